@@ -1,0 +1,194 @@
+// SimHash fingerprints of text: start here to turn documents into 64-bit
+// fingerprints whose Hamming distance tracks how near-duplicate they are.
+//
+// Pipeline (docs/fingerprint.md walks through it with an example):
+//   UTF-8 text -> (invalid sequences replaced by U+FFFD and counted)
+//     -> NFKC + case folding (optional, on by default)
+//     -> features: ICU words (CJK by dictionary), character n-grams, or word n-grams
+//     -> stop words dropped (optional)
+//     -> weights: tf (default), binary, log-tf, tf-idf
+//     -> XXH3-64(feature UTF-8 bytes, seed) per feature
+//     -> sum of +w / -w per bit -> bit i set iff sum_i > 0 (bit 0 = least significant).
+//
+// A document with no features gets no fingerprint: it is reported as empty
+// with a reason, never given a constant that would match every other empty
+// document.
+#ifndef SIMDEX_FINGERPRINT_H_
+#define SIMDEX_FINGERPRINT_H_
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/status.h"
+
+namespace simdex {
+
+// Number of differing bits: popcount(a XOR b).
+inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
+
+// One hashed feature and its weight.
+struct WeightedHash {
+  uint64_t hash;
+  double weight;
+};
+
+// The weighted combine at the heart of SimHash (Charikar 2002). For each bit
+// position i < bits: sum_i = sum over features of (+weight if bit i of the
+// hash is 1, else -weight); bit i of the result is 1 iff sum_i > 0. Bits at
+// positions >= bits are 0. If sums is not null it receives the `bits` sums,
+// sums[i] for bit i (bit 0 = least significant).
+// REQUIRES: 1 <= bits <= 64.
+uint64_t CombineWeightedHashes(std::span<const WeightedHash> hashes, int bits = 64,
+                               std::vector<double>* sums = nullptr);
+
+// A feature given by the caller, with its weight (the "build_by_features"
+// case: {"Apache", 20}, {"hadoop", 25}).
+struct WeightedFeature {
+  std::string text;
+  double weight;
+};
+
+enum class Tokenizer {
+  kWords,       // ICU word break iterator; CJK by dictionary; punctuation and space dropped
+  kCharNgrams,  // overlapping n-grams of code points, white space and punctuation removed
+  kWordNgrams,  // overlapping n-word shingles over the kWords tokens
+};
+
+enum class Weighting {
+  kTermFrequency,  // weight = count of the feature in the document (the source documents' choice)
+  kBinary,         // weight = 1 for every distinct feature
+  kLogTf,          // weight = 1 + ln(count)
+  kTfIdf,          // weight = count * idf(feature); needs FingerprintOptions::idf
+};
+
+enum class Compat {
+  kNone,
+  // Reproduces the fingerprints of the Python `simhash` package
+  // (Simhash(text).value and Simhash(features).value); see docs/fingerprint.md.
+  // Ignores tokenizer, normalization, stop words, weighting and seed.
+  kPythonSimhash,
+};
+
+// Why a document produced no fingerprint.
+enum class EmptyReason {
+  kNotEmpty = 0,
+  kNoText,          // zero bytes, or only white space
+  kNoFeatures,      // text, but nothing the tokenizer keeps (punctuation, symbols, too short)
+  kAllStopWords,    // every feature was a stop word
+  kZeroWeight,      // features exist but all weights are <= 0 (e.g. idf 0)
+};
+// A short stable name: "no-text", "no-features", "all-stop-words", "zero-weight" ("" for kNotEmpty).
+const char* EmptyReasonName(EmptyReason reason);
+
+// idf values loaded from a `term<TAB>idf` file.
+class IdfTable {
+ public:
+  // Reads one `term<TAB>idf` pair per line (UTF-8; blank lines and lines
+  // starting with '#' ignored). Terms are normalized with `normalize` as the
+  // fingerprinter would. A malformed line is an InvalidArgument naming file
+  // and line.
+  static Status Load(const std::string& path, bool normalize, IdfTable* out);
+  void Set(std::string term, double idf);
+  // idf of term, or default_idf() when the file does not list it.
+  double Lookup(std::string_view term) const;
+  double default_idf() const { return default_idf_; }
+  void set_default_idf(double v) { default_idf_ = v; }
+  size_t size() const;
+
+  IdfTable();
+  ~IdfTable();
+  IdfTable(IdfTable&&) noexcept;
+  IdfTable& operator=(IdfTable&&) noexcept;
+
+ private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+  double default_idf_ = 1.0;
+};
+
+struct FingerprintOptions {
+  Compat compat = Compat::kNone;
+  Tokenizer tokenizer = Tokenizer::kWords;
+  // n for kCharNgrams (code points) and kWordNgrams (words). REQUIRES: 1..16.
+  int ngram = 3;
+  // NFKC normalization followed by case folding (so full-width/half-width
+  // and case variants give the same features).
+  bool normalize = true;
+  // Features to drop, compared after normalization. See BuiltinStopWords()
+  // and LoadStopWords().
+  std::vector<std::string> stop_words;
+  Weighting weighting = Weighting::kTermFrequency;
+  // Required when weighting == kTfIdf; shared, read-only.
+  std::shared_ptr<const IdfTable> idf;
+  // Seed for XXH3-64 of every feature.
+  uint64_t seed = 0;
+};
+
+// Short built-in stop-word lists: lang is "en" or "zh"; anything else
+// returns an empty list.
+std::vector<std::string> BuiltinStopWords(std::string_view lang);
+// Reads one stop word per line (UTF-8; blank lines and '#' comments ignored).
+Status LoadStopWords(const std::string& path, std::vector<std::string>* out);
+
+struct FingerprintResult {
+  uint64_t fingerprint = 0;      // valid only when reason == kNotEmpty
+  EmptyReason reason = EmptyReason::kNoText;
+  uint32_t features = 0;         // distinct features that contributed
+  uint32_t occurrences = 0;      // feature occurrences before de-duplication
+  uint32_t invalid_utf8 = 0;     // invalid UTF-8 sequences replaced by U+FFFD
+
+  bool empty() const { return reason != EmptyReason::kNotEmpty; }
+};
+
+// Computes fingerprints with one fixed set of options.
+//
+// Thread safety: a Fingerprinter holds ICU iterators and scratch buffers and
+// is NOT safe for concurrent use. Clone() one per thread; clones are cheap
+// and independent.
+class Fingerprinter {
+ public:
+  // Validates options (ngram range, idf present for kTfIdf, ...) and
+  // prepares the ICU objects. On error *out is untouched.
+  static Status Create(const FingerprintOptions& options, std::unique_ptr<Fingerprinter>* out);
+
+  ~Fingerprinter();
+  std::unique_ptr<Fingerprinter> Clone() const;
+  const FingerprintOptions& options() const;
+
+  // Fingerprint of UTF-8 text. Never fails: invalid UTF-8 is replaced and
+  // counted; a text with no features comes back empty with a reason.
+  FingerprintResult Fingerprint(std::string_view utf8_text);
+
+  // Fingerprint of caller-supplied weighted features, hashed as given (no
+  // normalization, no stop words, weights used as they are; equal features
+  // have their weights added). Features with weight 0 are ignored; the
+  // result is empty (kNoFeatures) when the list is empty.
+  FingerprintResult FromFeatures(std::span<const WeightedFeature> features);
+
+  // The weighted features Fingerprint() would combine for this text, in
+  // first-occurrence order; for explaining and testing.
+  void ExtractFeatures(std::string_view utf8_text, std::vector<WeightedFeature>* out);
+
+  // Hash of one feature's UTF-8 bytes as this fingerprinter hashes it
+  // (XXH3-64 with the seed, or the compatibility profile's hash).
+  uint64_t HashFeature(std::string_view feature) const;
+
+ private:
+  struct Rep;
+  explicit Fingerprinter(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// Parses 1 to 16 hex digits (either case, no prefix) into *out.
+bool ParseHexFingerprint(std::string_view hex, uint64_t* out);
+// 16 lower-case hex digits.
+std::string FormatHexFingerprint(uint64_t fingerprint);
+
+}  // namespace simdex
+
+#endif  // SIMDEX_FINGERPRINT_H_

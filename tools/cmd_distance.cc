@@ -1,0 +1,32 @@
+// simdex distance HEX HEX: the Hamming distance of two fingerprints.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "simdex/fingerprint.h"
+#include "tools/commands.h"
+
+namespace simdex::tools {
+
+void AddDistanceCommand(CLI::App& app, CommandRunner* run) {
+  auto hex = std::make_shared<std::vector<std::string>>();
+  CLI::App* sub = app.add_subcommand("distance", "Hamming distance between two hex fingerprints");
+  sub->add_option("fingerprints", *hex, "two fingerprints, 1 to 16 hex digits each")
+      ->required()->expected(2);
+  sub->callback([hex, run] {
+    *run = [hex] {
+      uint64_t a = 0, b = 0;
+      for (int i = 0; i < 2; ++i) {
+        if (!ParseHexFingerprint((*hex)[i], i == 0 ? &a : &b)) {
+          std::fprintf(stderr, "simdex distance: '%s' is not a fingerprint (1 to 16 hex digits)\n",
+                       (*hex)[i].c_str());
+          return 2;
+        }
+      }
+      std::printf("%d\n", HammingDistance(a, b));
+      return 0;
+    };
+  });
+}
+
+}  // namespace simdex::tools

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what is missing, then builds and runs the whole test suite twice:
+# a Release build, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Then builds the libFuzzer targets with clang and gives each a short run.
+# Usage: tools/test.sh            (from anywhere; builds in build/, build-asan/, build-fuzz/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/deps.sh
+
+jobs=$(nproc)
+fuzz_seconds=${SIMDEX_FUZZ_SECONDS:-10}
+
+echo "== Release build and tests" >&2
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests" >&2
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSIMDEX_SANITIZE=ON -DSIMDEX_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs"
+shopt -s nullglob
+for target in build-fuzz/bin/fuzz_*; do
+  name=$(basename "$target")
+  corpus="build-fuzz/corpus/$name"
+  mkdir -p "$corpus"
+  echo "-- $name" >&2
+  "$target" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-fuzz/$name.log" ||
+    { tail -n 40 "build-fuzz/$name.log" >&2; echo "fuzz target $name failed" >&2; exit 1; }
+done
+echo "== all test stages passed" >&2
