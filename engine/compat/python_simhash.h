@@ -32,6 +32,18 @@ void PythonSimhashFeatures(std::string_view utf8_text, std::vector<CountedFeatur
 // bytes of the MD5 digest of the UTF-8 bytes read big-endian.
 uint64_t PythonSimhashFeatureHash(std::string_view utf8_feature);
 
+// Simhash(text).value (f = 64). Returns false, leaving *value untouched,
+// when the text has no features (see PythonSimhashFeatures).
+bool PythonSimhashOfText(std::string_view utf8_text, uint64_t* value, uint32_t* invalid_utf8);
+
+// Simhash([(feature, weight), ...]).value (f = 64): the weighted features
+// hashed as given. Returns false when the list is empty.
+struct WeightedCompatFeature {
+  std::string_view text;  // UTF-8
+  double weight;
+};
+bool PythonSimhashOfFeatures(const std::vector<WeightedCompatFeature>& features, uint64_t* value);
+
 }  // namespace simdex::compat
 
 #endif  // SIMDEX_ENGINE_COMPAT_PYTHON_SIMHASH_H_
