@@ -5,24 +5,24 @@
 //
 // Unicode versions. ICU 72 carries Unicode 15.0 (the database of Python
 // 3.12); Python 3.11 carries 14.0. tests/compat/python_text_test.cc compares
-// both functions below with Python 3.11 on every code point
-// (tests/compat/python_unicode_tables.tsv) and the Final_Sigma rule of
-// str.lower() in four contexts per code point was compared the same way when
-// this file was written. They agree everywhere except on code points that are
-// unassigned in Unicode 14.0 and assigned in 15.0, which Python 3.11 treats as
-// unassigned (not \w, neither cased nor case-ignorable):
+// both functions below with Python 3.11 on every code point, lowercase and
+// the Final_Sigma rule (Σ next to the code point, in four contexts) included,
+// using tables Python made (tests/compat/python_unicode_tables.tsv). They
+// agree everywhere except on code points that are unassigned in Unicode 14.0
+// and assigned in 15.0, which Python 3.11 treats as unassigned (not \w,
+// neither cased nor case-ignorable):
 //   matched by \w here only (new letters and digits):
 //     U+1123F..U+11240 U+11F02 U+11F04..U+11F10 U+11F12..U+11F33 U+1342F
 //     U+13441..U+13446 U+1B132 U+1B155 U+1E4D0..U+1E4EA U+2B739
 //     U+31350..U+323AF (CJK extension H), U+11F50..U+11F59 U+1E4F0..U+1E4F9
 //     (Kawi and Nag Mundari digits), U+1D2C0..U+1D2D3 (Kaktovik numerals),
 //     U+1DF25..U+1DF2A U+1E030..U+1E06D U+1E4EB;
-//   case-ignorable or cased here only, so a Σ next to them may lower to ς
-//   here and σ in Python 3.11:
+//   case-ignorable or cased here only, so a Σ next to them may lower to
+//   σ here and ς in Python 3.11 or the other way round:
 //     U+0ECE U+10EFD..U+10EFF U+11241 U+11F00..U+11F01 U+11F36..U+11F3A
 //     U+11F40 U+11F42 U+13439..U+13440 U+13447..U+13455 U+1DF25..U+1DF2A
 //     U+1E030..U+1E06D U+1E08F U+1E4EB..U+1E4EF.
-// A text without these code points gets the same tokens as under Python 3.11.
+// Texts in which none of these code points occur showed no other difference.
 #ifndef SIMDEX_ENGINE_COMPAT_PYTHON_TEXT_H_
 #define SIMDEX_ENGINE_COMPAT_PYTHON_TEXT_H_
 

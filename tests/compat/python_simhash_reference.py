@@ -211,6 +211,9 @@ def unicode_tables():
     print('# tests/compat/python_simhash_reference.py unicode. Lines (hex, space-separated):')
     print('#   W FIRST LAST          a range of code points the token pattern matches')
     print('#   L CP LOWER...         str.lower(chr(CP)) when it differs from chr(CP)')
+    print('#   S FIRST LAST FLAGS    for each code point c of the range, whether Σ lowers to ς in')
+    print('#                         A+c+Σ, c+Σ, A+Σ+c and A+Σ+c+B (f: some Σ became ς, n: none),')
+    print('#                         listed where the flags are not nnff')
     token = re.compile(TOKEN_RE)
     start = None
     for cp in range(0x110001):
@@ -227,6 +230,20 @@ def unicode_tables():
         lower = chr(cp).lower()
         if lower != chr(cp):
             print('L %X %s' % (cp, ' '.join('%X' % ord(c) for c in lower)))
+    runs = []
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        c = chr(cp)
+        flags = ''.join('f' if '\u03c2' in s.lower() else 'n'
+                        for s in ('A' + c + '\u03a3', c + '\u03a3', 'A\u03a3' + c, 'A\u03a3' + c + 'B'))
+        if runs and runs[-1][2] == flags and runs[-1][1] == cp - 1:
+            runs[-1][1] = cp
+        else:
+            runs.append([cp, cp, flags])
+    for first, last, flags in runs:
+        if flags != 'nnff':
+            print('S %X %X %s' % (first, last, flags))
 
 
 def main(argv):
