@@ -150,6 +150,9 @@ def named_cases():
         ('invalid-beyond-max', b'pq\xf4\x90\x80\x80rs\xf5\x80\x80\x80'),
         ('invalid-ff-fe', b'\xff\xfeh\x00i\x00'),
         ('literal-replacement-char', s('ab\ufffdcd')),
+        ('long-text', s(' '.join('Word%d %s%s' % (i, chr(0x4E00 + 7 * i), chr(0x3041 + i % 80))
+                                 for i in range(400)))),
+        ('long-repetitive', s('ΣΟΦΟΣ abc ' * 300)),
     ]
 
 
