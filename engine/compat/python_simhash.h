@@ -52,7 +52,9 @@ bool PythonSimhashOfText(std::string_view utf8_text, uint64_t* value, uint32_t* 
 // 2^53 the sums are exact (as Python's, for int or float weights); otherwise
 // they are added as doubles in list order, as Python does with float weights
 // (so a NaN weight makes every bit 0, and integral weights beyond 2^53 act as
-// Python floats, not Python ints).
+// Python floats, not Python ints). That is the package's pure-Python vote;
+// its numpy versions compare sum(w * bit) with sum(w) / 2 instead, which is
+// the same for integral weights but may round differently for others.
 struct WeightedCompatFeature {
   std::string_view text;  // UTF-8
   double weight;
