@@ -50,10 +50,14 @@ enum class Shape {
   kTwoTopValues,   // the top byte is 0x00 or 0xff: two huge MSD buckets
   kDuplicates,     // few distinct records, each many times
   kSequentialIds,  // ids in input order: the id passes are skipped
+  kExtremes,       // 0, 1, 2^64 - 2 and 2^64 - 1 only, in both words
 };
 constexpr Shape kShapes[] = {Shape::kRandom, Shape::kAllEqual,     Shape::kEqualKeys,
                              Shape::kSorted, Shape::kReverse,      Shape::kSkewed,
-                             Shape::kTwoTopValues, Shape::kDuplicates, Shape::kSequentialIds};
+                             Shape::kTwoTopValues, Shape::kDuplicates, Shape::kSequentialIds,
+                             Shape::kExtremes};
+
+constexpr uint64_t kExtremeValues[] = {0, 1, ~uint64_t{1}, ~uint64_t{0}};
 
 template <class R>
 R Make(uint64_t key, uint64_t id);
@@ -80,6 +84,7 @@ std::vector<R> Generate(Shape shape, size_t n, uint64_t seed) {
       case Shape::kTwoTopValues: v[i] = Make<R>(((a & 1) ? 0xff00000000000000ULL : 0) | (a >> 8), i); break;
       case Shape::kDuplicates: v[i] = Make<R>(a % 100, b % 50); break;
       case Shape::kSequentialIds: v[i] = Make<R>(a, i); break;
+      case Shape::kExtremes: v[i] = Make<R>(kExtremeValues[a % 4], kExtremeValues[b % 4]); break;
       default: v[i] = Make<R>(a, b); break;
     }
   }
@@ -157,7 +162,7 @@ TYPED_TEST(ExternalSorterTest, InMemoryPathTouchesNoDisk) {
 }
 
 TYPED_TEST(ExternalSorterTest, TinyBudgetMergesInSeveralPassesToTheInMemoryResult) {
-  for (Shape shape : {Shape::kRandom, Shape::kDuplicates, Shape::kSequentialIds}) {
+  for (Shape shape : {Shape::kRandom, Shape::kDuplicates, Shape::kSequentialIds, Shape::kExtremes}) {
     for (int threads : {1, 2}) {
       SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", threads " + std::to_string(threads));
       TempDir dir;
