@@ -109,7 +109,7 @@ void BM_HuffmanDecode(benchmark::State& state) {
     BitReader reader(p, p + bytes.size());
     uint64_t sum = 0;
     for (size_t i = 0; i < symbols.size(); ++i) {
-      const HuffmanDecoder::Entry e = t.encoded.decoder.Lookup(static_cast<uint32_t>(reader.Peek(kMaxCodeLength)));
+      const HuffmanDecoder::Entry e = t.encoded.decoder.huffman().Lookup(static_cast<uint32_t>(reader.Peek(kMaxCodeLength)));
       reader.Skip(e.length);
       sum += e.symbol;
     }

@@ -34,14 +34,14 @@ struct Outcome {
   bool reached_end = false;
 };
 
-Outcome Decode(const std::vector<uint8_t>& block, uint64_t head, const HuffmanDecoder& decoder,
+Outcome Decode(const std::vector<uint8_t>& block, uint64_t head, const BlockDecoder& decoder,
                BlockReadOptions options) {
   Outcome o;
   o.status = DecodeBlock(block.data(), block.data() + block.size(), block.size(), head, decoder, options, &o.values);
   return o;
 }
 
-Outcome Scan(const std::vector<uint8_t>& block, uint64_t head, const HuffmanDecoder& decoder, uint64_t lo,
+Outcome Scan(const std::vector<uint8_t>& block, uint64_t head, const BlockDecoder& decoder, uint64_t lo,
              uint64_t hi, bool plain) {
   Outcome o;
   BlockReadOptions options;
@@ -170,7 +170,7 @@ class CraftedBlock : public ::testing::Test {
   }
 
   HuffmanCodeLengths lengths_;
-  HuffmanDecoder decoder_;
+  BlockDecoder decoder_;
 };
 
 TEST_F(CraftedBlock, ZeroCountIsCorruption) {

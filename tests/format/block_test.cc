@@ -151,7 +151,7 @@ TEST(BlockBuilder, BlockWithOnlyItsHeadDecodes) {
   HuffmanCodeLengths lengths;
   lengths.lengths[64] = 1;
   const HuffmanEncoderTable code(lengths);
-  HuffmanDecoder decoder;
+  BlockDecoder decoder;
   ASSERT_TRUE(decoder.Init(lengths).ok());
   BlockBuilder builder(64, code);
   builder.Start(42);
