@@ -203,6 +203,20 @@ void BM_TableSize(benchmark::State& state) {
     benchmark::DoNotOptimize(bits);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kN));
+  // Where the bits go: h(n) codes and suffixes of all consecutive pairs, and
+  // the rest (heads, block headers, padding, less the pairs that heads
+  // replace).
+  std::vector<uint64_t> freqs(kHuffmanSymbols);
+  BlockBuilder::CountPrefixSymbols(values.data(), values.size(), freqs.data());
+  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs.data());
+  double code_bits = 0, suffix_bits = 0;
+  for (int s = 0; s < kHuffmanSymbols; ++s) {
+    code_bits += static_cast<double>(freqs[s]) * lengths.lengths[s];
+    suffix_bits += static_cast<double>(freqs[s]) * SuffixBits(s);
+  }
+  state.counters["code_bits"] = code_bits / kN;
+  state.counters["suffix_bits"] = suffix_bits / kN;
+  state.counters["other_bits"] = (bits - code_bits - suffix_bits) / kN;
   const double bound = EntropyBoundBitsPerEntry(kN);
   state.counters["bits_per_entry"] = bits / kN;
   state.counters["bound"] = bound;

@@ -3,7 +3,7 @@
 // paths must agree on every outcome (zstd tests/fuzz/huf_decompress.c).
 //
 // Input: block size byte, 65 bytes of symbol frequencies (the code), head,
-// lo, hi, then the block bytes (a short input is a truncated block).
+// lo, hi, then the block bytes.
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -28,9 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t lo = in.U64(), hi = in.U64();
   if (hi < lo) std::swap(lo, hi);
 
-  // The block in a buffer of exactly its available size, so that
-  // AddressSanitizer sees any read past it.
-  const std::vector<uint8_t> block(in.data(), in.data() + std::min(in.remaining(), block_size));
+  // The block in a buffer of exactly its size, so that AddressSanitizer
+  // sees any read past it. A short input is zero-padded (stream bits decode
+  // further), or, when the lowest bit of lo says so, left truncated.
+  std::vector<uint8_t> block(in.data(), in.data() + std::min(in.remaining(), block_size));
+  if ((lo & 1) == 0) block.resize(block_size, 0);
   const uint8_t* ptr = block.data();
   const uint8_t* limit = ptr + block.size();
 
