@@ -1,0 +1,68 @@
+// UTF-8 <-> UTF-16 conversion for the text pipeline, with reusable buffers.
+#ifndef SIMDEX_ENGINE_TEXT_UTF_H_
+#define SIMDEX_ENGINE_TEXT_UTF_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace simdex::text {
+
+// A grow-only UTF-16 buffer: resizing never zero-fills and never shrinks the
+// allocation, so one buffer serves every document a Fingerprinter sees.
+class U16Buffer {
+ public:
+  char16_t* data() { return data_.get(); }
+  const char16_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  // Ensures capacity() >= n, keeping the first size() units.
+  void Reserve(size_t n);
+  // REQUIRES: n <= capacity().
+  void set_size(size_t n) { size_ = n; }
+  void clear() { size_ = 0; }
+  void push_back(char16_t c) {
+    if (size_ == capacity_) Reserve(size_ + 1);
+    data_[size_++] = c;
+  }
+  void Append(const char16_t* s, size_t n);
+
+ private:
+  std::unique_ptr<char16_t[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+// Replaces *out with the UTF-16 form of utf8. Every ill-formed sequence
+// (each maximal subpart, as ICU's u_strFromUTF8WithSub counts them) becomes
+// U+FFFD. Returns the number of replacements.
+// REQUIRES: utf8.size() <= INT32_MAX.
+uint32_t DecodeUtf8(std::string_view utf8, U16Buffer* out);
+
+// Appends the UTF-8 form of s[0, n) to *out. An unpaired surrogate (which the
+// pipeline never produces) is written as U+FFFD.
+void AppendUtf8(const char16_t* s, size_t n, std::string* out);
+
+// Appends the UTF-8 form of one code point (<= 0x10FFFF, not a surrogate).
+inline void AppendCodePointUtf8(uint32_t c, std::string* out) {
+  if (c < 0x80) {
+    out->push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    char b[2] = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    out->append(b, 2);
+  } else if (c < 0x10000) {
+    char b[3] = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+                 static_cast<char>(0x80 | (c & 0x3F))};
+    out->append(b, 3);
+  } else {
+    char b[4] = {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
+                 static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
+    out->append(b, 4);
+  }
+}
+
+}  // namespace simdex::text
+
+#endif  // SIMDEX_ENGINE_TEXT_UTF_H_
