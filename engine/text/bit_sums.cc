@@ -75,7 +75,10 @@ void RealBitSums::Clear() {
 }
 
 void RealBitSums::Add(uint64_t hash, double weight) {
-  for (int i = 0; i < 64; ++i) sums_[i] += ((hash >> i) & 1) ? weight : -weight;
+  // Branch-free: the bits of a hash are unpredictable. w * (+1 or -1) is exact.
+  for (int i = 0; i < 64; ++i) {
+    sums_[i] += weight * static_cast<double>(2 * static_cast<int>((hash >> i) & 1) - 1);
+  }
 }
 
 uint64_t RealBitSums::Fingerprint(int bits) const {

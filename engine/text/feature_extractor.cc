@@ -3,6 +3,10 @@
 
 #include <unicode/uchar.h>
 #include <unicode/utf16.h>
+
+// Features are short: inlining XXH3 lets its 1-16 byte paths be specialized
+// at the call site instead of going through the shared library.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <algorithm>
@@ -75,6 +79,14 @@ std::unique_ptr<FeatureExtractor> FeatureExtractor::Clone() const {
 
 uint64_t FeatureExtractor::Hash(std::string_view bytes) const {
   return XXH3_64bits_withSeed(bytes.data(), bytes.size(), config_.seed);
+}
+
+inline void FeatureExtractor::Emit(std::string_view bytes) {
+  uint64_t h = Hash(bytes);
+  ++stats_->candidates;
+  if (IsStopWord(h)) return;
+  ++stats_->occurrences;
+  table_->Add(h, bytes);
 }
 
 void FeatureExtractor::Extract(std::string_view utf8_text, FeatureTable* table,
@@ -159,6 +171,16 @@ void FeatureExtractor::AddToShingles(std::string_view word) {
 
 void FeatureExtractor::AddCodePoints(const char16_t* text, size_t n) {
   const size_t gram = static_cast<size_t>(config_.ngram);
+  char16_t any = 0;
+  for (size_t i = 0; i < n; ++i) any |= text[i];
+  if (any < 0x80 && units_.size() == std::min<uint64_t>(units_seen_, gram - 1)) {
+    AddAsciiCodePoints(text, n);
+    return;
+  }
+  // Room for every unit at 4 bytes; trimmed to what was written at the end.
+  size_t used = units_.size();
+  units_.resize(used + 4 * n);
+  char* buf = units_.data();
   for (size_t i = 0; i < n;) {
     uint32_t c = text[i++];
     if (c < 0x80) {
@@ -168,14 +190,78 @@ void FeatureExtractor::AddCodePoints(const char16_t* text, size_t n) {
       if (U16_IS_SURROGATE(c) || (U_MASK(u_charType(c)) & kKeptCategories) == 0) continue;
     }
     size_t slot = units_seen_ % kRing;
-    unit_start_[slot] = units_.size();
-    AppendCodePointUtf8(c, &units_);
-    unit_end_[slot] = units_.size();
+    unit_start_[slot] = used;
+    used += EncodeUtf8(c, buf + used);
+    unit_end_[slot] = used;
     ++units_seen_;
     if (units_seen_ >= gram) {
       size_t first = unit_start_[(units_seen_ - gram) % kRing];
-      Emit(std::string_view(units_).substr(first));
+      Emit(std::string_view(buf + first, used - first));
     }
+  }
+  units_.resize(used);
+}
+
+namespace {
+
+// Hashes and counts the ASCII n-grams buf[end - n, end) for end in
+// [first_end, last_end]. N > 0 fixes the length at compile time so that XXH3's
+// length dispatch folds away (flatten inlines XXH3 into the loop); N == 0
+// takes it from n. Returns the number of grams that were not stop words.
+template <size_t N>
+__attribute__((flatten)) uint64_t HashAsciiGrams(const char* buf, size_t n, size_t first_end,
+                                                 size_t last_end, uint64_t seed,
+                                                 const HashSet64* stop_words,
+                                                 FeatureTable* table) {
+  const size_t len = N > 0 ? N : n;
+  uint64_t kept = 0;
+  for (size_t end = first_end; end <= last_end; ++end) {
+    const char* gram = buf + end - len;
+    uint64_t h = XXH3_64bits_withSeed(gram, len, seed);
+    if (stop_words != nullptr && stop_words->Contains(h)) continue;
+    ++kept;
+    table->Add(h, std::string_view(gram, len));
+  }
+  return kept;
+}
+
+}  // namespace
+
+// All units carried over and all of text are ASCII: unit k sits at byte k.
+void FeatureExtractor::AddAsciiCodePoints(const char16_t* text, size_t n) {
+  const size_t gram = static_cast<size_t>(config_.ngram);
+  const size_t carried = units_.size();
+  const uint64_t seen_before = units_seen_ - carried;  // units no longer in units_
+  units_.resize(carried + n);
+  char* buf = units_.data();
+  size_t used = carried;
+  for (size_t i = 0; i < n; ++i) {
+    char16_t c = text[i];
+    buf[used] = static_cast<char>(c);
+    used += kAsciiKept.of[c];
+  }
+  units_.resize(used);
+  size_t first_end = std::max(carried + 1, gram > seen_before ? gram - seen_before : 1);
+  if (first_end <= used) {
+    auto* hash = &HashAsciiGrams<0>;
+    switch (gram) {
+      case 1: hash = &HashAsciiGrams<1>; break;
+      case 2: hash = &HashAsciiGrams<2>; break;
+      case 3: hash = &HashAsciiGrams<3>; break;
+      case 4: hash = &HashAsciiGrams<4>; break;
+      case 5: hash = &HashAsciiGrams<5>; break;
+      default: break;
+    }
+    stats_->candidates += used - first_end + 1;
+    stats_->occurrences += hash(buf, gram, first_end, used, config_.seed,
+                                config_.stop_words.get(), table_);
+  }
+  units_seen_ = seen_before + used;
+  for (uint64_t u = std::max<uint64_t>(units_seen_ - std::min<uint64_t>(units_seen_, kRing),
+                                       seen_before + carried);
+       u < units_seen_; ++u) {
+    unit_start_[u % kRing] = static_cast<size_t>(u - seen_before);
+    unit_end_[u % kRing] = static_cast<size_t>(u - seen_before + 1);
   }
 }
 

@@ -61,6 +61,7 @@ class FeatureExtractor {
   void ProcessWindow(std::string_view window);
   void AddWords(const char16_t* text);
   void AddCodePoints(const char16_t* text, size_t n);
+  void AddAsciiCodePoints(const char16_t* text, size_t n);
   void AddToShingles(std::string_view word);
   void EndWindow();
   void EndText();
@@ -68,13 +69,7 @@ class FeatureExtractor {
     return config_.stop_words != nullptr && config_.stop_words->Contains(hash);
   }
   // Counts one candidate feature and adds it unless it is a stop word.
-  void Emit(std::string_view bytes) {
-    uint64_t h = Hash(bytes);
-    ++stats_->candidates;
-    if (IsStopWord(h)) return;
-    ++stats_->occurrences;
-    table_->Add(h, bytes);
-  }
+  void Emit(std::string_view bytes);
 
   ExtractorConfig config_;
   CaseFoldNormalizer normalizer_;

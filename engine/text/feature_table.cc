@@ -3,48 +3,51 @@
 namespace simdex::text {
 
 void FeatureTable::Clear() {
-  entries_.clear();
+  order_.clear();
   arena_.clear();
-  if (++generation_ == 0) {  // wrapped: stale stamps could look current
-    for (Slot& s : slots_) s.generation = 0;
+  if (++generation_ > kGenerationMask) {  // wrapped: stale stamps could look current
+    for (Slot& s : slots_) s.meta = 0;
     generation_ = 1;
   }
 }
 
-void FeatureTable::Grow() {
-  size_t cap = slots_.empty() ? 1024 : slots_.size() * 2;
-  slots_.assign(cap, Slot{0, 0, 0});
+void FeatureTable::GrowAndAdd(uint64_t hash, std::string_view text, uint64_t count) {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  size_t cap = old.empty() ? 1024 : old.size() * 2;
+  slots_.assign(cap, Slot{0, 0});
   mask_ = cap - 1;
-  for (uint32_t idx = 0; idx < entries_.size(); ++idx) {
-    size_t i = static_cast<size_t>(entries_[idx].hash) & mask_;
-    while (slots_[i].generation == generation_) i = (i + 1) & mask_;
-    slots_[i] = Slot{entries_[idx].hash, idx, generation_};
+  for (const Slot& s : old) {
+    if ((s.meta & kGenerationMask) != generation_) continue;
+    size_t i = static_cast<size_t>(s.hash) & mask_;
+    while ((slots_[i].meta & kGenerationMask) == generation_) i = (i + 1) & mask_;
+    slots_[i] = s;
   }
+  Add(hash, text, count);
 }
 
-uint32_t FeatureTable::Add(uint64_t hash, std::string_view text, uint64_t count) {
-  // Load factor stays below 1/2.
-  if (2 * (entries_.size() + 1) > slots_.size()) Grow();
-  // XXH3 output is uniform, so its low bits index the table directly.
-  size_t i = static_cast<size_t>(hash) & mask_;
-  for (;; i = (i + 1) & mask_) {
-    Slot& s = slots_[i];
-    if (s.generation != generation_) break;
-    if (s.hash == hash) {
-      entries_[s.index].count += count;
-      return s.index;
-    }
-  }
-  FeatureEntry e{hash, count, 0, 0};
+void FeatureTable::Insert(size_t i, uint64_t hash, std::string_view text, uint64_t count) {
+  FeatureEntry e{hash, 0, 0, 0};
   if (keep_text_) {
     e.text_offset = arena_.size();
     e.text_size = text.size();
     arena_.append(text);
   }
-  uint32_t index = static_cast<uint32_t>(entries_.size());
-  slots_[i] = Slot{hash, index, generation_};
-  entries_.push_back(e);
-  return index;
+  slots_[i] = Slot{hash, count << kCountShift | generation_};
+  order_.push_back(e);
+}
+
+const FeatureTable::Slot& FeatureTable::Find(uint64_t hash) const {
+  size_t i = static_cast<size_t>(hash) & mask_;
+  while (slots_[i].hash != hash || (slots_[i].meta & kGenerationMask) != generation_) {
+    i = (i + 1) & mask_;
+  }
+  return slots_[i];
+}
+
+const std::vector<FeatureEntry>& FeatureTable::entries() {
+  for (FeatureEntry& e : order_) e.count = Find(e.hash).meta >> kCountShift;
+  return order_;
 }
 
 void HashSet64::Insert(uint64_t hash) {

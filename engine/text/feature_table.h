@@ -24,9 +24,14 @@ struct FeatureEntry {
   size_t text_size;
 };
 
-// An open-addressing (linear probing) map from hash to entry index. Clear()
-// is O(1): slots are stamped with a generation instead of being wiped, so a
-// table grown by one large document costs nothing for the next small one.
+// An open-addressing (linear probing) map from hash to count. A repeated
+// feature touches one 16-byte slot and nothing else; the first-occurrence list
+// and the texts are only written for new features, and the counts are copied
+// into that list by entries().
+//
+// Clear() is O(1): slots are stamped with a 16-bit generation instead of
+// being wiped (the slots are wiped once every 65535 clears), so a table grown
+// by one large document costs nothing for the next small one.
 class FeatureTable {
  public:
   explicit FeatureTable(bool keep_text = false) : keep_text_(keep_text) {}
@@ -34,29 +39,48 @@ class FeatureTable {
   void set_keep_text(bool keep) { keep_text_ = keep; }
   void Clear();
 
-  // Adds count occurrences of the feature and returns its index in entries().
-  // The text is stored (first occurrence only) when the table keeps text.
-  uint32_t Add(uint64_t hash, std::string_view text, uint64_t count = 1);
+  // Adds count occurrences of the feature. The text is stored (first
+  // occurrence only) when the table keeps text.
+  // REQUIRES: the total count of one feature stays below 2^48.
+  void Add(uint64_t hash, std::string_view text, uint64_t count = 1) {
+    if (2 * (order_.size() + 1) <= slots_.size()) {
+      // XXH3 output is uniform, so its low bits index the table directly.
+      for (size_t i = static_cast<size_t>(hash) & mask_;; i = (i + 1) & mask_) {
+        Slot& s = slots_[i];
+        if ((s.meta & kGenerationMask) != generation_) return Insert(i, hash, text, count);
+        if (s.hash == hash) {
+          s.meta += count << kCountShift;
+          return;
+        }
+      }
+    }
+    GrowAndAdd(hash, text, count);
+  }
 
-  // Distinct features in first-occurrence order.
-  const std::vector<FeatureEntry>& entries() const { return entries_; }
+  // Distinct features in first-occurrence order, with their counts.
+  const std::vector<FeatureEntry>& entries();
   std::string_view text(const FeatureEntry& e) const {
     return std::string_view(arena_).substr(e.text_offset, e.text_size);
   }
 
  private:
+  static constexpr int kCountShift = 16;
+  static constexpr uint64_t kGenerationMask = (uint64_t{1} << kCountShift) - 1;
   struct Slot {
     uint64_t hash;
-    uint32_t index;
-    uint32_t generation;
+    uint64_t meta;  // count << kCountShift | generation
   };
-  void Grow();
+  // Stores a new feature in the free slot i.
+  void Insert(size_t i, uint64_t hash, std::string_view text, uint64_t count);
+  // Doubles the slot array (load factor stays below 1/2), then adds.
+  void GrowAndAdd(uint64_t hash, std::string_view text, uint64_t count);
+  const Slot& Find(uint64_t hash) const;
 
   bool keep_text_;
-  uint32_t generation_ = 1;
+  uint64_t generation_ = 1;
   size_t mask_ = 0;
   std::vector<Slot> slots_;
-  std::vector<FeatureEntry> entries_;
+  std::vector<FeatureEntry> order_;  // counts are filled in by entries()
   std::string arena_;
 };
 

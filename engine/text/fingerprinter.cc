@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -79,7 +80,10 @@ struct Fingerprinter::Rep {
   text::FeatureTable table;
   text::IntegerBitSums integer_sums;
   text::RealBitSums real_sums;
-  std::vector<double> weights;  // FromFeatures: weight per table entry
+  // FromFeatures scratch: distinct hashes in first-occurrence order with
+  // their summed weights, and where each hash sits in that list.
+  std::vector<WeightedHash> merged;
+  std::unordered_map<uint64_t, size_t> merged_index;
 
   double WeightOf(const text::FeatureEntry& e) const {
     switch (options.weighting) {
@@ -212,28 +216,26 @@ FingerprintResult Fingerprinter::FromFeatures(std::span<const WeightedFeature> f
   FingerprintResult r;
   r.reason = EmptyReason::kNoFeatures;
   if (features.empty()) return r;
-  rep_->table.set_keep_text(false);
-  rep_->table.Clear();
-  rep_->weights.clear();
+  rep_->merged.clear();
+  rep_->merged_index.clear();
   uint64_t occurrences = 0;
   for (const WeightedFeature& f : features) {
     if (f.weight == 0) continue;
     ++occurrences;
-    uint32_t index = rep_->table.Add(HashFeature(f.text), {});
-    if (index == rep_->weights.size()) rep_->weights.push_back(0.0);
-    rep_->weights[index] += f.weight;
+    uint64_t hash = HashFeature(f.text);
+    auto [it, added] = rep_->merged_index.emplace(hash, rep_->merged.size());
+    if (added) rep_->merged.push_back({hash, 0.0});
+    rep_->merged[it->second].weight += f.weight;
   }
   r.occurrences = Saturate32(occurrences);
   rep_->real_sums.Clear();
   uint64_t contributing = 0;
   bool any_positive = false;
-  const auto& entries = rep_->table.entries();
-  for (size_t i = 0; i < entries.size(); ++i) {
-    double w = rep_->weights[i];
-    if (w == 0) continue;
-    any_positive |= w > 0;
+  for (const WeightedHash& h : rep_->merged) {
+    if (h.weight == 0) continue;
+    any_positive |= h.weight > 0;
     ++contributing;
-    rep_->real_sums.Add(entries[i].hash, w);
+    rep_->real_sums.Add(h.hash, h.weight);
   }
   if (!any_positive) {
     r.reason = EmptyReason::kZeroWeight;

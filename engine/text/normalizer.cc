@@ -63,23 +63,22 @@ void CaseFoldNormalizer::Normalize(const char16_t* text, size_t n, bool plain,
   out->Reserve(n);
   size_t i = 0;
   while (i < n) {
-    // ASCII unit whose successor is ASCII too: NFKC_Casefold is tolower.
+    // An ASCII run; its last unit stays behind when non-ASCII follows, as it
+    // may combine with what follows. Inside the run NFKC_Casefold is tolower.
     size_t j = i;
-    while (j < n && text[j] < 0x80 && (j + 1 == n || text[j + 1] < 0x80)) ++j;
-    if (j > i) {
-      out->Reserve(out->size() + (j - i));
-      char16_t* dst = out->data() + out->size();
-      for (size_t k = i; k < j; ++k) {
-        char16_t c = text[k];
-        *dst++ = (c >= 'A' && c <= 'Z') ? static_cast<char16_t>(c + 32) : c;
-      }
-      out->set_size(out->size() + (j - i));
-      i = j;
-      if (i == n) break;
+    while (j < n && text[j] < 0x80) ++j;
+    size_t fast_end = j < n && j > i ? j - 1 : j;
+    out->Reserve(out->size() + (fast_end - i));
+    char16_t* dst = out->data() + out->size();
+    for (size_t k = i; k < fast_end; ++k) {
+      char16_t c = text[k];
+      dst[k - i] = static_cast<char16_t>(c + (static_cast<unsigned>(c - 'A') < 26u ? 32 : 0));
     }
+    out->set_size(out->size() + (fast_end - i));
+    i = fast_end;
+    if (i == n) break;
     // A segment that runs up to the next ASCII unit (every ASCII character
-    // has a normalization boundary before it). It may start with the ASCII
-    // unit that precedes it, which can combine with what follows.
+    // has a normalization boundary before it).
     j = i + 1;
     while (j < n && text[j] >= 0x80) ++j;
     AppendIcu(text + i, j - i, out);

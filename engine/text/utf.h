@@ -45,22 +45,29 @@ uint32_t DecodeUtf8(std::string_view utf8, U16Buffer* out);
 // pipeline never produces) is written as U+FFFD.
 void AppendUtf8(const char16_t* s, size_t n, std::string* out);
 
-// Appends the UTF-8 form of one code point (<= 0x10FFFF, not a surrogate).
-inline void AppendCodePointUtf8(uint32_t c, std::string* out) {
+// Writes the UTF-8 form of one code point (<= 0x10FFFF, not a surrogate) to
+// dst, which has room for 4 bytes; returns the number of bytes written.
+inline size_t EncodeUtf8(uint32_t c, char* dst) {
   if (c < 0x80) {
-    out->push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    char b[2] = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
-    out->append(b, 2);
-  } else if (c < 0x10000) {
-    char b[3] = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
-                 static_cast<char>(0x80 | (c & 0x3F))};
-    out->append(b, 3);
-  } else {
-    char b[4] = {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-                 static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
-    out->append(b, 4);
+    dst[0] = static_cast<char>(c);
+    return 1;
   }
+  if (c < 0x800) {
+    dst[0] = static_cast<char>(0xC0 | (c >> 6));
+    dst[1] = static_cast<char>(0x80 | (c & 0x3F));
+    return 2;
+  }
+  if (c < 0x10000) {
+    dst[0] = static_cast<char>(0xE0 | (c >> 12));
+    dst[1] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    dst[2] = static_cast<char>(0x80 | (c & 0x3F));
+    return 3;
+  }
+  dst[0] = static_cast<char>(0xF0 | (c >> 18));
+  dst[1] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+  dst[2] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+  dst[3] = static_cast<char>(0x80 | (c & 0x3F));
+  return 4;
 }
 
 }  // namespace simdex::text

@@ -1,6 +1,7 @@
 // The fast paths (ASCII normalization, ASCII word segmentation, windowed
 // processing) against the plain ICU path, on random and real text.
 #include <gtest/gtest.h>
+#include <unicode/ustring.h>
 
 #include <random>
 #include <string>
@@ -61,6 +62,35 @@ std::u16string Decode(const std::string& s) {
   U16Buffer out;
   DecodeUtf8(s, &out);
   return std::u16string(out.data(), out.size());
+}
+
+// DecodeUtf8 widens ASCII runs itself and hands the rest to ICU; the units
+// and the replacement count must be ICU's for the whole input.
+TEST(DecoderFastPath, MatchesIcuOnRandomBytes) {
+  std::mt19937_64 rng(10);
+  std::vector<std::string> texts = RealTexts();
+  for (int i = 0; i < 2000; ++i) {
+    std::string s = RandomText(rng, 1 + rng() % 20, false);
+    // Damage a few bytes: lone continuations, truncations, overlongs, 0xFF.
+    for (int k = static_cast<int>(rng() % 4); k > 0 && !s.empty(); --k) {
+      s[rng() % s.size()] = "\x80\xBF\xC0\xE4\xF0\xFF\xED"[rng() % 7];
+    }
+    if (rng() % 2) s += std::string(20, 'x');  // long ASCII run after damage
+    texts.push_back(s);
+  }
+  for (const std::string& text : texts) {
+    std::vector<UChar> expect(text.size() + 1);
+    int32_t length = 0, substitutions = 0;
+    UErrorCode status = U_ZERO_ERROR;
+    u_strFromUTF8WithSub(expect.data(), static_cast<int32_t>(expect.size()), &length, text.data(),
+                         static_cast<int32_t>(text.size()), 0xFFFD, &substitutions, &status);
+    ASSERT_TRUE(U_SUCCESS(status));
+    U16Buffer out;
+    EXPECT_EQ(DecodeUtf8(text, &out), static_cast<uint32_t>(substitutions)) << text;
+    ASSERT_EQ(std::u16string(out.data(), out.size()),
+              std::u16string(reinterpret_cast<const char16_t*>(expect.data()), length))
+        << text;
+  }
 }
 
 TEST(NormalizerFastPath, MatchesIcu) {
