@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/compat/python_simhash.h"
 #include "engine/text/bit_sums.h"
 #include "engine/text/feature_extractor.h"
 #include "engine/text/feature_table.h"
@@ -63,10 +64,6 @@ Status HashStopWords(const FingerprintOptions& o, std::shared_ptr<const text::Ha
   return Status::OK();
 }
 
-Status CreateCompatPythonSimhash(const FingerprintOptions&, std::unique_ptr<Fingerprinter>*) {
-  return Status::NotSupported("compat profile python-simhash is not linked in");
-}
-
 uint32_t Saturate32(uint64_t v) {
   return v > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
                                                   : static_cast<uint32_t>(v);
@@ -76,7 +73,10 @@ uint32_t Saturate32(uint64_t v) {
 
 struct Fingerprinter::Rep {
   FingerprintOptions options;
+  // Exactly one of the two feature sources: the simdex pipeline, or the
+  // python-simhash profile (options.compat == kPythonSimhash).
   std::unique_ptr<text::FeatureExtractor> extractor;
+  std::vector<compat::CountedFeature> compat_features;
   text::FeatureTable table;
   text::IntegerBitSums integer_sums;
   text::RealBitSums real_sums;
@@ -96,9 +96,42 @@ struct Fingerprinter::Rep {
     return 0.0;
   }
 
+  bool python_compat() const { return options.compat == Compat::kPythonSimhash; }
+
   // Weights and combines the table filled by the extractor.
   FingerprintResult Finish(const text::ExtractStats& stats);
+  // The python-simhash profile: its features, weight = count, its hash.
+  FingerprintResult FingerprintPythonCompat(std::string_view utf8_text);
 };
+
+// Text with no features is "no-text" when it is only ASCII white space.
+static bool HasText(std::string_view utf8_text) {
+  for (char c : utf8_text) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return true;
+  }
+  return false;
+}
+
+FingerprintResult Fingerprinter::Rep::FingerprintPythonCompat(std::string_view utf8_text) {
+  FingerprintResult r;
+  compat_features.clear();
+  compat::PythonSimhashFeatures(utf8_text, &compat_features, &r.invalid_utf8);
+  if (compat_features.empty()) {
+    r.reason = HasText(utf8_text) ? EmptyReason::kNoFeatures : EmptyReason::kNoText;
+    return r;
+  }
+  integer_sums.Clear();
+  uint64_t occurrences = 0;
+  for (const compat::CountedFeature& f : compat_features) {
+    integer_sums.Add(compat::PythonSimhashFeatureHash(f.text), f.count);
+    occurrences += f.count;
+  }
+  r.occurrences = Saturate32(occurrences);
+  r.features = Saturate32(compat_features.size());
+  r.fingerprint = integer_sums.Fingerprint(64);
+  r.reason = EmptyReason::kNotEmpty;
+  return r;
+}
 
 FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
   FingerprintResult r;
@@ -160,7 +193,12 @@ const char* EmptyReasonName(EmptyReason reason) {
 
 Status Fingerprinter::Create(const FingerprintOptions& options,
                              std::unique_ptr<Fingerprinter>* out) {
-  if (options.compat == Compat::kPythonSimhash) return CreateCompatPythonSimhash(options, out);
+  if (options.compat == Compat::kPythonSimhash) {
+    auto rep = std::make_unique<Rep>();
+    rep->options = options;
+    out->reset(new Fingerprinter(std::move(rep)));
+    return Status::OK();
+  }
   if (options.compat != Compat::kNone) {
     return Status::InvalidArgument("fingerprint options: unknown compat profile " +
                                    std::to_string(static_cast<int>(options.compat)));
@@ -185,13 +223,14 @@ Fingerprinter::~Fingerprinter() = default;
 std::unique_ptr<Fingerprinter> Fingerprinter::Clone() const {
   auto rep = std::make_unique<Rep>();
   rep->options = rep_->options;
-  rep->extractor = rep_->extractor->Clone();
+  if (rep_->extractor) rep->extractor = rep_->extractor->Clone();
   return std::unique_ptr<Fingerprinter>(new Fingerprinter(std::move(rep)));
 }
 
 const FingerprintOptions& Fingerprinter::options() const { return rep_->options; }
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
+  if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
   rep_->table.set_keep_text(rep_->options.weighting == Weighting::kTfIdf);
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
@@ -199,6 +238,13 @@ FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
 }
 
 void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<WeightedFeature>* out) {
+  out->clear();
+  if (rep_->python_compat()) {
+    rep_->compat_features.clear();
+    compat::PythonSimhashFeatures(utf8_text, &rep_->compat_features, nullptr);
+    for (const auto& f : rep_->compat_features) out->push_back({f.text, static_cast<double>(f.count)});
+    return;
+  }
   rep_->table.set_keep_text(true);
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
@@ -209,6 +255,7 @@ void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<Weig
 }
 
 uint64_t Fingerprinter::HashFeature(std::string_view feature) const {
+  if (rep_->python_compat()) return compat::PythonSimhashFeatureHash(feature);
   return rep_->extractor->Hash(feature);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/compat/python_simhash.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex {
@@ -69,11 +70,36 @@ TEST(FingerprintOptions, CreateRejectsBadOptions) {
   EXPECT_EQ(fp, nullptr);
 }
 
-TEST(FingerprintOptions, PythonSimhashCompatIsNotLinkedIn) {
+// The python-simhash profile through the public API: the package's
+// published values (build_by_features) and its text path.
+TEST(FingerprintOptions, PythonSimhashCompatReproducesThePackage) {
   std::unique_ptr<Fingerprinter> fp;
   FingerprintOptions o;
   o.compat = Compat::kPythonSimhash;
-  EXPECT_TRUE(Fingerprinter::Create(o, &fp).IsNotSupported());
+  ASSERT_TRUE(Fingerprinter::Create(o, &fp).ok());
+  std::vector<WeightedFeature> ab = {{"aaa", 1}, {"bbb", 1}};
+  EXPECT_EQ(fp->FromFeatures(ab).fingerprint, 57087923692560392ULL);
+  std::vector<WeightedFeature> numbers, weighted;
+  for (int i = 0; i < 500; ++i) {
+    numbers.push_back({std::to_string(i), 1});
+    weighted.push_back({std::to_string(i), 50.0 * i});
+  }
+  EXPECT_EQ(fp->FromFeatures(numbers).fingerprint, 7984652473404407437ULL);
+  EXPECT_EQ(fp->FromFeatures(weighted).fingerprint, 3372825719632739723ULL);
+
+  for (const char* text : {"How are you? I am fine. Thanks.", "你好，世界。今天天气很好", "ΟΔΟΣ ΣΑΣ", "ab"}) {
+    uint64_t want = 0;
+    ASSERT_TRUE(compat::PythonSimhashOfText(text, &want, nullptr));
+    const FingerprintResult r = fp->Fingerprint(text);
+    EXPECT_FALSE(r.empty()) << text;
+    EXPECT_EQ(r.fingerprint, want) << text;
+    std::vector<WeightedFeature> features;
+    fp->ExtractFeatures(text, &features);
+    EXPECT_EQ(fp->FromFeatures(features).fingerprint, want) << text;
+  }
+  EXPECT_EQ(fp->Fingerprint("  \n").reason, EmptyReason::kNoText);
+  EXPECT_EQ(fp->Fingerprint("!!! ...").reason, EmptyReason::kNoFeatures);
+  EXPECT_EQ(fp->Clone()->Fingerprint("hello world").fingerprint, fp->Fingerprint("hello world").fingerprint);
 }
 
 TEST(FingerprintOptions, TermFrequencyCountsOccurrences) {
