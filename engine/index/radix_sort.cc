@@ -9,7 +9,9 @@
 //
 // Digits are 8-bit and numbered from the least significant: digit g of a
 // u64 is byte g; digit g of a FingerprintIdPair is byte g of the id for
-// g < 8, byte g - 8 of the fingerprint otherwise.
+// g < 8, byte g - 8 of the fingerprint otherwise. Pairs are sorted on the
+// fingerprint digits, then each group of equal fingerprints on the id
+// digits, which random fingerprints make rare.
 #include "engine/index/radix_sort.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace simdex::index {
@@ -46,40 +49,50 @@ struct Digits<FingerprintIdPair> {
   static constexpr int kCount = 16;
 };
 
+// Pairs are sorted by fingerprint first, then ties by id (see FixTies), so
+// one counting pass looks at one 64-bit word: the fingerprint while digits
+// >= 8 remain to sort, the id after that. BaseDigit is the counted word's
+// lowest digit.
 template <class R>
-using Histogram = std::array<Counts, Digits<R>::kCount>;
-
-// What one counting pass over a range learns.
-template <class R>
-struct Census {
-  Histogram<R> counts{};
-  bool sorted = true;    // the range is already in order
-  int lowest_digit = 0;  // digits below this one need no pass
-};
-
-inline void CountWord(uint64_t word, Counts* counts) {
-  for (int d = 0; d < 8; ++d) ++counts[d][(word >> (8 * d)) & 0xff];
+int BaseDigit(int top) {
+  return std::is_same_v<R, FingerprintIdPair> && top > 8 ? 8 : 0;
 }
 
-void Count(const uint64_t* a, size_t n, Census<uint64_t>* c) {
+// What one counting pass over a range learns.
+struct Census {
+  std::array<Counts, 8> counts{};  // counts[d][v]: records whose byte d of the counted word is v
+  bool sorted = true;              // the range is already in order
+  bool ties_sorted = true;         // records with equal fingerprints are in id order
+};
+
+inline void CountWord(uint64_t word, Census* c) {
+  for (int d = 0; d < 8; ++d) ++c->counts[d][(word >> (8 * d)) & 0xff];
+}
+
+void Count(const uint64_t* a, size_t n, int, Census* c) {
   for (size_t i = 0; i < n; ++i) {
-    CountWord(a[i], &c->counts[0]);
+    CountWord(a[i], c);
     if (i > 0) c->sorted &= a[i - 1] <= a[i];
   }
 }
 
-// Input already in id order needs only the (stable) fingerprint passes.
-void Count(const FingerprintIdPair* a, size_t n, Census<FingerprintIdPair>* c) {
-  bool id_sorted = true;
+// With ids in input order (the builder's usual case) a stable sort on the
+// fingerprint alone is enough: no tie needs fixing.
+void Count(const FingerprintIdPair* a, size_t n, int top, Census* c) {
+  if (top <= 8) {
+    for (size_t i = 0; i < n; ++i) {
+      CountWord(a[i].id, c);
+      if (i > 0) c->sorted &= a[i - 1].id <= a[i].id;
+    }
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
-    CountWord(a[i].id, &c->counts[0]);
-    CountWord(a[i].fingerprint, &c->counts[8]);
+    CountWord(a[i].fingerprint, c);
     if (i > 0) {
       c->sorted &= a[i - 1] <= a[i];
-      id_sorted &= a[i - 1].id <= a[i].id;
+      c->ties_sorted &= a[i - 1].id <= a[i].id;
     }
   }
-  c->lowest_digit = id_sorted ? 8 : 0;
 }
 
 // Key words as types, so that each scatter loop is compiled for one word.
@@ -119,6 +132,13 @@ bool IsConstant(const Counts& counts, size_t n) {
   return std::find(counts.begin(), counts.end(), n) != counts.end();
 }
 
+// The highest digit in [base, top) that varies, or base - 1 if none does.
+int TopVaryingDigit(const Census& c, int base, int top, size_t n) {
+  int g = top - 1;
+  while (g >= base && IsConstant(c.counts[g - base], n)) --g;
+  return g;
+}
+
 // Bucket start offsets from counts.
 Counts Starts(const Counts& counts) {
   Counts starts;
@@ -135,6 +155,22 @@ void CopyTo(R* dst, const R* src, size_t n) {
   if (dst != src) std::memcpy(dst, src, n * sizeof(R));
 }
 
+template <class R>
+void SortRange(R* a, R* b, size_t n, int top, bool into_b);
+
+void FixTies(uint64_t*, uint64_t*, size_t) {}
+
+// Sorts each group of equal fingerprints in out[0, n) by id; other is work
+// space. Random fingerprints leave few and tiny groups.
+void FixTies(FingerprintIdPair* out, FingerprintIdPair* other, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && out[j].fingerprint == out[i].fingerprint) ++j;
+    if (j - i > 1) SortRange(out + i, other + i, j - i, 8, false);
+    i = j;
+  }
+}
+
 // Sorts the n records of a whose digits >= top are all equal. The result
 // ends in b if into_b, else in a; the other array is work space.
 template <class R>
@@ -144,34 +180,39 @@ void SortRange(R* a, R* b, size_t n, int top, bool into_b) {
     if (into_b) CopyTo(b, a, n);
     return;
   }
-  Census<R> census;
-  Count(a, n, &census);
+  Census census;
+  Count(a, n, top, &census);
   if (census.sorted) {
     if (into_b) CopyTo(b, a, n);
     return;
   }
-  if (n * sizeof(R) <= kCacheResidentBytes) {
-    R* src = a;
-    R* dst = b;
-    for (int g = census.lowest_digit; g < top; ++g) {
-      if (IsConstant(census.counts[g], n)) continue;
-      Counts next = Starts(census.counts[g]);
-      Scatter(src, dst, n, g, next.data());
-      std::swap(src, dst);
-    }
-    CopyTo(into_b ? b : a, src, n);
+  const int base = BaseDigit<R>(top);
+  const int g = TopVaryingDigit(census, base, top, n);
+  if (g < base) {  // equal fingerprints: only the ids are out of order
+    SortRange(a, b, n, 8, into_b);
     return;
   }
-  // Unsorted means some digit in [lowest_digit, top) varies.
-  int g = top - 1;
-  while (IsConstant(census.counts[g], n)) --g;
-  const Counts starts = Starts(census.counts[g]);
-  Counts next = starts;
-  Scatter(a, b, n, g, next.data());
-  for (int k = 0; k < 256; ++k) {
-    const size_t size = census.counts[g][k];
-    if (size > 0) SortRange(b + starts[k], a + starts[k], size, g, !into_b);
+  if (n * sizeof(R) > kCacheResidentBytes) {
+    const Counts starts = Starts(census.counts[g - base]);
+    Counts next = starts;
+    Scatter(a, b, n, g, next.data());
+    for (int k = 0; k < 256; ++k) {
+      const size_t size = census.counts[g - base][k];
+      if (size > 0) SortRange(b + starts[k], a + starts[k], size, g, !into_b);
+    }
+    return;
   }
+  R* src = a;
+  R* dst = b;
+  for (int d = base; d <= g; ++d) {
+    if (IsConstant(census.counts[d - base], n)) continue;
+    Counts next = Starts(census.counts[d - base]);
+    Scatter(src, dst, n, d, next.data());
+    std::swap(src, dst);
+  }
+  R* out = into_b ? b : a;
+  CopyTo(out, src, n);
+  if (!census.ties_sorted) FixTies(out, out == a ? b : a, n);
 }
 
 // Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's);
@@ -195,21 +236,22 @@ void ParallelFor(int parts, const F& f) {
 // contiguous set of buckets.
 template <class R>
 void ParallelSort(R* records, R* scratch, size_t n, int threads) {
+  constexpr int kTop = Digits<R>::kCount;
   const size_t max_parts = n / kMinParallelPart;
   const int parts = static_cast<int>(std::min<size_t>(threads, max_parts));
   if (parts < 2) {
-    SortRange(records, scratch, n, Digits<R>::kCount, false);
+    SortRange(records, scratch, n, kTop, false);
     return;
   }
   auto chunk_begin = [&](int p) { return n / parts * p; };
   auto chunk_end = [&](int p) { return p + 1 == parts ? n : n / parts * (p + 1); };
-  std::vector<Census<R>> census(parts);
-  ParallelFor(parts, [&](int p) { Count(records + chunk_begin(p), chunk_end(p) - chunk_begin(p), &census[p]); });
+  std::vector<Census> census(parts);
+  ParallelFor(parts, [&](int p) { Count(records + chunk_begin(p), chunk_end(p) - chunk_begin(p), kTop, &census[p]); });
 
-  Census<R> all;
+  Census all;
   for (int p = 0; p < parts; ++p) {
-    for (int g = 0; g < Digits<R>::kCount; ++g) {
-      for (int k = 0; k < 256; ++k) all.counts[g][k] += census[p].counts[g][k];
+    for (int d = 0; d < 8; ++d) {
+      for (int k = 0; k < 256; ++k) all.counts[d][k] += census[p].counts[d][k];
     }
     all.sorted &= census[p].sorted;
     if (p > 0) {
@@ -218,16 +260,21 @@ void ParallelSort(R* records, R* scratch, size_t n, int threads) {
     }
   }
   if (all.sorted) return;
-  int g = Digits<R>::kCount - 1;
-  while (IsConstant(all.counts[g], n)) --g;
+  const int base = BaseDigit<R>(kTop);
+  const int g = TopVaryingDigit(all, base, kTop, n);
+  if (g < base) {  // one fingerprint throughout: sort the ids on one thread
+    SortRange(records, scratch, n, kTop, false);
+    return;
+  }
 
-  const Counts starts = Starts(all.counts[g]);
+  const Counts& counts = all.counts[g - base];
+  const Counts starts = Starts(counts);
   std::vector<Counts> next(parts);
   for (int k = 0; k < 256; ++k) {
     size_t offset = starts[k];
     for (int p = 0; p < parts; ++p) {
       next[p][k] = offset;
-      offset += census[p].counts[g][k];
+      offset += census[p].counts[g - base][k];
     }
   }
   ParallelFor(parts, [&](int p) {
@@ -237,9 +284,8 @@ void ParallelSort(R* records, R* scratch, size_t n, int threads) {
   // Part p finishes the buckets that start in [chunk_begin(p), chunk_end(p)).
   ParallelFor(parts, [&](int p) {
     for (int k = 0; k < 256; ++k) {
-      const size_t size = all.counts[g][k];
-      if (size == 0 || starts[k] < chunk_begin(p) || starts[k] >= chunk_end(p)) continue;
-      SortRange(scratch + starts[k], records + starts[k], size, g, true);
+      if (counts[k] == 0 || starts[k] < chunk_begin(p) || starts[k] >= chunk_end(p)) continue;
+      SortRange(scratch + starts[k], records + starts[k], counts[k], g, true);
     }
   });
 }
