@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <system_error>
 #include <thread>
@@ -128,6 +129,41 @@ void Scatter(const FingerprintIdPair* src, FingerprintIdPair* dst, size_t n, int
   }
 }
 
+// The word a range is being sorted on below digit `top`, and the order
+// that a sorted range has.
+inline uint64_t CountedWord(uint64_t r, int) { return r; }
+inline uint64_t CountedWord(const FingerprintIdPair& r, int top) { return top > 8 ? r.fingerprint : r.id; }
+inline bool InOrder(uint64_t a, uint64_t b, int) { return a <= b; }
+inline bool InOrder(const FingerprintIdPair& a, const FingerprintIdPair& b, int top) {
+  return top > 8 ? a <= b : a.id <= b.id;
+}
+
+// What the pass before an MSD scatter learns: the bits of the counted word
+// that differ from a reference record's, whether the range is in order, and
+// the counts of one digit (guessed: the highest below top).
+struct Probe {
+  uint64_t varying = 0;
+  bool sorted = true;
+  Counts counts{};
+};
+
+template <class R>
+void ProbeRange(const R* a, size_t n, int top, int digit, uint64_t reference, Probe* p) {
+  const unsigned shift = 8 * (digit - BaseDigit<R>(top));
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t w = CountedWord(a[i], top);
+    p->varying |= w ^ reference;
+    ++p->counts[(w >> shift) & 0xff];
+    if (i > 0) p->sorted &= InOrder(a[i - 1], a[i], top);
+  }
+}
+
+template <class R>
+void CountDigit(const R* a, size_t n, int top, int digit, Counts* counts) {
+  const unsigned shift = 8 * (digit - BaseDigit<R>(top));
+  for (size_t i = 0; i < n; ++i) ++(*counts)[(CountedWord(a[i], top) >> shift) & 0xff];
+}
+
 bool IsConstant(const Counts& counts, size_t n) {
   return std::find(counts.begin(), counts.end(), n) != counts.end();
 }
@@ -155,8 +191,25 @@ void CopyTo(R* dst, const R* src, size_t n) {
   if (dst != src) std::memcpy(dst, src, n * sizeof(R));
 }
 
+// Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's);
+// a part whose thread cannot be started runs on the caller afterwards.
+template <class F>
+void ParallelFor(int parts, const F& f) {
+  std::vector<std::thread> threads;
+  int started = 1;
+  try {
+    for (; started < parts; ++started) threads.emplace_back(f, started);
+  } catch (const std::system_error&) {
+  }
+  f(0);
+  for (std::thread& t : threads) t.join();
+  for (int i = started; i < parts; ++i) f(i);
+}
+
 template <class R>
 void SortRange(R* a, R* b, size_t n, int top, bool into_b);
+template <class R>
+void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts);
 
 void FixTies(uint64_t*, uint64_t*, size_t) {}
 
@@ -180,6 +233,10 @@ void SortRange(R* a, R* b, size_t n, int top, bool into_b) {
     if (into_b) CopyTo(b, a, n);
     return;
   }
+  if (n * sizeof(R) > kCacheResidentBytes) {
+    SortByTopDigit(a, b, n, top, into_b, 1);
+    return;
+  }
   Census census;
   Count(a, n, top, &census);
   if (census.sorted) {
@@ -190,16 +247,6 @@ void SortRange(R* a, R* b, size_t n, int top, bool into_b) {
   const int g = TopVaryingDigit(census, base, top, n);
   if (g < base) {  // equal fingerprints: only the ids are out of order
     SortRange(a, b, n, 8, into_b);
-    return;
-  }
-  if (n * sizeof(R) > kCacheResidentBytes) {
-    const Counts starts = Starts(census.counts[g - base]);
-    Counts next = starts;
-    Scatter(a, b, n, g, next.data());
-    for (int k = 0; k < 256; ++k) {
-      const size_t size = census.counts[g - base][k];
-      if (size > 0) SortRange(b + starts[k], a + starts[k], size, g, !into_b);
-    }
     return;
   }
   R* src = a;
@@ -215,79 +262,69 @@ void SortRange(R* a, R* b, size_t n, int top, bool into_b) {
   if (!census.ties_sorted) FixTies(out, out == a ? b : a, n);
 }
 
-// Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's);
-// a part whose thread cannot be started runs on the caller afterwards.
-template <class F>
-void ParallelFor(int parts, const F& f) {
-  std::vector<std::thread> threads;
-  int started = 1;
-  try {
-    for (; started < parts; ++started) threads.emplace_back(f, started);
-  } catch (const std::system_error&) {
-  }
-  f(0);
-  for (std::thread& t : threads) t.join();
-  for (int i = started; i < parts; ++i) f(i);
-}
-
-// The parallel variant of SortRange's MSD step: parts count and scatter
-// contiguous chunks concurrently (each part's records go to its own slice of
-// every bucket, which keeps the pass stable), then each part finishes a
-// contiguous set of buckets.
+// The MSD step of SortRange, shared among `parts` threads: they probe and
+// scatter contiguous chunks of a (each chunk's records go to their own slice
+// of every bucket, which keeps the pass stable), then each finishes the
+// buckets that start in its chunk.
 template <class R>
-void ParallelSort(R* records, R* scratch, size_t n, int threads) {
-  constexpr int kTop = Digits<R>::kCount;
-  const size_t max_parts = n / kMinParallelPart;
-  const int parts = static_cast<int>(std::min<size_t>(threads, max_parts));
-  if (parts < 2) {
-    SortRange(records, scratch, n, kTop, false);
-    return;
-  }
-  auto chunk_begin = [&](int p) { return n / parts * p; };
-  auto chunk_end = [&](int p) { return p + 1 == parts ? n : n / parts * (p + 1); };
-  std::vector<Census> census(parts);
-  ParallelFor(parts, [&](int p) { Count(records + chunk_begin(p), chunk_end(p) - chunk_begin(p), kTop, &census[p]); });
-
-  Census all;
+void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts) {
+  auto begin = [&](int p) { return n / parts * p; };
+  auto end = [&](int p) { return p + 1 == parts ? n : n / parts * (p + 1); };
+  const int guess = top - 1;
+  const uint64_t reference = CountedWord(a[0], top);
+  std::vector<Probe> probes(parts);
+  ParallelFor(parts, [&](int p) { ProbeRange(a + begin(p), end(p) - begin(p), top, guess, reference, &probes[p]); });
+  uint64_t varying = 0;
+  bool sorted = true;
   for (int p = 0; p < parts; ++p) {
-    for (int d = 0; d < 8; ++d) {
-      for (int k = 0; k < 256; ++k) all.counts[d][k] += census[p].counts[d][k];
-    }
-    all.sorted &= census[p].sorted;
-    if (p > 0) {
-      const size_t i = chunk_begin(p);
-      all.sorted &= records[i - 1] <= records[i];
-    }
+    varying |= probes[p].varying;
+    sorted &= probes[p].sorted && (p == 0 || InOrder(a[begin(p) - 1], a[begin(p)], top));
   }
-  if (all.sorted) return;
-  const int base = BaseDigit<R>(kTop);
-  const int g = TopVaryingDigit(all, base, kTop, n);
-  if (g < base) {  // one fingerprint throughout: sort the ids on one thread
-    SortRange(records, scratch, n, kTop, false);
+  if (sorted) {
+    if (into_b) CopyTo(b, a, n);
     return;
   }
-
-  const Counts& counts = all.counts[g - base];
+  if (varying == 0) {  // equal fingerprints: only the ids are out of order
+    SortRange(a, b, n, 8, into_b);
+    return;
+  }
+  const int g = BaseDigit<R>(top) + (63 - std::countl_zero(varying)) / 8;
+  if (g != guess) {
+    ParallelFor(parts, [&](int p) {
+      probes[p].counts = {};
+      CountDigit(a + begin(p), end(p) - begin(p), top, g, &probes[p].counts);
+    });
+  }
+  Counts counts{};
+  for (int p = 0; p < parts; ++p) {
+    for (int k = 0; k < 256; ++k) counts[k] += probes[p].counts[k];
+  }
   const Counts starts = Starts(counts);
   std::vector<Counts> next(parts);
   for (int k = 0; k < 256; ++k) {
     size_t offset = starts[k];
     for (int p = 0; p < parts; ++p) {
       next[p][k] = offset;
-      offset += census[p].counts[g - base][k];
+      offset += probes[p].counts[k];
     }
   }
-  ParallelFor(parts, [&](int p) {
-    Scatter(records + chunk_begin(p), scratch, chunk_end(p) - chunk_begin(p), g, next[p].data());
-  });
-
-  // Part p finishes the buckets that start in [chunk_begin(p), chunk_end(p)).
+  ParallelFor(parts, [&](int p) { Scatter(a + begin(p), b, end(p) - begin(p), g, next[p].data()); });
   ParallelFor(parts, [&](int p) {
     for (int k = 0; k < 256; ++k) {
-      if (counts[k] == 0 || starts[k] < chunk_begin(p) || starts[k] >= chunk_end(p)) continue;
-      SortRange(scratch + starts[k], records + starts[k], counts[k], g, true);
+      if (counts[k] == 0 || starts[k] < begin(p) || starts[k] >= end(p)) continue;
+      SortRange(b + starts[k], a + starts[k], counts[k], g, !into_b);
     }
   });
+}
+
+template <class R>
+void ParallelSort(R* records, R* scratch, size_t n, int threads) {
+  const int parts = static_cast<int>(std::min<size_t>(threads, n / kMinParallelPart));
+  if (parts < 2 || n * sizeof(R) <= kCacheResidentBytes) {
+    SortRange(records, scratch, n, Digits<R>::kCount, false);
+  } else {
+    SortByTopDigit(records, scratch, n, Digits<R>::kCount, false, parts);
+  }
 }
 
 }  // namespace
