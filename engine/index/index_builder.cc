@@ -16,6 +16,7 @@
 
 #include "engine/index/external_sorter.h"
 #include "engine/index/output_file.h"
+#include "engine/index/radix_sort.h"
 #include "engine/index/table_encoder.h"
 #include "format/block_format.h"
 #include "format/coding.h"
@@ -114,20 +115,28 @@ Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermu
 // Sorts table t's permuted fingerprints (table 0: the fingerprints as they
 // are) in memory when 16 bytes per entry fit the budget, else externally,
 // and encodes them to `sink`. Adds the sorting time to *sort_seconds.
+// `buffers` holds the sorted values and the sort's scratch, reused from
+// table to table.
+struct SortBuffers {
+  std::vector<uint64_t> values;
+  std::vector<uint64_t> scratch;
+};
+
 Status BuildTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, const ExternalSortOptions& sort_options,
-                  int sort_threads, const std::function<Status(std::string_view)>& sink, index::EncodedTable* enc,
-                  double* sort_seconds) {
+                  int sort_threads, SortBuffers* buffers, const std::function<Status(std::string_view)>& sink,
+                  index::EncodedTable* enc, double* sort_seconds) {
   const BlockPermutation& perm = o.scheme.table(t);
   std::span<const uint64_t> values = fps;
-  std::vector<uint64_t> permuted;
   std::unique_ptr<index::OutputFile> spill;
   std::unique_ptr<index::MappedValues> spill_map;
   if (t > 0) {
     const auto start = Clock::now();
     if (fps.size() <= o.memory_bytes / 16) {
+      std::vector<uint64_t>& permuted = buffers->values;
       permuted.resize(fps.size());
+      buffers->scratch.resize(fps.size());
       for (size_t i = 0; i < fps.size(); ++i) permuted[i] = perm.Apply(fps[i]);
-      ExternalSorter<uint64_t>::SortInMemory(permuted.data(), permuted.size(), sort_threads);
+      index::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
       values = permuted;
     } else {
       SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
@@ -304,13 +313,14 @@ Status IndexBuilder::FinishImpl() {
   // time, streamed to the output.
   const uint64_t wave = o.threads > 1 && n <= o.memory_bytes / (8 + 22 * static_cast<uint64_t>(o.threads))
                             ? static_cast<uint64_t>(o.threads) : 1;
+  std::vector<SortBuffers> buffers(wave);
   for (int first = 0; first < num_tables; first += static_cast<int>(wave)) {
     r.Report("encoding tables", static_cast<double>(first) / num_tables);
     if (wave == 1) {
       SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
       const uint64_t offset = out->size();
       index::EncodedTable enc;
-      SIMDEX_RETURN_IF_ERROR(BuildTable(first, fps.values(), o, r.SortOptions(), o.threads,
+      SIMDEX_RETURN_IF_ERROR(BuildTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
                                         [&out](std::string_view block) { return out->Append(block); }, &enc,
                                         &sort_seconds));
       SIMDEX_RETURN_IF_ERROR(write_table(first, enc, offset));
@@ -325,7 +335,7 @@ Status IndexBuilder::FinishImpl() {
     for (int t = first; t < wave_end; ++t) {
       workers.emplace_back([&, t] {
         const int i = t - first;
-        status[i] = BuildTable(t, fps.values(), o, r.SortOptions(), 1, [&blocks, i](std::string_view block) {
+        status[i] = BuildTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&blocks, i](std::string_view block) {
           blocks[i].append(block);
           return Status::OK();
         }, &encs[i], &seconds[i]);
@@ -344,6 +354,7 @@ Status IndexBuilder::FinishImpl() {
     }
   }
   fps = SortedFingerprints();
+  buffers.clear();
 
   // 3. Rank index, ids, metadata, footer.
   SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
