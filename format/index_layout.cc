@@ -1,0 +1,243 @@
+// Writes and reads the file header, footer and metadata of docs/format.md.
+//
+//   header:   magic "SIMDEXIX" | u32 version | u32 64 | 40 zero bytes | u64 xxh3
+//   footer:   u64 metadata offset | u64 metadata length | u64 metadata xxh3 |
+//             u64 file size | u32 version | u32 56 | u64 xxh3 | magic "SIMDEXFT"
+//   metadata: see the table in docs/format.md; fields in that order, no gaps.
+#include "format/index_layout.h"
+
+#include <cstring>
+
+#include <xxhash.h>
+
+namespace simdex::format {
+
+namespace {
+
+constexpr char kHeaderMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'I', 'X'};
+constexpr char kFooterMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'F', 'T'};
+
+template <class T>
+void Put(std::string* dst, T v) {
+  char buf[sizeof(T)];
+  for (size_t i = 0; i < sizeof(T); ++i) buf[i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
+  dst->append(buf, sizeof(T));
+}
+
+template <class T>
+T Get(const uint8_t* p) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
+  return static_cast<T>(v);
+}
+
+// Sequential bounded reads; the first read past the limit fails the cursor.
+class Cursor {
+ public:
+  Cursor(const uint8_t* p, const uint8_t* limit) : p_(p), limit_(limit) {}
+  template <class T>
+  T Read() {
+    if (static_cast<size_t>(limit_ - p_) < sizeof(T)) {
+      ok_ = false;
+      p_ = limit_;
+      return 0;
+    }
+    T v = Get<T>(p_);
+    p_ += sizeof(T);
+    return v;
+  }
+  const uint8_t* Take(size_t n) {
+    if (static_cast<size_t>(limit_ - p_) < n) {
+      ok_ = false;
+      p_ = limit_;
+      return nullptr;
+    }
+    const uint8_t* at = p_;
+    p_ += n;
+    return at;
+  }
+  bool ok() const { return ok_; }
+  bool at_end() const { return p_ == limit_; }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* limit_;
+  bool ok_ = true;
+};
+
+uint64_t Binomial(int n, int r) {
+  uint64_t c = 1;
+  for (int i = 1; i <= r; ++i) c = c * static_cast<uint64_t>(n - r + i) / static_cast<uint64_t>(i);
+  return c;
+}
+
+}  // namespace
+
+uint64_t SectionChecksum(const void* data, size_t n) { return XXH3_64bits(data, n); }
+
+void FileHeader::EncodeTo(std::string* dst) const {
+  const size_t start = dst->size();
+  dst->append(kHeaderMagic, 8);
+  Put<uint32_t>(dst, kFormatVersion);
+  Put<uint32_t>(dst, kEncodedLength);
+  dst->append(40, '\0');
+  Put<uint64_t>(dst, SectionChecksum(dst->data() + start, 56));
+}
+
+Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
+  if (limit - ptr < static_cast<ptrdiff_t>(kEncodedLength)) return Status::Corruption("file header is truncated");
+  if (std::memcmp(ptr, kHeaderMagic, 8) != 0) return Status::Corruption("bad magic number: not a simdex index");
+  const uint32_t version = Get<uint32_t>(ptr + 8);
+  if (version != kFormatVersion) {
+    return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads version " +
+                                std::to_string(kFormatVersion) + ")");
+  }
+  if (Get<uint32_t>(ptr + 12) != kEncodedLength) return Status::Corruption("file header: bad header length");
+  for (int i = 16; i < 56; ++i) {
+    if (ptr[i] != 0) return Status::Corruption("file header: reserved bytes are not zero");
+  }
+  if (Get<uint64_t>(ptr + 56) != SectionChecksum(ptr, 56)) return Status::Corruption("file header: checksum mismatch");
+  return Status::OK();
+}
+
+void Footer::EncodeTo(std::string* dst) const {
+  const size_t start = dst->size();
+  Put<uint64_t>(dst, metadata_offset);
+  Put<uint64_t>(dst, metadata_length);
+  Put<uint64_t>(dst, metadata_checksum);
+  Put<uint64_t>(dst, file_size);
+  Put<uint32_t>(dst, kFormatVersion);
+  Put<uint32_t>(dst, kEncodedLength);
+  Put<uint64_t>(dst, SectionChecksum(dst->data() + start, 40));
+  dst->append(kFooterMagic, 8);
+}
+
+Status Footer::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
+  if (limit - ptr < static_cast<ptrdiff_t>(kEncodedLength)) return Status::Corruption("footer is truncated");
+  if (std::memcmp(ptr + 48, kFooterMagic, 8) != 0) {
+    return Status::Corruption("bad footer magic: truncated file or not a simdex index");
+  }
+  if (Get<uint64_t>(ptr + 40) != SectionChecksum(ptr, 40)) return Status::Corruption("footer: checksum mismatch");
+  const uint32_t version = Get<uint32_t>(ptr + 32);
+  if (version != kFormatVersion) {
+    return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads version " +
+                                std::to_string(kFormatVersion) + ")");
+  }
+  if (Get<uint32_t>(ptr + 36) != kEncodedLength) return Status::Corruption("footer: bad footer length");
+  metadata_offset = Get<uint64_t>(ptr);
+  metadata_length = Get<uint64_t>(ptr + 8);
+  metadata_checksum = Get<uint64_t>(ptr + 16);
+  file_size = Get<uint64_t>(ptr + 24);
+  return Status::OK();
+}
+
+void EncodeCodeLengths(const std::array<uint8_t, kHuffmanAlphabet>& lengths, std::string* dst) {
+  for (int i = 0; i < kHuffmanLengthsBytes; ++i) {
+    const int hi = lengths[2 * i];
+    const int lo = 2 * i + 1 < kHuffmanAlphabet ? lengths[2 * i + 1] : 0;
+    dst->push_back(static_cast<char>((hi << 4) | lo));
+  }
+}
+
+void DecodeCodeLengths(const uint8_t* ptr, std::array<uint8_t, kHuffmanAlphabet>* lengths) {
+  for (int i = 0; i < kHuffmanAlphabet; ++i) {
+    const uint8_t byte = ptr[i / 2];
+    (*lengths)[i] = (i % 2 == 0) ? (byte >> 4) : (byte & 0x0F);
+  }
+}
+
+void IndexMetadata::EncodeTo(std::string* dst) const {
+  Put<uint64_t>(dst, entries);
+  Put<uint64_t>(dst, distinct_fingerprints);
+  Put<uint32_t>(dst, block_size);
+  Put<uint8_t>(dst, static_cast<uint8_t>(widths.size()));
+  Put<uint8_t>(dst, k);
+  for (uint8_t w : widths) Put<uint8_t>(dst, w);
+  Put<uint32_t>(dst, static_cast<uint32_t>(tables.size()));
+  for (const TableMetadata& t : tables) {
+    for (uint8_t b : t.leading_blocks) Put<uint8_t>(dst, b);
+    Put<uint64_t>(dst, t.blocks_offset);
+    Put<uint64_t>(dst, t.num_blocks);
+    Put<uint64_t>(dst, t.heads_offset);
+    Put<uint64_t>(dst, t.heads_checksum);
+    Put<uint64_t>(dst, t.payload_bits);
+    EncodeCodeLengths(t.code_lengths, dst);
+  }
+  Put<uint64_t>(dst, rank_offset);
+  Put<uint64_t>(dst, rank_checksum);
+  Put<uint64_t>(dst, ids_offset);
+  Put<uint64_t>(dst, ids_length);
+  Put<uint8_t>(dst, id_width);
+  Put<uint64_t>(dst, id_base);
+  Put<uint64_t>(dst, ids_checksum);
+}
+
+Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
+  Cursor in(ptr, limit);
+  entries = in.Read<uint64_t>();
+  distinct_fingerprints = in.Read<uint64_t>();
+  block_size = in.Read<uint32_t>();
+  const int nblocks = in.Read<uint8_t>();
+  k = in.Read<uint8_t>();
+  if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (block_size < kMinBlockSize || block_size > kMaxBlockSize || (block_size & (block_size - 1)) != 0) {
+    return Status::Corruption("metadata: block size " + std::to_string(block_size) +
+                              " is not a power of two in 64..65536");
+  }
+  if (distinct_fingerprints > entries) return Status::Corruption("metadata: more distinct fingerprints than entries");
+  if (nblocks < 1 || nblocks > 16 || k >= nblocks) {
+    return Status::Corruption("metadata: bad scheme (" + std::to_string(nblocks) + " blocks, k = " +
+                              std::to_string(k) + ")");
+  }
+  widths.assign(nblocks, 0);
+  int sum = 0;
+  for (auto& w : widths) {
+    w = in.Read<uint8_t>();
+    sum += w;
+    if (in.ok() && w == 0) return Status::Corruption("metadata: scheme block of width 0");
+  }
+  if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (sum != 64) return Status::Corruption("metadata: scheme widths sum to " + std::to_string(sum));
+  const uint32_t ntables = in.Read<uint32_t>();
+  if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (ntables != Binomial(nblocks, k)) {
+    return Status::Corruption("metadata: " + std::to_string(ntables) + " tables where the scheme has " +
+                              std::to_string(Binomial(nblocks, k)));
+  }
+  tables.assign(ntables, TableMetadata());
+  for (uint32_t t = 0; t < ntables; ++t) {
+    TableMetadata& tm = tables[t];
+    tm.leading_blocks.resize(nblocks - k);
+    for (auto& b : tm.leading_blocks) b = in.Read<uint8_t>();
+    tm.blocks_offset = in.Read<uint64_t>();
+    tm.num_blocks = in.Read<uint64_t>();
+    tm.heads_offset = in.Read<uint64_t>();
+    tm.heads_checksum = in.Read<uint64_t>();
+    tm.payload_bits = in.Read<uint64_t>();
+    const uint8_t* lengths = in.Take(kHuffmanLengthsBytes);
+    if (!in.ok()) return Status::Corruption("metadata is truncated in table " + std::to_string(t));
+    DecodeCodeLengths(lengths, &tm.code_lengths);
+    if ((lengths[kHuffmanLengthsBytes - 1] & 0x0F) != 0) {
+      return Status::Corruption("metadata: table " + std::to_string(t) + ": code length padding is not zero");
+    }
+    for (uint8_t len : tm.code_lengths) {
+      if (len > kMaxHuffmanLength) {
+        return Status::Corruption("metadata: table " + std::to_string(t) + ": Huffman code length " +
+                                  std::to_string(len) + " exceeds 11");
+      }
+    }
+  }
+  rank_offset = in.Read<uint64_t>();
+  rank_checksum = in.Read<uint64_t>();
+  ids_offset = in.Read<uint64_t>();
+  ids_length = in.Read<uint64_t>();
+  id_width = in.Read<uint8_t>();
+  id_base = in.Read<uint64_t>();
+  ids_checksum = in.Read<uint64_t>();
+  if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (!in.at_end()) return Status::Corruption("metadata has trailing bytes");
+  if (id_width > 64) return Status::Corruption("metadata: id width " + std::to_string(id_width) + " exceeds 64");
+  return Status::OK();
+}
+
+}  // namespace simdex::format

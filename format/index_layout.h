@@ -1,0 +1,85 @@
+// The fixed parts of a simdex index file: file header, footer and metadata
+// (docs/format.md, "File header", "Footer", "Metadata"). Each type has
+// EncodeTo / DecodeFrom; decoders take (ptr, limit), never read past limit,
+// and reject leftover bytes and out-of-range fields as Corruption.
+#ifndef SIMDEX_FORMAT_INDEX_LAYOUT_H_
+#define SIMDEX_FORMAT_INDEX_LAYOUT_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "simdex/status.h"
+
+namespace simdex::format {
+
+constexpr uint32_t kFormatVersion = 1;
+constexpr int kHuffmanAlphabet = 65;     // n = 0..64
+constexpr int kMaxHuffmanLength = 11;    // bits; a decode table has 2^11 entries
+constexpr int kHuffmanLengthsBytes = 33; // 65 nibbles, high nibble first
+constexpr uint32_t kMinBlockSize = 64;
+constexpr uint32_t kMaxBlockSize = 65536;
+
+// 64 bytes at offset 0: magic, version, length, checksum.
+struct FileHeader {
+  static constexpr size_t kEncodedLength = 64;
+  void EncodeTo(std::string* dst) const;
+  Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
+};
+
+// 56 bytes at file_size - 56.
+struct Footer {
+  static constexpr size_t kEncodedLength = 56;
+  uint64_t metadata_offset = 0;
+  uint64_t metadata_length = 0;
+  uint64_t metadata_checksum = 0;
+  uint64_t file_size = 0;
+
+  void EncodeTo(std::string* dst) const;
+  Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
+};
+
+struct TableMetadata {
+  std::vector<uint8_t> leading_blocks;
+  uint64_t blocks_offset = 0;
+  uint64_t num_blocks = 0;
+  uint64_t heads_offset = 0;
+  uint64_t heads_checksum = 0;
+  uint64_t payload_bits = 0;
+  std::array<uint8_t, kHuffmanAlphabet> code_lengths{};
+};
+
+struct IndexMetadata {
+  uint64_t entries = 0;
+  uint64_t distinct_fingerprints = 0;
+  uint32_t block_size = 0;
+  std::vector<uint8_t> widths;  // scheme block widths, block 0 first
+  uint8_t k = 0;
+  std::vector<TableMetadata> tables;
+  uint64_t rank_offset = 0;
+  uint64_t rank_checksum = 0;
+  uint64_t ids_offset = 0;
+  uint64_t ids_length = 0;
+  uint8_t id_width = 0;
+  uint64_t id_base = 0;
+  uint64_t ids_checksum = 0;
+
+  void EncodeTo(std::string* dst) const;
+  // Decodes and checks every field that can be checked on its own (block
+  // size, widths, k, table count and leading blocks, code length ranges, id
+  // width). Section placement is checked by the reader, which knows the file.
+  Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
+};
+
+// 33 bytes for 65 code lengths (each 0..15), high nibble first.
+void EncodeCodeLengths(const std::array<uint8_t, kHuffmanAlphabet>& lengths, std::string* dst);
+void DecodeCodeLengths(const uint8_t* ptr, std::array<uint8_t, kHuffmanAlphabet>* lengths);
+
+// XXH3-64 with seed 0, the section checksum of docs/format.md.
+uint64_t SectionChecksum(const void* data, size_t n);
+
+}  // namespace simdex::format
+
+#endif  // SIMDEX_FORMAT_INDEX_LAYOUT_H_

@@ -1,0 +1,212 @@
+// The compressed fingerprint index: build it once, offline; search it from
+// any number of threads and processes through a read-only memory map.
+//
+//   IndexBuilder: Add() (id, fingerprint) pairs in any order, then Finish()
+//     writes the file (to a temporary name, fsynced, then renamed).
+//   IndexReader: Open() maps and validates a file; Search() finds every
+//     entry within Hamming distance k (inclusive) of each query.
+//
+// The file format is specified in docs/format.md.
+#ifndef SIMDEX_INDEX_H_
+#define SIMDEX_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "simdex/scheme.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+struct BuildOptions {
+  Scheme scheme = Scheme::Default();
+  // Bytes per block: a power of two in 64..65536. Small blocks decode fewer
+  // entries per probe; large ones spend fewer bits per entry on block heads,
+  // checksums and padding (docs/benchmarks.md measures the trade-off).
+  uint32_t block_size = 1024;
+  // Bound on the builder's own buffers (sorting and encoding). When the input
+  // does not fit, sorted runs are spilled to tmpdir and merged.
+  size_t memory_bytes = size_t{1} << 30;
+  // Directory for spill files; "" means the directory of the output file.
+  std::string tmpdir;
+  // Threads for sorting and for encoding tables in parallel (memory allowing).
+  int threads = 1;
+};
+
+struct BuildStats {
+  uint64_t entries = 0;
+  uint64_t distinct_fingerprints = 0;
+  uint64_t spilled_runs = 0;     // sorted runs written to tmpdir (0: in memory)
+  uint64_t spilled_bytes = 0;
+  uint64_t file_bytes = 0;
+  double seconds_sorting = 0;
+  double seconds_encoding = 0;
+};
+
+// Builds one index file.
+//
+// Thread safety: not safe for concurrent use; call from one thread.
+// After the first error every call returns that error and nothing is left
+// under the output name.
+class IndexBuilder {
+ public:
+  // Validates options and prepares to write `path` (through a temporary file
+  // in the same directory).
+  static Status Create(const std::string& path, const BuildOptions& options,
+                       std::unique_ptr<IndexBuilder>* out);
+
+  // Deletes temporary files; if Finish() did not succeed, nothing is written
+  // under the output name.
+  ~IndexBuilder();
+
+  // Adds one entry. Order does not matter; the same (id, fingerprint) pair
+  // added twice is stored twice.
+  Status Add(uint64_t id, uint64_t fingerprint);
+  Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
+
+  // Sorts, encodes and writes the index, fsyncs it and renames it to the
+  // output name. The same entries and options always give the same bytes.
+  Status Finish();
+  // Gives up: removes temporary files; Finish() may not be called after.
+  void Abandon();
+
+  const BuildStats& stats() const;
+
+  // Called by Finish() with a short description of the current stage and the
+  // fraction of the work done, at most a few times a second (may be empty).
+  void SetProgressCallback(std::function<void(const char* stage, double fraction)> callback);
+
+ private:
+  struct Rep;
+  explicit IndexBuilder(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// One entry within distance of a query.
+struct Match {
+  uint64_t id;
+  uint64_t fingerprint;
+  int distance;
+
+  friend bool operator==(const Match&, const Match&) = default;
+};
+
+// Results of a batch search in the offset-array form (faiss
+// RangeSearchResult): lims has nq + 1 entries; the matches of query i are
+// matches[lims[i], lims[i+1]), ordered by distance, then id, then fingerprint.
+struct SearchResults {
+  std::vector<size_t> lims;
+  std::vector<Match> matches;
+};
+
+// Counters for tuning; added to by each search.
+struct SearchStats {
+  uint64_t queries = 0;
+  uint64_t tables_probed = 0;
+  uint64_t blocks_decoded = 0;
+  uint64_t entries_scanned = 0;    // values decoded from blocks (heads included)
+  uint64_t candidates = 0;         // values whose key matched, before the distance check
+  uint64_t id_lookups = 0;         // searches of table 0 to find the ids of a match
+  std::vector<uint64_t> candidates_per_table;
+
+  void Add(const SearchStats& other);
+};
+
+struct ReaderOptions {
+  // Verify each block's checksum as it is decoded by a search (verify always
+  // checks them). docs/benchmarks.md measures the cost.
+  bool verify_block_checksums = false;
+  // Verify the head index and rank index checksums in Open() (reads them whole).
+  bool verify_heads_on_open = true;
+};
+
+// Statistics of an open index, for `simdex inspect` and evaluators.
+struct IndexInfo {
+  uint64_t entries = 0;
+  uint64_t distinct_fingerprints = 0;
+  std::string scheme;
+  std::vector<int> widths;
+  int k = 0;
+  uint32_t block_size = 0;
+  struct Table {
+    std::vector<int> leading_blocks;
+    int key_bits = 0;
+    uint64_t blocks = 0;
+    uint64_t bytes = 0;         // block data + head index
+    uint64_t payload_bits = 0;  // bits of the entry streams alone
+  };
+  std::vector<Table> tables;
+  uint64_t rank_bytes = 0;
+  uint64_t id_bytes = 0;
+  int id_width = 0;
+  uint64_t total_bytes = 0;
+  // log2 C(2^64, N) / N: the fewest bits per entry any encoding of a set of
+  // N distinct 64-bit values can use on average.
+  double entropy_bound_bits_per_entry = 0;
+};
+
+// Abstract read-only file contents: the reader works on any byte range that
+// stays valid and unchanged while the reader lives (a memory map, or a
+// string in tests).
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  virtual const uint8_t* data() const = 0;
+  virtual size_t size() const = 0;
+};
+
+// Maps `path` read-only (Boost.Iostreams mapped_file_source).
+Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
+// Wraps bytes held in memory (for tests and in-memory indexes).
+std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes);
+
+// A read-only view of one index file.
+//
+// Thread safety: all const methods may be called concurrently from any number
+// of threads. Processes that open the same file share its pages through the
+// page cache.
+class IndexReader {
+ public:
+  // Maps the file and validates header, footer, metadata, section bounds and
+  // (by default) head and rank index checksums before anything else is read.
+  // A truncated, foreign or damaged file is an error, never a crash.
+  static Status Open(const std::string& path, const ReaderOptions& options,
+                     std::unique_ptr<IndexReader>* out);
+  static Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                     std::unique_ptr<IndexReader>* out);
+  ~IndexReader();
+
+  const Scheme& scheme() const;
+  uint64_t entries() const;
+  IndexInfo Info() const;
+
+  // Every entry whose fingerprint is within Hamming distance k (inclusive)
+  // of `query`, ordered by distance, then id. An entry is reported once even
+  // if several tables find it. REQUIRES: 0 <= k <= scheme().k() (a larger k
+  // is InvalidArgument). A damaged block is Corruption naming table and block.
+  Status Search(uint64_t query, int k, std::vector<Match>* out, SearchStats* stats = nullptr) const;
+
+  // The batch form: results for queries[i] are out->matches[out->lims[i],
+  // out->lims[i+1]). Runs on up to `threads` threads. On error the first
+  // error (in query order) is returned and *out is unspecified.
+  Status Search(std::span<const uint64_t> queries, int k, SearchResults* out, int threads = 1,
+                SearchStats* stats = nullptr) const;
+
+  // Checks every rule of docs/format.md "When a file is considered
+  // corrupted" and returns the first problem found (section, table, block,
+  // byte offset). Reads the whole file.
+  Status Verify() const;
+
+ private:
+  struct Rep;
+  explicit IndexReader(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_INDEX_H_

@@ -1,0 +1,138 @@
+#include "format/index_layout.h"
+
+#include <gtest/gtest.h>
+
+namespace simdex::format {
+namespace {
+
+const uint8_t* U(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+IndexMetadata SampleMetadata() {
+  IndexMetadata m;
+  m.entries = 1000;
+  m.distinct_fingerprints = 990;
+  m.block_size = 1024;
+  m.widths = {16, 16, 16, 16};
+  m.k = 3;
+  for (int t = 0; t < 4; ++t) {
+    TableMetadata tm;
+    tm.leading_blocks = {static_cast<uint8_t>(t)};
+    tm.blocks_offset = 4096 * (t + 1);
+    tm.num_blocks = 7;
+    tm.heads_offset = 4096 * (t + 1) + 7 * 1024;
+    tm.heads_checksum = 0x1111 * t;
+    tm.payload_bits = 44000 + t;
+    for (int n = 0; n < kHuffmanAlphabet; ++n) tm.code_lengths[n] = static_cast<uint8_t>(n % 12);
+    m.tables.push_back(tm);
+  }
+  m.rank_offset = 90000;
+  m.rank_checksum = 5;
+  m.ids_offset = 90056;
+  m.ids_length = 1250;
+  m.id_width = 10;
+  m.id_base = 77;
+  m.ids_checksum = 6;
+  return m;
+}
+
+TEST(IndexLayout, HeaderRoundTripsAndRejectsEveryFlippedByte) {
+  std::string enc;
+  FileHeader().EncodeTo(&enc);
+  ASSERT_EQ(enc.size(), FileHeader::kEncodedLength);
+  EXPECT_TRUE(FileHeader().DecodeFrom(U(enc), U(enc) + enc.size()).ok());
+  for (size_t i = 0; i < enc.size(); ++i) {
+    std::string bad = enc;
+    bad[i] ^= 0x20;
+    EXPECT_FALSE(FileHeader().DecodeFrom(U(bad), U(bad) + bad.size()).ok()) << "byte " << i;
+  }
+  EXPECT_TRUE(FileHeader().DecodeFrom(U(enc), U(enc) + 63).IsCorruption());
+}
+
+TEST(IndexLayout, FooterRoundTripsAndRejectsEveryFlippedByte) {
+  Footer f;
+  f.metadata_offset = 123456;
+  f.metadata_length = 789;
+  f.metadata_checksum = 0xDEADBEEFCAFEULL;
+  f.file_size = 130000;
+  std::string enc;
+  f.EncodeTo(&enc);
+  ASSERT_EQ(enc.size(), Footer::kEncodedLength);
+  Footer g;
+  ASSERT_TRUE(g.DecodeFrom(U(enc), U(enc) + enc.size()).ok());
+  EXPECT_EQ(g.metadata_offset, f.metadata_offset);
+  EXPECT_EQ(g.metadata_length, f.metadata_length);
+  EXPECT_EQ(g.metadata_checksum, f.metadata_checksum);
+  EXPECT_EQ(g.file_size, f.file_size);
+  for (size_t i = 0; i < enc.size(); ++i) {
+    std::string bad = enc;
+    bad[i] ^= 0x01;
+    EXPECT_FALSE(Footer().DecodeFrom(U(bad), U(bad) + bad.size()).ok()) << "byte " << i;
+  }
+}
+
+TEST(IndexLayout, MetadataRoundTrips) {
+  IndexMetadata m = SampleMetadata();
+  std::string enc;
+  m.EncodeTo(&enc);
+  IndexMetadata d;
+  Status s = d.DecodeFrom(U(enc), U(enc) + enc.size());
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(d.entries, m.entries);
+  EXPECT_EQ(d.widths, m.widths);
+  EXPECT_EQ(d.k, m.k);
+  ASSERT_EQ(d.tables.size(), 4u);
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_EQ(d.tables[t].leading_blocks, m.tables[t].leading_blocks);
+    EXPECT_EQ(d.tables[t].code_lengths, m.tables[t].code_lengths);
+    EXPECT_EQ(d.tables[t].heads_offset, m.tables[t].heads_offset);
+    EXPECT_EQ(d.tables[t].payload_bits, m.tables[t].payload_bits);
+  }
+  EXPECT_EQ(d.id_width, 10);
+  EXPECT_EQ(d.id_base, 77u);
+  EXPECT_EQ(d.ids_checksum, 6u);
+}
+
+TEST(IndexLayout, TruncatedOrPaddedMetadataIsCorruption) {
+  std::string enc;
+  SampleMetadata().EncodeTo(&enc);
+  for (size_t len = 0; len < enc.size(); ++len) {
+    IndexMetadata d;
+    EXPECT_TRUE(d.DecodeFrom(U(enc), U(enc) + len).IsCorruption()) << "length " << len;
+  }
+  enc.push_back('\0');
+  IndexMetadata d;
+  EXPECT_TRUE(d.DecodeFrom(U(enc), U(enc) + enc.size()).IsCorruption());
+}
+
+TEST(IndexLayout, OutOfRangeMetadataFieldsAreCorruption) {
+  auto reject = [](IndexMetadata m, const char* what) {
+    std::string enc;
+    m.EncodeTo(&enc);
+    IndexMetadata d;
+    EXPECT_TRUE(d.DecodeFrom(U(enc), U(enc) + enc.size()).IsCorruption()) << what;
+  };
+  IndexMetadata m = SampleMetadata();
+  m.block_size = 1000;
+  reject(m, "block size not a power of two");
+  m = SampleMetadata();
+  m.block_size = 32;
+  reject(m, "block size too small");
+  m = SampleMetadata();
+  m.widths = {16, 16, 16, 15};
+  reject(m, "widths sum to 63");
+  m = SampleMetadata();
+  m.k = 4;
+  reject(m, "k >= blocks");
+  m = SampleMetadata();
+  m.tables.pop_back();
+  reject(m, "table count");
+  m = SampleMetadata();
+  m.tables[2].code_lengths[5] = 12;
+  reject(m, "code length > 11");
+  m = SampleMetadata();
+  m.id_width = 65;
+  reject(m, "id width");
+}
+
+}  // namespace
+}  // namespace simdex::format
