@@ -10,6 +10,8 @@
 
 #include <xxhash.h>
 
+#include "format/coding.h"
+
 namespace simdex::format {
 
 namespace {
@@ -18,17 +20,10 @@ constexpr char kHeaderMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'I', 'X'};
 constexpr char kFooterMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'F', 'T'};
 
 template <class T>
-void Put(std::string* dst, T v) {
-  char buf[sizeof(T)];
-  for (size_t i = 0; i < sizeof(T); ++i) buf[i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
-  dst->append(buf, sizeof(T));
-}
-
-template <class T>
 T Get(const uint8_t* p) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
-  return static_cast<T>(v);
+  if constexpr (sizeof(T) == 1) return *p;
+  if constexpr (sizeof(T) == 4) return DecodeFixed32(p);
+  if constexpr (sizeof(T) == 8) return DecodeFixed64(p);
 }
 
 // Sequential bounded reads; the first read past the limit fails the cursor.
@@ -78,10 +73,10 @@ uint64_t SectionChecksum(const void* data, size_t n) { return XXH3_64bits(data, 
 void FileHeader::EncodeTo(std::string* dst) const {
   const size_t start = dst->size();
   dst->append(kHeaderMagic, 8);
-  Put<uint32_t>(dst, kFormatVersion);
-  Put<uint32_t>(dst, kEncodedLength);
+  PutFixed32(dst, kFormatVersion);
+  PutFixed32(dst, kEncodedLength);
   dst->append(40, '\0');
-  Put<uint64_t>(dst, SectionChecksum(dst->data() + start, 56));
+  PutFixed64(dst, SectionChecksum(dst->data() + start, 56));
 }
 
 Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
@@ -102,13 +97,13 @@ Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
 
 void Footer::EncodeTo(std::string* dst) const {
   const size_t start = dst->size();
-  Put<uint64_t>(dst, metadata_offset);
-  Put<uint64_t>(dst, metadata_length);
-  Put<uint64_t>(dst, metadata_checksum);
-  Put<uint64_t>(dst, file_size);
-  Put<uint32_t>(dst, kFormatVersion);
-  Put<uint32_t>(dst, kEncodedLength);
-  Put<uint64_t>(dst, SectionChecksum(dst->data() + start, 40));
+  PutFixed64(dst, metadata_offset);
+  PutFixed64(dst, metadata_length);
+  PutFixed64(dst, metadata_checksum);
+  PutFixed64(dst, file_size);
+  PutFixed32(dst, kFormatVersion);
+  PutFixed32(dst, kEncodedLength);
+  PutFixed64(dst, SectionChecksum(dst->data() + start, 40));
   dst->append(kFooterMagic, 8);
 }
 
@@ -131,45 +126,30 @@ Status Footer::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   return Status::OK();
 }
 
-void EncodeCodeLengths(const std::array<uint8_t, kHuffmanAlphabet>& lengths, std::string* dst) {
-  for (int i = 0; i < kHuffmanLengthsBytes; ++i) {
-    const int hi = lengths[2 * i];
-    const int lo = 2 * i + 1 < kHuffmanAlphabet ? lengths[2 * i + 1] : 0;
-    dst->push_back(static_cast<char>((hi << 4) | lo));
-  }
-}
-
-void DecodeCodeLengths(const uint8_t* ptr, std::array<uint8_t, kHuffmanAlphabet>* lengths) {
-  for (int i = 0; i < kHuffmanAlphabet; ++i) {
-    const uint8_t byte = ptr[i / 2];
-    (*lengths)[i] = (i % 2 == 0) ? (byte >> 4) : (byte & 0x0F);
-  }
-}
-
 void IndexMetadata::EncodeTo(std::string* dst) const {
-  Put<uint64_t>(dst, entries);
-  Put<uint64_t>(dst, distinct_fingerprints);
-  Put<uint32_t>(dst, block_size);
-  Put<uint8_t>(dst, static_cast<uint8_t>(widths.size()));
-  Put<uint8_t>(dst, k);
-  for (uint8_t w : widths) Put<uint8_t>(dst, w);
-  Put<uint32_t>(dst, static_cast<uint32_t>(tables.size()));
+  PutFixed64(dst, entries);
+  PutFixed64(dst, distinct_fingerprints);
+  PutFixed32(dst, block_size);
+  dst->push_back(static_cast<char>(widths.size()));
+  dst->push_back(static_cast<char>(k));
+  for (uint8_t w : widths) dst->push_back(static_cast<char>(w));
+  PutFixed32(dst, static_cast<uint32_t>(tables.size()));
   for (const TableMetadata& t : tables) {
-    for (uint8_t b : t.leading_blocks) Put<uint8_t>(dst, b);
-    Put<uint64_t>(dst, t.blocks_offset);
-    Put<uint64_t>(dst, t.num_blocks);
-    Put<uint64_t>(dst, t.heads_offset);
-    Put<uint64_t>(dst, t.heads_checksum);
-    Put<uint64_t>(dst, t.payload_bits);
-    EncodeCodeLengths(t.code_lengths, dst);
+    for (uint8_t b : t.leading_blocks) dst->push_back(static_cast<char>(b));
+    PutFixed64(dst, t.blocks_offset);
+    PutFixed64(dst, t.num_blocks);
+    PutFixed64(dst, t.heads_offset);
+    PutFixed64(dst, t.heads_checksum);
+    PutFixed64(dst, t.payload_bits);
+    t.code_lengths.EncodeTo(dst);
   }
-  Put<uint64_t>(dst, rank_offset);
-  Put<uint64_t>(dst, rank_checksum);
-  Put<uint64_t>(dst, ids_offset);
-  Put<uint64_t>(dst, ids_length);
-  Put<uint8_t>(dst, id_width);
-  Put<uint64_t>(dst, id_base);
-  Put<uint64_t>(dst, ids_checksum);
+  PutFixed64(dst, rank_offset);
+  PutFixed64(dst, rank_checksum);
+  PutFixed64(dst, ids_offset);
+  PutFixed64(dst, ids_length);
+  dst->push_back(static_cast<char>(id_width));
+  PutFixed64(dst, id_base);
+  PutFixed64(dst, ids_checksum);
 }
 
 Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
@@ -180,7 +160,7 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   const int nblocks = in.Read<uint8_t>();
   k = in.Read<uint8_t>();
   if (!in.ok()) return Status::Corruption("metadata is truncated");
-  if (block_size < kMinBlockSize || block_size > kMaxBlockSize || (block_size & (block_size - 1)) != 0) {
+  if (!IsValidBlockSize(block_size)) {
     return Status::Corruption("metadata: block size " + std::to_string(block_size) +
                               " is not a power of two in 64..65536");
   }
@@ -214,18 +194,10 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
     tm.heads_offset = in.Read<uint64_t>();
     tm.heads_checksum = in.Read<uint64_t>();
     tm.payload_bits = in.Read<uint64_t>();
-    const uint8_t* lengths = in.Take(kHuffmanLengthsBytes);
+    const uint8_t* lengths = in.Take(HuffmanCodeLengths::kEncodedLength);
     if (!in.ok()) return Status::Corruption("metadata is truncated in table " + std::to_string(t));
-    DecodeCodeLengths(lengths, &tm.code_lengths);
-    if ((lengths[kHuffmanLengthsBytes - 1] & 0x0F) != 0) {
-      return Status::Corruption("metadata: table " + std::to_string(t) + ": code length padding is not zero");
-    }
-    for (uint8_t len : tm.code_lengths) {
-      if (len > kMaxHuffmanLength) {
-        return Status::Corruption("metadata: table " + std::to_string(t) + ": Huffman code length " +
-                                  std::to_string(len) + " exceeds 11");
-      }
-    }
+    Status s = tm.code_lengths.DecodeFrom(lengths, lengths + HuffmanCodeLengths::kEncodedLength);
+    if (!s.ok()) return s.WithContext("metadata: table " + std::to_string(t));
   }
   rank_offset = in.Read<uint64_t>();
   rank_checksum = in.Read<uint64_t>();

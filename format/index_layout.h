@@ -5,22 +5,18 @@
 #ifndef SIMDEX_FORMAT_INDEX_LAYOUT_H_
 #define SIMDEX_FORMAT_INDEX_LAYOUT_H_
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "format/block_format.h"
+#include "format/huffman.h"
 #include "simdex/status.h"
 
 namespace simdex::format {
 
-constexpr uint32_t kFormatVersion = 1;
-constexpr int kHuffmanAlphabet = 65;     // n = 0..64
-constexpr int kMaxHuffmanLength = 11;    // bits; a decode table has 2^11 entries
-constexpr int kHuffmanLengthsBytes = 33; // 65 nibbles, high nibble first
-constexpr uint32_t kMinBlockSize = 64;
-constexpr uint32_t kMaxBlockSize = 65536;
+inline constexpr uint32_t kFormatVersion = 1;
 
 // 64 bytes at offset 0: magic, version, length, checksum.
 struct FileHeader {
@@ -48,7 +44,7 @@ struct TableMetadata {
   uint64_t heads_offset = 0;
   uint64_t heads_checksum = 0;
   uint64_t payload_bits = 0;
-  std::array<uint8_t, kHuffmanAlphabet> code_lengths{};
+  HuffmanCodeLengths code_lengths;
 };
 
 struct IndexMetadata {
@@ -72,10 +68,6 @@ struct IndexMetadata {
   // width). Section placement is checked by the reader, which knows the file.
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
 };
-
-// 33 bytes for 65 code lengths (each 0..15), high nibble first.
-void EncodeCodeLengths(const std::array<uint8_t, kHuffmanAlphabet>& lengths, std::string* dst);
-void DecodeCodeLengths(const uint8_t* ptr, std::array<uint8_t, kHuffmanAlphabet>* lengths);
 
 // XXH3-64 with seed 0, the section checksum of docs/format.md.
 uint64_t SectionChecksum(const void* data, size_t n);

@@ -22,7 +22,7 @@ IndexMetadata SampleMetadata() {
     tm.heads_offset = 4096 * (t + 1) + 7 * 1024;
     tm.heads_checksum = 0x1111 * t;
     tm.payload_bits = 44000 + t;
-    for (int n = 0; n < kHuffmanAlphabet; ++n) tm.code_lengths[n] = static_cast<uint8_t>(n % 12);
+    for (int n = 0; n < kHuffmanSymbols; ++n) tm.code_lengths.lengths[n] = static_cast<uint8_t>(n % 12);
     m.tables.push_back(tm);
   }
   m.rank_offset = 90000;
@@ -83,7 +83,7 @@ TEST(IndexLayout, MetadataRoundTrips) {
   ASSERT_EQ(d.tables.size(), 4u);
   for (int t = 0; t < 4; ++t) {
     EXPECT_EQ(d.tables[t].leading_blocks, m.tables[t].leading_blocks);
-    EXPECT_EQ(d.tables[t].code_lengths, m.tables[t].code_lengths);
+    EXPECT_EQ(d.tables[t].code_lengths.lengths, m.tables[t].code_lengths.lengths);
     EXPECT_EQ(d.tables[t].heads_offset, m.tables[t].heads_offset);
     EXPECT_EQ(d.tables[t].payload_bits, m.tables[t].payload_bits);
   }
@@ -127,7 +127,7 @@ TEST(IndexLayout, OutOfRangeMetadataFieldsAreCorruption) {
   m.tables.pop_back();
   reject(m, "table count");
   m = SampleMetadata();
-  m.tables[2].code_lengths[5] = 12;
+  m.tables[2].code_lengths.lengths[5] = 12;
   reject(m, "code length > 11");
   m = SampleMetadata();
   m.id_width = 65;

@@ -1,0 +1,89 @@
+// BlockBuilder: encodes one block of a sorted table.
+//
+// Block layout (B = block_size bytes, a power of two in 64..65536):
+//
+//   +----------+---------+------------------------------------+---------+
+//   | checksum |  count  | entry 1 | entry 2 | ... | count-1  | 0 bits  |
+//   | u32 LE   | u16 LE  |      MSB-first bit stream          | padding |
+//   +----------+---------+------------------------------------+---------+
+//   0          4         6                                              B
+//
+//   checksum  low 32 bits of XXH3_64bits_withSeed(bytes [4, B), seed); the
+//             engine's seed names the table and block, so that a block
+//             read from the wrong place fails its checksum.
+//   count     number of values in the block including the head, 1..65535.
+//   entry i   value v_i after its predecessor p = v_{i-1}, as h(n) + suffix:
+//               n      = leading bits v shares with p (countl_zero(p ^ v),
+//                        64 when v == p), coded with the table's canonical
+//                        Huffman code (huffman.h);
+//               suffix = when n < 64, the 63 - n bits of v after its first
+//                        differing bit (that bit is 1 in v, 0 in p: implied).
+//
+// The head v_0 is not in the block: it is stored in the table's head index
+// and passed to the decoder. A block is full when the next entry's bits do
+// not fit in the (B - 6) * 8 stream bits, or the count would pass 65535; the
+// next block then starts with that value as its head.
+//
+// Thread safety: a BlockBuilder is not safe for concurrent use.
+#ifndef SIMDEX_FORMAT_BLOCK_BUILDER_H_
+#define SIMDEX_FORMAT_BLOCK_BUILDER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "format/bit_writer.h"
+#include "format/block_format.h"
+#include "format/huffman.h"
+
+namespace simdex::format {
+
+class BlockBuilder {
+ public:
+  // REQUIRES: IsValidBlockSize(block_size); code outlives the builder and
+  // has a codeword for every symbol that Add() will meet (build it from
+  // CountPrefixSymbols over the same values).
+  BlockBuilder(size_t block_size, const HuffmanEncoderTable& code);
+
+  BlockBuilder(const BlockBuilder&) = delete;
+  BlockBuilder& operator=(const BlockBuilder&) = delete;
+
+  // Begins a new block whose head is `head`, discarding any unfinished one.
+  void Start(uint64_t head);
+
+  // Appends value as the next entry and returns true, or returns false and
+  // changes nothing when the block is full (the caller then calls Finish()
+  // and Start(value)).
+  // REQUIRES: Start() was called since the last Finish(); value >= the last
+  // value added (or the head).
+  bool Add(uint64_t value);
+
+  // Returns the finished block: block_size bytes, valid until the next call
+  // of Start(). REQUIRES: Start() was called since the last Finish().
+  std::string_view Finish(uint64_t seed);
+
+  // Values in the current block, including the head.
+  uint32_t count() const { return count_; }
+  size_t block_size() const { return block_size_; }
+
+  // Adds to freqs[n] (65 counters) the symbol n of every consecutive pair
+  // of values[0..num), the frequencies from which a table's code is built.
+  // Pairs that straddle two blocks are counted too; this costs a few bits of
+  // code optimality at most and keeps the count independent of the cuts.
+  // REQUIRES: values is sorted ascending.
+  static void CountPrefixSymbols(const uint64_t* values, size_t num, uint64_t* freqs);
+
+ private:
+  const size_t block_size_;
+  const size_t stream_capacity_bits_;
+  const HuffmanEncoderTable& code_;
+  std::string block_;
+  BitWriter writer_;
+  uint64_t last_ = 0;
+  uint32_t count_ = 0;
+};
+
+}  // namespace simdex::format
+
+#endif  // SIMDEX_FORMAT_BLOCK_BUILDER_H_

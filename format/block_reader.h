@@ -1,0 +1,80 @@
+// Decodes the blocks written by block_builder.cc (block_builder.h draws the
+// layout).
+//
+// Two entry points share one decoder. DecodeBlock() decodes a whole block
+// with every check (verification and tests). ScanBlock() is the query path:
+// it decodes values in order, keeps those in [lo, hi] and stops at the first
+// value above hi. Both are bounds-safe on any input: they read only the
+// block's bytes, and garbage yields a Corruption status, never a crash.
+//
+// Both take the block as (ptr, limit, block_size): the block is the
+// block_size bytes at ptr; fewer than block_size bytes before limit is
+// Corruption("truncated block"). The head is the block's first value, kept
+// in the table's head index. Error messages name what is wrong
+// ("checksum mismatch", "bad entry count 0", "invalid Huffman code at bit 17",
+// "entry 17 out of order", "bit stream overruns the block", "nonzero
+// padding"); bit positions count from the start of the bit stream (block
+// byte 6), entries from the head (entry 0). Callers prefix the block's
+// place ("block B of table T: ...").
+//
+// Thread safety: the functions keep no state; concurrent calls are safe
+// when each has its own output vector and stats.
+#ifndef SIMDEX_FORMAT_BLOCK_READER_H_
+#define SIMDEX_FORMAT_BLOCK_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "format/huffman.h"
+#include "simdex/status.h"
+
+namespace simdex::format {
+
+struct BlockReadOptions {
+  // Compare the stored checksum with BlockChecksum(block, seed) first.
+  bool verify_checksum = false;
+  uint64_t seed = 0;
+  // Also require the padding after the last entry to be all zero bits
+  // (verification). Only a block decoded to its end is checked.
+  bool strict = false;
+  // Decode with the byte-wise bit reader only, never the word-at-a-time
+  // fast path. The results are identical; tests run both.
+  bool force_plain = false;
+};
+
+// Counters for tuning, added to by ScanBlock (faiss indexBinaryHash_stats
+// habit). Not thread-safe: use one per thread and add them up.
+struct BlockScanStats {
+  uint64_t blocks = 0;           // blocks scanned
+  uint64_t values_decoded = 0;   // values produced, heads included
+  uint64_t values_in_range = 0;  // values appended to the output
+};
+
+// Verifies the checksum of the block at ptr.
+// REQUIRES: ptr holds block_size >= 6 readable bytes.
+Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed);
+
+// Decodes every value of the block, head first, into *out (replacing its
+// contents). On error *out holds unspecified values.
+// REQUIRES: IsValidBlockSize(block_size); decoder was initialized with the
+// code of the block's table.
+Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                   const HuffmanDecoder& decoder, const BlockReadOptions& options,
+                   std::vector<uint64_t>* out);
+
+// Decodes the block's values in order and appends to *out those v with
+// lo <= v <= hi. Stops at the first value greater than hi. Sets
+// *reached_end to true when every value of the block is <= hi (the range may
+// then go on in the next block), false when it stopped early. On error,
+// *out may have been appended to and *reached_end is unspecified.
+// options.strict applies when the scan reaches the end of the block.
+// REQUIRES: as DecodeBlock; lo <= hi; stats may be null.
+Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                 const HuffmanDecoder& decoder, uint64_t lo, uint64_t hi,
+                 const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
+                 BlockScanStats* stats);
+
+}  // namespace simdex::format
+
+#endif  // SIMDEX_FORMAT_BLOCK_READER_H_

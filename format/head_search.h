@@ -1,0 +1,43 @@
+// Search in a table's head index: the first value of every block, an array
+// of little-endian u64 sorted ascending (equal heads allowed), possibly
+// unaligned (it sits in a memory-mapped file).
+//
+// To find the blocks that may hold values in [lo, hi], start at
+// FindLastLess(heads, n, lo) (or block 0 when it returns kNoHead: a run of
+// values equal to lo may begin in the block before the first head equal to
+// lo) and scan forward while values stay <= hi.
+//
+// Thread safety: the functions keep no state; concurrent calls are safe with
+// distinct stats objects.
+#ifndef SIMDEX_FORMAT_HEAD_SEARCH_H_
+#define SIMDEX_FORMAT_HEAD_SEARCH_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdex::format {
+
+// Returned when no head is less than x.
+inline constexpr size_t kNoHead = static_cast<size_t>(-1);
+
+// Counters for tuning. Not thread-safe: one per thread.
+struct HeadSearchStats {
+  uint64_t searches = 0;
+  uint64_t probes = 0;  // heads loaded and compared
+};
+
+// Returns the index of the last head < x, or kNoHead when there is none
+// (n == 0 or heads[0] >= x). Interpolation search: it guesses the position
+// from the values at the ends of the current range, which takes O(log log n)
+// probes on evenly spread heads; whenever a guess fails to halve the range
+// the next probe bisects, so no search takes more than about 2 log2(n) + 2
+// probes. stats may be null.
+// REQUIRES: heads_le holds n little-endian u64 sorted ascending.
+size_t FindLastLess(const uint8_t* heads_le, size_t n, uint64_t x, HeadSearchStats* stats);
+
+// Same result by plain binary search (the baseline, and the oracle in tests).
+size_t FindLastLessBinary(const uint8_t* heads_le, size_t n, uint64_t x, HeadSearchStats* stats);
+
+}  // namespace simdex::format
+
+#endif  // SIMDEX_FORMAT_HEAD_SEARCH_H_
