@@ -27,16 +27,9 @@ void BufferedInput::Reserve(size_t room) {
   end_ = live;
 }
 
-Status BufferedInput::FillMore() {
-  if (eof_) return Status::OK();
-  Reserve(chunk_);
-  size_t got = 0;
-  SIMDEX_RETURN_IF_ERROR(in_->Read(buf_.get() + end_, capacity_ - end_, &got));
-  if (got == 0) eof_ = true;
-  end_ += got;
-  std::memset(buf_.get() + end_, 0, kPadding);
-  return Status::OK();
-}
+// One more byte than the window holds: Fill reserves a whole chunk and
+// stops after the first read that returns anything.
+Status BufferedInput::FillMore() { return Fill(size() + 1); }
 
 Status BufferedInput::Fill(size_t want) {
   if (size() >= want || eof_) return Status::OK();

@@ -22,16 +22,12 @@ bool IsBlank(std::string_view line) {
   return true;
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 DocumentFormat DocumentFormatFromPath(std::string_view path) {
   std::string_view base = io::StripCompressionSuffix(path);
   for (std::string_view ext : {".jsonl", ".json", ".ndjson"}) {
-    if (EndsWith(base, ext)) return DocumentFormat::kJsonl;
+    if (base.ends_with(ext)) return DocumentFormat::kJsonl;
   }
   return DocumentFormat::kLines;
 }

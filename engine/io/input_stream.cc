@@ -24,10 +24,6 @@ namespace {
 
 constexpr std::streamsize kBoostBufferSize = 1 << 17;
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 class FdInputStream : public InputStream {
  public:
   FdInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
@@ -122,15 +118,15 @@ class BoostInputStream : public InputStream {
 }  // namespace
 
 Compression CompressionOf(std::string_view path) {
-  if (EndsWith(path, ".gz")) return Compression::kGzip;
-  if (EndsWith(path, ".zst")) return Compression::kZstd;
-  if (EndsWith(path, ".bz2")) return Compression::kBzip2;
+  if (path.ends_with(".gz")) return Compression::kGzip;
+  if (path.ends_with(".zst")) return Compression::kZstd;
+  if (path.ends_with(".bz2")) return Compression::kBzip2;
   return Compression::kNone;
 }
 
 std::string_view StripCompressionSuffix(std::string_view path) {
   for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
-    if (EndsWith(path, suffix)) return path.substr(0, path.size() - suffix.size());
+    if (path.ends_with(suffix)) return path.substr(0, path.size() - suffix.size());
   }
   return path;
 }
