@@ -25,25 +25,34 @@ struct Run {
   uint64_t records;
 };
 
-// Merges sorted runs with a loser tree: losers_[p] is the source that lost
-// the match at internal node p (nodes 1..k-1, leaf i at k + i), winner_ the
-// overall winner. An exhausted source compares greater than every record.
+// Merges sorted runs with a loser tree: nodes_[p] holds the record that lost
+// the match at internal node p (nodes 1..k-1; leaf i sits at k + i) and the
+// run it came from, winner_ the overall winner. An exhausted run offers an
+// all-ones sentinel record; since equal records are identical and exactly
+// remaining_ records are handed out, a sentinel that wins against a real
+// all-ones record yields the same bytes.
 template <class Record>
 class Merger {
  public:
-  Merger(std::vector<std::unique_ptr<RunReader>> readers)
-      : readers_(std::move(readers)), sources_(readers_.size()), losers_(readers_.size()) {}
+  explicit Merger(std::vector<std::unique_ptr<RunReader>> readers)
+      : readers_(std::move(readers)), sources_(readers_.size()), nodes_(readers_.size()) {
+    std::memset(&sentinel_, 0xff, sizeof(sentinel_));
+  }
 
   Status Init() {
     const size_t k = readers_.size();
-    for (size_t i = 0; i < k; ++i) SIMDEX_RETURN_IF_ERROR(Refill(i));
-    std::vector<size_t> winners(2 * k);
-    for (size_t i = 0; i < k; ++i) winners[k + i] = i;
+    std::vector<Node> winners(2 * k);
+    for (size_t i = 0; i < k; ++i) {
+      remaining_ += readers_[i]->record_count();
+      winners[k + i].source = i;
+      SIMDEX_RETURN_IF_ERROR(Next(i, &winners[k + i].key));
+    }
     for (size_t p = k - 1; p >= 1; --p) {
-      const size_t a = winners[2 * p];
-      const size_t b = winners[2 * p + 1];
-      winners[p] = Less(b, a) ? b : a;
-      losers_[p] = Less(b, a) ? a : b;
+      const Node& a = winners[2 * p];
+      const Node& b = winners[2 * p + 1];
+      const bool b_wins = b.key < a.key;
+      nodes_[p] = b_wins ? a : b;
+      winners[p] = b_wins ? b : a;
     }
     winner_ = winners[1];
     return Status::OK();
@@ -52,52 +61,57 @@ class Merger {
   // Copies up to max of the next records to out; *n = 0 at the end.
   Status Read(Record* out, size_t max, size_t* n) {
     *n = 0;
-    size_t produced = 0;
-    while (produced < max) {
-      const size_t w = winner_;
-      Source& s = sources_[w];
-      if (s.pos == s.end) break;  // the winner is exhausted, so are all
-      out[produced++] = *s.pos++;
-      if (s.pos == s.end) SIMDEX_RETURN_IF_ERROR(Refill(w));
-      Replay(w);
+    const size_t k = readers_.size();
+    const size_t count = static_cast<size_t>(std::min<uint64_t>(max, remaining_));
+    for (size_t i = 0; i < count; ++i) {
+      out[i] = winner_.key;
+      Node c;
+      c.source = winner_.source;
+      SIMDEX_RETURN_IF_ERROR(Next(c.source, &c.key));
+      for (size_t p = (c.source + k) / 2; p > 0; p /= 2) {
+        if (nodes_[p].key < c.key) std::swap(nodes_[p], c);
+      }
+      winner_ = c;
     }
-    *n = produced;
+    remaining_ -= count;
+    *n = count;
     return Status::OK();
   }
 
  private:
+  struct Node {
+    Record key;
+    size_t source = 0;
+  };
   struct Source {
     const Record* pos = nullptr;
-    const Record* end = nullptr;  // pos == end: exhausted
+    const Record* end = nullptr;
   };
 
-  Status Refill(size_t i) {
-    const void* records;
-    size_t n;
-    SIMDEX_RETURN_IF_ERROR(readers_[i]->Next(&records, &n));
-    sources_[i].pos = static_cast<const Record*>(records);
-    sources_[i].end = sources_[i].pos + n;
-    return Status::OK();
-  }
-
-  bool Less(size_t a, size_t b) const {
-    const Source& x = sources_[a];
-    const Source& y = sources_[b];
-    if (y.pos == y.end) return x.pos != x.end;
-    return x.pos != x.end && *x.pos < *y.pos;
-  }
-
-  void Replay(size_t w) {
-    for (size_t p = (w + readers_.size()) / 2; p > 0; p /= 2) {
-      if (Less(losers_[p], w)) std::swap(losers_[p], w);
+  // Sets *key to run i's next record, or to the sentinel after its last.
+  Status Next(size_t i, Record* key) {
+    Source& s = sources_[i];
+    if (s.pos == s.end) {
+      const void* records;
+      size_t n;
+      SIMDEX_RETURN_IF_ERROR(readers_[i]->Next(&records, &n));
+      s.pos = static_cast<const Record*>(records);
+      s.end = s.pos + n;
+      if (n == 0) {
+        *key = sentinel_;
+        return Status::OK();
+      }
     }
-    winner_ = w;
+    *key = *s.pos++;
+    return Status::OK();
   }
 
   std::vector<std::unique_ptr<RunReader>> readers_;
   std::vector<Source> sources_;
-  std::vector<size_t> losers_;
-  size_t winner_ = 0;
+  std::vector<Node> nodes_;
+  Node winner_;
+  Record sentinel_;
+  uint64_t remaining_ = 0;
 };
 
 Status OutOfMemory(const char* what, size_t bytes) {
@@ -334,6 +348,8 @@ Status ExternalSorter<Record>::Read(Record* out, size_t max, size_t* n) {
   if (!r.status.ok()) return r.status;
   assert(r.phase != Rep::Phase::kAdding);
   if (r.phase == Rep::Phase::kAdding) return Status::InvalidArgument("Read() before Finish()");
+  assert(max > 0);
+  if (max == 0) return Status::InvalidArgument("Read() into an empty array");
   if (r.phase == Rep::Phase::kDone) return Status::OK();
   if (r.merger != nullptr) {
     Status s = r.merger->Read(out, max, n);

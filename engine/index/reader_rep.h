@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "format/huffman.h"
+#include "format/block_reader.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
@@ -19,7 +19,7 @@ struct IndexReader::Rep {
     const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
     const uint8_t* heads = nullptr;   // num_blocks little-endian u64
     uint64_t num_blocks = 0;
-    format::HuffmanDecoder decoder;
+    format::BlockDecoder decoder;
   };
 
   std::unique_ptr<RandomAccessFile> file;
