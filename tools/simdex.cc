@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
   simdex::tools::AddDistanceCommand(app, &run);
+  simdex::tools::AddFingerprintCommand(app, &run);
   simdex::tools::AddPairsCommand(app, &run);
   try {
     app.parse(argc, argv);
