@@ -19,7 +19,6 @@ namespace {
 using testing::Compress;
 using testing::ReadFile;
 using testing::TempDir;
-using testing::WriteFile;
 
 struct RunResult {
   int exit_code = -1;
@@ -68,11 +67,7 @@ class CliTest : public ::testing::Test {
     r.err = ReadFile(err);
     return r;
   }
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_.Path(name);
-    WriteFile(path, bytes);
-    return path;
-  }
+  std::string Write(const std::string& name, const std::string& bytes) { return dir_.Write(name, bytes); }
   TempDir dir_;
 };
 

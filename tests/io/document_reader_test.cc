@@ -12,7 +12,6 @@ namespace {
 
 using testing::Compress;
 using testing::TempDir;
-using testing::WriteFile;
 
 struct ReadResult {
   Status status;
@@ -46,11 +45,7 @@ DocumentReaderOptions Lines() {
 
 class DocumentReaderTest : public ::testing::Test {
  protected:
-  std::string Write(const std::string& name, const std::string& bytes) {
-    std::string path = dir_.Path(name);
-    WriteFile(path, bytes);
-    return path;
-  }
+  std::string Write(const std::string& name, const std::string& bytes) { return dir_.Write(name, bytes); }
   TempDir dir_;
 };
 
@@ -83,6 +78,17 @@ TEST_F(DocumentReaderTest, TextFieldsAreJoinedWithNewlineInOrder) {
   EXPECT_EQ(r.docs[0].id, 18446744073709551615u);
   EXPECT_EQ(r.docs[0].text, "T\nB");
   EXPECT_EQ(r.docs[1].text, "\nonly");
+}
+
+TEST_F(DocumentReaderTest, JsonlWithCrlfAndNoFinalNewline) {
+  std::string path = Write("a.jsonl", "{\"id\": 1, \"text\": \"a\"}\r\n\r\n{\"id\": 2, \"text\": \"b\"}");
+  ReadResult r = ReadAll(path, Jsonl());
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 2u);
+  EXPECT_EQ(r.docs[1].id, 2u);
+  EXPECT_EQ(r.docs[1].text, "b");
+  EXPECT_EQ(r.docs[1].line, 3u);
+  EXPECT_EQ(r.stats.blank_lines, 1u);
 }
 
 TEST_F(DocumentReaderTest, StringIdsOfDecimalDigitsAreAccepted) {

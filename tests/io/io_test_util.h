@@ -21,6 +21,12 @@
 
 namespace simdex::testing {
 
+inline void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good()) << path;
+}
+
 // A fresh directory under the system temporary directory, removed with its
 // contents on destruction.
 class TempDir {
@@ -35,16 +41,16 @@ class TempDir {
     std::filesystem::remove_all(path_, ec);
   }
   std::string Path(const std::string& name) const { return path_ + "/" + name; }
+  // Writes a file named name holding bytes; returns its path.
+  std::string Write(const std::string& name, const std::string& bytes) const {
+    std::string path = Path(name);
+    WriteFile(path, bytes);
+    return path;
+  }
 
  private:
   std::string path_;
 };
-
-inline void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  ASSERT_TRUE(out.good()) << path;
-}
 
 inline std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
