@@ -1,6 +1,7 @@
 // Decodes the blocks written by block_builder.cc (layout in block_builder.h).
 #include "format/block_reader.h"
 
+#include <array>
 #include <cassert>
 #include <string>
 
@@ -13,109 +14,159 @@ namespace simdex::format {
 namespace {
 
 constexpr size_t kStreamStart = kBlockHeaderSize * 8;  // bit offset of entry 1
+constexpr int kPeekShift = 64 - HuffmanDecoder::kTableBits;
 
-// One decoding pass over a block. The fast loop runs while a whole entry
-// (at most 11 code bits and 63 suffix bits) lies well inside the block, so
-// its word loads need no bounds checks; the tail loop reads through the
-// bounded BitReader. kPlain skips the fast loop.
-template <bool kPlain>
-Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const HuffmanDecoder& decoder,
-              uint64_t lo, uint64_t hi, bool strict, std::vector<uint64_t>* out, bool* reached_end,
-              uint64_t* decoded) {
+// What decoding symbol n does to the predecessor p:
+//   v = (p & ~(lead | low)) | lead | (suffix & low),
+// lead being the implied 1 bit and low the suffix bits below it. A
+// duplicate (n = 64) has lead = low = 0, so v = p. The order check is
+// p & lead == 0.
+struct SymbolAction {
+  uint64_t lead;
+  uint64_t low;
+};
+
+constexpr std::array<SymbolAction, kHuffmanSymbols> MakeActions() {
+  std::array<SymbolAction, kHuffmanSymbols> a{};
+  for (int n = 0; n < 64; ++n) a[n] = {uint64_t{1} << (63 - n), (uint64_t{1} << (63 - n)) - 1};
+  return a;
+}
+constexpr std::array<SymbolAction, kHuffmanSymbols> kActions = MakeActions();
+
+constexpr std::array<uint8_t, kHuffmanSymbols> MakeSuffixBits() {
+  std::array<uint8_t, kHuffmanSymbols> a{};
+  for (int n = 0; n < kHuffmanSymbols; ++n) a[n] = static_cast<uint8_t>(SuffixBits(n));
+  return a;
+}
+constexpr std::array<uint8_t, kHuffmanSymbols> kSuffixBits = MakeSuffixBits();
+
+enum class Outcome { kEnd, kAboveHi, kInvalidCode, kOutOfOrder, kOverrun };
+
+// Where decoding stands: the last value decoded, the index of the next
+// entry and the bit position where it starts.
+struct Cursor {
+  uint64_t p;
+  uint32_t i;
+  size_t pos;
+};
+
+// Decodes entries c->i.. while they lie well inside the block, so that the
+// word loads need no bounds checks: the word at pos reads bytes
+// [pos/8, pos/8 + 8), the one at pos2 <= pos + 11 bytes [pos2/8, pos2/8 + 9);
+// both stay in the block while pos/8 + 11 <= block_size.
+// keep(v) records v and returns false to stop.
+template <typename Keep>
+inline Outcome FastEntries(const uint8_t* block, size_t block_size, uint32_t count,
+                           const HuffmanDecoder::Entry* table, Cursor* c, Keep&& keep) {
+  const size_t fast_end = (block_size - 10) * 8;
+  uint64_t p = c->p;
+  uint32_t i = c->i;
+  size_t pos = c->pos;
+  Outcome outcome = Outcome::kEnd;
+  while (i < count && pos < fast_end) {
+    // w holds at least 57 valid bits from pos: the code, and usually the
+    // whole suffix too.
+    const uint64_t w = LoadBitsUnchecked(block, pos);
+    const HuffmanDecoder::Entry e = table[w >> kPeekShift];
+    if (e.length == 0) [[unlikely]] {
+      outcome = Outcome::kInvalidCode;
+      break;
+    }
+    const unsigned n = e.symbol;
+    uint64_t rest = w << e.length;  // the suffix, left-aligned
+    if (e.total_bits > 57) [[unlikely]] {
+      const size_t pos2 = pos + e.length;
+      rest = LoadBitsUnchecked(block, pos2) | (block[(pos2 >> 3) + 8] >> (8 - (pos2 & 7)));
+    }
+    pos += e.total_bits;
+    const SymbolAction a = kActions[n];
+    if ((p & a.lead) != 0) [[unlikely]] {
+      outcome = Outcome::kOutOfOrder;
+      break;
+    }
+    // The suffix is the top 63 - n bits of rest; a duplicate masks it away.
+    p = (p & ~(a.lead | a.low)) | a.lead | (((rest >> 1) >> (n & 63)) & a.low);
+    ++i;
+    if (!keep(p)) {
+      outcome = Outcome::kAboveHi;
+      break;
+    }
+  }
+  c->p = p;
+  c->i = i;
+  c->pos = pos;
+  return outcome;
+}
+
+// Decodes entries c->i.. through the bounded BitReader, to the end.
+template <typename Keep>
+Outcome PlainEntries(const uint8_t* block, size_t block_size, uint32_t count, const HuffmanDecoder::Entry* table,
+                     bool force_plain, Cursor* c, Keep&& keep) {
+  BitReader reader(block, block + block_size, force_plain);
+  reader.Skip(c->pos);
+  while (c->i < count) {
+    const HuffmanDecoder::Entry e = table[reader.Peek(HuffmanDecoder::kTableBits)];
+    if (e.length == 0) return Outcome::kInvalidCode;
+    reader.Skip(e.length);
+    const int n = e.symbol;
+    const SymbolAction a = kActions[n];
+    const uint64_t suffix = reader.Read(SuffixBits(n));
+    if (reader.overflowed()) return Outcome::kOverrun;
+    if ((c->p & a.lead) != 0) return Outcome::kOutOfOrder;
+    c->p = (c->p & ~(a.lead | a.low)) | a.lead | suffix;
+    c->pos = reader.bit_position();
+    ++c->i;
+    if (!keep(c->p)) return Outcome::kAboveHi;
+  }
+  return Outcome::kEnd;
+}
+
+bool PaddingIsZero(const uint8_t* block, size_t block_size, size_t pos) {
+  size_t byte = pos >> 3;
+  if ((pos & 7) != 0 && (block[byte++] & (0xffu >> (pos & 7))) != 0) return false;
+  for (; byte < block_size; ++byte) {
+    if (block[byte] != 0) return false;
+  }
+  return true;
+}
+
+// Decodes the block from its head, calling keep(v) for every value until
+// it returns false. Sets *reached_end and *decoded (values decoded, the
+// head included).
+template <typename Keep>
+Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
+              const BlockReadOptions& options, bool* reached_end, uint64_t* decoded, Keep&& keep) {
   const uint32_t count = DecodeFixed16(block + 4);
   if (count == 0 || count - 1 > (block_size - kBlockHeaderSize) * 8) {
     return Status::Corruption("bad entry count " + std::to_string(count));
   }
-  const HuffmanDecoder::Entry* const table = decoder.table();
-  constexpr int kShift = 64 - HuffmanDecoder::kTableBits;
-  uint64_t p = head;
-  uint32_t i = 1;
-  size_t pos = kStreamStart;
-  Status status;
-  if (p > hi) goto stopped;
-  if (p >= lo) out->push_back(p);
-
-  if constexpr (!kPlain) {
-    // The code word load reads bytes [pos/8, pos/8 + 8), the suffix load
-    // bytes [pos2/8, pos2/8 + 9) with pos2 <= pos + 11: both in the block
-    // while pos/8 + 11 <= block_size.
-    const size_t fast_end = (block_size - 10) * 8;
-    while (i < count && pos < fast_end) {
-      const HuffmanDecoder::Entry e = table[LoadBitsUnchecked(block, pos) >> kShift];
-      if (e.length == 0) [[unlikely]] {
-        goto invalid_code;
-      }
-      const size_t pos2 = pos + e.length;
-      // 64 valid bits from pos2: the 8-byte word plus the next byte's top bits.
-      const uint64_t word = LoadBitsUnchecked(block, pos2) |
-                            (block[(pos2 >> 3) + 8] >> (8 - (pos2 & 7)));
-      const unsigned n = e.symbol;
-      const bool dup = n == 64;
-      const unsigned s = 63 - (n & 63);  // suffix bits when !dup
-      const uint64_t lead = uint64_t{1} << s;
-      const uint64_t low = (lead << 1) - 1;
-      const uint64_t v = (p & ~low) | lead | ((word >> 1) >> (63 - s));
-      if ((p & lead) != 0 && !dup) [[unlikely]] {
-        goto out_of_order;
-      }
-      pos = pos2 + (dup ? 0 : s);
-      p = dup ? p : v;
-      ++i;
-      if (p > hi) goto stopped;
-      if (p >= lo) out->push_back(p);
-    }
-  }
-  {
-    BitReader reader(block, block + block_size, kPlain);
-    reader.Skip(pos);
-    while (i < count) {
-      const HuffmanDecoder::Entry e = table[reader.Peek(HuffmanDecoder::kTableBits)];
-      if (e.length == 0) goto invalid_code;
-      reader.Skip(e.length);
-      const int n = e.symbol;
-      uint64_t v = p;
-      uint64_t lead = 0;
-      if (n < 64) {
-        lead = uint64_t{1} << SuffixBits(n);
-        v = (p & ~((lead << 1) - 1)) | lead | reader.Read(SuffixBits(n));
-      }
-      if (reader.overflowed()) {
-        status = Status::Corruption("bit stream overruns the block");
-        goto done;
-      }
-      if ((p & lead) != 0) goto out_of_order;
-      pos = reader.bit_position();
-      p = v;
-      ++i;
-      if (p > hi) goto stopped;
-      if (p >= lo) out->push_back(p);
-    }
-  }
-  *reached_end = true;
-  if (strict) {
-    // Every bit from pos to the end of the block must be zero.
-    size_t byte = pos >> 3;
-    if ((pos & 7) != 0 && (block[byte++] & (0xffu >> (pos & 7))) != 0) goto bad_padding;
-    for (; byte < block_size; ++byte) {
-      if (block[byte] != 0) goto bad_padding;
-    }
-  }
-  goto done;
-
-stopped:
+  Cursor c{head, 1, kStreamStart};
+  *decoded = 1;
   *reached_end = false;
-  goto done;
-bad_padding:
-  status = Status::Corruption("nonzero padding");
-  goto done;
-invalid_code:
-  status = Status::Corruption("invalid Huffman code at bit " + std::to_string(pos - kStreamStart));
-  goto done;
-out_of_order:
-  status = Status::Corruption("entry " + std::to_string(i) + " out of order");
-done:
-  *decoded += i;
-  return status;
+  if (!keep(head)) return Status::OK();
+  Outcome outcome = Outcome::kEnd;
+  if (!options.force_plain) outcome = FastEntries(block, block_size, count, decoder.huffman().table(), &c, keep);
+  if (outcome == Outcome::kEnd) {
+    outcome = PlainEntries(block, block_size, count, decoder.huffman().table(), options.force_plain, &c, keep);
+  }
+  *decoded = c.i;
+  switch (outcome) {
+    case Outcome::kEnd:
+      *reached_end = true;
+      if (options.strict && !PaddingIsZero(block, block_size, c.pos)) {
+        return Status::Corruption("nonzero padding");
+      }
+      return Status::OK();
+    case Outcome::kAboveHi:
+      return Status::OK();
+    case Outcome::kInvalidCode:
+      return Status::Corruption("invalid Huffman code at bit " + std::to_string(c.pos - kStreamStart));
+    case Outcome::kOutOfOrder:
+      return Status::Corruption("entry " + std::to_string(c.i) + " out of order");
+    case Outcome::kOverrun:
+      break;
+  }
+  return Status::Corruption("bit stream overruns the block");
 }
 
 Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
@@ -130,6 +181,10 @@ Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
 
 }  // namespace
 
+Status BlockDecoder::Init(const HuffmanCodeLengths& lengths) {
+  return huffman_.Init(lengths, kSuffixBits.data());
+}
+
 Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed) {
   if (DecodeFixed32(ptr) != BlockChecksum(ptr, block_size, seed)) {
     return Status::Corruption("checksum mismatch");
@@ -138,30 +193,31 @@ Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed)
 }
 
 Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                   const HuffmanDecoder& decoder, const BlockReadOptions& options,
+                   const BlockDecoder& decoder, const BlockReadOptions& options,
                    std::vector<uint64_t>* out) {
   out->clear();
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
-  bool reached_end = false;
-  uint64_t decoded = 0;
-  const uint64_t kAll = ~uint64_t{0};
-  return options.force_plain
-             ? Decode<true>(ptr, block_size, head, decoder, 0, kAll, options.strict, out, &reached_end, &decoded)
-             : Decode<false>(ptr, block_size, head, decoder, 0, kAll, options.strict, out, &reached_end, &decoded);
+  bool reached_end;
+  uint64_t decoded;
+  return Decode(ptr, block_size, head, decoder, options, &reached_end, &decoded, [out](uint64_t v) {
+    out->push_back(v);
+    return true;
+  });
 }
 
 Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                 const HuffmanDecoder& decoder, uint64_t lo, uint64_t hi,
+                 const BlockDecoder& decoder, uint64_t lo, uint64_t hi,
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats) {
   assert(lo <= hi);
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   const size_t before = out->size();
   uint64_t decoded = 0;
-  const Status s =
-      options.force_plain
-          ? Decode<true>(ptr, block_size, head, decoder, lo, hi, options.strict, out, reached_end, &decoded)
-          : Decode<false>(ptr, block_size, head, decoder, lo, hi, options.strict, out, reached_end, &decoded);
+  const Status s = Decode(ptr, block_size, head, decoder, options, reached_end, &decoded, [=](uint64_t v) {
+    if (v > hi) return false;
+    if (v >= lo) out->push_back(v);
+    return true;
+  });
   if (stats != nullptr) {
     ++stats->blocks;
     stats->values_decoded += decoded;

@@ -51,6 +51,21 @@ struct BlockScanStats {
   uint64_t values_in_range = 0;  // values appended to the output
 };
 
+// The per-table decoding state DecodeBlock and ScanBlock use: the table's
+// Huffman decode table, each entry extended with the suffix bits that
+// follow its symbol, so that one lookup steps over a whole entry.
+// Immutable after Init(); may be shared between threads.
+class BlockDecoder {
+ public:
+  // Returns Corruption("invalid Huffman code lengths") as HuffmanDecoder::Init.
+  Status Init(const HuffmanCodeLengths& lengths);
+
+  const HuffmanDecoder& huffman() const { return huffman_; }
+
+ private:
+  HuffmanDecoder huffman_;
+};
+
 // Verifies the checksum of the block at ptr.
 // REQUIRES: ptr holds block_size >= 6 readable bytes.
 Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed);
@@ -58,9 +73,9 @@ Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed)
 // Decodes every value of the block, head first, into *out (replacing its
 // contents). On error *out holds unspecified values.
 // REQUIRES: IsValidBlockSize(block_size); decoder was initialized with the
-// code of the block's table.
+// code lengths of the block's table.
 Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                   const HuffmanDecoder& decoder, const BlockReadOptions& options,
+                   const BlockDecoder& decoder, const BlockReadOptions& options,
                    std::vector<uint64_t>* out);
 
 // Decodes the block's values in order and appends to *out those v with
@@ -71,7 +86,7 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
 // options.strict applies when the scan reaches the end of the block.
 // REQUIRES: as DecodeBlock; lo <= hi; stats may be null.
 Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                 const HuffmanDecoder& decoder, uint64_t lo, uint64_t hi,
+                 const BlockDecoder& decoder, uint64_t lo, uint64_t hi,
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats);
 

@@ -1,6 +1,9 @@
 // Interpolation and binary search over a little-endian head index.
 #include "format/head_search.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "format/coding.h"
 
 namespace simdex::format {
@@ -11,54 +14,81 @@ inline uint64_t HeadAt(const uint8_t* heads, size_t i) { return DecodeFixed64(he
 
 }  // namespace
 
-size_t FindLastLess(const uint8_t* heads, size_t n, uint64_t x, HeadSearchStats* stats) {
+namespace {
+
+// The search range [left, right] of the answer (the number of heads < x),
+// bracketed by values lo_val < x <= hi_val at indexes left - 1 and right.
+// Before the first probe the brackets are virtual: 0 at index -1 and
+// UINT64_MAX at index n.
+struct Range {
+  const uint8_t* heads;
+  uint64_t x;
+  size_t left, right;
+  uint64_t lo_val, hi_val;
   uint64_t probes = 0;
-  size_t answer;
-  // Invariant: heads[i] < x for i < left and heads[i] >= x for i >= right,
-  // with lo_val = heads[left - 1] < x <= hi_val = heads[right]. The answer
-  // (the number of heads < x) lies in [left, right].
-  if (n == 0 || (++probes, HeadAt(heads, 0) >= x)) {
-    answer = 0;
-  } else if (++probes, HeadAt(heads, n - 1) < x) {
-    answer = n;
-  } else {
-    size_t left = 1, right = n - 1;
-    uint64_t lo_val = HeadAt(heads, 0), hi_val = HeadAt(heads, n - 1);
-    bool bisect = false;
-    while (left < right) {
-      const size_t width = right - left;
-      size_t m;
-      if (bisect) {
-        m = left + width / 2;
-      } else {
-        // x lies in (lo_val, hi_val] and heads[left - 1 .. right] spread
-        // from lo_val to hi_val: guess where x falls. Doubles are exact
-        // enough for a guess; the clamp keeps it inside the range.
-        const double frac = static_cast<double>(x - lo_val) / static_cast<double>(hi_val - lo_val);
-        const double guess = static_cast<double>(left - 1) + frac * static_cast<double>(width + 1);
-        m = guess <= static_cast<double>(left) ? left : static_cast<size_t>(guess);
-        if (m >= right) m = right - 1;
-      }
-      const uint64_t v = HeadAt(heads, m);
-      ++probes;
-      if (v < x) {
-        left = m + 1;
-        lo_val = v;
-      } else {
-        right = m;
-        hi_val = v;
-      }
-      // An interpolation step that keeps more than half the range is
-      // followed by a bisection step, which bounds the worst case.
-      bisect = !bisect && right - left > width / 2;
+
+  size_t width() const { return right - left; }
+
+  // Probes heads[m], left <= m < right, and keeps the side holding the
+  // answer. Returns true when the answer lies above m.
+  bool Probe(size_t m) {
+    const uint64_t v = HeadAt(heads, m);
+    ++probes;
+    if (v < x) {
+      left = m + 1;
+      lo_val = v;
+      return true;
     }
-    answer = left;
+    right = m;
+    hi_val = v;
+    return false;
   }
+
+  // Where x falls between the brackets, if the heads between them are
+  // evenly spread. Doubles are exact enough for a guess.
+  size_t Interpolate() const {
+    const double frac = static_cast<double>(x - lo_val) / static_cast<double>(hi_val - lo_val);
+    const double guess = static_cast<double>(left) - 1.0 + frac * static_cast<double>(width() + 1);
+    if (guess <= static_cast<double>(left)) return left;
+    const size_t m = static_cast<size_t>(guess);
+    return m >= right ? right - 1 : m;
+  }
+};
+
+// Below this width the search bisects: a few probes within a cache line or two.
+constexpr size_t kSmallRange = 16;
+
+}  // namespace
+
+size_t FindLastLess(const uint8_t* heads, size_t n, uint64_t x, HeadSearchStats* stats) {
+  Range r{heads, x, 0, n, 0, ~uint64_t{0}};
+  if (x == 0) r.right = 0;  // no head is < 0; and lo_val < x must hold below
+  bool bisect = false;
+  while (r.width() > kSmallRange) {
+    const size_t width = r.width();
+    if (bisect) {
+      r.Probe(r.left + width / 2);
+      bisect = false;
+      continue;
+    }
+    // An interpolation round: probe the guess, then a guard probe one
+    // expected error (about sqrt(width) heads on evenly spread data) further
+    // toward the answer, which usually brackets it tightly.
+    const bool above = r.Probe(r.Interpolate());
+    if (r.width() > kSmallRange) {
+      const size_t d = static_cast<size_t>(std::sqrt(static_cast<double>(width))) + 1;
+      r.Probe(above ? std::min(r.left + d, r.right - 1) : (r.right > r.left + d ? r.right - 1 - d : r.left));
+    }
+    // A round that fails to halve the range is followed by a bisection, so
+    // every three probes at least halve it: O(log n) in the worst case.
+    bisect = r.width() > width / 2;
+  }
+  while (r.width() > 0) r.Probe(r.left + r.width() / 2);
   if (stats != nullptr) {
     ++stats->searches;
-    stats->probes += probes;
+    stats->probes += r.probes;
   }
-  return answer == 0 ? kNoHead : answer - 1;
+  return r.left == 0 ? kNoHead : r.left - 1;
 }
 
 size_t FindLastLessBinary(const uint8_t* heads, size_t n, uint64_t x, HeadSearchStats* stats) {

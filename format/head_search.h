@@ -27,11 +27,12 @@ struct HeadSearchStats {
 };
 
 // Returns the index of the last head < x, or kNoHead when there is none
-// (n == 0 or heads[0] >= x). Interpolation search: it guesses the position
-// from the values at the ends of the current range, which takes O(log log n)
-// probes on evenly spread heads; whenever a guess fails to halve the range
-// the next probe bisects, so no search takes more than about 2 log2(n) + 2
-// probes. stats may be null.
+// (n == 0 or heads[0] >= x). Interpolation search: each round guesses the
+// position from the values that bracket the current range and adds a guard
+// probe about one expected error further, which takes O(log log n) probes
+// on evenly spread heads; a round that fails to halve the range is followed
+// by a bisection, so no search takes more than about 3 log2(n) probes.
+// stats may be null.
 // REQUIRES: heads_le holds n little-endian u64 sorted ascending.
 size_t FindLastLess(const uint8_t* heads_le, size_t n, uint64_t x, HeadSearchStats* stats);
 

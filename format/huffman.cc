@@ -135,10 +135,10 @@ HuffmanEncoderTable::HuffmanEncoderTable(const HuffmanCodeLengths& lengths) {
   }
 }
 
-HuffmanDecoder::HuffmanDecoder() { table_.fill(Entry{0, 0}); }
+HuffmanDecoder::HuffmanDecoder() { table_.fill(Entry{0, 0, 0, 0}); }
 
-Status HuffmanDecoder::Init(const HuffmanCodeLengths& lengths) {
-  table_.fill(Entry{0, 0});
+Status HuffmanDecoder::Init(const HuffmanCodeLengths& lengths, const uint8_t* extra_bits) {
+  table_.fill(Entry{0, 0, 0, 0});
   uint32_t kraft = 0;  // in units of 2^-kTableBits
   int used = 0;
   for (uint8_t len : lengths.lengths) {
@@ -159,7 +159,10 @@ Status HuffmanDecoder::Init(const HuffmanCodeLengths& lengths) {
     const uint32_t code = next[len]++;
     const uint32_t first = code << (kTableBits - len);
     const uint32_t span = uint32_t{1} << (kTableBits - len);
-    std::fill_n(table_.begin() + first, span, Entry{static_cast<uint8_t>(s), static_cast<uint8_t>(len)});
+    const int total = len + (extra_bits == nullptr ? 0 : extra_bits[s]);
+    assert(extra_bits == nullptr || extra_bits[s] <= 64);
+    std::fill_n(table_.begin() + first, span,
+                Entry{static_cast<uint8_t>(s), static_cast<uint8_t>(len), static_cast<uint8_t>(total), 0});
   }
   return Status::OK();
 }

@@ -83,25 +83,33 @@ class HuffmanEncoderTable {
 
 // Decoder side: a 2^kMaxCodeLength-entry table indexed by the next
 // kMaxCodeLength bits of the stream (zero-padded past its end). The entry
-// gives the symbol whose code is a prefix of those bits and the code length.
+// gives the symbol whose code is a prefix of those bits, the code length,
+// and the total bits of the symbol's field: the code plus the symbol's
+// "extra bits", raw bits that always follow that symbol's code (as the
+// extra bits of DEFLATE's length codes). With extra bits a decoder steps
+// over a whole field with one lookup.
 class HuffmanDecoder {
  public:
   static constexpr int kTableBits = kMaxCodeLength;
 
   struct Entry {
     uint8_t symbol;
-    uint8_t length;  // 0: no code starts with these bits (invalid stream)
+    uint8_t length;      // 0: no code starts with these bits (invalid stream)
+    uint8_t total_bits;  // length + the symbol's extra bits
+    uint8_t reserved;    // 0; keeps the entry one aligned 32-bit load
   };
 
   // An uninitialized decoder: every entry is invalid.
   HuffmanDecoder();
 
-  // Builds the table. Returns Corruption("invalid Huffman code lengths")
-  // unless each length is at most kMaxCodeLength and the code is complete
-  // (Kraft sum exactly 1), or it is a single symbol of length 1, whose
-  // code is the bit 0 (the bit 1 then decodes to an invalid entry). On error
-  // the decoder is left uninitialized.
-  Status Init(const HuffmanCodeLengths& lengths);
+  // Builds the table. extra_bits, when not null, holds kHuffmanSymbols
+  // counts (each <= 64) of raw bits following each symbol; null means none.
+  // Returns Corruption("invalid Huffman code lengths") unless each length is
+  // at most kMaxCodeLength and the code is complete (Kraft sum exactly 1),
+  // or it is a single symbol of length 1, whose code is the bit 0 (the bit 1
+  // then decodes to an invalid entry). On error the decoder is left
+  // uninitialized.
+  Status Init(const HuffmanCodeLengths& lengths, const uint8_t* extra_bits = nullptr);
 
   // The entry for the next kTableBits bits of the stream.
   // REQUIRES: bits < 2^kTableBits.

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -83,6 +84,7 @@ class IndexBuilder {
  private:
   struct Rep;
   explicit IndexBuilder(std::unique_ptr<Rep> rep);
+  Status FinishImpl();
   std::unique_ptr<Rep> rep_;
 };
 
@@ -149,6 +151,10 @@ struct IndexInfo {
   double entropy_bound_bits_per_entry = 0;
 };
 
+// log2 C(2^64, n) / n: the entropy bound in bits per entry for a set of n
+// distinct 64-bit values (0 for n = 0).
+double EntropyBoundBitsPerEntry(uint64_t n);
+
 // Abstract read-only file contents: the reader works on any byte range that
 // stays valid and unchanged while the reader lives (a memory map, or a
 // string in tests).
@@ -201,8 +207,10 @@ class IndexReader {
   // byte offset). Reads the whole file.
   Status Verify() const;
 
- private:
+  // The opened file's state (engine/index/reader_rep.h); opaque to users.
   struct Rep;
+
+ private:
   explicit IndexReader(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };

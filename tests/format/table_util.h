@@ -23,7 +23,7 @@ struct EncodedTable {
   size_t block_size = 0;
   uint64_t table = 0;
   HuffmanCodeLengths lengths;
-  HuffmanDecoder decoder;
+  BlockDecoder decoder;
   std::vector<uint64_t> heads;
   std::string blocks;  // heads.size() * block_size bytes
 

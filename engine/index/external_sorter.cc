@@ -1,0 +1,393 @@
+#include "engine/index/external_sorter.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "engine/index/run_file.h"
+
+namespace simdex::index {
+
+namespace {
+
+// Larger read buffers gain nothing once each read() is this big.
+constexpr size_t kMaxMergeBufferBytes = size_t{4} << 20;
+
+struct Run {
+  std::string path;
+  uint64_t records;
+};
+
+// Merges sorted runs with a loser tree: nodes_[p] holds the record that lost
+// the match at internal node p (nodes 1..k-1; leaf i sits at k + i) and the
+// run it came from, winner_ the overall winner. An exhausted run offers an
+// all-ones sentinel record; since equal records are identical and exactly
+// remaining_ records are handed out, a sentinel that wins against a real
+// all-ones record yields the same bytes.
+template <class Record>
+class Merger {
+ public:
+  explicit Merger(std::vector<std::unique_ptr<RunReader>> readers)
+      : readers_(std::move(readers)), sources_(readers_.size()), nodes_(readers_.size()) {
+    std::memset(&sentinel_, 0xff, sizeof(sentinel_));
+  }
+
+  Status Init() {
+    const size_t k = readers_.size();
+    std::vector<Node> winners(2 * k);
+    for (size_t i = 0; i < k; ++i) {
+      remaining_ += readers_[i]->record_count();
+      winners[k + i].source = i;
+      SIMDEX_RETURN_IF_ERROR(Next(i, &winners[k + i].key));
+    }
+    for (size_t p = k - 1; p >= 1; --p) {
+      const Node& a = winners[2 * p];
+      const Node& b = winners[2 * p + 1];
+      const bool b_wins = b.key < a.key;
+      nodes_[p] = b_wins ? a : b;
+      winners[p] = b_wins ? b : a;
+    }
+    winner_ = winners[1];
+    return Status::OK();
+  }
+
+  // Copies up to max of the next records to out; *n = 0 at the end.
+  Status Read(Record* out, size_t max, size_t* n) {
+    *n = 0;
+    const size_t k = readers_.size();
+    const size_t count = static_cast<size_t>(std::min<uint64_t>(max, remaining_));
+    for (size_t i = 0; i < count; ++i) {
+      out[i] = winner_.key;
+      Node c;
+      c.source = winner_.source;
+      SIMDEX_RETURN_IF_ERROR(Next(c.source, &c.key));
+      for (size_t p = (c.source + k) / 2; p > 0; p /= 2) {
+        if (nodes_[p].key < c.key) std::swap(nodes_[p], c);
+      }
+      winner_ = c;
+    }
+    remaining_ -= count;
+    *n = count;
+    return Status::OK();
+  }
+
+ private:
+  struct Node {
+    Record key;
+    size_t source = 0;
+  };
+  struct Source {
+    const Record* pos = nullptr;
+    const Record* end = nullptr;
+  };
+
+  // Sets *key to run i's next record, or to the sentinel after its last.
+  Status Next(size_t i, Record* key) {
+    Source& s = sources_[i];
+    if (s.pos == s.end) {
+      const void* records;
+      size_t n;
+      SIMDEX_RETURN_IF_ERROR(readers_[i]->Next(&records, &n));
+      s.pos = static_cast<const Record*>(records);
+      s.end = s.pos + n;
+      if (n == 0) {
+        *key = sentinel_;
+        return Status::OK();
+      }
+    }
+    *key = *s.pos++;
+    return Status::OK();
+  }
+
+  std::vector<std::unique_ptr<RunReader>> readers_;
+  std::vector<Source> sources_;
+  std::vector<Node> nodes_;
+  Node winner_;
+  Record sentinel_;
+  uint64_t remaining_ = 0;
+};
+
+Status OutOfMemory(const char* what, size_t bytes) {
+  return Status::IOError("cannot allocate " + std::to_string(bytes) + " bytes for the " + what);
+}
+
+}  // namespace
+
+template <class Record>
+struct ExternalSorter<Record>::Rep {
+  enum class Phase { kAdding, kReading, kDone };
+
+  ExternalSortOptions options;
+  Status status;
+  Phase phase = Phase::kAdding;
+  ExternalSortStats stats;
+  size_t capacity = 0;  // records per run buffer
+  std::unique_ptr<Record[]> buffer;
+  size_t buffered = 0;
+  size_t read_pos = 0;  // in-memory path: next record of buffer to Read()
+  std::unique_ptr<Record[]> scratch;
+  size_t scratch_size = 0;
+  std::vector<Run> runs;                // spilled, not yet merged
+  std::vector<std::string> temp_files;  // every file of ours still on disk
+  std::unique_ptr<Merger<Record>> merger;
+
+  ~Rep() { RemoveAll(); }
+
+  // Keeps the first error.
+  Status Fail(Status s) {
+    if (status.ok()) status = std::move(s);
+    return status;
+  }
+
+  void Remove(const std::string& path) {
+    ::unlink(path.c_str());
+    temp_files.erase(std::find(temp_files.begin(), temp_files.end(), path));
+  }
+
+  void RemoveAll() {
+    merger.reset();
+    for (const std::string& path : temp_files) ::unlink(path.c_str());
+    temp_files.clear();
+    runs.clear();
+  }
+
+  void FreeBuffers() {
+    buffer.reset();
+    scratch.reset();
+    scratch_size = 0;
+  }
+
+  Status SortBuffer() {
+    if (scratch_size < buffered) {
+      scratch.reset(new (std::nothrow) Record[buffered]);
+      if (scratch == nullptr) return OutOfMemory("radix sort scratch space", buffered * sizeof(Record));
+      scratch_size = buffered;
+    }
+    RadixSort(buffer.get(), scratch.get(), buffered, options.threads);
+    return Status::OK();
+  }
+
+  // Creates a run file for `records` records and remembers it for removal.
+  Status CreateRun(uint64_t records, std::unique_ptr<RunWriter>* writer) {
+    SIMDEX_RETURN_IF_ERROR(RunWriter::Create(options.tmpdir, sizeof(Record), records, writer));
+    temp_files.push_back((*writer)->path());
+    return Status::OK();
+  }
+
+  Status Spill() {
+    SIMDEX_RETURN_IF_ERROR(SortBuffer());
+    std::unique_ptr<RunWriter> writer;
+    SIMDEX_RETURN_IF_ERROR(CreateRun(buffered, &writer));
+    SIMDEX_RETURN_IF_ERROR(writer->Append(buffer.get(), buffered));
+    SIMDEX_RETURN_IF_ERROR(writer->Finish());
+    runs.push_back({writer->path(), buffered});
+    stats.runs_spilled++;
+    stats.bytes_spilled += writer->bytes_written();
+    buffered = 0;
+    return Status::OK();
+  }
+
+  // The most runs one merge can take: each input needs a buffer of at least
+  // one frame, and an intermediate merge also needs an output buffer of that
+  // size and the writer's one-frame tail.
+  size_t MaxFanIn() const { return (options.memory_bytes - kRunFramePayloadBytes) / kRunFrameBytes - 1; }
+
+  Status OpenMerger(const std::vector<Run>& group, size_t buffer_bytes, std::unique_ptr<Merger<Record>>* out) {
+    std::vector<std::unique_ptr<RunReader>> readers(group.size());
+    for (size_t i = 0; i < group.size(); ++i) {
+      SIMDEX_RETURN_IF_ERROR(RunReader::Open(group[i].path, sizeof(Record), buffer_bytes, &readers[i]));
+    }
+    out->reset(new Merger<Record>(std::move(readers)));
+    return (*out)->Init();
+  }
+
+  // Merges group into one new run file and removes the group's files.
+  Status MergeToRun(const std::vector<Run>& group, Run* merged) {
+    const size_t slot = std::min(kMaxMergeBufferBytes,
+                                 (options.memory_bytes - kRunFramePayloadBytes) / (group.size() + 1));
+    std::unique_ptr<Merger<Record>> m;
+    SIMDEX_RETURN_IF_ERROR(OpenMerger(group, slot, &m));
+    uint64_t records = 0;
+    for (const Run& run : group) records += run.records;
+    std::unique_ptr<RunWriter> writer;
+    SIMDEX_RETURN_IF_ERROR(CreateRun(records, &writer));
+    const size_t out_capacity = slot / sizeof(Record);
+    std::unique_ptr<Record[]> out(new (std::nothrow) Record[out_capacity]);
+    if (out == nullptr) return OutOfMemory("merge output buffer", slot);
+    size_t n = 0;
+    do {
+      SIMDEX_RETURN_IF_ERROR(m->Read(out.get(), out_capacity, &n));
+      SIMDEX_RETURN_IF_ERROR(writer->Append(out.get(), n));
+    } while (n > 0);
+    SIMDEX_RETURN_IF_ERROR(writer->Finish());
+    stats.bytes_spilled += writer->bytes_written();
+    *merged = {writer->path(), records};
+    m.reset();
+    for (const Run& run : group) Remove(run.path);
+    return Status::OK();
+  }
+
+  // Intermediate passes until one final merge can take every run.
+  Status MergeDown() {
+    const size_t fan_in = MaxFanIn();
+    while (runs.size() > fan_in) {
+      std::vector<Run> next;
+      for (size_t i = 0; i < runs.size(); i += fan_in) {
+        const size_t end = std::min(runs.size(), i + fan_in);
+        if (end - i == 1) {
+          next.push_back(runs[i]);
+          continue;
+        }
+        Run merged;
+        SIMDEX_RETURN_IF_ERROR(MergeToRun(std::vector<Run>(runs.begin() + i, runs.begin() + end), &merged));
+        next.push_back(std::move(merged));
+      }
+      runs = std::move(next);
+      stats.merge_passes++;
+    }
+    const size_t slot = std::min(kMaxMergeBufferBytes, options.memory_bytes / runs.size());
+    stats.merge_passes++;
+    return OpenMerger(runs, slot, &merger);
+  }
+};
+
+template <class Record>
+ExternalSorter<Record>::ExternalSorter(ExternalSortOptions options) : rep_(new Rep) {
+  Rep& r = *rep_;
+  r.options = std::move(options);
+  const ExternalSortOptions& o = r.options;
+  if (o.memory_bytes < kExternalSortMinMemoryBytes) {
+    r.Fail(Status::InvalidArgument("memory budget of " + std::to_string(o.memory_bytes) +
+                                   " bytes is below the minimum of " +
+                                   std::to_string(kExternalSortMinMemoryBytes) + " bytes"));
+  } else if (o.tmpdir.empty()) {
+    r.Fail(Status::InvalidArgument("temporary directory is empty"));
+  } else if (o.threads < 1) {
+    r.Fail(Status::InvalidArgument("threads must be at least 1, got " + std::to_string(o.threads)));
+  } else {
+    struct stat st;
+    if (::stat(o.tmpdir.c_str(), &st) != 0) {
+      r.Fail(Status::IOError("temporary directory " + o.tmpdir + ": " + std::strerror(errno)));
+    } else if (!S_ISDIR(st.st_mode)) {
+      r.Fail(Status::IOError("temporary directory " + o.tmpdir + ": not a directory"));
+    }
+  }
+  // Half for the run buffer, half for the radix sort's scratch space; the
+  // writer's one-frame tail comes off the top.
+  r.capacity = (o.memory_bytes - std::min(o.memory_bytes, kRunFramePayloadBytes)) / (2 * sizeof(Record));
+}
+
+template <class Record>
+ExternalSorter<Record>::~ExternalSorter() = default;
+
+template <class Record>
+Status ExternalSorter<Record>::status() const {
+  return rep_->status;
+}
+
+template <class Record>
+const ExternalSortStats& ExternalSorter<Record>::stats() const {
+  return rep_->stats;
+}
+
+template <class Record>
+Status ExternalSorter<Record>::Add(const Record* records, size_t n) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  assert(r.phase == Rep::Phase::kAdding);
+  if (r.phase != Rep::Phase::kAdding) return Status::InvalidArgument("Add() after Finish()");
+  if (n > 0 && r.buffer == nullptr) {
+    r.buffer.reset(new (std::nothrow) Record[r.capacity]);
+    if (r.buffer == nullptr) return r.Fail(OutOfMemory("run buffer", r.capacity * sizeof(Record)));
+  }
+  while (n > 0) {
+    if (r.buffered == r.capacity) {
+      Status s = r.Spill();
+      if (!s.ok()) return r.Fail(std::move(s));
+    }
+    const size_t take = std::min(n, r.capacity - r.buffered);
+    std::memcpy(r.buffer.get() + r.buffered, records, take * sizeof(Record));
+    r.buffered += take;
+    r.stats.records += take;
+    records += take;
+    n -= take;
+  }
+  return Status::OK();
+}
+
+template <class Record>
+Status ExternalSorter<Record>::Finish() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  assert(r.phase == Rep::Phase::kAdding);
+  if (r.phase != Rep::Phase::kAdding) return Status::InvalidArgument("Finish() called twice");
+  r.phase = Rep::Phase::kReading;
+  Status s;
+  if (r.runs.empty()) {
+    if (r.buffered > 0) s = r.SortBuffer();
+  } else {
+    if (r.buffered > 0) s = r.Spill();
+    r.FreeBuffers();
+    if (s.ok()) s = r.MergeDown();
+  }
+  if (!s.ok()) return r.Fail(std::move(s));
+  return Status::OK();
+}
+
+template <class Record>
+Status ExternalSorter<Record>::Read(Record* out, size_t max, size_t* n) {
+  Rep& r = *rep_;
+  *n = 0;
+  if (!r.status.ok()) return r.status;
+  assert(r.phase != Rep::Phase::kAdding);
+  if (r.phase == Rep::Phase::kAdding) return Status::InvalidArgument("Read() before Finish()");
+  assert(max > 0);
+  if (max == 0) return Status::InvalidArgument("Read() into an empty array");
+  if (r.phase == Rep::Phase::kDone) return Status::OK();
+  if (r.merger != nullptr) {
+    Status s = r.merger->Read(out, max, n);
+    if (!s.ok()) return r.Fail(std::move(s));
+  } else {
+    *n = std::min(max, r.buffered - r.read_pos);
+    if (*n > 0) std::memcpy(out, r.buffer.get() + r.read_pos, *n * sizeof(Record));
+    r.read_pos += *n;
+  }
+  if (*n == 0) {
+    r.phase = Rep::Phase::kDone;
+    r.RemoveAll();
+    r.FreeBuffers();
+  }
+  return Status::OK();
+}
+
+template <class Record>
+void ExternalSorter<Record>::Abandon() {
+  Rep& r = *rep_;
+  r.RemoveAll();
+  r.FreeBuffers();
+  r.buffered = 0;
+  r.phase = Rep::Phase::kDone;
+  r.Fail(Status::InvalidArgument("the external sorter was abandoned"));
+}
+
+template <class Record>
+void ExternalSorter<Record>::SortInMemory(Record* begin, size_t n, int threads) {
+  std::unique_ptr<Record[]> scratch(new (std::nothrow) Record[n]);
+  if (scratch == nullptr) {
+    std::sort(begin, begin + n);
+    return;
+  }
+  RadixSort(begin, scratch.get(), n, threads);
+}
+
+template class ExternalSorter<uint64_t>;
+template class ExternalSorter<FingerprintIdPair>;
+
+}  // namespace simdex::index

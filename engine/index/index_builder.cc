@@ -1,0 +1,329 @@
+// Builds an index file (docs/format.md) from (id, fingerprint) pairs.
+//
+// Add() feeds an external sorter of (fingerprint, id) pairs. Finish() then
+//   1. streams the sorted pairs once: ids go to the packed id section (in a
+//      scratch file), fingerprints to table 0's values (memory or scratch);
+//   2. for each table: permutes the fingerprints, sorts them (in memory when
+//      16 bytes per entry fit the budget, else externally) and encodes them
+//      into blocks appended to the output, followed by the head index;
+//   3. appends the rank index, the ids, the metadata and the footer, fsyncs
+//      and renames the temporary file into place.
+#include <algorithm>
+#include <chrono>
+
+#include <xxhash.h>
+
+#include "engine/index/external_sorter.h"
+#include "engine/index/output_file.h"
+#include "engine/index/table_encoder.h"
+#include "format/block_format.h"
+#include "format/coding.h"
+#include "format/index_layout.h"
+#include "format/packed_ints.h"
+#include "simdex/index.h"
+
+namespace simdex {
+
+using index::ExternalSorter;
+using index::ExternalSortOptions;
+using index::FingerprintIdPair;
+
+struct IndexBuilder::Rep {
+  std::string path;
+  BuildOptions options;
+  Status status;
+  BuildStats stats;
+  bool done = false;
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> sorter;
+  uint64_t min_id = ~0ULL;
+  uint64_t max_id = 0;
+  std::function<void(const char*, double)> progress;
+
+  std::string ScratchDir() const {
+    if (!options.tmpdir.empty()) return options.tmpdir;
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  }
+  ExternalSortOptions SortOptions() const {
+    ExternalSortOptions s;
+    s.memory_bytes = options.memory_bytes;
+    s.tmpdir = ScratchDir();
+    s.threads = options.threads;
+    return s;
+  }
+  void Report(const char* stage, double fraction) const {
+    if (progress) progress(stage, fraction);
+  }
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+// The fingerprints of table 0 (sorted), in memory or in a mapped scratch file.
+struct SortedFingerprints {
+  std::vector<uint64_t> memory;
+  std::unique_ptr<index::OutputFile> file;
+  std::unique_ptr<index::MappedValues> map;
+  std::span<const uint64_t> values() const { return map ? map->values() : std::span<const uint64_t>(memory); }
+};
+
+Status AppendU64s(index::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  std::string buf;
+  Status s;
+  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
+    buf.clear();
+    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
+    XXH3_64bits_update(state, buf.data(), buf.size());
+    s = out->Append(buf);
+  }
+  *checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return s;
+}
+
+// Sorts perm(values) with the external sorter into a mapped scratch file.
+Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermutation& perm,
+                              const ExternalSortOptions& sort_options, std::unique_ptr<index::OutputFile>* spill,
+                              std::unique_ptr<index::MappedValues>* map) {
+  ExternalSorter<uint64_t> sorter(sort_options);
+  std::vector<uint64_t> buf(8192);
+  for (size_t i = 0; i < values.size(); i += buf.size()) {
+    const size_t n = std::min(buf.size(), values.size() - i);
+    for (size_t j = 0; j < n; ++j) buf[j] = perm.Apply(values[i + j]);
+    SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
+  }
+  SIMDEX_RETURN_IF_ERROR(sorter.Finish());
+  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(sort_options.tmpdir, "table", spill));
+  std::string bytes;
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(sorter.Read(buf.data(), buf.size(), &got));
+    if (got == 0) break;
+    bytes.clear();
+    for (size_t j = 0; j < got; ++j) format::PutFixed64(&bytes, buf[j]);
+    SIMDEX_RETURN_IF_ERROR((*spill)->Append(bytes));
+  }
+  SIMDEX_RETURN_IF_ERROR((*spill)->Close());
+  return index::MappedValues::Open((*spill)->path(), map);
+}
+
+}  // namespace
+
+IndexBuilder::IndexBuilder(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexBuilder::~IndexBuilder() = default;
+
+Status IndexBuilder::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexBuilder>* out) {
+  if (!format::IsValidBlockSize(options.block_size)) {
+    return Status::InvalidArgument("block size " + std::to_string(options.block_size) +
+                                   " is not a power of two in 64..65536");
+  }
+  if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  if (path.empty()) return Status::InvalidArgument("no output path");
+  auto rep = std::make_unique<Rep>();
+  rep->path = path;
+  rep->options = options;
+  rep->sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions());
+  out->reset(new IndexBuilder(std::move(rep)));
+  return Status::OK();
+}
+
+const BuildStats& IndexBuilder::stats() const { return rep_->stats; }
+
+void IndexBuilder::SetProgressCallback(std::function<void(const char*, double)> callback) {
+  rep_->progress = std::move(callback);
+}
+
+Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
+  return Add(std::span<const uint64_t>(&id, 1), std::span<const uint64_t>(&fingerprint, 1));
+}
+
+Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
+  FingerprintIdPair buf[1024];
+  for (size_t i = 0; i < ids.size(); i += 1024) {
+    const size_t n = std::min<size_t>(1024, ids.size() - i);
+    for (size_t j = 0; j < n; ++j) {
+      buf[j] = {fingerprints[i + j], ids[i + j]};
+      r.min_id = std::min(r.min_id, ids[i + j]);
+      r.max_id = std::max(r.max_id, ids[i + j]);
+    }
+    r.status = r.sorter->Add(buf, n);
+    if (!r.status.ok()) return r.status;
+  }
+  r.stats.entries += ids.size();
+  return Status::OK();
+}
+
+void IndexBuilder::Abandon() {
+  rep_->done = true;
+  rep_->sorter.reset();
+  if (rep_->status.ok()) rep_->status = Status::InvalidArgument("the builder was abandoned");
+}
+
+Status IndexBuilder::Finish() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
+  r.done = true;
+  r.status = FinishImpl();
+  r.sorter.reset();
+  return r.status;
+}
+
+Status IndexBuilder::FinishImpl() {
+  Rep& r = *rep_;
+  const BuildOptions& o = r.options;
+  const uint64_t n = r.stats.entries;
+  const std::string scratch_dir = r.ScratchDir();
+  auto t0 = Clock::now();
+
+  // 1. Sorted pairs -> ids (packed, scratch file) and table 0's values.
+  r.Report("sorting", 0);
+  SIMDEX_RETURN_IF_ERROR(r.sorter->Finish());
+  format::IndexMetadata meta;
+  meta.entries = n;
+  meta.block_size = o.block_size;
+  meta.k = static_cast<uint8_t>(o.scheme.k());
+  for (int w : o.scheme.widths()) meta.widths.push_back(static_cast<uint8_t>(w));
+  meta.id_base = n ? r.min_id : 0;
+  meta.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
+
+  SortedFingerprints fps;
+  const bool fps_in_memory = n <= o.memory_bytes / 24;  // values + a table's values + sort scratch
+  if (fps_in_memory) {
+    fps.memory.reserve(n);
+  } else {
+    SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "fingerprints", &fps.file));
+  }
+  std::unique_ptr<index::OutputFile> ids_file;
+  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
+  std::string ids_buf, fp_buf;
+  format::PackedIntsWriter ids(&ids_buf, meta.id_width);
+  std::vector<FingerprintIdPair> batch(4096);
+  uint64_t seen = 0, distinct = 0, last = 0;
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(r.sorter->Read(batch.data(), batch.size(), &got));
+    if (got == 0) break;
+    for (size_t i = 0; i < got; ++i) {
+      const uint64_t fp = batch[i].fingerprint;
+      distinct += (seen + i == 0 || fp != last);
+      last = fp;
+      ids.Add(batch[i].id - meta.id_base);
+      if (fps_in_memory) fps.memory.push_back(fp);
+      else format::PutFixed64(&fp_buf, fp);
+    }
+    seen += got;
+    if (ids_buf.size() >= (1u << 20)) {
+      SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+      ids_buf.clear();
+    }
+    if (fp_buf.size() >= (1u << 20)) {
+      SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
+      fp_buf.clear();
+    }
+  }
+  ids.Finish();
+  SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+  SIMDEX_RETURN_IF_ERROR(ids_file->Close());
+  if (seen != n) return Status::Corruption("the sorter returned " + std::to_string(seen) + " of " + std::to_string(n) + " entries");
+  if (fps.file) {
+    SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
+    SIMDEX_RETURN_IF_ERROR(fps.file->Close());
+    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(fps.file->path(), &fps.map));
+  }
+  meta.distinct_fingerprints = distinct;
+  r.stats.distinct_fingerprints = distinct;
+  r.stats.spilled_runs = r.sorter->stats().runs_spilled;
+  r.stats.spilled_bytes = r.sorter->stats().bytes_spilled;
+  r.sorter.reset();
+  r.stats.seconds_sorting = Seconds(t0);
+
+  // 2. The tables.
+  std::unique_ptr<index::OutputFile> out;
+  SIMDEX_RETURN_IF_ERROR(index::OutputFile::Create(r.path, &out));
+  std::string header;
+  format::FileHeader().EncodeTo(&header);
+  SIMDEX_RETURN_IF_ERROR(out->Append(header));
+  const uint64_t align = std::min<uint64_t>(o.block_size, 4096);
+  const auto sink = [&out](std::string_view block) { return out->Append(block); };
+  std::vector<uint64_t> ranks0;
+  std::vector<uint64_t> permuted;
+  double sort_seconds = 0;
+  for (int t = 0; t < o.scheme.num_tables(); ++t) {
+    r.Report("encoding tables", static_cast<double>(t) / o.scheme.num_tables());
+    const BlockPermutation& perm = o.scheme.table(t);
+    std::span<const uint64_t> values = fps.values();
+    std::unique_ptr<index::OutputFile> spill;
+    std::unique_ptr<index::MappedValues> spill_map;
+    if (t > 0) {
+      auto ts = Clock::now();
+      if (n <= o.memory_bytes / 16) {
+        permuted.resize(n);
+        for (uint64_t i = 0; i < n; ++i) permuted[i] = perm.Apply(values[i]);
+        ExternalSorter<uint64_t>::SortInMemory(permuted.data(), permuted.size(), o.threads);
+        values = permuted;
+      } else {
+        SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(values, perm, r.SortOptions(), &spill, &spill_map));
+        values = spill_map->values();
+      }
+      sort_seconds += Seconds(ts);
+    }
+    SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
+    format::TableMetadata tm;
+    for (int b : perm.leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
+    tm.blocks_offset = out->size();
+    index::EncodedTable enc;
+    SIMDEX_RETURN_IF_ERROR(index::EncodeTable(values, o.block_size, static_cast<uint32_t>(t), sink, &enc));
+    tm.num_blocks = enc.heads.size();
+    tm.payload_bits = enc.payload_bits;
+    tm.code_lengths = enc.code_lengths;
+    SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+    tm.heads_offset = out->size();
+    SIMDEX_RETURN_IF_ERROR(AppendU64s(out.get(), enc.heads, &tm.heads_checksum));
+    if (t == 0) ranks0 = std::move(enc.ranks);
+    meta.tables.push_back(std::move(tm));
+  }
+  permuted = std::vector<uint64_t>();
+  fps = SortedFingerprints();
+
+  // 3. Rank index, ids, metadata, footer.
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  meta.rank_offset = out->size();
+  SIMDEX_RETURN_IF_ERROR(AppendU64s(out.get(), ranks0, &meta.rank_checksum));
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  meta.ids_offset = out->size();
+  {
+    std::unique_ptr<index::MappedValues> idmap;
+    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
+    const std::string_view bytes = idmap->bytes();
+    if (bytes.size() != format::PackedIntsBytes(n, meta.id_width)) {
+      return Status::IOError("id scratch file " + ids_file->path() + " has the wrong size");
+    }
+    meta.ids_length = bytes.size();
+    meta.ids_checksum = format::SectionChecksum(bytes.data(), bytes.size());
+    SIMDEX_RETURN_IF_ERROR(out->Append(bytes));
+  }
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  std::string tail;
+  meta.EncodeTo(&tail);
+  format::Footer footer;
+  footer.metadata_offset = out->size();
+  footer.metadata_length = tail.size();
+  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
+  footer.file_size = out->size() + tail.size() + format::Footer::kEncodedLength;
+  footer.EncodeTo(&tail);
+  SIMDEX_RETURN_IF_ERROR(out->Append(tail));
+  r.stats.file_bytes = out->size();
+  r.stats.seconds_sorting += sort_seconds;
+  r.stats.seconds_encoding = Seconds(t0) - r.stats.seconds_sorting;
+  r.Report("writing", 1);
+  return out->Commit();
+}
+
+}  // namespace simdex

@@ -1,0 +1,222 @@
+// Opens an index file: maps it, then validates header, footer, metadata and
+// section placement (docs/format.md) before anything else is read.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <boost/iostreams/device/mapped_file.hpp>
+
+#include "engine/index/reader_rep.h"
+#include "format/coding.h"
+
+namespace simdex {
+
+namespace {
+
+class MemoryFile : public RandomAccessFile {
+ public:
+  explicit MemoryFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  const uint8_t* data() const override { return reinterpret_cast<const uint8_t*>(bytes_.data()); }
+  size_t size() const override { return bytes_.size(); }
+
+ private:
+  std::string bytes_;
+};
+
+class MappedFile : public RandomAccessFile {
+ public:
+  explicit MappedFile(boost::iostreams::mapped_file_source map) : map_(std::move(map)) {}
+  const uint8_t* data() const override { return reinterpret_cast<const uint8_t*>(map_.data()); }
+  size_t size() const override { return map_.size(); }
+
+ private:
+  boost::iostreams::mapped_file_source map_;
+};
+
+// A section [offset, offset + length) of the file, for placement checks.
+struct Section {
+  uint64_t offset;
+  uint64_t length;
+  std::string name;
+};
+
+Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
+  std::sort(sections.begin(), sections.end(),
+            [](const Section& a, const Section& b) { return a.offset < b.offset; });
+  uint64_t at = lo;
+  for (const Section& s : sections) {
+    if (s.offset < at || s.offset > hi || s.length > hi - s.offset) {
+      return Status::Corruption(s.name + " (byte offset " + std::to_string(s.offset) + ", " +
+                                std::to_string(s.length) + " bytes) overlaps another section or lies outside the data area");
+    }
+    at = s.offset + s.length;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
+  return std::make_unique<MemoryFile>(std::move(bytes));
+}
+
+Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) {
+  try {
+    boost::iostreams::mapped_file_source map;
+    map.open(path);
+    *out = std::make_unique<MappedFile>(std::move(map));
+  } catch (const std::exception& e) {
+    // Boost refuses to map empty files; they are not indexes either.
+    return Status::IOError("cannot map " + path + ": " + e.what());
+  }
+  return Status::OK();
+}
+
+IndexReader::IndexReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexReader::~IndexReader() = default;
+
+Status IndexReader::Open(const std::string& path, const ReaderOptions& options,
+                         std::unique_ptr<IndexReader>* out) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  return Open(std::move(file), options, out).WithContext(path);
+}
+
+Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                         std::unique_ptr<IndexReader>* out) {
+  auto rep = std::make_unique<Rep>();
+  rep->file = std::move(file);
+  rep->options = options;
+  const uint8_t* base = rep->file->data();
+  const uint64_t size = rep->file->size();
+  constexpr uint64_t kFixed = format::FileHeader::kEncodedLength + format::Footer::kEncodedLength;
+  if (size < kFixed) {
+    return Status::Corruption("file is too short to be a simdex index (" + std::to_string(size) + " bytes)");
+  }
+  SIMDEX_RETURN_IF_ERROR(format::FileHeader().DecodeFrom(base, base + size));
+  format::Footer footer;
+  SIMDEX_RETURN_IF_ERROR(footer.DecodeFrom(base + size - format::Footer::kEncodedLength, base + size));
+  if (footer.file_size != size) {
+    return Status::Corruption("file is " + std::to_string(size) + " bytes but its footer records " +
+                              std::to_string(footer.file_size) + ": truncated or extended");
+  }
+  const uint64_t data_begin = format::FileHeader::kEncodedLength;
+  const uint64_t data_end = size - format::Footer::kEncodedLength;
+  if (footer.metadata_offset < data_begin || footer.metadata_offset > data_end ||
+      footer.metadata_length != data_end - footer.metadata_offset) {
+    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) +
+                              ") does not end at the footer");
+  }
+  const uint8_t* meta = base + footer.metadata_offset;
+  if (format::SectionChecksum(meta, footer.metadata_length) != footer.metadata_checksum) {
+    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) + "): checksum mismatch");
+  }
+  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(meta, meta + footer.metadata_length));
+  const format::IndexMetadata& m = rep->meta;
+
+  std::vector<int> widths(m.widths.begin(), m.widths.end());
+  Status s = Scheme::Create(widths, m.k, &rep->scheme);
+  if (!s.ok()) return Status::Corruption("metadata: " + s.message());
+
+  // Section placement: everything between the header and the metadata.
+  const uint64_t area = footer.metadata_offset;
+  auto count_fits = [&](uint64_t count, uint64_t unit) { return count <= area / unit; };
+  std::vector<Section> sections;
+  uint64_t blocks0 = 0;
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    const format::TableMetadata& tm = m.tables[t];
+    const std::string name = "table " + std::to_string(t);
+    const auto& lead = rep->scheme.table(static_cast<int>(t)).leading_blocks();
+    if (!std::equal(lead.begin(), lead.end(), tm.leading_blocks.begin(), tm.leading_blocks.end())) {
+      return Status::Corruption("metadata: " + name + ": leading blocks do not match the scheme");
+    }
+    if (!count_fits(tm.num_blocks, m.block_size) || tm.num_blocks > m.entries ||
+        (m.entries > 0) != (tm.num_blocks > 0)) {
+      return Status::Corruption("metadata: " + name + ": bad block count " + std::to_string(tm.num_blocks));
+    }
+    if (t == 0) blocks0 = tm.num_blocks;
+    sections.push_back({tm.blocks_offset, tm.num_blocks * m.block_size, name + " block data"});
+    sections.push_back({tm.heads_offset, tm.num_blocks * 8, name + " head index"});
+    Rep::Table table;
+    table.permutation = &rep->scheme.table(static_cast<int>(t));
+    table.num_blocks = tm.num_blocks;
+    const bool no_codes = std::all_of(tm.code_lengths.lengths.begin(), tm.code_lengths.lengths.end(),
+                                      [](uint8_t l) { return l == 0; });
+    if (!no_codes) {  // with no codes the decoder stays empty and rejects any entry
+      s = table.decoder.Init(tm.code_lengths);
+      if (!s.ok()) return s.WithContext("metadata: " + name);
+    }
+    rep->tables.push_back(std::move(table));
+  }
+  sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
+  if (m.entries > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
+      m.ids_length != format::PackedIntsBytes(m.entries, m.id_width)) {
+    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
+                              std::to_string(m.entries) + " ids of " + std::to_string(m.id_width) + " bits");
+  }
+  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  SIMDEX_RETURN_IF_ERROR(CheckPlacement(sections, data_begin, area));
+
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    rep->tables[t].blocks = base + m.tables[t].blocks_offset;
+    rep->tables[t].heads = base + m.tables[t].heads_offset;
+  }
+  rep->ranks = base + m.rank_offset;
+  SIMDEX_RETURN_IF_ERROR(rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.entries, m.id_width)
+                             .WithContext("id section"));
+  if (options.verify_heads_on_open) {
+    for (size_t t = 0; t < m.tables.size(); ++t) {
+      if (format::SectionChecksum(rep->tables[t].heads, m.tables[t].num_blocks * 8) != m.tables[t].heads_checksum) {
+        return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
+                                  std::to_string(m.tables[t].heads_offset) + "): checksum mismatch");
+      }
+    }
+    if (format::SectionChecksum(rep->ranks, blocks0 * 8) != m.rank_checksum) {
+      return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
+    }
+  }
+  out->reset(new IndexReader(std::move(rep)));
+  return Status::OK();
+}
+
+const Scheme& IndexReader::scheme() const { return rep_->scheme; }
+uint64_t IndexReader::entries() const { return rep_->meta.entries; }
+
+double EntropyBoundBitsPerEntry(uint64_t n) {
+  if (n == 0) return 0;
+  // log2 C(2^64, N) = N*64 - log2(N!) + sum_i log2(1 - i/2^64); the last sum
+  // is -N(N-1)/2^65/ln 2 to within rounding for N << 2^64.
+  const long double nn = static_cast<long double>(n);
+  const long double ln2 = std::numbers::ln2_v<long double>;
+  const long double bits = nn * 64 - std::lgamma(nn + 1) / ln2 - nn * (nn - 1) / std::ldexp(1.0L, 65) / ln2;
+  return static_cast<double>(bits / nn);
+}
+
+IndexInfo IndexReader::Info() const {
+  const format::IndexMetadata& m = rep_->meta;
+  IndexInfo info;
+  info.entries = m.entries;
+  info.distinct_fingerprints = m.distinct_fingerprints;
+  info.scheme = rep_->scheme.Name();
+  info.widths = rep_->scheme.widths();
+  info.k = m.k;
+  info.block_size = m.block_size;
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    IndexInfo::Table table;
+    const auto& lead = rep_->scheme.table(static_cast<int>(t));
+    table.leading_blocks = lead.leading_blocks();
+    table.key_bits = lead.key_bits();
+    table.blocks = m.tables[t].num_blocks;
+    table.bytes = m.tables[t].num_blocks * (m.block_size + 8);
+    table.payload_bits = m.tables[t].payload_bits;
+    info.tables.push_back(table);
+  }
+  info.rank_bytes = m.tables.empty() ? 0 : m.tables[0].num_blocks * 8;
+  info.id_bytes = m.ids_length;
+  info.id_width = m.id_width;
+  info.total_bytes = rep_->file->size();
+  info.entropy_bound_bits_per_entry = EntropyBoundBitsPerEntry(m.entries);
+  return info;
+}
+
+}  // namespace simdex

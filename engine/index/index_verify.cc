@@ -1,0 +1,111 @@
+// IndexReader::Verify: checks every rule of docs/format.md "When a file is
+// considered corrupted" that Open() does not, reading the whole file.
+#include <algorithm>
+
+#include "engine/index/reader_rep.h"
+#include "engine/index/table_encoder.h"
+#include "format/block_reader.h"
+#include "format/coding.h"
+
+namespace simdex {
+
+namespace {
+
+// An order-independent hash of a multiset of fingerprints.
+uint64_t Mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+std::string Where(size_t t, uint64_t b, uint64_t offset) {
+  return "table " + std::to_string(t) + " block " + std::to_string(b) + " (byte offset " + std::to_string(offset) + ")";
+}
+
+}  // namespace
+
+Status IndexReader::Verify() const {
+  const Rep& r = *rep_;
+  const format::IndexMetadata& m = r.meta;
+  const uint8_t* base = r.begin();
+
+  // Section checksums (Open() may have skipped the heads and ranks).
+  for (size_t t = 0; t < r.tables.size(); ++t) {
+    if (format::SectionChecksum(r.tables[t].heads, r.tables[t].num_blocks * 8) != m.tables[t].heads_checksum) {
+      return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
+                                std::to_string(m.tables[t].heads_offset) + "): checksum mismatch");
+    }
+  }
+  const uint64_t blocks0 = r.tables.empty() ? 0 : r.tables[0].num_blocks;
+  if (format::SectionChecksum(r.ranks, blocks0 * 8) != m.rank_checksum) {
+    return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
+  }
+  if (format::SectionChecksum(base + m.ids_offset, m.ids_length) != m.ids_checksum) {
+    return Status::Corruption("id section (byte offset " + std::to_string(m.ids_offset) + "): checksum mismatch");
+  }
+
+  // Gaps between sections are zero: collect every section and walk the file.
+  std::vector<std::pair<uint64_t, uint64_t>> used = {{0, format::FileHeader::kEncodedLength}};
+  for (size_t t = 0; t < r.tables.size(); ++t) {
+    used.push_back({m.tables[t].blocks_offset, m.tables[t].num_blocks * m.block_size});
+    used.push_back({m.tables[t].heads_offset, m.tables[t].num_blocks * 8});
+  }
+  used.push_back({m.rank_offset, blocks0 * 8});
+  used.push_back({m.ids_offset, m.ids_length});
+  const uint64_t footer_offset = r.file->size() - format::Footer::kEncodedLength;
+  const uint64_t meta_offset = format::DecodeFixed64(base + footer_offset);  // checked by Open()
+  used.push_back({meta_offset, r.file->size() - meta_offset});
+  std::sort(used.begin(), used.end());
+  for (size_t i = 0, at = 0; i < used.size(); ++i) {
+    for (uint64_t p = at; p < used[i].first; ++p) {
+      if (base[p] != 0) return Status::Corruption("padding byte at offset " + std::to_string(p) + " is not zero");
+    }
+    at = std::max<uint64_t>(at, used[i].first + used[i].second);
+  }
+
+  // Every block of every table.
+  std::vector<uint64_t> values;
+  uint64_t multiset0 = 0;
+  uint64_t distinct = 0;
+  for (size_t t = 0; t < r.tables.size(); ++t) {
+    const Rep::Table& table = r.tables[t];
+    format::BlockReadOptions opts;
+    opts.verify_checksum = true;
+    opts.strict = true;
+    uint64_t count = 0, multiset = 0, prev = 0;
+    for (uint64_t b = 0; b < table.num_blocks; ++b) {
+      const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
+      const uint64_t offset = m.tables[t].blocks_offset + b * m.block_size;
+      if (b > 0 && head < prev) return Status::Corruption(Where(t, b, offset) + ": head is less than the previous value");
+      if (t == 0 && format::DecodeFixed64(r.ranks + 8 * b) != count) {
+        return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
+      }
+      opts.seed = index::BlockSeed(static_cast<uint32_t>(t), b);
+      Status s = format::DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, table.decoder, opts, &values);
+      if (!s.ok()) return s.WithContext(Where(t, b, offset));
+      for (uint64_t v : values) {
+        if (t == 0) distinct += (count == 0 || v != prev);
+        multiset += Mix(table.permutation->Invert(v));
+        prev = v;
+        ++count;
+      }
+    }
+    if (count != m.entries) {
+      return Status::Corruption("table " + std::to_string(t) + " holds " + std::to_string(count) + " values, not " +
+                                std::to_string(m.entries));
+    }
+    if (t == 0) {
+      multiset0 = multiset;
+      if (distinct != m.distinct_fingerprints) {
+        return Status::Corruption("table 0 holds " + std::to_string(distinct) + " distinct fingerprints, not " +
+                                  std::to_string(m.distinct_fingerprints));
+      }
+    } else if (multiset != multiset0) {
+      return Status::Corruption("table " + std::to_string(t) + " does not hold the same fingerprints as table 0");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace simdex

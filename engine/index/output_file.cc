@@ -1,0 +1,169 @@
+#include "engine/index/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <boost/iostreams/device/mapped_file.hpp>
+
+namespace simdex::index {
+
+namespace {
+
+constexpr size_t kBufferBytes = size_t{1} << 20;
+
+Status ErrnoStatus(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " " + path + ": " + std::strerror(errno));
+}
+
+std::string DirOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+Status MakeTemp(std::string pattern, int* fd, std::string* path) {
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  const int f = mkostemp(buf.data(), O_CLOEXEC);
+  if (f < 0) return ErrnoStatus("cannot create", pattern);
+  *fd = f;
+  *path = buf.data();
+  return Status::OK();
+}
+
+}  // namespace
+
+OutputFile::OutputFile(int fd, std::string tmp_path, std::string final_path)
+    : fd_(fd), tmp_path_(std::move(tmp_path)), final_path_(std::move(final_path)) {
+  buffer_.reserve(kBufferBytes);
+}
+
+Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
+  int fd;
+  std::string tmp;
+  SIMDEX_RETURN_IF_ERROR(MakeTemp(final_path + ".tmp-XXXXXX", &fd, &tmp));
+  out->reset(new OutputFile(fd, tmp, final_path));
+  return Status::OK();
+}
+
+Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out) {
+  int fd;
+  std::string tmp;
+  SIMDEX_RETURN_IF_ERROR(MakeTemp((dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX", &fd, &tmp));
+  out->reset(new OutputFile(fd, tmp, ""));
+  return Status::OK();
+}
+
+OutputFile::~OutputFile() {
+  if (!keep_) Remove();
+}
+
+Status OutputFile::Flush() {
+  const char* p = buffer_.data();
+  size_t left = buffer_.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot write", tmp_path_);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status OutputFile::Append(std::string_view data) {
+  if (fd_ < 0) return Status::IOError("write to closed file " + tmp_path_);
+  size_ += data.size();
+  if (buffer_.size() + data.size() > kBufferBytes) {
+    SIMDEX_RETURN_IF_ERROR(Flush());
+    if (data.size() >= kBufferBytes) {
+      buffer_.assign(data);
+      return Flush();
+    }
+  }
+  buffer_.append(data);
+  return Status::OK();
+}
+
+Status OutputFile::PadTo(uint64_t alignment) {
+  const uint64_t rem = size_ % alignment;
+  if (rem == 0) return Status::OK();
+  return Append(std::string(alignment - rem, '\0'));
+}
+
+Status OutputFile::Close() {
+  if (fd_ < 0) return Status::OK();
+  Status s = Flush();
+  if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus("cannot close", tmp_path_);
+  fd_ = -1;
+  return s;
+}
+
+Status OutputFile::Commit() {
+  SIMDEX_RETURN_IF_ERROR(Flush());
+  if (::fsync(fd_) != 0) return ErrnoStatus("cannot fsync", tmp_path_);
+  SIMDEX_RETURN_IF_ERROR(Close());
+  if (::rename(tmp_path_.c_str(), final_path_.c_str()) != 0) return ErrnoStatus("cannot rename to", final_path_);
+  keep_ = true;
+  const std::string dir = DirOf(final_path_);
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // best effort: some file systems refuse fsync on directories
+    ::close(dfd);
+  }
+  return Status::OK();
+}
+
+void OutputFile::Remove() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (!keep_ && !tmp_path_.empty()) ::unlink(tmp_path_.c_str());
+  keep_ = true;  // removed once
+}
+
+struct MappedValues::Rep {
+  boost::iostreams::mapped_file_source map;
+};
+
+Status MappedValues::Open(const std::string& path, std::unique_ptr<MappedValues>* out) {
+  std::unique_ptr<MappedValues> m(new MappedValues());
+  m->rep_ = std::make_unique<Rep>();
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("cannot stat", path);
+  if (st.st_size == 0) {  // nothing to map (mapping zero bytes is an error)
+    *out = std::move(m);
+    return Status::OK();
+  }
+  try {
+    m->rep_->map.open(path);
+  } catch (const std::exception& e) {
+    return Status::IOError("cannot map " + path + ": " + e.what());
+  }
+  *out = std::move(m);
+  return Status::OK();
+}
+
+MappedValues::~MappedValues() = default;
+
+std::span<const uint64_t> MappedValues::values() const {
+  if (!rep_->map.is_open()) return {};
+  return {reinterpret_cast<const uint64_t*>(rep_->map.data()), rep_->map.size() / sizeof(uint64_t)};
+}
+
+std::string_view MappedValues::bytes() const {
+  if (!rep_->map.is_open()) return {};
+  return {rep_->map.data(), rep_->map.size()};
+}
+
+}  // namespace simdex::index

@@ -1,0 +1,40 @@
+// The state of an open index shared by index_reader.cc (Open, Info),
+// index_search.cc (Search) and index_verify.cc (Verify).
+#ifndef SIMDEX_ENGINE_INDEX_READER_REP_H_
+#define SIMDEX_ENGINE_INDEX_READER_REP_H_
+
+#include <memory>
+#include <vector>
+
+#include "format/block_reader.h"
+#include "format/index_layout.h"
+#include "format/packed_ints.h"
+#include "simdex/index.h"
+
+namespace simdex {
+
+struct IndexReader::Rep {
+  struct Table {
+    const BlockPermutation* permutation = nullptr;
+    const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
+    const uint8_t* heads = nullptr;   // num_blocks little-endian u64
+    uint64_t num_blocks = 0;
+    format::BlockDecoder decoder;
+  };
+
+  std::unique_ptr<RandomAccessFile> file;
+  ReaderOptions options;
+  format::IndexMetadata meta;
+  Scheme scheme;
+  std::vector<Table> tables;
+  const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
+  format::PackedIntsReader ids;
+
+  const uint8_t* begin() const { return file->data(); }
+  const uint8_t* end() const { return file->data() + file->size(); }
+  const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_ENGINE_INDEX_READER_REP_H_

@@ -1,0 +1,188 @@
+#include "engine/compat/python_simhash.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/compat/python_vectors.h"
+
+namespace simdex::compat {
+namespace {
+
+std::vector<std::pair<std::string, uint32_t>> Features(std::string_view text) {
+  std::vector<CountedFeature> out;
+  PythonSimhashFeatures(text, &out, nullptr);
+  std::vector<std::pair<std::string, uint32_t>> pairs;
+  for (const auto& f : out) pairs.emplace_back(f.text, f.count);
+  return pairs;
+}
+
+uint64_t ValueOfFeatures(const std::vector<std::pair<std::string, double>>& features) {
+  std::vector<WeightedCompatFeature> in;
+  for (const auto& [text, weight] : features) in.push_back({text, weight});
+  uint64_t value = 0;
+  EXPECT_TRUE(PythonSimhashOfFeatures(in, &value));
+  return value;
+}
+
+TEST(PythonSimhash, ReproducesThePackagesPublishedValues) {
+  EXPECT_EQ(ValueOfFeatures({{"aaa", 1}, {"bbb", 1}}), 57087923692560392u);
+  std::vector<std::pair<std::string, double>> unit, weighted;
+  for (int i = 0; i < 500; ++i) {
+    unit.emplace_back(std::to_string(i), 1);
+    weighted.emplace_back(std::to_string(i), 50.0 * i);
+  }
+  EXPECT_EQ(ValueOfFeatures(unit), 7984652473404407437u);
+  EXPECT_EQ(ValueOfFeatures(weighted), 3372825719632739723u);
+}
+
+TEST(PythonSimhash, FeatureHashIsLowSixtyFourBitsOfMd5) {
+  // int(hashlib.md5(b).hexdigest(), 16) & (2**64 - 1), from Python.
+  EXPECT_EQ(PythonSimhashFeatureHash("aaa"), 7483809945577191432u);
+  EXPECT_EQ(PythonSimhashFeatureHash("\xe4\xb8\xad\xe6\x96\x87"), 466408262782962183u);  // 中文
+}
+
+TEST(PythonSimhash, MatchesPythonReferenceVectors) {
+  const std::vector<PythonVector> rows = LoadPythonVectors();
+  ASSERT_GE(rows.size(), 100u);
+  for (const PythonVector& row : rows) {
+    uint64_t value = 12345;
+    uint32_t invalid = 0;
+    const bool has_value = PythonSimhashOfText(row.utf8, &value, &invalid);
+    EXPECT_EQ(has_value, row.value.has_value()) << row.label;
+    EXPECT_EQ(value, row.value.value_or(12345)) << row.label;
+    EXPECT_EQ(invalid, row.substitutions) << row.label;
+  }
+}
+
+TEST(PythonSimhash, AsciiTextHashesLikeTheUnicodePath) {
+  // An ellipsis (U+2026, not a token character) sends the text through ICU;
+  // it must change nothing.
+  for (const PythonVector& row : LoadPythonVectors()) {
+    if (!row.value || row.substitutions != 0) continue;
+    uint64_t plain = 0, unicode = 0;
+    ASSERT_TRUE(PythonSimhashOfText(row.utf8, &plain, nullptr));
+    ASSERT_TRUE(PythonSimhashOfText(row.utf8 + "\xe2\x80\xa6", &unicode, nullptr));
+    EXPECT_EQ(plain, unicode) << row.label;
+  }
+}
+
+TEST(PythonSimhash, ListsSortedWindowsOfFourCodePoints) {
+  // From python_simhash_reference.py features 'How are you? ΟΔΟΣ 𠀀x'.
+  const std::vector<std::pair<std::string, uint32_t>> expected = {
+      {"arey", 1}, {"eyou", 1}, {"howa", 1}, {"ou\xce\xbf\xce\xb4", 1}, {"owar", 1},
+      {"reyo", 1}, {"u\xce\xbf\xce\xb4\xce\xbf", 1}, {"ware", 1}, {"you\xce\xbf", 1},
+      {"\xce\xb4\xce\xbf\xcf\x82\xf0\xa0\x80\x80", 1},  // δος𠀀
+      {"\xce\xbf\xce\xb4\xce\xbf\xcf\x82", 1},          // οδος
+      {"\xce\xbf\xcf\x82\xf0\xa0\x80\x80x", 1},         // ος𠀀x
+  };
+  EXPECT_EQ(Features("How are you? \xce\x9f\xce\x94\xce\x9f\xce\xa3 \xf0\xa0\x80\x80x"), expected);
+}
+
+TEST(PythonSimhash, CountsRepeatedWindows) {
+  const std::vector<std::pair<std::string, uint32_t>> expected = {{"abca", 2}, {"bcab", 2}, {"cabc", 1}};
+  EXPECT_EQ(Features("abcabcab"), expected);
+}
+
+TEST(PythonSimhash, TextShorterThanFourCodePointsIsOneFeature) {
+  const std::vector<std::pair<std::string, uint32_t>> expected = {{"a\xf0\xa0\x80\x80" "b", 1}};
+  EXPECT_EQ(Features("A \xf0\xa0\x80\x80 - b"), expected);
+}
+
+TEST(PythonSimhash, FeaturesAreAppended) {
+  std::vector<CountedFeature> out = {{"keep", 7}};
+  PythonSimhashFeatures("xyz", &out, nullptr);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].text, "keep");
+  EXPECT_EQ(out[1].text, "xyz");
+  EXPECT_EQ(out[1].count, 1u);
+}
+
+TEST(PythonSimhash, TextWithoutTokenCharactersHasNoFingerprint) {
+  for (const char* text : {"", " \t\n", "...!!! ??? ()", "\xf0\x9f\x98\x80", "\xcc\x81\xcc\x82", "\xff\xfe"}) {
+    uint64_t value = 77;
+    EXPECT_FALSE(PythonSimhashOfText(text, &value, nullptr)) << text;
+    EXPECT_EQ(value, 77u);
+    EXPECT_TRUE(Features(text).empty()) << text;
+  }
+}
+
+TEST(PythonSimhash, InvalidUtf8IsReplacedAndCounted) {
+  uint64_t clean = 0, dirty = 0;
+  uint32_t invalid = 5;
+  ASSERT_TRUE(PythonSimhashOfText("abcdef", &clean, &invalid));
+  EXPECT_EQ(invalid, 5u);
+  ASSERT_TRUE(PythonSimhashOfText("abc\xff" "def\xe4\xb8", &dirty, &invalid));
+  EXPECT_EQ(invalid, 7u);
+  EXPECT_EQ(dirty, clean);
+
+  std::vector<CountedFeature> out;
+  invalid = 0;
+  PythonSimhashFeatures("\x80\x80", &out, &invalid);
+  EXPECT_TRUE(out.empty());
+  EXPECT_EQ(invalid, 2u);
+}
+
+TEST(PythonSimhash, RandomBytesAgreeWithTheirOwnFeatureList) {
+  // Any bytes: no crash, and Simhash(text) equals Simhash(features with
+  // counts as weights), as build_by_text defines it.
+  std::mt19937 rng(7);
+  const char kAlphabet[] = "aB_9 .\xce\xa3\xcf\x82\xe4\xb8\xad\xf0\xa0\x80\x80\x80\xbf\xc0\xed\xf4\xff";
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::string text(rng() % 48, '\0');
+    for (char& c : text) {
+      c = rng() % 2 == 0 ? static_cast<char>(rng()) : kAlphabet[rng() % (sizeof(kAlphabet) - 1)];
+    }
+    std::vector<CountedFeature> features;
+    uint32_t invalid_a = 0, invalid_b = 0;
+    PythonSimhashFeatures(text, &features, &invalid_a);
+    uint64_t from_text = 0;
+    const bool has_value = PythonSimhashOfText(text, &from_text, &invalid_b);
+    EXPECT_EQ(invalid_a, invalid_b);
+    ASSERT_EQ(has_value, !features.empty());
+    if (!has_value) continue;
+    std::vector<WeightedCompatFeature> weighted;
+    for (const auto& f : features) weighted.push_back({f.text, static_cast<double>(f.count)});
+    uint64_t from_features = 0;
+    ASSERT_TRUE(PythonSimhashOfFeatures(weighted, &from_features));
+    EXPECT_EQ(from_text, from_features);
+  }
+}
+
+TEST(PythonSimhash, ManyEqualWindowsGiveTheirOwnHash) {
+  // 997 equal hashes: every per-bit count passes the 255 a byte counter holds.
+  uint64_t value = 0;
+  ASSERT_TRUE(PythonSimhashOfText(std::string(1000, 'a'), &value, nullptr));
+  EXPECT_EQ(value, PythonSimhashFeatureHash("aaaa"));
+}
+
+TEST(PythonSimhash, NonIntegerWeightsSumAsPythonFloats) {
+  // Values from python_simhash_reference.value_of_features with float weights.
+  EXPECT_EQ(ValueOfFeatures({{"aaa", 0.5}, {"bbb", 1.25}, {"ccc", -0.75}}), 57134107509448844u);
+  std::vector<std::pair<std::string, double>> rising, shifted;
+  for (int i = 0; i < 100; ++i) {
+    rising.emplace_back(std::to_string(i), 0.1 * i);
+    shifted.emplace_back(std::to_string(i), 0.1 * i - 4.0);
+  }
+  EXPECT_EQ(ValueOfFeatures(rising), 15778139453526095761u);
+  EXPECT_EQ(ValueOfFeatures(shifted), 15167895115401171857u);
+}
+
+TEST(PythonSimhash, HugeIntegralWeightsSumAsPythonFloats) {
+  // 2^60 + 1 is not a double: Python floats give this value (Python ints
+  // would give 4238764554365249229, which a double API cannot express).
+  const double big = 1152921504606846976.0;  // 2^60
+  EXPECT_EQ(ValueOfFeatures({{"a", big}, {"b", 1}, {"c", -big}}), 2342726960686571584u);
+}
+
+TEST(PythonSimhash, ZeroWeightsGiveZeroAndNoFeaturesGiveNothing) {
+  EXPECT_EQ(ValueOfFeatures({{"x", 0}, {"y", 0}}), 0u);
+  uint64_t value = 3;
+  EXPECT_FALSE(PythonSimhashOfFeatures({}, &value));
+  EXPECT_EQ(value, 3u);
+}
+
+}  // namespace
+}  // namespace simdex::compat

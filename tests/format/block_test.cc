@@ -1,0 +1,205 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "format/block_builder.h"
+#include "format/block_reader.h"
+#include "format/coding.h"
+#include "format/head_search.h"
+#include "tests/format/table_util.h"
+
+namespace simdex::format {
+namespace {
+
+using testing::BlockSeed;
+using testing::EncodedTable;
+using testing::EncodeTable;
+
+// Sorted data sets that stress different symbols and block boundaries.
+std::vector<uint64_t> MakeData(const std::string& kind, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint64_t> v;
+  if (kind == "uniform") {
+    for (size_t i = 0; i < n; ++i) v.push_back(rng());
+  } else if (kind == "clustered") {  // top 20 bits constant, a few dense clusters
+    for (size_t i = 0; i < n; ++i) v.push_back((0xabcdeULL << 44) | ((rng() % 4) << 40) | (rng() >> 44));
+  } else if (kind == "duplicates") {  // a pool of 40 values, each repeated
+    std::vector<uint64_t> pool(40);
+    for (auto& x : pool) x = rng();
+    for (size_t i = 0; i < n; ++i) v.push_back(pool[rng() % pool.size()]);
+  } else if (kind == "last_bit") {  // pairs that differ only in the last bit
+    for (size_t i = 0; i + 1 < n; i += 2) {
+      const uint64_t x = rng() & ~uint64_t{1};
+      v.push_back(x);
+      v.push_back(x | 1);
+    }
+  } else if (kind == "extremes") {  // 0, UINT64_MAX and the top-bit flip (n = 0)
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t r = rng() % 6;
+      v.push_back(r == 0 ? 0 : r == 1 ? ~uint64_t{0} : r == 2 ? uint64_t{1} << 63 : r == 3 ? (uint64_t{1} << 63) - 1 : rng());
+    }
+  } else if (kind == "long_run") {  // one value repeated past any block's capacity
+    v.assign(n, 0x5555'5555'5555'5555ULL);
+    for (size_t i = 0; i < 100; ++i) v.push_back(rng());
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+const char* const kKinds[] = {"uniform", "clustered", "duplicates", "last_bit", "extremes", "long_run"};
+
+class BlockRoundTrip : public ::testing::TestWithParam<std::tuple<size_t, bool>> {
+ protected:
+  size_t block_size() const { return std::get<0>(GetParam()); }
+  bool plain() const { return std::get<1>(GetParam()); }
+  // Enough values for several blocks of this size.
+  size_t DataSize() const { return std::min<size_t>(block_size() * 3 / 2, 40000) + 10; }
+};
+
+TEST_P(BlockRoundTrip, DecodesEveryDataSetExactly) {
+  for (const char* kind : kKinds) {
+    const size_t n = std::string(kind) == "long_run" ? 70000 : DataSize();
+    const std::vector<uint64_t> values = MakeData(kind, n, block_size());
+    const EncodedTable t = EncodeTable(values, block_size(), 7);
+    ASSERT_EQ(t.blocks.size(), t.heads.size() * block_size());
+    std::vector<uint64_t> decoded;
+    const Status s = testing::DecodeTable(t, plain(), &decoded);
+    ASSERT_TRUE(s.ok()) << kind << ": " << s.ToString();
+    ASSERT_EQ(decoded, values) << kind;
+  }
+}
+
+// ScanBlock over [lo, hi] from the block FindLastLess names, continued while
+// the range may go on, gives the values of the table within the range.
+TEST_P(BlockRoundTrip, ScanFindsExactlyTheValuesInRange) {
+  std::mt19937_64 rng(block_size());
+  for (const char* kind : kKinds) {
+    const std::vector<uint64_t> values = MakeData(kind, DataSize(), block_size() + 1);
+    const EncodedTable t = EncodeTable(values, block_size());
+    std::string heads_le;
+    for (uint64_t h : t.heads) PutFixed64(&heads_le, h);
+    for (int q = 0; q < 50; ++q) {
+      uint64_t lo = values[rng() % values.size()] - (q % 3 == 0 ? rng() % 1000 : 0);
+      uint64_t hi = q % 5 == 0 ? lo : lo + (rng() >> (rng() % 64));
+      if (hi < lo) std::swap(lo, hi);
+      std::vector<uint64_t> expected;
+      for (uint64_t v : values) {
+        if (v >= lo && v <= hi) expected.push_back(v);
+      }
+      size_t b = FindLastLess(reinterpret_cast<const uint8_t*>(heads_le.data()), t.heads.size(), lo, nullptr);
+      if (b == kNoHead) b = 0;
+      std::vector<uint64_t> got;
+      BlockScanStats stats;
+      BlockReadOptions options;
+      options.force_plain = plain();
+      for (bool more = true; more && b < t.heads.size(); ++b) {
+        const uint8_t* p = t.block(b);
+        const Status s = ScanBlock(p, p + block_size(), block_size(), t.heads[b], t.decoder, lo, hi, options,
+                                   &got, &more, &stats);
+        ASSERT_TRUE(s.ok()) << s.ToString();
+      }
+      ASSERT_EQ(got, expected) << kind << " [" << lo << ", " << hi << "]";
+      EXPECT_EQ(stats.values_in_range, expected.size());
+      EXPECT_GE(stats.values_decoded, expected.size());
+    }
+  }
+}
+
+// Per block: ScanBlock equals DecodeBlock's output filtered to [lo, hi], and
+// reached_end says whether the block's last value is <= hi.
+TEST_P(BlockRoundTrip, ScanMatchesFilteredDecodePerBlock) {
+  std::mt19937_64 rng(block_size() * 3);
+  const std::vector<uint64_t> values = MakeData("uniform", DataSize(), 11);
+  const EncodedTable t = EncodeTable(values, block_size());
+  BlockReadOptions options;
+  options.force_plain = plain();
+  std::vector<uint64_t> all, got;
+  for (size_t b = 0; b < t.heads.size(); ++b) {
+    const uint8_t* p = t.block(b);
+    ASSERT_TRUE(DecodeBlock(p, p + block_size(), block_size(), t.heads[b], t.decoder, options, &all).ok());
+    for (int q = 0; q < 20; ++q) {
+      uint64_t lo = all[rng() % all.size()], hi = all[rng() % all.size()];
+      if (q % 4 == 0) lo = 0;
+      if (q % 4 == 1) hi = ~uint64_t{0};
+      if (hi < lo) std::swap(lo, hi);
+      got.clear();
+      bool reached_end = false;
+      ASSERT_TRUE(ScanBlock(p, p + block_size(), block_size(), t.heads[b], t.decoder, lo, hi, options, &got,
+                            &reached_end, nullptr)
+                      .ok());
+      std::vector<uint64_t> expected;
+      std::copy_if(all.begin(), all.end(), std::back_inserter(expected),
+                   [&](uint64_t v) { return v >= lo && v <= hi; });
+      ASSERT_EQ(got, expected);
+      ASSERT_EQ(reached_end, all.back() <= hi);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryBlockSize, BlockRoundTrip,
+                         ::testing::Combine(::testing::Values(64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                                              32768, 65536),
+                                            ::testing::Bool()));
+
+TEST(BlockBuilder, BlockWithOnlyItsHeadDecodes) {
+  HuffmanCodeLengths lengths;
+  lengths.lengths[64] = 1;
+  const HuffmanEncoderTable code(lengths);
+  BlockDecoder decoder;
+  ASSERT_TRUE(decoder.Init(lengths).ok());
+  BlockBuilder builder(64, code);
+  builder.Start(42);
+  EXPECT_EQ(builder.count(), 1u);
+  const std::string block(builder.Finish(9));
+  ASSERT_EQ(block.size(), 64u);
+  EXPECT_EQ(DecodeFixed16(block.data() + 4), 1);
+  const auto* p = reinterpret_cast<const uint8_t*>(block.data());
+  std::vector<uint64_t> out;
+  BlockReadOptions options{true, 9, true, false};
+  ASSERT_TRUE(DecodeBlock(p, p + 64, 64, 42, decoder, options, &out).ok());
+  EXPECT_EQ(out, std::vector<uint64_t>{42});
+}
+
+TEST(BlockBuilder, CountStopsAt65535) {
+  const std::vector<uint64_t> values(200000, 77);
+  const EncodedTable t = EncodeTable(values, 65536);
+  ASSERT_EQ(t.heads.size(), 4u);  // 3 * 65535 + 3395
+  for (size_t b = 0; b < 3; ++b) EXPECT_EQ(DecodeFixed16(t.block(b) + 4), 65535);
+  EXPECT_EQ(DecodeFixed16(t.block(3) + 4), 200000 - 3 * 65535);
+}
+
+TEST(BlockBuilder, FullBlockRejectsTheNextValueAndStaysUnchanged) {
+  const std::vector<uint64_t> values = MakeData("uniform", 200, 5);
+  std::array<uint64_t, kHuffmanSymbols> freqs{};
+  BlockBuilder::CountPrefixSymbols(values.data(), values.size(), freqs.data());
+  const HuffmanEncoderTable code(HuffmanCodeLengths::FromFrequencies(freqs.data()));
+  BlockBuilder builder(64, code);
+  builder.Start(values[0]);
+  size_t i = 1;
+  while (builder.Add(values[i])) ++i;
+  const uint32_t count = builder.count();
+  EXPECT_EQ(count, i);
+  EXPECT_FALSE(builder.Add(values[i]));
+  EXPECT_EQ(builder.count(), count);
+  // 58 stream bytes hold the entries of ~55 bits of uniform data: 8 entries.
+  EXPECT_GE(count, 8u);
+}
+
+TEST(BlockBuilder, CountPrefixSymbolsCountsConsecutivePairs) {
+  const std::vector<uint64_t> values = {0, 0, 1, uint64_t{1} << 63, ~uint64_t{0}};
+  std::array<uint64_t, kHuffmanSymbols> freqs{};
+  BlockBuilder::CountPrefixSymbols(values.data(), values.size(), freqs.data());
+  EXPECT_EQ(freqs[64], 1u);  // 0, 0
+  EXPECT_EQ(freqs[63], 1u);  // 0, 1
+  EXPECT_EQ(freqs[0], 1u);   // 1, 2^63
+  EXPECT_EQ(freqs[1], 1u);   // 2^63, max
+}
+
+}  // namespace
+}  // namespace simdex::format

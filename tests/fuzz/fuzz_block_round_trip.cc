@@ -1,0 +1,61 @@
+// Encodes a sorted sequence made from the input into blocks and decodes it
+// back: DecodeBlock must return the sequence, ScanBlock the values in a
+// range (zstd tests/fuzz/huf_round_trip.c).
+//
+// Input: block size byte, lo/hi selector bytes, then per value a shape byte
+// and up to 8 bytes of gap.
+#include <algorithm>
+#include <vector>
+
+#include "format/block_format.h"
+#include "tests/format/table_util.h"
+#include "tests/fuzz/fuzz_util.h"
+
+using namespace simdex::format;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  simdex::fuzz::Input in(data, size);
+  const size_t block_size = kMinBlockSize << (in.Byte() % 11);  // 64..65536
+  const uint8_t lo_pick = in.Byte(), hi_pick = in.Byte();
+  // Gaps of every magnitude, zero (duplicates) included.
+  std::vector<uint64_t> values;
+  uint64_t v = in.U64();
+  values.push_back(v);
+  while (in.remaining() > 0) {
+    const uint8_t shape = in.Byte();
+    const int gap_bytes = shape % 9;
+    uint64_t gap = 0;
+    for (int i = 0; i < gap_bytes; ++i) gap = (gap << 8) | in.Byte();
+    const int repeat = 1 + (shape >> 4);
+    for (int r = 0; r < repeat; ++r) {
+      if (gap > ~uint64_t{0} - v) break;
+      v += gap;
+      values.push_back(v);
+    }
+  }
+
+  const testing::EncodedTable t = testing::EncodeTable(values, block_size, 3);
+  FUZZ_CHECK(t.blocks.size() == t.heads.size() * block_size);
+  std::vector<uint64_t> decoded;
+  for (bool plain : {false, true}) {
+    FUZZ_CHECK(testing::DecodeTable(t, plain, &decoded).ok());
+    FUZZ_CHECK(decoded == values);
+  }
+
+  uint64_t lo = values[lo_pick % values.size()], hi = values[hi_pick % values.size()];
+  if (hi < lo) std::swap(lo, hi);
+  std::vector<uint64_t> expected, got;
+  for (uint64_t x : values) {
+    if (x >= lo && x <= hi) expected.push_back(x);
+  }
+  bool more = true;
+  for (size_t b = 0; b < t.heads.size() && more; ++b) {
+    BlockReadOptions options;
+    options.force_plain = (lo_pick & 1) != 0;
+    FUZZ_CHECK(ScanBlock(t.block(b), t.block(b) + block_size, block_size, t.heads[b], t.decoder, lo, hi, options,
+                         &got, &more, nullptr)
+                   .ok());
+  }
+  FUZZ_CHECK(got == expected);
+  return 0;
+}

@@ -1,0 +1,371 @@
+#include "engine/index/external_sorter.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/index/radix_sort.h"
+#include "engine/index/run_file.h"
+
+namespace simdex::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory for one test's run files, removed with its contents.
+class TempDir {
+ public:
+  TempDir() {
+    std::string name = (fs::temp_directory_path() / "simdex-xsort-test-XXXXXX").string();
+    path_ = ::mkdtemp(name.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> Files() const {
+    std::vector<std::string> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(path_)) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+ private:
+  std::string path_;
+};
+
+enum class Shape {
+  kRandom,
+  kAllEqual,
+  kEqualKeys,  // one fingerprint, distinct ids
+  kSorted,
+  kReverse,
+  kSkewed,         // the top 32 bits constant
+  kTwoTopValues,   // the top byte is 0x00 or 0xff: two huge MSD buckets
+  kDuplicates,     // few distinct records, each many times
+  kSequentialIds,  // ids in input order: the id passes are skipped
+  kExtremes,       // 0, 1, 2^64 - 2 and 2^64 - 1 only, in both words
+};
+constexpr Shape kShapes[] = {Shape::kRandom, Shape::kAllEqual,     Shape::kEqualKeys,
+                             Shape::kSorted, Shape::kReverse,      Shape::kSkewed,
+                             Shape::kTwoTopValues, Shape::kDuplicates, Shape::kSequentialIds,
+                             Shape::kExtremes};
+
+constexpr uint64_t kExtremeValues[] = {0, 1, ~uint64_t{1}, ~uint64_t{0}};
+
+template <class R>
+R Make(uint64_t key, uint64_t id);
+template <>
+uint64_t Make<uint64_t>(uint64_t key, uint64_t) {
+  return key;
+}
+template <>
+FingerprintIdPair Make<FingerprintIdPair>(uint64_t key, uint64_t id) {
+  return {key, id};
+}
+
+template <class R>
+std::vector<R> Generate(Shape shape, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<R> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t a = rng();
+    const uint64_t b = rng();
+    switch (shape) {
+      case Shape::kAllEqual: v[i] = Make<R>(0x0123456789abcdefULL, 42); break;
+      case Shape::kEqualKeys: v[i] = Make<R>(0x0123456789abcdefULL, b); break;
+      case Shape::kSkewed: v[i] = Make<R>(0xabcdef0100000000ULL | (a & 0xffffffff), b % 1000); break;
+      case Shape::kTwoTopValues: v[i] = Make<R>(((a & 1) ? 0xff00000000000000ULL : 0) | (a >> 8), i); break;
+      case Shape::kDuplicates: v[i] = Make<R>(a % 100, b % 50); break;
+      case Shape::kSequentialIds: v[i] = Make<R>(a, i); break;
+      case Shape::kExtremes: v[i] = Make<R>(kExtremeValues[a % 4], kExtremeValues[b % 4]); break;
+      default: v[i] = Make<R>(a, b); break;
+    }
+  }
+  if (shape == Shape::kSorted) std::sort(v.begin(), v.end());
+  if (shape == Shape::kReverse) std::sort(v.rbegin(), v.rend());
+  return v;
+}
+
+template <class R>
+std::vector<R> Sorted(std::vector<R> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Adds v in batches of varying size, finishes and reads everything back in
+// batches of read_batch records.
+template <class R>
+Status SortExternally(ExternalSorter<R>* sorter, const std::vector<R>& v, size_t read_batch, std::vector<R>* out) {
+  std::mt19937_64 rng(7);
+  for (size_t i = 0; i < v.size();) {
+    const size_t n = std::min<size_t>(v.size() - i, 1 + rng() % 5000);
+    SIMDEX_RETURN_IF_ERROR(sorter->Add(v.data() + i, n));
+    i += n;
+  }
+  SIMDEX_RETURN_IF_ERROR(sorter->Finish());
+  std::vector<R> batch(read_batch);
+  size_t n = 0;
+  do {
+    SIMDEX_RETURN_IF_ERROR(sorter->Read(batch.data(), batch.size(), &n));
+    out->insert(out->end(), batch.begin(), batch.begin() + n);
+  } while (n > 0);
+  return Status::OK();
+}
+
+template <class R>
+class ExternalSorterTest : public ::testing::Test {};
+using RecordTypes = ::testing::Types<uint64_t, FingerprintIdPair>;
+TYPED_TEST_SUITE(ExternalSorterTest, RecordTypes);
+
+TYPED_TEST(ExternalSorterTest, RadixSortMatchesStdSortForEveryShapeAndThreadCount) {
+  // 150000 records take the MSD and the parallel paths, 1000 the LSD one.
+  for (Shape shape : kShapes) {
+    for (size_t n : {0, 1, 2, 63, 64, 65, 1000, 150000}) {
+      const std::vector<TypeParam> input = Generate<TypeParam>(shape, n, n);
+      const std::vector<TypeParam> expected = Sorted(input);
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", n " + std::to_string(n) +
+                     ", threads " + std::to_string(threads));
+        std::vector<TypeParam> v = input;
+        ExternalSorter<TypeParam>::SortInMemory(v.data(), v.size(), threads);
+        ASSERT_TRUE(v == expected);
+      }
+    }
+  }
+}
+
+TYPED_TEST(ExternalSorterTest, InMemoryPathTouchesNoDisk) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 50000, 1);
+  ExternalSorter<TypeParam> sorter({.memory_bytes = size_t{8} << 20, .tmpdir = dir.path()});
+  for (size_t i = 0; i < input.size(); i += 1000) ASSERT_TRUE(sorter.Add(input.data() + i, 1000).ok());
+  ASSERT_TRUE(sorter.Finish().ok());
+  EXPECT_TRUE(dir.Files().empty());
+  std::vector<TypeParam> out(input.size() + 1);
+  size_t n = 0;
+  ASSERT_TRUE(sorter.Read(out.data(), out.size(), &n).ok());
+  out.resize(n);
+  EXPECT_TRUE(out == Sorted(input));
+  ASSERT_TRUE(sorter.Read(out.data(), 1, &n).ok());
+  EXPECT_EQ(n, 0u);
+  EXPECT_EQ(sorter.stats().records, input.size());
+  EXPECT_EQ(sorter.stats().runs_spilled, 0u);
+  EXPECT_EQ(sorter.stats().bytes_spilled, 0u);
+  EXPECT_EQ(sorter.stats().merge_passes, 0u);
+}
+
+TYPED_TEST(ExternalSorterTest, TinyBudgetMergesInSeveralPassesToTheInMemoryResult) {
+  for (Shape shape : {Shape::kRandom, Shape::kDuplicates, Shape::kSequentialIds, Shape::kExtremes}) {
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", threads " + std::to_string(threads));
+      TempDir dir;
+      const std::vector<TypeParam> input = Generate<TypeParam>(shape, 60000, 3);
+      ExternalSorter<TypeParam> sorter(
+          {.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path(), .threads = threads});
+      std::vector<TypeParam> out;
+      ASSERT_TRUE(SortExternally(&sorter, input, 777, &out).ok());
+      EXPECT_TRUE(out == Sorted(input));
+      EXPECT_GT(sorter.stats().runs_spilled, 10u);
+      EXPECT_GE(sorter.stats().merge_passes, 2u);
+      EXPECT_GT(sorter.stats().bytes_spilled, 2 * input.size() * sizeof(TypeParam));
+      EXPECT_TRUE(dir.Files().empty());
+    }
+  }
+}
+
+TYPED_TEST(ExternalSorterTest, FewRunsMergeInOnePass) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 4);
+  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  std::vector<TypeParam> out;
+  ASSERT_TRUE(SortExternally(&sorter, input, 1, &out).ok());
+  EXPECT_TRUE(out == Sorted(input));
+  EXPECT_GT(sorter.stats().runs_spilled, 1u);
+  EXPECT_EQ(sorter.stats().merge_passes, 1u);
+}
+
+TYPED_TEST(ExternalSorterTest, ZeroAndOneRecords) {
+  for (size_t n : {0, 1}) {
+    TempDir dir;
+    const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, n, 5);
+    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    std::vector<TypeParam> out;
+    ASSERT_TRUE(SortExternally(&sorter, input, 10, &out).ok());
+    EXPECT_TRUE(out == input);
+  }
+}
+
+TYPED_TEST(ExternalSorterTest, TempFilesExistWhileMergingAndAreGoneAfterDestruction) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 6);
+  {
+    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
+    ASSERT_TRUE(sorter.Finish().ok());
+    EXPECT_EQ(dir.Files().size(), sorter.stats().runs_spilled);
+  }
+  EXPECT_TRUE(dir.Files().empty());
+}
+
+TYPED_TEST(ExternalSorterTest, AbandonRemovesTempFilesAndLaterCallsFail) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 7);
+  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
+  EXPECT_FALSE(dir.Files().empty());
+  sorter.Abandon();
+  EXPECT_TRUE(dir.Files().empty());
+  EXPECT_FALSE(sorter.Add(input.data(), 1).ok());
+  EXPECT_FALSE(sorter.status().ok());
+}
+
+TYPED_TEST(ExternalSorterTest, CorruptedSpillFileIsCorruptionNamingIt) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 8);
+  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
+  ASSERT_TRUE(sorter.Finish().ok());
+  // The merge has read only the first frames of each run; damage the last
+  // frame of a full-sized one.
+  std::string victim;
+  for (const std::string& f : dir.Files()) {
+    if (victim.empty() || fs::file_size(f) > fs::file_size(victim)) victim = f;
+  }
+  {
+    std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    const char c = static_cast<char>(f.get() ^ 0x01);
+    f.seekp(-1, std::ios::end);
+    f.put(c);
+  }
+  std::vector<TypeParam> out(1000);
+  size_t n = 0;
+  Status s;
+  do {
+    s = sorter.Read(out.data(), out.size(), &n);
+  } while (s.ok() && n > 0);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find(victim), std::string::npos) << s.ToString();
+  EXPECT_TRUE(sorter.Read(out.data(), out.size(), &n).IsCorruption());
+}
+
+TYPED_TEST(ExternalSorterTest, FailedWriteIsIOErrorAndLeavesNoFiles) {
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 9);
+  Status s;
+  {
+    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    // A file size limit makes write() fail with EFBIG, as a full disk fails
+    // with ENOSPC.
+    struct rlimit old_limit;
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+    struct rlimit limit = old_limit;
+    limit.rlim_cur = 10000;
+    const sighandler_t old_handler = ::signal(SIGXFSZ, SIG_IGN);
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+    s = sorter.Add(input.data(), input.size());
+    ::setrlimit(RLIMIT_FSIZE, &old_limit);
+    ::signal(SIGXFSZ, old_handler);
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_NE(s.message().find(dir.path() + "/simdex-sort-"), std::string::npos) << s.ToString();
+    EXPECT_FALSE(dir.Files().empty());
+    EXPECT_EQ(sorter.Finish().ToString(), s.ToString());
+  }
+  EXPECT_TRUE(dir.Files().empty());
+}
+
+TYPED_TEST(ExternalSorterTest, MissingTmpdirIsIOErrorNamingIt) {
+  const std::string missing = "/nonexistent-simdex-dir/sub";
+  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = missing});
+  EXPECT_TRUE(sorter.status().IsIOError());
+  EXPECT_NE(sorter.status().message().find(missing), std::string::npos) << sorter.status().ToString();
+  const TypeParam r{};
+  EXPECT_TRUE(sorter.Add(&r, 1).IsIOError());
+}
+
+TYPED_TEST(ExternalSorterTest, BadOptionsAreInvalidArgument) {
+  TempDir dir;
+  ExternalSorter<TypeParam> small({.memory_bytes = 1000, .tmpdir = dir.path()});
+  EXPECT_TRUE(small.status().IsInvalidArgument());
+  EXPECT_NE(small.status().message().find(std::to_string(kExternalSortMinMemoryBytes)), std::string::npos);
+  ExternalSorter<TypeParam> no_dir({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = ""});
+  EXPECT_TRUE(no_dir.status().IsInvalidArgument());
+  ExternalSorter<TypeParam> no_threads(
+      {.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path(), .threads = 0});
+  EXPECT_TRUE(no_threads.status().IsInvalidArgument());
+}
+
+// Run files on their own.
+
+std::string WriteRun(const std::string& dir, const std::vector<uint64_t>& records) {
+  std::unique_ptr<RunWriter> writer;
+  EXPECT_TRUE(RunWriter::Create(dir, 8, records.size(), &writer).ok());
+  EXPECT_TRUE(writer->Append(records.data(), records.size()).ok());
+  EXPECT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(writer->bytes_written(), RunFileBytes(8, records.size()));
+  return writer->path();
+}
+
+Status ReadRun(const std::string& path, size_t record_size, std::vector<uint64_t>* out) {
+  std::unique_ptr<RunReader> reader;
+  SIMDEX_RETURN_IF_ERROR(RunReader::Open(path, record_size, 3 * kRunFrameBytes, &reader));
+  const void* records;
+  size_t n;
+  do {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&records, &n));
+    const uint64_t* p = static_cast<const uint64_t*>(records);
+    out->insert(out->end(), p, p + n);
+  } while (n > 0);
+  return Status::OK();
+}
+
+void FlipByte(const std::string& path, std::streamoff offset) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(offset);
+  const char c = static_cast<char>(f.get() ^ 0x20);
+  f.seekp(offset);
+  f.put(c);
+}
+
+TEST(RunFile, RoundTripsAcrossFrameBoundaries) {
+  TempDir dir;
+  for (size_t n : {0, 1, 511, 512, 513, 5000}) {
+    std::vector<uint64_t> records(n);
+    for (size_t i = 0; i < n; ++i) records[i] = i * 0x9e3779b97f4a7c15ULL;
+    std::vector<uint64_t> back;
+    ASSERT_TRUE(ReadRun(WriteRun(dir.path(), records), 8, &back).ok());
+    EXPECT_TRUE(back == records);
+  }
+}
+
+TEST(RunFile, DamageIsCorruption) {
+  TempDir dir;
+  const std::vector<uint64_t> records(3000, 7);
+  const std::string path = WriteRun(dir.path(), records);
+  std::vector<uint64_t> back;
+  EXPECT_TRUE(ReadRun(path, 16, &back).IsCorruption());  // record size mismatch
+
+  for (std::streamoff offset : {0, 20, 40, 20000}) {
+    SCOPED_TRACE(offset);
+    FlipByte(path, offset);
+    back.clear();
+    const Status s = ReadRun(path, 8, &back);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.message().find(path), std::string::npos);
+    FlipByte(path, offset);
+  }
+  fs::resize_file(path, fs::file_size(path) - 1);
+  EXPECT_TRUE(ReadRun(path, 8, &back).IsCorruption());
+  fs::resize_file(path, 10);
+  EXPECT_TRUE(ReadRun(path, 8, &back).IsCorruption());
+}
+
+}  // namespace
+}  // namespace simdex::index

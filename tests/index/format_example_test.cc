@@ -1,0 +1,49 @@
+// The block encoded by hand in docs/format.md, "A block encoded by hand".
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "format/block_builder.h"
+#include "format/block_reader.h"
+#include "format/huffman.h"
+
+namespace simdex::format {
+namespace {
+
+TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
+  const uint64_t values[] = {0x0123456789ABCDEFull, 0x0123456789ABCDFFull, 0x0123456789ABCDFFull,
+                             0x01234567FFFFFFFFull};
+  uint64_t freqs[kHuffmanSymbols] = {};
+  BlockBuilder::CountPrefixSymbols(values, 4, freqs);
+  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs);
+  std::string encoded_lengths;
+  lengths.EncodeTo(&encoded_lengths);
+  std::string want_lengths(33, '\0');
+  want_lengths[16] = 0x02;
+  want_lengths[29] = 0x02;
+  want_lengths[32] = 0x10;
+  EXPECT_EQ(encoded_lengths, want_lengths);
+
+  const HuffmanEncoderTable code(lengths);
+  BlockBuilder builder(64, code);
+  builder.Start(values[0]);
+  for (int i = 1; i < 4; ++i) ASSERT_TRUE(builder.Add(values[i]));
+  const std::string block(builder.Finish(0));
+  std::string want(64, '\0');
+  const unsigned char head[] = {0xef, 0x18, 0x65, 0xab, 0x04, 0x00, 0xfd, 0x7f, 0xff, 0xff, 0xfe};
+  for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
+  EXPECT_EQ(block, want);
+
+  BlockDecoder decoder;
+  ASSERT_TRUE(decoder.Init(lengths).ok());
+  std::vector<uint64_t> decoded;
+  BlockReadOptions options;
+  options.verify_checksum = true;
+  options.strict = true;
+  const auto* p = reinterpret_cast<const uint8_t*>(block.data());
+  ASSERT_TRUE(DecodeBlock(p, p + block.size(), 64, values[0], decoder, options, &decoded).ok());
+  EXPECT_EQ(decoded, std::vector<uint64_t>(values, values + 4));
+}
+
+}  // namespace
+}  // namespace simdex::format
