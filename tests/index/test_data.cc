@@ -103,7 +103,7 @@ std::vector<Entry> AssignIds(std::span<const uint64_t> fingerprints, IdStyle sty
   return out;
 }
 
-std::vector<DataSet> StandardDataSets(size_t scale) {
+std::vector<DataSet> StandardDataSets(size_t divisor) {
   std::vector<DataSet> sets;
   auto add = [&](std::string name, const std::vector<uint64_t>& fps, IdStyle style) {
     sets.push_back(DataSet{std::move(name), AssignIds(fps, style, sets.size() + 1000)});
@@ -113,15 +113,17 @@ std::vector<DataSet> StandardDataSets(size_t scale) {
   add("one", {lone}, IdStyle::kNearMax);
   add("two", {lone, lone ^ 0x8000000100000001ULL}, IdStyle::kFullRange);
   add("two_equal_pairs", {lone, lone}, IdStyle::kAllEqual);
-  add("uniform", UniformFingerprints(1000 * scale, 1), IdStyle::kSequential);
-  add("clusters", ClusterFingerprints(60 * scale, 9, 2), IdStyle::kNearMax);
-  const size_t long_runs[] = {200, 500 * scale, 1000 * scale};
-  add("equal_runs", RepeatedFingerprints(long_runs, 200 * scale, 3), IdStyle::kFullRange);
-  const size_t short_runs[] = {300, 700};
-  add("equal_runs_equal_ids", RepeatedFingerprints(short_runs, 50, 4), IdStyle::kAllEqual);
-  add("prefix20", ConstantPrefixFingerprints(600 * scale, 20, 5), IdStyle::kFullRange);
-  add("prefix40", ConstantPrefixFingerprints(600 * scale, 40, 6), IdStyle::kSequential);
-  add("low12", LowBitsFingerprints(500 * scale, 12, 7), IdStyle::kAllEqual);
+  add("uniform", UniformFingerprints(1000 / divisor, 1), IdStyle::kSequential);
+  add("clusters", ClusterFingerprints(60 / divisor, 9, 2), IdStyle::kNearMax);
+  // A 64-byte block holds at most 465 values (the head and 58 bytes of
+  // one-bit codes): runs of 500 and more span blocks.
+  const size_t long_runs[] = {100, 500};
+  add("equal_runs", RepeatedFingerprints(long_runs, 200 / divisor, 3), IdStyle::kFullRange);
+  const size_t runs_with_equal_ids[] = {200, 600};
+  add("equal_runs_equal_ids", RepeatedFingerprints(runs_with_equal_ids, 50, 4), IdStyle::kAllEqual);
+  add("prefix20", ConstantPrefixFingerprints(600 / divisor, 20, 5), IdStyle::kFullRange);
+  add("prefix40", ConstantPrefixFingerprints(600 / divisor, 40, 6), IdStyle::kSequential);
+  add("low12", LowBitsFingerprints(500 / divisor, 12, 7), IdStyle::kAllEqual);
   return sets;
 }
 

@@ -69,12 +69,13 @@ std::vector<uint64_t> LowBitsFingerprints(size_t n, int varying_bits, uint64_t s
 // in generation order, not shuffled).
 std::vector<Entry> AssignIds(std::span<const uint64_t> fingerprints, IdStyle style, uint64_t seed);
 
-// The data sets the search harness runs over; `scale` multiplies the sizes
-// of the large ones (1 gives a few hundred to a few thousand entries).
+// The data sets the search harness runs over, a few hundred to a few
+// thousand entries each; `divisor` divides the sizes of the random parts
+// (not the runs of equal fingerprints, which must stay longer than a block).
 // Covers: 0, 1 and 2 entries; uniform; planted clusters; long runs of equal
 // fingerprints; constant 20- and 40-bit prefixes; only low bits varying; and
-// every IdStyle.
-std::vector<DataSet> StandardDataSets(size_t scale = 1);
+// every IdStyle. The names and order do not depend on divisor.
+std::vector<DataSet> StandardDataSets(size_t divisor = 1);
 
 // ---- Queries and the oracle.
 
