@@ -11,10 +11,8 @@
 // start from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>

@@ -5,10 +5,7 @@
 // file (the AddressSanitizer build checks the latter).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <functional>
 #include <memory>
 #include <random>
 #include <sstream>

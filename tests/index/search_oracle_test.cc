@@ -5,10 +5,8 @@
 // from 0 to the scheme's k, against a brute-force scan.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <random>
 #include <set>
