@@ -9,6 +9,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
   simdex::tools::AddDistanceCommand(app, &run);
+  simdex::tools::AddFingerprintCommand(app, &run);
+  simdex::tools::AddPairsCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
