@@ -90,6 +90,30 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats);
 
+// One block of a ScanBlocks call: the inputs of ScanBlock, and its results.
+struct BlockScan {
+  const uint8_t* ptr = nullptr;    // the block: block_size bytes
+  const uint8_t* limit = nullptr;  // as ScanBlock's limit
+  uint64_t head = 0;
+  const BlockDecoder* decoder = nullptr;
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+  uint64_t seed = 0;              // for the checksum, when verified
+  std::vector<uint64_t>* out = nullptr;
+  // Results, as ScanBlock would give them.
+  Status status;
+  bool reached_end = false;
+};
+
+// ScanBlock on each of `n` blocks (of possibly different tables), with
+// their decoding interleaved entry by entry: each block's decode is a serial
+// chain (an entry's position depends on the previous entry's code), and
+// running several chains side by side lets the CPU overlap them. Every
+// result is exactly what ScanBlock gives for that block; options.seed is
+// ignored in favour of each scan's seed.
+void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
+                const BlockReadOptions& options, BlockScanStats* stats);
+
 }  // namespace simdex::format
 
 #endif  // SIMDEX_FORMAT_BLOCK_READER_H_

@@ -21,6 +21,8 @@ namespace simdex::tools {
 using CommandRunner = std::function<int()>;
 
 void AddDistanceCommand(CLI::App& app, CommandRunner* run);
+void AddFingerprintCommand(CLI::App& app, CommandRunner* run);
+void AddPairsCommand(CLI::App& app, CommandRunner* run);
 void AddBuildCommand(CLI::App& app, CommandRunner* run);
 void AddQueryCommand(CLI::App& app, CommandRunner* run);
 void AddInspectCommand(CLI::App& app, CommandRunner* run);
@@ -35,6 +37,12 @@ inline constexpr int kExitUsage = 2;
 inline int ReportError(const char* command, std::string_view what, int exit_code = kExitFailure) {
   std::fprintf(stderr, "simdex %s: %.*s\n", command, static_cast<int>(what.size()), what.data());
   return exit_code;
+}
+
+// Prints "simdex <command>: <message>" on stderr and returns the exit code:
+// 2 for InvalidArgument raised by the command line itself (usage), else 1.
+inline int ReportError(const char* command, const Status& status, bool usage = false) {
+  return ReportError(command, status.message(), usage ? kExitUsage : kExitFailure);
 }
 
 // The message of a failure concerning the file at `path`, prefixed with

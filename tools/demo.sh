@@ -6,4 +6,45 @@ cd "$(dirname "$0")/.."
 tools/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target simdex_cli >/dev/null
-build/bin/simdex distance 00ff00ff00ff00ff 00ff00ff00ff00fe
+
+simdex=build/bin/simdex
+sample=tests/data/sample/docs.jsonl
+out=build/demo
+mkdir -p "$out"
+
+echo "== 1. Fingerprint the bundled sample: $(wc -l <"$sample") documents, licence texts and"
+echo "      classical Chinese poems from several editions (docs/sample.md)"
+echo "\$ $simdex fingerprint --text-field text -o $out/sample.fp $sample"
+"$simdex" fingerprint --text-field text -o "$out/sample.fp" "$sample"
+echo "first lines of $out/sample.fp (id, fingerprint):"
+head -n 3 "$out/sample.fp" | sed 's/^/    /'
+
+echo
+echo "== 2. Near-duplicate pairs: fingerprints at Hamming distance <= 3"
+echo "\$ $simdex pairs --max-distance 3 --names $sample $out/sample.fp > $out/pairs.tsv"
+"$simdex" pairs --max-distance 3 --names "$sample" "$out/sample.fp" >"$out/pairs.tsv"
+echo "pairs per distance:"
+awk -F'\t' '{ n[$1]++ } END { for (d = 0; d <= 3; d++) printf "    distance %d: %d pairs\n", d, n[d] }' "$out/pairs.tsv"
+
+echo
+echo "A few pairs at each distance (distance, ids, titles; all in $out/pairs.tsv):"
+awk -F'\t' '
+  NR == FNR { n[$1]++; next }
+  {
+    i = seen[$1]++
+    step = n[$1] / 5
+    if (i < 5 * step && i == int(int(i / step) * step + 0.5)) {
+      a = $4; b = $5
+      if (length(a) > 60) a = substr(a, 1, 57) "..."
+      if (length(b) > 60) b = substr(b, 1, 57) "..."
+      printf "    %s  %5s %5s  %s  |  %s\n", $1, $2, $3, a, b
+    }
+  }' "$out/pairs.tsv" "$out/pairs.tsv"
+
+echo
+echo "== 3. The distance between two fingerprints"
+read -r d id1 id2 _ < <(awk -F'\t' '$1 == 2 { print $1, $2, $3; exit }' "$out/pairs.tsv")
+fp1=$(awk -F'\t' -v id="$id1" '$1 == id { print $2 }' "$out/sample.fp")
+fp2=$(awk -F'\t' -v id="$id2" '$1 == id { print $2 }' "$out/sample.fp")
+echo "\$ $simdex distance $fp1 $fp2    # documents $id1 and $id2"
+"$simdex" distance "$fp1" "$fp2"

@@ -9,10 +9,12 @@ int main(int argc, char** argv) {
   CLI::App app{"simdex: near-duplicate detection with SimHash fingerprints"};
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
+  simdex::tools::AddDistanceCommand(app, &run);
+  simdex::tools::AddFingerprintCommand(app, &run);
+  simdex::tools::AddPairsCommand(app, &run);
   simdex::tools::AddQueryCommand(app, &run);
   simdex::tools::AddInspectCommand(app, &run);
   simdex::tools::AddVerifyCommand(app, &run);
-  simdex::tools::AddDistanceCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,11 +10,13 @@
 //      and renames the temporary file into place.
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <xxhash.h>
 
 #include "engine/index/external_sorter.h"
 #include "engine/index/output_file.h"
+#include "engine/index/radix_sort.h"
 #include "engine/index/table_encoder.h"
 #include "format/block_format.h"
 #include "format/coding.h"
@@ -108,6 +110,41 @@ Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermu
   }
   SIMDEX_RETURN_IF_ERROR((*spill)->Close());
   return index::MappedValues::Open((*spill)->path(), map);
+}
+
+// Sorts table t's permuted fingerprints (table 0: the fingerprints as they
+// are) in memory when 16 bytes per entry fit the budget, else externally,
+// and encodes them to `sink`. Adds the sorting time to *sort_seconds.
+// `buffers` holds the sorted values and the sort's scratch, reused from
+// table to table.
+struct SortBuffers {
+  std::vector<uint64_t> values;
+  std::vector<uint64_t> scratch;
+};
+
+Status BuildTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, const ExternalSortOptions& sort_options,
+                  int sort_threads, SortBuffers* buffers, const std::function<Status(std::string_view)>& sink,
+                  index::EncodedTable* enc, double* sort_seconds) {
+  const BlockPermutation& perm = o.scheme.table(t);
+  std::span<const uint64_t> values = fps;
+  std::unique_ptr<index::OutputFile> spill;
+  std::unique_ptr<index::MappedValues> spill_map;
+  if (t > 0) {
+    const auto start = Clock::now();
+    if (fps.size() <= o.memory_bytes / 16) {
+      std::vector<uint64_t>& permuted = buffers->values;
+      permuted.resize(fps.size());
+      buffers->scratch.resize(fps.size());
+      for (size_t i = 0; i < fps.size(); ++i) permuted[i] = perm.Apply(fps[i]);
+      index::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
+      values = permuted;
+    } else {
+      SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
+      values = spill_map->values();
+    }
+    *sort_seconds += Seconds(start);
+  }
+  return index::EncodeTable(values, o.block_size, static_cast<uint32_t>(t), sink, enc);
 }
 
 }  // namespace
@@ -251,46 +288,73 @@ Status IndexBuilder::FinishImpl() {
   format::FileHeader().EncodeTo(&header);
   SIMDEX_RETURN_IF_ERROR(out->Append(header));
   const uint64_t align = std::min<uint64_t>(o.block_size, 4096);
-  const auto sink = [&out](std::string_view block) { return out->Append(block); };
   std::vector<uint64_t> ranks0;
-  std::vector<uint64_t> permuted;
   double sort_seconds = 0;
-  for (int t = 0; t < o.scheme.num_tables(); ++t) {
-    r.Report("encoding tables", static_cast<double>(t) / o.scheme.num_tables());
-    const BlockPermutation& perm = o.scheme.table(t);
-    std::span<const uint64_t> values = fps.values();
-    std::unique_ptr<index::OutputFile> spill;
-    std::unique_ptr<index::MappedValues> spill_map;
-    if (t > 0) {
-      auto ts = Clock::now();
-      if (n <= o.memory_bytes / 16) {
-        permuted.resize(n);
-        for (uint64_t i = 0; i < n; ++i) permuted[i] = perm.Apply(values[i]);
-        ExternalSorter<uint64_t>::SortInMemory(permuted.data(), permuted.size(), o.threads);
-        values = permuted;
-      } else {
-        SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(values, perm, r.SortOptions(), &spill, &spill_map));
-        values = spill_map->values();
-      }
-      sort_seconds += Seconds(ts);
-    }
-    SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
+  // Appends table t (encoded as `enc`, its blocks already written or in
+  // `blocks`) and its head index to the output.
+  auto write_table = [&](int t, const index::EncodedTable& enc, uint64_t blocks_offset) -> Status {
     format::TableMetadata tm;
-    for (int b : perm.leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
-    tm.blocks_offset = out->size();
-    index::EncodedTable enc;
-    SIMDEX_RETURN_IF_ERROR(index::EncodeTable(values, o.block_size, static_cast<uint32_t>(t), sink, &enc));
+    for (int b : o.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
+    tm.blocks_offset = blocks_offset;
     tm.num_blocks = enc.heads.size();
     tm.payload_bits = enc.payload_bits;
     tm.code_lengths = enc.code_lengths;
     SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
     tm.heads_offset = out->size();
     SIMDEX_RETURN_IF_ERROR(AppendU64s(out.get(), enc.heads, &tm.heads_checksum));
-    if (t == 0) ranks0 = std::move(enc.ranks);
+    if (t == 0) ranks0 = enc.ranks;
     meta.tables.push_back(std::move(tm));
+    return Status::OK();
+  };
+  const int num_tables = o.scheme.num_tables();
+  // Tables are encoded `wave` at a time into memory when the budget holds
+  // the fingerprints plus, per table in flight, its sorted values, the sort's
+  // scratch and the encoded blocks (~22 bytes per entry); else one at a
+  // time, streamed to the output.
+  const uint64_t wave = o.threads > 1 && n <= o.memory_bytes / (8 + 22 * static_cast<uint64_t>(o.threads))
+                            ? static_cast<uint64_t>(o.threads) : 1;
+  std::vector<SortBuffers> buffers(wave);
+  for (int first = 0; first < num_tables; first += static_cast<int>(wave)) {
+    r.Report("encoding tables", static_cast<double>(first) / num_tables);
+    if (wave == 1) {
+      SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
+      const uint64_t offset = out->size();
+      index::EncodedTable enc;
+      SIMDEX_RETURN_IF_ERROR(BuildTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
+                                        [&out](std::string_view block) { return out->Append(block); }, &enc,
+                                        &sort_seconds));
+      SIMDEX_RETURN_IF_ERROR(write_table(first, enc, offset));
+      continue;
+    }
+    const int wave_end = std::min<int>(num_tables, first + static_cast<int>(wave));
+    std::vector<std::string> blocks(wave_end - first);
+    std::vector<index::EncodedTable> encs(wave_end - first);
+    std::vector<Status> status(wave_end - first);
+    std::vector<double> seconds(wave_end - first);
+    std::vector<std::thread> workers;
+    for (int t = first; t < wave_end; ++t) {
+      workers.emplace_back([&, t] {
+        const int i = t - first;
+        status[i] = BuildTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&blocks, i](std::string_view block) {
+          blocks[i].append(block);
+          return Status::OK();
+        }, &encs[i], &seconds[i]);
+      });
+    }
+    for (auto& w : workers) w.join();
+    for (int t = first; t < wave_end; ++t) {
+      const int i = t - first;
+      SIMDEX_RETURN_IF_ERROR(status[i]);
+      sort_seconds += seconds[i] / static_cast<double>(wave);
+      SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
+      const uint64_t offset = out->size();
+      SIMDEX_RETURN_IF_ERROR(out->Append(blocks[i]));
+      blocks[i] = std::string();
+      SIMDEX_RETURN_IF_ERROR(write_table(t, encs[i], offset));
+    }
   }
-  permuted = std::vector<uint64_t>();
   fps = SortedFingerprints();
+  buffers.clear();
 
   // 3. Rank index, ids, metadata, footer.
   SIMDEX_RETURN_IF_ERROR(out->PadTo(8));

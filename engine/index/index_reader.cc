@@ -2,6 +2,7 @@
 // section placement (docs/format.md) before anything else is read.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 
 #include <boost/iostreams/device/mapped_file.hpp>
@@ -61,12 +62,18 @@ std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
 }
 
 Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) {
+  // Boost refuses to map empty files; an empty file is an empty byte range,
+  // which Open() reports as too short to be an index (Corruption).
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
+    *out = NewMemoryFile(std::string());
+    return Status::OK();
+  }
   try {
     boost::iostreams::mapped_file_source map;
     map.open(path);
     *out = std::make_unique<MappedFile>(std::move(map));
   } catch (const std::exception& e) {
-    // Boost refuses to map empty files; they are not indexes either.
     return Status::IOError("cannot map " + path + ": " + e.what());
   }
   return Status::OK();

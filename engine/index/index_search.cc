@@ -26,6 +26,10 @@ struct Found {
 // Scratch reused across the queries of one thread.
 struct Scratch {
   std::vector<uint64_t> values;
+  std::vector<std::vector<uint64_t>> table_values;  // per probed table
+  std::vector<format::BlockScan> scans;
+  std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
+  std::vector<size_t> scan_block;   // ... at block scan_block[j]
   std::vector<Found> found;
 };
 
@@ -44,16 +48,20 @@ void SearchStats::Add(const SearchStats& o) {
   for (size_t i = 0; i < o.candidates_per_table.size(); ++i) candidates_per_table[i] += o.candidates_per_table[i];
 }
 
-// Appends to *out the values of table t in [lo, hi], in order.
-static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, uint64_t lo, uint64_t hi,
+// The first block of table t that may hold values >= lo.
+static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
+  const size_t b = format::FindLastLess(table.heads, table.num_blocks, lo, nullptr);
+  return b == format::kNoHead ? 0 : b;
+}
+
+// Appends to *out the values of table t in [lo, hi] that lie in blocks
+// b.. (in order), decoding block by block until a value passes hi.
+static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t lo, uint64_t hi,
                         std::vector<uint64_t>* out, format::BlockScanStats* scan) {
   const IndexReader::Rep::Table& table = rep.tables[t];
-  const uint64_t nb = table.num_blocks;
-  size_t b = format::FindLastLess(table.heads, nb, lo, nullptr);
-  if (b == format::kNoHead) b = 0;
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
-  for (; b < nb; ++b) {
+  for (; b < table.num_blocks; ++b) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > hi) break;
     opts.seed = index::BlockSeed(t, b);
@@ -66,12 +74,83 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, uint64_t lo, ui
   return Status::OK();
 }
 
+// Asks the CPU to start loading the part of block b that a scan for values
+// >= lo will read: the key's place between this block's head and the next
+// one's, by interpolation, plus a line of slack. The loads of all probed
+// tables then overlap instead of each scan waiting for memory line by line.
+static void PrefetchUpTo(const IndexReader::Rep& rep, const IndexReader::Rep::Table& table, size_t b, uint64_t head,
+                         uint64_t lo) {
+  const uint32_t block_size = rep.meta.block_size;
+  double fraction = 1.0;
+  if (b + 1 < table.num_blocks) {
+    const uint64_t next = format::DecodeFixed64(table.heads + 8 * (b + 1));
+    if (next > head && lo > head) fraction = std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
+    if (lo <= head) fraction = 0;
+  }
+  const size_t bytes = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 128);
+  const uint8_t* block = rep.Block(table, b);
+  for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(block + off);
+}
+
+// For every table in `tables`, appends to values[i] the values of table
+// tables[i] whose key equals the query's key. The first candidate block of
+// every table is decoded in one interleaved pass (format::ScanBlocks); a
+// key range that runs on past its first block continues block by block.
+static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
+                            Scratch* scratch, format::BlockScanStats* scan) {
+  auto& scans = scratch->scans;
+  scans.clear();
+  scratch->scan_table.clear();
+  scratch->scan_block.clear();
+  scratch->table_values.resize(tables.size());
+  format::BlockReadOptions opts;
+  opts.verify_checksum = rep.options.verify_block_checksums;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const uint32_t t = static_cast<uint32_t>(tables[i]);
+    const IndexReader::Rep::Table& table = rep.tables[t];
+    scratch->table_values[i].clear();
+    const uint64_t pq = table.permutation->Apply(query);
+    const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
+    const uint64_t lo = pq & ~suffix;
+    if (table.num_blocks == 0) continue;
+    const size_t b = FirstBlock(table, lo);
+    const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
+    if (head > (lo | suffix)) continue;
+    PrefetchUpTo(rep, table, b, head, lo);
+    format::BlockScan s;
+    s.ptr = rep.Block(table, b);
+    s.limit = rep.end();
+    s.head = head;
+    s.decoder = &table.decoder;
+    s.lo = lo;
+    s.hi = lo | suffix;
+    s.seed = index::BlockSeed(t, b);
+    s.out = &scratch->table_values[i];
+    scans.push_back(s);
+    scratch->scan_table.push_back(i);
+    scratch->scan_block.push_back(b);
+  }
+  format::ScanBlocks(scans.data(), scans.size(), rep.meta.block_size, opts, scan);
+  for (size_t j = 0; j < scans.size(); ++j) {
+    const size_t i = scratch->scan_table[j];
+    const uint32_t t = static_cast<uint32_t>(tables[i]);
+    if (!scans[j].status.ok()) {
+      return scans[j].status.WithContext("block " + std::to_string(scratch->scan_block[j]) + " of table " +
+                                         std::to_string(t));
+    }
+    if (scans[j].reached_end) {
+      SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, scratch->scan_block[j] + 1, scans[j].lo, scans[j].hi,
+                                       &scratch->table_values[i], scan));
+    }
+  }
+  return Status::OK();
+}
+
 // Appends a Match for every id stored with `fingerprint` (its run in table 0).
 static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int distance, std::vector<uint64_t>* scratch,
                         std::vector<Match>* out, format::BlockScanStats* scan) {
   const IndexReader::Rep::Table& table = rep.tables[0];
-  size_t b = format::FindLastLess(table.heads, table.num_blocks, fingerprint, nullptr);
-  if (b == format::kNoHead) b = 0;
+  size_t b = FirstBlock(table, fingerprint);
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
   for (; b < table.num_blocks; ++b) {
@@ -101,25 +180,21 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   out->clear();
   scratch->found.clear();
   format::BlockScanStats scan;
-  for (int t : rep.scheme.TablesForDistance(k)) {
-    const BlockPermutation& perm = *rep.tables[t].permutation;
+  const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
+  SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, scratch, &scan));
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const BlockPermutation& perm = *rep.tables[tables[i]].permutation;
     const uint64_t pq = perm.Apply(query);
-    const uint64_t suffix = LowMask(64 - perm.key_bits());
-    const uint64_t lo = pq & ~suffix;
-    scratch->values.clear();
-    SIMDEX_RETURN_IF_ERROR(ScanRange(rep, static_cast<uint32_t>(t), lo, lo | suffix, &scratch->values, &scan));
-    uint64_t prev = 0;
-    for (size_t i = 0; i < scratch->values.size(); ++i) {
-      const uint64_t v = scratch->values[i];
-      if (i > 0 && v == prev) continue;  // equal values: one fingerprint
-      prev = v;
-      const int d = HammingDistance(v, pq);
-      if (d <= k) scratch->found.push_back({perm.Invert(v), d});
+    const std::vector<uint64_t>& values = scratch->table_values[i];
+    for (size_t j = 0; j < values.size(); ++j) {
+      if (j > 0 && values[j] == values[j - 1]) continue;  // equal values: one fingerprint
+      const int d = HammingDistance(values[j], pq);
+      if (d <= k) scratch->found.push_back({perm.Invert(values[j]), d});
     }
     if (stats) {
       stats->tables_probed++;
-      stats->candidates += scratch->values.size();
-      stats->candidates_per_table[t] += scratch->values.size();
+      stats->candidates += values.size();
+      stats->candidates_per_table[tables[i]] += values.size();
     }
   }
   auto& found = scratch->found;

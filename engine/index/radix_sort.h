@@ -1,13 +1,13 @@
-// In-memory LSD radix sort for the two record types of the index builder.
+// In-memory radix sort for the two record types of the index builder.
 //
-// The sort makes one read pass to build a histogram of every 8-bit digit of
-// the key, then one scatter pass per digit, least significant first. A digit
-// that has the same value in every record is skipped (fingerprints permuted
-// so that a block leads, ids below 2^24, ...). For FingerprintIdPair the key
-// is the 128-bit value (fingerprint, id); when the input is already ordered by
-// id (the builder's usual case: ids are assigned in input order) the id
-// digits are skipped too, since a stable sort on the fingerprint alone then
-// yields (fingerprint, id) order.
+// One counting pass finds the digits (bytes) that vary; MSD scatter passes
+// on the highest varying digit split the input until each range fits in
+// the L2 cache, and LSD passes over the remaining varying digits finish
+// each range there. Digits that have one value throughout (fingerprints
+// permuted so that a block leads, small ids, ...) cost no pass.
+// FingerprintIdPairs are sorted on the fingerprint, then each group of
+// equal fingerprints on the id; with ids in input order (the builder's
+// usual case) the stable fingerprint passes leave every group in order.
 //
 // Two records with equal keys are identical bytes, so the output is fully
 // determined by the input multiset: it does not depend on the thread count.
@@ -33,9 +33,10 @@ struct FingerprintIdPair {
 static_assert(sizeof(FingerprintIdPair) == 16);
 
 // Sorts records[0, n) ascending, using scratch[0, n) as work space (its
-// contents on return are unspecified). threads >= 2 splits the input into
-// parts sorted concurrently and merged; at most `threads` threads run at
-// once and the result is the same for every thread count.
+// contents on return are unspecified). threads >= 2 shares the counting,
+// the first scatter pass and the finishing of its buckets among up to that
+// many threads (parts of at least 2^16 records); the result is the same for
+// every thread count.
 //
 // REQUIRES: records and scratch each hold n records and do not overlap;
 // threads >= 1. Never fails: if a thread cannot be started, the work it

@@ -93,6 +93,11 @@ std::vector<R> Generate(Shape shape, size_t n, uint64_t seed) {
   return v;
 }
 
+// The smallest budget: a few thousand records per run, 13 runs per merge.
+ExternalSortOptions Tiny(const TempDir& dir, int threads = 1) {
+  return {.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path(), .threads = threads};
+}
+
 template <class R>
 std::vector<R> Sorted(std::vector<R> v) {
   std::sort(v.begin(), v.end());
@@ -167,8 +172,7 @@ TYPED_TEST(ExternalSorterTest, TinyBudgetMergesInSeveralPassesToTheInMemoryResul
       SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", threads " + std::to_string(threads));
       TempDir dir;
       const std::vector<TypeParam> input = Generate<TypeParam>(shape, 60000, 3);
-      ExternalSorter<TypeParam> sorter(
-          {.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path(), .threads = threads});
+      ExternalSorter<TypeParam> sorter(Tiny(dir, threads));
       std::vector<TypeParam> out;
       ASSERT_TRUE(SortExternally(&sorter, input, 777, &out).ok());
       EXPECT_TRUE(out == Sorted(input));
@@ -183,7 +187,7 @@ TYPED_TEST(ExternalSorterTest, TinyBudgetMergesInSeveralPassesToTheInMemoryResul
 TYPED_TEST(ExternalSorterTest, FewRunsMergeInOnePass) {
   TempDir dir;
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 4);
-  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  ExternalSorter<TypeParam> sorter(Tiny(dir));
   std::vector<TypeParam> out;
   ASSERT_TRUE(SortExternally(&sorter, input, 1, &out).ok());
   EXPECT_TRUE(out == Sorted(input));
@@ -195,7 +199,7 @@ TYPED_TEST(ExternalSorterTest, ZeroAndOneRecords) {
   for (size_t n : {0, 1}) {
     TempDir dir;
     const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, n, 5);
-    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    ExternalSorter<TypeParam> sorter(Tiny(dir));
     std::vector<TypeParam> out;
     ASSERT_TRUE(SortExternally(&sorter, input, 10, &out).ok());
     EXPECT_TRUE(out == input);
@@ -206,7 +210,7 @@ TYPED_TEST(ExternalSorterTest, TempFilesExistWhileMergingAndAreGoneAfterDestruct
   TempDir dir;
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 6);
   {
-    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    ExternalSorter<TypeParam> sorter(Tiny(dir));
     ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
     ASSERT_TRUE(sorter.Finish().ok());
     EXPECT_EQ(dir.Files().size(), sorter.stats().runs_spilled);
@@ -217,7 +221,7 @@ TYPED_TEST(ExternalSorterTest, TempFilesExistWhileMergingAndAreGoneAfterDestruct
 TYPED_TEST(ExternalSorterTest, AbandonRemovesTempFilesAndLaterCallsFail) {
   TempDir dir;
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 7);
-  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  ExternalSorter<TypeParam> sorter(Tiny(dir));
   ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
   EXPECT_FALSE(dir.Files().empty());
   sorter.Abandon();
@@ -229,7 +233,7 @@ TYPED_TEST(ExternalSorterTest, AbandonRemovesTempFilesAndLaterCallsFail) {
 TYPED_TEST(ExternalSorterTest, CorruptedSpillFileIsCorruptionNamingIt) {
   TempDir dir;
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 8);
-  ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+  ExternalSorter<TypeParam> sorter(Tiny(dir));
   ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
   ASSERT_TRUE(sorter.Finish().ok());
   // The merge has read only the first frames of each run; damage the last
@@ -261,7 +265,7 @@ TYPED_TEST(ExternalSorterTest, FailedWriteIsIOErrorAndLeavesNoFiles) {
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 9);
   Status s;
   {
-    ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = dir.path()});
+    ExternalSorter<TypeParam> sorter(Tiny(dir));
     // A file size limit makes write() fail with EFBIG, as a full disk fails
     // with ENOSPC.
     struct rlimit old_limit;

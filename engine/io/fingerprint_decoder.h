@@ -1,0 +1,24 @@
+// The interface the two fingerprint-file decoders (text, binary) implement
+// behind FingerprintFileReader.
+#ifndef SIMDEX_ENGINE_IO_FINGERPRINT_DECODER_H_
+#define SIMDEX_ENGINE_IO_FINGERPRINT_DECODER_H_
+
+#include "simdex/fingerprint_file.h"
+
+namespace simdex {
+
+class FingerprintFileReader::Decoder {
+ public:
+  virtual ~Decoder() = default;
+  // As FingerprintFileReader::Read.
+  virtual Status Read(FingerprintRecord* out, size_t max, size_t* n) = 0;
+  virtual FingerprintFileForm form() const = 0;
+  const FingerprintFileStats& stats() const { return stats_; }
+
+ protected:
+  FingerprintFileStats stats_;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_ENGINE_IO_FINGERPRINT_DECODER_H_

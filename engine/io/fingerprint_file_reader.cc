@@ -1,0 +1,46 @@
+// FingerprintFileReader: detects the form from the first bytes and hands the
+// input to the matching decoder.
+#include <string_view>
+
+#include "engine/io/binary_fingerprint_decoder.h"
+#include "engine/io/fingerprint_file_format.h"
+#include "engine/io/input_stream.h"
+#include "engine/io/text_fingerprint_decoder.h"
+
+namespace simdex {
+
+FingerprintFileReader::FingerprintFileReader(std::unique_ptr<Decoder> decoder, std::string name)
+    : decoder_(std::move(decoder)), name_(std::move(name)) {}
+
+FingerprintFileReader::~FingerprintFileReader() = default;
+
+Status FingerprintFileReader::Open(const std::string& path, const FingerprintFileReaderOptions& options,
+                                   std::unique_ptr<FingerprintFileReader>* out) {
+  std::unique_ptr<io::InputStream> stream;
+  SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &stream));
+  auto input = std::make_unique<io::BufferedInput>(std::move(stream));
+  SIMDEX_RETURN_IF_ERROR(input->Fill(io::kBinaryMagic.size()));
+  std::string name = io::DisplayName(path);
+  std::unique_ptr<Decoder> decoder;
+  if (std::string_view(input->data(), input->size()).starts_with(io::kBinaryMagic)) {
+    auto binary = std::make_unique<io::BinaryFingerprintDecoder>(std::move(input), name);
+    SIMDEX_RETURN_IF_ERROR(binary->Start());
+    decoder = std::move(binary);
+  } else {
+    decoder = std::make_unique<io::TextFingerprintDecoder>(std::move(input), name, options);
+  }
+  out->reset(new FingerprintFileReader(std::move(decoder), std::move(name)));
+  return Status::OK();
+}
+
+Status FingerprintFileReader::Read(FingerprintRecord* out, size_t max, size_t* n) {
+  return decoder_->Read(out, max, n);
+}
+
+FingerprintFileForm FingerprintFileReader::form() const { return decoder_->form(); }
+
+const FingerprintFileStats& FingerprintFileReader::stats() const { return decoder_->stats(); }
+
+const std::string& FingerprintFileReader::name() const { return name_; }
+
+}  // namespace simdex

@@ -1,0 +1,175 @@
+// FingerprintFileWriter: formats records into a buffer and hands it to an
+// OutputStream in large writes.
+//
+// Text form: "<id>\t<16 lower-case hex digits>\n", or "<id>\t-\t<reason>\n".
+// Binary form: the layout in fingerprint_file_format.h.
+#include <cassert>
+#include <new>
+#include <string>
+
+#include <xxhash.h>
+
+#include "engine/io/fingerprint_file_format.h"
+#include "engine/io/output_stream.h"
+#include "simdex/fingerprint_file.h"
+
+namespace simdex {
+
+class FingerprintFileWriter::Encoder {
+ public:
+  explicit Encoder(std::unique_ptr<io::OutputStream> out) : out_(std::move(out)) { buf_.reserve(kFlushAt + 256); }
+  virtual ~Encoder() = default;
+  virtual Status Add(uint64_t id, uint64_t fingerprint) = 0;
+  virtual Status AddEmpty(uint64_t id, std::string_view reason) = 0;
+  virtual Status Finish(uint64_t records, uint64_t empty) = 0;
+
+ protected:
+  static constexpr size_t kFlushAt = 1 << 20;
+  Status MaybeFlush() { return buf_.size() >= kFlushAt ? Flush() : Status::OK(); }
+  virtual Status Flush() {
+    Status s = out_->Write(buf_.data(), buf_.size());
+    buf_.clear();
+    return s;
+  }
+  Status Close() {
+    SIMDEX_RETURN_IF_ERROR(Flush());
+    return out_->Close();
+  }
+  std::string buf_;
+
+ private:
+  std::unique_ptr<io::OutputStream> out_;
+};
+
+namespace {
+
+class TextEncoder : public FingerprintFileWriter::Encoder {
+ public:
+  using Encoder::Encoder;
+
+  Status Add(uint64_t id, uint64_t fingerprint) override {
+    static const char kDigits[] = "0123456789abcdef";
+    AppendId(id);
+    char hex[17];
+    for (int i = 15; i >= 0; --i, fingerprint >>= 4) hex[i] = kDigits[fingerprint & 15];
+    hex[16] = '\n';
+    buf_.append(hex, sizeof(hex));
+    return MaybeFlush();
+  }
+
+  Status AddEmpty(uint64_t id, std::string_view reason) override {
+    AppendId(id);
+    buf_ += "-\t";
+    buf_ += reason;
+    buf_ += '\n';
+    return MaybeFlush();
+  }
+
+  Status Finish(uint64_t, uint64_t) override { return Close(); }
+
+ private:
+  // "<id>\t"
+  void AppendId(uint64_t id) {
+    char tmp[21];
+    char* p = tmp + sizeof(tmp);
+    do {
+      *--p = static_cast<char>('0' + id % 10);
+      id /= 10;
+    } while (id != 0);
+    buf_.append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
+    buf_ += '\t';
+  }
+};
+
+class BinaryEncoder : public FingerprintFileWriter::Encoder {
+ public:
+  explicit BinaryEncoder(std::unique_ptr<io::OutputStream> out)
+      : Encoder(std::move(out)), hash_(XXH3_createState()) {
+    if (hash_ == nullptr) throw std::bad_alloc();
+    XXH3_64bits_reset(hash_);
+    char header[io::BinaryHeader::kEncodedLength];
+    io::BinaryHeader().EncodeTo(header);
+    buf_.append(header, sizeof(header));
+  }
+  ~BinaryEncoder() override { XXH3_freeState(hash_); }
+
+  Status Add(uint64_t id, uint64_t fingerprint) override {
+    char rec[io::kBinaryRecordSize];
+    format::EncodeFixed64(rec, id);
+    format::EncodeFixed64(rec + 8, fingerprint);
+    buf_.append(rec, sizeof(rec));
+    return MaybeFlush();
+  }
+
+  Status AddEmpty(uint64_t, std::string_view) override { return Status::OK(); }
+
+  Status Finish(uint64_t records, uint64_t empty) override {
+    io::BinaryTrailer trailer;
+    trailer.records = records;
+    trailer.empty = empty;
+    char bytes[io::BinaryTrailer::kEncodedLength];
+    trailer.EncodeTo(bytes);
+    buf_.append(bytes, io::BinaryTrailer::kChecksumOffset);
+    XXH3_64bits_update(hash_, buf_.data(), buf_.size());
+    trailer.checksum = XXH3_64bits_digest(hash_);
+    trailer.EncodeTo(bytes);
+    buf_.append(bytes + io::BinaryTrailer::kChecksumOffset,
+                io::BinaryTrailer::kEncodedLength - io::BinaryTrailer::kChecksumOffset);
+    // The checksum is complete; Flush must not hash the trailer again.
+    finishing_ = true;
+    return Close();
+  }
+
+ protected:
+  Status Flush() override {
+    if (!finishing_) XXH3_64bits_update(hash_, buf_.data(), buf_.size());
+    return Encoder::Flush();
+  }
+
+ private:
+  XXH3_state_t* hash_;
+  bool finishing_ = false;
+};
+
+}  // namespace
+
+FingerprintFileWriter::FingerprintFileWriter(std::unique_ptr<Encoder> encoder) : encoder_(std::move(encoder)) {}
+
+FingerprintFileWriter::~FingerprintFileWriter() = default;
+
+Status FingerprintFileWriter::Open(const std::string& path, FingerprintFileForm form,
+                                   std::unique_ptr<FingerprintFileWriter>* out) {
+  std::unique_ptr<io::OutputStream> stream;
+  SIMDEX_RETURN_IF_ERROR(io::OutputStream::Open(path, &stream));
+  std::unique_ptr<Encoder> encoder;
+  if (form == FingerprintFileForm::kBinary) {
+    encoder = std::make_unique<BinaryEncoder>(std::move(stream));
+  } else {
+    encoder = std::make_unique<TextEncoder>(std::move(stream));
+  }
+  out->reset(new FingerprintFileWriter(std::move(encoder)));
+  return Status::OK();
+}
+
+Status FingerprintFileWriter::Add(uint64_t id, uint64_t fingerprint) {
+  if (!status_.ok()) return status_;
+  status_ = encoder_->Add(id, fingerprint);
+  ++records_;
+  return status_;
+}
+
+Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
+  assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
+  if (!status_.ok()) return status_;
+  status_ = encoder_->AddEmpty(id, reason);
+  ++empty_;
+  return status_;
+}
+
+Status FingerprintFileWriter::Finish() {
+  if (!status_.ok()) return status_;
+  status_ = encoder_->Finish(records_, empty_);
+  return status_;
+}
+
+}  // namespace simdex

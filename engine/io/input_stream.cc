@@ -1,0 +1,162 @@
+// Opens plain files with read(2) (the fast path) and compressed files through
+// a Boost.Iostreams filtering_istream whose exceptions are turned into Status.
+#include "engine/io/input_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <istream>
+
+#include <boost/iostreams/device/file_descriptor.hpp>
+#include <boost/iostreams/filter/bzip2.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+
+#include "engine/io/zstd_checked_decompressor.h"
+
+namespace simdex::io {
+
+namespace bio = boost::iostreams;
+
+namespace {
+
+constexpr std::streamsize kBoostBufferSize = 1 << 17;
+
+class FdInputStream : public InputStream {
+ public:
+  FdInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
+  ~FdInputStream() override {
+    if (owned_) ::close(fd_);
+  }
+
+  Status Read(char* dst, size_t n, size_t* got) override {
+    for (;;) {
+      ssize_t r = ::read(fd_, dst, n);
+      if (r >= 0) {
+        *got = static_cast<size_t>(r);
+        return Status::OK();
+      }
+      if (errno != EINTR) return Status::IOError(name_ + ": read failed: " + std::strerror(errno));
+    }
+  }
+
+ private:
+  int fd_;
+  bool owned_;
+  std::string name_;
+};
+
+std::string GzipMessage(const bio::gzip_error& e) {
+  switch (e.error()) {
+    case bio::gzip::bad_footer: return "truncated gzip stream";
+    case bio::gzip::bad_crc: return "corrupt gzip stream (CRC mismatch)";
+    case bio::gzip::bad_length: return "corrupt gzip stream (length mismatch)";
+    case bio::gzip::bad_header: return "not a gzip stream (bad header)";
+    case bio::gzip::bad_method: return "not a gzip stream (unknown method)";
+    default: break;
+  }
+  if (e.error() == bio::gzip::zlib_error && e.zlib_error_code() == bio::zlib::buf_error) {
+    return "truncated gzip stream";
+  }
+  return "corrupt gzip stream (error " + std::to_string(e.error()) + ", zlib " +
+         std::to_string(e.zlib_error_code()) + ")";
+}
+
+std::string Bzip2Message(const bio::bzip2_error& e) {
+  // The bzip2 codes are extern constants, not usable as case labels.
+  if (e.error() == bio::bzip2::unexpected_eof) return "truncated bzip2 stream";
+  if (e.error() == bio::bzip2::data_error_magic) return "not a bzip2 stream (bad magic)";
+  if (e.error() == bio::bzip2::data_error) return "corrupt bzip2 stream";
+  return "corrupt bzip2 stream (error " + std::to_string(e.error()) + ")";
+}
+
+class BoostInputStream : public InputStream {
+ public:
+  BoostInputStream(int fd, Compression compression, std::string name) : name_(std::move(name)) {
+    switch (compression) {
+      case Compression::kGzip: in_.push(bio::gzip_decompressor(), kBoostBufferSize); break;
+      case Compression::kZstd: in_.push(ZstdCheckedDecompressor(), kBoostBufferSize); break;
+      case Compression::kBzip2: in_.push(bio::bzip2_decompressor(), kBoostBufferSize); break;
+      case Compression::kNone: break;
+    }
+    in_.push(bio::file_descriptor_source(fd, bio::close_handle), kBoostBufferSize);
+    // badbit rethrows the filter's own exception, whose type says what broke.
+    in_.exceptions(std::ios::badbit);
+  }
+
+  Status Read(char* dst, size_t n, size_t* got) override {
+    *got = 0;
+    if (failed_) return Status::Corruption(name_ + ": " + failure_);
+    try {
+      in_.read(dst, static_cast<std::streamsize>(n));
+      *got = static_cast<size_t>(in_.gcount());
+      return Status::OK();
+    } catch (const bio::gzip_error& e) {
+      failure_ = GzipMessage(e);
+    } catch (const bio::bzip2_error& e) {
+      failure_ = Bzip2Message(e);
+    } catch (const ZstdStreamError& e) {
+      failure_ = e.what();
+    } catch (const std::ios_base::failure& e) {
+      return Status::IOError(name_ + ": read failed: " + e.what());
+    } catch (const std::exception& e) {
+      failure_ = std::string("decompression failed: ") + e.what();
+    }
+    failed_ = true;
+    return Status::Corruption(name_ + ": " + failure_);
+  }
+
+ private:
+  std::string name_;
+  bio::filtering_istream in_;
+  bool failed_ = false;
+  std::string failure_;
+};
+
+}  // namespace
+
+Compression CompressionOf(std::string_view path) {
+  if (path.ends_with(".gz")) return Compression::kGzip;
+  if (path.ends_with(".zst")) return Compression::kZstd;
+  if (path.ends_with(".bz2")) return Compression::kBzip2;
+  return Compression::kNone;
+}
+
+std::string_view StripCompressionSuffix(std::string_view path) {
+  for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
+    if (path.ends_with(suffix)) return path.substr(0, path.size() - suffix.size());
+  }
+  return path;
+}
+
+std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {
+  if (path == "-") {
+    *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path));
+    return Status::OK();
+  }
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    std::string msg = path + ": " + std::strerror(errno);
+    return errno == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
+  }
+  Compression compression = CompressionOf(path);
+  if (compression == Compression::kNone) {
+    *out = std::make_unique<FdInputStream>(fd, true, path);
+    return Status::OK();
+  }
+  try {
+    *out = std::make_unique<BoostInputStream>(fd, compression, path);
+  } catch (const std::exception& e) {
+    return Status::IOError(path + ": cannot set up decompression: " + e.what());
+  }
+  return Status::OK();
+}
+
+}  // namespace simdex::io

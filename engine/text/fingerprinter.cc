@@ -1,0 +1,297 @@
+// Fingerprinter: options, weighting, the combine and the empty reasons, over
+// the feature pipeline of feature_extractor.h.
+#include <xxhash.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/compat/python_simhash.h"
+#include "engine/text/bit_sums.h"
+#include "engine/text/feature_extractor.h"
+#include "engine/text/feature_table.h"
+#include "engine/text/normalizer.h"
+#include "simdex/fingerprint.h"
+
+namespace simdex {
+namespace {
+
+Status ValidateOptions(const FingerprintOptions& o) {
+  switch (o.tokenizer) {
+    case Tokenizer::kWords:
+    case Tokenizer::kCharNgrams:
+    case Tokenizer::kWordNgrams:
+      break;
+    default:
+      return Status::InvalidArgument("fingerprint options: unknown tokenizer " +
+                                     std::to_string(static_cast<int>(o.tokenizer)));
+  }
+  switch (o.weighting) {
+    case Weighting::kTermFrequency:
+    case Weighting::kBinary:
+    case Weighting::kLogTf:
+      break;
+    case Weighting::kTfIdf:
+      if (o.idf == nullptr) {
+        return Status::InvalidArgument("fingerprint options: weighting tf-idf needs an idf table");
+      }
+      break;
+    default:
+      return Status::InvalidArgument("fingerprint options: unknown weighting " +
+                                     std::to_string(static_cast<int>(o.weighting)));
+  }
+  if (o.ngram < 1 || o.ngram > 16) {
+    return Status::InvalidArgument("fingerprint options: ngram must be in 1..16, got " +
+                                   std::to_string(o.ngram));
+  }
+  return Status::OK();
+}
+
+// Stop words hashed as the extractor hashes features: normalized first.
+Status HashStopWords(const FingerprintOptions& o, std::shared_ptr<const text::HashSet64>* out) {
+  if (o.stop_words.empty()) return Status::OK();
+  text::CaseFoldNormalizer normalizer;
+  if (o.normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
+  auto set = std::make_shared<text::HashSet64>();
+  for (const std::string& word : o.stop_words) {
+    std::string key = o.normalize ? normalizer.NormalizeUtf8(word) : word;
+    if (!key.empty()) set->Insert(XXH3_64bits_withSeed(key.data(), key.size(), o.seed));
+  }
+  *out = std::move(set);
+  return Status::OK();
+}
+
+uint32_t Saturate32(uint64_t v) {
+  return v > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
+                                                  : static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
+struct Fingerprinter::Rep {
+  FingerprintOptions options;
+  // Exactly one of the two feature sources: the simdex pipeline, or the
+  // python-simhash profile (options.compat == kPythonSimhash).
+  std::unique_ptr<text::FeatureExtractor> extractor;
+  std::vector<compat::CountedFeature> compat_features;
+  text::FeatureTable table;
+  text::IntegerBitSums integer_sums;
+  text::RealBitSums real_sums;
+  // FromFeatures scratch: distinct hashes in first-occurrence order with
+  // their summed weights, and where each hash sits in that list.
+  std::vector<WeightedHash> merged;
+  std::unordered_map<uint64_t, size_t> merged_index;
+
+  double WeightOf(const text::FeatureEntry& e) const {
+    switch (options.weighting) {
+      case Weighting::kTermFrequency: return static_cast<double>(e.count);
+      case Weighting::kBinary: return 1.0;
+      case Weighting::kLogTf: return 1.0 + std::log(static_cast<double>(e.count));
+      case Weighting::kTfIdf:
+        return static_cast<double>(e.count) * options.idf->Lookup(table.text(e));
+    }
+    return 0.0;
+  }
+
+  bool python_compat() const { return options.compat == Compat::kPythonSimhash; }
+
+  // Weights and combines the table filled by the extractor.
+  FingerprintResult Finish(const text::ExtractStats& stats);
+  // The python-simhash profile: its features, weight = count, its hash.
+  FingerprintResult FingerprintPythonCompat(std::string_view utf8_text);
+};
+
+// Text with no features is "no-text" when it is only ASCII white space.
+static bool HasText(std::string_view utf8_text) {
+  for (char c : utf8_text) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return true;
+  }
+  return false;
+}
+
+FingerprintResult Fingerprinter::Rep::FingerprintPythonCompat(std::string_view utf8_text) {
+  FingerprintResult r;
+  compat_features.clear();
+  compat::PythonSimhashFeatures(utf8_text, &compat_features, &r.invalid_utf8);
+  if (compat_features.empty()) {
+    r.reason = HasText(utf8_text) ? EmptyReason::kNoFeatures : EmptyReason::kNoText;
+    return r;
+  }
+  integer_sums.Clear();
+  uint64_t occurrences = 0;
+  for (const compat::CountedFeature& f : compat_features) {
+    integer_sums.Add(compat::PythonSimhashFeatureHash(f.text), f.count);
+    occurrences += f.count;
+  }
+  r.occurrences = Saturate32(occurrences);
+  r.features = Saturate32(compat_features.size());
+  r.fingerprint = integer_sums.Fingerprint(64);
+  r.reason = EmptyReason::kNotEmpty;
+  return r;
+}
+
+FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
+  FingerprintResult r;
+  r.invalid_utf8 = stats.invalid_utf8;
+  r.occurrences = Saturate32(stats.occurrences);
+  if (!stats.has_text) {
+    r.reason = EmptyReason::kNoText;
+    return r;
+  }
+  if (stats.candidates == 0) {
+    r.reason = EmptyReason::kNoFeatures;
+    return r;
+  }
+  if (stats.occurrences == 0) {
+    r.reason = EmptyReason::kAllStopWords;
+    return r;
+  }
+  const auto& entries = table.entries();
+  if (options.weighting == Weighting::kTermFrequency || options.weighting == Weighting::kBinary) {
+    // Integral weights: exact integer sums, in any order.
+    integer_sums.Clear();
+    bool binary = options.weighting == Weighting::kBinary;
+    for (const text::FeatureEntry& e : entries) integer_sums.Add(e.hash, binary ? 1 : e.count);
+    r.features = Saturate32(entries.size());
+    r.fingerprint = integer_sums.Fingerprint(64);
+    r.reason = EmptyReason::kNotEmpty;
+    return r;
+  }
+  real_sums.Clear();
+  uint64_t contributing = 0;
+  bool any_positive = false;
+  for (const text::FeatureEntry& e : entries) {
+    double w = WeightOf(e);
+    if (w == 0) continue;
+    any_positive |= w > 0;
+    ++contributing;
+    real_sums.Add(e.hash, w);
+  }
+  if (!any_positive) {
+    r.reason = EmptyReason::kZeroWeight;
+    return r;
+  }
+  r.features = Saturate32(contributing);
+  r.fingerprint = real_sums.Fingerprint(64);
+  r.reason = EmptyReason::kNotEmpty;
+  return r;
+}
+
+const char* EmptyReasonName(EmptyReason reason) {
+  switch (reason) {
+    case EmptyReason::kNotEmpty: return "";
+    case EmptyReason::kNoText: return "no-text";
+    case EmptyReason::kNoFeatures: return "no-features";
+    case EmptyReason::kAllStopWords: return "all-stop-words";
+    case EmptyReason::kZeroWeight: return "zero-weight";
+  }
+  return "unknown";
+}
+
+Status Fingerprinter::Create(const FingerprintOptions& options,
+                             std::unique_ptr<Fingerprinter>* out) {
+  if (options.compat == Compat::kPythonSimhash) {
+    auto rep = std::make_unique<Rep>();
+    rep->options = options;
+    out->reset(new Fingerprinter(std::move(rep)));
+    return Status::OK();
+  }
+  if (options.compat != Compat::kNone) {
+    return Status::InvalidArgument("fingerprint options: unknown compat profile " +
+                                   std::to_string(static_cast<int>(options.compat)));
+  }
+  SIMDEX_RETURN_IF_ERROR(ValidateOptions(options));
+  text::ExtractorConfig config;
+  config.tokenizer = options.tokenizer;
+  config.ngram = options.ngram;
+  config.normalize = options.normalize;
+  config.seed = options.seed;
+  SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
+  auto rep = std::make_unique<Rep>();
+  rep->options = options;
+  SIMDEX_RETURN_IF_ERROR(text::FeatureExtractor::Create(config, &rep->extractor));
+  out->reset(new Fingerprinter(std::move(rep)));
+  return Status::OK();
+}
+
+Fingerprinter::Fingerprinter(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+Fingerprinter::~Fingerprinter() = default;
+
+std::unique_ptr<Fingerprinter> Fingerprinter::Clone() const {
+  auto rep = std::make_unique<Rep>();
+  rep->options = rep_->options;
+  if (rep_->extractor) rep->extractor = rep_->extractor->Clone();
+  return std::unique_ptr<Fingerprinter>(new Fingerprinter(std::move(rep)));
+}
+
+const FingerprintOptions& Fingerprinter::options() const { return rep_->options; }
+
+FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
+  if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
+  rep_->table.set_keep_text(rep_->options.weighting == Weighting::kTfIdf);
+  text::ExtractStats stats;
+  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
+  return rep_->Finish(stats);
+}
+
+void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<WeightedFeature>* out) {
+  out->clear();
+  if (rep_->python_compat()) {
+    rep_->compat_features.clear();
+    compat::PythonSimhashFeatures(utf8_text, &rep_->compat_features, nullptr);
+    for (const auto& f : rep_->compat_features) out->push_back({f.text, static_cast<double>(f.count)});
+    return;
+  }
+  rep_->table.set_keep_text(true);
+  text::ExtractStats stats;
+  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
+  out->clear();
+  for (const text::FeatureEntry& e : rep_->table.entries()) {
+    out->push_back({std::string(rep_->table.text(e)), rep_->WeightOf(e)});
+  }
+}
+
+uint64_t Fingerprinter::HashFeature(std::string_view feature) const {
+  if (rep_->python_compat()) return compat::PythonSimhashFeatureHash(feature);
+  return rep_->extractor->Hash(feature);
+}
+
+FingerprintResult Fingerprinter::FromFeatures(std::span<const WeightedFeature> features) {
+  FingerprintResult r;
+  r.reason = EmptyReason::kNoFeatures;
+  if (features.empty()) return r;
+  rep_->merged.clear();
+  rep_->merged_index.clear();
+  uint64_t occurrences = 0;
+  for (const WeightedFeature& f : features) {
+    if (f.weight == 0) continue;
+    ++occurrences;
+    uint64_t hash = HashFeature(f.text);
+    auto [it, added] = rep_->merged_index.emplace(hash, rep_->merged.size());
+    if (added) rep_->merged.push_back({hash, 0.0});
+    rep_->merged[it->second].weight += f.weight;
+  }
+  r.occurrences = Saturate32(occurrences);
+  rep_->real_sums.Clear();
+  uint64_t contributing = 0;
+  bool any_positive = false;
+  for (const WeightedHash& h : rep_->merged) {
+    if (h.weight == 0) continue;
+    any_positive |= h.weight > 0;
+    ++contributing;
+    rep_->real_sums.Add(h.hash, h.weight);
+  }
+  if (!any_positive) {
+    r.reason = EmptyReason::kZeroWeight;
+    return r;
+  }
+  r.features = Saturate32(contributing);
+  r.fingerprint = rep_->real_sums.Fingerprint(64);
+  r.reason = EmptyReason::kNotEmpty;
+  return r;
+}
+
+}  // namespace simdex

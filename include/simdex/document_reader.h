@@ -1,0 +1,117 @@
+// DocumentReader: reads the documents to fingerprint from JSONL or plain-text
+// files, plain or compressed, one (id, text) pair at a time.
+//
+// Input:
+//   - path "-" is standard input; a path ending in ".gz", ".zst" or ".bz2"
+//     is decompressed (gzip, zstd, bzip2). A damaged or truncated compressed
+//     stream is a Corruption error naming the file
+//     ("docs.jsonl.gz: truncated gzip stream").
+//   - Lines end at '\n'; a '\r' before it is dropped; the last line needs no
+//     '\n'; a UTF-8 byte order mark at the start is dropped.
+//
+// Formats:
+//   - kJsonl: one JSON object per line. The id is the value of id_field,
+//     which must be an unsigned 64-bit integer: a JSON number, or a string of
+//     1 to 20 decimal digits. (With IdMode::kOrdinal the id is the record
+//     number instead, counting from 1, bad records included.) The text is the
+//     values of text_fields joined with "\n"; each must be a string (null
+//     counts as ""). Blank lines are not records; they are counted.
+//   - kLines: every line is one document, its id the line number (from 1);
+//     an empty line is an empty document. The text is taken as it is, valid
+//     UTF-8 or not (the fingerprinter replaces and counts invalid bytes).
+//
+// Errors name the file and line: "docs.jsonl:17: field 'id' is not an
+// unsigned 64-bit integer: -3", "docs.jsonl:3: invalid JSON (...)". With
+// skip_bad, a bad record is skipped instead, counted in stats().skipped, and
+// its message kept in stats().first_errors (the first max_errors_kept).
+// Errors of the input itself (I/O, decompression) always stop the read.
+//
+// Thread safety: a DocumentReader is not safe for concurrent use.
+#ifndef SIMDEX_DOCUMENT_READER_H_
+#define SIMDEX_DOCUMENT_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/status.h"
+
+namespace simdex {
+
+enum class DocumentFormat {
+  kJsonl,  // one JSON object per line
+  kLines,  // one document per line
+};
+
+// kJsonl if path, without a ".gz"/".zst"/".bz2" suffix, ends in ".jsonl",
+// ".json" or ".ndjson"; kLines otherwise (also for "-").
+DocumentFormat DocumentFormatFromPath(std::string_view path);
+
+enum class IdMode {
+  kField,    // JSONL: the id is the value of DocumentReaderOptions::id_field
+  kOrdinal,  // the id is the record number (lines: the line number), from 1
+};
+
+struct DocumentReaderOptions {
+  DocumentFormat format = DocumentFormat::kJsonl;
+  // JSONL only.
+  IdMode id_mode = IdMode::kField;
+  std::string id_field = "id";
+  // JSONL only; REQUIRES: not empty. Joined with "\n" in this order.
+  std::vector<std::string> text_fields = {"text"};
+  // Skip and count bad records instead of stopping at the first.
+  bool skip_bad = false;
+  // How many skipped records' messages stats().first_errors keeps.
+  size_t max_errors_kept = 5;
+  // A longer line is a bad record. REQUIRES: > 0.
+  size_t max_record_bytes = size_t{1} << 30;
+};
+
+struct Document {
+  uint64_t id = 0;
+  std::string text;
+  uint64_t line = 0;  // 1-based line of the record in the (decompressed) input
+};
+
+struct DocumentReaderStats {
+  uint64_t records = 0;      // documents returned by Next()
+  uint64_t skipped = 0;      // bad records skipped (skip_bad)
+  uint64_t blank_lines = 0;  // JSONL lines holding only white space
+  uint64_t bytes = 0;        // decompressed bytes consumed so far
+  std::vector<std::string> first_errors;  // messages of the first skipped records
+};
+
+class DocumentReader {
+ public:
+  // Opens path ("-" = standard input) for reading with options. On error
+  // (file missing, unreadable, options invalid) *out is untouched.
+  static Status Open(const std::string& path, const DocumentReaderOptions& options,
+                     std::unique_ptr<DocumentReader>* out);
+
+  ~DocumentReader();
+  DocumentReader(const DocumentReader&) = delete;
+  DocumentReader& operator=(const DocumentReader&) = delete;
+
+  // Reads the next document into *doc (reusing doc->text's storage) and sets
+  // *eof to false, or sets *eof to true when no document is left. After an
+  // error the reader must not be used again.
+  Status Next(Document* doc, bool* eof);
+
+  // Counts so far; complete once Next() has reported the end.
+  const DocumentReaderStats& stats() const;
+
+  // The name used in messages: the path, or "<stdin>".
+  const std::string& name() const;
+
+ private:
+  struct Rep;
+  explicit DocumentReader(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_DOCUMENT_READER_H_

@@ -1,0 +1,112 @@
+// Decode-garbage fuzz target for the index reader: the input is taken as a
+// whole index file (an in-memory file), opened, and when Open() accepts it,
+// searched and verified. Any crash, out-of-bounds read (AddressSanitizer),
+// undefined behaviour, or error other than Corruption (or, from Open,
+// NotSupported for another format version) is a bug; so is a file that
+// Verify() accepts and a search then rejects.
+//
+// Seed corpus: when a corpus directory named on the command line is empty,
+// LLVMFuzzerInitialize writes a few small valid indexes into it (several
+// schemes, the smallest block size, 0 to 200 entries), so that mutations
+// start from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simdex/index.h"
+#include "tests/index/test_data.h"
+
+namespace {
+
+using simdex::IndexReader;
+using simdex::Status;
+
+void Check(bool condition) {
+  if (!condition) __builtin_trap();
+}
+
+bool OkOrCorruption(const Status& s) { return s.ok() || s.IsCorruption(); }
+
+// Open() may also refuse a header that names another format version.
+bool OpenedOrRefused(const Status& s) { return OkOrCorruption(s) || s.IsNotSupported(); }
+
+void WriteSeeds(const std::string& dir) {
+  using namespace simdex::testing;
+  struct Seed {
+    const char* scheme;
+    std::vector<Entry> entries;
+  };
+  const Seed seeds[] = {
+      {"t4", AssignIds(ClusterFingerprints(20, 9, 1), IdStyle::kNearMax, 2)},
+      {"t10", AssignIds(UniformFingerprints(12, 3), IdStyle::kFullRange, 4)},
+      {"32,32:1", AssignIds(LowBitsFingerprints(60, 10, 5), IdStyle::kAllEqual, 6)},
+      {"t20", {}},
+      {"64:0", AssignIds(UniformFingerprints(1, 7), IdStyle::kSequential, 8)},
+  };
+  for (const Seed& seed : seeds) {
+    simdex::BuildOptions options;
+    options.scheme = SchemeOrDie(seed.scheme);
+    options.block_size = 64;
+    std::string name = std::string("seed_") + seed.scheme + ".sdx";
+    for (char& c : name) {
+      if (c == ',' || c == ':') c = '_';
+    }
+    Check(BuildIndex(dir + "/" + name, options, seed.entries).ok());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  // Positional arguments are corpus directories (or inputs to replay).
+  for (int i = 1; i < *argc; ++i) {
+    const char* arg = (*argv)[i];
+    std::error_code ec;
+    if (arg[0] != '-' && std::filesystem::is_directory(arg, ec) && std::filesystem::is_empty(arg, ec)) {
+      WriteSeeds(arg);
+    }
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // Most permissive options, so that damaged heads and blocks reach the
+  // search code instead of being rejected up front.
+  simdex::ReaderOptions options;
+  options.verify_heads_on_open = false;
+  options.verify_block_checksums = false;
+  std::unique_ptr<IndexReader> reader;
+  Status s = IndexReader::Open(simdex::NewMemoryFile(std::string(reinterpret_cast<const char*>(data), size)),
+                               options, &reader);
+  Check(OpenedOrRefused(s));
+  if (!s.ok()) return 0;
+
+  // Queries: the extremes and 8-byte values of the input itself (which
+  // include head index entries once the input is a real file).
+  std::vector<uint64_t> queries = {0, ~uint64_t{0}};
+  for (size_t i = 0; i < 6 && size >= 8; ++i) {
+    uint64_t q;
+    std::memcpy(&q, data + (size - 8) * i / 5, 8);
+    queries.push_back(q);
+  }
+  Status vs = reader->Verify();
+  Check(OkOrCorruption(vs));
+  const bool valid = vs.ok();
+  const int max_k = reader->scheme().k();
+  for (int k : {0, max_k}) {
+    for (uint64_t q : queries) {
+      std::vector<simdex::Match> out;
+      Status qs = reader->Search(q, k, &out);
+      Check(valid ? qs.ok() : OkOrCorruption(qs));
+    }
+    simdex::SearchResults results;
+    Status bs = reader->Search(queries, k, &results, 1);
+    Check(valid ? bs.ok() : OkOrCorruption(bs));
+  }
+  (void)reader->Info();
+  return 0;
+}

@@ -1,0 +1,281 @@
+#include "simdex/fingerprint_file.h"
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/io/io_test_util.h"
+
+namespace simdex {
+namespace {
+
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
+
+struct Entry {
+  uint64_t id;
+  uint64_t fingerprint;
+  const char* empty_reason;  // nullptr: has a fingerprint
+};
+
+struct ReadResult {
+  Status status;
+  std::vector<FingerprintRecord> records;
+  FingerprintFileStats stats;
+  FingerprintFileForm form = FingerprintFileForm::kText;
+};
+
+ReadResult ReadAll(const std::string& path, size_t batch = 1000, bool skip_bad = false) {
+  ReadResult r;
+  FingerprintFileReaderOptions options;
+  options.skip_bad = skip_bad;
+  std::unique_ptr<FingerprintFileReader> reader;
+  r.status = FingerprintFileReader::Open(path, options, &reader);
+  if (!r.status.ok()) return r;
+  r.form = reader->form();
+  std::vector<FingerprintRecord> buf(batch);
+  for (;;) {
+    size_t n = 0;
+    r.status = reader->Read(buf.data(), buf.size(), &n);
+    if (!r.status.ok() || n == 0) break;
+    r.records.insert(r.records.end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  r.stats = reader->stats();
+  return r;
+}
+
+Status Write(const std::string& path, FingerprintFileForm form, const std::vector<Entry>& entries) {
+  std::unique_ptr<FingerprintFileWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(FingerprintFileWriter::Open(path, form, &writer));
+  for (const Entry& e : entries) {
+    SIMDEX_RETURN_IF_ERROR(e.empty_reason ? writer->AddEmpty(e.id, e.empty_reason) : writer->Add(e.id, e.fingerprint));
+  }
+  return writer->Finish();
+}
+
+std::vector<Entry> RandomEntries(size_t n, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Entry> out;
+  for (size_t i = 0; i < n; ++i) {
+    bool empty = rng() % 10 == 0;
+    out.push_back({rng() >> (rng() % 64), rng(), empty ? "no-features" : nullptr});
+  }
+  return out;
+}
+
+void ExpectSameRecords(const std::vector<Entry>& entries, const ReadResult& r) {
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  std::vector<FingerprintRecord> want;
+  uint64_t empty = 0;
+  for (const Entry& e : entries) {
+    if (e.empty_reason) {
+      ++empty;
+    } else {
+      want.push_back({e.id, e.fingerprint});
+    }
+  }
+  ASSERT_EQ(r.records.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(r.records[i].id, want[i].id) << i;
+    EXPECT_EQ(r.records[i].fingerprint, want[i].fingerprint) << i;
+  }
+  EXPECT_EQ(r.stats.records, want.size());
+  EXPECT_EQ(r.stats.empty, empty);
+}
+
+class FingerprintFileTest : public ::testing::Test {
+ protected:
+  TempDir dir_;
+};
+
+TEST_F(FingerprintFileTest, TextFormIsOneLinePerDocument) {
+  std::string path = dir_.Path("fp.txt");
+  ASSERT_TRUE(Write(path, FingerprintFileForm::kText,
+                    {{42, 0x9f3a0c71d2e4b856, nullptr}, {43, 0, "no-text"}, {18446744073709551615u, 1, nullptr}})
+                  .ok());
+  EXPECT_EQ(ReadFile(path), "42\t9f3a0c71d2e4b856\n43\t-\tno-text\n18446744073709551615\t0000000000000001\n");
+  ReadResult r = ReadAll(path);
+  EXPECT_EQ(r.form, FingerprintFileForm::kText);
+  ExpectSameRecords({{42, 0x9f3a0c71d2e4b856, nullptr}, {43, 0, "no-text"}, {18446744073709551615u, 1, nullptr}}, r);
+}
+
+TEST_F(FingerprintFileTest, RoundTripsInBothFormsAndAllCompressions) {
+  const std::vector<Entry> entries = RandomEntries(5000, 1);
+  for (FingerprintFileForm form : {FingerprintFileForm::kText, FingerprintFileForm::kBinary}) {
+    for (std::string suffix : {"", ".gz", ".zst", ".bz2"}) {
+      std::string path = dir_.Path("fp" + suffix);
+      ASSERT_TRUE(Write(path, form, entries).ok()) << suffix;
+      ReadResult r = ReadAll(path, 4096);
+      EXPECT_EQ(r.form, form);
+      ExpectSameRecords(entries, r);
+    }
+  }
+}
+
+TEST_F(FingerprintFileTest, RecordsAcrossBufferRefillsRoundTrip) {
+  // More than a 1 MiB read buffer holds, in either form.
+  const std::vector<Entry> entries = RandomEntries(120000, 3);
+  for (FingerprintFileForm form : {FingerprintFileForm::kText, FingerprintFileForm::kBinary}) {
+    std::string path = dir_.Path("big");
+    ASSERT_TRUE(Write(path, form, entries).ok());
+    ExpectSameRecords(entries, ReadAll(path, 5000));
+  }
+}
+
+TEST_F(FingerprintFileTest, SmallBatchesSeeEveryRecord) {
+  const std::vector<Entry> entries = RandomEntries(1000, 2);
+  for (FingerprintFileForm form : {FingerprintFileForm::kText, FingerprintFileForm::kBinary}) {
+    std::string path = dir_.Path("fp");
+    ASSERT_TRUE(Write(path, form, entries).ok());
+    for (size_t batch : {1, 3, 17}) ExpectSameRecords(entries, ReadAll(path, batch));
+  }
+}
+
+TEST_F(FingerprintFileTest, EmptyFilesOfBothForms) {
+  std::string bin = dir_.Path("empty.bin");
+  ASSERT_TRUE(Write(bin, FingerprintFileForm::kBinary, {{1, 0, "no-text"}}).ok());
+  EXPECT_EQ(std::filesystem::file_size(bin), 48u);
+  ReadResult r = ReadAll(bin);
+  EXPECT_EQ(r.form, FingerprintFileForm::kBinary);
+  ExpectSameRecords({{1, 0, "no-text"}}, r);
+  std::string text = dir_.Path("empty.txt");
+  WriteFile(text, "");
+  ExpectSameRecords({}, ReadAll(text));
+}
+
+TEST_F(FingerprintFileTest, TextReaderAcceptsCrlfUpperCaseHexBlankLinesAndNoFinalNewline) {
+  std::string path = dir_.Path("fp.txt");
+  WriteFile(path, "1\tABCDEF0123456789\r\n\n2\t-\tall-stop-words\r\n3\t00000000000000ff");
+  ExpectSameRecords({{1, 0xabcdef0123456789, nullptr}, {2, 0, "x"}, {3, 0xff, nullptr}}, ReadAll(path));
+}
+
+TEST_F(FingerprintFileTest, MalformedTextLinesNameFileAndLine) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"12 9f3a0c71d2e4b856", "expected '<id><TAB><16 hex digits>' or '<id><TAB>-<TAB><reason>', got '12 9f3a0c71d2e4b856'"},
+      {"x\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: 'x'"},
+      {"18446744073709551616\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: '18446744073709551616'"},
+      {"\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: ''"},
+      {"5\t9f3a0c71d2e4b85", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b85'"},
+      {"5\t9f3a0c71d2e4b85g", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b85g'"},
+      {"5\t9f3a0c71d2e4b8560", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b8560'"},
+      {"5\t-", "empty-document line without '<TAB><reason>': '5\t-'"},
+      {"5\t-\t", "empty-document line without '<TAB><reason>': '5\t-\t'"},
+  };
+  for (const auto& [line, message] : cases) {
+    std::string path = dir_.Path("fp.txt");
+    WriteFile(path, "1\t0000000000000001\n" + line + "\n");
+    ReadResult r = ReadAll(path);
+    EXPECT_TRUE(r.status.IsInvalidArgument()) << line;
+    EXPECT_EQ(r.status.message(), path + ":2: " + message);
+  }
+}
+
+TEST_F(FingerprintFileTest, SkipBadCountsMalformedTextLines) {
+  std::string path = dir_.Path("fp.txt");
+  WriteFile(path, "1\t0000000000000001\nbad\n3\t0000000000000003\n4\tzz\n");
+  ReadResult r = ReadAll(path, 10, /*skip_bad=*/true);
+  ExpectSameRecords({{1, 1, nullptr}, {3, 3, nullptr}}, r);
+  EXPECT_EQ(r.stats.skipped, 2u);
+  ASSERT_EQ(r.stats.first_errors.size(), 2u);
+  EXPECT_EQ(r.stats.first_errors[1], path + ":4: fingerprint is not 16 hex digits: 'zz'");
+}
+
+std::string SmallBinaryFile(const TempDir& dir, std::vector<Entry>* entries) {
+  *entries = {{1, 0x0123456789abcdef, nullptr}, {2, 0, "no-text"}, {300, 0xfedcba9876543210, nullptr},
+              {4, 0xffffffffffffffff, nullptr}};
+  std::string path = dir.Path("small.bin");
+  EXPECT_TRUE(Write(path, FingerprintFileForm::kBinary, *entries).ok());
+  return ReadFile(path);
+}
+
+TEST_F(FingerprintFileTest, CorruptionAtEveryByteOfABinaryFileIsDetectedOrHarmless) {
+  std::vector<Entry> entries;
+  const std::string good = SmallBinaryFile(dir_, &entries);
+  ASSERT_EQ(good.size(), 16u + 3 * 16 + 32);
+  std::string path = dir_.Path("corrupt.bin");
+  for (size_t i = 0; i < good.size(); ++i) {
+    for (int mask : {0x01, 0x80, 0xff}) {
+      std::string bad = good;
+      bad[i] = static_cast<char>(bad[i] ^ mask);
+      WriteFile(path, bad);
+      ReadResult r = ReadAll(path);
+      if (r.status.ok()) {
+        SCOPED_TRACE("byte " + std::to_string(i) + " mask " + std::to_string(mask));
+        ExpectSameRecords(entries, r);
+      }
+    }
+  }
+}
+
+TEST_F(FingerprintFileTest, TruncationOfABinaryFileIsDetected) {
+  std::vector<Entry> entries;
+  const std::string good = SmallBinaryFile(dir_, &entries);
+  std::string path = dir_.Path("cut.bin");
+  // A cut inside the magic leaves a file that reads as (malformed) text.
+  for (size_t len = 1; len < good.size(); ++len) {
+    WriteFile(path, good.substr(0, len));
+    EXPECT_FALSE(ReadAll(path).status.ok()) << len;
+  }
+}
+
+TEST_F(FingerprintFileTest, BinaryErrorsGiveTheByteOffset) {
+  std::vector<Entry> entries;
+  const std::string good = SmallBinaryFile(dir_, &entries);
+  std::string path = dir_.Path("b.bin");
+  auto message = [&](const std::string& bytes) {
+    WriteFile(path, bytes);
+    return ReadAll(path).status.message();
+  };
+  std::string v2 = good;
+  v2[8] = 2;
+  EXPECT_EQ(message(v2), path + ": byte 8: unsupported version 2 (this reader knows 1)");
+  std::string flags = good;
+  flags[12] = 1;
+  EXPECT_EQ(message(flags), path + ": byte 12: unknown flags 1");
+  EXPECT_EQ(message(good.substr(0, 12)), path + ": byte 12: truncated: the file ends inside the 16-byte header");
+  EXPECT_EQ(message(good.substr(0, good.size() - 1)),
+            path + ": byte 48: truncated: 15 bytes of a partial record before the trailer");
+  EXPECT_EQ(message(good.substr(0, 32)), path + ": byte 16: truncated: 16 bytes where the 32-byte trailer should be");
+  // With the trailer cut short, the last 32 bytes are taken as the trailer.
+  EXPECT_EQ(message(good.substr(0, good.size() - 16)),
+            path + ": byte 72: bad end magic (the file is truncated or not a simdex fingerprint file)");
+  std::string record = good;
+  record[20] ^= 1;
+  EXPECT_EQ(message(record), path + ": byte 80: checksum mismatch");
+  std::string count = good;
+  count[64] ^= 1;
+  EXPECT_EQ(message(count), path + ": byte 64: trailer says 2 records, the file holds 3");
+  std::string end = good;
+  end[good.size() - 1] ^= 1;
+  EXPECT_EQ(message(end), path + ": byte 88: bad end magic (the file is truncated or not a simdex fingerprint file)");
+}
+
+TEST_F(FingerprintFileTest, FinishRenamesTheTemporaryAndAbandonRemovesIt) {
+  std::string path = dir_.Path("fp.txt");
+  {
+    std::unique_ptr<FingerprintFileWriter> writer;
+    ASSERT_TRUE(FingerprintFileWriter::Open(path, FingerprintFileForm::kText, &writer).ok());
+    ASSERT_TRUE(writer->Add(1, 2).ok());
+    EXPECT_TRUE(std::filesystem::exists(path + ".tmp"));
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path));
+  ASSERT_TRUE(Write(path, FingerprintFileForm::kText, {{1, 2, nullptr}}).ok());
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST_F(FingerprintFileTest, WriterIntoAMissingDirectoryFails) {
+  std::unique_ptr<FingerprintFileWriter> writer;
+  Status s = FingerprintFileWriter::Open(dir_.Path("no/such/dir/fp.txt"), FingerprintFileForm::kText, &writer);
+  EXPECT_TRUE(s.IsIOError());
+  EXPECT_NE(s.message().find("fp.txt.tmp: cannot create"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace simdex

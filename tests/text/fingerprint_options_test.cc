@@ -1,0 +1,221 @@
+// FingerprintOptions: validation, weighting modes, idf tables and stop words.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/compat/python_simhash.h"
+#include "simdex/fingerprint.h"
+
+namespace simdex {
+namespace {
+
+std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options) {
+  std::unique_ptr<Fingerprinter> fp;
+  Status s = Fingerprinter::Create(options, &fp);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return fp;
+}
+
+std::map<std::string, double> WeightsOf(Fingerprinter* fp, std::string_view text) {
+  std::vector<WeightedFeature> features;
+  fp->ExtractFeatures(text, &features);
+  std::map<std::string, double> out;
+  for (const auto& f : features) out[f.text] = f.weight;
+  return out;
+}
+
+// A file in a fresh temporary directory, removed with the object.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& contents) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("simdex_text_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+    std::filesystem::create_directories(dir_);
+    path_ = (dir_ / "list.txt").string();
+    std::ofstream(path_, std::ios::binary) << contents;
+  }
+  ~TempFile() { std::filesystem::remove_all(dir_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+constexpr const char* kText = "spam spam spam eggs eggs ham";
+
+TEST(FingerprintOptions, CreateRejectsBadOptions) {
+  std::unique_ptr<Fingerprinter> fp;
+  FingerprintOptions o;
+  o.ngram = 0;
+  EXPECT_TRUE(Fingerprinter::Create(o, &fp).IsInvalidArgument());
+  o.ngram = 17;
+  EXPECT_TRUE(Fingerprinter::Create(o, &fp).IsInvalidArgument());
+  o = FingerprintOptions();
+  o.weighting = Weighting::kTfIdf;
+  Status s = Fingerprinter::Create(o, &fp);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("idf"), std::string::npos) << s.ToString();
+  o = FingerprintOptions();
+  o.tokenizer = static_cast<Tokenizer>(42);
+  EXPECT_TRUE(Fingerprinter::Create(o, &fp).IsInvalidArgument());
+  EXPECT_EQ(fp, nullptr);
+}
+
+// The python-simhash profile through the public API: the package's
+// published values (build_by_features) and its text path.
+TEST(FingerprintOptions, PythonSimhashCompatReproducesThePackage) {
+  std::unique_ptr<Fingerprinter> fp;
+  FingerprintOptions o;
+  o.compat = Compat::kPythonSimhash;
+  ASSERT_TRUE(Fingerprinter::Create(o, &fp).ok());
+  std::vector<WeightedFeature> ab = {{"aaa", 1}, {"bbb", 1}};
+  EXPECT_EQ(fp->FromFeatures(ab).fingerprint, 57087923692560392ULL);
+  std::vector<WeightedFeature> numbers, weighted;
+  for (int i = 0; i < 500; ++i) {
+    numbers.push_back({std::to_string(i), 1});
+    weighted.push_back({std::to_string(i), 50.0 * i});
+  }
+  EXPECT_EQ(fp->FromFeatures(numbers).fingerprint, 7984652473404407437ULL);
+  EXPECT_EQ(fp->FromFeatures(weighted).fingerprint, 3372825719632739723ULL);
+
+  for (const char* text : {"How are you? I am fine. Thanks.", "你好，世界。今天天气很好", "ΟΔΟΣ ΣΑΣ", "ab"}) {
+    uint64_t want = 0;
+    ASSERT_TRUE(compat::PythonSimhashOfText(text, &want, nullptr));
+    const FingerprintResult r = fp->Fingerprint(text);
+    EXPECT_FALSE(r.empty()) << text;
+    EXPECT_EQ(r.fingerprint, want) << text;
+    std::vector<WeightedFeature> features;
+    fp->ExtractFeatures(text, &features);
+    EXPECT_EQ(fp->FromFeatures(features).fingerprint, want) << text;
+  }
+  EXPECT_EQ(fp->Fingerprint("  \n").reason, EmptyReason::kNoText);
+  EXPECT_EQ(fp->Fingerprint("!!! ...").reason, EmptyReason::kNoFeatures);
+  EXPECT_EQ(fp->Clone()->Fingerprint("hello world").fingerprint, fp->Fingerprint("hello world").fingerprint);
+}
+
+TEST(FingerprintOptions, TermFrequencyCountsOccurrences) {
+  FingerprintOptions o;
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), kText),
+            (std::map<std::string, double>{{"spam", 3}, {"eggs", 2}, {"ham", 1}}));
+  FingerprintResult r = fp->Fingerprint(kText);
+  EXPECT_EQ(r.features, 3u);
+  EXPECT_EQ(r.occurrences, 6u);
+}
+
+TEST(FingerprintOptions, BinaryWeighsEveryFeatureOnce) {
+  FingerprintOptions o;
+  o.weighting = Weighting::kBinary;
+  auto binary = Make(o);
+  EXPECT_EQ(WeightsOf(binary.get(), kText),
+            (std::map<std::string, double>{{"spam", 1}, {"eggs", 1}, {"ham", 1}}));
+  // With counts that differ, tf and binary give different fingerprints.
+  auto tf = Make(FingerprintOptions());
+  std::string skewed = "alpha beta gamma delta";
+  for (int i = 0; i < 50; ++i) skewed += " alpha";
+  EXPECT_NE(tf->Fingerprint(skewed).fingerprint, binary->Fingerprint(skewed).fingerprint);
+  EXPECT_EQ(binary->Fingerprint(skewed).fingerprint,
+            binary->Fingerprint("alpha beta gamma delta").fingerprint);
+}
+
+TEST(FingerprintOptions, LogTfIsOnePlusLnCount) {
+  FingerprintOptions o;
+  o.weighting = Weighting::kLogTf;
+  auto fp = Make(o);
+  auto w = WeightsOf(fp.get(), kText);
+  EXPECT_DOUBLE_EQ(w["spam"], 1 + std::log(3.0));
+  EXPECT_DOUBLE_EQ(w["eggs"], 1 + std::log(2.0));
+  EXPECT_DOUBLE_EQ(w["ham"], 1.0);
+  EXPECT_FALSE(fp->Fingerprint(kText).empty());
+}
+
+TEST(FingerprintOptions, TfIdfMultipliesCountByIdfFromFile) {
+  TempFile file("# term<TAB>idf\nSPAM\t0.5\neggs\t2.25\n\nzero\t0\n");
+  auto idf = std::make_shared<IdfTable>();
+  idf->set_default_idf(1.5);
+  ASSERT_TRUE(IdfTable::Load(file.path(), /*normalize=*/true, idf.get()).ok());
+  EXPECT_EQ(idf->size(), 3u);
+  EXPECT_EQ(idf->Lookup("spam"), 0.5);  // normalized on load
+  EXPECT_EQ(idf->Lookup("unknown"), 1.5);
+  FingerprintOptions o;
+  o.weighting = Weighting::kTfIdf;
+  o.idf = idf;
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), kText),
+            (std::map<std::string, double>{{"spam", 1.5}, {"eggs", 4.5}, {"ham", 1.5}}));
+  EXPECT_FALSE(fp->Fingerprint(kText).empty());
+  FingerprintResult zero = fp->Fingerprint("zero zero");
+  EXPECT_EQ(zero.reason, EmptyReason::kZeroWeight);
+}
+
+TEST(FingerprintOptions, IdfLoadReportsFileAndLine) {
+  auto idf = std::make_shared<IdfTable>();
+  TempFile bad("good\t1\nbad line\n");
+  Status s = IdfTable::Load(bad.path(), true, idf.get());
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find(bad.path() + ":2"), std::string::npos) << s.ToString();
+  TempFile nan("x\tabc\n");
+  EXPECT_TRUE(IdfTable::Load(nan.path(), true, idf.get()).IsInvalidArgument());
+  TempFile negative("x\t-1\n");
+  EXPECT_TRUE(IdfTable::Load(negative.path(), true, idf.get()).IsInvalidArgument());
+  EXPECT_TRUE(IdfTable::Load("/nonexistent/simdex/idf.tsv", true, idf.get()).IsIOError());
+}
+
+TEST(FingerprintOptions, BuiltinStopWordsAreDropped) {
+  ASSERT_GE(BuiltinStopWords("en").size(), 100u);
+  ASSERT_GE(BuiltinStopWords("zh").size(), 50u);
+  EXPECT_TRUE(BuiltinStopWords("xx").empty());
+  FingerprintOptions o;
+  o.stop_words = BuiltinStopWords("en");
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), "The cat and THE hat"),
+            (std::map<std::string, double>{{"cat", 1}, {"hat", 1}}));
+  EXPECT_EQ(fp->Fingerprint("The and of it").reason, EmptyReason::kAllStopWords);
+  o.stop_words = BuiltinStopWords("zh");
+  auto zh = Make(o);
+  auto w = WeightsOf(zh.get(), "我们的中国人");
+  EXPECT_EQ(w.count("的"), 0u);
+  EXPECT_EQ(w.count("我们"), 0u);
+  EXPECT_EQ(w.count("中国人"), 1u);
+}
+
+TEST(FingerprintOptions, StopWordsFromFileAreNormalized) {
+  TempFile file("# my list\n  Ｆｏｏ  \n\nBAR\n");
+  std::vector<std::string> words;
+  ASSERT_TRUE(LoadStopWords(file.path(), &words).ok());
+  EXPECT_EQ(words, (std::vector<std::string>{"Ｆｏｏ", "BAR"}));
+  FingerprintOptions o;
+  o.stop_words = words;
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), "foo bar baz"), (std::map<std::string, double>{{"baz", 1}}));
+  EXPECT_TRUE(LoadStopWords("/nonexistent/simdex/stop.txt", &words).IsIOError());
+}
+
+TEST(FingerprintOptions, StopWordsAreRemovedBeforeShingling) {
+  FingerprintOptions o;
+  o.tokenizer = Tokenizer::kWordNgrams;
+  o.ngram = 2;
+  o.stop_words = {"the"};
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), "the cat the hat"),
+            (std::map<std::string, double>{{"cat hat", 1}}));
+  EXPECT_EQ(fp->Fingerprint("the the").reason, EmptyReason::kAllStopWords);
+  o.tokenizer = Tokenizer::kCharNgrams;
+  o.ngram = 3;
+  o.stop_words = {"abc"};
+  auto grams = Make(o);
+  EXPECT_EQ(WeightsOf(grams.get(), "abcd"), (std::map<std::string, double>{{"bcd", 1}}));
+  EXPECT_EQ(grams->Fingerprint("a b c").reason, EmptyReason::kAllStopWords);
+}
+
+}  // namespace
+}  // namespace simdex

@@ -1,0 +1,46 @@
+// Fingerprints a stream of documents on several threads and hands the
+// results back in input order.
+//
+//   reader thread: source() fills batches of documents
+//   N workers:     each fingerprints whole batches with its own Clone() of
+//                  the prototype Fingerprinter
+//   calling thread: sink() receives the batches in the order source() made
+//                  them; tick() is called after each batch and every 100 ms
+//                  while waiting, for progress
+//
+// At most 4 batches per worker are in memory at once. Batches are recycled,
+// so documents' text buffers are reused.
+#ifndef SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
+#define SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
+
+#include <functional>
+#include <vector>
+
+#include "simdex/document_reader.h"
+#include "simdex/fingerprint.h"
+#include "simdex/status.h"
+
+namespace simdex::tools {
+
+struct DocumentBatch {
+  std::vector<Document> docs;  // docs[0, size) are this batch's documents
+  size_t size = 0;
+  std::vector<FingerprintResult> results;  // results[i] for docs[i]
+};
+
+// Fills batch->docs[0, batch->size) (reusing the Document objects present,
+// adding more as needed) and sets *eof when the input is exhausted; a batch
+// may be both non-empty and last. Called on the reader thread only.
+using BatchSource = std::function<Status(DocumentBatch* batch, bool* eof)>;
+// Called on the calling thread, in input order.
+using BatchSink = std::function<Status(const DocumentBatch& batch)>;
+using Tick = std::function<void()>;
+
+// Runs the pipeline to the end of the input or to the first error, which is
+// returned (a source error, else a sink error). REQUIRES: threads >= 1.
+Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
+                              const BatchSink& sink, const Tick& tick);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_

@@ -1,0 +1,38 @@
+// A progress line on stderr for long-running commands: rewritten in place at
+// most twice a second when stderr is a terminal; otherwise a first line once
+// the run has lasted 2 seconds, then a new line every 5 seconds.
+#ifndef SIMDEX_TOOLS_PROGRESS_H_
+#define SIMDEX_TOOLS_PROGRESS_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace simdex::tools {
+
+class Progress {
+ public:
+  // enabled = false: never prints (--quiet).
+  Progress(std::string command, bool enabled);
+
+  // Reports the counts so far; prints only when a line is due.
+  void Update(uint64_t documents, uint64_t bytes);
+
+  // Erases the line on a terminal, so the summary takes its place.
+  void Done();
+
+  // Seconds since construction.
+  double Seconds() const;
+
+ private:
+  std::string command_;
+  bool enabled_;
+  bool terminal_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_PROGRESS_H_
