@@ -17,22 +17,32 @@ double Progress::Seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void Progress::Update(uint64_t documents, uint64_t bytes) {
-  if (!enabled_) return;
+bool Progress::Due() {
+  if (!enabled_) return false;
   auto now = std::chrono::steady_clock::now();
   double since_last = std::chrono::duration<double>(now - last_).count();
   double elapsed = std::chrono::duration<double>(now - start_).count();
   bool due = terminal_ ? since_last >= 0.5 : (shown_ ? since_last >= 5.0 : elapsed >= 2.0);
-  if (!due) return;
-  last_ = now;
+  if (due) last_ = now;
+  return due;
+}
+
+void Progress::Update(uint64_t documents, uint64_t bytes) {
+  if (!Due()) return;
+  const double elapsed = Seconds();
   char line[160];
-  std::snprintf(line, sizeof(line), "simdex %s: %llu documents, %.0f docs/s, %.1f MB/s", command_.c_str(),
+  std::snprintf(line, sizeof(line), "%llu documents, %.0f docs/s, %.1f MB/s",
                 static_cast<unsigned long long>(documents), documents / elapsed, bytes / 1e6 / elapsed);
-  if (terminal_) {
-    std::fprintf(stderr, "\r\033[K%s", line);
-  } else {
-    std::fprintf(stderr, "%s\n", line);
-  }
+  Print(line);
+}
+
+void Progress::Update(std::string_view status) {
+  if (Due()) Print(status);
+}
+
+void Progress::Print(std::string_view status) {
+  std::fprintf(stderr, terminal_ ? "\r\033[Ksimdex %s: %.*s" : "simdex %s: %.*s\n", command_.c_str(),
+               static_cast<int>(status.size()), status.data());
   std::fflush(stderr);
   shown_ = true;
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace simdex::tools {
 
@@ -17,6 +18,9 @@ class Progress {
 
   // Reports the counts so far; prints only when a line is due.
   void Update(uint64_t documents, uint64_t bytes);
+  // Reports a line of the caller's own ("sorting  40%, 2.1M entries/s"),
+  // printed as "simdex <command>: <status>" when a line is due.
+  void Update(std::string_view status);
 
   // Erases the line on a terminal, so the summary takes its place.
   void Done();
@@ -25,6 +29,10 @@ class Progress {
   double Seconds() const;
 
  private:
+  // True when a line is due under the rules above; starts the next interval.
+  bool Due();
+  void Print(std::string_view status);
+
   std::string command_;
   bool enabled_;
   bool terminal_;
