@@ -1,0 +1,217 @@
+// simdex build --out INDEX [--scheme NAME | --blocks W,W,... --k K]
+//   [--block-size B] [--memory SIZE] [--tmpdir DIR] [--threads N]
+//   [--skip-bad] [--quiet] INPUT...
+// Reads fingerprint files (text or binary form, "-" = stdin) and builds one
+// index from all their records. Progress goes to stderr (tools/progress.h:
+// rewritten in place on a terminal; elsewhere only for runs longer than 2 s).
+// A failed build leaves nothing under INDEX (IndexBuilder writes a temporary
+// file and renames it only when done).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simdex/fingerprint_file.h"
+#include "simdex/index.h"
+#include "simdex/scheme.h"
+#include "tools/commands.h"
+#include "tools/progress.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "build";
+constexpr size_t kReadBatch = size_t{1} << 16;
+
+struct BuildArgs {
+  std::string out;
+  std::string scheme;
+  std::vector<int> blocks;
+  int k = -1;
+  uint32_t block_size = BuildOptions().block_size;
+  std::string memory;
+  std::string tmpdir;
+  int threads = 1;
+  bool skip_bad = false;
+  bool quiet = false;
+  std::vector<std::string> inputs;
+};
+
+// Parses "4096", "64K", "512M", "2G", "1T" (binary units, any case, an
+// optional trailing "B" or "iB").
+bool ParseSize(std::string text, size_t* out) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (text.ends_with("IB")) text.resize(text.size() - 2);
+  else if (text.size() > 1 && text.ends_with("B")) text.pop_back();
+  int shift = 0;
+  if (!text.empty()) {
+    const size_t unit = std::string_view("KMGT").find(text.back());
+    if (unit != std::string_view::npos) {
+      shift = 10 * static_cast<int>(unit + 1);
+      text.pop_back();
+    }
+  }
+  if (text.empty() || text.size() > 15 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  const uint64_t value = std::stoull(text);
+  if (shift > 0 && value > (~uint64_t{0} >> shift)) return false;
+  *out = static_cast<size_t>(value << shift);
+  return true;
+}
+
+// "<stage>[ NN%], <n> entries, <rate> entries/s", rates as 950, 12.3K, 4.5M.
+std::string StageLine(const char* stage, double fraction, double entries, double seconds) {
+  const double rate = seconds > 0 ? entries / seconds : 0;
+  char percent[16] = "", rate_text[32];
+  if (fraction >= 0) std::snprintf(percent, sizeof(percent), " %3.0f%%", fraction * 100);
+  if (rate >= 1e6) std::snprintf(rate_text, sizeof(rate_text), "%.1fM", rate / 1e6);
+  else if (rate >= 1e3) std::snprintf(rate_text, sizeof(rate_text), "%.1fK", rate / 1e3);
+  else std::snprintf(rate_text, sizeof(rate_text), "%.0f", rate);
+  char line[160];
+  std::snprintf(line, sizeof(line), "%s%s, %.0f entries, %s entries/s", stage, percent, entries,
+                rate_text);
+  return line;
+}
+
+Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
+  if (!args.blocks.empty()) {
+    SIMDEX_RETURN_IF_ERROR(Scheme::Create(args.blocks, args.k, &options->scheme));
+  } else if (!args.scheme.empty()) {
+    SIMDEX_RETURN_IF_ERROR(Scheme::Parse(args.scheme, &options->scheme));
+  }
+  if (!args.memory.empty() && !ParseSize(args.memory, &options->memory_bytes)) {
+    return Status::InvalidArgument("--memory '" + args.memory +
+                                   "' is not a size (e.g. 4096, 64K, 512M, 2G)");
+  }
+  options->block_size = args.block_size;
+  options->tmpdir = args.tmpdir;
+  options->threads = args.threads;
+  return Status::OK();
+}
+
+struct InputTotals {
+  uint64_t records = 0;
+  uint64_t empty = 0;
+  uint64_t skipped = 0;
+};
+
+// Feeds every record of one input file to the builder.
+Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* builder,
+                Progress* progress, InputTotals* totals) {
+  FingerprintFileReaderOptions options;
+  options.skip_bad = args.skip_bad;
+  std::unique_ptr<FingerprintFileReader> reader;
+  SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+  std::vector<FingerprintRecord> records(kReadBatch);
+  std::vector<uint64_t> ids, fingerprints;
+  for (;;) {
+    size_t n = 0;
+    SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
+    if (n == 0) break;
+    ids.resize(n);
+    fingerprints.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      ids[i] = records[i].id;
+      fingerprints[i] = records[i].fingerprint;
+    }
+    SIMDEX_RETURN_IF_ERROR(builder->Add(ids, fingerprints));
+    totals->records += n;
+    progress->Update(
+        StageLine("reading", -1, static_cast<double>(totals->records), progress->Seconds()));
+  }
+  const FingerprintFileStats& stats = reader->stats();
+  totals->empty += stats.empty;
+  totals->skipped += stats.skipped;
+  if (stats.skipped > 0 && !args.quiet) {
+    progress->Done();
+    std::fprintf(stderr, "simdex build: %s: skipped %llu bad lines (first: %s)\n",
+                 reader->name().c_str(), static_cast<unsigned long long>(stats.skipped),
+                 stats.first_errors.empty() ? "?" : stats.first_errors.front().c_str());
+  }
+  return Status::OK();
+}
+
+int RunBuild(const BuildArgs& args) {
+  if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
+    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
+  }
+  BuildOptions options;
+  Status s = MakeBuildOptions(args, &options);
+  if (!s.ok()) return ReportError(kCommand, s.message(), kExitUsage);
+
+  Progress progress(kCommand, !args.quiet);
+  std::unique_ptr<IndexBuilder> builder;
+  s = IndexBuilder::Create(args.out, options, &builder);
+  if (!s.ok()) {
+    return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
+  }
+
+  InputTotals totals;
+  for (const std::string& input : args.inputs) {
+    s = AddInput(input, args, builder.get(), &progress, &totals);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) {
+    const double finish_start = progress.Seconds();
+    const double entries = static_cast<double>(totals.records);
+    builder->SetProgressCallback([&](const char* stage, double fraction) {
+      progress.Update(
+          StageLine(stage, fraction, entries * fraction, progress.Seconds() - finish_start));
+    });
+    s = builder->Finish();
+  }
+  progress.Done();
+  if (!s.ok()) {
+    builder->Abandon();
+    return ReportError(kCommand, s.message());
+  }
+
+  if (!args.quiet) {
+    const BuildStats& stats = builder->stats();
+    const double bits = stats.entries == 0 ? 0 : 8.0 * static_cast<double>(stats.file_bytes) /
+                                                     static_cast<double>(stats.entries);
+    std::printf("%s: %llu entries, %llu distinct, %llu bytes, %.2f bits/entry, %.2f s, "
+                "%llu spilled runs, %llu bad lines skipped, %llu empty documents\n",
+                args.out.c_str(), static_cast<unsigned long long>(stats.entries),
+                static_cast<unsigned long long>(stats.distinct_fingerprints),
+                static_cast<unsigned long long>(stats.file_bytes), bits, progress.Seconds(),
+                static_cast<unsigned long long>(stats.spilled_runs),
+                static_cast<unsigned long long>(totals.skipped),
+                static_cast<unsigned long long>(totals.empty));
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
+}  // namespace
+
+void AddBuildCommand(CLI::App& app, CommandRunner* run) {
+  auto args = std::make_shared<BuildArgs>();
+  CLI::App* sub = app.add_subcommand("build", "Build an index from fingerprint files");
+  sub->add_option("--out", args->out, "index file to write")->required();
+  CLI::Option* scheme =
+      sub->add_option("--scheme", args->scheme, "t4, t10 (default), t20, or W,W,...:K");
+  CLI::Option* blocks = sub->add_option("--blocks", args->blocks, "block widths summing to 64")
+                            ->delimiter(',')
+                            ->excludes(scheme);
+  sub->add_option("--k", args->k, "largest distance the custom scheme guarantees")
+      ->check(CLI::Range(0, 64))
+      ->needs(blocks);
+  blocks->needs("--k");
+  sub->add_option("--block-size", args->block_size, "bytes per block, a power of two in 64..65536")
+      ->capture_default_str();
+  sub->add_option("--memory", args->memory, "memory bound for sorting, e.g. 512M, 2G (default 1G)");
+  sub->add_option("--tmpdir", args->tmpdir, "directory for spill files (default: next to --out)");
+  sub->add_option("--threads", args->threads, "threads for sorting and encoding")
+      ->check(CLI::Range(1, 1024));
+  sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
+  sub->add_flag("--quiet", args->quiet, "no progress and no summary");
+  sub->add_option("inputs", args->inputs, "fingerprint files, text or binary ('-' = stdin)")
+      ->required();
+  sub->callback([args, run] { *run = [args] { return RunBuild(*args); }; });
+}
+
+}  // namespace simdex::tools
