@@ -7,9 +7,13 @@
 
 #include <cstdio>
 #include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
+#include "simdex/index.h"
 #include "simdex/status.h"
 
 namespace simdex::tools {
@@ -19,12 +23,43 @@ using CommandRunner = std::function<int()>;
 void AddDistanceCommand(CLI::App& app, CommandRunner* run);
 void AddFingerprintCommand(CLI::App& app, CommandRunner* run);
 void AddPairsCommand(CLI::App& app, CommandRunner* run);
+void AddBuildCommand(CLI::App& app, CommandRunner* run);
+void AddQueryCommand(CLI::App& app, CommandRunner* run);
+void AddInspectCommand(CLI::App& app, CommandRunner* run);
+void AddVerifyCommand(CLI::App& app, CommandRunner* run);
+
+// Exit codes of every subcommand.
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Prints the one error line of a subcommand, "simdex <command>: <what>", on
+// stderr and returns `exit_code`.
+inline int ReportError(const char* command, std::string_view what, int exit_code = kExitFailure) {
+  std::fprintf(stderr, "simdex %s: %.*s\n", command, static_cast<int>(what.size()), what.data());
+  return exit_code;
+}
 
 // Prints "simdex <command>: <message>" on stderr and returns the exit code:
 // 2 for InvalidArgument raised by the command line itself (usage), else 1.
 inline int ReportError(const char* command, const Status& status, bool usage = false) {
-  std::fprintf(stderr, "simdex %s: %s\n", command, status.message().c_str());
-  return usage ? 2 : 1;
+  return ReportError(command, status.message(), usage ? kExitUsage : kExitFailure);
+}
+
+// The message of a failure concerning the file at `path`, prefixed with
+// "<path>: " unless the library's message names the file already.
+inline std::string FileError(const std::string& path, const Status& s) {
+  return s.message().find(path) != std::string::npos ? s.message() : path + ": " + s.message();
+}
+
+// Opens the index at `path`; a failure is reported as "simdex <command>:
+// <path>: <reason>" and *exit_code is set to 1.
+inline bool OpenIndexOrReport(const char* command, const std::string& path,
+                              const ReaderOptions& options, std::unique_ptr<IndexReader>* out,
+                              int* exit_code) {
+  Status s = IndexReader::Open(path, options, out);
+  if (s.ok()) return true;
+  *exit_code = ReportError(command, FileError(path, s));
+  return false;
 }
 
 }  // namespace simdex::tools

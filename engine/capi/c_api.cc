@@ -1,0 +1,195 @@
+// The C interface of include/simdex/simdex_c.h over IndexReader. Every entry
+// point runs its body inside Guard(), so no C++ exception reaches a C caller;
+// messages are malloc'ed so that any language's FFI can free them through
+// simdex_free_string.
+#include "simdex/simdex_c.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/index.h"
+#include "simdex/status.h"
+
+struct simdex_index {
+  std::unique_ptr<simdex::IndexReader> reader;
+};
+
+struct simdex_results {
+  std::vector<size_t> lims;
+  std::vector<simdex_match> matches;
+};
+
+namespace {
+
+using simdex::Status;
+
+static_assert(sizeof(simdex_match) == 24 && offsetof(simdex_match, distance) == 16,
+              "simdex_match is documented as 24 bytes without implicit padding");
+static_assert(SIMDEX_INVALID_ARGUMENT == static_cast<int>(Status::Code::kInvalidArgument) &&
+              SIMDEX_CORRUPTION == static_cast<int>(Status::Code::kCorruption) &&
+              SIMDEX_IO_ERROR == static_cast<int>(Status::Code::kIOError) &&
+              SIMDEX_NOT_FOUND == static_cast<int>(Status::Code::kNotFound) &&
+              SIMDEX_NOT_SUPPORTED == static_cast<int>(Status::Code::kNotSupported),
+              "simdex_code values 1..5 are those of Status::Code");
+
+// A malloc'ed copy of msg, or nullptr if malloc fails.
+char* CopyString(std::string_view msg) {
+  char* s = static_cast<char*>(std::malloc(msg.size() + 1));
+  if (s != nullptr) {
+    std::memcpy(s, msg.data(), msg.size());
+    s[msg.size()] = '\0';
+  }
+  return s;
+}
+
+simdex_code Fail(simdex_code code, std::string_view msg, char** errmsg) {
+  if (errmsg != nullptr) *errmsg = CopyString(msg);
+  return code;
+}
+
+simdex_code Succeed(char** errmsg) {
+  if (errmsg != nullptr) *errmsg = nullptr;
+  return SIMDEX_OK;
+}
+
+simdex_code FromStatus(const Status& s, char** errmsg) {
+  if (s.ok()) return Succeed(errmsg);
+  return Fail(static_cast<simdex_code>(s.code()), s.message(), errmsg);
+}
+
+// Runs body, turning any exception into an error code and message.
+template <typename Body>
+simdex_code Guard(char** errmsg, Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Fail(SIMDEX_OUT_OF_MEMORY, "out of memory", errmsg);
+  } catch (const std::exception& e) {
+    return Fail(SIMDEX_INTERNAL, e.what(), errmsg);
+  } catch (...) {
+    return Fail(SIMDEX_INTERNAL, "unknown exception", errmsg);
+  }
+}
+
+simdex_match ToC(const simdex::Match& m) {
+  return simdex_match{m.id, m.fingerprint, static_cast<int32_t>(m.distance), 0};
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* simdex_code_name(int code) {
+  switch (code) {
+    case SIMDEX_OK: return "OK";
+    case SIMDEX_INVALID_ARGUMENT: return "InvalidArgument";
+    case SIMDEX_CORRUPTION: return "Corruption";
+    case SIMDEX_IO_ERROR: return "IOError";
+    case SIMDEX_NOT_FOUND: return "NotFound";
+    case SIMDEX_NOT_SUPPORTED: return "NotSupported";
+    case SIMDEX_OUT_OF_MEMORY: return "OutOfMemory";
+    case SIMDEX_INTERNAL: return "Internal";
+    default: return "Unknown";
+  }
+}
+
+simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
+                              char** errmsg) {
+  if (out != nullptr) *out = nullptr;
+  if (path == nullptr || out == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_open: path and out must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    simdex::ReaderOptions options;
+    options.verify_block_checksums = verify_block_checksums != 0;
+    auto idx = std::make_unique<simdex_index>();
+    Status s = simdex::IndexReader::Open(path, options, &idx->reader);
+    if (!s.ok()) return FromStatus(s, errmsg);
+    *out = idx.release();
+    return Succeed(errmsg);
+  });
+}
+
+void simdex_index_close(simdex_index* idx) { delete idx; }
+
+simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, simdex_match* out,
+                                size_t capacity, size_t* count, char** errmsg) {
+  if (count != nullptr) *count = 0;
+  if (idx == nullptr || count == nullptr || (out == nullptr && capacity > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "simdex_index_search: idx and count must not be NULL, nor out when capacity > 0",
+                errmsg);
+  }
+  return Guard(errmsg, [&] {
+    std::vector<simdex::Match> matches;
+    Status s = idx->reader->Search(query, k, &matches);
+    if (!s.ok()) return FromStatus(s, errmsg);
+    std::transform(matches.begin(), matches.begin() + std::min(capacity, matches.size()), out, ToC);
+    *count = matches.size();
+    return Succeed(errmsg);
+  });
+}
+
+simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* queries, size_t nq,
+                                      int k, int threads, simdex_results** out, char** errmsg) {
+  if (out != nullptr) *out = nullptr;
+  if (idx == nullptr || out == nullptr || (queries == nullptr && nq > 0) || threads < 1) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "simdex_index_search_batch: idx and out must not be NULL, nor queries when nq > 0; "
+                "threads must be at least 1",
+                errmsg);
+  }
+  return Guard(errmsg, [&] {
+    simdex::SearchResults found;
+    Status s = idx->reader->Search(std::span<const uint64_t>(queries, nq), k, &found, threads);
+    if (!s.ok()) return FromStatus(s, errmsg);
+    auto results = std::make_unique<simdex_results>();
+    results->lims = std::move(found.lims);
+    results->matches.resize(found.matches.size());
+    std::transform(found.matches.begin(), found.matches.end(), results->matches.begin(), ToC);
+    *out = results.release();
+    return Succeed(errmsg);
+  });
+}
+
+size_t simdex_results_nq(const simdex_results* results) {
+  return results == nullptr || results->lims.empty() ? 0 : results->lims.size() - 1;
+}
+
+const size_t* simdex_results_lims(const simdex_results* results) {
+  return results == nullptr ? nullptr : results->lims.data();
+}
+
+const simdex_match* simdex_results_matches(const simdex_results* results) {
+  return results == nullptr || results->matches.empty() ? nullptr : results->matches.data();
+}
+
+void simdex_results_free(simdex_results* results) { delete results; }
+
+simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) {
+  if (idx == nullptr || out == nullptr) return SIMDEX_INVALID_ARGUMENT;
+  return Guard(nullptr, [&] {
+    const simdex::IndexInfo info = idx->reader->Info();
+    out->entries = info.entries;
+    out->distinct_fingerprints = info.distinct_fingerprints;
+    out->total_bytes = info.total_bytes;
+    out->block_size = info.block_size;
+    out->k = info.k;
+    out->tables = static_cast<int32_t>(info.tables.size());
+    out->blocks = static_cast<int32_t>(info.widths.size());
+    return SIMDEX_OK;
+  });
+}
+
+void simdex_free_string(char* str) { std::free(str); }
+
+}  // extern "C"

@@ -1,0 +1,150 @@
+/* The C interface to simdex indexes, for services written in Go, Rust, Java,
+ * Python or C that search an index through FFI. It wraps IndexReader
+ * (simdex/index.h): open a file, search it for fingerprints within Hamming
+ * distance k (inclusive), read its statistics, close it.
+ *
+ *   simdex_index* idx;
+ *   char* err;
+ *   if (simdex_index_open("corpus.sdx", 0, &idx, &err) != SIMDEX_OK) {
+ *     fprintf(stderr, "%s\n", err);
+ *     simdex_free_string(err);
+ *     return 1;
+ *   }
+ *   simdex_match m[16];
+ *   size_t n;
+ *   if (simdex_index_search(idx, 0x9f3a0c71d2e4b856u, 3, m, 16, &n, &err) == SIMDEX_OK) ...
+ *   simdex_index_close(idx);
+ *
+ * Errors. Every fallible call returns a simdex_code: SIMDEX_OK (0) on
+ * success, otherwise the code of the failure. Calls that take `char** errmsg`
+ * set *errmsg (when errmsg is not NULL) to NULL on success and to a one-line,
+ * NUL-terminated message on failure ("block 12 of table 3: checksum
+ * mismatch"); the caller owns that string and releases it with
+ * simdex_free_string(). If even the message cannot be allocated, *errmsg is
+ * NULL and the code still tells what failed. No C++ exception ever leaves
+ * this interface: running out of memory is SIMDEX_OUT_OF_MEMORY.
+ *
+ * Thread safety. An open simdex_index may be shared by any number of threads
+ * that call simdex_index_search, simdex_index_search_batch and
+ * simdex_index_stats on it concurrently. simdex_index_close must not run
+ * concurrently with any other call on the same handle, and the handle must
+ * not be used after it. A simdex_results is immutable: its accessors may be
+ * called from any thread until simdex_results_free. Processes that open the
+ * same file share its pages through the page cache (the file is memory
+ * mapped read-only).
+ *
+ * This header compiles as C11 and as C++.
+ */
+#ifndef SIMDEX_SIMDEX_C_H_
+#define SIMDEX_SIMDEX_C_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Result codes. Values 1 to 5 are those of simdex::Status::Code. */
+typedef enum simdex_code {
+  SIMDEX_OK = 0,
+  SIMDEX_INVALID_ARGUMENT = 1, /* the caller passed something unusable (NULL handle, k too large) */
+  SIMDEX_CORRUPTION = 2,       /* the file is not a sound simdex index */
+  SIMDEX_IO_ERROR = 3,         /* the operating system refused to open or map the file */
+  SIMDEX_NOT_FOUND = 4,
+  SIMDEX_NOT_SUPPORTED = 5,    /* e.g. a file of a newer format version */
+  SIMDEX_OUT_OF_MEMORY = 6,    /* an allocation failed; the handle is still usable */
+  SIMDEX_INTERNAL = 7          /* an unexpected failure inside the library */
+} simdex_code;
+
+/* A short stable name for a code: "OK", "InvalidArgument", "Corruption",
+ * "IOError", "NotFound", "NotSupported", "OutOfMemory", "Internal"; "Unknown"
+ * for any other value. The string is static; do not free it. */
+const char* simdex_code_name(int code);
+
+/* An open, read-only index. Opaque. */
+typedef struct simdex_index simdex_index;
+
+/* One entry within distance of a query. 24 bytes, no implicit padding. */
+typedef struct simdex_match {
+  uint64_t id;
+  uint64_t fingerprint;
+  int32_t distance; /* Hamming distance to the query, 0..k */
+  uint32_t reserved; /* always 0 */
+} simdex_match;
+
+/* Opens the index file at `path` (maps it read-only and validates header,
+ * footer, metadata, section bounds and the head and rank index checksums).
+ * If verify_block_checksums is nonzero, each block's checksum is also
+ * verified whenever a search decodes that block.
+ * On success stores a new handle in *out, to be released with
+ * simdex_index_close. On failure *out is set to NULL: SIMDEX_IO_ERROR when
+ * the file cannot be opened or mapped, SIMDEX_CORRUPTION when it is not a
+ * sound index, SIMDEX_NOT_SUPPORTED for an unknown format version,
+ * SIMDEX_INVALID_ARGUMENT when path or out is NULL. */
+simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
+                              char** errmsg);
+
+/* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
+void simdex_index_close(simdex_index* idx);
+
+/* Finds every entry whose fingerprint is within Hamming distance k
+ * (inclusive) of `query`, ordered by distance, then id, then fingerprint; an
+ * entry is reported once. Copies the first min(*count, capacity) matches to
+ * out[] and sets *count to the total number of matches, which may exceed
+ * capacity: call again with a buffer of *count entries to get them all.
+ * REQUIRES: 0 <= k <= the index's k (simdex_index_stats), else
+ * SIMDEX_INVALID_ARGUMENT; out may be NULL only when capacity is 0; count is
+ * not NULL. A damaged block found by the search is SIMDEX_CORRUPTION naming
+ * table and block. On failure *count is 0. */
+simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, simdex_match* out,
+                                size_t capacity, size_t* count, char** errmsg);
+
+/* Results of a batch search in offset-array form: the matches of query i
+ * are matches[lims[i]], ..., matches[lims[i+1] - 1], ordered as for
+ * simdex_index_search. Opaque; read it through the accessors below. */
+typedef struct simdex_results simdex_results;
+
+/* Searches `nq` queries for distance k on up to `threads` threads (the
+ * results do not depend on the thread count). On success stores a new
+ * results object in *out, to be released with simdex_results_free; on
+ * failure *out is NULL and the error is that of the first failing query in
+ * query order. REQUIRES: 0 <= k <= the index's k; threads >= 1; queries may
+ * be NULL only when nq is 0. */
+simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* queries, size_t nq,
+                                      int k, int threads, simdex_results** out, char** errmsg);
+
+/* The number of queries the results are for. */
+size_t simdex_results_nq(const simdex_results* results);
+/* nq + 1 offsets into the matches array; lims[0] is 0 and lims[nq] is the
+ * total number of matches. Valid until simdex_results_free. */
+const size_t* simdex_results_lims(const simdex_results* results);
+/* lims[nq] matches, grouped by query (NULL when there are none). Valid until
+ * simdex_results_free. */
+const simdex_match* simdex_results_matches(const simdex_results* results);
+/* Frees the results. NULL is allowed and does nothing. */
+void simdex_results_free(simdex_results* results);
+
+/* Size and shape of an open index. */
+typedef struct simdex_index_info {
+  uint64_t entries;               /* (id, fingerprint) pairs stored */
+  uint64_t distinct_fingerprints;
+  uint64_t total_bytes;           /* size of the file */
+  uint32_t block_size;            /* bytes per block */
+  int32_t k;                      /* the largest distance searches may ask for */
+  int32_t tables;                 /* permuted tables in the file */
+  int32_t blocks;                 /* blocks the scheme cuts a fingerprint into */
+} simdex_index_info;
+
+/* Fills *out. Returns SIMDEX_INVALID_ARGUMENT when idx or out is NULL and
+ * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
+simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out);
+
+/* Frees a message returned through an errmsg argument. NULL is allowed. */
+void simdex_free_string(char* str);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SIMDEX_SIMDEX_C_H_ */

@@ -1,0 +1,40 @@
+// simdex verify INDEX: checks every rule of docs/format.md "When a file is
+// considered corrupted" (IndexReader::Open, then Verify). Prints
+// "ok: <entries> entries, <tables> tables" for a sound file; otherwise the
+// first problem, as the library names it, and exits 1.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "simdex/index.h"
+#include "tools/commands.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "verify";
+
+int RunVerify(const std::string& path) {
+  ReaderOptions options;
+  options.verify_block_checksums = true;
+  options.verify_heads_on_open = true;
+  std::unique_ptr<IndexReader> reader;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+  Status s = reader->Verify();
+  if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+  std::printf("ok: %llu entries, %d tables\n", static_cast<unsigned long long>(reader->entries()),
+              reader->scheme().num_tables());
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
+}  // namespace
+
+void AddVerifyCommand(CLI::App& app, CommandRunner* run) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand("verify", "Check every checksum and rule of an index file");
+  sub->add_option("index", *path, "index file")->required();
+  sub->callback([path, run] { *run = [path] { return RunVerify(*path); }; });
+}
+
+}  // namespace simdex::tools
