@@ -82,6 +82,9 @@ void FileHeader::EncodeTo(std::string* dst) const {
 Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   if (limit - ptr < static_cast<ptrdiff_t>(kEncodedLength)) return Status::Corruption("file header is truncated");
   if (std::memcmp(ptr, kHeaderMagic, 8) != 0) return Status::Corruption("bad magic number: not a simdex index");
+  // The checksum first: only an intact header that names another version is
+  // NotSupported; a damaged one is Corruption.
+  if (Get<uint64_t>(ptr + 56) != SectionChecksum(ptr, 56)) return Status::Corruption("file header: checksum mismatch");
   const uint32_t version = Get<uint32_t>(ptr + 8);
   if (version != kFormatVersion) {
     return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads version " +
@@ -91,7 +94,6 @@ Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   for (int i = 16; i < 56; ++i) {
     if (ptr[i] != 0) return Status::Corruption("file header: reserved bytes are not zero");
   }
-  if (Get<uint64_t>(ptr + 56) != SectionChecksum(ptr, 56)) return Status::Corruption("file header: checksum mismatch");
   return Status::OK();
 }
 

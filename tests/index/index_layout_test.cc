@@ -48,6 +48,16 @@ TEST(IndexLayout, HeaderRoundTripsAndRejectsEveryFlippedByte) {
   EXPECT_TRUE(FileHeader().DecodeFrom(U(enc), U(enc) + 63).IsCorruption());
 }
 
+TEST(IndexLayout, DamagedHeaderVersionIsCorruptionNotAnotherVersion) {
+  std::string enc;
+  FileHeader().EncodeTo(&enc);
+  for (int i = 8; i < 12; ++i) {
+    std::string bad = enc;
+    bad[i] ^= 0x01;
+    EXPECT_TRUE(FileHeader().DecodeFrom(U(bad), U(bad) + bad.size()).IsCorruption()) << "byte " << i;
+  }
+}
+
 TEST(IndexLayout, FooterRoundTripsAndRejectsEveryFlippedByte) {
   Footer f;
   f.metadata_offset = 123456;

@@ -118,7 +118,7 @@ std::vector<DataSet> StandardDataSets(size_t divisor) {
   // one-bit codes): runs of 500 and more span blocks.
   const size_t long_runs[] = {100, 500};
   add("equal_runs", RepeatedFingerprints(long_runs, 200 / divisor, 3), IdStyle::kFullRange);
-  const size_t runs_with_equal_ids[] = {200, 600};
+  const size_t runs_with_equal_ids[] = {100, 500};
   add("equal_runs_equal_ids", RepeatedFingerprints(runs_with_equal_ids, 50, 4), IdStyle::kAllEqual);
   add("prefix20", ConstantPrefixFingerprints(600 / divisor, 20, 5), IdStyle::kFullRange);
   add("prefix40", ConstantPrefixFingerprints(600 / divisor, 40, 6), IdStyle::kSequential);
