@@ -163,6 +163,10 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
   rep->path = path;
   rep->options = options;
   rep->sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions());
+  // Bad sort options (a budget below the sorter's minimum, a missing
+  // directory) are the caller's to fix before anything is added.
+  Status s = rep->sorter->status();
+  if (!s.ok()) return s.IsIOError() && options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   out->reset(new IndexBuilder(std::move(rep)));
   return Status::OK();
 }
