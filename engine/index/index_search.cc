@@ -27,6 +27,7 @@ struct Found {
 struct Scratch {
   std::vector<uint64_t> values;
   std::vector<std::vector<uint64_t>> table_values;  // per probed table
+  std::vector<uint64_t> permuted_query;             // per probed table
   std::vector<format::BlockScan> scans;
   std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
   std::vector<size_t> scan_block;   // ... at block scan_block[j]
@@ -93,7 +94,8 @@ static void PrefetchUpTo(const IndexReader::Rep& rep, const IndexReader::Rep::Ta
 }
 
 // For every table in `tables`, appends to values[i] the values of table
-// tables[i] whose key equals the query's key. The first candidate block of
+// tables[i] whose key equals the query's key, and keeps the permuted query
+// in permuted_query[i]. The first candidate block of
 // every table is decoded in one interleaved pass (format::ScanBlocks); a
 // key range that runs on past its first block continues block by block.
 static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
@@ -103,6 +105,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->scan_table.clear();
   scratch->scan_block.clear();
   scratch->table_values.resize(tables.size());
+  scratch->permuted_query.resize(tables.size());
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
   for (size_t i = 0; i < tables.size(); ++i) {
@@ -110,6 +113,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const IndexReader::Rep::Table& table = rep.tables[t];
     scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
+    scratch->permuted_query[i] = pq;
     const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
     const uint64_t lo = pq & ~suffix;
     if (table.num_blocks == 0) continue;
@@ -184,7 +188,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, scratch, &scan));
   for (size_t i = 0; i < tables.size(); ++i) {
     const BlockPermutation& perm = *rep.tables[tables[i]].permutation;
-    const uint64_t pq = perm.Apply(query);
+    const uint64_t pq = scratch->permuted_query[i];
     const std::vector<uint64_t>& values = scratch->table_values[i];
     for (size_t j = 0; j < values.size(); ++j) {
       if (j > 0 && values[j] == values[j - 1]) continue;  // equal values: one fingerprint
