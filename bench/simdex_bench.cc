@@ -119,6 +119,7 @@ int Run(int argc, char** argv) {
   uint64_t n = 1000000;
   std::string scheme_name = "t10";
   uint32_t block_size = 1024;
+  int restarts = BuildOptions().restarts;
   int k = -1;
   size_t nqueries = 20000;
   size_t scan_queries = 20;
@@ -130,6 +131,7 @@ int Run(int argc, char** argv) {
   app.add_option("--n", n, "number of fingerprints (uniform random)");
   app.add_option("--scheme", scheme_name, "t4, t10, t20 or W,W,...:K");
   app.add_option("--block-size", block_size, "block size in bytes");
+  app.add_option("--restarts", restarts, "restart points per block (0..15)");
   app.add_option("--k", k, "query distance (default: the scheme's k)");
   app.add_option("--queries", nqueries, "queries per latency scenario");
   app.add_option("--scan-queries", scan_queries, "queries for the brute-force baseline");
@@ -148,6 +150,7 @@ int Run(int argc, char** argv) {
   }
   if (k < 0) k = options.scheme.k();
   options.block_size = block_size;
+  options.restarts = restarts;
   options.threads = threads;
   options.tmpdir = dir;
   if (!memory.empty()) options.memory_bytes = std::stoull(memory) << 20;
@@ -180,8 +183,8 @@ int Run(int argc, char** argv) {
     return 1;
   }
   const IndexInfo info = reader->Info();
-  std::printf("N %llu  scheme %s  block %u B  k %d  threads %d\n", static_cast<unsigned long long>(n),
-              info.scheme.c_str(), block_size, k, threads);
+  std::printf("N %llu  scheme %s  block %u B  restarts %d  k %d  threads %d\n", static_cast<unsigned long long>(n),
+              info.scheme.c_str(), block_size, info.restarts, k, threads);
   std::printf("build      %.2f s (sorting %.2f, encoding %.2f)  peak RSS %ld MiB (before %ld)  spilled runs %llu\n",
               build_s, bstats.seconds_sorting, bstats.seconds_encoding, PeakRssKiB() / 1024, rss_before / 1024,
               static_cast<unsigned long long>(bstats.spilled_runs));

@@ -41,15 +41,46 @@ constexpr std::array<uint8_t, kHuffmanSymbols> MakeSuffixBits() {
 }
 constexpr std::array<uint8_t, kHuffmanSymbols> kSuffixBits = MakeSuffixBits();
 
-enum class Outcome { kContinue, kEnd, kAboveHi, kInvalidCode, kOutOfOrder, kOverrun };
+enum class Outcome { kContinue, kEnd, kAboveHi, kInvalidCode, kOutOfOrder, kOverrun, kBadRestart };
+
+// One block being decoded: its bytes and the parameters every step needs.
+struct BlockView {
+  const uint8_t* data;
+  size_t size;
+  uint64_t head;
+  uint32_t count;
+  int restarts;  // restart points of the index (used when HasRestarts)
+  const HuffmanDecoder::Entry* table;
+};
 
 // Where decoding stands: the last value decoded, the index of the next
-// entry and the bit position where it starts.
+// entry and the bit position where it starts (from the start of the
+// block), the next restart point r and its entry index (count when none
+// is left), and the values decoded so far (the head and restart probes
+// included).
 struct Cursor {
   uint64_t p;
   uint32_t i;
   size_t pos;
+  uint32_t next_r;
+  uint32_t segment_end;
+  uint32_t decoded;
 };
+
+// The index of the entry where the segment after restart r - 1 ends: the
+// entry of restart r, or count.
+inline uint32_t SegmentEnd(const BlockView& b, uint32_t r) {
+  if (!HasRestarts(b.count, b.restarts) || r > static_cast<uint32_t>(b.restarts)) return b.count;
+  return RestartIndex(static_cast<int>(r), b.count, b.restarts);
+}
+
+// The stream bit (from the start of the stream) recorded for restart r.
+// The offset table ends within the first 42 bytes of any block, so the
+// 8-byte load stays inside it.
+inline size_t RestartOffset(const BlockView& b, uint32_t r) {
+  const int w = RestartOffsetBits(b.size);
+  return LoadBitsUnchecked(b.data, kStreamStart + (r - 1) * w) >> (64 - w);
+}
 
 // The first bit position whose entry might not lie well inside the block:
 // before it, the word at pos reads bytes [pos/8, pos/8 + 8) and the one at
@@ -57,18 +88,17 @@ struct Cursor {
 // pos/8 + 11 <= block_size, so FastStep needs no bounds checks.
 inline size_t FastEnd(size_t block_size) { return (block_size - 10) * 8; }
 
-// Decodes entry c->i if it lies before fast_end. Returns kContinue after
-// keep(v) accepted the value, kEnd when the entry is past the count or the
-// fast region (PlainEntries takes over from *c), or why decoding stopped.
+// Decodes entry c->i if it lies before the segment's end and fast_end.
+// Returns kContinue after keep(v) accepted the value, kEnd at the end of
+// the segment or the fast region, or why decoding stopped.
 template <typename Keep>
-inline Outcome FastStep(const uint8_t* block, uint32_t count, size_t fast_end, const HuffmanDecoder::Entry* table,
-                        Cursor* c, Keep&& keep) {
-  if (c->i >= count || c->pos >= fast_end) return Outcome::kEnd;
+inline Outcome FastStep(const BlockView& b, size_t fast_end, Cursor* c, Keep&& keep) {
+  if (c->i >= c->segment_end || c->pos >= fast_end) return Outcome::kEnd;
   // w holds at least 57 valid bits from pos: the code, and usually the
   // whole suffix too.
   const size_t pos = c->pos;
-  const uint64_t w = LoadBitsUnchecked(block, pos);
-  const HuffmanDecoder::Entry e = table[w >> kPeekShift];
+  const uint64_t w = LoadBitsUnchecked(b.data, pos);
+  const HuffmanDecoder::Entry e = b.table[w >> kPeekShift];
   if (e.length == 0) [[unlikely]] {
     return Outcome::kInvalidCode;
   }
@@ -76,7 +106,7 @@ inline Outcome FastStep(const uint8_t* block, uint32_t count, size_t fast_end, c
   uint64_t rest = w << e.length;  // the suffix, left-aligned
   if (e.total_bits > 57) [[unlikely]] {
     const size_t pos2 = pos + e.length;
-    rest = LoadBitsUnchecked(block, pos2) | (block[(pos2 >> 3) + 8] >> (8 - (pos2 & 7)));
+    rest = LoadBitsUnchecked(b.data, pos2) | (b.data[(pos2 >> 3) + 8] >> (8 - (pos2 & 7)));
   }
   const SymbolAction a = kActions[n];
   if ((c->p & a.lead) != 0) [[unlikely]] {
@@ -86,16 +116,77 @@ inline Outcome FastStep(const uint8_t* block, uint32_t count, size_t fast_end, c
   // The suffix is the top 63 - n bits of rest; a duplicate masks it away.
   c->p = (c->p & ~(a.lead | a.low)) | a.lead | (((rest >> 1) >> (n & 63)) & a.low);
   ++c->i;
+  ++c->decoded;
   return keep(c->p) ? Outcome::kContinue : Outcome::kAboveHi;
 }
 
+// Decodes the restart entry that starts at stream bit `offset` (bounded
+// reads) into *v and the bit position after it into *end.
+inline Outcome DecodeRestart(const BlockView& b, size_t offset, uint64_t* v, size_t* end) {
+  BitReader reader(b.data, b.data + b.size);
+  reader.Skip(kStreamStart + offset);
+  const int n = static_cast<int>(reader.Read(kRestartSymbolBits));
+  if (n > 64) return Outcome::kBadRestart;
+  const SymbolAction a = kActions[n];
+  const uint64_t suffix = reader.Read(SuffixBits(n));
+  if (reader.overflowed()) return Outcome::kOverrun;
+  if ((b.head & a.lead) != 0) return Outcome::kOutOfOrder;
+  *v = (b.head & ~(a.lead | a.low)) | a.lead | suffix;
+  *end = reader.bit_position();
+  return Outcome::kContinue;
+}
+
+// Decodes restart entry c->i (c->i == c->segment_end < count), which must
+// start where the previous entry ended.
 template <typename Keep>
-inline Outcome FastEntries(const uint8_t* block, size_t block_size, uint32_t count,
-                           const HuffmanDecoder::Entry* table, Cursor* c, Keep&& keep) {
-  const size_t fast_end = FastEnd(block_size);
+Outcome CrossRestart(const BlockView& b, Cursor* c, Keep&& keep) {
+  if (RestartOffset(b, c->next_r) + kStreamStart != c->pos) return Outcome::kBadRestart;
+  uint64_t v;
+  size_t end;
+  const Outcome o = DecodeRestart(b, c->pos - kStreamStart, &v, &end);
+  if (o != Outcome::kContinue) return o;
+  if (v < c->p) return Outcome::kOutOfOrder;
+  c->p = v;
+  c->pos = end;
+  ++c->i;
+  ++c->decoded;
+  c->segment_end = SegmentEnd(b, ++c->next_r);
+  return keep(v) ? Outcome::kContinue : Outcome::kAboveHi;
+}
+
+// Moves the cursor (standing at the head) to just after the last restart
+// point whose value is below lo, when there is one: every value before it
+// is below lo too, so a range scan may skip them.
+inline Outcome SeekRestart(const BlockView& b, uint64_t lo, Cursor* c) {
+  if (!HasRestarts(b.count, b.restarts)) return Outcome::kContinue;
+  for (uint32_t r = static_cast<uint32_t>(b.restarts); r >= 1; --r) {
+    uint64_t v;
+    size_t end;
+    const Outcome o = DecodeRestart(b, RestartOffset(b, r), &v, &end);
+    if (o != Outcome::kContinue) return o;
+    ++c->decoded;
+    if (v < lo) {
+      c->p = v;
+      c->pos = end;
+      c->i = RestartIndex(static_cast<int>(r), b.count, b.restarts) + 1;
+      c->next_r = r + 1;
+      c->segment_end = SegmentEnd(b, r + 1);
+      return Outcome::kContinue;
+    }
+  }
+  return Outcome::kContinue;
+}
+
+template <typename Keep>
+inline Outcome FastEntries(const BlockView& b, Cursor* c, Keep&& keep) {
+  const size_t fast_end = FastEnd(b.size);
   Cursor local = *c;  // in registers for the loop
   Outcome outcome;
-  while ((outcome = FastStep(block, count, fast_end, table, &local, keep)) == Outcome::kContinue) {
+  for (;;) {
+    while ((outcome = FastStep(b, fast_end, &local, keep)) == Outcome::kContinue) {
+    }
+    if (outcome != Outcome::kEnd || local.i != local.segment_end || local.i >= b.count) break;
+    if ((outcome = CrossRestart(b, &local, keep)) != Outcome::kContinue) break;
   }
   *c = local;
   return outcome;
@@ -103,12 +194,16 @@ inline Outcome FastEntries(const uint8_t* block, size_t block_size, uint32_t cou
 
 // Decodes entries c->i.. through the bounded BitReader, to the end.
 template <typename Keep>
-Outcome PlainEntries(const uint8_t* block, size_t block_size, uint32_t count, const HuffmanDecoder::Entry* table,
-                     bool force_plain, Cursor* c, Keep&& keep) {
-  BitReader reader(block, block + block_size, force_plain);
-  reader.Skip(c->pos);
-  while (c->i < count) {
-    const HuffmanDecoder::Entry e = table[reader.Peek(HuffmanDecoder::kTableBits)];
+Outcome PlainEntries(const BlockView& b, bool force_plain, Cursor* c, Keep&& keep) {
+  while (c->i < b.count) {
+    if (c->i == c->segment_end) {
+      const Outcome o = CrossRestart(b, c, keep);
+      if (o != Outcome::kContinue) return o;
+      continue;
+    }
+    BitReader reader(b.data, b.data + b.size, force_plain);
+    reader.Skip(c->pos);
+    const HuffmanDecoder::Entry e = b.table[reader.Peek(HuffmanDecoder::kTableBits)];
     if (e.length == 0) return Outcome::kInvalidCode;
     reader.Skip(e.length);
     const int n = e.symbol;
@@ -119,6 +214,7 @@ Outcome PlainEntries(const uint8_t* block, size_t block_size, uint32_t count, co
     c->p = (c->p & ~(a.lead | a.low)) | a.lead | suffix;
     c->pos = reader.bit_position();
     ++c->i;
+    ++c->decoded;
     if (!keep(c->p)) return Outcome::kAboveHi;
   }
   return Outcome::kEnd;
@@ -146,37 +242,48 @@ bool PaddingIsZero(const uint8_t* block, size_t block_size, size_t pos) {
   return true;
 }
 
+// True when every restart offset field is zero (a block too small for its
+// restart points must leave them so).
+bool RestartTableIsZero(const BlockView& b) {
+  for (uint32_t r = 1; r <= static_cast<uint32_t>(b.restarts); ++r) {
+    if (RestartOffset(b, r) != 0) return false;
+  }
+  return true;
+}
+
 // Checks the count and starts decoding at the head: the cursor stands after
 // it. Returns kContinue, or kAboveHi when the head is above the range.
 template <typename Keep>
-Status StartBlock(const uint8_t* block, size_t block_size, uint64_t head, uint32_t* count, Cursor* c,
-                  Outcome* outcome, Keep&& keep) {
-  *count = DecodeFixed16(block + 4);
-  if (*count == 0 || *count - 1 > (block_size - kBlockHeaderSize) * 8) {
-    return Status::Corruption("bad entry count " + std::to_string(*count));
+Status StartBlock(BlockView* b, Cursor* c, Outcome* outcome, Keep&& keep) {
+  b->count = DecodeFixed16(b->data + 4);
+  const size_t stream_bits = (b->size - kBlockHeaderSize) * 8 - RestartTableBits(b->size, b->restarts);
+  if (b->count == 0 || b->count - 1 > stream_bits) {
+    return Status::Corruption("bad entry count " + std::to_string(b->count));
   }
-  *c = Cursor{head, 1, kStreamStart};
-  *outcome = keep(head) ? Outcome::kContinue : Outcome::kAboveHi;
+  *c = Cursor{b->head, 1, kStreamStart + RestartTableBits(b->size, b->restarts), 1, SegmentEnd(*b, 1), 1};
+  *outcome = keep(b->head) ? Outcome::kContinue : Outcome::kAboveHi;
   return Status::OK();
 }
 
 // Decodes what the fast path left (through the bounded reader) and turns
 // the outcome into a status. Sets *reached_end and *decoded (values decoded,
-// the head included).
+// the head and restart probes included).
 template <typename Keep>
-Status FinishBlock(const uint8_t* block, size_t block_size, uint32_t count, const BlockDecoder& decoder,
-                   const BlockReadOptions& options, Outcome outcome, Cursor* c, bool* reached_end,
-                   uint64_t* decoded, Keep&& keep) {
+Status FinishBlock(const BlockView& b, const BlockReadOptions& options, Outcome outcome, Cursor* c,
+                   bool* reached_end, uint64_t* decoded, Keep&& keep) {
   if (outcome == Outcome::kEnd || outcome == Outcome::kContinue) {
-    outcome = PlainEntries(block, block_size, count, decoder.huffman().table(), options.force_plain, c, keep);
+    outcome = PlainEntries(b, options.force_plain, c, keep);
   }
-  *decoded = c->i;
+  *decoded = c->decoded;
   *reached_end = false;
   switch (outcome) {
     case Outcome::kEnd:
       *reached_end = true;
-      if (options.strict && !PaddingIsZero(block, block_size, c->pos)) {
+      if (options.strict && !PaddingIsZero(b.data, b.size, c->pos)) {
         return Status::Corruption("nonzero padding");
+      }
+      if (options.strict && !HasRestarts(b.count, b.restarts) && !RestartTableIsZero(b)) {
+        return Status::Corruption("nonzero restart offsets in a block without restart points");
       }
       return Status::OK();
     case Outcome::kAboveHi:
@@ -185,6 +292,9 @@ Status FinishBlock(const uint8_t* block, size_t block_size, uint32_t count, cons
       return Status::Corruption("invalid Huffman code at bit " + std::to_string(c->pos - kStreamStart));
     case Outcome::kOutOfOrder:
       return Status::Corruption("entry " + std::to_string(c->i) + " out of order");
+    case Outcome::kBadRestart:
+      return Status::Corruption("bad restart point " + std::to_string(c->next_r) + " (entry " +
+                                std::to_string(c->i) + ")");
     case Outcome::kContinue:
     case Outcome::kOverrun:
       break;
@@ -192,21 +302,28 @@ Status FinishBlock(const uint8_t* block, size_t block_size, uint32_t count, cons
   return Status::Corruption("bit stream overruns the block");
 }
 
-// Decodes the block from its head, calling keep(v) for every value until
-// it returns false.
+BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder) {
+  return BlockView{block, block_size, head, 0, decoder.restarts(), decoder.huffman().table()};
+}
+
+// Decodes the block, calling keep(v) for every value until it returns
+// false: from the head, or with seek, from the last restart point below lo.
+// *skipped (when not null) is set to the number of entries the seek passed
+// over without giving them to keep(): all of them are below lo.
 template <typename Keep>
 Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
-              const BlockReadOptions& options, bool* reached_end, uint64_t* decoded, Keep&& keep) {
-  uint32_t count;
+              const BlockReadOptions& options, bool seek, uint64_t lo, bool* reached_end, uint64_t* decoded,
+              Keep&& keep, uint32_t* skipped = nullptr) {
+  BlockView b = MakeView(block, block_size, head, decoder);
   Cursor c;
   Outcome outcome;
   *decoded = 0;
   *reached_end = false;
-  SIMDEX_RETURN_IF_ERROR(StartBlock(block, block_size, head, &count, &c, &outcome, keep));
-  if (outcome == Outcome::kContinue && !options.force_plain) {
-    outcome = FastEntries(block, block_size, count, decoder.huffman().table(), &c, keep);
-  }
-  return FinishBlock(block, block_size, count, decoder, options, outcome, &c, reached_end, decoded, keep);
+  SIMDEX_RETURN_IF_ERROR(StartBlock(&b, &c, &outcome, keep));
+  if (outcome == Outcome::kContinue && seek) outcome = SeekRestart(b, lo, &c);
+  if (skipped != nullptr) *skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
+  if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, &c, keep);
+  return FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
 }
 
 Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
@@ -221,7 +338,11 @@ Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
 
 }  // namespace
 
-Status BlockDecoder::Init(const HuffmanCodeLengths& lengths) {
+Status BlockDecoder::Init(const HuffmanCodeLengths& lengths, int restarts) {
+  if (!IsValidRestarts(restarts)) {
+    return Status::Corruption("bad restart point count " + std::to_string(restarts));
+  }
+  restarts_ = restarts;
   return huffman_.Init(lengths, kSuffixBits.data());
 }
 
@@ -239,7 +360,8 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   bool reached_end;
   uint64_t decoded;
-  return Decode(ptr, block_size, head, decoder, options, &reached_end, &decoded, [out](uint64_t v) {
+  return Decode(ptr, block_size, head, decoder, options, /*seek=*/false, 0, &reached_end, &decoded,
+                [out](uint64_t v) {
     out->push_back(v);
     return true;
   });
@@ -253,11 +375,39 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   const size_t before = out->size();
   uint64_t decoded = 0;
-  const Status s = Decode(ptr, block_size, head, decoder, options, reached_end, &decoded, KeepInRange{lo, hi, out});
+  const Status s = Decode(ptr, block_size, head, decoder, options, /*seek=*/true, lo, reached_end, &decoded,
+                          KeepInRange{lo, hi, out});
   if (stats != nullptr) {
     ++stats->blocks;
     stats->values_decoded += decoded;
     stats->values_in_range += out->size() - before;
+  }
+  return s;
+}
+
+Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                    const BlockDecoder& decoder, uint64_t v, const BlockReadOptions& options, uint64_t* below,
+                    uint64_t* equal, bool* reached_end, BlockScanStats* stats) {
+  SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
+  uint64_t decoded = 0;
+  uint32_t skipped = 0;
+  uint64_t n_below = 0, n_equal = 0;
+  const Status s = Decode(
+      ptr, block_size, head, decoder, options, /*seek=*/true, v, reached_end, &decoded,
+      [&](uint64_t x) {
+        if (x > v) return false;
+        ++(x < v ? n_below : n_equal);
+        return true;
+      },
+      &skipped);
+  // The head was given to keep() before the seek; the skipped entries lie
+  // between it and the restart point, all below v.
+  *below = n_below + skipped;
+  *equal = n_equal;
+  if (stats != nullptr) {
+    ++stats->blocks;
+    stats->values_decoded += decoded;
+    stats->values_in_range += n_equal;
   }
   return s;
 }
@@ -268,7 +418,7 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
   constexpr size_t kLanes = 32;
   struct Lane {
     BlockScan* scan;
-    uint32_t count;
+    BlockView view;
     Cursor cursor;
     Outcome outcome;
     size_t before;
@@ -289,11 +439,15 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       lane.checked = s.status.ok();
       lane.scan = &s;
       lane.before = s.out->size();
-      lane.cursor = Cursor{s.head, 0, kStreamStart};
+      lane.view = MakeView(s.ptr, block_size, s.head, *s.decoder);
+      lane.cursor = Cursor{s.head, 0, kStreamStart, 1, 0, 0};
+      lane.outcome = Outcome::kAboveHi;  // nothing to decode unless the block starts
       if (s.status.ok()) {
-        s.status = StartBlock(s.ptr, block_size, s.head, &lane.count, &lane.cursor, &lane.outcome, KeepInRange{s.lo, s.hi, s.out});
+        s.status = StartBlock(&lane.view, &lane.cursor, &lane.outcome, KeepInRange{s.lo, s.hi, s.out});
       }
-      if (!s.status.ok()) lane.outcome = Outcome::kAboveHi;  // nothing more to decode
+      if (s.status.ok() && lane.outcome == Outcome::kContinue) {
+        lane.outcome = SeekRestart(lane.view, s.lo, &lane.cursor);
+      }
       live += lane.outcome == Outcome::kContinue;
     }
     // The interleaved fast path: one entry of every live block per round.
@@ -304,8 +458,12 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
         Lane& lane = lanes[j];
         if (lane.outcome != Outcome::kContinue) continue;
         BlockScan& s = *lane.scan;
-        lane.outcome = FastStep(s.ptr, lane.count, fast_end, s.decoder->huffman().table(), &lane.cursor,
-                                KeepInRange{s.lo, s.hi, s.out});
+        const KeepInRange keep{s.lo, s.hi, s.out};
+        lane.outcome = FastStep(lane.view, fast_end, &lane.cursor, keep);
+        if (lane.outcome == Outcome::kEnd && lane.cursor.i == lane.cursor.segment_end &&
+            lane.cursor.i < lane.view.count) {
+          lane.outcome = CrossRestart(lane.view, &lane.cursor, keep);
+        }
         live += lane.outcome == Outcome::kContinue;
       }
     }
@@ -314,8 +472,8 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       BlockScan& s = *lane.scan;
       uint64_t decoded = 0;
       if (s.status.ok()) {
-        s.status = FinishBlock(s.ptr, block_size, lane.count, *s.decoder, options, lane.outcome, &lane.cursor,
-                               &s.reached_end, &decoded, KeepInRange{s.lo, s.hi, s.out});
+        s.status = FinishBlock(lane.view, options, lane.outcome, &lane.cursor, &s.reached_end, &decoded,
+                               KeepInRange{s.lo, s.hi, s.out});
       }
       if (stats != nullptr && lane.checked) {
         ++stats->blocks;

@@ -13,8 +13,9 @@
 // in the table's head index. Error messages name what is wrong
 // ("checksum mismatch", "bad entry count 0", "invalid Huffman code at bit 17",
 // "entry 17 out of order", "bit stream overruns the block", "nonzero
-// padding"); bit positions count from the start of the bit stream (block
-// byte 6), entries from the head (entry 0). Callers prefix the block's
+// padding", "bad restart point 2 (entry 40)"); bit positions count from
+// the start of the bit stream (block byte 6), entries from the head
+// (entry 0). Callers prefix the block's
 // place ("block B of table T: ...").
 //
 // Thread safety: the functions keep no state; concurrent calls are safe
@@ -57,13 +58,17 @@ struct BlockScanStats {
 // Immutable after Init(); may be shared between threads.
 class BlockDecoder {
  public:
-  // Returns Corruption("invalid Huffman code lengths") as HuffmanDecoder::Init.
-  Status Init(const HuffmanCodeLengths& lengths);
+  // `restarts` is the index's restart points per block (block_builder.h).
+  // Returns Corruption("invalid Huffman code lengths") as HuffmanDecoder::Init,
+  // or Corruption("bad restart point count R") unless IsValidRestarts.
+  Status Init(const HuffmanCodeLengths& lengths, int restarts = 0);
 
   const HuffmanDecoder& huffman() const { return huffman_; }
+  int restarts() const { return restarts_; }
 
  private:
   HuffmanDecoder huffman_;
+  int restarts_ = 0;
 };
 
 // Verifies the checksum of the block at ptr.
@@ -79,7 +84,8 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
                    std::vector<uint64_t>* out);
 
 // Decodes the block's values in order and appends to *out those v with
-// lo <= v <= hi. Stops at the first value greater than hi. Sets
+// lo <= v <= hi. Starts at the last restart point below lo (the values
+// before it are below lo too) and stops at the first value greater than hi. Sets
 // *reached_end to true when every value of the block is <= hi (the range may
 // then go on in the next block), false when it stopped early. On error,
 // *out may have been appended to and *reached_end is unspecified.
@@ -89,6 +95,14 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
                  const BlockDecoder& decoder, uint64_t lo, uint64_t hi,
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats);
+
+// Counts the block's values below v (*below) and equal to v (*equal),
+// decoding from the last restart point below v and stopping at the first
+// value above v: the rank of v's run within the block. Sets *reached_end as
+// ScanBlock with hi = v. REQUIRES: as DecodeBlock; stats may be null.
+Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                    const BlockDecoder& decoder, uint64_t v, const BlockReadOptions& options, uint64_t* below,
+                    uint64_t* equal, bool* reached_end, BlockScanStats* stats);
 
 // One block of a ScanBlocks call: the inputs of ScanBlock, and its results.
 struct BlockScan {

@@ -134,6 +134,7 @@ void IndexMetadata::EncodeTo(std::string* dst) const {
   PutFixed32(dst, block_size);
   dst->push_back(static_cast<char>(widths.size()));
   dst->push_back(static_cast<char>(k));
+  dst->push_back(static_cast<char>(restarts));
   for (uint8_t w : widths) dst->push_back(static_cast<char>(w));
   PutFixed32(dst, static_cast<uint32_t>(tables.size()));
   for (const TableMetadata& t : tables) {
@@ -161,7 +162,12 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   block_size = in.Read<uint32_t>();
   const int nblocks = in.Read<uint8_t>();
   k = in.Read<uint8_t>();
+  restarts = in.Read<uint8_t>();
   if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (!IsValidRestarts(restarts)) {
+    return Status::Corruption("metadata: " + std::to_string(restarts) + " restart points per block (at most " +
+                              std::to_string(kMaxRestarts) + ")");
+  }
   if (!IsValidBlockSize(block_size)) {
     return Status::Corruption("metadata: block size " + std::to_string(block_size) +
                               " is not a power of two in 64..65536");

@@ -51,6 +51,7 @@ struct IndexMetadata {
   uint64_t entries = 0;
   uint64_t distinct_fingerprints = 0;
   uint32_t block_size = 0;
+  uint8_t restarts = 0;         // restart points per block (block_builder.h)
   std::vector<uint8_t> widths;  // scheme block widths, block 0 first
   uint8_t k = 0;
   std::vector<TableMetadata> tables;

@@ -31,6 +31,7 @@ struct BuildArgs {
   std::vector<int> blocks;
   int k = -1;
   uint32_t block_size = BuildOptions().block_size;
+  int restarts = BuildOptions().restarts;
   std::string memory;
   std::string tmpdir;
   int threads = 1;
@@ -88,6 +89,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
                                    "' is not a size (e.g. 4096, 64K, 512M, 2G)");
   }
   options->block_size = args.block_size;
+  options->restarts = args.restarts;
   options->tmpdir = args.tmpdir;
   options->threads = args.threads;
   return Status::OK();
@@ -202,6 +204,8 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
       ->needs(blocks);
   blocks->needs("--k");
   sub->add_option("--block-size", args->block_size, "bytes per block, a power of two in 64..65536")
+      ->capture_default_str();
+  sub->add_option("--restarts", args->restarts, "restart points per block, 0..15 (docs/format.md)")
       ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound for sorting, e.g. 512M, 2G (default 1G)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spill files (default: next to --out)");

@@ -63,6 +63,7 @@ std::string InspectJson(const IndexInfo& info) {
   root.IntArray("widths", info.widths);
   root.Int("k", static_cast<uint64_t>(info.k));
   root.Int("block_size", info.block_size);
+  root.Int("restarts", info.restarts);
   root.Key("tables").append("[");
   for (size_t t = 0; t < info.tables.size(); ++t) {
     const IndexInfo::Table& table = info.tables[t];

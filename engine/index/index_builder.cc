@@ -144,7 +144,7 @@ Status BuildTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, c
     }
     *sort_seconds += Seconds(start);
   }
-  return index::EncodeTable(values, o.block_size, static_cast<uint32_t>(t), sink, enc);
+  return index::EncodeTable(values, o.block_size, o.restarts, static_cast<uint32_t>(t), sink, enc);
 }
 
 }  // namespace
@@ -156,6 +156,10 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
   if (!format::IsValidBlockSize(options.block_size)) {
     return Status::InvalidArgument("block size " + std::to_string(options.block_size) +
                                    " is not a power of two in 64..65536");
+  }
+  if (!format::IsValidRestarts(options.restarts)) {
+    return Status::InvalidArgument("restart points per block " + std::to_string(options.restarts) +
+                                   " is outside 0.." + std::to_string(format::kMaxRestarts));
   }
   if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
   if (path.empty()) return Status::InvalidArgument("no output path");
@@ -230,6 +234,7 @@ Status IndexBuilder::FinishImpl() {
   format::IndexMetadata meta;
   meta.entries = n;
   meta.block_size = o.block_size;
+  meta.restarts = static_cast<uint8_t>(o.restarts);
   meta.k = static_cast<uint8_t>(o.scheme.k());
   for (int w : o.scheme.widths()) meta.widths.push_back(static_cast<uint8_t>(w));
   meta.id_base = n ? r.min_id : 0;

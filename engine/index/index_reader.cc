@@ -150,7 +150,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     const bool no_codes = std::all_of(tm.code_lengths.lengths.begin(), tm.code_lengths.lengths.end(),
                                       [](uint8_t l) { return l == 0; });
     if (!no_codes) {  // with no codes the decoder stays empty and rejects any entry
-      s = table.decoder.Init(tm.code_lengths);
+      s = table.decoder.Init(tm.code_lengths, m.restarts);
       if (!s.ok()) return s.WithContext("metadata: " + name);
     }
     rep->tables.push_back(std::move(table));
@@ -208,6 +208,7 @@ IndexInfo IndexReader::Info() const {
   info.widths = rep_->scheme.widths();
   info.k = m.k;
   info.block_size = m.block_size;
+  info.restarts = m.restarts;
   for (size_t t = 0; t < m.tables.size(); ++t) {
     IndexInfo::Table table;
     const auto& lead = rep_->scheme.table(static_cast<int>(t));

@@ -25,7 +25,6 @@ struct Found {
 
 // Scratch reused across the queries of one thread.
 struct Scratch {
-  std::vector<uint64_t> values;
   std::vector<std::vector<uint64_t>> table_values;  // per probed table
   std::vector<uint64_t> permuted_query;             // per probed table
   std::vector<format::BlockScan> scans;
@@ -151,8 +150,8 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
 }
 
 // Appends a Match for every id stored with `fingerprint` (its run in table 0).
-static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int distance, std::vector<uint64_t>* scratch,
-                        std::vector<Match>* out, format::BlockScanStats* scan) {
+static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int distance, std::vector<Match>* out,
+                        format::BlockScanStats* scan) {
   const IndexReader::Rep::Table& table = rep.tables[0];
   size_t b = FirstBlock(table, fingerprint);
   format::BlockReadOptions opts;
@@ -161,16 +160,13 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > fingerprint) break;
     opts.seed = index::BlockSeed(0, b);
-    scratch->clear();
     bool reached_end = false;
-    Status s = format::ScanBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, table.decoder, head,
-                                 fingerprint, opts, scratch, &reached_end, scan);
+    uint64_t below = 0, equal = 0;
+    Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, table.decoder,
+                                    fingerprint, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
-    // scratch holds the block's values <= fingerprint; equal ones come last.
-    size_t first = scratch->size();
-    while (first > 0 && (*scratch)[first - 1] == fingerprint) --first;
-    const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + first;
-    for (uint64_t r = rank; r < rank + (scratch->size() - first); ++r) {
+    const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;
+    for (uint64_t r = rank; r < rank + equal; ++r) {
       if (r >= rep.meta.entries) return Status::Corruption("block " + std::to_string(b) + " of table 0: rank past the ids");
       out->push_back({rep.meta.id_base + rep.ids.Get(r), fingerprint, distance});
     }
@@ -207,7 +203,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
                           [](const Found& a, const Found& b) { return a.fingerprint == b.fingerprint; }),
               found.end());
   for (const Found& f : found) {
-    SIMDEX_RETURN_IF_ERROR(AppendIds(rep, f.fingerprint, f.distance, &scratch->values, out, &scan));
+    SIMDEX_RETURN_IF_ERROR(AppendIds(rep, f.fingerprint, f.distance, out, &scan));
   }
   std::sort(out->begin(), out->end(), [](const Match& a, const Match& b) {
     if (a.distance != b.distance) return a.distance < b.distance;
@@ -236,7 +232,8 @@ Status IndexReader::Search(uint64_t query, int k, std::vector<Match>* out, Searc
   if (stats && stats->candidates_per_table.size() < rep_->tables.size()) {
     stats->candidates_per_table.resize(rep_->tables.size());
   }
-  Scratch scratch;
+  // Per thread, so that a query allocates nothing once its buffers have grown.
+  thread_local Scratch scratch;
   return SearchOne(*rep_, query, k, &scratch, out, stats);
 }
 

@@ -5,7 +5,7 @@
 
 namespace simdex::index {
 
-Status EncodeTable(std::span<const uint64_t> values, uint32_t block_size, uint32_t table,
+Status EncodeTable(std::span<const uint64_t> values, uint32_t block_size, int restarts, uint32_t table,
                    const std::function<Status(std::string_view block)>& sink, EncodedTable* out) {
   *out = EncodedTable();
   uint64_t freqs[format::kHuffmanSymbols] = {};
@@ -13,26 +13,24 @@ Status EncodeTable(std::span<const uint64_t> values, uint32_t block_size, uint32
   out->code_lengths = format::HuffmanCodeLengths::FromFrequencies(freqs);
   const format::HuffmanEncoderTable code(out->code_lengths);
 
-  format::BlockBuilder builder(block_size, code);
+  format::BlockBuilder builder(block_size, code, restarts);
   uint64_t rank = 0;
-  uint64_t prev = 0;
+  // Finishes the current block: its stream bits and count before Finish()
+  // resets them.
+  auto finish = [&]() {
+    out->payload_bits += builder.stream_bits();
+    rank += builder.count();
+    return sink(builder.Finish(BlockSeed(table, out->heads.size() - 1)));
+  };
   for (size_t i = 0; i < values.size(); ++i) {
     const uint64_t v = values[i];
-    if (i > 0 && builder.Add(v)) {
-      const int n = format::PrefixSymbol(prev, v);
-      out->payload_bits += code[n].length + format::SuffixBits(n);
-    } else {
-      if (i > 0) {
-        rank += builder.count();  // before Finish(), which resets it
-        SIMDEX_RETURN_IF_ERROR(sink(builder.Finish(BlockSeed(table, out->heads.size() - 1))));
-      }
-      builder.Start(v);
-      out->heads.push_back(v);
-      out->ranks.push_back(rank);
-    }
-    prev = v;
+    if (i > 0 && builder.Add(v)) continue;
+    if (i > 0) SIMDEX_RETURN_IF_ERROR(finish());
+    builder.Start(v);
+    out->heads.push_back(v);
+    out->ranks.push_back(rank);
   }
-  if (!values.empty()) SIMDEX_RETURN_IF_ERROR(sink(builder.Finish(BlockSeed(table, out->heads.size() - 1))));
+  if (!values.empty()) SIMDEX_RETURN_IF_ERROR(finish());
   return Status::OK();
 }
 

@@ -22,9 +22,9 @@ struct EncodedTable {
 
 // Encodes the sorted permuted values of table `table`: builds the table's
 // Huffman code from its n frequencies, cuts the values into blocks of
-// block_size bytes and passes each finished block to `sink` in order.
+// block_size bytes (with `restarts` restart points each) and passes each finished block to `sink` in order.
 // REQUIRES: values sorted ascending; block_size valid (format/block_format.h).
-Status EncodeTable(std::span<const uint64_t> values, uint32_t block_size, uint32_t table,
+Status EncodeTable(std::span<const uint64_t> values, uint32_t block_size, int restarts, uint32_t table,
                    const std::function<Status(std::string_view block)>& sink, EncodedTable* out);
 
 // The seed of block `block` of table `table` for its checksum.

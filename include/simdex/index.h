@@ -29,6 +29,11 @@ struct BuildOptions {
   // entries per probe; large ones spend fewer bits per entry on block heads,
   // checksums and padding (docs/benchmarks.md measures the trade-off).
   uint32_t block_size = 1024;
+  // Restart points per block, 0..15: entries coded against the block's head
+  // at the block's 1/(R+1) marks, so that a query decodes about 1/(R+1) of a
+  // block instead of half of it, for roughly 20 bits each
+  // (docs/format.md "Restart points").
+  int restarts = 3;
   // Bound on the builder's own buffers (sorting and encoding). When the input
   // does not fit, sorted runs are spilled to tmpdir and merged.
   size_t memory_bytes = size_t{1} << 30;
@@ -134,12 +139,13 @@ struct IndexInfo {
   std::vector<int> widths;
   int k = 0;
   uint32_t block_size = 0;
+  int restarts = 0;  // restart points per block
   struct Table {
     std::vector<int> leading_blocks;
     int key_bits = 0;
     uint64_t blocks = 0;
     uint64_t bytes = 0;         // block data + head index
-    uint64_t payload_bits = 0;  // bits of the entry streams alone
+    uint64_t payload_bits = 0;  // bits of the blocks' streams alone (restart offsets and entries)
   };
   std::vector<Table> tables;
   uint64_t rank_bytes = 0;

@@ -54,10 +54,11 @@ std::vector<uint64_t> MakeData(const std::string& kind, size_t n, uint64_t seed)
 
 const char* const kKinds[] = {"uniform", "clustered", "duplicates", "last_bit", "extremes", "long_run"};
 
-class BlockRoundTrip : public ::testing::TestWithParam<std::tuple<size_t, bool>> {
+class BlockRoundTrip : public ::testing::TestWithParam<std::tuple<size_t, bool, int>> {
  protected:
   size_t block_size() const { return std::get<0>(GetParam()); }
   bool plain() const { return std::get<1>(GetParam()); }
+  int restarts() const { return std::get<2>(GetParam()); }
   // Enough values for several blocks of this size.
   size_t DataSize() const { return std::min<size_t>(block_size() * 3 / 2, 40000) + 10; }
 };
@@ -66,7 +67,7 @@ TEST_P(BlockRoundTrip, DecodesEveryDataSetExactly) {
   for (const char* kind : kKinds) {
     const size_t n = std::string(kind) == "long_run" ? 70000 : DataSize();
     const std::vector<uint64_t> values = MakeData(kind, n, block_size());
-    const EncodedTable t = EncodeTable(values, block_size(), 7);
+    const EncodedTable t = EncodeTable(values, block_size(), 7, restarts());
     ASSERT_EQ(t.blocks.size(), t.heads.size() * block_size());
     std::vector<uint64_t> decoded;
     const Status s = testing::DecodeTable(t, plain(), &decoded);
@@ -81,7 +82,7 @@ TEST_P(BlockRoundTrip, ScanFindsExactlyTheValuesInRange) {
   std::mt19937_64 rng(block_size());
   for (const char* kind : kKinds) {
     const std::vector<uint64_t> values = MakeData(kind, DataSize(), block_size() + 1);
-    const EncodedTable t = EncodeTable(values, block_size());
+    const EncodedTable t = EncodeTable(values, block_size(), 0, restarts());
     std::string heads_le;
     for (uint64_t h : t.heads) PutFixed64(&heads_le, h);
     for (int q = 0; q < 50; ++q) {
@@ -116,7 +117,7 @@ TEST_P(BlockRoundTrip, ScanFindsExactlyTheValuesInRange) {
 TEST_P(BlockRoundTrip, ScanMatchesFilteredDecodePerBlock) {
   std::mt19937_64 rng(block_size() * 3);
   const std::vector<uint64_t> values = MakeData("uniform", DataSize(), 11);
-  const EncodedTable t = EncodeTable(values, block_size());
+  const EncodedTable t = EncodeTable(values, block_size(), 0, restarts());
   BlockReadOptions options;
   options.force_plain = plain();
   std::vector<uint64_t> all, got;
@@ -145,7 +146,44 @@ TEST_P(BlockRoundTrip, ScanMatchesFilteredDecodePerBlock) {
 INSTANTIATE_TEST_SUITE_P(EveryBlockSize, BlockRoundTrip,
                          ::testing::Combine(::testing::Values(64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                               32768, 65536),
-                                            ::testing::Bool()));
+                                            ::testing::Bool(), ::testing::Values(0, 1, 3, 15)));
+
+// With R restart points a scan for a key near a block's end decodes about
+// 1/(R+1) of the block, not all of it; without them it decodes the block.
+TEST(BlockRestarts, ScanNearTheEndDecodesOnlyTheLastSegment) {
+  const std::vector<uint64_t> values = MakeData("uniform", 4000, 5);
+  for (int restarts : {0, 3, 15}) {
+    const EncodedTable t = EncodeTable(values, 4096, 0, restarts);
+    std::vector<uint64_t> all, got;
+    ASSERT_TRUE(DecodeBlock(t.block(0), t.block(0) + 4096, 4096, t.heads[0], t.decoder, {}, &all).ok());
+    const uint64_t key = all[all.size() - 2];
+    BlockScanStats stats;
+    bool reached_end = false;
+    ASSERT_TRUE(
+        ScanBlock(t.block(0), t.block(0) + 4096, 4096, t.heads[0], t.decoder, key, key, {}, &got, &reached_end, &stats)
+            .ok());
+    ASSERT_EQ(got, std::vector<uint64_t>{key});
+    // The head, the restart probes and the last segment's entries.
+    const uint64_t segment = all.size() / (restarts + 1) + 1;
+    EXPECT_LE(stats.values_decoded, 1 + restarts + segment) << restarts;
+    EXPECT_GE(stats.values_decoded, segment - 2) << restarts;
+  }
+}
+
+// Restart points cost bits, so a block holds fewer entries; the offset
+// table of a block too small for them stays zero and decodes.
+TEST(BlockRestarts, CostEntriesAndSmallBlocksKeepZeroOffsets) {
+  const std::vector<uint64_t> values = MakeData("uniform", 30000, 6);
+  const EncodedTable none = EncodeTable(values, 1024, 0, 0);
+  const EncodedTable three = EncodeTable(values, 1024, 0, 3);
+  EXPECT_GT(three.heads.size(), none.heads.size());
+  EXPECT_LT(three.heads.size(), none.heads.size() * 11 / 10);
+  const std::vector<uint64_t> few = {1, 2, 3};
+  const EncodedTable small = EncodeTable(few, 64, 0, 15);
+  std::vector<uint64_t> decoded;
+  ASSERT_TRUE(testing::DecodeTable(small, false, &decoded).ok());
+  EXPECT_EQ(decoded, few);
+}
 
 TEST(BlockBuilder, BlockWithOnlyItsHeadDecodes) {
   HuffmanCodeLengths lengths;

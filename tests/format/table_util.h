@@ -35,16 +35,16 @@ struct EncodedTable {
 };
 
 inline EncodedTable EncodeTable(const std::vector<uint64_t>& sorted, size_t block_size,
-                                uint64_t table = 0) {
+                                uint64_t table = 0, int restarts = 0) {
   EncodedTable t;
   t.block_size = block_size;
   t.table = table;
   std::array<uint64_t, kHuffmanSymbols> freqs{};
   BlockBuilder::CountPrefixSymbols(sorted.data(), sorted.size(), freqs.data());
   t.lengths = HuffmanCodeLengths::FromFrequencies(freqs.data());
-  if (!t.decoder.Init(t.lengths).ok() && sorted.size() > 1) std::abort();
+  if (!t.decoder.Init(t.lengths, restarts).ok() && sorted.size() > 1) std::abort();
   const HuffmanEncoderTable code(t.lengths);
-  BlockBuilder builder(block_size, code);
+  BlockBuilder builder(block_size, code, restarts);
   for (size_t i = 0; i < sorted.size(); ++i) {
     if (i > 0 && builder.Add(sorted[i])) continue;
     if (i > 0) t.blocks.append(builder.Finish(BlockSeed(table, t.heads.size() - 1)));

@@ -79,13 +79,20 @@ std::string Describe(const Match& m) {
 
 using Param = std::tuple<std::string, uint32_t, size_t>;
 
+// Restart points per block: the data sets take turns, so that every scheme
+// and block size meets none, the default and the most.
+int RestartsFor(const Param& p) {
+  constexpr int kRestarts[] = {0, 3, 15};
+  return kRestarts[std::get<2>(p) % 3];
+}
+
 std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
   std::string scheme = std::get<0>(info.param);
   for (char& c : scheme) {
     if (c == ',' || c == ':') c = '_';
   }
   return "s" + scheme + "_b" + std::to_string(std::get<1>(info.param)) + "_" +
-         DataSets()[std::get<2>(info.param)].name;
+         DataSets()[std::get<2>(info.param)].name + "_r" + std::to_string(RestartsFor(info.param));
 }
 
 class SearchOracleTest : public ::testing::TestWithParam<Param> {
@@ -129,6 +136,7 @@ class SearchOracleTest : public ::testing::TestWithParam<Param> {
     BuildOptions options;
     options.scheme = scheme_;
     options.block_size = block_size_;
+    options.restarts = RestartsFor(GetParam());
     // Every data set fits in 1 MiB, so nothing spills; the default budget
     // (1 GiB, of which the builder allocates half up front) would dominate
     // the runtime under AddressSanitizer.
@@ -159,6 +167,7 @@ class SearchOracleTest : public ::testing::TestWithParam<Param> {
     EXPECT_EQ(info.widths, scheme_.widths());
     EXPECT_EQ(info.k, scheme_.k());
     EXPECT_EQ(info.block_size, block_size_);
+    EXPECT_EQ(info.restarts, RestartsFor(GetParam()));
     EXPECT_EQ(info.tables.size(), static_cast<size_t>(scheme_.num_tables()));
     Status s = reader.Verify();
     EXPECT_TRUE(s.ok()) << s.ToString();
