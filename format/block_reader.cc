@@ -156,23 +156,41 @@ Outcome CrossRestart(const BlockView& b, Cursor* c, Keep&& keep) {
 
 // Moves the cursor (standing at the head) to just after the last restart
 // point whose value is below lo, when there is one: every value before it
-// is below lo too, so a range scan may skip them.
-inline Outcome SeekRestart(const BlockView& b, uint64_t lo, Cursor* c) {
+// is below lo too, so a range scan may skip them. The search starts at
+// restart `guess` (clamped to 1..R) and walks up or down from there.
+inline Outcome SeekRestart(const BlockView& b, uint64_t lo, int guess, Cursor* c) {
   if (!HasRestarts(b.count, b.restarts)) return Outcome::kContinue;
-  for (uint32_t r = static_cast<uint32_t>(b.restarts); r >= 1; --r) {
-    uint64_t v;
-    size_t end;
-    const Outcome o = DecodeRestart(b, RestartOffset(b, r), &v, &end);
+  const int last = b.restarts;
+  int r = std::clamp(guess, 1, last);
+  uint64_t v = 0;
+  size_t end = 0;
+  // best: the last restart known to be below lo (0: none yet), and its value and end.
+  int best = 0;
+  uint64_t best_v = 0;
+  size_t best_end = 0;
+  int step = 0;  // +1 walking up, -1 walking down
+  while (r >= 1 && r <= last) {
+    const Outcome o = DecodeRestart(b, RestartOffset(b, static_cast<uint32_t>(r)), &v, &end);
     if (o != Outcome::kContinue) return o;
     ++c->decoded;
     if (v < lo) {
-      c->p = v;
-      c->pos = end;
-      c->i = RestartIndex(static_cast<int>(r), b.count, b.restarts) + 1;
-      c->next_r = r + 1;
-      c->segment_end = SegmentEnd(b, r + 1);
-      return Outcome::kContinue;
+      best = r;
+      best_v = v;
+      best_end = end;
+      if (step < 0) break;  // walking down: the first one below lo is the last
+      step = 1;
+    } else {
+      if (step > 0) break;  // walking up: r is the first at or above lo
+      step = -1;
     }
+    r += step;
+  }
+  if (best > 0) {
+    c->p = best_v;
+    c->pos = best_end;
+    c->i = RestartIndex(best, b.count, b.restarts) + 1;
+    c->next_r = static_cast<uint32_t>(best) + 1;
+    c->segment_end = SegmentEnd(b, c->next_r);
   }
   return Outcome::kContinue;
 }
@@ -320,7 +338,7 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Bloc
   *decoded = 0;
   *reached_end = false;
   SIMDEX_RETURN_IF_ERROR(StartBlock(&b, &c, &outcome, keep));
-  if (outcome == Outcome::kContinue && seek) outcome = SeekRestart(b, lo, &c);
+  if (outcome == Outcome::kContinue && seek) outcome = SeekRestart(b, lo, b.restarts, &c);
   if (skipped != nullptr) *skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
   if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, &c, keep);
   return FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
@@ -446,7 +464,7 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
         s.status = StartBlock(&lane.view, &lane.cursor, &lane.outcome, KeepInRange{s.lo, s.hi, s.out});
       }
       if (s.status.ok() && lane.outcome == Outcome::kContinue) {
-        lane.outcome = SeekRestart(lane.view, s.lo, &lane.cursor);
+        lane.outcome = SeekRestart(lane.view, s.lo, s.restart_guess, &lane.cursor);
       }
       live += lane.outcome == Outcome::kContinue;
     }

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "format/block_format.h"
 #include "format/huffman.h"
 #include "simdex/status.h"
 
@@ -113,6 +114,10 @@ struct BlockScan {
   uint64_t lo = 0;
   uint64_t hi = 0;
   uint64_t seed = 0;              // for the checksum, when verified
+  // The restart point the scan probes first, a guess at the last one below
+  // lo (e.g. from interpolating lo between this block's head and the
+  // next's); it affects only the work done, never the result.
+  int restart_guess = kMaxRestarts;
   std::vector<uint64_t>* out = nullptr;
   // Results, as ScanBlock would give them.
   Status status;

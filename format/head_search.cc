@@ -110,4 +110,27 @@ size_t FindLastLessBinary(const uint8_t* heads, size_t n, uint64_t x, HeadSearch
   return left == 0 ? kNoHead : left - 1;
 }
 
+void HeadSample::Init(const uint8_t* heads_le, size_t n) {
+  sample_le_.clear();
+  sample_le_.reserve((n + kStride - 1) / kStride * 8);
+  for (size_t i = 0; i < n; i += kStride) {
+    sample_le_.insert(sample_le_.end(), heads_le + 8 * i, heads_le + 8 * i + 8);
+  }
+}
+
+size_t HeadSample::Window(uint64_t x, HeadSearchStats* stats) const {
+  const size_t j = FindLastLess(sample_le_.data(), sample_le_.size() / 8, x, stats);
+  return j == kNoHead ? kNoHead : j * kStride;
+}
+
+size_t HeadSample::FinishInWindow(const uint8_t* heads_le, size_t n, size_t w, uint64_t x, HeadSearchStats* stats) {
+  if (w == kNoHead) return kNoHead;
+  // heads[w] < x; the answer is the last head < x among the next kStride - 1.
+  const size_t end = std::min(n, w + kStride);
+  size_t i = w;
+  while (i + 1 < end && HeadAt(heads_le, i + 1) < x) ++i;
+  if (stats != nullptr) stats->probes += std::min(end, i + 2) - w - 1;
+  return i;
+}
+
 }  // namespace simdex::format

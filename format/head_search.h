@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace simdex::format {
 
@@ -38,6 +39,35 @@ size_t FindLastLess(const uint8_t* heads_le, size_t n, uint64_t x, HeadSearchSta
 
 // Same result by plain binary search (the baseline, and the oracle in tests).
 size_t FindLastLessBinary(const uint8_t* heads_le, size_t n, uint64_t x, HeadSearchStats* stats);
+
+// A copy of every kStride-th head, kept in memory by the reader, so that a
+// search probes the (cold, memory-mapped) head index only once: the sample
+// is searched first (FindLastLess: it is small enough to stay in cache),
+// which narrows the answer to kStride consecutive heads, 64 bytes, which
+// are then scanned. The search is split in two steps so that a caller can
+// prefetch the window of several tables before scanning any of them.
+//
+// Thread safety: immutable after Init(); concurrent searches are safe.
+class HeadSample {
+ public:
+  static constexpr size_t kStride = 8;
+
+  // Copies every kStride-th of the n heads at heads_le.
+  void Init(const uint8_t* heads_le, size_t n);
+
+  // Step 1: the window of heads that holds FindLastLess(x): its first index
+  // (a multiple of kStride), or kNoHead when no head is less than x.
+  size_t Window(uint64_t x, HeadSearchStats* stats) const;
+
+  // Step 2: FindLastLess(heads_le, n, x) given w = Window(x). heads_le and n
+  // must be those passed to Init().
+  static size_t FinishInWindow(const uint8_t* heads_le, size_t n, size_t w, uint64_t x, HeadSearchStats* stats);
+
+  size_t bytes() const { return sample_le_.size(); }
+
+ private:
+  std::vector<uint8_t> sample_le_;  // little-endian u64, as the head index
+};
 
 }  // namespace simdex::format
 

@@ -182,6 +182,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
       return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
     }
   }
+  for (auto& table : rep->tables) table.head_sample.Init(table.heads, table.num_blocks);
   out->reset(new IndexReader(std::move(rep)));
   return Status::OK();
 }

@@ -27,6 +27,7 @@ struct Found {
 struct Scratch {
   std::vector<std::vector<uint64_t>> table_values;  // per probed table
   std::vector<uint64_t> permuted_query;             // per probed table
+  std::vector<size_t> windows;                      // per probed table: its head-sample window
   std::vector<format::BlockScan> scans;
   std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
   std::vector<size_t> scan_block;   // ... at block scan_block[j]
@@ -48,10 +49,15 @@ void SearchStats::Add(const SearchStats& o) {
   for (size_t i = 0; i < o.candidates_per_table.size(); ++i) candidates_per_table[i] += o.candidates_per_table[i];
 }
 
-// The first block of table t that may hold values >= lo.
-static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
-  const size_t b = format::FindLastLess(table.heads, table.num_blocks, lo, nullptr);
+// The first block of table t that may hold values >= lo, given the head
+// sample's window for lo.
+static size_t FirstBlockInWindow(const IndexReader::Rep::Table& table, size_t window, uint64_t lo) {
+  const size_t b = format::HeadSample::FinishInWindow(table.heads, table.num_blocks, window, lo, nullptr);
   return b == format::kNoHead ? 0 : b;
+}
+
+static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
+  return FirstBlockInWindow(table, table.head_sample.Window(lo, nullptr), lo);
 }
 
 // Appends to *out the values of table t in [lo, hi] that lie in blocks
@@ -74,29 +80,38 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint6
   return Status::OK();
 }
 
-// Asks the CPU to start loading the part of block b that a scan for values
-// >= lo will read: the key's place between this block's head and the next
-// one's, by interpolation, plus a line of slack. The loads of all probed
+// Where lo falls between block b's head and the next block's, as a
+// fraction of the block (values are spread about evenly within a block).
+static double FractionInBlock(const IndexReader::Rep::Table& table, size_t b, uint64_t head, uint64_t lo) {
+  if (lo <= head) return 0;
+  if (b + 1 >= table.num_blocks) return 1;
+  const uint64_t next = format::DecodeFixed64(table.heads + 8 * (b + 1));
+  if (next <= head) return 1;
+  return std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
+}
+
+// Asks the CPU to start loading what a scan of block b for values >= lo
+// will read: the first line (count and restart offsets), the restart
+// entries next to the guess, and the block from the guessed restart point
+// to lo's estimated place plus a line of slack. The loads of all probed
 // tables then overlap instead of each scan waiting for memory line by line.
-static void PrefetchUpTo(const IndexReader::Rep& rep, const IndexReader::Rep::Table& table, size_t b, uint64_t head,
-                         uint64_t lo) {
-  const uint32_t block_size = rep.meta.block_size;
-  double fraction = 1.0;
-  if (b + 1 < table.num_blocks) {
-    const uint64_t next = format::DecodeFixed64(table.heads + 8 * (b + 1));
-    if (next > head && lo > head) fraction = std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
-    if (lo <= head) fraction = 0;
-  }
-  const size_t bytes = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 128);
-  const uint8_t* block = rep.Block(table, b);
-  for (size_t off = 0; off < bytes; off += 64) __builtin_prefetch(block + off);
+static void PrefetchScan(const uint8_t* block, uint32_t block_size, int restarts, double fraction, int guess) {
+  const size_t segment = block_size / (restarts + 1);
+  const size_t from = static_cast<size_t>(guess) * segment;
+  const size_t to = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 0);
+  __builtin_prefetch(block);
+  for (size_t off = from & ~size_t{63}; off < to; off += 64) __builtin_prefetch(block + off);
+  if (guess < restarts) __builtin_prefetch(block + (guess + 1) * segment);
 }
 
 // For every table in `tables`, appends to values[i] the values of table
 // tables[i] whose key equals the query's key, and keeps the permuted query
-// in permuted_query[i]. The first candidate block of
-// every table is decoded in one interleaved pass (format::ScanBlocks); a
-// key range that runs on past its first block continues block by block.
+// in permuted_query[i]. The work runs in phases over all tables so that
+// their memory accesses overlap: the in-memory head samples are searched
+// and the head-index windows prefetched; the windows are scanned and the
+// candidate blocks prefetched; then the first candidate block of every
+// table is decoded in one interleaved pass (format::ScanBlocks). A key
+// range that runs on past its first block continues block by block.
 static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
                             Scratch* scratch, format::BlockScanStats* scan) {
   auto& scans = scratch->scans;
@@ -105,21 +120,33 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->scan_block.clear();
   scratch->table_values.resize(tables.size());
   scratch->permuted_query.resize(tables.size());
+  scratch->windows.resize(tables.size());
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
   for (size_t i = 0; i < tables.size(); ++i) {
-    const uint32_t t = static_cast<uint32_t>(tables[i]);
-    const IndexReader::Rep::Table& table = rep.tables[t];
+    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
     scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
     scratch->permuted_query[i] = pq;
-    const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
-    const uint64_t lo = pq & ~suffix;
+    const uint64_t lo = pq & ~LowMask(64 - table.permutation->key_bits());
+    const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
+    scratch->windows[i] = w;
+    if (w != format::kNoHead) __builtin_prefetch(table.heads + 8 * w);
+  }
+  const uint32_t block_size = rep.meta.block_size;
+  const int restarts = rep.meta.restarts;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const uint32_t t = static_cast<uint32_t>(tables[i]);
+    const IndexReader::Rep::Table& table = rep.tables[t];
     if (table.num_blocks == 0) continue;
-    const size_t b = FirstBlock(table, lo);
+    const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
+    const uint64_t lo = scratch->permuted_query[i] & ~suffix;
+    const size_t b = FirstBlockInWindow(table, scratch->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;
-    PrefetchUpTo(rep, table, b, head, lo);
+    const double fraction = FractionInBlock(table, b, head, lo);
+    const int guess = std::min(restarts, static_cast<int>(fraction * (restarts + 1)));
+    PrefetchScan(rep.Block(table, b), block_size, restarts, fraction, guess);
     format::BlockScan s;
     s.ptr = rep.Block(table, b);
     s.limit = rep.end();
@@ -128,6 +155,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     s.lo = lo;
     s.hi = lo | suffix;
     s.seed = index::BlockSeed(t, b);
+    s.restart_guess = guess;
     s.out = &scratch->table_values[i];
     scans.push_back(s);
     scratch->scan_table.push_back(i);

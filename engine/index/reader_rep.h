@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "format/block_reader.h"
+#include "format/head_search.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
@@ -19,6 +20,7 @@ struct IndexReader::Rep {
     const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
     const uint8_t* heads = nullptr;   // num_blocks little-endian u64
     uint64_t num_blocks = 0;
+    format::HeadSample head_sample;  // every 8th head, in memory
     format::BlockDecoder decoder;
   };
 

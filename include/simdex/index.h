@@ -28,7 +28,7 @@ struct BuildOptions {
   // Bytes per block: a power of two in 64..65536. Small blocks decode fewer
   // entries per probe; large ones spend fewer bits per entry on block heads,
   // checksums and padding (docs/benchmarks.md measures the trade-off).
-  uint32_t block_size = 1024;
+  uint32_t block_size = 2048;
   // Restart points per block, 0..15: entries coded against the block's head
   // at the block's 1/(R+1) marks, so that a query decodes about 1/(R+1) of a
   // block instead of half of it, for roughly 20 bits each

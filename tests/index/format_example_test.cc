@@ -45,5 +45,42 @@ TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
   EXPECT_EQ(decoded, std::vector<uint64_t>(values, values + 4));
 }
 
+TEST(FormatExample, RestartPointBlockHasTheBytesOfTheSpec) {
+  const uint64_t values[] = {0x0123456789ABCDEFull, 0x0123456789ABCDFFull, 0x0123456789ABCDFFull,
+                             0x01234567FFFFFFFFull};
+  uint64_t freqs[kHuffmanSymbols] = {};
+  BlockBuilder::CountPrefixSymbols(values, 4, freqs);
+  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs);
+  const HuffmanEncoderTable code(lengths);
+  BlockBuilder builder(64, code, /*restarts=*/1);
+  builder.Start(values[0]);
+  for (int i = 1; i < 4; ++i) ASSERT_TRUE(builder.Add(values[i]));
+  const std::string block(builder.Finish(0));
+  std::string want(64, '\0');
+  const unsigned char head[] = {0xa3, 0x81, 0xdc, 0x0c, 0x04, 0x00, 0x07, 0xfe, 0xef, 0xef, 0xff, 0xff, 0xff, 0xc0};
+  for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
+  EXPECT_EQ(block, want);
+
+  BlockDecoder decoder;
+  ASSERT_TRUE(decoder.Init(lengths, 1).ok());
+  BlockReadOptions options;
+  options.verify_checksum = true;
+  options.strict = true;
+  const auto* p = reinterpret_cast<const uint8_t*>(block.data());
+  std::vector<uint64_t> decoded;
+  ASSERT_TRUE(DecodeBlock(p, p + block.size(), 64, values[0], decoder, options, &decoded).ok());
+  EXPECT_EQ(decoded, std::vector<uint64_t>(values, values + 4));
+  // A scan above the restart point's value decodes the head, the restart
+  // point and entry 3 only.
+  std::vector<uint64_t> got;
+  bool reached_end = false;
+  BlockScanStats stats;
+  ASSERT_TRUE(ScanBlock(p, p + block.size(), 64, values[0], decoder, 0x0123456789ABCE00ull, ~0ull, options, &got,
+                        &reached_end, &stats)
+                  .ok());
+  EXPECT_EQ(got, std::vector<uint64_t>{values[3]});
+  EXPECT_EQ(stats.values_decoded, 3u);
+}
+
 }  // namespace
 }  // namespace simdex::format

@@ -27,7 +27,7 @@ namespace {
 // key is the whole fingerprint.
 const std::string kSchemes[] = {"t4", "t10", "t20", "32,32:1", "8,8,8,8,8,8,8,8:4", "64:0"};
 // The smallest, default and largest block sizes.
-const uint32_t kBlockSizes[] = {64, 1024, 65536};
+const uint32_t kBlockSizes[] = {64, 2048, 65536};  // smallest, default, largest
 
 // The data sets at full size, and at half size for the 70-table scheme.
 const std::vector<DataSet>& DataSets(size_t divisor = 1) {
