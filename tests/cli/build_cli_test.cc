@@ -176,6 +176,7 @@ TEST_F(BuildCli, UsageErrorsExitTwo) {
            {"--blocks", "32,31", "--k", "1"},           // widths do not sum to 64
            {"--memory", "12Q"},
            {"--block-size", "100"},
+           {"--restarts", "16"},                        // at most 15
        }) {
     const RunResult r = RunSimdex(dir_, BuildArgs(out, {input_}, options));
     EXPECT_EQ(r.exit_code, 2) << options[0] << " " << options[1] << ": " << r.err;

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include "format/index_layout.h"
+#include "simdex/index.h"
 #include "tests/cli/cli_harness.h"
 
 namespace simdex::clitest {
@@ -33,6 +34,7 @@ TEST_F(InspectCli, PrintsEveryKeyWithPlausibleValues) {
   EXPECT_EQ(widths, (std::vector<int64_t>{16, 12, 12, 12, 12}));
   EXPECT_EQ(int64_t(doc["k"]), 3);
   EXPECT_EQ(int64_t(doc["block_size"]), kBlockSize);
+  EXPECT_EQ(int64_t(doc["restarts"]), simdex::BuildOptions().restarts);
 
   const double bound = double(doc["entropy_bound_bits_per_entry"]);
   EXPECT_GT(bound, 40.0);  // log2 C(2^64, N) / N is about 64 - log2(N) + 1.44
