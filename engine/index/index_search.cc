@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/index/reader_rep.h"
+#include "engine/index/result_merge.h"
 #include "engine/index/table_encoder.h"
 #include "format/block_reader.h"
 #include "format/coding.h"
@@ -18,10 +19,7 @@ namespace {
 
 uint64_t LowMask(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 
-struct Found {
-  uint64_t fingerprint;
-  int distance;
-};
+using index::Found;
 
 // Scratch reused across the queries of one thread.
 struct Scratch {
@@ -226,18 +224,11 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
     }
   }
   auto& found = scratch->found;
-  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.fingerprint < b.fingerprint; });
-  found.erase(std::unique(found.begin(), found.end(),
-                          [](const Found& a, const Found& b) { return a.fingerprint == b.fingerprint; }),
-              found.end());
+  index::MergeFound(&found);
   for (const Found& f : found) {
     SIMDEX_RETURN_IF_ERROR(AppendIds(rep, f.fingerprint, f.distance, out, &scan));
   }
-  std::sort(out->begin(), out->end(), [](const Match& a, const Match& b) {
-    if (a.distance != b.distance) return a.distance < b.distance;
-    if (a.id != b.id) return a.id < b.id;
-    return a.fingerprint < b.fingerprint;
-  });
+  index::SortMatches(out);
   if (stats) {
     stats->queries++;
     stats->id_lookups += found.size();
