@@ -165,7 +165,7 @@ TEST(MakeBaseline, FaissHashFlipsUpToMaxKKeyBits) {
   auto hash = MakeBaseline("faiss-hash", SchemeOrDie("t4"));
   auto* h = dynamic_cast<FaissHashSearcher*>(hash.get());
   ASSERT_NE(h, nullptr);
-  EXPECT_EQ(h->bits(), 16);
+  EXPECT_EQ(h->bits(), 24);
   EXPECT_EQ(h->nflip(), 3);
   EXPECT_EQ(h->MaxK(), 3);
 }
