@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libboost-iostreams-dev libxxhash-dev libicu-dev
   libsimdjson-dev libcli11-dev libzstd-dev libbz2-dev zlib1g-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libfaiss-dev
   clang libclang-rt-14-dev
 )
 
