@@ -36,16 +36,21 @@
 //   (the child's RSS when it started: pages shared with the harness, such
 //   as its input array, count in both), build_sort_seconds,
 //   build_encode_seconds, spilled_runs.
-//   Cold points only: resident_after_evict (fraction of the file's pages
-//   still in the page cache after the eviction; 0 unless something else
-//   holds them).
+//   Cold points only: readahead ("none": the mapping advised MADV_RANDOM,
+//   so a fault reads its own page only; "default": the kernel's read-around,
+//   read_ahead_kb of the device), resident_after_evict (fraction of the
+//   file's pages still in the page cache after the eviction; 0 unless
+//   something else holds them). The head indexes are evicted too: a cold
+//   query faults in the head pages it probes as well as its blocks.
 //   Queries, as objects "near" and "random" ("random" only for api "single";
 //   cold points have "near" only): queries (count: all of the set for
 //   simdex, the checked ones for the scan, as many as fit in about a second
 //   per set for the other baselines), checked (how many were
 //   compared with the scan and agreed), seconds (wall), qps, p50_us, p90_us,
 //   p99_us, max_us, mean_us (per query; null for batch), matches_per_query,
-//   major_faults_per_query (process-wide ru_majflt delta / queries); simdex
+//   major_faults_per_query (process-wide ru_majflt delta / queries),
+//   read_bytes_per_query (process-wide /proc/self/io read_bytes delta /
+//   queries: what the queries fetched from storage, read-ahead included); simdex
 //   only: blocks_per_query, entries_per_query, tables_probed_per_query.
 //
 // {"type": "skip", ...}: a measurement not taken: dataset, n, n_requested,
