@@ -80,6 +80,8 @@ int Run(int argc, char** argv) {
   app.add_option("--cold-queries", config.cold_queries, "queries per cold batch");
   app.add_option("--scan-queries", config.scan_queries,
                  "queries the scan answers and every searcher is checked on (default: all up to 5e8/N, >= 50)");
+  app.add_option("--seconds-per-set", config.seconds_per_set,
+                 "answer at most the queries of a set that fit in about this many seconds (0: all)");
   app.add_option("--dir", config.dir, "directory for index files");
   app.add_option("--memory-mib", config.memory_mib, "index builder memory budget in MiB");
   app.add_option("--build-threads", config.build_threads, "index builder threads");

@@ -129,20 +129,6 @@ Status EstimateBytes(const Workload& w, const std::string& name, const Scheme& s
   return Status::OK();
 }
 
-// How many of a set's queries a baseline answers: as many as fit in
-// kBaselineSecondsPerSet at the mean latency of its warm-up, but never fewer
-// than the checked ones (a slow baseline, like faiss-hash at k = 3 on large
-// N, would otherwise take minutes per point).
-constexpr double kBaselineSecondsPerSet = 1.0;
-constexpr size_t kWarmupQueries = 200;
-
-size_t BaselineQueries(const Workload& w, size_t queries, const QueryRun& warmup) {
-  const Percentiles p = Summarize(warmup.micros);
-  if (p.mean <= 0) return queries;
-  const double fit = kBaselineSecondsPerSet * 1e6 / p.mean;
-  return std::clamp<size_t>(static_cast<size_t>(fit), std::min(w.checked, queries), queries);
-}
-
 // Measures one baseline for one scheme, at the k in `ks` that no earlier
 // scheme measured with the same config (*measured: config -> k done): one
 // instance per distinct setting over those k (faiss's nflip depends on the k
@@ -195,12 +181,11 @@ Status MeasureBaseline(const Workload& w, const GridConfig& config, const std::s
     if (setting >= 0) extra.AddInt("nflip", setting);
     const SearchFn search = SearchOf(*searcher);
     progress(what + ": warm queries");
-    const std::vector<uint64_t>& widest_near = w.near.at(setting_ks.back());
-    QueryRun warmup;
-    SIMDEX_RETURN_IF_ERROR(RunSingle(search, std::span(widest_near.data(), std::min(kWarmupQueries, widest_near.size())),
-                                     setting_ks.back(), 1, 0, &warmup)
-                               .WithContext(what));
-    const size_t queries = BaselineQueries(w, widest_near.size(), warmup);
+    double mean_micros = 0;
+    SIMDEX_RETURN_IF_ERROR(
+        WarmUp(search, w.near.at(setting_ks.back()), setting_ks.back(), config.seconds_per_set, &mean_micros)
+            .WithContext(what));
+    const size_t queries = QueriesPerSet(w, config.queries, mean_micros, config.seconds_per_set);
     for (const int k : setting_ks) {
       SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(w, id, search, BaselineTables(*searcher, scheme), k, config.threads,
                                                queries, false, extra, out));
@@ -319,7 +304,7 @@ JsonObject ConfigJson(const GridConfig& config) {
   o.AddStrings("schemes", config.schemes).AddNumbers("block_sizes", numbers(config.block_sizes));
   o.AddNumbers("k", numbers(config.ks)).AddNumbers("threads", numbers(config.threads));
   o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold);
-  o.AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);
+  o.AddNumber("seconds_per_set", config.seconds_per_set).AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);
   o.AddUint("seed", config.seed).AddUint("memory_mib", config.memory_mib);
   o.AddInt("build_threads", config.build_threads).AddUint("memory_limit_bytes", config.memory_limit_bytes);
   o.AddString("dir", config.dir).AddString("text_fingerprints", config.text_fingerprints);

@@ -34,6 +34,11 @@ struct GridConfig {
   // Queries the scan answers per set (and every searcher is checked on);
   // 0 = automatic: all of them up to 5 * 10^8 / N, at least 50.
   size_t scan_queries = 0;
+  // A searcher answers at most as many queries of a set as fit in about
+  // this many seconds at its warm-up's mean latency (never fewer than the
+  // scan's); 0: all of them. Keeps slow points (64 KiB blocks, faiss-hash at
+  // k = 3 on large N) from taking minutes each.
+  double seconds_per_set = 1.0;
   std::string dir;              // where index files are built
   size_t memory_mib = 1024;     // the index builder's budget
   int build_threads = 1;

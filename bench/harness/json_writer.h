@@ -9,7 +9,8 @@
 //   cores (online CPUs); mem_total_bytes; load_average_start [1, 5, 15 min];
 //   compiler; build_type; cxx_flags; command (the argument list); config (the
 //   grid: datasets, n, schemes, block_sizes, k, threads, baselines, queries,
-//   cold, cold_queries, scan_queries (0 = automatic), seed, memory_mib, dir).
+//   cold, seconds_per_set, cold_queries, scan_queries (0 = automatic), seed,
+//   memory_mib, build_threads, memory_limit_bytes, dir, text_fingerprints).
 //
 // {"type": "point", ...}: one per (dataset, n, searcher, scheme, block_size,
 // k, threads, cache, api) measurement.
@@ -43,9 +44,9 @@
 //   something else holds them). The head indexes are evicted too: a cold
 //   query faults in the head pages it probes as well as its blocks.
 //   Queries, as objects "near" and "random" ("random" only for api "single";
-//   cold points have "near" only): queries (count: all of the set for
-//   simdex, the checked ones for the scan, as many as fit in about a second
-//   per set for the other baselines), checked (how many were
+//   cold points have "near" only): queries (count: the scan answers the
+//   checked ones; the others as many as fit in config.seconds_per_set at
+//   their warm-up's mean latency, at least the checked ones), checked (how many were
 //   compared with the scan and agreed), seconds (wall), qps, p50_us, p90_us,
 //   p99_us, max_us, mean_us (per query; null for batch), matches_per_query,
 //   major_faults_per_query (process-wide ru_majflt delta / queries),

@@ -106,6 +106,21 @@ Status RunSingle(const SearchFn& search, std::span<const uint64_t> queries, int 
   return first_error;
 }
 
+Status WarmUp(const SearchFn& search, std::span<const uint64_t> queries, int k, double seconds,
+              double* mean_micros) {
+  std::vector<Match> result;
+  SearchStats stats;
+  const auto t0 = Clock::now();
+  size_t sent = 0;
+  while (sent < queries.size()) {
+    SIMDEX_RETURN_IF_ERROR(search(queries[sent], k, &result, &stats).WithContext("warm-up"));
+    ++sent;
+    if (sent % 16 == 0 && Seconds(t0, Clock::now()) > seconds) break;
+  }
+  *mean_micros = sent ? Seconds(t0, Clock::now()) * 1e6 / static_cast<double>(sent) : 0.0;
+  return Status::OK();
+}
+
 Status RunBatch(const IndexReader& reader, std::span<const uint64_t> queries, int k, int threads,
                 size_t keep, QueryRun* out) {
   *out = QueryRun();

@@ -51,6 +51,13 @@ Status RunSingle(const SearchFn& search, std::span<const uint64_t> queries, int 
 Status RunBatch(const IndexReader& reader, std::span<const uint64_t> queries, int k, int threads,
                 size_t keep, QueryRun* out);
 
+// Sends queries one at a time, in order, until all were sent or `seconds`
+// have passed (checked every 16 queries), so that caches and the page cache
+// hold what the measured runs will touch. Sets *mean_micros to the mean
+// latency of the queries sent.
+Status WarmUp(const SearchFn& search, std::span<const uint64_t> queries, int k, double seconds,
+              double* mean_micros);
+
 // The first i < reference.size() at which run.kept[i] != reference[i], if
 // any. REQUIRES: run.kept.size() >= reference.size().
 std::optional<size_t> FirstDisagreement(const QueryRun& run, std::span<const std::vector<Match>> reference);

@@ -148,14 +148,16 @@ Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& 
   }
   if (ks.empty()) return Status::OK();
   progress(what + ": warm queries");
-  QueryRun warmup;
-  SIMDEX_RETURN_IF_ERROR(RunSingle(search, w.near.at(ks.back()), ks.back(), 1, 0, &warmup).WithContext(what));
+  double mean_micros = 0;
+  SIMDEX_RETURN_IF_ERROR(
+      WarmUp(search, w.near.at(ks.back()), ks.back(), config.seconds_per_set, &mean_micros).WithContext(what));
+  const size_t queries = QueriesPerSet(w, config.queries, mean_micros, config.seconds_per_set);
   for (const int k : ks) {
-    SIMDEX_RETURN_IF_ERROR(
-        MeasureWarmSingle(w, id, search, tables, k, config.threads, w.near.at(k).size(), true, extra, out));
+    SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(w, id, search, tables, k, config.threads, queries, true, extra, out));
     for (const int t : config.threads) {
       QueryRun run;
-      SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, w.near.at(k), k, t, w.checked, &run).WithContext(what));
+      const std::span<const uint64_t> near(w.near.at(k).data(), queries);
+      SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, near, k, t, w.checked, &run).WithContext(what));
       SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, t, run));
       JsonObject record = PointFields(w, id, tables, k, t, "warm", "batch");
       record.AddFields(extra).AddObject("near", QueryRunJson(run, run.kept.size(), true));
@@ -170,7 +172,7 @@ Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& 
   cold_options.verify_heads_on_open = false;
   for (const int k : ks) {
     const std::vector<uint64_t>& near = w.near.at(k);
-    const std::span<const uint64_t> queries(near.data(), std::min(config.cold_queries, near.size()));
+    const std::span<const uint64_t> cold_queries(near.data(), std::min(config.cold_queries, near.size()));
     for (const int t : config.threads) {
       for (const bool random_access : {true, false}) {
         reader.reset();
@@ -184,7 +186,7 @@ Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& 
         // only the pages Open() still has mapped.
         SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident).WithContext(what));
         QueryRun run;
-        SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, queries, k, t, w.checked, &run).WithContext(what));
+        SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, cold_queries, k, t, w.checked, &run).WithContext(what));
         SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, t, run));
         JsonObject record = PointFields(w, id, tables, k, t, "cold", "batch");
         record.AddFields(extra).AddString("readahead", random_access ? "none" : "default");

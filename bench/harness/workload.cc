@@ -6,6 +6,13 @@
 
 namespace simdex::bench {
 
+size_t QueriesPerSet(const Workload& w, size_t available, double mean_micros, double seconds) {
+  if (seconds <= 0 || mean_micros <= 0) return available;
+  const double fit = seconds * 1e6 / mean_micros;
+  const size_t floor = std::min(w.checked, available);
+  return fit >= static_cast<double>(available) ? available : std::max(floor, static_cast<size_t>(fit));
+}
+
 std::string Describe(const Workload& w, const PointId& id) {
   std::string s = w.dataset + " n=" + std::to_string(w.n()) + " " + id.searcher;
   if (!id.scheme.empty()) s += " " + id.scheme;

@@ -34,6 +34,11 @@ struct Workload {
   uint64_t n() const { return fps.size(); }
 };
 
+// How many queries of a set (of `available`) a searcher whose queries take
+// `mean_micros` answers: as many as fit in `seconds` (0: no limit), but
+// never fewer than the checked ones.
+size_t QueriesPerSet(const Workload& w, size_t available, double mean_micros, double seconds);
+
 // Names one measurement in messages: "uniform n=100000 simdex t10 block 1024".
 struct PointId {
   std::string searcher;
