@@ -55,6 +55,23 @@ bool ParseBlockSize(std::string text, uint32_t* out) {
   return true;
 }
 
+// Parses every text of an option's list into *out; prints the first one
+// that does not parse and returns false.
+template <typename T, typename ParseFn>
+bool ParseAll(const std::vector<std::string>& texts, const char* option, const char* what, ParseFn parse,
+              std::vector<T>* out) {
+  out->clear();
+  for (const std::string& t : texts) {
+    T value{};
+    if (!parse(t, &value)) {
+      std::fprintf(stderr, "simdex-bench: %s: '%s' is not %s\n", option, t.c_str(), what);
+      return false;
+    }
+    out->push_back(value);
+  }
+  return true;
+}
+
 int Run(int argc, char** argv) {
   CLI::App app{"simdex-bench: simdex indexes and the alternatives, measured side by side (JSON Lines out)"};
   GridConfig config;
@@ -110,23 +127,9 @@ int Run(int argc, char** argv) {
   if (config.schemes.empty()) config.schemes = {"t10"};
   config.baselines.erase(std::remove(config.baselines.begin(), config.baselines.end(), "none"),
                          config.baselines.end());
-  config.ns.clear();
-  for (const std::string& t : n_texts) {
-    uint64_t n = 0;
-    if (!ParseCount(t, &n)) {
-      std::fprintf(stderr, "simdex-bench: --n: '%s' is not a whole number >= 1\n", t.c_str());
-      return 2;
-    }
-    config.ns.push_back(n);
-  }
-  config.block_sizes.clear();
-  for (const std::string& t : block_texts) {
-    uint32_t b = 0;
-    if (!ParseBlockSize(t, &b)) {
-      std::fprintf(stderr, "simdex-bench: --block-sizes: '%s' is not a size (512, 1K, ...)\n", t.c_str());
-      return 2;
-    }
-    config.block_sizes.push_back(b);
+  if (!ParseAll(n_texts, "--n", "a whole number >= 1", ParseCount, &config.ns) ||
+      !ParseAll(block_texts, "--block-sizes", "a size (512, 1K, ...)", ParseBlockSize, &config.block_sizes)) {
+    return 2;
   }
   const uint64_t total = MemTotalBytes();
   config.memory_limit_bytes = memory_limit_gib > 0 ? static_cast<uint64_t>(memory_limit_gib * (1 << 30))

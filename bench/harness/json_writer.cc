@@ -86,24 +86,12 @@ JsonObject& JsonObject::AddObject(std::string_view key, const JsonObject& value)
 }
 
 JsonObject& JsonObject::AddNumbers(std::string_view key, std::span<const double> values) {
-  std::string& out = Key(key);
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ", ";
-    out += NumberText(values[i]);
-  }
-  out += ']';
+  AddArray(key, values, NumberText);
   return *this;
 }
 
 JsonObject& JsonObject::AddStrings(std::string_view key, std::span<const std::string> values) {
-  std::string& out = Key(key);
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ", ";
-    out += JsonQuote(values[i]);
-  }
-  out += ']';
+  AddArray(key, values, [](const std::string& v) { return JsonQuote(v); });
   return *this;
 }
 

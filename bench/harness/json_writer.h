@@ -99,6 +99,17 @@ class JsonObject {
 
  private:
   std::string& Key(std::string_view key);
+  // Appends key: [text(values[0]), ...].
+  template <typename T, typename TextFn>
+  void AddArray(std::string_view key, std::span<const T> values, TextFn text) {
+    std::string& out = Key(key);
+    out += '[';
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i) out += ", ";
+      out += text(values[i]);
+    }
+    out += ']';
+  }
   std::string body_;
 };
 
