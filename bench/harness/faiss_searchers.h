@@ -42,7 +42,8 @@
 // to after the last add. It counts the code copies, the hash maps' nodes and
 // buckets, the id vectors and their spare capacity: everything the structure
 // keeps, with malloc's per-chunk overhead. Only exact while no other thread
-// allocates during Build().
+// allocates during Build(); 0 under AddressSanitizer, whose allocator glibc
+// does not see.
 //
 // Threads: faiss parallelizes range_search with OpenMP only for more than
 // 100 queries (`omp parallel if (n > 100)`); Search() passes one query, so
