@@ -30,8 +30,8 @@
 #             threads, warm and cold, 20,000 queries per set, the scan on 50
 #             of them; permuted tables and faiss-multihash when they fit in
 #             memory (simdex-bench records a skip otherwise); faiss-hash is
-#             left out (four rebuilds, one per nflip, of a 3 GB structure whose
-#             k = 3 queries check ~10^6 codes each). Builder: 2 GiB, 2 threads.
+#             left out (four builds, one per nflip, of a ~12 GB structure: about
+#             120 bytes per entry at its 24 key bits). Builder: 2 GiB, 2 threads.
 #             ~17 min (the builds are ~2 min each, the scan ~0.25 s a query).
 #
 # Not run: N = 10^9. It would need, for simdex t10 alone, an index of about
