@@ -9,6 +9,7 @@ packages=(
   libsimdjson-dev libcli11-dev libzstd-dev libbz2-dev zlib1g-dev
   libgtest-dev libbenchmark-dev libfaiss-dev
   clang libclang-rt-14-dev
+  python3-matplotlib
 )
 
 missing=()

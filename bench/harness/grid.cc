@@ -1,0 +1,313 @@
+#include "bench/harness/grid.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "bench/harness/baselines.h"
+#include "bench/harness/datasets.h"
+#include "bench/harness/faiss_searchers.h"
+#include "bench/harness/measure.h"
+#include "bench/harness/run_info.h"
+#include "bench/harness/simdex_point.h"
+#include "bench/harness/workload.h"
+#include "simdex/scheme.h"
+
+namespace simdex::bench {
+namespace {
+
+// Baselines larger than this are sized by building one over the first
+// kProbeEntries fingerprints and scaling its Bytes() linearly (an
+// overestimate for hash maps, whose key count stops growing).
+constexpr uint64_t kProbeEntries = 100000;
+
+std::string GiB(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+SearchFn SearchOf(const Searcher& s) {
+  return [&s](uint64_t q, int k, std::vector<Match>* out, SearchStats*) { return s.Search(q, k, out); };
+}
+
+Status WriteSkip(const Workload& w, const PointId& id, const std::string& reason, JsonLinesWriter* out) {
+  JsonObject o;
+  o.AddString("type", "skip").AddString("dataset", w.dataset).AddUint("n", w.n());
+  o.AddUint("n_requested", w.n_requested).AddString("searcher", id.searcher);
+  if (id.scheme.empty()) {
+    o.AddNull("scheme");
+  } else {
+    o.AddString("scheme", id.scheme);
+  }
+  if (id.block_size) {
+    o.AddUint("block_size", id.block_size);
+  } else {
+    o.AddNull("block_size");
+  }
+  o.AddString("reason", reason);
+  return out->Write(o);
+}
+
+// The tables a baseline keeps (the "tables" field).
+int BaselineTables(const Searcher& s, const Scheme& scheme) {
+  if (const auto* m = dynamic_cast<const FaissMultiHashSearcher*>(&s)) return m->nhash();
+  if (dynamic_cast<const FaissHashSearcher*>(&s)) return 1;
+  if (s.Name() == "permuted") return scheme.num_tables();
+  return 0;
+}
+
+// What a baseline's structure depends on besides the k it is built for (the
+// "config" field): two schemes that give the same config measure the same
+// thing, so it is measured once per workload.
+std::string BaselineConfig(const Searcher& s, const Scheme& scheme) {
+  if (const auto* m = dynamic_cast<const FaissMultiHashSearcher*>(&s)) {
+    return std::to_string(m->nhash()) + " x " + std::to_string(m->bits()) + " bits";
+  }
+  if (const auto* h = dynamic_cast<const FaissHashSearcher*>(&s)) return std::to_string(h->bits()) + " bits";
+  return scheme.Name();
+}
+
+// The setting that changes with the k a baseline is built for (faiss's
+// nflip; -1 for none).
+int NFlip(const Searcher& s) {
+  const auto* f = dynamic_cast<const FaissSearcher*>(&s);
+  return f ? f->nflip() : -1;
+}
+
+// Answers the first w->checked queries of every set with the scan, keeps the
+// answers as the reference, and writes the scan's own records.
+Status ScanReference(Workload* w, const GridConfig& config, const std::vector<int>& ks, JsonLinesWriter* out,
+                     const ProgressFn& progress) {
+  const PointId id{"scan", "", 0};
+  progress(Describe(*w, id) + ": answering " + std::to_string(w->checked) + " queries per set");
+  std::unique_ptr<Searcher> scan = MakeBaseline("scan", Scheme::Default());
+  const auto t0 = std::chrono::steady_clock::now();
+  SIMDEX_RETURN_IF_ERROR(scan->Build(w->fps));
+  const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  JsonObject extra;
+  extra.AddUint("bytes", scan->Bytes()).AddNumber("bytes_per_entry", 0.0).AddNumber("build_seconds", build_s);
+  const SearchFn search = SearchOf(*scan);
+  QueryRun warmup;
+  const std::vector<uint64_t>& some = w->near.at(ks.back());
+  SIMDEX_RETURN_IF_ERROR(RunSingle(search, std::span(some.data(), std::min<size_t>(3, some.size())), ks.back(),
+                                   1, 0, &warmup));
+  std::vector<int> more_threads;
+  for (const int t : config.threads) {
+    if (t != 1) more_threads.push_back(t);
+  }
+  for (const int k : ks) {
+    QueryRun near_run, random_run;
+    const std::vector<uint64_t>& near = w->near.at(k);
+    SIMDEX_RETURN_IF_ERROR(RunSingle(search, std::span(near.data(), w->checked), k, 1, w->checked, &near_run));
+    SIMDEX_RETURN_IF_ERROR(
+        RunSingle(search, std::span(w->random.data(), w->checked), k, 1, w->checked, &random_run));
+    w->near_ref[k] = near_run.kept;
+    w->random_ref[k] = random_run.kept;
+    JsonObject record = PointFields(*w, id, 0, k, 1, "warm", "single");
+    record.AddFields(extra);
+    record.AddObject("near", QueryRunJson(near_run, w->checked, false));
+    record.AddObject("random", QueryRunJson(random_run, w->checked, false));
+    SIMDEX_RETURN_IF_ERROR(out->Write(record));
+    SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(*w, id, search, 0, k, more_threads, w->checked, false, extra, out));
+  }
+  return Status::OK();
+}
+
+// Estimated bytes of baseline `name` over all of w's fingerprints.
+Status EstimateBytes(const Workload& w, const std::string& name, const Scheme& scheme,
+                     const BaselineOptions& options, double* bytes) {
+  *bytes = 0;
+  if (w.n() <= kProbeEntries) return Status::OK();
+  std::unique_ptr<Searcher> probe = MakeBaseline(name, scheme, options);
+  SIMDEX_RETURN_IF_ERROR(probe->Build(w.fps.first(kProbeEntries)));
+  *bytes = static_cast<double>(probe->Bytes()) * static_cast<double>(w.n()) / kProbeEntries;
+  return Status::OK();
+}
+
+// Measures one baseline for one scheme, at the k in `ks` that no earlier
+// scheme measured with the same config (*measured: config -> k done): one
+// instance per distinct setting over those k (faiss's nflip depends on the k
+// it must be exact for).
+Status MeasureBaseline(const Workload& w, const GridConfig& config, const std::string& name, const Scheme& scheme,
+                       const std::vector<int>& ks, std::map<std::string, std::set<int>>* measured,
+                       JsonLinesWriter* out, const ProgressFn& progress) {
+  const PointId id{name, scheme.Name(), 0};
+  const std::string what = Describe(w, id);
+  const std::string config_name = BaselineConfig(*MakeBaseline(name, scheme), scheme);
+  std::set<int>& done = (*measured)[name + " " + config_name];
+  std::vector<int> todo;
+  for (const int k : ks) {
+    if (!done.count(k)) todo.push_back(k);
+  }
+  if (todo.empty()) {
+    return WriteSkip(w, id, "same config (" + config_name + ") already measured with another scheme", out);
+  }
+  BaselineOptions widest;
+  widest.max_k = todo.back();
+  double estimate = 0;
+  SIMDEX_RETURN_IF_ERROR(EstimateBytes(w, name, scheme, widest, &estimate).WithContext(what));
+  const double resident = static_cast<double>(ResidentBytes());
+  if (resident + 1.25 * estimate > static_cast<double>(config.memory_limit_bytes)) {
+    progress(what + ": skipped (memory)");
+    return WriteSkip(w, id,
+                     "needs about " + GiB(estimate) + " (scaled from " + std::to_string(kProbeEntries) +
+                         " entries); with the harness's " + GiB(resident) + " resident and 25% margin that passes the " +
+                         GiB(static_cast<double>(config.memory_limit_bytes)) + " limit",
+                     out);
+  }
+  std::map<int, std::vector<int>> ks_by_setting;
+  for (const int k : todo) {
+    BaselineOptions options;
+    options.max_k = k;
+    ks_by_setting[NFlip(*MakeBaseline(name, scheme, options))].push_back(k);
+  }
+  for (const auto& [setting, setting_ks] : ks_by_setting) {
+    BaselineOptions options;
+    options.max_k = setting_ks.back();
+    std::unique_ptr<Searcher> searcher = MakeBaseline(name, scheme, options);
+    progress(what + ": building" + (setting >= 0 ? " (nflip " + std::to_string(setting) + ")" : ""));
+    const auto t0 = std::chrono::steady_clock::now();
+    SIMDEX_RETURN_IF_ERROR(searcher->Build(w.fps).WithContext(what));
+    const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    JsonObject extra;
+    extra.AddString("config", config_name).AddUint("bytes", searcher->Bytes());
+    extra.AddNumber("bytes_per_entry", static_cast<double>(searcher->Bytes()) / static_cast<double>(w.n()));
+    extra.AddNumber("build_seconds", build_s);
+    if (setting >= 0) extra.AddInt("nflip", setting);
+    const SearchFn search = SearchOf(*searcher);
+    progress(what + ": warm queries");
+    double mean_micros = 0;
+    SIMDEX_RETURN_IF_ERROR(
+        WarmUp(search, w.near.at(setting_ks.back()), setting_ks.back(), config.seconds_per_set, &mean_micros)
+            .WithContext(what));
+    const size_t queries = QueriesPerSet(w, config.queries, mean_micros, config.seconds_per_set);
+    for (const int k : setting_ks) {
+      SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(w, id, search, BaselineTables(*searcher, scheme), k, config.threads,
+                                               queries, false, extra, out));
+      done.insert(k);
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckConfig(const GridConfig& config, std::vector<Scheme>* schemes) {
+  for (const std::string& d : config.datasets) {
+    if (std::find(DatasetNames().begin(), DatasetNames().end(), d) == DatasetNames().end()) {
+      return Status::InvalidArgument("unknown data set '" + d + "' (uniform, clusters, skewed or text)");
+    }
+    if (d == "text" && config.text_fingerprints.empty()) {
+      return Status::InvalidArgument(
+          "the text data set needs --text-fingerprints FILE (tools/bench_text_data.sh makes it)");
+    }
+  }
+  for (const std::string& b : config.baselines) {
+    if (std::find(BaselineNames().begin(), BaselineNames().end(), b) == BaselineNames().end()) {
+      return Status::InvalidArgument("unknown baseline '" + b + "' (scan, permuted, faiss-hash or faiss-multihash)");
+    }
+  }
+  for (const std::string& spec : config.schemes) {
+    Scheme s;
+    SIMDEX_RETURN_IF_ERROR(Scheme::Parse(spec, &s).WithContext("scheme '" + spec + "'"));
+    schemes->push_back(s);
+  }
+  if (config.ns.empty() || config.ks.empty() || config.threads.empty() || schemes->empty() ||
+      config.block_sizes.empty() || config.datasets.empty()) {
+    return Status::InvalidArgument("every grid list (data sets, N, schemes, block sizes, k, threads) needs a value");
+  }
+  for (const uint64_t n : config.ns) {
+    if (n == 0) return Status::InvalidArgument("N must be at least 1");
+  }
+  for (const int k : config.ks) {
+    if (k < 0 || k > 64) return Status::InvalidArgument("k must be in 0..64, not " + std::to_string(k));
+  }
+  for (const int t : config.threads) {
+    if (t < 1) return Status::InvalidArgument("threads must be at least 1");
+  }
+  if (config.queries == 0) return Status::InvalidArgument("--queries must be at least 1");
+  return Status::OK();
+}
+
+}  // namespace
+
+size_t ScanQueries(const GridConfig& config, uint64_t n) {
+  if (config.scan_queries) return std::min(config.scan_queries, config.queries);
+  const size_t budget = static_cast<size_t>(5e8 / static_cast<double>(std::max<uint64_t>(n, 1)));
+  return std::min(config.queries, std::max<size_t>(50, budget));
+}
+
+Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn& progress) {
+  std::vector<Scheme> schemes;
+  SIMDEX_RETURN_IF_ERROR(CheckConfig(config, &schemes));
+  std::vector<int> ks = config.ks;
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+
+  for (const std::string& name : config.datasets) {
+    uint64_t last_n = 0;
+    for (const uint64_t n : config.ns) {
+      Dataset data;
+      SIMDEX_RETURN_IF_ERROR(MakeDataset(name, n, config.seed, config.text_fingerprints, &data));
+      Workload w;
+      w.dataset = name;
+      w.n_requested = n;
+      w.seed = config.seed;
+      w.fps = data.fps;
+      if (w.n() < n && w.n() == last_n) {
+        SIMDEX_RETURN_IF_ERROR(WriteSkip(w, PointId{"all", "", 0},
+                                         "the corpus holds " + std::to_string(w.n()) +
+                                             " fingerprints, already measured at a smaller N",
+                                         out));
+        continue;
+      }
+      last_n = w.n();
+      for (const int k : ks) w.near[k] = NearQueries(w.fps, k, config.queries, config.seed);
+      w.random = RandomQueries(config.queries, config.seed);
+      w.checked = ScanQueries(config, w.n());
+      SIMDEX_RETURN_IF_ERROR(ScanReference(&w, config, ks, out, progress));
+      std::map<std::string, std::set<int>> measured;  // baseline config -> k measured
+
+      for (const Scheme& scheme : schemes) {
+        std::vector<int> scheme_ks;
+        for (const int k : ks) {
+          if (k <= scheme.k()) scheme_ks.push_back(k);
+        }
+        if (scheme_ks.empty()) {
+          SIMDEX_RETURN_IF_ERROR(WriteSkip(w, PointId{"all", scheme.Name(), 0},
+                                           "no requested k is within the scheme's k", out));
+          continue;
+        }
+        for (const std::string& b : config.baselines) {
+          if (b == "scan") continue;
+          SIMDEX_RETURN_IF_ERROR(MeasureBaseline(w, config, b, scheme, scheme_ks, &measured, out, progress));
+        }
+        for (const uint32_t block_size : config.block_sizes) {
+          SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, block_size, out, progress));
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+JsonObject ConfigJson(const GridConfig& config) {
+  auto numbers = [](const auto& values) {
+    std::vector<double> v(values.begin(), values.end());
+    return v;
+  };
+  JsonObject o;
+  o.AddStrings("datasets", config.datasets).AddNumbers("n", numbers(config.ns));
+  o.AddStrings("schemes", config.schemes).AddNumbers("block_sizes", numbers(config.block_sizes));
+  o.AddNumbers("k", numbers(config.ks)).AddNumbers("threads", numbers(config.threads));
+  o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold);
+  o.AddNumber("seconds_per_set", config.seconds_per_set).AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);
+  o.AddUint("seed", config.seed).AddUint("memory_mib", config.memory_mib);
+  o.AddInt("build_threads", config.build_threads).AddUint("memory_limit_bytes", config.memory_limit_bytes);
+  o.AddString("dir", config.dir).AddString("text_fingerprints", config.text_fingerprints);
+  return o;
+}
+
+}  // namespace simdex::bench

@@ -1,0 +1,46 @@
+// One simdex point of the grid: an index of one scheme and block size over a
+// workload, built in a forked child (build_child.h) and measured warm and,
+// when asked, cold.
+#ifndef SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
+#define SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "bench/harness/grid.h"
+#include "bench/harness/json_writer.h"
+#include "bench/harness/workload.h"
+#include "simdex/scheme.h"
+#include "simdex/status.h"
+
+namespace simdex::bench {
+
+// Builds the index in config.dir, then writes, for each k in the workload
+// that the scheme supports: one warm "single" record per thread count (near
+// and random queries, after one warm-up pass), one warm "batch" record per
+// thread count, and with config.cold two cold "batch" records per thread
+// count. A cold run closes the reader, evicts the file from the page cache
+// (posix_fadvise(POSIX_FADV_DONTNEED)), reopens it without verifying the
+// head index checksums (which would read every head), advises the mapping
+// MADV_RANDOM ("readahead": "none": a fault reads its page only) or
+// MADV_NORMAL ("default": the kernel's read-around, which on a machine with
+// a large read_ahead_kb pulls in megabytes per fault), evicts the file again
+// (Open() read header, footer and metadata) and sends the first cold_queries
+// near queries once. Every run is checked against the scan. The index file
+// is removed before returning.
+Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
+                     JsonLinesWriter* out, const ProgressFn& progress);
+
+// Drops `path`'s pages from the page cache and sets *resident_fraction to
+// the fraction still resident afterwards (mincore), which is 0 unless some
+// other process keeps the file mapped or the pages are dirty.
+Status EvictFromPageCache(const std::string& path, double* resident_fraction);
+
+// madvise()s every mapping of `path` in this process with `advice`
+// (MADV_RANDOM, MADV_NORMAL, ...), found through /proc/self/maps; NotFound
+// if the file is not mapped.
+Status AdviseMapping(const std::string& path, int advice);
+
+}  // namespace simdex::bench
+
+#endif  // SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_

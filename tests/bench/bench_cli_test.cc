@@ -1,0 +1,157 @@
+// build/bin/simdex-bench end to end on tiny grids: every searcher measured
+// and checked against the scan, JSON Lines that parse, skips recorded with a
+// reason, the text set capped at its corpus, bad options refused.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "simdex/fingerprint_file.h"
+#include "tests/index/test_data.h"
+
+namespace simdex::bench {
+namespace {
+
+class BenchCliTest : public ::testing::Test {
+ protected:
+  // Runs simdex-bench with `args` (JSON to out.jsonl), returns its exit code.
+  int Run(const std::string& args) {
+    const std::string command = std::string(SIMDEX_BINARY_DIR) + "/bin/simdex-bench --dir " + dir_.path() +
+                                " --json " + Json() + " " + args + " 2>" + dir_.File("stderr.txt");
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::string Json() const { return dir_.File("out.jsonl"); }
+  std::string Stderr() const { return testing::ReadFileOrDie(dir_.File("stderr.txt")); }
+
+  // Every line of the JSON output, each checked to parse as an object with
+  // a "type", as (type, the line).
+  std::vector<std::pair<std::string, std::string>> Records() {
+    std::vector<std::pair<std::string, std::string>> out;
+    const std::string text = testing::ReadFileOrDie(Json());
+    simdjson::ondemand::parser parser;
+    size_t start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+      const std::string line = text.substr(start, end - start);
+      simdjson::padded_string padded(line);
+      simdjson::ondemand::document doc = parser.iterate(padded);
+      std::string_view type;
+      EXPECT_EQ(doc["type"].get(type), simdjson::SUCCESS) << line;
+      out.emplace_back(std::string(type), line);
+    }
+    EXPECT_EQ(start, text.size()) << "the output ends with a complete line";
+    return out;
+  }
+
+  testing::ScopedTempDir dir_;
+};
+
+// A field of a record (simdjson's ondemand reads fields in any order only
+// from a fresh document, so each lookup parses the line again).
+std::string Text(const std::string& line, const char* key) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::ondemand::document doc = parser.iterate(padded);
+  std::string_view value;
+  EXPECT_EQ(doc[key].get(value), simdjson::SUCCESS) << key << " in " << line;
+  return std::string(value);
+}
+
+uint64_t Number(const std::string& line, const char* key) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::ondemand::document doc = parser.iterate(padded);
+  uint64_t value = 0;
+  EXPECT_EQ(doc[key].get(value), simdjson::SUCCESS) << key << " in " << line;
+  return value;
+}
+
+uint64_t Checked(const std::string& line, const char* kind) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::ondemand::document doc = parser.iterate(padded);
+  uint64_t checked = 0;
+  EXPECT_EQ(doc[kind]["checked"].get(checked), simdjson::SUCCESS) << line;
+  return checked;
+}
+
+TEST_F(BenchCliTest, TinyGridMeasuresEverySearcherAgainstTheScan) {
+  ASSERT_EQ(Run("--n 2000 --datasets uniform,clusters --scheme t4 --block-sizes 512 --threads 1,2 "
+                "--cold --queries 150 --cold-queries 100"),
+            0)
+      << Stderr();
+  const auto records = Records();
+  ASSERT_GE(records.size(), 3u);
+  EXPECT_EQ(records.front().first, "header");
+  EXPECT_EQ(records.back().first, "footer");
+  std::set<std::string> searchers;
+  std::map<std::string, int> cache_api;
+  for (const auto& [type, line] : records) {
+    EXPECT_NE(type, "skip") << line;
+    if (type != "point") continue;
+    searchers.insert(Text(line, "searcher"));
+    const std::string cache = Text(line, "cache");
+    const std::string api = Text(line, "api");
+    ++cache_api[cache + "/" + api];
+    EXPECT_EQ(Checked(line, "near"), cache == "cold" ? 100u : 150u) << line;
+  }
+  EXPECT_EQ(searchers, (std::set<std::string>{"scan", "permuted", "faiss-hash", "faiss-multihash", "simdex"}));
+  // simdex: 2 data sets x 4 k x 2 thread counts (x 2 read-ahead settings cold).
+  EXPECT_EQ(cache_api["warm/batch"], 16);
+  EXPECT_EQ(cache_api["cold/batch"], 32);
+}
+
+TEST_F(BenchCliTest, BaselinesPastTheMemoryLimitAreSkippedWithAReason) {
+  ASSERT_EQ(Run("--n 1000 --scheme t10 --k 3 --queries 50 --baselines permuted --memory-limit-gib 0.001"), 0)
+      << Stderr();
+  int skips = 0;
+  for (const auto& [type, line] : Records()) {
+    if (type != "skip") continue;
+    ++skips;
+    EXPECT_EQ(Text(line, "searcher"), "permuted");
+    EXPECT_NE(Text(line, "reason").find("limit"), std::string::npos) << line;
+  }
+  EXPECT_EQ(skips, 1);
+}
+
+TEST_F(BenchCliTest, TextSetIsCappedAtTheCorpusAndMeasuredOnce) {
+  const std::string fp = dir_.File("text.fp");
+  std::unique_ptr<FingerprintFileWriter> writer;
+  ASSERT_TRUE(FingerprintFileWriter::Open(fp, FingerprintFileForm::kText, &writer).ok());
+  for (uint64_t i = 0; i < 300; ++i) ASSERT_TRUE(writer->Add(i, (i * 0x9e3779b97f4a7c15ull) >> (i % 3)).ok());
+  ASSERT_TRUE(writer->Finish().ok());
+  ASSERT_EQ(Run("--datasets text --text-fingerprints " + fp +
+                " --n 100,1000,5000 --k 3 --queries 40 --baselines none"),
+            0)
+      << Stderr();
+  std::map<uint64_t, std::set<uint64_t>> measured;  // n_requested -> n
+  int skips = 0;
+  for (const auto& [type, line] : Records()) {
+    if (type == "point") measured[Number(line, "n_requested")].insert(Number(line, "n"));
+    if (type == "skip") {
+      ++skips;
+      EXPECT_EQ(Number(line, "n_requested"), 5000u);
+    }
+  }
+  EXPECT_EQ(measured, (std::map<uint64_t, std::set<uint64_t>>{{100, {100}}, {1000, {300}}}));
+  EXPECT_EQ(skips, 1);
+}
+
+TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
+  EXPECT_EQ(Run("--n 1000 --scheme 17,17:1"), 2);
+  EXPECT_NE(Stderr().find("17,17:1"), std::string::npos) << Stderr();
+  EXPECT_EQ(Run("--n 1000 --datasets text"), 2);
+  EXPECT_NE(Stderr().find("--text-fingerprints"), std::string::npos) << Stderr();
+  EXPECT_EQ(Run("--n ten"), 2);
+  EXPECT_EQ(Run("--n 1000 --baselines faiss-flat"), 2);
+  EXPECT_EQ(Run("--n 1000 --block-sizes 2X"), 2);
+}
+
+}  // namespace
+}  // namespace simdex::bench

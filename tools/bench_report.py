@@ -1,0 +1,505 @@
+#!/usr/bin/python3
+"""Turns simdex-bench JSON Lines into docs/benchmarks.md's generated section and plots.
+
+Usage: tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
+                             [--title TEXT] FILE.jsonl [FILE.jsonl ...]
+
+Reads the records simdex-bench writes (bench/harness/json_writer.h lists the
+fields), rewrites the part of --doc between
+
+    <!-- BEGIN GENERATED: simdex-bench -->
+    <!-- END GENERATED: simdex-bench -->
+
+(everything else in the file is kept), and writes PNG plots to --plots:
+space_latency_<dataset>.png (bytes per entry against median latency, one
+panel per N), latency_vs_n.png, build_vs_n.png and warm_vs_cold.png.
+When a measurement appears in several files, the last file wins. The output
+depends only on the input records: the same JSON gives the same Markdown and
+the same PNG bytes.
+
+Run it with Debian's /usr/bin/python3 and python3-matplotlib (tools/deps.sh).
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import sys
+
+import matplotlib
+
+matplotlib.use('Agg')
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+BEGIN = '<!-- BEGIN GENERATED: simdex-bench -->'
+END = '<!-- END GENERATED: simdex-bench -->'
+BASELINE_ORDER = ['scan', 'permuted', 'faiss-hash', 'faiss-multihash']
+MARKERS = {'scan': 'X', 'permuted': 's', 'faiss-hash': '^', 'faiss-multihash': 'D'}
+# Targets of issue 4.
+TARGET_SPEEDUP_T10_1E8 = 10000
+TARGET_RATIO = 1.06
+DEFAULT_BLOCK = 1024
+
+
+def load(paths):
+    """(headers, footers, points by key, skips) from the JSON Lines files."""
+    headers, footers, skips = [], [], []
+    points = collections.OrderedDict()
+    for path in paths:
+        with open(path, encoding='utf-8') as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError as e:
+                    sys.exit('%s:%d: not JSON: %s' % (path, lineno, e))
+                t = r.get('type')
+                if t == 'header':
+                    headers.append(r)
+                elif t == 'footer':
+                    footers.append(r)
+                elif t == 'skip':
+                    skips.append(r)
+                elif t == 'point':
+                    key = tuple(r.get(k) for k in ('dataset', 'n', 'searcher', 'scheme', 'config', 'block_size',
+                                                   'k', 'threads', 'cache', 'api', 'readahead'))
+                    points[key] = r
+    return headers, footers, list(points.values()), skips
+
+
+def label(r):
+    """How a point is named in tables and legends."""
+    s = r['searcher']
+    if s == 'simdex':
+        return 'simdex %s' % r['scheme']
+    if s in ('faiss-hash', 'faiss-multihash'):
+        return '%s (%s)' % (s, r.get('config'))
+    if s == 'permuted':
+        return 'permuted %s' % r['scheme']
+    return s
+
+
+def sort_key(r):
+    s = r['searcher']
+    order = len(BASELINE_ORDER) if s == 'simdex' else BASELINE_ORDER.index(s)
+    return (order, r.get('scheme') or '', r.get('config') or '', r.get('block_size') or 0)
+
+
+def fmt_int(x):
+    return '{:,}'.format(int(round(x)))
+
+
+def fmt_us(x):
+    if x is None:
+        return '-'
+    if x >= 1000:
+        return fmt_int(x)
+    if x >= 10:
+        return '%.1f' % x
+    return '%.2f' % x
+
+
+def fmt_n(n):
+    e = len(str(n)) - 1
+    return '10^%d' % e if n == 10 ** e else fmt_int(n)
+
+
+def block_text(b):
+    if not b:
+        return '-'
+    return '%d KiB' % (b // 1024) if b >= 1024 and b % 1024 == 0 else '%d B' % b
+
+
+def select(points, **want):
+    return [p for p in points if all(p.get(k) == v for k, v in want.items())]
+
+
+def warm_single(points, dataset, n, k, threads=1):
+    return select(points, dataset=dataset, n=n, k=k, threads=threads, cache='warm', api='single')
+
+
+def scan_p50(points, dataset, n, k, threads=1):
+    rows = select(points, dataset=dataset, n=n, k=k, threads=threads, cache='warm', api='single', searcher='scan')
+    return rows[0]['near']['p50_us'] if rows else None
+
+
+def table(header, rows):
+    out = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
+    out += ['| ' + ' | '.join(str(c) for c in row) + ' |' for row in rows]
+    return out
+
+
+def datasets_and_ns(points):
+    pairs = sorted({(p['dataset'], p['n']) for p in points},
+                   key=lambda x: (['uniform', 'clusters', 'skewed', 'text'].index(x[0])
+                                  if x[0] in ('uniform', 'clusters', 'skewed', 'text') else 9, x[1]))
+    return pairs
+
+
+def main_k(points):
+    ks = sorted({p['k'] for p in points})
+    return 3 if 3 in ks else ks[-1]
+
+
+def section_runs(headers, footers):
+    out = ['### Runs', '']
+    for i, h in enumerate(headers):
+        foot = footers[i] if i < len(footers) else {}
+        load_start = '/'.join('%.1f' % x for x in h.get('load_average_start', []))
+        load_end = '/'.join('%.1f' % x for x in foot.get('load_average_end', [])) or '?'
+        wall = foot.get('wall_seconds')
+        out.append('- `%s` (%s, commit %s%s; %s, %d cores; load average %s at start, %s at end; %s)' % (
+            ' '.join(h.get('command', [])), h.get('date'), (h.get('git_commit') or '?')[:10],
+            ', with uncommitted changes' if h.get('git_dirty') else '', h.get('cpu_model'), h.get('cores', 0),
+            load_start, load_end, ('%.0f s' % wall) if wall is not None else 'did not finish'))
+    if headers:
+        h = headers[0]
+        out += ['', 'Build: %s, %s, `%s`.' % (h.get('compiler'), h.get('build_type'), h.get('cxx_flags', '').strip())]
+    return out + ['']
+
+
+def section_tables(points):
+    k = main_k(points)
+    out = ['### Warm, one thread, k = %d, near queries' % k, '',
+           'Per data set and N: every searcher on the same fingerprints and queries. Bytes per entry are '
+           'the whole structure (simdex: the index file); "x bound" is the worst table\'s bits per entry '
+           'over the entropy bound log2 C(2^64, N)/N (below 1 where the set holds duplicates: the bound is '
+           'that of N distinct values); speed-up is the scan\'s median over the searcher\'s, both from the '
+           'same run; "checked": queries whose answers were compared with the scan\'s. Searchers answer as '
+           'many queries as fit in about a second per set (simdex-bench --seconds-per-set).', '']
+    for dataset, n in datasets_and_ns(points):
+        rows = sorted(warm_single(points, dataset, n, k), key=sort_key)
+        if not rows:
+            continue
+        scan = scan_p50(points, dataset, n, k)
+        capped = rows[0].get('n_requested', n) != n
+        out.append('#### %s, N = %s%s' % (dataset, fmt_n(n),
+                                          ' (capped at the corpus size)' if capped else ''))
+        out.append('')
+        body = []
+        for r in rows:
+            near = r['near']
+            ratio = r.get('worst_ratio_to_bound')
+            build = r.get('build_seconds')
+            rss = r.get('build_peak_rss_bytes')
+            space = '8 (the input)' if r['searcher'] == 'scan' else '%.2f' % r.get('bytes_per_entry', 0)
+            body.append([label(r), block_text(r.get('block_size')), space,
+                         '%.4f' % ratio if ratio else '-', fmt_us(near['p50_us']), fmt_us(near['p99_us']),
+                         fmt_int(near['qps']),
+                         ('%sx' % fmt_int(scan / near['p50_us'])) if scan and near['p50_us'] else '-',
+                         '%.2f' % build if build is not None and r['searcher'] != 'scan' else '-',
+                         fmt_int(rss / 2 ** 20) if rss else '-', near['checked']])
+        out += table(['searcher', 'block', 'bytes/entry', 'x bound', 'p50 us', 'p99 us', 'queries/s',
+                      'speed-up vs scan', 'build s', 'build peak MiB', 'checked'], body)
+        out.append('')
+    return out
+
+
+def section_by_k(points):
+    ks = sorted({p['k'] for p in points})
+    if len(ks) < 2:
+        return []
+    out = ['### Median latency (us) by k, warm, one thread', '']
+    header = ['data set', 'N', 'searcher', 'block'] + ['k=%d' % k for k in ks]
+    body = []
+    for dataset, n in datasets_and_ns(points):
+        groups = collections.OrderedDict()
+        for r in sorted(select(points, dataset=dataset, n=n, threads=1, cache='warm', api='single'), key=sort_key):
+            groups.setdefault((label(r), r.get('block_size')), {})[r['k']] = r['near']['p50_us']
+        for (name, block), by_k in groups.items():
+            body.append([dataset, fmt_n(n), name, block_text(block)] + [fmt_us(by_k.get(k)) for k in ks])
+    return out + table(header, body) + ['']
+
+
+def section_threads(points):
+    threads = sorted({p['threads'] for p in points})
+    if len(threads) < 2:
+        return []
+    k = main_k(points)
+    out = ['### Throughput by threads (queries/s, warm, k = %d)' % k, '',
+           '"single": each thread sends one query at a time; "batch": IndexReader\'s batch call.', '']
+    header = ['data set', 'N', 'searcher', 'block'] + ['%s, %d thr' % (api, t) for api in ('single', 'batch')
+                                                      for t in threads]
+    body = []
+    for dataset, n in datasets_and_ns(points):
+        groups = collections.OrderedDict()
+        for r in sorted(select(points, dataset=dataset, n=n, k=k, cache='warm'), key=sort_key):
+            groups.setdefault((label(r), r.get('block_size')), {})[(r['api'], r['threads'])] = r['near']['qps']
+        for (name, block), qps in groups.items():
+            body.append([dataset, fmt_n(n), name, block_text(block)] +
+                        [fmt_int(qps[(a, t)]) if (a, t) in qps else '-' for a in ('single', 'batch') for t in threads])
+    return out + table(header, body) + ['']
+
+
+def section_cold(points):
+    cold = sorted(select(points, cache='cold', threads=1), key=lambda r: (r['dataset'], r['n'], sort_key(r), r['k']))
+    if not cold:
+        return []
+    out = ['### Cold batches (one thread)', '',
+           'The index file evicted from the page cache (head indexes included) and reopened before each batch. '
+           '"none": the mapping advised MADV_RANDOM, so a page fault reads its own page; "default": the kernel\'s '
+           'read-around (this machine\'s read_ahead_kb). Blocks per table is blocks decoded over tables probed.', '']
+    header = ['data set', 'N', 'searcher', 'block', 'k', 'read-ahead', 'queries', 'queries/s', 'major faults/query',
+              'KiB read/query', 'blocks/query', 'blocks per table probed', 'warm batch queries/s']
+    body = []
+    for r in cold:
+        near = r['near']
+        warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+                      block_size=r['block_size'], k=r['k'], threads=1, cache='warm', api='batch')
+        tables = near.get('tables_probed_per_query') or 0
+        body.append([r['dataset'], fmt_n(r['n']), label(r), block_text(r['block_size']), r['k'], r.get('readahead'),
+                     near['queries'], fmt_int(near['qps']), '%.2f' % near['major_faults_per_query'],
+                     '%.1f' % (near.get('read_bytes_per_query', 0) / 1024), '%.2f' % near['blocks_per_query'],
+                     '%.2f' % (near['blocks_per_query'] / tables) if tables else '-',
+                     fmt_int(warm[0]['near']['qps']) if warm else '-'])
+    return out + table(header, body) + ['']
+
+
+def section_skips(skips):
+    if not skips:
+        return []
+    out = ['### Not measured', '']
+    seen = set()
+    for s in skips:
+        line = '- %s, N = %s%s, %s%s: %s' % (
+            s['dataset'], fmt_n(s['n']), ' (asked %s)' % fmt_n(s['n_requested']) if s['n_requested'] != s['n'] else '',
+            s['searcher'], (' ' + s['scheme']) if s.get('scheme') else '', s['reason'])
+        if line not in seen:
+            seen.add(line)
+            out.append(line)
+    return out + ['']
+
+
+def section_targets(points):
+    """The issue's targets, as far as the records measure them."""
+    out = ['### Targets (issue 4), as measured here', '']
+    k = main_k(points)
+    rows = select(points, searcher='simdex', scheme='t10', n=10 ** 8, k=k, threads=1, cache='warm', api='single')
+    lines = []
+    for r in sorted(rows, key=lambda r: (r['dataset'], r['block_size'])):
+        scan = scan_p50(points, r['dataset'], r['n'], k)
+        if scan:
+            speedup = scan / r['near']['p50_us']
+            lines.append('- t10, N = 10^8, %s, %s blocks: median %s us, scan %s us: **%sx** (target >= %sx: %s)' % (
+                r['dataset'], block_text(r['block_size']), fmt_us(r['near']['p50_us']), fmt_us(scan), fmt_int(speedup),
+                fmt_int(TARGET_SPEEDUP_T10_1E8), 'met' if speedup >= TARGET_SPEEDUP_T10_1E8 else 'MISSED'))
+    if not rows:
+        lines.append('- t10 at N = 10^8 vs the scan: not in these records.')
+    for dataset, n in datasets_and_ns(points):
+        faiss = [r for r in warm_single(points, dataset, n, k)
+                 if r['searcher'] == 'faiss-multihash' and r.get('config') == '4 x 16 bits']
+        t4 = [r for r in warm_single(points, dataset, n, k) if r['searcher'] == 'simdex' and r['scheme'] == 't4']
+        if not faiss or not t4:
+            continue
+        f = faiss[0]
+        best = min(t4, key=lambda r: r['near']['p50_us'])
+        faster = best['near']['p50_us'] < f['near']['p50_us']
+        half = best['bytes_per_entry'] <= f['bytes_per_entry'] / 2
+        lines.append('- t4 vs faiss-multihash (4 x 16 bits), %s, N = %s: simdex %s blocks median %s us vs %s us (%s), '
+                     '%.2f vs %.2f bytes/entry (%.2fx; at most half: %s)' % (
+                         dataset, fmt_n(n), block_text(best['block_size']), fmt_us(best['near']['p50_us']),
+                         fmt_us(f['near']['p50_us']), 'faster' if faster else 'SLOWER', best['bytes_per_entry'],
+                         f['bytes_per_entry'], best['bytes_per_entry'] / f['bytes_per_entry'],
+                         'met' if half else 'MISSED'))
+    cold = [r for r in select(points, cache='cold', readahead='none', threads=1, k=k)
+            if r['near'].get('tables_probed_per_query')]
+    if cold:
+        worst = max(cold, key=lambda r: r['near']['blocks_per_query'] / r['near']['tables_probed_per_query'])
+        per_table = worst['near']['blocks_per_query'] / worst['near']['tables_probed_per_query']
+        lines.append('- Cold queries: at most %.2f blocks decoded per table probed (worst: %s, N = %s, %s, %s blocks; '
+                     'target <= 1: %s)' % (per_table, worst['dataset'], fmt_n(worst['n']), worst['scheme'],
+                                           block_text(worst['block_size']), 'met' if per_table <= 1 else 'MISSED'))
+    big = select(points, searcher='simdex', block_size=DEFAULT_BLOCK, k=k, threads=1, cache='warm', api='single')
+    big = [r for r in big if r['n'] >= 10 ** 7]
+    if big:
+        worst = max(big, key=lambda r: r['worst_ratio_to_bound'])
+        lines.append('- Space at the default block size (%s), N >= 10^7: worst table %.4f x the bound (%s, N = %s, %s; '
+                     'target <= %.2f: %s)' % (block_text(DEFAULT_BLOCK), worst['worst_ratio_to_bound'], worst['dataset'],
+                                              fmt_n(worst['n']), worst['scheme'], TARGET_RATIO,
+                                              'met' if worst['worst_ratio_to_bound'] <= TARGET_RATIO else 'MISSED'))
+    # Candidates for the default: per N (uniform), the fastest block size of
+    # each scheme whose every table stays within the space target.
+    for n in sorted({p['n'] for p in points if p['dataset'] == 'uniform'}):
+        rows = [r for r in warm_single(points, 'uniform', n, k) if r['searcher'] == 'simdex'
+                and r['worst_ratio_to_bound'] <= TARGET_RATIO]
+        by_scheme = {}
+        for r in rows:
+            if r['scheme'] not in by_scheme or r['near']['p50_us'] < by_scheme[r['scheme']]['near']['p50_us']:
+                by_scheme[r['scheme']] = r
+        if by_scheme:
+            lines.append('- Uniform, N = %s, fastest block size within %.2f x the bound: %s' % (
+                fmt_n(n), TARGET_RATIO, '; '.join('%s %s (%s us, %.2f bytes/entry)' % (
+                    s, block_text(r['block_size']), fmt_us(r['near']['p50_us']), r['bytes_per_entry'])
+                    for s, r in sorted(by_scheme.items()))))
+    return out + lines + ['']
+
+
+def style_for(r, schemes):
+    """simdex: a filled circle in its scheme's colour; permuted: a hollow
+    square in the same colour; faiss and scan: black, by marker."""
+    if r['searcher'] in ('simdex', 'permuted') and r['scheme'] in schemes:
+        colour = 'C%d' % (schemes.index(r['scheme']) % 10)
+        if r['searcher'] == 'simdex':
+            return dict(marker='o', color=colour)
+        return dict(marker='s', facecolors='none', edgecolors=colour)
+    return dict(marker=MARKERS.get(r['searcher'], 'P'), color='black')
+
+
+def plain_log_axes(ax):
+    """Log axes labelled 20, 50, 100 rather than 2 x 10^1."""
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1, 2, 5)))
+        axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: '%g' % v))
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def plot_space_latency(points, plots, k):
+    files = []
+    schemes = sorted({p['scheme'] for p in points if p['searcher'] in ('simdex', 'permuted')})
+    for dataset in sorted({p['dataset'] for p in points}):
+        ns = sorted({p['n'] for p in points if p['dataset'] == dataset})
+        fig, axes = plt.subplots(1, len(ns), figsize=(5 * len(ns), 4.2), squeeze=False)
+        for ax, n in zip(axes[0], ns):
+            rows = sorted((r for r in warm_single(points, dataset, n, k) if r['searcher'] != 'scan'), key=sort_key)
+            done = set()
+            for r in rows:
+                name = label(r)
+                ax.scatter(r['bytes_per_entry'], r['near']['p50_us'], label=None if name in done else name,
+                           **style_for(r, schemes))
+                done.add(name)
+                if r['searcher'] == 'simdex':
+                    ax.annotate(block_text(r['block_size']).replace(' ', ''), (r['bytes_per_entry'], r['near']['p50_us']),
+                                fontsize=6, xytext=(3, 2), textcoords='offset points')
+            ax.set_xscale('log')
+            ax.set_yscale('log')
+            plain_log_axes(ax)
+            ax.set_title('%s, N = %s, k = %d' % (dataset, fmt_n(n), k))
+            ax.set_xlabel('bytes per entry')
+            ax.set_ylabel('median latency (us), warm, 1 thread')
+            ax.grid(True, which='both', alpha=0.3)
+            if rows:
+                ax.legend(fontsize=6)
+        fig.tight_layout()
+        name = 'space_latency_%s.png' % dataset
+        fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
+        plt.close(fig)
+        files.append(name)
+    return files
+
+
+def plot_vs_n(points, plots, k, field, ylabel, name, dataset='uniform'):
+    """One line per searcher (simdex: per scheme at the default block size, or the smallest measured)."""
+    rows = [r for r in select(points, dataset=dataset, k=k, threads=1, cache='warm', api='single')]
+    if not rows:
+        return None
+    blocks = sorted({r['block_size'] for r in rows if r['searcher'] == 'simdex'})
+    block = DEFAULT_BLOCK if DEFAULT_BLOCK in blocks else (blocks[0] if blocks else None)
+    lines = collections.defaultdict(list)
+    for r in sorted(rows, key=lambda r: (sort_key(r), r['n'])):
+        if r['searcher'] == 'simdex' and r['block_size'] != block:
+            continue
+        value = field(r)
+        if value is None:
+            continue
+        lines[label(r) + (' %s' % block_text(block) if r['searcher'] == 'simdex' else '')].append((r['n'], value))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for line_name in sorted(lines):
+        xy = sorted(lines[line_name])
+        ax.plot([x for x, _ in xy], [y for _, y in xy], marker='o', label=line_name)
+    ax.set_xscale('log')
+    ax.set_yscale('log')
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: '%g' % v))
+    ax.set_xlabel('N (%s)' % dataset)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which='both', alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
+    plt.close(fig)
+    return name
+
+
+def plot_warm_cold(points, plots, k):
+    cold = sorted(select(points, cache='cold', threads=1, k=k), key=lambda r: (r['dataset'], r['n'], sort_key(r)))
+    groups = collections.OrderedDict()
+    for r in cold:
+        key = '%s %s\n%s %s' % (r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']))
+        groups.setdefault(key, {})['cold, ' + r['readahead'] + ' read-ahead'] = 1e6 / r['near']['qps']
+        warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+                      block_size=r['block_size'], k=k, threads=1, cache='warm', api='batch')
+        if warm:
+            groups[key]['warm'] = 1e6 / warm[0]['near']['qps']
+    if not groups:
+        return None
+    kinds = ['warm', 'cold, default read-ahead', 'cold, none read-ahead']
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(groups)), 4.5))
+    width = 0.8 / len(kinds)
+    for i, kind in enumerate(kinds):
+        xs = [j + i * width for j in range(len(groups))]
+        ax.bar(xs, [g.get(kind, 0) for g in groups.values()], width, label=kind)
+    ax.set_xticks([j + width for j in range(len(groups))])
+    ax.set_xticklabels(list(groups), fontsize=7)
+    ax.set_yscale('log')
+    ax.set_ylabel('us per query (batch, 1 thread, k = %d)' % k)
+    ax.legend(fontsize=7)
+    ax.grid(True, axis='y', which='both', alpha=0.3)
+    fig.tight_layout()
+    name = 'warm_vs_cold.png'
+    fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
+    plt.close(fig)
+    return name
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--doc', default='docs/benchmarks.md')
+    parser.add_argument('--plots', default='docs/plots')
+    parser.add_argument('--title', default='', help='a line shown above the generated tables')
+    parser.add_argument('files', nargs='+')
+    args = parser.parse_args()
+
+    headers, footers, points, skips = load(args.files)
+    if not points:
+        sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
+    os.makedirs(args.plots, exist_ok=True)
+    k = main_k(points)
+    images = plot_space_latency(points, args.plots, k)
+    images.append(plot_vs_n(points, args.plots, k, lambda r: r['near']['p50_us'],
+                            'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
+    images.append(plot_vs_n(points, args.plots, k,
+                            lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
+                            'build time (s)', 'build_vs_n.png'))
+    images.append(plot_warm_cold(points, args.plots, k))
+    rel = os.path.relpath(args.plots, os.path.dirname(os.path.abspath(args.doc)) or '.')
+
+    lines = [BEGIN, '', '<!-- Written by tools/bench_report.py from simdex-bench JSON; edits here are overwritten. -->', '']
+    if args.title:
+        lines += [args.title, '']
+    lines += section_runs(headers, footers)
+    lines += section_targets(points)
+    lines += section_tables(points)
+    lines += section_by_k(points)
+    lines += section_threads(points)
+    lines += section_cold(points)
+    lines += section_skips(skips)
+    lines += ['### Plots', '']
+    lines += ['![%s](%s/%s)' % (img[:-4].replace('_', ' '), rel, img) for img in images if img]
+    lines += ['', END]
+
+    with open(args.doc, encoding='utf-8') as f:
+        doc = f.read()
+    pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
+    if not pattern.search(doc):
+        sys.exit('bench_report.py: %s has no %s ... %s section' % (args.doc, BEGIN, END))
+    doc = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
+    with open(args.doc, 'w', encoding='utf-8') as f:
+        f.write(doc)
+    print('bench_report.py: wrote %s and %d plots in %s' % (args.doc, len([i for i in images if i]), args.plots),
+          file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
