@@ -39,7 +39,7 @@ MARKERS = {'scan': 'X', 'permuted': 's', 'faiss-hash': '^', 'faiss-multihash': '
 # Targets of issue 4.
 TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
-DEFAULT_BLOCK = 1024
+DEFAULT_BLOCK = 2048  # BuildOptions().block_size
 
 
 def load(paths):
