@@ -92,6 +92,10 @@ def fmt_int(x):
     return '{:,}'.format(int(round(x)))
 
 
+def fmt_ratio(x):
+    return ('%sx' % fmt_int(x)) if x >= 10 else '%.1fx' % x
+
+
 def fmt_us(x):
     if x is None:
         return '-'
@@ -168,7 +172,9 @@ def section_tables(points):
            'the whole structure (simdex: the index file); "x bound" is the worst table\'s bits per entry '
            'over the entropy bound log2 C(2^64, N)/N (below 1 where the set holds duplicates: the bound is '
            'that of N distinct values); speed-up is the scan\'s median over the searcher\'s, both from the '
-           'same run; "checked": queries whose answers were compared with the scan\'s. Searchers answer as '
+           'same run; "build MiB": the simdex build child\'s peak resident set less what it started with '
+           '(the harness\'s pages it shares); "checked": queries whose answers were compared with the scan\'s. '
+           'Searchers answer as '
            'many queries as fit in about a second per set (simdex-bench --seconds-per-set).', '']
     for dataset, n in datasets_and_ns(points):
         rows = sorted(warm_single(points, dataset, n, k), key=sort_key)
@@ -185,15 +191,17 @@ def section_tables(points):
             ratio = r.get('worst_ratio_to_bound')
             build = r.get('build_seconds')
             rss = r.get('build_peak_rss_bytes')
+            if rss:
+                rss -= r.get('build_start_rss_bytes', 0)
             space = '8 (the input)' if r['searcher'] == 'scan' else '%.2f' % r.get('bytes_per_entry', 0)
             body.append([label(r), block_text(r.get('block_size')), space,
                          '%.4f' % ratio if ratio else '-', fmt_us(near['p50_us']), fmt_us(near['p99_us']),
                          fmt_int(near['qps']),
-                         ('%sx' % fmt_int(scan / near['p50_us'])) if scan and near['p50_us'] else '-',
+                         fmt_ratio(scan / near['p50_us']) if scan and near['p50_us'] else '-',
                          '%.2f' % build if build is not None and r['searcher'] != 'scan' else '-',
                          fmt_int(rss / 2 ** 20) if rss else '-', near['checked']])
         out += table(['searcher', 'block', 'bytes/entry', 'x bound', 'p50 us', 'p99 us', 'queries/s',
-                      'speed-up vs scan', 'build s', 'build peak MiB', 'checked'], body)
+                      'speed-up vs scan', 'build s', 'build MiB', 'checked'], body)
         out.append('')
     return out
 
