@@ -447,14 +447,15 @@ def plot_warm_cold(points, plots, k):
     groups = collections.OrderedDict()
     for r in cold:
         key = '%s %s\n%s %s' % (r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']))
-        groups.setdefault(key, {})['cold, ' + r['readahead'] + ' read-ahead'] = 1e6 / r['near']['qps']
+        kind = 'cold, no read-ahead' if r['readahead'] == 'none' else 'cold, default read-ahead'
+        groups.setdefault(key, {})[kind] = 1e6 / r['near']['qps']
         warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
                       block_size=r['block_size'], k=k, threads=1, cache='warm', api='batch')
         if warm:
             groups[key]['warm'] = 1e6 / warm[0]['near']['qps']
     if not groups:
         return None
-    kinds = ['warm', 'cold, default read-ahead', 'cold, none read-ahead']
+    kinds = ['warm', 'cold, default read-ahead', 'cold, no read-ahead']
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(groups)), 4.5))
     width = 0.8 / len(kinds)
     for i, kind in enumerate(kinds):
