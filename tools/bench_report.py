@@ -148,6 +148,33 @@ def main_k(points):
     return 3 if 3 in ks else ks[-1]
 
 
+METHOD = """### How these figures are taken
+
+- Every simdex index is built in a forked child process; "build MiB" is the
+  child's peak resident set (`ru_maxrss`) less what it started with (the
+  harness's pages it shares, such as its input array).
+- Warm: after a warm-up pass, each query is timed on its own (steady_clock);
+  with 2 threads each thread sends single queries and the percentiles are
+  over both; the batch API is timed as a whole. A slow searcher answers as
+  many queries of a set as fit in about a second (`--seconds-per-set`), never
+  fewer than the ones the scan answered.
+- Cold: the reader is closed, the file dropped from the page cache
+  (`posix_fadvise(POSIX_FADV_DONTNEED)`, checked with `mincore`), reopened
+  without re-verifying the head checksums, dropped again, and one batch is
+  sent. Major faults and `/proc/self/io` `read_bytes` per query are recorded
+  twice: with the mapping advised `MADV_RANDOM` (a fault reads its own page)
+  and with the kernel's default read-around, which on a disk with a large
+  `read_ahead_kb` (8192 on the project's machine) reads megabytes per fault.
+- Correctness: every searcher's answer to every query the scan answered (all
+  of them up to 5 x 10^8 / N, at least 50) is compared with the scan's; a
+  difference stops the run naming the point and the query.
+- N = 10^9 is not run: simdex t10 alone would need a ~50 GB index, an 8 GB
+  input array and a 20-30 minute build, the scan ~2.5 s per query, and the
+  permuted tables (120 GB) and faiss-multihash (~70 GB) do not fit in 24 GiB
+  (`tools/bench_all.sh` gives the arithmetic).
+"""
+
+
 def section_runs(headers, footers):
     out = ['### Runs', '']
     for i, h in enumerate(headers):
@@ -500,6 +527,7 @@ def main():
     if args.title:
         lines += [args.title, '']
     lines += section_runs(headers, footers)
+    lines += METHOD.split('\n')
     lines += section_targets(points)
     lines += section_tables(points)
     lines += section_by_k(points)
