@@ -92,6 +92,10 @@ def fmt_int(x):
     return '{:,}'.format(int(round(x)))
 
 
+def fmt_ratio(x):
+    return ('%sx' % fmt_int(x)) if x >= 10 else '%.1fx' % x
+
+
 def fmt_us(x):
     if x is None:
         return '-'
@@ -144,6 +148,33 @@ def main_k(points):
     return 3 if 3 in ks else ks[-1]
 
 
+METHOD = """### How these figures are taken
+
+- Every simdex index is built in a forked child process; "build MiB" is the
+  child's peak resident set (`ru_maxrss`) less what it started with (the
+  harness's pages it shares, such as its input array).
+- Warm: after a warm-up pass, each query is timed on its own (steady_clock);
+  with 2 threads each thread sends single queries and the percentiles are
+  over both; the batch API is timed as a whole. A slow searcher answers as
+  many queries of a set as fit in about a second (`--seconds-per-set`), never
+  fewer than the ones the scan answered.
+- Cold: the reader is closed, the file dropped from the page cache
+  (`posix_fadvise(POSIX_FADV_DONTNEED)`, checked with `mincore`), reopened
+  without re-verifying the head checksums, dropped again, and one batch is
+  sent. Major faults and `/proc/self/io` `read_bytes` per query are recorded
+  twice: with the mapping advised `MADV_RANDOM` (a fault reads its own page)
+  and with the kernel's default read-around, which on a disk with a large
+  `read_ahead_kb` (8192 on the project's machine) reads megabytes per fault.
+- Correctness: every searcher's answer to every query the scan answered (all
+  of them up to 5 x 10^8 / N, at least 50) is compared with the scan's; a
+  difference stops the run naming the point and the query.
+- N = 10^9 is not run: simdex t10 alone would need a ~50 GB index, an 8 GB
+  input array and a 20-30 minute build, the scan ~2.5 s per query, and the
+  permuted tables (120 GB) and faiss-multihash (~70 GB) do not fit in 24 GiB
+  (`tools/bench_all.sh` gives the arithmetic).
+"""
+
+
 def section_runs(headers, footers):
     out = ['### Runs', '']
     for i, h in enumerate(headers):
@@ -168,7 +199,9 @@ def section_tables(points):
            'the whole structure (simdex: the index file); "x bound" is the worst table\'s bits per entry '
            'over the entropy bound log2 C(2^64, N)/N (below 1 where the set holds duplicates: the bound is '
            'that of N distinct values); speed-up is the scan\'s median over the searcher\'s, both from the '
-           'same run; "checked": queries whose answers were compared with the scan\'s. Searchers answer as '
+           'same run; "build MiB": the simdex build child\'s peak resident set less what it started with '
+           '(the harness\'s pages it shares); "checked": queries whose answers were compared with the scan\'s. '
+           'Searchers answer as '
            'many queries as fit in about a second per set (simdex-bench --seconds-per-set).', '']
     for dataset, n in datasets_and_ns(points):
         rows = sorted(warm_single(points, dataset, n, k), key=sort_key)
@@ -185,15 +218,17 @@ def section_tables(points):
             ratio = r.get('worst_ratio_to_bound')
             build = r.get('build_seconds')
             rss = r.get('build_peak_rss_bytes')
+            if rss:
+                rss -= r.get('build_start_rss_bytes', 0)
             space = '8 (the input)' if r['searcher'] == 'scan' else '%.2f' % r.get('bytes_per_entry', 0)
             body.append([label(r), block_text(r.get('block_size')), space,
                          '%.4f' % ratio if ratio else '-', fmt_us(near['p50_us']), fmt_us(near['p99_us']),
                          fmt_int(near['qps']),
-                         ('%sx' % fmt_int(scan / near['p50_us'])) if scan and near['p50_us'] else '-',
+                         fmt_ratio(scan / near['p50_us']) if scan and near['p50_us'] else '-',
                          '%.2f' % build if build is not None and r['searcher'] != 'scan' else '-',
                          fmt_int(rss / 2 ** 20) if rss else '-', near['checked']])
         out += table(['searcher', 'block', 'bytes/entry', 'x bound', 'p50 us', 'p99 us', 'queries/s',
-                      'speed-up vs scan', 'build s', 'build peak MiB', 'checked'], body)
+                      'speed-up vs scan', 'build s', 'build MiB', 'checked'], body)
         out.append('')
     return out
 
@@ -241,9 +276,11 @@ def section_cold(points):
     out = ['### Cold batches (one thread)', '',
            'The index file evicted from the page cache (head indexes included) and reopened before each batch. '
            '"none": the mapping advised MADV_RANDOM, so a page fault reads its own page; "default": the kernel\'s '
-           'read-around (this machine\'s read_ahead_kb). Blocks per table is blocks decoded over tables probed.', '']
+           'read-around (this machine\'s read_ahead_kb). Blocks per query include those of table 0 decoded to '
+           'find the ids of each match (at least one per id lookup); "key blocks per table" leaves one block per '
+           'id lookup out and divides by the tables probed.', '']
     header = ['data set', 'N', 'searcher', 'block', 'k', 'read-ahead', 'queries', 'queries/s', 'major faults/query',
-              'KiB read/query', 'blocks/query', 'blocks per table probed', 'warm batch queries/s']
+              'KiB read/query', 'blocks/query', 'id lookups/query', 'key blocks per table', 'warm batch queries/s']
     body = []
     for r in cold:
         near = r['near']
@@ -253,9 +290,16 @@ def section_cold(points):
         body.append([r['dataset'], fmt_n(r['n']), label(r), block_text(r['block_size']), r['k'], r.get('readahead'),
                      near['queries'], fmt_int(near['qps']), '%.2f' % near['major_faults_per_query'],
                      '%.1f' % (near.get('read_bytes_per_query', 0) / 1024), '%.2f' % near['blocks_per_query'],
-                     '%.2f' % (near['blocks_per_query'] / tables) if tables else '-',
+                     '%.2f' % near.get('id_lookups_per_query', 0),
+                     '%.2f' % key_blocks_per_table(near) if tables else '-',
                      fmt_int(warm[0]['near']['qps']) if warm else '-'])
     return out + table(header, body) + ['']
+
+
+def key_blocks_per_table(near):
+    """Blocks decoded per table probed, less one block per id lookup."""
+    tables = near.get('tables_probed_per_query') or 0
+    return (near['blocks_per_query'] - near.get('id_lookups_per_query', 0)) / tables if tables else 0
 
 
 def section_skips(skips):
@@ -307,11 +351,14 @@ def section_targets(points):
     cold = [r for r in select(points, cache='cold', readahead='none', threads=1, k=k)
             if r['near'].get('tables_probed_per_query')]
     if cold:
-        worst = max(cold, key=lambda r: r['near']['blocks_per_query'] / r['near']['tables_probed_per_query'])
-        per_table = worst['near']['blocks_per_query'] / worst['near']['tables_probed_per_query']
-        lines.append('- Cold queries: at most %.2f blocks decoded per table probed (worst: %s, N = %s, %s, %s blocks; '
-                     'target <= 1: %s)' % (per_table, worst['dataset'], fmt_n(worst['n']), worst['scheme'],
-                                           block_text(worst['block_size']), 'met' if per_table <= 1 else 'MISSED'))
+        worst = max(cold, key=lambda r: key_blocks_per_table(r['near']))
+        per_table = key_blocks_per_table(worst['near'])
+        near = worst['near']
+        lines.append('- Cold queries, k = %d: at most %.2f key blocks per table probed (worst: %s, N = %s, %s, %s blocks: '
+                     '%.2f blocks per query over %.0f tables, %.2f of them for id lookups; target <= 1: %s)' % (
+                         k, per_table, worst['dataset'], fmt_n(worst['n']), worst['scheme'],
+                         block_text(worst['block_size']), near['blocks_per_query'], near['tables_probed_per_query'],
+                         near.get('id_lookups_per_query', 0), 'met' if per_table <= 1 else 'MISSED'))
     big = select(points, searcher='simdex', block_size=DEFAULT_BLOCK, k=k, threads=1, cache='warm', api='single')
     big = [r for r in big if r['n'] >= 10 ** 7]
     if big:
@@ -427,14 +474,15 @@ def plot_warm_cold(points, plots, k):
     groups = collections.OrderedDict()
     for r in cold:
         key = '%s %s\n%s %s' % (r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']))
-        groups.setdefault(key, {})['cold, ' + r['readahead'] + ' read-ahead'] = 1e6 / r['near']['qps']
+        kind = 'cold, no read-ahead' if r['readahead'] == 'none' else 'cold, default read-ahead'
+        groups.setdefault(key, {})[kind] = 1e6 / r['near']['qps']
         warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
                       block_size=r['block_size'], k=k, threads=1, cache='warm', api='batch')
         if warm:
             groups[key]['warm'] = 1e6 / warm[0]['near']['qps']
     if not groups:
         return None
-    kinds = ['warm', 'cold, default read-ahead', 'cold, none read-ahead']
+    kinds = ['warm', 'cold, default read-ahead', 'cold, no read-ahead']
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(groups)), 4.5))
     width = 0.8 / len(kinds)
     for i, kind in enumerate(kinds):
@@ -479,6 +527,7 @@ def main():
     if args.title:
         lines += [args.title, '']
     lines += section_runs(headers, footers)
+    lines += METHOD.split('\n')
     lines += section_targets(points)
     lines += section_tables(points)
     lines += section_by_k(points)

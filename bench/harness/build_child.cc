@@ -1,5 +1,6 @@
 #include "bench/harness/build_child.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,6 +67,9 @@ Status BuildIndexInChild(const std::string& path, const BuildOptions& options,
   int fds[2];
   if (pipe(fds) != 0) return Status::IOError(std::string("pipe: ") + std::strerror(errno));
   std::fflush(nullptr);  // the child must not flush the parent's buffered output again
+  // Hand the heap that earlier baselines freed back to the system, so that
+  // the child does not start with it resident.
+  malloc_trim(0);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);

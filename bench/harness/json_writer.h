@@ -52,7 +52,9 @@
 //   major_faults_per_query (process-wide ru_majflt delta / queries),
 //   read_bytes_per_query (process-wide /proc/self/io read_bytes delta /
 //   queries: what the queries fetched from storage, read-ahead included); simdex
-//   only: blocks_per_query, entries_per_query, tables_probed_per_query.
+//   only: blocks_per_query, entries_per_query, tables_probed_per_query,
+//   id_lookups_per_query (SearchStats; blocks include those of table 0
+//   decoded to find a match's ids, at least one per id lookup).
 //
 // {"type": "skip", ...}: a measurement not taken: dataset, n, n_requested,
 //   searcher, scheme, block_size, reason.

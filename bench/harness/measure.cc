@@ -168,6 +168,7 @@ JsonObject QueryRunJson(const QueryRun& run, size_t checked, bool index_counters
     o.AddNumber("blocks_per_query", static_cast<double>(run.stats.blocks_decoded) / nq);
     o.AddNumber("entries_per_query", static_cast<double>(run.stats.entries_scanned) / nq);
     o.AddNumber("tables_probed_per_query", static_cast<double>(run.stats.tables_probed) / nq);
+    o.AddNumber("id_lookups_per_query", static_cast<double>(run.stats.id_lookups) / nq);
   }
   return o;
 }
