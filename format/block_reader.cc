@@ -213,14 +213,15 @@ inline Outcome FastEntries(const BlockView& b, Cursor* c, Keep&& keep) {
 // Decodes entries c->i.. through the bounded BitReader, to the end.
 template <typename Keep>
 Outcome PlainEntries(const BlockView& b, bool force_plain, Cursor* c, Keep&& keep) {
+  BitReader reader(b.data, b.data + b.size, force_plain);
+  reader.Skip(c->pos);
   while (c->i < b.count) {
     if (c->i == c->segment_end) {
       const Outcome o = CrossRestart(b, c, keep);
       if (o != Outcome::kContinue) return o;
+      reader.Skip(c->pos - reader.bit_position());  // past the restart entry
       continue;
     }
-    BitReader reader(b.data, b.data + b.size, force_plain);
-    reader.Skip(c->pos);
     const HuffmanDecoder::Entry e = b.table[reader.Peek(HuffmanDecoder::kTableBits)];
     if (e.length == 0) return Outcome::kInvalidCode;
     reader.Skip(e.length);

@@ -1,14 +1,10 @@
 #include "bench/harness/searcher.h"
 
-#include <algorithm>
-#include <tuple>
+#include "engine/index/result_merge.h"
 
 namespace simdex::bench {
 
-void SortMatches(std::vector<Match>* matches) {
-  std::sort(matches->begin(), matches->end(), [](const Match& a, const Match& b) {
-    return std::tie(a.distance, a.id, a.fingerprint) < std::tie(b.distance, b.id, b.fingerprint);
-  });
-}
+// The order IndexReader uses, from the engine's own merge step.
+void SortMatches(std::vector<Match>* matches) { index::SortMatches(matches); }
 
 }  // namespace simdex::bench

@@ -10,12 +10,19 @@
 namespace simdex::format {
 namespace {
 
-TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
-  const uint64_t values[] = {0x0123456789ABCDEFull, 0x0123456789ABCDFFull, 0x0123456789ABCDFFull,
-                             0x01234567FFFFFFFFull};
+// The four values of the example and the code built from them.
+const uint64_t kValues[] = {0x0123456789ABCDEFull, 0x0123456789ABCDFFull, 0x0123456789ABCDFFull,
+                            0x01234567FFFFFFFFull};
+
+HuffmanCodeLengths ExampleLengths() {
   uint64_t freqs[kHuffmanSymbols] = {};
-  BlockBuilder::CountPrefixSymbols(values, 4, freqs);
-  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs);
+  BlockBuilder::CountPrefixSymbols(kValues, 4, freqs);
+  return HuffmanCodeLengths::FromFrequencies(freqs);
+}
+
+TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
+  const uint64_t* values = kValues;
+  const HuffmanCodeLengths lengths = ExampleLengths();
   std::string encoded_lengths;
   lengths.EncodeTo(&encoded_lengths);
   std::string want_lengths(33, '\0');
@@ -46,11 +53,8 @@ TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
 }
 
 TEST(FormatExample, RestartPointBlockHasTheBytesOfTheSpec) {
-  const uint64_t values[] = {0x0123456789ABCDEFull, 0x0123456789ABCDFFull, 0x0123456789ABCDFFull,
-                             0x01234567FFFFFFFFull};
-  uint64_t freqs[kHuffmanSymbols] = {};
-  BlockBuilder::CountPrefixSymbols(values, 4, freqs);
-  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs);
+  const uint64_t* values = kValues;
+  const HuffmanCodeLengths lengths = ExampleLengths();
   const HuffmanEncoderTable code(lengths);
   BlockBuilder builder(64, code, /*restarts=*/1);
   builder.Start(values[0]);
