@@ -5,6 +5,7 @@
 #include <atomic>
 #include <thread>
 
+#include "engine/index/prefetch.h"
 #include "engine/index/reader_rep.h"
 #include "engine/index/result_merge.h"
 #include "engine/index/table_encoder.h"
@@ -96,10 +97,10 @@ static double FractionInBlock(const IndexReader::Rep::Table& table, size_t b, ui
 static void PrefetchScan(const uint8_t* block, uint32_t block_size, int restarts, double fraction, int guess) {
   const size_t segment = block_size / (restarts + 1);
   const size_t from = static_cast<size_t>(guess) * segment;
-  const size_t to = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 0);
-  __builtin_prefetch(block);
-  for (size_t off = from & ~size_t{63}; off < to; off += 64) __builtin_prefetch(block + off);
-  if (guess < restarts) __builtin_prefetch(block + (guess + 1) * segment);
+  const size_t to = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 64);
+  index::PrefetchLine(block);
+  for (size_t off = from & ~size_t{63}; off < to; off += 64) index::PrefetchLine(block + off);
+  if (guess < restarts) index::PrefetchLine(block + (guess + 1) * segment);
 }
 
 // For every table in `tables`, appends to values[i] the values of table
@@ -129,7 +130,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const uint64_t lo = pq & ~LowMask(64 - table.permutation->key_bits());
     const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
     scratch->windows[i] = w;
-    if (w != format::kNoHead) __builtin_prefetch(table.heads + 8 * w);
+    if (w != format::kNoHead) index::PrefetchLine(table.heads + 8 * w);
   }
   const uint32_t block_size = rep.meta.block_size;
   const int restarts = rep.meta.restarts;
