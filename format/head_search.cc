@@ -133,4 +133,10 @@ size_t HeadSample::FinishInWindow(const uint8_t* heads_le, size_t n, size_t w, u
   return i;
 }
 
+bool HeadSample::SampledHead(size_t i, uint64_t* head) const {
+  if (i % kStride != 0 || i / kStride >= sample_le_.size() / 8) return false;
+  *head = HeadAt(sample_le_.data(), i / kStride);
+  return true;
+}
+
 }  // namespace simdex::format

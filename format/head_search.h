@@ -63,6 +63,11 @@ class HeadSample {
   // must be those passed to Init().
   static size_t FinishInWindow(const uint8_t* heads_le, size_t n, size_t w, uint64_t x, HeadSearchStats* stats);
 
+  // The head at index i when the sample holds it (i a multiple of kStride
+  // below n), so that a caller needs no memory-mapped load for it: sets
+  // *head and returns true; otherwise returns false.
+  bool SampledHead(size_t i, uint64_t* head) const;
+
   size_t bytes() const { return sample_le_.size(); }
 
  private:

@@ -55,6 +55,28 @@ Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
   return Status::OK();
 }
 
+// Points *decoder at the decoder of rep->decoders for these code lengths,
+// adding one when no table before had the same (codes[i] holds the lengths
+// of rep->decoders[i]). Lengths that are all zero (a table without entries)
+// get a decoder left uninitialized, which rejects any entry.
+Status SharedDecoder(const format::HuffmanCodeLengths& lengths, int restarts,
+                     std::vector<format::HuffmanCodeLengths>* codes, IndexReader::Rep* rep,
+                     const format::BlockDecoder** decoder) {
+  for (size_t i = 0; i < codes->size(); ++i) {
+    if ((*codes)[i].lengths == lengths.lengths) {
+      *decoder = rep->decoders[i].get();
+      return Status::OK();
+    }
+  }
+  auto d = std::make_unique<format::BlockDecoder>();
+  const bool no_codes = std::all_of(lengths.lengths.begin(), lengths.lengths.end(), [](uint8_t l) { return l == 0; });
+  if (!no_codes) SIMDEX_RETURN_IF_ERROR(d->Init(lengths, restarts));
+  codes->push_back(lengths);
+  rep->decoders.push_back(std::move(d));
+  *decoder = rep->decoders.back().get();
+  return Status::OK();
+}
+
 }  // namespace
 
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
@@ -96,6 +118,8 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   rep->options = options;
   const uint8_t* base = rep->file->data();
   const uint64_t size = rep->file->size();
+  rep->file_begin = base;
+  rep->file_end = base + size;
   constexpr uint64_t kFixed = format::FileHeader::kEncodedLength + format::Footer::kEncodedLength;
   if (size < kFixed) {
     return Status::Corruption("file is too short to be a simdex index (" + std::to_string(size) + " bytes)");
@@ -129,6 +153,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   const uint64_t area = footer.metadata_offset;
   auto count_fits = [&](uint64_t count, uint64_t unit) { return count <= area / unit; };
   std::vector<Section> sections;
+  std::vector<format::HuffmanCodeLengths> codes;  // of rep->decoders
   uint64_t blocks0 = 0;
   for (size_t t = 0; t < m.tables.size(); ++t) {
     const format::TableMetadata& tm = m.tables[t];
@@ -147,12 +172,8 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     Rep::Table table;
     table.permutation = &rep->scheme.table(static_cast<int>(t));
     table.num_blocks = tm.num_blocks;
-    const bool no_codes = std::all_of(tm.code_lengths.lengths.begin(), tm.code_lengths.lengths.end(),
-                                      [](uint8_t l) { return l == 0; });
-    if (!no_codes) {  // with no codes the decoder stays empty and rejects any entry
-      s = table.decoder.Init(tm.code_lengths, m.restarts);
-      if (!s.ok()) return s.WithContext("metadata: " + name);
-    }
+    s = SharedDecoder(tm.code_lengths, m.restarts, &codes, rep.get(), &table.decoder);
+    if (!s.ok()) return s.WithContext("metadata: " + name);
     rep->tables.push_back(std::move(table));
   }
   sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});

@@ -71,7 +71,7 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint6
     if (head > hi) break;
     opts.seed = index::BlockSeed(t, b);
     bool reached_end = false;
-    Status s = format::ScanBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, table.decoder, lo, hi,
+    Status s = format::ScanBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder, lo, hi,
                                  opts, out, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
     if (!reached_end) break;
@@ -81,10 +81,13 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint6
 
 // Where lo falls between block b's head and the next block's, as a
 // fraction of the block (values are spread about evenly within a block).
+// The next head comes from the sample when it starts the next window, so
+// that only the window's own line is read from the file.
 static double FractionInBlock(const IndexReader::Rep::Table& table, size_t b, uint64_t head, uint64_t lo) {
   if (lo <= head) return 0;
   if (b + 1 >= table.num_blocks) return 1;
-  const uint64_t next = format::DecodeFixed64(table.heads + 8 * (b + 1));
+  uint64_t next;
+  if (!table.head_sample.SampledHead(b + 1, &next)) next = format::DecodeFixed64(table.heads + 8 * (b + 1));
   if (next <= head) return 1;
   return std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
 }
@@ -150,7 +153,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     s.ptr = rep.Block(table, b);
     s.limit = rep.end();
     s.head = head;
-    s.decoder = &table.decoder;
+    s.decoder = table.decoder;
     s.lo = lo;
     s.hi = lo | suffix;
     s.seed = index::BlockSeed(t, b);
@@ -189,7 +192,7 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
     opts.seed = index::BlockSeed(0, b);
     bool reached_end = false;
     uint64_t below = 0, equal = 0;
-    Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, table.decoder,
+    Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder,
                                     fingerprint, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
     const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;

@@ -82,7 +82,7 @@ Status IndexReader::Verify() const {
         return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
       }
       opts.seed = index::BlockSeed(static_cast<uint32_t>(t), b);
-      Status s = format::DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, table.decoder, opts, &values);
+      Status s = format::DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, *table.decoder, opts, &values);
       if (!s.ok()) return s.WithContext(Where(t, b, offset));
       for (uint64_t v : values) {
         if (t == 0) distinct += (count == 0 || v != prev);

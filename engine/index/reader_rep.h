@@ -21,7 +21,10 @@ struct IndexReader::Rep {
     const uint8_t* heads = nullptr;   // num_blocks little-endian u64
     uint64_t num_blocks = 0;
     format::HeadSample head_sample;  // every 8th head, in memory
-    format::BlockDecoder decoder;
+    // One of `decoders`: tables whose code lengths are equal share one, so
+    // that a query's decode tables stay in the L1 cache together (uniform
+    // data gives all tables the same code).
+    const format::BlockDecoder* decoder = nullptr;
   };
 
   std::unique_ptr<RandomAccessFile> file;
@@ -29,11 +32,15 @@ struct IndexReader::Rep {
   format::IndexMetadata meta;
   Scheme scheme;
   std::vector<Table> tables;
+  std::vector<std::unique_ptr<format::BlockDecoder>> decoders;  // distinct codes, and an empty one for no codes
   const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
   format::PackedIntsReader ids;
 
-  const uint8_t* begin() const { return file->data(); }
-  const uint8_t* end() const { return file->data() + file->size(); }
+  const uint8_t* file_begin = nullptr;  // file->data(), ...
+  const uint8_t* file_end = nullptr;    // ... + file->size(): kept so that a query makes no virtual calls
+
+  const uint8_t* begin() const { return file_begin; }
+  const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
 };
 

@@ -104,5 +104,41 @@ TEST(HeadSearch, InterpolationNeedsFewProbesOnUniformHeads) {
   EXPECT_LT(interpolation.probes * 2, binary.probes);
 }
 
+TEST(HeadSample, WindowThenFinishEqualsLowerBound) {
+  std::mt19937_64 rng(11);
+  for (const char* kind :
+       {"uniform", "constant_prefix", "all_equal", "duplicates", "clustered", "exponential", "extremes"}) {
+    for (size_t n : {0, 1, 7, 8, 9, 16, 17, 100, 1000, 100000}) {
+      const std::vector<uint64_t> heads = MakeHeads(kind, n, rng);
+      const StoredHeads stored(heads);
+      HeadSample sample;
+      sample.Init(stored.data(), n);
+      EXPECT_EQ(sample.bytes(), 8 * ((n + HeadSample::kStride - 1) / HeadSample::kStride)) << kind << " n " << n;
+      for (uint64_t x : Queries(heads, rng)) {
+        const size_t w = sample.Window(x, nullptr);
+        ASSERT_TRUE(w == kNoHead || w % HeadSample::kStride == 0) << kind << " n " << n;
+        ASSERT_EQ(HeadSample::FinishInWindow(stored.data(), n, w, x, nullptr), Oracle(heads, x))
+            << kind << " n " << n << " x " << x;
+      }
+    }
+  }
+}
+
+TEST(HeadSample, SampledHeadHoldsEveryStridethHeadOnly) {
+  std::mt19937_64 rng(12);
+  const std::vector<uint64_t> heads = MakeHeads("uniform", 20, rng);
+  const StoredHeads stored(heads);
+  HeadSample sample;
+  sample.Init(stored.data(), heads.size());
+  for (size_t i = 0; i < 30; ++i) {
+    uint64_t h = 0;
+    const bool sampled = i % HeadSample::kStride == 0 && i < heads.size();
+    ASSERT_EQ(sample.SampledHead(i, &h), sampled) << i;
+    if (sampled) {
+      EXPECT_EQ(h, heads[i]) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace simdex::format
