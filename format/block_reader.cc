@@ -326,12 +326,13 @@ BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const
 }
 
 // Decodes the block, calling keep(v) for every value until it returns
-// false: from the head, or with seek, from the last restart point below lo.
+// false: from the head, or when seek_guess >= 0, from the last restart point
+// below lo, searched from restart seek_guess.
 // *skipped (when not null) is set to the number of entries the seek passed
 // over without giving them to keep(): all of them are below lo.
 template <typename Keep>
 Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
-              const BlockReadOptions& options, bool seek, uint64_t lo, bool* reached_end, uint64_t* decoded,
+              const BlockReadOptions& options, int seek_guess, uint64_t lo, bool* reached_end, uint64_t* decoded,
               Keep&& keep, uint32_t* skipped = nullptr) {
   BlockView b = MakeView(block, block_size, head, decoder);
   Cursor c;
@@ -339,7 +340,7 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Bloc
   *decoded = 0;
   *reached_end = false;
   SIMDEX_RETURN_IF_ERROR(StartBlock(&b, &c, &outcome, keep));
-  if (outcome == Outcome::kContinue && seek) outcome = SeekRestart(b, lo, b.restarts, &c);
+  if (outcome == Outcome::kContinue && seek_guess >= 0) outcome = SeekRestart(b, lo, seek_guess, &c);
   if (skipped != nullptr) *skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
   if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, &c, keep);
   return FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
@@ -379,7 +380,7 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   bool reached_end;
   uint64_t decoded;
-  return Decode(ptr, block_size, head, decoder, options, /*seek=*/false, 0, &reached_end, &decoded,
+  return Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/-1, 0, &reached_end, &decoded,
                 [out](uint64_t v) {
     out->push_back(v);
     return true;
@@ -394,7 +395,7 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   const size_t before = out->size();
   uint64_t decoded = 0;
-  const Status s = Decode(ptr, block_size, head, decoder, options, /*seek=*/true, lo, reached_end, &decoded,
+  const Status s = Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/decoder.restarts(), lo, reached_end, &decoded,
                           KeepInRange{lo, hi, out});
   if (stats != nullptr) {
     ++stats->blocks;
@@ -405,14 +406,14 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
 }
 
 Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                    const BlockDecoder& decoder, uint64_t v, const BlockReadOptions& options, uint64_t* below,
-                    uint64_t* equal, bool* reached_end, BlockScanStats* stats) {
+                    const BlockDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
+                    uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   uint64_t decoded = 0;
   uint32_t skipped = 0;
   uint64_t n_below = 0, n_equal = 0;
   const Status s = Decode(
-      ptr, block_size, head, decoder, options, /*seek=*/true, v, reached_end, &decoded,
+      ptr, block_size, head, decoder, options, std::max(restart_guess, 0), v, reached_end, &decoded,
       [&](uint64_t x) {
         if (x > v) return false;
         ++(x < v ? n_below : n_equal);

@@ -99,11 +99,13 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
 
 // Counts the block's values below v (*below) and equal to v (*equal),
 // decoding from the last restart point below v and stopping at the first
-// value above v: the rank of v's run within the block. Sets *reached_end as
-// ScanBlock with hi = v. REQUIRES: as DecodeBlock; stats may be null.
+// value above v: the rank of v's run within the block. The search for that
+// restart point starts at restart_guess (as BlockScan::restart_guess). Sets
+// *reached_end as ScanBlock with hi = v. REQUIRES: as DecodeBlock; stats may
+// be null.
 Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                    const BlockDecoder& decoder, uint64_t v, const BlockReadOptions& options, uint64_t* below,
-                    uint64_t* equal, bool* reached_end, BlockScanStats* stats);
+                    const BlockDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
+                    uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats);
 
 // One block of a ScanBlocks call: the inputs of ScanBlock, and its results.
 struct BlockScan {

@@ -106,6 +106,18 @@ static void PrefetchScan(const uint8_t* block, uint32_t block_size, int restarts
   if (guess < restarts) index::PrefetchLine(block + (guess + 1) * segment);
 }
 
+// The restart point whose segment lo's estimated place falls in (0: the
+// head's), for the scan of block b to start its search at; and the
+// prefetches for that scan.
+static int GuessAndPrefetch(const IndexReader::Rep& rep, const IndexReader::Rep::Table& table, size_t b,
+                            uint64_t head, uint64_t lo) {
+  const int restarts = rep.meta.restarts;
+  const double fraction = FractionInBlock(table, b, head, lo);
+  const int guess = std::min(restarts, static_cast<int>(fraction * (restarts + 1)));
+  PrefetchScan(rep.Block(table, b), rep.meta.block_size, restarts, fraction, guess);
+  return guess;
+}
+
 // For every table in `tables`, appends to values[i] the values of table
 // tables[i] whose key equals the query's key, and keeps the permuted query
 // in permuted_query[i]. The work runs in phases over all tables so that
@@ -135,8 +147,6 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     scratch->windows[i] = w;
     if (w != format::kNoHead) index::PrefetchLine(table.heads + 8 * w);
   }
-  const uint32_t block_size = rep.meta.block_size;
-  const int restarts = rep.meta.restarts;
   for (size_t i = 0; i < tables.size(); ++i) {
     const uint32_t t = static_cast<uint32_t>(tables[i]);
     const IndexReader::Rep::Table& table = rep.tables[t];
@@ -146,9 +156,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const size_t b = FirstBlockInWindow(table, scratch->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;
-    const double fraction = FractionInBlock(table, b, head, lo);
-    const int guess = std::min(restarts, static_cast<int>(fraction * (restarts + 1)));
-    PrefetchScan(rep.Block(table, b), block_size, restarts, fraction, guess);
+    const int guess = GuessAndPrefetch(rep, table, b, head, lo);
     format::BlockScan s;
     s.ptr = rep.Block(table, b);
     s.limit = rep.end();
@@ -186,14 +194,16 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
   size_t b = FirstBlock(table, fingerprint);
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
-  for (; b < table.num_blocks; ++b) {
+  for (bool first = true; b < table.num_blocks; ++b, first = false) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > fingerprint) break;
+    index::PrefetchLine(rep.ranks + 8 * b);
+    const int guess = first ? GuessAndPrefetch(rep, table, b, head, fingerprint) : 0;
     opts.seed = index::BlockSeed(0, b);
     bool reached_end = false;
     uint64_t below = 0, equal = 0;
     Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder,
-                                    fingerprint, opts, &below, &equal, &reached_end, scan);
+                                    fingerprint, guess, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
     const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;
     for (uint64_t r = rank; r < rank + equal; ++r) {
