@@ -20,7 +20,7 @@
 #             scheme 16,16,16,16:2 and the k = 4 scheme 11,11,11,11,10,10:4)
 #             x block sizes 512 B..64 KiB, k 0..4 (each scheme to its own k),
 #             one thread, all baselines, 2,000 queries per set. ~15 min.
-#   threads   uniform, N 10^6 and 10^7: t4 and t10 at 1 and 4 KiB, k 0..3,
+#   threads   uniform, N 10^6 and 10^7: t4 and t10 at 1, 2 and 4 KiB, k 0..3,
 #             1 and 2 threads (single and batch), warm and cold, 10,000
 #             queries per set. ~4 min.
 #   datasets  clusters, skewed and text (capped at the corpus, ~450,000
@@ -69,7 +69,7 @@ step dense --datasets uniform --n 1e5,1e6,1e7 \
   --scheme t4 --scheme t10 --scheme t20 --scheme 16,16,16,16:2 --scheme 11,11,11,11,10,10:4 \
   --block-sizes 512,1K,2K,4K,16K,64K --k 0,1,2,3,4 --threads 1 --queries 2000 --build-threads 2
 
-step threads --datasets uniform --n 1e6,1e7 --scheme t4 --scheme t10 --block-sizes 1K,4K \
+step threads --datasets uniform --n 1e6,1e7 --scheme t4 --scheme t10 --block-sizes 1K,2K,4K \
   --k 0,1,2,3 --threads 1,2 --cold --queries 10000 --baselines scan --build-threads 2
 
 step datasets --datasets clusters,skewed,text --text-fingerprints "$text" --n 1e5,1e6,1e7 \
