@@ -15,7 +15,7 @@
 #
 # Steps, with the time each should take on the project's 2-core machine
 # (estimated from measured parts: the 10^6 slice of "dense" took 141 s and a
-# 10^7 t4/t10 sample 241 s at load average ~6; about 45 minutes in all):
+# 10^7 t4/t10 sample 241 s at load average ~6; about 55 minutes in all):
 #   dense     uniform, N 10^5..10^7: every scheme (t4, t10, t20, the k = 2
 #             scheme 16,16,16,16:2 and the k = 4 scheme 11,11,11,11,10,10:4)
 #             x block sizes 512 B..64 KiB, k 0..4 (each scheme to its own k),
@@ -33,6 +33,10 @@
 #             left out (four builds, one per nflip, of a ~12 GB structure: about
 #             120 bytes per entry at its 24 key bits). Builder: 2 GiB, 2 threads.
 #             ~17 min (the builds are ~2 min each, the scan ~0.25 s a query).
+#
+#   restarts  uniform, N 10^7, t10 at 1, 2 and 4 KiB, k = 3, one run per
+#             restart count R in 0, 1, 3, 5, 7 (same data and queries): the
+#             study behind the default block size and R. ~8 min.
 #
 # Not run: N = 10^9. It would need, for simdex t10 alone, an index of about
 # 50 GB (~10 tables x 37 bits + 30-bit ids per entry) on disk, the harness's
@@ -80,5 +84,12 @@ step large --datasets uniform --n 1e8 --scheme t10 --scheme t4 --block-sizes 1K,
   --threads 1,2 --cold --queries 20000 --scan-queries 50 --baselines scan,permuted,faiss-multihash \
   --memory-mib 2048 --build-threads 2
 
-/usr/bin/python3 tools/bench_report.py --doc docs/benchmarks.md --plots docs/plots \
+restart_study=()
+for r in 0 1 3 5 7; do
+  step "restarts-$r" --datasets uniform --n 1e7 --scheme t10 --block-sizes 1K,2K,4K --restarts "$r" --k 3 \
+    --queries 10000 --baselines scan --build-threads 2
+  restart_study+=(--restart-study "$results/restarts-$r.jsonl")
+done
+
+/usr/bin/python3 tools/bench_report.py --doc docs/benchmarks.md --plots docs/plots "${restart_study[@]}" \
   "$results/dense.jsonl" "$results/threads.jsonl" "$results/datasets.jsonl" "$results/large.jsonl"

@@ -2,7 +2,8 @@
 """Turns simdex-bench JSON Lines into docs/benchmarks.md's generated section and plots.
 
 Usage: tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
-                             [--title TEXT] FILE.jsonl [FILE.jsonl ...]
+                             [--title TEXT] [--restart-study FILE.jsonl]...
+                             FILE.jsonl [FILE.jsonl ...]
 
 Reads the records simdex-bench writes (bench/harness/json_writer.h lists the
 fields), rewrites the part of --doc between
@@ -13,7 +14,10 @@ fields), rewrites the part of --doc between
 (everything else in the file is kept), and writes PNG plots to --plots:
 space_latency_<dataset>.png (bytes per entry against median latency, one
 panel per N), latency_vs_n.png, build_vs_n.png and warm_vs_cold.png.
-When a measurement appears in several files, the last file wins. The output
+When a measurement appears in several files, the last file wins.
+--restart-study files (one simdex-bench run per restart count R, same data)
+feed only the "Block size and restart points" section, which argues the
+default block size and R. The output
 depends only on the input records: the same JSON gives the same Markdown and
 the same PNG bytes.
 
@@ -40,6 +44,7 @@ MARKERS = {'scan': 'X', 'permuted': 's', 'faiss-hash': '^', 'faiss-multihash': '
 TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
 DEFAULT_BLOCK = 2048  # BuildOptions().block_size
+DEFAULT_RESTARTS = 3  # BuildOptions().restarts
 
 
 def load(paths):
@@ -68,6 +73,16 @@ def load(paths):
                                                    'k', 'threads', 'cache', 'api', 'readahead'))
                     points[key] = r
     return headers, footers, list(points.values()), skips
+
+
+def load_restart_study(paths):
+    """The points of --restart-study files; R is part of their key."""
+    points = collections.OrderedDict()
+    for path in paths:
+        for r in load([path])[2]:
+            points[(r['dataset'], r['n'], r['scheme'], r['block_size'], r.get('restarts'), r['k'], r['threads'],
+                    r['cache'], r['api'])] = r
+    return [r for r in points.values() if r['searcher'] == 'simdex']
 
 
 def label(r):
@@ -384,6 +399,51 @@ def section_targets(points):
     return out + lines + ['']
 
 
+def section_restart_study(points):
+    """Block size x restart points R for one scheme and N: the space each
+    costs and the latency it buys, and the fastest setting within the space
+    target, which is where the default should sit."""
+    rows = [r for r in points if r['searcher'] == 'simdex' and r['cache'] == 'warm' and r['api'] == 'single'
+            and r['threads'] == 1]
+    if not rows:
+        return []
+    k = max(r['k'] for r in rows)
+    rows = sorted(select(rows, k=k), key=lambda r: (r['dataset'], r['n'], r['scheme'], r['block_size'], r['restarts']))
+    out = ['### Block size and restart points (the default)', '',
+           'One simdex-bench run per restart count R on the same fingerprints and queries (warm, one thread, '
+           'k = %d). "x bound": the worst table\'s bits per entry over the entropy bound; "entries/query": values '
+           'decoded per near query, restart probes and id lookups included.' % k, '']
+    body = []
+    for r in rows:
+        near, rnd = r['near'], r['random']
+        body.append([r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']), r['restarts'],
+                     '%.4f' % r['worst_ratio_to_bound'], '%.2f' % r['bytes_per_entry'], fmt_us(near['p50_us']),
+                     fmt_us(near['p90_us']), fmt_us(near['p99_us']), fmt_us(rnd['p50_us']),
+                     '%.0f' % near['entries_per_query'], '%.2f' % r['build_seconds']])
+    out += table(['data set', 'N', 'scheme', 'block', 'R', 'x bound', 'bytes/entry', 'near p50 us', 'p90', 'p99',
+                  'random p50 us', 'entries/query', 'build s'], body)
+    out.append('')
+    for dataset, n, scheme in sorted({(r['dataset'], r['n'], r['scheme']) for r in rows}):
+        group = [r for r in rows if (r['dataset'], r['n'], r['scheme']) == (dataset, n, scheme)]
+        within = [r for r in group if r['worst_ratio_to_bound'] <= TARGET_RATIO]
+        default = [r for r in group if r['block_size'] == DEFAULT_BLOCK and r['restarts'] == DEFAULT_RESTARTS]
+        if not within:
+            out.append('- %s, N = %s, %s: no setting keeps every table within %.2f x the bound.' % (
+                dataset, fmt_n(n), scheme, TARGET_RATIO))
+            continue
+        best = min(within, key=lambda r: r['near']['p50_us'])
+        line = '- %s, N = %s, %s: fastest setting within %.2f x the bound: %s blocks, R = %d (%s us median, %.4f x)' % (
+            dataset, fmt_n(n), scheme, TARGET_RATIO, block_text(best['block_size']), best['restarts'],
+            fmt_us(best['near']['p50_us']), best['worst_ratio_to_bound'])
+        if default:
+            d = default[0]
+            line += '; the default (%s, R = %d): %s us median, %.4f x, %.2fx the fastest\'s median' % (
+                block_text(DEFAULT_BLOCK), DEFAULT_RESTARTS, fmt_us(d['near']['p50_us']), d['worst_ratio_to_bound'],
+                d['near']['p50_us'] / best['near']['p50_us'])
+        out.append(line + '.')
+    return out + ['']
+
+
 def style_for(r, schemes):
     """simdex: a filled circle in its scheme's colour; permuted: a hollow
     square in the same colour; faiss and scan: black, by marker."""
@@ -506,6 +566,9 @@ def main():
     parser.add_argument('--doc', default='docs/benchmarks.md')
     parser.add_argument('--plots', default='docs/plots')
     parser.add_argument('--title', default='', help='a line shown above the generated tables')
+    parser.add_argument('--restart-study', action='append', default=[], metavar='FILE',
+                        help='a run that differs from the others only in --restarts (repeat for each; '
+                             'the block size and R section)')
     parser.add_argument('files', nargs='+')
     args = parser.parse_args()
 
@@ -533,6 +596,8 @@ def main():
     lines += section_by_k(points)
     lines += section_threads(points)
     lines += section_cold(points)
+    if args.restart_study:
+        lines += section_restart_study(load_restart_study(args.restart_study))
     lines += section_skips(skips)
     lines += ['### Plots', '']
     lines += ['![%s](%s/%s)' % (img[:-4].replace('_', ' '), rel, img) for img in images if img]
