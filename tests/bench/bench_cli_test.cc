@@ -5,7 +5,9 @@
 #include <simdjson.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
@@ -151,6 +153,49 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
   EXPECT_EQ(Run("--n ten"), 2);
   EXPECT_EQ(Run("--n 1000 --baselines faiss-flat"), 2);
   EXPECT_EQ(Run("--n 1000 --block-sizes 2X"), 2);
+}
+
+// tools/bench_report.py over two tiny runs that differ only in --restarts:
+// it rewrites the generated section of a document (and keeps the rest),
+// with the side-by-side tables, the block size x R section naming a
+// setting, and every plot it links.
+TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
+  const std::string grid = "--n 3000 --datasets uniform --scheme t4 --block-sizes 512,1K --k 0,3 --queries 60 ";
+  ASSERT_EQ(Run(grid + "--restarts 0"), 0) << Stderr();
+  const std::string r0 = dir_.File("r0.jsonl");
+  ASSERT_EQ(std::rename(Json().c_str(), r0.c_str()), 0);
+  ASSERT_EQ(Run(grid + "--restarts 3"), 0) << Stderr();
+  const std::string doc = dir_.File("benchmarks.md");
+  testing::WriteFileOrDie(doc, "# kept above\n<!-- BEGIN GENERATED: simdex-bench -->\nold\n"
+                               "<!-- END GENERATED: simdex-bench -->\nkept below\n");
+  const std::string command = "/usr/bin/python3 " + std::string(SIMDEX_SOURCE_DIR) + "/tools/bench_report.py --doc " +
+                              doc + " --plots " + dir_.File("plots") + " --restart-study " + r0 +
+                              " --restart-study " + Json() + " " + Json() + " 2>" + dir_.File("report.txt");
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << testing::ReadFileOrDie(dir_.File("report.txt"));
+  const std::string text = testing::ReadFileOrDie(doc);
+  EXPECT_EQ(text.rfind("# kept above\n", 0), 0u) << text;
+  EXPECT_NE(text.find("kept below"), std::string::npos);
+  EXPECT_EQ(text.find("\nold\n"), std::string::npos);
+  for (const char* heading : {"### Targets (issue 4), as measured here", "#### uniform, N = 3,000",
+                              "### Median latency (us) by k", "### Block size and restart points"}) {
+    EXPECT_NE(text.find(heading), std::string::npos) << heading << "\n" << text;
+  }
+  // Both restart counts appear for both block sizes, and a setting is named.
+  for (const char* row : {"| 512 B | 0 |", "| 512 B | 3 |", "| 1 KiB | 0 |", "| 1 KiB | 3 |"}) {
+    EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
+  }
+  EXPECT_NE(text.find("- uniform, N = 3,000, t4: "), std::string::npos) << text;
+  // Every image the section links exists.
+  size_t images = 0;
+  for (size_t at = 0; (at = text.find("](", at)) != std::string::npos; ++at) {
+    const size_t end = text.find(')', at);
+    const std::string link = text.substr(at + 2, end - at - 2);
+    if (link.size() < 4 || link.substr(link.size() - 4) != ".png") continue;
+    ++images;
+    EXPECT_TRUE(std::ifstream(dir_.File("plots/" + link.substr(link.rfind('/') + 1))).good()) << link;
+  }
+  EXPECT_GE(images, 3u);
 }
 
 }  // namespace
