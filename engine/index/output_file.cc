@@ -20,13 +20,6 @@ Status ErrnoStatus(const std::string& what, const std::string& path) {
   return Status::IOError(what + " " + path + ": " + std::strerror(errno));
 }
 
-std::string DirOf(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
 Status MakeTemp(std::string pattern, int* fd, std::string* path) {
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
@@ -39,24 +32,23 @@ Status MakeTemp(std::string pattern, int* fd, std::string* path) {
 
 }  // namespace
 
-OutputFile::OutputFile(int fd, std::string tmp_path, std::string final_path)
-    : fd_(fd), tmp_path_(std::move(tmp_path)), final_path_(std::move(final_path)) {
+OutputFile::OutputFile(int fd, std::string tmp_path) : fd_(fd), tmp_path_(std::move(tmp_path)) {
   buffer_.reserve(kBufferBytes);
 }
 
 Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
-  int fd;
-  std::string tmp;
-  SIMDEX_RETURN_IF_ERROR(MakeTemp(final_path + ".tmp-XXXXXX", &fd, &tmp));
-  out->reset(new OutputFile(fd, tmp, final_path));
+  std::unique_ptr<io::PendingFile> pending;
+  SIMDEX_RETURN_IF_ERROR(io::PendingFile::Create(final_path, &pending));
+  out->reset(new OutputFile(pending->fd(), pending->temp_path()));
+  (*out)->pending_ = std::move(pending);
   return Status::OK();
 }
 
 Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out) {
-  int fd;
+  int fd = -1;
   std::string tmp;
   SIMDEX_RETURN_IF_ERROR(MakeTemp((dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX", &fd, &tmp));
-  out->reset(new OutputFile(fd, tmp, ""));
+  out->reset(new OutputFile(fd, tmp));
   return Status::OK();
 }
 
@@ -101,6 +93,7 @@ Status OutputFile::PadTo(uint64_t alignment) {
 }
 
 Status OutputFile::Close() {
+  if (pending_) return Status::IOError("close of " + tmp_path_ + " before its commit");
   if (fd_ < 0) return Status::OK();
   Status s = Flush();
   if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus("cannot close", tmp_path_);
@@ -109,21 +102,19 @@ Status OutputFile::Close() {
 }
 
 Status OutputFile::Commit() {
+  if (!pending_) return Status::IOError("commit of scratch file " + tmp_path_);
   SIMDEX_RETURN_IF_ERROR(Flush());
-  if (::fsync(fd_) != 0) return ErrnoStatus("cannot fsync", tmp_path_);
-  SIMDEX_RETURN_IF_ERROR(Close());
-  if (::rename(tmp_path_.c_str(), final_path_.c_str()) != 0) return ErrnoStatus("cannot rename to", final_path_);
+  fd_ = -1;  // the PendingFile closes it
+  SIMDEX_RETURN_IF_ERROR(pending_->Commit());
   keep_ = true;
-  const std::string dir = DirOf(final_path_);
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // best effort: some file systems refuse fsync on directories
-    ::close(dfd);
-  }
   return Status::OK();
 }
 
 void OutputFile::Remove() {
+  if (pending_) {
+    fd_ = -1;
+    pending_.reset();  // closes and, unless committed, removes the temporary
+  }
   if (fd_ >= 0) {
     ::close(fd_);
     fd_ = -1;

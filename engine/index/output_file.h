@@ -11,13 +11,16 @@
 #include <string>
 #include <string_view>
 
+#include "engine/io/pending_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {
 
-// A buffered, append-only file at a unique temporary path. Commit() fsyncs it
-// and renames it to its final name; if Commit() does not succeed, the
-// destructor removes the temporary file. Not thread-safe.
+// A buffered, append-only file at a unique temporary path: the output index
+// (an io::PendingFile: Commit() fsyncs it and renames it to its final name;
+// if Commit() does not succeed, the destructor removes the temporary) or a
+// scratch file (mode 0600, removed by the destructor unless Close()d and
+// kept). Not thread-safe.
 class OutputFile {
  public:
   // Creates "<final_path>.tmp-XXXXXX" (or, when final_path is "", a scratch
@@ -32,24 +35,24 @@ class OutputFile {
   uint64_t size() const { return size_; }
   const std::string& path() const { return tmp_path_; }
 
-  // Flushes, fsyncs, closes and renames to the final path; then fsyncs the
-  // directory so the rename is durable.
+  // Output files: flushes, fsyncs, closes and renames to the final path;
+  // then fsyncs the directory so the rename is durable.
   Status Commit();
-  // Flushes and closes, keeping the file (scratch files: to map it).
+  // Scratch files: flushes and closes, keeping the file (to map it).
   Status Close();
   // Closes and removes the file.
   void Remove();
 
  private:
-  OutputFile(int fd, std::string tmp_path, std::string final_path);
+  OutputFile(int fd, std::string tmp_path);
   Status Flush();
 
   int fd_;
   std::string tmp_path_;
-  std::string final_path_;
   std::string buffer_;
   uint64_t size_ = 0;
   bool keep_ = false;
+  std::unique_ptr<io::PendingFile> pending_;  // output files only; owns fd_
 };
 
 // A read-only memory map of a closed scratch file.

@@ -3,10 +3,8 @@
 #include "engine/io/output_stream.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
 #include <ostream>
 
@@ -21,6 +19,7 @@
 #include <boost/iostreams/filtering_stream.hpp>
 
 #include "engine/io/input_stream.h"
+#include "engine/io/pending_file.h"
 
 namespace simdex::io {
 
@@ -43,42 +42,20 @@ Status WriteAll(int fd, const char* data, size_t n, const std::string& name) {
   return Status::OK();
 }
 
-// Owns the descriptor of "<path>.tmp" (or borrows standard output) and
-// performs the final rename.
+// Where the bytes go: a PendingFile renamed into place by Commit(), or
+// standard output (borrowed, never closed).
 class Target {
  public:
-  Target(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  ~Target() {
-    if (!IsStdout() && fd_ >= 0) {
-      ::close(fd_);
-      ::unlink(TempPath().c_str());
-    }
-  }
-  int fd() const { return fd_; }
-  const std::string& name() const { return path_; }
-  bool IsStdout() const { return path_ == "-"; }
-  std::string TempPath() const { return path_ + ".tmp"; }
+  explicit Target(std::unique_ptr<PendingFile> file) : file_(std::move(file)), name_(file_->final_path()) {}
+  Target() : name_("-") {}  // standard output
+  int fd() const { return file_ ? file_->fd() : STDOUT_FILENO; }
+  const std::string& name() const { return name_; }
 
-  Status Commit() {
-    if (IsStdout()) return Status::OK();
-    int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) {
-      Status s = Status::IOError(TempPath() + ": close failed: " + std::strerror(errno));
-      ::unlink(TempPath().c_str());
-      return s;
-    }
-    if (std::rename(TempPath().c_str(), path_.c_str()) != 0) {
-      Status s = Status::IOError(path_ + ": cannot rename " + TempPath() + ": " + std::strerror(errno));
-      ::unlink(TempPath().c_str());
-      return s;
-    }
-    return Status::OK();
-  }
+  Status Commit() { return file_ ? file_->Commit() : Status::OK(); }
 
  private:
-  int fd_;
-  std::string path_;
+  std::unique_ptr<PendingFile> file_;
+  std::string name_;
 };
 
 class FdOutputStream : public OutputStream {
@@ -104,7 +81,7 @@ class BoostOutputStream : public OutputStream {
     out_.exceptions(std::ios::badbit | std::ios::failbit);
   }
   ~BoostOutputStream() override {
-    // Closing the chain flushes into the temporary, which Target then removes.
+    // Closing the chain flushes into the temporary, which the PendingFile then removes.
     try {
       out_.reset();
     } catch (const std::exception&) {
@@ -140,15 +117,11 @@ class BoostOutputStream : public OutputStream {
 Status OutputStream::Open(const std::string& path, std::unique_ptr<OutputStream>* out) {
   std::unique_ptr<Target> target;
   if (path == "-") {
-    target = std::make_unique<Target>(STDOUT_FILENO, path);
+    target = std::make_unique<Target>();
   } else {
-    std::string tmp = path + ".tmp";
-    int fd;
-    do {
-      fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return Status::IOError(tmp + ": cannot create: " + std::strerror(errno));
-    target = std::make_unique<Target>(fd, path);
+    std::unique_ptr<PendingFile> file;
+    SIMDEX_RETURN_IF_ERROR(PendingFile::Create(path, &file));
+    target = std::make_unique<Target>(std::move(file));
   }
   Compression compression = path == "-" ? Compression::kNone : CompressionOf(path);
   if (compression == Compression::kNone) {

@@ -1,7 +1,8 @@
 // Sequential byte output to a file or standard output, optionally compressed
 // (".gz", ".zst", ".bz2" by the file name), never leaving a partial file
-// under the final name: a file is written as "<path>.tmp" and renamed by
-// Close(); destroying the stream unclosed removes the temporary.
+// under the final name: a file is written under a unique temporary name and
+// renamed by Close() (io::PendingFile); destroying the stream unclosed removes
+// the temporary.
 #ifndef SIMDEX_ENGINE_IO_OUTPUT_STREAM_H_
 #define SIMDEX_ENGINE_IO_OUTPUT_STREAM_H_
 
@@ -24,8 +25,8 @@ class OutputStream {
   // REQUIRES: called at most once; no Write() after it.
   virtual Status Close() = 0;
 
-  // Creates "<path>.tmp", or uses standard output for "-". On error *out is
-  // untouched and the message names the file.
+  // Creates the temporary for path (io::PendingFile), or uses standard
+  // output for "-". On error *out is untouched and the message names the file.
   static Status Open(const std::string& path, std::unique_ptr<OutputStream>* out);
 };
 
