@@ -445,6 +445,65 @@ def section_restart_study(points):
     return out + ['']
 
 
+def entropy_bound_bits(n):
+    """log2 C(2^64, n) / n, by lgamma (as IndexInfo computes it)."""
+    import math
+    u = 2.0 ** 64
+    return (math.lgamma(u + 1) - math.lgamma(n + 1) - math.lgamma(u - n + 1)) / math.log(2) / n
+
+
+def section_extrapolation(points, target_n=10 ** 9):
+    """N = 10^9 from the two largest measured N of each simdex scheme at the
+    default block size (uniform, warm, one thread): stated as extrapolated."""
+    import math
+    k = main_k(points)
+    rows = select(points, dataset='uniform', searcher='simdex', block_size=DEFAULT_BLOCK, k=k, threads=1,
+                  cache='warm', api='single')
+    schemes = sorted({r['scheme'] for r in rows})
+    body = []
+    for scheme in schemes:
+        by_n = {r['n']: r for r in rows if r['scheme'] == scheme}
+        if len(by_n) < 2 or max(by_n) >= target_n:
+            continue
+        n1, n2 = sorted(by_n)[-2:]
+        a, b = by_n[n1], by_n[n2]
+        decades = math.log10(target_n / n2) / math.log10(n2 / n1)
+
+        def per_decade(x1, x2):  # linear in log N from the last two points
+            return x2 + (x2 - x1) * decades
+
+        def growth(x1, x2):  # the per-decade factor of x continued
+            return x2 * (x2 / x1) ** decades if x1 > 0 else None
+
+        ratio = per_decade(a['worst_ratio_to_bound'], b['worst_ratio_to_bound'])
+        bound = entropy_bound_bits(target_n)
+        ids = b['id_bytes_per_entry'] + (math.log2(target_n) - math.log2(n2)) / 8  # ids take log2 N bits
+        tables = b['tables'] * ratio * bound / 8
+        p50 = growth(a['near']['p50_us'], b['near']['p50_us'])
+        per_entry = growth(a['build_seconds'] / n1, b['build_seconds'] / n2) if a.get('build_seconds') else None
+        build = per_entry * target_n if per_entry else None
+        scan = scan_p50(points, 'uniform', n2, k)
+        scan_x = scan * target_n / n2 if scan else None
+        body.append([scheme, '%s, %s' % (fmt_n(n1), fmt_n(n2)), '%.4f' % ratio, '%.2f' % (tables + ids),
+                     '%.0f' % ((tables + ids) * target_n / 1e9), fmt_us(p50),
+                     fmt_int(build) if build else '-', fmt_us(scan_x) if scan_x else '-',
+                     fmt_ratio(scan_x / p50) if scan_x and p50 else '-'])
+    if not body:
+        return []
+    out = ['### N = %s, extrapolated (not measured)' % fmt_n(target_n), '',
+           'From the two largest N measured per scheme (uniform, %s blocks, warm, one thread, k = %d): the worst '
+           'table\'s ratio to the bound continued linearly in log N; bytes per entry from it and the exact bound at '
+           '%s (%.2f bits per entry) plus ids of log2 N bits; the median and the build time per entry continued '
+           'by their growth per decade; the scan linearly in N. A run at this N needs, for t10, an index of about '
+           'the size shown plus ~32 GB of sort runs and scratch copies on disk, and the harness\'s 8 GB input '
+           'array in memory, which this machine\'s disk (~74 GB free) and 24 GiB do not hold together; the '
+           'measured curves are in the plots.' % (block_text(DEFAULT_BLOCK), k, fmt_n(target_n),
+                                                    entropy_bound_bits(target_n)), '']
+    out += table(['scheme', 'from N', 'x bound', 'bytes/entry', 'index GB', 'p50 us', 'build s', 'scan p50 us',
+                  'speed-up vs scan'], body)
+    return out + ['']
+
+
 def style_for(r, schemes):
     """simdex: a filled circle in its scheme's colour; permuted: a hollow
     square in the same colour; faiss and scan: black, by marker."""
@@ -599,6 +658,7 @@ def main():
     lines += section_cold(points)
     if args.restart_study:
         lines += section_restart_study(load_restart_study(args.restart_study))
+    lines += section_extrapolation(points)
     lines += section_skips(skips)
     lines += ['### Plots', '']
     lines += ['![%s](%s/%s)' % (img[:-4].replace('_', ' '), rel, img) for img in images if img]
