@@ -504,6 +504,27 @@ def section_extrapolation(points, target_n=10 ** 9):
     return out + ['']
 
 
+def section_checksums(points):
+    """Single-query medians with and without block checksum verification."""
+    verified = sorted(select(points, cache='warm-checksums'),
+                      key=lambda r: (r['dataset'], r['n'], r['scheme'], r['block_size'], r['k']))
+    if not verified:
+        return []
+    out = ['### Block checksum verification on read', '',
+           'The same near queries (warm, one thread) with `ReaderOptions::verify_block_checksums` off (the default) '
+           'and on: verifying hashes every probed block whole, where a scan decodes from a restart point to its key.',
+           '']
+    body = []
+    for r in verified:
+        plain = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+                       block_size=r['block_size'], k=r['k'], threads=1, cache='warm', api='single')
+        off = plain[0]['near']['p50_us'] if plain else None
+        on = r['near']['p50_us']
+        body.append([r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']), r['k'], fmt_us(off),
+                     fmt_us(on), '%.2fx' % (on / off) if off else '-'])
+    return out + table(['data set', 'N', 'scheme', 'block', 'k', 'p50 us, off', 'p50 us, on', 'on / off'], body) + ['']
+
+
 def style_for(r, schemes):
     """simdex: a filled circle in its scheme's colour; permuted: a hollow
     square in the same colour; faiss and scan: black, by marker."""
@@ -657,7 +678,10 @@ def main():
     lines += section_threads(points)
     lines += section_cold(points)
     if args.restart_study:
-        lines += section_restart_study(load_restart_study(args.restart_study))
+        study = load_restart_study(args.restart_study)
+        lines += section_restart_study(study)
+        lines += section_checksums(study)
+    lines += section_checksums(points)
     lines += section_extrapolation(points)
     lines += section_skips(skips)
     lines += ['### Plots', '']

@@ -302,7 +302,7 @@ JsonObject ConfigJson(const GridConfig& config) {
   o.AddStrings("datasets", config.datasets).AddNumbers("n", numbers(config.ns));
   o.AddStrings("schemes", config.schemes).AddNumbers("block_sizes", numbers(config.block_sizes));
   o.AddNumbers("k", numbers(config.ks)).AddNumbers("threads", numbers(config.threads));
-  o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold);
+  o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold).AddBool("checksums", config.checksums);
   o.AddNumber("seconds_per_set", config.seconds_per_set).AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);
   o.AddUint("seed", config.seed).AddUint("memory_mib", config.memory_mib);
   o.AddInt("build_threads", config.build_threads).AddUint("memory_limit_bytes", config.memory_limit_bytes);

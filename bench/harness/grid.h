@@ -31,6 +31,10 @@ struct GridConfig {
   // Measured beside simdex ("scan" always runs: it is the reference).
   std::vector<std::string> baselines = {"scan", "permuted", "faiss-hash", "faiss-multihash"};
   bool cold = false;
+  // Also measure simdex's single queries with per-block checksum
+  // verification on (cache "warm-checksums"): the price of
+  // ReaderOptions::verify_block_checksums.
+  bool checksums = false;
   size_t queries = 20000;       // per query set (near per k, random)
   size_t cold_queries = 1000;   // per cold batch
   // Queries the scan answers per set (and every searcher is checked on);

@@ -19,7 +19,8 @@
 //   "faiss-multihash"); scheme (its name, null for scan), tables (0 for
 //   scan); block_size (bytes; null but for simdex); k; threads; cache
 //   ("warm": after a warm-up pass; "cold": the index file evicted from the
-//   page cache and reopened just before); api ("single": each thread issues
+//   page cache and reopened just before; "warm-checksums": simdex, warm,
+//   with block checksum verification on, near queries only, one thread); api ("single": each thread issues
 //   one query at a time, each timed; "batch": IndexReader's batch call over
 //   all the queries at `threads` threads, timed as a whole).
 //   Space: bytes (the structure: the index file for simdex, Searcher::Bytes()

@@ -158,14 +158,14 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
 // tools/bench_report.py over two tiny runs that differ only in --restarts:
 // it rewrites the generated section of a document (and keeps the rest),
 // with the side-by-side tables, the block size x R section naming a
-// setting, the extrapolation to 10^9 from the two N measured, and every plot
-// it links.
+// setting, the price of checksum verification, the extrapolation to 10^9
+// from the two N measured, and every plot it links.
 TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   const std::string grid = "--n 2000,3000 --datasets uniform --scheme t4 --block-sizes 512,1K,2K --k 0,3 --queries 60 ";
   ASSERT_EQ(Run(grid + "--restarts 0"), 0) << Stderr();
   const std::string r0 = dir_.File("r0.jsonl");
   ASSERT_EQ(std::rename(Json().c_str(), r0.c_str()), 0);
-  ASSERT_EQ(Run(grid + "--restarts 3"), 0) << Stderr();
+  ASSERT_EQ(Run(grid + "--restarts 3 --checksums"), 0) << Stderr();
   const std::string doc = dir_.File("benchmarks.md");
   testing::WriteFileOrDie(doc, "# kept above\n<!-- BEGIN GENERATED: simdex-bench -->\nold\n"
                                "<!-- END GENERATED: simdex-bench -->\nkept below\n");
@@ -180,7 +180,7 @@ TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   EXPECT_EQ(text.find("\nold\n"), std::string::npos);
   for (const char* heading : {"### Targets (issue 4), as measured here", "#### uniform, N = 3,000",
                               "### Median latency (us) by k", "### Block size and restart points",
-                              "### N = 10^9, extrapolated (not measured)"}) {
+                              "### N = 10^9, extrapolated (not measured)", "### Block checksum verification on read"}) {
     EXPECT_NE(text.find(heading), std::string::npos) << heading << "\n" << text;
   }
   // Both restart counts appear for both block sizes, and a setting is named.
