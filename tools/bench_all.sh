@@ -15,7 +15,9 @@
 #
 # Steps, with the time each should take on the project's 2-core machine
 # (estimated from measured parts: the 10^6 slice of "dense" took 141 s and a
-# 10^7 t4/t10 sample 241 s at load average ~6; about 55 minutes in all):
+# 10^7 t4/t10 sample 241 s at load average ~6; about 55 minutes in all;
+# measured in session 3 at load ~1.5: dense 8 min, threads 2, datasets 3,
+# large 10, restarts ~15):
 #   dense     uniform, N 10^5..10^7: every scheme (t4, t10, t20, the k = 2
 #             scheme 16,16,16,16:2 and the k = 4 scheme 11,11,11,11,10,10:4)
 #             x block sizes 512 B..64 KiB, k 0..4 (each scheme to its own k),
@@ -34,10 +36,14 @@
 #             120 bytes per entry at its 24 key bits). Builder: 2 GiB, 2 threads.
 #             ~17 min (the builds are ~2 min each, the scan ~0.25 s a query).
 #
-#   restarts  uniform, N 10^7, t10 at 1, 2 and 4 KiB, k = 3, one run per
-#             restart count R in 0, 1, 3, 5, 7 (same data and queries): the
-#             study behind the default block size and R; at R = 3 also
-#             with block checksum verification on. ~8 min.
+#   restarts  uniform, N 10^7, t10 at 1, 2, 4 and 8 KiB, k = 3, one run per
+#             restart count R in 0, 1, 3, 7, 15 (same data and queries), all
+#             twice (the report keeps each point's faster run: the machine is
+#             shared); the first R = 3 run also with block checksum
+#             verification on. Then N 10^8, t10, for the settings whose
+#             segments are 512 B: 2 KiB with R = 3, 4 KiB with R = 7, 8 KiB
+#             with R = 15. The study behind the default block size and R.
+#             ~15 min.
 #
 # Not run: N = 10^9. It would need, for simdex t10 alone, an index of about
 # 50 GB (~10 tables x 37 bits + 30-bit ids per entry) on disk, the harness's
@@ -86,12 +92,20 @@ step large --datasets uniform --n 1e8 --scheme t10 --scheme t4 --block-sizes 1K,
   --memory-mib 2048 --build-threads 2
 
 restart_study=()
-for r in 0 1 3 5 7; do
-  checksums=()
-  [ "$r" = 3 ] && checksums=(--checksums)  # the price of verifying block checksums, at the default R
-  step "restarts-$r" --datasets uniform --n 1e7 --scheme t10 --block-sizes 1K,2K,4K --restarts "$r" --k 3 \
-    --queries 10000 --baselines scan --build-threads 2 "${checksums[@]}"
-  restart_study+=(--restart-study "$results/restarts-$r.jsonl")
+for rep in a b; do
+  for r in 0 1 3 7 15; do
+    checksums=()
+    [ "$r$rep" = 3a ] && checksums=(--checksums)  # the price of verifying block checksums
+    step "restarts-$r-$rep" --datasets uniform --n 1e7 --scheme t10 --block-sizes 1K,2K,4K,8K --restarts "$r" \
+      --k 3 --queries 10000 --baselines scan --build-threads 2 "${checksums[@]}"
+    restart_study+=(--restart-study "$results/restarts-$r-$rep.jsonl")
+  done
+done
+for setting in 2K:3 4K:7 8K:15; do
+  block=${setting%:*} r=${setting#*:}
+  step "large-$block-r$r" --datasets uniform --n 1e8 --scheme t10 --block-sizes "$block" --restarts "$r" --k 3 \
+    --queries 20000 --scan-queries 50 --baselines scan --memory-mib 2048 --build-threads 2
+  restart_study+=(--restart-study "$results/large-$block-r$r.jsonl")
 done
 
 /usr/bin/python3 tools/bench_report.py --doc docs/benchmarks.md --plots docs/plots "${restart_study[@]}" \
