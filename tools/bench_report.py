@@ -75,6 +75,12 @@ def load(paths):
     return headers, footers, list(points.values()), skips
 
 
+def median_or_inf(r):
+    """The near median (batch records have none)."""
+    p50 = r['near'].get('p50_us')
+    return p50 if p50 is not None else float('inf')
+
+
 def load_restart_study(paths):
     """The simdex points of --restart-study files; R is part of their key.
     When a point was measured in several runs, the run with the lower near
@@ -86,7 +92,7 @@ def load_restart_study(paths):
                 continue
             key = (r['dataset'], r['n'], r['scheme'], r['block_size'], r.get('restarts'), r['k'], r['threads'],
                    r['cache'], r['api'])
-            if key not in points or r['near']['p50_us'] < points[key]['near']['p50_us']:
+            if key not in points or median_or_inf(r) < median_or_inf(points[key]):
                 points[key] = r
     return list(points.values())
 

@@ -229,6 +229,44 @@ TEST(BlockBuilder, FullBlockRejectsTheNextValueAndStaysUnchanged) {
   EXPECT_GE(count, 8u);
 }
 
+// stream_bits() after every Add equals the stream's size counted entry by
+// entry from the layout (offset table, restart points at RestartIndex coded
+// against the head with the 7-bit symbol, the rest after their predecessor),
+// whether Add() computed it exactly or only bounded it, up to a full block.
+TEST(BlockBuilder, StreamBitsCountTheLayoutExactlyAfterEveryAdd) {
+  const std::vector<uint64_t> values = MakeData("uniform", 40000, 8);
+  std::array<uint64_t, kHuffmanSymbols> freqs{};
+  BlockBuilder::CountPrefixSymbols(values.data(), values.size(), freqs.data());
+  const HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs.data());
+  const HuffmanEncoderTable code(lengths);
+  for (const size_t block_size : {size_t{64}, size_t{1024}, size_t{8192}}) {
+    for (const int restarts : {0, 1, 3, 15}) {
+      BlockBuilder builder(block_size, code, restarts);
+      builder.Start(values[0]);
+      auto expected = [&](uint32_t count) {
+        size_t bits = RestartTableBits(block_size, restarts);
+        for (uint32_t i = 1; i < count; ++i) {
+          bool restart = false;
+          for (int r = 1; r <= restarts && HasRestarts(count, restarts); ++r) {
+            restart = restart || RestartIndex(r, count, restarts) == i;
+          }
+          const int n = PrefixSymbol(restart ? values[0] : values[i - 1], values[i]);
+          bits += (restart ? kRestartSymbolBits : code[n].length) + SuffixBits(n);
+        }
+        return bits;
+      };
+      size_t i = 1;
+      for (; builder.Add(values[i]); ++i) {
+        ASSERT_EQ(builder.stream_bits(), expected(builder.count())) << block_size << " R " << restarts << " " << i;
+      }
+      // The block is full: the value it refused would not have fitted.
+      ASSERT_EQ(builder.count(), i);
+      EXPECT_LE(builder.stream_bits(), (block_size - kBlockHeaderSize) * 8);
+      EXPECT_GT(expected(builder.count() + 1), (block_size - kBlockHeaderSize) * 8) << block_size << " R " << restarts;
+    }
+  }
+}
+
 TEST(BlockBuilder, CountPrefixSymbolsCountsConsecutivePairs) {
   const std::vector<uint64_t> values = {0, 0, 1, uint64_t{1} << 63, ~uint64_t{0}};
   std::array<uint64_t, kHuffmanSymbols> freqs{};
