@@ -10,7 +10,8 @@
 # all of them. Index builds use 2 threads in every step, so build times
 # compare across steps. A step whose JSON file already ends with its footer record is
 # not run again, so an interrupted study resumes where it stopped (delete
-# RESULTS_DIR to start over). Index files go to $SIMDEX_BENCH_DIR (default
+# RESULTS_DIR to start over). Every step but "restarts" builds with the
+# default restart points (BuildOptions().restarts). Index files go to $SIMDEX_BENCH_DIR (default
 # /tmp): the 10^8 step needs about 6 GB there.
 #
 # Steps, with the time each should take on the project's 2-core machine
@@ -28,7 +29,7 @@
 #   datasets  clusters, skewed and text (capped at the corpus, ~450,000
 #             fingerprints here), N 10^5..10^7: t4, t10 and 16,16,16,16:2 at
 #             1 and 4 KiB, k 0..3, one thread, all baselines. ~9 min.
-#   large     uniform, N 10^8: t10 and t4 at 1 and 2 KiB, k 0..3, 1 and 2
+#   large     uniform, N 10^8: t10 and t4 at the default 4 KiB, k 0..3, 1 and 2
 #             threads, warm and cold, 20,000 queries per set, the scan on 50
 #             of them; permuted tables and faiss-multihash when they fit in
 #             memory (simdex-bench records a skip otherwise); faiss-hash is
@@ -37,13 +38,13 @@
 #             ~17 min (the builds are ~2 min each, the scan ~0.25 s a query).
 #
 #   restarts  uniform, N 10^7, t10 at 1, 2, 4 and 8 KiB, k = 3, one run per
-#             restart count R in 0, 1, 3, 7, 15 (same data and queries), all
+#             restart count R in 0, 1, 3, 6, 7, 15 (same data and queries), all
 #             twice (the report keeps each point's faster run: the machine is
 #             shared); the first R = 3 run also with block checksum
 #             verification on. Then N 10^8, t10, for the settings whose
-#             segments are 512 B: 2 KiB with R = 3, 4 KiB with R = 7, 8 KiB
-#             with R = 15. The study behind the default block size and R.
-#             ~15 min.
+#             segments are 512 B (2 KiB with R = 3, 4 KiB with R = 7, 8 KiB
+#             with R = 15) and 4 KiB with R = 6. The study behind the default
+#             block size and R. ~20 min.
 #
 # Not run: N = 10^9. It would need, for simdex t10 alone, an index of about
 # 50 GB (~10 tables x 37 bits + 30-bit ids per entry) on disk, the harness's
@@ -87,13 +88,13 @@ step datasets --datasets clusters,skewed,text --text-fingerprints "$text" --n 1e
   --scheme t4 --scheme t10 --scheme 16,16,16,16:2 --block-sizes 1K,4K --k 0,1,2,3 --threads 1 --queries 2000 \
   --build-threads 2
 
-step large --datasets uniform --n 1e8 --scheme t10 --scheme t4 --block-sizes 1K,2K --k 0,1,2,3 \
+step large --datasets uniform --n 1e8 --scheme t10 --scheme t4 --block-sizes 4K --k 0,1,2,3 \
   --threads 1,2 --cold --queries 20000 --scan-queries 50 --baselines scan,permuted,faiss-multihash \
   --memory-mib 2048 --build-threads 2
 
 restart_study=()
 for rep in a b; do
-  for r in 0 1 3 7 15; do
+  for r in 0 1 3 6 7 15; do
     checksums=()
     [ "$r$rep" = 3a ] && checksums=(--checksums)  # the price of verifying block checksums
     step "restarts-$r-$rep" --datasets uniform --n 1e7 --scheme t10 --block-sizes 1K,2K,4K,8K --restarts "$r" \
@@ -101,7 +102,7 @@ for rep in a b; do
     restart_study+=(--restart-study "$results/restarts-$r-$rep.jsonl")
   done
 done
-for setting in 2K:3 4K:7 8K:15; do
+for setting in 2K:3 4K:6 4K:7 8K:15; do
   block=${setting%:*} r=${setting#*:}
   step "large-$block-r$r" --datasets uniform --n 1e8 --scheme t10 --block-sizes "$block" --restarts "$r" --k 3 \
     --queries 20000 --scan-queries 50 --baselines scan --memory-mib 2048 --build-threads 2

@@ -43,8 +43,8 @@ MARKERS = {'scan': 'X', 'permuted': 's', 'faiss-hash': '^', 'faiss-multihash': '
 # Targets of issue 4.
 TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
-DEFAULT_BLOCK = 2048  # BuildOptions().block_size
-DEFAULT_RESTARTS = 3  # BuildOptions().restarts
+DEFAULT_BLOCK = 4096  # BuildOptions().block_size
+DEFAULT_RESTARTS = 6  # BuildOptions().restarts
 
 
 def load(paths):

@@ -161,7 +161,7 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
 // setting, the price of checksum verification, the extrapolation to 10^9
 // from the two N measured, and every plot it links.
 TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
-  const std::string grid = "--n 2000,3000 --datasets uniform --scheme t4 --block-sizes 512,1K,2K --k 0,3 --queries 60 ";
+  const std::string grid = "--n 2000,3000 --datasets uniform --scheme t4 --block-sizes 512,1K,4K --k 0,3 --queries 60 ";
   ASSERT_EQ(Run(grid + "--restarts 0"), 0) << Stderr();
   const std::string r0 = dir_.File("r0.jsonl");
   ASSERT_EQ(std::rename(Json().c_str(), r0.c_str()), 0);

@@ -27,7 +27,7 @@ namespace {
 // key is the whole fingerprint.
 const std::string kSchemes[] = {"t4", "t10", "t20", "32,32:1", "8,8,8,8,8,8,8,8:4", "64:0"};
 // The smallest, default and largest block sizes.
-const uint32_t kBlockSizes[] = {64, 2048, 65536};  // smallest, default, largest
+const uint32_t kBlockSizes[] = {64, 4096, 65536};  // smallest, default, largest
 
 // The data sets at full size, and at half size for the 70-table scheme.
 const std::vector<DataSet>& DataSets(size_t divisor = 1) {
@@ -82,7 +82,7 @@ using Param = std::tuple<std::string, uint32_t, size_t>;
 // Restart points per block: the data sets take turns, so that every scheme
 // and block size meets none, the default and the most.
 int RestartsFor(const Param& p) {
-  constexpr int kRestarts[] = {0, 3, 15};
+  constexpr int kRestarts[] = {0, 6, 15};  // none, the default, the most
   return kRestarts[std::get<2>(p) % 3];
 }
 
