@@ -17,8 +17,8 @@
 # Steps, with the time each should take on the project's 2-core machine
 # (estimated from measured parts: the 10^6 slice of "dense" took 141 s and a
 # 10^7 t4/t10 sample 241 s at load average ~6; about 55 minutes in all;
-# measured in session 3 at load ~1.5: dense 8 min, threads 2, datasets 3,
-# large 10, restarts ~15):
+# measured in session 3 at load ~1.5: dense 7.4 min, threads 2, datasets 3.8,
+# large 7.1, restarts 13.5; 34 min in all):
 #   dense     uniform, N 10^5..10^7: every scheme (t4, t10, t20, the k = 2
 #             scheme 16,16,16,16:2 and the k = 4 scheme 11,11,11,11,10,10:4)
 #             x block sizes 512 B..64 KiB, k 0..4 (each scheme to its own k),
