@@ -79,71 +79,55 @@ constexpr size_t kSets = 1 << 16;  // random line sets cycled through (a power o
 // within the same line), so iterations do not overlap and the time of one
 // is the latency of its shape.
 
-// One load whose address depends on the previous load's value: one round.
-void BM_DependentLoad(benchmark::State& state) {
+// Runs rounds of `n` random lines: round(data, lines, n, carry) reads the
+// round's lines at an offset of carry & 1 and returns the next carry.
+template <typename Round>
+void RunRounds(benchmark::State& state, size_t n, uint64_t seed, Round round) {
   const Buffer& b = TheBuffer();
-  const std::vector<size_t> lines = RandomLines(kSets, 1);
-  size_t i = 0;
-  uint64_t carry = 0;
-  for (auto _ : state) {
-    carry = b.data[lines[i++ & (kSets - 1)] + (carry & 1)];
-  }
-  benchmark::DoNotOptimize(carry);
-}
-BENCHMARK(BM_DependentLoad);
-
-// `n` loads whose addresses are known together: one round of n misses in
-// parallel (a phase over the tables).
-void BM_IndependentLoads(benchmark::State& state) {
-  const Buffer& b = TheBuffer();
-  const size_t n = static_cast<size_t>(state.range(0));
-  const std::vector<size_t> lines = RandomLines(kSets * n, 2);
+  const std::vector<size_t> lines = RandomLines(kSets * n, seed);
   size_t at = 0;
   uint64_t carry = 0;
   for (auto _ : state) {
-    const size_t* set = &lines[at * n];
-    uint64_t sum = 0;
-    for (size_t j = 0; j < n; ++j) sum += b.data[set[j] + (carry & 1)];
-    carry = sum;
+    carry = round(b.data, &lines[at * n], n, carry);
     at = (at + 1) & (kSets - 1);
   }
   benchmark::DoNotOptimize(carry);
+}
+
+// n loads one after the other, each address depending on the last value:
+// n rounds (n = 1: one load's latency).
+void BM_DependentLoads(benchmark::State& state) {
+  RunRounds(state, static_cast<size_t>(state.range(0)), 1,
+            [](const uint8_t* data, const size_t* set, size_t n, uint64_t carry) {
+              for (size_t j = 0; j < n; ++j) carry = data[set[j] + (carry & 1)];
+              return carry;
+            });
+}
+BENCHMARK(BM_DependentLoads)->Arg(1)->Arg(10);
+
+// n loads whose addresses are known together: one round of n misses in
+// parallel (a phase over the tables).
+void BM_IndependentLoads(benchmark::State& state) {
+  RunRounds(state, static_cast<size_t>(state.range(0)), 2,
+            [](const uint8_t* data, const size_t* set, size_t n, uint64_t carry) {
+              uint64_t sum = 0;
+              for (size_t j = 0; j < n; ++j) sum += data[set[j] + (carry & 1)];
+              return sum;
+            });
 }
 BENCHMARK(BM_IndependentLoads)->Arg(10)->Arg(50);
 
 // The same round with the n lines prefetched first (as the search issues
 // them), then read one after the other, each read waiting for the last.
 void BM_PrefetchedLoads(benchmark::State& state) {
-  const Buffer& b = TheBuffer();
-  const size_t n = static_cast<size_t>(state.range(0));
-  const std::vector<size_t> lines = RandomLines(kSets * n, 3);
-  size_t at = 0;
-  uint64_t carry = 0;
-  for (auto _ : state) {
-    const size_t* set = &lines[at * n];
-    for (size_t j = 0; j < n; ++j) simdex::index::PrefetchLine(b.data + set[j] + (carry & 1));
-    for (size_t j = 0; j < n; ++j) carry = b.data[set[j] + (carry & 1)];
-    at = (at + 1) & (kSets - 1);
-  }
-  benchmark::DoNotOptimize(carry);
+  RunRounds(state, static_cast<size_t>(state.range(0)), 3,
+            [](const uint8_t* data, const size_t* set, size_t n, uint64_t carry) {
+              for (size_t j = 0; j < n; ++j) simdex::index::PrefetchLine(data + set[j] + (carry & 1));
+              for (size_t j = 0; j < n; ++j) carry = data[set[j] + (carry & 1)];
+              return carry;
+            });
 }
 BENCHMARK(BM_PrefetchedLoads)->Arg(10)->Arg(50);
-
-// n dependent loads without prefetches: n rounds.
-void BM_DependentChain(benchmark::State& state) {
-  const Buffer& b = TheBuffer();
-  const size_t n = static_cast<size_t>(state.range(0));
-  const std::vector<size_t> lines = RandomLines(kSets * n, 4);
-  size_t at = 0;
-  uint64_t carry = 0;
-  for (auto _ : state) {
-    const size_t* set = &lines[at * n];
-    for (size_t j = 0; j < n; ++j) carry = b.data[set[j] + (carry & 1)];
-    at = (at + 1) & (kSets - 1);
-  }
-  benchmark::DoNotOptimize(carry);
-}
-BENCHMARK(BM_DependentChain)->Arg(10);
 
 }  // namespace
 
