@@ -19,9 +19,12 @@
 namespace simdex::bench {
 namespace {
 
-// Baselines larger than this are sized by building one over the first
-// kProbeEntries fingerprints and scaling its Bytes() linearly (an
-// overestimate for hash maps, whose key count stops growing).
+// Baselines over more fingerprints than this are sized before they are
+// built: by one probe build over the first kProbeEntries fingerprints scaled
+// linearly, or, past 10 x kProbeEntries, by probes over kProbeEntries and
+// 10 x kProbeEntries continued at their bytes per added entry (scaling the
+// small probe alone counts a hash map's fixed buckets N / kProbeEntries
+// times: faiss-multihash at 10^8 came out at ~20 GiB for ~7).
 constexpr uint64_t kProbeEntries = 100000;
 
 std::string GiB(double bytes) {
@@ -119,12 +122,30 @@ Status ScanReference(Workload* w, const GridConfig& config, const std::vector<in
 
 // Estimated bytes of baseline `name` over all of w's fingerprints.
 Status EstimateBytes(const Workload& w, const std::string& name, const Scheme& scheme,
-                     const BaselineOptions& options, double* bytes) {
+                     const BaselineOptions& options, double* bytes, std::string* how) {
   *bytes = 0;
   if (w.n() <= kProbeEntries) return Status::OK();
-  std::unique_ptr<Searcher> probe = MakeBaseline(name, scheme, options);
-  SIMDEX_RETURN_IF_ERROR(probe->Build(w.fps.first(kProbeEntries)));
-  *bytes = static_cast<double>(probe->Bytes()) * static_cast<double>(w.n()) / kProbeEntries;
+  auto probe_bytes = [&](uint64_t entries, double* out) {
+    std::unique_ptr<Searcher> probe = MakeBaseline(name, scheme, options);
+    SIMDEX_RETURN_IF_ERROR(probe->Build(w.fps.first(entries)));
+    *out = static_cast<double>(probe->Bytes());
+    return Status::OK();
+  };
+  const double n = static_cast<double>(w.n());
+  double small = 0;
+  SIMDEX_RETURN_IF_ERROR(probe_bytes(kProbeEntries, &small));
+  constexpr uint64_t kLargeProbe = 10 * kProbeEntries;
+  if (w.n() <= kLargeProbe) {
+    *bytes = small * n / kProbeEntries;
+    *how = "scaled from " + std::to_string(kProbeEntries) + " entries";
+    return Status::OK();
+  }
+  double large = 0;
+  SIMDEX_RETURN_IF_ERROR(probe_bytes(kLargeProbe, &large));
+  const double per_entry = std::max(0.0, (large - small) / static_cast<double>(kLargeProbe - kProbeEntries));
+  *bytes = large + per_entry * (n - static_cast<double>(kLargeProbe));
+  *how = "from builds over " + std::to_string(kProbeEntries) + " and " + std::to_string(kLargeProbe) +
+         " entries, at their bytes per added entry";
   return Status::OK();
 }
 
@@ -149,13 +170,14 @@ Status MeasureBaseline(const Workload& w, const GridConfig& config, const std::s
   BaselineOptions widest;
   widest.max_k = todo.back();
   double estimate = 0;
-  SIMDEX_RETURN_IF_ERROR(EstimateBytes(w, name, scheme, widest, &estimate).WithContext(what));
+  std::string how;
+  SIMDEX_RETURN_IF_ERROR(EstimateBytes(w, name, scheme, widest, &estimate, &how).WithContext(what));
   const double resident = static_cast<double>(ResidentBytes());
   if (resident + 1.25 * estimate > static_cast<double>(config.memory_limit_bytes)) {
     progress(what + ": skipped (memory)");
     return WriteSkip(w, id,
-                     "needs about " + GiB(estimate) + " (scaled from " + std::to_string(kProbeEntries) +
-                         " entries); with the harness's " + GiB(resident) + " resident and 25% margin that passes the " +
+                     "needs about " + GiB(estimate) + " (" + how + "); with the harness's " + GiB(resident) +
+                         " resident and 25% margin that passes the " +
                          GiB(static_cast<double>(config.memory_limit_bytes)) + " limit",
                      out);
   }
