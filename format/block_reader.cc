@@ -195,16 +195,21 @@ inline Outcome SeekRestart(const BlockView& b, uint64_t lo, int guess, Cursor* c
   return Outcome::kContinue;
 }
 
+// FastStep, and at the end of a segment the restart entry that begins the
+// next one.
+template <typename Keep>
+inline Outcome FastStepAcross(const BlockView& b, size_t fast_end, Cursor* c, Keep&& keep) {
+  const Outcome outcome = FastStep(b, fast_end, c, keep);
+  if (outcome == Outcome::kEnd && c->i == c->segment_end && c->i < b.count) return CrossRestart(b, c, keep);
+  return outcome;
+}
+
 template <typename Keep>
 inline Outcome FastEntries(const BlockView& b, Cursor* c, Keep&& keep) {
   const size_t fast_end = FastEnd(b.size);
   Cursor local = *c;  // in registers for the loop
   Outcome outcome;
-  for (;;) {
-    while ((outcome = FastStep(b, fast_end, &local, keep)) == Outcome::kContinue) {
-    }
-    if (outcome != Outcome::kEnd || local.i != local.segment_end || local.i >= b.count) break;
-    if ((outcome = CrossRestart(b, &local, keep)) != Outcome::kContinue) break;
+  while ((outcome = FastStepAcross(b, fast_end, &local, keep)) == Outcome::kContinue) {
   }
   *c = local;
   return outcome;
@@ -479,11 +484,7 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
         if (lane.outcome != Outcome::kContinue) continue;
         BlockScan& s = *lane.scan;
         const KeepInRange keep{s.lo, s.hi, s.out};
-        lane.outcome = FastStep(lane.view, fast_end, &lane.cursor, keep);
-        if (lane.outcome == Outcome::kEnd && lane.cursor.i == lane.cursor.segment_end &&
-            lane.cursor.i < lane.view.count) {
-          lane.outcome = CrossRestart(lane.view, &lane.cursor, keep);
-        }
+        lane.outcome = FastStepAcross(lane.view, fast_end, &lane.cursor, keep);
         live += lane.outcome == Outcome::kContinue;
       }
     }

@@ -26,6 +26,7 @@ Run it with Debian's /usr/bin/python3 and python3-matplotlib (tools/deps.sh).
 import argparse
 import collections
 import json
+import math
 import os
 import re
 import sys
@@ -462,7 +463,6 @@ def section_restart_study(points):
 
 def entropy_bound_bits(n):
     """log2 C(2^64, n) / n, by lgamma (as IndexInfo computes it)."""
-    import math
     u = 2.0 ** 64
     return (math.lgamma(u + 1) - math.lgamma(n + 1) - math.lgamma(u - n + 1)) / math.log(2) / n
 
@@ -470,7 +470,6 @@ def entropy_bound_bits(n):
 def section_extrapolation(points, target_n=10 ** 9):
     """N = 10^9 from the two largest measured N of each simdex scheme at the
     default block size (uniform, warm, one thread): stated as extrapolated."""
-    import math
     k = main_k(points)
     rows = select(points, dataset='uniform', searcher='simdex', block_size=DEFAULT_BLOCK, k=k, threads=1,
                   cache='warm', api='single')

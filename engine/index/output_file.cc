@@ -20,16 +20,6 @@ Status ErrnoStatus(const std::string& what, const std::string& path) {
   return Status::IOError(what + " " + path + ": " + std::strerror(errno));
 }
 
-Status MakeTemp(std::string pattern, int* fd, std::string* path) {
-  std::vector<char> buf(pattern.begin(), pattern.end());
-  buf.push_back('\0');
-  const int f = mkostemp(buf.data(), O_CLOEXEC);
-  if (f < 0) return ErrnoStatus("cannot create", pattern);
-  *fd = f;
-  *path = buf.data();
-  return Status::OK();
-}
-
 }  // namespace
 
 OutputFile::OutputFile(int fd, std::string tmp_path) : fd_(fd), tmp_path_(std::move(tmp_path)) {
@@ -45,9 +35,10 @@ Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputF
 }
 
 Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out) {
-  int fd = -1;
-  std::string tmp;
-  SIMDEX_RETURN_IF_ERROR(MakeTemp((dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX", &fd, &tmp));
+  const std::string pattern = (dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX";
+  std::string tmp = pattern;
+  const int fd = io::CreateUniqueFile(&tmp);
+  if (fd < 0) return ErrnoStatus("cannot create", pattern);
   out->reset(new OutputFile(fd, tmp));
   return Status::OK();
 }

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/io/pending_file.h"
+
 namespace simdex::index {
 
 namespace {
@@ -48,12 +50,10 @@ RunWriter::~RunWriter() {
 Status RunWriter::Create(const std::string& dir, size_t record_size, uint64_t record_count,
                          std::unique_ptr<RunWriter>* result) {
   assert(record_size > 0 && kRunFramePayloadBytes % record_size == 0);
-  std::string name = dir + "/simdex-sort-XXXXXX";
-  std::vector<char> path(name.begin(), name.end());
-  path.push_back('\0');
-  const int fd = ::mkostemp(path.data(), O_CLOEXEC);
+  std::string path = dir + "/simdex-sort-XXXXXX";
+  const int fd = io::CreateUniqueFile(&path);
   if (fd < 0) return SystemError(dir, "cannot create a temporary file");
-  std::unique_ptr<RunWriter> writer(new RunWriter(path.data(), fd, record_size, record_count));
+  std::unique_ptr<RunWriter> writer(new RunWriter(path, fd, record_size, record_count));
 
   unsigned char header[kRunHeaderBytes];
   const uint32_t size32 = static_cast<uint32_t>(record_size);
@@ -68,7 +68,7 @@ Status RunWriter::Create(const std::string& dir, size_t record_size, uint64_t re
   Status s = writer->WriteAll(&iov, 1, sizeof(header));
   if (!s.ok()) {
     writer.reset();
-    ::unlink(path.data());
+    ::unlink(path.c_str());
     return s;
   }
   *result = std::move(writer);

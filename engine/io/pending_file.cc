@@ -39,26 +39,33 @@ mode_t CurrentUmask() {
 
 }  // namespace
 
-PendingFile::PendingFile(int fd, std::string temp_path, std::string final_path)
-    : fd_(fd), temp_path_(std::move(temp_path)), final_path_(std::move(final_path)) {}
-
-Status PendingFile::Create(const std::string& final_path, std::unique_ptr<PendingFile>* out) {
-  const std::string pattern = final_path + ".tmp-XXXXXX";
-  std::vector<char> name(pattern.begin(), pattern.end());
+int CreateUniqueFile(std::string* path) {
+  std::vector<char> name(path->begin(), path->end());
   name.push_back('\0');
   int fd;
   do {
     fd = ::mkostemp(name.data(), O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
+  if (fd >= 0) path->assign(name.data());
+  return fd;
+}
+
+PendingFile::PendingFile(int fd, std::string temp_path, std::string final_path)
+    : fd_(fd), temp_path_(std::move(temp_path)), final_path_(std::move(final_path)) {}
+
+Status PendingFile::Create(const std::string& final_path, std::unique_ptr<PendingFile>* out) {
+  const std::string pattern = final_path + ".tmp-XXXXXX";
+  std::string name = pattern;
+  const int fd = CreateUniqueFile(&name);
   if (fd < 0) return ErrnoStatus(pattern, "cannot create");
   // mkostemp creates the file 0600; give it what open(2) with 0666 would.
   if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) {
-    const Status s = ErrnoStatus(name.data(), "cannot set permissions");
+    const Status s = ErrnoStatus(name, "cannot set permissions");
     ::close(fd);
-    ::unlink(name.data());
+    ::unlink(name.c_str());
     return s;
   }
-  out->reset(new PendingFile(fd, name.data(), final_path));
+  out->reset(new PendingFile(fd, name, final_path));
   return Status::OK();
 }
 

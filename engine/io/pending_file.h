@@ -19,6 +19,12 @@
 
 namespace simdex::io {
 
+// mkostemp(3) with O_CLOEXEC, retried on EINTR: replaces the trailing
+// "XXXXXX" of *path with a unique name and returns the descriptor of the new
+// file (mode 0600), or -1 with errno set. Every temporary simdex creates
+// (pending output, the builder's scratch files, sort runs) is made here.
+int CreateUniqueFile(std::string* path);
+
 class PendingFile {
  public:
   // Creates the temporary for final_path. Returns IOError naming the
