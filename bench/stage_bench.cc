@@ -12,10 +12,11 @@
 //   BM_BitReaderRead/W/P     Read(W) at a fixed width, fast (P=0) or plain
 //   BM_HuffmanDecodeCode/C   symbols of code C: 0 the table's real n stream,
 //                            1 a one-symbol code, 2 symbols of length 11
-//   BM_ScanBlocks10/B/W      the first candidate block of each of the 10
+//   BM_ScanBlocks10/B/W/R    the first candidate block of each of the 10
 //                            tables, decoded interleaved by ScanBlocks, for
 //                            a query's key ranges (W=0) or to the blocks' ends
-//                            (W=1); BM_ScanBlock10Calls the same by ScanBlock
+//                            (W=1), R restart points per block;
+//                            BM_ScanBlock10Calls the same by ScanBlock
 // and in stage_search_bench.cc:
 //   BM_HeadSearchDist*/N/D   interpolation vs binary search over N heads
 //                            drawn from distribution D (uniform, constant
@@ -66,12 +67,15 @@ const std::vector<uint64_t>& TableValues(int t) {
   return tables[t];
 }
 
-// The ten tables encoded in blocks of block_size bytes.
-const std::vector<testing::EncodedTable>& TablesFor(size_t block_size) {
-  static std::map<size_t, std::vector<testing::EncodedTable>> cache;
-  auto& tables = cache[block_size];
+// The ten tables encoded in blocks of block_size bytes with `restarts`
+// restart points per block.
+const std::vector<testing::EncodedTable>& TablesFor(size_t block_size, int restarts) {
+  static std::map<std::pair<size_t, int>, std::vector<testing::EncodedTable>> cache;
+  auto& tables = cache[{block_size, restarts}];
   if (tables.empty()) {
-    for (int t = 0; t < T10().num_tables(); ++t) tables.push_back(testing::EncodeTable(TableValues(t), block_size, t));
+    for (int t = 0; t < T10().num_tables(); ++t) {
+      tables.push_back(testing::EncodeTable(TableValues(t), block_size, t, restarts));
+    }
   }
   return tables;
 }
@@ -230,9 +234,12 @@ BENCHMARK(BM_HuffmanDecodeCode)->DenseRange(0, 2);
 
 // For each of 2^10 random queries, the first candidate block of every table
 // (what a query at k = 3 decodes): the key range [lo, hi] of the query, or
-// [max, max] to decode the whole block.
-std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, bool whole, std::vector<uint64_t>* out) {
-  const std::vector<testing::EncodedTable>& tables = TablesFor(block_size);
+// [max, max] to decode the whole block. The scan's restart guess is lo's
+// place interpolated between the block's head and the next, as the
+// reader's.
+std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, int restarts, bool whole,
+                                               std::vector<uint64_t>* out) {
+  const std::vector<testing::EncodedTable>& tables = TablesFor(block_size, restarts);
   std::mt19937_64 rng(4);
   std::vector<std::vector<BlockScan>> queries(1 << 10);
   for (auto& scans : queries) {
@@ -251,6 +258,11 @@ std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, bool whole, st
       s.lo = whole ? ~uint64_t{0} : lo;
       s.hi = whole ? ~uint64_t{0} : lo | suffix;
       s.out = out;
+      if (b + 1 < e.heads.size() && !whole) {
+        const double fraction = static_cast<double>(lo - std::min(lo, s.head)) /
+                                static_cast<double>(e.heads[b + 1] - s.head);
+        s.restart_guess = std::min(restarts, static_cast<int>(fraction * (restarts + 1)));
+      }
       scans.push_back(s);
     }
   }
@@ -260,7 +272,8 @@ std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, bool whole, st
 void ScanTenBlocks(benchmark::State& state, bool interleaved) {
   const size_t block_size = static_cast<size_t>(state.range(0));
   std::vector<uint64_t> out;
-  std::vector<std::vector<BlockScan>> queries = QueryScans(block_size, state.range(1) != 0, &out);
+  std::vector<std::vector<BlockScan>> queries =
+      QueryScans(block_size, static_cast<int>(state.range(2)), state.range(1) != 0, &out);
   BlockScanStats stats;
   const BlockReadOptions options;
   size_t i = 0;
@@ -287,8 +300,8 @@ void ScanTenBlocks(benchmark::State& state, bool interleaved) {
 
 void BM_ScanBlocks10(benchmark::State& state) { ScanTenBlocks(state, true); }
 void BM_ScanBlock10Calls(benchmark::State& state) { ScanTenBlocks(state, false); }
-BENCHMARK(BM_ScanBlocks10)->ArgsProduct({{1024, 4096, 16384}, {0, 1}});
-BENCHMARK(BM_ScanBlock10Calls)->ArgsProduct({{1024, 4096, 16384}, {0, 1}});
+BENCHMARK(BM_ScanBlocks10)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}})->Args({4096, 0, 6});
+BENCHMARK(BM_ScanBlock10Calls)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}})->Args({4096, 0, 6});
 
 }  // namespace
 }  // namespace simdex::format

@@ -65,6 +65,7 @@ struct Cursor {
   uint32_t next_r;
   uint32_t segment_end;
   uint32_t decoded;
+  uint32_t passed = 0;  // of them, values QuickStep stepped over (all below its lo)
 };
 
 // The index of the entry where the segment after restart r - 1 ends: the
@@ -118,6 +119,29 @@ inline Outcome FastStep(const BlockView& b, size_t fast_end, Cursor* c, Keep&& k
   ++c->i;
   ++c->decoded;
   return keep(c->p) ? Outcome::kContinue : Outcome::kAboveHi;
+}
+
+// The common case of FastStep, with fewer branches: decodes entry *i of the
+// block at data and commits it (to *p, *pos, *i) only when it is an
+// ordinary entry (before segment_end and fast_end, a valid code, its suffix
+// within the first word, in order) whose value is below lo, so that the
+// caller has nothing to do with it. Otherwise it changes nothing and
+// returns false, and the caller takes the entry through FastStep, which
+// handles every case. It does not count the values it decodes.
+inline bool QuickStep(const uint8_t* data, const HuffmanDecoder::Entry* table, size_t fast_end, uint32_t segment_end,
+                      uint64_t lo, uint64_t* p, size_t* pos, uint32_t* i) {
+  if ((*i >= segment_end) | (*pos >= fast_end)) return false;
+  const uint64_t w = LoadBitsUnchecked(data, *pos);
+  const HuffmanDecoder::Entry e = table[w >> kPeekShift];
+  const unsigned n = e.symbol;
+  const SymbolAction a = kActions[n];
+  const uint64_t v = (*p & ~(a.lead | a.low)) | a.lead | ((((w << e.length) >> 1) >> (n & 63)) & a.low);
+  const bool ordinary = (e.length != 0) & (e.total_bits <= 57) & ((*p & a.lead) == 0);
+  if (!(ordinary & (v < lo))) return false;
+  *p = v;
+  *pos += e.total_bits;
+  ++*i;
+  return true;
 }
 
 // Decodes the restart entry that starts at stream bit `offset` (bounded
@@ -204,13 +228,19 @@ inline Outcome FastStepAcross(const BlockView& b, size_t fast_end, Cursor* c, Ke
   return outcome;
 }
 
+// Decodes entries through the fast path until it stops. Values below lo
+// may be stepped over by QuickStep without a call to keep() (lo = 0: none).
 template <typename Keep>
-inline Outcome FastEntries(const BlockView& b, Cursor* c, Keep&& keep) {
+inline Outcome FastEntries(const BlockView& b, uint64_t lo, Cursor* c, Keep&& keep) {
   const size_t fast_end = FastEnd(b.size);
   Cursor local = *c;  // in registers for the loop
   Outcome outcome;
-  while ((outcome = FastStepAcross(b, fast_end, &local, keep)) == Outcome::kContinue) {
-  }
+  do {
+    uint32_t quick = 0;
+    while (QuickStep(b.data, b.table, fast_end, local.segment_end, lo, &local.p, &local.pos, &local.i)) ++quick;
+    local.decoded += quick;
+    local.passed += quick;
+  } while ((outcome = FastStepAcross(b, fast_end, &local, keep)) == Outcome::kContinue);
   *c = local;
   return outcome;
 }
@@ -330,11 +360,12 @@ BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const
   return BlockView{block, block_size, head, 0, decoder.restarts(), decoder.huffman().table()};
 }
 
-// Decodes the block, calling keep(v) for every value until it returns
+// Decodes the block, calling keep(v) for its values until it returns
 // false: from the head, or when seek_guess >= 0, from the last restart point
-// below lo, searched from restart seek_guess.
-// *skipped (when not null) is set to the number of entries the seek passed
-// over without giving them to keep(): all of them are below lo.
+// below lo, searched from restart seek_guess. Values below lo may be passed
+// over without a call to keep() (with lo = 0 every value gets one).
+// *skipped (when not null) is set to the number of entries passed over
+// without giving them to keep() (by the seek, or stepped over as below lo).
 template <typename Keep>
 Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
               const BlockReadOptions& options, int seek_guess, uint64_t lo, bool* reached_end, uint64_t* decoded,
@@ -346,9 +377,11 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Bloc
   *reached_end = false;
   SIMDEX_RETURN_IF_ERROR(StartBlock(&b, &c, &outcome, keep));
   if (outcome == Outcome::kContinue && seek_guess >= 0) outcome = SeekRestart(b, lo, seek_guess, &c);
-  if (skipped != nullptr) *skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
-  if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, &c, keep);
-  return FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
+  const uint32_t seek_skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
+  if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, lo, &c, keep);
+  const Status s = FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
+  if (skipped != nullptr) *skipped = seek_skipped + c.passed;
+  return s;
 }
 
 Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
@@ -476,16 +509,31 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       live += lane.outcome == Outcome::kContinue;
     }
     // The interleaved fast path: one entry of every live block per round.
+    // An entry below lo is QuickStep's; anything else goes through
+    // FastStepAcross, and a lane that stops leaves the live list.
     const size_t fast_end = FastEnd(block_size);
+    std::array<uint8_t, kLanes> order;
+    live = 0;
+    for (size_t j = 0; j < m; ++j) {
+      if (lanes[j].outcome == Outcome::kContinue) order[live++] = static_cast<uint8_t>(j);
+    }
     while (live > 0 && !options.force_plain) {
-      live = 0;
-      for (size_t j = 0; j < m; ++j) {
-        Lane& lane = lanes[j];
-        if (lane.outcome != Outcome::kContinue) continue;
-        BlockScan& s = *lane.scan;
-        const KeepInRange keep{s.lo, s.hi, s.out};
-        lane.outcome = FastStepAcross(lane.view, fast_end, &lane.cursor, keep);
-        live += lane.outcome == Outcome::kContinue;
+      for (size_t k = 0; k < live;) {
+        Lane& lane = lanes[order[k]];
+        Cursor& c = lane.cursor;
+        const BlockScan& s = *lane.scan;
+        if (QuickStep(lane.view.data, lane.view.table, fast_end, c.segment_end, s.lo, &c.p, &c.pos, &c.i)) {
+          ++c.decoded;
+          ++c.passed;
+          ++k;
+          continue;
+        }
+        lane.outcome = FastStepAcross(lane.view, fast_end, &c, KeepInRange{s.lo, s.hi, s.out});
+        if (lane.outcome == Outcome::kContinue) {
+          ++k;
+        } else {
+          order[k] = order[--live];
+        }
       }
     }
     for (size_t j = 0; j < m; ++j) {
