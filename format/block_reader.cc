@@ -543,6 +543,8 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       if (s.status.ok()) {
         s.status = FinishBlock(lane.view, options, lane.outcome, &lane.cursor, &s.reached_end, &decoded,
                                KeepInRange{s.lo, s.hi, s.out});
+        // Stopped early, the cursor has passed the first value above hi.
+        s.end_index = s.reached_end ? lane.cursor.i : lane.cursor.i - 1;
       }
       if (stats != nullptr && lane.checked) {
         ++stats->blocks;

@@ -124,6 +124,10 @@ struct BlockScan {
   // Results, as ScanBlock would give them.
   Status status;
   bool reached_end = false;
+  // The entry index (0: the head) just past the last value of the block in
+  // [lo, hi]: the values appended to out are the block's entries
+  // end_index - k .. end_index - 1, k being how many were appended.
+  uint32_t end_index = 0;
 };
 
 // ScanBlock on each of `n` blocks (of possibly different tables), with

@@ -31,6 +31,14 @@ struct Scratch {
   std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
   std::vector<size_t> scan_block;   // ... at block scan_block[j]
   std::vector<Found> found;
+  // What the scan of table 0 (the table in rank order) placed, so that the
+  // ids of a fingerprint it found need no second decode: the values of
+  // table_values[table0] lie in block table0_block just before entry
+  // table0_end. Valid only when the key range ended in that block.
+  bool table0_placed = false;
+  size_t table0 = 0;  // the index of table 0 in the probed tables
+  size_t table0_block = 0;
+  uint32_t table0_end = 0;
 };
 
 }  // namespace
@@ -135,6 +143,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->table_values.resize(tables.size());
   scratch->permuted_query.resize(tables.size());
   scratch->windows.resize(tables.size());
+  scratch->table0_placed = false;
   format::BlockReadOptions opts;
   opts.verify_checksum = rep.options.verify_block_checksums;
   for (size_t i = 0; i < tables.size(); ++i) {
@@ -157,6 +166,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);
+    if (t == 0) index::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
     format::BlockScan s;
     s.ptr = rep.Block(table, b);
     s.limit = rep.end();
@@ -182,9 +192,39 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     if (scans[j].reached_end) {
       SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, scratch->scan_block[j] + 1, scans[j].lo, scans[j].hi,
                                        &scratch->table_values[i], scan));
+    } else if (t == 0) {
+      scratch->table0_placed = true;
+      scratch->table0 = i;
+      scratch->table0_block = scratch->scan_block[j];
+      scratch->table0_end = scans[j].end_index;
     }
   }
   return Status::OK();
+}
+
+// Appends a Match for each of the `equal` entries from rank `rank` on.
+static Status AppendRun(const IndexReader::Rep& rep, uint64_t rank, uint64_t equal, size_t block,
+                        uint64_t fingerprint, int distance, std::vector<Match>* out) {
+  for (uint64_t r = rank; r < rank + equal; ++r) {
+    if (r >= rep.meta.entries) return Status::Corruption("block " + std::to_string(block) + " of table 0: rank past the ids");
+    out->push_back({rep.meta.id_base + rep.ids.Get(r), fingerprint, distance});
+  }
+  return Status::OK();
+}
+
+// The ids of `fingerprint` when the scan of table 0 placed it (Scratch):
+// appends them and returns true, or returns false when it did not.
+static bool AppendPlacedIds(const IndexReader::Rep& rep, const Scratch& scratch, uint64_t fingerprint, int distance,
+                            std::vector<Match>* out, Status* status) {
+  if (!scratch.table0_placed) return false;
+  const std::vector<uint64_t>& values = scratch.table_values[scratch.table0];
+  const auto [first, last] = std::equal_range(values.begin(), values.end(), fingerprint);
+  if (first == last) return false;
+  // values are the block's entries table0_end - values.size() .. table0_end - 1.
+  const uint64_t in_block = scratch.table0_end - values.size() + static_cast<uint64_t>(first - values.begin());
+  const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * scratch.table0_block) + in_block;
+  *status = AppendRun(rep, rank, static_cast<uint64_t>(last - first), scratch.table0_block, fingerprint, distance, out);
+  return true;
 }
 
 // Appends a Match for every id stored with `fingerprint` (its run in table 0).
@@ -206,10 +246,7 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
                                     fingerprint, guess, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
     const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;
-    for (uint64_t r = rank; r < rank + equal; ++r) {
-      if (r >= rep.meta.entries) return Status::Corruption("block " + std::to_string(b) + " of table 0: rank past the ids");
-      out->push_back({rep.meta.id_base + rep.ids.Get(r), fingerprint, distance});
-    }
+    SIMDEX_RETURN_IF_ERROR(AppendRun(rep, rank, equal, b, fingerprint, distance, out));
     if (!reached_end) break;
   }
   return Status::OK();
@@ -240,7 +277,11 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   auto& found = scratch->found;
   index::MergeFound(&found);
   for (const Found& f : found) {
-    SIMDEX_RETURN_IF_ERROR(AppendIds(rep, f.fingerprint, f.distance, out, &scan));
+    Status s;
+    if (!AppendPlacedIds(rep, *scratch, f.fingerprint, f.distance, out, &s)) {
+      s = AppendIds(rep, f.fingerprint, f.distance, out, &scan);
+    }
+    SIMDEX_RETURN_IF_ERROR(s);
   }
   index::SortMatches(out);
   if (stats) {
