@@ -136,7 +136,9 @@ inline bool QuickStep(const uint8_t* data, const HuffmanDecoder::Entry* table, s
   const unsigned n = e.symbol;
   const SymbolAction a = kActions[n];
   const uint64_t v = (*p & ~(a.lead | a.low)) | a.lead | ((((w << e.length) >> 1) >> (n & 63)) & a.low);
-  const bool ordinary = (e.length != 0) & (e.total_bits <= 57) & ((*p & a.lead) == 0);
+  // 1 <= total_bits <= 57: a valid code (an invalid one has 0 bits) whose
+  // suffix w holds whole.
+  const bool ordinary = (static_cast<uint8_t>(e.total_bits - 1) < 57) & ((*p & a.lead) == 0);
   if (!(ordinary & (v < lo))) return false;
   *p = v;
   *pos += e.total_bits;
@@ -509,30 +511,55 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       live += lane.outcome == Outcome::kContinue;
     }
     // The interleaved fast path: one entry of every live block per round.
-    // An entry below lo is QuickStep's; anything else goes through
-    // FastStepAcross, and a lane that stops leaves the live list.
+    // An entry below lo is QuickStep's, on a compact copy of the lane's
+    // cursor (Hot); anything else goes through FastStepAcross on the lane
+    // itself, and a lane that stops leaves the live list.
+    struct Hot {
+      const uint8_t* data;
+      const HuffmanDecoder::Entry* table;
+      uint64_t lo;
+      uint64_t p;
+      size_t pos;
+      uint32_t i;
+      uint32_t segment_end;
+      size_t lane;
+    };
     const size_t fast_end = FastEnd(block_size);
-    std::array<uint8_t, kLanes> order;
+    std::array<Hot, kLanes> hot;
     live = 0;
     for (size_t j = 0; j < m; ++j) {
-      if (lanes[j].outcome == Outcome::kContinue) order[live++] = static_cast<uint8_t>(j);
+      const Lane& lane = lanes[j];
+      if (lane.outcome != Outcome::kContinue) continue;
+      const Cursor& c = lane.cursor;
+      hot[live++] = Hot{lane.view.data, lane.view.table, lane.scan->lo, c.p, c.pos, c.i, c.segment_end, j};
     }
     while (live > 0 && !options.force_plain) {
       for (size_t k = 0; k < live;) {
-        Lane& lane = lanes[order[k]];
-        Cursor& c = lane.cursor;
-        const BlockScan& s = *lane.scan;
-        if (QuickStep(lane.view.data, lane.view.table, fast_end, c.segment_end, s.lo, &c.p, &c.pos, &c.i)) {
-          ++c.decoded;
-          ++c.passed;
+        Hot& h = hot[k];
+        if (QuickStep(h.data, h.table, fast_end, h.segment_end, h.lo, &h.p, &h.pos, &h.i)) {
           ++k;
           continue;
         }
+        // Back to the lane's cursor: the entries QuickStep decoded are the
+        // ones the index moved by, all below lo.
+        Lane& lane = lanes[h.lane];
+        Cursor& c = lane.cursor;
+        const uint32_t quick = h.i - c.i;
+        c.decoded += quick;
+        c.passed += quick;
+        c.p = h.p;
+        c.pos = h.pos;
+        c.i = h.i;
+        const BlockScan& s = *lane.scan;
         lane.outcome = FastStepAcross(lane.view, fast_end, &c, KeepInRange{s.lo, s.hi, s.out});
         if (lane.outcome == Outcome::kContinue) {
+          h.p = c.p;
+          h.pos = c.pos;
+          h.i = c.i;
+          h.segment_end = c.segment_end;
           ++k;
         } else {
-          order[k] = order[--live];
+          hot[k] = hot[--live];
         }
       }
     }
