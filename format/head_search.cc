@@ -116,10 +116,46 @@ void HeadSample::Init(const uint8_t* heads_le, size_t n) {
   for (size_t i = 0; i < n; i += kStride) {
     sample_le_.insert(sample_le_.end(), heads_le + 8 * i, heads_le + 8 * i + 8);
   }
+  // About one sampled head per bucket: the bits to tell them apart.
+  const size_t m = sample_le_.size() / 8;
+  dir_bits_ = 0;
+  while (dir_bits_ < kMaxDirBits && (size_t{1} << dir_bits_) < m) ++dir_bits_;
+  dir_.clear();
+  if (m == 0) return;
+  dir_.resize((size_t{1} << dir_bits_) + 1);
+  size_t j = 0;
+  for (size_t d = 0; d < dir_.size(); ++d) {
+    // The sampled heads with a prefix below d come before index j.
+    while (j < m && dir_bits_ > 0 && (HeadAt(sample_le_.data(), j) >> (64 - dir_bits_)) < d) ++j;
+    if (dir_bits_ == 0) j = d == 0 ? 0 : m;
+    dir_[d] = static_cast<uint32_t>(j);
+  }
+}
+
+size_t HeadSample::FindInSample(uint64_t x, HeadSearchStats* stats) const {
+  if (dir_.empty()) return kNoHead;
+  // Every sampled head with a smaller prefix is < x, every one with a larger
+  // prefix is > x: the answer's index is in [begin - 1, end - 1].
+  const size_t d = dir_bits_ == 0 ? 0 : static_cast<size_t>(x >> (64 - dir_bits_));
+  const size_t begin = dir_[d];
+  const size_t end = dir_[d + 1];
+  constexpr size_t kScan = 4;
+  size_t i = begin;
+  if (end - begin <= kScan) {
+    while (i < end && HeadAt(sample_le_.data(), i) < x) ++i;
+    if (stats != nullptr) {
+      ++stats->searches;
+      stats->probes += std::min(end, i + 1) - begin;
+    }
+  } else {
+    const size_t j = FindLastLess(sample_le_.data() + 8 * begin, end - begin, x, stats);
+    i = j == kNoHead ? begin : begin + j + 1;
+  }
+  return i == 0 ? kNoHead : i - 1;
 }
 
 size_t HeadSample::Window(uint64_t x, HeadSearchStats* stats) const {
-  const size_t j = FindLastLess(sample_le_.data(), sample_le_.size() / 8, x, stats);
+  const size_t j = FindInSample(x, stats);
   return j == kNoHead ? kNoHead : j * kStride;
 }
 

@@ -42,10 +42,17 @@ size_t FindLastLessBinary(const uint8_t* heads_le, size_t n, uint64_t x, HeadSea
 
 // A copy of every kStride-th head, kept in memory by the reader, so that a
 // search probes the (cold, memory-mapped) head index only once: the sample
-// is searched first (FindLastLess: it is small enough to stay in cache),
-// which narrows the answer to kStride consecutive heads, 64 bytes, which
-// are then scanned. The search is split in two steps so that a caller can
-// prefetch the window of several tables before scanning any of them.
+// is searched first (it is small enough to stay in cache), which narrows
+// the answer to kStride consecutive heads, 64 bytes, which are then
+// scanned. The search is split in two steps so that a caller can prefetch
+// the window of several tables before scanning any of them.
+//
+// The sample search starts from a directory on the leading bits (as a radix
+// sort's buckets): for each value of the top dir_bits bits, where the
+// sampled heads with that prefix begin. On evenly spread heads a bucket holds
+// about one sampled head, so a search is a directory load and a short scan;
+// a bucket holding many (skewed heads: constant leading bits, clusters) is
+// searched with FindLastLess, which keeps the O(log n) bound.
 //
 // Thread safety: immutable after Init(); concurrent searches are safe.
 class HeadSample {
@@ -68,10 +75,21 @@ class HeadSample {
   // *head and returns true; otherwise returns false.
   bool SampledHead(size_t i, uint64_t* head) const;
 
-  size_t bytes() const { return sample_le_.size(); }
+  // Memory held: the sample and its directory.
+  size_t bytes() const { return sample_le_.size() + 4 * dir_.size(); }
 
  private:
+  // Largest directory: 2^12 + 1 u32 (16 KiB) per table.
+  static constexpr int kMaxDirBits = 12;
+
+  // FindLastLess(sample, x) through the directory.
+  size_t FindInSample(uint64_t x, HeadSearchStats* stats) const;
+
   std::vector<uint8_t> sample_le_;  // little-endian u64, as the head index
+  // dir_[d]: the number of sampled heads whose top dir_bits_ bits are < d,
+  // for d = 0 .. 2^dir_bits_ (empty when the sample is).
+  std::vector<uint32_t> dir_;
+  int dir_bits_ = 0;
 };
 
 }  // namespace simdex::format
