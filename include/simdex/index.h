@@ -35,9 +35,10 @@ struct BuildOptions {
   // points").
   uint32_t block_size = 4096;
   // Restart points per block, 0..15: entries coded against the block's head
-  // at the block's 1/(R+1) marks, so that a query decodes about 1/(R+1) of a
-  // block instead of half of it, for roughly 25 bits each
-  // (docs/format.md "Restart points").
+  // at the block's 1/(R+1) marks, so that a query decodes about half of one
+  // segment (block_size / (R + 1) bytes) instead of half the block, for
+  // about 28 bits each in 4 KiB blocks (docs/format.md "Restart points";
+  // docs/benchmarks.md, session 4, measures R = 6, 11 and 15).
   int restarts = 6;
   // Bound on the builder's own buffers (sorting and encoding). When the input
   // does not fit, sorted runs are spilled to tmpdir and merged.
