@@ -34,10 +34,8 @@ void BlockBuilder::Start(uint64_t head) {
   restart_bits_.assign(1, 0);
   normal_sum_ = 0;
   max_restart_bits_ = 0;
-  stream_bits_exact_ = true;
   head_ = head;
   count_ = 1;
-  stream_bits_ = RestartTableBits(block_size_, restarts_);
 }
 
 bool BlockBuilder::IsRestart(uint32_t i) const {
@@ -73,22 +71,16 @@ bool BlockBuilder::Add(uint64_t value) {
   // The restart points replace R entries' normal bits by their restart
   // bits, so R times the largest restart cost bounds what they add. While
   // that bound fits, the exact sum (O(R) divisions) is not needed: it is
-  // computed only over a block's last few entries, or when asked for.
+  // computed only over a block's last few entries, or when asked for
+  // (stream_bits()).
   const uint8_t max_restart = std::max(max_restart_bits_, restart);
   const size_t upper = RestartTableBits(block_size_, restarts_) + normal_sum_ + normal +
                        (HasRestarts(count_ + 1, restarts_) ? size_t{max_restart} * restarts_ : 0);
-  if (upper <= stream_capacity_bits_) {
-    stream_bits_exact_ = false;
-  } else {
-    const size_t bits = BitsFor(count_ + 1, normal_sum_ + normal);
-    if (bits > stream_capacity_bits_) {
-      values_.pop_back();
-      normal_bits_.pop_back();
-      restart_bits_.pop_back();
-      return false;
-    }
-    stream_bits_ = bits;
-    stream_bits_exact_ = true;
+  if (upper > stream_capacity_bits_ && BitsFor(count_ + 1, normal_sum_ + normal) > stream_capacity_bits_) {
+    values_.pop_back();
+    normal_bits_.pop_back();
+    restart_bits_.pop_back();
+    return false;
   }
   max_restart_bits_ = max_restart;
   normal_sum_ += normal;

@@ -77,7 +77,7 @@ class BlockBuilder {
   uint32_t count() const { return count_; }
   size_t block_size() const { return block_size_; }
   // Stream bits the current block uses: the offset table and the entries.
-  size_t stream_bits() const { return stream_bits_exact_ ? stream_bits_ : BitsFor(count_, normal_sum_); }
+  size_t stream_bits() const { return BitsFor(count_, normal_sum_); }
 
   // Adds to freqs[n] (65 counters) the symbol n of every consecutive pair
   // of values[0..num), the frequencies from which a table's code is built.
@@ -102,15 +102,11 @@ class BlockBuilder {
   BitWriter writer_;
   uint64_t head_ = 0;
   uint32_t count_ = 0;
-  size_t stream_bits_ = 0;
   std::vector<uint64_t> values_;       // values_[i]: entry i (values_[0] is the head)
   std::vector<uint8_t> normal_bits_;   // bits of entry i coded after its predecessor
   std::vector<uint8_t> restart_bits_;  // bits of entry i coded as a restart point
   size_t normal_sum_ = 0;              // sum of normal_bits_
   uint8_t max_restart_bits_ = 0;       // the largest of restart_bits_
-  // stream_bits_ holds the exact figure only when Add() had to compute it
-  // (near the end of a block); otherwise stream_bits() computes it.
-  bool stream_bits_exact_ = true;
 };
 
 }  // namespace simdex::format

@@ -65,7 +65,6 @@ struct Cursor {
   uint32_t next_r;
   uint32_t segment_end;
   uint32_t decoded;
-  uint32_t passed = 0;  // of them, values QuickStep stepped over (all below its lo)
 };
 
 // The index of the entry where the segment after restart r - 1 ends: the
@@ -241,7 +240,6 @@ inline Outcome FastEntries(const BlockView& b, uint64_t lo, Cursor* c, Keep&& ke
     uint32_t quick = 0;
     while (QuickStep(b.data, b.table, fast_end, local.segment_end, lo, &local.p, &local.pos, &local.i)) ++quick;
     local.decoded += quick;
-    local.passed += quick;
   } while ((outcome = FastStepAcross(b, fast_end, &local, keep)) == Outcome::kContinue);
   *c = local;
   return outcome;
@@ -322,15 +320,20 @@ Status StartBlock(BlockView* b, Cursor* c, Outcome* outcome, Keep&& keep) {
 }
 
 // Decodes what the fast path left (through the bounded reader) and turns
-// the outcome into a status. Sets *reached_end and *decoded (values decoded,
-// the head and restart probes included).
+// the outcome into a status. Sets *reached_end, *decoded (values decoded,
+// the head and restart probes included) and *end_index: the entry index
+// (0: the head) of the first value keep() refused, or the count when it
+// refused none. Every entry before it is at most the range's top; those
+// keep() did not see lie below its lo.
 template <typename Keep>
 Status FinishBlock(const BlockView& b, const BlockReadOptions& options, Outcome outcome, Cursor* c,
-                   bool* reached_end, uint64_t* decoded, Keep&& keep) {
+                   bool* reached_end, uint64_t* decoded, uint32_t* end_index, Keep&& keep) {
   if (outcome == Outcome::kEnd || outcome == Outcome::kContinue) {
     outcome = PlainEntries(b, options.force_plain, c, keep);
   }
   *decoded = c->decoded;
+  // Stopped early, the cursor has passed the refused value.
+  *end_index = outcome == Outcome::kEnd ? c->i : c->i - 1;
   *reached_end = false;
   switch (outcome) {
     case Outcome::kEnd:
@@ -366,12 +369,11 @@ BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const
 // false: from the head, or when seek_guess >= 0, from the last restart point
 // below lo, searched from restart seek_guess. Values below lo may be passed
 // over without a call to keep() (with lo = 0 every value gets one).
-// *skipped (when not null) is set to the number of entries passed over
-// without giving them to keep() (by the seek, or stepped over as below lo).
+// *end_index is as FinishBlock's.
 template <typename Keep>
 Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
               const BlockReadOptions& options, int seek_guess, uint64_t lo, bool* reached_end, uint64_t* decoded,
-              Keep&& keep, uint32_t* skipped = nullptr) {
+              uint32_t* end_index, Keep&& keep) {
   BlockView b = MakeView(block, block_size, head, decoder);
   Cursor c;
   Outcome outcome;
@@ -379,11 +381,8 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Bloc
   *reached_end = false;
   SIMDEX_RETURN_IF_ERROR(StartBlock(&b, &c, &outcome, keep));
   if (outcome == Outcome::kContinue && seek_guess >= 0) outcome = SeekRestart(b, lo, seek_guess, &c);
-  const uint32_t seek_skipped = c.i - 1;  // entries 1..i-1 were not given to keep()
   if (outcome == Outcome::kContinue && !options.force_plain) outcome = FastEntries(b, lo, &c, keep);
-  const Status s = FinishBlock(b, options, outcome, &c, reached_end, decoded, keep);
-  if (skipped != nullptr) *skipped = seek_skipped + c.passed;
-  return s;
+  return FinishBlock(b, options, outcome, &c, reached_end, decoded, end_index, keep);
 }
 
 Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
@@ -420,7 +419,8 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   bool reached_end;
   uint64_t decoded;
-  return Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/-1, 0, &reached_end, &decoded,
+  uint32_t end_index;
+  return Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/-1, 0, &reached_end, &decoded, &end_index,
                 [out](uint64_t v) {
     out->push_back(v);
     return true;
@@ -435,8 +435,9 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   const size_t before = out->size();
   uint64_t decoded = 0;
-  const Status s = Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/decoder.restarts(), lo, reached_end, &decoded,
-                          KeepInRange{lo, hi, out});
+  uint32_t end_index = 0;
+  const Status s = Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/decoder.restarts(), lo, reached_end,
+                          &decoded, &end_index, KeepInRange{lo, hi, out});
   if (stats != nullptr) {
     ++stats->blocks;
     stats->values_decoded += decoded;
@@ -450,19 +451,17 @@ Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
                     uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
   uint64_t decoded = 0;
-  uint32_t skipped = 0;
-  uint64_t n_below = 0, n_equal = 0;
-  const Status s = Decode(
-      ptr, block_size, head, decoder, options, std::max(restart_guess, 0), v, reached_end, &decoded,
-      [&](uint64_t x) {
-        if (x > v) return false;
-        ++(x < v ? n_below : n_equal);
-        return true;
-      },
-      &skipped);
-  // The head was given to keep() before the seek; the skipped entries lie
-  // between it and the restart point, all below v.
-  *below = n_below + skipped;
+  uint32_t end_index = 0;
+  uint64_t n_equal = 0;
+  const Status s = Decode(ptr, block_size, head, decoder, options, std::max(restart_guess, 0), v, reached_end,
+                          &decoded, &end_index, [&](uint64_t x) {
+                            if (x > v) return false;
+                            n_equal += x == v;
+                            return true;
+                          });
+  // The entries before end_index are at most v; every one equal to v was
+  // seen by keep() (the decode passes over values below v only).
+  *below = end_index - n_equal;
   *equal = n_equal;
   if (stats != nullptr) {
     ++stats->blocks;
@@ -546,7 +545,6 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
         Cursor& c = lane.cursor;
         const uint32_t quick = h.i - c.i;
         c.decoded += quick;
-        c.passed += quick;
         c.p = h.p;
         c.pos = h.pos;
         c.i = h.i;
@@ -569,9 +567,7 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       uint64_t decoded = 0;
       if (s.status.ok()) {
         s.status = FinishBlock(lane.view, options, lane.outcome, &lane.cursor, &s.reached_end, &decoded,
-                               KeepInRange{s.lo, s.hi, s.out});
-        // Stopped early, the cursor has passed the first value above hi.
-        s.end_index = s.reached_end ? lane.cursor.i : lane.cursor.i - 1;
+                               &s.end_index, KeepInRange{s.lo, s.hi, s.out});
       }
       if (stats != nullptr && lane.checked) {
         ++stats->blocks;

@@ -125,18 +125,21 @@ void HeadSample::Init(const uint8_t* heads_le, size_t n) {
   dir_.resize((size_t{1} << dir_bits_) + 1);
   size_t j = 0;
   for (size_t d = 0; d < dir_.size(); ++d) {
-    // The sampled heads with a prefix below d come before index j.
-    while (j < m && dir_bits_ > 0 && (HeadAt(sample_le_.data(), j) >> (64 - dir_bits_)) < d) ++j;
-    if (dir_bits_ == 0) j = d == 0 ? 0 : m;
+    // The sampled heads in buckets below d come before index j.
+    while (j < m && Bucket(HeadAt(sample_le_.data(), j)) < d) ++j;
     dir_[d] = static_cast<uint32_t>(j);
   }
+}
+
+size_t HeadSample::Bucket(uint64_t x) const {
+  return dir_bits_ == 0 ? 0 : static_cast<size_t>(x >> (64 - dir_bits_));
 }
 
 size_t HeadSample::FindInSample(uint64_t x, HeadSearchStats* stats) const {
   if (dir_.empty()) return kNoHead;
   // Every sampled head with a smaller prefix is < x, every one with a larger
   // prefix is > x: the answer's index is in [begin - 1, end - 1].
-  const size_t d = dir_bits_ == 0 ? 0 : static_cast<size_t>(x >> (64 - dir_bits_));
+  const size_t d = Bucket(x);
   const size_t begin = dir_[d];
   const size_t end = dir_[d + 1];
   constexpr size_t kScan = 4;

@@ -82,6 +82,8 @@ class HeadSample {
   // Largest directory: 2^12 + 1 u32 (16 KiB) per table.
   static constexpr int kMaxDirBits = 12;
 
+  // x's directory bucket: its top dir_bits_ bits.
+  size_t Bucket(uint64_t x) const;
   // FindLastLess(sample, x) through the directory.
   size_t FindInSample(uint64_t x, HeadSearchStats* stats) const;
 

@@ -75,11 +75,15 @@ void CompareWithScanBlock(const std::vector<EncodedTable>& tables, std::mt19937_
       ASSERT_LE(s.end_index, all.size()) << "table " << t;
       EXPECT_EQ(std::vector<uint64_t>(all.begin() + (s.end_index - got[t].size()), all.begin() + s.end_index), got[t])
           << "table " << t;
-      if (s.reached_end) EXPECT_EQ(s.end_index, all.size()) << "table " << t;
+      if (s.reached_end) {
+        EXPECT_EQ(s.end_index, all.size()) << "table " << t;
+      }
     }
   }
   EXPECT_EQ(many.blocks, one.blocks);
-  if (!random_guess) EXPECT_EQ(many.values_decoded, one.values_decoded);
+  if (!random_guess) {
+    EXPECT_EQ(many.values_decoded, one.values_decoded);
+  }
   EXPECT_EQ(many.values_in_range, one.values_in_range);
 }
 
