@@ -219,8 +219,10 @@ class IndexReader {
   // byte offset). Reads the whole file.
   Status Verify() const;
 
-  // The opened file's state (engine/index/reader_rep.h); opaque to users.
+  // The opened file's state (engine/index/reader_rep.h); opaque to users,
+  // read by the engine's own code (table cursors, the de-duplicator).
   struct Rep;
+  const Rep& rep() const { return *rep_; }
 
  private:
   explicit IndexReader(std::unique_ptr<Rep> rep);

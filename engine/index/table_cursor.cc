@@ -1,0 +1,72 @@
+#include "engine/index/table_cursor.h"
+
+#include <algorithm>
+
+#include "engine/index/reader_rep.h"
+#include "engine/index/table_encoder.h"
+#include "format/block_reader.h"
+#include "format/coding.h"
+#include "format/head_search.h"
+
+namespace simdex::index {
+
+TableCursor::TableCursor(const IndexReader& reader, int table)
+    : rep_(reader.rep()), table_(table), num_blocks_(rep_.tables[table].num_blocks) {}
+
+uint64_t TableCursor::Head(uint64_t b) const { return format::DecodeFixed64(rep_.tables[table_].heads + 8 * b); }
+
+Status TableCursor::Load(uint64_t b, uint64_t lo) {
+  const IndexReader::Rep::Table& table = rep_.tables[table_];
+  format::BlockReadOptions options;
+  options.verify_checksum = rep_.options.verify_block_checksums;
+  options.seed = BlockSeed(static_cast<uint32_t>(table_), b);
+  Status s = format::DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), *table.decoder,
+                                 options, &values_);
+  ++blocks_decoded_;
+  block_ = b;
+  loaded_ = true;
+  if (!s.ok()) {
+    values_.clear();
+    pos_ = 0;
+    num_blocks_ = b;  // nothing after a damaged block is read
+    return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(table_));
+  }
+  pos_ = static_cast<size_t>(std::lower_bound(values_.begin(), values_.end(), lo) - values_.begin());
+  return Status::OK();
+}
+
+Status TableCursor::Seek(uint64_t lo) {
+  if (loaded_ && Valid() && value() >= lo) return Status::OK();
+  if (loaded_ && !values_.empty() && values_.back() >= lo) {
+    pos_ = static_cast<size_t>(std::lower_bound(values_.begin() + static_cast<std::ptrdiff_t>(pos_), values_.end(), lo) -
+                               values_.begin());
+    return Status::OK();
+  }
+  // The first value >= lo lies in the last block whose head is < lo (a run
+  // of values equal to lo may begin before the first head equal to lo), or
+  // in the block after it; never before the next block not yet visited.
+  const uint64_t next = loaded_ ? block_ + 1 : 0;
+  if (next >= num_blocks_) {
+    values_.clear();
+    pos_ = 0;
+    return Status::OK();
+  }
+  uint64_t b = next;
+  if (Head(next) < lo) {
+    // Only heads from `next` on are searched: the cursor never moves back.
+    const size_t last_less = format::FindLastLess(rep_.tables[table_].heads + 8 * next, num_blocks_ - next, lo, nullptr);
+    b = next + last_less;  // last_less != kNoHead since Head(next) < lo
+  }
+  for (;; ++b) {
+    SIMDEX_RETURN_IF_ERROR(Load(b, lo));
+    if (Valid() || b + 1 >= num_blocks_) return Status::OK();
+  }
+}
+
+Status TableCursor::Next() {
+  if (++pos_ < values_.size()) return Status::OK();
+  if (block_ + 1 >= num_blocks_) return Status::OK();
+  return Load(block_ + 1, 0);
+}
+
+}  // namespace simdex::index
