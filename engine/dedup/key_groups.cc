@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/index/external_sorter.h"
-#include "engine/index/radix_sort.h"
+#include "engine/dedup/key_sort.h"
 
 namespace simdex::dedup {
 
@@ -16,60 +16,140 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-// Walks sorted records, visiting each group of at least min_size. A group
-// may continue in the next call (streamed records): Feed() keeps the open
-// group until a record with another prefix or Finish() closes it.
+// Walks sorted records and hands the groups of at least min_size to the
+// visitor in batches of about kBatchIds fingerprints. A group may continue
+// in the next call (streamed records): Feed() keeps the last group open
+// until a record with another prefix or Finish() closes it.
 class GroupScanner {
  public:
+  static constexpr size_t kBatchIds = 512;
+
   GroupScanner(int group_bits, size_t min_size, GroupVisitor* visitor)
-      : prefix_mask_(~uint64_t{0} << (64 - group_bits)), min_size_(min_size), visitor_(visitor) {}
+      : prefix_mask_(~uint64_t{0} << (64 - group_bits)), min_size_(std::max<size_t>(1, min_size)), visitor_(visitor) {}
 
   Status Feed(const uint64_t* records, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
+    size_t i = 0;
+    // Records continuing the open group.
+    for (; i < n && !open_.empty() && (records[i] & prefix_mask_) == open_prefix_; ++i) {
+      open_.push_back(Id(records[i]));
+    }
+    if (i == n) return Status::OK();
+    SIMDEX_RETURN_IF_ERROR(CloseOpen());
+    while (i < n) {
       const uint64_t prefix = records[i] & prefix_mask_;
-      if (prefix != prefix_ || ids_.empty()) {
-        SIMDEX_RETURN_IF_ERROR(Close());
-        prefix_ = prefix;
+      size_t j = i + 1;
+      while (j < n && (records[j] & prefix_mask_) == prefix) ++j;
+      if (j == n) {  // may continue in the next call
+        open_prefix_ = prefix;
+        for (; i < n; ++i) open_.push_back(Id(records[i]));
+        return Status::OK();
       }
-      ids_.push_back(static_cast<uint32_t>(records[i] & ~prefix_mask_));
+      if (j - i >= min_size_) SIMDEX_RETURN_IF_ERROR(Add(prefix, records + i, j - i));
+      i = j;
     }
     return Status::OK();
   }
 
-  Status Finish() { return Close(); }
+  Status Finish() {
+    SIMDEX_RETURN_IF_ERROR(CloseOpen());
+    return Send();
+  }
 
  private:
-  Status Close() {
+  uint32_t Id(uint64_t record) const { return static_cast<uint32_t>(record & ~prefix_mask_); }
+
+  Status Add(uint64_t prefix, const uint64_t* records, size_t n) {
+    batch_.prefixes.push_back(prefix);
+    for (size_t i = 0; i < n; ++i) batch_.ids.push_back(Id(records[i]));
+    batch_.starts.push_back(static_cast<uint32_t>(batch_.ids.size()));
+    return batch_.ids.size() >= kBatchIds ? Send() : Status::OK();
+  }
+
+  Status CloseOpen() {
     Status s;
-    if (ids_.size() >= min_size_ && !ids_.empty()) s = visitor_->Visit(prefix_, ids_);
-    ids_.clear();
+    if (open_.size() >= min_size_) {
+      batch_.prefixes.push_back(open_prefix_);
+      batch_.ids.insert(batch_.ids.end(), open_.begin(), open_.end());
+      batch_.starts.push_back(static_cast<uint32_t>(batch_.ids.size()));
+      if (batch_.ids.size() >= kBatchIds) s = Send();
+    }
+    open_.clear();
+    return s;
+  }
+
+  Status Send() {
+    if (batch_.size() == 0) return Status::OK();
+    Status s = visitor_->Visit(batch_);
+    batch_.Clear();
     return s;
   }
 
   const uint64_t prefix_mask_;
   const size_t min_size_;
   GroupVisitor* visitor_;
-  uint64_t prefix_ = 0;
-  std::vector<uint32_t> ids_;
+  uint64_t open_prefix_ = 0;
+  std::vector<uint32_t> open_;
+  GroupBatch batch_;
 };
 
-uint64_t Record(const BlockPermutation& perm, uint64_t prefix_mask, uint64_t fingerprint, uint64_t index) {
-  return (perm.Apply(fingerprint) & prefix_mask) | index;
+// BlockPermutation::Apply as rotations of each block's bits, inlined: the
+// records of every table are made from every fingerprint.
+class Permuter {
+ public:
+  explicit Permuter(const BlockPermutation& perm) {
+    // Each block of the permutation is a maximal run of bits that Apply
+    // moves by one distance; find them bit by bit.
+    for (int bit = 0; bit < 64;) {
+      const int to = std::countr_zero(perm.Apply(uint64_t{1} << bit));
+      int end = bit + 1;
+      while (end < 64 && std::countr_zero(perm.Apply(uint64_t{1} << end)) == to + (end - bit)) ++end;
+      const uint64_t mask = end - bit == 64 ? ~uint64_t{0} : ((uint64_t{1} << (end - bit)) - 1) << bit;
+      masks_[blocks_] = mask;
+      rotations_[blocks_] = (to - bit + 64) % 64;
+      ++blocks_;
+      bit = end;
+    }
+  }
+  uint64_t Apply(uint64_t x) const {
+    uint64_t out = 0;
+    for (int i = 0; i < blocks_; ++i) out |= std::rotl(x & masks_[i], rotations_[i]);
+    return out;
+  }
+
+ private:
+  int blocks_ = 0;
+  uint64_t masks_[64];
+  int rotations_[64];
+};
+
+}  // namespace
+
+int GroupBits(int key_bits, uint64_t distinct_count) {
+  const int id_bits = std::max(1, static_cast<int>(std::bit_width(distinct_count > 0 ? distinct_count - 1 : 0)));
+  return std::min(key_bits, 64 - id_bits);
 }
 
+KeyGroups::KeyGroups(std::span<const uint64_t> distinct, const KeyGroupOptions& options)
+    : distinct_(distinct), options_(options) {}
+KeyGroups::~KeyGroups() = default;
+
 // The in-memory path: radix sort, then `threads` parts visited in parallel.
-Status SortedInMemory(std::span<const uint64_t> distinct, const BlockPermutation& perm, int group_bits,
-                      const KeyGroupOptions& o, const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor,
-                      KeyGroupStats* stats) {
+Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
+                                 const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor) {
+  const std::span<const uint64_t> distinct = distinct_;
+  const KeyGroupOptions& o = options_;
+  KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
   const size_t n = distinct.size();
   auto start = Clock::now();
-  std::vector<uint64_t> records(n);
-  {
-    std::vector<uint64_t> scratch(n);
-    for (size_t i = 0; i < n; ++i) records[i] = Record(perm, prefix_mask, distinct[i], i);
-    index::RadixSort(records.data(), scratch.data(), n, o.threads);
+  if (!records_) {
+    records_.reset(new uint64_t[n]);
+    scratch_.reset(new uint64_t[n]);
   }
+  uint64_t* const records = records_.get();
+  const Permuter permuter(perm);
+  MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct[i]) & prefix_mask) | i; }, records,
+                           scratch_.get(), n, group_bits, o.threads);
   stats->seconds_sorting += Seconds(start);
   start = Clock::now();
 
@@ -87,7 +167,7 @@ Status SortedInMemory(std::span<const uint64_t> distinct, const BlockPermutation
   std::vector<Status> status(parts);
   auto run = [&](int p) {
     GroupScanner scanner(group_bits, o.min_group_size, visitors[p].get());
-    status[p] = scanner.Feed(records.data() + bounds[p], bounds[p + 1] - bounds[p]);
+    status[p] = scanner.Feed(records + bounds[p], bounds[p + 1] - bounds[p]);
     if (status[p].ok()) status[p] = scanner.Finish();
   };
   std::vector<std::thread> workers;
@@ -100,16 +180,19 @@ Status SortedInMemory(std::span<const uint64_t> distinct, const BlockPermutation
 }
 
 // The spilling path: the external sorter, streamed through one visitor.
-Status SortedExternally(std::span<const uint64_t> distinct, const BlockPermutation& perm, int group_bits,
-                        const KeyGroupOptions& o, const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor,
-                        KeyGroupStats* stats) {
+Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
+                                   const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor) {
+  const std::span<const uint64_t> distinct = distinct_;
+  const KeyGroupOptions& o = options_;
+  KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
   auto start = Clock::now();
   index::ExternalSorter<uint64_t> sorter({.memory_bytes = o.memory_bytes, .tmpdir = o.tmpdir, .threads = o.threads});
+  const Permuter permuter(perm);
   std::vector<uint64_t> buf(size_t{1} << 13);
   for (size_t i = 0; i < distinct.size(); i += buf.size()) {
     const size_t n = std::min(buf.size(), distinct.size() - i);
-    for (size_t j = 0; j < n; ++j) buf[j] = Record(perm, prefix_mask, distinct[i + j], i + j);
+    for (size_t j = 0; j < n; ++j) buf[j] = (permuter.Apply(distinct[i + j]) & prefix_mask) | (i + j);
     SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
   }
   SIMDEX_RETURN_IF_ERROR(sorter.Finish());
@@ -130,24 +213,14 @@ Status SortedExternally(std::span<const uint64_t> distinct, const BlockPermutati
   return Status::OK();
 }
 
-}  // namespace
-
-int GroupBits(int key_bits, uint64_t distinct_count) {
-  const int id_bits = std::max(1, static_cast<int>(std::bit_width(distinct_count > 0 ? distinct_count - 1 : 0)));
-  return std::min(key_bits, 64 - id_bits);
-}
-
-Status ForEachKeyGroup(std::span<const uint64_t> distinct, const BlockPermutation& perm, const KeyGroupOptions& options,
-                       const std::function<std::unique_ptr<GroupVisitor>(int part)>& make_visitor,
-                       KeyGroupStats* stats) {
-  ++stats->tables;
-  stats->records += distinct.size();
-  if (distinct.empty()) return Status::OK();
-  const int group_bits = GroupBits(perm.key_bits(), distinct.size());
-  if (distinct.size() <= options.memory_bytes / 16) {
-    return SortedInMemory(distinct, perm, group_bits, options, make_visitor, stats);
-  }
-  return SortedExternally(distinct, perm, group_bits, options, make_visitor, stats);
+Status KeyGroups::ForEach(const BlockPermutation& perm,
+                          const std::function<std::unique_ptr<GroupVisitor>(int part)>& make_visitor) {
+  ++stats_.tables;
+  stats_.records += distinct_.size();
+  if (distinct_.empty()) return Status::OK();
+  const int group_bits = GroupBits(perm.key_bits(), distinct_.size());
+  if (distinct_.size() <= options_.memory_bytes / 16) return SortedInMemory(perm, group_bits, make_visitor);
+  return SortedExternally(perm, group_bits, make_visitor);
 }
 
 }  // namespace simdex::dedup

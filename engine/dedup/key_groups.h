@@ -22,20 +22,41 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
 namespace simdex::dedup {
 
+// A run of consecutive groups of one part of a table, handed to a visitor
+// together so that it can start the memory loads of all of them first.
+struct GroupBatch {
+  // Group g: prefixes[g] is its leading group_bits of the permuted value,
+  // left aligned (the other bits zero); its fingerprints are
+  // ids[starts[g], starts[g + 1]) (indexes into the distinct fingerprints,
+  // increasing). starts has size() + 1 entries.
+  std::vector<uint64_t> prefixes;
+  std::vector<uint32_t> starts = {0};
+  std::vector<uint32_t> ids;
+
+  size_t size() const { return prefixes.size(); }
+  std::span<const uint32_t> group(size_t g) const {
+    return std::span<const uint32_t>(ids).subspan(starts[g], starts[g + 1] - starts[g]);
+  }
+  void Clear() {
+    prefixes.clear();
+    starts.assign(1, 0);
+    ids.clear();
+  }
+};
+
 // Consumes the groups of one part of a table, in increasing key order.
 class GroupVisitor {
  public:
   virtual ~GroupVisitor() = default;
-  // prefix: the group's leading group_bits of the permuted value, left
-  // aligned (the other bits zero). ids: the distinct fingerprints' indexes,
-  // increasing. The span is valid during the call only.
-  virtual Status Visit(uint64_t prefix, std::span<const uint32_t> ids) = 0;
+  // The batch is valid during the call only.
+  virtual Status Visit(const GroupBatch& batch) = 0;
 };
 
 struct KeyGroupOptions {
@@ -63,14 +84,39 @@ struct KeyGroupStats {
 // a key_bits-wide key over `distinct_count` fingerprints.
 int GroupBits(int key_bits, uint64_t distinct_count);
 
-// Sorts `distinct` by `perm`'s key and calls the visitors' Visit for every
-// group of at least min_group_size. make_visitor(part) is called once per
-// part (parts 0, 1, ..., at most `threads` of them) before any Visit; each
-// visitor is used by one thread and destroyed after its part. Returns the first error a visitor or the sort returned.
-// REQUIRES: distinct.size() <= 2^32 - 1.
-Status ForEachKeyGroup(std::span<const uint64_t> distinct, const BlockPermutation& perm, const KeyGroupOptions& options,
-                       const std::function<std::unique_ptr<GroupVisitor>(int part)>& make_visitor,
-                       KeyGroupStats* stats);
+// The key groups of one batch, table after table. The in-memory sort's
+// buffers are kept from one table to the next.
+//
+// Thread safety: one thread calls ForEach; visitors run on up to
+// options.threads threads.
+class KeyGroups {
+ public:
+  // REQUIRES: distinct.size() <= 2^32 - 1; distinct outlives this object.
+  KeyGroups(std::span<const uint64_t> distinct, const KeyGroupOptions& options);
+  ~KeyGroups();
+
+  // Sorts the batch by `perm`'s key and calls the visitors' Visit for every
+  // group of at least min_group_size. make_visitor(part) is called once per
+  // part (parts 0, 1, ..., at most `threads` of them) before any Visit;
+  // each visitor is used by one thread and destroyed after its part.
+  // Returns the first error a visitor or the sort returned.
+  Status ForEach(const BlockPermutation& perm,
+                 const std::function<std::unique_ptr<GroupVisitor>(int part)>& make_visitor);
+
+  const KeyGroupStats& stats() const { return stats_; }
+
+ private:
+  Status SortedInMemory(const BlockPermutation& perm, int group_bits,
+                        const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor);
+  Status SortedExternally(const BlockPermutation& perm, int group_bits,
+                          const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor);
+
+  std::span<const uint64_t> distinct_;
+  KeyGroupOptions options_;
+  KeyGroupStats stats_;
+  std::unique_ptr<uint64_t[]> records_;  // in memory: distinct_.size() each
+  std::unique_ptr<uint64_t[]> scratch_;
+};
 
 }  // namespace simdex::dedup
 

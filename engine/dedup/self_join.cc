@@ -31,11 +31,16 @@ class JoinVisitor : public GroupVisitor {
     total_->splits += stats_.splits;
   }
 
-  Status Visit(uint64_t, std::span<const uint32_t> ids) override {
-    values_.resize(ids.size());
-    for (size_t i = 0; i < ids.size(); ++i) values_[i] = distinct_[ids[i]];
-    ids_.assign(ids.begin(), ids.end());
-    join_.Join(&values_, &ids_, required_, exclusions_, &out_, &stats_);
+  Status Visit(const GroupBatch& batch) override {
+    // Start loading every member's fingerprint before the first compare.
+    for (uint32_t id : batch.ids) __builtin_prefetch(&distinct_[id]);
+    for (size_t g = 0; g < batch.size(); ++g) {
+      const std::span<const uint32_t> ids = batch.group(g);
+      values_.resize(ids.size());
+      for (size_t i = 0; i < ids.size(); ++i) values_[i] = distinct_[ids[i]];
+      ids_.assign(ids.begin(), ids.end());
+      join_.Join(&values_, &ids_, required_, exclusions_, &out_, &stats_);
+    }
     return Status::OK();
   }
 
@@ -71,18 +76,17 @@ Status SelfJoin(std::span<const uint64_t> distinct, const SelfJoinOptions& optio
   KeyGroupOptions sort = options.sort;
   sort.min_group_size = 2;
   std::vector<uint64_t> exclusions;  // the keys of the tables joined so far
+  KeyGroups groups(distinct, sort);
   for (int t : options.scheme.TablesForDistance(options.k)) {
     const BlockPermutation& perm = options.scheme.table(t);
     const uint64_t required = KeyMask(perm);
-    SIMDEX_RETURN_IF_ERROR(ForEachKeyGroup(
-        distinct, perm, sort,
-        [&](int) {
-          return std::make_unique<JoinVisitor>(distinct, options.k, options.force_plain_groups, required, exclusions,
-                                               counting, sink_mu, &stats->groups, stats_mu);
-        },
-        &stats->sort));
+    SIMDEX_RETURN_IF_ERROR(groups.ForEach(perm, [&](int) {
+      return std::make_unique<JoinVisitor>(distinct, options.k, options.force_plain_groups, required, exclusions,
+                                           counting, sink_mu, &stats->groups, stats_mu);
+    }));
     exclusions.push_back(required);
   }
+  stats->sort = groups.stats();
   stats->pairs += pairs;
   return Status::OK();
 }
