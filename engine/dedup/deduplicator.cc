@@ -1,0 +1,446 @@
+// Deduplicator (include/simdex/dedup.h). Finish() runs, in order:
+//   1. distinct: the external sorter orders (fingerprint, ordinal); one pass
+//      over it gives the sorted distinct fingerprints, how many documents
+//      share each, and each document's distinct number;
+//   2. against: each index's nearest entry per distinct fingerprint;
+//   3. the self-join (self_join.h): pairs of distinct fingerprints within k
+//      go into a union-find over the distinct fingerprints (and, with
+//      keep_pairs, into a spilled sorter);
+//   4. clusters: each set's representative (largest score, then smallest
+//      ordinal), each document's distance to it and its duplicate flag;
+//   5. with keep_pairs, the document pairs: exact duplicates among the
+//      documents of one fingerprint, and every document of a near pair's
+//      fingerprints, sorted by (a, b).
+// Memory: the per-document arrays are counted against memory_bytes and the
+// sorts get what is left.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdlib>
+#include <limits>
+
+#include "engine/dedup/against.h"
+#include "engine/dedup/self_join.h"
+#include "engine/dedup/union_find.h"
+#include "engine/index/external_sorter.h"
+#include "simdex/dedup.h"
+
+namespace simdex {
+
+using index::ExternalSorter;
+using index::FingerprintIdPair;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kMaxDocuments = uint64_t{kNone} - 1;
+constexpr uint8_t kEmptyDistance = 0xff;
+
+std::string DefaultTmpdir() {
+  const char* dir = std::getenv("TMPDIR");
+  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
+}
+
+// A pair record for the sorters: (a << 32 | b, distance), ordered by a, b.
+FingerprintIdPair PairRecord(uint32_t a, uint32_t b, uint32_t distance) {
+  return {uint64_t{a} << 32 | b, distance};
+}
+
+}  // namespace
+
+const char* AgainstStrategyName(AgainstStrategy strategy) {
+  switch (strategy) {
+    case AgainstStrategy::kProbe: return "probe";
+    case AgainstStrategy::kMergeJoin: return "merge-join";
+    case AgainstStrategy::kAuto: break;
+  }
+  return "auto";
+}
+
+struct Deduplicator::Rep {
+  DedupOptions options;
+  int k = 0;
+  Status status;
+  bool adding = true;
+  bool finished = false;
+  bool pairs_read = false;
+  DedupStats stats;
+  std::vector<const IndexReader*> indexes;
+
+  // While adding.
+  uint64_t documents = 0;
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> by_fingerprint;  // (fingerprint, ordinal)
+  std::vector<double> scores;  // by ordinal, once any score is not 0
+
+  // Finish(): the distinct fingerprints.
+  std::vector<uint64_t> distinct;
+  std::vector<uint32_t> multiplicity;     // documents per distinct fingerprint
+  std::unique_ptr<uint32_t[]> of_document;  // distinct number per ordinal, kNone when empty
+  std::vector<std::vector<dedup::AgainstHit>> hits;  // per index, sorted by distinct
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> near_pairs;  // distinct pairs (keep_pairs)
+
+  // Results.
+  std::unique_ptr<uint32_t[]> representative;  // by ordinal
+  std::unique_ptr<uint8_t[]> distance;         // by ordinal; kEmptyDistance when empty
+  struct Against {
+    uint32_t ordinal;
+    uint32_t index;
+    uint32_t distance;
+    uint64_t id;
+  };
+  std::vector<Against> against;  // sorted by ordinal
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> pairs;  // document pairs (keep_pairs)
+
+  // Bytes held by the per-document arrays, counted against the budget.
+  size_t FixedBytes() const {
+    return distinct.capacity() * 8 + multiplicity.capacity() * 4 + scores.capacity() * 8 +
+           (of_document ? documents * 4 : 0) + (representative ? documents * 5 : 0);
+  }
+  // What a sort may use besides `also` more bytes of arrays.
+  size_t SortBudget(size_t also) const {
+    const size_t used = FixedBytes() + also;
+    const size_t left = options.memory_bytes > used ? options.memory_bytes - used : 0;
+    return std::max(left, index::kExternalSortMinMemoryBytes);
+  }
+  index::ExternalSortOptions SorterOptions(size_t bytes) const {
+    return {.memory_bytes = bytes, .tmpdir = options.tmpdir, .threads = options.threads};
+  }
+  void CountSpills(const index::ExternalSortStats& s) {
+    stats.spilled_runs += s.runs_spilled;
+    stats.spilled_bytes += s.bytes_spilled;
+  }
+};
+
+Deduplicator::Deduplicator(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+Deduplicator::~Deduplicator() = default;
+
+Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Deduplicator>* out) {
+  auto rep = std::make_unique<Rep>();
+  rep->options = options;
+  rep->k = options.k < 0 ? options.scheme.k() : options.k;
+  if (rep->k > options.scheme.k()) {
+    return Status::InvalidArgument("k " + std::to_string(rep->k) + " is larger than scheme " +
+                                   options.scheme.Name() + " supports (" + std::to_string(options.scheme.k()) + ")");
+  }
+  if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  if (options.memory_bytes < index::kExternalSortMinMemoryBytes) {
+    return Status::InvalidArgument("memory bound " + std::to_string(options.memory_bytes) +
+                                   " is below the minimum of 64 KiB");
+  }
+  if (rep->options.tmpdir.empty()) rep->options.tmpdir = DefaultTmpdir();
+  // The sorter of (fingerprint, ordinal) gets half: the distinct
+  // fingerprints and the documents' numbers are made while it is read.
+  rep->by_fingerprint = std::make_unique<ExternalSorter<FingerprintIdPair>>(
+      rep->SorterOptions(std::max(options.memory_bytes / 2, index::kExternalSortMinMemoryBytes)));
+  SIMDEX_RETURN_IF_ERROR(rep->by_fingerprint->status());
+  out->reset(new Deduplicator(std::move(rep)));
+  return Status::OK();
+}
+
+Status Deduplicator::Add(uint64_t fingerprint, double score) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (!r.adding) return r.status = Status::InvalidArgument("Add() after Finish()");
+  if (r.documents == kMaxDocuments) {
+    return r.status = Status::InvalidArgument("a batch holds at most " + std::to_string(kMaxDocuments) + " documents");
+  }
+  if (score != 0 && r.scores.empty()) r.scores.resize(r.documents, 0.0);
+  if (!r.scores.empty()) r.scores.push_back(score);
+  const FingerprintIdPair record{fingerprint, r.documents};
+  r.status = r.by_fingerprint->Add(&record, 1);
+  ++r.documents;
+  return r.status;
+}
+
+Status Deduplicator::AddEmpty() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (!r.adding) return r.status = Status::InvalidArgument("AddEmpty() after Finish()");
+  if (r.documents == kMaxDocuments) {
+    return r.status = Status::InvalidArgument("a batch holds at most " + std::to_string(kMaxDocuments) + " documents");
+  }
+  if (!r.scores.empty()) r.scores.push_back(0);
+  ++r.documents;
+  ++r.stats.empty;
+  return Status::OK();
+}
+
+Status Deduplicator::AddIndex(const IndexReader* index) {
+  Rep& r = *rep_;
+  if (!r.adding) return Status::InvalidArgument("AddIndex() after Finish()");
+  if (r.k > index->scheme().k()) {
+    return Status::InvalidArgument("k " + std::to_string(r.k) + " is larger than the index's scheme " +
+                                   index->scheme().Name() + " supports (" + std::to_string(index->scheme().k()) + ")");
+  }
+  r.indexes.push_back(index);
+  return Status::OK();
+}
+
+uint64_t Deduplicator::size() const { return rep_->documents; }
+const DedupStats& Deduplicator::stats() const { return rep_->stats; }
+
+Status Deduplicator::Finish() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (!r.adding) return r.status = Status::InvalidArgument("Finish() called twice");
+  r.adding = false;
+  r.status = FinishImpl();
+  r.by_fingerprint.reset();
+  r.near_pairs.reset();
+  r.distinct = std::vector<uint64_t>();
+  r.multiplicity = std::vector<uint32_t>();
+  r.of_document.reset();
+  r.hits.clear();
+  r.scores = std::vector<double>();
+  r.finished = r.status.ok();
+  return r.status;
+}
+
+namespace {
+
+// Step 1: the distinct fingerprints, their multiplicities and the
+// documents' distinct numbers, from the (fingerprint, ordinal) sorter.
+Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, std::vector<uint64_t>* distinct,
+                    std::vector<uint32_t>* multiplicity, uint32_t* of_document) {
+  std::fill(of_document, of_document + documents, kNone);
+  SIMDEX_RETURN_IF_ERROR(sorter->Finish());
+  std::vector<FingerprintIdPair> batch(size_t{1} << 12);
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(sorter->Read(batch.data(), batch.size(), &got));
+    if (got == 0) return Status::OK();
+    for (size_t i = 0; i < got; ++i) {
+      if (distinct->empty() || distinct->back() != batch[i].fingerprint) {
+        distinct->push_back(batch[i].fingerprint);
+        multiplicity->push_back(0);
+      }
+      ++multiplicity->back();
+      of_document[batch[i].id] = static_cast<uint32_t>(distinct->size() - 1);
+    }
+  }
+}
+
+}  // namespace
+
+Status Deduplicator::FinishImpl() {
+  Rep& r = *rep_;
+  DedupStats& st = r.stats;
+  st.documents = r.documents;
+  auto start = Clock::now();
+
+  // 1. Distinct fingerprints.
+  r.of_document.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
+  SIMDEX_RETURN_IF_ERROR(ReadDistinct(r.by_fingerprint.get(), r.documents, &r.distinct, &r.multiplicity,
+                                      r.of_document.get()));
+  r.CountSpills(r.by_fingerprint->stats());
+  r.by_fingerprint.reset();
+  r.distinct.shrink_to_fit();
+  r.multiplicity.shrink_to_fit();
+  st.distinct_fingerprints = r.distinct.size();
+  st.seconds_distinct = Seconds(start);
+
+  // 2. Against each index.
+  start = Clock::now();
+  dedup::KeyGroupOptions sort{.memory_bytes = r.SortBudget(0), .tmpdir = r.options.tmpdir, .threads = r.options.threads};
+  for (const IndexReader* index : r.indexes) {
+    AgainstStrategy strategy = r.options.against_strategy;
+    if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.k);
+    st.against_strategy = AgainstStrategyName(strategy);
+    r.hits.emplace_back();
+    if (strategy == AgainstStrategy::kProbe) {
+      SIMDEX_RETURN_IF_ERROR(dedup::ProbeIndex(r.distinct, *index, r.k, r.options.threads, &r.hits.back()));
+    } else {
+      dedup::AgainstStats against;
+      SIMDEX_RETURN_IF_ERROR(dedup::MergeJoinIndex(r.distinct, *index, r.k, sort, &r.hits.back(), &against));
+      st.against_blocks_decoded += against.blocks_decoded;
+      st.spilled_runs += against.sort.spilled_runs;
+      st.spilled_bytes += against.sort.spilled_bytes;
+    }
+  }
+  st.seconds_against = Seconds(start);
+
+  // 3. The self-join, into a union-find over the distinct fingerprints.
+  start = Clock::now();
+  const uint32_t nd = static_cast<uint32_t>(r.distinct.size());
+  dedup::UnionFind sets(nd);
+  // The join's sort gets what the union-find leaves; with keep_pairs, a
+  // quarter of that goes to the sorter of the pairs found.
+  const size_t join_budget = r.SortBudget(size_t{nd} * 4);
+  if (r.options.keep_pairs) {
+    r.near_pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(
+        r.SorterOptions(std::max(join_budget / 4, index::kExternalSortMinMemoryBytes)));
+  }
+  dedup::SelfJoinOptions join;
+  join.scheme = r.options.scheme;
+  join.k = r.k;
+  join.sort = sort;
+  join.sort.memory_bytes =
+      r.options.keep_pairs ? std::max(join_budget / 4 * 3, index::kExternalSortMinMemoryBytes) : join_budget;
+  join.force_plain_groups = r.options.force_plain_groups;
+  dedup::SelfJoinStats join_stats;
+  Status sink_status;
+  SIMDEX_RETURN_IF_ERROR(dedup::SelfJoin(r.distinct, join, [&](std::span<const dedup::DistinctPair> pairs) {
+    for (const dedup::DistinctPair& p : pairs) {
+      sets.Union(p.a, p.b);
+      st.pairs += uint64_t{r.multiplicity[p.a]} * r.multiplicity[p.b];
+      if (r.near_pairs && sink_status.ok()) {
+        const FingerprintIdPair record = PairRecord(p.a, p.b, p.distance);
+        sink_status = r.near_pairs->Add(&record, 1);
+      }
+    }
+  }, &join_stats));
+  SIMDEX_RETURN_IF_ERROR(sink_status);
+  st.distinct_pairs = join_stats.pairs;
+  st.comparisons = join_stats.groups.comparisons;
+  st.spilled_runs += join_stats.sort.spilled_runs;
+  st.spilled_bytes += join_stats.sort.spilled_bytes;
+  for (uint32_t m : r.multiplicity) st.pairs += uint64_t{m} * (m - 1) / 2;
+  st.seconds_self_join = Seconds(start);
+
+  // 4. Clusters: representatives (largest score, then smallest ordinal)
+  // and sizes by root, then each document's result.
+  start = Clock::now();
+  {
+    std::vector<uint32_t> best(nd, kNone), members(nd, 0);
+    for (uint64_t o = 0; o < r.documents; ++o) {
+      const uint32_t d = r.of_document[o];
+      if (d == kNone) continue;
+      const uint32_t root = sets.Find(d);
+      ++members[root];
+      uint32_t& b = best[root];
+      if (b == kNone || (!r.scores.empty() && r.scores[o] > r.scores[b])) b = static_cast<uint32_t>(o);
+    }
+    for (uint32_t root = 0; root < nd; ++root) {
+      if (members[root] >= 2) {
+        ++st.clusters;
+        st.clustered_documents += members[root];
+      }
+    }
+    r.representative.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
+    r.distance.reset(new uint8_t[std::max<uint64_t>(1, r.documents)]);
+    std::vector<size_t> next_hit(r.hits.size(), 0);
+    for (uint64_t o = 0; o < r.documents; ++o) {
+      const uint32_t d = r.of_document[o];
+      if (d == kNone) {
+        r.representative[o] = static_cast<uint32_t>(o);
+        r.distance[o] = kEmptyDistance;
+        continue;
+      }
+      const uint32_t rep = best[sets.Find(d)];
+      r.representative[o] = rep;
+      r.distance[o] = static_cast<uint8_t>(std::popcount(r.distinct[d] ^ r.distinct[r.of_document[rep]]));
+      bool duplicate = rep != o;
+      // The nearest entry over all indexes: smallest distance, then first
+      // index (hits of one index are sorted by distinct number).
+      Rep::Against a{static_cast<uint32_t>(o), kNone, 0, 0};
+      for (size_t i = 0; i < r.hits.size(); ++i) {
+        const std::vector<dedup::AgainstHit>& h = r.hits[i];
+        const auto it = std::lower_bound(h.begin(), h.end(), d,
+                                         [](const dedup::AgainstHit& x, uint32_t v) { return x.distinct < v; });
+        if (it == h.end() || it->distinct != d) continue;
+        if (a.index == kNone || it->distance < a.distance) a = {static_cast<uint32_t>(o), static_cast<uint32_t>(i), it->distance, it->id};
+      }
+      if (a.index != kNone) {
+        r.against.push_back(a);
+        ++st.against_matches;
+        duplicate = true;
+      }
+      st.duplicates += duplicate;
+    }
+  }
+
+  // 5. Document pairs.
+  if (r.options.keep_pairs) {
+    SIMDEX_RETURN_IF_ERROR(r.near_pairs->Finish());
+    // The documents of each distinct fingerprint, by ordinal.
+    std::vector<uint32_t> first(nd + 1, 0), documents_of(r.documents - st.empty);
+    for (uint32_t d = 0; d < nd; ++d) first[d + 1] = first[d] + r.multiplicity[d];
+    {
+      std::vector<uint32_t> next(first.begin(), first.end() - 1);
+      for (uint64_t o = 0; o < r.documents; ++o) {
+        if (r.of_document[o] != kNone) documents_of[next[r.of_document[o]]++] = static_cast<uint32_t>(o);
+      }
+    }
+    r.pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SorterOptions(
+        std::max(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2, index::kExternalSortMinMemoryBytes)));
+    std::vector<FingerprintIdPair> buf;
+    auto flush = [&]() -> Status {
+      Status s = r.pairs->Add(buf.data(), buf.size());
+      buf.clear();
+      return s;
+    };
+    for (uint32_t d = 0; d < nd; ++d) {
+      for (uint32_t i = first[d]; i < first[d + 1]; ++i) {
+        for (uint32_t j = i + 1; j < first[d + 1]; ++j) buf.push_back(PairRecord(documents_of[i], documents_of[j], 0));
+        if (buf.size() >= 4096) SIMDEX_RETURN_IF_ERROR(flush());
+      }
+    }
+    std::vector<FingerprintIdPair> near(size_t{1} << 12);
+    for (size_t got = 0;;) {
+      SIMDEX_RETURN_IF_ERROR(r.near_pairs->Read(near.data(), near.size(), &got));
+      if (got == 0) break;
+      for (size_t n = 0; n < got; ++n) {
+        const uint32_t x = static_cast<uint32_t>(near[n].fingerprint >> 32);
+        const uint32_t y = static_cast<uint32_t>(near[n].fingerprint);
+        for (uint32_t i = first[x]; i < first[x + 1]; ++i) {
+          for (uint32_t j = first[y]; j < first[y + 1]; ++j) {
+            const uint32_t a = documents_of[i], b = documents_of[j];
+            buf.push_back(PairRecord(std::min(a, b), std::max(a, b), static_cast<uint32_t>(near[n].id)));
+          }
+          if (buf.size() >= 4096) SIMDEX_RETURN_IF_ERROR(flush());
+        }
+      }
+    }
+    SIMDEX_RETURN_IF_ERROR(flush());
+    r.CountSpills(r.near_pairs->stats());
+    r.near_pairs.reset();
+    SIMDEX_RETURN_IF_ERROR(r.pairs->Finish());
+  }
+  st.seconds_clusters = Seconds(start);
+  return Status::OK();
+}
+
+DedupResult Deduplicator::Result(uint64_t ordinal) const {
+  const Rep& r = *rep_;
+  DedupResult result;
+  if (r.distance[ordinal] == kEmptyDistance) {
+    result.empty = true;
+    result.representative = ordinal;
+    return result;
+  }
+  result.representative = r.representative[ordinal];
+  result.distance = r.distance[ordinal];
+  result.duplicate = result.representative != ordinal;
+  const auto it = std::lower_bound(r.against.begin(), r.against.end(), ordinal,
+                                   [](const Rep::Against& a, uint64_t o) { return a.ordinal < o; });
+  if (it != r.against.end() && it->ordinal == ordinal) {
+    result.duplicate = true;
+    result.against_index = static_cast<int>(it->index);
+    result.against_id = it->id;
+    result.against_distance = static_cast<int>(it->distance);
+  }
+  return result;
+}
+
+Status Deduplicator::ForEachPair(const std::function<Status(uint64_t a, uint64_t b, int distance)>& fn) {
+  Rep& r = *rep_;
+  if (!r.finished || !r.pairs) return Status::InvalidArgument("ForEachPair() needs a finished run with keep_pairs");
+  if (r.pairs_read) return Status::InvalidArgument("ForEachPair() called twice");
+  r.pairs_read = true;
+  std::vector<FingerprintIdPair> batch(size_t{1} << 12);
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(r.pairs->Read(batch.data(), batch.size(), &got));
+    if (got == 0) break;
+    for (size_t i = 0; i < got; ++i) {
+      SIMDEX_RETURN_IF_ERROR(fn(batch[i].fingerprint >> 32, batch[i].fingerprint & 0xffffffff,
+                                static_cast<int>(batch[i].id)));
+    }
+  }
+  r.CountSpills(r.pairs->stats());
+  r.pairs.reset();
+  return Status::OK();
+}
+
+}  // namespace simdex
