@@ -1,0 +1,86 @@
+#include "tools/document_inputs.h"
+
+#include <cstdio>
+
+namespace simdex::tools {
+
+namespace {
+
+constexpr size_t kBatchDocuments = 256;
+constexpr size_t kBatchBytes = size_t{1} << 20;
+
+}  // namespace
+
+void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
+  sub->add_option("--id-field", args->id_field, "JSONL field holding the unsigned 64-bit id")->capture_default_str();
+  sub->add_option("--text-field", args->text_fields,
+                  "JSONL field holding text; repeat to join several with newlines (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id", args->id_mode, "ids from the id field, or the record number counting from 1 (ordinal)")
+      ->check(CLI::IsMember({"field", "ordinal"}))
+      ->capture_default_str();
+  sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
+}
+
+Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
+  size_t bytes = 0;
+  while (batch->size < kBatchDocuments && bytes < kBatchBytes) {
+    if (!reader_) {
+      if (next_ == args_.inputs.size()) {
+        *eof = true;
+        return Status::OK();
+      }
+      SIMDEX_RETURN_IF_ERROR(OpenNext());
+    }
+    if (batch->docs.size() <= batch->size) batch->docs.emplace_back();
+    Document& doc = batch->docs[batch->size];
+    bool end = false;
+    SIMDEX_RETURN_IF_ERROR(reader_->Next(&doc, &end));
+    const DocumentReaderStats& st = reader_->stats();
+    bytes_read_.store(bytes_before_ + st.bytes, std::memory_order_relaxed);
+    if (end) {
+      CloseCurrent();
+      continue;
+    }
+    if (ordinal_) doc.id += id_offset_;
+    bytes += doc.text.size();
+    ++batch->size;
+  }
+  return Status::OK();
+}
+
+Status DocumentInputs::OpenNext() {
+  const std::string& path = args_.inputs[next_++];
+  DocumentReaderOptions options;
+  options.format = args_.format.empty()      ? DocumentFormatFromPath(path)
+                   : args_.format == "jsonl" ? DocumentFormat::kJsonl
+                                             : DocumentFormat::kLines;
+  options.id_mode = args_.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  options.id_field = args_.id_field;
+  if (!args_.text_fields.empty()) options.text_fields = args_.text_fields;
+  options.skip_bad = args_.skip_bad;
+  options.max_errors_kept = kErrorsShown;
+  ordinal_ = options.format == DocumentFormat::kLines || options.id_mode == IdMode::kOrdinal;
+  return DocumentReader::Open(path, options, &reader_);
+}
+
+void DocumentInputs::CloseCurrent() {
+  const DocumentReaderStats& st = reader_->stats();
+  id_offset_ += st.records + st.skipped;
+  bytes_before_ += st.bytes;
+  skipped_ += st.skipped;
+  for (const std::string& e : st.first_errors) {
+    if (first_errors_.size() < kErrorsShown) first_errors_.push_back(e);
+  }
+  reader_.reset();
+}
+
+void DocumentInputs::PrintSkipped(const char* command) const {
+  for (const std::string& e : first_errors_) std::fprintf(stderr, "simdex %s: skipped %s\n", command, e.c_str());
+  if (skipped_ > first_errors_.size()) {
+    std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,
+                 static_cast<unsigned long long>(skipped_ - first_errors_.size()));
+  }
+}
+
+}  // namespace simdex::tools

@@ -1,0 +1,71 @@
+// The documents of several input files read one after the other, in
+// batches for tools/fingerprint_pipeline.h, with the input options shared by
+// `simdex fingerprint` and `simdex dedup`. Ordinal ids (line numbers, --id
+// ordinal) continue from one input to the next.
+#ifndef SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
+#define SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "simdex/document_reader.h"
+#include "simdex/status.h"
+#include "tools/fingerprint_pipeline.h"
+
+namespace simdex::tools {
+
+struct DocumentInputArgs {
+  std::vector<std::string> inputs;
+  std::string format;  // "jsonl", "lines"; empty: by each input's extension
+  std::string id_field = "id";
+  std::vector<std::string> text_fields;  // empty: {"text"}
+  std::string id_mode = "field";
+  bool skip_bad = false;
+};
+
+// Registers --id-field, --text-field, --id and --skip-bad on `sub` (each
+// command registers its own inputs and --format).
+void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args);
+
+class DocumentInputs {
+ public:
+  static constexpr size_t kErrorsShown = 5;
+
+  explicit DocumentInputs(const DocumentInputArgs& args) : args_(args) {}
+
+  // A BatchSource: fills the batch from the inputs in order.
+  Status Fill(DocumentBatch* batch, bool* eof);
+
+  // Decompressed bytes read so far (any thread).
+  uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
+  // Valid once Fill() has reported the end.
+  uint64_t skipped() const { return skipped_; }
+  const std::vector<std::string>& first_errors() const { return first_errors_; }
+
+  // Prints "simdex <command>: skipped <message>" for the first skipped
+  // records, and how many more there were.
+  void PrintSkipped(const char* command) const;
+
+ private:
+  Status OpenNext();
+  void CloseCurrent();
+
+  const DocumentInputArgs& args_;
+  size_t next_ = 0;
+  std::unique_ptr<DocumentReader> reader_;
+  bool ordinal_ = false;
+  uint64_t id_offset_ = 0;
+  uint64_t bytes_before_ = 0;
+  std::atomic<uint64_t> bytes_read_{0};
+  uint64_t skipped_ = 0;
+  std::vector<std::string> first_errors_;
+};
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_DOCUMENT_INPUTS_H_

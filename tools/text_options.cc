@@ -1,0 +1,52 @@
+#include "tools/text_options.h"
+
+#include <memory>
+
+namespace simdex::tools {
+
+void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
+  sub->add_option("--tokenizer", args->tokenizer, "features: words, char-ngrams, word-ngrams")
+      ->check(CLI::IsMember({"words", "char-ngrams", "word-ngrams"}))
+      ->capture_default_str();
+  sub->add_option("--ngram", args->ngram, "n for the n-gram tokenizers")->check(CLI::Range(1, 16))->capture_default_str();
+  sub->add_flag("--no-normalize", args->no_normalize, "skip NFKC normalization and case folding");
+  sub->add_option("--stop-words", args->stop_words, "drop stop words: en, zh (built-in lists) or FILE; repeatable")
+      ->allow_extra_args(false);
+  sub->add_option("--weighting", args->weighting, "feature weights: tf, binary, log-tf, tf-idf (needs --idf)")
+      ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf"}))
+      ->capture_default_str();
+  sub->add_option("--idf", args->idf, "term<TAB>idf file for tf-idf weighting");
+  sub->add_option("--seed", args->seed, "seed of the feature hash")->capture_default_str();
+  sub->add_option("--compat", args->compat,
+                  "python-simhash: reproduce the Python simhash package (ignores the text options)")
+      ->check(CLI::IsMember({"none", "python-simhash"}))
+      ->capture_default_str();
+}
+
+Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options) {
+  if (args.compat == "python-simhash") options->compat = Compat::kPythonSimhash;
+  if (args.tokenizer == "char-ngrams") options->tokenizer = Tokenizer::kCharNgrams;
+  if (args.tokenizer == "word-ngrams") options->tokenizer = Tokenizer::kWordNgrams;
+  options->ngram = args.ngram;
+  options->normalize = !args.no_normalize;
+  for (const std::string& list : args.stop_words) {
+    if (list == "en" || list == "zh") {
+      std::vector<std::string> words = BuiltinStopWords(list);
+      options->stop_words.insert(options->stop_words.end(), words.begin(), words.end());
+    } else {
+      SIMDEX_RETURN_IF_ERROR(LoadStopWords(list, &options->stop_words));
+    }
+  }
+  if (args.weighting == "binary") options->weighting = Weighting::kBinary;
+  if (args.weighting == "log-tf") options->weighting = Weighting::kLogTf;
+  if (args.weighting == "tf-idf") options->weighting = Weighting::kTfIdf;
+  if (!args.idf.empty()) {
+    auto table = std::make_shared<IdfTable>();
+    SIMDEX_RETURN_IF_ERROR(IdfTable::Load(args.idf, options->normalize, table.get()));
+    options->idf = std::move(table);
+  }
+  options->seed = args.seed;
+  return Status::OK();
+}
+
+}  // namespace simdex::tools
