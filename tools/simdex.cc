@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   simdex::tools::AddDistanceCommand(app, &run);
   simdex::tools::AddFingerprintCommand(app, &run);
   simdex::tools::AddPairsCommand(app, &run);
+  simdex::tools::AddDedupCommand(app, &run);
   simdex::tools::AddBuildCommand(app, &run);
   simdex::tools::AddQueryCommand(app, &run);
   simdex::tools::AddInspectCommand(app, &run);

@@ -1,0 +1,448 @@
+// simdex dedup: de-duplicates a batch of documents (include/simdex/dedup.h,
+// docs/dedup.md): every pair within distance k by a self-join over permuted
+// sorted tables, clusters with a representative each, optionally every
+// document against stored indexes. Documents come as JSONL or one per line
+// (fingerprinted here, with every option of `simdex fingerprint`) or as
+// fingerprint files.
+//
+// Output, one JSON line per document in input order:
+//   {"id":7,"cluster":3,"duplicate":true,"distance":2}
+//   {"id":9,"cluster":9,"duplicate":true,"distance":0,"against":{"index":"old.sdx","id":41,"distance":1}}
+//   {"id":5,"cluster":5,"duplicate":false,"distance":0,"empty":"no-text"}
+// --pairs, --keep-list and --clusters write the pairs, the ids to keep and
+// the clusters with their members' first words; a summary goes to stderr.
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "simdex/dedup.h"
+#include "simdex/document_reader.h"
+#include "simdex/fingerprint.h"
+#include "simdex/fingerprint_file.h"
+#include "simdex/index.h"
+#include "simdex/output_writer.h"
+#include "tools/commands.h"
+#include "tools/document_ids.h"
+#include "tools/document_inputs.h"
+#include "tools/fingerprint_pipeline.h"
+#include "tools/json_text.h"
+#include "tools/progress.h"
+#include "tools/size_argument.h"
+#include "tools/text_options.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "dedup";
+constexpr size_t kReadBatch = size_t{1} << 14;
+
+struct DedupArgs {
+  DocumentInputArgs input;
+  std::string format;  // jsonl, lines, fingerprints; empty: by extension
+  TextOptionArgs text;
+  int k = -1;
+  std::string scheme = "t10";
+  std::string memory;
+  std::string tmpdir;
+  int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::string keep = "first";
+  std::string output = "-";
+  std::string pairs;
+  std::string keep_list;
+  std::string clusters;
+  int snippet_words = 8;
+  std::vector<std::string> against;
+  std::string against_strategy = "auto";
+  bool quiet = false;
+};
+
+enum class Keep { kFirst, kLongest };
+
+// What the command keeps of each document besides the de-duplicator's view.
+struct Batch {
+  DocumentIds ids;
+  std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
+  uint64_t skipped = 0;
+};
+
+bool IsFingerprintInput(const DedupArgs& args, const std::string& path) {
+  if (!args.format.empty()) return args.format == "fingerprints";
+  std::string_view name = path;
+  for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
+    if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+  }
+  return name.ends_with(".fp") || name.ends_with(".fpb");
+}
+
+// Code points in valid or invalid UTF-8 (continuation bytes are not counted).
+uint64_t CodePoints(std::string_view text) {
+  uint64_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch* batch, Progress* progress) {
+  FingerprintOptions options;
+  SIMDEX_RETURN_IF_ERROR(MakeFingerprintOptions(args.text, &options));
+  std::unique_ptr<Fingerprinter> prototype;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &prototype));
+  DocumentInputs inputs(args.input);
+  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
+  auto sink = [&](const DocumentBatch& b) -> Status {
+    for (size_t i = 0; i < b.size; ++i) {
+      const Document& doc = b.docs[i];
+      const FingerprintResult& r = b.results[i];
+      if (r.empty()) {
+        batch->empty.emplace_back(batch->ids.size(), EmptyReasonName(r.reason));
+        SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
+      } else {
+        const double score = keep == Keep::kLongest ? static_cast<double>(CodePoints(doc.text)) : 0;
+        SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint, score));
+      }
+      batch->ids.Add(doc.id, {});
+    }
+    return Status::OK();
+  };
+  auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
+  SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.threads, source, sink, tick));
+  batch->skipped = inputs.skipped();
+  if (!args.quiet || inputs.skipped() > 0) {
+    progress->Done();
+    inputs.PrintSkipped(kCommand);
+  }
+  return Status::OK();
+}
+
+Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* batch, Progress* progress) {
+  std::vector<FingerprintRecord> records(kReadBatch);
+  for (const std::string& path : args.input.inputs) {
+    FingerprintFileReaderOptions options;
+    options.skip_bad = args.input.skip_bad;
+    std::unique_ptr<FingerprintFileReader> reader;
+    SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+    for (;;) {
+      size_t n = 0;
+      SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
+      if (n == 0) break;
+      for (size_t i = 0; i < n; ++i) {
+        SIMDEX_RETURN_IF_ERROR(dedup->Add(records[i].fingerprint));
+        batch->ids.Add(records[i].id, {});
+      }
+      progress->Update(batch->ids.size(), reader->stats().bytes);
+    }
+    batch->skipped += reader->stats().skipped;
+  }
+  return Status::OK();
+}
+
+// A result file, or standard output for "-".
+class ResultFile {
+ public:
+  Status Open(const std::string& path) {
+    path_ = path;
+    return OutputWriter::Open(path, &writer_).WithContext(path);
+  }
+  // Appends *line (cleared after) when it has grown large.
+  Status Put(std::string* text) {
+    if (text->size() < (size_t{1} << 16)) return Status::OK();
+    Status s = writer_->Append(*text);
+    text->clear();
+    return s;
+  }
+  Status Close(std::string* text) {
+    SIMDEX_RETURN_IF_ERROR(writer_->Append(*text));
+    text->clear();
+    return writer_->Close().WithContext(path_);
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<OutputWriter> writer_;
+};
+
+Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batch& batch) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(args.output));
+  std::string out;
+  size_t next_empty = 0;
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    const DedupResult r = dedup.Result(o);
+    out.append("{\"id\":");
+    batch.ids.AppendJson(o, &out);
+    out.append(",\"cluster\":");
+    batch.ids.AppendJson(r.representative, &out);
+    out.append(r.duplicate ? ",\"duplicate\":true" : ",\"duplicate\":false");
+    out.append(",\"distance\":").append(std::to_string(r.distance));
+    if (r.against_index >= 0) {
+      out.append(",\"against\":{\"index\":");
+      AppendJsonString(&out, args.against[static_cast<size_t>(r.against_index)]);
+      out.append(",\"id\":").append(std::to_string(r.against_id));
+      out.append(",\"distance\":").append(std::to_string(r.against_distance)).push_back('}');
+    }
+    if (r.empty) {
+      out.append(",\"empty\":");
+      const bool known = next_empty < batch.empty.size() && batch.empty[next_empty].first == o;
+      AppendJsonString(&out, known ? batch.empty[next_empty++].second : std::string("no-fingerprint"));
+    }
+    out.append("}\n");
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+  }
+  return file.Close(&out);
+}
+
+Status WritePairs(const std::string& path, Deduplicator* dedup, const Batch& batch) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  SIMDEX_RETURN_IF_ERROR(dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) {
+    out.append("{\"a\":");
+    batch.ids.AppendJson(a, &out);
+    out.append(",\"b\":");
+    batch.ids.AppendJson(b, &out);
+    out.append(",\"distance\":").append(std::to_string(distance)).append("}\n");
+    return file.Put(&out);
+  }));
+  return file.Close(&out);
+}
+
+Status WriteKeepList(const std::string& path, const Deduplicator& dedup, const Batch& batch) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    if (dedup.Result(o).duplicate) continue;
+    batch.ids.AppendText(o, &out);
+    out.push_back('\n');
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+  }
+  return file.Close(&out);
+}
+
+// The first `words` words of text, white space collapsed, at most 100 bytes
+// (cut at a character boundary).
+std::string Snippet(std::string_view text, int words) {
+  std::string out;
+  int taken = 0;
+  bool in_word = false;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space) {
+      in_word = false;
+      continue;
+    }
+    if (!in_word) {
+      if (taken == words) break;
+      if (!out.empty()) out.push_back(' ');
+      ++taken;
+      in_word = true;
+    }
+    out.push_back(c);
+    if (out.size() >= 100 && (static_cast<unsigned char>(c) & 0xC0) != 0xC0) break;
+  }
+  while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();
+  return out;
+}
+
+// The clusters of two or more documents, each with its members in input
+// order (the representative marked by distance 0 and "representative":
+// true) and, for documents read from files, the first words of each text
+// (read again from the inputs: nothing is kept in memory for it).
+Status WriteClusters(const DedupArgs& args, bool documents, const Deduplicator& dedup, const Batch& batch) {
+  std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    const DedupResult r = dedup.Result(o);
+    if (r.representative != o) {
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(o));
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(r.representative));
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  // Snippets, by ordinal, for the clustered documents.
+  std::vector<uint32_t> wanted;
+  for (const auto& m : members) wanted.push_back(m.second);
+  std::sort(wanted.begin(), wanted.end());
+  std::vector<std::string> snippets(wanted.size());
+  const bool rereadable = std::find(args.input.inputs.begin(), args.input.inputs.end(), "-") == args.input.inputs.end();
+  if (documents && rereadable && !wanted.empty()) {
+    DocumentInputs inputs(args.input);
+    DocumentBatch b;
+    uint64_t ordinal = 0;
+    size_t next = 0;
+    for (bool eof = false; !eof && next < wanted.size();) {
+      b.size = 0;
+      SIMDEX_RETURN_IF_ERROR(inputs.Fill(&b, &eof));
+      for (size_t i = 0; i < b.size; ++i, ++ordinal) {
+        if (next < wanted.size() && wanted[next] == ordinal) snippets[next++] = Snippet(b.docs[i].text, args.snippet_words);
+      }
+    }
+  }
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(args.clusters));
+  std::string out;
+  for (size_t i = 0; i < members.size();) {
+    size_t j = i;
+    while (j < members.size() && members[j].first == members[i].first) ++j;
+    const uint32_t rep = members[i].first;
+    out.append("{\"cluster\":");
+    batch.ids.AppendJson(rep, &out);
+    out.append(",\"size\":").append(std::to_string(j - i)).append(",\"members\":[");
+    for (size_t m = i; m < j; ++m) {
+      const uint32_t o = members[m].second;
+      if (m > i) out.push_back(',');
+      out.append("{\"id\":");
+      batch.ids.AppendJson(o, &out);
+      out.append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
+      if (o == rep) out.append(",\"representative\":true");
+      const size_t w = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
+      if (documents && rereadable) {
+        out.append(",\"text\":");
+        AppendJsonString(&out, snippets[w]);
+      }
+      out.push_back('}');
+    }
+    out.append("]}\n");
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+    i = j;
+  }
+  return file.Close(&out);
+}
+
+void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const Batch& batch, double read_seconds,
+                  double seconds) {
+  const DedupStats& s = dedup.stats();
+  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::fprintf(stderr,
+               "simdex dedup: %llu documents (%llu empty, %llu bad records skipped), %llu distinct fingerprints; "
+               "k %d, scheme %s: %llu pairs, %llu clusters of %llu documents, %llu duplicates",
+               u(s.documents), u(s.empty), u(batch.skipped), u(s.distinct_fingerprints), k, args.scheme.c_str(),
+               u(s.pairs), u(s.clusters), u(s.clustered_documents), u(s.duplicates));
+  if (!args.against.empty()) {
+    std::fprintf(stderr, "; against %zu index%s (%s): %llu documents matched", args.against.size(),
+                 args.against.size() == 1 ? "" : "es", s.against_strategy.c_str(), u(s.against_matches));
+  }
+  std::fprintf(stderr,
+               "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %llu spilled "
+               "runs\n",
+               seconds, read_seconds, s.seconds_distinct, s.seconds_self_join, s.seconds_against, s.seconds_clusters,
+               u(s.spilled_runs));
+}
+
+int RunDedup(DedupArgs args) {
+  if (args.input.inputs.empty()) args.input.inputs.push_back("-");
+  if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
+    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
+  }
+  const bool fingerprints = IsFingerprintInput(args, args.input.inputs.front());
+  for (const std::string& path : args.input.inputs) {
+    if (IsFingerprintInput(args, path) != fingerprints) {
+      return ReportError(kCommand, "inputs mix fingerprint files and documents (" + path + "); use --format",
+                         kExitUsage);
+    }
+  }
+  if (!fingerprints && !args.format.empty()) args.input.format = args.format;
+  Keep keep = Keep::kFirst;
+  if (args.keep == "longest") {
+    if (fingerprints) return ReportError(kCommand, "--keep longest needs documents, not fingerprint files", kExitUsage);
+    keep = Keep::kLongest;
+  } else if (args.keep != "first") {
+    return ReportError(kCommand, "--keep '" + args.keep + "' is not first or longest", kExitUsage);
+  }
+
+  DedupOptions options;
+  Status s = Scheme::Parse(args.scheme, &options.scheme);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  options.k = args.k;
+  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
+    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  }
+  options.tmpdir = args.tmpdir;
+  options.threads = args.threads;
+  options.keep_pairs = !args.pairs.empty();
+  options.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
+                             : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
+                                                                     : AgainstStrategy::kAuto;
+  std::unique_ptr<Deduplicator> dedup;
+  s = Deduplicator::Create(options, &dedup);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  const int k = options.k < 0 ? options.scheme.k() : options.k;
+
+  std::vector<std::unique_ptr<IndexReader>> indexes;
+  for (const std::string& path : args.against) {
+    int exit_code = 0;
+    indexes.emplace_back();
+    if (!OpenIndexOrReport(kCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    s = dedup->AddIndex(indexes.back().get());
+    if (!s.ok()) return ReportError(kCommand, FileError(path, s), kExitUsage);
+  }
+
+  Progress progress(kCommand, !args.quiet);
+  Batch batch;
+  s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
+                   : AddDocuments(args, keep, dedup.get(), &batch, &progress);
+  const double read_seconds = progress.Seconds();
+  if (s.ok()) {
+    progress.Update("joining " + std::to_string(dedup->size()) + " documents");
+    s = dedup->Finish();
+  }
+  progress.Done();
+  if (s.ok()) s = WriteResults(args, *dedup, batch);
+  if (s.ok() && !args.pairs.empty()) s = WritePairs(args.pairs, dedup.get(), batch);
+  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, *dedup, batch);
+  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, *dedup, batch);
+  if (!s.ok()) return ReportError(kCommand, s);
+  if (!args.quiet) PrintSummary(args, *dedup, k, batch, read_seconds, progress.Seconds());
+  return 0;
+}
+
+}  // namespace
+
+void AddDedupCommand(CLI::App& app, CommandRunner* run) {
+  auto args = std::make_shared<DedupArgs>();
+  CLI::App* sub = app.add_subcommand("dedup", "De-duplicate a batch: pairs within k, clusters, duplicates (JSON lines)");
+  sub->add_option("inputs", args->input.inputs,
+                  "documents (JSONL or one per line) or fingerprint files; none or '-' = stdin; .gz/.zst/.bz2 "
+                  "are decompressed");
+  sub->add_option("--format", args->format,
+                  "input format (default: fingerprints for .fp/.fpb, jsonl for .jsonl/.json/.ndjson, else lines)")
+      ->check(CLI::IsMember({"jsonl", "lines", "fingerprints"}));
+  AddDocumentInputOptions(sub, &args->input);
+  AddTextOptions(sub, &args->text);
+  sub->add_option("-k,--k", args->k, "largest Hamming distance of a near-duplicate (default: the scheme's, 3)")
+      ->check(CLI::Range(0, 64));
+  sub->add_option("--scheme", args->scheme, "tables of the self-join: t4, t10, t20, or W,W,...:K")
+      ->capture_default_str();
+  sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 4G (default 1G); sorts spill beyond it");
+  sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");
+  sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024))->capture_default_str();
+  sub->add_option("--keep", args->keep,
+                  "each cluster's representative: first (seen), longest (text)")
+      ->capture_default_str();
+  sub->add_option("-o,--output", args->output, "one JSON line per document ('-' = stdout)")->capture_default_str();
+  sub->add_option("--pairs", args->pairs, "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}");
+  sub->add_option("--keep-list", args->keep_list, "write the ids of the documents to keep, one per line");
+  sub->add_option("--clusters", args->clusters,
+                  "write each cluster of two or more documents with its members and their first words");
+  sub->add_option("--snippet-words", args->snippet_words, "words of each member's text in --clusters")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  sub->add_option("--against", args->against, "index to check every document against; repeatable")
+      ->allow_extra_args(false);
+  sub->add_option("--against-strategy", args->against_strategy,
+                  "auto, probe (one search per fingerprint) or merge-join (stream the index's tables)")
+      ->check(CLI::IsMember({"auto", "probe", "merge-join"}))
+      ->capture_default_str();
+  sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
+  sub->footer(
+      "Output: {\"id\":..,\"cluster\":<representative id>,\"duplicate\":true|false,\"distance\":<to it>} per\n"
+      "document in input order, with \"against\":{\"index\",\"id\",\"distance\"} when an index holds a match and\n"
+      "\"empty\":<reason> for a document without a fingerprint. docs/dedup.md explains every option.\n"
+      "Example: simdex dedup --text-field text --keep-list keep.txt --against corpus.sdx batch.jsonl.gz");
+  sub->callback([args, run] { *run = [args] { return RunDedup(*args); }; });
+}
+
+}  // namespace simdex::tools
