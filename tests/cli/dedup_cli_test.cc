@@ -1,0 +1,205 @@
+// `simdex dedup` end to end: every output line, pair and kept id against the
+// brute-force oracle (tests/dedup/dedup_oracle.h), in memory and spilled,
+// against an index by both strategies, on documents with empty texts and
+// --keep longest, and bad input.
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "simdex/fingerprint.h"
+#include "tests/cli/cli_harness.h"
+#include "tests/dedup/dedup_oracle.h"
+
+namespace simdex::clitest {
+namespace {
+
+using testing::Doc;
+using testing::Oracle;
+
+// The lines `simdex dedup` must print for a batch of numbered documents.
+std::string ExpectedResults(const std::vector<uint64_t>& ids, const Oracle& o, const std::vector<std::string>& against,
+                            const std::vector<std::vector<uint64_t>>& index_ids = {}) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const DedupResult& r = o.results[i];
+    out += "{\"id\":" + std::to_string(ids[i]) + ",\"cluster\":" + std::to_string(ids[r.representative]) +
+           ",\"duplicate\":" + (r.duplicate ? "true" : "false") + ",\"distance\":" + std::to_string(r.distance);
+    if (r.against_index >= 0) {
+      out += ",\"against\":{\"index\":\"" + against[r.against_index] + "\",\"id\":" + std::to_string(r.against_id) +
+             ",\"distance\":" + std::to_string(r.against_distance) + "}";
+    }
+    if (r.empty) out += ",\"empty\":\"no-text\"";
+    out += "}\n";
+  }
+  return out;
+}
+
+std::string ExpectedPairs(const std::vector<uint64_t>& ids, const Oracle& o) {
+  std::string out;
+  for (const testing::OraclePair& p : o.pairs) {
+    out += "{\"a\":" + std::to_string(ids[p.a]) + ",\"b\":" + std::to_string(ids[p.b]) +
+           ",\"distance\":" + std::to_string(p.distance) + "}\n";
+  }
+  return out;
+}
+
+std::string ExpectedKeepList(const std::vector<uint64_t>& ids, const Oracle& o) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!o.results[i].duplicate) out += std::to_string(ids[i]) + "\n";
+  }
+  return out;
+}
+
+class DedupCli : public CliTest {
+ protected:
+  // The batch: the test entries' fingerprints near-copied and mixed with
+  // copies of themselves, under new ids.
+  void SetUp() override {
+    CliTest::SetUp();
+    std::mt19937_64 rng(9);
+    uint64_t id = 1;
+    for (size_t i = 0; i < entries_.size(); i += 2) {
+      uint64_t fp = entries_[i].fingerprint;
+      for (int flips = static_cast<int>(rng() % 5); flips > 0; --flips) fp ^= uint64_t{1} << (rng() % 64);
+      batch_.push_back({id += 1 + rng() % 3, fp});
+      if (i % 10 == 0) batch_.push_back({id += 1, fp});
+    }
+    WriteFile(batch_file_, TextFingerprints(batch_));
+    for (const Entry& e : batch_) {
+      ids_.push_back(e.id);
+      docs_.push_back(Doc{false, e.fingerprint, 0});
+    }
+    for (const Entry& e : entries_) stored_.push_back({e.id, e.fingerprint});
+  }
+
+  std::vector<Entry> batch_;
+  std::string batch_file_ = dir_.File("batch.fp");
+  std::vector<uint64_t> ids_;
+  std::vector<Doc> docs_;
+  std::vector<testing::Entry> stored_;
+};
+
+TEST_F(DedupCli, FingerprintFileResultsPairsAndKeepListEqualTheOracle) {
+  for (const char* scheme : {"t10", "t4", "t20"}) {
+    for (int k : {0, 2, 3}) {
+      const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--scheme", scheme, "--k", std::to_string(k), "--pairs",
+                                           dir_.File("pairs.jsonl"), "--keep-list", dir_.File("keep.txt"),
+                                           batch_file_});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const Oracle o = testing::ExpectedDedup(docs_, k, {});
+      EXPECT_EQ(r.out, ExpectedResults(ids_, o, {})) << scheme << " k=" << k;
+      EXPECT_EQ(ReadFile(dir_.File("pairs.jsonl")), ExpectedPairs(ids_, o)) << scheme << " k=" << k;
+      EXPECT_EQ(ReadFile(dir_.File("keep.txt")), ExpectedKeepList(ids_, o)) << scheme << " k=" << k;
+      EXPECT_TRUE(r.err.empty()) << r.err;
+    }
+  }
+}
+
+TEST_F(DedupCli, SpilledAndThreadedRunsPrintTheSameResults) {
+  const RunResult plain = RunSimdex(dir_, {"dedup", "--quiet", "--threads", "1", batch_file_});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const RunResult spilled =
+      RunSimdex(dir_, {"dedup", "--memory", "64K", "--threads", "2", "--tmpdir", dir_.path(), batch_file_});
+  ASSERT_EQ(spilled.exit_code, 0) << spilled.err;
+  EXPECT_EQ(spilled.out, plain.out);
+  EXPECT_NE(spilled.err.find("simdex dedup: " + std::to_string(batch_.size()) + " documents"), std::string::npos)
+      << spilled.err;
+}
+
+TEST_F(DedupCli, AgainstAnIndexEqualsTheOracleInBothStrategies) {
+  const Oracle o = testing::ExpectedDedup(docs_, 3, {&stored_});
+  const std::string want = ExpectedResults(ids_, o, {index_});
+  for (const char* strategy : {"probe", "merge-join", "auto"}) {
+    const RunResult r =
+        RunSimdex(dir_, {"dedup", "--against", index_, "--against-strategy", strategy, "-o", dir_.File("out.jsonl"),
+                         batch_file_});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(ReadFile(dir_.File("out.jsonl")), want) << strategy;
+    EXPECT_NE(r.err.find("against 1 index ("), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
+  // 1 and 3 differ by a word and an added sentence (3 bits apart at the
+  // defaults); 2 and 4 have no text.
+  const std::string licence =
+      "Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is "
+      "not allowed. The licenses for most software and other practical works are designed to take away your "
+      "freedom to share and change the works. By contrast, the General Public License is intended to guarantee "
+      "your freedom to share and change all versions of a program.";
+  std::string edited = licence;
+  edited.replace(edited.find("guarantee"), 9, "protect");
+  edited += " This sentence was added.";
+  const std::string docs = "{\"id\": 1, \"text\": \"" + licence + "\"}\n{\"id\": 2, \"text\": \"\"}\n{\"id\": 3, \"text\": \"" +
+                           edited + "\"}\n{\"id\": 4, \"text\": \"   \"}\n" +
+                           "{\"id\": 5, \"text\": \"An entirely different paragraph about databases, their indexes, the "
+                           "write-ahead log and compaction.\"}\n";
+  WriteFile(dir_.File("docs.jsonl"), docs);
+  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", "--clusters", dir_.File("c.jsonl"),
+                                       dir_.File("docs.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 5u) << r.out;
+  EXPECT_EQ(lines[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"distance\":0,\"empty\":\"no-text\"}");
+  EXPECT_EQ(lines[3], "{\"id\":4,\"cluster\":4,\"duplicate\":false,\"distance\":0,\"empty\":\"no-text\"}");
+  EXPECT_EQ(lines[4], "{\"id\":5,\"cluster\":5,\"duplicate\":false,\"distance\":0}");
+  // 1 and 3 are near-duplicates; the longer text, 3, represents them.
+  EXPECT_EQ(lines[2], "{\"id\":3,\"cluster\":3,\"duplicate\":false,\"distance\":0}");
+  EXPECT_EQ(lines[0], "{\"id\":1,\"cluster\":3,\"duplicate\":true,\"distance\":3}");
+  const std::string clusters = ReadFile(dir_.File("c.jsonl"));
+  EXPECT_EQ(Lines(clusters).size(), 1u) << clusters;
+  EXPECT_NE(clusters.find("{\"cluster\":3,\"size\":2,\"members\":[{\"id\":1,"), std::string::npos) << clusters;
+  EXPECT_NE(clusters.find("\"text\":\"Everyone is permitted to copy and distribute verbatim\""), std::string::npos) << clusters;
+  // The same documents compressed, and on standard input.
+  ASSERT_EQ(std::system(("gzip -k " + dir_.File("docs.jsonl")).c_str()), 0);
+  const RunResult gz = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", dir_.File("docs.jsonl.gz")});
+  EXPECT_EQ(gz.out, r.out) << gz.err;
+  const RunResult in = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", "--format", "jsonl"}, docs);
+  EXPECT_EQ(in.out, r.out) << in.err;
+}
+
+TEST_F(DedupCli, BadInputIsOneLineErrorAndLeavesNoOutput) {
+  WriteFile(dir_.File("bad.jsonl"), "{\"id\": 1, \"text\": \"a b c\"}\n{\"id\": 2, \"text\": \"d e f\"}\n{\"id\": 3, \"te\n");
+  const std::string out = dir_.File("out.jsonl");
+  RunResult r = RunSimdex(dir_, {"dedup", "-o", out, dir_.File("bad.jsonl")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("bad.jsonl:3:"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(out));
+
+  // A file that is not an index, and a damaged one.
+  WriteFile(dir_.File("foreign.sdx"), std::string(4096, 'x'));
+  r = RunSimdex(dir_, {"dedup", "-o", out, "--against", dir_.File("foreign.sdx"), batch_file_});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("foreign.sdx"), std::string::npos) << r.err;
+  std::string bytes = ReadFile(index_);
+  bytes[bytes.size() - 60] ^= 0x55;  // inside the metadata: its checksum fails
+  WriteFile(dir_.File("damaged.sdx"), bytes);
+  r = RunSimdex(dir_, {"dedup", "-o", out, "--against", dir_.File("damaged.sdx"), batch_file_});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("damaged.sdx"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(out));
+
+  // A missing input, a k the scheme cannot guarantee, mixed inputs.
+  r = RunSimdex(dir_, {"dedup", "-o", out, dir_.File("missing.fp")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.fp"), std::string::npos) << r.err;
+  r = RunSimdex(dir_, {"dedup", "--k", "4", batch_file_});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  r = RunSimdex(dir_, {"dedup", batch_file_, dir_.File("bad.jsonl")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(FileExists(out));
+  EXPECT_EQ(dir_.List(), (std::vector<std::string>{"bad.jsonl", "batch.fp", "damaged.sdx", "foreign.sdx", "fp.txt",
+                                                  "index.sdx"}));
+}
+
+}  // namespace
+}  // namespace simdex::clitest
