@@ -86,7 +86,8 @@ int Run(int argc, char** argv) {
                  ->delimiter(',');
   auto* schemes = app.add_option("--scheme", config.schemes, "a scheme (t4, t10, t20, W,W,...:K); repeat for more");
   auto* blocks = app.add_option("--block-sizes", block_texts, "block sizes in bytes, e.g. 512,1K,64K")->delimiter(',');
-  app.add_option("--restarts", config.restarts, "restart points per block, 0..15 (default 3)");
+  app.add_option("--restarts", config.restarts, "restart points per block, 0..15 (default: the library's)")
+      ->capture_default_str();
   auto* ks = app.add_option("--k", config.ks, "query distances, e.g. 0,1,2,3 (each scheme: those <= its k)")
                  ->delimiter(',');
   auto* threads = app.add_option("--threads", config.threads, "query threads, e.g. 1,2")->delimiter(',');

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "simdex/fingerprint_file.h"
+#include "simdex/index.h"
 #include "tests/index/test_data.h"
 
 namespace simdex::bench {
@@ -102,6 +103,10 @@ TEST_F(BenchCliTest, TinyGridMeasuresEverySearcherAgainstTheScan) {
     const std::string api = Text(line, "api");
     ++cache_api[cache + "/" + api];
     EXPECT_EQ(Checked(line, "near"), cache == "cold" ? 100u : 150u) << line;
+    // Without --restarts the bench builds as the library does by default.
+    if (Text(line, "searcher") == "simdex") {
+      EXPECT_EQ(Number(line, "restarts"), static_cast<uint64_t>(BuildOptions().restarts)) << line;
+    }
   }
   EXPECT_EQ(searchers, (std::set<std::string>{"scan", "permuted", "faiss-hash", "faiss-multihash", "simdex"}));
   // simdex: 2 data sets x 4 k x 2 thread counts (x 2 read-ahead settings cold).
