@@ -38,6 +38,7 @@ double Seconds(Clock::time_point since) { return std::chrono::duration<double>(C
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kMaxDocuments = uint64_t{kNone} - 1;
 constexpr uint8_t kEmptyDistance = 0xff;
+constexpr size_t kPendingRecords = 4096;
 
 std::string DefaultTmpdir() {
   const char* dir = std::getenv("TMPDIR");
@@ -73,6 +74,7 @@ struct Deduplicator::Rep {
   // While adding.
   uint64_t documents = 0;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> by_fingerprint;  // (fingerprint, ordinal)
+  std::vector<FingerprintIdPair> pending;  // records not yet handed to by_fingerprint
   std::vector<double> scores;  // by ordinal, once any score is not 0
 
   // Finish(): the distinct fingerprints.
@@ -149,9 +151,12 @@ Status Deduplicator::Add(uint64_t fingerprint, double score) {
   }
   if (score != 0 && r.scores.empty()) r.scores.resize(r.documents, 0.0);
   if (!r.scores.empty()) r.scores.push_back(score);
-  const FingerprintIdPair record{fingerprint, r.documents};
-  r.status = r.by_fingerprint->Add(&record, 1);
+  r.pending.push_back({fingerprint, r.documents});
   ++r.documents;
+  if (r.pending.size() == kPendingRecords) {
+    r.status = r.by_fingerprint->Add(r.pending.data(), r.pending.size());
+    r.pending.clear();
+  }
   return r.status;
 }
 
@@ -231,6 +236,8 @@ Status Deduplicator::FinishImpl() {
   auto start = Clock::now();
 
   // 1. Distinct fingerprints.
+  SIMDEX_RETURN_IF_ERROR(r.by_fingerprint->Add(r.pending.data(), r.pending.size()));
+  r.pending = std::vector<FingerprintIdPair>();
   r.of_document.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
   SIMDEX_RETURN_IF_ERROR(ReadDistinct(r.by_fingerprint.get(), r.documents, &r.distinct, &r.multiplicity,
                                       r.of_document.get()));

@@ -1,0 +1,392 @@
+// simdex-dedup-bench: measures batch de-duplication (include/simdex/dedup.h)
+// beside the Python simhash package's find_all algorithm
+// (bench/harness/find_all.h), each point in a forked child so that its peak
+// memory is its own. Figures and commands: docs/benchmarks.md.
+//
+// Scenarios (each optional):
+//   self-join  N planted-cluster fingerprints (a uniform centre and 0..15
+//              members 0..3 bits from it, as simdex-bench's clusters set),
+//              streamed into a Deduplicator: wall time (adding and
+//              Finish), peak RSS, pairs, pairs per second; find_all on the
+//              same fingerprints for N up to --baseline-max-n, with its
+//              pair count checked against simdex's distinct pairs.
+//   against    a batch (half near copies of stored fingerprints, half new)
+//              against an index of --index-n planted-cluster fingerprints,
+//              by probes and by the merge join, for every --batch-n: the
+//              crossover; both strategies' matches are checked equal.
+//
+// Output: a line per point on stdout, and JSON Lines with --json.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/harness/build_child.h"
+#include "bench/harness/child_process.h"
+#include "bench/harness/find_all.h"
+#include "bench/harness/json_writer.h"
+#include "bench/harness/run_info.h"
+#include "engine/dedup/against.h"
+#include "simdex/dedup.h"
+#include "simdex/index.h"
+
+namespace simdex::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+// Planted clusters as a stream: no input array, so a child's peak memory
+// is the de-duplicator's own.
+class PlantedClusters {
+ public:
+  // clusters = false: uniform random fingerprints instead.
+  explicit PlantedClusters(uint64_t seed, bool clusters = true) : rng_(seed), clusters_(clusters) {}
+  uint64_t Next() {
+    if (!clusters_) return rng_();
+    if (left_ == 0) {
+      centre_ = rng_();
+      left_ = static_cast<int>(rng_() % 16);  // members after the centre
+      return centre_;
+    }
+    --left_;
+    uint64_t v = centre_;
+    for (int d = static_cast<int>(rng_() % 4); d > 0;) {
+      const uint64_t bit = uint64_t{1} << (rng_() % 64);
+      if ((v ^ centre_) & bit) continue;
+      v ^= bit;
+      --d;
+    }
+    return v;
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  const bool clusters_;
+  uint64_t centre_ = 0;
+  int left_ = 0;
+};
+
+struct Config {
+  std::vector<double> selfjoin_n;
+  std::string data = "clusters";
+  std::vector<int> threads = {1};
+  std::string scheme = "t10";
+  int k = 3;
+  double memory_gib = 4;
+  double baseline_max_n = 1e7;
+  double index_n = 0;
+  std::vector<double> batch_n;
+  std::string dir = std::filesystem::temp_directory_path().string();
+  std::string json;
+  uint64_t seed = 1;
+};
+
+DedupOptions Options(const Config& c, int threads) {
+  DedupOptions o;
+  Status s = Scheme::Parse(c.scheme, &o.scheme);
+  if (!s.ok()) std::fprintf(stderr, "%s\n", s.ToString().c_str());
+  o.k = c.k;
+  o.memory_bytes = static_cast<size_t>(c.memory_gib * (1 << 30));
+  o.tmpdir = c.dir;
+  o.threads = threads;
+  return o;
+}
+
+// The counters of DedupStats a child sends back, as text.
+std::string Serialize(double adding, double total, const DedupStats& s) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.17g %.17g %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %.17g %.17g %.17g %.17g",
+                adding, total, static_cast<unsigned long long>(s.documents),
+                static_cast<unsigned long long>(s.distinct_fingerprints), static_cast<unsigned long long>(s.pairs),
+                static_cast<unsigned long long>(s.distinct_pairs), static_cast<unsigned long long>(s.clusters),
+                static_cast<unsigned long long>(s.duplicates), static_cast<unsigned long long>(s.comparisons),
+                static_cast<unsigned long long>(s.spilled_runs), static_cast<unsigned long long>(s.against_matches),
+                static_cast<unsigned long long>(s.against_blocks_decoded), s.seconds_distinct, s.seconds_self_join,
+                s.seconds_against, s.seconds_clusters);
+  return buf;
+}
+
+void Deserialize(const std::string& text, double* adding, double* total, DedupStats* s) {
+  unsigned long long v[10] = {};
+  std::sscanf(text.c_str(), "%lg %lg %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %lg %lg %lg %lg", adding, total,
+              &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &s->seconds_distinct,
+              &s->seconds_self_join, &s->seconds_against, &s->seconds_clusters);
+  s->documents = v[0];
+  s->distinct_fingerprints = v[1];
+  s->pairs = v[2];
+  s->distinct_pairs = v[3];
+  s->clusters = v[4];
+  s->duplicates = v[5];
+  s->comparisons = v[6];
+  s->spilled_runs = v[7];
+  s->against_matches = v[8];
+  s->against_blocks_decoded = v[9];
+}
+
+void AddStats(const DedupStats& s, JsonObject* o) {
+  o->AddUint("documents", s.documents);
+  o->AddUint("distinct", s.distinct_fingerprints);
+  o->AddUint("pairs", s.pairs);
+  o->AddUint("distinct_pairs", s.distinct_pairs);
+  o->AddUint("clusters", s.clusters);
+  o->AddUint("duplicates", s.duplicates);
+  o->AddUint("comparisons", s.comparisons);
+  o->AddUint("spilled_runs", s.spilled_runs);
+  o->AddUint("against_matches", s.against_matches);
+  o->AddUint("against_blocks_decoded", s.against_blocks_decoded);
+  o->AddNumber("seconds_distinct", s.seconds_distinct);
+  o->AddNumber("seconds_self_join", s.seconds_self_join);
+  o->AddNumber("seconds_against", s.seconds_against);
+  o->AddNumber("seconds_clusters", s.seconds_clusters);
+}
+
+class Bench {
+ public:
+  Bench(const Config& c, const std::vector<std::string>& command) : c_(c) {
+    if (!c.json.empty()) json_ = std::fopen(c.json.c_str(), "a");
+    JsonObject config;
+    config.AddString("scheme", c.scheme);
+    config.AddUint("k", static_cast<uint64_t>(c.k));
+    config.AddNumber("memory_gib", c.memory_gib);
+    Emit(HeaderRecord(command, config));
+  }
+  ~Bench() {
+    if (json_) std::fclose(json_);
+  }
+
+  Status SelfJoin(uint64_t n, int threads) {
+    ChildResult child;
+    struct Report {
+      double adding, total;
+      DedupStats stats;  // its strings are left empty: the trivially copyable part is what is read
+    };
+    Status s = RunInChild("self-join", [&](std::string* report) {
+      const auto t0 = Clock::now();
+      std::unique_ptr<Deduplicator> dedup;
+      SIMDEX_RETURN_IF_ERROR(Deduplicator::Create(Options(c_, threads), &dedup));
+      PlantedClusters gen(c_.seed, c_.data == "clusters");
+      for (uint64_t i = 0; i < n; ++i) SIMDEX_RETURN_IF_ERROR(dedup->Add(gen.Next()));
+      const double adding = Seconds(t0);
+      SIMDEX_RETURN_IF_ERROR(dedup->Finish());
+      *report = Serialize(adding, Seconds(t0), dedup->stats());
+      return Status::OK();
+    }, &child);
+    if (!s.ok()) return s;
+    double add = 0, total = 0;
+    DedupStats stats;
+    Deserialize(child.report, &add, &total, &stats);
+    JsonObject o;
+    o.AddString("type", "self-join");
+    o.AddString("searcher", "simdex");
+    o.AddString("data", c_.data);
+    o.AddUint("n", n);
+    o.AddUint("threads", static_cast<uint64_t>(threads));
+    o.AddNumber("seconds", total);
+    o.AddNumber("seconds_adding", add);
+    o.AddNumber("seconds_finish", total - add);
+    o.AddNumber("ns_per_fingerprint", total * 1e9 / static_cast<double>(n));
+    o.AddNumber("pairs_per_second", static_cast<double>(stats.pairs) / total);
+    o.AddUint("peak_rss_bytes", child.peak_rss_bytes);
+    AddStats(stats, &o);
+    Emit(o);
+    std::printf("self-join simdex   %s n %.0e threads %d: %.3f s (adding %.3f, distinct %.3f, join %.3f, clusters %.3f), "
+                "%.1f ns/fp, peak %.0f MiB, %llu pairs (%llu distinct), %.2fM pairs/s, %llu spilled runs\n",
+                c_.data.c_str(), static_cast<double>(n), threads, total, add, stats.seconds_distinct, stats.seconds_self_join,
+                stats.seconds_clusters, total * 1e9 / static_cast<double>(n), child.peak_rss_bytes / 1048576.0,
+                static_cast<unsigned long long>(stats.pairs), static_cast<unsigned long long>(stats.distinct_pairs),
+                static_cast<double>(stats.pairs) / total / 1e6, static_cast<unsigned long long>(stats.spilled_runs));
+    std::fflush(stdout);
+    if (static_cast<double>(n) <= c_.baseline_max_n && threads == 1) {
+      SIMDEX_RETURN_IF_ERROR(FindAll(n, stats.distinct_pairs));
+    }
+    return Status::OK();
+  }
+
+  // find_all on the same fingerprints, one thread (it has no threads).
+  Status FindAll(uint64_t n, uint64_t want_pairs) {
+    ChildResult child;
+    Status s = RunInChild("find_all", [&](std::string* report) {
+      std::vector<uint64_t> fps(n);
+      PlantedClusters gen(c_.seed, c_.data == "clusters");
+      for (uint64_t& x : fps) x = gen.Next();
+      const auto t0 = Clock::now();
+      const uint64_t pairs = FindAllPairs(fps, 5, c_.k);
+      const double seconds = Seconds(t0);
+      report->assign(reinterpret_cast<const char*>(&seconds), 8);
+      report->append(reinterpret_cast<const char*>(&pairs), 8);
+      return Status::OK();
+    }, &child);
+    if (!s.ok()) return s;
+    double seconds;
+    uint64_t pairs;
+    std::memcpy(&seconds, child.report.data(), 8);
+    std::memcpy(&pairs, child.report.data() + 8, 8);
+    JsonObject o;
+    o.AddString("type", "self-join");
+    o.AddString("searcher", "find_all");
+    o.AddString("data", c_.data);
+    o.AddUint("n", n);
+    o.AddUint("threads", 1);
+    o.AddNumber("seconds", seconds);
+    o.AddNumber("ns_per_fingerprint", seconds * 1e9 / static_cast<double>(n));
+    o.AddUint("peak_rss_bytes", child.peak_rss_bytes);
+    o.AddUint("start_rss_bytes", child.start_rss_bytes);
+    o.AddUint("distinct_pairs", pairs);
+    o.AddBool("pairs_equal_simdex", pairs == want_pairs);
+    Emit(o);
+    std::printf("self-join find_all %s n %.0e threads 1: %.3f s, %.1f ns/fp, peak %.0f MiB (input array %.0f MiB "
+                "included), %llu pairs of distinct hashes (%s simdex's)\n",
+                c_.data.c_str(), static_cast<double>(n), seconds, seconds * 1e9 / static_cast<double>(n),
+                child.peak_rss_bytes / 1048576.0, n * 8 / 1048576.0, static_cast<unsigned long long>(pairs),
+                pairs == want_pairs ? "equal to" : "DIFFERENT FROM");
+    std::fflush(stdout);
+    return pairs == want_pairs ? Status::OK() : Status::Corruption("find_all and simdex found different pairs");
+  }
+
+  Status Against() {
+    const uint64_t index_n = static_cast<uint64_t>(c_.index_n);
+    std::vector<uint64_t> stored(index_n);
+    PlantedClusters gen(c_.seed + 1000);
+    for (uint64_t& x : stored) x = gen.Next();
+    const std::string path = c_.dir + "/dedup-bench-" + std::to_string(index_n) + "-" + c_.scheme + ".sdx";
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0) {
+      BuildOptions options;
+      SIMDEX_RETURN_IF_ERROR(Scheme::Parse(c_.scheme, &options.scheme));
+      options.memory_bytes = static_cast<size_t>(c_.memory_gib * (1 << 30));
+      options.threads = 2;
+      ChildBuildResult built;
+      SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(path, options, stored, &built));
+      std::printf("built %s: %.1f s\n", path.c_str(), built.seconds);
+    }
+    for (double batch_n : c_.batch_n) {
+      const uint64_t nb = static_cast<uint64_t>(batch_n);
+      std::vector<uint64_t> batch(nb);
+      std::mt19937_64 rng(c_.seed + 7);
+      for (uint64_t i = 0; i < nb; ++i) {
+        if (i % 2 == 1) {
+          batch[i] = rng();
+          continue;
+        }
+        uint64_t v = stored[rng() % index_n];
+        for (int d = static_cast<int>(rng() % 4); d > 0; --d) v ^= uint64_t{1} << (rng() % 64);
+        batch[i] = v;
+      }
+      uint64_t matches[2] = {0, 0};
+      for (int strategy = 0; strategy < 2; ++strategy) {
+        for (int threads : c_.threads) {
+          ChildResult child;
+          Status s = RunInChild("against", [&](std::string* report) {
+            std::unique_ptr<IndexReader> reader;
+            SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
+            DedupOptions o = Options(c_, threads);
+            o.against_strategy = strategy == 0 ? AgainstStrategy::kProbe : AgainstStrategy::kMergeJoin;
+            std::unique_ptr<Deduplicator> dedup;
+            SIMDEX_RETURN_IF_ERROR(Deduplicator::Create(o, &dedup));
+            SIMDEX_RETURN_IF_ERROR(dedup->AddIndex(reader.get()));
+            for (uint64_t x : batch) SIMDEX_RETURN_IF_ERROR(dedup->Add(x));
+            SIMDEX_RETURN_IF_ERROR(dedup->Finish());
+            *report = Serialize(0, 0, dedup->stats());
+            return Status::OK();
+          }, &child);
+          SIMDEX_RETURN_IF_ERROR(s);
+          double unused;
+          DedupStats ds;
+          Deserialize(child.report, &unused, &unused, &ds);
+          const double seconds = ds.seconds_against;
+          const uint64_t m = ds.against_matches, blocks = ds.against_blocks_decoded;
+          matches[strategy] = m;
+          const char* name = strategy == 0 ? "probe" : "merge-join";
+          JsonObject o;
+          o.AddString("type", "against");
+          o.AddString("strategy", name);
+          o.AddUint("index_n", index_n);
+          o.AddUint("batch_n", nb);
+          o.AddUint("threads", static_cast<uint64_t>(threads));
+          o.AddNumber("seconds", seconds);
+          o.AddNumber("us_per_fingerprint", seconds * 1e6 / static_cast<double>(nb));
+          o.AddUint("matches", m);
+          o.AddUint("blocks_decoded", blocks);
+          o.AddUint("peak_rss_bytes", child.peak_rss_bytes);
+          Emit(o);
+          std::printf("against %-10s index %.0e batch %.0e threads %d: %.3f s (%.2f us/fp), %llu matches, %llu blocks "
+                      "decoded\n",
+                      name, static_cast<double>(index_n), static_cast<double>(nb), threads, seconds,
+                      seconds * 1e6 / static_cast<double>(nb), static_cast<unsigned long long>(m),
+                      static_cast<unsigned long long>(blocks));
+          std::fflush(stdout);
+        }
+      }
+      if (matches[0] != matches[1]) return Status::Corruption("probe and merge join found different matches");
+      std::unique_ptr<IndexReader> reader;
+      SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
+      std::printf("against: auto chooses %s for a batch of %.0e\n",
+                  AgainstStrategyName(dedup::ChooseStrategy(nb, *reader, c_.k)), static_cast<double>(nb));
+    }
+    return Status::OK();
+  }
+
+  void Finish(double seconds) { Emit(FooterRecord(seconds)); }
+
+ private:
+  void Emit(const JsonObject& o) {
+    if (json_) std::fprintf(json_, "%s\n", o.str().c_str());
+  }
+
+  const Config& c_;
+  std::FILE* json_ = nullptr;
+};
+
+}  // namespace
+}  // namespace simdex::bench
+
+int main(int argc, char** argv) {
+  using namespace simdex::bench;
+  CLI::App app{"simdex-dedup-bench: batch de-duplication beside find_all (docs/benchmarks.md)"};
+  Config c;
+  app.add_option("--selfjoin-n", c.selfjoin_n, "self-join sizes, e.g. 1e6,1e7,1e8")->delimiter(',');
+  app.add_option("--data", c.data, "self-join data: clusters (planted) or uniform")
+      ->check(CLI::IsMember({"clusters", "uniform"}))
+      ->capture_default_str();
+  app.add_option("--threads", c.threads, "thread counts, e.g. 1,2")->delimiter(',');
+  app.add_option("--scheme", c.scheme, "scheme of the self-join and the index")->capture_default_str();
+  app.add_option("--k", c.k, "distance")->capture_default_str();
+  app.add_option("--memory-gib", c.memory_gib, "the de-duplicator's memory bound, GiB")->capture_default_str();
+  app.add_option("--baseline-max-n", c.baseline_max_n, "largest N find_all runs on")->capture_default_str();
+  app.add_option("--index-n", c.index_n, "against: entries of the index (0: no against scenario)");
+  app.add_option("--batch-n", c.batch_n, "against: batch sizes, e.g. 1e3,1e4,1e5,1e6")->delimiter(',');
+  app.add_option("--dir", c.dir, "directory for spills and index files")->capture_default_str();
+  app.add_option("--json", c.json, "append JSON Lines records to this file");
+  app.add_option("--seed", c.seed, "seed")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  const std::vector<std::string> command(argv, argv + argc);
+  const auto t0 = std::chrono::steady_clock::now();
+  Bench bench(c, command);
+  for (double n : c.selfjoin_n) {
+    for (int threads : c.threads) {
+      simdex::Status s = bench.SelfJoin(static_cast<uint64_t>(n), threads);
+      if (!s.ok()) {
+        std::fprintf(stderr, "simdex-dedup-bench: %s\n", s.ToString().c_str());
+        return 1;
+      }
+    }
+  }
+  if (c.index_n > 0) {
+    simdex::Status s = bench.Against();
+    if (!s.ok()) {
+      std::fprintf(stderr, "simdex-dedup-bench: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
+  bench.Finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return 0;
+}
