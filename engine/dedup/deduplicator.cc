@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "engine/dedup/against.h"
+#include "engine/dedup/clusters.h"
 #include "engine/dedup/self_join.h"
 #include "engine/dedup/union_find.h"
 #include "engine/index/external_sorter.h"
@@ -35,7 +36,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNone = dedup::kNoFingerprint;
 constexpr uint64_t kMaxDocuments = uint64_t{kNone} - 1;
 constexpr uint8_t kEmptyDistance = 0xff;
 constexpr size_t kPendingRecords = 4096;
@@ -80,6 +81,7 @@ struct Deduplicator::Rep {
   // Finish(): the distinct fingerprints.
   std::vector<uint64_t> distinct;
   std::vector<uint32_t> multiplicity;     // documents per distinct fingerprint
+  std::vector<uint32_t> first_document;   // smallest ordinal per distinct fingerprint
   std::unique_ptr<uint32_t[]> of_document;  // distinct number per ordinal, kNone when empty
   std::vector<std::vector<dedup::AgainstHit>> hits;  // per index, sorted by distinct
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> near_pairs;  // distinct pairs (keep_pairs)
@@ -98,7 +100,7 @@ struct Deduplicator::Rep {
 
   // Bytes held by the per-document arrays, counted against the budget.
   size_t FixedBytes() const {
-    return distinct.capacity() * 8 + multiplicity.capacity() * 4 + scores.capacity() * 8 +
+    return distinct.capacity() * 8 + multiplicity.capacity() * 4 + first_document.capacity() * 4 + scores.capacity() * 8 +
            (of_document ? documents * 4 : 0) + (representative ? documents * 5 : 0);
   }
   // What a sort may use besides `also` more bytes of arrays.
@@ -197,6 +199,7 @@ Status Deduplicator::Finish() {
   r.near_pairs.reset();
   r.distinct = std::vector<uint64_t>();
   r.multiplicity = std::vector<uint32_t>();
+  r.first_document = std::vector<uint32_t>();
   r.of_document.reset();
   r.hits.clear();
   r.scores = std::vector<double>();
@@ -209,17 +212,30 @@ namespace {
 // Step 1: the distinct fingerprints, their multiplicities and the
 // documents' distinct numbers, from the (fingerprint, ordinal) sorter.
 Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, std::vector<uint64_t>* distinct,
-                    std::vector<uint32_t>* multiplicity, uint32_t* of_document) {
+                    std::vector<uint32_t>* multiplicity, std::vector<uint32_t>* first_document,
+                    uint32_t* of_document) {
   std::fill(of_document, of_document + documents, kNone);
+  // At most one distinct fingerprint per document: reserving that much
+  // (address space; pages are touched as they fill) saves the copies of
+  // growing vectors, which dominated this step on distinct batches.
+  distinct->reserve(documents);
+  multiplicity->reserve(documents);
+  first_document->reserve(documents);
   SIMDEX_RETURN_IF_ERROR(sorter->Finish());
   std::vector<FingerprintIdPair> batch(size_t{1} << 12);
   for (size_t got = 0;;) {
     SIMDEX_RETURN_IF_ERROR(sorter->Read(batch.data(), batch.size(), &got));
     if (got == 0) return Status::OK();
+    // The documents' numbers are written in fingerprint order, at random
+    // places: start each store's cache miss well before it.
+    constexpr size_t kAhead = 16;
+    for (size_t i = 0; i < std::min(got, kAhead); ++i) __builtin_prefetch(&of_document[batch[i].id], 1);
     for (size_t i = 0; i < got; ++i) {
+      if (i + kAhead < got) __builtin_prefetch(&of_document[batch[i + kAhead].id], 1);
       if (distinct->empty() || distinct->back() != batch[i].fingerprint) {
         distinct->push_back(batch[i].fingerprint);
         multiplicity->push_back(0);
+        first_document->push_back(static_cast<uint32_t>(batch[i].id));  // ordinals ascend within a run
       }
       ++multiplicity->back();
       of_document[batch[i].id] = static_cast<uint32_t>(distinct->size() - 1);
@@ -240,11 +256,12 @@ Status Deduplicator::FinishImpl() {
   r.pending = std::vector<FingerprintIdPair>();
   r.of_document.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
   SIMDEX_RETURN_IF_ERROR(ReadDistinct(r.by_fingerprint.get(), r.documents, &r.distinct, &r.multiplicity,
-                                      r.of_document.get()));
+                                      &r.first_document, r.of_document.get()));
   r.CountSpills(r.by_fingerprint->stats());
   r.by_fingerprint.reset();
   r.distinct.shrink_to_fit();
   r.multiplicity.shrink_to_fit();
+  r.first_document.shrink_to_fit();
   st.distinct_fingerprints = r.distinct.size();
   st.seconds_distinct = Seconds(start);
 
@@ -309,53 +326,40 @@ Status Deduplicator::FinishImpl() {
   // 4. Clusters: representatives (largest score, then smallest ordinal)
   // and sizes by root, then each document's result.
   start = Clock::now();
-  {
-    std::vector<uint32_t> best(nd, kNone), members(nd, 0);
-    for (uint64_t o = 0; o < r.documents; ++o) {
-      const uint32_t d = r.of_document[o];
-      if (d == kNone) continue;
-      const uint32_t root = sets.Find(d);
-      ++members[root];
-      uint32_t& b = best[root];
-      if (b == kNone || (!r.scores.empty() && r.scores[o] > r.scores[b])) b = static_cast<uint32_t>(o);
+  r.representative.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
+  r.distance.reset(new uint8_t[std::max<uint64_t>(1, r.documents)]);
+  const std::span<const uint32_t> of_document(r.of_document.get(), r.documents);
+  const dedup::ClusterCounts counts = dedup::AssignRepresentatives(
+      {r.distinct, r.multiplicity, r.first_document, of_document, r.scores}, &sets, r.representative.get(),
+      r.distance.get());
+  st.clusters = counts.clusters;
+  st.clustered_documents = counts.clustered_documents;
+  for (uint64_t o = 0; o < r.documents; ++o) {
+    const uint32_t d = r.of_document[o];
+    if (d == kNone) {
+      r.representative[o] = static_cast<uint32_t>(o);
+      r.distance[o] = kEmptyDistance;
+      continue;
     }
-    for (uint32_t root = 0; root < nd; ++root) {
-      if (members[root] >= 2) {
-        ++st.clusters;
-        st.clustered_documents += members[root];
+    bool duplicate = r.representative[o] != o;
+    // The nearest entry over all indexes: smallest distance, then first
+    // index (hits of one index are sorted by distinct number).
+    Rep::Against a{static_cast<uint32_t>(o), kNone, 0, 0};
+    for (size_t i = 0; i < r.hits.size(); ++i) {
+      const std::vector<dedup::AgainstHit>& h = r.hits[i];
+      const auto it = std::lower_bound(h.begin(), h.end(), d,
+                                       [](const dedup::AgainstHit& x, uint32_t v) { return x.distinct < v; });
+      if (it == h.end() || it->distinct != d) continue;
+      if (a.index == kNone || it->distance < a.distance) {
+        a = {static_cast<uint32_t>(o), static_cast<uint32_t>(i), it->distance, it->id};
       }
     }
-    r.representative.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
-    r.distance.reset(new uint8_t[std::max<uint64_t>(1, r.documents)]);
-    std::vector<size_t> next_hit(r.hits.size(), 0);
-    for (uint64_t o = 0; o < r.documents; ++o) {
-      const uint32_t d = r.of_document[o];
-      if (d == kNone) {
-        r.representative[o] = static_cast<uint32_t>(o);
-        r.distance[o] = kEmptyDistance;
-        continue;
-      }
-      const uint32_t rep = best[sets.Find(d)];
-      r.representative[o] = rep;
-      r.distance[o] = static_cast<uint8_t>(std::popcount(r.distinct[d] ^ r.distinct[r.of_document[rep]]));
-      bool duplicate = rep != o;
-      // The nearest entry over all indexes: smallest distance, then first
-      // index (hits of one index are sorted by distinct number).
-      Rep::Against a{static_cast<uint32_t>(o), kNone, 0, 0};
-      for (size_t i = 0; i < r.hits.size(); ++i) {
-        const std::vector<dedup::AgainstHit>& h = r.hits[i];
-        const auto it = std::lower_bound(h.begin(), h.end(), d,
-                                         [](const dedup::AgainstHit& x, uint32_t v) { return x.distinct < v; });
-        if (it == h.end() || it->distinct != d) continue;
-        if (a.index == kNone || it->distance < a.distance) a = {static_cast<uint32_t>(o), static_cast<uint32_t>(i), it->distance, it->id};
-      }
-      if (a.index != kNone) {
-        r.against.push_back(a);
-        ++st.against_matches;
-        duplicate = true;
-      }
-      st.duplicates += duplicate;
+    if (a.index != kNone) {
+      r.against.push_back(a);
+      ++st.against_matches;
+      duplicate = true;
     }
+    st.duplicates += duplicate;
   }
 
   // 5. Document pairs.
