@@ -222,9 +222,10 @@ Status WriteKeepList(const std::string& path, const Deduplicator& dedup, const B
   return file.Close(&out);
 }
 
-// The first `words` words of text, white space collapsed, at most 100 bytes
-// (cut at a character boundary).
+// The first `words` words of text, white space collapsed, cut before 100
+// bytes at a character boundary (CJK text has no spaces to stop at).
 std::string Snippet(std::string_view text, int words) {
+  constexpr size_t kMaxBytes = 100;
   std::string out;
   int taken = 0;
   bool in_word = false;
@@ -234,6 +235,8 @@ std::string Snippet(std::string_view text, int words) {
       in_word = false;
       continue;
     }
+    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts_character && out.size() >= kMaxBytes - 4) break;
     if (!in_word) {
       if (taken == words) break;
       if (!out.empty()) out.push_back(' ');
@@ -241,9 +244,7 @@ std::string Snippet(std::string_view text, int words) {
       in_word = true;
     }
     out.push_back(c);
-    if (out.size() >= 100 && (static_cast<unsigned char>(c) & 0xC0) != 0xC0) break;
   }
-  while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();
   return out;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample: installs what is missing, builds simdex,
-# and shows it at work.
+# de-duplicates the sample and shows its clusters, then builds an index of it
+# and queries the index.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
@@ -12,75 +13,82 @@ sample=tests/data/sample/docs.jsonl
 out=build/demo
 mkdir -p "$out"
 
-echo "== 1. Fingerprint the bundled sample: $(wc -l <"$sample") documents, licence texts and"
-echo "      classical Chinese poems from several editions (docs/sample.md)"
-echo "\$ $simdex fingerprint --text-field text -o $out/sample.fp $sample"
-"$simdex" fingerprint --text-field text -o "$out/sample.fp" "$sample"
-echo "first lines of $out/sample.fp (id, fingerprint):"
-head -n 3 "$out/sample.fp" | sed 's/^/    /'
+echo "== 1. De-duplicate the bundled sample: $(wc -l <"$sample") documents, licence texts and classical"
+echo "      Chinese poems from several editions (docs/sample.md); near-duplicates differ in <= 3 bits"
+echo "\$ $simdex dedup --text-field text --clusters $out/clusters.jsonl --keep-list $out/keep.txt \\"
+echo "      -o $out/dedup.jsonl $sample"
+"$simdex" dedup --text-field text --clusters "$out/clusters.jsonl" --keep-list "$out/keep.txt" \
+  -o "$out/dedup.jsonl" "$sample"
+echo "One JSON line per document ($out/dedup.jsonl), e.g.:"
+grep -m 2 '"duplicate":true' "$out/dedup.jsonl" | sed 's/^/    /'
+echo "$(wc -l <"$out/keep.txt") ids to keep in $out/keep.txt"
 
 echo
-echo "== 2. Near-duplicate pairs: fingerprints at Hamming distance <= 3"
-echo "\$ $simdex pairs --max-distance 3 --names $sample $out/sample.fp > $out/pairs.tsv"
-"$simdex" pairs --max-distance 3 --names "$sample" "$out/sample.fp" >"$out/pairs.tsv"
-echo "pairs per distance:"
-awk -F'\t' '{ n[$1]++ } END { for (d = 0; d <= 3; d++) printf "    distance %d: %d pairs\n", d, n[d] }' "$out/pairs.tsv"
-
-echo
-echo "A few pairs at each distance (distance, ids, titles; all in $out/pairs.tsv):"
-awk -F'\t' '
-  NR == FNR { n[$1]++; next }
+echo "== 2. Some of the clusters ($out/clusters.jsonl): each member's distance to the cluster's"
+echo "      representative (the first seen) and the first words of its text"
+# Prints clusters of several sizes and both languages: the largest, then
+# every 60th line. Each member: "<id> d=<distance> <text>", the
+# representative marked with '*'.
+awk '
+  function member(m,    id, d, text) {
+    match(m, /"id":[0-9]+/); id = substr(m, RSTART + 5, RLENGTH - 5)
+    match(m, /"distance":[0-9]+/); d = substr(m, RSTART + 11, RLENGTH - 11)
+    text = ""
+    if (match(m, /"text":"([^"\\]|\\.)*"/)) text = substr(m, RSTART + 8, RLENGTH - 9)
+    gsub(/\\"/, "\"", text)
+    printf "    %s %5s  d=%s  %s\n", (m ~ /"representative":true/ ? "*" : " "), id, d, text
+  }
   {
-    i = seen[$1]++
-    step = n[$1] / 5
-    if (i < 5 * step && i == int(int(i / step) * step + 0.5)) {
-      a = $4; b = $5
-      if (length(a) > 60) a = substr(a, 1, 57) "..."
-      if (length(b) > 60) b = substr(b, 1, 57) "..."
-      printf "    %s  %5s %5s  %s  |  %s\n", $1, $2, $3, a, b
+    match($0, /"size":[0-9]+/); size = substr($0, RSTART + 7, RLENGTH - 7) + 0
+    if (size > best) { best = size; largest = $0 }
+    if (NR % 60 == 1) shown[++n] = $0
+  }
+  END {
+    shown[0] = largest
+    for (i = 0; i <= n && i <= 5; i++) {
+      line = shown[i]
+      match(line, /"size":[0-9]+/)
+      print "  cluster of " substr(line, RSTART + 7, RLENGTH - 7) ":"
+      rest = substr(line, index(line, "\"members\":[") + 11)
+      while (match(rest, /\{"id":[0-9]+,"distance":[0-9]+(,"representative":true)?,"text":"([^"\\]|\\.)*"\}/)) {
+        member(substr(rest, RSTART, RLENGTH))
+        rest = substr(rest, RSTART + RLENGTH)
+      }
     }
-  }' "$out/pairs.tsv" "$out/pairs.tsv"
+  }' "$out/clusters.jsonl"
+echo "(near-duplication is not transitive: a member may be further than 3 bits from its representative)"
 
 echo
-echo "== 3. The distance between two fingerprints"
-read -r d id1 id2 _ < <(awk -F'\t' '$1 == 2 { print $1, $2, $3; exit }' "$out/pairs.tsv")
-fp1=$(awk -F'\t' -v id="$id1" '$1 == id { print $2 }' "$out/sample.fp")
-fp2=$(awk -F'\t' -v id="$id2" '$1 == id { print $2 }' "$out/sample.fp")
-echo "\$ $simdex distance $fp1 $fp2    # documents $id1 and $id2"
-"$simdex" distance "$fp1" "$fp2"
-
-echo
-echo "== 4. Build a compressed index of the fingerprints (scheme t10: 10 permuted tables, k <= 3)"
-echo "\$ $simdex build --quiet --out $out/sample.sdx $out/sample.fp"
+echo "== 3. Fingerprint the sample and build a compressed index (scheme t10: 10 permuted tables, k <= 3)"
+echo "\$ $simdex fingerprint --quiet --text-field text -o $out/sample.fp $sample"
+"$simdex" fingerprint --quiet --text-field text -o "$out/sample.fp" "$sample"
+echo "\$ $simdex build --quiet --out $out/sample.sdx $out/sample.fp && $simdex verify $out/sample.sdx"
 "$simdex" build --quiet --out "$out/sample.sdx" "$out/sample.fp"
-echo "\$ $simdex verify $out/sample.sdx"
 "$simdex" verify "$out/sample.sdx"
 echo "\$ $simdex inspect $out/sample.sdx    # a few of its fields"
 "$simdex" inspect "$out/sample.sdx" |
   grep -E '"(entries|scheme|block_size|total_bytes|entropy_bound_bits_per_entry|bits_per_entry_total)"' | sed 's/^ */    /'
 
 echo
-echo "== 5. Query the index with every document's fingerprint: its near-duplicates within 3 bits"
-echo "\$ awk '\$2 != \"-\" { print \$2 }' $out/sample.fp | $simdex query --k 3 $out/sample.sdx > $out/matches.jsonl"
-awk -F'\t' '$2 != "-" { print $2 }' "$out/sample.fp" | "$simdex" query --k 3 "$out/sample.sdx" >"$out/matches.jsonl"
-# Line i of matches.jsonl answers the i-th fingerprinted document; count the
-# matches other than the document itself.
-awk -F'\t' '$2 != "-" { print $1 }' "$out/sample.fp" >"$out/query_ids.txt"
-paste -d'\t' "$out/query_ids.txt" "$out/matches.jsonl" | awk -F'\t' '
-  {
-    n = gsub(/"id":/, "&", $2) - 1
-    if (n > 0) { with++; total += n }
-  }
-  END { printf "%d of %d documents have near-duplicates in the index (%d matches besides themselves)\n", with, NR, total }'
-echo "Some of them (document id: near-duplicate ids with distances):"
-paste -d'\t' "$out/query_ids.txt" "$out/matches.jsonl" | awk -F'\t' '
-  {
-    line = $2; out = ""
-    while (match(line, /"id":[0-9]+,"fingerprint":"[0-9a-f]+","distance":[0-9]+/)) {
-      m = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
-      split(m, f, /[:,]/)
-      if (f[2] != $1) out = out " " f[2] " (d=" f[6] ")"
-    }
-    if (out != "" && shown < 12 && NR % 29 == 0) { printf "    %5d:%s\n", $1, out; shown++ }
-  }'
-echo "(all answers: $out/matches.jsonl, one JSON line per query)"
+echo "== 4. Query the index: the fingerprints of a cluster's members find each other within 3 bits"
+ids=$(awk 'NR == 1 { while (match($0, /"id":[0-9]+/)) { printf "%s ", substr($0, RSTART + 5, RLENGTH - 5); $0 = substr($0, RSTART + RLENGTH) } }' "$out/clusters.jsonl")
+for id in $ids; do
+  fp=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$out/sample.fp")
+  echo "\$ $simdex query --k 3 $out/sample.sdx $fp    # document $id"
+  "$simdex" query --k 3 "$out/sample.sdx" "$fp" | sed 's/^/    /'
+done
+
+echo
+echo "== 5. A new batch against a stored corpus (the source documents' second step): the documents with"
+echo "      odd ids are the stored corpus (an index), those with even ids the new batch"
+awk -F'\t' '$1 % 2 == 1' "$out/sample.fp" >"$out/stored.fp"
+awk 'NR % 2 == 0' "$sample" >"$out/batch.jsonl"  # line N holds id N
+echo "\$ $simdex build --quiet --out $out/stored.sdx $out/stored.fp"
+"$simdex" build --quiet --out "$out/stored.sdx" "$out/stored.fp"
+echo "\$ $simdex dedup --text-field text --against $out/stored.sdx --keep-list $out/new.txt -o $out/against.jsonl \\"
+echo "      $out/batch.jsonl"
+"$simdex" dedup --text-field text --against "$out/stored.sdx" --keep-list "$out/new.txt" -o "$out/against.jsonl" \
+  "$out/batch.jsonl"
+echo "Batch documents that a stored one already covers, e.g.:"
+grep -m 3 '"against"' "$out/against.jsonl" | sed 's/^/    /'
+echo "$(wc -l <"$out/new.txt") of $(wc -l <"$out/batch.jsonl") batch documents are new ($out/new.txt)"
