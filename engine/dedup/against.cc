@@ -6,6 +6,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "engine/index/reader_rep.h"
 #include "engine/index/table_cursor.h"
 #include "simdex/fingerprint.h"
 
@@ -24,27 +25,40 @@ struct Candidate {
   friend auto operator<=>(const Candidate&, const Candidate&) = default;
 };
 
+// The nearest index fingerprints found so far for each batch fingerprint:
+// its distance and one fingerprint there, and the other fingerprints found
+// at that distance (ties, rare; entries left behind by a nearer find later
+// are dropped at the end). Within one table every batch fingerprint is in
+// one group, so the parts of a table never touch the same entry.
+struct Nearest {
+  static constexpr uint8_t kNone = 0xff;
+  explicit Nearest(size_t n) : distance(n, kNone), fingerprint(n) {}
+  std::vector<uint8_t> distance;
+  std::vector<uint64_t> fingerprint;
+  std::vector<Candidate> ties;
+};
+
 // Walks one part of one table: for each batch group, the index's values
 // with the same leading group bits are read from a forward-moving cursor
 // and compared with the group's fingerprints.
 class MergeVisitor : public GroupVisitor {
  public:
   MergeVisitor(std::span<const uint64_t> distinct, const IndexReader& index, int table, int group_bits, int k,
-               std::vector<Candidate>* out, std::mutex& mu, AgainstStats* stats)
+               Nearest* nearest, std::mutex& mu, AgainstStats* stats)
       : distinct_(distinct),
         perm_(index.scheme().table(table)),
         cursor_(index, table),
         low_mask_(~(~uint64_t{0} << (64 - group_bits))),
         k_(k),
-        out_(out),
+        nearest_(nearest),
         mu_(mu),
         stats_(stats) {}
 
   ~MergeVisitor() override {
     std::lock_guard<std::mutex> lock(mu_);
-    out_->insert(out_->end(), found_.begin(), found_.end());
+    nearest_->ties.insert(nearest_->ties.end(), ties_.begin(), ties_.end());
     stats_->blocks_decoded += cursor_.blocks_decoded();
-    stats_->candidates += found_.size();
+    stats_->candidates += candidates_;
   }
 
   Status Visit(const GroupBatch& batch) override {
@@ -62,7 +76,7 @@ class MergeVisitor : public GroupVisitor {
         const uint64_t mine = perm_.Apply(distinct_[id]);
         for (uint64_t v : stored_) {
           const int d = std::popcount(mine ^ v);
-          if (d <= k_) found_.push_back({id, static_cast<uint32_t>(d), perm_.Invert(v)});
+          if (d <= k_) Offer(id, d, perm_.Invert(v));
         }
       }
     }
@@ -70,16 +84,28 @@ class MergeVisitor : public GroupVisitor {
   }
 
  private:
+  void Offer(uint32_t id, int d, uint64_t fingerprint) {
+    ++candidates_;
+    uint8_t& best = nearest_->distance[id];
+    if (d < best) {
+      best = static_cast<uint8_t>(d);
+      nearest_->fingerprint[id] = fingerprint;
+    } else if (d == best && fingerprint != nearest_->fingerprint[id]) {
+      ties_.push_back({id, static_cast<uint32_t>(d), fingerprint});
+    }
+  }
+
   std::span<const uint64_t> distinct_;
   const BlockPermutation& perm_;
   index::TableCursor cursor_;
   const uint64_t low_mask_;
   const int k_;
-  std::vector<Candidate>* out_;
+  Nearest* nearest_;
   std::mutex& mu_;
   AgainstStats* stats_;
   std::vector<uint64_t> stored_;
-  std::vector<Candidate> found_;
+  std::vector<Candidate> ties_;
+  uint64_t candidates_ = 0;
 };
 
 }  // namespace
@@ -104,66 +130,72 @@ Status ProbeIndex(std::span<const uint64_t> distinct, const IndexReader& index, 
 Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& index, int k,
                       const KeyGroupOptions& sort, std::vector<AgainstHit>* hits, AgainstStats* stats) {
   hits->clear();
-  std::vector<Candidate> candidates;
+  Nearest found(distinct.size());
   std::mutex mu;
   KeyGroups groups(distinct, sort);
   for (int t : index.scheme().TablesForDistance(k)) {
     const int group_bits = GroupBits(index.scheme().table(t).key_bits(), distinct.size());
     SIMDEX_RETURN_IF_ERROR(groups.ForEach(index.scheme().table(t), [&](int) {
-      return std::make_unique<MergeVisitor>(distinct, index, t, group_bits, k, &candidates, mu, stats);
+      return std::make_unique<MergeVisitor>(distinct, index, t, group_bits, k, &found, mu, stats);
     }));
   }
   stats->sort = groups.stats();
-  // Several tables may find the same pair; keep, per batch fingerprint, the
-  // index fingerprints at its smallest distance.
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  // Per batch fingerprint, the index fingerprints at its smallest distance
+  // (several tables may have found the same one).
   std::vector<Candidate> nearest;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (i > 0 && candidates[i].distinct == candidates[i - 1].distinct &&
-        candidates[i].distance != nearest.back().distance) {
-      continue;
-    }
-    nearest.push_back(candidates[i]);
+  for (uint32_t id = 0; id < distinct.size(); ++id) {
+    if (found.distance[id] != Nearest::kNone) nearest.push_back({id, found.distance[id], found.fingerprint[id]});
   }
-  candidates = std::vector<Candidate>();
-  // The smallest id of each of those fingerprints: one exact search each.
+  for (const Candidate& c : found.ties) {
+    if (c.distance == found.distance[c.distinct]) nearest.push_back(c);
+  }
+  found = Nearest(0);
+  std::sort(nearest.begin(), nearest.end());
+  nearest.erase(std::unique(nearest.begin(), nearest.end()), nearest.end());
+  // The smallest id of each of those fingerprints: the first of its run in
+  // table 0, found by one more forward walk.
   std::vector<uint64_t> fingerprints;
   for (const Candidate& c : nearest) fingerprints.push_back(c.fingerprint);
   std::sort(fingerprints.begin(), fingerprints.end());
   fingerprints.erase(std::unique(fingerprints.begin(), fingerprints.end()), fingerprints.end());
-  SearchResults exact;
-  SIMDEX_RETURN_IF_ERROR(index.Search(fingerprints, 0, &exact, sort.threads));
+  std::vector<uint64_t> ids(fingerprints.size());
+  index::TableCursor table0(index, 0);
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    SIMDEX_RETURN_IF_ERROR(table0.Seek(fingerprints[i]));
+    if (!table0.Valid() || table0.value() != fingerprints[i] || table0.Rank() >= index.entries()) {
+      return Status::Corruption("fingerprint " + FormatHexFingerprint(fingerprints[i]) +
+                                " is in a table of the index but not in its table 0");
+    }
+    ids[i] = index.rep().IdAtRank(table0.Rank());
+  }
+  stats->blocks_decoded += table0.blocks_decoded();
   for (const Candidate& c : nearest) {
     const size_t q = static_cast<size_t>(std::lower_bound(fingerprints.begin(), fingerprints.end(), c.fingerprint) -
                                          fingerprints.begin());
-    if (exact.lims[q] == exact.lims[q + 1]) {
-      return Status::Corruption("fingerprint " + FormatHexFingerprint(c.fingerprint) +
-                                " is in a table of the index but not in its table 0");
-    }
-    const uint64_t id = exact.matches[exact.lims[q]].id;
     if (!hits->empty() && hits->back().distinct == c.distinct) {
-      hits->back().id = std::min(hits->back().id, id);
+      hits->back().id = std::min(hits->back().id, ids[q]);
     } else {
-      hits->push_back({c.distinct, c.distance, id});
+      hits->push_back({c.distinct, c.distance, ids[q]});
     }
   }
   return Status::OK();
 }
 
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k) {
-  // Per table the index probes: a probe costs about kProbeMicros; the merge
-  // join sorts the batch (kSortMicros per fingerprint) and decodes each
-  // block that holds a key of the batch once (kBlockMicros), about
-  // blocks * (1 - exp(-distinct / blocks)) of them for evenly spread keys.
-  constexpr double kProbeMicros = 0.7, kSortMicros = 0.01, kBlockMicros = 5.0;
+  // Per table the index probes, as measured on the 2-core machine of
+  // docs/benchmarks.md (10^7 t10 index, 4 KiB blocks, one thread): a probe
+  // costs about kProbeMicros; the merge join costs kVisitMicros per batch
+  // fingerprint (its sort and its group's seek) and kBlockMicros per block
+  // holding a key of the batch, which it decodes whole, once: about
+  // blocks * (1 - exp(-distinct / blocks)) blocks for evenly spread keys.
+  constexpr double kProbeMicros = 0.55, kVisitMicros = 0.09, kBlockMicros = 5.0;
   const IndexInfo info = index.Info();
   double probe = 0, merge = 0;
   for (int t : index.scheme().TablesForDistance(k)) {
     const double blocks = static_cast<double>(info.tables[t].blocks);
     const double touched = blocks == 0 ? 0 : blocks * (1 - std::exp(-static_cast<double>(distinct) / blocks));
     probe += kProbeMicros * static_cast<double>(distinct);
-    merge += kSortMicros * static_cast<double>(distinct) + kBlockMicros * touched;
+    merge += kVisitMicros * static_cast<double>(distinct) + kBlockMicros * touched;
   }
   return merge < probe ? AgainstStrategy::kMergeJoin : AgainstStrategy::kProbe;
 }

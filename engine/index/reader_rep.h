@@ -42,6 +42,8 @@ struct IndexReader::Rep {
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
+  // The id of the entry at `rank` in table 0. REQUIRES: rank < meta.entries.
+  uint64_t IdAtRank(uint64_t rank) const { return meta.id_base + ids.Get(rank); }
 };
 
 }  // namespace simdex

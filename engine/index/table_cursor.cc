@@ -38,7 +38,15 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
 Status TableCursor::Seek(uint64_t lo) {
   if (loaded_ && Valid() && value() >= lo) return Status::OK();
   if (loaded_ && !values_.empty() && values_.back() >= lo) {
-    pos_ = static_cast<size_t>(std::lower_bound(values_.begin() + static_cast<std::ptrdiff_t>(pos_), values_.end(), lo) -
+    // Seeks are usually short hops forward: gallop from the cursor, then
+    // bisect the last stride.
+    size_t step = 1, from = pos_;
+    while (from + step < values_.size() && values_[from + step] < lo) {
+      from += step;
+      step *= 2;
+    }
+    const auto end = values_.begin() + static_cast<std::ptrdiff_t>(std::min(values_.size(), from + step + 1));
+    pos_ = static_cast<size_t>(std::lower_bound(values_.begin() + static_cast<std::ptrdiff_t>(from), end, lo) -
                                values_.begin());
     return Status::OK();
   }
@@ -62,6 +70,8 @@ Status TableCursor::Seek(uint64_t lo) {
     if (Valid() || b + 1 >= num_blocks_) return Status::OK();
   }
 }
+
+uint64_t TableCursor::Rank() const { return format::DecodeFixed64(rep_.ranks + 8 * block_) + pos_; }
 
 Status TableCursor::Next() {
   if (++pos_ < values_.size()) return Status::OK();

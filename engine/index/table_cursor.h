@@ -41,6 +41,10 @@ class TableCursor {
   // The (permuted) value at the cursor. REQUIRES: Valid().
   uint64_t value() const { return values_[pos_]; }
 
+  // The value's rank in the table: how many values come before it.
+  // REQUIRES: Valid(); table 0 (the only table with a rank index).
+  uint64_t Rank() const;
+
   // Blocks decoded so far.
   uint64_t blocks_decoded() const { return blocks_decoded_; }
 
