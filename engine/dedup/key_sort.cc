@@ -108,6 +108,7 @@ void ScatterAndFinish(uint64_t* scratch, uint64_t* records, size_t n, int key_bi
 }  // namespace internal
 
 void SortByLeadingBits(uint64_t* records, uint64_t* scratch, size_t n, int key_bits, int threads) {
+  if (n < 2) return;
   std::memcpy(scratch, records, n * sizeof(uint64_t));
   MakeAndSortByLeadingBits([scratch](size_t i) { return scratch[i]; }, records, scratch, n, key_bits, threads);
 }
