@@ -4,17 +4,16 @@
 //   1. streams the sorted pairs once: ids go to the packed id section (in a
 //      scratch file), fingerprints to table 0's values (memory or scratch);
 //   2. for each table: permutes the fingerprints, sorts them (in memory when
-//      16 bytes per entry fit the budget, else externally) and encodes them
-//      into blocks appended to the output, followed by the head index;
-//   3. appends the rank index, the ids, the metadata and the footer, fsyncs
-//      and renames the temporary file into place.
+//      16 bytes per entry fit the budget, else externally) and hands them to
+//      the IndexWriter, which encodes them into blocks and a head index;
+//   3. the IndexWriter appends the rank index, the ids, the metadata and the
+//      footer, fsyncs and renames the temporary file into place.
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
-#include <xxhash.h>
-
 #include "engine/index/external_sorter.h"
+#include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/table_encoder.h"
@@ -71,22 +70,6 @@ struct SortedFingerprints {
   std::span<const uint64_t> values() const { return map ? map->values() : std::span<const uint64_t>(memory); }
 };
 
-Status AppendU64s(index::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  std::string buf;
-  Status s;
-  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
-    buf.clear();
-    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
-    XXH3_64bits_update(state, buf.data(), buf.size());
-    s = out->Append(buf);
-  }
-  *checksum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  return s;
-}
-
 // Sorts perm(values) with the external sorter into a mapped scratch file.
 Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermutation& perm,
                               const ExternalSortOptions& sort_options, std::unique_ptr<index::OutputFile>* spill,
@@ -122,9 +105,14 @@ struct SortBuffers {
   std::vector<uint64_t> scratch;
 };
 
-Status BuildTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, const ExternalSortOptions& sort_options,
-                  int sort_threads, SortBuffers* buffers, const std::function<Status(std::string_view)>& sink,
-                  index::EncodedTable* enc, double* sort_seconds) {
+// Sorts table t's permuted fingerprints (table 0: the fingerprints as they
+// are) in memory when 16 bytes per entry fit the budget, else externally,
+// and hands the sorted values to `use`. Adds the sorting time to
+// *sort_seconds. `buffers` holds the sorted values and the sort's scratch,
+// reused from table to table.
+Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, const ExternalSortOptions& sort_options,
+                 int sort_threads, SortBuffers* buffers,
+                 const std::function<Status(std::span<const uint64_t> sorted)>& use, double* sort_seconds) {
   const BlockPermutation& perm = o.scheme.table(t);
   std::span<const uint64_t> values = fps;
   std::unique_ptr<index::OutputFile> spill;
@@ -144,7 +132,7 @@ Status BuildTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, c
     }
     *sort_seconds += Seconds(start);
   }
-  return index::EncodeTable(values, o.block_size, o.restarts, static_cast<uint32_t>(t), sink, enc);
+  return use(values);
 }
 
 }  // namespace
@@ -231,14 +219,10 @@ Status IndexBuilder::FinishImpl() {
   // 1. Sorted pairs -> ids (packed, scratch file) and table 0's values.
   r.Report("sorting", 0);
   SIMDEX_RETURN_IF_ERROR(r.sorter->Finish());
-  format::IndexMetadata meta;
-  meta.entries = n;
-  meta.block_size = o.block_size;
-  meta.restarts = static_cast<uint8_t>(o.restarts);
-  meta.k = static_cast<uint8_t>(o.scheme.k());
-  for (int w : o.scheme.widths()) meta.widths.push_back(static_cast<uint8_t>(w));
-  meta.id_base = n ? r.min_id : 0;
-  meta.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
+  index::EntrySummary summary;
+  summary.entries = n;
+  summary.id_base = n ? r.min_id : 0;
+  summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
 
   SortedFingerprints fps;
   const bool fps_in_memory = n <= o.memory_bytes / 24;  // values + a table's values + sort scratch
@@ -250,7 +234,7 @@ Status IndexBuilder::FinishImpl() {
   std::unique_ptr<index::OutputFile> ids_file;
   SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
   std::string ids_buf, fp_buf;
-  format::PackedIntsWriter ids(&ids_buf, meta.id_width);
+  format::PackedIntsWriter ids(&ids_buf, summary.id_width);
   std::vector<FingerprintIdPair> batch(4096);
   uint64_t seen = 0, distinct = 0, last = 0;
   for (size_t got = 0;;) {
@@ -260,7 +244,7 @@ Status IndexBuilder::FinishImpl() {
       const uint64_t fp = batch[i].fingerprint;
       distinct += (seen + i == 0 || fp != last);
       last = fp;
-      ids.Add(batch[i].id - meta.id_base);
+      ids.Add(batch[i].id - summary.id_base);
       if (fps_in_memory) fps.memory.push_back(fp);
       else format::PutFixed64(&fp_buf, fp);
     }
@@ -283,7 +267,7 @@ Status IndexBuilder::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(fps.file->Close());
     SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(fps.file->path(), &fps.map));
   }
-  meta.distinct_fingerprints = distinct;
+  summary.distinct_fingerprints = distinct;
   r.stats.distinct_fingerprints = distinct;
   r.stats.spilled_runs = r.sorter->stats().runs_spilled;
   r.stats.spilled_bytes = r.sorter->stats().bytes_spilled;
@@ -291,30 +275,9 @@ Status IndexBuilder::FinishImpl() {
   r.stats.seconds_sorting = Seconds(t0);
 
   // 2. The tables.
-  std::unique_ptr<index::OutputFile> out;
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::Create(r.path, &out));
-  std::string header;
-  format::FileHeader().EncodeTo(&header);
-  SIMDEX_RETURN_IF_ERROR(out->Append(header));
-  const uint64_t align = std::min<uint64_t>(o.block_size, 4096);
-  std::vector<uint64_t> ranks0;
+  std::unique_ptr<index::IndexWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(index::IndexWriter::Create(r.path, o, &writer));
   double sort_seconds = 0;
-  // Appends table t (encoded as `enc`, its blocks already written or in
-  // `blocks`) and its head index to the output.
-  auto write_table = [&](int t, const index::EncodedTable& enc, uint64_t blocks_offset) -> Status {
-    format::TableMetadata tm;
-    for (int b : o.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
-    tm.blocks_offset = blocks_offset;
-    tm.num_blocks = enc.heads.size();
-    tm.payload_bits = enc.payload_bits;
-    tm.code_lengths = enc.code_lengths;
-    SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-    tm.heads_offset = out->size();
-    SIMDEX_RETURN_IF_ERROR(AppendU64s(out.get(), enc.heads, &tm.heads_checksum));
-    if (t == 0) ranks0 = enc.ranks;
-    meta.tables.push_back(std::move(tm));
-    return Status::OK();
-  };
   const int num_tables = o.scheme.num_tables();
   // Tables are encoded `wave` at a time into memory when the budget holds
   // the fingerprints plus, per table in flight, its sorted values, the sort's
@@ -326,13 +289,9 @@ Status IndexBuilder::FinishImpl() {
   for (int first = 0; first < num_tables; first += static_cast<int>(wave)) {
     r.Report("encoding tables", static_cast<double>(first) / num_tables);
     if (wave == 1) {
-      SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
-      const uint64_t offset = out->size();
-      index::EncodedTable enc;
-      SIMDEX_RETURN_IF_ERROR(BuildTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
-                                        [&out](std::string_view block) { return out->Append(block); }, &enc,
-                                        &sort_seconds));
-      SIMDEX_RETURN_IF_ERROR(write_table(first, enc, offset));
+      SIMDEX_RETURN_IF_ERROR(SortTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
+                                       [&](std::span<const uint64_t> sorted) { return writer->AddTable(first, sorted); },
+                                       &sort_seconds));
       continue;
     }
     const int wave_end = std::min<int>(num_tables, first + static_cast<int>(wave));
@@ -344,10 +303,14 @@ Status IndexBuilder::FinishImpl() {
     for (int t = first; t < wave_end; ++t) {
       workers.emplace_back([&, t] {
         const int i = t - first;
-        status[i] = BuildTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&blocks, i](std::string_view block) {
-          blocks[i].append(block);
-          return Status::OK();
-        }, &encs[i], &seconds[i]);
+        status[i] = SortTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
+          return index::EncodeTable(sorted, o.block_size, o.restarts, static_cast<uint32_t>(t),
+                                    [&blocks, i](std::string_view block) {
+                                      blocks[i].append(block);
+                                      return Status::OK();
+                                    },
+                                    &encs[i]);
+        }, &seconds[i]);
       });
     }
     for (auto& w : workers) w.join();
@@ -355,48 +318,22 @@ Status IndexBuilder::FinishImpl() {
       const int i = t - first;
       SIMDEX_RETURN_IF_ERROR(status[i]);
       sort_seconds += seconds[i] / static_cast<double>(wave);
-      SIMDEX_RETURN_IF_ERROR(out->PadTo(align));
-      const uint64_t offset = out->size();
-      SIMDEX_RETURN_IF_ERROR(out->Append(blocks[i]));
+      SIMDEX_RETURN_IF_ERROR(writer->AddEncodedTable(t, encs[i], blocks[i]));
       blocks[i] = std::string();
-      SIMDEX_RETURN_IF_ERROR(write_table(t, encs[i], offset));
     }
   }
   fps = SortedFingerprints();
   buffers.clear();
 
   // 3. Rank index, ids, metadata, footer.
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  meta.rank_offset = out->size();
-  SIMDEX_RETURN_IF_ERROR(AppendU64s(out.get(), ranks0, &meta.rank_checksum));
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  meta.ids_offset = out->size();
-  {
-    std::unique_ptr<index::MappedValues> idmap;
-    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
-    const std::string_view bytes = idmap->bytes();
-    if (bytes.size() != format::PackedIntsBytes(n, meta.id_width)) {
-      return Status::IOError("id scratch file " + ids_file->path() + " has the wrong size");
-    }
-    meta.ids_length = bytes.size();
-    meta.ids_checksum = format::SectionChecksum(bytes.data(), bytes.size());
-    SIMDEX_RETURN_IF_ERROR(out->Append(bytes));
-  }
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  std::string tail;
-  meta.EncodeTo(&tail);
-  format::Footer footer;
-  footer.metadata_offset = out->size();
-  footer.metadata_length = tail.size();
-  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
-  footer.file_size = out->size() + tail.size() + format::Footer::kEncodedLength;
-  footer.EncodeTo(&tail);
-  SIMDEX_RETURN_IF_ERROR(out->Append(tail));
-  r.stats.file_bytes = out->size();
+  std::unique_ptr<index::MappedValues> idmap;
+  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
+  r.Report("writing", 1);
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes()));
+  r.stats.file_bytes = writer->file_bytes();
   r.stats.seconds_sorting += sort_seconds;
   r.stats.seconds_encoding = Seconds(t0) - r.stats.seconds_sorting;
-  r.Report("writing", 1);
-  return out->Commit();
+  return Status::OK();
 }
 
 }  // namespace simdex

@@ -1,0 +1,116 @@
+#include "engine/index/index_writer.h"
+
+#include <algorithm>
+
+#include <xxhash.h>
+
+#include "format/coding.h"
+#include "format/packed_ints.h"
+
+namespace simdex::index {
+
+namespace {
+
+// Appends values as little-endian u64 and returns their checksum.
+Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  std::string buf;
+  Status s;
+  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
+    buf.clear();
+    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
+    XXH3_64bits_update(state, buf.data(), buf.size());
+    s = out->Append(buf);
+  }
+  *checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return s;
+}
+
+// Block data is aligned to min(B, 4096) so that a block of at most a page
+// lies within one page of a cold file.
+uint64_t BlockAlignment(const BuildOptions& o) { return std::min<uint64_t>(o.block_size, 4096); }
+
+}  // namespace
+
+IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile> out)
+    : options_(options), out_(std::move(out)) {
+  meta_.block_size = options.block_size;
+  meta_.restarts = static_cast<uint8_t>(options.restarts);
+  meta_.k = static_cast<uint8_t>(options.scheme.k());
+  for (int w : options.scheme.widths()) meta_.widths.push_back(static_cast<uint8_t>(w));
+}
+
+Status IndexWriter::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexWriter>* out) {
+  std::unique_ptr<OutputFile> file;
+  SIMDEX_RETURN_IF_ERROR(OutputFile::Create(path, &file));
+  std::string header;
+  format::FileHeader().EncodeTo(&header);
+  SIMDEX_RETURN_IF_ERROR(file->Append(header));
+  out->reset(new IndexWriter(options, std::move(file)));
+  return Status::OK();
+}
+
+Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset) {
+  format::TableMetadata tm;
+  for (int b : options_.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
+  tm.blocks_offset = blocks_offset;
+  tm.num_blocks = enc.heads.size();
+  tm.payload_bits = enc.payload_bits;
+  tm.code_lengths = enc.code_lengths;
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  tm.heads_offset = out_->size();
+  SIMDEX_RETURN_IF_ERROR(AppendU64s(out_.get(), enc.heads, &tm.heads_checksum));
+  if (t == 0) ranks0_ = enc.ranks;
+  meta_.tables.push_back(std::move(tm));
+  return Status::OK();
+}
+
+Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_)));
+  const uint64_t offset = out_->size();
+  EncodedTable enc;
+  SIMDEX_RETURN_IF_ERROR(EncodeTable(sorted, options_.block_size, options_.restarts, static_cast<uint32_t>(t),
+                                     [this](std::string_view block) { return out_->Append(block); }, &enc));
+  return AddHeads(t, enc, offset);
+}
+
+Status IndexWriter::AddEncodedTable(int t, const EncodedTable& enc, std::string_view blocks) {
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_)));
+  const uint64_t offset = out_->size();
+  SIMDEX_RETURN_IF_ERROR(out_->Append(blocks));
+  return AddHeads(t, enc, offset);
+}
+
+Status IndexWriter::Finish(const EntrySummary& summary, std::string_view packed_ids) {
+  if (packed_ids.size() != format::PackedIntsBytes(summary.entries, summary.id_width)) {
+    return Status::IOError("the packed ids have the wrong size");
+  }
+  meta_.entries = summary.entries;
+  meta_.distinct_fingerprints = summary.distinct_fingerprints;
+  meta_.id_base = summary.id_base;
+  meta_.id_width = summary.id_width;
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  meta_.rank_offset = out_->size();
+  SIMDEX_RETURN_IF_ERROR(AppendU64s(out_.get(), ranks0_, &meta_.rank_checksum));
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  meta_.ids_offset = out_->size();
+  meta_.ids_length = packed_ids.size();
+  meta_.ids_checksum = format::SectionChecksum(packed_ids.data(), packed_ids.size());
+  SIMDEX_RETURN_IF_ERROR(out_->Append(packed_ids));
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  std::string tail;
+  meta_.EncodeTo(&tail);
+  format::Footer footer;
+  footer.metadata_offset = out_->size();
+  footer.metadata_length = tail.size();
+  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
+  footer.file_size = out_->size() + tail.size() + format::Footer::kEncodedLength;
+  footer.EncodeTo(&tail);
+  SIMDEX_RETURN_IF_ERROR(out_->Append(tail));
+  file_bytes_ = out_->size();
+  return out_->Commit();
+}
+
+}  // namespace simdex::index
