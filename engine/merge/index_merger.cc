@@ -1,0 +1,332 @@
+// IndexMerger (include/simdex/merge.h). Finish():
+//   1. sorts the batch's (fingerprint, id) pairs (external sorter) and the
+//      deleted ids, and finds the smallest and largest id that remain (the
+//      packed id section's base and width);
+//   2. merges table 0: the old index's entries in (fingerprint, id) order,
+//      read with a TableCursor and the rank index, less the deleted ones,
+//      with the batch's sorted pairs; this gives the new ids (packed) and
+//      table 0's values, and the fingerprints of the deleted entries;
+//   3. for each other table: the old table read in order, less the deleted
+//      entries' permuted fingerprints, merged with the batch's permuted
+//      fingerprints sorted;
+//   4. writes everything through the IndexWriter the builder uses.
+// No old table is sorted again; each is decoded once.
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "engine/index/external_sorter.h"
+#include "engine/index/index_writer.h"
+#include "engine/index/radix_sort.h"
+#include "engine/index/reader_rep.h"
+#include "engine/index/table_cursor.h"
+#include "engine/merge/sorted_values.h"
+#include "format/packed_ints.h"
+#include "simdex/merge.h"
+
+namespace simdex {
+
+using index::ExternalSorter;
+using index::FingerprintIdPair;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+constexpr size_t kReadBatch = size_t{1} << 12;
+
+// Reads a sorter's records one at a time.
+template <class Record>
+class SortedStream {
+ public:
+  explicit SortedStream(ExternalSorter<Record>* sorter) : sorter_(sorter), buffer_(kReadBatch) {}
+  // Fills the next record; false at the end (or on error: see status()).
+  bool Next(Record* out) {
+    if (pos_ == got_) {
+      if (!status_.ok()) return false;
+      status_ = sorter_->Read(buffer_.data(), buffer_.size(), &got_);
+      pos_ = 0;
+      if (!status_.ok() || got_ == 0) return false;
+    }
+    *out = buffer_[pos_++];
+    return true;
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  ExternalSorter<Record>* sorter_;
+  std::vector<Record> buffer_;
+  size_t got_ = 0;
+  size_t pos_ = 0;
+  Status status_;
+};
+
+}  // namespace
+
+struct IndexMerger::Rep {
+  const IndexReader* old = nullptr;
+  std::string path;
+  MergeOptions options;
+  BuildOptions build;  // the old index's layout, for the writer
+  Status status;
+  bool done = false;
+  MergeStats stats;
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> batch;
+  std::vector<uint64_t> deleted;
+  uint64_t batch_min_id = std::numeric_limits<uint64_t>::max();
+  uint64_t batch_max_id = 0;
+
+  std::string ScratchDir() const {
+    if (!options.tmpdir.empty()) return options.tmpdir;
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  }
+  index::ExternalSortOptions SortOptions(size_t bytes) const {
+    return {.memory_bytes = std::max(bytes, index::kExternalSortMinMemoryBytes), .tmpdir = ScratchDir(),
+            .threads = options.threads};
+  }
+  bool IsDeleted(uint64_t id) const { return std::binary_search(deleted.begin(), deleted.end(), id); }
+};
+
+IndexMerger::IndexMerger(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexMerger::~IndexMerger() = default;
+
+Status IndexMerger::Create(const IndexReader* old, const std::string& path, const MergeOptions& options,
+                           std::unique_ptr<IndexMerger>* out) {
+  if (path.empty()) return Status::InvalidArgument("no output path");
+  if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  auto rep = std::make_unique<Rep>();
+  rep->old = old;
+  rep->path = path;
+  rep->options = options;
+  const IndexInfo info = old->Info();
+  rep->build.scheme = old->scheme();
+  rep->build.block_size = info.block_size;
+  rep->build.restarts = info.restarts;
+  rep->stats.old_entries = info.entries;
+  // The batch's pairs may use half the budget; the merged tables the rest.
+  rep->batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions(options.memory_bytes / 2));
+  Status s = rep->batch->status();
+  if (!s.ok()) return s.IsIOError() && options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
+  out->reset(new IndexMerger(std::move(rep)));
+  return Status::OK();
+}
+
+const MergeStats& IndexMerger::stats() const { return rep_->stats; }
+
+Status IndexMerger::Add(uint64_t id, uint64_t fingerprint) {
+  return Add(std::span<const uint64_t>(&id, 1), std::span<const uint64_t>(&fingerprint, 1));
+}
+
+Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
+  FingerprintIdPair buf[1024];
+  for (size_t i = 0; i < ids.size(); i += 1024) {
+    const size_t n = std::min<size_t>(1024, ids.size() - i);
+    for (size_t j = 0; j < n; ++j) {
+      buf[j] = {fingerprints[i + j], ids[i + j]};
+      r.batch_min_id = std::min(r.batch_min_id, ids[i + j]);
+      r.batch_max_id = std::max(r.batch_max_id, ids[i + j]);
+    }
+    r.status = r.batch->Add(buf, n);
+    if (!r.status.ok()) return r.status;
+  }
+  r.stats.added += ids.size();
+  return Status::OK();
+}
+
+Status IndexMerger::Delete(uint64_t id) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Delete() after Finish() or Abandon()");
+  r.deleted.push_back(id);
+  return Status::OK();
+}
+
+void IndexMerger::Abandon() {
+  rep_->done = true;
+  rep_->batch.reset();
+  if (rep_->status.ok()) rep_->status = Status::InvalidArgument("the merger was abandoned");
+}
+
+Status IndexMerger::Finish() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
+  r.done = true;
+  const auto start = Clock::now();
+  r.status = FinishImpl();
+  r.batch.reset();
+  r.stats.seconds = Seconds(start);
+  return r.status;
+}
+
+Status IndexMerger::FinishImpl() {
+  Rep& r = *rep_;
+  const IndexReader& old = *r.old;
+  const IndexReader::Rep& old_rep = old.rep();
+  const uint64_t old_n = old.entries();
+  std::sort(r.deleted.begin(), r.deleted.end());
+  r.deleted.erase(std::unique(r.deleted.begin(), r.deleted.end()), r.deleted.end());
+
+  // 1. The ids that remain: the packed section's base and width.
+  uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0;
+  std::vector<bool> seen(r.deleted.size(), false);
+  for (uint64_t rank = 0; rank < old_n; ++rank) {
+    const uint64_t id = old_rep.IdAtRank(rank);
+    const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
+    if (it != r.deleted.end() && *it == id) {
+      seen[static_cast<size_t>(it - r.deleted.begin())] = true;
+      ++removed;
+      continue;
+    }
+    min_id = std::min(min_id, id);
+    max_id = std::max(max_id, id);
+  }
+  r.stats.deleted = removed;
+  r.stats.ids_not_found = static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
+  const uint64_t n = old_n - removed + r.stats.added;
+  r.stats.entries = n;
+  index::EntrySummary summary;
+  summary.entries = n;
+  summary.id_base = n ? min_id : 0;
+  summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? max_id - min_id : 0));
+
+  // 2. Table 0 with the ids. The batch's fingerprints (in order) and the
+  // deleted entries' fingerprints are kept for the other tables.
+  SIMDEX_RETURN_IF_ERROR(r.batch->Finish());
+  const std::string dir = r.ScratchDir();
+  const size_t table_budget = r.options.memory_bytes / 2;
+  std::unique_ptr<merge::SortedValues> table0, batch_fps;
+  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table0));
+  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(r.stats.added, table_budget / 2, dir, &batch_fps));
+  std::vector<uint64_t> deleted_fps;
+  std::unique_ptr<index::OutputFile> ids_file;
+  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "ids", &ids_file));
+  std::string ids_buf;
+  format::PackedIntsWriter packed(&ids_buf, summary.id_width);
+  uint64_t distinct = 0, written = 0, last = 0;
+  auto emit = [&](uint64_t fp, uint64_t id) -> Status {
+    distinct += written == 0 || fp != last;
+    last = fp;
+    ++written;
+    packed.Add(id - summary.id_base);
+    if (ids_buf.size() >= (size_t{1} << 20)) {
+      SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+      ids_buf.clear();
+    }
+    return table0->Append(fp);
+  };
+  {
+    index::TableCursor cursor(old, 0);
+    SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
+    SortedStream<FingerprintIdPair> batch(r.batch.get());
+    FingerprintIdPair next{};
+    bool have_batch = batch.Next(&next);
+    while (cursor.Valid() || have_batch) {
+      bool take_old = cursor.Valid();
+      FingerprintIdPair mine{};
+      if (take_old) {
+        if (cursor.Rank() >= old_n) return Status::Corruption("table 0 of the old index holds more values than entries");
+        mine = {cursor.value(), old_rep.IdAtRank(cursor.Rank())};
+        if (have_batch && next < mine) take_old = false;
+      }
+      if (take_old) {
+        if (r.IsDeleted(mine.id)) {
+          deleted_fps.push_back(mine.fingerprint);
+        } else {
+          SIMDEX_RETURN_IF_ERROR(emit(mine.fingerprint, mine.id));
+        }
+        SIMDEX_RETURN_IF_ERROR(cursor.Next());
+      } else {
+        SIMDEX_RETURN_IF_ERROR(emit(next.fingerprint, next.id));
+        SIMDEX_RETURN_IF_ERROR(batch_fps->Append(next.fingerprint));
+        have_batch = batch.Next(&next);
+      }
+    }
+    SIMDEX_RETURN_IF_ERROR(batch.status());
+    r.stats.blocks_decoded += cursor.blocks_decoded();
+  }
+  r.batch.reset();
+  if (written != n) return Status::Corruption("the old index's table 0 does not hold its entries");
+  packed.Finish();
+  SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+  ids_buf = std::string();
+  SIMDEX_RETURN_IF_ERROR(ids_file->Close());
+  SIMDEX_RETURN_IF_ERROR(table0->Finish());
+  SIMDEX_RETURN_IF_ERROR(batch_fps->Finish());
+  summary.distinct_fingerprints = distinct;
+
+  std::unique_ptr<index::IndexWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(index::IndexWriter::Create(r.path, r.build, &writer));
+  SIMDEX_RETURN_IF_ERROR(writer->AddTable(0, table0->values()));
+  table0.reset();
+
+  // 3. The other tables.
+  const Scheme& scheme = old.scheme();
+  for (int t = 1; t < scheme.num_tables(); ++t) {
+    const BlockPermutation& perm = scheme.table(t);
+    std::vector<uint64_t> gone;
+    for (uint64_t fp : deleted_fps) gone.push_back(perm.Apply(fp));
+    std::sort(gone.begin(), gone.end());
+    ExternalSorter<uint64_t> added(r.SortOptions(table_budget / 2));
+    {
+      std::vector<uint64_t> buf;
+      for (uint64_t fp : batch_fps->values()) {
+        buf.push_back(perm.Apply(fp));
+        if (buf.size() == kReadBatch) {
+          SIMDEX_RETURN_IF_ERROR(added.Add(buf.data(), buf.size()));
+          buf.clear();
+        }
+      }
+      SIMDEX_RETURN_IF_ERROR(added.Add(buf.data(), buf.size()));
+    }
+    SIMDEX_RETURN_IF_ERROR(added.Finish());
+    std::unique_ptr<merge::SortedValues> table;
+    SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table));
+    index::TableCursor cursor(old, t);
+    SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
+    SortedStream<uint64_t> batch(&added);
+    uint64_t next = 0;
+    bool have_batch = batch.Next(&next);
+    size_t g = 0;  // next deleted value to drop
+    uint64_t count = 0;
+    while (cursor.Valid() || have_batch) {
+      if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
+        const uint64_t v = cursor.value();
+        while (g < gone.size() && gone[g] < v) ++g;  // cannot happen in a sound index
+        if (g < gone.size() && gone[g] == v) {
+          ++g;  // one deleted entry's value
+        } else {
+          SIMDEX_RETURN_IF_ERROR(table->Append(v));
+          ++count;
+        }
+        SIMDEX_RETURN_IF_ERROR(cursor.Next());
+      } else {
+        SIMDEX_RETURN_IF_ERROR(table->Append(next));
+        ++count;
+        have_batch = batch.Next(&next);
+      }
+    }
+    SIMDEX_RETURN_IF_ERROR(batch.status());
+    r.stats.blocks_decoded += cursor.blocks_decoded();
+    if (count != n) {
+      return Status::Corruption("table " + std::to_string(t) + " of the old index does not hold the entries of its table 0");
+    }
+    SIMDEX_RETURN_IF_ERROR(table->Finish());
+    SIMDEX_RETURN_IF_ERROR(writer->AddTable(t, table->values()));
+  }
+
+  // 4. Ids, metadata, footer.
+  std::unique_ptr<index::MappedValues> ids;
+  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &ids));
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes()));
+  r.stats.file_bytes = writer->file_bytes();
+  return Status::OK();
+}
+
+}  // namespace simdex

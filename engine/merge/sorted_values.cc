@@ -1,0 +1,39 @@
+#include "engine/merge/sorted_values.h"
+
+#include "format/coding.h"
+
+namespace simdex::merge {
+
+Status SortedValues::Create(uint64_t expected, size_t memory_bytes, const std::string& dir,
+                            std::unique_ptr<SortedValues>* out) {
+  auto v = std::make_unique<SortedValues>();
+  if (expected <= memory_bytes / 8) {
+    v->memory_.reserve(expected);
+  } else {
+    SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "merge", &v->file_));
+  }
+  *out = std::move(v);
+  return Status::OK();
+}
+
+Status SortedValues::AppendToFile(uint64_t value) {
+  format::PutFixed64(&buffer_, value);
+  if (buffer_.size() < (size_t{1} << 20)) return Status::OK();
+  Status s = file_->Append(buffer_);
+  buffer_.clear();
+  return s;
+}
+
+Status SortedValues::Finish() {
+  if (!file_) return Status::OK();
+  SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
+  buffer_ = std::string();
+  SIMDEX_RETURN_IF_ERROR(file_->Close());
+  return index::MappedValues::Open(file_->path(), &map_);
+}
+
+std::span<const uint64_t> SortedValues::values() const {
+  return map_ ? map_->values() : std::span<const uint64_t>(memory_);
+}
+
+}  // namespace simdex::merge

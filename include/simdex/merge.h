@@ -1,0 +1,88 @@
+// Growing an index: IndexMerger writes a new index file holding an existing
+// index's entries, plus a batch of new ones, minus the entries of deleted
+// ids, without sorting the existing index's tables again: each of its
+// tables is read in order (it is sorted already) and merged with the
+// batch's sorted table.
+//
+// The result is the file a fresh IndexBuilder run over the same entries
+// with the old index's scheme, block size and restart points would write,
+// byte for byte (docs/dedup.md, "Growing an index"). Like the builder, the
+// merger writes to a temporary name and renames only a complete file;
+// after an error or Abandon() nothing appears under the output name.
+//
+//   IndexMerger::Create(old, "new.sdx", options, &merger);
+//   merger->Add(ids, fingerprints);   // the batch, in any order
+//   merger->Delete(42);               // entries of the old index with id 42
+//   merger->Finish();
+//
+// Thread safety: one thread uses a merger; `old` may serve searches on other
+// threads meanwhile.
+#ifndef SIMDEX_MERGE_H_
+#define SIMDEX_MERGE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "simdex/index.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+struct MergeOptions {
+  // Bound on the merger's own buffers: the batch's sorts and the merged
+  // tables (in memory when 8 bytes per entry fit, else in scratch files).
+  size_t memory_bytes = size_t{1} << 30;
+  // Directory for scratch files; "" means the directory of the output file.
+  std::string tmpdir;
+  // Threads for sorting the batch.
+  int threads = 1;
+};
+
+struct MergeStats {
+  uint64_t old_entries = 0;
+  uint64_t added = 0;          // batch entries
+  uint64_t deleted = 0;        // entries of the old index removed
+  uint64_t ids_not_found = 0;  // ids given to Delete() that no entry has
+  uint64_t entries = 0;        // in the new index
+  uint64_t file_bytes = 0;
+  uint64_t blocks_decoded = 0; // of the old index
+  double seconds = 0;          // Finish()
+};
+
+class IndexMerger {
+ public:
+  // Prepares to write `path` from `old` (which must stay open until Finish()
+  // returns). REQUIRES: path is not old's own file.
+  static Status Create(const IndexReader* old, const std::string& path, const MergeOptions& options,
+                       std::unique_ptr<IndexMerger>* out);
+  ~IndexMerger();
+
+  // Adds batch entries; the same (id, fingerprint) twice is stored twice.
+  Status Add(uint64_t id, uint64_t fingerprint);
+  Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
+  // Removes every entry of the OLD index whose id is `id` (batch entries are
+  // kept: delete-then-add replaces a document). An id no entry has is
+  // counted in stats().ids_not_found.
+  Status Delete(uint64_t id);
+
+  // Merges, writes, fsyncs and renames. The first error is returned and
+  // nothing is left under the output name.
+  Status Finish();
+  // Gives up: removes temporary files.
+  void Abandon();
+
+  const MergeStats& stats() const;
+
+ private:
+  struct Rep;
+  explicit IndexMerger(std::unique_ptr<Rep> rep);
+  Status FinishImpl();
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_MERGE_H_

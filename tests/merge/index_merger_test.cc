@@ -1,0 +1,179 @@
+// IndexMerger against a fresh build: merging a batch into an index (and
+// deleting ids) gives byte for byte the file IndexBuilder writes for the
+// same entries, for every scheme, small and default blocks, every standard
+// data set, in memory and with every buffer spilled; and failures leave no
+// file behind.
+#include "simdex/merge.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/index/test_data.h"
+
+namespace simdex::testing {
+namespace {
+
+struct Split {
+  std::vector<Entry> old_entries;
+  std::vector<Entry> batch;
+  std::vector<uint64_t> deleted;  // ids of old entries (and one that no entry has)
+};
+
+// Old entries: about two thirds; the batch the rest plus copies of some old
+// entries under their own ids; deleted: every 7th old entry's id.
+Split SplitEntries(const std::vector<Entry>& entries, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Split s;
+  for (const Entry& e : entries) (rng() % 3 == 0 ? s.batch : s.old_entries).push_back(e);
+  for (size_t i = 0; i < s.old_entries.size(); i += 11) s.batch.push_back(s.old_entries[i]);
+  for (size_t i = 3; i < s.old_entries.size(); i += 7) s.deleted.push_back(s.old_entries[i].id);
+  s.deleted.push_back(0x5eed);
+  return s;
+}
+
+// What a fresh build gets: the old entries whose ids are not deleted, and
+// the batch.
+std::vector<Entry> Union(const Split& s) {
+  const std::set<uint64_t> gone(s.deleted.begin(), s.deleted.end());
+  std::vector<Entry> out;
+  for (const Entry& e : s.old_entries) {
+    if (!gone.count(e.id)) out.push_back(e);
+  }
+  out.insert(out.end(), s.batch.begin(), s.batch.end());
+  return out;
+}
+
+Status Merge(const std::string& old_path, const std::string& out, const Split& s, const MergeOptions& options,
+             MergeStats* stats = nullptr) {
+  std::unique_ptr<IndexReader> old;
+  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(old_path, ReaderOptions(), &old));
+  std::unique_ptr<IndexMerger> merger;
+  SIMDEX_RETURN_IF_ERROR(IndexMerger::Create(old.get(), out, options, &merger));
+  for (const Entry& e : s.batch) SIMDEX_RETURN_IF_ERROR(merger->Add(e.id, e.fingerprint));
+  for (uint64_t id : s.deleted) SIMDEX_RETURN_IF_ERROR(merger->Delete(id));
+  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  if (stats) *stats = merger->stats();
+  return Status::OK();
+}
+
+class MergerTest : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {};
+
+TEST_P(MergerTest, MergeEqualsAFreshBuildByteForByte) {
+  const auto& [scheme, block_size] = GetParam();
+  ScopedTempDir dir;
+  BuildOptions options;
+  options.scheme = SchemeOrDie(scheme);
+  options.block_size = block_size;
+  for (const DataSet& data : StandardDataSets(2)) {
+    const Split s = SplitEntries(data.entries, 1);
+    const std::string old_path = dir.File("old.sdx"), merged = dir.File("merged.sdx"), fresh = dir.File("fresh.sdx");
+    ASSERT_TRUE(BuildIndex(old_path, options, s.old_entries).ok());
+    ASSERT_TRUE(BuildIndex(fresh, options, Union(s)).ok());
+    for (size_t memory : {size_t{64} << 20, size_t{128} << 10}) {
+      MergeOptions mo;
+      mo.memory_bytes = memory;
+      mo.tmpdir = dir.path();
+      MergeStats stats;
+      Status st = Merge(old_path, merged, s, mo, &stats);
+      ASSERT_TRUE(st.ok()) << data.name << ": " << st.ToString();
+      EXPECT_TRUE(ReadFileOrDie(merged) == ReadFileOrDie(fresh)) << data.name << " memory " << memory;
+      EXPECT_EQ(stats.entries, Union(s).size()) << data.name;
+      EXPECT_EQ(stats.added, s.batch.size());
+      EXPECT_EQ(stats.ids_not_found, s.old_entries.empty() ? s.deleted.size() : 1u) << data.name;
+      std::unique_ptr<IndexReader> reader;
+      ASSERT_TRUE(IndexReader::Open(merged, ReaderOptions(), &reader).ok());
+      EXPECT_TRUE(reader->Verify().ok()) << data.name;
+    }
+  }
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "merged.sdx", "old.sdx"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemes, MergerTest,
+                         ::testing::Combine(::testing::Values("t4", "t10", "t20", "32,32:1", "64:0"),
+                                            ::testing::Values(64u, 4096u)));
+
+// 30,000 entries with 128 KiB: the batch's sorts spill and the merged
+// tables go through scratch files; still the fresh build's bytes.
+TEST(MergerTest, SpilledMergeEqualsAFreshBuild) {
+  ScopedTempDir dir;
+  std::vector<uint64_t> fps = ClusterFingerprints(2000, 8, 8);
+  for (uint64_t x : UniformFingerprints(14000, 9)) fps.push_back(x);
+  const Split s = SplitEntries(AssignIds(fps, IdStyle::kFullRange, 8), 2);
+  ASSERT_GT(s.batch.size(), 5000u);
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), s.old_entries).ok());
+  ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), BuildOptions(), Union(s)).ok());
+  MergeOptions mo;
+  mo.memory_bytes = size_t{128} << 10;
+  mo.tmpdir = dir.path();
+  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("merged.sdx"), s, mo).ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "merged.sdx", "old.sdx"}));
+}
+
+TEST(MergerTest, NothingAddedOrDeletedGivesTheSameFile) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(ClusterFingerprints(300, 6, 4), IdStyle::kFullRange, 4);
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), entries).ok());
+  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("new.sdx"), Split(), MergeOptions()).ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("old.sdx")) == ReadFileOrDie(dir.File("new.sdx")));
+}
+
+TEST(MergerTest, DeletingEveryIdGivesTheEmptyIndex) {
+  ScopedTempDir dir;
+  Split s;
+  s.old_entries = AssignIds(UniformFingerprints(500, 5), IdStyle::kSequential, 5);
+  for (const Entry& e : s.old_entries) s.deleted.push_back(e.id);
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), s.old_entries).ok());
+  ASSERT_TRUE(BuildIndex(dir.File("empty.sdx"), BuildOptions(), {}).ok());
+  MergeStats stats;
+  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("new.sdx"), s, MergeOptions(), &stats).ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("empty.sdx")) == ReadFileOrDie(dir.File("new.sdx")));
+  EXPECT_EQ(stats.deleted, 500u);
+  EXPECT_EQ(stats.entries, 0u);
+}
+
+TEST(MergerTest, DamagedOldIndexIsCorruptionAndLeavesNoFile) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(3000, 6), IdStyle::kSequential, 6);
+  BuildOptions options;
+  options.block_size = 64;
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), options, entries).ok());
+  std::string bytes = ReadFileOrDie(dir.File("old.sdx"));
+  bytes[64 + 64 * 5 + 9] ^= 0x40;  // inside block 5 of table 0: its checksum or a code breaks
+  WriteFileOrDie(dir.File("old.sdx"), bytes);
+  std::unique_ptr<IndexReader> old;
+  ReaderOptions ro;
+  ro.verify_block_checksums = true;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ro, &old).ok());
+  std::unique_ptr<IndexMerger> merger;
+  ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), MergeOptions(), &merger).ok());
+  ASSERT_TRUE(merger->Add(1, 2).ok());
+  Status s = merger->Finish();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("block 5 of table 0"), std::string::npos) << s.message();
+  EXPECT_TRUE(merger->Add(3, 4).IsCorruption());
+  merger.reset();
+  EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+}
+
+TEST(MergerTest, AbandonedMergeLeavesNoFile) {
+  ScopedTempDir dir;
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), AssignIds(UniformFingerprints(10, 7), IdStyle::kSequential, 7)).ok());
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  std::unique_ptr<IndexMerger> merger;
+  ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), MergeOptions(), &merger).ok());
+  ASSERT_TRUE(merger->Add(1, 2).ok());
+  merger->Abandon();
+  EXPECT_TRUE(merger->Finish().IsInvalidArgument());
+  merger.reset();
+  EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+}
+
+}  // namespace
+}  // namespace simdex::testing
