@@ -10,15 +10,18 @@
 
 namespace simdex::index {
 
-TableCursor::TableCursor(const IndexReader& reader, int table)
-    : rep_(reader.rep()), table_(table), num_blocks_(rep_.tables[table].num_blocks) {}
+TableCursor::TableCursor(const IndexReader& reader, int table, bool verify_checksums)
+    : rep_(reader.rep()),
+      table_(table),
+      verify_checksums_(verify_checksums || reader.rep().options.verify_block_checksums),
+      num_blocks_(rep_.tables[table].num_blocks) {}
 
 uint64_t TableCursor::Head(uint64_t b) const { return format::DecodeFixed64(rep_.tables[table_].heads + 8 * b); }
 
 Status TableCursor::Load(uint64_t b, uint64_t lo) {
   const IndexReader::Rep::Table& table = rep_.tables[table_];
   format::BlockReadOptions options;
-  options.verify_checksum = rep_.options.verify_block_checksums;
+  options.verify_checksum = verify_checksums_;
   options.seed = BlockSeed(static_cast<uint32_t>(table_), b);
   Status s = format::DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), *table.decoder,
                                  options, &values_);

@@ -24,9 +24,12 @@ namespace simdex::index {
 class TableCursor {
  public:
   // A cursor over table `table` of `reader`, before its first value: call
-  // Seek() first. REQUIRES: table < reader.scheme().num_tables(); reader
-  // outlives the cursor.
-  TableCursor(const IndexReader& reader, int table);
+  // Seek() first. Block checksums are verified when the reader verifies
+  // them on search, or when `verify_checksums` says so (a caller that
+  // reads whole tables, such as a merge, can afford it).
+  // REQUIRES: table < reader.scheme().num_tables(); reader outlives the
+  // cursor.
+  TableCursor(const IndexReader& reader, int table, bool verify_checksums = false);
 
   // Moves to the first value >= lo at or after the current position
   // (values already passed are not revisited). A damaged block is
@@ -55,6 +58,7 @@ class TableCursor {
 
   const IndexReader::Rep& rep_;
   const int table_;
+  const bool verify_checksums_;
   uint64_t num_blocks_;
   uint64_t block_ = 0;  // the block in values_ (when loaded_)
   bool loaded_ = false;

@@ -222,10 +222,10 @@ Status IndexMerger::FinishImpl() {
     return table0->Append(fp);
   };
   {
-    index::TableCursor cursor(old, 0);
+    index::TableCursor cursor(old, 0, /*verify_checksums=*/true);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<FingerprintIdPair> batch(r.batch.get());
-    FingerprintIdPair next{};
+    FingerprintIdPair next{}, previous_old{};
     bool have_batch = batch.Next(&next);
     while (cursor.Valid() || have_batch) {
       bool take_old = cursor.Valid();
@@ -236,6 +236,8 @@ Status IndexMerger::FinishImpl() {
         if (have_batch && next < mine) take_old = false;
       }
       if (take_old) {
+        if (mine < previous_old) return Status::Corruption("table 0 of the old index is out of order");
+        previous_old = mine;
         if (r.IsDeleted(mine.id)) {
           deleted_fps.push_back(mine.fingerprint);
         } else {
@@ -288,16 +290,18 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(added.Finish());
     std::unique_ptr<merge::SortedValues> table;
     SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table));
-    index::TableCursor cursor(old, t);
+    index::TableCursor cursor(old, t, /*verify_checksums=*/true);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<uint64_t> batch(&added);
     uint64_t next = 0;
     bool have_batch = batch.Next(&next);
     size_t g = 0;  // next deleted value to drop
-    uint64_t count = 0;
+    uint64_t count = 0, previous_old = 0;
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
+        if (v < previous_old) return Status::Corruption("table " + std::to_string(t) + " of the old index is out of order");
+        previous_old = v;
         while (g < gone.size() && gone[g] < v) ++g;  // cannot happen in a sound index
         if (g < gone.size() && gone[g] == v) {
           ++g;  // one deleted entry's value

@@ -55,7 +55,8 @@ struct MergeStats {
 class IndexMerger {
  public:
   // Prepares to write `path` from `old` (which must stay open until Finish()
-  // returns). REQUIRES: path is not old's own file.
+  // returns). `path` may be old's own file: the new file replaces it by a
+  // rename, and old's mapping stays valid.
   static Status Create(const IndexReader* old, const std::string& path, const MergeOptions& options,
                        std::unique_ptr<IndexMerger>* out);
   ~IndexMerger();

@@ -1,0 +1,104 @@
+// `simdex merge` end to end: the merged index equals `simdex build` over the
+// same entries byte for byte (with deletions, and in place), --only-new
+// leaves out what the oracle calls near-duplicates, and bad input leaves
+// nothing behind.
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_harness.h"
+#include "tests/dedup/dedup_oracle.h"
+
+namespace simdex::clitest {
+namespace {
+
+class MergeCli : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    for (size_t i = 0; i < entries_.size(); ++i) (i % 3 == 0 ? batch_ : old_).push_back(entries_[i]);
+    WriteFile(dir_.File("old.fp"), TextFingerprints(old_));
+    WriteFile(dir_.File("batch.fp"), TextFingerprints(batch_));
+    ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", old_index_, dir_.File("old.fp")})
+                  .exit_code,
+              0);
+  }
+
+  std::vector<Entry> old_, batch_;
+  std::string old_index_ = dir_.File("old.sdx");
+};
+
+TEST_F(MergeCli, MergedIndexEqualsABuildOfTheSameEntries) {
+  // Delete the ids of every 5th old entry, and one id no entry has.
+  std::string ids = "# ids to delete\n424242424242\n";
+  std::set<uint64_t> gone;
+  for (size_t i = 0; i < old_.size(); i += 5) {
+    ids += std::to_string(old_[i].id) + "\n";
+    gone.insert(old_[i].id);
+  }
+  WriteFile(dir_.File("gone.txt"), ids);
+  const RunResult r = RunSimdex(dir_, {"merge", old_index_, dir_.File("batch.fp"), "--delete", dir_.File("gone.txt"),
+                                       "--out", dir_.File("new.sdx")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<Entry> kept;
+  for (const Entry& e : old_) {
+    if (!gone.count(e.id)) kept.push_back(e);
+  }
+  kept.insert(kept.end(), batch_.begin(), batch_.end());
+  WriteFile(dir_.File("union.fp"), TextFingerprints(kept));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", dir_.File("fresh.sdx"),
+                             dir_.File("union.fp")}).exit_code, 0);
+  EXPECT_TRUE(ReadFile(dir_.File("new.sdx")) == ReadFile(dir_.File("fresh.sdx")));
+  EXPECT_NE(r.out.find(std::to_string(kept.size()) + " entries"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 ids to delete not found"), std::string::npos) << r.out;
+  // In place: the old file is replaced by the merged one.
+  ASSERT_EQ(RunSimdex(dir_, {"merge", "--quiet", old_index_, dir_.File("batch.fp"), "--delete", dir_.File("gone.txt"),
+                             "--out", old_index_}).exit_code, 0);
+  EXPECT_TRUE(ReadFile(old_index_) == ReadFile(dir_.File("fresh.sdx")));
+}
+
+TEST_F(MergeCli, OnlyNewAddsTheBatchRecordsTheOracleKeeps) {
+  std::vector<testing::Doc> docs;
+  for (const Entry& e : batch_) docs.push_back({false, e.fingerprint, 0});
+  std::vector<testing::Entry> stored;
+  for (const Entry& e : old_) stored.push_back({e.id, e.fingerprint});
+  const testing::Oracle o = testing::ExpectedDedup(docs, 3, {&stored});
+  std::vector<Entry> kept = old_;
+  for (size_t i = 0; i < batch_.size(); ++i) {
+    if (!o.results[i].duplicate) kept.push_back(batch_[i]);
+  }
+  ASSERT_LT(kept.size(), entries_.size());  // the test data holds near-duplicates across the split
+  const RunResult r =
+      RunSimdex(dir_, {"merge", "--only-new", old_index_, dir_.File("batch.fp"), "--out", dir_.File("new.sdx")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  WriteFile(dir_.File("union.fp"), TextFingerprints(kept));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", dir_.File("fresh.sdx"),
+                             dir_.File("union.fp")}).exit_code, 0);
+  EXPECT_TRUE(ReadFile(dir_.File("new.sdx")) == ReadFile(dir_.File("fresh.sdx"))) << r.out;
+}
+
+TEST_F(MergeCli, BadInputIsOneLineErrorAndLeavesNoIndex) {
+  WriteFile(dir_.File("gone.txt"), "12\nnot-an-id\n");
+  RunResult r = RunSimdex(dir_, {"merge", old_index_, dir_.File("batch.fp"), "--delete", dir_.File("gone.txt"),
+                                 "--out", dir_.File("new.sdx")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("gone.txt:2:"), std::string::npos) << r.err;
+  std::string bytes = ReadFile(old_index_);
+  bytes[200] ^= 0x10;  // a block of table 0
+  WriteFile(dir_.File("damaged.sdx"), bytes);
+  r = RunSimdex(dir_, {"merge", dir_.File("damaged.sdx"), dir_.File("batch.fp"), "--out", dir_.File("new.sdx")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  r = RunSimdex(dir_, {"merge", dir_.File("missing.sdx"), dir_.File("batch.fp"), "--out", dir_.File("new.sdx")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.sdx"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(dir_.File("new.sdx")));
+  EXPECT_EQ(dir_.List(), (std::vector<std::string>{"batch.fp", "damaged.sdx", "fp.txt", "gone.txt", "index.sdx",
+                                                  "old.fp", "old.sdx"}));
+}
+
+}  // namespace
+}  // namespace simdex::clitest

@@ -1,0 +1,187 @@
+// simdex merge OLD.sdx [BATCH...] --out NEW.sdx [--delete IDS] [--only-new]:
+// grows an index (include/simdex/merge.h). The batch's fingerprint files
+// are merged into OLD's sorted tables without sorting them again; --delete
+// removes OLD's entries whose ids a file lists (one per line); --only-new
+// adds only the batch documents that are not near-duplicates of OLD's
+// entries or of earlier batch documents (the Deduplicator decides). The
+// result is byte for byte what `simdex build` writes for the same entries.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simdex/dedup.h"
+#include "simdex/fingerprint_file.h"
+#include "simdex/index.h"
+#include "simdex/merge.h"
+#include "tools/commands.h"
+#include "tools/progress.h"
+#include "tools/size_argument.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "merge";
+constexpr size_t kReadBatch = size_t{1} << 16;
+
+struct MergeArgs {
+  std::string old;
+  std::vector<std::string> inputs;
+  std::string out;
+  std::string delete_file;
+  bool only_new = false;
+  int k = -1;
+  std::string memory;
+  std::string tmpdir;
+  int threads = 1;
+  bool skip_bad = false;
+  bool quiet = false;
+};
+
+// Reads every record of the batch's fingerprint files.
+Status ReadBatch(const MergeArgs& args, std::vector<FingerprintRecord>* out, uint64_t* skipped) {
+  std::vector<FingerprintRecord> records(kReadBatch);
+  for (const std::string& path : args.inputs) {
+    FingerprintFileReaderOptions options;
+    options.skip_bad = args.skip_bad;
+    std::unique_ptr<FingerprintFileReader> reader;
+    SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+    for (size_t n; ;) {
+      SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
+      if (n == 0) break;
+      out->insert(out->end(), records.begin(), records.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    *skipped += reader->stats().skipped;
+  }
+  return Status::OK();
+}
+
+// Ids to delete: one unsigned decimal id per line; blank lines and lines
+// starting with '#' are skipped.
+Status ReadIds(const std::string& path, IndexMerger* merger) {
+  std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "r");
+  if (f == nullptr) return Status::IOError(path + ": cannot open");
+  char* line = nullptr;
+  size_t capacity = 0;
+  uint64_t number = 0;
+  Status s;
+  for (ssize_t len; s.ok() && (len = getline(&line, &capacity, f)) >= 0;) {
+    ++number;
+    std::string text(line, static_cast<size_t>(len));
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+    if (text.empty() || text[0] == '#') continue;
+    uint64_t id = 0;
+    bool ok = text.size() <= 20;
+    for (char c : text) ok = ok && c >= '0' && c <= '9';
+    if (ok) {
+      const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+      ok = !(text.size() == 20 && text > "18446744073709551615");
+      id = v;
+    }
+    if (!ok) {
+      s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": '" + text.substr(0, 40) +
+                                  "' is not an unsigned 64-bit id");
+    } else {
+      s = merger->Delete(id);
+    }
+  }
+  const bool read_error = std::ferror(f) != 0;
+  std::free(line);
+  if (f != stdin) std::fclose(f);
+  if (s.ok() && read_error) s = Status::IOError(path + ": read error");
+  return s;
+}
+
+// With --only-new: the batch records that are not near-duplicates of the
+// old index's entries or of an earlier batch record.
+Status KeepNew(const MergeArgs& args, const IndexReader& old, std::vector<FingerprintRecord>* batch,
+               uint64_t* dropped) {
+  DedupOptions options;
+  options.scheme = old.scheme();
+  options.k = args.k;
+  options.tmpdir = args.tmpdir;
+  options.threads = args.threads;
+  std::unique_ptr<Deduplicator> dedup;
+  SIMDEX_RETURN_IF_ERROR(Deduplicator::Create(options, &dedup));
+  SIMDEX_RETURN_IF_ERROR(dedup->AddIndex(&old));
+  for (const FingerprintRecord& r : *batch) SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint));
+  SIMDEX_RETURN_IF_ERROR(dedup->Finish());
+  size_t kept = 0;
+  for (size_t i = 0; i < batch->size(); ++i) {
+    if (!dedup->Result(i).duplicate) (*batch)[kept++] = (*batch)[i];
+  }
+  *dropped = batch->size() - kept;
+  batch->resize(kept);
+  return Status::OK();
+}
+
+int RunMerge(const MergeArgs& args) {
+  MergeOptions options;
+  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
+    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  }
+  options.tmpdir = args.tmpdir;
+  options.threads = args.threads;
+  std::unique_ptr<IndexReader> old;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  if (args.k > old->scheme().k()) {
+    return ReportError(kCommand, "--k " + std::to_string(args.k) + " is larger than the index's k (" +
+                                     std::to_string(old->scheme().k()) + ")", kExitUsage);
+  }
+  Progress progress(kCommand, !args.quiet);
+  std::vector<FingerprintRecord> batch;
+  uint64_t skipped = 0, dropped = 0;
+  Status s = ReadBatch(args, &batch, &skipped);
+  if (s.ok() && args.only_new) s = KeepNew(args, *old, &batch, &dropped);
+  std::unique_ptr<IndexMerger> merger;
+  if (s.ok()) s = IndexMerger::Create(old.get(), args.out, options, &merger);
+  for (size_t i = 0; s.ok() && i < batch.size(); ++i) s = merger->Add(batch[i].id, batch[i].fingerprint);
+  if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, merger.get());
+  if (s.ok()) {
+    progress.Update("merging " + std::to_string(batch.size()) + " entries into " + std::to_string(old->entries()));
+    s = merger->Finish();
+  }
+  progress.Done();
+  if (!s.ok()) {
+    if (merger) merger->Abandon();
+    return ReportError(kCommand, s.message());
+  }
+  if (!args.quiet) {
+    const MergeStats& st = merger->stats();
+    std::printf("%s: %llu entries (%llu old - %llu deleted + %llu added; %llu batch records left out as "
+                "near-duplicates, %llu bad lines skipped, %llu ids to delete not found), %llu bytes, %.2f s\n",
+                args.out.c_str(), static_cast<unsigned long long>(st.entries),
+                static_cast<unsigned long long>(st.old_entries), static_cast<unsigned long long>(st.deleted),
+                static_cast<unsigned long long>(st.added), static_cast<unsigned long long>(dropped),
+                static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(st.ids_not_found),
+                static_cast<unsigned long long>(st.file_bytes), progress.Seconds());
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
+}  // namespace
+
+void AddMergeCommand(CLI::App& app, CommandRunner* run) {
+  auto args = std::make_shared<MergeArgs>();
+  CLI::App* sub = app.add_subcommand("merge", "Merge a batch of fingerprints into an index (and delete ids): a new index");
+  sub->add_option("index", args->old, "the existing index")->required();
+  sub->add_option("inputs", args->inputs, "fingerprint files of the batch, text or binary ('-' = stdin)");
+  sub->add_option("--out", args->out, "the new index (written under a temporary name, then renamed)")->required();
+  sub->add_option("--delete", args->delete_file, "file of ids (one per line) whose entries leave the index");
+  sub->add_flag("--only-new", args->only_new,
+                "add only batch records that are not near-duplicates of the index or of earlier records");
+  sub->add_option("--k", args->k, "distance for --only-new (default: the index scheme's k)")->check(CLI::Range(0, 64));
+  sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 2G (default 1G)");
+  sub->add_option("--tmpdir", args->tmpdir, "directory for scratch files (default: next to --out)");
+  sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024));
+  sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
+  sub->add_flag("--quiet", args->quiet, "no progress and no summary");
+  sub->footer(
+      "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"
+      "index `simdex build` makes of the same entries. Deleted ids remove the old index's entries only.\n"
+      "Example: simdex merge corpus.sdx batch.fp --delete gone.txt --out corpus-new.sdx");
+  sub->callback([args, run] { *run = [args] { return RunMerge(*args); }; });
+}
+
+}  // namespace simdex::tools
