@@ -2,6 +2,8 @@
 // either as it is (kLines) or through JsonRecordParser (kJsonl).
 #include "simdex/document_reader.h"
 
+#include <limits>
+
 #include "engine/io/bad_records.h"
 #include "engine/io/buffered_input.h"
 #include "engine/io/input_stream.h"
@@ -38,7 +40,10 @@ struct DocumentReader::Rep {
         name(std::move(display)),
         input(std::move(in)),
         lines(&input, opts.max_record_bytes),
-        json(opts.id_mode == IdMode::kField ? opts.id_field : std::string(), opts.text_fields),
+        json({.id_field = opts.id_mode == IdMode::kField ? opts.id_field : std::string(),
+              .text_fields = opts.text_fields,
+              .allow_string_ids = opts.allow_string_ids,
+              .score_field = opts.score_field}),
         bad(opts.skip_bad, opts.max_errors_kept) {}
 
   Status Located(const Status& s) const { return s.WithContext(name + ":" + std::to_string(lines.line_number())); }
@@ -96,7 +101,9 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
     if (*eof) return Status::OK();
     if (r.options.format == DocumentFormat::kLines) {
       doc->id = r.lines.line_number();
+      doc->id_string.clear();
       doc->text.assign(line);
+      doc->score = -std::numeric_limits<double>::infinity();
     } else {
       if (IsBlank(line)) {
         ++r.stats.blank_lines;
@@ -104,7 +111,8 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
       }
       ++r.ordinal;
       doc->id = r.ordinal;
-      s = r.json.Parse(line, &doc->id, &doc->text);
+      doc->id_string.clear();
+      s = r.json.Parse(line, doc);
       if (!s.ok()) {
         SIMDEX_RETURN_IF_ERROR(r.Skip(s));
         continue;

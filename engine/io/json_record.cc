@@ -1,6 +1,9 @@
 #include "engine/io/json_record.h"
 
+#include <limits>
+
 #include "engine/io/decimal.h"
+#include "engine/io/string_id.h"
 
 namespace simdex::io {
 
@@ -21,50 +24,64 @@ Status NotAnId(const std::string& field, simdjson::dom::element value) {
 
 }  // namespace
 
-JsonRecordParser::JsonRecordParser(std::string id_field, std::vector<std::string> text_fields)
-    : id_field_(std::move(id_field)), text_fields_(std::move(text_fields)) {}
+JsonRecordParser::JsonRecordParser(JsonRecordOptions options) : options_(std::move(options)) {}
 
-Status JsonRecordParser::Parse(std::string_view line, uint64_t* id, std::string* text) {
+Status JsonRecordParser::ParseId(simdjson::dom::object object, Document* doc) const {
+  const std::string& field = options_.id_field;
+  simdjson::dom::element value;
+  if (object.at_key(field).get(value)) return Status::InvalidArgument("field '" + field + "' is missing");
+  doc->id_string.clear();
+  switch (value.type()) {
+    case simdjson::dom::element_type::UINT64:
+      doc->id = value.get_uint64().value_unsafe();
+      return Status::OK();
+    case simdjson::dom::element_type::INT64: {
+      const int64_t v = value.get_int64().value_unsafe();
+      if (v < 0) return NotAnId(field, value);
+      doc->id = static_cast<uint64_t>(v);
+      return Status::OK();
+    }
+    case simdjson::dom::element_type::STRING: {
+      const std::string_view s = value.get_string().value_unsafe();
+      if (ParseDecimalUint64(s, &doc->id)) return Status::OK();
+      if (!options_.allow_string_ids) return NotAnId(field, value);
+      Status ok = CheckStringId(s);
+      if (!ok.ok()) return ok.WithContext("field '" + field + "'");
+      doc->id_string.assign(s);
+      return Status::OK();
+    }
+    default:
+      return NotAnId(field, value);
+  }
+}
+
+Status JsonRecordParser::Parse(std::string_view line, Document* doc) {
   simdjson::dom::element root;
   simdjson::error_code err = parser_.parse(line.data(), line.size(), false).get(root);
   if (err) return Status::InvalidArgument(std::string("invalid JSON (") + simdjson::error_message(err) + ")");
   simdjson::dom::object object;
   if (root.get_object().get(object)) return Status::InvalidArgument("record is not a JSON object");
-
-  if (!id_field_.empty()) {
+  if (!options_.id_field.empty()) SIMDEX_RETURN_IF_ERROR(ParseId(object, doc));
+  doc->score = -std::numeric_limits<double>::infinity();
+  if (!options_.score_field.empty()) {
     simdjson::dom::element value;
-    if (object.at_key(id_field_).get(value)) {
-      return Status::InvalidArgument("field '" + id_field_ + "' is missing");
-    }
-    switch (value.type()) {
-      case simdjson::dom::element_type::UINT64:
-        *id = value.get_uint64().value_unsafe();
-        break;
-      case simdjson::dom::element_type::INT64: {
-        int64_t v = value.get_int64().value_unsafe();
-        if (v < 0) return NotAnId(id_field_, value);
-        *id = static_cast<uint64_t>(v);
-        break;
+    if (!object.at_key(options_.score_field).get(value) && !value.is_null()) {
+      if (value.get_double().get(doc->score)) {
+        return Status::InvalidArgument("field '" + options_.score_field + "' is not a number: " + Excerpt(value));
       }
-      case simdjson::dom::element_type::STRING:
-        if (!ParseDecimalUint64(value.get_string().value_unsafe(), id)) return NotAnId(id_field_, value);
-        break;
-      default:
-        return NotAnId(id_field_, value);
     }
   }
-
+  std::string* text = &doc->text;
   text->clear();
-  for (size_t i = 0; i < text_fields_.size(); ++i) {
+  const std::vector<std::string>& fields = options_.text_fields;
+  for (size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) text->push_back('\n');
     simdjson::dom::element value;
-    if (object.at_key(text_fields_[i]).get(value)) {
-      return Status::InvalidArgument("field '" + text_fields_[i] + "' is missing");
-    }
+    if (object.at_key(fields[i]).get(value)) return Status::InvalidArgument("field '" + fields[i] + "' is missing");
     if (value.is_null()) continue;
     std::string_view s;
     if (value.get_string().get(s)) {
-      return Status::InvalidArgument("field '" + text_fields_[i] + "' is not a string: " + Excerpt(value));
+      return Status::InvalidArgument("field '" + fields[i] + "' is not a string: " + Excerpt(value));
     }
     text->append(s);
   }

@@ -9,27 +9,34 @@
 
 #include <simdjson.h>
 
+#include "simdex/document_reader.h"
 #include "simdex/status.h"
 
 namespace simdex::io {
 
+struct JsonRecordOptions {
+  std::string id_field;  // empty: records carry no id (Parse leaves the id alone)
+  std::vector<std::string> text_fields;  // REQUIRES: not empty
+  bool allow_string_ids = false;
+  std::string score_field;  // empty: none
+};
+
 class JsonRecordParser {
  public:
-  // id_field empty: records carry no id (Parse leaves *id alone).
-  // REQUIRES: text_fields not empty.
-  JsonRecordParser(std::string id_field, std::vector<std::string> text_fields);
+  explicit JsonRecordParser(JsonRecordOptions options);
 
-  // Parses line as a JSON object; *id = its id_field (an unsigned 64-bit
-  // integer, as a number or a string of decimal digits), *text = its
-  // text_fields joined with "\n" (null counts as ""). On a bad record returns
+  // Parses line as a JSON object into *doc (DocumentReader's rules, in
+  // document_reader.h): id or id_string from id_field, text from
+  // text_fields, score from score_field. On a bad record returns
   // InvalidArgument with the reason, without file or line ("field 'id' is
   // missing"). REQUIRES: simdjson::SIMDJSON_PADDING readable bytes follow
   // line (their values do not matter).
-  Status Parse(std::string_view line, uint64_t* id, std::string* text);
+  Status Parse(std::string_view line, Document* doc);
 
  private:
-  std::string id_field_;
-  std::vector<std::string> text_fields_;
+  Status ParseId(simdjson::dom::object object, Document* doc) const;
+
+  JsonRecordOptions options_;
   simdjson::dom::parser parser_;
 };
 

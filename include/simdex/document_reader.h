@@ -12,10 +12,14 @@
 // Formats:
 //   - kJsonl: one JSON object per line. The id is the value of id_field,
 //     which must be an unsigned 64-bit integer: a JSON number, or a string of
-//     1 to 20 decimal digits. (With IdMode::kOrdinal the id is the record
+//     1 to 20 decimal digits. With allow_string_ids, any other JSON string is
+//     kept as a string id (Document::id_string): 1 to 4096 bytes without
+//     control characters. (With IdMode::kOrdinal the id is the record
 //     number instead, counting from 1, bad records included.) The text is the
 //     values of text_fields joined with "\n"; each must be a string (null
-//     counts as ""). Blank lines are not records; they are counted.
+//     counts as ""). With a score_field, its value must be a JSON number
+//     (Document::score); missing or null gives -infinity. Blank lines are not
+//     records; they are counted.
 //   - kLines: every line is one document, its id the line number (from 1);
 //     an empty line is an empty document. The text is taken as it is, valid
 //     UTF-8 or not (the fingerprinter replaces and counts invalid bytes).
@@ -32,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,6 +67,11 @@ struct DocumentReaderOptions {
   std::string id_field = "id";
   // JSONL only; REQUIRES: not empty. Joined with "\n" in this order.
   std::vector<std::string> text_fields = {"text"};
+  // JSONL only: keep ids that are JSON strings but not decimal integers as
+  // string ids instead of rejecting the record.
+  bool allow_string_ids = false;
+  // JSONL only: a numeric field read into Document::score ("" for none).
+  std::string score_field;
   // Skip and count bad records instead of stopping at the first.
   bool skip_bad = false;
   // How many skipped records' messages stats().first_errors keeps.
@@ -72,8 +82,13 @@ struct DocumentReaderOptions {
 
 struct Document {
   uint64_t id = 0;
+  // The id when it is a string (allow_string_ids); empty when the id is the
+  // number `id`.
+  std::string id_string;
   std::string text;
   uint64_t line = 0;  // 1-based line of the record in the (decompressed) input
+  // The score_field's value; -infinity when missing, null, or not asked for.
+  double score = -std::numeric_limits<double>::infinity();
 };
 
 struct DocumentReaderStats {

@@ -1,5 +1,6 @@
 #include "simdex/document_reader.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,60 @@ TEST_F(DocumentReaderTest, StringIdsOfDecimalDigitsAreAccepted) {
   ReadResult r = ReadAll(path, Jsonl());
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.docs.at(0).id, 42u);
+}
+
+TEST_F(DocumentReaderTest, StringIdsAreKeptWhenAllowedAndDecimalStringsStayNumbers) {
+  std::string path = Write("s.jsonl",
+                           "{\"id\": \"https://a.example/x?q=1\", \"text\": \"a\"}\n"
+                           "{\"id\": \"42\", \"text\": \"b\"}\n"
+                           "{\"id\": 7, \"text\": \"c\"}\n"
+                           "{\"id\": \"\u8a08\u7b97 \\\"q\\\"\", \"text\": \"d\"}\n");
+  EXPECT_EQ(ReadAll(path, Jsonl()).status.message(),
+            path + ":1: field 'id' is not an unsigned 64-bit integer: \"https://a.example/x?q=1\"");
+  DocumentReaderOptions o;
+  o.allow_string_ids = true;
+  ReadResult r = ReadAll(path, o);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 4u);
+  EXPECT_EQ(r.docs[0].id_string, "https://a.example/x?q=1");
+  EXPECT_EQ(r.docs[1].id_string, "");
+  EXPECT_EQ(r.docs[1].id, 42u);
+  EXPECT_EQ(r.docs[2].id_string, "");
+  EXPECT_EQ(r.docs[2].id, 7u);
+  EXPECT_EQ(r.docs[3].id_string, "計算 \"q\"");
+}
+
+TEST_F(DocumentReaderTest, EmptyOrControlCharacterStringIdsAreBadRecords) {
+  DocumentReaderOptions o;
+  o.allow_string_ids = true;
+  std::string path = Write("e.jsonl", "{\"id\": \"\", \"text\": \"a\"}\n");
+  EXPECT_EQ(ReadAll(path, o).status.message(), path + ":1: field 'id': id is empty");
+  path = Write("c.jsonl", "{\"id\": \"x\", \"text\": \"a\"}\n{\"id\": \"a\\tb\", \"text\": \"a\"}\n");
+  EXPECT_EQ(ReadAll(path, o).status.message(), path + ":2: field 'id': id holds control character 0x09 at byte 1");
+  o.skip_bad = true;
+  ReadResult r = ReadAll(path, o);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.stats.skipped, 1u);
+}
+
+TEST_F(DocumentReaderTest, ScoreFieldIsANumberOrMinusInfinity) {
+  DocumentReaderOptions o;
+  o.score_field = "views";
+  std::string path = Write("v.jsonl",
+                           "{\"id\": 1, \"text\": \"a\", \"views\": 12}\n"
+                           "{\"id\": 2, \"text\": \"b\", \"views\": -3.5}\n"
+                           "{\"id\": 3, \"text\": \"c\"}\n"
+                           "{\"id\": 4, \"text\": \"d\", \"views\": null}\n");
+  ReadResult r = ReadAll(path, o);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 4u);
+  EXPECT_EQ(r.docs[0].score, 12.0);
+  EXPECT_EQ(r.docs[1].score, -3.5);
+  EXPECT_EQ(r.docs[2].score, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(r.docs[3].score, -std::numeric_limits<double>::infinity());
+  path = Write("w.jsonl", "{\"id\": 1, \"text\": \"a\", \"views\": \"many\"}\n");
+  EXPECT_EQ(ReadAll(path, o).status.message(), path + ":1: field 'views' is not a number: \"many\"");
 }
 
 TEST_F(DocumentReaderTest, OrdinalIdsCountRecordsNotBlankLines) {
