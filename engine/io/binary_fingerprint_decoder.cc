@@ -67,6 +67,29 @@ Status BinaryFingerprintDecoder::Read(FingerprintRecord* out, size_t max, size_t
   return Status::OK();
 }
 
+Status BinaryFingerprintDecoder::Next(FingerprintEntry* out, bool* eof) {
+  if (ahead_pos_ == ahead_.size()) {
+    ahead_.resize(256);
+    size_t n = 0;
+    SIMDEX_RETURN_IF_ERROR(Read(ahead_.data(), ahead_.size(), &n));
+    ahead_.resize(n);
+    ahead_pos_ = 0;
+    if (n == 0) {
+      *eof = true;
+      return Status::OK();
+    }
+  }
+  const FingerprintRecord& r = ahead_[ahead_pos_++];
+  out->id = r.id;
+  out->id_string.clear();
+  out->fingerprint = r.fingerprint;
+  out->empty = false;
+  out->empty_reason.clear();
+  out->line = ++returned_;
+  *eof = false;
+  return Status::OK();
+}
+
 Status BinaryFingerprintDecoder::Finish() {
   // Read() found fewer than one record before the last 32 bytes, and it asked
   // for more than that, so the window holds the whole rest of the input.

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <xxhash.h>
 
@@ -24,6 +25,7 @@ class BinaryFingerprintDecoder : public FingerprintFileReader::Decoder {
   // Checks the header. Called once, before Read().
   Status Start();
   Status Read(FingerprintRecord* out, size_t max, size_t* n) override;
+  Status Next(FingerprintEntry* out, bool* eof) override;
   FingerprintFileForm form() const override { return FingerprintFileForm::kBinary; }
 
  private:
@@ -36,6 +38,10 @@ class BinaryFingerprintDecoder : public FingerprintFileReader::Decoder {
   std::string name_;
   XXH3_state_t* hash_;
   bool done_ = false;
+  // Next(): records read ahead, and the next of them to hand out.
+  std::vector<FingerprintRecord> ahead_;
+  size_t ahead_pos_ = 0;
+  uint64_t returned_ = 0;
 };
 
 }  // namespace simdex::io

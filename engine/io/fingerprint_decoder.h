@@ -12,6 +12,8 @@ class FingerprintFileReader::Decoder {
   virtual ~Decoder() = default;
   // As FingerprintFileReader::Read.
   virtual Status Read(FingerprintRecord* out, size_t max, size_t* n) = 0;
+  // As FingerprintFileReader::Next.
+  virtual Status Next(FingerprintEntry* out, bool* eof) = 0;
   virtual FingerprintFileForm form() const = 0;
   const FingerprintFileStats& stats() const { return stats_; }
 

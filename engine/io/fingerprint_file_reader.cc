@@ -37,6 +37,8 @@ Status FingerprintFileReader::Read(FingerprintRecord* out, size_t max, size_t* n
   return decoder_->Read(out, max, n);
 }
 
+Status FingerprintFileReader::Next(FingerprintEntry* out, bool* eof) { return decoder_->Next(out, eof); }
+
 FingerprintFileForm FingerprintFileReader::form() const { return decoder_->form(); }
 
 const FingerprintFileStats& FingerprintFileReader::stats() const { return decoder_->stats(); }

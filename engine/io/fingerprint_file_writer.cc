@@ -11,6 +11,7 @@
 
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/output_stream.h"
+#include "engine/io/string_id.h"
 #include "simdex/fingerprint_file.h"
 
 namespace simdex {
@@ -21,6 +22,9 @@ class FingerprintFileWriter::Encoder {
   virtual ~Encoder() = default;
   virtual Status Add(uint64_t id, uint64_t fingerprint) = 0;
   virtual Status AddEmpty(uint64_t id, std::string_view reason) = 0;
+  // String ids; REQUIRES: io::CheckStringId(id) passed.
+  virtual Status Add(std::string_view id, uint64_t fingerprint) = 0;
+  virtual Status AddEmpty(std::string_view id, std::string_view reason) = 0;
   virtual Status Finish(uint64_t records, uint64_t empty) = 0;
 
  protected:
@@ -48,21 +52,21 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
   using Encoder::Encoder;
 
   Status Add(uint64_t id, uint64_t fingerprint) override {
-    static const char kDigits[] = "0123456789abcdef";
     AppendId(id);
-    char hex[17];
-    for (int i = 15; i >= 0; --i, fingerprint >>= 4) hex[i] = kDigits[fingerprint & 15];
-    hex[16] = '\n';
-    buf_.append(hex, sizeof(hex));
-    return MaybeFlush();
+    return AppendFingerprint(fingerprint);
+  }
+  Status Add(std::string_view id, uint64_t fingerprint) override {
+    buf_.append(id).push_back('\t');
+    return AppendFingerprint(fingerprint);
   }
 
   Status AddEmpty(uint64_t id, std::string_view reason) override {
     AppendId(id);
-    buf_ += "-\t";
-    buf_ += reason;
-    buf_ += '\n';
-    return MaybeFlush();
+    return AppendEmpty(reason);
+  }
+  Status AddEmpty(std::string_view id, std::string_view reason) override {
+    buf_.append(id).push_back('\t');
+    return AppendEmpty(reason);
   }
 
   Status Finish(uint64_t, uint64_t) override { return Close(); }
@@ -79,7 +83,26 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
     buf_.append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
     buf_ += '\t';
   }
+  Status AppendFingerprint(uint64_t fingerprint) {
+    static const char kDigits[] = "0123456789abcdef";
+    char hex[17];
+    for (int i = 15; i >= 0; --i, fingerprint >>= 4) hex[i] = kDigits[fingerprint & 15];
+    hex[16] = '\n';
+    buf_.append(hex, sizeof(hex));
+    return MaybeFlush();
+  }
+  Status AppendEmpty(std::string_view reason) {
+    buf_ += "-\t";
+    buf_ += reason;
+    buf_ += '\n';
+    return MaybeFlush();
+  }
 };
+
+Status NoStringIds(std::string_view id) {
+  return Status::InvalidArgument("binary fingerprint files hold unsigned 64-bit ids only, not '" +
+                                 std::string(id.substr(0, 40)) + "'; write the text form");
+}
 
 class BinaryEncoder : public FingerprintFileWriter::Encoder {
  public:
@@ -102,6 +125,8 @@ class BinaryEncoder : public FingerprintFileWriter::Encoder {
   }
 
   Status AddEmpty(uint64_t, std::string_view) override { return Status::OK(); }
+  Status Add(std::string_view id, uint64_t) override { return NoStringIds(id); }
+  Status AddEmpty(std::string_view id, std::string_view) override { return NoStringIds(id); }
 
   Status Finish(uint64_t records, uint64_t empty) override {
     io::BinaryTrailer trailer;
@@ -162,6 +187,23 @@ Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
   if (!status_.ok()) return status_;
   status_ = encoder_->AddEmpty(id, reason);
+  ++empty_;
+  return status_;
+}
+
+Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
+  if (!status_.ok()) return status_;
+  status_ = io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'");
+  if (status_.ok()) status_ = encoder_->Add(id, fingerprint);
+  ++records_;
+  return status_;
+}
+
+Status FingerprintFileWriter::AddEmpty(std::string_view id, std::string_view reason) {
+  assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
+  if (!status_.ok()) return status_;
+  status_ = io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'");
+  if (status_.ok()) status_ = encoder_->AddEmpty(id, reason);
   ++empty_;
   return status_;
 }

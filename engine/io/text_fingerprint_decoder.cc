@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/io/decimal.h"
+#include "engine/io/string_id.h"
 
 namespace simdex::io {
 
@@ -20,8 +21,10 @@ constexpr std::array<uint8_t, 256> kHexValue = [] {
   return t;
 }();
 
-bool ParseHex16(std::string_view s, uint64_t* out) {
-  if (s.size() != 16) return false;
+// 1 to 16 hex digits, optionally after "0x" or "0X".
+bool ParseHex(std::string_view s, uint64_t* out) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty() || s.size() > 16) return false;
   uint64_t v = 0;
   uint8_t bad = 0;
   for (char c : s) {
@@ -44,27 +47,35 @@ std::string Quoted(std::string_view s) {
 
 }  // namespace
 
-Status ParseTextFingerprintLine(std::string_view line, FingerprintRecord* rec, bool* empty) {
-  size_t tab = line.find('\t');
+Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry) {
+  const size_t tab = line.find('\t');
   if (tab == std::string_view::npos) {
-    return Status::InvalidArgument("expected '<id><TAB><16 hex digits>' or '<id><TAB>-<TAB><reason>', got " +
+    return Status::InvalidArgument("expected '<id><TAB><fingerprint>' or '<id><TAB>-<TAB><reason>', got " +
                                    Quoted(line));
   }
-  if (!ParseDecimalUint64(line.substr(0, tab), &rec->id)) {
-    return Status::InvalidArgument("id is not an unsigned 64-bit integer: " + Quoted(line.substr(0, tab)));
+  const std::string_view id = line.substr(0, tab);
+  if (ParseDecimalUint64(id, &entry->id)) {
+    entry->id_string.clear();
+  } else {
+    Status s = CheckStringId(id);
+    if (!s.ok()) return Status::InvalidArgument("bad id " + Quoted(id) + ": " + s.message());
+    entry->id = 0;
+    entry->id_string.assign(id);
   }
   std::string_view rest = line.substr(tab + 1);
   if (rest.starts_with("-")) {
     if (rest.size() < 3 || rest[1] != '\t') {
       return Status::InvalidArgument("empty-document line without '<TAB><reason>': " + Quoted(line));
     }
-    *empty = true;
+    entry->empty = true;
+    entry->empty_reason.assign(rest.substr(2));
     return Status::OK();
   }
-  if (!ParseHex16(rest, &rec->fingerprint)) {
-    return Status::InvalidArgument("fingerprint is not 16 hex digits: " + Quoted(rest));
+  if (!ParseHex(rest, &entry->fingerprint)) {
+    return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + Quoted(rest));
   }
-  *empty = false;
+  entry->empty = false;
+  entry->empty_reason.clear();
   return Status::OK();
 }
 
@@ -75,34 +86,61 @@ TextFingerprintDecoder::TextFingerprintDecoder(std::unique_ptr<BufferedInput> in
       lines_(input_.get(), kMaxLine),
       bad_(options.skip_bad, options.max_errors_kept) {}
 
-Status TextFingerprintDecoder::Read(FingerprintRecord* out, size_t max, size_t* n) {
-  *n = 0;
-  while (*n < max) {
+Status TextFingerprintDecoder::Bad(const Status& s) {
+  SIMDEX_RETURN_IF_ERROR(bad_.Handle(s.WithContext(name_ + ":" + std::to_string(lines_.line_number()))));
+  stats_.skipped = bad_.skipped();
+  stats_.first_errors = bad_.first_errors();
+  return Status::OK();
+}
+
+Status TextFingerprintDecoder::NextLine(FingerprintEntry* entry, bool* eof) {
+  for (;;) {
     std::string_view line;
-    bool eof = false;
-    Status s = lines_.Next(&line, &eof);
-    if (s.ok() && eof) break;
-    bool empty = false;
+    Status s = lines_.Next(&line, eof);
+    stats_.bytes = lines_.end_offset();
+    if (s.ok() && *eof) return Status::OK();
     if (s.ok()) {
       if (line.empty()) continue;
-      s = ParseTextFingerprintLine(line, &out[*n], &empty);
+      s = ParseTextFingerprintLine(line, entry);
     } else if (!s.IsInvalidArgument()) {
       return s;  // I/O or decompression: already names the file
     }
-    if (!s.ok()) {
-      SIMDEX_RETURN_IF_ERROR(bad_.Handle(s.WithContext(name_ + ":" + std::to_string(lines_.line_number()))));
-      stats_.skipped = bad_.skipped();
-      stats_.first_errors = bad_.first_errors();
+    if (s.ok()) {
+      entry->line = lines_.line_number();
+      return Status::OK();
+    }
+    SIMDEX_RETURN_IF_ERROR(Bad(s));
+  }
+}
+
+Status TextFingerprintDecoder::Next(FingerprintEntry* out, bool* eof) {
+  SIMDEX_RETURN_IF_ERROR(NextLine(out, eof));
+  if (*eof) return Status::OK();
+  if (out->empty) ++stats_.empty;
+  else ++stats_.records;
+  return Status::OK();
+}
+
+Status TextFingerprintDecoder::Read(FingerprintRecord* out, size_t max, size_t* n) {
+  *n = 0;
+  FingerprintEntry entry;
+  while (*n < max) {
+    bool eof = false;
+    SIMDEX_RETURN_IF_ERROR(NextLine(&entry, &eof));
+    if (eof) break;
+    if (!entry.id_string.empty()) {
+      SIMDEX_RETURN_IF_ERROR(Bad(Status::InvalidArgument("id " + Quoted(entry.id_string) +
+                                                         " is not an unsigned 64-bit integer (this reader needs "
+                                                         "numeric ids)")));
       continue;
     }
-    if (empty) {
+    if (entry.empty) {
       ++stats_.empty;
-    } else {
-      ++*n;
+      continue;
     }
+    out[(*n)++] = {entry.id, entry.fingerprint};
   }
   stats_.records += *n;
-  stats_.bytes = lines_.end_offset();
   return Status::OK();
 }
 

@@ -1,6 +1,7 @@
 // Decodes the text form of fingerprint files (written by
-// fingerprint_file_writer.cc): "<id>\t<16 hex digits>" or "<id>\t-\t<reason>"
-// per line. Blank lines are ignored.
+// fingerprint_file_writer.cc, or by other tools): "<id>\t<fingerprint>" or
+// "<id>\t-\t<reason>" per line; the id a decimal u64 or a string id, the
+// fingerprint 1 to 16 hex digits, "0x" allowed. Blank lines are ignored.
 #ifndef SIMDEX_ENGINE_IO_TEXT_FINGERPRINT_DECODER_H_
 #define SIMDEX_ENGINE_IO_TEXT_FINGERPRINT_DECODER_H_
 
@@ -15,20 +16,25 @@
 
 namespace simdex::io {
 
-// Parses one line (without its end of line). Sets *empty and leaves
-// rec->fingerprint alone for an empty-document line. On a malformed line
-// returns InvalidArgument with the reason ("fingerprint is not 16 hex
-// digits: 'xyz'"), without file or line.
-Status ParseTextFingerprintLine(std::string_view line, FingerprintRecord* rec, bool* empty);
+// Parses one line (without its end of line) into *entry (all but its line
+// number). On a malformed line returns InvalidArgument with the reason
+// ("fingerprint is not 1 to 16 hex digits: 'xyz'"), without file or line.
+Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry);
 
 class TextFingerprintDecoder : public FingerprintFileReader::Decoder {
  public:
   TextFingerprintDecoder(std::unique_ptr<BufferedInput> input, std::string name,
                          const FingerprintFileReaderOptions& options);
   Status Read(FingerprintRecord* out, size_t max, size_t* n) override;
+  Status Next(FingerprintEntry* out, bool* eof) override;
   FingerprintFileForm form() const override { return FingerprintFileForm::kText; }
 
  private:
+  // The next well-formed line into *entry (bad lines skipped or returned as
+  // the error, as options say); *eof at the end.
+  Status NextLine(FingerprintEntry* entry, bool* eof);
+  Status Bad(const Status& s);
+
   static constexpr size_t kMaxLine = 1 << 16;
   std::unique_ptr<BufferedInput> input_;
   std::string name_;

@@ -6,6 +6,10 @@
 //   <id>\t<16 hex digits>\n     e.g. "42\t9f3a0c71d2e4b856\n"
 //   <id>\t-\t<reason>\n         a document that has no fingerprint, e.g.
 //                               "43\t-\tno-text\n" (see EmptyReasonName)
+// The id is an unsigned 64-bit decimal integer, or else a string id (1 to
+// 4096 bytes of UTF-8 without control characters: "https://a.example/x").
+// Readers also accept fingerprints written by other tools: 1 to 16 hex
+// digits, with or without a "0x" prefix.
 // Binary form: a 16-byte header ("SDXFPv1\0", version, flags), 16-byte
 // records (u64 id, u64 fingerprint, little-endian), and a 32-byte trailer
 // (record count, count of empty documents left out, XXH3-64 checksum of all
@@ -32,6 +36,17 @@ struct FingerprintRecord {
   uint64_t fingerprint;
 };
 
+// One document of a fingerprint file as FingerprintFileReader::Next gives
+// it: string ids and documents without a fingerprint included.
+struct FingerprintEntry {
+  uint64_t id = 0;
+  std::string id_string;     // the id when it is a string; empty when it is `id`
+  uint64_t fingerprint = 0;  // valid when !empty
+  bool empty = false;        // "<id>\t-\t<reason>": no fingerprint
+  std::string empty_reason;
+  uint64_t line = 0;         // text form: the line; binary form: the record number (from 1)
+};
+
 enum class FingerprintFileForm { kText, kBinary };
 
 struct FingerprintFileReaderOptions {
@@ -53,7 +68,7 @@ struct FingerprintFileStats {
 // Reads a fingerprint file of either form; the form is detected from the
 // first bytes (the binary magic, or else text).
 //
-// Errors name the place: "fp.txt:17: fingerprint is not 16 hex digits"
+// Errors name the place: "fp.txt:17: fingerprint is not 1 to 16 hex digits"
 // (text), "fp.bin: byte 4128: checksum mismatch" (binary). Binary records
 // are returned as they are read, before the trailer can be checked; the
 // trailer is checked when Read() reaches the end, so a caller must treat the
@@ -73,9 +88,14 @@ class FingerprintFileReader {
 
   // Reads up to max records into out[0, *n), in file order. *n == 0 with OK
   // means the end was reached and the file checked. Empty-document lines are
-  // counted in stats().empty, not returned. After an error the reader must
+  // counted in stats().empty, not returned. A string id is an error (a bad
+  // line): this call is for numeric ids. After an error the reader must
   // not be used again. REQUIRES: max > 0.
   Status Read(FingerprintRecord* out, size_t max, size_t* n);
+
+  // Reads the next document, string ids and empty documents included; sets
+  // *eof at the end (the file then checked). Do not mix with Read().
+  Status Next(FingerprintEntry* out, bool* eof);
 
   FingerprintFileForm form() const;
   // Counts so far; complete once Read() has reported the end.
@@ -112,11 +132,15 @@ class FingerprintFileWriter {
   FingerprintFileWriter& operator=(const FingerprintFileWriter&) = delete;
 
   Status Add(uint64_t id, uint64_t fingerprint);
+  // A string id (text form only: InvalidArgument for the binary form, or for
+  // an id the text form cannot hold: empty, control characters, not UTF-8).
+  Status Add(std::string_view id, uint64_t fingerprint);
 
   // A document with no fingerprint. Text form: writes "<id>\t-\t<reason>";
   // binary form: only counted in the trailer. REQUIRES: reason is not empty
   // and holds no tab, '\r' or '\n'.
   Status AddEmpty(uint64_t id, std::string_view reason);
+  Status AddEmpty(std::string_view id, std::string_view reason);
 
   // Writes the trailer (binary), flushes, closes and renames to the final
   // name. REQUIRES: called at most once.

@@ -120,7 +120,7 @@ TEST_F(BuildCli, BadLineIsErrorNamingFileAndLineAndLeavesNoIndex) {
 TEST_F(BuildCli, SkipBadSkipsAndCountsBadLines) {
   ScratchDir dir;
   const std::string bad = dir.File("bad.txt");
-  WriteFile(bad, "1\t00000000000000ff\nxyz\n3\t00000000000000fe\n4\t12\n");
+  WriteFile(bad, "1\t00000000000000ff\nxyz\n3\t00000000000000fe\n4\t12g\n");
   const std::string out = dir.File("out.sdx");
   const RunResult r = RunSimdex(dir, BuildArgs(out, {bad}, {"--skip-bad"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -263,7 +263,7 @@ TEST_F(CliTest, PairsOnAMalformedFileNamesFileAndLine) {
   std::string fp = Write("fp.txt", "1\t00000000000000ff\n2\tnope\n");
   RunResult r = Run("pairs " + fp);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "simdex pairs: " + fp + ":2: fingerprint is not 16 hex digits: 'nope'\n");
+  EXPECT_EQ(r.err, "simdex pairs: " + fp + ":2: fingerprint is not 1 to 16 hex digits: 'nope'\n");
 }
 
 TEST_F(CliTest, UsageErrorsExitWithTwo) {

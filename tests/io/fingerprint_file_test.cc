@@ -155,13 +155,14 @@ TEST_F(FingerprintFileTest, TextReaderAcceptsCrlfUpperCaseHexBlankLinesAndNoFina
 
 TEST_F(FingerprintFileTest, MalformedTextLinesNameFileAndLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"12 9f3a0c71d2e4b856", "expected '<id><TAB><16 hex digits>' or '<id><TAB>-<TAB><reason>', got '12 9f3a0c71d2e4b856'"},
-      {"x\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: 'x'"},
-      {"18446744073709551616\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: '18446744073709551616'"},
-      {"\t9f3a0c71d2e4b856", "id is not an unsigned 64-bit integer: ''"},
-      {"5\t9f3a0c71d2e4b85", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b85'"},
-      {"5\t9f3a0c71d2e4b85g", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b85g'"},
-      {"5\t9f3a0c71d2e4b8560", "fingerprint is not 16 hex digits: '9f3a0c71d2e4b8560'"},
+      {"12 9f3a0c71d2e4b856", "expected '<id><TAB><fingerprint>' or '<id><TAB>-<TAB><reason>', got '12 9f3a0c71d2e4b856'"},
+      {"\t9f3a0c71d2e4b856", "bad id '': id is empty"},
+      {"a\x01\t9f3a0c71d2e4b856", "bad id 'a\x01': id holds control character 0x01 at byte 1"},
+      {"\xff\t9f3a0c71d2e4b856", "bad id '\xff': id is not valid UTF-8 at byte 0"},
+      {"5\t", "fingerprint is not 1 to 16 hex digits: ''"},
+      {"5\t0x", "fingerprint is not 1 to 16 hex digits: '0x'"},
+      {"5\t9f3a0c71d2e4b85g", "fingerprint is not 1 to 16 hex digits: '9f3a0c71d2e4b85g'"},
+      {"5\t9f3a0c71d2e4b8560", "fingerprint is not 1 to 16 hex digits: '9f3a0c71d2e4b8560'"},
       {"5\t-", "empty-document line without '<TAB><reason>': '5\t-'"},
       {"5\t-\t", "empty-document line without '<TAB><reason>': '5\t-\t'"},
   };
@@ -174,6 +175,72 @@ TEST_F(FingerprintFileTest, MalformedTextLinesNameFileAndLine) {
   }
 }
 
+// Other tools write fingerprints as Python's f"{h:x}" or hex(h) do.
+TEST_F(FingerprintFileTest, ShortAndPrefixedHexFingerprintsAreRead) {
+  std::string path = dir_.Path("fp.txt");
+  WriteFile(path, "1\tff\n2\t0x9f3a0c71d2e4b856\n3\t0X0\n4\tFFFFFFFFFFFFFFFF\n");
+  ExpectSameRecords({{1, 0xff, nullptr}, {2, 0x9f3a0c71d2e4b856, nullptr}, {3, 0, nullptr}, {4, ~uint64_t{0}, nullptr}},
+                    ReadAll(path));
+}
+
+// Read() is for numeric ids; a string id is a bad line there. Next() gives
+// string ids and empty documents.
+TEST_F(FingerprintFileTest, StringIdsAreEntriesForNextAndBadLinesForRead) {
+  std::string path = dir_.Path("fp.txt");
+  WriteFile(path, "https://a.example/x\t0000000000000001\n18446744073709551616\t2\n7\t-\tno-text\n"
+                  "計算\t-\tno-features\n9\t0000000000000009\n");
+  ReadResult r = ReadAll(path);
+  EXPECT_EQ(r.status.message(),
+            path + ":1: id 'https://a.example/x' is not an unsigned 64-bit integer (this reader needs numeric ids)");
+  std::unique_ptr<FingerprintFileReader> reader;
+  ASSERT_TRUE(FingerprintFileReader::Open(path, FingerprintFileReaderOptions(), &reader).ok());
+  std::vector<FingerprintEntry> got;
+  for (;;) {
+    FingerprintEntry e;
+    bool eof = false;
+    ASSERT_TRUE(reader->Next(&e, &eof).ok());
+    if (eof) break;
+    got.push_back(e);
+  }
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[0].id_string, "https://a.example/x");
+  EXPECT_EQ(got[0].fingerprint, 1u);
+  EXPECT_EQ(got[0].line, 1u);
+  EXPECT_EQ(got[1].id_string, "18446744073709551616");  // past 2^64 - 1: a string
+  EXPECT_EQ(got[2].id, 7u);
+  EXPECT_TRUE(got[2].empty);
+  EXPECT_EQ(got[2].empty_reason, "no-text");
+  EXPECT_EQ(got[3].id_string, "計算");
+  EXPECT_TRUE(got[3].empty);
+  EXPECT_EQ(got[4].id, 9u);
+  EXPECT_EQ(got[4].id_string, "");
+  EXPECT_EQ(reader->stats().records, 3u);
+  EXPECT_EQ(reader->stats().empty, 2u);
+}
+
+TEST_F(FingerprintFileTest, StringIdsRoundTripThroughTheTextFormOnly) {
+  std::string path = dir_.Path("fp.txt");
+  std::unique_ptr<FingerprintFileWriter> writer;
+  ASSERT_TRUE(FingerprintFileWriter::Open(path, FingerprintFileForm::kText, &writer).ok());
+  ASSERT_TRUE(writer->Add("doc \"7\"", 0xabc).ok());
+  ASSERT_TRUE(writer->AddEmpty("https://a.example/empty", "no-text").ok());
+  ASSERT_TRUE(writer->Add(12, 0xdef).ok());
+  ASSERT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(ReadFile(path), "doc \"7\"\t0000000000000abc\nhttps://a.example/empty\t-\tno-text\n12\t0000000000000def\n");
+  ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("bad.txt"), FingerprintFileForm::kText, &writer).ok());
+  Status s = writer->Add("a\tb", 1);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "id 'a\tb': id holds control character 0x09 at byte 1");
+  writer.reset();
+  ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("fp.bin"), FingerprintFileForm::kBinary, &writer).ok());
+  s = writer->Add("abc", 1);
+  EXPECT_EQ(s.message(), "binary fingerprint files hold unsigned 64-bit ids only, not 'abc'; write the text form");
+  EXPECT_TRUE(writer->Finish().IsInvalidArgument());
+  writer.reset();
+  EXPECT_FALSE(std::filesystem::exists(dir_.Path("fp.bin")));
+  EXPECT_FALSE(std::filesystem::exists(dir_.Path("bad.txt")));
+}
+
 TEST_F(FingerprintFileTest, SkipBadCountsMalformedTextLines) {
   std::string path = dir_.Path("fp.txt");
   WriteFile(path, "1\t0000000000000001\nbad\n3\t0000000000000003\n4\tzz\n");
@@ -181,7 +248,7 @@ TEST_F(FingerprintFileTest, SkipBadCountsMalformedTextLines) {
   ExpectSameRecords({{1, 1, nullptr}, {3, 3, nullptr}}, r);
   EXPECT_EQ(r.stats.skipped, 2u);
   ASSERT_EQ(r.stats.first_errors.size(), 2u);
-  EXPECT_EQ(r.stats.first_errors[1], path + ":4: fingerprint is not 16 hex digits: 'zz'");
+  EXPECT_EQ(r.stats.first_errors[1], path + ":4: fingerprint is not 1 to 16 hex digits: 'zz'");
 }
 
 std::string SmallBinaryFile(const TempDir& dir, std::vector<Entry>* entries) {
