@@ -3,7 +3,8 @@
 //   header:   magic "SIMDEXIX" | u32 version | u32 64 | 40 zero bytes | u64 xxh3
 //   footer:   u64 metadata offset | u64 metadata length | u64 metadata xxh3 |
 //             u64 file size | u32 version | u32 56 | u64 xxh3 | magic "SIMDEXFT"
-//   metadata: see the table in docs/format.md; fields in that order, no gaps.
+//   metadata: see the table in docs/format.md; fields in that order, no gaps;
+//             version 2 adds the id map's offset, length and checksum at the end.
 #include "format/index_layout.h"
 
 #include <cstring>
@@ -60,6 +61,12 @@ class Cursor {
   bool ok_ = true;
 };
 
+Status CheckVersion(uint32_t version) {
+  if (version >= kOldestFormatVersion && version <= kFormatVersion) return Status::OK();
+  return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads versions " +
+                              std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
+}
+
 uint64_t Binomial(int n, int r) {
   uint64_t c = 1;
   for (int i = 1; i <= r; ++i) c = c * static_cast<uint64_t>(n - r + i) / static_cast<uint64_t>(i);
@@ -73,7 +80,7 @@ uint64_t SectionChecksum(const void* data, size_t n) { return XXH3_64bits(data, 
 void FileHeader::EncodeTo(std::string* dst) const {
   const size_t start = dst->size();
   dst->append(kHeaderMagic, 8);
-  PutFixed32(dst, kFormatVersion);
+  PutFixed32(dst, version);
   PutFixed32(dst, kEncodedLength);
   dst->append(40, '\0');
   PutFixed64(dst, SectionChecksum(dst->data() + start, 56));
@@ -85,11 +92,8 @@ Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   // The checksum first: only an intact header that names another version is
   // NotSupported; a damaged one is Corruption.
   if (Get<uint64_t>(ptr + 56) != SectionChecksum(ptr, 56)) return Status::Corruption("file header: checksum mismatch");
-  const uint32_t version = Get<uint32_t>(ptr + 8);
-  if (version != kFormatVersion) {
-    return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads version " +
-                                std::to_string(kFormatVersion) + ")");
-  }
+  version = Get<uint32_t>(ptr + 8);
+  SIMDEX_RETURN_IF_ERROR(CheckVersion(version));
   if (Get<uint32_t>(ptr + 12) != kEncodedLength) return Status::Corruption("file header: bad header length");
   for (int i = 16; i < 56; ++i) {
     if (ptr[i] != 0) return Status::Corruption("file header: reserved bytes are not zero");
@@ -103,7 +107,7 @@ void Footer::EncodeTo(std::string* dst) const {
   PutFixed64(dst, metadata_length);
   PutFixed64(dst, metadata_checksum);
   PutFixed64(dst, file_size);
-  PutFixed32(dst, kFormatVersion);
+  PutFixed32(dst, version);
   PutFixed32(dst, kEncodedLength);
   PutFixed64(dst, SectionChecksum(dst->data() + start, 40));
   dst->append(kFooterMagic, 8);
@@ -115,11 +119,8 @@ Status Footer::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
     return Status::Corruption("bad footer magic: truncated file or not a simdex index");
   }
   if (Get<uint64_t>(ptr + 40) != SectionChecksum(ptr, 40)) return Status::Corruption("footer: checksum mismatch");
-  const uint32_t version = Get<uint32_t>(ptr + 32);
-  if (version != kFormatVersion) {
-    return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads version " +
-                                std::to_string(kFormatVersion) + ")");
-  }
+  version = Get<uint32_t>(ptr + 32);
+  SIMDEX_RETURN_IF_ERROR(CheckVersion(version));
   if (Get<uint32_t>(ptr + 36) != kEncodedLength) return Status::Corruption("footer: bad footer length");
   metadata_offset = Get<uint64_t>(ptr);
   metadata_length = Get<uint64_t>(ptr + 8);
@@ -128,7 +129,7 @@ Status Footer::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   return Status::OK();
 }
 
-void IndexMetadata::EncodeTo(std::string* dst) const {
+void IndexMetadata::EncodeTo(std::string* dst, uint32_t version) const {
   PutFixed64(dst, entries);
   PutFixed64(dst, distinct_fingerprints);
   PutFixed32(dst, block_size);
@@ -153,9 +154,14 @@ void IndexMetadata::EncodeTo(std::string* dst) const {
   dst->push_back(static_cast<char>(id_width));
   PutFixed64(dst, id_base);
   PutFixed64(dst, ids_checksum);
+  if (version >= 2) {
+    PutFixed64(dst, id_map_offset);
+    PutFixed64(dst, id_map_length);
+    PutFixed64(dst, id_map_checksum);
+  }
 }
 
-Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
+Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version) {
   Cursor in(ptr, limit);
   entries = in.Read<uint64_t>();
   distinct_fingerprints = in.Read<uint64_t>();
@@ -214,7 +220,16 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   id_width = in.Read<uint8_t>();
   id_base = in.Read<uint64_t>();
   ids_checksum = in.Read<uint64_t>();
+  id_map_offset = id_map_length = id_map_checksum = 0;
+  if (version >= 2) {
+    id_map_offset = in.Read<uint64_t>();
+    id_map_length = in.Read<uint64_t>();
+    id_map_checksum = in.Read<uint64_t>();
+  }
   if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (id_map_length == 0 && (id_map_offset != 0 || id_map_checksum != 0)) {
+    return Status::Corruption("metadata: an absent id map with a nonzero offset or checksum");
+  }
   if (!in.at_end()) return Status::Corruption("metadata has trailing bytes");
   if (id_width > 64) return Status::Corruption("metadata: id width " + std::to_string(id_width) + " exceeds 64");
   return Status::OK();

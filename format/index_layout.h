@@ -16,11 +16,15 @@
 
 namespace simdex::format {
 
-inline constexpr uint32_t kFormatVersion = 1;
+// The version this code writes, and the oldest it reads (version 1 files
+// have no id map: their metadata ends with the id section's fields).
+inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kOldestFormatVersion = 1;
 
 // 64 bytes at offset 0: magic, version, length, checksum.
 struct FileHeader {
   static constexpr size_t kEncodedLength = 64;
+  uint32_t version = kFormatVersion;
   void EncodeTo(std::string* dst) const;
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
 };
@@ -28,6 +32,7 @@ struct FileHeader {
 // 56 bytes at file_size - 56.
 struct Footer {
   static constexpr size_t kEncodedLength = 56;
+  uint32_t version = kFormatVersion;
   uint64_t metadata_offset = 0;
   uint64_t metadata_length = 0;
   uint64_t metadata_checksum = 0;
@@ -62,12 +67,19 @@ struct IndexMetadata {
   uint8_t id_width = 0;
   uint64_t id_base = 0;
   uint64_t ids_checksum = 0;
+  // Version 2: the id map section (format/id_map.h); length 0 when the ids
+  // are numbers (then offset and checksum are 0 too).
+  uint64_t id_map_offset = 0;
+  uint64_t id_map_length = 0;
+  uint64_t id_map_checksum = 0;
 
-  void EncodeTo(std::string* dst) const;
+  // Writes the fields of format `version` (the id map's only from 2 on).
+  void EncodeTo(std::string* dst, uint32_t version = kFormatVersion) const;
   // Decodes and checks every field that can be checked on its own (block
   // size, widths, k, table count and leading blocks, code length ranges, id
-  // width). Section placement is checked by the reader, which knows the file.
-  Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
+  // width, an absent id map's zeros). Section placement is checked by the
+  // reader, which knows the file. `version` is the file header's.
+  Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version = kFormatVersion);
 };
 
 // XXH3-64 with seed 0, the section checksum of docs/format.md.

@@ -13,12 +13,14 @@
 #include <thread>
 
 #include "engine/index/external_sorter.h"
+#include "engine/index/id_map_builder.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/table_encoder.h"
 #include "format/block_format.h"
 #include "format/coding.h"
+#include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
@@ -38,6 +40,7 @@ struct IndexBuilder::Rep {
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> sorter;
   uint64_t min_id = ~0ULL;
   uint64_t max_id = 0;
+  index::IdMapBuilder id_map;  // string_ids only
   std::function<void(const char*, double)> progress;
 
   std::string ScratchDir() const {
@@ -173,11 +176,30 @@ Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
   return Add(std::span<const uint64_t>(&id, 1), std::span<const uint64_t>(&fingerprint, 1));
 }
 
+Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (!r.options.string_ids) {
+    return Status::InvalidArgument("string id '" + std::string(id.substr(0, 80)) +
+                                   "' for an index of numeric ids (set BuildOptions::string_ids)");
+  }
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  const FingerprintIdPair record{fingerprint, r.id_map.Intern(id)};
+  r.status = r.sorter->Add(&record, 1);
+  if (r.status.ok()) ++r.stats.entries;
+  return r.status;
+}
+
 Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
   if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
+  if (r.options.string_ids) {
+    // Numeric ids of a string-id index are kept as their decimal strings.
+    for (size_t i = 0; i < ids.size(); ++i) SIMDEX_RETURN_IF_ERROR(Add(std::to_string(ids[i]), fingerprints[i]));
+    return Status::OK();
+  }
   FingerprintIdPair buf[1024];
   for (size_t i = 0; i < ids.size(); i += 1024) {
     const size_t n = std::min<size_t>(1024, ids.size() - i);
@@ -221,8 +243,15 @@ Status IndexBuilder::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(r.sorter->Finish());
   index::EntrySummary summary;
   summary.entries = n;
-  summary.id_base = n ? r.min_id : 0;
-  summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
+  if (o.string_ids) {
+    // Ids are the strings' ranks, 0 .. K-1.
+    r.id_map.Finish();
+    summary.id_base = 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
+  } else {
+    summary.id_base = n ? r.min_id : 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
+  }
 
   SortedFingerprints fps;
   const bool fps_in_memory = n <= o.memory_bytes / 24;  // values + a table's values + sort scratch
@@ -237,14 +266,28 @@ Status IndexBuilder::FinishImpl() {
   format::PackedIntsWriter ids(&ids_buf, summary.id_width);
   std::vector<FingerprintIdPair> batch(4096);
   uint64_t seen = 0, distinct = 0, last = 0;
+  // String ids: the entries of one fingerprint come sorted by provisional
+  // number; they are packed sorted by rank.
+  std::vector<uint64_t> run;
+  auto flush_run = [&] {
+    std::sort(run.begin(), run.end());
+    for (uint64_t rank : run) ids.Add(rank);
+    run.clear();
+  };
   for (size_t got = 0;;) {
     SIMDEX_RETURN_IF_ERROR(r.sorter->Read(batch.data(), batch.size(), &got));
     if (got == 0) break;
     for (size_t i = 0; i < got; ++i) {
       const uint64_t fp = batch[i].fingerprint;
-      distinct += (seen + i == 0 || fp != last);
+      const bool new_fp = seen + i == 0 || fp != last;
+      distinct += new_fp;
       last = fp;
-      ids.Add(batch[i].id - summary.id_base);
+      if (o.string_ids) {
+        if (new_fp) flush_run();
+        run.push_back(r.id_map.Rank(batch[i].id));
+      } else {
+        ids.Add(batch[i].id - summary.id_base);
+      }
       if (fps_in_memory) fps.memory.push_back(fp);
       else format::PutFixed64(&fp_buf, fp);
     }
@@ -258,6 +301,7 @@ Status IndexBuilder::FinishImpl() {
       fp_buf.clear();
     }
   }
+  flush_run();
   ids.Finish();
   SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
   SIMDEX_RETURN_IF_ERROR(ids_file->Close());
@@ -329,7 +373,9 @@ Status IndexBuilder::FinishImpl() {
   std::unique_ptr<index::MappedValues> idmap;
   SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
   r.Report("writing", 1);
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes()));
+  std::string id_map;
+  if (o.string_ids) format::EncodeIdMap(r.id_map.Sorted(), &id_map);
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), id_map));
   r.stats.file_bytes = writer->file_bytes();
   r.stats.seconds_sorting += sort_seconds;
   r.stats.seconds_encoding = Seconds(t0) - r.stats.seconds_sorting;

@@ -1,6 +1,7 @@
 // Opens an index file: maps it, then validates header, footer, metadata and
 // section placement (docs/format.md) before anything else is read.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -42,8 +43,11 @@ struct Section {
 };
 
 Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
-  std::sort(sections.begin(), sections.end(),
-            [](const Section& a, const Section& b) { return a.offset < b.offset; });
+  // Empty sections first at equal offsets: an empty section may sit where
+  // the next one begins.
+  std::sort(sections.begin(), sections.end(), [](const Section& a, const Section& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.length < b.length;
+  });
   uint64_t at = lo;
   for (const Section& s : sections) {
     if (s.offset < at || s.offset > hi || s.length > hi - s.offset) {
@@ -124,9 +128,14 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   if (size < kFixed) {
     return Status::Corruption("file is too short to be a simdex index (" + std::to_string(size) + " bytes)");
   }
-  SIMDEX_RETURN_IF_ERROR(format::FileHeader().DecodeFrom(base, base + size));
+  format::FileHeader header;
+  SIMDEX_RETURN_IF_ERROR(header.DecodeFrom(base, base + size));
   format::Footer footer;
   SIMDEX_RETURN_IF_ERROR(footer.DecodeFrom(base + size - format::Footer::kEncodedLength, base + size));
+  if (header.version != footer.version) {
+    return Status::Corruption("the header says format version " + std::to_string(header.version) +
+                              ", the footer " + std::to_string(footer.version));
+  }
   if (footer.file_size != size) {
     return Status::Corruption("file is " + std::to_string(size) + " bytes but its footer records " +
                               std::to_string(footer.file_size) + ": truncated or extended");
@@ -142,7 +151,8 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   if (format::SectionChecksum(meta, footer.metadata_length) != footer.metadata_checksum) {
     return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) + "): checksum mismatch");
   }
-  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(meta, meta + footer.metadata_length));
+  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(meta, meta + footer.metadata_length, header.version));
+  rep->format_version = header.version;
   const format::IndexMetadata& m = rep->meta;
 
   std::vector<int> widths(m.widths.begin(), m.widths.end());
@@ -183,6 +193,8 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
                               std::to_string(m.entries) + " ids of " + std::to_string(m.id_width) + " bits");
   }
   sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  rep->has_id_map = m.id_map_length > 0;
+  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
   SIMDEX_RETURN_IF_ERROR(CheckPlacement(sections, data_begin, area));
 
   for (size_t t = 0; t < m.tables.size(); ++t) {
@@ -192,6 +204,17 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   rep->ranks = base + m.rank_offset;
   SIMDEX_RETURN_IF_ERROR(rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.entries, m.id_width)
                              .WithContext("id section"));
+  if (rep->has_id_map) {
+    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
+    // The numbers are the ranks 0..K-1 of the strings, each used.
+    const uint64_t k = rep->id_map.size();
+    if (m.entries > 0 && (k == 0 || m.id_base != 0 || m.id_width != format::BitWidth(k - 1) || k > m.entries)) {
+      return Status::Corruption("metadata: ids base " + std::to_string(m.id_base) + " and width " +
+                                std::to_string(m.id_width) + " do not number an id map of " + std::to_string(k) +
+                                " strings");
+    }
+    if (m.entries == 0 && k != 0) return Status::Corruption("id map: " + std::to_string(k) + " strings but no entries");
+  }
   if (options.verify_heads_on_open) {
     for (size_t t = 0; t < m.tables.size(); ++t) {
       if (format::SectionChecksum(rep->tables[t].heads, m.tables[t].num_blocks * 8) != m.tables[t].heads_checksum) {
@@ -202,6 +225,9 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     if (format::SectionChecksum(rep->ranks, blocks0 * 8) != m.rank_checksum) {
       return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
     }
+    if (rep->has_id_map && format::SectionChecksum(base + m.id_map_offset, m.id_map_length) != m.id_map_checksum) {
+      return Status::Corruption("id map (byte offset " + std::to_string(m.id_map_offset) + "): checksum mismatch");
+    }
   }
   for (auto& table : rep->tables) table.head_sample.Init(table.heads, table.num_blocks);
   out->reset(new IndexReader(std::move(rep)));
@@ -209,6 +235,18 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
 }
 
 const Scheme& IndexReader::scheme() const { return rep_->scheme; }
+bool IndexReader::has_string_ids() const { return rep_->has_id_map; }
+
+std::string_view IndexReader::IdString(uint64_t number) const {
+  assert(rep_->has_id_map && number < rep_->id_map.size());
+  return rep_->id_map.Get(number);
+}
+
+Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
+  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + std::string(id.substr(0, 80)) + "'");
+  return Status::OK();
+}
 uint64_t IndexReader::entries() const { return rep_->meta.entries; }
 
 double EntropyBoundBitsPerEntry(uint64_t n) {
@@ -244,6 +282,10 @@ IndexInfo IndexReader::Info() const {
   info.rank_bytes = m.tables.empty() ? 0 : m.tables[0].num_blocks * 8;
   info.id_bytes = m.ids_length;
   info.id_width = m.id_width;
+  info.string_ids = rep_->has_id_map;
+  info.id_map_strings = rep_->has_id_map ? rep_->id_map.size() : 0;
+  info.id_map_bytes = m.id_map_length;
+  info.format_version = rep_->format_version;
   info.total_bytes = rep_->file->size();
   info.entropy_bound_bits_per_entry = EntropyBoundBitsPerEntry(m.entries);
   return info;

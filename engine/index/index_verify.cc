@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/index/reader_rep.h"
+#include "engine/io/string_id.h"
 #include "engine/index/table_encoder.h"
 #include "format/block_reader.h"
 #include "format/coding.h"
@@ -45,6 +46,32 @@ Status IndexReader::Verify() const {
     return Status::Corruption("id section (byte offset " + std::to_string(m.ids_offset) + "): checksum mismatch");
   }
 
+  if (r.has_id_map) {
+    if (format::SectionChecksum(base + m.id_map_offset, m.id_map_length) != m.id_map_checksum) {
+      return Status::Corruption("id map (byte offset " + std::to_string(m.id_map_offset) + "): checksum mismatch");
+    }
+    SIMDEX_RETURN_IF_ERROR(r.id_map.Verify());
+    for (uint64_t i = 0; i < r.id_map.size(); ++i) {
+      Status s = io::CheckStringId(r.id_map.Get(i));
+      if (!s.ok()) return Status::Corruption("id map: string " + std::to_string(i) + ": " + s.message());
+    }
+    // Every entry's number names a string, and every string is some
+    // entry's id.
+    std::vector<bool> used(r.id_map.size(), false);
+    for (uint64_t i = 0; i < m.entries; ++i) {
+      const uint64_t number = r.IdAtRank(i);
+      if (number >= used.size()) {
+        return Status::Corruption("id section: entry " + std::to_string(i) + " has id number " + std::to_string(number) +
+                                  " past the id map's " + std::to_string(used.size()) + " strings");
+      }
+      used[number] = true;
+    }
+    const auto unused = std::find(used.begin(), used.end(), false);
+    if (unused != used.end()) {
+      return Status::Corruption("id map: string " + std::to_string(unused - used.begin()) + " is no entry's id");
+    }
+  }
+
   // Gaps between sections are zero: collect every section and walk the file.
   std::vector<std::pair<uint64_t, uint64_t>> used = {{0, format::FileHeader::kEncodedLength}};
   for (size_t t = 0; t < r.tables.size(); ++t) {
@@ -53,6 +80,7 @@ Status IndexReader::Verify() const {
   }
   used.push_back({m.rank_offset, blocks0 * 8});
   used.push_back({m.ids_offset, m.ids_length});
+  if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
   const uint64_t footer_offset = r.file->size() - format::Footer::kEncodedLength;
   const uint64_t meta_offset = format::DecodeFixed64(base + footer_offset);  // checked by Open()
   used.push_back({meta_offset, r.file->size() - meta_offset});
@@ -85,6 +113,10 @@ Status IndexReader::Verify() const {
       Status s = format::DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, *table.decoder, opts, &values);
       if (!s.ok()) return s.WithContext(Where(t, b, offset));
       for (uint64_t v : values) {
+        if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAtRank(count) < r.IdAtRank(count - 1)) {
+          return Status::Corruption(Where(t, b, offset) + ": the ids of fingerprint " + std::to_string(v) +
+                                    " are not in increasing order");
+        }
         if (t == 0) distinct += (count == 0 || v != prev);
         multiset += Mix(table.permutation->Invert(v));
         prev = v;

@@ -83,7 +83,7 @@ Status IndexWriter::AddEncodedTable(int t, const EncodedTable& enc, std::string_
   return AddHeads(t, enc, offset);
 }
 
-Status IndexWriter::Finish(const EntrySummary& summary, std::string_view packed_ids) {
+Status IndexWriter::Finish(const EntrySummary& summary, std::string_view packed_ids, std::string_view id_map) {
   if (packed_ids.size() != format::PackedIntsBytes(summary.entries, summary.id_width)) {
     return Status::IOError("the packed ids have the wrong size");
   }
@@ -100,6 +100,13 @@ Status IndexWriter::Finish(const EntrySummary& summary, std::string_view packed_
   meta_.ids_checksum = format::SectionChecksum(packed_ids.data(), packed_ids.size());
   SIMDEX_RETURN_IF_ERROR(out_->Append(packed_ids));
   SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  if (!id_map.empty()) {
+    meta_.id_map_offset = out_->size();
+    meta_.id_map_length = id_map.size();
+    meta_.id_map_checksum = format::SectionChecksum(id_map.data(), id_map.size());
+    SIMDEX_RETURN_IF_ERROR(out_->Append(id_map));
+    SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
+  }
   std::string tail;
   meta_.EncodeTo(&tail);
   format::Footer footer;

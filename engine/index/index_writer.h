@@ -46,9 +46,10 @@ class IndexWriter {
   Status AddEncodedTable(int t, const EncodedTable& enc, std::string_view blocks);
 
   // Appends the rank index, the packed ids (packed with summary.id_base and
-  // id_width, in table 0's order), the metadata and the footer; fsyncs and
-  // renames. REQUIRES: every table was added.
-  Status Finish(const EntrySummary& summary, std::string_view packed_ids);
+  // id_width, in table 0's order), the id map section (format/id_map.h;
+  // empty when the ids are numbers), the metadata and the footer; fsyncs
+  // and renames. REQUIRES: every table was added.
+  Status Finish(const EntrySummary& summary, std::string_view packed_ids, std::string_view id_map = {});
 
   uint64_t file_bytes() const { return file_bytes_; }
 

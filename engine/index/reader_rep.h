@@ -8,6 +8,7 @@
 
 #include "format/block_reader.h"
 #include "format/head_search.h"
+#include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
@@ -30,11 +31,14 @@ struct IndexReader::Rep {
   std::unique_ptr<RandomAccessFile> file;
   ReaderOptions options;
   format::IndexMetadata meta;
+  uint32_t format_version = 0;
   Scheme scheme;
   std::vector<Table> tables;
   std::vector<std::unique_ptr<format::BlockDecoder>> decoders;  // distinct codes, and an empty one for no codes
   const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
   format::PackedIntsReader ids;
+  bool has_id_map = false;  // string ids: an entry's id is a number into id_map
+  format::IdMapReader id_map;
 
   const uint8_t* file_begin = nullptr;  // file->data(), ...
   const uint8_t* file_end = nullptr;    // ... + file->size(): kept so that a query makes no virtual calls

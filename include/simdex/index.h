@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "simdex/scheme.h"
@@ -47,6 +48,11 @@ struct BuildOptions {
   std::string tmpdir;
   // Threads for sorting and for encoding tables in parallel (memory allowing).
   int threads = 1;
+  // Ids are strings (URLs, article ids): the index keeps them in an id map
+  // (docs/format.md) and Match::id numbers them; numeric ids added to such
+  // an index are kept as their decimal strings. The distinct ids are held
+  // in memory while building, about 64 bytes plus their length each.
+  bool string_ids = false;
 };
 
 struct BuildStats {
@@ -79,6 +85,9 @@ class IndexBuilder {
   // added twice is stored twice.
   Status Add(uint64_t id, uint64_t fingerprint);
   Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
+  // Adds an entry with a string id. REQUIRES (InvalidArgument otherwise):
+  // options.string_ids.
+  Status Add(std::string_view id, uint64_t fingerprint);
 
   // Sorts, encodes and writes the index, fsyncs it and renames it to the
   // output name. The same entries and options always give the same bytes.
@@ -157,6 +166,10 @@ struct IndexInfo {
   uint64_t rank_bytes = 0;
   uint64_t id_bytes = 0;
   int id_width = 0;
+  bool string_ids = false;      // the index has an id map
+  uint64_t id_map_strings = 0;  // distinct string ids
+  uint64_t id_map_bytes = 0;    // the id map section
+  uint32_t format_version = 0;
   uint64_t total_bytes = 0;
   // log2 C(2^64, N) / N: the fewest bits per entry any encoding of a set of
   // N distinct 64-bit values can use on average.
@@ -201,6 +214,20 @@ class IndexReader {
   const Scheme& scheme() const;
   uint64_t entries() const;
   IndexInfo Info() const;
+
+  // String ids. An index built from string ids keeps them in an id map, in
+  // sorted (bytewise) order, and an entry's Match::id is the number of its
+  // string there: IdString() gives it back. Numeric-id indexes have no map.
+  bool has_string_ids() const;
+  // The string of id number `number`, pointing into the mapped file (valid
+  // while the reader lives). O(1). A damaged map that Open() let through
+  // (verify_heads_on_open off) gives an empty view, never a read outside
+  // the file. REQUIRES: has_string_ids(); number < the map's size (every
+  // Match::id of this index is).
+  std::string_view IdString(uint64_t number) const;
+  // The number of string id `id`: OK, NotFound when no entry has it, or
+  // InvalidArgument for an index of numeric ids. O(log K).
+  Status FindIdString(std::string_view id, uint64_t* number) const;
 
   // Every entry whose fingerprint is within Hamming distance k (inclusive)
   // of `query`, ordered by distance, then id. An entry is reported once even
