@@ -115,7 +115,7 @@ Status IndexReader::Verify() const {
       for (uint64_t v : values) {
         if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAtRank(count) < r.IdAtRank(count - 1)) {
           return Status::Corruption(Where(t, b, offset) + ": the ids of fingerprint " + std::to_string(v) +
-                                    " are not in increasing order");
+                                    " decrease");
         }
         if (t == 0) distinct += (count == 0 || v != prev);
         multiset += Mix(table.permutation->Invert(v));
