@@ -38,6 +38,7 @@ struct BuildArgs {
   int threads = 1;
   bool skip_bad = false;
   bool quiet = false;
+  bool string_ids = false;
   std::vector<std::string> inputs;
 };
 
@@ -69,6 +70,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   options->restarts = args.restarts;
   options->tmpdir = args.tmpdir;
   options->threads = args.threads;
+  options->string_ids = args.string_ids;
   return Status::OK();
 }
 
@@ -78,30 +80,39 @@ struct InputTotals {
   uint64_t skipped = 0;
 };
 
-// Feeds every record of one input file to the builder.
+// Feeds every record of one input file to the builder: numeric ids in
+// batches, string ids one at a time (the builder interns them).
 Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* builder,
                 Progress* progress, InputTotals* totals) {
   FingerprintFileReaderOptions options;
   options.skip_bad = args.skip_bad;
   std::unique_ptr<FingerprintFileReader> reader;
   SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
-  std::vector<FingerprintRecord> records(kReadBatch);
   std::vector<uint64_t> ids, fingerprints;
-  for (;;) {
-    size_t n = 0;
-    SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
-    if (n == 0) break;
-    ids.resize(n);
-    fingerprints.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      ids[i] = records[i].id;
-      fingerprints[i] = records[i].fingerprint;
+  auto flush = [&]() -> Status {
+    Status s = builder->Add(ids, fingerprints);
+    ids.clear();
+    fingerprints.clear();
+    return s;
+  };
+  FingerprintEntry entry;
+  for (bool eof = false;;) {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+    if (eof) break;
+    if (entry.empty) continue;
+    if (!entry.id_string.empty()) {
+      SIMDEX_RETURN_IF_ERROR(flush());  // keep the order of Adds (it does not change the index)
+      SIMDEX_RETURN_IF_ERROR(builder->Add(entry.id_string, entry.fingerprint));
+    } else {
+      ids.push_back(entry.id);
+      fingerprints.push_back(entry.fingerprint);
+      if (ids.size() == kReadBatch) SIMDEX_RETURN_IF_ERROR(flush());
     }
-    SIMDEX_RETURN_IF_ERROR(builder->Add(ids, fingerprints));
-    totals->records += n;
-    progress->Update(
-        StageLine("reading", -1, static_cast<double>(totals->records), progress->Seconds()));
+    if (++totals->records % kReadBatch == 0) {
+      progress->Update(StageLine("reading", -1, static_cast<double>(totals->records), progress->Seconds()));
+    }
   }
+  SIMDEX_RETURN_IF_ERROR(flush());
   const FingerprintFileStats& stats = reader->stats();
   totals->empty += stats.empty;
   totals->skipped += stats.skipped;
@@ -190,6 +201,8 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
   sub->add_flag("--quiet", args->quiet, "no progress and no summary");
+  sub->add_flag("--string-ids", args->string_ids,
+                "keep ids as strings in the index (automatic from the first string id on)");
   sub->add_option("inputs", args->inputs, "fingerprint files, text or binary ('-' = stdin)")
       ->required();
   sub->callback([args, run] { *run = [args] { return RunBuild(*args); }; });

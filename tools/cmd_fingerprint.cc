@@ -85,9 +85,13 @@ int RunFingerprint(FingerprintArgs args) {
       tally.invalid_utf8 += r.invalid_utf8;
       if (r.empty()) {
         ++tally.empty[static_cast<int>(r.reason)];
-        SIMDEX_RETURN_IF_ERROR(writer->AddEmpty(batch.docs[i].id, EmptyReasonName(r.reason)));
+        const Document& doc = batch.docs[i];
+        SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->AddEmpty(doc.id, EmptyReasonName(r.reason))
+                                                     : writer->AddEmpty(doc.id_string, EmptyReasonName(r.reason)));
       } else {
-        SIMDEX_RETURN_IF_ERROR(writer->Add(batch.docs[i].id, r.fingerprint));
+        const Document& doc = batch.docs[i];
+        SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->Add(doc.id, r.fingerprint)
+                                                     : writer->Add(doc.id_string, r.fingerprint));
       }
     }
     tally.documents.fetch_add(batch.size, std::memory_order_relaxed);
@@ -124,7 +128,7 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
   sub->footer(
       "Output: '<id>\\t<16 hex digits>' per document in input order, '<id>\\t-\\t<reason>' for a document\n"
-      "without features; ordinal ids continue across inputs.\n"
+      "without features; ordinal ids continue across inputs; string ids are kept (text form only).\n"
       "Example: simdex fingerprint --text-field title --text-field text -o fp.txt docs.jsonl.gz");
   sub->callback([args, run] { *run = [args] { return RunFingerprint(*args); }; });
 }

@@ -21,6 +21,7 @@ class JsonObject {
   JsonObject(std::string* out, int indent) : out_(out), indent_(indent) { out_->append("{"); }
 
   void Int(const char* key, uint64_t v) { Key(key).append(std::to_string(v)); }
+  void Bool(const char* key, bool v) { Key(key).append(v ? "true" : "false"); }
   void String(const char* key, const std::string& v) { Key(key).append("\"").append(v).append("\""); }
   void IntArray(const char* key, const std::vector<int>& v) {
     std::string& out = Key(key);
@@ -83,6 +84,10 @@ std::string InspectJson(const IndexInfo& info) {
   root.Int("rank_bytes", info.rank_bytes);
   root.Int("id_bytes", info.id_bytes);
   root.Int("id_width", static_cast<uint64_t>(info.id_width));
+  root.Bool("string_ids", info.string_ids);
+  root.Int("id_map_strings", info.id_map_strings);
+  root.Int("id_map_bytes", info.id_map_bytes);
+  root.Int("format_version", info.format_version);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("bits_per_entry_total", static_cast<double>(info.total_bytes) * 8, entries);
   root.Ratio("entropy_bound_bits_per_entry", bound, 1);

@@ -2,6 +2,7 @@
 // every entry within Hamming distance k of each fingerprint, one JSON line
 // per query in input order:
 //   {"query":"<16 hex>","matches":[{"id":<n>,"fingerprint":"<16 hex>","distance":<d>},...]}
+// (an index of string ids prints "id":"<the string>").
 // Fingerprints come from the arguments, or else from standard input (one per
 // line; blank lines ignored). They are searched in batches through the batch
 // Search() so that threads share the work.
@@ -17,6 +18,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/index.h"
 #include "tools/commands.h"
+#include "tools/json_text.h"
 
 namespace simdex::tools {
 namespace {
@@ -71,11 +73,14 @@ class StdinQueries {
   uint64_t line_number_ = 0;
 };
 
-void AppendJsonLine(uint64_t query, std::span<const Match> matches, std::string* out) {
+// Ids are printed as numbers, or for an index of string ids as the strings.
+void AppendJsonLine(const IndexReader& reader, uint64_t query, std::span<const Match> matches, std::string* out) {
   out->append("{\"query\":\"").append(FormatHexFingerprint(query)).append("\",\"matches\":[");
   for (size_t i = 0; i < matches.size(); ++i) {
     if (i > 0) out->push_back(',');
-    out->append("{\"id\":").append(std::to_string(matches[i].id));
+    out->append("{\"id\":");
+    if (reader.has_string_ids()) AppendJsonString(out, reader.IdString(matches[i].id));
+    else out->append(std::to_string(matches[i].id));
     out->append(",\"fingerprint\":\"").append(FormatHexFingerprint(matches[i].fingerprint));
     out->append("\",\"distance\":").append(std::to_string(matches[i].distance)).push_back('}');
   }
@@ -90,7 +95,7 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k,
   std::string out;
   for (size_t i = 0; i < queries.size(); ++i) {
     const size_t begin = results.lims[i], end = results.lims[i + 1];
-    AppendJsonLine(queries[i], std::span<const Match>(results.matches).subspan(begin, end - begin),
+    AppendJsonLine(reader, queries[i], std::span<const Match>(results.matches).subspan(begin, end - begin),
                    &out);
   }
   if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {

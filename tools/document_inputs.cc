@@ -12,7 +12,9 @@ constexpr size_t kBatchBytes = size_t{1} << 20;
 }  // namespace
 
 void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
-  sub->add_option("--id-field", args->id_field, "JSONL field holding the unsigned 64-bit id")->capture_default_str();
+  sub->add_option("--id-field", args->id_field,
+                  "JSONL field holding the id: an unsigned 64-bit integer, or any other string (a string id)")
+      ->capture_default_str();
   sub->add_option("--text-field", args->text_fields,
                   "JSONL field holding text; repeat to join several with newlines (default: text)")
       ->allow_extra_args(false);
@@ -60,6 +62,8 @@ Status DocumentInputs::OpenNext() {
   if (!args_.text_fields.empty()) options.text_fields = args_.text_fields;
   options.skip_bad = args_.skip_bad;
   options.max_errors_kept = kErrorsShown;
+  options.allow_string_ids = true;
+  options.score_field = args_.score_field;
   ordinal_ = options.format == DocumentFormat::kLines || options.id_mode == IdMode::kOrdinal;
   return DocumentReader::Open(path, options, &reader_);
 }

@@ -1,7 +1,8 @@
 // The documents of several input files read one after the other, in
 // batches for tools/fingerprint_pipeline.h, with the input options shared by
 // `simdex fingerprint` and `simdex dedup`. Ordinal ids (line numbers, --id
-// ordinal) continue from one input to the next.
+// ordinal) continue from one input to the next. JSONL ids may be strings
+// (Document::id_string).
 #ifndef SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
 #define SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
 
@@ -26,6 +27,8 @@ struct DocumentInputArgs {
   std::vector<std::string> text_fields;  // empty: {"text"}
   std::string id_mode = "field";
   bool skip_bad = false;
+  // JSONL: a numeric field read into Document::score ("" for none).
+  std::string score_field;
 };
 
 // Registers --id-field, --text-field, --id and --skip-bad on `sub` (each

@@ -176,14 +176,33 @@ Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
   return Add(std::span<const uint64_t>(&id, 1), std::span<const uint64_t>(&fingerprint, 1));
 }
 
+// The first string id of a build that had numeric ids: the entries added
+// so far are read back from the sorter and added again with their ids'
+// decimal strings, as if the build had had string ids from the start.
+Status IndexBuilder::SwitchToStringIds() {
+  Rep& r = *rep_;
+  auto numeric = std::move(r.sorter);
+  r.sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SortOptions());
+  r.options.string_ids = true;
+  SIMDEX_RETURN_IF_ERROR(r.sorter->status());
+  SIMDEX_RETURN_IF_ERROR(numeric->Finish());
+  std::vector<FingerprintIdPair> batch(4096);
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(numeric->Read(batch.data(), batch.size(), &got));
+    if (got == 0) return Status::OK();
+    for (size_t i = 0; i < got; ++i) batch[i].id = r.id_map.Intern(std::to_string(batch[i].id));
+    SIMDEX_RETURN_IF_ERROR(r.sorter->Add(batch.data(), got));
+  }
+}
+
 Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
-  if (!r.options.string_ids) {
-    return Status::InvalidArgument("string id '" + std::string(id.substr(0, 80)) +
-                                   "' for an index of numeric ids (set BuildOptions::string_ids)");
-  }
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  if (!r.options.string_ids) {
+    r.status = SwitchToStringIds();
+    if (!r.status.ok()) return r.status;
+  }
   const FingerprintIdPair record{fingerprint, r.id_map.Intern(id)};
   r.status = r.sorter->Add(&record, 1);
   if (r.status.ok()) ++r.stats.entries;

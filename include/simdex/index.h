@@ -48,10 +48,12 @@ struct BuildOptions {
   std::string tmpdir;
   // Threads for sorting and for encoding tables in parallel (memory allowing).
   int threads = 1;
-  // Ids are strings (URLs, article ids): the index keeps them in an id map
-  // (docs/format.md) and Match::id numbers them; numeric ids added to such
-  // an index are kept as their decimal strings. The distinct ids are held
-  // in memory while building, about 64 bytes plus their length each.
+  // Keep ids as strings (URLs, article ids) even if only numbers are
+  // added: the index keeps them in an id map (docs/format.md) and
+  // Match::id numbers them; numeric ids are kept as their decimal strings.
+  // A build also switches to string ids by itself at the first string id
+  // added. The distinct ids are held in memory while building, about 64
+  // bytes plus their length each.
   bool string_ids = false;
 };
 
@@ -85,8 +87,9 @@ class IndexBuilder {
   // added twice is stored twice.
   Status Add(uint64_t id, uint64_t fingerprint);
   Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
-  // Adds an entry with a string id. REQUIRES (InvalidArgument otherwise):
-  // options.string_ids.
+  // Adds an entry with a string id. The first one turns a build of numeric
+  // ids into a build of string ids: the numeric ids added before are kept
+  // as their decimal strings (one more pass over what was added).
   Status Add(std::string_view id, uint64_t fingerprint);
 
   // Sorts, encodes and writes the index, fsyncs it and renames it to the
@@ -105,6 +108,7 @@ class IndexBuilder {
   struct Rep;
   explicit IndexBuilder(std::unique_ptr<Rep> rep);
   Status FinishImpl();
+  Status SwitchToStringIds();
   std::unique_ptr<Rep> rep_;
 };
 

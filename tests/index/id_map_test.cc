@@ -167,9 +167,6 @@ TEST(StringIdIndexTest, NumericIdsInAStringIndexAreTheirDecimalStrings) {
   ASSERT_EQ(matches.size(), 2u);
   EXPECT_EQ(reader->IdString(matches[0].id), "42");  // "42" < "doc-7"
   EXPECT_EQ(reader->IdString(matches[1].id), "doc-7");
-  // A numeric-id index refuses string ids.
-  ASSERT_TRUE(IndexBuilder::Create(dir.File("n.sdx"), BuildOptions(), &b).ok());
-  EXPECT_TRUE(b->Add("doc-7", 1).IsInvalidArgument());
   std::unique_ptr<IndexReader> numeric;
   ASSERT_TRUE(IndexBuilder::Create(dir.File("n2.sdx"), BuildOptions(), &b).ok());
   ASSERT_TRUE(b->Add(uint64_t{1}, 1).ok());
@@ -178,6 +175,29 @@ TEST(StringIdIndexTest, NumericIdsInAStringIndexAreTheirDecimalStrings) {
   EXPECT_FALSE(numeric->has_string_ids());
   uint64_t n;
   EXPECT_TRUE(numeric->FindIdString("1", &n).IsInvalidArgument());
+}
+
+// Numeric ids before the first string id (spilled by a tiny budget) become
+// decimal strings: the same bytes as a build with string ids from the start.
+TEST(StringIdIndexTest, AFirstStringIdTurnsEarlierNumbersIntoStrings) {
+  ScopedTempDir dir;
+  const std::vector<uint64_t> fps = UniformFingerprints(20000, 9);
+  BuildOptions o;
+  o.memory_bytes = size_t{64} << 10;
+  std::unique_ptr<IndexBuilder> b;
+  ASSERT_TRUE(IndexBuilder::Create(dir.File("switched.sdx"), o, &b).ok());
+  for (size_t i = 0; i < fps.size(); ++i) {
+    ASSERT_TRUE((i == 15000 ? b->Add("doc-" + std::to_string(i), fps[i]) : b->Add(uint64_t{i}, fps[i])).ok());
+  }
+  ASSERT_TRUE(b->Finish().ok());
+  EXPECT_GT(b->stats().spilled_runs, 0u);
+  o.string_ids = true;
+  ASSERT_TRUE(IndexBuilder::Create(dir.File("strings.sdx"), o, &b).ok());
+  for (size_t i = fps.size(); i-- > 0;) {
+    ASSERT_TRUE(b->Add(i == 15000 ? "doc-" + std::to_string(i) : std::to_string(i), fps[i]).ok());
+  }
+  ASSERT_TRUE(b->Finish().ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("switched.sdx")) == ReadFileOrDie(dir.File("strings.sdx")));
 }
 
 TEST(StringIdIndexTest, EmptyAndLargeMapsWork) {
