@@ -5,6 +5,8 @@
 // (fingerprinted here, with every option of `simdex fingerprint`) or as
 // fingerprint files.
 //
+// Ids may be numbers or strings (JSONL string ids, string ids of
+// fingerprint files); an index of string ids reports its matches' strings.
 // Output, one JSON line per document in input order:
 //   {"id":7,"cluster":3,"duplicate":true,"distance":2}
 //   {"id":9,"cluster":9,"duplicate":true,"distance":0,"against":{"index":"old.sdx","id":41,"distance":1}}
@@ -60,7 +62,7 @@ struct DedupArgs {
   bool quiet = false;
 };
 
-enum class Keep { kFirst, kLongest };
+enum class Keep { kFirst, kLongest, kMaxField };
 
 // What the command keeps of each document besides the de-duplicator's view.
 struct Batch {
@@ -100,10 +102,12 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
         batch->empty.emplace_back(batch->ids.size(), EmptyReasonName(r.reason));
         SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
       } else {
-        const double score = keep == Keep::kLongest ? static_cast<double>(CodePoints(doc.text)) : 0;
+        const double score = keep == Keep::kLongest    ? static_cast<double>(CodePoints(doc.text))
+                             : keep == Keep::kMaxField ? doc.score
+                                                       : 0;
         SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint, score));
       }
-      batch->ids.Add(doc.id, {});
+      batch->ids.Add(doc.id, doc.id_string);
     }
     return Status::OK();
   };
@@ -118,21 +122,23 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
 }
 
 Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* batch, Progress* progress) {
-  std::vector<FingerprintRecord> records(kReadBatch);
   for (const std::string& path : args.input.inputs) {
     FingerprintFileReaderOptions options;
     options.skip_bad = args.input.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
     SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
-    for (;;) {
-      size_t n = 0;
-      SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
-      if (n == 0) break;
-      for (size_t i = 0; i < n; ++i) {
-        SIMDEX_RETURN_IF_ERROR(dedup->Add(records[i].fingerprint));
-        batch->ids.Add(records[i].id, {});
+    FingerprintEntry entry;
+    for (bool eof = false;;) {
+      SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+      if (eof) break;
+      if (entry.empty) {
+        batch->empty.emplace_back(batch->ids.size(), entry.empty_reason);
+        SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
+      } else {
+        SIMDEX_RETURN_IF_ERROR(dedup->Add(entry.fingerprint));
       }
-      progress->Update(batch->ids.size(), reader->stats().bytes);
+      batch->ids.Add(entry.id, entry.id_string);
+      if (batch->ids.size() % kReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
     }
     batch->skipped += reader->stats().skipped;
   }
@@ -164,7 +170,8 @@ class ResultFile {
   std::unique_ptr<OutputWriter> writer_;
 };
 
-Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batch& batch) {
+Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batch& batch,
+                    const std::vector<std::unique_ptr<IndexReader>>& indexes) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(args.output));
   std::string out;
@@ -180,7 +187,10 @@ Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batc
     if (r.against_index >= 0) {
       out.append(",\"against\":{\"index\":");
       AppendJsonString(&out, args.against[static_cast<size_t>(r.against_index)]);
-      out.append(",\"id\":").append(std::to_string(r.against_id));
+      const IndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
+      out.append(",\"id\":");
+      if (index.has_string_ids()) AppendJsonString(&out, index.IdString(r.against_id));
+      else out.append(std::to_string(r.against_id));
       out.append(",\"distance\":").append(std::to_string(r.against_distance)).push_back('}');
     }
     if (r.empty) {
@@ -347,11 +357,17 @@ int RunDedup(DedupArgs args) {
   }
   if (!fingerprints && !args.format.empty()) args.input.format = args.format;
   Keep keep = Keep::kFirst;
-  if (args.keep == "longest") {
-    if (fingerprints) return ReportError(kCommand, "--keep longest needs documents, not fingerprint files", kExitUsage);
-    keep = Keep::kLongest;
+  if (args.keep == "longest" || args.keep.starts_with("max:")) {
+    if (fingerprints) {
+      return ReportError(kCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
+    }
+    keep = args.keep == "longest" ? Keep::kLongest : Keep::kMaxField;
+    if (keep == Keep::kMaxField) {
+      args.input.score_field = args.keep.substr(4);
+      if (args.input.score_field.empty()) return ReportError(kCommand, "--keep max: needs a field name", kExitUsage);
+    }
   } else if (args.keep != "first") {
-    return ReportError(kCommand, "--keep '" + args.keep + "' is not first or longest", kExitUsage);
+    return ReportError(kCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
   }
 
   DedupOptions options;
@@ -391,7 +407,7 @@ int RunDedup(DedupArgs args) {
     s = dedup->Finish();
   }
   progress.Done();
-  if (s.ok()) s = WriteResults(args, *dedup, batch);
+  if (s.ok()) s = WriteResults(args, *dedup, batch, indexes);
   if (s.ok() && !args.pairs.empty()) s = WritePairs(args.pairs, dedup.get(), batch);
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, *dedup, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, *dedup, batch);
@@ -421,7 +437,8 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");
   sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024))->capture_default_str();
   sub->add_option("--keep", args->keep,
-                  "each cluster's representative: first (seen), longest (text)")
+                  "each cluster's representative: first (seen), longest (text), max:FIELD (largest value of a "
+                  "numeric JSONL field; missing or null counts as the smallest)")
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "one JSON line per document ('-' = stdout)")->capture_default_str();
   sub->add_option("--pairs", args->pairs, "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}");

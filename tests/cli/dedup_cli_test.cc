@@ -163,6 +163,51 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_EQ(in.out, r.out) << in.err;
 }
 
+// String ids from JSONL and from fingerprint files, --keep max:FIELD, and
+// matches in an index of string ids reported by their strings.
+TEST_F(DedupCli, StringIdsMaxFieldAndAStringIdIndex) {
+  const std::string base =
+      "Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is "
+      "not allowed. The licenses for most software and other practical works are designed to take away your "
+      "freedom to share and change the works.";
+  const std::string docs =
+      "{\"id\": \"https://a.example/1\", \"views\": 5, \"text\": \"" + base + "\"}\n" +
+      "{\"id\": \"https://b.example/\\\"2\\\"\", \"views\": 9.5, \"text\": \"" + base + "\"}\n" +
+      "{\"id\": 3, \"text\": \"" + base + "\"}\n" +
+      "{\"id\": \"https://c.example/4\", \"views\": null, \"text\": \"\"}\n";
+  WriteFile(dir_.File("docs.jsonl"), docs);
+  RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "max:views", dir_.File("docs.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"id\":\"https://a.example/1\",\"cluster\":\"https://b.example/\\\"2\\\"\",\"duplicate\":true,"
+            "\"distance\":0}\n"
+            "{\"id\":\"https://b.example/\\\"2\\\"\",\"cluster\":\"https://b.example/\\\"2\\\"\","
+            "\"duplicate\":false,\"distance\":0}\n"
+            "{\"id\":3,\"cluster\":\"https://b.example/\\\"2\\\"\",\"duplicate\":true,\"distance\":0}\n"
+            "{\"id\":\"https://c.example/4\",\"cluster\":\"https://c.example/4\",\"duplicate\":false,\"distance\":0,"
+            "\"empty\":\"no-text\"}\n");
+  // The same documents as a fingerprint file (empty one included) give the
+  // same lines with the first document as representative.
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--quiet", "-o", dir_.File("docs.fp"), dir_.File("docs.jsonl")}).exit_code,
+            0);
+  const RunResult first = RunSimdex(dir_, {"dedup", "--quiet", dir_.File("docs.jsonl")});
+  const RunResult fp = RunSimdex(dir_, {"dedup", "--quiet", dir_.File("docs.fp")});
+  ASSERT_EQ(fp.exit_code, 0) << fp.err;
+  EXPECT_EQ(fp.out, first.out);
+  EXPECT_NE(fp.out.find("{\"id\":3,\"cluster\":\"https://a.example/1\""), std::string::npos) << fp.out;
+  // Against an index built from those fingerprints: matches by string id.
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--out", dir_.File("s.sdx"), dir_.File("docs.fp")}).exit_code, 0);
+  r = RunSimdex(dir_, {"dedup", "--quiet", "--against", dir_.File("s.sdx"), dir_.File("docs.fp")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The nearest entry: distance 0, then the smallest number, i.e. the
+  // bytewise-smallest string ("3" < "https://...").
+  EXPECT_NE(r.out.find("\"against\":{\"index\":\"" + dir_.File("s.sdx") + "\",\"id\":\"3\",\"distance\":0}"),
+            std::string::npos)
+      << r.out;
+  r = RunSimdex(dir_, {"dedup", "--keep", "max:views", dir_.File("docs.fp")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
 TEST_F(DedupCli, BadInputIsOneLineErrorAndLeavesNoOutput) {
   WriteFile(dir_.File("bad.jsonl"), "{\"id\": 1, \"text\": \"a b c\"}\n{\"id\": 2, \"text\": \"d e f\"}\n{\"id\": 3, \"te\n");
   const std::string out = dir_.File("out.jsonl");
