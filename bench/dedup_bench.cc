@@ -14,6 +14,9 @@
 //              against an index of --index-n planted-cluster fingerprints,
 //              by probes and by the merge join, for every --batch-n: the
 //              crossover; both strategies' matches are checked equal.
+//   merge      every --merge-batch-n batch (the same kind) merged into that
+//              index by IndexMerger beside a fresh IndexBuilder run over the
+//              union: time and peak RSS of each; the files must be equal.
 //
 // Output: a line per point on stdout, and JSON Lines with --json.
 #include <sys/stat.h>
@@ -37,6 +40,7 @@
 #include "engine/dedup/against.h"
 #include "simdex/dedup.h"
 #include "simdex/index.h"
+#include "simdex/merge.h"
 
 namespace simdex::bench {
 namespace {
@@ -85,6 +89,7 @@ struct Config {
   double baseline_max_n = 1e7;
   double index_n = 0;
   std::vector<double> batch_n;
+  std::vector<double> merge_batch_n;
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string json;
   uint64_t seed = 1;
@@ -252,35 +257,55 @@ class Bench {
     return pairs == want_pairs ? Status::OK() : Status::Corruption("find_all and simdex found different pairs");
   }
 
+  // The stored index of --index-n planted-cluster fingerprints (entry i has
+  // id i), built into --dir unless it is there already.
+  Status StoredIndex(std::vector<uint64_t>* stored, std::string* path) {
+    const uint64_t index_n = static_cast<uint64_t>(c_.index_n);
+    stored->resize(index_n);
+    PlantedClusters gen(c_.seed + 1000);
+    for (uint64_t& x : *stored) x = gen.Next();
+    *path = c_.dir + "/dedup-bench-" + std::to_string(index_n) + "-" + c_.scheme + ".sdx";
+    struct stat st;
+    if (::stat(path->c_str(), &st) == 0) return Status::OK();
+    ChildBuildResult built;
+    SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(*path, StoredBuildOptions(), *stored, &built));
+    std::printf("built %s: %.1f s\n", path->c_str(), built.seconds);
+    return Status::OK();
+  }
+
+  BuildOptions StoredBuildOptions() const {
+    BuildOptions options;
+    Scheme::Parse(c_.scheme, &options.scheme);  // already checked by Options()
+    options.memory_bytes = static_cast<size_t>(c_.memory_gib * (1 << 30));
+    options.threads = 2;
+    return options;
+  }
+
+  // A batch of nb: half near copies (0..3 bits) of stored fingerprints, half
+  // new random ones.
+  std::vector<uint64_t> Batch(const std::vector<uint64_t>& stored, uint64_t nb) const {
+    std::vector<uint64_t> batch(nb);
+    std::mt19937_64 rng(c_.seed + 7);
+    for (uint64_t i = 0; i < nb; ++i) {
+      if (i % 2 == 1) {
+        batch[i] = rng();
+        continue;
+      }
+      uint64_t v = stored[rng() % stored.size()];
+      for (int d = static_cast<int>(rng() % 4); d > 0; --d) v ^= uint64_t{1} << (rng() % 64);
+      batch[i] = v;
+    }
+    return batch;
+  }
+
   Status Against() {
     const uint64_t index_n = static_cast<uint64_t>(c_.index_n);
-    std::vector<uint64_t> stored(index_n);
-    PlantedClusters gen(c_.seed + 1000);
-    for (uint64_t& x : stored) x = gen.Next();
-    const std::string path = c_.dir + "/dedup-bench-" + std::to_string(index_n) + "-" + c_.scheme + ".sdx";
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0) {
-      BuildOptions options;
-      SIMDEX_RETURN_IF_ERROR(Scheme::Parse(c_.scheme, &options.scheme));
-      options.memory_bytes = static_cast<size_t>(c_.memory_gib * (1 << 30));
-      options.threads = 2;
-      ChildBuildResult built;
-      SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(path, options, stored, &built));
-      std::printf("built %s: %.1f s\n", path.c_str(), built.seconds);
-    }
+    std::vector<uint64_t> stored;
+    std::string path;
+    SIMDEX_RETURN_IF_ERROR(StoredIndex(&stored, &path));
     for (double batch_n : c_.batch_n) {
       const uint64_t nb = static_cast<uint64_t>(batch_n);
-      std::vector<uint64_t> batch(nb);
-      std::mt19937_64 rng(c_.seed + 7);
-      for (uint64_t i = 0; i < nb; ++i) {
-        if (i % 2 == 1) {
-          batch[i] = rng();
-          continue;
-        }
-        uint64_t v = stored[rng() % index_n];
-        for (int d = static_cast<int>(rng() % 4); d > 0; --d) v ^= uint64_t{1} << (rng() % 64);
-        batch[i] = v;
-      }
+      const std::vector<uint64_t> batch = Batch(stored, nb);
       uint64_t matches[2] = {0, 0};
       for (int strategy = 0; strategy < 2; ++strategy) {
         for (int threads : c_.threads) {
@@ -335,9 +360,88 @@ class Bench {
     return Status::OK();
   }
 
+  // Grows the stored index by a batch with IndexMerger (ids index_n + i),
+  // then builds the union afresh with IndexBuilder, each in its own child;
+  // the two files must be equal byte for byte.
+  Status Merge() {
+    const uint64_t index_n = static_cast<uint64_t>(c_.index_n);
+    std::vector<uint64_t> stored;
+    std::string path;
+    SIMDEX_RETURN_IF_ERROR(StoredIndex(&stored, &path));
+    for (double batch_n : c_.merge_batch_n) {
+      const uint64_t nb = static_cast<uint64_t>(batch_n);
+      const std::vector<uint64_t> batch = Batch(stored, nb);
+      for (int threads : c_.threads) {
+        const std::string merged = c_.dir + "/dedup-bench-merged.sdx", fresh = c_.dir + "/dedup-bench-fresh.sdx";
+        ChildResult merge_child;
+        const Status run = RunInChild("merge", [&](std::string* report) {
+          std::unique_ptr<IndexReader> old;
+          SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &old));
+          MergeOptions o;
+          o.memory_bytes = static_cast<size_t>(c_.memory_gib * (1 << 30));
+          o.tmpdir = c_.dir;
+          o.threads = threads;
+          const auto t0 = Clock::now();
+          std::unique_ptr<IndexMerger> merger;
+          SIMDEX_RETURN_IF_ERROR(IndexMerger::Create(old.get(), merged, o, &merger));
+          for (uint64_t i = 0; i < nb; ++i) SIMDEX_RETURN_IF_ERROR(merger->Add(index_n + i, batch[i]));
+          SIMDEX_RETURN_IF_ERROR(merger->Finish());
+          const double seconds = Seconds(t0);
+          report->assign(reinterpret_cast<const char*>(&seconds), sizeof seconds);
+          return Status::OK();
+        }, &merge_child);
+        SIMDEX_RETURN_IF_ERROR(run);
+        double merge_seconds;
+        std::memcpy(&merge_seconds, merge_child.report.data(), sizeof merge_seconds);
+
+        std::vector<uint64_t> all(stored);
+        all.insert(all.end(), batch.begin(), batch.end());
+        BuildOptions options = StoredBuildOptions();
+        options.threads = threads;
+        ChildBuildResult built;
+        SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(fresh, options, all, &built));
+        all = {};
+        bool equal = false;
+        SIMDEX_RETURN_IF_ERROR(SameBytes(merged, fresh, &equal));
+        std::filesystem::remove(merged);
+        std::filesystem::remove(fresh);
+
+        JsonObject o;
+        o.AddString("type", "merge");
+        o.AddUint("index_n", index_n);
+        o.AddUint("batch_n", nb);
+        o.AddUint("threads", static_cast<uint64_t>(threads));
+        o.AddNumber("merge_seconds", merge_seconds);
+        o.AddUint("merge_peak_rss_bytes", merge_child.peak_rss_bytes);
+        o.AddNumber("fresh_build_seconds", built.seconds);
+        o.AddUint("fresh_build_peak_rss_bytes", built.peak_rss_bytes);
+        o.AddUint("fresh_build_start_rss_bytes", built.start_rss_bytes);
+        o.AddBool("bytes_equal", equal);
+        Emit(o);
+        std::printf("merge index %.0e + batch %.0e threads %d: merge %.1f s (peak %.0f MiB), fresh build %.1f s "
+                    "(peak %.0f MiB, %.0f MiB of it the input array), %.2fx; files %s\n",
+                    static_cast<double>(index_n), static_cast<double>(nb), threads, merge_seconds,
+                    merge_child.peak_rss_bytes / 1048576.0, built.seconds, built.peak_rss_bytes / 1048576.0,
+                    built.start_rss_bytes / 1048576.0, built.seconds / merge_seconds,
+                    equal ? "byte-identical" : "DIFFERENT");
+        std::fflush(stdout);
+        if (!equal) return Status::Corruption("the merged index differs from a fresh build over the union");
+      }
+    }
+    return Status::OK();
+  }
+
   void Finish(double seconds) { Emit(FooterRecord(seconds)); }
 
  private:
+  static Status SameBytes(const std::string& a, const std::string& b, bool* equal) {
+    std::unique_ptr<RandomAccessFile> fa, fb;
+    SIMDEX_RETURN_IF_ERROR(MapFile(a, &fa));
+    SIMDEX_RETURN_IF_ERROR(MapFile(b, &fb));
+    *equal = fa->size() == fb->size() && std::memcmp(fa->data(), fb->data(), fa->size()) == 0;
+    return Status::OK();
+  }
+
   void Emit(const JsonObject& o) {
     if (json_) std::fprintf(json_, "%s\n", o.str().c_str());
   }
@@ -364,6 +468,9 @@ int main(int argc, char** argv) {
   app.add_option("--baseline-max-n", c.baseline_max_n, "largest N find_all runs on")->capture_default_str();
   app.add_option("--index-n", c.index_n, "against: entries of the index (0: no against scenario)");
   app.add_option("--batch-n", c.batch_n, "against: batch sizes, e.g. 1e3,1e4,1e5,1e6")->delimiter(',');
+  app.add_option("--merge-batch-n", c.merge_batch_n,
+                 "merge: batch sizes merged into the --index-n index, each beside a fresh build of the union")
+      ->delimiter(',');
   app.add_option("--dir", c.dir, "directory for spills and index files")->capture_default_str();
   app.add_option("--json", c.json, "append JSON Lines records to this file");
   app.add_option("--seed", c.seed, "seed")->capture_default_str();
@@ -381,7 +488,8 @@ int main(int argc, char** argv) {
     }
   }
   if (c.index_n > 0) {
-    simdex::Status s = bench.Against();
+    simdex::Status s = c.batch_n.empty() ? simdex::Status::OK() : bench.Against();
+    if (s.ok() && !c.merge_batch_n.empty()) s = bench.Merge();
     if (!s.ok()) {
       std::fprintf(stderr, "simdex-dedup-bench: %s\n", s.ToString().c_str());
       return 1;

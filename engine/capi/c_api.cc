@@ -190,6 +190,45 @@ simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) 
   });
 }
 
+int simdex_index_has_string_ids(const simdex_index* idx) {
+  return idx != nullptr && idx->reader->has_string_ids() ? 1 : 0;
+}
+
+simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const char** data, size_t* size,
+                                   char** errmsg) {
+  if (data != nullptr) *data = nullptr;
+  if (size != nullptr) *size = 0;
+  if (idx == nullptr || data == nullptr || size == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_id_string: idx, data and size must not be NULL", errmsg);
+  }
+  if (!idx->reader->has_string_ids()) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
+  }
+  const uint64_t strings = idx->reader->IdStringCount();
+  if (id >= strings) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
+                    " strings)",
+                errmsg);
+  }
+  const std::string_view s = idx->reader->IdString(id);
+  *data = s.data();
+  *size = s.size();
+  return Succeed(errmsg);
+}
+
+simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
+                                 char** errmsg) {
+  if (id != nullptr) *id = 0;
+  if (idx == nullptr || id == nullptr || (data == nullptr && size > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "simdex_index_find_id: idx and id must not be NULL, nor data when size > 0", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    return FromStatus(idx->reader->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
+  });
+}
+
 void simdex_free_string(char* str) { std::free(str); }
 
 }  // extern "C"

@@ -242,6 +242,8 @@ std::string_view IndexReader::IdString(uint64_t number) const {
   return rep_->id_map.Get(number);
 }
 
+uint64_t IndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+
 Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
   if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + std::string(id.substr(0, 80)) + "'");
@@ -283,7 +285,7 @@ IndexInfo IndexReader::Info() const {
   info.id_bytes = m.ids_length;
   info.id_width = m.id_width;
   info.string_ids = rep_->has_id_map;
-  info.id_map_strings = rep_->has_id_map ? rep_->id_map.size() : 0;
+  info.id_map_strings = IdStringCount();
   info.id_map_bytes = m.id_map_length;
   info.format_version = rep_->format_version;
   info.total_bytes = rep_->file->size();

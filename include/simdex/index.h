@@ -229,6 +229,8 @@ class IndexReader {
   // the file. REQUIRES: has_string_ids(); number < the map's size (every
   // Match::id of this index is).
   std::string_view IdString(uint64_t number) const;
+  // The number of strings in the id map (0 for an index of numeric ids).
+  uint64_t IdStringCount() const;
   // The number of string id `id`: OK, NotFound when no entry has it, or
   // InvalidArgument for an index of numeric ids. O(log K).
   Status FindIdString(std::string_view id, uint64_t* number) const;

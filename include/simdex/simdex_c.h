@@ -140,6 +140,31 @@ typedef struct simdex_index_info {
  * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out);
 
+/* String ids. An index built from string ids (URLs, article ids) keeps them
+ * in an id map sorted bytewise; a simdex_match's id is then the number of
+ * its string in that map, and the calls below turn one into the other. An
+ * index of numeric ids has no map: its match ids are the ids themselves. */
+
+/* 1 when the index keeps string ids, 0 when its ids are numbers or idx is
+ * NULL. */
+int simdex_index_has_string_ids(const simdex_index* idx);
+
+/* The string of id number `id` (a simdex_match id of this index): *data
+ * points into the mapped file and is NOT NUL-terminated; *size is its length
+ * in bytes (1 to 4096, UTF-8). Valid until simdex_index_close. Returns
+ * SIMDEX_INVALID_ARGUMENT when the index holds numeric ids, when id is not a
+ * number of its map, or when an argument is NULL; *data is then NULL and
+ * *size 0. */
+simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const char** data, size_t* size,
+                                   char** errmsg);
+
+/* The number of the string id data[0..size) in the index's map: SIMDEX_OK
+ * with *id set, SIMDEX_NOT_FOUND when no entry has that id, or
+ * SIMDEX_INVALID_ARGUMENT for an index of numeric ids or a NULL argument
+ * (data may be NULL only when size is 0). O(log K). */
+simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
+                                 char** errmsg);
+
 /* Frees a message returned through an errmsg argument. NULL is allowed. */
 void simdex_free_string(char* str);
 
