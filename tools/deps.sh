@@ -8,6 +8,7 @@ packages=(
   libboost-iostreams-dev libxxhash-dev libicu-dev
   libsimdjson-dev libcli11-dev libzstd-dev libbz2-dev zlib1g-dev
   libgtest-dev libbenchmark-dev libfaiss-dev
+  librocksdb-dev wrk
   clang libclang-rt-14-dev
   python3-matplotlib
 )

@@ -1,0 +1,86 @@
+#include "engine/service/compaction.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "engine/index/reader_rep.h"
+#include "engine/index/table_cursor.h"
+#include "simdex/merge.h"
+
+namespace simdex::service {
+
+Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq, const FileWork& work,
+                      const std::string& name, FileRecord* record) {
+  record->name = name;
+  record->entries = 0;
+  record->min_seq = std::numeric_limits<uint64_t>::max();
+  record->max_seq = 0;
+  delta.ForEach(count, [&](uint64_t seq, uint64_t) {
+    if (seq < min_seq) return;
+    ++record->entries;
+    record->min_seq = std::min(record->min_seq, seq);
+    record->max_seq = std::max(record->max_seq, seq);
+  });
+  if (record->entries == 0) return Status::OK();
+  BuildOptions options;
+  options.scheme = delta.scheme();
+  options.memory_bytes = work.memory_bytes;
+  options.threads = work.threads;
+  std::unique_ptr<IndexBuilder> builder;
+  SIMDEX_RETURN_IF_ERROR(IndexBuilder::Create(work.dir + "/" + name, options, &builder));
+  Status s;
+  delta.ForEach(count, [&](uint64_t seq, uint64_t fp) {
+    if (s.ok() && seq >= min_seq) s = builder->Add(seq, fp);
+  });
+  if (!s.ok()) {
+    builder->Abandon();
+    return s;
+  }
+  return builder->Finish();
+}
+
+Status ForEachEntry(const IndexReader& reader, const std::function<Status(uint64_t id, uint64_t fp)>& fn) {
+  index::TableCursor cursor(reader, 0, /*verify_checksums=*/true);
+  SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
+  const IndexReader::Rep& rep = reader.rep();
+  const uint64_t n = reader.entries();
+  while (cursor.Valid()) {
+    if (cursor.Rank() >= n) return Status::Corruption("table 0 holds more values than entries");
+    SIMDEX_RETURN_IF_ERROR(fn(rep.IdAtRank(cursor.Rank()), cursor.value()));
+    SIMDEX_RETURN_IF_ERROR(cursor.Next());
+  }
+  return Status::OK();
+}
+
+Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_seq, const FileWork& work,
+                  const std::string& name, FileRecord* record) {
+  MergeOptions options;
+  options.memory_bytes = work.memory_bytes;
+  options.threads = work.threads;
+  std::unique_ptr<IndexMerger> merger;
+  SIMDEX_RETURN_IF_ERROR(IndexMerger::Create(older.reader.get(), work.dir + "/" + name, options, &merger));
+  // The older file's expired entries are a prefix of its seqs.
+  Status s;
+  for (uint64_t seq = older.record.min_seq; s.ok() && seq < min_seq && seq <= older.record.max_seq; ++seq) {
+    s = merger->Delete(seq);
+  }
+  if (s.ok()) {
+    s = ForEachEntry(*newer.reader, [&](uint64_t id, uint64_t fp) -> Status {
+      return id < min_seq ? Status::OK() : merger->Add(id, fp);
+    });
+  }
+  if (!s.ok()) {
+    merger->Abandon();
+    return s;
+  }
+  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  record->field = older.record.field;
+  record->name = name;
+  record->entries = merger->stats().entries;
+  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
+  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
+  return Status::OK();
+}
+
+}  // namespace simdex::service

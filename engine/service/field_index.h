@@ -1,0 +1,55 @@
+// FieldIndex: everything the docId service has indexed for one field
+// (titles or contents) at one moment: compressed index files, deltas being
+// compacted, and the live delta that takes new entries.
+//
+// A FieldIndex is immutable once published except for its live delta,
+// which grows (OnlineIndex is safe for that). The service swaps in a new
+// FieldIndex when a compaction starts, installs files or drops them;
+// searches that hold the old one finish on it undisturbed, and the files
+// it maps stay mapped until the last holder lets go.
+//
+// Entry ids in every part are the seqs of the docs that made them.
+#ifndef SIMDEX_ENGINE_SERVICE_FIELD_INDEX_H_
+#define SIMDEX_ENGINE_SERVICE_FIELD_INDEX_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/service/online_index.h"
+#include "engine/service/records.h"
+#include "simdex/index.h"
+#include "simdex/status.h"
+
+namespace simdex::service {
+
+// An open index file and what the manifest says of it.
+struct IndexFile {
+  FileRecord record;
+  std::unique_ptr<IndexReader> reader;
+};
+
+struct FieldIndex {
+  std::vector<std::shared_ptr<const IndexFile>> files;     // oldest first
+  std::vector<std::shared_ptr<const OnlineIndex>> frozen;  // being compacted
+  std::shared_ptr<OnlineIndex> live;
+
+  // Appends every entry within k (inclusive) whose seq is >= min_seq, each
+  // once. A damaged file block is Corruption naming the file.
+  Status Search(uint64_t fingerprint, int k, uint64_t min_seq, std::vector<OnlineMatch>* out) const;
+
+  uint64_t file_entries() const;
+  uint64_t file_bytes() const;
+  uint64_t delta_entries() const;
+  uint64_t delta_memory_bytes() const;
+};
+
+// The service's two fields, published together.
+struct IndexSnapshot {
+  uint64_t generation = 0;  // changes whenever entries move between parts
+  FieldIndex fields[2];     // Field::kTitle, Field::kContent
+};
+
+}  // namespace simdex::service
+
+#endif  // SIMDEX_ENGINE_SERVICE_FIELD_INDEX_H_

@@ -1,0 +1,327 @@
+// DocIdService's maintenance: compaction of the delta into files, expiry of
+// whole files, size-tiered merges of files, pruning of expired urls and
+// timeline points, the background thread that runs them, and Import().
+//
+// A compaction freezes the live delta (searches keep consulting it, new
+// entries go to a fresh one), writes it into one file per field without
+// holding any lock, then installs the files: the manifest is written with
+// a synced write first, then the snapshot is swapped. A crash before the
+// manifest write leaves files no manifest names (removed at the next
+// Open) and docs that are replayed into the delta again.
+//
+// Merges keep the number of files logarithmic: while a field's newest file
+// holds at least half as many entries as the one before it (or the one
+// before is mostly expired), the two are merged into one, dropping the
+// expired entries.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "engine/service/compaction.h"
+#include "engine/service/service_rep.h"
+
+namespace simdex {
+
+using service::FileRecord;
+using service::IndexFile;
+using service::IndexSnapshot;
+using service::OnlineIndex;
+
+namespace {
+
+bool Named(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string FileName(int field, uint64_t number) {
+  return std::string(field == kTitle ? "title-" : "content-") + std::to_string(number) + ".sdx";
+}
+
+}  // namespace
+
+void DocIdService::Rep::WakeBackground() {
+  {
+    std::lock_guard<std::mutex> lock(background_mu);
+    background_wake = true;
+  }
+  background_cv.notify_one();
+}
+
+void DocIdService::Rep::BackgroundLoop() {
+  std::unique_lock<std::mutex> lock(background_mu);
+  while (!background_stop) {
+    background_cv.wait_for(lock, std::chrono::seconds(std::max(1, options.maintenance_interval_seconds)),
+                           [&] { return background_stop || background_wake; });
+    if (background_stop) break;
+    background_wake = false;
+    lock.unlock();
+    Status s;
+    {
+      std::lock_guard<std::mutex> compact(compact_mu);
+      s = CompactLocked(/*force=*/false);
+    }
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> stats(stats_mu);
+      last_error = s.ToString();
+    }
+    lock.lock();
+  }
+}
+
+Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, const std::vector<FileRecord>& add,
+                                       uint64_t compacted_seq, size_t frozen_to_drop) {
+  std::vector<std::shared_ptr<const IndexFile>> opened;
+  for (const FileRecord& rec : add) {
+    auto file = std::make_shared<IndexFile>();
+    file->record = rec;
+    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(index_dir + "/" + rec.name, ReaderOptions(), &file->reader));
+    opened.push_back(std::move(file));
+  }
+  auto by_seq = [](const auto& a, const auto& b) { return a->record.min_seq < b->record.min_seq; };
+  {
+    std::lock_guard<std::mutex> lock(decision_mu);
+    service::Manifest m = manifest;
+    std::erase_if(m.files, [&](const FileRecord& f) { return Named(remove, f.name); });
+    m.files.insert(m.files.end(), add.begin(), add.end());
+    std::sort(m.files.begin(), m.files.end(), [](const FileRecord& a, const FileRecord& b) {
+      return a.field != b.field ? a.field < b.field : a.min_seq < b.min_seq;
+    });
+    m.compacted_seq = std::max(m.compacted_seq, compacted_seq);
+    service::Store::Batch batch(*store);
+    batch.PutManifest(m);
+    SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/true));
+    manifest = std::move(m);
+
+    auto next = std::make_shared<IndexSnapshot>(*Snapshot());
+    ++next->generation;
+    for (int field : {kTitle, kContent}) {
+      service::FieldIndex& f = next->fields[field];
+      std::erase_if(f.files, [&](const auto& file) { return Named(remove, file->record.name); });
+      for (const auto& file : opened) {
+        if (file->record.field == field) f.files.push_back(file);
+      }
+      std::sort(f.files.begin(), f.files.end(), by_seq);
+      f.frozen.erase(f.frozen.begin(), f.frozen.begin() + static_cast<std::ptrdiff_t>(
+                                                              std::min(frozen_to_drop, f.frozen.size())));
+    }
+    Publish(std::move(next));
+  }
+  // Searches that still hold the old snapshot keep their mappings.
+  std::error_code ec;
+  for (const std::string& name : remove) std::filesystem::remove(index_dir + "/" + name, ec);
+  return Status::OK();
+}
+
+Status DocIdService::Rep::FreezeAndWrite(bool force) {
+  const auto start = std::chrono::steady_clock::now();
+  std::shared_ptr<const OnlineIndex> frozen[2];
+  uint64_t upto = 0;
+  std::string names[2];
+  {
+    std::lock_guard<std::mutex> lock(decision_mu);
+    const auto cur = Snapshot();
+    const uint64_t biggest = std::max(cur->fields[kTitle].live->size(), cur->fields[kContent].live->size());
+    if (biggest == 0 || (!force && biggest < options.compact_entries)) return Status::OK();
+    auto next = std::make_shared<IndexSnapshot>(*cur);
+    ++next->generation;
+    for (int field : {kTitle, kContent}) {
+      frozen[field] = cur->fields[field].live;
+      next->fields[field].frozen.push_back(frozen[field]);
+      next->fields[field].live = std::make_shared<OnlineIndex>(schemes[field], options.compact_entries);
+      names[field] = FileName(field, manifest.next_file++);
+    }
+    Publish(std::move(next));
+    upto = next_seq;
+  }
+  const uint64_t cutoff = Cutoff(std::max(Now(), timeline.last_second()), upto);
+  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads};
+  std::vector<FileRecord> add;
+  for (int field : {kTitle, kContent}) {
+    FileRecord rec;
+    SIMDEX_RETURN_IF_ERROR(WriteDeltaFile(*frozen[field], frozen[field]->size(), cutoff, work, names[field], &rec));
+    rec.field = static_cast<uint8_t>(field);
+    if (rec.entries > 0) add.push_back(rec);
+  }
+  SIMDEX_RETURN_IF_ERROR(InstallFiles({}, add, upto, 1));
+  compactions.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(stats_mu);
+  last_compaction_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::OK();
+}
+
+Status DocIdService::Rep::ExpireAndMerge() {
+  const uint64_t cutoff =
+      Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
+  std::vector<std::string> expired;
+  for (int field : {kTitle, kContent}) {
+    for (const auto& f : Snapshot()->fields[field].files) {
+      if (f->record.max_seq < cutoff) expired.push_back(f->record.name);
+    }
+  }
+  if (!expired.empty()) {
+    SIMDEX_RETURN_IF_ERROR(InstallFiles(expired, {}, 0, 0));
+    expired_files.fetch_add(expired.size(), std::memory_order_relaxed);
+  }
+  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads};
+  for (int field : {kTitle, kContent}) {
+    for (;;) {
+      const auto snap = Snapshot();
+      const auto& files = snap->fields[field].files;
+      if (files.size() < 2) break;
+      const IndexFile& a = *files[files.size() - 2];
+      const IndexFile& b = *files[files.size() - 1];
+      const uint64_t span = a.record.max_seq - a.record.min_seq + 1;
+      const uint64_t gone = a.record.min_seq < cutoff ? std::min(cutoff, a.record.max_seq + 1) - a.record.min_seq : 0;
+      if (b.record.entries * 2 < a.record.entries && gone * 2 <= span) break;
+      std::string name;
+      {
+        std::lock_guard<std::mutex> lock(decision_mu);
+        name = FileName(field, manifest.next_file++);
+      }
+      FileRecord rec;
+      SIMDEX_RETURN_IF_ERROR(MergeFiles(a, b, cutoff, work, name, &rec));
+      std::vector<FileRecord> add;
+      if (rec.entries > 0) add.push_back(rec);
+      SIMDEX_RETURN_IF_ERROR(InstallFiles({a.record.name, b.record.name}, add, 0, 0));
+      if (rec.entries == 0) {
+        std::error_code ec;
+        std::filesystem::remove(index_dir + "/" + name, ec);
+      }
+      merges.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  return Status::OK();
+}
+
+Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
+  constexpr size_t kChunk = 4096;
+  for (;;) {
+    uint64_t from;
+    {
+      std::lock_guard<std::mutex> lock(decision_mu);
+      from = manifest.url_pruned_seq;
+    }
+    if (from >= cutoff) break;
+    std::vector<std::pair<uint64_t, std::string>> urls;
+    uint64_t end = cutoff;
+    size_t seen = 0;
+    SIMDEX_RETURN_IF_ERROR(store->ForEachArticle(from, cutoff, [&](uint64_t seq, const service::ArticleRecord& a) {
+      if (!a.url.empty()) urls.emplace_back(seq, a.url);
+      if (++seen == kChunk) {
+        end = seq + 1;
+        return false;
+      }
+      return true;
+    }));
+    // Under the decision lock: a url that an article brought back since
+    // points to that article now and is kept.
+    std::lock_guard<std::mutex> lock(decision_mu);
+    service::Store::Batch batch(*store);
+    for (const auto& [seq, url] : urls) {
+      service::UrlRecord rec;
+      bool found = false;
+      SIMDEX_RETURN_IF_ERROR(store->GetUrl(url, &rec, &found));
+      if (found && rec.article_seq == seq) batch.DeleteUrl(url);
+    }
+    service::Manifest m = manifest;
+    m.url_pruned_seq = end;
+    batch.PutManifest(m);
+    SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/false));
+    manifest = std::move(m);
+  }
+  if (options.window_seconds > 0) {
+    // Timeline points that no cutoff can ask for again.
+    const int64_t through = std::max(Now(), timeline.last_second()) - options.window_seconds;
+    std::lock_guard<std::mutex> lock(decision_mu);
+    service::Store::Batch batch(*store);
+    batch.DeleteTimesBefore(through + 1);
+    SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/false));
+    timeline.DropThrough(through);
+  }
+  return Status::OK();
+}
+
+Status DocIdService::Rep::CompactLocked(bool force) {
+  SIMDEX_RETURN_IF_ERROR(FreezeAndWrite(force));
+  SIMDEX_RETURN_IF_ERROR(ExpireAndMerge());
+  const uint64_t cutoff =
+      Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
+  return PruneUrls(cutoff);
+}
+
+Status DocIdService::Compact() {
+  std::lock_guard<std::mutex> lock(rep_->compact_mu);
+  return rep_->CompactLocked(/*force=*/true);
+}
+
+Status DocIdService::Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints) {
+  Rep& r = *rep_;
+  if (id_json.size() != fingerprints.size()) {
+    return Status::InvalidArgument("Import: " + std::to_string(id_json.size()) + " ids for " +
+                                   std::to_string(fingerprints.size()) + " fingerprints");
+  }
+  if (fingerprints.empty()) return Status::OK();
+  std::lock_guard<std::mutex> compact(r.compact_mu);
+  SIMDEX_RETURN_IF_ERROR(r.CompactLocked(/*force=*/true));
+  uint64_t first = 0;
+  int64_t second = 0;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(r.decision_mu);
+    const auto cur = r.Snapshot();
+    if (cur->fields[kTitle].live->size() + cur->fields[kContent].live->size() > 0) {
+      return Status::InvalidArgument("Import: articles arrived during the import; import into an idle service");
+    }
+    first = r.next_seq;
+    second = std::max(r.Now(), r.timeline.last_second());
+    name = FileName(kContent, r.manifest.next_file++);
+  }
+  const uint64_t n = fingerprints.size();
+  service::Store::Batch batch(*r.store);
+  for (uint64_t i = 0; i < n; ++i) {
+    service::DocRecord doc;
+    doc.second = second;
+    doc.has_content = true;
+    doc.content_fp = fingerprints[i];
+    doc.score = -std::numeric_limits<double>::infinity();
+    doc.rep_seq = first + i;
+    doc.id_json = id_json[i];
+    batch.PutDoc(first + i, doc);
+    if (batch.bytes() >= (size_t{4} << 20) || i + 1 == n) {
+      if (i + 1 == n && second > r.timeline.last_second()) batch.PutTime(second, first);
+      SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/false));
+      batch.Clear();
+    }
+  }
+  BuildOptions options;
+  options.scheme = r.schemes[kContent];
+  options.threads = std::max(1, r.options.build_threads);
+  std::unique_ptr<IndexBuilder> builder;
+  SIMDEX_RETURN_IF_ERROR(IndexBuilder::Create(r.index_dir + "/" + name, options, &builder));
+  constexpr size_t kSlice = size_t{1} << 16;
+  std::vector<uint64_t> ids(kSlice);
+  for (uint64_t begin = 0; begin < n; begin += kSlice) {
+    const size_t len = static_cast<size_t>(std::min<uint64_t>(kSlice, n - begin));
+    for (size_t i = 0; i < len; ++i) ids[i] = first + begin + i;
+    SIMDEX_RETURN_IF_ERROR(builder->Add(std::span(ids.data(), len), fingerprints.subspan(begin, len)));
+  }
+  SIMDEX_RETURN_IF_ERROR(builder->Finish());
+  FileRecord rec;
+  rec.field = static_cast<uint8_t>(kContent);
+  rec.name = name;
+  rec.min_seq = first;
+  rec.max_seq = first + n - 1;
+  rec.entries = n;
+  {
+    // The imported seqs become visible together with their file.
+    std::lock_guard<std::mutex> lock(r.decision_mu);
+    r.timeline.Record(second, first);
+    r.next_seq = first + n;
+  }
+  SIMDEX_RETURN_IF_ERROR(r.InstallFiles({}, {rec}, first + n, 0));
+  r.published_seq.store(first + n, std::memory_order_release);
+  r.docs.fetch_add(n, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+}  // namespace simdex

@@ -1,0 +1,112 @@
+// DocIdService's state (include/simdex/service.h), shared by
+// docid_service.cc (opening, the cascade) and service_maintenance.cc
+// (compaction, expiry, import).
+//
+// Locks, in the order they may be taken:
+//   compact_mu   one compaction or import at a time
+//   decision_mu  serializes decisions, and every change of next_seq, the
+//                manifest and the published snapshot's parts
+//   snapshot_mu  guards the snapshot pointer itself (held for a copy)
+//   sync_mu      group commit of the write-ahead log
+// Searches take none of them for long: they copy the snapshot pointer and
+// search what it holds.
+#ifndef SIMDEX_ENGINE_SERVICE_SERVICE_REP_H_
+#define SIMDEX_ENGINE_SERVICE_SERVICE_REP_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/service/field_index.h"
+#include "engine/service/records.h"
+#include "engine/service/store.h"
+#include "engine/service/timeline.h"
+#include "simdex/fingerprint.h"
+#include "simdex/service.h"
+
+namespace simdex {
+
+constexpr int kTitle = static_cast<int>(Field::kTitle);
+constexpr int kContent = static_cast<int>(Field::kContent);
+
+// The fingerprints of one article's title and content.
+struct Prepared {
+  bool has[2] = {false, false};
+  uint64_t fp[2] = {0, 0};
+};
+
+struct DocIdService::Rep {
+  ServiceOptions options;
+  Scheme schemes[2];
+  int ks[2] = {0, 0};
+  std::string index_dir;
+  std::unique_ptr<service::Store> store;
+  service::Timeline timeline;
+
+  // Fingerprinters are not thread-safe: a pool of clones.
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  std::mutex pool_mu;
+  std::vector<std::unique_ptr<Fingerprinter>> pool;
+
+  std::mutex compact_mu;
+  std::mutex decision_mu;
+  uint64_t next_seq = 0;          // guarded by decision_mu
+  service::Manifest manifest;     // guarded by decision_mu
+  // Every entry with a smaller seq is visible in the snapshot's parts.
+  std::atomic<uint64_t> published_seq{0};
+
+  mutable std::mutex snapshot_mu;
+  std::shared_ptr<const service::IndexSnapshot> snapshot;
+
+  std::mutex sync_mu;
+  uint64_t synced_seq = 0;  // guarded by sync_mu: writes below it are fsync'ed
+
+  std::mutex background_mu;
+  std::condition_variable background_cv;
+  bool background_stop = false;  // guarded by background_mu
+  bool background_wake = false;  // guarded by background_mu
+  std::thread background;
+
+  std::atomic<uint64_t> articles{0}, replays{0}, docs{0}, compactions{0}, merges{0}, expired_files{0};
+  std::atomic<uint64_t> by_reason[4] = {};
+  mutable std::mutex stats_mu;
+  double last_compaction_seconds = 0;  // guarded by stats_mu
+  std::string last_error;              // guarded by stats_mu
+
+  int64_t Now() const;
+  // The first seq still in the window at `second` (0 without a window).
+  uint64_t Cutoff(int64_t second, uint64_t next) const;
+  std::shared_ptr<const service::IndexSnapshot> Snapshot() const;
+  void Publish(std::shared_ptr<const service::IndexSnapshot> snapshot);
+
+  Prepared Prepare(std::string_view title, std::string_view content);
+  std::unique_ptr<Fingerprinter> AcquireFingerprinter();
+  void ReleaseFingerprinter(std::unique_ptr<Fingerprinter> f);
+
+  // Searches both fields of `snap` for the prepared fingerprints.
+  Status SearchFields(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq,
+                      std::vector<service::OnlineMatch> found[2]) const;
+  // The answer recorded for article `seq`.
+  Status AnswerOf(const service::ArticleRecord& a, DocIdAnswer* answer) const;
+  // Fsyncs the log unless a sync since `seq` was written already did.
+  Status SyncThrough(uint64_t seq);
+
+  // service_maintenance.cc
+  Status CompactLocked(bool force);  // REQUIRES: compact_mu held
+  Status FreezeAndWrite(bool force);
+  Status ExpireAndMerge();
+  Status PruneUrls(uint64_t cutoff);
+  Status InstallFiles(const std::vector<std::string>& remove, const std::vector<service::FileRecord>& add,
+                      uint64_t compacted_seq, size_t frozen_to_drop);
+  void BackgroundLoop();
+  void WakeBackground();
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_ENGINE_SERVICE_SERVICE_REP_H_

@@ -1,0 +1,211 @@
+// The docId service: online de-duplication of a stream of articles.
+//
+// Each article (an id, a url, a title, a content) gets a 64-bit docId;
+// near-duplicate articles share one. Submit() runs the source documents'
+// cascade: an article id answered before gets that answer again (a client
+// retry); then an exact url seen before; then the title's fingerprint
+// within k_title of an indexed title; then the content's fingerprint within
+// k of an indexed content. Only when all miss is a new docId made, and the
+// article's url, title and content fingerprints indexed under it. For each
+// docId one representative copy of the article is kept: the first, or the
+// one with the largest value of a numeric field (keep_field, "the most
+// popular copy"). docs/service.md describes the service and its HTTP API
+// (simdex/http_server.h).
+//
+// Serialized decisions. The check-and-insert of one article is atomic with
+// respect to every other: two near-duplicates submitted at the same moment
+// get one docId. The expensive parts (fingerprints, searches of the
+// compressed files) run in parallel outside the decision lock; under it,
+// only what was inserted since is checked again.
+//
+// Storage (all under data_dir): an embedded RocksDB database holds the
+// article -> docId mapping, the url map, each docId's fingerprints and
+// representative, and the index manifest; new fingerprints go to an
+// in-memory delta (permuted tables as hashed chains) that a background
+// compaction writes into compressed index files (docs/format.md) with an
+// atomic rename; searches consult the delta and the files and are never
+// blocked by a compaction. Every decision is written to the database's
+// write-ahead log before Submit() returns, so an acknowledged answer
+// survives the process being killed (kill -9); with `sync`, the log is
+// also fsync'ed first, so it survives a machine crash.
+//
+// The retention window. A docId and everything indexed under it (url,
+// title, content) expire `window_seconds` after the docId was made:
+// excluded from answers from then on, and dropped from the files at
+// compaction. The article -> docId mapping and the representatives are
+// kept.
+//
+// Thread safety: every method may be called from any number of threads.
+#ifndef SIMDEX_SERVICE_H_
+#define SIMDEX_SERVICE_H_
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/fingerprint.h"
+#include "simdex/scheme.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+struct ServiceOptions {
+  // Directory of the service's state; created if missing. One service at a
+  // time may open it (the database holds a lock).
+  std::string data_dir;
+  // Largest distance (inclusive) between two contents of one docId.
+  int k = 3;
+  // Largest distance between two titles of one docId (0: equal fingerprints).
+  int k_title = 0;
+  // The tables of the content and title indexes. Empty: chosen from the
+  // distance ("16,16,16,16:0" for 0, t10 up to 3); a larger k needs a
+  // scheme that covers it. Fixed when data_dir is created.
+  std::string content_scheme;
+  std::string title_scheme;
+  // Entries older than this expire; 0 keeps everything.
+  int64_t window_seconds = 48 * 3600;
+  // "" keeps each docId's first article as its representative; otherwise the
+  // article with the largest value of this numeric field (missing or null
+  // counts as the smallest; ties keep the earlier one).
+  std::string keep_field;
+  // Fingerprints of titles and contents.
+  FingerprintOptions fingerprint;
+  // The delta is compacted into a new file when it holds this many entries.
+  uint64_t compact_entries = uint64_t{1} << 20;
+  // A background thread compacts and expires. Off: only Compact() does.
+  bool background_compaction = true;
+  // Seconds between background checks for expiry when nothing is inserted.
+  int maintenance_interval_seconds = 60;
+  // fsync the write-ahead log before acknowledging (group commit).
+  bool sync = false;
+  // Seconds since the epoch. Default: the system clock. Tests give a fake.
+  std::function<int64_t()> clock;
+  // Threads for building compacted files.
+  int build_threads = 1;
+};
+
+// An article as submitted. Views into the caller's memory, for the call.
+struct Article {
+  // The article's id as JSON text (`42` or `"a-17"`), or empty when it has
+  // none. An id answered before gets the same answer.
+  std::string_view id_json;
+  std::string_view url;    // empty: no url check, no url indexed
+  std::string_view title;
+  std::string_view content;
+  // The keep_field value (ServiceOptions::keep_field), -infinity when absent.
+  double score = -std::numeric_limits<double>::infinity();
+  // The whole article as JSON, kept as the docId's representative.
+  std::string_view json;
+};
+
+enum class FilterReason { kNew, kUrl, kTitle, kContent };
+// "new", "url", "title", "content".
+const char* FilterReasonName(FilterReason reason);
+
+struct DocIdAnswer {
+  uint64_t doc_id = 0;
+  // False for the article that made the docId.
+  bool duplicate = false;
+  FilterReason reason = FilterReason::kNew;
+  // For a duplicate: the id (JSON text, "" if it had none) of the article
+  // that made the docId, and the distance between the fingerprints that
+  // matched (0 for a url).
+  std::string matched_id_json;
+  int distance = 0;
+  // The article's id was answered before: this is that answer, unchanged.
+  bool replayed = false;
+};
+
+// A fingerprint search's hit: the docId whose title or content matched.
+struct ServiceMatch {
+  uint64_t doc_id;
+  uint64_t fingerprint;
+  int distance;
+};
+
+enum class Field { kTitle, kContent };
+
+struct ServiceStats {
+  uint64_t articles = 0;        // answered, replays excluded
+  uint64_t replays = 0;
+  uint64_t docs = 0;            // docIds made (imported included)
+  uint64_t by_reason[4] = {};   // answers by FilterReason
+  uint64_t delta_entries = 0;   // title + content entries in memory
+  uint64_t file_entries = 0;    // title + content entries in files
+  uint64_t files = 0;
+  uint64_t window_first_seq = 0;   // entries below it have expired
+  uint64_t next_seq = 0;
+  uint64_t compactions = 0;
+  uint64_t merges = 0;          // files merged into one
+  uint64_t expired_files = 0;   // files dropped whole
+  double last_compaction_seconds = 0;
+  uint64_t delta_memory_bytes = 0;
+  uint64_t file_bytes = 0;
+  std::string last_error;       // the background thread's last failure
+};
+
+class DocIdService {
+ public:
+  // Opens or creates the state in options.data_dir: replays the database,
+  // opens the index files of its manifest, removes files it does not name
+  // (left by a compaction that did not finish), and rebuilds the delta.
+  static Status Open(const ServiceOptions& options, std::unique_ptr<DocIdService>* out);
+  // Stops the background thread (a compaction under way finishes first).
+  ~DocIdService();
+
+  // Runs the cascade and, when nothing matches, makes a new docId.
+  // InvalidArgument for an id or url over 4096 bytes; IOError when the
+  // database refuses the write (nothing is then acknowledged or indexed).
+  Status Submit(const Article& article, DocIdAnswer* answer);
+
+  // The cascade without inserting anything: what Submit would answer now
+  // (a new article gets doc_id 0).
+  Status Check(const Article& article, DocIdAnswer* answer) const;
+
+  // The answer given to the article whose id is `id_json`; NotFound if none.
+  Status LookupArticle(std::string_view id_json, DocIdAnswer* answer) const;
+
+  // The representative article (its JSON) of a docId; NotFound when the
+  // docId was never made or was imported without one.
+  Status GetRepresentative(uint64_t doc_id, std::string* json) const;
+
+  // Every docId in the window whose title or content fingerprint is within
+  // k of `fingerprint`, closest first, then oldest first.
+  // REQUIRES: 0 <= k <= that index's scheme's k (else InvalidArgument).
+  Status Search(Field field, uint64_t fingerprint, int k, std::vector<ServiceMatch>* out) const;
+
+  // Fingerprint of a title or content as the service computes it.
+  FingerprintResult FingerprintText(std::string_view text) const;
+
+  // Preloads stored documents: each (id, content fingerprint) becomes a
+  // docId without title, url or representative, stamped now, written
+  // straight into a compressed file. For seeding a window from an existing
+  // corpus. REQUIRES: ids.size() == fingerprints.size(); ids as JSON text.
+  Status Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints);
+
+  // Compacts the delta into files, drops expired entries and merges files
+  // now, waiting for it.
+  Status Compact();
+
+  ServiceStats stats() const;
+  const ServiceOptions& options() const;
+
+ private:
+  struct Rep;
+  explicit DocIdService(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// docIds are the sequence numbers of the articles that made them, mixed by
+// a bijection so that they spread over 64 bits. 16 lower-case hex digits.
+std::string FormatDocId(uint64_t doc_id);
+bool ParseDocId(std::string_view hex, uint64_t* doc_id);
+
+}  // namespace simdex
+
+#endif  // SIMDEX_SERVICE_H_

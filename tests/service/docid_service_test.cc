@@ -1,0 +1,451 @@
+// DocIdService: the cascade on the seed's example, retries, urls, the kept
+// representative, the retention window on a fake clock, compaction and
+// reopening, serialized decisions under concurrency, searches racing
+// compaction, import, and answers equal to a leader-clustering oracle and
+// to the offline de-duplicator.
+#include "simdex/service.h"
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <bit>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "simdex/dedup.h"
+#include "tests/index/test_data.h"
+#include "tests/service/service_test_util.h"
+
+namespace simdex {
+namespace {
+
+using servicetest::EditWords;
+using servicetest::RandomText;
+using testing::ScopedTempDir;
+
+// An article that owns its strings.
+struct Doc {
+  std::string id, url, title, content, json;
+  double score = -std::numeric_limits<double>::infinity();
+
+  Article view() const {
+    Article a;
+    a.id_json = id;
+    a.url = url;
+    a.title = title;
+    a.content = content;
+    a.json = json.empty() ? content : json;
+    a.score = score;
+    return a;
+  }
+};
+
+Doc MakeDoc(std::string id, std::string url, std::string title, std::string content) {
+  Doc d;
+  d.id = std::move(id);
+  d.url = std::move(url);
+  d.title = std::move(title);
+  d.content = std::move(content);
+  return d;
+}
+
+// A copy of `text` with words replaced whose fingerprint is 1 to max_bits
+// bits from the text's (edits are tried until one is).
+std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits) {
+  const uint64_t fp = service.FingerprintText(text).fingerprint;
+  for (uint64_t s = seed * 1000;; ++s) {
+    std::string copy = EditWords(text, s, 1);
+    const int d = std::popcount(service.FingerprintText(copy).fingerprint ^ fp);
+    if (d >= 1 && d <= max_bits) return copy;
+  }
+}
+
+// n articles: a third of them new texts of 200 words, the others
+// copy(base, i) of an earlier new text, chosen at random by `seed`.
+std::vector<Doc> PlantedCorpus(int n, uint64_t seed, const std::function<std::string(const std::string&, int)>& copy) {
+  std::vector<Doc> docs;
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> bases;
+  for (int i = 0; i < n; ++i) {
+    if (bases.empty() || rng() % 3 == 0) {
+      bases.push_back(RandomText(seed * 100000 + static_cast<uint64_t>(i), 200));
+      docs.push_back(MakeDoc("", "", "", bases.back()));
+    } else {
+      docs.push_back(MakeDoc("", "", "", copy(bases[rng() % bases.size()], i)));
+    }
+  }
+  return docs;
+}
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  ServiceOptions Options() {
+    ServiceOptions o;
+    o.data_dir = dir_.path();
+    o.background_compaction = false;
+    o.clock = [this] { return now_.load(); };
+    return o;
+  }
+  void Open(const ServiceOptions& o) { ASSERT_TRUE(DocIdService::Open(o, &service_).ok()); }
+  void Open() { Open(Options()); }
+  DocIdAnswer Submit(const Doc& d) {
+    DocIdAnswer a;
+    Status s = service_->Submit(d.view(), &a);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return a;
+  }
+
+  ScopedTempDir dir_;
+  std::atomic<int64_t> now_{1700000000};
+  std::unique_ptr<DocIdService> service_;
+};
+
+TEST_F(ServiceTest, SeedExamplePairSharesADocIdAndAnUnrelatedArticleDoesNot) {
+  Open();
+  using namespace servicetest;
+  const DocIdAnswer first = Submit(MakeDoc("1", "http://a.example/1", kSeedTitle, kSeedContent));
+  EXPECT_FALSE(first.duplicate);
+  EXPECT_EQ(first.reason, FilterReason::kNew);
+  // The reprint under the same title: caught by the title.
+  const DocIdAnswer reprint = Submit(MakeDoc("2", "http://b.example/2", kSeedTitle, kSeedContentEdited));
+  EXPECT_TRUE(reprint.duplicate);
+  EXPECT_EQ(reprint.reason, FilterReason::kTitle);
+  EXPECT_EQ(reprint.doc_id, first.doc_id);
+  EXPECT_EQ(reprint.matched_id_json, "1");
+  EXPECT_EQ(reprint.distance, 0);
+  // The reprint under another title: caught by the content.
+  const DocIdAnswer retitled =
+      Submit(MakeDoc("3", "http://c.example/3", "期刊介紹：計算機應用與軟件", kSeedContentEdited));
+  EXPECT_TRUE(retitled.duplicate);
+  EXPECT_EQ(retitled.reason, FilterReason::kContent);
+  EXPECT_EQ(retitled.doc_id, first.doc_id);
+  EXPECT_GT(retitled.distance, 0);
+  EXPECT_LE(retitled.distance, 3);
+  const DocIdAnswer other = Submit(MakeDoc("4", "http://d.example/4", kUnrelatedTitle, kUnrelatedContent));
+  EXPECT_FALSE(other.duplicate);
+  EXPECT_NE(other.doc_id, first.doc_id);
+  const ServiceStats st = service_->stats();
+  EXPECT_EQ(st.articles, 4u);
+  EXPECT_EQ(st.by_reason[static_cast<int>(FilterReason::kTitle)], 1u);
+  EXPECT_EQ(st.by_reason[static_cast<int>(FilterReason::kContent)], 1u);
+}
+
+TEST_F(ServiceTest, UrlSeenBeforeIsADuplicateAndARetryGetsItsFirstAnswer) {
+  Open();
+  const DocIdAnswer a = Submit(MakeDoc("\"a\"", "http://x.example/p", "one", RandomText(1, 200)));
+  const DocIdAnswer b = Submit(MakeDoc("\"b\"", "http://x.example/p", "two", RandomText(2, 200)));
+  EXPECT_TRUE(b.duplicate);
+  EXPECT_EQ(b.reason, FilterReason::kUrl);
+  EXPECT_EQ(b.doc_id, a.doc_id);
+  EXPECT_EQ(b.matched_id_json, "\"a\"");
+  // The same article id again, whatever it now says: the first answer.
+  const DocIdAnswer again = Submit(MakeDoc("\"b\"", "http://y.example/q", "three", RandomText(3, 200)));
+  EXPECT_TRUE(again.replayed);
+  EXPECT_EQ(again.doc_id, a.doc_id);
+  EXPECT_EQ(again.reason, FilterReason::kUrl);
+  DocIdAnswer looked;
+  ASSERT_TRUE(service_->LookupArticle("\"b\"", &looked).ok());
+  EXPECT_EQ(looked.doc_id, a.doc_id);
+  EXPECT_TRUE(service_->LookupArticle("\"zz\"", &looked).IsNotFound());
+  EXPECT_EQ(service_->stats().replays, 1u);
+  // Check() answers without inserting.
+  DocIdAnswer checked;
+  Doc fresh = MakeDoc("", "http://z.example/", "t", RandomText(9, 200));
+  ASSERT_TRUE(service_->Check(fresh.view(), &checked).ok());
+  EXPECT_FALSE(checked.duplicate);
+  ASSERT_TRUE(service_->Check(fresh.view(), &checked).ok());
+  EXPECT_FALSE(checked.duplicate);
+  Doc url_only = MakeDoc("", "http://x.example/p", "t", RandomText(9, 200));
+  ASSERT_TRUE(service_->Check(url_only.view(), &checked).ok());
+  EXPECT_EQ(checked.reason, FilterReason::kUrl);
+  EXPECT_EQ(checked.doc_id, a.doc_id);
+}
+
+TEST_F(ServiceTest, KeepMaxFieldKeepsTheMostPopularCopy) {
+  ServiceOptions o = Options();
+  o.keep_field = "views";
+  Open(o);
+  const std::string text = RandomText(5, 300);
+  Doc d1 = MakeDoc("1", "http://a/1", "", text);
+  d1.score = 10;
+  d1.json = "{\"id\":1,\"views\":10}";
+  Doc d2 = MakeDoc("2", "http://a/2", "", EditWords(text, 1, 1));
+  d2.score = 50;
+  d2.json = "{\"id\":2,\"views\":50}";
+  Doc d3 = MakeDoc("3", "http://a/3", "", EditWords(text, 2, 1));
+  d3.score = 20;
+  d3.json = "{\"id\":3,\"views\":20}";
+  const uint64_t doc = Submit(d1).doc_id;
+  std::string rep;
+  ASSERT_TRUE(service_->GetRepresentative(doc, &rep).ok());
+  EXPECT_EQ(rep, d1.json);
+  EXPECT_EQ(Submit(d2).doc_id, doc);
+  EXPECT_EQ(Submit(d3).doc_id, doc);
+  ASSERT_TRUE(service_->GetRepresentative(doc, &rep).ok());
+  EXPECT_EQ(rep, d2.json);
+  EXPECT_TRUE(service_->GetRepresentative(doc ^ 1, &rep).IsNotFound());
+}
+
+TEST_F(ServiceTest, WindowExpiresEntriesOnTheClockAndCompactionDropsThem) {
+  ServiceOptions o = Options();
+  o.window_seconds = 100;
+  o.compact_entries = 4;
+  Open(o);
+  const std::string text = RandomText(11, 250);
+  const DocIdAnswer a = Submit(MakeDoc("1", "http://w/1", "title one", text));
+  now_ += 99;  // 99 s later: still in the window
+  const DocIdAnswer b = Submit(MakeDoc("2", "http://w/2", "", EditWords(text, 3, 1)));
+  EXPECT_EQ(b.doc_id, a.doc_id);
+  now_ += 1;  // 100 s after a: a has expired, url and title with it
+  const DocIdAnswer c = Submit(MakeDoc("3", "http://w/1", "title one", EditWords(text, 4, 1)));
+  EXPECT_FALSE(c.duplicate);
+  EXPECT_NE(c.doc_id, a.doc_id);
+  std::vector<ServiceMatch> found;
+  ASSERT_TRUE(service_->Search(Field::kContent, service_->FingerprintText(text).fingerprint, 3, &found).ok());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].doc_id, c.doc_id);
+  // Compaction writes the live entries and leaves the expired one out.
+  ASSERT_TRUE(service_->Compact().ok());
+  ServiceStats st = service_->stats();
+  EXPECT_EQ(st.delta_entries, 0u);
+  EXPECT_EQ(st.file_entries, 2u);  // c's title and content
+  now_ += 100;                     // c expires too
+  ASSERT_TRUE(service_->Compact().ok());
+  st = service_->stats();
+  EXPECT_EQ(st.files, 0u);
+  EXPECT_EQ(st.expired_files, 2u);
+  ASSERT_TRUE(service_->Search(Field::kContent, service_->FingerprintText(text).fingerprint, 3, &found).ok());
+  EXPECT_TRUE(found.empty());
+  // The article -> docId mapping outlives the window.
+  DocIdAnswer looked;
+  ASSERT_TRUE(service_->LookupArticle("1", &looked).ok());
+  EXPECT_EQ(looked.doc_id, a.doc_id);
+}
+
+TEST_F(ServiceTest, CompactedAndReopenedStateGivesTheSameAnswers) {
+  ServiceOptions o = Options();
+  o.compact_entries = 16;
+  Open(o);
+  std::vector<std::string> texts;
+  std::vector<uint64_t> ids;
+  for (int i = 0; i < 100; ++i) {
+    texts.push_back(RandomText(100 + i, 150));
+    ids.push_back(Submit(MakeDoc(std::to_string(i), "http://r/" + std::to_string(i), "", texts.back())).doc_id);
+    if (i % 16 == 15) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
+  }
+  ServiceStats st = service_->stats();
+  EXPECT_GT(st.files, 0u);
+  EXPECT_GT(st.merges, 0u);
+  EXPECT_LT(st.files, 8u);  // merged: a logarithmic number
+  EXPECT_GT(st.delta_entries, 0u);
+  service_.reset();
+  Open(o);
+  for (int i = 0; i < 100; ++i) {
+    const DocIdAnswer a = Submit(MakeDoc("", "", "", NearCopy(*service_, texts[i], 9, 3)));
+    ASSERT_TRUE(a.duplicate) << i;
+    EXPECT_EQ(a.doc_id, ids[i]) << i;
+    DocIdAnswer looked;
+    ASSERT_TRUE(service_->LookupArticle(std::to_string(i), &looked).ok());
+    EXPECT_EQ(looked.doc_id, ids[i]);
+  }
+  st = service_->stats();
+  EXPECT_EQ(st.file_entries + st.delta_entries, 100u);
+}
+
+TEST_F(ServiceTest, OrphanFilesOfAnUnfinishedCompactionAreRemovedOnOpen) {
+  Open();
+  Submit(MakeDoc("1", "", "", RandomText(1, 100)));
+  service_.reset();
+  const std::string orphan = dir_.path() + "/index/content-99.sdx";
+  FILE* f = std::fopen(orphan.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  Open();
+  EXPECT_FALSE(std::filesystem::exists(orphan));
+  EXPECT_EQ(service_->stats().delta_entries, 1u);
+}
+
+TEST_F(ServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
+  ServiceOptions o = Options();
+  o.compact_entries = 8;
+  o.background_compaction = true;  // compactions may run in the middle
+  Open(o);
+  constexpr int kThreads = 8, kRounds = 20;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string base = RandomText(1000 + round, 200);
+    std::vector<DocIdAnswer> answers(kThreads);
+    std::barrier start(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        Doc d = MakeDoc("", "http://c/" + std::to_string(round) + "/" + std::to_string(t), "",
+                        t == 0 ? base : NearCopy(*service_, base, static_cast<uint64_t>(t), 1));
+        start.arrive_and_wait();
+        EXPECT_TRUE(service_->Submit(d.view(), &answers[t]).ok());
+      });
+    }
+    for (auto& th : threads) th.join();
+    int made = 0;
+    for (const DocIdAnswer& a : answers) {
+      made += !a.duplicate;
+      EXPECT_EQ(a.doc_id, answers[0].doc_id) << "round " << round;
+    }
+    EXPECT_EQ(made, 1) << "round " << round;
+  }
+}
+
+TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
+  ServiceOptions o = Options();
+  o.compact_entries = 32;
+  o.background_compaction = true;
+  Open(o);
+  std::vector<uint64_t> fps(600);
+  std::vector<uint64_t> doc_ids(fps.size());
+  std::atomic<size_t> acknowledged{0};
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&, r] {
+      std::vector<ServiceMatch> found;
+      uint64_t x = static_cast<uint64_t>(r) + 1;
+      while (acknowledged.load() < fps.size() && !failed) {
+        const size_t n = acknowledged.load();
+        if (n == 0) continue;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const size_t i = static_cast<size_t>(x >> 33) % n;
+        if (!service_->Search(Field::kContent, fps[i], 0, &found).ok()) failed = true;
+        if (std::none_of(found.begin(), found.end(), [&](const ServiceMatch& m) { return m.doc_id == doc_ids[i]; })) {
+          failed = true;
+        }
+      }
+    });
+  }
+  for (size_t i = 0; i < fps.size(); ++i) {
+    const std::string text = RandomText(5000 + i, 120);
+    fps[i] = service_->FingerprintText(text).fingerprint;
+    doc_ids[i] = Submit(MakeDoc("", "", "", text)).doc_id;
+    acknowledged.store(i + 1);
+  }
+  for (auto& th : readers) th.join();
+  EXPECT_FALSE(failed);
+  EXPECT_GT(service_->stats().compactions, 0u);
+}
+
+TEST_F(ServiceTest, ImportedDocumentsAreMatchedByTheirIds) {
+  Open();
+  std::vector<std::string> ids;
+  std::vector<uint64_t> fps;
+  for (int i = 0; i < 2000; ++i) {
+    ids.push_back("\"corpus-" + std::to_string(i) + "\"");
+    fps.push_back(service_->FingerprintText(RandomText(20000 + i, 150)).fingerprint);
+  }
+  ASSERT_TRUE(service_->Import(ids, fps).ok());
+  EXPECT_EQ(service_->stats().file_entries, 2000u);
+  const DocIdAnswer a = Submit(MakeDoc("1", "", "", EditWords(RandomText(20000 + 1234, 150), 1, 1)));
+  EXPECT_TRUE(a.duplicate);
+  EXPECT_EQ(a.reason, FilterReason::kContent);
+  EXPECT_EQ(a.matched_id_json, "\"corpus-1234\"");
+  std::string rep;
+  EXPECT_TRUE(service_->GetRepresentative(a.doc_id, &rep).IsNotFound());
+  // Reopened: the imported file is in the manifest.
+  service_.reset();
+  Open();
+  EXPECT_EQ(service_->stats().file_entries, 2000u);
+  EXPECT_EQ(Submit(MakeDoc("2", "", "", RandomText(20000 + 7, 150))).doc_id,
+            Submit(MakeDoc("3", "", "", RandomText(20000 + 7, 150))).doc_id);
+}
+
+TEST_F(ServiceTest, BadArgumentsAreInvalidArgument) {
+  Open();
+  DocIdAnswer a;
+  Doc d = MakeDoc("", std::string(5000, 'u'), "", "text");
+  EXPECT_TRUE(service_->Submit(d.view(), &a).IsInvalidArgument());
+  std::vector<ServiceMatch> found;
+  EXPECT_TRUE(service_->Search(Field::kContent, 1, 4, &found).IsInvalidArgument());
+  EXPECT_TRUE(service_->Search(Field::kTitle, 1, 1, &found).IsInvalidArgument());  // title scheme covers 0
+  ServiceOptions o = Options();
+  o.data_dir = dir_.path() + "/other";
+  o.k = 4;
+  std::unique_ptr<DocIdService> other;
+  Status s = DocIdService::Open(o, &other);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("content distance 4"), std::string::npos) << s.message();
+  // A second service on the same directory: the database's lock.
+  o = Options();
+  s = DocIdService::Open(o, &other);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+}
+
+// The online answers are leader clustering in arrival order: an article is
+// a duplicate of the nearest earlier doc within k (oldest among equals),
+// whatever the shape of the data.
+TEST_F(ServiceTest, AnswersEqualALeaderOracle) {
+  ServiceOptions o = Options();
+  o.compact_entries = 40;
+  Open(o);
+  const std::vector<Doc> docs = PlantedCorpus(400, 17, [](const std::string& base, int i) {
+    return EditWords(base, static_cast<uint64_t>(i), 1 + i % 2);
+  });
+  std::vector<uint64_t> fps;
+  for (const Doc& d : docs) fps.push_back(service_->FingerprintText(d.content).fingerprint);
+  std::vector<DocIdAnswer> answers;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    answers.push_back(Submit(docs[i]));
+    if (i % 100 == 99) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
+  }
+  std::vector<size_t> leaders;  // the articles that made docs
+  int duplicates = 0;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    int best = 99;
+    size_t who = i;
+    for (size_t l : leaders) {
+      const int d = std::popcount(fps[l] ^ fps[i]);
+      if (d <= 3 && d < best) best = d, who = l;
+    }
+    if (who == i) leaders.push_back(i);
+    duplicates += who != i;
+    ASSERT_EQ(answers[i].duplicate, who != i) << i;
+    ASSERT_EQ(answers[i].doc_id, answers[who].doc_id) << i;
+    if (who != i) {
+      ASSERT_EQ(answers[i].distance, best) << i;
+    }
+  }
+  EXPECT_GT(duplicates, 100);
+}
+
+// On clusters whose members are all within k of each other, leader
+// clustering and the offline de-duplicator's connected components agree:
+// the same duplicates, the same groups.
+TEST_F(ServiceTest, AnswersEqualTheOfflineDeduplicatorOnTightClusters) {
+  Open();
+  const std::vector<Doc> docs = PlantedCorpus(300, 29, [&](const std::string& base, int i) {
+    return NearCopy(*service_, base, static_cast<uint64_t>(i), 1);
+  });
+  std::unique_ptr<Deduplicator> dedup;
+  ASSERT_TRUE(Deduplicator::Create(DedupOptions(), &dedup).ok());
+  std::vector<DocIdAnswer> answers;
+  for (const Doc& d : docs) {
+    ASSERT_TRUE(dedup->Add(service_->FingerprintText(d.content).fingerprint).ok());
+    answers.push_back(Submit(d));
+  }
+  ASSERT_TRUE(dedup->Finish().ok());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    const DedupResult r = dedup->Result(i);
+    EXPECT_EQ(answers[i].duplicate, r.duplicate) << i;
+    EXPECT_EQ(answers[i].doc_id, answers[r.representative].doc_id) << i;
+  }
+  EXPECT_GT(dedup->stats().clusters, 50u);
+}
+
+}  // namespace
+}  // namespace simdex

@@ -1,0 +1,29 @@
+// Helpers shared by the service tests: texts with planted near-duplicates,
+// the seed's example articles, and a scratch directory.
+#ifndef SIMDEX_TESTS_SERVICE_SERVICE_TEST_UTIL_H_
+#define SIMDEX_TESTS_SERVICE_SERVICE_TEST_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simdex::servicetest {
+
+// The source document's example: two articles of 計算機應用與軟件 (the
+// second a lightly edited copy of the first, under the same title) and an
+// unrelated article.
+extern const char* const kSeedTitle;
+extern const char* const kSeedContent;
+extern const char* const kSeedContentEdited;
+extern const char* const kUnrelatedTitle;
+extern const char* const kUnrelatedContent;
+
+// An English text of `words` words drawn from a fixed vocabulary by `seed`
+// (different seeds give unrelated texts).
+std::string RandomText(uint64_t seed, int words);
+// `text` with `edits` words replaced (a near-duplicate of it).
+std::string EditWords(const std::string& text, uint64_t seed, int edits);
+
+}  // namespace simdex::servicetest
+
+#endif  // SIMDEX_TESTS_SERVICE_SERVICE_TEST_UTIL_H_
