@@ -29,6 +29,8 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run);
 void AddQueryCommand(CLI::App& app, CommandRunner* run);
 void AddInspectCommand(CLI::App& app, CommandRunner* run);
 void AddVerifyCommand(CLI::App& app, CommandRunner* run);
+void AddServeCommand(CLI::App& app, CommandRunner* run);
+void AddImportCommand(CLI::App& app, CommandRunner* run);
 
 // Exit codes of every subcommand.
 inline constexpr int kExitFailure = 1;

@@ -1,23 +1,13 @@
-// JSON text for the command-line output: strings escaped per RFC 8259, and
-// ids written as the JSON number or string they were given as.
+// JSON text for the command-line output (engine/io/json_text.h).
 #ifndef SIMDEX_TOOLS_JSON_TEXT_H_
 #define SIMDEX_TOOLS_JSON_TEXT_H_
 
-#include <cstdint>
-#include <string>
-#include <string_view>
+#include "engine/io/json_text.h"
 
 namespace simdex::tools {
 
-// Appends `text` as a quoted JSON string: '"' and '\' are escaped, control
-// characters below U+0020 become \n, \t, \r, \b, \f or \u00XX, and every
-// byte that is not part of valid UTF-8 becomes U+FFFD (JSON text is UTF-8;
-// the id readers reject such bytes before they get here).
-void AppendJsonString(std::string* out, std::string_view text);
-
-// Appends a document id: `id_string` as a JSON string when it is not empty,
-// else `id` as a JSON number.
-void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string);
+using io::AppendJsonId;
+using io::AppendJsonString;
 
 }  // namespace simdex::tools
 

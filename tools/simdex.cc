@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   simdex::tools::AddQueryCommand(app, &run);
   simdex::tools::AddInspectCommand(app, &run);
   simdex::tools::AddVerifyCommand(app, &run);
+  simdex::tools::AddServeCommand(app, &run);
+  simdex::tools::AddImportCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

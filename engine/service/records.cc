@@ -70,22 +70,27 @@ class Reader {
 
 }  // namespace
 
+namespace {
+constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+}  // namespace
+
 uint64_t MixSeq(uint64_t x) {
+  x += kGolden;  // splitmix64's step: seq 0 does not map to docId 0
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 
 uint64_t UnmixDocId(uint64_t x) {
-  // Each step of MixSeq inverted in reverse order: x ^= x >> s is undone by
-  // repeating it until the shifts cover 64 bits; the multipliers by their
-  // inverses modulo 2^64.
+  // Each step of MixSeq undone in reverse order: x ^= x >> s by repeating
+  // the shift until it covers 64 bits; a multiplier by its inverse modulo
+  // 2^64.
   x = x ^ (x >> 31) ^ (x >> 62);
   x *= 0x319642b2d24d8ec3ull;
   x = x ^ (x >> 27) ^ (x >> 54);
   x *= 0x96de1b173f119089ull;
   x = x ^ (x >> 30) ^ (x >> 60);
-  return x;
+  return x - kGolden;
 }
 
 std::string SeqKey(uint64_t seq) {

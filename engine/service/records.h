@@ -25,8 +25,8 @@
 
 namespace simdex::service {
 
-// A bijection of 64-bit values (splitmix64's finalizer) and its inverse:
-// docId = MixSeq(seq).
+// A bijection of 64-bit values (splitmix64: a step, then its finalizer)
+// and its inverse: docId = MixSeq(seq).
 uint64_t MixSeq(uint64_t seq);
 uint64_t UnmixDocId(uint64_t doc_id);
 

@@ -35,6 +35,11 @@ class U16Buffer {
   size_t capacity_ = 0;
 };
 
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if none does
+// (overlong forms, UTF-16 surrogates and values past U+10FFFF are invalid).
+// REQUIRES: i < s.size().
+size_t ValidUtf8SequenceLength(std::string_view s, size_t i);
+
 // Replaces *out with the UTF-16 form of utf8. Every ill-formed sequence
 // (each maximal subpart, as ICU's u_strFromUTF8WithSub counts them) becomes
 // U+FFFD. Returns the number of replacements.

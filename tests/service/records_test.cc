@@ -16,6 +16,7 @@ TEST(Records, MixSeqIsABijectionAndUnmixInvertsIt) {
     ASSERT_EQ(UnmixDocId(MixSeq(x)), x);
     ASSERT_EQ(MixSeq(UnmixDocId(x)), x);
   }
+  EXPECT_NE(MixSeq(0), 0u);
   EXPECT_NE(MixSeq(1), 1u);  // consecutive seqs spread
   EXPECT_GT(std::popcount(MixSeq(1) ^ MixSeq(2)), 10);
 }

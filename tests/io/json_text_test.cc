@@ -1,10 +1,10 @@
-#include "tools/json_text.h"
+#include "engine/io/json_text.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-namespace simdex::tools {
+namespace simdex::io {
 namespace {
 
 std::string Json(std::string_view text) {
@@ -39,4 +39,4 @@ TEST(JsonTextTest, IdsAreNumbersUnlessGivenAsStrings) {
 }
 
 }  // namespace
-}  // namespace simdex::tools
+}  // namespace simdex::io

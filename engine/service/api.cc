@@ -1,0 +1,309 @@
+#include "engine/service/api.h"
+
+#include <simdjson.h>
+
+#include "engine/io/json_text.h"
+#include "engine/service/article_json.h"
+
+namespace simdex::service {
+
+namespace {
+
+constexpr size_t kMaxQueryFingerprints = 10000;
+
+HttpResponse Json(std::string body, Route route) {
+  HttpResponse r;
+  r.body = std::move(body);
+  r.body.push_back('\n');
+  r.route = route;
+  return r;
+}
+
+// 400 for what the caller got wrong, 404 for what is not there, 500 for
+// the rest (the store failed).
+int StatusFor(const Status& s) {
+  if (s.IsInvalidArgument()) return 400;
+  if (s.IsNotFound()) return 404;
+  return 500;
+}
+
+std::string_view Path(std::string_view target) { return target.substr(0, target.find('?')); }
+
+void AppendMatches(std::string* out, const std::vector<ServiceMatch>& matches) {
+  out->append("[");
+  for (size_t i = 0; i < matches.size(); ++i) {
+    if (i > 0) out->push_back(',');
+    out->append("{\"docId\":\"").append(FormatDocId(matches[i].doc_id));
+    out->append("\",\"fingerprint\":\"").append(FormatHexFingerprint(matches[i].fingerprint));
+    out->append("\",\"distance\":").append(std::to_string(matches[i].distance)).push_back('}');
+  }
+  out->append("]");
+}
+
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+bool DecodeQueryValue(std::string_view in, std::string* out) {
+  out->clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '+') {
+      out->push_back(' ');
+    } else if (in[i] == '%') {
+      if (i + 2 >= in.size()) return false;
+      const int hi = HexDigit(in[i + 1]), lo = HexDigit(in[i + 2]);
+      if (hi < 0 || lo < 0) return false;
+      out->push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out->push_back(in[i]);
+    }
+  }
+  return true;
+}
+
+bool QueryParameter(std::string_view target, std::string_view name, std::string* value) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return false;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const size_t eq = pair.find('=');
+    if (pair.substr(0, eq) == name) {
+      return DecodeQueryValue(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), value);
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
+Api::Api(DocIdService* service, const Metrics* metrics) : service_(service), metrics_(metrics) {}
+
+HttpResponse Api::Error(int status, std::string_view message, Route route) {
+  std::string body = "{\"status\":\"error\",\"error\":";
+  io::AppendJsonString(&body, message);
+  body.push_back('}');
+  HttpResponse r = Json(std::move(body), route);
+  r.status = status;
+  return r;
+}
+
+HttpResponse Api::Handle(const HttpRequest& req) const {
+  const std::string_view path = Path(req.target);
+  const bool get = req.method == "GET", post = req.method == "POST";
+  auto wrong_method = [&](Route route, const char* allowed) {
+    return Error(405, std::string("use ") + allowed + " for " + std::string(path), route);
+  };
+  if (path == "/v1/docid") return post ? DocId(req.body, Route::kDocId) : wrong_method(Route::kDocId, "POST");
+  if (path == "/docId/getDocId") {
+    if (!get) return wrong_method(Route::kGetDocId, "GET");
+    std::string json;
+    if (!QueryParameter(req.target, "json", &json)) {
+      return Error(400, "the query must carry the article as json=<url-encoded JSON>", Route::kGetDocId);
+    }
+    return DocId(json, Route::kGetDocId);
+  }
+  if (path == "/v1/docid:batch") return post ? Batch(req.body) : wrong_method(Route::kBatch, "POST");
+  if (path == "/v1/query") return post ? Query(req.body) : wrong_method(Route::kQuery, "POST");
+  if (path.starts_with("/v1/docid/")) {
+    return get ? Representative(path.substr(10)) : wrong_method(Route::kLookup, "GET");
+  }
+  if (path == "/v1/article") return get ? Lookup(req.target) : wrong_method(Route::kLookup, "GET");
+  if (path == "/v1/stats") return get ? Stats() : wrong_method(Route::kStats, "GET");
+  if (path == "/healthz") return get ? Json("{\"status\":\"ok\"}", Route::kHealth) : wrong_method(Route::kHealth, "GET");
+  if (path == "/metrics") {
+    if (!get) return wrong_method(Route::kMetrics, "GET");
+    HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4";
+    r.body = metrics_->Render(service_->stats());
+    r.route = Route::kMetrics;
+    return r;
+  }
+  return Error(404, "no route " + std::string(path.substr(0, 200)));
+}
+
+HttpResponse Api::DocId(std::string_view json, Route route) const {
+  ParsedArticle article;
+  Status s = ParseArticle(json, service_->options().keep_field, &article);
+  if (!s.ok()) return Error(400, s.message(), route);
+  DocIdAnswer answer;
+  s = service_->Submit(article.view(), &answer);
+  if (!s.ok()) return Error(StatusFor(s), s.message(), route);
+  std::string body;
+  AppendAnswer(&body, answer);
+  return Json(std::move(body), route);
+}
+
+HttpResponse Api::Batch(std::string_view body) const {
+  // One answer line per article line, in order; a bad line gets an error
+  // line and the others are still answered. Blank lines are skipped.
+  std::string out;
+  ParsedArticle article;
+  size_t line_number = 0;
+  while (!body.empty()) {
+    const size_t nl = body.find('\n');
+    std::string_view line = body.substr(0, nl);
+    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    Status s = ParseArticle(line, service_->options().keep_field, &article);
+    DocIdAnswer answer;
+    if (s.ok()) s = service_->Submit(article.view(), &answer);
+    if (!s.ok()) {
+      if (StatusFor(s) == 500) return Error(500, s.message(), Route::kBatch);
+      out.append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number)).append(",\"error\":");
+      io::AppendJsonString(&out, s.message());
+      out.append("}\n");
+      continue;
+    }
+    AppendAnswer(&out, answer);
+    out.push_back('\n');
+  }
+  HttpResponse r;
+  r.content_type = "application/x-ndjson";
+  r.body = std::move(out);
+  r.route = Route::kBatch;
+  return r;
+}
+
+HttpResponse Api::Query(std::string_view body) const {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (auto err = parser.parse(body.data(), body.size()).get(root)) {
+    return Error(400, std::string("not valid JSON: ") + simdjson::error_message(err), Route::kQuery);
+  }
+  simdjson::dom::object object;
+  if (root.get_object().get(object)) return Error(400, "the query must be a JSON object", Route::kQuery);
+  simdjson::dom::element fingerprints, texts;
+  const bool by_fingerprint = !object.at_key("fingerprints").get(fingerprints);
+  const bool by_text = !object.at_key("texts").get(texts);
+  if (!by_fingerprint && !by_text) {
+    // An article: the cascade's answer, nothing inserted.
+    ParsedArticle article;
+    Status s = ParseArticle(body, service_->options().keep_field, &article);
+    if (!s.ok()) return Error(400, s.message() + " (a query is an article, or has 'fingerprints' or 'texts')",
+                              Route::kQuery);
+    DocIdAnswer answer;
+    s = service_->Check(article.view(), &answer);
+    if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kQuery);
+    std::string out;
+    AppendAnswer(&out, answer);
+    return Json(std::move(out), Route::kQuery);
+  }
+  Field field = Field::kContent;
+  std::string_view field_name;
+  if (!object.at_key("field").get(field_name)) {
+    if (field_name == "title") field = Field::kTitle;
+    else if (field_name != "content") return Error(400, "field 'field' must be \"title\" or \"content\"", Route::kQuery);
+  }
+  int64_t k = field == Field::kTitle ? service_->options().k_title : service_->options().k;
+  simdjson::dom::element kv;
+  if (!object.at_key("k").get(kv) && kv.get_int64().get(k)) return Error(400, "field 'k' must be an integer", Route::kQuery);
+  simdjson::dom::array list;
+  if ((by_fingerprint ? fingerprints : texts).get_array().get(list)) {
+    return Error(400, std::string("field '") + (by_fingerprint ? "fingerprints" : "texts") + "' must be an array",
+                 Route::kQuery);
+  }
+  if (list.size() > kMaxQueryFingerprints) {
+    return Error(400, "at most " + std::to_string(kMaxQueryFingerprints) + " queries per request", Route::kQuery);
+  }
+  std::string out = "{\"status\":\"success\",\"results\":[";
+  std::vector<ServiceMatch> matches;
+  size_t i = 0;
+  for (simdjson::dom::element e : list) {
+    std::string_view s;
+    if (e.get_string().get(s)) return Error(400, "query " + std::to_string(i) + " must be a string", Route::kQuery);
+    uint64_t fp = 0;
+    bool empty = false;
+    if (by_fingerprint) {
+      if (!ParseHexFingerprint(s, &fp)) {
+        return Error(400, "query " + std::to_string(i) + " is not a fingerprint of 1 to 16 hex digits", Route::kQuery);
+      }
+    } else {
+      const FingerprintResult r = service_->FingerprintText(s);
+      empty = r.empty();
+      fp = r.fingerprint;
+    }
+    matches.clear();
+    if (!empty) {
+      Status st = service_->Search(field, fp, static_cast<int>(k), &matches);
+      if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
+    }
+    if (i++ > 0) out.push_back(',');
+    out.append(empty ? "{\"fingerprint\":null" : "{\"fingerprint\":\"" + FormatHexFingerprint(fp) + "\"");
+    out.append(",\"matches\":");
+    AppendMatches(&out, matches);
+    out.push_back('}');
+  }
+  out.append("]}");
+  return Json(std::move(out), Route::kQuery);
+}
+
+HttpResponse Api::Representative(std::string_view hex) const {
+  uint64_t doc_id;
+  if (!ParseDocId(hex, &doc_id)) return Error(400, "a docId is 16 hex digits", Route::kLookup);
+  std::string json;
+  Status s = service_->GetRepresentative(doc_id, &json);
+  if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kLookup);
+  std::string out = "{\"docId\":\"" + FormatDocId(doc_id) + "\",\"status\":\"success\",\"representative\":";
+  out.append(json).push_back('}');
+  return Json(std::move(out), Route::kLookup);
+}
+
+HttpResponse Api::Lookup(std::string_view target) const {
+  std::string id;
+  if (!QueryParameter(target, "id", &id) || id.empty()) {
+    return Error(400, "the query must carry the article id as JSON: id=42 or id=%22a-1%22", Route::kLookup);
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element e;
+  if (parser.parse(id).get(e) || (!e.is_string() && !e.is_number())) {
+    return Error(400, "the id must be a JSON string or number", Route::kLookup);
+  }
+  DocIdAnswer answer;
+  Status s = service_->LookupArticle(simdjson::minify(e), &answer);
+  if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kLookup);
+  std::string out;
+  AppendAnswer(&out, answer);
+  return Json(std::move(out), Route::kLookup);
+}
+
+HttpResponse Api::Stats() const {
+  const ServiceStats s = service_->stats();
+  const ServiceOptions& o = service_->options();
+  std::string out = "{\"status\":\"success\"";
+  auto field = [&](const char* name, uint64_t v) { out.append(",\"").append(name).append("\":").append(std::to_string(v)); };
+  field("articles", s.articles);
+  field("replays", s.replays);
+  field("docs", s.docs);
+  for (int i = 0; i < 4; ++i) {
+    field((std::string("reason_") + FilterReasonName(static_cast<FilterReason>(i))).c_str(), s.by_reason[i]);
+  }
+  field("delta_entries", s.delta_entries);
+  field("file_entries", s.file_entries);
+  field("files", s.files);
+  field("window_first_seq", s.window_first_seq);
+  field("next_seq", s.next_seq);
+  field("compactions", s.compactions);
+  field("merges", s.merges);
+  field("expired_files", s.expired_files);
+  field("delta_memory_bytes", s.delta_memory_bytes);
+  field("file_bytes", s.file_bytes);
+  field("window_seconds", static_cast<uint64_t>(o.window_seconds));
+  field("k", static_cast<uint64_t>(o.k));
+  field("k_title", static_cast<uint64_t>(o.k_title));
+  out.append(",\"last_error\":");
+  io::AppendJsonString(&out, s.last_error);
+  out.push_back('}');
+  return Json(std::move(out), Route::kStats);
+}
+
+}  // namespace simdex::service

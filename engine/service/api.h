@@ -1,0 +1,77 @@
+// Api: the docId service's HTTP API as a function from a request (method,
+// target, body) to a response (status, content type, body), apart from the
+// sockets (http_server.cc), so that tests can call it directly.
+// docs/service.md documents every route with examples.
+//
+//   POST /v1/docid            one article (JSON object) -> its answer
+//   GET  /docId/getDocId?json={...}   the same, for the seed's clients
+//   POST /v1/docid:batch      JSON Lines of articles -> JSON Lines of answers, in order
+//   POST /v1/query            fingerprints, texts or an article: searched, nothing inserted
+//   GET  /v1/docid/{docId}    the docId's representative article
+//   GET  /v1/article?id=JSON  the answer given to an article id
+//   GET  /v1/stats            the service's figures as JSON
+//   GET  /healthz             {"status":"ok"}
+//   GET  /metrics             Prometheus text
+//
+// Errors are JSON, {"status":"error","error":"<one line>"}: 400 for
+// malformed JSON, missing fields and wrong types, 404 for an unknown route
+// or id, 405 for a known route with the wrong method, 413 (from the
+// server) for a body over the limit, 500 when the store fails.
+//
+// Thread safety: Handle() may be called concurrently.
+#ifndef SIMDEX_ENGINE_SERVICE_API_H_
+#define SIMDEX_ENGINE_SERVICE_API_H_
+
+#include <string>
+#include <string_view>
+
+#include "engine/service/metrics.h"
+#include "simdex/service.h"
+
+namespace simdex::service {
+
+struct HttpRequest {
+  std::string_view method;  // "GET", "POST", ...
+  std::string_view target;  // path and query, e.g. "/docId/getDocId?json=%7B..."
+  std::string_view body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;  // ends with a newline
+  Route route = Route::kOther;
+};
+
+class Api {
+ public:
+  // REQUIRES: service and metrics outlive the Api.
+  Api(DocIdService* service, const Metrics* metrics);
+
+  HttpResponse Handle(const HttpRequest& request) const;
+
+  // A JSON error response ({"status":"error","error":message}).
+  static HttpResponse Error(int status, std::string_view message, Route route = Route::kOther);
+
+ private:
+  HttpResponse DocId(std::string_view json, Route route) const;
+  HttpResponse Batch(std::string_view body) const;
+  HttpResponse Query(std::string_view body) const;
+  HttpResponse Representative(std::string_view hex) const;
+  HttpResponse Lookup(std::string_view query) const;
+  HttpResponse Stats() const;
+
+  DocIdService* service_;
+  const Metrics* metrics_;
+};
+
+// Decodes %XX escapes and '+' (a space) of a URL query value; false on a
+// bad escape.
+bool DecodeQueryValue(std::string_view in, std::string* out);
+// The decoded value of parameter `name` in the query part of `target`
+// (after '?'); false when absent or badly escaped.
+bool QueryParameter(std::string_view target, std::string_view name, std::string* value);
+
+}  // namespace simdex::service
+
+#endif  // SIMDEX_ENGINE_SERVICE_API_H_

@@ -1,0 +1,81 @@
+#include "engine/service/article_json.h"
+
+#include <limits>
+
+#include <simdjson.h>
+
+namespace simdex::service {
+
+namespace {
+
+// One parser per thread: simdjson parsers are not thread-safe, and reuse
+// keeps their buffers.
+simdjson::dom::parser& Parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+Status StringField(simdjson::dom::object object, const char* name, std::string* out) {
+  simdjson::dom::element value;
+  if (object.at_key(name).get(value)) return Status::InvalidArgument(std::string("field '") + name + "' is missing");
+  std::string_view s;
+  if (value.get_string().get(s)) return Status::InvalidArgument(std::string("field '") + name + "' must be a string");
+  out->assign(s);
+  return Status::OK();
+}
+
+}  // namespace
+
+Article ParsedArticle::view() const {
+  Article a;
+  a.id_json = id_json;
+  a.url = url;
+  a.title = title;
+  a.content = content;
+  a.score = score;
+  a.json = json;
+  return a;
+}
+
+Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out) {
+  simdjson::dom::element root;
+  if (auto err = Parser().parse(json.data(), json.size(), /*realloc_if_needed=*/true).get(root)) {
+    return Status::InvalidArgument(std::string("not valid JSON: ") + simdjson::error_message(err));
+  }
+  simdjson::dom::object object;
+  if (root.get_object().get(object)) return Status::InvalidArgument("an article must be a JSON object");
+  SIMDEX_RETURN_IF_ERROR(StringField(object, "url", &out->url));
+  SIMDEX_RETURN_IF_ERROR(StringField(object, "title", &out->title));
+  SIMDEX_RETURN_IF_ERROR(StringField(object, "content", &out->content));
+  out->id_json.clear();
+  simdjson::dom::element id;
+  if (!object.at_key("id").get(id) && !id.is_null()) {
+    if (!id.is_string() && !id.is_number()) return Status::InvalidArgument("field 'id' must be a string or a number");
+    out->id_json = simdjson::minify(id);
+  }
+  out->score = -std::numeric_limits<double>::infinity();
+  if (!keep_field.empty()) {
+    simdjson::dom::element v;
+    if (!object.at_key(keep_field).get(v) && !v.is_null()) {
+      double d;
+      if (v.get_double().get(d)) return Status::InvalidArgument("field '" + keep_field + "' must be a number");
+      out->score = d;
+    }
+  }
+  out->json.assign(json);
+  return Status::OK();
+}
+
+void AppendAnswer(std::string* out, const DocIdAnswer& a) {
+  out->append("{\"docId\":\"").append(FormatDocId(a.doc_id));
+  out->append("\",\"status\":\"success\",\"filterStatus\":\"").append(a.duplicate ? "duplicate" : "good");
+  out->append("\",\"filterReason\":\"").append(FilterReasonName(a.reason)).push_back('"');
+  if (a.duplicate) {
+    out->append(",\"matched\":{\"id\":").append(a.matched_id_json.empty() ? "null" : a.matched_id_json);
+    out->append(",\"distance\":").append(std::to_string(a.distance)).push_back('}');
+  }
+  if (a.replayed) out->append(",\"replayed\":true");
+  out->push_back('}');
+}
+
+}  // namespace simdex::service

@@ -1,0 +1,40 @@
+// The docId service's JSON: an article in, an answer out.
+//
+// An article is a JSON object with string fields "url", "title" and
+// "content" (required; empty strings allowed), an optional "id" (a string
+// or a number; null counts as absent), and any other fields, which are kept
+// with the article as its representative copy. With a keep field, that
+// field must be a number or null when present.
+#ifndef SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
+#define SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
+
+#include <string>
+#include <string_view>
+
+#include "simdex/service.h"
+#include "simdex/status.h"
+
+namespace simdex::service {
+
+// An article parsed from JSON, owning its strings; view() points into it.
+struct ParsedArticle {
+  std::string id_json;  // the id as compact JSON text ("42", "\"a-1\""), "" if absent
+  std::string url, title, content;
+  double score = 0;
+  std::string json;  // the article as received
+
+  Article view() const;
+};
+
+// Parses one article. InvalidArgument with a one-line reason ("field
+// 'title' is missing", "field 'url' must be a string", "not valid JSON:
+// ...") when the text is not an article.
+Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out);
+
+// {"docId":"<16 hex>","status":"success","filterStatus":"good"|"duplicate",
+//  "filterReason":"new"|"url"|"title"|"content"[,"matched":{"id":..,"distance":d}][,"replayed":true]}
+void AppendAnswer(std::string* out, const DocIdAnswer& answer);
+
+}  // namespace simdex::service
+
+#endif  // SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_

@@ -1,0 +1,310 @@
+// The HTTP API end to end on loopback: every route, the seed's example
+// through /docId/getDocId, batches, queries, errors (400, 404, 405, 413,
+// malformed HTTP) with the server serving on, pipelining, metrics, and
+// concurrent clients sending one article and its near-copies.
+#include <algorithm>
+#include <barrier>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "engine/service/api.h"
+#include "simdex/http_server.h"
+#include "simdex/service.h"
+#include "tests/index/test_data.h"
+#include "tests/service/http_client.h"
+#include "tests/service/service_test_util.h"
+
+namespace simdex {
+namespace {
+
+using servicetest::HttpClient;
+using servicetest::HttpReply;
+using servicetest::JsonField;
+
+std::string Escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string ArticleJson(std::string_view id, std::string_view url, std::string_view title, std::string_view content,
+                        std::string_view extra = "") {
+  std::string json = "{";
+  if (!id.empty()) json += "\"id\":" + std::string(id) + ",";
+  json += "\"url\":\"" + Escape(url) + "\",\"title\":\"" + Escape(title) + "\",\"content\":\"" + Escape(content) + "\"";
+  json += extra;
+  return json + "}";
+}
+
+std::string UrlEncode(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    }
+  }
+  return out;
+}
+
+class HttpApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServiceOptions o;
+    o.data_dir = dir_.path();
+    o.keep_field = "views";
+    ASSERT_TRUE(DocIdService::Open(o, &service_).ok());
+    HttpServerOptions h;
+    h.port = 0;
+    h.max_body_bytes = 64 << 10;
+    h.threads = 2;
+    ASSERT_TRUE(HttpServer::Start(service_.get(), h, &server_).ok());
+  }
+  void TearDown() override {
+    server_.reset();
+    service_.reset();
+  }
+
+  testing::ScopedTempDir dir_;
+  std::unique_ptr<DocIdService> service_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+TEST_F(HttpApiTest, SeedExampleThroughGetDocIdSharesOneDocId) {
+  using namespace servicetest;
+  HttpClient client(server_->port());
+  const HttpReply a = client.Get("/docId/getDocId?json=" +
+                                 UrlEncode(ArticleJson("1", "http://a/1", kSeedTitle, kSeedContent,
+                                                       ",\"category\":\"journal\",\"media\":\"a\",\"imageCount\":0")));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(JsonField(a.body, "status"), "success");
+  EXPECT_EQ(JsonField(a.body, "filterStatus"), "good");
+  EXPECT_EQ(JsonField(a.body, "filterReason"), "new");
+  EXPECT_EQ(JsonField(a.body, "docId").size(), 16u);
+  const HttpReply b = client.Get("/docId/getDocId?json=" +
+                                 UrlEncode(ArticleJson("2", "http://b/2", "期刊介紹", kSeedContentEdited)));
+  ASSERT_EQ(b.status, 200) << b.body;
+  EXPECT_EQ(JsonField(b.body, "docId"), JsonField(a.body, "docId"));
+  EXPECT_EQ(JsonField(b.body, "filterStatus"), "duplicate");
+  EXPECT_EQ(JsonField(b.body, "filterReason"), "content");
+  EXPECT_NE(b.body.find("\"matched\":{\"id\":1,"), std::string::npos) << b.body;
+  const HttpReply c = client.Post("/v1/docid", ArticleJson("3", "http://c/3", kUnrelatedTitle, kUnrelatedContent));
+  ASSERT_EQ(c.status, 200);
+  EXPECT_NE(JsonField(c.body, "docId"), JsonField(a.body, "docId"));
+  // The representative keeps every field of the article.
+  const HttpReply rep = client.Get("/v1/docid/" + JsonField(a.body, "docId"));
+  ASSERT_EQ(rep.status, 200) << rep.body;
+  EXPECT_NE(rep.body.find("\"imageCount\":0"), std::string::npos) << rep.body;
+  const HttpReply looked = client.Get("/v1/article?id=2");
+  ASSERT_EQ(looked.status, 200);
+  EXPECT_EQ(JsonField(looked.body, "docId"), JsonField(a.body, "docId"));
+  EXPECT_EQ(client.Get("/v1/article?id=%22nope%22").status, 404);
+}
+
+TEST_F(HttpApiTest, BatchAnswersEveryLineInOrderAndReportsBadLines) {
+  HttpClient client(server_->port());
+  const std::string text = servicetest::RandomText(1, 200);
+  const std::string body = ArticleJson("\"x\"", "http://b/1", "t1", text) + "\n\n" + "{\"url\":1}\n" +
+                           ArticleJson("\"y\"", "http://b/1", "t2", "something else") + "\r\n" + "not json\n" +
+                           ArticleJson("\"z\"", "http://b/3", "t3", text);
+  const HttpReply r = client.Post("/v1/docid:batch", body);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "application/x-ndjson");
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < r.body.size();) {
+    const size_t nl = r.body.find('\n', at);
+    lines.push_back(r.body.substr(at, nl - at));
+    at = nl + 1;
+  }
+  ASSERT_EQ(lines.size(), 5u) << r.body;
+  EXPECT_EQ(JsonField(lines[0], "filterReason"), "new");
+  EXPECT_EQ(lines[1], "{\"status\":\"error\",\"line\":3,\"error\":\"field 'url' must be a string\"}");
+  EXPECT_EQ(JsonField(lines[2], "filterReason"), "url");
+  EXPECT_EQ(JsonField(lines[3], "status"), "error");
+  EXPECT_EQ(JsonField(lines[3], "line"), "5");
+  EXPECT_EQ(JsonField(lines[4], "filterReason"), "content");
+  EXPECT_EQ(JsonField(lines[4], "docId"), JsonField(lines[0], "docId"));
+}
+
+TEST_F(HttpApiTest, QueriesSearchWithoutInserting) {
+  HttpClient client(server_->port());
+  const std::string text = servicetest::RandomText(2, 200);
+  const HttpReply made = client.Post("/v1/docid", ArticleJson("", "http://q/1", "title q", text));
+  const std::string doc = JsonField(made.body, "docId");
+  const uint64_t fp = service_->FingerprintText(text).fingerprint;
+  HttpReply r = client.Post("/v1/query", "{\"fingerprints\":[\"" + FormatHexFingerprint(fp ^ 1) + "\",\"0\"],\"k\":2}");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find("\"matches\":[{\"docId\":\"" + doc + "\",\"fingerprint\":\"" + FormatHexFingerprint(fp) +
+                        "\",\"distance\":1}]"),
+            std::string::npos)
+      << r.body;
+  EXPECT_NE(r.body.find("\"fingerprint\":\"0000000000000000\",\"matches\":[]"), std::string::npos) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"" + text + "\",\"\"]}");
+  EXPECT_NE(r.body.find("\"docId\":\"" + doc + "\""), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("{\"fingerprint\":null,\"matches\":[]}"), std::string::npos) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"title q\"],\"field\":\"title\"}");
+  EXPECT_NE(r.body.find("\"docId\":\"" + doc + "\""), std::string::npos) << r.body;
+  // An article: the cascade's answer, twice, and nothing inserted.
+  for (int i = 0; i < 2; ++i) {
+    r = client.Post("/v1/query", ArticleJson("", "http://q/2", "", servicetest::RandomText(3, 200)));
+    EXPECT_EQ(JsonField(r.body, "filterStatus"), "good") << r.body;
+  }
+  r = client.Post("/v1/query", ArticleJson("", "http://q/1", "", ""));
+  EXPECT_EQ(JsonField(r.body, "filterReason"), "url");
+  EXPECT_EQ(service_->stats().articles, 1u);
+  EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":[\"xyz\"]}").status, 400);
+  EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":[\"1\"],\"k\":9}").status, 400);
+  EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":\"1\"}").status, 400);
+  EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":[],\"field\":\"body\"}").status, 400);
+}
+
+TEST_F(HttpApiTest, BadRequestsGetOneLineErrorsAndTheServerServesOn) {
+  HttpClient client(server_->port());
+  struct Case {
+    std::string method, target, body;
+    int status;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\"", 400, "not valid JSON"},
+      {"POST", "/v1/docid", "[1,2]", 400, "an article must be a JSON object"},
+      {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\"}", 400, "field 'content' is missing"},
+      {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":7,\"content\":\"c\"}", 400, "field 'title' must be a string"},
+      {"POST", "/v1/docid", "{\"id\":[1],\"url\":\"u\",\"title\":\"t\",\"content\":\"c\"}", 400,
+       "field 'id' must be a string or a number"},
+      {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\",\"content\":\"c\",\"views\":\"many\"}", 400,
+       "field 'views' must be a number"},
+      {"POST", "/v1/docid", "{\"url\":\"" + std::string(5000, 'u') + "\",\"title\":\"t\",\"content\":\"c\"}", 400,
+       "url is longer than 4096 bytes"},
+      {"GET", "/docId/getDocId", "", 400, "json=<url-encoded JSON>"},
+      {"GET", "/docId/getDocId?json=%zz", "", 400, "json=<url-encoded JSON>"},
+      {"GET", "/v1/docid/123", "", 400, "16 hex digits"},
+      {"GET", "/v1/docid/0123456789abcdef", "", 404, "no representative"},
+      {"GET", "/v1/article", "", 400, "article id as JSON"},
+      {"GET", "/nowhere", "", 404, "no route /nowhere"},
+      {"GET", "/v1/docid", "", 405, "use POST for /v1/docid"},
+      {"POST", "/healthz", "", 405, "use GET for /healthz"},
+  };
+  for (const Case& c : cases) {
+    const HttpReply r = client.Request(c.method, c.target, c.body);
+    EXPECT_EQ(r.status, c.status) << c.method << " " << c.target.substr(0, 60) << ": " << r.body;
+    EXPECT_EQ(JsonField(r.body, "status"), "error") << r.body;
+    EXPECT_NE(JsonField(r.body, "error").find(c.error), std::string::npos) << r.body;
+    EXPECT_EQ(std::count(r.body.begin(), r.body.end(), '\n'), 1) << "one line: " << r.body;
+  }
+  // Over the body limit: 413, the connection closed, the server serving on.
+  const HttpReply big = client.Post("/v1/docid", ArticleJson("", "u", "t", std::string(100 << 10, 'a')));
+  EXPECT_EQ(big.status, 413) << big.body;
+  EXPECT_NE(JsonField(big.body, "error").find("over the limit of 65536 bytes"), std::string::npos);
+  // Not HTTP at all.
+  HttpClient raw(server_->port());
+  const std::vector<HttpReply> garbage = raw.Raw("HELLO THERE\r\n\r\n", 1);
+  ASSERT_EQ(garbage.size(), 1u);
+  EXPECT_EQ(garbage[0].status, 400);
+  const HttpReply ok = client.Post("/v1/docid", ArticleJson("", "http://fine/1", "t", "fine text here"));
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(client.Get("/healthz").body, "{\"status\":\"ok\"}\n");
+}
+
+TEST_F(HttpApiTest, PipelinedRequestsAreAnsweredInOrder) {
+  HttpClient client(server_->port());
+  std::string bytes;
+  for (int i = 0; i < 5; ++i) {
+    const std::string body = ArticleJson(std::to_string(100 + i), "http://p/" + std::to_string(i % 2), "", "");
+    bytes += "POST /v1/docid HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  }
+  const std::vector<HttpReply> replies = client.Raw(bytes, 5);
+  ASSERT_EQ(replies.size(), 5u);
+  EXPECT_EQ(JsonField(replies[0].body, "filterReason"), "new");
+  EXPECT_EQ(JsonField(replies[1].body, "filterReason"), "new");
+  for (int i = 2; i < 5; ++i) {
+    EXPECT_EQ(JsonField(replies[i].body, "filterReason"), "url") << i;
+    EXPECT_EQ(JsonField(replies[i].body, "docId"), JsonField(replies[i % 2].body, "docId")) << i;
+  }
+}
+
+TEST_F(HttpApiTest, StatsAndMetricsCountRequests) {
+  HttpClient client(server_->port());
+  client.Post("/v1/docid", ArticleJson("", "http://m/1", "t", "some words here"));
+  client.Post("/v1/docid", ArticleJson("", "http://m/1", "t", "some words here"));
+  client.Post("/v1/docid", "{");
+  const HttpReply stats = client.Get("/v1/stats");
+  ASSERT_EQ(stats.status, 200);
+  EXPECT_EQ(JsonField(stats.body, "articles"), "2");
+  EXPECT_EQ(JsonField(stats.body, "reason_url"), "1");
+  EXPECT_EQ(JsonField(stats.body, "window_seconds"), "172800");
+  const HttpReply metrics = client.Get("/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_EQ(metrics.content_type, "text/plain; version=0.0.4");
+  for (const char* line : {"simdex_http_requests_total{route=\"docid\",code=\"200\"} 2",
+                           "simdex_http_requests_total{route=\"docid\",code=\"400\"} 1",
+                           "simdex_http_request_duration_seconds_count{route=\"docid\"} 3",
+                           "simdex_articles_total{reason=\"url\"} 1", "simdex_entries_delta 2",
+                           "# TYPE simdex_http_request_duration_seconds histogram"}) {
+    EXPECT_NE(metrics.body.find(line), std::string::npos) << line << "\n" << metrics.body;
+  }
+}
+
+TEST_F(HttpApiTest, ConcurrentClientsSendingOneArticleAndItsCopiesGetOneDocId) {
+  constexpr int kClients = 8;
+  const std::string text = servicetest::RandomText(77, 300);
+  std::vector<std::string> doc_ids(kClients);
+  std::barrier start(kClients);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kClients; ++t) {
+    threads.emplace_back([&, t] {
+      HttpClient client(server_->port());
+      client.Get("/healthz");  // connected before the start
+      start.arrive_and_wait();
+      const HttpReply r = client.Post("/v1/docid", ArticleJson("", "http://same/" + std::to_string(t), "", text));
+      doc_ids[t] = JsonField(r.body, "docId");
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(std::set<std::string>(doc_ids.begin(), doc_ids.end()).size(), 1u);
+  EXPECT_EQ(service_->stats().by_reason[static_cast<int>(FilterReason::kNew)], 1u);
+}
+
+TEST(HttpServer, ABadAddressOrABusyPortIsAnError) {
+  testing::ScopedTempDir dir;
+  ServiceOptions o;
+  o.data_dir = dir.path();
+  std::unique_ptr<DocIdService> service;
+  ASSERT_TRUE(DocIdService::Open(o, &service).ok());
+  HttpServerOptions h;
+  h.port = 0;
+  std::unique_ptr<HttpServer> first, second;
+  ASSERT_TRUE(HttpServer::Start(service.get(), h, &first).ok());
+  h.port = first->port();
+  Status s = HttpServer::Start(service.get(), h, &second);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("cannot listen on 127.0.0.1:" + std::to_string(h.port)), std::string::npos);
+  h.listen = "not-an-address";
+  EXPECT_TRUE(HttpServer::Start(service.get(), h, &second).IsInvalidArgument());
+  first->Stop();
+  first->Stop();  // idempotent
+}
+
+TEST(QueryParameter, DecodesEscapesAndPlus) {
+  std::string v;
+  EXPECT_TRUE(service::QueryParameter("/p?a=1&json=%7B%22x%22%3A+1%7D&b", "json", &v));
+  EXPECT_EQ(v, "{\"x\": 1}");
+  EXPECT_TRUE(service::QueryParameter("/p?b&a=", "a", &v));
+  EXPECT_EQ(v, "");
+  EXPECT_FALSE(service::QueryParameter("/p?a=1", "json", &v));
+  EXPECT_FALSE(service::QueryParameter("/p", "json", &v));
+  EXPECT_FALSE(service::QueryParameter("/p?json=%4", "json", &v));
+  EXPECT_FALSE(service::QueryParameter("/p?json=%g0", "json", &v));
+}
+
+}  // namespace
+}  // namespace simdex

@@ -1,0 +1,73 @@
+#include "tools/service_options.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace simdex::tools {
+
+bool ParseDuration(const std::string& text, int64_t* seconds) {
+  if (text.empty()) return false;
+  int64_t unit = 1;
+  std::string digits = text;
+  switch (text.back()) {
+    case 's': unit = 1; digits.pop_back(); break;
+    case 'm': unit = 60; digits.pop_back(); break;
+    case 'h': unit = 3600; digits.pop_back(); break;
+    case 'd': unit = 86400; digits.pop_back(); break;
+    default: break;
+  }
+  if (digits.empty() || digits.size() > 12 || !std::all_of(digits.begin(), digits.end(), [](char c) {
+        return c >= '0' && c <= '9';
+      })) {
+    return false;
+  }
+  *seconds = std::stoll(digits) * unit;
+  return true;
+}
+
+void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
+  sub->add_option("--data", args->data, "directory of the service's state (created if missing)")->required();
+  sub->add_option("-k,--k", args->k, "largest distance between two contents of one docId")->capture_default_str();
+  sub->add_option("--k-title", args->k_title, "largest distance between two titles of one docId")
+      ->capture_default_str();
+  sub->add_option("--content-scheme", args->content_scheme,
+                  "tables of the content index (default: t10; fixed when --data is created)");
+  sub->add_option("--title-scheme", args->title_scheme,
+                  "tables of the title index (default: 16,16,16,16:0 for --k-title 0, else t10)");
+  sub->add_option("--window", args->window, "retention window: entries older than this expire (0: never)")
+      ->capture_default_str();
+  sub->add_option("--keep", args->keep,
+                  "each docId's representative: first, or max:FIELD (the article with the largest FIELD)")
+      ->capture_default_str();
+  sub->add_option("--compact-entries", args->compact_entries,
+                  "compact the in-memory delta into a file when it holds this many entries")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 31))
+      ->capture_default_str();
+  sub->add_option("--build-threads", args->build_threads, "threads for building compacted files")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  sub->add_flag("--sync", args->sync, "fsync the log before each answer (survives a machine crash, not only kill -9)");
+  AddTextOptions(sub, &args->text);
+}
+
+Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
+  o->data_dir = args.data;
+  o->k = args.k;
+  o->k_title = args.k_title;
+  o->content_scheme = args.content_scheme;
+  o->title_scheme = args.title_scheme;
+  if (!ParseDuration(args.window, &o->window_seconds)) {
+    return Status::InvalidArgument("--window '" + args.window + "' is not a duration (90s, 30m, 48h, 2d)");
+  }
+  if (args.keep.starts_with("max:") && args.keep.size() > 4) {
+    o->keep_field = args.keep.substr(4);
+  } else if (args.keep != "first") {
+    return Status::InvalidArgument("--keep '" + args.keep + "' is not first or max:FIELD");
+  }
+  o->compact_entries = args.compact_entries;
+  o->build_threads = args.build_threads;
+  o->sync = args.sync;
+  return MakeFingerprintOptions(args.text, &o->fingerprint);
+}
+
+}  // namespace simdex::tools
