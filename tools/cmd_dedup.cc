@@ -402,9 +402,9 @@ int RunDedup(DedupArgs args) {
     }
   }
   DedupOptions options;
-  Status s = args.scheme.empty() && second.k_short > 3 ? SchemeForDistance(second.k_short, &options.scheme)
-                                                       : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme,
-                                                                       &options.scheme);
+  Status s = args.scheme.empty() && std::max(args.k, second.k_short) > 3
+                 ? SchemeForDistance(std::max(args.k, second.k_short), &options.scheme)
+                 : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme, &options.scheme);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   // k for pairs of long documents; the self-join runs at the larger k_short.
   const int k = args.k >= 0 ? args.k : args.scheme.empty() ? 3 : options.scheme.k();
@@ -475,7 +475,7 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines", "fingerprints"}));
   AddDocumentInputOptions(sub, &args->input);
   AddTextOptions(sub, &args->text);
-  sub->add_option("-k,--k", args->k, "largest Hamming distance of a near-duplicate (default: the scheme's, 3)")
+  sub->add_option("-k,--k", args->k, "largest Hamming distance of a near-duplicate (default 3, or the --scheme's k; a k above 3 without --scheme chooses a scheme covering it)")
       ->check(CLI::Range(0, 64));
   sub->add_option("--scheme", args->scheme,
                   "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");

@@ -52,9 +52,7 @@ Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
     } else if (word == "log-tf") {
       o.weighting = Weighting::kLogTf;
     } else if (word == "stop") {
-      o.stop_words = BuiltinStopWords("en");
-      const std::vector<std::string> zh = BuiltinStopWords("zh");
-      o.stop_words.insert(o.stop_words.end(), zh.begin(), zh.end());
+      o.stop_words = DefaultStopWords();
     } else if (word == "no-stop") {
       o.stop_words.clear();
     } else if (word == "no-normalize") {
