@@ -29,6 +29,7 @@
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
+#include "tools/dedup_confirm.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/json_text.h"
@@ -47,7 +48,7 @@ struct DedupArgs {
   std::string format;  // jsonl, lines, fingerprints; empty: by extension
   TextOptionArgs text;
   int k = -1;
-  std::string scheme = "t10";
+  std::string scheme;  // empty: t10, or one that covers --k-short
   std::string memory;
   std::string tmpdir;
   int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -59,6 +60,7 @@ struct DedupArgs {
   int snippet_words = 8;
   std::vector<std::string> against;
   std::string against_strategy = "auto";
+  SecondStageArgs second;
   bool quiet = false;
 };
 
@@ -87,7 +89,8 @@ uint64_t CodePoints(std::string_view text) {
   return n;
 }
 
-Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch* batch, Progress* progress) {
+Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch* batch, Progress* progress,
+                    SecondStageDocuments* second) {
   FingerprintOptions options;
   SIMDEX_RETURN_IF_ERROR(MakeFingerprintOptions(args.text, &options));
   std::unique_ptr<Fingerprinter> prototype;
@@ -98,15 +101,17 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
     for (size_t i = 0; i < b.size; ++i) {
       const Document& doc = b.docs[i];
       const FingerprintResult& r = b.results[i];
+      const double score = r.empty()                ? 0
+                           : keep == Keep::kLongest    ? static_cast<double>(CodePoints(doc.text))
+                           : keep == Keep::kMaxField ? doc.score
+                                                       : 0;
       if (r.empty()) {
         batch->empty.emplace_back(batch->ids.size(), EmptyReasonName(r.reason));
         SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
       } else {
-        const double score = keep == Keep::kLongest    ? static_cast<double>(CodePoints(doc.text))
-                             : keep == Keep::kMaxField ? doc.score
-                                                       : 0;
         SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint, score));
       }
+      if (second != nullptr) second->Add(r, doc.text, score);
       batch->ids.Add(doc.id, doc.id_string);
     }
     return Status::OK();
@@ -170,7 +175,7 @@ class ResultFile {
   std::unique_ptr<OutputWriter> writer_;
 };
 
-Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batch& batch,
+Status WriteResults(const DedupArgs& args, const DedupOutcomes& dedup, const Batch& batch,
                     const std::vector<std::unique_ptr<IndexReader>>& indexes) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(args.output));
@@ -204,11 +209,18 @@ Status WriteResults(const DedupArgs& args, const Deduplicator& dedup, const Batc
   return file.Close(&out);
 }
 
-Status WritePairs(const std::string& path, Deduplicator* dedup, const Batch& batch) {
+// The pairs: the de-duplicator's, or the second stage's accepted ones.
+Status WritePairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
+                  const Batch& batch) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  SIMDEX_RETURN_IF_ERROR(dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) {
+  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int)>& fn) {
+    if (accepted == nullptr) return dedup->ForEachPair(fn);
+    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance));
+    return Status::OK();
+  };
+  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance) {
     out.append("{\"a\":");
     batch.ids.AppendJson(a, &out);
     out.append(",\"b\":");
@@ -219,7 +231,7 @@ Status WritePairs(const std::string& path, Deduplicator* dedup, const Batch& bat
   return file.Close(&out);
 }
 
-Status WriteKeepList(const std::string& path, const Deduplicator& dedup, const Batch& batch) {
+Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const Batch& batch) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
@@ -262,7 +274,7 @@ std::string Snippet(std::string_view text, int words) {
 // order (the representative marked by distance 0 and "representative":
 // true) and, for documents read from files, the first words of each text
 // (read again from the inputs: nothing is kept in memory for it).
-Status WriteClusters(const DedupArgs& args, bool documents, const Deduplicator& dedup, const Batch& batch) {
+Status WriteClusters(const DedupArgs& args, bool documents, const DedupOutcomes& dedup, const Batch& batch) {
   std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
   for (uint64_t o = 0; o < dedup.size(); ++o) {
     const DedupResult r = dedup.Result(o);
@@ -280,17 +292,9 @@ Status WriteClusters(const DedupArgs& args, bool documents, const Deduplicator& 
   std::vector<std::string> snippets(wanted.size());
   const bool rereadable = std::find(args.input.inputs.begin(), args.input.inputs.end(), "-") == args.input.inputs.end();
   if (documents && rereadable && !wanted.empty()) {
-    DocumentInputs inputs(args.input);
-    DocumentBatch b;
-    uint64_t ordinal = 0;
-    size_t next = 0;
-    for (bool eof = false; !eof && next < wanted.size();) {
-      b.size = 0;
-      SIMDEX_RETURN_IF_ERROR(inputs.Fill(&b, &eof));
-      for (size_t i = 0; i < b.size; ++i, ++ordinal) {
-        if (next < wanted.size() && wanted[next] == ordinal) snippets[next++] = Snippet(b.docs[i].text, args.snippet_words);
-      }
-    }
+    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(args.input, wanted, [&](size_t i, const Document& doc) {
+      snippets[i] = Snippet(doc.text, args.snippet_words);
+    }));
   }
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(args.clusters));
@@ -343,6 +347,21 @@ void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const
                u(s.spilled_runs));
 }
 
+void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes& outcomes,
+                      const SecondStageStats& s) {
+  uint64_t duplicates = 0;
+  for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
+  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::fprintf(stderr,
+               "simdex dedup: second stage: %llu candidate pairs, %llu within k %d (k %d below %u code points), "
+               "%llu accepted%s%s; %llu duplicates; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
+               "pair)\n",
+               u(s.candidates), u(s.in_range), k, second.k_short < 0 ? k : second.k_short, second.short_length,
+               u(s.confirmed), second.confirm.empty() ? "" : " by ", second.confirm.c_str(), u(duplicates),
+               s.seconds_texts, s.seconds_confirm,
+               s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
+}
+
 int RunDedup(DedupArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
@@ -370,23 +389,39 @@ int RunDedup(DedupArgs args) {
     return ReportError(kCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
   }
 
+  const SecondStageArgs& second = args.second;
+  if (second.active() && fingerprints) {
+    return ReportError(kCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
+  }
+  if (!second.confirm.empty()) {
+    ConfirmOptions confirm;
+    Status s = ParseConfirmSpec(second.confirm, &confirm);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+    if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 0) {
+      return ReportError(kCommand, "--confirm reads the texts again: give files, not standard input", kExitUsage);
+    }
+  }
   DedupOptions options;
-  Status s = Scheme::Parse(args.scheme, &options.scheme);
+  Status s = args.scheme.empty() && std::max(args.k, second.k_short) > 3
+                 ? SchemeForDistance(std::max(args.k, second.k_short), &options.scheme)
+                 : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme, &options.scheme);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
-  options.k = args.k;
+  // k for pairs of long documents; the self-join runs at the larger k_short.
+  const int k = args.k >= 0 ? args.k : args.scheme.empty() ? 3 : options.scheme.k();
+  options.k = second.active() ? CandidateK(second, k) : args.k;
+  args.scheme = options.scheme.Name();
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
     return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;
-  options.keep_pairs = !args.pairs.empty();
+  options.keep_pairs = !args.pairs.empty() || second.active();
   options.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
                              : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
                                                                      : AgainstStrategy::kAuto;
   std::unique_ptr<Deduplicator> dedup;
   s = Deduplicator::Create(options, &dedup);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
-  const int k = options.k < 0 ? options.scheme.k() : options.k;
 
   std::vector<std::unique_ptr<IndexReader>> indexes;
   for (const std::string& path : args.against) {
@@ -399,20 +434,31 @@ int RunDedup(DedupArgs args) {
 
   Progress progress(kCommand, !args.quiet);
   Batch batch;
+  SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
-                   : AddDocuments(args, keep, dedup.get(), &batch, &progress);
+                   : AddDocuments(args, keep, dedup.get(), &batch, &progress, second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {
     progress.Update("joining " + std::to_string(dedup->size()) + " documents");
     s = dedup->Finish();
   }
+  DedupOutcomes outcomes{dedup.get(), {}};
+  std::vector<AcceptedPair> accepted;
+  SecondStageStats second_stats;
+  if (s.ok() && second.active()) {
+    progress.Update("confirming pairs");
+    s = RunSecondStage(second, args.input, k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
+  }
   progress.Done();
-  if (s.ok()) s = WriteResults(args, *dedup, batch, indexes);
-  if (s.ok() && !args.pairs.empty()) s = WritePairs(args.pairs, dedup.get(), batch);
-  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, *dedup, batch);
-  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, *dedup, batch);
+  if (s.ok()) s = WriteResults(args, outcomes, batch, indexes);
+  if (s.ok() && !args.pairs.empty()) {
+    s = WritePairs(args.pairs, dedup.get(), second.active() ? &accepted : nullptr, batch);
+  }
+  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
+  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
-  if (!args.quiet) PrintSummary(args, *dedup, k, batch, read_seconds, progress.Seconds());
+  if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());
+  if (!args.quiet && second.active()) PrintSecondStage(second, k, outcomes, second_stats);
   return 0;
 }
 
@@ -429,9 +475,17 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines", "fingerprints"}));
   AddDocumentInputOptions(sub, &args->input);
   AddTextOptions(sub, &args->text);
-  sub->add_option("-k,--k", args->k, "largest Hamming distance of a near-duplicate (default: the scheme's, 3)")
+  sub->add_option("-k,--k", args->k, "largest Hamming distance of a near-duplicate (default 3, or the --scheme's k; a k above 3 without --scheme chooses a scheme covering it)")
       ->check(CLI::Range(0, 64));
-  sub->add_option("--scheme", args->scheme, "tables of the self-join: t4, t10, t20, or W,W,...:K")
+  sub->add_option("--scheme", args->scheme,
+                  "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");
+  sub->add_option("--confirm", args->second.confirm,
+                  "confirm each pair by its texts before it counts: jaccard:T (code point 3-grams), "
+                  "jaccard-words:T, jaccard-chars:T, edit:T (edit-distance similarity)");
+  sub->add_option("--k-short", args->second.k_short,
+                  "k for pairs with a short document (see --short-length); candidates from the larger k")
+      ->check(CLI::Range(0, 15));
+  sub->add_option("--short-length", args->second.short_length, "code points below which a document is short")
       ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 4G (default 1G); sorts spill beyond it");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");

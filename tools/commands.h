@@ -24,6 +24,7 @@ void AddDistanceCommand(CLI::App& app, CommandRunner* run);
 void AddFingerprintCommand(CLI::App& app, CommandRunner* run);
 void AddPairsCommand(CLI::App& app, CommandRunner* run);
 void AddDedupCommand(CLI::App& app, CommandRunner* run);
+void AddEvalCommand(CLI::App& app, CommandRunner* run);
 void AddMergeCommand(CLI::App& app, CommandRunner* run);
 void AddBuildCommand(CLI::App& app, CommandRunner* run);
 void AddQueryCommand(CLI::App& app, CommandRunner* run);

@@ -87,4 +87,20 @@ void DocumentInputs::PrintSkipped(const char* command) const {
   }
 }
 
+Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
+                         const std::function<void(size_t, const Document&)>& fn) {
+  DocumentInputs inputs(args);
+  DocumentBatch b;
+  uint64_t ordinal = 0;
+  size_t next = 0;
+  for (bool eof = false; !eof && next < ordinals.size();) {
+    b.size = 0;
+    SIMDEX_RETURN_IF_ERROR(inputs.Fill(&b, &eof));
+    for (size_t i = 0; i < b.size; ++i, ++ordinal) {
+      while (next < ordinals.size() && ordinals[next] == ordinal) fn(next++, b.docs[i]);
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace simdex::tools

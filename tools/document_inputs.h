@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,12 @@ class DocumentInputs {
   uint64_t skipped_ = 0;
   std::vector<std::string> first_errors_;
 };
+
+// Reads the inputs again and calls fn(i, document) for the document of
+// ordinal ordinals[i] (input order, counting from 0, bad records skipped as
+// in the first read). REQUIRES: ordinals sorted, no input is standard input.
+Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
+                         const std::function<void(size_t, const Document&)>& fn);
 
 }  // namespace simdex::tools
 

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   simdex::tools::AddFingerprintCommand(app, &run);
   simdex::tools::AddPairsCommand(app, &run);
   simdex::tools::AddDedupCommand(app, &run);
+  simdex::tools::AddEvalCommand(app, &run);
   simdex::tools::AddMergeCommand(app, &run);
   simdex::tools::AddBuildCommand(app, &run);
   simdex::tools::AddQueryCommand(app, &run);

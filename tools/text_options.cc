@@ -10,8 +10,11 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
       ->capture_default_str();
   sub->add_option("--ngram", args->ngram, "n for the n-gram tokenizers")->check(CLI::Range(1, 16))->capture_default_str();
   sub->add_flag("--no-normalize", args->no_normalize, "skip NFKC normalization and case folding");
-  sub->add_option("--stop-words", args->stop_words, "drop stop words: en, zh (built-in lists) or FILE; repeatable")
+  sub->add_option("--stop-words", args->stop_words,
+                  "drop these stop words instead of the default (en and zh): en, zh (built-in lists) or FILE; "
+                  "repeatable")
       ->allow_extra_args(false);
+  sub->add_flag("--no-stop-words", args->no_stop_words, "keep every feature (no stop words)");
   sub->add_option("--weighting", args->weighting, "feature weights: tf, binary, log-tf, tf-idf (needs --idf)")
       ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf"}))
       ->capture_default_str();
@@ -29,13 +32,14 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   if (args.tokenizer == "word-ngrams") options->tokenizer = Tokenizer::kWordNgrams;
   options->ngram = args.ngram;
   options->normalize = !args.no_normalize;
+  if (args.no_stop_words && !args.stop_words.empty()) {
+    return Status::InvalidArgument("--no-stop-words and --stop-words contradict each other");
+  }
+  if (args.no_stop_words || !args.stop_words.empty()) options->stop_words.clear();
   for (const std::string& list : args.stop_words) {
-    if (list == "en" || list == "zh") {
-      std::vector<std::string> words = BuiltinStopWords(list);
-      options->stop_words.insert(options->stop_words.end(), words.begin(), words.end());
-    } else {
-      SIMDEX_RETURN_IF_ERROR(LoadStopWords(list, &options->stop_words));
-    }
+    std::vector<std::string> words = list == "en" || list == "zh" ? BuiltinStopWords(list) : std::vector<std::string>();
+    if (words.empty()) SIMDEX_RETURN_IF_ERROR(LoadStopWords(list, &words));
+    options->stop_words.insert(options->stop_words.end(), words.begin(), words.end());
   }
   if (args.weighting == "binary") options->weighting = Weighting::kBinary;
   if (args.weighting == "log-tf") options->weighting = Weighting::kLogTf;

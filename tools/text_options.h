@@ -18,14 +18,15 @@ struct TextOptionArgs {
   std::string tokenizer = "words";
   int ngram = 3;
   bool no_normalize = false;
-  std::vector<std::string> stop_words;
+  std::vector<std::string> stop_words;  // empty: the library's default lists
+  bool no_stop_words = false;
   std::string weighting = "tf";
   std::string idf;
   uint64_t seed = 0;
   std::string compat = "none";
 };
 
-// Registers --tokenizer, --ngram, --no-normalize, --stop-words, --weighting,
+// Registers --tokenizer, --ngram, --no-normalize, --stop-words, --no-stop-words, --weighting,
 // --idf, --seed and --compat on `sub`.
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 

@@ -51,6 +51,13 @@ std::vector<std::string> BuiltinStopWords(std::string_view lang) {
   return out;
 }
 
+std::vector<std::string> DefaultStopWords() {
+  std::vector<std::string> out = BuiltinStopWords("en");
+  const std::vector<std::string> zh = BuiltinStopWords("zh");
+  out.insert(out.end(), zh.begin(), zh.end());
+  return out;
+}
+
 Status LoadStopWords(const std::string& path, std::vector<std::string>* out) {
   std::vector<std::string> words;
   SIMDEX_RETURN_IF_ERROR(text::ForEachListLine(path, [&](std::string_view line, size_t) {

@@ -140,8 +140,10 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
                            "{\"id\": 5, \"text\": \"An entirely different paragraph about databases, their indexes, the "
                            "write-ahead log and compaction.\"}\n";
   WriteFile(dir_.File("docs.jsonl"), docs);
-  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", "--clusters", dir_.File("c.jsonl"),
-                                       dir_.File("docs.jsonl")});
+  // Without stop words, as this example was measured before they became the
+  // default (with them the short edited text moves by more than 3 bits).
+  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", "--clusters",
+                                       dir_.File("c.jsonl"), dir_.File("docs.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 5u) << r.out;
@@ -157,9 +159,9 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_NE(clusters.find("\"text\":\"Everyone is permitted to copy and distribute verbatim\""), std::string::npos) << clusters;
   // The same documents compressed, and on standard input.
   ASSERT_EQ(std::system(("gzip -k " + dir_.File("docs.jsonl")).c_str()), 0);
-  const RunResult gz = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", dir_.File("docs.jsonl.gz")});
+  const RunResult gz = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", dir_.File("docs.jsonl.gz")});
   EXPECT_EQ(gz.out, r.out) << gz.err;
-  const RunResult in = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "longest", "--format", "jsonl"}, docs);
+  const RunResult in = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", "--format", "jsonl"}, docs);
   EXPECT_EQ(in.out, r.out) << in.err;
 }
 
@@ -236,7 +238,7 @@ TEST_F(DedupCli, BadInputIsOneLineErrorAndLeavesNoOutput) {
   r = RunSimdex(dir_, {"dedup", "-o", out, dir_.File("missing.fp")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("missing.fp"), std::string::npos) << r.err;
-  r = RunSimdex(dir_, {"dedup", "--k", "4", batch_file_});
+  r = RunSimdex(dir_, {"dedup", "--k", "4", "--scheme", "t10", batch_file_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   r = RunSimdex(dir_, {"dedup", batch_file_, dir_.File("bad.jsonl")});

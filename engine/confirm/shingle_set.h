@@ -1,0 +1,40 @@
+// The set of a text's shingles (n words or n code points after NFKC + case
+// folding), as sorted distinct 64-bit hashes, and the Jaccard similarity of
+// two such sets. Built on the fingerprints' feature extractor, so a shingle
+// is exactly a feature of the word or char n-gram tokenizer.
+#ifndef SIMDEX_ENGINE_CONFIRM_SHINGLE_SET_H_
+#define SIMDEX_ENGINE_CONFIRM_SHINGLE_SET_H_
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "engine/text/feature_extractor.h"
+#include "engine/text/feature_table.h"
+#include "simdex/confirm.h"
+
+namespace simdex::confirm {
+
+// Thread safety: not safe for concurrent use; Clone() one per thread.
+class ShingleSetMaker {
+ public:
+  // REQUIRES: 1 <= n <= 16.
+  static Status Create(ShingleUnit unit, int n, std::unique_ptr<ShingleSetMaker>* out);
+  std::unique_ptr<ShingleSetMaker> Clone() const;
+
+  // Replaces *out with the sorted distinct shingle hashes of utf8_text.
+  void Make(std::string_view utf8_text, std::vector<uint64_t>* out);
+
+ private:
+  explicit ShingleSetMaker(std::unique_ptr<text::FeatureExtractor> extractor) : extractor_(std::move(extractor)) {}
+  std::unique_ptr<text::FeatureExtractor> extractor_;
+  text::FeatureTable table_;
+};
+
+// |a ∩ b| / |a ∪ b| of two sorted distinct lists; 0 when both are empty.
+double Jaccard(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+
+}  // namespace simdex::confirm
+
+#endif  // SIMDEX_ENGINE_CONFIRM_SHINGLE_SET_H_

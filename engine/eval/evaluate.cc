@@ -1,0 +1,125 @@
+// Evaluate (include/simdex/eval.h): every pair of a labelled set, counted
+// by the bucket of its shorter text and the distances it is predicted at.
+#include <algorithm>
+#include <limits>
+
+#include "simdex/eval.h"
+
+namespace simdex {
+namespace {
+
+uint32_t CodePoints(std::string_view text) {
+  uint32_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+void AddCounts(const EvalBucket& f, EvalBucket* t) {
+  t->positives += f.positives;
+  t->negatives += f.negatives;
+  t->hard_negatives += f.hard_negatives;
+  for (size_t k = 0; k < f.tp.size() && k < t->tp.size(); ++k) {
+    t->tp[k] += f.tp[k];
+    t->fp[k] += f.fp[k];
+    t->hard_fp[k] += f.hard_fp[k];
+  }
+  t->positive_distance_sum += f.positive_distance_sum;
+  t->positive_distance_count += f.positive_distance_count;
+  t->negative_distance_sum += f.negative_distance_sum;
+  t->negative_distance_count += f.negative_distance_count;
+  t->confirm_calls += f.confirm_calls;
+  t->confirmed += f.confirmed;
+}
+
+}  // namespace
+
+double EvalBucket::Precision(int k) const {
+  const uint64_t predicted = tp[k] + fp[k];
+  return predicted == 0 ? 1.0 : static_cast<double>(tp[k]) / static_cast<double>(predicted);
+}
+
+double EvalBucket::Recall(int k) const {
+  return positives == 0 ? 1.0 : static_cast<double>(tp[k]) / static_cast<double>(positives);
+}
+
+double EvalBucket::F1(int k) const {
+  const double p = Precision(k), r = Recall(k);
+  return p + r == 0 ? 0.0 : 2 * p * r / (p + r);
+}
+
+Status Evaluate(std::span<const LabelledDocument> documents, std::span<const FingerprintResult> fingerprints,
+                const EvalOptions& options, std::vector<EvalBucket>* out) {
+  if (documents.size() != fingerprints.size()) {
+    return Status::InvalidArgument("evaluate: " + std::to_string(documents.size()) + " documents but " +
+                                   std::to_string(fingerprints.size()) + " fingerprints");
+  }
+  if (options.max_k < 0 || options.max_k > 64) return Status::InvalidArgument("evaluate: max_k must be 0..64");
+  if (!std::is_sorted(options.bounds.begin(), options.bounds.end())) {
+    return Status::InvalidArgument("evaluate: bucket bounds must increase");
+  }
+  const size_t kn = static_cast<size_t>(options.max_k) + 1;
+  static const char* const kNames[] = {"short", "medium", "long"};
+  std::vector<EvalBucket> buckets(options.bounds.size() + 1);
+  for (size_t b = 0; b < buckets.size(); ++b) {
+    EvalBucket& bucket = buckets[b];
+    bucket.name = buckets.size() == 3 ? kNames[b] : "bucket" + std::to_string(b);
+    bucket.min_length = b == 0 ? 0 : options.bounds[b - 1];
+    bucket.max_length = b < options.bounds.size() ? options.bounds[b] : std::numeric_limits<uint32_t>::max();
+    bucket.tp.assign(kn, 0);
+    bucket.fp.assign(kn, 0);
+    bucket.hard_fp.assign(kn, 0);
+  }
+  std::vector<uint32_t> length(documents.size());
+  for (size_t i = 0; i < documents.size(); ++i) length[i] = CodePoints(documents[i].text);
+
+  for (size_t i = 0; i < documents.size(); ++i) {
+    for (size_t j = i + 1; j < documents.size(); ++j) {
+      const LabelledDocument& a = documents[i];
+      const LabelledDocument& b = documents[j];
+      const uint32_t shorter = std::min(length[i], length[j]);
+      const size_t which = static_cast<size_t>(
+          std::upper_bound(options.bounds.begin(), options.bounds.end(), shorter) - options.bounds.begin());
+      EvalBucket& bucket = buckets[which];
+      const bool positive = a.cluster == b.cluster;
+      const bool hard = !positive && !a.topic.empty() && a.topic == b.topic;
+      positive ? ++bucket.positives : ++bucket.negatives;
+      bucket.hard_negatives += hard;
+      if (fingerprints[i].empty() || fingerprints[j].empty()) continue;
+      const int d = HammingDistance(fingerprints[i].fingerprint, fingerprints[j].fingerprint);
+      if (positive) {
+        bucket.positive_distance_sum += d;
+        ++bucket.positive_distance_count;
+      } else {
+        bucket.negative_distance_sum += d;
+        ++bucket.negative_distance_count;
+      }
+      if (d > options.max_k) continue;
+      if (options.confirmer != nullptr) {
+        ++bucket.confirm_calls;
+        if (!options.confirmer->Confirms(a.text, b.text)) continue;
+        ++bucket.confirmed;
+      }
+      std::vector<uint64_t>& counts = positive ? bucket.tp : bucket.fp;
+      for (size_t k = static_cast<size_t>(d); k < kn; ++k) ++counts[k];
+      if (hard) {
+        for (size_t k = static_cast<size_t>(d); k < kn; ++k) ++bucket.hard_fp[k];
+      }
+    }
+  }
+  EvalBucket all;
+  all.name = "all";
+  all.max_length = std::numeric_limits<uint32_t>::max();
+  all.tp.assign(kn, 0);
+  all.fp.assign(kn, 0);
+  all.hard_fp.assign(kn, 0);
+  for (const EvalBucket& bucket : buckets) AddCounts(bucket, &all);
+  buckets.push_back(std::move(all));
+  *out = std::move(buckets);
+  return Status::OK();
+}
+
+void AddBuckets(const std::vector<EvalBucket>& from, std::vector<EvalBucket>* into) {
+  for (size_t b = 0; b < from.size() && b < into->size(); ++b) AddCounts(from[b], &(*into)[b]);
+}
+
+}  // namespace simdex

@@ -1,0 +1,132 @@
+// Confirming near-duplicates by an exact similarity of their texts: the
+// second stage of de-duplication for short texts (docs/quality.md).
+//
+// SimHash fingerprints narrow the candidates (pairs within some distance);
+// a Confirmer then decides each candidate pair from the texts themselves:
+//
+//   kJaccard:      |A ∩ B| / |A ∪ B| of the two texts' shingle sets, where
+//                  a shingle is n consecutive words (ICU words, as the
+//                  fingerprints' words tokenizer) or n consecutive code
+//                  points (letters, marks and numbers only, as the char
+//                  n-gram tokenizer), after NFKC + case folding. Shingles
+//                  are compared by their 64-bit XXH3 hashes.
+//   kEditDistance: 1 - d / max(|a|, |b|), d the Levenshtein distance of the
+//                  two texts as code points, after NFKC + case folding and
+//                  with every run of white space made one space (leading and
+//                  trailing white space dropped).
+//
+// A pair is confirmed iff its similarity is >= threshold. Two texts without
+// shingles (or both empty for kEditDistance) have similarity 0: empty texts
+// confirm nothing.
+//
+//   ConfirmOptions options;
+//   ParseConfirmSpec("jaccard:0.5", &options);   // or set the fields
+//   std::unique_ptr<Confirmer> confirmer;
+//   Confirmer::Create(options, &confirmer);
+//   bool same = confirmer->Confirms(text_a, text_b);
+//
+// PairClusters groups documents by the pairs a caller accepted (after
+// confirmation) into clusters with one representative each, as
+// Deduplicator does for pairs of fingerprints.
+#ifndef SIMDEX_CONFIRM_H_
+#define SIMDEX_CONFIRM_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/status.h"
+
+namespace simdex {
+
+enum class ConfirmMeasure {
+  kJaccard,
+  kEditDistance,
+};
+
+enum class ShingleUnit {
+  kWords,       // n consecutive ICU words
+  kCodePoints,  // n consecutive letters, marks or numbers
+};
+
+struct ConfirmOptions {
+  ConfirmMeasure measure = ConfirmMeasure::kJaccard;
+  ShingleUnit unit = ShingleUnit::kCodePoints;
+  // Shingle length, 1..16; a text shorter than n gives one shingle of all
+  // of it.
+  int n = 3;
+  // Smallest similarity (inclusive) that confirms a pair; 0..1.
+  double threshold = 0.5;
+};
+
+// Parses "jaccard:T" (shingles of 3 code points), "jaccard-chars:T" (the
+// same), "jaccard-words:T" (shingles of 2 words) or "edit:T", with T a number
+// in [0, 1], and an optional shingle length after the measure
+// ("jaccard-chars4:0.6", "jaccard-words3:0.5"). InvalidArgument naming the
+// spec otherwise; *out is untouched then.
+Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out);
+// The spec ParseConfirmSpec would read back ("jaccard-chars3:0.5").
+std::string ConfirmSpecName(const ConfirmOptions& options);
+
+// Thread safety: a Confirmer holds ICU iterators and scratch buffers and is
+// NOT safe for concurrent use; Clone() one per thread.
+class Confirmer {
+ public:
+  // Validates the options (n in 1..16, threshold in [0, 1]); prepares ICU.
+  static Status Create(const ConfirmOptions& options, std::unique_ptr<Confirmer>* out);
+  ~Confirmer();
+  std::unique_ptr<Confirmer> Clone() const;
+  const ConfirmOptions& options() const;
+
+  // The similarity of two UTF-8 texts, in [0, 1] (invalid UTF-8 is
+  // replaced by U+FFFD first). Symmetric; 1 for equal non-empty texts.
+  double Similarity(std::string_view a, std::string_view b);
+  // Similarity(a, b) >= threshold. May stop early when the lengths alone
+  // rule the pair out (the answer is the same).
+  bool Confirms(std::string_view a, std::string_view b);
+
+ private:
+  struct Rep;
+  explicit Confirmer(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// Clusters of documents from accepted pairs: the connected components.
+// Each cluster's representative is its document with the largest score, the
+// smallest ordinal among equals (Deduplicator's rule).
+//
+// Thread safety: one thread.
+class PairClusters {
+ public:
+  // `documents` ordinals 0..documents-1; scores per ordinal, or empty for
+  // all 0 (the first document of each cluster represents it).
+  // REQUIRES: scores is empty or holds `documents` values.
+  PairClusters(uint64_t documents, std::vector<double> scores);
+  ~PairClusters();
+
+  // Accepts the pair (a, b). REQUIRES: a, b < documents; Finish() not called.
+  void Add(uint64_t a, uint64_t b);
+  // Chooses the representatives. REQUIRES: called once, after every Add().
+  void Finish();
+
+  // REQUIRES: Finish() called; ordinal < documents.
+  uint64_t Representative(uint64_t ordinal) const;
+  // Clusters of two or more documents, and the documents in them.
+  uint64_t clusters() const { return clusters_; }
+  uint64_t clustered_documents() const { return clustered_; }
+
+ private:
+  uint64_t Find(uint64_t x);
+  std::vector<uint64_t> parent_;
+  std::vector<double> scores_;
+  std::vector<uint64_t> representative_;
+  uint64_t clusters_ = 0;
+  uint64_t clustered_ = 0;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_CONFIRM_H_

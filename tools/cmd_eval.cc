@@ -1,0 +1,199 @@
+// simdex eval: precision, recall and F1 of near-duplicate pairs on labelled
+// sets (include/simdex/eval.h, docs/quality.md), per length bucket, per k and
+// per fingerprint configuration. One JSON line per (configuration, set), and
+// one for all sets together:
+//   {"config":"words,tf,stop","confirm":null,"set":"edits.jsonl","documents":696,
+//    "buckets":[{"bucket":"short","positives":..,"negatives":..,"hard_negatives":..,
+//                "mean_positive_distance":..,"mean_negative_distance":..,"confirm_calls":..,"confirmed":..,
+//                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"hard_fp":..,"precision":..,"recall":..,"f1":..},..]},..]}
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simdex/confirm.h"
+#include "simdex/eval.h"
+#include "simdex/fingerprint.h"
+#include "simdex/output_writer.h"
+#include "tools/commands.h"
+#include "tools/json_text.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "eval";
+
+// Every tokenizer, weighting and stop-word choice, and the Python package.
+const char* const kDefaultConfigs[] = {"words", "shingles2", "shingles3", "chars2", "chars3", "chars4"};
+const char* const kWeightings[] = {"tf", "binary", "log-tf"};
+
+struct EvalArgs {
+  std::vector<std::string> sets;
+  std::vector<std::string> configs;
+  std::string confirm;
+  int max_k = 8;
+  std::vector<uint32_t> bounds = {140, 500};
+  std::string output = "-";
+  bool quiet = false;
+};
+
+void AppendNumber(std::string* out, double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  out->append(buf);
+}
+
+void AppendResult(const std::string& config, const std::string& confirm, const std::string& set, size_t documents,
+                  const std::vector<EvalBucket>& buckets, std::string* out) {
+  out->append("{\"config\":");
+  AppendJsonString(out, config);
+  out->append(",\"confirm\":");
+  if (confirm.empty()) out->append("null");
+  else AppendJsonString(out, confirm);
+  out->append(",\"set\":");
+  AppendJsonString(out, set);
+  out->append(",\"documents\":").append(std::to_string(documents)).append(",\"buckets\":[");
+  for (size_t b = 0; b < buckets.size(); ++b) {
+    const EvalBucket& e = buckets[b];
+    if (b > 0) out->push_back(',');
+    out->append("{\"bucket\":");
+    AppendJsonString(out, e.name);
+    out->append(",\"min_length\":").append(std::to_string(e.min_length));
+    out->append(",\"max_length\":");
+    if (e.max_length == UINT32_MAX) out->append("null");
+    else out->append(std::to_string(e.max_length));
+    out->append(",\"positives\":").append(std::to_string(e.positives));
+    out->append(",\"negatives\":").append(std::to_string(e.negatives));
+    out->append(",\"hard_negatives\":").append(std::to_string(e.hard_negatives));
+    out->append(",\"mean_positive_distance\":");
+    if (e.positive_distance_count == 0) out->append("null");
+    else AppendNumber(out, e.positive_distance_sum / static_cast<double>(e.positive_distance_count));
+    out->append(",\"mean_negative_distance\":");
+    if (e.negative_distance_count == 0) out->append("null");
+    else AppendNumber(out, e.negative_distance_sum / static_cast<double>(e.negative_distance_count));
+    out->append(",\"confirm_calls\":").append(std::to_string(e.confirm_calls));
+    out->append(",\"confirmed\":").append(std::to_string(e.confirmed)).append(",\"k\":[");
+    for (size_t k = 0; k < e.tp.size(); ++k) {
+      if (k > 0) out->push_back(',');
+      const int ki = static_cast<int>(k);
+      out->append("{\"k\":").append(std::to_string(k));
+      out->append(",\"tp\":").append(std::to_string(e.tp[k]));
+      out->append(",\"fp\":").append(std::to_string(e.fp[k]));
+      out->append(",\"fn\":").append(std::to_string(e.positives - e.tp[k]));
+      out->append(",\"hard_fp\":").append(std::to_string(e.hard_fp[k]));
+      out->append(",\"precision\":");
+      AppendNumber(out, e.Precision(ki));
+      out->append(",\"recall\":");
+      AppendNumber(out, e.Recall(ki));
+      out->append(",\"f1\":");
+      AppendNumber(out, e.F1(ki));
+      out->push_back('}');
+    }
+    out->append("]}");
+  }
+  out->append("]}\n");
+}
+
+Status Fingerprint(const FingerprintOptions& options, const std::vector<LabelledDocument>& docs,
+                   std::vector<FingerprintResult>* out) {
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &fingerprinter));
+  out->clear();
+  for (const LabelledDocument& d : docs) out->push_back(fingerprinter->Fingerprint(d.text));
+  return Status::OK();
+}
+
+int RunEval(EvalArgs args) {
+  if (args.configs.empty()) {
+    for (const char* tokenizer : kDefaultConfigs) {
+      for (const char* weighting : kWeightings) {
+        for (const char* stop : {"stop", "no-stop"}) {
+          args.configs.push_back(std::string(tokenizer) + "," + weighting + "," + stop);
+        }
+      }
+    }
+    args.configs.push_back("python-simhash");
+  }
+  std::vector<FingerprintOptions> options(args.configs.size());
+  for (size_t c = 0; c < args.configs.size(); ++c) {
+    Status s = ParseEvalConfig(args.configs[c], &options[c]);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  }
+  EvalOptions eval;
+  eval.max_k = args.max_k;
+  eval.bounds = args.bounds;
+  std::unique_ptr<Confirmer> confirmer;
+  std::string confirm_name;
+  if (!args.confirm.empty()) {
+    ConfirmOptions confirm;
+    Status s = ParseConfirmSpec(args.confirm, &confirm);
+    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+    confirm_name = ConfirmSpecName(confirm);
+    eval.confirmer = confirmer.get();
+  }
+  std::vector<std::vector<LabelledDocument>> sets(args.sets.size());
+  size_t all_documents = 0;
+  for (size_t i = 0; i < args.sets.size(); ++i) {
+    Status s = ReadLabelledSet(args.sets[i], &sets[i]);
+    if (!s.ok()) return ReportError(kCommand, s);
+    all_documents += sets[i].size();
+  }
+  std::unique_ptr<OutputWriter> writer;
+  Status s = OutputWriter::Open(args.output, &writer);
+  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  const auto start = std::chrono::steady_clock::now();
+  std::string out;
+  std::vector<FingerprintResult> fingerprints;
+  for (size_t c = 0; c < options.size(); ++c) {
+    std::vector<EvalBucket> all;
+    for (size_t i = 0; i < sets.size() && s.ok(); ++i) {
+      std::vector<EvalBucket> buckets;
+      s = Fingerprint(options[c], sets[i], &fingerprints);
+      if (s.ok()) s = Evaluate(sets[i], fingerprints, eval, &buckets);
+      if (!s.ok()) break;
+      AppendResult(args.configs[c], confirm_name, args.sets[i], sets[i].size(), buckets, &out);
+      if (all.empty()) all = buckets;
+      else AddBuckets(buckets, &all);
+    }
+    if (!s.ok()) break;
+    if (sets.size() > 1) AppendResult(args.configs[c], confirm_name, "all", all_documents, all, &out);
+  }
+  if (s.ok()) s = writer->Append(out);
+  if (s.ok()) s = writer->Close();
+  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!args.quiet) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "simdex eval: %zu configurations x %zu sets (%zu documents)%s in %.2f s\n", options.size(),
+                 sets.size(), all_documents, confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
+                 seconds);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void AddEvalCommand(CLI::App& app, CommandRunner* run) {
+  auto args = std::make_shared<EvalArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "eval", "Precision, recall and F1 of near-duplicate pairs on labelled sets, per length bucket, k and configuration");
+  sub->add_option("sets", args->sets, "labelled sets: JSONL with string fields id, text, cluster (and topic)")
+      ->required();
+  sub->add_option("--config", args->configs,
+                  "fingerprint configuration, e.g. words,tf,stop or chars3,log-tf,no-stop or python-simhash; "
+                  "repeatable (default: every tokenizer x weighting x stop words, and python-simhash)")
+      ->allow_extra_args(false);
+  sub->add_option("--confirm", args->confirm,
+                  "second stage: pairs within k count only if confirmed (jaccard:T, jaccard-words:T, "
+                  "jaccard-chars:T, edit:T)");
+  sub->add_option("--max-k", args->max_k, "largest k evaluated")->check(CLI::Range(0, 64))->capture_default_str();
+  sub->add_option("--bounds", args->bounds, "length bucket bounds in code points (shorter text of a pair)")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("-o,--output", args->output, "JSON lines ('-' = stdout)")->capture_default_str();
+  sub->add_flag("-q,--quiet", args->quiet, "no summary on stderr");
+  sub->callback([args, run] { *run = [args] { return RunEval(*args); }; });
+}
+
+}  // namespace simdex::tools

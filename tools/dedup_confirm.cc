@@ -1,0 +1,98 @@
+#include "tools/dedup_confirm.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace simdex::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+}  // namespace
+
+void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text, double score) {
+  if (score != 0 && scores.empty()) scores.resize(fingerprints.size(), 0.0);
+  if (!scores.empty()) scores.push_back(score);
+  fingerprints.push_back(r.empty() ? 0 : r.fingerprint);
+  uint32_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  lengths.push_back(n);
+}
+
+Status SchemeForDistance(int k, Scheme* out) {
+  if (k <= 3) return Scheme::Parse("t10", out);
+  const int blocks = std::min(Scheme::kMaxBlocks, k + 3);
+  if (k >= blocks) return Status::InvalidArgument("no scheme covers k " + std::to_string(k) + " (at most 15)");
+  std::vector<int> widths(static_cast<size_t>(blocks), 64 / blocks);
+  for (int i = 0; i < 64 % blocks; ++i) ++widths[static_cast<size_t>(i)];
+  return Scheme::Create(widths, k, out);
+}
+
+Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
+                      const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
+                      std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
+  const int k_short = args.k_short < 0 ? k : args.k_short;
+  auto is_short = [&](uint64_t o) { return documents.lengths[o] < args.short_length; };
+  // 1. The candidates within their pair's k.
+  std::vector<AcceptedPair> candidates;
+  SIMDEX_RETURN_IF_ERROR(dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) {
+    ++stats->candidates;
+    if (distance <= (is_short(a) || is_short(b) ? k_short : k)) {
+      candidates.push_back({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
+    }
+    return Status::OK();
+  }));
+  stats->in_range = candidates.size();
+  // 2. Their confirmation, from the texts read again.
+  accepted->clear();
+  if (args.confirm.empty()) {
+    *accepted = candidates;
+  } else if (!candidates.empty()) {
+    ConfirmOptions options;
+    std::unique_ptr<Confirmer> confirmer;
+    SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(args.confirm, &options));
+    SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
+    auto start = Clock::now();
+    std::vector<uint32_t> wanted;
+    for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    std::vector<std::string> texts(wanted.size());
+    SIMDEX_RETURN_IF_ERROR(
+        ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) { texts[i] = doc.text; }));
+    auto text_of = [&](uint32_t o) -> const std::string& {
+      return texts[static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin())];
+    };
+    stats->seconds_texts = Seconds(start);
+    start = Clock::now();
+    for (const AcceptedPair& p : candidates) {
+      if (confirmer->Confirms(text_of(p.a), text_of(p.b))) accepted->push_back(p);
+    }
+    stats->seconds_confirm = Seconds(start);
+  }
+  stats->confirmed = accepted->size();
+  // 3. Clusters of the accepted pairs, representatives as Deduplicator
+  // picks them (largest score, then first).
+  const uint64_t n = dedup->size();
+  PairClusters clusters(n, documents.scores);
+  for (const AcceptedPair& p : *accepted) clusters.Add(p.a, p.b);
+  clusters.Finish();
+  outcomes->replaced.assign(n, DedupResult());
+  for (uint64_t o = 0; o < n; ++o) {
+    const DedupResult first = dedup->Result(o);
+    DedupResult& r = outcomes->replaced[o];
+    r.empty = first.empty;
+    r.representative = clusters.Representative(o);
+    r.distance = first.empty ? 0 : HammingDistance(documents.fingerprints[o], documents.fingerprints[r.representative]);
+    if (first.against_index >= 0 && first.against_distance <= k) {
+      r.against_index = first.against_index;
+      r.against_id = first.against_id;
+      r.against_distance = first.against_distance;
+    }
+    r.duplicate = r.representative != o || r.against_index >= 0;
+  }
+  return Status::OK();
+}
+
+}  // namespace simdex::tools

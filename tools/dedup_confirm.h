@@ -1,0 +1,77 @@
+// The second stage of `simdex dedup` (docs/quality.md): candidate pairs
+// from the self-join at a larger k for short documents (--k-short), each
+// confirmed by an exact similarity of the two texts (--confirm) before it
+// counts; clusters and representatives are then made from the confirmed
+// pairs only.
+#ifndef SIMDEX_TOOLS_DEDUP_CONFIRM_H_
+#define SIMDEX_TOOLS_DEDUP_CONFIRM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/confirm.h"
+#include "simdex/dedup.h"
+#include "simdex/fingerprint.h"
+#include "simdex/status.h"
+#include "tools/document_inputs.h"
+
+namespace simdex::tools {
+
+struct SecondStageArgs {
+  std::string confirm;        // a ParseConfirmSpec spec; empty: no confirmation
+  int k_short = -1;           // k for pairs with a short document; -1: the same k
+  uint32_t short_length = 140;  // code points below which a document is short
+  bool active() const { return !confirm.empty() || k_short >= 0; }
+};
+
+struct SecondStageStats {
+  uint64_t candidates = 0;  // pairs the self-join found at the candidate k
+  uint64_t in_range = 0;    // within their pair's k (k_short if a text is short)
+  uint64_t confirmed = 0;   // accepted
+  double seconds_texts = 0;    // reading the candidates' texts again
+  double seconds_confirm = 0;  // the confirmer
+};
+
+// Each document's fingerprint and length, kept while the batch is read.
+struct SecondStageDocuments {
+  std::vector<uint64_t> fingerprints;  // 0 for empty documents
+  std::vector<uint32_t> lengths;       // code points
+  std::vector<double> scores;          // --keep's scores; empty while all are 0
+  void Add(const FingerprintResult& r, std::string_view text, double score);
+};
+
+// Per document outcomes: the de-duplicator's, or those the second stage
+// made (then replaced holds one per document).
+struct DedupOutcomes {
+  const Deduplicator* dedup = nullptr;
+  std::vector<DedupResult> replaced;
+  uint64_t size() const { return dedup->size(); }
+  DedupResult Result(uint64_t o) const { return replaced.empty() ? dedup->Result(o) : replaced[o]; }
+};
+
+struct AcceptedPair {
+  uint32_t a, b;  // ordinals, a < b
+  int distance;
+};
+
+// The k the self-join must use: the larger of k and k_short.
+inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }
+
+// A scheme whose k is at least k: "t10" when k <= 3, else min(16, k + 3)
+// blocks of near-equal width (key of 3 blocks, C(B, 3) tables).
+Status SchemeForDistance(int k, Scheme* out);
+
+// Runs the second stage after dedup->Finish() (which kept its pairs):
+// REQUIRES: the inputs can be read again (no standard input); documents
+// holds every document added. Fills outcomes->replaced and *accepted (by a,
+// then b). Index matches count only within k (stored texts are not at hand
+// to confirm them).
+Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
+                      const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
+                      std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_DEDUP_CONFIRM_H_
