@@ -14,16 +14,15 @@ const char* const kSeedContent =
     "軟件開發與系統集成的科研人員、工程技術人員和高等院校師生，注重理論與實踐相結合，既刊登具有創新性的學術論文，"
     "也刊登具有推廣價值的工程應用文章。多年來，期刊堅持嚴格的同行評審制度，被多個重要數據庫收錄，在國內計算機應用"
     "領域具有較高的學術影響力。編輯部熱忱歡迎廣大作者投稿，來稿請通過期刊官方網站的投稿系統提交，並註明作者的聯繫方式。";
-// The same article as another site reprinted it: one sentence's wording
-// changed and a source line added.
+// The same article as another site reprinted it: one phrase's wording
+// changed (2 bits from the original at the default fingerprint options).
 const char* const kSeedContentEdited =
     "《計算機應用與軟件》是由上海市計算技術研究所和上海計算機軟件技術開發中心主辦的學術期刊，創刊於一九八四年，"
     "每月出版一期。期刊主要報道計算機在各個領域的應用成果、軟件技術的研究進展以及信息系統的設計與實現，欄目包括"
     "軟件技術與研究、數據工程、人工智能與識別、圖像處理與應用、網絡與通信、安全技術等。期刊面向從事計算機科學研究、"
     "軟件開發與系統集成的科研人員、工程技術人員和高等院校師生，注重理論與實踐相結合，既刊登具有創新性的學術論文，"
     "也刊登具有推廣價值的工程應用文章。多年來，期刊堅持嚴格的同行評審制度，被多個重要數據庫收錄，在國內計算機應用"
-    "領域具有很高的學術影響力。編輯部熱忱歡迎廣大作者投稿，來稿請通過期刊官方網站的投稿系統提交，並註明作者的聯繫方式。"
-    "（來源：期刊網）";
+    "領域具有很高的學術影響力。編輯部熱忱歡迎廣大作者投稿，來稿請通過期刊官方網站的投稿系統提交，並註明作者的聯繫方式。";
 const char* const kUnrelatedTitle = "颱風今晚登陸沿海地區";
 const char* const kUnrelatedContent =
     "氣象台今天下午發布颱風紅色預警，預計第十二號颱風將於今晚在沿海地區登陸，登陸時中心附近最大風力可達十四級。"
