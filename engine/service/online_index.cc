@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <new>
 
 namespace simdex::service {
 
@@ -17,8 +18,8 @@ OnlineIndex::OnlineIndex(const Scheme& scheme, uint64_t expected_entries)
   buckets_ = static_cast<size_t>(std::bit_ceil(want));
   bucket_shift_ = 64 - std::countr_zero(static_cast<uint64_t>(buckets_));
   const size_t heads = buckets_ * static_cast<size_t>(tables_);
-  heads_ = std::make_unique<std::atomic<uint32_t>[]>(heads);
-  for (size_t i = 0; i < heads; ++i) heads_[i].store(0, std::memory_order_relaxed);
+  heads_.reset(static_cast<uint32_t*>(std::calloc(heads, sizeof(uint32_t))));
+  if (heads_ == nullptr) throw std::bad_alloc();
 }
 
 OnlineIndex::~OnlineIndex() {
@@ -44,12 +45,11 @@ void OnlineIndex::Add(uint64_t seq, uint64_t fingerprint) {
   // Link first, publish after: a reader that sees a head sees the entry and
   // its links (release stores below, acquire loads in Search).
   for (int t = 0; t < tables_; ++t) {
-    std::atomic<uint32_t>& head = heads_[static_cast<size_t>(t) * buckets_ + Bucket(Key(t, fingerprint))];
-    next[slot * static_cast<size_t>(tables_) + static_cast<size_t>(t)] = head.load(std::memory_order_relaxed);
+    next[slot * static_cast<size_t>(tables_) + static_cast<size_t>(t)] =
+        Head(t, Bucket(Key(t, fingerprint))).load(std::memory_order_relaxed);
   }
   for (int t = 0; t < tables_; ++t) {
-    heads_[static_cast<size_t>(t) * buckets_ + Bucket(Key(t, fingerprint))].store(static_cast<uint32_t>(i + 1),
-                                                                                  std::memory_order_release);
+    Head(t, Bucket(Key(t, fingerprint))).store(static_cast<uint32_t>(i + 1), std::memory_order_release);
   }
   size_.store(i + 1, std::memory_order_release);
 }
@@ -60,7 +60,7 @@ void OnlineIndex::Search(uint64_t fingerprint, int k, uint64_t min_seq, std::vec
   const std::vector<int>& tables = scheme_.TablesForDistance(k);
   for (int t : tables) {
     const uint64_t key = Key(t, fingerprint);
-    uint32_t link = heads_[static_cast<size_t>(t) * buckets_ + Bucket(key)].load(std::memory_order_acquire);
+    uint32_t link = Head(t, Bucket(key)).load(std::memory_order_acquire);
     while (link != 0) {
       const uint64_t i = link - 1;
       const Entry& e = At(i);

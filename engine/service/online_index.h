@@ -16,8 +16,9 @@
 // expired entries (the retention window) and entries already seen cost
 // nothing.
 //
-// Memory: 16 + 4 x tables bytes per entry (56 for t10), plus 4 bytes per
-// bucket per table, buckets = the power of two >= expected_entries.
+// Memory: 16 + 4 x tables bytes per entry (56 for t10), in chunks of 2^16
+// entries, plus 4 bytes per bucket per table (buckets = the power of two
+// >= expected_entries), touched as buckets are first used.
 //
 // Thread safety: Add() from one thread at a time (the service's decision
 // lock); Search() and size() from any number of threads concurrently with
@@ -26,6 +27,7 @@
 #define SIMDEX_ENGINE_SERVICE_ONLINE_INDEX_H_
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -73,7 +75,8 @@ class OnlineIndex {
   // Entries added so far (published).
   uint64_t size() const { return size_.load(std::memory_order_acquire); }
   const Scheme& scheme() const { return scheme_; }
-  // Bytes held (entries, chains and buckets).
+  // Bytes allocated: entries, chains and every bucket (bucket pages never
+  // touched take no memory).
   uint64_t MemoryBytes() const;
 
  private:
@@ -100,8 +103,17 @@ class OnlineIndex {
   const int tables_;
   int bucket_shift_ = 0;
   size_t buckets_ = 0;
-  // heads_[t * buckets_ + b]: the newest entry of bucket b of table t, plus one.
-  std::unique_ptr<std::atomic<uint32_t>[]> heads_;
+  // heads_[t * buckets_ + b]: the newest entry of bucket b of table t, plus
+  // one; read and written through std::atomic_ref. calloc'ed: the kernel
+  // hands out zero pages as they are first touched, so a fresh delta costs
+  // nothing up front however many buckets it has.
+  struct FreeDeleter {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint32_t[], FreeDeleter> heads_;
+  std::atomic_ref<uint32_t> Head(int t, size_t bucket) const {
+    return std::atomic_ref<uint32_t>(heads_[static_cast<size_t>(t) * buckets_ + bucket]);
+  }
   std::vector<std::atomic<Entry*>> chunks_;
   std::vector<std::atomic<uint32_t*>> next_chunks_;
   std::atomic<uint64_t> size_{0};

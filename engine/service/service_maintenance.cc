@@ -117,6 +117,10 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
   std::shared_ptr<const OnlineIndex> frozen[2];
   uint64_t upto = 0;
   std::string names[2];
+  std::shared_ptr<OnlineIndex> fresh[2];
+  for (int field : {kTitle, kContent}) {
+    fresh[field] = std::make_shared<OnlineIndex>(schemes[field], options.compact_entries);
+  }
   {
     std::lock_guard<std::mutex> lock(decision_mu);
     const auto cur = Snapshot();
@@ -127,7 +131,7 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
     for (int field : {kTitle, kContent}) {
       frozen[field] = cur->fields[field].live;
       next->fields[field].frozen.push_back(frozen[field]);
-      next->fields[field].live = std::make_shared<OnlineIndex>(schemes[field], options.compact_entries);
+      next->fields[field].live = std::move(fresh[field]);
       names[field] = FileName(field, manifest.next_file++);
     }
     Publish(std::move(next));
