@@ -403,7 +403,7 @@ int RunDedup(DedupArgs args) {
   }
   DedupOptions options;
   Status s = args.scheme.empty() && std::max(args.k, second.k_short) > 3
-                 ? SchemeForDistance(std::max(args.k, second.k_short), &options.scheme)
+                 ? Scheme::Covering(std::max(args.k, second.k_short), &options.scheme)
                  : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme, &options.scheme);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   // k for pairs of long documents; the self-join runs at the larger k_short.

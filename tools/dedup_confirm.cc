@@ -20,15 +20,6 @@ void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text
   lengths.push_back(n);
 }
 
-Status SchemeForDistance(int k, Scheme* out) {
-  if (k <= 3) return Scheme::Parse("t10", out);
-  const int blocks = std::min(Scheme::kMaxBlocks, k + 3);
-  if (k >= blocks) return Status::InvalidArgument("no scheme covers k " + std::to_string(k) + " (at most 15)");
-  std::vector<int> widths(static_cast<size_t>(blocks), 64 / blocks);
-  for (int i = 0; i < 64 % blocks; ++i) ++widths[static_cast<size_t>(i)];
-  return Scheme::Create(widths, k, out);
-}
-
 Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
                       std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {

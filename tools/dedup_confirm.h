@@ -59,10 +59,6 @@ struct AcceptedPair {
 // The k the self-join must use: the larger of k and k_short.
 inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }
 
-// A scheme whose k is at least k: "t10" when k <= 3, else min(16, k + 3)
-// blocks of near-equal width (key of 3 blocks, C(B, 3) tables).
-Status SchemeForDistance(int k, Scheme* out);
-
 // Runs the second stage after dedup->Finish() (which kept its pairs):
 // REQUIRES: the inputs can be read again (no standard input); documents
 // holds every document added. Fills outcomes->replaced and *accepted (by a,

@@ -47,6 +47,13 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   sub->add_flag("--sync", args->sync, "fsync the log before each answer (survives a machine crash, not only kill -9)");
+  sub->add_option("--confirm", args->confirm,
+                  "confirm short contents' candidates on their texts: jaccard:T, jaccard-words:T, edit:T (docs/quality.md)");
+  sub->add_option("--k-short", args->k_short, "with --confirm: the distance of candidates for short contents")
+      ->check(CLI::Range(0, 15));
+  sub->add_option("--short-length", args->short_length, "with --confirm: contents under this many characters are short")
+      ->check(CLI::Range(0, 1 << 30))
+      ->capture_default_str();
   AddTextOptions(sub, &args->text);
 }
 
@@ -67,6 +74,10 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   o->compact_entries = args.compact_entries;
   o->build_threads = args.build_threads;
   o->sync = args.sync;
+  o->confirm = args.confirm;
+  o->k_short = args.k_short;
+  o->short_length = args.short_length;
+  if (o->confirm.empty() && o->k_short >= 0) return Status::InvalidArgument("--k-short needs --confirm");
   return MakeFingerprintOptions(args.text, &o->fingerprint);
 }
 

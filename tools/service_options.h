@@ -26,12 +26,15 @@ struct ServiceOptionArgs {
   uint64_t compact_entries = uint64_t{1} << 20;
   int build_threads = 1;
   bool sync = false;
+  std::string confirm;
+  int k_short = -1;
+  int short_length = 140;
   TextOptionArgs text;
 };
 
 // Registers --data, --k, --k-title, --content-scheme, --title-scheme,
-// --window, --keep, --compact-entries, --build-threads, --sync and the text
-// options on `sub`.
+// --window, --keep, --compact-entries, --build-threads, --sync, --confirm,
+// --k-short, --short-length and the text options on `sub`.
 void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args);
 
 // The service options the arguments name; InvalidArgument for a window or

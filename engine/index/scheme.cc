@@ -162,6 +162,16 @@ Status Scheme::Parse(std::string_view spec, Scheme* out) {
   return Create(widths, k, out);
 }
 
+Status Scheme::Covering(int k, Scheme* out) {
+  if (k < 0) return Status::InvalidArgument("no scheme covers a negative distance");
+  if (k <= 3) return Parse("t10", out);
+  const int blocks = std::min(kMaxBlocks, k + 3);
+  if (k >= blocks) return Status::InvalidArgument("no scheme covers k " + std::to_string(k) + " (at most 15)");
+  std::vector<int> widths(static_cast<size_t>(blocks), 64 / blocks);
+  for (int i = 0; i < 64 % blocks; ++i) ++widths[static_cast<size_t>(i)];
+  return Create(widths, k, out);
+}
+
 Scheme Scheme::Default() {
   Scheme s;
   Status st = Parse("t10", &s);

@@ -295,6 +295,8 @@ HttpResponse Api::Stats() const {
   field("compactions", s.compactions);
   field("merges", s.merges);
   field("expired_files", s.expired_files);
+  field("confirmations", s.confirmations);
+  field("rejections", s.rejections);
   field("delta_memory_bytes", s.delta_memory_bytes);
   field("file_bytes", s.file_bytes);
   field("window_seconds", static_cast<uint64_t>(o.window_seconds));

@@ -66,6 +66,16 @@ Status ParseArticle(std::string_view json, const std::string& keep_field, Parsed
   return Status::OK();
 }
 
+Status ContentOf(std::string_view json, std::string* content) {
+  simdjson::dom::element root;
+  simdjson::dom::object object;
+  if (Parser().parse(json.data(), json.size(), /*realloc_if_needed=*/true).get(root) || root.get_object().get(object)) {
+    return Status::Corruption("not a JSON object");
+  }
+  Status s = StringField(object, "content", content);
+  return s.ok() ? s : Status::Corruption(s.message());
+}
+
 void AppendAnswer(std::string* out, const DocIdAnswer& a) {
   out->append("{\"docId\":\"").append(FormatDocId(a.doc_id));
   out->append("\",\"status\":\"success\",\"filterStatus\":\"").append(a.duplicate ? "duplicate" : "good");

@@ -31,6 +31,10 @@ struct ParsedArticle {
 // ...") when the text is not an article.
 Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out);
 
+// The string field "content" of an article's JSON (as stored for a
+// representative); Corruption when the text is not such an article.
+Status ContentOf(std::string_view json, std::string* content);
+
 // {"docId":"<16 hex>","status":"success","filterStatus":"good"|"duplicate",
 //  "filterReason":"new"|"url"|"title"|"content"[,"matched":{"id":..,"distance":d}][,"replayed":true]}
 void AppendAnswer(std::string* out, const DocIdAnswer& answer);

@@ -6,6 +6,7 @@
 #include <set>
 #include <system_error>
 
+#include "engine/service/article_json.h"
 #include "engine/service/service_rep.h"
 
 namespace simdex {
@@ -26,7 +27,23 @@ int64_t SystemSeconds() {
       .count();
 }
 
-std::string DefaultScheme(int k) { return k == 0 ? "16,16,16,16:0" : "t10"; }
+// One table keyed by all 64 bits for exact matches; else Scheme::Covering.
+Status DefaultScheme(int k, std::string* spec) {
+  if (k == 0) {
+    *spec = "16,16,16,16:0";
+    return Status::OK();
+  }
+  Scheme scheme;
+  SIMDEX_RETURN_IF_ERROR(Scheme::Covering(k, &scheme));
+  *spec = scheme.Name();
+  return Status::OK();
+}
+
+size_t CodePoints(std::string_view utf8) {
+  size_t n = 0;
+  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
 
 // The closest match with seq >= cutoff, the oldest among equals; nullptr
 // when none.
@@ -92,43 +109,80 @@ void DocIdService::Rep::Publish(std::shared_ptr<const IndexSnapshot> s) {
   snapshot = std::move(s);
 }
 
-std::unique_ptr<Fingerprinter> DocIdService::Rep::AcquireFingerprinter() {
+Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view content) {
+  Prepared p;
   {
-    std::lock_guard<std::mutex> lock(pool_mu);
-    if (!pool.empty()) {
-      std::unique_ptr<Fingerprinter> f = std::move(pool.back());
-      pool.pop_back();
-      return f;
+    auto f = fingerprinters.Acquire();
+    const std::string_view texts[2] = {title, content};
+    for (int field : {kTitle, kContent}) {
+      const FingerprintResult r = f->Fingerprint(texts[field]);
+      p.has[field] = !r.empty();
+      p.fp[field] = r.fingerprint;
     }
   }
-  return fingerprinter->Clone();
-}
-
-void DocIdService::Rep::ReleaseFingerprinter(std::unique_ptr<Fingerprinter> f) {
-  std::lock_guard<std::mutex> lock(pool_mu);
-  pool.push_back(std::move(f));
-}
-
-Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view content) {
-  std::unique_ptr<Fingerprinter> f = AcquireFingerprinter();
-  Prepared p;
-  const std::string_view texts[2] = {title, content};
-  for (int field : {kTitle, kContent}) {
-    const FingerprintResult r = f->Fingerprint(texts[field]);
-    p.has[field] = !r.empty();
-    p.fp[field] = r.fingerprint;
+  p.k[kTitle] = ks[kTitle];
+  p.k[kContent] = ks[kContent];
+  if (!confirmers.empty() && CodePoints(content) < static_cast<size_t>(options.short_length)) {
+    p.confirm = true;
+    p.k[kContent] = std::max(ks[kContent], k_short);
   }
-  ReleaseFingerprinter(std::move(f));
   return p;
+}
+
+Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view content, std::vector<OnlineMatch>* found,
+                                      uint64_t cutoff, const OnlineMatch** out) {
+  *out = nullptr;
+  if (!p.confirm) {
+    std::erase_if(*found, [&](const OnlineMatch& m) { return m.distance > ks[kContent]; });
+    *out = Best(*found, cutoff);
+    return Status::OK();
+  }
+  std::sort(found->begin(), found->end(), [](const OnlineMatch& a, const OnlineMatch& b) {
+    return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
+  });
+  constexpr int kMaxConfirmations = 32;  // the closest candidates; a short text has few
+  int tried = 0;
+  auto confirmer = confirmers.Acquire();
+  for (const OnlineMatch& m : *found) {
+    if (m.seq < cutoff) continue;
+    if (++tried > kMaxConfirmations) break;
+    std::string text;
+    Status s = GetRepresentativeContent(m.seq, &text);
+    if (s.IsNotFound()) {  // imported: no text to confirm on
+      if (m.distance <= ks[kContent]) {
+        *out = &m;
+        return Status::OK();
+      }
+      continue;
+    }
+    SIMDEX_RETURN_IF_ERROR(s);
+    confirmations.fetch_add(1, std::memory_order_relaxed);
+    if (confirmer->Confirms(content, text)) {
+      *out = &m;
+      return Status::OK();
+    }
+    rejections.fetch_add(1, std::memory_order_relaxed);
+  }
+  return Status::OK();
 }
 
 Status DocIdService::Rep::SearchFields(const IndexSnapshot& snap, const Prepared& p, uint64_t min_seq,
                                        std::vector<OnlineMatch> found[2]) const {
   for (int field : {kTitle, kContent}) {
     if (!p.has[field]) continue;
-    SIMDEX_RETURN_IF_ERROR(snap.fields[field].Search(p.fp[field], ks[field], min_seq, &found[field]));
+    SIMDEX_RETURN_IF_ERROR(snap.fields[field].Search(p.fp[field], p.k[field], min_seq, &found[field]));
   }
   return Status::OK();
+}
+
+Status DocIdService::Rep::GetRepresentativeContent(uint64_t doc_seq, std::string* content) const {
+  DocRecord doc;
+  bool found = false;
+  SIMDEX_RETURN_IF_ERROR(store->GetDoc(doc_seq, &doc, &found));
+  std::string json;
+  if (found && doc.has_rep) SIMDEX_RETURN_IF_ERROR(store->GetRep(doc_seq, &json, &found));
+  if (!found || !doc.has_rep) return Status::NotFound("doc " + std::to_string(doc_seq) + " has no representative");
+  return service::ContentOf(json, content).WithContext("the representative of doc " + std::to_string(doc_seq));
 }
 
 Status DocIdService::Rep::AnswerOf(const ArticleRecord& a, DocIdAnswer* answer) const {
@@ -181,11 +235,16 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
 
   bool found = false;
   SIMDEX_RETURN_IF_ERROR(r.store->GetManifest(&r.manifest, &found));
+  r.k_short = options.confirm.empty() ? options.k : (options.k_short < 0 ? options.k : options.k_short);
+  const int content_k = std::max(options.k, r.k_short);
   if (!found) {
-    r.manifest.content_scheme = options.content_scheme.empty() ? DefaultScheme(options.k) : options.content_scheme;
-    r.manifest.title_scheme = options.title_scheme.empty() ? DefaultScheme(options.k_title) : options.title_scheme;
+    r.manifest.content_scheme = options.content_scheme;
+    r.manifest.title_scheme = options.title_scheme;
+    if (r.manifest.content_scheme.empty()) SIMDEX_RETURN_IF_ERROR(DefaultScheme(content_k, &r.manifest.content_scheme));
+    if (r.manifest.title_scheme.empty()) SIMDEX_RETURN_IF_ERROR(DefaultScheme(options.k_title, &r.manifest.title_scheme));
   }
-  SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.content_scheme, options.k, "content", &r.schemes[kContent]));
+  if (options.short_length < 0) return Status::InvalidArgument("short_length must not be negative");
+  SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.content_scheme, content_k, "content", &r.schemes[kContent]));
   SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.title_scheme, options.k_title, "title", &r.schemes[kTitle]));
   r.ks[kContent] = options.k;
   r.ks[kTitle] = options.k_title;
@@ -194,7 +253,16 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
     batch.PutManifest(r.manifest);
     SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/true));
   }
-  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options.fingerprint, &r.fingerprinter));
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options.fingerprint, &fingerprinter));
+  r.fingerprinters.Reset(std::move(fingerprinter));
+  if (!options.confirm.empty()) {
+    ConfirmOptions confirm;
+    SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(options.confirm, &confirm));
+    std::unique_ptr<Confirmer> confirmer;
+    SIMDEX_RETURN_IF_ERROR(Confirmer::Create(confirm, &confirmer));
+    r.confirmers.Reset(std::move(confirmer));
+  }
   SIMDEX_RETURN_IF_ERROR(r.store->NextSeq(&r.next_seq));
   SIMDEX_RETURN_IF_ERROR(r.store->ForEachTime([&](int64_t second, uint64_t seq) {
     r.timeline.Record(second, seq);
@@ -278,7 +346,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     std::shared_ptr<const IndexSnapshot> now = r.Snapshot();
     if (now == snap) {
       for (int field : {kTitle, kContent}) {
-        if (p.has[field]) now->fields[field].live->Search(p.fp[field], r.ks[field], std::max(seen, cutoff), &found[field]);
+        if (p.has[field]) now->fields[field].live->Search(p.fp[field], p.k[field], std::max(seen, cutoff), &found[field]);
       }
     } else {
       found[kTitle].clear();
@@ -292,7 +360,10 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     rec.id_json = article.id_json;
     rec.url = article.url;
     const OnlineMatch* title = Best(found[kTitle], cutoff);
-    const OnlineMatch* content = Best(found[kContent], cutoff);
+    const OnlineMatch* content = nullptr;
+    if (!url_live && title == nullptr) {
+      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found[kContent], cutoff, &content));
+    }
     if (url_live) {
       rec.reason = static_cast<uint8_t>(FilterReason::kUrl);
       rec.doc_seq = url.doc_seq;
@@ -397,7 +468,8 @@ Status DocIdService::Check(const Article& article, DocIdAnswer* answer) const {
     std::vector<OnlineMatch> found[2];
     SIMDEX_RETURN_IF_ERROR(r.SearchFields(*r.Snapshot(), p, cutoff, found));
     const OnlineMatch* title = Best(found[kTitle], cutoff);
-    const OnlineMatch* content = Best(found[kContent], cutoff);
+    const OnlineMatch* content = nullptr;
+    if (title == nullptr) SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found[kContent], cutoff, &content));
     const OnlineMatch* m = title != nullptr ? title : content;
     if (m != nullptr) {
       answer->reason = title != nullptr ? FilterReason::kTitle : FilterReason::kContent;
@@ -456,10 +528,7 @@ Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vecto
 }
 
 FingerprintResult DocIdService::FingerprintText(std::string_view text) const {
-  std::unique_ptr<Fingerprinter> f = rep_->AcquireFingerprinter();
-  const FingerprintResult r = f->Fingerprint(text);
-  rep_->ReleaseFingerprinter(std::move(f));
-  return r;
+  return rep_->fingerprinters.Acquire()->Fingerprint(text);
 }
 
 ServiceStats DocIdService::stats() const {
@@ -472,6 +541,8 @@ ServiceStats DocIdService::stats() const {
   s.compactions = r.compactions.load();
   s.merges = r.merges.load();
   s.expired_files = r.expired_files.load();
+  s.confirmations = r.confirmations.load();
+  s.rejections = r.rejections.load();
   const auto snap = r.Snapshot();
   for (int field : {kTitle, kContent}) {
     s.delta_entries += snap->fields[field].delta_entries();

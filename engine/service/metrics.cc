@@ -115,6 +115,10 @@ std::string Metrics::Render(const ServiceStats& s) const {
          static_cast<double>(s.expired_files));
   Metric(&out, "simdex_last_compaction_seconds", "gauge", "Duration of the last compaction.",
          s.last_compaction_seconds);
+  Metric(&out, "simdex_confirmations_total", "counter", "Short-content candidates checked on their texts.",
+         static_cast<double>(s.confirmations));
+  Metric(&out, "simdex_rejections_total", "counter", "Short-content candidates their texts did not confirm.",
+         static_cast<double>(s.rejections));
   Metric(&out, "simdex_delta_memory_bytes", "gauge", "Bytes held by the in-memory delta.",
          static_cast<double>(s.delta_memory_bytes));
   Metric(&out, "simdex_file_bytes", "gauge", "Bytes of the index files.", static_cast<double>(s.file_bytes));

@@ -22,10 +22,12 @@
 #include <thread>
 #include <vector>
 
+#include "engine/service/clone_pool.h"
 #include "engine/service/field_index.h"
 #include "engine/service/records.h"
 #include "engine/service/store.h"
 #include "engine/service/timeline.h"
+#include "simdex/confirm.h"
 #include "simdex/fingerprint.h"
 #include "simdex/service.h"
 
@@ -34,10 +36,13 @@ namespace simdex {
 constexpr int kTitle = static_cast<int>(Field::kTitle);
 constexpr int kContent = static_cast<int>(Field::kContent);
 
-// The fingerprints of one article's title and content.
+// The fingerprints of one article's title and content, and the distance
+// its content is searched at (k_short for a short content to confirm).
 struct Prepared {
   bool has[2] = {false, false};
   uint64_t fp[2] = {0, 0};
+  bool confirm = false;
+  int k[2] = {0, 0};
 };
 
 struct DocIdService::Rep {
@@ -48,10 +53,10 @@ struct DocIdService::Rep {
   std::unique_ptr<service::Store> store;
   service::Timeline timeline;
 
-  // Fingerprinters are not thread-safe: a pool of clones.
-  std::unique_ptr<Fingerprinter> fingerprinter;
-  std::mutex pool_mu;
-  std::vector<std::unique_ptr<Fingerprinter>> pool;
+  // Neither is safe for concurrent use: pools of clones.
+  service::ClonePool<Fingerprinter> fingerprinters;
+  service::ClonePool<Confirmer> confirmers;  // empty without options.confirm
+  int k_short = 0;
 
   std::mutex compact_mu;
   std::mutex decision_mu;
@@ -73,6 +78,7 @@ struct DocIdService::Rep {
   std::thread background;
 
   std::atomic<uint64_t> articles{0}, replays{0}, docs{0}, compactions{0}, merges{0}, expired_files{0};
+  std::atomic<uint64_t> confirmations{0}, rejections{0};
   std::atomic<uint64_t> by_reason[4] = {};
   mutable std::mutex stats_mu;
   double last_compaction_seconds = 0;  // guarded by stats_mu
@@ -85,12 +91,18 @@ struct DocIdService::Rep {
   void Publish(std::shared_ptr<const service::IndexSnapshot> snapshot);
 
   Prepared Prepare(std::string_view title, std::string_view content);
-  std::unique_ptr<Fingerprinter> AcquireFingerprinter();
-  void ReleaseFingerprinter(std::unique_ptr<Fingerprinter> f);
+  // The content match among `found`: the closest within k (oldest among
+  // equals), or for a content to confirm, the closest within k_short whose
+  // docId's representative content the confirmer accepts. nullptr if none.
+  Status PickContent(const Prepared& p, std::string_view content, std::vector<service::OnlineMatch>* found,
+                     uint64_t cutoff, const service::OnlineMatch** out);
 
   // Searches both fields of `snap` for the prepared fingerprints.
   Status SearchFields(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq,
                       std::vector<service::OnlineMatch> found[2]) const;
+  // The "content" of docId doc_seq's representative article; NotFound when
+  // it has none (imported).
+  Status GetRepresentativeContent(uint64_t doc_seq, std::string* content) const;
   // The answer recorded for article `seq`.
   Status AnswerOf(const service::ArticleRecord& a, DocIdAnswer* answer) const;
   // Fsyncs the log unless a sync since `seq` was written already did.

@@ -65,6 +65,11 @@ class Scheme {
   static Status Parse(std::string_view spec, Scheme* out);
   // The default scheme, t10.
   static Scheme Default();
+  // A scheme that guarantees distance k: t10 for k <= 3; above, k + 3
+  // blocks of (nearly) equal width (at most kMaxBlocks = 16), so that a
+  // query probes C(B, k) tables whose keys are B - k blocks wide.
+  // InvalidArgument for k < 0 or k > 15.
+  static Status Covering(int k, Scheme* out);
 
   const std::vector<int>& widths() const { return widths_; }
   int num_blocks() const { return static_cast<int>(widths_.size()); }

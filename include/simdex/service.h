@@ -75,6 +75,16 @@ struct ServiceOptions {
   std::string keep_field;
   // Fingerprints of titles and contents.
   FingerprintOptions fingerprint;
+  // Two-stage matching of short contents (docs/quality.md): a content of
+  // fewer than short_length code points is matched within k_short (-1: k)
+  // and each candidate is confirmed on the texts by this ConfirmOptions
+  // spec ("jaccard:0.5", "jaccard-words:0.3", "edit:0.8"; simdex/confirm.h)
+  // against the candidate docId's representative content; a candidate
+  // without one (imported) counts when within k. Empty: off. The content
+  // scheme must cover max(k, k_short).
+  std::string confirm;
+  int k_short = -1;
+  int short_length = 140;
   // The delta is compacted into a new file when it holds this many entries.
   uint64_t compact_entries = uint64_t{1} << 20;
   // A background thread compacts and expires. Off: only Compact() does.
@@ -130,10 +140,11 @@ struct ServiceMatch {
 
 enum class Field { kTitle, kContent };
 
+// Counters count since Open(); figures are the state now.
 struct ServiceStats {
   uint64_t articles = 0;        // answered, replays excluded
   uint64_t replays = 0;
-  uint64_t docs = 0;            // docIds made (imported included)
+  uint64_t docs = 0;            // docIds made (imported ones included)
   uint64_t by_reason[4] = {};   // answers by FilterReason
   uint64_t delta_entries = 0;   // title + content entries in memory
   uint64_t file_entries = 0;    // title + content entries in files
@@ -144,6 +155,8 @@ struct ServiceStats {
   uint64_t merges = 0;          // files merged into one
   uint64_t expired_files = 0;   // files dropped whole
   double last_compaction_seconds = 0;
+  uint64_t confirmations = 0;    // short-content candidates checked on their texts
+  uint64_t rejections = 0;       // ... and not confirmed
   uint64_t delta_memory_bytes = 0;
   uint64_t file_bytes = 0;
   std::string last_error;       // the background thread's last failure

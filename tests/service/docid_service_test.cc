@@ -14,10 +14,12 @@
 #include <random>
 #include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "simdex/confirm.h"
 #include "simdex/dedup.h"
 #include "tests/index/test_data.h"
 #include "tests/service/service_test_util.h"
@@ -260,6 +262,69 @@ TEST_F(ServiceTest, CompactedAndReopenedStateGivesTheSameAnswers) {
   EXPECT_EQ(st.file_entries + st.delta_entries, 100u);
 }
 
+TEST_F(ServiceTest, ShortContentsAreMatchedWiderAndConfirmedOnTheirTexts) {
+  ServiceOptions o = Options();
+  o.confirm = "jaccard-words:0.5";
+  o.k_short = 8;
+  Open(o);
+  std::unique_ptr<Confirmer> confirmer;
+  ConfirmOptions copts;
+  ASSERT_TRUE(ParseConfirmSpec(o.confirm, &copts).ok());
+  ASSERT_TRUE(Confirmer::Create(copts, &confirmer).ok());
+  // A short text and a copy with one word changed that lands 4 to 8 bits
+  // away (outside k = 3) while its word pairs still confirm it.
+  std::string base, copy;
+  int distance = 0;
+  for (uint64_t seed = 0; distance == 0; ++seed) {
+    base = RandomText(500 + seed, 16);
+    for (uint64_t e = 0; e < 50 && distance == 0; ++e) {
+      const std::string c = EditWords(base, e, 1);
+      const int d = std::popcount(service_->FingerprintText(base).fingerprint ^ service_->FingerprintText(c).fingerprint);
+      if (d >= 4 && d <= 8 && confirmer->Confirms(base, c)) copy = c, distance = d;
+    }
+  }
+  // Reversed words: the same bag of words, so the same fingerprint, but no
+  // word pair in common.
+  std::string reversed;
+  {
+    std::istringstream in(base);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.insert(words.begin(), w);
+    for (const std::string& w : words) reversed += (reversed.empty() ? "" : " ") + w;
+  }
+  ASSERT_EQ(service_->FingerprintText(reversed).fingerprint, service_->FingerprintText(base).fingerprint);
+
+  Doc first = MakeDoc("1", "http://s/1", "", base);
+  first.json = "{\"content\":\"" + base + "\"}";
+  const DocIdAnswer a = Submit(first);
+  const DocIdAnswer b = Submit(MakeDoc("2", "http://s/2", "", copy));
+  EXPECT_TRUE(b.duplicate);
+  EXPECT_EQ(b.reason, FilterReason::kContent);
+  EXPECT_EQ(b.doc_id, a.doc_id);
+  EXPECT_EQ(b.distance, distance);
+  const DocIdAnswer c = Submit(MakeDoc("3", "http://s/3", "", reversed));
+  EXPECT_FALSE(c.duplicate) << "distance 0, but the texts do not confirm it";
+  ServiceStats st = service_->stats();
+  EXPECT_EQ(st.confirmations, 2u);
+  EXPECT_EQ(st.rejections, 1u);
+
+  // Without confirmation the copy is too far and the reversal matches.
+  service_.reset();
+  o = Options();
+  o.data_dir = dir_.path() + "/plain";
+  Open(o);
+  const DocIdAnswer pa = Submit(MakeDoc("1", "http://s/1", "", base));
+  EXPECT_FALSE(Submit(MakeDoc("2", "http://s/2", "", copy)).duplicate);
+  EXPECT_EQ(Submit(MakeDoc("3", "http://s/3", "", reversed)).doc_id, pa.doc_id);
+  // A scheme that cannot cover k_short is refused.
+  o.data_dir = dir_.path() + "/narrow";
+  o.confirm = "jaccard:0.5";
+  o.k_short = 8;
+  o.content_scheme = "t10";
+  std::unique_ptr<DocIdService> narrow;
+  EXPECT_TRUE(DocIdService::Open(o, &narrow).IsInvalidArgument());
+}
+
 TEST_F(ServiceTest, OrphanFilesOfAnUnfinishedCompactionAreRemovedOnOpen) {
   Open();
   Submit(MakeDoc("1", "", "", RandomText(1, 100)));
@@ -374,6 +439,7 @@ TEST_F(ServiceTest, BadArgumentsAreInvalidArgument) {
   ServiceOptions o = Options();
   o.data_dir = dir_.path() + "/other";
   o.k = 4;
+  o.content_scheme = "t10";  // without it, a scheme covering 4 is chosen
   std::unique_ptr<DocIdService> other;
   Status s = DocIdService::Open(o, &other);
   EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();

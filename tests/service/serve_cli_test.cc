@@ -149,9 +149,11 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
   EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --window 3x"), 2);
   EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--window '3x' is not a duration"), std::string::npos);
   EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --keep longest"), 2);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k 5"), 2);
+  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k 5 --content-scheme t10"), 2);
   EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("content distance 5"), std::string::npos);
   EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --listen nowhere"), 2);
+  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k-short 8"), 2);
+  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--k-short needs --confirm"), std::string::npos);
 
   ServerProcess first(dir.File("b"));
   const uint16_t port = first.WaitForPort();
