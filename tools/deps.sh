@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev libfaiss-dev
   clang libclang-rt-14-dev
   python3-matplotlib
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed
 )
 
 missing=()
