@@ -1,0 +1,82 @@
+"""simdex.dask on a LocalCluster of two worker processes equals the single-machine
+`simdex dedup` exactly (records, pairs, keep list), alone and against a stored index, and
+its sharded indexes search as one index over the same entries."""
+
+import numpy as np
+import pytest
+
+import simdex
+import simdex.dask
+from conftest import planted_corpus, read_jsonl
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return planted_corpus(str(tmp_path_factory.mktemp("corpus")))
+
+
+def cli(simdex_cli, tmp_path, paths, *flags):
+    out, pairs, keep = tmp_path / "out.jsonl", tmp_path / "pairs.jsonl", tmp_path / "keep.txt"
+    simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
+               *paths)
+    return read_jsonl(out), read_jsonl(pairs), keep.read_text().split()
+
+
+@pytest.mark.parametrize("keep,ranges", [("first", 3), ("longest", 1)])
+def test_cluster_dedup_equals_the_single_machine_command(client, corpus, simdex_cli, tmp_path, keep, ranges):
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, corpus, "--keep", keep)
+    run = simdex.dask.dedup(client, corpus, keep=keep, ranges=ranges, pairs=True)
+    assert len(want_pairs) > 100 and any(r["duplicate"] for r in want)  # the planted clusters are there
+    assert list(run.records()) == want
+    assert list(run.pair_records()) == want_pairs
+    assert [str(i) for i in run.keep_ids()] == want_keep
+    assert run.tasks["joins"] == 10 * ranges
+
+
+def test_cluster_dedup_against_a_stored_index_equals_the_command(client, corpus, simdex_cli, tmp_path):
+    simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", tmp_path / "stored.fp", corpus[0])
+    simdex_cli("build", "--quiet", "--block-size", "256", "--out", tmp_path / "stored.sdx", tmp_path / "stored.fp")
+    batch = corpus[1:]
+    index = str(tmp_path / "stored.sdx")
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, batch, "--against", index)
+    run = simdex.dask.dedup(client, batch, against=[index], ranges=2, pairs=True)
+    assert any("against" in r for r in want)
+    assert list(run.records()) == want
+    assert [str(i) for i in run.keep_ids()] == want_keep
+    assert run.tasks["against_splits"] == 10 * 2
+
+
+def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
+    run = simdex.dask.dedup(client, corpus, ranges=2)
+    stats = simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "shards"), shards=3,
+                                            block_size=128)
+    assert len(stats) == 3
+    kept = ~run.result.empty
+    fps = np.concatenate([p["fingerprints"] for p in client.gather(run.partitions)])[kept]
+    ids = run.ids[kept].astype(np.uint64)
+    with simdex.IndexBuilder(str(tmp_path / "one.sdx"), block_size=128) as b:
+        b.add(ids, fps)
+    one = simdex.Index.open(str(tmp_path / "one.sdx"))
+    sharded = simdex.open_index(str(tmp_path / "shards"))
+    assert isinstance(sharded, simdex.ShardedIndex) and sharded.entries == one.entries
+    queries = np.concatenate([fps[::7], fps[::11] ^ np.uint64(3)])
+    for k in (0, 3):
+        for got, want in zip(sharded.search(queries, k), one.search(queries, k)):
+            np.testing.assert_array_equal(got, want)
+    assert sharded.search_one(int(fps[0])) == one.search_one(int(fps[0]))
+
+
+def test_sharded_index_keeps_only_the_masked_documents(client, corpus, tmp_path):
+    run = simdex.dask.dedup(client, corpus, ranges=2)
+    simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "new"), shards=2, keep=run.result.keep)
+    sharded = simdex.open_index(str(tmp_path / "new"))
+    assert sharded.entries == int((run.result.keep & ~run.result.empty).sum())
