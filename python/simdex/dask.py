@@ -33,6 +33,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
+import dask.base
 import numpy as np
 
 import simdex
@@ -184,9 +185,21 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
     The files must be readable by the workers at the same paths."""
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
-    return [client.submit(_fingerprint_part, os.fspath(p), dict(fingerprint_options or {}), read, pure=False,
-                          key=f"simdex-fingerprint-{i}-{os.path.basename(os.fspath(p))}")
+    options = dict(fingerprint_options or {})
+    # Keys name the file and hash everything the result depends on, so that a run with other
+    # options never reuses a partition still held from an earlier run.
+    return [client.submit(_fingerprint_part, os.fspath(p), options, read,
+                          key=f"simdex-fingerprint-{i}-{os.path.basename(os.fspath(p))}-"
+                              f"{dask.base.tokenize(os.fspath(p), _mtime(p), options, read)}")
             for i, p in enumerate(paths)]
+
+
+def _mtime(path) -> int:
+    """The file's modification time, or 0 when the client cannot see it (only the workers do)."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, scheme: str = "t10",

@@ -30,24 +30,14 @@ AgainstStrategy StrategyNamed(const std::string& name) {
 }
 
 py::dict StatsDict(const DedupStats& s) {
-  py::dict d;
-  d["documents"] = s.documents;
-  d["empty"] = s.empty;
-  d["distinct_fingerprints"] = s.distinct_fingerprints;
-  d["pairs"] = s.pairs;
-  d["distinct_pairs"] = s.distinct_pairs;
-  d["clusters"] = s.clusters;
-  d["clustered_documents"] = s.clustered_documents;
-  d["duplicates"] = s.duplicates;
-  d["against_matches"] = s.against_matches;
-  d["against_strategy"] = s.against_strategy;
-  d["comparisons"] = s.comparisons;
-  d["spilled_runs"] = s.spilled_runs;
-  d["seconds_distinct"] = s.seconds_distinct;
-  d["seconds_self_join"] = s.seconds_self_join;
-  d["seconds_against"] = s.seconds_against;
-  d["seconds_clusters"] = s.seconds_clusters;
-  return d;
+  using namespace pybind11::literals;
+  return py::dict("documents"_a = s.documents, "empty"_a = s.empty, "distinct_fingerprints"_a = s.distinct_fingerprints,
+                  "pairs"_a = s.pairs, "distinct_pairs"_a = s.distinct_pairs, "clusters"_a = s.clusters,
+                  "clustered_documents"_a = s.clustered_documents, "duplicates"_a = s.duplicates,
+                  "against_matches"_a = s.against_matches, "against_strategy"_a = s.against_strategy,
+                  "comparisons"_a = s.comparisons, "spilled_runs"_a = s.spilled_runs,
+                  "seconds_distinct"_a = s.seconds_distinct, "seconds_self_join"_a = s.seconds_self_join,
+                  "seconds_against"_a = s.seconds_against, "seconds_clusters"_a = s.seconds_clusters);
 }
 
 // (fingerprints, ids, distances) arrays of one index's matches found elsewhere.

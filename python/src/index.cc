@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,22 +24,14 @@ namespace simdex::python {
 namespace {
 
 py::dict InfoDict(const IndexInfo& info) {
-  py::dict d;
-  d["entries"] = info.entries;
-  d["distinct_fingerprints"] = info.distinct_fingerprints;
-  d["scheme"] = info.scheme;
-  d["widths"] = info.widths;
-  d["k"] = info.k;
-  d["block_size"] = info.block_size;
-  d["restarts"] = info.restarts;
-  d["tables"] = info.tables.size();
-  d["string_ids"] = info.string_ids;
-  d["id_map_strings"] = info.id_map_strings;
-  d["format_version"] = info.format_version;
-  d["total_bytes"] = info.total_bytes;
-  d["bits_per_entry"] = info.entries == 0 ? 0.0 : 8.0 * static_cast<double>(info.total_bytes) / static_cast<double>(info.entries);
-  d["entropy_bound_bits_per_entry"] = info.entropy_bound_bits_per_entry;
-  return d;
+  using namespace pybind11::literals;
+  const double bits = info.entries == 0 ? 0.0 : 8.0 * static_cast<double>(info.total_bytes) / static_cast<double>(info.entries);
+  return py::dict("entries"_a = info.entries, "distinct_fingerprints"_a = info.distinct_fingerprints,
+                  "scheme"_a = info.scheme, "widths"_a = info.widths, "k"_a = info.k, "block_size"_a = info.block_size,
+                  "restarts"_a = info.restarts, "tables"_a = info.tables.size(), "string_ids"_a = info.string_ids,
+                  "id_map_strings"_a = info.id_map_strings, "format_version"_a = info.format_version,
+                  "total_bytes"_a = info.total_bytes, "bits_per_entry"_a = bits,
+                  "entropy_bound_bits_per_entry"_a = info.entropy_bound_bits_per_entry);
 }
 
 class PyIndexBuilder {
@@ -90,16 +83,12 @@ class PyIndexBuilder {
         ThrowIfError(s);
       }
     }
-    const BuildStats& st = builder_->stats();
-    py::dict d;
-    d["entries"] = st.entries;
-    d["distinct_fingerprints"] = st.distinct_fingerprints;
-    d["spilled_runs"] = st.spilled_runs;
-    d["file_bytes"] = st.file_bytes;
-    d["seconds_sorting"] = st.seconds_sorting;
-    d["seconds_encoding"] = st.seconds_encoding;
+    using namespace pybind11::literals;
+    const BuildStats st = builder_->stats();
     builder_.reset();
-    return d;
+    return py::dict("entries"_a = st.entries, "distinct_fingerprints"_a = st.distinct_fingerprints,
+                    "spilled_runs"_a = st.spilled_runs, "file_bytes"_a = st.file_bytes,
+                    "seconds_sorting"_a = st.seconds_sorting, "seconds_encoding"_a = st.seconds_encoding);
   }
 
   void Abandon() {
@@ -197,6 +186,17 @@ Releases the GIL; `threads` threads share the batch.)doc")
              return out;
            }, py::arg("query"), py::arg("k") = py::none(),
            "The matches of one query as a list of (id, fingerprint, distance), ordered by distance, then id.")
+      .def("_search_seconds", [](const IndexHandle& h, py::handle queries, int k, int threads) {
+             // The C++ batch search alone, timed in C++: the baseline of
+             // bench/python_bench.py's per-query overhead.
+             const ArrayView<uint64_t> q = ViewArray<uint64_t>(queries, "queries");
+             std::shared_ptr<const IndexReader> reader = h.reader();
+             py::gil_scoped_release release;
+             SearchResults results;
+             const auto start = std::chrono::steady_clock::now();
+             ThrowIfError(reader->Search(q.span, k, &results, threads));
+             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+           }, py::arg("queries"), py::arg("k"), py::arg("threads") = 1)
       .def("verify", [](const IndexHandle& h) {
              std::shared_ptr<const IndexReader> reader = h.reader();
              py::gil_scoped_release release;
