@@ -4,7 +4,7 @@
 Scenarios (each prints one JSON line; figures are medians of --repeat runs):
   search       Index.search from Python against the same C++ IndexReader::Search batch
                timed in C++ in the same process: the per-query overhead of the binding.
-  fingerprint  Fingerprinter.fingerprint_batch on the bundled sample's texts: simdex's
+  fingerprint  Fingerprinter.fingerprint_batch on the bundled sample's texts (--copies times): simdex's
                default options and compat="python-simhash", on 1 and 2 threads, against
                tests/compat/python_simhash_reference.py, a pure-Python re-implementation of
                the `simhash` package's Simhash(text).value (the package itself is on PyPI,
@@ -14,7 +14,7 @@ Scenarios (each prints one JSON line; figures are medians of --repeat runs):
                simdex.dedup on one thread in this process; results checked equal.
 
 Usage: PYTHONPATH=build/python python3 bench/python/python_bench.py [--scenarios search,fingerprint,dask]
-           [--index-n 1e6] [--queries 1e5] [--dask-n 1e7] [--repeat 5]
+           [--index-n 1e6] [--queries 1e5] [--copies 10] [--dask-n 1e7] [--repeat 5] [--dask-repeat 3]
 """
 
 import argparse
@@ -79,7 +79,7 @@ def bench_fingerprint(args):
     sys.path.insert(0, os.path.join(ROOT, "tests", "compat"))
     import python_simhash_reference as ref
     with open(os.path.join(ROOT, "tests", "data", "sample", "docs.jsonl")) as f:
-        texts = [json.loads(line)["text"] for line in f]
+        texts = [json.loads(line)["text"] for line in f] * args.copies
     mb = sum(len(t.encode()) for t in texts) / 1e6
     runs = [("simdex default", simdex.Fingerprinter(), (1, 2)),
             ("simdex compat=python-simhash", simdex.Fingerprinter(compat="python-simhash"), (1, 2))]
@@ -116,20 +116,34 @@ def bench_dask(args):
         with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                       dashboard_address=None, silence_logs=40, memory_limit=0) as cluster, \
                 distributed.Client(cluster) as client:
-            times = []
+            times, phases = [], []
             for _ in range(args.dask_repeat):
                 parts = [client.submit(_make_part, n // parts_n, 100 + p, pure=False) for p in range(parts_n)]
                 distributed.wait(parts)
                 start = time.perf_counter()
-                run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
+                with distributed.get_task_stream(client) as stream:
+                    run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
                 times.append(time.perf_counter() - start)
+                phases.append(task_seconds(stream.data))
                 equal = all(np.array_equal(getattr(run.result, f), getattr(want, f))
                             for f in ("representative", "distance", "duplicate"))
                 del parts
             emit({"scenario": "dask", "what": "simdex.dask.dedup_partitions", "n": n, "workers": workers,
                   "threads_per_worker": 1, "partitions": parts_n, "ranges": 2 * workers,
                   "seconds_median": statistics.median(times), "seconds_all": times, "equal_to_in_process": equal,
-                  "tasks": run.tasks})
+                  "tasks": run.tasks, "task_seconds_last_run": phases[-1]})
+
+
+def task_seconds(stream):
+    """Seconds of compute and of transfer summed by task kind (the function's name)."""
+    from dask.utils import key_split
+    out = {}
+    for task in stream:
+        name = key_split(task["key"])
+        for ss in task["startstops"]:
+            kind = f"{name}:{ss['action']}"
+            out[kind] = round(out.get(kind, 0.0) + ss["stop"] - ss["start"], 3)
+    return out
 
 
 def emit(record):
@@ -143,6 +157,7 @@ def main():
     p.add_argument("--queries", default="1e5")
     p.add_argument("--dask-n", default="1e7")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--copies", type=int, default=10, help="fingerprint: the sample's texts this many times")
     p.add_argument("--dask-repeat", type=int, default=3)
     args = p.parse_args()
     for s in args.scenarios.split(","):

@@ -57,14 +57,23 @@ __version__ = "0.1.0"
 EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
 
 
+_open_file = Index.open
+
+
 def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, ShardedIndex]:
-    """Opens an index file, or a directory of shards written by ``build_shards`` /
-    ``simdex.dask.build_sharded_index`` (searched together, with the same results as one
-    index over all their entries)."""
+    """Opens an index file (memory-mapped), or a directory of shards written by
+    ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with the same
+    results as one index over all their entries (a ShardedIndex). Options:
+    verify_block_checksums, verify_heads_on_open. A missing file raises OSError; a damaged
+    one simdex.CorruptionError."""
     path = os.fspath(path)
     if os.path.isdir(path):
         return ShardedIndex.open(path, **options)
-    return Index.open(path, **options)
+    return _open_file(path, **options)
+
+
+# Index.open(path) opens shard directories too.
+Index.open = staticmethod(open_index)
 
 
 def dedup(

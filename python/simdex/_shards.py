@@ -78,6 +78,24 @@ def build_shard(path: str, ids, fingerprints, *, scheme: str, string_ids: bool, 
         return builder.finish()
 
 
+def read_manifest(directory: str) -> dict:
+    manifest_path = os.path.join(directory, MANIFEST)
+    try:
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    except json.JSONDecodeError as e:
+        raise _simdex.CorruptionError(f"{manifest_path}: not a shard manifest ({e})") from None
+    if manifest.get("format") != "simdex-shards" or manifest.get("version") != 1 or not manifest.get("shards"):
+        raise _simdex.CorruptionError(f"{manifest_path}: not a version 1 simdex shard manifest")
+    return manifest
+
+
+def shard_paths(directory: str, manifest: Optional[dict] = None) -> List[str]:
+    """The shard files of a shard directory, in order."""
+    manifest = manifest or read_manifest(directory)
+    return [os.path.join(directory, s["file"]) for s in manifest["shards"]]
+
+
 class ShardedIndex:
     """The shards of a directory (see the module's docstring) searched together: every
     search gives the matches one index over all their entries would give, in the same
@@ -91,15 +109,8 @@ class ShardedIndex:
     @classmethod
     def open(cls, directory, **options) -> "ShardedIndex":
         directory = os.fspath(directory)
-        manifest_path = os.path.join(directory, MANIFEST)
-        try:
-            with open(manifest_path) as f:
-                manifest = json.load(f)
-        except json.JSONDecodeError as e:
-            raise _simdex.CorruptionError(f"{manifest_path}: not a shard manifest ({e})") from None
-        if manifest.get("format") != "simdex-shards" or manifest.get("version") != 1 or not manifest.get("shards"):
-            raise _simdex.CorruptionError(f"{manifest_path}: not a version 1 simdex shard manifest")
-        shards = [_simdex.Index.open(os.path.join(directory, s["file"]), **options) for s in manifest["shards"]]
+        manifest = read_manifest(directory)
+        shards = [_simdex.Index.open(path, **options) for path in shard_paths(directory, manifest)]
         schemes = {s.scheme for s in shards}
         if len(schemes) != 1:
             raise _simdex.CorruptionError(f"{directory}: shards of different schemes {sorted(schemes)}")

@@ -208,7 +208,8 @@ def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, s
     """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
     of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
-    readable by the workers), checked as `simdex dedup --against` checks them, in order."""
+    readable by the workers; a shard directory counts as its shards), checked as
+    `simdex dedup --against` checks them, in order."""
     info = simdex.scheme_info(scheme, k)
     k = info["k"] if k is None else k
     tables = info["tables_for_k"]
@@ -228,7 +229,10 @@ def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, s
             joined.append(client.submit(_join_range, buckets, k, t, scheme))
     tasks["joins"] = len(joined)
 
-    # 4. Against each index: the broadcast batch against the index's splits.
+    # 4. Against each index: the broadcast batch against the index's splits. A shard
+    # directory counts as its shards, in order.
+    against = [s for a in against for s in
+               (_shards.shard_paths(os.fspath(a)) if os.path.isdir(a) else [os.fspath(a)])]
     matches = []
     if against:
         batch = client.submit(_batch_distinct, partitions)

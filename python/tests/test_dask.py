@@ -80,3 +80,17 @@ def test_sharded_index_keeps_only_the_masked_documents(client, corpus, tmp_path)
     simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "new"), shards=2, keep=run.result.keep)
     sharded = simdex.open_index(str(tmp_path / "new"))
     assert sharded.entries == int((run.result.keep & ~run.result.empty).sum())
+
+
+def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_shards(
+        client, corpus, simdex_cli, tmp_path):
+    stored = simdex.dask.fingerprint_files(client, corpus[:1])
+    simdex.dask.build_sharded_index(client, stored, str(tmp_path / "stored"), shards=3, block_size=128)
+    assert isinstance(simdex.Index.open(str(tmp_path / "stored")), simdex.ShardedIndex)
+    shard_files = [str(tmp_path / "stored" / f"shard-{r:04d}.sdx") for r in range(3)]
+    flags = [x for f in shard_files for x in ("--against", f)]
+    want, _, want_keep = cli(simdex_cli, tmp_path, corpus[1:], *flags)
+    run = simdex.dask.dedup(client, corpus[1:], against=[str(tmp_path / "stored")], ranges=2)
+    assert sum("against" in r for r in want) > 10
+    assert list(run.records()) == want
+    assert [str(i) for i in run.keep_ids()] == want_keep
