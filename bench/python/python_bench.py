@@ -33,12 +33,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def median_seconds(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(timed(fn)[0] for _ in range(repeat))
+
+
+def timed(fn):
+    """(wall seconds, CPU seconds of the whole process) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def planted(n, seed):
@@ -66,8 +68,12 @@ def bench_search(args):
         queries = fps[rng.integers(0, n, nq)] ^ (np.uint64(1) << rng.integers(0, 64, nq).astype(np.uint64))
         for threads in (1, 2):
             index.search(queries, 3, threads=threads)  # warm the page cache
-            py_s = median_seconds(lambda: index.search(queries, 3, threads=threads), args.repeat)
-            cpp_s = statistics.median(index._search_seconds(queries, 3, threads) for _ in range(args.repeat))
+            # Alternated, so that both see the same load from the rest of the machine.
+            py, cpp = [], []
+            for _ in range(args.repeat):
+                py.append(timed(lambda: index.search(queries, 3, threads=threads))[0])
+                cpp.append(index._search_seconds(queries, 3, threads))
+            py_s, cpp_s = statistics.median(py), statistics.median(cpp)
             lims = index.search(queries, 3, threads=threads)[0]
             emit({"scenario": "search", "index_n": n, "queries": nq, "k": 3, "scheme": index.scheme,
                   "block_size": index.info()["block_size"], "threads": threads, "matches": int(lims[-1]),
@@ -87,9 +93,10 @@ def bench_fingerprint(args):
     same = sum(compat.fingerprint(t) == (ref.value_of_text(t) if t.strip() else None) for t in texts[:300])
     for name, fp, thread_counts in runs:
         for threads in thread_counts:
-            s = median_seconds(lambda: fp.fingerprint_batch(texts, threads=threads), args.repeat)
+            runs = [timed(lambda: fp.fingerprint_batch(texts, threads=threads)) for _ in range(args.repeat)]
+            s = statistics.median(r[0] for r in runs)
             emit({"scenario": "fingerprint", "what": name, "documents": len(texts), "mb": mb, "threads": threads,
-                  "seconds": s, "docs_per_s": len(texts) / s, "mb_per_s": mb / s, "repeat": args.repeat})
+                  "seconds": s, "cpu_seconds": statistics.median(r[1] for r in runs), "docs_per_s": len(texts) / s, "mb_per_s": mb / s, "repeat": args.repeat})
     s = median_seconds(lambda: [ref.value_of_text(t) for t in texts], max(1, args.repeat // 2))
     emit({"scenario": "fingerprint", "what": "pure-Python re-implementation of simhash.Simhash(text).value",
           "documents": len(texts), "mb": mb, "threads": 1, "seconds": s, "docs_per_s": len(texts) / s,

@@ -86,19 +86,19 @@ Status JoinOne(std::span<const uint64_t> distinct, const SelfJoinOptions& option
   return Status::OK();
 }
 
-KeyGroupOptions JoinSort(const SelfJoinOptions& options) {
+}  // namespace
+
+KeyGroupOptions SelfJoinSort(const SelfJoinOptions& options) {
   KeyGroupOptions sort = options.sort;
   sort.min_group_size = 2;
   return sort;
 }
 
-}  // namespace
-
 Status SelfJoin(std::span<const uint64_t> distinct, const SelfJoinOptions& options, const PairSink& sink,
                 SelfJoinStats* stats) {
   if (options.k == 0 || distinct.size() < 2) return Status::OK();
   std::vector<uint64_t> exclusions;  // the keys of the tables joined so far
-  KeyGroups groups(distinct, JoinSort(options));
+  KeyGroups groups(distinct, SelfJoinSort(options));
   for (int t : options.scheme.TablesForDistance(options.k)) {
     SIMDEX_RETURN_IF_ERROR(JoinOne(distinct, options, t, exclusions, &groups, sink, stats));
     exclusions.push_back(KeyMask(options.scheme.table(t)));
@@ -109,13 +109,18 @@ Status SelfJoin(std::span<const uint64_t> distinct, const SelfJoinOptions& optio
 
 Status SelfJoinTable(std::span<const uint64_t> distinct, const SelfJoinOptions& options, int table,
                      const PairSink& sink, SelfJoinStats* stats) {
-  if (options.k == 0 || distinct.size() < 2) return Status::OK();
+  KeyGroups groups(distinct, SelfJoinSort(options));
+  return SelfJoinTable(&groups, distinct, options, table, sink, stats);
+}
+
+Status SelfJoinTable(KeyGroups* groups, std::span<const uint64_t> distinct, const SelfJoinOptions& options,
+                     int table, const PairSink& sink, SelfJoinStats* stats) {
   std::vector<uint64_t> exclusions;
   for (int t : options.scheme.TablesForDistance(options.k)) {
     if (t == table) {
-      KeyGroups groups(distinct, JoinSort(options));
-      SIMDEX_RETURN_IF_ERROR(JoinOne(distinct, options, t, exclusions, &groups, sink, stats));
-      stats->sort = groups.stats();
+      if (options.k == 0 || distinct.size() < 2) return Status::OK();
+      SIMDEX_RETURN_IF_ERROR(JoinOne(distinct, options, t, exclusions, groups, sink, stats));
+      stats->sort = groups->stats();
       return Status::OK();
     }
     exclusions.push_back(KeyMask(options.scheme.table(t)));

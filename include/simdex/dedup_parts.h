@@ -38,6 +38,20 @@ namespace simdex {
 // scheme.num_tables().
 uint64_t TableKey(const Scheme& scheme, int table, uint64_t fingerprint);
 
+// The range, of `ranges` even ranges of table t's keys, that holds the
+// fingerprint's key: floor(TableKey * ranges / 2^key_bits). REQUIRES: 1 <=
+// ranges <= 2^16.
+int KeyRange(const Scheme& scheme, int table, uint64_t fingerprint, int ranges);
+
+// The shuffle's map side: the distinct fingerprints of `fingerprints` (any
+// order), cut for each table of `tables` into `ranges` key ranges:
+// (*out)[i * ranges + r] receives, in increasing order, those whose key in
+// tables[i] falls in range r. InvalidArgument for a table outside the
+// scheme or ranges outside 1..2^16.
+Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
+                        std::span<const uint64_t> fingerprints, int threads,
+                        std::vector<std::vector<uint64_t>>* out);
+
 // Every pair of distinct fingerprints among `fingerprints` (any order;
 // repeats are joined once) within k that table `table` owns: the pair
 // agrees on its key and on the key of no table before it in
@@ -46,6 +60,18 @@ uint64_t TableKey(const Scheme& scheme, int table, uint64_t fingerprint);
 // TablesForDistance(k). Runs on up to `threads` threads.
 Status JoinTable(const Scheme& scheme, int k, int table, std::span<const uint64_t> fingerprints, int threads,
                  std::vector<NearPair>* out);
+
+// The fingerprints of one key range of one table, for JoinTables().
+struct TableFingerprints {
+  int table;
+  std::span<const uint64_t> fingerprints;
+};
+
+// JoinTable() for each part in turn, appending to *out: one call for many
+// tables (a reducer that holds one key range of every table), reusing its
+// sort buffers from one part to the next. Stops at the first error.
+Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints> parts, int threads,
+                  std::vector<NearPair>* out);
 
 // For each distinct fingerprint of `fingerprints` (any order), the nearest
 // entry within k of `index` among the entries that agree with it on the key

@@ -36,19 +36,21 @@ from ._simdex import (
     NotFoundError,
     NotSupportedError,
     hamming_distance,
-    join_table,
+    join_tables,
+    key_ranges,
     merge,
     nearest_in_table,
     reduce_nearest,
     scheme_info,
+    split_by_key_ranges,
     table_keys,
 )
 
 __all__ = [
     "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "Index",
     "IndexBuilder", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
-    "dedup_records", "fingerprint_file", "hamming_distance", "join_table", "merge",
-    "nearest_in_table", "open_index", "reduce_nearest", "scheme_info", "table_keys",
+    "dedup_records", "fingerprint_file", "hamming_distance", "join_tables", "key_ranges", "merge",
+    "nearest_in_table", "open_index", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
 
 __version__ = "0.1.0"

@@ -13,10 +13,11 @@ The plan, as tasks on the cluster:
   1. map: each input file is one partition, read and fingerprinted on a worker
      (``fingerprint_files``); the partitions stay on the workers.
   2. shuffle by table key: each partition cuts its distinct fingerprints, for every table
-     t the scheme uses for k, into ``ranges`` key ranges of t (``_split``); bucket (t, r)
-     of every partition goes to one reducer.
-  3. self-join per key range: reducer (t, r) joins its bucket (simdex.join_table): the
-     pairs table t owns there. Every pair within k comes out of exactly one reducer.
+     t the scheme uses for k, into ``ranges`` key ranges of t (simdex.split_by_key_ranges);
+     bucket (t, r) of every partition goes to reducer r.
+  3. self-join per key range: reducer r joins bucket (t, r) of every table t
+     (simdex.join_tables): the pairs table t owns there. Every pair within k comes out of
+     exactly one (reducer, table).
   4. against a stored corpus, inverted: the batch's distinct fingerprints are broadcast
      to the workers; each task streams one split of an index - the key range r of its
      table t - against them (simdex.nearest_in_table); the splits' nearest entries are
@@ -75,29 +76,17 @@ def _distinct(part: dict) -> np.ndarray:
     return np.unique(part["fingerprints"][part["reasons"] == 0])
 
 
-def _bucket_of(fps: np.ndarray, table: int, ranges: int, scheme: str, key_bits: int) -> np.ndarray:
-    keys = simdex.table_keys(fps, table, scheme)
-    # range = floor(key * ranges / 2**key_bits), exact for key_bits + log2(ranges) <= 64
-    return ((keys.astype(object) * ranges) >> key_bits).astype(np.int64) if key_bits + ranges.bit_length() > 64 \
-        else ((keys * np.uint64(ranges)) >> np.uint64(key_bits)).astype(np.int64)
-
-
 def _split(part: dict, tables: Sequence[int], ranges: int, scheme: str) -> Dict[tuple, np.ndarray]:
     """The map side of the shuffle: the partition's distinct fingerprints by (table, key range)."""
-    fps = _distinct(part)
-    key_bits = simdex.scheme_info(scheme)["key_bits"]
-    out = {}
-    for t in tables:
-        which = _bucket_of(fps, t, ranges, scheme, key_bits[t])
-        for r in range(ranges):
-            out[(t, r)] = fps[which == r]
-    return out
+    fps = part["fingerprints"][part["reasons"] == 0]
+    return simdex.split_by_key_ranges(fps, list(tables), ranges, scheme)
 
 
-def _join_range(buckets: List[np.ndarray], k: int, table: int, scheme: str) -> tuple:
-    """The reduce side: the pairs table `table` owns in one key range."""
-    fps = np.concatenate(buckets) if buckets else np.empty(0, np.uint64)
-    return simdex.join_table(fps, k, table, scheme)
+def _join_range(buckets: Dict[int, List[np.ndarray]], k: int, scheme: str) -> tuple:
+    """The reduce side: the pairs each table owns in one key range (buckets: table -> the
+    partitions' buckets), joined in one call that reuses its sort buffers."""
+    parts = [(t, np.concatenate(b) if b else np.empty(0, np.uint64)) for t, b in buckets.items()]
+    return simdex.join_tables(parts, k, scheme)
 
 
 def _batch_distinct(parts: List[dict]) -> np.ndarray:
@@ -107,8 +96,7 @@ def _batch_distinct(parts: List[dict]) -> np.ndarray:
 def _nearest_split(index_path: str, batch: np.ndarray, k: int, table: int, r: int, ranges: int) -> tuple:
     """One split of a stored index - key range r of table `table` - streamed against the batch."""
     with simdex.Index.open(index_path) as index:
-        key_bits = simdex.scheme_info(index.scheme)["key_bits"][table]
-        mine = batch[_bucket_of(batch, table, ranges, index.scheme, key_bits) == r]
+        mine = batch[simdex.key_ranges(batch, table, ranges, index.scheme) == r]
         return simdex.nearest_in_table(index, mine, k, table)
 
 
@@ -223,10 +211,9 @@ def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, s
     # 2-3. Shuffle by table key, self-join per key range.
     splits = [client.submit(_split, p, tables, ranges, scheme) for p in partitions]
     joined = []
-    for t in tables:
-        for r in range(ranges):
-            buckets = [client.submit(operator.getitem, s, (t, r)) for s in splits]
-            joined.append(client.submit(_join_range, buckets, k, t, scheme))
+    for r in range(ranges):
+        buckets = {t: [client.submit(operator.getitem, s, (t, r)) for s in splits] for t in tables}
+        joined.append(client.submit(_join_range, buckets, k, scheme))
     tasks["joins"] = len(joined)
 
     # 4. Against each index: the broadcast batch against the index's splits. A shard

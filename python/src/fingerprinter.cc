@@ -73,7 +73,11 @@ class PyFingerprinter {
       if (lang != "en" && lang != "zh") throw py::value_error("stop_words '" + lang + "' is not en or zh (or a list of words)");
       o.stop_words = BuiltinStopWords(lang);
     } else if (!stop_words.is_none()) {
-      o.stop_words = stop_words.cast<std::vector<std::string>>();
+      try {
+        o.stop_words = stop_words.cast<std::vector<std::string>>();
+      } catch (const py::cast_error&) {
+        throw py::type_error("stop_words must be 'en', 'zh' or a list of str");
+      }
     }
     if (stop_words_file) ThrowIfError(LoadStopWords(*stop_words_file, &o.stop_words));
     o.weighting = Choose<Weighting>(weighting, "weighting",
@@ -161,8 +165,13 @@ class PyFingerprinter {
     const py::iterable items = py::isinstance<py::dict>(features) ? py::iterable(features.attr("items")())
                                                                    : py::reinterpret_borrow<py::iterable>(features);
     for (py::handle item : items) {
-      const auto pair = item.cast<std::pair<std::string, double>>();
-      list.push_back({pair.first, pair.second});
+      try {
+        const auto pair = item.cast<std::pair<std::string, double>>();
+        list.push_back({pair.first, pair.second});
+      } catch (const py::cast_error&) {
+        throw py::type_error("features must map str to a number (or be (str, number) pairs), got " +
+                             py::repr(item).cast<std::string>());
+      }
     }
     const FingerprintResult r = prototype_->FromFeatures(list);
     return r.empty() ? py::object(py::none()) : py::object(py::int_(r.fingerprint));

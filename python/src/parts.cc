@@ -74,13 +74,50 @@ void DefineParts(py::module_& m) {
           return keys;
         }, py::arg("fingerprints"), py::arg("table"), py::arg("scheme") = "t10",
         "Each fingerprint's key in table `table`: the leading key_bits of its permuted value, right aligned.");
-  m.def("join_table", [](py::handle fingerprints, int k, int table, const std::string& scheme, int threads) {
+  m.def("key_ranges", [](py::handle fingerprints, int table, int ranges, const std::string& scheme) {
+          const Scheme s = ParseScheme(scheme);
+          CheckTableNumber(s, table);
+          if (ranges < 1 || ranges > (1 << 16)) throw py::value_error("ranges must be in 1..65536");
+          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          py::array_t<int32_t> out(static_cast<py::ssize_t>(fps.span.size()));
+          int32_t* o = out.mutable_data();
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < fps.span.size(); ++i) o[i] = KeyRange(s, table, fps.span[i], ranges);
+          return out;
+        }, py::arg("fingerprints"), py::arg("table"), py::arg("ranges"), py::arg("scheme") = "t10",
+        "Each fingerprint's key range in table `table`, of `ranges` even ranges: floor(key * ranges / 2**key_bits).");
+  m.def("split_by_key_ranges", [](py::handle fingerprints, const std::vector<int>& tables, int ranges,
+                                  const std::string& scheme, int threads) {
           const Scheme s = ParseScheme(scheme);
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          std::vector<std::vector<uint64_t>> split;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(SplitByKeyRanges(s, tables, ranges, fps.span, ResolveThreads(threads, 1), &split));
+          }
+          py::dict out;
+          for (size_t i = 0; i < tables.size(); ++i) {
+            for (int r = 0; r < ranges; ++r) out[py::make_tuple(tables[i], r)] = ToArray(split[i * ranges + r]);
+          }
+          return out;
+        }, py::arg("fingerprints"), py::arg("tables"), py::arg("ranges"), py::arg("scheme") = "t10", py::kw_only(),
+        py::arg("threads") = 1,
+        "The shuffle's map side: {(table, range): the distinct fingerprints whose key in that table falls in that "
+        "range, sorted} for every table of `tables` and range of `ranges`.");
+  m.def("join_tables", [](const py::sequence& parts, int k, const std::string& scheme, int threads) {
+          const Scheme s = ParseScheme(scheme);
+          std::vector<ArrayView<uint64_t>> views;
+          std::vector<TableFingerprints> tables;
+          for (size_t i = 0; i < parts.size(); ++i) {
+            const py::tuple part = parts[i].cast<py::tuple>();
+            if (part.size() != 2) throw py::value_error("parts[" + std::to_string(i) + "] must be (table, fingerprints)");
+            views.push_back(ViewArray<uint64_t>(part[1], "fingerprints"));
+            tables.push_back({part[0].cast<int>(), views.back().span});
+          }
           std::vector<NearPair> pairs;
           {
             py::gil_scoped_release release;
-            ThrowIfError(JoinTable(s, k, table, fps.span, ResolveThreads(threads, 1), &pairs));
+            ThrowIfError(JoinTables(s, k, tables, ResolveThreads(threads, 1), &pairs));
           }
           py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
           py::array_t<uint8_t> d(static_cast<py::ssize_t>(pairs.size()));
@@ -90,10 +127,10 @@ void DefineParts(py::module_& m) {
             d.mutable_data()[i] = static_cast<uint8_t>(pairs[i].distance);
           }
           return py::make_tuple(a, b, d);
-        }, py::arg("fingerprints"), py::arg("k"), py::arg("table"), py::arg("scheme") = "t10", py::kw_only(),
-        py::arg("threads") = 1,
-        "The pairs (a, b, distances) of distinct fingerprints within k that table `table` owns (include/simdex/"
-        "dedup_parts.h): give it every fingerprint of some key ranges of that table.");
+        }, py::arg("parts"), py::arg("k"), py::arg("scheme") = "t10", py::kw_only(), py::arg("threads") = 1,
+        "The pairs (a, b, distances) of distinct fingerprints within k that each part's table owns among its "
+        "fingerprints: parts is a sequence of (table, fingerprints), e.g. one key range of every table "
+        "(include/simdex/dedup_parts.h, JoinTables).");
   m.def("nearest_in_table", [](const IndexHandle& index, py::handle fingerprints, int k, int table, int threads) {
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
           std::shared_ptr<const IndexReader> reader = index.reader();

@@ -73,5 +73,9 @@ def test_bad_options_and_texts_raise_clear_errors():
         simdex.Fingerprinter().fingerprint_batch(["ok", 3])
     with pytest.raises(ValueError, match="threads must be >= 0"):
         simdex.Fingerprinter().fingerprint_batch(["ok"], threads=-1)
+    with pytest.raises(TypeError, match="stop_words must be"):
+        simdex.Fingerprinter(stop_words=[1, 2])
+    with pytest.raises(TypeError, match="features must map str to a number"):
+        simdex.Fingerprinter().from_features([("a", "heavy")])
     with pytest.raises(ValueError, match="keep 'best' is not first, longest or max:FIELD"):
         simdex.fingerprint_file("x.jsonl", keep="best")

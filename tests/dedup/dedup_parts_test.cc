@@ -33,22 +33,29 @@ std::vector<uint64_t> MixedFingerprints(uint64_t seed) {
 
 // The fingerprints whose key in `table` falls in key range r of kRanges.
 std::vector<uint64_t> InKeyRange(const Scheme& scheme, int table, int r, const std::vector<uint64_t>& fps) {
-  const int bits = scheme.table(table).key_bits();
   std::vector<uint64_t> out;
   for (uint64_t f : fps) {
-    const uint64_t key = TableKey(scheme, table, f);
-    const int range = static_cast<int>(key * kRanges >> bits);  // keys of t4/t10/t20 have at most 33 bits
-    if (range == r) out.push_back(f);
+    if (KeyRange(scheme, table, f, kRanges) == r) out.push_back(f);
   }
   return out;
 }
 
-std::vector<NearPair> JoinAllRanges(const Scheme& scheme, int k, const std::vector<uint64_t>& fps) {
+// As the cluster's reducers join: one JoinTables call per key range, over
+// that range of every table (or, by_table, one JoinTable call per table and range).
+std::vector<NearPair> JoinAllRanges(const Scheme& scheme, int k, const std::vector<uint64_t>& fps,
+                                    bool by_table = false) {
   std::vector<NearPair> pairs;
-  for (int t : scheme.TablesForDistance(k)) {
-    for (int r = 0; r < kRanges; ++r) {
-      Status s = JoinTable(scheme, k, t, InKeyRange(scheme, t, r, fps), 2, &pairs);
-      EXPECT_TRUE(s.ok()) << s.ToString();
+  for (int r = 0; r < kRanges; ++r) {
+    std::vector<std::vector<uint64_t>> ranges;
+    std::vector<TableFingerprints> parts;
+    for (int t : scheme.TablesForDistance(k)) ranges.push_back(InKeyRange(scheme, t, r, fps));
+    for (size_t i = 0; i < ranges.size(); ++i) parts.push_back({scheme.TablesForDistance(k)[i], ranges[i]});
+    if (by_table) {
+      for (const TableFingerprints& p : parts) {
+        EXPECT_TRUE(JoinTable(scheme, k, p.table, p.fingerprints, 2, &pairs).ok());
+      }
+    } else {
+      EXPECT_TRUE(JoinTables(scheme, k, parts, 2, &pairs).ok());
     }
   }
   return pairs;
@@ -68,7 +75,7 @@ std::vector<NearestEntry> NearestAllRanges(const IndexReader& index, int k, cons
 
 using PairKey = std::tuple<uint64_t, uint64_t, int>;
 
-TEST(DedupPartsTest, JoinTableOverKeyRangesFindsEveryPairWithinKExactlyOnce) {
+TEST(DedupPartsTest, JoinTablesOverKeyRangesFindEveryPairWithinKExactlyOnce) {
   const std::vector<uint64_t> fps = MixedFingerprints(11);
   std::vector<uint64_t> distinct = fps;
   std::sort(distinct.begin(), distinct.end());
@@ -83,12 +90,47 @@ TEST(DedupPartsTest, JoinTableOverKeyRangesFindsEveryPairWithinKExactlyOnce) {
           if (d <= k) want.emplace_back(distinct[i], distinct[j], d);
         }
       }
-      for (const NearPair& p : JoinAllRanges(scheme, k, fps)) got.emplace_back(p.a, p.b, p.distance);
-      std::sort(got.begin(), got.end());
-      EXPECT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end()) << spec << " k " << k << ": a pair twice";
-      EXPECT_EQ(got, want) << spec << " k " << k;
+      for (bool by_table : {false, true}) {
+        got.clear();
+        for (const NearPair& p : JoinAllRanges(scheme, k, fps, by_table)) got.emplace_back(p.a, p.b, p.distance);
+        std::sort(got.begin(), got.end());
+        EXPECT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end()) << spec << " k " << k << ": a pair twice";
+        EXPECT_EQ(got, want) << spec << " k " << k << (by_table ? " by table" : " by range");
+      }
     }
   }
+}
+
+TEST(DedupPartsTest, KeyRangesCutEachTablesKeysEvenlyAndSplitGivesTheirDistinctFingerprints) {
+  const Scheme custom = SchemeOrDie("60,2,2:1");  // 62-bit keys: the product needs splitting
+  for (const Scheme& scheme : {Scheme::Default(), custom}) {
+    const int bits = scheme.table(0).key_bits();
+    const uint64_t top = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (int ranges : {1, 3, 7, 65536}) {
+      // Table 0 is the identity: its key is the fingerprint's top bits.
+      EXPECT_EQ(KeyRange(scheme, 0, 0, ranges), 0);
+      EXPECT_EQ(KeyRange(scheme, 0, ~uint64_t{0}, ranges), ranges - 1) << scheme.Name() << " " << ranges;
+      const uint64_t mid_key = top / 2 + 1;  // the first key of the upper half
+      const uint64_t mid = bits >= 64 ? mid_key : mid_key << (64 - bits);
+      EXPECT_EQ(KeyRange(scheme, 0, mid, ranges), ranges / 2) << scheme.Name() << " " << ranges;
+    }
+  }
+  std::vector<uint64_t> fps = MixedFingerprints(3);
+  std::vector<std::vector<uint64_t>> split;
+  const std::vector<int> tables = {4, 0, 9};
+  ASSERT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, kRanges, fps, 2, &split).ok());
+  ASSERT_EQ(split.size(), tables.size() * kRanges);
+  for (size_t i = 0; i < tables.size(); ++i) {
+    for (int r = 0; r < kRanges; ++r) {
+      std::vector<uint64_t> want = InKeyRange(Scheme::Default(), tables[i], r, fps);
+      std::sort(want.begin(), want.end());
+      want.erase(std::unique(want.begin(), want.end()), want.end());
+      EXPECT_EQ(split[i * kRanges + r], want) << "table " << tables[i] << " range " << r;
+    }
+  }
+  EXPECT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, 0, fps, 1, &split).IsInvalidArgument());
+  const std::vector<int> bad = {10};
+  EXPECT_TRUE(SplitByKeyRanges(Scheme::Default(), bad, 2, fps, 1, &split).IsInvalidArgument());
 }
 
 TEST(DedupPartsTest, ReducedNearestOfEveryTableAndRangeIsTheNearestEntry) {
