@@ -94,3 +94,22 @@ def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_
     assert sum("against" in r for r in want) > 10
     assert list(run.records()) == want
     assert [str(i) for i in run.keep_ids()] == want_keep
+
+
+def test_record_numbers_as_ids_count_on_across_files_as_the_command_counts_them(client, corpus, simdex_cli, tmp_path):
+    import gzip
+    import json
+    lines = []
+    for path in corpus:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            lines += [json.loads(line)["text"] for line in f]
+    files = []
+    for i in range(3):  # one document per line: the id is the line number, counted on across files
+        files.append(str(tmp_path / f"lines-{i}.txt"))
+        with open(files[-1], "w") as f:
+            f.write("".join(t + "\n" for t in lines[i::3]))
+    out = tmp_path / "lines.jsonl"
+    simdex_cli("dedup", "--quiet", "-o", out, *files)
+    run = simdex.dask.dedup(client, files, ranges=2)
+    assert list(run.records()) == read_jsonl(out)
+    assert run.ids[-1] == len(lines)
