@@ -113,3 +113,22 @@ def test_record_numbers_as_ids_count_on_across_files_as_the_command_counts_them(
     run = simdex.dask.dedup(client, files, ranges=2)
     assert list(run.records()) == read_jsonl(out)
     assert run.ids[-1] == len(lines)
+
+
+def test_keep_max_field_chooses_the_same_representatives_as_the_command(client, corpus, simdex_cli, tmp_path):
+    import gzip
+    import json
+    files = []
+    for i, path in enumerate(corpus[:2]):  # the same documents with a popularity field (ties and nulls too)
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            docs = [json.loads(line) for line in f]
+        files.append(str(tmp_path / f"views-{i}.jsonl"))
+        with open(files[-1], "w") as out:
+            for d in docs:
+                d["views"] = None if d["id"] % 7 == 0 else (d["id"] * 37) % 11
+                out.write(json.dumps(d) + "\n")
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, files, "--keep", "max:views")
+    run = simdex.dask.dedup(client, files, keep="max:views", ranges=2, pairs=True)
+    assert list(run.records()) == want
+    assert list(run.pair_records()) == want_pairs
+    assert [str(i) for i in run.keep_ids()] == want_keep
