@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample: installs what is missing, builds simdex,
 # de-duplicates the sample and shows its clusters, then builds an index of it
-# and queries the index.
+# and queries the index; then does the same from Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)" --target simdex_cli >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
+  -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
+cmake --build build -j"$(nproc)" --target simdex_cli _simdex >/dev/null
+tools/python.sh build 2>/dev/null  # import simdex for python3 on PATH and /usr/bin/python3
 
 simdex=build/bin/simdex
 sample=tests/data/sample/docs.jsonl
@@ -92,3 +94,18 @@ echo "      $out/batch.jsonl"
 echo "Batch documents that a stored one already covers, e.g.:"
 grep -m 3 '"against"' "$out/against.jsonl" | sed 's/^/    /'
 echo "$(wc -l <"$out/new.txt") of $(wc -l <"$out/batch.jsonl") batch documents are new ($out/new.txt)"
+
+echo
+echo "== 6. The same from Python (docs/python.md): import simdex"
+python3 - "$sample" "$out/sample.sdx" <<'PY'
+import sys
+import simdex
+sample, index_path = sys.argv[1:]
+part = simdex.fingerprint_file(sample, keep="first", threads=2)    # as `simdex dedup` reads it
+result = simdex.dedup(part["fingerprints"], empty=part["reasons"], pairs=True)
+print(f"simdex.dedup: {len(result)} documents, {result.stats['pairs']} pairs, "
+      f"{result.stats['clusters']} clusters, {int(result.duplicate.sum())} duplicates")
+index = simdex.Index.open(index_path)
+lims, ids, fps, distances = index.search(part["fingerprints"][part["reasons"] == 0][:5], 3)
+print(f"Index.search of 5 fingerprints: lims={lims.tolist()} ids={ids.tolist()} distances={distances.tolist()}")
+PY

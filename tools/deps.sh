@@ -11,6 +11,7 @@ packages=(
   librocksdb-dev wrk
   clang libclang-rt-14-dev
   python3-matplotlib
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed
 )
 
 missing=()

@@ -10,21 +10,28 @@ tools/deps.sh
 jobs=$(nproc)
 fuzz_seconds=${SIMDEX_FUZZ_SECONDS:-10}
 
-echo "== Release build and tests" >&2
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+echo "== Release build and tests (the Python package's pytest suite included)" >&2
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
+  -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build -j"$jobs"
+tools/python.sh build  # import simdex for python3 on PATH and /usr/bin/python3
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== Python package as installed, with Debian's /usr/bin/python3" >&2
+if [ -x /usr/bin/python3 ]; then
+  (cd /tmp && SIMDEX_BINARY_DIR="$OLDPWD/build" /usr/bin/python3 -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
+fi
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests" >&2
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSIMDEX_SANITIZE=ON -DSIMDEX_BUILD_BENCH=OFF >/dev/null
+  -DSIMDEX_SANITIZE=ON -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF >/dev/null
+  -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
 cmake --build build-fuzz -j"$jobs"
 shopt -s nullglob
 for target in build-fuzz/bin/fuzz_*; do

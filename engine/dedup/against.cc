@@ -128,12 +128,14 @@ Status ProbeIndex(std::span<const uint64_t> distinct, const IndexReader& index, 
 }
 
 Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& index, int k,
-                      const KeyGroupOptions& sort, std::vector<AgainstHit>* hits, AgainstStats* stats) {
+                      const KeyGroupOptions& sort, std::vector<AgainstHit>* hits, AgainstStats* stats,
+                      int only_table) {
   hits->clear();
   Nearest found(distinct.size());
   std::mutex mu;
   KeyGroups groups(distinct, sort);
   for (int t : index.scheme().TablesForDistance(k)) {
+    if (only_table >= 0 && t != only_table) continue;
     const int group_bits = GroupBits(index.scheme().table(t).key_bits(), distinct.size());
     SIMDEX_RETURN_IF_ERROR(groups.ForEach(index.scheme().table(t), [&](int) {
       return std::make_unique<MergeVisitor>(distinct, index, t, group_bits, k, &found, mu, stats);

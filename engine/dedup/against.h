@@ -44,9 +44,13 @@ struct AgainstStats {
 Status ProbeIndex(std::span<const uint64_t> distinct, const IndexReader& index, int k, int threads,
                   std::vector<AgainstHit>* hits);
 
-// The same hits by the merge join.
+// The same hits by the merge join. With only_table >= 0, only that table
+// (one of TablesForDistance(k)) is walked: the hits are then the nearest
+// entries among those that agree with the batch fingerprint on that
+// table's key, and the nearest over every table's hits is the answer.
 Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& index, int k,
-                      const KeyGroupOptions& sort, std::vector<AgainstHit>* hits, AgainstStats* stats);
+                      const KeyGroupOptions& sort, std::vector<AgainstHit>* hits, AgainstStats* stats,
+                      int only_table = -1);
 
 // kProbe or kMergeJoin for a batch of `distinct` fingerprints against
 // `index` (docs/benchmarks.md measures the crossover this follows).

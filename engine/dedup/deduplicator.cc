@@ -21,6 +21,7 @@
 
 #include "engine/dedup/against.h"
 #include "engine/dedup/clusters.h"
+#include "engine/dedup/external_parts.h"
 #include "engine/dedup/self_join.h"
 #include "engine/dedup/union_find.h"
 #include "engine/index/external_sorter.h"
@@ -70,7 +71,9 @@ struct Deduplicator::Rep {
   bool finished = false;
   bool pairs_read = false;
   DedupStats stats;
-  std::vector<const IndexReader*> indexes;
+  std::vector<const IndexReader*> indexes;  // null: matches found elsewhere
+  std::vector<std::vector<NearestEntry>> external_matches;  // for the null indexes, in order
+  std::vector<NearPair> external_pairs;
 
   // While adding.
   uint64_t documents = 0;
@@ -186,6 +189,22 @@ Status Deduplicator::AddIndex(const IndexReader* index) {
   return Status::OK();
 }
 
+Status Deduplicator::AddNearPairs(std::span<const NearPair> pairs) {
+  Rep& r = *rep_;
+  if (!r.adding) return Status::InvalidArgument("AddNearPairs() after Finish()");
+  if (!r.options.external_pairs) return Status::InvalidArgument("AddNearPairs() needs options.external_pairs");
+  r.external_pairs.insert(r.external_pairs.end(), pairs.begin(), pairs.end());
+  return Status::OK();
+}
+
+Status Deduplicator::AddIndexMatches(std::span<const NearestEntry> matches) {
+  Rep& r = *rep_;
+  if (!r.adding) return Status::InvalidArgument("AddIndexMatches() after Finish()");
+  r.indexes.push_back(nullptr);
+  r.external_matches.emplace_back(matches.begin(), matches.end());
+  return Status::OK();
+}
+
 uint64_t Deduplicator::size() const { return rep_->documents; }
 const DedupStats& Deduplicator::stats() const { return rep_->stats; }
 
@@ -268,7 +287,13 @@ Status Deduplicator::FinishImpl() {
   // 2. Against each index.
   start = Clock::now();
   dedup::KeyGroupOptions sort{.memory_bytes = r.SortBudget(0), .tmpdir = r.options.tmpdir, .threads = r.options.threads};
+  size_t external = 0;
   for (const IndexReader* index : r.indexes) {
+    if (index == nullptr) {
+      r.hits.emplace_back();
+      SIMDEX_RETURN_IF_ERROR(dedup::ToAgainstHits(r.distinct, r.external_matches[external++], r.k, &r.hits.back()));
+      continue;
+    }
     AgainstStrategy strategy = r.options.against_strategy;
     if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.k);
     st.against_strategy = AgainstStrategyName(strategy);
@@ -305,7 +330,7 @@ Status Deduplicator::FinishImpl() {
   join.force_plain_groups = r.options.force_plain_groups;
   dedup::SelfJoinStats join_stats;
   Status sink_status;
-  SIMDEX_RETURN_IF_ERROR(dedup::SelfJoin(r.distinct, join, [&](std::span<const dedup::DistinctPair> pairs) {
+  const dedup::PairSink sink = [&](std::span<const dedup::DistinctPair> pairs) {
     for (const dedup::DistinctPair& p : pairs) {
       sets.Union(p.a, p.b);
       st.pairs += uint64_t{r.multiplicity[p.a]} * r.multiplicity[p.b];
@@ -314,7 +339,16 @@ Status Deduplicator::FinishImpl() {
         sink_status = r.near_pairs->Add(&record, 1);
       }
     }
-  }, &join_stats));
+  };
+  if (r.options.external_pairs) {
+    std::vector<dedup::DistinctPair> pairs;
+    SIMDEX_RETURN_IF_ERROR(dedup::ToDistinctPairs(r.distinct, r.external_pairs, r.k, &pairs));
+    r.external_pairs = std::vector<NearPair>();
+    sink(pairs);
+    join_stats.pairs = pairs.size();
+  } else {
+    SIMDEX_RETURN_IF_ERROR(dedup::SelfJoin(r.distinct, join, sink, &join_stats));
+  }
   SIMDEX_RETURN_IF_ERROR(sink_status);
   st.distinct_pairs = join_stats.pairs;
   st.comparisons = join_stats.groups.comparisons;

@@ -133,6 +133,15 @@ KeyGroups::KeyGroups(std::span<const uint64_t> distinct, const KeyGroupOptions& 
     : distinct_(distinct), options_(options) {}
 KeyGroups::~KeyGroups() = default;
 
+void KeyGroups::Reset(std::span<const uint64_t> distinct) {
+  if (distinct.size() > capacity_) {
+    records_.reset();
+    scratch_.reset();
+    capacity_ = 0;
+  }
+  distinct_ = distinct;
+}
+
 // The in-memory path: radix sort, then `threads` parts visited in parallel.
 Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
                                  const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor) {
@@ -145,6 +154,7 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   if (!records_) {
     records_.reset(new uint64_t[n]);
     scratch_.reset(new uint64_t[n]);
+    capacity_ = n;
   }
   uint64_t* const records = records_.get();
   const Permuter permuter(perm);

@@ -105,6 +105,13 @@ class KeyGroups {
 
   const KeyGroupStats& stats() const { return stats_; }
 
+  // Points the object at another batch, keeping the in-memory sort's
+  // buffers when they are large enough (fresh pages cost more than the
+  // sort on some virtual machines). The options stay; their memory bound
+  // must fit the new batch to sort it in memory. REQUIRES: as the
+  // constructor.
+  void Reset(std::span<const uint64_t> distinct);
+
  private:
   Status SortedInMemory(const BlockPermutation& perm, int group_bits,
                         const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor);
@@ -114,8 +121,9 @@ class KeyGroups {
   std::span<const uint64_t> distinct_;
   KeyGroupOptions options_;
   KeyGroupStats stats_;
-  std::unique_ptr<uint64_t[]> records_;  // in memory: distinct_.size() each
+  std::unique_ptr<uint64_t[]> records_;  // in memory: capacity_ each
   std::unique_ptr<uint64_t[]> scratch_;
+  size_t capacity_ = 0;
 };
 
 }  // namespace simdex::dedup

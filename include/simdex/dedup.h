@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "simdex/index.h"
@@ -53,6 +54,22 @@ enum class AgainstStrategy {
 };
 // "auto", "probe", "merge-join".
 const char* AgainstStrategyName(AgainstStrategy strategy);
+
+// Two distinct fingerprints of a batch within distance k, a < b.
+struct NearPair {
+  uint64_t a;
+  uint64_t b;
+  int distance;
+  friend bool operator==(const NearPair&, const NearPair&) = default;
+};
+
+// The nearest entry within k of an index for one batch fingerprint.
+struct NearestEntry {
+  uint64_t fingerprint;  // the batch's
+  uint64_t id;           // the entry's (IndexReader's number)
+  int distance;
+  friend bool operator==(const NearestEntry&, const NearestEntry&) = default;
+};
 
 struct DedupOptions {
   // The permuted tables of the self-join. k may be anything up to the
@@ -75,6 +92,11 @@ struct DedupOptions {
   // Compare every key group pair by pair, never splitting large groups
   // (the results are the same; tests run both paths).
   bool force_plain_groups = false;
+  // The pairs of distinct fingerprints come from AddNearPairs() instead of
+  // the self-join: they were found elsewhere, by JoinTable()
+  // (simdex/dedup_parts.h) over every table and key range, on the workers
+  // of a cluster (docs/distributed.md).
+  bool external_pairs = false;
 };
 
 struct DedupStats {
@@ -133,6 +155,21 @@ class Deduplicator {
   // scheme's k (InvalidArgument otherwise). The index must stay open until
   // Finish() returns. REQUIRES: Finish() not called.
   Status AddIndex(const IndexReader* index);
+
+  // The pieces computed elsewhere (docs/distributed.md); the results are
+  // those the self-join and AddIndex() would give for the same inputs.
+  //
+  // With options.external_pairs: every pair of the batch's distinct
+  // fingerprints within k, each exactly once (in any order, over any
+  // number of calls). A fingerprint the batch does not hold, a == b, or a
+  // wrong distance makes Finish() return InvalidArgument.
+  Status AddNearPairs(std::span<const NearPair> pairs);
+  // One more index, searched elsewhere (it takes the next AddIndex
+  // number): the nearest entry of each batch fingerprint that has one
+  // within k, at most one per fingerprint (NearestInIndexTable() results
+  // reduced by ReduceNearest()). Anything else is InvalidArgument in
+  // Finish(). The span is copied.
+  Status AddIndexMatches(std::span<const NearestEntry> matches);
 
   // Finds the pairs, the clusters, the representatives and the index
   // matches. Returns the first error (spill I/O, a damaged index block).

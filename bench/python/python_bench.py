@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Benchmarks of the Python package (docs/benchmarks.md, "Python and Dask").
+
+Scenarios (each prints one JSON line; figures are medians of --repeat runs):
+  search       Index.search from Python against the same C++ IndexReader::Search batch
+               timed in C++ in the same process: the per-query overhead of the binding.
+  fingerprint  Fingerprinter.fingerprint_batch on the bundled sample's texts (--copies times): simdex's
+               default options and compat="python-simhash", on 1 and 2 threads, against
+               tests/compat/python_simhash_reference.py, a pure-Python re-implementation of
+               the `simhash` package's Simhash(text).value (the package itself is on PyPI,
+               which this machine cannot reach; the re-implementation is labelled as such).
+  dask         simdex.dask.dedup_partitions of N planted-cluster fingerprints on a
+               LocalCluster of 1 and of 2 single-threaded worker processes, beside
+               simdex.dedup on one thread in this process; results checked equal.
+
+Usage: PYTHONPATH=build/python python3 bench/python/python_bench.py [--scenarios search,fingerprint,dask]
+           [--index-n 1e6] [--queries 1e5] [--copies 10] [--dask-n 1e7] [--repeat 5] [--dask-repeat 3]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import simdex
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def median_seconds(fn, repeat):
+    return statistics.median(timed(fn)[0] for _ in range(repeat))
+
+
+def timed(fn):
+    """(wall seconds, CPU seconds of the whole process) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def planted(n, seed):
+    """n fingerprints: a tenth are centres, each followed by members 1-3 bits away; the rest uniform."""
+    rng = np.random.default_rng(seed)
+    fps = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    centres = n // 10
+    members = rng.integers(0, centres, n // 10)
+    flips = np.zeros(len(members), dtype=np.uint64)
+    for _ in range(2):
+        flips |= np.uint64(1) << rng.integers(0, 64, len(members)).astype(np.uint64)
+    fps[centres:centres + len(members)] = fps[members] ^ flips
+    return fps
+
+
+def bench_search(args):
+    n, nq = int(float(args.index_n)), int(float(args.queries))
+    fps = planted(n, 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.sdx")
+        with simdex.IndexBuilder(path, threads=2) as b:
+            b.add(np.arange(n, dtype=np.uint64), fps)
+        index = simdex.Index.open(path)
+        rng = np.random.default_rng(2)
+        queries = fps[rng.integers(0, n, nq)] ^ (np.uint64(1) << rng.integers(0, 64, nq).astype(np.uint64))
+        for threads in (1, 2):
+            index.search(queries, 3, threads=threads)  # warm the page cache
+            # Alternated, so that both see the same load from the rest of the machine.
+            py, cpp = [], []
+            for _ in range(args.repeat):
+                py.append(timed(lambda: index.search(queries, 3, threads=threads))[0])
+                cpp.append(index._search_seconds(queries, 3, threads))
+            py_s, cpp_s = statistics.median(py), statistics.median(cpp)
+            lims = index.search(queries, 3, threads=threads)[0]
+            emit({"scenario": "search", "index_n": n, "queries": nq, "k": 3, "scheme": index.scheme,
+                  "block_size": index.info()["block_size"], "threads": threads, "matches": int(lims[-1]),
+                  "python_s": py_s, "cpp_s": cpp_s, "python_qps": nq / py_s, "cpp_qps": nq / cpp_s,
+                  "overhead_us_per_query": (py_s - cpp_s) / nq * 1e6, "repeat": args.repeat})
+
+
+def bench_fingerprint(args):
+    sys.path.insert(0, os.path.join(ROOT, "tests", "compat"))
+    import python_simhash_reference as ref
+    with open(os.path.join(ROOT, "tests", "data", "sample", "docs.jsonl")) as f:
+        texts = [json.loads(line)["text"] for line in f] * args.copies
+    mb = sum(len(t.encode()) for t in texts) / 1e6
+    runs = [("simdex default", simdex.Fingerprinter(), (1, 2)),
+            ("simdex compat=python-simhash", simdex.Fingerprinter(compat="python-simhash"), (1, 2))]
+    compat = simdex.Fingerprinter(compat="python-simhash")
+    same = sum(compat.fingerprint(t) == (ref.value_of_text(t) if t.strip() else None) for t in texts[:300])
+    for name, fp, thread_counts in runs:
+        for threads in thread_counts:
+            runs = [timed(lambda: fp.fingerprint_batch(texts, threads=threads)) for _ in range(args.repeat)]
+            s = statistics.median(r[0] for r in runs)
+            emit({"scenario": "fingerprint", "what": name, "documents": len(texts), "mb": mb, "threads": threads,
+                  "seconds": s, "cpu_seconds": statistics.median(r[1] for r in runs), "docs_per_s": len(texts) / s, "mb_per_s": mb / s, "repeat": args.repeat})
+    s = median_seconds(lambda: [ref.value_of_text(t) for t in texts], max(1, args.repeat // 2))
+    emit({"scenario": "fingerprint", "what": "pure-Python re-implementation of simhash.Simhash(text).value",
+          "documents": len(texts), "mb": mb, "threads": 1, "seconds": s, "docs_per_s": len(texts) / s,
+          "mb_per_s": mb / s, "compat_equal_of_first_300": same, "repeat": max(1, args.repeat // 2)})
+
+
+def _make_part(n, seed):
+    return simdex.dask._partition_from_arrays(planted(n, seed))
+
+
+def bench_dask(args):
+    import distributed
+    import simdex.dask
+    n = int(float(args.dask_n))
+    parts_n = 8
+    local = np.concatenate([planted(n // parts_n, 100 + p) for p in range(parts_n)])
+    start = time.perf_counter()
+    want = simdex.dedup(local, threads=1)
+    single_s = time.perf_counter() - start
+    emit({"scenario": "dask", "what": "simdex.dedup in-process", "n": n, "threads": 1, "seconds": single_s,
+          "pairs": want.stats["pairs"], "clusters": want.stats["clusters"]})
+    del local
+    for workers in (1, 2):
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=None, silence_logs=40, memory_limit=0) as cluster, \
+                distributed.Client(cluster) as client:
+            times, phases = [], []
+            for _ in range(args.dask_repeat):
+                parts = [client.submit(_make_part, n // parts_n, 100 + p, pure=False) for p in range(parts_n)]
+                distributed.wait(parts)
+                start = time.perf_counter()
+                with distributed.get_task_stream(client) as stream:
+                    run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
+                times.append(time.perf_counter() - start)
+                phases.append(task_seconds(stream.data))
+                equal = all(np.array_equal(getattr(run.result, f), getattr(want, f))
+                            for f in ("representative", "distance", "duplicate"))
+                del parts
+            emit({"scenario": "dask", "what": "simdex.dask.dedup_partitions", "n": n, "workers": workers,
+                  "threads_per_worker": 1, "partitions": parts_n, "ranges": 2 * workers,
+                  "seconds_median": statistics.median(times), "seconds_all": times, "equal_to_in_process": equal,
+                  "tasks": run.tasks, "task_seconds_last_run": phases[-1]})
+
+
+def task_seconds(stream):
+    """Seconds of compute and of transfer summed by task kind (the function's name)."""
+    from dask.utils import key_split
+    out = {}
+    for task in stream:
+        name = key_split(task["key"])
+        for ss in task["startstops"]:
+            kind = f"{name}:{ss['action']}"
+            out[kind] = round(out.get(kind, 0.0) + ss["stop"] - ss["start"], 3)
+    return out
+
+
+def emit(record):
+    print(json.dumps(record), flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scenarios", default="search,fingerprint,dask")
+    p.add_argument("--index-n", default="1e6")
+    p.add_argument("--queries", default="1e5")
+    p.add_argument("--dask-n", default="1e7")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--copies", type=int, default=10, help="fingerprint: the sample's texts this many times")
+    p.add_argument("--dask-repeat", type=int, default=3)
+    args = p.parse_args()
+    for s in args.scenarios.split(","):
+        {"search": bench_search, "fingerprint": bench_fingerprint, "dask": bench_dask}[s](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""DedupResult: what ``simdex.dedup`` and ``simdex.dask.dedup`` return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+
+@dataclass
+class DedupResult:
+    """Per-document arrays, by input ordinal (the i-th fingerprint given is document i).
+
+    representative: np.uint64, the ordinal of the document's cluster's representative
+      (itself when alone or empty).
+    distance: np.int8, Hamming distance to the representative (-1 for empty documents).
+    duplicate: bool, not its cluster's representative, or an index holds an entry within k.
+    empty: bool, the document has no fingerprint (never clustered).
+    against_index / against_id / against_distance: the nearest entry within k of the
+      ``against`` indexes (index number in the order given, the entry's id number in that
+      index, distance), -1 / 0 / -1 when none.
+    pairs: (a, b, distance) arrays of every pair within k, a < b, ordered by (a, b), or
+      None unless asked for.
+    stats: counts and timings of the engine's run.
+    """
+
+    representative: np.ndarray
+    distance: np.ndarray
+    duplicate: np.ndarray
+    empty: np.ndarray
+    against_index: np.ndarray
+    against_id: np.ndarray
+    against_distance: np.ndarray
+    pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]
+    stats: dict
+
+    def __len__(self) -> int:
+        return len(self.representative)
+
+    @property
+    def keep(self) -> np.ndarray:
+        """Bool mask of the documents to keep (not duplicates)."""
+        return ~self.duplicate
+
+    def clusters(self) -> List[np.ndarray]:
+        """The clusters of two or more documents, each an array of ordinals in input
+        order, ordered by their representative's ordinal."""
+        reps = self.representative
+        order = np.lexsort((np.arange(len(reps)), reps))
+        sorted_reps = reps[order]
+        starts = np.flatnonzero(np.r_[True, sorted_reps[1:] != sorted_reps[:-1]]) if len(reps) else np.array([], int)
+        bounds = np.r_[starts, len(reps)]
+        return [order[b:e] for b, e in zip(bounds[:-1], bounds[1:]) if e - b >= 2]
+
+    def records(self, ids, reasons=None, against: Sequence = (), against_names: Optional[Sequence[str]] = None
+                ) -> Iterator[dict]:
+        """One dict per document with the fields and order of ``simdex dedup``'s JSON lines:
+        {"id", "cluster", "duplicate", "distance", "against"?: {"index", "id", "distance"},
+        "empty"?}. ids: the documents' ids by ordinal; reasons: the EMPTY_REASONS codes;
+        against: the indexes given to dedup (string ids are looked up);
+        against_names: their names as the command line gave them."""
+        yield from dedup_records(self, ids, reasons, against, against_names)
+
+    def pair_records(self, ids) -> Iterator[dict]:
+        """{"a", "b", "distance"} per pair, as ``simdex dedup --pairs`` writes them."""
+        if self.pairs is None:
+            raise ValueError("this result has no pairs: run dedup with pairs=True")
+        a, b, d = self.pairs
+        for x, y, z in zip(a.tolist(), b.tolist(), d.tolist()):
+            yield {"a": _py(ids[x]), "b": _py(ids[y]), "distance": z}
+
+
+def _py(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def dedup_records(result: DedupResult, ids, reasons=None, against: Sequence = (),
+                  against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
+    """See DedupResult.records."""
+    from . import EMPTY_REASONS
+    names = list(against_names) if against_names is not None else [getattr(i, "path", str(i)) for i in against]
+    reps = result.representative.tolist()
+    dists = result.distance.tolist()
+    dups = result.duplicate.tolist()
+    empties = result.empty.tolist()
+    aidx = result.against_index.tolist()
+    aid = result.against_id.tolist()
+    adist = result.against_distance.tolist()
+    for o in range(len(reps)):
+        rec = {"id": _py(ids[o]), "cluster": _py(ids[reps[o]]), "duplicate": dups[o],
+               "distance": 0 if empties[o] else dists[o]}
+        if aidx[o] >= 0:
+            index = against[aidx[o]] if against else None
+            stored = index.id_string(aid[o]) if index is not None and index.has_string_ids else aid[o]
+            rec["against"] = {"index": names[aidx[o]] if names else aidx[o], "id": stored, "distance": adist[o]}
+        if empties[o]:
+            rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-fingerprint"
+        yield rec

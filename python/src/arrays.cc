@@ -1,0 +1,20 @@
+#include "python/src/arrays.h"
+
+#include <string>
+
+namespace simdex::python {
+
+uint64_t ToFingerprint(py::handle obj, const char* what) {
+  if (!PyLong_Check(obj.ptr()) && !py::isinstance(obj, py::module_::import("numpy").attr("integer"))) {
+    throw py::type_error(std::string(what) + " must be an int, got " +
+                         py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  }
+  const py::int_ value = py::reinterpret_steal<py::int_>(PyNumber_Index(obj.ptr()));
+  if (value.ptr() == nullptr || value < py::int_(0) || value > py::int_(~uint64_t{0})) {
+    PyErr_Clear();
+    throw py::value_error(std::string(what) + " must be in 0..2**64-1, got " + py::repr(obj).cast<std::string>());
+  }
+  return value.cast<uint64_t>();
+}
+
+}  // namespace simdex::python

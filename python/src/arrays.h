@@ -1,0 +1,87 @@
+// numpy arrays in and out of the bindings.
+//
+// Inputs: a 1-D C-contiguous numpy array of the exact dtype is used in
+// place (no copy); the caller keeps the returned holder alive while the
+// span is used. A numpy array of another dtype is a TypeError, of another
+// shape or layout a ValueError, each naming the argument. A Python sequence
+// of ints (a list) is converted (a copy), with the same errors for values
+// out of range.
+#ifndef SIMDEX_PYTHON_ARRAYS_H_
+#define SIMDEX_PYTHON_ARRAYS_H_
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace simdex::python {
+
+namespace py = pybind11;
+
+template <typename T>
+struct ArrayView {
+  py::array_t<T> holder;  // keeps the memory alive
+  std::span<const T> span;
+};
+
+// `what` names the argument in errors ("fingerprints").
+// The name numpy gives a dtype ("uint64").
+inline std::string DtypeName(const py::dtype& d) { return py::str(py::handle(d)).cast<std::string>(); }
+
+template <typename T>
+ArrayView<T> ViewArray(py::handle obj, const char* what) {
+  ArrayView<T> view;
+  if (py::isinstance<py::array>(obj)) {
+    py::array a = py::reinterpret_borrow<py::array>(obj);
+    const py::dtype want = py::dtype::of<T>();
+    if (!a.dtype().is(want) && !a.dtype().equal(want)) {
+      throw py::type_error(std::string(what) + " must be a numpy array of dtype " + DtypeName(want) +
+                           ", got dtype " + DtypeName(a.dtype()) + " (convert with .astype(np." +
+                           DtypeName(want) + "))");
+    }
+    if (a.ndim() != 1) {
+      throw py::value_error(std::string(what) + " must be a 1-D array, got " + std::to_string(a.ndim()) +
+                            " dimensions (shape " + py::str(py::object(a.attr("shape"))).cast<std::string>() + ")");
+    }
+    if (!(a.flags() & py::array::c_style)) {
+      throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
+    }
+    view.holder = py::reinterpret_borrow<py::array_t<T>>(a);
+  } else if (py::isinstance<py::sequence>(obj) && !py::isinstance<py::str>(obj) && !py::isinstance<py::bytes>(obj)) {
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+    py::array_t<T> copy(static_cast<py::ssize_t>(seq.size()));
+    T* out = copy.mutable_data();
+    for (size_t i = 0; i < seq.size(); ++i) {
+      try {
+        out[i] = seq[i].cast<T>();
+      } catch (const py::cast_error&) {
+        throw py::type_error(std::string(what) + "[" + std::to_string(i) + "] is not a valid " +
+                             DtypeName(py::dtype::of<T>()) + ": " +
+                             py::repr(seq[i]).cast<std::string>());
+      }
+    }
+    view.holder = std::move(copy);
+  } else {
+    throw py::type_error(std::string(what) + " must be a 1-D numpy array or a sequence, got " +
+                         py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>());
+  }
+  view.span = std::span<const T>(view.holder.data(), static_cast<size_t>(view.holder.size()));
+  return view;
+}
+
+// A new 1-D array holding `values`.
+template <typename T>
+py::array_t<T> ToArray(const std::vector<T>& values) {
+  py::array_t<T> a(static_cast<py::ssize_t>(values.size()));
+  if (!values.empty()) std::copy(values.begin(), values.end(), a.mutable_data());
+  return a;
+}
+
+// A 64-bit fingerprint from a Python int (TypeError/ValueError otherwise).
+uint64_t ToFingerprint(py::handle obj, const char* what);
+
+}  // namespace simdex::python
+
+#endif  // SIMDEX_PYTHON_ARRAYS_H_

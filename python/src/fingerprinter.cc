@@ -1,0 +1,247 @@
+// simdex.Fingerprinter: include/simdex/fingerprint.h for Python. Batches
+// release the GIL and run on clones of the fingerprinter, one per thread.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/module.h"
+#include "simdex/fingerprint.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+
+namespace {
+
+template <typename E>
+E Choose(const std::string& name, const char* what, std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [n, e] : choices) {
+    if (name == n) return e;
+    names += names.empty() ? "" : ", ";
+    names += n;
+  }
+  throw py::value_error(std::string(what) + " '" + name + "' is not one of " + names);
+}
+
+// The UTF-8 bytes of a str (the cached UTF-8 form, no copy) or bytes object.
+std::string_view Utf8(py::handle text, size_t i) {
+  if (PyUnicode_Check(text.ptr())) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (data == nullptr) throw py::error_already_set();
+    return {data, static_cast<size_t>(size)};
+  }
+  if (PyBytes_Check(text.ptr())) return {PyBytes_AS_STRING(text.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(text.ptr()))};
+  throw py::type_error("texts[" + std::to_string(i) + "] must be str or bytes, got " +
+                       py::str(py::type::handle_of(text).attr("__name__")).cast<std::string>());
+}
+
+}  // namespace
+
+int ResolveThreads(std::optional<int> threads, int fallback) {
+  const int t = threads.value_or(fallback);
+  if (t == 0) return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (t < 0) throw py::value_error("threads must be >= 0 (0: one per core), got " + std::to_string(t));
+  return t;
+}
+
+class PyFingerprinter {
+ public:
+  PyFingerprinter(const std::string& tokenizer, int ngram, bool normalize, py::object stop_words,
+                  std::optional<std::string> stop_words_file, const std::string& weighting, py::object idf,
+                  double idf_default, uint64_t seed, std::optional<std::string> compat, int threads) {
+    FingerprintOptions o;
+    o.tokenizer = Choose<Tokenizer>(tokenizer, "tokenizer",
+                                    {{"words", Tokenizer::kWords},
+                                     {"char-ngrams", Tokenizer::kCharNgrams},
+                                     {"word-ngrams", Tokenizer::kWordNgrams}});
+    o.ngram = ngram;
+    o.normalize = normalize;
+    if (py::isinstance<py::str>(stop_words)) {
+      const std::string lang = stop_words.cast<std::string>();
+      if (lang != "en" && lang != "zh") throw py::value_error("stop_words '" + lang + "' is not en or zh (or a list of words)");
+      o.stop_words = BuiltinStopWords(lang);
+    } else if (!stop_words.is_none()) {
+      try {
+        o.stop_words = stop_words.cast<std::vector<std::string>>();
+      } catch (const py::cast_error&) {
+        throw py::type_error("stop_words must be 'en', 'zh' or a list of str");
+      }
+    }
+    if (stop_words_file) ThrowIfError(LoadStopWords(*stop_words_file, &o.stop_words));
+    o.weighting = Choose<Weighting>(weighting, "weighting",
+                                    {{"tf", Weighting::kTermFrequency},
+                                     {"binary", Weighting::kBinary},
+                                     {"log-tf", Weighting::kLogTf},
+                                     {"tf-idf", Weighting::kTfIdf}});
+    if (!idf.is_none()) {
+      auto table = std::make_shared<IdfTable>();
+      if (py::isinstance<py::dict>(idf)) {
+        for (const auto& [term, value] : idf.cast<py::dict>()) table->Set(term.cast<std::string>(), value.cast<double>());
+      } else {
+        ThrowIfError(IdfTable::Load(py::str(idf).cast<std::string>(), normalize, table.get()));
+      }
+      table->set_default_idf(idf_default);
+      o.idf = std::move(table);
+    }
+    o.seed = seed;
+    if (compat) {
+      o.compat = Choose<Compat>(*compat, "compat", {{"none", Compat::kNone}, {"python-simhash", Compat::kPythonSimhash}});
+    }
+    threads_ = ResolveThreads(threads, 1);
+    ThrowIfError(Fingerprinter::Create(o, &prototype_));
+  }
+
+  py::object Fingerprint(py::handle text) {
+    const FingerprintResult r = prototype_->Fingerprint(Utf8(text, 0));
+    return r.empty() ? py::object(py::none()) : py::object(py::int_(r.fingerprint));
+  }
+
+  py::dict Details(py::handle text) {
+    const FingerprintResult r = prototype_->Fingerprint(Utf8(text, 0));
+    py::dict d;
+    d["fingerprint"] = r.empty() ? py::object(py::none()) : py::object(py::int_(r.fingerprint));
+    d["empty_reason"] = r.empty() ? EmptyReasonName(r.reason) : "";
+    d["features"] = r.features;
+    d["occurrences"] = r.occurrences;
+    d["invalid_utf8"] = r.invalid_utf8;
+    return d;
+  }
+
+  // Fingerprints of texts[i] (0 for empty documents) and each document's
+  // EmptyReason code (0: not empty).
+  std::pair<py::array_t<uint64_t>, py::array_t<int8_t>> Batch(const py::sequence& texts, std::optional<int> threads_arg) {
+    const size_t n = texts.size();
+    std::vector<py::object> keep(n);  // references, so the UTF-8 views stay valid
+    std::vector<std::string_view> views(n);
+    for (size_t i = 0; i < n; ++i) {
+      keep[i] = texts[i];
+      views[i] = Utf8(keep[i], i);
+    }
+    py::array_t<uint64_t> fps(static_cast<py::ssize_t>(n));
+    py::array_t<int8_t> reasons(static_cast<py::ssize_t>(n));
+    uint64_t* fp = fps.mutable_data();
+    int8_t* reason = reasons.mutable_data();
+    const int threads = static_cast<int>(std::min<size_t>(ResolveThreads(threads_arg, threads_), std::max<size_t>(n / 64, 1)));
+    {
+      py::gil_scoped_release release;
+      auto run = [&](Fingerprinter* f, size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          const FingerprintResult r = f->Fingerprint(views[i]);
+          fp[i] = r.empty() ? 0 : r.fingerprint;
+          reason[i] = static_cast<int8_t>(r.reason);
+        }
+      };
+      // Clones even for one thread: single-text calls may use the
+      // prototype meanwhile.
+      std::vector<std::unique_ptr<Fingerprinter>> clones;
+      for (int t = 0; t < threads; ++t) clones.push_back(prototype_->Clone());
+      if (threads == 1) {
+        run(clones[0].get(), 0, n);
+      } else {
+        std::vector<std::thread> workers;
+        for (int t = 0; t < threads; ++t) {
+          workers.emplace_back(run, clones[t].get(), n * t / threads, n * (t + 1) / threads);
+        }
+        for (std::thread& w : workers) w.join();
+      }
+    }
+    return {fps, reasons};
+  }
+
+  py::object FromFeatures(py::handle features) {
+    std::vector<WeightedFeature> list;
+    const py::iterable items = py::isinstance<py::dict>(features) ? py::iterable(features.attr("items")())
+                                                                   : py::reinterpret_borrow<py::iterable>(features);
+    for (py::handle item : items) {
+      try {
+        const auto pair = item.cast<std::pair<std::string, double>>();
+        list.push_back({pair.first, pair.second});
+      } catch (const py::cast_error&) {
+        throw py::type_error("features must map str to a number (or be (str, number) pairs), got " +
+                             py::repr(item).cast<std::string>());
+      }
+    }
+    const FingerprintResult r = prototype_->FromFeatures(list);
+    return r.empty() ? py::object(py::none()) : py::object(py::int_(r.fingerprint));
+  }
+
+  std::vector<std::pair<std::string, double>> Features(py::handle text) {
+    std::vector<WeightedFeature> features;
+    prototype_->ExtractFeatures(Utf8(text, 0), &features);
+    std::vector<std::pair<std::string, double>> out;
+    for (WeightedFeature& f : features) out.emplace_back(std::move(f.text), f.weight);
+    return out;
+  }
+
+  uint64_t HashFeature(const std::string& feature) const { return prototype_->HashFeature(feature); }
+  int threads() const { return threads_; }
+  const Fingerprinter& prototype() const { return *prototype_; }
+
+ private:
+  std::unique_ptr<Fingerprinter> prototype_;
+  int threads_ = 1;
+};
+
+const Fingerprinter& PrototypeOf(py::handle fingerprinter) {
+  return fingerprinter.cast<const PyFingerprinter&>().prototype();
+}
+
+void DefineFingerprinter(py::module_& m) {
+  py::class_<PyFingerprinter>(m, "Fingerprinter", R"doc(
+SimHash fingerprints of text (docs/fingerprint.md): UTF-8 text -> NFKC and case
+folding -> features (ICU words, character or word n-grams) -> stop words dropped
+-> weights -> XXH3-64 per feature -> the sign of each bit's weighted sum.
+
+A document without features gets no fingerprint (None, or 0 flagged empty in
+batches), never a constant that would match every other empty document.
+compat="python-simhash" reproduces the Python `simhash` package's
+Simhash(text).value and ignores the other text options.
+
+Batch calls release the GIL and run on `threads` threads (0: one per core).
+Single-text calls hold the GIL, so one object may be shared between threads.
+)doc")
+      .def(py::init<const std::string&, int, bool, py::object, std::optional<std::string>, const std::string&,
+                    py::object, double, uint64_t, std::optional<std::string>, int>(),
+           py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = 3, py::arg("normalize") = true,
+           py::arg("stop_words") = py::none(), py::arg("stop_words_file") = py::none(), py::arg("weighting") = "tf",
+           py::arg("idf") = py::none(), py::arg("idf_default") = 1.0, py::arg("seed") = 0,
+           py::arg("compat") = py::none(), py::arg("threads") = 1,
+           R"doc(tokenizer: "words" | "char-ngrams" | "word-ngrams"; ngram: n (1..16) of the n-gram tokenizers;
+normalize: NFKC + case folding; stop_words: "en", "zh" (built-in lists) or a list of words;
+stop_words_file: one word per line; weighting: "tf" | "binary" | "log-tf" | "tf-idf";
+idf: a term<TAB>idf file or a dict (tf-idf); idf_default: idf of unlisted terms (dict only);
+seed: XXH3 seed; compat: None | "python-simhash"; threads: default for batches (0: one per core).
+Bad options raise ValueError with the library's message.)doc")
+      .def("fingerprint", &PyFingerprinter::Fingerprint, py::arg("text"),
+           "The fingerprint of one text (str or UTF-8 bytes) as an int, or None when it has no features.")
+      .def("fingerprint_batch", &PyFingerprinter::Batch, py::arg("texts"), py::arg("threads") = py::none(),
+           R"doc(Fingerprints of a sequence of texts: (fingerprints, reasons), np.uint64 and np.int8 arrays.
+reasons[i] is 0 for a fingerprinted text, else the code of why it has none (simdex.EMPTY_REASONS[code];
+fingerprints[i] is then 0). Releases the GIL; runs on `threads` threads (default: the constructor's).)doc")
+      .def("details", &PyFingerprinter::Details, py::arg("text"),
+           "A dict: fingerprint (or None), empty_reason, features, occurrences, invalid_utf8.")
+      .def("from_features", &PyFingerprinter::FromFeatures, py::arg("features"),
+           "The fingerprint of caller-weighted features ({'Apache': 20, 'hadoop': 25} or (feature, weight) pairs), "
+           "hashed as given; None when no feature has a non-zero weight.")
+      .def("features", &PyFingerprinter::Features, py::arg("text"),
+           "The (feature, weight) pairs fingerprint() combines for this text, in first-occurrence order.")
+      .def("hash_feature", &PyFingerprinter::HashFeature, py::arg("feature"),
+           "The 64-bit hash of one feature as this fingerprinter hashes it.")
+      .def_property_readonly("threads", &PyFingerprinter::threads);
+  m.def("hamming_distance", [](uint64_t a, uint64_t b) { return HammingDistance(a, b); }, py::arg("a"), py::arg("b"),
+        "popcount(a ^ b).");
+}
+
+}  // namespace simdex::python

@@ -1,0 +1,262 @@
+// simdex.Index and simdex.IndexBuilder: include/simdex/index.h for Python.
+// Searches release the GIL; results come back faiss-style (lims, ids,
+// fingerprints, distances).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/index_handle.h"
+#include "python/src/module.h"
+#include "simdex/index.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+
+namespace {
+
+py::dict InfoDict(const IndexInfo& info) {
+  using namespace pybind11::literals;
+  const double bits = info.entries == 0 ? 0.0 : 8.0 * static_cast<double>(info.total_bytes) / static_cast<double>(info.entries);
+  return py::dict("entries"_a = info.entries, "distinct_fingerprints"_a = info.distinct_fingerprints,
+                  "scheme"_a = info.scheme, "widths"_a = info.widths, "k"_a = info.k, "block_size"_a = info.block_size,
+                  "restarts"_a = info.restarts, "tables"_a = info.tables.size(), "string_ids"_a = info.string_ids,
+                  "id_map_strings"_a = info.id_map_strings, "format_version"_a = info.format_version,
+                  "total_bytes"_a = info.total_bytes, "bits_per_entry"_a = bits,
+                  "entropy_bound_bits_per_entry"_a = info.entropy_bound_bits_per_entry);
+}
+
+class PyIndexBuilder {
+ public:
+  PyIndexBuilder(const std::string& path, const std::string& scheme, uint32_t block_size, int restarts,
+                 size_t memory, const std::string& tmpdir, int threads, bool string_ids) {
+    BuildOptions o;
+    ThrowIfError(Scheme::Parse(scheme, &o.scheme));
+    o.block_size = block_size;
+    o.restarts = restarts;
+    o.memory_bytes = memory;
+    o.tmpdir = tmpdir;
+    o.threads = ResolveThreads(threads, 1);
+    o.string_ids = string_ids;
+    ThrowIfError(IndexBuilder::Create(path, o, &builder_));
+  }
+
+  void Add(py::handle ids, py::handle fingerprints) {
+    Live();
+    const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+    if (py::isinstance<py::array>(ids) && py::array(py::reinterpret_borrow<py::array>(ids)).dtype().kind() != 'O') {
+      const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
+      CheckSameLength(numbers.span.size(), fps.span.size());
+      py::gil_scoped_release release;
+      ThrowIfError(builder_->Add(numbers.span, fps.span));
+      return;
+    }
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
+    CheckSameLength(seq.size(), fps.span.size());
+    for (size_t i = 0; i < seq.size(); ++i) AddOne(seq[i], fps.span[i], i);
+  }
+
+  void AddOne(py::handle id, uint64_t fingerprint, size_t i) {
+    Live();
+    if (py::isinstance<py::str>(id)) {
+      ThrowIfError(builder_->Add(id.cast<std::string>(), fingerprint));
+    } else {
+      ThrowIfError(builder_->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), fingerprint));
+    }
+  }
+
+  py::dict Finish() {
+    Live();
+    {
+      py::gil_scoped_release release;
+      const Status s = builder_->Finish();
+      if (!s.ok()) {
+        builder_.reset();
+        ThrowIfError(s);
+      }
+    }
+    using namespace pybind11::literals;
+    const BuildStats st = builder_->stats();
+    builder_.reset();
+    return py::dict("entries"_a = st.entries, "distinct_fingerprints"_a = st.distinct_fingerprints,
+                    "spilled_runs"_a = st.spilled_runs, "file_bytes"_a = st.file_bytes,
+                    "seconds_sorting"_a = st.seconds_sorting, "seconds_encoding"_a = st.seconds_encoding);
+  }
+
+  void Abandon() {
+    if (builder_) builder_->Abandon();
+    builder_.reset();
+  }
+  bool live() const { return builder_ != nullptr; }
+
+ private:
+  void Live() const {
+    if (!builder_) throw py::value_error("the IndexBuilder is finished or abandoned");
+  }
+  static void CheckSameLength(size_t ids, size_t fps) {
+    if (ids != fps) {
+      throw py::value_error("ids and fingerprints differ in length: " + std::to_string(ids) + " and " +
+                            std::to_string(fps));
+    }
+  }
+  std::unique_ptr<IndexBuilder> builder_;
+};
+
+}  // namespace
+
+py::object IdsObject(const IndexReader& reader, const std::vector<uint64_t>& numbers) {
+  if (!reader.has_string_ids()) return ToArray(numbers);
+  py::array out(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(numbers.size())});
+  PyObject** slot = static_cast<PyObject**>(out.mutable_data());
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    const std::string_view s = reader.IdString(numbers[i]);
+    PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+    if (str == nullptr) throw py::error_already_set();
+    Py_XDECREF(slot[i]);
+    slot[i] = str;
+  }
+  return out;
+}
+
+py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::handle queries, std::optional<int> k,
+                      int threads) {
+  const ArrayView<uint64_t> q = ViewArray<uint64_t>(queries, "queries");
+  const int kk = k.value_or(reader->scheme().k());
+  SearchResults results;
+  {
+    py::gil_scoped_release release;
+    ThrowIfError(reader->Search(q.span, kk, &results, ResolveThreads(threads, 1)));
+  }
+  const size_t n = results.matches.size();
+  py::array_t<uint64_t> lims(static_cast<py::ssize_t>(results.lims.size()));
+  std::copy(results.lims.begin(), results.lims.end(), lims.mutable_data());
+  std::vector<uint64_t> ids(n);
+  py::array_t<uint64_t> fps(static_cast<py::ssize_t>(n));
+  py::array_t<uint8_t> distances(static_cast<py::ssize_t>(n));
+  uint64_t* f = fps.mutable_data();
+  uint8_t* d = distances.mutable_data();
+  for (size_t i = 0; i < n; ++i) {
+    ids[i] = results.matches[i].id;
+    f[i] = results.matches[i].fingerprint;
+    d[i] = static_cast<uint8_t>(results.matches[i].distance);
+  }
+  return py::make_tuple(lims, IdsObject(*reader, ids), fps, distances);
+}
+
+void DefineIndex(py::module_& m) {
+  py::class_<IndexHandle, std::shared_ptr<IndexHandle>>(m, "Index", R"doc(
+A compressed fingerprint index opened read-only through a memory map
+(docs/format.md). Searches release the GIL and may run from any number of
+threads; processes that open the same file share its pages.
+)doc")
+      .def_static("open", &IndexHandle::Open, py::arg("path"), py::kw_only(),
+                  py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
+                  "Maps and validates an index file. A missing file raises OSError; a truncated, foreign or damaged "
+                  "one raises simdex.CorruptionError naming what is wrong.")
+      .def("search", [](const IndexHandle& h, py::handle queries, std::optional<int> k, int threads) {
+             return SearchBatch(h.reader(), queries, k, threads);
+           }, py::arg("queries"), py::arg("k") = py::none(), py::kw_only(), py::arg("threads") = 1,
+           R"doc(Every entry within Hamming distance k (inclusive; default the scheme's k) of each query.
+queries: a 1-D np.uint64 array (used in place) or a sequence of ints.
+Returns (lims, ids, fingerprints, distances): the matches of query i are [lims[i], lims[i+1]), ordered by
+distance, then id; ids is an np.uint64 array, or an object array of str when the index has string ids.
+Releases the GIL; `threads` threads share the batch.)doc")
+      .def("search_one", [](const IndexHandle& h, py::handle query, std::optional<int> k) {
+             const uint64_t q = ToFingerprint(query, "query");
+             std::vector<Match> matches;
+             std::shared_ptr<const IndexReader> reader = h.reader();
+             {
+               py::gil_scoped_release release;
+               ThrowIfError(reader->Search(q, k.value_or(reader->scheme().k()), &matches));
+             }
+             py::list out;
+             for (const Match& x : matches) {
+               py::object id = reader->has_string_ids() ? py::object(py::str(std::string(reader->IdString(x.id))))
+                                                        : py::object(py::int_(x.id));
+               out.append(py::make_tuple(id, py::int_(x.fingerprint), x.distance));
+             }
+             return out;
+           }, py::arg("query"), py::arg("k") = py::none(),
+           "The matches of one query as a list of (id, fingerprint, distance), ordered by distance, then id.")
+      .def("_search_seconds", [](const IndexHandle& h, py::handle queries, int k, int threads) {
+             // The C++ batch search alone, timed in C++: the baseline of
+             // bench/python_bench.py's per-query overhead.
+             const ArrayView<uint64_t> q = ViewArray<uint64_t>(queries, "queries");
+             std::shared_ptr<const IndexReader> reader = h.reader();
+             py::gil_scoped_release release;
+             SearchResults results;
+             const auto start = std::chrono::steady_clock::now();
+             ThrowIfError(reader->Search(q.span, k, &results, threads));
+             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+           }, py::arg("queries"), py::arg("k"), py::arg("threads") = 1)
+      .def("verify", [](const IndexHandle& h) {
+             std::shared_ptr<const IndexReader> reader = h.reader();
+             py::gil_scoped_release release;
+             ThrowIfError(reader->Verify());
+           }, "Checks every rule of docs/format.md; raises simdex.CorruptionError naming the first problem.")
+      .def("info", [](const IndexHandle& h) { return InfoDict(h.reader()->Info()); },
+           "Size and shape: entries, scheme, block size, tables, bits per entry against the entropy bound, ...")
+      .def("id_string", [](const IndexHandle& h, uint64_t number) {
+             std::shared_ptr<const IndexReader> r = h.reader();
+             if (!r->has_string_ids()) throw py::value_error("the index has numeric ids");
+             if (number >= r->IdStringCount()) throw py::index_error("id number " + std::to_string(number) + " is past the id map");
+             return std::string(r->IdString(number));
+           }, py::arg("number"), "The string of id number `number` (indexes of string ids).")
+      .def("find_id", [](const IndexHandle& h, const std::string& id) {
+             uint64_t number = 0;
+             ThrowIfError(h.reader()->FindIdString(id, &number));
+             return number;
+           }, py::arg("id"), "The number of a string id; simdex.NotFoundError when no entry has it.")
+      .def("close", &IndexHandle::Close, "Unmaps the file (searches running on other threads finish first).")
+      .def("__enter__", [](std::shared_ptr<IndexHandle> h) { return h; })
+      .def("__exit__", [](IndexHandle& h, py::args) { h.Close(); })
+      .def_property_readonly("entries", [](const IndexHandle& h) { return h.reader()->entries(); })
+      .def_property_readonly("scheme", [](const IndexHandle& h) { return h.reader()->scheme().Name(); })
+      .def_property_readonly("k", [](const IndexHandle& h) { return h.reader()->scheme().k(); })
+      .def_property_readonly("has_string_ids", [](const IndexHandle& h) { return h.reader()->has_string_ids(); })
+      .def_property_readonly("path", &IndexHandle::path)
+      .def("__len__", [](const IndexHandle& h) { return h.reader()->entries(); })
+      .def("__repr__", [](const IndexHandle& h) {
+        return "<simdex.Index " + h.path() + (h.open() ? ": " + std::to_string(h.reader()->entries()) + " entries, " +
+                                                             h.reader()->scheme().Name() + ">"
+                                                       : " (closed)>");
+      });
+
+  py::class_<PyIndexBuilder>(m, "IndexBuilder", R"doc(
+Builds one index file: add (id, fingerprint) pairs in any order, then finish(),
+which sorts, encodes, fsyncs and renames the file into place. Nothing appears
+under `path` unless finish() succeeds. Use as a context manager to finish on
+success and abandon on an exception. Ids are ints, or str (the index then keeps
+an id map; numeric ids become decimal strings).
+)doc")
+      .def(py::init<const std::string&, const std::string&, uint32_t, int, size_t, const std::string&, int, bool>(),
+           py::arg("path"), py::kw_only(), py::arg("scheme") = "t10", py::arg("block_size") = 4096,
+           py::arg("restarts") = 6, py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "",
+           py::arg("threads") = 1, py::arg("string_ids") = false,
+           "scheme: t4 | t10 | t20 | 'W,W,...:K'; block_size: power of two 64..65536; memory: bytes before sorts "
+           "spill to tmpdir ('' = the output's directory).")
+      .def("add", &PyIndexBuilder::Add, py::arg("ids"), py::arg("fingerprints"),
+           "Adds entries: ids (np.uint64 array, or a sequence of int/str) and fingerprints of the same length.")
+      .def("add_one", [](PyIndexBuilder& b, py::handle id, py::handle fp) { b.AddOne(id, ToFingerprint(fp, "fingerprint"), 0); },
+           py::arg("id"), py::arg("fingerprint"), "Adds one entry (id: int or str).")
+      .def("finish", &PyIndexBuilder::Finish, "Writes the index; returns build statistics as a dict.")
+      .def("abandon", &PyIndexBuilder::Abandon, "Gives up; removes temporary files.")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyIndexBuilder& b, py::handle type, py::handle, py::handle) {
+        if (type.is_none()) {
+          if (b.live()) b.Finish();
+        } else {
+          b.Abandon();
+        }
+      });
+}
+
+}  // namespace simdex::python

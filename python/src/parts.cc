@@ -1,0 +1,165 @@
+// The de-duplication's pieces (include/simdex/dedup_parts.h) for Python, as
+// simdex.dask's workers call them, and the scheme's tables.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/index_handle.h"
+#include "python/src/module.h"
+#include "simdex/dedup_parts.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+
+namespace {
+
+Scheme ParseScheme(const std::string& spec) {
+  Scheme s;
+  ThrowIfError(Scheme::Parse(spec, &s));
+  return s;
+}
+
+void CheckTableNumber(const Scheme& scheme, int table) {
+  if (table < 0 || table >= scheme.num_tables()) {
+    throw py::value_error("table " + std::to_string(table) + " is outside 0.." + std::to_string(scheme.num_tables() - 1) +
+                          " for scheme " + scheme.Name());
+  }
+}
+
+py::tuple NearestTuple(const std::vector<NearestEntry>& found) {
+  py::array_t<uint64_t> fps(static_cast<py::ssize_t>(found.size())), ids(static_cast<py::ssize_t>(found.size()));
+  py::array_t<uint8_t> distances(static_cast<py::ssize_t>(found.size()));
+  for (size_t i = 0; i < found.size(); ++i) {
+    fps.mutable_data()[i] = found[i].fingerprint;
+    ids.mutable_data()[i] = found[i].id;
+    distances.mutable_data()[i] = static_cast<uint8_t>(found[i].distance);
+  }
+  return py::make_tuple(fps, ids, distances);
+}
+
+}  // namespace
+
+void DefineParts(py::module_& m) {
+  m.def("scheme_info", [](const std::string& spec, std::optional<int> k) {
+          const Scheme s = ParseScheme(spec);
+          const int kk = k.value_or(s.k());
+          if (kk < 0 || kk > s.k()) throw py::value_error("k " + std::to_string(kk) + " is outside 0.." + std::to_string(s.k()));
+          py::dict d;
+          d["name"] = s.Name();
+          d["widths"] = s.widths();
+          d["k"] = s.k();
+          d["num_tables"] = s.num_tables();
+          std::vector<int> key_bits;
+          for (int t = 0; t < s.num_tables(); ++t) key_bits.push_back(s.table(t).key_bits());
+          d["key_bits"] = key_bits;
+          d["tables_for_k"] = s.TablesForDistance(kk);
+          return d;
+        }, py::arg("scheme") = "t10", py::arg("k") = py::none(),
+        "A scheme's shape: name, block widths, k, num_tables, each table's key_bits, and tables_for_k (the tables "
+        "a search or join within k uses).");
+  m.def("table_keys", [](py::handle fingerprints, int table, const std::string& scheme) {
+          const Scheme s = ParseScheme(scheme);
+          CheckTableNumber(s, table);
+          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          py::array_t<uint64_t> keys(static_cast<py::ssize_t>(fps.span.size()));
+          uint64_t* out = keys.mutable_data();
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < fps.span.size(); ++i) out[i] = TableKey(s, table, fps.span[i]);
+          return keys;
+        }, py::arg("fingerprints"), py::arg("table"), py::arg("scheme") = "t10",
+        "Each fingerprint's key in table `table`: the leading key_bits of its permuted value, right aligned.");
+  m.def("key_ranges", [](py::handle fingerprints, int table, int ranges, const std::string& scheme) {
+          const Scheme s = ParseScheme(scheme);
+          CheckTableNumber(s, table);
+          if (ranges < 1 || ranges > (1 << 16)) throw py::value_error("ranges must be in 1..65536");
+          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          py::array_t<int32_t> out(static_cast<py::ssize_t>(fps.span.size()));
+          int32_t* o = out.mutable_data();
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < fps.span.size(); ++i) o[i] = KeyRange(s, table, fps.span[i], ranges);
+          return out;
+        }, py::arg("fingerprints"), py::arg("table"), py::arg("ranges"), py::arg("scheme") = "t10",
+        "Each fingerprint's key range in table `table`, of `ranges` even ranges: floor(key * ranges / 2**key_bits).");
+  m.def("split_by_key_ranges", [](py::handle fingerprints, const std::vector<int>& tables, int ranges,
+                                  const std::string& scheme, int threads) {
+          const Scheme s = ParseScheme(scheme);
+          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          std::vector<std::vector<uint64_t>> split;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(SplitByKeyRanges(s, tables, ranges, fps.span, ResolveThreads(threads, 1), &split));
+          }
+          py::dict out;
+          for (size_t i = 0; i < tables.size(); ++i) {
+            for (int r = 0; r < ranges; ++r) out[py::make_tuple(tables[i], r)] = ToArray(split[i * ranges + r]);
+          }
+          return out;
+        }, py::arg("fingerprints"), py::arg("tables"), py::arg("ranges"), py::arg("scheme") = "t10", py::kw_only(),
+        py::arg("threads") = 1,
+        "The shuffle's map side: {(table, range): the distinct fingerprints whose key in that table falls in that "
+        "range, sorted} for every table of `tables` and range of `ranges`.");
+  m.def("join_tables", [](const py::sequence& parts, int k, const std::string& scheme, int threads) {
+          const Scheme s = ParseScheme(scheme);
+          std::vector<ArrayView<uint64_t>> views;
+          std::vector<TableFingerprints> tables;
+          for (size_t i = 0; i < parts.size(); ++i) {
+            const py::tuple part = parts[i].cast<py::tuple>();
+            if (part.size() != 2) throw py::value_error("parts[" + std::to_string(i) + "] must be (table, fingerprints)");
+            views.push_back(ViewArray<uint64_t>(part[1], "fingerprints"));
+            tables.push_back({part[0].cast<int>(), views.back().span});
+          }
+          std::vector<NearPair> pairs;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(JoinTables(s, k, tables, ResolveThreads(threads, 1), &pairs));
+          }
+          py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
+          py::array_t<uint8_t> d(static_cast<py::ssize_t>(pairs.size()));
+          for (size_t i = 0; i < pairs.size(); ++i) {
+            a.mutable_data()[i] = pairs[i].a;
+            b.mutable_data()[i] = pairs[i].b;
+            d.mutable_data()[i] = static_cast<uint8_t>(pairs[i].distance);
+          }
+          return py::make_tuple(a, b, d);
+        }, py::arg("parts"), py::arg("k"), py::arg("scheme") = "t10", py::kw_only(), py::arg("threads") = 1,
+        "The pairs (a, b, distances) of distinct fingerprints within k that each part's table owns among its "
+        "fingerprints: parts is a sequence of (table, fingerprints), e.g. one key range of every table "
+        "(include/simdex/dedup_parts.h, JoinTables).");
+  m.def("nearest_in_table", [](const IndexHandle& index, py::handle fingerprints, int k, int table, int threads) {
+          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          std::shared_ptr<const IndexReader> reader = index.reader();
+          std::vector<NearestEntry> found;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(NearestInIndexTable(fps.span, *reader, k, table, ResolveThreads(threads, 1), &found));
+          }
+          return NearestTuple(found);
+        }, py::arg("index"), py::arg("fingerprints"), py::arg("k"), py::arg("table"), py::kw_only(),
+        py::arg("threads") = 1,
+        "(fingerprints, ids, distances): each distinct fingerprint's nearest entry within k among those agreeing "
+        "with it on table `table`'s key, found by streaming that table (the merge join).");
+  m.def("reduce_nearest", [](py::handle fingerprints, py::handle ids, py::handle distances) {
+          const ArrayView<uint64_t> f = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          const ArrayView<uint64_t> i = ViewArray<uint64_t>(ids, "ids");
+          const ArrayView<uint8_t> d = ViewArray<uint8_t>(distances, "distances");
+          if (i.span.size() != f.span.size() || d.span.size() != f.span.size()) {
+            throw py::value_error("fingerprints, ids and distances differ in length");
+          }
+          std::vector<NearestEntry> all(f.span.size());
+          for (size_t j = 0; j < all.size(); ++j) all[j] = {f.span[j], i.span[j], d.span[j]};
+          {
+            py::gil_scoped_release release;
+            ReduceNearest(&all);
+          }
+          return NearestTuple(all);
+        }, py::arg("fingerprints"), py::arg("ids"), py::arg("distances"),
+        "For each fingerprint, the entry with the smallest distance, then the smallest id; ordered by fingerprint.");
+}
+
+}  // namespace simdex::python

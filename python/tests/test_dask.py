@@ -1,0 +1,134 @@
+"""simdex.dask on a LocalCluster of two worker processes equals the single-machine
+`simdex dedup` exactly (records, pairs, keep list), alone and against a stored index, and
+its sharded indexes search as one index over the same entries."""
+
+import numpy as np
+import pytest
+
+import simdex
+import simdex.dask
+from conftest import planted_corpus, read_jsonl
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return planted_corpus(str(tmp_path_factory.mktemp("corpus")))
+
+
+def cli(simdex_cli, tmp_path, paths, *flags):
+    out, pairs, keep = tmp_path / "out.jsonl", tmp_path / "pairs.jsonl", tmp_path / "keep.txt"
+    simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
+               *paths)
+    return read_jsonl(out), read_jsonl(pairs), keep.read_text().split()
+
+
+@pytest.mark.parametrize("keep,ranges", [("first", 3), ("longest", 1)])
+def test_cluster_dedup_equals_the_single_machine_command(client, corpus, simdex_cli, tmp_path, keep, ranges):
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, corpus, "--keep", keep)
+    run = simdex.dask.dedup(client, corpus, keep=keep, ranges=ranges, pairs=True)
+    assert len(want_pairs) > 100 and any(r["duplicate"] for r in want)  # the planted clusters are there
+    assert list(run.records()) == want
+    assert list(run.pair_records()) == want_pairs
+    assert [str(i) for i in run.keep_ids()] == want_keep
+    assert run.tasks["joins"] == ranges
+
+
+def test_cluster_dedup_against_a_stored_index_equals_the_command(client, corpus, simdex_cli, tmp_path):
+    simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", tmp_path / "stored.fp", corpus[0])
+    simdex_cli("build", "--quiet", "--block-size", "256", "--out", tmp_path / "stored.sdx", tmp_path / "stored.fp")
+    batch = corpus[1:]
+    index = str(tmp_path / "stored.sdx")
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, batch, "--against", index)
+    run = simdex.dask.dedup(client, batch, against=[index], ranges=2, pairs=True)
+    assert any("against" in r for r in want)
+    assert list(run.records()) == want
+    assert [str(i) for i in run.keep_ids()] == want_keep
+    assert run.tasks["against_splits"] == 10 * 2
+
+
+def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
+    run = simdex.dask.dedup(client, corpus, ranges=2)
+    stats = simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "shards"), shards=3,
+                                            block_size=128)
+    assert len(stats) == 3
+    kept = ~run.result.empty
+    fps = np.concatenate([p["fingerprints"] for p in client.gather(run.partitions)])[kept]
+    ids = run.ids[kept].astype(np.uint64)
+    with simdex.IndexBuilder(str(tmp_path / "one.sdx"), block_size=128) as b:
+        b.add(ids, fps)
+    one = simdex.Index.open(str(tmp_path / "one.sdx"))
+    sharded = simdex.open_index(str(tmp_path / "shards"))
+    assert isinstance(sharded, simdex.ShardedIndex) and sharded.entries == one.entries
+    queries = np.concatenate([fps[::7], fps[::11] ^ np.uint64(3)])
+    for k in (0, 3):
+        for got, want in zip(sharded.search(queries, k), one.search(queries, k)):
+            np.testing.assert_array_equal(got, want)
+    assert sharded.search_one(int(fps[0])) == one.search_one(int(fps[0]))
+
+
+def test_sharded_index_keeps_only_the_masked_documents(client, corpus, tmp_path):
+    run = simdex.dask.dedup(client, corpus, ranges=2)
+    simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "new"), shards=2, keep=run.result.keep)
+    sharded = simdex.open_index(str(tmp_path / "new"))
+    assert sharded.entries == int((run.result.keep & ~run.result.empty).sum())
+
+
+def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_shards(
+        client, corpus, simdex_cli, tmp_path):
+    stored = simdex.dask.fingerprint_files(client, corpus[:1])
+    simdex.dask.build_sharded_index(client, stored, str(tmp_path / "stored"), shards=3, block_size=128)
+    assert isinstance(simdex.Index.open(str(tmp_path / "stored")), simdex.ShardedIndex)
+    shard_files = [str(tmp_path / "stored" / f"shard-{r:04d}.sdx") for r in range(3)]
+    flags = [x for f in shard_files for x in ("--against", f)]
+    want, _, want_keep = cli(simdex_cli, tmp_path, corpus[1:], *flags)
+    run = simdex.dask.dedup(client, corpus[1:], against=[str(tmp_path / "stored")], ranges=2)
+    assert sum("against" in r for r in want) > 10
+    assert list(run.records()) == want
+    assert [str(i) for i in run.keep_ids()] == want_keep
+
+
+def test_record_numbers_as_ids_count_on_across_files_as_the_command_counts_them(client, corpus, simdex_cli, tmp_path):
+    import gzip
+    import json
+    lines = []
+    for path in corpus:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            lines += [json.loads(line)["text"] for line in f]
+    files = []
+    for i in range(3):  # one document per line: the id is the line number, counted on across files
+        files.append(str(tmp_path / f"lines-{i}.txt"))
+        with open(files[-1], "w") as f:
+            f.write("".join(t + "\n" for t in lines[i::3]))
+    out = tmp_path / "lines.jsonl"
+    simdex_cli("dedup", "--quiet", "-o", out, *files)
+    run = simdex.dask.dedup(client, files, ranges=2)
+    assert list(run.records()) == read_jsonl(out)
+    assert run.ids[-1] == len(lines)
+
+
+def test_keep_max_field_chooses_the_same_representatives_as_the_command(client, corpus, simdex_cli, tmp_path):
+    import gzip
+    import json
+    files = []
+    for i, path in enumerate(corpus[:2]):  # the same documents with a popularity field (ties and nulls too)
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
+            docs = [json.loads(line) for line in f]
+        files.append(str(tmp_path / f"views-{i}.jsonl"))
+        with open(files[-1], "w") as out:
+            for d in docs:
+                d["views"] = None if d["id"] % 7 == 0 else (d["id"] * 37) % 11
+                out.write(json.dumps(d) + "\n")
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, files, "--keep", "max:views")
+    run = simdex.dask.dedup(client, files, keep="max:views", ranges=2, pairs=True)
+    assert list(run.records()) == want
+    assert list(run.pair_records()) == want_pairs
+    assert [str(i) for i in run.keep_ids()] == want_keep

@@ -1,0 +1,119 @@
+"""Index and IndexBuilder against the command line and brute force; numpy inputs in place;
+dtype and shape errors; the library's errors as exceptions."""
+
+import os
+
+import numpy as np
+import pytest
+
+import simdex
+from conftest import parse_fp_file
+
+
+def brute_force(entries_ids, entries_fps, query, k):
+    d = np.array([bin(int(x) ^ int(query)).count("1") for x in entries_fps])
+    hits = [(int(dd), int(i), int(f)) for dd, i, f in zip(d, entries_ids, entries_fps) if dd <= k]
+    return [(i, f, dd) for dd, i, f in sorted(hits)]
+
+
+@pytest.fixture(scope="module")
+def sample_index(simdex_cli, sample, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("index")
+    fp_file = tmp / "sample.fp"
+    simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", fp_file, sample)
+    simdex_cli("build", "--quiet", "--out", tmp / "cli.sdx", fp_file)
+    ids, fps = parse_fp_file(fp_file.read_text())
+    return tmp, np.array(ids, dtype=np.uint64), fps
+
+
+def test_builder_writes_the_same_bytes_as_simdex_build(sample_index):
+    tmp, ids, fps = sample_index
+    with simdex.IndexBuilder(str(tmp / "py.sdx")) as b:
+        b.add(ids, fps)
+    assert (tmp / "py.sdx").read_bytes() == (tmp / "cli.sdx").read_bytes()
+
+
+def test_batch_search_equals_brute_force_and_the_query_command(sample_index, simdex_cli):
+    tmp, ids, fps = sample_index
+    rng = np.random.default_rng(3)
+    queries = np.concatenate([fps[::40], fps[::97] ^ np.uint64(0b101), rng.integers(0, 2**63, 20, dtype=np.uint64)])
+    index = simdex.Index.open(str(tmp / "cli.sdx"))
+    for k in range(4):
+        lims, got_ids, got_fps, dists = index.search(queries, k, threads=2)
+        assert lims.dtype == np.uint64 and len(lims) == len(queries) + 1
+        for q in range(len(queries)):
+            b, e = int(lims[q]), int(lims[q + 1])
+            got = list(zip(got_ids[b:e].tolist(), got_fps[b:e].tolist(), dists[b:e].tolist()))
+            assert got == brute_force(ids, fps, queries[q], k)
+            assert index.search_one(int(queries[q]), k) == got
+    out = simdex_cli("query", "--k", "2", tmp / "cli.sdx", format(int(queries[0]), "016x"))
+    assert f'"id":{index.search_one(int(queries[0]), 2)[0][0]}' in out
+
+
+def test_string_ids_come_back_as_str(tmp_path):
+    path = str(tmp_path / "s.sdx")
+    with simdex.IndexBuilder(path) as b:
+        b.add(["https://a.example/1", "https://b.example/2", "文章-3"], np.array([1, 3, 1 << 40], dtype=np.uint64))
+    index = simdex.Index.open(path)
+    assert index.has_string_ids
+    lims, ids, fps, dists = index.search(np.array([1], dtype=np.uint64), 1)
+    assert ids.tolist() == ["https://a.example/1", "https://b.example/2"] and dists.tolist() == [0, 1]
+    assert index.search_one(1 << 40, 0) == [("文章-3", 1 << 40, 0)]
+    assert index.id_string(index.find_id("文章-3")) == "文章-3"
+    with pytest.raises(simdex.NotFoundError):
+        index.find_id("missing")
+
+
+def test_numpy_queries_are_used_in_place_and_checked(sample_index):
+    tmp, ids, fps = sample_index
+    index = simdex.Index.open(str(tmp / "cli.sdx"))
+    readonly = fps.copy()
+    readonly.setflags(write=False)
+    index.search(readonly, 0)  # a read-only array is fine: nothing is written to it
+    assert index.search(fps[:5].tolist(), 0)[0].tolist() == index.search(fps[:5], 0)[0].tolist()
+    with pytest.raises(TypeError, match="queries must be a numpy array of dtype uint64, got dtype int64"):
+        index.search(fps.astype(np.int64), 3)
+    with pytest.raises(ValueError, match="queries must be a 1-D array, got 2 dimensions"):
+        index.search(fps[:4].reshape(2, 2), 3)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        index.search(fps[::2], 3)
+    with pytest.raises(TypeError, match=r"queries\[1\] is not a valid uint64"):
+        index.search([1, -2], 3)
+    with pytest.raises(ValueError, match="k = 4 is outside 0..3"):
+        index.search(fps[:3], 4)
+    with pytest.raises(ValueError, match="query must be in 0..2\\*\\*64-1"):
+        index.search_one(-1)
+
+
+def test_library_errors_become_exceptions_with_its_messages(tmp_path, sample_index):
+    tmp, ids, fps = sample_index
+    with pytest.raises(OSError):
+        simdex.Index.open(str(tmp_path / "missing.sdx"))
+    (tmp_path / "junk.sdx").write_bytes(b"not an index at all" * 10)
+    with pytest.raises(simdex.CorruptionError, match="simdex index|magic"):
+        simdex.Index.open(str(tmp_path / "junk.sdx"))
+    with pytest.raises(ValueError, match="scheme"):
+        simdex.IndexBuilder(str(tmp_path / "x.sdx"), scheme="t99")
+    with pytest.raises(ValueError, match="ids and fingerprints differ in length"):
+        simdex.IndexBuilder(str(tmp_path / "x.sdx")).add(ids[:3], fps[:2])
+    b = simdex.IndexBuilder(str(tmp_path / "never.sdx"))
+    b.add(ids, fps)
+    b.abandon()
+    assert not os.path.exists(tmp_path / "never.sdx")
+    index = simdex.Index.open(str(tmp / "cli.sdx"))
+    index.close()
+    with pytest.raises(ValueError, match="closed"):
+        index.search(fps[:1])
+
+
+def test_merge_is_byte_identical_to_a_fresh_build(sample_index, tmp_path):
+    tmp, ids, fps = sample_index
+    half = len(ids) // 2
+    with simdex.IndexBuilder(str(tmp_path / "old.sdx")) as b:
+        b.add(ids[:half], fps[:half])
+    stats = simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "new.sdx"), ids=ids[half:], fingerprints=fps[half:],
+                         delete=ids[:10])
+    assert stats["deleted"] == 10 and stats["entries"] == len(ids) - 10
+    with simdex.IndexBuilder(str(tmp_path / "fresh.sdx")) as b:
+        b.add(ids[10:], fps[10:])
+    assert (tmp_path / "new.sdx").read_bytes() == (tmp_path / "fresh.sdx").read_bytes()
