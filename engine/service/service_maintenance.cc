@@ -325,7 +325,7 @@ Status DocIdService::Import(std::span<const std::string> id_json, std::span<cons
   SIMDEX_RETURN_IF_ERROR(r.InstallFiles({}, {rec}, first + n, 0));
   r.published_seq.store(first + n, std::memory_order_release);
   r.docs.fetch_add(n, std::memory_order_relaxed);
-  return Status::OK();
+  return r.store->Flush();
 }
 
 }  // namespace simdex

@@ -139,6 +139,9 @@ Status Store::Open(const std::string& dir, std::unique_ptr<Store>* out) {
   db_options.max_background_jobs = 2;
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   db_options.keep_log_file_num = 4;
+  // Bounds what a restart after kill -9 replays: past this, the column
+  // families that hold the oldest log are flushed.
+  db_options.max_total_wal_size = 256 << 20;
 
   rocksdb::BlockBasedTableOptions point;  // families read by key: bloom filters
   point.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -248,6 +251,12 @@ Status Store::Write(Batch* batch, bool sync) {
   rocksdb::WriteOptions options;
   options.sync = sync;
   return FromRocks(rep_->db->Write(options, &batch->rep_->batch), "database write in " + rep_->dir);
+}
+
+Status Store::Flush() {
+  rocksdb::FlushOptions options;
+  options.wait = true;
+  return FromRocks(rep_->db->Flush(options, rep_->families), "database flush in " + rep_->dir);
 }
 
 Status Store::SyncWal() { return FromRocks(rep_->db->SyncWAL(), "database log sync in " + rep_->dir); }

@@ -75,6 +75,9 @@ class Store {
   Status Write(Batch* batch, bool sync);
   // fsyncs the write-ahead log (everything written before is then durable).
   Status SyncWal();
+  // Writes every memtable to table files, so that the next Open has no log
+  // to replay (a clean shutdown, the end of an import).
+  Status Flush();
 
   // Bytes of the database's files on disk (approximate, from RocksDB).
   uint64_t DiskBytes() const;

@@ -373,8 +373,11 @@ TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
   o.compact_entries = 32;
   o.background_compaction = true;
   Open(o);
-  std::vector<uint64_t> fps(600);
-  std::vector<uint64_t> doc_ids(fps.size());
+  // Articles go in until the background has installed three compactions
+  // (at least 300 articles, at most 20,000 or a minute: fsyncs may be slow
+  // on a loaded machine), while two threads search for acknowledged ones.
+  constexpr size_t kMax = 20000;
+  std::vector<uint64_t> fps(kMax), doc_ids(kMax);
   std::atomic<size_t> acknowledged{0};
   std::atomic<bool> failed{false}, done{false};
   std::vector<std::thread> readers;
@@ -394,23 +397,19 @@ TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
       }
     });
   }
-  for (size_t i = 0; i < fps.size(); ++i) {
-    const std::string text = RandomText(5000 + i, 120);
-    fps[i] = service_->FingerprintText(text).fingerprint;
-    doc_ids[i] = Submit(MakeDoc("", "", "", text)).doc_id;
-    acknowledged.store(i + 1);
-  }
-  // The searches go on until the background has installed two compactions
-  // (their fsyncs may take a while on a loaded machine), for at most a
-  // minute. Each compaction takes the whole delta, however large it grew.
-  const uint64_t wanted = 2;
-  for (int wait = 0; wait < 6000 && service_->stats().compactions < wanted && !failed; ++wait) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  size_t n = 0;
+  while (n < kMax && !failed && std::chrono::steady_clock::now() < deadline &&
+         (n < 300 || service_->stats().compactions < 3)) {
+    const std::string text = RandomText(5000 + n, 120);
+    fps[n] = service_->FingerprintText(text).fingerprint;
+    doc_ids[n] = Submit(MakeDoc("", "", "", text)).doc_id;
+    acknowledged.store(++n);
   }
   done = true;
   for (auto& th : readers) th.join();
   EXPECT_FALSE(failed);
-  EXPECT_GE(service_->stats().compactions, wanted) << service_->stats().last_error;
+  EXPECT_GE(service_->stats().compactions, 3u) << n << " articles; " << service_->stats().last_error;
   EXPECT_GT(service_->stats().file_entries, 0u);
 }
 
