@@ -103,8 +103,10 @@ def bench_fingerprint(args):
           "mb_per_s": mb / s, "compat_equal_of_first_300": same, "repeat": max(1, args.repeat // 2)})
 
 
-def _make_part(n, seed):
-    return simdex.dask._partition_from_arrays(planted(n, seed))
+def _make_part(n, seed, first_id):
+    """A partition of n planted fingerprints numbered first_id.. (ids run on across partitions,
+    as record numbers do across files)."""
+    return simdex.dask._partition_from_arrays(planted(n, seed), ids=np.arange(first_id, first_id + n, dtype=np.uint64))
 
 
 def bench_dask(args):
@@ -123,17 +125,19 @@ def bench_dask(args):
         with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                       dashboard_address=None, silence_logs=40, memory_limit=0) as cluster, \
                 distributed.Client(cluster) as client:
-            times, phases = [], []
+            times, phases, equal = [], [], True
             for _ in range(args.dask_repeat):
-                parts = [client.submit(_make_part, n // parts_n, 100 + p, pure=False) for p in range(parts_n)]
+                parts = [client.submit(_make_part, n // parts_n, 100 + p, p * (n // parts_n), pure=False)
+                         for p in range(parts_n)]
                 distributed.wait(parts)
                 start = time.perf_counter()
                 with distributed.get_task_stream(client) as stream:
                     run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
                 times.append(time.perf_counter() - start)
                 phases.append(task_seconds(stream.data))
-                equal = all(np.array_equal(getattr(run.result, f), getattr(want, f))
+                equal = equal and all(np.array_equal(getattr(run.result, f), getattr(want, f))
                             for f in ("representative", "distance", "duplicate"))
+                equal = equal and np.array_equal(run.ids, np.arange(n, dtype=np.uint64))
                 del parts
             emit({"scenario": "dask", "what": "simdex.dask.dedup_partitions", "n": n, "workers": workers,
                   "threads_per_worker": 1, "partitions": parts_n, "ranges": 2 * workers,

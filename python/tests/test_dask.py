@@ -132,3 +132,34 @@ def test_keep_max_field_chooses_the_same_representatives_as_the_command(client, 
     assert list(run.records()) == want
     assert list(run.pair_records()) == want_pairs
     assert [str(i) for i in run.keep_ids()] == want_keep
+
+
+@pytest.mark.parametrize("with_index", [False, True])
+def test_results_cross_to_the_client_narrowed_and_come_back_equal(tmp_path, with_index):
+    fps = np.array([1, 3, 1 << 40, 7, 1 << 50], np.uint64)
+    against = []
+    if with_index:
+        with simdex.IndexBuilder(str(tmp_path / "stored.sdx")) as builder:
+            builder.add(np.array([77], np.uint64), np.array([(1 << 40) | 1], np.uint64))
+        against = [simdex.Index.open(str(tmp_path / "stored.sdx"))]
+    want = simdex.dedup(fps, against=against, pairs=True)
+    packed = simdex.dask._pack_result(want)
+    assert packed["fields"]["representative"].dtype == np.uint32
+    assert (packed["fields"]["against_id"] is None) == (not with_index)
+    got = simdex.dask._unpack_result(packed)
+    for name in ("representative", "distance", "duplicate", "empty", "against_index", "against_id",
+                 "against_distance"):
+        assert getattr(got, name).dtype == getattr(want, name).dtype, name
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert all(np.array_equal(a, b) for a, b in zip(got.pairs, want.pairs))
+
+
+@pytest.mark.parametrize("ids", [np.arange(5, 9, dtype=np.uint64), np.array([5, 6, 8], np.uint64),
+                                 np.array([9, 8, 7], np.uint64), np.array([4], np.uint64),
+                                 np.array(["a", "b"], dtype=object)])
+def test_ids_cross_to_the_client_as_a_range_only_when_consecutive(ids):
+    part = {"ids": ids, "ordinal": False, "records": len(ids), "skipped": 0}
+    sent = simdex.dask._ids([part])
+    assert isinstance(sent, tuple) == (len(ids) > 1 and ids.dtype != object and np.all(np.diff(ids.astype(np.int64)) == 1))
+    got = simdex.dask._unpack_ids(sent)
+    assert got.dtype == ids.dtype and list(got) == list(ids)
