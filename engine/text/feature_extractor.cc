@@ -81,12 +81,13 @@ uint64_t FeatureExtractor::Hash(std::string_view bytes) const {
   return XXH3_64bits_withSeed(bytes.data(), bytes.size(), config_.seed);
 }
 
+// Stop words are counted like any feature and dropped by EndText, once per
+// distinct feature instead of once per occurrence: the same features, counts
+// and order, with fewer probes of the stop list.
 inline void FeatureExtractor::Emit(std::string_view bytes) {
-  uint64_t h = Hash(bytes);
   ++stats_->candidates;
-  if (IsStopWord(h)) return;
   ++stats_->occurrences;
-  table_->Add(h, bytes);
+  table_->Add(Hash(bytes), bytes);
 }
 
 void FeatureExtractor::Extract(std::string_view utf8_text, FeatureTable* table,
@@ -149,7 +150,7 @@ void FeatureExtractor::AddWords(const char16_t* text) {
 
 // Word shingles are formed over the words that are not stop words.
 void FeatureExtractor::AddToShingles(std::string_view word) {
-  if (config_.stop_words != nullptr && IsStopWord(Hash(word))) {
+  if (IsStopWord(Hash(word))) {
     ++stats_->candidates;
     return;
   }
@@ -205,24 +206,17 @@ void FeatureExtractor::AddCodePoints(const char16_t* text, size_t n) {
 namespace {
 
 // Hashes and counts the ASCII n-grams buf[end - n, end) for end in
-// [first_end, last_end]. N > 0 fixes the length at compile time so that XXH3's
-// length dispatch folds away (flatten inlines XXH3 into the loop); N == 0
-// takes it from n. Returns the number of grams that were not stop words.
+// [first_end, last_end] (stop words too: see Emit). N > 0
+// fixes the length at compile time so that XXH3's length dispatch folds away
+// (flatten inlines XXH3 into the loop); N == 0 takes it from n.
 template <size_t N>
-__attribute__((flatten)) uint64_t HashAsciiGrams(const char* buf, size_t n, size_t first_end,
-                                                 size_t last_end, uint64_t seed,
-                                                 const HashSet64* stop_words,
-                                                 FeatureTable* table) {
+__attribute__((flatten)) void HashAsciiGrams(const char* buf, size_t n, size_t first_end,
+                                             size_t last_end, uint64_t seed, FeatureTable* table) {
   const size_t len = N > 0 ? N : n;
-  uint64_t kept = 0;
   for (size_t end = first_end; end <= last_end; ++end) {
     const char* gram = buf + end - len;
-    uint64_t h = XXH3_64bits_withSeed(gram, len, seed);
-    if (stop_words != nullptr && stop_words->Contains(h)) continue;
-    ++kept;
-    table->Add(h, std::string_view(gram, len));
+    table->Add(XXH3_64bits_withSeed(gram, len, seed), std::string_view(gram, len));
   }
-  return kept;
 }
 
 }  // namespace
@@ -253,8 +247,8 @@ void FeatureExtractor::AddAsciiCodePoints(const char16_t* text, size_t n) {
       default: break;
     }
     stats_->candidates += used - first_end + 1;
-    stats_->occurrences += hash(buf, gram, first_end, used, config_.seed,
-                                config_.stop_words.get(), table_);
+    stats_->occurrences += used - first_end + 1;
+    hash(buf, gram, first_end, used, config_.seed, table_);
   }
   units_seen_ = seen_before + used;
   for (uint64_t u = std::max<uint64_t>(units_seen_ - std::min<uint64_t>(units_seen_, kRing),
@@ -278,20 +272,25 @@ void FeatureExtractor::EndWindow() {
   }
 }
 
-// A text with fewer units than n gives one feature: all of them.
+// A text with fewer units than n gives one feature: all of them. Then the
+// stop words leave the table (see Emit).
 void FeatureExtractor::EndText() {
-  if (config_.tokenizer == Tokenizer::kWords) return;
-  if (units_seen_ == 0 || units_seen_ >= static_cast<uint64_t>(config_.ngram)) return;
-  if (config_.tokenizer == Tokenizer::kCharNgrams) {
-    Emit(units_);
-    return;
+  if (config_.tokenizer != Tokenizer::kWords && units_seen_ > 0 &&
+      units_seen_ < static_cast<uint64_t>(config_.ngram)) {
+    if (config_.tokenizer == Tokenizer::kCharNgrams) {
+      Emit(units_);
+    } else {
+      scratch_.clear();
+      for (uint64_t u = 0; u < units_seen_; ++u) {
+        if (u != 0) scratch_.push_back(' ');
+        scratch_.append(units_, unit_start_[u], unit_end_[u] - unit_start_[u]);
+      }
+      Emit(scratch_);
+    }
   }
-  scratch_.clear();
-  for (uint64_t u = 0; u < units_seen_; ++u) {
-    if (u != 0) scratch_.push_back(' ');
-    scratch_.append(units_, unit_start_[u], unit_end_[u] - unit_start_[u]);
+  if (config_.stop_words != nullptr) {
+    stats_->occurrences -= table_->DropFeaturesIn(*config_.stop_words);
   }
-  Emit(scratch_);
 }
 
 }  // namespace simdex::text

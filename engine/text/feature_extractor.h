@@ -68,7 +68,7 @@ class FeatureExtractor {
   bool IsStopWord(uint64_t hash) const {
     return config_.stop_words != nullptr && config_.stop_words->Contains(hash);
   }
-  // Counts one candidate feature and adds it unless it is a stop word.
+  // Counts one candidate feature and adds it; EndText drops the stop words.
   void Emit(std::string_view bytes);
 
   ExtractorConfig config_;

@@ -50,6 +50,20 @@ const std::vector<FeatureEntry>& FeatureTable::entries() {
   return order_;
 }
 
+uint64_t FeatureTable::DropFeaturesIn(const HashSet64& set) {
+  uint64_t dropped = 0;
+  size_t kept = 0;
+  for (const FeatureEntry& e : order_) {
+    if (set.Contains(e.hash)) {
+      dropped += Find(e.hash).meta >> kCountShift;
+    } else {
+      order_[kept++] = e;
+    }
+  }
+  order_.resize(kept);
+  return dropped;
+}
+
 void HashSet64::Insert(uint64_t hash) {
   if (Contains(hash)) return;
   if (2 * (size_ + 1) > keys_.size()) {

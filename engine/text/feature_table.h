@@ -15,6 +15,8 @@
 
 namespace simdex::text {
 
+class HashSet64;
+
 struct FeatureEntry {
   uint64_t hash;
   uint64_t count;
@@ -59,6 +61,12 @@ class FeatureTable {
 
   // Distinct features in first-occurrence order, with their counts.
   const std::vector<FeatureEntry>& entries();
+
+  // Drops the features whose hash `set` holds from entries(), the others
+  // keeping their order; returns the occurrences dropped. For the end of a
+  // document: a later Add of a dropped feature would count it in its old slot
+  // but not list it.
+  uint64_t DropFeaturesIn(const HashSet64& set);
   std::string_view text(const FeatureEntry& e) const {
     return std::string_view(arena_).substr(e.text_offset, e.text_size);
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unicode/ustring.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -148,18 +149,21 @@ TEST(WordSegmenterFastPath, CloneSegmentsTheSame) {
 using Features = std::vector<std::pair<uint64_t, uint64_t>>;
 
 Features Extract(Tokenizer tokenizer, int ngram, bool normalize, bool plain, size_t window,
-                 const std::string& text) {
+                 const std::string& text, std::shared_ptr<const HashSet64> stop_words = nullptr,
+                 ExtractStats* stats_out = nullptr) {
   ExtractorConfig config;
   config.tokenizer = tokenizer;
   config.ngram = ngram;
   config.normalize = normalize;
   config.plain = plain;
   config.window_bytes = window;
+  config.stop_words = std::move(stop_words);
   std::unique_ptr<FeatureExtractor> extractor;
   EXPECT_TRUE(FeatureExtractor::Create(config, &extractor).ok());
   FeatureTable table;
   ExtractStats stats;
   extractor->Extract(text, &table, &stats);
+  if (stats_out != nullptr) *stats_out = stats;
   Features out;
   for (const FeatureEntry& e : table.entries()) out.emplace_back(e.hash, e.count);
   return out;
@@ -182,6 +186,37 @@ TEST(FeatureExtractorFastPath, PlainIcuAndSmallWindowsGiveTheSameFeatures) {
         ASSERT_EQ(Extract(t, ngram, normalize, false, 128, text), reference) << text;
         ASSERT_EQ(Extract(t, ngram, normalize, true, 128, text), reference) << text;
       }
+    }
+  }
+}
+
+// Stop words are counted like other features and dropped once per distinct
+// feature at the end of the text: the oracle drops them from the features of
+// the same text extracted without stop words. The stop set holds every third
+// feature, the first and the most frequent among them.
+TEST(FeatureExtractorStopWords, DroppedAtTheEndAsIfEachOccurrenceWereSkipped) {
+  std::mt19937_64 rng(17);
+  std::vector<std::string> texts = RealTexts();
+  for (int i = 0; i < 100; ++i) texts.push_back(RandomText(rng, 1 + rng() % 60, true));
+  for (const std::string& text : texts) {
+    for (Tokenizer t : {Tokenizer::kWords, Tokenizer::kCharNgrams}) {
+      int ngram = 1 + static_cast<int>(rng() % 5);
+      ExtractStats all_stats, stats;
+      Features all = Extract(t, ngram, true, false, 128, text, nullptr, &all_stats);
+      auto stop = std::make_shared<HashSet64>();
+      for (size_t i = 0; i < all.size(); i += 3) stop->Insert(all[i].first);
+      Features want;
+      uint64_t dropped = 0;
+      for (const auto& f : all) {
+        if (stop->Contains(f.first)) {
+          dropped += f.second;
+        } else {
+          want.push_back(f);
+        }
+      }
+      ASSERT_EQ(Extract(t, ngram, true, false, 128, text, stop, &stats), want) << text;
+      EXPECT_EQ(stats.candidates, all_stats.candidates);
+      EXPECT_EQ(stats.occurrences, all_stats.occurrences - dropped);
     }
   }
 }
