@@ -83,6 +83,8 @@ void HashSet64::Insert(uint64_t hash) {
   keys_[i] = hash;
   used_[i] = 1;
   ++size_;
+  const uint64_t bit = hash >> (64 - kFilterBits);
+  filter_[bit / 64] |= uint64_t{1} << (bit % 64);
 }
 
 }  // namespace simdex::text

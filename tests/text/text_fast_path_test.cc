@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -204,11 +205,15 @@ TEST(FeatureExtractorStopWords, DroppedAtTheEndAsIfEachOccurrenceWereSkipped) {
       ExtractStats all_stats, stats;
       Features all = Extract(t, ngram, true, false, 128, text, nullptr, &all_stats);
       auto stop = std::make_shared<HashSet64>();
-      for (size_t i = 0; i < all.size(); i += 3) stop->Insert(all[i].first);
+      std::set<uint64_t> oracle;
+      for (size_t i = 0; i < all.size(); i += 3) {
+        stop->Insert(all[i].first);
+        oracle.insert(all[i].first);
+      }
       Features want;
       uint64_t dropped = 0;
       for (const auto& f : all) {
-        if (stop->Contains(f.first)) {
+        if (oracle.count(f.first) != 0) {
           dropped += f.second;
         } else {
           want.push_back(f);
@@ -218,6 +223,32 @@ TEST(FeatureExtractorStopWords, DroppedAtTheEndAsIfEachOccurrenceWereSkipped) {
       EXPECT_EQ(stats.candidates, all_stats.candidates);
       EXPECT_EQ(stats.occurrences, all_stats.occurrences - dropped);
     }
+  }
+}
+
+// The stop-word set against std::set: hashes that share the filter's top bits
+// with a member, members, and random non-members.
+TEST(HashSet64Test, ContainsExactlyWhatWasInserted) {
+  std::mt19937_64 rng(19);
+  HashSet64 set;
+  std::set<uint64_t> oracle;
+  EXPECT_FALSE(set.Contains(0));
+  for (int i = 0; i < 3000; ++i) {
+    uint64_t h = rng();
+    if (i % 7 == 0) h &= 0xFFFF000000000000ull;  // low bits zero
+    set.Insert(h);
+    oracle.insert(h);
+  }
+  set.Insert(*oracle.begin());  // a repeat changes nothing
+  EXPECT_EQ(set.size(), oracle.size());
+  for (uint64_t h : oracle) {
+    ASSERT_TRUE(set.Contains(h));
+    ASSERT_EQ(set.Contains(h ^ 1), oracle.count(h ^ 1) != 0);               // same filter bit
+    ASSERT_EQ(set.Contains(h ^ (1ull << 40)), oracle.count(h ^ (1ull << 40)) != 0);
+  }
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t h = rng();
+    ASSERT_EQ(set.Contains(h), oracle.count(h) != 0);
   }
 }
 
