@@ -10,6 +10,7 @@ stage, then writes docs/quality.md (tables) and docs/plots/quality-*.png
 (precision-recall curves). Raw results stay in OUT_DIR (build/quality).
 """
 import json
+import math
 import os
 import re
 import statistics
@@ -262,6 +263,21 @@ def main():
             f'{f(r["texts_median_s"])} s | {f(r["confirm_median_s"])} s | '
             f'{per_pair} |')
     add('')
+    add(TEXT_DEFAULTS)
+    add('| k | unrelated pairs within k, measured: edits / natural | uniform 64-bit hash | '
+        'expected false pairs, uniform hash: N = 10^6 / 10^8 / 10^9 |')
+    add('|---|---|---|---|')
+    for k in (3, 4, 5, 6, 7, 8, 10, 12):
+        measured = []
+        for s in (SETS[0], SETS[2]):
+            negatives = sum(bucket(grid, DEFAULT, s, n)['negatives'] for n in ('short', 'medium', 'long'))
+            fp = sum(bucket(grid, DEFAULT, s, n)['k'][k]['fp'] for n in ('short', 'medium', 'long'))
+            measured.append(f'{fp / negatives:.1e} ({fp:,} of {negatives:,})' if fp else
+                            f'< {3 / negatives:.0e} (0 of {negatives:,})')
+        uniform = sum(math.comb(64, i) for i in range(k + 1)) / 2.0 ** 64
+        add(f'| {k} | {" / ".join(measured)} | {uniform:.1e} | ' +
+            ' / '.join(f'{n * n / 2 * uniform:,.3g}' for n in (1e6, 1e8, 1e9)) + ' |')
+    add('')
     add(TEXT_TAIL)
     with open(os.path.join(ROOT, 'docs', 'quality.md'), 'w', encoding='utf-8') as w:
         w.write('\n'.join(md))
@@ -270,7 +286,7 @@ def main():
 
 TEXT_SECTIONS = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'),
                  encoding='utf-8').read().split('<!-- SECTION -->')
-TEXT_HEAD, TEXT_TARGETS, TEXT_COMPARE, TEXT_GRID, TEXT_PER_K, TEXT_CONFIRM, TEXT_COST, TEXT_TAIL = \
+TEXT_HEAD, TEXT_TARGETS, TEXT_COMPARE, TEXT_GRID, TEXT_PER_K, TEXT_CONFIRM, TEXT_COST, TEXT_DEFAULTS, TEXT_TAIL = \
     [t.strip("\n") + "\n" for t in TEXT_SECTIONS]
 
 if __name__ == '__main__':

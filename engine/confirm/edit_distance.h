@@ -16,8 +16,8 @@ namespace simdex::confirm {
 
 // The minimum number of code point insertions, deletions and substitutions
 // that turn a into b, or any value > max_distance when that minimum is
-// larger (the computation stops once every path exceeds it). O(|a| * |b|)
-// time in the worst case, O(min(|a|, |b|)) memory.
+// larger (the computation stops once it must exceed it). Bit-parallel:
+// O(max(|a|, |b|) * min(|a|, |b|) / 64) time, O(min(|a|, |b|)) memory.
 size_t EditDistance(std::span<const char32_t> a, std::span<const char32_t> b, size_t max_distance);
 
 // Code points of a text for EditDistance. Thread safety: one thread.

@@ -114,6 +114,41 @@ TEST(EditDistance, EqualsTheFullTableOnRandomStrings) {
   }
 }
 
+// Lengths across the 64-position words of the bit-parallel algorithm (63,
+// 64, 65, 128, ...), a small alphabet for long common runs, code points
+// above the BMP, and bounds around the answer.
+TEST(EditDistance, EqualsTheFullTableAcrossWordBoundaries) {
+  std::mt19937 rng(23);
+  const char32_t alphabet[] = {U'a', U'b', U'c', U'的', U'\U0001F600', U' '};
+  for (int round = 0; round < 300; ++round) {
+    std::u32string a, b;
+    const size_t edges[] = {1, 63, 64, 65, 127, 128, 129, 200, 300};
+    const size_t la = round % 3 == 0 ? edges[rng() % 9] : rng() % 300;
+    const size_t lb = round % 2 == 0 ? edges[rng() % 9] : rng() % 300;
+    const size_t letters = 1 + rng() % 6;
+    for (size_t i = 0; i < la; ++i) a.push_back(alphabet[rng() % letters]);
+    if (round % 4 == 0) {
+      b = a;  // a near copy: a few edits of a
+      for (int e = static_cast<int>(rng() % 8); e > 0 && !b.empty(); --e) {
+        size_t at = rng() % b.size();
+        if (rng() % 3 == 0) b.erase(at, 1);
+        else if (rng() % 2 == 0) b.insert(at, 1, alphabet[rng() % 6]);
+        else b[at] = alphabet[rng() % 6];
+      }
+    } else {
+      for (size_t i = 0; i < lb; ++i) b.push_back(alphabet[rng() % letters]);
+    }
+    const size_t want = OracleEditDistance(a, b);
+    ASSERT_EQ(confirm::EditDistance(a, b, 1000), want) << la << " " << b.size();
+    ASSERT_EQ(confirm::EditDistance(b, a, 1000), want);
+    for (size_t bound : {size_t{0}, want / 2, want - (want > 0), want, want + 1}) {
+      const size_t got = confirm::EditDistance(a, b, bound);
+      if (want <= bound) ASSERT_EQ(got, want);
+      else ASSERT_GT(got, bound);
+    }
+  }
+}
+
 TEST(Confirmer, ConfirmsEqualsSimilarityAgainstThresholdOnRandomTexts) {
   std::mt19937 rng(11);
   const char* words[] = {"alpha", "beta", "gamma", "delta", "的", "了", "月", "光"};
