@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/string_id.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
@@ -38,27 +39,66 @@ struct MergeArgs {
   bool quiet = false;
 };
 
-// Reads every record of the batch's fingerprint files.
-Status ReadBatch(const MergeArgs& args, std::vector<FingerprintRecord>* out, uint64_t* skipped) {
-  std::vector<FingerprintRecord> records(kReadBatch);
+// The batch: every record of its fingerprint files, in order. A record with
+// a string id holds the string's index in `strings` as its id.
+struct Batch {
+  std::vector<FingerprintRecord> records;
+  std::vector<bool> string_id;
+  std::vector<std::string> strings;
+
+  Status AddTo(IndexMerger* merger) const {
+    for (size_t i = 0; i < records.size(); ++i) {
+      const FingerprintRecord& r = records[i];
+      SIMDEX_RETURN_IF_ERROR(string_id[i] ? merger->Add(strings[r.id], r.fingerprint)
+                                          : merger->Add(r.id, r.fingerprint));
+    }
+    return Status::OK();
+  }
+  // Keeps the records i with keep(i), in order.
+  template <class Keep>
+  void Filter(const Keep& keep) {
+    size_t kept = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (!keep(i)) continue;
+      records[kept] = records[i];
+      string_id[kept] = string_id[i];
+      ++kept;
+    }
+    records.resize(kept);
+    string_id.resize(kept);
+  }
+};
+
+// Reads every record of the batch's fingerprint files; documents without a
+// fingerprint are counted in *empty.
+Status ReadBatch(const MergeArgs& args, Batch* out, uint64_t* skipped, uint64_t* empty) {
   for (const std::string& path : args.inputs) {
     FingerprintFileReaderOptions options;
     options.skip_bad = args.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
     SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
-    for (size_t n; ;) {
-      SIMDEX_RETURN_IF_ERROR(reader->Read(records.data(), records.size(), &n));
-      if (n == 0) break;
-      out->insert(out->end(), records.begin(), records.begin() + static_cast<std::ptrdiff_t>(n));
+    FingerprintEntry entry;
+    for (bool eof = false;;) {
+      SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+      if (eof) break;
+      if (entry.empty) {
+        ++*empty;
+        continue;
+      }
+      const bool is_string = !entry.id_string.empty();
+      if (is_string) out->strings.push_back(std::move(entry.id_string));
+      out->records.push_back({is_string ? out->strings.size() - 1 : entry.id, entry.fingerprint});
+      out->string_id.push_back(is_string);
     }
     *skipped += reader->stats().skipped;
   }
   return Status::OK();
 }
 
-// Ids to delete: one unsigned decimal id per line; blank lines and lines
-// starting with '#' are skipped.
-Status ReadIds(const std::string& path, IndexMerger* merger) {
+// Ids to delete, one per line; blank lines and lines starting with '#' are
+// skipped. For an index of numeric ids each is an unsigned decimal id; for
+// an index of string ids, a string id.
+Status ReadIds(const std::string& path, bool string_ids, IndexMerger* merger) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "r");
   if (f == nullptr) return Status::IOError(path + ": cannot open");
   char* line = nullptr;
@@ -70,6 +110,12 @@ Status ReadIds(const std::string& path, IndexMerger* merger) {
     std::string text(line, static_cast<size_t>(len));
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
     if (text.empty() || text[0] == '#') continue;
+    if (string_ids) {
+      s = io::CheckStringId(text);
+      s = s.ok() ? merger->Delete(text)
+                 : Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + s.message());
+      continue;
+    }
     uint64_t id = 0;
     bool ok = text.size() <= 20;
     for (char c : text) ok = ok && c >= '0' && c <= '9';
@@ -94,24 +140,22 @@ Status ReadIds(const std::string& path, IndexMerger* merger) {
 
 // With --only-new: the batch records that are not near-duplicates of the
 // old index's entries or of an earlier batch record.
-Status KeepNew(const MergeArgs& args, const IndexReader& old, std::vector<FingerprintRecord>* batch,
+Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexReader& old, Batch* batch,
                uint64_t* dropped) {
   DedupOptions options;
   options.scheme = old.scheme();
   options.k = args.k;
+  options.memory_bytes = merge.memory_bytes;
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;
   std::unique_ptr<Deduplicator> dedup;
   SIMDEX_RETURN_IF_ERROR(Deduplicator::Create(options, &dedup));
   SIMDEX_RETURN_IF_ERROR(dedup->AddIndex(&old));
-  for (const FingerprintRecord& r : *batch) SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint));
+  for (const FingerprintRecord& r : batch->records) SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint));
   SIMDEX_RETURN_IF_ERROR(dedup->Finish());
-  size_t kept = 0;
-  for (size_t i = 0; i < batch->size(); ++i) {
-    if (!dedup->Result(i).duplicate) (*batch)[kept++] = (*batch)[i];
-  }
-  *dropped = batch->size() - kept;
-  batch->resize(kept);
+  const size_t before = batch->records.size();
+  batch->Filter([&](size_t i) { return !dedup->Result(i).duplicate; });
+  *dropped = before - batch->records.size();
   return Status::OK();
 }
 
@@ -130,16 +174,17 @@ int RunMerge(const MergeArgs& args) {
                                      std::to_string(old->scheme().k()) + ")", kExitUsage);
   }
   Progress progress(kCommand, !args.quiet);
-  std::vector<FingerprintRecord> batch;
-  uint64_t skipped = 0, dropped = 0;
-  Status s = ReadBatch(args, &batch, &skipped);
-  if (s.ok() && args.only_new) s = KeepNew(args, *old, &batch, &dropped);
+  Batch batch;
+  uint64_t skipped = 0, empty = 0, dropped = 0;
+  Status s = ReadBatch(args, &batch, &skipped, &empty);
+  if (s.ok() && args.only_new) s = KeepNew(args, options, *old, &batch, &dropped);
   std::unique_ptr<IndexMerger> merger;
   if (s.ok()) s = IndexMerger::Create(old.get(), args.out, options, &merger);
-  for (size_t i = 0; s.ok() && i < batch.size(); ++i) s = merger->Add(batch[i].id, batch[i].fingerprint);
-  if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, merger.get());
+  if (s.ok()) s = batch.AddTo(merger.get());
+  if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, old->has_string_ids(), merger.get());
   if (s.ok()) {
-    progress.Update("merging " + std::to_string(batch.size()) + " entries into " + std::to_string(old->entries()));
+    progress.Update("merging " + std::to_string(batch.records.size()) + " entries into " +
+                    std::to_string(old->entries()));
     s = merger->Finish();
   }
   progress.Done();
@@ -150,11 +195,12 @@ int RunMerge(const MergeArgs& args) {
   if (!args.quiet) {
     const MergeStats& st = merger->stats();
     std::printf("%s: %llu entries (%llu old - %llu deleted + %llu added; %llu batch records left out as "
-                "near-duplicates, %llu bad lines skipped, %llu ids to delete not found), %llu bytes, %.2f s\n",
+                "near-duplicates, %llu empty documents, %llu bad lines skipped, %llu ids to delete not found), %llu bytes, "
+                "%.2f s\n",
                 args.out.c_str(), static_cast<unsigned long long>(st.entries),
                 static_cast<unsigned long long>(st.old_entries), static_cast<unsigned long long>(st.deleted),
                 static_cast<unsigned long long>(st.added), static_cast<unsigned long long>(dropped),
-                static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(st.ids_not_found),
+                static_cast<unsigned long long>(empty), static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(st.ids_not_found),
                 static_cast<unsigned long long>(st.file_bytes), progress.Seconds());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
@@ -168,7 +214,9 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("index", args->old, "the existing index")->required();
   sub->add_option("inputs", args->inputs, "fingerprint files of the batch, text or binary ('-' = stdin)");
   sub->add_option("--out", args->out, "the new index (written under a temporary name, then renamed)")->required();
-  sub->add_option("--delete", args->delete_file, "file of ids (one per line) whose entries leave the index");
+  sub->add_option("--delete", args->delete_file,
+                  "file of ids (one per line: numbers, or strings for an index of string ids) whose entries leave "
+                  "the index");
   sub->add_flag("--only-new", args->only_new,
                 "add only batch records that are not near-duplicates of the index or of earlier records");
   sub->add_option("--k", args->k, "distance for --only-new (default: the index scheme's k)")->check(CLI::Range(0, 64));
@@ -180,6 +228,8 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->footer(
       "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"
       "index `simdex build` makes of the same entries. Deleted ids remove the old index's entries only.\n"
+      "String ids are kept; a batch of string ids turns an index of numeric ids into one of string ids\n"
+      "(the old ids kept as their decimal strings), as `simdex build` does for mixed ids.\n"
       "Example: simdex merge corpus.sdx batch.fp --delete gone.txt --out corpus-new.sdx");
   sub->callback([args, run] { *run = [args] { return RunMerge(*args); }; });
 }

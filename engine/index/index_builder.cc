@@ -14,6 +14,7 @@
 
 #include "engine/index/external_sorter.h"
 #include "engine/index/id_map_builder.h"
+#include "engine/io/string_id.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
@@ -199,6 +200,7 @@ Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
   if (!r.options.string_ids) {
     r.status = SwitchToStringIds();
     if (!r.status.ok()) return r.status;

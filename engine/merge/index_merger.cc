@@ -1,11 +1,14 @@
 // IndexMerger (include/simdex/merge.h). Finish():
 //   1. sorts the batch's (fingerprint, id) pairs (external sorter) and the
-//      deleted ids, and finds the smallest and largest id that remain (the
-//      packed id section's base and width);
+//      deleted ids, and finds the ids that remain: numeric ids give the
+//      packed id section's base and width; string ids give the new id map
+//      (the remaining old strings and the batch's, sorted);
 //   2. merges table 0: the old index's entries in (fingerprint, id) order,
 //      read with a TableCursor and the rank index, less the deleted ones,
 //      with the batch's sorted pairs; this gives the new ids (packed) and
-//      table 0's values, and the fingerprints of the deleted entries;
+//      table 0's values, and the fingerprints of the deleted entries. With
+//      string ids the entries of one fingerprint are packed sorted by their
+//      new numbers, as the builder packs them;
 //   3. for each other table: the old table read in order, less the deleted
 //      entries' permuted fingerprints, merged with the batch's permuted
 //      fingerprints sorted;
@@ -16,11 +19,14 @@
 #include <limits>
 
 #include "engine/index/external_sorter.h"
+#include "engine/index/id_map_builder.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/reader_rep.h"
 #include "engine/index/table_cursor.h"
 #include "engine/merge/sorted_values.h"
+#include "engine/io/string_id.h"
+#include "format/id_map.h"
 #include "format/packed_ints.h"
 #include "simdex/merge.h"
 
@@ -73,9 +79,14 @@ struct IndexMerger::Rep {
   bool done = false;
   MergeStats stats;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> batch;
-  std::vector<uint64_t> deleted;
+  std::vector<uint64_t> deleted;              // ids in the old index's id space
+  std::vector<std::string> deleted_strings;   // string ids to delete, resolved in Finish()
   uint64_t batch_min_id = std::numeric_limits<uint64_t>::max();
   uint64_t batch_max_id = 0;
+  // String ids: the batch's pairs carry id_map's provisional numbers; after
+  // Finish() the map also holds the old entries' ids that remain.
+  bool string_ids = false;
+  index::IdMapBuilder id_map;
 
   std::string ScratchDir() const {
     if (!options.tmpdir.empty()) return options.tmpdir;
@@ -87,7 +98,54 @@ struct IndexMerger::Rep {
             .threads = options.threads};
   }
   bool IsDeleted(uint64_t id) const { return std::binary_search(deleted.begin(), deleted.end(), id); }
+  Status SwitchToStringIds();
+  uint64_t ResolveDeletedStrings();
+  std::string OldIdString(uint64_t id) const {
+    return old->has_string_ids() ? std::string(old->IdString(id)) : std::to_string(id);
+  }
 };
+
+// The first string id added to a merge into an old index of numeric ids:
+// the batch pairs added so far are read back and added again with their
+// ids' decimal strings (as IndexBuilder does).
+Status IndexMerger::Rep::SwitchToStringIds() {
+  string_ids = true;
+  auto numeric = std::move(batch);
+  batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(SortOptions(options.memory_bytes / 2));
+  SIMDEX_RETURN_IF_ERROR(batch->status());
+  SIMDEX_RETURN_IF_ERROR(numeric->Finish());
+  std::vector<FingerprintIdPair> records(4096);
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(numeric->Read(records.data(), records.size(), &got));
+    if (got == 0) return Status::OK();
+    for (size_t i = 0; i < got; ++i) records[i].id = id_map.Intern(std::to_string(records[i].id));
+    SIMDEX_RETURN_IF_ERROR(batch->Add(records.data(), got));
+  }
+}
+
+// Turns the string ids given to Delete() into ids of the old index (added
+// to `deleted`); returns how many name no id of the old index.
+uint64_t IndexMerger::Rep::ResolveDeletedStrings() {
+  uint64_t unknown = 0;
+  for (const std::string& id : deleted_strings) {
+    uint64_t number = 0;
+    bool found = false;
+    if (old->has_string_ids()) {
+      found = old->FindIdString(id, &number).ok();
+    } else {
+      found = !id.empty() && id.size() <= 20 && id.find_first_not_of("0123456789") == std::string::npos &&
+              (id.size() < 20 || id <= "18446744073709551615") && (id == "0" || id[0] != '0');
+      if (found) number = std::stoull(id);
+    }
+    if (found) {
+      deleted.push_back(number);
+    } else {
+      ++unknown;
+    }
+  }
+  deleted_strings.clear();
+  return unknown;
+}
 
 IndexMerger::IndexMerger(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 IndexMerger::~IndexMerger() = default;
@@ -105,6 +163,7 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   rep->build.block_size = info.block_size;
   rep->build.restarts = info.restarts;
   rep->stats.old_entries = info.entries;
+  rep->string_ids = old->has_string_ids();
   // The batch's pairs may use half the budget; the merged tables the rest.
   rep->batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions(options.memory_bytes / 2));
   Status s = rep->batch->status();
@@ -128,6 +187,11 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
   for (size_t i = 0; i < ids.size(); i += 1024) {
     const size_t n = std::min<size_t>(1024, ids.size() - i);
     for (size_t j = 0; j < n; ++j) {
+      if (r.string_ids) {
+        // Numeric ids of a string-id index are kept as their decimal strings.
+        buf[j] = {fingerprints[i + j], r.id_map.Intern(std::to_string(ids[i + j]))};
+        continue;
+      }
       buf[j] = {fingerprints[i + j], ids[i + j]};
       r.batch_min_id = std::min(r.batch_min_id, ids[i + j]);
       r.batch_max_id = std::max(r.batch_max_id, ids[i + j]);
@@ -139,11 +203,38 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
   return Status::OK();
 }
 
+Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  if (!r.string_ids) {
+    r.status = r.SwitchToStringIds();
+    if (!r.status.ok()) return r.status;
+  }
+  const FingerprintIdPair record{fingerprint, r.id_map.Intern(id)};
+  r.status = r.batch->Add(&record, 1);
+  if (r.status.ok()) ++r.stats.added;
+  return r.status;
+}
+
 Status IndexMerger::Delete(uint64_t id) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Delete() after Finish() or Abandon()");
-  r.deleted.push_back(id);
+  if (r.old->has_string_ids()) {
+    r.deleted_strings.push_back(std::to_string(id));
+  } else {
+    r.deleted.push_back(id);
+  }
+  return Status::OK();
+}
+
+Status IndexMerger::Delete(std::string_view id) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Delete() after Finish() or Abandon()");
+  r.deleted_strings.emplace_back(id);
   return Status::OK();
 }
 
@@ -170,12 +261,15 @@ Status IndexMerger::FinishImpl() {
   const IndexReader& old = *r.old;
   const IndexReader::Rep& old_rep = old.rep();
   const uint64_t old_n = old.entries();
+  const uint64_t unknown_strings = r.ResolveDeletedStrings();
   std::sort(r.deleted.begin(), r.deleted.end());
   r.deleted.erase(std::unique(r.deleted.begin(), r.deleted.end()), r.deleted.end());
 
-  // 1. The ids that remain: the packed section's base and width.
+  // 1. The ids that remain: the packed section's base and width, or with
+  // string ids the new id map (the old strings interned once each).
   uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0;
   std::vector<bool> seen(r.deleted.size(), false);
+  std::vector<bool> interned(old.has_string_ids() ? old.IdStringCount() : 0, false);
   for (uint64_t rank = 0; rank < old_n; ++rank) {
     const uint64_t id = old_rep.IdAtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
@@ -184,17 +278,49 @@ Status IndexMerger::FinishImpl() {
       ++removed;
       continue;
     }
-    min_id = std::min(min_id, id);
-    max_id = std::max(max_id, id);
+    if (!r.string_ids) {
+      min_id = std::min(min_id, id);
+      max_id = std::max(max_id, id);
+    } else if (!old.has_string_ids()) {
+      r.id_map.Intern(std::to_string(id));
+    } else if (id < interned.size() && !interned[id]) {
+      interned[id] = true;
+      r.id_map.Intern(old.IdString(id));
+    } else if (id >= interned.size()) {
+      return Status::Corruption("entry " + std::to_string(rank) + " of the old index has id number " +
+                                std::to_string(id) + ", past its id map");
+    }
   }
   r.stats.deleted = removed;
-  r.stats.ids_not_found = static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
+  r.stats.ids_not_found = unknown_strings + static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
   const uint64_t n = old_n - removed + r.stats.added;
   r.stats.entries = n;
   index::EntrySummary summary;
   summary.entries = n;
-  summary.id_base = n ? min_id : 0;
-  summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? max_id - min_id : 0));
+  // The new number of an old entry's id (string ids).
+  std::vector<uint64_t> old_to_new;
+  if (r.string_ids) {
+    r.id_map.Finish();
+    summary.id_base = 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
+    if (old.has_string_ids()) {
+      old_to_new.assign(interned.size(), 0);
+      for (uint64_t id = 0; id < interned.size(); ++id) {
+        if (interned[id]) old_to_new[id] = r.id_map.Rank(r.id_map.Intern(old.IdString(id)));
+      }
+    }
+  } else {
+    summary.id_base = n ? min_id : 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? max_id - min_id : 0));
+  }
+  auto new_old_id = [&](uint64_t id) -> uint64_t {
+    if (!r.string_ids) return id - summary.id_base;
+    if (old.has_string_ids()) return old_to_new[id];
+    return r.id_map.Rank(r.id_map.Intern(std::to_string(id)));
+  };
+  auto new_batch_id = [&](uint64_t id) -> uint64_t {
+    return r.string_ids ? r.id_map.Rank(id) : id - summary.id_base;
+  };
 
   // 2. Table 0 with the ids. The batch's fingerprints (in order) and the
   // deleted entries' fingerprints are kept for the other tables.
@@ -210,11 +336,26 @@ Status IndexMerger::FinishImpl() {
   std::string ids_buf;
   format::PackedIntsWriter packed(&ids_buf, summary.id_width);
   uint64_t distinct = 0, written = 0, last = 0;
+  // The ids of the current fingerprint (string ids: packed sorted by number
+  // when the fingerprint changes).
+  std::vector<uint64_t> run;
+  auto flush_run = [&] {
+    std::sort(run.begin(), run.end());
+    for (uint64_t number : run) packed.Add(number);
+    run.clear();
+  };
+  // Takes an entry's fingerprint and its id in the new id space.
   auto emit = [&](uint64_t fp, uint64_t id) -> Status {
-    distinct += written == 0 || fp != last;
+    const bool new_fp = written == 0 || fp != last;
+    distinct += new_fp;
     last = fp;
     ++written;
-    packed.Add(id - summary.id_base);
+    if (r.string_ids) {
+      if (new_fp) flush_run();
+      run.push_back(id);
+    } else {
+      packed.Add(id);
+    }
     if (ids_buf.size() >= (size_t{1} << 20)) {
       SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
       ids_buf.clear();
@@ -241,11 +382,11 @@ Status IndexMerger::FinishImpl() {
         if (r.IsDeleted(mine.id)) {
           deleted_fps.push_back(mine.fingerprint);
         } else {
-          SIMDEX_RETURN_IF_ERROR(emit(mine.fingerprint, mine.id));
+          SIMDEX_RETURN_IF_ERROR(emit(mine.fingerprint, new_old_id(mine.id)));
         }
         SIMDEX_RETURN_IF_ERROR(cursor.Next());
       } else {
-        SIMDEX_RETURN_IF_ERROR(emit(next.fingerprint, next.id));
+        SIMDEX_RETURN_IF_ERROR(emit(next.fingerprint, new_batch_id(next.id)));
         SIMDEX_RETURN_IF_ERROR(batch_fps->Append(next.fingerprint));
         have_batch = batch.Next(&next);
       }
@@ -255,6 +396,7 @@ Status IndexMerger::FinishImpl() {
   }
   r.batch.reset();
   if (written != n) return Status::Corruption("the old index's table 0 does not hold its entries");
+  flush_run();
   packed.Finish();
   SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
   ids_buf = std::string();
@@ -328,7 +470,9 @@ Status IndexMerger::FinishImpl() {
   // 4. Ids, metadata, footer.
   std::unique_ptr<index::MappedValues> ids;
   SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &ids));
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes()));
+  std::string id_map;
+  if (r.string_ids) format::EncodeIdMap(r.id_map.Sorted(), &id_map);
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), id_map));
   r.stats.file_bytes = writer->file_bytes();
   return Status::OK();
 }

@@ -89,7 +89,9 @@ class IndexBuilder {
   Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
   // Adds an entry with a string id. The first one turns a build of numeric
   // ids into a build of string ids: the numeric ids added before are kept
-  // as their decimal strings (one more pass over what was added).
+  // as their decimal strings (one more pass over what was added). An id must
+  // be 1 to 4096 bytes of UTF-8 without control characters (docs/format.md,
+  // "Id map"); any other is InvalidArgument and adds nothing.
   Status Add(std::string_view id, uint64_t fingerprint);
 
   // Sorts, encodes and writes the index, fsyncs it and renames it to the

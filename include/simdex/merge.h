@@ -15,6 +15,13 @@
 //   merger->Delete(42);               // entries of the old index with id 42
 //   merger->Finish();
 //
+// String ids (URLs, article ids) work as in IndexBuilder: an old index of
+// string ids keeps them, numeric ids added to it are kept as their decimal
+// strings, and the first string id added to an old index of numeric ids
+// turns the result into an index of string ids, the old ids becoming their
+// decimal strings. Either way the id map is the sorted set of the ids that
+// remain.
+//
 // Thread safety: one thread uses a merger; `old` may serve searches on other
 // threads meanwhile.
 #ifndef SIMDEX_MERGE_H_
@@ -25,6 +32,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "simdex/index.h"
 #include "simdex/status.h"
@@ -64,10 +72,16 @@ class IndexMerger {
   // Adds batch entries; the same (id, fingerprint) twice is stored twice.
   Status Add(uint64_t id, uint64_t fingerprint);
   Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
+  // Adds a batch entry with a string id: 1 to 4096 bytes of UTF-8 without
+  // control characters (as IndexBuilder; InvalidArgument otherwise).
+  Status Add(std::string_view id, uint64_t fingerprint);
   // Removes every entry of the OLD index whose id is `id` (batch entries are
   // kept: delete-then-add replaces a document). An id no entry has is
-  // counted in stats().ids_not_found.
+  // counted in stats().ids_not_found. In an old index of string ids a
+  // number means its decimal string, and a string id that is a decimal
+  // number means that number in an old index of numeric ids.
   Status Delete(uint64_t id);
+  Status Delete(std::string_view id);
 
   // Merges, writes, fsyncs and renames. The first error is returned and
   // nothing is left under the output name.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "simdex/fingerprint.h"
 #include "tests/cli/cli_harness.h"
 #include "tests/dedup/dedup_oracle.h"
 
@@ -77,6 +78,44 @@ TEST_F(MergeCli, OnlyNewAddsTheBatchRecordsTheOracleKeeps) {
   ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", dir_.File("fresh.sdx"),
                              dir_.File("union.fp")}).exit_code, 0);
   EXPECT_TRUE(ReadFile(dir_.File("new.sdx")) == ReadFile(dir_.File("fresh.sdx"))) << r.out;
+}
+
+// An index of URL ids: the batch's URLs join them, --delete names URLs,
+// `query` gives the URLs back, and the file equals a build of the union.
+TEST_F(MergeCli, StringIdsAreKeptAndDeletedByName) {
+  auto url = [](const Entry& e) { return "https://news.example/a/" + std::to_string(e.id); };
+  auto lines = [&](const std::vector<Entry>& entries) {
+    std::string out;
+    for (const Entry& e : entries) out += url(e) + "\t" + FormatHexFingerprint(e.fingerprint) + "\n";
+    return out;
+  };
+  WriteFile(dir_.File("old-urls.fp"), lines(old_));
+  WriteFile(dir_.File("batch-urls.fp"), lines(batch_));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", dir_.File("urls.sdx"),
+                             dir_.File("old-urls.fp")}).exit_code, 0);
+  WriteFile(dir_.File("gone.txt"), url(old_[0]) + "\n" + url(old_[1]) + "\nhttps://news.example/none\n");
+  const RunResult r = RunSimdex(dir_, {"merge", dir_.File("urls.sdx"), dir_.File("batch-urls.fp"), "--delete",
+                                       dir_.File("gone.txt"), "--out", dir_.File("new.sdx")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 ids to delete not found"), std::string::npos) << r.out;
+  std::vector<Entry> kept(old_.begin() + 2, old_.end());
+  kept.insert(kept.end(), batch_.begin(), batch_.end());
+  WriteFile(dir_.File("union-urls.fp"), lines(kept));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--block-size", "128", "--out", dir_.File("fresh.sdx"),
+                             dir_.File("union-urls.fp")}).exit_code, 0);
+  EXPECT_TRUE(ReadFile(dir_.File("new.sdx")) == ReadFile(dir_.File("fresh.sdx")));
+  // A batch entry is found under its URL; a deleted one is gone.
+  const std::string fp = FormatHexFingerprint(batch_[0].fingerprint);
+  const RunResult q = RunSimdex(dir_, {"query", "--k", "0", dir_.File("new.sdx"), fp});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_NE(q.out.find("\"id\":\"" + url(batch_[0]) + "\""), std::string::npos) << q.out;
+  EXPECT_EQ(q.out.find("\"id\":0"), std::string::npos) << q.out;
+  // Numeric ids given for an index of string ids mean their decimal strings.
+  WriteFile(dir_.File("numbers.fp"), TextFingerprints({batch_[0]}));
+  ASSERT_EQ(RunSimdex(dir_, {"merge", "--quiet", dir_.File("new.sdx"), dir_.File("numbers.fp"), "--out",
+                             dir_.File("more.sdx")}).exit_code, 0);
+  const RunResult q2 = RunSimdex(dir_, {"query", "--k", "0", dir_.File("more.sdx"), fp});
+  EXPECT_NE(q2.out.find("\"id\":\"" + std::to_string(batch_[0].id) + "\""), std::string::npos) << q2.out;
 }
 
 TEST_F(MergeCli, BadInputIsOneLineErrorAndLeavesNoIndex) {

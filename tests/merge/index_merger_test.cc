@@ -161,7 +161,7 @@ TEST(MergerTest, DamagedOldIndexIsCorruptionAndLeavesNoFile) {
   EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
 }
 
-TEST(MergerTest, AbandonedMergeLeavesNoFile) {
+TEST(MergerTest, AnInvalidStringIdIsRefusedAndAnAbandonedMergeLeavesNoFile) {
   ScopedTempDir dir;
   ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), AssignIds(UniformFingerprints(10, 7), IdStyle::kSequential, 7)).ok());
   std::unique_ptr<IndexReader> old;
@@ -169,10 +169,141 @@ TEST(MergerTest, AbandonedMergeLeavesNoFile) {
   std::unique_ptr<IndexMerger> merger;
   ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), MergeOptions(), &merger).ok());
   ASSERT_TRUE(merger->Add(1, 2).ok());
+  const Status bad = merger->Add(std::string_view("a\tb"), 1);
+  EXPECT_TRUE(bad.IsInvalidArgument()) << bad.ToString();
+  EXPECT_TRUE(merger->Add(std::string_view(""), 1).IsInvalidArgument());
   merger->Abandon();
   EXPECT_TRUE(merger->Finish().IsInvalidArgument());
   merger.reset();
   EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+}
+
+// String ids. An entry's id is a string ("u" + its number, or the number's
+// decimal digits when `decimal`); the builder and the merger are given the
+// same strings, so their files must agree byte for byte.
+struct StringEntry {
+  std::string id;
+  uint64_t fingerprint;
+};
+
+Status BuildStrings(const std::string& path, const BuildOptions& options, const std::vector<StringEntry>& entries) {
+  std::unique_ptr<IndexBuilder> builder;
+  BuildOptions o = options;
+  o.string_ids = true;
+  SIMDEX_RETURN_IF_ERROR(IndexBuilder::Create(path, o, &builder));
+  for (const StringEntry& e : entries) SIMDEX_RETURN_IF_ERROR(builder->Add(e.id, e.fingerprint));
+  return builder->Finish();
+}
+
+std::vector<StringEntry> StringEntries(const std::vector<Entry>& entries, bool decimal) {
+  std::vector<StringEntry> out;
+  for (const Entry& e : entries) {
+    out.push_back({decimal ? std::to_string(e.id) : "https://example.org/doc/" + std::to_string(e.id % 997),
+                   e.fingerprint});
+  }
+  return out;
+}
+
+// What the index answers: (fingerprint, id string) for every exact match of
+// the queries' fingerprints.
+std::multiset<std::pair<uint64_t, std::string>> IdsOf(const std::string& path, const std::vector<StringEntry>& queries) {
+  std::unique_ptr<IndexReader> reader;
+  EXPECT_TRUE(IndexReader::Open(path, ReaderOptions(), &reader).ok());
+  std::multiset<std::pair<uint64_t, std::string>> out;
+  if (!reader) return out;
+  EXPECT_TRUE(reader->Verify().ok());
+  std::set<uint64_t> fps;
+  for (const StringEntry& e : queries) fps.insert(e.fingerprint);
+  for (uint64_t fp : fps) {
+    std::vector<Match> matches;
+    EXPECT_TRUE(reader->Search(fp, 0, &matches).ok());
+    for (const Match& m : matches) out.insert({fp, std::string(reader->IdString(m.id))});
+  }
+  return out;
+}
+
+TEST(MergerTest, StringIdsAreKeptAddedAndDeletedByName) {
+  ScopedTempDir dir;
+  BuildOptions options;
+  options.block_size = 256;
+  const std::vector<Entry> entries = AssignIds(ClusterFingerprints(400, 6, 3), IdStyle::kFullRange, 3);
+  // Old: two thirds of the entries; the batch: the rest, as strings and as
+  // numbers (kept as their decimal strings); deleted: some old urls, one
+  // url no entry has, and a number (its decimal string, which no entry has).
+  std::vector<StringEntry> old_entries, batch_strings;
+  std::vector<Entry> batch_numbers;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const StringEntry e = StringEntries({entries[i]}, false)[0];
+    if (i % 3 == 0) batch_strings.push_back(e);
+    else if (i % 3 == 1 && i % 2 == 0) batch_numbers.push_back(entries[i]);
+    else old_entries.push_back(e);
+  }
+  const std::vector<std::string> deleted = {old_entries[0].id, old_entries[5].id, "https://example.org/nowhere"};
+  ASSERT_TRUE(BuildStrings(dir.File("old.sdx"), options, old_entries).ok());
+  std::vector<StringEntry> all;
+  for (const StringEntry& e : old_entries) {
+    if (std::find(deleted.begin(), deleted.end(), e.id) == deleted.end()) all.push_back(e);
+  }
+  all.insert(all.end(), batch_strings.begin(), batch_strings.end());
+  for (const StringEntry& e : StringEntries(batch_numbers, true)) all.push_back(e);
+  ASSERT_TRUE(BuildStrings(dir.File("fresh.sdx"), options, all).ok());
+
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  for (size_t memory : {size_t{64} << 20, size_t{128} << 10}) {
+    MergeOptions mo;
+    mo.memory_bytes = memory;
+    mo.tmpdir = dir.path();
+    std::unique_ptr<IndexMerger> merger;
+    ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("merged.sdx"), mo, &merger).ok());
+    for (size_t i = 0; i < batch_strings.size(); ++i) {
+      ASSERT_TRUE(merger->Add(batch_strings[i].id, batch_strings[i].fingerprint).ok());
+      if (i < batch_numbers.size()) {
+        ASSERT_TRUE(merger->Add(batch_numbers[i].id, batch_numbers[i].fingerprint).ok());
+      }
+    }
+    for (size_t i = batch_strings.size(); i < batch_numbers.size(); ++i) {
+      ASSERT_TRUE(merger->Add(batch_numbers[i].id, batch_numbers[i].fingerprint).ok());
+    }
+    for (const std::string& id : deleted) ASSERT_TRUE(merger->Delete(id).ok());
+    ASSERT_TRUE(merger->Delete(uint64_t{0}).ok());  // "0": no entry has it
+    ASSERT_TRUE(merger->Finish().ok());
+    EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx"))) << memory;
+    EXPECT_EQ(merger->stats().ids_not_found, 2u);
+    EXPECT_GT(merger->stats().deleted, 0u);
+    const auto expected = IdsOf(dir.File("fresh.sdx"), all);
+    EXPECT_EQ(IdsOf(dir.File("merged.sdx"), all), expected);
+    EXPECT_EQ(expected.size(), all.size());
+  }
+}
+
+// A batch of string ids into an index of numeric ids: the old ids become
+// their decimal strings ("10" sorts before "9"), as a build of mixed ids
+// does; numeric deletions still name the old entries.
+TEST(MergerTest, StringIdsIntoANumericIndexKeepTheOldIdsAsDecimalStrings) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(ClusterFingerprints(300, 6, 4), IdStyle::kSequential, 4);
+  std::vector<Entry> old_entries, batch;
+  for (size_t i = 0; i < entries.size(); ++i) (i % 4 == 0 ? batch : old_entries).push_back(entries[i]);
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), old_entries).ok());
+  std::vector<StringEntry> all;
+  for (const StringEntry& e : StringEntries(old_entries, true)) {
+    if (e.id != std::to_string(old_entries[1].id) && e.id != std::to_string(old_entries[2].id)) all.push_back(e);
+  }
+  for (const StringEntry& e : StringEntries(batch, false)) all.push_back(e);
+  ASSERT_TRUE(BuildStrings(dir.File("fresh.sdx"), BuildOptions(), all).ok());
+
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  std::unique_ptr<IndexMerger> merger;
+  ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("merged.sdx"), MergeOptions(), &merger).ok());
+  ASSERT_TRUE(merger->Delete(old_entries[1].id).ok());
+  ASSERT_TRUE(merger->Delete(std::to_string(old_entries[2].id)).ok());
+  ASSERT_TRUE(merger->Delete("not-a-number").ok());
+  for (const StringEntry& e : StringEntries(batch, false)) ASSERT_TRUE(merger->Add(e.id, e.fingerprint).ok());
+  ASSERT_TRUE(merger->Finish().ok());
+  EXPECT_EQ(merger->stats().ids_not_found, 1u);
+  EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
 }
 
 }  // namespace
