@@ -384,6 +384,14 @@ int RunDedup(DedupArgs args) {
     if (keep == Keep::kMaxField) {
       args.input.score_field = args.keep.substr(4);
       if (args.input.score_field.empty()) return ReportError(kCommand, "--keep max: needs a field name", kExitUsage);
+      for (const std::string& path : args.input.inputs) {
+        const bool jsonl = args.input.format.empty() ? DocumentFormatFromPath(path) == DocumentFormat::kJsonl
+                                                     : args.input.format == "jsonl";
+        if (!jsonl) {
+          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " + path +
+                                           " is read as one document per line (use --format jsonl)", kExitUsage);
+        }
+      }
     }
   } else if (args.keep != "first") {
     return ReportError(kCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);

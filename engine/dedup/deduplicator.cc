@@ -296,7 +296,8 @@ Status Deduplicator::FinishImpl() {
     }
     AgainstStrategy strategy = r.options.against_strategy;
     if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.k);
-    st.against_strategy = AgainstStrategyName(strategy);
+    // One name per index, in the order they were added: "probe, merge-join".
+    st.against_strategy += (st.against_strategy.empty() ? "" : ", ") + std::string(AgainstStrategyName(strategy));
     r.hits.emplace_back();
     if (strategy == AgainstStrategy::kProbe) {
       SIMDEX_RETURN_IF_ERROR(dedup::ProbeIndex(r.distinct, *index, r.k, r.options.threads, &r.hits.back()));

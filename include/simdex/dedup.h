@@ -109,7 +109,7 @@ struct DedupStats {
   uint64_t clustered_documents = 0;    // documents in those clusters
   uint64_t duplicates = 0;             // documents Result() marks duplicate
   uint64_t against_matches = 0;        // documents with an index entry within k
-  std::string against_strategy;        // the strategy used, "" without indexes
+  std::string against_strategy;        // the strategy used per index ("probe, merge-join"), "" without indexes
   uint64_t comparisons = 0;            // fingerprint pairs the self-join compared
   uint64_t spilled_runs = 0;           // sorted runs written to tmpdir
   uint64_t spilled_bytes = 0;

@@ -113,15 +113,20 @@ void CheckRun(const std::vector<Doc>& docs, const RunOptions& ro, const std::vec
   EXPECT_TRUE(tmp.List().empty()) << what << ": temporary files left";
 }
 
+// In memory on a small batch, and with a 64 KiB budget on one large enough
+// that every sort spills (CheckRun then requires spilled runs).
 TEST(DeduplicatorTest, EveryResultAndPairEqualsTheOracleForEverySchemeAndK) {
-  const std::vector<Doc> docs = MakeBatch(400, false, 1);
+  const std::vector<Doc> small = MakeBatch(400, false, 1);
+  const std::vector<Doc> large = MakeBatch(6000, true, 4);
   for (const char* scheme : {"t4", "t10", "t20", "32,32:1", "8,8,8,8,8,8,8,8:4", "64:0"}) {
     const int max_k = SchemeOrDie(scheme).k();
     for (int k = 0; k <= max_k; ++k) {
       RunOptions ro;
       ro.scheme = scheme;
       ro.k = k;
-      CheckRun(docs, ro, {}, std::string(scheme) + " k=" + std::to_string(k));
+      CheckRun(small, ro, {}, std::string(scheme) + " k=" + std::to_string(k));
+      ro.memory_bytes = size_t{64} << 10;
+      CheckRun(large, ro, {}, std::string(scheme) + " k=" + std::to_string(k) + " spilled");
     }
   }
 }

@@ -157,6 +157,33 @@ TEST(SelfJoinTest, LargerMixedBatchInEveryModeEqualsTheOracle) {
   EXPECT_TRUE(dir.List().empty()) << "spill files left behind";
 }
 
+// The oracle test above runs on sets too small to leave memory (the sort
+// spills beyond memory_bytes / 16 fingerprints); here the smallest budget
+// meets a batch of 10,000, so every scheme and k goes through spilled runs.
+TEST(SelfJoinTest, SpilledSortsGiveTheOraclePairsForEverySchemeAndK) {
+  std::vector<uint64_t> v = ClusterFingerprints(800, 5, 31);
+  for (uint64_t x : ConstantPrefixFingerprints(3000, 30, 32)) v.push_back(x);
+  for (uint64_t x : UniformFingerprints(3000, 33)) v.push_back(x);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  ASSERT_GT(v.size(), index::kExternalSortMinMemoryBytes / 16 * 2);
+  ScopedTempDir dir;
+  for (const char* spec : {"t4", "t10", "t20", "32,32:1", "16,16,16,16:1", "8,8,8,8,8,8,8,8:4", "64:0"}) {
+    const Scheme scheme = SchemeOrDie(spec);
+    for (int k = 1; k <= scheme.k(); ++k) {
+      dedup::SelfJoinOptions o;
+      o.scheme = scheme;
+      o.k = k;
+      o.sort.memory_bytes = index::kExternalSortMinMemoryBytes;
+      o.sort.tmpdir = dir.path();
+      dedup::SelfJoinStats stats;
+      EXPECT_EQ(JoinPairs(v, o, &stats), BruteForcePairs(v, k)) << spec << " k=" << k;
+      EXPECT_GT(stats.sort.spilled_runs, 0u) << spec << " k=" << k;
+    }
+  }
+  EXPECT_TRUE(dir.List().empty()) << "spill files left behind";
+}
+
 TEST(SelfJoinTest, EmptyAndSingleBatchesHaveNoPairs) {
   dedup::SelfJoinOptions o;
   o.scheme = Scheme::Default();
