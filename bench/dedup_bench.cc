@@ -354,8 +354,14 @@ class Bench {
       if (matches[0] != matches[1]) return Status::Corruption("probe and merge join found different matches");
       std::unique_ptr<IndexReader> reader;
       SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
-      std::printf("against: auto chooses %s for a batch of %.0e\n",
-                  AgainstStrategyName(dedup::ChooseStrategy(nb, *reader, c_.k)), static_cast<double>(nb));
+      const char* chosen = AgainstStrategyName(dedup::ChooseStrategy(nb, *reader, c_.k));
+      std::printf("against: auto chooses %s for a batch of %.0e\n", chosen, static_cast<double>(nb));
+      JsonObject o;
+      o.AddString("type", "against-auto");
+      o.AddString("strategy", chosen);
+      o.AddUint("index_n", index_n);
+      o.AddUint("batch_n", nb);
+      Emit(o);
     }
     return Status::OK();
   }
