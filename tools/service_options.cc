@@ -31,7 +31,8 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
   sub->add_option("--k-title", args->k_title, "largest distance between two titles of one docId")
       ->capture_default_str();
   sub->add_option("--content-scheme", args->content_scheme,
-                  "tables of the content index (default: t10; fixed when --data is created)");
+                  "tables of the content index (default: t10, or a scheme covering k or --k-short when either is above "
+                  "3; fixed when --data is created)");
   sub->add_option("--title-scheme", args->title_scheme,
                   "tables of the title index (default: 16,16,16,16:0 for --k-title 0, else t10)");
   sub->add_option("--window", args->window, "retention window: entries older than this expire (0: never)")

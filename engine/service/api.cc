@@ -122,7 +122,7 @@ HttpResponse Api::Handle(const HttpRequest& req) const {
     if (!get) return wrong_method(Route::kMetrics, "GET");
     HttpResponse r;
     r.content_type = "text/plain; version=0.0.4";
-    r.body = metrics_->Render(service_->stats());
+    r.body = metrics_->Render(service_->stats(), service_->options().window_seconds);
     r.route = Route::kMetrics;
     return r;
   }

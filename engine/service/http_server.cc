@@ -5,7 +5,9 @@
 // and reads the next one unless the connection is closing.
 #include "simdex/http_server.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +33,7 @@ using tcp = net::ip::tcp;
 namespace {
 
 constexpr size_t kReadBuffer = 16 << 10;
+constexpr size_t kHeaderRoom = 64 << 10;  // the header limit beyond --max-body
 
 struct Context {
   HttpServerOptions options;
@@ -53,10 +56,21 @@ class Session : public std::enable_shared_from_this<Session> {
   void Run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::Read, shared_from_this())); }
 
  private:
+  uint32_t HeaderLimit() const {
+    return static_cast<uint32_t>(std::min<size_t>(context_->options.max_body_bytes + kHeaderRoom, UINT32_MAX));
+  }
+  void TooLarge(const char* what) {
+    Send(Response(service::Api::Error(413, std::string("the ") + what + " is over the limit of " +
+                                               std::to_string(context_->options.max_body_bytes) + " bytes"),
+                  11, /*keep_alive=*/false));
+  }
+
   void Read() {
     parser_.emplace();
     parser_->body_limit(context_->options.max_body_bytes);
-    parser_->header_limit(64 * 1024);
+    // GET /docId/getDocId carries the article in its target: the request
+    // line may be as long as a body, plus room for the headers.
+    parser_->header_limit(HeaderLimit());
     stream_.expires_after(std::chrono::seconds(context_->options.idle_timeout_seconds));
     http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&Session::OnRead, shared_from_this()));
   }
@@ -66,14 +80,17 @@ class Session : public std::enable_shared_from_this<Session> {
         ec == net::error::connection_reset || ec == net::error::eof) {
       return Close();
     }
-    if (ec == http::error::body_limit) {
-      return Send(Response(service::Api::Error(413, "the request body is over the limit of " +
-                                                         std::to_string(context_->options.max_body_bytes) + " bytes"),
+    if (ec == http::error::body_limit) return TooLarge("request body");
+    if (ec == http::error::header_limit) {
+      return Send(Response(service::Api::Error(413, "the request line and headers are over the limit of " +
+                                                         std::to_string(HeaderLimit()) + " bytes"),
                            11, /*keep_alive=*/false));
     }
     if (ec) return Send(Response(service::Api::Error(400, "malformed HTTP request: " + ec.message()), 11, false));
     const auto start = std::chrono::steady_clock::now();
     http::request<http::string_body> req = parser_->release();
+    // An article in the target (GET /docId/getDocId?json=...) has the body's limit.
+    if (req.target().size() > context_->options.max_body_bytes) return TooLarge("request target");
     const service::HttpRequest request{std::string_view(req.method_string().data(), req.method_string().size()),
                                        std::string_view(req.target().data(), req.target().size()), req.body()};
     service::HttpResponse r = context_->api->Handle(request);

@@ -57,7 +57,7 @@ void Metric(std::string* out, const char* name, const char* type, const char* he
 
 }  // namespace
 
-std::string Metrics::Render(const ServiceStats& s) const {
+std::string Metrics::Render(const ServiceStats& s, int64_t window_seconds) const {
   std::string out;
   Line(&out, "# HELP simdex_http_requests_total HTTP requests answered, by route and status code.");
   Line(&out, "# TYPE simdex_http_requests_total counter");
@@ -105,6 +105,8 @@ std::string Metrics::Render(const ServiceStats& s) const {
   Metric(&out, "simdex_entries_files", "gauge", "Title and content entries in index files (expired ones included).",
          static_cast<double>(s.file_entries));
   Metric(&out, "simdex_index_files", "gauge", "Index files.", static_cast<double>(s.files));
+  Metric(&out, "simdex_window_seconds", "gauge", "The retention window (0: none): docIds older than this expire.",
+         static_cast<double>(window_seconds));
   Metric(&out, "simdex_window_first_seq", "gauge", "Sequence numbers below this have left the retention window.",
          static_cast<double>(s.window_first_seq));
   Metric(&out, "simdex_next_seq", "gauge", "The next sequence number.", static_cast<double>(s.next_seq));

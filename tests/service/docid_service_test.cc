@@ -29,6 +29,7 @@ namespace simdex {
 namespace {
 
 using servicetest::EditWords;
+using servicetest::NearCopy;
 using servicetest::RandomText;
 using testing::ScopedTempDir;
 
@@ -56,17 +57,6 @@ Doc MakeDoc(std::string id, std::string url, std::string title, std::string cont
   d.title = std::move(title);
   d.content = std::move(content);
   return d;
-}
-
-// A copy of `text` with words replaced whose fingerprint is 1 to max_bits
-// bits from the text's (edits are tried until one is).
-std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits) {
-  const uint64_t fp = service.FingerprintText(text).fingerprint;
-  for (uint64_t s = seed * 1000;; ++s) {
-    std::string copy = EditWords(text, s, 1);
-    const int d = std::popcount(service.FingerprintText(copy).fingerprint ^ fp);
-    if (d >= 1 && d <= max_bits) return copy;
-  }
 }
 
 // n articles: a third of them new texts of 200 words, the others

@@ -205,6 +205,15 @@ TEST_F(HttpApiTest, BadRequestsGetOneLineErrorsAndTheServerServesOn) {
   const HttpReply big = client.Post("/v1/docid", ArticleJson("", "u", "t", std::string(100 << 10, 'a')));
   EXPECT_EQ(big.status, 413) << big.body;
   EXPECT_NE(JsonField(big.body, "error").find("over the limit of 65536 bytes"), std::string::npos);
+  // The seed's GET form carries the article in the target: the same limit.
+  const HttpReply big_get = client.Get("/docId/getDocId?json=" +
+                                       UrlEncode(ArticleJson("", "u", "t", std::string(70 << 10, 'a'))));
+  EXPECT_EQ(big_get.status, 413) << big_get.body;
+  EXPECT_NE(JsonField(big_get.body, "error").find("request target is over the limit"), std::string::npos)
+      << big_get.body;
+  // Past the header limit too (--max-body + 64 KiB): 413, not "malformed".
+  const HttpReply huge_get = HttpClient(server_->port()).Get("/docId/getDocId?json=" + std::string(200 << 10, 'a'));
+  EXPECT_EQ(huge_get.status, 413) << huge_get.body;
   // Not HTTP at all.
   HttpClient raw(server_->port());
   const std::vector<HttpReply> garbage = raw.Raw("HELLO THERE\r\n\r\n", 1);
@@ -249,29 +258,39 @@ TEST_F(HttpApiTest, StatsAndMetricsCountRequests) {
                            "simdex_http_requests_total{route=\"docid\",code=\"400\"} 1",
                            "simdex_http_request_duration_seconds_count{route=\"docid\"} 3",
                            "simdex_articles_total{reason=\"url\"} 1", "simdex_entries_delta 2",
+                           "simdex_window_seconds 172800",
                            "# TYPE simdex_http_request_duration_seconds histogram"}) {
     EXPECT_NE(metrics.body.find(line), std::string::npos) << line << "\n" << metrics.body;
   }
 }
 
-TEST_F(HttpApiTest, ConcurrentClientsSendingOneArticleAndItsCopiesGetOneDocId) {
-  constexpr int kClients = 8;
-  const std::string text = servicetest::RandomText(77, 300);
-  std::vector<std::string> doc_ids(kClients);
-  std::barrier start(kClients);
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kClients; ++t) {
-    threads.emplace_back([&, t] {
-      HttpClient client(server_->port());
-      client.Get("/healthz");  // connected before the start
-      start.arrive_and_wait();
-      const HttpReply r = client.Post("/v1/docid", ArticleJson("", "http://same/" + std::to_string(t), "", text));
-      doc_ids[t] = JsonField(r.body, "docId");
-    });
+// Each round, eight clients send one article at the same moment: half of
+// them the text itself, half a copy with one word changed (1 bit away, so
+// every two of them are within k = 3). Exactly one docId is made.
+TEST_F(HttpApiTest, ConcurrentClientsSendingOneArticleAndItsNearCopiesGetOneDocId) {
+  constexpr int kClients = 8, kRounds = 5;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string text = servicetest::RandomText(77 + round, 300);
+    std::vector<std::string> bodies, doc_ids(kClients);
+    for (int t = 0; t < kClients; ++t) {
+      const std::string content = t % 2 == 0 ? text : servicetest::NearCopy(*service_, text, t, 1);
+      bodies.push_back(ArticleJson("", "http://same/" + std::to_string(round) + "/" + std::to_string(t), "", content));
+    }
+    std::barrier start(kClients);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kClients; ++t) {
+      threads.emplace_back([&, t] {
+        HttpClient client(server_->port());
+        client.Get("/healthz");  // connected before the start
+        start.arrive_and_wait();
+        doc_ids[t] = JsonField(client.Post("/v1/docid", bodies[t]).body, "docId");
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(std::set<std::string>(doc_ids.begin(), doc_ids.end()).size(), 1u) << "round " << round;
+    EXPECT_EQ(doc_ids[0].size(), 16u);
   }
-  for (auto& th : threads) th.join();
-  EXPECT_EQ(std::set<std::string>(doc_ids.begin(), doc_ids.end()).size(), 1u);
-  EXPECT_EQ(service_->stats().by_reason[static_cast<int>(FilterReason::kNew)], 1u);
+  EXPECT_EQ(service_->stats().by_reason[static_cast<int>(FilterReason::kNew)], static_cast<uint64_t>(kRounds));
 }
 
 TEST(HttpServer, ABadAddressOrABusyPortIsAnError) {

@@ -1,5 +1,6 @@
 #include "tests/service/service_test_util.h"
 
+#include <bit>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -84,6 +85,15 @@ std::string EditWords(const std::string& text, uint64_t seed, int edits) {
     words[rng() % words.size()] = Vocabulary()[rng() % Vocabulary().size()];
   }
   return Join(words);
+}
+
+std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits) {
+  const uint64_t fp = service.FingerprintText(text).fingerprint;
+  for (uint64_t s = seed * 1000;; ++s) {
+    std::string copy = EditWords(text, s, 1);
+    const int d = std::popcount(service.FingerprintText(copy).fingerprint ^ fp);
+    if (d >= 1 && d <= max_bits) return copy;
+  }
 }
 
 }  // namespace simdex::servicetest

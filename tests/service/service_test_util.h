@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "simdex/service.h"
+
 namespace simdex::servicetest {
 
 // The source document's example: two articles of 計算機應用與軟件 (the
@@ -23,6 +25,10 @@ extern const char* const kUnrelatedContent;
 std::string RandomText(uint64_t seed, int words);
 // `text` with `edits` words replaced (a near-duplicate of it).
 std::string EditWords(const std::string& text, uint64_t seed, int edits);
+// A copy of `text` with one word replaced whose content fingerprint (by
+// `service`'s options) is 1 to max_bits bits from the text's: edits are
+// tried, from `seed` on, until one is.
+std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits);
 
 }  // namespace simdex::servicetest
 
