@@ -32,7 +32,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
-cmake --build build-fuzz -j"$jobs"
+cmake --build build-fuzz -j"$jobs" --target simdex_fuzzers
 shopt -s nullglob
 for target in build-fuzz/bin/fuzz_*; do
   name=$(basename "$target")
