@@ -37,6 +37,10 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
                   "tables of the title index (default: 16,16,16,16:0 for --k-title 0, else t10)");
   sub->add_option("--window", args->window, "retention window: entries older than this expire (0: never)")
       ->capture_default_str();
+  sub->add_option("--retain", args->retain,
+                  "delete articles (their answers) and docIds (their representatives) this old from the database "
+                  "at compaction; at least --window (0: keep them forever)")
+      ->capture_default_str();
   sub->add_option("--keep", args->keep,
                   "each docId's representative: first, or max:FIELD (the article with the largest FIELD)")
       ->capture_default_str();
@@ -66,6 +70,13 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   o->title_scheme = args.title_scheme;
   if (!ParseDuration(args.window, &o->window_seconds)) {
     return Status::InvalidArgument("--window '" + args.window + "' is not a duration (90s, 30m, 48h, 2d)");
+  }
+  if (!ParseDuration(args.retain, &o->retain_seconds)) {
+    return Status::InvalidArgument("--retain '" + args.retain + "' is not a duration (90s, 30m, 48h, 2d)");
+  }
+  if (o->retain_seconds > 0 && (o->window_seconds == 0 || o->retain_seconds < o->window_seconds)) {
+    return Status::InvalidArgument("--retain " + args.retain + " must be at least --window " + args.window +
+                                   " (and needs a window)");
   }
   if (args.keep.starts_with("max:") && args.keep.size() > 4) {
     o->keep_field = args.keep.substr(4);

@@ -22,6 +22,7 @@ struct ServiceOptionArgs {
   std::string content_scheme;
   std::string title_scheme;
   std::string window = "48h";
+  std::string retain = "0";
   std::string keep = "first";
   uint64_t compact_entries = uint64_t{1} << 20;
   int build_threads = 1;
@@ -33,7 +34,7 @@ struct ServiceOptionArgs {
 };
 
 // Registers --data, --k, --k-title, --content-scheme, --title-scheme,
-// --window, --keep, --compact-entries, --build-threads, --sync, --confirm,
+// --window, --retain, --keep, --compact-entries, --build-threads, --sync, --confirm,
 // --k-short, --short-length and the text options on `sub`.
 void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args);
 

@@ -122,7 +122,7 @@ HttpResponse Api::Handle(const HttpRequest& req) const {
     if (!get) return wrong_method(Route::kMetrics, "GET");
     HttpResponse r;
     r.content_type = "text/plain; version=0.0.4";
-    r.body = metrics_->Render(service_->stats(), service_->options().window_seconds);
+    r.body = metrics_->Render(service_->stats(), service_->options());
     r.route = Route::kMetrics;
     return r;
   }
@@ -300,6 +300,9 @@ HttpResponse Api::Stats() const {
   field("delta_memory_bytes", s.delta_memory_bytes);
   field("file_bytes", s.file_bytes);
   field("window_seconds", static_cast<uint64_t>(o.window_seconds));
+  field("retain_seconds", static_cast<uint64_t>(o.retain_seconds));
+  field("retained_first_seq", s.retained_first_seq);
+  field("pruned_articles", s.pruned_articles);
   field("k", static_cast<uint64_t>(o.k));
   field("k_title", static_cast<uint64_t>(o.k_title));
   out.append(",\"last_error\":");

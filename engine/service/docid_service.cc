@@ -228,6 +228,12 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (options.data_dir.empty()) return Status::InvalidArgument("no data directory");
   if (options.compact_entries < 1) return Status::InvalidArgument("compact_entries must be at least 1");
   if (options.window_seconds < 0) return Status::InvalidArgument("the window must not be negative");
+  if (options.retain_seconds < 0) return Status::InvalidArgument("the retention must not be negative");
+  if (options.retain_seconds > 0 && (options.window_seconds == 0 || options.retain_seconds < options.window_seconds)) {
+    return Status::InvalidArgument("the retention (" + std::to_string(options.retain_seconds) +
+                                   " s) must be at least the window (" + std::to_string(options.window_seconds) +
+                                   " s), and needs a window: docIds in the window keep their records");
+  }
   auto rep = std::make_unique<Rep>();
   Rep& r = *rep;
   r.options = options;
@@ -268,6 +274,9 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
     r.confirmers.Reset(std::move(confirmer));
   }
   SIMDEX_RETURN_IF_ERROR(r.store->NextSeq(&r.next_seq));
+  // Everything may have been deleted by the retention: seqs are never reused.
+  r.next_seq = std::max(r.next_seq, r.manifest.retained_seq);
+  r.retained_seq.store(r.manifest.retained_seq);
   SIMDEX_RETURN_IF_ERROR(r.store->ForEachTime([&](int64_t second, uint64_t seq) {
     r.timeline.Record(second, seq);
     return true;
@@ -547,6 +556,8 @@ ServiceStats DocIdService::stats() const {
   s.expired_files = r.expired_files.load();
   s.confirmations = r.confirmations.load();
   s.rejections = r.rejections.load();
+  s.pruned_articles = r.pruned_articles.load();
+  s.retained_first_seq = r.retained_seq.load();
   const auto snap = r.Snapshot();
   for (int field : {kTitle, kContent}) {
     s.delta_entries += snap->fields[field].delta_entries();

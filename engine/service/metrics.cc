@@ -57,7 +57,7 @@ void Metric(std::string* out, const char* name, const char* type, const char* he
 
 }  // namespace
 
-std::string Metrics::Render(const ServiceStats& s, int64_t window_seconds) const {
+std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) const {
   std::string out;
   Line(&out, "# HELP simdex_http_requests_total HTTP requests answered, by route and status code.");
   Line(&out, "# TYPE simdex_http_requests_total counter");
@@ -106,7 +106,12 @@ std::string Metrics::Render(const ServiceStats& s, int64_t window_seconds) const
          static_cast<double>(s.file_entries));
   Metric(&out, "simdex_index_files", "gauge", "Index files.", static_cast<double>(s.files));
   Metric(&out, "simdex_window_seconds", "gauge", "The retention window (0: none): docIds older than this expire.",
-         static_cast<double>(window_seconds));
+         static_cast<double>(o.window_seconds));
+  Metric(&out, "simdex_retain_seconds", "gauge",
+         "Articles and docIds older than this are deleted from the database (0: kept forever).",
+         static_cast<double>(o.retain_seconds));
+  Metric(&out, "simdex_pruned_articles_total", "counter", "Articles deleted by the retention.",
+         static_cast<double>(s.pruned_articles));
   Metric(&out, "simdex_window_first_seq", "gauge", "Sequence numbers below this have left the retention window.",
          static_cast<double>(s.window_first_seq));
   Metric(&out, "simdex_next_seq", "gauge", "The next sequence number.", static_cast<double>(s.next_seq));

@@ -33,9 +33,9 @@ class Metrics {
 
   // The text of /metrics: simdex_http_requests_total{route,code},
   // simdex_http_request_duration_seconds{route} (histogram), and the
-  // service's counters and gauges from `stats`, and the retention window
-  // (`window_seconds`, 0 for none).
-  std::string Render(const ServiceStats& stats, int64_t window_seconds) const;
+  // service's counters and gauges from `stats`, and the window and the
+  // retention from `options`.
+  std::string Render(const ServiceStats& stats, const ServiceOptions& options) const;
 
  private:
   // The status codes the API answers with; anything else counts as "other".

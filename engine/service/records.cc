@@ -176,9 +176,10 @@ Status DocRecord::DecodeFrom(std::string_view in) {
 }
 
 void Manifest::EncodeTo(std::string* out) const {
-  out->push_back(1);  // version
+  out->push_back(2);  // version; 1 had no retained_seq
   format::PutFixed64(out, compacted_seq);
   format::PutFixed64(out, url_pruned_seq);
+  format::PutFixed64(out, retained_seq);
   format::PutFixed64(out, next_file);
   PutString(out, content_scheme);
   PutString(out, title_scheme);
@@ -195,9 +196,10 @@ void Manifest::EncodeTo(std::string* out) const {
 Status Manifest::DecodeFrom(std::string_view in) {
   Reader r(in, "manifest");
   const uint8_t version = r.U8();
-  if (version != 1) return Status::NotSupported("manifest version " + std::to_string(version));
+  if (version != 1 && version != 2) return Status::NotSupported("manifest version " + std::to_string(version));
   compacted_seq = r.U64();
   url_pruned_seq = r.U64();
+  retained_seq = version >= 2 ? r.U64() : 0;
   next_file = r.U64();
   content_scheme = r.Str();
   title_scheme = r.Str();

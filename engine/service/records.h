@@ -87,6 +87,10 @@ struct Manifest {
   uint64_t compacted_seq = 0;
   // Urls of articles with seq < url_pruned_seq have been pruned.
   uint64_t url_pruned_seq = 0;
+  // Articles, their ids, docs and representatives with seq < retained_seq
+  // have been deleted (ServiceOptions::retain_seconds); seqs below it are
+  // never given out again.
+  uint64_t retained_seq = 0;
   uint64_t next_file = 0;  // number for the next file name
   std::string content_scheme;
   std::string title_scheme;

@@ -197,45 +197,63 @@ Status DocIdService::Rep::ExpireAndMerge() {
   return Status::OK();
 }
 
-Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
+Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint64_t cutoff,
+                                        const std::function<std::string(const service::ArticleRecord&)>& key,
+                                        const ChunkPruner& prune, uint64_t* walked) {
   constexpr size_t kChunk = 4096;
   for (;;) {
     uint64_t from;
     {
       std::lock_guard<std::mutex> lock(decision_mu);
-      from = manifest.url_pruned_seq;
+      from = manifest.*done;
     }
     if (from >= cutoff) break;
-    std::vector<std::pair<uint64_t, std::string>> urls;
+    std::vector<std::pair<uint64_t, std::string>> keys;
     uint64_t end = cutoff;
     size_t seen = 0;
     SIMDEX_RETURN_IF_ERROR(store->ForEachArticle(from, cutoff, [&](uint64_t seq, const service::ArticleRecord& a) {
-      if (!a.url.empty()) urls.emplace_back(seq, a.url);
+      std::string k = key(a);
+      if (!k.empty()) keys.emplace_back(seq, std::move(k));
       if (++seen == kChunk) {
         end = seq + 1;
         return false;
       }
       return true;
     }));
-    // Under the decision lock: a url that an article brought back since
-    // points to that article now and is kept.
+    // Under the decision lock: no decision in flight reads what the chunk
+    // deletes, and a key that a newer article took since is kept.
     std::lock_guard<std::mutex> lock(decision_mu);
     service::Store::Batch batch(*store);
-    for (const auto& [seq, url] : urls) {
-      service::UrlRecord rec;
-      bool found = false;
-      SIMDEX_RETURN_IF_ERROR(store->GetUrl(url, &rec, &found));
-      if (found && rec.article_seq == seq) batch.DeleteUrl(url);
-    }
+    SIMDEX_RETURN_IF_ERROR(prune(keys, from, end, &batch));
     service::Manifest m = manifest;
-    m.url_pruned_seq = end;
+    m.*done = end;
     batch.PutManifest(m);
     SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/false));
     manifest = std::move(m);
+    if (walked != nullptr) *walked += seen;
   }
+  return Status::OK();
+}
+
+Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
+  const Status pruned = PruneArticles(
+      &service::Manifest::url_pruned_seq, cutoff, [](const service::ArticleRecord& a) { return a.url; },
+      [&](const std::vector<std::pair<uint64_t, std::string>>& urls, uint64_t, uint64_t, service::Store::Batch* batch) {
+        for (const auto& [seq, url] : urls) {
+          service::UrlRecord rec;
+          bool found = false;
+          SIMDEX_RETURN_IF_ERROR(store->GetUrl(url, &rec, &found));
+          if (found && rec.article_seq == seq) batch->DeleteUrl(url);
+        }
+        return Status::OK();
+      },
+      nullptr);
+  SIMDEX_RETURN_IF_ERROR(pruned);
   if (options.window_seconds > 0) {
-    // Timeline points that no cutoff can ask for again.
-    const int64_t through = std::max(Now(), timeline.last_second()) - options.window_seconds;
+    // Timeline points that no cutoff (of the window or the retention) can
+    // ask for again.
+    const int64_t through =
+        std::max(Now(), timeline.last_second()) - std::max(options.window_seconds, options.retain_seconds);
     std::lock_guard<std::mutex> lock(decision_mu);
     service::Store::Batch batch(*store);
     batch.DeleteTimesBefore(through + 1);
@@ -250,7 +268,32 @@ Status DocIdService::Rep::CompactLocked(bool force) {
   SIMDEX_RETURN_IF_ERROR(ExpireAndMerge());
   const uint64_t cutoff =
       Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
-  return PruneUrls(cutoff);
+  SIMDEX_RETURN_IF_ERROR(PruneUrls(cutoff));
+  return PruneRetained();
+}
+
+Status DocIdService::Rep::PruneRetained() {
+  if (options.retain_seconds <= 0) return Status::OK();
+  const uint64_t cutoff = timeline.FirstSeqAfter(std::max(Now(), timeline.last_second()) - options.retain_seconds,
+                                                 published_seq.load(std::memory_order_acquire));
+  uint64_t walked = 0;
+  Status s = PruneArticles(
+      &service::Manifest::retained_seq, cutoff, [](const service::ArticleRecord& a) { return a.id_json; },
+      [&](const std::vector<std::pair<uint64_t, std::string>>& ids, uint64_t from, uint64_t end,
+          service::Store::Batch* batch) {
+        for (const auto& [seq, id] : ids) {
+          uint64_t current = 0;
+          bool found = false;
+          SIMDEX_RETURN_IF_ERROR(store->GetArticleSeq(id, &current, &found));
+          if (found && current == seq) batch->DeleteArticleId(id);
+        }
+        batch->DeleteSeqs(from, end);
+        retained_seq.store(end);
+        return Status::OK();
+      },
+      &walked);
+  pruned_articles.fetch_add(walked, std::memory_order_relaxed);
+  return s;
 }
 
 Status DocIdService::Compact() {

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -78,7 +79,8 @@ struct DocIdService::Rep {
   std::thread background;
 
   std::atomic<uint64_t> articles{0}, replays{0}, docs{0}, compactions{0}, merges{0}, expired_files{0};
-  std::atomic<uint64_t> confirmations{0}, rejections{0};
+  std::atomic<uint64_t> confirmations{0}, rejections{0}, pruned_articles{0};
+  std::atomic<uint64_t> retained_seq{0};  // manifest.retained_seq, for stats()
   std::atomic<uint64_t> by_reason[4] = {};
   mutable std::mutex stats_mu;
   double last_compaction_seconds = 0;  // guarded by stats_mu
@@ -112,7 +114,19 @@ struct DocIdService::Rep {
   Status CompactLocked(bool force);  // REQUIRES: compact_mu held
   Status FreezeAndWrite(bool force);
   Status ExpireAndMerge();
+  // Walks the articles from manifest.*done up to `cutoff` in chunks: each
+  // article's key(a) ("" for none) is collected, then under the decision
+  // lock prune(keys with their seqs, chunk from, chunk end, batch) adds the
+  // chunk's deletions, and the batch records the chunk's end in *done.
+  using ChunkPruner = std::function<Status(const std::vector<std::pair<uint64_t, std::string>>& keys, uint64_t from,
+                                           uint64_t end, service::Store::Batch* batch)>;
+  Status PruneArticles(uint64_t service::Manifest::*done, uint64_t cutoff,
+                       const std::function<std::string(const service::ArticleRecord&)>& key, const ChunkPruner& prune,
+                       uint64_t* walked);
   Status PruneUrls(uint64_t cutoff);
+  // Deletes the articles, article ids, docs and representatives older than
+  // options.retain_seconds (nothing when it is 0).
+  Status PruneRetained();
   Status InstallFiles(const std::vector<std::string>& remove, const std::vector<service::FileRecord>& add,
                       uint64_t compacted_seq, size_t frozen_to_drop);
   void BackgroundLoop();

@@ -109,6 +109,12 @@ void Store::Batch::PutUrl(std::string_view url, const UrlRecord& r) {
   rep_->Put(kUrls, url, rep_->scratch);
 }
 void Store::Batch::DeleteUrl(std::string_view url) { rep_->batch.Delete((*rep_->families)[kUrls], ToSlice(url)); }
+void Store::Batch::DeleteArticleId(std::string_view id_json) {
+  rep_->batch.Delete((*rep_->families)[kArticleIds], ToSlice(id_json));
+}
+void Store::Batch::DeleteSeqs(uint64_t from, uint64_t to) {
+  for (Family f : {kArticles, kDocs, kReps}) rep_->batch.DeleteRange((*rep_->families)[f], SeqKey(from), SeqKey(to));
+}
 void Store::Batch::PutDoc(uint64_t doc_seq, const DocRecord& r) {
   rep_->scratch.clear();
   r.EncodeTo(&rep_->scratch);

@@ -56,6 +56,9 @@ class Store {
     void PutArticleId(std::string_view id_json, uint64_t seq);
     void PutUrl(std::string_view url, const UrlRecord& r);
     void DeleteUrl(std::string_view url);
+    void DeleteArticleId(std::string_view id_json);
+    // Deletes the articles, docs and representatives of seqs [from, to).
+    void DeleteSeqs(uint64_t from, uint64_t to);
     void PutDoc(uint64_t doc_seq, const DocRecord& r);
     void PutRep(uint64_t doc_seq, std::string_view json);
     void PutTime(int64_t second, uint64_t first_seq);

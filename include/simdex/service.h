@@ -33,7 +33,9 @@
 // title, content) expire `window_seconds` after the docId was made:
 // excluded from answers from then on, and dropped from the files at
 // compaction. The article -> docId mapping and the representatives are
-// kept.
+// kept, for `retain_seconds` when it is set: the database then forgets
+// articles and docIds that old at compaction (its disk use stays bounded
+// by the traffic of that period).
 //
 // Thread safety: every method may be called from any number of threads.
 #ifndef SIMDEX_SERVICE_H_
@@ -69,6 +71,12 @@ struct ServiceOptions {
   std::string title_scheme;
   // Entries older than this expire; 0 keeps everything.
   int64_t window_seconds = 48 * 3600;
+  // Articles (the answer given to an article id) and docIds (their record
+  // and representative) older than this are deleted from the database at
+  // compaction: an article id then gets a fresh answer, and GET of such a
+  // docId finds nothing. 0 keeps them forever. When set, at least
+  // window_seconds (and the window must be set).
+  int64_t retain_seconds = 0;
   // "" keeps each docId's first article as its representative; otherwise the
   // article with the largest value of this numeric field (missing or null
   // counts as the smallest; ties keep the earlier one).
@@ -154,6 +162,8 @@ struct ServiceStats {
   uint64_t compactions = 0;
   uint64_t merges = 0;          // files merged into one
   uint64_t expired_files = 0;   // files dropped whole
+  uint64_t retained_first_seq = 0;  // articles and docIds below it were deleted (retain_seconds)
+  uint64_t pruned_articles = 0;     // articles deleted by the retention since Open()
   double last_compaction_seconds = 0;
   uint64_t confirmations = 0;    // short-content candidates checked on their texts
   uint64_t rejections = 0;       // ... and not confirmed

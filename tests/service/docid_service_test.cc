@@ -221,6 +221,59 @@ TEST_F(ServiceTest, WindowExpiresEntriesOnTheClockAndCompactionDropsThem) {
   EXPECT_EQ(looked.doc_id, a.doc_id);
 }
 
+// With a retention, compaction deletes what is older from the database:
+// the article's answer, its docId's record and representative. An article
+// id then gets a fresh answer, and seqs (hence docIds) are never reused,
+// not even after everything was deleted and the service reopened.
+TEST_F(ServiceTest, RetentionDeletesOldArticlesAndDocIdsAndNeverReusesASeq) {
+  ServiceOptions o = Options();
+  o.window_seconds = 100;
+  o.retain_seconds = 50;
+  std::unique_ptr<DocIdService> refused;
+  EXPECT_TRUE(DocIdService::Open(o, &refused).IsInvalidArgument());  // shorter than the window
+  o.window_seconds = 0;
+  o.retain_seconds = 200;
+  EXPECT_TRUE(DocIdService::Open(o, &refused).IsInvalidArgument());  // no window
+  o.window_seconds = 100;
+  Open(o);
+  const DocIdAnswer a = Submit(MakeDoc("1", "http://k/1", "", RandomText(21, 200)));
+  const DocIdAnswer a_copy = Submit(MakeDoc("2", "http://k/2", "", RandomText(21, 200)));
+  ASSERT_TRUE(a_copy.duplicate);
+  now_ += 150;  // a has left the window, not the retention
+  const DocIdAnswer b = Submit(MakeDoc("3", "http://k/3", "", RandomText(22, 200)));
+  ASSERT_TRUE(service_->Compact().ok());
+  DocIdAnswer looked;
+  ASSERT_TRUE(service_->LookupArticle("1", &looked).ok());
+  EXPECT_EQ(looked.doc_id, a.doc_id);
+  std::string json;
+  ASSERT_TRUE(service_->GetRepresentative(a.doc_id, &json).ok());
+  EXPECT_EQ(service_->stats().pruned_articles, 0u);
+
+  now_ += 60;  // 210 s after a, 60 s after b: a's articles go
+  ASSERT_TRUE(service_->Compact().ok());
+  EXPECT_TRUE(service_->LookupArticle("1", &looked).IsNotFound());
+  EXPECT_TRUE(service_->LookupArticle("2", &looked).IsNotFound());
+  EXPECT_TRUE(service_->GetRepresentative(a.doc_id, &json).IsNotFound());
+  ASSERT_TRUE(service_->LookupArticle("3", &looked).ok());
+  EXPECT_EQ(looked.doc_id, b.doc_id);
+  ServiceStats st = service_->stats();
+  EXPECT_EQ(st.pruned_articles, 2u);
+  EXPECT_EQ(st.retained_first_seq, 2u);
+  // Article 1 sent again is answered afresh (its text left the window too).
+  const DocIdAnswer again = Submit(MakeDoc("1", "http://k/1", "", RandomText(21, 200)));
+  EXPECT_FALSE(again.duplicate);
+  EXPECT_NE(again.doc_id, a.doc_id);
+
+  now_ += 1000;  // everything goes; a reopened service still counts on
+  ASSERT_TRUE(service_->Compact().ok());
+  EXPECT_TRUE(service_->LookupArticle("3", &looked).IsNotFound());
+  service_.reset();
+  Open(o);
+  EXPECT_EQ(service_->stats().retained_first_seq, 4u);
+  const DocIdAnswer c = Submit(MakeDoc("4", "", "", RandomText(23, 200)));
+  for (const DocIdAnswer& old : {a, b, again}) EXPECT_NE(c.doc_id, old.doc_id);
+}
+
 TEST_F(ServiceTest, CompactedAndReopenedStateGivesTheSameAnswers) {
   ServiceOptions o = Options();
   o.compact_entries = 16;

@@ -154,6 +154,9 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
   EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --listen nowhere"), 2);
   EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k-short 8"), 2);
   EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--k-short needs --confirm"), std::string::npos);
+  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --window 2d --retain 1d"), 2);
+  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--retain 1d must be at least --window 2d"),
+            std::string::npos);
 
   ServerProcess first(dir.File("b"));
   const uint16_t port = first.WaitForPort();
