@@ -1,35 +1,30 @@
 // The de-duplication's pieces for running apart (include/simdex/dedup_parts.h):
-// thin wrappers over the self-join and the merge join restricted to one
-// table, speaking fingerprints instead of distinct numbers.
+// the shuffle's split, the join of a key range's buckets (bucket_join.h)
+// and the merge join restricted to one table, speaking fingerprints instead
+// of distinct numbers.
 #include "simdex/dedup_parts.h"
 
 #include <algorithm>
 #include <string>
 
 #include "engine/dedup/against.h"
-#include "engine/dedup/self_join.h"
+#include "engine/dedup/bucket_join.h"
+#include "engine/dedup/permuter.h"
 #include "engine/index/radix_sort.h"
 
 namespace simdex {
 
 namespace {
 
-// fingerprints sorted without repeats into *v, radix-sorted through
-// *scratch (a shuffle's buckets are concatenations of sorted runs). The
-// vectors keep their capacity from one call to the next.
-void SortedDistinct(std::span<const uint64_t> fingerprints, int threads, std::vector<uint64_t>* v,
-                    std::vector<uint64_t>* scratch) {
-  v->assign(fingerprints.begin(), fingerprints.end());
-  if (!std::is_sorted(v->begin(), v->end())) {
-    if (scratch->size() < v->size()) scratch->resize(v->size());
-    index::RadixSort(v->data(), scratch->data(), v->size(), threads);
+// The pieces' fingerprints sorted without repeats.
+std::vector<uint64_t> SortedDistinct(std::span<const std::span<const uint64_t>> pieces, int threads) {
+  std::vector<uint64_t> v;
+  for (const std::span<const uint64_t>& p : pieces) v.insert(v.end(), p.begin(), p.end());
+  if (!std::is_sorted(v.begin(), v.end())) {
+    std::vector<uint64_t> scratch(v.size());
+    index::RadixSort(v.data(), scratch.data(), v.size(), threads);
   }
-  v->erase(std::unique(v->begin(), v->end()), v->end());
-}
-
-std::vector<uint64_t> SortedDistinct(std::span<const uint64_t> fingerprints, int threads) {
-  std::vector<uint64_t> v, scratch;
-  SortedDistinct(fingerprints, threads, &v, &scratch);
+  v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
 }
 
@@ -46,6 +41,51 @@ Status CheckTable(const Scheme& scheme, int k, int table) {
   return Status::OK();
 }
 
+Status CheckSplit(const Scheme& scheme, std::span<const int> tables, int ranges, size_t fingerprints, size_t empty) {
+  if (ranges < 1 || ranges > (1 << 16)) {
+    return Status::InvalidArgument("ranges " + std::to_string(ranges) + " is outside 1..65536");
+  }
+  for (int t : tables) {
+    if (t < 0 || t >= scheme.num_tables()) {
+      return Status::InvalidArgument("table " + std::to_string(t) + " is not a table of scheme " + scheme.Name());
+    }
+  }
+  if (empty != 0 && empty != fingerprints) {
+    return Status::InvalidArgument("empty has " + std::to_string(empty) + " entries for " +
+                                   std::to_string(fingerprints) + " fingerprints");
+  }
+  return Status::OK();
+}
+
+// The range of `ranges` even ranges of bits-wide keys that holds key:
+// floor(key * ranges / 2^bits). key * ranges < 2^(bits + 16): for wide keys
+// the product is split so that it fits 64 bits.
+int RangeOfKey(uint64_t key, int bits, uint64_t ranges) {
+  if (bits <= 48) return static_cast<int>((key * ranges) >> bits);
+  const uint64_t high = (key >> 16) * ranges;
+  const uint64_t low = (key & 0xffff) * ranges;
+  return static_cast<int>((high + (low >> 16)) >> (bits - 16));
+}
+
+// KeyRange() for one table, with the permutation inlined.
+class KeyRanger {
+ public:
+  KeyRanger(const Scheme& scheme, int table, int ranges)
+      : permuter_(scheme.table(table)), bits_(scheme.table(table).key_bits()), ranges_(static_cast<uint64_t>(ranges)) {}
+  int operator()(uint64_t fingerprint) const { return RangeOfKey(permuter_.Key(fingerprint), bits_, ranges_); }
+
+ private:
+  const dedup::Permuter permuter_;
+  const int bits_;
+  const uint64_t ranges_;
+};
+
+std::vector<KeyRanger> KeyRangers(const Scheme& scheme, std::span<const int> tables, int ranges) {
+  std::vector<KeyRanger> out;
+  for (int t : tables) out.emplace_back(scheme, t, ranges);
+  return out;
+}
+
 dedup::KeyGroupOptions InMemorySort(size_t n, int threads) {
   // The records and their scratch: 16 bytes per fingerprint, in memory.
   return {.memory_bytes = std::max<size_t>(n * 16 + (size_t{1} << 20), size_t{1} << 20), .tmpdir = {}, .threads = threads};
@@ -60,91 +100,89 @@ uint64_t TableKey(const Scheme& scheme, int table, uint64_t fingerprint) {
 }
 
 int KeyRange(const Scheme& scheme, int table, uint64_t fingerprint, int ranges) {
-  const int bits = scheme.table(table).key_bits();
-  const uint64_t key = TableKey(scheme, table, fingerprint);
-  // key * ranges < 2^(bits + 16): split the product so that it fits 64 bits.
-  if (bits <= 48) return static_cast<int>((key * static_cast<uint64_t>(ranges)) >> bits);
-  const uint64_t high = (key >> 16) * static_cast<uint64_t>(ranges);
-  const uint64_t low = (key & 0xffff) * static_cast<uint64_t>(ranges);
-  return static_cast<int>((high + (low >> 16)) >> (bits - 16));
+  return RangeOfKey(TableKey(scheme, table, fingerprint), scheme.table(table).key_bits(),
+                    static_cast<uint64_t>(ranges));
+}
+
+Status CountKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
+                      std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty,
+                      std::vector<uint64_t>* counts) {
+  SIMDEX_RETURN_IF_ERROR(CheckSplit(scheme, tables, ranges, fingerprints.size(), empty.size()));
+  const size_t nt = tables.size();
+  counts->assign(nt * static_cast<size_t>(ranges), 0);
+  const std::vector<KeyRanger> rangers = KeyRangers(scheme, tables, ranges);
+  uint64_t* const count = counts->data();
+  for (size_t j = 0; j < fingerprints.size(); ++j) {
+    if (!empty.empty() && empty[j] != 0) continue;
+    for (size_t i = 0; i < nt; ++i) ++count[static_cast<size_t>(rangers[i](fingerprints[j])) * nt + i];
+  }
+  return Status::OK();
 }
 
 Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
-                        std::span<const uint64_t> fingerprints, int threads,
-                        std::vector<std::vector<uint64_t>>* out) {
-  if (ranges < 1 || ranges > (1 << 16)) {
-    return Status::InvalidArgument("ranges " + std::to_string(ranges) + " is outside 1..65536");
+                        std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty,
+                        std::span<const uint64_t> counts, std::span<uint64_t* const> out) {
+  SIMDEX_RETURN_IF_ERROR(CheckSplit(scheme, tables, ranges, fingerprints.size(), empty.size()));
+  const size_t nt = tables.size();
+  if (counts.size() != nt * static_cast<size_t>(ranges) || out.size() != static_cast<size_t>(ranges)) {
+    return Status::InvalidArgument("SplitByKeyRanges needs " + std::to_string(nt * static_cast<size_t>(ranges)) +
+                                   " counts and " + std::to_string(ranges) + " outputs");
   }
-  for (int t : tables) {
-    if (t < 0 || t >= scheme.num_tables()) {
-      return Status::InvalidArgument("table " + std::to_string(t) + " is not a table of scheme " + scheme.Name());
+  // Where bucket (r, i) is written next: its start in out[r], then on.
+  std::vector<uint64_t*> next(counts.size());
+  for (size_t r = 0; r < static_cast<size_t>(ranges); ++r) {
+    uint64_t* at = out[r];
+    for (size_t i = 0; i < nt; ++i) {
+      next[r * nt + i] = at;
+      at += counts[r * nt + i];
     }
   }
-  if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  const std::vector<uint64_t> distinct = SortedDistinct(fingerprints, threads);
-  out->assign(tables.size() * static_cast<size_t>(ranges), {});
-  std::vector<int> range(distinct.size());
-  std::vector<size_t> count(static_cast<size_t>(ranges));
-  for (size_t i = 0; i < tables.size(); ++i) {
-    std::fill(count.begin(), count.end(), 0);
-    for (size_t j = 0; j < distinct.size(); ++j) ++count[range[j] = KeyRange(scheme, tables[i], distinct[j], ranges)];
-    std::vector<uint64_t>* bucket = &(*out)[i * static_cast<size_t>(ranges)];
-    for (int r = 0; r < ranges; ++r) bucket[r].reserve(count[r]);
-    for (size_t j = 0; j < distinct.size(); ++j) bucket[range[j]].push_back(distinct[j]);
+  const std::vector<KeyRanger> rangers = KeyRangers(scheme, tables, ranges);
+  for (size_t j = 0; j < fingerprints.size(); ++j) {
+    if (!empty.empty() && empty[j] != 0) continue;
+    const uint64_t f = fingerprints[j];
+    for (size_t i = 0; i < nt; ++i) *next[static_cast<size_t>(rangers[i](f)) * nt + i]++ = f;
   }
   return Status::OK();
 }
 
 Status JoinTable(const Scheme& scheme, int k, int table, std::span<const uint64_t> fingerprints, int threads,
                  std::vector<NearPair>* out) {
-  const TableFingerprints part{table, fingerprints};
+  const TableFingerprints part{table, {fingerprints}};
   return JoinTables(scheme, k, std::span(&part, 1), threads, out);
 }
 
 Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints> parts, int threads,
                   std::vector<NearPair>* out) {
   if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  size_t most = 0;
+  std::vector<std::pair<size_t, const TableFingerprints*>> order;
   for (const TableFingerprints& p : parts) {
     SIMDEX_RETURN_IF_ERROR(CheckTable(scheme, k, p.table));
-    most = std::max(most, p.fingerprints.size());
+    size_t n = 0;
+    for (const std::span<const uint64_t>& piece : p.pieces) n += piece.size();
+    if (n > uint64_t{0xffffffff}) {
+      return Status::InvalidArgument("a key range of table " + std::to_string(p.table) +
+                                     " holds more than 2^32 - 1 fingerprints");
+    }
+    order.emplace_back(n, &p);
   }
-  if (most > uint64_t{0xffffffff}) {
-    return Status::InvalidArgument("a key range holds more than 2^32 - 1 distinct fingerprints");
-  }
-  dedup::SelfJoinOptions options;
-  options.scheme = scheme;
-  options.k = k;
-  options.sort = InMemorySort(most, threads);
-  std::vector<uint64_t> distinct, scratch;
-  distinct.reserve(most);  // one buffer for every part: its pages are touched once
-  dedup::KeyGroups groups(distinct, dedup::SelfJoinSort(options));
   // The largest part first: the sort's buffers are made once, at its size.
-  std::vector<const TableFingerprints*> order;
-  for (const TableFingerprints& p : parts) order.push_back(&p);
-  std::stable_sort(order.begin(), order.end(), [](const TableFingerprints* x, const TableFingerprints* y) {
-    return x->fingerprints.size() > y->fingerprints.size();
-  });
-  for (const TableFingerprints* part : order) {
-    const TableFingerprints& p = *part;
-    SortedDistinct(p.fingerprints, threads, &distinct, &scratch);
-    groups.Reset(distinct);
-    dedup::SelfJoinStats stats;
-    SIMDEX_RETURN_IF_ERROR(dedup::SelfJoinTable(&groups, distinct, options, p.table,
-                                                [&](std::span<const dedup::DistinctPair> pairs) {
-      for (const dedup::DistinctPair& x : pairs) {
-        out->push_back({distinct[x.a], distinct[x.b], static_cast<int>(x.distance)});
-      }
-    }, &stats));
-  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  dedup::BucketJoin join(scheme, k, threads);
+  for (const auto& [n, part] : order) join.Join(part->table, part->pieces, out);
   return Status::OK();
 }
 
 Status NearestInIndexTable(std::span<const uint64_t> fingerprints, const IndexReader& index, int k, int table,
                            int threads, std::vector<NearestEntry>* out) {
+  return NearestInIndexTable(std::span(&fingerprints, 1), index, k, table, threads, out);
+}
+
+Status NearestInIndexTable(std::span<const std::span<const uint64_t>> pieces, const IndexReader& index, int k,
+                           int table, int threads, std::vector<NearestEntry>* out) {
   SIMDEX_RETURN_IF_ERROR(CheckTable(index.scheme(), k, table));
   if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  const std::vector<uint64_t> distinct = SortedDistinct(fingerprints, threads);
+  const std::vector<uint64_t> distinct = SortedDistinct(pieces, threads);
   if (distinct.size() > uint64_t{0xffffffff}) {
     return Status::InvalidArgument("a key range holds more than 2^32 - 1 distinct fingerprints");
   }

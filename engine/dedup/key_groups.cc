@@ -8,6 +8,7 @@
 
 #include "engine/index/external_sorter.h"
 #include "engine/dedup/key_sort.h"
+#include "engine/dedup/permuter.h"
 
 namespace simdex::dedup {
 
@@ -90,36 +91,6 @@ class GroupScanner {
   uint64_t open_prefix_ = 0;
   std::vector<uint32_t> open_;
   GroupBatch batch_;
-};
-
-// BlockPermutation::Apply as rotations of each block's bits, inlined: the
-// records of every table are made from every fingerprint.
-class Permuter {
- public:
-  explicit Permuter(const BlockPermutation& perm) {
-    // Each block of the permutation is a maximal run of bits that Apply
-    // moves by one distance; find them bit by bit.
-    for (int bit = 0; bit < 64;) {
-      const int to = std::countr_zero(perm.Apply(uint64_t{1} << bit));
-      int end = bit + 1;
-      while (end < 64 && std::countr_zero(perm.Apply(uint64_t{1} << end)) == to + (end - bit)) ++end;
-      const uint64_t mask = end - bit == 64 ? ~uint64_t{0} : ((uint64_t{1} << (end - bit)) - 1) << bit;
-      masks_[blocks_] = mask;
-      rotations_[blocks_] = (to - bit + 64) % 64;
-      ++blocks_;
-      bit = end;
-    }
-  }
-  uint64_t Apply(uint64_t x) const {
-    uint64_t out = 0;
-    for (int i = 0; i < blocks_; ++i) out |= std::rotl(x & masks_[i], rotations_[i]);
-    return out;
-  }
-
- private:
-  int blocks_ = 0;
-  uint64_t masks_[64];
-  int rotations_[64];
 };
 
 }  // namespace

@@ -43,14 +43,27 @@ uint64_t TableKey(const Scheme& scheme, int table, uint64_t fingerprint);
 // ranges <= 2^16.
 int KeyRange(const Scheme& scheme, int table, uint64_t fingerprint, int ranges);
 
-// The shuffle's map side: the distinct fingerprints of `fingerprints` (any
-// order), cut for each table of `tables` into `ranges` key ranges:
-// (*out)[i * ranges + r] receives, in increasing order, those whose key in
-// tables[i] falls in range r. InvalidArgument for a table outside the
-// scheme or ranges outside 1..2^16.
+// The shuffle's map side, in two passes over the fingerprints so that the
+// caller owns the output (the Python binding writes into numpy arrays).
+// Bucket (r, i) holds the fingerprints whose key in tables[i] falls in key
+// range r, in input order, repeats kept (JoinTables removes them), except
+// those whose entry of `empty` is non-zero (documents without a
+// fingerprint; `empty` may be left empty, or holds one entry per
+// fingerprint).
+//
+// CountKeyRanges sets *counts to ranges * tables.size() entries:
+// (*counts)[r * tables.size() + i] is the size of bucket (r, i).
+// SplitByKeyRanges then writes range r's buckets one after another, bucket
+// (r, 0) first, into out[r], which must hold the sum of range r's counts
+// (those CountKeyRanges gave for the same arguments). Both return
+// InvalidArgument for a table outside the scheme, ranges outside 1..2^16,
+// `empty` of another length, or counts and out of other sizes.
+Status CountKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
+                      std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty,
+                      std::vector<uint64_t>* counts);
 Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
-                        std::span<const uint64_t> fingerprints, int threads,
-                        std::vector<std::vector<uint64_t>>* out);
+                        std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty,
+                        std::span<const uint64_t> counts, std::span<uint64_t* const> out);
 
 // Every pair of distinct fingerprints among `fingerprints` (any order;
 // repeats are joined once) within k that table `table` owns: the pair
@@ -61,15 +74,20 @@ Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int r
 Status JoinTable(const Scheme& scheme, int k, int table, std::span<const uint64_t> fingerprints, int threads,
                  std::vector<NearPair>* out);
 
-// The fingerprints of one key range of one table, for JoinTables().
+// The fingerprints of one key range of one table, for JoinTables(): any
+// order, repeats allowed, in any number of pieces (e.g. the buckets the
+// partitions' splits sent to one reducer, used where they are).
 struct TableFingerprints {
   int table;
-  std::span<const uint64_t> fingerprints;
+  std::vector<std::span<const uint64_t>> pieces;
 };
 
 // JoinTable() for each part in turn, appending to *out: one call for many
 // tables (a reducer that holds one key range of every table), reusing its
-// sort buffers from one part to the next. Stops at the first error.
+// sort buffers from one part to the next. Each part costs one sort of its
+// fingerprints by the table's key; its repeats are dropped within the key
+// groups. InvalidArgument (before any work) as JoinTable, or when a part
+// holds more than 2^32 - 1 fingerprints.
 Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints> parts, int threads,
                   std::vector<NearPair>* out);
 
@@ -82,6 +100,10 @@ Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints
 // TablesForDistance(k); a damaged block is Corruption.
 Status NearestInIndexTable(std::span<const uint64_t> fingerprints, const IndexReader& index, int k, int table,
                            int threads, std::vector<NearestEntry>* out);
+// The same for fingerprints in pieces (a key range's buckets, as for
+// JoinTables).
+Status NearestInIndexTable(std::span<const std::span<const uint64_t>> pieces, const IndexReader& index, int k,
+                           int table, int threads, std::vector<NearestEntry>* out);
 
 // Keeps, for each fingerprint, the entry with the smallest distance, then
 // the smallest id; the result is ordered by fingerprint.

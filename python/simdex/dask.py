@@ -12,18 +12,19 @@ plan, with exactly the results of one machine's ``simdex dedup`` (docs/distribut
 The plan, as tasks on the cluster:
   1. map: each input file is one partition, read and fingerprinted on a worker
      (``fingerprint_files``); the partitions stay on the workers.
-  2. shuffle by table key: each partition cuts its distinct fingerprints, for every table
-     t the scheme uses for k, into ``ranges`` key ranges of t (simdex.split_by_key_ranges);
-     bucket (t, r) of every partition goes to reducer r.
-  3. self-join per key range: reducer r joins bucket (t, r) of every table t
-     (simdex.join_tables): the pairs table t owns there. Every pair within k comes out of
-     exactly one (reducer, table).
-  4. against a stored corpus, inverted: the batch's distinct fingerprints are broadcast
-     to the workers; each task streams one split of an index - the key range r of its
-     table t - against them (simdex.nearest_in_table); the splits' nearest entries are
-     reduced per index (simdex.reduce_nearest).
-  5. assemble: one task feeds the fingerprints, the pairs and the matches to the
-     engine's Deduplicator (external pairs), which gives clusters, representatives,
+  2. shuffle by table key: each partition cuts its fingerprints in one pass, for every
+     table t the scheme uses for k, into ``ranges`` key ranges of t
+     (simdex.split_by_key_ranges): one piece per key range holding that range of every
+     table, which goes to reducer r.
+  3. self-join per key range: reducer r joins the range of every table t
+     (simdex.join_tables: one sort by t's key, the repeats dropped within key groups): the
+     pairs table t owns there. Every pair within k comes out of exactly one (reducer, table).
+  4. against a stored corpus, inverted: the same reducer streams, for each index, the key
+     range r of each table t against the batch fingerprints it holds for (t, r)
+     (simdex.nearest_in_table); the splits' nearest entries are reduced per index
+     (simdex.reduce_nearest).
+  5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
+     the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
 """
 
@@ -72,70 +73,81 @@ def _partition_from_arrays(fingerprints, ids=None, reasons=None, scores=None) ->
             "scores": scores, "records": len(fps), "skipped": 0, "ordinal": False}
 
 
-def _distinct(part: dict) -> np.ndarray:
-    return np.unique(part["fingerprints"][part["reasons"] == 0])
+def _split(part: dict, tables: Sequence[int], ranges: int, scheme: str) -> List[tuple]:
+    """The map side of the shuffle, one pass over the partition: piece r holds, for every
+    table, the fingerprints whose key falls in key range r (repeats kept: the join drops them)."""
+    return simdex.split_by_key_ranges(part["fingerprints"], list(tables), ranges, scheme, empty=part["reasons"])
 
 
-def _split(part: dict, tables: Sequence[int], ranges: int, scheme: str) -> Dict[tuple, np.ndarray]:
-    """The map side of the shuffle: the partition's distinct fingerprints by (table, key range)."""
-    fps = part["fingerprints"][part["reasons"] == 0]
-    return simdex.split_by_key_ranges(fps, list(tables), ranges, scheme)
+def _table_pieces(pieces: List[tuple], i: int) -> List[np.ndarray]:
+    """The bucket of the i-th table in each partition's piece (views, no copies)."""
+    return [values[lims[i]:lims[i + 1]] for values, lims in pieces]
 
 
-def _join_range(buckets: Dict[int, List[np.ndarray]], k: int, scheme: str) -> tuple:
-    """The reduce side: the pairs each table owns in one key range (buckets: table -> the
-    partitions' buckets), joined in one call that reuses its sort buffers."""
-    parts = [(t, np.concatenate(b) if b else np.empty(0, np.uint64)) for t, b in buckets.items()]
-    return simdex.join_tables(parts, k, scheme)
+def _reduce_range(pieces: List[tuple], tables: Sequence[int], k: int, scheme: str, join: bool,
+                  indexes: Sequence[str]):
+    """The reduce side for one key range (pieces: that range's piece of every partition):
+    the pairs each table owns there (join_tables, one sort per table, buffers reused), and
+    for each index the nearest entries in its splits of that range (nearest_in_table).
+    Returns the pairs, or (pairs, [matches per index]) when there are indexes."""
+    pairs = simdex.join_tables([(t, _table_pieces(pieces, i)) for i, t in enumerate(tables)], k, scheme) \
+        if join else None
+    if not indexes:
+        return pairs
+    found = []
+    for path in indexes:
+        with simdex.Index.open(path) as index:
+            hits = [simdex.nearest_in_table(index, _table_pieces(pieces, i), k, t) for i, t in enumerate(tables)]
+        found.append(tuple(np.concatenate([h[j] for h in hits]) for j in range(3)))
+    return pairs, found
 
 
-def _batch_distinct(parts: List[dict]) -> np.ndarray:
-    return np.unique(np.concatenate([_distinct(p) for p in parts])) if parts else np.empty(0, np.uint64)
-
-
-def _nearest_split(index_path: str, batch: np.ndarray, k: int, table: int, r: int, ranges: int) -> tuple:
-    """One split of a stored index - key range r of table `table` - streamed against the batch."""
-    with simdex.Index.open(index_path) as index:
-        mine = batch[simdex.key_ranges(batch, table, ranges, index.scheme) == r]
-        return simdex.nearest_in_table(index, mine, k, table)
-
-
-def _reduce_nearest(splits: List[tuple]) -> tuple:
-    if not splits:
+def _reduce_nearest(splits: List[List[tuple]], j: int) -> tuple:
+    """Index j's nearest entry per batch fingerprint over every range's splits."""
+    found = [s[j] for s in splits]
+    if not found:
         return (np.empty(0, np.uint64), np.empty(0, np.uint64), np.empty(0, np.uint8))
-    return simdex.reduce_nearest(*(np.concatenate([s[i] for s in splits]) for i in range(3)))
+    return simdex.reduce_nearest(*(np.concatenate([f[i] for f in found]) for i in range(3)))
 
 
-def _assemble(parts: List[dict], pairs: List[tuple], matches: List[tuple], k: Optional[int], scheme: str,
-              keep_pairs: bool, memory: int, tmpdir: str) -> tuple:
-    fps = np.concatenate([p["fingerprints"] for p in parts]) if parts else np.empty(0, np.uint64)
-    reasons = np.concatenate([p["reasons"] for p in parts]) if parts else np.empty(0, np.int8)
-    scores = None
-    if parts and parts[0]["scores"] is not None:
-        scores = np.concatenate([p["scores"] for p in parts])
-    near = tuple(np.concatenate([p[i] for p in pairs]) if pairs else np.empty(0, (np.uint64, np.uint64, np.uint8)[i])
-                 for i in range(3))
-    result = simdex.dedup(fps, empty=reasons != 0, scores=scores, k=k, scheme=scheme, pairs=keep_pairs,
-                          near_pairs=near, index_matches=matches, memory=memory, tmpdir=tmpdir)
-    return _pack_result(result), reasons
+def _assembly_input(part: dict) -> tuple:
+    """What the assembly needs of a partition (not its ids)."""
+    return part["fingerprints"], part["reasons"], part["scores"]
+
+
+def _assemble(inputs: List[tuple], pairs: List[Optional[tuple]], matches: List[tuple], k: Optional[int], scheme: str,
+              keep_pairs: bool, memory: int, tmpdir: str) -> dict:
+    """The engine's Deduplicator over the partitions' arrays where they are (no
+    concatenation), the reducers' pairs and the indexes' matches; the result narrowed for
+    the trip to the client."""
+    fps = [i[0] for i in inputs]
+    reasons = [i[1] for i in inputs]
+    scores = [i[2] for i in inputs] if inputs and inputs[0][2] is not None else None
+    fields = simdex._simdex._dedup(fps, empty=reasons, scores=scores, k=k, scheme=scheme, pairs=keep_pairs,
+                                   near_pairs=[p for p in pairs if p is not None], index_matches=tuple(matches),
+                                   memory=memory, tmpdir=tmpdir, narrow=True)
+    # The empty documents' reasons only: the client puts them where result.empty is set.
+    codes = np.concatenate([r[r != 0] for r in reasons]) if reasons else np.empty(0, np.int8)
+    return {"n": sum(len(f) for f in fps), "fields": fields, "empty_reasons": codes}
 
 
 # ---- What crosses the network to the client: the result's arrays, narrowed. On one
 # machine's loopback Dask moves ~75 MB/s, so 10^7 documents' 33 bytes each took 6-7 s;
-# ordinals narrowed to uint32, the against columns dropped when nothing matched and
-# ordinal ids sent as their first value make it 9 bytes and under 1 s.
+# representatives as uint32, the against columns left out when nothing matched (both
+# made so by the assembly), only the empty documents' reasons, and consecutive ids as
+# their first value make it 7 bytes.
 
-_AGAINST = ("against_index", "against_id", "against_distance")
 _NO_MATCH = {"against_index": (-1, np.int32), "against_id": (0, np.uint64), "against_distance": (-1, np.int8)}
 
 
 def _pack_result(result) -> dict:
+    """A DedupResult as the assembly sends it (for tests: _assemble packs its own)."""
     fields = dict(vars(result))
     n = len(result)
     if n <= np.iinfo(np.uint32).max:
         fields["representative"] = result.representative.astype(np.uint32)
     if not result.stats.get("against_matches"):
-        for name in _AGAINST:
+        for name in _NO_MATCH:
             fields[name] = None
     return {"n": n, "fields": fields}
 
@@ -143,33 +155,45 @@ def _pack_result(result) -> dict:
 def _unpack_result(packed: dict):
     fields, n = dict(packed["fields"]), packed["n"]
     fields["representative"] = fields["representative"].astype(np.uint64, copy=False)
-    for name in _AGAINST:
+    for name, (value, dtype) in _NO_MATCH.items():
         if fields[name] is None:
-            value, dtype = _NO_MATCH[name]
             fields[name] = np.full(n, value, dtype=dtype)
     return simdex.DedupResult(**fields)
 
 
-def _ids(parts: List[dict]):
-    """The documents' ids by ordinal; ordinal ids count on across files as `simdex dedup` counts them."""
+def _unpack_reasons(packed: dict, result) -> np.ndarray:
+    reasons = np.zeros(packed["n"], np.int8)
+    reasons[result.empty] = packed["empty_reasons"]
+    return reasons
+
+
+def _id_summary(part: dict) -> dict:
+    """A partition's ids as the client needs them, computed where the partition is: the
+    ids, or (first, count) when they are consecutive numbers; and how many records it read."""
+    ids = part["ids"]
+    # n increasing numbers from first to first + n - 1 are consecutive.
+    if ids.dtype != object and len(ids) > 1 and int(ids[-1]) - int(ids[0]) == len(ids) - 1 and \
+            bool(np.all(ids[1:] > ids[:-1])):
+        ids = ("range", int(ids[0]), len(ids))
+    return {"ids": ids, "ordinal": part["ordinal"], "records": part["records"], "skipped": part["skipped"]}
+
+
+def _combine_ids(summaries: List[dict]) -> np.ndarray:
+    """The documents' ids by ordinal, on the client; ordinal ids count on across files as
+    `simdex dedup` counts them."""
     chunks, offset = [], 0
-    for p in parts:
-        ids = p["ids"]
-        chunks.append(ids + np.uint64(offset) if p["ordinal"] and ids.dtype != object else ids)
-        offset += p["records"] + p["skipped"]
-    if any(c.dtype == object for c in chunks):
-        return np.concatenate([c.astype(object) for c in chunks])
-    ids = np.concatenate(chunks) if chunks else np.empty(0, np.uint64)
-    if len(ids) > 1 and int(ids[-1]) - int(ids[0]) == len(ids) - 1 and np.array_equal(np.diff(ids), np.ones(len(ids) - 1, np.uint64)):
-        return ("range", int(ids[0]), len(ids))   # consecutive numbers: sent as the first
-    return ids
-
-
-def _unpack_ids(ids) -> np.ndarray:
-    if isinstance(ids, tuple):
-        _, first, n = ids
-        return np.arange(first, first + n, dtype=np.uint64)
-    return ids
+    for s in summaries:
+        ids = s["ids"]
+        if isinstance(ids, tuple):
+            ids = ("range", ids[1] + (offset if s["ordinal"] else 0), ids[2])
+        elif s["ordinal"] and ids.dtype != object:
+            ids = ids + np.uint64(offset)
+        chunks.append(ids)
+        offset += s["records"] + s["skipped"]
+    arrays = [np.arange(c[1], c[1] + c[2], dtype=np.uint64) if isinstance(c, tuple) else c for c in chunks]
+    if any(a.dtype == object for a in arrays):
+        return np.concatenate([a.astype(object) for a in arrays])
+    return np.concatenate(arrays) if arrays else np.empty(0, np.uint64)
 
 
 # ---- The driver side.
@@ -246,39 +270,48 @@ def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, s
     if ranges < 1:
         raise ValueError(f"ranges must be at least 1, got {ranges}")
     partitions = list(partitions)
-    tasks = {"partitions": len(partitions)}
+    tasks = {"partitions": len(partitions), "ranges": ranges}
 
-    # 2-3. Shuffle by table key, self-join per key range.
-    splits = [client.submit(_split, p, tables, ranges, scheme) for p in partitions]
-    joined = []
-    for r in range(ranges):
-        buckets = {t: [client.submit(operator.getitem, s, (t, r)) for s in splits] for t in tables}
-        joined.append(client.submit(_join_range, buckets, k, scheme))
-    tasks["joins"] = len(joined)
-
-    # 4. Against each index: the broadcast batch against the index's splits. A shard
-    # directory counts as its shards, in order.
+    # A shard directory counts as its shards, in order. Indexes of the batch's scheme are
+    # streamed by the join's reducers against the buckets they hold anyway; an index of
+    # another scheme needs the batch split by that scheme's tables.
     against = [s for a in against for s in
                (_shards.shard_paths(os.fspath(a)) if os.path.isdir(a) else [os.fspath(a)])]
-    matches = []
-    if against:
-        batch = client.submit(_batch_distinct, partitions)
-        client.replicate([batch])
-        for path in against:
-            path = os.fspath(path)
-            with simdex.Index.open(path) as index:
-                index_tables = simdex.scheme_info(index.scheme, k)["tables_for_k"]
-            found = [client.submit(_nearest_split, path, batch, k, t, r, ranges, pure=False)
-                     for t in index_tables for r in range(ranges)]
-            tasks["against_splits"] = tasks.get("against_splits", 0) + len(found)
-            matches.append(client.submit(_reduce_nearest, found))
+    by_scheme: Dict[str, List[int]] = {scheme: []}
+    for j, path in enumerate(against):
+        with simdex.Index.open(path) as index:
+            by_scheme.setdefault(index.scheme, []).append(j)
+    matches: List[Any] = [None] * len(against)
+    joined = []
+    for split_scheme, indexes in by_scheme.items():
+        join = split_scheme == scheme
+        split_tables = tables if join else simdex.scheme_info(split_scheme, k)["tables_for_k"]
+        # 2. Shuffle by table key: one piece per (partition, key range) holding every table.
+        splits = [client.submit(_split, p, split_tables, ranges, split_scheme) for p in partitions]
+        pieces = [[client.submit(operator.getitem, s, r) for s in splits] for r in range(ranges)]
+        # 3-4. One reducer per key range: the self-join, and each index's splits of that range.
+        paths = [against[j] for j in indexes]
+        reduced = [client.submit(_reduce_range, pieces[r], split_tables, k, split_scheme, join, paths, pure=not paths)
+                   for r in range(ranges)]
+        if not paths:
+            joined += reduced
+            continue
+        if join:
+            joined += [client.submit(operator.getitem, x, 0) for x in reduced]
+        found = [client.submit(operator.getitem, x, 1) for x in reduced]
+        for i, j in enumerate(indexes):
+            matches[j] = client.submit(_reduce_nearest, found, i)
+        tasks["against_splits"] = tasks.get("against_splits", 0) + len(indexes) * len(split_tables) * ranges
+    tasks["joins"] = len(joined)
 
-    # 5. Assemble on one worker.
-    assembled = client.submit(_assemble, partitions, joined, matches, k, scheme, pairs, memory, tmpdir)
-    ids = client.submit(_ids, partitions)
-    (packed, reasons), ids = client.gather([assembled, ids])
-    return DistributedDedup(result=_unpack_result(packed), ids=_unpack_ids(ids), reasons=reasons, against=[os.fspath(a) for a in against],
-                            partitions=partitions, tasks=tasks)
+    # 5. Assemble on one worker; the ids are summed up where each partition is.
+    inputs = [client.submit(_assembly_input, p) for p in partitions]
+    assembled = client.submit(_assemble, inputs, joined, matches, k, scheme, pairs, memory, tmpdir)
+    summaries = [client.submit(_id_summary, p) for p in partitions]
+    packed, summaries = client.gather([assembled, summaries])
+    result = _unpack_result(packed)
+    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=_unpack_reasons(packed, result),
+                            against=against, partitions=partitions, tasks=tasks)
 
 
 def dedup(client, paths: Sequence[str], *, fingerprint_options: Optional[dict] = None, format: Optional[str] = None,

@@ -71,6 +71,60 @@ ArrayView<T> ViewArray(py::handle obj, const char* what) {
   return view;
 }
 
+// Values in pieces: a list or tuple of numpy arrays (each as ViewArray,
+// named what[i]), or anything ViewArray takes as one piece.
+template <typename T>
+std::vector<ArrayView<T>> ViewPieces(py::handle obj, const char* what) {
+  std::vector<ArrayView<T>> pieces;
+  if ((py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) && py::len(obj) > 0 &&
+      py::isinstance<py::array>(py::reinterpret_borrow<py::sequence>(obj)[0])) {
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
+    for (size_t i = 0; i < seq.size(); ++i) {
+      pieces.push_back(ViewArray<T>(seq[i], (std::string(what) + "[" + std::to_string(i) + "]").c_str()));
+    }
+  } else {
+    pieces.push_back(ViewArray<T>(obj, what));
+  }
+  return pieces;
+}
+
+// The spans of pieces, for the library's calls.
+template <typename T>
+std::vector<std::span<const T>> Spans(const std::vector<ArrayView<T>>& pieces) {
+  std::vector<std::span<const T>> spans;
+  for (const ArrayView<T>& p : pieces) spans.push_back(p.span);
+  return spans;
+}
+
+// Flags, one byte each, non-zero meaning set: a bool, int8 or uint8 array
+// (e.g. the empty reasons of fingerprint_file), used in place; None gives
+// an empty span.
+struct FlagsView {
+  py::array holder;
+  std::span<const uint8_t> span;
+};
+inline FlagsView ViewFlags(py::handle obj, const char* what) {
+  FlagsView view;
+  if (obj.is_none()) return view;
+  if (py::isinstance<py::array>(obj)) {
+    py::array a = py::reinterpret_borrow<py::array>(obj);
+    const char kind = a.dtype().kind();
+    if ((kind == 'b' || kind == 'i' || kind == 'u') && a.itemsize() == 1) {
+      if (a.ndim() != 1) throw py::value_error(std::string(what) + " must be a 1-D array");
+      if (!(a.flags() & py::array::c_style)) {
+        throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
+      }
+      view.holder = a;
+      view.span = std::span<const uint8_t>(static_cast<const uint8_t*>(a.data()), static_cast<size_t>(a.size()));
+      return view;
+    }
+  }
+  const ArrayView<bool> flags = ViewArray<bool>(obj, what);  // the errors of a bool array
+  view.holder = flags.holder;
+  view.span = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(flags.span.data()), flags.span.size());
+  return view;
+}
+
 // A new 1-D array holding `values`.
 template <typename T>
 py::array_t<T> ToArray(const std::vector<T>& values) {

@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,10 +57,58 @@ std::vector<NearestEntry> MatchesOf(py::handle triple, size_t i) {
   return out;
 }
 
+// Reads values of pieces one after another, as if they were one array.
+template <typename T>
+class PieceCursor {
+ public:
+  explicit PieceCursor(const std::vector<std::span<const T>>& pieces) : pieces_(pieces) {}
+  T Next() {
+    while (at_ == pieces_[piece_].size()) {
+      ++piece_;
+      at_ = 0;
+    }
+    return pieces_[piece_][at_++];
+  }
+
+ private:
+  const std::vector<std::span<const T>>& pieces_;
+  size_t piece_ = 0;
+  size_t at_ = 0;
+};
+
+template <typename T>
+size_t TotalSize(const std::vector<std::span<const T>>& pieces) {
+  size_t n = 0;
+  for (const std::span<const T>& p : pieces) n += p.size();
+  return n;
+}
+
+// near_pairs: one (a, b, distances) tuple of arrays, or a list of them.
+std::vector<std::array<ArrayView<uint64_t>, 2>> ViewNearPairs(py::handle near_pairs,
+                                                              std::vector<ArrayView<uint8_t>>* distances) {
+  std::vector<py::handle> triples;
+  if (py::isinstance<py::list>(near_pairs)) {
+    for (py::handle t : py::reinterpret_borrow<py::list>(near_pairs)) triples.push_back(t);
+  } else {
+    triples.push_back(near_pairs);
+  }
+  std::vector<std::array<ArrayView<uint64_t>, 2>> ab;
+  for (py::handle triple : triples) {
+    const py::tuple t = triple.cast<py::tuple>();
+    if (t.size() != 3) throw py::value_error("near_pairs must be (a, b, distances) or a list of them");
+    ab.push_back({ViewArray<uint64_t>(t[0], "near_pairs a"), ViewArray<uint64_t>(t[1], "near_pairs b")});
+    distances->push_back(ViewArray<uint8_t>(t[2], "near_pairs distances"));
+    if (ab.back()[1].span.size() != ab.back()[0].span.size() || distances->back().span.size() != ab.back()[0].span.size()) {
+      throw py::value_error("near_pairs arrays differ in length");
+    }
+  }
+  return ab;
+}
+
 py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std::optional<int> k,
                const std::string& scheme, const std::vector<std::shared_ptr<IndexHandle>>& against,
                const std::string& strategy, int threads, size_t memory, const std::string& tmpdir, bool keep_pairs,
-               py::handle near_pairs, const py::sequence& index_matches, bool force_plain_groups) {
+               py::handle near_pairs, const py::sequence& index_matches, bool force_plain_groups, bool narrow) {
   DedupOptions o;
   ThrowIfError(Scheme::Parse(scheme, &o.scheme));
   o.k = k.value_or(-1);
@@ -70,31 +120,33 @@ py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std
   o.force_plain_groups = force_plain_groups;
   o.external_pairs = !near_pairs.is_none();
 
-  const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-  const size_t n = fps.span.size();
-  std::optional<ArrayView<bool>> empty_view;
+  // Each input is one array, or a list of arrays read one after another
+  // (simdex.dask's partitions, used where they are).
+  const std::vector<ArrayView<uint64_t>> fp_views = ViewPieces<uint64_t>(fingerprints, "fingerprints");
+  const std::vector<std::span<const uint64_t>> fps = Spans(fp_views);
+  const size_t n = TotalSize(fps);
+  std::vector<FlagsView> empty_views;
+  std::vector<std::span<const uint8_t>> empties;
   if (!empty.is_none()) {
-    empty_view = ViewArray<bool>(empty, "empty");
-    if (empty_view->span.size() != n) throw py::value_error("empty and fingerprints differ in length");
-  }
-  std::optional<ArrayView<double>> score_view;
-  if (!scores.is_none()) {
-    score_view = ViewArray<double>(scores, "scores");
-    if (score_view->span.size() != n) throw py::value_error("scores and fingerprints differ in length");
-  }
-  std::vector<NearPair> pairs;
-  if (o.external_pairs) {
-    const py::tuple t = near_pairs.cast<py::tuple>();
-    if (t.size() != 3) throw py::value_error("near_pairs must be (a, b, distances)");
-    const ArrayView<uint64_t> a = ViewArray<uint64_t>(t[0], "near_pairs a");
-    const ArrayView<uint64_t> b = ViewArray<uint64_t>(t[1], "near_pairs b");
-    const ArrayView<uint8_t> d = ViewArray<uint8_t>(t[2], "near_pairs distances");
-    if (b.span.size() != a.span.size() || d.span.size() != a.span.size()) {
-      throw py::value_error("near_pairs arrays differ in length");
+    if (py::isinstance<py::list>(empty) && py::len(empty) > 0 &&
+        py::isinstance<py::array>(py::reinterpret_borrow<py::list>(empty)[0])) {
+      for (py::handle e : py::reinterpret_borrow<py::list>(empty)) empty_views.push_back(ViewFlags(e, "empty"));
+    } else {
+      empty_views.push_back(ViewFlags(empty, "empty"));
     }
-    pairs.resize(a.span.size());
-    for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {a.span[i], b.span[i], d.span[i]};
+    for (const FlagsView& e : empty_views) empties.push_back(e.span);
+    if (TotalSize(empties) != n) throw py::value_error("empty and fingerprints differ in length");
   }
+  std::vector<ArrayView<double>> score_views;
+  std::vector<std::span<const double>> score_spans;
+  if (!scores.is_none()) {
+    score_views = ViewPieces<double>(scores, "scores");
+    score_spans = Spans(score_views);
+    if (TotalSize(score_spans) != n) throw py::value_error("scores and fingerprints differ in length");
+  }
+  std::vector<ArrayView<uint8_t>> pair_distances;
+  std::vector<std::array<ArrayView<uint64_t>, 2>> pair_ends;
+  if (o.external_pairs) pair_ends = ViewNearPairs(near_pairs, &pair_distances);
   std::vector<std::vector<NearestEntry>> matches;
   for (size_t i = 0; i < index_matches.size(); ++i) matches.push_back(MatchesOf(index_matches[i], i));
   std::vector<std::shared_ptr<const IndexReader>> readers;
@@ -106,17 +158,33 @@ py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std
   {
     py::gil_scoped_release release;
     ThrowIfError(Deduplicator::Create(o, &dedup));
+    PieceCursor<uint64_t> fp(fps);
+    PieceCursor<uint8_t> is_empty(empties);
+    PieceCursor<double> score(score_spans);
     for (size_t i = 0; i < n; ++i) {
-      if (empty_view && empty_view->span[i]) {
-        ThrowIfError(dedup->AddEmpty());
-      } else {
-        ThrowIfError(dedup->Add(fps.span[i], score_view ? score_view->span[i] : 0.0));
-      }
+      const uint64_t f = fp.Next();
+      const bool e = !empties.empty() && is_empty.Next() != 0;
+      const double sc = score_spans.empty() ? 0.0 : score.Next();
+      ThrowIfError(e ? dedup->AddEmpty() : dedup->Add(f, sc));
     }
     for (const auto& r : readers) ThrowIfError(dedup->AddIndex(r.get()));
-    if (o.external_pairs) ThrowIfError(dedup->AddNearPairs(pairs));
-    pairs = std::vector<NearPair>();
+    if (o.external_pairs) {
+      // Through one small buffer: the Deduplicator keeps its own copy.
+      std::vector<NearPair> buffer;
+      for (size_t c = 0; c < pair_ends.size(); ++c) {
+        const std::span<const uint64_t> a = pair_ends[c][0].span, b = pair_ends[c][1].span;
+        const std::span<const uint8_t> d = pair_distances[c].span;
+        for (size_t i = 0; i < a.size();) {
+          const size_t m = std::min<size_t>(a.size() - i, size_t{1} << 16);
+          buffer.resize(m);
+          for (size_t j = 0; j < m; ++j) buffer[j] = {a[i + j], b[i + j], d[i + j]};
+          ThrowIfError(dedup->AddNearPairs(buffer));
+          i += m;
+        }
+      }
+    }
     for (const auto& m : matches) ThrowIfError(dedup->AddIndexMatches(m));
+    matches.clear();
     ThrowIfError(dedup->Finish());
     if (keep_pairs) {
       ThrowIfError(dedup->ForEachPair([&](uint64_t a, uint64_t b, int d) {
@@ -127,28 +195,52 @@ py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std
       }));
     }
   }
-  py::array_t<uint64_t> representative(static_cast<py::ssize_t>(n)), against_id(static_cast<py::ssize_t>(n));
-  py::array_t<int8_t> distance(static_cast<py::ssize_t>(n)), against_distance(static_cast<py::ssize_t>(n));
+  // narrow (simdex.dask, for the trip to the client): representatives as
+  // uint32 below 2^32 documents, the against columns None when nothing matched.
+  const bool small = narrow && n <= std::numeric_limits<uint32_t>::max();
+  const bool with_against = !narrow || dedup->stats().against_matches > 0;
+  py::array representative = small ? py::array(py::array_t<uint32_t>(static_cast<py::ssize_t>(n)))
+                                   : py::array(py::array_t<uint64_t>(static_cast<py::ssize_t>(n)));
+  py::array_t<int8_t> distance(static_cast<py::ssize_t>(n));
   py::array_t<bool> duplicate(static_cast<py::ssize_t>(n)), is_empty(static_cast<py::ssize_t>(n));
-  py::array_t<int32_t> against_index(static_cast<py::ssize_t>(n));
-  for (size_t i = 0; i < n; ++i) {
-    const DedupResult r = dedup->Result(i);
-    representative.mutable_data()[i] = r.representative;
-    distance.mutable_data()[i] = r.empty ? -1 : static_cast<int8_t>(r.distance);
-    duplicate.mutable_data()[i] = r.duplicate;
-    is_empty.mutable_data()[i] = r.empty;
-    against_index.mutable_data()[i] = r.against_index;
-    against_id.mutable_data()[i] = r.against_index >= 0 ? r.against_id : 0;
-    against_distance.mutable_data()[i] = r.against_index >= 0 ? static_cast<int8_t>(r.against_distance) : -1;
+  py::array_t<int32_t> against_index(with_against ? static_cast<py::ssize_t>(n) : 0);
+  py::array_t<uint64_t> against_id(with_against ? static_cast<py::ssize_t>(n) : 0);
+  py::array_t<int8_t> against_distance(with_against ? static_cast<py::ssize_t>(n) : 0);
+  {
+    uint32_t* rep32 = small ? static_cast<uint32_t*>(representative.mutable_data()) : nullptr;
+    uint64_t* rep64 = small ? nullptr : static_cast<uint64_t*>(representative.mutable_data());
+    int8_t* dist = distance.mutable_data();
+    bool* dup = duplicate.mutable_data();
+    bool* emp = is_empty.mutable_data();
+    int32_t* aidx = with_against ? against_index.mutable_data() : nullptr;
+    uint64_t* aid = with_against ? against_id.mutable_data() : nullptr;
+    int8_t* adist = with_against ? against_distance.mutable_data() : nullptr;
+    py::gil_scoped_release release;
+    for (size_t i = 0; i < n; ++i) {
+      const DedupResult r = dedup->Result(i);
+      if (small) {
+        rep32[i] = static_cast<uint32_t>(r.representative);
+      } else {
+        rep64[i] = r.representative;
+      }
+      dist[i] = r.empty ? -1 : static_cast<int8_t>(r.distance);
+      dup[i] = r.duplicate;
+      emp[i] = r.empty;
+      if (with_against) {
+        aidx[i] = r.against_index;
+        aid[i] = r.against_index >= 0 ? r.against_id : 0;
+        adist[i] = r.against_index >= 0 ? static_cast<int8_t>(r.against_distance) : -1;
+      }
+    }
   }
   py::dict out;
   out["representative"] = representative;
   out["distance"] = distance;
   out["duplicate"] = duplicate;
   out["empty"] = is_empty;
-  out["against_index"] = against_index;
-  out["against_id"] = against_id;
-  out["against_distance"] = against_distance;
+  out["against_index"] = with_against ? py::object(against_index) : py::object(py::none());
+  out["against_id"] = with_against ? py::object(against_id) : py::object(py::none());
+  out["against_distance"] = with_against ? py::object(against_distance) : py::object(py::none());
   out["pairs"] = keep_pairs ? py::object(py::make_tuple(ToArray(pa), ToArray(pb), ToArray(pd))) : py::object(py::none());
   out["stats"] = StatsDict(dedup->stats());
   return out;
@@ -162,8 +254,11 @@ void DefineDedup(py::module_& m) {
         py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(), py::arg("strategy") = "auto",
         py::arg("threads") = 1, py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "",
         py::arg("pairs") = false, py::arg("near_pairs") = py::none(), py::arg("index_matches") = py::tuple(),
-        py::arg("force_plain_groups") = false,
-        "The engine's Deduplicator; use simdex.dedup(), which wraps the result in a DedupResult.");
+        py::arg("force_plain_groups") = false, py::arg("narrow") = false,
+        "The engine's Deduplicator; use simdex.dedup(), which wraps the result in a DedupResult. fingerprints, "
+        "empty and scores may each be a list of arrays read one after another, near_pairs a list of "
+        "(a, b, distances); narrow: representatives as uint32 below 2**32 documents and the against columns None "
+        "when nothing matched (simdex.dask).");
 }
 
 }  // namespace simdex::python

@@ -87,32 +87,48 @@ void DefineParts(py::module_& m) {
         }, py::arg("fingerprints"), py::arg("table"), py::arg("ranges"), py::arg("scheme") = "t10",
         "Each fingerprint's key range in table `table`, of `ranges` even ranges: floor(key * ranges / 2**key_bits).");
   m.def("split_by_key_ranges", [](py::handle fingerprints, const std::vector<int>& tables, int ranges,
-                                  const std::string& scheme, int threads) {
+                                  const std::string& scheme, py::handle empty) {
           const Scheme s = ParseScheme(scheme);
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-          std::vector<std::vector<uint64_t>> split;
+          const FlagsView skip = ViewFlags(empty, "empty");
+          std::vector<uint64_t> counts;
           {
             py::gil_scoped_release release;
-            ThrowIfError(SplitByKeyRanges(s, tables, ranges, fps.span, ResolveThreads(threads, 1), &split));
+            ThrowIfError(CountKeyRanges(s, tables, ranges, fps.span, skip.span, &counts));
           }
-          py::dict out;
-          for (size_t i = 0; i < tables.size(); ++i) {
-            for (int r = 0; r < ranges; ++r) out[py::make_tuple(tables[i], r)] = ToArray(split[i * ranges + r]);
+          // One array per range, its tables' buckets one after another.
+          const size_t nt = tables.size();
+          py::list out;
+          std::vector<uint64_t*> into;
+          for (int r = 0; r < ranges; ++r) {
+            py::array_t<int64_t> lims(static_cast<py::ssize_t>(nt + 1));
+            int64_t* l = lims.mutable_data();
+            l[0] = 0;
+            for (size_t i = 0; i < nt; ++i) l[i + 1] = l[i] + static_cast<int64_t>(counts[r * nt + i]);
+            py::array_t<uint64_t> values(static_cast<py::ssize_t>(l[nt]));
+            into.push_back(values.mutable_data());
+            out.append(py::make_tuple(values, lims));
+          }
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(SplitByKeyRanges(s, tables, ranges, fps.span, skip.span, counts, into));
           }
           return out;
         }, py::arg("fingerprints"), py::arg("tables"), py::arg("ranges"), py::arg("scheme") = "t10", py::kw_only(),
-        py::arg("threads") = 1,
-        "The shuffle's map side: {(table, range): the distinct fingerprints whose key in that table falls in that "
-        "range, sorted} for every table of `tables` and range of `ranges`.");
+        py::arg("empty") = py::none(),
+        "The shuffle's map side, one pass: a list of `ranges` pieces (values, lims), piece r holding for each "
+        "tables[i] the fingerprints whose key in that table falls in range r, values[lims[i]:lims[i+1]], in input "
+        "order, repeats kept (join_tables drops them). empty: optional flags (bool, or the int8 reasons of "
+        "fingerprint_file), non-zero leaving that fingerprint out.");
   m.def("join_tables", [](const py::sequence& parts, int k, const std::string& scheme, int threads) {
           const Scheme s = ParseScheme(scheme);
-          std::vector<ArrayView<uint64_t>> views;
+          std::vector<std::vector<ArrayView<uint64_t>>> views;
           std::vector<TableFingerprints> tables;
           for (size_t i = 0; i < parts.size(); ++i) {
             const py::tuple part = parts[i].cast<py::tuple>();
             if (part.size() != 2) throw py::value_error("parts[" + std::to_string(i) + "] must be (table, fingerprints)");
-            views.push_back(ViewArray<uint64_t>(part[1], "fingerprints"));
-            tables.push_back({part[0].cast<int>(), views.back().span});
+            views.push_back(ViewPieces<uint64_t>(part[1], "fingerprints"));
+            tables.push_back({part[0].cast<int>(), Spans(views.back())});
           }
           std::vector<NearPair> pairs;
           {
@@ -129,21 +145,24 @@ void DefineParts(py::module_& m) {
           return py::make_tuple(a, b, d);
         }, py::arg("parts"), py::arg("k"), py::arg("scheme") = "t10", py::kw_only(), py::arg("threads") = 1,
         "The pairs (a, b, distances) of distinct fingerprints within k that each part's table owns among its "
-        "fingerprints: parts is a sequence of (table, fingerprints), e.g. one key range of every table "
+        "fingerprints: parts is a sequence of (table, fingerprints), e.g. one key range of every table; "
+        "fingerprints in any order, repeats allowed, one array or a list of arrays (the partitions' buckets) "
         "(include/simdex/dedup_parts.h, JoinTables).");
   m.def("nearest_in_table", [](const IndexHandle& index, py::handle fingerprints, int k, int table, int threads) {
-          const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
+          const std::vector<ArrayView<uint64_t>> pieces = ViewPieces<uint64_t>(fingerprints, "fingerprints");
+          const std::vector<std::span<const uint64_t>> spans = Spans(pieces);
           std::shared_ptr<const IndexReader> reader = index.reader();
           std::vector<NearestEntry> found;
           {
             py::gil_scoped_release release;
-            ThrowIfError(NearestInIndexTable(fps.span, *reader, k, table, ResolveThreads(threads, 1), &found));
+            ThrowIfError(NearestInIndexTable(spans, *reader, k, table, ResolveThreads(threads, 1), &found));
           }
           return NearestTuple(found);
         }, py::arg("index"), py::arg("fingerprints"), py::arg("k"), py::arg("table"), py::kw_only(),
         py::arg("threads") = 1,
         "(fingerprints, ids, distances): each distinct fingerprint's nearest entry within k among those agreeing "
-        "with it on table `table`'s key, found by streaming that table (the merge join).");
+        "with it on table `table`'s key, found by streaming that table (the merge join). fingerprints: one array "
+        "or a list of arrays, any order, repeats allowed.");
   m.def("reduce_nearest", [](py::handle fingerprints, py::handle ids, py::handle distances) {
           const ArrayView<uint64_t> f = ViewArray<uint64_t>(fingerprints, "fingerprints");
           const ArrayView<uint64_t> i = ViewArray<uint64_t>(ids, "ids");

@@ -55,6 +55,25 @@ def test_cluster_dedup_against_a_stored_index_equals_the_command(client, corpus,
     assert run.tasks["against_splits"] == 10 * 2
 
 
+def test_cluster_dedup_against_indexes_of_other_schemes_equals_the_command(client, corpus, simdex_cli, tmp_path):
+    # The t20 and t4 indexes need the batch split by their own tables; the t10 one is
+    # streamed by the join's reducers. The nearest match is the smallest distance, then
+    # the first index given.
+    indexes = []
+    for i, scheme in enumerate(("t20", "t10", "t4")):
+        simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", tmp_path / f"s{i}.fp", corpus[i % 2])
+        indexes.append(str(tmp_path / f"stored-{scheme}.sdx"))
+        simdex_cli("build", "--quiet", "--scheme", scheme, "--block-size", "256", "--out", indexes[-1],
+                   tmp_path / f"s{i}.fp")
+    batch = corpus[1:]
+    want, _, want_keep = cli(simdex_cli, tmp_path, batch, *[x for i in indexes for x in ("--against", i)])
+    run = simdex.dask.dedup(client, batch, against=indexes, ranges=2)
+    assert {r["against"]["index"] for r in want if "against" in r} >= {indexes[0], indexes[1]}
+    assert list(run.records()) == want
+    assert [str(i) for i in run.keep_ids()] == want_keep
+    assert run.tasks["against_splits"] == (20 + 10 + 4) * 2
+
+
 def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
     run = simdex.dask.dedup(client, corpus, ranges=2)
     stats = simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "shards"), shards=3,
@@ -159,7 +178,19 @@ def test_results_cross_to_the_client_narrowed_and_come_back_equal(tmp_path, with
                                  np.array(["a", "b"], dtype=object)])
 def test_ids_cross_to_the_client_as_a_range_only_when_consecutive(ids):
     part = {"ids": ids, "ordinal": False, "records": len(ids), "skipped": 0}
-    sent = simdex.dask._ids([part])
+    sent = simdex.dask._id_summary(part)["ids"]
     assert isinstance(sent, tuple) == (len(ids) > 1 and ids.dtype != object and np.all(np.diff(ids.astype(np.int64)) == 1))
-    got = simdex.dask._unpack_ids(sent)
+    got = simdex.dask._combine_ids([simdex.dask._id_summary(part)])
     assert got.dtype == ids.dtype and list(got) == list(ids)
+
+
+def test_ids_of_partitions_combine_on_the_client_with_record_numbers_counted_on():
+    parts = [{"ids": np.arange(1, 4, dtype=np.uint64), "ordinal": True, "records": 3, "skipped": 1},  # 4 read
+             {"ids": np.array([1, 3], np.uint64), "ordinal": True, "records": 2, "skipped": 1},
+             {"ids": np.array([70, 71], np.uint64), "ordinal": False, "records": 2, "skipped": 0},
+             {"ids": np.arange(1, 3, dtype=np.uint64), "ordinal": True, "records": 2, "skipped": 0}]
+    got = simdex.dask._combine_ids([simdex.dask._id_summary(p) for p in parts])
+    assert got.tolist() == [1, 2, 3, 5, 7, 70, 71, 10, 11]
+    strings = {"ids": np.array(["x"], dtype=object), "ordinal": False, "records": 1, "skipped": 0}
+    assert simdex.dask._combine_ids([simdex.dask._id_summary(p) for p in parts[:1] + [strings]]).tolist() == \
+        [1, 2, 3, "x"]

@@ -31,7 +31,8 @@ std::vector<uint64_t> MixedFingerprints(uint64_t seed) {
   return fps;
 }
 
-// The fingerprints whose key in `table` falls in key range r of kRanges.
+// The fingerprints whose key in `table` falls in key range r of kRanges, in
+// input order.
 std::vector<uint64_t> InKeyRange(const Scheme& scheme, int table, int r, const std::vector<uint64_t>& fps) {
   std::vector<uint64_t> out;
   for (uint64_t f : fps) {
@@ -40,23 +41,45 @@ std::vector<uint64_t> InKeyRange(const Scheme& scheme, int table, int r, const s
   return out;
 }
 
+// The batch cut into kPartitions partitions (every kPartitions-th
+// fingerprint), as a cluster holds it: repeats fall into several of them.
+constexpr int kPartitions = 3;
+std::vector<std::vector<uint64_t>> Partitions(const std::vector<uint64_t>& fps) {
+  std::vector<std::vector<uint64_t>> parts(kPartitions);
+  for (size_t i = 0; i < fps.size(); ++i) parts[i % kPartitions].push_back(fps[i]);
+  return parts;
+}
+
+// Bucket (table, r) of every partition, as one reducer receives them.
+struct Buckets {
+  std::vector<std::vector<uint64_t>> held;
+  std::vector<std::span<const uint64_t>> pieces;
+};
+Buckets BucketsOf(const Scheme& scheme, int table, int r, const std::vector<uint64_t>& fps) {
+  Buckets b;
+  for (const std::vector<uint64_t>& part : Partitions(fps)) b.held.push_back(InKeyRange(scheme, table, r, part));
+  for (const std::vector<uint64_t>& h : b.held) b.pieces.emplace_back(h);
+  return b;
+}
+
 // As the cluster's reducers join: one JoinTables call per key range, over
-// that range of every table (or, by_table, one JoinTable call per table and range).
+// that range's buckets of every table (or, by_table, one JoinTable call per
+// table and range over the range's fingerprints in one piece).
 std::vector<NearPair> JoinAllRanges(const Scheme& scheme, int k, const std::vector<uint64_t>& fps,
-                                    bool by_table = false) {
+                                    bool by_table = false, int threads = 2) {
   std::vector<NearPair> pairs;
   for (int r = 0; r < kRanges; ++r) {
-    std::vector<std::vector<uint64_t>> ranges;
-    std::vector<TableFingerprints> parts;
-    for (int t : scheme.TablesForDistance(k)) ranges.push_back(InKeyRange(scheme, t, r, fps));
-    for (size_t i = 0; i < ranges.size(); ++i) parts.push_back({scheme.TablesForDistance(k)[i], ranges[i]});
     if (by_table) {
-      for (const TableFingerprints& p : parts) {
-        EXPECT_TRUE(JoinTable(scheme, k, p.table, p.fingerprints, 2, &pairs).ok());
+      for (int t : scheme.TablesForDistance(k)) {
+        EXPECT_TRUE(JoinTable(scheme, k, t, InKeyRange(scheme, t, r, fps), threads, &pairs).ok());
       }
-    } else {
-      EXPECT_TRUE(JoinTables(scheme, k, parts, 2, &pairs).ok());
+      continue;
     }
+    std::vector<Buckets> buckets;
+    std::vector<TableFingerprints> parts;
+    for (int t : scheme.TablesForDistance(k)) buckets.push_back(BucketsOf(scheme, t, r, fps));
+    for (size_t i = 0; i < buckets.size(); ++i) parts.push_back({scheme.TablesForDistance(k)[i], buckets[i].pieces});
+    EXPECT_TRUE(JoinTables(scheme, k, parts, threads, &pairs).ok());
   }
   return pairs;
 }
@@ -65,7 +88,8 @@ std::vector<NearestEntry> NearestAllRanges(const IndexReader& index, int k, cons
   std::vector<NearestEntry> found;
   for (int t : index.scheme().TablesForDistance(k)) {
     for (int r = 0; r < kRanges; ++r) {
-      Status s = NearestInIndexTable(InKeyRange(index.scheme(), t, r, batch), index, k, t, 1, &found);
+      const Buckets b = BucketsOf(index.scheme(), t, r, batch);
+      Status s = NearestInIndexTable(b.pieces, index, k, t, 1, &found);
       EXPECT_TRUE(s.ok()) << s.ToString();
     }
   }
@@ -73,23 +97,29 @@ std::vector<NearestEntry> NearestAllRanges(const IndexReader& index, int k, cons
   return found;
 }
 
+std::vector<std::tuple<uint64_t, uint64_t, int>> BruteForcePairs(const std::vector<uint64_t>& fps, int k) {
+  std::vector<uint64_t> distinct = fps;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<std::tuple<uint64_t, uint64_t, int>> want;
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    for (size_t j = i + 1; j < distinct.size(); ++j) {
+      const int d = std::popcount(distinct[i] ^ distinct[j]);
+      if (d <= k) want.emplace_back(distinct[i], distinct[j], d);
+    }
+  }
+  return want;
+}
+
 using PairKey = std::tuple<uint64_t, uint64_t, int>;
 
 TEST(DedupPartsTest, JoinTablesOverKeyRangesFindEveryPairWithinKExactlyOnce) {
   const std::vector<uint64_t> fps = MixedFingerprints(11);
-  std::vector<uint64_t> distinct = fps;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   for (const char* spec : {"t4", "t10", "t20"}) {
     const Scheme scheme = SchemeOrDie(spec);
     for (int k = 0; k <= scheme.k(); ++k) {
-      std::vector<PairKey> want, got;
-      for (size_t i = 0; i < distinct.size(); ++i) {
-        for (size_t j = i + 1; j < distinct.size(); ++j) {
-          const int d = std::popcount(distinct[i] ^ distinct[j]);
-          if (d <= k) want.emplace_back(distinct[i], distinct[j], d);
-        }
-      }
+      const std::vector<PairKey> want = BruteForcePairs(fps, k);
+      std::vector<PairKey> got;
       for (bool by_table : {false, true}) {
         got.clear();
         for (const NearPair& p : JoinAllRanges(scheme, k, fps, by_table)) got.emplace_back(p.a, p.b, p.distance);
@@ -101,7 +131,23 @@ TEST(DedupPartsTest, JoinTablesOverKeyRangesFindEveryPairWithinKExactlyOnce) {
   }
 }
 
-TEST(DedupPartsTest, KeyRangesCutEachTablesKeysEvenlyAndSplitGivesTheirDistinctFingerprints) {
+TEST(DedupPartsTest, JoinTablesOnThreadsFindsWhatOneThreadFinds) {
+  // Enough fingerprints per range that the join cuts its keys into parts
+  // (4,096 each), with clusters whose members share keys across the cuts.
+  std::vector<uint64_t> fps = ClusterFingerprints(2000, 6, 41);
+  for (size_t i = 0; i < fps.size(); i += 5) fps.push_back(fps[i]);  // repeats in other partitions
+  const Scheme scheme = Scheme::Default();
+  const std::vector<PairKey> want = BruteForcePairs(fps, 3);
+  ASSERT_GT(want.size(), 1000u);
+  for (int threads : {1, 3}) {
+    std::vector<PairKey> got;
+    for (const NearPair& p : JoinAllRanges(scheme, 3, fps, false, threads)) got.emplace_back(p.a, p.b, p.distance);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want) << threads << " threads";
+  }
+}
+
+TEST(DedupPartsTest, KeyRangesCutEachTablesKeysEvenlyAndSplitGivesEachBucketInInputOrder) {
   const Scheme custom = SchemeOrDie("60,2,2:1");  // 62-bit keys: the product needs splitting
   for (const Scheme& scheme : {Scheme::Default(), custom}) {
     const int bits = scheme.table(0).key_bits();
@@ -115,22 +161,46 @@ TEST(DedupPartsTest, KeyRangesCutEachTablesKeysEvenlyAndSplitGivesTheirDistinctF
       EXPECT_EQ(KeyRange(scheme, 0, mid, ranges), ranges / 2) << scheme.Name() << " " << ranges;
     }
   }
-  std::vector<uint64_t> fps = MixedFingerprints(3);
-  std::vector<std::vector<uint64_t>> split;
+  const std::vector<uint64_t> fps = MixedFingerprints(3);
+  std::vector<uint8_t> empty(fps.size());
+  for (size_t i = 0; i < fps.size(); i += 7) empty[i] = 1;
   const std::vector<int> tables = {4, 0, 9};
-  ASSERT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, kRanges, fps, 2, &split).ok());
-  ASSERT_EQ(split.size(), tables.size() * kRanges);
-  for (size_t i = 0; i < tables.size(); ++i) {
+  const size_t nt = tables.size();
+  for (bool with_empty : {false, true}) {
+    const std::span<const uint8_t> skip = with_empty ? std::span<const uint8_t>(empty) : std::span<const uint8_t>();
+    std::vector<uint64_t> counts;
+    ASSERT_TRUE(CountKeyRanges(Scheme::Default(), tables, kRanges, fps, skip, &counts).ok());
+    ASSERT_EQ(counts.size(), nt * kRanges);
+    std::vector<std::vector<uint64_t>> out(kRanges);
+    std::vector<uint64_t*> outs;
     for (int r = 0; r < kRanges; ++r) {
-      std::vector<uint64_t> want = InKeyRange(Scheme::Default(), tables[i], r, fps);
-      std::sort(want.begin(), want.end());
-      want.erase(std::unique(want.begin(), want.end()), want.end());
-      EXPECT_EQ(split[i * kRanges + r], want) << "table " << tables[i] << " range " << r;
+      uint64_t size = 0;
+      for (size_t i = 0; i < nt; ++i) size += counts[r * nt + i];
+      out[r].assign(size, 0);
+      outs.push_back(out[r].data());
+    }
+    ASSERT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, kRanges, fps, skip, counts, outs).ok());
+    std::vector<uint64_t> kept;
+    for (size_t j = 0; j < fps.size(); ++j) {
+      if (!with_empty || empty[j] == 0) kept.push_back(fps[j]);
+    }
+    for (int r = 0; r < kRanges; ++r) {
+      std::vector<uint64_t> want;
+      for (size_t i = 0; i < nt; ++i) {
+        const std::vector<uint64_t> bucket = InKeyRange(Scheme::Default(), tables[i], r, kept);
+        EXPECT_EQ(counts[r * nt + i], bucket.size()) << "table " << tables[i] << " range " << r;
+        want.insert(want.end(), bucket.begin(), bucket.end());
+      }
+      EXPECT_EQ(out[r], want) << "range " << r << (with_empty ? " without the empty" : "");
     }
   }
-  EXPECT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, 0, fps, 1, &split).IsInvalidArgument());
+  std::vector<uint64_t> counts;
+  EXPECT_TRUE(CountKeyRanges(Scheme::Default(), tables, 0, fps, {}, &counts).IsInvalidArgument());
   const std::vector<int> bad = {10};
-  EXPECT_TRUE(SplitByKeyRanges(Scheme::Default(), bad, 2, fps, 1, &split).IsInvalidArgument());
+  EXPECT_TRUE(CountKeyRanges(Scheme::Default(), bad, 2, fps, {}, &counts).IsInvalidArgument());
+  EXPECT_TRUE(CountKeyRanges(Scheme::Default(), tables, 2, fps, std::span(empty).first(3), &counts).IsInvalidArgument());
+  std::vector<uint64_t*> one(1);
+  EXPECT_TRUE(SplitByKeyRanges(Scheme::Default(), tables, 2, fps, {}, counts, one).IsInvalidArgument());
 }
 
 TEST(DedupPartsTest, ReducedNearestOfEveryTableAndRangeIsTheNearestEntry) {
