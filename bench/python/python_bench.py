@@ -9,12 +9,20 @@ Scenarios (each prints one JSON line; figures are medians of --repeat runs):
                tests/compat/python_simhash_reference.py, a pure-Python re-implementation of
                the `simhash` package's Simhash(text).value (the package itself is on PyPI,
                which this machine cannot reach; the re-implementation is labelled as such).
-  dask         simdex.dask.dedup_partitions of N planted-cluster fingerprints on a
-               LocalCluster of 1 and of 2 single-threaded worker processes, beside
-               simdex.dedup on one thread in this process; results checked equal.
+  dask         simdex.dask.dedup_partitions of N planted-cluster fingerprints (8 partitions made on
+               the workers) on a LocalCluster of 1 and of 2 single-threaded worker processes
+               (--dask-workers), beside simdex.dedup on one thread in a child process started with
+               the workers' environment; every run's results checked equal to it; the first run on
+               each cluster is a warm-up, checked and not timed. --worker-env
+               hugetlb (the default) starts the workers with simdex.dask.WORKER_ENVIRON through
+               simdex.dask.local_cluster (for a package without it, the same environment through
+               Dask's config), dask with Dask's own environment only. CPU seconds (the workers', and
+               this process's, where the scheduler runs) over wall seconds say how many cores the run
+               had; the load average before each run says how busy the machine was.
 
 Usage: PYTHONPATH=build/python python3 bench/python/python_bench.py [--scenarios search,fingerprint,dask]
            [--index-n 1e6] [--queries 1e5] [--copies 10] [--dask-n 1e7] [--repeat 5] [--dask-repeat 3]
+           [--dask-workers 1,2] [--dask-warmup 1] [--worker-env hugetlb|dask] [--label TEXT]
 """
 
 import argparse
@@ -109,40 +117,97 @@ def _make_part(n, seed, first_id):
     return simdex.dask._partition_from_arrays(planted(n, seed), ids=np.arange(first_id, first_id + n, dtype=np.uint64))
 
 
+PARTS = 8
+HUGETLB = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}  # simdex.dask.WORKER_ENVIRON, for packages without it
+
+
+def dask_fingerprints(n):
+    return np.concatenate([planted(n // PARTS, 100 + p) for p in range(PARTS)])
+
+
+def bench_dask_single(args):
+    """simdex.dedup in this process (a child of bench_dask, started with the workers' environment)."""
+    local = dask_fingerprints(int(float(args.dask_n)))
+    for _ in range(args.dask_warmup):  # as the cluster's first run, left out
+        simdex.dedup(local, threads=1)
+    wall, cpu = time.perf_counter(), time.process_time()
+    want = simdex.dedup(local, threads=1)
+    seconds, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    np.savez(args.single_out, representative=want.representative, distance=want.distance, duplicate=want.duplicate)
+    emit({"scenario": "dask", "what": "simdex.dedup in-process", "label": args.label, "n": len(local), "threads": 1,
+          "environ": os.environ.get("GLIBC_TUNABLES", ""), "warmup_runs": args.dask_warmup, "seconds": seconds,
+          "cpu_seconds": cpu,
+          "load_before": os.getloadavg()[0], "pairs": want.stats["pairs"], "clusters": want.stats["clusters"],
+          "stats_seconds": {k: round(v, 3) for k, v in want.stats.items() if k.startswith("seconds")}})
+
+
+def make_cluster(workers, worker_env):
+    import dask.config
+    import distributed
+    import simdex.dask
+    options = dict(threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40, memory_limit=0)
+    if worker_env == "dask":
+        return distributed.LocalCluster(n_workers=workers, **options)
+    if hasattr(simdex.dask, "local_cluster"):
+        return simdex.dask.local_cluster(workers, **options)
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"), **HUGETLB)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+        return distributed.LocalCluster(n_workers=workers, **options)
+
+
 def bench_dask(args):
+    import subprocess
     import distributed
     import simdex.dask
     n = int(float(args.dask_n))
-    parts_n = 8
-    local = np.concatenate([planted(n // parts_n, 100 + p) for p in range(parts_n)])
-    start = time.perf_counter()
-    want = simdex.dedup(local, threads=1)
-    single_s = time.perf_counter() - start
-    emit({"scenario": "dask", "what": "simdex.dedup in-process", "n": n, "threads": 1, "seconds": single_s,
-          "pairs": want.stats["pairs"], "clusters": want.stats["clusters"]})
-    del local
-    for workers in (1, 2):
-        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=None, silence_logs=40, memory_limit=0) as cluster, \
-                distributed.Client(cluster) as client:
-            times, phases, equal = [], [], True
-            for _ in range(args.dask_repeat):
-                parts = [client.submit(_make_part, n // parts_n, 100 + p, p * (n // parts_n), pure=False)
-                         for p in range(parts_n)]
+    # The single-machine run in a child process: the tunable must be in place when a process starts.
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    if args.worker_env == "hugetlb":
+        env.update(HUGETLB)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "want.npz")
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--scenarios", "dask-single", "--dask-n",
+                        args.dask_n, "--dask-warmup", str(args.dask_warmup), "--single-out", out, "--label", args.label],
+                       env=env, check=True)
+        want = dict(np.load(out))
+    for workers in [int(w) for w in args.dask_workers.split(",")]:
+        with make_cluster(workers, args.worker_env) as cluster, distributed.Client(cluster) as client:
+            environ = client.run(lambda: os.environ.get("GLIBC_TUNABLES", ""))
+            times, cpus, loads, phases, equal = [], [], [], [], True
+            # The first run on fresh workers also pays for memory the processes never had:
+            # it is run, checked and left out.
+            for attempt in range(args.dask_warmup + args.dask_repeat):
+                parts = [client.submit(_make_part, n // PARTS, 100 + p, p * (n // PARTS), pure=False)
+                         for p in range(PARTS)]
                 distributed.wait(parts)
-                start = time.perf_counter()
+                loads.append(os.getloadavg()[0])
+                before = client.run(time.process_time)
+                cpu, start = time.process_time(), time.perf_counter()
                 with distributed.get_task_stream(client) as stream:
                     run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
-                times.append(time.perf_counter() - start)
-                phases.append(task_seconds(stream.data))
-                equal = equal and all(np.array_equal(getattr(run.result, f), getattr(want, f))
-                            for f in ("representative", "distance", "duplicate"))
+                seconds = time.perf_counter() - start
+                cpu = time.process_time() - cpu
+                after = client.run(time.process_time)
+                equal = equal and all(np.array_equal(getattr(run.result, f), want[f])
+                                      for f in ("representative", "distance", "duplicate"))
                 equal = equal and np.array_equal(run.ids, np.arange(n, dtype=np.uint64))
-                del parts
-            emit({"scenario": "dask", "what": "simdex.dask.dedup_partitions", "n": n, "workers": workers,
-                  "threads_per_worker": 1, "partitions": parts_n, "ranges": 2 * workers,
-                  "seconds_median": statistics.median(times), "seconds_all": times, "equal_to_in_process": equal,
-                  "tasks": run.tasks, "task_seconds_last_run": phases[-1]})
+                tasks = run.tasks
+                del parts, run
+                if attempt < args.dask_warmup:
+                    continue
+                times.append(seconds)
+                cpus.append(cpu + sum(after[w] - before[w] for w in after))
+                phases.append(task_seconds(stream.data))
+            median = statistics.median(times)
+            emit({"scenario": "dask", "what": "simdex.dask.dedup_partitions", "label": args.label, "n": n,
+                  "workers": workers, "threads_per_worker": 1, "partitions": PARTS, "ranges": 2 * workers,
+                  "warmup_runs": args.dask_warmup,
+                  "worker_env": args.worker_env, "worker_glibc_tunables": sorted(set(environ.values())),
+                  "seconds_median": median, "seconds_all": [round(t, 3) for t in times],
+                  "cpu_seconds_all": [round(c, 3) for c in cpus],
+                  "cpu_per_wall": round(statistics.median(c / t for c, t in zip(cpus, times)), 2),
+                  "load_before_all": [round(x, 2) for x in loads], "equal_to_in_process": equal,
+                  "tasks": tasks, "task_seconds_last_run": phases[-1]})
 
 
 def task_seconds(stream):
@@ -170,9 +235,15 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--copies", type=int, default=10, help="fingerprint: the sample's texts this many times")
     p.add_argument("--dask-repeat", type=int, default=3)
+    p.add_argument("--dask-workers", default="1,2")
+    p.add_argument("--dask-warmup", type=int, default=1, help="dask: runs per cluster left out before the timed ones")
+    p.add_argument("--worker-env", choices=("hugetlb", "dask"), default="hugetlb")
+    p.add_argument("--label", default="", help="recorded in the dask records (e.g. the commit)")
+    p.add_argument("--single-out", help=argparse.SUPPRESS)
     args = p.parse_args()
     for s in args.scenarios.split(","):
-        {"search": bench_search, "fingerprint": bench_fingerprint, "dask": bench_dask}[s](args)
+        {"search": bench_search, "fingerprint": bench_fingerprint, "dask": bench_dask,
+         "dask-single": bench_dask_single}[s](args)
 
 
 if __name__ == "__main__":
