@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "engine/index/radix_sort.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex::dedup {
@@ -21,12 +22,44 @@ Status Find(std::span<const uint64_t> distinct, uint64_t f, const char* what, ui
   return Status::OK();
 }
 
+// The distinct numbers of many fingerprints at once: lookups[i] is
+// (fingerprint, slot); numbers[slot] receives its number. The lookups are
+// sorted and answered by one forward walk of `distinct` that gallops over
+// the fingerprints no lookup asks for: a binary search per lookup missed the
+// cache at most of its ~24 steps at 10^7 distinct fingerprints.
+Status NumberAll(std::span<const uint64_t> distinct, std::vector<index::FingerprintIdPair>* lookups,
+                 const char* what, uint32_t* numbers) {
+  std::vector<index::FingerprintIdPair> scratch(lookups->size());
+  index::RadixSort(lookups->data(), scratch.data(), lookups->size(), 1);
+  scratch = std::vector<index::FingerprintIdPair>();
+  size_t at = 0;
+  for (const index::FingerprintIdPair& x : *lookups) {
+    if (at < distinct.size() && distinct[at] < x.fingerprint) {
+      size_t step = 1;
+      while (at + step < distinct.size() && distinct[at + step] < x.fingerprint) {
+        at += step;
+        step *= 2;
+      }
+      at = std::lower_bound(distinct.begin() + at + 1, distinct.begin() + std::min(at + step, distinct.size()),
+                            x.fingerprint) - distinct.begin();
+    }
+    if (at == distinct.size() || distinct[at] != x.fingerprint) {
+      return Status::InvalidArgument(std::string(what) + " fingerprint " + FormatHexFingerprint(x.fingerprint) +
+                                     " is not in the batch");
+    }
+    numbers[x.id] = static_cast<uint32_t>(at);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearPair> pairs, int k,
                        std::vector<DistinctPair>* out) {
-  out->reserve(out->size() + pairs.size());
-  for (const NearPair& p : pairs) {
+  std::vector<index::FingerprintIdPair> lookups;
+  lookups.reserve(2 * pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const NearPair& p = pairs[i];
     const int d = std::popcount(p.a ^ p.b);
     if (p.a == p.b || d != p.distance || d > k) {
       return Status::InvalidArgument("near pair " + FormatHexFingerprint(p.a) + " " + FormatHexFingerprint(p.b) +
@@ -34,10 +67,15 @@ Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearP
                                      " is not two distinct fingerprints at that distance within k " +
                                      std::to_string(k));
     }
-    uint32_t a = 0, b = 0;
-    SIMDEX_RETURN_IF_ERROR(Find(distinct, p.a, "near pair", &a));
-    SIMDEX_RETURN_IF_ERROR(Find(distinct, p.b, "near pair", &b));
-    out->push_back({std::min(a, b), std::max(a, b), static_cast<uint32_t>(d)});
+    lookups.push_back({p.a, 2 * i});
+    lookups.push_back({p.b, 2 * i + 1});
+  }
+  std::vector<uint32_t> numbers(lookups.size());
+  SIMDEX_RETURN_IF_ERROR(NumberAll(distinct, &lookups, "near pair", numbers.data()));
+  out->reserve(out->size() + pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const uint32_t a = numbers[2 * i], b = numbers[2 * i + 1];
+    out->push_back({std::min(a, b), std::max(a, b), static_cast<uint32_t>(pairs[i].distance)});
   }
   return Status::OK();
 }
