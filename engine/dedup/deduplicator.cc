@@ -25,6 +25,7 @@
 #include "engine/dedup/self_join.h"
 #include "engine/dedup/union_find.h"
 #include "engine/index/external_sorter.h"
+#include "engine/io/large_memory.h"
 #include "simdex/dedup.h"
 
 namespace simdex {
@@ -82,16 +83,16 @@ struct Deduplicator::Rep {
   std::vector<double> scores;  // by ordinal, once any score is not 0
 
   // Finish(): the distinct fingerprints.
-  std::vector<uint64_t> distinct;
-  std::vector<uint32_t> multiplicity;     // documents per distinct fingerprint
-  std::vector<uint32_t> first_document;   // smallest ordinal per distinct fingerprint
-  std::unique_ptr<uint32_t[]> of_document;  // distinct number per ordinal, kNone when empty
+  io::LargeVector<uint64_t> distinct;
+  io::LargeVector<uint32_t> multiplicity;     // documents per distinct fingerprint
+  io::LargeVector<uint32_t> first_document;   // smallest ordinal per distinct fingerprint
+  io::LargeArray<uint32_t> of_document;  // distinct number per ordinal, kNone when empty
   std::vector<std::vector<dedup::AgainstHit>> hits;  // per index, sorted by distinct
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> near_pairs;  // distinct pairs (keep_pairs)
 
   // Results.
-  std::unique_ptr<uint32_t[]> representative;  // by ordinal
-  std::unique_ptr<uint8_t[]> distance;         // by ordinal; kEmptyDistance when empty
+  io::LargeArray<uint32_t> representative;  // by ordinal
+  io::LargeArray<uint8_t> distance;         // by ordinal; kEmptyDistance when empty
   struct Against {
     uint32_t ordinal;
     uint32_t index;
@@ -216,9 +217,9 @@ Status Deduplicator::Finish() {
   r.status = FinishImpl();
   r.by_fingerprint.reset();
   r.near_pairs.reset();
-  r.distinct = std::vector<uint64_t>();
-  r.multiplicity = std::vector<uint32_t>();
-  r.first_document = std::vector<uint32_t>();
+  r.distinct = io::LargeVector<uint64_t>();
+  r.multiplicity = io::LargeVector<uint32_t>();
+  r.first_document = io::LargeVector<uint32_t>();
   r.of_document.reset();
   r.hits.clear();
   r.scores = std::vector<double>();
@@ -230,8 +231,8 @@ namespace {
 
 // Step 1: the distinct fingerprints, their multiplicities and the
 // documents' distinct numbers, from the (fingerprint, ordinal) sorter.
-Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, std::vector<uint64_t>* distinct,
-                    std::vector<uint32_t>* multiplicity, std::vector<uint32_t>* first_document,
+Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, io::LargeVector<uint64_t>* distinct,
+                    io::LargeVector<uint32_t>* multiplicity, io::LargeVector<uint32_t>* first_document,
                     uint32_t* of_document) {
   std::fill(of_document, of_document + documents, kNone);
   // At most one distinct fingerprint per document: reserving that much
@@ -273,7 +274,10 @@ Status Deduplicator::FinishImpl() {
   // 1. Distinct fingerprints.
   SIMDEX_RETURN_IF_ERROR(r.by_fingerprint->Add(r.pending.data(), r.pending.size()));
   r.pending = std::vector<FingerprintIdPair>();
-  r.of_document.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
+  r.of_document = io::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
+  if (r.of_document == nullptr) {
+    return Status::IOError("cannot allocate " + std::to_string(r.documents * 4) + " bytes for the documents' fingerprints");
+  }
   SIMDEX_RETURN_IF_ERROR(ReadDistinct(r.by_fingerprint.get(), r.documents, &r.distinct, &r.multiplicity,
                                       &r.first_document, r.of_document.get()));
   r.CountSpills(r.by_fingerprint->stats());
@@ -361,8 +365,11 @@ Status Deduplicator::FinishImpl() {
   // 4. Clusters: representatives (largest score, then smallest ordinal)
   // and sizes by root, then each document's result.
   start = Clock::now();
-  r.representative.reset(new uint32_t[std::max<uint64_t>(1, r.documents)]);
-  r.distance.reset(new uint8_t[std::max<uint64_t>(1, r.documents)]);
+  r.representative = io::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
+  r.distance = io::MakeLargeArray<uint8_t>(std::max<uint64_t>(1, r.documents));
+  if (r.representative == nullptr || r.distance == nullptr) {
+    return Status::IOError("cannot allocate " + std::to_string(r.documents * 5) + " bytes for the documents' results");
+  }
   const std::span<const uint32_t> of_document(r.of_document.get(), r.documents);
   const dedup::ClusterCounts counts = dedup::AssignRepresentatives(
       {r.distinct, r.multiplicity, r.first_document, of_document, r.scores}, &sets, r.representative.get(),

@@ -123,8 +123,13 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   const size_t n = distinct.size();
   auto start = Clock::now();
   if (!records_) {
-    records_.reset(new uint64_t[n]);
-    scratch_.reset(new uint64_t[n]);
+    records_ = io::MakeLargeArray<uint64_t>(n);
+    scratch_ = io::MakeLargeArray<uint64_t>(n);
+    if (records_ == nullptr || scratch_ == nullptr) {
+      records_.reset();
+      scratch_.reset();
+      return Status::IOError("cannot allocate " + std::to_string(16 * n) + " bytes to sort a table's keys");
+    }
     capacity_ = n;
   }
   uint64_t* const records = records_.get();

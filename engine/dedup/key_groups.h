@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/large_memory.h"
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
@@ -121,8 +122,8 @@ class KeyGroups {
   std::span<const uint64_t> distinct_;
   KeyGroupOptions options_;
   KeyGroupStats stats_;
-  std::unique_ptr<uint64_t[]> records_;  // in memory: capacity_ each
-  std::unique_ptr<uint64_t[]> scratch_;
+  io::LargeArray<uint64_t> records_;  // in memory: capacity_ each
+  io::LargeArray<uint64_t> scratch_;
   size_t capacity_ = 0;
 };
 

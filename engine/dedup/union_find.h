@@ -8,13 +8,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
+
+#include "engine/io/large_memory.h"
 
 namespace simdex::dedup {
 
 class UnionFind {
  public:
-  explicit UnionFind(uint32_t n) : parent_(new uint32_t[n]) {
+  explicit UnionFind(uint32_t n) : parent_(io::MakeLargeArray<uint32_t>(n)) {
+    if (parent_ == nullptr) throw std::bad_alloc();
     for (uint32_t i = 0; i < n; ++i) parent_[i] = i;
   }
 
@@ -35,7 +39,7 @@ class UnionFind {
   }
 
  private:
-  std::unique_ptr<uint32_t[]> parent_;
+  io::LargeArray<uint32_t> parent_;
 };
 
 }  // namespace simdex::dedup

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/index/run_file.h"
+#include "engine/io/large_memory.h"
 
 namespace simdex::index {
 
@@ -129,10 +130,10 @@ struct ExternalSorter<Record>::Rep {
   Phase phase = Phase::kAdding;
   ExternalSortStats stats;
   size_t capacity = 0;  // records per run buffer
-  std::unique_ptr<Record[]> buffer;
+  io::LargeArray<Record> buffer;
   size_t buffered = 0;
   size_t read_pos = 0;  // in-memory path: next record of buffer to Read()
-  std::unique_ptr<Record[]> scratch;
+  io::LargeArray<Record> scratch;
   size_t scratch_size = 0;
   std::vector<Run> runs;                // spilled, not yet merged
   std::vector<std::string> temp_files;  // every file of ours still on disk
@@ -166,7 +167,7 @@ struct ExternalSorter<Record>::Rep {
 
   Status SortBuffer() {
     if (scratch_size < buffered) {
-      scratch.reset(new (std::nothrow) Record[buffered]);
+      scratch = io::MakeLargeArray<Record>(buffered);
       if (scratch == nullptr) return OutOfMemory("radix sort scratch space", buffered * sizeof(Record));
       scratch_size = buffered;
     }
@@ -304,7 +305,7 @@ Status ExternalSorter<Record>::Add(const Record* records, size_t n) {
   assert(r.phase == Rep::Phase::kAdding);
   if (r.phase != Rep::Phase::kAdding) return Status::InvalidArgument("Add() after Finish()");
   if (n > 0 && r.buffer == nullptr) {
-    r.buffer.reset(new (std::nothrow) Record[r.capacity]);
+    r.buffer = io::MakeLargeArray<Record>(r.capacity);
     if (r.buffer == nullptr) return r.Fail(OutOfMemory("run buffer", r.capacity * sizeof(Record)));
   }
   while (n > 0) {
@@ -379,7 +380,7 @@ void ExternalSorter<Record>::Abandon() {
 
 template <class Record>
 void ExternalSorter<Record>::SortInMemory(Record* begin, size_t n, int threads) {
-  std::unique_ptr<Record[]> scratch(new (std::nothrow) Record[n]);
+  io::LargeArray<Record> scratch = io::MakeLargeArray<Record>(n);
   if (scratch == nullptr) {
     std::sort(begin, begin + n);
     return;
