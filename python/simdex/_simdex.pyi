@@ -1,9 +1,12 @@
 """Type stubs of simdex._simdex, the C++ extension module (see simdex/__init__.py)."""
 
+import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+
+from ._shards import ShardedIndex
 
 U64Array = npt.NDArray[np.uint64]
 U64Like = Union[U64Array, Sequence[int]]
@@ -31,8 +34,10 @@ class Fingerprinter:
 def hamming_distance(a: int, b: int) -> int: ...
 
 class Index:
+    # `import simdex` makes Index.open simdex.open_index: a directory of shards opens as a ShardedIndex.
     @staticmethod
-    def open(path: str, *, verify_block_checksums: bool = False, verify_heads_on_open: bool = True) -> "Index": ...
+    def open(path: Union[str, "os.PathLike[str]"], *, verify_block_checksums: bool = False,
+             verify_heads_on_open: bool = True) -> Union["Index", ShardedIndex]: ...
     def search(self, queries: U64Like, k: Optional[int] = None, *, threads: int = 1
                ) -> Tuple[U64Array, np.ndarray, U64Array, npt.NDArray[np.uint8]]: ...
     def search_one(self, query: int, k: Optional[int] = None) -> List[Tuple[Union[int, str], int, int]]: ...
