@@ -1,6 +1,6 @@
 // Memory for the big arrays of sorts and de-duplication (sort buffers, the
 // per-fingerprint and per-document tables): allocations of at least
-// kLargeBytes are mapped 2 MiB-aligned and advised MADV_HUGEPAGE, so that
+// kLargeBytes (1 MiB) are mapped 2 MiB-aligned and advised MADV_HUGEPAGE, so that
 // where transparent huge pages are enabled "on madvise" (Debian's default)
 // the kernel backs them with 2 MiB pages: one page fault per 2 MiB instead
 // of per 4 KiB, and fewer TLB misses in the random accesses of a union-find
@@ -23,7 +23,7 @@
 
 namespace simdex::io {
 
-inline constexpr size_t kLargeBytes = size_t{4} << 20;
+inline constexpr size_t kLargeBytes = size_t{1} << 20;
 
 // `bytes` bytes of memory, or nullptr when there is none. Release with
 // FreeLarge(p, bytes), the same `bytes`.
