@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <string>
 
 #include "engine/dedup/group_join.h"
 #include "engine/dedup/key_sort.h"
@@ -15,20 +16,26 @@ BucketJoin::BucketJoin(const Scheme& scheme, int k, int threads, bool force_plai
     : scheme_(scheme), k_(k), threads_(threads), force_plain_groups_(force_plain_groups) {}
 BucketJoin::~BucketJoin() = default;
 
-void BucketJoin::Reserve(size_t n) {
-  if (n <= capacity_) return;
+bool BucketJoin::Reserve(size_t n) {
+  if (n <= capacity_) return true;
   records_.reset();
   scratch_.reset();
-  records_.reset(new uint64_t[n]);
-  scratch_.reset(new uint64_t[n]);
+  capacity_ = 0;
+  records_ = io::MakeLargeArray<uint64_t>(n);
+  scratch_ = io::MakeLargeArray<uint64_t>(n);
+  if (records_ == nullptr || scratch_ == nullptr) return false;
   capacity_ = n;
+  return true;
 }
 
-void BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pieces, std::vector<NearPair>* out) {
+Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pieces, std::vector<NearPair>* out) {
   size_t n = 0;
   for (const std::span<const uint64_t>& p : pieces) n += p.size();
-  if (k_ == 0 || n < 2) return;  // distinct fingerprints are never within 0
-  Reserve(n);
+  if (k_ == 0 || n < 2) return Status::OK();  // distinct fingerprints are never within 0
+  if (!Reserve(n)) {
+    return Status::IOError("cannot allocate " + std::to_string(16 * n) + " bytes to sort a key range of " +
+                           std::to_string(n) + " fingerprints");
+  }
   const BlockPermutation& perm = scheme_.table(table);
   const Permuter permuter(perm);
   const int key_bits = perm.key_bits();
@@ -96,6 +103,7 @@ void BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> piec
       i = j;
     }
   });
+  return Status::OK();
 }
 
 }  // namespace simdex::dedup

@@ -12,9 +12,10 @@
 // them (the ownership rule of group_join.h: the table's key required, the
 // keys of the tables before it in TablesForDistance(k) excluded).
 //
-// The sort's two buffers (16 bytes per fingerprint of the largest bucket)
-// are kept from one Join() to the next: a reducer joins one key range of
-// every table in turn.
+// The sort's two buffers (16 bytes per fingerprint of the largest bucket,
+// io::AllocateLarge: huge pages where the kernel gives them) are kept from
+// one Join() to the next: a reducer joins one key range of every table in
+// turn.
 //
 // Thread safety: one thread calls Join(); it runs up to `threads` threads.
 #ifndef SIMDEX_ENGINE_DEDUP_BUCKET_JOIN_H_
@@ -26,8 +27,10 @@
 #include <span>
 #include <vector>
 
+#include "engine/io/large_memory.h"
 #include "simdex/dedup.h"
 #include "simdex/scheme.h"
+#include "simdex/status.h"
 
 namespace simdex::dedup {
 
@@ -41,18 +44,19 @@ class BucketJoin {
   // fingerprints (a < b) among the pieces within k that `table` owns: the
   // two agree on its key and on the key of no table before it in
   // TablesForDistance(k). REQUIRES: table is one of TablesForDistance(k);
-  // the pieces hold at most 2^32 - 1 fingerprints together.
-  void Join(int table, std::span<const std::span<const uint64_t>> pieces, std::vector<NearPair>* out);
+  // the pieces hold at most 2^32 - 1 fingerprints together. IOError when
+  // the sort's buffers cannot be allocated.
+  Status Join(int table, std::span<const std::span<const uint64_t>> pieces, std::vector<NearPair>* out);
 
  private:
-  void Reserve(size_t n);
+  bool Reserve(size_t n);
 
   const Scheme scheme_;
   const int k_;
   const int threads_;
   const bool force_plain_groups_;
-  std::unique_ptr<uint64_t[]> records_;  // the permuted fingerprints, sorted by key
-  std::unique_ptr<uint64_t[]> scratch_;
+  io::LargeArray<uint64_t> records_;  // the permuted fingerprints, sorted by key
+  io::LargeArray<uint64_t> scratch_;
   size_t capacity_ = 0;
 };
 

@@ -11,17 +11,21 @@
 #include "engine/dedup/bucket_join.h"
 #include "engine/dedup/permuter.h"
 #include "engine/index/radix_sort.h"
+#include "engine/io/large_memory.h"
 
 namespace simdex {
 
 namespace {
 
 // The pieces' fingerprints sorted without repeats.
-std::vector<uint64_t> SortedDistinct(std::span<const std::span<const uint64_t>> pieces, int threads) {
-  std::vector<uint64_t> v;
+io::LargeVector<uint64_t> SortedDistinct(std::span<const std::span<const uint64_t>> pieces, int threads) {
+  io::LargeVector<uint64_t> v;
+  size_t n = 0;
+  for (const std::span<const uint64_t>& p : pieces) n += p.size();
+  v.reserve(n);
   for (const std::span<const uint64_t>& p : pieces) v.insert(v.end(), p.begin(), p.end());
   if (!std::is_sorted(v.begin(), v.end())) {
-    std::vector<uint64_t> scratch(v.size());
+    io::LargeVector<uint64_t> scratch(v.size());
     index::RadixSort(v.data(), scratch.data(), v.size(), threads);
   }
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -169,7 +173,7 @@ Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints
   // The largest part first: the sort's buffers are made once, at its size.
   std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   dedup::BucketJoin join(scheme, k, threads);
-  for (const auto& [n, part] : order) join.Join(part->table, part->pieces, out);
+  for (const auto& [n, part] : order) SIMDEX_RETURN_IF_ERROR(join.Join(part->table, part->pieces, out));
   return Status::OK();
 }
 
@@ -182,7 +186,7 @@ Status NearestInIndexTable(std::span<const std::span<const uint64_t>> pieces, co
                            int table, int threads, std::vector<NearestEntry>* out) {
   SIMDEX_RETURN_IF_ERROR(CheckTable(index.scheme(), k, table));
   if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  const std::vector<uint64_t> distinct = SortedDistinct(pieces, threads);
+  const io::LargeVector<uint64_t> distinct = SortedDistinct(pieces, threads);
   if (distinct.size() > uint64_t{0xffffffff}) {
     return Status::InvalidArgument("a key range holds more than 2^32 - 1 distinct fingerprints");
   }

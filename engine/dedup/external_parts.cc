@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/index/radix_sort.h"
+#include "engine/io/large_memory.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex::dedup {
@@ -27,11 +28,16 @@ Status Find(std::span<const uint64_t> distinct, uint64_t f, const char* what, ui
 // sorted and answered by one forward walk of `distinct` that gallops over
 // the fingerprints no lookup asks for: a binary search per lookup missed the
 // cache at most of its ~24 steps at 10^7 distinct fingerprints.
-Status NumberAll(std::span<const uint64_t> distinct, std::vector<index::FingerprintIdPair>* lookups,
+Status NumberAll(std::span<const uint64_t> distinct, io::LargeVector<index::FingerprintIdPair>* lookups,
                  const char* what, uint32_t* numbers) {
-  std::vector<index::FingerprintIdPair> scratch(lookups->size());
-  index::RadixSort(lookups->data(), scratch.data(), lookups->size(), 1);
-  scratch = std::vector<index::FingerprintIdPair>();
+  {
+    io::LargeArray<index::FingerprintIdPair> scratch = io::MakeLargeArray<index::FingerprintIdPair>(lookups->size());
+    if (scratch == nullptr) {
+      return Status::IOError("cannot allocate " + std::to_string(lookups->size() * 16) + " bytes to sort " + what +
+                             " fingerprints");
+    }
+    index::RadixSort(lookups->data(), scratch.get(), lookups->size(), 1);
+  }
   size_t at = 0;
   for (const index::FingerprintIdPair& x : *lookups) {
     if (at < distinct.size() && distinct[at] < x.fingerprint) {
@@ -56,7 +62,7 @@ Status NumberAll(std::span<const uint64_t> distinct, std::vector<index::Fingerpr
 
 Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearPair> pairs, int k,
                        std::vector<DistinctPair>* out) {
-  std::vector<index::FingerprintIdPair> lookups;
+  io::LargeVector<index::FingerprintIdPair> lookups;
   lookups.reserve(2 * pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
     const NearPair& p = pairs[i];
@@ -70,7 +76,7 @@ Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearP
     lookups.push_back({p.a, 2 * i});
     lookups.push_back({p.b, 2 * i + 1});
   }
-  std::vector<uint32_t> numbers(lookups.size());
+  io::LargeVector<uint32_t> numbers(lookups.size());
   SIMDEX_RETURN_IF_ERROR(NumberAll(distinct, &lookups, "near pair", numbers.data()));
   out->reserve(out->size() + pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
