@@ -13,16 +13,17 @@ Scenarios (each prints one JSON line; figures are medians of --repeat runs):
                the workers) on a LocalCluster of 1 and of 2 single-threaded worker processes
                (--dask-workers), beside simdex.dedup on one thread in a child process started with
                the workers' environment; every run's results checked equal to it; the first run on
-               each cluster is a warm-up, checked and not timed. --worker-env
-               hugetlb (the default) starts the workers with simdex.dask.WORKER_ENVIRON through
-               simdex.dask.local_cluster (for a package without it, the same environment through
-               Dask's config), dask with Dask's own environment only. CPU seconds (the workers', and
+               each cluster is a warm-up, checked and not timed. --worker-env dask (the default)
+               starts the workers with Dask's own environment (MALLOC_TRIM_THRESHOLD_=65536), hugetlb
+               adds GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to it (malloc's large blocks on transparent
+               huge pages; docs/distributed.md, "Worker memory"). CPU seconds (the workers', and
                this process's, where the scheduler runs) over wall seconds say how many cores the run
-               had; the load average before each run says how busy the machine was.
+               had; the load average before each run (the warm-up's first) says how busy the machine
+               was.
 
 Usage: PYTHONPATH=build/python python3 bench/python/python_bench.py [--scenarios search,fingerprint,dask]
            [--index-n 1e6] [--queries 1e5] [--copies 10] [--dask-n 1e7] [--repeat 5] [--dask-repeat 3]
-           [--dask-workers 1,2] [--dask-warmup 1] [--worker-env hugetlb|dask] [--label TEXT]
+           [--dask-workers 1,2] [--dask-warmup 1] [--worker-env dask|hugetlb] [--label TEXT]
 """
 
 import argparse
@@ -118,7 +119,7 @@ def _make_part(n, seed, first_id):
 
 
 PARTS = 8
-HUGETLB = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}  # simdex.dask.WORKER_ENVIRON, for packages without it
+HUGETLB = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
 
 
 def dask_fingerprints(n):
@@ -144,13 +145,13 @@ def bench_dask_single(args):
 def make_cluster(workers, worker_env):
     import dask.config
     import distributed
-    import simdex.dask
     options = dict(threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40, memory_limit=0)
-    if worker_env == "dask":
-        return distributed.LocalCluster(n_workers=workers, **options)
-    if hasattr(simdex.dask, "local_cluster"):
-        return simdex.dask.local_cluster(workers, **options)
-    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"), **HUGETLB)
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ"))
+    if worker_env == "hugetlb":
+        environ.update(HUGETLB)
+    # The nanny reads its pre-spawn environment when the cluster makes it, and puts it into
+    # this process's environment (where a later cluster would find it): set both every time.
+    os.environ.pop("GLIBC_TUNABLES", None)
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
         return distributed.LocalCluster(n_workers=workers, **options)
 
@@ -237,7 +238,7 @@ def main():
     p.add_argument("--dask-repeat", type=int, default=3)
     p.add_argument("--dask-workers", default="1,2")
     p.add_argument("--dask-warmup", type=int, default=1, help="dask: runs per cluster left out before the timed ones")
-    p.add_argument("--worker-env", choices=("hugetlb", "dask"), default="hugetlb")
+    p.add_argument("--worker-env", choices=("dask", "hugetlb"), default="dask")
     p.add_argument("--label", default="", help="recorded in the dask records (e.g. the commit)")
     p.add_argument("--single-out", help=argparse.SUPPRESS)
     args = p.parse_args()

@@ -26,9 +26,6 @@ The plan, as tasks on the cluster:
   5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
      the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
-
-``local_cluster`` starts a LocalCluster whose workers run with WORKER_ENVIRON (malloc
-backed by transparent huge pages; docs/distributed.md, "Worker memory").
 """
 
 from __future__ import annotations
@@ -44,17 +41,7 @@ import numpy as np
 import simdex
 from simdex import _shards
 
-__all__ = ["DistributedDedup", "WORKER_ENVIRON", "build_sharded_index", "dedup", "dedup_partitions",
-           "fingerprint_files", "local_cluster"]
-
-#: The environment simdex's worker processes should start with: glibc's malloc (2.35 and
-#: later) asks the kernel for transparent huge pages for its large blocks. The engine's
-#: sorts and arrays are large and short-lived; under Dask's nanny, which sets
-#: MALLOC_TRIM_THRESHOLD_ and so turns off malloc's dynamic mmap threshold, each comes
-#: from fresh pages, and on a virtual machine a fresh 4 KiB page can cost ~13 us
-#: (docs/distributed.md, "Worker memory"). Set it where workers are started (it must be
-#: in the environment before the process starts): local_cluster() does.
-WORKER_ENVIRON = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
+__all__ = ["DistributedDedup", "fingerprint_files", "dedup", "dedup_partitions", "build_sharded_index"]
 
 
 # ---- Tasks (run on the workers; module-level so that they pickle by reference).
@@ -239,24 +226,6 @@ class DistributedDedup:
     def keep_ids(self) -> list:
         """The ids of the documents to keep (``--keep-list``)."""
         return [i.item() if isinstance(i, np.generic) else i for i in self.ids[self.result.keep]]
-
-
-def local_cluster(n_workers: Optional[int] = None, **kwargs):
-    """A distributed.LocalCluster of single-threaded worker processes (one per core by
-    default; keyword arguments go to LocalCluster) whose workers start with WORKER_ENVIRON
-    added to the nanny's pre-spawn environment (Dask's MALLOC_TRIM_THRESHOLD_ stays). A
-    GLIBC_TUNABLES already in this process's environment is left as it is."""
-    import dask.config
-    import distributed
-    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
-    environ.update(WORKER_ENVIRON)
-    kwargs.setdefault("threads_per_worker", 1)
-    kwargs.setdefault("processes", True)
-    if n_workers is None:
-        n_workers = max(1, (os.cpu_count() or 1) // kwargs["threads_per_worker"])
-    # The nanny reads the pre-spawn environment when the cluster creates it.
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
-        return distributed.LocalCluster(n_workers=n_workers, **kwargs)
 
 
 def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Optional[dict] = None,
