@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint_file.h"
@@ -117,14 +118,7 @@ Status ReadIds(const std::string& path, bool string_ids, IndexMerger* merger) {
       continue;
     }
     uint64_t id = 0;
-    bool ok = text.size() <= 20;
-    for (char c : text) ok = ok && c >= '0' && c <= '9';
-    if (ok) {
-      const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-      ok = !(text.size() == 20 && text > "18446744073709551615");
-      id = v;
-    }
-    if (!ok) {
+    if (!io::ParseDecimalUint64(text, &id)) {
       s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": '" + text.substr(0, 40) +
                                   "' is not an unsigned 64-bit id");
     } else {

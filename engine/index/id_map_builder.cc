@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 namespace simdex::index {
 
@@ -20,6 +21,19 @@ void IdMapBuilder::Finish() {
   for (uint64_t r = 0; r < order.size(); ++r) {
     rank_[order[r]] = r;
     sorted_.push_back(*by_number_[order[r]]);
+  }
+}
+
+Status ReaddAsDecimalStrings(ExternalSorter<FingerprintIdPair>* numeric, IdMapBuilder* map,
+                             ExternalSorter<FingerprintIdPair>* strings) {
+  SIMDEX_RETURN_IF_ERROR(strings->status());
+  SIMDEX_RETURN_IF_ERROR(numeric->Finish());
+  std::vector<FingerprintIdPair> batch(4096);
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(numeric->Read(batch.data(), batch.size(), &got));
+    if (got == 0) return Status::OK();
+    for (size_t i = 0; i < got; ++i) batch[i].id = map->Intern(std::to_string(batch[i].id));
+    SIMDEX_RETURN_IF_ERROR(strings->Add(batch.data(), got));
   }
 }
 

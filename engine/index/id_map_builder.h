@@ -15,6 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/index/external_sorter.h"
+#include "engine/index/radix_sort.h"
+#include "simdex/status.h"
+
 namespace simdex::index {
 
 class IdMapBuilder {
@@ -36,6 +40,13 @@ class IdMapBuilder {
   std::vector<std::string_view> sorted_;
   std::vector<uint64_t> rank_;
 };
+
+// The first string id of a build (or merge) that had numeric ids: finishes
+// `numeric` and adds its (fingerprint, id) pairs to `strings` with each id
+// replaced by the provisional number of its decimal string in `map`, as if
+// the ids had been strings from the start.
+Status ReaddAsDecimalStrings(ExternalSorter<FingerprintIdPair>* numeric, IdMapBuilder* map,
+                             ExternalSorter<FingerprintIdPair>* strings);
 
 }  // namespace simdex::index
 

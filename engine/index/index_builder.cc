@@ -185,15 +185,7 @@ Status IndexBuilder::SwitchToStringIds() {
   auto numeric = std::move(r.sorter);
   r.sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SortOptions());
   r.options.string_ids = true;
-  SIMDEX_RETURN_IF_ERROR(r.sorter->status());
-  SIMDEX_RETURN_IF_ERROR(numeric->Finish());
-  std::vector<FingerprintIdPair> batch(4096);
-  for (size_t got = 0;;) {
-    SIMDEX_RETURN_IF_ERROR(numeric->Read(batch.data(), batch.size(), &got));
-    if (got == 0) return Status::OK();
-    for (size_t i = 0; i < got; ++i) batch[i].id = r.id_map.Intern(std::to_string(batch[i].id));
-    SIMDEX_RETURN_IF_ERROR(r.sorter->Add(batch.data(), got));
-  }
+  return index::ReaddAsDecimalStrings(numeric.get(), &r.id_map, r.sorter.get());
 }
 
 Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {

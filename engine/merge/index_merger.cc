@@ -25,6 +25,7 @@
 #include "engine/index/reader_rep.h"
 #include "engine/index/table_cursor.h"
 #include "engine/merge/sorted_values.h"
+#include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
 #include "format/id_map.h"
 #include "format/packed_ints.h"
@@ -100,27 +101,15 @@ struct IndexMerger::Rep {
   bool IsDeleted(uint64_t id) const { return std::binary_search(deleted.begin(), deleted.end(), id); }
   Status SwitchToStringIds();
   uint64_t ResolveDeletedStrings();
-  std::string OldIdString(uint64_t id) const {
-    return old->has_string_ids() ? std::string(old->IdString(id)) : std::to_string(id);
-  }
 };
 
 // The first string id added to a merge into an old index of numeric ids:
-// the batch pairs added so far are read back and added again with their
-// ids' decimal strings (as IndexBuilder does).
+// the batch pairs added so far become pairs of decimal strings.
 Status IndexMerger::Rep::SwitchToStringIds() {
   string_ids = true;
   auto numeric = std::move(batch);
   batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(SortOptions(options.memory_bytes / 2));
-  SIMDEX_RETURN_IF_ERROR(batch->status());
-  SIMDEX_RETURN_IF_ERROR(numeric->Finish());
-  std::vector<FingerprintIdPair> records(4096);
-  for (size_t got = 0;;) {
-    SIMDEX_RETURN_IF_ERROR(numeric->Read(records.data(), records.size(), &got));
-    if (got == 0) return Status::OK();
-    for (size_t i = 0; i < got; ++i) records[i].id = id_map.Intern(std::to_string(records[i].id));
-    SIMDEX_RETURN_IF_ERROR(batch->Add(records.data(), got));
-  }
+  return index::ReaddAsDecimalStrings(numeric.get(), &id_map, batch.get());
 }
 
 // Turns the string ids given to Delete() into ids of the old index (added
@@ -133,9 +122,8 @@ uint64_t IndexMerger::Rep::ResolveDeletedStrings() {
     if (old->has_string_ids()) {
       found = old->FindIdString(id, &number).ok();
     } else {
-      found = !id.empty() && id.size() <= 20 && id.find_first_not_of("0123456789") == std::string::npos &&
-              (id.size() < 20 || id <= "18446744073709551615") && (id == "0" || id[0] != '0');
-      if (found) number = std::stoull(id);
+      // Only an id's own decimal string names it ("007" does not name 7).
+      found = io::ParseDecimalUint64(id, &number) && std::to_string(number) == id;
     }
     if (found) {
       deleted.push_back(number);
@@ -269,7 +257,10 @@ Status IndexMerger::FinishImpl() {
   // string ids the new id map (the old strings interned once each).
   uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0;
   std::vector<bool> seen(r.deleted.size(), false);
-  std::vector<bool> interned(old.has_string_ids() ? old.IdStringCount() : 0, false);
+  // Old index of string ids: each remaining old id's number in id_map,
+  // provisional until id_map.Finish(), then final.
+  constexpr uint64_t kNotInterned = std::numeric_limits<uint64_t>::max();
+  std::vector<uint64_t> renumbered(old.has_string_ids() ? old.IdStringCount() : 0, kNotInterned);
   for (uint64_t rank = 0; rank < old_n; ++rank) {
     const uint64_t id = old_rep.IdAtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
@@ -283,10 +274,9 @@ Status IndexMerger::FinishImpl() {
       max_id = std::max(max_id, id);
     } else if (!old.has_string_ids()) {
       r.id_map.Intern(std::to_string(id));
-    } else if (id < interned.size() && !interned[id]) {
-      interned[id] = true;
-      r.id_map.Intern(old.IdString(id));
-    } else if (id >= interned.size()) {
+    } else if (id < renumbered.size()) {
+      if (renumbered[id] == kNotInterned) renumbered[id] = r.id_map.Intern(old.IdString(id));
+    } else {
       return Status::Corruption("entry " + std::to_string(rank) + " of the old index has id number " +
                                 std::to_string(id) + ", past its id map");
     }
@@ -297,17 +287,12 @@ Status IndexMerger::FinishImpl() {
   r.stats.entries = n;
   index::EntrySummary summary;
   summary.entries = n;
-  // The new number of an old entry's id (string ids).
-  std::vector<uint64_t> old_to_new;
   if (r.string_ids) {
     r.id_map.Finish();
     summary.id_base = 0;
     summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
-    if (old.has_string_ids()) {
-      old_to_new.assign(interned.size(), 0);
-      for (uint64_t id = 0; id < interned.size(); ++id) {
-        if (interned[id]) old_to_new[id] = r.id_map.Rank(r.id_map.Intern(old.IdString(id)));
-      }
+    for (uint64_t& number : renumbered) {
+      if (number != kNotInterned) number = r.id_map.Rank(number);
     }
   } else {
     summary.id_base = n ? min_id : 0;
@@ -315,7 +300,7 @@ Status IndexMerger::FinishImpl() {
   }
   auto new_old_id = [&](uint64_t id) -> uint64_t {
     if (!r.string_ids) return id - summary.id_base;
-    if (old.has_string_ids()) return old_to_new[id];
+    if (old.has_string_ids()) return renumbered[id];
     return r.id_map.Rank(r.id_map.Intern(std::to_string(id)));
   };
   auto new_batch_id = [&](uint64_t id) -> uint64_t {

@@ -59,9 +59,10 @@ class Session : public std::enable_shared_from_this<Session> {
   uint32_t HeaderLimit() const {
     return static_cast<uint32_t>(std::min<size_t>(context_->options.max_body_bytes + kHeaderRoom, UINT32_MAX));
   }
-  void TooLarge(const char* what) {
+  // 413, and the connection closed: the rest of the request is not read.
+  void TooLarge(const char* what, size_t limit) {
     Send(Response(service::Api::Error(413, std::string("the ") + what + " is over the limit of " +
-                                               std::to_string(context_->options.max_body_bytes) + " bytes"),
+                                               std::to_string(limit) + " bytes"),
                   11, /*keep_alive=*/false));
   }
 
@@ -80,17 +81,15 @@ class Session : public std::enable_shared_from_this<Session> {
         ec == net::error::connection_reset || ec == net::error::eof) {
       return Close();
     }
-    if (ec == http::error::body_limit) return TooLarge("request body");
-    if (ec == http::error::header_limit) {
-      return Send(Response(service::Api::Error(413, "the request line and headers are over the limit of " +
-                                                         std::to_string(HeaderLimit()) + " bytes"),
-                           11, /*keep_alive=*/false));
-    }
+    if (ec == http::error::body_limit) return TooLarge("request body", context_->options.max_body_bytes);
+    if (ec == http::error::header_limit) return TooLarge("request line with its headers", HeaderLimit());
     if (ec) return Send(Response(service::Api::Error(400, "malformed HTTP request: " + ec.message()), 11, false));
     const auto start = std::chrono::steady_clock::now();
     http::request<http::string_body> req = parser_->release();
     // An article in the target (GET /docId/getDocId?json=...) has the body's limit.
-    if (req.target().size() > context_->options.max_body_bytes) return TooLarge("request target");
+    if (req.target().size() > context_->options.max_body_bytes) {
+      return TooLarge("request target", context_->options.max_body_bytes);
+    }
     const service::HttpRequest request{std::string_view(req.method_string().data(), req.method_string().size()),
                                        std::string_view(req.target().data(), req.target().size()), req.body()};
     service::HttpResponse r = context_->api->Handle(request);
