@@ -1,5 +1,7 @@
 #include "tests/service/service_test_util.h"
 
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <random>
 #include <sstream>
@@ -89,11 +91,13 @@ std::string EditWords(const std::string& text, uint64_t seed, int edits) {
 
 std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits) {
   const uint64_t fp = service.FingerprintText(text).fingerprint;
-  for (uint64_t s = seed * 1000;; ++s) {
+  for (uint64_t s = seed * 1000; s < seed * 1000 + 10000; ++s) {
     std::string copy = EditWords(text, s, 1);
     const int d = std::popcount(service.FingerprintText(copy).fingerprint ^ fp);
     if (d >= 1 && d <= max_bits) return copy;
   }
+  ADD_FAILURE() << "no one-word edit of the text moves its fingerprint by 1 to " << max_bits << " bits";
+  return text;
 }
 
 }  // namespace simdex::servicetest

@@ -26,8 +26,8 @@ std::string RandomText(uint64_t seed, int words);
 // `text` with `edits` words replaced (a near-duplicate of it).
 std::string EditWords(const std::string& text, uint64_t seed, int edits);
 // A copy of `text` with one word replaced whose content fingerprint (by
-// `service`'s options) is 1 to max_bits bits from the text's: edits are
-// tried, from `seed` on, until one is.
+// `service`'s options) is 1 to max_bits bits from the text's: up to 10,000
+// edits are tried, from `seed` on (the test fails if none is).
 std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits);
 
 }  // namespace simdex::servicetest
