@@ -3,8 +3,9 @@
 # install as another service would use it: the files and the SONAME, that
 # libsimdex.so exports the public API and nothing else, and two consumers
 # built out of tree against the prefix alone (a C program through
-# pkg-config, a C++ program through find_package(simdex CONFIG)) whose
-# answers on the bundled sample must equal `simdex query`'s. Last, an ABI
+# pkg-config, a C++ program through find_package(simdex CONFIG), the Python
+# package built against the prefix) whose answers on the bundled sample must
+# equal `simdex query`'s. Last, an ABI
 # bump (libsimdex.so.1 in place of .so.0) must stop the consumer at load time
 # with the loader's message.
 # Usage: tests/package/consumers_test.sh BUILD_DIR SOURCE_DIR
@@ -96,6 +97,22 @@ if [ "$installed" = 1 ]; then
   exit 0
 fi
 
+# (Not with --installed: the Debian packages serve C and C++ consumers.)
+# The Python package built against the prefix alone (setup.py's SIMDEX_PREFIX
+# path: python/ as a project of its own), linking the installed libsimdex.so.
+cmake -S "$src/python" -B "$work/py" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DPython_EXECUTABLE="$(command -v python3)" >"$work/py.log" 2>&1 || { cat "$work/py.log" >&2; fail "python/ does not configure against the prefix"; }
+cmake --build "$work/py" >>"$work/py.log" 2>&1 || { cat "$work/py.log" >&2; fail "the Python extension does not build against the prefix"; }
+ldd "$work"/py/python/simdex/_simdex*.so | grep -q "libsimdex.so.0 => $libdir/libsimdex.so.0" ||
+  fail "the Python extension does not load the installed libsimdex.so.0: $(ldd "$work"/py/python/simdex/_simdex*.so)"
+(cd "$work" && PYTHONPATH=$work/py/python python3 -c '
+import sys, simdex
+index = simdex.Index.open(sys.argv[1])
+for q in sys.argv[2:]:
+    for i, f, d in index.search_one(int(q, 16)):
+        print(q, i, format(f, "016x"), d)' "$work/sample.sdx" "${queries[@]}") >"$work/py_out"
+diff "$work/expected" "$work/py_out" >&2 || fail "the Python package built against the prefix answers differently"
+
 # An ABI bump installed in place of the old library: the loader refuses.
 mkdir "$work/abi1"
 cp "$libdir/libsimdex.so.0" "$work/abi1/libsimdex.so.1"
@@ -105,4 +122,4 @@ if LD_LIBRARY_PATH=$work/abi1 "$work/c_consumer" "$work/sample.sdx" 2>"$work/loa
 fi
 grep -q 'libsimdex.so.0: cannot open shared object file' "$work/loader.err" ||
   fail "the loader's message is not the expected one: $(cat "$work/loader.err")"
-echo "consumers_test: install, exports, C and C++ consumers ($(wc -l <"$work/expected") matches) and the ABI check passed"
+echo "consumers_test: install, exports, C, C++ and Python consumers ($(wc -l <"$work/expected") matches) and the ABI check passed"
