@@ -1,6 +1,8 @@
 """Builds simdex._simdex with the project's CMake (the same flags as tools/test.sh) for the
 interpreter running pip: pip install --no-build-isolation .
-SIMDEX_CMAKE_BUILD_DIR chooses the CMake build folder (default: build-pip)."""
+SIMDEX_CMAKE_BUILD_DIR chooses the CMake build folder (default: build-pip).
+SIMDEX_PREFIX=P builds the extension alone against the simdex installed under P (cmake --install,
+or /usr for the Debian packages): it links P's libsimdex.so instead of compiling the library."""
 
 import os
 import shutil
@@ -16,9 +18,15 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build = os.path.abspath(os.environ.get("SIMDEX_CMAKE_BUILD_DIR", os.path.join(ROOT, "build-pip")))
-        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DSIMDEX_PYTHON=ON",
-                               "-DBUILD_TESTING=OFF", "-DSIMDEX_BUILD_BENCH=OFF",
-                               f"-DPython_EXECUTABLE={sys.executable}"])
+        prefix = os.environ.get("SIMDEX_PREFIX")
+        if prefix:
+            subprocess.check_call(["cmake", "-S", os.path.join(ROOT, "python"), "-B", build,
+                                   "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_PREFIX_PATH={os.path.abspath(prefix)}",
+                                   f"-DPython_EXECUTABLE={sys.executable}"])
+        else:
+            subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                                   "-DSIMDEX_PYTHON=ON", "-DBUILD_TESTING=OFF", "-DSIMDEX_BUILD_BENCH=OFF",
+                                   f"-DPython_EXECUTABLE={sys.executable}"])
         subprocess.check_call(["cmake", "--build", build, "--target", "_simdex", "-j", str(os.cpu_count() or 1)])
         built = os.path.join(build, "python", "simdex", os.path.basename(self.get_ext_filename(ext.name)))
         target = self.get_ext_fullpath(ext.name)

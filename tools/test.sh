@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice:
-# a Release build, and an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# a Release build (with the Debian packages installed, used and removed), and
+# an AddressSanitizer + UndefinedBehaviorSanitizer build.
 # Then builds the libFuzzer targets with clang and gives each a short run.
 # Usage: tools/test.sh            (from anywhere; builds in build/, build-asan/, build-fuzz/)
 set -euo pipefail
@@ -16,6 +17,9 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
 cmake --build build -j"$jobs"
 tools/python.sh build  # import simdex for python3 on PATH and /usr/bin/python3
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== Debian packages: built, installed with apt-get, linked by both consumers, removed" >&2
+tests/package/deb_test.sh build
 
 echo "== Python package as installed, with Debian's /usr/bin/python3" >&2
 if [ -x /usr/bin/python3 ]; then

@@ -1,4 +1,5 @@
-// The C interface of include/simdex/simdex_c.h over IndexReader. Every entry
+// The C interface of include/simdex/simdex_c.h over ReloadingIndex: each
+// call works on the version serving when it starts (Current()). Every entry
 // point runs its body inside Guard(), so no C++ exception reaches a C caller;
 // messages are malloc'ed so that any language's FFI can free them through
 // simdex_free_string.
@@ -17,10 +18,11 @@
 #include <vector>
 
 #include "simdex/index.h"
+#include "simdex/reloading_index.h"
 #include "simdex/status.h"
 
 struct simdex_index {
-  std::unique_ptr<simdex::IndexReader> reader;
+  std::unique_ptr<simdex::ReloadingIndex> index;
 };
 
 struct simdex_results {
@@ -109,10 +111,10 @@ simdex_code simdex_index_open(const char* path, int verify_block_checksums, simd
     return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_open: path and out must not be NULL", errmsg);
   }
   return Guard(errmsg, [&] {
-    simdex::ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums != 0;
+    simdex::ReloadOptions options;
+    options.reader.verify_block_checksums = verify_block_checksums != 0;
     auto idx = std::make_unique<simdex_index>();
-    Status s = simdex::IndexReader::Open(path, options, &idx->reader);
+    Status s = simdex::ReloadingIndex::Open(path, options, &idx->index);
     if (!s.ok()) return FromStatus(s, errmsg);
     *out = idx.release();
     return Succeed(errmsg);
@@ -120,6 +122,19 @@ simdex_code simdex_index_open(const char* path, int verify_block_checksums, simd
 }
 
 void simdex_index_close(simdex_index* idx) { delete idx; }
+
+simdex_code simdex_index_reload(simdex_index* idx, int* switched, char** errmsg) {
+  if (switched != nullptr) *switched = 0;
+  if (idx == nullptr) return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_reload: idx must not be NULL", errmsg);
+  return Guard(errmsg, [&] {
+    bool did = false;
+    Status s = idx->index->Reload(&did);
+    if (switched != nullptr) *switched = did ? 1 : 0;
+    return FromStatus(s, errmsg);
+  });
+}
+
+uint64_t simdex_index_version(const simdex_index* idx) { return idx == nullptr ? 0 : idx->index->version(); }
 
 simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, simdex_match* out,
                                 size_t capacity, size_t* count, char** errmsg) {
@@ -131,7 +146,7 @@ simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, 
   }
   return Guard(errmsg, [&] {
     std::vector<simdex::Match> matches;
-    Status s = idx->reader->Search(query, k, &matches);
+    Status s = idx->index->Current()->Search(query, k, &matches);
     if (!s.ok()) return FromStatus(s, errmsg);
     std::transform(matches.begin(), matches.begin() + std::min(capacity, matches.size()), out, ToC);
     *count = matches.size();
@@ -150,7 +165,7 @@ simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* q
   }
   return Guard(errmsg, [&] {
     simdex::SearchResults found;
-    Status s = idx->reader->Search(std::span<const uint64_t>(queries, nq), k, &found, threads);
+    Status s = idx->index->Current()->Search(std::span<const uint64_t>(queries, nq), k, &found, threads);
     if (!s.ok()) return FromStatus(s, errmsg);
     auto results = std::make_unique<simdex_results>();
     results->lims = std::move(found.lims);
@@ -178,7 +193,7 @@ void simdex_results_free(simdex_results* results) { delete results; }
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) {
   if (idx == nullptr || out == nullptr) return SIMDEX_INVALID_ARGUMENT;
   return Guard(nullptr, [&] {
-    const simdex::IndexInfo info = idx->reader->Info();
+    const simdex::IndexInfo info = idx->index->Current()->Info();
     out->entries = info.entries;
     out->distinct_fingerprints = info.distinct_fingerprints;
     out->total_bytes = info.total_bytes;
@@ -191,7 +206,7 @@ simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) 
 }
 
 int simdex_index_has_string_ids(const simdex_index* idx) {
-  return idx != nullptr && idx->reader->has_string_ids() ? 1 : 0;
+  return idx != nullptr && idx->index->Current()->has_string_ids() ? 1 : 0;
 }
 
 simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const char** data, size_t* size,
@@ -201,17 +216,18 @@ simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const c
   if (idx == nullptr || data == nullptr || size == nullptr) {
     return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_id_string: idx, data and size must not be NULL", errmsg);
   }
-  if (!idx->reader->has_string_ids()) {
+  const std::shared_ptr<const simdex::IndexReader> reader = idx->index->Current();
+  if (!reader->has_string_ids()) {
     return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
   }
-  const uint64_t strings = idx->reader->IdStringCount();
+  const uint64_t strings = reader->IdStringCount();
   if (id >= strings) {
     return Fail(SIMDEX_INVALID_ARGUMENT,
                 "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
                     " strings)",
                 errmsg);
   }
-  const std::string_view s = idx->reader->IdString(id);
+  const std::string_view s = reader->IdString(id);
   *data = s.data();
   *size = s.size();
   return Succeed(errmsg);
@@ -225,7 +241,7 @@ simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size
                 "simdex_index_find_id: idx and id must not be NULL, nor data when size > 0", errmsg);
   }
   return Guard(errmsg, [&] {
-    return FromStatus(idx->reader->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
+    return FromStatus(idx->index->Current()->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
   });
 }
 

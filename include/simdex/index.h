@@ -201,6 +201,16 @@ Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
 // Wraps bytes held in memory (for tests and in-memory indexes).
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes);
 
+// What IndexReader::Preload did.
+struct PreloadResult {
+  uint64_t bytes = 0;   // the file's bytes, now read into memory
+  bool locked = false;  // mlock()ed: resident until the reader is destroyed
+  // Why the pages could not be locked ("" when locked or not asked), e.g.
+  // "mlock of 51200000 bytes: Cannot allocate memory (RLIMIT_MEMLOCK is
+  // 8388608 bytes: raise it with ulimit -l or systemd's LimitMEMLOCK=)".
+  std::string lock_error;
+};
+
 // A read-only view of one index file.
 //
 // Thread safety: all const methods may be called concurrently from any number
@@ -248,6 +258,14 @@ class IndexReader {
   // error (in query order) is returned and *out is unspecified.
   Status Search(std::span<const uint64_t> queries, int k, SearchResults* out, int threads = 1,
                 SearchStats* stats = nullptr) const;
+
+  // For servers that want the index resident: reads every page of the file
+  // into memory (MADV_WILLNEED, then a read of each page), so that no
+  // query waits for the disk; with lock, also mlock()s the pages so that
+  // the kernel never evicts them. A lock the system refuses (RLIMIT_MEMLOCK,
+  // privileges) is not an error: result->lock_error says why, and the pages
+  // are read all the same. Processes that preload one file share its pages.
+  Status Preload(bool lock, PreloadResult* result) const;
 
   // Checks every rule of docs/format.md "When a file is considered
   // corrupted" and returns the first problem found (section, table, block,

@@ -88,6 +88,28 @@ simdex_code simdex_index_open(const char* path, int verify_block_checksums, simd
 /* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
 void simdex_index_close(simdex_index* idx);
 
+/* Reloading. A service that keeps a handle open while `simdex build` or
+ * `simdex merge` puts a new file in its place (they write a temporary and
+ * rename it over the path) calls simdex_index_reload, e.g. on a timer or a
+ * signal. When the path names another file than the one serving (device,
+ * inode, size or modification time differ), the new file is opened and
+ * checked as simdex_index_open does and then serves every call that starts
+ * after the switch; calls in flight on other threads finish on the old file,
+ * which is unmapped when the last of them returns. No call waits for a
+ * reload. Sets *switched (when not NULL) to 1 if the handle switched, else
+ * 0. A new file that fails its checks, or whose scheme differs from the
+ * serving one's (SIMDEX_INVALID_ARGUMENT), is refused with its error and the
+ * old file keeps serving; the same file is not tried again until it changes.
+ * Ids and id strings belong to one version: resolve a match's string id
+ * (simdex_index_id_string) before reloading, and do not use a string from
+ * before a switch after it. May run concurrently with searches, not with
+ * simdex_index_close. */
+simdex_code simdex_index_reload(simdex_index* idx, int* switched, char** errmsg);
+
+/* 1 for the file opened by simdex_index_open, one more per switch; 0 for
+ * NULL. */
+uint64_t simdex_index_version(const simdex_index* idx);
+
 /* Finds every entry whose fingerprint is within Hamming distance k
  * (inclusive) of `query`, ordered by distance, then id, then fingerprint; an
  * entry is reported once. Copies the first min(*count, capacity) matches to
@@ -151,7 +173,8 @@ int simdex_index_has_string_ids(const simdex_index* idx);
 
 /* The string of id number `id` (a simdex_match id of this index): *data
  * points into the mapped file and is NOT NUL-terminated; *size is its length
- * in bytes (1 to 4096, UTF-8). Valid until simdex_index_close. Returns
+ * in bytes (1 to 4096, UTF-8). Valid until simdex_index_close or a
+ * simdex_index_reload that switches. Returns
  * SIMDEX_INVALID_ARGUMENT when the index holds numeric ids, when id is not a
  * number of its map, or when an argument is NULL; *data is then NULL and
  * *size 0. */

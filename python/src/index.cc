@@ -151,6 +151,42 @@ py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::hand
   return py::make_tuple(lims, IdsObject(*reader, ids), fps, distances);
 }
 
+std::shared_ptr<IndexHandle> IndexHandle::Open(const std::string& path, bool verify_block_checksums,
+                                               bool verify_heads_on_open, double check_period,
+                                               const py::object& preload) {
+  const bool lock = py::isinstance<py::str>(preload) && preload.cast<std::string>() == "lock";
+  if (!lock && !py::isinstance<py::bool_>(preload)) throw py::value_error("preload must be False, True or 'lock'");
+  ReloadOptions options;
+  options.reader.verify_block_checksums = verify_block_checksums;
+  options.reader.verify_heads_on_open = verify_heads_on_open;
+  options.check_period_seconds = check_period;
+  std::unique_ptr<ReloadingIndex> index;
+  PreloadResult preloaded;
+  {
+    py::gil_scoped_release release;
+    ThrowIfError(ReloadingIndex::Open(path, options, &index));
+    if (lock || preload.cast<bool>()) ThrowIfError(index->Current()->Preload(lock, &preloaded));
+  }
+  if (!preloaded.lock_error.empty()) {
+    const std::string warning = path + ": pages read but not locked: " + preloaded.lock_error;
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+  }
+  auto h = std::make_shared<IndexHandle>();
+  h->index_ = std::move(index);
+  h->path_ = path;
+  return h;
+}
+
+bool IndexHandle::Reload() {
+  std::shared_ptr<ReloadingIndex> index = this->index();
+  bool switched = false;
+  {
+    py::gil_scoped_release release;
+    ThrowIfError(index->Reload(&switched));
+  }
+  return switched;
+}
+
 void DefineIndex(py::module_& m) {
   py::class_<IndexHandle, std::shared_ptr<IndexHandle>>(m, "Index", R"doc(
 A compressed fingerprint index opened read-only through a memory map
@@ -159,8 +195,11 @@ threads; processes that open the same file share its pages.
 )doc")
       .def_static("open", &IndexHandle::Open, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
+                  py::arg("check_period") = 0.0, py::arg("preload") = false,
                   "Maps and validates an index file. A missing file raises OSError; a truncated, foreign or damaged "
-                  "one raises simdex.CorruptionError naming what is wrong.")
+                  "one raises simdex.CorruptionError naming what is wrong. check_period > 0: a background thread "
+                  "calls reload() every check_period seconds. preload=True reads every page into memory, "
+                  "preload='lock' also mlock()s them (a RuntimeWarning says why when the system refuses).")
       .def("search", [](const IndexHandle& h, py::handle queries, std::optional<int> k, int threads) {
              return SearchBatch(h.reader(), queries, k, threads);
            }, py::arg("queries"), py::arg("k") = py::none(), py::kw_only(), py::arg("threads") = 1,
@@ -215,6 +254,12 @@ Releases the GIL; `threads` threads share the batch.)doc")
              ThrowIfError(h.reader()->FindIdString(id, &number));
              return number;
            }, py::arg("id"), "The number of a string id; simdex.NotFoundError when no entry has it.")
+      .def("reload", &IndexHandle::Reload,
+           "Switches to the file the path names now, if `simdex build` or `simdex merge` renamed a new one into "
+           "place: returns True if it switched. Calls in flight finish on the old file. A new file that is "
+           "damaged or of another scheme raises its error and the old file keeps serving.")
+      .def_property_readonly("version", &IndexHandle::version,
+                             "1 for the file opened first, one more for each reload that switched.")
       .def("close", &IndexHandle::Close, "Unmaps the file (searches running on other threads finish first).")
       .def("__enter__", [](std::shared_ptr<IndexHandle> h) { return h; })
       .def("__exit__", [](IndexHandle& h, py::args) { h.Close(); })

@@ -1,6 +1,7 @@
-// IndexHandle: the object behind simdex.Index. It shares its IndexReader with
-// the calls in flight (each takes a reference before releasing the GIL), so
-// close() on one thread never unmaps a file another thread is searching.
+// IndexHandle: the object behind simdex.Index, over a ReloadingIndex. Each
+// call takes the serving version (a shared IndexReader) before releasing the
+// GIL, so neither close() nor a reload on another thread ever unmaps a file
+// a call is searching.
 #ifndef SIMDEX_PYTHON_INDEX_HANDLE_H_
 #define SIMDEX_PYTHON_INDEX_HANDLE_H_
 
@@ -13,38 +14,35 @@
 
 #include "python/src/errors.h"
 #include "simdex/index.h"
+#include "simdex/reloading_index.h"
 
 namespace simdex::python {
 
 class IndexHandle {
  public:
+  // preload: False, True (read every page) or "lock" (read and mlock; a
+  // refused lock is a RuntimeWarning saying why).
   static std::shared_ptr<IndexHandle> Open(const std::string& path, bool verify_block_checksums,
-                                           bool verify_heads_on_open) {
-    ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums;
-    options.verify_heads_on_open = verify_heads_on_open;
-    std::unique_ptr<IndexReader> reader;
-    {
-      pybind11::gil_scoped_release release;
-      ThrowIfError(IndexReader::Open(path, options, &reader));
-    }
-    auto h = std::make_shared<IndexHandle>();
-    h->reader_ = std::shared_ptr<const IndexReader>(std::move(reader));
-    h->path_ = path;
-    return h;
-  }
+                                           bool verify_heads_on_open, double check_period,
+                                           const pybind11::object& preload);
 
-  // The open reader; ValueError after close().
-  std::shared_ptr<const IndexReader> reader() const {
-    if (!reader_) throw pybind11::value_error("the index " + path_ + " is closed");
-    return reader_;
-  }
-  void Close() { reader_.reset(); }
-  bool open() const { return reader_ != nullptr; }
+  // The serving version; ValueError after close().
+  std::shared_ptr<const IndexReader> reader() const { return index()->Current(); }
+  // Switches to the file the path names now if it changed; raises the new
+  // file's error if it is refused (the old one keeps serving).
+  bool Reload();
+  uint64_t version() const { return index()->version(); }
+  void Close() { index_.reset(); }
+  bool open() const { return index_ != nullptr; }
   const std::string& path() const { return path_; }
 
  private:
-  std::shared_ptr<const IndexReader> reader_;
+  std::shared_ptr<ReloadingIndex> index() const {
+    if (!index_) throw pybind11::value_error("the index " + path_ + " is closed");
+    return index_;
+  }
+
+  std::shared_ptr<ReloadingIndex> index_;
   std::string path_;
 };
 

@@ -282,6 +282,49 @@ static void check_open_errors(const char* index_path, const char* scratch) {
   expect_error(simdex_index_open(NULL, 0, &idx, &err), &err, SIMDEX_INVALID_ARGUMENT, "NULL path");
 }
 
+/* Puts a copy of src at path the way simdex build and merge do: written to
+ * a temporary and renamed over it. */
+static void replace_with_copy(const char* path, const char* src_path, size_t keep) {
+  char tmp[4200];
+  size_t n = 0;
+  unsigned char* bytes = read_file(src_path, &n);
+  snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+  write_file(tmp, bytes, keep < n ? keep : n);
+  REQUIRE(rename(tmp, path) == 0);
+  free(bytes);
+}
+
+/* simdex_index_reload: nothing to do, a refused truncated file (the old one
+ * keeps answering), then a sound file switched to. */
+static void check_reload(const char* index_path, const char* scratch, const entries* e, const uint64_t* queries,
+                         size_t nq, int k) {
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/reloaded.sdx", scratch);
+  replace_with_copy(path, index_path, (size_t)-1);
+  simdex_index* idx = NULL;
+  char* err = NULL;
+  REQUIRE(simdex_index_open(path, 0, &idx, &err) == SIMDEX_OK);
+  int switched = -1;
+  CHECK(simdex_index_reload(idx, &switched, &err) == SIMDEX_OK && switched == 0 && err == NULL);
+  CHECK(simdex_index_version(idx) == 1);
+
+  size_t n = 0;
+  free(read_file(index_path, &n));
+  replace_with_copy(path, index_path, n / 2);
+  expect_error(simdex_index_reload(idx, &switched, &err), &err, SIMDEX_CORRUPTION, "reload of a truncated file");
+  CHECK(switched == 0);
+  CHECK(simdex_index_version(idx) == 1);
+  check_single_searches(idx, e, queries, nq, k);
+
+  replace_with_copy(path, index_path, (size_t)-1);
+  CHECK(simdex_index_reload(idx, &switched, &err) == SIMDEX_OK && switched == 1);
+  CHECK(simdex_index_version(idx) == 2);
+  check_single_searches(idx, e, queries, nq, k);
+  simdex_index_close(idx);
+  expect_error(simdex_index_reload(NULL, &switched, &err), &err, SIMDEX_INVALID_ARGUMENT, "reload of NULL");
+  CHECK(simdex_index_version(NULL) == 0);
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s INDEX FINGERPRINTS SCRATCH_DIR\n", argv[0]);
@@ -321,6 +364,7 @@ int main(int argc, char** argv) {
   simdex_results_free(NULL);
 
   check_open_errors(argv[1], argv[3]);
+  check_reload(argv[1], argv[3], &e, queries, nq, info.k);
 
   free(queries);
   free(e.ids);

@@ -1,0 +1,54 @@
+// IndexReader::Preload: the file's pages read in, and optionally locked.
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/index/reader_rep.h"
+
+namespace simdex {
+
+namespace {
+
+std::string MemlockLimit() {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_MEMLOCK, &limit) != 0) return "unknown";
+  if (limit.rlim_cur == RLIM_INFINITY) return "unlimited";
+  return std::to_string(limit.rlim_cur) + " bytes";
+}
+
+}  // namespace
+
+Status IndexReader::Preload(bool lock, PreloadResult* result) const {
+  *result = PreloadResult();
+  const uint8_t* data = rep_->file_begin;
+  const size_t size = static_cast<size_t>(rep_->file_end - rep_->file_begin);
+  if (size == 0) return Status::OK();
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
+  const size_t length = reinterpret_cast<uintptr_t>(data) + size - begin;
+  void* const region = reinterpret_cast<void*>(begin);
+  // Advice only: the reads below do the work wherever it is not taken.
+  ::madvise(region, length, MADV_WILLNEED);
+  // One read per page faults each in (and fetches it from the disk if the
+  // page cache does not hold it yet).
+  uint8_t sum = 0;
+  for (size_t off = 0; off < size; off += page) sum ^= *static_cast<const volatile uint8_t*>(data + off);
+  sum ^= *static_cast<const volatile uint8_t*>(data + size - 1);
+  (void)sum;
+  result->bytes = size;
+  if (!lock) return Status::OK();
+  if (::mlock(region, length) == 0) {
+    result->locked = true;
+  } else {
+    const int err = errno;
+    result->lock_error = "mlock of " + std::to_string(length) + " bytes: " + std::strerror(err) +
+                         " (RLIMIT_MEMLOCK is " + MemlockLimit() +
+                         ": raise it with ulimit -l or systemd's LimitMEMLOCK=)";
+  }
+  return Status::OK();
+}
+
+}  // namespace simdex
