@@ -217,7 +217,7 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "JSON lines ('-' = stdout)")->capture_default_str();
   TruthEvalArgs& j = args->jaccard;
-  j.truth.list_unrelated_within = 3;
+  j.truth.list_negative_within = 3;
   j.truth.list_positive_beyond = 12;
   sub->add_option("--truth", args->truth,
                   "labels: a pair is a near-duplicate iff its documents share a cluster; jaccard: iff the exact "
@@ -250,9 +250,9 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--bands", j.bands.bands, "baseline: bands (default: optimal for the threshold)")
       ->check(CLI::Range(1, 1024));
   sub->add_option("--rows", j.bands.rows, "baseline: rows per band")->check(CLI::Range(1, 1024));
-  sub->add_option("--list", j.list_path, "Jaccard truth: write the listed pairs here as JSON lines (unrelated "
+  sub->add_option("--list", j.list_path, "Jaccard truth: write the listed pairs here as JSON lines (negative "
                   "pairs within --list-within bits, positive pairs beyond --list-beyond bits)");
-  sub->add_option("--list-within", j.truth.list_unrelated_within, "see --list")
+  sub->add_option("--list-within", j.truth.list_negative_within, "see --list")
       ->check(CLI::Range(-1, 64))
       ->capture_default_str();
   sub->add_option("--list-beyond", j.truth.list_positive_beyond, "see --list")

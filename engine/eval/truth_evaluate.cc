@@ -131,7 +131,8 @@ void Walk(std::span<const std::string_view> texts, std::span<const JaccardPair> 
         if (c == kUnrelated) ++bucket.unrelated_distances[d];
       }
       if (listed != nullptr && listed->size() < o.list_limit &&
-          ((c == kUnrelated && d <= o.list_unrelated_within) || (c == kPositive && d > o.list_positive_beyond))) {
+          (((c == kUnrelated || c == kNegative) && d <= o.list_negative_within) ||
+           (c == kPositive && d > o.list_positive_beyond))) {
         listed->push_back({static_cast<uint32_t>(a), static_cast<uint32_t>(b), d, row_j[b]});
       }
       if (d > max_k || !accept(a, b, &bucket)) continue;

@@ -186,10 +186,11 @@ struct TruthOptions {
   // Optional second stage: a pair within k counts only if confirmed. Not
   // owned; used by one thread.
   Confirmer* confirmer = nullptr;
-  // Pairs to list (EvaluateAgainstTruth's `listed`): unrelated pairs within
-  // list_unrelated_within bits and positive pairs farther than
-  // list_positive_beyond bits; -1 / 65 lists none. At most list_limit.
-  int list_unrelated_within = -1;
+  // Pairs to list (EvaluateAgainstTruth's `listed`): negative pairs (J <
+  // negative, the unrelated among them) within list_negative_within bits and
+  // positive pairs farther than list_positive_beyond bits; -1 / 65 lists
+  // none. At most list_limit.
+  int list_negative_within = -1;
   int list_positive_beyond = 65;
   size_t list_limit = 100000;
 };

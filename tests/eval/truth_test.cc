@@ -202,7 +202,7 @@ TEST(EvaluateAgainstTruth, CountsAHandMadeBatch) {
   const std::vector<JaccardPair> truth = {{0, 1, 9, 10}, {0, 2, 6, 10}, {1, 2, 3, 10}};
   TruthOptions options;
   options.max_k = 8;
-  options.list_unrelated_within = 5;
+  options.list_negative_within = 5;
   options.list_positive_beyond = 1;
   std::vector<TruthBucket> b;
   std::vector<ListedPair> listed;
@@ -225,11 +225,13 @@ TEST(EvaluateAgainstTruth, CountsAHandMadeBatch) {
   EXPECT_DOUBLE_EQ(s.MeanUnrelatedDistance(), 5.0);  // 0-3: 4, 1-3: 6, 2-3: 5
   EXPECT_DOUBLE_EQ(s.MedianUnrelatedDistance(), 5.0);
   EXPECT_EQ(s.unrelated_distances[4] + s.unrelated_distances[5] + s.unrelated_distances[6], 3u);
-  ASSERT_EQ(listed.size(), 3u);  // 0-1 beyond 1 bit, 0-3 and 2-3 within 5
+  ASSERT_EQ(listed.size(), 4u);  // 0-1 beyond 1 bit; 0-3, 1-2 and 2-3 negatives within 5
   EXPECT_EQ(listed[0].b, 1u);
   EXPECT_DOUBLE_EQ(listed[0].jaccard, 0.9);
   EXPECT_EQ(listed[1].b, 3u);
   EXPECT_EQ(listed[1].distance, 4);
+  EXPECT_EQ(listed[2].a, 1u);
+  EXPECT_DOUBLE_EQ(listed[2].jaccard, 0.3);
   EXPECT_EQ(b[3].name, "all");
   EXPECT_EQ(b[3].tp, s.tp);
 }
