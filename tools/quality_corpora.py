@@ -4,7 +4,8 @@ Runs `simdex eval --truth jaccard` over the corpora that tools/corpora.sh
 builds (build/corpora/*.jsonl): the default fingerprints and python-simhash
 at k = 0..10, the default with each confirmation, the MinHash-LSH baseline in
 the same run; times `simdex dedup` on each corpus; draws the F1-per-k plots;
-writes the pairs that show SimHash's text defects to OUT_DIR/defects.md.
+writes the pairs that show SimHash's text defects to OUT_DIR/defects.md and
+docs/quality-defects.md.
 Returns the markdown of the corpora sections.
 """
 import collections
@@ -261,8 +262,8 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
     for p in listed:
         by[(corpus_name(p['set']), p['config'])].append(p)
     md = ['# SimHash text defects reproduced on the real corpora', '',
-          'Written by tools/quality_report.py (tools/quality.sh) from `simdex eval --truth jaccard --list` over '
-          'build/corpora/ (tools/corpora.sh). Ids are the corpora\'s `id` fields; distance is the Hamming distance '
+          'Written by tools/quality_report.py (tools/quality.sh; do not edit) from '
+          '`simdex eval --truth jaccard --list` over build/corpora/ (tools/corpora.sh). Ids are the corpora\'s `id` fields; distance is the Hamming distance '
           'of the default fingerprints (python-simhash where named); J is the exact Jaccard of word 5-shingles '
           '(character 5-shingles for unspaced text). Each list is a candidate failing test for the fixes of '
           'issue 20 item 4.', '']
@@ -429,8 +430,11 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
         md.append(f'| {c} | {fp:016x} | {len(ids)} | ' + '; '.join(f'`{i}` {snippet(docs[i], 40)!r}'.replace(
             '|', '\\|') for i in ex) + ' |')
     md.append('')
-    with open(os.path.join(out_dir, 'defects.md'), 'w', encoding='utf-8') as w:
-        w.write('\n'.join(md))
+    # Kept in docs/ as well: the next fixes start from these pairs, and the
+    # corpora take most of an hour to evaluate.
+    for path in (os.path.join(out_dir, 'defects.md'), os.path.join(ROOT, 'docs', 'quality-defects.md')):
+        with open(path, 'w', encoding='utf-8') as w:
+            w.write('\n'.join(md))
 
 
 # --- the markdown --------------------------------------------------------
@@ -438,6 +442,7 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
 def report(corpus_dir, out_dir, text):
     """Runs everything and returns the markdown sections (text: the prose, by section name)."""
     rows, confirm, eval_seconds = evaluate(corpus_dir, out_dir)
+    load = os.getloadavg()[0]
     dedup = dedup_times(corpus_dir)
     truth, simhash, baseline = index(rows)
     manifest = json.load(open(os.path.join(corpus_dir, 'manifest.json')))
@@ -499,7 +504,7 @@ def report(corpus_dir, out_dir, text):
             md.append(f'| {c} | {name} | {s["positives"]:,} | {prf(s["k"][3])} | {f(bs["f1"])} ({bs["k"]}) | '
                       f'{prf(cw)} | {prf(b0)} | {prf(b1)} |')
     md.append('')
-    md.append(text['corpora_time'])
+    md.append(text['corpora_time'].format(load=load))
     md.append('| corpus | documents | simdex: fingerprints (eval, 1 thread) | simdex dedup --threads 1 (wall, '
               f'median of {DEDUP_RUNS}) | baseline: shingles | signatures (128) | bands | estimate filter | '
               'baseline total |')
