@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the Debian packages the real corpora are made of (docs/corpora.md)
 # and builds the corpora: build/corpora/*.jsonl and manifest.json. The .deb
-# files stay in build/corpora/debs/ (about 250 MB; a second run fetches only
+# files stay in build/corpora/debs/ (about 350 MB; a second run fetches only
 # what is missing). Needs apt's package lists (apt-get update) and network
 # access to the Debian archive; run by tools/quality.sh, never by the tests.
 set -euo pipefail
