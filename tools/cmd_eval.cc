@@ -6,6 +6,8 @@
 //    "buckets":[{"bucket":"short","positives":..,"negatives":..,"hard_negatives":..,
 //                "mean_positive_distance":..,"mean_negative_distance":..,"confirm_calls":..,"confirmed":..,
 //                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"hard_fp":..,"precision":..,"recall":..,"f1":..},..]},..]}
+// With --truth jaccard the pairs' truth is their exact shingle Jaccard
+// instead, and tools/eval_truth.cc writes the lines.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
+#include "tools/eval_truth.h"
 #include "tools/json_text.h"
 
 namespace simdex::tools {
@@ -36,6 +39,9 @@ struct EvalArgs {
   std::vector<uint32_t> bounds = {140, 500};
   std::string output = "-";
   bool quiet = false;
+  // --truth jaccard: scored against the exact Jaccard truth, no labels needed.
+  std::string truth = "labels";
+  TruthEvalArgs jaccard;
 };
 
 void AppendNumber(std::string* out, double v) {
@@ -95,15 +101,6 @@ void AppendResult(const std::string& config, const std::string& confirm, const s
   out->append("]}\n");
 }
 
-Status Fingerprint(const FingerprintOptions& options, const std::vector<LabelledDocument>& docs,
-                   std::vector<FingerprintResult>* out) {
-  std::unique_ptr<Fingerprinter> fingerprinter;
-  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &fingerprinter));
-  out->clear();
-  for (const LabelledDocument& d : docs) out->push_back(fingerprinter->Fingerprint(d.text));
-  return Status::OK();
-}
-
 int RunEval(EvalArgs args) {
   if (args.configs.empty()) {
     for (const char* tokenizer : kDefaultConfigs) {
@@ -119,6 +116,30 @@ int RunEval(EvalArgs args) {
   for (size_t c = 0; c < args.configs.size(); ++c) {
     Status s = ParseEvalConfig(args.configs[c], &options[c]);
     if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  }
+  if (args.truth == "jaccard") {
+    TruthEvalArgs& j = args.jaccard;
+    j.sets = args.sets;
+    j.config_names = args.configs;
+    j.configs = options;
+    j.confirm = args.confirm;
+    j.truth.max_k = args.max_k;
+    j.truth.bounds = args.bounds;
+    j.output = args.output;
+    j.quiet = args.quiet;
+    if ((j.bands.bands > 0) != (j.bands.rows > 0)) {
+      return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+    }
+    if (j.bands.bands * j.bands.rows > j.num_perm) {
+      return ReportError(kCommand, "--bands x --rows must be at most --num-perm", kExitUsage);
+    }
+    if (!(j.truth.unrelated <= j.truth.negative && j.truth.negative <= j.truth.positive)) {
+      return ReportError(kCommand, "thresholds must satisfy --unrelated <= --negative <= --positive", kExitUsage);
+    }
+    return RunTruthEval(j);
+  }
+  if (args.jaccard.baseline || !args.jaccard.list_path.empty()) {
+    return ReportError(kCommand, "--baseline and --list need --truth jaccard", kExitUsage);
   }
   EvalOptions eval;
   eval.max_k = args.max_k;
@@ -150,7 +171,9 @@ int RunEval(EvalArgs args) {
     std::vector<EvalBucket> all;
     for (size_t i = 0; i < sets.size() && s.ok(); ++i) {
       std::vector<EvalBucket> buckets;
-      s = Fingerprint(options[c], sets[i], &fingerprints);
+      std::vector<std::string_view> texts;
+      for (const LabelledDocument& d : sets[i]) texts.push_back(d.text);
+      s = FingerprintAll(options[c], texts, &fingerprints);
       if (s.ok()) s = Evaluate(sets[i], fingerprints, eval, &buckets);
       if (!s.ok()) break;
       AppendResult(args.configs[c], confirm_name, args.sets[i], sets[i].size(), buckets, &out);
@@ -178,7 +201,8 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
   auto args = std::make_shared<EvalArgs>();
   CLI::App* sub = app.add_subcommand(
       "eval", "Precision, recall and F1 of near-duplicate pairs on labelled sets, per length bucket, k and configuration");
-  sub->add_option("sets", args->sets, "labelled sets: JSONL with string fields id, text, cluster (and topic)")
+  sub->add_option("sets", args->sets, "labelled sets: JSONL with string fields id, text, cluster (and topic); with --truth "
+                  "jaccard, id and text")
       ->required();
   sub->add_option("--config", args->configs,
                   "fingerprint configuration, e.g. words,tf,stop or chars3,log-tf,no-stop or python-simhash; "
@@ -192,6 +216,48 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->delimiter(',')
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "JSON lines ('-' = stdout)")->capture_default_str();
+  TruthEvalArgs& j = args->jaccard;
+  j.truth.list_negative_within = 3;
+  j.truth.list_positive_beyond = 12;
+  sub->add_option("--truth", args->truth,
+                  "labels: a pair is a near-duplicate iff its documents share a cluster; jaccard: iff the exact "
+                  "Jaccard of their shingle sets is >= --positive (clusters not needed; docs/quality.md)")
+      ->check(CLI::IsMember({"labels", "jaccard"}))
+      ->capture_default_str();
+  sub->add_option("--shingle", j.shingles.word_n, "words per shingle (spaced text) and characters per shingle "
+                  "(unspaced text: Chinese, Japanese, Thai, ...) of the Jaccard truth")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str()
+      ->each([&j](const std::string&) { j.shingles.char_n = j.shingles.word_n; });
+  sub->add_option("--positive", j.truth.positive, "Jaccard truth: a near-duplicate pair at J >= this")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub->add_option("--negative", j.truth.negative, "Jaccard truth: not a near-duplicate at J < this (pairs in "
+                  "between are counted apart)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub->add_option("--unrelated", j.truth.unrelated, "Jaccard truth: clearly unrelated at J < this")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sub->add_flag("--baseline", j.baseline, "Jaccard truth: also run the MinHash-LSH baseline on the same shingles");
+  sub->add_option("--num-perm", j.num_perm, "baseline: min-hashes per signature")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  sub->add_option("--baseline-threshold", j.baseline_threshold,
+                  "baseline: the Jaccard its bands are tuned for and its estimate filter keeps")
+      ->check(CLI::Range(0.01, 1.0))
+      ->capture_default_str();
+  sub->add_option("--bands", j.bands.bands, "baseline: bands (default: optimal for the threshold)")
+      ->check(CLI::Range(1, 1024));
+  sub->add_option("--rows", j.bands.rows, "baseline: rows per band")->check(CLI::Range(1, 1024));
+  sub->add_option("--list", j.list_path, "Jaccard truth: write the listed pairs here as JSON lines (negative "
+                  "pairs within --list-within bits, positive pairs beyond --list-beyond bits)");
+  sub->add_option("--list-within", j.truth.list_negative_within, "see --list")
+      ->check(CLI::Range(-1, 64))
+      ->capture_default_str();
+  sub->add_option("--list-beyond", j.truth.list_positive_beyond, "see --list")
+      ->check(CLI::Range(0, 65))
+      ->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no summary on stderr");
   sub->callback([args, run] { *run = [args] { return RunEval(*args); }; });
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates docs/quality.md and docs/plots/quality-*.png: checks that the
 # bundled labelled sets are what tests/data/make_eval_sets.py makes, builds
-# simdex, then runs tools/quality_report.py (simdex eval over every
-# configuration, the second stage's cost). Raw results: build/quality/.
+# simdex, builds the real corpora from Debian packages (tools/corpora.sh,
+# docs/corpora.md), then runs tools/quality_report.py (simdex eval over every
+# configuration, the second stage's cost, the corpora against the Jaccard
+# truth and the MinHash-LSH baseline). Raw results: build/quality/, among
+# them defects.md (the pairs that show SimHash's text defects).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
@@ -15,4 +18,5 @@ for f in edits heavy natural; do
   cmp -s "$out/sets/$f.jsonl" "tests/data/eval/$f.jsonl" ||
     { echo "tools/quality.sh: tests/data/eval/$f.jsonl differs from what make_eval_sets.py makes" >&2; exit 1; }
 done
+tools/corpora.sh build/corpora
 python3 tools/quality_report.py "$out"

@@ -20,6 +20,7 @@ import time
 
 import matplotlib
 matplotlib.use('Agg')
+import quality_corpora  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -292,13 +293,19 @@ def main():
         'closely than single words do; on the controlled edits they need a larger k for the same recall (see '
         '"Every configuration"), which is why the default stays words.')
     add('')
+    corpus_dir = os.path.join(ROOT, 'build', 'corpora')
+    add(quality_corpora.report(corpus_dir, out_dir, TEXT_NAMED))
     with open(os.path.join(ROOT, 'docs', 'quality.md'), 'w', encoding='utf-8') as w:
         w.write('\n'.join(md))
     print('docs/quality.md and docs/plots/quality-*.png written', file=sys.stderr)
 
 
-TEXT_SECTIONS = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'),
-                 encoding='utf-8').read().split('<!-- SECTION -->')
+_TEXT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'), encoding='utf-8').read()
+# Named sections (the real corpora, tools/quality_corpora.py) follow the
+# numbered ones of the labelled sets.
+_NAMED = re.split(r'<!-- SECTION (\w+) -->\n', _TEXT)
+TEXT_NAMED = {_NAMED[i]: _NAMED[i + 1].strip('\n') + '\n' for i in range(1, len(_NAMED), 2)}
+TEXT_SECTIONS = _NAMED[0].split('<!-- SECTION -->')
 TEXT_HEAD, TEXT_TARGETS, TEXT_COMPARE, TEXT_GRID, TEXT_PER_K, TEXT_CONFIRM, TEXT_COST, TEXT_DEFAULTS, TEXT_TAIL = \
     [t.strip("\n") + "\n" for t in TEXT_SECTIONS]
 

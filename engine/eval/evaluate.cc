@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "engine/eval/scores.h"
 #include "simdex/eval.h"
 
 namespace simdex {
@@ -33,19 +34,9 @@ void AddCounts(const EvalBucket& f, EvalBucket* t) {
 
 }  // namespace
 
-double EvalBucket::Precision(int k) const {
-  const uint64_t predicted = tp[k] + fp[k];
-  return predicted == 0 ? 1.0 : static_cast<double>(tp[k]) / static_cast<double>(predicted);
-}
-
-double EvalBucket::Recall(int k) const {
-  return positives == 0 ? 1.0 : static_cast<double>(tp[k]) / static_cast<double>(positives);
-}
-
-double EvalBucket::F1(int k) const {
-  const double p = Precision(k), r = Recall(k);
-  return p + r == 0 ? 0.0 : 2 * p * r / (p + r);
-}
+double EvalBucket::Precision(int k) const { return eval::Precision(tp[k], fp[k]); }
+double EvalBucket::Recall(int k) const { return eval::Recall(tp[k], positives); }
+double EvalBucket::F1(int k) const { return eval::F1(Precision(k), Recall(k)); }
 
 Status Evaluate(std::span<const LabelledDocument> documents, std::span<const FingerprintResult> fingerprints,
                 const EvalOptions& options, std::vector<EvalBucket>* out) {

@@ -25,7 +25,7 @@ Status StringField(simdjson::dom::object object, const char* name, bool required
 
 }  // namespace
 
-Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* out) {
+Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* out, bool require_cluster) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError(path + ": cannot open");
   simdjson::dom::parser parser;
@@ -45,7 +45,7 @@ Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* o
     LabelledDocument doc;
     Status s = StringField(object, "id", true, &doc.id);
     if (s.ok()) s = StringField(object, "text", true, &doc.text);
-    if (s.ok()) s = StringField(object, "cluster", true, &doc.cluster);
+    if (s.ok()) s = StringField(object, "cluster", require_cluster, &doc.cluster);
     if (s.ok()) s = StringField(object, "topic", false, &doc.topic);
     if (!s.ok()) return where(s.message());
     docs.push_back(std::move(doc));

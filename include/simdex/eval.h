@@ -18,6 +18,7 @@
 #define SIMDEX_EVAL_H_
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,9 +39,11 @@ struct LabelledDocument {
 
 // Reads a labelled set: JSON Lines, one object per document with the string
 // fields "id", "text" and "cluster" and optionally "topic" (other fields are
-// ignored). A line that is not such an object is an InvalidArgument naming
-// file and line; a missing file is an IOError.
-Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* out);
+// ignored). With require_cluster false, "cluster" is optional too (empty
+// when absent): a batch evaluated against the Jaccard truth needs no labels.
+// A line that is not such an object is an InvalidArgument naming file and
+// line; a missing file is an IOError.
+Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* out, bool require_cluster = true);
 
 // Parses a fingerprint configuration: comma-separated words, the first the
 // tokenizer ("words", "chars<N>" for character N-grams, "shingles<N>" for
@@ -93,6 +96,202 @@ Status Evaluate(std::span<const LabelledDocument> documents, std::span<const Fin
 // Adds the counts of `from` to `into` bucket by bucket. REQUIRES: both come
 // from Evaluate with the same options.
 void AddBuckets(const std::vector<EvalBucket>& from, std::vector<EvalBucket>* into);
+
+
+// ---------------------------------------------------------------------------
+// The field's pairwise truth: exact Jaccard similarity of shingle sets
+// (docs/quality.md, "The pairwise truth"). No labels are needed: a pair is a
+// near-duplicate when J >= 0.8 and not one when J < 0.5.
+//
+// A text becomes a set of shingles this way:
+//   1. UTF-8 decoded (invalid sequences become U+FFFD), NFKC + case folding
+//      (ICU's NFKC_Casefold, the normaliser of the fingerprints), then every
+//      run of white space (Unicode White_Space) collapsed to one space and
+//      the ends trimmed.
+//   2. Spaced or unspaced: the text's letters (Unicode general category L)
+//      are counted in units, one unit per letter of a script written without
+//      spaces between words (Han, Hiragana, Katakana, Thai, Lao, Khmer,
+//      Myanmar, Tibetan) and one unit per run of consecutive letters of any
+//      other script (one word). The text is unspaced when those scripts make
+//      at least `unspaced_share` of the units. Hangul is counted as spaced:
+//      Korean separates its words with spaces.
+//   3. Spaced text: words are the runs between spaces (punctuation stays
+//      part of its word); shingles are the word_n-word windows, joined by
+//      one space. Unspaced text: the spaces are removed; shingles are the
+//      char_n-code-point windows. A text with fewer units than n has one
+//      shingle, all of it; a text with none (empty or only spaces) has none.
+//   4. Each shingle is hashed to 64 bits (XXH3-64 of its UTF-8 bytes, seed 1
+//      for word shingles and 2 for character shingles, so the two kinds do
+//      not meet); a document's set is its sorted distinct hashes.
+//
+// J(A, B) = |A ∩ B| / |A ∪ B| of those hash sets; J = 0 when either is
+// empty. Computed on hashes, J differs from J on the shingles themselves
+// only where two distinct shingles collide: with s distinct shingles in a
+// batch, the expected number of colliding shingle pairs is s^2 / 2^65
+// (5 x 10^-7 for s = 10^8: far below one changed pair in any batch here).
+struct ShingleOptions {
+  int word_n = 5;               // REQUIRES: 1..64
+  int char_n = 5;               // REQUIRES: 1..64
+  double unspaced_share = 0.5;  // REQUIRES: 0 < unspaced_share <= 1
+};
+
+enum class ShingleKind : uint8_t {
+  kNone,   // no shingles: empty text or only white space
+  kWords,  // spaced text: word shingles
+  kChars,  // unspaced text: character shingles
+};
+
+// Thread safety: one thread per ShingleMaker.
+class ShingleMaker {
+ public:
+  static Status Create(const ShingleOptions& options, std::unique_ptr<ShingleMaker>* out);
+  ~ShingleMaker();
+
+  // Replaces *out with the sorted distinct shingle hashes of utf8_text and
+  // returns which kind they are.
+  ShingleKind Make(std::string_view utf8_text, std::vector<uint64_t>* out);
+
+ private:
+  struct Rep;
+  explicit ShingleMaker(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// A pair of documents (a < b, indexes into the batch) and its shingle counts.
+struct JaccardPair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+  uint32_t intersection = 0;  // shingles in both
+  uint32_t union_size = 0;    // shingles in either
+  double jaccard() const { return union_size == 0 ? 0.0 : static_cast<double>(intersection) / union_size; }
+};
+
+// Every pair (a < b) of `sets` (each sorted and distinct) whose Jaccard is
+// >= min_jaccard, sorted by (a, b); exact, not sampled. An inverted index
+// over the shingle hashes enumerates only the pairs that share a shingle
+// (the others have J = 0), and counts each pair's intersection exactly: the
+// cost is the sum over shingles of (documents holding it)^2 / 2.
+// REQUIRES: 0 < min_jaccard <= 1; sets.size() < 2^32.
+Status FindJaccardPairs(std::span<const std::vector<uint64_t>> sets, double min_jaccard,
+                        std::vector<JaccardPair>* out);
+
+// How a pair counts against the truth.
+struct TruthOptions {
+  double positive = 0.8;   // J >= positive: a near-duplicate pair
+  double negative = 0.5;   // J < negative: not one; in between: counted apart, in neither P nor R
+  double unrelated = 0.2;  // J < unrelated: clearly unrelated (a subset of the negatives)
+  // Length buckets in code points of the pair's shorter text, as EvalOptions.
+  std::vector<uint32_t> bounds = {140, 500};
+  int max_k = 10;  // REQUIRES: 0..64
+  // Optional second stage: a pair within k counts only if confirmed. Not
+  // owned; used by one thread.
+  Confirmer* confirmer = nullptr;
+  // Pairs to list (EvaluateAgainstTruth's `listed`): negative pairs (J <
+  // negative, the unrelated among them) within list_negative_within bits and
+  // positive pairs farther than list_positive_beyond bits; -1 / 65 lists
+  // none. At most list_limit.
+  int list_negative_within = -1;
+  int list_positive_beyond = 65;
+  size_t list_limit = 100000;
+};
+
+// Counts of one length bucket against the truth.
+struct TruthBucket {
+  std::string name;  // "short", "medium", "long", "all"
+  uint32_t min_length = 0;
+  uint32_t max_length = 0;  // exclusive; UINT32_MAX: no bound
+  uint64_t positives = 0;   // J >= positive
+  uint64_t between = 0;     // negative <= J < positive
+  uint64_t negatives = 0;   // J < negative
+  uint64_t unrelated = 0;   // J < unrelated (also counted in negatives)
+  // Distances of the pairs whose documents both have a fingerprint, by
+  // class: index d counts the pairs d bits apart (0..64). Empty for
+  // predicted pairs (EvaluatePairsAgainstTruth).
+  std::vector<uint64_t> positive_distances, between_distances, negative_distances, unrelated_distances;
+  // Index k: pairs predicted at <= k (and confirmed, with a confirmer).
+  std::vector<uint64_t> tp, fp, between_predicted, unrelated_predicted;
+  uint64_t confirm_calls = 0;
+  uint64_t confirmed = 0;
+
+  double Precision(int k) const;  // tp / (tp + fp); 1 when nothing is predicted
+  double Recall(int k) const;     // tp / positives; 1 when there are no positives
+  double F1(int k) const;
+  // Of unrelated_distances; NaN when it is empty. The median is the lower
+  // median (distances are integers).
+  double MeanUnrelatedDistance() const;
+  double MedianUnrelatedDistance() const;
+};
+
+// A pair listed for inspection.
+struct ListedPair {
+  uint32_t a = 0, b = 0;
+  int distance = 0;
+  double jaccard = 0;
+};
+
+// Scores SimHash fingerprints against the truth: every pair of the batch
+// (n(n-1)/2), its class from `truth` (which must list every pair with
+// J >= options.unrelated, as FindJaccardPairs(sets, min <= unrelated) does;
+// unlisted pairs have J < unrelated) and its distance. *out gets one bucket
+// per length range and a last one, "all". `listed` (optional) gets the
+// pairs options ask for, in (a, b) order.
+// REQUIRES: texts.size() == fingerprints.size(); truth sorted by (a, b).
+Status EvaluateAgainstTruth(std::span<const std::string_view> texts, std::span<const FingerprintResult> fingerprints,
+                            std::span<const JaccardPair> truth, const TruthOptions& options,
+                            std::vector<TruthBucket>* out, std::vector<ListedPair>* listed = nullptr);
+
+// Scores a set of predicted pairs (a < b, sorted, distinct) against the
+// truth, as EvaluateAgainstTruth does with every predicted pair at distance
+// 0 and every other pair out of reach: the counts are at index k = 0 only
+// (max_k and the confirmer of options are not used).
+Status EvaluatePairsAgainstTruth(std::span<const std::string_view> texts, std::span<const uint64_t> predicted,
+                                 std::span<const JaccardPair> truth, const TruthOptions& options,
+                                 std::vector<TruthBucket>* out);
+
+// A pair (a < b) packed for EvaluatePairsAgainstTruth: a in the high 32 bits.
+inline uint64_t PackPair(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
+
+// ---------------------------------------------------------------------------
+// BASELINE, not a product feature: MinHash-LSH as the field runs it, for
+// comparison in `simdex eval --baseline` and docs/quality.md. The same
+// shingle sets as the truth; num_perm independent min-hashes; b bands of r
+// rows; candidates are the pairs that share a band's bucket; optionally
+// only candidates whose estimated Jaccard reaches the threshold are kept.
+
+// The hash family: h_i(x) = (a_i * (x mod p) + b_i) mod p with p = 2^61 - 1,
+// a_i in [1, p) and b_i in [0, p) drawn from SplitMix64(seed); a signature
+// holds min over the set of h_i for i < num_perm. An empty set's signature
+// is all UINT64_MAX (never a min-hash value), and is never banded.
+class BaselineMinHash {
+ public:
+  // REQUIRES: 1 <= num_perm <= 1024.
+  static Status Create(int num_perm, uint64_t seed, std::unique_ptr<BaselineMinHash>* out);
+  int num_perm() const { return static_cast<int>(a_.size()); }
+  // Writes num_perm() values to signature.
+  void Sign(std::span<const uint64_t> shingles, uint64_t* signature) const;
+  // The share of equal positions of two signatures: the estimate of J.
+  static double Estimate(const uint64_t* x, const uint64_t* y, int num_perm);
+
+ private:
+  std::vector<uint64_t> a_, b_;
+};
+
+// Bands and rows for a threshold: the (b, r) with b * r <= num_perm that
+// minimise fp_weight * (integral over s in [0, t] of P(candidate | s)) +
+// fn_weight * (integral over [t, 1] of 1 - P(candidate | s)), with
+// P(candidate | s) = 1 - (1 - s^r)^b (the usual optimisation, as the
+// datasketch package chooses its defaults).
+struct LshBands {
+  int bands = 0;
+  int rows = 0;
+};
+LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight = 0.5, double fn_weight = 0.5);
+
+// The candidate pairs of signatures (n x num_perm values, row-major): every
+// pair whose r values of some band are all equal, packed (PackPair), sorted
+// and distinct. REQUIRES: bands * rows <= num_perm.
+Status LshCandidatePairs(std::span<const uint64_t> signatures, int num_perm, LshBands bands,
+                         std::vector<uint64_t>* out);
 
 }  // namespace simdex
 

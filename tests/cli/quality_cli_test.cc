@@ -1,7 +1,8 @@
 // `simdex dedup --confirm/--k-short` and `simdex eval` end to end on the
 // bundled labelled set tests/data/eval/edits.jsonl: the accepted pairs and
 // clusters against a brute-force oracle over every pair, the eval counts
-// against the library, and bad input.
+// (labelled and against the Jaccard truth) against the library, and bad
+// input.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -154,6 +155,62 @@ TEST_F(QualityCli, EvalBadInputNamesFileAndLine) {
   r = RunSimdex(dir_, {"eval", "--config", "words,idf", kEdits});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown option 'idf'"), std::string::npos) << r.err;
+}
+
+TEST_F(QualityCli, EvalJaccardTruthCountsEqualTheLibrarys) {
+  // edits.jsonl's clusters are ignored: the truth is the shingles' Jaccard.
+  const RunResult r = RunSimdex(dir_, {"eval", "--quiet", "--truth", "jaccard", "--config", "default", "--baseline",
+                                       "--max-k", "4", "--list", dir_.File("pairs.jsonl"), kEdits});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u);  // the truth, the fingerprints, the baseline without and with its filter
+  EXPECT_EQ(lines[0].rfind("{\"kind\":\"truth\"", 0), 0u) << lines[0];
+  EXPECT_NE(lines[2].find("\"method\":\"minhash-lsh\",\"filter\":\"none\",\"num_perm\":128,\"bands\":9,"
+                          "\"rows\":13"),
+            std::string::npos)
+      << lines[2];
+  std::unique_ptr<ShingleMaker> maker;
+  ASSERT_TRUE(ShingleMaker::Create(ShingleOptions(), &maker).ok());
+  std::vector<std::vector<uint64_t>> sets(docs_.size());
+  std::vector<std::string_view> texts;
+  for (size_t i = 0; i < docs_.size(); ++i) {
+    maker->Make(docs_[i].text, &sets[i]);
+    texts.push_back(docs_[i].text);
+  }
+  std::vector<JaccardPair> truth;
+  ASSERT_TRUE(FindJaccardPairs(sets, 0.2, &truth).ok());
+  TruthOptions options;
+  options.max_k = 4;
+  options.list_negative_within = 3;
+  options.list_positive_beyond = 12;
+  std::vector<TruthBucket> buckets;
+  std::vector<ListedPair> listed;
+  ASSERT_TRUE(EvaluateAgainstTruth(texts, fps_, truth, options, &buckets, &listed).ok());
+  for (const TruthBucket& b : buckets) {
+    const size_t at = lines[1].find("{\"bucket\":\"" + b.name + "\"");
+    ASSERT_NE(at, std::string::npos) << b.name;
+    std::string want = "\"positives\":" + std::to_string(b.positives) + ",\"between\":" +
+                       std::to_string(b.between) + ",\"negatives\":" + std::to_string(b.negatives);
+    EXPECT_NE(lines[1].find(want, at), std::string::npos) << b.name << " " << want;
+    want = "{\"k\":3,\"tp\":" + std::to_string(b.tp[3]) + ",\"fp\":" + std::to_string(b.fp[3]) + ",";
+    EXPECT_NE(lines[1].find(want, at), std::string::npos) << b.name << " " << want;
+  }
+  EXPECT_EQ(Lines(ReadFile(dir_.File("pairs.jsonl"))).size(), listed.size());
+}
+
+TEST_F(QualityCli, EvalJaccardBadOptionsAreUsageErrorsWithNoOutput) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"eval", "--truth", "jaccard", "--bands", "5", "-o", dir_.File("out.jsonl"), kEdits},
+      {"eval", "--truth", "jaccard", "--bands", "20", "--rows", "10", "-o", dir_.File("out.jsonl"), kEdits},
+      {"eval", "--truth", "jaccard", "--negative", "0.9", "-o", dir_.File("out.jsonl"), kEdits},
+      {"eval", "--truth", "votes", "-o", dir_.File("out.jsonl"), kEdits},
+      {"eval", "--baseline", "-o", dir_.File("out.jsonl"), kEdits},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << args[2] << " " << r.err;
+    EXPECT_FALSE(FileExists(dir_.File("out.jsonl")));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,287 @@
+// simdex eval --truth jaccard (tools/eval_truth.h). Per set, JSON lines:
+//   {"kind":"truth","set":..,"documents":..,"word_documents":..,"char_documents":..,"empty_documents":..,
+//    "shingles":..,"shingle_seconds":..,"pairs_seconds":..,"pairs_from_unrelated":..}
+//   {"kind":"simhash","config":..,"confirm":..,"set":..,"fingerprint_seconds":..,"evaluate_seconds":..,
+//    "buckets":[{"bucket":..,"positives":..,"between":..,"negatives":..,"unrelated":..,
+//                "mean_unrelated_distance":..,"median_unrelated_distance":..,"confirm_calls":..,"confirmed":..,
+//                "distances":{"positive":[65 counts],"between":..,"negative":..,"unrelated":..},
+//                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"between":..,"unrelated":..,"precision":..,"recall":..,
+//                      "f1":..},..]},..]}
+//   {"kind":"baseline","method":"minhash-lsh","filter":"none"|"estimate",.., "buckets":[.. "k":[{"k":0,..}]]}
+#include "tools/eval_truth.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "simdex/confirm.h"
+#include "simdex/output_writer.h"
+#include "tools/commands.h"
+#include "tools/json_text.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr const char* kCommand = "eval";
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+void AppendNumber(std::string* out, double v) {
+  if (std::isnan(v)) {
+    out->append("null");
+    return;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  out->append(buf);
+}
+
+void AppendField(std::string* out, const char* name, double v) {
+  out->append(",\"").append(name).append("\":");
+  AppendNumber(out, v);
+}
+
+void AppendCount(std::string* out, const char* name, uint64_t v) {
+  out->append(",\"").append(name).append("\":").append(std::to_string(v));
+}
+
+void AppendHistogram(std::string* out, const char* name, const std::vector<uint64_t>& h, bool first) {
+  if (!first) out->push_back(',');
+  out->append("\"").append(name).append("\":[");
+  for (size_t i = 0; i < h.size(); ++i) {
+    if (i > 0) out->push_back(',');
+    out->append(std::to_string(h[i]));
+  }
+  out->push_back(']');
+}
+
+void AppendBuckets(const std::vector<TruthBucket>& buckets, std::string* out) {
+  out->append(",\"buckets\":[");
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    const TruthBucket& b = buckets[i];
+    if (i > 0) out->push_back(',');
+    out->append("{\"bucket\":");
+    AppendJsonString(out, b.name);
+    AppendCount(out, "min_length", b.min_length);
+    out->append(",\"max_length\":");
+    out->append(b.max_length == UINT32_MAX ? "null" : std::to_string(b.max_length));
+    AppendCount(out, "positives", b.positives);
+    AppendCount(out, "between", b.between);
+    AppendCount(out, "negatives", b.negatives);
+    AppendCount(out, "unrelated", b.unrelated);
+    if (!b.unrelated_distances.empty()) {
+      AppendField(out, "mean_unrelated_distance", b.MeanUnrelatedDistance());
+      AppendField(out, "median_unrelated_distance", b.MedianUnrelatedDistance());
+      out->append(",\"distances\":{");
+      AppendHistogram(out, "positive", b.positive_distances, true);
+      AppendHistogram(out, "between", b.between_distances, false);
+      AppendHistogram(out, "negative", b.negative_distances, false);
+      AppendHistogram(out, "unrelated", b.unrelated_distances, false);
+      out->push_back('}');
+    }
+    AppendCount(out, "confirm_calls", b.confirm_calls);
+    AppendCount(out, "confirmed", b.confirmed);
+    out->append(",\"k\":[");
+    for (size_t k = 0; k < b.tp.size(); ++k) {
+      const int ki = static_cast<int>(k);
+      if (k > 0) out->push_back(',');
+      out->append("{\"k\":").append(std::to_string(k));
+      AppendCount(out, "tp", b.tp[k]);
+      AppendCount(out, "fp", b.fp[k]);
+      AppendCount(out, "fn", b.positives - b.tp[k]);
+      AppendCount(out, "between", b.between_predicted[k]);
+      AppendCount(out, "unrelated", b.unrelated_predicted[k]);
+      AppendField(out, "precision", b.Precision(ki));
+      AppendField(out, "recall", b.Recall(ki));
+      AppendField(out, "f1", b.F1(ki));
+      out->push_back('}');
+    }
+    out->append("]}");
+  }
+  out->append("]}\n");
+}
+
+void AppendHead(std::string* out, const char* kind, const std::string& set) {
+  out->append("{\"kind\":\"").append(kind).append("\",\"set\":");
+  AppendJsonString(out, set);
+}
+
+// The MinHash-LSH baseline over one set's shingles: two lines, candidates as
+// they come from the bands and candidates kept by the estimate.
+Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
+                   std::span<const std::vector<uint64_t>> sets, double shingle_seconds,
+                   std::span<const JaccardPair> truth, std::string* out) {
+  std::unique_ptr<BaselineMinHash> minhash;
+  SIMDEX_RETURN_IF_ERROR(BaselineMinHash::Create(args.num_perm, args.seed, &minhash));
+  const LshBands bands =
+      args.bands.bands > 0 ? args.bands : OptimalLshBands(args.baseline_threshold, args.num_perm);
+  const size_t k = static_cast<size_t>(args.num_perm);
+  auto start = Clock::now();
+  std::vector<uint64_t> signatures(sets.size() * k);
+  for (size_t d = 0; d < sets.size(); ++d) minhash->Sign(sets[d], signatures.data() + d * k);
+  const double sign_seconds = Since(start);
+  start = Clock::now();
+  std::vector<uint64_t> candidates;
+  SIMDEX_RETURN_IF_ERROR(LshCandidatePairs(signatures, args.num_perm, bands, &candidates));
+  const double band_seconds = Since(start);
+  start = Clock::now();
+  std::vector<uint64_t> kept;
+  for (uint64_t p : candidates) {
+    const uint64_t* x = signatures.data() + (p >> 32) * k;
+    const uint64_t* y = signatures.data() + (p & 0xffffffffu) * k;
+    if (BaselineMinHash::Estimate(x, y, args.num_perm) >= args.baseline_threshold) kept.push_back(p);
+  }
+  const double filter_seconds = Since(start);
+  for (const bool filtered : {false, true}) {
+    std::vector<TruthBucket> buckets;
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, filtered ? kept : candidates, truth, args.truth, &buckets));
+    AppendHead(out, "baseline", set);
+    out->append(",\"method\":\"minhash-lsh\",\"filter\":\"").append(filtered ? "estimate" : "none").append("\"");
+    AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
+    AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
+    AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
+    AppendField(out, "threshold", args.baseline_threshold);
+    AppendCount(out, "documents", texts.size());
+    AppendCount(out, "candidates", candidates.size());
+    AppendCount(out, "kept", filtered ? kept.size() : candidates.size());
+    AppendField(out, "shingle_seconds", shingle_seconds);
+    AppendField(out, "sign_seconds", sign_seconds);
+    AppendField(out, "band_seconds", band_seconds);
+    AppendField(out, "filter_seconds", filtered ? filter_seconds : 0.0);
+    AppendBuckets(buckets, out);
+  }
+  return Status::OK();
+}
+
+Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer* confirmer, std::string* out,
+                   std::string* list) {
+  std::vector<LabelledDocument> docs;
+  SIMDEX_RETURN_IF_ERROR(ReadLabelledSet(set, &docs, /*require_cluster=*/false));
+  std::vector<std::string_view> texts;
+  for (const LabelledDocument& d : docs) {
+    if (d.text.size() > INT32_MAX) return Status::InvalidArgument(set + ": document '" + d.id + "' is over 2 GiB");
+    texts.push_back(d.text);
+  }
+  // The truth.
+  std::unique_ptr<ShingleMaker> maker;
+  SIMDEX_RETURN_IF_ERROR(ShingleMaker::Create(args.shingles, &maker));
+  auto start = Clock::now();
+  std::vector<std::vector<uint64_t>> sets(docs.size());
+  uint64_t kinds[3] = {0, 0, 0}, shingles = 0;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    ++kinds[static_cast<int>(maker->Make(texts[i], &sets[i]))];
+    shingles += sets[i].size();
+  }
+  const double shingle_seconds = Since(start);
+  start = Clock::now();
+  std::vector<JaccardPair> truth;
+  // Every pair the scoring must class is listed: those with J >= unrelated
+  // (a threshold of 0 would list every pair sharing a shingle).
+  SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(args.truth.unrelated, 1e-12), &truth));
+  const double pairs_seconds = Since(start);
+  AppendHead(out, "truth", set);
+  AppendCount(out, "documents", docs.size());
+  AppendCount(out, "word_documents", kinds[static_cast<int>(ShingleKind::kWords)]);
+  AppendCount(out, "char_documents", kinds[static_cast<int>(ShingleKind::kChars)]);
+  AppendCount(out, "empty_documents", kinds[static_cast<int>(ShingleKind::kNone)]);
+  AppendCount(out, "shingles", shingles);
+  AppendCount(out, "pairs_from_unrelated", truth.size());
+  AppendField(out, "shingle_seconds", shingle_seconds);
+  AppendField(out, "pairs_seconds", pairs_seconds);
+  out->append("}\n");
+
+  std::vector<FingerprintResult> fingerprints;
+  TruthOptions truth_options = args.truth;
+  truth_options.confirmer = confirmer;
+  for (size_t c = 0; c < args.configs.size(); ++c) {
+    start = Clock::now();
+    SIMDEX_RETURN_IF_ERROR(FingerprintAll(args.configs[c], texts, &fingerprints));
+    const double fingerprint_seconds = Since(start);
+    start = Clock::now();
+    std::vector<TruthBucket> buckets;
+    std::vector<ListedPair> listed;
+    SIMDEX_RETURN_IF_ERROR(EvaluateAgainstTruth(texts, fingerprints, truth, truth_options, &buckets,
+                                                args.list_path.empty() ? nullptr : &listed));
+    const double evaluate_seconds = Since(start);
+    AppendHead(out, "simhash", set);
+    out->append(",\"config\":");
+    AppendJsonString(out, args.config_names[c]);
+    out->append(",\"confirm\":");
+    if (args.confirm.empty()) out->append("null");
+    else AppendJsonString(out, args.confirm);
+    AppendCount(out, "documents", docs.size());
+    AppendField(out, "fingerprint_seconds", fingerprint_seconds);
+    AppendField(out, "evaluate_seconds", evaluate_seconds);
+    AppendBuckets(buckets, out);
+    for (const ListedPair& p : listed) {
+      AppendHead(list, "pair", set);
+      list->append(",\"config\":");
+      AppendJsonString(list, args.config_names[c]);
+      list->append(",\"a\":");
+      AppendJsonString(list, docs[p.a].id);
+      list->append(",\"b\":");
+      AppendJsonString(list, docs[p.b].id);
+      AppendCount(list, "distance", static_cast<uint64_t>(p.distance));
+      AppendField(list, "jaccard", p.jaccard);
+      AppendCount(list, "a_fingerprint", fingerprints[p.a].fingerprint);
+      AppendCount(list, "b_fingerprint", fingerprints[p.b].fingerprint);
+      list->append("}\n");
+    }
+  }
+  if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out));
+  return Status::OK();
+}
+
+}  // namespace
+
+Status FingerprintAll(const FingerprintOptions& options, std::span<const std::string_view> texts,
+                      std::vector<FingerprintResult>* out) {
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &fingerprinter));
+  out->clear();
+  for (std::string_view t : texts) out->push_back(fingerprinter->Fingerprint(t));
+  return Status::OK();
+}
+
+int RunTruthEval(const TruthEvalArgs& args) {
+  std::unique_ptr<Confirmer> confirmer;
+  if (!args.confirm.empty()) {
+    ConfirmOptions confirm;
+    Status s = ParseConfirmSpec(args.confirm, &confirm);
+    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  }
+  std::unique_ptr<OutputWriter> writer, list_writer;
+  Status s = OutputWriter::Open(args.output, &writer);
+  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!args.list_path.empty()) {
+    s = OutputWriter::Open(args.list_path, &list_writer);
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
+  }
+  const auto start = Clock::now();
+  for (const std::string& set : args.sets) {
+    std::string out, list;
+    s = EvaluateSet(args, set, confirmer.get(), &out, &list);
+    if (!s.ok()) return ReportError(kCommand, s);
+    s = writer->Append(out);
+    if (s.ok() && list_writer) s = list_writer->Append(list);
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  }
+  s = writer->Close();
+  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (list_writer) {
+    s = list_writer->Close();
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
+  }
+  if (!args.quiet) {
+    std::fprintf(stderr, "simdex eval: %zu configurations x %zu sets against the Jaccard truth%s%s in %.2f s\n",
+                 args.configs.size(), args.sets.size(), args.confirm.empty() ? "" : (", confirmed by " + args.confirm).c_str(),
+                 args.baseline ? ", with the MinHash-LSH baseline" : "", Since(start));
+  }
+  return 0;
+}
+
+}  // namespace simdex::tools

@@ -1,0 +1,43 @@
+// simdex eval --truth jaccard: fingerprints, confirmations and the MinHash-LSH
+// baseline scored against the exact Jaccard truth (include/simdex/eval.h).
+#ifndef SIMDEX_TOOLS_EVAL_TRUTH_H_
+#define SIMDEX_TOOLS_EVAL_TRUTH_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/eval.h"
+#include "simdex/fingerprint.h"
+
+namespace simdex::tools {
+
+struct TruthEvalArgs {
+  std::vector<std::string> sets;
+  std::vector<std::string> config_names;
+  std::vector<FingerprintOptions> configs;
+  std::string confirm;  // spec, or empty
+  ShingleOptions shingles;
+  TruthOptions truth;
+  bool baseline = false;
+  int num_perm = 128;
+  double baseline_threshold = 0.8;
+  LshBands bands;  // {0, 0}: OptimalLshBands(baseline_threshold, num_perm)
+  uint64_t seed = 1;
+  std::string list_path;  // listed pairs as JSON lines, or empty
+  std::string output = "-";
+  bool quiet = false;
+};
+
+// out[i] = the fingerprint of texts[i] under options.
+Status FingerprintAll(const FingerprintOptions& options, std::span<const std::string_view> texts,
+                      std::vector<FingerprintResult>* out);
+
+// Runs the evaluation and writes its JSON lines; returns the exit code.
+int RunTruthEval(const TruthEvalArgs& args);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_EVAL_TRUTH_H_
