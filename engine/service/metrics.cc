@@ -92,6 +92,13 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
          static_cast<double>(nanos_[r].load(std::memory_order_relaxed)) / 1e9);
     Line(&out, "simdex_http_request_duration_seconds_count{route=\"%s\"} %" PRIu64, route, cumulative);
   }
+  Metric(&out, "simdex_http_accept_errors_total", "counter",
+         "Connections the server failed to accept (out of file descriptors, ...); it retries after a pause.",
+         static_cast<double>(accept_errors_.load(std::memory_order_relaxed)));
+  Metric(&out, "simdex_http_exceptions_total", "counter", "Requests whose handling threw; answered 500.",
+         static_cast<double>(exceptions_.load(std::memory_order_relaxed)));
+  Metric(&out, "simdex_http_connections", "gauge", "Open client connections.",
+         static_cast<double>(connections_.load(std::memory_order_relaxed)));
   Line(&out, "# HELP simdex_articles_total Articles answered since the server started, by filter reason.");
   Line(&out, "# TYPE simdex_articles_total counter");
   for (int i = 0; i < 4; ++i) {

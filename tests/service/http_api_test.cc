@@ -14,6 +14,7 @@
 #include "simdex/service.h"
 #include "tests/index/test_data.h"
 #include "tests/service/http_client.h"
+#include "tests/service/served_service.h"
 #include "tests/service/service_test_util.h"
 
 namespace simdex {
@@ -23,60 +24,31 @@ using servicetest::HttpClient;
 using servicetest::HttpReply;
 using servicetest::JsonField;
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-std::string ArticleJson(std::string_view id, std::string_view url, std::string_view title, std::string_view content,
-                        std::string_view extra = "") {
-  std::string json = "{";
-  if (!id.empty()) json += "\"id\":" + std::string(id) + ",";
-  json += "\"url\":\"" + Escape(url) + "\",\"title\":\"" + Escape(title) + "\",\"content\":\"" + Escape(content) + "\"";
-  json += extra;
-  return json + "}";
-}
-
-std::string UrlEncode(std::string_view s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
-    }
-  }
-  return out;
-}
+using servicetest::ArticleJson;
+using servicetest::UrlEncode;
 
 class HttpApiTest : public ::testing::Test {
  protected:
-  void SetUp() override {
+  static ServiceOptions Service() {
     ServiceOptions o;
-    o.data_dir = dir_.path();
     o.keep_field = "views";
-    ASSERT_TRUE(DocIdService::Open(o, &service_).ok());
+    return o;
+  }
+  static HttpServerOptions Http() {
     HttpServerOptions h;
-    h.port = 0;
     h.max_body_bytes = 64 << 10;
     h.threads = 2;
-    ASSERT_TRUE(HttpServer::Start(service_.get(), h, &server_).ok());
+    return h;
   }
-  void TearDown() override {
-    server_.reset();
-    service_.reset();
+  void SetUp() override {
+    ASSERT_TRUE(served_.ok());
+    service_ = &served_.service();
+    server_ = &served_.server();
   }
 
-  testing::ScopedTempDir dir_;
-  std::unique_ptr<DocIdService> service_;
-  std::unique_ptr<HttpServer> server_;
+  servicetest::ServedService served_{Service(), Http()};
+  DocIdService* service_ = nullptr;
+  HttpServer* server_ = nullptr;
 };
 
 TEST_F(HttpApiTest, SeedExampleThroughGetDocIdSharesOneDocId) {
@@ -119,12 +91,7 @@ TEST_F(HttpApiTest, BatchAnswersEveryLineInOrderAndReportsBadLines) {
   const HttpReply r = client.Post("/v1/docid:batch", body);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.content_type, "application/x-ndjson");
-  std::vector<std::string> lines;
-  for (size_t at = 0; at < r.body.size();) {
-    const size_t nl = r.body.find('\n', at);
-    lines.push_back(r.body.substr(at, nl - at));
-    at = nl + 1;
-  }
+  const std::vector<std::string> lines = servicetest::Lines(r.body);
   ASSERT_EQ(lines.size(), 5u) << r.body;
   EXPECT_EQ(JsonField(lines[0], "filterReason"), "new");
   EXPECT_EQ(lines[1], "{\"status\":\"error\",\"line\":3,\"error\":\"field 'url' must be a string\"}");
