@@ -154,8 +154,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void Drain() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
       self->draining_ = true;
-      if (self->reading_ && !self->parser_->got_some()) {
-        beast::error_code ec;
+      // Waiting for a request of which no byte has arrived: close now.
+      beast::error_code ec;
+      if (self->reading_ && !self->parser_->got_some() && self->buffer_.size() == 0 &&
+          self->stream_.socket().available(ec) == 0) {
         self->stream_.socket().cancel(ec);
       }
     });
