@@ -199,10 +199,13 @@ HttpResponse Api::Query(std::string_view body) const {
     return Json(std::move(out), Route::kQuery);
   }
   Field field = Field::kContent;
-  std::string_view field_name;
-  if (!object.at_key("field").get(field_name)) {
-    if (field_name == "title") field = Field::kTitle;
-    else if (field_name != "content") return Error(400, "field 'field' must be \"title\" or \"content\"", Route::kQuery);
+  simdjson::dom::element fv;
+  if (!object.at_key("field").get(fv)) {
+    std::string_view name;
+    if (fv.get_string().get(name) || (name != "title" && name != "content")) {
+      return Error(400, "field 'field' must be \"title\" or \"content\"", Route::kQuery);
+    }
+    if (name == "title") field = Field::kTitle;
   }
   int64_t k = field == Field::kTitle ? service_->options().k_title : service_->options().k;
   simdjson::dom::element kv;
@@ -265,11 +268,12 @@ HttpResponse Api::Lookup(std::string_view target) const {
   }
   simdjson::dom::parser parser;
   simdjson::dom::element e;
-  if (parser.parse(id).get(e) || (!e.is_string() && !e.is_number())) {
-    return Error(400, "the id must be a JSON string or number", Route::kLookup);
-  }
+  if (parser.parse(id).get(e)) return Error(400, "the id is not valid JSON", Route::kLookup);
+  std::string id_json;
+  Status s = ArticleIdJson(e, "the id", &id_json);
+  if (!s.ok()) return Error(400, s.message(), Route::kLookup);
   DocIdAnswer answer;
-  Status s = service_->LookupArticle(simdjson::minify(e), &answer);
+  s = service_->LookupArticle(id_json, &answer);
   if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kLookup);
   std::string out;
   AppendAnswer(&out, answer);
