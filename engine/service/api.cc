@@ -19,11 +19,14 @@ HttpResponse Json(std::string body, Route route) {
   return r;
 }
 
-// 400 for what the caller got wrong, 404 for what is not there, 500 for
-// the rest (the store failed).
+// 400 for what the caller got wrong, 404 for what is not there, 503 when
+// the database refused a write or cannot be read (a full disk, no
+// descriptors: nothing was acknowledged; a retry may succeed), 500 for the
+// rest (corrupt state).
 int StatusFor(const Status& s) {
   if (s.IsInvalidArgument()) return 400;
   if (s.IsNotFound()) return 404;
+  if (s.IsIOError()) return 503;
   return 500;
 }
 
@@ -158,7 +161,9 @@ HttpResponse Api::Batch(std::string_view body) const {
     DocIdAnswer answer;
     if (s.ok()) s = service_->Submit(article.view(), &answer);
     if (!s.ok()) {
-      if (StatusFor(s) == 500) return Error(500, s.message(), Route::kBatch);
+      // The store failed: the whole batch gets the error (the lines
+      // before were decided and are replayed by their ids on a retry).
+      if (StatusFor(s) >= 500) return Error(StatusFor(s), s.message(), Route::kBatch);
       out.append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number)).append(",\"error\":");
       io::AppendJsonString(&out, s.message());
       out.append("}\n");
@@ -307,6 +312,9 @@ HttpResponse Api::Stats() const {
   field("retain_seconds", static_cast<uint64_t>(o.retain_seconds));
   field("retained_first_seq", s.retained_first_seq);
   field("pruned_articles", s.pruned_articles);
+  field("store_write_errors", s.store_write_errors);
+  field("store_reopens", s.store_reopens);
+  field("wal_syncs", s.wal_syncs);
   field("k", static_cast<uint64_t>(o.k));
   field("k_title", static_cast<uint64_t>(o.k_title));
   out.append(",\"last_error\":");

@@ -568,6 +568,10 @@ ServiceStats DocIdService::stats() const {
   }
   s.next_seq = r.published_seq.load();
   s.window_first_seq = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), s.next_seq);
+  const service::Store::Counters store = r.store->counters();
+  s.store_write_errors = store.write_errors;
+  s.store_reopens = store.reopens;
+  s.wal_syncs = store.syncs;
   std::lock_guard<std::mutex> lock(r.stats_mu);
   s.last_compaction_seconds = r.last_compaction_seconds;
   s.last_error = r.last_error;

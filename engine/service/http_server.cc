@@ -101,6 +101,7 @@ struct Context {
   service::Metrics metrics;
   std::unique_ptr<service::Api> api;
   LogLimiter exception_log;
+  LogLimiter error_log;  // answers 500 and 503
 
   // The open sessions, so that Stop() can drain them.
   std::mutex sessions_mu;
@@ -191,8 +192,11 @@ class Session : public std::enable_shared_from_this<Session> {
       context_->LogException(std::string(req.target().substr(0, 200)), e.what());
       r = service::Api::Error(500, "internal error");
     }
-    if (r.status >= 500) context_->Log(std::to_string(r.status) + " " + std::string(req.target().substr(0, 200)) +
-                                       ": " + r.body.substr(0, 500));
+    uint64_t suppressed = 0;
+    if (r.status >= 500 && context_->error_log.Allow(&suppressed)) {
+      context_->Log(std::to_string(r.status) + " " + std::string(req.target().substr(0, 200)) + ": " +
+                    r.body.substr(0, 500) + Suppressed(suppressed));
+    }
     Record(r, start);
     Send(Response(std::move(r), req.version(), req.keep_alive() && !draining_));
   }

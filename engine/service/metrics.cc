@@ -136,6 +136,13 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
   Metric(&out, "simdex_delta_memory_bytes", "gauge", "Bytes held by the in-memory delta.",
          static_cast<double>(s.delta_memory_bytes));
   Metric(&out, "simdex_file_bytes", "gauge", "Bytes of the index files.", static_cast<double>(s.file_bytes));
+  Metric(&out, "simdex_store_write_errors_total", "counter",
+         "Database writes and log syncs that failed (disk full, ...); answered 503.",
+         static_cast<double>(s.store_write_errors));
+  Metric(&out, "simdex_store_reopens_total", "counter", "Reopens of the database after a failed write.",
+         static_cast<double>(s.store_reopens));
+  Metric(&out, "simdex_wal_syncs_total", "counter", "fsyncs of the database's log (--sync).",
+         static_cast<double>(s.wal_syncs));
   return out;
 }
 
