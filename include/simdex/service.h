@@ -66,7 +66,9 @@ struct ServiceOptions {
   int k_title = 0;
   // The tables of the content and title indexes. Empty: chosen from the
   // distance ("16,16,16,16:0" for 0, t10 up to 3); a larger k needs a
-  // scheme that covers it. Fixed when data_dir is created.
+  // scheme that covers it. Fixed when data_dir is created: Open() of an
+  // existing state with another scheme named here is InvalidArgument
+  // (empty takes the state's).
   std::string content_scheme;
   std::string title_scheme;
   // Entries older than this expire; 0 keeps everything.
