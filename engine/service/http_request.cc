@@ -68,4 +68,15 @@ HttpResponse Answer(const Api& api, const http::request<http::string_body>& req,
   return api.Handle(request);
 }
 
+http::response<http::string_body> MakeResponse(HttpResponse r, unsigned version, bool keep_alive) {
+  http::response<http::string_body> res{static_cast<http::status>(r.status), version};
+  res.set(http::field::server, "simdex");
+  res.set(http::field::content_type, r.content_type);
+  if (r.status == 503) res.set(http::field::retry_after, "1");
+  res.keep_alive(keep_alive);
+  res.body() = std::move(r.body);
+  res.prepare_payload();
+  return res;
+}
+
 }  // namespace simdex::service

@@ -69,6 +69,12 @@ HttpResponse Answer(const Api& api, const boost::beast::http::request<boost::bea
 // 413 naming `what` and the limit.
 HttpResponse TooLarge(const char* what, size_t limit);
 
+// The HTTP message of an answer: `version` and `keep_alive` as the
+// request's (1.1 and closing for a request that did not parse), the
+// content type, Retry-After: 1 for 503, Content-Length.
+boost::beast::http::response<boost::beast::http::string_body> MakeResponse(HttpResponse r, unsigned version,
+                                                                           bool keep_alive);
+
 }  // namespace simdex::service
 
 #endif  // SIMDEX_ENGINE_SERVICE_HTTP_REQUEST_H_

@@ -181,7 +181,7 @@ class Session : public std::enable_shared_from_this<Session> {
       if (!error) return Close();
       Record(*error, Clock::now());
       linger_ = true;  // the rest of the request may be on its way
-      return Send(Response(std::move(*error), 11, /*keep_alive=*/false));
+      return Send(service::MakeResponse(std::move(*error), 11, /*keep_alive=*/false));
     }
     const auto start = Clock::now();
     http::request<http::string_body> req = parser_->release();
@@ -198,22 +198,11 @@ class Session : public std::enable_shared_from_this<Session> {
                     r.body.substr(0, 500) + Suppressed(suppressed));
     }
     Record(r, start);
-    Send(Response(std::move(r), req.version(), req.keep_alive() && !draining_));
+    Send(service::MakeResponse(std::move(r), req.version(), req.keep_alive() && !draining_));
   }
 
   void Record(const service::HttpResponse& r, Clock::time_point start) {
     context_->metrics.Record(r.route, r.status, std::chrono::duration<double>(Clock::now() - start).count());
-  }
-
-  static http::response<http::string_body> Response(service::HttpResponse r, unsigned version, bool keep_alive) {
-    http::response<http::string_body> res{static_cast<http::status>(r.status), version};
-    res.set(http::field::server, "simdex");
-    res.set(http::field::content_type, r.content_type);
-    if (r.status == 503) res.set(http::field::retry_after, "1");
-    res.keep_alive(keep_alive);
-    res.body() = std::move(r.body);
-    res.prepare_payload();
-    return res;
   }
 
   void Send(http::response<http::string_body>&& res) {
