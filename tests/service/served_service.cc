@@ -3,16 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
-#include <mutex>
 
 namespace simdex::servicetest {
 
-struct ServedService::Log {
-  std::mutex mu;
-  std::vector<std::string> lines;
-};
-
-ServedService::ServedService(ServiceOptions service, HttpServerOptions http) : log_(std::make_shared<Log>()) {
+ServedService::ServedService(ServiceOptions service, HttpServerOptions http) {
   if (service.data_dir.empty()) service.data_dir = dir_.path();
   Status s = DocIdService::Open(service, &service_);
   if (!s.ok()) {
@@ -20,10 +14,6 @@ ServedService::ServedService(ServiceOptions service, HttpServerOptions http) : l
     return;
   }
   http.port = 0;
-  http.log = [log = log_](std::string_view line) {
-    std::lock_guard<std::mutex> lock(log->mu);
-    log->lines.emplace_back(line);
-  };
   s = HttpServer::Start(service_.get(), http, &server_);
   if (!s.ok()) ADD_FAILURE() << "cannot start the server: " << s.ToString();
 }
@@ -31,11 +21,6 @@ ServedService::ServedService(ServiceOptions service, HttpServerOptions http) : l
 ServedService::~ServedService() {
   server_.reset();
   service_.reset();
-}
-
-std::vector<std::string> ServedService::log() const {
-  std::lock_guard<std::mutex> lock(log_->mu);
-  return log_->lines;
 }
 
 namespace {

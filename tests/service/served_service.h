@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
+#include <string_view>
 
 #include "simdex/http_server.h"
 #include "simdex/service.h"
@@ -26,15 +26,11 @@ class ServedService {
   uint16_t port() const { return server_->port(); }
   DocIdService& service() { return *service_; }
   HttpServer& server() { return *server_; }
-  // The lines the server logged so far.
-  std::vector<std::string> log() const;
 
  private:
   testing::ScopedTempDir dir_;
   std::unique_ptr<DocIdService> service_;
   std::unique_ptr<HttpServer> server_;
-  struct Log;
-  std::shared_ptr<Log> log_;
 };
 
 // {"id":ID,"url":URL,"title":TITLE,"content":CONTENT EXTRA} with the
