@@ -19,11 +19,14 @@ HttpResponse Json(std::string body, Route route) {
   return r;
 }
 
-// 400 for what the caller got wrong, 404 for what is not there, 500 for
-// the rest (the store failed).
+// 400 for what the caller got wrong, 404 for what is not there, 503 when
+// the database refused a write or cannot be read (a full disk, no
+// descriptors: nothing was acknowledged; a retry may succeed), 500 for the
+// rest (corrupt state).
 int StatusFor(const Status& s) {
   if (s.IsInvalidArgument()) return 400;
   if (s.IsNotFound()) return 404;
+  if (s.IsIOError()) return 503;
   return 500;
 }
 
@@ -158,7 +161,9 @@ HttpResponse Api::Batch(std::string_view body) const {
     DocIdAnswer answer;
     if (s.ok()) s = service_->Submit(article.view(), &answer);
     if (!s.ok()) {
-      if (StatusFor(s) == 500) return Error(500, s.message(), Route::kBatch);
+      // The store failed: the whole batch gets the error (the lines
+      // before were decided and are replayed by their ids on a retry).
+      if (StatusFor(s) >= 500) return Error(StatusFor(s), s.message(), Route::kBatch);
       out.append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number)).append(",\"error\":");
       io::AppendJsonString(&out, s.message());
       out.append("}\n");
@@ -199,10 +204,13 @@ HttpResponse Api::Query(std::string_view body) const {
     return Json(std::move(out), Route::kQuery);
   }
   Field field = Field::kContent;
-  std::string_view field_name;
-  if (!object.at_key("field").get(field_name)) {
-    if (field_name == "title") field = Field::kTitle;
-    else if (field_name != "content") return Error(400, "field 'field' must be \"title\" or \"content\"", Route::kQuery);
+  simdjson::dom::element fv;
+  if (!object.at_key("field").get(fv)) {
+    std::string_view name;
+    if (fv.get_string().get(name) || (name != "title" && name != "content")) {
+      return Error(400, "field 'field' must be \"title\" or \"content\"", Route::kQuery);
+    }
+    if (name == "title") field = Field::kTitle;
   }
   int64_t k = field == Field::kTitle ? service_->options().k_title : service_->options().k;
   simdjson::dom::element kv;
@@ -265,11 +273,12 @@ HttpResponse Api::Lookup(std::string_view target) const {
   }
   simdjson::dom::parser parser;
   simdjson::dom::element e;
-  if (parser.parse(id).get(e) || (!e.is_string() && !e.is_number())) {
-    return Error(400, "the id must be a JSON string or number", Route::kLookup);
-  }
+  if (parser.parse(id).get(e)) return Error(400, "the id is not valid JSON", Route::kLookup);
+  std::string id_json;
+  Status s = ArticleIdJson(e, "the id", &id_json);
+  if (!s.ok()) return Error(400, s.message(), Route::kLookup);
   DocIdAnswer answer;
-  Status s = service_->LookupArticle(simdjson::minify(e), &answer);
+  s = service_->LookupArticle(id_json, &answer);
   if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kLookup);
   std::string out;
   AppendAnswer(&out, answer);
@@ -303,6 +312,9 @@ HttpResponse Api::Stats() const {
   field("retain_seconds", static_cast<uint64_t>(o.retain_seconds));
   field("retained_first_seq", s.retained_first_seq);
   field("pruned_articles", s.pruned_articles);
+  field("store_write_errors", s.store_write_errors);
+  field("store_reopens", s.store_reopens);
+  field("wal_syncs", s.wal_syncs);
   field("k", static_cast<uint64_t>(o.k));
   field("k_title", static_cast<uint64_t>(o.k_title));
   out.append(",\"last_error\":");

@@ -15,8 +15,10 @@
 //
 // Errors are JSON, {"status":"error","error":"<one line>"}: 400 for
 // malformed JSON, missing fields and wrong types, 404 for an unknown route
-// or id, 405 for a known route with the wrong method, 413 (from the
-// server) for a body over the limit, 500 when the store fails.
+// or id, 405 for a known route with the wrong method, 413 and 431 (from
+// the server) for a request over a limit, 503 when the database refuses a
+// write or a read (IOError: disk full, no descriptors; nothing was
+// acknowledged), 500 for corrupt state.
 //
 // Thread safety: Handle() may be called concurrently.
 #ifndef SIMDEX_ENGINE_SERVICE_API_H_

@@ -49,10 +49,7 @@ Status ParseArticle(std::string_view json, const std::string& keep_field, Parsed
   SIMDEX_RETURN_IF_ERROR(StringField(object, "content", &out->content));
   out->id_json.clear();
   simdjson::dom::element id;
-  if (!object.at_key("id").get(id) && !id.is_null()) {
-    if (!id.is_string() && !id.is_number()) return Status::InvalidArgument("field 'id' must be a string or a number");
-    out->id_json = simdjson::minify(id);
-  }
+  if (!object.at_key("id").get(id) && !id.is_null()) SIMDEX_RETURN_IF_ERROR(ArticleIdJson(id, "field 'id'", &out->id_json));
   out->score = -std::numeric_limits<double>::infinity();
   if (!keep_field.empty()) {
     simdjson::dom::element v;
@@ -63,6 +60,22 @@ Status ParseArticle(std::string_view json, const std::string& keep_field, Parsed
     }
   }
   out->json.assign(json);
+  return Status::OK();
+}
+
+Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out) {
+  int64_t i = 0;
+  uint64_t u = 0;
+  if (id.is_string()) {
+    *out = simdjson::minify(id);
+  } else if (id.type() == simdjson::dom::element_type::INT64 && !id.get_int64().get(i) && i >= 0) {
+    *out = std::to_string(i);
+  } else if (id.type() == simdjson::dom::element_type::UINT64 && !id.get_uint64().get(u)) {
+    *out = std::to_string(u);
+  } else {
+    return Status::InvalidArgument(std::string(what) +
+                                   " must be a string or an unsigned 64-bit integer (no sign, fraction or exponent)");
+  }
   return Status::OK();
 }
 

@@ -2,14 +2,21 @@
 //
 // An article is a JSON object with string fields "url", "title" and
 // "content" (required; empty strings allowed), an optional "id" (a string
-// or a number; null counts as absent), and any other fields, which are kept
-// with the article as its representative copy. With a keep field, that
-// field must be a number or null when present.
+// or an unsigned 64-bit integer; null counts as absent), and any other
+// fields, which are kept with the article as its representative copy. With
+// a keep field, that field must be a number or null when present.
+//
+// Ids are compared as their canonical JSON text: a string with its escapes
+// normalized ("a\u0041" is "aA"), an integer in decimal (so 7 and "7" are
+// two ids). Other numbers (1.0, 1e0, -1, 2^64) are refused: as doubles,
+// 1 and 1.0 were two ids while 1.0 and 1e0 were one.
 #ifndef SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
 #define SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
 
 #include <string>
 #include <string_view>
+
+#include <simdjson.h>
 
 #include "simdex/service.h"
 #include "simdex/status.h"
@@ -30,6 +37,11 @@ struct ParsedArticle {
 // 'title' is missing", "field 'url' must be a string", "not valid JSON:
 // ...") when the text is not an article.
 Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out);
+
+// The canonical text of an article id (see above) in *out; InvalidArgument
+// naming `what` when `id` is neither a string nor an unsigned 64-bit
+// integer.
+Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out);
 
 // The string field "content" of an article's JSON (as stored for a
 // representative); Corruption when the text is not such an article.

@@ -74,6 +74,20 @@ Status ParseScheme(const std::string& spec, int k, const char* field, Scheme* ou
   return Status::OK();
 }
 
+// A scheme given for a state that exists must be the one it was created
+// with (its files and delta are laid out by it); "" asks for nothing.
+Status SchemeUnchanged(const std::string& given, const Scheme& stored, const char* field) {
+  if (given.empty()) return Status::OK();
+  Scheme scheme;
+  Status s = Scheme::Parse(given, &scheme);
+  if (!s.ok()) return s.WithContext(std::string(field) + " scheme");
+  if (scheme.Name() != stored.Name()) {
+    return Status::InvalidArgument(std::string("the ") + field + " scheme " + scheme.Name() + " is not " +
+                                   stored.Name() + ", the one the state was created with (it cannot change)");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 const char* FilterReasonName(FilterReason reason) {
@@ -256,6 +270,8 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (options.short_length < 0) return Status::InvalidArgument("short_length must not be negative");
   SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.content_scheme, content_k, "content", &r.schemes[kContent]));
   SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.title_scheme, options.k_title, "title", &r.schemes[kTitle]));
+  SIMDEX_RETURN_IF_ERROR(SchemeUnchanged(options.content_scheme, r.schemes[kContent], "content"));
+  SIMDEX_RETURN_IF_ERROR(SchemeUnchanged(options.title_scheme, r.schemes[kTitle], "title"));
   r.ks[kContent] = options.k;
   r.ks[kTitle] = options.k_title;
   if (!found) {
@@ -568,6 +584,10 @@ ServiceStats DocIdService::stats() const {
   }
   s.next_seq = r.published_seq.load();
   s.window_first_seq = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), s.next_seq);
+  const service::Store::Counters store = r.store->counters();
+  s.store_write_errors = store.write_errors;
+  s.store_reopens = store.reopens;
+  s.wal_syncs = store.syncs;
   std::lock_guard<std::mutex> lock(r.stats_mu);
   s.last_compaction_seconds = r.last_compaction_seconds;
   s.last_error = r.last_error;

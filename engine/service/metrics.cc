@@ -92,6 +92,13 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
          static_cast<double>(nanos_[r].load(std::memory_order_relaxed)) / 1e9);
     Line(&out, "simdex_http_request_duration_seconds_count{route=\"%s\"} %" PRIu64, route, cumulative);
   }
+  Metric(&out, "simdex_http_accept_errors_total", "counter",
+         "Connections the server failed to accept (out of file descriptors, ...); it retries after a pause.",
+         static_cast<double>(accept_errors_.load(std::memory_order_relaxed)));
+  Metric(&out, "simdex_http_exceptions_total", "counter", "Requests whose handling threw; answered 500.",
+         static_cast<double>(exceptions_.load(std::memory_order_relaxed)));
+  Metric(&out, "simdex_http_connections", "gauge", "Open client connections.",
+         static_cast<double>(connections_.load(std::memory_order_relaxed)));
   Line(&out, "# HELP simdex_articles_total Articles answered since the server started, by filter reason.");
   Line(&out, "# TYPE simdex_articles_total counter");
   for (int i = 0; i < 4; ++i) {
@@ -129,6 +136,13 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
   Metric(&out, "simdex_delta_memory_bytes", "gauge", "Bytes held by the in-memory delta.",
          static_cast<double>(s.delta_memory_bytes));
   Metric(&out, "simdex_file_bytes", "gauge", "Bytes of the index files.", static_cast<double>(s.file_bytes));
+  Metric(&out, "simdex_store_write_errors_total", "counter",
+         "Database writes and log syncs that failed (disk full, ...); answered 503.",
+         static_cast<double>(s.store_write_errors));
+  Metric(&out, "simdex_store_reopens_total", "counter", "Reopens of the database after a failed write.",
+         static_cast<double>(s.store_reopens));
+  Metric(&out, "simdex_wal_syncs_total", "counter", "fsyncs of the database's log (--sync).",
+         static_cast<double>(s.wal_syncs));
   return out;
 }
 

@@ -30,21 +30,31 @@ class Metrics {
 
   // One request answered with HTTP `status` after `seconds`.
   void Record(Route route, int status, double seconds);
+  // accept() failed (out of descriptors, ...): simdex_http_accept_errors_total.
+  void RecordAcceptError() { accept_errors_.fetch_add(1, std::memory_order_relaxed); }
+  // A handler threw: simdex_http_exceptions_total.
+  void RecordException() { exceptions_.fetch_add(1, std::memory_order_relaxed); }
+  // A connection opened or closed: the gauge simdex_http_connections.
+  void ConnectionOpened() { connections_.fetch_add(1, std::memory_order_relaxed); }
+  void ConnectionClosed() { connections_.fetch_sub(1, std::memory_order_relaxed); }
 
   // The text of /metrics: simdex_http_requests_total{route,code},
-  // simdex_http_request_duration_seconds{route} (histogram), and the
+  // simdex_http_request_duration_seconds{route} (histogram), the accept
+  // errors, exceptions and open connections, and the
   // service's counters and gauges from `stats`, and the window and the
   // retention from `options`.
   std::string Render(const ServiceStats& stats, const ServiceOptions& options) const;
 
  private:
   // The status codes the API answers with; anything else counts as "other".
-  static constexpr std::array<int, 8> kCodes = {200, 400, 404, 405, 413, 500, 503, 0};
+  static constexpr std::array<int, 9> kCodes = {200, 400, 404, 405, 413, 431, 500, 503, 0};
   static int CodeIndex(int status);
 
   std::atomic<uint64_t> requests_[kRoutes][kCodes.size()] = {};
   std::atomic<uint64_t> buckets_[kRoutes][kBuckets.size() + 1] = {};
   std::atomic<uint64_t> nanos_[kRoutes] = {};
+  std::atomic<uint64_t> accept_errors_{0}, exceptions_{0};
+  std::atomic<int64_t> connections_{0};
 };
 
 }  // namespace simdex::service

@@ -113,10 +113,10 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
 }
 
 Status DocIdService::Rep::FreezeAndWrite(bool force) {
-  const auto start = std::chrono::steady_clock::now();
-  std::shared_ptr<const OnlineIndex> frozen[2];
-  uint64_t upto = 0;
-  std::string names[2];
+  // A compaction that failed (a full disk) left its delta frozen: write it
+  // first. Dropping it unwritten would lose its entries for good, since the
+  // manifest's compacted_seq moves past them.
+  while (!frozen_upto.empty()) SIMDEX_RETURN_IF_ERROR(WriteFrozen());
   std::shared_ptr<OnlineIndex> fresh[2];
   for (int field : {kTitle, kContent}) {
     fresh[field] = std::make_shared<OnlineIndex>(schemes[field], options.compact_entries);
@@ -129,24 +129,47 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
     auto next = std::make_shared<IndexSnapshot>(*cur);
     ++next->generation;
     for (int field : {kTitle, kContent}) {
-      frozen[field] = cur->fields[field].live;
-      next->fields[field].frozen.push_back(frozen[field]);
+      next->fields[field].frozen.push_back(cur->fields[field].live);
       next->fields[field].live = std::move(fresh[field]);
-      names[field] = FileName(field, manifest.next_file++);
     }
     Publish(std::move(next));
-    upto = next_seq;
+    frozen_upto.push_back(next_seq);
+  }
+  return WriteFrozen();
+}
+
+Status DocIdService::Rep::WriteFrozen() {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t upto = frozen_upto.front();
+  std::shared_ptr<const OnlineIndex> frozen[2];
+  std::string names[2];
+  {
+    std::lock_guard<std::mutex> lock(decision_mu);
+    const auto cur = Snapshot();
+    for (int field : {kTitle, kContent}) {
+      frozen[field] = cur->fields[field].frozen.front();
+      names[field] = FileName(field, manifest.next_file++);
+    }
   }
   const uint64_t cutoff = Cutoff(std::max(Now(), timeline.last_second()), upto);
   service::FileWork work{index_dir, size_t{256} << 20, options.build_threads};
   std::vector<FileRecord> add;
+  Status s;
   for (int field : {kTitle, kContent}) {
     FileRecord rec;
-    SIMDEX_RETURN_IF_ERROR(WriteDeltaFile(*frozen[field], frozen[field]->size(), cutoff, work, names[field], &rec));
+    s = WriteDeltaFile(*frozen[field], frozen[field]->size(), cutoff, work, names[field], &rec);
+    if (!s.ok()) break;
     rec.field = static_cast<uint8_t>(field);
     if (rec.entries > 0) add.push_back(rec);
   }
-  SIMDEX_RETURN_IF_ERROR(InstallFiles({}, add, upto, 1));
+  if (s.ok()) s = InstallFiles({}, add, upto, 1);
+  if (!s.ok()) {
+    // Not installed: the deltas stay frozen (searched) for the next attempt.
+    std::error_code ec;
+    for (const std::string& name : names) std::filesystem::remove(index_dir + "/" + name, ec);
+    return s;
+  }
+  frozen_upto.erase(frozen_upto.begin());
   compactions.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(stats_mu);
   last_compaction_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -186,11 +209,12 @@ Status DocIdService::Rep::ExpireAndMerge() {
       SIMDEX_RETURN_IF_ERROR(MergeFiles(a, b, cutoff, work, name, &rec));
       std::vector<FileRecord> add;
       if (rec.entries > 0) add.push_back(rec);
-      SIMDEX_RETURN_IF_ERROR(InstallFiles({a.record.name, b.record.name}, add, 0, 0));
-      if (rec.entries == 0) {
+      const Status installed = InstallFiles({a.record.name, b.record.name}, add, 0, 0);
+      if (!installed.ok() || rec.entries == 0) {
         std::error_code ec;
         std::filesystem::remove(index_dir + "/" + name, ec);
       }
+      SIMDEX_RETURN_IF_ERROR(installed);
       merges.fetch_add(1, std::memory_order_relaxed);
     }
   }

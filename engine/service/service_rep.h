@@ -60,6 +60,10 @@ struct DocIdService::Rep {
   int k_short = 0;
 
   std::mutex compact_mu;
+  // Guarded by compact_mu: next_seq when each delta still frozen in the
+  // snapshot (oldest first) was frozen; more than one after a compaction
+  // failed to write or install its files.
+  std::vector<uint64_t> frozen_upto;
   std::mutex decision_mu;
   uint64_t next_seq = 0;          // guarded by decision_mu
   service::Manifest manifest;     // guarded by decision_mu
@@ -113,6 +117,9 @@ struct DocIdService::Rep {
   // service_maintenance.cc
   Status CompactLocked(bool force);  // REQUIRES: compact_mu held
   Status FreezeAndWrite(bool force);
+  // Writes the oldest frozen delta of each field into a file and installs
+  // them. REQUIRES: compact_mu held, frozen_upto not empty.
+  Status WriteFrozen();
   Status ExpireAndMerge();
   // Walks the articles from manifest.*done up to `cutoff` in chunks: each
   // article's key(a) ("" for none) is collected, then under the decision

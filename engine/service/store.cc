@@ -1,9 +1,23 @@
 #include "engine/service/store.h"
 
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <mutex>
+#include <shared_mutex>
 #include <vector>
 
+#include <rocksdb/comparator.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
@@ -28,21 +42,140 @@ Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   return Status::IOError(what + ": " + s.ToString());
 }
 
+// RocksDB's info log, WARN and above, appended to DIR/LOG with plain
+// write(2) calls whose errors are ignored. RocksDB's own file logger
+// asserts when it writes again after a failed write (a full disk), and
+// Debian's librocksdb keeps its assertions: the process aborted.
+class LogFile : public rocksdb::Logger {
+ public:
+  explicit LogFile(const std::string& path)
+      : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL),
+        fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) {}
+  ~LogFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    if (fd_ < 0) return;
+    char line[1024];
+    const std::time_t now = std::time(nullptr);
+    std::tm tm;
+    gmtime_r(&now, &tm);
+    size_t n = std::strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    const int m = std::vsnprintf(line + n, sizeof line - n - 1, format, ap);
+    n = std::min(sizeof line - 2, n + static_cast<size_t>(std::max(m, 0)));
+    line[n++] = '\n';
+    const ssize_t written = ::write(fd_, line, n);
+    (void)written;  // a full disk loses log lines, nothing else
+  }
+
+ private:
+  int fd_;
+};
+
+// A column family by name and id, for write batches. A batch records only
+// the id (plus the comparator's timestamp size), so a batch built with
+// these stays valid across a reopen of the database, which replaces the
+// database's own handles.
+class FamilyRef : public rocksdb::ColumnFamilyHandle {
+ public:
+  FamilyRef(std::string name, uint32_t id) : name_(std::move(name)), id_(id) {}
+  const std::string& GetName() const override { return name_; }
+  uint32_t GetID() const override { return id_; }
+  rocksdb::Status GetDescriptor(rocksdb::ColumnFamilyDescriptor*) override {
+    return rocksdb::Status::NotSupported("a write batch's family reference");
+  }
+  const rocksdb::Comparator* GetComparator() const override { return rocksdb::BytewiseComparator(); }
+
+ private:
+  std::string name_;
+  uint32_t id_;
+};
+
+// Bytes free for this user on the file system of `dir` (all of them when
+// unknown: then a reopen is tried and may fail).
+uint64_t FreeBytes(const std::string& dir) {
+  struct statvfs v;
+  if (statvfs(dir.c_str(), &v) != 0) return UINT64_MAX;
+  return static_cast<uint64_t>(v.f_bavail) * v.f_frsize;
+}
+
+// Bytes of the write-ahead logs (*.log) in dir: what a reopen replays and
+// writes into table files.
+uint64_t LogBytes(const std::string& dir) {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".log") total += entry.file_size(ec);
+  }
+  return total;
+}
+
+constexpr auto kReopenInterval = std::chrono::seconds(1);
+constexpr uint64_t kReopenMargin = uint64_t{1} << 20;
+
 }  // namespace
 
+// Locks: db_mu (shared by every use of the database, exclusive to reopen
+// it), then wal_mu (serializes writes with log syncs, so that no sync runs
+// after or during a write that failed: Debian's librocksdb aborts on an
+// assertion when a log it failed to append to is synced).
 struct Store::Rep {
   std::string dir;
-  std::unique_ptr<rocksdb::DB> db;
-  std::vector<rocksdb::ColumnFamilyHandle*> families;
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  std::vector<std::unique_ptr<FamilyRef>> refs;  // for batches; stable
 
-  ~Rep() {
-    for (rocksdb::ColumnFamilyHandle* h : families) {
-      if (db != nullptr) db->DestroyColumnFamilyHandle(h);
-    }
+  mutable std::shared_mutex db_mu;
+  std::unique_ptr<rocksdb::DB> db;                     // null after a failed reopen
+  std::vector<rocksdb::ColumnFamilyHandle*> families;  // db's handles
+
+  std::mutex wal_mu;
+  // Set when a write or sync failed: RocksDB then refuses every write (a
+  // background error) until the database is opened again. Guarded by
+  // wal_mu under a shared db_mu, or by an exclusive db_mu.
+  bool failed = false;
+  Status failure;
+  std::chrono::steady_clock::time_point last_reopen;
+
+  std::atomic<uint64_t> write_errors{0}, reopens{0}, syncs{0};
+
+  ~Rep() { CloseDb(); }
+
+  Status OpenDb() {
+    rocksdb::DB* raw = nullptr;
+    families.clear();
+    rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &families, &raw);
+    if (!s.ok()) return FromRocks(s, "cannot open the database in " + dir);
+    db.reset(raw);
+    return Status::OK();
+  }
+
+  void CloseDb() {
+    if (db == nullptr) return;
+    for (rocksdb::ColumnFamilyHandle* h : families) db->DestroyColumnFamilyHandle(h);
+    families.clear();
+    db.reset();
+  }
+
+  // Records a failed write or sync. REQUIRES: wal_mu held.
+  Status Fail(const rocksdb::Status& s, const std::string& what) {
+    failed = true;
+    failure = FromRocks(s, what + " (writes are refused until the database is reopened)");
+    write_errors.fetch_add(1, std::memory_order_relaxed);
+    return failure;
+  }
+
+  // REQUIRES: db_mu held (shared or exclusive).
+  Status Unavailable() const {
+    return Status::IOError("the database in " + dir + " is closed: " + failure.message());
   }
 
   // Reads key in family f: OK with found false when absent.
   Status Get(Family f, std::string_view key, std::string* value, bool* found) const {
+    std::shared_lock<std::shared_mutex> lock(db_mu);
+    if (db == nullptr) return Unavailable();
     rocksdb::PinnableSlice v;
     rocksdb::Status s = db->Get(rocksdb::ReadOptions(), families[f], ToSlice(key), &v);
     *found = s.ok();
@@ -54,6 +187,8 @@ struct Store::Rep {
 
   // The last key of family f that decodes as a seq, plus one (0 when none).
   Status NextKey(Family f, uint64_t* next) const {
+    std::shared_lock<std::shared_mutex> lock(db_mu);
+    if (db == nullptr) return Unavailable();
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), families[f]));
     it->SeekToLast();
     *next = 0;
@@ -70,6 +205,8 @@ struct Store::Rep {
   // Calls fn(key, value) from `from` (inclusive) to `to` (exclusive, "" = end).
   Status Scan(Family f, const std::string& from, const std::string& to,
               const std::function<Status(std::string_view, std::string_view, bool*)>& fn) const {
+    std::shared_lock<std::shared_mutex> lock(db_mu);
+    if (db == nullptr) return Unavailable();
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions(), families[f]));
     for (it->Seek(from); it->Valid(); it->Next()) {
       const std::string_view key(it->key().data(), it->key().size());
@@ -84,15 +221,16 @@ struct Store::Rep {
 
 struct Store::Batch::Rep {
   rocksdb::WriteBatch batch;
-  const std::vector<rocksdb::ColumnFamilyHandle*>* families = nullptr;
+  const std::vector<std::unique_ptr<FamilyRef>>* families = nullptr;
 
+  rocksdb::ColumnFamilyHandle* family(Family f) const { return (*families)[f].get(); }
   void Put(Family f, std::string_view key, std::string_view value) {
-    batch.Put((*families)[f], ToSlice(key), ToSlice(value));
+    batch.Put(family(f), ToSlice(key), ToSlice(value));
   }
   std::string scratch;  // encoded values, reused
 };
 
-Store::Batch::Batch(const Store& store) : rep_(std::make_unique<Rep>()) { rep_->families = &store.rep_->families; }
+Store::Batch::Batch(const Store& store) : rep_(std::make_unique<Rep>()) { rep_->families = &store.rep_->refs; }
 Store::Batch::~Batch() = default;
 
 void Store::Batch::PutArticle(uint64_t seq, const ArticleRecord& r) {
@@ -108,12 +246,12 @@ void Store::Batch::PutUrl(std::string_view url, const UrlRecord& r) {
   r.EncodeTo(&rep_->scratch);
   rep_->Put(kUrls, url, rep_->scratch);
 }
-void Store::Batch::DeleteUrl(std::string_view url) { rep_->batch.Delete((*rep_->families)[kUrls], ToSlice(url)); }
+void Store::Batch::DeleteUrl(std::string_view url) { rep_->batch.Delete(rep_->family(kUrls), ToSlice(url)); }
 void Store::Batch::DeleteArticleId(std::string_view id_json) {
-  rep_->batch.Delete((*rep_->families)[kArticleIds], ToSlice(id_json));
+  rep_->batch.Delete(rep_->family(kArticleIds), ToSlice(id_json));
 }
 void Store::Batch::DeleteSeqs(uint64_t from, uint64_t to) {
-  for (Family f : {kArticles, kDocs, kReps}) rep_->batch.DeleteRange((*rep_->families)[f], SeqKey(from), SeqKey(to));
+  for (Family f : {kArticles, kDocs, kReps}) rep_->batch.DeleteRange(rep_->family(f), SeqKey(from), SeqKey(to));
 }
 void Store::Batch::PutDoc(uint64_t doc_seq, const DocRecord& r) {
   rep_->scratch.clear();
@@ -125,7 +263,7 @@ void Store::Batch::PutTime(int64_t second, uint64_t first_seq) {
   rep_->Put(kTimes, SecondKey(second), SeqKey(first_seq));
 }
 void Store::Batch::DeleteTimesBefore(int64_t second) {
-  rep_->batch.DeleteRange((*rep_->families)[kTimes], SecondKey(INT64_MIN), SecondKey(second));
+  rep_->batch.DeleteRange(rep_->family(kTimes), SecondKey(INT64_MIN), SecondKey(second));
 }
 void Store::Batch::PutManifest(const Manifest& m) {
   rep_->scratch.clear();
@@ -139,11 +277,17 @@ Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Store::~Store() = default;
 
 Status Store::Open(const std::string& dir, std::unique_ptr<Store>* out) {
-  rocksdb::DBOptions db_options;
+  auto rep = std::make_unique<Rep>();
+  rep->dir = dir;
+  rocksdb::DBOptions& db_options = rep->db_options;
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
   db_options.max_background_jobs = 2;
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::IOError("cannot create " + dir + ": " + ec.message());
+  db_options.info_log = std::make_shared<LogFile>(dir + "/LOG");
   db_options.keep_log_file_num = 4;
   // Bounds what a restart after kill -9 replays: past this, the column
   // families that hold the oldest log are flushed.
@@ -151,7 +295,7 @@ Status Store::Open(const std::string& dir, std::unique_ptr<Store>* out) {
 
   rocksdb::BlockBasedTableOptions point;  // families read by key: bloom filters
   point.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors = rep->descriptors;
   for (int f = 0; f < kFamilies; ++f) {
     rocksdb::ColumnFamilyOptions cf;
     cf.write_buffer_size = f == kReps ? 64 << 20 : 32 << 20;
@@ -164,12 +308,10 @@ Status Store::Open(const std::string& dir, std::unique_ptr<Store>* out) {
     if (f == kReps) cf.compression = rocksdb::kLZ4Compression;
     descriptors.emplace_back(kFamilyNames[f], cf);
   }
-  auto rep = std::make_unique<Rep>();
-  rep->dir = dir;
-  rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &rep->families, &db);
-  if (!s.ok()) return FromRocks(s, "cannot open the database in " + dir);
-  rep->db.reset(db);
+  SIMDEX_RETURN_IF_ERROR(rep->OpenDb());
+  for (int f = 0; f < kFamilies; ++f) {
+    rep->refs.push_back(std::make_unique<FamilyRef>(kFamilyNames[f], rep->families[f]->GetID()));
+  }
   out->reset(new Store(std::move(rep)));
   return Status::OK();
 }
@@ -254,20 +396,70 @@ Status Store::ForEachTime(const std::function<bool(int64_t, uint64_t)>& fn) cons
 }
 
 Status Store::Write(Batch* batch, bool sync) {
+  SIMDEX_RETURN_IF_ERROR(RecoverIfFailed());
+  std::shared_lock<std::shared_mutex> db(rep_->db_mu);
+  std::lock_guard<std::mutex> wal(rep_->wal_mu);
+  if (rep_->failed) return rep_->failure;
   rocksdb::WriteOptions options;
   options.sync = sync;
-  return FromRocks(rep_->db->Write(options, &batch->rep_->batch), "database write in " + rep_->dir);
+  const rocksdb::Status s = rep_->db->Write(options, &batch->rep_->batch);
+  return s.ok() ? Status::OK() : rep_->Fail(s, "database write in " + rep_->dir);
+}
+
+Status Store::RecoverIfFailed() {
+  Rep& r = *rep_;
+  {
+    std::shared_lock<std::shared_mutex> db(r.db_mu);
+    std::lock_guard<std::mutex> wal(r.wal_mu);
+    if (!r.failed) return Status::OK();
+  }
+  std::unique_lock<std::shared_mutex> db(r.db_mu);
+  if (!r.failed) return Status::OK();  // reopened by another thread meanwhile
+  const auto now = std::chrono::steady_clock::now();
+  if (now - r.last_reopen < kReopenInterval) return r.failure;
+  r.last_reopen = now;
+  // Opening replays the logs into table files: wait for room for them.
+  const uint64_t need = LogBytes(r.dir) + kReopenMargin, free = FreeBytes(r.dir);
+  if (free < need) return r.failure;
+  r.CloseDb();
+  Status s = r.OpenDb();
+  if (!s.ok()) {
+    r.failure = s;
+    return r.Unavailable();
+  }
+  r.failed = false;
+  r.failure = Status::OK();
+  r.reopens.fetch_add(1, std::memory_order_relaxed);
+  return Status::OK();
 }
 
 Status Store::Flush() {
+  std::shared_lock<std::shared_mutex> db(rep_->db_mu);
+  std::lock_guard<std::mutex> wal(rep_->wal_mu);
+  if (rep_->failed) return rep_->failure;
   rocksdb::FlushOptions options;
   options.wait = true;
   return FromRocks(rep_->db->Flush(options, rep_->families), "database flush in " + rep_->dir);
 }
 
-Status Store::SyncWal() { return FromRocks(rep_->db->SyncWAL(), "database log sync in " + rep_->dir); }
+Status Store::SyncWal() {
+  std::shared_lock<std::shared_mutex> db(rep_->db_mu);
+  std::lock_guard<std::mutex> wal(rep_->wal_mu);
+  if (rep_->failed) return rep_->failure;
+  const rocksdb::Status s = rep_->db->SyncWAL();
+  if (!s.ok()) return rep_->Fail(s, "database log sync in " + rep_->dir);
+  rep_->syncs.fetch_add(1, std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Store::Counters Store::counters() const {
+  return Counters{rep_->write_errors.load(std::memory_order_relaxed), rep_->reopens.load(std::memory_order_relaxed),
+                  rep_->syncs.load(std::memory_order_relaxed)};
+}
 
 uint64_t Store::DiskBytes() const {
+  std::shared_lock<std::shared_mutex> db(rep_->db_mu);
+  if (rep_->db == nullptr) return 0;
   uint64_t total = 0;
   for (rocksdb::ColumnFamilyHandle* h : rep_->families) {
     uint64_t v = 0;

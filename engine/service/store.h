@@ -6,6 +6,16 @@
 // disabled): once Write() returns, the records survive the process being
 // killed; after SyncWal() they also survive a machine crash.
 //
+// A failed write (the disk full, out of descriptors) puts RocksDB in a
+// state where it refuses every write; RocksDB's own Resume() stays "busy"
+// while its recovery from a full disk waits for far more room than a small
+// disk will ever have. So the store reopens the database instead: the next
+// Write() after a failure (at most one attempt a second, and only when the
+// file system has room for the logs that the opening replays, plus 1 MiB)
+// closes and opens it again, and writes. Until then writes fail with the
+// error (IOError); reads go on. A failed write left no complete record in
+// the log, so the reopened database holds exactly what was acknowledged.
+//
 // Thread safety: every method may be called concurrently (RocksDB's own
 // guarantee); a Batch is used by one thread.
 #ifndef SIMDEX_ENGINE_SERVICE_STORE_H_
@@ -74,9 +84,11 @@ class Store {
   };
 
   // Applies the batch atomically, through the write-ahead log; with sync,
-  // the log is fsync'ed before returning.
+  // the log is fsync'ed before returning. After a failed write, first
+  // reopens the database (see above); IOError while that is not possible.
   Status Write(Batch* batch, bool sync);
   // fsyncs the write-ahead log (everything written before is then durable).
+  // IOError after a failed write, until a Write() has reopened the database.
   Status SyncWal();
   // Writes every memtable to table files, so that the next Open has no log
   // to replay (a clean shutdown, the end of an import).
@@ -85,7 +97,17 @@ class Store {
   // Bytes of the database's files on disk (approximate, from RocksDB).
   uint64_t DiskBytes() const;
 
+  struct Counters {
+    uint64_t write_errors = 0;  // failed writes and syncs
+    uint64_t reopens = 0;       // reopens after one
+    uint64_t syncs = 0;         // SyncWal() calls that synced
+  };
+  Counters counters() const;
+
  private:
+  // After a failed write: reopens the database when it may (see above).
+  Status RecoverIfFailed();
+
   struct Rep;
   explicit Store(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;

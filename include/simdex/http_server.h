@@ -3,9 +3,13 @@
 //
 // Built on Boost.Beast and Boost.Asio: asynchronous I/O on a fixed number of
 // threads, so thousands of keep-alive connections cost no thread each, and
-// the request parser enforces the body limit before a body is buffered
-// (413). Requests are answered on the I/O threads; a connection's requests
-// are answered in order (HTTP/1.1 pipelining included).
+// the request parser enforces its limits before anything is buffered: the
+// body (413), the request line and header (413), each header field (431);
+// docs/service.md lists them. Requests are answered on the I/O threads; a
+// connection's requests are answered in order (HTTP/1.1 pipelining
+// included). Out of file descriptors, accepting pauses (10 ms doubling to
+// 1 s) while the open connections are served; a handler that throws is
+// answered 500 and the server serves on.
 //
 //   HttpServerOptions o;  o.port = 8080;
 //   std::unique_ptr<HttpServer> server;
@@ -37,13 +41,15 @@ struct HttpServerOptions {
   uint16_t port = 8080;
   // I/O threads answering requests.
   int threads = 2;
-  // Largest request body; a larger one is answered 413 and the connection
-  // closed.
+  // Largest request body (and request target); a larger one is answered 413
+  // and the connection closed.
   size_t max_body_bytes = size_t{1} << 20;
   // Seconds a connection may stay idle (or take to send a request).
   int idle_timeout_seconds = 60;
-  // Receives one line per event worth telling an operator (start, stop,
-  // errors answered with 500); called from server threads. May be empty.
+  // Receives one line per event worth telling an operator (start, stop;
+  // answers 500 and 503, accept errors and exceptions at most once per 10 s
+  // each, with the count of those left out); called from server threads.
+  // May be empty.
   std::function<void(std::string_view line)> log;
 };
 
@@ -58,8 +64,11 @@ class HttpServer {
   // The bound port.
   uint16_t port() const;
 
-  // Stops accepting, closes the connections, and joins the threads; a
-  // request being answered finishes first.
+  // Stops accepting (new connections are refused), closes the idle
+  // connections, lets the requests in progress finish (answered with
+  // Connection: close; one still being received has the idle timeout to
+  // arrive), then stops and joins the threads. Waits at most the idle
+  // timeout plus a second for the connections.
   void Stop();
 
  private:

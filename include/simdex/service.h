@@ -66,7 +66,9 @@ struct ServiceOptions {
   int k_title = 0;
   // The tables of the content and title indexes. Empty: chosen from the
   // distance ("16,16,16,16:0" for 0, t10 up to 3); a larger k needs a
-  // scheme that covers it. Fixed when data_dir is created.
+  // scheme that covers it. Fixed when data_dir is created: Open() of an
+  // existing state with another scheme named here is InvalidArgument
+  // (empty takes the state's).
   std::string content_scheme;
   std::string title_scheme;
   // Entries older than this expire; 0 keeps everything.
@@ -169,6 +171,9 @@ struct ServiceStats {
   uint64_t rejections = 0;       // ... and not confirmed
   uint64_t delta_memory_bytes = 0;
   uint64_t file_bytes = 0;
+  uint64_t store_write_errors = 0;  // database writes and log syncs that failed
+  uint64_t store_reopens = 0;       // reopens of the database after one
+  uint64_t wal_syncs = 0;           // log fsyncs (sync: one covers the decisions written before it)
   std::string last_error;       // the background thread's last failure
 };
 
@@ -183,7 +188,10 @@ class DocIdService {
 
   // Runs the cascade and, when nothing matches, makes a new docId.
   // InvalidArgument for an id or url over 4096 bytes; IOError when the
-  // database refuses the write (nothing is then acknowledged or indexed).
+  // database refuses the write (nothing is then acknowledged or indexed;
+  // the next call reopens the database when there is room again). With
+  // `sync`, IOError also when the log cannot be fsync'ed: the decision was
+  // written but is not acknowledged; a retry with the same id gets it.
   Status Submit(const Article& article, DocIdAnswer* answer);
 
   // The cascade without inserting anything: what Submit would answer now

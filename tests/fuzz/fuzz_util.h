@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 #define FUZZ_CHECK(cond)                                                         \
   do {                                                                           \
@@ -17,6 +20,20 @@
   } while (0)
 
 namespace simdex::fuzz {
+
+// For LLVMFuzzerInitialize: calls write_seeds(dir) for every corpus
+// directory on the command line (a positional argument) that is empty, so
+// that a fresh corpus starts from real inputs.
+template <typename WriteSeeds>
+void SeedEmptyCorpora(int argc, char** argv, WriteSeeds&& write_seeds) {
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    std::error_code ec;
+    if (arg[0] != '-' && std::filesystem::is_directory(arg, ec) && std::filesystem::is_empty(arg, ec)) {
+      write_seeds(std::string(arg));
+    }
+  }
+}
 
 // Takes bytes from the front of the input; yields zeros once it runs out.
 class Input {

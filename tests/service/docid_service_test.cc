@@ -319,7 +319,7 @@ TEST_F(ServiceTest, ShortContentsAreMatchedWiderAndConfirmedOnTheirTexts) {
   // away (outside k = 3) while its word pairs still confirm it.
   std::string base, copy;
   int distance = 0;
-  for (uint64_t seed = 0; distance == 0; ++seed) {
+  for (uint64_t seed = 0; seed < 1000 && distance == 0; ++seed) {
     base = RandomText(500 + seed, 16);
     for (uint64_t e = 0; e < 50 && distance == 0; ++e) {
       const std::string c = EditWords(base, e, 1);
@@ -327,6 +327,7 @@ TEST_F(ServiceTest, ShortContentsAreMatchedWiderAndConfirmedOnTheirTexts) {
       if (d >= 4 && d <= 8 && confirmer->Confirms(base, c)) copy = c, distance = d;
     }
   }
+  ASSERT_NE(distance, 0) << "no short text of 1,000 has a one-word edit 4 to 8 bits away that confirms";
   // Reversed words: the same bag of words, so the same fingerprint, but no
   // word pair in common.
   std::string reversed;
@@ -411,26 +412,28 @@ TEST_F(ServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
   }
 }
 
+// While one thread submits 400 articles, another compacts after every 100
+// of them (the delta moves into files and files merge under the readers)
+// and two more search for the acknowledged articles: every search finds
+// its article. Compactions are explicit calls, so the test does not depend
+// on how fast the machine is.
 TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
-  ServiceOptions o = Options();
-  o.compact_entries = 32;
-  o.background_compaction = true;
-  Open(o);
-  // Articles go in until the background has installed three compactions
-  // (at least 300 articles, at most 20,000 or a minute: fsyncs may be slow
-  // on a loaded machine), while two threads search for acknowledged ones.
-  constexpr size_t kMax = 20000;
-  std::vector<uint64_t> fps(kMax), doc_ids(kMax);
+  Open();
+  constexpr size_t kArticles = 400, kEvery = 100;
+  std::vector<uint64_t> fps(kArticles), doc_ids(kArticles);
   std::atomic<size_t> acknowledged{0};
   std::atomic<bool> failed{false}, done{false};
-  std::vector<std::thread> readers;
+  std::vector<std::thread> threads;
   for (int r = 0; r < 2; ++r) {
-    readers.emplace_back([&, r] {
+    threads.emplace_back([&, r] {
       std::vector<ServiceMatch> found;
       uint64_t x = static_cast<uint64_t>(r) + 1;
       while (!done && !failed) {
         const size_t n = acknowledged.load();
-        if (n == 0) continue;
+        if (n == 0) {
+          std::this_thread::yield();
+          continue;
+        }
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         const size_t i = static_cast<size_t>(x >> 33) % n;
         if (!service_->Search(Field::kContent, fps[i], 0, &found).ok()) failed = true;
@@ -440,19 +443,28 @@ TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
       }
     });
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  size_t n = 0;
-  while (n < kMax && !failed && std::chrono::steady_clock::now() < deadline &&
-         (n < 300 || service_->stats().compactions < 3)) {
+  std::atomic<int> compactions{0};
+  threads.emplace_back([&] {
+    // After each 100 acknowledged articles (the submitter ends at 400).
+    for (size_t next = kEvery; next < kArticles && !failed; next += kEvery) {
+      while (acknowledged.load() < next && !failed) std::this_thread::yield();
+      if (!service_->Compact().ok()) failed = true;
+      ++compactions;
+    }
+  });
+  for (size_t n = 0; n < kArticles && !failed; ++n) {
     const std::string text = RandomText(5000 + n, 120);
     fps[n] = service_->FingerprintText(text).fingerprint;
     doc_ids[n] = Submit(MakeDoc("", "", "", text)).doc_id;
-    acknowledged.store(++n);
+    acknowledged.store(n + 1);
   }
+  threads.back().join();  // the compactions, bounded by the 400 articles
+  threads.pop_back();
   done = true;
-  for (auto& th : readers) th.join();
+  for (auto& th : threads) th.join();
   EXPECT_FALSE(failed);
-  EXPECT_GE(service_->stats().compactions, 3u) << n << " articles; " << service_->stats().last_error;
+  EXPECT_EQ(compactions.load(), 3);
+  EXPECT_EQ(service_->stats().compactions, 3u);
   EXPECT_GT(service_->stats().file_entries, 0u);
 }
 

@@ -14,6 +14,7 @@
 #include "simdex/service.h"
 #include "tests/index/test_data.h"
 #include "tests/service/http_client.h"
+#include "tests/service/served_service.h"
 #include "tests/service/service_test_util.h"
 
 namespace simdex {
@@ -23,60 +24,31 @@ using servicetest::HttpClient;
 using servicetest::HttpReply;
 using servicetest::JsonField;
 
-std::string Escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-std::string ArticleJson(std::string_view id, std::string_view url, std::string_view title, std::string_view content,
-                        std::string_view extra = "") {
-  std::string json = "{";
-  if (!id.empty()) json += "\"id\":" + std::string(id) + ",";
-  json += "\"url\":\"" + Escape(url) + "\",\"title\":\"" + Escape(title) + "\",\"content\":\"" + Escape(content) + "\"";
-  json += extra;
-  return json + "}";
-}
-
-std::string UrlEncode(std::string_view s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
-    }
-  }
-  return out;
-}
+using servicetest::ArticleJson;
+using servicetest::UrlEncode;
 
 class HttpApiTest : public ::testing::Test {
  protected:
-  void SetUp() override {
+  static ServiceOptions Service() {
     ServiceOptions o;
-    o.data_dir = dir_.path();
     o.keep_field = "views";
-    ASSERT_TRUE(DocIdService::Open(o, &service_).ok());
+    return o;
+  }
+  static HttpServerOptions Http() {
     HttpServerOptions h;
-    h.port = 0;
     h.max_body_bytes = 64 << 10;
     h.threads = 2;
-    ASSERT_TRUE(HttpServer::Start(service_.get(), h, &server_).ok());
+    return h;
   }
-  void TearDown() override {
-    server_.reset();
-    service_.reset();
+  void SetUp() override {
+    ASSERT_TRUE(served_.ok());
+    service_ = &served_.service();
+    server_ = &served_.server();
   }
 
-  testing::ScopedTempDir dir_;
-  std::unique_ptr<DocIdService> service_;
-  std::unique_ptr<HttpServer> server_;
+  servicetest::ServedService served_{Service(), Http()};
+  DocIdService* service_ = nullptr;
+  HttpServer* server_ = nullptr;
 };
 
 TEST_F(HttpApiTest, SeedExampleThroughGetDocIdSharesOneDocId) {
@@ -119,12 +91,7 @@ TEST_F(HttpApiTest, BatchAnswersEveryLineInOrderAndReportsBadLines) {
   const HttpReply r = client.Post("/v1/docid:batch", body);
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.content_type, "application/x-ndjson");
-  std::vector<std::string> lines;
-  for (size_t at = 0; at < r.body.size();) {
-    const size_t nl = r.body.find('\n', at);
-    lines.push_back(r.body.substr(at, nl - at));
-    at = nl + 1;
-  }
+  const std::vector<std::string> lines = servicetest::Lines(r.body);
   ASSERT_EQ(lines.size(), 5u) << r.body;
   EXPECT_EQ(JsonField(lines[0], "filterReason"), "new");
   EXPECT_EQ(lines[1], "{\"status\":\"error\",\"line\":3,\"error\":\"field 'url' must be a string\"}");
@@ -174,36 +141,78 @@ TEST_F(HttpApiTest, BadRequestsGetOneLineErrorsAndTheServerServesOn) {
     int status;
     std::string error;
   };
+  const std::string kId = "field 'id' must be a string or an unsigned 64-bit integer";
+  auto article = [](const std::string& fields) { return "{" + fields + "}"; };
+  const std::string fine = "\"url\":\"u\",\"title\":\"t\",\"content\":\"c\"";
   const std::vector<Case> cases = {
       {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\"", 400, "not valid JSON"},
+      {"POST", "/v1/docid", "", 400, "not valid JSON"},
+      {"POST", "/v1/docid", article(fine) + "x", 400, "not valid JSON"},
+      {"POST", "/v1/docid", article("\"url\":\"\xff\",\"title\":\"t\",\"content\":\"c\""), 400, "not valid JSON"},
       {"POST", "/v1/docid", "[1,2]", 400, "an article must be a JSON object"},
+      {"POST", "/v1/docid", "\"text\"", 400, "an article must be a JSON object"},
+      {"POST", "/v1/docid", article("\"title\":\"t\",\"content\":\"c\""), 400, "field 'url' is missing"},
+      {"POST", "/v1/docid", article("\"url\":\"u\",\"content\":\"c\""), 400, "field 'title' is missing"},
       {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\"}", 400, "field 'content' is missing"},
+      {"POST", "/v1/docid", article("\"url\":null,\"title\":\"t\",\"content\":\"c\""), 400,
+       "field 'url' must be a string"},
+      {"POST", "/v1/docid", article("\"url\":7,\"title\":\"t\",\"content\":\"c\""), 400,
+       "field 'url' must be a string"},
       {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":7,\"content\":\"c\"}", 400, "field 'title' must be a string"},
-      {"POST", "/v1/docid", "{\"id\":[1],\"url\":\"u\",\"title\":\"t\",\"content\":\"c\"}", 400,
-       "field 'id' must be a string or a number"},
+      {"POST", "/v1/docid", article("\"url\":\"u\",\"title\":[],\"content\":\"c\""), 400,
+       "field 'title' must be a string"},
+      {"POST", "/v1/docid", article("\"url\":\"u\",\"title\":\"t\",\"content\":{}"), 400,
+       "field 'content' must be a string"},
+      {"POST", "/v1/docid", article("\"url\":\"u\",\"title\":\"t\",\"content\":false"), 400,
+       "field 'content' must be a string"},
+      {"POST", "/v1/docid", "{\"id\":[1],\"url\":\"u\",\"title\":\"t\",\"content\":\"c\"}", 400, kId},
+      {"POST", "/v1/docid", article("\"id\":1.0," + fine), 400, kId},
+      {"POST", "/v1/docid", article("\"id\":1e0," + fine), 400, kId},
+      {"POST", "/v1/docid", article("\"id\":-1," + fine), 400, kId},
+      {"POST", "/v1/docid", article("\"id\":true," + fine), 400, kId},
+      {"POST", "/v1/docid", article("\"id\":{\"a\":1}," + fine), 400, kId},
+      {"POST", "/v1/docid", article("\"id\":18446744073709551616," + fine), 400, "not valid JSON"},
       {"POST", "/v1/docid", "{\"url\":\"u\",\"title\":\"t\",\"content\":\"c\",\"views\":\"many\"}", 400,
        "field 'views' must be a number"},
+      {"POST", "/v1/docid", article(fine + ",\"views\":[1]"), 400, "field 'views' must be a number"},
       {"POST", "/v1/docid", "{\"url\":\"" + std::string(5000, 'u') + "\",\"title\":\"t\",\"content\":\"c\"}", 400,
        "url is longer than 4096 bytes"},
+      {"POST", "/v1/docid", article("\"id\":\"" + std::string(5000, 'i') + "\"," + fine), 400,
+       "id is longer than 4096 bytes"},
+      {"POST", "/v1/docid:batch", "", 200, ""},
       {"GET", "/docId/getDocId", "", 400, "json=<url-encoded JSON>"},
       {"GET", "/docId/getDocId?json=%zz", "", 400, "json=<url-encoded JSON>"},
+      {"GET", "/docId/getDocId?json=" + UrlEncode(article("\"id\":2.5," + fine)), "", 400, kId},
       {"GET", "/v1/docid/123", "", 400, "16 hex digits"},
       {"GET", "/v1/docid/0123456789abcdef", "", 404, "no representative"},
       {"GET", "/v1/article", "", 400, "article id as JSON"},
+      {"GET", "/v1/article?id=1.0", "", 400, "the id must be a string or an unsigned 64-bit integer"},
+      {"GET", "/v1/article?id=%7B%7D", "", 400, "the id must be a string or an unsigned 64-bit integer"},
+      {"GET", "/v1/article?id=%22x", "", 400, "the id is not valid JSON"},
+      {"POST", "/v1/query", "{\"fingerprints\":[1]}", 400, "query 0 must be a string"},
+      {"POST", "/v1/query", "{\"fingerprints\":[\"1\"],\"k\":\"2\"}", 400, "field 'k' must be an integer"},
+      {"POST", "/v1/query", "{\"texts\":{}}", 400, "field 'texts' must be an array"},
+      {"POST", "/v1/query", "{\"fingerprints\":[],\"field\":7}", 400, "field 'field' must be"},
+      {"POST", "/v1/query", "[]", 400, "must be a JSON object"},
       {"GET", "/nowhere", "", 404, "no route /nowhere"},
       {"GET", "/v1/docid", "", 405, "use POST for /v1/docid"},
       {"POST", "/healthz", "", 405, "use GET for /healthz"},
   };
   for (const Case& c : cases) {
     const HttpReply r = client.Request(c.method, c.target, c.body);
-    EXPECT_EQ(r.status, c.status) << c.method << " " << c.target.substr(0, 60) << ": " << r.body;
-    EXPECT_EQ(JsonField(r.body, "status"), "error") << r.body;
-    EXPECT_NE(JsonField(r.body, "error").find(c.error), std::string::npos) << r.body;
-    EXPECT_EQ(std::count(r.body.begin(), r.body.end(), '\n'), 1) << "one line: " << r.body;
+    const std::string what = c.method + " " + c.target.substr(0, 60) + " " + c.body.substr(0, 60);
+    EXPECT_EQ(r.status, c.status) << what << ": " << r.body << r.error;
+    if (c.status != 200) {
+      EXPECT_EQ(JsonField(r.body, "status"), "error") << what << ": " << r.body;
+      EXPECT_NE(JsonField(r.body, "error").find(c.error), std::string::npos) << what << ": " << r.body;
+      EXPECT_EQ(std::count(r.body.begin(), r.body.end(), '\n'), 1) << "one line: " << r.body;
+    }
+    // The connection stays open and the server answers.
+    EXPECT_EQ(client.Get("/healthz").status, 200) << "after " << what;
   }
   // Over the body limit: 413, the connection closed, the server serving on.
   const HttpReply big = client.Post("/v1/docid", ArticleJson("", "u", "t", std::string(100 << 10, 'a')));
-  EXPECT_EQ(big.status, 413) << big.body;
+  EXPECT_EQ(big.status, 413) << big.body << big.error;
   EXPECT_NE(JsonField(big.body, "error").find("over the limit of 65536 bytes"), std::string::npos);
   // The seed's GET form carries the article in the target: the same limit.
   const HttpReply big_get = client.Get("/docId/getDocId?json=" +
@@ -222,6 +231,37 @@ TEST_F(HttpApiTest, BadRequestsGetOneLineErrorsAndTheServerServesOn) {
   const HttpReply ok = client.Post("/v1/docid", ArticleJson("", "http://fine/1", "t", "fine text here"));
   EXPECT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(client.Get("/healthz").body, "{\"status\":\"ok\"}\n");
+}
+
+// Issue 18: as doubles, ids 1 and 1.0 were two articles and 1.0 and 1e0
+// one. Ids are unsigned 64-bit integers or strings; 7 and "7" are two ids.
+TEST_F(HttpApiTest, JsonIdsAreUnsignedIntegersOrStrings) {
+  HttpClient client(server_->port());
+  const HttpReply one = client.Post("/v1/docid", ArticleJson("1", "http://i/1", "", "the first article"));
+  ASSERT_EQ(one.status, 200) << one.body;
+  for (const char* bad : {"1.0", "1e0", "1E0", "0.1e1", "-1", "-0.0"}) {
+    const HttpReply r = client.Post("/v1/docid", ArticleJson(bad, "http://i/" + std::string(bad), "", "another"));
+    EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
+    EXPECT_NE(JsonField(r.body, "error").find("field 'id' must be a string or an unsigned 64-bit integer"),
+              std::string::npos)
+        << bad << ": " << r.body;
+    EXPECT_EQ(client.Get(std::string("/v1/article?id=") + bad).status, 400) << bad;
+  }
+  const HttpReply again = client.Post("/v1/docid", ArticleJson("1", "http://i/other", "", "text"));
+  EXPECT_EQ(JsonField(again.body, "replayed"), "true") << again.body;
+  EXPECT_EQ(JsonField(again.body, "docId"), JsonField(one.body, "docId"));
+  const HttpReply string_one = client.Post("/v1/docid", ArticleJson("\"1\"", "http://i/s1", "", "a third article"));
+  EXPECT_EQ(JsonField(string_one.body, "filterReason"), "new") << string_one.body;
+  EXPECT_EQ(JsonField(client.Get("/v1/article?id=1").body, "docId"), JsonField(one.body, "docId"));
+  EXPECT_EQ(JsonField(client.Get("/v1/article?id=%221%22").body, "docId"), JsonField(string_one.body, "docId"));
+  // The largest id, and escapes normalized in strings.
+  const HttpReply max = client.Post("/v1/docid", ArticleJson("18446744073709551615", "http://i/max", "", "max"));
+  EXPECT_EQ(max.status, 200) << max.body;
+  EXPECT_EQ(client.Get("/v1/article?id=18446744073709551615").status, 200);
+  ASSERT_EQ(client.Post("/v1/docid", ArticleJson("\"aA\"", "http://i/aA", "", "escaped")).status, 200);
+  EXPECT_EQ(JsonField(client.Post("/v1/docid", ArticleJson("\"a\\u0041\"", "http://i/x", "", "x")).body, "replayed"),
+            "true");
+  EXPECT_EQ(service_->stats().articles, 4u);
 }
 
 TEST_F(HttpApiTest, PipelinedRequestsAreAnsweredInOrder) {

@@ -1,6 +1,7 @@
 #include "tests/service/http_client.h"
 
-#include <boost/asio/connect.hpp>
+#include <gtest/gtest.h>
+
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -15,67 +16,128 @@ using tcp = net::ip::tcp;
 
 struct HttpClient::Rep {
   uint16_t port;
+  std::chrono::milliseconds timeout;
   net::io_context ioc;
   std::unique_ptr<beast::tcp_stream> stream;
   beast::flat_buffer buffer;
 
-  bool Connect() {
-    beast::error_code ec;
+  // Starts one asynchronous operation through start(handler) and runs it to
+  // its end: done, failed, or cancelled by the stream's timer after
+  // `timeout` (beast::error::timeout). A failure drops the connection.
+  template <typename Start>
+  beast::error_code Run(Start&& start) {
+    beast::error_code result = net::error::would_block;
+    stream->expires_after(timeout);
+    start([&result](beast::error_code ec, size_t = 0) { result = ec; });
+    ioc.restart();
+    ioc.run();
+    return result;
+  }
+
+  std::string Connect() {
     stream = std::make_unique<beast::tcp_stream>(ioc);
-    stream->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
     buffer.clear();
-    return !ec;
+    const beast::error_code ec = Run([&](auto handler) {
+      stream->async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
+                            [handler](beast::error_code e) mutable { handler(e); });
+    });
+    if (ec) {
+      stream.reset();
+      return "connect: " + ec.message();
+    }
+    return "";
   }
 
   bool ReadReply(HttpReply* out) {
-    beast::error_code ec;
     http::response_parser<http::string_body> parser;
     parser.body_limit(256 << 20);
-    http::read(*stream, buffer, parser, ec);
-    if (ec) return false;
+    const beast::error_code ec = Run([&](auto handler) { http::async_read(*stream, buffer, parser, handler); });
+    if (ec) {
+      out->error = "read: " + ec.message();
+      stream.reset();
+      return false;
+    }
     const auto& res = parser.get();
     out->status = static_cast<int>(res.result_int());
     out->content_type = std::string(res[http::field::content_type]);
     out->body = res.body();
-    if (!res.keep_alive()) stream.reset();
+    out->keep_alive = res.keep_alive();
+    if (!out->keep_alive) stream.reset();
+    return true;
+  }
+
+  bool Write(std::string_view bytes, std::string* error) {
+    const beast::error_code ec = Run([&](auto handler) {
+      net::async_write(*stream, net::buffer(bytes.data(), bytes.size()), handler);
+    });
+    if (ec) {
+      *error = "write: " + ec.message();
+      stream.reset();
+      return false;
+    }
     return true;
   }
 };
 
-HttpClient::HttpClient(uint16_t port) : rep_(std::make_unique<Rep>()) { rep_->port = port; }
+HttpClient::HttpClient(uint16_t port, std::chrono::milliseconds timeout) : rep_(std::make_unique<Rep>()) {
+  rep_->port = port;
+  rep_->timeout = timeout;
+}
 HttpClient::~HttpClient() = default;
 
-HttpReply HttpClient::Request(std::string_view method, std::string_view target, std::string_view body) {
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    if (!rep_->stream && !rep_->Connect()) return {};
-    http::request<http::string_body> req{http::string_to_verb(beast::string_view(method.data(), method.size())), std::string(target), 11};
-    req.set(http::field::host, "127.0.0.1");
-    req.keep_alive(true);
-    if (!body.empty() || method == "POST") {
-      req.set(http::field::content_type, "application/json");
-      req.body() = std::string(body);
-      req.prepare_payload();
-    }
-    beast::error_code ec;
-    http::write(*rep_->stream, req, ec);
-    HttpReply reply;
-    if (!ec && rep_->ReadReply(&reply)) return reply;
-    rep_->stream.reset();  // closed under us: once more on a new connection
-  }
-  return {};
+bool HttpClient::Connect(std::string* error) {
+  const std::string e = rep_->Connect();
+  if (error != nullptr) *error = e;
+  return e.empty();
 }
 
-std::vector<HttpReply> HttpClient::Raw(std::string_view bytes, int replies) {
+HttpReply HttpClient::Request(std::string_view method, std::string_view target, std::string_view body,
+                              std::string_view extra_headers) {
+  HttpReply reply;
+  if (!rep_->stream) {
+    reply.error = rep_->Connect();
+    if (!reply.error.empty()) return reply;
+  }
+  std::string bytes = std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  bytes += extra_headers;
+  if (!body.empty() || method == "POST") {
+    bytes += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  }
+  bytes += "\r\n";
+  bytes += body;
+  if (rep_->Write(bytes, &reply.error)) rep_->ReadReply(&reply);
+  return reply;
+}
+
+bool HttpClient::Send(std::string_view bytes) {
+  if (!rep_->stream && !Connect()) return false;
+  std::string error;
+  return rep_->Write(bytes, &error);
+}
+
+std::vector<HttpReply> HttpClient::Read(int replies) {
   std::vector<HttpReply> out;
-  if (!rep_->stream && !rep_->Connect()) return out;
-  beast::error_code ec;
-  net::write(rep_->stream->socket(), net::buffer(bytes.data(), bytes.size()), ec);
-  for (int i = 0; i < replies && !ec && rep_->stream; ++i) {
+  for (int i = 0; i < replies && rep_->stream; ++i) {
     HttpReply r;
     if (!rep_->ReadReply(&r)) break;
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::vector<HttpReply> HttpClient::Raw(std::string_view bytes, int replies) {
+  if (!Send(bytes)) return {};
+  return Read(replies);
+}
+
+bool HttpClient::ClosedByServer() {
+  if (!rep_->stream) return false;
+  if (rep_->buffer.size() > 0) return false;
+  const beast::error_code ec = rep_->Run([&](auto handler) {
+    rep_->stream->async_read_some(rep_->buffer.prepare(4096), handler);
+  });
+  rep_->stream.reset();
+  return ec == net::error::eof || ec == net::error::connection_reset;
 }
 
 std::string JsonField(std::string_view json, std::string_view key) {
@@ -85,10 +147,26 @@ std::string JsonField(std::string_view json, std::string_view key) {
   size_t i = at + pattern.size();
   if (i < json.size() && json[i] == '"') {
     const size_t end = json.find('"', i + 1);
+    if (end == std::string_view::npos) return "";
     return std::string(json.substr(i + 1, end - i - 1));
   }
   const size_t end = json.find_first_of(",}", i);
-  return std::string(json.substr(i, end - i));
+  return std::string(json.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i));
+}
+
+std::vector<std::string> Lines(std::string_view body) {
+  std::vector<std::string> lines;
+  while (!body.empty()) {
+    const size_t nl = body.find('\n');
+    if (nl == std::string_view::npos) {
+      ADD_FAILURE() << "the body does not end with a newline: ..." << body.substr(0, 200);
+      lines.emplace_back(body);
+      break;
+    }
+    lines.emplace_back(body.substr(0, nl));
+    body.remove_prefix(nl + 1);
+  }
+  return lines;
 }
 
 }  // namespace simdex::servicetest

@@ -2,8 +2,6 @@
 // every acknowledged answer present and stable), a clean stop on SIGTERM,
 // and the command's usage errors.
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -18,6 +16,7 @@
 
 #include "tests/index/test_data.h"
 #include "tests/service/http_client.h"
+#include "tests/service/server_process.h"
 #include "tests/service/service_test_util.h"
 
 namespace simdex {
@@ -27,55 +26,8 @@ using servicetest::HttpClient;
 using servicetest::HttpReply;
 using servicetest::JsonField;
 
-const std::string kSimdex = std::string(SIMDEX_BINARY_DIR) + "/bin/simdex";
-
-// A `simdex serve` child process on an ephemeral port.
-class ServerProcess {
- public:
-  ServerProcess(const std::string& data_dir, std::vector<std::string> extra = {}) {
-    port_file_ = data_dir + ".port";
-    std::remove(port_file_.c_str());
-    std::vector<std::string> args = {kSimdex, "serve", "--data", data_dir, "--port", "0", "--port-file", port_file_,
-                                     "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-  }
-  ~ServerProcess() {
-    if (pid_ > 0) Kill(SIGKILL);
-  }
-
-  // The bound port, once the server listens (0 after 30 s without).
-  uint16_t WaitForPort() {
-    for (int i = 0; i < 3000; ++i) {
-      std::ifstream in(port_file_);
-      int port = 0;
-      if (in >> port && port > 0) return static_cast<uint16_t>(port);
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return 0;
-  }
-
-  // Sends `signal` and waits; returns the exit status (128 + signal when
-  // killed by one).
-  int Kill(int signal) {
-    ::kill(pid_, signal);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-
- private:
-  pid_t pid_ = -1;
-  std::string port_file_;
-};
+using servicetest::RunSimdex;
+using servicetest::ServerProcess;
 
 std::string Article(const std::string& id, const std::string& url, const std::string& content) {
   return "{\"id\":" + id + ",\"url\":\"" + url + "\",\"title\":\"\",\"content\":\"" + content + "\"}";
@@ -111,12 +63,17 @@ TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) {
         }
       });
     }
-    while (answered < 1500) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    EXPECT_EQ(server.Kill(SIGKILL), 128 + SIGKILL);  // under load: requests in flight
+    // Until 1,500 answers, at most a minute (each client stops at its
+    // first failed request).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (answered < 1500 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_EQ(server.Stop(SIGKILL), 128 + SIGKILL);  // under load: requests in flight
     stop = true;
     for (auto& t : clients) t.join();
   }
-  ASSERT_GE(acknowledged.size(), 1500u);
+  ASSERT_GE(acknowledged.size(), 1500u) << "the clients did not get 1,500 answers within a minute";
 
   ServerProcess server(data);
   const uint16_t port = server.WaitForPort();
@@ -137,37 +94,54 @@ TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) {
       EXPECT_EQ(JsonField(again.body, "filterStatus"), "duplicate");
     }
   }
-  EXPECT_EQ(server.Kill(SIGTERM), 0);  // a clean stop
+  EXPECT_EQ(server.Stop(SIGTERM), 0);  // a clean stop
 }
 
+// Each command runs with --port 0 under a time limit: a usage check that
+// stops working starts a server, which is then killed and reported,
+// instead of blocking the test.
 TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
   testing::ScopedTempDir dir;
-  auto exit_code = [&](const std::string& command) {
-    const int status = std::system((command + " >/dev/null 2>" + dir.File("err")).c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  int runs = 0;
+  auto serve = [&](std::vector<std::string> args) {
+    std::string data = dir.File("a");
+    data += std::to_string(runs++);
+    std::vector<std::string> all = {"serve", "--data", data, "--port", "0"};
+    all.insert(all.end(), args.begin(), args.end());
+    return RunSimdex(all, std::chrono::seconds(20));
   };
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --window 3x"), 2);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--window '3x' is not a duration"), std::string::npos);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --keep longest"), 2);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k 5 --content-scheme t10"), 2);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("content distance 5"), std::string::npos);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --listen nowhere"), 2);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --k-short 8"), 2);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--k-short needs --confirm"), std::string::npos);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("a") + " --window 2d --retain 1d"), 2);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("--retain 1d must be at least --window 2d"),
-            std::string::npos);
+  struct Case {
+    std::vector<std::string> args;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {{"--window", "3x"}, "--window '3x' is not a duration"},
+      {{"--keep", "longest"}, "--keep 'longest' is not first or max:FIELD"},
+      {{"--k", "5", "--content-scheme", "t10"}, "content distance 5"},
+      {{"--listen", "nowhere"}, "'nowhere' is not an IP address"},
+      {{"--k-short", "8"}, "--k-short needs --confirm"},
+      {{"--window", "2d", "--retain", "1d"}, "--retain 1d must be at least --window 2d"},
+      {{"--idle-timeout", "0"}, "--idle-timeout"},
+      {{"--build-threads", "65"}, "--build-threads"},
+      {{"--title-scheme", "bogus"}, "title scheme"},
+  };
+  for (const Case& c : cases) {
+    const servicetest::CommandResult r = serve(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(c.error), std::string::npos) << c.args[0] << ": " << r.err;
+  }
 
   ServerProcess first(dir.File("b"));
   const uint16_t port = first.WaitForPort();
   ASSERT_NE(port, 0);
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("c") + " --port " + std::to_string(port)), 1);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("cannot listen on 127.0.0.1:" + std::to_string(port)),
-            std::string::npos);
+  servicetest::CommandResult r = RunSimdex({"serve", "--data", dir.File("c"), "--port", std::to_string(port)});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos) << r.err;
   // A second server on the same state: refused by the database's lock.
-  EXPECT_EQ(exit_code(kSimdex + " serve --data " + dir.File("b") + " --port 0"), 1);
-  EXPECT_NE(testing::ReadFileOrDie(dir.File("err")).find("cannot open the database"), std::string::npos);
-  EXPECT_EQ(first.Kill(SIGINT), 0);
+  r = RunSimdex({"serve", "--data", dir.File("b"), "--port", "0"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot open the database"), std::string::npos) << r.err;
+  EXPECT_EQ(first.Stop(SIGINT), 0);
 }
 
 TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
@@ -177,8 +151,7 @@ TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
   {
     std::ofstream(dir.File("doc.jsonl")) << "{\"id\":1,\"text\":\"" << text << "\"}\n";
   }
-  ASSERT_EQ(std::system((kSimdex + " fingerprint --quiet -o " + dir.File("doc.fp") + " " + dir.File("doc.jsonl")).c_str()),
-            0);
+  ASSERT_EQ(RunSimdex({"fingerprint", "--quiet", "-o", dir.File("doc.fp"), dir.File("doc.jsonl")}).exit_code, 0);
   const std::string line = testing::ReadFileOrDie(dir.File("doc.fp"));
   const std::string fp = line.substr(line.find('\t') + 1, 16);
   {
@@ -186,7 +159,7 @@ TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
     out << "https://stored.example/a\t" << fp << "\n7\t0123456789abcdef\n8\t-\tno-text\n";
   }
   const std::string data = dir.File("state");
-  ASSERT_EQ(std::system((kSimdex + " import --quiet --data " + data + " " + dir.File("corpus.fp")).c_str()), 0);
+  ASSERT_EQ(RunSimdex({"import", "--quiet", "--data", data, dir.File("corpus.fp")}).exit_code, 0);
   ServerProcess server(data);
   const uint16_t port = server.WaitForPort();
   ASSERT_NE(port, 0);
@@ -197,9 +170,7 @@ TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
       << r.body;
   const HttpReply stats = client.Get("/v1/stats");
   EXPECT_EQ(JsonField(stats.body, "file_entries"), "2") << stats.body;
-  EXPECT_NE(std::system((kSimdex + " import --quiet --data " + data + " " + dir.File("missing.fp") + " 2>/dev/null")
-                            .c_str()),
-            0);
+  EXPECT_NE(RunSimdex({"import", "--quiet", "--data", data, dir.File("missing.fp")}).exit_code, 0);
 }
 
 }  // namespace
