@@ -84,8 +84,8 @@ Status ReloadingIndex::Rep::OpenChecked(std::unique_ptr<IndexReader>* out) const
     PreloadResult preloaded;
     SIMDEX_RETURN_IF_ERROR(reader->Preload(/*lock=*/false, &preloaded).WithContext(path));
   }
-  const std::shared_ptr<const IndexReader> serving = Current();
-  const Scheme& now = serving->scheme();
+  const std::shared_ptr<const IndexReader> old = Current();
+  const Scheme& now = old->scheme();
   if (options.require_same_scheme &&
       (reader->scheme().widths() != now.widths() || reader->scheme().k() != now.k())) {
     return Status::InvalidArgument(path + ": the new file's scheme " + reader->scheme().Name() +
