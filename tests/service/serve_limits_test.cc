@@ -1,7 +1,9 @@
 // `simdex serve` at the operating system's limits: out of file descriptors,
 // and stopped by SIGTERM with requests in progress.
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -27,15 +29,24 @@ using servicetest::HttpReply;
 using servicetest::JsonField;
 using servicetest::ServerProcess;
 
-// A blocking TCP connection to 127.0.0.1:port; -1 when refused.
+// A TCP connection to 127.0.0.1:port, made within two seconds; -1 when
+// refused or not made in time (a full listen queue may leave it pending).
 int ConnectTo(uint16_t port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
   if (fd < 0) return -1;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int error = 0;
   if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    pollfd p{fd, POLLOUT, 0};
+    socklen_t len = sizeof error;
+    if (errno != EINPROGRESS || poll(&p, 1, 2000) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
+      error = -1;
+    }
+  }
+  if (error != 0) {
     close(fd);
     return -1;
   }
@@ -72,11 +83,16 @@ TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnectio
   ASSERT_EQ(open.Get("/healthz").status, 200);
 
   // 200 connections that send nothing: the server accepts until it runs
-  // out of descriptors; the others wait in the listen queue.
+  // out of descriptors (64); the others wait in the listen queue, or, where
+  // the queue is short, are not made at all.
+  const auto start = std::chrono::steady_clock::now();
   std::vector<int> idle;
   for (int i = 0; i < 200; ++i) {
     const int fd = ConnectTo(port);
-    ASSERT_GE(fd, 0) << "connection " << i;
+    if (fd < 0) {
+      ASSERT_GT(i, 64) << "connection " << i << " not made, before the server's descriptors ran out";
+      break;
+    }
     idle.push_back(fd);
   }
   double errors = 0;
@@ -103,10 +119,16 @@ TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnectio
   const HttpReply r = fresh.Get("/healthz");
   EXPECT_EQ(r.status, 200) << r.error;
   EXPECT_EQ(server.Stop(SIGTERM), 0);
+  // One line per 10 s at most. Accepting the queued connections (closed by
+  // now) may run out of descriptors once more, so "again" may come more than once.
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
+  const size_t most = 1 + static_cast<size_t>(seconds.count() / 10);
   const std::string log = server.Log();
-  EXPECT_EQ(CountLines(log, "accept:"), 1u) << log.substr(0, 2000);
+  EXPECT_GE(CountLines(log, "accept:"), 1u) << log.substr(0, 2000);
+  EXPECT_LE(CountLines(log, "accept:"), most) << log.substr(0, 2000);
   EXPECT_NE(log.find("Too many open files"), std::string::npos) << log.substr(0, 2000);
-  EXPECT_EQ(CountLines(log, "accepting connections again after"), 1u) << log.substr(0, 2000);
+  EXPECT_GE(CountLines(log, "accepting connections again after"), 1u) << log.substr(0, 2000);
+  EXPECT_LE(CountLines(log, "accepting connections again after"), 5u) << log.substr(0, 2000);
 }
 
 std::string Article(const std::string& id, const std::string& content) {
