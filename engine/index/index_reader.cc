@@ -260,6 +260,20 @@ Status IndexReader::Rep::VerifyIdSection() const {
   if (format::SectionChecksum(file_begin + meta.ids_offset, meta.ids_length) != meta.ids_checksum) {
     return Status::Corruption("id section (byte offset " + std::to_string(meta.ids_offset) + "): checksum mismatch");
   }
+  // docs/format.md: the id base plus the largest packed value is at most
+  // 2^64 - 1. Any w-bit value fits when base <= 2^64 - 2^w; only a base
+  // closer to 2^64 needs the values read (a sound file may have one: its
+  // largest id need not be base + 2^w - 1).
+  const uint64_t room = ~uint64_t{0} - meta.id_base;
+  const uint64_t widest = meta.id_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << meta.id_width) - 1;
+  if (widest <= room) return Status::OK();
+  for (uint64_t r = 0; r < meta.entries; ++r) {
+    const uint64_t packed = ids.Get(r);
+    if (packed > room) {
+      return Status::Corruption("id section: entry " + std::to_string(r) + ": id base " + std::to_string(meta.id_base) +
+                                " + " + std::to_string(packed) + " passes 2^64 - 1");
+    }
+  }
   return Status::OK();
 }
 

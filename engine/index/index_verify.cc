@@ -31,7 +31,7 @@ Status IndexReader::Verify() const {
   const format::IndexMetadata& m = r.meta;
   const uint8_t* base = r.begin();
 
-  // Section checksums (Open() may have skipped some).
+  // Section checksums (Open() may have skipped some), and the id base rule.
   for (size_t t = 0; t < r.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(r.VerifyHeads(t));
   const uint64_t blocks0 = r.tables.empty() ? 0 : r.tables[0].num_blocks;
   SIMDEX_RETURN_IF_ERROR(r.VerifyRanks());

@@ -74,7 +74,7 @@ struct IndexReader::Rep {
   // Verifies table t's head index, once: OK or Corruption naming it.
   Status CheckHeads(size_t t) const;
   // Verifies, once each, what reading ids needs: the rank index, the id
-  // section and the id map.
+  // section (its checksum and the id base rule) and the id map.
   Status CheckIds() const;
   // Verifies the id map, once (OK for an index without one).
   Status CheckIdMap() const;

@@ -1,10 +1,10 @@
 // Hostile files (in the manner of leveldb's db/corruption_test): every byte
-// of a real index flipped in turn, truncations, foreign files, and blocks
-// moved between tables. Verify() must reject each damaged file; Open(),
-// searches, the merge join and table cursors must either give exactly the
-// intact file's answers or fail with Corruption: never another answer, a
-// crash or a read outside the file (the AddressSanitizer build checks the
-// latter).
+// of a real index flipped in turn, truncations, foreign files, blocks moved
+// between tables, and crafted files whose checksums are right. Verify() must
+// reject each damaged file; Open(), searches, the merge join and table
+// cursors must either give exactly the intact file's answers or fail with
+// Corruption: never another answer, a crash or a read outside the file
+// (the AddressSanitizer build checks the latter).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -433,6 +433,69 @@ TEST_F(CorruptionTest, ErrorsOfSearchesCursorsAndTheMergeJoinNameTheFile) {
       check("search", reader->Search((*entries_)[0].fingerprint, 0, &out));
       SearchResults results;
       check("batch search", reader->Search(all, 0, &results, 1));
+    }
+  }
+}
+
+// Issue 18 item 5: an entry's id is the id base plus its packed value; a
+// crafted file (every checksum right) whose base makes an id pass 2^64 - 1
+// is corrupted, and one whose largest id is exactly 2^64 - 1 is not.
+TEST(IdWrapTest, IdsPassing2To64AreCorruptionAndTheLargestIdThatFitsIsKept) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(50, 21), IdStyle::kSequential, 21);
+  BuildOptions options;
+  options.scheme = SchemeOrDie("t4");
+  options.block_size = 64;
+  ASSERT_TRUE(BuildIndex(dir.File("seq.sdx"), options, entries).ok());
+  const std::string file = ReadFileOrDie(dir.File("seq.sdx"));
+  Layout layout = Layout::Parse(file);
+  ASSERT_EQ(layout.meta.id_base, 0u);
+  ASSERT_EQ(layout.meta.id_width, 6);  // ids 0..49
+  // The file with another id base, the metadata and footer checksums redone.
+  auto with_base = [&](uint64_t base) {
+    format::IndexMetadata meta = layout.meta;
+    meta.id_base = base;
+    std::string encoded;
+    meta.EncodeTo(&encoded);
+    EXPECT_EQ(encoded.size(), layout.footer.metadata_length);
+    std::string out = file;
+    out.replace(layout.footer.metadata_offset, encoded.size(), encoded);
+    format::Footer footer = layout.footer;
+    footer.metadata_checksum = format::SectionChecksum(encoded.data(), encoded.size());
+    std::string tail;
+    footer.EncodeTo(&tail);
+    out.replace(out.size() - tail.size(), tail.size(), tail);
+    return out;
+  };
+  const Entry* last = &entries[0];
+  for (const Entry& e : entries) {
+    if (e.id > last->id) last = &e;
+  }
+  const uint64_t fits = ~uint64_t{0} - 49;  // id 49 becomes 2^64 - 1
+  std::unique_ptr<IndexReader> reader;
+  ASSERT_TRUE(IndexReader::Open(NewMemoryFile(with_base(fits)), ReaderOptions(), &reader).ok());
+  EXPECT_TRUE(reader->Verify().ok());
+  std::vector<Match> out;
+  ASSERT_TRUE(reader->Search(last->fingerprint, 0, &out).ok());
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.back().id, ~uint64_t{0});
+
+  for (const auto& [mode, reader_options] : ReaderModes()) {
+    SCOPED_TRACE(mode);
+    Status s = IndexReader::Open(NewMemoryFile(with_base(fits + 1)), reader_options, &reader);
+    if (!s.ok()) {  // checked in Open() when it reads the ids
+      EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+      EXPECT_NE(s.message().find("id"), std::string::npos) << s.ToString();
+      continue;
+    }
+    s = reader->Verify();
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.message().find("2^64"), std::string::npos) << s.ToString();
+    // Every search that finds an entry fails, whichever id it finds.
+    for (const Entry& e : entries) {
+      s = reader->Search(e.fingerprint, 0, &out);
+      EXPECT_TRUE(s.IsCorruption()) << e.id << ": " << s.ToString();
+      EXPECT_NE(s.message().find("2^64"), std::string::npos) << s.ToString();
     }
   }
 }
