@@ -222,7 +222,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
   if (options.verify_heads_on_open || options.verify_block_checksums) {
     for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
-    SIMDEX_RETURN_IF_ERROR(rep->ranks_checked.Run([&] { return rep->VerifyRanks(); }));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
     SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
   }
   for (auto& table : rep->tables) {
@@ -288,12 +288,16 @@ Status IndexReader::Rep::CheckHeads(size_t t) const {
   return heads_checked[t].Run([&] { return VerifyHeads(t); });
 }
 
+Status IndexReader::Rep::CheckRanks() const {
+  return ranks_checked.Run([&] { return VerifyRanks(); });
+}
+
 Status IndexReader::Rep::CheckIdMap() const {
   return id_map_checked.Run([&] { return VerifyIdMapChecksum(); });
 }
 
 Status IndexReader::Rep::CheckIds() const {
-  SIMDEX_RETURN_IF_ERROR(ranks_checked.Run([&] { return VerifyRanks(); }));
+  SIMDEX_RETURN_IF_ERROR(CheckRanks());
   SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
   return CheckIdMap();
 }

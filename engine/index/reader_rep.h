@@ -73,6 +73,8 @@ struct IndexReader::Rep {
 
   // Verifies table t's head index, once: OK or Corruption naming it.
   Status CheckHeads(size_t t) const;
+  // Verifies the rank index, once.
+  Status CheckRanks() const;
   // Verifies, once each, what reading ids needs: the rank index, the id
   // section (its checksum and the id base rule) and the id map.
   Status CheckIds() const;

@@ -375,6 +375,36 @@ TEST_F(CorruptionTest, AFlippedByteInTheIdSectionIsCorruptionForSearchesAndTheMe
   EXPECT_EQ(failures, 0) << report;
 }
 
+// Threads that meet the same unchecked blocks and sections of a fresh
+// reader at once all get the answers of a reader that checked them alone,
+// and all report a damaged block; the AddressSanitizer build runs it too.
+TEST_F(CorruptionTest, ThreadsCheckingTheSameBlocksAtOnceAgreeWithOneThread) {
+  std::vector<uint64_t> queries;
+  for (int copy = 0; copy < 8; ++copy) {
+    for (const Entry& e : *entries_) queries.push_back(e.fingerprint);
+  }
+  const Layout layout = Layout::Parse(*file_);
+  std::string damaged = *file_;
+  damaged[layout.BlockOffset(0, 1) + 4] ^= 0x01;
+  for (const std::string* bytes : {file_, &damaged}) {
+    std::unique_ptr<IndexReader> alone, together;
+    ASSERT_TRUE(OpenBytes(*bytes, ReaderOptions(), &alone).ok());
+    ASSERT_TRUE(OpenBytes(*bytes, ReaderOptions(), &together).ok());
+    SearchResults one, many;
+    const Status s1 = alone->Search(queries, 3, &one, 1);
+    const Status s4 = together->Search(queries, 3, &many, 4);
+    if (bytes == file_) {
+      ASSERT_TRUE(s1.ok()) << s1.ToString();
+      ASSERT_TRUE(s4.ok()) << s4.ToString();
+      EXPECT_EQ(one.lims, many.lims);
+      EXPECT_TRUE(one.matches == many.matches);
+    } else {
+      EXPECT_EQ(s1.ToString(), s4.ToString());
+      EXPECT_NE(s4.message().find("block 1 of table 0: checksum mismatch"), std::string::npos) << s4.ToString();
+    }
+  }
+}
+
 // With ReaderOptions::verify_block_checksums, Open() checks every block and
 // section: damage that no search would read fails the Open.
 TEST_F(CorruptionTest, VerifyingEveryChecksumOnOpenFindsDamageNoSearchReads) {
