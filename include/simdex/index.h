@@ -153,10 +153,10 @@ struct SearchStats {
 // the call that first needs it, naming the part (and the file, for a reader
 // opened from a path). docs/benchmarks.md, "Checked reads", measures the cost.
 struct ReaderOptions {
-  // Also check every block and the id section in Open() (reads the whole
-  // file, at about the speed of a hash of it), so that any damage fails
-  // Open() rather than the first search that reads it. Searches then pay
-  // only the bit test.
+  // Check every block and every section in Open() (reads the whole file,
+  // at about the speed of a hash of it; verify_heads_on_open does not
+  // matter then), so that any damage fails Open() rather than the first
+  // search that reads it. Searches then pay only the bit test.
   bool verify_block_checksums = false;
   // Check the head indexes, rank index and id map in Open() (reads them
   // whole: about 8 bytes per block of every table); false checks each the
