@@ -95,7 +95,9 @@ int Run(int argc, char** argv) {
                                    "scan, permuted, faiss-hash, faiss-multihash ('scan' always runs; 'none' for no other)")
                         ->delimiter(',');
   app.add_flag("--cold", config.cold, "also measure cold batches (file evicted from the page cache)");
-  app.add_flag("--checksums", config.checksums, "also measure simdex queries with block checksum verification on");
+  app.add_flag("--checksums", config.checksums,
+               "also measure the first queries of a freshly opened simdex reader (each block and section "
+               "checked on first use) and an Open() that checks every checksum");
   auto* queries = app.add_option("--queries", config.queries, "queries per set (near per k, random)");
   app.add_option("--cold-queries", config.cold_queries, "queries per cold batch");
   app.add_option("--scan-queries", config.scan_queries,

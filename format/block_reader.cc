@@ -392,6 +392,7 @@ Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
     return Status::Corruption("truncated block");
   }
   if (options.verify_checksum) return VerifyBlockChecksum(ptr, block_size, options.seed);
+  if (options.verified != nullptr) return options.verified->Check(ptr, block_size, options.seed, options.block);
   return Status::OK();
 }
 
@@ -492,6 +493,8 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       assert(s.lo <= s.hi);
       BlockReadOptions o = options;
       o.seed = s.seed;
+      o.verified = s.verified;
+      o.block = s.block;
       s.reached_end = false;
       s.status = CheckBlock(s.ptr, s.limit, block_size, o);
       Lane& lane = lanes[j];

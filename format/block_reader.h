@@ -18,8 +18,13 @@
 // (entry 0). Callers prefix the block's
 // place ("block B of table T: ...").
 //
-// Thread safety: the functions keep no state; concurrent calls are safe
-// when each has its own output vector and stats.
+// Every entry point checks the block's checksum first when its options
+// ask for it (BlockReadOptions: always, or the first time through a
+// VerifiedBlocks), so that nothing is decoded from bytes that fail it.
+//
+// Thread safety: the functions keep no state (a VerifiedBlocks is safe to
+// share); concurrent calls are safe when each has its own output vector and
+// stats.
 #ifndef SIMDEX_FORMAT_BLOCK_READER_H_
 #define SIMDEX_FORMAT_BLOCK_READER_H_
 
@@ -29,6 +34,7 @@
 
 #include "format/block_format.h"
 #include "format/huffman.h"
+#include "format/verified_blocks.h"
 #include "simdex/status.h"
 
 namespace simdex::format {
@@ -43,6 +49,12 @@ struct BlockReadOptions {
   // Decode with the byte-wise bit reader only, never the word-at-a-time
   // fast path. The results are identical; tests run both.
   bool force_plain = false;
+  // The blocks of the block's table checked before (verified_blocks.h):
+  // when set, the checksum is compared first unless block number `block`
+  // is in it already, and the block is added once it matches, so that a
+  // reader hashes each block once. (verify_checksum compares it always.)
+  const VerifiedBlocks* verified = nullptr;
+  uint64_t block = 0;
 };
 
 // Counters for tuning, added to by ScanBlock (faiss indexBinaryHash_stats
@@ -116,6 +128,9 @@ struct BlockScan {
   uint64_t lo = 0;
   uint64_t hi = 0;
   uint64_t seed = 0;              // for the checksum, when verified
+  // As BlockReadOptions::verified and ::block, for this scan's block.
+  const VerifiedBlocks* verified = nullptr;
+  uint64_t block = 0;
   // The restart point the scan probes first, a guess at the last one below
   // lo (e.g. from interpolating lo between this block's head and the
   // next's); it affects only the work done, never the result.
@@ -134,8 +149,8 @@ struct BlockScan {
 // their decoding interleaved entry by entry: each block's decode is a serial
 // chain (an entry's position depends on the previous entry's code), and
 // running several chains side by side lets the CPU overlap them. Every
-// result is exactly what ScanBlock gives for that block; options.seed is
-// ignored in favour of each scan's seed.
+// result is exactly what ScanBlock gives for that block; options.seed,
+// verified and block are ignored in favour of each scan's own.
 void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
                 const BlockReadOptions& options, BlockScanStats* stats);
 

@@ -91,7 +91,7 @@ void AppendJsonLine(const IndexReader& reader, uint64_t query, std::span<const M
 Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k,
                       std::span<const uint64_t> queries) {
   SearchResults results;
-  SIMDEX_RETURN_IF_ERROR(reader.Search(queries, k, &results, args.threads).WithContext(args.index));
+  SIMDEX_RETURN_IF_ERROR(reader.Search(queries, k, &results, args.threads));  // errors name the index
   std::string out;
   for (size_t i = 0; i < queries.size(); ++i) {
     const size_t begin = results.lims[i], end = results.lims[i + 1];
@@ -158,7 +158,8 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(0, 64));
   sub->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--verify-checksums", args->verify_checksums,
-                "verify each block's checksum as it is decoded");
+                "check every checksum of the index before the first query (reads the whole file); without it "
+                "each block is checked the first time a query reads it");
   sub->callback([args, run] { *run = [args] { return RunQuery(*args); }; });
 }
 

@@ -31,9 +31,10 @@ struct GridConfig {
   // Measured beside simdex ("scan" always runs: it is the reference).
   std::vector<std::string> baselines = {"scan", "permuted", "faiss-hash", "faiss-multihash"};
   bool cold = false;
-  // Also measure simdex's single queries with per-block checksum
-  // verification on (cache "warm-checksums"): the price of
-  // ReaderOptions::verify_block_checksums.
+  // Also measure the first queries of a freshly opened simdex reader
+  // (cache "first-use"): the price of checking each block and section the
+  // first time it is read, and of an Open() that checks everything
+  // (ReaderOptions::verify_block_checksums).
   bool checksums = false;
   size_t queries = 20000;       // per query set (near per k, random)
   size_t cold_queries = 1000;   // per cold batch

@@ -19,8 +19,13 @@
 //   "faiss-multihash"); scheme (its name, null for scan), tables (0 for
 //   scan); block_size (bytes; null but for simdex); k; threads; cache
 //   ("warm": after a warm-up pass; "cold": the index file evicted from the
-//   page cache and reopened just before; "warm-checksums": simdex, warm,
-//   with block checksum verification on, near queries only, one thread); api ("single": each thread issues
+//   page cache and reopened just before; "first-use": simdex, the first
+//   near queries of the largest k on a reader opened just before, the file
+//   in the page cache, one thread, with open_micros (the default Open()),
+//   first_query_micros and open_verify_all_micros (an Open() with
+//   ReaderOptions::verify_block_checksums); "warm-checksums", in files
+//   written before first-use verification: warm, with the old
+//   verify_block_checksums, which hashed every block a search decoded); api ("single": each thread issues
 //   one query at a time, each timed; "batch": IndexReader's batch call over
 //   all the queries at `threads` threads, timed as a whole).
 //   Space: bytes (the structure: the index file for simdex, Searcher::Bytes()

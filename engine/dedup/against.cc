@@ -165,8 +165,8 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
   for (size_t i = 0; i < fingerprints.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(table0.Seek(fingerprints[i]));
     if (!table0.Valid() || table0.value() != fingerprints[i] || table0.Rank() >= index.entries()) {
-      return Status::Corruption("fingerprint " + FormatHexFingerprint(fingerprints[i]) +
-                                " is in a table of the index but not in its table 0");
+      return index.rep().InFile(Status::Corruption("fingerprint " + FormatHexFingerprint(fingerprints[i]) +
+                                                   " is in a table of the index but not in its table 0"));
     }
     ids[i] = index.rep().IdAtRank(table0.Rank());
   }

@@ -1,5 +1,6 @@
 // Opens an index file: maps it, then validates header, footer, metadata and
-// section placement (docs/format.md) before anything else is read.
+// section placement (docs/format.md) before anything else is read; and the
+// checks of the sections and blocks that run once per reader (reader_rep.h).
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <boost/iostreams/device/mapped_file.hpp>
 
 #include "engine/index/reader_rep.h"
+#include "engine/index/table_encoder.h"
 #include "format/coding.h"
 
 namespace simdex {
@@ -112,7 +114,9 @@ Status IndexReader::Open(const std::string& path, const ReaderOptions& options,
                          std::unique_ptr<IndexReader>* out) {
   std::unique_ptr<RandomAccessFile> file;
   SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
-  return Open(std::move(file), options, out).WithContext(path);
+  SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
+  (*out)->rep_->path = path;
+  return Status::OK();
 }
 
 Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
@@ -215,23 +219,95 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     }
     if (m.entries == 0 && k != 0) return Status::Corruption("id map: " + std::to_string(k) + " strings but no entries");
   }
-  if (options.verify_heads_on_open) {
-    for (size_t t = 0; t < m.tables.size(); ++t) {
-      if (format::SectionChecksum(rep->tables[t].heads, m.tables[t].num_blocks * 8) != m.tables[t].heads_checksum) {
-        return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
-                                  std::to_string(m.tables[t].heads_offset) + "): checksum mismatch");
-      }
-    }
-    if (format::SectionChecksum(rep->ranks, blocks0 * 8) != m.rank_checksum) {
-      return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
-    }
-    if (rep->has_id_map && format::SectionChecksum(base + m.id_map_offset, m.id_map_length) != m.id_map_checksum) {
-      return Status::Corruption("id map (byte offset " + std::to_string(m.id_map_offset) + "): checksum mismatch");
+  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  if (options.verify_heads_on_open || options.verify_block_checksums) {
+    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
+  }
+  for (auto& table : rep->tables) {
+    table.head_sample.Init(table.heads, table.num_blocks);
+    table.verified = format::VerifiedBlocks(table.num_blocks);
+  }
+  if (options.verify_block_checksums) {
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
+    for (size_t t = 0; t < rep->tables.size(); ++t) {
+      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) SIMDEX_RETURN_IF_ERROR(rep->CheckBlock(t, b));
     }
   }
-  for (auto& table : rep->tables) table.head_sample.Init(table.heads, table.num_blocks);
   out->reset(new IndexReader(std::move(rep)));
   return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyHeads(size_t t) const {
+  const format::TableMetadata& tm = meta.tables[t];
+  if (format::SectionChecksum(tables[t].heads, tm.num_blocks * 8) != tm.heads_checksum) {
+    return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
+                              std::to_string(tm.heads_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyRanks() const {
+  const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
+  if (format::SectionChecksum(ranks, blocks0 * 8) != meta.rank_checksum) {
+    return Status::Corruption("rank index (byte offset " + std::to_string(meta.rank_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyIdSection() const {
+  if (format::SectionChecksum(file_begin + meta.ids_offset, meta.ids_length) != meta.ids_checksum) {
+    return Status::Corruption("id section (byte offset " + std::to_string(meta.ids_offset) + "): checksum mismatch");
+  }
+  // docs/format.md: the id base plus the largest packed value is at most
+  // 2^64 - 1. Any w-bit value fits when base <= 2^64 - 2^w; only a base
+  // closer to 2^64 needs the values read (a sound file may have one: its
+  // largest id need not be base + 2^w - 1).
+  const uint64_t room = ~uint64_t{0} - meta.id_base;
+  const uint64_t widest = meta.id_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << meta.id_width) - 1;
+  if (widest <= room) return Status::OK();
+  for (uint64_t r = 0; r < meta.entries; ++r) {
+    const uint64_t packed = ids.Get(r);
+    if (packed > room) {
+      return Status::Corruption("id section: entry " + std::to_string(r) + ": id base " + std::to_string(meta.id_base) +
+                                " + " + std::to_string(packed) + " passes 2^64 - 1");
+    }
+  }
+  return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyIdMapChecksum() const {
+  if (has_id_map && format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
+    return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status IndexReader::Rep::CheckHeads(size_t t) const {
+  return heads_checked[t].Run([&] { return VerifyHeads(t); });
+}
+
+Status IndexReader::Rep::CheckRanks() const {
+  return ranks_checked.Run([&] { return VerifyRanks(); });
+}
+
+Status IndexReader::Rep::CheckIdMap() const {
+  return id_map_checked.Run([&] { return VerifyIdMapChecksum(); });
+}
+
+Status IndexReader::Rep::CheckIds() const {
+  SIMDEX_RETURN_IF_ERROR(CheckRanks());
+  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
+  return CheckIdMap();
+}
+
+Status IndexReader::Rep::CheckBlock(size_t t, uint64_t b) const {
+  const Table& table = tables[t];
+  Status s = table.verified.Check(Block(table, b), meta.block_size, index::BlockSeed(static_cast<uint32_t>(t), b), b);
+  if (s.ok()) return s;
+  return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t) + " (byte offset " +
+                       std::to_string(meta.tables[t].blocks_offset + b * meta.block_size) + ")");
 }
 
 const Scheme& IndexReader::scheme() const { return rep_->scheme; }
@@ -246,6 +322,7 @@ uint64_t IndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id
 
 Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->CheckIdMap()));
   if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + std::string(id.substr(0, 80)) + "'");
   return Status::OK();
 }

@@ -1,6 +1,9 @@
 // Searches an open index: for each table the query's key picks the blocks
 // whose values may share it (interpolation search over the block heads);
 // only those blocks are decoded, and only up to the end of the key's range.
+// Every block is checked against its checksum the first time this reader
+// decodes it, and the head indexes and what ids are read from before they
+// are used (reader_rep.h), so that no answer comes from unchecked bytes.
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -73,11 +76,12 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint6
                         std::vector<uint64_t>* out, format::BlockScanStats* scan) {
   const IndexReader::Rep::Table& table = rep.tables[t];
   format::BlockReadOptions opts;
-  opts.verify_checksum = rep.options.verify_block_checksums;
+  opts.verified = &table.verified;
   for (; b < table.num_blocks; ++b) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > hi) break;
     opts.seed = index::BlockSeed(t, b);
+    opts.block = b;
     bool reached_end = false;
     Status s = format::ScanBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder, lo, hi,
                                  opts, out, &reached_end, scan);
@@ -144,9 +148,8 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->permuted_query.resize(tables.size());
   scratch->windows.resize(tables.size());
   scratch->table0_placed = false;
-  format::BlockReadOptions opts;
-  opts.verify_checksum = rep.options.verify_block_checksums;
   for (size_t i = 0; i < tables.size(); ++i) {
+    SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
     scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
@@ -175,13 +178,15 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     s.lo = lo;
     s.hi = lo | suffix;
     s.seed = index::BlockSeed(t, b);
+    s.verified = &table.verified;
+    s.block = b;
     s.restart_guess = guess;
     s.out = &scratch->table_values[i];
     scans.push_back(s);
     scratch->scan_table.push_back(i);
     scratch->scan_block.push_back(b);
   }
-  format::ScanBlocks(scans.data(), scans.size(), rep.meta.block_size, opts, scan);
+  format::ScanBlocks(scans.data(), scans.size(), rep.meta.block_size, format::BlockReadOptions(), scan);
   for (size_t j = 0; j < scans.size(); ++j) {
     const size_t i = scratch->scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);
@@ -233,13 +238,14 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
   const IndexReader::Rep::Table& table = rep.tables[0];
   size_t b = FirstBlock(table, fingerprint);
   format::BlockReadOptions opts;
-  opts.verify_checksum = rep.options.verify_block_checksums;
+  opts.verified = &table.verified;
   for (bool first = true; b < table.num_blocks; ++b, first = false) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > fingerprint) break;
     index::PrefetchLine(rep.ranks + 8 * b);
     const int guess = first ? GuessAndPrefetch(rep, table, b, head, fingerprint) : 0;
     opts.seed = index::BlockSeed(0, b);
+    opts.block = b;
     bool reached_end = false;
     uint64_t below = 0, equal = 0;
     Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder,
@@ -276,6 +282,11 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   }
   auto& found = scratch->found;
   index::MergeFound(&found);
+  if (!found.empty()) {
+    // Ids come from table 0's blocks, the rank index and the id section.
+    SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(0));
+    SIMDEX_RETURN_IF_ERROR(rep.CheckIds());
+  }
   for (const Found& f : found) {
     Status s;
     if (!AppendPlacedIds(rep, *scratch, f.fingerprint, f.distance, out, &s)) {
@@ -308,7 +319,7 @@ Status IndexReader::Search(uint64_t query, int k, std::vector<Match>* out, Searc
   }
   // Per thread, so that a query allocates nothing once its buffers have grown.
   thread_local Scratch scratch;
-  return SearchOne(*rep_, query, k, &scratch, out, stats);
+  return rep_->InFile(SearchOne(*rep_, query, k, &scratch, out, stats));
 }
 
 Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResults* out, int threads,
@@ -344,7 +355,9 @@ Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResul
     for (auto& th : pool) th.join();
   }
   const auto first = std::min_element(error_at.begin(), error_at.end());
-  if (*first < nq) return errors[first - error_at.begin()].WithContext("query " + std::to_string(*first));
+  if (*first < nq) {
+    return rep_->InFile(errors[first - error_at.begin()].WithContext("query " + std::to_string(*first)));
+  }
 
   out->lims.assign(1, 0);
   out->matches.clear();

@@ -31,25 +31,14 @@ Status IndexReader::Verify() const {
   const format::IndexMetadata& m = r.meta;
   const uint8_t* base = r.begin();
 
-  // Section checksums (Open() may have skipped the heads and ranks).
-  for (size_t t = 0; t < r.tables.size(); ++t) {
-    if (format::SectionChecksum(r.tables[t].heads, r.tables[t].num_blocks * 8) != m.tables[t].heads_checksum) {
-      return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
-                                std::to_string(m.tables[t].heads_offset) + "): checksum mismatch");
-    }
-  }
+  // Section checksums (Open() may have skipped some), and the id base rule.
+  for (size_t t = 0; t < r.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(r.VerifyHeads(t));
   const uint64_t blocks0 = r.tables.empty() ? 0 : r.tables[0].num_blocks;
-  if (format::SectionChecksum(r.ranks, blocks0 * 8) != m.rank_checksum) {
-    return Status::Corruption("rank index (byte offset " + std::to_string(m.rank_offset) + "): checksum mismatch");
-  }
-  if (format::SectionChecksum(base + m.ids_offset, m.ids_length) != m.ids_checksum) {
-    return Status::Corruption("id section (byte offset " + std::to_string(m.ids_offset) + "): checksum mismatch");
-  }
+  SIMDEX_RETURN_IF_ERROR(r.VerifyRanks());
+  SIMDEX_RETURN_IF_ERROR(r.VerifyIdSection());
+  SIMDEX_RETURN_IF_ERROR(r.VerifyIdMapChecksum());
 
   if (r.has_id_map) {
-    if (format::SectionChecksum(base + m.id_map_offset, m.id_map_length) != m.id_map_checksum) {
-      return Status::Corruption("id map (byte offset " + std::to_string(m.id_map_offset) + "): checksum mismatch");
-    }
     SIMDEX_RETURN_IF_ERROR(r.id_map.Verify());
     for (uint64_t i = 0; i < r.id_map.size(); ++i) {
       Status s = io::CheckStringId(r.id_map.Get(i));

@@ -1,16 +1,27 @@
-// The state of an open index shared by index_reader.cc (Open, Info),
-// index_search.cc (Search) and index_verify.cc (Verify).
+// The state of an open index shared by index_reader.cc (Open, Info, the
+// section checks), index_search.cc (Search), index_verify.cc (Verify) and
+// the engine's streams (table_cursor.cc, the merge join, the merger).
+//
+// What is checked before it is read (docs/format.md): header, footer and
+// metadata in Open(); each head index, the rank index and the id map in
+// Open() (ReaderOptions::verify_heads_on_open) or else the first time they
+// are needed; each block the first time it is decoded (Table::verified);
+// and the id section the first time an id is read (CheckIds()). Code that
+// reads a section calls its Check first; the checks run once per reader.
 #ifndef SIMDEX_ENGINE_INDEX_READER_REP_H_
 #define SIMDEX_ENGINE_INDEX_READER_REP_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "engine/index/once_check.h"
 #include "format/block_reader.h"
 #include "format/head_search.h"
 #include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
+#include "format/verified_blocks.h"
 #include "simdex/index.h"
 
 namespace simdex {
@@ -26,6 +37,9 @@ struct IndexReader::Rep {
     // that a query's decode tables stay in the L1 cache together (uniform
     // data gives all tables the same code).
     const format::BlockDecoder* decoder = nullptr;
+    // The blocks whose checksum this reader has checked: every decode
+    // passes it in format::BlockReadOptions::verified.
+    format::VerifiedBlocks verified;
   };
 
   std::unique_ptr<RandomAccessFile> file;
@@ -42,12 +56,43 @@ struct IndexReader::Rep {
 
   const uint8_t* file_begin = nullptr;  // file->data(), ...
   const uint8_t* file_end = nullptr;    // ... + file->size(): kept so that a query makes no virtual calls
+  std::string path;                     // the file's name, "" for bytes given by the caller
+
+  // The sections' checks, each run once (Open() runs those its options ask
+  // for): heads_checked[t] for table t's head index, and the rest for what
+  // reading ids needs.
+  std::unique_ptr<index::OnceCheck[]> heads_checked;
+  index::OnceCheck ranks_checked, ids_checked, id_map_checked;
 
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
-  // The id of the entry at `rank` in table 0. REQUIRES: rank < meta.entries.
+  // The id of the entry at `rank` in table 0.
+  // REQUIRES: rank < meta.entries; CheckIds() returned OK.
   uint64_t IdAtRank(uint64_t rank) const { return meta.id_base + ids.Get(rank); }
+
+  // Verifies table t's head index, once: OK or Corruption naming it.
+  Status CheckHeads(size_t t) const;
+  // Verifies the rank index, once.
+  Status CheckRanks() const;
+  // Verifies, once each, what reading ids needs: the rank index, the id
+  // section (its checksum and the id base rule) and the id map.
+  Status CheckIds() const;
+  // Verifies the id map, once (OK for an index without one).
+  Status CheckIdMap() const;
+  // The checks themselves, run each time (Verify() runs them all).
+  Status VerifyHeads(size_t t) const;
+  Status VerifyRanks() const;
+  Status VerifyIdSection() const;
+  Status VerifyIdMapChecksum() const;
+  // Checks block b of table t now unless it was checked before (Open()
+  // with verify_block_checksums checks every block this way).
+  Status CheckBlock(size_t t, uint64_t b) const;
+
+  // `s` with the file's path in front when it is an error and the reader
+  // has a path: every error of a search, stream or merge of the index goes
+  // through it, so that a message names the file it is about.
+  Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }
 };
 
 }  // namespace simdex

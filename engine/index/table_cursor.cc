@@ -10,18 +10,16 @@
 
 namespace simdex::index {
 
-TableCursor::TableCursor(const IndexReader& reader, int table, bool verify_checksums)
-    : rep_(reader.rep()),
-      table_(table),
-      verify_checksums_(verify_checksums || reader.rep().options.verify_block_checksums),
-      num_blocks_(rep_.tables[table].num_blocks) {}
+TableCursor::TableCursor(const IndexReader& reader, int table)
+    : rep_(reader.rep()), table_(table), num_blocks_(rep_.tables[table].num_blocks) {}
 
 uint64_t TableCursor::Head(uint64_t b) const { return format::DecodeFixed64(rep_.tables[table_].heads + 8 * b); }
 
 Status TableCursor::Load(uint64_t b, uint64_t lo) {
   const IndexReader::Rep::Table& table = rep_.tables[table_];
   format::BlockReadOptions options;
-  options.verify_checksum = verify_checksums_;
+  options.verified = &table.verified;
+  options.block = b;
   options.seed = BlockSeed(static_cast<uint32_t>(table_), b);
   Status s = format::DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), *table.decoder,
                                  options, &values_);
@@ -32,13 +30,22 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
     values_.clear();
     pos_ = 0;
     num_blocks_ = b;  // nothing after a damaged block is read
-    return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(table_));
+    return rep_.InFile(s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(table_)));
   }
   pos_ = static_cast<size_t>(std::lower_bound(values_.begin(), values_.end(), lo) - values_.begin());
   return Status::OK();
 }
 
 Status TableCursor::Seek(uint64_t lo) {
+  if (!sections_checked_) {
+    Status s = rep_.CheckHeads(static_cast<size_t>(table_));
+    if (s.ok() && table_ == 0) s = rep_.CheckIds();
+    if (!s.ok()) {
+      num_blocks_ = 0;  // nothing is read
+      return rep_.InFile(s);
+    }
+    sections_checked_ = true;
+  }
   if (loaded_ && Valid() && value() >= lo) return Status::OK();
   if (loaded_ && !values_.empty() && values_.back() >= lo) {
     // Seeks are usually short hops forward: gallop from the cursor, then

@@ -3,9 +3,14 @@
 // de-duplicator's merge join against an index, merging indexes).
 //
 // A cursor decodes each block it visits once, with every check of
-// format::DecodeBlock, and moves only forward: Seek(lo) skips the blocks
-// that end below lo through the head index, so a sequence of increasing
-// seeks touches only the blocks that hold the sought ranges.
+// format::DecodeBlock (the block's checksum the first time the reader
+// decodes it), and moves only forward: Seek(lo) skips the blocks that end
+// below lo through the head index, so a sequence of increasing seeks
+// touches only the blocks that hold the sought ranges. Before its first
+// value it has the table's head index verified, and for table 0 (whose
+// ranks are for reading ids) the rank index, id section and id map, once
+// per reader (reader_rep.h); so nothing it gives comes from unchecked
+// bytes. Its errors name the reader's file.
 //
 // Thread safety: a cursor is used by one thread; any number of cursors may
 // read one IndexReader concurrently.
@@ -24,12 +29,10 @@ namespace simdex::index {
 class TableCursor {
  public:
   // A cursor over table `table` of `reader`, before its first value: call
-  // Seek() first. Block checksums are verified when the reader verifies
-  // them on search, or when `verify_checksums` says so (a caller that
-  // reads whole tables, such as a merge, can afford it).
+  // Seek() first.
   // REQUIRES: table < reader.scheme().num_tables(); reader outlives the
   // cursor.
-  TableCursor(const IndexReader& reader, int table, bool verify_checksums = false);
+  TableCursor(const IndexReader& reader, int table);
 
   // Moves to the first value >= lo at or after the current position
   // (values already passed are not revisited). A damaged block is
@@ -44,8 +47,10 @@ class TableCursor {
   // The (permuted) value at the cursor. REQUIRES: Valid().
   uint64_t value() const { return values_[pos_]; }
 
-  // The value's rank in the table: how many values come before it.
-  // REQUIRES: Valid(); table 0 (the only table with a rank index).
+  // The value's rank in the table: how many values come before it (for
+  // IndexReader::Rep::IdAtRank, which the cursor's first Seek() has made
+  // safe to call). REQUIRES: Valid(); table 0 (the only table with a rank
+  // index).
   uint64_t Rank() const;
 
   // Blocks decoded so far.
@@ -58,7 +63,7 @@ class TableCursor {
 
   const IndexReader::Rep& rep_;
   const int table_;
-  const bool verify_checksums_;
+  bool sections_checked_ = false;  // the head index (and for table 0 the ids) verified
   uint64_t num_blocks_;
   uint64_t block_ = 0;  // the block in values_ (when loaded_)
   bool loaded_ = false;

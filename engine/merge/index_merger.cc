@@ -13,7 +13,11 @@
 //      entries' permuted fingerprints, merged with the batch's permuted
 //      fingerprints sorted;
 //   4. writes everything through the IndexWriter the builder uses.
-// No old table is sorted again; each is decoded once.
+// No old table is sorted again; each is decoded once. Everything read from
+// the old index is verified first (its blocks by their checksums as the
+// cursors decode them, its sections by theirs before the first id is read),
+// so that damage is never copied into the new file; errors about the old
+// index name its file.
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -248,6 +252,7 @@ Status IndexMerger::FinishImpl() {
   Rep& r = *rep_;
   const IndexReader& old = *r.old;
   const IndexReader::Rep& old_rep = old.rep();
+  SIMDEX_RETURN_IF_ERROR(old_rep.InFile(old_rep.CheckIds()));
   const uint64_t old_n = old.entries();
   const uint64_t unknown_strings = r.ResolveDeletedStrings();
   std::sort(r.deleted.begin(), r.deleted.end());
@@ -277,8 +282,8 @@ Status IndexMerger::FinishImpl() {
     } else if (id < renumbered.size()) {
       if (renumbered[id] == kNotInterned) renumbered[id] = r.id_map.Intern(old.IdString(id));
     } else {
-      return Status::Corruption("entry " + std::to_string(rank) + " of the old index has id number " +
-                                std::to_string(id) + ", past its id map");
+      return old_rep.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
+                                               std::to_string(id) + ", past the id map"));
     }
   }
   r.stats.deleted = removed;
@@ -348,7 +353,7 @@ Status IndexMerger::FinishImpl() {
     return table0->Append(fp);
   };
   {
-    index::TableCursor cursor(old, 0, /*verify_checksums=*/true);
+    index::TableCursor cursor(old, 0);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<FingerprintIdPair> batch(r.batch.get());
     FingerprintIdPair next{}, previous_old{};
@@ -357,12 +362,12 @@ Status IndexMerger::FinishImpl() {
       bool take_old = cursor.Valid();
       FingerprintIdPair mine{};
       if (take_old) {
-        if (cursor.Rank() >= old_n) return Status::Corruption("table 0 of the old index holds more values than entries");
+        if (cursor.Rank() >= old_n) return old_rep.InFile(Status::Corruption("table 0 holds more values than entries"));
         mine = {cursor.value(), old_rep.IdAtRank(cursor.Rank())};
         if (have_batch && next < mine) take_old = false;
       }
       if (take_old) {
-        if (mine < previous_old) return Status::Corruption("table 0 of the old index is out of order");
+        if (mine < previous_old) return old_rep.InFile(Status::Corruption("table 0 is out of order"));
         previous_old = mine;
         if (r.IsDeleted(mine.id)) {
           deleted_fps.push_back(mine.fingerprint);
@@ -380,7 +385,7 @@ Status IndexMerger::FinishImpl() {
     r.stats.blocks_decoded += cursor.blocks_decoded();
   }
   r.batch.reset();
-  if (written != n) return Status::Corruption("the old index's table 0 does not hold its entries");
+  if (written != n) return old_rep.InFile(Status::Corruption("table 0 does not hold the index's entries"));
   flush_run();
   packed.Finish();
   SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
@@ -417,7 +422,7 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(added.Finish());
     std::unique_ptr<merge::SortedValues> table;
     SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table));
-    index::TableCursor cursor(old, t, /*verify_checksums=*/true);
+    index::TableCursor cursor(old, t);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<uint64_t> batch(&added);
     uint64_t next = 0;
@@ -427,7 +432,7 @@ Status IndexMerger::FinishImpl() {
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
-        if (v < previous_old) return Status::Corruption("table " + std::to_string(t) + " of the old index is out of order");
+        if (v < previous_old) return old_rep.InFile(Status::Corruption("table " + std::to_string(t) + " is out of order"));
         previous_old = v;
         while (g < gone.size() && gone[g] < v) ++g;  // cannot happen in a sound index
         if (g < gone.size() && gone[g] == v) {
@@ -446,7 +451,8 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(batch.status());
     r.stats.blocks_decoded += cursor.blocks_decoded();
     if (count != n) {
-      return Status::Corruption("table " + std::to_string(t) + " of the old index does not hold the entries of its table 0");
+      return old_rep.InFile(
+          Status::Corruption("table " + std::to_string(t) + " does not hold the entries of table 0"));
     }
     SIMDEX_RETURN_IF_ERROR(table->Finish());
     SIMDEX_RETURN_IF_ERROR(writer->AddTable(t, table->values()));

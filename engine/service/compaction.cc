@@ -41,7 +41,7 @@ Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq
 }
 
 Status ForEachEntry(const IndexReader& reader, const std::function<Status(uint64_t id, uint64_t fp)>& fn) {
-  index::TableCursor cursor(reader, 0, /*verify_checksums=*/true);
+  index::TableCursor cursor(reader, 0);
   SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
   const IndexReader::Rep& rep = reader.rep();
   const uint64_t n = reader.entries();

@@ -144,11 +144,24 @@ struct SearchStats {
   void Add(const SearchStats& other);
 };
 
+// Nothing a reader answers comes from bytes it has not checked against their
+// checksums (docs/format.md): the header, footer and metadata in Open(); the
+// head indexes, rank index and id map in Open() or on first use (below);
+// each block the first time this reader decodes it (a bit per block
+// remembers it, so a warm query pays one bit test per block); and the id
+// section the first time an id is read. A damaged part is Corruption from
+// the call that first needs it, naming the part (and the file, for a reader
+// opened from a path). docs/benchmarks.md, "Checked reads", measures the cost.
 struct ReaderOptions {
-  // Verify each block's checksum as it is decoded by a search (verify always
-  // checks them). docs/benchmarks.md measures the cost.
+  // Check every block and every section in Open() (reads the whole file,
+  // at about the speed of a hash of it; verify_heads_on_open does not
+  // matter then), so that any damage fails Open() rather than the first
+  // search that reads it. Searches then pay only the bit test.
   bool verify_block_checksums = false;
-  // Verify the head index and rank index checksums in Open() (reads them whole).
+  // Check the head indexes, rank index and id map in Open() (reads them
+  // whole: about 8 bytes per block of every table); false checks each the
+  // first time a search or stream needs it, so that Open() reads only the
+  // header, footer and metadata.
   bool verify_heads_on_open = true;
 };
 
@@ -219,8 +232,9 @@ struct PreloadResult {
 class IndexReader {
  public:
   // Maps the file and validates header, footer, metadata, section bounds and
-  // (by default) head and rank index checksums before anything else is read.
-  // A truncated, foreign or damaged file is an error, never a crash.
+  // (by default) the head index, rank index and id map checksums before
+  // anything else is read (ReaderOptions says what else is checked when). A
+  // truncated, foreign or damaged file is an error, never a crash.
   static Status Open(const std::string& path, const ReaderOptions& options,
                      std::unique_ptr<IndexReader>* out);
   static Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
@@ -236,8 +250,9 @@ class IndexReader {
   // string there: IdString() gives it back. Numeric-id indexes have no map.
   bool has_string_ids() const;
   // The string of id number `number`, pointing into the mapped file (valid
-  // while the reader lives). O(1). A damaged map that Open() let through
-  // (verify_heads_on_open off) gives an empty view, never a read outside
+  // while the reader lives). O(1). The map has been checked once a Search()
+  // of this reader found something, or by Open() (verify_heads_on_open); a
+  // damaged map read before that gives an empty view, never a read outside
   // the file. REQUIRES: has_string_ids(); number < the map's size (every
   // Match::id of this index is).
   std::string_view IdString(uint64_t number) const;
@@ -250,12 +265,16 @@ class IndexReader {
   // Every entry whose fingerprint is within Hamming distance k (inclusive)
   // of `query`, ordered by distance, then id. An entry is reported once even
   // if several tables find it. REQUIRES: 0 <= k <= scheme().k() (a larger k
-  // is InvalidArgument). A damaged block is Corruption naming table and block.
+  // is InvalidArgument). Damage in what the search reads is Corruption
+  // naming the file (when opened from a path), then the part: "x.sdx: block
+  // 12 of table 3: checksum mismatch", "x.sdx: id section (byte offset
+  // 4096): checksum mismatch"; never an answer from damaged bytes.
   Status Search(uint64_t query, int k, std::vector<Match>* out, SearchStats* stats = nullptr) const;
 
   // The batch form: results for queries[i] are out->matches[out->lims[i],
   // out->lims[i+1]). Runs on up to `threads` threads. On error the first
-  // error (in query order) is returned and *out is unspecified.
+  // error (in query order) is returned ("x.sdx: query 7: ...") and *out is
+  // unspecified.
   Status Search(std::span<const uint64_t> queries, int k, SearchResults* out, int threads = 1,
                 SearchStats* stats = nullptr) const;
 
@@ -269,7 +288,8 @@ class IndexReader {
 
   // Checks every rule of docs/format.md "When a file is considered
   // corrupted" and returns the first problem found (section, table, block,
-  // byte offset). Reads the whole file.
+  // byte offset). Reads the whole file and checks every checksum again,
+  // whatever was checked before.
   Status Verify() const;
 
   // The opened file's state (engine/index/reader_rep.h); opaque to users,

@@ -74,9 +74,12 @@ typedef struct simdex_match {
 } simdex_match;
 
 /* Opens the index file at `path` (maps it read-only and validates header,
- * footer, metadata, section bounds and the head and rank index checksums).
- * If verify_block_checksums is nonzero, each block's checksum is also
- * verified whenever a search decodes that block.
+ * footer, metadata, section bounds and the head index, rank index and id map
+ * checksums). Searches check each block's checksum the first time they
+ * decode it and the id section's the first time they read an id. If
+ * verify_block_checksums is nonzero, every block and the id section are
+ * checked here instead (the whole file is read), so that any damage fails
+ * the open.
  * On success stores a new handle in *out, to be released with
  * simdex_index_close. On failure *out is set to NULL: SIMDEX_IO_ERROR when
  * the file cannot be opened or mapped, SIMDEX_CORRUPTION when it is not a

@@ -185,7 +185,8 @@ TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   EXPECT_EQ(text.find("\nold\n"), std::string::npos);
   for (const char* heading : {"### Targets (issue 4), as measured here", "#### uniform, N = 3,000",
                               "### Median latency (us) by k", "### Block size and restart points",
-                              "### N = 10^9, extrapolated (not measured)", "### Block checksum verification on read"}) {
+                              "### N = 10^9, extrapolated (not measured)",
+                              "### First queries of a freshly opened reader"}) {
     EXPECT_NE(text.find(heading), std::string::npos) << heading << "\n" << text;
   }
   // Both restart counts appear for both block sizes, and a setting is named.

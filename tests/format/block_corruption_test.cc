@@ -88,6 +88,83 @@ TEST(BlockCorruption, MisplacedBlockFailsTheChecksum) {
   EXPECT_EQ(Decode(BlockBytes(t, 1), t.heads[1], t.decoder, options).status.message(), "checksum mismatch");
 }
 
+// A reader's VerifiedBlocks: the first decode of a block checks its
+// checksum and remembers it; a block that fails is not remembered and fails
+// again; a remembered block is not hashed again (its bytes are immutable
+// while a reader lives, which the test breaks on purpose to show it).
+TEST(VerifiedBlocks, TheFirstDecodeChecksAndRemembersOnlyAGoodBlock) {
+  const EncodedTable t = EncodeTable(UniformSorted(3000, 7), 256, 3);
+  ASSERT_GT(t.heads.size(), 3u);
+  const VerifiedBlocks verified(t.heads.size());
+  auto decode = [&](const std::vector<uint8_t>& bytes, uint64_t b) {
+    BlockReadOptions options;
+    options.verified = &verified;
+    options.block = b;
+    options.seed = BlockSeed(3, b);
+    return Decode(bytes, t.heads[b], t.decoder, options).status;
+  };
+  std::vector<uint8_t> block1 = BlockBytes(t, 1);
+  EXPECT_FALSE(verified.Contains(1));
+  ASSERT_TRUE(decode(block1, 1).ok());
+  EXPECT_TRUE(verified.Contains(1));
+  std::vector<uint8_t> block2 = BlockBytes(t, 2);
+  block2[4] ^= 0x01;  // the count
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(decode(block2, 2).message(), "checksum mismatch");
+    EXPECT_FALSE(verified.Contains(2));
+  }
+  EXPECT_EQ(decode(BlockBytes(t, 1), 2).message(), "checksum mismatch");  // block 1's bytes at block 2's place
+  block1[0] ^= 0x01;  // only the stored checksum: the values decode as before
+  EXPECT_TRUE(decode(block1, 1).ok());
+  EXPECT_FALSE(verified.Contains(0));
+  EXPECT_FALSE(verified.Contains(3));
+}
+
+// ScanBlock, CountInBlock and every lane of ScanBlocks check through the
+// VerifiedBlocks they are given, each lane its own block.
+TEST(VerifiedBlocks, EveryEntryPointChecksTheBlockFirst) {
+  const EncodedTable t = EncodeTable(UniformSorted(4000, 8), 128, 2, 3);
+  ASSERT_GT(t.heads.size(), 6u);
+  std::vector<uint8_t> bytes(t.blocks.begin(), t.blocks.end());
+  bytes[3 * t.block_size + 4] ^= 0x01;  // block 3's count
+  const uint8_t* base = bytes.data();
+  const uint8_t* limit = base + bytes.size();
+  const VerifiedBlocks verified(t.heads.size());
+  BlockReadOptions options;
+  options.verified = &verified;
+  std::vector<uint64_t> out;
+  bool reached_end = false;
+  for (uint64_t b : {uint64_t{0}, uint64_t{3}}) {
+    options.block = b;
+    options.seed = BlockSeed(2, b);
+    const Status scan = ScanBlock(base + b * t.block_size, limit, t.block_size, t.heads[b], t.decoder, 0, ~uint64_t{0},
+                                  options, &out, &reached_end, nullptr);
+    uint64_t below = 0, equal = 0;
+    const Status count = CountInBlock(base + b * t.block_size, limit, t.block_size, t.heads[b], t.decoder, t.heads[b],
+                                      0, options, &below, &equal, &reached_end, nullptr);
+    EXPECT_EQ(scan.message(), b == 3 ? "checksum mismatch" : "") << b;
+    EXPECT_EQ(count.message(), b == 3 ? "checksum mismatch" : "") << b;
+  }
+  std::vector<BlockScan> scans(6);
+  std::vector<std::vector<uint64_t>> outs(scans.size());
+  for (size_t b = 1; b < scans.size(); ++b) {
+    scans[b].ptr = base + b * t.block_size;
+    scans[b].limit = limit;
+    scans[b].head = t.heads[b];
+    scans[b].decoder = &t.decoder;
+    scans[b].hi = ~uint64_t{0};
+    scans[b].seed = BlockSeed(2, b);
+    scans[b].verified = &verified;
+    scans[b].block = b;
+    scans[b].out = &outs[b];
+  }
+  ScanBlocks(scans.data() + 1, scans.size() - 1, t.block_size, BlockReadOptions(), nullptr);
+  for (size_t b = 1; b < scans.size(); ++b) {
+    EXPECT_EQ(scans[b].status.message(), b == 3 ? "checksum mismatch" : "") << b;
+    EXPECT_EQ(verified.Contains(b), b != 3) << b;
+  }
+}
+
 // Without the checksum, random damage must give Corruption or some values,
 // never a crash or a read outside the block; both reader paths must agree
 // on the outcome, errors included.

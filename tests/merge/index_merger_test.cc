@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "format/index_layout.h"
 #include "tests/index/test_data.h"
 
 namespace simdex::testing {
@@ -146,8 +147,7 @@ TEST(MergerTest, DamagedOldIndexIsCorruptionAndLeavesNoFile) {
   std::string bytes = ReadFileOrDie(dir.File("old.sdx"));
   bytes[64 + 64 * 5 + 9] ^= 0x40;  // inside block 5 of table 0: its checksum no longer matches
   WriteFileOrDie(dir.File("old.sdx"), bytes);
-  // The reader does not verify block checksums on search (the default);
-  // the merger reads every block and verifies them itself.
+  // Open() does not read the blocks; the merger verifies each as it reads it.
   std::unique_ptr<IndexReader> old;
   ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
   std::unique_ptr<IndexMerger> merger;
@@ -159,6 +159,43 @@ TEST(MergerTest, DamagedOldIndexIsCorruptionAndLeavesNoFile) {
   EXPECT_TRUE(merger->Add(3, 4).IsCorruption());
   merger.reset();
   EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+}
+
+// Issue 18: a merge copied a damaged id section into a new index that
+// verify then accepted. Every byte of the old index's id section, in turn:
+// the merge fails naming the old index and its id section, and writes
+// nothing.
+TEST(MergerTest, DamagedIdSectionIsCorruptionNamingTheOldIndexAndLeavesNoFile) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(300, 7), IdStyle::kSequential, 7);
+  BuildOptions options;
+  options.block_size = 64;
+  ASSERT_TRUE(BuildIndex(dir.File("good.sdx"), options, entries).ok());
+  const std::string good = ReadFileOrDie(dir.File("good.sdx"));
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(good.data());
+  format::Footer footer;
+  ASSERT_TRUE(footer.DecodeFrom(base + good.size() - format::Footer::kEncodedLength, base + good.size()).ok());
+  format::IndexMetadata meta;
+  ASSERT_TRUE(meta.DecodeFrom(base + footer.metadata_offset, base + footer.metadata_offset + footer.metadata_length).ok());
+  const uint64_t ids_begin = meta.ids_offset, ids_end = meta.ids_offset + meta.ids_length;
+  ASSERT_GT(ids_end, ids_begin);
+  for (uint64_t at = ids_begin; at < ids_end; at += 3) {
+    SCOPED_TRACE("id section byte " + std::to_string(at - ids_begin));
+    std::string bad = good;
+    bad[at] ^= static_cast<char>(1 << (at % 8));
+    const std::string old_path = dir.File("old.sdx");
+    WriteFileOrDie(old_path, bad);
+    std::unique_ptr<IndexReader> old;
+    ASSERT_TRUE(IndexReader::Open(old_path, ReaderOptions(), &old).ok());
+    std::unique_ptr<IndexMerger> merger;
+    ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), MergeOptions(), &merger).ok());
+    ASSERT_TRUE(merger->Add(1, 2).ok());
+    Status s = merger->Finish();
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_EQ(s.message().rfind(old_path + ": id section", 0), 0u) << s.message();
+    merger.reset();
+    EXPECT_EQ(dir.List(), (std::vector<std::string>{"good.sdx", "old.sdx"}));
+  }
 }
 
 TEST(MergerTest, AnInvalidStringIdIsRefusedAndAnAbandonedMergeLeavesNoFile) {
