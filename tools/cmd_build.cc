@@ -17,6 +17,7 @@
 #include "simdex/index.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
+#include "tools/output_checks.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 
@@ -68,7 +69,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   }
   options->block_size = args.block_size;
   options->restarts = args.restarts;
-  options->tmpdir = args.tmpdir;
+  options->tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options->threads = args.threads;
   options->string_ids = args.string_ids;
   return Status::OK();
@@ -129,8 +130,10 @@ int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
+  Status s = CheckOutputsAreNotInputs({{"--out", args.out}}, args.inputs);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   BuildOptions options;
-  Status s = MakeBuildOptions(args, &options);
+  s = MakeBuildOptions(args, &options);
   if (!s.ok()) return ReportError(kCommand, s.message(), kExitUsage);
 
   Progress progress(kCommand, !args.quiet);

@@ -33,6 +33,7 @@
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/json_text.h"
+#include "tools/output_checks.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 #include "tools/text_options.h"
@@ -375,6 +376,14 @@ int RunDedup(DedupArgs args) {
     }
   }
   if (!fingerprints && !args.format.empty()) args.input.format = args.format;
+  std::vector<std::string> read = args.input.inputs;
+  read.insert(read.end(), args.against.begin(), args.against.end());
+  read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
+  read.push_back(args.text.idf);
+  Status checked = CheckOutputsAreNotInputs(
+      {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
+      read);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
   Keep keep = Keep::kFirst;
   if (args.keep == "longest" || args.keep.starts_with("max:")) {
     if (fingerprints) {

@@ -18,6 +18,7 @@
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
+#include "tools/output_checks.h"
 
 namespace simdex::tools {
 namespace {
@@ -133,6 +134,8 @@ int RunEval(EvalArgs args) {
     confirm_name = ConfirmSpecName(confirm);
     eval.confirmer = confirmer.get();
   }
+  const Status checked = CheckOutputsAreNotInputs({{"-o", args.output}}, args.sets);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
   std::vector<std::vector<LabelledDocument>> sets(args.sets.size());
   size_t all_documents = 0;
   for (size_t i = 0; i < args.sets.size(); ++i) {

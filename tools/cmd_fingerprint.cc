@@ -14,6 +14,7 @@
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
+#include "tools/output_checks.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -63,8 +64,13 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
 int RunFingerprint(FingerprintArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   args.input.format = args.format;
+  std::vector<std::string> read = args.input.inputs;
+  read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
+  read.push_back(args.text.idf);
+  Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
+  if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/true);
   FingerprintOptions options;
-  Status s = MakeFingerprintOptions(args.text, &options);
+  s = MakeFingerprintOptions(args.text, &options);
   if (!s.ok()) return ReportError("fingerprint", s);
   std::unique_ptr<Fingerprinter> prototype;
   s = Fingerprinter::Create(options, &prototype);
@@ -120,7 +126,7 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines"}));
   AddDocumentInputOptions(sub, &args->input);
   sub->add_option("-o,--output", args->output,
-                  "fingerprint file ('-' = stdout); written as FILE.tmp, then renamed; .gz/.zst/.bz2 compress")
+                  "fingerprint file ('-' = stdout); written under a temporary name, then renamed; .gz/.zst/.bz2 compress")
       ->capture_default_str();
   sub->add_flag("--binary", args->binary, "write the binary form (docs/fingerprint-files.md)");
   AddTextOptions(sub, &args->text);

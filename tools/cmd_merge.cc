@@ -17,6 +17,7 @@
 #include "simdex/index.h"
 #include "simdex/merge.h"
 #include "tools/commands.h"
+#include "tools/output_checks.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 
@@ -154,11 +155,17 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
 }
 
 int RunMerge(const MergeArgs& args) {
+  // --out may name the index itself (it is mapped, and replaced by a rename);
+  // not a batch file or the list of ids to delete.
+  std::vector<std::string> read = args.inputs;
+  read.push_back(args.delete_file);
+  Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
   MergeOptions options;
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
     return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
-  options.tmpdir = args.tmpdir;
+  options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
   std::unique_ptr<IndexReader> old;
   int exit_code = 0;
