@@ -34,6 +34,7 @@
 #include "tools/fingerprint_pipeline.h"
 #include "tools/json_text.h"
 #include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 #include "tools/text_options.h"
@@ -332,33 +333,32 @@ void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const
                   double seconds) {
   const DedupStats& s = dedup.stats();
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-  std::fprintf(stderr,
-               "simdex dedup: %llu documents (%llu empty, %llu bad records skipped), %llu distinct fingerprints; "
-               "k %d, scheme %s: %llu pairs, %llu clusters of %llu documents, %llu duplicates",
-               u(s.documents), u(s.empty), u(batch.skipped), u(s.distinct_fingerprints), k, args.scheme.c_str(),
-               u(s.pairs), u(s.clusters), u(s.clustered_documents), u(s.duplicates));
+  std::fprintf(stderr, "simdex dedup: %s (%llu empty, %s skipped), %s; k %d, scheme %s: %s, %s of %s, %s",
+               Count(s.documents, "document").c_str(), u(s.empty), Count(batch.skipped, "bad record").c_str(),
+               Count(s.distinct_fingerprints, "distinct fingerprint").c_str(), k, args.scheme.c_str(),
+               Count(s.pairs, "pair").c_str(), Count(s.clusters, "cluster").c_str(),
+               Count(s.clustered_documents, "document").c_str(), Count(s.duplicates, "duplicate").c_str());
   if (!args.against.empty()) {
-    std::fprintf(stderr, "; against %zu index%s (%s): %llu documents matched", args.against.size(),
-                 args.against.size() == 1 ? "" : "es", s.against_strategy.c_str(), u(s.against_matches));
+    std::fprintf(stderr, "; against %s (%s): %s matched", Count(args.against.size(), "index", "indexes").c_str(),
+                 s.against_strategy.c_str(), Count(s.against_matches, "document").c_str());
   }
-  std::fprintf(stderr,
-               "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %llu spilled "
-               "runs\n",
+  std::fprintf(stderr, "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %s\n",
                seconds, read_seconds, s.seconds_distinct, s.seconds_self_join, s.seconds_against, s.seconds_clusters,
-               u(s.spilled_runs));
+               Count(s.spilled_runs, "spilled run").c_str());
 }
 
 void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes& outcomes,
                       const SecondStageStats& s) {
   uint64_t duplicates = 0;
   for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
-  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr,
-               "simdex dedup: second stage: %llu candidate pairs, %llu within k %d (k %d below %u code points), "
-               "%llu accepted%s%s; %llu duplicates; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
+               "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
+               "%llu accepted%s%s; %s; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
-               u(s.candidates), u(s.in_range), k, second.k_short < 0 ? k : second.k_short, second.short_length,
-               u(s.confirmed), second.confirm.empty() ? "" : " by ", second.confirm.c_str(), u(duplicates),
+               Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), k,
+               second.k_short < 0 ? k : second.k_short, second.short_length,
+               static_cast<unsigned long long>(s.confirmed), second.confirm.empty() ? "" : " by ",
+               second.confirm.c_str(), Count(duplicates, "duplicate").c_str(),
                s.seconds_texts, s.seconds_confirm,
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
@@ -456,7 +456,7 @@ int RunDedup(DedupArgs args) {
                    : AddDocuments(args, keep, dedup.get(), &batch, &progress, second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {
-    progress.Update("joining " + std::to_string(dedup->size()) + " documents");
+    progress.Update("joining " + Count(dedup->size(), "document"));
     s = dedup->Finish();
   }
   DedupOutcomes outcomes{dedup.get(), {}};

@@ -19,6 +19,7 @@
 #include "tools/commands.h"
 #include "tools/json_text.h"
 #include "tools/output_checks.h"
+#include "tools/plural.h"
 
 namespace simdex::tools {
 namespace {
@@ -168,8 +169,8 @@ int RunEval(EvalArgs args) {
   if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
   if (!args.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "simdex eval: %zu configurations x %zu sets (%zu documents)%s in %.2f s\n", options.size(),
-                 sets.size(), all_documents, confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
+    std::fprintf(stderr, "simdex eval: %s x %s (%s)%s in %.2f s\n", Count(options.size(), "configuration").c_str(),
+                 Count(sets.size(), "set").c_str(), Count(all_documents, "document").c_str(), confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
                  seconds);
   }
   return 0;

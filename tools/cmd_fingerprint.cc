@@ -15,6 +15,7 @@
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -52,12 +53,12 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
   }
   uint64_t docs = tally.documents.load();
   std::fprintf(stderr,
-               "simdex fingerprint: %llu documents, %llu fingerprinted, %llu empty%s%s%s, %llu invalid UTF-8 "
-               "replacements, %llu skipped bad records, %.2f s, %.1f MB/s\n",
-               static_cast<unsigned long long>(docs), static_cast<unsigned long long>(docs - empty),
+               "simdex fingerprint: %s, %llu fingerprinted, %llu empty%s%s%s, %s, %llu skipped bad %s, %.2f s, "
+               "%.1f MB/s\n",
+               Count(docs, "document").c_str(), static_cast<unsigned long long>(docs - empty),
                static_cast<unsigned long long>(empty), reasons.empty() ? "" : " (", reasons.c_str(),
-               reasons.empty() ? "" : ")", static_cast<unsigned long long>(tally.invalid_utf8),
-               static_cast<unsigned long long>(inputs.skipped()), seconds,
+               reasons.empty() ? "" : ")", Count(tally.invalid_utf8, "invalid UTF-8 replacement").c_str(),
+               static_cast<unsigned long long>(inputs.skipped()), inputs.skipped() == 1 ? "record" : "records", seconds,
                seconds > 0 ? inputs.bytes_read() / 1e6 / seconds : 0.0);
 }
 

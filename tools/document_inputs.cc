@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "engine/io/printable.h"
+
 namespace simdex::tools {
 
 namespace {
@@ -80,7 +82,9 @@ void DocumentInputs::CloseCurrent() {
 }
 
 void DocumentInputs::PrintSkipped(const char* command) const {
-  for (const std::string& e : first_errors_) std::fprintf(stderr, "simdex %s: skipped %s\n", command, e.c_str());
+  for (const std::string& e : first_errors_) {
+    std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());
+  }
   if (skipped_ > first_errors_.size()) {
     std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,
                  static_cast<unsigned long long>(skipped_ - first_errors_.size()));

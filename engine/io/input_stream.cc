@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -145,6 +146,11 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
   if (fd < 0) {
     std::string msg = path + ": " + std::strerror(errno);
     return errno == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
+  }
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError(path + ": is a directory");
   }
   Compression compression = CompressionOf(path);
   if (compression == Compression::kNone) {
