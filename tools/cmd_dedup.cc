@@ -27,6 +27,8 @@
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/output_writer.h"
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
 #include "tools/dedup_confirm.h"
@@ -74,15 +76,6 @@ struct Batch {
   std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
   uint64_t skipped = 0;
 };
-
-bool IsFingerprintInput(const DedupArgs& args, const std::string& path) {
-  if (!args.format.empty()) return args.format == "fingerprints";
-  std::string_view name = path;
-  for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
-    if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
-  }
-  return name.ends_with(".fp") || name.ends_with(".fpb");
-}
 
 // Code points in valid or invalid UTF-8 (continuation bytes are not counted).
 uint64_t CodePoints(std::string_view text) {
@@ -368,14 +361,6 @@ int RunDedup(DedupArgs args) {
   if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
-  const bool fingerprints = IsFingerprintInput(args, args.input.inputs.front());
-  for (const std::string& path : args.input.inputs) {
-    if (IsFingerprintInput(args, path) != fingerprints) {
-      return ReportError(kCommand, "inputs mix fingerprint files and documents (" + path + "); use --format",
-                         kExitUsage);
-    }
-  }
-  if (!fingerprints && !args.format.empty()) args.input.format = args.format;
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.against.begin(), args.against.end());
   read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
@@ -384,6 +369,22 @@ int RunDedup(DedupArgs args) {
       {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
       read);
   if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  std::vector<BatchFormat> formats;
+  std::vector<std::string> notes;
+  Status chosen = ChooseInputFormats(args.input.inputs, args.format, &formats, &notes);
+  if (!chosen.ok()) return ReportError(kCommand, chosen);
+  if (!args.quiet) {
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", io::Printable(note).c_str());
+  }
+  const bool fingerprints = formats.front() == BatchFormat::kFingerprints;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if ((formats[i] == BatchFormat::kFingerprints) != fingerprints) {
+      return ReportError(kCommand,
+                         "inputs mix fingerprint files and documents (" + args.input.inputs[i] + "); use --format",
+                         kExitUsage);
+    }
+  }
+  if (!fingerprints) args.input.formats = formats;
   Keep keep = Keep::kFirst;
   if (args.keep == "longest" || args.keep.starts_with("max:")) {
     if (fingerprints) {
@@ -393,11 +394,10 @@ int RunDedup(DedupArgs args) {
     if (keep == Keep::kMaxField) {
       args.input.score_field = args.keep.substr(4);
       if (args.input.score_field.empty()) return ReportError(kCommand, "--keep max: needs a field name", kExitUsage);
-      for (const std::string& path : args.input.inputs) {
-        const bool jsonl = args.input.format.empty() ? DocumentFormatFromPath(path) == DocumentFormat::kJsonl
-                                                     : args.input.format == "jsonl";
-        if (!jsonl) {
-          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " + path +
+      for (size_t i = 0; i < formats.size(); ++i) {
+        if (formats[i] != BatchFormat::kJsonl) {
+          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " +
+                                           io::DisplayName(args.input.inputs[i]) +
                                            " is read as one document per line (use --format jsonl)", kExitUsage);
         }
       }

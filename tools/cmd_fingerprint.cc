@@ -11,6 +11,8 @@
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
@@ -70,6 +72,22 @@ int RunFingerprint(FingerprintArgs args) {
   read.push_back(args.text.idf);
   Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/true);
+  // A fingerprint file (by its name or its content) is not fingerprinted
+  // again as text unless --format says so.
+  std::vector<std::string> notes;
+  s = ChooseInputFormats(args.input.inputs, args.format, &args.input.formats, &notes);
+  if (!s.ok()) return ReportError("fingerprint", s);
+  for (size_t i = 0; i < args.input.formats.size(); ++i) {
+    if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
+    return ReportError("fingerprint",
+                       io::DisplayName(args.input.inputs[i]) +
+                           " holds fingerprints ('<id><TAB><16 hex digits>' lines or the binary form), not "
+                           "documents; --format lines fingerprints its lines as text",
+                       kExitUsage);
+  }
+  if (!args.quiet) {
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", io::Printable(note).c_str());
+  }
   FingerprintOptions options;
   s = MakeFingerprintOptions(args.text, &options);
   if (!s.ok()) return ReportError("fingerprint", s);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 
 namespace simdex::tools {
@@ -24,6 +25,35 @@ void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
       ->check(CLI::IsMember({"field", "ordinal"}))
       ->capture_default_str();
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
+}
+
+Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
+                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes) {
+  formats->clear();
+  for (const std::string& path : inputs) {
+    if (!forced.empty()) {
+      formats->push_back(forced == "jsonl" ? BatchFormat::kJsonl
+                         : forced == "lines" ? BatchFormat::kLines
+                                             : BatchFormat::kFingerprints);
+      continue;
+    }
+    const std::string_view name = io::StripCompressionSuffix(path);
+    if (DocumentFormatFromPath(path) == DocumentFormat::kJsonl) {
+      formats->push_back(BatchFormat::kJsonl);
+    } else if (name.ends_with(".fp") || name.ends_with(".fpb")) {
+      formats->push_back(BatchFormat::kFingerprints);
+    } else {
+      BatchFormat format;
+      SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
+      formats->push_back(format);
+      if (format != BatchFormat::kLines) {
+        notes->push_back(io::DisplayName(path) + ": read as " +
+                         (format == BatchFormat::kJsonl ? "JSON Lines" : "a fingerprint file") +
+                         " (judged by its content; --format chooses)");
+      }
+    }
+  }
+  return Status::OK();
 }
 
 Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
@@ -56,7 +86,9 @@ Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
 Status DocumentInputs::OpenNext() {
   const std::string& path = args_.inputs[next_++];
   DocumentReaderOptions options;
-  options.format = args_.format.empty()      ? DocumentFormatFromPath(path)
+  options.format = !args_.formats.empty()    ? (args_.formats[next_ - 1] == BatchFormat::kJsonl ? DocumentFormat::kJsonl
+                                                                                             : DocumentFormat::kLines)
+                   : args_.format.empty()    ? DocumentFormatFromPath(path)
                    : args_.format == "jsonl" ? DocumentFormat::kJsonl
                                              : DocumentFormat::kLines;
   options.id_mode = args_.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;

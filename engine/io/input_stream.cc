@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <istream>
 
@@ -25,14 +26,28 @@ namespace {
 
 constexpr std::streamsize kBoostBufferSize = 1 << 17;
 
+// Standard input's bytes read by PeekInput() and not yet handed to a
+// reader.
+std::string& StdinReplay() {
+  static std::string* bytes = new std::string();  // never destroyed: no exit-time order issue
+  return *bytes;
+}
+
 class FdInputStream : public InputStream {
  public:
-  FdInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
+  FdInputStream(int fd, bool owned, std::string name, std::string replay = "")
+      : fd_(fd), owned_(owned), name_(std::move(name)), replay_(std::move(replay)) {}
   ~FdInputStream() override {
     if (owned_) ::close(fd_);
   }
 
   Status Read(char* dst, size_t n, size_t* got) override {
+    if (replay_at_ < replay_.size()) {
+      *got = std::min(n, replay_.size() - replay_at_);
+      std::memcpy(dst, replay_.data() + replay_at_, *got);
+      replay_at_ += *got;
+      return Status::OK();
+    }
     for (;;) {
       ssize_t r = ::read(fd_, dst, n);
       if (r >= 0) {
@@ -47,6 +62,8 @@ class FdInputStream : public InputStream {
   int fd_;
   bool owned_;
   std::string name_;
+  std::string replay_;  // bytes returned before the descriptor's
+  size_t replay_at_ = 0;
 };
 
 std::string GzipMessage(const bio::gzip_error& e) {
@@ -136,7 +153,9 @@ std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>
 
 Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {
   if (path == "-") {
-    *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path));
+    std::string replay;
+    replay.swap(StdinReplay());
+    *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path), std::move(replay));
     return Status::OK();
   }
   int fd;
@@ -163,6 +182,25 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
     return Status::IOError(path + ": cannot set up decompression: " + e.what());
   }
   return Status::OK();
+}
+
+Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
+                 std::string* head) {
+  std::unique_ptr<InputStream> in;
+  SIMDEX_RETURN_IF_ERROR(InputStream::Open(path, &in));
+  head->clear();
+  std::string chunk(std::min<size_t>(max_bytes, 1 << 16), '\0');
+  Status s;
+  while (head->size() < max_bytes && !enough(*head)) {
+    size_t got = 0;
+    s = in->Read(chunk.data(), std::min(chunk.size(), max_bytes - head->size()), &got);
+    if (!s.ok() || got == 0) break;
+    head->append(chunk.data(), got);
+  }
+  // Standard input: what was read goes back for the next reader (the
+  // stream was opened with any earlier replay, now part of *head).
+  if (path == "-") StdinReplay() = *head;
+  return s;
 }
 
 }  // namespace simdex::io

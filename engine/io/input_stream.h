@@ -9,6 +9,7 @@
 #define SIMDEX_ENGINE_IO_INPUT_STREAM_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -38,9 +39,21 @@ class InputStream {
   virtual Status Read(char* dst, size_t n, size_t* got) = 0;
 
   // Opens path ("-" = standard input). On error *out is untouched and the
-  // message names the file ("docs.jsonl: No such file or directory").
+  // message names the file ("docs.jsonl: No such file or directory"). A
+  // directory is an IOError ("data: is a directory"). Standard input starts
+  // with the bytes PeekInput() has read of it, if any.
   static Status Open(const std::string& path, std::unique_ptr<InputStream>* out);
 };
+
+// Reads the first bytes of path (decompressed as Open() does) into *head
+// without using them up, until enough(*head) is true, the input ends, or
+// max_bytes are read: a file is simply opened again later; the bytes read
+// from standard input are kept and handed back, first, by the next
+// InputStream::Open("-") (once). Reads in the pieces the input gives, so
+// that on a terminal it returns after a line. Not thread-safe: call before
+// any reader of standard input exists.
+Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
+                 std::string* head);
 
 }  // namespace simdex::io
 

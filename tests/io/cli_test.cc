@@ -146,15 +146,20 @@ TEST_F(CliTest, LineInputsNumberLinesAcrossFiles) {
   EXPECT_EQ(lines[3], "4\t-\tno-text");
 }
 
-TEST_F(CliTest, StandardInputIsReadAsLinesUnlessToldOtherwise) {
+TEST_F(CliTest, StandardInputIsJudgedByItsContentUnlessToldOtherwise) {
   std::string lines = Write("in", "alpha beta gamma\n");
-  std::string jsonl = Write("in.jsonl", "{\"id\": 9, \"text\": \"alpha beta gamma\"}\n");
+  std::string jsonl = Write("in.jsonl", "\n{\"id\": 9, \"text\": \"alpha beta gamma\"}\n");
   RunResult a = Run("fingerprint -q", lines);
-  RunResult b = Run("fingerprint -q --format jsonl -", jsonl);
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  ASSERT_EQ(b.exit_code, 0) << b.err;
+  RunResult b = Run("fingerprint -", jsonl);
+  RunResult c = Run("fingerprint -q --format jsonl -", jsonl);
+  RunResult d = Run("fingerprint -q --format lines -", jsonl);
+  for (const RunResult* r : {&a, &b, &c, &d}) ASSERT_EQ(r->exit_code, 0) << r->err;
   EXPECT_EQ(a.out.substr(0, 2), "1\t");
   EXPECT_EQ(b.out, "9" + a.out.substr(1));
+  EXPECT_NE(b.err.find("simdex fingerprint: <stdin>: read as JSON Lines (judged by its content; --format chooses)"),
+            std::string::npos) << b.err;
+  EXPECT_EQ(c.out, b.out);
+  EXPECT_EQ(Lines(d.out).size(), 2u) << "a blank line and a JSON line, read as two documents";
 }
 
 TEST_F(CliTest, OrdinalIdsReplaceTheIdField) {
