@@ -15,6 +15,7 @@
 // the clusters with their members' first words; a summary goes to stderr.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -31,6 +32,7 @@
 #include "engine/io/printable.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
+#include "tools/duplicate_ids.h"
 #include "tools/dedup_confirm.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
@@ -65,14 +67,22 @@ struct DedupArgs {
   std::vector<std::string> against;
   std::string against_strategy = "auto";
   SecondStageArgs second;
+  bool allow_duplicate_ids = false;
   bool quiet = false;
 };
 
 enum class Keep { kFirst, kLongest, kMaxField };
 
+std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const std::string& p : paths) names.push_back(io::DisplayName(p));
+  return names;
+}
+
 // What the command keeps of each document besides the de-duplicator's view.
 struct Batch {
   DocumentIds ids;
+  DocumentPlaces places;  // for messages about a document
   std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
   uint64_t skipped = 0;
 };
@@ -108,12 +118,14 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
       }
       if (second != nullptr) second->Add(r, doc.text, score);
       batch->ids.Add(doc.id, doc.id_string);
+      batch->places.Add(doc.line);
     }
     return Status::OK();
   };
   auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
   SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.threads, source, sink, tick));
   batch->skipped = inputs.skipped();
+  batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
   if (!args.quiet || inputs.skipped() > 0) {
     progress->Done();
     inputs.PrintSkipped(kCommand);
@@ -122,7 +134,9 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
 }
 
 Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* batch, Progress* progress) {
+  std::vector<uint64_t> documents;
   for (const std::string& path : args.input.inputs) {
+    documents.push_back(0);
     FingerprintFileReaderOptions options;
     options.skip_bad = args.input.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
@@ -138,11 +152,31 @@ Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* ba
         SIMDEX_RETURN_IF_ERROR(dedup->Add(entry.fingerprint));
       }
       batch->ids.Add(entry.id, entry.id_string);
+      batch->places.Add(entry.line);
+      ++documents.back();
       if (batch->ids.size() % kReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
     }
     batch->skipped += reader->stats().skipped;
   }
+  batch->places.SetInputs(DisplayNames(args.input.inputs), documents);
   return Status::OK();
+}
+
+// Refuses a batch in which two documents have one id (unless
+// --allow-duplicate-ids): their results could not be told apart.
+Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const Batch& batch) {
+  if (args.allow_duplicate_ids) return Status::OK();
+  DuplicateIds dups;
+  const char* env = std::getenv("TMPDIR");
+  const std::string tmpdir = !options.tmpdir.empty() ? options.tmpdir : env != nullptr && *env != '\0' ? env : "/tmp";
+  SIMDEX_RETURN_IF_ERROR(FindDuplicateIds(batch.ids, options.memory_bytes, tmpdir, options.threads, &dups));
+  if (dups.ids == 0) return Status::OK();
+  std::string id;
+  batch.ids.AppendText(dups.first, &id);
+  std::string message = batch.places.Describe(dups.second) + ": duplicate id " + io::Quoted(id) + " (first at " +
+                        batch.places.Describe(dups.first) + ")";
+  if (dups.ids > 1) message += "; " + Count(dups.ids - 1, "more id is", "more ids are") + " given to several documents";
+  return Status::InvalidArgument(message + "; ids must be unique (--allow-duplicate-ids keeps every document)");
 }
 
 // A result file, or standard output for "-".
@@ -459,6 +493,9 @@ int RunDedup(DedupArgs args) {
     progress.Update("joining " + Count(dedup->size(), "document"));
     s = dedup->Finish();
   }
+  // After the join, whose sorts have then released their memory: the id
+  // check sorts within the same --memory.
+  if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
   DedupOutcomes outcomes{dedup.get(), {}};
   std::vector<AcceptedPair> accepted;
   SecondStageStats second_stats;
@@ -525,6 +562,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                   "auto, probe (one search per fingerprint) or merge-join (stream the index's tables)")
       ->check(CLI::IsMember({"auto", "probe", "merge-join"}))
       ->capture_default_str();
+  sub->add_flag("--allow-duplicate-ids", args->allow_duplicate_ids,
+                "accept ids given to several documents (refused by default): each document is still its own, "
+                "known by its place in the input (the n-th output line is the n-th document)");
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->footer(
       "Output: {\"id\":..,\"cluster\":<representative id>,\"duplicate\":true|false,\"distance\":<to it>} per\n"

@@ -79,12 +79,14 @@ Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
     if (ordinal_) doc.id += id_offset_;
     bytes += doc.text.size();
     ++batch->size;
+    ++documents_per_input_.back();
   }
   return Status::OK();
 }
 
 Status DocumentInputs::OpenNext() {
   const std::string& path = args_.inputs[next_++];
+  documents_per_input_.push_back(0);
   DocumentReaderOptions options;
   options.format = !args_.formats.empty()    ? (args_.formats[next_ - 1] == BatchFormat::kJsonl ? DocumentFormat::kJsonl
                                                                                              : DocumentFormat::kLines)

@@ -62,6 +62,9 @@ class DocumentInputs {
   uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
   // Valid once Fill() has reported the end.
   uint64_t skipped() const { return skipped_; }
+  // Documents each input gave (bad records skipped are not documents), in
+  // the inputs' order; valid once Fill() has reported the end.
+  const std::vector<uint64_t>& documents_per_input() const { return documents_per_input_; }
   const std::vector<std::string>& first_errors() const { return first_errors_; }
 
   // Prints "simdex <command>: skipped <message>" for the first skipped
@@ -80,6 +83,7 @@ class DocumentInputs {
   uint64_t bytes_before_ = 0;
   std::atomic<uint64_t> bytes_read_{0};
   uint64_t skipped_ = 0;
+  std::vector<uint64_t> documents_per_input_;
   std::vector<std::string> first_errors_;
 };
 
