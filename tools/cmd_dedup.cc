@@ -184,7 +184,8 @@ class ResultFile {
  public:
   Status Open(const std::string& path) {
     path_ = path;
-    return OutputWriter::Open(path, &writer_).WithContext(path);
+    const Status s = OutputWriter::Open(path, &writer_);
+    return s.ok() ? s : Status::IOError(FileError(path, s));
   }
   // Appends *line (cleared after) when it has grown large.
   Status Put(std::string* text) {
@@ -194,9 +195,10 @@ class ResultFile {
     return s;
   }
   Status Close(std::string* text) {
-    SIMDEX_RETURN_IF_ERROR(writer_->Append(*text));
+    Status s = writer_->Append(*text);
     text->clear();
-    return writer_->Close().WithContext(path_);
+    if (s.ok()) s = writer_->Close();
+    return s.ok() ? s : Status::IOError(FileError(path_, s));
   }
 
  private:

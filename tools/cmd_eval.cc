@@ -146,7 +146,7 @@ int RunEval(EvalArgs args) {
   }
   std::unique_ptr<OutputWriter> writer;
   Status s = OutputWriter::Open(args.output, &writer);
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
   const auto start = std::chrono::steady_clock::now();
   std::string out;
   std::vector<FingerprintResult> fingerprints;
@@ -166,7 +166,7 @@ int RunEval(EvalArgs args) {
   }
   if (s.ok()) s = writer->Append(out);
   if (s.ok()) s = writer->Close();
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
   if (!args.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "simdex eval: %s x %s (%s)%s in %.2f s\n", Count(options.size(), "configuration").c_str(),
