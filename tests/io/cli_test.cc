@@ -253,10 +253,11 @@ TEST_F(CliTest, PairsListsPairsWithinKClosestFirst) {
 
 TEST_F(CliTest, PairsPrintsNamesFromAJsonlFile) {
   std::string fp = Write("fp.txt", "1\t00000000000000ff\n2\t00000000000000fe\n");
-  std::string names = Write("docs.jsonl", "{\"id\": 1, \"title\": \"One\\tA\"}\n{\"id\": 2, \"title\": \"Two\"}\n");
+  std::string names =
+      Write("docs.jsonl", "{\"id\": 1, \"title\": \"One\\tA\"}\n{\"id\": 2, \"title\": \"Two\\u001b[2J\"}\n");
   RunResult r = Run("pairs --names " + names + " " + fp);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "1\t1\t2\tOne A\tTwo\n");
+  EXPECT_EQ(r.out, "1\t1\t2\tOne A\tTwo\\x1b[2J\n") << "a name's control characters do not reach the terminal";
 }
 
 TEST_F(CliTest, PairsReadsStandardInput) {

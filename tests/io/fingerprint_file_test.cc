@@ -352,6 +352,28 @@ TEST_F(FingerprintFileTest, WriterIntoAMissingDirectoryFails) {
   EXPECT_NE(s.message().find("no/such/dir/fp.txt.tmp-XXXXXX: cannot create"), std::string::npos) << s.message();
 }
 
+// Found by fuzz_fingerprint_file: readers drop a byte order mark at the start
+// of a file, which took the first character of a first string id that began
+// with U+FEFF.
+TEST_F(FingerprintFileTest, FirstStringIdBeginningWithAByteOrderMarkReadsBackWhole) {
+  const std::string path = dir_.Path("bom.txt");
+  const std::string id = "\xEF\xBB\xBF" "2";
+  std::unique_ptr<FingerprintFileWriter> writer;
+  ASSERT_TRUE(FingerprintFileWriter::Open(path, FingerprintFileForm::kText, &writer).ok());
+  ASSERT_TRUE(writer->AddEmpty(id, "no-text").ok());
+  ASSERT_TRUE(writer->Add(id, 7).ok());
+  ASSERT_TRUE(writer->Finish().ok());
+  std::unique_ptr<FingerprintFileReader> reader;
+  ASSERT_TRUE(FingerprintFileReader::Open(path, {}, &reader).ok());
+  FingerprintEntry e;
+  bool eof = false;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(reader->Next(&e, &eof).ok());
+    ASSERT_FALSE(eof);
+    EXPECT_EQ(e.id_string, id) << i;
+  }
+}
+
 TEST_F(FingerprintFileTest, AnIndexIsNamedAsOneInsteadOfReadAsText) {
   const std::string path = dir_.Write("corpus.sdx", std::string("SIMDEXIX\x02\0\0\0@\0\0\0", 16));
   std::unique_ptr<FingerprintFileReader> reader;
