@@ -31,10 +31,7 @@ using simdex::FingerprintFileWriter;
 using simdex::Status;
 using simdex::fuzz::InputFile;
 
-InputFile& File() {
-  static InputFile* file = new InputFile();
-  return *file;
-}
+InputFile& File() { return simdex::fuzz::TheInputFile(); }
 
 bool AllowedError(const Status& s) { return s.IsInvalidArgument() || s.IsCorruption(); }
 
@@ -127,18 +124,13 @@ void WriteSeeds(const std::string& dir) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  simdex::fuzz::SeedEmptyCorpora(*argc, *argv, WriteSeeds);
-  return 0;
-}
+SIMDEX_FUZZ_SEED_EMPTY_CORPORA_WITH(WriteSeeds)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   simdex::fuzz::Input in(data, size);
   const uint8_t mode = in.Byte();
   const size_t batch = 1 + in.Byte();
-  File().Set(in.data(), in.remaining());
-  const char* name = (mode & 0x30) == 0x10 ? "in.zst" : (mode & 0x30) == 0x20 ? "in.gz" : "in";
-  const std::string path = File().Path(name);
+  const std::string path = File().Take(&in, mode);
   simdex::FingerprintFileReaderOptions options;
   options.skip_bad = mode & 1;
 

@@ -45,6 +45,13 @@ class InputFile {
   std::string Scratch(const char* name) const { return dir_ + "/" + name; }
   const std::string& dir() const { return dir_; }
 
+  // Makes the rest of *in the file's contents, and returns the path bits 4
+  // and 5 of `mode` choose: "in" (plain), "in.zst" or "in.gz".
+  std::string Take(Input* in, uint8_t mode) {
+    Set(in->data(), in->remaining());
+    return Path((mode & 0x30) == 0x10 ? "in.zst" : (mode & 0x30) == 0x20 ? "in.gz" : "in");
+  }
+
   void Set(const uint8_t* data, size_t size) {
     FUZZ_CHECK(::ftruncate(fd_, 0) == 0);
     size_t at = 0;
@@ -59,6 +66,12 @@ class InputFile {
   int fd_ = -1;
   std::string dir_;
 };
+
+// The one input file of a fuzz target's process.
+inline InputFile& TheInputFile() {
+  static InputFile* file = new InputFile();
+  return *file;
+}
 
 // Calls write_seeds(dir) for each corpus directory named on the command
 // line that is empty, so that mutations start from real files; for
@@ -85,5 +98,13 @@ inline void WriteSeed(const std::string& dir, const std::string& name, uint8_t m
 }
 
 }  // namespace simdex::fuzz
+
+// Defines LLVMFuzzerInitialize to seed the empty corpus directories named on
+// the command line with write_seeds(dir).
+#define SIMDEX_FUZZ_SEED_EMPTY_CORPORA_WITH(write_seeds)                  \
+  extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {          \
+    simdex::fuzz::SeedEmptyCorpora(*argc, *argv, write_seeds);            \
+    return 0;                                                             \
+  }
 
 #endif  // SIMDEX_TESTS_FUZZ_FUZZ_INPUT_FILE_H_
