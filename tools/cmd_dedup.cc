@@ -321,7 +321,7 @@ Status WriteClusters(const DedupArgs& args, bool documents, const DedupOutcomes&
   for (const auto& m : members) wanted.push_back(m.second);
   std::sort(wanted.begin(), wanted.end());
   std::vector<std::string> snippets(wanted.size());
-  const bool rereadable = std::find(args.input.inputs.begin(), args.input.inputs.end(), "-") == args.input.inputs.end();
+  const bool rereadable = std::all_of(args.input.inputs.begin(), args.input.inputs.end(), io::CanReadTwice);
   if (documents && rereadable && !wanted.empty()) {
     SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(args.input, wanted, [&](size_t i, const Document& doc) {
       snippets[i] = Snippet(doc.text, args.snippet_words);
@@ -450,8 +450,11 @@ int RunDedup(DedupArgs args) {
     ConfirmOptions confirm;
     Status s = ParseConfirmSpec(second.confirm, &confirm);
     if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
-    if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 0) {
-      return ReportError(kCommand, "--confirm reads the texts again: give files, not standard input", kExitUsage);
+    for (const std::string& path : args.input.inputs) {
+      if (io::CanReadTwice(path)) continue;
+      return ReportError(kCommand, "--confirm reads the texts again: give files, not " +
+                                       (path == "-" ? std::string("standard input") : path + " (not a regular file)"),
+                         kExitUsage);
     }
   }
   DedupOptions options;

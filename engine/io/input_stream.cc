@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <istream>
+#include <map>
 
 #include <boost/iostreams/device/file_descriptor.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>
@@ -26,28 +27,42 @@ namespace {
 
 constexpr std::streamsize kBoostBufferSize = 1 << 17;
 
-// Standard input's bytes read by PeekInput() and not yet handed to a
-// reader.
-std::string& StdinReplay() {
-  static std::string* bytes = new std::string();  // never destroyed: no exit-time order issue
-  return *bytes;
+// The streams PeekInput() read the start of, for inputs that cannot be
+// opened again from their start (standard input, pipes, devices), by path,
+// until a reader opens the path: it gets the stream, the bytes peeked first.
+std::map<std::string, std::unique_ptr<InputStream>>& Peeked() {
+  static auto* peeked = new std::map<std::string, std::unique_ptr<InputStream>>();  // never destroyed
+  return *peeked;
 }
+
+// The bytes `prefix`, then the rest of a stream.
+class PrefixedInputStream : public InputStream {
+ public:
+  PrefixedInputStream(std::string prefix, std::unique_ptr<InputStream> rest)
+      : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
+
+  Status Read(char* dst, size_t n, size_t* got) override {
+    if (at_ == prefix_.size()) return rest_->Read(dst, n, got);
+    *got = std::min(n, prefix_.size() - at_);
+    std::memcpy(dst, prefix_.data() + at_, *got);
+    at_ += *got;
+    return Status::OK();
+  }
+
+ private:
+  std::string prefix_;
+  size_t at_ = 0;
+  std::unique_ptr<InputStream> rest_;
+};
 
 class FdInputStream : public InputStream {
  public:
-  FdInputStream(int fd, bool owned, std::string name, std::string replay = "")
-      : fd_(fd), owned_(owned), name_(std::move(name)), replay_(std::move(replay)) {}
+  FdInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
   ~FdInputStream() override {
     if (owned_) ::close(fd_);
   }
 
   Status Read(char* dst, size_t n, size_t* got) override {
-    if (replay_at_ < replay_.size()) {
-      *got = std::min(n, replay_.size() - replay_at_);
-      std::memcpy(dst, replay_.data() + replay_at_, *got);
-      replay_at_ += *got;
-      return Status::OK();
-    }
     for (;;) {
       ssize_t r = ::read(fd_, dst, n);
       if (r >= 0) {
@@ -62,8 +77,6 @@ class FdInputStream : public InputStream {
   int fd_;
   bool owned_;
   std::string name_;
-  std::string replay_;  // bytes returned before the descriptor's
-  size_t replay_at_ = 0;
 };
 
 std::string GzipMessage(const bio::gzip_error& e) {
@@ -152,10 +165,14 @@ std::string_view StripCompressionSuffix(std::string_view path) {
 std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {
+  auto peeked = Peeked().find(path);
+  if (peeked != Peeked().end()) {
+    *out = std::move(peeked->second);
+    Peeked().erase(peeked);
+    return Status::OK();
+  }
   if (path == "-") {
-    std::string replay;
-    replay.swap(StdinReplay());
-    *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path), std::move(replay));
+    *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path));
     return Status::OK();
   }
   int fd;
@@ -184,11 +201,17 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
   return Status::OK();
 }
 
+bool CanReadTwice(const std::string& path) {
+  struct stat st;
+  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
                  std::string* head) {
+  const bool keep = !CanReadTwice(path);
+  head->clear();
   std::unique_ptr<InputStream> in;
   SIMDEX_RETURN_IF_ERROR(InputStream::Open(path, &in));
-  head->clear();
   std::string chunk(std::min<size_t>(max_bytes, 1 << 16), '\0');
   Status s;
   while (head->size() < max_bytes && !enough(*head)) {
@@ -197,9 +220,9 @@ Status PeekInput(const std::string& path, size_t max_bytes, const std::function<
     if (!s.ok() || got == 0) break;
     head->append(chunk.data(), got);
   }
-  // Standard input: what was read goes back for the next reader (the
-  // stream was opened with any earlier replay, now part of *head).
-  if (path == "-") StdinReplay() = *head;
+  // The stream, open, goes to the next reader with what was read in front
+  // (an earlier peek's bytes included: the stream began with them).
+  if (keep) Peeked()[path] = std::make_unique<PrefixedInputStream>(*head, std::move(in));
   return s;
 }
 

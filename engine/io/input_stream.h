@@ -29,6 +29,10 @@ std::string_view StripCompressionSuffix(std::string_view path);
 // The name used in messages: path, or "<stdin>" for "-".
 std::string DisplayName(const std::string& path);
 
+// True when path is a regular file, which can be read again from the start
+// (not standard input, a pipe, a device).
+bool CanReadTwice(const std::string& path);
+
 // Reads bytes in order. Not thread-safe; one reader per stream.
 class InputStream {
  public:
@@ -40,18 +44,19 @@ class InputStream {
 
   // Opens path ("-" = standard input). On error *out is untouched and the
   // message names the file ("docs.jsonl: No such file or directory"). A
-  // directory is an IOError ("data: is a directory"). Standard input starts
-  // with the bytes PeekInput() has read of it, if any.
+  // directory is an IOError ("data: is a directory"). An input PeekInput()
+  // kept open is that stream, from its start.
   static Status Open(const std::string& path, std::unique_ptr<InputStream>* out);
 };
 
 // Reads the first bytes of path (decompressed as Open() does) into *head
 // without using them up, until enough(*head) is true, the input ends, or
-// max_bytes are read: a file is simply opened again later; the bytes read
-// from standard input are kept and handed back, first, by the next
-// InputStream::Open("-") (once). Reads in the pieces the input gives, so
-// that on a terminal it returns after a line. Not thread-safe: call before
-// any reader of standard input exists.
+// max_bytes are read: a regular file is simply opened again later; an
+// input that cannot be read twice (standard input, a pipe such as bash's
+// <(...), a device) is kept open and handed, the bytes read first, to the
+// next InputStream::Open() of the same path (once). Reads in the pieces the
+// input gives, so that on a terminal it returns after a line. Not
+// thread-safe: call before any reader of that path exists.
 Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
                  std::string* head);
 

@@ -1,8 +1,10 @@
 // DetectBatchFormat: what an input holds, judged by its first non-blank
 // line, and standard input read again in full after it was judged.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <string>
 #include <thread>
 
@@ -122,6 +124,47 @@ TEST(BatchFormatStdin, JudgedStandardInputIsReadAgainInFull) {
     ++n;
     ASSERT_EQ(doc.id, n);
   }
+  EXPECT_EQ(n, 3000u);
+}
+
+// A pipe given by its path (bash's <(...), a FIFO) cannot be opened again
+// from its start: what was read to judge it must reach the reader, and the
+// pipe must stay open between the two (its writer may be done by then).
+TEST(BatchFormatPipe, JudgedPipeIsReadAgainInFull) {
+  // Bounds: a writer whose reader left gets EPIPE, not a signal; a reader
+  // waiting for a writer that is gone ends the test after 60 s (SIGALRM).
+  std::signal(SIGPIPE, SIG_IGN);
+  ::alarm(60);
+  TempDir dir;
+  const std::string fifo = dir.Path("docs.pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string docs;
+  for (int i = 1; i <= 3000; ++i) docs += "{\"id\":" + std::to_string(i) + ",\"text\":\"w " + std::to_string(i) + "\"}\n";
+  std::thread writer([&] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for the judge to open it
+    size_t at = 0;
+    while (fd >= 0 && at < docs.size()) {
+      const ssize_t n = ::write(fd, docs.data() + at, docs.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    if (fd >= 0) ::close(fd);
+  });
+  BatchFormat format;
+  const Status judged = DetectBatchFormat(fifo, &format);
+  std::unique_ptr<DocumentReader> reader;
+  const Status opened = judged.ok() ? DocumentReader::Open(fifo, DocumentReaderOptions{}, &reader) : judged;
+  uint64_t n = 0;
+  Status read = opened;
+  for (bool eof = false; read.ok() && !eof;) {
+    Document doc;
+    read = reader->Next(&doc, &eof);
+    if (read.ok() && !eof && doc.id == n + 1) ++n;
+  }
+  writer.join();
+  ::alarm(0);
+  ASSERT_TRUE(read.ok()) << read.ToString();
+  EXPECT_EQ(format, BatchFormat::kJsonl);
   EXPECT_EQ(n, 3000u);
 }
 
