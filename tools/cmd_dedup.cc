@@ -22,14 +22,14 @@
 #include <utility>
 #include <vector>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/output_writer.h"
-#include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
 #include "tools/duplicate_ids.h"

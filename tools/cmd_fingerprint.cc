@@ -8,11 +8,11 @@
 #include <thread>
 #include <vector>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
-#include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
