@@ -13,10 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/printable.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
+#include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 
@@ -51,8 +54,8 @@ std::string StageLine(const char* stage, double fraction, double entries, double
   else if (rate >= 1e3) std::snprintf(rate_text, sizeof(rate_text), "%.1fK", rate / 1e3);
   else std::snprintf(rate_text, sizeof(rate_text), "%.0f", rate);
   char line[160];
-  std::snprintf(line, sizeof(line), "%s%s, %.0f entries, %s entries/s", stage, percent, entries,
-                rate_text);
+  std::snprintf(line, sizeof(line), "%s%s, %s, %s entries/s", stage, percent,
+                Count(static_cast<uint64_t>(entries), "entry", "entries").c_str(), rate_text);
   return line;
 }
 
@@ -68,7 +71,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   }
   options->block_size = args.block_size;
   options->restarts = args.restarts;
-  options->tmpdir = args.tmpdir;
+  options->tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options->threads = args.threads;
   options->string_ids = args.string_ids;
   return Status::OK();
@@ -118,9 +121,9 @@ Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* bu
   totals->skipped += stats.skipped;
   if (stats.skipped > 0 && !args.quiet) {
     progress->Done();
-    std::fprintf(stderr, "simdex build: %s: skipped %llu bad lines (first: %s)\n",
-                 reader->name().c_str(), static_cast<unsigned long long>(stats.skipped),
-                 stats.first_errors.empty() ? "?" : stats.first_errors.front().c_str());
+    std::fprintf(stderr, "simdex build: %s: skipped %s (first: %s)\n", reader->name().c_str(),
+                 Count(stats.skipped, "bad line").c_str(),
+                 stats.first_errors.empty() ? "?" : io::Printable(stats.first_errors.front()).c_str());
   }
   return Status::OK();
 }
@@ -129,8 +132,10 @@ int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
+  Status s = CheckOutputsAreNotInputs({{"--out", args.out}}, args.inputs);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   BuildOptions options;
-  Status s = MakeBuildOptions(args, &options);
+  s = MakeBuildOptions(args, &options);
   if (!s.ok()) return ReportError(kCommand, s.message(), kExitUsage);
 
   Progress progress(kCommand, !args.quiet);
@@ -164,14 +169,11 @@ int RunBuild(const BuildArgs& args) {
     const BuildStats& stats = builder->stats();
     const double bits = stats.entries == 0 ? 0 : 8.0 * static_cast<double>(stats.file_bytes) /
                                                      static_cast<double>(stats.entries);
-    std::printf("%s: %llu entries, %llu distinct, %llu bytes, %.2f bits/entry, %.2f s, "
-                "%llu spilled runs, %llu bad lines skipped, %llu empty documents\n",
-                args.out.c_str(), static_cast<unsigned long long>(stats.entries),
-                static_cast<unsigned long long>(stats.distinct_fingerprints),
-                static_cast<unsigned long long>(stats.file_bytes), bits, progress.Seconds(),
-                static_cast<unsigned long long>(stats.spilled_runs),
-                static_cast<unsigned long long>(totals.skipped),
-                static_cast<unsigned long long>(totals.empty));
+    std::printf("%s: %s, %llu distinct, %s, %.2f bits/entry, %.2f s, %s, %s skipped, %s\n", args.out.c_str(),
+                Count(stats.entries, "entry", "entries").c_str(),
+                static_cast<unsigned long long>(stats.distinct_fingerprints), Count(stats.file_bytes, "byte").c_str(),
+                bits, progress.Seconds(), Count(stats.spilled_runs, "spilled run").c_str(),
+                Count(totals.skipped, "bad line").c_str(), Count(totals.empty, "empty document").c_str());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }
@@ -200,7 +202,7 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--threads", args->threads, "threads for sorting and encoding")
       ->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
-  sub->add_flag("--quiet", args->quiet, "no progress and no summary");
+  sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->add_flag("--string-ids", args->string_ids,
                 "keep ids as strings in the index (automatic from the first string id on)");
   sub->add_option("inputs", args->inputs, "fingerprint files, text or binary ('-' = stdin)")

@@ -15,12 +15,15 @@
 // the clusters with their members' first words; a summary goes to stderr.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
@@ -29,10 +32,13 @@
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
+#include "tools/duplicate_ids.h"
 #include "tools/dedup_confirm.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/json_text.h"
+#include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 #include "tools/text_options.h"
@@ -61,26 +67,25 @@ struct DedupArgs {
   std::vector<std::string> against;
   std::string against_strategy = "auto";
   SecondStageArgs second;
+  bool allow_duplicate_ids = false;
   bool quiet = false;
 };
 
 enum class Keep { kFirst, kLongest, kMaxField };
 
+std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const std::string& p : paths) names.push_back(io::DisplayName(p));
+  return names;
+}
+
 // What the command keeps of each document besides the de-duplicator's view.
 struct Batch {
   DocumentIds ids;
+  DocumentPlaces places;  // for messages about a document
   std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
   uint64_t skipped = 0;
 };
-
-bool IsFingerprintInput(const DedupArgs& args, const std::string& path) {
-  if (!args.format.empty()) return args.format == "fingerprints";
-  std::string_view name = path;
-  for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
-    if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
-  }
-  return name.ends_with(".fp") || name.ends_with(".fpb");
-}
 
 // Code points in valid or invalid UTF-8 (continuation bytes are not counted).
 uint64_t CodePoints(std::string_view text) {
@@ -113,12 +118,14 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
       }
       if (second != nullptr) second->Add(r, doc.text, score);
       batch->ids.Add(doc.id, doc.id_string);
+      batch->places.Add(doc.line);
     }
     return Status::OK();
   };
   auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
   SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.threads, source, sink, tick));
   batch->skipped = inputs.skipped();
+  batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
   if (!args.quiet || inputs.skipped() > 0) {
     progress->Done();
     inputs.PrintSkipped(kCommand);
@@ -127,7 +134,9 @@ Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch
 }
 
 Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* batch, Progress* progress) {
+  std::vector<uint64_t> documents;
   for (const std::string& path : args.input.inputs) {
+    documents.push_back(0);
     FingerprintFileReaderOptions options;
     options.skip_bad = args.input.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
@@ -143,11 +152,31 @@ Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* ba
         SIMDEX_RETURN_IF_ERROR(dedup->Add(entry.fingerprint));
       }
       batch->ids.Add(entry.id, entry.id_string);
+      batch->places.Add(entry.line);
+      ++documents.back();
       if (batch->ids.size() % kReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
     }
     batch->skipped += reader->stats().skipped;
   }
+  batch->places.SetInputs(DisplayNames(args.input.inputs), documents);
   return Status::OK();
+}
+
+// Refuses a batch in which two documents have one id (unless
+// --allow-duplicate-ids): their results could not be told apart.
+Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const Batch& batch) {
+  if (args.allow_duplicate_ids) return Status::OK();
+  DuplicateIds dups;
+  const char* env = std::getenv("TMPDIR");
+  const std::string tmpdir = !options.tmpdir.empty() ? options.tmpdir : env != nullptr && *env != '\0' ? env : "/tmp";
+  SIMDEX_RETURN_IF_ERROR(FindDuplicateIds(batch.ids, options.memory_bytes, tmpdir, options.threads, &dups));
+  if (dups.ids == 0) return Status::OK();
+  std::string id;
+  batch.ids.AppendText(dups.first, &id);
+  std::string message = batch.places.Describe(dups.second) + ": duplicate id " + io::Quoted(id) + " (first at " +
+                        batch.places.Describe(dups.first) + ")";
+  if (dups.ids > 1) message += "; " + Count(dups.ids - 1, "more id is", "more ids are") + " given to several documents";
+  return Status::InvalidArgument(message + "; ids must be unique (--allow-duplicate-ids keeps every document)");
 }
 
 // A result file, or standard output for "-".
@@ -155,7 +184,8 @@ class ResultFile {
  public:
   Status Open(const std::string& path) {
     path_ = path;
-    return OutputWriter::Open(path, &writer_).WithContext(path);
+    const Status s = OutputWriter::Open(path, &writer_);
+    return s.ok() ? s : Status::IOError(FileError(path, s));
   }
   // Appends *line (cleared after) when it has grown large.
   Status Put(std::string* text) {
@@ -165,9 +195,10 @@ class ResultFile {
     return s;
   }
   Status Close(std::string* text) {
-    SIMDEX_RETURN_IF_ERROR(writer_->Append(*text));
+    Status s = writer_->Append(*text);
     text->clear();
-    return writer_->Close().WithContext(path_);
+    if (s.ok()) s = writer_->Close();
+    return s.ok() ? s : Status::IOError(FileError(path_, s));
   }
 
  private:
@@ -290,7 +321,7 @@ Status WriteClusters(const DedupArgs& args, bool documents, const DedupOutcomes&
   for (const auto& m : members) wanted.push_back(m.second);
   std::sort(wanted.begin(), wanted.end());
   std::vector<std::string> snippets(wanted.size());
-  const bool rereadable = std::find(args.input.inputs.begin(), args.input.inputs.end(), "-") == args.input.inputs.end();
+  const bool rereadable = std::all_of(args.input.inputs.begin(), args.input.inputs.end(), io::CanReadTwice);
   if (documents && rereadable && !wanted.empty()) {
     SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(args.input, wanted, [&](size_t i, const Document& doc) {
       snippets[i] = Snippet(doc.text, args.snippet_words);
@@ -331,33 +362,32 @@ void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const
                   double seconds) {
   const DedupStats& s = dedup.stats();
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-  std::fprintf(stderr,
-               "simdex dedup: %llu documents (%llu empty, %llu bad records skipped), %llu distinct fingerprints; "
-               "k %d, scheme %s: %llu pairs, %llu clusters of %llu documents, %llu duplicates",
-               u(s.documents), u(s.empty), u(batch.skipped), u(s.distinct_fingerprints), k, args.scheme.c_str(),
-               u(s.pairs), u(s.clusters), u(s.clustered_documents), u(s.duplicates));
+  std::fprintf(stderr, "simdex dedup: %s (%llu empty, %s skipped), %s; k %d, scheme %s: %s, %s of %s, %s",
+               Count(s.documents, "document").c_str(), u(s.empty), Count(batch.skipped, "bad record").c_str(),
+               Count(s.distinct_fingerprints, "distinct fingerprint").c_str(), k, args.scheme.c_str(),
+               Count(s.pairs, "pair").c_str(), Count(s.clusters, "cluster").c_str(),
+               Count(s.clustered_documents, "document").c_str(), Count(s.duplicates, "duplicate").c_str());
   if (!args.against.empty()) {
-    std::fprintf(stderr, "; against %zu index%s (%s): %llu documents matched", args.against.size(),
-                 args.against.size() == 1 ? "" : "es", s.against_strategy.c_str(), u(s.against_matches));
+    std::fprintf(stderr, "; against %s (%s): %s matched", Count(args.against.size(), "index", "indexes").c_str(),
+                 s.against_strategy.c_str(), Count(s.against_matches, "document").c_str());
   }
-  std::fprintf(stderr,
-               "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %llu spilled "
-               "runs\n",
+  std::fprintf(stderr, "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %s\n",
                seconds, read_seconds, s.seconds_distinct, s.seconds_self_join, s.seconds_against, s.seconds_clusters,
-               u(s.spilled_runs));
+               Count(s.spilled_runs, "spilled run").c_str());
 }
 
 void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes& outcomes,
                       const SecondStageStats& s) {
   uint64_t duplicates = 0;
   for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
-  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr,
-               "simdex dedup: second stage: %llu candidate pairs, %llu within k %d (k %d below %u code points), "
-               "%llu accepted%s%s; %llu duplicates; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
+               "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
+               "%llu accepted%s%s; %s; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
-               u(s.candidates), u(s.in_range), k, second.k_short < 0 ? k : second.k_short, second.short_length,
-               u(s.confirmed), second.confirm.empty() ? "" : " by ", second.confirm.c_str(), u(duplicates),
+               Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), k,
+               second.k_short < 0 ? k : second.k_short, second.short_length,
+               static_cast<unsigned long long>(s.confirmed), second.confirm.empty() ? "" : " by ",
+               second.confirm.c_str(), Count(duplicates, "duplicate").c_str(),
                s.seconds_texts, s.seconds_confirm,
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
@@ -367,14 +397,30 @@ int RunDedup(DedupArgs args) {
   if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
-  const bool fingerprints = IsFingerprintInput(args, args.input.inputs.front());
-  for (const std::string& path : args.input.inputs) {
-    if (IsFingerprintInput(args, path) != fingerprints) {
-      return ReportError(kCommand, "inputs mix fingerprint files and documents (" + path + "); use --format",
+  std::vector<std::string> read = args.input.inputs;
+  read.insert(read.end(), args.against.begin(), args.against.end());
+  read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
+  read.push_back(args.text.idf);
+  Status checked = CheckOutputsAreNotInputs(
+      {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
+      read);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  std::vector<BatchFormat> formats;
+  std::vector<std::string> notes;
+  Status chosen = ChooseInputFormats(args.input.inputs, args.format, &formats, &notes);
+  if (!chosen.ok()) return ReportError(kCommand, chosen);
+  if (!args.quiet) {
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", io::Printable(note).c_str());
+  }
+  const bool fingerprints = formats.front() == BatchFormat::kFingerprints;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if ((formats[i] == BatchFormat::kFingerprints) != fingerprints) {
+      return ReportError(kCommand,
+                         "inputs mix fingerprint files and documents (" + args.input.inputs[i] + "); use --format",
                          kExitUsage);
     }
   }
-  if (!fingerprints && !args.format.empty()) args.input.format = args.format;
+  if (!fingerprints) args.input.formats = formats;
   Keep keep = Keep::kFirst;
   if (args.keep == "longest" || args.keep.starts_with("max:")) {
     if (fingerprints) {
@@ -384,11 +430,10 @@ int RunDedup(DedupArgs args) {
     if (keep == Keep::kMaxField) {
       args.input.score_field = args.keep.substr(4);
       if (args.input.score_field.empty()) return ReportError(kCommand, "--keep max: needs a field name", kExitUsage);
-      for (const std::string& path : args.input.inputs) {
-        const bool jsonl = args.input.format.empty() ? DocumentFormatFromPath(path) == DocumentFormat::kJsonl
-                                                     : args.input.format == "jsonl";
-        if (!jsonl) {
-          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " + path +
+      for (size_t i = 0; i < formats.size(); ++i) {
+        if (formats[i] != BatchFormat::kJsonl) {
+          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " +
+                                           io::DisplayName(args.input.inputs[i]) +
                                            " is read as one document per line (use --format jsonl)", kExitUsage);
         }
       }
@@ -405,8 +450,11 @@ int RunDedup(DedupArgs args) {
     ConfirmOptions confirm;
     Status s = ParseConfirmSpec(second.confirm, &confirm);
     if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
-    if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 0) {
-      return ReportError(kCommand, "--confirm reads the texts again: give files, not standard input", kExitUsage);
+    for (const std::string& path : args.input.inputs) {
+      if (io::CanReadTwice(path)) continue;
+      return ReportError(kCommand, "--confirm reads the texts again: give files, not " +
+                                       (path == "-" ? std::string("standard input") : path + " (not a regular file)"),
+                         kExitUsage);
     }
   }
   DedupOptions options;
@@ -447,9 +495,12 @@ int RunDedup(DedupArgs args) {
                    : AddDocuments(args, keep, dedup.get(), &batch, &progress, second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {
-    progress.Update("joining " + std::to_string(dedup->size()) + " documents");
+    progress.Update("joining " + Count(dedup->size(), "document"));
     s = dedup->Finish();
   }
+  // After the join, whose sorts have then released their memory: the id
+  // check sorts within the same --memory.
+  if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
   DedupOutcomes outcomes{dedup.get(), {}};
   std::vector<AcceptedPair> accepted;
   SecondStageStats second_stats;
@@ -516,6 +567,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                   "auto, probe (one search per fingerprint) or merge-join (stream the index's tables)")
       ->check(CLI::IsMember({"auto", "probe", "merge-join"}))
       ->capture_default_str();
+  sub->add_flag("--allow-duplicate-ids", args->allow_duplicate_ids,
+                "accept ids given to several documents (refused by default): each document is still its own, "
+                "known by its place in the input (the n-th output line is the n-th document)");
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->footer(
       "Output: {\"id\":..,\"cluster\":<representative id>,\"duplicate\":true|false,\"distance\":<to it>} per\n"

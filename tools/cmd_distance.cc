@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/io/printable.h"
 #include "simdex/fingerprint.h"
 #include "tools/commands.h"
 
@@ -18,9 +19,8 @@ void AddDistanceCommand(CLI::App& app, CommandRunner* run) {
       uint64_t a = 0, b = 0;
       for (int i = 0; i < 2; ++i) {
         if (!ParseHexFingerprint((*hex)[i], i == 0 ? &a : &b)) {
-          std::fprintf(stderr, "simdex distance: '%s' is not a fingerprint (1 to 16 hex digits)\n",
-                       (*hex)[i].c_str());
-          return 2;
+          return ReportError("distance", io::Quoted((*hex)[i]) + " is not a fingerprint (1 to 16 hex digits)",
+                             kExitUsage);
         }
       }
       std::printf("%d\n", HammingDistance(a, b));

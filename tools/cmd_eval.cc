@@ -21,6 +21,8 @@
 #include "tools/commands.h"
 #include "tools/eval_truth.h"
 #include "tools/json_text.h"
+#include "tools/output_checks.h"
+#include "tools/plural.h"
 
 namespace simdex::tools {
 namespace {
@@ -154,6 +156,8 @@ int RunEval(EvalArgs args) {
     confirm_name = ConfirmSpecName(confirm);
     eval.confirmer = confirmer.get();
   }
+  const Status checked = CheckOutputsAreNotInputs({{"-o", args.output}}, args.sets);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
   std::vector<std::vector<LabelledDocument>> sets(args.sets.size());
   size_t all_documents = 0;
   for (size_t i = 0; i < args.sets.size(); ++i) {
@@ -163,7 +167,7 @@ int RunEval(EvalArgs args) {
   }
   std::unique_ptr<OutputWriter> writer;
   Status s = OutputWriter::Open(args.output, &writer);
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
   const auto start = std::chrono::steady_clock::now();
   std::string out;
   std::vector<FingerprintResult> fingerprints;
@@ -185,11 +189,11 @@ int RunEval(EvalArgs args) {
   }
   if (s.ok()) s = writer->Append(out);
   if (s.ok()) s = writer->Close();
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
   if (!args.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "simdex eval: %zu configurations x %zu sets (%zu documents)%s in %.2f s\n", options.size(),
-                 sets.size(), all_documents, confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
+    std::fprintf(stderr, "simdex eval: %s x %s (%s)%s in %.2f s\n", Count(options.size(), "configuration").c_str(),
+                 Count(sets.size(), "set").c_str(), Count(all_documents, "document").c_str(), confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
                  seconds);
   }
   return 0;

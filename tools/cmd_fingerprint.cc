@@ -8,12 +8,16 @@
 #include <thread>
 #include <vector>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
+#include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -51,20 +55,41 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
   }
   uint64_t docs = tally.documents.load();
   std::fprintf(stderr,
-               "simdex fingerprint: %llu documents, %llu fingerprinted, %llu empty%s%s%s, %llu invalid UTF-8 "
-               "replacements, %llu skipped bad records, %.2f s, %.1f MB/s\n",
-               static_cast<unsigned long long>(docs), static_cast<unsigned long long>(docs - empty),
+               "simdex fingerprint: %s, %llu fingerprinted, %llu empty%s%s%s, %s, %llu skipped bad %s, %.2f s, "
+               "%.1f MB/s\n",
+               Count(docs, "document").c_str(), static_cast<unsigned long long>(docs - empty),
                static_cast<unsigned long long>(empty), reasons.empty() ? "" : " (", reasons.c_str(),
-               reasons.empty() ? "" : ")", static_cast<unsigned long long>(tally.invalid_utf8),
-               static_cast<unsigned long long>(inputs.skipped()), seconds,
+               reasons.empty() ? "" : ")", Count(tally.invalid_utf8, "invalid UTF-8 replacement").c_str(),
+               static_cast<unsigned long long>(inputs.skipped()), inputs.skipped() == 1 ? "record" : "records", seconds,
                seconds > 0 ? inputs.bytes_read() / 1e6 / seconds : 0.0);
 }
 
 int RunFingerprint(FingerprintArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   args.input.format = args.format;
+  std::vector<std::string> read = args.input.inputs;
+  read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
+  read.push_back(args.text.idf);
+  Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
+  if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/true);
+  // A fingerprint file (by its name or its content) is not fingerprinted
+  // again as text unless --format says so.
+  std::vector<std::string> notes;
+  s = ChooseInputFormats(args.input.inputs, args.format, &args.input.formats, &notes);
+  if (!s.ok()) return ReportError("fingerprint", s);
+  for (size_t i = 0; i < args.input.formats.size(); ++i) {
+    if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
+    return ReportError("fingerprint",
+                       io::DisplayName(args.input.inputs[i]) +
+                           " holds fingerprints ('<id><TAB><16 hex digits>' lines or the binary form), not "
+                           "documents; --format lines fingerprints its lines as text",
+                       kExitUsage);
+  }
+  if (!args.quiet) {
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", io::Printable(note).c_str());
+  }
   FingerprintOptions options;
-  Status s = MakeFingerprintOptions(args.text, &options);
+  s = MakeFingerprintOptions(args.text, &options);
   if (!s.ok()) return ReportError("fingerprint", s);
   std::unique_ptr<Fingerprinter> prototype;
   s = Fingerprinter::Create(options, &prototype);
@@ -120,7 +145,7 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines"}));
   AddDocumentInputOptions(sub, &args->input);
   sub->add_option("-o,--output", args->output,
-                  "fingerprint file ('-' = stdout); written as FILE.tmp, then renamed; .gz/.zst/.bz2 compress")
+                  "fingerprint file ('-' = stdout); written under a temporary name, then renamed; .gz/.zst/.bz2 compress")
       ->capture_default_str();
   sub->add_flag("--binary", args->binary, "write the binary form (docs/fingerprint-files.md)");
   AddTextOptions(sub, &args->text);

@@ -13,6 +13,7 @@
 #include "simdex/fingerprint_file.h"
 #include "simdex/service.h"
 #include "tools/commands.h"
+#include "tools/plural.h"
 #include "tools/service_options.h"
 
 namespace simdex::tools {
@@ -60,8 +61,8 @@ int RunImport(const ImportArgs& args) {
   s = service->Import(ids, fps);
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet) {
-    std::fprintf(stderr, "simdex import: %zu documents imported into %s (%llu without a fingerprint skipped), %.1f s\n",
-                 fps.size(), args.service.data.c_str(), static_cast<unsigned long long>(empty),
+    std::fprintf(stderr, "simdex import: %s imported into %s (%llu without a fingerprint skipped), %.1f s\n",
+                 Count(fps.size(), "document").c_str(), args.service.data.c_str(), static_cast<unsigned long long>(empty),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return 0;

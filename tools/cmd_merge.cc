@@ -11,12 +11,15 @@
 #include <vector>
 
 #include "engine/io/decimal.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/merge.h"
 #include "tools/commands.h"
+#include "tools/output_checks.h"
+#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/size_argument.h"
 
@@ -119,8 +122,8 @@ Status ReadIds(const std::string& path, bool string_ids, IndexMerger* merger) {
     }
     uint64_t id = 0;
     if (!io::ParseDecimalUint64(text, &id)) {
-      s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": '" + text.substr(0, 40) +
-                                  "' is not an unsigned 64-bit id");
+      s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + io::Quoted(text) +
+                                  " is not an unsigned 64-bit id");
     } else {
       s = merger->Delete(id);
     }
@@ -154,11 +157,17 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
 }
 
 int RunMerge(const MergeArgs& args) {
+  // --out may name the index itself (it is mapped, and replaced by a rename);
+  // not a batch file or the list of ids to delete.
+  std::vector<std::string> read = args.inputs;
+  read.push_back(args.delete_file);
+  Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
+  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
   MergeOptions options;
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
     return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
-  options.tmpdir = args.tmpdir;
+  options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
   std::unique_ptr<IndexReader> old;
   int exit_code = 0;
@@ -177,7 +186,7 @@ int RunMerge(const MergeArgs& args) {
   if (s.ok()) s = batch.AddTo(merger.get());
   if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, old->has_string_ids(), merger.get());
   if (s.ok()) {
-    progress.Update("merging " + std::to_string(batch.records.size()) + " entries into " +
+    progress.Update("merging " + Count(batch.records.size(), "entry", "entries") + " into " +
                     std::to_string(old->entries()));
     s = merger->Finish();
   }
@@ -188,14 +197,13 @@ int RunMerge(const MergeArgs& args) {
   }
   if (!args.quiet) {
     const MergeStats& st = merger->stats();
-    std::printf("%s: %llu entries (%llu old - %llu deleted + %llu added; %llu batch records left out as "
-                "near-duplicates, %llu empty documents, %llu bad lines skipped, %llu ids to delete not found), %llu bytes, "
-                "%.2f s\n",
-                args.out.c_str(), static_cast<unsigned long long>(st.entries),
-                static_cast<unsigned long long>(st.old_entries), static_cast<unsigned long long>(st.deleted),
-                static_cast<unsigned long long>(st.added), static_cast<unsigned long long>(dropped),
-                static_cast<unsigned long long>(empty), static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(st.ids_not_found),
-                static_cast<unsigned long long>(st.file_bytes), progress.Seconds());
+    auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    std::printf("%s: %s (%llu old - %llu deleted + %llu added; %s left out as near-duplicates, %s, %s skipped, "
+                "%s to delete not found), %s, %.2f s\n",
+                args.out.c_str(), Count(st.entries, "entry", "entries").c_str(), u(st.old_entries), u(st.deleted),
+                u(st.added), Count(dropped, "batch record").c_str(), Count(empty, "empty document").c_str(),
+                Count(skipped, "bad line").c_str(), Count(st.ids_not_found, "id").c_str(),
+                Count(st.file_bytes, "byte").c_str(), progress.Seconds());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }
@@ -218,7 +226,7 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--tmpdir", args->tmpdir, "directory for scratch files (default: next to --out)");
   sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
-  sub->add_flag("--quiet", args->quiet, "no progress and no summary");
+  sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->footer(
       "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"
       "index `simdex build` makes of the same entries. Deleted ids remove the old index's entries only.\n"

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/io/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
@@ -44,7 +45,7 @@ Status ReadFingerprints(const std::string& path, std::vector<FingerprintRecord>*
 }
 
 // Names by id from a JSONL file; tabs and line breaks become spaces so that
-// each pair stays on one line.
+// each pair stays on one line, other control characters escapes ("\x1b").
 Status ReadNames(const PairsArgs& args, std::unordered_map<uint64_t, std::string>* names) {
   DocumentReaderOptions options;
   options.id_field = args.names_id_field;
@@ -58,7 +59,7 @@ Status ReadNames(const PairsArgs& args, std::unordered_map<uint64_t, std::string
     if (eof) return Status::OK();
     std::replace_if(doc.text.begin(), doc.text.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; },
                     ' ');
-    (*names)[doc.id] = std::move(doc.text);
+    (*names)[doc.id] = io::Printable(doc.text);
   }
 }
 

@@ -1,21 +1,34 @@
-// simdex query INDEX [--k K] [--threads N] [--verify-checksums] [HEX...]:
+// simdex query INDEX [--k K] [--threads N] [--verify-checksums] [QUERY...]:
 // every entry within Hamming distance k of each fingerprint, one JSON line
 // per query in input order:
 //   {"query":"<16 hex>","matches":[{"id":<n>,"fingerprint":"<16 hex>","distance":<d>},...]}
 // (an index of string ids prints "id":"<the string>").
-// Fingerprints come from the arguments, or else from standard input (one per
-// line; blank lines ignored). They are searched in batches through the batch
-// Search() so that threads share the work.
+// Each QUERY is a fingerprint (1 to 16 hex digits), or else a file to read
+// them from ("-" = standard input, also the default): a fingerprint file
+// (text or binary, as `simdex fingerprint` writes; each line's id is printed
+// with it, "id":<id>, and a document without a fingerprint gets
+// {"id":..,"query":null,"empty":"<reason>","matches":[]}), or one bare
+// fingerprint per line (blank lines ignored). An argument that could be
+// either (a file named "face") is a fingerprint: write "./face".
+// Fingerprints are searched in batches through the batch Search() so that
+// threads share the work.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
+#include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
+#include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
@@ -31,7 +44,15 @@ struct QueryArgs {
   int k = -1;  // -1: the scheme's k
   int threads = 1;
   bool verify_checksums = false;
-  std::vector<std::string> hex;
+  std::vector<std::string> queries;
+};
+
+// One query: a fingerprint, the id of the document it came from as JSON
+// ("" when it has none), or the reason a document has no fingerprint.
+struct Query {
+  uint64_t fingerprint = 0;
+  std::string id_json;
+  std::string empty;
 };
 
 std::string_view TrimSpace(std::string_view s) {
@@ -41,41 +62,72 @@ std::string_view TrimSpace(std::string_view s) {
   return s;
 }
 
-// Reads the next fingerprints from standard input into *batch (cleared
-// first), up to kBatchSize; an empty batch means the end. A line that is not
-// blank and not a fingerprint is an error naming the line.
-class StdinQueries {
- public:
-  ~StdinQueries() { std::free(line_); }
+// A fingerprint given as an argument, not a file name.
+bool IsHexArgument(const std::string& arg, uint64_t* fingerprint) {
+  return arg.find_first_of("./") == std::string::npos && ParseHexFingerprint(arg, fingerprint);
+}
 
-  Status Next(std::vector<uint64_t>* batch) {
-    batch->clear();
-    ssize_t len;
-    while (batch->size() < kBatchSize && (len = getline(&line_, &capacity_, stdin)) >= 0) {
-      ++line_number_;
-      std::string_view text = TrimSpace(std::string_view(line_, static_cast<size_t>(len)));
-      if (text.empty()) continue;
-      uint64_t fingerprint;
-      if (!ParseHexFingerprint(text, &fingerprint)) {
-        return Status::InvalidArgument("<stdin>:" + std::to_string(line_number_) + ": '" +
-                                       std::string(text.substr(0, 40)) +
-                                       "' is not a fingerprint (1 to 16 hex digits)");
-      }
-      batch->push_back(fingerprint);
-    }
-    if (std::ferror(stdin)) return Status::IOError("error reading standard input");
-    return Status::OK();
+using QuerySink = std::function<Status(Query&&)>;
+
+// The documents of a fingerprint file, in order.
+Status ReadFingerprintFile(const std::string& path, const QuerySink& sink) {
+  std::unique_ptr<FingerprintFileReader> reader;
+  SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, {}, &reader));
+  FingerprintEntry entry;
+  for (bool eof = false;;) {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+    if (eof) return Status::OK();
+    Query q;
+    q.fingerprint = entry.fingerprint;
+    AppendJsonId(&q.id_json, entry.id, entry.id_string);
+    if (entry.empty) q.empty = entry.empty_reason;
+    SIMDEX_RETURN_IF_ERROR(sink(std::move(q)));
   }
+}
 
- private:
-  char* line_ = nullptr;
-  size_t capacity_ = 0;
-  uint64_t line_number_ = 0;
-};
+// One bare fingerprint per line.
+Status ReadFingerprintLines(const std::string& path, const QuerySink& sink) {
+  DocumentReaderOptions options;
+  options.format = DocumentFormat::kLines;
+  std::unique_ptr<DocumentReader> reader;
+  SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
+  Document line;
+  for (bool eof = false;;) {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&line, &eof));
+    if (eof) return Status::OK();
+    const std::string_view text = TrimSpace(line.text);
+    if (text.empty()) continue;
+    Query q;
+    if (!ParseHexFingerprint(text, &q.fingerprint)) {
+      return Status::InvalidArgument(reader->name() + ":" + std::to_string(line.line) + ": " + io::Quoted(text) +
+                                     " is not a fingerprint (1 to 16 hex digits) or a fingerprint file's line");
+    }
+    SIMDEX_RETURN_IF_ERROR(sink(std::move(q)));
+  }
+}
+
+// The queries of a file or standard input, by what it holds.
+Status ReadQueries(const std::string& path, const QuerySink& sink) {
+  BatchFormat format;
+  SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
+  if (format == BatchFormat::kJsonl) {
+    return Status::InvalidArgument(io::DisplayName(path) +
+                                   " holds JSON documents, not fingerprints (simdex fingerprint makes them)");
+  }
+  return format == BatchFormat::kFingerprints ? ReadFingerprintFile(path, sink) : ReadFingerprintLines(path, sink);
+}
 
 // Ids are printed as numbers, or for an index of string ids as the strings.
-void AppendJsonLine(const IndexReader& reader, uint64_t query, std::span<const Match> matches, std::string* out) {
-  out->append("{\"query\":\"").append(FormatHexFingerprint(query)).append("\",\"matches\":[");
+void AppendJsonLine(const IndexReader& reader, const Query& query, std::span<const Match> matches, std::string* out) {
+  out->append("{");
+  if (!query.id_json.empty()) out->append("\"id\":").append(query.id_json).push_back(',');
+  if (!query.empty.empty()) {
+    out->append("\"query\":null,\"empty\":");
+    AppendJsonString(out, query.empty);
+    out->append(",\"matches\":[]}\n");
+    return;
+  }
+  out->append("\"query\":\"").append(FormatHexFingerprint(query.fingerprint)).append("\",\"matches\":[");
   for (size_t i = 0; i < matches.size(); ++i) {
     if (i > 0) out->push_back(',');
     out->append("{\"id\":");
@@ -87,17 +139,27 @@ void AppendJsonLine(const IndexReader& reader, uint64_t query, std::span<const M
   out->append("]}\n");
 }
 
-// Searches one batch and writes its JSON lines to stdout.
-Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k,
-                      std::span<const uint64_t> queries) {
-  SearchResults results;
-  SIMDEX_RETURN_IF_ERROR(reader.Search(queries, k, &results, args.threads));  // errors name the index
-  std::string out;
-  for (size_t i = 0; i < queries.size(); ++i) {
-    const size_t begin = results.lims[i], end = results.lims[i + 1];
-    AppendJsonLine(reader, queries[i], std::span<const Match>(results.matches).subspan(begin, end - begin),
-                   &out);
+// Searches a batch of queries (empty documents are not searched), writes
+// their JSON lines to stdout, and clears the batch.
+Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, std::vector<Query>* batch) {
+  std::vector<uint64_t> fingerprints;
+  for (const Query& q : *batch) {
+    if (q.empty.empty()) fingerprints.push_back(q.fingerprint);
   }
+  SearchResults results;
+  SIMDEX_RETURN_IF_ERROR(reader.Search(fingerprints, k, &results, args.threads))  // errors name the index;
+  std::string out;
+  size_t searched = 0;
+  for (const Query& q : *batch) {
+    if (!q.empty.empty()) {
+      AppendJsonLine(reader, q, {}, &out);
+      continue;
+    }
+    const size_t begin = results.lims[searched], end = results.lims[searched + 1];
+    ++searched;
+    AppendJsonLine(reader, q, std::span<const Match>(results.matches).subspan(begin, end - begin), &out);
+  }
+  batch->clear();
   if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) {
     return Status::IOError("error writing standard output");
   }
@@ -105,12 +167,21 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k,
 }
 
 int RunQuery(const QueryArgs& args) {
-  std::vector<uint64_t> from_args(args.hex.size());
-  for (size_t i = 0; i < args.hex.size(); ++i) {
-    if (!ParseHexFingerprint(args.hex[i], &from_args[i])) {
-      return ReportError(kCommand, "'" + args.hex[i] + "' is not a fingerprint (1 to 16 hex digits)",
+  // Each argument is a fingerprint or a file of them; none is standard input.
+  std::vector<std::string> sources = args.queries.empty() ? std::vector<std::string>{"-"} : args.queries;
+  std::vector<bool> is_hex(sources.size());
+  std::vector<uint64_t> hex(sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    is_hex[i] = IsHexArgument(sources[i], &hex[i]);
+    struct stat st;
+    if (!is_hex[i] && sources[i] != "-" && ::stat(sources[i].c_str(), &st) != 0) {
+      return ReportError(kCommand,
+                         io::Quoted(sources[i]) + " is not a fingerprint (1 to 16 hex digits) nor a file of them",
                          kExitUsage);
     }
+  }
+  if (std::count(sources.begin(), sources.end(), "-") > 1) {
+    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
 
   ReaderOptions options;
@@ -127,20 +198,17 @@ int RunQuery(const QueryArgs& args) {
                        kExitUsage);
   }
 
+  std::vector<Query> batch;
+  auto add = [&](Query&& q) -> Status {
+    batch.push_back(std::move(q));
+    return batch.size() == kBatchSize ? SearchAndPrint(*reader, args, k, &batch) : Status::OK();
+  };
   Status s;
-  if (!args.hex.empty()) {
-    const std::span<const uint64_t> all(from_args);
-    for (size_t i = 0; s.ok() && i < all.size(); i += kBatchSize) {
-      s = SearchAndPrint(*reader, args, k, all.subspan(i, std::min(kBatchSize, all.size() - i)));
-    }
-  } else {
-    StdinQueries input;
-    std::vector<uint64_t> batch;
-    while ((s = input.Next(&batch)).ok() && !batch.empty()) {
-      s = SearchAndPrint(*reader, args, k, batch);
-      if (!s.ok()) break;
-    }
+  for (size_t i = 0; s.ok() && i < sources.size(); ++i) {
+    if (is_hex[i]) s = add(Query{hex[i], "", ""});
+    else s = ReadQueries(sources[i], add);
   }
+  if (s.ok() && !batch.empty()) s = SearchAndPrint(*reader, args, k, &batch);
   if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");
   return s.ok() ? 0 : ReportError(kCommand, s.message());
 }
@@ -152,8 +220,9 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   CLI::App* sub = app.add_subcommand(
       "query", "Find the entries within distance k of fingerprints (JSON lines on stdout)");
   sub->add_option("index", args->index, "index file")->required();
-  sub->add_option("fingerprints", args->hex,
-                  "fingerprints, 1 to 16 hex digits each (default: one per line on stdin)");
+  sub->add_option("queries", args->queries,
+                  "fingerprints (1 to 16 hex digits each), or files of them ('-' = stdin, the default): fingerprint "
+                  "files (text or binary; ids are printed) or one fingerprint per line");
   sub->add_option("--k", args->k, "largest Hamming distance (default: the index scheme's k)")
       ->check(CLI::Range(0, 64));
   sub->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 1024));

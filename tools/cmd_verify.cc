@@ -8,6 +8,7 @@
 
 #include "simdex/index.h"
 #include "tools/commands.h"
+#include "tools/plural.h"
 
 namespace simdex::tools {
 namespace {
@@ -23,8 +24,8 @@ int RunVerify(const std::string& path) {
   if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
   Status s = reader->Verify();
   if (!s.ok()) return ReportError(kCommand, FileError(path, s));
-  std::printf("ok: %llu entries, %d tables\n", static_cast<unsigned long long>(reader->entries()),
-              reader->scheme().num_tables());
+  std::printf("ok: %s, %s\n", Count(reader->entries(), "entry", "entries").c_str(),
+              Count(static_cast<uint64_t>(reader->scheme().num_tables()), "table").c_str());
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }
 

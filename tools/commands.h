@@ -11,8 +11,11 @@
 #include <string>
 #include <string_view>
 
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 
+#include "engine/io/printable.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 
@@ -38,9 +41,10 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
 // Prints the one error line of a subcommand, "simdex <command>: <what>", on
-// stderr and returns `exit_code`.
+// stderr (control bytes escaped: never a raw one from the input, never a
+// second line) and returns `exit_code`.
 inline int ReportError(const char* command, std::string_view what, int exit_code = kExitFailure) {
-  std::fprintf(stderr, "simdex %s: %.*s\n", command, static_cast<int>(what.size()), what.data());
+  std::fprintf(stderr, "simdex %s: %s\n", command, io::Printable(what).c_str());
   return exit_code;
 }
 
@@ -57,10 +61,15 @@ inline std::string FileError(const std::string& path, const Status& s) {
 }
 
 // Opens the index at `path`; a failure is reported as "simdex <command>:
-// <path>: <reason>" and *exit_code is set to 1.
+// <path>: <reason>" ("<path>: is a directory") and *exit_code is set to 1.
 inline bool OpenIndexOrReport(const char* command, const std::string& path,
                               const ReaderOptions& options, std::unique_ptr<IndexReader>* out,
                               int* exit_code) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    *exit_code = ReportError(command, path + ": is a directory");
+    return false;
+  }
   Status s = IndexReader::Open(path, options, out);
   if (s.ok()) return true;
   *exit_code = ReportError(command, FileError(path, s));

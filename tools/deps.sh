@@ -9,6 +9,7 @@ packages=(
   libsimdjson-dev libcli11-dev libzstd-dev libbz2-dev zlib1g-dev
   libgtest-dev libbenchmark-dev libfaiss-dev
   librocksdb-dev wrk
+  curl procps util-linux  # the README's blocks (tests/cli/readme_test.sh): curl; ps, setsid
   clang libclang-rt-14-dev
   python3-matplotlib
   python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed

@@ -26,11 +26,15 @@ class DocumentIds {
   // Appends ordinal's id to *out as text (the string, or the decimal number).
   void AppendText(uint64_t ordinal, std::string* out) const;
 
- private:
+  // Whether ordinal's id is a string, String(); else it is Number().
   bool IsString(uint64_t ordinal) const;
   uint64_t Number(uint64_t ordinal) const;
   std::string_view String(uint64_t ordinal) const;
+  // True while every id so far is a number and they run base, base + 1, ...
+  // (no id can occur twice).
+  bool consecutive_numbers() const { return sequential_ && offsets_.empty(); }
 
+ private:
   uint64_t size_ = 0;
   bool sequential_ = true;  // numbers so far are base_ + ordinal
   uint64_t base_ = 0;

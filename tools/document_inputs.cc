@@ -2,6 +2,9 @@
 
 #include <cstdio>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
+
 namespace simdex::tools {
 
 namespace {
@@ -22,6 +25,35 @@ void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
       ->check(CLI::IsMember({"field", "ordinal"}))
       ->capture_default_str();
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
+}
+
+Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
+                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes) {
+  formats->clear();
+  for (const std::string& path : inputs) {
+    if (!forced.empty()) {
+      formats->push_back(forced == "jsonl" ? BatchFormat::kJsonl
+                         : forced == "lines" ? BatchFormat::kLines
+                                             : BatchFormat::kFingerprints);
+      continue;
+    }
+    const std::string_view name = io::StripCompressionSuffix(path);
+    if (DocumentFormatFromPath(path) == DocumentFormat::kJsonl) {
+      formats->push_back(BatchFormat::kJsonl);
+    } else if (name.ends_with(".fp") || name.ends_with(".fpb")) {
+      formats->push_back(BatchFormat::kFingerprints);
+    } else {
+      BatchFormat format;
+      SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
+      formats->push_back(format);
+      if (format != BatchFormat::kLines) {
+        notes->push_back(io::DisplayName(path) + ": read as " +
+                         (format == BatchFormat::kJsonl ? "JSON Lines" : "a fingerprint file") +
+                         " (judged by its content; --format chooses)");
+      }
+    }
+  }
+  return Status::OK();
 }
 
 Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
@@ -47,14 +79,18 @@ Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
     if (ordinal_) doc.id += id_offset_;
     bytes += doc.text.size();
     ++batch->size;
+    ++documents_per_input_.back();
   }
   return Status::OK();
 }
 
 Status DocumentInputs::OpenNext() {
   const std::string& path = args_.inputs[next_++];
+  documents_per_input_.push_back(0);
   DocumentReaderOptions options;
-  options.format = args_.format.empty()      ? DocumentFormatFromPath(path)
+  options.format = !args_.formats.empty()    ? (args_.formats[next_ - 1] == BatchFormat::kJsonl ? DocumentFormat::kJsonl
+                                                                                             : DocumentFormat::kLines)
+                   : args_.format.empty()    ? DocumentFormatFromPath(path)
                    : args_.format == "jsonl" ? DocumentFormat::kJsonl
                                              : DocumentFormat::kLines;
   options.id_mode = args_.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
@@ -80,7 +116,9 @@ void DocumentInputs::CloseCurrent() {
 }
 
 void DocumentInputs::PrintSkipped(const char* command) const {
-  for (const std::string& e : first_errors_) std::fprintf(stderr, "simdex %s: skipped %s\n", command, e.c_str());
+  for (const std::string& e : first_errors_) {
+    std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());
+  }
   if (skipped_ > first_errors_.size()) {
     std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,
                  static_cast<unsigned long long>(skipped_ - first_errors_.size()));

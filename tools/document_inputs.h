@@ -23,7 +23,10 @@ namespace simdex::tools {
 
 struct DocumentInputArgs {
   std::vector<std::string> inputs;
-  std::string format;  // "jsonl", "lines"; empty: by each input's extension
+  std::string format;  // "jsonl", "lines"; empty: formats, else by each input's extension
+  // Each input's format (kJsonl or kLines), from ChooseInputFormats; empty:
+  // `format` decides.
+  std::vector<BatchFormat> formats;
   std::string id_field = "id";
   std::vector<std::string> text_fields;  // empty: {"text"}
   std::string id_mode = "field";
@@ -35,6 +38,16 @@ struct DocumentInputArgs {
 // Registers --id-field, --text-field, --id and --skip-bad on `sub` (each
 // command registers its own inputs and --format).
 void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args);
+
+// What each input holds, decided once before anything is read: `forced`
+// (--format: "jsonl", "lines" or "fingerprints") for every input; else the
+// name (without .gz/.zst/.bz2: .jsonl/.json/.ndjson are JSONL, .fp/.fpb
+// fingerprint files); else the content (DetectBatchFormat: standard input,
+// "docs.txt"). For each input the content decided to be JSONL or fingerprints,
+// *notes gets "<input>: read as <what> (judged by its content; --format
+// chooses)", for the command to show.
+Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
+                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes);
 
 class DocumentInputs {
  public:
@@ -49,6 +62,9 @@ class DocumentInputs {
   uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
   // Valid once Fill() has reported the end.
   uint64_t skipped() const { return skipped_; }
+  // Documents each input gave (bad records skipped are not documents), in
+  // the inputs' order; valid once Fill() has reported the end.
+  const std::vector<uint64_t>& documents_per_input() const { return documents_per_input_; }
   const std::vector<std::string>& first_errors() const { return first_errors_; }
 
   // Prints "simdex <command>: skipped <message>" for the first skipped
@@ -67,6 +83,7 @@ class DocumentInputs {
   uint64_t bytes_before_ = 0;
   std::atomic<uint64_t> bytes_read_{0};
   uint64_t skipped_ = 0;
+  std::vector<uint64_t> documents_per_input_;
   std::vector<std::string> first_errors_;
 };
 

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "tools/plural.h"
+
 namespace simdex::tools {
 
 Progress::Progress(std::string command, bool enabled)
@@ -31,8 +33,8 @@ void Progress::Update(uint64_t documents, uint64_t bytes) {
   if (!Due()) return;
   const double elapsed = Seconds();
   char line[160];
-  std::snprintf(line, sizeof(line), "%llu documents, %.0f docs/s, %.1f MB/s",
-                static_cast<unsigned long long>(documents), documents / elapsed, bytes / 1e6 / elapsed);
+  std::snprintf(line, sizeof(line), "%s, %.0f docs/s, %.1f MB/s", Count(documents, "document").c_str(),
+                documents / elapsed, bytes / 1e6 / elapsed);
   Print(line);
 }
 

@@ -77,9 +77,9 @@ def timing(out_dir):
             start = time.perf_counter()
             r = run(['dedup', '--threads', '1', '--id', 'ordinal', '-o', os.devnull] + extra + [corpus])
             walls.append(time.perf_counter() - start)
-            m = re.search(r'second stage: (\d+) candidate pairs, (\d+) within .*?, (\d+) accepted.*?texts read again '
+            m = re.search(r'second stage: (\d+) candidate pairs?, (\d+) within .*?, (\d+) accepted.*?texts read again '
                           r'in ([\d.]+) s, confirmed in ([\d.]+) s \(([\d.]+) us per pair\)', r.stderr)
-            first = re.search(r'(\d+) pairs, (\d+) clusters', r.stderr)
+            first = re.search(r'(\d+) pairs?, (\d+) clusters?', r.stderr)
             if m:
                 line = m.groups()[:3]
                 text_s.append(float(m.group(4)))

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/io/printable.h"
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,24 @@ int main(int argc, char** argv) {
   simdex::tools::AddVerifyCommand(app, &run);
   simdex::tools::AddServeCommand(app, &run);
   simdex::tools::AddImportCommand(app, &run);
+  // "simdex nosuch" and "simdex" name the problem and the commands (CLI11
+  // would say only that a subcommand is required).
+  std::string commands;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    known = known || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc < 2) {
+    std::fprintf(stderr, "simdex: a command is required: %s (see simdex --help)\n", commands.c_str());
+    return simdex::tools::kExitUsage;
+  }
+  const std::string first = argv[1];
+  if (!first.starts_with("-") && !known) {
+    std::fprintf(stderr, "simdex: '%s' is not a command; the commands are %s (see simdex --help)\n",
+                 simdex::io::Printable(first, 40).c_str(), commands.c_str());
+    return simdex::tools::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -28,7 +47,7 @@ int main(int argc, char** argv) {
     // A usage error is one line too: "simdex <command>: <what> (see --help)".
     const std::vector<CLI::App*> selected = app.get_subcommands();
     const std::string command = selected.empty() ? "" : " " + selected.front()->get_name();
-    std::fprintf(stderr, "simdex%s: %s (see simdex%s --help)\n", command.c_str(), e.what(),
+    std::fprintf(stderr, "simdex%s: %s (see simdex%s --help)\n", command.c_str(), simdex::io::Printable(e.what()).c_str(),
                  command.c_str());
     return simdex::tools::kExitUsage;
   }

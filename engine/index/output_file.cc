@@ -29,7 +29,7 @@ OutputFile::OutputFile(int fd, std::string tmp_path) : fd_(fd), tmp_path_(std::m
 Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
   std::unique_ptr<io::PendingFile> pending;
   SIMDEX_RETURN_IF_ERROR(io::PendingFile::Create(final_path, &pending));
-  out->reset(new OutputFile(pending->fd(), pending->temp_path()));
+  out->reset(new OutputFile(pending->fd(), pending->write_path()));
   (*out)->pending_ = std::move(pending);
   return Status::OK();
 }
@@ -104,7 +104,9 @@ Status OutputFile::Commit() {
 void OutputFile::Remove() {
   if (pending_) {
     fd_ = -1;
-    pending_.reset();  // closes and, unless committed, removes the temporary
+    pending_.reset();  // closes and, unless committed, removes its temporary (never a device it writes to)
+    keep_ = true;
+    return;
   }
   if (fd_ >= 0) {
     ::close(fd_);

@@ -6,6 +6,7 @@
 
 #include "engine/io/bad_records.h"
 #include "engine/io/buffered_input.h"
+#include "engine/io/index_magic.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/json_record.h"
 #include "engine/io/line_reader.h"
@@ -80,7 +81,11 @@ Status DocumentReader::Open(const std::string& path, const DocumentReaderOptions
   if (options.max_record_bytes == 0) return Status::InvalidArgument("max_record_bytes must be positive");
   std::unique_ptr<io::InputStream> in;
   SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &in));
-  out->reset(new DocumentReader(std::make_unique<Rep>(std::move(in), options, io::DisplayName(path))));
+  auto rep = std::make_unique<Rep>(std::move(in), options, io::DisplayName(path));
+  SIMDEX_RETURN_IF_ERROR(rep->input.Fill(io::kIndexMagic.size()));
+  SIMDEX_RETURN_IF_ERROR(
+      io::RefuseIndex(std::string_view(rep->input.data(), rep->input.size()), rep->name, "a file of documents"));
+  out->reset(new DocumentReader(std::move(rep)));
   return Status::OK();
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/io/binary_fingerprint_decoder.h"
 #include "engine/io/fingerprint_file_format.h"
+#include "engine/io/index_magic.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/text_fingerprint_decoder.h"
 
@@ -21,6 +22,7 @@ Status FingerprintFileReader::Open(const std::string& path, const FingerprintFil
   auto input = std::make_unique<io::BufferedInput>(std::move(stream));
   SIMDEX_RETURN_IF_ERROR(input->Fill(io::kBinaryMagic.size()));
   std::string name = io::DisplayName(path);
+  SIMDEX_RETURN_IF_ERROR(io::RefuseIndex(std::string_view(input->data(), input->size()), name, "a fingerprint file"));
   std::unique_ptr<Decoder> decoder;
   if (std::string_view(input->data(), input->size()).starts_with(io::kBinaryMagic)) {
     auto binary = std::make_unique<io::BinaryFingerprintDecoder>(std::move(input), name);

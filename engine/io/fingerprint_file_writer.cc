@@ -56,7 +56,7 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
     return AppendFingerprint(fingerprint);
   }
   Status Add(std::string_view id, uint64_t fingerprint) override {
-    buf_.append(id).push_back('\t');
+    AppendStringId(id);
     return AppendFingerprint(fingerprint);
   }
 
@@ -65,15 +65,23 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
     return AppendEmpty(reason);
   }
   Status AddEmpty(std::string_view id, std::string_view reason) override {
-    buf_.append(id).push_back('\t');
+    AppendStringId(id);
     return AppendEmpty(reason);
   }
 
   Status Finish(uint64_t, uint64_t) override { return Close(); }
 
  private:
-  // "<id>\t"
+  // "<id>\t". Readers drop a byte order mark (U+FEFF) at the very start of
+  // a file, so a first id that begins with one gets one more in front.
+  void AppendStringId(std::string_view id) {
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    if (first_line_ && id.starts_with(kByteOrderMark)) buf_.append(kByteOrderMark);
+    first_line_ = false;
+    buf_.append(id).push_back('\t');
+  }
   void AppendId(uint64_t id) {
+    first_line_ = false;
     char tmp[21];
     char* p = tmp + sizeof(tmp);
     do {
@@ -97,6 +105,8 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
     buf_ += '\n';
     return MaybeFlush();
   }
+
+  bool first_line_ = true;
 };
 
 Status NoStringIds(std::string_view id) {

@@ -4,10 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <istream>
+#include <map>
 
 #include <boost/iostreams/device/file_descriptor.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>
@@ -23,6 +26,34 @@ namespace bio = boost::iostreams;
 namespace {
 
 constexpr std::streamsize kBoostBufferSize = 1 << 17;
+
+// The streams PeekInput() read the start of, for inputs that cannot be
+// opened again from their start (standard input, pipes, devices), by path,
+// until a reader opens the path: it gets the stream, the bytes peeked first.
+std::map<std::string, std::unique_ptr<InputStream>>& Peeked() {
+  static auto* peeked = new std::map<std::string, std::unique_ptr<InputStream>>();  // never destroyed
+  return *peeked;
+}
+
+// The bytes `prefix`, then the rest of a stream.
+class PrefixedInputStream : public InputStream {
+ public:
+  PrefixedInputStream(std::string prefix, std::unique_ptr<InputStream> rest)
+      : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
+
+  Status Read(char* dst, size_t n, size_t* got) override {
+    if (at_ == prefix_.size()) return rest_->Read(dst, n, got);
+    *got = std::min(n, prefix_.size() - at_);
+    std::memcpy(dst, prefix_.data() + at_, *got);
+    at_ += *got;
+    return Status::OK();
+  }
+
+ private:
+  std::string prefix_;
+  size_t at_ = 0;
+  std::unique_ptr<InputStream> rest_;
+};
 
 class FdInputStream : public InputStream {
  public:
@@ -134,6 +165,12 @@ std::string_view StripCompressionSuffix(std::string_view path) {
 std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {
+  auto peeked = Peeked().find(path);
+  if (peeked != Peeked().end()) {
+    *out = std::move(peeked->second);
+    Peeked().erase(peeked);
+    return Status::OK();
+  }
   if (path == "-") {
     *out = std::make_unique<FdInputStream>(STDIN_FILENO, false, DisplayName(path));
     return Status::OK();
@@ -146,6 +183,11 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
     std::string msg = path + ": " + std::strerror(errno);
     return errno == ENOENT ? Status::NotFound(msg) : Status::IOError(msg);
   }
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError(path + ": is a directory");
+  }
   Compression compression = CompressionOf(path);
   if (compression == Compression::kNone) {
     *out = std::make_unique<FdInputStream>(fd, true, path);
@@ -157,6 +199,31 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
     return Status::IOError(path + ": cannot set up decompression: " + e.what());
   }
   return Status::OK();
+}
+
+bool CanReadTwice(const std::string& path) {
+  struct stat st;
+  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
+                 std::string* head) {
+  const bool keep = !CanReadTwice(path);
+  head->clear();
+  std::unique_ptr<InputStream> in;
+  SIMDEX_RETURN_IF_ERROR(InputStream::Open(path, &in));
+  std::string chunk(std::min<size_t>(max_bytes, 1 << 16), '\0');
+  Status s;
+  while (head->size() < max_bytes && !enough(*head)) {
+    size_t got = 0;
+    s = in->Read(chunk.data(), std::min(chunk.size(), max_bytes - head->size()), &got);
+    if (!s.ok() || got == 0) break;
+    head->append(chunk.data(), got);
+  }
+  // The stream, open, goes to the next reader with what was read in front
+  // (an earlier peek's bytes included: the stream began with them).
+  if (keep) Peeked()[path] = std::make_unique<PrefixedInputStream>(*head, std::move(in));
+  return s;
 }
 
 }  // namespace simdex::io

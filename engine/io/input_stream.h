@@ -9,6 +9,7 @@
 #define SIMDEX_ENGINE_IO_INPUT_STREAM_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ std::string_view StripCompressionSuffix(std::string_view path);
 // The name used in messages: path, or "<stdin>" for "-".
 std::string DisplayName(const std::string& path);
 
+// True when path is a regular file, which can be read again from the start
+// (not standard input, a pipe, a device).
+bool CanReadTwice(const std::string& path);
+
 // Reads bytes in order. Not thread-safe; one reader per stream.
 class InputStream {
  public:
@@ -38,9 +43,22 @@ class InputStream {
   virtual Status Read(char* dst, size_t n, size_t* got) = 0;
 
   // Opens path ("-" = standard input). On error *out is untouched and the
-  // message names the file ("docs.jsonl: No such file or directory").
+  // message names the file ("docs.jsonl: No such file or directory"). A
+  // directory is an IOError ("data: is a directory"). An input PeekInput()
+  // kept open is that stream, from its start.
   static Status Open(const std::string& path, std::unique_ptr<InputStream>* out);
 };
+
+// Reads the first bytes of path (decompressed as Open() does) into *head
+// without using them up, until enough(*head) is true, the input ends, or
+// max_bytes are read: a regular file is simply opened again later; an
+// input that cannot be read twice (standard input, a pipe such as bash's
+// <(...), a device) is kept open and handed, the bytes read first, to the
+// next InputStream::Open() of the same path (once). Reads in the pieces the
+// input gives, so that on a terminal it returns after a line. Not
+// thread-safe: call before any reader of that path exists.
+Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
+                 std::string* head);
 
 }  // namespace simdex::io
 

@@ -12,7 +12,7 @@
 // inlined; the pragma covers its instantiation in this file.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wrestrict"
-#include <boost/iostreams/device/file_descriptor.hpp>
+#include <boost/iostreams/concepts.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filter/zstd.hpp>
@@ -68,6 +68,25 @@ class FdOutputStream : public OutputStream {
   std::unique_ptr<Target> target_;
 };
 
+// The end of the compressing chain: write(2) through WriteAll, keeping the
+// failure's Status (with its errno: "No space left on device"), which
+// Boost's own file_descriptor_sink loses by the time its exception arrives.
+class StatusSink {
+ public:
+  using char_type = char;
+  using category = bio::sink_tag;
+  StatusSink(const Target* target, Status* status) : target_(target), status_(status) {}
+  std::streamsize write(const char* s, std::streamsize n) {
+    *status_ = WriteAll(target_->fd(), s, static_cast<size_t>(n), target_->name());
+    if (!status_->ok()) throw std::ios_base::failure(status_->message());
+    return n;
+  }
+
+ private:
+  const Target* target_;
+  Status* status_;
+};
+
 class BoostOutputStream : public OutputStream {
  public:
   BoostOutputStream(std::unique_ptr<Target> target, Compression compression) : target_(std::move(target)) {
@@ -77,7 +96,7 @@ class BoostOutputStream : public OutputStream {
       case Compression::kBzip2: out_.push(bio::bzip2_compressor(), kBoostBufferSize); break;
       case Compression::kNone: break;
     }
-    out_.push(bio::file_descriptor_sink(target_->fd(), bio::never_close_handle), kBoostBufferSize);
+    out_.push(StatusSink(target_.get(), &sink_status_), kBoostBufferSize);
     out_.exceptions(std::ios::badbit | std::ios::failbit);
   }
   ~BoostOutputStream() override {
@@ -93,7 +112,7 @@ class BoostOutputStream : public OutputStream {
       out_.write(data, static_cast<std::streamsize>(n));
       return Status::OK();
     } catch (const std::exception& e) {
-      return Status::IOError(target_->name() + ": write failed: " + e.what());
+      return Failure(e);
     }
   }
 
@@ -102,14 +121,20 @@ class BoostOutputStream : public OutputStream {
       // Popping the filters writes the compressed stream's end.
       out_.reset();
     } catch (const std::exception& e) {
-      return Status::IOError(target_->name() + ": write failed: " + e.what());
+      return Failure(e);
     }
     return target_->Commit();
   }
 
  private:
+  // The sink's own error when it failed (a full disk), else the compressor's.
+  Status Failure(const std::exception& e) const {
+    return sink_status_.ok() ? Status::IOError(target_->name() + ": write failed: " + e.what()) : sink_status_;
+  }
+
   std::unique_ptr<Target> target_;
-  bio::filtering_ostream out_;
+  Status sink_status_;
+  bio::filtering_ostream out_;  // after sink_status_, which its sink points to
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Sequential byte output to a file or standard output, optionally compressed
 // (".gz", ".zst", ".bz2" by the file name), never leaving a partial file
 // under the final name: a file is written under a unique temporary name and
-// renamed by Close() (io::PendingFile); destroying the stream unclosed removes
-// the temporary.
+// renamed by Close() (io::PendingFile, which also says how devices, FIFOs,
+// sockets, symbolic links and directories are treated); destroying the
+// stream unclosed removes the temporary.
 #ifndef SIMDEX_ENGINE_IO_OUTPUT_STREAM_H_
 #define SIMDEX_ENGINE_IO_OUTPUT_STREAM_H_
 

@@ -1,13 +1,28 @@
-// A file that appears under its final name only when it is complete.
+// The destination of one user-visible output file, which appears complete or
+// not at all, and which never replaces what the path names unless it is a
+// regular file.
 //
-// It is written under a unique temporary name next to the final path,
-// "<path>.tmp-XXXXXX" (so two writers of one path, or a user's own
-// "<path>.tmp", are never clobbered), with the permissions a plain create
-// would give (0666 less the umask: an index is read by other services).
-// Commit() fsyncs the data, renames the file into place and fsyncs the
-// directory; a PendingFile destroyed without a successful Commit() removes
-// its temporary. Used by every writer of user-visible output: the index
-// builder (engine/index/output_file.h) and fingerprint files
+// What Create() does depends on what the path names (stat(2), following
+// symbolic links):
+//   - nothing yet, or a regular file: the output is written under a unique
+//     temporary name next to it, "<path>.tmp-XXXXXX" (so two writers of one
+//     path, or a user's own "<path>.tmp", are never clobbered), with the
+//     permissions a plain create would give (0666 less the umask: an index is
+//     read by other services). Commit() fsyncs the data, renames the file
+//     into place and fsyncs the directory; a PendingFile destroyed without a
+//     successful Commit() removes its temporary.
+//   - a symbolic link (a chain of them, relative targets resolved against
+//     the directory of the link that holds them): the link is followed and
+//     its final target handled by these rules. A regular or missing target
+//     is replaced atomically as above and the link stays a link.
+//   - a character or block device or a FIFO: opened for writing and written
+//     directly (/dev/null, /dev/stdout, a named pipe); nothing is created,
+//     renamed or removed. Commit() closes it (and fsyncs a block device).
+//   - a socket: connected to (AF_UNIX, stream) and written directly.
+//   - a directory: refused ("<path>: is a directory").
+//
+// Used by every writer of user-visible output: the index builder
+// (engine/index/output_file.h), fingerprint files and result files
 // (engine/io/output_stream.h). Not thread-safe.
 #ifndef SIMDEX_ENGINE_IO_PENDING_FILE_H_
 #define SIMDEX_ENGINE_IO_PENDING_FILE_H_
@@ -27,30 +42,43 @@ int CreateUniqueFile(std::string* path);
 
 class PendingFile {
  public:
-  // Creates the temporary for final_path. Returns IOError naming the
-  // temporary's pattern when it cannot be created (e.g. a missing directory).
+  // Opens the destination for final_path as described above. Returns
+  // IOError naming the path when it cannot (a missing directory: the
+  // temporary's pattern is named; a directory; a device that refuses to be
+  // opened; a link loop).
   static Status Create(const std::string& final_path, std::unique_ptr<PendingFile>* out);
   ~PendingFile();
 
   PendingFile(const PendingFile&) = delete;
   PendingFile& operator=(const PendingFile&) = delete;
 
-  // The open descriptor of the temporary (-1 after Commit()).
+  // The open descriptor to write to (-1 after Commit()).
   int fd() const { return fd_; }
+  // True when the bytes go straight to a device, FIFO or socket.
+  bool direct() const { return temp_path_.empty(); }
+  // The temporary; empty when direct().
   const std::string& temp_path() const { return temp_path_; }
+  // The path given to Create().
   const std::string& final_path() const { return final_path_; }
+  // Where the bytes are written, for messages: the temporary, or the path
+  // given when direct().
+  const std::string& write_path() const { return direct() ? final_path_ : temp_path_; }
 
-  // fsync, close, rename to the final path, fsync its directory (best
-  // effort: some file systems refuse it). On error the temporary is removed
-  // and the final path is left as it was. REQUIRES: called at most once.
+  // Atomic: fsync, close, rename to the resolved final path, fsync its
+  // directory (best effort: some file systems refuse it). On error the
+  // temporary is removed and the final path is left as it was.
+  // Direct: close (a block device is fsynced first).
+  // REQUIRES: called at most once.
   Status Commit();
 
  private:
-  PendingFile(int fd, std::string temp_path, std::string final_path);
+  PendingFile(int fd, std::string temp_path, std::string final_path, std::string target_path, bool block_device);
 
   int fd_;
-  std::string temp_path_;
-  std::string final_path_;
+  std::string temp_path_;    // empty when direct
+  std::string final_path_;   // as given
+  std::string target_path_;  // what the temporary is renamed to: final_path_ with its links resolved
+  bool block_device_ = false;
   bool committed_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/io/decimal.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 
 namespace simdex::io {
@@ -35,14 +36,6 @@ bool ParseHex(std::string_view s, uint64_t* out) {
   if (bad & 0xf0) return false;
   *out = v;
   return true;
-}
-
-std::string Quoted(std::string_view s) {
-  constexpr size_t kMax = 40;
-  std::string q = "'";
-  q += s.substr(0, kMax);
-  if (s.size() > kMax) q += "...";
-  return q + "'";
 }
 
 }  // namespace

@@ -55,6 +55,28 @@ enum class DocumentFormat {
 // ".json" or ".ndjson"; kLines otherwise (also for "-").
 DocumentFormat DocumentFormatFromPath(std::string_view path);
 
+// What an input of a batch holds.
+enum class BatchFormat {
+  kJsonl,         // documents, one JSON object per line
+  kLines,         // documents, one per line
+  kFingerprints,  // a fingerprint file, text or binary form (fingerprint_file.h)
+};
+
+// Judges what the input at path holds by its first bytes, for an input
+// whose name says nothing (standard input, "docs.txt"):
+//   - the binary fingerprint-file magic, or a first non-blank line
+//     "<id>\t<16 hex digits>" or "<id>\t-\t<reason>" (what `simdex
+//     fingerprint` writes): kFingerprints;
+//   - else a first non-blank character '{': kJsonl;
+//   - else kLines.
+// A compressed file (by its name) is judged by its decompressed bytes. Reads
+// at most the first 64 KiB, and only up to the end of the first non-blank
+// line (so a terminal is not waited on longer). The bytes read of standard
+// input ("-") are not lost: the next reader of "-" in this process gets
+// them first. Errors: the input cannot be opened or read (*out untouched).
+// Not thread-safe on standard input: call before any reader of it exists.
+Status DetectBatchFormat(const std::string& path, BatchFormat* out);
+
 enum class IdMode {
   kField,    // JSONL: the id is the value of DocumentReaderOptions::id_field
   kOrdinal,  // the id is the record number (lines: the line number), from 1

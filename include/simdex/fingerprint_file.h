@@ -113,20 +113,23 @@ class FingerprintFileReader {
 
 // Writes a fingerprint file. Records are written in the order given.
 //
-// A file path is written as "<path>.tmp" and renamed to path by Finish(), so
-// a run that fails or is abandoned never leaves a partial file under the
-// final name. "-" writes to standard output. ".gz"/".zst"/".bz2" compress.
+// A file path is written under a unique temporary name, "<path>.tmp-XXXXXX",
+// and renamed to path by Finish(), so a run that fails or is abandoned never
+// leaves a partial file under the final name. A symbolic link is followed
+// and its target replaced; a device, FIFO or socket (/dev/null) is written
+// directly; a directory is refused (as OutputWriter does). "-" writes to
+// standard output. ".gz"/".zst"/".bz2" compress.
 // The first error is kept: later calls do nothing and return it.
 //
 // Thread safety: not safe for concurrent use.
 class FingerprintFileWriter {
  public:
-  // Creates "<path>.tmp" (or uses standard output) and, for the binary
-  // form, writes the header. On error *out is untouched.
+  // Creates the temporary (or opens the device, or uses standard output)
+  // and, for the binary form, writes the header. On error *out is untouched.
   static Status Open(const std::string& path, FingerprintFileForm form,
                      std::unique_ptr<FingerprintFileWriter>* out);
 
-  // Abandons the file if Finish() was not called: "<path>.tmp" is removed.
+  // Abandons the file if Finish() was not called: the temporary is removed.
   ~FingerprintFileWriter();
   FingerprintFileWriter(const FingerprintFileWriter&) = delete;
   FingerprintFileWriter& operator=(const FingerprintFileWriter&) = delete;

@@ -75,7 +75,8 @@ struct BuildStats {
 class IndexBuilder {
  public:
   // Validates options and prepares to write `path` (through a temporary file
-  // in the same directory).
+  // in the same directory; a device or FIFO such as /dev/null is written in
+  // place, a symbolic link's target is replaced, as OutputWriter does).
   static Status Create(const std::string& path, const BuildOptions& options,
                        std::unique_ptr<IndexBuilder>* out);
 

@@ -4,7 +4,11 @@
 // is compressed. The file is written under a unique temporary name next to
 // the final one, fsynced and renamed by Close(); a writer destroyed before
 // Close() succeeds removes its temporary, so a failed run leaves nothing
-// half-written. The first error is kept and returned by every later call.
+// half-written. A symbolic link is followed and its target replaced (the
+// link stays a link); a character or block device, a FIFO or a socket
+// (/dev/null, /dev/stdout, a named pipe) is written directly, never replaced;
+// a directory is refused. The first error is kept and returned by every
+// later call.
 //
 // Thread safety: not safe for concurrent use.
 #ifndef SIMDEX_OUTPUT_WRITER_H_

@@ -102,7 +102,7 @@ TEST_F(BuildCli, TextBinaryAndStdinInputsInAnyOrderGiveTheSameIndex) {
   const RunResult r =
       RunSimdex(dir_, BuildArgs(out, {text, "-", binary}, {"--threads", "2"}), TextFingerprints(first));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(SummaryCount(r.out, "empty documents"), 1u) << r.out;
+  EXPECT_EQ(SummaryCount(r.out, "empty document"), 1u) << r.out;
   EXPECT_EQ(ReadFile(out), ReadFile(index_));
 }
 

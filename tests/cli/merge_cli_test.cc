@@ -53,7 +53,7 @@ TEST_F(MergeCli, MergedIndexEqualsABuildOfTheSameEntries) {
                              dir_.File("union.fp")}).exit_code, 0);
   EXPECT_TRUE(ReadFile(dir_.File("new.sdx")) == ReadFile(dir_.File("fresh.sdx")));
   EXPECT_NE(r.out.find(std::to_string(kept.size()) + " entries"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 ids to delete not found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 id to delete not found"), std::string::npos) << r.out;
   // In place: the old file is replaced by the merged one.
   ASSERT_EQ(RunSimdex(dir_, {"merge", "--quiet", old_index_, dir_.File("batch.fp"), "--delete", dir_.File("gone.txt"),
                              "--out", old_index_}).exit_code, 0);
@@ -97,7 +97,7 @@ TEST_F(MergeCli, StringIdsAreKeptAndDeletedByName) {
   const RunResult r = RunSimdex(dir_, {"merge", dir_.File("urls.sdx"), dir_.File("batch-urls.fp"), "--delete",
                                        dir_.File("gone.txt"), "--out", dir_.File("new.sdx")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("1 ids to delete not found"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 id to delete not found"), std::string::npos) << r.out;
   std::vector<Entry> kept(old_.begin() + 2, old_.end());
   kept.insert(kept.end(), batch_.begin(), batch_.end());
   WriteFile(dir_.File("union-urls.fp"), lines(kept));

@@ -146,15 +146,20 @@ TEST_F(CliTest, LineInputsNumberLinesAcrossFiles) {
   EXPECT_EQ(lines[3], "4\t-\tno-text");
 }
 
-TEST_F(CliTest, StandardInputIsReadAsLinesUnlessToldOtherwise) {
+TEST_F(CliTest, StandardInputIsJudgedByItsContentUnlessToldOtherwise) {
   std::string lines = Write("in", "alpha beta gamma\n");
-  std::string jsonl = Write("in.jsonl", "{\"id\": 9, \"text\": \"alpha beta gamma\"}\n");
+  std::string jsonl = Write("in.jsonl", "\n{\"id\": 9, \"text\": \"alpha beta gamma\"}\n");
   RunResult a = Run("fingerprint -q", lines);
-  RunResult b = Run("fingerprint -q --format jsonl -", jsonl);
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  ASSERT_EQ(b.exit_code, 0) << b.err;
+  RunResult b = Run("fingerprint -", jsonl);
+  RunResult c = Run("fingerprint -q --format jsonl -", jsonl);
+  RunResult d = Run("fingerprint -q --format lines -", jsonl);
+  for (const RunResult* r : {&a, &b, &c, &d}) ASSERT_EQ(r->exit_code, 0) << r->err;
   EXPECT_EQ(a.out.substr(0, 2), "1\t");
   EXPECT_EQ(b.out, "9" + a.out.substr(1));
+  EXPECT_NE(b.err.find("simdex fingerprint: <stdin>: read as JSON Lines (judged by its content; --format chooses)"),
+            std::string::npos) << b.err;
+  EXPECT_EQ(c.out, b.out);
+  EXPECT_EQ(Lines(d.out).size(), 2u) << "a blank line and a JSON line, read as two documents";
 }
 
 TEST_F(CliTest, OrdinalIdsReplaceTheIdField) {
@@ -182,7 +187,7 @@ TEST_F(CliTest, SkipBadExitsZeroAndCountsInTheSummary) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).size(), 10u);
   EXPECT_NE(r.err.find("10 documents"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(", 1 skipped bad records,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(", 1 skipped bad record,"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("simdex fingerprint: skipped " + docs + ":6: invalid JSON"), std::string::npos) << r.err;
 }
 
@@ -248,10 +253,11 @@ TEST_F(CliTest, PairsListsPairsWithinKClosestFirst) {
 
 TEST_F(CliTest, PairsPrintsNamesFromAJsonlFile) {
   std::string fp = Write("fp.txt", "1\t00000000000000ff\n2\t00000000000000fe\n");
-  std::string names = Write("docs.jsonl", "{\"id\": 1, \"title\": \"One\\tA\"}\n{\"id\": 2, \"title\": \"Two\"}\n");
+  std::string names =
+      Write("docs.jsonl", "{\"id\": 1, \"title\": \"One\\tA\"}\n{\"id\": 2, \"title\": \"Two\\u001b[2J\"}\n");
   RunResult r = Run("pairs --names " + names + " " + fp);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "1\t1\t2\tOne A\tTwo\n");
+  EXPECT_EQ(r.out, "1\t1\t2\tOne A\tTwo\\x1b[2J\n") << "a name's control characters do not reach the terminal";
 }
 
 TEST_F(CliTest, PairsReadsStandardInput) {

@@ -50,6 +50,21 @@ class DocumentReaderTest : public ::testing::Test {
   TempDir dir_;
 };
 
+TEST_F(DocumentReaderTest, AnIndexIsNamedAsOneInsteadOfReadAsText) {
+  const std::string path = Write("corpus.sdx", std::string("SIMDEXIX\x02\0\0\0@\0\0\0", 16));
+  for (const DocumentReaderOptions& options : {Jsonl(), Lines()}) {
+    const ReadResult r = ReadAll(path, options);
+    EXPECT_TRUE(r.status.IsInvalidArgument()) << r.status.ToString();
+    EXPECT_EQ(r.status.message(), path + ": is a simdex index, not a file of documents");
+  }
+}
+
+TEST_F(DocumentReaderTest, ADirectoryIsNamedAsOne) {
+  const ReadResult r = ReadAll(dir_.Path(""), Lines());
+  EXPECT_TRUE(r.status.IsIOError()) << r.status.ToString();
+  EXPECT_EQ(r.status.message(), dir_.Path("") + ": is a directory");
+}
+
 TEST_F(DocumentReaderTest, JsonlGivesIdsTextsAndLines) {
   const std::string content = "{\"id\": 7, \"text\": \"hello\"}\n{\"text\": \"world\", \"id\": 3}\n";
   std::string path = Write("a.jsonl", content);

@@ -157,14 +157,14 @@ TEST_F(FingerprintFileTest, MalformedTextLinesNameFileAndLine) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"12 9f3a0c71d2e4b856", "expected '<id><TAB><fingerprint>' or '<id><TAB>-<TAB><reason>', got '12 9f3a0c71d2e4b856'"},
       {"\t9f3a0c71d2e4b856", "bad id '': id is empty"},
-      {"a\x01\t9f3a0c71d2e4b856", "bad id 'a\x01': id holds control character 0x01 at byte 1"},
+      {"a\x01\t9f3a0c71d2e4b856", "bad id 'a\\x01': id holds control character 0x01 at byte 1"},
       {"\xff\t9f3a0c71d2e4b856", "bad id '\xff': id is not valid UTF-8 at byte 0"},
       {"5\t", "fingerprint is not 1 to 16 hex digits: ''"},
       {"5\t0x", "fingerprint is not 1 to 16 hex digits: '0x'"},
       {"5\t9f3a0c71d2e4b85g", "fingerprint is not 1 to 16 hex digits: '9f3a0c71d2e4b85g'"},
       {"5\t9f3a0c71d2e4b8560", "fingerprint is not 1 to 16 hex digits: '9f3a0c71d2e4b8560'"},
-      {"5\t-", "empty-document line without '<TAB><reason>': '5\t-'"},
-      {"5\t-\t", "empty-document line without '<TAB><reason>': '5\t-\t'"},
+      {"5\t-", "empty-document line without '<TAB><reason>': '5\\t-'"},
+      {"5\t-\t", "empty-document line without '<TAB><reason>': '5\\t-\\t'"},
   };
   for (const auto& [line, message] : cases) {
     std::string path = dir_.Path("fp.txt");
@@ -350,6 +350,55 @@ TEST_F(FingerprintFileTest, WriterIntoAMissingDirectoryFails) {
   Status s = FingerprintFileWriter::Open(dir_.Path("no/such/dir/fp.txt"), FingerprintFileForm::kText, &writer);
   EXPECT_TRUE(s.IsIOError());
   EXPECT_NE(s.message().find("no/such/dir/fp.txt.tmp-XXXXXX: cannot create"), std::string::npos) << s.message();
+}
+
+// Found by fuzz_fingerprint_file: readers drop a byte order mark at the start
+// of a file, which took the first character of a first string id that began
+// with U+FEFF.
+TEST_F(FingerprintFileTest, FirstStringIdBeginningWithAByteOrderMarkReadsBackWhole) {
+  const std::string path = dir_.Path("bom.txt");
+  const std::string id = "\xEF\xBB\xBF" "2";
+  std::unique_ptr<FingerprintFileWriter> writer;
+  ASSERT_TRUE(FingerprintFileWriter::Open(path, FingerprintFileForm::kText, &writer).ok());
+  ASSERT_TRUE(writer->AddEmpty(id, "no-text").ok());
+  ASSERT_TRUE(writer->Add(id, 7).ok());
+  ASSERT_TRUE(writer->Finish().ok());
+  std::unique_ptr<FingerprintFileReader> reader;
+  ASSERT_TRUE(FingerprintFileReader::Open(path, {}, &reader).ok());
+  FingerprintEntry e;
+  bool eof = false;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(reader->Next(&e, &eof).ok());
+    ASSERT_FALSE(eof);
+    EXPECT_EQ(e.id_string, id) << i;
+  }
+}
+
+TEST_F(FingerprintFileTest, AnIndexIsNamedAsOneInsteadOfReadAsText) {
+  const std::string path = dir_.Write("corpus.sdx", std::string("SIMDEXIX\x02\0\0\0@\0\0\0", 16));
+  std::unique_ptr<FingerprintFileReader> reader;
+  const Status s = FingerprintFileReader::Open(path, {}, &reader);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(s.message(), path + ": is a simdex index, not a fingerprint file");
+}
+
+TEST_F(FingerprintFileTest, ADirectoryIsNamedAsOne) {
+  std::unique_ptr<FingerprintFileReader> reader;
+  const Status s = FingerprintFileReader::Open(dir_.Path(""), {}, &reader);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(s.message(), dir_.Path("") + ": is a directory");
+}
+
+TEST_F(FingerprintFileTest, ControlBytesOfABadLineAreEscapedInTheMessage) {
+  const std::string path = dir_.Write("bad.fp", std::string("a\x01\x1b[2J\tzz\n"));
+  std::unique_ptr<FingerprintFileReader> reader;
+  ASSERT_TRUE(FingerprintFileReader::Open(path, {}, &reader).ok());
+  FingerprintEntry entry;
+  bool eof = false;
+  const Status s = reader->Next(&entry, &eof);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'a\\x01\\x1b[2J'"), std::string::npos) << s.message();
+  for (char c : s.message()) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << s.message();
 }
 
 }  // namespace
