@@ -13,6 +13,7 @@ packages=(
   python3-matplotlib
   python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed
   python3-wheel python3-venv
+  python3-icu python3-xxhash
 )
 
 missing=()
