@@ -131,14 +131,25 @@ size_t Levenshtein(const std::u32string& a, const std::u32string& b) {
   return row[b.size()];
 }
 
-// The similarity confirm.h defines for a spec of this test's cases.
-double Similarity(const std::string& measure, const std::string& a, const std::string& b) {
-  if (measure == "jaccard") return Jaccard(Shingles(KeptCodePoints(a), 3, 0), Shingles(KeptCodePoints(b), 3, 0));
-  if (measure == "jaccard-words") return Jaccard(Shingles(Words(a), 2, U' '), Shingles(Words(b), 2, U' '));
+// What confirm.h's measures compare, for one text.
+struct Comparable {
+  std::set<std::u32string> chars3;  // jaccard: code point 3-grams
+  std::set<std::u32string> words2;  // jaccard-words: word 2-grams
+  std::u32string collapsed;         // edit
+};
+
+Comparable ComparableOf(const std::string& text) {
+  return {Shingles(KeptCodePoints(text), 3, 0), Shingles(Words(text), 2, U' '), Collapsed(text)};
+}
+
+// The similarity confirm.h defines for a measure of this test's cases.
+double Similarity(const std::string& measure, const Comparable& a, const Comparable& b) {
+  if (measure == "jaccard") return Jaccard(a.chars3, b.chars3);
+  if (measure == "jaccard-words") return Jaccard(a.words2, b.words2);
   EXPECT_EQ(measure, "edit");
-  const std::u32string x = Collapsed(a), y = Collapsed(b);
-  const size_t longer = std::max(x.size(), y.size());
-  return longer == 0 ? 0 : 1.0 - static_cast<double>(Levenshtein(x, y)) / static_cast<double>(longer);
+  const size_t longer = std::max(a.collapsed.size(), b.collapsed.size());
+  return longer == 0 ? 0
+                     : 1.0 - static_cast<double>(Levenshtein(a.collapsed, b.collapsed)) / static_cast<double>(longer);
 }
 
 class QualityCli : public ::testing::Test {
@@ -157,6 +168,9 @@ class QualityCli : public ::testing::Test {
   void Oracle(int k, int k_short, uint32_t short_length, const std::string& measure, double threshold,
               std::string* pairs, std::vector<size_t>* rep) {
     const size_t n = docs_.size();
+    if (!measure.empty() && comparable_.empty()) {
+      for (const LabelledDocument& d : docs_) comparable_.push_back(ComparableOf(d.text));
+    }
     rep->resize(n);
     for (size_t i = 0; i < n; ++i) (*rep)[i] = i;
     std::vector<std::pair<size_t, size_t>> accepted;
@@ -166,7 +180,7 @@ class QualityCli : public ::testing::Test {
         const int d = HammingDistance(fps_[i].fingerprint, fps_[j].fingerprint);
         const bool is_short = CodePoints(docs_[i].text) < short_length || CodePoints(docs_[j].text) < short_length;
         if (d > (is_short ? k_short : k)) continue;
-        if (!measure.empty() && Similarity(measure, docs_[i].text, docs_[j].text) < threshold) continue;
+        if (!measure.empty() && Similarity(measure, comparable_[i], comparable_[j]) < threshold) continue;
         accepted.emplace_back(i, j);
         *pairs += "{\"a\":\"" + docs_[i].id + "\",\"b\":\"" + docs_[j].id + "\",\"distance\":" + std::to_string(d) +
                   "}\n";
@@ -184,6 +198,7 @@ class QualityCli : public ::testing::Test {
   ScratchDir dir_;
   std::vector<LabelledDocument> docs_;
   std::vector<FingerprintResult> fps_;
+  std::vector<Comparable> comparable_;
 };
 
 TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
