@@ -2,7 +2,7 @@
 // tests/golden/make_golden.py derives from docs/fingerprint.md with PyICU and python3-xxhash,
 // apart from engine/text. N is kDefaultFingerprintProfileVersion: a change of the engine's
 // output fails here until the version is raised, the changelog says why and the vectors are
-// made again (docs/fingerprint.md, "Changing the defaults").
+// made again (docs/fingerprint.md, "Golden fingerprints and changing the defaults").
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -12,8 +12,8 @@ This follows docs/fingerprint.md step by step, with nothing from engine/text:
   5. weights: tf (count), binary (1), log-tf (1 + ln count) or tf-idf (count * idf, idf.tsv);
   6. hash: XXH3-64 of the feature's UTF-8 bytes with the seed (python3-xxhash);
   7. combine: per bit, +w where the hash has a 1 and -w where it has a 0; bit set iff sum > 0.
-Texts over 1 MiB are cut into windows as the "windows" paragraph of docs/fingerprint.md says.
-It is slow and plain on purpose: no fast path, no windowing beyond what the spec requires.
+Texts over 1 MiB are cut into windows as docs/fingerprint.md's paragraph on them says. It is
+slow and plain on purpose: no fast path, and windows only where the spec has them.
 
 Commands (run from anywhere with Debian's python3, which has python3-icu and python3-xxhash):
   /usr/bin/python3 tests/golden/make_golden.py vectors > tests/golden/fingerprints_v2.tsv
@@ -22,7 +22,8 @@ Commands (run from anywhere with Debian's python3, which has python3-icu and pyt
 
 OPTIONS is the options column of the vectors file ("-" for the defaults, else space-separated
 key=value: tokenizer=words|chars|word-ngrams, ngram=N, stop-words=default|none, normalize=yes|no,
-weighting=tf|binary|log-tf|tf-idf (tf-idf with this folder's idf.tsv), seed=N). `printf the | xxhsum -H3` gives the same hash as the `hash` rows with seed 0.
+weighting=tf|binary|log-tf|tf-idf (tf-idf with this folder's idf.tsv), seed=N).
+`printf the | xxhsum -H3` gives the same hash as the `hash` rows with seed 0.
 
 When the default profile changes on purpose (docs/fingerprint.md, "Changelog of the defaults"):
 change this reference to the new rule, bump PROFILE_VERSION here and kDefaultFingerprintProfileVersion
