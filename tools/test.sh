@@ -37,13 +37,29 @@ echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
 cmake --build build-fuzz -j"$jobs" --target simdex_fuzzers
-shopt -s nullglob
-for target in build-fuzz/bin/fuzz_*; do
+# The fuzzers the build defines: every executable that building simdex_fuzzers links (ninja's
+# commands for the target), so that a fuzzer the build leaves out, or no fuzzer at all, fails
+# this stage instead of being skipped.
+mapfile -t fuzzers < <(ninja -C build-fuzz -t commands simdex_fuzzers | grep -oE -- ' -o [^ ]+' |
+                       sed 's/^ -o //' | grep -v '\.o$' | sort -u)
+if ((${#fuzzers[@]} == 0)); then
+  echo "fuzz stage: the simdex_fuzzers target links no fuzzer" >&2
+  exit 1
+fi
+ran=0
+for target in "${fuzzers[@]}"; do
+  binary="build-fuzz/$target"
   name=$(basename "$target")
+  if [ ! -x "$binary" ]; then
+    echo "fuzz stage: $binary, which simdex_fuzzers defines, was not built" >&2
+    exit 1
+  fi
   corpus="build-fuzz/corpus/$name"
   mkdir -p "$corpus"
   echo "-- $name" >&2
-  "$target" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-fuzz/$name.log" ||
+  "$binary" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-fuzz/$name.log" ||
     { tail -n 40 "build-fuzz/$name.log" >&2; echo "fuzz target $name failed" >&2; exit 1; }
+  ran=$((ran + 1))
 done
+echo "-- $ran fuzz targets ran: every one simdex_fuzzers defines" >&2
 echo "== all test stages passed" >&2

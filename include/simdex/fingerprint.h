@@ -28,6 +28,16 @@
 
 namespace simdex {
 
+// Version of the default fingerprint profile: the fingerprints that
+// FingerprintOptions() gives (tokenizer, normalization, stop words, weights,
+// feature hash, seed and combine). It is raised whenever a change of a
+// default, or of the code, changes the fingerprint of any text: fingerprints,
+// indexes and service state made under another version are not comparable
+// with new ones. docs/fingerprint.md ("Changelog of the defaults") lists the
+// versions; tests/golden/fingerprints_v<version>.tsv pins the fingerprints
+// of this one, from a reference written apart from the engine.
+inline constexpr int kDefaultFingerprintProfileVersion = 2;
+
 // Number of differing bits: popcount(a XOR b).
 inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
 

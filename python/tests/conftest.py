@@ -53,6 +53,17 @@ def parse_fp_file(text):
     return ids, np.array(fps, dtype=np.uint64)
 
 
+def planted_entries(n, seed):
+    """About n index entries: fingerprints with near (one bit) and exact repeats and the two
+    extreme values, under ids drawn with repeats."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2**64 - 1, n // 3, dtype=np.uint64, endpoint=True)
+    near = base ^ (np.uint64(1) << rng.integers(0, 64, len(base)).astype(np.uint64))
+    fps = np.concatenate([base, near, base[: n // 6], np.array([0, 2**64 - 1], np.uint64)])
+    ids = rng.integers(10**6, 10**6 + n, len(fps)).astype(np.uint64)
+    return ids, fps
+
+
 WORDS = [f"w{i}" for i in range(5000)]
 
 

@@ -2,6 +2,7 @@
 `simdex dedup` exactly (records, pairs, keep list), alone and against a stored index, and
 its sharded indexes search as one index over the same entries."""
 
+import distributed  # tools/deps.sh installs it: missing, these tests fail rather than skip
 import numpy as np
 import pytest
 
@@ -9,7 +10,22 @@ import simdex
 import simdex.dask
 from conftest import planted_corpus, read_jsonl
 
-distributed = pytest.importorskip("distributed")
+POPCOUNT = np.array([bin(v).count("1") for v in range(256)], np.int64)
+
+
+def brute_force_matches(queries, ids, fps, k):
+    """Every (query number, id, fingerprint, distance) with distance <= k, sorted: a scan of
+    all query and entry pairs."""
+    x = queries[:, None] ^ fps[None, :]
+    dist = POPCOUNT[x.view(np.uint8)].reshape(x.shape + (8,)).sum(axis=2)
+    q, e = np.nonzero(dist <= k)
+    return sorted(zip(q.tolist(), ids[e].tolist(), fps[e].tolist(), dist[q, e].tolist()))
+
+
+def search_matches(index, queries, k):
+    lims, ids, fps, dists = index.search(queries, k)
+    q = np.repeat(np.arange(len(queries)), np.diff(lims.astype(np.int64)))
+    return sorted(zip(q.tolist(), ids.tolist(), fps.tolist(), dists.tolist()))
 
 
 @pytest.fixture(scope="module")
@@ -78,19 +94,24 @@ def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
     run = simdex.dask.dedup(client, corpus, ranges=2)
     stats = simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "shards"), shards=3,
                                             block_size=128)
-    assert len(stats) == 3
     kept = ~run.result.empty
     fps = np.concatenate([p["fingerprints"] for p in client.gather(run.partitions)])[kept]
     ids = run.ids[kept].astype(np.uint64)
+    assert len(stats) == 3 and sum(s["entries"] for s in stats) == len(fps)
     with simdex.IndexBuilder(str(tmp_path / "one.sdx"), block_size=128) as b:
         b.add(ids, fps)
     one = simdex.Index.open(str(tmp_path / "one.sdx"))
     sharded = simdex.open_index(str(tmp_path / "shards"))
-    assert isinstance(sharded, simdex.ShardedIndex) and sharded.entries == one.entries
+    assert isinstance(sharded, simdex.ShardedIndex) and sharded.entries == one.entries == len(fps)
     queries = np.concatenate([fps[::7], fps[::11] ^ np.uint64(3)])
     for k in (0, 3):
-        for got, want in zip(sharded.search(queries, k), one.search(queries, k)):
-            np.testing.assert_array_equal(got, want)
+        want = brute_force_matches(queries, ids, fps, k)
+        assert len(want) > len(queries) // 2
+        assert search_matches(sharded, queries, k) == want
+        for got, want_one in zip(sharded.search(queries, k), one.search(queries, k)):
+            np.testing.assert_array_equal(got, want_one)
+    # Every document is in the shards, under its own id: its own fingerprint finds it.
+    assert search_matches(sharded, fps, 0) == brute_force_matches(fps, ids, fps, 0)
     assert sharded.search_one(int(fps[0])) == one.search_one(int(fps[0]))
 
 
@@ -98,7 +119,14 @@ def test_sharded_index_keeps_only_the_masked_documents(client, corpus, tmp_path)
     run = simdex.dask.dedup(client, corpus, ranges=2)
     simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "new"), shards=2, keep=run.result.keep)
     sharded = simdex.open_index(str(tmp_path / "new"))
-    assert sharded.entries == int((run.result.keep & ~run.result.empty).sum())
+    fps = np.concatenate([p["fingerprints"] for p in client.gather(run.partitions)])
+    ids = run.ids.astype(np.uint64)
+    masked = run.result.keep & ~run.result.empty
+    assert 0 < masked.sum() < (~run.result.empty).sum()  # the planted duplicates are left out
+    # Queried with every document's fingerprint, the shards give exactly the masked documents.
+    queries = fps[~run.result.empty]
+    assert search_matches(sharded, queries, 0) == brute_force_matches(queries, ids[masked], fps[masked], 0)
+    assert sharded.entries == int(masked.sum())
 
 
 def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_shards(

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import simdex
-from conftest import parse_fp_file
+from conftest import parse_fp_file, planted_entries
+from format_reader import FormatError, read_index
 
 
 def brute_force(entries_ids, entries_fps, query, k):
@@ -26,11 +27,57 @@ def sample_index(simdex_cli, sample, tmp_path_factory):
     return tmp, np.array(ids, dtype=np.uint64), fps
 
 
-def test_builder_writes_the_same_bytes_as_simdex_build(sample_index):
+def by_fingerprint_then_id(ids, fps):
+    return sorted(zip([i if isinstance(i, str) else int(i) for i in ids], map(int, fps)),
+                  key=lambda e: (e[1], e[0]))
+
+
+def test_builder_and_simdex_build_write_the_file_the_format_spec_describes(sample_index):
+    # The bytes are read back by tests/format_reader.py, written from docs/format.md alone.
     tmp, ids, fps = sample_index
     with simdex.IndexBuilder(str(tmp / "py.sdx")) as b:
         b.add(ids, fps)
-    assert (tmp / "py.sdx").read_bytes() == (tmp / "cli.sdx").read_bytes()
+    cli_bytes = (tmp / "cli.sdx").read_bytes()
+    assert (tmp / "py.sdx").read_bytes() == cli_bytes
+    decoded = read_index(cli_bytes)
+    assert decoded["entries"] == by_fingerprint_then_id(ids, fps)
+    assert (decoded["version"], decoded["widths"], decoded["k"], decoded["tables"]) == (2, [16, 12, 12, 12, 12], 3, 10)
+    assert (decoded["block_size"], decoded["restarts"]) == (4096, 6)
+
+
+@pytest.mark.parametrize("scheme,block_size,restarts", [("t4", 64, 0), ("t10", 64, 3), ("t20", 128, 15),
+                                                        ("8,8,8,8,8,8,8,8:2", 256, 6)])
+def test_small_blocks_and_every_restart_setting_decode_by_the_spec(tmp_path, scheme, block_size, restarts):
+    ids, fps = planted_entries(600, 5)
+    path = tmp_path / "s.sdx"
+    with simdex.IndexBuilder(str(path), scheme=scheme, block_size=block_size, restarts=restarts) as b:
+        b.add(ids, fps)
+    decoded = read_index(path.read_bytes())
+    assert decoded["entries"] == by_fingerprint_then_id(ids, fps)
+    assert (decoded["block_size"], decoded["restarts"]) == (block_size, restarts)
+    assert min(decoded["blocks"]) > 10  # many blocks, so that block boundaries are crossed
+
+
+def test_string_ids_decode_by_the_spec(tmp_path):
+    _, fps = planted_entries(90, 6)
+    ids = [f"https://example.org/{i % 40}/文" for i in range(len(fps))]
+    path = tmp_path / "s.sdx"
+    with simdex.IndexBuilder(str(path), block_size=64) as b:
+        b.add(ids, fps)
+    decoded = read_index(path.read_bytes())
+    assert decoded["entries"] == sorted(by_fingerprint_then_id(ids, fps),
+                                        key=lambda e: (e[1], sorted(set(ids), key=str.encode).index(e[0])))
+
+
+def test_the_spec_reader_rejects_a_damaged_block(tmp_path):
+    # The control: the reader does check what it decodes.
+    ids, fps = planted_entries(300, 7)
+    with simdex.IndexBuilder(str(tmp_path / "s.sdx"), block_size=64) as b:
+        b.add(ids, fps)
+    data = bytearray((tmp_path / "s.sdx").read_bytes())
+    data[64 + 10] ^= 0x10  # inside table 0's first block (block data starts at A = 64)
+    with pytest.raises(FormatError, match="block checksum"):
+        read_index(data)
 
 
 def test_batch_search_equals_brute_force_and_the_query_command(sample_index, simdex_cli):

@@ -2,10 +2,34 @@
 the shuffle's split into pieces, joins and nearest entries over pieces, and the assembly over
 lists of arrays, against one array and brute force."""
 
+import itertools
+
 import numpy as np
 import pytest
 
 import simdex
+
+# Scheme t10 as include/simdex/scheme.h defines it: blocks of 16, 12, 12, 12, 12 bits, block 0
+# the most significant; k = 3, so each table leads with 2 blocks, table t with the t-th pair of
+# blocks in lexicographic order; its key is those blocks' bits in block order.
+T10_WIDTHS = (16, 12, 12, 12, 12)
+T10_LEADING = list(itertools.combinations(range(5), 2))
+
+
+def t10_key(fingerprint, table):
+    """Table t's key: its leading blocks' bits, one after the other in block order."""
+    key = 0
+    for block in T10_LEADING[table]:
+        shift = 64 - sum(T10_WIDTHS[:block + 1])
+        key = (key << T10_WIDTHS[block]) | ((fingerprint >> shift) & ((1 << T10_WIDTHS[block]) - 1))
+    return key
+
+
+def t10_key_range(fingerprint, table, ranges):
+    """The key range of a fingerprint in a t10 table: floor(key * ranges / 2^key_bits)
+    (include/simdex/dedup_parts.h)."""
+    key_bits = sum(T10_WIDTHS[block] for block in T10_LEADING[table])
+    return t10_key(fingerprint, table) * ranges >> key_bits
 
 
 def batch(seed=3, centres=300, members=4):
@@ -39,18 +63,27 @@ def as_triples(pairs):
     return sorted(zip(*(p.tolist() for p in pairs)))
 
 
+def test_table_keys_and_key_ranges_follow_the_scheme_definition():
+    fps, _ = batch()
+    fps = np.concatenate([fps, np.array([0, 2**64 - 1, 1 << 63, (1 << 48) - 1], np.uint64)])
+    for t in range(10):
+        assert simdex.table_keys(fps, t).tolist() == [t10_key(int(f), t) for f in fps]
+        for ranges in (1, 3, 1000):
+            assert simdex.key_ranges(fps, t, ranges).tolist() == [t10_key_range(int(f), t, ranges) for f in fps]
+
+
 @pytest.mark.parametrize("ranges", [1, 3])
 def test_split_gives_each_range_its_tables_buckets_in_input_order_without_the_empty(ranges):
     fps, reasons = batch()
     tables = [4, 0, 9]
     pieces = simdex.split_by_key_ranges(fps, tables, ranges, empty=reasons)
     assert len(pieces) == ranges
-    kept = fps[reasons == 0]
+    kept = [int(f) for f, reason in zip(fps, reasons) if reason == 0]
     for r, (values, lims) in enumerate(pieces):
         assert values.dtype == np.uint64 and lims.dtype == np.int64 and len(lims) == len(tables) + 1
         for i, t in enumerate(tables):
-            want = kept[simdex.key_ranges(kept, t, ranges) == r]
-            np.testing.assert_array_equal(values[lims[i]:lims[i + 1]], want)
+            want = [f for f in kept if t10_key_range(f, t, ranges) == r]
+            assert values[lims[i]:lims[i + 1]].tolist() == want
     total = sum(len(v) for v, _ in simdex.split_by_key_ranges(fps, tables, ranges))
     assert total == len(fps) * len(tables)
     with pytest.raises(ValueError, match="entries"):

@@ -1,15 +1,28 @@
-// `simdex dedup --confirm/--k-short` and `simdex eval` end to end on the
-// bundled labelled set tests/data/eval/edits.jsonl: the accepted pairs and
-// clusters against a brute-force oracle over every pair, the eval counts
-// (labelled and against the Jaccard truth) against the library, and bad
-// input.
+// `simdex dedup --confirm/--k-short/--short-length/--clusters --snippet-words`,
+// `simdex eval` (--bounds) and `simdex pairs --names` end to end, on the
+// bundled labelled set tests/data/eval/edits.jsonl and on small hand-made
+// inputs. The oracles are written here from the documentation: the accepted
+// pairs and clusters by a scan of every pair with the similarities of
+// include/simdex/confirm.h computed in this file (ICU's normalizer and word
+// iterator, code point shingles, Levenshtein distance), never by the
+// Confirmer under test; the eval counts by a scan of every labelled pair as
+// include/simdex/eval.h defines them, never by Evaluate; the pairs and
+// snippets by hand. The eval counts against the Jaccard truth (--truth
+// jaccard) are held to the library's, whose own tests hold it to a scan.
+#include <unicode/brkiter.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "simdex/confirm.h"
 #include "simdex/eval.h"
 #include "simdex/fingerprint.h"
 #include "tests/cli/cli_harness.h"
@@ -25,6 +38,121 @@ uint32_t CodePoints(const std::string& text) {
   return n;
 }
 
+// NFKC + case folding (ICU's NFKC_Casefold), as confirm.h says the measures
+// see the texts.
+icu::UnicodeString Normalized(const std::string& utf8) {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  EXPECT_TRUE(U_SUCCESS(status));
+  icu::UnicodeString out = nfkc_cf->normalize(icu::UnicodeString::fromUTF8(utf8), status);
+  EXPECT_TRUE(U_SUCCESS(status));
+  return out;
+}
+
+std::u32string CodePointsOf(const icu::UnicodeString& s) {
+  std::u32string out;
+  for (int32_t i = 0; i < s.length(); i = s.moveIndex32(i, 1)) out.push_back(static_cast<char32_t>(s.char32At(i)));
+  return out;
+}
+
+// Shingles of n units; a text with fewer (but some) units is one shingle.
+std::set<std::u32string> Shingles(const std::vector<std::u32string>& units, size_t n, char32_t joiner) {
+  std::set<std::u32string> out;
+  const size_t count = units.size() < n ? std::min<size_t>(units.size(), 1) : units.size() - n + 1;
+  for (size_t i = 0; i < count; ++i) {
+    std::u32string shingle;
+    for (size_t j = i; j < std::min(i + n, units.size()); ++j) {
+      if (j > i && joiner != 0) shingle.push_back(joiner);
+      shingle += units[j];
+    }
+    out.insert(shingle);
+  }
+  return out;
+}
+
+// Letters, marks and numbers, one unit each.
+std::vector<std::u32string> KeptCodePoints(const std::string& text) {
+  std::vector<std::u32string> units;
+  for (char32_t c : CodePointsOf(Normalized(text))) {
+    if (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_M_MASK | U_GC_N_MASK)) units.push_back(std::u32string(1, c));
+  }
+  return units;
+}
+
+// ICU words (root locale), segments whose rule status is not UBRK_WORD_NONE.
+std::vector<std::u32string> Words(const std::string& text) {
+  const icu::UnicodeString s = Normalized(text);
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<icu::BreakIterator> it(icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+  EXPECT_TRUE(U_SUCCESS(status));
+  it->setText(s);
+  std::vector<std::u32string> words;
+  for (int32_t start = it->first(), end = it->next(); end != icu::BreakIterator::DONE; start = end, end = it->next()) {
+    if (it->getRuleStatus() != UBRK_WORD_NONE) words.push_back(CodePointsOf(s.tempSubStringBetween(start, end)));
+  }
+  return words;
+}
+
+double Jaccard(const std::set<std::u32string>& a, const std::set<std::u32string>& b) {
+  if (a.empty() && b.empty()) return 0;
+  size_t common = 0;
+  for (const auto& s : a) common += b.count(s);
+  return static_cast<double>(common) / static_cast<double>(a.size() + b.size() - common);
+}
+
+// Normalized code points with every run of white space one space, none at
+// either end.
+std::u32string Collapsed(const std::string& text) {
+  std::u32string out;
+  bool space = false;
+  for (char32_t c : CodePointsOf(Normalized(text))) {
+    if (u_isUWhiteSpace(static_cast<UChar32>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(U' ');
+    space = false;
+    out.push_back(c);
+  }
+  return out;
+}
+
+size_t Levenshtein(const std::u32string& a, const std::u32string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// What confirm.h's measures compare, for one text.
+struct Comparable {
+  std::set<std::u32string> chars3;  // jaccard: code point 3-grams
+  std::set<std::u32string> words2;  // jaccard-words: word 2-grams
+  std::u32string collapsed;         // edit
+};
+
+Comparable ComparableOf(const std::string& text) {
+  return {Shingles(KeptCodePoints(text), 3, 0), Shingles(Words(text), 2, U' '), Collapsed(text)};
+}
+
+// The similarity confirm.h defines for a measure of this test's cases.
+double Similarity(const std::string& measure, const Comparable& a, const Comparable& b) {
+  if (measure == "jaccard") return Jaccard(a.chars3, b.chars3);
+  if (measure == "jaccard-words") return Jaccard(a.words2, b.words2);
+  EXPECT_EQ(measure, "edit");
+  const size_t longer = std::max(a.collapsed.size(), b.collapsed.size());
+  return longer == 0 ? 0
+                     : 1.0 - static_cast<double>(Levenshtein(a.collapsed, b.collapsed)) / static_cast<double>(longer);
+}
+
 class QualityCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -35,16 +163,15 @@ class QualityCli : public ::testing::Test {
   }
 
   // The pairs `dedup --pairs` must write: within k (k_short when either text
-  // is shorter than 140 code points) and, with a spec, confirmed; and each
-  // document's representative (the first of its component).
-  void Oracle(int k, int k_short, const std::string& spec, std::string* pairs, std::vector<size_t>* rep) {
-    std::unique_ptr<Confirmer> confirmer;
-    if (!spec.empty()) {
-      ConfirmOptions o;
-      ASSERT_TRUE(ParseConfirmSpec(spec, &o).ok());
-      ASSERT_TRUE(Confirmer::Create(o, &confirmer).ok());
-    }
+  // is shorter than short_length code points) and, with a measure, of a
+  // similarity >= threshold; and each document's representative (the first
+  // of its component).
+  void Oracle(int k, int k_short, uint32_t short_length, const std::string& measure, double threshold,
+              std::string* pairs, std::vector<size_t>* rep) {
     const size_t n = docs_.size();
+    if (!measure.empty() && comparable_.empty()) {
+      for (const LabelledDocument& d : docs_) comparable_.push_back(ComparableOf(d.text));
+    }
     rep->resize(n);
     for (size_t i = 0; i < n; ++i) (*rep)[i] = i;
     std::vector<std::pair<size_t, size_t>> accepted;
@@ -52,15 +179,15 @@ class QualityCli : public ::testing::Test {
       for (size_t j = i + 1; j < n; ++j) {
         if (fps_[i].empty() || fps_[j].empty()) continue;
         const int d = HammingDistance(fps_[i].fingerprint, fps_[j].fingerprint);
-        const bool is_short = CodePoints(docs_[i].text) < 140 || CodePoints(docs_[j].text) < 140;
+        const bool is_short = CodePoints(docs_[i].text) < short_length || CodePoints(docs_[j].text) < short_length;
         if (d > (is_short ? k_short : k)) continue;
-        if (confirmer && !confirmer->Confirms(docs_[i].text, docs_[j].text)) continue;
+        if (!measure.empty() && Similarity(measure, comparable_[i], comparable_[j]) < threshold) continue;
         accepted.emplace_back(i, j);
         *pairs += "{\"a\":\"" + docs_[i].id + "\",\"b\":\"" + docs_[j].id + "\",\"distance\":" + std::to_string(d) +
                   "}\n";
       }
     }
-    for (bool changed = true; changed;) {
+    for (bool changed = true; changed;) {  // at most n rounds: each lowers some representative
       changed = false;
       for (auto [a, b] : accepted) {
         const size_t m = std::min((*rep)[a], (*rep)[b]);
@@ -72,24 +199,40 @@ class QualityCli : public ::testing::Test {
   ScratchDir dir_;
   std::vector<LabelledDocument> docs_;
   std::vector<FingerprintResult> fps_;
+  std::vector<Comparable> comparable_;
 };
 
 TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
   const struct {
     int k, k_short;
-    const char* spec;
-  } cases[] = {{3, 10, "jaccard:0.5"}, {3, 8, "edit:0.7"}, {4, 12, "jaccard-words:0.4"}, {3, 10, ""}, {3, 3, "jaccard:0.6"}};
+    uint32_t short_length;  // 0: the default (140) by leaving the flag out
+    std::string spec;       // --confirm, "" for none
+    const char* measure;
+    double threshold;
+  } cases[] = {{3, 10, 0, "jaccard:0.5", "jaccard", 0.5},
+               {3, 8, 0, "edit:0.7", "edit", 0.7},
+               {4, 12, 0, "jaccard-words:0.4", "jaccard-words", 0.4},
+               {3, 10, 0, "", "", 0},
+               {3, 3, 0, "jaccard:0.6", "jaccard", 0.6},
+               {2, 9, 400, "", "", 0},
+               {3, 10, 60, "jaccard:0.5", "jaccard", 0.5}};
+  int confirmed_cases_with_rejections = 0;
   for (const auto& c : cases) {
+    const std::string& spec = c.spec;
     std::vector<std::string> args = {"dedup", "--quiet", "--text-field", "text", "--k", std::to_string(c.k),
                                      "--k-short", std::to_string(c.k_short), "--pairs", dir_.File("pairs.jsonl"),
                                      "-o", dir_.File("out.jsonl"), kEdits};
-    if (*c.spec) args.insert(args.end() - 1, {"--confirm", c.spec});
+    if (!spec.empty()) args.insert(args.end() - 1, {"--confirm", spec});
+    if (c.short_length != 0) args.insert(args.end() - 1, {"--short-length", std::to_string(c.short_length)});
     const RunResult r = RunSimdex(dir_, args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::string want_pairs;
-    std::vector<size_t> rep;
-    Oracle(c.k, c.k_short, c.spec, &want_pairs, &rep);
-    EXPECT_EQ(ReadFile(dir_.File("pairs.jsonl")), want_pairs) << c.spec << " k_short " << c.k_short;
+    std::string want_pairs, unconfirmed;
+    std::vector<size_t> rep, unused;
+    const uint32_t short_length = c.short_length != 0 ? c.short_length : 140;
+    Oracle(c.k, c.k_short, short_length, c.measure, c.threshold, &want_pairs, &rep);
+    Oracle(c.k, c.k_short, short_length, "", 0, &unconfirmed, &unused);
+    confirmed_cases_with_rejections += want_pairs != unconfirmed;
+    EXPECT_EQ(ReadFile(dir_.File("pairs.jsonl")), want_pairs) << spec << " k_short " << c.k_short;
     const std::vector<std::string> lines = Lines(ReadFile(dir_.File("out.jsonl")));
     ASSERT_EQ(lines.size(), docs_.size());
     for (size_t i = 0; i < docs_.size(); ++i) {
@@ -97,8 +240,71 @@ TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
       const std::string want = "{\"id\":\"" + docs_[i].id + "\",\"cluster\":\"" + docs_[to].id + "\",\"duplicate\":" +
                                (to != i ? "true" : "false") + ",\"distance\":" +
                                std::to_string(HammingDistance(fps_[i].fingerprint, fps_[to].fingerprint)) + "}";
-      EXPECT_EQ(lines[i], want) << c.spec;
+      EXPECT_EQ(lines[i], want) << spec;
     }
+  }
+  EXPECT_GE(confirmed_cases_with_rejections, 3);  // the confirmation decides some pairs
+}
+
+TEST_F(QualityCli, ShortLengthMovesTheBoundBetweenKAndKShort) {
+  // Two pairs of near-copies (one word changed), of about 60 and 120 code
+  // points: at --k 0 a pair counts only when one of its documents is shorter
+  // than --short-length, so that --k-short applies.
+  const std::vector<std::string> texts = {
+      "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda",
+      "alpha beta gamma delta epsilon zeta eta theta iota kappa omicron",
+      "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen x",
+      "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen y"};
+  std::string input;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    input += "{\"id\":" + std::to_string(i + 1) + ",\"text\":\"" + texts[i] + "\"}\n";
+  }
+  WriteFile(dir_.File("docs.jsonl"), input);
+  std::unique_ptr<Fingerprinter> f;
+  ASSERT_TRUE(Fingerprinter::Create(FingerprintOptions(), &f).ok());
+  std::vector<uint64_t> fp;
+  for (const std::string& text : texts) fp.push_back(f->Fingerprint(text).fingerprint);
+  for (size_t pair : {0, 2}) {  // what the test needs: each pair within 1..15 bits
+    const int d = HammingDistance(fp[pair], fp[pair + 1]);
+    ASSERT_TRUE(d >= 1 && d <= 15) << "pair " << pair << ": distance " << d;
+  }
+  for (uint32_t short_length : {40u, 80u, 200u}) {
+    const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--k", "0", "--k-short", "15", "--short-length",
+                                         std::to_string(short_length), "--pairs", dir_.File("pairs.jsonl"), "-o",
+                                         dir_.File("out.jsonl"), dir_.File("docs.jsonl")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string want;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      for (size_t j = i + 1; j < texts.size(); ++j) {
+        const int d = HammingDistance(fp[i], fp[j]);
+        const bool is_short = std::min(CodePoints(texts[i]), CodePoints(texts[j])) < short_length;
+        if (d > (is_short ? 15 : 0)) continue;
+        want += "{\"a\":" + std::to_string(i + 1) + ",\"b\":" + std::to_string(j + 1) +
+                ",\"distance\":" + std::to_string(d) + "}\n";
+      }
+    }
+    EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), short_length == 40 ? 0 : short_length == 80 ? 1 : 2);
+    EXPECT_EQ(ReadFile(dir_.File("pairs.jsonl")), want) << "--short-length " << short_length;
+  }
+}
+
+TEST_F(QualityCli, ClustersShowTheFirstSnippetWordsOfEachMember) {
+  WriteFile(dir_.File("docs.jsonl"),
+            "{\"id\":7,\"text\":\"  The  quick\\tbrown fox jumps over the lazy dog\"}\n"
+            "{\"id\":8,\"text\":\"The quick brown fox jumps over the lazy dog\"}\n"
+            "{\"id\":9,\"text\":\"something else entirely, with other words\"}\n");
+  for (const char* words : {"1", "3", "20"}) {
+    const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--clusters", dir_.File("clusters.jsonl"),
+                                         "--snippet-words", words, "-o", dir_.File("out.jsonl"),
+                                         dir_.File("docs.jsonl")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string snippet = std::string(words) == "1"   ? "The"
+                                : std::string(words) == "3" ? "The quick brown"
+                                                            : "The quick brown fox jumps over the lazy dog";
+    EXPECT_EQ(ReadFile(dir_.File("clusters.jsonl")),
+              "{\"cluster\":7,\"size\":2,\"members\":[{\"id\":7,\"distance\":0,\"representative\":true,\"text\":\"" +
+                  snippet + "\"},{\"id\":8,\"distance\":0,\"text\":\"" + snippet + "\"}]}\n")
+        << "--snippet-words " << words;
   }
 }
 
@@ -119,30 +325,103 @@ TEST_F(QualityCli, SecondStageBadInputIsAUsageErrorWithNoOutput) {
   }
 }
 
-TEST_F(QualityCli, EvalCountsEqualTheLibrarys) {
-  const RunResult r = RunSimdex(dir_, {"eval", "--quiet", "--config", "words,tf,no-stop", "--config", "chars3,binary",
-                                       "--max-k", "4", kEdits});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<std::string> lines = Lines(r.out);
-  ASSERT_EQ(lines.size(), 2u);
-  FingerprintOptions options;
-  ASSERT_TRUE(ParseEvalConfig("words,tf,no-stop", &options).ok());
-  std::unique_ptr<Fingerprinter> f;
-  ASSERT_TRUE(Fingerprinter::Create(options, &f).ok());
-  std::vector<FingerprintResult> fps;
-  for (const LabelledDocument& d : docs_) fps.push_back(f->Fingerprint(d.text));
-  EvalOptions eval;
-  eval.max_k = 4;
-  std::vector<EvalBucket> buckets;
-  ASSERT_TRUE(Evaluate(docs_, fps, eval, &buckets).ok());
-  for (const EvalBucket& b : buckets) {
-    std::string want = "{\"bucket\":\"" + b.name + "\"";
-    const size_t at = lines[0].find(want);
-    ASSERT_NE(at, std::string::npos) << b.name;
-    want = "\"positives\":" + std::to_string(b.positives) + ",\"negatives\":" + std::to_string(b.negatives);
-    EXPECT_NE(lines[0].find(want, at), std::string::npos) << b.name;
-    want = "{\"k\":3,\"tp\":" + std::to_string(b.tp[3]) + ",\"fp\":" + std::to_string(b.fp[3]) + ",";
-    EXPECT_NE(lines[0].find(want, at), std::string::npos) << b.name << " " << want;
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// The bucket object `simdex eval` prints from "min_length" to the end of its
+// k list, computed from every pair of the labelled set by eval.h's rules: a
+// pair is positive iff both documents have the same cluster, a hard negative
+// iff not and they share a non-empty topic; it is predicted at k iff both
+// have a fingerprint within distance k; it belongs to the bucket of its
+// shorter text's code points.
+std::string ExpectedBucket(const std::vector<LabelledDocument>& docs, const std::vector<FingerprintResult>& fps,
+                           uint32_t min_length, uint32_t max_length, int max_k) {
+  uint64_t positives = 0, negatives = 0, hard = 0, positive_pairs = 0, negative_pairs = 0;
+  double positive_sum = 0, negative_sum = 0;
+  std::vector<uint64_t> tp(max_k + 1), fp(max_k + 1), hard_fp(max_k + 1);
+  for (size_t i = 0; i < docs.size(); ++i) {
+    for (size_t j = i + 1; j < docs.size(); ++j) {
+      const uint32_t shorter = std::min(CodePoints(docs[i].text), CodePoints(docs[j].text));
+      if (shorter < min_length || shorter >= max_length) continue;
+      const bool positive = docs[i].cluster == docs[j].cluster;
+      const bool is_hard = !positive && !docs[i].topic.empty() && docs[i].topic == docs[j].topic;
+      (positive ? positives : negatives) += 1;
+      hard += is_hard;
+      if (fps[i].empty() || fps[j].empty()) continue;
+      const int d = HammingDistance(fps[i].fingerprint, fps[j].fingerprint);
+      (positive ? positive_sum : negative_sum) += d;
+      (positive ? positive_pairs : negative_pairs) += 1;
+      for (int k = d; k <= max_k; ++k) {
+        (positive ? tp : fp)[k] += 1;
+        hard_fp[k] += is_hard;
+      }
+    }
+  }
+  std::string out = "\"min_length\":" + std::to_string(min_length) + ",\"max_length\":" +
+                    (max_length == UINT32_MAX ? "null" : std::to_string(max_length)) +
+                    ",\"positives\":" + std::to_string(positives) + ",\"negatives\":" + std::to_string(negatives) +
+                    ",\"hard_negatives\":" + std::to_string(hard) + ",\"mean_positive_distance\":" +
+                    (positive_pairs ? Number(positive_sum / positive_pairs) : "null") +
+                    ",\"mean_negative_distance\":" +
+                    (negative_pairs ? Number(negative_sum / negative_pairs) : "null") +
+                    ",\"confirm_calls\":0,\"confirmed\":0,\"k\":[";
+  for (int k = 0; k <= max_k; ++k) {
+    const double precision = tp[k] + fp[k] == 0 ? 1.0 : static_cast<double>(tp[k]) / (tp[k] + fp[k]);
+    const double recall = positives == 0 ? 1.0 : static_cast<double>(tp[k]) / positives;
+    const double f1 = precision + recall == 0 ? 0.0 : 2 * precision * recall / (precision + recall);
+    if (k > 0) out += ",";
+    out += "{\"k\":" + std::to_string(k) + ",\"tp\":" + std::to_string(tp[k]) + ",\"fp\":" + std::to_string(fp[k]) +
+           ",\"fn\":" + std::to_string(positives - tp[k]) + ",\"hard_fp\":" + std::to_string(hard_fp[k]) +
+           ",\"precision\":" + Number(precision) + ",\"recall\":" + Number(recall) + ",\"f1\":" + Number(f1) + "}";
+  }
+  return out + "]}";
+}
+
+TEST_F(QualityCli, EvalCountsEqualABruteForceOverEveryPair) {
+  // Two configurations built here by hand, and buckets by --bounds: the
+  // default bounds (140, 500) and three others.
+  const struct {
+    const char* config;
+    std::vector<std::string> bounds_flag;
+    std::vector<uint32_t> bounds;
+  } cases[] = {{"words,tf,no-stop", {}, {140, 500}}, {"chars3,binary", {"--bounds", "100,300,1000"}, {100, 300, 1000}}};
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"eval", "--quiet", "--config", c.config, "--max-k", "4"};
+    args.insert(args.end(), c.bounds_flag.begin(), c.bounds_flag.end());
+    args.push_back(kEdits);
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 1u) << r.out;
+    FingerprintOptions options;  // words, tf, no stop words / char 3-grams, binary, default stop words
+    if (std::string(c.config) == "words,tf,no-stop") {
+      options.stop_words.clear();
+    } else {
+      options.tokenizer = Tokenizer::kCharNgrams;
+      options.ngram = 3;
+      options.weighting = Weighting::kBinary;
+    }
+    std::unique_ptr<Fingerprinter> f;
+    ASSERT_TRUE(Fingerprinter::Create(options, &f).ok());
+    std::vector<FingerprintResult> fps;
+    for (const LabelledDocument& d : docs_) fps.push_back(f->Fingerprint(d.text));
+    EXPECT_EQ(lines[0].find("{\"config\":\"" + std::string(c.config) + "\",\"confirm\":null,\"set\":\"" + kEdits +
+                            "\",\"documents\":" + std::to_string(docs_.size()) + ",\"buckets\":[{\"bucket\":"),
+              0u)
+        << lines[0].substr(0, 200);
+    std::vector<uint32_t> lower = {0};
+    lower.insert(lower.end(), c.bounds.begin(), c.bounds.end());
+    for (size_t b = 0; b < lower.size(); ++b) {
+      const uint32_t upper = b + 1 < lower.size() ? lower[b + 1] : UINT32_MAX;
+      const std::string want = ExpectedBucket(docs_, fps, lower[b], upper, 4);
+      EXPECT_NE(lines[0].find(want), std::string::npos) << c.config << " bucket " << b << ": " << want;
+    }
+    // The last bucket, "all", sums them: every pair of the set.
+    EXPECT_EQ(lines[0].substr(lines[0].rfind("{\"bucket\":")),
+              "{\"bucket\":\"all\"," + ExpectedBucket(docs_, fps, 0, UINT32_MAX, 4) + "]}");
   }
 }
 
@@ -155,6 +434,28 @@ TEST_F(QualityCli, EvalBadInputNamesFileAndLine) {
   r = RunSimdex(dir_, {"eval", "--config", "words,idf", kEdits});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown option 'idf'"), std::string::npos) << r.err;
+  r = RunSimdex(dir_, {"eval", "--bounds", "500,140", kEdits});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("bounds must increase"), std::string::npos) << r.err;
+}
+
+TEST_F(QualityCli, PairsNamesComeFromTheNamedFields) {
+  // Ids 1..4: 1 and 2 one bit apart, 2 and 3 one bit, 1 and 3 two bits; 4
+  // far away. Names from --names, keyed by "doc", named by "headline" (a tab
+  // in a name becomes a space); id 3 has no name; the "id" and "title"
+  // fields are decoys.
+  WriteFile(dir_.File("fp.txt"), "1\t0000000000000000\n2\t0000000000000001\n3\t0000000000000003\n4\tffffffffffffffff\n");
+  WriteFile(dir_.File("names.jsonl"),
+            "{\"doc\":1,\"id\":2,\"headline\":\"One\\tfirst\",\"title\":\"decoy\"}\n"
+            "{\"doc\":2,\"id\":1,\"headline\":\"Two\",\"title\":\"decoy\"}\n"
+            "{\"doc\":4,\"id\":3,\"headline\":\"Four\",\"title\":\"decoy\"}\n");
+  RunResult r = RunSimdex(dir_, {"pairs", "-k", "2", "--names", dir_.File("names.jsonl"), "--name-field", "headline",
+                                 "--names-id-field", "doc", dir_.File("fp.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1\t1\t2\tOne first\tTwo\n1\t2\t3\tTwo\t\n2\t1\t3\tOne first\t\n");
+  r = RunSimdex(dir_, {"pairs", "-k", "1", dir_.File("fp.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1\t1\t2\n1\t2\t3\n");
 }
 
 TEST_F(QualityCli, EvalJaccardTruthCountsEqualTheLibrarys) {

@@ -4,8 +4,12 @@
 This re-implements, with Python's own str.lower(), `re` and hashlib, what the Python `simhash`
 package (module simhash, class Simhash, f = 64) computes for Simhash(text).value and
 Simhash(features).value. The package itself is on PyPI only, which this build environment cannot
-reach, so it cannot be installed here; the `check` command shows that this re-implementation
-reproduces the values the package's own tests publish.
+reach, so it cannot be installed here. The `check` command (CTest compat_python_simhash_reference)
+shows that this re-implementation reproduces every value and relation the package's own tests
+(tests/test_simhash.py) assert, for features and for text (test_value, test_large_inputs,
+test_sparse_features with scikit-learn's tf-idf weights recomputed here, test_distance,
+test_chinese, test_short, test_equality_comparison), and that the committed fixtures, which the
+C++ tests read, are exactly what this reference makes.
 
 Commands (run from the repository root; output is deterministic for a given Python version):
   python3 tests/compat/python_simhash_reference.py check
@@ -18,6 +22,8 @@ The committed fixtures were made with Python 3.11 (Unicode 14.0).
 
 import hashlib
 import json
+import math
+import os
 import random
 import re
 import sys
@@ -25,6 +31,7 @@ import unicodedata
 from itertools import groupby
 
 F = 64
+FIXTURE_UNICODE_VERSION = '14.0.0'  # the Unicode of the Python that made the committed fixtures
 TOKEN_RE = r'[\w\u4e00-\u9fcc]+'
 
 
@@ -72,18 +79,98 @@ def value_of_text(text):
     return value_of_features(counted_features(text))
 
 
-def check():
-    published = [
-        (['aaa', 'bbb'], 57087923692560392),
-        ([str(i) for i in range(500)], 7984652473404407437),
-        ([(str(i), 50 * i) for i in range(500)], 3372825719632739723),
+def tfidf_rows(documents):
+    """What scikit-learn's TfidfVectorizer() gives with its defaults (lower-case, tokens
+    (?u)\\b\\w\\w+\\b, raw counts, idf = ln((1 + n) / (1 + df)) + 1, rows scaled to unit
+    length), as token -> weight dicts: the features of the package's test_sparse_features."""
+    tokens = [re.findall(r'(?u)\b\w\w+\b', d.lower()) for d in documents]
+    df = {}
+    for ts in tokens:
+        for t in set(ts):
+            df[t] = df.get(t, 0) + 1
+    n = len(documents)
+    rows = []
+    for ts in tokens:
+        row = {t: ts.count(t) * (math.log((1 + n) / (1 + df[t])) + 1) for t in set(ts)}
+        norm = math.sqrt(sum(w * w for w in row.values()))
+        rows.append({t: w / norm for t, w in row.items()})
+    return rows
+
+
+def distance(a, b):
+    return bin(a ^ b).count('1')
+
+
+def check_published():
+    """The values and relations the package's own tests (tests/test_simhash.py) assert, for
+    features and for text. Returns the list of failures."""
+    value, text = value_of_features, value_of_text
+    sparse = tfidf_rows(['How are you? I Am fine. blar blar blar blar blar Thanks.',
+                         'How are you i am fine. blar blar blar blar blar than',
+                         'This is simhash test.',
+                         'How are you i am fine. blar blar blar blar blar thank1'])
+    sparse_values = [value(row) for row in sparse]
+    short = [text(t) for t in ('aa', 'aaa', 'aaaa', 'aaaab', 'aaaaabb', 'aaaaabbb')]
+    checks = [
+        ('test_value', value(['aaa', 'bbb']) == 57087923692560392),
+        ('test_large_inputs: unit weights', value([str(i) for i in range(500)]) == 7984652473404407437),
+        ('test_large_inputs: weights 50 * i',
+         value([(str(i), 50 * i) for i in range(500)]) == 3372825719632739723),
+        ('test_distance: different texts differ',
+         distance(text('How are you? I AM fine. Thanks. And you?'),
+                  text('How old are you ? :-) i am fine. Thanks. And you?')) > 0),
+        ('test_distance: 1 and 2 differ', distance(text('1'), text('2')) != 0),
+        ('test_chinese: punctuation and spaces do not count',
+         text('你好　世界！　　呼噜。') == text('你好，世界　呼噜')),
+        ('test_chinese: sh4 near sh6',
+         distance(text('How are you? I Am fine. ablar ablar xyz blar blar blar blar blar blar blar Thanks.'),
+                  text('How are you i am fine.ablar ablar xyz blar blar blar blar blar blar blar thank'))
+         < 3),
+        ('test_chinese: sh5 near sh6',
+         distance(text('How are you i am fine.ablar ablar xyz blar blar blar blar blar blar blar than'),
+                  text('How are you i am fine.ablar ablar xyz blar blar blar blar blar blar blar thank'))
+         < 3),
+        ('test_short: all different', len(set(short)) == len(short)),
+        ('test_sparse_features: distances',
+         0 < distance(*sparse_values[0:2]) < distance(*sparse_values[2:4])),
+        ('test_sparse_features: dict value', sparse_values[0] == 17583409636488780916),
+        ('test_sparse_features: not the text value', sparse_values[0] != text(
+            'How are you? I Am fine. blar blar blar blar blar Thanks.')),
+        ('test_equality_comparison',
+         text('My name is John') == text('My name is John') != text('My name actually is Jane')),
     ]
-    ok = True
-    for features, expected in published:
-        got = value_of_features(features)
-        print('%s %d (expected %d)' % ('ok  ' if got == expected else 'FAIL', got, expected))
-        ok = ok and got == expected
-    return 0 if ok else 1
+    for name, ok in checks:
+        print('%s %s' % ('ok  ' if ok else 'FAIL', name))
+    return [name for name, ok in checks if not ok]
+
+
+def check_fixture(name, lines):
+    """The committed fixture holds the rows (not the comments) this reference makes."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    with open(path, encoding='utf-8') as f:
+        committed = [line.rstrip('\n') for line in f if not line.startswith('#')]
+    made = [line for line in lines if not line.startswith('#')]
+    ok = committed == made
+    print('%s %s: %d rows committed, %d made%s' % (
+        'ok  ' if ok else 'FAIL', name, len(committed), len(made),
+        '' if ok else ', first difference at row %d' % next(
+            i + 1 for i in range(max(len(committed), len(made)))
+            if i >= len(committed) or i >= len(made) or committed[i] != made[i])))
+    return [] if ok else [name]
+
+
+def check():
+    """The published values and relations, and both committed fixtures, which the C++ tests read
+    (python_simhash_vectors.tsv: the text path; python_unicode_tables.tsv: \\w and lower())."""
+    failures = check_published()
+    failures += check_fixture('python_simhash_vectors.tsv', vector_lines())
+    if unicodedata.unidata_version == FIXTURE_UNICODE_VERSION:
+        failures += check_fixture('python_unicode_tables.tsv', unicode_table_lines())
+    else:
+        print('FAIL python_unicode_tables.tsv: made with Unicode %s, this Python has %s'
+              % (FIXTURE_UNICODE_VERSION, unicodedata.unidata_version))
+        failures.append('unicode version')
+    return 1 if failures else 0
 
 
 # Named cases: (label, UTF-8 bytes). Bytes rather than str so that invalid UTF-8 can be included;
@@ -186,14 +273,16 @@ def random_text(rng):
     return ''.join(chars)
 
 
-def vectors():
-    print('# Simhash(text).value of the Python simhash package (f = 64), made by')
-    print('# tests/compat/python_simhash_reference.py vectors with Python %s (Unicode %s).'
-          % (sys.version.split()[0], unicodedata.unidata_version))
-    print('# Columns (tab-separated): label; expected value in decimal, or "empty" when nothing is')
-    print('# kept (simdex reports no fingerprint; the package would hash the empty string);')
-    print('# U+FFFD substitutions made while decoding; the UTF-8 input in hex; the decoded text as')
-    print('# JSON, for the reader only.')
+def vector_lines():
+    lines = [
+        '# Simhash(text).value of the Python simhash package (f = 64), made by',
+        '# tests/compat/python_simhash_reference.py vectors with Python %s (Unicode %s).'
+        % (sys.version.split()[0], unicodedata.unidata_version),
+        '# Columns (tab-separated): label; expected value in decimal, or "empty" when nothing is',
+        '# kept (simdex reports no fingerprint; the package would hash the empty string);',
+        '# U+FFFD substitutions made while decoding; the UTF-8 input in hex; the decoded text as',
+        '# JSON, for the reader only.',
+    ]
     cases = named_cases()
     rng = random.Random(20240601)
     for i in range(50):
@@ -203,20 +292,22 @@ def vectors():
         substitutions = text.count('\ufffd') - data.count('\ufffd'.encode('utf-8'))
         kept = ''.join(re.findall(TOKEN_RE, text.lower()))
         expected = str(value_of_text(text)) if kept else 'empty'
-        print('\t'.join([label, expected, str(substitutions), data.hex(),
-                         json.dumps(text, ensure_ascii=False)]))
+        lines.append('\t'.join([label, expected, str(substitutions), data.hex(),
+                                json.dumps(text, ensure_ascii=False)]))
+    return lines
 
 
-def unicode_tables():
-    print('# Python %s (Unicode %s): code points matched by [\\w\\u4e00-\\u9fcc] and str.lower() of'
-          % (sys.version.split()[0], unicodedata.unidata_version))
-    print('# each code point alone where it is not the code point itself. Made by')
-    print('# tests/compat/python_simhash_reference.py unicode. Lines (hex, space-separated):')
-    print('#   W FIRST LAST          a range of code points the token pattern matches')
-    print('#   L CP LOWER...         str.lower(chr(CP)) when it differs from chr(CP)')
-    print('#   S FIRST LAST FLAGS    for each code point c of the range, whether Σ lowers to ς in')
-    print('#                         A+c+Σ, c+Σ, A+Σ+c and A+Σ+c+B (f: some Σ became ς, n: none),')
-    print('#                         listed where the flags are not nnff')
+def unicode_table_lines():
+    lines = []
+    lines.append('# Python %s (Unicode %s): code points matched by [\\w\\u4e00-\\u9fcc] and str.lower() of'
+                 % (sys.version.split()[0], unicodedata.unidata_version))
+    lines.append('# each code point alone where it is not the code point itself. Made by')
+    lines.append('# tests/compat/python_simhash_reference.py unicode. Lines (hex, space-separated):')
+    lines.append('#   W FIRST LAST          a range of code points the token pattern matches')
+    lines.append('#   L CP LOWER...         str.lower(chr(CP)) when it differs from chr(CP)')
+    lines.append('#   S FIRST LAST FLAGS    for each code point c of the range, whether Σ lowers to ς in')
+    lines.append('#                         A+c+Σ, c+Σ, A+Σ+c and A+Σ+c+B (f: some Σ became ς, n: none),')
+    lines.append('#                         listed where the flags are not nnff')
     token = re.compile(TOKEN_RE)
     start = None
     for cp in range(0x110001):
@@ -225,14 +316,14 @@ def unicode_tables():
         if matched and start is None:
             start = cp
         elif not matched and start is not None:
-            print('W %X %X' % (start, cp - 1))
+            lines.append('W %X %X' % (start, cp - 1))
             start = None
     for cp in range(0x110000):
         if 0xD800 <= cp <= 0xDFFF:
             continue
         lower = chr(cp).lower()
         if lower != chr(cp):
-            print('L %X %s' % (cp, ' '.join('%X' % ord(c) for c in lower)))
+            lines.append('L %X %s' % (cp, ' '.join('%X' % ord(c) for c in lower)))
     runs = []
     for cp in range(0x110000):
         if 0xD800 <= cp <= 0xDFFF:
@@ -246,7 +337,8 @@ def unicode_tables():
             runs.append([cp, cp, flags])
     for first, last, flags in runs:
         if flags != 'nnff':
-            print('S %X %X %s' % (first, last, flags))
+            lines.append('S %X %X %s' % (first, last, flags))
+    return lines
 
 
 def main(argv):
@@ -257,11 +349,8 @@ def main(argv):
             print(json.dumps(feature, ensure_ascii=False), count)
         print('value', value_of_text(argv[2]))
         return 0
-    if len(argv) == 2 and argv[1] == 'vectors':
-        vectors()
-        return 0
-    if len(argv) == 2 and argv[1] == 'unicode':
-        unicode_tables()
+    if len(argv) == 2 and argv[1] in ('vectors', 'unicode'):
+        print('\n'.join(vector_lines() if argv[1] == 'vectors' else unicode_table_lines()))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +41,85 @@ TEST(PythonSimhash, ReproducesThePackagesPublishedValues) {
   }
   EXPECT_EQ(ValueOfFeatures(unit), 7984652473404407437u);
   EXPECT_EQ(ValueOfFeatures(weighted), 3372825719632739723u);
+}
+
+uint64_t ValueOfText(std::string_view text) {
+  uint64_t value = 0;
+  EXPECT_TRUE(PythonSimhashOfText(text, &value, nullptr)) << text;
+  return value;
+}
+
+int Distance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
+
+TEST(PythonSimhash, KeepsThePackagesOwnTextAssertions) {
+  // The relations the package's tests/test_simhash.py asserts for
+  // Simhash(text) (test_distance, test_chinese, test_short,
+  // test_equality_comparison); python_simhash_reference.py check holds its
+  // re-implementation to the same.
+  EXPECT_GT(Distance(ValueOfText("How are you? I AM fine. Thanks. And you?"),
+                     ValueOfText("How old are you ? :-) i am fine. Thanks. And you?")),
+            0);
+  EXPECT_NE(ValueOfText("1"), ValueOfText("2"));
+  EXPECT_EQ(ValueOfText("你好　世界！　　呼噜。"), ValueOfText("你好，世界　呼噜"));
+  const uint64_t sh4 =
+      ValueOfText("How are you? I Am fine. ablar ablar xyz blar blar blar blar blar blar blar Thanks.");
+  const uint64_t sh5 = ValueOfText("How are you i am fine.ablar ablar xyz blar blar blar blar blar blar blar than");
+  const uint64_t sh6 = ValueOfText("How are you i am fine.ablar ablar xyz blar blar blar blar blar blar blar thank");
+  EXPECT_LT(Distance(sh4, sh6), 3);
+  EXPECT_LT(Distance(sh5, sh6), 3);
+  std::set<uint64_t> short_values;
+  for (const char* text : {"aa", "aaa", "aaaa", "aaaab", "aaaaabb", "aaaaabbb"}) {
+    short_values.insert(ValueOfText(text));
+  }
+  EXPECT_EQ(short_values.size(), 6u);
+  EXPECT_EQ(ValueOfText("My name is John"), ValueOfText("My name is John"));
+  EXPECT_NE(ValueOfText("My name is John"), ValueOfText("My name actually is Jane"));
+}
+
+// scikit-learn's TfidfVectorizer() defaults, as test_sparse_features uses
+// them: lower-cased tokens of two or more word characters, raw counts,
+// idf = ln((1 + n) / (1 + df)) + 1, each row scaled to unit length.
+std::vector<std::vector<std::pair<std::string, double>>> TfIdfRows(const std::vector<std::string>& docs) {
+  std::vector<std::map<std::string, int>> counts(docs.size());
+  std::map<std::string, int> df;
+  for (size_t d = 0; d < docs.size(); ++d) {
+    std::string token;
+    for (size_t i = 0; i <= docs[d].size(); ++i) {
+      const char c = i < docs[d].size() ? docs[d][i] : ' ';
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+        token.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        continue;
+      }
+      if (token.size() >= 2 && counts[d][token]++ == 0) ++df[token];
+      token.clear();
+    }
+  }
+  std::vector<std::vector<std::pair<std::string, double>>> rows;
+  const double n = static_cast<double>(docs.size());
+  for (const auto& row_counts : counts) {
+    std::vector<std::pair<std::string, double>> row;
+    double norm = 0;
+    for (const auto& [token, count] : row_counts) {
+      const double w = count * (std::log((1 + n) / (1 + df[token])) + 1);
+      row.emplace_back(token, w);
+      norm += w * w;
+    }
+    for (auto& entry : row) entry.second /= std::sqrt(norm);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(PythonSimhash, ReproducesThePackagesSparseFeatureValue) {
+  // test_sparse_features: Simhash of the first document's tf-idf weights.
+  const auto rows = TfIdfRows({"How are you? I Am fine. blar blar blar blar blar Thanks.",
+                               "How are you i am fine. blar blar blar blar blar than", "This is simhash test.",
+                               "How are you i am fine. blar blar blar blar blar thank1"});
+  ASSERT_EQ(rows[0].size(), 7u);  // how are you am fine blar thanks
+  EXPECT_EQ(ValueOfFeatures(rows[0]), 17583409636488780916u);
+  const int near = Distance(ValueOfFeatures(rows[0]), ValueOfFeatures(rows[1]));
+  EXPECT_GT(near, 0);
+  EXPECT_LT(near, Distance(ValueOfFeatures(rows[2]), ValueOfFeatures(rows[3])));
 }
 
 TEST(PythonSimhash, FeatureHashIsLowSixtyFourBitsOfMd5) {

@@ -5,13 +5,16 @@
 // files.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "simdex/index.h"
@@ -128,18 +131,82 @@ TEST(BuildFailure, UnwritableDirectoryIsIOErrorAndLeavesNoFile) {
   EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
+TEST(BuildProgress, FinishReportsStagesWithAGrowingFractionAndChangesNoByte) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = MixedEntries(3000);
+  const BuildOptions options = Options("t10", 256);
+  const std::string plain = BuildBytes(dir, "plain.sdx", options, entries);
+  std::vector<std::pair<std::string, double>> calls;
+  std::unique_ptr<IndexBuilder> builder;
+  ASSERT_TRUE(IndexBuilder::Create(dir.File("watched.sdx"), options, &builder).ok());
+  builder->SetProgressCallback([&](const char* stage, double fraction) { calls.emplace_back(stage, fraction); });
+  for (const Entry& e : entries) ASSERT_TRUE(builder->Add(e.id, e.fingerprint).ok());
+  EXPECT_TRUE(calls.empty()) << "called before Finish()";
+  ASSERT_TRUE(builder->Finish().ok());
+  ASSERT_FALSE(calls.empty());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_FALSE(calls[i].first.empty()) << i;
+    EXPECT_GE(calls[i].second, 0.0) << calls[i].first;
+    EXPECT_LE(calls[i].second, 1.0) << calls[i].first;
+    if (i > 0) {
+      EXPECT_GE(calls[i].second, calls[i - 1].second) << calls[i].first;
+    }
+  }
+  EXPECT_EQ(calls.back().second, 1.0) << calls.back().first;
+  EXPECT_EQ(ReadFileOrDie(dir.File("watched.sdx")), plain);
+
+  // An empty callback is allowed ("may be empty").
+  ASSERT_TRUE(IndexBuilder::Create(dir.File("empty.sdx"), options, &builder).ok());
+  builder->SetProgressCallback(nullptr);
+  for (const Entry& e : entries) ASSERT_TRUE(builder->Add(e.id, e.fingerprint).ok());
+  ASSERT_TRUE(builder->Finish().ok());
+  EXPECT_EQ(ReadFileOrDie(dir.File("empty.sdx")), plain);
+}
+
+// While it lives, the process's effective uid is nobody's (65534) if it
+// was root's: a non-zero effective uid has no effective capabilities, so the
+// permission bits bind root too (CAP_DAC_OVERRIDE is what lets root write
+// into a read-only directory). CI runs as root.
+class PermissionsBindRoot {
+ public:
+  static constexpr uid_t kNobody = 65534;
+  PermissionsBindRoot() : was_root_(geteuid() == 0) {
+    if (was_root_) dropped_ = seteuid(kNobody) == 0;
+  }
+  ~PermissionsBindRoot() {
+    if (dropped_ && seteuid(0) != 0) std::abort();  // the rest of the suite needs root back
+  }
+  PermissionsBindRoot(const PermissionsBindRoot&) = delete;
+  PermissionsBindRoot& operator=(const PermissionsBindRoot&) = delete;
+  bool ok() const { return !was_root_ || dropped_; }
+
+ private:
+  bool was_root_;
+  bool dropped_ = false;
+};
+
 TEST(BuildFailure, ReadOnlyDirectoryIsIOErrorAndLeavesNoFile) {
-  if (geteuid() == 0) GTEST_SKIP() << "root may write into read-only directories";
   ScopedTempDir dir;
   std::unique_ptr<IndexBuilder> builder;
   ASSERT_TRUE(IndexBuilder::Create(dir.File("x.sdx"), Options("t4", 64), &builder).ok());
   for (const Entry& e : MixedEntries(100)) ASSERT_TRUE(builder->Add(e.id, e.fingerprint).ok());
-  std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-  Status s = builder->Finish();
+  // Readable and searchable by everyone, writable by no one.
+  namespace fs = std::filesystem;
+  fs::permissions(dir.path(), fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  Status s;
+  {
+    PermissionsBindRoot unprivileged;
+    ASSERT_TRUE(unprivileged.ok()) << "cannot set the effective uid to " << PermissionsBindRoot::kNobody;
+    // What the test needs: the directory can be searched but not written.
+    ASSERT_EQ(faccessat(AT_FDCWD, dir.path().c_str(), X_OK, AT_EACCESS), 0) << dir.path();
+    ASSERT_NE(faccessat(AT_FDCWD, dir.path().c_str(), W_OK, AT_EACCESS), 0) << dir.path();
+    s = builder->Finish();
+    builder.reset();
+  }
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
-  builder.reset();
-  std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_all);
-  EXPECT_FALSE(std::filesystem::exists(dir.File("x.sdx")));
+  fs::permissions(dir.path(), fs::perms::owner_all);
+  EXPECT_TRUE(dir.List().empty());
 }
 
 // The output name is taken by a directory: the final rename must fail, and

@@ -1,0 +1,239 @@
+"""A small reader of simdex index files written from docs/format.md alone, for tests: it decodes
+every table of a small file (header, footer, metadata, blocks with their Huffman codes and
+restart points, head and rank indexes, ids, id map), checks every checksum and the structural
+rules it meets on the way, and returns the entries. It shares no code with the engine; the
+checksums use python3-xxhash (XXH3-64, the function docs/format.md names)."""
+
+import itertools
+import struct
+
+import xxhash
+
+HEADER_LENGTH = 64
+FOOTER_LENGTH = 56
+
+
+class FormatError(Exception):
+    pass
+
+
+def _check(condition, what):
+    if not condition:
+        raise FormatError(what)
+
+
+def xxh3(data, seed=0):
+    return xxhash.xxh3_64_intdigest(bytes(data), seed=seed)
+
+
+class _Fields:
+    """Little-endian fields read one after another from a bytes object."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, fmt):
+        size = struct.calcsize("<" + fmt)
+        _check(self.pos + size <= len(self.data), "metadata ends early")
+        values = struct.unpack_from("<" + fmt, self.data, self.pos)
+        self.pos += size
+        return values if len(values) > 1 else values[0]
+
+    def raw(self, n):
+        _check(self.pos + n <= len(self.data), "metadata ends early")
+        self.pos += n
+        return self.data[self.pos - n:self.pos]
+
+
+class _Bits:
+    """An MSB-first bit stream."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def read(self, n):
+        value = 0
+        for _ in range(n):
+            byte = self.pos >> 3
+            _check(byte < len(self.data), "bit stream runs past the block")
+            value = (value << 1) | ((self.data[byte] >> (7 - (self.pos & 7))) & 1)
+            self.pos += 1
+        return value
+
+
+def _canonical_code(lengths):
+    """{(length, code): symbol} of the canonical code with these lengths (docs/format.md,
+    "Huffman code for n")."""
+    symbols = sorted((length, symbol) for symbol, length in enumerate(lengths) if length)
+    if len(symbols) == 1:
+        _check(symbols[0][0] == 1, "a lone symbol must have length 1")
+        return {(1, 0): symbols[0][1]}
+    _check(sum(2.0 ** -length for length, _ in symbols) == 1.0 or not symbols, "code lengths are not complete")
+    codes, code, previous = {}, 0, None
+    for length, symbol in symbols:
+        if previous is not None:
+            code = (code + 1) << (length - previous)
+        codes[(length, code)] = symbol
+        previous = length
+    return codes
+
+
+def _decode_symbol(bits, codes):
+    code = 0
+    for length in range(1, 12):
+        code = (code << 1) | bits.read(1)
+        if (length, code) in codes:
+            return codes[(length, code)]
+    raise FormatError("invalid code")
+
+
+def _next_value(previous, n, bits):
+    if n == 64:
+        return previous
+    _check(n < 64 and not (previous >> (63 - n)) & 1, "value below its predecessor")
+    suffix = bits.read(63 - n)
+    return (previous >> (64 - n) << (64 - n) if n else 0) | (1 << (63 - n)) | suffix
+
+
+def _decode_block(block, head, codes, restarts, block_size, seed):
+    checksum, count = struct.unpack_from("<IH", block, 0)
+    _check(checksum == xxh3(block[4:], seed) & 0xFFFFFFFF, "block checksum mismatch")
+    _check(count >= 1, "block count is 0")
+    width = block_size.bit_length() - 1 + 3  # log2(B) + 3
+    bits = _Bits(block[6:])
+    offsets = [bits.read(width) for _ in range(restarts)]
+    restart_at = {}
+    if count > restarts:
+        restart_at = {(r * count) // (restarts + 1): offsets[r - 1] for r in range(1, restarts + 1)}
+    else:
+        _check(not any(offsets), "offset field set in a block without restart points")
+    values = [head]
+    for i in range(1, count):
+        if i in restart_at:
+            _check(bits.pos == restart_at[i], "restart point not where the offset table says")
+            n = bits.read(7)
+            _check(n <= 64, "restart symbol above 64")
+            value = _next_value(head, n, bits)
+            _check(value >= values[-1], "restart value below its predecessor")
+        else:
+            value = _next_value(values[-1], _decode_symbol(bits, codes), bits)
+        values.append(value)
+    rest = _Bits(block[6:])
+    rest.pos = bits.pos
+    _check(all(rest.read(1) == 0 for _ in range(len(block[6:]) * 8 - bits.pos)), "nonzero padding after the stream")
+    return values
+
+
+def _unpermute(widths, leading):
+    """The inverse of a table's block permutation (leading blocks first, then the others, each
+    in increasing block order; block 0 holds the most significant bits)."""
+    order = list(leading) + [b for b in range(len(widths)) if b not in leading]
+    starts = [64 - sum(widths[:b + 1]) for b in range(len(widths))]  # bit position of each block
+
+    def invert(permuted):
+        out, pos = 0, 64
+        for b in order:
+            pos -= widths[b]
+            out |= ((permuted >> pos) & ((1 << widths[b]) - 1)) << starts[b]
+        return out
+
+    return invert
+
+
+def _unpack(data, count, width):
+    """count values of `width` bits, least significant bit first (the id section's packing)."""
+    number = int.from_bytes(data, "little")
+    _check(number >> (count * width) == 0, "unused id bits are not zero")
+    return [(number >> (i * width)) & ((1 << width) - 1) for i in range(count)]
+
+
+def read_index(data):
+    """Decodes an index file's bytes. Returns a dict: version, entries (the (id, fingerprint)
+    pairs in table 0's order: by fingerprint, then id number; ids are str when the file has an
+    id map), block_size, restarts, widths, k, tables (T), blocks (per table). Raises
+    FormatError on a broken rule."""
+    data = bytes(data)
+    _check(len(data) >= HEADER_LENGTH + FOOTER_LENGTH, "file too short")
+    magic, version, header_length = struct.unpack_from("<8sII", data, 0)
+    _check(magic == b"SIMDEXIX" and header_length == HEADER_LENGTH, "bad header")
+    _check(data[16:56] == bytes(40), "reserved header bytes are not zero")
+    _check(struct.unpack_from("<Q", data, 56)[0] == xxh3(data[:56]), "header checksum mismatch")
+    footer = data[-FOOTER_LENGTH:]
+    meta_offset, meta_length, meta_sum, file_size, footer_version, footer_length, footer_sum, footer_magic = \
+        struct.unpack("<QQQQIIQ8s", footer)
+    _check(footer_magic == b"SIMDEXFT" and footer_length == FOOTER_LENGTH, "bad footer")
+    _check(footer_sum == xxh3(footer[:40]), "footer checksum mismatch")
+    _check(footer_version == version and version in (1, 2), "version")
+    _check(file_size == len(data), "footer file size is not the file's size")
+    _check(HEADER_LENGTH <= meta_offset and meta_offset + meta_length <= len(data) - FOOTER_LENGTH, "metadata place")
+    meta = data[meta_offset:meta_offset + meta_length]
+    _check(xxh3(meta) == meta_sum, "metadata checksum mismatch")
+
+    f = _Fields(meta)
+    n, distinct, block_size, b, k, restarts = f.take("QQIBBB")
+    widths = list(f.raw(b))
+    _check(sum(widths) == 64 and k < b and restarts <= 15, "scheme fields")
+    _check(block_size & (block_size - 1) == 0 and 64 <= block_size <= 65536, "block size")
+    tables = f.take("I")
+    subsets = list(itertools.combinations(range(b), b - k))
+    _check(tables == len(subsets), "T is not C(b, k)")
+    table_values, blocks, table0_counts = [], [], []
+    for t in range(tables):
+        leading = tuple(f.raw(b - k))
+        _check(leading == subsets[t], "leading blocks are not the t-th subset")
+        data_offset, nblocks, head_offset, head_sum, _payload_bits = f.take("QQQQQ")
+        nibbles = [x for byte in f.raw(33) for x in (byte >> 4, byte & 15)]
+        _check(nibbles[65] == 0 and max(nibbles) <= 11, "Huffman lengths")
+        codes = _canonical_code(nibbles[:65])
+        heads_bytes = data[head_offset:head_offset + 8 * nblocks]
+        _check(len(heads_bytes) == 8 * nblocks and xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
+        heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
+        values = []
+        for i in range(nblocks):
+            block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
+            _check(len(block) == block_size, "block past the file")
+            decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
+            _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
+            values += decoded
+            if t == 0:
+                table0_counts.append(len(decoded))
+        _check(len(values) == n, "table counts do not sum to N")
+        invert = _unpermute(widths, leading)
+        table_values.append([invert(v) for v in values])
+        blocks.append(nblocks)
+    rank_offset, rank_sum, id_offset, id_length, id_width, id_base, id_sum = f.take("QQQQBQQ")
+    map_offset = map_length = map_sum = 0
+    if version >= 2:
+        map_offset, map_length, map_sum = f.take("QQQ")
+    _check(f.pos == len(meta), "metadata has bytes left over")
+
+    rank_bytes = data[rank_offset:rank_offset + 8 * blocks[0]]
+    _check(xxh3(rank_bytes) == rank_sum, "rank index checksum mismatch")
+    ranks = list(struct.unpack("<%dQ" % blocks[0], rank_bytes))
+    _check(ranks == list(itertools.accumulate([0] + table0_counts[:-1])), "rank index is not the running count")
+    table0 = table_values[0]
+    _check(all(sorted(values) == sorted(table0) for values in table_values), "tables hold different fingerprints")
+    _check(len(set(table0)) == distinct, "distinct fingerprints")
+    id_bytes = data[id_offset:id_offset + id_length]
+    _check(id_length == (n * id_width + 7) // 8 and xxh3(id_bytes) == id_sum, "id section")
+    ids = [id_base + x for x in _unpack(id_bytes, n, id_width)]
+    for (a, fa), (b_, fb) in zip(zip(ids, table0), zip(ids[1:], table0[1:])):
+        _check(fa != fb or a <= b_, "ids of equal fingerprints out of order")
+    if map_length:
+        raw = data[map_offset:map_offset + map_length]
+        _check(xxh3(raw) == map_sum, "id map checksum mismatch")
+        count, total, width = struct.unpack_from("<QQB", raw, 0)
+        _check(raw[17:24] == bytes(7), "id map header padding")
+        offset_bytes = ((count + 1) * width + 7) // 8
+        packed = 8 * ((offset_bytes + 7) // 8)
+        offsets = _unpack(raw[24:24 + offset_bytes], count + 1, width)
+        _check(map_length == 24 + packed + total, "id map length")
+        strings = raw[24 + packed:]
+        names = [strings[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(count)]
+        _check(names == sorted(names, key=lambda s: s.encode("utf-8")), "id map strings out of order")
+        ids = [names[i] for i in ids]
+    return {
+        "version": version, "entries": list(zip(ids, table0)),
+        "block_size": block_size, "restarts": restarts, "widths": widths, "k": k, "tables": tables,
+        "blocks": blocks,
+    }
