@@ -147,7 +147,7 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, s
     if (q.empty.empty()) fingerprints.push_back(q.fingerprint);
   }
   SearchResults results;
-  SIMDEX_RETURN_IF_ERROR(reader.Search(fingerprints, k, &results, args.threads))  // errors name the index;
+  SIMDEX_RETURN_IF_ERROR(reader.Search(fingerprints, k, &results, args.threads));  // errors name the index
   std::string out;
   size_t searched = 0;
   for (const Query& q : *batch) {
