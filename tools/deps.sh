@@ -15,6 +15,7 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pytest python3-dask python3-distributed
   python3-wheel python3-venv
   groff-base
+  mold
   python3-icu python3-xxhash
 )
 
