@@ -34,26 +34,14 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
-cmake --build build-fuzz -j"$jobs" --target simdex_fuzzers
-# The fuzzers the build defines: every executable that building simdex_fuzzers links (ninja's
-# commands for the target), so that a fuzzer the build leaves out, or no fuzzer at all, fails
-# this stage instead of being skipped.
-mapfile -t fuzzers < <(ninja -C build-fuzz -t commands simdex_fuzzers | grep -oE -- ' -o [^ ]+' |
-                       sed 's/^ -o //' | grep -v '\.o$' | sort -u)
-if ((${#fuzzers[@]} == 0)); then
-  echo "fuzz stage: the simdex_fuzzers target links no fuzzer" >&2
-  exit 1
-fi
+# Every fuzzer the build defines (tools/fuzzers.sh), so that one the build leaves out, or none
+# at all, fails this stage instead of being skipped.
+fuzzer_list=$(tools/fuzzers.sh build-fuzz)
+mapfile -t fuzzers <<<"$fuzzer_list"
 ran=0
 for target in "${fuzzers[@]}"; do
   binary="build-fuzz/$target"
   name=$(basename "$target")
-  if [ ! -x "$binary" ]; then
-    echo "fuzz stage: $binary, which simdex_fuzzers defines, was not built" >&2
-    exit 1
-  fi
   corpus="build-fuzz/corpus/$name"
   mkdir -p "$corpus"
   echo "-- $name" >&2
