@@ -60,6 +60,15 @@ int RunServe(const ServeArgs& args) {
   std::unique_ptr<DocIdService> service;
   s = DocIdService::Open(options, &service);
   if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (options.preload && !args.quiet) {
+    const ServiceStats stats = service->stats();
+    std::string line = "preloaded " + std::to_string(stats.preloaded_bytes) + " bytes of index files";
+    if (options.preload_lock) {
+      line += stats.preload_lock_error.empty() ? ", locked " + std::to_string(stats.locked_bytes)
+                                               : ", not locked: " + stats.preload_lock_error;
+    }
+    std::fprintf(stderr, "simdex serve: %s\n", line.c_str());
+  }
   std::unique_ptr<HttpServer> server;
   s = HttpServer::Start(service.get(), http, &server);
   if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());

@@ -51,6 +51,11 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
   sub->add_option("--build-threads", args->build_threads, "threads for building compacted files")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  sub->add_option("--preload", args->preload,
+                  "read every page of the index files before searching them (read), and mlock them where "
+                  "RLIMIT_MEMLOCK allows (lock)")
+      ->check(CLI::IsMember({"off", "read", "lock"}))
+      ->capture_default_str();
   sub->add_flag("--sync", args->sync, "fsync the log before each answer (survives a machine crash, not only kill -9)");
   sub->add_option("--confirm", args->confirm,
                   "confirm short contents' candidates on their texts: jaccard:T, jaccard-words:T, edit:T (docs/quality.md)");
@@ -86,6 +91,8 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   o->compact_entries = args.compact_entries;
   o->build_threads = args.build_threads;
   o->sync = args.sync;
+  o->preload = args.preload != "off";
+  o->preload_lock = args.preload == "lock";
   o->confirm = args.confirm;
   o->k_short = args.k_short;
   o->short_length = args.short_length;

@@ -27,6 +27,7 @@ struct ServiceOptionArgs {
   uint64_t compact_entries = uint64_t{1} << 20;
   int build_threads = 1;
   bool sync = false;
+  std::string preload = "off";  // off, read, lock
   std::string confirm;
   int k_short = -1;
   int short_length = 140;

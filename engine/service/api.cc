@@ -315,6 +315,8 @@ HttpResponse Api::Stats() const {
   field("store_write_errors", s.store_write_errors);
   field("store_reopens", s.store_reopens);
   field("wal_syncs", s.wal_syncs);
+  field("preloaded_bytes", s.preloaded_bytes);
+  field("locked_bytes", s.locked_bytes);
   field("k", static_cast<uint64_t>(o.k));
   field("k_title", static_cast<uint64_t>(o.k_title));
   out.append(",\"last_error\":");

@@ -303,9 +303,8 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   auto snap = std::make_shared<IndexSnapshot>();
   std::set<std::string> named;
   for (const service::FileRecord& f : r.manifest.files) {
-    auto file = std::make_shared<service::IndexFile>();
-    file->record = f;
-    Status s = IndexReader::Open(r.index_dir + "/" + f.name, ReaderOptions(), &file->reader);
+    std::shared_ptr<service::IndexFile> file;
+    Status s = service::OpenIndexFile(r.index_dir, f, options, &file);
     if (!s.ok()) return s.WithContext("index file " + f.name + " named by the manifest");
     snap->fields[f.field].files.push_back(std::move(file));
     named.insert(f.name);
@@ -581,6 +580,7 @@ ServiceStats DocIdService::stats() const {
     s.files += snap->fields[field].files.size();
     s.delta_memory_bytes += snap->fields[field].delta_memory_bytes();
     s.file_bytes += snap->fields[field].file_bytes();
+    snap->fields[field].AddPreloadStats(&s);
   }
   s.next_seq = r.published_seq.load();
   s.window_first_seq = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), s.next_seq);

@@ -26,10 +26,28 @@ uint64_t FieldIndex::file_entries() const {
   return n;
 }
 
+Status OpenIndexFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options,
+                     std::shared_ptr<IndexFile>* out) {
+  auto file = std::make_shared<IndexFile>();
+  file->record = record;
+  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(dir + "/" + record.name, ReaderOptions(), &file->reader));
+  if (options.preload) SIMDEX_RETURN_IF_ERROR(file->reader->Preload(options.preload_lock, &file->preload));
+  *out = std::move(file);
+  return Status::OK();
+}
+
 uint64_t FieldIndex::file_bytes() const {
   uint64_t n = 0;
   for (const auto& f : files) n += f->reader->Info().total_bytes;
   return n;
+}
+
+void FieldIndex::AddPreloadStats(ServiceStats* stats) const {
+  for (const auto& f : files) {
+    stats->preloaded_bytes += f->preload.bytes;
+    if (f->preload.locked) stats->locked_bytes += f->preload.bytes;
+    if (!f->preload.lock_error.empty()) stats->preload_lock_error = f->preload.lock_error;
+  }
 }
 
 uint64_t FieldIndex::delta_entries() const {

@@ -14,11 +14,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/service/online_index.h"
 #include "engine/service/records.h"
 #include "simdex/index.h"
+#include "simdex/service.h"
 #include "simdex/status.h"
 
 namespace simdex::service {
@@ -27,7 +29,12 @@ namespace simdex::service {
 struct IndexFile {
   FileRecord record;
   std::unique_ptr<IndexReader> reader;
+  PreloadResult preload;  // what ServiceOptions::preload did (zero when off)
 };
+
+// Opens the file `record` names in `dir`, and preloads it as `options` say.
+Status OpenIndexFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options,
+                     std::shared_ptr<IndexFile>* out);
 
 struct FieldIndex {
   std::vector<std::shared_ptr<const IndexFile>> files;     // oldest first
@@ -40,6 +47,8 @@ struct FieldIndex {
 
   uint64_t file_entries() const;
   uint64_t file_bytes() const;
+  // Adds the files' preloaded and locked bytes, and a lock refusal, to *stats.
+  void AddPreloadStats(ServiceStats* stats) const;
   uint64_t delta_entries() const;
   uint64_t delta_memory_bytes() const;
 };

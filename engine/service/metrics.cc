@@ -136,6 +136,10 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
   Metric(&out, "simdex_delta_memory_bytes", "gauge", "Bytes held by the in-memory delta.",
          static_cast<double>(s.delta_memory_bytes));
   Metric(&out, "simdex_file_bytes", "gauge", "Bytes of the index files.", static_cast<double>(s.file_bytes));
+  Metric(&out, "simdex_file_preloaded_bytes", "gauge", "Bytes of the index files read by --preload.",
+         static_cast<double>(s.preloaded_bytes));
+  Metric(&out, "simdex_file_locked_bytes", "gauge", "Bytes of the index files locked in memory by --preload lock.",
+         static_cast<double>(s.locked_bytes));
   Metric(&out, "simdex_store_write_errors_total", "counter",
          "Database writes and log syncs that failed (disk full, ...); answered 503.",
          static_cast<double>(s.store_write_errors));

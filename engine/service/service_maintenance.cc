@@ -72,9 +72,8 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
                                        uint64_t compacted_seq, size_t frozen_to_drop) {
   std::vector<std::shared_ptr<const IndexFile>> opened;
   for (const FileRecord& rec : add) {
-    auto file = std::make_shared<IndexFile>();
-    file->record = rec;
-    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(index_dir + "/" + rec.name, ReaderOptions(), &file->reader));
+    std::shared_ptr<IndexFile> file;
+    SIMDEX_RETURN_IF_ERROR(OpenIndexFile(index_dir, rec, options, &file));
     opened.push_back(std::move(file));
   }
   auto by_seq = [](const auto& a, const auto& b) { return a->record.min_seq < b->record.min_seq; };

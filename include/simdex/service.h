@@ -107,6 +107,13 @@ struct ServiceOptions {
   std::function<int64_t()> clock;
   // Threads for building compacted files.
   int build_threads = 1;
+  // Read every page of each index file the service opens (at Open() and
+  // after each compaction) before searches use it, so that no search waits
+  // on the disk (IndexReader::Preload); with preload_lock also mlock() the
+  // pages where RLIMIT_MEMLOCK allows. A refused lock is not an error: the
+  // pages stay read, and ServiceStats::preload_lock_error says why.
+  bool preload = false;
+  bool preload_lock = false;
 };
 
 // An article as submitted. Views into the caller's memory, for the call.
@@ -174,6 +181,9 @@ struct ServiceStats {
   uint64_t store_write_errors = 0;  // database writes and log syncs that failed
   uint64_t store_reopens = 0;       // reopens of the database after one
   uint64_t wal_syncs = 0;           // log fsyncs (sync: one covers the decisions written before it)
+  uint64_t preloaded_bytes = 0;     // of the open index files, read by preload
+  uint64_t locked_bytes = 0;        // of the open index files, mlock()ed
+  std::string preload_lock_error;   // why an open file's pages could not be locked ("" if none)
   std::string last_error;       // the background thread's last failure
 };
 

@@ -306,6 +306,36 @@ TEST_F(ServiceTest, CompactedAndReopenedStateGivesTheSameAnswers) {
   EXPECT_EQ(st.file_entries + st.delta_entries, 100u);
 }
 
+// --preload: every index file the service opens (after a compaction and on
+// Open) is read, and with preload_lock locked (root here, or a large enough
+// RLIMIT_MEMLOCK); without it nothing is counted.
+TEST_F(ServiceTest, PreloadReadsAndLocksEveryOpenIndexFile) {
+  ServiceOptions o = Options();
+  o.compact_entries = 16;
+  Open(o);
+  for (int i = 0; i < 40; ++i) Submit(MakeDoc(std::to_string(i), "", "", RandomText(700 + i, 120)));
+  ASSERT_TRUE(service_->Compact().ok());
+  ServiceStats st = service_->stats();
+  ASSERT_GT(st.file_bytes, 0u);
+  EXPECT_EQ(st.preloaded_bytes, 0u);
+  EXPECT_EQ(st.locked_bytes, 0u);
+  service_.reset();
+
+  o.preload = true;
+  o.preload_lock = true;
+  Open(o);
+  st = service_->stats();
+  EXPECT_EQ(st.preloaded_bytes, st.file_bytes);
+  EXPECT_EQ(st.locked_bytes, st.file_bytes) << st.preload_lock_error;
+  EXPECT_EQ(st.preload_lock_error, "");
+  for (int i = 40; i < 80; ++i) Submit(MakeDoc(std::to_string(i), "", "", RandomText(700 + i, 120)));
+  ASSERT_TRUE(service_->Compact().ok());  // a new file, opened after the compaction
+  const ServiceStats after = service_->stats();
+  EXPECT_GT(after.file_bytes, st.file_bytes);
+  EXPECT_EQ(after.preloaded_bytes, after.file_bytes);
+  EXPECT_EQ(after.locked_bytes, after.file_bytes);
+}
+
 TEST_F(ServiceTest, ShortContentsAreMatchedWiderAndConfirmedOnTheirTexts) {
   ServiceOptions o = Options();
   o.confirm = "jaccard-words:0.5";

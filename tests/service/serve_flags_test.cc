@@ -157,6 +157,25 @@ TEST(ServeFlags, ShortLengthDecidesWhichContentsAreConfirmed) {
   EXPECT_EQ(confirmations(), 1);
 }
 
+// Posts n articles (titled title_prefix + i when the prefix is not empty),
+// as many as the server's --compact-entries, and waits (at most ~10 s) for
+// the background's one compaction.
+void FillUntilOneCompaction(Served& served, int n, const std::string& title_prefix) {
+  HttpClient client(served.port);
+  for (int i = 0; i < n; ++i) {
+    const std::string title = title_prefix.empty() ? "" : title_prefix + std::to_string(i);
+    ASSERT_EQ(client.Post("/v1/docid", ArticleJson(std::to_string(i), "", title, servicetest::RandomText(300 + i, 120)))
+                  .status,
+              200);
+  }
+  std::string compactions;
+  for (int i = 0; i < 1000 && compactions != "1"; ++i) {
+    compactions = JsonField(client.Get("/v1/stats").body, "compactions");
+    if (compactions != "1") std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(compactions, "1") << served.process.Log();
+}
+
 // --build-threads N: compacted files are built with N threads, and come
 // out byte for byte as with one.
 TEST(ServeFlags, BuildThreadsWriteTheSameCompactedFiles) {
@@ -166,20 +185,8 @@ TEST(ServeFlags, BuildThreadsWriteTheSameCompactedFiles) {
     const std::string data = dir.File(std::string("threads-") + threads);
     Served served(data, {"--build-threads", threads, "--compact-entries", "40", "--window", "0"});
     ASSERT_NE(served.port, 0) << served.process.Log();
-    HttpClient client(served.port);
     // 40 docs fill the delta: the background compacts it into one file per field.
-    for (int i = 0; i < 40; ++i) {
-      ASSERT_EQ(client.Post("/v1/docid", ArticleJson(std::to_string(i), "", "title " + std::to_string(i),
-                                                     servicetest::RandomText(300 + i, 120)))
-                    .status,
-                200);
-    }
-    std::string compactions;
-    for (int i = 0; i < 1000 && compactions != "1"; ++i) {  // at most ~10 s
-      compactions = JsonField(client.Get("/v1/stats").body, "compactions");
-      if (compactions != "1") std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    ASSERT_EQ(compactions, "1") << served.process.Log();
+    ASSERT_NO_FATAL_FAILURE(FillUntilOneCompaction(served, 40, "title "));
     EXPECT_EQ(served.process.Stop(SIGTERM), 0);
     // One file per field: title-0.sdx, content-1.sdx.
     std::string both;
@@ -190,6 +197,32 @@ TEST(ServeFlags, BuildThreadsWriteTheSameCompactedFiles) {
     files.push_back(both);
   }
   EXPECT_TRUE(files[0] == files[1]) << "the files differ with 1 and 4 build threads";
+}
+
+// --preload lock: the index files of the state are read and locked before
+// the server answers; the log line and /v1/stats say how many bytes (as root,
+// or under a large enough RLIMIT_MEMLOCK, the lock succeeds).
+TEST(ServeFlags, PreloadLockReadsAndLocksTheStatesIndexFiles) {
+  testing::ScopedTempDir dir;
+  const std::string data = dir.File("state");
+  {
+    Served served(data, {"--compact-entries", "20", "--window", "0"});
+    ASSERT_NE(served.port, 0) << served.process.Log();
+    ASSERT_NO_FATAL_FAILURE(FillUntilOneCompaction(served, 20, ""));
+    EXPECT_EQ(JsonField(HttpClient(served.port).Get("/v1/stats").body, "preloaded_bytes"), "0");
+    EXPECT_EQ(served.process.Stop(SIGTERM), 0);
+  }
+  Served served(data, {"--preload", "lock", "--window", "0"});
+  ASSERT_NE(served.port, 0) << served.process.Log();
+  const std::string stats = HttpClient(served.port).Get("/v1/stats").body;
+  const std::string bytes = JsonField(stats, "file_bytes");
+  ASSERT_NE(bytes, "0") << stats;
+  EXPECT_EQ(JsonField(stats, "preloaded_bytes"), bytes) << stats;
+  EXPECT_EQ(JsonField(stats, "locked_bytes"), bytes) << stats;
+  EXPECT_EQ(served.process.Stop(SIGTERM), 0);
+  EXPECT_NE(served.process.Log().find("preloaded " + bytes + " bytes of index files, locked " + bytes),
+            std::string::npos)
+      << served.process.Log();
 }
 
 // --idle-timeout S: a connection without a request is closed after S s.
