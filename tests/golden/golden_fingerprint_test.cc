@@ -211,7 +211,9 @@ TEST(GoldenFingerprints, EngineReproducesEveryVector) {
   std::map<std::string, std::unique_ptr<Fingerprinter>> by_options;
   for (const FingerprintVector& fp : v.fingerprints) {
     std::unique_ptr<Fingerprinter>& fingerprinter = by_options[fp.options];
-    if (!fingerprinter) ASSERT_TRUE(Fingerprinter::Create(ParseOptions(fp.options), &fingerprinter).ok());
+    if (!fingerprinter) {
+      ASSERT_TRUE(Fingerprinter::Create(ParseOptions(fp.options), &fingerprinter).ok());
+    }
     const FingerprintResult r = fingerprinter->Fingerprint(fp.input);
     const std::string where = fp.label + " [" + fp.options + "]";
     EXPECT_EQ(ResultString(r), fp.result) << where;
