@@ -9,31 +9,34 @@ cd "$(dirname "$0")/.."
 tools/deps.sh
 
 jobs=$(nproc)
+# Each stage's header says when it started (seconds since the start): the
+# durations docs/testing.md records.
+stage() { echo "== [${SECONDS}s] $*" >&2; }
 fuzz_seconds=${SIMDEX_FUZZ_SECONDS:-10}
 
-echo "== Release build and tests (the Python package's pytest suite included)" >&2
+stage "Release build and tests (the Python package's pytest suite included)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
   -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build -j"$jobs"
 tools/python.sh build  # import simdex for python3 on PATH and /usr/bin/python3
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-echo "== Debian packages: built, installed with apt-get, linked by both consumers, removed" >&2
+stage "Debian packages: built, installed with apt-get, linked by both consumers, removed"
 tests/package/deb_test.sh build
 
-echo "== Python package as installed, with Debian's /usr/bin/python3" >&2
+stage "Python package as installed, with Debian's /usr/bin/python3"
 if [ -x /usr/bin/python3 ]; then
   (cd /tmp && SIMDEX_BINARY_DIR="$OLDPWD/build" /usr/bin/python3 -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
 fi
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests" >&2
+stage "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSIMDEX_SANITIZE=ON -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
-echo "== libFuzzer targets (clang), ${fuzz_seconds}s each" >&2
+stage "libFuzzer targets (clang), ${fuzz_seconds}s each"
 # Every fuzzer the build defines (tools/fuzzers.sh), so that one the build leaves out, or none
 # at all, fails this stage instead of being skipped.
 fuzzer_list=$(tools/fuzzers.sh build-fuzz)
@@ -50,4 +53,4 @@ for target in "${fuzzers[@]}"; do
   ran=$((ran + 1))
 done
 echo "-- $ran fuzz targets ran: every one simdex_fuzzers defines" >&2
-echo "== all test stages passed" >&2
+stage "all test stages passed in ${SECONDS} s"
