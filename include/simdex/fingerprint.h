@@ -2,7 +2,7 @@
 // fingerprints whose Hamming distance tracks how near-duplicate they are.
 //
 // Pipeline (docs/fingerprint.md walks through it with an example):
-//   UTF-8 text -> cleaned (optional, off by default: markup removed, character
+//   UTF-8 text -> cleaned (optional, on by default: markup removed, character
 //                 references and percent-escapes decoded, URLs made host and
 //                 path words, e-mail addresses one word)
 //     -> (invalid sequences replaced by U+FFFD and counted)
@@ -10,7 +10,7 @@
 //     -> features: ICU words (CJK by dictionary), character n-grams, or word n-grams
 //     -> stop words dropped (optional)
 //     -> weights: tf (default), binary, log-tf, tf-idf; a word without a
-//        letter (a number) counts once (optional, off by default)
+//        letter (a number) counts once (optional, on by default)
 //     -> XXH3-64(feature UTF-8 bytes, seed) per feature
 //     -> sum of +w / -w per bit -> bit i set iff sum_i > 0 (bit 0 = least significant).
 //
@@ -40,7 +40,7 @@ namespace simdex {
 // with new ones. docs/fingerprint.md ("Changelog of the defaults") lists the
 // versions; tests/golden/fingerprints_v<version>.tsv pins the fingerprints
 // of this one, from a reference written apart from the engine.
-inline constexpr int kDefaultFingerprintProfileVersion = 2;
+inline constexpr int kDefaultFingerprintProfileVersion = 3;
 
 // Number of differing bits: popcount(a XOR b).
 inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
@@ -143,13 +143,13 @@ struct FingerprintOptions {
   // comments, script and style elements) removed, character references
   // (&amp; &#160; &#xA0;) and percent-escapes (%62a%6E) decoded, URLs
   // rewritten as their host and path words and e-mail addresses as one word.
-  // Off by default: the default profile (version 2) does not clean.
-  bool clean_text = false;
+  // Default since profile version 3; false gives version 2's features.
+  bool clean_text = true;
   // kWords only: a word without a letter (a number such as 1, 2024 or 3.14)
   // counts once however often it occurs, so that number lists and the (1) of
-  // every `cmp(1)` cannot outweigh the words. Off by default: the default
-  // profile (version 2) counts every occurrence.
-  bool cap_numbers = false;
+  // every `cmp(1)` cannot outweigh the words. Default since profile version
+  // 3; false gives version 2's weights.
+  bool cap_numbers = true;
   // Features to drop, compared after normalization. Default: every
   // built-in list (DefaultStopWords(): English and Chinese), as the
   // evaluation in docs/quality.md chose; clear it to keep every feature. See
