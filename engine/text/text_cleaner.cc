@@ -98,8 +98,10 @@ size_t MarkupEnd(std::string_view in, size_t p, size_t last_gt) {
 
 bool RemoveMarkupPass(std::string_view in, std::string* out) {
   Rewriter w(in, out);
+  size_t p = in.find('<');
+  if (p == kNone) return false;
   const size_t last_gt = in.rfind('>');
-  for (size_t p = in.find('<'); p != kNone;) {
+  while (p != kNone) {
     size_t end = MarkupEnd(in, p, last_gt);
     if (end == 0) {
       p = in.find('<', p + 1);
