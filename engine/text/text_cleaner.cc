@@ -3,7 +3,6 @@
 #include "engine/text/text_cleaner.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "engine/text/utf.h"
@@ -96,7 +95,7 @@ size_t MarkupEnd(std::string_view in, size_t p, size_t last_gt) {
   return in.find('>', q) + 1;
 }
 
-bool RemoveMarkupPass(std::string_view in, std::string* out) {
+bool RemoveMarkupPass(std::string_view in, std::string* out, CleanerScratch*) {
   Rewriter w(in, out);
   size_t p = in.find('<');
   if (p == kNone) return false;
@@ -123,7 +122,7 @@ size_t RunLength(std::string_view in, size_t p, Pred pred) {
   return q - p;
 }
 
-bool DecodeCharacterReferencesPass(std::string_view in, std::string* out) {
+bool DecodeCharacterReferencesPass(std::string_view in, std::string* out, CleanerScratch*) {
   Rewriter w(in, out);
   const size_t n = in.size();
   char utf8[4];
@@ -170,10 +169,10 @@ bool DecodeCharacterReferencesPass(std::string_view in, std::string* out) {
 
 // --- pass 3: percent-escapes ----------------------------------------------------------
 
-bool DecodePercentEscapesPass(std::string_view in, std::string* out) {
+bool DecodePercentEscapesPass(std::string_view in, std::string* out, CleanerScratch* scratch) {
   Rewriter w(in, out);
   const size_t n = in.size();
-  std::string bytes;
+  std::string& bytes = scratch->bytes;
   for (size_t p = in.find('%'); p != kNone;) {
     size_t q = p;
     bytes.clear();
@@ -200,16 +199,40 @@ bool DecodePercentEscapesPass(std::string_view in, std::string* out) {
 
 // --- pass 4: URLs and e-mail addresses ------------------------------------------------
 
-// [A-Za-z0-9._%+-]: an e-mail address's local part; no link starts after one.
-inline bool IsWordByte(unsigned char c) {
-  return IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
+// The byte classes of links, one bit each in a table.
+enum LinkClass : uint8_t {
+  kWord = 1,      // [A-Za-z0-9._%+-]: an e-mail address's local part; no link starts after one
+  kScheme = 2,    // [A-Za-z0-9+.-]
+  kUrl = 4,       // [^\s<>"'`\x80-\xff]
+  kLabel = 8,     // [A-Za-z0-9-]: a domain label
+  kTrailing = 16  // [.,;:!?)\]}]: given back from the end of a URL
+};
+struct LinkClasses {
+  uint8_t of[256];
+  constexpr LinkClasses() : of() {
+    for (int c = 0; c < 256; ++c) {
+      const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      const bool space = c == ' ' || (c >= '\t' && c <= '\r');
+      of[c] = static_cast<uint8_t>(
+          ((alnum || c == '.' || c == '_' || c == '%' || c == '+' || c == '-') ? kWord : 0) |
+          ((alnum || c == '+' || c == '.' || c == '-') ? kScheme : 0) |
+          ((c < 0x80 && !space && c != '<' && c != '>' && c != '"' && c != '\'' && c != '`') ? kUrl : 0) |
+          ((alnum || c == '-') ? kLabel : 0));
+    }
+    for (char c : {'.', ',', ';', ':', '!', '?', ')', ']', '}'}) of[static_cast<unsigned char>(c)] |= kTrailing;
+  }
+};
+constexpr LinkClasses kLinkClasses;
+
+inline bool Is(char c, LinkClass cls) { return (kLinkClasses.of[static_cast<unsigned char>(c)] & cls) != 0; }
+inline bool IsWordByte(char c) { return Is(c, kWord); }
+
+// Length of the run of bytes from p of class cls.
+size_t RunOf(std::string_view in, size_t p, LinkClass cls) {
+  size_t q = p;
+  while (q < in.size() && Is(in[q], cls)) ++q;
+  return q - p;
 }
-inline bool IsSchemeByte(unsigned char c) { return IsAlnum(c) || c == '+' || c == '.' || c == '-'; }
-inline bool IsUrlByte(unsigned char c) {
-  return c < 0x80 && !IsSpace(c) && c != '<' && c != '>' && c != '"' && c != '\'' && c != '`';
-}
-inline bool IsTrailingPunctuation(char c) { return std::strchr(".,;:!?)]}", c) != nullptr && c != 0; }
-inline bool IsLabelByte(unsigned char c) { return IsAlnum(c) || c == '-'; }
 
 // The URL starting at p, as [p, *end) with the host and path read from
 // [*rest, *end) and the stripped punctuation [*end, *extent); false if none.
@@ -217,7 +240,7 @@ bool MatchUrl(std::string_view in, size_t p, size_t* rest, size_t* end, size_t* 
   const size_t n = in.size();
   size_t q = p;
   if (IsAlpha(in[p])) {
-    q = p + 1 + RunLength(in, p + 1, IsSchemeByte);
+    q = p + 1 + RunOf(in, p + 1, kScheme);
     if (in.compare(q, 3, "://") == 0) {
       *rest = q + 3;
     } else if (p + 4 < n && StartsNoCase(in, p, "www.") && IsAlnum(in[p + 4])) {
@@ -228,9 +251,9 @@ bool MatchUrl(std::string_view in, size_t p, size_t* rest, size_t* end, size_t* 
   } else {
     return false;
   }
-  *extent = *rest + RunLength(in, *rest, IsUrlByte);
+  *extent = *rest + RunOf(in, *rest, kUrl);
   *end = *extent;
-  while (*end > *rest && IsTrailingPunctuation(in[*end - 1])) --*end;
+  while (*end > *rest && Is(in[*end - 1], kTrailing)) --*end;
   return true;
 }
 
@@ -258,13 +281,13 @@ void AppendUrlWords(std::string_view url, std::string* out) {
 // The e-mail address starting at p: its end, or 0 if none starts there.
 size_t MatchEmail(std::string_view in, size_t p) {
   const size_t n = in.size();
-  size_t at = p + RunLength(in, p, IsWordByte);
+  size_t at = p + RunOf(in, p, kWord);
   if (at == p || at >= n || in[at] != '@') return 0;
-  size_t end = at + 1 + RunLength(in, at + 1, IsLabelByte);
+  size_t end = at + 1 + RunOf(in, at + 1, kLabel);
   if (end == at + 1) return 0;
   int labels = 1;
   while (end < n && in[end] == '.') {
-    size_t label = RunLength(in, end + 1, IsLabelByte);
+    size_t label = RunOf(in, end + 1, kLabel);
     if (label == 0) break;
     end += 1 + label;
     ++labels;
@@ -280,26 +303,26 @@ void LinkCandidates(std::string_view in, std::vector<size_t>* starts) {
   starts->clear();
   for (size_t a = in.find("://"); a != kNone; a = in.find("://", a + 1)) {
     size_t s = a;
-    while (s > 0 && IsSchemeByte(in[s - 1])) --s;
+    while (s > 0 && Is(in[s - 1], kScheme)) --s;
     if (s < a) starts->push_back(s);
   }
   for (size_t a = in.find('@'); a != kNone; a = in.find('@', a + 1)) {
     size_t s = a;
-    while (s > 0 && IsWordByte(in[s - 1])) --s;
+    while (s > 0 && Is(in[s - 1], kWord)) --s;
     if (s < a) starts->push_back(s);
   }
   for (size_t d = in.find('.', 3); d != kNone; d = in.find('.', d + 1)) {
-    if (StartsNoCase(in, d - 3, "www")) starts->push_back(d - 3);
+    if ((in[d - 1] | 32) == 'w' && StartsNoCase(in, d - 3, "www")) starts->push_back(d - 3);
   }
   std::sort(starts->begin(), starts->end());
   starts->erase(std::unique(starts->begin(), starts->end()), starts->end());
 }
 
-bool RewriteLinksPass(std::string_view in, std::string* out) {
+bool RewriteLinksPass(std::string_view in, std::string* out, CleanerScratch* scratch) {
   Rewriter w(in, out);
-  std::vector<size_t> starts;
+  std::vector<size_t>& starts = scratch->starts;
   LinkCandidates(in, &starts);
-  std::string with;
+  std::string& with = scratch->bytes;
   size_t next = 0;  // the end of the last link: links do not overlap
   for (size_t p : starts) {
     if (p < next || (p > 0 && IsWordByte(in[p - 1]))) continue;
@@ -324,16 +347,20 @@ bool RewriteLinksPass(std::string_view in, std::string* out) {
 }  // namespace
 
 void RemoveMarkup(std::string_view in, std::string* out) {
-  if (!RemoveMarkupPass(in, out)) *out = in;
+  CleanerScratch scratch;
+  if (!RemoveMarkupPass(in, out, &scratch)) *out = in;
 }
 void DecodeCharacterReferences(std::string_view in, std::string* out) {
-  if (!DecodeCharacterReferencesPass(in, out)) *out = in;
+  CleanerScratch scratch;
+  if (!DecodeCharacterReferencesPass(in, out, &scratch)) *out = in;
 }
 void DecodePercentEscapes(std::string_view in, std::string* out) {
-  if (!DecodePercentEscapesPass(in, out)) *out = in;
+  CleanerScratch scratch;
+  if (!DecodePercentEscapesPass(in, out, &scratch)) *out = in;
 }
 void RewriteLinks(std::string_view in, std::string* out) {
-  if (!RewriteLinksPass(in, out)) *out = in;
+  CleanerScratch scratch;
+  if (!RewriteLinksPass(in, out, &scratch)) *out = in;
 }
 
 std::string_view TextCleaner::Clean(std::string_view utf8) {
@@ -341,7 +368,7 @@ std::string_view TextCleaner::Clean(std::string_view utf8) {
   std::string* next = &first_;
   for (auto pass : {&RemoveMarkupPass, &DecodeCharacterReferencesPass, &DecodePercentEscapesPass,
                     &RewriteLinksPass}) {
-    if (pass(text, next)) {
+    if (pass(text, next, &scratch_)) {
       text = *next;
       next = next == &first_ ? &second_ : &first_;
     }

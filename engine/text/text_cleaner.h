@@ -8,8 +8,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace simdex::text {
+
+// Buffers a cleaning pass reuses from one text to the next.
+struct CleanerScratch {
+  std::string bytes;
+  std::vector<size_t> starts;
+};
 
 // The code point of an HTML 4.01 named character reference (or XML's
 // "apos"), case-sensitive, without '&' and ';'; 0 when the name is not one.
@@ -28,6 +35,7 @@ class TextCleaner {
 
  private:
   std::string first_, second_;
+  CleanerScratch scratch_;
 };
 
 // The passes, each replacing *out with its output for `in` (exposed for tests).
