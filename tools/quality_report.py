@@ -295,9 +295,29 @@ def main():
     add('')
     corpus_dir = os.path.join(ROOT, 'build', 'corpora')
     add(quality_corpora.report(corpus_dir, out_dir, TEXT_NAMED))
+    add(kept_snapshots())
     with open(os.path.join(ROOT, 'docs', 'quality.md'), 'w', encoding='utf-8') as w:
         w.write('\n'.join(md))
     print('docs/quality.md and docs/plots/quality-*.png written', file=sys.stderr)
+
+
+# Sections of docs/quality.md written by hand from one-off runs (a before/after
+# comparison with an older build), kept as they are when the rest is made again.
+KEPT_SECTIONS = ['## Text fixes, profile 3']
+
+
+def kept_snapshots():
+    """The KEPT_SECTIONS of the current docs/quality.md, each up to the next heading of its level."""
+    path = os.path.join(ROOT, 'docs', 'quality.md')
+    old = open(path, encoding='utf-8').read() if os.path.exists(path) else ''
+    kept = []
+    for heading in KEPT_SECTIONS:
+        start = old.find('\n' + heading + '\n')
+        if start < 0:
+            continue
+        end = old.find('\n## ', start + 1)
+        kept.append(old[start + 1:end if end >= 0 else len(old)].rstrip('\n') + '\n')
+    return '\n'.join(kept)
 
 
 _TEXT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'), encoding='utf-8').read()

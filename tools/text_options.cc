@@ -10,6 +10,11 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
       ->capture_default_str();
   sub->add_option("--ngram", args->ngram, "n for the n-gram tokenizers")->check(CLI::Range(1, 16))->capture_default_str();
   sub->add_flag("--no-normalize", args->no_normalize, "skip NFKC normalization and case folding");
+  sub->add_flag("--no-clean-text", args->no_clean_text,
+                "keep markup, character references, percent-escapes, URLs and e-mail addresses as they are "
+                "(profile 2's text)");
+  sub->add_flag("--no-cap-numbers", args->no_cap_numbers,
+                "count every occurrence of a number word (profile 2's weights)");
   sub->add_option("--stop-words", args->stop_words,
                   "drop these stop words instead of the default (en and zh): en, zh (built-in lists) or FILE; "
                   "repeatable")
@@ -32,6 +37,8 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   if (args.tokenizer == "word-ngrams") options->tokenizer = Tokenizer::kWordNgrams;
   options->ngram = args.ngram;
   options->normalize = !args.no_normalize;
+  options->clean_text = !args.no_clean_text;
+  options->cap_numbers = !args.no_cap_numbers;
   if (args.no_stop_words && !args.stop_words.empty()) {
     return Status::InvalidArgument("--no-stop-words and --stop-words contradict each other");
   }

@@ -18,6 +18,8 @@ struct TextOptionArgs {
   std::string tokenizer = "words";
   int ngram = 3;
   bool no_normalize = false;
+  bool no_clean_text = false;
+  bool no_cap_numbers = false;
   std::vector<std::string> stop_words;  // empty: the library's default lists
   bool no_stop_words = false;
   std::string weighting = "tf";
@@ -26,7 +28,7 @@ struct TextOptionArgs {
   std::string compat = "none";
 };
 
-// Registers --tokenizer, --ngram, --no-normalize, --stop-words, --no-stop-words, --weighting,
+// Registers --tokenizer, --ngram, --no-normalize, --no-clean-text, --no-cap-numbers, --stop-words, --no-stop-words, --weighting,
 // --idf, --seed and --compat on `sub`.
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 

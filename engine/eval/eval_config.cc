@@ -57,6 +57,10 @@ Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
       o.stop_words.clear();
     } else if (word == "no-normalize") {
       o.normalize = false;
+    } else if (word == "no-clean-text") {
+      o.clean_text = false;
+    } else if (word == "no-cap-numbers") {
+      o.cap_numbers = false;
     } else {
       return bad("unknown option '" + std::string(word) + "'");
     }

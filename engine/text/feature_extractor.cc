@@ -52,6 +52,20 @@ struct AsciiKept {
 };
 constexpr AsciiKept kAsciiKept;
 
+// Whether some code point of s[0, n) is a letter (general category L*).
+bool HasLetter(const char16_t* s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    UChar32 c = s[i++];
+    if (c < 0x80) {
+      if (static_cast<unsigned>((c | 32) - 'a') < 26u) return true;
+      continue;
+    }
+    if (U16_IS_LEAD(c) && i < n && U16_IS_TRAIL(s[i])) c = U16_GET_SUPPLEMENTARY(c, s[i++]);
+    if ((U_GET_GC_MASK(c) & U_GC_L_MASK) != 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Status FeatureExtractor::Create(const ExtractorConfig& config,
@@ -90,10 +104,27 @@ inline void FeatureExtractor::Emit(std::string_view bytes) {
   table_->Add(Hash(bytes), bytes);
 }
 
+// A number stop word is dropped here rather than by EndText, which would
+// take back only the one occurrence the table counted.
+inline void FeatureExtractor::EmitNumber(std::string_view bytes) {
+  ++stats_->candidates;
+  const uint64_t hash = Hash(bytes);
+  if (IsStopWord(hash)) return;
+  ++stats_->occurrences;
+  table_->AddOnce(hash, bytes);
+}
+
 void FeatureExtractor::Extract(std::string_view utf8_text, FeatureTable* table,
                                ExtractStats* stats) {
   table->Clear();
   *stats = ExtractStats();
+  if (config_.clean_text) {
+    const std::string_view cleaned = cleaner_.Clean(utf8_text);
+    // Cleaning changes only text that held markup, a reference, an escape or
+    // a link: text, even when nothing is left of it.
+    if (cleaned.data() != utf8_text.data()) stats->has_text = true;
+    utf8_text = cleaned;
+  }
   table_ = table;
   stats_ = stats;
   units_.clear();
@@ -141,7 +172,11 @@ void FeatureExtractor::AddWords(const char16_t* text) {
     scratch_.clear();
     AppendUtf8(text + w.begin, w.end - w.begin, &scratch_);
     if (config_.tokenizer == Tokenizer::kWords) {
-      Emit(scratch_);
+      if (config_.cap_numbers && !HasLetter(text + w.begin, w.end - w.begin)) {
+        EmitNumber(scratch_);
+      } else {
+        Emit(scratch_);
+      }
     } else {
       AddToShingles(scratch_);
     }

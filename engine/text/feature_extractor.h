@@ -13,6 +13,7 @@
 
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
+#include "engine/text/text_cleaner.h"
 #include "engine/text/utf.h"
 #include "engine/text/word_segmenter.h"
 #include "simdex/fingerprint.h"
@@ -23,6 +24,11 @@ struct ExtractorConfig {
   Tokenizer tokenizer = Tokenizer::kWords;
   int ngram = 3;  // 1..16
   bool normalize = true;
+  // Step 0 of docs/fingerprint.md: markup, references, escapes and links
+  // cleaned before decoding (text_cleaner.h).
+  bool clean_text = false;
+  // kWords only: a word without a letter counts once however often it occurs.
+  bool cap_numbers = false;
   uint64_t seed = 0;
   // XXH3 hashes (with seed) of the normalized stop words; may be null.
   std::shared_ptr<const HashSet64> stop_words;
@@ -70,9 +76,13 @@ class FeatureExtractor {
   }
   // Counts one candidate feature and adds it; EndText drops the stop words.
   void Emit(std::string_view bytes);
+  // Emit for a word without a letter when numbers are capped: counted, but
+  // added to the table only once.
+  void EmitNumber(std::string_view bytes);
 
   ExtractorConfig config_;
   CaseFoldNormalizer normalizer_;
+  TextCleaner cleaner_;
   std::unique_ptr<WordSegmenter> segmenter_;
 
   // Per-call state and scratch, reused across calls.

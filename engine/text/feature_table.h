@@ -59,6 +59,21 @@ class FeatureTable {
     GrowAndAdd(hash, text, count);
   }
 
+  // Adds one occurrence of a feature that is not in the table yet, and
+  // nothing for one that is: its count stays 1 (for number features).
+  void AddOnce(uint64_t hash, std::string_view text) {
+    if (!Contains(hash)) Add(hash, text, 1);
+  }
+
+  bool Contains(uint64_t hash) const {
+    if (slots_.empty()) return false;
+    for (size_t i = static_cast<size_t>(hash) & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if ((s.meta & kGenerationMask) != generation_) return false;
+      if (s.hash == hash) return true;
+    }
+  }
+
   // Distinct features in first-occurrence order, with their counts.
   const std::vector<FeatureEntry>& entries();
 

@@ -208,6 +208,8 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   config.tokenizer = options.tokenizer;
   config.ngram = options.ngram;
   config.normalize = options.normalize;
+  config.clean_text = options.clean_text;
+  config.cap_numbers = options.cap_numbers;
   config.seed = options.seed;
   SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
   auto rep = std::make_unique<Rep>();

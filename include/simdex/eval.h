@@ -50,7 +50,8 @@ Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* o
 // word N-grams, "default" for the library's defaults, or "python-simhash"
 // alone), then any of the weighting ("tf",
 // "binary", "log-tf"), "stop" (the built-in English and Chinese stop words)
-// or "no-stop", and "no-normalize". Unnamed options keep the library's
+// or "no-stop", "no-normalize", "no-clean-text" and "no-cap-numbers" (profile 2's
+// text and number weights). Unnamed options keep the library's
 // defaults. Example: "chars3,log-tf,no-stop". InvalidArgument otherwise.
 Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out);
 

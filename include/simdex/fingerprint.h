@@ -2,11 +2,15 @@
 // fingerprints whose Hamming distance tracks how near-duplicate they are.
 //
 // Pipeline (docs/fingerprint.md walks through it with an example):
-//   UTF-8 text -> (invalid sequences replaced by U+FFFD and counted)
+//   UTF-8 text -> cleaned (optional, on by default: markup removed, character
+//                 references and percent-escapes decoded, URLs made host and
+//                 path words, e-mail addresses one word)
+//     -> (invalid sequences replaced by U+FFFD and counted)
 //     -> NFKC + case folding (optional, on by default)
 //     -> features: ICU words (CJK by dictionary), character n-grams, or word n-grams
 //     -> stop words dropped (optional)
-//     -> weights: tf (default), binary, log-tf, tf-idf
+//     -> weights: tf (default), binary, log-tf, tf-idf; a word without a
+//        letter (a number) counts once (optional, on by default)
 //     -> XXH3-64(feature UTF-8 bytes, seed) per feature
 //     -> sum of +w / -w per bit -> bit i set iff sum_i > 0 (bit 0 = least significant).
 //
@@ -36,7 +40,7 @@ namespace simdex {
 // with new ones. docs/fingerprint.md ("Changelog of the defaults") lists the
 // versions; tests/golden/fingerprints_v<version>.tsv pins the fingerprints
 // of this one, from a reference written apart from the engine.
-inline constexpr int kDefaultFingerprintProfileVersion = 2;
+inline constexpr int kDefaultFingerprintProfileVersion = 3;
 
 // Number of differing bits: popcount(a XOR b).
 inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
@@ -135,6 +139,17 @@ struct FingerprintOptions {
   // NFKC normalization followed by case folding (so full-width/half-width
   // and case variants give the same features).
   bool normalize = true;
+  // Step 0 of docs/fingerprint.md, before decoding: HTML/XML markup (tags,
+  // comments, script and style elements) removed, character references
+  // (&amp; &#160; &#xA0;) and percent-escapes (%62a%6E) decoded, URLs
+  // rewritten as their host and path words and e-mail addresses as one word.
+  // Default since profile version 3; false gives version 2's features.
+  bool clean_text = true;
+  // kWords only: a word without a letter (a number such as 1, 2024 or 3.14)
+  // counts once however often it occurs, so that number lists and the (1) of
+  // every `cmp(1)` cannot outweigh the words. Default since profile version
+  // 3; false gives version 2's weights.
+  bool cap_numbers = true;
   // Features to drop, compared after normalization. Default: every
   // built-in list (DefaultStopWords(): English and Chinese), as the
   // evaluation in docs/quality.md chose; clear it to keep every feature. See

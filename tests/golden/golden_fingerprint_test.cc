@@ -1,4 +1,5 @@
-// The engine against the golden fingerprints of tests/golden/fingerprints_v<N>.tsv, which
+// The engine against the golden fingerprints of tests/golden/fingerprints_v<N>.tsv (and profile
+// 2's, with the text fixes of version 3 turned off), which
 // tests/golden/make_golden.py derives from docs/fingerprint.md with PyICU and python3-xxhash,
 // apart from engine/text. N is kDefaultFingerprintProfileVersion: a change of the engine's
 // output fails here until the version is raised, the changelog says why and the vectors are
@@ -74,57 +75,59 @@ struct Vectors {
   std::vector<FingerprintVector> fingerprints;
 };
 
-std::string VectorsPath() {
-  return kSourceDir + "/tests/golden/fingerprints_v" + std::to_string(kDefaultFingerprintProfileVersion) +
-         ".tsv";
+std::string VectorsPath(int version = kDefaultFingerprintProfileVersion) {
+  return kSourceDir + "/tests/golden/fingerprints_v" + std::to_string(version) + ".tsv";
 }
 
-// The vectors for the current profile version; a test failure (and empty
-// vectors) if the file is missing or malformed.
-const Vectors& LoadVectors() {
-  static const Vectors* vectors = [] {
-    auto* v = new Vectors;
-    const std::string path = VectorsPath();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      ADD_FAILURE() << "no golden vectors for profile version " << kDefaultFingerprintProfileVersion << ": "
-                    << path << " is missing (make them with tests/golden/make_golden.py vectors)";
-      return v;
-    }
-    std::string line;
-    for (int line_no = 1; std::getline(in, line); ++line_no) {
-      if (line.empty() || line[0] == '#') continue;
-      const std::vector<std::string> f = Split(line, '\t');
-      bool ok = false;
-      if (f[0] == "profile" && f.size() == 2) {
-        v->profile = std::stoi(f[1]);
-        ok = true;
-      } else if (f[0] == "hash" && f.size() == 4) {
-        HashVector h;
-        h.seed = std::stoull(f[1]);
-        h.expected = std::stoull(f[3], nullptr, 16);
-        ok = DecodeHex(f[2], &h.input);
-        v->hashes.push_back(h);
-      } else if (f[0] == "fingerprint" && f.size() == 10) {
-        FingerprintVector fp;
-        fp.label = f[1];
-        fp.options = f[2];
-        fp.result = f[3];
-        fp.features = static_cast<uint32_t>(std::stoul(f[4]));
-        fp.occurrences = static_cast<uint32_t>(std::stoul(f[5]));
-        fp.invalid_utf8 = static_cast<uint32_t>(std::stoul(f[6]));
-        std::string once;
-        ok = DecodeHex(f[8], &once);
-        for (unsigned long r = std::stoul(f[7]); r > 0; --r) fp.input += once;
-        v->fingerprints.push_back(std::move(fp));
-      }
-      if (!ok) {
-        ADD_FAILURE() << path << ":" << line_no << ": malformed row";
-        return new Vectors;
-      }
-    }
+// The vectors of a profile version; a test failure (and empty vectors) if
+// the file is missing or malformed.
+Vectors* ReadVectors(int version) {
+  auto* v = new Vectors;
+  const std::string path = VectorsPath(version);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ADD_FAILURE() << "no golden vectors for profile version " << version << ": " << path
+                  << " is missing (make them with tests/golden/make_golden.py vectors)";
     return v;
-  }();
+  }
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> f = Split(line, '\t');
+    bool ok = false;
+    if (f[0] == "profile" && f.size() == 2) {
+      v->profile = std::stoi(f[1]);
+      ok = true;
+    } else if (f[0] == "hash" && f.size() == 4) {
+      HashVector h;
+      h.seed = std::stoull(f[1]);
+      h.expected = std::stoull(f[3], nullptr, 16);
+      ok = DecodeHex(f[2], &h.input);
+      v->hashes.push_back(h);
+    } else if (f[0] == "fingerprint" && f.size() == 10) {
+      FingerprintVector fp;
+      fp.label = f[1];
+      fp.options = f[2];
+      fp.result = f[3];
+      fp.features = static_cast<uint32_t>(std::stoul(f[4]));
+      fp.occurrences = static_cast<uint32_t>(std::stoul(f[5]));
+      fp.invalid_utf8 = static_cast<uint32_t>(std::stoul(f[6]));
+      std::string once;
+      ok = DecodeHex(f[8], &once);
+      for (unsigned long r = std::stoul(f[7]); r > 0; --r) fp.input += once;
+      v->fingerprints.push_back(std::move(fp));
+    }
+    if (!ok) {
+      ADD_FAILURE() << path << ":" << line_no << ": malformed row";
+      return new Vectors;
+    }
+  }
+  return v;
+}
+
+// The vectors for the current profile version.
+const Vectors& LoadVectors() {
+  static const Vectors* vectors = ReadVectors(kDefaultFingerprintProfileVersion);
   return *vectors;
 }
 
@@ -153,6 +156,10 @@ FingerprintOptions ParseOptions(const std::string& spec) {
       o.stop_words = DefaultStopWords();
     } else if (key == "normalize" && (value == "yes" || value == "no")) {
       o.normalize = value == "yes";
+    } else if (key == "clean-text" && (value == "yes" || value == "no")) {
+      o.clean_text = value == "yes";
+    } else if (key == "cap-numbers" && (value == "yes" || value == "no")) {
+      o.cap_numbers = value == "yes";
     } else if (key == "weighting" && value == "tf") {
       o.weighting = Weighting::kTermFrequency;
     } else if (key == "weighting" && value == "binary") {
@@ -206,13 +213,17 @@ TEST(GoldenFingerprints, ProfileVersionIsTheNewestChangelogEntry) {
       << "the newest entry of docs/fingerprint.md's changelog and kDefaultFingerprintProfileVersion disagree";
 }
 
-TEST(GoldenFingerprints, EngineReproducesEveryVector) {
-  const Vectors& v = LoadVectors();
+// Checks every fingerprint vector against the engine, with the text fixes of
+// profile 3 turned off when asked; returns how many option sets were used.
+size_t ExpectEngineReproduces(const std::vector<FingerprintVector>& vectors, bool text_fixes_off) {
   std::map<std::string, std::unique_ptr<Fingerprinter>> by_options;
-  for (const FingerprintVector& fp : v.fingerprints) {
+  for (const FingerprintVector& fp : vectors) {
     std::unique_ptr<Fingerprinter>& fingerprinter = by_options[fp.options];
     if (!fingerprinter) {
-      ASSERT_TRUE(Fingerprinter::Create(ParseOptions(fp.options), &fingerprinter).ok());
+      FingerprintOptions o = ParseOptions(fp.options);
+      if (text_fixes_off) o.clean_text = o.cap_numbers = false;
+      EXPECT_TRUE(Fingerprinter::Create(o, &fingerprinter).ok()) << fp.options;
+      if (!fingerprinter) return by_options.size();
     }
     const FingerprintResult r = fingerprinter->Fingerprint(fp.input);
     const std::string where = fp.label + " [" + fp.options + "]";
@@ -221,14 +232,28 @@ TEST(GoldenFingerprints, EngineReproducesEveryVector) {
     EXPECT_EQ(r.occurrences, fp.occurrences) << where;
     EXPECT_EQ(r.invalid_utf8, fp.invalid_utf8) << where;
   }
-  EXPECT_EQ(by_options.size(), 17u);
+  return by_options.size();
+}
+
+TEST(GoldenFingerprints, EngineReproducesEveryVector) {
+  EXPECT_EQ(ExpectEngineReproduces(LoadVectors().fingerprints, /*text_fixes_off=*/false), 20u);
+}
+
+// Profile 2's vectors (fingerprints_v2.tsv, made by make_golden.py before
+// version 3) are what every option gives with the version 3 text fixes off:
+// fingerprints made under version 2 can be made again.
+TEST(GoldenFingerprints, ProfileTwoVectorsHoldWithTheTextFixesOff) {
+  std::unique_ptr<Vectors> v2(ReadVectors(2));
+  EXPECT_EQ(v2->profile, 2);
+  ASSERT_GE(v2->fingerprints.size(), 400u);
+  EXPECT_EQ(ExpectEngineReproduces(v2->fingerprints, /*text_fixes_off=*/true), 17u);
 }
 
 TEST(GoldenFingerprints, DefaultOptionsAreTheProfile) {
   // The "-" rows use FingerprintOptions(); spelling every default out must
   // give the same fingerprints, or a default moved.
   const FingerprintOptions spelled = ParseOptions(
-      "tokenizer=words ngram=3 stop-words=default weighting=tf seed=0");
+      "tokenizer=words ngram=3 stop-words=default weighting=tf seed=0 clean-text=yes cap-numbers=yes");
   std::unique_ptr<Fingerprinter> fingerprinter;
   ASSERT_TRUE(Fingerprinter::Create(spelled, &fingerprinter).ok());
   EXPECT_TRUE(fingerprinter->options().normalize);
@@ -320,6 +345,7 @@ TEST(GoldenFingerprints, CliPrintsTheVectorsWithOtherOptions) {
   ExpectCliPrintsTheVectors("tokenizer=word-ngrams ngram=2", "--tokenizer word-ngrams --ngram 2");
   ExpectCliPrintsTheVectors("seed=18446744073709551615", "--seed 18446744073709551615");
   ExpectCliPrintsTheVectors("normalize=no", "--no-normalize");
+  ExpectCliPrintsTheVectors("clean-text=no cap-numbers=no", "--no-clean-text --no-cap-numbers");
   ExpectCliPrintsTheVectors("weighting=log-tf", "--weighting log-tf");
   const std::string idf = kSourceDir + "/tests/golden/idf.tsv";
   ExpectCliPrintsTheVectors("weighting=tf-idf", "--weighting tf-idf --idf " + idf);

@@ -2,6 +2,8 @@
 """Golden fingerprints of simdex's text pipeline, from a reference written apart from the engine.
 
 This follows docs/fingerprint.md step by step, with nothing from engine/text:
+  0. clean: four regular-expression substitutions over the bytes (markup, character references,
+     percent-escapes, links), as the spec's patterns read;
   1. decode: Python's UTF-8 decoder, one U+FFFD per maximal ill-formed subpart, counted;
   2. normalize: ICU's NFKC_Casefold normalizer (PyICU), applied to the whole window;
   3. features: ICU's root-locale word BreakIterator (PyICU), segments whose rule status is
@@ -9,20 +11,22 @@ This follows docs/fingerprint.md step by step, with nothing from engine/text:
      is L*, M* or N* (ICU's u_charType); word shingles joined by one space;
   4. stop words: this folder's own copies of the built-in lists (stop_words_en.txt,
      stop_words_zh.txt), normalized like the text;
-  5. weights: tf (count), binary (1), log-tf (1 + ln count) or tf-idf (count * idf, idf.tsv);
+  5. weights: tf (count), binary (1), log-tf (1 + ln count) or tf-idf (count * idf, idf.tsv); with
+     words, a word without a letter counts once;
   6. hash: XXH3-64 of the feature's UTF-8 bytes with the seed (python3-xxhash);
   7. combine: per bit, +w where the hash has a 1 and -w where it has a 0; bit set iff sum > 0.
 Texts over 1 MiB are cut into windows as docs/fingerprint.md's paragraph on them says. It is
 slow and plain on purpose: no fast path, and windows only where the spec has them.
 
 Commands (run from anywhere with Debian's python3, which has python3-icu and python3-xxhash):
-  /usr/bin/python3 tests/golden/make_golden.py vectors > tests/golden/fingerprints_v2.tsv
+  /usr/bin/python3 tests/golden/make_golden.py vectors > tests/golden/fingerprints_v3.tsv
   /usr/bin/python3 tests/golden/make_golden.py check      # the committed file is what `vectors` prints
   /usr/bin/python3 tests/golden/make_golden.py features [OPTIONS] TEXT
 
 OPTIONS is the options column of the vectors file ("-" for the defaults, else space-separated
 key=value: tokenizer=words|chars|word-ngrams, ngram=N, stop-words=default|none, normalize=yes|no,
-weighting=tf|binary|log-tf|tf-idf (tf-idf with this folder's idf.tsv), seed=N).
+clean-text=yes|no, cap-numbers=yes|no, weighting=tf|binary|log-tf|tf-idf (tf-idf with this folder's
+idf.tsv), seed=N).
 `printf the | xxhsum -H3` gives the same hash as the `hash` rows with seed 0.
 
 When the default profile changes on purpose (docs/fingerprint.md, "Changelog of the defaults"):
@@ -31,15 +35,17 @@ in include/simdex/fingerprint.h, add the changelog entry, and write fingerprints
 """
 
 import codecs
+import html.entities
 import json
 import math
 import os
+import re
 import sys
 
 import icu
 import xxhash
 
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_FILE = os.path.join(HERE, 'fingerprints_v%d.tsv' % PROFILE_VERSION)
 
@@ -54,6 +60,11 @@ KEPT_CATEGORIES = {
     icu.UCharCategory.DECIMAL_DIGIT_NUMBER, icu.UCharCategory.LETTER_NUMBER,
     icu.UCharCategory.OTHER_NUMBER,
 }
+LETTER_CATEGORIES = {
+    icu.UCharCategory.UPPERCASE_LETTER, icu.UCharCategory.LOWERCASE_LETTER,
+    icu.UCharCategory.TITLECASE_LETTER, icu.UCharCategory.MODIFIER_LETTER,
+    icu.UCharCategory.OTHER_LETTER,
+}
 
 NORMALIZER = icu.Normalizer2.getNFKCCasefoldInstance()
 WORDS = icu.BreakIterator.createWordInstance(icu.Locale.getRoot())
@@ -65,6 +76,7 @@ class Options:
     def __init__(self, spec='-'):
         self.tokenizer, self.ngram, self.stop_words, self.normalize, self.weighting, self.seed = \
             'words', 3, 'default', True, 'tf', 0
+        self.clean_text, self.cap_numbers = True, True
         for item in ([] if spec == '-' else spec.split(' ')):
             key, value = item.split('=')
             if key == 'tokenizer' and value in ('words', 'chars', 'word-ngrams'):
@@ -75,6 +87,10 @@ class Options:
                 self.stop_words = value
             elif key == 'normalize' and value in ('yes', 'no'):
                 self.normalize = value == 'yes'
+            elif key == 'clean-text' and value in ('yes', 'no'):
+                self.clean_text = value == 'yes'
+            elif key == 'cap-numbers' and value in ('yes', 'no'):
+                self.cap_numbers = value == 'yes'
             elif key == 'weighting' and value in ('tf', 'binary', 'log-tf', 'tf-idf'):
                 self.weighting = value
             elif key == 'seed':
@@ -111,6 +127,70 @@ def _count_and_replace(error):
 
 
 codecs.register_error('simdex-golden-replace', _count_and_replace)
+
+
+# Step 0, cleaning: each pattern is a Python bytes regular expression (\s is ASCII white space),
+# applied with re.sub over the whole text, in this order.
+MARKUP = re.compile(rb'<!--.*?(?:-->|\Z)'
+                    rb'|<(script|style)(?=[\s/>]).*?(?:</\1[^>]*(?:>|\Z)|\Z)'
+                    rb'|<[/!?]?[A-Za-z][A-Za-z0-9:_-]*(?=[\s/>])[^>]*>', re.S | re.I)
+REFERENCE = re.compile(rb'&(?:#([0-9]{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));')
+ENTITIES = dict(html.entities.name2codepoint, apos=0x27)  # HTML 4.01's 252 names and XML's apos
+PERCENT = re.compile(rb'(?:%[0-9A-Fa-f]{2})+')
+NOT_AFTER = rb'(?<![A-Za-z0-9._%+-])'
+LINK = re.compile(NOT_AFTER + rb'(?P<url>(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)|(?=[Ww][Ww][Ww]\.[A-Za-z0-9]))'
+                  rb'[^\s<>"\'`\x80-\xff]*)'
+                  rb'|' + NOT_AFTER + rb'(?P<email>[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)')
+
+
+def _reference(m):
+    if m.group(3):
+        if m.group(3).decode('ascii') not in ENTITIES:
+            return m.group(0)
+        cp = ENTITIES[m.group(3).decode('ascii')]
+    else:
+        cp = int(m.group(1)) if m.group(1) else int(m.group(2), 16)
+    if cp == 0 or 0xD800 <= cp <= 0xDFFF or cp > 0x10FFFF:
+        return b' '
+    return chr(cp).encode('utf-8')
+
+
+def _percent(m):
+    raw = bytes.fromhex(m.group(0).replace(b'%', b'').decode('ascii'))
+    try:
+        raw.decode('utf-8')
+    except UnicodeDecodeError:
+        return m.group(0)
+    return m.group(0) if any(b < 0x20 or b == 0x7F for b in raw) else raw
+
+
+def _link(m):
+    if m.group('email'):
+        return re.sub(rb'[^A-Za-z0-9@]', b'_', m.group('email'))
+    url = m.group('url').rstrip(b'.,;:!?)]}')
+    tail = m.group('url')[len(url):]
+    rest = url[len(m.group('scheme') or b''):]
+    authority = re.split(rb'[/?#]', rest)[0]
+    labels = authority.rsplit(b'@', 1)[-1].split(b':')[0].split(b'.')
+    if len(labels) > 1 and labels[0].lower() == b'www':
+        labels = labels[1:]
+    if len(labels) > 1:
+        labels = labels[:-1]
+    host = re.sub(rb'[^A-Za-z0-9]', b'_', b'.'.join(labels))
+    path = re.split(rb'[?#]', rest[len(authority):])[0].replace(b'/', b' ')
+    return b' ' + host + b' ' + path + tail
+
+
+def clean(data):
+    """Step 0: markup, character references, percent-escapes, then URLs and e-mail addresses."""
+    data = MARKUP.sub(b' ', data)
+    data = REFERENCE.sub(_reference, data)
+    data = PERCENT.sub(_percent, data)
+    return LINK.sub(_link, data)
+
+
+def has_letter(feature):
+    return any(icu.Char.charType(c) in LETTER_CATEGORIES for c in feature)
 
 
 def decode(data):
@@ -180,6 +260,10 @@ def analyse(data, options):
     """Steps 1-5: a dict with the reason, the weighted features in first-occurrence order, the
     feature occurrences after stop words and the U+FFFD substitutions."""
     has_text, substitutions, units = False, 0, []
+    if options.clean_text:
+        cleaned = clean(data)
+        has_text = cleaned != data  # what cleaning changed was text, whatever is left of it
+        data = cleaned
     for window in windows(data):
         text, count = decode(window)
         substitutions += count
@@ -202,6 +286,8 @@ def analyse(data, options):
     counts = {}
     for f in features:
         counts[f] = counts.get(f, 0) + 1
+        if options.tokenizer == 'words' and options.cap_numbers and not has_letter(f):
+            counts[f] = 1
     if not has_text:
         reason = 'no-text'
     elif not candidates:
@@ -326,6 +412,34 @@ CASES = [
     ('invalid-only', b'\x80\x81\xff\xfe\xc0', 1),
     ('literal-replacement-char', s('ab\ufffdcd \ufffd'), 1),
     ('replacement-char-only', s('\ufffd\ufffd'), 1),
+    # The text fixes of profile 3 (step 0 and the number weights).
+    ('url-list', s('https://www.example.com/shop/cart.html?id=42&ref=nav#top\n'
+                   'http://user:pw@Docs.Python.ORG:8080/3/library/re.html.\n'
+                   '(see WWW.Debian-Handbook.info/get/), ftp://ftp.gnu.org/gnu/ file:///usr/share/doc '
+                   'x_http://no.example/ 1http://nor.example/ http:// www. www.x '
+                   'http://192.168.0.1/admin?x=1 https://zh.wikipedia.org/wiki/%E4%B8%AD%E6%96%87 '
+                   '"http://q.example.net/a/b",https://t.example/[x]} 访问http://example.cn获取'), 1),
+    ('emails', s('Helge Kreutzmann <debian@helgefjell.de>, john.doe-1@mail-server.co.uk; '
+                 'mailto:Me+Tag@Example.ORG a@b x@y.z. _under_score@host.example-1.net '
+                 'www.site.com@other.org 2@3.4'), 1),
+    ('percent-escapes', s('%62a%6e%61%6e%61 caf%C3%A9 cr%c3%a8me %E4%B8%AD%E6%96%87 %E4%B8 100% '
+                          '50%off %0Aline %7F %25 %2541 %20spaced%20out%20 %zz %4'), 1),
+    ('markup-page', s('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8" />'
+                      '<title>Caf&eacute; &amp; Bar &#8212; Menu</title>'
+                      '<style type="text/css">body { font: serif; }</style>'
+                      '<script src="x.js"></script><SCRIPT>var span = "<p>";</SCRIPT>'
+                      '</head><body><!-- nav --><div class="nav" id=\'m\'><a href="/a">Home</a></div>'
+                      '<p class="lead">Fresh&nbsp;bread &lt;daily&gt; na&#xEF;ve&#160;prices</p>'
+                      '<br/><?php echo 1; ?><xsl:value-of select="."/></body></html>'), 1),
+    ('markup-edges', s('if (a<b && c>d) #include <stdio.h> std::vector<int> x; <b >bold</b> '
+                       '&foo; &amp;lt; &#0; &#x110000; &#55296; &#65 &#1234567; &#x41; &AElig; &aelig; '
+                       '&apos; &Amp; <!-- never closed <p>lost</p>'), 1),
+    ('script-never-closed', s('before <script>var x = 1; after'), 1),
+    ('markup-only', s('<html><body><br/><!-- x --></body></html>'), 1),
+    ('numbers-see-also', s('SEE ALSO cmp(1), comm(1), diff3(1), sdiff(1), patch(1), wdiff(1)'), 1),
+    ('numbers-table', s('1 2 3 1 2 3 3.14 3.14 1,000 1,000 ① ① ٣ ٣ 2024年 2024年 x86_64 x86_64 __ __ '
+                        '2024-06-01 10:30 v1.2.3 v1.2.3'), 1),
+    ('numbers-only', s('1 1 1 2 2 3'), 1),
     ('long-english-line', s(ENGLISH), 700),
     ('long-english-over-window', s(ENGLISH), 6500),
     ('long-chinese-over-window', s(CHINESE_ROTATED), 6100),
@@ -350,8 +464,15 @@ OTHER_OPTIONS = [
     'weighting=tf-idf normalize=no',
     'weighting=tf-idf stop-words=none',
     'weighting=tf-idf tokenizer=word-ngrams ngram=1',
+    'clean-text=no cap-numbers=no',
 ]
 OTHER_OPTIONS_CASES = 23
+# The cases of profile 3's text fixes also with each fix off and with the other tokenizers.
+TEXT_FIX_OPTIONS = ['clean-text=no', 'cap-numbers=no', 'clean-text=no cap-numbers=no', 'stop-words=none',
+                    'tokenizer=chars', 'tokenizer=word-ngrams', 'weighting=binary']
+TEXT_FIX_CASES = ('url-list', 'emails', 'percent-escapes', 'markup-page', 'markup-edges',
+                  'script-never-closed', 'markup-only', 'numbers-see-also', 'numbers-table', 'numbers-only',
+                  'markup-html', 'markup-doctype', 'markup-markdown', 'urls', 'english-numbers')
 
 HASH_SEEDS = [0, 1, 12345, 2 ** 64 - 1]
 HASH_INPUTS = [b'', b'the', b'cat', s('中国人'), s('😀'), b'a' * 3, b'a' * 4, b'a' * 8, b'a' * 9,
@@ -368,6 +489,8 @@ def vector_rows():
     runs = [(label, data, repeat, '-') for label, data, repeat in CASES]
     for spec in OTHER_OPTIONS:
         runs += [(label, data, repeat, spec) for label, data, repeat in CASES[:OTHER_OPTIONS_CASES]]
+    for spec in TEXT_FIX_OPTIONS:
+        runs += [(label, data, repeat, spec) for label, data, repeat in CASES if label in TEXT_FIX_CASES]
     for label, data, repeat, spec in runs:
         r = fingerprint(data * repeat, Options(spec))
         result = r['reason'] or '%016x' % r['fingerprint']
