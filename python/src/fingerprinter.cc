@@ -58,7 +58,8 @@ int ResolveThreads(std::optional<int> threads, int fallback) {
 
 class PyFingerprinter {
  public:
-  PyFingerprinter(const std::string& tokenizer, int ngram, bool normalize, py::object stop_words,
+  PyFingerprinter(const std::string& tokenizer, int ngram, bool normalize, bool clean_text, bool cap_numbers,
+                  py::object stop_words,
                   std::optional<std::string> stop_words_file, const std::string& weighting, py::object idf,
                   double idf_default, uint64_t seed, std::optional<std::string> compat, int threads) {
     FingerprintOptions o;
@@ -68,6 +69,8 @@ class PyFingerprinter {
                                      {"word-ngrams", Tokenizer::kWordNgrams}});
     o.ngram = ngram;
     o.normalize = normalize;
+    o.clean_text = clean_text;
+    o.cap_numbers = cap_numbers;
     if (py::isinstance<py::str>(stop_words)) {
       const std::string lang = stop_words.cast<std::string>();
       if (lang != "en" && lang != "zh") throw py::value_error("stop_words '" + lang + "' is not en or zh (or a list of words)");
@@ -212,14 +215,17 @@ Simhash(text).value and ignores the other text options.
 Batch calls release the GIL and run on `threads` threads (0: one per core).
 Single-text calls hold the GIL, so one object may be shared between threads.
 )doc")
-      .def(py::init<const std::string&, int, bool, py::object, std::optional<std::string>, const std::string&,
+      .def(py::init<const std::string&, int, bool, bool, bool, py::object, std::optional<std::string>, const std::string&,
                     py::object, double, uint64_t, std::optional<std::string>, int>(),
            py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = 3, py::arg("normalize") = true,
+           py::arg("clean_text") = true, py::arg("cap_numbers") = true,
            py::arg("stop_words") = py::none(), py::arg("stop_words_file") = py::none(), py::arg("weighting") = "tf",
            py::arg("idf") = py::none(), py::arg("idf_default") = 1.0, py::arg("seed") = 0,
            py::arg("compat") = py::none(), py::arg("threads") = 1,
            R"doc(tokenizer: "words" | "char-ngrams" | "word-ngrams"; ngram: n (1..16) of the n-gram tokenizers;
-normalize: NFKC + case folding; stop_words: "en", "zh" (built-in lists) or a list of words;
+normalize: NFKC + case folding; clean_text: markup, character references, percent-escapes, URLs and
+e-mail addresses made text first (profile 3); cap_numbers: a word without letters counts once (profile 3;
+both False give profile 2's fingerprints); stop_words: "en", "zh" (built-in lists) or a list of words;
 stop_words_file: one word per line; weighting: "tf" | "binary" | "log-tf" | "tf-idf";
 idf: a term<TAB>idf file or a dict (tf-idf); idf_default: idf of unlisted terms (dict only);
 seed: XXH3 seed; compat: None | "python-simhash"; threads: default for batches (0: one per core).

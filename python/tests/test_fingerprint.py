@@ -11,6 +11,8 @@ OPTION_SETS = [
     ({"compat": "python-simhash"}, ["--compat", "python-simhash"]),
     ({"tokenizer": "char-ngrams", "ngram": 4, "stop_words": "en", "weighting": "log-tf", "seed": 9},
      ["--tokenizer", "char-ngrams", "--ngram", "4", "--stop-words", "en", "--weighting", "log-tf", "--seed", "9"]),
+    # Profile 2's fingerprints: the text fixes of profile 3 off.
+    ({"clean_text": False, "cap_numbers": False}, ["--no-clean-text", "--no-cap-numbers"]),
 ]
 
 
