@@ -246,17 +246,25 @@ Status WritePairs(const std::string& path, Deduplicator* dedup, const std::vecto
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int)>& fn) {
-    if (accepted == nullptr) return dedup->ForEachPair(fn);
-    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance));
+  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int, double)>& fn) {
+    if (accepted == nullptr) {
+      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) { return fn(a, b, distance, -1); });
+    }
+    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance, p.similarity));
     return Status::OK();
   };
-  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance) {
+  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance, double similarity) {
     out.append("{\"a\":");
     batch.ids.AppendJson(a, &out);
     out.append(",\"b\":");
     batch.ids.AppendJson(b, &out);
-    out.append(",\"distance\":").append(std::to_string(distance)).append("}\n");
+    out.append(",\"distance\":").append(std::to_string(distance));
+    if (similarity >= 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", similarity);
+      out.append(",\"similarity\":").append(text);
+    }
+    out.append("}\n");
     return file.Put(&out);
   }));
   return file.Close(&out);
@@ -382,7 +390,7 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
   for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
   std::fprintf(stderr,
                "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
-               "%llu accepted%s%s; %s; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
+               "%llu accepted%s%s; %s; texts read again (and shingled, for jaccard) in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
                Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), k,
                second.k_short < 0 ? k : second.k_short, second.short_length,
@@ -539,8 +547,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--scheme", args->scheme,
                   "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");
   sub->add_option("--confirm", args->second.confirm,
-                  "confirm each pair by its texts before it counts: jaccard:T (code point 3-grams), "
-                  "jaccard-words:T, jaccard-chars:T, edit:T (edit-distance similarity)");
+                  "confirm each pair by its texts before it counts: jaccard-shingles:T (the Jaccard truth's word "
+                  "5-shingles), jaccard:T (code point 3-grams), jaccard-words:T, jaccard-chars:T, edit:T "
+                  "(edit-distance similarity)");
   sub->add_option("--k-short", args->second.k_short,
                   "k for pairs with a short document (see --short-length); candidates from the larger k")
       ->check(CLI::Range(0, 15));
@@ -554,7 +563,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                   "numeric JSONL field; missing or null counts as the smallest)")
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "one JSON line per document ('-' = stdout)")->capture_default_str();
-  sub->add_option("--pairs", args->pairs, "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}");
+  sub->add_option("--pairs", args->pairs,
+                  "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}, with \"similarity\":s (the "
+                  "confirmer's) under --confirm");
   sub->add_option("--keep-list", args->keep_list, "write the ids of the documents to keep, one per line");
   sub->add_option("--clusters", args->clusters,
                   "write each cluster of two or more documents with its members and their first words");
