@@ -36,6 +36,7 @@
 #include "tools/dedup_confirm.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
+#include "tools/idf_pass.h"
 #include "tools/json_text.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
@@ -94,10 +95,8 @@ uint64_t CodePoints(std::string_view text) {
   return n;
 }
 
-Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch* batch, Progress* progress,
-                    SecondStageDocuments* second) {
-  FingerprintOptions options;
-  SIMDEX_RETURN_IF_ERROR(MakeFingerprintOptions(args.text, &options));
+Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Keep keep, Deduplicator* dedup,
+                    Batch* batch, Progress* progress, SecondStageDocuments* second) {
   std::unique_ptr<Fingerprinter> prototype;
   SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &prototype));
   DocumentInputs inputs(args.input);
@@ -408,7 +407,7 @@ int RunDedup(DedupArgs args) {
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.against.begin(), args.against.end());
   read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
-  read.push_back(args.text.idf);
+  if (!IdfAuto(args.text)) read.push_back(args.text.idf);
   Status checked = CheckOutputsAreNotInputs(
       {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
       read);
@@ -479,6 +478,27 @@ int RunDedup(DedupArgs args) {
   }
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;
+  // The text options; with --idf auto, a first pass learns the idf, whose
+  // table then takes its bytes from the de-duplicator's memory.
+  FingerprintOptions text_options;
+  std::string learned;
+  if (fingerprints && IdfAuto(args.text)) {
+    return ReportError(kCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
+  }
+  if (!fingerprints) {
+    s = MakeFingerprintOptions(args.text, &text_options, /*allow_auto=*/true);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  }
+  if (!fingerprints && IdfAuto(args.text)) {
+    IdfLearnerStats stats;
+    std::shared_ptr<const IdfTable> table;
+    s = RunIdfPass(kCommand, "--idf auto", args.input, text_options,
+                   {.memory_bytes = options.memory_bytes, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
+                   args.quiet, &table, &stats, &learned);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+    options.memory_bytes -= IdfTableBytes(*table);  // at most half of it (IdfLearner)
+    text_options.idf = std::move(table);
+  }
   options.keep_pairs = !args.pairs.empty() || second.active();
   options.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
                              : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
@@ -500,7 +520,8 @@ int RunDedup(DedupArgs args) {
   Batch batch;
   SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
-                   : AddDocuments(args, keep, dedup.get(), &batch, &progress, second.active() ? &documents : nullptr);
+                   : AddDocuments(args, text_options, keep, dedup.get(), &batch, &progress,
+                                  second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {
     progress.Update("joining " + Count(dedup->size(), "document"));
@@ -524,6 +545,7 @@ int RunDedup(DedupArgs args) {
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
+  if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());
   if (!args.quiet && second.active()) PrintSecondStage(second, k, outcomes, second_stats);
   return 0;
