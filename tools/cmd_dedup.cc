@@ -36,6 +36,7 @@
 #include "tools/dedup_confirm.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
+#include "tools/idf_pass.h"
 #include "tools/json_text.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
@@ -94,10 +95,8 @@ uint64_t CodePoints(std::string_view text) {
   return n;
 }
 
-Status AddDocuments(const DedupArgs& args, Keep keep, Deduplicator* dedup, Batch* batch, Progress* progress,
-                    SecondStageDocuments* second) {
-  FingerprintOptions options;
-  SIMDEX_RETURN_IF_ERROR(MakeFingerprintOptions(args.text, &options));
+Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Keep keep, Deduplicator* dedup,
+                    Batch* batch, Progress* progress, SecondStageDocuments* second) {
   std::unique_ptr<Fingerprinter> prototype;
   SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &prototype));
   DocumentInputs inputs(args.input);
@@ -246,17 +245,25 @@ Status WritePairs(const std::string& path, Deduplicator* dedup, const std::vecto
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int)>& fn) {
-    if (accepted == nullptr) return dedup->ForEachPair(fn);
-    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance));
+  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int, double)>& fn) {
+    if (accepted == nullptr) {
+      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) { return fn(a, b, distance, -1); });
+    }
+    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance, p.similarity));
     return Status::OK();
   };
-  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance) {
+  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance, double similarity) {
     out.append("{\"a\":");
     batch.ids.AppendJson(a, &out);
     out.append(",\"b\":");
     batch.ids.AppendJson(b, &out);
-    out.append(",\"distance\":").append(std::to_string(distance)).append("}\n");
+    out.append(",\"distance\":").append(std::to_string(distance));
+    if (similarity >= 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", similarity);
+      out.append(",\"similarity\":").append(text);
+    }
+    out.append("}\n");
     return file.Put(&out);
   }));
   return file.Close(&out);
@@ -382,7 +389,7 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
   for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
   std::fprintf(stderr,
                "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
-               "%llu accepted%s%s; %s; texts read again in %.3f s, confirmed in %.3f s (%.2f us per "
+               "%llu accepted%s%s; %s; texts read again (and shingled, for jaccard) in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
                Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), k,
                second.k_short < 0 ? k : second.k_short, second.short_length,
@@ -400,7 +407,7 @@ int RunDedup(DedupArgs args) {
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.against.begin(), args.against.end());
   read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
-  read.push_back(args.text.idf);
+  if (!IdfAuto(args.text)) read.push_back(args.text.idf);
   Status checked = CheckOutputsAreNotInputs(
       {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
       read);
@@ -471,6 +478,27 @@ int RunDedup(DedupArgs args) {
   }
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;
+  // The text options; with --idf auto, a first pass learns the idf, whose
+  // table then takes its bytes from the de-duplicator's memory.
+  FingerprintOptions text_options;
+  std::string learned;
+  if (fingerprints && IdfAuto(args.text)) {
+    return ReportError(kCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
+  }
+  if (!fingerprints) {
+    s = MakeFingerprintOptions(args.text, &text_options, /*allow_auto=*/true);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  }
+  if (!fingerprints && IdfAuto(args.text)) {
+    IdfLearnerStats stats;
+    std::shared_ptr<const IdfTable> table;
+    s = RunIdfPass(kCommand, "--idf auto", args.input, text_options,
+                   {.memory_bytes = options.memory_bytes, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
+                   args.quiet, &table, &stats, &learned);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+    options.memory_bytes -= IdfTableBytes(*table);  // at most half of it (IdfLearner)
+    text_options.idf = std::move(table);
+  }
   options.keep_pairs = !args.pairs.empty() || second.active();
   options.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
                              : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
@@ -492,7 +520,8 @@ int RunDedup(DedupArgs args) {
   Batch batch;
   SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
-                   : AddDocuments(args, keep, dedup.get(), &batch, &progress, second.active() ? &documents : nullptr);
+                   : AddDocuments(args, text_options, keep, dedup.get(), &batch, &progress,
+                                  second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {
     progress.Update("joining " + Count(dedup->size(), "document"));
@@ -516,6 +545,7 @@ int RunDedup(DedupArgs args) {
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
+  if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());
   if (!args.quiet && second.active()) PrintSecondStage(second, k, outcomes, second_stats);
   return 0;
@@ -539,8 +569,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--scheme", args->scheme,
                   "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");
   sub->add_option("--confirm", args->second.confirm,
-                  "confirm each pair by its texts before it counts: jaccard:T (code point 3-grams), "
-                  "jaccard-words:T, jaccard-chars:T, edit:T (edit-distance similarity)");
+                  "confirm each pair by its texts before it counts: jaccard-shingles:T (the Jaccard truth's word "
+                  "5-shingles), jaccard:T (code point 3-grams), jaccard-words:T, jaccard-chars:T, edit:T "
+                  "(edit-distance similarity)");
   sub->add_option("--k-short", args->second.k_short,
                   "k for pairs with a short document (see --short-length); candidates from the larger k")
       ->check(CLI::Range(0, 15));
@@ -554,7 +585,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                   "numeric JSONL field; missing or null counts as the smallest)")
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "one JSON line per document ('-' = stdout)")->capture_default_str();
-  sub->add_option("--pairs", args->pairs, "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}");
+  sub->add_option("--pairs", args->pairs,
+                  "write every pair within k: {\"a\":id,\"b\":id,\"distance\":d}, with \"similarity\":s (the "
+                  "confirmer's) under --confirm");
   sub->add_option("--keep-list", args->keep_list, "write the ids of the documents to keep, one per line");
   sub->add_option("--clusters", args->clusters,
                   "write each cluster of two or more documents with its members and their first words");

@@ -213,8 +213,8 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
                   "repeatable (default: every tokenizer x weighting x stop words, and python-simhash)")
       ->allow_extra_args(false);
   sub->add_option("--confirm", args->confirm,
-                  "second stage: pairs within k count only if confirmed (jaccard:T, jaccard-words:T, "
-                  "jaccard-chars:T, edit:T)");
+                  "second stage: pairs within k count only if confirmed (jaccard-shingles:T, jaccard:T, "
+                  "jaccard-words:T, jaccard-chars:T, edit:T)");
   sub->add_option("--max-k", args->max_k, "largest k evaluated")->check(CLI::Range(0, 64))->capture_default_str();
   sub->add_option("--bounds", args->bounds, "length bucket bounds in code points (shorter text of a pair)")
       ->delimiter(',')

@@ -16,9 +16,11 @@
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
+#include "tools/idf_pass.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
+#include "tools/size_argument.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -33,6 +35,8 @@ struct FingerprintArgs {
   std::string output = "-";
   bool binary = false;
   TextOptionArgs text;
+  std::string memory;  // --idf auto's bound
+  std::string tmpdir;
   int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   bool quiet = false;
 };
@@ -69,7 +73,7 @@ int RunFingerprint(FingerprintArgs args) {
   args.input.format = args.format;
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
-  read.push_back(args.text.idf);
+  if (!IdfAuto(args.text)) read.push_back(args.text.idf);
   Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/true);
   // A fingerprint file (by its name or its content) is not fingerprinted
@@ -89,8 +93,22 @@ int RunFingerprint(FingerprintArgs args) {
     for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", io::Printable(note).c_str());
   }
   FingerprintOptions options;
-  s = MakeFingerprintOptions(args.text, &options);
-  if (!s.ok()) return ReportError("fingerprint", s);
+  s = MakeFingerprintOptions(args.text, &options, /*allow_auto=*/true);
+  if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
+  size_t memory = size_t{1} << 30;
+  if (!args.memory.empty() && !ParseSize(args.memory, &memory)) {
+    return ReportError("fingerprint", "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  }
+  std::string learned;
+  if (IdfAuto(args.text)) {
+    IdfLearnerStats stats;
+    std::shared_ptr<const IdfTable> table;
+    s = RunIdfPass("fingerprint", "--idf auto", args.input, options,
+                   {.memory_bytes = memory, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
+                   args.quiet, &table, &stats, &learned);
+    if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
+    options.idf = std::move(table);
+  }
   std::unique_ptr<Fingerprinter> prototype;
   s = Fingerprinter::Create(options, &prototype);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
@@ -127,6 +145,7 @@ int RunFingerprint(FingerprintArgs args) {
   if (s.ok()) s = writer->Finish();
   progress.Done();
   if (!s.ok()) return ReportError("fingerprint", s);
+  if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex fingerprint: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(tally, inputs, progress.Seconds());
   if (!args.quiet || inputs.skipped() > 0) inputs.PrintSkipped("fingerprint");
   return 0;
@@ -149,6 +168,8 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
       ->capture_default_str();
   sub->add_flag("--binary", args->binary, "write the binary form (docs/fingerprint-files.md)");
   AddTextOptions(sub, &args->text);
+  sub->add_option("--memory", args->memory, "--idf auto: memory bound of the first pass, e.g. 512M (default 1G)");
+  sub->add_option("--tmpdir", args->tmpdir, "--idf auto: directory for spilled sorts (default: $TMPDIR or /tmp)");
   sub->add_option("--threads", args->threads, "worker threads")->check(CLI::Range(1, 1024))->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
   sub->footer(

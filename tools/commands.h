@@ -35,6 +35,7 @@ void AddInspectCommand(CLI::App& app, CommandRunner* run);
 void AddVerifyCommand(CLI::App& app, CommandRunner* run);
 void AddServeCommand(CLI::App& app, CommandRunner* run);
 void AddImportCommand(CLI::App& app, CommandRunner* run);
+void AddIdfCommand(CLI::App& app, CommandRunner* run);
 
 // Exit codes of every subcommand.
 inline constexpr int kExitFailure = 1;

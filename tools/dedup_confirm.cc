@@ -49,16 +49,29 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
     for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    std::vector<std::string> texts(wanted.size());
-    SIMDEX_RETURN_IF_ERROR(
-        ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) { texts[i] = doc.text; }));
-    auto text_of = [&](uint32_t o) -> const std::string& {
-      return texts[static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin())];
+    auto place_of = [&](uint32_t o) {
+      return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
     };
+    // Jaccard: each text's shingles, made once; the edit distance needs the texts.
+    const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
+    std::vector<std::vector<uint64_t>> shingles(by_shingles ? wanted.size() : 0);
+    std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
+    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) {
+      if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
+      else texts[i] = doc.text;
+    }));
     stats->seconds_texts = Seconds(start);
     start = Clock::now();
-    for (const AcceptedPair& p : candidates) {
-      if (confirmer->Confirms(text_of(p.a), text_of(p.b))) accepted->push_back(p);
+    for (AcceptedPair p : candidates) {
+      const size_t a = place_of(p.a), b = place_of(p.b);
+      if (by_shingles) {
+        p.similarity = Confirmer::JaccardOfShingles(shingles[a], shingles[b]);
+      } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
+        p.similarity = confirmer->Similarity(texts[a], texts[b]);
+      } else {
+        continue;
+      }
+      if (p.similarity >= options.threshold) accepted->push_back(p);
     }
     stats->seconds_confirm = Seconds(start);
   }

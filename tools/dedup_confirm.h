@@ -54,6 +54,7 @@ struct DedupOutcomes {
 struct AcceptedPair {
   uint32_t a, b;  // ordinals, a < b
   int distance;
+  double similarity = -1;  // the confirmer's, in [0, 1]; -1 without --confirm
 };
 
 // The k the self-join must use: the larger of k and k_short.
@@ -61,7 +62,9 @@ inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, a
 
 // Runs the second stage after dedup->Finish() (which kept its pairs):
 // REQUIRES: the inputs can be read again (no standard input); documents
-// holds every document added. Fills outcomes->replaced and *accepted (by a,
+// holds every document added. A Jaccard confirmer shingles each text of a
+// candidate pair once (only the shingle hashes are kept), then each pair
+// costs one merge of two sorted lists. Fills outcomes->replaced and *accepted (by a,
 // then b). Index matches count only within k (stored texts are not at hand
 // to confirm them).
 Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,

@@ -16,8 +16,10 @@
 #include <memory>
 
 #include "simdex/confirm.h"
+#include "simdex/idf_learner.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
+#include "tools/idf_pass.h"
 #include "tools/json_text.h"
 
 namespace simdex::tools {
@@ -237,8 +239,15 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
 
 }  // namespace
 
-Status FingerprintAll(const FingerprintOptions& options, std::span<const std::string_view> texts,
+Status FingerprintAll(const FingerprintOptions& given, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out) {
+  FingerprintOptions options = given;
+  if (options.weighting == Weighting::kTfIdf && options.idf == nullptr) {  // "idf-auto": learned from the set
+    std::unique_ptr<IdfLearner> learner;
+    SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, {.tmpdir = SpillDirectory("")}, &learner));
+    for (std::string_view t : texts) SIMDEX_RETURN_IF_ERROR(learner->Add(t));
+    SIMDEX_RETURN_IF_ERROR(learner->Finish(&options.idf));
+  }
   std::unique_ptr<Fingerprinter> fingerprinter;
   SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &fingerprinter));
   out->clear();

@@ -31,7 +31,8 @@ struct TruthEvalArgs {
   bool quiet = false;
 };
 
-// out[i] = the fingerprint of texts[i] under options.
+// out[i] = the fingerprint of texts[i] under options; tf-idf without a table
+// (the configuration "idf-auto") learns the table from the texts first.
 Status FingerprintAll(const FingerprintOptions& options, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out);
 

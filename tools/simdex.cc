@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   simdex::tools::AddVerifyCommand(app, &run);
   simdex::tools::AddServeCommand(app, &run);
   simdex::tools::AddImportCommand(app, &run);
+  simdex::tools::AddIdfCommand(app, &run);
   // "simdex nosuch" and "simdex" name the problem and the commands (CLI11
   // would say only that a subcommand is required).
   std::string commands;

@@ -20,10 +20,12 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
                   "repeatable")
       ->allow_extra_args(false);
   sub->add_flag("--no-stop-words", args->no_stop_words, "keep every feature (no stop words)");
-  sub->add_option("--weighting", args->weighting, "feature weights: tf, binary, log-tf, tf-idf (needs --idf)")
-      ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf"}))
-      ->capture_default_str();
-  sub->add_option("--idf", args->idf, "term<TAB>idf file for tf-idf weighting");
+  sub->add_option("--weighting", args->weighting,
+                  "feature weights: tf, binary, log-tf, tf-idf (needs --idf) (default: tf, or tf-idf with --idf)")
+      ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf"}));
+  sub->add_option("--idf", args->idf,
+                  "tf-idf weighting with idf from a term<TAB>idf file (`simdex idf` writes one), or 'auto': learned "
+                  "from the batch in a first pass (dedup, fingerprint; docs/fingerprint.md)");
   sub->add_option("--seed", args->seed, "seed of the feature hash")->capture_default_str();
   sub->add_option("--compat", args->compat,
                   "python-simhash: reproduce the Python simhash package (ignores the text options)")
@@ -31,7 +33,7 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
       ->capture_default_str();
 }
 
-Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options) {
+Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options, bool allow_auto) {
   if (args.compat == "python-simhash") options->compat = Compat::kPythonSimhash;
   if (args.tokenizer == "char-ngrams") options->tokenizer = Tokenizer::kCharNgrams;
   if (args.tokenizer == "word-ngrams") options->tokenizer = Tokenizer::kWordNgrams;
@@ -51,7 +53,20 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   if (args.weighting == "binary") options->weighting = Weighting::kBinary;
   if (args.weighting == "log-tf") options->weighting = Weighting::kLogTf;
   if (args.weighting == "tf-idf") options->weighting = Weighting::kTfIdf;
-  if (!args.idf.empty()) {
+  if (!args.idf.empty() && !args.weighting.empty() && args.weighting != "tf-idf") {
+    return Status::InvalidArgument("--idf weighs features by tf-idf; --weighting " + args.weighting +
+                                   " contradicts it");
+  }
+  if (!args.idf.empty()) options->weighting = Weighting::kTfIdf;
+  if (IdfAuto(args) && args.compat == "python-simhash") {
+    return Status::InvalidArgument("--idf auto: the python-simhash profile has no idf weighting");
+  }
+  if (IdfAuto(args) && !allow_auto) {
+    return Status::InvalidArgument(
+        "--idf auto learns from a batch, which this command does not have: give a term<TAB>idf file "
+        "(`simdex idf -o FILE DOCUMENTS` learns one)");
+  }
+  if (!args.idf.empty() && !IdfAuto(args)) {
     auto table = std::make_shared<IdfTable>();
     SIMDEX_RETURN_IF_ERROR(IdfTable::Load(args.idf, options->normalize, table.get()));
     options->idf = std::move(table);

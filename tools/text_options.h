@@ -22,8 +22,8 @@ struct TextOptionArgs {
   bool no_cap_numbers = false;
   std::vector<std::string> stop_words;  // empty: the library's default lists
   bool no_stop_words = false;
-  std::string weighting = "tf";
-  std::string idf;
+  std::string weighting;  // empty: tf, or tf-idf with --idf
+  std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/idf_pass.h) or empty
   uint64_t seed = 0;
   std::string compat = "none";
 };
@@ -33,8 +33,14 @@ struct TextOptionArgs {
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 
 // The fingerprint options the arguments name; a stop-word or idf file that
-// cannot be loaded is an error (the rest was checked by the parser).
-Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options);
+// cannot be loaded is an error (the rest was checked by the parser). --idf
+// weighs by tf-idf: a --weighting other than tf-idf with it is an error.
+// With allow_auto, "--idf auto" gives weighting tf-idf and no table yet (the
+// caller learns it: tools/idf_pass.h); without, it is an error saying so.
+Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options, bool allow_auto = false);
+
+// True when --idf auto was given.
+inline bool IdfAuto(const TextOptionArgs& args) { return args.idf == "auto"; }
 
 }  // namespace simdex::tools
 

@@ -9,7 +9,7 @@ namespace simdex {
 Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out) {
   auto bad = [spec](const std::string& why) {
     return Status::InvalidArgument("confirm spec '" + std::string(spec) + "': " + why +
-                                   " (expected jaccard:T, jaccard-words:T, jaccard-chars:T or edit:T)");
+                                   " (expected jaccard:T, jaccard-words:T, jaccard-chars:T, jaccard-shingles:T or edit:T)");
   };
   const size_t colon = spec.rfind(':');
   if (colon == std::string_view::npos) return bad("no ':' before the threshold");
@@ -28,6 +28,10 @@ Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out) {
     o.measure = ConfirmMeasure::kJaccard;
     o.unit = ShingleUnit::kWords;
     o.n = 2;
+  } else if (measure == "jaccard-shingles") {
+    o.measure = ConfirmMeasure::kJaccard;
+    o.unit = ShingleUnit::kTruthShingles;
+    o.n = 5;
   } else if (measure == "edit" && digits.empty()) {
     o.measure = ConfirmMeasure::kEditDistance;
   } else {
@@ -55,8 +59,10 @@ std::string ConfirmSpecName(const ConfirmOptions& options) {
   char threshold[32];
   std::snprintf(threshold, sizeof threshold, "%g", options.threshold);
   if (options.measure == ConfirmMeasure::kEditDistance) return std::string("edit:") + threshold;
-  return std::string(options.unit == ShingleUnit::kWords ? "jaccard-words" : "jaccard-chars") +
-         std::to_string(options.n) + ":" + threshold;
+  const char* measure = options.unit == ShingleUnit::kWords            ? "jaccard-words"
+                        : options.unit == ShingleUnit::kTruthShingles ? "jaccard-shingles"
+                                                                      : "jaccard-chars";
+  return std::string(measure) + std::to_string(options.n) + ":" + threshold;
 }
 
 }  // namespace simdex

@@ -6,17 +6,26 @@
 #include "engine/confirm/edit_distance.h"
 #include "engine/confirm/shingle_set.h"
 #include "simdex/confirm.h"
+#include "simdex/eval.h"
 
 namespace simdex {
 
 struct Confirmer::Rep {
   ConfirmOptions options;
-  std::unique_ptr<confirm::ShingleSetMaker> shingles;  // kJaccard
-  std::unique_ptr<confirm::EditText> edit_text;        // kEditDistance
+  // kJaccard: the ICU words or code points of the fingerprints' tokenizers,
+  // or the Jaccard truth's shingles (kTruthShingles).
+  std::unique_ptr<confirm::ShingleSetMaker> shingles;
+  std::unique_ptr<ShingleMaker> truth_shingles;
+  std::unique_ptr<confirm::EditText> edit_text;  // kEditDistance
   std::vector<uint64_t> set_a, set_b;
   std::vector<char32_t> text_a, text_b;
 
   Status Init() {
+    if (options.measure == ConfirmMeasure::kJaccard && options.unit == ShingleUnit::kTruthShingles) {
+      ShingleOptions truth;
+      truth.word_n = truth.char_n = options.n;
+      return ShingleMaker::Create(truth, &truth_shingles);
+    }
     if (options.measure == ConfirmMeasure::kJaccard) {
       return confirm::ShingleSetMaker::Create(options.unit, options.n, &shingles);
     }
@@ -24,11 +33,19 @@ struct Confirmer::Rep {
     return edit_text->Init();
   }
 
+  void Shingles(std::string_view text, std::vector<uint64_t>* out) {
+    if (truth_shingles) {
+      truth_shingles->Make(text, out);
+    } else {
+      shingles->Make(text, out);
+    }
+  }
+
   // The similarity, or any value below `floor` once it is known to be below.
   double Similarity(std::string_view a, std::string_view b, double floor) {
     if (options.measure == ConfirmMeasure::kJaccard) {
-      shingles->Make(a, &set_a);
-      shingles->Make(b, &set_b);
+      Shingles(a, &set_a);
+      Shingles(b, &set_b);
       const size_t small = std::min(set_a.size(), set_b.size()), large = std::max(set_a.size(), set_b.size());
       // |A ∩ B| / |A ∪ B| <= min / max.
       if (large == 0 || static_cast<double>(small) / static_cast<double>(large) < floor) {
@@ -58,6 +75,10 @@ Status Confirmer::Create(const ConfirmOptions& options, std::unique_ptr<Confirme
   if (options.measure != ConfirmMeasure::kJaccard && options.measure != ConfirmMeasure::kEditDistance) {
     return Status::InvalidArgument("confirm options: unknown measure");
   }
+  if (options.unit != ShingleUnit::kWords && options.unit != ShingleUnit::kCodePoints &&
+      options.unit != ShingleUnit::kTruthShingles) {
+    return Status::InvalidArgument("confirm options: unknown shingle unit");
+  }
   auto rep = std::make_unique<Rep>();
   rep->options = options;
   SIMDEX_RETURN_IF_ERROR(rep->Init());
@@ -72,6 +93,7 @@ std::unique_ptr<Confirmer> Confirmer::Clone() const {
   auto rep = std::make_unique<Rep>();
   rep->options = rep_->options;
   if (rep_->shingles) rep->shingles = rep_->shingles->Clone();
+  if (rep_->truth_shingles) (void)rep->Init();  // succeeded for the original
   if (rep_->edit_text) {
     rep->edit_text = std::make_unique<confirm::EditText>();
     (void)rep->edit_text->Init();  // succeeded for the original
@@ -85,6 +107,12 @@ double Confirmer::Similarity(std::string_view a, std::string_view b) { return re
 
 bool Confirmer::Confirms(std::string_view a, std::string_view b) {
   return rep_->Similarity(a, b, rep_->options.threshold) >= rep_->options.threshold;
+}
+
+void Confirmer::Shingles(std::string_view text, std::vector<uint64_t>* out) { rep_->Shingles(text, out); }
+
+double Confirmer::JaccardOfShingles(std::span<const uint64_t> a, std::span<const uint64_t> b) {
+  return confirm::Jaccard(a, b);
 }
 
 }  // namespace simdex

@@ -27,7 +27,7 @@ void ShingleSetMaker::Make(std::string_view utf8_text, std::vector<uint64_t>* ou
   std::sort(out->begin(), out->end());  // distinct already: the table counts by hash
 }
 
-double Jaccard(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+double Jaccard(std::span<const uint64_t> a, std::span<const uint64_t> b) {
   size_t common = 0;
   for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
     if (a[i] < b[j]) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -33,7 +34,7 @@ class ShingleSetMaker {
 };
 
 // |a ∩ b| / |a ∪ b| of two sorted distinct lists; 0 when both are empty.
-double Jaccard(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+double Jaccard(std::span<const uint64_t> a, std::span<const uint64_t> b);
 
 }  // namespace simdex::confirm
 

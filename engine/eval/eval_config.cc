@@ -51,6 +51,9 @@ Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
       o.weighting = Weighting::kBinary;
     } else if (word == "log-tf") {
       o.weighting = Weighting::kLogTf;
+    } else if (word == "idf-auto") {
+      o.weighting = Weighting::kTfIdf;  // the table is learned from each set evaluated
+      o.idf = nullptr;
     } else if (word == "stop") {
       o.stop_words = DefaultStopWords();
     } else if (word == "no-stop") {

@@ -196,10 +196,22 @@ Status EvaluateAgainstTruth(std::span<const std::string_view> texts, std::span<c
     if (fingerprints[a].empty() || fingerprints[b].empty()) return -1;
     return HammingDistance(fingerprints[a].fingerprint, fingerprints[b].fingerprint);
   };
+  // A Jaccard confirmer shingles each text once, when a pair first needs it.
+  Confirmer* confirmer = options.confirmer;
+  const bool by_shingles = confirmer != nullptr && confirmer->options().measure == ConfirmMeasure::kJaccard;
+  std::vector<std::vector<uint64_t>> shingles(by_shingles ? texts.size() : 0);
+  std::vector<bool> shingled(shingles.size(), false);
+  auto shingles_of = [&](size_t d) -> const std::vector<uint64_t>& {
+    if (!shingled[d]) confirmer->Shingles(texts[d], &shingles[d]);
+    shingled[d] = true;
+    return shingles[d];
+  };
   auto accept = [&](size_t a, size_t b, TruthBucket* bucket) {
-    if (options.confirmer == nullptr) return true;
+    if (confirmer == nullptr) return true;
     ++bucket->confirm_calls;
-    const bool yes = options.confirmer->Confirms(texts[a], texts[b]);
+    const bool yes = by_shingles ? Confirmer::JaccardOfShingles(shingles_of(a), shingles_of(b)) >=
+                                       confirmer->options().threshold
+                                 : confirmer->Confirms(texts[a], texts[b]);
     bucket->confirmed += yes;
     return yes;
   };

@@ -38,6 +38,11 @@ Status ValidateOptions(const FingerprintOptions& o) {
       if (o.idf == nullptr) {
         return Status::InvalidArgument("fingerprint options: weighting tf-idf needs an idf table");
       }
+      if (o.idf->keyed_by_hash() && o.idf->hash_seed() != o.seed) {
+        return Status::InvalidArgument("fingerprint options: the idf table is keyed by hashes of seed " +
+                                       std::to_string(o.idf->hash_seed()) + ", not the options' seed " +
+                                       std::to_string(o.seed));
+      }
       break;
     default:
       return Status::InvalidArgument("fingerprint options: unknown weighting " +
@@ -91,7 +96,8 @@ struct Fingerprinter::Rep {
       case Weighting::kBinary: return 1.0;
       case Weighting::kLogTf: return 1.0 + std::log(static_cast<double>(e.count));
       case Weighting::kTfIdf:
-        return static_cast<double>(e.count) * options.idf->Lookup(table.text(e));
+        return static_cast<double>(e.count) *
+               (options.idf->keyed_by_hash() ? options.idf->LookupHash(e.hash) : options.idf->Lookup(table.text(e)));
     }
     return 0.0;
   }
@@ -233,10 +239,24 @@ const FingerprintOptions& Fingerprinter::options() const { return rep_->options;
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
   if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
-  rep_->table.set_keep_text(rep_->options.weighting == Weighting::kTfIdf);
+  rep_->table.set_keep_text(rep_->options.weighting == Weighting::kTfIdf && !rep_->options.idf->keyed_by_hash());
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
   return rep_->Finish(stats);
+}
+
+void Fingerprinter::FeatureHashes(std::string_view utf8_text, std::vector<uint64_t>* hashes,
+                                  std::vector<std::string>* texts) {
+  hashes->clear();
+  if (texts != nullptr) texts->clear();
+  if (rep_->python_compat()) return;
+  rep_->table.set_keep_text(texts != nullptr);
+  text::ExtractStats stats;
+  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
+  for (const text::FeatureEntry& e : rep_->table.entries()) {
+    hashes->push_back(e.hash);
+    if (texts != nullptr) texts->emplace_back(rep_->table.text(e));
+  }
 }
 
 void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<WeightedFeature>* out) {

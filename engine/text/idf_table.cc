@@ -1,9 +1,12 @@
 // IdfTable: idf values by term, loaded from `term<TAB>idf` files.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "engine/text/list_file.h"
 #include "engine/text/normalizer.h"
@@ -18,10 +21,23 @@ struct TermHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
 };
 
+Status ParseIdf(std::string_view value, const std::string& path, size_t number, double* idf) {
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), *idf);
+  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(*idf) || *idf < 0) {
+    return Status::InvalidArgument(path + ":" + std::to_string(number) + ": idf '" + std::string(value) +
+                                   "' is not a finite number >= 0");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 struct IdfTable::Rep {
   std::unordered_map<std::string, double, TermHash, std::equal_to<>> idf;
+  // FromHashes: sorted by hash.
+  bool keyed_by_hash = false;
+  uint64_t seed = 0;
+  std::vector<std::pair<uint64_t, double>> by_hash;
 };
 
 IdfTable::IdfTable() : rep_(new Rep) {}
@@ -36,12 +52,39 @@ double IdfTable::Lookup(std::string_view term) const {
   return it == rep_->idf.end() ? default_idf_ : it->second;
 }
 
-size_t IdfTable::size() const { return rep_->idf.size(); }
+size_t IdfTable::size() const { return rep_->keyed_by_hash ? rep_->by_hash.size() : rep_->idf.size(); }
+
+IdfTable IdfTable::FromHashes(std::vector<std::pair<uint64_t, double>> idf, uint64_t seed, double default_idf) {
+  IdfTable table;
+  table.rep_->keyed_by_hash = true;
+  table.rep_->seed = seed;
+  table.rep_->by_hash = std::move(idf);
+  table.default_idf_ = default_idf;
+  return table;
+}
+
+std::span<const std::pair<uint64_t, double>> IdfTable::hash_entries() const { return rep_->by_hash; }
+
+bool IdfTable::keyed_by_hash() const { return rep_->keyed_by_hash; }
+uint64_t IdfTable::hash_seed() const { return rep_->seed; }
+
+double IdfTable::LookupHash(uint64_t hash) const {
+  const auto& v = rep_->by_hash;
+  auto it = std::lower_bound(v.begin(), v.end(), hash,
+                             [](const std::pair<uint64_t, double>& e, uint64_t h) { return e.first < h; });
+  return it != v.end() && it->first == hash ? it->second : default_idf_;
+}
 
 Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
   text::CaseFoldNormalizer normalizer;
   if (normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
   IdfTable table;
+  table.default_idf_ = out->default_idf_;
+  auto comment = [&](std::string_view line, size_t number) {
+    constexpr std::string_view kDefault = "#default-idf\t";
+    if (!line.starts_with(kDefault)) return Status::OK();
+    return ParseIdf(text::TrimBlanks(line.substr(kDefault.size())), path, number, &table.default_idf_);
+  };
   SIMDEX_RETURN_IF_ERROR(text::ForEachListLine(path, [&](std::string_view line, size_t number) {
     auto where = [&] { return path + ":" + std::to_string(number) + ": "; };
     size_t tab = line.rfind('\t');
@@ -52,16 +95,11 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
     std::string_view value = text::TrimBlanks(line.substr(tab + 1));
     if (term.empty()) return Status::InvalidArgument(where() + "empty term");
     double idf = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), idf);
-    if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(idf) ||
-        idf < 0) {
-      return Status::InvalidArgument(where() + "idf '" + std::string(value) +
-                                     "' is not a finite number >= 0");
-    }
+    const Status parsed = ParseIdf(value, path, number, &idf);
+    if (!parsed.ok()) return parsed;
     table.Set(normalize ? normalizer.NormalizeUtf8(term) : std::string(term), idf);
     return Status::OK();
-  }));
-  table.default_idf_ = out->default_idf_;
+  }, comment));
   *out = std::move(table);
   return Status::OK();
 }

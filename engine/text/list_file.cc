@@ -14,8 +14,8 @@ std::string_view TrimBlanks(std::string_view line) {
   return line.substr(b, e - b);
 }
 
-Status ForEachListLine(const std::string& path,
-                       const std::function<Status(std::string_view, size_t)>& fn) {
+Status ForEachListLine(const std::string& path, const std::function<Status(std::string_view, size_t)>& fn,
+                       const std::function<Status(std::string_view, size_t)>& comment) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream contents;
@@ -31,6 +31,9 @@ Status ForEachListLine(const std::string& path,
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::string_view trimmed = TrimBlanks(line);
+    if (!trimmed.empty() && trimmed.front() == '#' && comment) {
+      SIMDEX_RETURN_IF_ERROR(comment(line.substr(line.find('#')), line_number));
+    }
     if (trimmed.empty() || trimmed.front() == '#') continue;
     SIMDEX_RETURN_IF_ERROR(fn(line, line_number));
   }

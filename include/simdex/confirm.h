@@ -6,10 +6,14 @@
 //
 //   kJaccard:      |A ∩ B| / |A ∪ B| of the two texts' shingle sets, where
 //                  a shingle is n consecutive words (ICU words, as the
-//                  fingerprints' words tokenizer) or n consecutive code
+//                  fingerprints' words tokenizer), n consecutive code
 //                  points (letters, marks and numbers only, as the char
-//                  n-gram tokenizer), after NFKC + case folding. Shingles
-//                  are compared by their 64-bit XXH3 hashes.
+//                  n-gram tokenizer), or the Jaccard truth's shingle
+//                  (ShingleUnit::kTruthShingles), after NFKC + case folding.
+//                  Shingles are compared by their 64-bit XXH3 hashes: each
+//                  text becomes its sorted distinct hashes, and two sorted
+//                  lists are merged to count the shared ones (exact on the
+//                  hashes; include/simdex/eval.h bounds the collisions).
 //   kEditDistance: 1 - d / max(|a|, |b|), d the Levenshtein distance of the
 //                  two texts as code points, after NFKC + case folding and
 //                  with every run of white space made one space (leading and
@@ -50,6 +54,12 @@ enum class ConfirmMeasure {
 enum class ShingleUnit {
   kWords,       // n consecutive ICU words
   kCodePoints,  // n consecutive letters, marks or numbers
+  // The shingles of `simdex eval --truth jaccard` (ShingleMaker in
+  // include/simdex/eval.h, word_n = char_n = n): n words split at white
+  // space (punctuation kept in its word) for spaced text, n code points
+  // without the spaces for unspaced text (Chinese, Japanese, Thai, ...).
+  // With n = 5 the confirmer's similarity is the truth's Jaccard.
+  kTruthShingles,
 };
 
 struct ConfirmOptions {
@@ -63,10 +73,12 @@ struct ConfirmOptions {
 };
 
 // Parses "jaccard:T" (shingles of 3 code points), "jaccard-chars:T" (the
-// same), "jaccard-words:T" (shingles of 2 words) or "edit:T", with T a number
-// in [0, 1], and an optional shingle length after the measure
-// ("jaccard-chars4:0.6", "jaccard-words3:0.5"). InvalidArgument naming the
-// spec otherwise; *out is untouched then.
+// same), "jaccard-words:T" (shingles of 2 words), "jaccard-shingles:T" (the
+// Jaccard truth's shingles of 5 words, or of 5 code points for unspaced
+// text) or "edit:T", with T a number in [0, 1], and an optional shingle
+// length after the measure ("jaccard-chars4:0.6", "jaccard-words3:0.5",
+// "jaccard-shingles5:0.8"). InvalidArgument naming the spec otherwise; *out
+// is untouched then.
 Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out);
 // The spec ParseConfirmSpec would read back ("jaccard-chars3:0.5").
 std::string ConfirmSpecName(const ConfirmOptions& options);
@@ -87,6 +99,15 @@ class Confirmer {
   // Similarity(a, b) >= threshold. May stop early when the lengths alone
   // rule the pair out (the answer is the same).
   bool Confirms(std::string_view a, std::string_view b);
+
+  // For comparing a text with many others without shingling it each time
+  // (the Jaccard measures): replaces *out with the sorted distinct shingle
+  // hashes of the UTF-8 text. JaccardOfShingles of two such lists equals
+  // Similarity of the two texts. REQUIRES: options().measure == kJaccard.
+  void Shingles(std::string_view text, std::vector<uint64_t>* out);
+  // |a ∩ b| / |a ∪ b| of two sorted lists of distinct hashes, by one merge
+  // (O(|a| + |b|)); 0 when both are empty.
+  static double JaccardOfShingles(std::span<const uint64_t> a, std::span<const uint64_t> b);
 
  private:
   struct Rep;

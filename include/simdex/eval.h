@@ -51,7 +51,10 @@ Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* o
 // alone), then any of the weighting ("tf",
 // "binary", "log-tf"), "stop" (the built-in English and Chinese stop words)
 // or "no-stop", "no-normalize", "no-clean-text" and "no-cap-numbers" (profile 2's
-// text and number weights). Unnamed options keep the library's
+// text and number weights), and "idf-auto" (tf-idf with the idf learned
+// from the set evaluated, as `--idf auto` learns it from a batch: the options
+// come back with weighting kTfIdf and no table, which the caller learns;
+// include/simdex/idf_learner.h). Unnamed options keep the library's
 // defaults. Example: "chars3,log-tf,no-stop". InvalidArgument otherwise.
 Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out);
 

@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "simdex/status.h"
@@ -99,17 +100,31 @@ enum class EmptyReason {
 // A short stable name: "no-text", "no-features", "all-stop-words", "zero-weight" ("" for kNotEmpty).
 const char* EmptyReasonName(EmptyReason reason);
 
-// idf values loaded from a `term<TAB>idf` file.
+// idf values loaded from a `term<TAB>idf` file, or learned from a batch
+// (include/simdex/idf_learner.h: then keyed by the features' hashes).
 class IdfTable {
  public:
   // Reads one `term<TAB>idf` pair per line (UTF-8; blank lines and lines
-  // starting with '#' ignored). Terms are normalized with `normalize` as the
-  // fingerprinter would. A malformed line is an InvalidArgument naming file
-  // and line.
+  // starting with '#' ignored, except one `#default-idf<TAB>X` line, which
+  // sets default_idf(): the idf of every term the file does not list).
+  // Terms are normalized with `normalize` as the fingerprinter would. A
+  // malformed line is an InvalidArgument naming file and line.
   static Status Load(const std::string& path, bool normalize, IdfTable* out);
+  // A table keyed by feature hash (XXH3-64 of the feature with `seed`, as
+  // Fingerprinter::FeatureHashes gives them): the idf of the feature of
+  // hash h is idf[i].second where idf[i].first == h, else default_idf.
+  // REQUIRES: idf sorted by hash, hashes distinct.
+  static IdfTable FromHashes(std::vector<std::pair<uint64_t, double>> idf, uint64_t seed, double default_idf);
   void Set(std::string term, double idf);
   // idf of term, or default_idf() when the file does not list it.
+  // REQUIRES: !keyed_by_hash().
   double Lookup(std::string_view term) const;
+  // True for a table made by FromHashes: LookupHash, under hash_seed().
+  bool keyed_by_hash() const;
+  uint64_t hash_seed() const;
+  double LookupHash(uint64_t hash) const;
+  // A FromHashes table's entries, sorted by hash (empty for other tables).
+  std::span<const std::pair<uint64_t, double>> hash_entries() const;
   double default_idf() const { return default_idf_; }
   void set_default_idf(double v) { default_idf_ = v; }
   size_t size() const;
@@ -203,6 +218,13 @@ class Fingerprinter {
   // The weighted features Fingerprint() would combine for this text, in
   // first-occurrence order; for explaining and testing.
   void ExtractFeatures(std::string_view utf8_text, std::vector<WeightedFeature>* out);
+
+  // The distinct features Fingerprint() would weigh for this text (stop
+  // words dropped), in first-occurrence order: their hashes into *hashes
+  // and, when texts is not null, their UTF-8 bytes into *texts. Empty for
+  // the python-simhash profile (its features are not weighted by idf).
+  void FeatureHashes(std::string_view utf8_text, std::vector<uint64_t>* hashes,
+                     std::vector<std::string>* texts = nullptr);
 
   // Hash of one feature's UTF-8 bytes as this fingerprinter hashes it
   // (XXH3-64 with the seed, or the compatibility profile's hash).

@@ -13,6 +13,7 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
+#include <unicode/uscript.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -132,21 +133,66 @@ size_t Levenshtein(const std::u32string& a, const std::u32string& b) {
   return row[b.size()];
 }
 
+// The Jaccard truth's units (include/simdex/eval.h): the collapsed text cut
+// at its spaces, or its code points without the spaces when letters of
+// scripts written without spaces are at least half of the letter units.
+std::vector<std::u32string> TruthUnits(const std::u32string& collapsed, bool* by_char_out) {
+  size_t unspaced = 0, words = 0;
+  bool in_word = false;
+  for (char32_t c : collapsed) {
+    UErrorCode status = U_ZERO_ERROR;
+    const UScriptCode script = uscript_getScript(static_cast<UChar32>(c), &status);
+    if (U_GET_GC_MASK(c) & U_GC_L_MASK) {
+      if (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA || script == USCRIPT_KATAKANA ||
+          script == USCRIPT_THAI || script == USCRIPT_LAO || script == USCRIPT_KHMER ||
+          script == USCRIPT_MYANMAR || script == USCRIPT_TIBETAN) {
+        ++unspaced;
+        in_word = false;
+      } else if (!in_word) {
+        ++words;
+        in_word = true;
+      }
+    } else if (!(U_GET_GC_MASK(c) & U_GC_M_MASK)) {
+      in_word = false;
+    }
+  }
+  std::vector<std::u32string> units(1);
+  const bool by_char = unspaced + words > 0 && 2 * unspaced >= unspaced + words;
+  *by_char_out = by_char;
+  for (char32_t c : collapsed) {
+    if (c == U' ') {
+      if (!by_char) units.emplace_back();
+    } else if (by_char) {
+      units.push_back(std::u32string(1, c));
+    } else {
+      units.back().push_back(c);
+    }
+  }
+  if (by_char || units.back().empty()) units.erase(by_char ? units.begin() : units.end() - 1);
+  return units;
+}
+
 // What confirm.h's measures compare, for one text.
 struct Comparable {
-  std::set<std::u32string> chars3;  // jaccard: code point 3-grams
-  std::set<std::u32string> words2;  // jaccard-words: word 2-grams
-  std::u32string collapsed;         // edit
+  std::set<std::u32string> chars3;     // jaccard: code point 3-grams
+  std::set<std::u32string> words2;     // jaccard-words: word 2-grams
+  std::set<std::u32string> shingles5;  // jaccard-shingles: the truth's 5-shingles
+  std::u32string collapsed;            // edit
 };
 
 Comparable ComparableOf(const std::string& text) {
-  return {Shingles(KeptCodePoints(text), 3, 0), Shingles(Words(text), 2, U' '), Collapsed(text)};
+  const std::u32string collapsed = Collapsed(text);
+  bool by_char = false;
+  const std::vector<std::u32string> units = TruthUnits(collapsed, &by_char);
+  return {Shingles(KeptCodePoints(text), 3, 0), Shingles(Words(text), 2, U' '),
+          Shingles(units, 5, by_char ? 0 : U' '), collapsed};
 }
 
 // The similarity confirm.h defines for a measure of this test's cases.
 double Similarity(const std::string& measure, const Comparable& a, const Comparable& b) {
   if (measure == "jaccard") return Jaccard(a.chars3, b.chars3);
   if (measure == "jaccard-words") return Jaccard(a.words2, b.words2);
+  if (measure == "jaccard-shingles") return Jaccard(a.shingles5, b.shingles5);
   EXPECT_EQ(measure, "edit");
   const size_t longer = std::max(a.collapsed.size(), b.collapsed.size());
   return longer == 0 ? 0
@@ -181,10 +227,16 @@ class QualityCli : public ::testing::Test {
         const int d = HammingDistance(fps_[i].fingerprint, fps_[j].fingerprint);
         const bool is_short = CodePoints(docs_[i].text) < short_length || CodePoints(docs_[j].text) < short_length;
         if (d > (is_short ? k_short : k)) continue;
-        if (!measure.empty() && Similarity(measure, comparable_[i], comparable_[j]) < threshold) continue;
+        const double similarity = measure.empty() ? -1 : Similarity(measure, comparable_[i], comparable_[j]);
+        if (!measure.empty() && similarity < threshold) continue;
         accepted.emplace_back(i, j);
-        *pairs += "{\"a\":\"" + docs_[i].id + "\",\"b\":\"" + docs_[j].id + "\",\"distance\":" + std::to_string(d) +
-                  "}\n";
+        *pairs += "{\"a\":\"" + docs_[i].id + "\",\"b\":\"" + docs_[j].id + "\",\"distance\":" + std::to_string(d);
+        if (!measure.empty()) {  // --pairs gives the confirmer's similarity, as %.6g
+          char text[32];
+          std::snprintf(text, sizeof text, "%.6g", similarity);
+          *pairs += std::string(",\"similarity\":") + text;
+        }
+        *pairs += "}\n";
       }
     }
     for (bool changed = true; changed;) {  // at most n rounds: each lowers some representative
@@ -212,6 +264,8 @@ TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
   } cases[] = {{3, 10, 0, "jaccard:0.5", "jaccard", 0.5},
                {3, 8, 0, "edit:0.7", "edit", 0.7},
                {4, 12, 0, "jaccard-words:0.4", "jaccard-words", 0.4},
+               {3, 10, 0, "jaccard-shingles:0.5", "jaccard-shingles", 0.5},
+               {6, 10, 0, "jaccard-shingles5:0.8", "jaccard-shingles", 0.8},
                {3, 10, 0, "", "", 0},
                {3, 3, 0, "jaccard:0.6", "jaccard", 0.6},
                {2, 9, 400, "", "", 0},

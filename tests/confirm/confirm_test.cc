@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <random>
 #include <set>
 #include <string>
@@ -78,8 +79,118 @@ TEST(Confirmer, JaccardOfCodePointShinglesIgnoresSpaceAndPunctuation) {
   EXPECT_FALSE(c->Confirms("床前明月光", "床前明日光"));
 }
 
+// The Jaccard truth's shingles of an ASCII text, as strings: lower case
+// (NFKC + case folding of ASCII), cut at runs of white space, windows of
+// five words joined by one space; fewer than five words: one shingle.
+std::set<std::string> TruthWordShingles(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : text + " ") {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  std::set<std::string> out;
+  if (words.empty()) return out;
+  const size_t windows = words.size() >= 5 ? words.size() - 4 : 1;
+  for (size_t w = 0; w < windows; ++w) {
+    std::string shingle;
+    for (size_t i = w; i < std::min(w + 5, words.size()); ++i) shingle += (i > w ? " " : "") + words[i];
+    out.insert(shingle);
+  }
+  return out;
+}
+
+double SetJaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
+  size_t common = 0;
+  for (const std::string& x : a) common += b.count(x);
+  const size_t all = a.size() + b.size() - common;
+  return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);
+}
+
+TEST(ParseConfirmSpec, ReadsTheTruthShinglesWithFiveByDefault) {
+  ConfirmOptions o;
+  ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles:0.8", &o).ok());
+  EXPECT_EQ(o.measure, ConfirmMeasure::kJaccard);
+  EXPECT_EQ(o.unit, ShingleUnit::kTruthShingles);
+  EXPECT_EQ(o.n, 5);
+  EXPECT_EQ(ConfirmSpecName(o), "jaccard-shingles5:0.8");
+  ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles3:0.5", &o).ok());
+  EXPECT_EQ(o.n, 3);
+}
+
+TEST(Confirmer, TruthShinglesEqualABruteForceSetOfWordWindows) {
+  // Hand-made texts: punctuation stays in its word, case and white space
+  // runs do not count, a text shorter than five words is one shingle.
+  const std::vector<std::string> texts = {
+      "The quick brown fox jumps over the lazy dog.",
+      "the QUICK  brown\tfox jumps over the lazy dog.",
+      "The quick brown fox jumps over the lazy dog",
+      "A quick brown fox jumps over the lazy dog. And again: the quick brown fox jumps.",
+      "Copyright (c) 2020 Some One. Permission is hereby granted, free of charge, to any person",
+      "Copyright (c) 2021 Other Person. Permission is hereby granted, free of charge, to any person",
+      "short text",
+      "Short   TEXT",
+      "one two three four five",
+      "one two three four five six",
+      "",
+      "   "};
+  std::mt19937 rng(5);
+  std::vector<std::string> all = texts;
+  const char* words[] = {"alpha", "Beta", "gamma,", "delta.", "(x)", "eps", "zeta", "ETA"};
+  for (int i = 0; i < 60; ++i) {
+    std::string t;
+    for (int w = 0, n = static_cast<int>(rng() % 30); w < n; ++w) t += std::string(words[rng() % 8]) + (rng() % 4 ? " " : "  \n");
+    all.push_back(t);
+  }
+  auto c = Make("jaccard-shingles5:0.8");
+  std::vector<std::vector<uint64_t>> sets(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    c->Shingles(all[i], &sets[i]);
+    EXPECT_EQ(sets[i].size(), TruthWordShingles(all[i]).size()) << all[i];
+    EXPECT_TRUE(std::is_sorted(sets[i].begin(), sets[i].end()));
+  }
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t j = 0; j < all.size(); ++j) {
+      const double want = SetJaccard(TruthWordShingles(all[i]), TruthWordShingles(all[j]));
+      EXPECT_EQ(Confirmer::JaccardOfShingles(sets[i], sets[j]), want) << "[" << all[i] << "] [" << all[j] << "]";
+      EXPECT_EQ(c->Similarity(all[i], all[j]), want) << "[" << all[i] << "] [" << all[j] << "]";
+      EXPECT_EQ(c->Confirms(all[i], all[j]), want >= 0.8);
+    }
+  }
+  EXPECT_DOUBLE_EQ(c->Similarity(texts[0], texts[1]), 1.0);
+  EXPECT_DOUBLE_EQ(c->Similarity(texts[0], texts[2]), 4.0 / 6.0);  // "dog." against "dog"
+  EXPECT_DOUBLE_EQ(c->Similarity(texts[6], texts[7]), 1.0);
+}
+
+TEST(Confirmer, TruthShinglesOfUnspacedTextAreCodePointWindows) {
+  auto c = Make("jaccard-shingles:0.5");
+  // 床前明月光 疑是地上霜: the spaces go; 10 code points, 6 windows of 5. One
+  // character changed at the end: the last window differs: 5 / 7.
+  EXPECT_DOUBLE_EQ(c->Similarity("床前明月光 疑是地上霜", "床前明月光疑是地上雪"), 5.0 / 7.0);
+  EXPECT_DOUBLE_EQ(c->Similarity("床前明月光", "床前明月光"), 1.0);
+}
+
+TEST(Confirmer, ShinglesOnceGiveTheSimilarityOfEveryJaccardMeasure) {
+  const std::string a = "The cat sat on the mat, and the dog sat on the log.";
+  const std::string b = "the cat sat on a mat; and the dog sat on the log";
+  for (const char* spec : {"jaccard:0.5", "jaccard-words:0.5", "jaccard-chars4:0.5", "jaccard-shingles:0.5",
+                           "jaccard-shingles2:0.5"}) {
+    auto c = Make(spec);
+    std::vector<uint64_t> x, y;
+    c->Shingles(a, &x);
+    c->Shingles(b, &y);
+    EXPECT_EQ(Confirmer::JaccardOfShingles(x, y), c->Similarity(a, b)) << spec;
+    EXPECT_GT(c->Similarity(a, b), 0.0) << spec;
+    EXPECT_EQ(c->Clone()->Similarity(a, b), c->Similarity(a, b)) << spec;
+  }
+}
+
 TEST(Confirmer, EmptyTextsConfirmNothing) {
-  for (const char* spec : {"jaccard:0", "jaccard-words:0", "edit:0"}) {
+  for (const char* spec : {"jaccard:0", "jaccard-words:0", "jaccard-shingles:0", "edit:0"}) {
     auto c = Make(spec);
     EXPECT_DOUBLE_EQ(c->Similarity("", ""), 0.0) << spec;
     EXPECT_DOUBLE_EQ(c->Similarity("  ", "!!"), 0.0) << spec;

@@ -80,6 +80,14 @@ TEST(ParseEvalConfig, ReadsTokenizerWeightingAndStopWords) {
   EXPECT_EQ(o.stop_words, FingerprintOptions().stop_words);
 }
 
+TEST(ParseEvalConfig, IdfAutoAsksForTfIdfWithATableLearnedLater) {
+  FingerprintOptions o;
+  ASSERT_TRUE(ParseEvalConfig("default,idf-auto", &o).ok());
+  EXPECT_EQ(o.weighting, Weighting::kTfIdf);
+  EXPECT_EQ(o.idf, nullptr);
+  EXPECT_EQ(o.tokenizer, Tokenizer::kWords);
+}
+
 TEST(ParseEvalConfig, RejectsUnknownWords) {
   for (const char* bad : {"", "word", "chars0", "chars17", "words,idf", "python-simhash,stop", "words,"}) {
     FingerprintOptions o;

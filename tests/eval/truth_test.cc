@@ -12,6 +12,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "simdex/confirm.h"
 #include "simdex/eval.h"
 
 namespace simdex {
@@ -299,6 +300,47 @@ TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
       EXPECT_EQ(got_pairs[bucket].positives, pos);
     }
   }
+}
+
+TEST(EvaluateAgainstTruth, ConfirmingByTheTruthsOwnShinglesLeavesNoFalsePairAndMissesNone) {
+  // With every pair within k (all fingerprints equal), confirmation by
+  // jaccard-shingles5 at the positive threshold predicts exactly the
+  // positives: the confirmer computes the truth's J, shingling each text once.
+  std::mt19937_64 rng(22);
+  const char* vocabulary[] = {"Alpha", "beta,", "gamma", "delta.", "eps", "zeta", "eta", "theta", "床前明月光"};
+  std::vector<std::string> storage;
+  for (int d = 0; d < 120; ++d) {
+    std::string text;
+    if (d > 0 && rng() % 2) {
+      text = storage[rng() % storage.size()];
+      for (int e = 0, edits = static_cast<int>(rng() % 3); e < edits; ++e) text += std::string(" ") + vocabulary[rng() % 9];
+    } else {
+      for (int w = 0, len = 3 + static_cast<int>(rng() % 60); w < len; ++w) text += std::string(vocabulary[rng() % 9]) + " ";
+    }
+    storage.push_back(text);
+  }
+  std::vector<std::string_view> texts(storage.begin(), storage.end());
+  std::vector<std::vector<uint64_t>> sets;
+  for (std::string_view t : texts) sets.push_back(Shingles(t));
+  std::vector<JaccardPair> truth;
+  ASSERT_TRUE(FindJaccardPairs(sets, 0.2, &truth).ok());
+  ConfirmOptions confirm;
+  ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles5:0.8", &confirm).ok());
+  std::unique_ptr<Confirmer> confirmer;
+  ASSERT_TRUE(Confirmer::Create(confirm, &confirmer).ok());
+  TruthOptions options;
+  options.max_k = 0;
+  options.confirmer = confirmer.get();
+  const std::vector<FingerprintResult> fps(texts.size(), Fp(42));
+  std::vector<TruthBucket> got;
+  ASSERT_TRUE(EvaluateAgainstTruth(texts, fps, truth, options, &got).ok());
+  const TruthBucket& all = got.back();
+  EXPECT_GT(all.positives, 20u);
+  EXPECT_GT(all.negatives, 1000u);
+  EXPECT_EQ(all.tp[0], all.positives);
+  EXPECT_EQ(all.fp[0], 0u);
+  EXPECT_EQ(all.between_predicted[0], 0u);
+  EXPECT_EQ(all.confirmed, all.positives);
 }
 
 TEST(EvaluateAgainstTruth, RejectsUnsortedTruthAndBadThresholds) {

@@ -1,0 +1,129 @@
+// `--idf auto` (simdex dedup, simdex fingerprint) and `simdex idf` end to
+// end: the boilerplate batch separated, the learned file giving the
+// fingerprints --idf auto gave, a tiny --memory spilling to the same result,
+// and the inputs and options that cannot work refused with their names.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_harness.h"
+#include "tests/text/boilerplate_batch.h"
+
+namespace simdex::clitest {
+namespace {
+
+class IdfCli : public ::testing::Test {
+ protected:
+  // The batch as JSONL, ids 0..n-1.
+  std::string WriteBatch(const std::vector<std::string>& texts, const std::string& name = "docs.jsonl") {
+    std::string jsonl;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      jsonl += "{\"id\":" + std::to_string(i) + ",\"text\":\"" + texts[i] + "\"}\n";
+    }
+    WriteFile(dir_.File(name), jsonl);
+    return dir_.File(name);
+  }
+  size_t PairsOf(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"dedup", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
+                                     dir_.File("out.jsonl")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(dir_.File("docs.jsonl"));
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return Lines(ReadFile(dir_.File("pairs.jsonl"))).size();
+  }
+  std::string Fingerprints(const std::vector<std::string>& extra, const std::string& input) {
+    std::vector<std::string> args = {"fingerprint", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(input);
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  }
+  ScratchDir dir_;
+};
+
+TEST_F(IdfCli, IdfAutoSeparatesUnrelatedDocumentsSharingABoilerplateBlock) {
+  WriteBatch(testdata::BoilerplateBatch(30));
+  EXPECT_EQ(PairsOf({}), 30u * 29 / 2);           // every pair within 3 bits
+  EXPECT_EQ(PairsOf({"--idf", "auto"}), 0u);      // none
+  EXPECT_EQ(PairsOf({"--idf", "auto", "--k", "8"}), 0u);
+}
+
+TEST_F(IdfCli, TheFileSimdexIdfWritesGivesTheFingerprintsOfIdfAuto) {
+  std::vector<std::string> texts = testdata::BoilerplateBatch(20);
+  texts.push_back("Ｆｕｌｌ-width ＡＢＣ and Ünïcödé, ÜNÏCÖDÉ; 床前明月光，疑是地上霜。");
+  texts.push_back("Ｆｕｌｌ-width ＡＢＣ again; 床前明月光");
+  const std::string docs = WriteBatch(texts);
+  for (const std::vector<std::string>& options :
+       {std::vector<std::string>{}, {"--tokenizer", "char-ngrams", "--ngram", "3", "--seed", "5"}}) {
+    std::vector<std::string> learn = {"idf", "--quiet", "-o", dir_.File("terms.idf")};
+    learn.insert(learn.end(), options.begin(), options.end());
+    learn.push_back(docs);
+    const RunResult r = RunSimdex(dir_, learn);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string file = ReadFile(dir_.File("terms.idf"));
+    EXPECT_NE(file.find("\n#default-idf\t"), std::string::npos) << file.substr(0, 300);
+    std::vector<std::string> with_file = options, with_auto = options;
+    with_file.insert(with_file.end(), {"--idf", dir_.File("terms.idf")});
+    with_auto.insert(with_auto.end(), {"--idf", "auto"});
+    const std::string from_file = Fingerprints(with_file, docs);
+    EXPECT_EQ(from_file, Fingerprints(with_auto, docs));
+    EXPECT_NE(from_file, Fingerprints(options, docs));  // the weights changed something
+    EXPECT_EQ(Lines(from_file).size(), texts.size());
+  }
+}
+
+TEST_F(IdfCli, ATinyMemoryBoundSpillsAndGivesTheSameFingerprints) {
+  std::vector<std::string> texts;
+  for (int d = 0; d < 300; ++d) {
+    std::string t;
+    for (int w = 0; w < 80; ++w) t.append("w").append(std::to_string((d * 37 + w * 11) % 3000)).append(" ");
+    texts.push_back(t);
+  }
+  const std::string docs = WriteBatch(texts);
+  const RunResult tiny = RunSimdex(dir_, {"fingerprint", "--idf", "auto", "--memory", "128K", docs});
+  ASSERT_EQ(tiny.exit_code, 0) << tiny.err;
+  const size_t at = tiny.err.find(" spilled runs");
+  ASSERT_NE(at, std::string::npos) << tiny.err;
+  const size_t from = tiny.err.rfind(' ', at - 1) + 1;
+  EXPECT_GT(std::stoul(tiny.err.substr(from, at - from)), 1u) << tiny.err;
+  EXPECT_EQ(tiny.out, Fingerprints({"--idf", "auto"}, docs));
+  const RunResult dedup = RunSimdex(dir_, {"dedup", "--idf", "auto", "--memory", "128K", "-o", dir_.File("o"), docs});
+  EXPECT_EQ(dedup.exit_code, 0) << dedup.err;
+}
+
+TEST_F(IdfCli, InputsReadOnceAndContradictoryOptionsAreRefusedByName) {
+  const std::string docs = WriteBatch({"one two three", "four five six"});
+  struct Case {
+    std::vector<std::string> args;
+    std::string stdin_text;
+    std::string message;
+  } cases[] = {
+      {{"fingerprint", "--idf", "auto", "--format", "lines", "-"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
+      {{"dedup", "--idf", "auto", "--format", "lines"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
+      {{"idf", "-o", dir_.File("t.idf"), "--format", "lines", "-"}, "a b c\n", "simdex idf reads the documents twice: give files, not standard input"},
+      {{"dedup", "--idf", "auto", "--weighting", "binary", docs}, "", "--idf weighs features by tf-idf; --weighting binary contradicts it"},
+      {{"fingerprint", "--idf", "auto", "--compat", "python-simhash", docs}, "", "the python-simhash profile has no idf weighting"},
+      {{"idf", "-o", dir_.File("t.idf"), "--idf", "auto", docs}, "", "--idf, --weighting and --compat do not apply"},
+      {{"fingerprint", "--idf", "auto", "--memory", "lots", docs}, "", "--memory 'lots' is not a size"},
+      {{"serve", "--data", dir_.File("state"), "--idf", "auto", "--port", "0"}, "", "--idf auto learns from a batch"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = RunSimdex(dir_, c.args, c.stdin_text);
+    EXPECT_EQ(r.exit_code, 2) << c.args[0] << " " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_FALSE(FileExists(dir_.File("t.idf")));
+  WriteFile(dir_.File("bad.idf"), "#default-idf\t1\nalpha\t0.5\nbeta\tmany\n");
+  const RunResult r = RunSimdex(dir_, {"fingerprint", "--idf", dir_.File("bad.idf"), docs});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(dir_.File("bad.idf") + ":3: idf 'many' is not a finite number >= 0"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace simdex::clitest

@@ -1,0 +1,215 @@
+// IdfLearner and IdfTermWriter (include/simdex/idf_learner.h): document
+// frequencies against a brute-force count, the boilerplate case, spilling
+// under a tiny memory bound, the table's bound, and the term file read back
+// by IdfTable::Load giving the same fingerprints.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "simdex/fingerprint.h"
+#include "simdex/idf_learner.h"
+#include "tests/text/boilerplate_batch.h"
+
+namespace simdex {
+namespace {
+
+std::string TempDir() { return std::filesystem::temp_directory_path().string(); }
+
+Status Learn(const FingerprintOptions& options, const std::vector<std::string>& texts, size_t memory,
+             std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats = nullptr) {
+  std::unique_ptr<IdfLearner> learner;
+  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, {.memory_bytes = memory, .tmpdir = TempDir()}, &learner));
+  for (const std::string& t : texts) SIMDEX_RETURN_IF_ERROR(learner->Add(t));
+  SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
+  if (stats != nullptr) *stats = learner->stats();
+  return Status::OK();
+}
+
+std::vector<uint64_t> FingerprintsOf(FingerprintOptions options, std::shared_ptr<const IdfTable> idf,
+                                     const std::vector<std::string>& texts) {
+  if (idf != nullptr) {
+    options.weighting = Weighting::kTfIdf;
+    options.idf = std::move(idf);
+  }
+  std::unique_ptr<Fingerprinter> f;
+  EXPECT_TRUE(Fingerprinter::Create(options, &f).ok());
+  std::vector<uint64_t> out;
+  for (const std::string& t : texts) {
+    const FingerprintResult r = f->Fingerprint(t);
+    EXPECT_FALSE(r.empty()) << t;
+    out.push_back(r.fingerprint);
+  }
+  return out;
+}
+
+// Random texts over a small vocabulary (so features repeat across
+// documents), some English, some Chinese.
+std::vector<std::string> RandomTexts(int n, int words, unsigned seed) {
+  std::mt19937 rng(seed);
+  const char* cjk[] = {"床前", "明月", "光", "疑是", "地上", "霜", "举头", "望"};
+  std::vector<std::string> out;
+  for (int d = 0; d < n; ++d) {
+    std::string t;
+    for (int w = 0; w < words; ++w) {
+      if (d % 5 == 0) t.append(cjk[rng() % 8]);
+      else t.append("w").append(std::to_string(rng() % 2000)).append(" ");
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+TEST(IdfLearner, IdfIsLnOfNPlusOneOverTheBruteForceDocumentFrequency) {
+  const std::vector<std::string> texts = RandomTexts(300, 40, 3);
+  FingerprintOptions options;
+  std::shared_ptr<const IdfTable> table;
+  IdfLearnerStats stats;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table, &stats).ok());
+  std::unique_ptr<Fingerprinter> f;
+  ASSERT_TRUE(Fingerprinter::Create(options, &f).ok());
+  std::map<uint64_t, uint64_t> df;
+  for (const std::string& t : texts) {
+    std::vector<uint64_t> hashes;
+    f->FeatureHashes(t, &hashes);
+    for (uint64_t h : std::set<uint64_t>(hashes.begin(), hashes.end())) ++df[h];
+  }
+  const double n1 = static_cast<double>(texts.size()) + 1;
+  uint64_t kept = 0;
+  for (const auto& [hash, count] : df) {
+    kept += count >= 2;
+    EXPECT_DOUBLE_EQ(table->LookupHash(hash), std::log(n1 / (count >= 2 ? static_cast<double>(count) : 1.0)));
+  }
+  EXPECT_EQ(stats.documents, texts.size());
+  EXPECT_EQ(stats.features, df.size());
+  EXPECT_EQ(stats.kept, kept);
+  EXPECT_GT(kept, 100u);
+  EXPECT_EQ(table->size(), kept);
+  EXPECT_DOUBLE_EQ(table->LookupHash(0x1234567887654321ull), std::log(n1));  // never seen
+}
+
+TEST(IdfLearner, UnrelatedDocumentsSharingABoilerplateBlockMoveFarApart) {
+  const std::vector<std::string> texts = testdata::BoilerplateBatch(40);
+  FingerprintOptions options;
+  std::shared_ptr<const IdfTable> table;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table).ok());
+  const std::vector<uint64_t> plain = FingerprintsOf(options, nullptr, texts);
+  const std::vector<uint64_t> weighted = FingerprintsOf(options, table, texts);
+  int plain_max = 0, weighted_min = 64;
+  double weighted_sum = 0, pairs = 0;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    for (size_t j = i + 1; j < texts.size(); ++j) {
+      plain_max = std::max(plain_max, HammingDistance(plain[i], plain[j]));
+      const int d = HammingDistance(weighted[i], weighted[j]);
+      weighted_min = std::min(weighted_min, d);
+      weighted_sum += d;
+      ++pairs;
+    }
+  }
+  EXPECT_LE(plain_max, 3);      // tf: the block decides every fingerprint
+  EXPECT_GE(weighted_min, 12);  // learned idf: the bodies do
+  EXPECT_GT(weighted_sum / pairs, 26.0);
+}
+
+TEST(IdfLearner, ATinyMemoryBoundSpillsAndLearnsTheSameTable) {
+  const std::vector<std::string> texts = RandomTexts(400, 60, 4);
+  std::shared_ptr<const IdfTable> big, tiny;
+  IdfLearnerStats big_stats, tiny_stats;
+  ASSERT_TRUE(Learn(FingerprintOptions(), texts, size_t{64} << 20, &big, &big_stats).ok());
+  ASSERT_TRUE(Learn(FingerprintOptions(), texts, size_t{128} << 10, &tiny, &tiny_stats).ok());
+  EXPECT_EQ(big_stats.runs_spilled, 0u);
+  EXPECT_GT(tiny_stats.runs_spilled, 1u);
+  ASSERT_EQ(big->hash_entries().size(), tiny->hash_entries().size());
+  EXPECT_TRUE(std::equal(big->hash_entries().begin(), big->hash_entries().end(), tiny->hash_entries().begin()));
+  EXPECT_EQ(FingerprintsOf(FingerprintOptions(), big, texts), FingerprintsOf(FingerprintOptions(), tiny, texts));
+}
+
+TEST(IdfLearner, ATableBeyondHalfTheMemoryBoundIsRefused) {
+  // 128 KiB: 4,096 entries of 16 bytes. 6,000 features, each in two documents.
+  std::vector<std::string> texts;
+  for (int d = 0; d < 120; ++d) {
+    std::string t;
+    for (int w = 0; w < 100; ++w) t.append("t").append(std::to_string((d / 2) * 100 + w)).append(" ");
+    texts.push_back(t);
+  }
+  std::shared_ptr<const IdfTable> table;
+  const Status s = Learn(FingerprintOptions(), texts, size_t{128} << 10, &table);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("more than half of the memory bound (131072 bytes)"), std::string::npos) << s.message();
+  EXPECT_TRUE(Learn(FingerprintOptions(), texts, size_t{1} << 20, &table).ok());
+}
+
+TEST(IdfLearner, ThePythonProfileAndATinyBoundAreRefused) {
+  std::unique_ptr<IdfLearner> learner;
+  FingerprintOptions python;
+  python.compat = Compat::kPythonSimhash;
+  EXPECT_TRUE(IdfLearner::Create(python, {}, &learner).IsNotSupported());
+  const Status s = IdfLearner::Create(FingerprintOptions(), {.memory_bytes = 1000}, &learner);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("at least 128 KiB"), std::string::npos) << s.message();
+}
+
+TEST(IdfTermWriter, TheWrittenFileLoadsToTheSameFingerprints) {
+  std::vector<std::string> texts = RandomTexts(200, 30, 5);
+  for (const std::string& t : testdata::BoilerplateBatch(20)) texts.push_back(t);
+  texts.push_back("Ｆｕｌｌ-width ＡＢＣ and Ünïcödé, ÜNÏCÖDÉ twice; ﬁne ligature");
+  texts.push_back("Ｆｕｌｌ-width ＡＢＣ again");
+  for (const bool normalize : {true, false}) {
+    FingerprintOptions options;
+    options.normalize = normalize;
+    options.seed = 9;
+    std::shared_ptr<const IdfTable> learned;
+    ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &learned).ok());
+    std::unique_ptr<IdfTermWriter> writer;
+    ASSERT_TRUE(IdfTermWriter::Create(options, learned, &writer).ok());
+    std::string file;
+    writer->Head(texts.size(), &file);
+    for (const std::string& t : texts) writer->Add(t, &file);
+    EXPECT_EQ(writer->written(), learned->size());
+    EXPECT_EQ(writer->left_out(), 0u);
+    const std::string path = TempDir() + "/idf_learner_test_" + std::to_string(normalize) + ".idf";
+    std::ofstream(path) << file;
+    auto loaded = std::make_shared<IdfTable>();
+    const Status s = IdfTable::Load(path, normalize, loaded.get());
+    std::remove(path.c_str());
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(loaded->size(), learned->size());
+    EXPECT_DOUBLE_EQ(loaded->default_idf(), learned->default_idf());
+    EXPECT_EQ(FingerprintsOf(options, loaded, texts), FingerprintsOf(options, learned, texts)) << normalize;
+  }
+}
+
+TEST(IdfTable, ReadsTheDefaultIdfLineAndNamesABadOne) {
+  const std::string path = TempDir() + "/idf_learner_test_default.idf";
+  std::ofstream(path) << "# a comment\n#default-idf\t2.5\nalpha\t0.5\n";
+  IdfTable table;
+  ASSERT_TRUE(IdfTable::Load(path, true, &table).ok());
+  EXPECT_DOUBLE_EQ(table.default_idf(), 2.5);
+  EXPECT_DOUBLE_EQ(table.Lookup("alpha"), 0.5);
+  EXPECT_DOUBLE_EQ(table.Lookup("beta"), 2.5);
+  std::ofstream(path) << "alpha\t0.5\n#default-idf\tlots\n";
+  const Status s = IdfTable::Load(path, true, &table);
+  std::remove(path.c_str());
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find(path + ":2: idf 'lots'"), std::string::npos) << s.message();
+}
+
+TEST(Fingerprinter, AHashKeyedTableOfAnotherSeedIsRefused) {
+  FingerprintOptions options;
+  options.weighting = Weighting::kTfIdf;
+  options.idf = std::make_shared<const IdfTable>(IdfTable::FromHashes({}, 7, 1.0));
+  std::unique_ptr<Fingerprinter> f;
+  const Status s = Fingerprinter::Create(options, &f);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("seed 7"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace simdex
