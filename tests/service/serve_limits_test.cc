@@ -75,6 +75,14 @@ size_t CountLines(const std::string& text, const std::string& needle) {
 // 1 s), logs at most one line per 10 s, counts the errors, serves the open
 // connections, and accepts again once descriptors are free.
 TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnections) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+  // UBSan's vptr check probes memory through a pipe (IsAccessibleMemoryRange);
+  // a process out of descriptors cannot open one, so every virtual call is
+  // reported as "invalid vptr" and the server stops. Seen in the sanitizer
+  // suite (shared_ptr_base.h, "memory cannot be printed"); the Release suite
+  // runs this test.
+  GTEST_SKIP() << "a server out of file descriptors cannot run under UBSan's vptr check (it needs a pipe)";
+#endif
   testing::ScopedTempDir dir;
   ServerProcess server(dir.File("state"), {"--threads", "1"}, /*nofile_limit=*/64);
   const uint16_t port = server.WaitForPort();
@@ -98,7 +106,7 @@ TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnectio
   double errors = 0;
   for (int i = 0; i < 500 && errors <= 0; ++i) {  // at most 10 s
     const HttpReply m = open.Get("/metrics");
-    ASSERT_EQ(m.status, 200) << m.error;
+    ASSERT_EQ(m.status, 200) << m.error << "\n" << server.Log().substr(0, 4000);
     errors = Metric(m.body, "simdex_http_accept_errors_total");
     if (errors <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -107,7 +115,7 @@ TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnectio
   // hundreds of thousands of lines meanwhile): the open connection is served.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   HttpReply m = open.Get("/metrics");
-  ASSERT_EQ(m.status, 200) << m.error;
+  ASSERT_EQ(m.status, 200) << m.error << "\n" << server.Log().substr(0, 4000);
   const double later = Metric(m.body, "simdex_http_accept_errors_total");
   EXPECT_GT(later, errors);  // still trying, and counting
   EXPECT_LE(later, 40);      // but paused between attempts (about 8 in 2.5 s)
