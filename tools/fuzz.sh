@@ -2,7 +2,7 @@
 # Long fuzzing: runs every libFuzzer target the build defines for HOURS hours
 # in total (split evenly, one target after another), each with a persistent
 # corpus that grows from run to run, and records what ran in
-# docs/reliability.md ("Fuzzing runs"): date, commit, target, seconds,
+# docs/reliability.md ("Fuzzing runs", a row as each target finishes): date, commit, target, seconds,
 # executions, corpus size before and after, and what was found.
 #
 # Usage: tools/fuzz.sh HOURS          e.g. tools/fuzz.sh 1   (0.1 = six minutes)
@@ -34,8 +34,23 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit+changes"; fi
 echo "tools/fuzz.sh: ${#fuzzers[@]} targets, ${seconds} s each, corpora in $corpora" >&2
 
+# Puts one row right under the table's header (newest first), as soon as its
+# target has run, so that an interrupted run keeps the rows of what finished.
+record_row() {
+  [ "$record" = 1 ] || return 0
+  python3 - "$doc" "$marker" "$1" <<'PY'
+import sys
+path, marker, row = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(path, encoding="utf-8").read()
+at = text.index(marker) + len(marker)
+at = text.index("\n", at) + 1
+for _ in range(2):  # the header line and its separator
+    at = text.index("\n", at) + 1
+open(path, "w", encoding="utf-8").write(text[:at] + row + "\n" + text[at:])
+PY
+}
+
 count_files() { find "$1" -maxdepth 1 -type f | wc -l; }
-rows=()
 failed=0
 for target in "${fuzzers[@]}"; do
   name=$(basename "$target")
@@ -61,22 +76,7 @@ for target in "${fuzzers[@]}"; do
     tail -n 30 "$log" >&2
   fi
   echo "   ${executions:-?} executions, $before -> $after inputs, $found" >&2
-  rows+=("| $started | $commit | \`$name\` | $seconds | ${executions:-?} | $before → $after | $load | $found |")
+  record_row "| $started | $commit | \`$name\` | $seconds | ${executions:-?} | $before → $after | $load | $found |"
 done
 
-if [ "$record" = 1 ]; then
-  # Rows go right under the marker, newest run first.
-  python3 - "$doc" "$marker" "${rows[@]}" <<'PY'
-import sys
-path, marker, rows = sys.argv[1], sys.argv[2], sys.argv[3:]
-text = open(path, encoding="utf-8").read()
-at = text.index(marker) + len(marker)
-at = text.index("\n", at) + 1
-# Skip the table's header and separator lines that follow the marker.
-for _ in range(2):
-    at = text.index("\n", at) + 1
-open(path, "w", encoding="utf-8").write(text[:at] + "".join(r + "\n" for r in rows) + text[at:])
-PY
-  echo "tools/fuzz.sh: recorded ${#rows[@]} rows in $doc" >&2
-fi
 exit $failed
