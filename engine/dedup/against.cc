@@ -6,7 +6,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "engine/index/reader_rep.h"
+#include "engine/index/entry_ids.h"
 #include "engine/index/table_cursor.h"
 #include "simdex/fingerprint.h"
 
@@ -162,13 +162,14 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
   fingerprints.erase(std::unique(fingerprints.begin(), fingerprints.end()), fingerprints.end());
   std::vector<uint64_t> ids(fingerprints.size());
   index::TableCursor table0(index, 0);
+  const index::EntryIds entry_ids(index);
   for (size_t i = 0; i < fingerprints.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(table0.Seek(fingerprints[i]));
     if (!table0.Valid() || table0.value() != fingerprints[i] || table0.Rank() >= index.entries()) {
-      return index.rep().InFile(Status::Corruption("fingerprint " + FormatHexFingerprint(fingerprints[i]) +
+      return entry_ids.InFile(Status::Corruption("fingerprint " + FormatHexFingerprint(fingerprints[i]) +
                                                    " is in a table of the index but not in its table 0"));
     }
-    ids[i] = index.rep().IdAtRank(table0.Rank());
+    ids[i] = entry_ids.AtRank(table0.Rank());
   }
   stats->blocks_decoded += table0.blocks_decoded();
   for (const Candidate& c : nearest) {

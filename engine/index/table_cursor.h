@@ -48,7 +48,7 @@ class TableCursor {
   uint64_t value() const { return values_[pos_]; }
 
   // The value's rank in the table: how many values come before it (for
-  // IndexReader::Rep::IdAtRank, which the cursor's first Seek() has made
+  // EntryIds::AtRank, which the cursor's first Seek() has made
   // safe to call). REQUIRES: Valid(); table 0 (the only table with a rank
   // index).
   uint64_t Rank() const;

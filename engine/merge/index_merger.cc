@@ -26,7 +26,7 @@
 #include "engine/index/id_map_builder.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
-#include "engine/index/reader_rep.h"
+#include "engine/index/entry_ids.h"
 #include "engine/index/table_cursor.h"
 #include "engine/merge/sorted_values.h"
 #include "engine/io/decimal.h"
@@ -251,8 +251,8 @@ Status IndexMerger::Finish() {
 Status IndexMerger::FinishImpl() {
   Rep& r = *rep_;
   const IndexReader& old = *r.old;
-  const IndexReader::Rep& old_rep = old.rep();
-  SIMDEX_RETURN_IF_ERROR(old_rep.InFile(old_rep.CheckIds()));
+  const index::EntryIds old_ids(old);
+  SIMDEX_RETURN_IF_ERROR(old_ids.Check());
   const uint64_t old_n = old.entries();
   const uint64_t unknown_strings = r.ResolveDeletedStrings();
   std::sort(r.deleted.begin(), r.deleted.end());
@@ -267,7 +267,7 @@ Status IndexMerger::FinishImpl() {
   constexpr uint64_t kNotInterned = std::numeric_limits<uint64_t>::max();
   std::vector<uint64_t> renumbered(old.has_string_ids() ? old.IdStringCount() : 0, kNotInterned);
   for (uint64_t rank = 0; rank < old_n; ++rank) {
-    const uint64_t id = old_rep.IdAtRank(rank);
+    const uint64_t id = old_ids.AtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
     if (it != r.deleted.end() && *it == id) {
       seen[static_cast<size_t>(it - r.deleted.begin())] = true;
@@ -282,7 +282,7 @@ Status IndexMerger::FinishImpl() {
     } else if (id < renumbered.size()) {
       if (renumbered[id] == kNotInterned) renumbered[id] = r.id_map.Intern(old.IdString(id));
     } else {
-      return old_rep.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
+      return old_ids.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
                                                std::to_string(id) + ", past the id map"));
     }
   }
@@ -362,12 +362,12 @@ Status IndexMerger::FinishImpl() {
       bool take_old = cursor.Valid();
       FingerprintIdPair mine{};
       if (take_old) {
-        if (cursor.Rank() >= old_n) return old_rep.InFile(Status::Corruption("table 0 holds more values than entries"));
-        mine = {cursor.value(), old_rep.IdAtRank(cursor.Rank())};
+        if (cursor.Rank() >= old_n) return old_ids.InFile(Status::Corruption("table 0 holds more values than entries"));
+        mine = {cursor.value(), old_ids.AtRank(cursor.Rank())};
         if (have_batch && next < mine) take_old = false;
       }
       if (take_old) {
-        if (mine < previous_old) return old_rep.InFile(Status::Corruption("table 0 is out of order"));
+        if (mine < previous_old) return old_ids.InFile(Status::Corruption("table 0 is out of order"));
         previous_old = mine;
         if (r.IsDeleted(mine.id)) {
           deleted_fps.push_back(mine.fingerprint);
@@ -385,7 +385,7 @@ Status IndexMerger::FinishImpl() {
     r.stats.blocks_decoded += cursor.blocks_decoded();
   }
   r.batch.reset();
-  if (written != n) return old_rep.InFile(Status::Corruption("table 0 does not hold the index's entries"));
+  if (written != n) return old_ids.InFile(Status::Corruption("table 0 does not hold the index's entries"));
   flush_run();
   packed.Finish();
   SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
@@ -432,7 +432,7 @@ Status IndexMerger::FinishImpl() {
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
-        if (v < previous_old) return old_rep.InFile(Status::Corruption("table " + std::to_string(t) + " is out of order"));
+        if (v < previous_old) return old_ids.InFile(Status::Corruption("table " + std::to_string(t) + " is out of order"));
         previous_old = v;
         while (g < gone.size() && gone[g] < v) ++g;  // cannot happen in a sound index
         if (g < gone.size() && gone[g] == v) {
@@ -451,7 +451,7 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(batch.status());
     r.stats.blocks_decoded += cursor.blocks_decoded();
     if (count != n) {
-      return old_rep.InFile(
+      return old_ids.InFile(
           Status::Corruption("table " + std::to_string(t) + " does not hold the entries of table 0"));
     }
     SIMDEX_RETURN_IF_ERROR(table->Finish());

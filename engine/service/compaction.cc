@@ -4,7 +4,7 @@
 #include <limits>
 #include <memory>
 
-#include "engine/index/reader_rep.h"
+#include "engine/index/entry_ids.h"
 #include "engine/index/table_cursor.h"
 #include "simdex/merge.h"
 
@@ -43,11 +43,11 @@ Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq
 Status ForEachEntry(const IndexReader& reader, const std::function<Status(uint64_t id, uint64_t fp)>& fn) {
   index::TableCursor cursor(reader, 0);
   SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
-  const IndexReader::Rep& rep = reader.rep();
+  const index::EntryIds ids(reader);
   const uint64_t n = reader.entries();
   while (cursor.Valid()) {
     if (cursor.Rank() >= n) return Status::Corruption("table 0 holds more values than entries");
-    SIMDEX_RETURN_IF_ERROR(fn(rep.IdAtRank(cursor.Rank()), cursor.value()));
+    SIMDEX_RETURN_IF_ERROR(fn(ids.AtRank(cursor.Rank()), cursor.value()));
     SIMDEX_RETURN_IF_ERROR(cursor.Next());
   }
   return Status::OK();

@@ -230,6 +230,11 @@ struct PreloadResult {
 // Thread safety: all const methods may be called concurrently from any number
 // of threads. Processes that open the same file share its pages through the
 // page cache.
+namespace index {
+class TableCursor;
+class EntryIds;
+}  // namespace index
+
 class IndexReader {
  public:
   // Maps the file and validates header, footer, metadata, section bounds and
@@ -293,12 +298,15 @@ class IndexReader {
   // whatever was checked before.
   Status Verify() const;
 
-  // The opened file's state (engine/index/reader_rep.h); opaque to users,
-  // read by the engine's own code (table cursors, the de-duplicator).
+  // The opened file's state (engine/index/reader_rep.h); opaque to users.
+  // The engine's streaming consumers read it only through
+  // index::TableCursor and index::EntryIds.
   struct Rep;
-  const Rep& rep() const { return *rep_; }
 
  private:
+  friend class index::TableCursor;
+  friend class index::EntryIds;
+  const Rep& rep() const { return *rep_; }
   explicit IndexReader(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };
