@@ -24,7 +24,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/index/prefetch.h"
+#include "format/prefetch.h"
 
 namespace {
 
@@ -122,7 +122,7 @@ BENCHMARK(BM_IndependentLoads)->Arg(10)->Arg(50);
 void BM_PrefetchedLoads(benchmark::State& state) {
   RunRounds(state, static_cast<size_t>(state.range(0)), 3,
             [](const uint8_t* data, const size_t* set, size_t n, uint64_t carry) {
-              for (size_t j = 0; j < n; ++j) simdex::index::PrefetchLine(data + set[j] + (carry & 1));
+              for (size_t j = 0; j < n; ++j) simdex::format::PrefetchLine(data + set[j] + (carry & 1));
               for (size_t j = 0; j < n; ++j) carry = data[set[j] + (carry & 1)];
               return carry;
             });

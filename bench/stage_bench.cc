@@ -38,7 +38,7 @@
 
 #include "format/bit_reader.h"
 #include "format/bit_writer.h"
-#include "format/block_format.h"
+#include "format/card/card_format.h"
 #include "simdex/scheme.h"
 #include "tests/format/table_util.h"
 
@@ -284,8 +284,8 @@ void ScanTenBlocks(benchmark::State& state, bool interleaved) {
       ScanBlocks(scans.data(), scans.size(), block_size, options, &stats);
     } else {
       for (BlockScan& s : scans) {
-        s.status = ScanBlock(s.ptr, s.limit, block_size, s.head, *s.decoder, s.lo, s.hi, options, s.out,
-                             &s.reached_end, &stats);
+        s.status = ScanBlock(s.ptr, s.limit, block_size, s.head, static_cast<const CardDecoder&>(*s.decoder), s.lo,
+                             s.hi, options, s.out, &s.reached_end, &stats);
       }
     }
     if (std::any_of(scans.begin(), scans.end(), [](const BlockScan& s) { return !s.status.ok(); })) {

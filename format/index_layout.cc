@@ -4,7 +4,10 @@
 //   footer:   u64 metadata offset | u64 metadata length | u64 metadata xxh3 |
 //             u64 file size | u32 version | u32 56 | u64 xxh3 | magic "SIMDEXFT"
 //   metadata: see the table in docs/format.md; fields in that order, no gaps;
-//             version 2 adds the id map's offset, length and checksum at the end.
+//             version 2 adds the id map's offset, length and checksum at the end;
+//             version 3 stores each table's codec tag and parameter length
+//             before its parameters (versions 1 and 2: 33 bytes of card code
+//             lengths).
 #include "format/index_layout.h"
 
 #include <cstring>
@@ -66,6 +69,10 @@ Status CheckVersion(uint32_t version) {
   return Status::NotSupported("index format version " + std::to_string(version) + " (this build reads versions " +
                               std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
 }
+
+// Versions 1 and 2 store the card codec's code lengths (33 bytes) where
+// version 3 has the tag, the length and the parameters.
+constexpr uint32_t kVersion2CardParamsLength = 33;
 
 uint64_t Binomial(int n, int r) {
   uint64_t c = 1;
@@ -145,7 +152,11 @@ void IndexMetadata::EncodeTo(std::string* dst, uint32_t version) const {
     PutFixed64(dst, t.heads_offset);
     PutFixed64(dst, t.heads_checksum);
     PutFixed64(dst, t.payload_bits);
-    t.code_lengths.EncodeTo(dst);
+    if (version >= 3) {
+      dst->push_back(static_cast<char>(t.codec));
+      PutFixed32(dst, static_cast<uint32_t>(t.codec_params.size()));
+    }
+    dst->append(t.codec_params);
   }
   PutFixed64(dst, rank_offset);
   PutFixed64(dst, rank_checksum);
@@ -208,9 +219,21 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint3
     tm.heads_offset = in.Read<uint64_t>();
     tm.heads_checksum = in.Read<uint64_t>();
     tm.payload_bits = in.Read<uint64_t>();
-    const uint8_t* lengths = in.Take(HuffmanCodeLengths::kEncodedLength);
+    uint32_t params_length = kVersion2CardParamsLength;
+    tm.codec = static_cast<uint8_t>(CodecTag::kCard);
+    if (version >= 3) {
+      tm.codec = in.Read<uint8_t>();
+      params_length = in.Read<uint32_t>();
+    }
+    const uint8_t* params = in.Take(params_length);
     if (!in.ok()) return Status::Corruption("metadata is truncated in table " + std::to_string(t));
-    Status s = tm.code_lengths.DecodeFrom(lengths, lengths + HuffmanCodeLengths::kEncodedLength);
+    tm.codec_params.assign(reinterpret_cast<const char*>(params), params_length);
+    const Codec* codec = FindCodec(tm.codec);
+    if (codec == nullptr) {
+      return Status::NotSupported("metadata: table " + std::to_string(t) + ": codec tag " +
+                                  std::to_string(tm.codec) + " (this build has " + CodecNames() + ")");
+    }
+    Status s = codec->CheckParams(tm.codec_params);
     if (!s.ok()) return s.WithContext("metadata: table " + std::to_string(t));
   }
   rank_offset = in.Read<uint64_t>();

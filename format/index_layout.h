@@ -10,15 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "format/block_format.h"
-#include "format/huffman.h"
+#include "format/block_frame.h"
+#include "format/codec.h"
 #include "simdex/status.h"
 
 namespace simdex::format {
 
-// The version this code writes, and the oldest it reads (version 1 files
-// have no id map: their metadata ends with the id section's fields).
-inline constexpr uint32_t kFormatVersion = 2;
+// The version this code writes, and the oldest it reads. Version 1 files
+// have no id map (their metadata ends with the id section's fields);
+// versions 1 and 2 have no codec tag (every table is the card codec's, its
+// 33 bytes of code lengths in place of the tag and parameters).
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr uint32_t kOldestFormatVersion = 1;
 
 // 64 bytes at offset 0: magic, version, length, checksum.
@@ -49,7 +51,10 @@ struct TableMetadata {
   uint64_t heads_offset = 0;
   uint64_t heads_checksum = 0;
   uint64_t payload_bits = 0;
-  HuffmanCodeLengths code_lengths;
+  // The table's codec (format/codec.h) and its parameters, opaque here and
+  // checked by the codec (the card codec's: its Huffman code lengths).
+  uint8_t codec = static_cast<uint8_t>(CodecTag::kCard);
+  std::string codec_params;
 };
 
 struct IndexMetadata {
@@ -73,10 +78,13 @@ struct IndexMetadata {
   uint64_t id_map_length = 0;
   uint64_t id_map_checksum = 0;
 
-  // Writes the fields of format `version` (the id map's only from 2 on).
+  // Writes the fields of format `version` (the id map's only from 2 on, the
+  // codec tags only from 3 on: before that every table must be the card
+  // codec's).
   void EncodeTo(std::string* dst, uint32_t version = kFormatVersion) const;
   // Decodes and checks every field that can be checked on its own (block
-  // size, widths, k, table count and leading blocks, code length ranges, id
+  // size, widths, k, table count and leading blocks, each table's codec and
+  // its parameters (NotSupported for a codec this build does not have), id
   // width, an absent id map's zeros). Section placement is checked by the
   // reader, which knows the file. `version` is the file header's.
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version = kFormatVersion);

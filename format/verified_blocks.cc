@@ -1,6 +1,6 @@
 #include "format/verified_blocks.h"
 
-#include "format/block_reader.h"
+#include "format/block_frame.h"
 
 namespace simdex::format {
 

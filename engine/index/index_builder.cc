@@ -18,8 +18,7 @@
 #include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
-#include "engine/index/table_encoder.h"
-#include "format/block_format.h"
+#include "format/block_frame.h"
 #include "format/coding.h"
 #include "format/id_map.h"
 #include "format/index_layout.h"
@@ -361,7 +360,7 @@ Status IndexBuilder::FinishImpl() {
       workers.emplace_back([&, t] {
         const int i = t - first;
         status[i] = SortTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
-          return index::EncodeTable(sorted, o.block_size, o.restarts, static_cast<uint32_t>(t),
+          return index::EncodeTable(o, t, sorted,
                                     [&blocks, i](std::string_view block) {
                                       blocks[i].append(block);
                                       return Status::OK();

@@ -10,7 +10,7 @@
 #include <boost/iostreams/device/mapped_file.hpp>
 
 #include "engine/index/reader_rep.h"
-#include "engine/index/table_encoder.h"
+#include "format/codec.h"
 #include "format/coding.h"
 
 namespace simdex {
@@ -61,23 +61,23 @@ Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
   return Status::OK();
 }
 
-// Points *decoder at the decoder of rep->decoders for these code lengths,
-// adding one when no table before had the same (codes[i] holds the lengths
-// of rep->decoders[i]). Lengths that are all zero (a table without entries)
-// get a decoder left uninitialized, which rejects any entry.
-Status SharedDecoder(const format::HuffmanCodeLengths& lengths, int restarts,
-                     std::vector<format::HuffmanCodeLengths>* codes, IndexReader::Rep* rep,
-                     const format::BlockDecoder** decoder) {
-  for (size_t i = 0; i < codes->size(); ++i) {
-    if ((*codes)[i].lengths == lengths.lengths) {
+// Points *decoder at the decoder of rep->decoders for this table's codec
+// and parameters, adding one when no table before had the same (codecs[i]
+// holds the tag and parameters of rep->decoders[i]).
+Status SharedDecoder(const format::TableMetadata& tm, int restarts,
+                     std::vector<std::pair<uint8_t, std::string>>* codecs, IndexReader::Rep* rep,
+                     const format::TableDecoder** decoder) {
+  for (size_t i = 0; i < codecs->size(); ++i) {
+    if ((*codecs)[i].first == tm.codec && (*codecs)[i].second == tm.codec_params) {
       *decoder = rep->decoders[i].get();
       return Status::OK();
     }
   }
-  auto d = std::make_unique<format::BlockDecoder>();
-  const bool no_codes = std::all_of(lengths.lengths.begin(), lengths.lengths.end(), [](uint8_t l) { return l == 0; });
-  if (!no_codes) SIMDEX_RETURN_IF_ERROR(d->Init(lengths, restarts));
-  codes->push_back(lengths);
+  const format::Codec* codec = format::FindCodec(tm.codec);
+  if (codec == nullptr) return Status::NotSupported("codec tag " + std::to_string(tm.codec));  // metadata checked it
+  std::unique_ptr<format::TableDecoder> d;
+  SIMDEX_RETURN_IF_ERROR(codec->NewDecoder(tm.codec_params, restarts, &d));
+  codecs->emplace_back(tm.codec, tm.codec_params);
   rep->decoders.push_back(std::move(d));
   *decoder = rep->decoders.back().get();
   return Status::OK();
@@ -167,7 +167,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   const uint64_t area = footer.metadata_offset;
   auto count_fits = [&](uint64_t count, uint64_t unit) { return count <= area / unit; };
   std::vector<Section> sections;
-  std::vector<format::HuffmanCodeLengths> codes;  // of rep->decoders
+  std::vector<std::pair<uint8_t, std::string>> codecs;  // of rep->decoders
   uint64_t blocks0 = 0;
   for (size_t t = 0; t < m.tables.size(); ++t) {
     const format::TableMetadata& tm = m.tables[t];
@@ -186,7 +186,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     Rep::Table table;
     table.permutation = &rep->scheme.table(static_cast<int>(t));
     table.num_blocks = tm.num_blocks;
-    s = SharedDecoder(tm.code_lengths, m.restarts, &codes, rep.get(), &table.decoder);
+    s = SharedDecoder(tm, m.restarts, &codecs, rep.get(), &table.decoder);
     if (!s.ok()) return s.WithContext("metadata: " + name);
     rep->tables.push_back(std::move(table));
   }
@@ -304,7 +304,7 @@ Status IndexReader::Rep::CheckIds() const {
 
 Status IndexReader::Rep::CheckBlock(size_t t, uint64_t b) const {
   const Table& table = tables[t];
-  Status s = table.verified.Check(Block(table, b), meta.block_size, index::BlockSeed(static_cast<uint32_t>(t), b), b);
+  Status s = table.verified.Check(Block(table, b), meta.block_size, format::BlockSeed(static_cast<uint32_t>(t), b), b);
   if (s.ok()) return s;
   return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t) + " (byte offset " +
                        std::to_string(meta.tables[t].blocks_offset + b * meta.block_size) + ")");

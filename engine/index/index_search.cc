@@ -8,11 +8,10 @@
 #include <atomic>
 #include <thread>
 
-#include "engine/index/prefetch.h"
+#include "format/prefetch.h"
 #include "engine/index/reader_rep.h"
 #include "engine/index/result_merge.h"
-#include "engine/index/table_encoder.h"
-#include "format/block_reader.h"
+#include "format/codec.h"
 #include "format/coding.h"
 #include "format/head_search.h"
 #include "simdex/fingerprint.h"
@@ -70,23 +69,39 @@ static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
   return FirstBlockInWindow(table, table.head_sample.Window(lo, nullptr), lo);
 }
 
+// The scan of block b of table t (whose head is `head`) for the values in
+// [lo, hi], appending them to *out; its search starts at the block's last
+// restart point until a guess is set.
+static format::BlockScan BlockScanFor(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t head, uint64_t lo,
+                                      uint64_t hi, std::vector<uint64_t>* out) {
+  const IndexReader::Rep::Table& table = rep.tables[t];
+  format::BlockScan s;
+  s.ptr = rep.Block(table, b);
+  s.limit = rep.end();
+  s.head = head;
+  s.decoder = table.decoder;
+  s.lo = lo;
+  s.hi = hi;
+  s.seed = format::BlockSeed(t, b);
+  s.verified = &table.verified;
+  s.block = b;
+  s.restart_guess = rep.meta.restarts;
+  s.out = out;
+  return s;
+}
+
 // Appends to *out the values of table t in [lo, hi] that lie in blocks
 // b.. (in order), decoding block by block until a value passes hi.
 static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t lo, uint64_t hi,
                         std::vector<uint64_t>* out, format::BlockScanStats* scan) {
   const IndexReader::Rep::Table& table = rep.tables[t];
-  format::BlockReadOptions opts;
-  opts.verified = &table.verified;
   for (; b < table.num_blocks; ++b) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > hi) break;
-    opts.seed = index::BlockSeed(t, b);
-    opts.block = b;
-    bool reached_end = false;
-    Status s = format::ScanBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder, lo, hi,
-                                 opts, out, &reached_end, scan);
-    if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
-    if (!reached_end) break;
+    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, hi, out);
+    table.decoder->ScanBlocks(&s, 1, rep.meta.block_size, format::BlockReadOptions(), scan);
+    if (!s.status.ok()) return s.status.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
+    if (!s.reached_end) break;
   }
   return Status::OK();
 }
@@ -105,29 +120,12 @@ static double FractionInBlock(const IndexReader::Rep::Table& table, size_t b, ui
 }
 
 // Asks the CPU to start loading what a scan of block b for values >= lo
-// will read: the first line (count and restart offsets), the restart
-// entries next to the guess, and the block from the guessed restart point
-// to lo's estimated place plus a line of slack. The loads of all probed
-// tables then overlap instead of each scan waiting for memory line by line.
-static void PrefetchScan(const uint8_t* block, uint32_t block_size, int restarts, double fraction, int guess) {
-  const size_t segment = block_size / (restarts + 1);
-  const size_t from = static_cast<size_t>(guess) * segment;
-  const size_t to = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 64);
-  index::PrefetchLine(block);
-  for (size_t off = from & ~size_t{63}; off < to; off += 64) index::PrefetchLine(block + off);
-  if (guess < restarts) index::PrefetchLine(block + (guess + 1) * segment);
-}
-
-// The restart point whose segment lo's estimated place falls in (0: the
-// head's), for the scan of block b to start its search at; and the
-// prefetches for that scan.
+// will read (the codec knows which lines: TableDecoder::PrefetchScan), so
+// that the loads of all probed tables overlap instead of each scan waiting
+// for memory line by line; returns the guess the scan starts from.
 static int GuessAndPrefetch(const IndexReader::Rep& rep, const IndexReader::Rep::Table& table, size_t b,
                             uint64_t head, uint64_t lo) {
-  const int restarts = rep.meta.restarts;
-  const double fraction = FractionInBlock(table, b, head, lo);
-  const int guess = std::min(restarts, static_cast<int>(fraction * (restarts + 1)));
-  PrefetchScan(rep.Block(table, b), rep.meta.block_size, restarts, fraction, guess);
-  return guess;
+  return table.decoder->PrefetchScan(rep.Block(table, b), rep.meta.block_size, FractionInBlock(table, b, head, lo));
 }
 
 // For every table in `tables`, appends to values[i] the values of table
@@ -157,7 +155,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const uint64_t lo = pq & ~LowMask(64 - table.permutation->key_bits());
     const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
     scratch->windows[i] = w;
-    if (w != format::kNoHead) index::PrefetchLine(table.heads + 8 * w);
+    if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
   }
   for (size_t i = 0; i < tables.size(); ++i) {
     const uint32_t t = static_cast<uint32_t>(tables[i]);
@@ -169,19 +167,9 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);
-    if (t == 0) index::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
-    format::BlockScan s;
-    s.ptr = rep.Block(table, b);
-    s.limit = rep.end();
-    s.head = head;
-    s.decoder = table.decoder;
-    s.lo = lo;
-    s.hi = lo | suffix;
-    s.seed = index::BlockSeed(t, b);
-    s.verified = &table.verified;
-    s.block = b;
+    if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
+    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | suffix, &scratch->table_values[i]);
     s.restart_guess = guess;
-    s.out = &scratch->table_values[i];
     scans.push_back(s);
     scratch->scan_table.push_back(i);
     scratch->scan_block.push_back(b);
@@ -242,14 +230,14 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
   for (bool first = true; b < table.num_blocks; ++b, first = false) {
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > fingerprint) break;
-    index::PrefetchLine(rep.ranks + 8 * b);
+    format::PrefetchLine(rep.ranks + 8 * b);
     const int guess = first ? GuessAndPrefetch(rep, table, b, head, fingerprint) : 0;
-    opts.seed = index::BlockSeed(0, b);
+    opts.seed = format::BlockSeed(0, b);
     opts.block = b;
     bool reached_end = false;
     uint64_t below = 0, equal = 0;
-    Status s = format::CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, *table.decoder,
-                                    fingerprint, guess, opts, &below, &equal, &reached_end, scan);
+    Status s = table.decoder->CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, fingerprint,
+                                           guess, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
     const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;
     SIMDEX_RETURN_IF_ERROR(AppendRun(rep, rank, equal, b, fingerprint, distance, out));

@@ -4,8 +4,7 @@
 
 #include "engine/index/reader_rep.h"
 #include "engine/io/string_id.h"
-#include "engine/index/table_encoder.h"
-#include "format/block_reader.h"
+#include "format/codec.h"
 #include "format/coding.h"
 
 namespace simdex {
@@ -98,8 +97,8 @@ Status IndexReader::Verify() const {
       if (t == 0 && format::DecodeFixed64(r.ranks + 8 * b) != count) {
         return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
       }
-      opts.seed = index::BlockSeed(static_cast<uint32_t>(t), b);
-      Status s = format::DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, *table.decoder, opts, &values);
+      opts.seed = format::BlockSeed(static_cast<uint32_t>(t), b);
+      Status s = table.decoder->DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, opts, &values);
       if (!s.ok()) return s.WithContext(Where(t, b, offset));
       for (uint64_t v : values) {
         if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAtRank(count) < r.IdAtRank(count - 1)) {

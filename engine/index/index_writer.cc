@@ -52,13 +52,23 @@ Status IndexWriter::Create(const std::string& path, const BuildOptions& options,
   return Status::OK();
 }
 
+Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+                   const std::function<Status(std::string_view block)>& sink, EncodedTable* out) {
+  format::TableEncoding encoding;
+  encoding.block_size = options.block_size;
+  encoding.restarts = options.restarts;
+  encoding.table = static_cast<uint32_t>(t);
+  return format::DefaultCodec().EncodeTable(sorted, encoding, sink, out);
+}
+
 Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset) {
   format::TableMetadata tm;
   for (int b : options_.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
   tm.blocks_offset = blocks_offset;
   tm.num_blocks = enc.heads.size();
   tm.payload_bits = enc.payload_bits;
-  tm.code_lengths = enc.code_lengths;
+  tm.codec = static_cast<uint8_t>(enc.codec);
+  tm.codec_params = enc.params;
   SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
   tm.heads_offset = out_->size();
   SIMDEX_RETURN_IF_ERROR(AppendU64s(out_.get(), enc.heads, &tm.heads_checksum));
@@ -71,8 +81,8 @@ Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
   SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_)));
   const uint64_t offset = out_->size();
   EncodedTable enc;
-  SIMDEX_RETURN_IF_ERROR(EncodeTable(sorted, options_.block_size, options_.restarts, static_cast<uint32_t>(t),
-                                     [this](std::string_view block) { return out_->Append(block); }, &enc));
+  SIMDEX_RETURN_IF_ERROR(
+      EncodeTable(options_, t, sorted, [this](std::string_view block) { return out_->Append(block); }, &enc));
   return AddHeads(t, enc, offset);
 }
 

@@ -12,6 +12,7 @@
 #define SIMDEX_ENGINE_INDEX_INDEX_WRITER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,7 +20,7 @@
 #include <vector>
 
 #include "engine/index/output_file.h"
-#include "engine/index/table_encoder.h"
+#include "format/codec.h"
 #include "format/index_layout.h"
 #include "simdex/index.h"
 
@@ -32,6 +33,14 @@ struct EntrySummary {
   uint64_t id_base = 0;  // the smallest id (0 without entries)
   uint8_t id_width = 0;  // bits per packed id
 };
+
+using format::EncodedTable;
+
+// Encodes table t's sorted permuted values with the index's codec, block
+// size and restart points: what AddTable does, for callers that encode
+// tables side by side and add them with AddEncodedTable.
+Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+                   const std::function<Status(std::string_view block)>& sink, EncodedTable* out);
 
 class IndexWriter {
  public:

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/index/once_check.h"
-#include "format/block_reader.h"
+#include "format/codec.h"
 #include "format/head_search.h"
 #include "format/id_map.h"
 #include "format/index_layout.h"
@@ -33,10 +33,10 @@ struct IndexReader::Rep {
     const uint8_t* heads = nullptr;   // num_blocks little-endian u64
     uint64_t num_blocks = 0;
     format::HeadSample head_sample;  // every 8th head, in memory
-    // One of `decoders`: tables whose code lengths are equal share one, so
-    // that a query's decode tables stay in the L1 cache together (uniform
-    // data gives all tables the same code).
-    const format::BlockDecoder* decoder = nullptr;
+    // One of `decoders`: tables whose codec and parameters are equal share
+    // one, so that a query's decode tables stay in the L1 cache together
+    // (uniform data gives all tables the same card code).
+    const format::TableDecoder* decoder = nullptr;
     // The blocks whose checksum this reader has checked: every decode
     // passes it in format::BlockReadOptions::verified.
     format::VerifiedBlocks verified;
@@ -48,7 +48,7 @@ struct IndexReader::Rep {
   uint32_t format_version = 0;
   Scheme scheme;
   std::vector<Table> tables;
-  std::vector<std::unique_ptr<format::BlockDecoder>> decoders;  // distinct codes, and an empty one for no codes
+  std::vector<std::unique_ptr<format::TableDecoder>> decoders;  // one per distinct codec and parameters
   const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
   format::PackedIntsReader ids;
   bool has_id_map = false;  // string ids: an entry's id is a number into id_map

@@ -3,8 +3,7 @@
 #include <algorithm>
 
 #include "engine/index/reader_rep.h"
-#include "engine/index/table_encoder.h"
-#include "format/block_reader.h"
+#include "format/codec.h"
 #include "format/coding.h"
 #include "format/head_search.h"
 
@@ -20,9 +19,9 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
   format::BlockReadOptions options;
   options.verified = &table.verified;
   options.block = b;
-  options.seed = BlockSeed(static_cast<uint32_t>(table_), b);
-  Status s = format::DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), *table.decoder,
-                                 options, &values_);
+  options.seed = format::BlockSeed(static_cast<uint32_t>(table_), b);
+  Status s = table.decoder->DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), options,
+                                       &values_);
   ++blocks_decoded_;
   block_ = b;
   loaded_ = true;

@@ -163,7 +163,7 @@ def read_index(data):
         struct.unpack("<QQQQIIQ8s", footer)
     _check(footer_magic == b"SIMDEXFT" and footer_length == FOOTER_LENGTH, "bad footer")
     _check(footer_sum == xxh3(footer[:40]), "footer checksum mismatch")
-    _check(footer_version == version and version in (1, 2), "version")
+    _check(footer_version == version and version in (1, 2, 3), "version")
     _check(file_size == len(data), "footer file size is not the file's size")
     _check(HEADER_LENGTH <= meta_offset and meta_offset + meta_length <= len(data) - FOOTER_LENGTH, "metadata place")
     meta = data[meta_offset:meta_offset + meta_length]
@@ -182,7 +182,12 @@ def read_index(data):
         leading = tuple(f.raw(b - k))
         _check(leading == subsets[t], "leading blocks are not the t-th subset")
         data_offset, nblocks, head_offset, head_sum, _payload_bits = f.take("QQQQQ")
-        nibbles = [x for byte in f.raw(33) for x in (byte >> 4, byte & 15)]
+        params_length = 33  # versions 1 and 2: the card codec's code lengths, untagged
+        if version >= 3:
+            codec, params_length = f.take("BI")
+            _check(codec == 0, "codec tag %d (this reader knows the card codec, 0)" % codec)
+            _check(params_length == 33, "card codec parameters of %d bytes" % params_length)
+        nibbles = [x for byte in f.raw(params_length) for x in (byte >> 4, byte & 15)]
         _check(nibbles[65] == 0 and max(nibbles) <= 11, "Huffman lengths")
         codes = _canonical_code(nibbles[:65])
         heads_bytes = data[head_offset:head_offset + 8 * nblocks]

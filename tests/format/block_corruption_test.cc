@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "format/bit_writer.h"
-#include "format/block_format.h"
-#include "format/block_reader.h"
+#include "format/card/card_format.h"
+#include "format/card/block_reader.h"
 #include "format/coding.h"
 #include "tests/format/table_util.h"
 
@@ -34,14 +34,14 @@ struct Outcome {
   bool reached_end = false;
 };
 
-Outcome Decode(const std::vector<uint8_t>& block, uint64_t head, const BlockDecoder& decoder,
+Outcome Decode(const std::vector<uint8_t>& block, uint64_t head, const CardDecoder& decoder,
                BlockReadOptions options) {
   Outcome o;
   o.status = DecodeBlock(block.data(), block.data() + block.size(), block.size(), head, decoder, options, &o.values);
   return o;
 }
 
-Outcome Scan(const std::vector<uint8_t>& block, uint64_t head, const BlockDecoder& decoder, uint64_t lo,
+Outcome Scan(const std::vector<uint8_t>& block, uint64_t head, const CardDecoder& decoder, uint64_t lo,
              uint64_t hi, bool plain) {
   Outcome o;
   BlockReadOptions options;
@@ -247,7 +247,7 @@ class CraftedBlock : public ::testing::Test {
   }
 
   HuffmanCodeLengths lengths_;
-  BlockDecoder decoder_;
+  CardDecoder decoder_;
 };
 
 TEST_F(CraftedBlock, ZeroCountIsCorruption) {

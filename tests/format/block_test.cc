@@ -8,8 +8,8 @@
 #include <tuple>
 #include <vector>
 
-#include "format/block_builder.h"
-#include "format/block_reader.h"
+#include "format/card/block_builder.h"
+#include "format/card/block_reader.h"
 #include "format/coding.h"
 #include "format/head_search.h"
 #include "tests/format/table_util.h"
@@ -189,7 +189,7 @@ TEST(BlockBuilder, BlockWithOnlyItsHeadDecodes) {
   HuffmanCodeLengths lengths;
   lengths.lengths[64] = 1;
   const HuffmanEncoderTable code(lengths);
-  BlockDecoder decoder;
+  CardDecoder decoder;
   ASSERT_TRUE(decoder.Init(lengths).ok());
   BlockBuilder builder(64, code);
   builder.Start(42);

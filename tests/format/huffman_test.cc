@@ -10,7 +10,7 @@
 
 #include "format/bit_reader.h"
 #include "format/bit_writer.h"
-#include "format/huffman.h"
+#include "format/card/huffman.h"
 
 namespace simdex::format {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "format/block_reader.h"
+#include "format/card/block_reader.h"
 #include "tests/format/table_util.h"
 
 namespace simdex::format {
@@ -62,7 +62,8 @@ void CompareWithScanBlock(const std::vector<EncodedTable>& tables, std::mt19937_
     bool reached_end = false;
     BlockReadOptions o = options;
     o.seed = s.seed;
-    Status st = ScanBlock(s.ptr, s.limit, bs, s.head, *s.decoder, s.lo, s.hi, o, &want, &reached_end, &one);
+    const CardDecoder& decoder = static_cast<const CardDecoder&>(*s.decoder);
+    Status st = ScanBlock(s.ptr, s.limit, bs, s.head, decoder, s.lo, s.hi, o, &want, &reached_end, &one);
     EXPECT_EQ(s.status.ToString(), st.ToString()) << "table " << t;
     EXPECT_EQ(got[t], want) << "table " << t;
     if (st.ok()) {
@@ -70,7 +71,7 @@ void CompareWithScanBlock(const std::vector<EncodedTable>& tables, std::mt19937_
       // end_index places the values in the block (a damaged block may scan
       // cleanly up to the range and still fail to decode whole).
       std::vector<uint64_t> all;
-      if (!DecodeBlock(s.ptr, s.limit, bs, s.head, *s.decoder, BlockReadOptions(), &all).ok()) continue;
+      if (!DecodeBlock(s.ptr, s.limit, bs, s.head, decoder, BlockReadOptions(), &all).ok()) continue;
       ASSERT_GE(s.end_index, got[t].size()) << "table " << t;
       ASSERT_LE(s.end_index, all.size()) << "table " << t;
       EXPECT_EQ(std::vector<uint64_t>(all.begin() + (s.end_index - got[t].size()), all.begin() + s.end_index), got[t])

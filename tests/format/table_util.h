@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "format/block_builder.h"
-#include "format/block_reader.h"
-#include "format/huffman.h"
+#include "format/card/block_builder.h"
+#include "format/card/block_reader.h"
+#include "format/card/huffman.h"
 
 namespace simdex::format::testing {
 
@@ -23,7 +23,7 @@ struct EncodedTable {
   size_t block_size = 0;
   uint64_t table = 0;
   HuffmanCodeLengths lengths;
-  BlockDecoder decoder;
+  CardDecoder decoder;
   std::vector<uint64_t> heads;
   std::string blocks;  // heads.size() * block_size bytes
 

@@ -8,9 +8,9 @@
 #include <array>
 #include <vector>
 
-#include "format/block_format.h"
-#include "format/block_reader.h"
-#include "format/huffman.h"
+#include "format/card/card_format.h"
+#include "format/card/block_reader.h"
+#include "format/card/huffman.h"
 #include "tests/fuzz/fuzz_util.h"
 
 using namespace simdex::format;
@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto& f : freqs) f = in.Byte();
   HuffmanCodeLengths lengths = HuffmanCodeLengths::FromFrequencies(freqs.data());
   if (std::all_of(freqs.begin(), freqs.end(), [](uint64_t f) { return f == 0; })) lengths.lengths[64] = 1;
-  BlockDecoder decoder;
+  CardDecoder decoder;
   FUZZ_CHECK(decoder.Init(lengths).ok());
   const uint64_t head = in.U64();
   uint64_t lo = in.U64(), hi = in.U64();

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "format/block_format.h"
+#include "format/card/card_format.h"
 #include "tests/format/table_util.h"
 #include "tests/fuzz/fuzz_util.h"
 

@@ -9,7 +9,7 @@
 
 #include "format/bit_reader.h"
 #include "format/bit_writer.h"
-#include "format/huffman.h"
+#include "format/card/huffman.h"
 #include "tests/fuzz/fuzz_util.h"
 
 using namespace simdex::format;

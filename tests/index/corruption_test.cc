@@ -18,8 +18,8 @@
 
 #include "engine/dedup/against.h"
 #include "engine/index/table_cursor.h"
-#include "format/block_format.h"
-#include "format/block_reader.h"
+#include "format/card/card_format.h"
+#include "format/card/block_reader.h"
 #include "format/coding.h"
 #include "format/index_layout.h"
 #include "simdex/index.h"
@@ -664,8 +664,8 @@ TEST(CorruptionSeedTest, BlocksSwappedBetweenOrWithinTablesFailTheirChecksums) {
 TEST_F(CorruptionTest, NonzeroBlockPaddingWithValidChecksumIsRejected) {
   const Layout layout = Layout::Parse(*file_);
   const size_t b = layout.meta.block_size;
-  format::BlockDecoder decoder;
-  ASSERT_TRUE(decoder.Init(layout.meta.tables[0].code_lengths).ok());
+  std::unique_ptr<format::TableDecoder> decoder;
+  ASSERT_TRUE(format::DefaultCodec().NewDecoder(layout.meta.tables[0].codec_params, layout.meta.restarts, &decoder).ok());
   int forged = 0;
   for (uint64_t block = 0; block < layout.meta.tables[0].num_blocks; ++block) {
     const uint64_t at = layout.BlockOffset(0, block);
@@ -677,7 +677,7 @@ TEST_F(CorruptionTest, NonzeroBlockPaddingWithValidChecksumIsRejected) {
     format::BlockReadOptions strict;
     strict.strict = true;
     std::vector<uint64_t> values;
-    Status ds = format::DecodeBlock(p, p + b, b, head, decoder, strict, &values);
+    Status ds = decoder->DecodeBlock(p, p + b, b, head, strict, &values);
     if (ds.message().find("padding") == std::string::npos) continue;  // the last bit was not padding
     ++forged;
     std::unique_ptr<IndexReader> reader;

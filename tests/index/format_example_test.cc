@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "format/block_builder.h"
-#include "format/block_reader.h"
-#include "format/huffman.h"
+#include "format/card/block_builder.h"
+#include "format/card/block_reader.h"
+#include "format/card/huffman.h"
 
 namespace simdex::format {
 namespace {
@@ -41,7 +41,7 @@ TEST(FormatExample, EncoderWritesTheBytesOfTheSpec) {
   for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
   EXPECT_EQ(block, want);
 
-  BlockDecoder decoder;
+  CardDecoder decoder;
   ASSERT_TRUE(decoder.Init(lengths).ok());
   std::vector<uint64_t> decoded;
   BlockReadOptions options;
@@ -65,7 +65,7 @@ TEST(FormatExample, RestartPointBlockHasTheBytesOfTheSpec) {
   for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
   EXPECT_EQ(block, want);
 
-  BlockDecoder decoder;
+  CardDecoder decoder;
   ASSERT_TRUE(decoder.Init(lengths, 1).ok());
   BlockReadOptions options;
   options.verify_checksum = true;

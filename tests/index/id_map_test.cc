@@ -133,7 +133,7 @@ TEST(StringIdIndexTest, SearchesGiveTheIdsBackAndTheFileDependsOnlyOnTheEntries)
   ASSERT_TRUE(IndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &reader).ok());
   ASSERT_TRUE(reader->Verify().ok());
   ASSERT_TRUE(reader->has_string_ids());
-  EXPECT_EQ(reader->Info().format_version, 2u);
+  EXPECT_EQ(reader->Info().format_version, format::kFormatVersion);
   for (size_t i = 0; i < entries.size(); i += 7) {
     const auto& [id, fp] = entries[i];
     std::vector<Match> matches;
@@ -222,23 +222,24 @@ TEST(StringIdIndexTest, EmptyAndLargeMapsWork) {
   EXPECT_EQ(reader->IdString(m[0].id), "id-" + std::to_string(12345 * 7919 % 100003));
 }
 
-// Rewrites a version 2 file of numeric ids as version 1: the same sections,
-// the metadata without the id map's fields, header and footer saying 1.
-std::string AsVersion1(const std::string& v2) {
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(v2.data());
+// Rewrites a file of this version as an older `version`: the same
+// sections, the metadata with that version's fields, header and footer
+// saying it. (Version 1 has no id map: REQUIRES numeric ids for it.)
+std::string AsVersion(const std::string& file, uint32_t version) {
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(file.data());
   format::Footer footer;
-  EXPECT_TRUE(footer.DecodeFrom(base + v2.size() - 56, base + v2.size()).ok());
+  EXPECT_TRUE(footer.DecodeFrom(base + file.size() - 56, base + file.size()).ok());
   format::IndexMetadata meta;
-  EXPECT_TRUE(meta.DecodeFrom(base + footer.metadata_offset, base + v2.size() - 56, 2).ok());
-  std::string out = v2.substr(0, footer.metadata_offset);
+  EXPECT_TRUE(meta.DecodeFrom(base + footer.metadata_offset, base + file.size() - 56).ok());
+  std::string out = file.substr(0, footer.metadata_offset);
   format::FileHeader header;
-  header.version = 1;
+  header.version = version;
   std::string h;
   header.EncodeTo(&h);
   out.replace(0, h.size(), h);
   std::string tail;
-  meta.EncodeTo(&tail, 1);
-  footer.version = 1;
+  meta.EncodeTo(&tail, version);
+  footer.version = version;
   footer.metadata_length = tail.size();
   footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
   footer.file_size = out.size() + tail.size() + 56;
@@ -249,8 +250,8 @@ std::string AsVersion1(const std::string& v2) {
 TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
   ScopedTempDir dir;
   const std::vector<Entry> entries = AssignIds(ClusterFingerprints(200, 6, 5), IdStyle::kFullRange, 5);
-  ASSERT_TRUE(BuildIndex(dir.File("v2.sdx"), BuildOptions(), entries).ok());
-  const std::string v1 = AsVersion1(ReadFileOrDie(dir.File("v2.sdx")));
+  ASSERT_TRUE(BuildIndex(dir.File("v3.sdx"), BuildOptions(), entries).ok());
+  const std::string v1 = AsVersion(ReadFileOrDie(dir.File("v3.sdx")), 1);
   std::unique_ptr<IndexReader> reader;
   Status s = IndexReader::Open(NewMemoryFile(v1), ReaderOptions(), &reader);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -262,14 +263,39 @@ TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
     ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
     EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
   }
-  // A version 3 file is not supported, whatever else it holds.
-  std::string v3 = v1;
+  // A version 4 file is not supported, whatever else it holds.
+  std::string v4 = v1;
   format::FileHeader header;
-  header.version = 3;
+  header.version = 4;
   std::string h;
   header.EncodeTo(&h);
-  v3.replace(0, h.size(), h);
-  EXPECT_TRUE(IndexReader::Open(NewMemoryFile(v3), ReaderOptions(), &reader).IsNotSupported());
+  v4.replace(0, h.size(), h);
+  EXPECT_TRUE(IndexReader::Open(NewMemoryFile(v4), ReaderOptions(), &reader).IsNotSupported());
+}
+
+// Files written before codec tags (version 2) open, verify and answer as
+// the same file of this version does: string ids, their map, every table.
+TEST(StringIdIndexTest, VersionTwoFilesStillOpenAndSearch) {
+  ScopedTempDir dir;
+  const auto entries = UrlEntries(2000, 9);
+  ASSERT_TRUE(BuildStrings(dir.File("v3.sdx"), entries, 256).ok());
+  const std::string v3 = ReadFileOrDie(dir.File("v3.sdx"));
+  const std::string v2 = AsVersion(v3, 2);
+  EXPECT_EQ(v2.substr(64, 4096), v3.substr(64, 4096));  // the sections are the same bytes
+  std::unique_ptr<IndexReader> old_reader, new_reader;
+  Status s = IndexReader::Open(NewMemoryFile(v2), ReaderOptions(), &old_reader);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_TRUE(IndexReader::Open(NewMemoryFile(v3), ReaderOptions(), &new_reader).ok());
+  EXPECT_EQ(old_reader->Info().format_version, 2u);
+  EXPECT_TRUE(old_reader->Verify().ok());
+  for (size_t i = 0; i < entries.size(); i += 11) {
+    std::vector<Match> got, want;
+    ASSERT_TRUE(old_reader->Search(entries[i].second, 3, &got).ok());
+    ASSERT_TRUE(new_reader->Search(entries[i].second, 3, &want).ok());
+    EXPECT_EQ(got, want);
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(old_reader->IdString(got[0].id), new_reader->IdString(want[0].id));
+  }
 }
 
 TEST(StringIdIndexTest, ADamagedIdMapIsCorruption) {

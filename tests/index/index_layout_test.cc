@@ -2,10 +2,24 @@
 
 #include <gtest/gtest.h>
 
+#include "format/card/huffman.h"
+#include "format/coding.h"
+
 namespace simdex::format {
 namespace {
 
 const uint8_t* U(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// The card codec's parameters: code lengths n % 12 for symbol n, with
+// symbol `bad` given `bad_length` instead when bad >= 0.
+std::string CardParams(int bad = -1, uint8_t bad_length = 0) {
+  HuffmanCodeLengths lengths;
+  for (int n = 0; n < kHuffmanSymbols; ++n) lengths.lengths[n] = static_cast<uint8_t>(n % 12);
+  if (bad >= 0) lengths.lengths[bad] = bad_length;
+  std::string params;
+  lengths.EncodeTo(&params);
+  return params;
+}
 
 IndexMetadata SampleMetadata() {
   IndexMetadata m;
@@ -22,7 +36,7 @@ IndexMetadata SampleMetadata() {
     tm.heads_offset = 4096 * (t + 1) + 7 * 1024;
     tm.heads_checksum = 0x1111 * t;
     tm.payload_bits = 44000 + t;
-    for (int n = 0; n < kHuffmanSymbols; ++n) tm.code_lengths.lengths[n] = static_cast<uint8_t>(n % 12);
+    tm.codec_params = CardParams();
     m.tables.push_back(tm);
   }
   m.rank_offset = 90000;
@@ -93,13 +107,71 @@ TEST(IndexLayout, MetadataRoundTrips) {
   ASSERT_EQ(d.tables.size(), 4u);
   for (int t = 0; t < 4; ++t) {
     EXPECT_EQ(d.tables[t].leading_blocks, m.tables[t].leading_blocks);
-    EXPECT_EQ(d.tables[t].code_lengths.lengths, m.tables[t].code_lengths.lengths);
+    EXPECT_EQ(d.tables[t].codec, m.tables[t].codec);
+    EXPECT_EQ(d.tables[t].codec_params, m.tables[t].codec_params);
     EXPECT_EQ(d.tables[t].heads_offset, m.tables[t].heads_offset);
     EXPECT_EQ(d.tables[t].payload_bits, m.tables[t].payload_bits);
   }
   EXPECT_EQ(d.id_width, 10);
   EXPECT_EQ(d.id_base, 77u);
   EXPECT_EQ(d.ids_checksum, 6u);
+}
+
+// Versions 1 and 2 have no codec tag: their tables are the card codec's,
+// the 33 bytes of code lengths where version 3 has tag, length and
+// parameters; everything else decodes as before.
+TEST(IndexLayout, VersionTwoMetadataReadsAsTheCardCodec) {
+  const IndexMetadata m = SampleMetadata();
+  std::string v2, v3;
+  m.EncodeTo(&v2, 2);
+  m.EncodeTo(&v3, 3);
+  EXPECT_EQ(v3.size(), v2.size() + 4 * 5);  // per table: a tag byte and a u32 length
+  IndexMetadata d;
+  Status s = d.DecodeFrom(U(v2), U(v2) + v2.size(), 2);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  for (int t = 0; t < 4; ++t) {
+    EXPECT_EQ(d.tables[t].codec, static_cast<uint8_t>(CodecTag::kCard));
+    EXPECT_EQ(d.tables[t].codec_params, m.tables[t].codec_params);
+  }
+  std::string again;
+  d.EncodeTo(&again, 3);
+  EXPECT_EQ(again, v3);
+}
+
+TEST(IndexLayout, ACodecThisBuildDoesNotHaveIsNotSupportedNamingTableAndTag) {
+  IndexMetadata m = SampleMetadata();
+  m.tables[2].codec = 200;
+  std::string enc;
+  m.EncodeTo(&enc);
+  IndexMetadata d;
+  Status s = d.DecodeFrom(U(enc), U(enc) + enc.size());
+  EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.message().find("table 2: codec tag 200 (this build has card)"), std::string::npos) << s.ToString();
+}
+
+TEST(IndexLayout, CodecParametersOfTheWrongLengthAreCorruption) {
+  for (size_t length : {0, 32, 34, 1000}) {
+    IndexMetadata m = SampleMetadata();
+    m.tables[1].codec_params.resize(length, '\x11');
+    std::string enc;
+    m.EncodeTo(&enc);
+    IndexMetadata d;
+    Status s = d.DecodeFrom(U(enc), U(enc) + enc.size());
+    EXPECT_TRUE(s.IsCorruption()) << length << ": " << s.ToString();
+    EXPECT_NE(s.message().find("table 1"), std::string::npos) << s.ToString();
+  }
+  // A length that runs past the metadata is truncation, not a huge read.
+  IndexMetadata m = SampleMetadata();
+  std::string enc;
+  m.EncodeTo(&enc);
+  // entries, distinct, block size, scheme bytes, widths, table count; then
+  // table 0: leading block, five u64 fields, the codec tag.
+  const size_t length_at = 8 + 8 + 4 + 3 + 4 + 4 + (1 + 5 * 8 + 1);
+  EncodeFixed32(enc.data() + length_at, 0xffffffffu);
+  IndexMetadata d;
+  Status s = d.DecodeFrom(U(enc), U(enc) + enc.size());
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("truncated in table 0"), std::string::npos) << s.ToString();
 }
 
 TEST(IndexLayout, TruncatedOrPaddedMetadataIsCorruption) {
@@ -137,7 +209,7 @@ TEST(IndexLayout, OutOfRangeMetadataFieldsAreCorruption) {
   m.tables.pop_back();
   reject(m, "table count");
   m = SampleMetadata();
-  m.tables[2].code_lengths.lengths[5] = 12;
+  m.tables[2].codec_params = CardParams(5, 12);
   reject(m, "code length > 11");
   m = SampleMetadata();
   m.id_width = 65;

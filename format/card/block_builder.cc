@@ -1,7 +1,5 @@
 // Writes the block layout drawn in block_builder.h.
-#include "format/block_builder.h"
-
-#include <xxhash.h>
+#include "format/card/block_builder.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,11 +7,6 @@
 #include "format/coding.h"
 
 namespace simdex::format {
-
-uint32_t BlockChecksum(const uint8_t* block, size_t block_size, uint64_t seed) {
-  assert(block_size >= kBlockHeaderSize);
-  return static_cast<uint32_t>(XXH3_64bits_withSeed(block + 4, block_size - 4, seed));
-}
 
 BlockBuilder::BlockBuilder(size_t block_size, const HuffmanEncoderTable& code, int restarts)
     : block_size_(block_size),

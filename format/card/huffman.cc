@@ -1,6 +1,6 @@
 // Package-merge code lengths, canonical code assignment, the decode table
 // and the nibble serialization of the code lengths (huffman.h).
-#include "format/huffman.h"
+#include "format/card/huffman.h"
 
 #include <algorithm>
 #include <cassert>

@@ -1,4 +1,5 @@
-// BlockBuilder: encodes one block of a sorted table.
+// BlockBuilder: encodes one block of a sorted table with the card codec
+// (format/codec.h; the frame's first six bytes are block_frame.h's).
 //
 // Block layout (B = block_size bytes, a power of two in 64..65536):
 //
@@ -34,8 +35,8 @@
 // then starts with that value as its head.
 //
 // Thread safety: a BlockBuilder is not safe for concurrent use.
-#ifndef SIMDEX_FORMAT_BLOCK_BUILDER_H_
-#define SIMDEX_FORMAT_BLOCK_BUILDER_H_
+#ifndef SIMDEX_FORMAT_CARD_BLOCK_BUILDER_H_
+#define SIMDEX_FORMAT_CARD_BLOCK_BUILDER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -44,8 +45,8 @@
 #include <vector>
 
 #include "format/bit_writer.h"
-#include "format/block_format.h"
-#include "format/huffman.h"
+#include "format/card/card_format.h"
+#include "format/card/huffman.h"
 
 namespace simdex::format {
 
@@ -111,4 +112,4 @@ class BlockBuilder {
 
 }  // namespace simdex::format
 
-#endif  // SIMDEX_FORMAT_BLOCK_BUILDER_H_
+#endif  // SIMDEX_FORMAT_CARD_BLOCK_BUILDER_H_

@@ -1,5 +1,5 @@
 // Decodes the blocks written by block_builder.cc (layout in block_builder.h).
-#include "format/block_reader.h"
+#include "format/card/block_reader.h"
 
 #include <algorithm>
 #include <array>
@@ -7,8 +7,9 @@
 #include <string>
 
 #include "format/bit_reader.h"
-#include "format/block_format.h"
+#include "format/card/card_format.h"
 #include "format/coding.h"
+#include "format/prefetch.h"
 
 namespace simdex::format {
 
@@ -361,7 +362,7 @@ Status FinishBlock(const BlockView& b, const BlockReadOptions& options, Outcome 
   return Status::Corruption("bit stream overruns the block");
 }
 
-BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder) {
+BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const CardDecoder& decoder) {
   return BlockView{block, block_size, head, 0, decoder.restarts(), decoder.huffman().table()};
 }
 
@@ -371,7 +372,7 @@ BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const
 // over without a call to keep() (with lo = 0 every value gets one).
 // *end_index is as FinishBlock's.
 template <typename Keep>
-Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const BlockDecoder& decoder,
+Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const CardDecoder& decoder,
               const BlockReadOptions& options, int seek_guess, uint64_t lo, bool* reached_end, uint64_t* decoded,
               uint32_t* end_index, Keep&& keep) {
   BlockView b = MakeView(block, block_size, head, decoder);
@@ -385,20 +386,9 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Bloc
   return FinishBlock(b, options, outcome, &c, reached_end, decoded, end_index, keep);
 }
 
-Status CheckBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
-                  const BlockReadOptions& options) {
-  assert(IsValidBlockSize(block_size));
-  if (limit < ptr || static_cast<size_t>(limit - ptr) < block_size) {
-    return Status::Corruption("truncated block");
-  }
-  if (options.verify_checksum) return VerifyBlockChecksum(ptr, block_size, options.seed);
-  if (options.verified != nullptr) return options.verified->Check(ptr, block_size, options.seed, options.block);
-  return Status::OK();
-}
-
 }  // namespace
 
-Status BlockDecoder::Init(const HuffmanCodeLengths& lengths, int restarts) {
+Status CardDecoder::Init(const HuffmanCodeLengths& lengths, int restarts) {
   if (!IsValidRestarts(restarts)) {
     return Status::Corruption("bad restart point count " + std::to_string(restarts));
   }
@@ -406,18 +396,11 @@ Status BlockDecoder::Init(const HuffmanCodeLengths& lengths, int restarts) {
   return huffman_.Init(lengths, kSuffixBits.data());
 }
 
-Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed) {
-  if (DecodeFixed32(ptr) != BlockChecksum(ptr, block_size, seed)) {
-    return Status::Corruption("checksum mismatch");
-  }
-  return Status::OK();
-}
-
 Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                   const BlockDecoder& decoder, const BlockReadOptions& options,
+                   const CardDecoder& decoder, const BlockReadOptions& options,
                    std::vector<uint64_t>* out) {
   out->clear();
-  SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
+  SIMDEX_RETURN_IF_ERROR(CheckBlockFrame(ptr, limit, block_size, options));
   bool reached_end;
   uint64_t decoded;
   uint32_t end_index;
@@ -429,11 +412,11 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
 }
 
 Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                 const BlockDecoder& decoder, uint64_t lo, uint64_t hi,
+                 const CardDecoder& decoder, uint64_t lo, uint64_t hi,
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats) {
   assert(lo <= hi);
-  SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
+  SIMDEX_RETURN_IF_ERROR(CheckBlockFrame(ptr, limit, block_size, options));
   const size_t before = out->size();
   uint64_t decoded = 0;
   uint32_t end_index = 0;
@@ -448,9 +431,9 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
 }
 
 Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                    const BlockDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
+                    const CardDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
                     uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats) {
-  SIMDEX_RETURN_IF_ERROR(CheckBlock(ptr, limit, block_size, options));
+  SIMDEX_RETURN_IF_ERROR(CheckBlockFrame(ptr, limit, block_size, options));
   uint64_t decoded = 0;
   uint32_t end_index = 0;
   uint64_t n_equal = 0;
@@ -472,8 +455,8 @@ Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
   return s;
 }
 
-void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
-                const BlockReadOptions& options, BlockScanStats* stats) {
+void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
+                    BlockScanStats* stats) {
   // Per-block decoding state; at most kLanes blocks are interleaved at once.
   constexpr size_t kLanes = 32;
   struct Lane {
@@ -482,7 +465,7 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
     Cursor cursor;
     Outcome outcome;
     size_t before;
-    bool checked;  // passed CheckBlock: counted in stats, as ScanBlock does
+    bool checked;  // passed CheckBlockFrame: counted in stats, as ScanBlock does
   };
   for (size_t first = 0; first < n; first += kLanes) {
     const size_t m = std::min(kLanes, n - first);
@@ -496,12 +479,12 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       o.verified = s.verified;
       o.block = s.block;
       s.reached_end = false;
-      s.status = CheckBlock(s.ptr, s.limit, block_size, o);
+      s.status = CheckBlockFrame(s.ptr, s.limit, block_size, o);
       Lane& lane = lanes[j];
       lane.checked = s.status.ok();
       lane.scan = &s;
       lane.before = s.out->size();
-      lane.view = MakeView(s.ptr, block_size, s.head, *s.decoder);
+      lane.view = MakeView(s.ptr, block_size, s.head, static_cast<const CardDecoder&>(*s.decoder));
       lane.cursor = Cursor{s.head, 0, kStreamStart, 1, 0, 0};
       lane.outcome = Outcome::kAboveHi;  // nothing to decode unless the block starts
       if (s.status.ok()) {
@@ -579,6 +562,34 @@ void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
       }
     }
   }
+}
+
+Status CardDecoder::DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                                const BlockReadOptions& options, std::vector<uint64_t>* out) const {
+  return format::DecodeBlock(ptr, limit, block_size, head, *this, options, out);
+}
+
+void CardDecoder::ScanBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
+                             BlockScanStats* stats) const {
+  ScanCardBlocks(scans, n, block_size, options, stats);
+}
+
+Status CardDecoder::CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                                 uint64_t v, int restart_guess, const BlockReadOptions& options, uint64_t* below,
+                                 uint64_t* equal, bool* reached_end, BlockScanStats* stats) const {
+  return format::CountInBlock(ptr, limit, block_size, head, *this, v, restart_guess, options, below, equal,
+                              reached_end, stats);
+}
+
+int CardDecoder::PrefetchScan(const uint8_t* block, size_t block_size, double fraction) const {
+  const int guess = std::min(restarts_, static_cast<int>(fraction * (restarts_ + 1)));
+  const size_t segment = block_size / (restarts_ + 1);
+  const size_t from = static_cast<size_t>(guess) * segment;
+  const size_t to = std::min<size_t>(block_size, static_cast<size_t>(fraction * block_size) + 64);
+  PrefetchLine(block);
+  for (size_t off = from & ~size_t{63}; off < to; off += 64) PrefetchLine(block + off);
+  if (guess < restarts_) PrefetchLine(block + (guess + 1) * segment);
+  return guess;
 }
 
 }  // namespace simdex::format

@@ -25,75 +25,61 @@
 // Thread safety: the functions keep no state (a VerifiedBlocks is safe to
 // share); concurrent calls are safe when each has its own output vector and
 // stats.
-#ifndef SIMDEX_FORMAT_BLOCK_READER_H_
-#define SIMDEX_FORMAT_BLOCK_READER_H_
+#ifndef SIMDEX_FORMAT_CARD_BLOCK_READER_H_
+#define SIMDEX_FORMAT_CARD_BLOCK_READER_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "format/block_format.h"
-#include "format/huffman.h"
-#include "format/verified_blocks.h"
+#include "format/card/card_format.h"
+#include "format/card/huffman.h"
+#include "format/codec.h"
 #include "simdex/status.h"
 
 namespace simdex::format {
 
-struct BlockReadOptions {
-  // Compare the stored checksum with BlockChecksum(block, seed) first.
-  bool verify_checksum = false;
-  uint64_t seed = 0;
-  // Also require the padding after the last entry to be all zero bits
-  // (verification). Only a block decoded to its end is checked.
-  bool strict = false;
-  // Decode with the byte-wise bit reader only, never the word-at-a-time
-  // fast path. The results are identical; tests run both.
-  bool force_plain = false;
-  // The blocks of the block's table checked before (verified_blocks.h):
-  // when set, the checksum is compared first unless block number `block`
-  // is in it already, and the block is added once it matches, so that a
-  // reader hashes each block once. (verify_checksum compares it always.)
-  const VerifiedBlocks* verified = nullptr;
-  uint64_t block = 0;
-};
-
-// Counters for tuning, added to by ScanBlock (faiss indexBinaryHash_stats
-// habit). Not thread-safe: use one per thread and add them up.
-struct BlockScanStats {
-  uint64_t blocks = 0;           // blocks scanned
-  uint64_t values_decoded = 0;   // values produced, heads included
-  uint64_t values_in_range = 0;  // values appended to the output
-};
-
-// The per-table decoding state DecodeBlock and ScanBlock use: the table's
-// Huffman decode table, each entry extended with the suffix bits that
-// follow its symbol, so that one lookup steps over a whole entry.
-// Immutable after Init(); may be shared between threads.
-class BlockDecoder {
+// The card codec's TableDecoder (format/codec.h), the per-table state the
+// functions below use: the table's Huffman decode table, each entry
+// extended with the suffix bits that follow its symbol, so that one lookup
+// steps over a whole entry. Immutable after Init(); may be shared between
+// threads.
+class CardDecoder final : public TableDecoder {
  public:
   // `restarts` is the index's restart points per block (block_builder.h).
   // Returns Corruption("invalid Huffman code lengths") as HuffmanDecoder::Init,
-  // or Corruption("bad restart point count R") unless IsValidRestarts.
+  // or Corruption("bad restart point count R") unless IsValidRestarts. A
+  // decoder never initialized (a table without entries) rejects any entry.
   Status Init(const HuffmanCodeLengths& lengths, int restarts = 0);
 
   const HuffmanDecoder& huffman() const { return huffman_; }
   int restarts() const { return restarts_; }
+
+  // TableDecoder, by the functions below.
+  CodecTag tag() const override { return CodecTag::kCard; }
+  Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
+                     const BlockReadOptions& options, std::vector<uint64_t>* out) const override;
+  void ScanBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
+                  BlockScanStats* stats) const override;
+  Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head, uint64_t v,
+                      int restart_guess, const BlockReadOptions& options, uint64_t* below, uint64_t* equal,
+                      bool* reached_end, BlockScanStats* stats) const override;
+  // Prefetches the block's first line (count and restart offsets), the
+  // block from the restart point before `fraction` to a line past it, and
+  // the next restart entry; returns that restart point.
+  int PrefetchScan(const uint8_t* block, size_t block_size, double fraction) const override;
 
  private:
   HuffmanDecoder huffman_;
   int restarts_ = 0;
 };
 
-// Verifies the checksum of the block at ptr.
-// REQUIRES: ptr holds block_size >= 6 readable bytes.
-Status VerifyBlockChecksum(const uint8_t* ptr, size_t block_size, uint64_t seed);
-
 // Decodes every value of the block, head first, into *out (replacing its
 // contents). On error *out holds unspecified values.
 // REQUIRES: IsValidBlockSize(block_size); decoder was initialized with the
 // code lengths of the block's table.
 Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                   const BlockDecoder& decoder, const BlockReadOptions& options,
+                   const CardDecoder& decoder, const BlockReadOptions& options,
                    std::vector<uint64_t>* out);
 
 // Decodes the block's values in order and appends to *out those v with
@@ -105,7 +91,7 @@ Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, 
 // options.strict applies when the scan reaches the end of the block.
 // REQUIRES: as DecodeBlock; lo <= hi; stats may be null.
 Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                 const BlockDecoder& decoder, uint64_t lo, uint64_t hi,
+                 const CardDecoder& decoder, uint64_t lo, uint64_t hi,
                  const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end,
                  BlockScanStats* stats);
 
@@ -116,44 +102,18 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
 // *reached_end as ScanBlock with hi = v. REQUIRES: as DecodeBlock; stats may
 // be null.
 Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
-                    const BlockDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
+                    const CardDecoder& decoder, uint64_t v, int restart_guess, const BlockReadOptions& options,
                     uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats);
 
-// One block of a ScanBlocks call: the inputs of ScanBlock, and its results.
-struct BlockScan {
-  const uint8_t* ptr = nullptr;    // the block: block_size bytes
-  const uint8_t* limit = nullptr;  // as ScanBlock's limit
-  uint64_t head = 0;
-  const BlockDecoder* decoder = nullptr;
-  uint64_t lo = 0;
-  uint64_t hi = 0;
-  uint64_t seed = 0;              // for the checksum, when verified
-  // As BlockReadOptions::verified and ::block, for this scan's block.
-  const VerifiedBlocks* verified = nullptr;
-  uint64_t block = 0;
-  // The restart point the scan probes first, a guess at the last one below
-  // lo (e.g. from interpolating lo between this block's head and the
-  // next's); it affects only the work done, never the result.
-  int restart_guess = kMaxRestarts;
-  std::vector<uint64_t>* out = nullptr;
-  // Results, as ScanBlock would give them.
-  Status status;
-  bool reached_end = false;
-  // The entry index (0: the head) just past the last value of the block in
-  // [lo, hi]: the values appended to out are the block's entries
-  // end_index - k .. end_index - 1, k being how many were appended.
-  uint32_t end_index = 0;
-};
-
-// ScanBlock on each of `n` blocks (of possibly different tables), with
-// their decoding interleaved entry by entry: each block's decode is a serial
+// ScanBlock on each of `n` blocks (of possibly different tables, each
+// scan's decoder a CardDecoder), with their decoding interleaved entry by entry: each block's decode is a serial
 // chain (an entry's position depends on the previous entry's code), and
 // running several chains side by side lets the CPU overlap them. Every
 // result is exactly what ScanBlock gives for that block; options.seed,
 // verified and block are ignored in favour of each scan's own.
-void ScanBlocks(BlockScan* scans, size_t n, size_t block_size,
-                const BlockReadOptions& options, BlockScanStats* stats);
+void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
+                    BlockScanStats* stats);
 
 }  // namespace simdex::format
 
-#endif  // SIMDEX_FORMAT_BLOCK_READER_H_
+#endif  // SIMDEX_FORMAT_CARD_BLOCK_READER_H_

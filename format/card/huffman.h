@@ -10,8 +10,8 @@
 //
 // Thread safety: the tables are immutable after construction/Init() and may
 // be shared between threads.
-#ifndef SIMDEX_FORMAT_HUFFMAN_H_
-#define SIMDEX_FORMAT_HUFFMAN_H_
+#ifndef SIMDEX_FORMAT_CARD_HUFFMAN_H_
+#define SIMDEX_FORMAT_CARD_HUFFMAN_H_
 
 #include <array>
 #include <cstddef>
@@ -122,4 +122,4 @@ class HuffmanDecoder {
 
 }  // namespace simdex::format
 
-#endif  // SIMDEX_FORMAT_HUFFMAN_H_
+#endif  // SIMDEX_FORMAT_CARD_HUFFMAN_H_
