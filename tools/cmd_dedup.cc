@@ -34,6 +34,7 @@
 #include "tools/document_ids.h"
 #include "tools/duplicate_ids.h"
 #include "tools/dedup_confirm.h"
+#include "tools/dedup_output.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/idf_pass.h"
@@ -80,23 +81,8 @@ std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
   return names;
 }
 
-// What the command keeps of each document besides the de-duplicator's view.
-struct Batch {
-  DocumentIds ids;
-  DocumentPlaces places;  // for messages about a document
-  std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
-  uint64_t skipped = 0;
-};
-
-// Code points in valid or invalid UTF-8 (continuation bytes are not counted).
-uint64_t CodePoints(std::string_view text) {
-  uint64_t n = 0;
-  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Keep keep, Deduplicator* dedup,
-                    Batch* batch, Progress* progress, SecondStageDocuments* second) {
+                    DedupBatch* batch, Progress* progress, SecondStageDocuments* second) {
   std::unique_ptr<Fingerprinter> prototype;
   SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &prototype));
   DocumentInputs inputs(args.input);
@@ -106,7 +92,7 @@ Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Ke
       const Document& doc = b.docs[i];
       const FingerprintResult& r = b.results[i];
       const double score = r.empty()                ? 0
-                           : keep == Keep::kLongest    ? static_cast<double>(CodePoints(doc.text))
+                           : keep == Keep::kLongest    ? static_cast<double>(CodePointLength(doc.text))
                            : keep == Keep::kMaxField ? doc.score
                                                        : 0;
       if (r.empty()) {
@@ -132,7 +118,7 @@ Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Ke
   return Status::OK();
 }
 
-Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* batch, Progress* progress) {
+Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, DedupBatch* batch, Progress* progress) {
   std::vector<uint64_t> documents;
   for (const std::string& path : args.input.inputs) {
     documents.push_back(0);
@@ -163,7 +149,7 @@ Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, Batch* ba
 
 // Refuses a batch in which two documents have one id (unless
 // --allow-duplicate-ids): their results could not be told apart.
-Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const Batch& batch) {
+Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const DedupBatch& batch) {
   if (args.allow_duplicate_ids) return Status::OK();
   DuplicateIds dups;
   const char* env = std::getenv("TMPDIR");
@@ -178,194 +164,7 @@ Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, con
   return Status::InvalidArgument(message + "; ids must be unique (--allow-duplicate-ids keeps every document)");
 }
 
-// A result file, or standard output for "-".
-class ResultFile {
- public:
-  Status Open(const std::string& path) {
-    path_ = path;
-    const Status s = OutputWriter::Open(path, &writer_);
-    return s.ok() ? s : Status::IOError(FileError(path, s));
-  }
-  // Appends *line (cleared after) when it has grown large.
-  Status Put(std::string* text) {
-    if (text->size() < (size_t{1} << 16)) return Status::OK();
-    Status s = writer_->Append(*text);
-    text->clear();
-    return s;
-  }
-  Status Close(std::string* text) {
-    Status s = writer_->Append(*text);
-    text->clear();
-    if (s.ok()) s = writer_->Close();
-    return s.ok() ? s : Status::IOError(FileError(path_, s));
-  }
-
- private:
-  std::string path_;
-  std::unique_ptr<OutputWriter> writer_;
-};
-
-Status WriteResults(const DedupArgs& args, const DedupOutcomes& dedup, const Batch& batch,
-                    const std::vector<std::unique_ptr<IndexReader>>& indexes) {
-  ResultFile file;
-  SIMDEX_RETURN_IF_ERROR(file.Open(args.output));
-  std::string out;
-  size_t next_empty = 0;
-  for (uint64_t o = 0; o < dedup.size(); ++o) {
-    const DedupResult r = dedup.Result(o);
-    out.append("{\"id\":");
-    batch.ids.AppendJson(o, &out);
-    out.append(",\"cluster\":");
-    batch.ids.AppendJson(r.representative, &out);
-    out.append(r.duplicate ? ",\"duplicate\":true" : ",\"duplicate\":false");
-    out.append(",\"distance\":").append(std::to_string(r.distance));
-    if (r.against_index >= 0) {
-      out.append(",\"against\":{\"index\":");
-      AppendJsonString(&out, args.against[static_cast<size_t>(r.against_index)]);
-      const IndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
-      out.append(",\"id\":");
-      if (index.has_string_ids()) AppendJsonString(&out, index.IdString(r.against_id));
-      else out.append(std::to_string(r.against_id));
-      out.append(",\"distance\":").append(std::to_string(r.against_distance)).push_back('}');
-    }
-    if (r.empty) {
-      out.append(",\"empty\":");
-      const bool known = next_empty < batch.empty.size() && batch.empty[next_empty].first == o;
-      AppendJsonString(&out, known ? batch.empty[next_empty++].second : std::string("no-fingerprint"));
-    }
-    out.append("}\n");
-    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
-  }
-  return file.Close(&out);
-}
-
-// The pairs: the de-duplicator's, or the second stage's accepted ones.
-Status WritePairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
-                  const Batch& batch) {
-  ResultFile file;
-  SIMDEX_RETURN_IF_ERROR(file.Open(path));
-  std::string out;
-  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int, double)>& fn) {
-    if (accepted == nullptr) {
-      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) { return fn(a, b, distance, -1); });
-    }
-    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance, p.similarity));
-    return Status::OK();
-  };
-  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance, double similarity) {
-    out.append("{\"a\":");
-    batch.ids.AppendJson(a, &out);
-    out.append(",\"b\":");
-    batch.ids.AppendJson(b, &out);
-    out.append(",\"distance\":").append(std::to_string(distance));
-    if (similarity >= 0) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.6g", similarity);
-      out.append(",\"similarity\":").append(text);
-    }
-    out.append("}\n");
-    return file.Put(&out);
-  }));
-  return file.Close(&out);
-}
-
-Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const Batch& batch) {
-  ResultFile file;
-  SIMDEX_RETURN_IF_ERROR(file.Open(path));
-  std::string out;
-  for (uint64_t o = 0; o < dedup.size(); ++o) {
-    if (dedup.Result(o).duplicate) continue;
-    batch.ids.AppendText(o, &out);
-    out.push_back('\n');
-    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
-  }
-  return file.Close(&out);
-}
-
-// The first `words` words of text, white space collapsed, cut before 100
-// bytes at a character boundary (CJK text has no spaces to stop at).
-std::string Snippet(std::string_view text, int words) {
-  constexpr size_t kMaxBytes = 100;
-  std::string out;
-  int taken = 0;
-  bool in_word = false;
-  for (char c : text) {
-    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
-    if (space) {
-      in_word = false;
-      continue;
-    }
-    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    if (starts_character && out.size() >= kMaxBytes - 4) break;
-    if (!in_word) {
-      if (taken == words) break;
-      if (!out.empty()) out.push_back(' ');
-      ++taken;
-      in_word = true;
-    }
-    out.push_back(c);
-  }
-  return out;
-}
-
-// The clusters of two or more documents, each with its members in input
-// order (the representative marked by distance 0 and "representative":
-// true) and, for documents read from files, the first words of each text
-// (read again from the inputs: nothing is kept in memory for it).
-Status WriteClusters(const DedupArgs& args, bool documents, const DedupOutcomes& dedup, const Batch& batch) {
-  std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
-  for (uint64_t o = 0; o < dedup.size(); ++o) {
-    const DedupResult r = dedup.Result(o);
-    if (r.representative != o) {
-      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(o));
-      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(r.representative));
-    }
-  }
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  // Snippets, by ordinal, for the clustered documents.
-  std::vector<uint32_t> wanted;
-  for (const auto& m : members) wanted.push_back(m.second);
-  std::sort(wanted.begin(), wanted.end());
-  std::vector<std::string> snippets(wanted.size());
-  const bool rereadable = std::all_of(args.input.inputs.begin(), args.input.inputs.end(), io::CanReadTwice);
-  if (documents && rereadable && !wanted.empty()) {
-    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(args.input, wanted, [&](size_t i, const Document& doc) {
-      snippets[i] = Snippet(doc.text, args.snippet_words);
-    }));
-  }
-  ResultFile file;
-  SIMDEX_RETURN_IF_ERROR(file.Open(args.clusters));
-  std::string out;
-  for (size_t i = 0; i < members.size();) {
-    size_t j = i;
-    while (j < members.size() && members[j].first == members[i].first) ++j;
-    const uint32_t rep = members[i].first;
-    out.append("{\"cluster\":");
-    batch.ids.AppendJson(rep, &out);
-    out.append(",\"size\":").append(std::to_string(j - i)).append(",\"members\":[");
-    for (size_t m = i; m < j; ++m) {
-      const uint32_t o = members[m].second;
-      if (m > i) out.push_back(',');
-      out.append("{\"id\":");
-      batch.ids.AppendJson(o, &out);
-      out.append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
-      if (o == rep) out.append(",\"representative\":true");
-      const size_t w = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
-      if (documents && rereadable) {
-        out.append(",\"text\":");
-        AppendJsonString(&out, snippets[w]);
-      }
-      out.push_back('}');
-    }
-    out.append("]}\n");
-    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
-    i = j;
-  }
-  return file.Close(&out);
-}
-
-void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const Batch& batch, double read_seconds,
+void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const DedupBatch& batch, double read_seconds,
                   double seconds) {
   const DedupStats& s = dedup.stats();
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -517,7 +316,7 @@ int RunDedup(DedupArgs args) {
   }
 
   Progress progress(kCommand, !args.quiet);
-  Batch batch;
+  DedupBatch batch;
   SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
                    : AddDocuments(args, text_options, keep, dedup.get(), &batch, &progress,
@@ -538,12 +337,12 @@ int RunDedup(DedupArgs args) {
     s = RunSecondStage(second, args.input, k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
   }
   progress.Done();
-  if (s.ok()) s = WriteResults(args, outcomes, batch, indexes);
+  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, indexes);
   if (s.ok() && !args.pairs.empty()) {
-    s = WritePairs(args.pairs, dedup.get(), second.active() ? &accepted : nullptr, batch);
+    s = WriteDedupPairs(args.pairs, dedup.get(), second.active() ? &accepted : nullptr, batch);
   }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
-  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args, !fingerprints, outcomes, batch);
+  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, fingerprints ? nullptr : &args.input, args.snippet_words, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());

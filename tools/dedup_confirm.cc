@@ -3,21 +3,16 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/timing.h"
+#include "simdex/document_reader.h"
+
 namespace simdex::tools {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-}  // namespace
 
 void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text, double score) {
   if (score != 0 && scores.empty()) scores.resize(fingerprints.size(), 0.0);
   if (!scores.empty()) scores.push_back(score);
   fingerprints.push_back(r.empty() ? 0 : r.fingerprint);
-  uint32_t n = 0;
-  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  lengths.push_back(n);
+  lengths.push_back(static_cast<uint32_t>(CodePointLength(text)));
 }
 
 Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
@@ -44,7 +39,7 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
     std::unique_ptr<Confirmer> confirmer;
     SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(args.confirm, &options));
     SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
-    auto start = Clock::now();
+    auto start = base::Clock::now();
     std::vector<uint32_t> wanted;
     for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
     std::sort(wanted.begin(), wanted.end());
@@ -60,8 +55,8 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
       if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
       else texts[i] = doc.text;
     }));
-    stats->seconds_texts = Seconds(start);
-    start = Clock::now();
+    stats->seconds_texts = base::Seconds(start);
+    start = base::Clock::now();
     for (AcceptedPair p : candidates) {
       const size_t a = place_of(p.a), b = place_of(p.b);
       if (by_shingles) {
@@ -73,7 +68,7 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
       }
       if (p.similarity >= options.threshold) accepted->push_back(p);
     }
-    stats->seconds_confirm = Seconds(start);
+    stats->seconds_confirm = base::Seconds(start);
   }
   stats->confirmed = accepted->size();
   // 3. Clusters of the accepted pairs, representatives as Deduplicator

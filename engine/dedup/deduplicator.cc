@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "engine/dedup/against.h"
+#include "base/timing.h"
 #include "engine/dedup/clusters.h"
 #include "engine/dedup/external_parts.h"
 #include "engine/dedup/self_join.h"
@@ -35,8 +36,6 @@ using index::FingerprintIdPair;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 constexpr uint32_t kNone = dedup::kNoFingerprint;
 constexpr uint64_t kMaxDocuments = uint64_t{kNone} - 1;
@@ -269,7 +268,7 @@ Status Deduplicator::FinishImpl() {
   Rep& r = *rep_;
   DedupStats& st = r.stats;
   st.documents = r.documents;
-  auto start = Clock::now();
+  auto start = base::Clock::now();
 
   // 1. Distinct fingerprints.
   SIMDEX_RETURN_IF_ERROR(r.by_fingerprint->Add(r.pending.data(), r.pending.size()));
@@ -286,10 +285,10 @@ Status Deduplicator::FinishImpl() {
   r.multiplicity.shrink_to_fit();
   r.first_document.shrink_to_fit();
   st.distinct_fingerprints = r.distinct.size();
-  st.seconds_distinct = Seconds(start);
+  st.seconds_distinct = base::Seconds(start);
 
   // 2. Against each index.
-  start = Clock::now();
+  start = base::Clock::now();
   dedup::KeyGroupOptions sort{.memory_bytes = r.SortBudget(0), .tmpdir = r.options.tmpdir, .threads = r.options.threads};
   size_t external = 0;
   for (const IndexReader* index : r.indexes) {
@@ -313,10 +312,10 @@ Status Deduplicator::FinishImpl() {
       st.spilled_bytes += against.sort.spilled_bytes;
     }
   }
-  st.seconds_against = Seconds(start);
+  st.seconds_against = base::Seconds(start);
 
   // 3. The self-join, into a union-find over the distinct fingerprints.
-  start = Clock::now();
+  start = base::Clock::now();
   const uint32_t nd = static_cast<uint32_t>(r.distinct.size());
   dedup::UnionFind sets(nd);
   // The join's sort gets what the union-find leaves; with keep_pairs, a
@@ -360,11 +359,11 @@ Status Deduplicator::FinishImpl() {
   st.spilled_runs += join_stats.sort.spilled_runs;
   st.spilled_bytes += join_stats.sort.spilled_bytes;
   for (uint32_t m : r.multiplicity) st.pairs += uint64_t{m} * (m - 1) / 2;
-  st.seconds_self_join = Seconds(start);
+  st.seconds_self_join = base::Seconds(start);
 
   // 4. Clusters: representatives (largest score, then smallest ordinal)
   // and sizes by root, then each document's result.
-  start = Clock::now();
+  start = base::Clock::now();
   r.representative = io::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
   r.distance = io::MakeLargeArray<uint8_t>(std::max<uint64_t>(1, r.documents));
   if (r.representative == nullptr || r.distance == nullptr) {
@@ -451,7 +450,7 @@ Status Deduplicator::FinishImpl() {
     r.near_pairs.reset();
     SIMDEX_RETURN_IF_ERROR(r.pairs->Finish());
   }
-  st.seconds_clusters = Seconds(start);
+  st.seconds_clusters = base::Seconds(start);
   return Status::OK();
 }
 

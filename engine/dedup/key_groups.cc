@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/timing.h"
 #include "engine/index/external_sorter.h"
 #include "engine/dedup/key_sort.h"
 #include "engine/dedup/permuter.h"
@@ -13,9 +14,6 @@
 namespace simdex::dedup {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 // Walks sorted records and hands the groups of at least min_size to the
 // visitor in batches of about kBatchIds fingerprints. A group may continue
@@ -121,7 +119,7 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
   const size_t n = distinct.size();
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   if (!records_) {
     records_ = io::MakeLargeArray<uint64_t>(n);
     scratch_ = io::MakeLargeArray<uint64_t>(n);
@@ -136,8 +134,8 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   const Permuter permuter(perm);
   MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct[i]) & prefix_mask) | i; }, records,
                            scratch_.get(), n, group_bits, o.threads);
-  stats->seconds_sorting += Seconds(start);
-  start = Clock::now();
+  stats->seconds_sorting += base::Seconds(start);
+  start = base::Clock::now();
 
   // Part boundaries, moved forward to the start of a group.
   const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(o.threads, n / 4096 + 1)));
@@ -160,7 +158,7 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   for (int p = 1; p < parts; ++p) workers.emplace_back(run, p);
   run(0);
   for (std::thread& w : workers) w.join();
-  stats->seconds_visiting += Seconds(start);
+  stats->seconds_visiting += base::Seconds(start);
   for (const Status& s : status) SIMDEX_RETURN_IF_ERROR(s);
   return Status::OK();
 }
@@ -172,7 +170,7 @@ Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
   const KeyGroupOptions& o = options_;
   KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   index::ExternalSorter<uint64_t> sorter({.memory_bytes = o.memory_bytes, .tmpdir = o.tmpdir, .threads = o.threads});
   const Permuter permuter(perm);
   std::vector<uint64_t> buf(size_t{1} << 13);
@@ -182,8 +180,8 @@ Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
     SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
   }
   SIMDEX_RETURN_IF_ERROR(sorter.Finish());
-  stats->seconds_sorting += Seconds(start);
-  start = Clock::now();
+  stats->seconds_sorting += base::Seconds(start);
+  start = base::Clock::now();
   std::unique_ptr<GroupVisitor> visitor = make_visitor(0);
   GroupScanner scanner(group_bits, o.min_group_size, visitor.get());
   buf.resize(size_t{1} << 16);
@@ -195,7 +193,7 @@ Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
   SIMDEX_RETURN_IF_ERROR(scanner.Finish());
   stats->spilled_runs += sorter.stats().runs_spilled;
   stats->spilled_bytes += sorter.stats().bytes_spilled;
-  stats->seconds_visiting += Seconds(start);
+  stats->seconds_visiting += base::Seconds(start);
   return Status::OK();
 }
 

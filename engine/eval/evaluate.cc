@@ -4,16 +4,11 @@
 #include <limits>
 
 #include "engine/eval/scores.h"
+#include "simdex/document_reader.h"
 #include "simdex/eval.h"
 
 namespace simdex {
 namespace {
-
-uint32_t CodePoints(std::string_view text) {
-  uint32_t n = 0;
-  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
 
 void AddCounts(const EvalBucket& f, EvalBucket* t) {
   t->positives += f.positives;
@@ -61,7 +56,7 @@ Status Evaluate(std::span<const LabelledDocument> documents, std::span<const Fin
     bucket.hard_fp.assign(kn, 0);
   }
   std::vector<uint32_t> length(documents.size());
-  for (size_t i = 0; i < documents.size(); ++i) length[i] = CodePoints(documents[i].text);
+  for (size_t i = 0; i < documents.size(); ++i) length[i] = static_cast<uint32_t>(CodePointLength(documents[i].text));
 
   for (size_t i = 0; i < documents.size(); ++i) {
     for (size_t j = i + 1; j < documents.size(); ++j) {

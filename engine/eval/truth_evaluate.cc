@@ -10,18 +10,13 @@
 #include <limits>
 
 #include "engine/eval/scores.h"
+#include "simdex/document_reader.h"
 #include "simdex/eval.h"
 
 namespace simdex {
 namespace {
 
 enum PairClass : uint8_t { kUnrelated, kNegative, kBetween, kPositive };
-
-uint32_t CodePoints(std::string_view text) {
-  uint32_t n = 0;
-  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
 
 PairClass Classify(double j, const TruthOptions& o) {
   if (j >= o.positive) return kPositive;
@@ -100,7 +95,7 @@ void Walk(std::span<const std::string_view> texts, std::span<const JaccardPair> 
   }
   const size_t n = texts.size();
   std::vector<uint32_t> length(n);
-  for (size_t i = 0; i < n; ++i) length[i] = CodePoints(texts[i]);
+  for (size_t i = 0; i < n; ++i) length[i] = static_cast<uint32_t>(CodePointLength(texts[i]));
   std::vector<uint8_t> row(n, kUnrelated);
   std::vector<double> row_j(n, 0.0);
   size_t t = 0;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/index/external_sorter.h"
+#include "base/timing.h"
 #include "engine/index/id_map_builder.h"
 #include "engine/io/string_id.h"
 #include "engine/index/index_writer.h"
@@ -62,8 +63,6 @@ struct IndexBuilder::Rep {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 // The fingerprints of table 0 (sorted), in memory or in a mapped scratch file.
 struct SortedFingerprints {
@@ -121,7 +120,7 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
   std::unique_ptr<index::OutputFile> spill;
   std::unique_ptr<index::MappedValues> spill_map;
   if (t > 0) {
-    const auto start = Clock::now();
+    const auto start = base::Clock::now();
     if (fps.size() <= o.memory_bytes / 16) {
       std::vector<uint64_t>& permuted = buffers->values;
       permuted.resize(fps.size());
@@ -133,7 +132,7 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
       SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
       values = spill_map->values();
     }
-    *sort_seconds += Seconds(start);
+    *sort_seconds += base::Seconds(start);
   }
   return use(values);
 }
@@ -248,7 +247,7 @@ Status IndexBuilder::FinishImpl() {
   const BuildOptions& o = r.options;
   const uint64_t n = r.stats.entries;
   const std::string scratch_dir = r.ScratchDir();
-  auto t0 = Clock::now();
+  auto t0 = base::Clock::now();
 
   // 1. Sorted pairs -> ids (packed, scratch file) and table 0's values.
   r.Report("sorting", 0);
@@ -328,7 +327,7 @@ Status IndexBuilder::FinishImpl() {
   r.stats.spilled_runs = r.sorter->stats().runs_spilled;
   r.stats.spilled_bytes = r.sorter->stats().bytes_spilled;
   r.sorter.reset();
-  r.stats.seconds_sorting = Seconds(t0);
+  r.stats.seconds_sorting = base::Seconds(t0);
 
   // 2. The tables.
   std::unique_ptr<index::IndexWriter> writer;
@@ -390,7 +389,7 @@ Status IndexBuilder::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), id_map));
   r.stats.file_bytes = writer->file_bytes();
   r.stats.seconds_sorting += sort_seconds;
-  r.stats.seconds_encoding = Seconds(t0) - r.stats.seconds_sorting;
+  r.stats.seconds_encoding = base::Seconds(t0) - r.stats.seconds_sorting;
   return Status::OK();
 }
 

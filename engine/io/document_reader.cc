@@ -133,4 +133,10 @@ const DocumentReaderStats& DocumentReader::stats() const { return rep_->stats; }
 
 const std::string& DocumentReader::name() const { return rep_->name; }
 
+uint64_t CodePointLength(std::string_view text) {
+  uint64_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 }  // namespace simdex

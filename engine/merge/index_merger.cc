@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "engine/index/external_sorter.h"
+#include "base/timing.h"
 #include "engine/index/id_map_builder.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
@@ -42,8 +43,6 @@ using index::FingerprintIdPair;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 constexpr size_t kReadBatch = size_t{1} << 12;
 
@@ -241,10 +240,10 @@ Status IndexMerger::Finish() {
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
   r.done = true;
-  const auto start = Clock::now();
+  const auto start = base::Clock::now();
   r.status = FinishImpl();
   r.batch.reset();
-  r.stats.seconds = Seconds(start);
+  r.stats.seconds = base::Seconds(start);
   return r.status;
 }
 

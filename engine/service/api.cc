@@ -4,6 +4,7 @@
 
 #include "engine/io/json_text.h"
 #include "engine/service/article_json.h"
+#include "engine/service/stats_fields.h"
 
 namespace simdex::service {
 
@@ -290,35 +291,12 @@ HttpResponse Api::Stats() const {
   const ServiceOptions& o = service_->options();
   std::string out = "{\"status\":\"success\"";
   auto field = [&](const char* name, uint64_t v) { out.append(",\"").append(name).append("\":").append(std::to_string(v)); };
-  field("articles", s.articles);
-  field("replays", s.replays);
-  field("docs", s.docs);
+  for (const StatsField& f : StatsFields()) {
+    if (f.json != nullptr) field(f.json, static_cast<uint64_t>(f.value(s, o)));
+  }
   for (int i = 0; i < 4; ++i) {
     field((std::string("reason_") + FilterReasonName(static_cast<FilterReason>(i))).c_str(), s.by_reason[i]);
   }
-  field("delta_entries", s.delta_entries);
-  field("file_entries", s.file_entries);
-  field("files", s.files);
-  field("window_first_seq", s.window_first_seq);
-  field("next_seq", s.next_seq);
-  field("compactions", s.compactions);
-  field("merges", s.merges);
-  field("expired_files", s.expired_files);
-  field("confirmations", s.confirmations);
-  field("rejections", s.rejections);
-  field("delta_memory_bytes", s.delta_memory_bytes);
-  field("file_bytes", s.file_bytes);
-  field("window_seconds", static_cast<uint64_t>(o.window_seconds));
-  field("retain_seconds", static_cast<uint64_t>(o.retain_seconds));
-  field("retained_first_seq", s.retained_first_seq);
-  field("pruned_articles", s.pruned_articles);
-  field("store_write_errors", s.store_write_errors);
-  field("store_reopens", s.store_reopens);
-  field("wal_syncs", s.wal_syncs);
-  field("preloaded_bytes", s.preloaded_bytes);
-  field("locked_bytes", s.locked_bytes);
-  field("k", static_cast<uint64_t>(o.k));
-  field("k_title", static_cast<uint64_t>(o.k_title));
   out.append(",\"last_error\":");
   io::AppendJsonString(&out, s.last_error);
   out.push_back('}');

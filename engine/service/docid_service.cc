@@ -8,6 +8,7 @@
 
 #include "engine/service/article_json.h"
 #include "engine/service/service_rep.h"
+#include "simdex/document_reader.h"
 
 namespace simdex {
 
@@ -37,12 +38,6 @@ Status DefaultScheme(int k, std::string* spec) {
   SIMDEX_RETURN_IF_ERROR(Scheme::Covering(k, &scheme));
   *spec = scheme.Name();
   return Status::OK();
-}
-
-size_t CodePoints(std::string_view utf8) {
-  size_t n = 0;
-  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
 }
 
 // The closest match with seq >= cutoff, the oldest among equals; nullptr
@@ -136,7 +131,7 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
   }
   p.k[kTitle] = ks[kTitle];
   p.k[kContent] = ks[kContent];
-  if (!confirmers.empty() && CodePoints(content) < static_cast<size_t>(options.short_length)) {
+  if (!confirmers.empty() && CodePointLength(content) < static_cast<uint64_t>(options.short_length)) {
     p.confirm = true;
     p.k[kContent] = std::max(ks[kContent], k_short);
   }

@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "engine/service/stats_fields.h"
+
 namespace simdex::service {
 
 const char* RouteName(Route route) {
@@ -105,48 +107,9 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
     Line(&out, "simdex_articles_total{reason=\"%s\"} %" PRIu64, FilterReasonName(static_cast<FilterReason>(i)),
          s.by_reason[i]);
   }
-  Metric(&out, "simdex_replays_total", "counter", "Articles whose id was answered before (retries).",
-         static_cast<double>(s.replays));
-  Metric(&out, "simdex_entries_delta", "gauge", "Title and content entries in the in-memory delta.",
-         static_cast<double>(s.delta_entries));
-  Metric(&out, "simdex_entries_files", "gauge", "Title and content entries in index files (expired ones included).",
-         static_cast<double>(s.file_entries));
-  Metric(&out, "simdex_index_files", "gauge", "Index files.", static_cast<double>(s.files));
-  Metric(&out, "simdex_window_seconds", "gauge", "The retention window (0: none): docIds older than this expire.",
-         static_cast<double>(o.window_seconds));
-  Metric(&out, "simdex_retain_seconds", "gauge",
-         "Articles and docIds older than this are deleted from the database (0: kept forever).",
-         static_cast<double>(o.retain_seconds));
-  Metric(&out, "simdex_pruned_articles_total", "counter", "Articles deleted by the retention.",
-         static_cast<double>(s.pruned_articles));
-  Metric(&out, "simdex_window_first_seq", "gauge", "Sequence numbers below this have left the retention window.",
-         static_cast<double>(s.window_first_seq));
-  Metric(&out, "simdex_next_seq", "gauge", "The next sequence number.", static_cast<double>(s.next_seq));
-  Metric(&out, "simdex_compactions_total", "counter", "Compactions of the delta into files.",
-         static_cast<double>(s.compactions));
-  Metric(&out, "simdex_merges_total", "counter", "Merges of two index files into one.", static_cast<double>(s.merges));
-  Metric(&out, "simdex_expired_files_total", "counter", "Index files dropped whole by the window.",
-         static_cast<double>(s.expired_files));
-  Metric(&out, "simdex_last_compaction_seconds", "gauge", "Duration of the last compaction.",
-         s.last_compaction_seconds);
-  Metric(&out, "simdex_confirmations_total", "counter", "Short-content candidates checked on their texts.",
-         static_cast<double>(s.confirmations));
-  Metric(&out, "simdex_rejections_total", "counter", "Short-content candidates their texts did not confirm.",
-         static_cast<double>(s.rejections));
-  Metric(&out, "simdex_delta_memory_bytes", "gauge", "Bytes held by the in-memory delta.",
-         static_cast<double>(s.delta_memory_bytes));
-  Metric(&out, "simdex_file_bytes", "gauge", "Bytes of the index files.", static_cast<double>(s.file_bytes));
-  Metric(&out, "simdex_file_preloaded_bytes", "gauge", "Bytes of the index files read by --preload.",
-         static_cast<double>(s.preloaded_bytes));
-  Metric(&out, "simdex_file_locked_bytes", "gauge", "Bytes of the index files locked in memory by --preload lock.",
-         static_cast<double>(s.locked_bytes));
-  Metric(&out, "simdex_store_write_errors_total", "counter",
-         "Database writes and log syncs that failed (disk full, ...); answered 503.",
-         static_cast<double>(s.store_write_errors));
-  Metric(&out, "simdex_store_reopens_total", "counter", "Reopens of the database after a failed write.",
-         static_cast<double>(s.store_reopens));
-  Metric(&out, "simdex_wal_syncs_total", "counter", "fsyncs of the database's log (--sync).",
-         static_cast<double>(s.wal_syncs));
+  for (const StatsField& f : StatsFields()) {
+    if (f.metric != nullptr) Metric(&out, f.metric, f.type, f.help, f.value(s, o));
+  }
   return out;
 }
 

@@ -113,6 +113,12 @@ struct Document {
   double score = -std::numeric_limits<double>::infinity();
 };
 
+// A text's length as simdex counts it: its code points, counting each byte
+// that does not continue a UTF-8 sequence (so a byte of invalid UTF-8 counts
+// one). `dedup --keep longest`, `--short-length`, eval's length buckets and
+// the docId service's short contents all use it.
+uint64_t CodePointLength(std::string_view text);
+
 struct DocumentReaderStats {
   uint64_t records = 0;      // documents returned by Next()
   uint64_t skipped = 0;      // bad records skipped (skip_bad)

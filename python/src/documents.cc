@@ -24,13 +24,6 @@ namespace {
 
 constexpr size_t kBatch = 4096;
 
-// Code points in valid or invalid UTF-8, as simdex dedup --keep longest counts them.
-uint64_t CodePoints(std::string_view text) {
-  uint64_t n = 0;
-  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 struct FileFingerprints {
   std::vector<uint64_t> ids;
   std::vector<std::string> id_strings;  // "" for numeric ids
@@ -78,7 +71,7 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
       out->ids.push_back(d.id);
       out->any_string |= !d.id_string.empty();
       out->id_strings.push_back(d.id_string);
-      if (keep == Keep::kLongest) out->scores.push_back(static_cast<double>(CodePoints(d.text)));
+      if (keep == Keep::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
       if (keep == Keep::kMaxField) out->scores.push_back(d.score);
     }
     FingerprintBatch(docs, n, clones, out);

@@ -304,6 +304,43 @@ TEST_F(HttpApiTest, StatsAndMetricsCountRequests) {
   }
 }
 
+// Every figure of GET /v1/stats and GET /metrics, written out here rather than taken
+// from engine/service/stats_fields.cc, in the view or views it belongs to;
+// a figure in both shows the same value in each.
+TEST_F(HttpApiTest, EveryDocumentedFigureIsInStatsAndMetrics) {
+  HttpClient client(server_->port());
+  client.Post("/v1/docid", ArticleJson("", "http://m/1", "t", "some words here"));
+  client.Post("/v1/docid", ArticleJson("", "http://m/1", "t", "some words here"));
+  const std::string stats = client.Get("/v1/stats").body;
+  const std::string metrics = client.Get("/metrics").body;
+  for (const char* key : {"articles", "replays", "docs", "reason_new", "reason_url", "reason_title", "reason_content",
+                          "delta_entries", "file_entries", "files", "window_first_seq", "next_seq", "compactions",
+                          "merges", "expired_files", "confirmations", "rejections", "delta_memory_bytes",
+                          "file_bytes", "window_seconds", "retain_seconds", "retained_first_seq", "pruned_articles",
+                          "store_write_errors", "store_reopens", "wal_syncs", "preloaded_bytes", "locked_bytes", "k",
+                          "k_title"}) {
+    EXPECT_FALSE(JsonField(stats, key).empty()) << key << " missing from " << stats;
+  }
+  const std::pair<const char*, const char*> both[] = {
+      {"replays", "simdex_replays_total"}, {"delta_entries", "simdex_entries_delta"},
+      {"file_entries", "simdex_entries_files"}, {"files", "simdex_index_files"},
+      {"window_first_seq", "simdex_window_first_seq"}, {"next_seq", "simdex_next_seq"},
+      {"compactions", "simdex_compactions_total"}, {"merges", "simdex_merges_total"},
+      {"expired_files", "simdex_expired_files_total"}, {"confirmations", "simdex_confirmations_total"},
+      {"rejections", "simdex_rejections_total"}, {"delta_memory_bytes", "simdex_delta_memory_bytes"},
+      {"file_bytes", "simdex_file_bytes"}, {"window_seconds", "simdex_window_seconds"},
+      {"retain_seconds", "simdex_retain_seconds"}, {"pruned_articles", "simdex_pruned_articles_total"},
+      {"store_write_errors", "simdex_store_write_errors_total"}, {"store_reopens", "simdex_store_reopens_total"},
+      {"wal_syncs", "simdex_wal_syncs_total"}, {"preloaded_bytes", "simdex_file_preloaded_bytes"},
+      {"locked_bytes", "simdex_file_locked_bytes"}};
+  for (const auto& [key, metric] : both) {
+    const std::string line = std::string("\n") + metric + " " + JsonField(stats, key) + "\n";
+    EXPECT_NE(metrics.find(line), std::string::npos) << metric << " is not " << key << " = " << JsonField(stats, key);
+    EXPECT_NE(metrics.find(std::string("# HELP ") + metric + " "), std::string::npos) << metric;
+  }
+  EXPECT_NE(metrics.find("\nsimdex_last_compaction_seconds "), std::string::npos);
+}
+
 // Each round, eight clients send one article at the same moment: half of
 // them the text itself, half a copy with one word changed (1 bit away, so
 // every two of them are within k = 3). Exactly one docId is made.

@@ -1,0 +1,200 @@
+// The result files of `simdex dedup` (tools/dedup_output.h).
+#include "tools/dedup_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "engine/io/input_stream.h"
+#include "simdex/output_writer.h"
+#include "tools/commands.h"
+#include "tools/json_text.h"
+
+namespace simdex::tools {
+namespace {
+
+// A result file, or standard output for "-".
+class ResultFile {
+ public:
+  Status Open(const std::string& path) {
+    path_ = path;
+    const Status s = OutputWriter::Open(path, &writer_);
+    return s.ok() ? s : Status::IOError(FileError(path, s));
+  }
+  // Appends *line (cleared after) when it has grown large.
+  Status Put(std::string* text) {
+    if (text->size() < (size_t{1} << 16)) return Status::OK();
+    Status s = writer_->Append(*text);
+    text->clear();
+    return s;
+  }
+  Status Close(std::string* text) {
+    Status s = writer_->Append(*text);
+    text->clear();
+    if (s.ok()) s = writer_->Close();
+    return s.ok() ? s : Status::IOError(FileError(path_, s));
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<OutputWriter> writer_;
+};
+
+}  // namespace
+
+Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
+                         const DedupBatch& batch, const std::vector<std::unique_ptr<IndexReader>>& indexes) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  size_t next_empty = 0;
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    const DedupResult r = dedup.Result(o);
+    out.append("{\"id\":");
+    batch.ids.AppendJson(o, &out);
+    out.append(",\"cluster\":");
+    batch.ids.AppendJson(r.representative, &out);
+    out.append(r.duplicate ? ",\"duplicate\":true" : ",\"duplicate\":false");
+    out.append(",\"distance\":").append(std::to_string(r.distance));
+    if (r.against_index >= 0) {
+      out.append(",\"against\":{\"index\":");
+      AppendJsonString(&out, against[static_cast<size_t>(r.against_index)]);
+      const IndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
+      out.append(",\"id\":");
+      if (index.has_string_ids()) AppendJsonString(&out, index.IdString(r.against_id));
+      else out.append(std::to_string(r.against_id));
+      out.append(",\"distance\":").append(std::to_string(r.against_distance)).push_back('}');
+    }
+    if (r.empty) {
+      out.append(",\"empty\":");
+      const bool known = next_empty < batch.empty.size() && batch.empty[next_empty].first == o;
+      AppendJsonString(&out, known ? batch.empty[next_empty++].second : std::string("no-fingerprint"));
+    }
+    out.append("}\n");
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+  }
+  return file.Close(&out);
+}
+
+Status WriteDedupPairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
+                       const DedupBatch& batch) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int, double)>& fn) {
+    if (accepted == nullptr) {
+      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) { return fn(a, b, distance, -1); });
+    }
+    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance, p.similarity));
+    return Status::OK();
+  };
+  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance, double similarity) {
+    out.append("{\"a\":");
+    batch.ids.AppendJson(a, &out);
+    out.append(",\"b\":");
+    batch.ids.AppendJson(b, &out);
+    out.append(",\"distance\":").append(std::to_string(distance));
+    if (similarity >= 0) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.6g", similarity);
+      out.append(",\"similarity\":").append(text);
+    }
+    out.append("}\n");
+    return file.Put(&out);
+  }));
+  return file.Close(&out);
+}
+
+Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch) {
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    if (dedup.Result(o).duplicate) continue;
+    batch.ids.AppendText(o, &out);
+    out.push_back('\n');
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+  }
+  return file.Close(&out);
+}
+
+std::string Snippet(std::string_view text, int words) {
+  constexpr size_t kMaxBytes = 100;
+  std::string out;
+  int taken = 0;
+  bool in_word = false;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+    if (space) {
+      in_word = false;
+      continue;
+    }
+    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (starts_character && out.size() >= kMaxBytes - 4) break;
+    if (!in_word) {
+      if (taken == words) break;
+      if (!out.empty()) out.push_back(' ');
+      ++taken;
+      in_word = true;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+Status WriteClusters(const std::string& path, const DocumentInputArgs* documents, int snippet_words,
+                     const DedupOutcomes& dedup, const DedupBatch& batch) {
+  std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    const DedupResult r = dedup.Result(o);
+    if (r.representative != o) {
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(o));
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(r.representative));
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  // Snippets, by ordinal, for the clustered documents.
+  std::vector<uint32_t> wanted;
+  for (const auto& m : members) wanted.push_back(m.second);
+  std::sort(wanted.begin(), wanted.end());
+  std::vector<std::string> snippets(wanted.size());
+  const bool rereadable =
+      documents != nullptr && std::all_of(documents->inputs.begin(), documents->inputs.end(), io::CanReadTwice);
+  if (rereadable && !wanted.empty()) {
+    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(*documents, wanted, [&](size_t i, const Document& doc) {
+      snippets[i] = Snippet(doc.text, snippet_words);
+    }));
+  }
+  ResultFile file;
+  SIMDEX_RETURN_IF_ERROR(file.Open(path));
+  std::string out;
+  for (size_t i = 0; i < members.size();) {
+    size_t j = i;
+    while (j < members.size() && members[j].first == members[i].first) ++j;
+    const uint32_t rep = members[i].first;
+    out.append("{\"cluster\":");
+    batch.ids.AppendJson(rep, &out);
+    out.append(",\"size\":").append(std::to_string(j - i)).append(",\"members\":[");
+    for (size_t m = i; m < j; ++m) {
+      const uint32_t o = members[m].second;
+      if (m > i) out.push_back(',');
+      out.append("{\"id\":");
+      batch.ids.AppendJson(o, &out);
+      out.append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
+      if (o == rep) out.append(",\"representative\":true");
+      const size_t w = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
+      if (rereadable) {
+        out.append(",\"text\":");
+        AppendJsonString(&out, snippets[w]);
+      }
+      out.push_back('}');
+    }
+    out.append("]}\n");
+    SIMDEX_RETURN_IF_ERROR(file.Put(&out));
+    i = j;
+  }
+  return file.Close(&out);
+}
+
+}  // namespace simdex::tools

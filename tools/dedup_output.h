@@ -1,0 +1,61 @@
+// The result files of `simdex dedup` (docs/dedup.md, "Output"): one JSON
+// line per document, the pairs, the list of ids to keep and the clusters.
+// Each is written through simdex::OutputWriter (a temporary file renamed
+// into place, or standard output for "-"), and a failure names the file.
+#ifndef SIMDEX_TOOLS_DEDUP_OUTPUT_H_
+#define SIMDEX_TOOLS_DEDUP_OUTPUT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "simdex/dedup.h"
+#include "simdex/index.h"
+#include "simdex/status.h"
+#include "tools/dedup_confirm.h"
+#include "tools/document_ids.h"
+#include "tools/document_inputs.h"
+#include "tools/duplicate_ids.h"
+
+namespace simdex::tools {
+
+// What the command keeps of each document besides the de-duplicator's view.
+struct DedupBatch {
+  DocumentIds ids;
+  DocumentPlaces places;  // for messages about a document
+  std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
+  uint64_t skipped = 0;
+};
+
+// One line per document, in input order: its id, cluster, whether it is a
+// duplicate, its distance, its match in the stored index `against[i]`
+// (indexes[i]) and why it has no fingerprint.
+Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
+                         const DedupBatch& batch, const std::vector<std::unique_ptr<IndexReader>>& indexes);
+
+// The pairs: the de-duplicator's (accepted null), or the second stage's
+// accepted ones with their similarity.
+Status WriteDedupPairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
+                       const DedupBatch& batch);
+
+// The ids of the documents that are not duplicates, one per line.
+Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch);
+
+// The first `words` words of text, white space collapsed, cut before 100
+// bytes at a character boundary (CJK text has no spaces to stop at).
+std::string Snippet(std::string_view text, int words);
+
+// The clusters of two or more documents, each with its members in input
+// order (the representative marked by distance 0 and "representative":
+// true) and, when `documents` names inputs that can be read again, the
+// first `snippet_words` words of each text (nothing is kept in memory for
+// it). documents is null for fingerprint files.
+Status WriteClusters(const std::string& path, const DocumentInputArgs* documents, int snippet_words,
+                     const DedupOutcomes& dedup, const DedupBatch& batch);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_DEDUP_OUTPUT_H_
