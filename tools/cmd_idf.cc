@@ -129,7 +129,7 @@ void AddIdfCommand(CLI::App& app, CommandRunner* run) {
       ->required();
   sub->add_option("--memory", args->memory, "memory bound of the counting pass, e.g. 512M (default 1G)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");
-  sub->add_option("--threads", args->threads, "threads of the in-memory sorts")
+  sub->add_option("--threads", args->threads, "threads of the counting pass (each document's features found on one of them) and of its in-memory sorts")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");

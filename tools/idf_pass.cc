@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
+#include <vector>
 
 #include "engine/io/input_stream.h"
 #include "tools/progress.h"
@@ -40,10 +42,13 @@ Status LearnIdf(const DocumentInputArgs& input, const FingerprintOptions& option
   SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, learn, &learner));
   DocumentInputs inputs(input);
   DocumentBatch batch;
+  std::vector<std::string_view> texts;
   for (bool eof = false; !eof;) {
     batch.size = 0;
     SIMDEX_RETURN_IF_ERROR(inputs.Fill(&batch, &eof));
-    for (size_t i = 0; i < batch.size; ++i) SIMDEX_RETURN_IF_ERROR(learner->Add(batch.docs[i].text));
+    texts.clear();
+    for (size_t i = 0; i < batch.size; ++i) texts.push_back(batch.docs[i].text);
+    SIMDEX_RETURN_IF_ERROR(learner->AddBatch(texts));  // on learn.threads threads
   }
   SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
   *stats = learner->stats();

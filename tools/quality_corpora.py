@@ -1,11 +1,13 @@
 """The real corpora part of docs/quality.md (run by tools/quality_report.py).
 
 Runs `simdex eval --truth jaccard` over the corpora that tools/corpora.sh
-builds (build/corpora/*.jsonl): the default fingerprints and python-simhash
-at k = 0..10, the default with each confirmation, the MinHash-LSH baseline in
-the same run; times `simdex dedup` on each corpus; draws the F1-per-k plots;
+builds (build/corpora/*.jsonl): the default fingerprints (tf), the same with
+`--idf auto` and python-simhash at k = 0..10, the default with each
+confirmation (and `--idf auto` with the target one), the MinHash-LSH
+baseline in the same run; times `simdex dedup` on each corpus at its default
+k and at k = 8 with the target confirmation; draws the F1-per-k plots;
 writes the pairs that show SimHash's text defects to OUT_DIR/defects.md and
-docs/quality-defects.md.
+docs/quality-defects.md; tabulates what the defaults are chosen from.
 Returns the markdown of the corpora sections.
 """
 import collections
@@ -34,13 +36,19 @@ CORPORA = [('changelog', 'mail: Debian changelog entries', 'tuning'),
            ('zh', 'Chinese prose: manuals and man pages', 'held out'),
            ('de', 'German: man pages and manuals', 'held out')]
 BUCKETS = ['short', 'medium', 'long', 'all']
-# jaccard-words5:0.8 is the truth's own measure on ICU words: the confirmation issue 20's targets name.
-CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'jaccard-words5:0.8', 'edit:0.6']
-TARGET_CONFIRM = 'jaccard-words5:0.8'
-MAX_K = 10
-CONFIRM_K_WEB = 3
-DEDUP_RUNS = 3
+DEFAULT = 'default'  # the fingerprints of `simdex fingerprint` and `dedup` at their defaults (tf weights)
+IDF = 'default,idf-auto'  # the same with `--idf auto`: tf-idf, the idf learned from the corpus itself
 PY = 'python-simhash'
+CONFIGS = [DEFAULT, IDF, PY]
+# jaccard-shingles:0.8 is the truth's own measure (its shingles, its normalisation): the confirmation issue 20's
+# targets name. It is run on both weightings; the others on the default only.
+CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'jaccard-shingles:0.8', 'edit:0.6']
+TARGET_CONFIRM = 'jaccard-shingles:0.8'
+MAX_K = 10
+CONFIRM_K = 8  # the candidates the confirmation target is judged on
+DEDUP_RUNS = 3
+DEDUP_CONFIRMED = ['--k', str(CONFIRM_K), '--confirm', TARGET_CONFIRM]
+DEDUP_WIDER = ['--k', str(MAX_K), '--confirm', TARGET_CONFIRM]  # what a larger k would cost
 
 
 def run(args, **kw):
@@ -81,43 +89,49 @@ def f1_at(b, k):
     return '-' if x is None else f'{x["f1"]:.3f}'
 
 
+def configs(names):
+    return [a for name in names for a in ('--config', name)]
+
+
 def evaluate(corpus_dir, out_dir):
     sets = [os.path.join(corpus_dir, c + '.jsonl') for c, _, _ in CORPORA]
     main = os.path.join(out_dir, 'corpora.jsonl')
     pairs = os.path.join(out_dir, 'corpora-pairs.jsonl')
     start = time.perf_counter()
-    run(['eval', '-q', '--truth', 'jaccard', '--config', 'default', '--config', PY, '--baseline', '--max-k',
-         str(MAX_K), '--list', pairs, '--list-within', '3', '--list-beyond', '12', '-o', main] + sets)
+    run(['eval', '-q', '--truth', 'jaccard'] + configs(CONFIGS) + ['--baseline', '--max-k', str(MAX_K), '--list',
+                                                                   pairs, '--list-within', '3', '--list-beyond',
+                                                                   '12', '-o', main] + sets)
     seconds = {'main': time.perf_counter() - start}
     confirm = {}
     for spec in CONFIRMS:
-        confirm[spec] = []
-        # The web pages put 1.7 million pairs within 10 bits: they are
-        # confirmed up to k = 3 only, and not by the edit distance (a pair of
-        # 30 KB pages costs milliseconds).
-        for which, k in ((sets[:3] + sets[4:], MAX_K), (sets[3:4], CONFIRM_K_WEB)):
-            if which == sets[3:4] and spec.startswith('edit'):
-                continue
-            p = os.path.join(out_dir, f'corpora-confirm-{spec.replace(":", "-")}-k{k}.jsonl')
-            start = time.perf_counter()
-            run(['eval', '-q', '--truth', 'jaccard', '--config', 'default', '--confirm', spec, '--max-k', str(k),
-                 '-o', p] + which)
-            seconds[f'{spec} k <= {k}'] = time.perf_counter() - start
-            confirm[spec] += rows_of(p)
+        # The edit distance of two 30 KB web pages takes milliseconds: the
+        # web pages are not confirmed by it.
+        which = [s for s in sets if not (spec.startswith('edit') and corpus_name(s) == 'web')]
+        names = [DEFAULT, IDF] if spec == TARGET_CONFIRM else [DEFAULT]
+        p = os.path.join(out_dir, f'corpora-confirm-{spec.replace(":", "-")}.jsonl')
+        start = time.perf_counter()
+        run(['eval', '-q', '--truth', 'jaccard'] + configs(names) + ['--confirm', spec, '--max-k', str(MAX_K),
+                                                                     '-o', p] + which)
+        seconds[spec] = time.perf_counter() - start
+        confirm[spec] = rows_of(p)
     return rows_of(main), confirm, seconds
 
 
 def dedup_times(corpus_dir):
-    """simdex dedup --threads 1 on each corpus: the product's self-join, median wall time."""
-    out = {}
+    """simdex dedup --threads 1 on each corpus, at its defaults, with DEDUP_CONFIRMED and with DEDUP_WIDER: the
+    product's self-join, median wall time of DEDUP_RUNS, the three interleaved."""
+    variants = (('default', []), ('confirmed', DEDUP_CONFIRMED), ('wider', DEDUP_WIDER))
+    out = {name: {} for name, _ in variants}
     for c, _, _ in CORPORA:
-        walls = []
+        walls = {name: [] for name, _ in variants}
         for _ in range(DEDUP_RUNS):
-            start = time.perf_counter()
-            run(['dedup', '-q', '--threads', '1', '--id', 'ordinal', '-o', os.devnull,
-                 os.path.join(corpus_dir, c + '.jsonl')])
-            walls.append(time.perf_counter() - start)
-        out[c] = statistics.median(walls)
+            for name, extra in variants:
+                start = time.perf_counter()
+                run(['dedup', '-q', '--threads', '1', '--id', 'ordinal', '-o', os.devnull] + extra +
+                    [os.path.join(corpus_dir, c + '.jsonl')])
+                walls[name].append(time.perf_counter() - start)
+        for name in walls:
+            out[name][c] = statistics.median(walls[name])
     return out
 
 
@@ -156,34 +170,58 @@ def index(rows):
     return truth, simhash, baseline
 
 
-def plot_f1(simhash, baseline, confirm, path):
+def corpus_panels(ylabel, title, path, draw):
+    """One panel per corpus (draw(ax, corpus) plots F1 per k), saved to path."""
     fig, axes = plt.subplots(2, 4, figsize=(16, 7.5), sharey=True)
     for ax, (c, kind, role) in zip(axes.flat, CORPORA):
-        for name, style in (('short', 'o-'), ('medium', 's-'), ('long', '^-')):
-            b = bucket(simhash[(c, 'default')], name)
-            if b['positives'] == 0:
-                continue
-            ax.plot([x['k'] for x in b['k']], [x['f1'] for x in b['k']], style, ms=3,
-                    label=f'{name} ({b["positives"]:,})')
-            bl = bucket(baseline[(c, 'none')], name)['k'][0]['f1']
-            ax.axhline(bl, color=ax.lines[-1].get_color(), lw=0.8, ls=':')
-        b = bucket(confirm[TARGET_CONFIRM][c], 'long')
-        if b['positives'] and len(b['k']) > 1:
-            ax.plot([x['k'] for x in b['k']], [x['f1'] for x in b['k']], 'k--', lw=0.8,
-                    label='long + ' + TARGET_CONFIRM)
+        draw(ax, c)
         ax.set_title(f'{c} ({role})', fontsize=10)
         ax.set_xlabel('k')
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc='lower right')
-    axes[0][0].set_ylabel('F1 (J >= 0.8 pairs)')
-    axes[1][0].set_ylabel('F1 (J >= 0.8 pairs)')
+    axes[0][0].set_ylabel(ylabel)
+    axes[1][0].set_ylabel(ylabel)
     axes.flat[-1].axis('off')
-    fig.suptitle('simdex defaults: F1 per k against the Jaccard truth, per length bucket '
-                 '(dotted: MinHash-LSH baseline, same bucket)')
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
+
+
+def per_k(b):
+    return [x['k'] for x in b['k']], [x['f1'] for x in b['k']]
+
+
+def plot_f1(simhash, baseline, confirm, path):
+    def draw(ax, c):
+        for name, style in (('short', 'o-'), ('medium', 's-'), ('long', '^-')):
+            b = bucket(simhash[(c, DEFAULT)], name)
+            if b['positives'] == 0:
+                continue
+            ax.plot(*per_k(b), style, ms=3, label=f'{name} ({b["positives"]:,})')
+            bl = bucket(baseline[(c, 'none')], name)['k'][0]['f1']
+            ax.axhline(bl, color=ax.lines[-1].get_color(), lw=0.8, ls=':')
+        b = bucket(confirm[TARGET_CONFIRM][(c, DEFAULT)], 'long')
+        if b['positives'] and len(b['k']) > 1:
+            ax.plot(*per_k(b), 'k--', lw=0.8, label='long + ' + TARGET_CONFIRM)
+
+    corpus_panels('F1 (J >= 0.8 pairs)', 'simdex defaults: F1 per k against the Jaccard truth, per length bucket '
+                  '(dotted: MinHash-LSH baseline, same bucket)', path, draw)
+
+
+def plot_defaults(simhash, baseline, confirm, path):
+    """F1 over all pairs per k: tf and idf auto, each alone and confirmed by the target confirmation."""
+    def draw(ax, c):
+        for config, label, color in ((DEFAULT, 'tf', 'C0'), (IDF, 'idf auto', 'C3')):
+            ax.plot(*per_k(bucket(simhash[(c, config)], 'all')), 'o-', color=color, ms=3, label=label)
+            ax.plot(*per_k(bucket(confirm[TARGET_CONFIRM][(c, config)], 'all')), 's--', color=color, ms=3,
+                    label=f'{label} + {TARGET_CONFIRM}')
+        ax.axhline(bucket(baseline[(c, 'none')], 'all')['k'][0]['f1'], color='k', lw=0.8, ls=':',
+                   label='MinHash-LSH')
+
+    corpus_panels('F1, all pairs (J >= 0.8)', 'Profile 3 fingerprints, tf against --idf auto, alone and confirmed '
+                  '(F1 per k, all buckets)', path, draw)
 
 
 # --- defects -------------------------------------------------------------
@@ -439,18 +477,55 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
 
 # --- the markdown --------------------------------------------------------
 
-def report(corpus_dir, out_dir, text):
-    """Runs everything and returns the markdown sections (text: the prose, by section name)."""
-    rows, confirm, eval_seconds = evaluate(corpus_dir, out_dir)
-    load = os.getloadavg()[0]
-    dedup = dedup_times(corpus_dir)
+def load_results(out_dir):
+    """The results a previous run left in out_dir (tools/quality_report.py --reuse)."""
+    confirm = {spec: rows_of(os.path.join(out_dir, f'corpora-confirm-{spec.replace(":", "-")}.jsonl'))
+               for spec in CONFIRMS}
+    saved = json.load(open(os.path.join(out_dir, 'corpora-summary.json')))
+    return rows_of(os.path.join(out_dir, 'corpora.jsonl')), confirm, saved
+
+
+def verdict(bad):
+    return 'met' if not bad else 'missed on ' + ', '.join(bad)
+
+
+def listing(values, fmt):
+    return ', '.join(f'{c} {"-" if v is None else fmt(v)}' for c, v in values.items())
+
+
+def report(corpus_dir, out_dir, text, reuse=False):
+    """Runs everything (or, with reuse, takes the results a previous run left in out_dir) and returns the
+    markdown sections (text: the prose, by section name)."""
+    if reuse:
+        rows, confirm, saved = load_results(out_dir)
+        eval_seconds, load, dedup = saved['eval_seconds'], saved['load'], saved['dedup_seconds']
+    else:
+        rows, confirm, eval_seconds = evaluate(corpus_dir, out_dir)
+        load = os.getloadavg()[0]
+        dedup = dedup_times(corpus_dir)
     truth, simhash, baseline = index(rows)
     manifest = json.load(open(os.path.join(corpus_dir, 'manifest.json')))
     plots = os.path.join(ROOT, 'docs', 'plots')
     summary = {}
     write_defects(corpus_dir, out_dir, os.path.join(out_dir, 'corpora-pairs.jsonl'), summary)
-    conf = {spec: {corpus_name(r['set']): r for r in rs if r['kind'] == 'simhash'} for spec, rs in confirm.items()}
+    conf = {spec: {(corpus_name(r['set']), r['config']): r for r in rs if r['kind'] == 'simhash'}
+            for spec, rs in confirm.items()}
+    target = conf[TARGET_CONFIRM]
     plot_f1(simhash, baseline, conf, os.path.join(plots, 'quality-corpora-f1.png'))
+    plot_defaults(simhash, baseline, conf, os.path.join(plots, 'quality-corpora-defaults.png'))
+    names = [c for c, _, _ in CORPORA]
+
+    def unrelated_within(c, config, k=3):
+        return sum(bucket(simhash[(c, config)], 'all')['distances']['unrelated'][:k + 1])
+
+    def mean_unrelated(c, config):
+        return bucket(simhash[(c, config)], 'all')['mean_unrelated_distance']
+
+    def f1(row, name, k):
+        """F1 of bucket name at k, or None where it holds no positive pair or k was not evaluated."""
+        b = bucket(row, name)
+        x = at(b, k)
+        return None if x is None or not b['positives'] else x['f1']
 
     shingles = max(t['shingles'] for t in truth.values())
     any_baseline = next(iter(baseline.values()))
@@ -459,98 +534,189 @@ def report(corpus_dir, out_dir, text):
     head(md, '| corpus | kind | role | documents | text MB | unspaced (character shingles) | positive pairs '
               '(J >= 0.8): short / medium / long | between (0.5-0.8) | J >= 0.2 pairs |')
     for c, kind, role in CORPORA:
-        t, s = truth[c], simhash[(c, 'default')]
+        t, s = truth[c], simhash[(c, DEFAULT)]
         pos = ' / '.join(f'{bucket(s, b)["positives"]:,}' for b in ('short', 'medium', 'long'))
         md.append(f'| {c} | {kind} | {role} | {t["documents"]:,} | '
                   f'{manifest["corpora"][c]["text_bytes"] / 1e6:.1f} | {t["char_documents"]:,} | {pos} | '
                   f'{bucket(s, "all")["between"]:,} | {t["pairs_from_unrelated"]:,} |')
     md.append('')
     md.append(text['corpora_targets'])
-    head(md, '| target | measured today, per corpus | verdict |')
-    close = {c: sum(bucket(simhash[(c, 'default')], 'all')['distances']['unrelated'][:4]) for c, _, _ in CORPORA}
-    bad = [c for c, n in close.items() if n]
-    md.append('| no pair with J < 0.2 within 3 bits, on any corpus | ' +
-              ', '.join(f'{c} {n:,}' for c, n in close.items()) +
-              f' | {"met" if not bad else "missed on " + ", ".join(bad)} |')
-    means = {c: bucket(simhash[(c, 'default')], 'all')['mean_unrelated_distance'] for c, _, _ in CORPORA}
-    bad = [c for c, m in means.items() if not 28 <= m <= 36]
-    md.append('| mean distance of unrelated pairs 28-36 bits, every corpus | ' +
-              ', '.join(f'{c} {m:.1f}' for c, m in means.items()) +
-              f' | {"met" if not bad else "missed on " + ", ".join(bad)} |')
-    longs = {c: bucket(simhash[(c, 'default')], 'long') for c, _, _ in CORPORA}
-    f13 = {c: b['k'][3]['f1'] for c, b in longs.items() if b['positives']}
-    bad = [c for c, v in f13.items() if v < 0.85]
-    md.append('| F1 at k = 3 >= 0.85 on every long bucket | ' + ', '.join(f'{c} {v:.3f}' for c, v in f13.items()) +
-              f' | {"met" if not bad else "missed on " + ", ".join(bad)} |')
-    cw = {c: at(bucket(conf[TARGET_CONFIRM][c], 'long'), 8) for c in f13}
-    bad = [c for c, x in cw.items() if x is None or x['f1'] < 0.95]
-    md.append(f'| candidates within 8 bits confirmed by word 5-shingle Jaccard: F1 >= 0.95 on long texts (today: '
-              f'`{TARGET_CONFIRM}`, ICU words) | ' +
-              ', '.join(f'{c} {"-" if x is None else format(x["f1"], ".3f")}' for c, x in cw.items()) +
-              f' | {"met" if not bad else "missed on " + ", ".join(bad)} |')
+    head(md, '| target | fingerprints | measured, per corpus | verdict |')
+    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+        close = {c: unrelated_within(c, config) for c in names}
+        md.append(f'| no pair with J < 0.2 within 3 bits, on any corpus | {label} | {listing(close, "{:,}".format)} | '
+                  f'{verdict([c for c, n in close.items() if n])} |')
+    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+        means = {c: mean_unrelated(c, config) for c in names}
+        md.append(f'| mean distance of unrelated pairs 28-36 bits, every corpus | {label} | '
+                  f'{listing(means, "{:.1f}".format)} | {verdict([c for c, m in means.items() if not 28 <= m <= 36])} |')
+    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+        f13 = {c: f1(simhash[(c, config)], 'long', 3) for c in names}
+        f13 = {c: v for c, v in f13.items() if v is not None}
+        md.append(f'| F1 at k = 3 >= 0.85 on every long bucket | {label} | {listing(f13, "{:.3f}".format)} | '
+                  f'{verdict([c for c, v in f13.items() if v < 0.85])} |')
+    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+        cw = {c: f1(target[(c, config)], 'long', CONFIRM_K) for c in names
+              if bucket(simhash[(c, DEFAULT)], 'long')['positives']}
+        md.append(f'| candidates within {CONFIRM_K} bits confirmed by `{TARGET_CONFIRM}`: F1 >= 0.95 on long texts | '
+                  f'{label} | {listing(cw, "{:.3f}".format)} | '
+                  f'{verdict([c for c, v in cw.items() if v is None or v < 0.95])} |')
     table_after(md, text['corpora_results'],
                 '| corpus | bucket | positives | simdex k = 3: P / R / F1 | simdex best F1 (k) | '
-                f'k = 8 + {TARGET_CONFIRM}: P / R / F1 | MinHash-LSH: P / R / F1 | MinHash-LSH + estimate: '
+                f'k = {CONFIRM_K} + {TARGET_CONFIRM}: P / R / F1 | MinHash-LSH: P / R / F1 | MinHash-LSH + estimate: '
                 'P / R / F1 |')
-    for c, _, _ in CORPORA:
+    for c in names:
         for name in BUCKETS:
-            s = bucket(simhash[(c, 'default')], name)
+            s = bucket(simhash[(c, DEFAULT)], name)
             if s['positives'] == 0 and name != 'all':
                 continue
             bs = best(s)
-            cw = at(bucket(conf[TARGET_CONFIRM][c], name), 8)
+            cw = at(bucket(target[(c, DEFAULT)], name), CONFIRM_K)
             b0 = bucket(baseline[(c, 'none')], name)['k'][0]
             b1 = bucket(baseline[(c, 'estimate')], name)['k'][0]
             md.append(f'| {c} | {name} | {s["positives"]:,} | {prf(s["k"][3])} | {f(bs["f1"])} ({bs["k"]}) | '
                       f'{prf(cw)} | {prf(b0)} | {prf(b1)} |')
     md.append('')
     md.append(text['corpora_time'].format(load=load))
-    md.append('| corpus | documents | simdex: fingerprints (eval, 1 thread) | simdex dedup --threads 1 (wall, '
-              f'median of {DEDUP_RUNS}) | baseline: shingles | signatures (128) | bands | estimate filter | '
-              'baseline total |')
+    md.append('| corpus | documents | simdex: fingerprints (eval, 1 thread): tf / idf auto (learning included) | '
+              f'simdex dedup --threads 1 (wall, median of {DEDUP_RUNS}): default / `{" ".join(DEDUP_CONFIRMED)}` | '
+              'baseline: shingles | signatures (128) | bands | estimate filter | baseline total |')
     md.append('|---|---|---|---|---|---|---|---|---|')
-    for c, _, _ in CORPORA:
-        s, b = simhash[(c, 'default')], baseline[(c, 'estimate')]
+    for c in names:
+        s, i, b = simhash[(c, DEFAULT)], simhash[(c, IDF)], baseline[(c, 'estimate')]
         total = b['shingle_seconds'] + b['sign_seconds'] + b['band_seconds'] + b['filter_seconds']
-        md.append(f'| {c} | {s["documents"]:,} | {s["fingerprint_seconds"]:.2f} s | {dedup[c]:.2f} s | '
+        md.append(f'| {c} | {s["documents"]:,} | {s["fingerprint_seconds"]:.2f} s / {i["fingerprint_seconds"]:.2f} s | '
+                  f'{dedup["default"][c]:.2f} s / {dedup["confirmed"][c]:.2f} s | '
                   f'{b["shingle_seconds"]:.2f} s | {b["sign_seconds"]:.2f} s | {b["band_seconds"]:.3f} s | '
                   f'{b["filter_seconds"]:.3f} s | {total:.2f} s |')
     table_after(md, text['corpora_unrelated'],
                 '| corpus | unrelated pairs (J < 0.2) | default: mean / median distance | default: within 3 bits | '
+                '`--idf auto`: mean / median | `--idf auto`: within 3 bits | '
                 'python-simhash: mean / median | python-simhash: within 3 bits | MinHash-LSH: unrelated candidates '
                 '(none / estimate) |')
-    for c, _, _ in CORPORA:
-        d, p = bucket(simhash[(c, 'default')], 'all'), bucket(simhash[(c, PY)], 'all')
+    for c in names:
+        d, i, p = (bucket(simhash[(c, config)], 'all') for config in (DEFAULT, IDF, PY))
         b0, b1 = bucket(baseline[(c, 'none')], 'all'), bucket(baseline[(c, 'estimate')], 'all')
-        md.append(f'| {c} | {d["unrelated"]:,} | {f(d["mean_unrelated_distance"], 1)} / '
-                  f'{f(d["median_unrelated_distance"], 0)} | {sum(d["distances"]["unrelated"][:4]):,} | '
-                  f'{f(p["mean_unrelated_distance"], 1)} / {f(p["median_unrelated_distance"], 0)} | '
-                  f'{sum(p["distances"]["unrelated"][:4]):,} | {b0["k"][0]["unrelated"]:,} / '
-                  f'{b1["k"][0]["unrelated"]:,} |')
+        md.append(f'| {c} | {d["unrelated"]:,} | ' + ' | '.join(
+            f'{f(x["mean_unrelated_distance"], 1)} / {f(x["median_unrelated_distance"], 0)} | '
+            f'{sum(x["distances"]["unrelated"][:4]):,}' for x in (d, i, p)) +
+            f' | {b0["k"][0]["unrelated"]:,} / {b1["k"][0]["unrelated"]:,} |')
     md.append('')
     md.append(text['corpora_per_k'])
-    md.append('| corpus | bucket | ' + ' | '.join(f'k={k}' for k in range(MAX_K + 1)) + ' |')
-    md.append('|---|---|' + '---|' * (MAX_K + 1))
-    for c, name, s in with_positives(simhash):
-        md.append(f'| {c} | {name} | ' + ' | '.join(f'{x["f1"]:.2f}' for x in s['k']) + ' |')
+    md.append('| corpus | bucket | fingerprints | ' + ' | '.join(f'k={k}' for k in range(MAX_K + 1)) + ' |')
+    md.append('|---|---|---|' + '---|' * (MAX_K + 1))
+    for c, name, _ in with_positives(simhash):
+        for config, label in ((DEFAULT, 'tf'), (IDF, 'idf auto')):
+            s = bucket(simhash[(c, config)], name)
+            md.append(f'| {c} | {name} | {label} | ' + ' | '.join(f'{x["f1"]:.2f}' for x in s['k']) + ' |')
     md.append('')
-    web = bucket(simhash[('web', 'default')], 'all')['distances']
-    md.append(text['corpora_confirm'].format(
-        web_within=sum(sum(web[c][:MAX_K + 1]) for c in ('positive', 'between', 'negative'))))
-    md.append('| corpus | bucket | confirmation | ' + ' | '.join(f'k={k}' for k in (3, 6, 8, 10)) +
+    md.append(text['corpora_confirm'])
+    md.append('| corpus | bucket | fingerprints | confirmation | ' + ' | '.join(f'k={k}' for k in (3, 6, 8, 10)) +
               ' | unrelated pairs within k and confirmed |')
-    md.append('|---|---|---|---|---|---|---|---|')
+    md.append('|---|---|---|---|---|---|---|---|---|')
     for c, name, s in with_positives(simhash):
-        md.append(f'| {c} | {name} | none | ' + ' | '.join(f1_at(s, k) for k in (3, 6, 8, 10)) +
+        md.append(f'| {c} | {name} | tf | none | ' + ' | '.join(f1_at(s, k) for k in (3, 6, 8, 10)) +
                   f' | {s["k"][MAX_K]["unrelated"]:,} (k <= {MAX_K}) |')
         for spec in CONFIRMS:
-            if c not in conf[spec]:
-                continue
-            b = bucket(conf[spec][c], name)
-            md.append(f'| {c} | {name} | `{spec}` | ' + ' | '.join(f1_at(b, k) for k in (3, 6, 8, 10)) +
-                      f' | {b["k"][-1]["unrelated"]:,} (k <= {b["k"][-1]["k"]}) |')
+            for config, label in ((DEFAULT, 'tf'), (IDF, 'idf auto')):
+                if (c, config) not in conf[spec]:
+                    continue
+                b = bucket(conf[spec][(c, config)], name)
+                md.append(f'| {c} | {name} | {label} | `{spec}` | ' + ' | '.join(f1_at(b, k) for k in (3, 6, 8, 10)) +
+                          f' | {b["k"][-1]["unrelated"]:,} (k <= {b["k"][-1]["k"]}) |')
     md.append('')
     md.append(text['corpora_defects'].format(**summary))
+
+    # What the defaults are chosen from: one row per corpus.
+    table = {}
+    for c in names:
+        tf_all, idf_all = (simhash[(c, config)] for config in (DEFAULT, IDF))
+        table[c] = {
+            'f1_3': (f1(tf_all, 'all', 3), f1(idf_all, 'all', 3)),
+            'f1_3_long': (f1(tf_all, 'long', 3), f1(idf_all, 'long', 3)),
+            'within3': (unrelated_within(c, DEFAULT), unrelated_within(c, IDF)),
+            'mean': (mean_unrelated(c, DEFAULT), mean_unrelated(c, IDF)),
+            'c3': f1(target[(c, DEFAULT)], 'all', 3),
+            'c10': f1(target[(c, DEFAULT)], 'all', MAX_K),
+            'c8': (f1(target[(c, DEFAULT)], 'all', CONFIRM_K), f1(target[(c, IDF)], 'all', CONFIRM_K)),
+            'c8_long': (f1(target[(c, DEFAULT)], 'long', CONFIRM_K), f1(target[(c, IDF)], 'long', CONFIRM_K)),
+            'u8': (f1(tf_all, 'all', CONFIRM_K)),
+            'minhash': bucket(baseline[(c, 'none')], 'all')['k'][0]['f1'],
+            'unrelated8': unrelated_within(c, DEFAULT, CONFIRM_K) / bucket(tf_all, 'all')['unrelated'],
+            'dedup': (dedup['default'][c], dedup['confirmed'][c], dedup['wider'][c]),
+        }
+    short_corpus = next(c for c, kind, _ in CORPORA if kind.startswith('short texts'))
+    short = {'short_corpus': short_corpus, 'short_k': MAX_K}
+    for spec, key in (('jaccard:0.5', 'short_jaccard'), (TARGET_CONFIRM, 'short_shingles')):
+        short[key] = f1(conf[spec][(short_corpus, DEFAULT)], 'all', MAX_K)
+        short[key + '_unrelated'] = bucket(conf[spec][(short_corpus, DEFAULT)], 'all')['k'][MAX_K]['unrelated']
+    figures = defaults_figures(table, short)
+    md.append(text['corpora_defaults'].format(**figures))
+    head(md, '| corpus | role | F1 k = 3, all: tf / idf auto | F1 k = 3, long: tf / idf auto | unrelated (J < 0.2) '
+              'within 3 bits: tf / idf auto | mean unrelated distance: tf / idf auto | F1 k = 8 unconfirmed, all: tf | '
+              f'F1 + `{TARGET_CONFIRM}`, all, tf: k = 3 / {CONFIRM_K} / {MAX_K} | F1 k = {CONFIRM_K} + '
+              f'`{TARGET_CONFIRM}`, all: idf auto | same, long: tf / idf auto | MinHash-LSH F1, all | unrelated pairs '
+              f'within {CONFIRM_K} bits, tf | `simdex dedup --threads 1`, s: default / `--k {CONFIRM_K} --confirm` / '
+              f'`--k {MAX_K} --confirm` |')
+    for c, _, role in CORPORA:
+        t = table[c]
+        pair = lambda x, fmt='{:.3f}': ' / '.join('-' if v is None else fmt.format(v) for v in x)  # noqa: E731
+        md.append(f'| {c} | {role} | {pair(t["f1_3"])} | {pair(t["f1_3_long"])} | {pair(t["within3"], "{:,}")} | '
+                  f'{pair(t["mean"], "{:.1f}")} | {f(t["u8"])} | {pair((t["c3"], t["c8"][0], t["c10"]))} | '
+                  f'{f(t["c8"][1])} | {pair(t["c8_long"])} | {f(t["minhash"])} | {t["unrelated8"]:.1e} | '
+                  f'{pair(t["dedup"], "{:.2f}")} |')
+    md.append('')
+    md.append(text['corpora_defaults_after'].format(**figures))
     with open(os.path.join(out_dir, 'corpora-summary.json'), 'w') as w:
-        json.dump({'eval_seconds': eval_seconds, 'dedup_seconds': dedup, 'defects': summary}, w, indent=1)
+        json.dump({'eval_seconds': eval_seconds, 'load': load, 'dedup_seconds': dedup, 'defects': summary,
+                   'defaults': table}, w, indent=1)
     return '\n'.join(md)
+
+
+def power(x):
+    """x to one digit, as the prose writes it: 5 x 10^-6."""
+    mantissa, exponent = f'{x:.0e}'.split('e')
+    return f'{mantissa} x 10^{int(exponent)}'
+
+
+def defaults_figures(table, short):
+    """The counts the prose of "Defaults, chosen from these figures" quotes, from its table; short: the short-text
+    corpus's F1 at k = MAX_K confirmed by each measure."""
+    def where(test):
+        return [c for c, t in table.items() if test(t)]
+
+    def names(cs):
+        return ', '.join(cs) or 'none'
+
+    better = lambda a, b: a is not None and b is not None and a > b + 0.0005  # noqa: E731
+    out = {
+        'idf_better_f1_3': names(where(lambda t: better(t['f1_3'][1], t['f1_3'][0]))),
+        'idf_worse_f1_3': names(where(lambda t: better(t['f1_3'][0], t['f1_3'][1]))),
+        'idf_better_c8': names(where(lambda t: better(t['c8'][1], t['c8'][0]))),
+        'idf_worse_c8': names(where(lambda t: better(t['c8'][0], t['c8'][1]))),
+        'idf_more_within3': names(where(lambda t: t['within3'][1] > t['within3'][0])),
+        'idf_fewer_within3': names(where(lambda t: t['within3'][1] < t['within3'][0])),
+        'within3_tf': sum(t['within3'][0] for t in table.values()),
+        'within3_idf': sum(t['within3'][1] for t in table.values()),
+        'u8_worse': names(where(lambda t: better(t['f1_3'][0], t['u8']))),
+        'u8_better': names(where(lambda t: better(t['u8'], t['f1_3'][0]))),
+        'c8_better_c3': names(where(lambda t: better(t['c8'][0], t['c3']))),
+        'c8_worse_c3': names(where(lambda t: better(t['c3'], t['c8'][0]))),
+        'c8_better_minhash': names(where(lambda t: better(t['c8'][0], t['minhash']))),
+        'c8_worse_minhash': names(where(lambda t: better(t['minhash'], t['c8'][0]))),
+        'c10_better_c8': names(where(lambda t: better(t['c10'], t['c8'][0]))),
+    }
+    c3 = [t['c3'] for t in table.values() if t['c3'] is not None]
+    c8 = [t['c8'][0] for t in table.values() if t['c8'][0] is not None]
+    out['c3_min'], out['c3_max'], out['c8_min'], out['c8_max'] = min(c3), max(c3), min(c8), max(c8)
+    rates = [t['unrelated8'] for t in table.values()]
+    out['unrelated8_min'], out['unrelated8_max'] = power(min(rates)), power(max(rates))
+    # Candidate pairs within 8 bits among the unrelated pairs of 10^7 documents, at those rates.
+    out['pairs7_min'], out['pairs7_max'] = power(1e14 / 2 * min(rates)), power(1e14 / 2 * max(rates))
+    ratios = [t['dedup'][1] / t['dedup'][0] for t in table.values() if t['dedup'][0] > 0]
+    out['dedup_ratio_min'], out['dedup_ratio_max'] = min(ratios), max(ratios)
+    worst = max(table, key=lambda c: table[c]['dedup'][2] / table[c]['dedup'][1])
+    out['wider_corpus'] = worst
+    out['wider_s'], out['wider_s8'] = table[worst]['dedup'][2], table[worst]['dedup'][1]
+    out.update(short)
+    return out

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Measures near-duplicate quality and writes docs/quality.md and its plots.
 
-Usage: tools/quality_report.py [OUT_DIR]   (run by tools/quality.sh after the build)
+Usage: tools/quality_report.py [--reuse] [OUT_DIR]   (run by tools/quality.sh after the build)
 
 Runs build/bin/simdex eval over the bundled labelled sets (every configuration,
 k = 0..12; the default configuration and the Python simhash package's with
 each confirmation, k = 0..16), times simdex dedup with and without the second
 stage, then writes docs/quality.md (tables) and docs/plots/quality-*.png
 (precision-recall curves). Raw results stay in OUT_DIR (build/quality).
+--reuse writes docs/quality.md again from the raw results a previous run left
+in OUT_DIR, without running simdex (for a change of the prose or the tables'
+layout; the corpora take most of an hour to evaluate).
 """
 import json
 import math
@@ -27,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMDEX = os.path.join(ROOT, 'build', 'bin', 'simdex')
 SETS = ['tests/data/eval/edits.jsonl', 'tests/data/eval/heavy.jsonl', 'tests/data/eval/natural.jsonl']
 SET_NAMES = {s: os.path.basename(s).split('.')[0] for s in SETS}
-CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'edit:0.6']
+CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'jaccard-shingles:0.8', 'edit:0.6']
 DEFAULT = 'default'  # words, tf, stop words en + zh (the library's defaults)
 PY = 'python-simhash'
 K_DEFAULT, K_SHORT = 3, 10
@@ -69,6 +72,8 @@ def timing(out_dir):
     variants = [('k 3 (default)', []), ('--k-short 10', ['--k-short', '10']),
                 ('--k-short 10 --confirm jaccard:0.5', ['--k-short', '10', '--confirm', 'jaccard:0.5']),
                 ('--k-short 10 --confirm jaccard-words:0.3', ['--k-short', '10', '--confirm', 'jaccard-words:0.3']),
+                ('--k-short 10 --confirm jaccard-shingles:0.8',
+                 ['--k-short', '10', '--confirm', 'jaccard-shingles:0.8']),
                 ('--k-short 10 --confirm edit:0.6', ['--k-short', '10', '--confirm', 'edit:0.6'])]
     results = []
     for name, extra in variants:
@@ -77,8 +82,8 @@ def timing(out_dir):
             start = time.perf_counter()
             r = run(['dedup', '--threads', '1', '--id', 'ordinal', '-o', os.devnull] + extra + [corpus])
             walls.append(time.perf_counter() - start)
-            m = re.search(r'second stage: (\d+) candidate pairs?, (\d+) within .*?, (\d+) accepted.*?texts read again '
-                          r'in ([\d.]+) s, confirmed in ([\d.]+) s \(([\d.]+) us per pair\)', r.stderr)
+            m = re.search(r'second stage: (\d+) candidate pairs?, (\d+) within .*?, (\d+) accepted.*?texts read again'
+                          r'(?: \([^)]*\))? in ([\d.]+) s, confirmed in ([\d.]+) s \(([\d.]+) us per pair\)', r.stderr)
             first = re.search(r'(\d+) pairs?, (\d+) clusters?', r.stderr)
             if m:
                 line = m.groups()[:3]
@@ -142,7 +147,10 @@ def plot_confirm(conf_rows, grid, path):
 
 
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'build', 'quality')
+    args = sys.argv[1:]
+    reuse = '--reuse' in args
+    args = [a for a in args if a != '--reuse']
+    out_dir = args[0] if args else os.path.join(ROOT, 'build', 'quality')
     os.makedirs(out_dir, exist_ok=True)
     grid_path = os.path.join(out_dir, 'grid.jsonl')
     configs = [DEFAULT]
@@ -154,14 +162,17 @@ def main():
     args = ['eval', '-q', '--max-k', '12', '-o', grid_path]
     for c in configs:
         args += ['--config', c]
-    run(args + SETS)
+    if not reuse:
+        run(args + SETS)
     grid = eval_rows(grid_path)
     conf_rows = {}
     for spec in CONFIRMS:
         p = os.path.join(out_dir, f'confirm-{spec.replace(":", "-")}.jsonl')
-        run(['eval', '-q', '--max-k', '16', '--config', DEFAULT, '--config', PY, '--confirm', spec, '-o', p] + SETS)
+        if not reuse:
+            run(['eval', '-q', '--max-k', '16', '--config', DEFAULT, '--config', PY, '--confirm', spec, '-o', p] +
+                SETS)
         conf_rows[spec] = eval_rows(p)
-    cost = timing(out_dir)
+    cost = eval_rows(os.path.join(out_dir, 'cost.jsonl')) if reuse else timing(out_dir)
 
     plots = os.path.join(ROOT, 'docs', 'plots')
     os.makedirs(plots, exist_ok=True)
@@ -294,7 +305,7 @@ def main():
         '"Every configuration"), which is why the default stays words.')
     add('')
     corpus_dir = os.path.join(ROOT, 'build', 'corpora')
-    add(quality_corpora.report(corpus_dir, out_dir, TEXT_NAMED))
+    add(quality_corpora.report(corpus_dir, out_dir, TEXT_NAMED, reuse))
     add(kept_snapshots())
     with open(os.path.join(ROOT, 'docs', 'quality.md'), 'w', encoding='utf-8') as w:
         w.write('\n'.join(md))

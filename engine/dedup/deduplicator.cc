@@ -66,6 +66,7 @@ const char* AgainstStrategyName(AgainstStrategy strategy) {
 struct Deduplicator::Rep {
   DedupOptions options;
   int k = 0;
+  int against_k = 0;  // the largest distance of an index match
   Status status;
   bool adding = true;
   bool finished = false;
@@ -128,6 +129,10 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
   auto rep = std::make_unique<Rep>();
   rep->options = options;
   rep->k = options.k < 0 ? options.scheme.k() : options.k;
+  rep->against_k = options.against_k < 0 ? rep->k : options.against_k;
+  if (options.against_k < -1 || options.against_k > 64) {
+    return Status::InvalidArgument("against_k " + std::to_string(options.against_k) + " is not in -1..64");
+  }
   if (rep->k > options.scheme.k()) {
     return Status::InvalidArgument("k " + std::to_string(rep->k) + " is larger than scheme " +
                                    options.scheme.Name() + " supports (" + std::to_string(options.scheme.k()) + ")");
@@ -181,8 +186,8 @@ Status Deduplicator::AddEmpty() {
 Status Deduplicator::AddIndex(const IndexReader* index) {
   Rep& r = *rep_;
   if (!r.adding) return Status::InvalidArgument("AddIndex() after Finish()");
-  if (r.k > index->scheme().k()) {
-    return Status::InvalidArgument("k " + std::to_string(r.k) + " is larger than the index's scheme " +
+  if (r.against_k > index->scheme().k()) {
+    return Status::InvalidArgument("k " + std::to_string(r.against_k) + " is larger than the index's scheme " +
                                    index->scheme().Name() + " supports (" + std::to_string(index->scheme().k()) + ")");
   }
   r.indexes.push_back(index);
@@ -294,19 +299,20 @@ Status Deduplicator::FinishImpl() {
   for (const IndexReader* index : r.indexes) {
     if (index == nullptr) {
       r.hits.emplace_back();
-      SIMDEX_RETURN_IF_ERROR(dedup::ToAgainstHits(r.distinct, r.external_matches[external++], r.k, &r.hits.back()));
+      SIMDEX_RETURN_IF_ERROR(dedup::ToAgainstHits(r.distinct, r.external_matches[external++], r.against_k,
+                                                     &r.hits.back()));
       continue;
     }
     AgainstStrategy strategy = r.options.against_strategy;
-    if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.k);
+    if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.against_k);
     // One name per index, in the order they were added: "probe, merge-join".
     st.against_strategy += (st.against_strategy.empty() ? "" : ", ") + std::string(AgainstStrategyName(strategy));
     r.hits.emplace_back();
     if (strategy == AgainstStrategy::kProbe) {
-      SIMDEX_RETURN_IF_ERROR(dedup::ProbeIndex(r.distinct, *index, r.k, r.options.threads, &r.hits.back()));
+      SIMDEX_RETURN_IF_ERROR(dedup::ProbeIndex(r.distinct, *index, r.against_k, r.options.threads, &r.hits.back()));
     } else {
       dedup::AgainstStats against;
-      SIMDEX_RETURN_IF_ERROR(dedup::MergeJoinIndex(r.distinct, *index, r.k, sort, &r.hits.back(), &against));
+      SIMDEX_RETURN_IF_ERROR(dedup::MergeJoinIndex(r.distinct, *index, r.against_k, sort, &r.hits.back(), &against));
       st.against_blocks_decoded += against.blocks_decoded;
       st.spilled_runs += against.sort.spilled_runs;
       st.spilled_bytes += against.sort.spilled_bytes;

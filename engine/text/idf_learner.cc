@@ -2,8 +2,11 @@
 #include "simdex/idf_learner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
+#include <mutex>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -37,9 +40,18 @@ struct IdfLearner::Rep {
   IdfLearnerOptions options;
   uint64_t seed = 0;
   std::unique_ptr<Fingerprinter> fingerprinter;
+  // AddBatch()'s other threads' (made on its first use).
+  std::vector<std::unique_ptr<Fingerprinter>> clones;
   index::ExternalSorter<uint64_t> sorter;
   std::vector<uint64_t> hashes;
   IdfLearnerStats stats;
+
+  // Counts one document's distinct feature hashes.
+  Status Count(const std::vector<uint64_t>& distinct) {
+    ++stats.documents;
+    stats.document_features += distinct.size();
+    return distinct.empty() ? sorter.status() : sorter.Add(distinct.data(), distinct.size());
+  }
 };
 
 IdfLearner::IdfLearner(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -50,6 +62,7 @@ Status IdfLearner::Create(const FingerprintOptions& options, const IdfLearnerOpt
   if (options.compat != Compat::kNone) {
     return Status::NotSupported("idf: the python-simhash profile has no idf weighting");
   }
+  if (learn.threads < 1) return Status::InvalidArgument("idf: threads must be at least 1");
   if (learn.memory_bytes < 2 * index::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("idf: the memory bound must be at least " +
                                    std::to_string(2 * index::kExternalSortMinMemoryBytes / 1024) + " KiB");
@@ -67,10 +80,38 @@ Status IdfLearner::Create(const FingerprintOptions& options, const IdfLearnerOpt
 
 Status IdfLearner::Add(std::string_view utf8_text) {
   Rep& r = *rep_;
-  ++r.stats.documents;
   r.fingerprinter->FeatureHashes(utf8_text, &r.hashes);  // distinct already
-  r.stats.document_features += r.hashes.size();
-  return r.hashes.empty() ? r.sorter.status() : r.sorter.Add(r.hashes.data(), r.hashes.size());
+  return r.Count(r.hashes);
+}
+
+Status IdfLearner::AddBatch(std::span<const std::string_view> utf8_texts) {
+  Rep& r = *rep_;
+  const size_t threads = std::min<size_t>(static_cast<size_t>(r.options.threads), utf8_texts.size());
+  if (threads <= 1) {
+    for (std::string_view text : utf8_texts) SIMDEX_RETURN_IF_ERROR(Add(text));
+    return Status::OK();
+  }
+  while (r.clones.size() + 1 < threads) r.clones.push_back(r.fingerprinter->Clone());
+  // Each thread takes the next document, finds its features alone and
+  // hands them to the sorter under the lock: the df of a feature does not
+  // depend on the order its documents are counted in.
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  Status status;
+  auto work = [&](Fingerprinter* f) {
+    std::vector<uint64_t> hashes;
+    for (size_t i = next++; i < utf8_texts.size(); i = next++) {
+      f->FeatureHashes(utf8_texts[i], &hashes);
+      std::lock_guard<std::mutex> lock(mu);
+      if (!status.ok()) return;
+      status = r.Count(hashes);
+    }
+  };
+  std::vector<std::thread> others;
+  for (size_t t = 0; t + 1 < threads; ++t) others.emplace_back(work, r.clones[t].get());
+  work(r.fingerprinter.get());
+  for (std::thread& t : others) t.join();
+  return status;
 }
 
 Status IdfLearner::Finish(std::shared_ptr<const IdfTable>* table) {

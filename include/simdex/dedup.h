@@ -78,6 +78,11 @@ struct DedupOptions {
   // The largest distance (inclusive) that makes two documents
   // near-duplicates; -1: the scheme's k. REQUIRES: -1 <= k <= scheme.k().
   int k = -1;
+  // The largest distance (inclusive) of a match in an index (AddIndex,
+  // AddIndexMatches); -1: k. A caller that confirms the batch's pairs by
+  // their texts searches them at a larger k than the index matches, which
+  // it cannot confirm. REQUIRES: -1 <= against_k <= 64.
+  int against_k = -1;
   // A bound on the de-duplicator's memory: its per-document arrays (about
   // 16 bytes per document, 8 more with scores) plus the sort buffers it
   // gives what is left (at least 64 KiB). Sorts that do not fit spill.
@@ -128,7 +133,8 @@ struct DedupResult {
   // True when the document is not its cluster's representative, or when an
   // index holds an entry within k of it.
   bool duplicate = false;
-  // The nearest index entry within k, when against_index >= 0: the index's
+  // The nearest index entry within the index k (DedupOptions::against_k),
+  // when against_index >= 0: the index's
   // number (in AddIndex order), the entry's id (IndexReader's number) and
   // the distance.
   int against_index = -1;
@@ -151,8 +157,9 @@ class Deduplicator {
   // Adds a document without a fingerprint (no text, no features): it is in
   // no cluster and no pair. REQUIRES: Finish() not called.
   Status AddEmpty();
-  // Checks the batch against `index` too. k must not exceed the index's
-  // scheme's k (InvalidArgument otherwise). The index must stay open until
+  // Checks the batch against `index` too. The index k (options.against_k,
+  // else k) must not exceed the index's scheme's k (InvalidArgument
+  // otherwise). The index must stay open until
   // Finish() returns. REQUIRES: Finish() not called.
   Status AddIndex(const IndexReader* index);
 

@@ -9,8 +9,11 @@
 // documents that hold it, df, exactly: each document's distinct feature
 // hashes go to an external sorter (engine/index/external_sorter.h) bounded
 // by half of memory_bytes, which spills sorted runs to tmpdir when they do
-// not fit; the sorted stream gives each hash's df. With N the documents
-// added (empty ones included):
+// not fit; the sorted stream gives each hash's df. AddBatch() finds the
+// features of several documents on `threads` threads (the sorter takes them
+// in whatever order they come; the counts, and so the table, are the same
+// for every number of threads). With N the documents added (empty ones
+// included):
 //
 //   idf(f) = ln((N + 1) / df(f))   for a feature two or more documents hold,
 //   idf    = ln(N + 1)             for a feature one document holds, and for
@@ -34,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -48,7 +52,10 @@ struct IdfLearnerOptions {
   size_t memory_bytes = size_t{256} << 20;
   // Existing directory for the sorter's spilled runs.
   std::string tmpdir = "/tmp";
-  int threads = 1;  // threads of the sorter's in-memory sorts
+  // Threads of AddBatch() (each holds one document's feature hashes at a
+  // time, besides its Fingerprinter clone) and of the sorter's in-memory
+  // sorts. REQUIRES: >= 1.
+  int threads = 1;
 };
 
 struct IdfLearnerStats {
@@ -60,7 +67,7 @@ struct IdfLearnerStats {
   uint64_t bytes_spilled = 0;
 };
 
-// Thread safety: one thread.
+// Thread safety: one thread calls it (AddBatch() runs its own threads).
 class IdfLearner {
  public:
   // The options' tokenizer, normalization, stop words and seed decide the
@@ -73,6 +80,9 @@ class IdfLearner {
 
   // Counts one document. REQUIRES: Finish() not called.
   Status Add(std::string_view utf8_text);
+  // Counts each of the documents, as Add() does, with their features found
+  // on up to options.threads threads. REQUIRES: Finish() not called.
+  Status AddBatch(std::span<const std::string_view> utf8_texts);
   // Ends the pass; *table is keyed by feature hash under the options' seed
   // (IdfTable::FromHashes). A table larger than half the memory bound is an
   // InvalidArgument naming both sizes. REQUIRES: called once.

@@ -3,7 +3,8 @@
 The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 
 - ``Fingerprinter``: texts -> 64-bit SimHash fingerprints (np.uint64), on threads
-  without the GIL; ``compat="python-simhash"`` reproduces the ``simhash`` package.
+  without the GIL; ``compat="python-simhash"`` reproduces the ``simhash`` package;
+  ``idf="auto"`` learns the idf of each batch, ``learn_idf`` returns it (``IdfTable``).
 - ``IndexBuilder`` / ``Index.open``: build a compressed index file; search it through
   a memory map, faiss-style (``lims, ids, fingerprints, distances``).
 - ``dedup``: every pair of a batch within k, clusters, representatives, duplicate
@@ -31,6 +32,7 @@ from ._simdex import (
     CorruptionError,
     Error,
     Fingerprinter,
+    IdfTable,
     Index,
     IndexBuilder,
     NotFoundError,
@@ -47,7 +49,7 @@ from ._simdex import (
 )
 
 __all__ = [
-    "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "Index",
+    "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
     "IndexBuilder", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "join_tables", "key_ranges", "merge",
     "nearest_in_table", "open_index", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",

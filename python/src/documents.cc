@@ -1,6 +1,9 @@
 // simdex.fingerprint_file: documents read by the engine's DocumentReader
 // (JSONL or one per line, plain or .gz/.zst/.bz2) and fingerprinted as
-// `simdex dedup` and `simdex fingerprint` do, on threads, without the GIL.
+// `simdex dedup` and `simdex fingerprint` do, on threads, without the GIL;
+// with a Fingerprinter(idf="auto"), the file is read twice, as `simdex
+// fingerprint --idf auto` reads it: once to learn the idf, then to
+// fingerprint.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -8,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -15,6 +19,7 @@
 #include "python/src/module.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
+#include "simdex/idf_learner.h"
 
 namespace py = pybind11;
 
@@ -53,6 +58,27 @@ void FingerprintBatch(const std::vector<Document>& docs, size_t n,
   for (size_t t = 1; t < threads; ++t) workers.emplace_back(run, clones[t].get(), n * t / threads, n * (t + 1) / threads);
   run(clones[0].get(), 0, n / threads);
   for (std::thread& w : workers) w.join();
+}
+
+// The first pass of idf="auto": the idf of every document of the file.
+Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& options,
+                      const FingerprintOptions& text_options, int threads, std::shared_ptr<const IdfTable>* table) {
+  std::unique_ptr<DocumentReader> reader;
+  SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
+  std::unique_ptr<IdfLearner> learner;
+  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(text_options, AutoIdfOptions(threads), &learner));
+  std::vector<Document> docs(kBatch);
+  std::vector<std::string_view> texts;
+  for (bool eof = false; !eof;) {
+    texts.clear();
+    for (size_t n = 0; n < kBatch; ++n) {
+      SIMDEX_RETURN_IF_ERROR(reader->Next(&docs[n], &eof));
+      if (eof) break;
+      texts.push_back(docs[n].text);
+    }
+    SIMDEX_RETURN_IF_ERROR(learner->AddBatch(texts));
+  }
+  return learner->Finish(table);
 }
 
 Status ReadFile(const std::string& path, const DocumentReaderOptions& options, Keep keep, const Fingerprinter& proto,
@@ -104,13 +130,24 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
   } else if (keep_spec != "first") {
     throw py::value_error("keep '" + keep_spec + "' is not first, longest or max:FIELD");
   }
-  const Fingerprinter& proto = PrototypeOf(fingerprinter);
+  const bool learns_idf = LearnsIdf(fingerprinter);
+  const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
+  const FingerprintOptions& text_options = OptionsOf(fingerprinter);
   const int t = ResolveThreads(threads, 1);
   FileFingerprints got;
+  Status s;
   {
     py::gil_scoped_release release;
-    ThrowIfError(ReadFile(path, o, keep, proto, t, &got));
+    std::unique_ptr<Fingerprinter> learned;
+    if (learns_idf) {
+      std::shared_ptr<const IdfTable> table;
+      s = LearnIdfOfFile(path, o, text_options, t, &table);
+      if (s.ok()) s = WithIdf(text_options, std::move(table), &learned);
+      proto = learned.get();
+    }
+    if (s.ok()) s = ReadFile(path, o, keep, *proto, t, &got);
   }
+  ThrowIfError(s);
   py::dict d;
   const size_t n = got.fingerprints.size();
   if (got.any_string) {

@@ -4,9 +4,16 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+#include <memory>
 #include <optional>
+#include <span>
+#include <string>
+#include <string_view>
 
 #include "simdex/fingerprint.h"
+#include "simdex/idf_learner.h"
+#include "simdex/status.h"
 
 namespace simdex::python {
 
@@ -19,8 +26,20 @@ void DefineMerge(pybind11::module_& m);          // merge.cc
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);
-// The Fingerprinter inside a simdex.Fingerprinter object.
+// The Fingerprinter inside a simdex.Fingerprinter object. REQUIRES: not
+// LearnsIdf(fingerprinter).
 const Fingerprinter& PrototypeOf(pybind11::handle fingerprinter);
+// Whether a simdex.Fingerprinter learns its idf from each batch it is given
+// (idf="auto"), and then the options it learns under and fingerprints with.
+bool LearnsIdf(pybind11::handle fingerprinter);
+const FingerprintOptions& OptionsOf(pybind11::handle fingerprinter);
+
+// What idf="auto" learns with: the command line's --memory and --tmpdir
+// defaults (1 GiB; $TMPDIR, else /tmp).
+IdfLearnerOptions AutoIdfOptions(int threads);
+// A Fingerprinter of `options` (tf-idf) with the idf of `table`.
+Status WithIdf(FingerprintOptions options, std::shared_ptr<const IdfTable> table,
+               std::unique_ptr<Fingerprinter>* out);
 
 }  // namespace simdex::python
 

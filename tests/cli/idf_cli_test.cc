@@ -95,6 +95,29 @@ TEST_F(IdfCli, ATinyMemoryBoundSpillsAndGivesTheSameFingerprints) {
   EXPECT_EQ(dedup.exit_code, 0) << dedup.err;
 }
 
+TEST_F(IdfCli, TheFirstPassGivesTheSameIdfOnOneThreadAndOnSeveral) {
+  // Enough documents for several read batches (256 documents each), so that
+  // threads take documents of each batch out of order.
+  std::vector<std::string> texts = testdata::BoilerplateBatch(40);
+  for (int d = 0; d < 700; ++d) {
+    texts.push_back("note " + std::to_string(d % 37) + " of part " + std::to_string(d % 11) + " word" +
+                    std::to_string(d % 53) + " word" + std::to_string(d % 29) + " common text here");
+  }
+  const std::string docs = WriteBatch(texts);
+  std::string files[2], fingerprints[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string threads = i == 0 ? "1" : "3";
+    const RunResult r = RunSimdex(dir_, {"idf", "--quiet", "--threads", threads, "-o", dir_.File("t" + threads), docs});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    files[i] = ReadFile(dir_.File("t" + threads));
+    fingerprints[i] = Fingerprints({"--idf", "auto", "--threads", threads}, docs);
+  }
+  EXPECT_GT(Lines(files[0]).size(), 50u);
+  EXPECT_EQ(files[1], files[0]);
+  EXPECT_EQ(Lines(fingerprints[0]).size(), texts.size());
+  EXPECT_EQ(fingerprints[1], fingerprints[0]);
+}
+
 TEST_F(IdfCli, InputsReadOnceAndContradictoryOptionsAreRefusedByName) {
   const std::string docs = WriteBatch({"one two three", "four five six"});
   struct Case {

@@ -300,6 +300,68 @@ TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
   EXPECT_GE(confirmed_cases_with_rejections, 3);  // the confirmation decides some pairs
 }
 
+TEST_F(QualityCli, ShingleConfirmationWithoutKTakesCandidatesWithinEightBits) {
+  // --confirm jaccard-shingles without --k or --scheme confirms the pairs
+  // within 8 bits; an explicit --k or --scheme, or another measure, keeps
+  // its k (3 by default).
+  const struct {
+    std::vector<std::string> flags;
+    int k;
+    const char* measure;
+    double threshold;
+  } cases[] = {{{"--confirm", "jaccard-shingles:0.5"}, 8, "jaccard-shingles", 0.5},
+               {{"--confirm", "jaccard-shingles5:0.5", "--k", "3"}, 3, "jaccard-shingles", 0.5},
+               {{"--confirm", "jaccard-shingles:0.5", "--scheme", "t10"}, 3, "jaccard-shingles", 0.5},
+               {{"--confirm", "jaccard:0.5"}, 3, "jaccard", 0.5}};
+  std::string at3, at8;
+  std::vector<size_t> unused;
+  Oracle(3, 3, 140, "jaccard-shingles", 0.5, &at3, &unused);
+  Oracle(8, 8, 140, "jaccard-shingles", 0.5, &at8, &unused);
+  ASSERT_NE(at3, at8);  // what the test needs: pairs at 4-8 bits that the confirmation accepts
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"dedup", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
+                                     dir_.File("out.jsonl")};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    args.push_back(kEdits);
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string want;
+    std::vector<size_t> rep;
+    Oracle(c.k, c.k, 140, c.measure, c.threshold, &want, &rep);
+    EXPECT_EQ(ReadFile(dir_.File("pairs.jsonl")), want) << c.flags[1] << " " << c.flags.size();
+  }
+}
+
+TEST_F(QualityCli, ShingleConfirmationCountsIndexMatchesWithinThreeBits) {
+  // An index (t10: it answers k <= 3) holding two unrelated documents'
+  // fingerprints with 5 and 2 bits flipped. The batch's pairs are confirmed
+  // within 8 bits, but index matches cannot be confirmed: only the one
+  // within 3 counts, and the index is searched at 3, which t10 answers.
+  ASSERT_FALSE(fps_[0].empty());
+  size_t far = 1;
+  while (far < fps_.size() && (fps_[far].empty() || HammingDistance(fps_[0].fingerprint, fps_[far].fingerprint) < 16)) {
+    ++far;
+  }
+  ASSERT_LT(far, fps_.size());
+  char line[64];
+  std::string stored;
+  std::snprintf(line, sizeof line, "1\t%016llx\n", static_cast<unsigned long long>(fps_[0].fingerprint ^ 0x1Full));
+  stored += line;
+  std::snprintf(line, sizeof line, "2\t%016llx\n", static_cast<unsigned long long>(fps_[far].fingerprint ^ 0x3ull));
+  stored += line;
+  WriteFile(dir_.File("stored.fp"), stored);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--out", dir_.File("s.sdx"), dir_.File("stored.fp")}).exit_code, 0);
+  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--confirm", "jaccard-shingles:0.5", "--against",
+                                       dir_.File("s.sdx"), "-o", dir_.File("out.jsonl"), kEdits});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(ReadFile(dir_.File("out.jsonl")));
+  ASSERT_EQ(lines.size(), docs_.size());
+  EXPECT_EQ(lines[0].find("\"against\""), std::string::npos) << lines[0];
+  EXPECT_NE(lines[far].find("\"against\":{\"index\":\"" + dir_.File("s.sdx") + "\",\"id\":2,\"distance\":2}"),
+            std::string::npos)
+      << lines[far];
+}
+
 TEST_F(QualityCli, ShortLengthMovesTheBoundBetweenKAndKShort) {
   // Two pairs of near-copies (one word changed), of about 60 and 120 code
   // points: at --k 0 a pair counts only when one of its documents is shorter

@@ -15,7 +15,9 @@ uint64_t FindRoot(std::vector<uint64_t>& parent, uint64_t x) {
 
 }  // namespace
 
-Oracle ExpectedDedup(const std::vector<Doc>& docs, int k, const std::vector<const std::vector<Entry>*>& indexes) {
+Oracle ExpectedDedup(const std::vector<Doc>& docs, int k, const std::vector<const std::vector<Entry>*>& indexes,
+                     int against_k) {
+  if (against_k < 0) against_k = k;
   Oracle o;
   const uint64_t n = docs.size();
   std::vector<uint64_t> parent(n);
@@ -51,7 +53,7 @@ Oracle ExpectedDedup(const std::vector<Doc>& docs, int k, const std::vector<cons
     for (size_t x = 0; x < indexes.size(); ++x) {
       for (const Entry& e : *indexes[x]) {
         const int d = std::popcount(docs[i].fingerprint ^ e.fingerprint);
-        if (d > k) continue;
+        if (d > against_k) continue;
         const auto key = std::make_tuple(d, static_cast<int>(x), e.id);
         if (r.against_index < 0 || key < std::make_tuple(r.against_distance, r.against_index, r.against_id)) {
           r.against_index = static_cast<int>(x);

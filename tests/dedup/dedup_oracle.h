@@ -32,8 +32,9 @@ struct Oracle {
 };
 
 // The expected results for `docs` at distance k against the entries of
-// `indexes` (in AddIndex order).
-Oracle ExpectedDedup(const std::vector<Doc>& docs, int k, const std::vector<const std::vector<Entry>*>& indexes);
+// `indexes` (in AddIndex order), index matches within against_k (-1: k).
+Oracle ExpectedDedup(const std::vector<Doc>& docs, int k, const std::vector<const std::vector<Entry>*>& indexes,
+                     int against_k = -1);
 
 }  // namespace simdex::testing
 

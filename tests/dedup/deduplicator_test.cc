@@ -59,6 +59,7 @@ std::vector<Doc> MakeBatch(size_t scale, bool scores, uint64_t seed) {
 struct RunOptions {
   std::string scheme = "t10";
   int k = 3;
+  int against_k = -1;
   size_t memory_bytes = size_t{64} << 20;
   int threads = 1;
   bool force_plain = false;
@@ -71,6 +72,7 @@ void CheckRun(const std::vector<Doc>& docs, const RunOptions& ro, const std::vec
   DedupOptions o;
   o.scheme = SchemeOrDie(ro.scheme);
   o.k = ro.k;
+  o.against_k = ro.against_k;
   o.memory_bytes = ro.memory_bytes;
   o.tmpdir = tmp.path();
   o.threads = ro.threads;
@@ -87,7 +89,7 @@ void CheckRun(const std::vector<Doc>& docs, const RunOptions& ro, const std::vec
   }
   Status s = dedup->Finish();
   ASSERT_TRUE(s.ok()) << s.ToString();
-  const Oracle want = ExpectedDedup(docs, ro.k, stored);
+  const Oracle want = ExpectedDedup(docs, ro.k, stored, ro.against_k);
   uint64_t duplicates = 0;
   for (uint64_t i = 0; i < docs.size(); ++i) {
     const DedupResult got = dedup->Result(i);
@@ -215,12 +217,36 @@ TEST(DeduplicatorTest, AgainstIndexesEqualsBruteForceInBothStrategies) {
   }
 }
 
+TEST(DeduplicatorTest, AgainstKBoundsTheIndexMatchesApartFromThePairs) {
+  // Pairs within 6 (a scheme covering it), index matches within 0, 2 or 3:
+  // the indexes only guarantee 3, which the pairs' k alone would exceed.
+  ScopedTempDir dir;
+  const std::vector<Doc> docs = MakeBatch(3000, false, 5);
+  Stored a = MakeIndex(dir, "a.sdx", docs, "t10", 64, 1);
+  for (AgainstStrategy strategy : {AgainstStrategy::kProbe, AgainstStrategy::kMergeJoin}) {
+    for (int against_k : {0, 2, 3}) {
+      RunOptions ro;
+      ro.scheme = "7,7,7,7,7,7,7,7,8:6";
+      ro.k = 6;
+      ro.against_k = against_k;
+      ro.strategy = strategy;
+      CheckRun(docs, ro, {&a},
+               std::string(AgainstStrategyName(strategy)) + " against_k=" + std::to_string(against_k));
+    }
+  }
+}
+
 TEST(DeduplicatorTest, BadOptionsAndOrderAreInvalidArgument) {
   std::unique_ptr<Deduplicator> dedup;
   DedupOptions o;
   o.k = 4;  // t10 guarantees 3
   EXPECT_TRUE(Deduplicator::Create(o, &dedup).IsInvalidArgument());
   o.k = 3;
+  o.against_k = 65;
+  EXPECT_TRUE(Deduplicator::Create(o, &dedup).IsInvalidArgument());
+  o.against_k = -2;
+  EXPECT_TRUE(Deduplicator::Create(o, &dedup).IsInvalidArgument());
+  o.against_k = -1;
   o.threads = 0;
   EXPECT_TRUE(Deduplicator::Create(o, &dedup).IsInvalidArgument());
   o.threads = 1;

@@ -11,7 +11,9 @@
 #include <map>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "simdex/fingerprint.h"
@@ -129,6 +131,45 @@ TEST(IdfLearner, ATinyMemoryBoundSpillsAndLearnsTheSameTable) {
   ASSERT_EQ(big->hash_entries().size(), tiny->hash_entries().size());
   EXPECT_TRUE(std::equal(big->hash_entries().begin(), big->hash_entries().end(), tiny->hash_entries().begin()));
   EXPECT_EQ(FingerprintsOf(FingerprintOptions(), big, texts), FingerprintsOf(FingerprintOptions(), tiny, texts));
+}
+
+TEST(IdfLearner, AddBatchOnAnyNumberOfThreadsLearnsTheSameTable) {
+  // The reference: one document at a time on one thread. Then batches of
+  // uneven sizes (one document, a few, many) on 1..4 threads, in memory and
+  // spilled: the same table, the same counts.
+  const std::vector<std::string> texts = RandomTexts(500, 50, 6);
+  std::shared_ptr<const IdfTable> want;
+  IdfLearnerStats want_stats;
+  ASSERT_TRUE(Learn(FingerprintOptions(), texts, size_t{64} << 20, &want, &want_stats).ok());
+  ASSERT_GT(want->size(), 100u);
+  for (int threads : {1, 2, 4}) {
+    for (size_t memory : {size_t{64} << 20, size_t{128} << 10}) {
+      std::unique_ptr<IdfLearner> learner;
+      ASSERT_TRUE(
+          IdfLearner::Create(FingerprintOptions(), {.memory_bytes = memory, .tmpdir = TempDir(), .threads = threads},
+                             &learner)
+              .ok());
+      std::vector<std::string_view> views(texts.begin(), texts.end());
+      const size_t cuts[] = {0, 1, 4, 260, texts.size()};
+      for (size_t c = 0; c + 1 < std::size(cuts); ++c) {
+        ASSERT_TRUE(learner->AddBatch(std::span(views).subspan(cuts[c], cuts[c + 1] - cuts[c])).ok());
+      }
+      std::shared_ptr<const IdfTable> got;
+      ASSERT_TRUE(learner->Finish(&got).ok());
+      const std::string what = std::to_string(threads) + " threads, memory " + std::to_string(memory);
+      EXPECT_EQ(learner->stats().runs_spilled > 0, memory < (size_t{1} << 20)) << what;
+      EXPECT_EQ(learner->stats().documents, want_stats.documents) << what;
+      EXPECT_EQ(learner->stats().document_features, want_stats.document_features) << what;
+      EXPECT_EQ(learner->stats().features, want_stats.features) << what;
+      EXPECT_EQ(learner->stats().kept, want_stats.kept) << what;
+      ASSERT_EQ(got->hash_entries().size(), want->hash_entries().size()) << what;
+      EXPECT_TRUE(std::equal(got->hash_entries().begin(), got->hash_entries().end(), want->hash_entries().begin()))
+          << what;
+      EXPECT_EQ(got->default_idf(), want->default_idf()) << what;
+    }
+  }
+  std::unique_ptr<IdfLearner> learner;
+  EXPECT_TRUE(IdfLearner::Create(FingerprintOptions(), {.threads = 0}, &learner).IsInvalidArgument());
 }
 
 TEST(IdfLearner, ATableBeyondHalfTheMemoryBoundIsRefused) {
