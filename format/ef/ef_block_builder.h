@@ -48,6 +48,8 @@ class EfBlockBuilder {
   uint32_t count() const { return static_cast<uint32_t>(deltas_.size()) + 1; }
   // The current block's low-bit width L.
   int low_width() const { return low_width_; }
+  // The current block's Z: its last value's bucket, the upper bits' zeros.
+  uint64_t zeros() const { return last() >> low_width_; }
   // Stream bits the current block uses (header, samples, upper and lower bits).
   uint64_t stream_bits() const;
 

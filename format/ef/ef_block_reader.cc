@@ -41,14 +41,15 @@ inline uint64_t ReadBits(const uint8_t* data, size_t size, size_t pos, int n) {
 // The position (0..63, from the top) of the k-th one bit of y, counted
 // from the top. REQUIRES: 1 <= k <= popcount(y).
 inline int SelectFromTop(uint64_t y, uint32_t k) {
+  // Halves of 32, 16, ... bits: skip the top one when it holds fewer than
+  // k ones (branch-free: which half it is depends on the data).
   int pos = 0;
   for (int s = 32; s > 0; s >>= 1) {
     const uint32_t c = static_cast<uint32_t>(std::popcount(y >> (64 - s)));
-    if (c < k) {
-      k -= c;
-      y <<= s;
-      pos += s;
-    }
+    const bool skip = c < k;
+    k -= skip ? c : 0;
+    y = skip ? y << s : y;
+    pos += skip ? s : 0;
   }
   return pos;
 }
@@ -395,27 +396,30 @@ Status EfDecoder::CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t 
 }
 
 int EfDecoder::PrefetchScan(const uint8_t* block, size_t block_size, double fraction) const {
-  // Where a full block of the table's usual width L keeps the value at
-  // `fraction`: about one zero per value in the upper bits (the width is
-  // chosen so that the gaps are 0.7 to 1.4 times 2^L).
-  const int w = EfFieldBits(block_size);
-  const double l = typical_low_width_;
-  const double per_value = l + 2 + static_cast<double>(w) / kEfSampleSpacing;
-  const double count = static_cast<double>(block_size * 8 - EfLayout::kStreamStart - kEfLowWidthBits - w) / per_value;
-  const double samples_start = EfLayout::kStreamStart + kEfLowWidthBits + w;
-  const double upper_start = samples_start + std::floor(count / kEfSampleSpacing) * w;
+  // Where a full block of the table's usual shape (its usual L, and
+  // zeros_per_value zeros in the upper bits per value) keeps the value at
+  // `fraction`: its sample, its one in the upper bits (and the line
+  // before, where the count from the sample may start), and its low bits
+  // (two lines either side: the place of lo among the block's values is
+  // known to about sqrt(count) values).
+  const double w = EfFieldBits(block_size);
+  const double l = low_width_;
+  const double r = zeros_per_value_;
+  const double header = EfLayout::kStreamStart + kEfLowWidthBits + w;
+  const double count = (static_cast<double>(block_size * 8) - header) / (l + 1 + r + w * r / kEfSampleSpacing);
+  const double upper_start = header + std::floor(count * r / kEfSampleSpacing) * w;
   const double at = fraction * count;
   auto line = [&](double bit) {
     const size_t byte = std::min(block_size - 1, static_cast<size_t>(std::max(0.0, bit) / 8));
     PrefetchLine(block + (byte & ~size_t{63}));
   };
   PrefetchLine(block);
-  line(samples_start + std::floor(at / kEfSampleSpacing) * w);
-  line(upper_start + 2 * at);
-  const double lower = upper_start + 2 * count + at * l;
-  line(lower - 512);
-  line(lower);
-  line(lower + 512);
+  if (block_size > 4096) line(header + std::floor(at * r / kEfSampleSpacing) * w);
+  const double upper = upper_start + at * (1 + r);
+  line(upper - 512);
+  line(upper);
+  const double lower = upper_start + count * (1 + r) + at * l;
+  for (int i = -2; i <= 2; ++i) line(lower + i * 512);
   return 0;
 }
 

@@ -36,15 +36,14 @@
 
 namespace simdex::format {
 
-// The ef codec's TableDecoder (format/codec.h). Its one parameter, the low-bit
-// width most of the table's blocks use, only tells PrefetchScan where a
+// The ef codec's TableDecoder (format/codec.h). Its parameters, the shape
+// of the table's usual block (EfTableShape), only tell PrefetchScan where a
 // block's bits for a key are likely to lie; decoding reads each block's own
-// width.
+// fields.
 class EfDecoder final : public TableDecoder {
  public:
-  explicit EfDecoder(int typical_low_width) : typical_low_width_(typical_low_width) {}
-
-  int typical_low_width() const { return typical_low_width_; }
+  explicit EfDecoder(const EfTableShape& shape)
+      : low_width_(shape.low_width), zeros_per_value_(shape.zeros_per_value64 / 64.0) {}
 
   CodecTag tag() const override { return CodecTag::kEliasFano; }
   Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
@@ -60,12 +59,13 @@ class EfDecoder final : public TableDecoder {
                       bool* reached_end, BlockScanStats* stats) const override;
   // Prefetches the block's first line (count, L, Z and, in blocks up to
   // 4 KiB, the samples), the sample for `fraction`, and the lines of the
-  // upper and lower bits where a block of this table's usual width keeps
-  // the value at `fraction`. Returns 0.
+  // upper and lower bits where a block of the table's usual shape keeps the
+  // value at `fraction`. Returns 0.
   int PrefetchScan(const uint8_t* block, size_t block_size, double fraction) const override;
 
  private:
-  int typical_low_width_;
+  int low_width_;
+  double zeros_per_value_;
 };
 
 // Decodes the block's values in order and appends to *out those v with

@@ -3,9 +3,10 @@
 // low-bit width chosen per block into unary high parts and plain low parts,
 // with select samples so that a scan jumps to its key's bucket instead of
 // decoding from the head (ef_format.h draws the layout, docs/format.md
-// specifies it). Its parameter in the metadata is one byte: the low-bit
-// width most of the table's blocks use, which readers use only to guess
-// where to prefetch. The index's restart points do not apply to it.
+// specifies it). Its parameters in the metadata are the shape of the
+// table's usual block (EfTableShape: its low-bit width and zeros per value),
+// which readers use only to guess where to prefetch. The index's restart
+// points do not apply to it.
 #ifndef SIMDEX_FORMAT_EF_EF_CODEC_H_
 #define SIMDEX_FORMAT_EF_EF_CODEC_H_
 

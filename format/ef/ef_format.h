@@ -83,6 +83,18 @@ struct EfLayout {
   }
 };
 
+// The ef codec's parameters in the metadata (kEncodedLength bytes): the
+// shape of the table's usual block, from which a reader can guess where a
+// block keeps a value before reading it. Decoding does not depend on it.
+struct EfTableShape {
+  static constexpr size_t kEncodedLength = 2;
+
+  uint8_t low_width = 0;  // the L that most of the table's blocks have (0..63)
+  // The zeros of those blocks' upper bits per value after a head, times 64,
+  // rounded (at most 255).
+  uint8_t zeros_per_value64 = 64;
+};
+
 // Stream bits of a block of `count` values whose last one lies `last` above
 // the head, at low-bit width L; saturates at 2^62 (far past any block).
 // REQUIRES: count >= 1; 0 <= L <= 63.

@@ -228,7 +228,7 @@ def read_index(data):
         if version >= 3:
             codec, params_length = f.take("BI")
             _check(codec in (0, 1), "codec tag %d (this reader knows the card codec, 0, and ef, 1)" % codec)
-            _check(params_length == (33, 1)[codec], "codec parameters of %d bytes" % params_length)
+            _check(params_length == (33, 2)[codec], "codec parameters of %d bytes" % params_length)
         params = f.raw(params_length)
         if codec == 0:
             nibbles = [x for byte in params for x in (byte >> 4, byte & 15)]

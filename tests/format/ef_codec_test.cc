@@ -92,14 +92,24 @@ TEST(EfCodec, TheRegistryHasItByTagAndName) {
   EXPECT_EQ(CodecNames(), "card, ef");
 }
 
-TEST(EfCodec, ParametersAreOneWidthByte) {
-  EXPECT_TRUE(Ef().CheckParams(std::string(1, '\0')).ok());
-  EXPECT_TRUE(Ef().CheckParams(std::string(1, '\x3f')).ok());
-  EXPECT_EQ(Ef().CheckParams(std::string(1, '\x40')).message(), "ef codec low-bit width 64");
-  EXPECT_EQ(Ef().CheckParams("").message(), "ef codec parameters of 0 bytes (expected 1)");
+TEST(EfCodec, ParametersAreTheUsualWidthAndZerosPerValue) {
+  EXPECT_TRUE(Ef().CheckParams(std::string("\0\0", 2)).ok());
+  EXPECT_TRUE(Ef().CheckParams("\x3f\xff").ok());
+  EXPECT_EQ(Ef().CheckParams("\x40\x40").message(), "ef codec low-bit width 64");
+  EXPECT_EQ(Ef().CheckParams("").message(), "ef codec parameters of 0 bytes (expected 2)");
+  EXPECT_EQ(Ef().CheckParams("\x20").message(), "ef codec parameters of 1 bytes (expected 2)");
   std::unique_ptr<TableDecoder> decoder;
-  EXPECT_TRUE(Ef().NewDecoder("ab", 0, &decoder).IsCorruption());
-  EXPECT_TRUE(Ef().NewDecoder(std::string(1, '\x20'), 16, &decoder).IsCorruption());
+  EXPECT_TRUE(Ef().NewDecoder("abc", 0, &decoder).IsCorruption());
+  EXPECT_TRUE(Ef().NewDecoder("\x20\x40", 16, &decoder).IsCorruption());
+  // Uniform values with gaps of 2^64 / 20000 = 2^49.71 on average: the
+  // blocks take L = 49 (a block's bits fall by about 1 per value from L to
+  // L + 1 and rise by its zeros, span / 2^(L+1), times 1 + w / S: the
+  // best L leaves 1 / (ln 2 (1 + w / S)) = 1.36 zeros per value, within a
+  // factor of sqrt 2), here 2^0.71 = 1.64 zeros per value.
+  const Encoded e = Encode(Uniform(20000, 9), 4096);
+  ASSERT_EQ(e.table.params.size(), 2u);
+  EXPECT_EQ(static_cast<uint8_t>(e.table.params[0]), 49);
+  EXPECT_NEAR(static_cast<uint8_t>(e.table.params[1]) / 64.0, 1.64, 0.05);
 }
 
 // Every block size and data shape: the blocks decode (checksums and strict

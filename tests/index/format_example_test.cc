@@ -102,7 +102,7 @@ TEST(FormatExample, EfBlockHasTheBytesOfTheSpec) {
   for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
   EXPECT_EQ(block, want);
 
-  const EfDecoder decoder(29);
+  const EfDecoder decoder(EfTableShape{29, 64});
   BlockReadOptions options;
   options.verify_checksum = true;
   options.strict = true;
