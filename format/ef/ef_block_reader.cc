@@ -156,24 +156,6 @@ struct Cursor {
   uint64_t decoded;  // values decoded, the head included
 };
 
-// The value of entry c->i, whose one is at c->p: into *v, or the outcome
-// that stops decoding.
-inline bool EntryValue(const Block& b, const Cursor& c, uint64_t* v, Outcome* o) {
-  const int l = b.layout.low_width;
-  const uint64_t h = c.p - (c.i - 1);
-  if (l > 0 && (h >> (64 - l)) != 0) {
-    *o = Outcome::kOverflow;
-    return false;
-  }
-  const uint64_t d = (h << l) | b.Low(c.i);
-  if (d > ~b.head) {
-    *o = Outcome::kOverflow;
-    return false;
-  }
-  *v = b.head + d;
-  return true;
-}
-
 // Moves the cursor to entry 1 (the first after the head).
 inline Outcome StartAtFirst(const Block& b, Cursor* c) {
   c->i = 1;
@@ -226,26 +208,85 @@ inline Outcome Seek(const Block& b, uint64_t lo, Cursor* c) {
 
 // Decodes entries from the cursor on, calling keep(v) until it returns
 // false (kAboveHi) or the block ends (kEnd). Checks that each value is at
-// least the one before (c->prev).
+// least the one before (c->prev). The upper bits are read a window at a
+// time (about twenty entries' ones), the low bits one after the other; the
+// loop keeps its state in locals, since keep() writes memory the compiler
+// cannot tell from the block's fields.
 template <typename Keep>
 inline Outcome Entries(const Block& b, Cursor* c, Keep&& keep) {
   const uint32_t count = b.layout.count;
-  while (c->i < count) {
-    uint64_t v;
-    Outcome o;
-    if (!EntryValue(b, *c, &v, &o)) return o;
-    if (v < c->prev) return Outcome::kOutOfOrder;
-    ++c->decoded;
-    if (!keep(v)) return Outcome::kAboveHi;
-    c->prev = v;
-    if (++c->i == count) {
-      // The last entry's one closes the upper bits: they hold Z zeros.
-      return c->p + 1 == b.layout.upper_bits ? Outcome::kEnd : Outcome::kLongUpper;
+  const int l = b.layout.low_width;
+  const uint64_t head = b.head;
+  const uint8_t* const data = b.data;
+  // Buckets below this one give values well within 2^64 (a bucket at or
+  // above it is checked in full).
+  const uint64_t safe_bucket = ~head >> l;
+  // Low bits at a bit below this are one word load (inside the block,
+  // within the load's 57 sure bits).
+  const size_t fast_low_end = l <= 57 && b.size >= 8 ? (b.size - 8) * 8 : 0;
+  const uint32_t first = c->i;
+  uint32_t i = c->i;
+  size_t p = c->p;
+  size_t low_at = b.layout.lower_start + size_t{i - 1} * l;
+  uint64_t prev = c->prev;
+  // The upper bits from p on: `rest` holds `avail` of them, left-aligned
+  // (its top bit is entry i's one).
+  size_t avail;
+  uint64_t rest = b.UpperWindow(p, &avail);
+  Outcome outcome = Outcome::kEnd;
+  while (i < count) {
+    const uint64_t bucket = p - (i - 1);
+    uint64_t low = 0;
+    if (low_at < fast_low_end) [[likely]] {
+      if (l > 0) low = LoadBitsUnchecked(data, low_at) >> (64 - l);
+    } else {
+      low = ReadBits(data, b.size, low_at, l);
     }
-    c->p = b.NextOne(c->p + 1);
-    if (c->p == kNone) return Outcome::kEarlyEnd;
+    if (bucket >= safe_bucket) [[unlikely]] {
+      if (bucket > (~uint64_t{0} >> l) || ((bucket << l) | low) > ~head) {
+        outcome = Outcome::kOverflow;
+        break;
+      }
+    }
+    const uint64_t v = head + ((bucket << l) | low);
+    if (v < prev) [[unlikely]] {
+      outcome = Outcome::kOutOfOrder;
+      break;
+    }
+    if (!keep(v)) {
+      outcome = Outcome::kAboveHi;
+      break;
+    }
+    prev = v;
+    low_at += l;
+    if (++i == count) {
+      // The last entry's one closes the upper bits: they hold Z zeros.
+      outcome = p + 1 == b.layout.upper_bits ? Outcome::kEnd : Outcome::kLongUpper;
+      break;
+    }
+    // The next one after p.
+    rest <<= 1;
+    --avail;
+    ++p;
+    while (rest == 0) {
+      p += avail;
+      if (p >= b.layout.upper_bits) [[unlikely]] {
+        outcome = Outcome::kEarlyEnd;
+        break;
+      }
+      rest = b.UpperWindow(p, &avail);
+    }
+    if (outcome == Outcome::kEarlyEnd) break;
+    const int skip = std::countl_zero(rest);
+    rest <<= skip;
+    avail -= static_cast<size_t>(skip);
+    p += static_cast<size_t>(skip);
   }
-  return Outcome::kEnd;
+  c->decoded += i - first + (outcome == Outcome::kAboveHi ? 1 : 0);  // the refused value was decoded
+  c->i = i;
+  c->p = p;
+  c->prev = prev;
+  return outcome;
 }
 
 // Turns an outcome into a status; at the end of the block, when strict,
