@@ -2,13 +2,15 @@
 #include "format/codec.h"
 
 #include "format/card/card_codec.h"
+#include "format/ef/ef_codec.h"
 
 namespace simdex::format {
 
 namespace {
 
 const CardCodec kCardCodec;
-const Codec* const kCodecs[] = {&kCardCodec};
+const EfCodec kEfCodec;
+const Codec* const kCodecs[] = {&kCardCodec, &kEfCodec};
 
 }  // namespace
 

@@ -34,7 +34,8 @@ namespace simdex::format {
 
 // The codec tags that the metadata stores (one byte per table).
 enum class CodecTag : uint8_t {
-  kCard = 0,  // the card's h(n) + suffix delta code with a Huffman code for n
+  kCard = 0,        // the card's h(n) + suffix delta code with a Huffman code for n
+  kEliasFano = 1,   // Elias-Fano: unary high parts, plain low parts, select samples
 };
 
 // Counters for tuning, added to by the scans (faiss indexBinaryHash_stats

@@ -1,5 +1,5 @@
 // simdex build --out INDEX [--scheme NAME | --blocks W,W,... --k K]
-//   [--block-size B] [--memory SIZE] [--tmpdir DIR] [--threads N]
+//   [--block-size B] [--codec card|ef|auto] [--memory SIZE] [--tmpdir DIR] [--threads N]
 //   [--skip-bad] [--quiet] INPUT...
 // Reads fingerprint files (text or binary form, "-" = stdin) and builds one
 // index from all their records. Progress goes to stderr (tools/progress.h:
@@ -36,6 +36,7 @@ struct BuildArgs {
   int k = -1;
   uint32_t block_size = BuildOptions().block_size;
   int restarts = BuildOptions().restarts;
+  std::string codec = BuildOptions().codec;
   std::string memory;
   std::string tmpdir;
   int threads = 1;
@@ -71,6 +72,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   }
   options->block_size = args.block_size;
   options->restarts = args.restarts;
+  options->codec = args.codec;
   options->tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options->threads = args.threads;
   options->string_ids = args.string_ids;
@@ -196,6 +198,9 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--block-size", args->block_size, "bytes per block, a power of two in 64..65536")
       ->capture_default_str();
   sub->add_option("--restarts", args->restarts, "restart points per block, 0..15 (docs/format.md)")
+      ->capture_default_str();
+  sub->add_option("--codec", args->codec,
+                  "block codec: card (Huffman delta code), ef (Elias-Fano), or auto (per table, the smaller)")
       ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound for sorting, e.g. 512M, 2G (default 1G)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spill files (default: next to --out)");

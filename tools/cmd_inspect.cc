@@ -74,6 +74,7 @@ std::string InspectJson(const IndexInfo& info) {
     obj.Int("key_bits", static_cast<uint64_t>(table.key_bits));
     obj.Int("blocks", table.blocks);
     obj.Int("bytes", table.bytes);
+    obj.String("codec", table.codec);
     obj.Int("payload_bits", table.payload_bits);
     const double bits_per_entry = entries == 0 ? 0 : static_cast<double>(table.bytes) * 8 / entries;
     obj.Ratio("bits_per_entry", static_cast<double>(table.bytes) * 8, entries);

@@ -237,8 +237,9 @@ Status CheckConfig(const GridConfig& config, std::vector<Scheme>* schemes) {
     schemes->push_back(s);
   }
   if (config.ns.empty() || config.ks.empty() || config.threads.empty() || schemes->empty() ||
-      config.block_sizes.empty() || config.datasets.empty()) {
-    return Status::InvalidArgument("every grid list (data sets, N, schemes, block sizes, k, threads) needs a value");
+      config.block_sizes.empty() || config.codecs.empty() || config.datasets.empty()) {
+    return Status::InvalidArgument(
+        "every grid list (data sets, N, schemes, block sizes, codecs, k, threads) needs a value");
   }
   for (const uint64_t n : config.ns) {
     if (n == 0) return Status::InvalidArgument("N must be at least 1");
@@ -307,7 +308,9 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
           SIMDEX_RETURN_IF_ERROR(MeasureBaseline(w, config, b, scheme, scheme_ks, &measured, out, progress));
         }
         for (const uint32_t block_size : config.block_sizes) {
-          SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, block_size, out, progress));
+          for (const std::string& codec : config.codecs) {
+            SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, block_size, codec, out, progress));
+          }
         }
       }
     }
@@ -323,6 +326,7 @@ JsonObject ConfigJson(const GridConfig& config) {
   JsonObject o;
   o.AddStrings("datasets", config.datasets).AddNumbers("n", numbers(config.ns));
   o.AddStrings("schemes", config.schemes).AddNumbers("block_sizes", numbers(config.block_sizes));
+  o.AddStrings("codecs", config.codecs);
   o.AddNumbers("k", numbers(config.ks)).AddNumbers("threads", numbers(config.threads));
   o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold).AddBool("checksums", config.checksums);
   o.AddNumber("seconds_per_set", config.seconds_per_set).AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);

@@ -1,7 +1,7 @@
 // The simdex-bench grid: for each data set x N, generate the fingerprints
 // and queries once, answer the checked queries by brute-force scan, measure
 // the baselines that fit in memory, then build and measure one simdex index
-// per scheme x block size. Every searcher's answers are compared with the
+// per scheme x block size x codec. Every searcher's answers are compared with the
 // scan's; the first disagreement stops the run.
 //
 // Records go to a JsonLinesWriter in the layout json_writer.h documents.
@@ -25,6 +25,8 @@ struct GridConfig {
   std::vector<uint64_t> ns = {1000000};
   std::vector<std::string> schemes = {"t10"};
   std::vector<uint32_t> block_sizes = {BuildOptions().block_size};
+  // Block codecs (BuildOptions::codec), each measured at every block size.
+  std::vector<std::string> codecs = {BuildOptions().codec};
   int restarts = BuildOptions().restarts;  // restart points per block
   std::vector<int> ks = {0, 1, 2, 3};      // a scheme is measured at the k <= its own k
   std::vector<int> threads = {1};          // query threads

@@ -33,7 +33,10 @@
 //   table: block data + head index], tables_bytes_per_entry (their sum),
 //   id_bytes_per_entry, rank_bytes_per_entry, entropy_bound_bits_per_entry
 //   (log2 C(2^64, n)/n), ratio_to_bound [per table: its bits per entry / the
-//   bound], worst_ratio_to_bound.
+//   bound], worst_ratio_to_bound, codec (the BuildOptions::codec asked
+//   for: "card", whose records name the searcher "simdex", or "ef" or
+//   "auto", named "simdex-ef" and "simdex-auto"), table_codecs [per table:
+//   the codec it got].
 //   Baselines only: config (what the structure depends on besides k:
 //   "16 bits" for faiss-hash, "4 x 16 bits" for faiss-multihash, the scheme
 //   for permuted; a config already measured under another scheme is not

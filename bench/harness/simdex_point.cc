@@ -21,16 +21,16 @@
 namespace simdex::bench {
 namespace {
 
-std::string IndexPath(const GridConfig& config, const Scheme& scheme, uint32_t block_size) {
+std::string IndexPath(const GridConfig& config, const Scheme& scheme, uint32_t block_size, const std::string& codec) {
   std::string name = scheme.Name();
   std::replace_if(name.begin(), name.end(), [](char c) { return c == ',' || c == ':'; }, '_');
-  return (std::filesystem::path(config.dir) /
-          ("simdex-bench-" + std::to_string(getpid()) + "-" + name + "-" + std::to_string(block_size) + ".sdx"))
+  return (std::filesystem::path(config.dir) / ("simdex-bench-" + std::to_string(getpid()) + "-" + name + "-" +
+                                               std::to_string(block_size) + "-" + codec + ".sdx"))
       .string();
 }
 
 // The space and build fields of every record of the point.
-JsonObject SpaceAndBuild(const IndexInfo& info, const ChildBuildResult& built) {
+JsonObject SpaceAndBuild(const IndexInfo& info, const std::string& codec, const ChildBuildResult& built) {
   const double n = info.entries ? static_cast<double>(info.entries) : 1.0;
   const double bound = info.entropy_bound_bits_per_entry;
   std::vector<double> per_table, ratios;
@@ -43,7 +43,10 @@ JsonObject SpaceAndBuild(const IndexInfo& info, const ChildBuildResult& built) {
     ratios.push_back(ratio);
     worst = std::max(worst, ratio);
   }
+  std::vector<std::string> codecs;
+  for (const IndexInfo::Table& t : info.tables) codecs.push_back(t.codec);
   JsonObject o;
+  o.AddString("codec", codec).AddStrings("table_codecs", codecs);
   o.AddUint("restarts", static_cast<uint64_t>(info.restarts));
   o.AddUint("bytes", info.total_bytes).AddNumber("bytes_per_entry", static_cast<double>(info.total_bytes) / n);
   o.AddNumbers("table_bytes_per_entry", per_table).AddNumber("tables_bytes_per_entry", tables_total);
@@ -165,18 +168,19 @@ Status MeasureFirstUse(const Workload& w, const PointId& id, const std::string& 
 }  // namespace
 
 Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
-                     JsonLinesWriter* out, const ProgressFn& progress) {
-  const PointId id{"simdex", scheme.Name(), block_size};
+                     const std::string& codec, JsonLinesWriter* out, const ProgressFn& progress) {
+  const PointId id{codec == "card" ? "simdex" : "simdex-" + codec, scheme.Name(), block_size};
   const std::string what = Describe(w, id);
   const int tables = scheme.num_tables();
   BuildOptions options;
   options.scheme = scheme;
   options.block_size = block_size;
   options.restarts = config.restarts;
+  options.codec = codec;
   options.memory_bytes = config.memory_mib << 20;
   options.tmpdir = config.dir;
   options.threads = config.build_threads;
-  RemoveOnExit cleanup{IndexPath(config, scheme, block_size)};
+  RemoveOnExit cleanup{IndexPath(config, scheme, block_size, codec)};
   const std::string& path = cleanup.path;
 
   progress(what + ": building");
@@ -184,7 +188,7 @@ Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& 
   SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(path, options, w.fps, &built).WithContext(what));
   std::unique_ptr<IndexReader> reader;
   SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader).WithContext(what));
-  const JsonObject extra = SpaceAndBuild(reader->Info(), built);
+  const JsonObject extra = SpaceAndBuild(reader->Info(), codec, built);
   const SearchFn search = [&reader](uint64_t q, int k, std::vector<Match>* matches, SearchStats* stats) {
     return reader->Search(q, k, matches, stats);
   };

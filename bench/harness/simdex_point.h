@@ -1,5 +1,5 @@
-// One simdex point of the grid: an index of one scheme and block size over a
-// workload, built in a forked child (build_child.h) and measured warm and,
+// One simdex point of the grid: an index of one scheme, block size and codec
+// over a workload, built in a forked child (build_child.h) and measured warm and,
 // when asked, cold.
 #ifndef SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
 #define SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
@@ -27,9 +27,10 @@ namespace simdex::bench {
 // a large read_ahead_kb pulls in megabytes per fault), evicts the file again
 // (Open() read header, footer and metadata) and sends the first cold_queries
 // near queries once. Every run is checked against the scan. The index file
-// is removed before returning.
+// is removed before returning. The records' searcher is "simdex" for the
+// card codec and "simdex-<codec>" for another; each names its "codec".
 Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
-                     JsonLinesWriter* out, const ProgressFn& progress);
+                     const std::string& codec, JsonLinesWriter* out, const ProgressFn& progress);
 
 // Drops `path`'s pages from the page cache and sets *resident_fraction to
 // the fraction still resident afterwards (mincore), which is 0 unless some

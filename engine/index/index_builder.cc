@@ -151,6 +151,7 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
     return Status::InvalidArgument("restart points per block " + std::to_string(options.restarts) +
                                    " is outside 0.." + std::to_string(format::kMaxRestarts));
   }
+  SIMDEX_RETURN_IF_ERROR(index::CheckCodecOption(options.codec));
   if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
   if (path.empty()) return Status::InvalidArgument("no output path");
   auto rep = std::make_unique<Rep>();

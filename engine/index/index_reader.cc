@@ -356,6 +356,8 @@ IndexInfo IndexReader::Info() const {
     table.blocks = m.tables[t].num_blocks;
     table.bytes = m.tables[t].num_blocks * (m.block_size + 8);
     table.payload_bits = m.tables[t].payload_bits;
+    const format::Codec* codec = format::FindCodec(m.tables[t].codec);  // Open() checked the tag
+    if (codec != nullptr) table.codec = codec->name();
     info.tables.push_back(table);
   }
   info.rank_bytes = m.tables.empty() ? 0 : m.tables[0].num_blocks * 8;

@@ -52,13 +52,41 @@ Status IndexWriter::Create(const std::string& path, const BuildOptions& options,
   return Status::OK();
 }
 
+Status CheckCodecOption(const std::string& codec) {
+  if (codec == kAutoCodec || format::FindCodec(codec) != nullptr) return Status::OK();
+  return Status::InvalidArgument("codec '" + codec + "' is not one of " + format::CodecNames() + ", " + kAutoCodec);
+}
+
+// The codec "auto" picks for a table: the one whose encoding takes the
+// fewest blocks, ef on a tie (each is encoded once, its blocks counted and
+// dropped).
+static Status ChooseCodec(std::span<const uint64_t> sorted, const format::TableEncoding& encoding,
+                          const format::Codec** out) {
+  const format::Codec* choice = nullptr;
+  size_t fewest = 0;
+  for (const char* name : {"ef", "card"}) {
+    const format::Codec* codec = format::FindCodec(name);
+    EncodedTable counted;
+    SIMDEX_RETURN_IF_ERROR(codec->EncodeTable(sorted, encoding, [](std::string_view) { return Status::OK(); }, &counted));
+    if (choice == nullptr || counted.heads.size() < fewest) {
+      choice = codec;
+      fewest = counted.heads.size();
+    }
+  }
+  *out = choice;
+  return Status::OK();
+}
+
 Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
                    const std::function<Status(std::string_view block)>& sink, EncodedTable* out) {
   format::TableEncoding encoding;
   encoding.block_size = options.block_size;
   encoding.restarts = options.restarts;
   encoding.table = static_cast<uint32_t>(t);
-  return format::DefaultCodec().EncodeTable(sorted, encoding, sink, out);
+  const format::Codec* codec = format::FindCodec(options.codec);
+  if (options.codec == kAutoCodec) SIMDEX_RETURN_IF_ERROR(ChooseCodec(sorted, encoding, &codec));
+  if (codec == nullptr) return CheckCodecOption(options.codec);
+  return codec->EncodeTable(sorted, encoding, sink, out);
 }
 
 Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset) {

@@ -36,9 +36,17 @@ struct EntrySummary {
 
 using format::EncodedTable;
 
-// Encodes table t's sorted permuted values with the index's codec, block
-// size and restart points: what AddTable does, for callers that encode
-// tables side by side and add them with AddEncodedTable.
+// The BuildOptions::codec that picks a codec per table.
+inline constexpr char kAutoCodec[] = "auto";
+
+// OK when BuildOptions::codec names a codec or is "auto"; else
+// InvalidArgument naming the choices.
+Status CheckCodecOption(const std::string& codec);
+
+// Encodes table t's sorted permuted values with the options' codec (for
+// "auto", the codec of the fewest blocks: BuildOptions::codec), block size
+// and restart points: what AddTable does, for callers that encode tables
+// side by side and add them with AddEncodedTable.
 Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
                    const std::function<Status(std::string_view block)>& sink, EncodedTable* out);
 

@@ -153,6 +153,13 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   rep->build.scheme = old->scheme();
   rep->build.block_size = info.block_size;
   rep->build.restarts = info.restarts;
+  // The old index's codec when all its tables share one, else a choice per
+  // table again.
+  rep->build.codec = index::kAutoCodec;
+  if (!info.tables.empty() && std::all_of(info.tables.begin(), info.tables.end(),
+                                          [&](const IndexInfo::Table& t) { return t.codec == info.tables[0].codec; })) {
+    rep->build.codec = info.tables[0].codec;
+  }
   rep->stats.old_entries = info.entries;
   rep->string_ids = old->has_string_ids();
   // The batch's pairs may use half the budget; the merged tables the rest.

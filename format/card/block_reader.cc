@@ -10,6 +10,7 @@
 #include "format/card/card_format.h"
 #include "format/coding.h"
 #include "format/prefetch.h"
+#include "format/scan_keep.h"
 
 namespace simdex::format {
 
@@ -275,28 +276,6 @@ Outcome PlainEntries(const BlockView& b, bool force_plain, Cursor* c, Keep&& kee
   return Outcome::kEnd;
 }
 
-// The keep() of a range scan: appends the values in [lo, hi] and stops at
-// the first value above hi.
-struct KeepInRange {
-  uint64_t lo;
-  uint64_t hi;
-  std::vector<uint64_t>* out;
-  bool operator()(uint64_t v) const {
-    if (v > hi) return false;
-    if (v >= lo) out->push_back(v);
-    return true;
-  }
-};
-
-bool PaddingIsZero(const uint8_t* block, size_t block_size, size_t pos) {
-  size_t byte = pos >> 3;
-  if ((pos & 7) != 0 && (block[byte++] & (0xffu >> (pos & 7))) != 0) return false;
-  for (; byte < block_size; ++byte) {
-    if (block[byte] != 0) return false;
-  }
-  return true;
-}
-
 // True when every restart offset field is zero (a block too small for its
 // restart points must leave them so).
 bool RestartTableIsZero(const BlockView& b) {
@@ -422,11 +401,7 @@ Status ScanBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, ui
   uint32_t end_index = 0;
   const Status s = Decode(ptr, block_size, head, decoder, options, /*seek_guess=*/decoder.restarts(), lo, reached_end,
                           &decoded, &end_index, KeepInRange{lo, hi, out});
-  if (stats != nullptr) {
-    ++stats->blocks;
-    stats->values_decoded += decoded;
-    stats->values_in_range += out->size() - before;
-  }
+  CountScan(stats, decoded, out->size() - before);
   return s;
 }
 
@@ -438,20 +413,12 @@ Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
   uint32_t end_index = 0;
   uint64_t n_equal = 0;
   const Status s = Decode(ptr, block_size, head, decoder, options, std::max(restart_guess, 0), v, reached_end,
-                          &decoded, &end_index, [&](uint64_t x) {
-                            if (x > v) return false;
-                            n_equal += x == v;
-                            return true;
-                          });
+                          &decoded, &end_index, CountEqual{v, &n_equal});
   // The entries before end_index are at most v; every one equal to v was
   // seen by keep() (the decode passes over values below v only).
   *below = end_index - n_equal;
   *equal = n_equal;
-  if (stats != nullptr) {
-    ++stats->blocks;
-    stats->values_decoded += decoded;
-    stats->values_in_range += n_equal;
-  }
+  CountScan(stats, decoded, n_equal);
   return s;
 }
 
@@ -555,11 +522,7 @@ void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockRe
         s.status = FinishBlock(lane.view, options, lane.outcome, &lane.cursor, &s.reached_end, &decoded,
                                &s.end_index, KeepInRange{s.lo, s.hi, s.out});
       }
-      if (stats != nullptr && lane.checked) {
-        ++stats->blocks;
-        stats->values_decoded += decoded;
-        stats->values_in_range += s.out->size() - lane.before;
-      }
+      if (lane.checked) CountScan(stats, decoded, s.out->size() - lane.before);
     }
   }
 }

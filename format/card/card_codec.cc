@@ -5,6 +5,7 @@
 #include "format/card/block_builder.h"
 #include "format/card/block_reader.h"
 #include "format/card/huffman.h"
+#include "format/cut_blocks.h"
 
 namespace simdex::format {
 
@@ -47,24 +48,10 @@ Status CardCodec::EncodeTable(std::span<const uint64_t> values, const TableEncod
   const HuffmanEncoderTable code(lengths);
 
   BlockBuilder builder(encoding.block_size, code, encoding.restarts);
-  uint64_t rank = 0;
-  // Finishes the current block: its stream bits and count before Finish()
-  // resets them.
-  auto finish = [&]() {
-    out->payload_bits += builder.stream_bits();
-    rank += builder.count();
+  return CutIntoBlocks(values, &builder, out, [&]() {
+    out->payload_bits += builder.stream_bits();  // before Finish() resets it
     return sink(builder.Finish(BlockSeed(encoding.table, out->heads.size() - 1)));
-  };
-  for (size_t i = 0; i < values.size(); ++i) {
-    const uint64_t v = values[i];
-    if (i > 0 && builder.Add(v)) continue;
-    if (i > 0) SIMDEX_RETURN_IF_ERROR(finish());
-    builder.Start(v);
-    out->heads.push_back(v);
-    out->ranks.push_back(rank);
-  }
-  if (!values.empty()) SIMDEX_RETURN_IF_ERROR(finish());
-  return Status::OK();
+  });
 }
 
 }  // namespace simdex::format

@@ -35,7 +35,15 @@ struct BuildOptions {
   // bound at N = 10^7 and 10^8 (docs/benchmarks.md, "Block size and restart
   // points").
   uint32_t block_size = 4096;
-  // Restart points per block, 0..15: entries coded against the block's head
+  // The block codec (docs/format.md, "Codecs"): "card", the card's h(n) +
+  // suffix delta code with a Huffman code per table, which a query decodes
+  // from a restart point on; "ef", Elias-Fano, where a query jumps to its
+  // key's place in the block; or "auto", per table whichever of the two
+  // takes fewer blocks, "ef" when they tie (it answers faster). auto encodes
+  // each table three times (both codecs counted, then the one chosen
+  // written). docs/benchmarks.md, "A second codec", measures them.
+  std::string codec = "card";
+  // Restart points per block, 0..15 (card-coded tables): entries coded against the block's head
   // at the block's 1/(R+1) marks, so that a query decodes about half of one
   // segment (block_size / (R + 1) bytes) instead of half the block, for
   // about 28 bits each in 4 KiB blocks (docs/format.md "Restart points";
@@ -180,7 +188,8 @@ struct IndexInfo {
     int key_bits = 0;
     uint64_t blocks = 0;
     uint64_t bytes = 0;         // block data + head index
-    uint64_t payload_bits = 0;  // bits of the blocks' streams alone (restart offsets and entries)
+    uint64_t payload_bits = 0;  // bits of the blocks' streams alone (the codec's payload, without padding)
+    std::string codec;          // the table's block codec ("card", "ef")
   };
   std::vector<Table> tables;
   uint64_t rank_bytes = 0;

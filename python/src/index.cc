@@ -25,10 +25,12 @@ namespace {
 
 py::dict InfoDict(const IndexInfo& info) {
   using namespace pybind11::literals;
+  std::vector<std::string> codecs;
+  for (const IndexInfo::Table& t : info.tables) codecs.push_back(t.codec);
   const double bits = info.entries == 0 ? 0.0 : 8.0 * static_cast<double>(info.total_bytes) / static_cast<double>(info.entries);
   return py::dict("entries"_a = info.entries, "distinct_fingerprints"_a = info.distinct_fingerprints,
                   "scheme"_a = info.scheme, "widths"_a = info.widths, "k"_a = info.k, "block_size"_a = info.block_size,
-                  "restarts"_a = info.restarts, "tables"_a = info.tables.size(), "string_ids"_a = info.string_ids,
+                  "restarts"_a = info.restarts, "tables"_a = info.tables.size(), "codecs"_a = codecs, "string_ids"_a = info.string_ids,
                   "id_map_strings"_a = info.id_map_strings, "format_version"_a = info.format_version,
                   "total_bytes"_a = info.total_bytes, "bits_per_entry"_a = bits,
                   "entropy_bound_bits_per_entry"_a = info.entropy_bound_bits_per_entry);
@@ -37,11 +39,12 @@ py::dict InfoDict(const IndexInfo& info) {
 class PyIndexBuilder {
  public:
   PyIndexBuilder(const std::string& path, const std::string& scheme, uint32_t block_size, int restarts,
-                 size_t memory, const std::string& tmpdir, int threads, bool string_ids) {
+                 const std::string& codec, size_t memory, const std::string& tmpdir, int threads, bool string_ids) {
     BuildOptions o;
     ThrowIfError(Scheme::Parse(scheme, &o.scheme));
     o.block_size = block_size;
     o.restarts = restarts;
+    o.codec = codec;
     o.memory_bytes = memory;
     o.tmpdir = tmpdir;
     o.threads = ResolveThreads(threads, 1);
@@ -282,12 +285,13 @@ under `path` unless finish() succeeds. Use as a context manager to finish on
 success and abandon on an exception. Ids are ints, or str (the index then keeps
 an id map; numeric ids become decimal strings).
 )doc")
-      .def(py::init<const std::string&, const std::string&, uint32_t, int, size_t, const std::string&, int, bool>(),
+      .def(py::init<const std::string&, const std::string&, uint32_t, int, const std::string&, size_t,
+                    const std::string&, int, bool>(),
            py::arg("path"), py::kw_only(), py::arg("scheme") = "t10", py::arg("block_size") = 4096,
-           py::arg("restarts") = 6, py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "",
-           py::arg("threads") = 1, py::arg("string_ids") = false,
-           "scheme: t4 | t10 | t20 | 'W,W,...:K'; block_size: power of two 64..65536; memory: bytes before sorts "
-           "spill to tmpdir ('' = the output's directory).")
+           py::arg("restarts") = 6, py::arg("codec") = "card", py::arg("memory") = size_t{1} << 30,
+           py::arg("tmpdir") = "", py::arg("threads") = 1, py::arg("string_ids") = false,
+           "scheme: t4 | t10 | t20 | 'W,W,...:K'; block_size: power of two 64..65536; codec: card | ef | auto "
+           "(docs/format.md, \"Codecs\"); memory: bytes before sorts spill to tmpdir ('' = the output's directory).")
       .def("add", &PyIndexBuilder::Add, py::arg("ids"), py::arg("fingerprints"),
            "Adds entries: ids (np.uint64 array, or a sequence of int/str) and fingerprints of the same length.")
       .def("add_one", [](PyIndexBuilder& b, py::handle id, py::handle fp) { b.AddOne(id, ToFingerprint(fp, "fingerprint"), 0); },

@@ -1,6 +1,7 @@
 """A small reader of simdex index files written from docs/format.md alone, for tests: it decodes
-every table of a small file (header, footer, metadata, blocks with their Huffman codes and
-restart points, head and rank indexes, ids, id map), checks every checksum and the structural
+every table of a small file (header, footer, metadata, blocks of both codecs: the card codec's
+with their Huffman codes and restart points, the ef codec's with their upper and lower bits and
+select samples; head and rank indexes, ids, id map), checks every checksum and the structural
 rules it meets on the way, and returns the entries. It shares no code with the engine; the
 checksums use python3-xxhash (XXH3-64, the function docs/format.md names)."""
 
@@ -95,10 +96,22 @@ def _next_value(previous, n, bits):
     return (previous >> (64 - n) << (64 - n) if n else 0) | (1 << (63 - n)) | suffix
 
 
-def _decode_block(block, head, codes, restarts, block_size, seed):
+def _block_frame(block, seed):
+    """The frame every codec's block starts with: checks the checksum; returns the count."""
     checksum, count = struct.unpack_from("<IH", block, 0)
     _check(checksum == xxh3(block[4:], seed) & 0xFFFFFFFF, "block checksum mismatch")
     _check(count >= 1, "block count is 0")
+    return count
+
+
+def _check_padding(block, bits):
+    rest = _Bits(block[6:])
+    rest.pos = bits.pos
+    _check(all(rest.read(1) == 0 for _ in range(len(block[6:]) * 8 - bits.pos)), "nonzero padding after the stream")
+
+
+def _decode_block(block, head, codes, restarts, block_size, seed):
+    count = _block_frame(block, seed)
     width = block_size.bit_length() - 1 + 3  # log2(B) + 3
     bits = _Bits(block[6:])
     offsets = [bits.read(width) for _ in range(restarts)]
@@ -118,9 +131,37 @@ def _decode_block(block, head, codes, restarts, block_size, seed):
         else:
             value = _next_value(values[-1], _decode_symbol(bits, codes), bits)
         values.append(value)
-    rest = _Bits(block[6:])
-    rest.pos = bits.pos
-    _check(all(rest.read(1) == 0 for _ in range(len(block[6:]) * 8 - bits.pos)), "nonzero padding after the stream")
+    _check_padding(block, bits)
+    return values
+
+
+EF_SAMPLE_SPACING = 256
+
+
+def _decode_ef_block(block, head, block_size, seed):
+    """A block of the ef codec (docs/format.md, "The ef codec's payload")."""
+    count = _block_frame(block, seed)
+    width = block_size.bit_length() - 1 + 3  # log2(B) + 3
+    bits = _Bits(block[6:])
+    low_width, zeros = bits.read(6), bits.read(width)
+    _check(count > 1 or zeros == 0, "a bucket in a block without entries after the head")
+    samples = [bits.read(width) for _ in range(zeros // EF_SAMPLE_SPACING)]
+    upper = [bits.read(1) for _ in range(count - 1 + zeros)]
+    lows = [bits.read(low_width) for _ in range(count - 1)]
+    _check_padding(block, bits)
+    ones = [p for p, bit in enumerate(upper) if bit]
+    _check(len(ones) == count - 1, "the upper bits do not hold count - 1 ones")
+    _check(count == 1 or upper[-1] == 1, "the upper bits do not end with the last entry's one")
+    buckets = [p - i for i, p in enumerate(ones)]
+    for j, sample in enumerate(samples, 1):
+        target = j * EF_SAMPLE_SPACING
+        _check(sample == target + sum(1 for h in buckets if h < target), "bad select sample %d" % j)
+    values = [head]
+    for h, low in zip(buckets, lows):
+        value = head + (h << low_width | low)
+        _check(value < 2**64, "a value passes 2^64 - 1")
+        _check(value >= values[-1], "a value below its predecessor")
+        values.append(value)
     return values
 
 
@@ -150,7 +191,8 @@ def _unpack(data, count, width):
 def read_index(data):
     """Decodes an index file's bytes. Returns a dict: version, entries (the (id, fingerprint)
     pairs in table 0's order: by fingerprint, then id number; ids are str when the file has an
-    id map), block_size, restarts, widths, k, tables (T), blocks (per table). Raises
+    id map), block_size, restarts, widths, k, tables (T), blocks and codecs ("card", "ef"; per
+    table). Raises
     FormatError on a broken rule."""
     data = bytes(data)
     _check(len(data) >= HEADER_LENGTH + FOOTER_LENGTH, "file too short")
@@ -177,19 +219,23 @@ def read_index(data):
     tables = f.take("I")
     subsets = list(itertools.combinations(range(b), b - k))
     _check(tables == len(subsets), "T is not C(b, k)")
-    table_values, blocks, table0_counts = [], [], []
+    table_values, blocks, codecs, table0_counts = [], [], [], []
     for t in range(tables):
         leading = tuple(f.raw(b - k))
         _check(leading == subsets[t], "leading blocks are not the t-th subset")
         data_offset, nblocks, head_offset, head_sum, _payload_bits = f.take("QQQQQ")
-        params_length = 33  # versions 1 and 2: the card codec's code lengths, untagged
+        codec, params_length = 0, 33  # versions 1 and 2: the card codec's code lengths, untagged
         if version >= 3:
             codec, params_length = f.take("BI")
-            _check(codec == 0, "codec tag %d (this reader knows the card codec, 0)" % codec)
-            _check(params_length == 33, "card codec parameters of %d bytes" % params_length)
-        nibbles = [x for byte in f.raw(params_length) for x in (byte >> 4, byte & 15)]
-        _check(nibbles[65] == 0 and max(nibbles) <= 11, "Huffman lengths")
-        codes = _canonical_code(nibbles[:65])
+            _check(codec in (0, 1), "codec tag %d (this reader knows the card codec, 0, and ef, 1)" % codec)
+            _check(params_length == (33, 2)[codec], "codec parameters of %d bytes" % params_length)
+        params = f.raw(params_length)
+        if codec == 0:
+            nibbles = [x for byte in params for x in (byte >> 4, byte & 15)]
+            _check(nibbles[65] == 0 and max(nibbles) <= 11, "Huffman lengths")
+            codes = _canonical_code(nibbles[:65])
+        else:
+            _check(params[0] <= 63, "ef low-bit width above 63")
         heads_bytes = data[head_offset:head_offset + 8 * nblocks]
         _check(len(heads_bytes) == 8 * nblocks and xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
         heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
@@ -197,7 +243,10 @@ def read_index(data):
         for i in range(nblocks):
             block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
             _check(len(block) == block_size, "block past the file")
-            decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
+            if codec == 0:
+                decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
+            else:
+                decoded = _decode_ef_block(block, heads[i], block_size, (t << 32) | i)
             _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
             values += decoded
             if t == 0:
@@ -206,6 +255,7 @@ def read_index(data):
         invert = _unpermute(widths, leading)
         table_values.append([invert(v) for v in values])
         blocks.append(nblocks)
+        codecs.append(("card", "ef")[codec])
     rank_offset, rank_sum, id_offset, id_length, id_width, id_base, id_sum = f.take("QQQQBQQ")
     map_offset = map_length = map_sum = 0
     if version >= 2:
@@ -240,5 +290,5 @@ def read_index(data):
     return {
         "version": version, "entries": list(zip(ids, table0)),
         "block_size": block_size, "restarts": restarts, "widths": widths, "k": k, "tables": tables,
-        "blocks": blocks,
+        "blocks": blocks, "codecs": codecs,
     }

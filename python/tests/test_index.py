@@ -58,6 +58,32 @@ def test_small_blocks_and_every_restart_setting_decode_by_the_spec(tmp_path, sch
     assert min(decoded["blocks"]) > 10  # many blocks, so that block boundaries are crossed
 
 
+@pytest.mark.parametrize("codec,scheme,block_size", [("ef", "t4", 64), ("ef", "t10", 256), ("ef", "t20", 4096),
+                                                     ("auto", "8,8,8,8,8,8,8,8:2", 128)])
+def test_ef_and_auto_codecs_decode_by_the_spec(tmp_path, simdex_cli, codec, scheme, block_size):
+    # `simdex build --codec` and IndexBuilder(codec=) write the same bytes, which the spec's
+    # reader decodes; t20 at 4 KiB has blocks of several hundred values, hence select samples.
+    ids, fps = planted_entries(900, 8)
+    fp_file = tmp_path / "e.fp"
+    fp_file.write_text("".join(f"{int(i)}\t{int(f):016x}\n" for i, f in zip(ids, fps)))
+    simdex_cli("build", "--quiet", "--codec", codec, "--scheme", scheme, "--block-size", block_size,
+               "--out", tmp_path / "cli.sdx", fp_file)
+    with simdex.IndexBuilder(str(tmp_path / "py.sdx"), scheme=scheme, block_size=block_size, codec=codec) as b:
+        b.add(ids, fps)
+    data = (tmp_path / "cli.sdx").read_bytes()
+    assert (tmp_path / "py.sdx").read_bytes() == data
+    decoded = read_index(data)
+    assert decoded["entries"] == by_fingerprint_then_id(ids, fps)
+    if codec == "ef":
+        assert set(decoded["codecs"]) == {"ef"}
+    assert simdex.Index.open(str(tmp_path / "cli.sdx")).info()["codecs"] == decoded["codecs"]
+
+
+def test_an_unknown_codec_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="codec 'zip' is not one of card, ef, auto"):
+        simdex.IndexBuilder(str(tmp_path / "x.sdx"), codec="zip")
+
+
 def test_string_ids_decode_by_the_spec(tmp_path):
     _, fps = planted_entries(90, 6)
     ids = [f"https://example.org/{i % 40}/文" for i in range(len(fps))]

@@ -1,5 +1,5 @@
 // `simdex build` end to end: inputs of both forms, bad lines, schemes,
-// determinism and the external sort.
+// codecs, determinism and the external sort.
 #include <memory>
 #include <random>
 #include <string>
@@ -166,6 +166,31 @@ TEST_F(BuildCli, PresetSchemeByName) {
             "ok: " + std::to_string(entries_.size()) + " entries, 4 tables\n");
 }
 
+// Each codec gives an index that answers as the card codec's does, that
+// inspect names per table and verify accepts.
+TEST_F(BuildCli, EveryCodecBuildsAnIndexThatAnswersTheSame) {
+  std::string input, expected;
+  for (size_t i = 0; i < entries_.size(); i += 7) {
+    const uint64_t q = entries_[i].fingerprint ^ (uint64_t{3} << (i % 63));
+    input += FormatHexFingerprint(q) + "\n";
+    expected += ExpectedQueryLine(entries_, q, 3);
+  }
+  for (const std::string codec : {"card", "ef", "auto"}) {
+    SCOPED_TRACE(codec);
+    const std::string out = dir_.File(codec + ".sdx");
+    RunResult r = RunSimdex(dir_, BuildArgs(out, {input_}, {"--quiet", "--codec", codec}));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (codec == "card") EXPECT_EQ(ReadFile(out), ReadFile(index_));  // the default
+    r = RunSimdex(dir_, {"inspect", out});
+    const std::string named = "\"codec\": \"" + std::string(codec == "auto" ? "" : codec);
+    EXPECT_NE(r.out.find(named), std::string::npos) << r.out;
+    EXPECT_EQ(RunSimdex(dir_, {"verify", out}).out, "ok: " + std::to_string(entries_.size()) + " entries, 10 tables\n");
+    r = RunSimdex(dir_, {"query", out}, input);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, expected);
+  }
+}
+
 TEST_F(BuildCli, UsageErrorsExitTwo) {
   const std::string out = dir_.File("never.sdx");
   for (const std::vector<std::string>& options : std::vector<std::vector<std::string>>{
@@ -177,6 +202,7 @@ TEST_F(BuildCli, UsageErrorsExitTwo) {
            {"--memory", "12Q"},
            {"--block-size", "100"},
            {"--restarts", "16"},                        // at most 15
+           {"--codec", "zip"},                          // card, ef or auto
        }) {
     const RunResult r = RunSimdex(dir_, BuildArgs(out, {input_}, options));
     EXPECT_EQ(r.exit_code, 2) << options[0] << " " << options[1] << ": " << r.err;

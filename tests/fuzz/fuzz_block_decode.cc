@@ -28,11 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t lo = in.U64(), hi = in.U64();
   if (hi < lo) std::swap(lo, hi);
 
-  // The block in a buffer of exactly its size, so that AddressSanitizer
-  // sees any read past it. A short input is zero-padded (stream bits decode
-  // further), or, when the lowest bit of lo says so, left truncated.
-  std::vector<uint8_t> block(in.data(), in.data() + std::min(in.remaining(), block_size));
-  if ((lo & 1) == 0) block.resize(block_size, 0);
+  // A short input is zero-padded (stream bits decode further), or, when the
+  // lowest bit of lo says so, left truncated.
+  const std::vector<uint8_t> block = simdex::fuzz::BlockFromInput(in, block_size, (lo & 1) != 0);
   const uint8_t* ptr = block.data();
   const uint8_t* limit = ptr + block.size();
 

@@ -17,22 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   simdex::fuzz::Input in(data, size);
   const size_t block_size = kMinBlockSize << (in.Byte() % 11);  // 64..65536
   const uint8_t lo_pick = in.Byte(), hi_pick = in.Byte();
-  // Gaps of every magnitude, zero (duplicates) included.
-  std::vector<uint64_t> values;
-  uint64_t v = in.U64();
-  values.push_back(v);
-  while (in.remaining() > 0) {
-    const uint8_t shape = in.Byte();
-    const int gap_bytes = shape % 9;
-    uint64_t gap = 0;
-    for (int i = 0; i < gap_bytes; ++i) gap = (gap << 8) | in.Byte();
-    const int repeat = 1 + (shape >> 4);
-    for (int r = 0; r < repeat; ++r) {
-      if (gap > ~uint64_t{0} - v) break;
-      v += gap;
-      values.push_back(v);
-    }
-  }
+  const std::vector<uint64_t> values = simdex::fuzz::SortedValuesFromInput(&in);
 
   const testing::EncodedTable t = testing::EncodeTable(values, block_size, 3);
   FUZZ_CHECK(t.blocks.size() == t.heads.size() * block_size);

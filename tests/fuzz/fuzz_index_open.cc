@@ -7,7 +7,7 @@
 //
 // Seed corpus: when a corpus directory named on the command line is empty,
 // LLVMFuzzerInitialize writes a few small valid indexes into it (several
-// schemes, the smallest block size, 0 to 200 entries), so that mutations
+// schemes, both codecs, the smallest block size, 0 to 200 entries), so that mutations
 // start from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
 #include <cstddef>
 #include <cstdint>
@@ -38,20 +38,23 @@ void WriteSeeds(const std::string& dir) {
   using namespace simdex::testing;
   struct Seed {
     const char* scheme;
+    const char* codec;
     std::vector<Entry> entries;
   };
   const Seed seeds[] = {
-      {"t4", AssignIds(ClusterFingerprints(20, 9, 1), IdStyle::kNearMax, 2)},
-      {"t10", AssignIds(UniformFingerprints(12, 3), IdStyle::kFullRange, 4)},
-      {"32,32:1", AssignIds(LowBitsFingerprints(60, 10, 5), IdStyle::kAllEqual, 6)},
-      {"t20", {}},
-      {"64:0", AssignIds(UniformFingerprints(1, 7), IdStyle::kSequential, 8)},
+      {"t4", "card", AssignIds(ClusterFingerprints(20, 9, 1), IdStyle::kNearMax, 2)},
+      {"t4", "ef", AssignIds(ClusterFingerprints(20, 9, 1), IdStyle::kNearMax, 2)},
+      {"t10", "ef", AssignIds(UniformFingerprints(12, 3), IdStyle::kFullRange, 4)},
+      {"32,32:1", "ef", AssignIds(LowBitsFingerprints(60, 10, 5), IdStyle::kAllEqual, 6)},
+      {"t20", "card", {}},
+      {"64:0", "card", AssignIds(UniformFingerprints(1, 7), IdStyle::kSequential, 8)},
   };
   for (const Seed& seed : seeds) {
     simdex::BuildOptions options;
     options.scheme = SchemeOrDie(seed.scheme);
     options.block_size = 64;
-    std::string name = std::string("seed_") + seed.scheme + ".sdx";
+    options.codec = seed.codec;
+    std::string name = std::string("seed_") + seed.scheme + "_" + seed.codec + ".sdx";
     for (char& c : name) {
       if (c == ',' || c == ':') c = '_';
     }

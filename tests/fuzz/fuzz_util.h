@@ -3,6 +3,7 @@
 #ifndef SIMDEX_TESTS_FUZZ_FUZZ_UTIL_H_
 #define SIMDEX_TESTS_FUZZ_FUZZ_UTIL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #define FUZZ_CHECK(cond)                                                         \
   do {                                                                           \
@@ -55,6 +57,39 @@ class Input {
   const uint8_t* p_;
   const uint8_t* end_;
 };
+
+// The block-decoding targets' block: the input's next block_size bytes
+// in a buffer of exactly the block's size, so that AddressSanitizer sees
+// any read past it. A short input is zero-padded, or, when `truncate`,
+// left short (the decoders must then report a truncated block).
+inline std::vector<uint8_t> BlockFromInput(const Input& in, size_t block_size, bool truncate) {
+  std::vector<uint8_t> block(in.data(), in.data() + std::min(in.remaining(), block_size));
+  if (!truncate) block.resize(block_size, 0);
+  return block;
+}
+
+// The round-trip targets' sorted values: a first value, then per shape
+// byte up to 8 bytes of gap (gap bytes = shape % 9) added 1 + shape / 16
+// times, stopping short of 2^64. Gaps of every magnitude, zero
+// (duplicates) included.
+inline std::vector<uint64_t> SortedValuesFromInput(Input* in) {
+  std::vector<uint64_t> values;
+  uint64_t v = in->U64();
+  values.push_back(v);
+  while (in->remaining() > 0) {
+    const uint8_t shape = in->Byte();
+    const int gap_bytes = shape % 9;
+    uint64_t gap = 0;
+    for (int i = 0; i < gap_bytes; ++i) gap = (gap << 8) | in->Byte();
+    const int repeat = 1 + (shape >> 4);
+    for (int r = 0; r < repeat; ++r) {
+      if (gap > ~uint64_t{0} - v) break;
+      v += gap;
+      values.push_back(v);
+    }
+  }
+  return values;
+}
 
 }  // namespace simdex::fuzz
 

@@ -109,28 +109,55 @@ std::vector<std::pair<std::string, ReaderOptions>> ReaderModes() {
   return {{"default", ReaderOptions()}, {"on first use", lazy}, {"all on open", eager}};
 }
 
-class CorruptionTest : public ::testing::Test {
+// The codecs every test runs with (BuildOptions::codec).
+const char* const kCodecs[] = {"card", "ef"};
+
+class CorruptionTest : public ::testing::TestWithParam<const char*> {
  protected:
+  // One small file per codec: 20 clusters of 10 (members at distance 0..4
+  // from their centre), ids within 2^16 of 2^64 - 1: 200 entries, t4,
+  // 64-byte blocks.
+  struct Answers;
+  struct Built {
+    std::string path;
+    std::string file;
+    Answers* intact = nullptr;
+  };
+
   static void SetUpTestSuite() {
-    // 20 clusters of 10 (members at distance 0..4 from their centre), ids
-    // within 2^16 of 2^64 - 1: 200 entries, t4, 64-byte blocks.
     entries_ = new std::vector<Entry>(AssignIds(ClusterFingerprints(20, 9, 11), IdStyle::kNearMax, 12));
     dir_ = new ScopedTempDir();
-    BuildOptions options;
-    options.scheme = SchemeOrDie("t4");
-    options.block_size = 64;
-    const std::string path = dir_->File("small.sdx");
-    Status s = BuildIndex(path, options, *entries_);
-    ASSERT_TRUE(s.ok()) << s.ToString();
-    file_ = new std::string(ReadFileOrDie(path));
-    path_ = new std::string(path);
+    built_ = new std::vector<Built>();
+    for (const char* codec : kCodecs) {
+      BuildOptions options;
+      options.scheme = SchemeOrDie("t4");
+      options.block_size = 64;
+      options.codec = codec;
+      Built b;
+      b.path = dir_->File(std::string("small-") + codec + ".sdx");
+      Status s = BuildIndex(b.path, options, *entries_);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      b.file = ReadFileOrDie(b.path);
+      built_->push_back(std::move(b));
+    }
   }
 
   static void TearDownTestSuite() {
+    for (Built& b : *built_) delete b.intact;
+    delete built_;
     delete entries_;
-    delete file_;
-    delete path_;
     delete dir_;
+  }
+
+  // The tests read the file of their codec through file_ and path_.
+  void SetUp() override {
+    const size_t i = static_cast<size_t>(std::find_if(std::begin(kCodecs), std::end(kCodecs), [](const char* c) {
+                                           return std::string(c) == GetParam();
+                                         }) - std::begin(kCodecs));
+    ASSERT_LT(i, built_->size());
+    current_ = &(*built_)[i];
+    file_ = &current_->file;
+    path_ = &current_->path;
   }
 
   // Queries: data points, near them, and random values.
@@ -184,12 +211,12 @@ class CorruptionTest : public ::testing::Test {
 
   // The answers of the intact file.
   static const Answers& Intact() {
-    static const Answers* intact = [] {
+    if (current_->intact == nullptr) {
       std::unique_ptr<IndexReader> reader;
       EXPECT_TRUE(OpenBytes(*file_, ReaderOptions(), &reader).ok());
-      return new Answers(Answer(*reader, true));
-    }();
-    return *intact;
+      current_->intact = new Answers(Answer(*reader, true));
+    }
+    return *current_->intact;
   }
 
   // Opens a damaged file in the default mode, or when `thorough` in every
@@ -264,16 +291,23 @@ class CorruptionTest : public ::testing::Test {
 
   static std::vector<Entry>* entries_;
   static ScopedTempDir* dir_;
+  static std::vector<Built>* built_;
+  static Built* current_;
   static std::string* file_;
   static std::string* path_;
 };
 
 std::vector<Entry>* CorruptionTest::entries_;
 ScopedTempDir* CorruptionTest::dir_;
+std::vector<CorruptionTest::Built>* CorruptionTest::built_;
+CorruptionTest::Built* CorruptionTest::current_;
 std::string* CorruptionTest::file_;
 std::string* CorruptionTest::path_;
 
-TEST_F(CorruptionTest, UndamagedFileOpensSearchesAndVerifies) {
+INSTANTIATE_TEST_SUITE_P(Codecs, CorruptionTest, ::testing::ValuesIn(kCodecs),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+TEST_P(CorruptionTest, UndamagedFileOpensSearchesAndVerifies) {
   std::unique_ptr<IndexReader> reader;
   Status s = IndexReader::Open(*path_, ReaderOptions(), &reader);
   ASSERT_TRUE(s.ok()) << s.ToString();
@@ -287,13 +321,13 @@ TEST_F(CorruptionTest, UndamagedFileOpensSearchesAndVerifies) {
 
 // Byte i has its bit i mod 8 flipped, so that every bit position of every
 // field is hit somewhere.
-TEST_F(CorruptionTest, EveryFlippedBitGivesTheIntactAnswersOrCorruptionAndIsRejected) {
+TEST_P(CorruptionTest, EveryFlippedBitGivesTheIntactAnswersOrCorruptionAndIsRejected) {
   std::vector<size_t> offsets(file_->size());
   for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = i;
   FlipEach(offsets, [](size_t offset) { return static_cast<uint8_t>(1u << (offset % 8)); });
 }
 
-TEST_F(CorruptionTest, SampledBytesInvertedGiveTheIntactAnswersOrCorruptionAndAreRejected) {
+TEST_P(CorruptionTest, SampledBytesInvertedGiveTheIntactAnswersOrCorruptionAndAreRejected) {
   std::vector<size_t> offsets;
   for (size_t i = 0; i < file_->size(); i += 7) offsets.push_back(i);
   FlipEach(offsets, [](size_t) { return uint8_t{0xFF}; });
@@ -303,7 +337,7 @@ TEST_F(CorruptionTest, SampledBytesInvertedGiveTheIntactAnswersOrCorruptionAndAr
 // document's id. Every bit of every block count of every table, in turn:
 // each query that reads the block fails naming table and block; the others
 // answer as before.
-TEST_F(CorruptionTest, AFlippedBitInAnyBlockCountIsCorruptionNamingTableAndBlock) {
+TEST_P(CorruptionTest, AFlippedBitInAnyBlockCountIsCorruptionNamingTableAndBlock) {
   const Layout layout = Layout::Parse(*file_);
   const Scheme scheme = SchemeOrDie("t4");
   const int k = scheme.k();
@@ -347,7 +381,7 @@ TEST_F(CorruptionTest, AFlippedBitInAnyBlockCountIsCorruptionNamingTableAndBlock
 // join of dedup --against answer wrong ids. Every byte of the section, in
 // turn: every search that finds something, and the merge join, fail naming
 // the id section.
-TEST_F(CorruptionTest, AFlippedByteInTheIdSectionIsCorruptionForSearchesAndTheMergeJoin) {
+TEST_P(CorruptionTest, AFlippedByteInTheIdSectionIsCorruptionForSearchesAndTheMergeJoin) {
   const Layout layout = Layout::Parse(*file_);
   ASSERT_GT(layout.meta.ids_length, 0u);
   std::vector<uint64_t> distinct;
@@ -378,7 +412,7 @@ TEST_F(CorruptionTest, AFlippedByteInTheIdSectionIsCorruptionForSearchesAndTheMe
 // Threads that meet the same unchecked blocks and sections of a fresh
 // reader at once all get the answers of a reader that checked them alone,
 // and all report a damaged block; the AddressSanitizer build runs it too.
-TEST_F(CorruptionTest, ThreadsCheckingTheSameBlocksAtOnceAgreeWithOneThread) {
+TEST_P(CorruptionTest, ThreadsCheckingTheSameBlocksAtOnceAgreeWithOneThread) {
   std::vector<uint64_t> queries;
   for (int copy = 0; copy < 8; ++copy) {
     for (const Entry& e : *entries_) queries.push_back(e.fingerprint);
@@ -407,7 +441,7 @@ TEST_F(CorruptionTest, ThreadsCheckingTheSameBlocksAtOnceAgreeWithOneThread) {
 
 // With ReaderOptions::verify_block_checksums, Open() checks every block and
 // section: damage that no search would read fails the Open.
-TEST_F(CorruptionTest, VerifyingEveryChecksumOnOpenFindsDamageNoSearchReads) {
+TEST_P(CorruptionTest, VerifyingEveryChecksumOnOpenFindsDamageNoSearchReads) {
   const Layout layout = Layout::Parse(*file_);
   const int t = static_cast<int>(layout.meta.tables.size()) - 1;
   const uint64_t b = layout.meta.tables[t].num_blocks - 1;
@@ -429,7 +463,7 @@ TEST_F(CorruptionTest, VerifyingEveryChecksumOnOpenFindsDamageNoSearchReads) {
 
 // Issue 18 item 7: errors of searches, cursors and the merge join of an
 // index opened from a file name the file.
-TEST_F(CorruptionTest, ErrorsOfSearchesCursorsAndTheMergeJoinNameTheFile) {
+TEST_P(CorruptionTest, ErrorsOfSearchesCursorsAndTheMergeJoinNameTheFile) {
   const Layout layout = Layout::Parse(*file_);
   std::string bad_block = *file_;
   bad_block[layout.BlockOffset(1, 0) + 9] ^= 0x10;
@@ -530,7 +564,7 @@ TEST(IdWrapTest, IdsPassing2To64AreCorruptionAndTheLargestIdThatFitsIsKept) {
   }
 }
 
-TEST_F(CorruptionTest, TruncatedFileFailsToOpen) {
+TEST_P(CorruptionTest, TruncatedFileFailsToOpen) {
   std::vector<size_t> lengths = {0, 1, 8, 55, 56, 63, 64, 65, 119, 120, 121};
   const size_t size = file_->size();
   for (size_t n = size > 300 ? size - 300 : 0; n < size; ++n) lengths.push_back(n);
@@ -547,7 +581,7 @@ TEST_F(CorruptionTest, TruncatedFileFailsToOpen) {
   }
 }
 
-TEST_F(CorruptionTest, TruncatedFileOnDiskFailsToOpen) {
+TEST_P(CorruptionTest, TruncatedFileOnDiskFailsToOpen) {
   for (size_t n : {size_t{0}, size_t{1}, size_t{64}, file_->size() / 2, file_->size() - 1}) {
     SCOPED_TRACE("length " + std::to_string(n));
     const std::string path = dir_->File("truncated.sdx");
@@ -558,7 +592,7 @@ TEST_F(CorruptionTest, TruncatedFileOnDiskFailsToOpen) {
   }
 }
 
-TEST_F(CorruptionTest, ForeignFilesHaveBadMagicOrAreTooShort) {
+TEST_P(CorruptionTest, ForeignFilesHaveBadMagicOrAreTooShort) {
   std::mt19937_64 rng(14);
   std::string random_bytes(4096, '\0');
   for (char& c : random_bytes) c = static_cast<char>(rng());
@@ -661,11 +695,14 @@ TEST(CorruptionSeedTest, BlocksSwappedBetweenOrWithinTablesFailTheirChecksums) {
 
 // A block whose padding is made nonzero and whose checksum is then
 // recomputed passes the checksum; Verify() must still reject it.
-TEST_F(CorruptionTest, NonzeroBlockPaddingWithValidChecksumIsRejected) {
+TEST_P(CorruptionTest, NonzeroBlockPaddingWithValidChecksumIsRejected) {
   const Layout layout = Layout::Parse(*file_);
   const size_t b = layout.meta.block_size;
   std::unique_ptr<format::TableDecoder> decoder;
-  ASSERT_TRUE(format::DefaultCodec().NewDecoder(layout.meta.tables[0].codec_params, layout.meta.restarts, &decoder).ok());
+  const format::Codec* codec = format::FindCodec(layout.meta.tables[0].codec);
+  ASSERT_NE(codec, nullptr);
+  ASSERT_EQ(codec->name(), GetParam());
+  ASSERT_TRUE(codec->NewDecoder(layout.meta.tables[0].codec_params, layout.meta.restarts, &decoder).ok());
   int forged = 0;
   for (uint64_t block = 0; block < layout.meta.tables[0].num_blocks; ++block) {
     const uint64_t at = layout.BlockOffset(0, block);

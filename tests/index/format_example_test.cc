@@ -1,4 +1,5 @@
-// The block encoded by hand in docs/format.md, "A block encoded by hand".
+// The blocks encoded by hand in docs/format.md, "A block encoded by hand"
+// and "The same values with the ef codec".
 #include <gtest/gtest.h>
 
 #include <string>
@@ -6,6 +7,8 @@
 #include "format/card/block_builder.h"
 #include "format/card/block_reader.h"
 #include "format/card/huffman.h"
+#include "format/ef/ef_block_builder.h"
+#include "format/ef/ef_block_reader.h"
 
 namespace simdex::format {
 namespace {
@@ -84,6 +87,40 @@ TEST(FormatExample, RestartPointBlockHasTheBytesOfTheSpec) {
                   .ok());
   EXPECT_EQ(got, std::vector<uint64_t>{values[3]});
   EXPECT_EQ(stats.values_decoded, 3u);
+}
+
+TEST(FormatExample, EfBlockHasTheBytesOfTheSpec) {
+  EfBlockBuilder builder(64);
+  builder.Start(kValues[0]);
+  for (int i = 1; i < 4; ++i) ASSERT_TRUE(builder.Add(kValues[i]));
+  EXPECT_EQ(builder.low_width(), 29);
+  EXPECT_EQ(builder.stream_bits(), 108u);
+  const std::string block(builder.Finish(0));
+  std::string want(64, '\0');
+  const unsigned char head[] = {0x8a, 0x0e, 0x61, 0x39, 0x04, 0x00, 0x74, 0x07, 0x88, 0x00,
+                                0x00, 0x04, 0x00, 0x00, 0x00, 0x21, 0x65, 0x43, 0x21};
+  for (size_t i = 0; i < sizeof(head); ++i) want[i] = static_cast<char>(head[i]);
+  EXPECT_EQ(block, want);
+
+  const EfDecoder decoder(EfTableShape{29, 64});
+  BlockReadOptions options;
+  options.verify_checksum = true;
+  options.strict = true;
+  const auto* p = reinterpret_cast<const uint8_t*>(block.data());
+  std::vector<uint64_t> decoded;
+  ASSERT_TRUE(decoder.DecodeBlock(p, p + block.size(), 64, kValues[0], options, &decoded).ok());
+  EXPECT_EQ(decoded, std::vector<uint64_t>(kValues, kValues + 4));
+  // A scan for values >= 01234567F0000000 goes to bucket 3, after the
+  // upper bits' third zero: entry 3, which it decodes alone.
+  std::vector<uint64_t> got;
+  bool reached_end = false;
+  BlockScanStats stats;
+  ASSERT_TRUE(EfScanBlock(p, p + block.size(), 64, kValues[0], 0x01234567F0000000ull, ~uint64_t{0}, options, &got,
+                          &reached_end, &stats)
+                  .ok());
+  EXPECT_EQ(got, std::vector<uint64_t>{kValues[3]});
+  EXPECT_TRUE(reached_end);
+  EXPECT_EQ(stats.values_decoded, 2u);  // the head (counted always) and entry 3
 }
 
 }  // namespace

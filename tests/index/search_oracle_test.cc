@@ -1,6 +1,6 @@
 // The search harness (in the manner of leveldb's table_test Harness and of
 // faiss's tests against IndexBinaryFlat): one parameterized test builds an
-// index for every scheme x block size x data set, opens it through a memory
+// index for every codec x scheme x block size x data set, opens it through a memory
 // map and through an in-memory file, and checks every search, for every k
 // from 0 to the scheme's k, against a brute-force scan.
 #include <gtest/gtest.h>
@@ -28,6 +28,9 @@ namespace {
 const std::string kSchemes[] = {"t4", "t10", "t20", "32,32:1", "8,8,8,8,8,8,8,8:4", "64:0"};
 // The smallest, default and largest block sizes.
 const uint32_t kBlockSizes[] = {64, 4096, 65536};  // smallest, default, largest
+// The ef codec's, with 256 B too: a block of a few dozen values, whose
+// buckets and select samples (one per 256 zeros) differ from both ends'.
+const uint32_t kEfBlockSizes[] = {64, 256, 4096, 65536};
 
 // The data sets at full size, and at half size for the 70-table scheme.
 const std::vector<DataSet>& DataSets(size_t divisor = 1) {
@@ -77,30 +80,32 @@ std::string Describe(const Match& m) {
   return ::testing::AssertionFailure() << msg.str();
 }
 
-using Param = std::tuple<std::string, uint32_t, size_t>;
+// Codec (BuildOptions::codec), scheme, block size, data set.
+using Param = std::tuple<std::string, std::string, uint32_t, size_t>;
 
 // Restart points per block: the data sets take turns, so that every scheme
 // and block size meets none, the default and the most.
 int RestartsFor(const Param& p) {
   constexpr int kRestarts[] = {0, 6, 15};  // none, the default, the most
-  return kRestarts[std::get<2>(p) % 3];
+  return kRestarts[std::get<3>(p) % 3];
 }
 
 std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
-  std::string scheme = std::get<0>(info.param);
+  std::string scheme = std::get<1>(info.param);
   for (char& c : scheme) {
     if (c == ',' || c == ':') c = '_';
   }
-  return "s" + scheme + "_b" + std::to_string(std::get<1>(info.param)) + "_" +
-         DataSets()[std::get<2>(info.param)].name + "_r" + std::to_string(RestartsFor(info.param));
+  return std::get<0>(info.param) + "_s" + scheme + "_b" + std::to_string(std::get<2>(info.param)) + "_" +
+         DataSets()[std::get<3>(info.param)].name + "_r" + std::to_string(RestartsFor(info.param));
 }
 
 class SearchOracleTest : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
-    scheme_ = SchemeOrDie(std::get<0>(GetParam()));
-    block_size_ = std::get<1>(GetParam());
-    const DataSet& set = DataSets(scheme_.num_tables() > 20 ? 2 : 1)[std::get<2>(GetParam())];
+    codec_ = std::get<0>(GetParam());
+    scheme_ = SchemeOrDie(std::get<1>(GetParam()));
+    block_size_ = std::get<2>(GetParam());
+    const DataSet& set = DataSets(scheme_.num_tables() > 20 ? 2 : 1)[std::get<3>(GetParam())];
     entries_ = set.entries;
     // A seed of its own per case (FNV-1a of the case name), the same on every platform.
     uint64_t seed = 0xcbf29ce484222325ULL;
@@ -137,6 +142,7 @@ class SearchOracleTest : public ::testing::TestWithParam<Param> {
     options.scheme = scheme_;
     options.block_size = block_size_;
     options.restarts = RestartsFor(GetParam());
+    options.codec = codec_;
     // Every data set fits in 1 MiB, so nothing spills; the default budget
     // (1 GiB, of which the builder allocates half up front) would dominate
     // the runtime under AddressSanitizer.
@@ -169,6 +175,13 @@ class SearchOracleTest : public ::testing::TestWithParam<Param> {
     EXPECT_EQ(info.block_size, block_size_);
     EXPECT_EQ(info.restarts, RestartsFor(GetParam()));
     EXPECT_EQ(info.tables.size(), static_cast<size_t>(scheme_.num_tables()));
+    for (const IndexInfo::Table& table : info.tables) {
+      if (codec_ == "auto") {
+        EXPECT_TRUE(table.codec == "card" || table.codec == "ef") << table.codec;
+      } else {
+        EXPECT_EQ(table.codec, codec_);
+      }
+    }
     Status s = reader.Verify();
     EXPECT_TRUE(s.ok()) << s.ToString();
   }
@@ -248,6 +261,7 @@ class SearchOracleTest : public ::testing::TestWithParam<Param> {
     EXPECT_TRUE(reader.Search(threaded_batch_, too_far, &batch, 2).IsInvalidArgument());
   }
 
+  std::string codec_;
   Scheme scheme_;
   uint32_t block_size_ = 0;
   std::vector<Entry> entries_;
@@ -284,9 +298,20 @@ TEST_P(SearchOracleTest, FindsExactlyTheEntriesWithinKThroughMapAndMemory) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSchemesBlockSizesAndDataSets, SearchOracleTest,
-                         ::testing::Combine(::testing::ValuesIn(kSchemes),
+                         ::testing::Combine(::testing::Values("card"), ::testing::ValuesIn(kSchemes),
                                             ::testing::ValuesIn(kBlockSizes),
                                             ::testing::Range<size_t>(0, DataSets().size())),
+                         ParamName);
+INSTANTIATE_TEST_SUITE_P(EfAllSchemesBlockSizesAndDataSets, SearchOracleTest,
+                         ::testing::Combine(::testing::Values("ef"), ::testing::ValuesIn(kSchemes),
+                                            ::testing::ValuesIn(kEfBlockSizes),
+                                            ::testing::Range<size_t>(0, DataSets().size())),
+                         ParamName);
+// auto: tables of either codec in one index (the data sets where they tie
+// or split go to different codecs per table).
+INSTANTIATE_TEST_SUITE_P(AutoCodec, SearchOracleTest,
+                         ::testing::Combine(::testing::Values("auto"), ::testing::Values("t4", "t10"),
+                                            ::testing::Values(256u), ::testing::Range<size_t>(0, DataSets().size())),
                          ParamName);
 
 }  // namespace

@@ -98,6 +98,25 @@ INSTANTIATE_TEST_SUITE_P(Schemes, MergerTest,
                          ::testing::Combine(::testing::Values("t4", "t10", "t20", "32,32:1", "64:0"),
                                             ::testing::Values(64u, 4096u)));
 
+// An index of the ef codec grows into one of the ef codec: the fresh ef
+// build's bytes.
+TEST(MergerTest, AnEfIndexMergesIntoTheFreshEfBuild) {
+  ScopedTempDir dir;
+  BuildOptions options;
+  options.scheme = SchemeOrDie("t10");
+  options.block_size = 256;
+  options.codec = "ef";
+  for (const DataSet& data : StandardDataSets(2)) {
+    const Split s = SplitEntries(data.entries, 1);
+    const std::string old_path = dir.File("old.sdx"), merged = dir.File("merged.sdx"), fresh = dir.File("fresh.sdx");
+    ASSERT_TRUE(BuildIndex(old_path, options, s.old_entries).ok());
+    ASSERT_TRUE(BuildIndex(fresh, options, Union(s)).ok());
+    Status st = Merge(old_path, merged, s, MergeOptions(), nullptr);
+    ASSERT_TRUE(st.ok()) << data.name << ": " << st.ToString();
+    EXPECT_TRUE(ReadFileOrDie(merged) == ReadFileOrDie(fresh)) << data.name;
+  }
+}
+
 // 30,000 entries with 128 KiB: the batch's sorts spill and the merged
 // tables go through scratch files; still the fresh build's bytes.
 TEST(MergerTest, SpilledMergeEqualsAFreshBuild) {
