@@ -352,10 +352,6 @@ Status CheckSamples(const Block& b, const std::vector<uint64_t>& values) {
   return Status::OK();
 }
 
-}  // namespace
-
-namespace {
-
 // EfScanBlock, also giving the end index (BlockScan::end_index).
 Status Scan(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head, uint64_t lo, uint64_t hi,
             const BlockReadOptions& options, std::vector<uint64_t>* out, bool* reached_end, uint32_t* end_index,
