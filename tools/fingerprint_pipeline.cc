@@ -18,7 +18,8 @@ struct Slot {
 
 class Pipeline {
  public:
-  Pipeline(int threads, const BatchSource& source) : source_(source), max_in_flight_(4 * static_cast<size_t>(threads)) {}
+  Pipeline(int threads, const BatchSource& source, const BatchWork& work)
+      : source_(source), work_fn_(work), max_in_flight_(4 * static_cast<size_t>(threads)) {}
 
   void ReaderLoop() {
     for (;;) {
@@ -65,9 +66,7 @@ class Pipeline {
         slot = work_.front();
         work_.pop_front();
       }
-      DocumentBatch& b = slot->batch;
-      b.results.resize(b.size);
-      for (size_t i = 0; i < b.size; ++i) b.results[i] = fp->Fingerprint(b.docs[i].text);
+      work_fn_(*fp, &slot->batch);
       std::lock_guard<std::mutex> lock(mu_);
       slot->done = true;
       result_ready_.notify_one();
@@ -120,6 +119,7 @@ class Pipeline {
 
  private:
   const BatchSource& source_;
+  const BatchWork& work_fn_;
   const size_t max_in_flight_;
   std::mutex mu_;
   std::condition_variable space_, work_ready_, result_ready_;
@@ -137,7 +137,16 @@ class Pipeline {
 
 Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
                               const BatchSink& sink, const Tick& tick) {
-  Pipeline pipeline(threads, source);
+  const BatchWork fingerprint = [](Fingerprinter& fp, DocumentBatch* b) {
+    b->results.resize(b->size);
+    for (size_t i = 0; i < b->size; ++i) b->results[i] = fp.Fingerprint(b->docs[i].text);
+  };
+  return RunBatchPipeline(prototype, threads, source, fingerprint, sink, tick);
+}
+
+Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
+                        const BatchSink& sink, const Tick& tick) {
+  Pipeline pipeline(threads, source, work);
   std::vector<std::thread> workers;
   for (int i = 0; i < threads; ++i) {
     workers.emplace_back([&pipeline, fp = prototype.Clone()]() mutable { pipeline.WorkerLoop(std::move(fp)); });

@@ -1,5 +1,6 @@
 // Fingerprints a stream of documents on several threads and hands the
-// results back in input order.
+// results back in input order (RunBatchPipeline: any other work on the
+// documents' texts, such as their feature hashes for the idf pass).
 //
 //   reader thread: source() fills batches of documents
 //   N workers:     each fingerprints whole batches with its own Clone() of
@@ -13,6 +14,7 @@
 #ifndef SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
 #define SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -26,6 +28,9 @@ struct DocumentBatch {
   std::vector<Document> docs;  // docs[0, size) are this batch's documents
   size_t size = 0;
   std::vector<FingerprintResult> results;  // results[i] for docs[i]
+  // feature_hashes[i]: the distinct feature hashes of docs[i], for work
+  // that finds them (Fingerprinter::FeatureHashes).
+  std::vector<std::vector<uint64_t>> feature_hashes;
 };
 
 // Fills batch->docs[0, batch->size) (reusing the Document objects present,
@@ -35,11 +40,17 @@ using BatchSource = std::function<Status(DocumentBatch* batch, bool* eof)>;
 // Called on the calling thread, in input order.
 using BatchSink = std::function<Status(const DocumentBatch& batch)>;
 using Tick = std::function<void()>;
+// Called on a worker thread for one batch, with that worker's own clone of
+// the prototype.
+using BatchWork = std::function<void(Fingerprinter& fingerprinter, DocumentBatch* batch)>;
 
 // Runs the pipeline to the end of the input or to the first error, which is
 // returned (a source error, else a sink error). REQUIRES: threads >= 1.
 Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
                               const BatchSink& sink, const Tick& tick);
+// The same with work() instead of fingerprinting each batch.
+Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
+                        const BatchSink& sink, const Tick& tick);
 
 }  // namespace simdex::tools
 

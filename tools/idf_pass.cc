@@ -1,11 +1,11 @@
 #include "tools/idf_pass.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
-#include <vector>
 
 #include "engine/io/input_stream.h"
+#include "tools/fingerprint_pipeline.h"
 #include "tools/progress.h"
 
 namespace simdex::tools {
@@ -40,16 +40,19 @@ Status LearnIdf(const DocumentInputArgs& input, const FingerprintOptions& option
                 std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats) {
   std::unique_ptr<IdfLearner> learner;
   SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, learn, &learner));
+  // The fingerprint pipeline's reader and workers, the workers finding each
+  // document's features; the learner counts them in input order.
   DocumentInputs inputs(input);
-  DocumentBatch batch;
-  std::vector<std::string_view> texts;
-  for (bool eof = false; !eof;) {
-    batch.size = 0;
-    SIMDEX_RETURN_IF_ERROR(inputs.Fill(&batch, &eof));
-    texts.clear();
-    for (size_t i = 0; i < batch.size; ++i) texts.push_back(batch.docs[i].text);
-    SIMDEX_RETURN_IF_ERROR(learner->AddBatch(texts));  // on learn.threads threads
-  }
+  const BatchSource source = [&](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
+  const BatchWork features = [](Fingerprinter& f, DocumentBatch* b) {
+    b->feature_hashes.resize(std::max(b->feature_hashes.size(), b->size));
+    for (size_t i = 0; i < b->size; ++i) f.FeatureHashes(b->docs[i].text, &b->feature_hashes[i]);
+  };
+  const BatchSink count = [&](const DocumentBatch& b) {
+    for (size_t i = 0; i < b.size; ++i) SIMDEX_RETURN_IF_ERROR(learner->AddFeatureHashes(b.feature_hashes[i]));
+    return Status::OK();
+  };
+  SIMDEX_RETURN_IF_ERROR(RunBatchPipeline(learner->features(), learn.threads, source, features, count, [] {}));
   SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
   *stats = learner->stats();
   return Status::OK();

@@ -24,9 +24,9 @@ Status CheckTwoPasses(const DocumentInputArgs& input, const std::string& what);
 std::string SpillDirectory(const std::string& tmpdir);
 
 // Reads every document of the inputs and learns their idf under options
-// (tokenizer, normalization, stop words, seed) within memory_bytes, a batch
-// of documents at a time, each batch's features found on learn.threads
-// threads (IdfLearner::AddBatch).
+// (tokenizer, normalization, stop words, seed) within memory_bytes, the
+// documents' features found by the fingerprint pipeline's workers
+// (tools/fingerprint_pipeline.h) on learn.threads threads.
 // REQUIRES: CheckTwoPasses(input) is OK.
 Status LearnIdf(const DocumentInputArgs& input, const FingerprintOptions& options, const IdfLearnerOptions& learn,
                 std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats);

@@ -47,7 +47,7 @@ struct IdfLearner::Rep {
   IdfLearnerStats stats;
 
   // Counts one document's distinct feature hashes.
-  Status Count(const std::vector<uint64_t>& distinct) {
+  Status Count(std::span<const uint64_t> distinct) {
     ++stats.documents;
     stats.document_features += distinct.size();
     return distinct.empty() ? sorter.status() : sorter.Add(distinct.data(), distinct.size());
@@ -155,6 +155,10 @@ Status IdfLearner::Finish(std::shared_ptr<const IdfTable>* table) {
   *table = std::make_shared<const IdfTable>(IdfTable::FromHashes(std::move(kept), r.seed, std::log(n_plus_1)));
   return Status::OK();
 }
+
+Status IdfLearner::AddFeatureHashes(std::span<const uint64_t> distinct) { return rep_->Count(distinct); }
+
+const Fingerprinter& IdfLearner::features() const { return *rep_->fingerprinter; }
 
 const IdfLearnerStats& IdfLearner::stats() const { return rep_->stats; }
 

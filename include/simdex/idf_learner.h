@@ -83,6 +83,13 @@ class IdfLearner {
   // Counts each of the documents, as Add() does, with their features found
   // on up to options.threads threads. REQUIRES: Finish() not called.
   Status AddBatch(std::span<const std::string_view> utf8_texts);
+  // Counts one document whose features were found elsewhere (on the
+  // caller's threads): `distinct` is what FeatureHashes() of a clone of
+  // features() gives for its text. REQUIRES: Finish() not called.
+  Status AddFeatureHashes(std::span<const uint64_t> distinct);
+  // The Fingerprinter whose FeatureHashes() Add() counts (the options'
+  // features, tf weights); Clone() it for other threads.
+  const Fingerprinter& features() const;
   // Ends the pass; *table is keyed by feature hash under the options' seed
   // (IdfTable::FromHashes). A table larger than half the memory bound is an
   // InvalidArgument naming both sizes. REQUIRES: called once.

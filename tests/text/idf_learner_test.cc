@@ -172,6 +172,25 @@ TEST(IdfLearner, AddBatchOnAnyNumberOfThreadsLearnsTheSameTable) {
   EXPECT_TRUE(IdfLearner::Create(FingerprintOptions(), {.threads = 0}, &learner).IsInvalidArgument());
 }
 
+TEST(IdfLearner, FeatureHashesFoundElsewhereCountAsTheirTexts) {
+  const std::vector<std::string> texts = RandomTexts(200, 40, 7);
+  std::shared_ptr<const IdfTable> want, got;
+  IdfLearnerStats want_stats;
+  ASSERT_TRUE(Learn(FingerprintOptions(), texts, size_t{64} << 20, &want, &want_stats).ok());
+  std::unique_ptr<IdfLearner> learner;
+  ASSERT_TRUE(IdfLearner::Create(FingerprintOptions(), {.tmpdir = TempDir()}, &learner).ok());
+  std::unique_ptr<Fingerprinter> clone = learner->features().Clone();
+  std::vector<uint64_t> hashes;
+  for (size_t i = texts.size(); i-- > 0;) {  // in reverse: the order does not matter
+    clone->FeatureHashes(texts[i], &hashes);
+    ASSERT_TRUE(learner->AddFeatureHashes(hashes).ok());
+  }
+  ASSERT_TRUE(learner->Finish(&got).ok());
+  EXPECT_EQ(learner->stats().document_features, want_stats.document_features);
+  ASSERT_EQ(got->hash_entries().size(), want->hash_entries().size());
+  EXPECT_TRUE(std::equal(got->hash_entries().begin(), got->hash_entries().end(), want->hash_entries().begin()));
+}
+
 TEST(IdfLearner, ATableBeyondHalfTheMemoryBoundIsRefused) {
   // 128 KiB: 4,096 entries of 16 bytes. 6,000 features, each in two documents.
   std::vector<std::string> texts;
