@@ -7,7 +7,8 @@
 //             version 2 adds the id map's offset, length and checksum at the end;
 //             version 3 stores each table's codec tag and parameter length
 //             before its parameters (versions 1 and 2: 33 bytes of card code
-//             lengths).
+//             lengths); version 4 adds the fingerprint profile (u32 length,
+//             bytes) at the end.
 #include "format/index_layout.h"
 
 #include <cstring>
@@ -170,6 +171,10 @@ void IndexMetadata::EncodeTo(std::string* dst, uint32_t version) const {
     PutFixed64(dst, id_map_length);
     PutFixed64(dst, id_map_checksum);
   }
+  if (version >= 4) {
+    PutFixed32(dst, static_cast<uint32_t>(profile.size()));
+    dst->append(profile);
+  }
 }
 
 Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version) {
@@ -248,6 +253,16 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint3
     id_map_offset = in.Read<uint64_t>();
     id_map_length = in.Read<uint64_t>();
     id_map_checksum = in.Read<uint64_t>();
+  }
+  profile.clear();
+  if (version >= 4) {
+    const uint32_t length = in.Read<uint32_t>();
+    if (in.ok() && length > kMaxProfileLength) {
+      return Status::Corruption("metadata: fingerprint profile of " + std::to_string(length) + " bytes (at most " +
+                                std::to_string(kMaxProfileLength) + ")");
+    }
+    const uint8_t* bytes = in.Take(length);
+    if (in.ok()) profile.assign(reinterpret_cast<const char*>(bytes), length);
   }
   if (!in.ok()) return Status::Corruption("metadata is truncated");
   if (id_map_length == 0 && (id_map_offset != 0 || id_map_checksum != 0)) {

@@ -19,8 +19,9 @@ namespace simdex::format {
 // The version this code writes, and the oldest it reads. Version 1 files
 // have no id map (their metadata ends with the id section's fields);
 // versions 1 and 2 have no codec tag (every table is the card codec's, its
-// 33 bytes of code lengths in place of the tag and parameters).
-inline constexpr uint32_t kFormatVersion = 3;
+// 33 bytes of code lengths in place of the tag and parameters); versions 1
+// to 3 have no fingerprint profile (it reads as "", unrecorded).
+inline constexpr uint32_t kFormatVersion = 4;
 inline constexpr uint32_t kOldestFormatVersion = 1;
 
 // 64 bytes at offset 0: magic, version, length, checksum.
@@ -77,10 +78,14 @@ struct IndexMetadata {
   uint64_t id_map_offset = 0;
   uint64_t id_map_length = 0;
   uint64_t id_map_checksum = 0;
+  // Version 4: the fingerprint profile of the entries (the engine's
+  // descriptor, include/simdex/fingerprint.h), opaque bytes here; "" when
+  // unrecorded. At most kMaxProfileLength bytes.
+  std::string profile;
 
   // Writes the fields of format `version` (the id map's only from 2 on, the
   // codec tags only from 3 on: before that every table must be the card
-  // codec's).
+  // codec's; the profile only from 4 on).
   void EncodeTo(std::string* dst, uint32_t version = kFormatVersion) const;
   // Decodes and checks every field that can be checked on its own (block
   // size, widths, k, table count and leading blocks, each table's codec and
@@ -89,6 +94,9 @@ struct IndexMetadata {
   // reader, which knows the file. `version` is the file header's.
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version = kFormatVersion);
 };
+
+// The longest fingerprint profile the metadata holds.
+inline constexpr uint32_t kMaxProfileLength = 4096;
 
 // XXH3-64 with seed 0, the section checksum of docs/format.md.
 uint64_t SectionChecksum(const void* data, size_t n);

@@ -16,6 +16,7 @@
 #include "engine/io/printable.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
+#include "simdex/profile.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
 #include "tools/output_checks.h"
@@ -83,6 +84,7 @@ struct InputTotals {
   uint64_t records = 0;
   uint64_t empty = 0;
   uint64_t skipped = 0;
+  ProfileCheck profiles;  // the inputs' one fingerprint profile, which the index records
 };
 
 // Feeds every record of one input file to the builder: numeric ids in
@@ -93,6 +95,8 @@ Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* bu
   options.skip_bad = args.skip_bad;
   std::unique_ptr<FingerprintFileReader> reader;
   SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+  SIMDEX_RETURN_IF_ERROR(totals->profiles.Add(reader->name(), reader->profile()));
+  SIMDEX_RETURN_IF_ERROR(builder->SetProfile(totals->profiles.profile()));
   std::vector<uint64_t> ids, fingerprints;
   auto flush = [&]() -> Status {
     Status s = builder->Add(ids, fingerprints);

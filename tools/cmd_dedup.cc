@@ -29,6 +29,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
+#include "simdex/profile.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/document_ids.h"
@@ -123,7 +124,8 @@ Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Ke
   return Status::OK();
 }
 
-Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, DedupBatch* batch, Progress* progress) {
+Status AddFingerprintFiles(const DedupArgs& args, ProfileCheck* profiles, Deduplicator* dedup, DedupBatch* batch,
+                           Progress* progress) {
   std::vector<uint64_t> documents;
   for (const std::string& path : args.input.inputs) {
     documents.push_back(0);
@@ -131,6 +133,7 @@ Status AddFingerprintFiles(const DedupArgs& args, Deduplicator* dedup, DedupBatc
     options.skip_bad = args.input.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
     SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+    SIMDEX_RETURN_IF_ERROR(profiles->Add(reader->name(), reader->profile()));
     FingerprintEntry entry;
     for (bool eof = false;;) {
       SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
@@ -321,19 +324,28 @@ int RunDedup(DedupArgs args) {
   s = Deduplicator::Create(options, &dedup);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
 
+  // The stored fingerprints and the batch's must be of one profile.
+  ProfileCheck profiles;
   std::vector<std::unique_ptr<IndexReader>> indexes;
   for (const std::string& path : args.against) {
     int exit_code = 0;
     indexes.emplace_back();
     if (!OpenIndexOrReport(kCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
-    s = dedup->AddIndex(indexes.back().get());
+    s = profiles.Add(path, indexes.back()->profile());
+    if (s.ok()) s = dedup->AddIndex(indexes.back().get());
     if (!s.ok()) return ReportError(kCommand, FileError(path, s), kExitUsage);
+  }
+  if (!fingerprints) {
+    std::string profile;
+    s = FingerprintProfile(text_options, &profile);
+    if (s.ok()) s = profiles.Add("the batch's text options", profile);
+    if (!s.ok()) return ReportError(kCommand, s, kExitUsage);
   }
 
   Progress progress(kCommand, !args.quiet);
   DedupBatch batch;
   SecondStageDocuments documents;
-  s = fingerprints ? AddFingerprintFiles(args, dedup.get(), &batch, &progress)
+  s = fingerprints ? AddFingerprintFiles(args, &profiles, dedup.get(), &batch, &progress)
                    : AddDocuments(args, text_options, keep, dedup.get(), &batch, &progress,
                                   second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();

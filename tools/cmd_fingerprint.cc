@@ -115,7 +115,7 @@ int RunFingerprint(FingerprintArgs args) {
 
   std::unique_ptr<FingerprintFileWriter> writer;
   s = FingerprintFileWriter::Open(args.output, args.binary ? FingerprintFileForm::kBinary : FingerprintFileForm::kText,
-                                  &writer);
+                                  prototype->profile(), &writer);
   if (!s.ok()) return ReportError("fingerprint", s);
 
   DocumentInputs inputs(args.input);

@@ -11,6 +11,7 @@
 
 #include "engine/io/json_text.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/profile.h"
 #include "simdex/service.h"
 #include "tools/commands.h"
 #include "tools/plural.h"
@@ -36,9 +37,11 @@ int RunImport(const ImportArgs& args) {
   std::vector<std::string> ids;
   std::vector<uint64_t> fps;
   uint64_t empty = 0;
+  ProfileCheck profiles;  // the files' one fingerprint profile
   for (const std::string& path : args.inputs) {
     std::unique_ptr<FingerprintFileReader> reader;
     s = FingerprintFileReader::Open(path, FingerprintFileReaderOptions(), &reader);
+    if (s.ok()) s = profiles.Add(reader->name(), reader->profile());
     if (!s.ok()) return ReportError(kCommand, FileError(path, s));
     FingerprintEntry e;
     for (bool eof = false;;) {
@@ -58,7 +61,7 @@ int RunImport(const ImportArgs& args) {
   std::unique_ptr<DocIdService> service;
   s = DocIdService::Open(options, &service);
   if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
-  s = service->Import(ids, fps);
+  s = service->Import(ids, fps, profiles.profile());
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet) {
     std::fprintf(stderr, "simdex import: %s imported into %s (%llu without a fingerprint skipped), %.1f s\n",

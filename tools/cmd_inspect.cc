@@ -9,6 +9,7 @@
 
 #include "simdex/index.h"
 #include "tools/commands.h"
+#include "tools/json_text.h"
 
 namespace simdex::tools {
 namespace {
@@ -89,6 +90,9 @@ std::string InspectJson(const IndexInfo& info) {
   root.Int("id_map_strings", info.id_map_strings);
   root.Int("id_map_bytes", info.id_map_bytes);
   root.Int("format_version", info.format_version);
+  // null when the index records no fingerprint profile.
+  if (info.profile.empty()) root.Key("profile").append("null");
+  else AppendJsonString(&root.Key("profile"), info.profile);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("bits_per_entry_total", static_cast<double>(info.total_bytes) * 8, entries);
   root.Ratio("entropy_bound_bits_per_entry", bound, 1);

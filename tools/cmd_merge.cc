@@ -17,6 +17,7 @@
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/merge.h"
+#include "simdex/profile.h"
 #include "tools/commands.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
@@ -74,13 +75,15 @@ struct Batch {
 };
 
 // Reads every record of the batch's fingerprint files; documents without a
-// fingerprint are counted in *empty.
-Status ReadBatch(const MergeArgs& args, Batch* out, uint64_t* skipped, uint64_t* empty) {
+// fingerprint are counted in *empty. Each file's profile must match
+// *profiles' (the old index's).
+Status ReadBatch(const MergeArgs& args, ProfileCheck* profiles, Batch* out, uint64_t* skipped, uint64_t* empty) {
   for (const std::string& path : args.inputs) {
     FingerprintFileReaderOptions options;
     options.skip_bad = args.skip_bad;
     std::unique_ptr<FingerprintFileReader> reader;
     SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
+    SIMDEX_RETURN_IF_ERROR(profiles->Add(reader->name(), reader->profile()));
     FingerprintEntry entry;
     for (bool eof = false;;) {
       SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
@@ -179,7 +182,10 @@ int RunMerge(const MergeArgs& args) {
   Progress progress(kCommand, !args.quiet);
   Batch batch;
   uint64_t skipped = 0, empty = 0, dropped = 0;
-  Status s = ReadBatch(args, &batch, &skipped, &empty);
+  ProfileCheck profiles;
+  Status s = profiles.Add(args.old, old->profile());
+  if (s.ok()) s = ReadBatch(args, &profiles, &batch, &skipped, &empty);
+  options.profile = profiles.profile();
   if (s.ok() && args.only_new) s = KeepNew(args, options, *old, &batch, &dropped);
   std::unique_ptr<IndexMerger> merger;
   if (s.ok()) s = IndexMerger::Create(old.get(), args.out, options, &merger);

@@ -30,6 +30,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
+#include "simdex/profile.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
 
@@ -69,10 +70,18 @@ bool IsHexArgument(const std::string& arg, uint64_t* fingerprint) {
 
 using QuerySink = std::function<Status(Query&&)>;
 
-// The documents of a fingerprint file, in order.
-Status ReadFingerprintFile(const std::string& path, const QuerySink& sink) {
+// What the queries are checked against: the index's fingerprint profile.
+struct IndexProfile {
+  std::string name;     // the index file, for messages
+  std::string profile;  // "" when it records none
+};
+
+// The documents of a fingerprint file, in order; refused when the file
+// records a profile other than the index's.
+Status ReadFingerprintFile(const std::string& path, const IndexProfile& index, const QuerySink& sink) {
   std::unique_ptr<FingerprintFileReader> reader;
   SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, {}, &reader));
+  SIMDEX_RETURN_IF_ERROR(CheckSameProfile(index.name, index.profile, reader->name(), reader->profile()));
   FingerprintEntry entry;
   for (bool eof = false;;) {
     SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
@@ -107,14 +116,15 @@ Status ReadFingerprintLines(const std::string& path, const QuerySink& sink) {
 }
 
 // The queries of a file or standard input, by what it holds.
-Status ReadQueries(const std::string& path, const QuerySink& sink) {
+Status ReadQueries(const std::string& path, const IndexProfile& index, const QuerySink& sink) {
   BatchFormat format;
   SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
   if (format == BatchFormat::kJsonl) {
     return Status::InvalidArgument(io::DisplayName(path) +
                                    " holds JSON documents, not fingerprints (simdex fingerprint makes them)");
   }
-  return format == BatchFormat::kFingerprints ? ReadFingerprintFile(path, sink) : ReadFingerprintLines(path, sink);
+  return format == BatchFormat::kFingerprints ? ReadFingerprintFile(path, index, sink)
+                                              : ReadFingerprintLines(path, sink);
 }
 
 // Ids are printed as numbers, or for an index of string ids as the strings.
@@ -204,9 +214,10 @@ int RunQuery(const QueryArgs& args) {
     return batch.size() == kBatchSize ? SearchAndPrint(*reader, args, k, &batch) : Status::OK();
   };
   Status s;
+  const IndexProfile index{args.index, reader->profile()};
   for (size_t i = 0; s.ok() && i < sources.size(); ++i) {
     if (is_hex[i]) s = add(Query{hex[i], "", ""});
-    else s = ReadQueries(sources[i], add);
+    else s = ReadQueries(sources[i], index, add);
   }
   if (s.ok() && !batch.empty()) s = SearchAndPrint(*reader, args, k, &batch);
   if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");

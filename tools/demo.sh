@@ -83,7 +83,7 @@ done
 echo
 echo "== 5. A new batch against a stored corpus (the source documents' second step): the documents with"
 echo "      odd ids are the stored corpus (an index), those with even ids the new batch"
-awk -F'\t' '$1 % 2 == 1' "$out/sample.fp" >"$out/stored.fp"
+awk -F'\t' 'NR == 1 || $1 % 2 == 1' "$out/sample.fp" >"$out/stored.fp"
 awk 'NR % 2 == 0' "$sample" >"$out/batch.jsonl"  # line N holds id N
 echo "\$ $simdex build --quiet --out $out/stored.sdx $out/stored.fp"
 "$simdex" build --quiet --out "$out/stored.sdx" "$out/stored.fp"

@@ -205,6 +205,16 @@ simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) 
   });
 }
 
+char* simdex_index_profile(const simdex_index* idx) {
+  if (idx == nullptr) return nullptr;
+  try {
+    const std::string profile = idx->index->Current()->profile();
+    return profile.empty() ? nullptr : CopyString(profile);
+  } catch (...) {  // std::bad_alloc: no exception crosses the C boundary
+    return nullptr;
+  }
+}
+
 int simdex_index_has_string_ids(const simdex_index* idx) {
   return idx != nullptr && idx->index->Current()->has_string_ids() ? 1 : 0;
 }

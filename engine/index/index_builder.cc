@@ -25,6 +25,7 @@
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
+#include "simdex/profile.h"
 
 namespace simdex {
 
@@ -153,6 +154,7 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
   }
   SIMDEX_RETURN_IF_ERROR(index::CheckCodecOption(options.codec));
   if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  SIMDEX_RETURN_IF_ERROR(CheckProfileText(options.profile));
   if (path.empty()) return Status::InvalidArgument("no output path");
   auto rep = std::make_unique<Rep>();
   rep->path = path;
@@ -224,6 +226,18 @@ Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t
     if (!r.status.ok()) return r.status;
   }
   r.stats.entries += ids.size();
+  return Status::OK();
+}
+
+static_assert(kMaxProfileLength == format::kMaxProfileLength, "the metadata holds every profile CheckProfileText allows");
+
+Status IndexBuilder::SetProfile(std::string_view profile) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("SetProfile() after Finish()");
+  Status s = CheckProfileText(profile);
+  if (!s.ok()) return r.status = s;
+  r.options.profile.assign(profile);
   return Status::OK();
 }
 

@@ -327,6 +327,7 @@ Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   return Status::OK();
 }
 uint64_t IndexReader::entries() const { return rep_->meta.entries; }
+const std::string& IndexReader::profile() const { return rep_->meta.profile; }
 
 double EntropyBoundBitsPerEntry(uint64_t n) {
   if (n == 0) return 0;
@@ -367,6 +368,7 @@ IndexInfo IndexReader::Info() const {
   info.id_map_strings = IdStringCount();
   info.id_map_bytes = m.id_map_length;
   info.format_version = rep_->format_version;
+  info.profile = m.profile;
   info.total_bytes = rep_->file->size();
   info.entropy_bound_bits_per_entry = EntropyBoundBitsPerEntry(m.entries);
   return info;

@@ -38,6 +38,7 @@ IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile
     : options_(options), out_(std::move(out)) {
   meta_.block_size = options.block_size;
   meta_.restarts = static_cast<uint8_t>(options.restarts);
+  meta_.profile = options.profile;
   meta_.k = static_cast<uint8_t>(options.scheme.k());
   for (int w : options.scheme.widths()) meta_.widths.push_back(static_cast<uint8_t>(w));
 }

@@ -60,7 +60,7 @@ Status DetectBatchFormat(const std::string& path, BatchFormat* out) {
   bool complete = false;
   const std::string_view line = FirstLine(head, /*eof=*/true, &complete);
   const size_t first = line.find_first_not_of(" \t");
-  if (IsFingerprintLine(line)) *out = BatchFormat::kFingerprints;
+  if (line.starts_with(io::kTextProfilePrefix) || IsFingerprintLine(line)) *out = BatchFormat::kFingerprints;
   else if (first != std::string_view::npos && line[first] == '{') *out = BatchFormat::kJsonl;
   else *out = BatchFormat::kLines;
   return Status::OK();

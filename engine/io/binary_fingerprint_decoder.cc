@@ -4,6 +4,7 @@
 #include <new>
 
 #include "engine/io/fingerprint_file_format.h"
+#include "simdex/profile.h"
 
 namespace simdex::io {
 
@@ -31,14 +32,35 @@ Status BinaryFingerprintDecoder::Start() {
   }
   BinaryHeader header;
   header.DecodeFrom(input_->data());
-  if (header.version != kBinaryVersion) {
+  if (header.version != kBinaryVersion && header.version != kBinaryProfileVersion) {
     return Corrupt(8, "unsupported version " + std::to_string(header.version) + " (this reader knows " +
-                          std::to_string(kBinaryVersion) + ")");
+                          std::to_string(kBinaryVersion) + " and " + std::to_string(kBinaryProfileVersion) + ")");
   }
   if (header.flags != 0) return Corrupt(12, "unknown flags " + std::to_string(header.flags));
   XXH3_64bits_update(hash_, input_->data(), BinaryHeader::kEncodedLength);
   input_->Consume(BinaryHeader::kEncodedLength);
+  if (header.version == kBinaryProfileVersion) SIMDEX_RETURN_IF_ERROR(ReadProfile());
   stats_.bytes = input_->offset();
+  return Status::OK();
+}
+
+Status BinaryFingerprintDecoder::ReadProfile() {
+  const uint64_t at = input_->offset();
+  SIMDEX_RETURN_IF_ERROR(input_->Fill(4));
+  if (input_->size() < 4) return Corrupt(at, "truncated: the file ends inside the profile length");
+  const uint32_t length = format::DecodeFixed32(input_->data());
+  if (length == 0 || length > kMaxProfileLength) {
+    return Corrupt(at, "profile length " + std::to_string(length) + " is not 1.." +
+                           std::to_string(kMaxProfileLength));
+  }
+  SIMDEX_RETURN_IF_ERROR(input_->Fill(4 + length));
+  if (input_->size() < 4 + length) return Corrupt(at + 4, "truncated: the file ends inside the profile");
+  std::string_view profile(input_->data() + 4, length);
+  Status s = CheckProfileText(profile);
+  if (!s.ok()) return Corrupt(at + 4, s.message());
+  profile_.assign(profile);
+  XXH3_64bits_update(hash_, input_->data(), 4 + length);
+  input_->Consume(4 + length);
   return Status::OK();
 }
 

@@ -29,6 +29,8 @@ class BinaryFingerprintDecoder : public FingerprintFileReader::Decoder {
   FingerprintFileForm form() const override { return FingerprintFileForm::kBinary; }
 
  private:
+  // Version 2: the profile length and bytes after the header.
+  Status ReadProfile();
   // "<name>: byte <offset>: <what>" as a Corruption.
   Status Corrupt(uint64_t offset, const std::string& what) const;
   // Checks the trailer at the start of the window, the whole remaining input.

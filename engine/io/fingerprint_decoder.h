@@ -3,6 +3,8 @@
 #ifndef SIMDEX_ENGINE_IO_FINGERPRINT_DECODER_H_
 #define SIMDEX_ENGINE_IO_FINGERPRINT_DECODER_H_
 
+#include <string>
+
 #include "simdex/fingerprint_file.h"
 
 namespace simdex {
@@ -16,9 +18,12 @@ class FingerprintFileReader::Decoder {
   virtual Status Next(FingerprintEntry* out, bool* eof) = 0;
   virtual FingerprintFileForm form() const = 0;
   const FingerprintFileStats& stats() const { return stats_; }
+  // The profile the file records ("" for none); known once the decoder started.
+  const std::string& profile() const { return profile_; }
 
  protected:
   FingerprintFileStats stats_;
+  std::string profile_;
 };
 
 }  // namespace simdex

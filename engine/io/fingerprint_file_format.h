@@ -2,16 +2,22 @@
 //
 //   offset  size  field
 //   0       8     magic "SDXFPv1\0"
-//   8       4     version, u32 LE (1)
+//   8       4     version, u32 LE (1, or 2 with a profile)
 //   12      4     flags, u32 LE (0; other values are rejected)
-//   16      16*N  records: id u64 LE, fingerprint u64 LE
-//   16+16N  8     record count N, u64 LE
-//   24+16N  8     count of empty documents left out, u64 LE
-//   32+16N  8     XXH3-64 (seed 0) of bytes [0, 32+16N), u64 LE
-//   40+16N  8     end magic "SDXFPend"
+//   version 2 only:
+//   16      4     profile length P, u32 LE (1..4096)
+//   20      P     the fingerprint profile (printable ASCII, include/simdex/profile.h)
+//   then, at H = 16 (version 1) or 20 + P (version 2):
+//   H       16*N  records: id u64 LE, fingerprint u64 LE
+//   H+16N   8     record count N, u64 LE
+//   H+8+16N 8     count of empty documents left out, u64 LE
+//   H+16+16N 8    XXH3-64 (seed 0) of every byte before it, u64 LE
+//   H+24+16N 8    end magic "SDXFPend"
 //
-// The checksum covers the header and both counts as well as the records, so
-// that a change to any byte before it is detected.
+// The checksum covers the header, the profile and both counts as well as
+// the records, so that a change to any byte before it is detected.
+//
+// The text form's profile is its first line: "#simdex-profile\t<profile>".
 #ifndef SIMDEX_ENGINE_IO_FINGERPRINT_FILE_FORMAT_H_
 #define SIMDEX_ENGINE_IO_FINGERPRINT_FILE_FORMAT_H_
 
@@ -26,6 +32,8 @@ namespace simdex::io {
 inline constexpr std::string_view kBinaryMagic{"SDXFPv1\0", 8};
 inline constexpr std::string_view kBinaryEndMagic{"SDXFPend", 8};
 inline constexpr uint32_t kBinaryVersion = 1;
+inline constexpr uint32_t kBinaryProfileVersion = 2;
+inline constexpr std::string_view kTextProfilePrefix{"#simdex-profile\t"};
 inline constexpr size_t kBinaryRecordSize = 16;
 
 struct BinaryHeader {

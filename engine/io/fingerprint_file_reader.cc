@@ -29,7 +29,9 @@ Status FingerprintFileReader::Open(const std::string& path, const FingerprintFil
     SIMDEX_RETURN_IF_ERROR(binary->Start());
     decoder = std::move(binary);
   } else {
-    decoder = std::make_unique<io::TextFingerprintDecoder>(std::move(input), name, options);
+    auto text = std::make_unique<io::TextFingerprintDecoder>(std::move(input), name, options);
+    SIMDEX_RETURN_IF_ERROR(text->Start());
+    decoder = std::move(text);
   }
   out->reset(new FingerprintFileReader(std::move(decoder), std::move(name)));
   return Status::OK();
@@ -46,5 +48,6 @@ FingerprintFileForm FingerprintFileReader::form() const { return decoder_->form(
 const FingerprintFileStats& FingerprintFileReader::stats() const { return decoder_->stats(); }
 
 const std::string& FingerprintFileReader::name() const { return name_; }
+const std::string& FingerprintFileReader::profile() const { return decoder_->profile(); }
 
 }  // namespace simdex

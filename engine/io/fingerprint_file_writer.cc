@@ -13,6 +13,7 @@
 #include "engine/io/output_stream.h"
 #include "engine/io/string_id.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/profile.h"
 
 namespace simdex {
 
@@ -49,14 +50,18 @@ namespace {
 
 class TextEncoder : public FingerprintFileWriter::Encoder {
  public:
-  using Encoder::Encoder;
+  TextEncoder(std::unique_ptr<io::OutputStream> out, std::string_view profile) : Encoder(std::move(out)) {
+    if (profile.empty()) return;
+    buf_.append(io::kTextProfilePrefix).append(profile).push_back('\n');
+    first_line_ = false;
+  }
 
   Status Add(uint64_t id, uint64_t fingerprint) override {
     AppendId(id);
     return AppendFingerprint(fingerprint);
   }
   Status Add(std::string_view id, uint64_t fingerprint) override {
-    AppendStringId(id);
+    SIMDEX_RETURN_IF_ERROR(AppendStringId(id));
     return AppendFingerprint(fingerprint);
   }
 
@@ -65,7 +70,7 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
     return AppendEmpty(reason);
   }
   Status AddEmpty(std::string_view id, std::string_view reason) override {
-    AppendStringId(id);
+    SIMDEX_RETURN_IF_ERROR(AppendStringId(id));
     return AppendEmpty(reason);
   }
 
@@ -73,12 +78,18 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
 
  private:
   // "<id>\t". Readers drop a byte order mark (U+FEFF) at the very start of
-  // a file, so a first id that begins with one gets one more in front.
-  void AppendStringId(std::string_view id) {
+  // a file, so a first id that begins with one gets one more in front; a
+  // first line that readers would take for a profile is refused.
+  Status AppendStringId(std::string_view id) {
     constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    if (first_line_ && id == io::kTextProfilePrefix.substr(0, io::kTextProfilePrefix.size() - 1)) {
+      return Status::InvalidArgument("the id \"" + std::string(id) +
+                                     "\" cannot start a text fingerprint file (it marks a profile line)");
+    }
     if (first_line_ && id.starts_with(kByteOrderMark)) buf_.append(kByteOrderMark);
     first_line_ = false;
     buf_.append(id).push_back('\t');
+    return Status::OK();
   }
   void AppendId(uint64_t id) {
     first_line_ = false;
@@ -116,13 +127,19 @@ Status NoStringIds(std::string_view id) {
 
 class BinaryEncoder : public FingerprintFileWriter::Encoder {
  public:
-  explicit BinaryEncoder(std::unique_ptr<io::OutputStream> out)
+  BinaryEncoder(std::unique_ptr<io::OutputStream> out, std::string_view profile)
       : Encoder(std::move(out)), hash_(XXH3_createState()) {
     if (hash_ == nullptr) throw std::bad_alloc();
     XXH3_64bits_reset(hash_);
+    io::BinaryHeader h;
+    if (!profile.empty()) h.version = io::kBinaryProfileVersion;
     char header[io::BinaryHeader::kEncodedLength];
-    io::BinaryHeader().EncodeTo(header);
+    h.EncodeTo(header);
     buf_.append(header, sizeof(header));
+    if (!profile.empty()) {
+      format::PutFixed32(&buf_, static_cast<uint32_t>(profile.size()));
+      buf_.append(profile);
+    }
   }
   ~BinaryEncoder() override { XXH3_freeState(hash_); }
 
@@ -174,13 +191,19 @@ FingerprintFileWriter::~FingerprintFileWriter() = default;
 
 Status FingerprintFileWriter::Open(const std::string& path, FingerprintFileForm form,
                                    std::unique_ptr<FingerprintFileWriter>* out) {
+  return Open(path, form, "", out);
+}
+
+Status FingerprintFileWriter::Open(const std::string& path, FingerprintFileForm form, std::string_view profile,
+                                   std::unique_ptr<FingerprintFileWriter>* out) {
+  SIMDEX_RETURN_IF_ERROR(CheckProfileText(profile));
   std::unique_ptr<io::OutputStream> stream;
   SIMDEX_RETURN_IF_ERROR(io::OutputStream::Open(path, &stream));
   std::unique_ptr<Encoder> encoder;
   if (form == FingerprintFileForm::kBinary) {
-    encoder = std::make_unique<BinaryEncoder>(std::move(stream));
+    encoder = std::make_unique<BinaryEncoder>(std::move(stream), profile);
   } else {
-    encoder = std::make_unique<TextEncoder>(std::move(stream));
+    encoder = std::make_unique<TextEncoder>(std::move(stream), profile);
   }
   out->reset(new FingerprintFileWriter(std::move(encoder)));
   return Status::OK();

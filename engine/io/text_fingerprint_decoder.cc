@@ -3,8 +3,10 @@
 #include <array>
 
 #include "engine/io/decimal.h"
+#include "engine/io/fingerprint_file_format.h"
 #include "engine/io/printable.h"
 #include "engine/io/string_id.h"
+#include "simdex/profile.h"
 
 namespace simdex::io {
 
@@ -78,6 +80,24 @@ TextFingerprintDecoder::TextFingerprintDecoder(std::unique_ptr<BufferedInput> in
       name_(std::move(name)),
       lines_(input_.get(), kMaxLine),
       bad_(options.skip_bad, options.max_errors_kept) {}
+
+Status TextFingerprintDecoder::Start() {
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  SIMDEX_RETURN_IF_ERROR(input_->Fill(kByteOrderMark.size() + kTextProfilePrefix.size()));
+  std::string_view head(input_->data(), input_->size());
+  if (head.starts_with(kByteOrderMark)) head.remove_prefix(kByteOrderMark.size());
+  if (!head.starts_with(kTextProfilePrefix)) return Status::OK();
+  std::string_view line;
+  bool eof = false;
+  Status s = lines_.Next(&line, &eof);
+  if (s.ok() && line.starts_with(kByteOrderMark)) line.remove_prefix(kByteOrderMark.size());
+  if (s.ok()) s = CheckProfileText(line.substr(kTextProfilePrefix.size()));
+  if (s.ok() && line.size() == kTextProfilePrefix.size()) s = Status::InvalidArgument("the profile is empty");
+  if (!s.ok()) return Status::InvalidArgument(name_ + ":1: bad profile line: " + s.message());
+  profile_.assign(line.substr(kTextProfilePrefix.size()));
+  stats_.bytes = lines_.end_offset();
+  return Status::OK();
+}
 
 Status TextFingerprintDecoder::Bad(const Status& s) {
   SIMDEX_RETURN_IF_ERROR(bad_.Handle(s.WithContext(name_ + ":" + std::to_string(lines_.line_number()))));

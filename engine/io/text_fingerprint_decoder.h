@@ -25,6 +25,9 @@ class TextFingerprintDecoder : public FingerprintFileReader::Decoder {
  public:
   TextFingerprintDecoder(std::unique_ptr<BufferedInput> input, std::string name,
                          const FingerprintFileReaderOptions& options);
+  // Reads the profile line ("#simdex-profile\t<profile>") if the file
+  // starts with one. A malformed one is an error naming line 1.
+  Status Start();
   Status Read(FingerprintRecord* out, size_t max, size_t* n) override;
   Status Next(FingerprintEntry* out, bool* eof) override;
   FingerprintFileForm form() const override { return FingerprintFileForm::kText; }

@@ -35,6 +35,7 @@
 #include "format/id_map.h"
 #include "format/packed_ints.h"
 #include "simdex/merge.h"
+#include "simdex/profile.h"
 
 namespace simdex {
 
@@ -153,6 +154,12 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   rep->build.scheme = old->scheme();
   rep->build.block_size = info.block_size;
   rep->build.restarts = info.restarts;
+  // One profile for the old entries and the added ones.
+  ProfileCheck profiles;
+  SIMDEX_RETURN_IF_ERROR(profiles.Add("the old index", old->profile()));
+  SIMDEX_RETURN_IF_ERROR(profiles.Add("the entries added", options.profile));
+  SIMDEX_RETURN_IF_ERROR(CheckProfileText(profiles.profile()));
+  rep->build.profile = profiles.profile();
   // The old index's codec when all its tables share one, else a choice per
   // table again.
   rep->build.codec = index::kAutoCodec;

@@ -6,6 +6,7 @@
 // releases its lock bit with a relaxed store, which ThreadSanitizer reports
 // as a race with the next store.)
 #include "simdex/reloading_index.h"
+#include "simdex/profile.h"
 
 #include <sys/stat.h>
 
@@ -90,6 +91,10 @@ Status ReloadingIndex::Rep::OpenChecked(std::unique_ptr<IndexReader>* out) const
       (reader->scheme().widths() != now.widths() || reader->scheme().k() != now.k())) {
     return Status::InvalidArgument(path + ": the new file's scheme " + reader->scheme().Name() +
                                    " is not the serving index's " + now.Name());
+  }
+  if (options.require_same_profile) {
+    SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the serving index", old->profile(), path + " (the new file)",
+                                            reader->profile()));
   }
   *out = std::move(reader);
   return Status::OK();

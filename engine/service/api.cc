@@ -299,6 +299,8 @@ HttpResponse Api::Stats() const {
   }
   out.append(",\"last_error\":");
   io::AppendJsonString(&out, s.last_error);
+  out.append(",\"profile\":");
+  io::AppendJsonString(&out, service_->profile());
   out.push_back('}');
   return Json(std::move(out), Route::kStats);
 }

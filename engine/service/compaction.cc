@@ -25,6 +25,7 @@ Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq
   if (record->entries == 0) return Status::OK();
   BuildOptions options;
   options.scheme = delta.scheme();
+  options.profile = work.profile;
   options.memory_bytes = work.memory_bytes;
   options.threads = work.threads;
   std::unique_ptr<IndexBuilder> builder;
@@ -58,6 +59,7 @@ Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_s
   MergeOptions options;
   options.memory_bytes = work.memory_bytes;
   options.threads = work.threads;
+  options.profile = work.profile;
   std::unique_ptr<IndexMerger> merger;
   SIMDEX_RETURN_IF_ERROR(IndexMerger::Create(older.reader.get(), work.dir + "/" + name, options, &merger));
   // The older file's expired entries are a prefix of its seqs.

@@ -22,6 +22,7 @@ struct FileWork {
   std::string dir;         // where files go
   size_t memory_bytes = size_t{256} << 20;
   int threads = 1;
+  std::string profile;     // the fingerprint profile the files record
 };
 
 // Writes the first `count` entries of `delta` whose seq is >= min_seq to

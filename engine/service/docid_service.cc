@@ -269,14 +269,20 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   SIMDEX_RETURN_IF_ERROR(SchemeUnchanged(options.title_scheme, r.schemes[kTitle], "title"));
   r.ks[kContent] = options.k;
   r.ks[kTitle] = options.k_title;
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options.fingerprint, &fingerprinter));
+  r.profile = fingerprinter->profile();
+  r.fingerprinters.Reset(std::move(fingerprinter));
+  // The stored fingerprints and the new ones must be comparable; a state
+  // made before profiles were recorded (manifest version 2) records none.
+  if (!found) r.manifest.profile = r.profile;
+  SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service state in " + options.data_dir, r.manifest.profile,
+                                          "the service's fingerprint options", r.profile));
   if (!found) {
     service::Store::Batch batch(*r.store);
     batch.PutManifest(r.manifest);
     SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/true));
   }
-  std::unique_ptr<Fingerprinter> fingerprinter;
-  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options.fingerprint, &fingerprinter));
-  r.fingerprinters.Reset(std::move(fingerprinter));
   if (!options.confirm.empty()) {
     ConfirmOptions confirm;
     SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(options.confirm, &confirm));
@@ -549,6 +555,8 @@ Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vecto
   for (const OnlineMatch& m : found) out->push_back(ServiceMatch{service::MixSeq(m.seq), m.fingerprint, m.distance});
   return Status::OK();
 }
+
+const std::string& DocIdService::profile() const { return rep_->profile; }
 
 FingerprintResult DocIdService::FingerprintText(std::string_view text) const {
   return rep_->fingerprinters.Acquire()->Fingerprint(text);

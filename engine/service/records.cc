@@ -176,7 +176,7 @@ Status DocRecord::DecodeFrom(std::string_view in) {
 }
 
 void Manifest::EncodeTo(std::string* out) const {
-  out->push_back(2);  // version; 1 had no retained_seq
+  out->push_back(3);  // version; 1 had no retained_seq, 2 no profile
   format::PutFixed64(out, compacted_seq);
   format::PutFixed64(out, url_pruned_seq);
   format::PutFixed64(out, retained_seq);
@@ -191,12 +191,13 @@ void Manifest::EncodeTo(std::string* out) const {
     format::PutFixed64(out, f.max_seq);
     format::PutFixed64(out, f.entries);
   }
+  PutString(out, profile);
 }
 
 Status Manifest::DecodeFrom(std::string_view in) {
   Reader r(in, "manifest");
   const uint8_t version = r.U8();
-  if (version != 1 && version != 2) return Status::NotSupported("manifest version " + std::to_string(version));
+  if (version < 1 || version > 3) return Status::NotSupported("manifest version " + std::to_string(version));
   compacted_seq = r.U64();
   url_pruned_seq = r.U64();
   retained_seq = version >= 2 ? r.U64() : 0;
@@ -215,6 +216,7 @@ Status Manifest::DecodeFrom(std::string_view in) {
     if (r.failed()) break;  // reported below
     files.push_back(std::move(f));
   }
+  profile = version >= 3 ? r.Str() : std::string();
   SIMDEX_RETURN_IF_ERROR(r.Finish());
   for (const FileRecord& f : files) {
     if (f.field > 1 || f.name.empty() || f.name.find('/') != std::string::npos || f.min_seq > f.max_seq) {

@@ -95,6 +95,9 @@ struct Manifest {
   std::string content_scheme;
   std::string title_scheme;
   std::vector<FileRecord> files;
+  // The fingerprint profile of every title and content fingerprint stored
+  // (include/simdex/profile.h); "" in a state made before version 3.
+  std::string profile;
 
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);

@@ -151,7 +151,7 @@ Status DocIdService::Rep::WriteFrozen() {
     }
   }
   const uint64_t cutoff = Cutoff(std::max(Now(), timeline.last_second()), upto);
-  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads};
+  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
   std::vector<FileRecord> add;
   Status s;
   for (int field : {kTitle, kContent}) {
@@ -188,7 +188,7 @@ Status DocIdService::Rep::ExpireAndMerge() {
     SIMDEX_RETURN_IF_ERROR(InstallFiles(expired, {}, 0, 0));
     expired_files.fetch_add(expired.size(), std::memory_order_relaxed);
   }
-  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads};
+  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
   for (int field : {kTitle, kContent}) {
     for (;;) {
       const auto snap = Snapshot();
@@ -324,8 +324,10 @@ Status DocIdService::Compact() {
   return rep_->CompactLocked(/*force=*/true);
 }
 
-Status DocIdService::Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints) {
+Status DocIdService::Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints,
+                            std::string_view profile) {
   Rep& r = *rep_;
+  SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service", r.profile, "the fingerprints imported", profile));
   if (id_json.size() != fingerprints.size()) {
     return Status::InvalidArgument("Import: " + std::to_string(id_json.size()) + " ids for " +
                                    std::to_string(fingerprints.size()) + " fingerprints");
@@ -366,6 +368,7 @@ Status DocIdService::Import(std::span<const std::string> id_json, std::span<cons
   BuildOptions options;
   options.scheme = r.schemes[kContent];
   options.threads = std::max(1, r.options.build_threads);
+  options.profile = r.manifest.profile;
   std::unique_ptr<IndexBuilder> builder;
   SIMDEX_RETURN_IF_ERROR(IndexBuilder::Create(r.index_dir + "/" + name, options, &builder));
   constexpr size_t kSlice = size_t{1} << 16;

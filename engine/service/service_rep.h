@@ -29,6 +29,7 @@
 #include "engine/service/store.h"
 #include "engine/service/timeline.h"
 #include "simdex/confirm.h"
+#include "simdex/profile.h"
 #include "simdex/fingerprint.h"
 #include "simdex/service.h"
 
@@ -56,6 +57,7 @@ struct DocIdService::Rep {
 
   // Neither is safe for concurrent use: pools of clones.
   service::ClonePool<Fingerprinter> fingerprinters;
+  std::string profile;  // the fingerprinters' profile (include/simdex/profile.h)
   service::ClonePool<Confirmer> confirmers;  // empty without options.confirm
   int k_short = 0;
 

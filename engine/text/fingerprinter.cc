@@ -12,6 +12,7 @@
 #include "engine/compat/python_simhash.h"
 #include "engine/text/bit_sums.h"
 #include "engine/text/feature_extractor.h"
+#include "engine/text/profile.h"
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
 #include "simdex/fingerprint.h"
@@ -78,6 +79,7 @@ uint32_t Saturate32(uint64_t v) {
 
 struct Fingerprinter::Rep {
   FingerprintOptions options;
+  std::string profile;  // include/simdex/profile.h
   // Exactly one of the two feature sources: the simdex pipeline, or the
   // python-simhash profile (options.compat == kPythonSimhash).
   std::unique_ptr<text::FeatureExtractor> extractor;
@@ -202,6 +204,7 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   if (options.compat == Compat::kPythonSimhash) {
     auto rep = std::make_unique<Rep>();
     rep->options = options;
+    rep->profile = "python-simhash";
     out->reset(new Fingerprinter(std::move(rep)));
     return Status::OK();
   }
@@ -220,6 +223,7 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
   auto rep = std::make_unique<Rep>();
   rep->options = options;
+  SIMDEX_RETURN_IF_ERROR(text::DescribeProfile(options, &rep->profile));
   SIMDEX_RETURN_IF_ERROR(text::FeatureExtractor::Create(config, &rep->extractor));
   out->reset(new Fingerprinter(std::move(rep)));
   return Status::OK();
@@ -231,11 +235,13 @@ Fingerprinter::~Fingerprinter() = default;
 std::unique_ptr<Fingerprinter> Fingerprinter::Clone() const {
   auto rep = std::make_unique<Rep>();
   rep->options = rep_->options;
+  rep->profile = rep_->profile;
   if (rep_->extractor) rep->extractor = rep_->extractor->Clone();
   return std::unique_ptr<Fingerprinter>(new Fingerprinter(std::move(rep)));
 }
 
 const FingerprintOptions& Fingerprinter::options() const { return rep_->options; }
+const std::string& Fingerprinter::profile() const { return rep_->profile; }
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
   if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);

@@ -1,5 +1,8 @@
 // IdfTable: idf values by term, loaded from `term<TAB>idf` files.
+#include <xxhash.h>
+
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -50,6 +53,29 @@ void IdfTable::Set(std::string term, double idf) { rep_->idf[std::move(term)] = 
 double IdfTable::Lookup(std::string_view term) const {
   auto it = rep_->idf.find(term);
   return it == rep_->idf.end() ? default_idf_ : it->second;
+}
+
+uint64_t IdfTable::ContentHash(uint64_t seed) const {
+  std::vector<std::pair<uint64_t, double>> keyed;
+  if (rep_->keyed_by_hash) {
+    keyed = rep_->by_hash;
+  } else {
+    keyed.reserve(rep_->idf.size());
+    for (const auto& [term, idf] : rep_->idf) keyed.emplace_back(XXH3_64bits_withSeed(term.data(), term.size(), seed), idf);
+    std::sort(keyed.begin(), keyed.end());
+  }
+  // Little-endian u64s: default idf's bits, then (key, idf bits) pairs.
+  std::string bytes;
+  bytes.reserve(8 + 16 * keyed.size());
+  auto put64 = [&bytes](uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>(v >> (8 * i)));
+  };
+  put64(std::bit_cast<uint64_t>(default_idf_));
+  for (const auto& [key, idf] : keyed) {
+    put64(key);
+    put64(std::bit_cast<uint64_t>(idf));
+  }
+  return XXH3_64bits(bytes.data(), bytes.size());
 }
 
 size_t IdfTable::size() const { return rep_->keyed_by_hash ? rep_->by_hash.size() : rep_->idf.size(); }

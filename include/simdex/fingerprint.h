@@ -128,6 +128,13 @@ class IdfTable {
   double default_idf() const { return default_idf_; }
   void set_default_idf(double v) { default_idf_ = v; }
   size_t size() const;
+  // XXH3-64 of what the fingerprints of `seed` read from the table: its
+  // entries keyed by feature hash (a term's key is XXH3-64 of its UTF-8
+  // bytes with `seed`, as a table made by FromHashes is keyed), sorted, with
+  // their idf values and default_idf(). A file that `simdex idf` wrote and
+  // the table `--idf auto` learned for the same batch hash alike. The
+  // profile names the table by it (include/simdex/profile.h).
+  uint64_t ContentHash(uint64_t seed) const;
 
   IdfTable();
   ~IdfTable();
@@ -204,6 +211,9 @@ class Fingerprinter {
   ~Fingerprinter();
   std::unique_ptr<Fingerprinter> Clone() const;
   const FingerprintOptions& options() const;
+  // The profile of this fingerprinter's fingerprints
+  // (include/simdex/profile.h), e.g. "simdex-fp/3 words ... seed:0".
+  const std::string& profile() const;
 
   // Fingerprint of UTF-8 text. Never fails: invalid UTF-8 is replaced and
   // counted; a text with no features comes back empty with a reason.

@@ -10,10 +10,16 @@
 // 4096 bytes of UTF-8 without control characters: "https://a.example/x").
 // Readers also accept fingerprints written by other tools: 1 to 16 hex
 // digits, with or without a "0x" prefix.
-// Binary form: a 16-byte header ("SDXFPv1\0", version, flags), 16-byte
-// records (u64 id, u64 fingerprint, little-endian), and a 32-byte trailer
-// (record count, count of empty documents left out, XXH3-64 checksum of all
-// bytes before it, "SDXFPend").
+// Binary form: a 16-byte header ("SDXFPv1\0", version, flags), in version 2
+// the profile (u32 length, bytes), 16-byte records (u64 id, u64
+// fingerprint, little-endian), and a 32-byte trailer (record count, count
+// of empty documents left out, XXH3-64 checksum of all bytes before it,
+// "SDXFPend").
+//
+// Either form may record the fingerprint profile of its fingerprints
+// (include/simdex/profile.h): the text form as its first line,
+//   #simdex-profile\t<profile>\n
+// the binary form as version 2. Files without one read as profile "".
 //
 // Both forms may be compressed (".gz", ".zst", ".bz2", by the file name) and
 // "-" stands for standard input or output.
@@ -102,6 +108,10 @@ class FingerprintFileReader {
   const FingerprintFileStats& stats() const;
   // The name used in messages: the path, or "<stdin>".
   const std::string& name() const;
+  // The fingerprint profile the file records (include/simdex/profile.h),
+  // known from Open(); "" when it records none (files written before
+  // profiles, or by other tools).
+  const std::string& profile() const;
 
   class Decoder;  // one per form; internal
 
@@ -125,8 +135,12 @@ class FingerprintFileReader {
 class FingerprintFileWriter {
  public:
   // Creates the temporary (or opens the device, or uses standard output)
-  // and, for the binary form, writes the header. On error *out is untouched.
+  // and, for the binary form, writes the header. A non-empty `profile`
+  // (include/simdex/profile.h: CheckProfileText) is recorded in the file.
+  // On error *out is untouched.
   static Status Open(const std::string& path, FingerprintFileForm form,
+                     std::unique_ptr<FingerprintFileWriter>* out);
+  static Status Open(const std::string& path, FingerprintFileForm form, std::string_view profile,
                      std::unique_ptr<FingerprintFileWriter>* out);
 
   // Abandons the file if Finish() was not called: the temporary is removed.
@@ -136,7 +150,8 @@ class FingerprintFileWriter {
 
   Status Add(uint64_t id, uint64_t fingerprint);
   // A string id (text form only: InvalidArgument for the binary form, or for
-  // an id the text form cannot hold: empty, control characters, not UTF-8).
+  // an id the text form cannot hold: empty, control characters, not UTF-8,
+  // or "#simdex-profile" as the first line of a file without a profile).
   Status Add(std::string_view id, uint64_t fingerprint);
 
   // A document with no fingerprint. Text form: writes "<id>\t-\t<reason>";

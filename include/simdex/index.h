@@ -67,6 +67,12 @@ struct BuildOptions {
   // added. The distinct ids are held in memory while building, about 64
   // bytes plus their length each.
   bool string_ids = false;
+  // The fingerprint profile of the entries (FingerprintProfile() in
+  // include/simdex/fingerprint.h, or a fingerprint file's profile()): stored
+  // in the index so that queries and merges made under another profile are
+  // refused (CheckSameProfile). "" records none (fingerprints from
+  // elsewhere). At most 4096 bytes of printable ASCII.
+  std::string profile;
 };
 
 struct BuildStats {
@@ -114,6 +120,11 @@ class IndexBuilder {
   void Abandon();
 
   const BuildStats& stats() const;
+
+  // Replaces BuildOptions::profile before Finish(), for a caller that learns
+  // the profile from its inputs while adding them. InvalidArgument (and the
+  // builder failed) when CheckProfileText refuses it.
+  Status SetProfile(std::string_view profile);
 
   // Called by Finish() with a short description of the current stage and the
   // fraction of the work done, at most a few times a second (may be empty).
@@ -203,6 +214,7 @@ struct IndexInfo {
   uint64_t id_map_strings = 0;  // distinct string ids
   uint64_t id_map_bytes = 0;    // the id map section
   uint32_t format_version = 0;
+  std::string profile;  // the fingerprint profile; "" when unrecorded (and in format versions 1-3)
   uint64_t total_bytes = 0;
   // log2 C(2^64, N) / N: the fewest bits per entry any encoding of a set of
   // N distinct 64-bit values can use on average.
@@ -263,6 +275,9 @@ class IndexReader {
   const Scheme& scheme() const;
   uint64_t entries() const;
   IndexInfo Info() const;
+  // The fingerprint profile recorded at build (BuildOptions::profile); ""
+  // when none was recorded, as in files of format versions 1-3.
+  const std::string& profile() const;
 
   // String ids. An index built from string ids keeps them in an id map, in
   // sorted (bytewise) order, and an entry's Match::id is the number of its

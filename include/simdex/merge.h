@@ -48,6 +48,11 @@ struct MergeOptions {
   std::string tmpdir;
   // Threads for sorting the batch.
   int threads = 1;
+  // The fingerprint profile of the entries added (include/simdex/profile.h;
+  // "" = unrecorded). Create refuses one that differs from the old index's
+  // (CheckSameProfile); the merged index records the old index's profile,
+  // or this one when the old records none.
+  std::string profile;
 };
 
 struct MergeStats {

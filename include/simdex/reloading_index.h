@@ -64,6 +64,10 @@ struct ReloadOptions {
   // Refuse a new file whose scheme (block widths and k) differs from the
   // first file's: its searches would answer for another k.
   bool require_same_scheme = true;
+  // Refuse a new file that records another fingerprint profile than the
+  // serving index (CheckSameProfile, include/simdex/profile.h): the
+  // queries' fingerprints would no longer be comparable with its entries.
+  bool require_same_profile = true;
   // When > 0, a background thread calls Reload() every this many seconds
   // until the ReloadingIndex is destroyed.
   double check_period_seconds = 0;

@@ -227,7 +227,14 @@ class DocIdService {
   // docId without title, url or representative, stamped now, written
   // straight into a compressed file. For seeding a window from an existing
   // corpus. REQUIRES: ids.size() == fingerprints.size(); ids as JSON text.
-  Status Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints);
+  // `profile` is the fingerprints' profile (a fingerprint file's profile());
+  // one other than profile() is refused (CheckSameProfile), "" is taken as is.
+  Status Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints,
+                std::string_view profile = {});
+
+  // The fingerprint profile of the service's fingerprints
+  // (include/simdex/profile.h). Open() refuses a state that records another.
+  const std::string& profile() const;
 
   // Compacts the delta into files, drops expired entries and merges files
   // now, waiting for it.

@@ -165,6 +165,13 @@ typedef struct simdex_index_info {
  * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out);
 
+/* The fingerprint profile the index records (docs/fingerprint.md,
+ * "Profiles"): a malloc'ed, NUL-terminated copy of printable ASCII, to free
+ * with simdex_free_string; NULL when the index records none, idx is NULL or
+ * memory runs out. Queries with fingerprints of another profile are not
+ * meaningful. */
+char* simdex_index_profile(const simdex_index* idx);
+
 /* String ids. An index built from string ids (URLs, article ids) keeps them
  * in an id map sorted bytewise; a simdex_match's id is then the number of
  * its string in that map, and the calls below turn one into the other. An

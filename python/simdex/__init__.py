@@ -97,6 +97,7 @@ def dedup(
     pairs: bool = False,
     near_pairs=None,
     index_matches: Sequence = (),
+    profile: Optional[str] = None,
 ) -> DedupResult:
     """De-duplicates a batch: every pair of documents within Hamming distance k
     (inclusive; default the scheme's, 3), clusters (connected components), one
@@ -112,6 +113,8 @@ def dedup(
     pairs: also return every pair (a, b, distance), a < b, ordered by a then b.
     near_pairs / index_matches: the pieces computed elsewhere (simdex.dask); see
     include/simdex/dedup_parts.h.
+    profile: the fingerprints' profile (``Fingerprinter.profile``); an ``against`` index
+    that records another raises ValueError naming both (None: not checked).
     """
     if empty is not None:
         empty = np.asarray(empty)
@@ -125,7 +128,7 @@ def dedup(
     raw = _simdex._dedup(
         fingerprints, empty=empty, scores=scores, k=k, scheme=scheme, against=indexes,
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
-        near_pairs=near_pairs, index_matches=tuple(index_matches))
+        near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)
 
 

@@ -17,6 +17,7 @@
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/dedup.h"
+#include "simdex/profile.h"
 
 namespace py = pybind11;
 
@@ -108,8 +109,13 @@ std::vector<std::array<ArrayView<uint64_t>, 2>> ViewNearPairs(py::handle near_pa
 py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std::optional<int> k,
                const std::string& scheme, const std::vector<std::shared_ptr<IndexHandle>>& against,
                const std::string& strategy, int threads, size_t memory, const std::string& tmpdir, bool keep_pairs,
-               py::handle near_pairs, const py::sequence& index_matches, bool force_plain_groups, bool narrow) {
+               py::handle near_pairs, const py::sequence& index_matches, bool force_plain_groups, bool narrow,
+               std::optional<std::string> profile) {
   DedupOptions o;
+  // The fingerprints must be comparable with every index's.
+  for (const auto& h : against) {
+    ThrowIfError(CheckSameProfile(h->path(), h->reader()->profile(), "the fingerprints' profile", profile.value_or("")));
+  }
   ThrowIfError(Scheme::Parse(scheme, &o.scheme));
   o.k = k.value_or(-1);
   o.threads = ResolveThreads(threads, 1);
@@ -254,7 +260,7 @@ void DefineDedup(py::module_& m) {
         py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(), py::arg("strategy") = "auto",
         py::arg("threads") = 1, py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "",
         py::arg("pairs") = false, py::arg("near_pairs") = py::none(), py::arg("index_matches") = py::tuple(),
-        py::arg("force_plain_groups") = false, py::arg("narrow") = false,
+        py::arg("force_plain_groups") = false, py::arg("narrow") = false, py::arg("profile") = py::none(),
         "The engine's Deduplicator; use simdex.dedup(), which wraps the result in a DedupResult. fingerprints, "
         "empty and scores may each be a list of arrays read one after another, near_pairs a list of "
         "(a, b, distances); narrow: representatives as uint32 below 2**32 documents and the against columns None "

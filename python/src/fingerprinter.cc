@@ -290,6 +290,7 @@ class PyFingerprinter {
 
   uint64_t HashFeature(const std::string& feature) const { return prototype_->HashFeature(feature); }
   int threads() const { return threads_; }
+  const std::string& profile() const { return prototype_->profile(); }
   const Fingerprinter& prototype() const { return *prototype_; }
   bool idf_auto() const { return idf_auto_; }
   const FingerprintOptions& options() const { return options_; }
@@ -397,7 +398,10 @@ bytes (spilling to `tmpdir`, default $TMPDIR or /tmp), the table in the other ha
            "The (feature, weight) pairs fingerprint() combines for this text, in first-occurrence order.")
       .def("hash_feature", &PyFingerprinter::HashFeature, py::arg("feature"),
            "The 64-bit hash of one feature as this fingerprinter hashes it.")
-      .def_property_readonly("threads", &PyFingerprinter::threads);
+      .def_property_readonly("threads", &PyFingerprinter::threads)
+      .def_property_readonly("profile", &PyFingerprinter::profile,
+                             "The profile of this fingerprinter's fingerprints (docs/fingerprint.md, \"Profiles\"), "
+                             "which indexes built from them record: IndexBuilder(profile=...).");
   m.def("hamming_distance", [](uint64_t a, uint64_t b) { return HammingDistance(a, b); }, py::arg("a"), py::arg("b"),
         "popcount(a ^ b).");
 }

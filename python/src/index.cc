@@ -32,6 +32,7 @@ py::dict InfoDict(const IndexInfo& info) {
                   "scheme"_a = info.scheme, "widths"_a = info.widths, "k"_a = info.k, "block_size"_a = info.block_size,
                   "restarts"_a = info.restarts, "tables"_a = info.tables.size(), "codecs"_a = codecs, "string_ids"_a = info.string_ids,
                   "id_map_strings"_a = info.id_map_strings, "format_version"_a = info.format_version,
+                  "profile"_a = info.profile.empty() ? py::object(py::none()) : py::object(py::str(info.profile)),
                   "total_bytes"_a = info.total_bytes, "bits_per_entry"_a = bits,
                   "entropy_bound_bits_per_entry"_a = info.entropy_bound_bits_per_entry);
 }
@@ -39,8 +40,10 @@ py::dict InfoDict(const IndexInfo& info) {
 class PyIndexBuilder {
  public:
   PyIndexBuilder(const std::string& path, const std::string& scheme, uint32_t block_size, int restarts,
-                 const std::string& codec, size_t memory, const std::string& tmpdir, int threads, bool string_ids) {
+                 const std::string& codec, size_t memory, const std::string& tmpdir, int threads, bool string_ids,
+                 std::optional<std::string> profile) {
     BuildOptions o;
+    o.profile = profile.value_or("");
     ThrowIfError(Scheme::Parse(scheme, &o.scheme));
     o.block_size = block_size;
     o.restarts = restarts;
@@ -270,6 +273,13 @@ Releases the GIL; `threads` threads share the batch.)doc")
       .def_property_readonly("scheme", [](const IndexHandle& h) { return h.reader()->scheme().Name(); })
       .def_property_readonly("k", [](const IndexHandle& h) { return h.reader()->scheme().k(); })
       .def_property_readonly("has_string_ids", [](const IndexHandle& h) { return h.reader()->has_string_ids(); })
+      .def_property_readonly(
+          "profile",
+          [](const IndexHandle& h) -> py::object {
+            const std::string& p = h.reader()->profile();
+            return p.empty() ? py::object(py::none()) : py::object(py::str(p));
+          },
+          "The fingerprint profile the index records (docs/fingerprint.md, \"Profiles\"), or None.")
       .def_property_readonly("path", &IndexHandle::path)
       .def("__len__", [](const IndexHandle& h) { return h.reader()->entries(); })
       .def("__repr__", [](const IndexHandle& h) {
@@ -286,12 +296,14 @@ success and abandon on an exception. Ids are ints, or str (the index then keeps
 an id map; numeric ids become decimal strings).
 )doc")
       .def(py::init<const std::string&, const std::string&, uint32_t, int, const std::string&, size_t,
-                    const std::string&, int, bool>(),
+                    const std::string&, int, bool, std::optional<std::string>>(),
            py::arg("path"), py::kw_only(), py::arg("scheme") = "t10", py::arg("block_size") = 4096,
            py::arg("restarts") = 6, py::arg("codec") = "card", py::arg("memory") = size_t{1} << 30,
            py::arg("tmpdir") = "", py::arg("threads") = 1, py::arg("string_ids") = false,
+           py::arg("profile") = py::none(),
            "scheme: t4 | t10 | t20 | 'W,W,...:K'; block_size: power of two 64..65536; codec: card | ef | auto "
-           "(docs/format.md, \"Codecs\"); memory: bytes before sorts spill to tmpdir ('' = the output's directory).")
+           "(docs/format.md, \"Codecs\"); memory: bytes before sorts spill to tmpdir ('' = the output's directory); "
+           "profile: the fingerprints' profile (Fingerprinter.profile), recorded in the index (None: unrecorded).")
       .def("add", &PyIndexBuilder::Add, py::arg("ids"), py::arg("fingerprints"),
            "Adds entries: ids (np.uint64 array, or a sequence of int/str) and fingerprints of the same length.")
       .def("add_one", [](PyIndexBuilder& b, py::handle id, py::handle fp) { b.AddOne(id, ToFingerprint(fp, "fingerprint"), 0); },

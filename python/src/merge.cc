@@ -1,8 +1,10 @@
 // simdex.merge: include/simdex/merge.h for Python.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "python/src/arrays.h"
@@ -17,7 +19,8 @@ namespace simdex::python {
 
 void DefineMerge(py::module_& m) {
   m.def("merge", [](const std::string& old_path, const std::string& out, py::handle ids, py::handle fingerprints,
-                    py::handle deleted, size_t memory, const std::string& tmpdir, int threads) {
+                    py::handle deleted, size_t memory, const std::string& tmpdir, int threads,
+                    std::optional<std::string> profile) {
           const ArrayView<uint64_t> add_ids = ViewArray<uint64_t>(ids, "ids");
           const ArrayView<uint64_t> add_fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
           const ArrayView<uint64_t> del = ViewArray<uint64_t>(deleted, "delete");
@@ -34,6 +37,7 @@ void DefineMerge(py::module_& m) {
             o.memory_bytes = memory;
             o.tmpdir = tmpdir;
             o.threads = ResolveThreads(threads, 1);
+            o.profile = profile.value_or("");
             std::unique_ptr<IndexMerger> merger;
             ThrowIfError(IndexMerger::Create(old.get(), out, o, &merger));
             ThrowIfError(merger->Add(add_ids.span, add_fps.span));
@@ -48,9 +52,12 @@ void DefineMerge(py::module_& m) {
         }, py::arg("old"), py::arg("out"), py::kw_only(), py::arg("ids") = py::array_t<uint64_t>(0),
         py::arg("fingerprints") = py::array_t<uint64_t>(0), py::arg("delete") = py::array_t<uint64_t>(0),
         py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
+        py::arg("profile") = py::none(),
         R"doc(Writes `out`: the index at `old` plus the entries (ids, fingerprints), minus the old entries whose id
 is in `delete`, without re-sorting old's tables; byte-identical to a fresh build over the same entries.
-`out` may be `old` itself (replaced by a rename). Returns merge statistics as a dict.)doc");
+`out` may be `old` itself (replaced by a rename). profile: the added fingerprints' profile
+(Fingerprinter.profile): one other than old's raises ValueError naming both; the result records old's
+profile, or this one when old records none. Returns merge statistics as a dict.)doc");
 }
 
 }  // namespace simdex::python

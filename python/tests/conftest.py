@@ -41,10 +41,12 @@ def read_jsonl(path):
 
 
 def parse_fp_file(text):
-    """`simdex fingerprint` output: id<TAB>hex per line (empty documents, "id<TAB>-<TAB>reason",
-    are left out)."""
+    """`simdex fingerprint` output: the profile line, then id<TAB>hex per line (empty documents,
+    "id<TAB>-<TAB>reason", are left out)."""
     ids, fps = [], []
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines()):
+        if number == 0 and line.startswith("#simdex-profile\t"):
+            continue
         i, h = line.split("\t")[:2]
         if h == "-":
             continue

@@ -205,7 +205,7 @@ def read_index(data):
         struct.unpack("<QQQQIIQ8s", footer)
     _check(footer_magic == b"SIMDEXFT" and footer_length == FOOTER_LENGTH, "bad footer")
     _check(footer_sum == xxh3(footer[:40]), "footer checksum mismatch")
-    _check(footer_version == version and version in (1, 2, 3), "version")
+    _check(footer_version == version and version in (1, 2, 3, 4), "version")
     _check(file_size == len(data), "footer file size is not the file's size")
     _check(HEADER_LENGTH <= meta_offset and meta_offset + meta_length <= len(data) - FOOTER_LENGTH, "metadata place")
     meta = data[meta_offset:meta_offset + meta_length]
@@ -260,6 +260,13 @@ def read_index(data):
     map_offset = map_length = map_sum = 0
     if version >= 2:
         map_offset, map_length, map_sum = f.take("QQQ")
+    profile = None
+    if version >= 4:
+        profile_length = f.take("I")
+        _check(profile_length <= 4096, "profile length")
+        raw_profile = f.raw(profile_length)
+        _check(all(0x20 <= c <= 0x7E for c in raw_profile), "profile is not printable ASCII")
+        profile = raw_profile.decode("ascii") or None
     _check(f.pos == len(meta), "metadata has bytes left over")
 
     rank_bytes = data[rank_offset:rank_offset + 8 * blocks[0]]
@@ -290,5 +297,5 @@ def read_index(data):
     return {
         "version": version, "entries": list(zip(ids, table0)),
         "block_size": block_size, "restarts": restarts, "widths": widths, "k": k, "tables": tables,
-        "blocks": blocks, "codecs": codecs,
+        "blocks": blocks, "codecs": codecs, "profile": profile,
     }

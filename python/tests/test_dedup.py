@@ -30,8 +30,8 @@ def test_dedup_equals_the_command_line_on_the_sample(simdex_cli, sample, tmp_pat
 def test_dedup_against_an_index_equals_the_command_line(simdex_cli, sample, tmp_path):
     stored = tmp_path / "stored.fp"
     simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", tmp_path / "all.fp", sample)
-    lines = (tmp_path / "all.fp").read_text().splitlines()
-    stored.write_text("".join(l + "\n" for l in lines if int(l.split("\t")[0]) % 2))
+    profile, *lines = (tmp_path / "all.fp").read_text().splitlines()  # the profile line first
+    stored.write_text(profile + "\n" + "".join(l + "\n" for l in lines if int(l.split("\t")[0]) % 2))
     simdex_cli("build", "--quiet", "--out", tmp_path / "stored.sdx", stored)
     batch = tmp_path / "batch.jsonl"
     batch.write_text("".join(l for i, l in enumerate(open(sample)) if i % 2 == 1))
@@ -41,7 +41,7 @@ def test_dedup_against_an_index_equals_the_command_line(simdex_cli, sample, tmp_
         part = simdex.fingerprint_file(batch)
         index = simdex.Index.open(str(tmp_path / "stored.sdx"))
         result = simdex.dedup(part["fingerprints"], empty=part["reasons"], against=[index], strategy=strategy,
-                              pairs=True)
+                              pairs=True, profile=simdex.Fingerprinter().profile)
         got = list(result.records(part["ids"], part["reasons"], [index], [str(tmp_path / "stored.sdx")]))
         assert got == want
         assert any("against" in r for r in got)

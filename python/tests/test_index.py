@@ -34,14 +34,18 @@ def by_fingerprint_then_id(ids, fps):
 
 def test_builder_and_simdex_build_write_the_file_the_format_spec_describes(sample_index):
     # The bytes are read back by tests/format_reader.py, written from docs/format.md alone.
+    # `simdex fingerprint` records the profile and `simdex build` carries it into the index.
     tmp, ids, fps = sample_index
-    with simdex.IndexBuilder(str(tmp / "py.sdx")) as b:
+    profile = simdex.Fingerprinter().profile
+    with simdex.IndexBuilder(str(tmp / "py.sdx"), profile=profile) as b:
         b.add(ids, fps)
     cli_bytes = (tmp / "cli.sdx").read_bytes()
     assert (tmp / "py.sdx").read_bytes() == cli_bytes
     decoded = read_index(cli_bytes)
     assert decoded["entries"] == by_fingerprint_then_id(ids, fps)
-    assert (decoded["version"], decoded["widths"], decoded["k"], decoded["tables"]) == (3, [16, 12, 12, 12, 12], 3, 10)
+    assert (decoded["version"], decoded["widths"], decoded["k"], decoded["tables"]) == (4, [16, 12, 12, 12, 12], 3, 10)
+    assert decoded["profile"] == profile
+    assert simdex.Index.open(str(tmp / "cli.sdx")).profile == profile
     assert (decoded["block_size"], decoded["restarts"]) == (4096, 6)
 
 
@@ -190,3 +194,28 @@ def test_merge_is_byte_identical_to_a_fresh_build(sample_index, tmp_path):
     with simdex.IndexBuilder(str(tmp_path / "fresh.sdx")) as b:
         b.add(ids[10:], fps[10:])
     assert (tmp_path / "new.sdx").read_bytes() == (tmp_path / "fresh.sdx").read_bytes()
+
+
+def test_profiles_are_recorded_and_another_is_refused_naming_both(tmp_path):
+    ids, fps = planted_entries(300, 3)
+    profile = simdex.Fingerprinter().profile
+    other = simdex.Fingerprinter(seed=7).profile
+    assert profile.startswith("simdex-fp/") and profile != other
+    with simdex.IndexBuilder(str(tmp_path / "old.sdx"), profile=profile) as b:
+        b.add(ids[:200], fps[:200])
+    index = simdex.Index.open(str(tmp_path / "old.sdx"))
+    assert index.profile == profile and index.info()["profile"] == profile
+    with pytest.raises(ValueError, match="fingerprint profiles differ") as refused:
+        simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "new.sdx"), ids=ids[200:], fingerprints=fps[200:],
+                     profile=other)
+    assert profile in str(refused.value) and other in str(refused.value)
+    assert not (tmp_path / "new.sdx").exists()
+    with pytest.raises(ValueError, match="fingerprint profiles differ"):
+        simdex.dedup(fps[200:].copy(), against=[index], profile=other)
+    simdex.dedup(fps[200:].copy(), against=[index], profile=profile)
+    simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "new.sdx"), ids=ids[200:], fingerprints=fps[200:],
+                 profile=profile)
+    assert simdex.Index.open(str(tmp_path / "new.sdx")).profile == profile
+    with simdex.IndexBuilder(str(tmp_path / "plain.sdx")) as b:
+        b.add(ids, fps)
+    assert simdex.Index.open(str(tmp_path / "plain.sdx")).profile is None

@@ -52,6 +52,25 @@ static int compare_bytes(const char* a, size_t na, const char* b, size_t nb) {
   return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
+static const char kProfileLine[] = "#simdex-profile\t";
+
+/* The index records the profile of the file's first line (docs/fingerprint.md,
+ * "Profiles"); an index built without one records none. */
+static void check_profile(simdex_index* idx, const char* path, simdex_index* unrecorded) {
+  FILE* f = fopen(path, "r");
+  REQUIRE(f != NULL);
+  char line[8192];
+  REQUIRE(fgets(line, sizeof(line), f) != NULL);
+  fclose(f);
+  REQUIRE(strncmp(line, kProfileLine, strlen(kProfileLine)) == 0);
+  line[strcspn(line, "\n")] = '\0';
+  char* profile = simdex_index_profile(idx);
+  CHECK(profile != NULL && strcmp(profile, line + strlen(kProfileLine)) == 0);
+  simdex_free_string(profile);
+  CHECK(simdex_index_profile(unrecorded) == NULL);
+  CHECK(simdex_index_profile(NULL) == NULL);
+}
+
 /* Every id of the file: found, its string given back, its number reported by
  * an exact search of its fingerprint. Returns how many lines were checked. */
 static size_t check_every_id(simdex_index* idx, const char* path) {
@@ -61,6 +80,7 @@ static size_t check_every_id(simdex_index* idx, const char* path) {
   size_t n = 0;
   simdex_match m[64];
   while (fgets(line, sizeof(line), f) != NULL) {
+    if (n == 0 && strncmp(line, kProfileLine, strlen(kProfileLine)) == 0) continue;
     char* tab = strchr(line, '\t');
     REQUIRE(tab != NULL);
     const size_t len = (size_t)(tab - line);
@@ -152,6 +172,7 @@ int main(int argc, char** argv) {
   const uint64_t map_size = check_map_order(strings);
   CHECK(lines > 0 && map_size == lines); /* the file's ids are distinct */
   check_errors(strings, numbers);
+  check_profile(strings, argv[2], numbers);
   simdex_index_close(strings);
   simdex_index_close(numbers);
   if (failures > 0) {

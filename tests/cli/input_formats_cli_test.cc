@@ -68,7 +68,7 @@ TEST_F(InputFormatsCli, FingerprintRefusesAFileOfFingerprintsUnlessToldToReadLin
   }
   const RunResult r = RunSimdex(dir_, {"fingerprint", "-q", "--format", "lines", dir_.File("batch.txt")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(Lines(r.out).size(), entries_.size());
+  EXPECT_EQ(Lines(r.out).size(), 1 + entries_.size());  // the profile line, then a line per line read
 }
 
 TEST_F(InputFormatsCli, QueryReadsFingerprintFilesAndStandardInput) {
@@ -101,7 +101,8 @@ TEST_F(InputFormatsCli, QueryReadsTheBinaryForm) {
                 .exit_code,
             0);
   const RunResult text = RunSimdex(dir_, {"fingerprint", "-q", dir_.File("docs.jsonl")});
-  const uint64_t fp = std::stoull(text.out.substr(text.out.find('\t') + 1, 16), nullptr, 16);
+  const std::string record = Lines(text.out).at(1);  // after the profile line
+  const uint64_t fp = std::stoull(record.substr(record.find('\t') + 1, 16), nullptr, 16);
   const RunResult r = RunSimdex(dir_, {"query", index_, dir_.File("b.fp")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"id\":5," + ExpectedQueryLine(entries_, fp, 3).substr(1));

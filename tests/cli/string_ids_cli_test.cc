@@ -23,8 +23,11 @@ TEST(StringIdsCli, JsonlIdsComeBackFromQueriesAndTheIndexIgnoresOrder) {
   WriteFile(dir.File("docs.jsonl"), kDocs);
   RunResult r = RunSimdex(dir, {"fingerprint", "--quiet", "-o", dir.File("fp.txt"), dir.File("docs.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<std::string> lines = Lines(ReadFile(dir.File("fp.txt")));
-  ASSERT_EQ(lines.size(), 4u);
+  std::vector<std::string> lines = Lines(ReadFile(dir.File("fp.txt")));
+  ASSERT_EQ(lines.size(), 5u);
+  const std::string profile_line = lines[0];
+  EXPECT_EQ(profile_line.rfind("#simdex-profile\t", 0), 0u) << profile_line;
+  lines.erase(lines.begin());  // the records
   EXPECT_EQ(lines[0].substr(0, lines[0].find('\t')), "https://news.example/a?x=\"1\"");
   EXPECT_EQ(lines[1].substr(0, lines[1].find('\t')), "https://news.example/計算");
   EXPECT_EQ(lines[2].substr(0, lines[2].find('\t')), "C:\\docs\\b.txt");
@@ -37,7 +40,8 @@ TEST(StringIdsCli, JsonlIdsComeBackFromQueriesAndTheIndexIgnoresOrder) {
                        "\",\"distance\":0},{\"id\":\"https://news.example/a?x=\\\"1\\\"\",\"fingerprint\":\"" + fp +
                        "\",\"distance\":0}]}\n");
   // The lines in reverse: the same bytes.
-  WriteFile(dir.File("rev.txt"), lines[3] + "\n" + lines[2] + "\n" + lines[1] + "\n" + lines[0] + "\n");
+  WriteFile(dir.File("rev.txt"),
+            profile_line + "\n" + lines[3] + "\n" + lines[2] + "\n" + lines[1] + "\n" + lines[0] + "\n");
   r = RunSimdex(dir, {"build", "--quiet", "--out", dir.File("b.sdx"), dir.File("rev.txt")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(ReadFile(dir.File("a.sdx")) == ReadFile(dir.File("b.sdx")));

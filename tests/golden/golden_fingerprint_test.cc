@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "simdex/fingerprint.h"
+#include "simdex/profile.h"
 
 namespace simdex {
 namespace {
@@ -326,9 +327,23 @@ void ExpectCliPrintsTheVectors(const std::string& options, const std::string& fl
   const std::string cmd = std::string(SIMDEX_BINARY_DIR) + "/bin/simdex fingerprint -q --threads 2 " + flags +
                           " " + docs + " -o " + out + " 2>" + err_path;
   const int status = std::system(cmd.c_str());
-  const std::string printed = ReadFile(out), err = ReadFile(err_path);
+  std::string printed = ReadFile(out);
+  const std::string err = ReadFile(err_path);
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd << "\n" << err;
+  // The file starts with its profile line (docs/fingerprint.md, "Profiles"),
+  // of this profile version; the default options' is the library's.
+  const size_t first = printed.find('\n');
+  ASSERT_NE(first, std::string::npos) << cmd;
+  const std::string profile_line = printed.substr(0, first);
+  const std::string version = "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) + " ";
+  EXPECT_EQ(profile_line.rfind("#simdex-profile\t" + version, 0), 0u) << cmd << "\n" << profile_line;
+  if (flags.empty()) {
+    std::string profile;
+    ASSERT_TRUE(FingerprintProfile(FingerprintOptions(), &profile).ok());
+    EXPECT_EQ(profile_line, "#simdex-profile\t" + profile);
+  }
+  printed.erase(0, first + 1);
   std::string expected;
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::string& result = rows[i]->result;
@@ -394,7 +409,9 @@ TEST(GoldenFingerprints, CliTakesIdsFromTheIdFieldOfJsonLines) {
   const std::string printed = ReadFile(out);
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
-  EXPECT_EQ(printed, expected);
+  std::string profile;
+  ASSERT_TRUE(FingerprintProfile(FingerprintOptions(), &profile).ok());
+  EXPECT_EQ(printed, "#simdex-profile\t" + profile + "\n" + expected);
 }
 
 }  // namespace

@@ -263,14 +263,38 @@ TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
     ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
     EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
   }
-  // A version 4 file is not supported, whatever else it holds.
-  std::string v4 = v1;
+  // A version after this build's is not supported, whatever else it holds.
+  std::string next = v1;
   format::FileHeader header;
-  header.version = 4;
+  header.version = format::kFormatVersion + 1;
   std::string h;
   header.EncodeTo(&h);
-  v4.replace(0, h.size(), h);
-  EXPECT_TRUE(IndexReader::Open(NewMemoryFile(v4), ReaderOptions(), &reader).IsNotSupported());
+  next.replace(0, h.size(), h);
+  EXPECT_TRUE(IndexReader::Open(NewMemoryFile(next), ReaderOptions(), &reader).IsNotSupported());
+}
+
+// Files written before profiles (version 3) open as unrecorded and answer
+// as the same file of this version does.
+TEST(StringIdIndexTest, VersionThreeFilesOpenWithoutAProfile) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(ClusterFingerprints(200, 6, 7), IdStyle::kFullRange, 7);
+  BuildOptions options;
+  options.profile = "simdex-fp/3 words seed:0";
+  ASSERT_TRUE(BuildIndex(dir.File("v4.sdx"), options, entries).ok());
+  const std::string v4 = ReadFileOrDie(dir.File("v4.sdx"));
+  const std::string v3 = AsVersion(v4, 3);
+  EXPECT_EQ(v3.size() + 4 + options.profile.size(), v4.size());
+  std::unique_ptr<IndexReader> reader;
+  Status s = IndexReader::Open(NewMemoryFile(v3), ReaderOptions(), &reader);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(reader->Info().format_version, 3u);
+  EXPECT_EQ(reader->profile(), "");
+  EXPECT_TRUE(reader->Verify().ok());
+  for (size_t i = 0; i < entries.size(); i += 13) {
+    std::vector<Match> got;
+    ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
+    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
+  }
 }
 
 // Files written before codec tags (version 2) open, verify and answer as

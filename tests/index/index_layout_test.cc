@@ -174,6 +174,41 @@ TEST(IndexLayout, CodecParametersOfTheWrongLengthAreCorruption) {
   EXPECT_NE(s.message().find("truncated in table 0"), std::string::npos) << s.ToString();
 }
 
+// Version 4 ends the metadata with the fingerprint profile; versions 1-3
+// have none and read as "" (unrecorded).
+TEST(IndexLayout, MetadataCarriesTheProfileFromVersionFourOn) {
+  IndexMetadata m = SampleMetadata();
+  m.profile = "simdex-fp/3 words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0";
+  std::string v4, v3;
+  m.EncodeTo(&v4);
+  m.EncodeTo(&v3, 3);
+  EXPECT_EQ(v4.size(), v3.size() + 4 + m.profile.size());
+  IndexMetadata d;
+  ASSERT_TRUE(d.DecodeFrom(U(v4), U(v4) + v4.size()).ok());
+  EXPECT_EQ(d.profile, m.profile);
+  d.profile = "stale";
+  ASSERT_TRUE(d.DecodeFrom(U(v3), U(v3) + v3.size(), 3).ok());
+  EXPECT_EQ(d.profile, "");
+}
+
+TEST(IndexLayout, AProfileLongerThanTheLimitIsCorruptionNotARead) {
+  std::string enc;
+  SampleMetadata().EncodeTo(&enc);  // ends with a u32 profile length of 0
+  ASSERT_GE(enc.size(), 4u);
+  std::string bad = enc.substr(0, enc.size() - 4);
+  PutFixed32(&bad, kMaxProfileLength + 1);
+  bad.append(kMaxProfileLength + 1, 'x');
+  IndexMetadata d;
+  Status s = d.DecodeFrom(U(bad), U(bad) + bad.size());
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("profile"), std::string::npos) << s.message();
+  // A length past the end is a truncation.
+  bad = enc.substr(0, enc.size() - 4);
+  PutFixed32(&bad, 100);
+  bad.append(99, 'x');
+  EXPECT_TRUE(d.DecodeFrom(U(bad), U(bad) + bad.size()).IsCorruption());
+}
+
 TEST(IndexLayout, TruncatedOrPaddedMetadataIsCorruption) {
   std::string enc;
   SampleMetadata().EncodeTo(&enc);

@@ -27,6 +27,7 @@ struct ReadResult {
   std::vector<FingerprintRecord> records;
   FingerprintFileStats stats;
   FingerprintFileForm form = FingerprintFileForm::kText;
+  std::string profile;
 };
 
 ReadResult ReadAll(const std::string& path, size_t batch = 1000, bool skip_bad = false) {
@@ -37,6 +38,7 @@ ReadResult ReadAll(const std::string& path, size_t batch = 1000, bool skip_bad =
   r.status = FingerprintFileReader::Open(path, options, &reader);
   if (!r.status.ok()) return r;
   r.form = reader->form();
+  r.profile = reader->profile();
   std::vector<FingerprintRecord> buf(batch);
   for (;;) {
     size_t n = 0;
@@ -48,9 +50,10 @@ ReadResult ReadAll(const std::string& path, size_t batch = 1000, bool skip_bad =
   return r;
 }
 
-Status Write(const std::string& path, FingerprintFileForm form, const std::vector<Entry>& entries) {
+Status Write(const std::string& path, FingerprintFileForm form, const std::vector<Entry>& entries,
+             std::string_view profile = {}) {
   std::unique_ptr<FingerprintFileWriter> writer;
-  SIMDEX_RETURN_IF_ERROR(FingerprintFileWriter::Open(path, form, &writer));
+  SIMDEX_RETURN_IF_ERROR(FingerprintFileWriter::Open(path, form, profile, &writer));
   for (const Entry& e : entries) {
     SIMDEX_RETURN_IF_ERROR(e.empty_reason ? writer->AddEmpty(e.id, e.empty_reason) : writer->Add(e.id, e.fingerprint));
   }
@@ -259,6 +262,106 @@ std::string SmallBinaryFile(const TempDir& dir, std::vector<Entry>* entries) {
   return ReadFile(path);
 }
 
+constexpr std::string_view kProfile = "simdex-fp/3 words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0";
+
+TEST_F(FingerprintFileTest, TheProfileRoundTripsInBothFormsAndAllCompressions) {
+  const std::vector<Entry> entries = RandomEntries(500, 3);
+  for (FingerprintFileForm form : {FingerprintFileForm::kText, FingerprintFileForm::kBinary}) {
+    for (const char* ext : {"", ".gz", ".zst", ".bz2"}) {
+      const std::string path = dir_.Path(std::string("p") + ext);
+      ASSERT_TRUE(Write(path, form, entries, kProfile).ok());
+      ReadResult r = ReadAll(path);
+      ExpectSameRecords(entries, r);
+      EXPECT_EQ(r.profile, kProfile) << ext;
+      EXPECT_EQ(r.form, form);
+    }
+  }
+}
+
+TEST_F(FingerprintFileTest, TheTextFormsProfileIsItsFirstLine) {
+  const std::string path = dir_.Path("fp.txt");
+  ASSERT_TRUE(Write(path, FingerprintFileForm::kText, {{42, 0x9f3a0c71d2e4b856, nullptr}}, "P 1").ok());
+  EXPECT_EQ(ReadFile(path), "#simdex-profile\tP 1\n42\t9f3a0c71d2e4b856\n");
+}
+
+TEST_F(FingerprintFileTest, FilesWithoutAProfileReadAsUnrecordedAndBinaryStaysVersionOne) {
+  std::vector<Entry> entries;
+  const std::string good = SmallBinaryFile(dir_, &entries);
+  EXPECT_EQ(good[8], 1) << "a binary file without a profile is still version 1, byte for byte as before";
+  EXPECT_EQ(ReadAll(dir_.Path("small.bin")).profile, "");
+  ASSERT_TRUE(Write(dir_.Path("t.txt"), FingerprintFileForm::kText, entries).ok());
+  EXPECT_EQ(ReadAll(dir_.Path("t.txt")).profile, "");
+}
+
+TEST_F(FingerprintFileTest, CorruptionAtEveryByteOfABinaryFileWithAProfileIsDetected) {
+  std::vector<Entry> entries = {{1, 0x0123456789abcdef, nullptr}, {300, 0xfedcba9876543210, nullptr}};
+  const std::string path = dir_.Path("p.bin");
+  ASSERT_TRUE(Write(path, FingerprintFileForm::kBinary, entries, "P").ok());
+  const std::string good = ReadFile(path);
+  ASSERT_EQ(good.size(), 16u + 4 + 1 + 2 * 16 + 32);
+  for (size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = static_cast<char>(bad[i] ^ 0x01);
+    WriteFile(path, bad);
+    ReadResult r = ReadAll(path);
+    EXPECT_FALSE(r.status.ok()) << "byte " << i << " read as " << r.profile;
+  }
+}
+
+TEST_F(FingerprintFileTest, ABinaryProfileOfBadLengthOrBytesNamesItsOffset) {
+  const std::string path = dir_.Path("p.bin");
+  ASSERT_TRUE(Write(path, FingerprintFileForm::kBinary, {{1, 2, nullptr}}, "P").ok());
+  const std::string good = ReadFile(path);
+  auto message = [&](std::string bytes) {
+    WriteFile(path, bytes);
+    return ReadAll(path).status.message();
+  };
+  std::string zero = good;
+  zero[16] = 0;
+  EXPECT_NE(message(zero).find("byte 16: profile length 0"), std::string::npos) << message(zero);
+  std::string huge = good;
+  huge[18] = 1;  // 65,537 bytes
+  EXPECT_NE(message(huge).find("byte 16: profile length 65537"), std::string::npos) << message(huge);
+  std::string control = good;
+  control[20] = '\n';
+  EXPECT_NE(message(control).find("byte 20: "), std::string::npos) << message(control);
+  EXPECT_NE(message(good.substr(0, 18)).find("byte 16: truncated"), std::string::npos);
+}
+
+TEST_F(FingerprintFileTest, ABadProfileLineNamesLineOne) {
+  const std::string path = dir_.Path("p.txt");
+  for (const std::string& line : {std::string("#simdex-profile\t\n"), std::string("#simdex-profile\tcaf\xC3\xA9\n")}) {
+    WriteFile(path, line + "1\t00000000000000ff\n");
+    Status s = ReadAll(path).status;
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("p.txt:1: bad profile line"), std::string::npos) << s.message();
+  }
+  // After a byte order mark, and with CRLF, the line is still the profile.
+  WriteFile(path, "\xEF\xBB\xBF#simdex-profile\tP\r\n1\t00000000000000ff\r\n");
+  ReadResult r = ReadAll(path);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.profile, "P");
+  EXPECT_EQ(r.records.size(), 1u);
+}
+
+TEST_F(FingerprintFileTest, TheWriterRefusesWhatWouldReadBackAsAnotherProfile) {
+  std::unique_ptr<FingerprintFileWriter> writer;
+  EXPECT_TRUE(FingerprintFileWriter::Open(dir_.Path("a"), FingerprintFileForm::kText, "two\nlines", &writer)
+                  .IsInvalidArgument());
+  ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("b"), FingerprintFileForm::kText, &writer).ok());
+  EXPECT_TRUE(writer->Add(std::string_view("#simdex-profile"), 1).IsInvalidArgument());
+  ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("c"), FingerprintFileForm::kText, "P", &writer).ok());
+  EXPECT_TRUE(writer->Add(std::string_view("#simdex-profile"), 1).ok()) << "after the profile line it is an id";
+  ASSERT_TRUE(writer->Finish().ok());
+  std::unique_ptr<FingerprintFileReader> reader;
+  ASSERT_TRUE(FingerprintFileReader::Open(dir_.Path("c"), {}, &reader).ok());
+  FingerprintEntry e;
+  bool eof = false;
+  ASSERT_TRUE(reader->Next(&e, &eof).ok());
+  EXPECT_EQ(e.id_string, "#simdex-profile");
+  EXPECT_EQ(reader->profile(), "P");
+}
+
 TEST_F(FingerprintFileTest, CorruptionAtEveryByteOfABinaryFileIsDetectedOrHarmless) {
   std::vector<Entry> entries;
   const std::string good = SmallBinaryFile(dir_, &entries);
@@ -297,9 +400,9 @@ TEST_F(FingerprintFileTest, BinaryErrorsGiveTheByteOffset) {
     WriteFile(path, bytes);
     return ReadAll(path).status.message();
   };
-  std::string v2 = good;
-  v2[8] = 2;
-  EXPECT_EQ(message(v2), path + ": byte 8: unsupported version 2 (this reader knows 1)");
+  std::string v3 = good;
+  v3[8] = 3;
+  EXPECT_EQ(message(v3), path + ": byte 8: unsupported version 3 (this reader knows 1 and 2)");
   std::string flags = good;
   flags[12] = 1;
   EXPECT_EQ(message(flags), path + ": byte 12: unknown flags 1");

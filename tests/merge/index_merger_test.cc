@@ -117,6 +117,41 @@ TEST(MergerTest, AnEfIndexMergesIntoTheFreshEfBuild) {
   }
 }
 
+// The merged index records the old index's fingerprint profile and is the
+// fresh build of that profile byte for byte; entries of another profile are
+// refused before anything is written; an unrecorded old index takes the
+// added entries' profile.
+TEST(MergerTest, TheMergedIndexKeepsTheProfileAndRefusesAnother) {
+  ScopedTempDir dir;
+  BuildOptions options;
+  options.block_size = 256;
+  options.profile = "simdex-fp/3 words seed:0";
+  const DataSet data = StandardDataSets(2).front();
+  const Split s = SplitEntries(data.entries, 1);
+  const std::string old_path = dir.File("old.sdx"), merged = dir.File("merged.sdx"), fresh = dir.File("fresh.sdx");
+  ASSERT_TRUE(BuildIndex(old_path, options, s.old_entries).ok());
+  ASSERT_TRUE(BuildIndex(fresh, options, Union(s)).ok());
+  MergeOptions same;
+  same.profile = options.profile;
+  for (const MergeOptions& mo : {MergeOptions(), same}) {
+    ASSERT_TRUE(Merge(old_path, merged, s, mo).ok());
+    EXPECT_TRUE(ReadFileOrDie(merged) == ReadFileOrDie(fresh)) << "added profile '" << mo.profile << "'";
+  }
+  MergeOptions other;
+  other.profile = "simdex-fp/3 words seed:7";
+  Status st = Merge(old_path, dir.File("refused.sdx"), s, other);
+  ASSERT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_NE(st.message().find("seed:0"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("seed:7"), std::string::npos) << st.message();
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "merged.sdx", "old.sdx"}));
+
+  BuildOptions unrecorded = options;
+  unrecorded.profile.clear();
+  ASSERT_TRUE(BuildIndex(old_path, unrecorded, s.old_entries).ok());
+  ASSERT_TRUE(Merge(old_path, merged, s, same).ok());
+  EXPECT_TRUE(ReadFileOrDie(merged) == ReadFileOrDie(fresh));
+}
+
 // 30,000 entries with 128 KiB: the batch's sorts spill and the merged
 // tables go through scratch files; still the fresh build's bytes.
 TEST(MergerTest, SpilledMergeEqualsAFreshBuild) {

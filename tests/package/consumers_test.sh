@@ -67,7 +67,8 @@ if grep -q '^_ZN6simdex6format' "$work/symbols"; then fail "internals (simdex::f
 # An index of the bundled sample, made with the installed CLI.
 "$prefix/bin/simdex" fingerprint -q --text-field text -o "$work/sample.fp" "$src/tests/data/sample/docs.jsonl"
 "$prefix/bin/simdex" build --out "$work/sample.sdx" "$work/sample.fp" 2>"$work/build.log" || { cat "$work/build.log" >&2; fail "simdex build failed"; }
-mapfile -t queries < <(awk -F'\t' 'NR % 397 == 1 { print $2 }' "$work/sample.fp")
+# (The file's first line is its fingerprint profile, docs/fingerprint-files.md.)
+mapfile -t queries < <(awk -F'\t' 'NR > 1 && NR % 397 == 2 { print $2 }' "$work/sample.fp")
 queries+=(0000000000000000 ffffffffffffffff)
 
 # The C consumer, through pkg-config.

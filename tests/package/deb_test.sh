@@ -36,7 +36,7 @@ trap 'rm -rf "$work"; cleanup' EXIT
 cc -std=c11 -o "$work/consumer" tests/package/consumer.c $(pkg-config --cflags --libs simdex)
 /usr/bin/simdex fingerprint -q --text-field text -o "$work/sample.fp" tests/data/sample/docs.jsonl
 /usr/bin/simdex build --quiet --out "$work/sample.sdx" "$work/sample.fp"
-query=$(awk -F'\t' 'NR == 1 { print $2 }' "$work/sample.fp")
+query=$(awk -F'\t' 'NR == 2 { print $2 }' "$work/sample.fp")  # line 1: the profile
 before=$("$work/consumer" "$work/sample.sdx" "$query")
 old=$(dpkg-query -W -f='${Version}' libsimdex0)
 new=$old+upgrade1

@@ -36,9 +36,11 @@ class ReloadingIndexTest : public ::testing::Test {
   void SetUp() override { fingerprints_ = testing::ClusterFingerprints(300, 6, 42); }
 
   // Builds version v's index at `name` in the temporary directory.
-  std::string Build(uint64_t version, const std::string& name, const std::string& scheme = "t10") {
+  std::string Build(uint64_t version, const std::string& name, const std::string& scheme = "t10",
+                    const std::string& profile = "") {
     BuildOptions options;
     options.scheme = testing::SchemeOrDie(scheme);
+    options.profile = profile;
     options.block_size = 256;
     const std::string path = dir_.File(name);
     const std::vector<Entry> entries = VersionEntries(version, fingerprints_);
@@ -162,6 +164,34 @@ TEST_F(ReloadingIndexTest, RefusesAnotherSchemeUnlessAllowed) {
   bool switched = false;
   ASSERT_TRUE(index->Reload(&switched).ok());
   EXPECT_TRUE(switched);
+}
+
+// The queries of a serving process are fingerprints of one profile: a new
+// file of another is refused (the old keeps serving) unless allowed; one
+// that records none, or the same, is taken.
+TEST_F(ReloadingIndexTest, RefusesAnotherFingerprintProfileUnlessAllowed) {
+  Replace(Build(1, "v1.sdx", "t10", "simdex-fp/3 seed:0"));
+  std::unique_ptr<ReloadingIndex> index;
+  ASSERT_TRUE(ReloadingIndex::Open(served(), ReloadOptions(), &index).ok());
+  Replace(Build(2, "v2.sdx", "t10", "simdex-fp/3 seed:7"));
+  Status s = index->Reload();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("seed:0"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("seed:7"), std::string::npos) << s.message();
+  EXPECT_EQ(index->Current()->profile(), "simdex-fp/3 seed:0");
+  EXPECT_EQ(index->version(), 1u);
+  Replace(Build(3, "v3.sdx", "t10", "simdex-fp/3 seed:0"));
+  bool switched = false;
+  ASSERT_TRUE(index->Reload(&switched).ok());
+  EXPECT_TRUE(switched);
+
+  ReloadOptions any;
+  any.require_same_profile = false;
+  ASSERT_TRUE(ReloadingIndex::Open(served(), any, &index).ok());
+  Replace(dir_.File("v2.sdx"));
+  ASSERT_TRUE(index->Reload(&switched).ok());
+  EXPECT_TRUE(switched);
+  EXPECT_EQ(index->Current()->profile(), "simdex-fp/3 seed:7");
 }
 
 TEST_F(ReloadingIndexTest, VerifyBeforeSwitchRefusesADamagedBlock) {

@@ -522,6 +522,32 @@ TEST_F(ServiceTest, ImportedDocumentsAreMatchedByTheirIds) {
             Submit(MakeDoc("3", "", "", RandomText(20000 + 7, 150))).doc_id);
 }
 
+// The state records the fingerprint profile; reopening it with options of
+// another profile is refused naming both, and so is an import of another.
+TEST_F(ServiceTest, StateOfAnotherFingerprintProfileIsRefusedNamingBoth) {
+  Open();
+  const std::string recorded = service_->profile();
+  EXPECT_EQ(recorded.rfind("simdex-fp/", 0), 0u) << recorded;
+  Submit(MakeDoc("1", "", "", RandomText(1, 80)));
+  ASSERT_TRUE(service_->Compact().ok());
+  std::vector<std::string> ids = {"\"x\""};
+  std::vector<uint64_t> fps = {1};
+  Status refused = service_->Import(ids, fps, "simdex-fp/3 something else");
+  EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();
+  service_.reset();
+  ServiceOptions o = Options();
+  o.fingerprint.seed = 7;
+  std::unique_ptr<DocIdService> other;
+  Status s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find(recorded), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("seed:7"), std::string::npos) << s.message();
+  Open();  // the same options still open it
+  EXPECT_EQ(service_->profile(), recorded);
+  // The compacted file records it too.
+  EXPECT_GT(service_->stats().file_entries, 0u);
+}
+
 TEST_F(ServiceTest, BadArgumentsAreInvalidArgument) {
   Open();
   DocIdAnswer a;

@@ -11,6 +11,7 @@
 
 #include "engine/service/api.h"
 #include "simdex/http_server.h"
+#include "simdex/profile.h"
 #include "simdex/service.h"
 #include "tests/index/test_data.h"
 #include "tests/service/http_client.h"
@@ -291,6 +292,9 @@ TEST_F(HttpApiTest, StatsAndMetricsCountRequests) {
   EXPECT_EQ(JsonField(stats.body, "articles"), "2");
   EXPECT_EQ(JsonField(stats.body, "reason_url"), "1");
   EXPECT_EQ(JsonField(stats.body, "window_seconds"), "172800");
+  std::string profile;
+  ASSERT_TRUE(FingerprintProfile(FingerprintOptions(), &profile).ok());
+  EXPECT_EQ(JsonField(stats.body, "profile"), profile);
   const HttpReply metrics = client.Get("/metrics");
   ASSERT_EQ(metrics.status, 200);
   EXPECT_EQ(metrics.content_type, "text/plain; version=0.0.4");

@@ -79,6 +79,7 @@ TEST(Records, RecordsRoundTripAndDamagedOnesAreCorruption) {
   m.title_scheme = "16,16,16,16:0";
   m.files.push_back({1, "content-1.sdx", 0, 9, 8});
   m.files.push_back({0, "title-2.sdx", 2, 9, 4});
+  m.profile = "simdex-fp/3 words seed:0";
   bytes.clear();
   m.EncodeTo(&bytes);
   Manifest n;
@@ -86,6 +87,13 @@ TEST(Records, RecordsRoundTripAndDamagedOnesAreCorruption) {
   ASSERT_EQ(n.files.size(), 2u);
   EXPECT_EQ(n.files[1].name, "title-2.sdx");
   EXPECT_EQ(n.title_scheme, "16,16,16,16:0");
+  EXPECT_EQ(n.profile, m.profile);
+  // Version 2 (before profiles): the same fields without the profile at the end.
+  std::string v2 = bytes.substr(0, bytes.size() - 4 - m.profile.size());
+  v2[0] = 2;
+  ASSERT_TRUE(n.DecodeFrom(v2).ok());
+  EXPECT_EQ(n.profile, "");
+  EXPECT_EQ(n.files.size(), 2u);
   for (size_t cut = 0; cut < bytes.size(); ++cut) EXPECT_FALSE(n.DecodeFrom(bytes.substr(0, cut)).ok()) << cut;
   m.files[0].name = "../escape.sdx";
   bytes.clear();

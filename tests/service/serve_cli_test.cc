@@ -152,7 +152,8 @@ TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
     std::ofstream(dir.File("doc.jsonl")) << "{\"id\":1,\"text\":\"" << text << "\"}\n";
   }
   ASSERT_EQ(RunSimdex({"fingerprint", "--quiet", "-o", dir.File("doc.fp"), dir.File("doc.jsonl")}).exit_code, 0);
-  const std::string line = testing::ReadFileOrDie(dir.File("doc.fp"));
+  const std::string written = testing::ReadFileOrDie(dir.File("doc.fp"));
+  const std::string line = written.substr(written.find('\n') + 1);  // after the profile line
   const std::string fp = line.substr(line.find('\t') + 1, 16);
   {
     std::ofstream out(dir.File("corpus.fp"));
@@ -171,6 +172,26 @@ TEST(ImportCli, ImportedFingerprintsAnswerByTheirIds) {
   const HttpReply stats = client.Get("/v1/stats");
   EXPECT_EQ(JsonField(stats.body, "file_entries"), "2") << stats.body;
   EXPECT_NE(RunSimdex({"import", "--quiet", "--data", data, dir.File("missing.fp")}).exit_code, 0);
+}
+
+// The state records the service's fingerprint profile: fingerprints of
+// another are refused with one line naming both, and nothing is imported.
+TEST(ImportCli, FingerprintsOfAnotherProfileAreRefusedNamingBoth) {
+  testing::ScopedTempDir dir;
+  {
+    std::ofstream(dir.File("doc.jsonl")) << "{\"id\":1,\"text\":\"some words to fingerprint here\"}\n";
+  }
+  ASSERT_EQ(RunSimdex({"fingerprint", "--quiet", "--seed", "7", "-o", dir.File("doc7.fp"), dir.File("doc.jsonl")})
+                .exit_code,
+            0);
+  const std::string data = dir.File("state");
+  const auto r = RunSimdex({"import", "--quiet", "--data", data, dir.File("doc7.fp")});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("fingerprint profiles differ"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("seed:7"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("seed:0"), std::string::npos) << r.err;
+  ASSERT_EQ(RunSimdex({"fingerprint", "--quiet", "-o", dir.File("doc.fp"), dir.File("doc.jsonl")}).exit_code, 0);
+  EXPECT_EQ(RunSimdex({"import", "--quiet", "--data", data, dir.File("doc.fp")}).exit_code, 0);
 }
 
 }  // namespace

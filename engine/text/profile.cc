@@ -1,0 +1,147 @@
+// Fingerprint profiles (include/simdex/profile.h): the descriptor of the
+// options that decide a fingerprint. docs/fingerprint.md ("Profiles")
+// defines each word; tests/text/profile_test.cc pins the default's.
+#include "simdex/profile.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/text/normalizer.h"
+#include "engine/text/profile.h"
+
+namespace simdex {
+namespace {
+
+std::string Hex16(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// The stop words as the fingerprinter compares them (normalized when the
+// options normalize), sorted and distinct.
+Status StopSet(const std::vector<std::string>& words, bool normalize, std::vector<std::string>* out) {
+  text::CaseFoldNormalizer normalizer;
+  if (normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
+  out->clear();
+  for (const std::string& word : words) {
+    std::string key = normalize ? normalizer.NormalizeUtf8(word) : word;
+    if (!key.empty()) out->push_back(std::move(key));
+  }
+  std::sort(out->begin(), out->end());
+  out->erase(std::unique(out->begin(), out->end()), out->end());
+  return Status::OK();
+}
+
+// "stop:none", "stop:en+zh", "stop:en", "stop:zh" for the built-in lists,
+// else "stop:" and 16 hex digits of XXH3-64 over the sorted set.
+Status StopWord(const FingerprintOptions& o, std::string* out) {
+  std::vector<std::string> set;
+  SIMDEX_RETURN_IF_ERROR(StopSet(o.stop_words, o.normalize, &set));
+  if (set.empty()) {
+    *out = "stop:none";
+    return Status::OK();
+  }
+  const std::pair<const char*, std::vector<std::string>> builtins[] = {
+      {"en+zh", DefaultStopWords()}, {"en", BuiltinStopWords("en")}, {"zh", BuiltinStopWords("zh")}};
+  for (const auto& [name, words] : builtins) {
+    std::vector<std::string> builtin;
+    SIMDEX_RETURN_IF_ERROR(StopSet(words, o.normalize, &builtin));
+    if (builtin == set) {
+      *out = std::string("stop:") + name;
+      return Status::OK();
+    }
+  }
+  std::string joined;
+  for (const std::string& w : set) joined.append(w).push_back('\0');
+  *out = "stop:" + Hex16(XXH3_64bits(joined.data(), joined.size()));
+  return Status::OK();
+}
+
+const char* TokenizerWord(Tokenizer t) {
+  switch (t) {
+    case Tokenizer::kWords: return "words";
+    case Tokenizer::kCharNgrams: return "char-ngrams:";
+    case Tokenizer::kWordNgrams: return "word-ngrams:";
+  }
+  return "?";
+}
+
+std::string WeightingWord(const FingerprintOptions& o) {
+  switch (o.weighting) {
+    case Weighting::kTermFrequency: return "tf";
+    case Weighting::kBinary: return "binary";
+    case Weighting::kLogTf: return "log-tf";
+    case Weighting::kTfIdf: return "tf-idf:" + Hex16(o.idf->ContentHash(o.seed));
+  }
+  return "?";
+}
+
+}  // namespace
+
+Status FingerprintProfile(const FingerprintOptions& o, std::string* out) {
+  // Create checks the options and describes them ("python-simhash" for the
+  // compatibility profile, whose pipeline none of the options changes).
+  std::unique_ptr<Fingerprinter> check;
+  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(o, &check));
+  *out = check->profile();
+  return Status::OK();
+}
+
+namespace text {
+
+// Fingerprinter::Create calls this once with validated options.
+Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
+  std::string stop;
+  SIMDEX_RETURN_IF_ERROR(StopWord(o, &stop));
+  std::string d = "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) + " ";
+  d += TokenizerWord(o.tokenizer);
+  if (o.tokenizer != Tokenizer::kWords) d += std::to_string(o.ngram);
+  d += o.normalize ? " nfkc-casefold" : " no-normalize";
+  d += o.clean_text ? " clean" : " no-clean";
+  // cap_numbers applies to the word tokenizer alone.
+  if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
+  d += " " + stop + " " + WeightingWord(o) + " seed:" + std::to_string(o.seed);
+  *out = std::move(d);
+  return Status::OK();
+}
+
+}  // namespace text
+
+Status CheckProfileText(std::string_view profile) {
+  if (profile.size() > kMaxProfileLength) {
+    return Status::InvalidArgument("fingerprint profile of " + std::to_string(profile.size()) +
+                                   " bytes (at most " + std::to_string(kMaxProfileLength) + ")");
+  }
+  for (size_t i = 0; i < profile.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(profile[i]);
+    if (c < 0x20 || c > 0x7e) {
+      return Status::InvalidArgument("fingerprint profile has a byte that is not printable ASCII at offset " +
+                                     std::to_string(i));
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckSameProfile(std::string_view stored_where, std::string_view stored, std::string_view used_where,
+                        std::string_view used) {
+  if (stored.empty() || used.empty() || stored == used) return Status::OK();
+  return Status::InvalidArgument("fingerprint profiles differ, and fingerprints of different profiles are not "
+                                 "comparable: " + std::string(stored_where) + " has \"" + std::string(stored) +
+                                 "\", " + std::string(used_where) + " \"" + std::string(used) + "\"");
+}
+
+Status ProfileCheck::Add(std::string_view where, std::string_view profile) {
+  SIMDEX_RETURN_IF_ERROR(CheckSameProfile(where_, profile_, where, profile));
+  if (profile_.empty() && !profile.empty()) {
+    where_.assign(where);
+    profile_.assign(profile);
+  }
+  return Status::OK();
+}
+
+}  // namespace simdex
