@@ -6,6 +6,7 @@
 // bands with P(s) = 1 - (1 - s^r)^b. The bands and rows for a threshold t
 // minimise the weighted areas of false positives (P below t) and false
 // negatives (1 - P above t), integrated numerically.
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -60,13 +61,20 @@ Status CheckLshBands(LshBands bands, int num_perm) {
 }
 
 void BandKeys(const uint32_t* signature, LshBands bands, uint64_t* keys) {
+  const size_t size = 4 * static_cast<size_t>(bands.rows);
+  if constexpr (std::endian::native == std::endian::little) {  // the values are their own little-endian bytes
+    for (int j = 0; j < bands.bands; ++j) {
+      keys[j] = XXH3_64bits_withSeed(signature + static_cast<size_t>(j) * bands.rows, size, static_cast<uint64_t>(j));
+    }
+    return;
+  }
   uint8_t bytes[4 * kMaxNumPerm];
   for (int j = 0; j < bands.bands; ++j) {
     const uint32_t* rows = signature + static_cast<size_t>(j) * bands.rows;
     for (int i = 0; i < bands.rows; ++i) {
       for (int byte = 0; byte < 4; ++byte) bytes[4 * i + byte] = static_cast<uint8_t>(rows[i] >> (8 * byte));
     }
-    keys[j] = XXH3_64bits_withSeed(bytes, 4 * static_cast<size_t>(bands.rows), static_cast<uint64_t>(j));
+    keys[j] = XXH3_64bits_withSeed(bytes, size, static_cast<uint64_t>(j));
   }
 }
 
