@@ -108,12 +108,14 @@ uint32_t SyntheticValue(uint64_t d, int i) {
   return static_cast<uint32_t>(replaced ? own >> 32 : Mix(((d / 2) << 8) ^ static_cast<uint64_t>(i)) >> 32);
 }
 
-// The synthetic band keys of n documents, made in chunks of signatures.
-// *key_seconds: the time BandKeys took (signature generation excluded).
+// The synthetic band keys of n documents (band after band), made in chunks
+// of signatures. *key_seconds: the time BandKeys took (signature generation
+// excluded).
 void SyntheticKeys(size_t n, std::vector<uint64_t>* keys, double* key_seconds) {
   constexpr size_t kChunk = 4096;
   keys->assign(n * kBands.bands, 0);
   std::vector<uint32_t> sigs(kChunk * kPerm);
+  uint64_t row[kBands.bands];
   *key_seconds = 0;
   for (size_t begin = 0; begin < n; begin += kChunk) {
     const size_t end = std::min(n, begin + kChunk);
@@ -121,7 +123,10 @@ void SyntheticKeys(size_t n, std::vector<uint64_t>* keys, double* key_seconds) {
       for (int i = 0; i < kBands.bands * kBands.rows; ++i) sigs[(d - begin) * kPerm + i] = SyntheticValue(d, i);
     }
     const auto start = std::chrono::steady_clock::now();
-    for (size_t d = begin; d < end; ++d) BandKeys(&sigs[(d - begin) * kPerm], kBands, keys->data() + d * kBands.bands);
+    for (size_t d = begin; d < end; ++d) {
+      BandKeys(&sigs[(d - begin) * kPerm], kBands, row);
+      for (int j = 0; j < kBands.bands; ++j) (*keys)[j * n + d] = row[j];
+    }
     *key_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 }

@@ -182,8 +182,11 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   FindItems(s, &items);
   const size_t m = items.member_start.size() - 1;
   stats->distinct_signatures = m;
-  std::vector<uint64_t> item_keys(m * s.bands);
-  for (size_t i = 0; i < m; ++i) std::copy_n(s.Keys(items.First(static_cast<uint32_t>(i))), s.bands, &item_keys[i * s.bands]);
+  std::vector<uint64_t> item_keys(m * s.bands);  // band after band
+  for (size_t i = 0; i < m; ++i) {
+    const uint64_t* keys = s.Keys(items.First(static_cast<uint32_t>(i)));
+    for (size_t j = 0; j < s.bands; ++j) item_keys[j * m + i] = keys[j];
+  }
   std::vector<uint64_t> pairs;
   BandJoinStats join;
   SIMDEX_RETURN_IF_ERROR(FindBandPairs(item_keys, bands.bands, std::vector<uint8_t>(m, 1), threads, &pairs, &join));

@@ -1,8 +1,8 @@
 // FindBandPairs (include/simdex/minhash_join.h): the self-join over band
-// keys. Records are (key >> item_bits) << item_bits | item, so a stable sort
-// on the leading 64 - item_bits bits groups equal keys with their items in
-// increasing order; equal leading bits with different keys (a chance of
-// about n / 2^(64 - item_bits) per pair) are told apart by the whole key.
+// keys. Records are the key's leading 64 - item_bits bits, then the item, so
+// a stable sort on the leading bits groups equal keys with their items in
+// increasing order; equal leading bits with different keys are told apart
+// by the whole key.
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -13,10 +13,11 @@
 namespace simdex {
 namespace {
 
-// True iff a and b share no key of a band before `band`.
-bool FirstSharedBand(const uint64_t* ka, const uint64_t* kb, int band) {
+// True iff items a and b share no key of a band before `band` (keys band
+// after band, n per band).
+bool FirstSharedBand(const uint64_t* keys, size_t n, size_t a, size_t b, int band) {
   for (int j = 0; j < band; ++j) {
-    if (ka[j] == kb[j]) return false;
+    if (keys[j * n + a] == keys[j * n + b]) return false;
   }
   return true;
 }
@@ -49,25 +50,28 @@ Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const 
   stats->banded = m;
   if (m < 2) return Status::OK();
   const int item_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
-  const int key_bits = 64 - item_bits;
+  // Sorted on fewer bits than the key has: equal leading bits of different
+  // keys (about m^2 / 2^(key_bits + 1) pairs per band) are told apart below.
+  const int key_bits = std::min(64 - item_bits, static_cast<int>(std::bit_width(m)) + 16);
   const uint64_t item_mask = (uint64_t{1} << item_bits) - 1;
+  const uint64_t group_mask = ~uint64_t{0} << (64 - key_bits);
   std::vector<uint64_t> records(m), scratch(m);
-  const size_t stride = static_cast<size_t>(bands);
   for (int band = 0; band < bands; ++band) {
-    auto make = [&](size_t i) { return (keys[items[i] * stride + band] & ~item_mask) | items[i]; };
+    const uint64_t* column = keys.data() + static_cast<size_t>(band) * n;
+    auto make = [&](size_t i) { return (column[items[i]] & ~item_mask) | items[i]; };
     dedup::MakeAndSortByLeadingBits(make, records.data(), scratch.data(), m, key_bits, threads);
     for (size_t i = 0; i < m;) {
       size_t j = i + 1;
-      while (j < m && (records[j] & ~item_mask) == (records[i] & ~item_mask)) ++j;
+      while (j < m && (records[j] & group_mask) == (records[i] & group_mask)) ++j;
       if (j - i >= 2) ++stats->groups;
       for (size_t x = i; x < j; ++x) {
         const size_t a = records[x] & item_mask;
-        const uint64_t* ka = keys.data() + a * stride;
         for (size_t y = x + 1; y < j; ++y) {
           const size_t b = records[y] & item_mask;
-          const uint64_t* kb = keys.data() + b * stride;
           ++stats->comparisons;
-          if (ka[band] == kb[band] && FirstSharedBand(ka, kb, band)) out->push_back((uint64_t{a} << 32) | b);
+          if (column[a] == column[b] && FirstSharedBand(keys.data(), n, a, b, band)) {
+            out->push_back((uint64_t{a} << 32) | b);
+          }
         }
       }
       i = j;

@@ -9,8 +9,9 @@
 // out of every band.
 //
 // The join, band by band: records (the key's leading bits, item) sorted by
-// key with the radix sort of the SimHash self-join (engine/dedup/key_sort.h),
-// runs of equal leading bits compared item by item on the whole 64-bit key.
+// their leading log2(n) + 16 bits with the radix sort of the SimHash
+// self-join (engine/dedup/key_sort.h), runs of equal leading bits compared
+// item by item on the whole 64-bit key.
 // A pair is reported by the first band whose keys it shares (it is skipped
 // in later bands by comparing the earlier keys), so each pair comes once,
 // with no sort of pairs to remove repeats; the pairs are then sorted.

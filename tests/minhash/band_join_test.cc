@@ -30,11 +30,21 @@ std::vector<uint64_t> BruteForce(const std::vector<uint64_t>& keys, int bands, c
   return out;
 }
 
+// FindBandPairs' layout (band after band) of keys given item after item.
+std::vector<uint64_t> BandMajor(const std::vector<uint64_t>& keys, int bands) {
+  const size_t n = keys.size() / bands;
+  std::vector<uint64_t> out(keys.size());
+  for (size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < bands; ++j) out[j * n + i] = keys[i * bands + j];
+  }
+  return out;
+}
+
 void ExpectJoinMatchesOracle(const std::vector<uint64_t>& keys, int bands, const std::vector<uint8_t>& banded,
                              int threads) {
   std::vector<uint64_t> pairs;
   BandJoinStats stats;
-  ASSERT_TRUE(FindBandPairs(keys, bands, banded, threads, &pairs, &stats).ok());
+  ASSERT_TRUE(FindBandPairs(BandMajor(keys, bands), bands, banded, threads, &pairs, &stats).ok());
   EXPECT_EQ(pairs, BruteForce(keys, bands, banded));
   EXPECT_EQ(stats.pairs, pairs.size());
 }
@@ -76,7 +86,7 @@ TEST(BandJoin, ManyIdenticalItemsGiveEveryPairOnce) {
   }
   std::vector<uint64_t> pairs;
   BandJoinStats stats;
-  ASSERT_TRUE(FindBandPairs(keys, bands, std::vector<uint8_t>(n, 1), 2, &pairs, &stats).ok());
+  ASSERT_TRUE(FindBandPairs(BandMajor(keys, bands), bands, std::vector<uint8_t>(n, 1), 2, &pairs, &stats).ok());
   EXPECT_EQ(pairs.size(), 100u * 99 / 2);  // the 100 identical items, each pair once
   ExpectJoinMatchesOracle(keys, bands, std::vector<uint8_t>(n, 1), 1);
 }
@@ -91,7 +101,7 @@ TEST(BandJoin, UnbandedItemsAreInNoPair) {
   std::vector<uint8_t> banded = {0, 0, 0, 1, 0, 1};
   std::vector<uint64_t> pairs;
   BandJoinStats stats;
-  ASSERT_TRUE(FindBandPairs(keys, bands, banded, 1, &pairs, &stats).ok());
+  ASSERT_TRUE(FindBandPairs(BandMajor(keys, bands), bands, banded, 1, &pairs, &stats).ok());
   EXPECT_EQ(pairs, std::vector<uint64_t>({(3ull << 32) | 5}));
   EXPECT_EQ(stats.banded, 2u);
 }
