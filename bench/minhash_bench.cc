@@ -9,7 +9,7 @@
 //   simdex_text     MinHasher::Sign: text to signature, shingling included
 // Join/<n>/<who>, synthetic signatures (pairs of near-duplicates, each
 // value replaced with probability 0.15, J about 0.74 per pair; the rest
-// unrelated), 9 bands x 13 rows, one thread:
+// unrelated), 16 bands x 8 rows (the default at 0.8), one thread:
 //   simdex          FindBandPairs over the band keys (which signing makes:
 //                   band_keys_ns_per_doc is BandKeys' time, reported apart)
 //   baseline        LshCandidatePairs (64-bit values; n <= 10^6: it holds
@@ -35,7 +35,7 @@ namespace simdex {
 namespace {
 
 constexpr int kPerm = 128;
-constexpr LshBands kBands{9, 13};
+constexpr LshBands kBands{16, 8};  // DefaultLshBands(0.8, 128)
 
 struct Corpus {
   std::vector<std::string> texts;

@@ -254,7 +254,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!(m.threshold > 0 && m.threshold <= 1)) {
     return ReportError(kCommand, "--threshold " + Decimal(m.threshold) + " is not in (0, 1]", kExitUsage);
   }
-  m.estimate_threshold = m.threshold;
+  m.estimate_threshold = DefaultEstimateFilter(m.threshold, m.num_perm);
   if (args.estimate_filter == "off") {
     m.estimate_filter = false;
   } else if (!args.estimate_filter.empty()) {
@@ -539,15 +539,16 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--num-perm", args->minhash.num_perm, "minhash: values per signature (default 128)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--bands", args->minhash.bands.bands,
-                  "minhash: bands (with --rows; bands x rows <= --num-perm; default: optimal for the threshold)")
+                  "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, "
+                  "16 x 8 for 0.8 and 128 values)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--rows", args->minhash.bands.rows, "minhash: rows per band (with --bands)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", args->minhash.signature_bits,
-                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 8)");
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
   sub->add_option("--estimate-filter", args->estimate_filter,
-                  "minhash: keep the band candidates whose estimated J is at least this (default: the threshold), or "
-                  "off");
+                  "minhash: keep the band candidates whose estimated J is at least this (default: two standard errors "
+                  "below the threshold, 0.729 for 0.8 and 128 values), or off");
   sub->footer(
       "Output: {\"id\":..,\"cluster\":<representative id>,\"duplicate\":true|false,\"distance\":<to it>} per\n"
       "document in input order, with \"against\":{\"index\",\"id\",\"distance\"} when an index holds a match and\n"

@@ -245,8 +245,8 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->capture_default_str();
   sub->add_flag("--baseline", j.baseline, "Jaccard truth: also run the MinHash-LSH baseline on the same shingles");
   sub->add_flag("--minhash", j.minhash,
-                "Jaccard truth: also run simdex's MinHash-LSH (dedup --method minhash) on the same shingles, with "
-                "--num-perm, --baseline-threshold, --bands/--rows and --signature-bits");
+                "Jaccard truth: also run simdex's MinHash-LSH (dedup --method minhash, its bands and estimate filter) "
+                "on the same shingles, with --num-perm, --baseline-threshold, --bands/--rows and --signature-bits");
   sub->add_option("--signature-bits", j.signature_bits, "--minhash: bits of each value its estimate filter compares")
       ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}))
       ->capture_default_str();

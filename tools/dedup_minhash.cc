@@ -162,7 +162,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
     return Status::InvalidArgument("--num-perm " + std::to_string(args.num_perm) + " is not 1.." +
                                    std::to_string(kMaxNumPerm));
   }
-  const LshBands bands = args.bands.bands > 0 ? args.bands : OptimalLshBands(args.threshold, args.num_perm);
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   if (Status s = CheckLshBands(bands, args.num_perm); !s.ok()) {
     return Status::InvalidArgument("--bands " + std::to_string(bands.bands) + " x --rows " +
                                    std::to_string(bands.rows) + " is more than --num-perm " +

@@ -24,16 +24,16 @@ namespace simdex::tools {
 // The defaults, chosen on the quality corpora (docs/minhash.md, "Defaults").
 inline constexpr double kMinHashThreshold = 0.8;
 inline constexpr int kMinHashNumPerm = 128;
-inline constexpr int kMinHashSignatureBits = 8;
+inline constexpr int kMinHashSignatureBits = 4;
 
 struct MinHashDedupArgs {
   double threshold = kMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
   int num_perm = kMinHashNumPerm;
   uint64_t seed = 1;
-  LshBands bands;  // {0, 0}: OptimalLshBands(threshold, num_perm)
+  LshBands bands;  // {0, 0}: DefaultLshBands(threshold, num_perm)
   int signature_bits = kMinHashSignatureBits;
   bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold
-  double estimate_threshold = kMinHashThreshold;
+  double estimate_threshold = 0;  // the callers default it to DefaultEstimateFilter(threshold, num_perm)
 };
 
 // What chooses each cluster's representative (--keep).

@@ -164,9 +164,10 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
 }
 
 // simdex's MinHash-LSH (include/simdex/minhash.h) over the same shingle
-// sets, as `simdex dedup --method minhash` runs it: three lines, the band
-// candidates, those kept by the b-bit estimate, and those confirmed by
-// their exact Jaccard.
+// sets, as `simdex dedup --method minhash` runs it at its defaults (bands
+// unless given, estimate filter): three lines, the band candidates, those
+// kept by the b-bit estimate, and those confirmed by their exact Jaccard
+// (>= the threshold).
 Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
                   std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out) {
   MinHashOptions options;
@@ -175,8 +176,9 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
   std::unique_ptr<MinHasher> hasher;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &hasher));
   const LshBands bands =
-      args.bands.bands > 0 ? args.bands : OptimalLshBands(args.baseline_threshold, args.num_perm);
+      args.bands.bands > 0 ? args.bands : DefaultLshBands(args.baseline_threshold, args.num_perm);
   SIMDEX_RETURN_IF_ERROR(CheckLshBands(bands, args.num_perm));
+  const double estimate_filter = DefaultEstimateFilter(args.baseline_threshold, args.num_perm);
   const size_t n = sets.size(), nb = static_cast<size_t>(bands.bands);
   const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
   auto start = Clock::now();
@@ -200,8 +202,7 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
   std::vector<uint64_t> kept, exact;
   for (uint64_t p : candidates) {
     const size_t a = p >> 32, b = p & 0xffffffffu;
-    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >=
-        args.baseline_threshold) {
+    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >= estimate_filter) {
       kept.push_back(p);
     }
   }
@@ -220,6 +221,7 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
     AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
     AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
     AppendField(out, "threshold", args.baseline_threshold);
+    AppendField(out, "estimate_filter", estimate_filter);
     AppendCount(out, "documents", texts.size());
     AppendCount(out, "candidates", candidates.size());
     AppendCount(out, "kept", predicted.size());

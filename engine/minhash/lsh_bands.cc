@@ -6,6 +6,7 @@
 // bands with P(s) = 1 - (1 - s^r)^b. The bands and rows for a threshold t
 // minimise the weighted areas of false positives (P below t) and false
 // negatives (1 - P above t), integrated numerically.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -49,6 +50,12 @@ LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, doubl
     }
   }
   return best;
+}
+
+LshBands DefaultLshBands(double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm, 0.05, 0.95); }
+
+double DefaultEstimateFilter(double threshold, int num_perm) {
+  return std::max(0.0, threshold - 2 * std::sqrt(threshold * (1 - threshold) / num_perm));
 }
 
 Status CheckLshBands(LshBands bands, int num_perm) {

@@ -119,6 +119,19 @@ struct LshBands {
 };
 LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight = 0.5, double fn_weight = 0.5);
 
+// The bands `simdex dedup --method minhash` uses for a threshold: false
+// negatives weighed 19 times false positives (OptimalLshBands(threshold,
+// num_perm, 0.05, 0.95); 16 bands x 8 rows for 0.8 and 128 values), since
+// the estimate filter and the confirmation remove false positives and
+// nothing recovers a pair the bands miss (docs/minhash.md, "Defaults").
+LshBands DefaultLshBands(double threshold, int num_perm);
+
+// The estimate filter's default for a threshold: two standard errors of the
+// estimate below it, threshold - 2 * sqrt(threshold * (1 - threshold) /
+// num_perm), so that a pair at the threshold is kept about 98 times in 100
+// (0.729 for 0.8 and 128 values); at least 0.
+double DefaultEstimateFilter(double threshold, int num_perm);
+
 // InvalidArgument unless bands, rows >= 1 and bands * rows <= num_perm.
 Status CheckLshBands(LshBands bands, int num_perm);
 

@@ -197,6 +197,15 @@ TEST(LshBands, OptimalBandsMatchTheUsualChoices) {
   EXPECT_GT(b5.bands, b8.bands);
 }
 
+// The defaults of simdex dedup --method minhash (docs/minhash.md, "Defaults").
+TEST(LshBands, DefaultsFavourRecallAndFilterTwoStandardErrorsBelow) {
+  const LshBands b = DefaultLshBands(0.8, 128);
+  EXPECT_EQ(b.bands, 16);
+  EXPECT_EQ(b.rows, 8);
+  EXPECT_NEAR(DefaultEstimateFilter(0.8, 128), 0.8 - 2 * std::sqrt(0.16 / 128), 1e-12);
+  EXPECT_EQ(DefaultEstimateFilter(0.01, 1), 0.0);
+}
+
 TEST(LshBands, CheckRefusesBandsBeyondNumPerm) {
   EXPECT_TRUE(CheckLshBands({9, 13}, 128).ok());
   EXPECT_TRUE(CheckLshBands({16, 8}, 128).ok());
