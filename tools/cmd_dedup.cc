@@ -219,27 +219,6 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
 
-std::string Decimal(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
-void PrintMinHashSummary(const DedupArgs& args, const MinHashDedupStats& s, const DedupBatch& batch, double seconds) {
-  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-  std::fprintf(stderr,
-               "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %g, "
-               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
-               "%.2f)\n",
-               Count(s.documents, "document").c_str(), u(s.empty), Count(batch.skipped, "bad record").c_str(),
-               Count(s.distinct_signatures, "distinct signature").c_str(), args.minhash.num_perm, s.bands.bands,
-               s.bands.rows, args.minhash.threshold,
-               args.minhash.estimate_filter ? Decimal(args.minhash.estimate_threshold).c_str() : "off",
-               args.minhash.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
-               Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
-               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter);
-}
-
 // `--method minhash`: the arguments checked, then tools/dedup_minhash.h.
 int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!args.simhash_only.empty()) {
@@ -252,18 +231,11 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
     return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
   }
   if (!(m.threshold > 0 && m.threshold <= 1)) {
-    return ReportError(kCommand, "--threshold " + Decimal(m.threshold) + " is not in (0, 1]", kExitUsage);
+    return ReportError(kCommand, "--threshold " + FormatJ(m.threshold) + " is not in (0, 1]", kExitUsage);
   }
-  m.estimate_threshold = DefaultEstimateFilter(m.threshold, m.num_perm);
-  if (args.estimate_filter == "off") {
-    m.estimate_filter = false;
-  } else if (!args.estimate_filter.empty()) {
-    char* end = nullptr;
-    m.estimate_threshold = std::strtod(args.estimate_filter.c_str(), &end);
-    if (end == args.estimate_filter.c_str() || *end != '\0' || !(m.estimate_threshold >= 0 && m.estimate_threshold <= 1)) {
-      return ReportError(kCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
-                         kExitUsage);
-    }
+  if (!ParseEstimateFilter(args.estimate_filter, &m)) {
+    return ReportError(kCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
+                       kExitUsage);
   }
   DedupOptions options;  // the id check's memory bound and spill directory
   options.threads = args.threads;
@@ -287,14 +259,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet) {
-    PrintMinHashSummary(args, stats, batch, progress.Seconds());
-    if (!args.second.confirm.empty()) {
-      std::fprintf(stderr, "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, "
-                           "confirmed in %.3f s\n",
-                   Count(stats.confirm.candidates, "candidate pair").c_str(),
-                   static_cast<unsigned long long>(stats.confirm.confirmed), args.second.confirm.c_str(),
-                   stats.confirm.seconds_texts, stats.confirm.seconds_confirm);
-    }
+    PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
   }
   return 0;
 }

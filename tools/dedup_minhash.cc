@@ -2,6 +2,8 @@
 #include "tools/dedup_minhash.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -13,6 +15,7 @@
 #include "simdex/confirm.h"
 #include "simdex/document_reader.h"
 #include "simdex/minhash_join.h"
+#include "tools/plural.h"
 
 namespace simdex::tools {
 namespace {
@@ -204,12 +207,14 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   stats->seconds_filter = base::Seconds(start);
 
   // Pairs of documents, confirmed; clusters.
+  auto members = [&items](uint64_t item) { return uint64_t{items.member_start[item + 1] - items.member_start[item]}; };
+  for (size_t i = 0; i < m; ++i) stats->document_pairs += members(i) * (members(i) - 1) / 2;
+  for (const auto& [pair, estimate] : kept) stats->document_pairs += members(pair >> 32) * members(pair & 0xffffffffu);
   PairClusters clusters(n, s.scores);
   accepted->clear();
   if (keep_pairs || !confirm.empty()) {
     std::vector<AcceptedPair> candidates;
     ExpandPairs(items, kept, &candidates);
-    stats->document_pairs = candidates.size();
     if (!confirm.empty()) progress->Update("confirming pairs");
     SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, input, candidates, accepted, &stats->confirm));
     stats->confirm.candidates = stats->confirm.in_range = candidates.size();
@@ -243,6 +248,43 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                                                                    args.num_perm, args.signature_bits));
   }
   return Status::OK();
+}
+
+std::string FormatJ(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args) {
+  args->estimate_filter = spec != "off";
+  args->estimate_threshold = DefaultEstimateFilter(args->threshold, args->num_perm);
+  if (spec.empty() || spec == "off") return true;
+  char* end = nullptr;
+  args->estimate_threshold = std::strtod(spec.c_str(), &end);
+  return end != spec.c_str() && *end == '\0' && args->estimate_threshold >= 0 && args->estimate_threshold <= 1;
+}
+
+void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& s, uint64_t skipped,
+                         const std::string& confirm, double seconds) {
+  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::fprintf(stderr,
+               "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
+               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
+               "%.2f)\n",
+               Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
+               Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
+               FormatJ(args.threshold).c_str(), args.estimate_filter ? FormatJ(args.estimate_threshold).c_str() : "off",
+               args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
+               Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
+               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter);
+  if (!confirm.empty()) {
+    std::fprintf(stderr,
+                 "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "
+                 "%.3f s\n",
+                 Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed), confirm.c_str(),
+                 s.confirm.seconds_texts, s.confirm.seconds_confirm);
+  }
 }
 
 }  // namespace simdex::tools

@@ -65,6 +65,18 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                        const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats);
 
+// "%g" of a J (0.8, 0.729289).
+std::string FormatJ(double v);
+
+// --estimate-filter: "" (the default, DefaultEstimateFilter of args'
+// threshold and num_perm), "off", or a J in [0, 1]; sets
+// args->estimate_filter and estimate_threshold. False for anything else.
+bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args);
+
+// The summary lines on stderr (confirm: the --confirm spec, or empty).
+void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& stats, uint64_t skipped,
+                         const std::string& confirm, double seconds);
+
 }  // namespace simdex::tools
 
 #endif  // SIMDEX_TOOLS_DEDUP_MINHASH_H_

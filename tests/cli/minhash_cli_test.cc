@@ -103,6 +103,22 @@ TEST_F(MinHashDedupCli, PairsCarryTheEstimateAndConfirmationAddsTheExactJaccard)
   EXPECT_EQ(Lines(r.out)[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
 }
 
+TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited));
+  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "1", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out)[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "off", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Lines(r.out)[1].starts_with("{\"id\":2,\"cluster\":1,\"duplicate\":true,")) << r.out;
+  // The summary names the bands and the filter the defaults chose.
+  r = RunSimdex(dir_, {"dedup", "--method", "minhash", "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("16 bands x 8 rows, threshold 0.8, estimate filter 0.729289 (4-bit signatures)"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(MinHashDedupCli, EmptyDocumentsAreNeverDuplicatesAndIdenticalOnesCluster) {
   WriteFile(batch_, Json(1, "") + Json(2, "  ") + Json(3, "one short text") + Json(4, "One  short TEXT") +
                         Json(5, "another short text"));
@@ -122,13 +138,14 @@ TEST_F(MinHashDedupCli, SameOutputOnOneAndThreeThreads) {
   std::mt19937_64 rng(3);
   std::string batch;
   std::vector<std::string> words;
-  for (int i = 0; i < 400; ++i) words.push_back("w" + std::to_string(rng() % 100000));
+  for (int i = 0; i < 400; ++i) words.push_back(std::string(1, 'w').append(std::to_string(rng() % 100000)));
   for (uint64_t id = 1; id <= 600; ++id) {
     std::string text;
     const size_t start = rng() % 300;
     const bool copy = id % 3 == 0;
     for (size_t w = 0; w < 80; ++w) {
-      text += (w ? " " : "") + (copy && w == 40 ? std::string("edit") : words[(copy ? (id - 1) % 300 : start) + w % 100]);
+      if (w > 0) text.push_back(' ');
+      text.append(copy && w == 40 ? std::string("edit") : words[(copy ? (id - 1) % 300 : start) + w % 100]);
     }
     batch += Json(id, text);
   }
