@@ -35,6 +35,7 @@
 #include "tools/document_ids.h"
 #include "tools/duplicate_ids.h"
 #include "tools/dedup_confirm.h"
+#include "tools/dedup_minhash.h"
 #include "tools/dedup_output.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
@@ -77,7 +78,22 @@ struct DedupArgs {
   SecondStageArgs second;
   bool allow_duplicate_ids = false;
   bool quiet = false;
+  std::string method = "simhash";
+  MinHashDedupArgs minhash;
+  std::string estimate_filter;  // a J, "off", or empty: the threshold
+  // Options given on the command line that only the other method takes.
+  std::vector<std::string> simhash_only, minhash_only;
+  bool seed_given = false;
 };
+
+// The options only one method takes (docs/minhash.md); the text options
+// configure SimHash's features, MinHash uses the Jaccard truth's shingles.
+constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short-length", "--against",
+                                        "--against-strategy", "--tokenizer", "--ngram", "--no-normalize",
+                                        "--no-clean-text", "--no-cap-numbers", "--stop-words", "--no-stop-words",
+                                        "--weighting", "--idf", "--compat"};
+constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits",
+                                        "--estimate-filter"};
 
 enum class Keep { kFirst, kLongest, kMaxField };
 
@@ -206,6 +222,51 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
 
+// `--method minhash`: the arguments checked, then tools/dedup_minhash.h.
+int RunMinHash(DedupArgs& args, ScoreBy score_by) {
+  if (!args.simhash_only.empty()) {
+    return ReportError(kCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
+                                 "--num-perm, --bands/--rows, --signature-bits and --estimate-filter", kExitUsage);
+  }
+  MinHashDedupArgs& m = args.minhash;
+  m.seed = args.seed_given ? args.text.seed : 1;
+  if ((m.bands.bands > 0) != (m.bands.rows > 0)) {
+    return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+  }
+  if (!(m.threshold > 0 && m.threshold <= 1)) {
+    return ReportError(kCommand, "--threshold " + FormatJ(m.threshold) + " is not in (0, 1]", kExitUsage);
+  }
+  if (!ParseEstimateFilter(args.estimate_filter, &m)) {
+    return ReportError(kCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
+                       kExitUsage);
+  }
+  DedupOptions options;  // the id check's memory bound and spill directory
+  options.threads = args.threads;
+  options.tmpdir = args.tmpdir;
+  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
+    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  }
+  Progress progress(kCommand, !args.quiet);
+  DedupBatch batch;
+  DedupOutcomes outcomes;
+  std::vector<AcceptedPair> accepted;
+  MinHashDedupStats stats;
+  Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
+                             &progress, &batch, &outcomes, &accepted, &stats);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  s = CheckIdsAreUnique(args, options, batch);
+  progress.Done();
+  if (s.ok()) s = WriteDedupResults(args.output, {}, outcomes, batch, {});
+  if (s.ok() && !args.pairs.empty()) s = WriteDedupPairs(args.pairs, nullptr, &accepted, batch);
+  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
+  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
+  if (!s.ok()) return ReportError(kCommand, s);
+  if (!args.quiet) {
+    PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
+  }
+  return 0;
+}
+
 int RunDedup(DedupArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
@@ -257,6 +318,9 @@ int RunDedup(DedupArgs args) {
   }
 
   const SecondStageArgs& second = args.second;
+  if (args.method == "minhash" && fingerprints) {
+    return ReportError(kCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
+  }
   if (second.active() && fingerprints) {
     return ReportError(kCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
   }
@@ -270,6 +334,14 @@ int RunDedup(DedupArgs args) {
                                        (path == "-" ? std::string("standard input") : path + " (not a regular file)"),
                          kExitUsage);
     }
+  }
+  if (args.method == "minhash") {
+    return RunMinHash(args, keep == Keep::kLongest    ? ScoreBy::kLength
+                            : keep == Keep::kMaxField ? ScoreBy::kField
+                                                      : ScoreBy::kFirst);
+  }
+  if (!args.minhash_only.empty()) {
+    return ReportError(kCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
   }
   // Confirmed by the Jaccard truth's own shingles and no --k or --scheme:
   // the candidates come from within kExactConfirmK bits, where the k = 3 of
@@ -356,7 +428,7 @@ int RunDedup(DedupArgs args) {
   // After the join, whose sorts have then released their memory: the id
   // check sorts within the same --memory.
   if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
-  DedupOutcomes outcomes{dedup.get(), {}};
+  DedupOutcomes outcomes{dedup.get(), {}, {}};
   std::vector<AcceptedPair> accepted;
   SecondStageStats second_stats;
   if (s.ok() && second.active()) {
@@ -433,12 +505,44 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                 "accept ids given to several documents (refused by default): each document is still its own, "
                 "known by its place in the input (the n-th output line is the n-th document)");
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
+  sub->add_option("--method", args->method,
+                  "simhash (fingerprints within k bits) or minhash (MinHash-LSH: word 5-shingle Jaccard >= "
+                  "--threshold; docs/minhash.md)")
+      ->check(CLI::IsMember({"simhash", "minhash"}))
+      ->capture_default_str();
+  sub->add_option("--threshold", args->minhash.threshold,
+                  "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter (default "
+                  "0.8)");
+  sub->add_option("--num-perm", args->minhash.num_perm, "minhash: values per signature (default 128)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--bands", args->minhash.bands.bands,
+                  "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, "
+                  "16 x 8 for 0.8 and 128 values)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--rows", args->minhash.bands.rows, "minhash: rows per band (with --bands)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--signature-bits", args->minhash.signature_bits,
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+  sub->add_option("--estimate-filter", args->estimate_filter,
+                  "minhash: keep the band candidates whose estimated J is at least this (default: two standard errors "
+                  "below the threshold, 0.729 for 0.8 and 128 values), or off");
   sub->footer(
       "Output: {\"id\":..,\"cluster\":<representative id>,\"duplicate\":true|false,\"distance\":<to it>} per\n"
       "document in input order, with \"against\":{\"index\",\"id\",\"distance\"} when an index holds a match and\n"
       "\"empty\":<reason> for a document without a fingerprint. docs/dedup.md explains every option.\n"
       "Example: simdex dedup --text-field text --keep-list keep.txt --against corpus.sdx batch.jsonl.gz");
-  sub->callback([args, run] { *run = [args] { return RunDedup(*args); }; });
+  sub->callback([args, run, sub] {
+    args->simhash_only.clear();
+    args->minhash_only.clear();
+    for (const char* name : kSimHashOnly) {
+      if (sub->count(name) > 0) args->simhash_only.push_back(name);
+    }
+    for (const char* name : kMinHashOnly) {
+      if (sub->count(name) > 0) args->minhash_only.push_back(name);
+    }
+    args->seed_given = sub->count("--seed") > 0;
+    *run = [args] { return RunDedup(*args); };
+  });
 }
 
 }  // namespace simdex::tools

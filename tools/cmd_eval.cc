@@ -140,8 +140,8 @@ int RunEval(EvalArgs args) {
     }
     return RunTruthEval(j);
   }
-  if (args.jaccard.baseline || !args.jaccard.list_path.empty()) {
-    return ReportError(kCommand, "--baseline and --list need --truth jaccard", kExitUsage);
+  if (args.jaccard.baseline || args.jaccard.minhash || !args.jaccard.list_path.empty()) {
+    return ReportError(kCommand, "--baseline, --minhash and --list need --truth jaccard", kExitUsage);
   }
   EvalOptions eval;
   eval.max_k = args.max_k;
@@ -244,7 +244,13 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_flag("--baseline", j.baseline, "Jaccard truth: also run the MinHash-LSH baseline on the same shingles");
-  sub->add_option("--num-perm", j.num_perm, "baseline: min-hashes per signature")
+  sub->add_flag("--minhash", j.minhash,
+                "Jaccard truth: also run simdex's MinHash-LSH (dedup --method minhash, its bands and estimate filter) "
+                "on the same shingles, with --num-perm, --baseline-threshold, --bands/--rows and --signature-bits");
+  sub->add_option("--signature-bits", j.signature_bits, "--minhash: bits of each value its estimate filter compares")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16, 32}))
+      ->capture_default_str();
+  sub->add_option("--num-perm", j.num_perm, "baseline and --minhash: min-hashes per signature")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   sub->add_option("--baseline-threshold", j.baseline_threshold,

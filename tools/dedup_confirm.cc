@@ -15,6 +15,51 @@ void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text
   lengths.push_back(static_cast<uint32_t>(CodePointLength(text)));
 }
 
+Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const std::vector<AcceptedPair>& candidates,
+                    std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
+  accepted->clear();
+  if (spec.empty()) {
+    *accepted = candidates;
+    return Status::OK();
+  }
+  if (candidates.empty()) return Status::OK();
+  ConfirmOptions options;
+  std::unique_ptr<Confirmer> confirmer;
+  SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &options));
+  SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
+  auto start = base::Clock::now();
+  std::vector<uint32_t> wanted;
+  for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  auto place_of = [&](uint32_t o) {
+    return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
+  };
+  // Jaccard: each text's shingles, made once; the edit distance needs the texts.
+  const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
+  std::vector<std::vector<uint64_t>> shingles(by_shingles ? wanted.size() : 0);
+  std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
+  SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) {
+    if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
+    else texts[i] = doc.text;
+  }));
+  stats->seconds_texts = base::Seconds(start);
+  start = base::Clock::now();
+  for (AcceptedPair p : candidates) {
+    const size_t a = place_of(p.a), b = place_of(p.b);
+    if (by_shingles) {
+      p.similarity = Confirmer::JaccardOfShingles(shingles[a], shingles[b]);
+    } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
+      p.similarity = confirmer->Similarity(texts[a], texts[b]);
+    } else {
+      continue;
+    }
+    if (p.similarity >= options.threshold) accepted->push_back(p);
+  }
+  stats->seconds_confirm = base::Seconds(start);
+  return Status::OK();
+}
+
 Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
                       std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
@@ -31,45 +76,7 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
   }));
   stats->in_range = candidates.size();
   // 2. Their confirmation, from the texts read again.
-  accepted->clear();
-  if (args.confirm.empty()) {
-    *accepted = candidates;
-  } else if (!candidates.empty()) {
-    ConfirmOptions options;
-    std::unique_ptr<Confirmer> confirmer;
-    SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(args.confirm, &options));
-    SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
-    auto start = base::Clock::now();
-    std::vector<uint32_t> wanted;
-    for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    auto place_of = [&](uint32_t o) {
-      return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
-    };
-    // Jaccard: each text's shingles, made once; the edit distance needs the texts.
-    const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
-    std::vector<std::vector<uint64_t>> shingles(by_shingles ? wanted.size() : 0);
-    std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
-    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) {
-      if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
-      else texts[i] = doc.text;
-    }));
-    stats->seconds_texts = base::Seconds(start);
-    start = base::Clock::now();
-    for (AcceptedPair p : candidates) {
-      const size_t a = place_of(p.a), b = place_of(p.b);
-      if (by_shingles) {
-        p.similarity = Confirmer::JaccardOfShingles(shingles[a], shingles[b]);
-      } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
-        p.similarity = confirmer->Similarity(texts[a], texts[b]);
-      } else {
-        continue;
-      }
-      if (p.similarity >= options.threshold) accepted->push_back(p);
-    }
-    stats->seconds_confirm = base::Seconds(start);
-  }
+  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, input, candidates, accepted, stats));
   stats->confirmed = accepted->size();
   // 3. Clusters of the accepted pairs, representatives as Deduplicator
   // picks them (largest score, then first).

@@ -45,9 +45,12 @@ struct SecondStageDocuments {
 // Per document outcomes: the de-duplicator's, or those the second stage
 // made (then replaced holds one per document).
 struct DedupOutcomes {
-  const Deduplicator* dedup = nullptr;
+  const Deduplicator* dedup = nullptr;  // null: replaced holds every result
   std::vector<DedupResult> replaced;
-  uint64_t size() const { return dedup->size(); }
+  // --method minhash: each document's estimated J with its representative,
+  // written instead of the distance; empty otherwise.
+  std::vector<float> estimates;
+  uint64_t size() const { return dedup != nullptr ? dedup->size() : replaced.size(); }
   DedupResult Result(uint64_t o) const { return replaced.empty() ? dedup->Result(o) : replaced[o]; }
 };
 
@@ -55,17 +58,25 @@ struct AcceptedPair {
   uint32_t a, b;  // ordinals, a < b
   int distance;
   double similarity = -1;  // the confirmer's, in [0, 1]; -1 without --confirm
+  double estimate = -1;    // MinHash's estimate of J (--method minhash; then distance is unused); -1: none
 };
+
+// Confirms the candidates (spec: a ParseConfirmSpec spec; empty accepts
+// them all) from their texts, read again: *accepted gets those whose
+// similarity reaches the spec's threshold, in the candidates' order, with
+// their similarity. A Jaccard confirmer shingles each text once (only the
+// shingle hashes are kept), then each pair costs one merge of two sorted
+// lists. REQUIRES: the inputs can be read again.
+Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const std::vector<AcceptedPair>& candidates,
+                    std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
 
 // The k the self-join must use: the larger of k and k_short.
 inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }
 
 // Runs the second stage after dedup->Finish() (which kept its pairs):
 // REQUIRES: the inputs can be read again (no standard input); documents
-// holds every document added. A Jaccard confirmer shingles each text of a
-// candidate pair once (only the shingle hashes are kept), then each pair
-// costs one merge of two sorted lists. Fills outcomes->replaced and *accepted (by a,
-// then b). Index matches count only within k (stored texts are not at hand
+// holds every document added. Confirms by ConfirmPairs. Fills
+// outcomes->replaced and *accepted (by a, then b). Index matches count only within k (stored texts are not at hand
 // to confirm them).
 Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,

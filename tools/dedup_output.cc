@@ -40,6 +40,20 @@ class ResultFile {
   std::unique_ptr<OutputWriter> writer_;
 };
 
+// ,"name":value with 6 significant digits.
+void AppendScore(const char* name, double value, std::string* out) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  out->append(",\"").append(name).append("\":").append(text);
+}
+
+// How close a document is to its representative: the Hamming distance, or
+// under --method minhash the estimated J.
+void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, std::string* out) {
+  if (!dedup.estimates.empty()) AppendScore("estimate", dedup.estimates[o], out);
+  else out->append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
+}
+
 }  // namespace
 
 Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
@@ -55,7 +69,7 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
     out.append(",\"cluster\":");
     batch.ids.AppendJson(r.representative, &out);
     out.append(r.duplicate ? ",\"duplicate\":true" : ",\"duplicate\":false");
-    out.append(",\"distance\":").append(std::to_string(r.distance));
+    AppendCloseness(dedup, o, &out);
     if (r.against_index >= 0) {
       out.append(",\"against\":{\"index\":");
       AppendJsonString(&out, against[static_cast<size_t>(r.against_index)]);
@@ -81,24 +95,23 @@ Status WriteDedupPairs(const std::string& path, Deduplicator* dedup, const std::
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  auto for_each = [&](const std::function<Status(uint64_t, uint64_t, int, double)>& fn) {
+  auto for_each = [&](const std::function<Status(const AcceptedPair&)>& fn) {
     if (accepted == nullptr) {
-      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) { return fn(a, b, distance, -1); });
+      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) {
+        return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
+      });
     }
-    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p.a, p.b, p.distance, p.similarity));
+    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p));
     return Status::OK();
   };
-  SIMDEX_RETURN_IF_ERROR(for_each([&](uint64_t a, uint64_t b, int distance, double similarity) {
+  SIMDEX_RETURN_IF_ERROR(for_each([&](const AcceptedPair& p) {
     out.append("{\"a\":");
-    batch.ids.AppendJson(a, &out);
+    batch.ids.AppendJson(p.a, &out);
     out.append(",\"b\":");
-    batch.ids.AppendJson(b, &out);
-    out.append(",\"distance\":").append(std::to_string(distance));
-    if (similarity >= 0) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.6g", similarity);
-      out.append(",\"similarity\":").append(text);
-    }
+    batch.ids.AppendJson(p.b, &out);
+    if (p.estimate >= 0) AppendScore("estimate", p.estimate, &out);
+    else out.append(",\"distance\":").append(std::to_string(p.distance));
+    if (p.similarity >= 0) AppendScore("similarity", p.similarity, &out);
     out.append("}\n");
     return file.Put(&out);
   }));
@@ -181,7 +194,7 @@ Status WriteClusters(const std::string& path, const DocumentInputArgs* documents
       if (m > i) out.push_back(',');
       out.append("{\"id\":");
       batch.ids.AppendJson(o, &out);
-      out.append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
+      AppendCloseness(dedup, o, &out);
       if (o == rep) out.append(",\"representative\":true");
       const size_t w = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
       if (rereadable) {

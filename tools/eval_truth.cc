@@ -8,6 +8,9 @@
 //                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"between":..,"unrelated":..,"precision":..,"recall":..,
 //                      "f1":..},..]},..]}
 //   {"kind":"baseline","method":"minhash-lsh","filter":"none"|"estimate",.., "buckets":[.. "k":[{"k":0,..}]]}
+//   {"kind":"minhash","method":"simdex","filter":"none"|"estimate"|"exact",..}: simdex's own MinHash-LSH
+//    (`simdex dedup --method minhash`; "exact": candidates confirmed by the truth's Jaccard, as --confirm
+//    jaccard-shingles:T does)
 #include "tools/eval_truth.h"
 
 #include <chrono>
@@ -17,6 +20,8 @@
 
 #include "simdex/confirm.h"
 #include "simdex/idf_learner.h"
+#include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/idf_pass.h"
@@ -158,6 +163,76 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
   return Status::OK();
 }
 
+// simdex's MinHash-LSH (include/simdex/minhash.h) over the same shingle
+// sets, as `simdex dedup --method minhash` runs it at its defaults (bands
+// unless given, estimate filter): three lines, the band candidates, those
+// kept by the b-bit estimate, and those confirmed by their exact Jaccard
+// (>= the threshold).
+Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
+                  std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out) {
+  MinHashOptions options;
+  options.num_perm = args.num_perm;
+  options.seed = args.seed;
+  std::unique_ptr<MinHasher> hasher;
+  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &hasher));
+  const LshBands bands =
+      args.bands.bands > 0 ? args.bands : DefaultLshBands(args.baseline_threshold, args.num_perm);
+  SIMDEX_RETURN_IF_ERROR(CheckLshBands(bands, args.num_perm));
+  const double estimate_filter = DefaultEstimateFilter(args.baseline_threshold, args.num_perm);
+  const size_t n = sets.size(), nb = static_cast<size_t>(bands.bands);
+  const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  auto start = Clock::now();
+  std::vector<uint32_t> sig(static_cast<size_t>(args.num_perm));
+  std::vector<uint64_t> keys(n * nb), row(nb);  // keys band after band
+  std::vector<uint8_t> packed(n * sb), banded(n);
+  for (size_t d = 0; d < n; ++d) {
+    hasher->SignShingles(sets[d], sig.data());
+    banded[d] = !sets[d].empty();
+    BandKeys(sig.data(), bands, row.data());
+    for (size_t j = 0; j < nb; ++j) keys[j * n + d] = row[j];
+    PackSignature(sig.data(), args.num_perm, args.signature_bits, &packed[d * sb]);
+  }
+  const double sign_seconds = Since(start);
+  start = Clock::now();
+  std::vector<uint64_t> candidates;
+  BandJoinStats join;
+  SIMDEX_RETURN_IF_ERROR(FindBandPairs(keys, bands.bands, banded, 1, &candidates, &join));
+  const double band_seconds = Since(start);
+  start = Clock::now();
+  std::vector<uint64_t> kept, exact;
+  for (uint64_t p : candidates) {
+    const size_t a = p >> 32, b = p & 0xffffffffu;
+    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >= estimate_filter) {
+      kept.push_back(p);
+    }
+  }
+  const double filter_seconds = Since(start);
+  for (uint64_t p : candidates) {
+    if (Confirmer::JaccardOfShingles(sets[p >> 32], sets[p & 0xffffffffu]) >= args.baseline_threshold) exact.push_back(p);
+  }
+  for (const char* filter : {"none", "estimate", "exact"}) {
+    const std::vector<uint64_t>& predicted = filter[0] == 'n' ? candidates : filter[1] == 's' ? kept : exact;
+    std::vector<TruthBucket> buckets;
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, args.truth, &buckets));
+    AppendHead(out, "minhash", set);
+    out->append(",\"method\":\"simdex\",\"filter\":\"").append(filter).append("\"");
+    AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
+    AppendCount(out, "signature_bits", static_cast<uint64_t>(args.signature_bits));
+    AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
+    AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
+    AppendField(out, "threshold", args.baseline_threshold);
+    AppendField(out, "estimate_filter", estimate_filter);
+    AppendCount(out, "documents", texts.size());
+    AppendCount(out, "candidates", candidates.size());
+    AppendCount(out, "kept", predicted.size());
+    AppendField(out, "sign_seconds", sign_seconds);
+    AppendField(out, "band_seconds", band_seconds);
+    AppendField(out, "filter_seconds", filter[1] == 's' ? filter_seconds : 0.0);
+    AppendBuckets(buckets, out);
+  }
+  return Status::OK();
+}
+
 Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer* confirmer, std::string* out,
                    std::string* list) {
   std::vector<LabelledDocument> docs;
@@ -234,6 +309,7 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
     }
   }
   if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out));
+  if (args.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(args, set, texts, sets, truth, out));
   return Status::OK();
 }
 

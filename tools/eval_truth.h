@@ -22,6 +22,8 @@ struct TruthEvalArgs {
   ShingleOptions shingles;
   TruthOptions truth;
   bool baseline = false;
+  bool minhash = false;     // simdex's MinHash-LSH, with num_perm, baseline_threshold, bands, seed and:
+  int signature_bits = 4;   // bits of each value the estimate filter compares
   int num_perm = 128;
   double baseline_threshold = 0.8;
   LshBands bands;  // {0, 0}: OptimalLshBands(baseline_threshold, num_perm)

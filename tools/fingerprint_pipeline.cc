@@ -18,8 +18,8 @@ struct Slot {
 
 class Pipeline {
  public:
-  Pipeline(int threads, const BatchSource& source, const BatchWork& work)
-      : source_(source), work_fn_(work), max_in_flight_(4 * static_cast<size_t>(threads)) {}
+  Pipeline(int threads, const BatchSource& source)
+      : source_(source), max_in_flight_(4 * static_cast<size_t>(threads)) {}
 
   void ReaderLoop() {
     for (;;) {
@@ -56,7 +56,7 @@ class Pipeline {
     }
   }
 
-  void WorkerLoop(std::unique_ptr<Fingerprinter> fp) {
+  void WorkerLoop(const WorkerWork& work) {
     for (;;) {
       Slot* slot;
       {
@@ -66,7 +66,7 @@ class Pipeline {
         slot = work_.front();
         work_.pop_front();
       }
-      work_fn_(*fp, &slot->batch);
+      work(&slot->batch);
       std::lock_guard<std::mutex> lock(mu_);
       slot->done = true;
       result_ready_.notify_one();
@@ -119,7 +119,6 @@ class Pipeline {
 
  private:
   const BatchSource& source_;
-  const BatchWork& work_fn_;
   const size_t max_in_flight_;
   std::mutex mu_;
   std::condition_variable space_, work_ready_, result_ready_;
@@ -146,10 +145,19 @@ Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const
 
 Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
                         const BatchSink& sink, const Tick& tick) {
-  Pipeline pipeline(threads, source, work);
+  const WorkerFactory make_worker = [&prototype, &work]() -> WorkerWork {
+    std::shared_ptr<Fingerprinter> fp = prototype.Clone();
+    return [fp, &work](DocumentBatch* batch) { work(*fp, batch); };
+  };
+  return RunWorkerPipeline(threads, source, make_worker, sink, tick);
+}
+
+Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,
+                         const BatchSink& sink, const Tick& tick) {
+  Pipeline pipeline(threads, source);
   std::vector<std::thread> workers;
   for (int i = 0; i < threads; ++i) {
-    workers.emplace_back([&pipeline, fp = prototype.Clone()]() mutable { pipeline.WorkerLoop(std::move(fp)); });
+    workers.emplace_back([&pipeline, work = make_worker()] { pipeline.WorkerLoop(work); });
   }
   std::thread reader([&pipeline] { pipeline.ReaderLoop(); });
   Status sink_status = pipeline.WriterLoop(sink, tick);

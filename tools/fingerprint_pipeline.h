@@ -31,6 +31,12 @@ struct DocumentBatch {
   // feature_hashes[i]: the distinct feature hashes of docs[i], for work
   // that finds them (Fingerprinter::FeatureHashes).
   std::vector<std::vector<uint64_t>> feature_hashes;
+  // MinHash work (tools/dedup_minhash.h): per document, its band keys and
+  // packed signature (a fixed number of each per document) and whether it
+  // has shingles.
+  std::vector<uint64_t> band_keys;
+  std::vector<uint8_t> packed_signatures;
+  std::vector<uint8_t> has_shingles;
 };
 
 // Fills batch->docs[0, batch->size) (reusing the Document objects present,
@@ -44,6 +50,11 @@ using Tick = std::function<void()>;
 // the prototype.
 using BatchWork = std::function<void(Fingerprinter& fingerprinter, DocumentBatch* batch)>;
 
+// One worker's work on a batch, with state of its own; a factory makes one
+// per worker thread (called on the calling thread, before the workers start).
+using WorkerWork = std::function<void(DocumentBatch* batch)>;
+using WorkerFactory = std::function<WorkerWork()>;
+
 // Runs the pipeline to the end of the input or to the first error, which is
 // returned (a source error, else a sink error). REQUIRES: threads >= 1.
 Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
@@ -51,6 +62,9 @@ Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const
 // The same with work() instead of fingerprinting each batch.
 Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
                         const BatchSink& sink, const Tick& tick);
+// The same with each worker's own work from make_worker().
+Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,
+                         const BatchSink& sink, const Tick& tick);
 
 }  // namespace simdex::tools
 

@@ -98,7 +98,7 @@ def evaluate(corpus_dir, out_dir):
     main = os.path.join(out_dir, 'corpora.jsonl')
     pairs = os.path.join(out_dir, 'corpora-pairs.jsonl')
     start = time.perf_counter()
-    run(['eval', '-q', '--truth', 'jaccard'] + configs(CONFIGS) + ['--baseline', '--max-k', str(MAX_K), '--list',
+    run(['eval', '-q', '--truth', 'jaccard'] + configs(CONFIGS) + ['--baseline', '--minhash', '--max-k', str(MAX_K), '--list',
                                                                    pairs, '--list-within', '3', '--list-beyond',
                                                                    '12', '-o', main] + sets)
     seconds = {'main': time.perf_counter() - start}

@@ -6,7 +6,7 @@
 #include "engine/confirm/edit_distance.h"
 #include "engine/confirm/shingle_set.h"
 #include "simdex/confirm.h"
-#include "simdex/eval.h"
+#include "simdex/shingles.h"
 
 namespace simdex {
 

@@ -1,13 +1,7 @@
-// OptimalLshBands and LshCandidatePairs (include/simdex/eval.h): the banding
-// of the MinHash-LSH baseline. BASELINE, not a product feature.
-//
-// A pair whose signatures agree on a fraction s of positions becomes a
-// candidate in one band of r rows with probability s^r, in at least one of b
-// bands with P(s) = 1 - (1 - s^r)^b. The bands and rows for a threshold t
-// minimise the weighted areas of false positives (P below t) and false
-// negatives (1 - P above t), integrated numerically.
+// LshCandidatePairs (include/simdex/eval.h): the banding of the MinHash-LSH
+// baseline. BASELINE, not a product feature: its bands and rows come from
+// the product's OptimalLshBands (include/simdex/minhash.h).
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #define XXH_INLINE_ALL
@@ -16,39 +10,6 @@
 #include "simdex/eval.h"
 
 namespace simdex {
-namespace {
-
-// Composite Simpson's rule with 2 * 256 intervals: P is smooth and
-// monotone; the areas come out within 1e-9 of an adaptive quadrature.
-template <typename F>
-double Integrate(F f, double lo, double hi) {
-  constexpr int kIntervals = 512;
-  if (hi <= lo) return 0;
-  const double h = (hi - lo) / kIntervals;
-  double sum = f(lo) + f(hi);
-  for (int i = 1; i < kIntervals; ++i) sum += f(lo + i * h) * (i % 2 ? 4 : 2);
-  return sum * h / 3;
-}
-
-}  // namespace
-
-LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, double fn_weight) {
-  LshBands best;
-  double best_error = std::numeric_limits<double>::infinity();
-  for (int b = 1; b <= num_perm; ++b) {
-    for (int r = 1; r <= num_perm / b; ++r) {
-      auto p = [b, r](double s) { return 1 - std::pow(1 - std::pow(s, r), b); };
-      const double fp = Integrate(p, 0, threshold);
-      const double fn = Integrate([&p](double s) { return 1 - p(s); }, threshold, 1);
-      const double error = fp_weight * fp + fn_weight * fn;
-      if (error < best_error) {
-        best_error = error;
-        best = {b, r};
-      }
-    }
-  }
-  return best;
-}
 
 Status LshCandidatePairs(std::span<const uint64_t> signatures, int num_perm, LshBands bands,
                          std::vector<uint64_t>* out) {

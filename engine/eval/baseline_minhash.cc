@@ -7,6 +7,7 @@
 // 128-bit product and the Mersenne reduction.
 #include <limits>
 
+#include "base/split_mix.h"
 #include "simdex/eval.h"
 
 namespace simdex {
@@ -14,13 +15,6 @@ namespace {
 
 constexpr uint64_t kPrime = (uint64_t{1} << 61) - 1;
 __extension__ typedef unsigned __int128 Uint128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
-
-uint64_t SplitMix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // x mod p for x < 2^64.
 inline uint64_t Mod(uint64_t x) {
@@ -43,9 +37,9 @@ Status BaselineMinHash::Create(int num_perm, uint64_t seed, std::unique_ptr<Base
   uint64_t state = seed;
   for (int i = 0; i < num_perm; ++i) {
     uint64_t a = 0;
-    while (a == 0) a = Mod(SplitMix64(&state));
+    while (a == 0) a = Mod(base::SplitMix64(&state));
     m->a_.push_back(a);
-    m->b_.push_back(Mod(SplitMix64(&state)));
+    m->b_.push_back(Mod(base::SplitMix64(&state)));
   }
   *out = std::move(m);
   return Status::OK();

@@ -55,7 +55,7 @@ enum class ShingleUnit {
   kWords,       // n consecutive ICU words
   kCodePoints,  // n consecutive letters, marks or numbers
   // The shingles of `simdex eval --truth jaccard` (ShingleMaker in
-  // include/simdex/eval.h, word_n = char_n = n): n words split at white
+  // include/simdex/shingles.h, word_n = char_n = n): n words split at white
   // space (punctuation kept in its word) for spaced text, n code points
   // without the spaces for unspaced text (Chinese, Japanese, Thai, ...).
   // With n = 5 the confirmer's similarity is the truth's Jaccard.

@@ -26,6 +26,8 @@
 
 #include "simdex/confirm.h"
 #include "simdex/fingerprint.h"
+#include "simdex/minhash.h"
+#include "simdex/shingles.h"
 #include "simdex/status.h"
 
 namespace simdex {
@@ -101,65 +103,17 @@ Status Evaluate(std::span<const LabelledDocument> documents, std::span<const Fin
 // from Evaluate with the same options.
 void AddBuckets(const std::vector<EvalBucket>& from, std::vector<EvalBucket>* into);
 
-
 // ---------------------------------------------------------------------------
 // The field's pairwise truth: exact Jaccard similarity of shingle sets
 // (docs/quality.md, "The pairwise truth"). No labels are needed: a pair is a
 // near-duplicate when J >= 0.8 and not one when J < 0.5.
 //
-// A text becomes a set of shingles this way:
-//   1. UTF-8 decoded (invalid sequences become U+FFFD), NFKC + case folding
-//      (ICU's NFKC_Casefold, the normaliser of the fingerprints), then every
-//      run of white space (Unicode White_Space) collapsed to one space and
-//      the ends trimmed.
-//   2. Spaced or unspaced: the text's letters (Unicode general category L)
-//      are counted in units, one unit per letter of a script written without
-//      spaces between words (Han, Hiragana, Katakana, Thai, Lao, Khmer,
-//      Myanmar, Tibetan) and one unit per run of consecutive letters of any
-//      other script (one word). The text is unspaced when those scripts make
-//      at least `unspaced_share` of the units. Hangul is counted as spaced:
-//      Korean separates its words with spaces.
-//   3. Spaced text: words are the runs between spaces (punctuation stays
-//      part of its word); shingles are the word_n-word windows, joined by
-//      one space. Unspaced text: the spaces are removed; shingles are the
-//      char_n-code-point windows. A text with fewer units than n has one
-//      shingle, all of it; a text with none (empty or only spaces) has none.
-//   4. Each shingle is hashed to 64 bits (XXH3-64 of its UTF-8 bytes, seed 1
-//      for word shingles and 2 for character shingles, so the two kinds do
-//      not meet); a document's set is its sorted distinct hashes.
-//
+// A text's set is its shingle hashes (ShingleMaker, include/simdex/shingles.h).
 // J(A, B) = |A ∩ B| / |A ∪ B| of those hash sets; J = 0 when either is
 // empty. Computed on hashes, J differs from J on the shingles themselves
 // only where two distinct shingles collide: with s distinct shingles in a
 // batch, the expected number of colliding shingle pairs is s^2 / 2^65
 // (5 x 10^-7 for s = 10^8: far below one changed pair in any batch here).
-struct ShingleOptions {
-  int word_n = 5;               // REQUIRES: 1..64
-  int char_n = 5;               // REQUIRES: 1..64
-  double unspaced_share = 0.5;  // REQUIRES: 0 < unspaced_share <= 1
-};
-
-enum class ShingleKind : uint8_t {
-  kNone,   // no shingles: empty text or only white space
-  kWords,  // spaced text: word shingles
-  kChars,  // unspaced text: character shingles
-};
-
-// Thread safety: one thread per ShingleMaker.
-class ShingleMaker {
- public:
-  static Status Create(const ShingleOptions& options, std::unique_ptr<ShingleMaker>* out);
-  ~ShingleMaker();
-
-  // Replaces *out with the sorted distinct shingle hashes of utf8_text and
-  // returns which kind they are.
-  ShingleKind Make(std::string_view utf8_text, std::vector<uint64_t>* out);
-
- private:
-  struct Rep;
-  explicit ShingleMaker(std::unique_ptr<Rep> rep);
-  std::unique_ptr<Rep> rep_;
-};
 
 // A pair of documents (a < b, indexes into the batch) and its shingle counts.
 struct JaccardPair {
@@ -280,16 +234,7 @@ class BaselineMinHash {
   std::vector<uint64_t> a_, b_;
 };
 
-// Bands and rows for a threshold: the (b, r) with b * r <= num_perm that
-// minimise fp_weight * (integral over s in [0, t] of P(candidate | s)) +
-// fn_weight * (integral over [t, 1] of 1 - P(candidate | s)), with
-// P(candidate | s) = 1 - (1 - s^r)^b (the usual optimisation, as the
-// datasketch package chooses its defaults).
-struct LshBands {
-  int bands = 0;
-  int rows = 0;
-};
-LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight = 0.5, double fn_weight = 0.5);
+// Bands and rows: LshBands and OptimalLshBands (include/simdex/minhash.h).
 
 // The candidate pairs of signatures (n x num_perm values, row-major): every
 // pair whose r values of some band are all equal, packed (PackPair), sorted

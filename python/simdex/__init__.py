@@ -12,6 +12,9 @@ The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 - ``merge``: grow an index by a batch (and delete ids) without re-sorting it.
 - ``fingerprint_file``: read and fingerprint JSONL or text files (.gz/.zst/.bz2).
 - ``simdex.dask``: the same de-duplication on a Dask cluster (docs/distributed.md).
+- ``MinHasher``: MinHash signatures of texts (np.uint32) over the Jaccard truth's
+  shingles; ``band_keys``, ``pack_signature``, ``estimate_packed``,
+  ``minhash_estimate``, ``optimal_lsh_bands`` (docs/minhash.md).
 
 Errors raise ValueError (bad arguments), OSError (files), or a ``simdex.Error``
 subclass (``CorruptionError``, ``NotFoundError``, ``NotSupportedError``) carrying
@@ -35,13 +38,19 @@ from ._simdex import (
     IdfTable,
     Index,
     IndexBuilder,
+    MinHasher,
     NotFoundError,
     NotSupportedError,
+    band_keys,
+    estimate_packed,
     hamming_distance,
     join_tables,
     key_ranges,
     merge,
+    minhash_estimate,
     nearest_in_table,
+    optimal_lsh_bands,
+    pack_signature,
     reduce_nearest,
     scheme_info,
     split_by_key_ranges,
@@ -50,8 +59,9 @@ from ._simdex import (
 
 __all__ = [
     "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
-    "IndexBuilder", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
+    "IndexBuilder", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "join_tables", "key_ranges", "merge",
+    "band_keys", "estimate_packed", "minhash_estimate", "optimal_lsh_bands", "pack_signature",
     "nearest_in_table", "open_index", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
 

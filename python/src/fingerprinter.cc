@@ -39,31 +39,6 @@ E Choose(const std::string& name, const char* what, std::initializer_list<std::p
   throw py::value_error(std::string(what) + " '" + name + "' is not one of " + names);
 }
 
-// The UTF-8 bytes of a str (the cached UTF-8 form, no copy) or bytes object.
-std::string_view Utf8(py::handle text, size_t i) {
-  if (PyUnicode_Check(text.ptr())) {
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
-    if (data == nullptr) throw py::error_already_set();
-    return {data, static_cast<size_t>(size)};
-  }
-  if (PyBytes_Check(text.ptr())) return {PyBytes_AS_STRING(text.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(text.ptr()))};
-  throw py::type_error("texts[" + std::to_string(i) + "] must be str or bytes, got " +
-                       py::str(py::type::handle_of(text).attr("__name__")).cast<std::string>());
-}
-
-// The UTF-8 views of a sequence of texts; *keep holds the references that
-// keep them valid.
-void Utf8Views(const py::sequence& texts, std::vector<py::object>* keep, std::vector<std::string_view>* views) {
-  const size_t n = texts.size();
-  keep->resize(n);
-  views->resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    (*keep)[i] = texts[i];
-    (*views)[i] = Utf8((*keep)[i], i);
-  }
-}
-
 // simdex.IdfTable: an idf table learned from a batch, keyed by feature hash.
 struct PyIdfTable {
   std::shared_ptr<const IdfTable> table;
@@ -82,6 +57,28 @@ Status LearnFromTexts(const FingerprintOptions& options, const IdfLearnerOptions
 }
 
 }  // namespace
+
+std::string_view Utf8(py::handle text, size_t i) {
+  if (PyUnicode_Check(text.ptr())) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+    if (data == nullptr) throw py::error_already_set();
+    return {data, static_cast<size_t>(size)};
+  }
+  if (PyBytes_Check(text.ptr())) return {PyBytes_AS_STRING(text.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(text.ptr()))};
+  throw py::type_error("texts[" + std::to_string(i) + "] must be str or bytes, got " +
+                       py::str(py::type::handle_of(text).attr("__name__")).cast<std::string>());
+}
+
+void Utf8Views(const py::sequence& texts, std::vector<py::object>* keep, std::vector<std::string_view>* views) {
+  const size_t n = texts.size();
+  keep->resize(n);
+  views->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    (*keep)[i] = texts[i];
+    (*views)[i] = Utf8((*keep)[i], i);
+  }
+}
 
 IdfLearnerOptions AutoIdfOptions(int threads) {
   const char* env = std::getenv("TMPDIR");

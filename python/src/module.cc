@@ -14,4 +14,5 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefineDedup(m);
   simdex::python::DefineParts(m);
   simdex::python::DefineMerge(m);
+  simdex::python::DefineMinHash(m);
 }

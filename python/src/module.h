@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
@@ -23,6 +24,15 @@ void DefineIndex(pybind11::module_& m);          // index.cc
 void DefineDedup(pybind11::module_& m);          // dedup.cc
 void DefineParts(pybind11::module_& m);          // parts.cc
 void DefineMerge(pybind11::module_& m);          // merge.cc
+void DefineMinHash(pybind11::module_& m);        // minhash.cc
+
+// The UTF-8 bytes of texts[i], a str (its cached UTF-8 form, no copy) or a
+// bytes object; TypeError naming texts[i] otherwise.
+std::string_view Utf8(pybind11::handle text, size_t i);
+// The UTF-8 views of a sequence of texts; *keep holds the references that
+// keep them valid.
+void Utf8Views(const pybind11::sequence& texts, std::vector<pybind11::object>* keep,
+               std::vector<std::string_view>* views);
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);

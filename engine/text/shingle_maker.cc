@@ -1,6 +1,6 @@
-// ShingleMaker (include/simdex/eval.h): a text's set of word or character
+// ShingleMaker (include/simdex/shingles.h): a text's set of word or character
 // shingles as sorted distinct 64-bit hashes, the unit of the pairwise truth.
-// The rules are spelled out in eval.h; this file follows them step by step.
+// The rules are spelled out in shingles.h; this file follows them step by step.
 #include <algorithm>
 
 #include <unicode/uchar.h>
@@ -12,7 +12,7 @@
 
 #include "engine/text/normalizer.h"
 #include "engine/text/utf.h"
-#include "simdex/eval.h"
+#include "simdex/shingles.h"
 
 namespace simdex {
 namespace {
@@ -20,8 +20,26 @@ namespace {
 constexpr uint64_t kWordSeed = 1;
 constexpr uint64_t kCharSeed = 2;
 
-// Scripts written without spaces between words.
+// ICU's answers for the ASCII characters, looked up once: most text is
+// ASCII, and asking ICU for each character took most of the time.
+struct AsciiProperties {
+  uint32_t category[128];
+  bool space[128];
+  AsciiProperties() {
+    for (UChar32 c = 0; c < 128; ++c) {
+      category[c] = U_GET_GC_MASK(c);
+      space[c] = u_isUWhiteSpace(c);
+    }
+  }
+};
+const AsciiProperties kAscii;
+
+uint32_t Category(UChar32 c) { return c < 128 ? kAscii.category[c] : U_GET_GC_MASK(c); }
+bool WhiteSpace(UChar32 c) { return c < 128 ? kAscii.space[c] : u_isUWhiteSpace(c); }
+
+// Scripts written without spaces between words (ASCII letters are Latin).
 bool Unspaced(UChar32 c) {
+  if (c < 128) return false;
   UErrorCode status = U_ZERO_ERROR;
   switch (uscript_getScript(c, &status)) {
     case USCRIPT_HAN:
@@ -79,7 +97,7 @@ ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>
   for (int32_t i = 0; i < n;) {
     UChar32 c;
     U16_NEXT(s, i, n, c);
-    const uint32_t category = U_GET_GC_MASK(c);
+    const uint32_t category = Category(c);
     if (category & U_GC_L_MASK) {
       if (Unspaced(c)) {
         ++unspaced_units;
@@ -104,7 +122,7 @@ ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>
     UChar32 c;
     const int32_t at = i;
     U16_NEXT(s, i, n, c);
-    if (u_isUWhiteSpace(c)) {
+    if (WhiteSpace(c)) {
       space_before = true;
       continue;
     }
@@ -115,7 +133,11 @@ ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>
       r.starts.push_back(static_cast<uint32_t>(r.collapsed.size()));
     }
     space_before = false;
-    text::AppendUtf8(s + at, static_cast<size_t>(i - at), &r.collapsed);
+    if (c < 128) {
+      r.collapsed.push_back(static_cast<char>(c));
+    } else {
+      text::AppendUtf8(s + at, static_cast<size_t>(i - at), &r.collapsed);
+    }
   }
   const size_t count = r.starts.size();
   if (count == 0) return ShingleKind::kNone;

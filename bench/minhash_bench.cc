@@ -1,0 +1,186 @@
+// MinHash signatures and the band self-join (include/simdex/minhash.h,
+// include/simdex/minhash_join.h) against the MinHash-LSH baseline of
+// `simdex eval --baseline` (include/simdex/eval.h), in the same process.
+//
+// Sign/<corpus>/<stage>, one thread, bytes = the corpus's UTF-8 text:
+//   shingles        ShingleMaker alone (the truth's shingle sets)
+//   simdex          MinHasher::SignShingles on those sets (128 values)
+//   baseline        BaselineMinHash::Sign on the same sets (128 values)
+//   simdex_text     MinHasher::Sign: text to signature, shingling included
+// Join/<n>/<who>, synthetic signatures (pairs of near-duplicates, each
+// value replaced with probability 0.15, J about 0.74 per pair; the rest
+// unrelated), 16 bands x 8 rows (the default at 0.8), one thread:
+//   simdex          FindBandPairs over the band keys (which signing makes:
+//                   band_keys_ns_per_doc is BandKeys' time, reported apart)
+//   baseline        LshCandidatePairs (64-bit values; n <= 10^6: it holds
+//                   n x 128 x 8 bytes)
+// Corpora: the JSONL files of docs/corpora.md in $SIMDEX_CORPORA.
+//
+//   SIMDEX_CORPORA=build/corpora build/bin/minhash_bench
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simdex/eval.h"
+#include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
+
+namespace simdex {
+namespace {
+
+constexpr int kPerm = 128;
+constexpr LshBands kBands{16, 8};  // DefaultLshBands(0.8, 128)
+
+struct Corpus {
+  std::vector<std::string> texts;
+  std::vector<std::vector<uint64_t>> sets;
+  int64_t bytes = 0;
+};
+
+const Corpus& LoadCorpus(const std::string& path) {
+  static std::string loaded;
+  static Corpus corpus;
+  if (loaded == path) return corpus;
+  corpus = Corpus();
+  std::vector<LabelledDocument> docs;
+  if (!ReadLabelledSet(path, &docs, /*require_cluster=*/false).ok()) std::abort();
+  std::unique_ptr<ShingleMaker> maker;
+  if (!ShingleMaker::Create(ShingleOptions(), &maker).ok()) std::abort();
+  for (LabelledDocument& d : docs) {
+    corpus.bytes += static_cast<int64_t>(d.text.size());
+    corpus.sets.emplace_back();
+    maker->Make(d.text, &corpus.sets.back());
+    corpus.texts.push_back(std::move(d.text));
+  }
+  loaded = path;
+  return corpus;
+}
+
+void BM_Sign(benchmark::State& state, const std::string& path, const std::string& stage) {
+  const Corpus& c = LoadCorpus(path);
+  MinHashOptions o;
+  o.num_perm = kPerm;
+  std::unique_ptr<MinHasher> hasher;
+  std::unique_ptr<BaselineMinHash> baseline;
+  std::unique_ptr<ShingleMaker> maker;
+  if (!MinHasher::Create(o, &hasher).ok() || !BaselineMinHash::Create(kPerm, 1, &baseline).ok() ||
+      !ShingleMaker::Create(ShingleOptions(), &maker).ok()) {
+    std::abort();
+  }
+  std::vector<uint32_t> sig(kPerm);
+  std::vector<uint64_t> sig64(kPerm), shingles;
+  for (auto _ : state) {
+    for (size_t d = 0; d < c.texts.size(); ++d) {
+      if (stage == "shingles") {
+        maker->Make(c.texts[d], &shingles);
+      } else if (stage == "simdex") {
+        hasher->SignShingles(c.sets[d], sig.data());
+      } else if (stage == "baseline") {
+        baseline->Sign(c.sets[d], sig64.data());
+      } else {
+        hasher->Sign(c.texts[d], sig.data());
+      }
+      benchmark::ClobberMemory();
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * c.bytes);
+  state.counters["documents"] = static_cast<double>(c.texts.size());
+}
+
+// Signature d of the synthetic batch: documents 2i and 2i+1 share cluster
+// i's values except where a per-document draw (probability 0.15) replaces one.
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  return x ^ (x >> 33);
+}
+uint32_t SyntheticValue(uint64_t d, int i) {
+  const uint64_t own = Mix((d << 8) ^ static_cast<uint64_t>(i) ^ 0x5555);
+  const bool replaced = (own & 0xffff) < 0.15 * 65536;
+  return static_cast<uint32_t>(replaced ? own >> 32 : Mix(((d / 2) << 8) ^ static_cast<uint64_t>(i)) >> 32);
+}
+
+// The synthetic band keys of n documents (band after band), made in chunks
+// of signatures. *key_seconds: the time BandKeys took (signature generation
+// excluded).
+void SyntheticKeys(size_t n, std::vector<uint64_t>* keys, double* key_seconds) {
+  constexpr size_t kChunk = 4096;
+  keys->assign(n * kBands.bands, 0);
+  std::vector<uint32_t> sigs(kChunk * kPerm);
+  uint64_t row[kBands.bands];
+  *key_seconds = 0;
+  for (size_t begin = 0; begin < n; begin += kChunk) {
+    const size_t end = std::min(n, begin + kChunk);
+    for (size_t d = begin; d < end; ++d) {
+      for (int i = 0; i < kBands.bands * kBands.rows; ++i) sigs[(d - begin) * kPerm + i] = SyntheticValue(d, i);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t d = begin; d < end; ++d) {
+      BandKeys(&sigs[(d - begin) * kPerm], kBands, row);
+      for (int j = 0; j < kBands.bands; ++j) (*keys)[j * n + d] = row[j];
+    }
+    *key_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+}
+
+void BM_Join(benchmark::State& state, const std::string& who) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  std::vector<uint64_t> keys, signatures, pairs;
+  double key_seconds = 0;
+  if (who == "baseline") {
+    signatures.resize(n * kPerm);
+    for (size_t d = 0; d < n; ++d) {
+      for (int i = 0; i < kPerm; ++i) signatures[d * kPerm + i] = SyntheticValue(d, i);
+    }
+  } else {
+    SyntheticKeys(n, &keys, &key_seconds);
+  }
+  std::vector<uint8_t> banded(n, 1);
+  for (auto _ : state) {
+    if (who == "baseline") {
+      if (!LshCandidatePairs(signatures, kPerm, kBands, &pairs).ok()) std::abort();
+    } else {
+      BandJoinStats stats;
+      if (!FindBandPairs(keys, kBands.bands, banded, 1, &pairs, &stats).ok()) std::abort();
+    }
+  }
+  state.counters["pairs"] = static_cast<double>(pairs.size());
+  state.counters["ns_per_doc"] = benchmark::Counter(
+      static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  if (who != "baseline") state.counters["band_keys_ns_per_doc"] = key_seconds * 1e9 / static_cast<double>(n);
+}
+
+}  // namespace
+}  // namespace simdex
+
+int main(int argc, char** argv) {
+  const char* dir = std::getenv("SIMDEX_CORPORA");
+  for (const char* name : {"changelog", "copyright", "manpages", "web", "titles", "zh", "de"}) {
+    const std::string path = dir == nullptr ? "" : std::string(dir) + "/" + name + ".jsonl";
+    if (path.empty() || !std::filesystem::exists(path)) continue;
+    for (const char* stage : {"shingles", "simdex", "baseline", "simdex_text"}) {
+      benchmark::RegisterBenchmark((std::string("Sign/") + name + "/" + stage).c_str(),
+                                   [path, stage](benchmark::State& s) { simdex::BM_Sign(s, path, stage); })
+          ->Unit(benchmark::kMillisecond)
+          ->MinTime(0.5);
+    }
+  }
+  for (const char* who : {"simdex", "baseline"}) {
+    auto* b = benchmark::RegisterBenchmark((std::string("Join/") + who).c_str(),
+                                           [who](benchmark::State& s) { simdex::BM_Join(s, who); });
+    b->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
+    if (std::string(who) == "simdex") b->Arg(10000000);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,144 @@
+// MinHash signatures of shingle sets, their b-bit stored form and their LSH
+// band keys (docs/minhash.md). Start here for MinHash-LSH: the signature of
+// a text estimates the Jaccard similarity of its shingle set (the same set
+// as the Jaccard truth of `simdex eval`, include/simdex/shingles.h) with
+// another's; documents that agree on all rows of a band are candidates.
+//
+// The signature, exactly (stable across machines and versions; pinned by
+// tests/golden/minhash_golden_test.cc):
+//   1. The text's shingle set: ShingleMaker's sorted distinct XXH3-64
+//      hashes x (include/simdex/shingles.h).
+//   2. num_perm hash functions from the seed: SplitMix64 started at `seed`
+//      gives, for i = 0, 1, ..., first a_i (made odd: | 1), then c_i.
+//      h_i(x) = bits 32..63 of (a_i * x + c_i) mod 2^64 (multiply-add-shift
+//      on 64-bit words, 32-bit results).
+//   3. signature[i] = min over the set of h_i(x), a 32-bit value.
+//   A text without shingles (empty or only white space: ShingleKind::kNone)
+//   has the signature of nothing, every value kEmptyMinimum; it estimates
+//   J = 0 with everything (EstimateJaccard checks) and must never be banded:
+//   callers keep it out of band tables. A one-shingle text (fewer words
+//   than word_n) has the signature of its one shingle: two such texts agree
+//   everywhere when their texts normalise to the same shingle, and a band of
+//   r rows otherwise with probability 2^-32r, as any unrelated pair.
+//
+// Band keys: band j (0-based) of r rows is the values signature[j*r ..
+// j*r+r-1], written as r little-endian 32-bit words; its key is XXH3-64 of
+// those 4r bytes with seed j. Two documents share band j's key iff their
+// rows are equal, up to a 2^-64 chance of a key collision.
+//
+// b-bit signatures: the low `bits` bits of each value, packed value after
+// value from bit 0 of byte 0 (little-endian; value i occupies bits
+// [i*bits, (i+1)*bits) of the byte string). Two unrelated values agree on b
+// bits with probability 2^-b; the estimator corrects for it (Li and König,
+// "b-Bit Minwise Hashing", WWW 2010, in the limit of sets small against
+// the 2^32 values of h): J = (P - 2^-b) / (1 - 2^-b), P the share of equal
+// b-bit values, clamped to [0, 1].
+//
+// Thread safety: a MinHasher holds scratch buffers: one per thread (Clone).
+// The free functions are thread-safe.
+#ifndef SIMDEX_MINHASH_H_
+#define SIMDEX_MINHASH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "simdex/shingles.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+// The value of every position of the signature of a text without shingles.
+inline constexpr uint32_t kEmptyMinimum = 0xFFFFFFFFu;
+// Bounds of num_perm.
+inline constexpr int kMaxNumPerm = 1024;
+
+struct MinHashOptions {
+  // Values per signature (REQUIRES: 1..kMaxNumPerm); the default is chosen
+  // from the quality corpora (docs/minhash.md, "Defaults").
+  int num_perm = 128;
+  // Draws the hash functions; signatures of different seeds are unrelated.
+  uint64_t seed = 1;
+  // The shingles (default: word 5-shingles, character 5-shingles for
+  // unspaced text: the truth's).
+  ShingleOptions shingles;
+};
+
+class MinHasher {
+ public:
+  // InvalidArgument for num_perm or shingle options out of range.
+  static Status Create(const MinHashOptions& options, std::unique_ptr<MinHasher>* out);
+  ~MinHasher();
+  // A MinHasher with the same options, for another thread.
+  std::unique_ptr<MinHasher> Clone() const;
+
+  const MinHashOptions& options() const;
+  int num_perm() const { return options().num_perm; }
+
+  // Writes the signature of utf8_text to signature[0, num_perm) and returns
+  // the kind of its shingles; kNone: the empty signature (kEmptyMinimum
+  // everywhere).
+  ShingleKind Sign(std::string_view utf8_text, uint32_t* signature);
+  // The signature of a shingle set (any order, duplicates allowed); an empty
+  // set gives the empty signature.
+  void SignShingles(std::span<const uint64_t> shingles, uint32_t* signature) const;
+
+ private:
+  struct Rep;
+  explicit MinHasher(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// True iff every value is kEmptyMinimum: the signature of no shingles.
+bool IsEmptySignature(const uint32_t* signature, int num_perm);
+
+// The share of positions where x and y agree: the unbiased estimate of J.
+// 0 when either is the empty signature.
+double EstimateJaccard(const uint32_t* x, const uint32_t* y, int num_perm);
+
+// b-bit signatures. bits is one of 1, 2, 4, 8, 16, 32.
+bool ValidSignatureBits(int bits);
+// Bytes of a packed signature: ceil(num_perm * bits / 8).
+size_t PackedSignatureBytes(int num_perm, int bits);
+// Packs the low `bits` bits of each value into out[0, PackedSignatureBytes).
+void PackSignature(const uint32_t* signature, int num_perm, int bits, uint8_t* out);
+// The b-bit estimate of J (corrected, clamped to [0, 1]).
+double EstimateJaccardPacked(const uint8_t* x, const uint8_t* y, int num_perm, int bits);
+
+// Bands and rows for a threshold: the (b, r) with b * r <= num_perm that
+// minimise fp_weight * (integral over s in [0, t] of P(candidate | s)) +
+// fn_weight * (integral over [t, 1] of 1 - P(candidate | s)), with
+// P(candidate | s) = 1 - (1 - s^r)^b (the usual optimisation, as the
+// datasketch package chooses its defaults). Ties go to the smaller b.
+struct LshBands {
+  int bands = 0;
+  int rows = 0;
+};
+LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight = 0.5, double fn_weight = 0.5);
+
+// The bands `simdex dedup --method minhash` uses for a threshold: false
+// negatives weighed 19 times false positives (OptimalLshBands(threshold,
+// num_perm, 0.05, 0.95); 16 bands x 8 rows for 0.8 and 128 values), since
+// the estimate filter and the confirmation remove false positives and
+// nothing recovers a pair the bands miss (docs/minhash.md, "Defaults").
+LshBands DefaultLshBands(double threshold, int num_perm);
+
+// The estimate filter's default for a threshold: two standard errors of the
+// estimate below it, threshold - 2 * sqrt(threshold * (1 - threshold) /
+// num_perm), so that a pair at the threshold is kept about 98 times in 100
+// (0.729 for 0.8 and 128 values); at least 0.
+double DefaultEstimateFilter(double threshold, int num_perm);
+
+// InvalidArgument unless bands, rows >= 1 and bands * rows <= num_perm.
+Status CheckLshBands(LshBands bands, int num_perm);
+
+// keys[j] = the key of band j (above), for j < bands.bands.
+// REQUIRES: CheckLshBands(bands, num_perm of the signature) is OK.
+void BandKeys(const uint32_t* signature, LshBands bands, uint64_t* keys);
+
+}  // namespace simdex
+
+#endif  // SIMDEX_MINHASH_H_

@@ -1,0 +1,160 @@
+// simdex.MinHasher and the MinHash helpers: include/simdex/minhash.h for
+// Python (docs/minhash.md), signatures as numpy uint32 arrays. Batches
+// release the GIL and run on clones of the hasher, one per thread.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/module.h"
+#include "simdex/minhash.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+namespace {
+
+class PyMinHasher {
+ public:
+  PyMinHasher(int num_perm, uint64_t seed, int word_n, int char_n, int threads) : threads_(ResolveThreads(threads, 1)) {
+    MinHashOptions o;
+    o.num_perm = num_perm;
+    o.seed = seed;
+    o.shingles.word_n = word_n;
+    o.shingles.char_n = char_n;
+    Status s = MinHasher::Create(o, &hasher_);
+    if (!s.ok()) throw py::value_error(s.message());
+  }
+
+  py::array_t<uint32_t> Sign(py::handle text) {
+    py::array_t<uint32_t> out(hasher_->num_perm());
+    hasher_->Sign(Utf8(text, 0), out.mutable_data());
+    return out;
+  }
+
+  // (signatures, has_shingles): n x num_perm uint32, n bool.
+  py::tuple Batch(const py::sequence& texts, std::optional<int> threads) {
+    std::vector<py::object> keep;
+    std::vector<std::string_view> views;
+    Utf8Views(texts, &keep, &views);
+    const size_t n = views.size(), k = static_cast<size_t>(hasher_->num_perm());
+    py::array_t<uint32_t> signatures({n, k});
+    py::array_t<bool> has(static_cast<py::ssize_t>(n));
+    uint32_t* sig = signatures.mutable_data();
+    bool* flags = has.mutable_data();
+    const int t = static_cast<int>(std::min<size_t>(std::max<size_t>(n, 1), ResolveThreads(threads, threads_)));
+    std::vector<std::unique_ptr<MinHasher>> clones;
+    for (int i = 0; i < t; ++i) clones.push_back(hasher_->Clone());
+    {
+      py::gil_scoped_release release;
+      std::vector<std::thread> workers;
+      for (int w = 0; w < t; ++w) {
+        workers.emplace_back([&, w] {
+          for (size_t i = n * w / t; i < n * (w + 1) / t; ++i) {
+            flags[i] = clones[w]->Sign(views[i], sig + i * k) != ShingleKind::kNone;
+          }
+        });
+      }
+      for (std::thread& w : workers) w.join();
+    }
+    return py::make_tuple(signatures, has);
+  }
+
+  int num_perm() const { return hasher_->num_perm(); }
+  uint64_t seed() const { return hasher_->options().seed; }
+
+ private:
+  std::unique_ptr<MinHasher> hasher_;
+  int threads_;
+};
+
+ArrayView<uint32_t> Signature(py::handle obj, const char* what) { return ViewArray<uint32_t>(obj, what); }
+
+void CheckBits(int bits) {
+  if (!ValidSignatureBits(bits)) throw py::value_error("bits must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(bits));
+}
+
+}  // namespace
+
+void DefineMinHash(py::module_& m) {
+  py::class_<PyMinHasher>(m, "MinHasher", R"doc(
+MinHash signatures of texts (docs/minhash.md): the Jaccard truth's shingles (word
+5-shingles, character 5-shingles for unspaced scripts; NFKC + case folding), XXH3-64
+each, then num_perm functions h_i(x) = ((a_i x + c_i) mod 2^64) >> 32 drawn from
+SplitMix64(seed); signature[i] = the minimum of h_i. A text without shingles gets
+0xffffffff everywhere (estimate 0 with everything). Signatures are numpy uint32
+arrays, the same bit for bit as `simdex dedup --method minhash` makes.
+)doc")
+      .def(py::init<int, uint64_t, int, int, int>(), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1,
+           py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("threads") = 1,
+           "num_perm: 1..1024; seed: draws the functions; word_n, char_n: shingle widths (1..64); threads: "
+           "default for batches (0: one per core). Bad values raise ValueError.")
+      .def("sign", &PyMinHasher::Sign, py::arg("text"), "The signature of one text (str or UTF-8 bytes).")
+      .def("sign_batch", &PyMinHasher::Batch, py::arg("texts"), py::arg("threads") = py::none(),
+           "(signatures, has_shingles): an n x num_perm uint32 array and an n bool array. Releases the GIL.")
+      .def_property_readonly("num_perm", &PyMinHasher::num_perm)
+      .def_property_readonly("seed", &PyMinHasher::seed);
+  m.def(
+      "minhash_estimate",
+      [](py::handle a, py::handle b) {
+        const ArrayView<uint32_t> x = Signature(a, "a"), y = Signature(b, "b");
+        if (x.span.size() != y.span.size() || x.span.empty()) throw py::value_error("a and b must have one non-zero length");
+        return EstimateJaccard(x.span.data(), y.span.data(), static_cast<int>(x.span.size()));
+      },
+      py::arg("a"), py::arg("b"), "The share of equal values of two signatures: the estimate of J (0 if one is empty).");
+  m.def(
+      "band_keys",
+      [](py::handle signature, int bands, int rows) {
+        const ArrayView<uint32_t> s = Signature(signature, "signature");
+        ThrowIfError(CheckLshBands({bands, rows}, static_cast<int>(s.span.size())));
+        py::array_t<uint64_t> keys(bands);
+        BandKeys(s.span.data(), {bands, rows}, keys.mutable_data());
+        return keys;
+      },
+      py::arg("signature"), py::arg("bands"), py::arg("rows"),
+      "The 64-bit key of each band: XXH3-64 of its rows as little-endian 32-bit words, seed = the band.");
+  m.def(
+      "pack_signature",
+      [](py::handle signature, int bits) {
+        CheckBits(bits);
+        const ArrayView<uint32_t> s = Signature(signature, "signature");
+        const int k = static_cast<int>(s.span.size());
+        py::array_t<uint8_t> out(static_cast<py::ssize_t>(PackedSignatureBytes(k, bits)));
+        PackSignature(s.span.data(), k, bits, out.mutable_data());
+        return out;
+      },
+      py::arg("signature"), py::arg("bits"), "The b-bit signature: the low `bits` bits of each value, packed.");
+  m.def(
+      "estimate_packed",
+      [](py::handle a, py::handle b, int num_perm, int bits) {
+        CheckBits(bits);
+        const ArrayView<uint8_t> x = ViewArray<uint8_t>(a, "a"), y = ViewArray<uint8_t>(b, "b");
+        if (num_perm < 1 || x.span.size() != PackedSignatureBytes(num_perm, bits) || y.span.size() != x.span.size()) {
+          throw py::value_error("a and b must both hold num_perm values of `bits` bits");
+        }
+        return EstimateJaccardPacked(x.span.data(), y.span.data(), num_perm, bits);
+      },
+      py::arg("a"), py::arg("b"), py::arg("num_perm"), py::arg("bits"),
+      "The b-bit estimate of J, corrected for chance agreements (Li and König), in [0, 1].");
+  m.def(
+      "optimal_lsh_bands",
+      [](double threshold, int num_perm) {
+        if (!(threshold > 0 && threshold <= 1) || num_perm < 1 || num_perm > kMaxNumPerm) {
+          throw py::value_error("threshold must be in (0, 1] and num_perm 1..1024");
+        }
+        const LshBands b = OptimalLshBands(threshold, num_perm);
+        return py::make_tuple(b.bands, b.rows);
+      },
+      py::arg("threshold"), py::arg("num_perm"), "(bands, rows) minimising equally weighted false positives and negatives at a Jaccard threshold "
+        "(OptimalLshBands; simdex dedup --method minhash weighs false negatives more: docs/minhash.md).");
+}
+
+}  // namespace simdex::python

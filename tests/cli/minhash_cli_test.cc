@@ -1,0 +1,195 @@
+// `simdex dedup --method minhash` end to end: an edited copy that SimHash
+// at k = 3 misses, identical and empty documents, the pairs with their
+// estimates and confirmations, the same output on any number of threads,
+// and every bad argument refused with one line and exit code 2.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "simdex/confirm.h"
+#include "simdex/fingerprint.h"
+#include "simdex/shingles.h"
+#include "tests/cli/cli_harness.h"
+
+namespace simdex::clitest {
+namespace {
+
+// Two texts of 120 made-up words; the second has 3 words replaced. Word
+// 5-shingle Jaccard 0.841; SimHash (the defaults) 7 bits apart.
+const char* const kOriginal =
+    "lorisu nozumi rasute zumila lodobo lokazu lolosu katevi sumido norido bobori lalo kadovi fape lorimi"
+    " bolafa ribo gemifa noka sumiri tenozu lorimi sumiri vilosu doka pefasu dotemi kakami terala pevino "
+    "zutepe zuzu zumi bote bopedo zutezu pevino botemi bofasu zusula peka logemi tenozu dofavi nofano "
+    "sute tesu zutepe lasudo lolari vivi lasu pemido pevi geka peviri lazupe nofano nobo dori sulo gedo "
+    "ralori lavi rimi bope faribo fazuri temibo rami fazu gegemi gesute gemi sugebo loka bolo bote farisu"
+    " fano pera sumiri nobodo favi logemi peravi kala gemilo ratevi nofano nokami pebola sumido fafa dosu"
+    " nomi lafa gemi tedora gete lasudo dofalo misu geperi sufalo nonosu dozusu kaloka lape nobobo nonora"
+    " ribo visufa lono vimi suno lobo vinobo bodola tezuzu"
+    ;
+const char* const kEdited =
+    "lorisu nozumi rasute zumila lodobo lokazu lolosu katevi sumido norido bobori lalo kadovi fape lorimi"
+    " bolafa ribo gemifa noka sumiri tenozu lorimi sumiri vilosu doka pefasu dotemi kakami kafano pevino "
+    "zutepe zuzu zumi bote bopedo zutezu pevino botemi bofasu zusula farisu logemi tenozu dofavi nofano "
+    "sute tesu zutepe lasudo lolari vivi lasu pemido pevi geka peviri lazupe nofano nobo dori sulo gedo "
+    "ralori lavi rimi bope faribo fazuri temibo rami fazu gegemi gesute gemi sugebo loka bolo bote farisu"
+    " fano pera sumiri nobodo favi logemi peravi kala gemilo ratevi nofano nokami pebola sumido fafa dosu"
+    " nomi lafa gemi tedora gete lasudo dofalo misu geperi sufalo nonosu dozusu kaloka lape nobobo nonora"
+    " ribo visufa lono vimi suno lobo vinobo bodola tezuzu"
+    ;
+
+std::string Json(uint64_t id, const std::string& text) {
+  return "{\"id\":" + std::to_string(id) + ",\"text\":\"" + text + "\"}\n";
+}
+
+double TruthJaccard(const std::string& a, const std::string& b) {
+  std::unique_ptr<ShingleMaker> maker;
+  EXPECT_TRUE(ShingleMaker::Create(ShingleOptions(), &maker).ok());
+  std::vector<uint64_t> x, y;
+  maker->Make(a, &x);
+  maker->Make(b, &y);
+  return Confirmer::JaccardOfShingles(x, y);
+}
+
+int SimHashDistance(const std::string& a, const std::string& b) {
+  std::unique_ptr<Fingerprinter> fp;
+  EXPECT_TRUE(Fingerprinter::Create(FingerprintOptions(), &fp).ok());
+  return HammingDistance(fp->Fingerprint(a).fingerprint, fp->Fingerprint(b).fingerprint);
+}
+
+class MinHashDedupCli : public ::testing::Test {
+ protected:
+  ScratchDir dir_;
+  std::string batch_ = dir_.File("batch.jsonl");
+};
+
+TEST_F(MinHashDedupCli, FindsAnEditedCopyThatSimHashAtK3Misses) {
+  ASSERT_NEAR(TruthJaccard(kOriginal, kEdited), 0.85, 0.02);
+  ASSERT_GT(SimHashDistance(kOriginal, kEdited), 3);
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, "an unrelated text of a few words, nothing like it") + Json(3, kEdited));
+  const RunResult simhash = RunSimdex(dir_, {"dedup", "-q", batch_});
+  ASSERT_EQ(simhash.exit_code, 0) << simhash.err;
+  EXPECT_EQ(Lines(simhash.out)[2], "{\"id\":3,\"cluster\":3,\"duplicate\":false,\"distance\":0}");
+  const RunResult minhash = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", batch_});
+  ASSERT_EQ(minhash.exit_code, 0) << minhash.err;
+  const std::vector<std::string> lines = Lines(minhash.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "{\"id\":1,\"cluster\":1,\"duplicate\":false,\"estimate\":1}");
+  EXPECT_EQ(lines[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
+  EXPECT_TRUE(lines[2].starts_with("{\"id\":3,\"cluster\":1,\"duplicate\":true,\"estimate\":0.")) << lines[2];
+}
+
+TEST_F(MinHashDedupCli, PairsCarryTheEstimateAndConfirmationAddsTheExactJaccard) {
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited) + Json(3, kOriginal));
+  const std::string pairs = dir_.File("pairs.jsonl");
+  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--pairs", pairs, "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = Lines(ReadFile(pairs));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0].starts_with("{\"a\":1,\"b\":2,\"estimate\":0.")) << lines[0];
+  EXPECT_EQ(lines[1], "{\"a\":1,\"b\":3,\"estimate\":1}");
+  EXPECT_TRUE(lines[2].starts_with("{\"a\":2,\"b\":3,\"estimate\":0.")) << lines[2];
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--confirm", "jaccard-shingles:0.8", "--pairs", pairs,
+                       "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  lines = Lines(ReadFile(pairs));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0].ends_with(",\"similarity\":0.84127}")) << lines[0];
+  EXPECT_EQ(lines[1], "{\"a\":1,\"b\":3,\"estimate\":1,\"similarity\":1}");
+  // A confirmation above the pair's Jaccard drops it, and its cluster.
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--confirm", "jaccard-shingles:0.9", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out)[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
+}
+
+TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited));
+  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "1", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out)[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "off", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(Lines(r.out)[1].starts_with("{\"id\":2,\"cluster\":1,\"duplicate\":true,")) << r.out;
+  // The summary names the bands and the filter the defaults chose.
+  r = RunSimdex(dir_, {"dedup", "--method", "minhash", "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("16 bands x 8 rows, threshold 0.8, estimate filter 0.729289 (4-bit signatures)"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(MinHashDedupCli, EmptyDocumentsAreNeverDuplicatesAndIdenticalOnesCluster) {
+  WriteFile(batch_, Json(1, "") + Json(2, "  ") + Json(3, "one short text") + Json(4, "One  short TEXT") +
+                        Json(5, "another short text"));
+  const RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"id\":1,\"cluster\":1,\"duplicate\":false,\"estimate\":0,\"empty\":\"no-text\"}\n"
+            "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":0,\"empty\":\"no-text\"}\n"
+            "{\"id\":3,\"cluster\":3,\"duplicate\":false,\"estimate\":1}\n"
+            "{\"id\":4,\"cluster\":3,\"duplicate\":true,\"estimate\":1}\n"
+            "{\"id\":5,\"cluster\":5,\"duplicate\":false,\"estimate\":1}\n");
+}
+
+// Random texts with planted edited copies: the output does not depend on
+// the number of signing threads.
+TEST_F(MinHashDedupCli, SameOutputOnOneAndThreeThreads) {
+  std::mt19937_64 rng(3);
+  std::string batch;
+  std::vector<std::string> words;
+  for (int i = 0; i < 400; ++i) words.push_back(std::string(1, 'w').append(std::to_string(rng() % 100000)));
+  for (uint64_t id = 1; id <= 600; ++id) {
+    std::string text;
+    const size_t start = rng() % 300;
+    const bool copy = id % 3 == 0;
+    for (size_t w = 0; w < 80; ++w) {
+      if (w > 0) text.push_back(' ');
+      text.append(copy && w == 40 ? std::string("edit") : words[(copy ? (id - 1) % 300 : start) + w % 100]);
+    }
+    batch += Json(id, text);
+  }
+  WriteFile(batch_, batch);
+  const RunResult one = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--threads", "1", batch_});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const RunResult three = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--threads", "3", batch_});
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_EQ(one.out, three.out);
+  EXPECT_NE(one.out.find("\"duplicate\":true"), std::string::npos);
+}
+
+TEST_F(MinHashDedupCli, BadArgumentsAreRefusedWithOneLine) {
+  WriteFile(batch_, Json(1, "a text"));
+  WriteFile(dir_.File("fp.txt"), "1\t0123456789abcdef\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--method", "minhash", "--threshold", "0"}, "--threshold 0 is not in (0, 1]"},
+      {{"--method", "minhash", "--threshold", "1.5"}, "--threshold 1.5 is not in (0, 1]"},
+      {{"--method", "minhash", "--bands", "20", "--rows", "7"}, "--bands 20 x --rows 7 is more than --num-perm 128"},
+      {{"--method", "minhash", "--num-perm", "64", "--bands", "9", "--rows", "8"},
+       "--bands 9 x --rows 8 is more than --num-perm 64"},
+      {{"--method", "minhash", "--bands", "4"}, "--bands and --rows go together"},
+      {{"--method", "minhash", "--k", "3"}, "--k is a SimHash option"},
+      {{"--method", "minhash", "--idf", "auto"}, "--idf is a SimHash option"},
+      {{"--threshold", "0.7"}, "--threshold needs --method minhash"},
+      {{"--num-perm", "64"}, "--num-perm needs --method minhash"},
+      {{"--method", "minhash", "--signature-bits", "3"}, "--signature-bits 3 is not 1, 2, 4, 8, 16 or 32"},
+      {{"--method", "minhash", "--estimate-filter", "most"}, "--estimate-filter 'most' is not a J in [0, 1] or off"},
+      {{"--method", "minhash", "--format", "fingerprints", "fp.txt"}, "--method minhash needs documents"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"dedup", "-q"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (c.args.back() != "fp.txt") args.push_back(batch_);
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << c.message;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace simdex::clitest

@@ -1,0 +1,290 @@
+// `simdex dedup --method minhash` (tools/dedup_minhash.h).
+#include "tools/dedup_minhash.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "base/timing.h"
+#include "engine/io/input_stream.h"
+#include "simdex/confirm.h"
+#include "simdex/document_reader.h"
+#include "simdex/minhash_join.h"
+#include "tools/plural.h"
+
+namespace simdex::tools {
+namespace {
+
+constexpr uint32_t kNoItem = std::numeric_limits<uint32_t>::max();
+
+// Every document's band keys, packed signature, and score, in input order.
+struct Signed {
+  size_t bands = 0, bytes = 0;
+  std::vector<uint64_t> keys;
+  std::vector<uint8_t> packed, has_shingles;
+  std::vector<double> scores;  // empty while all are 0
+  const uint64_t* Keys(size_t o) const { return keys.data() + o * bands; }
+  const uint8_t* Packed(size_t o) const { return packed.data() + o * bytes; }
+};
+
+Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
+                   ScoreBy score_by, Progress* progress, DedupBatch* batch, Signed* out) {
+  MinHashOptions options;
+  options.num_perm = args.num_perm;
+  options.seed = args.seed;
+  std::unique_ptr<MinHasher> prototype;
+  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
+  out->bands = static_cast<size_t>(bands.bands);
+  out->bytes = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  const size_t nb = out->bands, sb = out->bytes;
+  const int bits = args.signature_bits;
+  const WorkerFactory make_worker = [&]() -> WorkerWork {
+    std::shared_ptr<MinHasher> hasher = prototype->Clone();
+    return [hasher, bands, nb, sb, bits](DocumentBatch* b) {
+      std::vector<uint32_t> sig(static_cast<size_t>(hasher->num_perm()));
+      b->band_keys.resize(b->size * nb);
+      b->packed_signatures.resize(b->size * sb);
+      b->has_shingles.resize(b->size);
+      for (size_t i = 0; i < b->size; ++i) {
+        b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data()) != ShingleKind::kNone;
+        BandKeys(sig.data(), bands, b->band_keys.data() + i * nb);
+        PackSignature(sig.data(), hasher->num_perm(), bits, b->packed_signatures.data() + i * sb);
+      }
+    };
+  };
+  DocumentInputs inputs(input);
+  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
+  auto sink = [&](const DocumentBatch& b) -> Status {
+    out->keys.insert(out->keys.end(), b.band_keys.begin(), b.band_keys.begin() + b.size * nb);
+    out->packed.insert(out->packed.end(), b.packed_signatures.begin(), b.packed_signatures.begin() + b.size * sb);
+    for (size_t i = 0; i < b.size; ++i) {
+      const Document& doc = b.docs[i];
+      const bool has = b.has_shingles[i] != 0;
+      const double score = !has                        ? 0
+                           : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
+                           : score_by == ScoreBy::kField  ? doc.score
+                                                          : 0;
+      if (score != 0 && out->scores.empty()) out->scores.resize(out->has_shingles.size(), 0.0);
+      if (!out->scores.empty()) out->scores.push_back(score);
+      out->has_shingles.push_back(has);
+      if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
+      batch->ids.Add(doc.id, doc.id_string);
+      batch->places.Add(doc.line);
+    }
+    return Status::OK();
+  };
+  auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
+  SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, tick));
+  batch->skipped = inputs.skipped();
+  std::vector<std::string> names;
+  for (const std::string& p : input.inputs) names.push_back(io::DisplayName(p));
+  batch->places.SetInputs(names, inputs.documents_per_input());
+  if (inputs.skipped() > 0) inputs.PrintSkipped("dedup");
+  return Status::OK();
+}
+
+// The batch's distinct signatures (equal band keys and packed signature:
+// a 64-bit digest of both), each an item of the join; members lists each
+// item's documents, in input order, from member_start[item].
+struct Items {
+  std::vector<uint32_t> of_document;   // item per document, kNoItem for empty ones
+  std::vector<uint32_t> member_start;  // items + 1 entries
+  std::vector<uint32_t> members;
+  uint32_t First(uint32_t item) const { return members[member_start[item]]; }
+};
+
+void FindItems(const Signed& s, Items* items) {
+  const size_t n = s.has_shingles.size();
+  std::vector<std::pair<uint64_t, uint32_t>> digests;
+  for (size_t o = 0; o < n; ++o) {
+    if (!s.has_shingles[o]) continue;
+    const uint64_t keys = XXH3_64bits(s.Keys(o), s.bands * sizeof(uint64_t));
+    digests.emplace_back(XXH3_64bits_withSeed(s.Packed(o), s.bytes, keys), static_cast<uint32_t>(o));
+  }
+  std::sort(digests.begin(), digests.end());
+  // Items numbered by their first document, so that item order is input order.
+  std::vector<std::pair<uint32_t, uint32_t>> firsts;  // (first document, start in digests)
+  for (size_t i = 0; i < digests.size(); ++i) {
+    if (i == 0 || digests[i].first != digests[i - 1].first) firsts.emplace_back(digests[i].second, i);
+  }
+  std::sort(firsts.begin(), firsts.end());
+  items->of_document.assign(n, kNoItem);
+  items->member_start.clear();
+  items->members.clear();
+  for (const auto& [first, start] : firsts) {
+    items->member_start.push_back(static_cast<uint32_t>(items->members.size()));
+    for (size_t i = start; i < digests.size() && digests[i].first == digests[start].first; ++i) {
+      items->of_document[digests[i].second] = static_cast<uint32_t>(items->member_start.size() - 1);
+      items->members.push_back(digests[i].second);
+    }
+  }
+  items->member_start.push_back(static_cast<uint32_t>(items->members.size()));
+}
+
+// The document pairs of the kept item pairs and of identical signatures.
+void ExpandPairs(const Items& items, const std::vector<std::pair<uint64_t, double>>& kept,
+                 std::vector<AcceptedPair>* out) {
+  out->clear();
+  auto add = [out](uint32_t a, uint32_t b, double estimate) {
+    out->push_back({std::min(a, b), std::max(a, b), 0, -1, estimate});
+  };
+  const size_t m = items.member_start.size() - 1;
+  for (size_t item = 0; item < m; ++item) {
+    for (uint32_t x = items.member_start[item]; x < items.member_start[item + 1]; ++x) {
+      for (uint32_t y = x + 1; y < items.member_start[item + 1]; ++y) add(items.members[x], items.members[y], 1.0);
+    }
+  }
+  for (const auto& [pair, estimate] : kept) {
+    const uint32_t a = static_cast<uint32_t>(pair >> 32), b = static_cast<uint32_t>(pair);
+    for (uint32_t x = items.member_start[a]; x < items.member_start[a + 1]; ++x) {
+      for (uint32_t y = items.member_start[b]; y < items.member_start[b + 1]; ++y) {
+        add(items.members[x], items.members[y], estimate);
+      }
+    }
+  }
+  std::sort(out->begin(), out->end(),
+            [](const AcceptedPair& x, const AcceptedPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+}
+
+}  // namespace
+
+Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+  if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
+  if (!ValidSignatureBits(args.signature_bits)) {
+    return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
+                                   " is not 1, 2, 4, 8, 16 or 32");
+  }
+  if (args.num_perm < 1 || args.num_perm > kMaxNumPerm) {
+    return Status::InvalidArgument("--num-perm " + std::to_string(args.num_perm) + " is not 1.." +
+                                   std::to_string(kMaxNumPerm));
+  }
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
+  if (Status s = CheckLshBands(bands, args.num_perm); !s.ok()) {
+    return Status::InvalidArgument("--bands " + std::to_string(bands.bands) + " x --rows " +
+                                   std::to_string(bands.rows) + " is more than --num-perm " +
+                                   std::to_string(args.num_perm) + " values");
+  }
+  stats->bands = bands;
+  Signed s;
+  SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, input, threads, score_by, progress, batch, &s));
+  const size_t n = s.has_shingles.size();
+  stats->documents = n;
+  stats->empty = static_cast<uint64_t>(std::count(s.has_shingles.begin(), s.has_shingles.end(), 0));
+
+  // The join over distinct signatures, and the estimate filter.
+  progress->Update("joining " + std::to_string(n) + " documents");
+  auto start = base::Clock::now();
+  Items items;
+  FindItems(s, &items);
+  const size_t m = items.member_start.size() - 1;
+  stats->distinct_signatures = m;
+  std::vector<uint64_t> item_keys(m * s.bands);  // band after band
+  for (size_t i = 0; i < m; ++i) {
+    const uint64_t* keys = s.Keys(items.First(static_cast<uint32_t>(i)));
+    for (size_t j = 0; j < s.bands; ++j) item_keys[j * m + i] = keys[j];
+  }
+  std::vector<uint64_t> pairs;
+  BandJoinStats join;
+  SIMDEX_RETURN_IF_ERROR(FindBandPairs(item_keys, bands.bands, std::vector<uint8_t>(m, 1), threads, &pairs, &join));
+  stats->candidates = pairs.size();
+  stats->seconds_join = base::Seconds(start);
+  start = base::Clock::now();
+  std::vector<std::pair<uint64_t, double>> kept;
+  for (const uint64_t p : pairs) {
+    const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32))),
+                                                  s.Packed(items.First(static_cast<uint32_t>(p))), args.num_perm,
+                                                  args.signature_bits);
+    if (!args.estimate_filter || estimate >= args.estimate_threshold) kept.emplace_back(p, estimate);
+  }
+  stats->kept = kept.size();
+  stats->seconds_filter = base::Seconds(start);
+
+  // Pairs of documents, confirmed; clusters.
+  auto members = [&items](uint64_t item) { return uint64_t{items.member_start[item + 1] - items.member_start[item]}; };
+  for (size_t i = 0; i < m; ++i) stats->document_pairs += members(i) * (members(i) - 1) / 2;
+  for (const auto& [pair, estimate] : kept) stats->document_pairs += members(pair >> 32) * members(pair & 0xffffffffu);
+  PairClusters clusters(n, s.scores);
+  accepted->clear();
+  if (keep_pairs || !confirm.empty()) {
+    std::vector<AcceptedPair> candidates;
+    ExpandPairs(items, kept, &candidates);
+    if (!confirm.empty()) progress->Update("confirming pairs");
+    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, input, candidates, accepted, &stats->confirm));
+    stats->confirm.candidates = stats->confirm.in_range = candidates.size();
+    stats->confirm.confirmed = accepted->size();
+    for (const AcceptedPair& p : *accepted) clusters.Add(p.a, p.b);
+  } else {
+    for (size_t i = 0; i < m; ++i) {
+      for (uint32_t x = items.member_start[i] + 1; x < items.member_start[i + 1]; ++x) {
+        clusters.Add(items.members[x], items.First(static_cast<uint32_t>(i)));
+      }
+    }
+    for (const auto& [pair, estimate] : kept) {
+      clusters.Add(items.First(static_cast<uint32_t>(pair >> 32)), items.First(static_cast<uint32_t>(pair)));
+    }
+  }
+  clusters.Finish();
+  stats->clusters = clusters.clusters();
+  stats->clustered_documents = clusters.clustered_documents();
+  outcomes->dedup = nullptr;
+  outcomes->replaced.assign(n, DedupResult());
+  outcomes->estimates.assign(n, 0);
+  for (size_t o = 0; o < n; ++o) {
+    DedupResult& r = outcomes->replaced[o];
+    r.empty = !s.has_shingles[o];
+    r.representative = r.empty ? o : clusters.Representative(o);
+    r.duplicate = r.representative != o;
+    outcomes->estimates[o] =
+        r.empty ? 0.0f
+                : static_cast<float>(r.representative == o ? 1.0
+                                                           : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
+                                                                                   args.num_perm, args.signature_bits));
+  }
+  return Status::OK();
+}
+
+std::string FormatJ(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args) {
+  args->estimate_filter = spec != "off";
+  args->estimate_threshold = DefaultEstimateFilter(args->threshold, args->num_perm);
+  if (spec.empty() || spec == "off") return true;
+  char* end = nullptr;
+  args->estimate_threshold = std::strtod(spec.c_str(), &end);
+  return end != spec.c_str() && *end == '\0' && args->estimate_threshold >= 0 && args->estimate_threshold <= 1;
+}
+
+void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& s, uint64_t skipped,
+                         const std::string& confirm, double seconds) {
+  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::fprintf(stderr,
+               "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
+               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
+               "%.2f)\n",
+               Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
+               Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
+               FormatJ(args.threshold).c_str(), args.estimate_filter ? FormatJ(args.estimate_threshold).c_str() : "off",
+               args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
+               Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
+               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter);
+  if (!confirm.empty()) {
+    std::fprintf(stderr,
+                 "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "
+                 "%.3f s\n",
+                 Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed), confirm.c_str(),
+                 s.confirm.seconds_texts, s.confirm.seconds_confirm);
+  }
+}
+
+}  // namespace simdex::tools

@@ -1,0 +1,82 @@
+// `simdex dedup --method minhash` (docs/minhash.md): every document's
+// MinHash signature (include/simdex/minhash.h) made on the worker threads,
+// the band self-join over the batch's distinct signatures
+// (include/simdex/minhash_join.h), the estimate filter on b-bit signatures,
+// an optional exact confirmation from the texts (--confirm), and clusters
+// with a representative each, in the terms `simdex dedup` writes
+// (tools/dedup_output.h).
+#ifndef SIMDEX_TOOLS_DEDUP_MINHASH_H_
+#define SIMDEX_TOOLS_DEDUP_MINHASH_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "simdex/minhash.h"
+#include "simdex/status.h"
+#include "tools/dedup_confirm.h"
+#include "tools/dedup_output.h"
+#include "tools/document_inputs.h"
+#include "tools/progress.h"
+
+namespace simdex::tools {
+
+// The defaults, chosen on the quality corpora (docs/minhash.md, "Defaults").
+inline constexpr double kMinHashThreshold = 0.8;
+inline constexpr int kMinHashNumPerm = 128;
+inline constexpr int kMinHashSignatureBits = 4;
+
+struct MinHashDedupArgs {
+  double threshold = kMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
+  int num_perm = kMinHashNumPerm;
+  uint64_t seed = 1;
+  LshBands bands;  // {0, 0}: DefaultLshBands(threshold, num_perm)
+  int signature_bits = kMinHashSignatureBits;
+  bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold
+  double estimate_threshold = 0;  // the callers default it to DefaultEstimateFilter(threshold, num_perm)
+};
+
+// What chooses each cluster's representative (--keep).
+enum class ScoreBy { kFirst, kLength, kField };
+
+struct MinHashDedupStats {
+  uint64_t documents = 0;
+  uint64_t empty = 0;               // without shingles: never banded, never a duplicate
+  uint64_t distinct_signatures = 0;
+  uint64_t candidates = 0;          // pairs of distinct signatures sharing a band
+  uint64_t kept = 0;                // of those, through the estimate filter
+  uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
+  uint64_t clusters = 0;
+  uint64_t clustered_documents = 0;
+  LshBands bands;
+  double seconds_join = 0;    // the band self-join
+  double seconds_filter = 0;  // the estimate filter
+  SecondStageStats confirm;   // with --confirm
+};
+
+// Reads, signs (on `threads` workers) and de-duplicates the documents.
+// batch gets their ids, places and empty ones; outcomes one result per
+// document (replaced, and estimates: each document's estimated J with its
+// representative); accepted the document pairs (a < b, by a then b) with
+// their estimates (and similarities under confirm), when keep_pairs or
+// confirm is set. InvalidArgument for bad arguments (bands x rows beyond
+// num_perm, bits not a power of two up to 32).
+Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats);
+
+// "%g" of a J (0.8, 0.729289).
+std::string FormatJ(double v);
+
+// --estimate-filter: "" (the default, DefaultEstimateFilter of args'
+// threshold and num_perm), "off", or a J in [0, 1]; sets
+// args->estimate_filter and estimate_threshold. False for anything else.
+bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args);
+
+// The summary lines on stderr (confirm: the --confirm spec, or empty).
+void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& stats, uint64_t skipped,
+                         const std::string& confirm, double seconds);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_DEDUP_MINHASH_H_
