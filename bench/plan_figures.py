@@ -65,18 +65,16 @@ def crossovers(speed, pairs):
             row = []
             for a, b, pair_k in pairs:
                 r = run_ratios(speed, a, b, codec, block, pair_k, n) if pair_k == k else []
-                row.append(f"{median(r):.2f} ({len(r)} runs: {', '.join(f'{x:.2f}' for x in r)})" if r else "")
+                row.append(f"{median(r):.2f} ({', '.join(f'{x:.2f}' for x in r)})" if r else "")
             if any(row):
                 print(f"| {n_text(n)} | {k} | {codec} | {size_text(block)} | " + " | ".join(row) + " |")
 
 
 def markdown(speed, space, build):
-    print("Each run's ratio of near p50s, the median over runs (below 1: the first scheme is faster):")
-    print()
     crossovers(speed, [("t4", "t10", 3), ("11,11,11,11,10,10:4", "t10", 3),
                        ("11,11,11,11,10,10:4", "10,9,9,9,9,9,9:4", 4)])
     print()
-    print("Every figure, medians over runs:")
+    print("<!-- every figure -->")
     print()
     print("| N | k | scheme | codec | block | near p50 us (median of runs) | runs | near p99 us | bytes/entry | build s |")
     print("|---|---|---|---|---|---|---|---|---|---|")

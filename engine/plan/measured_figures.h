@@ -40,11 +40,11 @@ inline constexpr double kRankBytesPerEntry = 0.051;
 // measured with /usr/bin/time; docs/benchmarks.md, "Scheme planner"): about
 // 16 MiB for the program at 1,000 entries; sorting in memory, 40.5-43.7
 // bytes per entry more at 10^6 and 10^7 (the budget counts 32: the run
-// buffer and its scratch); spilling, the budget and 9.8 bytes per entry more
-// at 10^7 under 64 MiB (the mapped scratch files, page cache).
+// buffer and its scratch). Spilling, the budget and the pages of the mapped
+// scratch files (9.8 bytes per entry at 10^7 under 64 MiB), which are page
+// cache the kernel takes back under pressure, so not counted here.
 inline constexpr uint64_t kBuildBaseMemoryBytes = uint64_t{16} << 20;
 inline constexpr double kInMemoryBuildBytesPerEntry = 44;
-inline constexpr double kSpilledBuildBytesPerEntry = 10;
 
 std::span<const SpaceFigure> SpaceFigures();
 std::span<const SpeedFigure> SpeedFigures();

@@ -118,8 +118,8 @@ void Predict(const PlanRequest& request, PlanChoice* choice) {
   const bool fps_spill = !index::FingerprintsFitInMemory(n, budget);
   const bool table_spill = tables > 1 && !index::TableSortFitsInMemory(n, budget);
   choice->spills = pairs_spill || fps_spill || table_spill;
-  choice->memory_bytes = kBuildBaseMemoryBytes + Bytes(choice->spills ? static_cast<double>(budget) + kSpilledBuildBytesPerEntry * dn
-                                                                      : kInMemoryBuildBytesPerEntry * dn);
+  choice->memory_bytes =
+      kBuildBaseMemoryBytes + Bytes(choice->spills ? static_cast<double>(budget) : kInMemoryBuildBytesPerEntry * dn);
   const double index = static_cast<double>(choice->index_bytes);
   const double kept = (fps_spill ? 8 * dn : 0) + id_bytes;
   const double sorting_disk = (pairs_spill ? 16 * dn : 0) + kept;

@@ -181,6 +181,11 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
   } else {
     why.push_back("the build sorts in memory: its buffers, " + plan::SizeText(32 * n) +
                   " (32 bytes per entry), fit the memory budget of " + plan::SizeText(request.memory_bytes));
+    if (best->memory_bytes > request.memory_bytes) {
+      why.push_back("sorting in memory peaks at about " + plan::SizeText(best->memory_bytes) +
+                    " (44 bytes per entry measured, and the program), above the budget; a budget below " +
+                    plan::SizeText(32 * n) + " makes the build spill and hold to it");
+    }
   }
   if (request.disk_bytes != 0) {
     const size_t ruled_out = all.size() - fit.size();
