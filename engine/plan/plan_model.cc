@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -73,7 +74,8 @@ double MeasuredP50(const std::string& scheme, int k, const std::string& codec, u
   return std::exp(Interpolate(points, std::log10(static_cast<double>(n)), outside));
 }
 
-uint64_t Bytes(double b) { return static_cast<uint64_t>(std::ceil(b)); }
+// A byte count, at most 2^64 - 1 (N near 2^63 takes more than that).
+uint64_t Bytes(double b) { return b >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(std::ceil(b)); }
 
 }  // namespace
 
@@ -118,8 +120,8 @@ void Predict(const PlanRequest& request, PlanChoice* choice) {
   const bool fps_spill = !index::FingerprintsFitInMemory(n, budget);
   const bool table_spill = tables > 1 && !index::TableSortFitsInMemory(n, budget);
   choice->spills = pairs_spill || fps_spill || table_spill;
-  choice->memory_bytes =
-      kBuildBaseMemoryBytes + Bytes(choice->spills ? static_cast<double>(budget) : kInMemoryBuildBytesPerEntry * dn);
+  choice->memory_bytes = Bytes(static_cast<double>(kBuildBaseMemoryBytes) +
+                               (choice->spills ? static_cast<double>(budget) : kInMemoryBuildBytesPerEntry * dn));
   const double index = static_cast<double>(choice->index_bytes);
   const double kept = (fps_spill ? 8 * dn : 0) + id_bytes;
   const double sorting_disk = (pairs_spill ? 16 * dn : 0) + kept;

@@ -23,6 +23,9 @@ namespace {
 // the spread between runs of one setting on the measuring machine.
 constexpr double kAsFast = 1.10;
 
+// The largest N planned for: its byte counts stay far below 2^64.
+constexpr uint64_t kMaxEntries = 1000000000000000;
+
 std::string Describe(const PlanChoice& c) {
   return c.scheme.Name() + ", " + c.codec + ", " + plan::SizeText(c.block_size) + " blocks";
 }
@@ -80,6 +83,9 @@ Status CandidateSchemes(int k, std::vector<Scheme>* schemes) {
 
 Status CheckRequest(const PlanRequest& r) {
   if (r.n == 0) return Status::InvalidArgument("nothing to plan for: N is 0");
+  if (r.n > kMaxEntries) {
+    return Status::InvalidArgument("N " + std::to_string(r.n) + " is beyond the 10^15 entries the planner models");
+  }
   if (r.k < 0 || r.k > 15) return Status::InvalidArgument("k " + std::to_string(r.k) + " is outside 0..15");
   if (r.memory_bytes < index::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("a memory budget of " + plan::SizeText(r.memory_bytes) +

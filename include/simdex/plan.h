@@ -28,7 +28,7 @@
 namespace simdex {
 
 struct PlanRequest {
-  // Entries the index will hold (>= 1).
+  // Entries the index will hold, 1 to 10^15.
   uint64_t n = 0;
   // The largest distance queries will ask for (0..15).
   int k = 3;
@@ -69,10 +69,11 @@ struct Plan {
   std::vector<std::string> reasons;
 };
 
-// Plans an index for `request`. InvalidArgument for n == 0, k outside 0..15,
-// a block size or codec the builder does not accept, or a memory budget
-// below the builder's minimum (64 KiB); when no candidate fits the disk
-// budget, InvalidArgument naming the smallest need ("needs at least ...").
+// Plans an index for `request`. InvalidArgument for n outside 1..10^15, k
+// outside 0..15, a block size or codec the builder does not accept, or a
+// memory budget below the builder's minimum (64 KiB); when no candidate
+// fits the disk budget, InvalidArgument naming the smallest need ("needs at
+// least ...").
 Status PlanIndex(const PlanRequest& request, Plan* plan);
 
 }  // namespace simdex

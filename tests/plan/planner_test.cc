@@ -196,5 +196,13 @@ TEST(Planner, BeyondTheMeasuredNTheFiguresAreCarriedOnAndSaidToBe) {
   EXPECT_GT(plan.choice.index_bytes, uint64_t{1000000000} * 20);
 }
 
+TEST(Planner, NBeyondTenToTheFifteenIsRefused) {
+  Plan plan;
+  EXPECT_TRUE(PlanIndex(Request(1000000000000000), &plan).ok());
+  const Status s = PlanIndex(Request(uint64_t{1} << 62), &plan);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("beyond the 10^15 entries"), std::string::npos) << s.message();
+}
+
 }  // namespace
 }  // namespace simdex
