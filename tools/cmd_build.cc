@@ -1,8 +1,11 @@
-// simdex build --out INDEX [--scheme NAME | --blocks W,W,... --k K]
+// simdex build --out INDEX [--scheme NAME | --scheme auto [--k K] | --blocks W,W,... --k K]
 //   [--block-size B] [--codec card|ef|auto] [--memory SIZE] [--tmpdir DIR] [--threads N]
 //   [--skip-bad] [--quiet] INPUT...
 // Reads fingerprint files (text or binary form, "-" = stdin) and builds one
-// index from all their records. Progress goes to stderr (tools/progress.h:
+// index from all their records. With --scheme auto the planner
+// (simdex/plan.h) picks the scheme, block size and codec once the entries
+// are counted, for k (default 3), the --memory budget and the free space of
+// the output's file system; --block-size and --codec given keep theirs. Progress goes to stderr (tools/progress.h:
 // rewritten in place on a terminal; elsewhere only for runs longer than 2 s).
 // A failed build leaves nothing under INDEX (IndexBuilder writes a temporary
 // file and renames it only when done).
@@ -13,9 +16,13 @@
 #include <string>
 #include <vector>
 
+#include <sys/statvfs.h>
+
 #include "engine/io/printable.h"
+#include "engine/plan/size_text.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
+#include "simdex/plan.h"
 #include "simdex/profile.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
@@ -44,8 +51,12 @@ struct BuildArgs {
   bool skip_bad = false;
   bool quiet = false;
   bool string_ids = false;
+  bool block_size_given = false;  // set when the command line names them
+  bool codec_given = false;
   std::vector<std::string> inputs;
 };
+
+constexpr char kAutoScheme[] = "auto";
 
 // "<stage>[ NN%], <n> entries, <rate> entries/s", rates as 950, 12.3K, 4.5M.
 std::string StageLine(const char* stage, double fraction, double entries, double seconds) {
@@ -64,7 +75,11 @@ std::string StageLine(const char* stage, double fraction, double entries, double
 Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   if (!args.blocks.empty()) {
     SIMDEX_RETURN_IF_ERROR(Scheme::Create(args.blocks, args.k, &options->scheme));
-  } else if (!args.scheme.empty()) {
+  } else if (args.k >= 0 && args.scheme != kAutoScheme) {
+    return Status::InvalidArgument("--k goes with --blocks or --scheme auto");
+  } else if (args.scheme == kAutoScheme && args.k > 15) {
+    return Status::InvalidArgument("--scheme auto plans for k up to 15");
+  } else if (!args.scheme.empty() && args.scheme != kAutoScheme) {
     SIMDEX_RETURN_IF_ERROR(Scheme::Parse(args.scheme, &options->scheme));
   }
   if (!args.memory.empty() && !ParseSize(args.memory, &options->memory_bytes)) {
@@ -134,6 +149,39 @@ Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* bu
   return Status::OK();
 }
 
+// The free space of the file system that holds `path`, or 0 (no bound) when
+// it cannot be had.
+uint64_t FreeSpaceFor(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  struct statvfs fs;
+  if (::statvfs(dir.c_str(), &fs) != 0) return 0;
+  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+}
+
+// --scheme auto: plans the layout once the builder knows the count. *plan
+// keeps what was chosen, for the summary.
+void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64_t* planned_for) {
+  builder->SetLayoutChooser([&args, plan, planned_for](uint64_t entries, BuildOptions* options) {
+    PlanRequest request;
+    request.n = entries > 0 ? entries : 1;
+    request.k = args.k >= 0 ? args.k : 3;
+    request.memory_bytes = options->memory_bytes;
+    request.disk_bytes = FreeSpaceFor(args.out);
+    if (args.block_size_given) request.block_size = args.block_size;
+    if (args.codec_given) request.codec = args.codec;
+    Status s = PlanIndex(request, plan);
+    if (!s.ok()) {
+      return request.disk_bytes == 0 ? s : s.WithContext("--scheme auto (the disk budget is the free space beside " + args.out + ")");
+    }
+    *planned_for = entries;
+    options->scheme = plan->choice.scheme;
+    options->block_size = plan->choice.block_size;
+    options->codec = plan->choice.codec;
+    return Status::OK();
+  });
+}
+
 int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
@@ -150,6 +198,10 @@ int RunBuild(const BuildArgs& args) {
   if (!s.ok()) {
     return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
   }
+
+  Plan plan;
+  uint64_t planned_for = 0;
+  if (args.scheme == kAutoScheme) PlanLayout(args, builder.get(), &plan, &planned_for);
 
   InputTotals totals;
   for (const std::string& input : args.inputs) {
@@ -172,6 +224,12 @@ int RunBuild(const BuildArgs& args) {
   }
 
   if (!args.quiet) {
+    if (args.scheme == kAutoScheme) {
+      const PlanChoice& c = plan.choice;
+      std::printf("%s: planned for %s and k = %d: %s, codec %s, %s blocks (simdex plan says why)\n",
+                  args.out.c_str(), Count(planned_for, "entry", "entries").c_str(), args.k >= 0 ? args.k : 3,
+                  c.scheme.Name().c_str(), c.codec.c_str(), plan::SizeText(c.block_size).c_str());
+    }
     const BuildStats& stats = builder->stats();
     const double bits = stats.entries == 0 ? 0 : 8.0 * static_cast<double>(stats.file_bytes) /
                                                      static_cast<double>(stats.entries);
@@ -191,21 +249,23 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   CLI::App* sub = app.add_subcommand("build", "Build an index from fingerprint files");
   sub->add_option("--out", args->out, "index file to write")->required();
   CLI::Option* scheme =
-      sub->add_option("--scheme", args->scheme, "t4, t10 (default), t20, or W,W,...:K");
+      sub->add_option("--scheme", args->scheme,
+                      "t4, t10 (default), t20, W,W,...:K, or auto (planned from the count: simdex plan)");
   CLI::Option* blocks = sub->add_option("--blocks", args->blocks, "block widths summing to 64")
                             ->delimiter(',')
                             ->excludes(scheme);
-  sub->add_option("--k", args->k, "largest distance the custom scheme guarantees")
-      ->check(CLI::Range(0, 64))
-      ->needs(blocks);
+  sub->add_option("--k", args->k, "largest distance the custom scheme guarantees (or --scheme auto plans for)")
+      ->check(CLI::Range(0, 64));
   blocks->needs("--k");
-  sub->add_option("--block-size", args->block_size, "bytes per block, a power of two in 64..65536")
-      ->capture_default_str();
+  CLI::Option* block_size =
+      sub->add_option("--block-size", args->block_size, "bytes per block, a power of two in 64..65536")
+          ->capture_default_str();
   sub->add_option("--restarts", args->restarts, "restart points per block, 0..15 (docs/format.md)")
       ->capture_default_str();
-  sub->add_option("--codec", args->codec,
-                  "block codec: card (Huffman delta code), ef (Elias-Fano), or auto (per table, the smaller)")
-      ->capture_default_str();
+  CLI::Option* codec =
+      sub->add_option("--codec", args->codec,
+                      "block codec: card (Huffman delta code), ef (Elias-Fano), or auto (per table, the smaller)")
+          ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound for sorting, e.g. 512M, 2G (default 1G)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spill files (default: next to --out)");
   sub->add_option("--threads", args->threads, "threads for sorting and encoding")
@@ -216,7 +276,11 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
                 "keep ids as strings in the index (automatic from the first string id on)");
   sub->add_option("inputs", args->inputs, "fingerprint files, text or binary ('-' = stdin)")
       ->required();
-  sub->callback([args, run] { *run = [args] { return RunBuild(*args); }; });
+  sub->callback([args, run, block_size, codec] {
+    args->block_size_given = block_size->count() > 0;
+    args->codec_given = codec->count() > 0;
+    *run = [args] { return RunBuild(*args); };
+  });
 }
 
 }  // namespace simdex::tools

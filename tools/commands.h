@@ -30,6 +30,7 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run);
 void AddEvalCommand(CLI::App& app, CommandRunner* run);
 void AddMergeCommand(CLI::App& app, CommandRunner* run);
 void AddBuildCommand(CLI::App& app, CommandRunner* run);
+void AddPlanCommand(CLI::App& app, CommandRunner* run);
 void AddQueryCommand(CLI::App& app, CommandRunner* run);
 void AddInspectCommand(CLI::App& app, CommandRunner* run);
 void AddVerifyCommand(CLI::App& app, CommandRunner* run);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   simdex::tools::AddEvalCommand(app, &run);
   simdex::tools::AddMergeCommand(app, &run);
   simdex::tools::AddBuildCommand(app, &run);
+  simdex::tools::AddPlanCommand(app, &run);
   simdex::tools::AddQueryCommand(app, &run);
   simdex::tools::AddInspectCommand(app, &run);
   simdex::tools::AddVerifyCommand(app, &run);

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/index/build_budget.h"
 #include "engine/index/run_file.h"
 #include "engine/io/large_memory.h"
 
@@ -280,9 +281,7 @@ ExternalSorter<Record>::ExternalSorter(ExternalSortOptions options) : rep_(new R
       r.Fail(Status::IOError("temporary directory " + o.tmpdir + ": not a directory"));
     }
   }
-  // Half for the run buffer, half for the radix sort's scratch space; the
-  // writer's one-frame tail comes off the top.
-  r.capacity = (o.memory_bytes - std::min(o.memory_bytes, kRunFramePayloadBytes)) / (2 * sizeof(Record));
+  r.capacity = ExternalSortCapacity<Record>(o.memory_bytes);
 }
 
 template <class Record>

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/index/build_budget.h"
 #include "engine/index/external_sorter.h"
 #include "base/timing.h"
 #include "engine/index/id_map_builder.h"
@@ -44,6 +45,7 @@ struct IndexBuilder::Rep {
   uint64_t max_id = 0;
   index::IdMapBuilder id_map;  // string_ids only
   std::function<void(const char*, double)> progress;
+  std::function<Status(uint64_t, BuildOptions*)> choose_layout;
 
   std::string ScratchDir() const {
     if (!options.tmpdir.empty()) return options.tmpdir;
@@ -122,7 +124,7 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
   std::unique_ptr<index::MappedValues> spill_map;
   if (t > 0) {
     const auto start = base::Clock::now();
-    if (fps.size() <= o.memory_bytes / 16) {
+    if (index::TableSortFitsInMemory(fps.size(), o.memory_bytes)) {
       std::vector<uint64_t>& permuted = buffers->values;
       permuted.resize(fps.size());
       buffers->scratch.resize(fps.size());
@@ -138,12 +140,8 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
   return use(values);
 }
 
-}  // namespace
-
-IndexBuilder::IndexBuilder(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
-IndexBuilder::~IndexBuilder() = default;
-
-Status IndexBuilder::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexBuilder>* out) {
+// The options that shape the file: block size, restart points and codec.
+Status CheckLayout(const BuildOptions& options) {
   if (!format::IsValidBlockSize(options.block_size)) {
     return Status::InvalidArgument("block size " + std::to_string(options.block_size) +
                                    " is not a power of two in 64..65536");
@@ -152,7 +150,16 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
     return Status::InvalidArgument("restart points per block " + std::to_string(options.restarts) +
                                    " is outside 0.." + std::to_string(format::kMaxRestarts));
   }
-  SIMDEX_RETURN_IF_ERROR(index::CheckCodecOption(options.codec));
+  return index::CheckCodecOption(options.codec);
+}
+
+}  // namespace
+
+IndexBuilder::IndexBuilder(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexBuilder::~IndexBuilder() = default;
+
+Status IndexBuilder::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexBuilder>* out) {
+  SIMDEX_RETURN_IF_ERROR(CheckLayout(options));
   if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
   SIMDEX_RETURN_IF_ERROR(CheckProfileText(options.profile));
   if (path.empty()) return Status::InvalidArgument("no output path");
@@ -172,6 +179,10 @@ const BuildStats& IndexBuilder::stats() const { return rep_->stats; }
 
 void IndexBuilder::SetProgressCallback(std::function<void(const char*, double)> callback) {
   rep_->progress = std::move(callback);
+}
+
+void IndexBuilder::SetLayoutChooser(std::function<Status(uint64_t entries, BuildOptions* options)> choose) {
+  rep_->choose_layout = std::move(choose);
 }
 
 Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
@@ -259,6 +270,15 @@ Status IndexBuilder::Finish() {
 
 Status IndexBuilder::FinishImpl() {
   Rep& r = *rep_;
+  if (r.choose_layout) {
+    BuildOptions chosen = r.options;
+    SIMDEX_RETURN_IF_ERROR(r.choose_layout(r.stats.entries, &chosen));
+    SIMDEX_RETURN_IF_ERROR(CheckLayout(chosen));
+    r.options.scheme = chosen.scheme;
+    r.options.block_size = chosen.block_size;
+    r.options.restarts = chosen.restarts;
+    r.options.codec = chosen.codec;
+  }
   const BuildOptions& o = r.options;
   const uint64_t n = r.stats.entries;
   const std::string scratch_dir = r.ScratchDir();
@@ -280,7 +300,7 @@ Status IndexBuilder::FinishImpl() {
   }
 
   SortedFingerprints fps;
-  const bool fps_in_memory = n <= o.memory_bytes / 24;  // values + a table's values + sort scratch
+  const bool fps_in_memory = index::FingerprintsFitInMemory(n, o.memory_bytes);
   if (fps_in_memory) {
     fps.memory.reserve(n);
   } else {

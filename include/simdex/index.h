@@ -130,6 +130,14 @@ class IndexBuilder {
   // fraction of the work done, at most a few times a second (may be empty).
   void SetProgressCallback(std::function<void(const char* stage, double fraction)> callback);
 
+  // Called by Finish() once, with the number of entries added, before
+  // anything is sorted or written: it may change the options' scheme, block
+  // size, restart points and codec (`simdex build --scheme auto` plans them
+  // from the count with PlanIndex, simdex/plan.h). The builder checks them as
+  // Create() does; an error from the callback or the check fails Finish().
+  // The other options stay as Create() got them.
+  void SetLayoutChooser(std::function<Status(uint64_t entries, BuildOptions* options)> choose);
+
  private:
   struct Rep;
   explicit IndexBuilder(std::unique_ptr<Rep> rep);
