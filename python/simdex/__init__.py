@@ -51,6 +51,7 @@ from ._simdex import (
     nearest_in_table,
     optimal_lsh_bands,
     pack_signature,
+    plan,
     reduce_nearest,
     scheme_info,
     split_by_key_ranges,
@@ -62,7 +63,7 @@ __all__ = [
     "IndexBuilder", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "join_tables", "key_ranges", "merge",
     "band_keys", "estimate_packed", "minhash_estimate", "optimal_lsh_bands", "pack_signature",
-    "nearest_in_table", "open_index", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
+    "nearest_in_table", "open_index", "plan", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
 
 __version__ = "0.1.0"

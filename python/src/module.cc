@@ -15,4 +15,5 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefineParts(m);
   simdex::python::DefineMerge(m);
   simdex::python::DefineMinHash(m);
+  simdex::python::DefinePlan(m);
 }

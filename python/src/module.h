@@ -25,6 +25,7 @@ void DefineDedup(pybind11::module_& m);          // dedup.cc
 void DefineParts(pybind11::module_& m);          // parts.cc
 void DefineMerge(pybind11::module_& m);          // merge.cc
 void DefineMinHash(pybind11::module_& m);        // minhash.cc
+void DefinePlan(pybind11::module_& m);           // plan.cc
 
 // The UTF-8 bytes of texts[i], a str (its cached UTF-8 form, no copy) or a
 // bytes object; TypeError naming texts[i] otherwise.

@@ -219,3 +219,18 @@ def test_profiles_are_recorded_and_another_is_refused_naming_both(tmp_path):
     with simdex.IndexBuilder(str(tmp_path / "plain.sdx")) as b:
         b.add(ids, fps)
     assert simdex.Index.open(str(tmp_path / "plain.sdx")).profile is None
+
+
+def test_plan_chooses_as_simdex_plan_does(simdex_cli):
+    import json
+    small = simdex.plan(10**6)
+    cli = json.loads(simdex_cli("plan", "1000000", "--json"))
+    assert small["choice"]["scheme"] == cli["choice"]["scheme"] == "t4"
+    assert (small["choice"]["block_size"], small["choice"]["codec"]) == (cli["choice"]["block_size"],
+                                                                         cli["choice"]["codec"])
+    assert small["reasons"] and small["choice"]["index_bytes"] > 0
+    assert simdex.plan(10**8)["choice"]["scheme"] == "t10"
+    fixed = simdex.plan(10**6, block_size=1024, codec="card")["choice"]
+    assert (fixed["block_size"], fixed["codec"]) == (1024, "card")
+    with pytest.raises(ValueError, match="fits a disk budget"):
+        simdex.plan(10**9, disk=10**6)
