@@ -262,6 +262,12 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint3
                                 std::to_string(kMaxProfileLength) + ")");
     }
     const uint8_t* bytes = in.Take(length);
+    for (uint32_t i = 0; in.ok() && i < length; ++i) {
+      if (bytes[i] < 0x20 || bytes[i] > 0x7e) {
+        return Status::Corruption("metadata: fingerprint profile byte " + std::to_string(i) +
+                                  " is not printable ASCII");
+      }
+    }
     if (in.ok()) profile.assign(reinterpret_cast<const char*>(bytes), length);
   }
   if (!in.ok()) return Status::Corruption("metadata is truncated");

@@ -202,6 +202,13 @@ TEST(IndexLayout, AProfileLongerThanTheLimitIsCorruptionNotARead) {
   Status s = d.DecodeFrom(U(bad), U(bad) + bad.size());
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_NE(s.message().find("profile"), std::string::npos) << s.message();
+  // A byte that is not printable ASCII.
+  bad = enc.substr(0, enc.size() - 4);
+  PutFixed32(&bad, 3);
+  bad.append("a\tb");
+  s = d.DecodeFrom(U(bad), U(bad) + bad.size());
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("profile byte 1"), std::string::npos) << s.message();
   // A length past the end is a truncation.
   bad = enc.substr(0, enc.size() - 4);
   PutFixed32(&bad, 100);
