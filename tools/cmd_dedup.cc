@@ -103,10 +103,8 @@ std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
   return names;
 }
 
-Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Keep keep, Deduplicator* dedup,
+Status AddDocuments(const DedupArgs& args, const Fingerprinter& prototype, Keep keep, Deduplicator* dedup,
                     DedupBatch* batch, Progress* progress, SecondStageDocuments* second) {
-  std::unique_ptr<Fingerprinter> prototype;
-  SIMDEX_RETURN_IF_ERROR(Fingerprinter::Create(options, &prototype));
   DocumentInputs inputs(args.input);
   auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
   auto sink = [&](const DocumentBatch& b) -> Status {
@@ -130,7 +128,7 @@ Status AddDocuments(const DedupArgs& args, const FingerprintOptions& options, Ke
     return Status::OK();
   };
   auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
-  SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.threads, source, sink, tick));
+  SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(prototype, args.threads, source, sink, tick));
   batch->skipped = inputs.skipped();
   batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
   if (!args.quiet || inputs.skipped() > 0) {
@@ -407,10 +405,10 @@ int RunDedup(DedupArgs args) {
     if (s.ok()) s = dedup->AddIndex(indexes.back().get());
     if (!s.ok()) return ReportError(kCommand, FileError(path, s), kExitUsage);
   }
+  std::unique_ptr<Fingerprinter> prototype;
   if (!fingerprints) {
-    std::string profile;
-    s = FingerprintProfile(text_options, &profile);
-    if (s.ok()) s = profiles.Add("the batch's text options", profile);
+    s = Fingerprinter::Create(text_options, &prototype);
+    if (s.ok()) s = profiles.Add("the batch's text options", prototype->profile());
     if (!s.ok()) return ReportError(kCommand, s, kExitUsage);
   }
 
@@ -418,7 +416,7 @@ int RunDedup(DedupArgs args) {
   DedupBatch batch;
   SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, &profiles, dedup.get(), &batch, &progress)
-                   : AddDocuments(args, text_options, keep, dedup.get(), &batch, &progress,
+                   : AddDocuments(args, *prototype, keep, dedup.get(), &batch, &progress,
                                   second.active() ? &documents : nullptr);
   const double read_seconds = progress.Seconds();
   if (s.ok()) {

@@ -5,6 +5,7 @@
 
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/input_stream.h"
+#include "engine/io/line_reader.h"
 #include "engine/io/text_fingerprint_decoder.h"
 #include "simdex/document_reader.h"
 
@@ -13,14 +14,13 @@ namespace simdex {
 namespace {
 
 constexpr size_t kMaxPeek = size_t{1} << 16;
-constexpr std::string_view kUtf8Bom{"\xEF\xBB\xBF"};
 
 bool IsBlank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 // The first line of head that is not blank, without its '\r'; *complete
 // tells whether its '\n' (or the input's end, for eof) was seen.
 std::string_view FirstLine(std::string_view head, bool eof, bool* complete) {
-  if (head.starts_with(kUtf8Bom)) head.remove_prefix(kUtf8Bom.size());
+  if (head.starts_with(io::kUtf8Bom)) head.remove_prefix(io::kUtf8Bom.size());
   for (;;) {
     const size_t end = head.find('\n');
     std::string_view line = head.substr(0, end);

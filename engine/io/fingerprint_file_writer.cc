@@ -10,6 +10,7 @@
 #include <xxhash.h>
 
 #include "engine/io/fingerprint_file_format.h"
+#include "engine/io/line_reader.h"
 #include "engine/io/output_stream.h"
 #include "engine/io/string_id.h"
 #include "simdex/fingerprint_file.h"
@@ -81,12 +82,11 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
   // a file, so a first id that begins with one gets one more in front; a
   // first line that readers would take for a profile is refused.
   Status AppendStringId(std::string_view id) {
-    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
     if (first_line_ && id == io::kTextProfilePrefix.substr(0, io::kTextProfilePrefix.size() - 1)) {
       return Status::InvalidArgument("the id \"" + std::string(id) +
                                      "\" cannot start a text fingerprint file (it marks a profile line)");
     }
-    if (first_line_ && id.starts_with(kByteOrderMark)) buf_.append(kByteOrderMark);
+    if (first_line_ && id.starts_with(io::kUtf8Bom)) buf_.append(io::kUtf8Bom);
     first_line_ = false;
     buf_.append(id).push_back('\t');
     return Status::OK();

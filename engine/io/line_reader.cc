@@ -6,7 +6,6 @@
 namespace simdex::io {
 
 namespace {
-constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 }  // namespace
 
 LineReader::LineReader(BufferedInput* in, size_t max_line) : in_(in), max_line_(max_line) {}

@@ -16,6 +16,9 @@
 
 namespace simdex::io {
 
+// The UTF-8 byte order mark (U+FEFF), which LineReader drops at the start.
+inline constexpr std::string_view kUtf8Bom{"\xEF\xBB\xBF"};
+
 class LineReader {
  public:
   // REQUIRES: in outlives the LineReader; max_line > 0.

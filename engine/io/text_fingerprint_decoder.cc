@@ -82,15 +82,13 @@ TextFingerprintDecoder::TextFingerprintDecoder(std::unique_ptr<BufferedInput> in
       bad_(options.skip_bad, options.max_errors_kept) {}
 
 Status TextFingerprintDecoder::Start() {
-  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-  SIMDEX_RETURN_IF_ERROR(input_->Fill(kByteOrderMark.size() + kTextProfilePrefix.size()));
+  SIMDEX_RETURN_IF_ERROR(input_->Fill(kUtf8Bom.size() + kTextProfilePrefix.size()));
   std::string_view head(input_->data(), input_->size());
-  if (head.starts_with(kByteOrderMark)) head.remove_prefix(kByteOrderMark.size());
+  if (head.starts_with(kUtf8Bom)) head.remove_prefix(kUtf8Bom.size());
   if (!head.starts_with(kTextProfilePrefix)) return Status::OK();
-  std::string_view line;
+  std::string_view line;  // the line reader drops the byte order mark
   bool eof = false;
   Status s = lines_.Next(&line, &eof);
-  if (s.ok() && line.starts_with(kByteOrderMark)) line.remove_prefix(kByteOrderMark.size());
   if (s.ok()) s = CheckProfileText(line.substr(kTextProfilePrefix.size()));
   if (s.ok() && line.size() == kTextProfilePrefix.size()) s = Status::InvalidArgument("the profile is empty");
   if (!s.ok()) return Status::InvalidArgument(name_ + ":1: bad profile line: " + s.message());

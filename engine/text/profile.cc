@@ -22,26 +22,26 @@ std::string Hex16(uint64_t v) {
   return buf;
 }
 
-// The stop words as the fingerprinter compares them (normalized when the
-// options normalize), sorted and distinct.
-Status StopSet(const std::vector<std::string>& words, bool normalize, std::vector<std::string>* out) {
-  text::CaseFoldNormalizer normalizer;
-  if (normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
-  out->clear();
+// The stop words as the fingerprinter compares them (normalized by
+// `normalizer` unless it is null), sorted and distinct.
+std::vector<std::string> StopSet(const std::vector<std::string>& words, const text::CaseFoldNormalizer* normalizer) {
+  std::vector<std::string> out;
   for (const std::string& word : words) {
-    std::string key = normalize ? normalizer.NormalizeUtf8(word) : word;
-    if (!key.empty()) out->push_back(std::move(key));
+    std::string key = normalizer != nullptr ? normalizer->NormalizeUtf8(word) : word;
+    if (!key.empty()) out.push_back(std::move(key));
   }
-  std::sort(out->begin(), out->end());
-  out->erase(std::unique(out->begin(), out->end()), out->end());
-  return Status::OK();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 // "stop:none", "stop:en+zh", "stop:en", "stop:zh" for the built-in lists,
 // else "stop:" and 16 hex digits of XXH3-64 over the sorted set.
 Status StopWord(const FingerprintOptions& o, std::string* out) {
-  std::vector<std::string> set;
-  SIMDEX_RETURN_IF_ERROR(StopSet(o.stop_words, o.normalize, &set));
+  text::CaseFoldNormalizer normalizer;
+  if (o.normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
+  const text::CaseFoldNormalizer* norm = o.normalize ? &normalizer : nullptr;
+  const std::vector<std::string> set = StopSet(o.stop_words, norm);
   if (set.empty()) {
     *out = "stop:none";
     return Status::OK();
@@ -49,9 +49,7 @@ Status StopWord(const FingerprintOptions& o, std::string* out) {
   const std::pair<const char*, std::vector<std::string>> builtins[] = {
       {"en+zh", DefaultStopWords()}, {"en", BuiltinStopWords("en")}, {"zh", BuiltinStopWords("zh")}};
   for (const auto& [name, words] : builtins) {
-    std::vector<std::string> builtin;
-    SIMDEX_RETURN_IF_ERROR(StopSet(words, o.normalize, &builtin));
-    if (builtin == set) {
+    if (StopSet(words, norm) == set) {
       *out = std::string("stop:") + name;
       return Status::OK();
     }
