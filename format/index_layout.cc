@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "format/coding.h"
+#include "format/layout_fields.h"
 
 namespace simdex::format {
 
@@ -30,40 +31,6 @@ T Get(const uint8_t* p) {
   if constexpr (sizeof(T) == 4) return DecodeFixed32(p);
   if constexpr (sizeof(T) == 8) return DecodeFixed64(p);
 }
-
-// Sequential bounded reads; the first read past the limit fails the cursor.
-class Cursor {
- public:
-  Cursor(const uint8_t* p, const uint8_t* limit) : p_(p), limit_(limit) {}
-  template <class T>
-  T Read() {
-    if (static_cast<size_t>(limit_ - p_) < sizeof(T)) {
-      ok_ = false;
-      p_ = limit_;
-      return 0;
-    }
-    T v = Get<T>(p_);
-    p_ += sizeof(T);
-    return v;
-  }
-  const uint8_t* Take(size_t n) {
-    if (static_cast<size_t>(limit_ - p_) < n) {
-      ok_ = false;
-      p_ = limit_;
-      return nullptr;
-    }
-    const uint8_t* at = p_;
-    p_ += n;
-    return at;
-  }
-  bool ok() const { return ok_; }
-  bool at_end() const { return p_ == limit_; }
-
- private:
-  const uint8_t* p_;
-  const uint8_t* limit_;
-  bool ok_ = true;
-};
 
 Status CheckVersion(uint32_t version) {
   if (version >= kOldestFormatVersion && version <= kFormatVersion) return Status::OK();
@@ -90,7 +57,8 @@ void FileHeader::EncodeTo(std::string* dst) const {
   dst->append(kHeaderMagic, 8);
   PutFixed32(dst, version);
   PutFixed32(dst, kEncodedLength);
-  dst->append(40, '\0');
+  dst->push_back(static_cast<char>(version >= 5 ? static_cast<uint8_t>(kind) : 0));
+  dst->append(39, '\0');
   PutFixed64(dst, SectionChecksum(dst->data() + start, 56));
 }
 
@@ -103,9 +71,53 @@ Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   version = Get<uint32_t>(ptr + 8);
   SIMDEX_RETURN_IF_ERROR(CheckVersion(version));
   if (Get<uint32_t>(ptr + 12) != kEncodedLength) return Status::Corruption("file header: bad header length");
-  for (int i = 16; i < 56; ++i) {
+  // Byte 16 was reserved (zero) before version 5.
+  const uint8_t k = ptr[16];
+  if (version >= 5 && k > static_cast<uint8_t>(IndexKind::kMinHashLsh)) {
+    return Status::NotSupported("index kind " + std::to_string(k) + " (this build reads 0, SimHash, and 1, MinHash-LSH)");
+  }
+  kind = static_cast<IndexKind>(version >= 5 ? k : 0);
+  for (int i = version >= 5 ? 17 : 16; i < 56; ++i) {
     if (ptr[i] != 0) return Status::Corruption("file header: reserved bytes are not zero");
   }
+  return Status::OK();
+}
+
+const char* IndexKindName(IndexKind kind) {
+  return kind == IndexKind::kMinHashLsh ? "MinHash-LSH" : "SimHash";
+}
+
+Status OpenEnvelope(const uint8_t* base, uint64_t size, Envelope* out) {
+  constexpr uint64_t kFixed = FileHeader::kEncodedLength + Footer::kEncodedLength;
+  if (size < kFixed) {
+    return Status::Corruption("file is too short to be a simdex index (" + std::to_string(size) + " bytes)");
+  }
+  SIMDEX_RETURN_IF_ERROR(out->header.DecodeFrom(base, base + size));
+  Footer footer;
+  SIMDEX_RETURN_IF_ERROR(footer.DecodeFrom(base + size - Footer::kEncodedLength, base + size));
+  if (out->header.version != footer.version) {
+    return Status::Corruption("the header says format version " + std::to_string(out->header.version) +
+                              ", the footer " + std::to_string(footer.version));
+  }
+  if (footer.file_size != size) {
+    return Status::Corruption("file is " + std::to_string(size) + " bytes but its footer records " +
+                              std::to_string(footer.file_size) + ": truncated or extended");
+  }
+  const uint64_t data_begin = FileHeader::kEncodedLength;
+  const uint64_t data_end = size - Footer::kEncodedLength;
+  if (footer.metadata_offset < data_begin || footer.metadata_offset > data_end ||
+      footer.metadata_length != data_end - footer.metadata_offset) {
+    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) +
+                              ") does not end at the footer");
+  }
+  const uint8_t* meta = base + footer.metadata_offset;
+  if (SectionChecksum(meta, footer.metadata_length) != footer.metadata_checksum) {
+    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) +
+                              "): checksum mismatch");
+  }
+  out->metadata_offset = footer.metadata_offset;
+  out->metadata_length = footer.metadata_length;
+  out->metadata = meta;
   return Status::OK();
 }
 
@@ -148,33 +160,81 @@ void IndexMetadata::EncodeTo(std::string* dst, uint32_t version) const {
   PutFixed32(dst, static_cast<uint32_t>(tables.size()));
   for (const TableMetadata& t : tables) {
     for (uint8_t b : t.leading_blocks) dst->push_back(static_cast<char>(b));
-    PutFixed64(dst, t.blocks_offset);
-    PutFixed64(dst, t.num_blocks);
-    PutFixed64(dst, t.heads_offset);
-    PutFixed64(dst, t.heads_checksum);
-    PutFixed64(dst, t.payload_bits);
-    if (version >= 3) {
-      dst->push_back(static_cast<char>(t.codec));
-      PutFixed32(dst, static_cast<uint32_t>(t.codec_params.size()));
-    }
-    dst->append(t.codec_params);
+    EncodeTableFields(t, version, dst);
   }
   PutFixed64(dst, rank_offset);
   PutFixed64(dst, rank_checksum);
-  PutFixed64(dst, ids_offset);
-  PutFixed64(dst, ids_length);
-  dst->push_back(static_cast<char>(id_width));
-  PutFixed64(dst, id_base);
-  PutFixed64(dst, ids_checksum);
-  if (version >= 2) {
-    PutFixed64(dst, id_map_offset);
-    PutFixed64(dst, id_map_length);
-    PutFixed64(dst, id_map_checksum);
+  EncodeIdFields(*this, version, dst);
+  if (version >= 4) EncodeProfile(profile, dst);
+}
+
+void EncodeTableFields(const TableMetadata& t, uint32_t version, std::string* dst) {
+  PutFixed64(dst, t.blocks_offset);
+  PutFixed64(dst, t.num_blocks);
+  PutFixed64(dst, t.heads_offset);
+  PutFixed64(dst, t.heads_checksum);
+  PutFixed64(dst, t.payload_bits);
+  if (version >= 3) {
+    dst->push_back(static_cast<char>(t.codec));
+    PutFixed32(dst, static_cast<uint32_t>(t.codec_params.size()));
   }
-  if (version >= 4) {
-    PutFixed32(dst, static_cast<uint32_t>(profile.size()));
-    dst->append(profile);
+  dst->append(t.codec_params);
+}
+
+Status DecodeTableFields(Cursor* in, uint32_t version, size_t number, TableMetadata* tm) {
+  tm->blocks_offset = in->Read<uint64_t>();
+  tm->num_blocks = in->Read<uint64_t>();
+  tm->heads_offset = in->Read<uint64_t>();
+  tm->heads_checksum = in->Read<uint64_t>();
+  tm->payload_bits = in->Read<uint64_t>();
+  uint32_t params_length = kVersion2CardParamsLength;
+  tm->codec = static_cast<uint8_t>(CodecTag::kCard);
+  if (version >= 3) {
+    tm->codec = in->Read<uint8_t>();
+    params_length = in->Read<uint32_t>();
   }
+  const uint8_t* params = in->Take(params_length);
+  if (!in->ok()) return Status::Corruption("metadata is truncated in table " + std::to_string(number));
+  tm->codec_params.assign(reinterpret_cast<const char*>(params), params_length);
+  const Codec* codec = FindCodec(tm->codec);
+  if (codec == nullptr) {
+    return Status::NotSupported("metadata: table " + std::to_string(number) + ": codec tag " +
+                                std::to_string(tm->codec) + " (this build has " + CodecNames() + ")");
+  }
+  Status s = codec->CheckParams(tm->codec_params);
+  if (!s.ok()) return s.WithContext("metadata: table " + std::to_string(number));
+  return Status::OK();
+}
+
+Status CheckIdFields(uint64_t id_map_offset, uint64_t id_map_length, uint64_t id_map_checksum, int id_width) {
+  if (id_map_length == 0 && (id_map_offset != 0 || id_map_checksum != 0)) {
+    return Status::Corruption("metadata: an absent id map with a nonzero offset or checksum");
+  }
+  if (id_width > 64) return Status::Corruption("metadata: id width " + std::to_string(id_width) + " exceeds 64");
+  return Status::OK();
+}
+
+void EncodeProfile(const std::string& profile, std::string* dst) {
+  PutFixed32(dst, static_cast<uint32_t>(profile.size()));
+  dst->append(profile);
+}
+
+Status DecodeProfile(Cursor* in, const char* what, std::string* profile) {
+  profile->clear();
+  const uint32_t length = in->Read<uint32_t>();
+  if (in->ok() && length > kMaxProfileLength) {
+    return Status::Corruption(std::string("metadata: ") + what + " of " + std::to_string(length) +
+                              " bytes (at most " + std::to_string(kMaxProfileLength) + ")");
+  }
+  const uint8_t* bytes = in->Take(length);
+  for (uint32_t i = 0; in->ok() && i < length; ++i) {
+    if (bytes[i] < 0x20 || bytes[i] > 0x7e) {
+      return Status::Corruption(std::string("metadata: ") + what + " byte " + std::to_string(i) +
+                                " is not printable ASCII");
+    }
+  }
+  if (in->ok()) profile->assign(reinterpret_cast<const char*>(bytes), length);
+  return Status::OK();
 }
 
 Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version) {
@@ -219,63 +279,16 @@ Status IndexMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint3
     TableMetadata& tm = tables[t];
     tm.leading_blocks.resize(nblocks - k);
     for (auto& b : tm.leading_blocks) b = in.Read<uint8_t>();
-    tm.blocks_offset = in.Read<uint64_t>();
-    tm.num_blocks = in.Read<uint64_t>();
-    tm.heads_offset = in.Read<uint64_t>();
-    tm.heads_checksum = in.Read<uint64_t>();
-    tm.payload_bits = in.Read<uint64_t>();
-    uint32_t params_length = kVersion2CardParamsLength;
-    tm.codec = static_cast<uint8_t>(CodecTag::kCard);
-    if (version >= 3) {
-      tm.codec = in.Read<uint8_t>();
-      params_length = in.Read<uint32_t>();
-    }
-    const uint8_t* params = in.Take(params_length);
-    if (!in.ok()) return Status::Corruption("metadata is truncated in table " + std::to_string(t));
-    tm.codec_params.assign(reinterpret_cast<const char*>(params), params_length);
-    const Codec* codec = FindCodec(tm.codec);
-    if (codec == nullptr) {
-      return Status::NotSupported("metadata: table " + std::to_string(t) + ": codec tag " +
-                                  std::to_string(tm.codec) + " (this build has " + CodecNames() + ")");
-    }
-    Status s = codec->CheckParams(tm.codec_params);
-    if (!s.ok()) return s.WithContext("metadata: table " + std::to_string(t));
+    SIMDEX_RETURN_IF_ERROR(DecodeTableFields(&in, version, t, &tm));
   }
   rank_offset = in.Read<uint64_t>();
   rank_checksum = in.Read<uint64_t>();
-  ids_offset = in.Read<uint64_t>();
-  ids_length = in.Read<uint64_t>();
-  id_width = in.Read<uint8_t>();
-  id_base = in.Read<uint64_t>();
-  ids_checksum = in.Read<uint64_t>();
-  id_map_offset = id_map_length = id_map_checksum = 0;
-  if (version >= 2) {
-    id_map_offset = in.Read<uint64_t>();
-    id_map_length = in.Read<uint64_t>();
-    id_map_checksum = in.Read<uint64_t>();
-  }
+  DecodeIdFields(&in, version, this);
   profile.clear();
-  if (version >= 4) {
-    const uint32_t length = in.Read<uint32_t>();
-    if (in.ok() && length > kMaxProfileLength) {
-      return Status::Corruption("metadata: fingerprint profile of " + std::to_string(length) + " bytes (at most " +
-                                std::to_string(kMaxProfileLength) + ")");
-    }
-    const uint8_t* bytes = in.Take(length);
-    for (uint32_t i = 0; in.ok() && i < length; ++i) {
-      if (bytes[i] < 0x20 || bytes[i] > 0x7e) {
-        return Status::Corruption("metadata: fingerprint profile byte " + std::to_string(i) +
-                                  " is not printable ASCII");
-      }
-    }
-    if (in.ok()) profile.assign(reinterpret_cast<const char*>(bytes), length);
-  }
+  if (version >= 4) SIMDEX_RETURN_IF_ERROR(DecodeProfile(&in, "fingerprint profile", &profile));
   if (!in.ok()) return Status::Corruption("metadata is truncated");
-  if (id_map_length == 0 && (id_map_offset != 0 || id_map_checksum != 0)) {
-    return Status::Corruption("metadata: an absent id map with a nonzero offset or checksum");
-  }
+  SIMDEX_RETURN_IF_ERROR(CheckIdFields(id_map_offset, id_map_length, id_map_checksum, id_width));
   if (!in.at_end()) return Status::Corruption("metadata has trailing bytes");
-  if (id_width > 64) return Status::Corruption("metadata: id width " + std::to_string(id_width) + " exceeds 64");
   return Status::OK();
 }
 

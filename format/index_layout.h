@@ -20,14 +20,25 @@ namespace simdex::format {
 // have no id map (their metadata ends with the id section's fields);
 // versions 1 and 2 have no codec tag (every table is the card codec's, its
 // 33 bytes of code lengths in place of the tag and parameters); versions 1
-// to 3 have no fingerprint profile (it reads as "", unrecorded).
-inline constexpr uint32_t kFormatVersion = 4;
+// to 3 have no fingerprint profile (it reads as "", unrecorded); versions
+// 1 to 4 have no index kind (every file is a SimHash index).
+inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr uint32_t kOldestFormatVersion = 1;
 
-// 64 bytes at offset 0: magic, version, length, checksum.
+// What a file indexes (version 5 on: header byte 16; before, always
+// SimHash). The metadata after the header is the kind's own.
+enum class IndexKind : uint8_t {
+  kSimHash = 0,     // permuted tables of a scheme (IndexMetadata)
+  kMinHashLsh = 1,  // band tables and signatures (format/lsh/lsh_layout.h)
+};
+// "SimHash", "MinHash-LSH".
+const char* IndexKindName(IndexKind kind);
+
+// 64 bytes at offset 0: magic, version, length, kind, checksum.
 struct FileHeader {
   static constexpr size_t kEncodedLength = 64;
   uint32_t version = kFormatVersion;
+  IndexKind kind = IndexKind::kSimHash;
   void EncodeTo(std::string* dst) const;
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
 };
@@ -97,6 +108,18 @@ struct IndexMetadata {
 
 // The longest fingerprint profile the metadata holds.
 inline constexpr uint32_t kMaxProfileLength = 4096;
+
+// The checked frame of a file: its header and footer agree, the footer's
+// size is the file's, and the metadata ends at the footer with its
+// checksum right. Corruption otherwise (NotSupported for a version or kind
+// this build does not read).
+struct Envelope {
+  FileHeader header;
+  uint64_t metadata_offset = 0;
+  uint64_t metadata_length = 0;
+  const uint8_t* metadata = nullptr;
+};
+Status OpenEnvelope(const uint8_t* base, uint64_t size, Envelope* out);
 
 // XXH3-64 with seed 0, the section checksum of docs/format.md.
 uint64_t SectionChecksum(const void* data, size_t n);

@@ -26,6 +26,7 @@
 #include "simdex/profile.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
+#include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
@@ -54,6 +55,9 @@ struct BuildArgs {
   bool block_size_given = false;  // set when the command line names them
   bool codec_given = false;
   std::vector<std::string> inputs;
+  std::string method = "simhash";
+  MinHashBuildArgs minhash;
+  std::vector<std::string> simhash_only, minhash_only;  // the options of the other method given
 };
 
 constexpr char kAutoScheme[] = "auto";
@@ -182,12 +186,35 @@ void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64
   });
 }
 
+// `--method minhash`: build's own options carried over, the SimHash ones refused.
+int RunMinHash(const BuildArgs& args) {
+  if (!args.simhash_only.empty()) {
+    return ReportError(kCommand, args.simhash_only.front() + " is a SimHash option; --method minhash builds band "
+                                 "tables of MinHash signatures (docs/minhash.md)", kExitUsage);
+  }
+  MinHashBuildArgs m = args.minhash;
+  m.out = args.out;
+  m.options.block_size = args.block_size;
+  m.options.restarts = args.restarts;
+  if (args.codec_given) m.options.codec = args.codec;
+  m.options.string_ids = args.string_ids;
+  m.input.inputs = args.inputs;
+  m.input.skip_bad = args.skip_bad;
+  m.threads = args.threads;
+  m.quiet = args.quiet;
+  return RunMinHashBuild(std::move(m));
+}
+
 int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
     return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
   }
   Status s = CheckOutputsAreNotInputs({{"--out", args.out}}, args.inputs);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  if (args.method == "minhash") return RunMinHash(args);
+  if (!args.minhash_only.empty()) {
+    return ReportError(kCommand, args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
+  }
   BuildOptions options;
   s = MakeBuildOptions(args, &options);
   if (!s.ok()) return ReportError(kCommand, s.message(), kExitUsage);
@@ -246,7 +273,8 @@ int RunBuild(const BuildArgs& args) {
 
 void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   auto args = std::make_shared<BuildArgs>();
-  CLI::App* sub = app.add_subcommand("build", "Build an index from fingerprint files");
+  CLI::App* sub =
+      app.add_subcommand("build", "Build an index from fingerprint files (or, --method minhash, from documents)");
   sub->add_option("--out", args->out, "index file to write")->required();
   CLI::Option* scheme =
       sub->add_option("--scheme", args->scheme,
@@ -274,11 +302,26 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->add_flag("--string-ids", args->string_ids,
                 "keep ids as strings in the index (automatic from the first string id on)");
-  sub->add_option("inputs", args->inputs, "fingerprint files, text or binary ('-' = stdin)")
+  sub->add_option("--method", args->method,
+                  "simhash (the card's permuted tables of fingerprints) or minhash (MinHash-LSH band tables of "
+                  "documents' signatures; docs/minhash.md)")
+      ->check(CLI::IsMember({"simhash", "minhash"}))
+      ->capture_default_str();
+  AddMinHashBuildOptions(sub, &args->minhash);
+  sub->add_option("inputs", args->inputs,
+                  "fingerprint files, text or binary; documents (JSONL or lines) with --method minhash ('-' = stdin)")
       ->required();
-  sub->callback([args, run, block_size, codec] {
+  sub->callback([args, run, block_size, codec, sub] {
     args->block_size_given = block_size->count() > 0;
     args->codec_given = codec->count() > 0;
+    args->simhash_only.clear();
+    args->minhash_only.clear();
+    for (const char* name : {"--scheme", "--blocks", "--k", "--memory", "--tmpdir"}) {
+      if (sub->get_option(name)->count() > 0) args->simhash_only.push_back(name);
+    }
+    for (const std::string& name : MinHashBuildOptionNames()) {
+      if (sub->get_option(name)->count() > 0) args->minhash_only.push_back(name);
+    }
     *run = [args] { return RunBuild(*args); };
   });
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
 
@@ -101,12 +102,76 @@ std::string InspectJson(const IndexInfo& info) {
   return out;
 }
 
+// A MinHash-LSH index: LshIndexInfo, with bytes per document per part and
+// the band tables' ratio to the information in their keys.
+std::string InspectLshJson(const LshIndexInfo& info) {
+  const double documents = static_cast<double>(info.documents);
+  const double banded = static_cast<double>(info.banded);
+  std::string out;
+  JsonObject root(&out, 0);
+  root.String("kind", "minhash-lsh");
+  root.Int("documents", info.documents);
+  root.Int("banded_documents", info.banded);
+  root.Int("num_perm", static_cast<uint64_t>(info.num_perm));
+  root.Int("seed", info.seed);
+  root.Int("bands", static_cast<uint64_t>(info.bands));
+  root.Int("rows", static_cast<uint64_t>(info.rows));
+  char threshold[32];
+  std::snprintf(threshold, sizeof(threshold), "%g", info.threshold);
+  root.Key("threshold").append(threshold);
+  root.Int("signature_bits", static_cast<uint64_t>(info.signature_bits));
+  root.Int("ordinal_bits", static_cast<uint64_t>(info.ordinal_bits));
+  root.Int("block_size", info.block_size);
+  root.Int("restarts", static_cast<uint64_t>(info.restarts));
+  uint64_t table_bytes = 0;
+  root.Key("tables").append("[");
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    const LshIndexInfo::Table& table = info.tables[t];
+    table_bytes += table.bytes;
+    out.append(t > 0 ? ",\n    " : "\n    ");
+    JsonObject obj(&out, 4);
+    obj.Int("blocks", table.blocks);
+    obj.Int("bytes", table.bytes);
+    obj.String("codec", table.codec);
+    obj.Int("payload_bits", table.payload_bits);
+    obj.Ratio("bits_per_document", static_cast<double>(table.bytes) * 8, banded);
+    obj.Ratio("ratio_to_key_bits", static_cast<double>(table.bytes) * 8, banded * info.band_key_bound_bits);
+    obj.Close();
+  }
+  out.append(info.tables.empty() ? "]" : "\n  ]");
+  root.Int("signature_bytes", info.signature_bytes);
+  root.Int("id_bytes", info.id_bytes);
+  root.Int("id_width", static_cast<uint64_t>(info.id_width));
+  root.Bool("string_ids", info.string_ids);
+  root.Int("id_map_strings", info.id_map_strings);
+  root.Int("id_map_bytes", info.id_map_bytes);
+  root.Int("format_version", info.format_version);
+  AppendJsonString(&root.Key("profile"), info.profile);
+  root.Int("total_bytes", info.total_bytes);
+  root.Ratio("band_table_bytes_per_document", static_cast<double>(table_bytes), documents);
+  root.Ratio("signature_bytes_per_document", static_cast<double>(info.signature_bytes), documents);
+  root.Ratio("id_bytes_per_document", static_cast<double>(info.id_bytes + info.id_map_bytes), documents);
+  root.Ratio("bytes_per_document_total", static_cast<double>(info.total_bytes), documents);
+  root.Ratio("band_key_bound_bits", info.band_key_bound_bits, 1);
+  root.Close();
+  out.append("\n");
+  return out;
+}
+
 int RunInspect(const std::string& path) {
   ReaderOptions options;
-  std::unique_ptr<IndexReader> reader;
+  std::string json;
   int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
-  const std::string json = InspectJson(reader->Info());
+  IndexKind kind;
+  if (ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) {
+    std::unique_ptr<LshIndexReader> reader;
+    if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+    json = InspectLshJson(reader->Info());
+  } else {
+    std::unique_ptr<IndexReader> reader;
+    if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+    json = InspectJson(reader->Info());
+  }
   if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout) != 0) {
     return ReportError(kCommand, "error writing standard output");
   }

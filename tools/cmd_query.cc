@@ -12,6 +12,10 @@
 // either (a file named "face") is a fingerprint: write "./face".
 // Fingerprints are searched in batches through the batch Search() so that
 // threads share the work.
+// A MinHash-LSH index (simdex build --method minhash) is queried with
+// documents instead: each QUERY is a file of them (JSONL or lines), and
+// each line of output is {"id":..,"matches":[{"id":..,"estimate":..},...]}
+// (tools/minhash_index_cli.h).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -33,6 +37,7 @@
 #include "simdex/profile.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
+#include "tools/minhash_index_cli.h"
 
 namespace simdex::tools {
 namespace {
@@ -46,6 +51,9 @@ struct QueryArgs {
   int threads = 1;
   bool verify_checksums = false;
   std::vector<std::string> queries;
+  // A MinHash-LSH index: the queries are documents.
+  DocumentInputArgs documents;
+  double min_estimate = -1;
 };
 
 // One query: a fingerprint, the id of the document it came from as JSON
@@ -177,6 +185,18 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, s
 }
 
 int RunQuery(const QueryArgs& args) {
+  IndexKind kind;
+  if (ReadIndexKind(args.index, &kind).ok() && kind == IndexKind::kMinHashLsh) {
+    if (args.k >= 0) return ReportError(kCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
+    MinHashQueryArgs m;
+    m.index = args.index;
+    m.input = args.documents;
+    m.input.inputs = args.queries;
+    m.min_estimate = args.min_estimate;
+    m.verify_checksums = args.verify_checksums;
+    m.threads = args.threads;
+    return RunMinHashQuery(std::move(m));
+  }
   // Each argument is a fingerprint or a file of them; none is standard input.
   std::vector<std::string> sources = args.queries.empty() ? std::vector<std::string>{"-"} : args.queries;
   std::vector<bool> is_hex(sources.size());
@@ -237,6 +257,17 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--k", args->k, "largest Hamming distance (default: the index scheme's k)")
       ->check(CLI::Range(0, 64));
   sub->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 1024));
+  sub->add_option("--text-field", args->documents.text_fields,
+                  "MinHash-LSH index: JSONL field holding the queries' text (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id-field", args->documents.id_field, "MinHash-LSH index: JSONL field holding the query's id");
+  sub->add_option("--format", args->documents.format,
+                  "MinHash-LSH index: query documents' format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
+      ->check(CLI::IsMember({"jsonl", "lines"}));
+  sub->add_option("--min-estimate", args->min_estimate,
+                  "MinHash-LSH index: keep documents whose estimated J is at least this (default: two standard "
+                  "errors below the index's threshold)")
+      ->check(CLI::Range(0.0, 1.0));
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "
                 "each block is checked the first time a query reads it");

@@ -1,12 +1,14 @@
 // simdex verify INDEX: checks every rule of docs/format.md "When a file is
-// considered corrupted" (IndexReader::Open, then Verify). Prints
-// "ok: <entries> entries, <tables> tables" for a sound file; otherwise the
+// considered corrupted" (IndexReader::Open, then Verify; LshIndexReader's
+// for a MinHash-LSH index). Prints "ok: <entries> entries, <tables> tables"
+// ("ok: <n> documents, <b> band tables") for a sound file; otherwise the
 // first problem, as the library names it, and exits 1.
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
 #include "tools/commands.h"
 #include "tools/plural.h"
 
@@ -15,10 +17,24 @@ namespace {
 
 constexpr const char* kCommand = "verify";
 
+// A MinHash-LSH index: "ok: <documents> documents, <bands> band tables".
+int RunVerifyLsh(const std::string& path, const ReaderOptions& options) {
+  std::unique_ptr<LshIndexReader> reader;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+  Status s = reader->Verify();
+  if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+  std::printf("ok: %s, %s\n", Count(reader->documents(), "document").c_str(),
+              Count(static_cast<uint64_t>(reader->bands().bands), "band table").c_str());
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
 int RunVerify(const std::string& path) {
   ReaderOptions options;
   options.verify_block_checksums = true;
   options.verify_heads_on_open = true;
+  IndexKind kind;
+  if (ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) return RunVerifyLsh(path, options);
   std::unique_ptr<IndexReader> reader;
   int exit_code = 0;
   if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;

@@ -62,17 +62,18 @@ inline std::string FileError(const std::string& path, const Status& s) {
   return s.message().find(path) != std::string::npos ? s.message() : path + ": " + s.message();
 }
 
-// Opens the index at `path`; a failure is reported as "simdex <command>:
-// <path>: <reason>" ("<path>: is a directory") and *exit_code is set to 1.
-inline bool OpenIndexOrReport(const char* command, const std::string& path,
-                              const ReaderOptions& options, std::unique_ptr<IndexReader>* out,
-                              int* exit_code) {
+// Opens the index at `path` with Reader (IndexReader, LshIndexReader); a
+// failure is reported as "simdex <command>: <path>: <reason>" ("<path>: is
+// a directory") and *exit_code is set to 1.
+template <class Reader>
+bool OpenIndexOrReport(const char* command, const std::string& path, const ReaderOptions& options,
+                       std::unique_ptr<Reader>* out, int* exit_code) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     *exit_code = ReportError(command, path + ": is a directory");
     return false;
   }
-  Status s = IndexReader::Open(path, options, out);
+  Status s = Reader::Open(path, options, out);
   if (s.ok()) return true;
   *exit_code = ReportError(command, FileError(path, s));
   return false;

@@ -37,6 +37,9 @@ struct DocumentBatch {
   std::vector<uint64_t> band_keys;
   std::vector<uint8_t> packed_signatures;
   std::vector<uint8_t> has_shingles;
+  // MinHash index work (tools/minhash_index_cli.h): each document's whole
+  // signature, num_perm values per document.
+  std::vector<uint32_t> signatures;
 };
 
 // Fills batch->docs[0, batch->size) (reusing the Document objects present,

@@ -9,6 +9,7 @@
 
 #include <boost/iostreams/device/mapped_file.hpp>
 
+#include "engine/index/file_sections.h"
 #include "engine/index/reader_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -36,52 +37,6 @@ class MappedFile : public RandomAccessFile {
  private:
   boost::iostreams::mapped_file_source map_;
 };
-
-// A section [offset, offset + length) of the file, for placement checks.
-struct Section {
-  uint64_t offset;
-  uint64_t length;
-  std::string name;
-};
-
-Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
-  // Empty sections first at equal offsets: an empty section may sit where
-  // the next one begins.
-  std::sort(sections.begin(), sections.end(), [](const Section& a, const Section& b) {
-    return a.offset != b.offset ? a.offset < b.offset : a.length < b.length;
-  });
-  uint64_t at = lo;
-  for (const Section& s : sections) {
-    if (s.offset < at || s.offset > hi || s.length > hi - s.offset) {
-      return Status::Corruption(s.name + " (byte offset " + std::to_string(s.offset) + ", " +
-                                std::to_string(s.length) + " bytes) overlaps another section or lies outside the data area");
-    }
-    at = s.offset + s.length;
-  }
-  return Status::OK();
-}
-
-// Points *decoder at the decoder of rep->decoders for this table's codec
-// and parameters, adding one when no table before had the same (codecs[i]
-// holds the tag and parameters of rep->decoders[i]).
-Status SharedDecoder(const format::TableMetadata& tm, int restarts,
-                     std::vector<std::pair<uint8_t, std::string>>* codecs, IndexReader::Rep* rep,
-                     const format::TableDecoder** decoder) {
-  for (size_t i = 0; i < codecs->size(); ++i) {
-    if ((*codecs)[i].first == tm.codec && (*codecs)[i].second == tm.codec_params) {
-      *decoder = rep->decoders[i].get();
-      return Status::OK();
-    }
-  }
-  const format::Codec* codec = format::FindCodec(tm.codec);
-  if (codec == nullptr) return Status::NotSupported("codec tag " + std::to_string(tm.codec));  // metadata checked it
-  std::unique_ptr<format::TableDecoder> d;
-  SIMDEX_RETURN_IF_ERROR(codec->NewDecoder(tm.codec_params, restarts, &d));
-  codecs->emplace_back(tm.codec, tm.codec_params);
-  rep->decoders.push_back(std::move(d));
-  *decoder = rep->decoders.back().get();
-  return Status::OK();
-}
 
 }  // namespace
 
@@ -128,35 +83,15 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   const uint64_t size = rep->file->size();
   rep->file_begin = base;
   rep->file_end = base + size;
-  constexpr uint64_t kFixed = format::FileHeader::kEncodedLength + format::Footer::kEncodedLength;
-  if (size < kFixed) {
-    return Status::Corruption("file is too short to be a simdex index (" + std::to_string(size) + " bytes)");
-  }
-  format::FileHeader header;
-  SIMDEX_RETURN_IF_ERROR(header.DecodeFrom(base, base + size));
-  format::Footer footer;
-  SIMDEX_RETURN_IF_ERROR(footer.DecodeFrom(base + size - format::Footer::kEncodedLength, base + size));
-  if (header.version != footer.version) {
-    return Status::Corruption("the header says format version " + std::to_string(header.version) +
-                              ", the footer " + std::to_string(footer.version));
-  }
-  if (footer.file_size != size) {
-    return Status::Corruption("file is " + std::to_string(size) + " bytes but its footer records " +
-                              std::to_string(footer.file_size) + ": truncated or extended");
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(format::OpenEnvelope(base, size, &envelope));
+  if (envelope.header.kind != format::IndexKind::kSimHash) {
+    return index::WrongIndexKind(envelope.header.kind, format::IndexKind::kSimHash);
   }
   const uint64_t data_begin = format::FileHeader::kEncodedLength;
-  const uint64_t data_end = size - format::Footer::kEncodedLength;
-  if (footer.metadata_offset < data_begin || footer.metadata_offset > data_end ||
-      footer.metadata_length != data_end - footer.metadata_offset) {
-    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) +
-                              ") does not end at the footer");
-  }
-  const uint8_t* meta = base + footer.metadata_offset;
-  if (format::SectionChecksum(meta, footer.metadata_length) != footer.metadata_checksum) {
-    return Status::Corruption("metadata (byte offset " + std::to_string(footer.metadata_offset) + "): checksum mismatch");
-  }
-  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(meta, meta + footer.metadata_length, header.version));
-  rep->format_version = header.version;
+  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length,
+                                               envelope.header.version));
+  rep->format_version = envelope.header.version;
   const format::IndexMetadata& m = rep->meta;
 
   std::vector<int> widths(m.widths.begin(), m.widths.end());
@@ -164,10 +99,9 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   if (!s.ok()) return Status::Corruption("metadata: " + s.message());
 
   // Section placement: everything between the header and the metadata.
-  const uint64_t area = footer.metadata_offset;
+  const uint64_t area = envelope.metadata_offset;
   auto count_fits = [&](uint64_t count, uint64_t unit) { return count <= area / unit; };
-  std::vector<Section> sections;
-  std::vector<std::pair<uint8_t, std::string>> codecs;  // of rep->decoders
+  std::vector<index::Section> sections;
   uint64_t blocks0 = 0;
   for (size_t t = 0; t < m.tables.size(); ++t) {
     const format::TableMetadata& tm = m.tables[t];
@@ -186,7 +120,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     Rep::Table table;
     table.permutation = &rep->scheme.table(static_cast<int>(t));
     table.num_blocks = tm.num_blocks;
-    s = SharedDecoder(tm, m.restarts, &codecs, rep.get(), &table.decoder);
+    s = rep->decoders.For(tm, m.restarts, &table.decoder);
     if (!s.ok()) return s.WithContext("metadata: " + name);
     rep->tables.push_back(std::move(table));
   }
@@ -199,7 +133,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   sections.push_back({m.ids_offset, m.ids_length, "id section"});
   rep->has_id_map = m.id_map_length > 0;
   if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
-  SIMDEX_RETURN_IF_ERROR(CheckPlacement(sections, data_begin, area));
+  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, data_begin, area));
 
   for (size_t t = 0; t < m.tables.size(); ++t) {
     rep->tables[t].blocks = base + m.tables[t].blocks_offset;
@@ -211,13 +145,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   if (rep->has_id_map) {
     SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
     // The numbers are the ranks 0..K-1 of the strings, each used.
-    const uint64_t k = rep->id_map.size();
-    if (m.entries > 0 && (k == 0 || m.id_base != 0 || m.id_width != format::BitWidth(k - 1) || k > m.entries)) {
-      return Status::Corruption("metadata: ids base " + std::to_string(m.id_base) + " and width " +
-                                std::to_string(m.id_width) + " do not number an id map of " + std::to_string(k) +
-                                " strings");
-    }
-    if (m.entries == 0 && k != 0) return Status::Corruption("id map: " + std::to_string(k) + " strings but no entries");
+    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.entries, m.id_base, m.id_width));
   }
   rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
   if (options.verify_heads_on_open || options.verify_block_checksums) {
@@ -257,24 +185,9 @@ Status IndexReader::Rep::VerifyRanks() const {
 }
 
 Status IndexReader::Rep::VerifyIdSection() const {
-  if (format::SectionChecksum(file_begin + meta.ids_offset, meta.ids_length) != meta.ids_checksum) {
-    return Status::Corruption("id section (byte offset " + std::to_string(meta.ids_offset) + "): checksum mismatch");
-  }
-  // docs/format.md: the id base plus the largest packed value is at most
-  // 2^64 - 1. Any w-bit value fits when base <= 2^64 - 2^w; only a base
-  // closer to 2^64 needs the values read (a sound file may have one: its
-  // largest id need not be base + 2^w - 1).
-  const uint64_t room = ~uint64_t{0} - meta.id_base;
-  const uint64_t widest = meta.id_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << meta.id_width) - 1;
-  if (widest <= room) return Status::OK();
-  for (uint64_t r = 0; r < meta.entries; ++r) {
-    const uint64_t packed = ids.Get(r);
-    if (packed > room) {
-      return Status::Corruption("id section: entry " + std::to_string(r) + ": id base " + std::to_string(meta.id_base) +
-                                " + " + std::to_string(packed) + " passes 2^64 - 1");
-    }
-  }
-  return Status::OK();
+  // docs/format.md: the id base plus the largest packed value is at most 2^64 - 1.
+  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
+                                meta.id_base, meta.id_width, "entry");
 }
 
 Status IndexReader::Rep::VerifyIdMapChecksum() const {

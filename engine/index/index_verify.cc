@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "engine/index/reader_rep.h"
-#include "engine/io/string_id.h"
 #include "format/codec.h"
 #include "format/coding.h"
 
@@ -37,31 +36,11 @@ Status IndexReader::Verify() const {
   SIMDEX_RETURN_IF_ERROR(r.VerifyIdSection());
   SIMDEX_RETURN_IF_ERROR(r.VerifyIdMapChecksum());
 
-  if (r.has_id_map) {
-    SIMDEX_RETURN_IF_ERROR(r.id_map.Verify());
-    for (uint64_t i = 0; i < r.id_map.size(); ++i) {
-      Status s = io::CheckStringId(r.id_map.Get(i));
-      if (!s.ok()) return Status::Corruption("id map: string " + std::to_string(i) + ": " + s.message());
-    }
-    // Every entry's number names a string, and every string is some
-    // entry's id.
-    std::vector<bool> used(r.id_map.size(), false);
-    for (uint64_t i = 0; i < m.entries; ++i) {
-      const uint64_t number = r.IdAtRank(i);
-      if (number >= used.size()) {
-        return Status::Corruption("id section: entry " + std::to_string(i) + " has id number " + std::to_string(number) +
-                                  " past the id map's " + std::to_string(used.size()) + " strings");
-      }
-      used[number] = true;
-    }
-    const auto unused = std::find(used.begin(), used.end(), false);
-    if (unused != used.end()) {
-      return Status::Corruption("id map: string " + std::to_string(unused - used.begin()) + " is no entry's id");
-    }
-  }
+  // Every entry's number names a string, and every string is some entry's id.
+  if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(index::VerifyIdMapUse(r.id_map, r.ids, m.entries, "entry"));
 
   // Gaps between sections are zero: collect every section and walk the file.
-  std::vector<std::pair<uint64_t, uint64_t>> used = {{0, format::FileHeader::kEncodedLength}};
+  std::vector<std::pair<uint64_t, uint64_t>> used;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     used.push_back({m.tables[t].blocks_offset, m.tables[t].num_blocks * m.block_size});
     used.push_back({m.tables[t].heads_offset, m.tables[t].num_blocks * 8});
@@ -71,14 +50,7 @@ Status IndexReader::Verify() const {
   if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
   const uint64_t footer_offset = r.file->size() - format::Footer::kEncodedLength;
   const uint64_t meta_offset = format::DecodeFixed64(base + footer_offset);  // checked by Open()
-  used.push_back({meta_offset, r.file->size() - meta_offset});
-  std::sort(used.begin(), used.end());
-  for (size_t i = 0, at = 0; i < used.size(); ++i) {
-    for (uint64_t p = at; p < used[i].first; ++p) {
-      if (base[p] != 0) return Status::Corruption("padding byte at offset " + std::to_string(p) + " is not zero");
-    }
-    at = std::max<uint64_t>(at, used[i].first + used[i].second);
-  }
+  SIMDEX_RETURN_IF_ERROR(index::VerifyZeroGaps(base, r.file->size(), meta_offset, std::move(used)));
 
   // Every block of every table.
   std::vector<uint64_t> values;

@@ -2,37 +2,11 @@
 
 #include <algorithm>
 
-#include <xxhash.h>
-
+#include "engine/index/file_sections.h"
 #include "format/coding.h"
 #include "format/packed_ints.h"
 
 namespace simdex::index {
-
-namespace {
-
-// Appends values as little-endian u64 and returns their checksum.
-Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
-  std::string buf;
-  Status s;
-  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
-    buf.clear();
-    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
-    XXH3_64bits_update(state, buf.data(), buf.size());
-    s = out->Append(buf);
-  }
-  *checksum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  return s;
-}
-
-// Block data is aligned to min(B, 4096) so that a block of at most a page
-// lies within one page of a cold file.
-uint64_t BlockAlignment(const BuildOptions& o) { return std::min<uint64_t>(o.block_size, 4096); }
-
-}  // namespace
 
 IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile> out)
     : options_(options), out_(std::move(out)) {
@@ -107,7 +81,7 @@ Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_off
 }
 
 Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_)));
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_.block_size)));
   const uint64_t offset = out_->size();
   EncodedTable enc;
   SIMDEX_RETURN_IF_ERROR(
@@ -116,7 +90,7 @@ Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
 }
 
 Status IndexWriter::AddEncodedTable(int t, const EncodedTable& enc, std::string_view blocks) {
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_)));
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_.block_size)));
   const uint64_t offset = out_->size();
   SIMDEX_RETURN_IF_ERROR(out_->Append(blocks));
   return AddHeads(t, enc, offset);
@@ -133,30 +107,12 @@ Status IndexWriter::Finish(const EntrySummary& summary, std::string_view packed_
   SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
   meta_.rank_offset = out_->size();
   SIMDEX_RETURN_IF_ERROR(AppendU64s(out_.get(), ranks0_, &meta_.rank_checksum));
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
-  meta_.ids_offset = out_->size();
-  meta_.ids_length = packed_ids.size();
-  meta_.ids_checksum = format::SectionChecksum(packed_ids.data(), packed_ids.size());
-  SIMDEX_RETURN_IF_ERROR(out_->Append(packed_ids));
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
-  if (!id_map.empty()) {
-    meta_.id_map_offset = out_->size();
-    meta_.id_map_length = id_map.size();
-    meta_.id_map_checksum = format::SectionChecksum(id_map.data(), id_map.size());
-    SIMDEX_RETURN_IF_ERROR(out_->Append(id_map));
-    SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
-  }
+  IdPlacement placed;
+  SIMDEX_RETURN_IF_ERROR(AppendIdSections(out_.get(), packed_ids, id_map, &placed));
+  SetIdPlacement(placed, &meta_);
   std::string tail;
   meta_.EncodeTo(&tail);
-  format::Footer footer;
-  footer.metadata_offset = out_->size();
-  footer.metadata_length = tail.size();
-  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
-  footer.file_size = out_->size() + tail.size() + format::Footer::kEncodedLength;
-  footer.EncodeTo(&tail);
-  SIMDEX_RETURN_IF_ERROR(out_->Append(tail));
-  file_bytes_ = out_->size();
-  return out_->Commit();
+  return AppendMetadataAndCommit(out_.get(), std::move(tail), &file_bytes_);
 }
 
 }  // namespace simdex::index

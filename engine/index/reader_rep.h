@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/index/file_sections.h"
 #include "engine/index/once_check.h"
 #include "format/codec.h"
 #include "format/head_search.h"
@@ -48,7 +49,7 @@ struct IndexReader::Rep {
   uint32_t format_version = 0;
   Scheme scheme;
   std::vector<Table> tables;
-  std::vector<std::unique_ptr<format::TableDecoder>> decoders;  // one per distinct codec and parameters
+  index::SharedDecoders decoders;  // one per distinct codec and parameters
   const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
   format::PackedIntsReader ids;
   bool has_id_map = false;  // string ids: an entry's id is a number into id_map

@@ -42,6 +42,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,17 @@ class MinHasher {
   explicit MinHasher(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };
+
+// The signature profile: a one-line descriptor of everything that decides
+// a signature, recorded in MinHash-LSH index files and compared before
+// signatures made elsewhere are searched in one, e.g. "simdex-minhash/1
+// words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1" (the
+// shingles of include/simdex/shingles.h; its version changes whenever a
+// signature of the same options would).
+std::string MinHashProfile(const MinHashOptions& options);
+// The options a MinHashProfile() describes; InvalidArgument naming the
+// profile for any other text (another version included).
+Status ParseMinHashProfile(std::string_view profile, MinHashOptions* options);
 
 // True iff every value is kEmptyMinimum: the signature of no shingles.
 bool IsEmptySignature(const uint32_t* signature, int num_perm);

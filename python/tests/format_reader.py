@@ -198,14 +198,17 @@ def read_index(data):
     _check(len(data) >= HEADER_LENGTH + FOOTER_LENGTH, "file too short")
     magic, version, header_length = struct.unpack_from("<8sII", data, 0)
     _check(magic == b"SIMDEXIX" and header_length == HEADER_LENGTH, "bad header")
-    _check(data[16:56] == bytes(40), "reserved header bytes are not zero")
+    kind = data[16] if version >= 5 else 0  # version 5 on: byte 16 is the index kind
+    _check(data[16 if version < 5 else 17:56] == bytes(56 - (16 if version < 5 else 17)),
+           "reserved header bytes are not zero")
+    _check(kind == 0, "not a SimHash index (kind %d)" % kind)
     _check(struct.unpack_from("<Q", data, 56)[0] == xxh3(data[:56]), "header checksum mismatch")
     footer = data[-FOOTER_LENGTH:]
     meta_offset, meta_length, meta_sum, file_size, footer_version, footer_length, footer_sum, footer_magic = \
         struct.unpack("<QQQQIIQ8s", footer)
     _check(footer_magic == b"SIMDEXFT" and footer_length == FOOTER_LENGTH, "bad footer")
     _check(footer_sum == xxh3(footer[:40]), "footer checksum mismatch")
-    _check(footer_version == version and version in (1, 2, 3, 4), "version")
+    _check(footer_version == version and version in (1, 2, 3, 4, 5), "version")
     _check(file_size == len(data), "footer file size is not the file's size")
     _check(HEADER_LENGTH <= meta_offset and meta_offset + meta_length <= len(data) - FOOTER_LENGTH, "metadata place")
     meta = data[meta_offset:meta_offset + meta_length]

@@ -42,7 +42,7 @@ def test_info_describes_the_file_as_the_format_spec_reads_it(tmp_path):
     assert info["distinct_fingerprints"] == len({f for _, f in decoded["entries"]}) == len(set(fps.tolist()))
     assert (info["widths"], info["k"], info["tables"]) == (decoded["widths"], decoded["k"], decoded["tables"])
     assert (info["widths"], info["k"], info["tables"]) == ([16, 16, 16, 16], 3, 4)
-    assert (info["block_size"], info["restarts"], info["format_version"]) == (64, 3, 4)
+    assert (info["block_size"], info["restarts"], info["format_version"]) == (64, 3, 5)
     assert info["profile"] is None and decoded["profile"] is None  # built without one
     assert info["string_ids"] is False and info["id_map_strings"] == 0
     assert info["total_bytes"] == path.stat().st_size
@@ -101,11 +101,11 @@ def test_a_newer_format_version_is_not_supported_rather_than_corrupt(tmp_path):
     with simdex.IndexBuilder(str(tmp_path / "a.sdx")) as b:
         b.add(ids, fps)
     data = (tmp_path / "a.sdx").read_bytes()
-    (tmp_path / "same.sdx").write_bytes(with_version(data, 4))
+    (tmp_path / "same.sdx").write_bytes(with_version(data, 5))
     assert (tmp_path / "same.sdx").read_bytes() == data  # the rewriting itself changes nothing
-    (tmp_path / "v5.sdx").write_bytes(with_version(data, 5))
-    with pytest.raises(simdex.NotSupportedError, match="version 5") as raised:
-        simdex.Index.open(str(tmp_path / "v5.sdx"))
+    (tmp_path / "v6.sdx").write_bytes(with_version(data, 6))
+    with pytest.raises(simdex.NotSupportedError, match="version 6") as raised:
+        simdex.Index.open(str(tmp_path / "v6.sdx"))
     assert isinstance(raised.value, simdex.Error) and not isinstance(raised.value, simdex.CorruptionError)
 
 

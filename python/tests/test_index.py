@@ -43,7 +43,7 @@ def test_builder_and_simdex_build_write_the_file_the_format_spec_describes(sampl
     assert (tmp / "py.sdx").read_bytes() == cli_bytes
     decoded = read_index(cli_bytes)
     assert decoded["entries"] == by_fingerprint_then_id(ids, fps)
-    assert (decoded["version"], decoded["widths"], decoded["k"], decoded["tables"]) == (4, [16, 12, 12, 12, 12], 3, 10)
+    assert (decoded["version"], decoded["widths"], decoded["k"], decoded["tables"]) == (5, [16, 12, 12, 12, 12], 3, 10)
     assert decoded["profile"] == profile
     assert simdex.Index.open(str(tmp / "cli.sdx")).profile == profile
     assert (decoded["block_size"], decoded["restarts"]) == (4096, 6)

@@ -273,6 +273,41 @@ TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
   EXPECT_TRUE(IndexReader::Open(NewMemoryFile(next), ReaderOptions(), &reader).IsNotSupported());
 }
 
+// Version 5 only named the index kind in a header byte that was zero:
+// a SimHash file of version 4 is this build's file with the versions (and
+// the header and footer checksums) changed, and it opens and answers alike.
+TEST(StringIdIndexTest, VersionFourFilesDifferOnlyInTheirVersionFields) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(ClusterFingerprints(200, 6, 9), IdStyle::kFullRange, 9);
+  BuildOptions options;
+  options.profile = "simdex-fp/3 words seed:0";
+  ASSERT_TRUE(BuildIndex(dir.File("v5.sdx"), options, entries).ok());
+  const std::string v5 = ReadFileOrDie(dir.File("v5.sdx"));
+  const std::string v4 = AsVersion(v5, 4);
+  ASSERT_EQ(v4.size(), v5.size());
+  size_t differing = 0;
+  for (size_t i = 0; i < v5.size(); ++i) differing += v4[i] != v5[i];
+  EXPECT_EQ(v4.substr(64, v5.size() - 64 - 56), v5.substr(64, v5.size() - 64 - 56));
+  EXPECT_LE(differing, 2u * (4 + 8));  // two versions and two checksums
+  std::unique_ptr<IndexReader> reader;
+  ASSERT_TRUE(IndexReader::Open(NewMemoryFile(v4), ReaderOptions(), &reader).ok());
+  EXPECT_EQ(reader->Info().format_version, 4u);
+  EXPECT_TRUE(reader->Verify().ok());
+  for (size_t i = 0; i < entries.size(); i += 13) {
+    std::vector<Match> got;
+    ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
+    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
+  }
+  // A version 4 file with a nonzero byte 16 is damaged, not an LSH index.
+  std::string bad = v4;
+  bad[16] = 1;
+  const uint64_t sum = format::SectionChecksum(bad.data(), 56);  // the header still checks out
+  std::memcpy(bad.data() + 56, &sum, 8);
+  format::FileHeader header;
+  EXPECT_TRUE(header.DecodeFrom(reinterpret_cast<const uint8_t*>(bad.data()),
+                                reinterpret_cast<const uint8_t*>(bad.data()) + 64).IsCorruption());
+}
+
 // Files written before profiles (version 3) open as unrecorded and answer
 // as the same file of this version does.
 TEST(StringIdIndexTest, VersionThreeFilesOpenWithoutAProfile) {

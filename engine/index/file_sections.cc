@@ -1,0 +1,164 @@
+#include "engine/index/file_sections.h"
+
+#include <algorithm>
+
+#include <xxhash.h>
+
+#include "engine/io/string_id.h"
+#include "format/coding.h"
+
+namespace simdex::index {
+
+Status CheckPlacement(std::vector<Section> sections, uint64_t lo, uint64_t hi) {
+  // Empty sections first at equal offsets: an empty section may sit where
+  // the next one begins.
+  std::sort(sections.begin(), sections.end(), [](const Section& a, const Section& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.length < b.length;
+  });
+  uint64_t at = lo;
+  for (const Section& s : sections) {
+    if (s.offset < at || s.offset > hi || s.length > hi - s.offset) {
+      return Status::Corruption(s.name + " (byte offset " + std::to_string(s.offset) + ", " +
+                                std::to_string(s.length) + " bytes) overlaps another section or lies outside the data area");
+    }
+    at = s.offset + s.length;
+  }
+  return Status::OK();
+}
+
+Status SharedDecoders::For(const format::TableMetadata& tm, int restarts, const format::TableDecoder** decoder) {
+  for (size_t i = 0; i < codecs_.size(); ++i) {
+    if (codecs_[i].first == tm.codec && codecs_[i].second == tm.codec_params) {
+      *decoder = decoders_[i].get();
+      return Status::OK();
+    }
+  }
+  const format::Codec* codec = format::FindCodec(tm.codec);
+  if (codec == nullptr) return Status::NotSupported("codec tag " + std::to_string(tm.codec));  // metadata checked it
+  std::unique_ptr<format::TableDecoder> d;
+  SIMDEX_RETURN_IF_ERROR(codec->NewDecoder(tm.codec_params, restarts, &d));
+  codecs_.emplace_back(tm.codec, tm.codec_params);
+  decoders_.push_back(std::move(d));
+  *decoder = decoders_.back().get();
+  return Status::OK();
+}
+
+Status VerifyIdSection(const uint8_t* section, uint64_t length, uint64_t checksum, uint64_t section_offset,
+                       const format::PackedIntsReader& ids, uint64_t base, int width, const char* what) {
+  if (format::SectionChecksum(section, length) != checksum) {
+    return Status::Corruption("id section (byte offset " + std::to_string(section_offset) + "): checksum mismatch");
+  }
+  // Any w-bit value fits when base <= 2^64 - 2^w; only a base closer to
+  // 2^64 needs the values read (a sound file may have one: its largest id
+  // need not be base + 2^w - 1).
+  const uint64_t room = ~uint64_t{0} - base;
+  const uint64_t widest = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  if (widest <= room) return Status::OK();
+  for (uint64_t r = 0; r < ids.size(); ++r) {
+    const uint64_t packed = ids.Get(r);
+    if (packed > room) {
+      return Status::Corruption("id section: " + std::string(what) + " " + std::to_string(r) + ": id base " +
+                                std::to_string(base) + " + " + std::to_string(packed) + " passes 2^64 - 1");
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckIdMapNumbering(uint64_t k, uint64_t n, uint64_t base, int width) {
+  if (n > 0 && (k == 0 || base != 0 || width != format::BitWidth(k - 1) || k > n)) {
+    return Status::Corruption("metadata: ids base " + std::to_string(base) + " and width " + std::to_string(width) +
+                              " do not number an id map of " + std::to_string(k) + " strings");
+  }
+  if (n == 0 && k != 0) return Status::Corruption("id map: " + std::to_string(k) + " strings but no entries");
+  return Status::OK();
+}
+
+Status VerifyIdMapUse(const format::IdMapReader& id_map, const format::PackedIntsReader& ids, uint64_t n,
+                      const char* what) {
+  SIMDEX_RETURN_IF_ERROR(id_map.Verify());
+  for (uint64_t i = 0; i < id_map.size(); ++i) {
+    Status s = io::CheckStringId(id_map.Get(i));
+    if (!s.ok()) return Status::Corruption("id map: string " + std::to_string(i) + ": " + s.message());
+  }
+  std::vector<bool> used(id_map.size(), false);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t number = ids.Get(i);  // the base is 0 (CheckIdMapNumbering)
+    if (number >= used.size()) {
+      return Status::Corruption("id section: " + std::string(what) + " " + std::to_string(i) + " has id number " +
+                                std::to_string(number) + " past the id map's " + std::to_string(used.size()) +
+                                " strings");
+    }
+    used[number] = true;
+  }
+  const auto unused = std::find(used.begin(), used.end(), false);
+  if (unused != used.end()) {
+    return Status::Corruption("id map: string " + std::to_string(unused - used.begin()) + " is no " + what + "'s id");
+  }
+  return Status::OK();
+}
+
+Status VerifyZeroGaps(const uint8_t* base, uint64_t size, uint64_t metadata_offset,
+                      std::vector<std::pair<uint64_t, uint64_t>> used) {
+  used.push_back({0, format::FileHeader::kEncodedLength});
+  used.push_back({metadata_offset, size - metadata_offset});
+  std::sort(used.begin(), used.end());
+  for (size_t i = 0, at = 0; i < used.size(); ++i) {
+    for (uint64_t p = at; p < used[i].first; ++p) {
+      if (base[p] != 0) return Status::Corruption("padding byte at offset " + std::to_string(p) + " is not zero");
+    }
+    at = std::max<uint64_t>(at, used[i].first + used[i].second);
+  }
+  return Status::OK();
+}
+
+Status WrongIndexKind(format::IndexKind have, format::IndexKind want) {
+  return Status::InvalidArgument(std::string("a ") + format::IndexKindName(have) + " index where a " +
+                                 format::IndexKindName(want) + " index is needed");
+}
+
+Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  std::string buf;
+  Status s;
+  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
+    buf.clear();
+    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
+    XXH3_64bits_update(state, buf.data(), buf.size());
+    s = out->Append(buf);
+  }
+  *checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return s;
+}
+
+Status AppendIdSections(OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* p) {
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  p->ids_offset = out->size();
+  p->ids_length = packed_ids.size();
+  p->ids_checksum = format::SectionChecksum(packed_ids.data(), packed_ids.size());
+  SIMDEX_RETURN_IF_ERROR(out->Append(packed_ids));
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  if (!id_map.empty()) {
+    p->id_map_offset = out->size();
+    p->id_map_length = id_map.size();
+    p->id_map_checksum = format::SectionChecksum(id_map.data(), id_map.size());
+    SIMDEX_RETURN_IF_ERROR(out->Append(id_map));
+    SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  }
+  return Status::OK();
+}
+
+Status AppendMetadataAndCommit(OutputFile* out, std::string tail, uint64_t* file_bytes) {
+  format::Footer footer;
+  footer.metadata_offset = out->size();
+  footer.metadata_length = tail.size();
+  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
+  footer.file_size = out->size() + tail.size() + format::Footer::kEncodedLength;
+  footer.EncodeTo(&tail);
+  SIMDEX_RETURN_IF_ERROR(out->Append(tail));
+  *file_bytes = out->size();
+  return out->Commit();
+}
+
+}  // namespace simdex::index

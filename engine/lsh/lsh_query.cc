@@ -1,0 +1,167 @@
+// LshIndexReader::Query: the query's band keys pick, in each band table,
+// the blocks whose values may share the key (the head sample, then the
+// head index); the first such block of every table is decoded in one
+// interleaved pass (format::ScanBlocks), a key range that runs on is
+// followed block by block, and the documents found are estimated from
+// their stored signatures. Every block is checked against its checksum the
+// first time this reader decodes it; the head indexes, ids and signatures
+// before they are used (lsh_rep.h).
+#include <algorithm>
+
+#include "engine/lsh/lsh_rep.h"
+#include "format/codec.h"
+#include "format/coding.h"
+#include "format/prefetch.h"
+
+namespace simdex {
+
+namespace {
+
+// Scratch reused across the queries of one thread.
+struct Scratch {
+  std::vector<uint64_t> keys;                       // per band
+  std::vector<std::vector<uint64_t>> table_values;  // per band
+  std::vector<size_t> windows;                      // per band: its head-sample window
+  std::vector<format::BlockScan> scans;
+  std::vector<uint32_t> scan_table;
+  std::vector<uint64_t> scan_block;
+  std::vector<uint64_t> candidates;  // ordinals
+  std::vector<uint8_t> packed;       // the query's b-bit signature
+};
+
+std::string BlockName(uint32_t t, uint64_t b) { return "block " + std::to_string(b) + " of table " + std::to_string(t); }
+
+format::BlockScan ScanOf(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
+                         std::vector<uint64_t>* out) {
+  const LshIndexReader::Rep::Table& table = rep.tables[t];
+  format::BlockScan s;
+  s.ptr = rep.Block(table, b);
+  s.limit = rep.file_end;
+  s.head = format::DecodeFixed64(table.heads + 8 * b);
+  s.decoder = table.decoder;
+  s.lo = lo;
+  s.hi = hi;
+  s.seed = format::BlockSeed(t, b);
+  s.verified = &table.verified;
+  s.block = b;
+  s.restart_guess = rep.meta.restarts;
+  s.out = out;
+  return s;
+}
+
+// Appends the values of table t in [lo, hi] from block b on, block by block
+// until one passes hi.
+Status ScanOn(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
+              std::vector<uint64_t>* out, format::BlockScanStats* stats) {
+  const LshIndexReader::Rep::Table& table = rep.tables[t];
+  for (; b < table.num_blocks; ++b) {
+    format::BlockScan s = ScanOf(rep, t, b, lo, hi, out);
+    if (s.head > hi) break;
+    table.decoder->ScanBlocks(&s, 1, rep.meta.block_size, format::BlockReadOptions(), stats);
+    if (!s.status.ok()) return s.status.WithContext(BlockName(t, b));
+    if (!s.reached_end) break;
+  }
+  return Status::OK();
+}
+
+// Appends to scratch->table_values[t] the values of band table t that
+// carry the query's key of that band.
+Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::BlockScanStats* stats) {
+  const size_t bands = rep.tables.size();
+  const uint64_t ordinal_mask = rep.OrdinalMask();
+  scratch->table_values.resize(bands);
+  scratch->windows.resize(bands);
+  scratch->scans.clear();
+  scratch->scan_table.clear();
+  scratch->scan_block.clear();
+  for (size_t t = 0; t < bands; ++t) {
+    SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(t));
+    scratch->table_values[t].clear();
+    const auto& table = rep.tables[t];
+    const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
+    const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
+    scratch->windows[t] = w;
+    if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
+  }
+  for (uint32_t t = 0; t < bands; ++t) {
+    const auto& table = rep.tables[t];
+    if (table.num_blocks == 0) continue;
+    const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
+    const size_t found = format::HeadSample::FinishInWindow(table.heads, table.num_blocks, scratch->windows[t], lo, nullptr);
+    const uint64_t b = found == format::kNoHead ? 0 : found;
+    format::BlockScan s = ScanOf(rep, t, b, lo, lo | ordinal_mask, &scratch->table_values[t]);
+    if (s.head > s.hi) continue;
+    s.restart_guess = table.decoder->PrefetchScan(s.ptr, rep.meta.block_size, 0.5);
+    scratch->scans.push_back(s);
+    scratch->scan_table.push_back(t);
+    scratch->scan_block.push_back(b);
+  }
+  format::ScanBlocks(scratch->scans.data(), scratch->scans.size(), rep.meta.block_size, format::BlockReadOptions(),
+                     stats);
+  for (size_t j = 0; j < scratch->scans.size(); ++j) {
+    const format::BlockScan& s = scratch->scans[j];
+    const uint32_t t = scratch->scan_table[j];
+    if (!s.status.ok()) return s.status.WithContext(BlockName(t, scratch->scan_block[j]));
+    if (s.reached_end) {
+      SIMDEX_RETURN_IF_ERROR(ScanOn(rep, t, scratch->scan_block[j] + 1, s.lo, s.hi, &scratch->table_values[t], stats));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
+                             LshQueryStats* stats) const {
+  const Rep& r = *rep_;
+  const format::LshMetadata& m = r.meta;
+  out->clear();
+  LshQueryStats local;
+  local.queries = 1;
+  Status s;
+  if (m.banded > 0 && !IsEmptySignature(signature, m.num_perm)) {
+    thread_local Scratch scratch;
+    scratch.keys.resize(m.bands);
+    BandKeys(signature, bands(), scratch.keys.data());
+    format::BlockScanStats scan;
+    s = ScanBands(r, &scratch, &scan);
+    local.tables_probed = m.bands;
+    local.blocks_decoded = scan.blocks;
+    const uint64_t ordinal_mask = r.OrdinalMask();
+    scratch.candidates.clear();
+    for (size_t t = 0; s.ok() && t < scratch.table_values.size(); ++t) {
+      for (uint64_t v : scratch.table_values[t]) {
+        const uint64_t ordinal = v & ordinal_mask;
+        if (ordinal >= m.documents) {
+          s = Status::Corruption("table " + std::to_string(t) + ": a value names document " + std::to_string(ordinal) +
+                                 " of " + std::to_string(m.documents));
+          break;
+        }
+        scratch.candidates.push_back(ordinal);
+      }
+    }
+    std::sort(scratch.candidates.begin(), scratch.candidates.end());
+    scratch.candidates.erase(std::unique(scratch.candidates.begin(), scratch.candidates.end()),
+                             scratch.candidates.end());
+    local.candidates = scratch.candidates.size();
+    if (s.ok() && !scratch.candidates.empty()) s = r.CheckIds();
+    if (s.ok() && !scratch.candidates.empty()) s = r.CheckSignatures();
+    if (s.ok()) {
+      const double filter =
+          options.min_estimate < 0 ? DefaultEstimateFilter(threshold(), m.num_perm) : options.min_estimate;
+      scratch.packed.resize(m.SignatureBytes());
+      PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
+      for (uint64_t ordinal : scratch.candidates) {
+        const double estimate =
+            EstimateJaccardPacked(scratch.packed.data(), r.Signature(ordinal), m.num_perm, m.signature_bits);
+        if (estimate >= filter) out->push_back({r.IdAt(ordinal), estimate});
+      }
+    }
+  }
+  local.matches = out->size();
+  if (stats != nullptr) stats->Add(local);
+  if (!s.ok()) out->clear();
+  return r.InFile(s);
+}
+
+}  // namespace simdex

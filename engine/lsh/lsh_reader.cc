@@ -1,0 +1,230 @@
+// Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
+// section placement (docs/format.md, "MinHash-LSH indexes") before anything
+// else is read; the once-per-reader checks of its sections; Info().
+#include "engine/lsh/lsh_rep.h"
+#include "format/codec.h"
+#include "format/coding.h"
+
+namespace simdex {
+
+namespace {
+
+format::IndexKind ToFormat(IndexKind kind) { return static_cast<format::IndexKind>(kind); }
+
+}  // namespace
+
+const char* IndexKindName(IndexKind kind) { return format::IndexKindName(ToFormat(kind)); }
+
+Status ReadIndexKind(const std::string& path, IndexKind* kind) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(format::OpenEnvelope(file->data(), file->size(), &envelope).WithContext(path));
+  *kind = static_cast<IndexKind>(envelope.header.kind);
+  return Status::OK();
+}
+
+void LshQueryStats::Add(const LshQueryStats& o) {
+  queries += o.queries;
+  tables_probed += o.tables_probed;
+  blocks_decoded += o.blocks_decoded;
+  candidates += o.candidates;
+  matches += o.matches;
+}
+
+LshIndexReader::LshIndexReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+LshIndexReader::~LshIndexReader() = default;
+
+Status LshIndexReader::Open(const std::string& path, const ReaderOptions& options,
+                            std::unique_ptr<LshIndexReader>* out) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
+  (*out)->rep_->path = path;
+  return Status::OK();
+}
+
+Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                            std::unique_ptr<LshIndexReader>* out) {
+  auto rep = std::make_unique<Rep>();
+  rep->file = std::move(file);
+  const uint8_t* base = rep->file->data();
+  const uint64_t size = rep->file->size();
+  rep->file_begin = base;
+  rep->file_end = base + size;
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(format::OpenEnvelope(base, size, &envelope));
+  if (envelope.header.kind != format::IndexKind::kMinHashLsh) {
+    return index::WrongIndexKind(envelope.header.kind, format::IndexKind::kMinHashLsh);
+  }
+  format::LshMetadata& m = rep->meta;
+  SIMDEX_RETURN_IF_ERROR(
+      m.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length, envelope.header.version));
+  rep->format_version = envelope.header.version;
+  Status s = ParseMinHashProfile(m.profile, &rep->minhash);
+  if (!s.ok()) return Status::NotSupported("metadata: " + s.message());
+  if (rep->minhash.num_perm != m.num_perm || rep->minhash.seed != m.seed) {
+    return Status::Corruption("metadata: the signature profile '" + m.profile + "' does not match its " +
+                              std::to_string(m.num_perm) + " values and seed " + std::to_string(m.seed));
+  }
+
+  // Section placement: everything between the header and the metadata.
+  const uint64_t area = envelope.metadata_offset;
+  std::vector<index::Section> sections;
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    const format::TableMetadata& tm = m.tables[t];
+    const std::string name = "table " + std::to_string(t);
+    if (tm.num_blocks > area / m.block_size || tm.num_blocks > m.banded || (m.banded > 0) != (tm.num_blocks > 0)) {
+      return Status::Corruption("metadata: " + name + ": bad block count " + std::to_string(tm.num_blocks));
+    }
+    sections.push_back({tm.blocks_offset, tm.num_blocks * m.block_size, name + " block data"});
+    sections.push_back({tm.heads_offset, tm.num_blocks * 8, name + " head index"});
+    Rep::Table table;
+    table.num_blocks = tm.num_blocks;
+    s = rep->decoders.For(tm, m.restarts, &table.decoder);
+    if (!s.ok()) return s.WithContext("metadata: " + name);
+    rep->tables.push_back(std::move(table));
+  }
+  if (m.documents > area / std::max<uint64_t>(m.SignatureBytes(), 1) ||
+      m.signatures_length != m.documents * m.SignatureBytes()) {
+    return Status::Corruption("metadata: signature section length " + std::to_string(m.signatures_length) +
+                              " does not match " + std::to_string(m.documents) + " signatures of " +
+                              std::to_string(m.SignatureBytes()) + " bytes");
+  }
+  sections.push_back({m.signatures_offset, m.signatures_length, "signature section"});
+  if (m.documents > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
+      m.ids_length != format::PackedIntsBytes(m.documents, m.id_width)) {
+    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
+                              std::to_string(m.documents) + " ids of " + std::to_string(m.id_width) + " bits");
+  }
+  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  rep->has_id_map = m.id_map_length > 0;
+  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
+  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, format::FileHeader::kEncodedLength, area));
+
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    rep->tables[t].blocks = base + m.tables[t].blocks_offset;
+    rep->tables[t].heads = base + m.tables[t].heads_offset;
+  }
+  rep->signatures = base + m.signatures_offset;
+  SIMDEX_RETURN_IF_ERROR(
+      rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.documents, m.id_width)
+          .WithContext("id section"));
+  if (rep->has_id_map) {
+    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
+    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.documents, m.id_base, m.id_width));
+  }
+  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  if (options.verify_heads_on_open || options.verify_block_checksums) {
+    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->id_map_checked.Run([&] { return rep->VerifyIdMap(); }));
+  }
+  for (auto& table : rep->tables) {
+    table.head_sample.Init(table.heads, table.num_blocks);
+    table.verified = format::VerifiedBlocks(table.num_blocks);
+  }
+  if (options.verify_block_checksums) {
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
+    SIMDEX_RETURN_IF_ERROR(rep->CheckSignatures());
+    for (size_t t = 0; t < rep->tables.size(); ++t) {
+      const Rep::Table& table = rep->tables[t];
+      for (uint64_t b = 0; b < table.num_blocks; ++b) {
+        s = table.verified.Check(rep->Block(table, b), m.block_size, format::BlockSeed(static_cast<uint32_t>(t), b), b);
+        if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
+      }
+    }
+  }
+  out->reset(new LshIndexReader(std::move(rep)));
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
+  const format::TableMetadata& tm = meta.tables[t];
+  if (format::SectionChecksum(tables[t].heads, tm.num_blocks * 8) != tm.heads_checksum) {
+    return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
+                              std::to_string(tm.heads_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifyIdSection() const {
+  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
+                                meta.id_base, meta.id_width, "document");
+}
+
+Status LshIndexReader::Rep::VerifyIdMap() const {
+  if (has_id_map && format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
+    return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifySignatures() const {
+  if (format::SectionChecksum(signatures, meta.signatures_length) != meta.signatures_checksum) {
+    return Status::Corruption("signature section (byte offset " + std::to_string(meta.signatures_offset) +
+                              "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::CheckHeads(size_t t) const {
+  return heads_checked[t].Run([&] { return VerifyHeads(t); });
+}
+
+Status LshIndexReader::Rep::CheckIds() const {
+  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
+  return id_map_checked.Run([&] { return VerifyIdMap(); });
+}
+
+Status LshIndexReader::Rep::CheckSignatures() const {
+  return signatures_checked.Run([&] { return VerifySignatures(); });
+}
+
+uint64_t LshIndexReader::documents() const { return rep_->meta.documents; }
+const MinHashOptions& LshIndexReader::minhash_options() const { return rep_->minhash; }
+LshBands LshIndexReader::bands() const { return {rep_->meta.bands, rep_->meta.rows}; }
+int LshIndexReader::signature_bits() const { return rep_->meta.signature_bits; }
+double LshIndexReader::threshold() const {
+  return static_cast<double>(rep_->meta.threshold) / format::kLshThresholdScale;
+}
+const std::string& LshIndexReader::profile() const { return rep_->meta.profile; }
+bool LshIndexReader::has_string_ids() const { return rep_->has_id_map; }
+std::string_view LshIndexReader::IdString(uint64_t number) const { return rep_->id_map.Get(number); }
+
+LshIndexInfo LshIndexReader::Info() const {
+  const format::LshMetadata& m = rep_->meta;
+  LshIndexInfo info;
+  info.documents = m.documents;
+  info.banded = m.banded;
+  info.num_perm = m.num_perm;
+  info.seed = m.seed;
+  info.bands = m.bands;
+  info.rows = m.rows;
+  info.signature_bits = m.signature_bits;
+  info.threshold = threshold();
+  info.ordinal_bits = m.ordinal_bits;
+  info.block_size = m.block_size;
+  info.restarts = m.restarts;
+  for (const format::TableMetadata& tm : m.tables) {
+    LshIndexInfo::Table table;
+    table.blocks = tm.num_blocks;
+    table.bytes = tm.num_blocks * (m.block_size + 8);
+    table.payload_bits = tm.payload_bits;
+    const format::Codec* codec = format::FindCodec(tm.codec);  // Open() checked the tag
+    if (codec != nullptr) table.codec = codec->name();
+    info.tables.push_back(table);
+  }
+  info.signature_bytes = m.signatures_length;
+  info.id_bytes = m.ids_length;
+  info.id_width = m.id_width;
+  info.string_ids = rep_->has_id_map;
+  info.id_map_strings = rep_->has_id_map ? rep_->id_map.size() : 0;
+  info.id_map_bytes = m.id_map_length;
+  info.format_version = rep_->format_version;
+  info.profile = m.profile;
+  info.total_bytes = rep_->file->size();
+  info.band_key_bound_bits = 64 - m.ordinal_bits;
+  return info;
+}
+
+}  // namespace simdex

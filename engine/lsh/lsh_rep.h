@@ -1,0 +1,75 @@
+// The state of an open MinHash-LSH index, shared by lsh_reader.cc (Open,
+// Info, the section checks), lsh_query.cc (Query) and lsh_verify.cc
+// (Verify). What is checked before it is read follows the SimHash reader
+// (engine/index/reader_rep.h): header, footer, metadata and placement at
+// Open(); head indexes and the id map at Open() or first use; a block the
+// first time it is decoded; the id section and the signature section the
+// first time a query reads them.
+#ifndef SIMDEX_ENGINE_LSH_LSH_REP_H_
+#define SIMDEX_ENGINE_LSH_LSH_REP_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/index/file_sections.h"
+#include "engine/index/once_check.h"
+#include "format/head_search.h"
+#include "format/id_map.h"
+#include "format/lsh/lsh_layout.h"
+#include "format/packed_ints.h"
+#include "format/verified_blocks.h"
+#include "simdex/lsh_index.h"
+
+namespace simdex {
+
+struct LshIndexReader::Rep {
+  struct Table {
+    const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
+    const uint8_t* heads = nullptr;   // num_blocks little-endian u64
+    uint64_t num_blocks = 0;
+    format::HeadSample head_sample;
+    const format::TableDecoder* decoder = nullptr;
+    format::VerifiedBlocks verified;
+  };
+
+  std::unique_ptr<RandomAccessFile> file;
+  std::string path;  // "" for bytes given by the caller
+  format::LshMetadata meta;
+  uint32_t format_version = 0;
+  MinHashOptions minhash;
+  std::vector<Table> tables;
+  index::SharedDecoders decoders;
+  const uint8_t* signatures = nullptr;  // documents x meta.SignatureBytes()
+  format::PackedIntsReader ids;
+  bool has_id_map = false;
+  format::IdMapReader id_map;
+  const uint8_t* file_begin = nullptr;
+  const uint8_t* file_end = nullptr;
+
+  std::unique_ptr<index::OnceCheck[]> heads_checked;
+  index::OnceCheck ids_checked, id_map_checked, signatures_checked;
+
+  // The low ordinal_bits bits of a band table value.
+  uint64_t OrdinalMask() const { return meta.ordinal_bits == 0 ? 0 : ~uint64_t{0} >> (64 - meta.ordinal_bits); }
+  const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
+  const uint8_t* Signature(uint64_t ordinal) const { return signatures + ordinal * meta.SignatureBytes(); }
+  // REQUIRES: ordinal < documents; CheckIds() returned OK.
+  uint64_t IdAt(uint64_t ordinal) const { return meta.id_base + ids.Get(ordinal); }
+
+  // Each check once per reader; the Verify* run each time.
+  Status CheckHeads(size_t t) const;
+  Status CheckIds() const;         // the id section and the id map
+  Status CheckSignatures() const;  // the signature section
+  Status VerifyHeads(size_t t) const;
+  Status VerifyIdSection() const;
+  Status VerifyIdMap() const;
+  Status VerifySignatures() const;
+
+  // `s` with the file's path in front when it is an error and there is one.
+  Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_ENGINE_LSH_LSH_REP_H_

@@ -1,0 +1,61 @@
+// MinHashProfile / ParseMinHashProfile (include/simdex/minhash.h). The
+// shingle share is written in the shortest form that reads back to the
+// same double, so that a profile round-trips exactly.
+#include <charconv>
+#include <cstdio>
+#include <sstream>
+
+#include "simdex/minhash.h"
+
+namespace simdex {
+
+namespace {
+
+constexpr char kVersion[] = "simdex-minhash/1";
+constexpr char kNormalization[] = "nfkc-casefold";
+
+std::string ShortestDouble(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ptr);
+}
+
+// Reads "<key>:<value>" from `token` into *value; false if it is not that.
+template <class T>
+bool ReadField(const std::string& token, std::string_view key, T* value) {
+  if (token.size() <= key.size() + 1 || token.compare(0, key.size(), key) != 0 || token[key.size()] != ':') {
+    return false;
+  }
+  const char* begin = token.data() + key.size() + 1;
+  const char* end = token.data() + token.size();
+  const auto r = std::from_chars(begin, end, *value);
+  return r.ec == std::errc() && r.ptr == end;
+}
+
+}  // namespace
+
+std::string MinHashProfile(const MinHashOptions& o) {
+  return std::string(kVersion) + " words:" + std::to_string(o.shingles.word_n) +
+         " chars:" + std::to_string(o.shingles.char_n) + " unspaced:" + ShortestDouble(o.shingles.unspaced_share) +
+         " " + kNormalization + " perm:" + std::to_string(o.num_perm) + " seed:" + std::to_string(o.seed);
+}
+
+Status ParseMinHashProfile(std::string_view profile, MinHashOptions* out) {
+  std::istringstream in{std::string(profile)};
+  std::string version, words, chars, unspaced, normalization, perm, seed, extra;
+  MinHashOptions o;
+  const bool ok = (in >> version >> words >> chars >> unspaced >> normalization >> perm >> seed) && !(in >> extra) &&
+                  version == kVersion && normalization == kNormalization &&
+                  ReadField(words, "words", &o.shingles.word_n) && ReadField(chars, "chars", &o.shingles.char_n) &&
+                  ReadField(unspaced, "unspaced", &o.shingles.unspaced_share) &&
+                  ReadField(perm, "perm", &o.num_perm) && ReadField(seed, "seed", &o.seed) &&
+                  MinHashProfile(o) == profile;
+  if (!ok) {
+    return Status::InvalidArgument("signature profile '" + std::string(profile.substr(0, 200)) +
+                                   "' is not one this build makes (" + kVersion + " ...)");
+  }
+  *out = o;
+  return Status::OK();
+}
+
+}  // namespace simdex

@@ -1,0 +1,214 @@
+// MinHash-LSH indexes: band tables of MinHash signatures in the compressed,
+// memory-mapped file format of SimHash indexes (docs/format.md,
+// "MinHash-LSH indexes"; docs/minhash.md, "Indexes").
+//
+// An index holds documents: an id and a MinHash signature each
+// (include/simdex/minhash.h). Band j of every document's signature is a
+// value in band table j; a query's candidates are the documents that share
+// the key of at least one band with it, and each candidate's stored b-bit
+// signature estimates its Jaccard similarity without the text. Start here:
+//
+//   LshBuildOptions options;                  // 128 values, 0.8, 16 x 8 bands
+//   std::unique_ptr<LshIndexBuilder> builder;
+//   SIMDEX_RETURN_IF_ERROR(LshIndexBuilder::Create("docs.sdx", options, &builder));
+//   for (...) SIMDEX_RETURN_IF_ERROR(builder->Add(id, signature));   // num_perm values
+//   SIMDEX_RETURN_IF_ERROR(builder->Finish());
+//
+//   std::unique_ptr<LshIndexReader> index;
+//   SIMDEX_RETURN_IF_ERROR(LshIndexReader::Open("docs.sdx", ReaderOptions(), &index));
+//   std::vector<LshMatch> found;
+//   SIMDEX_RETURN_IF_ERROR(index->Query(signature, LshQueryOptions(), &found));
+//
+// The file depends only on the documents added (ids and signatures), never
+// on the order they came in. A SimHash index given to LshIndexReader (or an
+// LSH index to IndexReader) is refused with InvalidArgument naming both
+// kinds.
+//
+// Thread safety: a reader is immutable after Open() and its queries may run
+// concurrently; a builder is not thread-safe.
+#ifndef SIMDEX_LSH_INDEX_H_
+#define SIMDEX_LSH_INDEX_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simdex/index.h"
+#include "simdex/minhash.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+// What an index file holds.
+enum class IndexKind : uint8_t {
+  kSimHash = 0,     // fingerprints in the permuted tables of a scheme (IndexReader)
+  kMinHashLsh = 1,  // MinHash signatures in band tables (LshIndexReader)
+};
+// "SimHash" or "MinHash-LSH".
+const char* IndexKindName(IndexKind kind);
+
+// Reads and checks the header and footer of the file at path and reports
+// its kind; errors as IndexReader::Open's for a damaged or foreign file.
+Status ReadIndexKind(const std::string& path, IndexKind* kind);
+
+struct LshBuildOptions {
+  // How signatures are made: recorded in the file, so that a query signs
+  // its texts the same way (LshIndexReader::minhash_options()).
+  MinHashOptions minhash;
+  // The Jaccard similarity the bands are chosen for (0 < threshold < 1),
+  // and the default of the query's estimate filter.
+  double threshold = 0.8;
+  // Bands and rows; {0, 0}: DefaultLshBands(threshold, num_perm).
+  LshBands bands;
+  // Bits kept of each signature value for the estimate (1, 2, 4, 8, 16 or
+  // 32): num_perm * bits / 8 bytes per document (64 at the defaults).
+  int signature_bits = 4;
+  // As BuildOptions'.
+  uint32_t block_size = 4096;
+  std::string codec = "auto";
+  int restarts = 6;
+  // Ids are strings (Add(string_view, ...)); a numeric build switches to
+  // strings at the first string id, its numbers becoming decimal strings.
+  bool string_ids = false;
+};
+
+struct LshBuildStats {
+  uint64_t documents = 0;
+  uint64_t banded = 0;  // documents whose signature is not empty
+  uint64_t file_bytes = 0;
+};
+
+class LshIndexBuilder {
+ public:
+  // InvalidArgument for options out of range (naming the option); the
+  // output is written under a temporary name and renamed by Finish().
+  static Status Create(const std::string& path, const LshBuildOptions& options,
+                       std::unique_ptr<LshIndexBuilder>* out);
+  ~LshIndexBuilder();
+
+  // Adds a document: its id and its signature of options().minhash.num_perm
+  // values (MinHasher::Sign). An empty signature (a text without shingles)
+  // is kept with its id but is in no band table: it matches nothing.
+  Status Add(uint64_t id, const uint32_t* signature);
+  Status Add(std::string_view id, const uint32_t* signature);
+
+  // Writes the file and renames it into place.
+  Status Finish();
+  // Gives up: nothing appears under the output name.
+  void Abandon();
+
+  // The options with the bands resolved.
+  const LshBuildOptions& options() const;
+  const LshBuildStats& stats() const;
+
+ private:
+  struct Rep;
+  explicit LshIndexBuilder(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// A document found by a query. For an index of string ids, id is the
+// string's number (LshIndexReader::IdString).
+struct LshMatch {
+  uint64_t id = 0;
+  double estimate = 0;  // the b-bit estimate of J (EstimateJaccardPacked)
+  friend bool operator==(const LshMatch&, const LshMatch&) = default;
+};
+
+struct LshQueryOptions {
+  // Candidates whose estimate is below this are dropped; negative: the
+  // index's DefaultEstimateFilter(threshold, num_perm); 0 keeps every
+  // candidate.
+  double min_estimate = -1;
+};
+
+struct LshQueryStats {
+  uint64_t queries = 0;
+  uint64_t tables_probed = 0;
+  uint64_t blocks_decoded = 0;
+  uint64_t candidates = 0;  // distinct documents sharing a band key
+  uint64_t matches = 0;
+  void Add(const LshQueryStats& other);
+};
+
+struct LshIndexInfo {
+  uint64_t documents = 0;
+  uint64_t banded = 0;
+  int num_perm = 0;
+  uint64_t seed = 0;
+  int bands = 0;
+  int rows = 0;
+  int signature_bits = 0;
+  double threshold = 0;
+  int ordinal_bits = 0;  // the low bits of a band table value
+  uint32_t block_size = 0;
+  int restarts = 0;
+  struct Table {
+    uint64_t blocks = 0;
+    uint64_t bytes = 0;  // blocks and head index
+    uint64_t payload_bits = 0;
+    std::string codec;
+  };
+  std::vector<Table> tables;
+  uint64_t signature_bytes = 0;
+  uint64_t id_bytes = 0;
+  int id_width = 0;
+  bool string_ids = false;
+  uint64_t id_map_strings = 0;
+  uint64_t id_map_bytes = 0;
+  uint32_t format_version = 0;
+  std::string profile;
+  uint64_t total_bytes = 0;
+  // The information in one band table per banded document: its key bits,
+  // 64 - ordinal_bits (the ordinals only name documents).
+  double band_key_bound_bits = 0;
+};
+
+class LshIndexReader {
+ public:
+  // Maps and checks the file as IndexReader::Open does (header, footer,
+  // metadata, section placement; head indexes and the id map per
+  // options). InvalidArgument for a SimHash index.
+  static Status Open(const std::string& path, const ReaderOptions& options, std::unique_ptr<LshIndexReader>* out);
+  static Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                     std::unique_ptr<LshIndexReader>* out);
+  ~LshIndexReader();
+
+  uint64_t documents() const;
+  // How the documents' signatures were made: sign query texts with these.
+  const MinHashOptions& minhash_options() const;
+  LshBands bands() const;
+  int signature_bits() const;
+  double threshold() const;
+  // The signature profile (MinHashProfile of minhash_options()).
+  const std::string& profile() const;
+  LshIndexInfo Info() const;
+
+  bool has_string_ids() const;
+  // REQUIRES: has_string_ids(); number < the id map's size.
+  std::string_view IdString(uint64_t number) const;
+
+  // The documents that share a band key with `signature` (num_perm values)
+  // and whose estimate is at least the filter, in id order (an empty
+  // signature finds nothing). Corruption naming the file, table and block
+  // for damage it reaches.
+  Status Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
+               LshQueryStats* stats = nullptr) const;
+
+  // Checks every rule of docs/format.md for this kind, reading the whole
+  // file.
+  Status Verify() const;
+
+  // The opened file's state (engine/lsh/lsh_rep.h); opaque to users.
+  struct Rep;
+
+ private:
+  explicit LshIndexReader(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_LSH_INDEX_H_

@@ -1,0 +1,133 @@
+// MinHash-LSH indexes end to end: `simdex build --method minhash`, then
+// `query` with documents, `verify` and `inspect`; the options of the other
+// method and the other index kind refused with one line.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_harness.h"
+
+namespace simdex::clitest {
+namespace {
+
+// About 100 made-up words, an edited copy of them (three words added: word
+// 5-shingle Jaccard about 0.97), and an unrelated text.
+const char* const kOriginal =
+    "lorisu nozumi rasute zumila lodobo lokazu lolosu katevi sumido norido bobori lalo kadovi fape lorimi "
+    "bolafa ribo gemifa noka sumiri tenozu lorimi sumiri vilosu doka pefasu dotemi kakami terala pevino "
+    "zutepe zuzu zumi bote bopedo zutezu pevino botemi bofasu zusula peka logemi tenozu dofavi nofano "
+    "sute tesu zutepe lasudo lolari vivi lasu pemido pevi geka peviri lazupe nofano nobo dori sulo gedo "
+    "ralori lavi rimi bope faribo fazuri temibo rami fazu gegemi gesute gemi sugebo loka bolo bote farisu "
+    "fano pera sumiri nobodo favi logemi peravi kala gemilo ratevi nofano nokami pebola sumido fafa dosu";
+const char* const kEdited =
+    "lorisu nozumi rasute zumila lodobo lokazu lolosu katevi sumido norido bobori lalo kadovi fape lorimi "
+    "bolafa ribo gemifa noka sumiri tenozu lorimi sumiri vilosu doka pefasu dotemi kakami terala pevino "
+    "zutepe zuzu zumi bote bopedo zutezu pevino botemi bofasu zusula peka logemi tenozu dofavi nofano "
+    "sute tesu zutepe lasudo lolari vivi lasu pemido pevi geka peviri lazupe nofano nobo dori sulo gedo "
+    "ralori lavi rimi bope faribo fazuri temibo rami fazu gegemi gesute gemi sugebo loka bolo bote farisu "
+    "fano pera sumiri nobodo favi logemi peravi kala gemilo ratevi nofano nokami pebola sumido fafa dosu "
+    "and three more";
+const char* const kUnrelated = "an unrelated text of a few words, nothing like the others at all, really";
+
+std::string Json(const std::string& id, const std::string& text) {
+  return "{\"id\":" + id + ",\"text\":\"" + text + "\"}\n";
+}
+
+class LshIndexCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    WriteFile(docs_, Json("1", kOriginal) + Json("2", kUnrelated) + Json("3", kEdited) + Json("4", ""));
+  }
+  ScratchDir dir_;
+  std::string docs_ = dir_.File("docs.jsonl");
+  std::string index_ = dir_.File("docs.sdx");
+};
+
+TEST_F(LshIndexCli, BuildsAnIndexThatQueryVerifyAndInspectRead) {
+  RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("4 documents (1 without shingles), MinHash-LSH 16 x 8 bands"), std::string::npos) << r.out;
+
+  r = RunSimdex(dir_, {"verify", index_});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "ok: 4 documents, 16 band tables\n");
+
+  r = RunSimdex(dir_, {"inspect", index_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* want : {"\"kind\": \"minhash-lsh\"", "\"documents\": 4", "\"banded_documents\": 3",
+                           "\"num_perm\": 128", "\"bands\": 16", "\"rows\": 8", "\"threshold\": 0.8",
+                           "\"format_version\": 5", "\"signature_bytes\": 256",
+                           "\"profile\": \"simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1\""}) {
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+  }
+
+  const std::string queries = dir_.File("q.jsonl");
+  WriteFile(queries, Json("\"e\"", kEdited) + Json("\"u\"", "completely different words here, none shared") +
+                         Json("\"n\"", "  "));
+  r = RunSimdex(dir_, {"query", index_, queries});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("{\"id\":\"e\",\"matches\":[{\"id\":1,\"estimate\":", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("{\"id\":3,\"estimate\":1}"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find("\"id\":2,"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1], "{\"id\":\"u\",\"matches\":[]}");
+  EXPECT_EQ(lines[2], "{\"id\":\"n\",\"empty\":\"no-text\",\"matches\":[]}");
+
+  // With the filter at 0.99 the edited copy's original drops out.
+  r = RunSimdex(dir_, {"query", "--min-estimate", "0.99", index_, queries});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Lines(r.out)[0], "{\"id\":\"e\",\"matches\":[{\"id\":3,\"estimate\":1}]}");
+}
+
+TEST_F(LshIndexCli, TheOtherMethodsOptionsAreRefusedWithOneLine) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"build", "--method", "minhash", "--scheme", "t4", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--memory", "1G", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--num-perm", "64", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--bands", "4", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--threshold", "1.5", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--signature-bits", "3", "--out", index_, docs_}}) {
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << args[3] << ": " << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_FALSE(FileExists(index_));
+  }
+}
+
+TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_}).exit_code, 0);
+  const std::string fps = dir_.File("x.fp");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "-o", fps, docs_}).exit_code, 0);
+  const std::string simhash = dir_.File("sim.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--out", simhash, fps}).exit_code, 0);
+
+  RunResult r = RunSimdex(dir_, {"dedup", "--against", index_, "-o", dir_.File("out.jsonl"), docs_});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("a MinHash-LSH index where a SimHash index is needed"), std::string::npos) << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), index_, simhash});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("a MinHash-LSH index where a SimHash index is needed"), std::string::npos) << r.err;
+  r = RunSimdex(dir_, {"query", "--k", "2", index_, docs_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("MinHash-LSH"), std::string::npos) << r.err;
+  // A fingerprint file is not documents.
+  r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", dir_.File("y.sdx"), fps});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("holds fingerprints, not documents"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(dir_.File("y.sdx")));
+}
+
+TEST_F(LshIndexCli, ABadRecordFailsTheBuildAndLeavesNoFile) {
+  WriteFile(docs_, Json("1", kOriginal) + "{not json\n");
+  const RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("docs.jsonl:2: invalid JSON"), std::string::npos) << r.err;
+  EXPECT_EQ(dir_.List(), std::vector<std::string>{"docs.jsonl"});
+}
+
+}  // namespace
+}  // namespace simdex::clitest

@@ -1,0 +1,130 @@
+// `simdex build --method minhash` and the signing of documents that it and
+// `simdex query` share (tools/minhash_index_cli.h).
+#include <cstdio>
+#include <memory>
+
+#include "base/timing.h"
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
+#include "tools/commands.h"
+#include "tools/minhash_index_cli.h"
+#include "tools/plural.h"
+
+namespace simdex::tools {
+
+Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet) {
+  if (input->inputs.empty()) input->inputs.push_back("-");
+  std::vector<std::string> notes;
+  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes));
+  for (size_t i = 0; i < input->formats.size(); ++i) {
+    if (input->formats[i] == BatchFormat::kFingerprints) {
+      return Status::InvalidArgument(io::DisplayName(input->inputs[i]) +
+                                     " holds fingerprints, not documents: a MinHash-LSH index is made of texts "
+                                     "(--format lines reads its lines as text)");
+    }
+  }
+  if (!quiet) {
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex %s: %s\n", command, io::Printable(note).c_str());
+  }
+  return Status::OK();
+}
+
+Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
+                     int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink) {
+  std::unique_ptr<MinHasher> prototype;
+  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
+  const WorkerFactory make_worker = [&]() -> WorkerWork {
+    std::shared_ptr<MinHasher> hasher = prototype->Clone();
+    return [hasher](DocumentBatch* b) {
+      const size_t n = static_cast<size_t>(hasher->num_perm());
+      b->signatures.resize(b->size * n);
+      b->has_shingles.resize(b->size);
+      for (size_t i = 0; i < b->size; ++i) {
+        b->has_shingles[i] = hasher->Sign(b->docs[i].text, b->signatures.data() + i * n) != ShingleKind::kNone;
+      }
+    };
+  };
+  DocumentInputs inputs(input);
+  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
+  SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, [] {}));
+  if (inputs.skipped() > 0 && !quiet) inputs.PrintSkipped(command);
+  return Status::OK();
+}
+
+namespace {
+
+constexpr const char* kCommand = "build";
+
+}  // namespace
+
+const std::vector<std::string>& MinHashBuildOptionNames() {
+  static const std::vector<std::string> names = {"--threshold", "--num-perm", "--seed", "--bands", "--rows",
+                                                 "--signature-bits", "--text-field", "--id-field", "--id", "--format"};
+  return names;
+}
+
+void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
+  LshBuildOptions& o = args->options;
+  sub->add_option("--threshold", o.threshold,
+                  "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter "
+                  "(default 0.8)");
+  sub->add_option("--num-perm", o.minhash.num_perm, "minhash: values per signature (default 128)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions (default 1)");
+  sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
+                                            "16 x 8 for 0.8 and 128 values)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--rows", o.bands.rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--signature-bits", o.signature_bits,
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+  sub->add_option("--text-field", args->input.text_fields,
+                  "minhash: JSONL field holding text; repeat to join several (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id-field", args->input.id_field, "minhash: JSONL field holding the id (default: id)");
+  sub->add_option("--id", args->input.id_mode, "minhash: ids from the id field, or the record number (ordinal)")
+      ->check(CLI::IsMember({"field", "ordinal"}));
+  sub->add_option("--format", args->input.format,
+                  "minhash: input format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
+      ->check(CLI::IsMember({"jsonl", "lines"}));
+}
+
+int RunMinHashBuild(MinHashBuildArgs args) {
+  LshBuildOptions& o = args.options;
+  if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+  const base::Clock::time_point start = base::Clock::now();
+  Status s = PrepareDocumentInputs(kCommand, &args.input, args.quiet);
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  std::unique_ptr<LshIndexBuilder> builder;
+  s = LshIndexBuilder::Create(args.out, o, &builder);
+  if (!s.ok()) return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
+  const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
+  auto add = [&](const DocumentBatch& b) -> Status {
+    for (size_t i = 0; i < b.size; ++i) {
+      const Document& doc = b.docs[i];
+      const uint32_t* signature = b.signatures.data() + i * num_perm;
+      SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? builder->Add(doc.id, signature)
+                                                   : builder->Add(doc.id_string, signature));
+    }
+    return Status::OK();
+  };
+  s = SignDocuments(kCommand, o.minhash, args.input, args.threads, args.quiet, add);
+  if (s.ok()) s = builder->Finish();
+  if (!s.ok()) {
+    builder->Abandon();
+    return ReportError(kCommand, s);
+  }
+  if (!args.quiet) {
+    const LshBuildStats& stats = builder->stats();
+    const LshBuildOptions& used = builder->options();
+    const double per_doc = stats.documents == 0 ? 0 : static_cast<double>(stats.file_bytes) / static_cast<double>(stats.documents);
+    std::printf("%s: %s (%llu without shingles), MinHash-LSH %d x %d bands of %d values at %g, %s, %.1f bytes/document, "
+                "%.2f s\n",
+                args.out.c_str(), Count(stats.documents, "document").c_str(),
+                static_cast<unsigned long long>(stats.documents - stats.banded), used.bands.bands, used.bands.rows,
+                used.minhash.num_perm, used.threshold, Count(stats.file_bytes, "byte").c_str(), per_doc,
+                base::Seconds(start));
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
+}  // namespace simdex::tools

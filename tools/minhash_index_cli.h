@@ -1,0 +1,66 @@
+// The MinHash-LSH side of `simdex build` and `simdex query`
+// (docs/minhash.md, "Indexes"): documents read as `simdex dedup` reads
+// them, signed on worker threads, and added to an LSH index
+// (include/simdex/lsh_index.h) or searched in one.
+#ifndef SIMDEX_TOOLS_MINHASH_INDEX_CLI_H_
+#define SIMDEX_TOOLS_MINHASH_INDEX_CLI_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "simdex/lsh_index.h"
+#include "simdex/minhash.h"
+#include "tools/document_inputs.h"
+
+namespace simdex::tools {
+
+// `simdex build --method minhash`.
+struct MinHashBuildArgs {
+  std::string out;
+  LshBuildOptions options;  // block size, codec, restarts and string ids from build's own options
+  DocumentInputArgs input;  // inputs: the documents
+  int threads = 1;
+  bool quiet = false;
+};
+
+// Adds build's MinHash options (--threshold, --num-perm, --seed, --bands,
+// --rows, --signature-bits) and the document options (--text-field,
+// --id-field, --id, --format) to `sub`, into *args.
+void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args);
+// The names of those options, for "is a MinHash option" refusals.
+const std::vector<std::string>& MinHashBuildOptionNames();
+
+int RunMinHashBuild(MinHashBuildArgs args);
+
+// `simdex query` of a MinHash-LSH index: the documents of `inputs` (JSONL
+// or lines, "-" = stdin) signed as the index's signatures were, one JSON
+// line per document in input order:
+//   {"id":<its id>,"matches":[{"id":<id>,"estimate":<J estimate>},...]}
+// and {"id":..,"empty":"no-text","matches":[]} for a text without shingles.
+struct MinHashQueryArgs {
+  std::string index;
+  DocumentInputArgs input;
+  double min_estimate = -1;  // negative: the index's default filter
+  bool verify_checksums = false;
+  int threads = 1;
+};
+int RunMinHashQuery(MinHashQueryArgs args);
+
+// Chooses the formats of the inputs ("-" when there are none) as `simdex
+// dedup` chooses them; InvalidArgument (a usage error) for a fingerprint
+// file. Notes go to stderr unless quiet.
+Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet);
+
+// Signs the documents of prepared inputs on `threads` workers with
+// `options` (batch->signatures: num_perm values per document,
+// batch->has_shingles) and passes each batch to `sink` in input order.
+Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
+                     int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink);
+
+}  // namespace simdex::tools
+
+#endif  // SIMDEX_TOOLS_MINHASH_INDEX_CLI_H_
