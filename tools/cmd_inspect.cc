@@ -55,6 +55,17 @@ class JsonObject {
   bool first_ = true;
 };
 
+// The members about ids and the format, the same for both kinds of index.
+template <class Info>
+void IdMembers(const Info& info, JsonObject* root) {
+  root->Int("id_bytes", info.id_bytes);
+  root->Int("id_width", static_cast<uint64_t>(info.id_width));
+  root->Bool("string_ids", info.string_ids);
+  root->Int("id_map_strings", info.id_map_strings);
+  root->Int("id_map_bytes", info.id_map_bytes);
+  root->Int("format_version", info.format_version);
+}
+
 std::string InspectJson(const IndexInfo& info) {
   const double entries = static_cast<double>(info.entries);
   const double bound = info.entropy_bound_bits_per_entry;
@@ -85,12 +96,7 @@ std::string InspectJson(const IndexInfo& info) {
   }
   out.append(info.tables.empty() ? "]" : "\n  ]");
   root.Int("rank_bytes", info.rank_bytes);
-  root.Int("id_bytes", info.id_bytes);
-  root.Int("id_width", static_cast<uint64_t>(info.id_width));
-  root.Bool("string_ids", info.string_ids);
-  root.Int("id_map_strings", info.id_map_strings);
-  root.Int("id_map_bytes", info.id_map_bytes);
-  root.Int("format_version", info.format_version);
+  IdMembers(info, &root);
   // null when the index records no fingerprint profile.
   if (info.profile.empty()) root.Key("profile").append("null");
   else AppendJsonString(&root.Key("profile"), info.profile);
@@ -140,12 +146,7 @@ std::string InspectLshJson(const LshIndexInfo& info) {
   }
   out.append(info.tables.empty() ? "]" : "\n  ]");
   root.Int("signature_bytes", info.signature_bytes);
-  root.Int("id_bytes", info.id_bytes);
-  root.Int("id_width", static_cast<uint64_t>(info.id_width));
-  root.Bool("string_ids", info.string_ids);
-  root.Int("id_map_strings", info.id_map_strings);
-  root.Int("id_map_bytes", info.id_map_bytes);
-  root.Int("format_version", info.format_version);
+  IdMembers(info, &root);
   AppendJsonString(&root.Key("profile"), info.profile);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("band_table_bytes_per_document", static_cast<double>(table_bytes), documents);

@@ -100,30 +100,17 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
 
   // Section placement: everything between the header and the metadata.
   const uint64_t area = envelope.metadata_offset;
-  auto count_fits = [&](uint64_t count, uint64_t unit) { return count <= area / unit; };
   std::vector<index::Section> sections;
-  uint64_t blocks0 = 0;
   for (size_t t = 0; t < m.tables.size(); ++t) {
-    const format::TableMetadata& tm = m.tables[t];
-    const std::string name = "table " + std::to_string(t);
     const auto& lead = rep->scheme.table(static_cast<int>(t)).leading_blocks();
-    if (!std::equal(lead.begin(), lead.end(), tm.leading_blocks.begin(), tm.leading_blocks.end())) {
-      return Status::Corruption("metadata: " + name + ": leading blocks do not match the scheme");
+    if (!std::equal(lead.begin(), lead.end(), m.tables[t].leading_blocks.begin(), m.tables[t].leading_blocks.end())) {
+      return Status::Corruption("metadata: table " + std::to_string(t) + ": leading blocks do not match the scheme");
     }
-    if (!count_fits(tm.num_blocks, m.block_size) || tm.num_blocks > m.entries ||
-        (m.entries > 0) != (tm.num_blocks > 0)) {
-      return Status::Corruption("metadata: " + name + ": bad block count " + std::to_string(tm.num_blocks));
-    }
-    if (t == 0) blocks0 = tm.num_blocks;
-    sections.push_back({tm.blocks_offset, tm.num_blocks * m.block_size, name + " block data"});
-    sections.push_back({tm.heads_offset, tm.num_blocks * 8, name + " head index"});
-    Rep::Table table;
-    table.permutation = &rep->scheme.table(static_cast<int>(t));
-    table.num_blocks = tm.num_blocks;
-    s = rep->decoders.For(tm, m.restarts, &table.decoder);
-    if (!s.ok()) return s.WithContext("metadata: " + name);
-    rep->tables.push_back(std::move(table));
   }
+  SIMDEX_RETURN_IF_ERROR(
+      index::PlaceTables(m.tables, m.block_size, m.restarts, m.entries, area, &rep->decoders, &rep->tables, &sections));
+  for (size_t t = 0; t < m.tables.size(); ++t) rep->tables[t].permutation = &rep->scheme.table(static_cast<int>(t));
+  const uint64_t blocks0 = m.tables.empty() ? 0 : m.tables[0].num_blocks;
   sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
   if (m.entries > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
       m.ids_length != format::PackedIntsBytes(m.entries, m.id_width)) {
@@ -135,10 +122,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
   SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, data_begin, area));
 
-  for (size_t t = 0; t < m.tables.size(); ++t) {
-    rep->tables[t].blocks = base + m.tables[t].blocks_offset;
-    rep->tables[t].heads = base + m.tables[t].heads_offset;
-  }
+  index::AttachTables(base, m.tables, &rep->tables);
   rep->ranks = base + m.rank_offset;
   SIMDEX_RETURN_IF_ERROR(rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.entries, m.id_width)
                              .WithContext("id section"));
@@ -153,10 +137,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
     SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
     SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
   }
-  for (auto& table : rep->tables) {
-    table.head_sample.Init(table.heads, table.num_blocks);
-    table.verified = format::VerifiedBlocks(table.num_blocks);
-  }
+  index::SampleTables(&rep->tables);
   if (options.verify_block_checksums) {
     SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
     for (size_t t = 0; t < rep->tables.size(); ++t) {
@@ -167,14 +148,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   return Status::OK();
 }
 
-Status IndexReader::Rep::VerifyHeads(size_t t) const {
-  const format::TableMetadata& tm = meta.tables[t];
-  if (format::SectionChecksum(tables[t].heads, tm.num_blocks * 8) != tm.heads_checksum) {
-    return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
-                              std::to_string(tm.heads_offset) + "): checksum mismatch");
-  }
-  return Status::OK();
-}
+Status IndexReader::Rep::VerifyHeads(size_t t) const { return index::VerifyTableHeads(tables[t], meta.tables[t], t); }
 
 Status IndexReader::Rep::VerifyRanks() const {
   const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
@@ -216,11 +190,7 @@ Status IndexReader::Rep::CheckIds() const {
 }
 
 Status IndexReader::Rep::CheckBlock(size_t t, uint64_t b) const {
-  const Table& table = tables[t];
-  Status s = table.verified.Check(Block(table, b), meta.block_size, format::BlockSeed(static_cast<uint32_t>(t), b), b);
-  if (s.ok()) return s;
-  return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t) + " (byte offset " +
-                       std::to_string(meta.tables[t].blocks_offset + b * meta.block_size) + ")");
+  return index::CheckTableBlock(tables[t], meta.tables[t], meta.block_size, t, b);
 }
 
 const Scheme& IndexReader::scheme() const { return rep_->scheme; }

@@ -70,40 +70,19 @@ static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
 }
 
 // The scan of block b of table t (whose head is `head`) for the values in
-// [lo, hi], appending them to *out; its search starts at the block's last
-// restart point until a guess is set.
+// [lo, hi], appending them to *out.
 static format::BlockScan BlockScanFor(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t head, uint64_t lo,
                                       uint64_t hi, std::vector<uint64_t>* out) {
-  const IndexReader::Rep::Table& table = rep.tables[t];
-  format::BlockScan s;
-  s.ptr = rep.Block(table, b);
-  s.limit = rep.end();
-  s.head = head;
-  s.decoder = table.decoder;
-  s.lo = lo;
-  s.hi = hi;
-  s.seed = format::BlockSeed(t, b);
-  s.verified = &table.verified;
-  s.block = b;
-  s.restart_guess = rep.meta.restarts;
-  s.out = out;
-  return s;
+  return index::TableBlockScan(rep.tables[t], t, b, head, lo, hi, rep.meta.block_size, rep.meta.restarts, rep.end(),
+                               out);
 }
 
 // Appends to *out the values of table t in [lo, hi] that lie in blocks
 // b.. (in order), decoding block by block until a value passes hi.
 static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t lo, uint64_t hi,
                         std::vector<uint64_t>* out, format::BlockScanStats* scan) {
-  const IndexReader::Rep::Table& table = rep.tables[t];
-  for (; b < table.num_blocks; ++b) {
-    const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
-    if (head > hi) break;
-    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, hi, out);
-    table.decoder->ScanBlocks(&s, 1, rep.meta.block_size, format::BlockReadOptions(), scan);
-    if (!s.status.ok()) return s.status.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
-    if (!s.reached_end) break;
-  }
-  return Status::OK();
+  return index::ScanTableFrom(rep.tables[t], t, b, lo, hi, rep.meta.block_size, rep.meta.restarts, rep.end(), out,
+                              scan);
 }
 
 // Where lo falls between block b's head and the next block's, as a
@@ -179,8 +158,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const size_t i = scratch->scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);
     if (!scans[j].status.ok()) {
-      return scans[j].status.WithContext("block " + std::to_string(scratch->scan_block[j]) + " of table " +
-                                         std::to_string(t));
+      return scans[j].status.WithContext(index::BlockOfTable(scratch->scan_block[j], t));
     }
     if (scans[j].reached_end) {
       SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, scratch->scan_block[j] + 1, scans[j].lo, scans[j].hi,

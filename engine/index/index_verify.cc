@@ -18,10 +18,6 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::string Where(size_t t, uint64_t b, uint64_t offset) {
-  return "table " + std::to_string(t) + " block " + std::to_string(b) + " (byte offset " + std::to_string(offset) + ")";
-}
-
 }  // namespace
 
 Status IndexReader::Verify() const {
@@ -41,10 +37,7 @@ Status IndexReader::Verify() const {
 
   // Gaps between sections are zero: collect every section and walk the file.
   std::vector<std::pair<uint64_t, uint64_t>> used;
-  for (size_t t = 0; t < r.tables.size(); ++t) {
-    used.push_back({m.tables[t].blocks_offset, m.tables[t].num_blocks * m.block_size});
-    used.push_back({m.tables[t].heads_offset, m.tables[t].num_blocks * 8});
-  }
+  index::AppendTableSections(m.tables, m.block_size, &used);
   used.push_back({m.rank_offset, blocks0 * 8});
   used.push_back({m.ids_offset, m.ids_length});
   if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
@@ -58,24 +51,17 @@ Status IndexReader::Verify() const {
   uint64_t distinct = 0;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
-    format::BlockReadOptions opts;
-    opts.verify_checksum = true;
-    opts.strict = true;
     uint64_t count = 0, multiset = 0, prev = 0;
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
-      const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
-      const uint64_t offset = m.tables[t].blocks_offset + b * m.block_size;
-      if (b > 0 && head < prev) return Status::Corruption(Where(t, b, offset) + ": head is less than the previous value");
       if (t == 0 && format::DecodeFixed64(r.ranks + 8 * b) != count) {
         return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
       }
-      opts.seed = format::BlockSeed(static_cast<uint32_t>(t), b);
-      Status s = table.decoder->DecodeBlock(r.Block(table, b), r.end(), m.block_size, head, opts, &values);
-      if (!s.ok()) return s.WithContext(Where(t, b, offset));
+      SIMDEX_RETURN_IF_ERROR(
+          index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.end(), &values));
       for (uint64_t v : values) {
         if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAtRank(count) < r.IdAtRank(count - 1)) {
-          return Status::Corruption(Where(t, b, offset) + ": the ids of fingerprint " + std::to_string(v) +
-                                    " decrease");
+          return Status::Corruption(index::TableBlockPlace(t, b, m.tables[t], m.block_size) +
+                                    ": the ids of fingerprint " + std::to_string(v) + " decrease");
         }
         if (t == 0) distinct += (count == 0 || v != prev);
         multiset += Mix(table.permutation->Invert(v));

@@ -64,29 +64,45 @@ Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t>
   return codec->EncodeTable(sorted, encoding, sink, out);
 }
 
-Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset) {
-  format::TableMetadata tm;
+Status AppendHeads(OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm) {
+  tm->blocks_offset = blocks_offset;
+  tm->num_blocks = enc.heads.size();
+  tm->payload_bits = enc.payload_bits;
+  tm->codec = static_cast<uint8_t>(enc.codec);
+  tm->codec_params = enc.params;
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  tm->heads_offset = out->size();
+  return AppendU64s(out, enc.heads, &tm->heads_checksum);
+}
+
+Status AppendTable(OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+                   format::TableMetadata* tm, EncodedTable* enc) {
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(BlockAlignment(options.block_size)));
+  const uint64_t offset = out->size();
+  SIMDEX_RETURN_IF_ERROR(
+      EncodeTable(options, t, sorted, [out](std::string_view block) { return out->Append(block); }, enc));
+  return AppendHeads(out, *enc, offset, tm);
+}
+
+void IndexWriter::Record(int t, format::TableMetadata tm, const EncodedTable& enc) {
   for (int b : options_.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
-  tm.blocks_offset = blocks_offset;
-  tm.num_blocks = enc.heads.size();
-  tm.payload_bits = enc.payload_bits;
-  tm.codec = static_cast<uint8_t>(enc.codec);
-  tm.codec_params = enc.params;
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(8));
-  tm.heads_offset = out_->size();
-  SIMDEX_RETURN_IF_ERROR(AppendU64s(out_.get(), enc.heads, &tm.heads_checksum));
   if (t == 0) ranks0_ = enc.ranks;
   meta_.tables.push_back(std::move(tm));
+}
+
+Status IndexWriter::AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset) {
+  format::TableMetadata tm;
+  SIMDEX_RETURN_IF_ERROR(AppendHeads(out_.get(), enc, blocks_offset, &tm));
+  Record(t, std::move(tm), enc);
   return Status::OK();
 }
 
 Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(BlockAlignment(options_.block_size)));
-  const uint64_t offset = out_->size();
+  format::TableMetadata tm;
   EncodedTable enc;
-  SIMDEX_RETURN_IF_ERROR(
-      EncodeTable(options_, t, sorted, [this](std::string_view block) { return out_->Append(block); }, &enc));
-  return AddHeads(t, enc, offset);
+  SIMDEX_RETURN_IF_ERROR(AppendTable(out_.get(), options_, t, sorted, &tm, &enc));
+  Record(t, std::move(tm), enc);
+  return Status::OK();
 }
 
 Status IndexWriter::AddEncodedTable(int t, const EncodedTable& enc, std::string_view blocks) {

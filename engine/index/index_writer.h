@@ -50,6 +50,18 @@ Status CheckCodecOption(const std::string& codec);
 Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
                    const std::function<Status(std::string_view block)>& sink, EncodedTable* out);
 
+// Appends the head index of a table encoded as `enc` whose blocks start at
+// blocks_offset (8-aligned) and fills *tm with the table's fields, all but
+// its leading blocks.
+Status AppendHeads(OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm);
+
+// Encodes table t from its sorted values (EncodeTable) and appends its
+// blocks (aligned as docs/format.md says) and head index; *tm and *enc as
+// AppendHeads' and EncodeTable's. Tables of either index kind are written
+// by it.
+Status AppendTable(OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+                   format::TableMetadata* tm, EncodedTable* enc);
+
 class IndexWriter {
  public:
   // Creates the temporary output for `path` and writes the header. The
@@ -74,6 +86,8 @@ class IndexWriter {
   IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile> out);
   // Appends table t's head index and records its metadata.
   Status AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset);
+  // Keeps table t's fields (with its leading blocks) and table 0's ranks.
+  void Record(int t, format::TableMetadata tm, const EncodedTable& enc);
 
   BuildOptions options_;
   std::unique_ptr<OutputFile> out_;

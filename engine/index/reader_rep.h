@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/index/file_sections.h"
+#include "engine/index/open_table.h"
 #include "engine/index/once_check.h"
 #include "format/codec.h"
 #include "format/head_search.h"
@@ -28,20 +29,9 @@
 namespace simdex {
 
 struct IndexReader::Rep {
-  struct Table {
-    const BlockPermutation* permutation = nullptr;
-    const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
-    const uint8_t* heads = nullptr;   // num_blocks little-endian u64
-    uint64_t num_blocks = 0;
-    format::HeadSample head_sample;  // every 8th head, in memory
-    // One of `decoders`: tables whose codec and parameters are equal share
-    // one, so that a query's decode tables stay in the L1 cache together
-    // (uniform data gives all tables the same card code).
-    const format::TableDecoder* decoder = nullptr;
-    // The blocks whose checksum this reader has checked: every decode
-    // passes it in format::BlockReadOptions::verified.
-    format::VerifiedBlocks verified;
-  };
+  // A table of the scheme (its permutation set), as engine/index/open_table.h
+  // keeps tables of either index kind.
+  using Table = index::OpenTable;
 
   std::unique_ptr<RandomAccessFile> file;
   ReaderOptions options;

@@ -29,7 +29,7 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
     values_.clear();
     pos_ = 0;
     num_blocks_ = b;  // nothing after a damaged block is read
-    return rep_.InFile(s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(table_)));
+    return rep_.InFile(s.WithContext(BlockOfTable(b, static_cast<size_t>(table_))));
   }
   pos_ = static_cast<size_t>(std::lower_bound(values_.begin(), values_.end(), lo) - values_.begin());
   return Status::OK();

@@ -209,19 +209,9 @@ Status LshIndexBuilder::Rep::Write() {
       if (banded[d]) values.push_back((keys[d * nbands + t] & ~ordinal_mask) | o);
     }
     index::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
-    SIMDEX_RETURN_IF_ERROR(out->PadTo(index::BlockAlignment(options.block_size)));
     format::TableMetadata tm;
-    tm.blocks_offset = out->size();
     index::EncodedTable enc;
-    SIMDEX_RETURN_IF_ERROR(index::EncodeTable(
-        table_options, t, values, [&](std::string_view block) { return out->Append(block); }, &enc));
-    tm.num_blocks = enc.heads.size();
-    tm.payload_bits = enc.payload_bits;
-    tm.codec = static_cast<uint8_t>(enc.codec);
-    tm.codec_params = enc.params;
-    SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-    tm.heads_offset = out->size();
-    SIMDEX_RETURN_IF_ERROR(index::AppendU64s(out.get(), enc.heads, &tm.heads_checksum));
+    SIMDEX_RETURN_IF_ERROR(index::AppendTable(out.get(), table_options, t, values, &tm, &enc));
     m.tables.push_back(std::move(tm));
   }
   values = {};

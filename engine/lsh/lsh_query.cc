@@ -29,39 +29,11 @@ struct Scratch {
   std::vector<uint8_t> packed;       // the query's b-bit signature
 };
 
-std::string BlockName(uint32_t t, uint64_t b) { return "block " + std::to_string(b) + " of table " + std::to_string(t); }
-
+// The scan of block b of band table t for the values in [lo, hi].
 format::BlockScan ScanOf(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
                          std::vector<uint64_t>* out) {
-  const LshIndexReader::Rep::Table& table = rep.tables[t];
-  format::BlockScan s;
-  s.ptr = rep.Block(table, b);
-  s.limit = rep.file_end;
-  s.head = format::DecodeFixed64(table.heads + 8 * b);
-  s.decoder = table.decoder;
-  s.lo = lo;
-  s.hi = hi;
-  s.seed = format::BlockSeed(t, b);
-  s.verified = &table.verified;
-  s.block = b;
-  s.restart_guess = rep.meta.restarts;
-  s.out = out;
-  return s;
-}
-
-// Appends the values of table t in [lo, hi] from block b on, block by block
-// until one passes hi.
-Status ScanOn(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
-              std::vector<uint64_t>* out, format::BlockScanStats* stats) {
-  const LshIndexReader::Rep::Table& table = rep.tables[t];
-  for (; b < table.num_blocks; ++b) {
-    format::BlockScan s = ScanOf(rep, t, b, lo, hi, out);
-    if (s.head > hi) break;
-    table.decoder->ScanBlocks(&s, 1, rep.meta.block_size, format::BlockReadOptions(), stats);
-    if (!s.status.ok()) return s.status.WithContext(BlockName(t, b));
-    if (!s.reached_end) break;
-  }
-  return Status::OK();
+  return index::TableBlockScan(rep.tables[t], t, b, rep.tables[t].Head(b), lo, hi, rep.meta.block_size,
+                               rep.meta.restarts, rep.file_end, out);
 }
 
 // Appends to scratch->table_values[t] the values of band table t that
@@ -101,9 +73,11 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   for (size_t j = 0; j < scratch->scans.size(); ++j) {
     const format::BlockScan& s = scratch->scans[j];
     const uint32_t t = scratch->scan_table[j];
-    if (!s.status.ok()) return s.status.WithContext(BlockName(t, scratch->scan_block[j]));
+    if (!s.status.ok()) return s.status.WithContext(index::BlockOfTable(scratch->scan_block[j], t));
     if (s.reached_end) {
-      SIMDEX_RETURN_IF_ERROR(ScanOn(rep, t, scratch->scan_block[j] + 1, s.lo, s.hi, &scratch->table_values[t], stats));
+      SIMDEX_RETURN_IF_ERROR(index::ScanTableFrom(rep.tables[t], t, scratch->scan_block[j] + 1, s.lo, s.hi,
+                                                  rep.meta.block_size, rep.meta.restarts, rep.file_end,
+                                                  &scratch->table_values[t], stats));
     }
   }
   return Status::OK();

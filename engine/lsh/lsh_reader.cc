@@ -71,20 +71,8 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   // Section placement: everything between the header and the metadata.
   const uint64_t area = envelope.metadata_offset;
   std::vector<index::Section> sections;
-  for (size_t t = 0; t < m.tables.size(); ++t) {
-    const format::TableMetadata& tm = m.tables[t];
-    const std::string name = "table " + std::to_string(t);
-    if (tm.num_blocks > area / m.block_size || tm.num_blocks > m.banded || (m.banded > 0) != (tm.num_blocks > 0)) {
-      return Status::Corruption("metadata: " + name + ": bad block count " + std::to_string(tm.num_blocks));
-    }
-    sections.push_back({tm.blocks_offset, tm.num_blocks * m.block_size, name + " block data"});
-    sections.push_back({tm.heads_offset, tm.num_blocks * 8, name + " head index"});
-    Rep::Table table;
-    table.num_blocks = tm.num_blocks;
-    s = rep->decoders.For(tm, m.restarts, &table.decoder);
-    if (!s.ok()) return s.WithContext("metadata: " + name);
-    rep->tables.push_back(std::move(table));
-  }
+  SIMDEX_RETURN_IF_ERROR(
+      index::PlaceTables(m.tables, m.block_size, m.restarts, m.banded, area, &rep->decoders, &rep->tables, &sections));
   if (m.documents > area / std::max<uint64_t>(m.SignatureBytes(), 1) ||
       m.signatures_length != m.documents * m.SignatureBytes()) {
     return Status::Corruption("metadata: signature section length " + std::to_string(m.signatures_length) +
@@ -102,10 +90,7 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
   SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, format::FileHeader::kEncodedLength, area));
 
-  for (size_t t = 0; t < m.tables.size(); ++t) {
-    rep->tables[t].blocks = base + m.tables[t].blocks_offset;
-    rep->tables[t].heads = base + m.tables[t].heads_offset;
-  }
+  index::AttachTables(base, m.tables, &rep->tables);
   rep->signatures = base + m.signatures_offset;
   SIMDEX_RETURN_IF_ERROR(
       rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.documents, m.id_width)
@@ -119,18 +104,13 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
     for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
     SIMDEX_RETURN_IF_ERROR(rep->id_map_checked.Run([&] { return rep->VerifyIdMap(); }));
   }
-  for (auto& table : rep->tables) {
-    table.head_sample.Init(table.heads, table.num_blocks);
-    table.verified = format::VerifiedBlocks(table.num_blocks);
-  }
+  index::SampleTables(&rep->tables);
   if (options.verify_block_checksums) {
     SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
     SIMDEX_RETURN_IF_ERROR(rep->CheckSignatures());
     for (size_t t = 0; t < rep->tables.size(); ++t) {
-      const Rep::Table& table = rep->tables[t];
-      for (uint64_t b = 0; b < table.num_blocks; ++b) {
-        s = table.verified.Check(rep->Block(table, b), m.block_size, format::BlockSeed(static_cast<uint32_t>(t), b), b);
-        if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table " + std::to_string(t));
+      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) {
+        SIMDEX_RETURN_IF_ERROR(index::CheckTableBlock(rep->tables[t], m.tables[t], m.block_size, t, b));
       }
     }
   }
@@ -138,14 +118,7 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   return Status::OK();
 }
 
-Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
-  const format::TableMetadata& tm = meta.tables[t];
-  if (format::SectionChecksum(tables[t].heads, tm.num_blocks * 8) != tm.heads_checksum) {
-    return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
-                              std::to_string(tm.heads_offset) + "): checksum mismatch");
-  }
-  return Status::OK();
-}
+Status LshIndexReader::Rep::VerifyHeads(size_t t) const { return index::VerifyTableHeads(tables[t], meta.tables[t], t); }
 
 Status LshIndexReader::Rep::VerifyIdSection() const {
   return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,

@@ -14,6 +14,7 @@
 
 #include "engine/index/file_sections.h"
 #include "engine/index/once_check.h"
+#include "engine/index/open_table.h"
 #include "format/head_search.h"
 #include "format/id_map.h"
 #include "format/lsh/lsh_layout.h"
@@ -24,14 +25,7 @@
 namespace simdex {
 
 struct LshIndexReader::Rep {
-  struct Table {
-    const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
-    const uint8_t* heads = nullptr;   // num_blocks little-endian u64
-    uint64_t num_blocks = 0;
-    format::HeadSample head_sample;
-    const format::TableDecoder* decoder = nullptr;
-    format::VerifiedBlocks verified;
-  };
+  using Table = index::OpenTable;  // a band table (no permutation)
 
   std::unique_ptr<RandomAccessFile> file;
   std::string path;  // "" for bytes given by the caller
@@ -52,7 +46,6 @@ struct LshIndexReader::Rep {
 
   // The low ordinal_bits bits of a band table value.
   uint64_t OrdinalMask() const { return meta.ordinal_bits == 0 ? 0 : ~uint64_t{0} >> (64 - meta.ordinal_bits); }
-  const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
   const uint8_t* Signature(uint64_t ordinal) const { return signatures + ordinal * meta.SignatureBytes(); }
   // REQUIRES: ordinal < documents; CheckIds() returned OK.
   uint64_t IdAt(uint64_t ordinal) const { return meta.id_base + ids.Get(ordinal); }

@@ -12,14 +12,6 @@
 
 namespace simdex {
 
-namespace {
-
-std::string Where(size_t t, uint64_t b, uint64_t offset) {
-  return "table " + std::to_string(t) + " block " + std::to_string(b) + " (byte offset " + std::to_string(offset) + ")";
-}
-
-}  // namespace
-
 Status LshIndexReader::Verify() const {
   const Rep& r = *rep_;
   const format::LshMetadata& m = r.meta;
@@ -37,10 +29,7 @@ Status LshIndexReader::Verify() const {
   }
 
   std::vector<std::pair<uint64_t, uint64_t>> used;
-  for (size_t t = 0; t < r.tables.size(); ++t) {
-    used.push_back({m.tables[t].blocks_offset, m.tables[t].num_blocks * m.block_size});
-    used.push_back({m.tables[t].heads_offset, m.tables[t].num_blocks * 8});
-  }
+  index::AppendTableSections(m.tables, m.block_size, &used);
   used.push_back({m.signatures_offset, m.signatures_length});
   used.push_back({m.ids_offset, m.ids_length});
   if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
@@ -52,26 +41,18 @@ Status LshIndexReader::Verify() const {
   const uint64_t mask = r.OrdinalMask();
   std::vector<bool> documents0, documents;
   std::vector<uint64_t> values;
-  format::BlockReadOptions opts;
-  opts.verify_checksum = true;
-  opts.strict = true;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
     documents.assign(m.documents, false);
     uint64_t count = 0, prev = 0;
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
-      const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
-      const uint64_t offset = m.tables[t].blocks_offset + b * m.block_size;
-      if (b > 0 && head < prev) {
-        return r.InFile(Status::Corruption(Where(t, b, offset) + ": head is less than the previous value"));
-      }
-      opts.seed = format::BlockSeed(static_cast<uint32_t>(t), b);
-      s = table.decoder->DecodeBlock(r.Block(table, b), r.file_end, m.block_size, head, opts, &values);
-      if (!s.ok()) return r.InFile(s.WithContext(Where(t, b, offset)));
+      s = index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.file_end, &values);
+      if (!s.ok()) return r.InFile(s);
       for (uint64_t v : values) {
         const uint64_t ordinal = v & mask;
         if (ordinal >= m.documents || documents[ordinal]) {
-          return r.InFile(Status::Corruption(Where(t, b, offset) + ": document " + std::to_string(ordinal) +
+          return r.InFile(Status::Corruption(index::TableBlockPlace(t, b, m.tables[t], m.block_size) + ": document " +
+                                             std::to_string(ordinal) +
                                              (ordinal >= m.documents ? " is past the last document"
                                                                      : " is in the table twice")));
         }

@@ -1,0 +1,108 @@
+// A table of an open index file, of either kind: the permuted tables of a
+// SimHash index (engine/index/reader_rep.h) and the band tables of a
+// MinHash-LSH index (engine/lsh/lsh_rep.h) are tables of the same format:
+// blocks of a codec and a head index. What both readers do with them is
+// here: placing them in the file, checking head indexes and blocks,
+// scanning a key range, decoding a block with every check for Verify.
+#ifndef SIMDEX_ENGINE_INDEX_OPEN_TABLE_H_
+#define SIMDEX_ENGINE_INDEX_OPEN_TABLE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/index/file_sections.h"
+#include "format/codec.h"
+#include "format/coding.h"
+#include "format/head_search.h"
+#include "format/index_layout.h"
+#include "format/verified_blocks.h"
+#include "simdex/scheme.h"
+
+namespace simdex::index {
+
+struct OpenTable {
+  const BlockPermutation* permutation = nullptr;  // SimHash tables; null for band tables
+  const uint8_t* blocks = nullptr;                // num_blocks * block_size bytes
+  const uint8_t* heads = nullptr;                 // num_blocks little-endian u64
+  uint64_t num_blocks = 0;
+  format::HeadSample head_sample;  // every 8th head, in memory
+  // One of the reader's SharedDecoders: tables whose codec and parameters
+  // are equal share one.
+  const format::TableDecoder* decoder = nullptr;
+  // The blocks whose checksum this reader has checked: every decode passes
+  // it in format::BlockReadOptions::verified.
+  format::VerifiedBlocks verified;
+
+  uint64_t Head(uint64_t b) const { return format::DecodeFixed64(heads + 8 * b); }
+};
+
+// For each table of `meta`: checks its block count (it fits the data area
+// below `area`, it is at most `values`, and it is 0 exactly when values
+// is), adds its block data and head index to *sections, and makes its
+// decoder. Corruption or NotSupported naming the table.
+Status PlaceTables(const std::vector<format::TableMetadata>& meta, uint32_t block_size, int restarts, uint64_t values,
+                   uint64_t area, SharedDecoders* decoders, std::vector<OpenTable>* tables,
+                   std::vector<Section>* sections);
+
+// Points the tables at their bytes in the file at `base` (after
+// CheckPlacement).
+void AttachTables(const uint8_t* base, const std::vector<format::TableMetadata>& meta, std::vector<OpenTable>* tables);
+
+// Samples the heads and makes the verified-block sets (after the head
+// indexes were checked, when the reader checks them at open).
+void SampleTables(std::vector<OpenTable>* tables);
+
+// Table t's head index against its checksum: OK or Corruption naming it.
+Status VerifyTableHeads(const OpenTable& table, const format::TableMetadata& meta, size_t t);
+
+// Block b of table t against its checksum, unless this reader checked it
+// before; Corruption naming the block, table and byte offset.
+Status CheckTableBlock(const OpenTable& table, const format::TableMetadata& meta, uint32_t block_size, size_t t,
+                       uint64_t b);
+
+// "block <b> of table <t>", the context of a scan's error.
+std::string BlockOfTable(uint64_t b, size_t t);
+
+// The scan of block b of table t for the values in [lo, hi], appending
+// them to *out, from the block's last restart point until a guess is set.
+inline format::BlockScan TableBlockScan(const OpenTable& table, uint32_t t, uint64_t b, uint64_t head, uint64_t lo,
+                                        uint64_t hi, uint32_t block_size, int restarts, const uint8_t* file_end,
+                                        std::vector<uint64_t>* out) {
+  format::BlockScan s;
+  s.ptr = table.blocks + b * block_size;
+  s.limit = file_end;
+  s.head = head;
+  s.decoder = table.decoder;
+  s.lo = lo;
+  s.hi = hi;
+  s.seed = format::BlockSeed(t, b);
+  s.verified = &table.verified;
+  s.block = b;
+  s.restart_guess = restarts;
+  s.out = out;
+  return s;
+}
+
+// Appends to *out the values of table t in [lo, hi] that lie in blocks
+// b.. (in order), decoding block by block until a value passes hi.
+Status ScanTableFrom(const OpenTable& table, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi, uint32_t block_size,
+                     int restarts, const uint8_t* file_end, std::vector<uint64_t>* out, format::BlockScanStats* stats);
+
+// Verify's decode of block b of table t: its checksum and every rule of its
+// codec (strict), and its head not below `prev`, the last value of the
+// block before (ignored for block 0). *values = the block's values, head
+// first. Corruption naming the table, block and byte offset.
+Status DecodeBlockStrictly(const OpenTable& table, const format::TableMetadata& meta, uint32_t block_size, size_t t,
+                           uint64_t b, uint64_t prev, const uint8_t* file_end, std::vector<uint64_t>* values);
+
+// "table <t> block <b> (byte offset <o>)", for errors found in a block.
+std::string TableBlockPlace(size_t t, uint64_t b, const format::TableMetadata& meta, uint32_t block_size);
+
+// The sections of the tables, for VerifyZeroGaps.
+void AppendTableSections(const std::vector<format::TableMetadata>& meta, uint32_t block_size,
+                         std::vector<std::pair<uint64_t, uint64_t>>* used);
+
+}  // namespace simdex::index
+
+#endif  // SIMDEX_ENGINE_INDEX_OPEN_TABLE_H_
