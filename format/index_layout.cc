@@ -22,7 +22,6 @@ namespace simdex::format {
 
 namespace {
 
-constexpr char kHeaderMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'I', 'X'};
 constexpr char kFooterMagic[8] = {'S', 'I', 'M', 'D', 'E', 'X', 'F', 'T'};
 
 template <class T>
@@ -54,7 +53,7 @@ uint64_t SectionChecksum(const void* data, size_t n) { return XXH3_64bits(data, 
 
 void FileHeader::EncodeTo(std::string* dst) const {
   const size_t start = dst->size();
-  dst->append(kHeaderMagic, 8);
+  dst->append(kIndexMagic);
   PutFixed32(dst, version);
   PutFixed32(dst, kEncodedLength);
   dst->push_back(static_cast<char>(version >= 5 ? static_cast<uint8_t>(kind) : 0));
@@ -64,7 +63,7 @@ void FileHeader::EncodeTo(std::string* dst) const {
 
 Status FileHeader::DecodeFrom(const uint8_t* ptr, const uint8_t* limit) {
   if (limit - ptr < static_cast<ptrdiff_t>(kEncodedLength)) return Status::Corruption("file header is truncated");
-  if (std::memcmp(ptr, kHeaderMagic, 8) != 0) return Status::Corruption("bad magic number: not a simdex index");
+  if (std::memcmp(ptr, kIndexMagic.data(), kIndexMagic.size()) != 0) return Status::Corruption("bad magic number: not a simdex index");
   // The checksum first: only an intact header that names another version is
   // NotSupported; a damaged one is Corruption.
   if (Get<uint64_t>(ptr + 56) != SectionChecksum(ptr, 56)) return Status::Corruption("file header: checksum mismatch");

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "format/block_frame.h"
@@ -24,6 +25,9 @@ namespace simdex::format {
 // 1 to 4 have no index kind (every file is a SimHash index).
 inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr uint32_t kOldestFormatVersion = 1;
+
+// The first 8 bytes of every index file.
+inline constexpr std::string_view kIndexMagic = "SIMDEXIX";
 
 // What a file indexes (version 5 on: header byte 16; before, always
 // SimHash). The metadata after the header is the kind's own.

@@ -98,15 +98,7 @@ int RunMinHashBuild(MinHashBuildArgs args) {
   s = LshIndexBuilder::Create(args.out, o, &builder);
   if (!s.ok()) return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
   const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
-  auto add = [&](const DocumentBatch& b) -> Status {
-    for (size_t i = 0; i < b.size; ++i) {
-      const Document& doc = b.docs[i];
-      const uint32_t* signature = b.signatures.data() + i * num_perm;
-      SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? builder->Add(doc.id, signature)
-                                                   : builder->Add(doc.id_string, signature));
-    }
-    return Status::OK();
-  };
+  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, builder.get()); };
   s = SignDocuments(kCommand, o.minhash, args.input, args.threads, args.quiet, add);
   if (s.ok()) s = builder->Finish();
   if (!s.ok()) {

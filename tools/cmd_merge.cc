@@ -19,6 +19,7 @@
 #include "simdex/merge.h"
 #include "simdex/profile.h"
 #include "tools/commands.h"
+#include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
@@ -42,6 +43,7 @@ struct MergeArgs {
   int threads = 1;
   bool skip_bad = false;
   bool quiet = false;
+  DocumentInputArgs documents;  // a MinHash-LSH index's batch: its input options
 };
 
 // The batch: every record of its fingerprint files, in order. A record with
@@ -105,7 +107,8 @@ Status ReadBatch(const MergeArgs& args, ProfileCheck* profiles, Batch* out, uint
 // Ids to delete, one per line; blank lines and lines starting with '#' are
 // skipped. For an index of numeric ids each is an unsigned decimal id; for
 // an index of string ids, a string id.
-Status ReadIds(const std::string& path, bool string_ids, IndexMerger* merger) {
+template <class Merger>
+Status ReadIds(const std::string& path, bool string_ids, Merger* merger) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "r");
   if (f == nullptr) return Status::IOError(path + ": cannot open");
   char* line = nullptr;
@@ -159,6 +162,28 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
   return Status::OK();
 }
 
+// A MinHash-LSH index: its batch is documents; --only-new, --k and
+// --memory are SimHash's.
+int RunLshMerge(const MergeArgs& args) {
+  if (args.only_new || args.k >= 0 || !args.memory.empty()) {
+    return ReportError(kCommand, std::string(args.only_new ? "--only-new" : args.k >= 0 ? "--k" : "--memory") +
+                                     " is a SimHash option; " + args.old + " is a MinHash-LSH index", kExitUsage);
+  }
+  MinHashMergeArgs m;
+  m.old = args.old;
+  m.out = args.out;
+  m.input = args.documents;
+  m.input.inputs = args.inputs;
+  m.input.skip_bad = args.skip_bad;
+  m.threads = args.threads;
+  m.quiet = args.quiet;
+  const bool has_deletes = !args.delete_file.empty();
+  const std::string deletes = args.delete_file;
+  return RunMinHashMerge(std::move(m), [has_deletes, deletes](LshIndexMerger* merger) {
+    return has_deletes ? ReadIds(deletes, /*string_ids=*/true, merger) : Status::OK();
+  });
+}
+
 int RunMerge(const MergeArgs& args) {
   // --out may name the index itself (it is mapped, and replaced by a rename);
   // not a batch file or the list of ids to delete.
@@ -166,6 +191,13 @@ int RunMerge(const MergeArgs& args) {
   read.push_back(args.delete_file);
   Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
   if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  IndexKind kind;
+  if (ReadIndexKind(args.old, &kind).ok() && kind == IndexKind::kMinHashLsh) return RunLshMerge(args);
+  if (!args.documents.text_fields.empty() || args.documents.id_field != DocumentInputArgs().id_field ||
+      !args.documents.format.empty()) {
+    return ReportError(kCommand, "--text-field, --id-field and --format are for a MinHash-LSH index; " + args.old +
+                                     " is a SimHash index (its batch is fingerprint files)", kExitUsage);
+  }
   MergeOptions options;
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
     return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
@@ -233,7 +265,16 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
+  sub->add_option("--text-field", args->documents.text_fields,
+                  "MinHash-LSH index: JSONL field holding the batch documents' text (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id-field", args->documents.id_field, "MinHash-LSH index: JSONL field holding a document's id");
+  sub->add_option("--format", args->documents.format,
+                  "MinHash-LSH index: the batch's format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
+      ->check(CLI::IsMember({"jsonl", "lines"}));
   sub->footer(
+      "A MinHash-LSH index (simdex build --method minhash) takes a batch of documents instead, signed as its\n"
+      "own were; its deletions are ids as strings or numbers.\n"
       "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"
       "index `simdex build` makes of the same entries. Deleted ids remove the old index's entries only.\n"
       "String ids are kept; a batch of string ids turns an index of numeric ids into one of string ids\n"

@@ -50,6 +50,18 @@ struct MinHashQueryArgs {
 };
 int RunMinHashQuery(MinHashQueryArgs args);
 
+// `simdex merge` of a MinHash-LSH index: the batch's documents (signed
+// with the old index's options) added, the ids read_deletes gives removed,
+// the new file written (LshIndexMerger).
+struct MinHashMergeArgs {
+  std::string old;
+  std::string out;
+  DocumentInputArgs input;  // empty inputs: no batch
+  int threads = 1;
+  bool quiet = false;
+};
+int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMerger*)>& read_deletes);
+
 // Chooses the formats of the inputs ("-" when there are none) as `simdex
 // dedup` chooses them; InvalidArgument (a usage error) for a fingerprint
 // file. Notes go to stderr unless quiet.
@@ -60,6 +72,19 @@ Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool
 // batch->has_shingles) and passes each batch to `sink` in input order.
 Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
                      int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink);
+
+// Adds a signed batch's documents to an LshIndexBuilder or LshIndexMerger,
+// each by its string id when it has one, else by its number.
+template <class Target>
+Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target) {
+  for (size_t i = 0; i < b.size; ++i) {
+    const Document& doc = b.docs[i];
+    const uint32_t* signature = b.signatures.data() + i * num_perm;
+    SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? target->Add(doc.id, signature)
+                                                 : target->Add(doc.id_string, signature));
+  }
+  return Status::OK();
+}
 
 }  // namespace simdex::tools
 

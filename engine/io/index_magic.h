@@ -8,11 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "format/index_layout.h"
 #include "simdex/status.h"
 
 namespace simdex::io {
 
-inline constexpr std::string_view kIndexMagic{"SIMDEXIX", 8};
+using format::kIndexMagic;
 
 // InvalidArgument "<name>: is a simdex index, not <expected>" when head (the
 // first bytes of the input) starts with the index magic; else OK.

@@ -72,9 +72,9 @@ Status LshMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_
   }
   if (banded > documents) return Status::Corruption("metadata: more banded documents than documents");
   const int want_bits = documents == 0 ? 0 : BitWidth(documents - 1);
-  if (ordinal_bits != want_bits) {
+  if (ordinal_bits < want_bits || ordinal_bits > 63) {
     return Status::Corruption("metadata: ordinals of " + std::to_string(ordinal_bits) + " bits for " +
-                              std::to_string(documents) + " documents (" + std::to_string(want_bits) + ")");
+                              std::to_string(documents) + " documents (" + std::to_string(want_bits) + " to 63)");
   }
   if (threshold > kLshThresholdScale) {
     return Status::Corruption("metadata: threshold " + std::to_string(threshold) + " millionths is above 1");

@@ -38,7 +38,7 @@ struct LshMetadata {
   uint16_t bands = 0;          // band tables
   uint16_t rows = 0;           // values per band
   uint8_t signature_bits = 0;  // stored bits per value
-  uint8_t ordinal_bits = 0;    // BitWidth(N - 1): the low bits of a band table value
+  uint8_t ordinal_bits = 0;    // the low bits of a band table value: BitWidth(N - 1) to 63
   uint32_t threshold = 0;      // the Jaccard threshold the bands were chosen for, in millionths
   std::vector<TableMetadata> tables;  // one per band; leading_blocks empty
   uint64_t signatures_offset = 0;

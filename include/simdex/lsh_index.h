@@ -65,9 +65,12 @@ struct LshBuildOptions {
   // Bits kept of each signature value for the estimate (1, 2, 4, 8, 16 or
   // 32): num_perm * bits / 8 bytes per document (64 at the defaults).
   int signature_bits = 4;
-  // As BuildOptions'.
+  // As BuildOptions'. The codec's default is ef: band keys are uniform,
+  // and ef finds a key's place in a block without decoding the values
+  // before it (at 10^6 documents: p50 9.3 us a query against 24 us with
+  // card, for 1.051x against 1.039x the key bits; docs/minhash.md).
   uint32_t block_size = 4096;
-  std::string codec = "auto";
+  std::string codec = "ef";
   int restarts = 6;
   // Ids are strings (Add(string_view, ...)); a numeric build switches to
   // strings at the first string id, its numbers becoming decimal strings.
@@ -205,7 +208,58 @@ class LshIndexReader {
   struct Rep;
 
  private:
+  friend class LshIndexMerger;
   explicit LshIndexReader(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// Growing an LSH index: LshIndexMerger writes a new file holding an old
+// index's documents, plus a batch of new ones (signed with the old index's
+// minhash_options()), minus the documents of deleted ids. The result is
+// the file an LshIndexBuilder with the old index's options (its codec when
+// all its tables share one, else "auto") writes for the same documents,
+// byte for byte, with one exception: the band values keep at least the old
+// index's ordinal bits, so a file that deletions shrink below half its
+// size keeps wider ordinals than a fresh build would (it is as sound; only
+// its bytes differ). The old index's band keys are read from its tables
+// (their kept bits are all a fresh build keeps), its signatures and ids
+// from their sections. String ids work as in LshIndexBuilder.
+//
+// Like the builder, it holds every document in memory and writes to a
+// temporary name; after an error or Abandon() nothing appears under the
+// output name. `path` may be the old index's own file (replaced by a
+// rename; the old mapping stays valid).
+struct LshMergeStats {
+  uint64_t old_documents = 0;
+  uint64_t added = 0;
+  uint64_t deleted = 0;        // old documents removed
+  uint64_t ids_not_found = 0;  // ids given to Delete() that no old document has
+  uint64_t documents = 0;      // in the new index
+  uint64_t file_bytes = 0;
+};
+
+class LshIndexMerger {
+ public:
+  // `old` must stay open until Finish() returns.
+  static Status Create(const LshIndexReader* old, const std::string& path, std::unique_ptr<LshIndexMerger>* out);
+  ~LshIndexMerger();
+
+  // Adds a batch document (num_perm values of old->minhash_options()).
+  Status Add(uint64_t id, const uint32_t* signature);
+  Status Add(std::string_view id, const uint32_t* signature);
+  // Removes every OLD document whose id is `id` (batch documents stay). In
+  // an old index of string ids a number means its decimal string; in one
+  // of numeric ids a string id that is not a decimal number matches none.
+  Status Delete(uint64_t id);
+  Status Delete(std::string_view id);
+
+  Status Finish();
+  void Abandon();
+  const LshMergeStats& stats() const;
+
+ private:
+  struct Rep;
+  explicit LshIndexMerger(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };
 

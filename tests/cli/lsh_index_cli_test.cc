@@ -107,9 +107,15 @@ TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("a MinHash-LSH index where a SimHash index is needed"), std::string::npos) << r.err;
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), simhash, "--text-field", "text", docs_});
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // a SimHash index's batch is fingerprint files, not documents
   r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), index_, simhash});
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("a MinHash-LSH index where a SimHash index is needed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("sim.sdx: is a simdex index, not"), std::string::npos) << r.err;
+  r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), "--only-new", index_, docs_});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--only-new is a SimHash option"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(dir_.File("m.sdx")));
   r = RunSimdex(dir_, {"query", "--k", "2", index_, docs_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("MinHash-LSH"), std::string::npos) << r.err;
@@ -118,6 +124,26 @@ TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("holds fingerprints, not documents"), std::string::npos) << r.err;
   EXPECT_FALSE(FileExists(dir_.File("y.sdx")));
+}
+
+TEST_F(LshIndexCli, MergeWritesTheFileAFreshBuildWrites) {
+  const std::string more = dir_.File("more.jsonl"), all = dir_.File("all.jsonl"), gone = dir_.File("gone.txt");
+  WriteFile(more, Json("5", "five more made-up words here, and then some others to make shingles") + Json("6", kEdited));
+  WriteFile(all, ReadFile(docs_) + ReadFile(more));
+  WriteFile(gone, "2\n6\n99\n");
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_}).exit_code, 0);
+  RunResult r = RunSimdex(dir_, {"merge", index_, more, "--out", dir_.File("merged.sdx")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 documents (4 old - 0 deleted + 2 added; 0 ids to delete not found), MinHash-LSH"),
+            std::string::npos) << r.out;
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", dir_.File("fresh.sdx"), all}).exit_code, 0);
+  EXPECT_EQ(ReadFile(dir_.File("merged.sdx")), ReadFile(dir_.File("fresh.sdx")));
+  // Deleting the old index's 2 (6 is a batch document and stays; 99 is nobody's), in place.
+  r = RunSimdex(dir_, {"merge", index_, more, "--delete", gone, "--out", index_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("5 documents (4 old - 1 deleted + 2 added; 2 ids to delete not found)"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(RunSimdex(dir_, {"verify", index_}).out, "ok: 5 documents, 16 band tables\n");
 }
 
 TEST_F(LshIndexCli, ABadRecordFailsTheBuildAndLeavesNoFile) {

@@ -1,0 +1,182 @@
+// LshIndexMerger (include/simdex/lsh_index.h): the old index's documents
+// read back as the file holds them (ids, b-bit signatures, and the band
+// keys from its tables), the batch's from their signatures, the deleted
+// ones left out; engine/lsh/lsh_documents.h writes the new file.
+#include <optional>
+#include <set>
+
+#include "engine/io/decimal.h"
+#include "engine/io/string_id.h"
+#include "engine/lsh/lsh_documents.h"
+#include "engine/lsh/lsh_rep.h"
+#include "format/codec.h"
+
+namespace simdex {
+
+namespace lsh {
+Status CheckBuildOptions(LshBuildOptions* options);  // lsh_builder.cc
+}  // namespace lsh
+
+struct LshIndexMerger::Rep {
+  const LshIndexReader* old = nullptr;
+  std::string path;
+  std::optional<lsh::LshDocuments> docs;
+  std::set<uint64_t> delete_numbers;      // old index of numeric ids
+  std::set<std::string> delete_strings;   // old index of string ids
+  LshMergeStats stats;
+  Status status;
+  bool done = false;
+
+  Status Check() {
+    if (!status.ok()) return status;
+    if (done) return status = Status::InvalidArgument("Add() or Delete() after Finish() or Abandon()");
+    return Status::OK();
+  }
+  Status AddOld();
+};
+
+namespace {
+
+// The options a fresh build of the old index's documents would have had.
+LshBuildOptions OptionsOf(const LshIndexReader& old) {
+  const LshIndexInfo info = old.Info();
+  LshBuildOptions o;
+  o.minhash = old.minhash_options();
+  o.threshold = old.threshold();
+  o.bands = old.bands();
+  o.signature_bits = old.signature_bits();
+  o.block_size = info.block_size;
+  o.restarts = info.restarts;
+  o.string_ids = old.has_string_ids();
+  o.codec = info.tables.empty() ? "ef" : info.tables[0].codec;
+  for (const auto& t : info.tables) {
+    if (t.codec != info.tables[0].codec) o.codec = "auto";
+  }
+  return o;
+}
+
+}  // namespace
+
+LshIndexMerger::LshIndexMerger(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+LshIndexMerger::~LshIndexMerger() = default;
+
+Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path, std::unique_ptr<LshIndexMerger>* out) {
+  auto rep = std::make_unique<Rep>();
+  rep->old = old;
+  rep->path = path;
+  LshBuildOptions options = OptionsOf(*old);
+  SIMDEX_RETURN_IF_ERROR(lsh::CheckBuildOptions(&options));
+  rep->docs.emplace(options);
+  out->reset(new LshIndexMerger(std::move(rep)));
+  return Status::OK();
+}
+
+const LshMergeStats& LshIndexMerger::stats() const { return rep_->stats; }
+
+Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
+  ++rep_->stats.added;
+  return Status::OK();
+}
+
+Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
+  ++rep_->stats.added;
+  return Status::OK();
+}
+
+Status LshIndexMerger::Delete(uint64_t id) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  if (rep_->old->has_string_ids()) rep_->delete_strings.insert(std::to_string(id));
+  else rep_->delete_numbers.insert(id);
+  return Status::OK();
+}
+
+Status LshIndexMerger::Delete(std::string_view id) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  uint64_t number = 0;
+  if (rep_->old->has_string_ids()) rep_->delete_strings.insert(std::string(id));
+  else if (io::ParseDecimalUint64(id, &number)) rep_->delete_numbers.insert(number);
+  else ++rep_->stats.ids_not_found;
+  return Status::OK();
+}
+
+void LshIndexMerger::Abandon() {
+  rep_->done = true;
+  rep_->docs.reset();
+}
+
+// Reads every old document back: its band keys from the tables (a value's
+// high bits, at the document its low bits name), signature, id.
+Status LshIndexMerger::Rep::AddOld() {
+  const LshIndexReader::Rep& r = *old->rep_;
+  const format::LshMetadata& m = r.meta;
+  const uint64_t n = m.documents;
+  const uint64_t mask = r.OrdinalMask();
+  const size_t bands = m.tables.size();
+  std::vector<uint64_t> keys(n * bands);
+  std::vector<uint8_t> banded(n, 0);
+  std::vector<uint64_t> values;
+  for (size_t t = 0; t < bands; ++t) {
+    SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
+    uint64_t prev = 0;
+    for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
+      SIMDEX_RETURN_IF_ERROR(
+          r.InFile(index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
+      for (uint64_t v : values) {
+        const uint64_t d = v & mask;
+        if (d >= n) return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) + " past the last"));
+        keys[d * bands + t] = v & ~mask;
+        banded[d] = 1;
+        prev = v;
+      }
+    }
+  }
+  SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckIds()));
+  SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
+  std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
+  std::vector<uint64_t> empty_keys(bands);
+  BandKeys(empty.data(), old->bands(), empty_keys.data());
+  std::set<uint64_t> deleted_numbers;
+  std::set<std::string_view> deleted_strings;
+  for (uint64_t d = 0; d < n; ++d) {
+    const uint64_t id = r.IdAt(d);
+    if (r.has_id_map) {
+      const std::string_view s = r.id_map.Get(id);
+      if (delete_strings.count(std::string(s)) > 0) {
+        deleted_strings.insert(s);
+        ++stats.deleted;
+        continue;
+      }
+      docs->AddStored(docs->IdNumber(s), banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
+    } else {
+      if (delete_numbers.count(id) > 0) {
+        deleted_numbers.insert(id);
+        ++stats.deleted;
+        continue;
+      }
+      docs->AddStored(docs->IdNumber(id), banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
+    }
+  }
+  stats.ids_not_found += (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
+  return Status::OK();
+}
+
+Status LshIndexMerger::Finish() {
+  Rep& r = *rep_;
+  SIMDEX_RETURN_IF_ERROR(r.Check());
+  r.done = true;
+  r.stats.old_documents = r.old->documents();
+  r.status = r.AddOld();
+  if (r.status.ok()) {
+    r.stats.documents = r.docs->size();
+    r.status = r.docs->Write(r.path, r.old->Info().ordinal_bits, &r.stats.file_bytes);
+  }
+  r.docs.reset();
+  return r.status;
+}
+
+}  // namespace simdex

@@ -1,0 +1,45 @@
+// `simdex merge` of a MinHash-LSH index (tools/minhash_index_cli.h).
+#include <cstdio>
+#include <memory>
+
+#include "base/timing.h"
+#include "tools/commands.h"
+#include "tools/minhash_index_cli.h"
+#include "tools/plural.h"
+
+namespace simdex::tools {
+
+int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMerger*)>& read_deletes) {
+  constexpr const char* kCommand = "merge";
+  const base::Clock::time_point start = base::Clock::now();
+  const bool batch = !args.input.inputs.empty();
+  if (batch) {
+    Status s = PrepareDocumentInputs(kCommand, &args.input, args.quiet);
+    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  }
+  std::unique_ptr<LshIndexReader> old;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  std::unique_ptr<LshIndexMerger> merger;
+  Status s = LshIndexMerger::Create(old.get(), args.out, &merger);
+  const size_t num_perm = static_cast<size_t>(old->minhash_options().num_perm);
+  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, merger.get()); };
+  if (s.ok() && batch) s = SignDocuments(kCommand, old->minhash_options(), args.input, args.threads, args.quiet, add);
+  if (s.ok()) s = read_deletes(merger.get());
+  if (s.ok()) s = merger->Finish();
+  if (!s.ok()) {
+    if (merger) merger->Abandon();
+    return ReportError(kCommand, s.message());
+  }
+  if (!args.quiet) {
+    const LshMergeStats& st = merger->stats();
+    auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    std::printf("%s: %s (%llu old - %llu deleted + %llu added; %s to delete not found), MinHash-LSH, %s, %.2f s\n",
+                args.out.c_str(), Count(st.documents, "document").c_str(), u(st.old_documents), u(st.deleted),
+                u(st.added), Count(st.ids_not_found, "id").c_str(), Count(st.file_bytes, "byte").c_str(),
+                base::Seconds(start));
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+}
+
+}  // namespace simdex::tools
