@@ -62,8 +62,9 @@ class SpillableArray {
   // REQUIRES: Finish() returned OK; first + n <= size().
   Status Read(uint64_t first, size_t n, void* out) const;
 
-  // Record i, valid until the next call of At(). Maps the file on the
-  // first call after a spill; a failing map is *status and nullptr.
+  // Record i, valid while the array lives (a page At() dropped is read
+  // again on access). Maps the file on the first call after a spill; a
+  // failing map is *status and nullptr.
   // REQUIRES: Finish() returned OK; i < size().
   const uint8_t* At(uint64_t i, Status* status);
 
