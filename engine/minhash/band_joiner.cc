@@ -24,7 +24,8 @@ using index::FingerprintIdPair;
 using PairSorter = ExternalSorter<uint64_t>;
 using RecordSorter = ExternalSorter<FingerprintIdPair>;
 
-// Keys read from a band's file per pass step, and records handed to a sort.
+// Keys read from a band's file per pass step, records handed to a sort, and
+// items whose keys wait in a row buffer before they go to the columns.
 constexpr size_t kReadKeys = 4096;
 
 }  // namespace
@@ -36,6 +37,7 @@ struct BandJoiner::Rep {
   BandJoinStats stats;
   std::vector<std::unique_ptr<io::SpillableArray>> columns;  // one per band
   std::vector<uint64_t> banded;                              // bit i: item i is banded
+  std::vector<uint64_t> rows;  // keys of the last items added, item after item, until MoveRows()
   std::unique_ptr<PairSorter> pairs;
   bool finished = false, done = false;
   uint64_t last_pair = 0;
@@ -61,11 +63,25 @@ struct BandJoiner::Rep {
       banded.back() |= uint64_t{1} << (i & 63);
       ++stats.banded;
     }
-    const uint64_t zero = 0;
+    if (is_banded) {
+      rows.insert(rows.end(), keys, keys + bands);
+    } else {
+      rows.resize(rows.size() + static_cast<size_t>(bands), 0);
+    }
+    return rows.size() == kReadKeys * static_cast<size_t>(bands) ? MoveRows() : Status::OK();
+  }
+
+  // Appends the buffered rows to the columns, band by band: one Append per
+  // band and kReadKeys items rather than per key.
+  Status MoveRows() {
+    const size_t count = rows.size() / static_cast<size_t>(bands);
+    std::vector<uint64_t> column(count);
     for (int j = 0; j < bands; ++j) {
-      Status s = columns[j]->Append(is_banded ? &keys[j] : &zero, 1);
+      for (size_t i = 0; i < count; ++i) column[i] = rows[i * bands + j];
+      Status s = columns[j]->Append(column.data(), count);
       if (!s.ok()) return Fail(std::move(s));
     }
+    rows.clear();
     return Status::OK();
   }
 
@@ -159,6 +175,8 @@ struct BandJoiner::Rep {
   }
 
   Status Join() {
+    SIMDEX_RETURN_IF_ERROR(MoveRows());
+    std::vector<uint64_t>().swap(rows);
     const size_t memory = options.memory_bytes;
     pairs = std::make_unique<PairSorter>(SortOptions(memory / 4));
     SIMDEX_RETURN_IF_ERROR(pairs->status());
