@@ -15,16 +15,16 @@
 // by the key's leading log2(n) + 16 bits with the radix sort of the SimHash
 // self-join (engine/dedup/key_sort.h), and runs of equal leading bits are
 // compared item by item on the whole 64-bit key.
-// In memory a pair is reported by the first band whose keys it shares (it
-// is skipped in later bands by comparing the earlier keys), so each pair
-// comes once; the pairs are then sorted.
+// A pair is found in every band whose key it shares; the sort of the pairs
+// that follows removes the repeats.
 //
-// FindBandPairs holds everything in memory: the keys, the filter (n / 2
-// bytes, at most 2^(log2 n + 3) slots), 16 bytes per filtered item for the
-// sort and 8 per pair found. BandJoiner takes the items one by one and
-// works within a memory bound: what does not fit (the keys, each band's
-// sort, the pairs) spills to temporary files, and the pairs come back
-// sorted and distinct, the same as FindBandPairs' for any bound.
+// FindBandPairs holds everything in memory: the keys, 16 bytes per item for
+// the sort, the filter (2^(log2 n + 3) slots of 2 bits, filtered 2^20 slots
+// at a time) and 8 bytes per pair and band it shares. BandJoiner takes the
+// items one by one and works within a memory bound: what does not fit (the
+// keys, each band's sort, the pairs) spills to temporary files, and the
+// pairs come back sorted and distinct, the same as FindBandPairs' for any
+// bound.
 #ifndef SIMDEX_MINHASH_JOIN_H_
 #define SIMDEX_MINHASH_JOIN_H_
 
