@@ -12,21 +12,34 @@
 // unrelated), 16 bands x 8 rows (the default at 0.8), one thread:
 //   simdex          FindBandPairs over the band keys (which signing makes:
 //                   band_keys_ns_per_doc is BandKeys' time, reported apart)
-//   baseline        LshCandidatePairs (64-bit values; n <= 10^6: it holds
-//                   n x 128 x 8 bytes)
+//   baseline        LshCandidatePairs (64-bit values; it holds n x 128 x 8
+//                   bytes: 10 GB at 10^7, run only with SIMDEX_BENCH_BASELINE_1E7=1)
+//   joiner/<memory> BandJoiner within <memory> bytes (Add, Finish, Read),
+//                   spilling to $SIMDEX_BENCH_TMPDIR (default /tmp)
+// Scale/<n>, only with SIMDEX_MINHASH_SCALE=n: the join and the estimate
+// filter of n synthetic documents within SIMDEX_MINHASH_MEMORY bytes (default
+// 4 GiB), as `simdex dedup --method minhash` shares it out: half for
+// BandJoiner, a quarter for the 4-bit signatures (io::SpillableArray); the
+// signatures are made and banded in chunks as they are added, so that the
+// process's peak RSS (/usr/bin/time -v) is the join's. Counters: seconds to
+// make the signatures (apart), to add them, to join, to read the pairs
+// and estimate each; bytes spilled; pairs; pairs kept by the filter (0.729).
 // Corpora: the JSONL files of docs/corpora.md in $SIMDEX_CORPORA.
 //
 //   SIMDEX_CORPORA=build/corpora build/bin/minhash_bench
+//   SIMDEX_MINHASH_SCALE=100000000 /usr/bin/time -v build/bin/minhash_bench --benchmark_filter=Scale
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/io/spillable_array.h"
 #include "simdex/eval.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
@@ -158,6 +171,117 @@ void BM_Join(benchmark::State& state, const std::string& who) {
   if (who != "baseline") state.counters["band_keys_ns_per_doc"] = key_seconds * 1e9 / static_cast<double>(n);
 }
 
+std::string TmpDir() {
+  const char* dir = std::getenv("SIMDEX_BENCH_TMPDIR");
+  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
+}
+
+void Check(const Status& s) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "minhash_bench: %s\n", s.ToString().c_str());
+    std::abort();
+  }
+}
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void BM_Joiner(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  const size_t memory = static_cast<size_t>(state.range(1));
+  std::vector<uint64_t> band_major, pairs(4096);
+  double key_seconds = 0;
+  SyntheticKeys(n, &band_major, &key_seconds);
+  // The rows item after item, as a caller has them.
+  std::vector<uint64_t> rows(n * kBands.bands);
+  for (size_t d = 0; d < n; ++d) {
+    for (int j = 0; j < kBands.bands; ++j) rows[d * kBands.bands + j] = band_major[j * n + d];
+  }
+  std::vector<uint64_t>().swap(band_major);
+  BandJoinStats stats;
+  double add_seconds = 0;
+  for (auto _ : state) {
+    std::unique_ptr<BandJoiner> join;
+    Check(BandJoiner::Create(kBands.bands, {.memory_bytes = memory, .tmpdir = TmpDir()}, &join));
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t d = 0; d < n; ++d) Check(join->Add(&rows[d * kBands.bands]));
+    add_seconds = Since(start);
+    Check(join->Finish());
+    for (size_t got = 1; got > 0;) Check(join->Read(pairs.data(), pairs.size(), &got));
+    stats = join->stats();
+  }
+  state.counters["pairs"] = static_cast<double>(stats.pairs);
+  state.counters["bytes_spilled"] = static_cast<double>(stats.bytes_spilled);
+  state.counters["runs_spilled"] = static_cast<double>(stats.runs_spilled);
+  state.counters["add_ns_per_doc"] = add_seconds * 1e9 / static_cast<double>(n);
+  state.counters["ns_per_doc"] = benchmark::Counter(
+      static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_Scale(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  const size_t memory = static_cast<size_t>(state.range(1));
+  constexpr int kBits = 4;
+  constexpr size_t kChunk = 4096;
+  const size_t sig_bytes = PackedSignatureBytes(kPerm, kBits);
+  const double threshold = DefaultEstimateFilter(0.8, kPerm);
+  std::vector<uint32_t> sigs(kChunk * kPerm);
+  std::vector<uint64_t> keys(kChunk * kBands.bands), pairs(4096);
+  std::vector<uint8_t> packed(kChunk * sig_bytes);
+  double make_s = 0, add_s = 0, join_s = 0, filter_s = 0;
+  uint64_t kept = 0, spilled = 0;
+  BandJoinStats stats;
+  for (auto _ : state) {
+    std::unique_ptr<BandJoiner> join;
+    Check(BandJoiner::Create(kBands.bands, {.memory_bytes = memory / 2, .tmpdir = TmpDir()}, &join));
+    io::SpillableArray signatures(sig_bytes, memory / 4, TmpDir());
+    for (size_t begin = 0; begin < n; begin += kChunk) {
+      const size_t count = std::min(kChunk, n - begin);
+      auto start = std::chrono::steady_clock::now();
+      for (size_t d = 0; d < count; ++d) {
+        uint32_t* sig = &sigs[d * kPerm];
+        for (int i = 0; i < kPerm; ++i) sig[i] = SyntheticValue(begin + d, i);
+        BandKeys(sig, kBands, &keys[d * kBands.bands]);
+        PackSignature(sig, kPerm, kBits, &packed[d * sig_bytes]);
+      }
+      make_s += Since(start);
+      start = std::chrono::steady_clock::now();
+      for (size_t d = 0; d < count; ++d) Check(join->Add(&keys[d * kBands.bands]));
+      Check(signatures.Append(packed.data(), count));
+      add_s += Since(start);
+    }
+    auto start = std::chrono::steady_clock::now();
+    Check(signatures.Finish());
+    Check(join->Finish());
+    join_s = Since(start);
+    start = std::chrono::steady_clock::now();
+    Status s;
+    for (size_t got = 1; got > 0;) {
+      Check(join->Read(pairs.data(), pairs.size(), &got));
+      for (size_t i = 0; i < got; ++i) {
+        const uint8_t* a = signatures.At(pairs[i] >> 32, &s);
+        const uint8_t* b = signatures.At(pairs[i] & 0xffffffffu, &s);
+        Check(s);
+        kept += EstimateJaccardPacked(a, b, kPerm, kBits) >= threshold;
+      }
+    }
+    filter_s = Since(start);
+    stats = join->stats();
+    spilled = stats.bytes_spilled + signatures.bytes_spilled();
+  }
+  state.counters["make_s"] = make_s;
+  state.counters["add_s"] = add_s;
+  state.counters["join_s"] = join_s;
+  state.counters["filter_s"] = filter_s;
+  state.counters["ns_per_doc"] = (add_s + join_s + filter_s) * 1e9 / static_cast<double>(n);
+  state.counters["bytes_spilled"] = static_cast<double>(spilled);
+  state.counters["runs_spilled"] = static_cast<double>(stats.runs_spilled);
+  state.counters["filtered"] = static_cast<double>(stats.filtered);
+  state.counters["pairs"] = static_cast<double>(stats.pairs);
+  state.counters["kept"] = static_cast<double>(kept);
+}
+
 }  // namespace
 }  // namespace simdex
 
@@ -177,7 +301,22 @@ int main(int argc, char** argv) {
     auto* b = benchmark::RegisterBenchmark((std::string("Join/") + who).c_str(),
                                            [who](benchmark::State& s) { simdex::BM_Join(s, who); });
     b->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
-    if (std::string(who) == "simdex") b->Arg(10000000);
+    // The baseline at 10^7 holds 10 GB of signatures: only when asked for.
+    if (std::string(who) == "simdex" || std::getenv("SIMDEX_BENCH_BASELINE_1E7") != nullptr) b->Arg(10000000);
+  }
+  // BandJoiner in memory (4 GiB) and spilling (256 MiB at 10^7).
+  benchmark::RegisterBenchmark("Join/joiner", simdex::BM_Joiner)
+      ->Args({1000000, int64_t{4} << 30})
+      ->Args({10000000, int64_t{4} << 30})
+      ->Args({10000000, int64_t{256} << 20})
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(1);
+  if (const char* scale = std::getenv("SIMDEX_MINHASH_SCALE")) {
+    const char* memory = std::getenv("SIMDEX_MINHASH_MEMORY");
+    benchmark::RegisterBenchmark("Scale", simdex::BM_Scale)
+        ->Args({std::atoll(scale), memory != nullptr ? std::atoll(memory) : int64_t{4} << 30})
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

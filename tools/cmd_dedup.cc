@@ -174,9 +174,8 @@ Status AddFingerprintFiles(const DedupArgs& args, ProfileCheck* profiles, Dedupl
 Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const DedupBatch& batch) {
   if (args.allow_duplicate_ids) return Status::OK();
   DuplicateIds dups;
-  const char* env = std::getenv("TMPDIR");
-  const std::string tmpdir = !options.tmpdir.empty() ? options.tmpdir : env != nullptr && *env != '\0' ? env : "/tmp";
-  SIMDEX_RETURN_IF_ERROR(FindDuplicateIds(batch.ids, options.memory_bytes, tmpdir, options.threads, &dups));
+  SIMDEX_RETURN_IF_ERROR(
+      FindDuplicateIds(batch.ids, options.memory_bytes, SpillDirectory(options.tmpdir), options.threads, &dups));
   if (dups.ids == 0) return Status::OK();
   std::string id;
   batch.ids.AppendText(dups.first, &id);
@@ -244,6 +243,8 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
     return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
+  m.memory_bytes = options.memory_bytes;
+  m.tmpdir = SpillDirectory(args.tmpdir);
   Progress progress(kCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;

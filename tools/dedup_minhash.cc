@@ -12,6 +12,7 @@
 
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
+#include "engine/io/spillable_array.h"
 #include "simdex/confirm.h"
 #include "simdex/document_reader.h"
 #include "simdex/minhash_join.h"
@@ -22,14 +23,28 @@ namespace {
 
 constexpr uint32_t kNoItem = std::numeric_limits<uint32_t>::max();
 
-// Every document's band keys, packed signature, and score, in input order.
+// Documents whose band keys are read at once when the join is fed.
+constexpr size_t kKeyBatch = 4096;
+
+// Every document's band keys, packed signature, digest and score, in input
+// order; the keys and signatures within their shares of the memory bound.
 struct Signed {
   size_t bands = 0, bytes = 0;
-  std::vector<uint64_t> keys;
-  std::vector<uint8_t> packed, has_shingles;
+  std::unique_ptr<io::SpillableArray> keys;    // bands x 8 bytes per document
+  std::unique_ptr<io::SpillableArray> packed;  // bytes per document
+  std::vector<uint64_t> digests;               // of keys and signature; 0 for empty documents
+  std::vector<uint8_t> has_shingles;
   std::vector<double> scores;  // empty while all are 0
-  const uint64_t* Keys(size_t o) const { return keys.data() + o * bands; }
-  const uint8_t* Packed(size_t o) const { return packed.data() + o * bytes; }
+  Status status;               // the first error of Packed()
+  // Document o's packed signature (valid while `packed` lives), or a
+  // signature of zeros after an error, which `status` keeps.
+  const uint8_t* Packed(size_t o) {
+    const uint8_t* p = packed->At(o, &status);
+    if (p != nullptr) return p;
+    zeros.assign(bytes, 0);
+    return zeros.data();
+  }
+  std::vector<uint8_t> zeros;
 };
 
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
@@ -41,6 +56,8 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
   out->bands = static_cast<size_t>(bands.bands);
   out->bytes = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  out->keys = std::make_unique<io::SpillableArray>(out->bands * sizeof(uint64_t), args.memory_bytes / 4, args.tmpdir);
+  out->packed = std::make_unique<io::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
   const WorkerFactory make_worker = [&]() -> WorkerWork {
@@ -60,11 +77,13 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   DocumentInputs inputs(input);
   auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
   auto sink = [&](const DocumentBatch& b) -> Status {
-    out->keys.insert(out->keys.end(), b.band_keys.begin(), b.band_keys.begin() + b.size * nb);
-    out->packed.insert(out->packed.end(), b.packed_signatures.begin(), b.packed_signatures.begin() + b.size * sb);
+    SIMDEX_RETURN_IF_ERROR(out->keys->Append(b.band_keys.data(), b.size));
+    SIMDEX_RETURN_IF_ERROR(out->packed->Append(b.packed_signatures.data(), b.size));
     for (size_t i = 0; i < b.size; ++i) {
       const Document& doc = b.docs[i];
       const bool has = b.has_shingles[i] != 0;
+      const uint64_t keys = XXH3_64bits(&b.band_keys[i * nb], nb * sizeof(uint64_t));
+      out->digests.push_back(has ? XXH3_64bits_withSeed(&b.packed_signatures[i * sb], sb, keys) : 0);
       const double score = !has                        ? 0
                            : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
@@ -85,7 +104,8 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   for (const std::string& p : input.inputs) names.push_back(io::DisplayName(p));
   batch->places.SetInputs(names, inputs.documents_per_input());
   if (inputs.skipped() > 0) inputs.PrintSkipped("dedup");
-  return Status::OK();
+  SIMDEX_RETURN_IF_ERROR(out->keys->Finish());
+  return out->packed->Finish();
 }
 
 // The batch's distinct signatures (equal band keys and packed signature:
@@ -102,9 +122,7 @@ void FindItems(const Signed& s, Items* items) {
   const size_t n = s.has_shingles.size();
   std::vector<std::pair<uint64_t, uint32_t>> digests;
   for (size_t o = 0; o < n; ++o) {
-    if (!s.has_shingles[o]) continue;
-    const uint64_t keys = XXH3_64bits(s.Keys(o), s.bands * sizeof(uint64_t));
-    digests.emplace_back(XXH3_64bits_withSeed(s.Packed(o), s.bytes, keys), static_cast<uint32_t>(o));
+    if (s.has_shingles[o]) digests.emplace_back(s.digests[o], static_cast<uint32_t>(o));
   }
   std::sort(digests.begin(), digests.end());
   // Items numbered by their first document, so that item order is input order.
@@ -161,6 +179,10 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
     return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
                                    " is not 1, 2, 4, 8, 16 or 32");
   }
+  if (args.memory_bytes < kMinHashMinMemoryBytes) {
+    return Status::InvalidArgument("--memory " + std::to_string(args.memory_bytes) + " is below the minimum of " +
+                                   std::to_string(kMinHashMinMemoryBytes) + " bytes of --method minhash");
+  }
   if (args.num_perm < 1 || args.num_perm > kMaxNumPerm) {
     return Status::InvalidArgument("--num-perm " + std::to_string(args.num_perm) + " is not 1.." +
                                    std::to_string(kMaxNumPerm));
@@ -185,24 +207,46 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   FindItems(s, &items);
   const size_t m = items.member_start.size() - 1;
   stats->distinct_signatures = m;
-  std::vector<uint64_t> item_keys(m * s.bands);  // band after band
-  for (size_t i = 0; i < m; ++i) {
-    const uint64_t* keys = s.Keys(items.First(static_cast<uint32_t>(i)));
-    for (size_t j = 0; j < s.bands; ++j) item_keys[j * m + i] = keys[j];
+  // The join, fed the keys of each item's first document (items are
+  // numbered in the order of their first documents).
+  BandJoinOptions join_options;
+  join_options.memory_bytes = args.memory_bytes / 2;
+  join_options.tmpdir = args.tmpdir;
+  join_options.threads = threads;
+  std::unique_ptr<BandJoiner> join;
+  SIMDEX_RETURN_IF_ERROR(BandJoiner::Create(bands.bands, join_options, &join));
+  std::vector<uint64_t> keys(kKeyBatch * s.bands);
+  for (size_t first = 0; first < n; first += kKeyBatch) {
+    const size_t count = std::min(kKeyBatch, n - first);
+    SIMDEX_RETURN_IF_ERROR(s.keys->Read(first, count, keys.data()));
+    for (size_t k = 0; k < count; ++k) {
+      const uint32_t item = items.of_document[first + k];
+      if (item != kNoItem && items.First(item) == first + k) SIMDEX_RETURN_IF_ERROR(join->Add(&keys[k * s.bands]));
+    }
   }
-  std::vector<uint64_t> pairs;
-  BandJoinStats join;
-  SIMDEX_RETURN_IF_ERROR(FindBandPairs(item_keys, bands.bands, std::vector<uint8_t>(m, 1), threads, &pairs, &join));
-  stats->candidates = pairs.size();
+  stats->bytes_spilled += s.keys->bytes_spilled();
+  s.keys.reset();
+  SIMDEX_RETURN_IF_ERROR(join->Finish());
   stats->seconds_join = base::Seconds(start);
   start = base::Clock::now();
+  // The estimate filter, on the pairs as they come: sorted by their first
+  // item, whose signatures are then read in order.
   std::vector<std::pair<uint64_t, double>> kept;
-  for (const uint64_t p : pairs) {
-    const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32))),
-                                                  s.Packed(items.First(static_cast<uint32_t>(p))), args.num_perm,
-                                                  args.signature_bits);
-    if (!args.estimate_filter || estimate >= args.estimate_threshold) kept.emplace_back(p, estimate);
+  std::vector<uint64_t> pairs(kKeyBatch);
+  for (size_t got = 1; got > 0;) {
+    SIMDEX_RETURN_IF_ERROR(join->Read(pairs.data(), pairs.size(), &got));
+    for (size_t i = 0; i < got; ++i) {
+      const uint64_t p = pairs[i];
+      const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32))),
+                                                    s.Packed(items.First(static_cast<uint32_t>(p))), args.num_perm,
+                                                    args.signature_bits);
+      if (!args.estimate_filter || estimate >= args.estimate_threshold) kept.emplace_back(p, estimate);
+    }
   }
+  SIMDEX_RETURN_IF_ERROR(s.status);
+  stats->candidates = join->stats().pairs;
+  stats->bytes_spilled += join->stats().bytes_spilled;
+  join.reset();
   stats->kept = kept.size();
   stats->seconds_filter = base::Seconds(start);
 
@@ -247,7 +291,8 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                                            : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
                                                                                    args.num_perm, args.signature_bits));
   }
-  return Status::OK();
+  stats->bytes_spilled += s.packed->bytes_spilled();
+  return s.status;
 }
 
 std::string FormatJ(double v) {
@@ -271,13 +316,14 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
   std::fprintf(stderr,
                "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
                "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
-               "%.2f)\n",
+               "%.2f)%s\n",
                Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
                Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
                FormatJ(args.threshold).c_str(), args.estimate_filter ? FormatJ(args.estimate_threshold).c_str() : "off",
                args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
                Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
-               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter);
+               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter,
+               s.bytes_spilled == 0 ? "" : ("; " + Count(s.bytes_spilled, "byte") + " spilled").c_str());
   if (!confirm.empty()) {
     std::fprintf(stderr,
                  "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "

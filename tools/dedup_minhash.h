@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
 #include "simdex/status.h"
 #include "tools/dedup_confirm.h"
 #include "tools/dedup_output.h"
@@ -34,7 +35,16 @@ struct MinHashDedupArgs {
   int signature_bits = kMinHashSignatureBits;
   bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold
   double estimate_threshold = 0;  // the callers default it to DefaultEstimateFilter(threshold, num_perm)
+  // --memory and --tmpdir: a quarter of the bound for the documents' band
+  // keys, a quarter for their b-bit signatures, half for the join
+  // (docs/minhash.md, "Memory and spilling"); what does not fit spills to
+  // tmpdir. At least kMinHashMinMemoryBytes.
+  size_t memory_bytes = size_t{1} << 30;
+  std::string tmpdir = "/tmp";
 };
+
+// The smallest --memory of --method minhash: twice the join's minimum.
+inline constexpr size_t kMinHashMinMemoryBytes = 2 * kMinBandJoinMemoryBytes;
 
 // What chooses each cluster's representative (--keep).
 enum class ScoreBy { kFirst, kLength, kField };
@@ -48,6 +58,7 @@ struct MinHashDedupStats {
   uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
   uint64_t clusters = 0;
   uint64_t clustered_documents = 0;
+  uint64_t bytes_spilled = 0;       // keys, signatures, sort runs written to tmpdir
   LshBands bands;
   double seconds_join = 0;    // the band self-join
   double seconds_filter = 0;  // the estimate filter
@@ -60,7 +71,8 @@ struct MinHashDedupStats {
 // representative); accepted the document pairs (a < b, by a then b) with
 // their estimates (and similarities under confirm), when keep_pairs or
 // confirm is set. InvalidArgument for bad arguments (bands x rows beyond
-// num_perm, bits not a power of two up to 32).
+// num_perm, bits not a power of two up to 32, memory below the minimum).
+// The output does not depend on the memory bound.
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats);

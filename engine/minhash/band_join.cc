@@ -1,26 +1,119 @@
 // FindBandPairs (include/simdex/minhash_join.h): the self-join over band
-// keys. Records are the key's leading 64 - item_bits bits, then the item, so
-// a stable sort on the leading bits groups equal keys with their items in
-// increasing order; equal leading bits with different keys are told apart
-// by the whole key.
+// keys in memory, and the join both it and BandJoiner run when the keys fit
+// (engine/minhash/band_join_core.h). Records are the key's leading
+// 64 - item_bits bits, then the item, so a stable sort on the leading bits
+// groups equal keys with their items in increasing order; equal leading
+// bits with different keys are told apart by the whole key.
 #include <algorithm>
 #include <bit>
 #include <limits>
 
 #include "engine/dedup/key_sort.h"
+#include "engine/minhash/band_join_core.h"
 #include "simdex/minhash_join.h"
 
 namespace simdex {
+namespace minhash {
 namespace {
 
-// True iff items a and b share no key of a band before `band` (keys band
-// after band, n per band).
-bool FirstSharedBand(const uint64_t* keys, size_t n, size_t a, size_t b, int band) {
-  for (int j = 0; j < band; ++j) {
-    if (keys[j * n + a] == keys[j * n + b]) return false;
-  }
-  return true;
+// The filter's slots per banded item, as a power of two: 2^3 to 2^4 slots
+// per item leave 6-12% of the items that have no partner in their slot.
+constexpr int kFilterExtraBits = 3;
+// Pairs are flushed in batches of this many.
+constexpr size_t kPairBatch = 4096;
+
+}  // namespace
+
+JoinShape ShapeOf(size_t n, size_t m, size_t max_filter_bytes) {
+  JoinShape s;
+  s.item_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
+  // Sorted on fewer bits than the key has: equal leading bits of different
+  // keys (about m^2 / 2^(key_bits + 1) pairs per band) are told apart by
+  // the whole key.
+  s.key_bits = std::min(64 - s.item_bits, static_cast<int>(std::bit_width(m)) + 16);
+  s.item_mask = (uint64_t{1} << s.item_bits) - 1;
+  s.group_mask = ~uint64_t{0} << (64 - s.key_bits);
+  // 2 bits per slot: 2^b slots take 2^(b - 2) bytes.
+  const int fit = std::max(3, static_cast<int>(std::bit_width(std::max<size_t>(max_filter_bytes, 2))) - 1 + 2);
+  s.filter_bits = std::max(1, std::min({s.key_bits, static_cast<int>(std::bit_width(m)) + kFilterExtraBits, fit}));
+  return s;
 }
+
+Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const uint32_t> items,
+                    const JoinShape& shape, int threads, const PairFlush& flush, BandJoinStats* stats) {
+  const bool use_filter = shape.filter_in_memory;
+  // Bits that cut the records into parts whose filter stays in the cache.
+  const int part_cut = std::max(0, shape.filter_bits - shape.part_bits);
+  RepeatFilter filter(use_filter ? shape.filter_bits : 1, use_filter ? shape.filter_bits - part_cut : 1);
+  std::vector<uint64_t> records, scratch, pairs;
+  pairs.reserve(kPairBatch);
+  for (int band = 0; band < bands; ++band) {
+    const uint64_t* column = columns[band];
+    auto make = [&](size_t i) { return (column[items[i]] & ~shape.item_mask) | items[i]; };
+    if (use_filter && part_cut == 0) {
+      filter.Clear();
+      for (const uint32_t i : items) filter.Insert(column[i]);
+      records.clear();
+      for (const uint32_t i : items) {
+        const uint64_t key = column[i];
+        if (filter.Repeated(key)) records.push_back((key & ~shape.item_mask) | i);
+      }
+      scratch.resize(records.size());
+      dedup::SortByLeadingBits(records.data(), scratch.data(), records.size(), shape.key_bits, threads);
+    } else if (use_filter) {
+      // Cut by the leading part_cut bits (stable: items stay in order),
+      // filter part by part, keep the repeated in place, sort those.
+      records.resize(items.size());
+      scratch.resize(items.size());
+      dedup::MakeAndSortByLeadingBits(make, records.data(), scratch.data(), items.size(), part_cut, threads);
+      size_t kept = 0;
+      for (size_t b = 0; b < records.size();) {
+        const uint64_t part = records[b] >> (64 - part_cut);
+        size_t e = b + 1;
+        while (e < records.size() && records[e] >> (64 - part_cut) == part) ++e;
+        filter.Clear();
+        for (size_t x = b; x < e; ++x) filter.Insert(records[x]);
+        for (size_t x = b; x < e; ++x) {
+          if (filter.Repeated(records[x])) records[kept++] = records[x];
+        }
+        b = e;
+      }
+      records.resize(kept);
+      dedup::SortByLeadingBits(records.data(), scratch.data(), kept, shape.key_bits, threads);
+    } else {
+      records.resize(items.size());
+      scratch.resize(items.size());
+      dedup::MakeAndSortByLeadingBits(make, records.data(), scratch.data(), items.size(), shape.key_bits, threads);
+    }
+    const size_t m = records.size();
+    stats->filtered += m;
+    for (size_t i = 0; i < m;) {
+      size_t j = i + 1;
+      while (j < m && (records[j] & shape.group_mask) == (records[i] & shape.group_mask)) ++j;
+      if (j - i >= 2) ++stats->groups;
+      for (size_t x = i; x < j; ++x) {
+        const size_t a = records[x] & shape.item_mask;
+        for (size_t y = x + 1; y < j; ++y) {
+          const size_t b = records[y] & shape.item_mask;
+          ++stats->comparisons;
+          if (column[a] == column[b]) {
+            pairs.push_back((uint64_t{a} << 32) | b);
+            if (pairs.size() == kPairBatch) {
+              SIMDEX_RETURN_IF_ERROR(flush(pairs.data(), pairs.size()));
+              pairs.clear();
+            }
+          }
+        }
+      }
+      i = j;
+    }
+  }
+  return pairs.empty() ? Status::OK() : flush(pairs.data(), pairs.size());
+}
+
+}  // namespace minhash
+
+namespace {
 
 Status CheckJoinInput(std::span<const uint64_t> keys, int bands, std::span<const uint8_t> banded) {
   if (bands < 1) return Status::InvalidArgument("band join: bands must be at least 1");
@@ -49,36 +142,18 @@ Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const 
   const size_t m = items.size();
   stats->banded = m;
   if (m < 2) return Status::OK();
-  const int item_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
-  // Sorted on fewer bits than the key has: equal leading bits of different
-  // keys (about m^2 / 2^(key_bits + 1) pairs per band) are told apart below.
-  const int key_bits = std::min(64 - item_bits, static_cast<int>(std::bit_width(m)) + 16);
-  const uint64_t item_mask = (uint64_t{1} << item_bits) - 1;
-  const uint64_t group_mask = ~uint64_t{0} << (64 - key_bits);
-  std::vector<uint64_t> records(m), scratch(m);
-  for (int band = 0; band < bands; ++band) {
-    const uint64_t* column = keys.data() + static_cast<size_t>(band) * n;
-    auto make = [&](size_t i) { return (column[items[i]] & ~item_mask) | items[i]; };
-    dedup::MakeAndSortByLeadingBits(make, records.data(), scratch.data(), m, key_bits, threads);
-    for (size_t i = 0; i < m;) {
-      size_t j = i + 1;
-      while (j < m && (records[j] & group_mask) == (records[i] & group_mask)) ++j;
-      if (j - i >= 2) ++stats->groups;
-      for (size_t x = i; x < j; ++x) {
-        const size_t a = records[x] & item_mask;
-        for (size_t y = x + 1; y < j; ++y) {
-          const size_t b = records[y] & item_mask;
-          ++stats->comparisons;
-          if (column[a] == column[b] && FirstSharedBand(keys.data(), n, a, b, band)) {
-            out->push_back((uint64_t{a} << 32) | b);
-          }
-        }
-      }
-      i = j;
-    }
-  }
-  scratch.resize(out->size());
+  std::vector<const uint64_t*> columns(static_cast<size_t>(bands));
+  for (int j = 0; j < bands; ++j) columns[j] = keys.data() + static_cast<size_t>(j) * n;
+  const minhash::JoinShape shape = minhash::ShapeOf(n, m, std::numeric_limits<size_t>::max());
+  SIMDEX_RETURN_IF_ERROR(minhash::JoinInMemory(columns.data(), bands, items, shape, threads,
+                                               [out](const uint64_t* pairs, size_t count) {
+                                                 out->insert(out->end(), pairs, pairs + count);
+                                                 return Status::OK();
+                                               },
+                                               stats));
+  std::vector<uint64_t> scratch(out->size());
   dedup::SortByLeadingBits(out->data(), scratch.data(), out->size(), 64, threads);
+  out->erase(std::unique(out->begin(), out->end()), out->end());
   stats->pairs = out->size();
   return Status::OK();
 }

@@ -1,9 +1,12 @@
 // `simdex dedup --method minhash` end to end: an edited copy that SimHash
 // at k = 3 misses, identical and empty documents, the pairs with their
-// estimates and confirmations, the same output on any number of threads,
-// and every bad argument refused with one line and exit code 2.
+// estimates and confirmations, the same output on any number of threads
+// and under a --memory that spills, and every bad argument refused with one line and exit code 2.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -158,6 +161,46 @@ TEST_F(MinHashDedupCli, SameOutputOnOneAndThreeThreads) {
   EXPECT_NE(one.out.find("\"duplicate\":true"), std::string::npos);
 }
 
+// 6,000 documents under --memory 512K: the band keys, the signatures, the
+// join's keys and its sorts all spill, and every output is the same bytes
+// as with the default bound, with nothing left in --tmpdir.
+TEST_F(MinHashDedupCli, TinyMemorySpillsAndWritesTheSameOutputs) {
+  std::mt19937_64 rng(21);
+  std::vector<std::vector<std::string>> originals;
+  std::string batch;
+  for (uint64_t id = 1; id <= 6000; ++id) {
+    std::vector<std::string> words;
+    if (!originals.empty() && rng() % 5 < 2) {
+      words = originals[rng() % originals.size()];
+      for (uint64_t e = rng() % 4; e > 0; --e) words[rng() % words.size()] = "edit" + std::to_string(rng() % 50);
+    } else {
+      for (uint64_t w = 20 + rng() % 60; w > 0; --w) words.push_back("w" + std::to_string(rng() % 3000));
+      originals.push_back(words);
+    }
+    std::string text;
+    for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
+    batch += Json(id, id % 500 == 0 ? "" : text);
+  }
+  WriteFile(batch_, batch);
+  const std::string spill = dir_.File("spill");
+  ASSERT_EQ(::mkdir(spill.c_str(), 0700), 0);
+  std::string outputs[2];
+  for (const int tiny : {0, 1}) {
+    const std::string tag = std::to_string(tiny);
+    std::vector<std::string> args = {"dedup", "--method", "minhash", "--tmpdir", spill, "-o", dir_.File("out" + tag),
+                                     "--pairs", dir_.File("pairs" + tag), "--clusters", dir_.File("clusters" + tag),
+                                     "--keep-list", dir_.File("keep" + tag), batch_};
+    if (tiny) args.insert(args.begin() + 1, {"--memory", "512K"});
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("spilled") != std::string::npos, tiny == 1) << r.err;
+    for (const char* name : {"out", "pairs", "clusters", "keep"}) outputs[tiny] += ReadFile(dir_.File(name + tag));
+    EXPECT_EQ(std::filesystem::directory_iterator(spill), std::filesystem::directory_iterator()) << "left in --tmpdir";
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+  EXPECT_NE(outputs[0].find("\"duplicate\":true"), std::string::npos);
+}
+
 TEST_F(MinHashDedupCli, BadArgumentsAreRefusedWithOneLine) {
   WriteFile(batch_, Json(1, "a text"));
   WriteFile(dir_.File("fp.txt"), "1\t0123456789abcdef\n");
@@ -179,6 +222,7 @@ TEST_F(MinHashDedupCli, BadArgumentsAreRefusedWithOneLine) {
       {{"--method", "minhash", "--signature-bits", "3"}, "--signature-bits 3 is not 1, 2, 4, 8, 16 or 32"},
       {{"--method", "minhash", "--estimate-filter", "most"}, "--estimate-filter 'most' is not a J in [0, 1] or off"},
       {{"--method", "minhash", "--format", "fingerprints", "fp.txt"}, "--method minhash needs documents"},
+      {{"--method", "minhash", "--memory", "100K"}, "--memory 102400 is below the minimum of 524288 bytes"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"dedup", "-q"};

@@ -1,0 +1,153 @@
+// SpillableArray (engine/io/spillable_array.h).
+#include "engine/io/spillable_array.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+
+#include "engine/io/pending_file.h"
+
+namespace simdex::io {
+namespace {
+
+// The most a page fault maps: the faulting page and those around it that
+// are in the page cache (the kernel's fault_around_bytes, 64 KiB).
+constexpr size_t kFaultBytes = size_t{64} << 10;
+
+Status Errno(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " " + path + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+SpillableArray::SpillableArray(size_t record_bytes, size_t memory_bytes, std::string tmpdir)
+    : record_bytes_(record_bytes), memory_bytes_(memory_bytes), tmpdir_(std::move(tmpdir)) {
+  assert(record_bytes >= 1);
+  release_every_ = std::max<uint64_t>(1, memory_bytes / kFaultBytes);
+}
+
+SpillableArray::~SpillableArray() {
+  if (map_ != nullptr) ::munmap(const_cast<uint8_t*>(map_), map_bytes_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Status SpillableArray::Fail(Status s) {
+  if (status_.ok()) status_ = std::move(s);
+  return status_;
+}
+
+Status SpillableArray::Spill() {
+  if (!status_.ok() || spilled()) return status_;
+  assert(!finished_);
+  path_ = tmpdir_ + "/simdex-spill-XXXXXX";
+  const int fd = CreateUniqueFile(&path_);
+  if (fd < 0) return Fail(Errno("cannot create the temporary file", path_));
+  // Nameless from now on: nothing can be left behind.
+  if (::unlink(path_.c_str()) != 0) {
+    Status s = Errno("cannot unlink the temporary file", path_);
+    ::close(fd);
+    return Fail(std::move(s));
+  }
+  fd_ = fd;
+  return Flush();
+}
+
+Status SpillableArray::Flush() {
+  const uint8_t* p = memory_.data();
+  size_t left = memory_.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd_, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = ENOSPC;
+      return Fail(Errno("cannot write the temporary file", path_));
+    }
+    p += w;
+    left -= static_cast<size_t>(w);
+    bytes_spilled_ += static_cast<uint64_t>(w);
+  }
+  memory_.clear();
+  return Status::OK();
+}
+
+Status SpillableArray::Append(const void* records, size_t n) {
+  if (!status_.ok()) return status_;
+  assert(!finished_);
+  const size_t bytes = n * record_bytes_;
+  if (bytes == 0) return Status::OK();
+  if (memory_.capacity() == 0) {
+    // Reserved once: the budget is address space until records fill it,
+    // and growth never copies (or holds two copies of) the records.
+    memory_.reserve(std::max(record_bytes_, memory_bytes_ / record_bytes_ * record_bytes_));
+  }
+  if (!spilled() && memory_.size() + bytes > memory_bytes_) SIMDEX_RETURN_IF_ERROR(Spill());
+  if (spilled() && memory_.size() + bytes > memory_.capacity()) SIMDEX_RETURN_IF_ERROR(Flush());
+  const uint8_t* p = static_cast<const uint8_t*>(records);
+  if (spilled() && bytes > memory_.capacity()) {
+    memory_.assign(p, p + bytes);  // larger than the buffer: written at once
+    SIMDEX_RETURN_IF_ERROR(Flush());
+  } else {
+    memory_.insert(memory_.end(), p, p + bytes);
+  }
+  size_ += n;
+  return Status::OK();
+}
+
+Status SpillableArray::Finish() {
+  if (!status_.ok()) return status_;
+  finished_ = true;
+  if (spilled()) {
+    SIMDEX_RETURN_IF_ERROR(Flush());
+    std::vector<uint8_t>().swap(memory_);
+  }
+  return Status::OK();
+}
+
+Status SpillableArray::Read(uint64_t first, size_t n, void* out) const {
+  if (!status_.ok()) return status_;
+  assert(finished_ && first + n <= size_);
+  const size_t bytes = n * record_bytes_;
+  if (!spilled()) {
+    if (bytes > 0) std::memcpy(out, memory_.data() + first * record_bytes_, bytes);
+    return Status::OK();
+  }
+  uint8_t* p = static_cast<uint8_t*>(out);
+  uint64_t offset = first * record_bytes_;
+  for (size_t left = bytes; left > 0;) {
+    const ssize_t r = ::pread(fd_, p, left, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      if (r == 0) return Status::IOError("temporary file " + path_ + " is shorter than what was written to it");
+      return Errno("cannot read the temporary file", path_);
+    }
+    p += r;
+    offset += static_cast<uint64_t>(r);
+    left -= static_cast<size_t>(r);
+  }
+  return Status::OK();
+}
+
+const uint8_t* SpillableArray::At(uint64_t i, Status* status) {
+  assert(finished_ && i < size_);
+  if (!spilled()) return memory_.data() + i * record_bytes_;
+  if (map_ == nullptr) {
+    map_bytes_ = static_cast<size_t>(size_ * record_bytes_);
+    void* p = ::mmap(nullptr, map_bytes_, PROT_READ, MAP_SHARED, fd_, 0);
+    if (p == MAP_FAILED) {
+      *status = Fail(Errno("cannot map the temporary file", path_));
+      return nullptr;
+    }
+    map_ = static_cast<const uint8_t*>(p);
+  }
+  if (++touches_ >= release_every_) {
+    ::madvise(const_cast<uint8_t*>(map_), map_bytes_, MADV_DONTNEED);
+    touches_ = 0;
+  }
+  return map_ + i * record_bytes_;
+}
+
+}  // namespace simdex::io
