@@ -29,6 +29,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
 #include "simdex/profile.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
@@ -88,8 +89,7 @@ struct DedupArgs {
 
 // The options only one method takes (docs/minhash.md); the text options
 // configure SimHash's features, MinHash uses the Jaccard truth's shingles.
-constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short-length", "--against",
-                                        "--against-strategy", "--tokenizer", "--ngram", "--no-normalize",
+constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short-length", "--against-strategy", "--tokenizer", "--ngram", "--no-normalize",
                                         "--no-clean-text", "--no-cap-numbers", "--stop-words", "--no-stop-words",
                                         "--weighting", "--idf", "--compat"};
 constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits",
@@ -223,7 +223,8 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
 int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!args.simhash_only.empty()) {
     return ReportError(kCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
-                                 "--num-perm, --bands/--rows, --signature-bits and --estimate-filter", kExitUsage);
+                                 "--num-perm, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
+                                 "MinHash-LSH index)", kExitUsage);
   }
   MinHashDedupArgs& m = args.minhash;
   m.seed = args.seed_given ? args.text.seed : 1;
@@ -245,6 +246,22 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   }
   m.memory_bytes = options.memory_bytes;
   m.tmpdir = SpillDirectory(args.tmpdir);
+  // --against: MinHash-LSH indexes whose signatures the batch's are.
+  std::vector<std::unique_ptr<LshIndexReader>> indexes;
+  MinHashOptions signing;
+  signing.num_perm = m.num_perm;
+  signing.seed = m.seed;
+  for (const std::string& path : args.against) {
+    indexes.emplace_back();
+    int exit_code = 0;
+    if (!OpenIndexOrReport(kCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    if (indexes.back()->profile() != MinHashProfile(signing)) {
+      return ReportError(kCommand, path + " holds signatures of '" + indexes.back()->profile() +
+                                       "'; this batch is signed as '" + MinHashProfile(signing) +
+                                       "' (--num-perm, --seed)", kExitUsage);
+    }
+    m.against.push_back(indexes.back().get());
+  }
   Progress progress(kCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;
@@ -255,7 +272,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
-  if (s.ok()) s = WriteDedupResults(args.output, {}, outcomes, batch, {});
+  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
   if (s.ok() && !args.pairs.empty()) s = WriteDedupPairs(args.pairs, nullptr, &accepted, batch);
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
@@ -435,7 +452,7 @@ int RunDedup(DedupArgs args) {
     s = RunSecondStage(second, args.input, k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
   }
   progress.Done();
-  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, indexes);
+  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
   if (s.ok() && !args.pairs.empty()) {
     s = WriteDedupPairs(args.pairs, dedup.get(), second.active() ? &accepted : nullptr, batch);
   }

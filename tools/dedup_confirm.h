@@ -50,6 +50,10 @@ struct DedupOutcomes {
   // --method minhash: each document's estimated J with its representative,
   // written instead of the distance; empty otherwise.
   std::vector<float> estimates;
+  // --method minhash --against: each document's estimate with the index
+  // document of its result's against_id (when against_index >= 0),
+  // written instead of the against distance; empty otherwise.
+  std::vector<float> against_estimates;
   uint64_t size() const { return dedup != nullptr ? dedup->size() : replaced.size(); }
   DedupResult Result(uint64_t o) const { return replaced.empty() ? dedup->Result(o) : replaced[o]; }
 };

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <mutex>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -34,6 +35,7 @@ struct Signed {
   std::unique_ptr<io::SpillableArray> packed;  // bytes per document
   std::vector<uint64_t> digests;               // of keys and signature; 0 for empty documents
   std::vector<uint8_t> has_shingles;
+  std::vector<DocumentBatch::IndexMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
   Status status;               // the first error of Packed()
   // Document o's packed signature (valid while `packed` lives), or a
@@ -60,23 +62,48 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   out->packed = std::make_unique<io::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
+  LshQueryOptions query;
+  query.min_estimate = args.estimate_filter ? args.estimate_threshold : 0;
+  const std::vector<const LshIndexReader*>& against = args.against;
+  // A worker's first query error; the sink returns it.
+  auto query_error = std::make_shared<Status>();
+  auto error_mutex = std::make_shared<std::mutex>();
   const WorkerFactory make_worker = [&]() -> WorkerWork {
     std::shared_ptr<MinHasher> hasher = prototype->Clone();
-    return [hasher, bands, nb, sb, bits](DocumentBatch* b) {
+    return [hasher, bands, nb, sb, bits, query, &against, query_error, error_mutex](DocumentBatch* b) {
       std::vector<uint32_t> sig(static_cast<size_t>(hasher->num_perm()));
+      std::vector<LshMatch> found;
       b->band_keys.resize(b->size * nb);
       b->packed_signatures.resize(b->size * sb);
       b->has_shingles.resize(b->size);
+      b->index_matches.assign(against.empty() ? 0 : b->size, DocumentBatch::IndexMatch());
       for (size_t i = 0; i < b->size; ++i) {
         b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data()) != ShingleKind::kNone;
         BandKeys(sig.data(), bands, b->band_keys.data() + i * nb);
         PackSignature(sig.data(), hasher->num_perm(), bits, b->packed_signatures.data() + i * sb);
+        for (size_t x = 0; x < against.size() && b->has_shingles[i]; ++x) {
+          Status s = against[x]->Query(sig.data(), query, &found);
+          if (!s.ok()) {
+            std::lock_guard<std::mutex> lock(*error_mutex);
+            if (query_error->ok()) *query_error = s;
+            break;
+          }
+          DocumentBatch::IndexMatch& best = b->index_matches[i];
+          for (const LshMatch& m : found) {  // in id order: the first of the highest
+            if (best.index < 0 || m.estimate > best.estimate) best = {static_cast<int>(x), m.id, m.estimate};
+          }
+        }
       }
     };
   };
   DocumentInputs inputs(input);
   auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
   auto sink = [&](const DocumentBatch& b) -> Status {
+    {
+      std::lock_guard<std::mutex> lock(*error_mutex);
+      SIMDEX_RETURN_IF_ERROR(*query_error);
+    }
+    if (!against.empty()) out->index_matches.insert(out->index_matches.end(), b.index_matches.begin(), b.index_matches.begin() + b.size);
     SIMDEX_RETURN_IF_ERROR(out->keys->Append(b.band_keys.data(), b.size));
     SIMDEX_RETURN_IF_ERROR(out->packed->Append(b.packed_signatures.data(), b.size));
     for (size_t i = 0; i < b.size; ++i) {
@@ -99,6 +126,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   };
   auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
   SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, tick));
+  SIMDEX_RETURN_IF_ERROR(*query_error);  // of the last batches
   batch->skipped = inputs.skipped();
   std::vector<std::string> names;
   for (const std::string& p : input.inputs) names.push_back(io::DisplayName(p));
@@ -290,6 +318,15 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                 : static_cast<float>(r.representative == o ? 1.0
                                                            : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
                                                                                    args.num_perm, args.signature_bits));
+    if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
+      const DocumentBatch::IndexMatch& m = s.index_matches[o];
+      if (outcomes->against_estimates.empty()) outcomes->against_estimates.assign(n, 0);
+      r.duplicate = true;
+      r.against_index = m.index;
+      r.against_id = m.id;
+      outcomes->against_estimates[o] = static_cast<float>(m.estimate);
+      ++stats->against_duplicates;
+    }
   }
   stats->bytes_spilled += s.packed->bytes_spilled();
   return s.status;
@@ -324,6 +361,11 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
                Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
                Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter,
                s.bytes_spilled == 0 ? "" : ("; " + Count(s.bytes_spilled, "byte") + " spilled").c_str());
+  if (!args.against.empty()) {
+    std::fprintf(stderr, "simdex dedup: against %s: %s with a match\n",
+                 Count(args.against.size(), "MinHash-LSH index", "MinHash-LSH indexes").c_str(),
+                 Count(s.against_duplicates, "document").c_str());
+  }
   if (!confirm.empty()) {
     std::fprintf(stderr,
                  "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "

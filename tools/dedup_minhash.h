@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 #include "simdex/status.h"
@@ -41,6 +42,12 @@ struct MinHashDedupArgs {
   // tmpdir. At least kMinHashMinMemoryBytes.
   size_t memory_bytes = size_t{1} << 30;
   std::string tmpdir = "/tmp";
+  // --against: MinHash-LSH indexes whose signatures are made as the
+  // batch's (the callers check their profiles). Each document is queried
+  // in every one on the signing threads; its best match (highest estimate,
+  // at least the estimate filter, or any band candidate with the filter
+  // off; the first index among equals) makes it a duplicate.
+  std::vector<const LshIndexReader*> against;
 };
 
 // The smallest --memory of --method minhash: twice the join's minimum.
@@ -58,6 +65,7 @@ struct MinHashDedupStats {
   uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
   uint64_t clusters = 0;
   uint64_t clustered_documents = 0;
+  uint64_t against_duplicates = 0;  // documents with a match in an --against index
   uint64_t bytes_spilled = 0;       // keys, signatures, sort runs written to tmpdir
   LshBands bands;
   double seconds_join = 0;    // the band self-join
@@ -65,7 +73,9 @@ struct MinHashDedupStats {
   SecondStageStats confirm;   // with --confirm
 };
 
-// Reads, signs (on `threads` workers) and de-duplicates the documents.
+// Reads, signs (on `threads` workers) and de-duplicates the documents
+// (and queries args.against; outcomes->against_estimates then holds each
+// document's estimate with its index match).
 // batch gets their ids, places and empty ones; outcomes one result per
 // document (replaced, and estimates: each document's estimated J with its
 // representative); accepted the document pairs (a < b, by a then b) with

@@ -57,7 +57,7 @@ void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, std::string* out) {
 }  // namespace
 
 Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
-                         const DedupBatch& batch, const std::vector<std::unique_ptr<IndexReader>>& indexes) {
+                         const DedupBatch& batch, const AppendIndexId& append_id) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
@@ -73,11 +73,11 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
     if (r.against_index >= 0) {
       out.append(",\"against\":{\"index\":");
       AppendJsonString(&out, against[static_cast<size_t>(r.against_index)]);
-      const IndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
       out.append(",\"id\":");
-      if (index.has_string_ids()) AppendJsonString(&out, index.IdString(r.against_id));
-      else out.append(std::to_string(r.against_id));
-      out.append(",\"distance\":").append(std::to_string(r.against_distance)).push_back('}');
+      append_id(r.against_index, r.against_id, &out);
+      if (dedup.against_estimates.empty()) out.append(",\"distance\":").append(std::to_string(r.against_distance));
+      else AppendScore("estimate", dedup.against_estimates[o], &out);
+      out.push_back('}');
     }
     if (r.empty) {
       out.append(",\"empty\":");

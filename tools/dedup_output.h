@@ -6,6 +6,7 @@
 #define SIMDEX_TOOLS_DEDUP_OUTPUT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 
 #include "simdex/dedup.h"
 #include "simdex/index.h"
+#include "tools/json_text.h"
 #include "simdex/status.h"
 #include "tools/dedup_confirm.h"
 #include "tools/document_ids.h"
@@ -33,8 +35,20 @@ struct DedupBatch {
 // One line per document, in input order: its id, cluster, whether it is a
 // duplicate, its distance, its match in the stored index `against[i]`
 // (indexes[i]) and why it has no fingerprint.
+// The id of entry or document `id` of index `index` (numbered as --against
+// gives them) as JSON: its number, or its string for string ids.
+using AppendIndexId = std::function<void(int index, uint64_t id, std::string* out)>;
 Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
-                         const DedupBatch& batch, const std::vector<std::unique_ptr<IndexReader>>& indexes);
+                         const DedupBatch& batch, const AppendIndexId& append_id);
+// The AppendIndexId of SimHash or MinHash-LSH indexes.
+template <class Reader>
+AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
+  return [&indexes](int index, uint64_t id, std::string* out) {
+    const Reader& reader = *indexes[static_cast<size_t>(index)];
+    if (reader.has_string_ids()) AppendJsonString(out, reader.IdString(id));
+    else out->append(std::to_string(id));
+  };
+}
 
 // The pairs: the de-duplicator's (accepted null), or the second stage's
 // accepted ones with their similarity.

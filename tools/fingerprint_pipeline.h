@@ -40,6 +40,13 @@ struct DocumentBatch {
   // MinHash index work (tools/minhash_index_cli.h): each document's whole
   // signature, num_perm values per document.
   std::vector<uint32_t> signatures;
+  // `dedup --method minhash --against`: each document's best index match.
+  struct IndexMatch {
+    int index = -1;  // none
+    uint64_t id = 0;
+    double estimate = 0;
+  };
+  std::vector<IndexMatch> index_matches;
 };
 
 // Fills batch->docs[0, batch->size) (reusing the Document objects present,

@@ -146,6 +146,39 @@ TEST_F(LshIndexCli, MergeWritesTheFileAFreshBuildWrites) {
   EXPECT_EQ(RunSimdex(dir_, {"verify", index_}).out, "ok: 5 documents, 16 band tables\n");
 }
 
+TEST_F(LshIndexCli, DedupAgainstAnLshIndexMarksTheBatchDocumentsItHolds) {
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_}).exit_code, 0);
+  const std::string batch = dir_.File("batch.jsonl");
+  WriteFile(batch, Json("10", kEdited) + Json("11", "words that no stored document has, none of them at all") +
+                       Json("12", kEdited) + Json("13", ""));
+  for (const char* threads : {"1", "2"}) {
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "minhash", "--threads", threads, "--against", index_,
+                                         "-o", "-", batch});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 4u) << r.out;
+    // The edited copy's best stored match is its identical twin, id 3 (estimate 1), not the original.
+    EXPECT_EQ(lines[0], "{\"id\":10,\"cluster\":10,\"duplicate\":true,\"estimate\":1,\"against\":{\"index\":\"" +
+                            index_ + "\",\"id\":3,\"estimate\":1}}");
+    EXPECT_EQ(lines[1], "{\"id\":11,\"cluster\":11,\"duplicate\":false,\"estimate\":1}");
+    EXPECT_EQ(lines[2], "{\"id\":12,\"cluster\":10,\"duplicate\":true,\"estimate\":1,\"against\":{\"index\":\"" +
+                            index_ + "\",\"id\":3,\"estimate\":1}}");
+    EXPECT_EQ(lines[3], "{\"id\":13,\"cluster\":13,\"duplicate\":false,\"estimate\":0,\"empty\":\"no-text\"}");
+    EXPECT_NE(r.err.find("against 1 MinHash-LSH index: 2 documents with a match"), std::string::npos) << r.err;
+  }
+  // Signatures made otherwise than the index's are refused, naming both.
+  for (const std::vector<std::string>& other : {std::vector<std::string>{"--num-perm", "64"},
+                                                std::vector<std::string>{"--seed", "7"}}) {
+    std::vector<std::string> args = {"dedup", "--method", "minhash", "--against", index_, "-o", dir_.File("o.jsonl"), batch};
+    args.insert(args.begin() + 3, other.begin(), other.end());
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find("perm:128 seed:1'; this batch is signed as '"), std::string::npos) << r.err;
+    EXPECT_FALSE(FileExists(dir_.File("o.jsonl")));
+  }
+}
+
 TEST_F(LshIndexCli, ABadRecordFailsTheBuildAndLeavesNoFile) {
   WriteFile(docs_, Json("1", kOriginal) + "{not json\n");
   const RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_});
