@@ -319,12 +319,12 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                                            : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
                                                                                    args.num_perm, args.signature_bits));
     if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
-      const DocumentBatch::IndexMatch& m = s.index_matches[o];
+      const DocumentBatch::IndexMatch& match = s.index_matches[o];
       if (outcomes->against_estimates.empty()) outcomes->against_estimates.assign(n, 0);
       r.duplicate = true;
-      r.against_index = m.index;
-      r.against_id = m.id;
-      outcomes->against_estimates[o] = static_cast<float>(m.estimate);
+      r.against_index = match.index;
+      r.against_id = match.id;
+      outcomes->against_estimates[o] = static_cast<float>(match.estimate);
       ++stats->against_duplicates;
     }
   }

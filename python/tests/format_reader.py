@@ -302,3 +302,88 @@ def read_index(data):
         "block_size": block_size, "restarts": restarts, "widths": widths, "k": k, "tables": tables,
         "blocks": blocks, "codecs": codecs, "profile": profile,
     }
+
+
+def read_lsh_index(data):
+    """Decodes a MinHash-LSH index file's bytes (docs/format.md, "MinHash-LSH indexes"), checking
+    every checksum and the structural rules it meets. Returns a dict: the metadata fields, and
+    documents, one per ordinal: (id, b-bit signature bytes, the kept band keys per band or None
+    for a document in no band table)."""
+    data = bytes(data)
+    _check(len(data) >= HEADER_LENGTH + FOOTER_LENGTH, "file too short")
+    magic, version, header_length = struct.unpack_from("<8sII", data, 0)
+    _check(magic == b"SIMDEXIX" and header_length == HEADER_LENGTH and version == 5, "bad header")
+    _check(data[16] == 1, "not a MinHash-LSH index (kind %d)" % data[16])
+    _check(data[17:56] == bytes(39), "reserved header bytes are not zero")
+    _check(struct.unpack_from("<Q", data, 56)[0] == xxh3(data[:56]), "header checksum mismatch")
+    footer = data[-FOOTER_LENGTH:]
+    meta_offset, meta_length, meta_sum, file_size, footer_version, footer_length, footer_sum, footer_magic = \
+        struct.unpack("<QQQQIIQ8s", footer)
+    _check(footer_magic == b"SIMDEXFT" and footer_sum == xxh3(footer[:40]) and footer_version == 5, "bad footer")
+    _check(file_size == len(data), "footer file size is not the file's size")
+    meta = data[meta_offset:meta_offset + meta_length]
+    _check(xxh3(meta) == meta_sum, "metadata checksum mismatch")
+
+    f = _Fields(meta)
+    n, banded, block_size, restarts, num_perm, seed, bands, rows, bits, o, threshold = f.take("QQIBHQHHBBI")
+    _check(1 <= num_perm <= 1024 and bands >= 1 and rows >= 1 and bands * rows <= num_perm, "bands")
+    _check(bits in (1, 2, 4, 8, 16, 32) and banded <= n and threshold <= 1000000, "fields")
+    _check((n - 1).bit_length() <= o <= 63 if n else o <= 63, "ordinal bits")
+    mask = (1 << o) - 1
+    keys = [[None] * bands for _ in range(n)]
+    for t in range(bands):
+        data_offset, nblocks, head_offset, head_sum, _payload_bits, codec, params_length = f.take("QQQQQBI")
+        _check(codec in (0, 1) and params_length == (33, 2)[codec], "codec")
+        params = f.raw(params_length)
+        codes = None
+        if codec == 0:
+            nibbles = [x for byte in params for x in (byte >> 4, byte & 15)]
+            codes = _canonical_code(nibbles[:65])
+        heads_bytes = data[head_offset:head_offset + 8 * nblocks]
+        _check(xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
+        heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
+        values = []
+        for i in range(nblocks):
+            block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
+            if codec == 0:
+                decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
+            else:
+                decoded = _decode_ef_block(block, heads[i], block_size, (t << 32) | i)
+            _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
+            values += decoded
+        _check(len(values) == banded, "a band table does not hold every banded document")
+        for v in values:
+            d = v & mask
+            _check(d < n and keys[d][t] is None, "a value names no document or one twice")
+            keys[d][t] = v & ~mask
+    sig_offset, sig_length, sig_sum = f.take("QQQ")
+    sig_bytes = (num_perm * bits + 7) // 8
+    signatures = data[sig_offset:sig_offset + sig_length]
+    _check(sig_length == n * sig_bytes and xxh3(signatures) == sig_sum, "signature section")
+    id_offset, id_length, id_width, id_base, id_sum, map_offset, map_length, map_sum = f.take("QQBQQQQQ")
+    profile_length = f.take("I")
+    profile = f.raw(profile_length).decode("ascii")
+    _check(f.pos == len(meta), "metadata has bytes left over")
+    id_bytes = data[id_offset:id_offset + id_length]
+    _check(xxh3(id_bytes) == id_sum, "id section checksum mismatch")
+    ids = [id_base + x for x in _unpack(id_bytes, n, id_width)]
+    _check(ids == sorted(ids), "ids decrease")
+    if map_length:
+        raw = data[map_offset:map_offset + map_length]
+        _check(xxh3(raw) == map_sum, "id map checksum mismatch")
+        count, total, width = struct.unpack_from("<QQB", raw, 0)
+        offset_bytes = ((count + 1) * width + 7) // 8
+        packed = 8 * ((offset_bytes + 7) // 8)
+        offsets = _unpack(raw[24:24 + offset_bytes], count + 1, width)
+        strings = raw[24 + packed:]
+        names = [strings[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(count)]
+        ids = [names[i] for i in ids]
+    documents = []
+    for d in range(n):
+        in_bands = [k is not None for k in keys[d]]
+        _check(all(in_bands) or not any(in_bands), "a document in some band tables only")
+        documents.append((ids[d], signatures[d * sig_bytes:(d + 1) * sig_bytes], keys[d] if all(in_bands) else None))
+    return {
+        "documents": documents, "num_perm": num_perm, "seed": seed, "bands": bands, "rows": rows, "bits": bits,
+        "ordinal_bits": o, "threshold": threshold / 1e6, "profile": profile, "block_size": block_size,
+    }
