@@ -1,14 +1,17 @@
-// Decode-garbage fuzz target for the index reader: the input is taken as a
-// whole index file (an in-memory file), opened, and when Open() accepts it,
-// searched and verified. Any crash, out-of-bounds read (AddressSanitizer),
-// undefined behaviour, or error other than Corruption (or, from Open,
-// NotSupported for another format version) is a bug; so is a file that
-// Verify() accepts and a search then rejects.
+// Decode-garbage fuzz target for the index readers of both kinds: the input
+// is taken as a whole index file (an in-memory file) and opened by the
+// SimHash reader, or, when that refuses it as another kind of index
+// (InvalidArgument), by the MinHash-LSH reader; when Open() accepts it, it is
+// searched (queried) and verified. Any crash, out-of-bounds read
+// (AddressSanitizer), undefined behaviour, or error other than Corruption
+// (or, from Open, NotSupported for another format version or kind) is a
+// bug; so is a file that Verify() accepts and a search then rejects.
 //
 // Seed corpus: when a corpus directory named on the command line is empty,
 // LLVMFuzzerInitialize writes a few small valid indexes into it (several
-// schemes, both codecs, the smallest block size, 0 to 200 entries), so that mutations
-// start from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
+// schemes, both codecs, the smallest block size, 0 to 200 entries; and
+// MinHash-LSH indexes of both codecs and id kinds), so that mutations start
+// from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
 #include "tests/index/test_data.h"
 
 namespace {
@@ -60,6 +64,50 @@ void WriteSeeds(const std::string& dir) {
     }
     Check(BuildIndex(dir + "/" + name, options, seed.entries).ok());
   }
+  // MinHash-LSH indexes: 16 values, 4 bands x 4 rows, clusters of copies.
+  for (int v = 0; v < 3; ++v) {
+    simdex::LshBuildOptions options;
+    options.minhash.num_perm = 16;
+    options.bands = {4, 4};
+    options.block_size = 64;
+    options.codec = v == 1 ? "card" : "ef";
+    std::unique_ptr<simdex::LshIndexBuilder> builder;
+    const std::string name = dir + "/seed_lsh_" + std::to_string(v) + ".sdx";
+    Check(simdex::LshIndexBuilder::Create(name, options, &builder).ok());
+    std::vector<uint32_t> sig(16);
+    for (uint32_t d = 0; d < 40u * static_cast<uint32_t>(v); ++d) {
+      for (uint32_t i = 0; i < 16; ++i) sig[i] = (d / 3) * 2654435761u + i * (d % 3 == 2 && i % 5 == 0 ? 7 : 1);
+      Check((v == 2 ? builder->Add("doc" + std::to_string(d % 17), sig.data()) : builder->Add(d * 11, sig.data())).ok());
+    }
+    Check(builder->Finish().ok());
+  }
+}
+
+// The MinHash-LSH reader on the input, as the SimHash reader below.
+void FuzzLsh(const uint8_t* data, size_t size, const simdex::ReaderOptions& options) {
+  std::unique_ptr<simdex::LshIndexReader> reader;
+  Status s = simdex::LshIndexReader::Open(simdex::NewMemoryFile(std::string(reinterpret_cast<const char*>(data), size)),
+                                          options, &reader);
+  Check(OpenedOrRefused(s));
+  if (!s.ok()) return;
+  Status vs = reader->Verify();
+  Check(OkOrCorruption(vs));
+  const bool valid = vs.ok();
+  // Queries: signatures made of the input's own bytes (which include
+  // stored values once the input is a real file), and the empty one.
+  const size_t num_perm = static_cast<size_t>(reader->minhash_options().num_perm);
+  std::vector<uint32_t> sig(num_perm, simdex::kEmptyMinimum);
+  std::vector<simdex::LshMatch> out;
+  for (int q = 0; q < 4; ++q) {
+    for (size_t i = 0; i < num_perm && size >= 4; ++i) {
+      std::memcpy(&sig[i], data + ((i * 131 + static_cast<size_t>(q) * 977) % (size - 3)), 4);
+    }
+    simdex::LshQueryOptions qo;
+    qo.min_estimate = q % 2 == 0 ? -1 : 0;
+    Status qs = reader->Query(sig.data(), qo, &out);
+    Check(valid ? qs.ok() : OkOrCorruption(qs));
+  }
+  (void)reader->Info();
 }
 
 }  // namespace
@@ -85,6 +133,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::unique_ptr<IndexReader> reader;
   Status s = IndexReader::Open(simdex::NewMemoryFile(std::string(reinterpret_cast<const char*>(data), size)),
                                options, &reader);
+  if (s.IsInvalidArgument()) {  // another kind of index
+    FuzzLsh(data, size, options);
+    return 0;
+  }
   Check(OpenedOrRefused(s));
   if (!s.ok()) return 0;
 
