@@ -68,6 +68,37 @@ void LshDocuments::AddStored(uint64_t id, const uint64_t* keys, const uint8_t* p
   ids_.push_back(id);
 }
 
+void LshDocuments::ApplyOrder(const std::vector<uint64_t>& order) {
+  // Position o takes document order[o]: each cycle of the permutation is
+  // walked once, moving each document's row to its place (one random
+  // access per document, instead of one per document and band table when
+  // the tables are filled).
+  const size_t n = ids_.size(), nb = static_cast<size_t>(options_.bands.bands), sb = signature_bytes_;
+  std::vector<bool> placed(n, false);
+  std::vector<uint64_t> keys(nb);
+  std::string sig(sb, '\0');
+  for (size_t start = 0; start < n; ++start) {
+    if (placed[start] || order[start] == start) continue;
+    const uint64_t id = ids_[start];
+    const uint8_t banded = banded_[start];
+    std::copy_n(keys_.begin() + start * nb, nb, keys.begin());
+    sig.assign(signatures_, start * sb, sb);
+    size_t at = start;
+    for (size_t from = order[at]; from != start; at = from, from = order[at]) {
+      ids_[at] = ids_[from];
+      banded_[at] = banded_[from];
+      std::copy_n(keys_.begin() + from * nb, nb, keys_.begin() + at * nb);
+      signatures_.replace(at * sb, sb, signatures_, from * sb, sb);
+      placed[at] = true;
+    }
+    ids_[at] = id;
+    banded_[at] = banded;
+    std::copy_n(keys.begin(), nb, keys_.begin() + at * nb);
+    signatures_.replace(at * sb, sb, sig);
+    placed[at] = true;
+  }
+}
+
 Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes) {
   const uint64_t n = ids_.size();
   const LshBuildOptions& options = options_;
@@ -109,6 +140,8 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
     }
     return banded[a] < banded[b];
   });
+  ApplyOrder(order);
+  order = {};
 
   std::unique_ptr<index::OutputFile> out;
   SIMDEX_RETURN_IF_ERROR(index::OutputFile::Create(path, &out));
@@ -124,7 +157,7 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
   for (int t = 0; t < nbands; ++t) {
     values.clear();
     for (uint64_t o = 0; o < n; ++o) {
-      const uint64_t d = order[o];
+      const uint64_t d = o;
       if (banded[d]) values.push_back((keys[d * nbands + t] & ~ordinal_mask) | o);
     }
     index::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
@@ -141,19 +174,19 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
   {
     std::string all;
     all.reserve(m.signatures_length);
-    for (uint64_t o = 0; o < n; ++o) all.append(sig(order[o]), signature_bytes);
+    all.append(signatures_);
     m.signatures_checksum = format::SectionChecksum(all.data(), all.size());
     SIMDEX_RETURN_IF_ERROR(out->Append(all));
   }
 
   std::string packed;
   if (n > 0) {
-    m.id_base = options.string_ids ? 0 : ids[order[0]];
-    m.id_width = static_cast<uint8_t>(format::BitWidth(ids[order[n - 1]] - m.id_base));
+    m.id_base = options.string_ids ? 0 : ids[0];
+    m.id_width = static_cast<uint8_t>(format::BitWidth(ids[n - 1] - m.id_base));
   }
   {
     format::PackedIntsWriter writer(&packed, m.id_width);
-    for (uint64_t o = 0; o < n; ++o) writer.Add(ids[order[o]] - m.id_base);
+    for (uint64_t o = 0; o < n; ++o) writer.Add(ids[o] - m.id_base);
     writer.Finish();
   }
   std::string id_map_bytes;

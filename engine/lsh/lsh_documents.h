@@ -52,6 +52,9 @@ class LshDocuments {
   Status Write(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes);
 
  private:
+  // Puts the documents in place: position o takes document order[o].
+  void ApplyOrder(const std::vector<uint64_t>& order);
+
   LshBuildOptions options_;
   size_t signature_bytes_ = 0;
   std::vector<uint64_t> ids_;   // numbers, or provisional string numbers
