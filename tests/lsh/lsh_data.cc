@@ -5,7 +5,6 @@
 #include <cstring>
 #include <random>
 #include <set>
-#include <tuple>
 
 namespace simdex::testing {
 
@@ -46,46 +45,45 @@ Status BuildLshIndex(const std::string& path, const LshBuildOptions& options, co
   return builder->Finish();
 }
 
-std::vector<LshMatch> BruteForceLshQuery(const std::vector<LshDocument>& docs, const LshBuildOptions& options,
-                                         const uint32_t* query, double min_estimate, bool string_ids) {
-  LshBands bands = options.bands;
-  const int num_perm = options.minhash.num_perm;
-  if (bands.bands == 0) bands = DefaultLshBands(options.threshold, num_perm);
+BruteForceLsh::BruteForceLsh(const std::vector<LshDocument>& docs, const LshBuildOptions& options, bool string_ids)
+    : bands_(options.bands), num_perm_(options.minhash.num_perm), bits_(options.signature_bits) {
+  if (bands_.bands == 0) bands_ = DefaultLshBands(options.threshold, num_perm_);
   const int ordinal_bits = docs.empty() ? 0 : std::bit_width(docs.size() - 1);
-  const uint64_t keep = ordinal_bits == 0 ? ~uint64_t{0} : ~(~uint64_t{0} >> (64 - ordinal_bits));
+  keep_ = ordinal_bits == 0 ? ~uint64_t{0} : ~(~uint64_t{0} >> (64 - ordinal_bits));
   std::vector<std::string> strings;
   for (const auto& d : docs) strings.push_back(d.string_id);
   std::sort(strings.begin(), strings.end());
   strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
-
-  const size_t bytes = PackedSignatureBytes(num_perm, options.signature_bits);
-  std::vector<uint8_t> packed_query(bytes);
-  PackSignature(query, num_perm, options.signature_bits, packed_query.data());
-  std::vector<uint64_t> query_keys(bands.bands), keys(bands.bands);
-  BandKeys(query, bands, query_keys.data());
-  using Row = std::tuple<uint64_t, std::vector<uint8_t>, std::vector<uint64_t>, double>;
-  std::vector<Row> rows;
-  if (!IsEmptySignature(query, num_perm)) {
-    for (const auto& d : docs) {
-      if (IsEmptySignature(d.signature.data(), num_perm)) continue;
-      BandKeys(d.signature.data(), bands, keys.data());
-      bool shared = false;
-      for (int j = 0; j < bands.bands; ++j) shared |= (keys[j] & keep) == (query_keys[j] & keep);
-      if (!shared) continue;
-      std::vector<uint8_t> packed(bytes);
-      PackSignature(d.signature.data(), num_perm, options.signature_bits, packed.data());
-      const double estimate = EstimateJaccardPacked(packed_query.data(), packed.data(), num_perm, options.signature_bits);
-      if (estimate < min_estimate) continue;
-      const uint64_t id = string_ids ? static_cast<uint64_t>(std::lower_bound(strings.begin(), strings.end(),
-                                                                              d.string_id) - strings.begin())
-                                     : d.id;
-      for (auto& k : keys) k &= keep;
-      rows.emplace_back(id, packed, keys, estimate);
-    }
+  for (const auto& d : docs) {
+    if (IsEmptySignature(d.signature.data(), num_perm_)) continue;
+    Row row;
+    row.id = string_ids ? static_cast<uint64_t>(std::lower_bound(strings.begin(), strings.end(), d.string_id) -
+                                                strings.begin())
+                        : d.id;
+    row.packed.resize(PackedSignatureBytes(num_perm_, bits_));
+    PackSignature(d.signature.data(), num_perm_, bits_, row.packed.data());
+    row.keys.resize(bands_.bands);
+    BandKeys(d.signature.data(), bands_, row.keys.data());
+    for (auto& k : row.keys) k &= keep_;
+    rows_.push_back(std::move(row));
   }
-  std::sort(rows.begin(), rows.end());
+  std::sort(rows_.begin(), rows_.end());
+}
+
+std::vector<LshMatch> BruteForceLsh::Query(const uint32_t* query, double min_estimate) const {
   std::vector<LshMatch> out;
-  for (const auto& r : rows) out.push_back({std::get<0>(r), std::get<3>(r)});
+  if (IsEmptySignature(query, num_perm_)) return out;
+  std::vector<uint8_t> packed(PackedSignatureBytes(num_perm_, bits_));
+  PackSignature(query, num_perm_, bits_, packed.data());
+  std::vector<uint64_t> keys(bands_.bands);
+  BandKeys(query, bands_, keys.data());
+  for (const Row& row : rows_) {
+    bool shared = false;
+    for (int j = 0; j < bands_.bands; ++j) shared |= row.keys[j] == (keys[j] & keep_);
+    if (!shared) continue;
+    const double estimate = EstimateJaccardPacked(packed.data(), row.packed.data(), num_perm_, bits_);
+    if (estimate >= min_estimate) out.push_back({row.id, estimate});
+  }
   return out;
 }
 

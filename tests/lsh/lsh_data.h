@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "simdex/lsh_index.h"
@@ -35,9 +36,28 @@ Status BuildLshIndex(const std::string& path, const LshBuildOptions& options, co
 // empty, and whose b-bit estimate is at least min_estimate; in the order
 // of (id, b-bit signature, kept band keys), as the file orders documents.
 // For string ids the match's id is the string's rank among the distinct
-// strings.
-std::vector<LshMatch> BruteForceLshQuery(const std::vector<LshDocument>& docs, const LshBuildOptions& options,
-                                         const uint32_t* query, double min_estimate, bool string_ids);
+// strings. Each document's kept keys and b-bit signature are computed once;
+// a query compares the query with every document.
+class BruteForceLsh {
+ public:
+  BruteForceLsh(const std::vector<LshDocument>& docs, const LshBuildOptions& options, bool string_ids);
+  std::vector<LshMatch> Query(const uint32_t* query, double min_estimate) const;
+
+ private:
+  struct Row {
+    uint64_t id;
+    std::vector<uint8_t> packed;
+    std::vector<uint64_t> keys;  // kept bits
+    bool operator<(const Row& o) const {
+      return std::tie(id, packed, keys) < std::tie(o.id, o.packed, o.keys);
+    }
+  };
+  LshBands bands_;
+  int num_perm_;
+  int bits_;
+  uint64_t keep_;
+  std::vector<Row> rows_;  // the banded documents, in the file's order
+};
 
 }  // namespace simdex::testing
 
