@@ -1,5 +1,6 @@
-// The C interface of include/simdex/simdex_c.h over ReloadingIndex: each
-// call works on the version serving when it starts (Current()). Every entry
+// The C interface of include/simdex/simdex_c.h over ReloadingIndex (SimHash
+// indexes: each call works on the version serving when it starts,
+// Current()) and LshIndexReader (MinHash-LSH indexes). Every entry
 // point runs its body inside Guard(), so no C++ exception reaches a C caller;
 // messages are malloc'ed so that any language's FFI can free them through
 // simdex_free_string.
@@ -18,11 +19,17 @@
 #include <vector>
 
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
+#include "simdex/minhash.h"
 #include "simdex/reloading_index.h"
 #include "simdex/status.h"
 
 struct simdex_index {
   std::unique_ptr<simdex::ReloadingIndex> index;
+};
+
+struct simdex_lsh_index {
+  std::unique_ptr<simdex::LshIndexReader> reader;
 };
 
 struct simdex_results {
@@ -86,6 +93,36 @@ simdex_match ToC(const simdex::Match& m) {
   return simdex_match{m.id, m.fingerprint, static_cast<int32_t>(m.distance), 0};
 }
 
+static_assert(sizeof(simdex_lsh_match) == 16, "simdex_lsh_match is documented as 16 bytes without padding");
+
+// `s`, with a pointer to the opener of the file's kind when the file is of
+// the other kind than `wanted`.
+Status PointToOpener(Status s, const char* path, simdex::IndexKind wanted) {
+  simdex::IndexKind kind;
+  if (!s.IsInvalidArgument() || !simdex::ReadIndexKind(path, &kind).ok() || kind == wanted) return s;
+  return Status::InvalidArgument(s.message() + (kind == simdex::IndexKind::kMinHashLsh
+                                                    ? " (simdex_lsh_index_open opens it)"
+                                                    : " (simdex_index_open opens it)"));
+}
+
+// simdex_index_id_string and simdex_lsh_index_id_string over a reader of
+// either kind (has_string_ids, IdStringCount, IdString).
+template <typename Reader>
+simdex_code IdStringOf(const Reader& reader, uint64_t id, const char** data, size_t* size, char** errmsg) {
+  if (!reader.has_string_ids()) return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
+  const uint64_t strings = reader.IdStringCount();
+  if (id >= strings) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
+                    " strings)",
+                errmsg);
+  }
+  const std::string_view s = reader.IdString(id);
+  *data = s.data();
+  *size = s.size();
+  return Succeed(errmsg);
+}
+
 }  // namespace
 
 extern "C" {
@@ -115,7 +152,7 @@ simdex_code simdex_index_open(const char* path, int verify_block_checksums, simd
     options.reader.verify_block_checksums = verify_block_checksums != 0;
     auto idx = std::make_unique<simdex_index>();
     Status s = simdex::ReloadingIndex::Open(path, options, &idx->index);
-    if (!s.ok()) return FromStatus(s, errmsg);
+    if (!s.ok()) return FromStatus(PointToOpener(s, path, simdex::IndexKind::kSimHash), errmsg);
     *out = idx.release();
     return Succeed(errmsg);
   });
@@ -226,21 +263,7 @@ simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const c
   if (idx == nullptr || data == nullptr || size == nullptr) {
     return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_id_string: idx, data and size must not be NULL", errmsg);
   }
-  const std::shared_ptr<const simdex::IndexReader> reader = idx->index->Current();
-  if (!reader->has_string_ids()) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
-  }
-  const uint64_t strings = reader->IdStringCount();
-  if (id >= strings) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
-                    " strings)",
-                errmsg);
-  }
-  const std::string_view s = reader->IdString(id);
-  *data = s.data();
-  *size = s.size();
-  return Succeed(errmsg);
+  return Guard(errmsg, [&] { return IdStringOf(*idx->index->Current(), id, data, size, errmsg); });
 }
 
 simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
@@ -252,6 +275,124 @@ simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size
   }
   return Guard(errmsg, [&] {
     return FromStatus(idx->index->Current()->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
+  });
+}
+
+simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg) {
+  if (kind != nullptr) *kind = -1;
+  if (path == nullptr || kind == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_kind: path and kind must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    simdex::IndexKind k;
+    Status s = simdex::ReadIndexKind(path, &k);
+    if (s.ok()) *kind = k == simdex::IndexKind::kMinHashLsh ? SIMDEX_KIND_MINHASH_LSH : SIMDEX_KIND_SIMHASH;
+    return FromStatus(s, errmsg);
+  });
+}
+
+simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
+                                  char** errmsg) {
+  if (out != nullptr) *out = nullptr;
+  if (path == nullptr || out == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_lsh_index_open: path and out must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    simdex::ReaderOptions options;
+    options.verify_block_checksums = verify_block_checksums != 0;
+    auto idx = std::make_unique<simdex_lsh_index>();
+    Status s = simdex::LshIndexReader::Open(path, options, &idx->reader);
+    if (!s.ok()) return FromStatus(PointToOpener(s, path, simdex::IndexKind::kMinHashLsh), errmsg);
+    *out = idx.release();
+    return Succeed(errmsg);
+  });
+}
+
+void simdex_lsh_index_close(simdex_lsh_index* idx) { delete idx; }
+
+simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
+                                   double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
+                                   char** errmsg) {
+  if (count != nullptr) *count = 0;
+  if (idx == nullptr || signature == nullptr || count == nullptr || (out == nullptr && capacity > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "simdex_lsh_index_query: idx, signature and count must not be NULL, nor out when capacity > 0",
+                errmsg);
+  }
+  const int index_perm = idx->reader->minhash_options().num_perm;
+  if (num_perm != static_cast<size_t>(index_perm)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "the signature has " + std::to_string(num_perm) + " values where the index's have " +
+                    std::to_string(index_perm),
+                errmsg);
+  }
+  if (!(min_estimate <= 1)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "min_estimate must be at most 1 (negative: the index's default)", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    simdex::LshQueryOptions options;
+    options.min_estimate = min_estimate < 0 ? -1 : min_estimate;
+    std::vector<simdex::LshMatch> matches;
+    Status s = idx->reader->Query(signature, options, &matches);
+    if (!s.ok()) return FromStatus(s, errmsg);
+    for (size_t i = 0; i < std::min(capacity, matches.size()); ++i) out[i] = {matches[i].id, matches[i].estimate};
+    *count = matches.size();
+    return Succeed(errmsg);
+  });
+}
+
+simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index_info* out) {
+  if (idx == nullptr || out == nullptr) return SIMDEX_INVALID_ARGUMENT;
+  return Guard(nullptr, [&] {
+    const simdex::LshIndexReader& r = *idx->reader;
+    const simdex::MinHashOptions& minhash = r.minhash_options();
+    const simdex::LshIndexInfo info = r.Info();
+    out->documents = info.documents;
+    out->banded_documents = info.banded;
+    out->seed = minhash.seed;
+    out->total_bytes = info.total_bytes;
+    out->threshold = r.threshold();
+    out->default_min_estimate = simdex::DefaultEstimateFilter(r.threshold(), minhash.num_perm);
+    out->num_perm = minhash.num_perm;
+    out->bands = r.bands().bands;
+    out->rows = r.bands().rows;
+    out->signature_bits = r.signature_bits();
+    return SIMDEX_OK;
+  });
+}
+
+char* simdex_lsh_index_profile(const simdex_lsh_index* idx) {
+  if (idx == nullptr) return nullptr;
+  try {
+    return CopyString(idx->reader->profile());
+  } catch (...) {  // std::bad_alloc: no exception crosses the C boundary
+    return nullptr;
+  }
+}
+
+int simdex_lsh_index_has_string_ids(const simdex_lsh_index* idx) {
+  return idx != nullptr && idx->reader->has_string_ids() ? 1 : 0;
+}
+
+simdex_code simdex_lsh_index_id_string(const simdex_lsh_index* idx, uint64_t id, const char** data, size_t* size,
+                                       char** errmsg) {
+  if (data != nullptr) *data = nullptr;
+  if (size != nullptr) *size = 0;
+  if (idx == nullptr || data == nullptr || size == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_lsh_index_id_string: idx, data and size must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] { return IdStringOf(*idx->reader, id, data, size, errmsg); });
+}
+
+simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* data, size_t size, uint64_t* id,
+                                     char** errmsg) {
+  if (id != nullptr) *id = 0;
+  if (idx == nullptr || id == nullptr || (data == nullptr && size > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                "simdex_lsh_index_find_id: idx and id must not be NULL, nor data when size > 0", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    return FromStatus(idx->reader->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
   });
 }
 

@@ -163,6 +163,14 @@ double LshIndexReader::threshold() const {
 const std::string& LshIndexReader::profile() const { return rep_->meta.profile; }
 bool LshIndexReader::has_string_ids() const { return rep_->has_id_map; }
 std::string_view LshIndexReader::IdString(uint64_t number) const { return rep_->id_map.Get(number); }
+uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+
+Status LshIndexReader::FindIdString(std::string_view id, uint64_t* number) const {
+  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->id_map_checked.Run([&] { return rep_->VerifyIdMap(); })));
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + std::string(id.substr(0, 80)) + "'");
+  return Status::OK();
+}
 
 LshIndexInfo LshIndexReader::Info() const {
   const format::LshMetadata& m = rep_->meta;
@@ -191,7 +199,7 @@ LshIndexInfo LshIndexReader::Info() const {
   info.id_bytes = m.ids_length;
   info.id_width = m.id_width;
   info.string_ids = rep_->has_id_map;
-  info.id_map_strings = rep_->has_id_map ? rep_->id_map.size() : 0;
+  info.id_map_strings = IdStringCount();
   info.id_map_bytes = m.id_map_length;
   info.format_version = rep_->format_version;
   info.profile = m.profile;

@@ -190,8 +190,13 @@ class LshIndexReader {
   LshIndexInfo Info() const;
 
   bool has_string_ids() const;
-  // REQUIRES: has_string_ids(); number < the id map's size.
+  // REQUIRES: has_string_ids(); number < IdStringCount().
   std::string_view IdString(uint64_t number) const;
+  // The strings in the id map (0 for numeric ids).
+  uint64_t IdStringCount() const;
+  // The number of a string id (an LshMatch id): InvalidArgument for an
+  // index of numeric ids, NotFound when no document has it.
+  Status FindIdString(std::string_view id, uint64_t* number) const;
 
   // The documents that share a band key with `signature` (num_perm values)
   // and whose estimate is at least the filter, in id order (an empty

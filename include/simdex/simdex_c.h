@@ -1,7 +1,9 @@
 /* The C interface to simdex indexes, for services written in Go, Rust, Java,
  * Python or C that search an index through FFI. It wraps IndexReader
  * (simdex/index.h): open a file, search it for fingerprints within Hamming
- * distance k (inclusive), read its statistics, close it.
+ * distance k (inclusive), read its statistics, close it; and LshIndexReader
+ * (simdex/lsh_index.h) for MinHash-LSH index files (simdex_lsh_index_*,
+ * below; simdex_index_kind tells which kind a file holds).
  *
  *   simdex_index* idx;
  *   char* err;
@@ -26,7 +28,8 @@
  *
  * Thread safety. An open simdex_index may be shared by any number of threads
  * that call simdex_index_search, simdex_index_search_batch and
- * simdex_index_stats on it concurrently. simdex_index_close must not run
+ * simdex_index_stats on it concurrently; an open simdex_lsh_index by threads
+ * that call its queries and accessors. simdex_index_close must not run
  * concurrently with any other call on the same handle, and the handle must
  * not be used after it. A simdex_results is immutable: its accessors may be
  * called from any thread until simdex_results_free. Processes that open the
@@ -197,6 +200,100 @@ simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const c
  * (data may be NULL only when size is 0). O(log K). */
 simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
                                  char** errmsg);
+
+/* MinHash-LSH indexes (docs/minhash.md, "Indexes"), written by `simdex
+ * build --method minhash`: band tables of the documents' MinHash signatures
+ * and their b-bit signatures. A query gives a signature of num_perm values
+ * made as the index's documents were (the index's profile, e.g. with
+ * simdex.MinHasher(num_perm=, seed=) in Python) and finds the documents that
+ * share a band key with it and whose estimate of the Jaccard similarity is
+ * at least a filter. */
+
+/* The kinds of index file simdex_index_kind reports. */
+enum { SIMDEX_KIND_SIMHASH = 0, SIMDEX_KIND_MINHASH_LSH = 1 };
+
+/* Reads the header and footer of the file at `path` and sets *kind to
+ * SIMDEX_KIND_SIMHASH (open it with simdex_index_open) or
+ * SIMDEX_KIND_MINHASH_LSH (simdex_lsh_index_open). Errors as
+ * simdex_index_open's for a missing, damaged or foreign file; *kind is then
+ * -1. Each open function refuses the other kind with
+ * SIMDEX_INVALID_ARGUMENT and a message naming both ("x.sdx: a MinHash-LSH
+ * index where a SimHash index is needed"). */
+simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg);
+
+/* An open, read-only MinHash-LSH index. Opaque. */
+typedef struct simdex_lsh_index simdex_lsh_index;
+
+/* A document found by a query. 16 bytes, no implicit padding. */
+typedef struct simdex_lsh_match {
+  uint64_t id;     /* the id, or for an index of string ids the string's number */
+  double estimate; /* the b-bit estimate of J with the query, in [0, 1] */
+} simdex_lsh_match;
+
+/* Opens a MinHash-LSH index file, checking it as simdex_index_open checks a
+ * SimHash one (verify_block_checksums likewise). On success stores a new
+ * handle in *out, to be released with simdex_lsh_index_close; on failure
+ * *out is NULL and the code is that of simdex_index_open, with
+ * SIMDEX_INVALID_ARGUMENT for a SimHash index. */
+simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
+                                  char** errmsg);
+
+/* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
+void simdex_lsh_index_close(simdex_lsh_index* idx);
+
+/* Finds the documents that share a band key with `signature` (num_perm
+ * values) and whose estimate is at least min_estimate (inclusive; a
+ * negative value means the index's default, two standard errors below its
+ * threshold: simdex_lsh_index_info.default_min_estimate; 0 keeps every
+ * candidate), in id order (for string ids, the number order: bytewise). The
+ * empty signature (0xffffffff everywhere: a text without shingles) finds
+ * nothing. Copies the first min(*count, capacity) matches to out[] and sets
+ * *count to the total number, which may exceed capacity. REQUIRES:
+ * num_perm equals the index's (else SIMDEX_INVALID_ARGUMENT); min_estimate
+ * <= 1 and not NaN; out may be NULL only when capacity is 0; signature and
+ * count are not NULL. A damaged block found by the query is
+ * SIMDEX_CORRUPTION naming table and block. On failure *count is 0. */
+simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
+                                   double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
+                                   char** errmsg);
+
+/* Size and shape of an open MinHash-LSH index. */
+typedef struct simdex_lsh_index_info {
+  uint64_t documents;          /* documents stored */
+  uint64_t banded_documents;   /* those with a signature that is not empty */
+  uint64_t seed;               /* the signature's seed */
+  uint64_t total_bytes;        /* size of the file */
+  double threshold;            /* the Jaccard similarity the bands are chosen for */
+  double default_min_estimate; /* the filter of a query with min_estimate < 0 */
+  int32_t num_perm;            /* values per signature */
+  int32_t bands;
+  int32_t rows;                /* values per band */
+  int32_t signature_bits;      /* bits kept of each value for the estimate */
+} simdex_lsh_index_info;
+
+/* Fills *out. Returns SIMDEX_INVALID_ARGUMENT when idx or out is NULL and
+ * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
+simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index_info* out);
+
+/* The signature profile the index records (how its documents were signed:
+ * docs/minhash.md): a malloc'ed, NUL-terminated copy to free with
+ * simdex_free_string; NULL when idx is NULL or memory runs out. */
+char* simdex_lsh_index_profile(const simdex_lsh_index* idx);
+
+/* String ids, as for SimHash indexes above: 1 when the index keeps string
+ * ids, 0 otherwise or when idx is NULL. */
+int simdex_lsh_index_has_string_ids(const simdex_lsh_index* idx);
+
+/* As simdex_index_id_string: the string of id number `id` (a
+ * simdex_lsh_match id), not NUL-terminated, valid until
+ * simdex_lsh_index_close. */
+simdex_code simdex_lsh_index_id_string(const simdex_lsh_index* idx, uint64_t id, const char** data, size_t* size,
+                                       char** errmsg);
+
+/* As simdex_index_find_id: the number of a string id, SIMDEX_NOT_FOUND when
+ * no document has it. */
+simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* data, size_t size, uint64_t* id,
+                                     char** errmsg);
 
 /* Frees a message returned through an errmsg argument. NULL is allowed. */
 void simdex_free_string(char* str);

@@ -15,6 +15,9 @@ The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 - ``MinHasher``: MinHash signatures of texts (np.uint32) over the Jaccard truth's
   shingles; ``band_keys``, ``pack_signature``, ``estimate_packed``,
   ``minhash_estimate``, ``optimal_lsh_bands`` (docs/minhash.md).
+- ``LshIndexBuilder`` / ``LshIndex``: MinHash-LSH index files (``simdex build --method
+  minhash``), queried by signatures or texts (``lims, ids, estimates``); ``merge_lsh``
+  grows one. ``open_index`` (and ``Index.open``) opens either kind (``index_kind``).
 
 Errors raise ValueError (bad arguments), OSError (files), or a ``simdex.Error``
 subclass (``CorruptionError``, ``NotFoundError``, ``NotSupportedError``) carrying
@@ -38,15 +41,19 @@ from ._simdex import (
     IdfTable,
     Index,
     IndexBuilder,
+    LshIndex,
+    LshIndexBuilder,
     MinHasher,
     NotFoundError,
     NotSupportedError,
     band_keys,
     estimate_packed,
     hamming_distance,
+    index_kind,
     join_tables,
     key_ranges,
     merge,
+    merge_lsh,
     minhash_estimate,
     nearest_in_table,
     optimal_lsh_bands,
@@ -60,8 +67,9 @@ from ._simdex import (
 
 __all__ = [
     "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
-    "IndexBuilder", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
-    "dedup_records", "fingerprint_file", "hamming_distance", "join_tables", "key_ranges", "merge",
+    "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
+    "dedup_records", "fingerprint_file", "hamming_distance", "index_kind", "join_tables", "key_ranges", "merge",
+    "merge_lsh",
     "band_keys", "estimate_packed", "minhash_estimate", "optimal_lsh_bands", "pack_signature",
     "nearest_in_table", "open_index", "plan", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
@@ -75,21 +83,24 @@ EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
 _open_file = Index.open
 
 
-def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, ShardedIndex]:
-    """Opens an index file (memory-mapped), or a directory of shards written by
-    ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with the same
-    results as one index over all their entries (a ShardedIndex). Options:
-    verify_block_checksums, verify_heads_on_open, check_period (seconds between checks for a
-    new file renamed into place; 0: only on ``reload()``), preload (True: read every page into
-    memory; "lock": also mlock them). A missing file raises OSError; a damaged one
-    simdex.CorruptionError."""
+def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, ShardedIndex, LshIndex]:
+    """Opens an index file (memory-mapped) by the kind its header records: a SimHash index
+    as an Index, a MinHash-LSH index as an LshIndex (``index_kind``); or a directory of shards
+    written by ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with
+    the same results as one index over all their entries (a ShardedIndex). Options:
+    verify_block_checksums, verify_heads_on_open; for SimHash files also check_period (seconds
+    between checks for a new file renamed into place; 0: only on ``reload()``) and preload
+    (True: read every page into memory; "lock": also mlock them). A missing file raises
+    OSError; a damaged one simdex.CorruptionError."""
     path = os.fspath(path)
     if os.path.isdir(path):
         return ShardedIndex.open(path, **options)
+    if index_kind(path) == "minhash-lsh":
+        return LshIndex.open(path, **options)
     return _open_file(path, **options)
 
 
-# Index.open(path) opens shard directories too.
+# Index.open(path) opens shard directories and MinHash-LSH files too.
 Index.open = staticmethod(open_index)
 
 

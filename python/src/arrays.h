@@ -71,6 +71,43 @@ ArrayView<T> ViewArray(py::handle obj, const char* what) {
   return view;
 }
 
+// Rows of `width` values: a C-contiguous n x width numpy array of the exact
+// dtype (used in place), or a 1-D one of `width` values (one row); the
+// errors of ViewArray, and a ValueError naming `what` and `width` for
+// another shape.
+template <typename T>
+struct RowsView {
+  py::array_t<T> holder;
+  size_t rows = 0;
+  const T* data = nullptr;  // rows x width values
+};
+
+template <typename T>
+RowsView<T> ViewRows(py::handle obj, size_t width, const char* what) {
+  RowsView<T> view;
+  py::array a = py::isinstance<py::array>(obj) ? py::reinterpret_borrow<py::array>(obj)
+                                               : py::array(py::array_t<T, py::array::c_style | py::array::forcecast>(
+                                                     py::reinterpret_borrow<py::object>(obj)));
+  const py::dtype want = py::dtype::of<T>();
+  if (!a.dtype().is(want) && !a.dtype().equal(want)) {
+    throw py::type_error(std::string(what) + " must be a numpy array of dtype " + DtypeName(want) + ", got dtype " +
+                         DtypeName(a.dtype()) + " (convert with .astype(np." + DtypeName(want) + "))");
+  }
+  const bool one = a.ndim() == 1 && static_cast<size_t>(a.shape(0)) == width;
+  if (!one && !(a.ndim() == 2 && static_cast<size_t>(a.shape(1)) == width)) {
+    throw py::value_error(std::string(what) + " must be an n x " + std::to_string(width) + " array (or one row of " +
+                          std::to_string(width) + " values), got shape " +
+                          py::str(py::object(a.attr("shape"))).cast<std::string>());
+  }
+  if (!(a.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
+  }
+  view.holder = py::reinterpret_borrow<py::array_t<T>>(a);
+  view.rows = one ? 1 : static_cast<size_t>(a.shape(0));
+  view.data = view.holder.data();
+  return view;
+}
+
 // Values in pieces: a list or tuple of numpy arrays (each as ViewArray,
 // named what[i]), or anything ViewArray takes as one piece.
 template <typename T>

@@ -16,6 +16,7 @@
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/index.h"
+#include "simdex/lsh_index.h"
 
 namespace py = pybind11;
 
@@ -81,17 +82,8 @@ class PyIndexBuilder {
 
   py::dict Finish() {
     Live();
-    {
-      py::gil_scoped_release release;
-      const Status s = builder_->Finish();
-      if (!s.ok()) {
-        builder_.reset();
-        ThrowIfError(s);
-      }
-    }
     using namespace pybind11::literals;
-    const BuildStats st = builder_->stats();
-    builder_.reset();
+    const BuildStats st = FinishBuilder(&builder_);
     return py::dict("entries"_a = st.entries, "distinct_fingerprints"_a = st.distinct_fingerprints,
                     "spilled_runs"_a = st.spilled_runs, "file_bytes"_a = st.file_bytes,
                     "seconds_sorting"_a = st.seconds_sorting, "seconds_encoding"_a = st.seconds_encoding);
@@ -117,20 +109,6 @@ class PyIndexBuilder {
 };
 
 }  // namespace
-
-py::object IdsObject(const IndexReader& reader, const std::vector<uint64_t>& numbers) {
-  if (!reader.has_string_ids()) return ToArray(numbers);
-  py::array out(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(numbers.size())});
-  PyObject** slot = static_cast<PyObject**>(out.mutable_data());
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    const std::string_view s = reader.IdString(numbers[i]);
-    PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
-    if (str == nullptr) throw py::error_already_set();
-    Py_XDECREF(slot[i]);
-    slot[i] = str;
-  }
-  return out;
-}
 
 py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::handle queries, std::optional<int> k,
                       int threads) {
@@ -170,7 +148,12 @@ std::shared_ptr<IndexHandle> IndexHandle::Open(const std::string& path, bool ver
   PreloadResult preloaded;
   {
     py::gil_scoped_release release;
-    ThrowIfError(ReloadingIndex::Open(path, options, &index));
+    Status s = ReloadingIndex::Open(path, options, &index);
+    IndexKind kind;
+    if (s.IsInvalidArgument() && ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) {
+      s = Status::InvalidArgument(s.message() + " (simdex.open_index and simdex.LshIndex.open open it)");
+    }
+    ThrowIfError(s);
     if (lock || preload.cast<bool>()) ThrowIfError(index->Current()->Preload(lock, &preloaded));
   }
   if (!preloaded.lock_error.empty()) {
@@ -194,12 +177,12 @@ bool IndexHandle::Reload() {
 }
 
 void DefineIndex(py::module_& m) {
-  py::class_<IndexHandle, std::shared_ptr<IndexHandle>>(m, "Index", R"doc(
+  py::class_<IndexHandle, std::shared_ptr<IndexHandle>> index(m, "Index", R"doc(
 A compressed fingerprint index opened read-only through a memory map
 (docs/format.md). Searches release the GIL and may run from any number of
 threads; processes that open the same file share its pages.
-)doc")
-      .def_static("open", &IndexHandle::Open, py::arg("path"), py::kw_only(),
+)doc");
+  index.def_static("open", &IndexHandle::Open, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
                   py::arg("check_period") = 0.0, py::arg("preload") = false,
                   "Maps and validates an index file. A missing file raises OSError; a truncated, foreign or damaged "
@@ -242,24 +225,8 @@ Releases the GIL; `threads` threads share the batch.)doc")
              ThrowIfError(reader->Search(q.span, k, &results, threads));
              return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
            }, py::arg("queries"), py::arg("k"), py::arg("threads") = 1)
-      .def("verify", [](const IndexHandle& h) {
-             std::shared_ptr<const IndexReader> reader = h.reader();
-             py::gil_scoped_release release;
-             ThrowIfError(reader->Verify());
-           }, "Checks every rule of docs/format.md; raises simdex.CorruptionError naming the first problem.")
       .def("info", [](const IndexHandle& h) { return InfoDict(h.reader()->Info()); },
            "Size and shape: entries, scheme, block size, tables, bits per entry against the entropy bound, ...")
-      .def("id_string", [](const IndexHandle& h, uint64_t number) {
-             std::shared_ptr<const IndexReader> r = h.reader();
-             if (!r->has_string_ids()) throw py::value_error("the index has numeric ids");
-             if (number >= r->IdStringCount()) throw py::index_error("id number " + std::to_string(number) + " is past the id map");
-             return std::string(r->IdString(number));
-           }, py::arg("number"), "The string of id number `number` (indexes of string ids).")
-      .def("find_id", [](const IndexHandle& h, const std::string& id) {
-             uint64_t number = 0;
-             ThrowIfError(h.reader()->FindIdString(id, &number));
-             return number;
-           }, py::arg("id"), "The number of a string id; simdex.NotFoundError when no entry has it.")
       .def("reload", &IndexHandle::Reload,
            "Switches to the file the path names now, if `simdex build` or `simdex merge` renamed a new one into "
            "place: returns True if it switched. Calls in flight finish on the old file. A new file that is "
@@ -287,6 +254,8 @@ Releases the GIL; `threads` threads share the batch.)doc")
                                                              h.reader()->scheme().Name() + ">"
                                                        : " (closed)>");
       });
+
+  DefineReaderMethods(index);
 
   py::class_<PyIndexBuilder>(m, "IndexBuilder", R"doc(
 Builds one index file: add (id, fingerprint) pairs in any order, then finish(),

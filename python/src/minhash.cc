@@ -50,21 +50,7 @@ class PyMinHasher {
     py::array_t<bool> has(static_cast<py::ssize_t>(n));
     uint32_t* sig = signatures.mutable_data();
     bool* flags = has.mutable_data();
-    const int t = static_cast<int>(std::min<size_t>(std::max<size_t>(n, 1), ResolveThreads(threads, threads_)));
-    std::vector<std::unique_ptr<MinHasher>> clones;
-    for (int i = 0; i < t; ++i) clones.push_back(hasher_->Clone());
-    {
-      py::gil_scoped_release release;
-      std::vector<std::thread> workers;
-      for (int w = 0; w < t; ++w) {
-        workers.emplace_back([&, w] {
-          for (size_t i = n * w / t; i < n * (w + 1) / t; ++i) {
-            flags[i] = clones[w]->Sign(views[i], sig + i * k) != ShingleKind::kNone;
-          }
-        });
-      }
-      for (std::thread& w : workers) w.join();
-    }
+    SignTexts(*hasher_, views, ResolveThreads(threads, threads_), sig, flags);
     return py::make_tuple(signatures, has);
   }
 
@@ -83,6 +69,21 @@ void CheckBits(int bits) {
 }
 
 }  // namespace
+
+void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
+               uint32_t* signatures, bool* has_shingles) {
+  const size_t n = views.size(), k = static_cast<size_t>(hasher.num_perm());
+  std::vector<std::unique_ptr<MinHasher>> clones;
+  for (int i = 0; i < std::max(1, std::min<int>(threads, static_cast<int>(std::max<size_t>(n, 1)))); ++i) {
+    clones.push_back(hasher.Clone());
+  }
+  py::gil_scoped_release release;
+  ForRanges(n, static_cast<int>(clones.size()), [&](size_t begin, size_t end, size_t w) {
+    for (size_t i = begin; i < end; ++i) {
+      has_shingles[i] = clones[w]->Sign(views[i], signatures + i * k) != ShingleKind::kNone;
+    }
+  });
+}
 
 void DefineMinHash(py::module_& m) {
   py::class_<PyMinHasher>(m, "MinHasher", R"doc(

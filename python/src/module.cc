@@ -16,4 +16,5 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefineMerge(m);
   simdex::python::DefineMinHash(m);
   simdex::python::DefinePlan(m);
+  simdex::python::DefineLshIndex(m);
 }

@@ -10,10 +10,13 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
+#include "python/src/errors.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
+#include "simdex/minhash.h"
 #include "simdex/status.h"
 
 namespace simdex::python {
@@ -26,6 +29,7 @@ void DefineParts(pybind11::module_& m);          // parts.cc
 void DefineMerge(pybind11::module_& m);          // merge.cc
 void DefineMinHash(pybind11::module_& m);        // minhash.cc
 void DefinePlan(pybind11::module_& m);           // plan.cc
+void DefineLshIndex(pybind11::module_& m);       // lsh_index.cc
 
 // The UTF-8 bytes of texts[i], a str (its cached UTF-8 form, no copy) or a
 // bytes object; TypeError naming texts[i] otherwise.
@@ -34,6 +38,40 @@ std::string_view Utf8(pybind11::handle text, size_t i);
 // keep them valid.
 void Utf8Views(const pybind11::sequence& texts, std::vector<pybind11::object>* keep,
                std::vector<std::string_view>* views);
+
+// Runs fn(begin, end, worker) over [0, n) cut into `threads` consecutive
+// ranges, worker 0 on the calling thread (call it with the GIL released).
+template <typename Fn>
+void ForRanges(size_t n, int threads, Fn&& fn) {
+  const size_t t = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(std::max(threads, 1))));
+  std::vector<std::thread> workers;
+  for (size_t w = 1; w < t; ++w) workers.emplace_back([&fn, n, t, w] { fn(n * w / t, n * (w + 1) / t, w); });
+  fn(0, n / t, 0);
+  for (std::thread& w : workers) w.join();
+}
+
+// Finishes *builder (an IndexBuilder or LshIndexBuilder) without the GIL and
+// releases it, finished or failed; returns its statistics.
+template <typename Builder>
+auto FinishBuilder(std::unique_ptr<Builder>* builder) {
+  {
+    pybind11::gil_scoped_release release;
+    const Status s = (*builder)->Finish();
+    if (!s.ok()) {
+      builder->reset();
+      ThrowIfError(s);
+    }
+  }
+  auto stats = (*builder)->stats();
+  builder->reset();
+  return stats;
+}
+
+// Signs views[i] into signatures[i * num_perm ...] on up to `threads`
+// threads (clones of hasher), has_shingles[i] = the text has shingles.
+// Releases the GIL.
+void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
+               uint32_t* signatures, bool* has_shingles);
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);

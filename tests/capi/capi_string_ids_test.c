@@ -14,24 +14,7 @@
 #include <string.h>
 
 #include "simdex/simdex_c.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define REQUIRE(cond)                                                                \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      fprintf(stderr, "%s:%d: requirement failed: %s\n", __FILE__, __LINE__, #cond); \
-      exit(1);                                                                       \
-    }                                                                                \
-  } while (0)
+#include "check.h"
 
 static simdex_index* open_index(const char* path) {
   simdex_index* idx = NULL;

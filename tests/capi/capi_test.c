@@ -13,25 +13,7 @@
 #include <string.h>
 
 #include "simdex/simdex_c.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                    \
-    }                                                                \
-  } while (0)
-
-/* Stops the test: later checks would only repeat the same failure. */
-#define REQUIRE(cond)                                                \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      fprintf(stderr, "%s:%d: requirement failed: %s\n", __FILE__, __LINE__, #cond); \
-      exit(1);                                                       \
-    }                                                                \
-  } while (0)
+#include "check.h"
 
 typedef struct {
   uint64_t* ids;

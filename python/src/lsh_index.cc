@@ -1,0 +1,421 @@
+// simdex.LshIndex, simdex.LshIndexBuilder, simdex.merge_lsh and
+// simdex.index_kind: include/simdex/lsh_index.h for Python. Signatures are
+// n x num_perm numpy uint32 arrays (simdex.MinHasher.sign_batch); queries
+// release the GIL and come back in offset-array form (lims, ids,
+// estimates), as Index.search's.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/index_handle.h"
+#include "python/src/module.h"
+#include "simdex/lsh_index.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+
+namespace {
+
+using namespace pybind11::literals;
+
+// "simhash" or "minhash-lsh": the names `simdex inspect` prints.
+const char* KindName(IndexKind kind) { return kind == IndexKind::kMinHashLsh ? "minhash-lsh" : "simhash"; }
+
+py::dict LshInfoDict(const LshIndexInfo& info) {
+  std::vector<std::string> codecs;
+  uint64_t table_bytes = 0;
+  for (const LshIndexInfo::Table& t : info.tables) {
+    codecs.push_back(t.codec);
+    table_bytes += t.bytes;
+  }
+  const auto per_document = [&](uint64_t bytes) {
+    return info.documents == 0 ? 0.0 : static_cast<double>(bytes) / static_cast<double>(info.documents);
+  };
+  return py::dict("kind"_a = "minhash-lsh", "documents"_a = info.documents, "banded_documents"_a = info.banded,
+                  "num_perm"_a = info.num_perm, "seed"_a = info.seed, "bands"_a = info.bands, "rows"_a = info.rows,
+                  "threshold"_a = info.threshold, "signature_bits"_a = info.signature_bits,
+                  "ordinal_bits"_a = info.ordinal_bits, "block_size"_a = info.block_size, "restarts"_a = info.restarts,
+                  "codecs"_a = codecs, "signature_bytes"_a = info.signature_bytes, "id_bytes"_a = info.id_bytes,
+                  "string_ids"_a = info.string_ids, "id_map_strings"_a = info.id_map_strings,
+                  "id_map_bytes"_a = info.id_map_bytes, "format_version"_a = info.format_version,
+                  "profile"_a = info.profile, "total_bytes"_a = info.total_bytes,
+                  "band_table_bytes_per_document"_a = per_document(table_bytes),
+                  "signature_bytes_per_document"_a = per_document(info.signature_bytes),
+                  "id_bytes_per_document"_a = per_document(info.id_bytes + info.id_map_bytes),
+                  "bytes_per_document_total"_a = per_document(info.total_bytes),
+                  "band_key_bound_bits"_a = info.band_key_bound_bits);
+}
+
+// The estimate filter of a call: None is the index's default (negative).
+double MinEstimate(std::optional<double> min_estimate) {
+  if (min_estimate && !(*min_estimate >= 0 && *min_estimate <= 1)) {
+    throw py::value_error("min_estimate must be in [0, 1] (None: the index's default), got " +
+                          std::to_string(*min_estimate));
+  }
+  return min_estimate.value_or(-1);
+}
+
+// An id of a builder or merger batch: a str, or an int.
+template <typename Sink>
+Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i) {
+  if (py::isinstance<py::str>(id)) return sink->Add(id.cast<std::string>(), signature);
+  return sink->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), signature);
+}
+
+bool NumericArray(py::handle ids) {
+  return py::isinstance<py::array>(ids) && py::reinterpret_borrow<py::array>(ids).dtype().kind() != 'O';
+}
+
+void CheckSameLength(size_t ids, size_t rows, const char* what) {
+  if (ids != rows) {
+    throw py::value_error("ids and " + std::string(what) + " differ in length: " + std::to_string(ids) + " and " +
+                          std::to_string(rows));
+  }
+}
+
+// Adds (ids[i], rows[i]) to a builder or merger: a numeric array with the
+// GIL released, else one id at a time.
+template <typename Sink>
+void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t num_perm, const char* what) {
+  if (NumericArray(ids)) {
+    const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
+    CheckSameLength(numbers.span.size(), n, what);
+    py::gil_scoped_release release;
+    for (size_t i = 0; i < n; ++i) ThrowIfError(sink->Add(numbers.span[i], rows + i * num_perm));
+    return;
+  }
+  const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
+  CheckSameLength(seq.size(), n, what);
+  for (size_t i = 0; i < n; ++i) ThrowIfError(AddId(sink, seq[i], rows + i * num_perm, i));
+}
+
+// The signatures of texts, signed with `options` on `threads` threads:
+// (n x num_perm uint32 array, n bool array of has-shingles).
+std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOptions& options, const py::sequence& texts,
+                                                             int threads) {
+  std::unique_ptr<MinHasher> hasher;
+  ThrowIfError(MinHasher::Create(options, &hasher));
+  std::vector<py::object> keep;
+  std::vector<std::string_view> views;
+  Utf8Views(texts, &keep, &views);
+  py::array_t<uint32_t> signatures({views.size(), static_cast<size_t>(options.num_perm)});
+  py::array_t<bool> has(static_cast<py::ssize_t>(views.size()));
+  SignTexts(*hasher, views, threads, signatures.mutable_data(), has.mutable_data());
+  return {signatures, has};
+}
+
+// The object behind simdex.LshIndex: an open reader, shared with the calls
+// in flight so that close() never unmaps a file a query is reading.
+class LshIndexHandle {
+ public:
+  static std::shared_ptr<LshIndexHandle> Open(const std::string& path, bool verify_block_checksums,
+                                              bool verify_heads_on_open) {
+    ReaderOptions options;
+    options.verify_block_checksums = verify_block_checksums;
+    options.verify_heads_on_open = verify_heads_on_open;
+    std::unique_ptr<LshIndexReader> reader;
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = LshIndexReader::Open(path, options, &reader);
+    }
+    IndexKind kind;
+    if (s.IsInvalidArgument() && ReadIndexKind(path, &kind).ok() && kind == IndexKind::kSimHash) {
+      s = Status::InvalidArgument(s.message() + " (simdex.open_index and simdex.Index.open open either kind)");
+    }
+    ThrowIfError(s);
+    auto h = std::make_shared<LshIndexHandle>();
+    h->reader_ = std::move(reader);
+    h->path_ = path;
+    return h;
+  }
+
+  std::shared_ptr<const LshIndexReader> reader() const {
+    if (!reader_) throw py::value_error("the index " + path_ + " is closed");
+    return reader_;
+  }
+  void Close() { reader_.reset(); }
+  bool open() const { return reader_ != nullptr; }
+  const std::string& path() const { return path_; }
+
+  // Every query row's matches: (lims, ids, estimates).
+  py::tuple Query(const uint32_t* rows, size_t n, double min_estimate, int threads) const {
+    std::shared_ptr<const LshIndexReader> r = reader();
+    const size_t k = static_cast<size_t>(r->minhash_options().num_perm);
+    std::vector<std::vector<LshMatch>> found(n);
+    std::vector<Status> status(n);
+    {
+      py::gil_scoped_release release;
+      LshQueryOptions options;
+      options.min_estimate = min_estimate;
+      ForRanges(n, threads, [&](size_t begin, size_t end, size_t) {
+        for (size_t i = begin; i < end; ++i) status[i] = r->Query(rows + i * k, options, &found[i]);
+      });
+    }
+    for (const Status& s : status) ThrowIfError(s);  // the first failing query's error
+    py::array_t<uint64_t> lims(static_cast<py::ssize_t>(n + 1));
+    uint64_t* l = lims.mutable_data();
+    l[0] = 0;
+    for (size_t i = 0; i < n; ++i) l[i + 1] = l[i] + found[i].size();
+    std::vector<uint64_t> ids(l[n]);
+    py::array_t<double> estimates(static_cast<py::ssize_t>(l[n]));
+    double* e = estimates.mutable_data();
+    size_t j = 0;
+    for (const std::vector<LshMatch>& matches : found) {
+      for (const LshMatch& m : matches) {
+        ids[j] = m.id;
+        e[j++] = m.estimate;
+      }
+    }
+    return py::make_tuple(lims, IdsObject(*r, ids), estimates);
+  }
+
+  size_t num_perm() const { return static_cast<size_t>(reader()->minhash_options().num_perm); }
+
+ private:
+  std::shared_ptr<const LshIndexReader> reader_;
+  std::string path_;
+};
+
+class PyLshIndexBuilder {
+ public:
+  PyLshIndexBuilder(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, double threshold,
+                    std::optional<int> bands, std::optional<int> rows, int signature_bits, uint32_t block_size,
+                    int restarts, const std::string& codec, bool string_ids, int threads)
+      : threads_(ResolveThreads(threads, 1)) {
+    if (bands.has_value() != rows.has_value()) throw py::value_error("bands and rows go together: give both or neither");
+    LshBuildOptions o;
+    o.minhash.num_perm = num_perm;
+    o.minhash.seed = seed;
+    o.minhash.shingles.word_n = word_n;
+    o.minhash.shingles.char_n = char_n;
+    o.threshold = threshold;
+    o.bands = {bands.value_or(0), rows.value_or(0)};
+    o.signature_bits = signature_bits;
+    o.block_size = block_size;
+    o.restarts = restarts;
+    o.codec = codec;
+    o.string_ids = string_ids;
+    ThrowIfError(LshIndexBuilder::Create(path, o, &builder_));
+  }
+
+  void Add(py::handle ids, py::handle signatures) {
+    Live();
+    const size_t k = NumPerm();
+    const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, k, "signatures");
+    AddRows(builder_.get(), ids, rows.data, rows.rows, k, "signatures");
+  }
+
+  py::array_t<bool> AddTexts(py::handle ids, const py::sequence& texts, std::optional<int> threads) {
+    Live();
+    auto [signatures, has] = SignWith(builder_->options().minhash, texts, ResolveThreads(threads, threads_));
+    AddRows(builder_.get(), ids, signatures.data(), static_cast<size_t>(has.size()), NumPerm(), "texts");
+    return has;
+  }
+
+  py::dict Finish() {
+    Live();
+    const LshBuildStats st = FinishBuilder(&builder_);
+    return py::dict("documents"_a = st.documents, "banded_documents"_a = st.banded, "file_bytes"_a = st.file_bytes);
+  }
+
+  void Abandon() {
+    if (builder_) builder_->Abandon();
+    builder_.reset();
+  }
+  bool live() const { return builder_ != nullptr; }
+  const LshBuildOptions& options() const {
+    Live();
+    return builder_->options();
+  }
+
+ private:
+  void Live() const {
+    if (!builder_) throw py::value_error("the LshIndexBuilder is finished or abandoned");
+  }
+  size_t NumPerm() const { return static_cast<size_t>(builder_->options().minhash.num_perm); }
+
+  std::unique_ptr<LshIndexBuilder> builder_;
+  int threads_;
+};
+
+py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handle ids, py::handle signatures,
+                  py::handle texts, py::handle deleted, int threads) {
+  if (!signatures.is_none() && !texts.is_none()) throw py::value_error("give signatures or texts, not both");
+  std::unique_ptr<LshIndexReader> old;
+  {
+    py::gil_scoped_release release;
+    ThrowIfError(LshIndexReader::Open(old_path, ReaderOptions(), &old));
+  }
+  std::unique_ptr<LshIndexMerger> merger;
+  ThrowIfError(LshIndexMerger::Create(old.get(), out, &merger));
+  const size_t k = static_cast<size_t>(old->minhash_options().num_perm);
+  if (!texts.is_none()) {
+    auto [rows, has] = SignWith(old->minhash_options(), py::reinterpret_borrow<py::sequence>(texts),
+                                ResolveThreads(threads, 1));
+    AddRows(merger.get(), ids, rows.data(), static_cast<size_t>(has.size()), k, "texts");
+  } else if (!signatures.is_none()) {
+    const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, k, "signatures");
+    AddRows(merger.get(), ids, rows.data, rows.rows, k, "signatures");
+  } else if (py::len(ids) > 0) {
+    throw py::value_error("ids without signatures or texts");
+  }
+  if (NumericArray(deleted)) {
+    const ArrayView<uint64_t> del = ViewArray<uint64_t>(deleted, "delete");
+    for (uint64_t id : del.span) ThrowIfError(merger->Delete(id));
+  } else {
+    const py::sequence seq = py::reinterpret_borrow<py::sequence>(deleted);
+    for (size_t i = 0; i < seq.size(); ++i) {
+      if (py::isinstance<py::str>(seq[i])) {
+        ThrowIfError(merger->Delete(seq[i].cast<std::string>()));
+      } else {
+        ThrowIfError(merger->Delete(ToFingerprint(seq[i], ("delete[" + std::to_string(i) + "]").c_str())));
+      }
+    }
+  }
+  {
+    py::gil_scoped_release release;
+    ThrowIfError(merger->Finish());
+  }
+  const LshMergeStats st = merger->stats();
+  return py::dict("old_documents"_a = st.old_documents, "added"_a = st.added, "deleted"_a = st.deleted,
+                  "ids_not_found"_a = st.ids_not_found, "documents"_a = st.documents, "file_bytes"_a = st.file_bytes);
+}
+
+}  // namespace
+
+void DefineLshIndex(py::module_& m) {
+  m.def("index_kind", [](const std::string& path) {
+          IndexKind kind;
+          ThrowIfError(ReadIndexKind(path, &kind));
+          return KindName(kind);
+        }, py::arg("path"),
+        "What an index file holds: 'simhash' (simdex.Index) or 'minhash-lsh' (simdex.LshIndex), from its header "
+        "and footer; OSError or simdex.CorruptionError for a missing or damaged file.");
+
+  py::class_<LshIndexHandle, std::shared_ptr<LshIndexHandle>> index(m, "LshIndex", R"doc(
+A MinHash-LSH index (docs/minhash.md, "Indexes") opened read-only through a
+memory map: band tables of the documents' MinHash signatures, and their b-bit
+signatures for the estimate of J. Queries release the GIL and may run from
+any number of threads. simdex.open_index (and simdex.Index.open) return one
+for a MinHash-LSH file.
+)doc");
+  index.def_static("open", &LshIndexHandle::Open, py::arg("path"), py::kw_only(),
+                  py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
+                  "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
+                  "simdex.CorruptionError; a SimHash index ValueError naming both kinds.")
+      .def("query", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
+                       std::optional<int> threads) {
+             const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, h.num_perm(), "signatures");
+             return h.Query(rows.data, rows.rows, MinEstimate(min_estimate), ResolveThreads(threads, 1));
+           }, py::arg("signatures"), py::arg("min_estimate") = py::none(), py::kw_only(), py::arg("threads") = 1,
+           R"doc(The documents that share a band key with each signature and whose estimate of J is at least
+min_estimate (None: the index's default, two standard errors below its threshold; 0 keeps every candidate).
+signatures: an n x num_perm np.uint32 array (used in place), or one signature of num_perm values, signed with
+the index's options (MinHasher(num_perm=index.num_perm, seed=index.seed)).
+Returns (lims, ids, estimates): the matches of query i are [lims[i], lims[i+1]), in id order (for string ids,
+the order of the id map: bytewise); ids is an np.uint64 array, or an object array of str when the index has
+string ids; estimates np.float64. Releases the GIL; `threads` threads share the batch.)doc")
+      .def("query_texts", [](const LshIndexHandle& h, const py::sequence& texts, std::optional<double> min_estimate,
+                             std::optional<int> threads) {
+             const int t = ResolveThreads(threads, 1);
+             auto [signatures, has] = SignWith(h.reader()->minhash_options(), texts, t);
+             (void)has;  // a text without shingles has the empty signature, which finds nothing
+             return h.Query(signatures.data(), static_cast<size_t>(signatures.shape(0)), MinEstimate(min_estimate), t);
+           }, py::arg("texts"), py::arg("min_estimate") = py::none(), py::kw_only(), py::arg("threads") = 1,
+           "As query(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile).")
+      .def("info", [](const LshIndexHandle& h) { return LshInfoDict(h.reader()->Info()); },
+           "Size and shape, as `simdex inspect` prints them: documents, bands, rows, bytes per document per part, ...")
+      .def("close", &LshIndexHandle::Close, "Unmaps the file (queries running on other threads finish first).")
+      .def("__enter__", [](std::shared_ptr<LshIndexHandle> h) { return h; })
+      .def("__exit__", [](LshIndexHandle& h, py::args) { h.Close(); })
+      .def_property_readonly("documents", [](const LshIndexHandle& h) { return h.reader()->documents(); })
+      .def_property_readonly("num_perm", [](const LshIndexHandle& h) { return h.reader()->minhash_options().num_perm; })
+      .def_property_readonly("seed", [](const LshIndexHandle& h) { return h.reader()->minhash_options().seed; })
+      .def_property_readonly("word_n", [](const LshIndexHandle& h) { return h.reader()->minhash_options().shingles.word_n; })
+      .def_property_readonly("char_n", [](const LshIndexHandle& h) { return h.reader()->minhash_options().shingles.char_n; })
+      .def_property_readonly("bands", [](const LshIndexHandle& h) { return h.reader()->bands().bands; })
+      .def_property_readonly("rows", [](const LshIndexHandle& h) { return h.reader()->bands().rows; })
+      .def_property_readonly("signature_bits", [](const LshIndexHandle& h) { return h.reader()->signature_bits(); })
+      .def_property_readonly("threshold", [](const LshIndexHandle& h) { return h.reader()->threshold(); })
+      .def_property_readonly("default_min_estimate", [](const LshIndexHandle& h) {
+             const std::shared_ptr<const LshIndexReader> r = h.reader();
+             return DefaultEstimateFilter(r->threshold(), r->minhash_options().num_perm);
+           }, "The estimate filter of query(min_estimate=None).")
+      .def_property_readonly("profile", [](const LshIndexHandle& h) { return h.reader()->profile(); },
+                             "The signature profile (docs/minhash.md): how the documents were signed.")
+      .def_property_readonly("has_string_ids", [](const LshIndexHandle& h) { return h.reader()->has_string_ids(); })
+      .def_property_readonly("kind", [](const LshIndexHandle&) { return "minhash-lsh"; })
+      .def_property_readonly("path", &LshIndexHandle::path)
+      .def("__len__", [](const LshIndexHandle& h) { return h.reader()->documents(); })
+      .def("__repr__", [](const LshIndexHandle& h) {
+        if (!h.open()) return "<simdex.LshIndex " + h.path() + " (closed)>";
+        const std::shared_ptr<const LshIndexReader> r = h.reader();
+        return "<simdex.LshIndex " + h.path() + ": " + std::to_string(r->documents()) + " documents, " +
+               std::to_string(r->bands().bands) + " x " + std::to_string(r->bands().rows) + " bands>";
+      });
+
+  DefineReaderMethods(index);
+
+  py::class_<PyLshIndexBuilder>(m, "LshIndexBuilder", R"doc(
+Builds one MinHash-LSH index file (`simdex build --method minhash`): add
+documents (an id and a signature each, or texts signed here) in any order, then
+finish(), which writes the file and renames it into place; the file depends
+only on the documents, never on their order. Nothing appears under `path`
+unless finish() succeeds. Use as a context manager to finish on success and
+abandon on an exception. Ids are ints, or str (the index then keeps an id map;
+numeric ids become decimal strings). Every document is held in memory until
+finish() (about 200 bytes each at the defaults).
+)doc")
+      .def(py::init<const std::string&, int, uint64_t, int, int, double, std::optional<int>, std::optional<int>, int,
+                    uint32_t, int, const std::string&, bool, int>(),
+           py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
+           py::arg("char_n") = 5, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
+           py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
+           py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false, py::arg("threads") = 1,
+           "num_perm, seed, word_n, char_n: how signatures are made (MinHasher's; recorded in the file); threshold: "
+           "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
+           "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "
+           "restarts, codec (ef | card | auto): the band tables' (docs/format.md). Bad values raise ValueError.")
+      .def("add", &PyLshIndexBuilder::Add, py::arg("ids"), py::arg("signatures"),
+           "Adds documents: ids (np.uint64 array, or a sequence of int/str) and an n x num_perm np.uint32 array of "
+           "their signatures (MinHasher(num_perm=..., seed=...) of the builder's options).")
+      .def("add_texts", &PyLshIndexBuilder::AddTexts, py::arg("ids"), py::arg("texts"), py::arg("threads") = py::none(),
+           "Adds documents from their texts, signed in C++ with the builder's options on `threads` threads "
+           "without the GIL; returns the bool array of which texts have shingles (those without are kept, "
+           "and match nothing).")
+      .def("finish", &PyLshIndexBuilder::Finish, "Writes the index; returns build statistics as a dict.")
+      .def("abandon", &PyLshIndexBuilder::Abandon, "Gives up; nothing appears under the path.")
+      .def_property_readonly("bands", [](const PyLshIndexBuilder& b) { return b.options().bands.bands; })
+      .def_property_readonly("rows", [](const PyLshIndexBuilder& b) { return b.options().bands.rows; })
+      .def_property_readonly("num_perm", [](const PyLshIndexBuilder& b) { return b.options().minhash.num_perm; })
+      .def_property_readonly("seed", [](const PyLshIndexBuilder& b) { return b.options().minhash.seed; })
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PyLshIndexBuilder& b, py::handle type, py::handle, py::handle) {
+        if (type.is_none()) {
+          if (b.live()) b.Finish();
+        } else {
+          b.Abandon();
+        }
+      });
+
+  m.def("merge_lsh", &MergeLsh, py::arg("old"), py::arg("out"), py::kw_only(), py::arg("ids") = py::tuple(),
+        py::arg("signatures") = py::none(), py::arg("texts") = py::none(), py::arg("delete") = py::tuple(),
+        py::arg("threads") = 1,
+        R"doc(Writes `out`: the MinHash-LSH index at `old` plus the documents (ids, signatures) or (ids, texts,
+signed with old's options on `threads` threads), minus the old documents whose id is in `delete` (ints or
+str); byte-identical to a fresh build over the same documents (docs/minhash.md, "Growing an index", for the
+one exception). `out` may be `old` itself (replaced by a rename). A SimHash index raises ValueError naming
+both kinds. Returns merge statistics as a dict.)doc");
+}
+
+}  // namespace simdex::python
