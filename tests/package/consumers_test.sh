@@ -92,6 +92,15 @@ for line in sys.stdin:
 "$work/cxx/cxx_consumer" "$work/sample.sdx" "${queries[@]}" >"$work/cxx_out"
 diff "$work/expected" "$work/c_out" >&2 || fail "the C consumer's answers differ from simdex query's"
 diff "$work/expected" "$work/cxx_out" >&2 || fail "the C++ consumer's answers differ from simdex query's"
+# A MinHash-LSH index of the sample, opened by the C consumer as `simdex inspect` describes it.
+"$prefix/bin/simdex" build --method minhash -q --out "$work/sample-lsh.sdx" "$src/tests/data/sample/docs.jsonl" ||
+  fail "simdex build --method minhash failed"
+"$prefix/bin/simdex" inspect "$work/sample-lsh.sdx" | python3 -c '
+import json, sys
+i = json.load(sys.stdin)
+print(i["documents"], i["num_perm"], i["bands"], i["rows"])' >"$work/lsh_expected"
+"$work/c_consumer" --lsh "$work/sample-lsh.sdx" >"$work/lsh_out" || fail "the C consumer cannot open a MinHash-LSH index"
+diff "$work/lsh_expected" "$work/lsh_out" >&2 || fail "the C consumer's view of the MinHash-LSH index differs from simdex inspect's"
 
 if [ "$installed" = 1 ]; then
   echo "consumers_test: the install under $prefix, its exports, and the C and C++ consumers ($(wc -l <"$work/expected") matches) passed"
