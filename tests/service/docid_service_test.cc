@@ -487,6 +487,13 @@ TEST_F(ServiceTest, SearchesDuringCompactionsFindEveryAcknowledgedDoc) {
     fps[n] = service_->FingerprintText(text).fingerprint;
     doc_ids[n] = Submit(MakeDoc("", "", "", text)).doc_id;
     acknowledged.store(n + 1);
+    // The submitter waits for each compaction, so that every compaction
+    // has its 100 articles to write (under load the submitter could run
+    // ahead and leave a compaction an empty delta: nothing to count).
+    const size_t done_articles = n + 1;
+    if (done_articles % kEvery == 0 && done_articles < kArticles) {
+      while (compactions.load() < static_cast<int>(done_articles / kEvery) && !failed) std::this_thread::yield();
+    }
   }
   threads.back().join();  // the compactions, bounded by the 400 articles
   threads.pop_back();
