@@ -171,13 +171,8 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
   SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
   m.signatures_offset = out->size();
   m.signatures_length = n * signature_bytes;
-  {
-    std::string all;
-    all.reserve(m.signatures_length);
-    all.append(signatures_);
-    m.signatures_checksum = format::SectionChecksum(all.data(), all.size());
-    SIMDEX_RETURN_IF_ERROR(out->Append(all));
-  }
+  m.signatures_checksum = format::SectionChecksum(signatures_.data(), signatures_.size());
+  SIMDEX_RETURN_IF_ERROR(out->Append(signatures_));  // in ordinal order since ApplyOrder
 
   std::string packed;
   if (n > 0) {

@@ -22,7 +22,7 @@ struct LshIndexMerger::Rep {
   std::string path;
   std::optional<lsh::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
-  std::set<std::string> delete_strings;   // old index of string ids
+  std::set<std::string, std::less<>> delete_strings;  // old index of string ids
   LshMergeStats stats;
   Status status;
   bool done = false;
@@ -144,24 +144,26 @@ Status LshIndexMerger::Rep::AddOld() {
   std::set<std::string_view> deleted_strings;
   for (uint64_t d = 0; d < n; ++d) {
     const uint64_t id = r.IdAt(d);
+    bool deleted = false;
+    uint64_t number = 0;
     if (r.has_id_map) {
       const std::string_view s = r.id_map.Get(id);
-      if (delete_strings.count(std::string(s)) > 0) {
-        deleted_strings.insert(s);
-        ++stats.deleted;
-        continue;
-      }
-      docs->AddStored(docs->IdNumber(s), banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
+      deleted = delete_strings.find(s) != delete_strings.end();
+      if (deleted) deleted_strings.insert(s);
+      else number = docs->IdNumber(s);
     } else {
-      if (delete_numbers.count(id) > 0) {
-        deleted_numbers.insert(id);
-        ++stats.deleted;
-        continue;
-      }
-      docs->AddStored(docs->IdNumber(id), banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
+      deleted = delete_numbers.count(id) > 0;
+      if (deleted) deleted_numbers.insert(id);
+      else number = docs->IdNumber(id);
     }
+    if (deleted) {
+      ++stats.deleted;
+      continue;
+    }
+    docs->AddStored(number, banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
   }
-  stats.ids_not_found += (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
+  stats.ids_not_found +=
+      (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
   return Status::OK();
 }
 
