@@ -87,6 +87,12 @@ Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
   return Status::OK();
 }
 
+Status LshIndexBuilder::AddBanded(uint64_t id, const uint64_t* band_keys, const uint8_t* packed_signature) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  rep_->docs->AddStored(rep_->docs->IdNumber(id), band_keys, packed_signature, /*banded=*/true);
+  return Status::OK();
+}
+
 void LshIndexBuilder::Abandon() {
   rep_->done = true;
   rep_->docs.reset();

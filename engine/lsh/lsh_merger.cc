@@ -2,6 +2,7 @@
 // read back as the file holds them (ids, b-bit signatures, and the band
 // keys from its tables), the batch's from their signatures, the deleted
 // ones left out; engine/lsh/lsh_documents.h writes the new file.
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -19,6 +20,7 @@ Status CheckBuildOptions(LshBuildOptions* options);  // lsh_builder.cc
 
 struct LshIndexMerger::Rep {
   const LshIndexReader* old = nullptr;
+  std::vector<const LshIndexReader*> others;  // AddIndex()
   std::string path;
   std::optional<lsh::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
@@ -32,6 +34,10 @@ struct LshIndexMerger::Rep {
     if (done) return status = Status::InvalidArgument("Add() or Delete() after Finish() or Abandon()");
     return Status::OK();
   }
+  // Adds the documents of `index` as it holds them, minus the deleted ids
+  // (collected into the two sets).
+  Status AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
+                     std::set<std::string_view>* deleted_strings);
   Status AddOld();
 };
 
@@ -109,10 +115,24 @@ void LshIndexMerger::Abandon() {
   rep_->docs.reset();
 }
 
-// Reads every old document back: its band keys from the tables (a value's
-// high bits, at the document its low bits name), signature, id.
-Status LshIndexMerger::Rep::AddOld() {
-  const LshIndexReader::Rep& r = *old->rep_;
+Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  const LshIndexReader& old = *rep_->old;
+  std::string differs;
+  if (other->profile() != old.profile()) differs = "signatures of '" + other->profile() + "', not '" + old.profile() + "'";
+  else if (other->bands().bands != old.bands().bands || other->bands().rows != old.bands().rows) differs = "other bands";
+  else if (other->signature_bits() != old.signature_bits()) differs = "other signature bits";
+  else if (other->has_string_ids() != old.has_string_ids()) differs = "ids of the other kind";
+  if (!differs.empty()) return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  rep_->others.push_back(other);
+  return Status::OK();
+}
+
+// Reads every document of `index` back: its band keys from the tables (a
+// value's high bits, at the document its low bits name), signature, id.
+Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
+                                        std::set<std::string_view>* deleted_strings) {
+  const LshIndexReader::Rep& r = *index.rep_;
   const format::LshMetadata& m = r.meta;
   const uint64_t n = m.documents;
   const uint64_t mask = r.OrdinalMask();
@@ -139,9 +159,7 @@ Status LshIndexMerger::Rep::AddOld() {
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
-  BandKeys(empty.data(), old->bands(), empty_keys.data());
-  std::set<uint64_t> deleted_numbers;
-  std::set<std::string_view> deleted_strings;
+  BandKeys(empty.data(), index.bands(), empty_keys.data());
   for (uint64_t d = 0; d < n; ++d) {
     const uint64_t id = r.IdAt(d);
     bool deleted = false;
@@ -149,11 +167,11 @@ Status LshIndexMerger::Rep::AddOld() {
     if (r.has_id_map) {
       const std::string_view s = r.id_map.Get(id);
       deleted = delete_strings.find(s) != delete_strings.end();
-      if (deleted) deleted_strings.insert(s);
+      if (deleted) deleted_strings->insert(s);
       else number = docs->IdNumber(s);
     } else {
       deleted = delete_numbers.count(id) > 0;
-      if (deleted) deleted_numbers.insert(id);
+      if (deleted) deleted_numbers->insert(id);
       else number = docs->IdNumber(id);
     }
     if (deleted) {
@@ -162,6 +180,14 @@ Status LshIndexMerger::Rep::AddOld() {
     }
     docs->AddStored(number, banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
   }
+  return Status::OK();
+}
+
+Status LshIndexMerger::Rep::AddOld() {
+  std::set<uint64_t> deleted_numbers;
+  std::set<std::string_view> deleted_strings;
+  SIMDEX_RETURN_IF_ERROR(AddStoredOf(*old, &deleted_numbers, &deleted_strings));
+  for (const LshIndexReader* other : others) SIMDEX_RETURN_IF_ERROR(AddStoredOf(*other, &deleted_numbers, &deleted_strings));
   stats.ids_not_found +=
       (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
   return Status::OK();
@@ -175,7 +201,9 @@ Status LshIndexMerger::Finish() {
   r.status = r.AddOld();
   if (r.status.ok()) {
     r.stats.documents = r.docs->size();
-    r.status = r.docs->Write(r.path, r.old->Info().ordinal_bits, &r.stats.file_bytes);
+    int ordinal_bits = r.old->rep_->meta.ordinal_bits;
+    for (const LshIndexReader* other : r.others) ordinal_bits = std::max<int>(ordinal_bits, other->rep_->meta.ordinal_bits);
+    r.status = r.docs->Write(r.path, ordinal_bits, &r.stats.file_bytes);
   }
   r.docs.reset();
   return r.status;
