@@ -29,11 +29,12 @@ The plan, as tasks on the cluster (P partitions, R key ranges):
 
 Memory per process: a signing task holds its partition (8 x bands + b-bit bytes + 8 per
 document; 200 bytes at the defaults); a digest reducer 16 bytes per document of its
-range; a band reducer 16 bytes per item and band of its range, plus FindBandPairs' 16
-bytes per entry of one band and 8 per pair; an estimate task its pairs with one
-signature each; the assembly about 50 bytes per document of the whole batch (as the
-SimHash assembly holds its per-document arrays) and 24 per kept pair (and per document
-pair with ``pairs=True``).
+range; a band reducer 16 bytes per item and band of its range twice (the pieces as
+received and their concatenation by band) and 8 more while it finds its distinct items,
+plus band_pairs' 24 bytes per entry of one band and 8 per pair; an estimate task its
+pairs with one signature each; the assembly at most about 80 bytes per document of the
+whole batch (as the SimHash assembly holds its per-document arrays) and 24 per kept pair
+(and per document pair with ``pairs=True``).
 """
 
 from __future__ import annotations
