@@ -8,9 +8,6 @@
 #include <memory>
 #include <mutex>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/spillable_array.h"
@@ -109,8 +106,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
     for (size_t i = 0; i < b.size; ++i) {
       const Document& doc = b.docs[i];
       const bool has = b.has_shingles[i] != 0;
-      const uint64_t keys = XXH3_64bits(&b.band_keys[i * nb], nb * sizeof(uint64_t));
-      out->digests.push_back(has ? XXH3_64bits_withSeed(&b.packed_signatures[i * sb], sb, keys) : 0);
+      out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
       const double score = !has                        ? 0
                            : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
