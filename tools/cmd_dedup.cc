@@ -444,7 +444,8 @@ int RunDedup(DedupArgs args) {
   // After the join, whose sorts have then released their memory: the id
   // check sorts within the same --memory.
   if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
-  DedupOutcomes outcomes{.dedup = dedup.get()};
+  DedupOutcomes outcomes;
+  outcomes.dedup = dedup.get();
   std::vector<AcceptedPair> accepted;
   SecondStageStats second_stats;
   if (s.ok() && second.active()) {
