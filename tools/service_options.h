@@ -34,7 +34,7 @@ struct ServiceOptionArgs {
   int short_length = 140;
   TextOptionArgs text;
   // The content stage (the flags of `simdex dedup --method minhash`).
-  std::string content_method = "simhash";
+  std::string content_method = "auto";  // auto, simhash, minhash (MakeServiceOptions)
   double threshold = 0.8;
   int num_perm = 128;
   int bands = 0;
@@ -55,7 +55,10 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args);
 
 // The service options the arguments name; InvalidArgument for a window or
 // keep rule that does not parse, and for an option of the other content
-// method. --seed seeds the MinHash signatures too (1 when not given, as
+// method. --content-method auto (the default) is simhash when a SimHash
+// content option (--k, --content-scheme, --confirm, --k-short) is given,
+// minhash when a MinHash one is (both: InvalidArgument), else
+// ContentMethod::kAuto: the state's method, minhash for a new state. --seed seeds the MinHash signatures too (1 when not given, as
 // `simdex dedup --method minhash`).
 Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* options);
 

@@ -154,7 +154,7 @@ uint64_t DocIdService::Rep::LiveEntries(const IndexSnapshot& snap) {
 }
 
 const char* ContentMethodName(ContentMethod method) {
-  return method == ContentMethod::kMinHash ? "minhash" : "simhash";
+  return method == ContentMethod::kMinHash ? "minhash" : method == ContentMethod::kAuto ? "auto" : "simhash";
 }
 
 const char* FilterReasonName(FilterReason reason) {
@@ -393,9 +393,12 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (!found) r.manifest.profile = r.profile;
   SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service state in " + options.data_dir, r.manifest.profile,
                                           "the service's fingerprint options", r.profile));
+  if (r.options.content_method == ContentMethod::kAuto) {
+    r.options.content_method = found ? static_cast<ContentMethod>(r.manifest.content_method) : ContentMethod::kMinHash;
+  }
   SIMDEX_RETURN_IF_ERROR(
-      SettleContentMethod(options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
-  r.minhash = options.content_method == ContentMethod::kMinHash;
+      SettleContentMethod(r.options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
+  r.minhash = r.options.content_method == ContentMethod::kMinHash;
   if (r.minhash) {
     std::unique_ptr<MinHasher> hasher;
     SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options.minhash, &hasher));

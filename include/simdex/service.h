@@ -64,8 +64,11 @@ namespace simdex {
 enum class ContentMethod : uint8_t {
   kSimHash = 0,  // fingerprints within k bits (the fields k, content_scheme, confirm, ...)
   kMinHash = 1,  // MinHash-LSH: band candidates, estimated Jaccard >= threshold
+  // Not recorded: Open() takes an existing state's method, and kMinHash for
+  // a new state (the default since issue 21: docs/quality.md, "Which method").
+  kAuto = 2,
 };
-// "simhash", "minhash".
+// "simhash", "minhash", "auto".
 const char* ContentMethodName(ContentMethod method);
 
 struct ServiceOptions {
@@ -110,8 +113,12 @@ struct ServiceOptions {
   // The content stage. Fixed when data_dir is created, with the MinHash
   // profile (MinHashProfile(minhash)), the bands and signature_bits: Open()
   // of an existing state with another is InvalidArgument naming both.
-  // Titles are SimHash fingerprints either way (k_title).
-  ContentMethod content_method = ContentMethod::kSimHash;
+  // kAuto (the default) takes the state's method, as an empty
+  // content_scheme takes its scheme, and makes a new state kMinHash; after
+  // Open(), options() holds the method resolved. A new state matching by
+  // SimHash needs kSimHash. Titles are SimHash fingerprints either way
+  // (k_title).
+  ContentMethod content_method = ContentMethod::kAuto;
   // kMinHash: the signatures (the defaults of `simdex dedup --method
   // minhash`: word 5-shingles, 128 values, seed 1), the Jaccard similarity
   // a duplicate's estimate must reach, the bands ({0, 0}: the state's, or

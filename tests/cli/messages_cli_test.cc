@@ -80,7 +80,7 @@ TEST_F(MessagesCli, DirectoryGivenAsAnInputSaysSo) {
 
 TEST_F(MessagesCli, IndexGivenAsABatchIsNamedWithoutRawBytes) {
   const std::vector<std::vector<std::string>> commands = {
-      {"dedup", "-q", index_},
+      {"dedup", "-q", "--method", "simhash", index_},
       {"dedup", "-q", "--format", "fingerprints", index_},
       {"fingerprint", "-q", index_},
       {"build", "-q", "--out", dir_.File("x.sdx"), index_},

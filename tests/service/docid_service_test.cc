@@ -80,6 +80,7 @@ class ServiceTest : public ::testing::Test {
  protected:
   ServiceOptions Options() {
     ServiceOptions o;
+    o.content_method = ContentMethod::kSimHash;  // the SimHash content stage
     o.data_dir = dir_.path();
     o.background_compaction = false;
     o.clock = [this] { return now_.load(); };

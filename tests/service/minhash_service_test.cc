@@ -263,6 +263,42 @@ TEST_F(MinHashServiceTest, StateOfAnotherMethodOrMinHashProfileIsRefusedNamingBo
   EXPECT_NE(s.message().find("by simhash, not by minhash"), std::string::npos) << s.message();
 }
 
+// ContentMethod::kAuto, the default: a new state matches by MinHash; a
+// state reopened without a method keeps the one it records, SimHash or
+// MinHash, and options() says which.
+TEST_F(MinHashServiceTest, TheDefaultMethodIsMinHashForANewStateAndTheStatesOwnForAnOldOne) {
+  ServiceOptions o;
+  o.data_dir = dir_.path() + "/new";
+  o.background_compaction = false;
+  ASSERT_EQ(o.content_method, ContentMethod::kAuto);
+  Open(o);
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kMinHash);
+  const std::string base = RandomText(7, 200);
+  const DocIdAnswer first = Submit("1", base);
+  const DocIdAnswer edited = Submit("2", EditWords(base, 1, 1));  // SimHash at k = 3 may miss it; MinHash not
+  ASSERT_GE(Signer::Candidate(signer_.Sign(base), signer_.Sign(EditWords(base, 1, 1))), 0.8);
+  EXPECT_EQ(edited.doc_id, first.doc_id);
+  service_.reset();
+  Open(o);  // reopened without a method: still MinHash
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kMinHash);
+  EXPECT_EQ(Submit("3", base).doc_id, first.doc_id);
+  service_.reset();
+
+  o.data_dir = dir_.path() + "/old-simhash";
+  o.content_method = ContentMethod::kSimHash;
+  Open(o);
+  service_.reset();
+  o.content_method = ContentMethod::kAuto;
+  Open(o);  // a SimHash state keeps SimHash
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kSimHash);
+  service_.reset();
+  o.content_method = ContentMethod::kMinHash;  // an explicit other method is still refused
+  std::unique_ptr<DocIdService> other;
+  const Status s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("by simhash, not by minhash"), std::string::npos) << s.message();
+}
+
 TEST_F(MinHashServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
   ServiceOptions o = Options();
   o.compact_entries = 8;

@@ -102,7 +102,7 @@ void ExpectAnswersSurviveKillDashNineUnderLoad(const std::vector<std::string>& a
   EXPECT_EQ(server.Stop(SIGTERM), 0);  // a clean stop
 }
 
-TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) { ExpectAnswersSurviveKillDashNineUnderLoad({}, 1500); }
+TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) { ExpectAnswersSurviveKillDashNineUnderLoad({"--content-method", "simhash"}, 1500); }
 
 TEST(ServeCli, MinHashAnswersSurviveKillDashNineUnderLoad) {
   ExpectAnswersSurviveKillDashNineUnderLoad({"--content-method", "minhash"}, 600);
@@ -135,7 +135,8 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
       {{"--idle-timeout", "0"}, "--idle-timeout"},
       {{"--build-threads", "65"}, "--build-threads"},
       {{"--title-scheme", "bogus"}, "title scheme"},
-      {{"--threshold", "0.7"}, "--threshold needs --content-method minhash"},
+      {{"--content-method", "simhash", "--threshold", "0.7"}, "--threshold needs --content-method minhash"},
+      {{"--k", "3", "--threshold", "0.7"}, "--k is a SimHash content option and --threshold a MinHash one"},
       {{"--content-method", "minhash", "-k", "2"}, "--k is a SimHash content option"},
       {{"--content-method", "minhash", "--bands", "4"}, "--bands and --rows go together"},
       {{"--content-method", "minhash", "--bands", "32", "--rows", "8"}, "32 bands x 8 rows"},
