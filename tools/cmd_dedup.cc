@@ -298,14 +298,16 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
     }
     m.against.push_back(indexes.back().get());
   }
+  if (Status bad = CheckMinHashDedupArgs(m); !bad.ok()) return ReportError(kCommand, bad, /*usage=*/true);
   Progress progress(kCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;
   std::vector<AcceptedPair> accepted;
   MinHashDedupStats stats;
+  // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
                              &progress, &batch, &outcomes, &accepted, &stats);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kCommand, s);
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));

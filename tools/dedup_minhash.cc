@@ -195,9 +195,7 @@ void ExpandPairs(const Items& items, const std::vector<std::pair<uint64_t, doubl
 
 }  // namespace
 
-Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
-                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
-                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
   if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
   if (!ValidSignatureBits(args.signature_bits)) {
     return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
@@ -217,6 +215,14 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                    std::to_string(bands.rows) + " is more than --num-perm " +
                                    std::to_string(args.num_perm) + " values");
   }
+  return Status::OK();
+}
+
+Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+  SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   stats->bands = bands;
   Signed s;
   SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, input, threads, score_by, progress, batch, &s));
