@@ -136,7 +136,9 @@ TEST_F(MinHashServiceTest, AnswersEqualABruteForceOracleAcrossCompactionsAndMerg
   int duplicates = 0, edited_new = 0;
   for (size_t i = 0; i < contents.size(); ++i) {
     answers.push_back(Submit("\"a" + std::to_string(i) + "\"", contents[i]));
-    if (i % 60 == 59) ASSERT_TRUE(service_->Compact().ok());
+    if (i % 60 == 59) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
     sigs.push_back(signer_.Sign(contents[i]));
     double best = -1;
     size_t who = i;
@@ -182,7 +184,9 @@ TEST_F(MinHashServiceTest, ReopenedStateGivesTheSameAnswers) {
   const std::vector<std::string> contents = Stream(200, 6);
   for (size_t i = 0; i < contents.size(); ++i) {
     Submit("", contents[i]);
-    if (i == 120) ASSERT_TRUE(service_->Compact().ok());
+    if (i == 120) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
   }
   ASSERT_GT(service_->stats().delta_entries, 0u);
   ASSERT_GT(service_->stats().file_entries, 0u);
