@@ -1,9 +1,11 @@
 #include "engine/index/output_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -169,6 +171,16 @@ std::span<const uint64_t> MappedValues::values() const {
 std::string_view MappedValues::bytes() const {
   if (!rep_->map.is_open()) return {};
   return {rep_->map.data(), rep_->map.size()};
+}
+
+void MappedValues::Release(uint64_t offset, uint64_t length) const {
+  if (!rep_->map.is_open()) return;
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->map.data());
+  const uint64_t end = std::min<uint64_t>(offset + length, rep_->map.size());
+  const uintptr_t first = (base + offset + page - 1) / page * page;
+  const uintptr_t last = (base + end) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace simdex::index

@@ -78,6 +78,10 @@ class MappedValues {
   std::span<const uint64_t> values() const;
   // The file's bytes.
   std::string_view bytes() const;
+  // Drops the whole pages within [offset, offset + length) from this
+  // process's memory (they stay in the page cache and are read again if
+  // touched): a map read once, front to back, does not grow the RSS.
+  void Release(uint64_t offset, uint64_t length) const;
 
  private:
   MappedValues() = default;

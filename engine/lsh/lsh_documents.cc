@@ -181,7 +181,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
   std::string id_map_bytes;
   if (options.string_ids) format::EncodeIdMap(id_map_.Sorted(), &id_map_bytes);
   // The signatures are in ordinal order since ApplyOrder.
-  return FinishLshFile(out.get(), signatures_, packed, id_map_bytes, &m, file_bytes);
+  return FinishLshFile(out.get(), signatures_, nullptr, packed, id_map_bytes, &m, file_bytes);
 }
 
 }  // namespace simdex::lsh

@@ -6,6 +6,7 @@
 #include "engine/index/file_sections.h"
 #include "engine/index/index_writer.h"
 #include "format/packed_ints.h"
+#include <xxhash.h>
 
 namespace simdex::lsh {
 
@@ -49,13 +50,27 @@ Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, i
   return Status::OK();
 }
 
-Status FinishLshFile(index::OutputFile* out, std::string_view signatures, std::string_view packed_ids,
-                     std::string_view id_map, format::LshMetadata* m, uint64_t* file_bytes) {
+Status FinishLshFile(index::OutputFile* out, std::string_view signatures, const index::MappedValues* signatures_map,
+                     std::string_view packed_ids, std::string_view id_map, format::LshMetadata* m,
+                     uint64_t* file_bytes) {
   SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
   m->signatures_offset = out->size();
   m->signatures_length = signatures.size();
-  m->signatures_checksum = format::SectionChecksum(signatures.data(), signatures.size());
-  SIMDEX_RETURN_IF_ERROR(out->Append(signatures));
+  // A chunk at a time, the checksum streamed (XXH3's streaming digest is
+  // the one-shot SectionChecksum).
+  constexpr size_t kChunk = size_t{1} << 20;
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  Status s;
+  for (size_t at = 0; at < signatures.size() && s.ok(); at += kChunk) {
+    const std::string_view chunk = signatures.substr(at, kChunk);
+    XXH3_64bits_update(state, chunk.data(), chunk.size());
+    s = out->Append(chunk);
+    if (signatures_map != nullptr) signatures_map->Release(at, chunk.size());
+  }
+  m->signatures_checksum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  SIMDEX_RETURN_IF_ERROR(s);
   index::IdPlacement placed;
   SIMDEX_RETURN_IF_ERROR(index::AppendIdSections(out, packed_ids, id_map, &placed));
   index::SetIdPlacement(placed, m);

@@ -54,9 +54,12 @@ Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, i
 
 // Appends the signatures (ordinal order), the packed ids and the id map
 // ("" for numeric ids), the metadata and the footer; commits the file.
-// *file_bytes = its size.
-Status FinishLshFile(index::OutputFile* out, std::string_view signatures, std::string_view packed_ids,
-                     std::string_view id_map, format::LshMetadata* m, uint64_t* file_bytes);
+// *file_bytes = its size. Signatures from a mapped scratch file
+// (signatures_map, else nullptr) are released from memory as they are
+// written.
+Status FinishLshFile(index::OutputFile* out, std::string_view signatures, const index::MappedValues* signatures_map,
+                     std::string_view packed_ids, std::string_view id_map, format::LshMetadata* m,
+                     uint64_t* file_bytes);
 
 }  // namespace simdex::lsh
 

@@ -29,7 +29,8 @@ namespace {
 //   records:    the (position, ordinal) merge (<= D/4), the band sorts D/2
 //               together, the signature buckets' buffers D/8, and a batch of
 //               kBandBatch values per band
-//   signatures: the band sorts (<= D/2), one bucket placed D/4
+//   signatures: the band sorts (<= D/2), one bucket placed D/8 (and its
+//               map, about as large)
 //   tables:     one band's merge, the table's writer buffer
 // Writer buffers are min(1 MiB, D/16).
 constexpr size_t kBandBatch = 512;
@@ -237,7 +238,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
 
   // 3. One pass over the records in position order: band values to the
   // band sorts, signatures to the bucket of their ordinal range.
-  const uint64_t per_bucket = std::max<uint64_t>(1, budget / 4 / std::max<size_t>(sb, 1));
+  const uint64_t per_bucket = std::max<uint64_t>(1, budget / 8 / std::max<size_t>(sb, 1));
   const uint64_t num_buckets = n == 0 ? 0 : (n + per_bucket - 1) / per_bucket;
   if (num_buckets > kMaxBuckets || num_buckets * kMinBucketBuffer > budget / 8) {
     return Status::InvalidArgument(std::to_string(n) + " documents need " + std::to_string(num_buckets) +
@@ -256,7 +257,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
     for (auto& v : values) v.reserve(kBandBatch);
     std::string entry(8 + sb, '\0');
     std::vector<FingerprintIdPair> batch(4096);
-    uint64_t pos = 0;
+    uint64_t pos = 0, released = 0;
     for (size_t got = 0;;) {
       SIMDEX_RETURN_IF_ERROR(inverse->Read(batch.data(), batch.size(), &got));
       if (got == 0) break;
@@ -280,6 +281,8 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
         std::memcpy(entry.data() + 8, sig_at(pos), sb);
         SIMDEX_RETURN_IF_ERROR(buckets[ordinal / per_bucket]->Append(entry));
       }
+      records_map->Release(released, pos * rb - released);  // read once, front to back
+      released = pos * rb;
     }
     if (pos != n) {
       return Status::Corruption("the position sort returned " + std::to_string(pos) + " of " + std::to_string(n) +
@@ -340,7 +343,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ids_file->path(), &packed_ids));
   std::string id_map_bytes;
   if (map != nullptr) format::EncodeIdMap(map->Sorted(), &id_map_bytes);
-  return FinishLshFile(out.get(), signatures->bytes(), packed_ids->bytes(), id_map_bytes, &m, file_bytes);
+  return FinishLshFile(out.get(), signatures->bytes(), signatures.get(), packed_ids->bytes(), id_map_bytes, &m, file_bytes);
 }
 
 }  // namespace simdex::lsh

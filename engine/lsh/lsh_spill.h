@@ -26,8 +26,11 @@
 // budget given to Create (each stage's share is in lsh_spill.cc); the page
 // cache of the mapped scratch files is the kernel's and does not count, nor
 // does the id map of string ids (index::IdMapBuilder, held in memory as by
-// the SimHash builder). A run of equal ids holds 8 bytes per document and
-// may take an eighth of the budget (else InvalidArgument).
+// the SimHash builder). Maps read once front to back (the records, the
+// signatures) are released from the process as they are read; a band
+// table's sorted values (8 bytes per banded document) stay mapped while it
+// is encoded, as in the SimHash builder. A run of equal ids holds 8 bytes
+// per document and may take an eighth of the budget (else InvalidArgument).
 //
 // Scratch files ("simdex-*-XXXXXX" in tmpdir) are removed as soon as they
 // are used, and by the destructor after an error. Not thread-safe.

@@ -26,7 +26,7 @@ using testing::ScopedTempDir;
 
 // 32 values in 4 bands of 8, 8-bit signatures (32 bytes): the smallest
 // budget (512 KiB) holds 1472 documents in memory, sorts 3840 values of a
-// band in a run and places 4096 signatures in a bucket.
+// band in a run and places 2048 signatures in a bucket.
 constexpr size_t kTinyBudget = size_t{512} << 10;
 
 LshBuildOptions SmallOptions() {
