@@ -90,9 +90,9 @@ TEST_P(LshSpillTest, SpilledBuildIsTheInMemoryBuildByteForByte) {
 INSTANTIATE_TEST_SUITE_P(IdsCodecsBlocks, LshSpillTest,
                          ::testing::Combine(::testing::Bool(), ::testing::Values("ef", "card"),
                                             ::testing::Values(64u, 4096u)),
-                         [](const auto& info) {
-                           return std::string(std::get<0>(info.param) ? "Strings" : "Numbers") + "_" +
-                                  std::get<1>(info.param) + "_" + std::to_string(std::get<2>(info.param));
+                         [](const auto& p) {
+                           return std::string(std::get<0>(p.param) ? "Strings" : "Numbers") + "_" +
+                                  std::get<1>(p.param) + "_" + std::to_string(std::get<2>(p.param));
                          });
 
 TEST(LshSpillBuildTest, DefaultOptionsSpilledAreTheInMemoryBuild) {
