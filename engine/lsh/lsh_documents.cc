@@ -47,10 +47,11 @@ Status LshDocuments::Spill() {
                                          reinterpret_cast<const uint8_t*>(signatures_.data() + d * signature_bytes_),
                                          banded_[d]));
   }
-  ids_ = {};
-  keys_ = {};
-  signatures_ = {};
-  banded_ = {};
+  // Swapped with empty ones: `v = {}` would keep the capacity.
+  std::vector<uint64_t>().swap(ids_);
+  std::vector<uint64_t>().swap(keys_);
+  std::string().swap(signatures_);
+  std::vector<uint8_t>().swap(banded_);
   banded_count_ = 0;
   return Status::OK();
 }
@@ -152,7 +153,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
                         nbands, ordinal_mask);
   });
   ApplyOrder(order);
-  order = {};
+  std::vector<uint64_t>().swap(order);
 
   std::unique_ptr<index::OutputFile> out;
   SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, &out));
@@ -166,7 +167,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
     index::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
     SIMDEX_RETURN_IF_ERROR(AppendBandTable(out.get(), options, t, values, &m));
   }
-  values = {};
+  std::vector<uint64_t>().swap(values);
 
   std::string packed;
   if (n > 0) {
