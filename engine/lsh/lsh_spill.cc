@@ -211,9 +211,11 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
       for (size_t i = 0; i < got; ++i) {
         if (!group.empty() && batch[i].fingerprint != group_id) SIMDEX_RETURN_IF_ERROR(flush_group());
         if (group.size() == max_group) {
-          return Status::InvalidArgument("more than " + std::to_string(max_group) +
-                                         " documents share one id: more than a memory budget of " +
-                                         std::to_string(budget) + " bytes orders");
+          std::string id = map != nullptr ? std::string(map->Sorted()[group_id]) : std::to_string(group_id);
+          if (map != nullptr) id = std::string(1, '\'') + id + '\'';
+          return Status::InvalidArgument("more than " + std::to_string(max_group) + " documents share the id " + id +
+                                         ": more than a memory budget of " + std::to_string(budget) +
+                                         " bytes orders");
         }
         group_id = batch[i].fingerprint;
         group.push_back(batch[i].id);

@@ -138,6 +138,21 @@ TEST(LshSpillBuildTest, BudgetBelowTheMinimumIsRefused) {
   EXPECT_NE(s.ToString().find("memory budget"), std::string::npos) << s.ToString();
 }
 
+TEST(LshSpillBuildTest, ARunOfOneIdBeyondAnEighthOfTheBudgetIsAClearErrorAndLeavesNoFile) {
+  // The smallest budget orders up to 8,192 documents of one id (8 bytes
+  // each in an eighth of 512 KiB); 8,200 are refused.
+  ScopedTempDir dir;
+  std::vector<LshDocument> docs = ClusteredDocuments(8200, 32, 23);
+  for (auto& d : docs) d.id = 42;
+  LshBuildOptions options = SmallOptions();
+  options.memory_bytes = kTinyBudget;
+  LshBuildStats stats;
+  Status s = Build(dir.File("x.sdx"), options, docs, false, &stats);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("more than 8192 documents share the id 42"), std::string::npos) << s.ToString();
+  EXPECT_EQ(dir.List(), std::vector<std::string>{});
+}
+
 // Merges old (a file) with batch, deleting `gone`, within `budget`.
 Status Merge(const std::string& old_path, const std::string& out, const std::vector<LshDocument>& batch,
              const std::vector<uint64_t>& gone, bool string_ids, size_t budget, LshMergeStats* stats) {
