@@ -71,12 +71,13 @@ class Articles {
 struct State {
   std::string dir;
   std::unique_ptr<DocIdService> service;
-  explicit State(bool sync) {
+  explicit State(bool sync, simdex::ContentMethod method = simdex::ContentMethod::kSimHash) {
     dir = (std::filesystem::temp_directory_path() / ("simdex-service-bench-" + std::to_string(::getpid()))).string();
     std::filesystem::remove_all(dir);
     simdex::ServiceOptions o;
     o.data_dir = dir;
     o.sync = sync;
+    o.content_method = method;
     simdex::Status s = DocIdService::Open(o, &service);
     if (!s.ok()) std::abort();
   }
@@ -117,16 +118,17 @@ BENCHMARK(BM_FingerprintArticle);
 // 1,000 new ones, the others are new (made in the loop from the paragraph
 // pool: about 1 us of each iteration); urls never repeat. sync: 1 fsyncs
 // the log before each answer.
-void BM_Submit(benchmark::State& state) {
+// The stream of BM_Submit into a service whose contents match by `method`.
+void SubmitStream(benchmark::State& state, int64_t dup_percent, bool sync, simdex::ContentMethod method) {
   Articles a;
-  State st(state.range(1) != 0);
+  State st(sync, method);
   std::mt19937_64 rng(3);
   std::vector<std::string> recent;
   simdex::service::ParsedArticle p;
   uint64_t n = 0, duplicates = 0;
   DocIdAnswer answer;
   for (auto _ : state) {
-    if (!recent.empty() && static_cast<int64_t>(rng() % 100) < state.range(0)) {
+    if (!recent.empty() && static_cast<int64_t>(rng() % 100) < dup_percent) {
       p.content = recent[rng() % recent.size()];
     } else {
       p.content = a.Content();
@@ -141,8 +143,27 @@ void BM_Submit(benchmark::State& state) {
     duplicates += answer.duplicate;
   }
   state.counters["duplicate_share"] = static_cast<double>(duplicates) / static_cast<double>(std::max<uint64_t>(n, 1));
+  const simdex::ServiceStats stats = st.service->stats();
+  state.counters["delta_entries"] = static_cast<double>(stats.delta_entries);
+  state.counters["delta_memory_bytes"] = static_cast<double>(stats.delta_memory_bytes);
+}
+
+// Submit() of articles: dup% of them repeat the content of one of the last
+// 1,000 new ones, the others are new (made in the loop from the paragraph
+// pool: about 1 us of each iteration); urls never repeat. sync: 1 fsyncs
+// the log before each answer.
+void BM_Submit(benchmark::State& state) {
+  SubmitStream(state, state.range(0), state.range(1) != 0, simdex::ContentMethod::kSimHash);
 }
 BENCHMARK(BM_Submit)->Args({0, 0})->Args({30, 0})->Args({30, 1})->ArgNames({"dup%", "sync"})->UseRealTime();
+
+// The same stream (30% repeats, no sync) with SimHash (method 0) and
+// MinHash-LSH (method 1) contents, 20,000 articles a run into a fresh state
+// (docs/benchmarks.md, "The docId service").
+void BM_SubmitByContentMethod(benchmark::State& state) {
+  SubmitStream(state, 30, false, static_cast<simdex::ContentMethod>(state.range(0)));
+}
+BENCHMARK(BM_SubmitByContentMethod)->Arg(0)->Arg(1)->ArgName("method")->Iterations(20000)->UseRealTime();
 
 void BM_Check(benchmark::State& state) {
   Articles a;

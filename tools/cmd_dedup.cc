@@ -79,7 +79,8 @@ struct DedupArgs {
   SecondStageArgs second;
   bool allow_duplicate_ids = false;
   bool quiet = false;
-  std::string method = "simhash";
+  std::string method = "auto";  // auto: ChooseMethod
+  std::string method_reason;    // under auto: why it chose args.method
   MinHashDedupArgs minhash;
   std::string estimate_filter;  // a J, "off", or empty: the threshold
   // Options given on the command line that only the other method takes.
@@ -96,6 +97,41 @@ constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--bands", 
                                         "--estimate-filter"};
 
 enum class Keep { kFirst, kLongest, kMaxField };
+
+// --method auto (docs/dedup.md, "Method"): simhash for fingerprint files, a
+// SimHash index under --against or a SimHash-only option; minhash for a
+// MinHash-LSH index under --against or a MinHash-only option; otherwise
+// (documents) minhash, whose F1 the corpora of docs/quality.md measured
+// above SimHash's ("Which method"). Sets args->method and method_reason;
+// InvalidArgument when the reasons name both methods. An --against that
+// cannot be read chooses nothing (opening it reports why).
+Status ChooseMethod(bool fingerprints, DedupArgs* args) {
+  if (args->method != "auto") return Status::OK();
+  std::vector<std::string> simhash = args->simhash_only, minhash = args->minhash_only;
+  for (std::string& name : simhash) name += " (a SimHash option)";
+  for (std::string& name : minhash) name += " (a MinHash option)";
+  if (fingerprints) simhash.insert(simhash.begin(), "fingerprint-file inputs");
+  for (const std::string& path : args->against) {
+    IndexKind kind;
+    if (!ReadIndexKind(path, &kind).ok()) continue;
+    (kind == IndexKind::kMinHashLsh ? minhash : simhash)
+        .push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+  }
+  if (!simhash.empty() && !minhash.empty()) {
+    return Status::InvalidArgument("--method auto cannot choose: simhash for " + simhash.front() + ", minhash for " +
+                                   minhash.front() + "; give --method");
+  }
+  args->method = simhash.empty() ? "minhash" : "simhash";
+  args->method_reason = !simhash.empty() ? simhash.front() : !minhash.empty() ? minhash.front() : "document inputs";
+  return Status::OK();
+}
+
+// Under --method auto: the method it chose and why.
+void PrintChosenMethod(const DedupArgs& args) {
+  if (args.method_reason.empty()) return;
+  std::fprintf(stderr, "simdex dedup: method %s, chosen by --method auto for %s\n", args.method.c_str(),
+               io::Printable(args.method_reason).c_str());
+}
 
 std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
   std::vector<std::string> names;
@@ -262,14 +298,16 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
     }
     m.against.push_back(indexes.back().get());
   }
+  if (Status bad = CheckMinHashDedupArgs(m); !bad.ok()) return ReportError(kCommand, bad, /*usage=*/true);
   Progress progress(kCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;
   std::vector<AcceptedPair> accepted;
   MinHashDedupStats stats;
+  // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
                              &progress, &batch, &outcomes, &accepted, &stats);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kCommand, s);
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
@@ -278,6 +316,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet) {
+    PrintChosenMethod(args);
     PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
   }
   return 0;
@@ -333,6 +372,8 @@ int RunDedup(DedupArgs args) {
     return ReportError(kCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
   }
 
+  Status method = ChooseMethod(fingerprints, &args);
+  if (!method.ok()) return ReportError(kCommand, method, /*usage=*/true);
   const SecondStageArgs& second = args.second;
   if (args.method == "minhash" && fingerprints) {
     return ReportError(kCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
@@ -444,7 +485,8 @@ int RunDedup(DedupArgs args) {
   // After the join, whose sorts have then released their memory: the id
   // check sorts within the same --memory.
   if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
-  DedupOutcomes outcomes{dedup.get(), {}, {}};
+  DedupOutcomes outcomes;
+  outcomes.dedup = dedup.get();
   std::vector<AcceptedPair> accepted;
   SecondStageStats second_stats;
   if (s.ok() && second.active()) {
@@ -460,6 +502,7 @@ int RunDedup(DedupArgs args) {
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, fingerprints ? nullptr : &args.input, args.snippet_words, outcomes, batch);
   if (!s.ok()) return ReportError(kCommand, s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
+  if (!args.quiet) PrintChosenMethod(args);
   if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());
   if (!args.quiet && second.active()) PrintSecondStage(second, k, outcomes, second_stats);
   return 0;
@@ -522,9 +565,11 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                 "known by its place in the input (the n-th output line is the n-th document)");
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->add_option("--method", args->method,
-                  "simhash (fingerprints within k bits) or minhash (MinHash-LSH: word 5-shingle Jaccard >= "
-                  "--threshold; docs/minhash.md)")
-      ->check(CLI::IsMember({"simhash", "minhash"}))
+                  "auto, simhash (fingerprints within k bits) or minhash (MinHash-LSH: word 5-shingle Jaccard >= "
+                  "--threshold; docs/minhash.md). auto: simhash for fingerprint files, an --against SimHash index "
+                  "or a SimHash-only option (--k, --scheme, --k-short, --short-length, --against-strategy, the text "
+                  "options); minhash for an --against MinHash-LSH index, a MinHash option, or else (documents)")
+      ->check(CLI::IsMember({"auto", "simhash", "minhash"}))
       ->capture_default_str();
   sub->add_option("--threshold", args->minhash.threshold,
                   "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter (default "

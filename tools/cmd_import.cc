@@ -32,6 +32,9 @@ int RunImport(const ImportArgs& args) {
   ServiceOptions options;
   Status s = MakeServiceOptions(args.service, &options);
   if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  // The inputs are SimHash fingerprints: a new state made by an import
+  // matches contents by SimHash (a MinHash state refuses imports).
+  if (options.content_method == ContentMethod::kAuto) options.content_method = ContentMethod::kSimHash;
   options.background_compaction = false;
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> ids;

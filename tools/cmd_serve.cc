@@ -60,6 +60,9 @@ int RunServe(const ServeArgs& args) {
   std::unique_ptr<DocIdService> service;
   s = DocIdService::Open(options, &service);
   if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!args.quiet) {  // the method --content-method auto took (GET /stats says it too)
+    std::fprintf(stderr, "simdex serve: contents matched by %s\n", ContentMethodName(service->options().content_method));
+  }
   if (options.preload && !args.quiet) {
     const ServiceStats stats = service->stats();
     std::string line = "preloaded " + std::to_string(stats.preloaded_bytes) + " bytes of index files";

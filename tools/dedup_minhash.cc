@@ -8,9 +8,6 @@
 #include <memory>
 #include <mutex>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/spillable_array.h"
@@ -109,8 +106,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
     for (size_t i = 0; i < b.size; ++i) {
       const Document& doc = b.docs[i];
       const bool has = b.has_shingles[i] != 0;
-      const uint64_t keys = XXH3_64bits(&b.band_keys[i * nb], nb * sizeof(uint64_t));
-      out->digests.push_back(has ? XXH3_64bits_withSeed(&b.packed_signatures[i * sb], sb, keys) : 0);
+      out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
       const double score = !has                        ? 0
                            : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
@@ -199,9 +195,7 @@ void ExpandPairs(const Items& items, const std::vector<std::pair<uint64_t, doubl
 
 }  // namespace
 
-Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
-                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
-                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
   if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
   if (!ValidSignatureBits(args.signature_bits)) {
     return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
@@ -221,6 +215,14 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                    std::to_string(bands.rows) + " is more than --num-perm " +
                                    std::to_string(args.num_perm) + " values");
   }
+  return Status::OK();
+}
+
+Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+  SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   stats->bands = bands;
   Signed s;
   SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, input, threads, score_by, progress, batch, &s));

@@ -80,9 +80,13 @@ struct MinHashDedupStats {
 // document (replaced, and estimates: each document's estimated J with its
 // representative); accepted the document pairs (a < b, by a then b) with
 // their estimates (and similarities under confirm), when keep_pairs or
-// confirm is set. InvalidArgument for bad arguments (bands x rows beyond
-// num_perm, bits not a power of two up to 32, memory below the minimum).
-// The output does not depend on the memory bound.
+// InvalidArgument for bad arguments (bands x rows beyond num_perm, bits not
+// a power of two up to 32, memory below the minimum): a usage error.
+Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
+
+// confirm is set. The arguments are checked first (CheckMinHashDedupArgs);
+// after that, an error is the input's or the system's, never the command
+// line's. The output does not depend on the memory bound.
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats);

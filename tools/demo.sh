@@ -16,7 +16,8 @@ out=build/demo
 mkdir -p "$out"
 
 echo "== 1. De-duplicate the bundled sample: $(wc -l <"$sample") documents, licence texts and classical"
-echo "      Chinese poems from several editions (docs/sample.md); near-duplicates differ in <= 3 bits"
+echo "      Chinese poems from several editions (docs/sample.md); near-duplicates share >= 0.8 of their"
+echo "      word 5-shingles (MinHash-LSH, the default for documents; the summary says so)"
 echo "\$ $simdex dedup --text-field text --clusters $out/clusters.jsonl --keep-list $out/keep.txt \\"
 echo "      -o $out/dedup.jsonl $sample"
 "$simdex" dedup --text-field text --clusters "$out/clusters.jsonl" --keep-list "$out/keep.txt" \
@@ -26,19 +27,19 @@ grep -m 2 '"duplicate":true' "$out/dedup.jsonl" | sed 's/^/    /'
 echo "$(wc -l <"$out/keep.txt") ids to keep in $out/keep.txt"
 
 echo
-echo "== 2. Some of the clusters ($out/clusters.jsonl): each member's distance to the cluster's"
-echo "      representative (the first seen) and the first words of its text"
+echo "== 2. Some of the clusters ($out/clusters.jsonl): each member's estimated Jaccard with the"
+echo "      cluster's representative (the first seen) and the first words of its text"
 # Prints clusters of several sizes and both languages: the largest, then
-# every 60th line. Each member: "<id> d=<distance> <text>", the
+# every 60th line. Each member: "<id> e=<estimate> <text>", the
 # representative marked with '*'.
 awk '
   function member(m,    id, d, text) {
     match(m, /"id":[0-9]+/); id = substr(m, RSTART + 5, RLENGTH - 5)
-    match(m, /"distance":[0-9]+/); d = substr(m, RSTART + 11, RLENGTH - 11)
+    match(m, /"estimate":[0-9.]+/); d = substr(m, RSTART + 11, RLENGTH - 11)
     text = ""
     if (match(m, /"text":"([^"\\]|\\.)*"/)) text = substr(m, RSTART + 8, RLENGTH - 9)
     gsub(/\\"/, "\"", text)
-    printf "    %s %5s  d=%s  %s\n", (m ~ /"representative":true/ ? "*" : " "), id, d, text
+    printf "    %s %5s  e=%-5s  %s\n", (m ~ /"representative":true/ ? "*" : " "), id, d, text
   }
   {
     match($0, /"size":[0-9]+/); size = substr($0, RSTART + 7, RLENGTH - 7) + 0
@@ -52,13 +53,13 @@ awk '
       match(line, /"size":[0-9]+/)
       print "  cluster of " substr(line, RSTART + 7, RLENGTH - 7) ":"
       rest = substr(line, index(line, "\"members\":[") + 11)
-      while (match(rest, /\{"id":[0-9]+,"distance":[0-9]+(,"representative":true)?,"text":"([^"\\]|\\.)*"\}/)) {
+      while (match(rest, /\{"id":[0-9]+,"estimate":[0-9.]+(,"representative":true)?,"text":"([^"\\]|\\.)*"\}/)) {
         member(substr(rest, RSTART, RLENGTH))
         rest = substr(rest, RSTART + RLENGTH)
       }
     }
   }' "$out/clusters.jsonl"
-echo "(near-duplication is not transitive: a member may be further than 3 bits from its representative)"
+echo "(near-duplication is not transitive: a member's estimate with its representative may be below 0.8)"
 
 echo
 echo "== 3. Fingerprint the sample and build a compressed index (scheme t10: 10 permuted tables, k <= 3)"
@@ -72,7 +73,7 @@ echo "\$ $simdex inspect $out/sample.sdx    # a few of its fields"
   grep -E '"(entries|scheme|block_size|total_bytes|entropy_bound_bits_per_entry|bits_per_entry_total)"' | sed 's/^ */    /'
 
 echo
-echo "== 4. Query the index: the fingerprints of a cluster's members find each other within 3 bits"
+echo "== 4. Query the SimHash index with the first cluster's members: what lies within 3 bits of each"
 ids=$(awk 'NR == 1 { while (match($0, /"id":[0-9]+/)) { printf "%s ", substr($0, RSTART + 5, RLENGTH - 5); $0 = substr($0, RSTART + RLENGTH) } }' "$out/clusters.jsonl")
 for id in $ids; do
   fp=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$out/sample.fp")
@@ -82,7 +83,8 @@ done
 
 echo
 echo "== 5. A new batch against a stored corpus (the source documents' second step): the documents with"
-echo "      odd ids are the stored corpus (an index), those with even ids the new batch"
+echo "      odd ids are the stored corpus (a SimHash index, so dedup matches by SimHash), those with even"
+echo "      ids the new batch"
 awk -F'\t' 'NR == 1 || $1 % 2 == 1' "$out/sample.fp" >"$out/stored.fp"
 awk 'NR % 2 == 0' "$sample" >"$out/batch.jsonl"  # line N holds id N
 echo "\$ $simdex build --quiet --out $out/stored.sdx $out/stored.fp"

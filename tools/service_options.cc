@@ -65,6 +65,34 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->check(CLI::Range(0, 1 << 30))
       ->capture_default_str();
   AddTextOptions(sub, &args->text);
+  sub->add_option("--content-method", args->content_method,
+                  "how contents match: simhash (fingerprints within -k bits) or minhash (MinHash-LSH: word 5-shingle "
+                  "Jaccard >= --threshold; docs/service.md); fixed when --data is created. auto: the state's method; "
+                  "for a new state simhash when --k, --content-scheme, --confirm or --k-short is given, else minhash")
+      ->check(CLI::IsMember({"auto", "simhash", "minhash"}))
+      ->capture_default_str();
+  sub->add_option("--threshold", args->threshold,
+                  "minhash: the estimated Jaccard similarity of a duplicate content (default 0.8)");
+  sub->add_option("--num-perm", args->num_perm, "minhash: values per signature (default 128; fixed with --data)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--bands", args->bands,
+                  "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, 16 x 8 "
+                  "for 0.8 and 128 values; fixed with --data)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--rows", args->rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--signature-bits", args->signature_bits,
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4; fixed with --data)");
+  // Which of the method-specific options the command line gave.
+  auto track = [sub](const char* name, std::vector<std::string>* given) {
+    sub->get_option(name)->each([name, given](const std::string&) {
+      if (std::find(given->begin(), given->end(), name) == given->end()) given->push_back(name);
+    });
+  };
+  for (const char* name : {"--k", "--content-scheme", "--confirm", "--k-short"}) track(name, &args->simhash_given);
+  for (const char* name : {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits"}) {
+    track(name, &args->minhash_given);
+  }
+  sub->get_option("--seed")->each([args](const std::string&) { args->seed_given = true; });
 }
 
 Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
@@ -97,6 +125,33 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   o->k_short = args.k_short;
   o->short_length = args.short_length;
   if (o->confirm.empty() && o->k_short >= 0) return Status::InvalidArgument("--k-short needs --confirm");
+  // auto: a SimHash or MinHash content option chooses (both: refused),
+  // else the library's kAuto (the state's method; minhash for a new state).
+  std::string method = args.content_method;
+  if (method == "auto" && !args.simhash_given.empty() && !args.minhash_given.empty()) {
+    return Status::InvalidArgument(args.simhash_given.front() + " is a SimHash content option and " +
+                                   args.minhash_given.front() + " a MinHash one; give --content-method");
+  }
+  if (method == "auto" && !args.simhash_given.empty()) method = "simhash";
+  if (method == "auto" && !args.minhash_given.empty()) method = "minhash";
+  o->content_method = method == "simhash" ? ContentMethod::kSimHash : ContentMethod::kAuto;
+  if (method == "minhash") {
+    if (!args.simhash_given.empty()) {
+      return Status::InvalidArgument(args.simhash_given.front() + " is a SimHash content option; --content-method "
+                                     "minhash takes --threshold, --num-perm, --bands/--rows and --signature-bits");
+    }
+    if ((args.bands > 0) != (args.rows > 0)) return Status::InvalidArgument("--bands and --rows go together");
+    o->content_method = ContentMethod::kMinHash;
+  } else if (method == "simhash" && !args.minhash_given.empty()) {
+    return Status::InvalidArgument(args.minhash_given.front() + " needs --content-method minhash");
+  }
+  if (o->content_method != ContentMethod::kSimHash) {  // the MinHash settings, used if the state is MinHash
+    o->threshold = args.threshold;
+    o->minhash.num_perm = args.num_perm;
+    o->minhash.seed = args.seed_given ? args.text.seed : 1;
+    o->bands = LshBands{args.bands, args.rows};
+    o->signature_bits = args.signature_bits;
+  }
   return MakeFingerprintOptions(args.text, &o->fingerprint);
 }
 

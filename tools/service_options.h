@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -32,15 +33,33 @@ struct ServiceOptionArgs {
   int k_short = -1;
   int short_length = 140;
   TextOptionArgs text;
+  // The content stage (the flags of `simdex dedup --method minhash`).
+  std::string content_method = "auto";  // auto, simhash, minhash (MakeServiceOptions)
+  double threshold = 0.8;
+  int num_perm = 128;
+  int bands = 0;
+  int rows = 0;
+  int signature_bits = 4;
+  // Options given on the command line, among those that only one content
+  // method takes, and whether --seed was (it seeds the signatures too).
+  std::vector<std::string> simhash_given, minhash_given;
+  bool seed_given = false;
 };
 
 // Registers --data, --k, --k-title, --content-scheme, --title-scheme,
 // --window, --retain, --keep, --compact-entries, --build-threads, --sync, --confirm,
-// --k-short, --short-length and the text options on `sub`.
+// --k-short, --short-length, the text options, and --content-method with
+// the MinHash options (--threshold, --num-perm, --bands, --rows,
+// --signature-bits) on `sub`.
 void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args);
 
 // The service options the arguments name; InvalidArgument for a window or
-// keep rule that does not parse.
+// keep rule that does not parse, and for an option of the other content
+// method. --content-method auto (the default) is simhash when a SimHash
+// content option (--k, --content-scheme, --confirm, --k-short) is given,
+// minhash when a MinHash one is (both: InvalidArgument), else
+// ContentMethod::kAuto: the state's method, minhash for a new state. --seed seeds the MinHash signatures too (1 when not given, as
+// `simdex dedup --method minhash`).
 Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* options);
 
 // Parses a duration: a number of seconds, or a number with s, m, h or d

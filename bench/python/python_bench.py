@@ -21,6 +21,14 @@ Scenarios (each prints one JSON line; figures are medians of --repeat runs):
                had; the load average before each run (the warm-up's first) says how busy the machine
                was.
 
+  dask-minhash simdex.dask.dedup(method="minhash") of N generated documents in 8 JSONL files
+               (--dask-n; bases of 50-150 words of 5,000, a fifth followed by an exact copy and
+               three tenths by a copy with 1-15 words changed, shuffled) on a LocalCluster of
+               --dask-workers single-threaded worker processes (4 ranges per worker), against
+               `simdex dedup --method minhash` on the same files with --threads 1 and 2 (writing
+               its records, pairs and keep list); the cluster's records, pairs and keep list
+               checked equal to the command's; the first run of each is a warm-up.
+
 Usage: PYTHONPATH=build/python python3 bench/python/python_bench.py [--scenarios search,fingerprint,dask]
            [--index-n 1e6] [--queries 1e5] [--copies 10] [--dask-n 1e7] [--repeat 5] [--dask-repeat 3]
            [--dask-workers 1,2] [--dask-warmup 1] [--worker-env dask|hugetlb] [--label TEXT]
@@ -211,6 +219,83 @@ def bench_dask(args):
                   "tasks": tasks, "task_seconds_last_run": phases[-1]})
 
 
+def minhash_corpus(directory, n, parts, seed=21):
+    """The dask-minhash scenario's documents (see the docstring), in `parts` files."""
+    import random
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(5000)]
+    docs = []
+    while len(docs) < n:
+        base = rng.choices(words, k=rng.randint(50, 150))
+        docs.append(" ".join(base))
+        r = rng.random()
+        if r < 0.2:
+            docs.append(docs[-1])
+        elif r < 0.5:
+            for _ in range(rng.randint(1, 15)):
+                base[rng.randrange(len(base))] = rng.choice(words)
+            docs.append(" ".join(base))
+    docs = docs[:n]
+    rng.shuffle(docs)
+    paths = []
+    for p in range(parts):
+        paths.append(os.path.join(directory, f"minhash-{p}.jsonl"))
+        with open(paths[-1], "w") as out:
+            for i in range(p, n, parts):
+                out.write(json.dumps({"id": i, "text": docs[i]}) + "\n")
+    return paths
+
+
+def bench_dask_minhash(args):
+    import subprocess
+    import distributed
+    import simdex.dask
+    n = int(float(args.dask_n))
+    binary = os.path.join(os.environ.get("SIMDEX_BINARY_DIR", os.path.join(ROOT, "build")), "bin", "simdex")
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = minhash_corpus(tmp, n, PARTS)
+        mb = sum(os.path.getsize(p) for p in paths) / 1e6
+        outputs = [os.path.join(tmp, f) for f in ("out.jsonl", "pairs.jsonl", "keep.txt")]
+        for threads in (1, 2):
+            command = [binary, "dedup", "--quiet", "--method", "minhash", "--text-field", "text", "--threads",
+                       str(threads), "-o", outputs[0], "--pairs", outputs[1], "--keep-list", outputs[2], *paths]
+            times = []
+            for attempt in range(args.dask_warmup + args.dask_repeat):
+                start = time.perf_counter()
+                subprocess.run(command, check=True)
+                if attempt >= args.dask_warmup:
+                    times.append(time.perf_counter() - start)
+            emit({"scenario": "dask-minhash", "what": "simdex dedup --method minhash", "label": args.label, "n": n,
+                  "mb": round(mb, 1), "files": PARTS, "threads": threads, "seconds_median": statistics.median(times),
+                  "seconds_all": [round(t, 3) for t in times], "load_before": os.getloadavg()[0]})
+        with open(outputs[0]) as f:
+            want = [json.loads(line) for line in f]
+        with open(outputs[1]) as f:
+            want_pairs = [json.loads(line) for line in f]
+        with open(outputs[2]) as f:
+            want_keep = f.read().split()
+        for workers in [int(w) for w in args.dask_workers.split(",")]:
+            with make_cluster(workers, args.worker_env) as cluster, distributed.Client(cluster) as client:
+                times, equal = [], True
+                for attempt in range(args.dask_warmup + args.dask_repeat):
+                    load = os.getloadavg()[0]
+                    start = time.perf_counter()
+                    with distributed.get_task_stream(client) as stream:
+                        run = simdex.dask.dedup(client, paths, method="minhash", ranges=4 * workers, pairs=True)
+                    seconds = time.perf_counter() - start
+                    equal = equal and list(run.records()) == want and list(run.pair_records()) == want_pairs and \
+                        [str(i) for i in run.keep_ids()] == want_keep
+                    stats = run.result.stats
+                    del run
+                    if attempt >= args.dask_warmup:
+                        times.append(seconds)
+                emit({"scenario": "dask-minhash", "what": "simdex.dask.dedup(method='minhash')", "label": args.label,
+                      "n": n, "mb": round(mb, 1), "workers": workers, "threads_per_worker": 1, "partitions": PARTS,
+                      "ranges": 4 * workers, "seconds_median": statistics.median(times),
+                      "seconds_all": [round(t, 3) for t in times], "load_before_last": load,
+                      "equal_to_command": equal, "stats": stats, "task_seconds_last_run": task_seconds(stream.data)})
+
+
 def task_seconds(stream):
     """Seconds of compute and of transfer summed by task kind (the function's name)."""
     from dask.utils import key_split
@@ -244,7 +329,7 @@ def main():
     args = p.parse_args()
     for s in args.scenarios.split(","):
         {"search": bench_search, "fingerprint": bench_fingerprint, "dask": bench_dask,
-         "dask-single": bench_dask_single}[s](args)
+         "dask-single": bench_dask_single, "dask-minhash": bench_dask_minhash}[s](args)
 
 
 if __name__ == "__main__":

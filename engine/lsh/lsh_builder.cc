@@ -105,6 +105,11 @@ Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
   return rep_->status;
 }
 
+Status LshIndexBuilder::AddBanded(uint64_t id, const uint64_t* band_keys, const uint8_t* packed_signature) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  return rep_->status = rep_->docs->AddStored(rep_->docs->IdNumber(id), band_keys, packed_signature, /*banded=*/true);
+}
+
 void LshIndexBuilder::Abandon() {
   rep_->done = true;
   rep_->docs.reset();

@@ -5,6 +5,7 @@
 // the budget. The band keys of the old documents are gathered a range of
 // ordinals at a time (each range's keys in the other half of the budget),
 // one pass over the tables per range: a single pass when they fit.
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -25,6 +26,7 @@ Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
 
 struct LshIndexMerger::Rep {
   const LshIndexReader* old = nullptr;
+  std::vector<const LshIndexReader*> others;  // AddIndex()
   std::string path;
   size_t memory_bytes = 0;
   std::optional<lsh::LshDocuments> docs;
@@ -39,6 +41,8 @@ struct LshIndexMerger::Rep {
     if (done) return status = Status::InvalidArgument("Add() or Delete() after Finish() or Abandon()");
     return Status::OK();
   }
+  Status AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
+                     std::set<std::string_view>* deleted_strings);
   Status AddOld();
 };
 
@@ -129,11 +133,25 @@ void LshIndexMerger::Abandon() {
   rep_->docs.reset();
 }
 
-// Reads every old document back: its band keys from the tables (a value's
-// high bits, at the document its low bits name), signature, id; the keys a
-// range of ordinals at a time, within half the budget.
-Status LshIndexMerger::Rep::AddOld() {
-  const LshIndexReader::Rep& r = *old->rep_;
+Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  const LshIndexReader& old = *rep_->old;
+  std::string differs;
+  if (other->profile() != old.profile()) differs = "signatures of '" + other->profile() + "', not '" + old.profile() + "'";
+  else if (other->bands().bands != old.bands().bands || other->bands().rows != old.bands().rows) differs = "other bands";
+  else if (other->signature_bits() != old.signature_bits()) differs = "other signature bits";
+  else if (other->has_string_ids() != old.has_string_ids()) differs = "ids of the other kind";
+  if (!differs.empty()) return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  rep_->others.push_back(other);
+  return Status::OK();
+}
+
+// Reads every document of `index` back: its band keys from the tables (a
+// value's high bits, at the document its low bits name), signature, id; the
+// keys a range of ordinals at a time, within half the budget.
+Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
+                                        std::set<std::string_view>* deleted_strings) {
+  const LshIndexReader::Rep& r = *index.rep_;
   const format::LshMetadata& m = r.meta;
   const uint64_t n = m.documents;
   const uint64_t mask = r.OrdinalMask();
@@ -143,9 +161,7 @@ Status LshIndexMerger::Rep::AddOld() {
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
-  BandKeys(empty.data(), old->bands(), empty_keys.data());
-  std::set<uint64_t> deleted_numbers;
-  std::set<std::string_view> deleted_strings;
+  BandKeys(empty.data(), index.bands(), empty_keys.data());
   const uint64_t range = std::max<uint64_t>(1, memory_bytes / 2 / (8 * bands + 1));
   std::vector<uint64_t> keys;
   std::vector<uint8_t> banded;
@@ -180,11 +196,11 @@ Status LshIndexMerger::Rep::AddOld() {
       if (r.has_id_map) {
         const std::string_view s = r.id_map.Get(id);
         deleted = delete_strings.find(s) != delete_strings.end();
-        if (deleted) deleted_strings.insert(s);
+        if (deleted) deleted_strings->insert(s);
         else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
       } else {
         deleted = delete_numbers.count(id) > 0;
-        if (deleted) deleted_numbers.insert(id);
+        if (deleted) deleted_numbers->insert(id);
         else number = docs->IdNumber(id);
       }
       if (deleted) {
@@ -196,6 +212,14 @@ Status LshIndexMerger::Rep::AddOld() {
           docs->AddStored(number, in_bands ? &keys[(d - first) * bands] : empty_keys.data(), r.Signature(d), in_bands));
     }
   }
+  return Status::OK();
+}
+
+Status LshIndexMerger::Rep::AddOld() {
+  std::set<uint64_t> deleted_numbers;
+  std::set<std::string_view> deleted_strings;
+  SIMDEX_RETURN_IF_ERROR(AddStoredOf(*old, &deleted_numbers, &deleted_strings));
+  for (const LshIndexReader* other : others) SIMDEX_RETURN_IF_ERROR(AddStoredOf(*other, &deleted_numbers, &deleted_strings));
   stats.ids_not_found +=
       (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
   return Status::OK();
@@ -209,7 +233,9 @@ Status LshIndexMerger::Finish() {
   r.status = r.AddOld();
   if (r.status.ok()) {
     r.stats.documents = r.docs->size();
-    r.status = r.docs->Write(r.path, r.old->Info().ordinal_bits, &r.stats.file_bytes);
+    int ordinal_bits = r.old->rep_->meta.ordinal_bits;
+    for (const LshIndexReader* other : r.others) ordinal_bits = std::max<int>(ordinal_bits, other->rep_->meta.ordinal_bits);
+    r.status = r.docs->Write(r.path, ordinal_bits, &r.stats.file_bytes);
   }
   r.stats.spilled_runs = r.docs->spill_stats().runs;
   r.stats.spilled_bytes = r.docs->spill_stats().bytes;

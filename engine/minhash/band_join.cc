@@ -8,6 +8,9 @@
 #include <bit>
 #include <limits>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "engine/dedup/key_sort.h"
 #include "engine/minhash/band_join_core.h"
 #include "simdex/minhash_join.h"
@@ -127,6 +130,10 @@ Status CheckJoinInput(std::span<const uint64_t> keys, int bands, std::span<const
 }
 
 }  // namespace
+
+uint64_t SignatureDigest(const uint64_t* keys, size_t bands, const uint8_t* packed, size_t packed_bytes) {
+  return XXH3_64bits_withSeed(packed, packed_bytes, XXH3_64bits(keys, bands * sizeof(uint64_t)));
+}
 
 Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const uint8_t> banded, int threads,
                      std::vector<uint64_t>* out, BandJoinStats* stats) {

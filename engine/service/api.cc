@@ -1,5 +1,7 @@
 #include "engine/service/api.h"
 
+#include <cstdio>
+
 #include <simdjson.h>
 
 #include "engine/io/json_text.h"
@@ -301,6 +303,12 @@ HttpResponse Api::Stats() const {
   io::AppendJsonString(&out, s.last_error);
   out.append(",\"profile\":");
   io::AppendJsonString(&out, service_->profile());
+  out.append(",\"content_method\":\"").append(ContentMethodName(o.content_method)).push_back('"');
+  if (o.content_method == ContentMethod::kMinHash) {
+    char threshold[32];
+    std::snprintf(threshold, sizeof threshold, "%g", o.threshold);
+    out.append(",\"threshold\":").append(threshold);
+  }
   out.push_back('}');
   return Json(std::move(out), Route::kStats);
 }

@@ -1,5 +1,6 @@
 #include "engine/service/article_json.h"
 
+#include <cstdio>
 #include <limits>
 
 #include <simdjson.h>
@@ -95,7 +96,13 @@ void AppendAnswer(std::string* out, const DocIdAnswer& a) {
   out->append("\",\"filterReason\":\"").append(FilterReasonName(a.reason)).push_back('"');
   if (a.duplicate) {
     out->append(",\"matched\":{\"id\":").append(a.matched_id_json.empty() ? "null" : a.matched_id_json);
-    out->append(",\"distance\":").append(std::to_string(a.distance)).push_back('}');
+    if (a.similarity > 0) {  // a MinHash content match: the estimate, no fingerprint distance
+      char similarity[32];
+      std::snprintf(similarity, sizeof similarity, "%.6g", a.similarity);
+      out->append(",\"similarity\":").append(similarity).push_back('}');
+    } else {
+      out->append(",\"distance\":").append(std::to_string(a.distance)).push_back('}');
+    }
   }
   if (a.replayed) out->append(",\"replayed\":true");
   out->push_back('}');

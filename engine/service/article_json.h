@@ -49,6 +49,7 @@ Status ContentOf(std::string_view json, std::string* content);
 
 // {"docId":"<16 hex>","status":"success","filterStatus":"good"|"duplicate",
 //  "filterReason":"new"|"url"|"title"|"content"[,"matched":{"id":..,"distance":d}][,"replayed":true]}
+// where a MinHash content match says "similarity":<estimated J> instead of "distance".
 void AppendAnswer(std::string* out, const DocIdAnswer& answer);
 
 }  // namespace simdex::service

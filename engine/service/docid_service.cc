@@ -83,7 +83,79 @@ Status SchemeUnchanged(const std::string& given, const Scheme& stored, const cha
   return Status::OK();
 }
 
+std::string FormatDouble(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// Records the content method (and MinHash's profile, bands and bits) in the
+// manifest of a state being created; checks an existing state's against
+// the options. *settings gets the MinHash stage's settings.
+Status SettleContentMethod(const ServiceOptions& o, bool exists, const std::string& where, service::Manifest* m,
+                           service::BandSettings* settings) {
+  const bool minhash = o.content_method == ContentMethod::kMinHash;
+  if (minhash) {
+    if (!(o.threshold > 0 && o.threshold <= 1)) {
+      return Status::InvalidArgument("the threshold " + FormatDouble(o.threshold) + " is not in (0, 1]");
+    }
+    if (!ValidSignatureBits(o.signature_bits)) {
+      return Status::InvalidArgument("signature bits " + std::to_string(o.signature_bits) +
+                                     " is not one of 1, 2, 4, 8, 16, 32");
+    }
+    if ((o.bands.bands > 0) != (o.bands.rows > 0)) return Status::InvalidArgument("bands and rows go together");
+    if (o.bands.bands > 0) SIMDEX_RETURN_IF_ERROR(CheckLshBands(o.bands, o.minhash.num_perm));
+  }
+  if (!exists) {
+    m->content_method = static_cast<uint8_t>(o.content_method);
+    if (minhash) {
+      const LshBands b = o.bands.bands > 0 ? o.bands : DefaultLshBands(o.threshold, o.minhash.num_perm);
+      m->minhash_profile = MinHashProfile(o.minhash);
+      m->bands = static_cast<uint32_t>(b.bands);
+      m->rows = static_cast<uint32_t>(b.rows);
+      m->signature_bits = static_cast<uint8_t>(o.signature_bits);
+    }
+  }
+  const ContentMethod stored = static_cast<ContentMethod>(m->content_method);
+  if (stored != o.content_method) {
+    return Status::InvalidArgument(where + " matches contents by " + ContentMethodName(stored) +
+                                   ", not by " + ContentMethodName(o.content_method) +
+                                   " as the options ask (the content method is fixed when the state is created)");
+  }
+  if (!minhash) return Status::OK();
+  const std::string profile = MinHashProfile(o.minhash);
+  if (m->minhash_profile != profile) {
+    return Status::InvalidArgument(where + " records MinHash signatures of '" + m->minhash_profile +
+                                   "'; the options make '" + profile + "' (fixed when the state is created)");
+  }
+  const std::string bands = std::to_string(m->bands) + " x " + std::to_string(m->rows);
+  if (o.bands.bands > 0 && (static_cast<uint32_t>(o.bands.bands) != m->bands || static_cast<uint32_t>(o.bands.rows) != m->rows)) {
+    return Status::InvalidArgument(where + " has " + bands + " bands; the options ask for " +
+                                   std::to_string(o.bands.bands) + " x " + std::to_string(o.bands.rows) +
+                                   " (fixed when the state is created)");
+  }
+  if (static_cast<uint32_t>(o.signature_bits) != m->signature_bits) {
+    return Status::InvalidArgument(where + " keeps signatures of " + std::to_string(m->signature_bits) +
+                                   " bits a value; the options ask for " + std::to_string(o.signature_bits) +
+                                   " (fixed when the state is created)");
+  }
+  settings->minhash = o.minhash;
+  settings->bands = LshBands{static_cast<int>(m->bands), static_cast<int>(m->rows)};
+  settings->signature_bits = m->signature_bits;
+  settings->threshold = o.threshold;
+  return CheckLshBands(settings->bands, o.minhash.num_perm).WithContext(where);
+}
+
 }  // namespace
+
+uint64_t DocIdService::Rep::LiveEntries(const IndexSnapshot& snap) {
+  const uint64_t bands = snap.bands.live == nullptr ? 0 : snap.bands.live->size();
+  return std::max({snap.fields[kTitle].live->size(), snap.fields[kContent].live->size(), bands});
+}
+
+const char* ContentMethodName(ContentMethod method) {
+  return method == ContentMethod::kMinHash ? "minhash" : method == ContentMethod::kAuto ? "auto" : "simhash";
+}
 
 const char* FilterReasonName(FilterReason reason) {
   switch (reason) {
@@ -131,6 +203,11 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
   }
   p.k[kTitle] = ks[kTitle];
   p.k[kContent] = ks[kContent];
+  if (minhash) {
+    p.has[kContent] = false;
+    p.bands.Make(band_settings, &*minhashers.Acquire(), content);
+    return p;
+  }
   if (!confirmers.empty() && CodePointLength(content) < static_cast<uint64_t>(options.short_length)) {
     p.confirm = true;
     p.k[kContent] = std::max(ks[kContent], k_short);
@@ -138,8 +215,24 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
   return p;
 }
 
-Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view content, std::vector<OnlineMatch>* found,
-                                      uint64_t cutoff, const OnlineMatch** out) {
+Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view content, Found* all, uint64_t cutoff,
+                                      bool* matched, ContentMatch* out) {
+  *matched = false;
+  if (minhash) {
+    const service::BandMatch* m = service::BestBandMatch(all->bands, cutoff, options.threshold);
+    if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
+    *matched = m != nullptr;
+    return Status::OK();
+  }
+  const OnlineMatch* best = nullptr;
+  SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, &all->fields[kContent], cutoff, &best));
+  if (best != nullptr) *out = ContentMatch{best->seq, best->distance, 0};
+  *matched = best != nullptr;
+  return Status::OK();
+}
+
+Status DocIdService::Rep::PickFingerprint(const Prepared& p, std::string_view content, std::vector<OnlineMatch>* found,
+                                          uint64_t cutoff, const OnlineMatch** out) {
   *out = nullptr;
   if (!p.confirm) {
     std::erase_if(*found, [&](const OnlineMatch& m) { return m.distance > ks[kContent]; });
@@ -175,13 +268,34 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
   return Status::OK();
 }
 
-Status DocIdService::Rep::SearchFields(const IndexSnapshot& snap, const Prepared& p, uint64_t min_seq,
-                                       std::vector<OnlineMatch> found[2]) const {
+Status DocIdService::Rep::SearchFields(const IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found) {
   for (int field : {kTitle, kContent}) {
     if (!p.has[field]) continue;
-    SIMDEX_RETURN_IF_ERROR(snap.fields[field].Search(p.fp[field], p.k[field], min_seq, &found[field]));
+    SIMDEX_RETURN_IF_ERROR(snap.fields[field].Search(p.fp[field], p.k[field], min_seq, &found->fields[field]));
+  }
+  if (p.bands.has) {
+    service::BandWork work;
+    Status s = snap.bands.Search(p.bands, min_seq, options.threshold, &found->bands, &work);
+    CountBandWork(work);
+    SIMDEX_RETURN_IF_ERROR(s);
   }
   return Status::OK();
+}
+
+void DocIdService::Rep::SearchLive(const IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found) {
+  for (int field : {kTitle, kContent}) {
+    if (p.has[field]) snap.fields[field].live->Search(p.fp[field], p.k[field], min_seq, &found->fields[field]);
+  }
+  if (p.bands.has) {
+    const size_t before = found->bands.size();
+    snap.bands.live->Search(p.bands.keys.data(), p.bands.packed.data(), min_seq, &found->bands);
+    CountBandWork(service::BandWork{found->bands.size() - before, found->bands.size() - before});
+  }
+}
+
+void DocIdService::Rep::CountBandWork(const service::BandWork& work) {
+  content_candidates.fetch_add(work.candidates, std::memory_order_relaxed);
+  content_estimates.fetch_add(work.estimates, std::memory_order_relaxed);
 }
 
 Status DocIdService::Rep::GetRepresentativeContent(uint64_t doc_seq, std::string* content) const {
@@ -200,6 +314,7 @@ Status DocIdService::Rep::AnswerOf(const ArticleRecord& a, DocIdAnswer* answer) 
   answer->reason = static_cast<FilterReason>(a.reason);
   answer->duplicate = answer->reason != FilterReason::kNew;
   answer->distance = a.distance;
+  answer->similarity = a.similarity;
   if (answer->duplicate) {
     DocRecord doc;
     bool found = false;
@@ -278,6 +393,17 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (!found) r.manifest.profile = r.profile;
   SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service state in " + options.data_dir, r.manifest.profile,
                                           "the service's fingerprint options", r.profile));
+  if (r.options.content_method == ContentMethod::kAuto) {
+    r.options.content_method = found ? static_cast<ContentMethod>(r.manifest.content_method) : ContentMethod::kMinHash;
+  }
+  SIMDEX_RETURN_IF_ERROR(
+      SettleContentMethod(r.options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
+  r.minhash = r.options.content_method == ContentMethod::kMinHash;
+  if (r.minhash) {
+    std::unique_ptr<MinHasher> hasher;
+    SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options.minhash, &hasher));
+    r.minhashers.Reset(std::move(hasher));
+  }
   if (!found) {
     service::Store::Batch batch(*r.store);
     batch.PutManifest(r.manifest);
@@ -304,31 +430,58 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   auto snap = std::make_shared<IndexSnapshot>();
   std::set<std::string> named;
   for (const service::FileRecord& f : r.manifest.files) {
-    std::shared_ptr<service::IndexFile> file;
-    Status s = service::OpenIndexFile(r.index_dir, f, options, &file);
+    Status s;
+    if (f.field == service::kBandField) {
+      std::shared_ptr<service::BandFile> file;
+      s = service::OpenBandFile(r.index_dir, f, &file);
+      snap->bands.files.push_back(std::move(file));
+    } else {
+      std::shared_ptr<service::IndexFile> file;
+      s = service::OpenIndexFile(r.index_dir, f, options, &file);
+      snap->fields[f.field].files.push_back(std::move(file));
+    }
     if (!s.ok()) return s.WithContext("index file " + f.name + " named by the manifest");
-    snap->fields[f.field].files.push_back(std::move(file));
     named.insert(f.name);
   }
   for (const auto& entry : std::filesystem::directory_iterator(r.index_dir, ec)) {
     if (named.count(entry.path().filename().string()) == 0) std::filesystem::remove(entry.path(), ec);
   }
-  for (int field : {kTitle, kContent}) {
-    snap->fields[field].live = std::make_shared<OnlineIndex>(r.schemes[field], options.compact_entries);
-  }
-  uint64_t docs = 0;
+  r.NewDeltas(snap.get());
+  Status replayed;
+  service::BandQuery entry;
   SIMDEX_RETURN_IF_ERROR(r.store->ForEachDoc(r.manifest.compacted_seq, [&](uint64_t seq, const DocRecord& d) {
     if (d.has_title) snap->fields[kTitle].live->Add(seq, d.title_fp);
     if (d.has_content) snap->fields[kContent].live->Add(seq, d.content_fp);
-    ++docs;
+    if (d.has_bands) {
+      replayed = r.minhash ? entry.Decode(r.band_settings, d.bands)
+                           : Status::Corruption("a MinHash entry in a state that matches contents by SimHash");
+      if (!replayed.ok()) {
+        replayed = replayed.WithContext("doc " + std::to_string(seq));
+        return false;
+      }
+      snap->bands.live->Add(seq, entry.keys.data(), entry.packed.data());
+    }
     return true;
   }));
+  SIMDEX_RETURN_IF_ERROR(replayed);
   r.Publish(std::move(snap));
   r.published_seq.store(r.next_seq, std::memory_order_release);
   r.synced_seq = r.next_seq;
   if (options.background_compaction) r.background = std::thread([&r] { r.BackgroundLoop(); });
   out->reset(new DocIdService(std::move(rep)));
   return Status::OK();
+}
+
+void DocIdService::Rep::NewDeltas(IndexSnapshot* snap) const {
+  for (int field : {kTitle, kContent}) {
+    // Under MinHash the content fingerprint delta stays empty: no buckets to speak of.
+    const uint64_t expected = minhash && field == kContent ? 1 : options.compact_entries;
+    snap->fields[field].live = std::make_shared<OnlineIndex>(schemes[field], expected);
+  }
+  if (minhash) {
+    snap->bands.live = std::make_shared<service::OnlineBands>(band_settings.bands.bands, band_settings.minhash.num_perm,
+                                                              band_settings.signature_bits, options.compact_entries);
+  }
 }
 
 Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
@@ -340,8 +493,8 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   const Prepared p = r.Prepare(article.title, article.content);
   const uint64_t seen = r.published_seq.load(std::memory_order_acquire);
   std::shared_ptr<const IndexSnapshot> snap = r.Snapshot();
-  std::vector<OnlineMatch> found[2];
-  SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, r.Cutoff(r.Now(), seen), found));
+  Found found;
+  SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, r.Cutoff(r.Now(), seen), &found));
 
   uint64_t seq = 0;
   bool made = false;
@@ -374,13 +527,10 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     // or everything again if a compaction moved entries meanwhile.
     std::shared_ptr<const IndexSnapshot> now = r.Snapshot();
     if (now == snap) {
-      for (int field : {kTitle, kContent}) {
-        if (p.has[field]) now->fields[field].live->Search(p.fp[field], p.k[field], std::max(seen, cutoff), &found[field]);
-      }
+      r.SearchLive(*now, p, std::max(seen, cutoff), &found);
     } else {
-      found[kTitle].clear();
-      found[kContent].clear();
-      SIMDEX_RETURN_IF_ERROR(r.SearchFields(*now, p, cutoff, found));
+      found.Clear();
+      SIMDEX_RETURN_IF_ERROR(r.SearchFields(*now, p, cutoff, &found));
     }
 
     seq = r.next_seq;
@@ -388,10 +538,11 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     rec.second = second;
     rec.id_json = article.id_json;
     rec.url = article.url;
-    const OnlineMatch* title = Best(found[kTitle], cutoff);
-    const OnlineMatch* content = nullptr;
+    const OnlineMatch* title = Best(found.fields[kTitle], cutoff);
+    bool content_matched = false;
+    ContentMatch content;
     if (!url_live && title == nullptr) {
-      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found[kContent], cutoff, &content));
+      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, cutoff, &content_matched, &content));
     }
     if (url_live) {
       rec.reason = static_cast<uint8_t>(FilterReason::kUrl);
@@ -400,10 +551,11 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       rec.reason = static_cast<uint8_t>(FilterReason::kTitle);
       rec.doc_seq = title->seq;
       rec.distance = static_cast<int8_t>(title->distance);
-    } else if (content != nullptr) {
+    } else if (content_matched) {
       rec.reason = static_cast<uint8_t>(FilterReason::kContent);
-      rec.doc_seq = content->seq;
-      rec.distance = static_cast<int8_t>(content->distance);
+      rec.doc_seq = content.seq;
+      rec.distance = static_cast<int8_t>(content.distance);
+      rec.similarity = content.similarity;
     } else {
       rec.doc_seq = seq;
       made = true;
@@ -420,6 +572,8 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       doc.has_content = p.has[kContent];
       doc.title_fp = p.fp[kTitle];
       doc.content_fp = p.fp[kContent];
+      doc.has_bands = p.bands.has;
+      if (p.bands.has) doc.bands = p.bands.Encode();
       doc.score = article.score;
       doc.rep_seq = seq;
       doc.has_rep = true;
@@ -450,17 +604,18 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       for (int field : {kTitle, kContent}) {
         if (p.has[field]) now->fields[field].live->Add(seq, p.fp[field]);
       }
+      if (p.bands.has) now->bands.live->Add(seq, p.bands.keys.data(), p.bands.packed.data());
     }
     r.published_seq.store(seq + 1, std::memory_order_release);
     answer->doc_id = service::MixSeq(rec.doc_seq);
     answer->reason = static_cast<FilterReason>(rec.reason);
     answer->duplicate = !made;
     answer->distance = rec.distance;
+    answer->similarity = rec.similarity;
     r.articles.fetch_add(1, std::memory_order_relaxed);
     r.by_reason[rec.reason].fetch_add(1, std::memory_order_relaxed);
     if (made) r.docs.fetch_add(1, std::memory_order_relaxed);
-    if (made && std::max(now->fields[kTitle].live->size(), now->fields[kContent].live->size()) >=
-                    r.options.compact_entries) {
+    if (made && r.LiveEntries(*now) >= r.options.compact_entries) {
       r.WakeBackground();
     }
   }
@@ -494,16 +649,23 @@ Status DocIdService::Check(const Article& article, DocIdAnswer* answer) const {
   }
   if (answer->reason == FilterReason::kNew) {
     const Prepared p = r.Prepare(article.title, article.content);
-    std::vector<OnlineMatch> found[2];
-    SIMDEX_RETURN_IF_ERROR(r.SearchFields(*r.Snapshot(), p, cutoff, found));
-    const OnlineMatch* title = Best(found[kTitle], cutoff);
-    const OnlineMatch* content = nullptr;
-    if (title == nullptr) SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found[kContent], cutoff, &content));
-    const OnlineMatch* m = title != nullptr ? title : content;
-    if (m != nullptr) {
-      answer->reason = title != nullptr ? FilterReason::kTitle : FilterReason::kContent;
-      answer->distance = m->distance;
-      doc_seq = m->seq;
+    Found found;
+    SIMDEX_RETURN_IF_ERROR(r.SearchFields(*r.Snapshot(), p, cutoff, &found));
+    const OnlineMatch* title = Best(found.fields[kTitle], cutoff);
+    bool content_matched = false;
+    ContentMatch content;
+    if (title == nullptr) {
+      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, cutoff, &content_matched, &content));
+    }
+    if (title != nullptr) {
+      answer->reason = FilterReason::kTitle;
+      answer->distance = title->distance;
+      doc_seq = title->seq;
+    } else if (content_matched) {
+      answer->reason = FilterReason::kContent;
+      answer->distance = content.distance;
+      answer->similarity = content.similarity;
+      doc_seq = content.seq;
     }
   }
   if (answer->reason == FilterReason::kNew) return Status::OK();
@@ -574,6 +736,8 @@ ServiceStats DocIdService::stats() const {
   s.expired_files = r.expired_files.load();
   s.confirmations = r.confirmations.load();
   s.rejections = r.rejections.load();
+  s.content_candidates = r.content_candidates.load();
+  s.content_estimates = r.content_estimates.load();
   s.pruned_articles = r.pruned_articles.load();
   s.retained_first_seq = r.retained_seq.load();
   const auto snap = r.Snapshot();
@@ -585,6 +749,11 @@ ServiceStats DocIdService::stats() const {
     s.file_bytes += snap->fields[field].file_bytes();
     snap->fields[field].AddPreloadStats(&s);
   }
+  s.delta_entries += snap->bands.delta_entries();
+  s.file_entries += snap->bands.file_entries();
+  s.files += snap->bands.files.size();
+  s.delta_memory_bytes += snap->bands.delta_memory_bytes();
+  s.file_bytes += snap->bands.file_bytes();
   s.next_seq = r.published_seq.load();
   s.window_first_seq = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), s.next_seq);
   const service::Store::Counters store = r.store->counters();

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/service/minhash_content.h"
 #include "engine/service/online_index.h"
 #include "engine/service/records.h"
 #include "simdex/index.h"
@@ -53,10 +54,11 @@ struct FieldIndex {
   uint64_t delta_memory_bytes() const;
 };
 
-// The service's two fields, published together.
+// The service's two fields, and the MinHash-LSH contents, published together.
 struct IndexSnapshot {
   uint64_t generation = 0;  // changes whenever entries move between parts
-  FieldIndex fields[2];     // Field::kTitle, Field::kContent
+  FieldIndex fields[2];     // Field::kTitle, Field::kContent (empty under MinHash)
+  BandIndex bands;          // ContentMethod::kMinHash only (else no live delta)
 };
 
 }  // namespace simdex::service

@@ -45,6 +45,7 @@ class Reader {
     return std::string(Take(n), n);
   }
   bool failed() const { return failed_; }
+  bool at_end() const { return in_.empty(); }
   Status Finish() const {
     if (failed_) return Status::Corruption(std::string(what_) + " record is truncated");
     if (!in_.empty()) return Status::Corruption(std::string(what_) + " record has " + std::to_string(in_.size()) +
@@ -121,6 +122,7 @@ void ArticleRecord::EncodeTo(std::string* out) const {
   format::PutFixed64(out, static_cast<uint64_t>(second));
   PutString(out, id_json);
   PutString(out, url);
+  if (similarity > 0) PutDouble(out, similarity);
 }
 
 Status ArticleRecord::DecodeFrom(std::string_view in) {
@@ -131,6 +133,7 @@ Status ArticleRecord::DecodeFrom(std::string_view in) {
   second = static_cast<int64_t>(r.U64());
   id_json = r.Str();
   url = r.Str();
+  similarity = r.at_end() ? 0 : r.F64();
   SIMDEX_RETURN_IF_ERROR(r.Finish());
   if (reason > 3) return Status::Corruption("article record has reason " + std::to_string(reason));
   return Status::OK();
@@ -150,12 +153,14 @@ Status UrlRecord::DecodeFrom(std::string_view in) {
 
 void DocRecord::EncodeTo(std::string* out) const {
   format::PutFixed64(out, static_cast<uint64_t>(second));
-  out->push_back(static_cast<char>((has_title ? 1 : 0) | (has_content ? 2 : 0) | (has_rep ? 4 : 0)));
+  out->push_back(
+      static_cast<char>((has_title ? 1 : 0) | (has_content ? 2 : 0) | (has_rep ? 4 : 0) | (has_bands ? 8 : 0)));
   format::PutFixed64(out, title_fp);
   format::PutFixed64(out, content_fp);
   PutDouble(out, score);
   format::PutFixed64(out, rep_seq);
   PutString(out, id_json);
+  if (has_bands) PutString(out, bands);
 }
 
 Status DocRecord::DecodeFrom(std::string_view in) {
@@ -170,13 +175,15 @@ Status DocRecord::DecodeFrom(std::string_view in) {
   score = r.F64();
   rep_seq = r.U64();
   id_json = r.Str();
+  has_bands = flags & 8;
+  bands = has_bands ? r.Str() : std::string();
   SIMDEX_RETURN_IF_ERROR(r.Finish());
-  if (flags > 7) return Status::Corruption("doc record has flags " + std::to_string(flags));
+  if (flags > 15) return Status::Corruption("doc record has flags " + std::to_string(flags));
   return Status::OK();
 }
 
 void Manifest::EncodeTo(std::string* out) const {
-  out->push_back(3);  // version; 1 had no retained_seq, 2 no profile
+  out->push_back(4);  // version; 1 had no retained_seq, 2 no profile, 3 no content method
   format::PutFixed64(out, compacted_seq);
   format::PutFixed64(out, url_pruned_seq);
   format::PutFixed64(out, retained_seq);
@@ -192,12 +199,17 @@ void Manifest::EncodeTo(std::string* out) const {
     format::PutFixed64(out, f.entries);
   }
   PutString(out, profile);
+  out->push_back(static_cast<char>(content_method));
+  PutString(out, minhash_profile);
+  format::PutFixed32(out, bands);
+  format::PutFixed32(out, rows);
+  out->push_back(static_cast<char>(signature_bits));
 }
 
 Status Manifest::DecodeFrom(std::string_view in) {
   Reader r(in, "manifest");
   const uint8_t version = r.U8();
-  if (version < 1 || version > 3) return Status::NotSupported("manifest version " + std::to_string(version));
+  if (version < 1 || version > 4) return Status::NotSupported("manifest version " + std::to_string(version));
   compacted_seq = r.U64();
   url_pruned_seq = r.U64();
   retained_seq = version >= 2 ? r.U64() : 0;
@@ -217,9 +229,15 @@ Status Manifest::DecodeFrom(std::string_view in) {
     files.push_back(std::move(f));
   }
   profile = version >= 3 ? r.Str() : std::string();
+  content_method = version >= 4 ? r.U8() : 0;
+  minhash_profile = version >= 4 ? r.Str() : std::string();
+  bands = version >= 4 ? r.U32() : 0;
+  rows = version >= 4 ? r.U32() : 0;
+  signature_bits = version >= 4 ? r.U8() : 0;
   SIMDEX_RETURN_IF_ERROR(r.Finish());
+  if (content_method > 1) return Status::Corruption("manifest has content method " + std::to_string(content_method));
   for (const FileRecord& f : files) {
-    if (f.field > 1 || f.name.empty() || f.name.find('/') != std::string::npos || f.min_seq > f.max_seq) {
+    if (f.field > kBandField || f.name.empty() || f.name.find('/') != std::string::npos || f.min_seq > f.max_seq) {
       return Status::Corruption("manifest names a bad file record '" + f.name + "'");
     }
   }

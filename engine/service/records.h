@@ -43,6 +43,9 @@ struct ArticleRecord {
   int64_t second = 0;
   std::string id_json;
   std::string url;
+  // A content match by MinHash-LSH: its estimate of J (> 0; 0 otherwise,
+  // and then not encoded).
+  double similarity = 0;
 
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);
@@ -62,19 +65,24 @@ struct DocRecord {
   bool has_title = false;
   bool has_content = false;
   bool has_rep = false;
+  bool has_bands = false;  // a MinHash-LSH content entry (BandQuery::Encode)
   uint64_t title_fp = 0;
   uint64_t content_fp = 0;
   double score = 0;       // of the representative
   uint64_t rep_seq = 0;   // the representative's article seq
   std::string id_json;    // of the article that made the docId
+  std::string bands;      // with has_bands: band keys, then the b-bit signature
 
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);
 };
 
+// FileRecord::field of the MinHash-LSH content files.
+constexpr uint8_t kBandField = 2;
+
 // One compressed index file of the service.
 struct FileRecord {
-  uint8_t field = 0;  // Field
+  uint8_t field = 0;  // Field, or kBandField for a MinHash-LSH content file
   std::string name;   // in data_dir/index
   uint64_t min_seq = 0;
   uint64_t max_seq = 0;
@@ -98,6 +106,14 @@ struct Manifest {
   // The fingerprint profile of every title and content fingerprint stored
   // (include/simdex/profile.h); "" in a state made before version 3.
   std::string profile;
+  // How contents are matched (ContentMethod; SimHash in a state made
+  // before version 4) and, for MinHash, the signatures' profile
+  // (MinHashProfile), the bands and the bits of the b-bit signatures.
+  uint8_t content_method = 0;
+  std::string minhash_profile;
+  uint32_t bands = 0;
+  uint32_t rows = 0;
+  uint8_t signature_bits = 0;
 
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);

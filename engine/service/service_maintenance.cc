@@ -33,9 +33,25 @@ bool Named(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// title-N.sdx, content-N.sdx, content-lsh-N.sdx (kBandField).
 std::string FileName(int field, uint64_t number) {
-  return std::string(field == kTitle ? "title-" : "content-") + std::to_string(number) + ".sdx";
+  const char* prefix = field == kTitle ? "title-" : field == kContent ? "content-" : "content-lsh-";
+  return prefix + std::to_string(number) + ".sdx";
 }
+
+// The records of one field's files in `snap`, oldest first (fields 0, 1
+// and kBandField).
+std::vector<const FileRecord*> RecordsOf(const IndexSnapshot& snap, int field) {
+  std::vector<const FileRecord*> out;
+  if (field == service::kBandField) {
+    for (const auto& f : snap.bands.files) out.push_back(&f->record);
+  } else {
+    for (const auto& f : snap.fields[field].files) out.push_back(&f->record);
+  }
+  return out;
+}
+
+constexpr int kFileFields[] = {kTitle, kContent, service::kBandField};
 
 }  // namespace
 
@@ -71,7 +87,14 @@ void DocIdService::Rep::BackgroundLoop() {
 Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, const std::vector<FileRecord>& add,
                                        uint64_t compacted_seq, size_t frozen_to_drop) {
   std::vector<std::shared_ptr<const IndexFile>> opened;
+  std::vector<std::shared_ptr<const service::BandFile>> opened_bands;
   for (const FileRecord& rec : add) {
+    if (rec.field == service::kBandField) {
+      std::shared_ptr<service::BandFile> file;
+      SIMDEX_RETURN_IF_ERROR(service::OpenBandFile(index_dir, rec, &file));
+      opened_bands.push_back(std::move(file));
+      continue;
+    }
     std::shared_ptr<IndexFile> file;
     SIMDEX_RETURN_IF_ERROR(OpenIndexFile(index_dir, rec, options, &file));
     opened.push_back(std::move(file));
@@ -103,6 +126,12 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
       f.frozen.erase(f.frozen.begin(), f.frozen.begin() + static_cast<std::ptrdiff_t>(
                                                               std::min(frozen_to_drop, f.frozen.size())));
     }
+    service::BandIndex& b = next->bands;
+    std::erase_if(b.files, [&](const auto& file) { return Named(remove, file->record.name); });
+    b.files.insert(b.files.end(), opened_bands.begin(), opened_bands.end());
+    std::sort(b.files.begin(), b.files.end(), by_seq);
+    b.frozen.erase(b.frozen.begin(),
+                   b.frozen.begin() + static_cast<std::ptrdiff_t>(std::min(frozen_to_drop, b.frozen.size())));
     Publish(std::move(next));
   }
   // Searches that still hold the old snapshot keep their mappings.
@@ -116,20 +145,22 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
   // first. Dropping it unwritten would lose its entries for good, since the
   // manifest's compacted_seq moves past them.
   while (!frozen_upto.empty()) SIMDEX_RETURN_IF_ERROR(WriteFrozen());
-  std::shared_ptr<OnlineIndex> fresh[2];
-  for (int field : {kTitle, kContent}) {
-    fresh[field] = std::make_shared<OnlineIndex>(schemes[field], options.compact_entries);
-  }
+  IndexSnapshot fresh;
+  NewDeltas(&fresh);
   {
     std::lock_guard<std::mutex> lock(decision_mu);
     const auto cur = Snapshot();
-    const uint64_t biggest = std::max(cur->fields[kTitle].live->size(), cur->fields[kContent].live->size());
+    const uint64_t biggest = LiveEntries(*cur);
     if (biggest == 0 || (!force && biggest < options.compact_entries)) return Status::OK();
     auto next = std::make_shared<IndexSnapshot>(*cur);
     ++next->generation;
     for (int field : {kTitle, kContent}) {
       next->fields[field].frozen.push_back(cur->fields[field].live);
-      next->fields[field].live = std::move(fresh[field]);
+      next->fields[field].live = std::move(fresh.fields[field].live);
+    }
+    if (minhash) {
+      next->bands.frozen.push_back(cur->bands.live);
+      next->bands.live = std::move(fresh.bands.live);
     }
     Publish(std::move(next));
     frozen_upto.push_back(next_seq);
@@ -141,13 +172,18 @@ Status DocIdService::Rep::WriteFrozen() {
   const auto start = std::chrono::steady_clock::now();
   const uint64_t upto = frozen_upto.front();
   std::shared_ptr<const OnlineIndex> frozen[2];
-  std::string names[2];
+  std::shared_ptr<const service::OnlineBands> frozen_bands;
+  std::string names[3];
   {
     std::lock_guard<std::mutex> lock(decision_mu);
     const auto cur = Snapshot();
     for (int field : {kTitle, kContent}) {
       frozen[field] = cur->fields[field].frozen.front();
       names[field] = FileName(field, manifest.next_file++);
+    }
+    if (minhash) {
+      frozen_bands = cur->bands.frozen.front();
+      names[service::kBandField] = FileName(service::kBandField, manifest.next_file++);
     }
   }
   const uint64_t cutoff = Cutoff(std::max(Now(), timeline.last_second()), upto);
@@ -161,11 +197,21 @@ Status DocIdService::Rep::WriteFrozen() {
     rec.field = static_cast<uint8_t>(field);
     if (rec.entries > 0) add.push_back(rec);
   }
+  if (s.ok() && frozen_bands != nullptr) {
+    FileRecord rec;
+    rec.field = service::kBandField;
+    rec.name = names[service::kBandField];
+    s = service::WriteBandFile(*frozen_bands, frozen_bands->size(), cutoff, band_settings, index_dir + "/" + rec.name,
+                               &rec);
+    if (s.ok() && rec.entries > 0) add.push_back(rec);
+  }
   if (s.ok()) s = InstallFiles({}, add, upto, 1);
   if (!s.ok()) {
     // Not installed: the deltas stay frozen (searched) for the next attempt.
     std::error_code ec;
-    for (const std::string& name : names) std::filesystem::remove(index_dir + "/" + name, ec);
+    for (const std::string& name : names) {
+      if (!name.empty()) std::filesystem::remove(index_dir + "/" + name, ec);
+    }
     return s;
   }
   frozen_upto.erase(frozen_upto.begin());
@@ -179,9 +225,9 @@ Status DocIdService::Rep::ExpireAndMerge() {
   const uint64_t cutoff =
       Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
   std::vector<std::string> expired;
-  for (int field : {kTitle, kContent}) {
-    for (const auto& f : Snapshot()->fields[field].files) {
-      if (f->record.max_seq < cutoff) expired.push_back(f->record.name);
+  for (int field : kFileFields) {
+    for (const FileRecord* f : RecordsOf(*Snapshot(), field)) {
+      if (f->max_seq < cutoff) expired.push_back(f->name);
     }
   }
   if (!expired.empty()) {
@@ -189,26 +235,34 @@ Status DocIdService::Rep::ExpireAndMerge() {
     expired_files.fetch_add(expired.size(), std::memory_order_relaxed);
   }
   service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
-  for (int field : {kTitle, kContent}) {
+  for (int field : kFileFields) {
     for (;;) {
       const auto snap = Snapshot();
-      const auto& files = snap->fields[field].files;
-      if (files.size() < 2) break;
-      const IndexFile& a = *files[files.size() - 2];
-      const IndexFile& b = *files[files.size() - 1];
-      const uint64_t span = a.record.max_seq - a.record.min_seq + 1;
-      const uint64_t gone = a.record.min_seq < cutoff ? std::min(cutoff, a.record.max_seq + 1) - a.record.min_seq : 0;
-      if (b.record.entries * 2 < a.record.entries && gone * 2 <= span) break;
+      const std::vector<const FileRecord*> files = RecordsOf(*snap, field);
+      const size_t n = files.size();
+      if (n < 2) break;
+      const FileRecord& a = *files[n - 2];
+      const FileRecord& b = *files[n - 1];
+      const uint64_t span = a.max_seq - a.min_seq + 1;
+      const uint64_t gone = a.min_seq < cutoff ? std::min(cutoff, a.max_seq + 1) - a.min_seq : 0;
+      if (b.entries * 2 < a.entries && gone * 2 <= span) break;
       std::string name;
       {
         std::lock_guard<std::mutex> lock(decision_mu);
         name = FileName(field, manifest.next_file++);
       }
       FileRecord rec;
-      SIMDEX_RETURN_IF_ERROR(MergeFiles(a, b, cutoff, work, name, &rec));
+      if (field == service::kBandField) {
+        SIMDEX_RETURN_IF_ERROR(service::MergeBandFiles(*snap->bands.files[n - 2], *snap->bands.files[n - 1], cutoff,
+                                                       index_dir + "/" + name, &rec));
+        rec.name = name;
+      } else {
+        SIMDEX_RETURN_IF_ERROR(
+            MergeFiles(*snap->fields[field].files[n - 2], *snap->fields[field].files[n - 1], cutoff, work, name, &rec));
+      }
       std::vector<FileRecord> add;
       if (rec.entries > 0) add.push_back(rec);
-      const Status installed = InstallFiles({a.record.name, b.record.name}, add, 0, 0);
+      const Status installed = InstallFiles({a.name, b.name}, add, 0, 0);
       if (!installed.ok() || rec.entries == 0) {
         std::error_code ec;
         std::filesystem::remove(index_dir + "/" + name, ec);
@@ -327,6 +381,11 @@ Status DocIdService::Compact() {
 Status DocIdService::Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints,
                             std::string_view profile) {
   Rep& r = *rep_;
+  if (r.minhash) {
+    return Status::InvalidArgument(
+        "Import: this state matches contents by MinHash signatures of their texts, and fingerprint files hold "
+        "none (import into a state of content method simhash)");
+  }
   SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service", r.profile, "the fingerprints imported", profile));
   if (id_json.size() != fingerprints.size()) {
     return Status::InvalidArgument("Import: " + std::to_string(id_json.size()) + " ids for " +
@@ -341,7 +400,7 @@ Status DocIdService::Import(std::span<const std::string> id_json, std::span<cons
   {
     std::lock_guard<std::mutex> lock(r.decision_mu);
     const auto cur = r.Snapshot();
-    if (cur->fields[kTitle].live->size() + cur->fields[kContent].live->size() > 0) {
+    if (Rep::LiveEntries(*cur) > 0) {
       return Status::InvalidArgument("Import: articles arrived during the import; import into an idle service");
     }
     first = r.next_seq;

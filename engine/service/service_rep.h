@@ -29,6 +29,7 @@
 #include "engine/service/store.h"
 #include "engine/service/timeline.h"
 #include "simdex/confirm.h"
+#include "simdex/minhash.h"
 #include "simdex/profile.h"
 #include "simdex/fingerprint.h"
 #include "simdex/service.h"
@@ -39,12 +40,34 @@ constexpr int kTitle = static_cast<int>(Field::kTitle);
 constexpr int kContent = static_cast<int>(Field::kContent);
 
 // The fingerprints of one article's title and content, and the distance
-// its content is searched at (k_short for a short content to confirm).
+// its content is searched at (k_short for a short content to confirm); or
+// under MinHash (has[kContent] false) the content's signature.
 struct Prepared {
   bool has[2] = {false, false};
   uint64_t fp[2] = {0, 0};
   bool confirm = false;
   int k[2] = {0, 0};
+  service::BandQuery bands;
+};
+
+// What the searches found: fingerprint matches of each field, MinHash
+// content candidates.
+struct Found {
+  std::vector<service::OnlineMatch> fields[2];
+  std::vector<service::BandMatch> bands;
+  void Clear() {
+    fields[0].clear();
+    fields[1].clear();
+    bands.clear();
+  }
+};
+
+// The content stage's match: the docId, and the distance (SimHash) or the
+// estimated similarity (MinHash).
+struct ContentMatch {
+  uint64_t seq = 0;
+  int distance = 0;
+  double similarity = 0;
 };
 
 struct DocIdService::Rep {
@@ -60,6 +83,11 @@ struct DocIdService::Rep {
   std::string profile;  // the fingerprinters' profile (include/simdex/profile.h)
   service::ClonePool<Confirmer> confirmers;  // empty without options.confirm
   int k_short = 0;
+  // ContentMethod::kMinHash: the stage's settings (the state's bands) and
+  // signers.
+  bool minhash = false;
+  service::BandSettings band_settings;
+  service::ClonePool<MinHasher> minhashers;
 
   std::mutex compact_mu;
   // Guarded by compact_mu: next_seq when each delta still frozen in the
@@ -86,6 +114,7 @@ struct DocIdService::Rep {
 
   std::atomic<uint64_t> articles{0}, replays{0}, docs{0}, compactions{0}, merges{0}, expired_files{0};
   std::atomic<uint64_t> confirmations{0}, rejections{0}, pruned_articles{0};
+  std::atomic<uint64_t> content_candidates{0}, content_estimates{0};
   std::atomic<uint64_t> retained_seq{0};  // manifest.retained_seq, for stats()
   std::atomic<uint64_t> by_reason[4] = {};
   mutable std::mutex stats_mu;
@@ -99,15 +128,28 @@ struct DocIdService::Rep {
   void Publish(std::shared_ptr<const service::IndexSnapshot> snapshot);
 
   Prepared Prepare(std::string_view title, std::string_view content);
-  // The content match among `found`: the closest within k (oldest among
-  // equals), or for a content to confirm, the closest within k_short whose
-  // docId's representative content the confirmer accepts. nullptr if none.
-  Status PickContent(const Prepared& p, std::string_view content, std::vector<service::OnlineMatch>* found,
-                     uint64_t cutoff, const service::OnlineMatch** out);
+  // The content match among `found`: under SimHash the closest within k
+  // (oldest among equals), or for a content to confirm, the closest within
+  // k_short whose docId's representative content the confirmer accepts;
+  // under MinHash the highest estimate >= threshold (oldest among equals).
+  // *matched false if none.
+  Status PickContent(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff, bool* matched,
+                     ContentMatch* out);
+  // PickContent's SimHash half: the match among the content's fingerprint
+  // matches; nullptr if none.
+  Status PickFingerprint(const Prepared& p, std::string_view content, std::vector<service::OnlineMatch>* found,
+                         uint64_t cutoff, const service::OnlineMatch** out);
+  void CountBandWork(const service::BandWork& work);
+  // Gives `snap` fresh live deltas (empty, sized for compact_entries).
+  void NewDeltas(service::IndexSnapshot* snap) const;
+  // The most entries any live delta of `snap` holds (what compact_entries bounds).
+  static uint64_t LiveEntries(const service::IndexSnapshot& snap);
 
-  // Searches both fields of `snap` for the prepared fingerprints.
-  Status SearchFields(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq,
-                      std::vector<service::OnlineMatch> found[2]) const;
+  // Searches both fields of `snap` for the prepared fingerprints, and its
+  // MinHash contents for the prepared signature.
+  Status SearchFields(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found);
+  // Searches only what the live delta of `snap` holds from min_seq on.
+  void SearchLive(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found);
   // The "content" of docId doc_seq's representative article; NotFound when
   // it has none (imported).
   Status GetRepresentativeContent(uint64_t doc_seq, std::string* content) const;

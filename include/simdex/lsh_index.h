@@ -114,6 +114,13 @@ class LshIndexBuilder {
   // is kept with its id but is in no band table: it matches nothing.
   Status Add(uint64_t id, const uint32_t* signature);
   Status Add(std::string_view id, const uint32_t* signature);
+  // Adds a document by what the file keeps of it: the band keys
+  // (BandKeys(signature, options().bands, keys)) and the b-bit signature
+  // (PackSignature with options().signature_bits) of a signature that is
+  // not empty. The file is the one Add(id, signature) makes; for callers
+  // that hold those rather than the num_perm values (the docId service's
+  // delta keeps 8 bytes a band and the b-bit signature per document).
+  Status AddBanded(uint64_t id, const uint64_t* band_keys, const uint8_t* packed_signature);
 
   // Writes the file and renames it into place.
   Status Finish();
@@ -265,7 +272,7 @@ struct LshMergeOptions {
 struct LshMergeStats {
   uint64_t old_documents = 0;
   uint64_t added = 0;
-  uint64_t deleted = 0;        // old documents removed
+  uint64_t deleted = 0;        // old documents (and those of AddIndex) removed
   uint64_t ids_not_found = 0;  // ids given to Delete() that no old document has
   uint64_t documents = 0;      // in the new index
   uint64_t file_bytes = 0;
@@ -292,6 +299,13 @@ class LshIndexMerger {
   // of numeric ids a string id that is not a decimal number matches none.
   Status Delete(uint64_t id);
   Status Delete(std::string_view id);
+  // Adds every document of another index, as it holds them (as the old
+  // index's are read), minus the ids given to Delete(). `other` must have
+  // the old index's minhash options, bands and signature bits
+  // (InvalidArgument naming what differs) and ids of the same kind, and
+  // stay open until Finish() returns. The band values keep at least the
+  // ordinal bits of every index read, so that the keys they cut stay whole.
+  Status AddIndex(const LshIndexReader* other);
 
   Status Finish();
   void Abandon();

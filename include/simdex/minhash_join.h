@@ -54,6 +54,16 @@ struct BandJoinStats {
   uint64_t runs_spilled = 0;
 };
 
+// The identity of an item of `simdex dedup --method minhash`: documents
+// with equal digests are one item (identical signatures, collapsed before
+// the join). The digest is XXH3-64 of the packed signature
+// packed[0, packed_bytes), seeded with XXH3-64 of the band keys
+// keys[0, bands) as their in-memory bytes (little-endian on every supported
+// machine); equal keys and signatures give equal digests, different ones
+// differ up to a 2^-64 chance. The command and simdex.dask (its partitions'
+// items) both use it. Callers give empty signatures no digest (0).
+uint64_t SignatureDigest(const uint64_t* keys, size_t bands, const uint8_t* packed, size_t packed_bytes);
+
 // *out = every pair (a < b) of items that agree on the key of at least one
 // band, as (uint64_t{a} << 32) | b, sorted and distinct. threads sort in
 // parallel. InvalidArgument if keys.size() != banded.size() * bands, bands

@@ -4,9 +4,12 @@
 // near-duplicate articles share one. Submit() runs the source documents'
 // cascade: an article id answered before gets that answer again (a client
 // retry); then an exact url seen before; then the title's fingerprint
-// within k_title of an indexed title; then the content's fingerprint within
-// k of an indexed content. Only when all miss is a new docId made, and the
-// article's url, title and content fingerprints indexed under it. For each
+// within k_title of an indexed title; then the content: its SimHash
+// fingerprint within k of an indexed content's, or (content_method
+// kMinHash) its MinHash signature sharing an LSH band with an indexed
+// content's and an estimated Jaccard similarity of at least `threshold`.
+// Only when all miss is a new docId made, and the article's url, title and
+// content fingerprints (or signature) indexed under it. For each
 // docId one representative copy of the article is kept: the first, or the
 // one with the largest value of a numeric field (keep_field, "the most
 // popular copy"). docs/service.md describes the service and its HTTP API
@@ -51,10 +54,22 @@
 #include <vector>
 
 #include "simdex/fingerprint.h"
+#include "simdex/minhash.h"
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
 namespace simdex {
+
+// How the content stage matches contents (docs/service.md, "MinHash content").
+enum class ContentMethod : uint8_t {
+  kSimHash = 0,  // fingerprints within k bits (the fields k, content_scheme, confirm, ...)
+  kMinHash = 1,  // MinHash-LSH: band candidates, estimated Jaccard >= threshold
+  // Not recorded: Open() takes an existing state's method, and kMinHash for
+  // a new state (the default since issue 21: docs/quality.md, "Which method").
+  kAuto = 2,
+};
+// "simhash", "minhash", "auto".
+const char* ContentMethodName(ContentMethod method);
 
 struct ServiceOptions {
   // Directory of the service's state; created if missing. One service at a
@@ -95,6 +110,25 @@ struct ServiceOptions {
   std::string confirm;
   int k_short = -1;
   int short_length = 140;
+  // The content stage. Fixed when data_dir is created, with the MinHash
+  // profile (MinHashProfile(minhash)), the bands and signature_bits: Open()
+  // of an existing state with another is InvalidArgument naming both.
+  // kAuto (the default) takes the state's method, as an empty
+  // content_scheme takes its scheme, and makes a new state kMinHash; after
+  // Open(), options() holds the method resolved. A new state matching by
+  // SimHash needs kSimHash. Titles are SimHash fingerprints either way
+  // (k_title).
+  ContentMethod content_method = ContentMethod::kAuto;
+  // kMinHash: the signatures (the defaults of `simdex dedup --method
+  // minhash`: word 5-shingles, 128 values, seed 1), the Jaccard similarity
+  // a duplicate's estimate must reach, the bands ({0, 0}: the state's, or
+  // for a new state DefaultLshBands(threshold, num_perm), 16 x 8 for 0.8
+  // and 128 values) and the bits of the b-bit signatures that estimate J
+  // (1, 2, 4, 8, 16 or 32). The threshold may change between runs.
+  MinHashOptions minhash;
+  double threshold = 0.8;
+  LshBands bands;
+  int signature_bits = 4;
   // The delta is compacted into a new file when it holds this many entries.
   uint64_t compact_entries = uint64_t{1} << 20;
   // A background thread compacts and expires. Off: only Compact() does.
@@ -141,9 +175,13 @@ struct DocIdAnswer {
   FilterReason reason = FilterReason::kNew;
   // For a duplicate: the id (JSON text, "" if it had none) of the article
   // that made the docId, and the distance between the fingerprints that
-  // matched (0 for a url).
+  // matched (0 for a url, and for a MinHash content match).
   std::string matched_id_json;
   int distance = 0;
+  // A content match by MinHash (content_method kMinHash): the estimated
+  // Jaccard similarity of the contents (the b-bit estimate, >= threshold).
+  // 0 for every other answer.
+  double similarity = 0;
   // The article's id was answered before: this is that answer, unchanged.
   bool replayed = false;
 };
@@ -176,6 +214,8 @@ struct ServiceStats {
   double last_compaction_seconds = 0;
   uint64_t confirmations = 0;    // short-content candidates checked on their texts
   uint64_t rejections = 0;       // ... and not confirmed
+  uint64_t content_candidates = 0;  // MinHash: docIds sharing a band with a content, per part searched
+  uint64_t content_estimates = 0;   // MinHash: estimates of J computed for them
   uint64_t delta_memory_bytes = 0;
   uint64_t file_bytes = 0;
   uint64_t store_write_errors = 0;  // database writes and log syncs that failed
@@ -216,7 +256,8 @@ class DocIdService {
   Status GetRepresentative(uint64_t doc_id, std::string* json) const;
 
   // Every docId in the window whose title or content fingerprint is within
-  // k of `fingerprint`, closest first, then oldest first.
+  // k of `fingerprint`, closest first, then oldest first. A state of
+  // content_method kMinHash indexes no content fingerprints: none is found.
   // REQUIRES: 0 <= k <= that index's scheme's k (else InvalidArgument).
   Status Search(Field field, uint64_t fingerprint, int k, std::vector<ServiceMatch>* out) const;
 
@@ -229,6 +270,8 @@ class DocIdService {
   // corpus. REQUIRES: ids.size() == fingerprints.size(); ids as JSON text.
   // `profile` is the fingerprints' profile (a fingerprint file's profile());
   // one other than profile() is refused (CheckSameProfile), "" is taken as is.
+  // A state of content_method kMinHash refuses every import
+  // (InvalidArgument): its contents are matched by signatures of texts.
   Status Import(std::span<const std::string> id_json, std::span<const uint64_t> fingerprints,
                 std::string_view profile = {});
 

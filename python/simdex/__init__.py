@@ -14,7 +14,9 @@ The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 - ``simdex.dask``: the same de-duplication on a Dask cluster (docs/distributed.md).
 - ``MinHasher``: MinHash signatures of texts (np.uint32) over the Jaccard truth's
   shingles; ``band_keys``, ``pack_signature``, ``estimate_packed``,
-  ``minhash_estimate``, ``optimal_lsh_bands`` (docs/minhash.md).
+  ``minhash_estimate``, ``optimal_lsh_bands``, ``default_lsh_bands``,
+  ``default_estimate_filter``; the self-join's pieces ``band_pairs`` (pairs sharing a
+  band key) and ``pair_clusters`` (docs/minhash.md).
 - ``LshIndexBuilder`` / ``LshIndex``: MinHash-LSH index files (``simdex build --method
   minhash``), queried by signatures or texts (``lims, ids, estimates``); ``merge_lsh``
   grows one. ``open_index`` (and ``Index.open``) opens either kind (``index_kind``).
@@ -32,7 +34,7 @@ from typing import Iterable, Optional, Sequence, Union
 import numpy as np
 
 from . import _simdex
-from ._results import DedupResult, dedup_records
+from ._results import DedupResult, MinHashDedupResult, dedup_records
 from ._shards import ShardedIndex, build_shards
 from ._simdex import (
     CorruptionError,
@@ -47,6 +49,9 @@ from ._simdex import (
     NotFoundError,
     NotSupportedError,
     band_keys,
+    band_pairs,
+    default_estimate_filter,
+    default_lsh_bands,
     estimate_packed,
     hamming_distance,
     index_kind,
@@ -58,6 +63,7 @@ from ._simdex import (
     nearest_in_table,
     optimal_lsh_bands,
     pack_signature,
+    pair_clusters,
     plan,
     reduce_nearest,
     scheme_info,
@@ -67,10 +73,11 @@ from ._simdex import (
 
 __all__ = [
     "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
-    "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
+    "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHashDedupResult", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "index_kind", "join_tables", "key_ranges", "merge",
     "merge_lsh",
-    "band_keys", "estimate_packed", "minhash_estimate", "optimal_lsh_bands", "pack_signature",
+    "band_keys", "band_pairs", "default_estimate_filter", "default_lsh_bands", "estimate_packed", "minhash_estimate",
+    "optimal_lsh_bands", "pack_signature", "pair_clusters",
     "nearest_in_table", "open_index", "plan", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
 

@@ -1,4 +1,5 @@
-"""DedupResult: what ``simdex.dedup`` and ``simdex.dask.dedup`` return."""
+"""DedupResult: what ``simdex.dedup`` and ``simdex.dask.dedup`` return;
+MinHashDedupResult: what ``simdex.dask.dedup(method="minhash")`` returns."""
 
 from __future__ import annotations
 
@@ -8,8 +9,33 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 
+class _Clustered:
+    """What both results share: per-document representatives and duplicate flags."""
+
+    representative: np.ndarray
+    duplicate: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.representative)
+
+    @property
+    def keep(self) -> np.ndarray:
+        """Bool mask of the documents to keep (not duplicates)."""
+        return ~self.duplicate
+
+    def clusters(self) -> List[np.ndarray]:
+        """The clusters of two or more documents, each an array of ordinals in input
+        order, ordered by their representative's ordinal."""
+        reps = self.representative
+        order = np.lexsort((np.arange(len(reps)), reps))
+        sorted_reps = reps[order]
+        starts = np.flatnonzero(np.r_[True, sorted_reps[1:] != sorted_reps[:-1]]) if len(reps) else np.array([], int)
+        bounds = np.r_[starts, len(reps)]
+        return [order[b:e] for b, e in zip(bounds[:-1], bounds[1:]) if e - b >= 2]
+
+
 @dataclass
-class DedupResult:
+class DedupResult(_Clustered):
     """Per-document arrays, by input ordinal (the i-th fingerprint given is document i).
 
     representative: np.uint64, the ordinal of the document's cluster's representative
@@ -34,24 +60,6 @@ class DedupResult:
     against_distance: np.ndarray
     pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]
     stats: dict
-
-    def __len__(self) -> int:
-        return len(self.representative)
-
-    @property
-    def keep(self) -> np.ndarray:
-        """Bool mask of the documents to keep (not duplicates)."""
-        return ~self.duplicate
-
-    def clusters(self) -> List[np.ndarray]:
-        """The clusters of two or more documents, each an array of ordinals in input
-        order, ordered by their representative's ordinal."""
-        reps = self.representative
-        order = np.lexsort((np.arange(len(reps)), reps))
-        sorted_reps = reps[order]
-        starts = np.flatnonzero(np.r_[True, sorted_reps[1:] != sorted_reps[:-1]]) if len(reps) else np.array([], int)
-        bounds = np.r_[starts, len(reps)]
-        return [order[b:e] for b, e in zip(bounds[:-1], bounds[1:]) if e - b >= 2]
 
     def records(self, ids, reasons=None, against: Sequence = (), against_names: Optional[Sequence[str]] = None
                 ) -> Iterator[dict]:
@@ -97,3 +105,55 @@ def dedup_records(result: DedupResult, ids, reasons=None, against: Sequence = ()
         if empties[o]:
             rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-fingerprint"
         yield rec
+
+
+@dataclass
+class MinHashDedupResult(_Clustered):
+    """Per-document arrays by input ordinal, as ``simdex dedup --method minhash`` decides them.
+
+    representative: np.uint64, the ordinal of the document's cluster's representative
+      (itself when alone or empty).
+    estimate: np.float32, the b-bit estimate of J with the representative (1 for the
+      representative itself and identical signatures, 0 for empty documents).
+    duplicate: bool, not its cluster's representative.
+    empty: bool, the document has no shingles (never banded, never clustered).
+    pairs: (a, b, estimate) arrays of every document pair the command's ``--pairs``
+      writes (pairs of identical signatures at 1, and the members of every pair of
+      signatures kept by the estimate filter), a < b, ordered by (a, b), or None unless
+      asked for.
+    stats: counts of the run.
+    """
+
+    representative: np.ndarray
+    estimate: np.ndarray
+    duplicate: np.ndarray
+    empty: np.ndarray
+    pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]
+    stats: dict
+
+    def records(self, ids, reasons=None) -> Iterator[dict]:
+        """One dict per document with the fields and order of ``simdex dedup --method
+        minhash``'s JSON lines: {"id", "cluster", "duplicate", "estimate", "empty"?}; the
+        estimate as the command prints it (6 significant digits)."""
+        from . import EMPTY_REASONS
+        reps = self.representative.tolist()
+        dups = self.duplicate.tolist()
+        empties = self.empty.tolist()
+        for o, e in enumerate(self.estimate.tolist()):
+            rec = {"id": _py(ids[o]), "cluster": _py(ids[reps[o]]), "duplicate": dups[o], "estimate": printed(e)}
+            if empties[o]:
+                rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-text"
+            yield rec
+
+    def pair_records(self, ids) -> Iterator[dict]:
+        """{"a", "b", "estimate"} per pair, as ``simdex dedup --method minhash --pairs`` writes them."""
+        if self.pairs is None:
+            raise ValueError("this result has no pairs: run dedup with pairs=True")
+        a, b, e = self.pairs
+        for x, y, z in zip(a.tolist(), b.tolist(), e.tolist()):
+            yield {"a": _py(ids[x]), "b": _py(ids[y]), "estimate": printed(z)}
+
+
+def printed(value: float) -> float:
+    """A score as `simdex dedup` writes it ("%.6g"), read back."""
+    return float("%.6g" % value)

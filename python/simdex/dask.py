@@ -26,6 +26,12 @@ The plan, as tasks on the cluster:
   5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
      the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
+
+``dedup(..., method="minhash")`` runs `simdex dedup --method minhash`'s plan instead:
+files signed on the workers (``sign_files``), identical signatures collapsed by a
+shuffle of digests, band keys shuffled by key range to reducers that join each band,
+the estimate filter on the candidate pairs' signatures only, and one assembly of
+clusters (simdex/_dask_minhash.py has the plan and what each process holds).
 """
 
 from __future__ import annotations
@@ -39,9 +45,9 @@ import dask.base
 import numpy as np
 
 import simdex
-from simdex import _shards
+from simdex import _dask_minhash, _shards
 
-__all__ = ["DistributedDedup", "fingerprint_files", "dedup", "dedup_partitions", "build_sharded_index"]
+__all__ = ["DistributedDedup", "fingerprint_files", "sign_files", "dedup", "dedup_partitions", "build_sharded_index"]
 
 
 # ---- Tasks (run on the workers; module-level so that they pickle by reference).
@@ -73,10 +79,18 @@ def _partition_from_arrays(fingerprints, ids=None, reasons=None, scores=None) ->
             "scores": scores, "records": len(fps), "skipped": 0, "ordinal": False}
 
 
+def _fingerprints(part: dict) -> np.ndarray:
+    """A SimHash partition's fingerprints; ValueError for a MinHash one (sign_files)."""
+    if "fingerprints" not in part:
+        raise ValueError("a partition of sign_files (MinHash signatures) where SimHash fingerprints are needed: "
+                         "use method='minhash', or fingerprint_files")
+    return part["fingerprints"]
+
+
 def _split(part: dict, tables: Sequence[int], ranges: int, scheme: str) -> List[tuple]:
     """The map side of the shuffle, one pass over the partition: piece r holds, for every
     table, the fingerprints whose key falls in key range r (repeats kept: the join drops them)."""
-    return simdex.split_by_key_ranges(part["fingerprints"], list(tables), ranges, scheme, empty=part["reasons"])
+    return simdex.split_by_key_ranges(_fingerprints(part), list(tables), ranges, scheme, empty=part["reasons"])
 
 
 def _table_pieces(pieces: List[tuple], i: int) -> List[np.ndarray]:
@@ -200,11 +214,12 @@ def _combine_ids(summaries: List[dict]) -> np.ndarray:
 
 @dataclass
 class DistributedDedup:
-    """The outcome of ``dedup``: ``result`` (a simdex.DedupResult by input ordinal), the
+    """The outcome of ``dedup``: ``result`` (a simdex.DedupResult by input ordinal, a
+    simdex.MinHashDedupResult with method="minhash"), the
     documents' ``ids`` and empty ``reasons``, the ``against`` index paths, and the
     ``partitions`` (futures still on the workers, for build_sharded_index)."""
 
-    result: simdex.DedupResult
+    result: Any  # simdex.DedupResult; simdex.MinHashDedupResult for method="minhash"
     ids: np.ndarray
     reasons: np.ndarray
     against: List[str]
@@ -213,6 +228,9 @@ class DistributedDedup:
 
     def records(self):
         """The JSON records ``simdex dedup --against ...`` prints, in input order."""
+        if isinstance(self.result, simdex.MinHashDedupResult):
+            yield from self.result.records(self.ids, self.reasons)
+            return
         indexes = [simdex.Index.open(p) for p in self.against]
         try:
             yield from self.result.records(self.ids, self.reasons, indexes, self.against)
@@ -246,6 +264,28 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
             for i, p in enumerate(paths)]
 
 
+def sign_files(client, paths: Sequence[str], *, format: Optional[str] = None, id_field: str = "id",
+               text_fields: Sequence[str] = ("text",), id_mode: str = "field", keep: str = "first",
+               skip_bad: bool = False, **minhash_options) -> list:
+    """Step 1 of method="minhash": one task per file, each reading and signing its file
+    on a worker as `simdex dedup --method minhash` signs documents (band keys, b-bit
+    signatures, digests of identical signatures). minhash_options: threshold (0.8),
+    num_perm (128), seed (1), word_n and char_n (5: the shingles), bands and rows
+    (default: chosen from the threshold, 16 x 8 at 0.8), signature_bits (4). Returns the
+    partitions' futures, in file order; dedup_partitions(method="minhash") takes them."""
+    unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
+    if unknown:
+        raise TypeError(f"sign_files got an unexpected option {unknown[0]!r}")
+    run = _dask_minhash.layout(**minhash_options)
+    read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
+            "keep": keep, "skip_bad": skip_bad, "threads": 1}
+    return [client.submit(_dask_minhash.sign_part, os.fspath(p), run["signing"], read,
+                          id_mode == "ordinal" or _is_lines(os.fspath(p), format),
+                          key=f"simdex-minhash-{i}-{os.path.basename(os.fspath(p))}-"
+                              f"{dask.base.tokenize(os.fspath(p), _mtime(p), run['signing'], read)}")
+            for i, p in enumerate(paths)]
+
+
 def _mtime(path) -> int:
     """The file's modification time, or 0 when the client cannot see it (only the workers do)."""
     try:
@@ -254,22 +294,66 @@ def _mtime(path) -> int:
         return 0
 
 
-def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, scheme: str = "t10",
-                     against: Sequence[str] = (), ranges: Optional[int] = None, pairs: bool = False,
-                     memory: int = 1 << 30, tmpdir: str = "") -> DistributedDedup:
+def _ranges(client, ranges: Optional[int]) -> int:
+    """Key ranges (reducers): as given, or twice the workers' threads."""
+    if ranges is None:
+        ranges = max(1, 2 * sum(client.nthreads().values()))
+    if not 1 <= ranges <= 1 << 16:
+        raise ValueError(f"ranges must be in 1..65536, got {ranges}")
+    return ranges
+
+
+def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, simhash: dict,
+                   minhash_options: dict) -> DistributedDedup:
+    """dedup_partitions(method="minhash"): _dask_minhash's plan."""
+    for name, value in simhash.items():
+        if value is not None:
+            raise ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}")
+    run = _dask_minhash.layout(**minhash_options)
+    ranges = _ranges(client, ranges)
+    _dask_minhash.check_partitions(client, partitions, run)
+    packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs)
+    summaries = [client.submit(_id_summary, p) for p in partitions]
+    packed, summaries = client.gather([packed, summaries])
+    result = _dask_minhash.unpack(packed)
+    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=result.empty.astype(np.int8),
+                            against=[], partitions=partitions, tasks=tasks)
+
+
+def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k: Optional[int] = None,
+                     scheme: Optional[str] = None, against: Sequence[str] = (), ranges: Optional[int] = None,
+                     pairs: bool = False, memory: Optional[int] = None, tmpdir: Optional[str] = None,
+                     **minhash_options) -> DistributedDedup:
     """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
     of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
     readable by the workers; a shard directory counts as its shards), checked as
-    `simdex dedup --against` checks them, in order."""
+    `simdex dedup --against` checks them, in order. memory (default 1 GiB) and tmpdir
+    bound the assembly.
+
+    method="minhash": partitions of sign_files, de-duplicated as `simdex dedup --method
+    minhash`; minhash_options are sign_files' (every partition must be signed so: else
+    ValueError naming both) and estimate_filter (None: two standard errors below the
+    threshold; "off"; or a J). k, scheme, against, memory and tmpdir are SimHash's and
+    refused with it, as the minhash options are without it."""
+    unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
+    if unknown:
+        raise TypeError(f"dedup_partitions got an unexpected option {unknown[0]!r}")
+    partitions = list(partitions)
+    if method == "minhash":
+        simhash = {"k": k, "scheme": scheme, "against": list(against) or None, "memory": memory, "tmpdir": tmpdir}
+        return _dedup_minhash(client, partitions, ranges, pairs, simhash, minhash_options)
+    if method != "simhash":
+        raise ValueError(f"method '{method}' is not simhash or minhash")
+    if minhash_options:
+        raise ValueError(f"{sorted(minhash_options)[0]} is a MinHash option (method='minhash')")
+    scheme = "t10" if scheme is None else scheme
+    memory = 1 << 30 if memory is None else memory
+    tmpdir = "" if tmpdir is None else tmpdir
     info = simdex.scheme_info(scheme, k)
     k = info["k"] if k is None else k
     tables = info["tables_for_k"]
-    if ranges is None:
-        ranges = max(1, 2 * sum(client.nthreads().values()))
-    if ranges < 1:
-        raise ValueError(f"ranges must be at least 1, got {ranges}")
-    partitions = list(partitions)
+    ranges = _ranges(client, ranges)
     tasks = {"partitions": len(partitions), "ranges": ranges}
 
     # A shard directory counts as its shards, in order. Indexes of the batch's scheme are
@@ -314,13 +398,25 @@ def dedup_partitions(client, partitions: Sequence, *, k: Optional[int] = None, s
                             against=against, partitions=partitions, tasks=tasks)
 
 
-def dedup(client, paths: Sequence[str], *, fingerprint_options: Optional[dict] = None, format: Optional[str] = None,
-          id_field: str = "id", text_fields: Sequence[str] = ("text",), id_mode: str = "field", keep: str = "first",
-          skip_bad: bool = False, **options) -> DistributedDedup:
+def dedup(client, paths: Sequence[str], *, method: str = "simhash", fingerprint_options: Optional[dict] = None,
+          format: Optional[str] = None, id_field: str = "id", text_fields: Sequence[str] = ("text",),
+          id_mode: str = "field", keep: str = "first", skip_bad: bool = False, **options) -> DistributedDedup:
     """``simdex dedup`` over many files on a Dask cluster: fingerprint_files, then
     dedup_partitions (k, scheme, against, ranges, pairs, memory, tmpdir). The same
     results, pairs, clusters and keep list as the single-machine command given the same
-    files in the same order and the same options."""
+    files in the same order and the same options.
+
+    method="minhash": ``simdex dedup --method minhash``: sign_files, then
+    dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
+    word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges and pairs."""
+    if method == "minhash":
+        if fingerprint_options is not None:
+            raise ValueError("fingerprint_options are SimHash's; method='minhash' signs with "
+                             + ", ".join(_dask_minhash.OPTIONS))
+        signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options and name != "estimate_filter"}
+        parts = sign_files(client, paths, format=format, id_field=id_field, text_fields=text_fields, id_mode=id_mode,
+                           keep=keep, skip_bad=skip_bad, **signing)
+        return dedup_partitions(client, parts, method="minhash", **options)
     parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, keep=keep,
                               skip_bad=skip_bad)
@@ -328,7 +424,7 @@ def dedup(client, paths: Sequence[str], *, fingerprint_options: Optional[dict] =
 
 
 def _shard_piece(part: dict, shards: int, r: int, keep: Optional[np.ndarray], offset: int) -> tuple:
-    fps, ids, reasons = part["fingerprints"], part["ids"], part["reasons"]
+    fps, ids, reasons = _fingerprints(part), part["ids"], part["reasons"]
     mask = reasons == 0
     if keep is not None:
         mask &= keep[offset:offset + len(fps)]

@@ -3,11 +3,14 @@
 // `simdex dedup` and `simdex fingerprint` do, on threads, without the GIL;
 // with a Fingerprinter(idf="auto"), the file is read twice, as `simdex
 // fingerprint --idf auto` reads it: once to learn the idf, then to
-// fingerprint.
+// fingerprint. simdex._minhash_file reads a file the same way and signs its
+// documents as `simdex dedup --method minhash` does (band keys, b-bit
+// signatures and the digest that collapses identical signatures).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +23,8 @@
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
+#include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
 
 namespace py = pybind11;
 
@@ -29,17 +34,29 @@ namespace {
 
 constexpr size_t kBatch = 4096;
 
-struct FileFingerprints {
+enum class Keep { kFirst, kLongest, kMaxField };
+
+// What every read of a file keeps of its documents.
+struct FileRecords {
   std::vector<uint64_t> ids;
   std::vector<std::string> id_strings;  // "" for numeric ids
   bool any_string = false;
-  std::vector<uint64_t> fingerprints;
-  std::vector<int8_t> reasons;
   std::vector<double> scores;
   DocumentReaderStats stats;
 };
 
-enum class Keep { kFirst, kLongest, kMaxField };
+struct FileFingerprints : FileRecords {
+  std::vector<uint64_t> fingerprints;
+  std::vector<int8_t> reasons;
+};
+
+// Band keys, b-bit signatures and digests (0 when empty) by document.
+struct FileSignatures : FileRecords {
+  std::vector<uint64_t> keys;    // bands per document
+  std::vector<uint8_t> packed;   // PackedSignatureBytes per document
+  std::vector<uint64_t> digests;
+  std::vector<int8_t> reasons;   // 1 ("no-text") for a document without shingles
+};
 
 void FingerprintBatch(const std::vector<Document>& docs, size_t n,
                       const std::vector<std::unique_ptr<Fingerprinter>>& clones, FileFingerprints* out) {
@@ -81,12 +98,12 @@ Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& opti
   return learner->Finish(table);
 }
 
-Status ReadFile(const std::string& path, const DocumentReaderOptions& options, Keep keep, const Fingerprinter& proto,
-                int threads, FileFingerprints* out) {
+// Reads the file in batches of kBatch documents: their ids and scores go
+// to *out, and each batch to on_batch(docs, n).
+Status ReadFile(const std::string& path, const DocumentReaderOptions& options, Keep keep, FileRecords* out,
+                const std::function<void(const std::vector<Document>&, size_t)>& on_batch) {
   std::unique_ptr<DocumentReader> reader;
   SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
-  std::vector<std::unique_ptr<Fingerprinter>> clones;
-  for (int t = 0; t < threads; ++t) clones.push_back(proto.Clone());
   std::vector<Document> docs(kBatch);
   for (bool eof = false; !eof;) {
     size_t n = 0;
@@ -100,16 +117,17 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
       if (keep == Keep::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
       if (keep == Keep::kMaxField) out->scores.push_back(d.score);
     }
-    FingerprintBatch(docs, n, clones, out);
+    on_batch(docs, n);
   }
   out->stats = reader->stats();
   return Status::OK();
 }
 
-py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std::optional<std::string> format,
-                         const std::string& id_field, const std::vector<std::string>& text_fields,
-                         const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
-                         std::optional<int> threads) {
+// The reader's options of fingerprint_file's and _minhash_file's arguments.
+DocumentReaderOptions ReaderOptions(const std::string& path, const std::optional<std::string>& format,
+                                    const std::string& id_field, const std::vector<std::string>& text_fields,
+                                    const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
+                                    Keep* keep) {
   DocumentReaderOptions o;
   if (!format) o.format = DocumentFormatFromPath(path);
   else if (*format == "jsonl") o.format = DocumentFormat::kJsonl;
@@ -121,15 +139,56 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
   o.text_fields = text_fields;
   o.allow_string_ids = true;
   o.skip_bad = skip_bad;
-  Keep keep = Keep::kFirst;
+  *keep = Keep::kFirst;
   if (keep_spec == "longest") {
-    keep = Keep::kLongest;
+    *keep = Keep::kLongest;
   } else if (keep_spec.starts_with("max:") && keep_spec.size() > 4) {
-    keep = Keep::kMaxField;
+    *keep = Keep::kMaxField;
     o.score_field = keep_spec.substr(4);
   } else if (keep_spec != "first") {
     throw py::value_error("keep '" + keep_spec + "' is not first, longest or max:FIELD");
   }
+  return o;
+}
+
+// A new n x width (or 1-D when width is 0) array holding values.
+template <typename T>
+py::array_t<T> Matrix(const std::vector<T>& values, size_t n, size_t width) {
+  py::array_t<T> a = width == 0 ? py::array_t<T>(static_cast<py::ssize_t>(n))
+                                : py::array_t<T>({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(width)});
+  if (!values.empty()) std::copy(values.begin(), values.end(), a.mutable_data());
+  return a;
+}
+
+// The ids, scores and reader's counts of a read, as fingerprint_file returns them.
+void PutRecords(const FileRecords& got, Keep keep, py::dict* d) {
+  const size_t n = got.ids.size();
+  if (got.any_string) {
+    py::array ids(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
+    PyObject** slot = static_cast<PyObject**>(ids.mutable_data());
+    for (size_t i = 0; i < n; ++i) {
+      py::object id = got.id_strings[i].empty() ? py::object(py::int_(got.ids[i])) : py::object(py::str(got.id_strings[i]));
+      Py_XDECREF(slot[i]);
+      slot[i] = id.release().ptr();
+    }
+    (*d)["ids"] = ids;
+  } else {
+    (*d)["ids"] = Matrix(got.ids, n, 0);
+  }
+  if (keep == Keep::kFirst) (*d)["scores"] = py::none();
+  else (*d)["scores"] = Matrix(got.scores, n, 0);
+  (*d)["skipped"] = got.stats.skipped;
+  (*d)["first_errors"] = got.stats.first_errors;
+  (*d)["blank_lines"] = got.stats.blank_lines;
+  (*d)["bytes"] = got.stats.bytes;
+}
+
+py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std::optional<std::string> format,
+                         const std::string& id_field, const std::vector<std::string>& text_fields,
+                         const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
+                         std::optional<int> threads) {
+  Keep keep;
+  const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   const bool learns_idf = LearnsIdf(fingerprinter);
   const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
   const FingerprintOptions& text_options = OptionsOf(fingerprinter);
@@ -145,42 +204,74 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
       if (s.ok()) s = WithIdf(text_options, std::move(table), &learned);
       proto = learned.get();
     }
-    if (s.ok()) s = ReadFile(path, o, keep, *proto, t, &got);
+    if (s.ok()) {
+      std::vector<std::unique_ptr<Fingerprinter>> clones;
+      for (int i = 0; i < t; ++i) clones.push_back(proto->Clone());
+      s = ReadFile(path, o, keep, &got,
+                   [&](const std::vector<Document>& docs, size_t n) { FingerprintBatch(docs, n, clones, &got); });
+    }
   }
   ThrowIfError(s);
   py::dict d;
+  PutRecords(got, keep, &d);
   const size_t n = got.fingerprints.size();
-  if (got.any_string) {
-    py::array ids(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
-    PyObject** slot = static_cast<PyObject**>(ids.mutable_data());
-    for (size_t i = 0; i < n; ++i) {
-      py::object id = got.id_strings[i].empty() ? py::object(py::int_(got.ids[i])) : py::object(py::str(got.id_strings[i]));
-      Py_XDECREF(slot[i]);
-      slot[i] = id.release().ptr();
-    }
-    d["ids"] = ids;
-  } else {
-    py::array_t<uint64_t> ids(static_cast<py::ssize_t>(n));
-    std::copy(got.ids.begin(), got.ids.end(), ids.mutable_data());
-    d["ids"] = ids;
+  d["fingerprints"] = Matrix(got.fingerprints, n, 0);
+  d["reasons"] = Matrix(got.reasons, n, 0);
+  return d;
+}
+
+py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, int bands,
+                     int rows, int bits, std::optional<std::string> format, const std::string& id_field,
+                     const std::vector<std::string>& text_fields, const std::string& id_mode,
+                     const std::string& keep_spec, bool skip_bad, std::optional<int> threads) {
+  Keep keep;
+  const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  MinHashOptions options;
+  options.num_perm = num_perm;
+  options.seed = seed;
+  options.shingles.word_n = word_n;
+  options.shingles.char_n = char_n;
+  std::unique_ptr<MinHasher> proto;
+  ThrowIfError(MinHasher::Create(options, &proto));
+  const LshBands layout{bands, rows};
+  ThrowIfError(CheckLshBands(layout, num_perm));
+  if (!ValidSignatureBits(bits)) throw py::value_error("signature_bits must be 1, 2, 4, 8, 16 or 32");
+  const size_t nb = static_cast<size_t>(bands), sb = PackedSignatureBytes(num_perm, bits);
+  const int t = ResolveThreads(threads, 1);
+  FileSignatures got;
+  Status s;
+  {
+    py::gil_scoped_release release;
+    std::vector<std::unique_ptr<MinHasher>> clones;
+    for (int i = 0; i < t; ++i) clones.push_back(proto->Clone());
+    s = ReadFile(path, o, keep, &got, [&](const std::vector<Document>& docs, size_t n) {
+      const size_t base = got.digests.size();
+      got.keys.resize((base + n) * nb);
+      got.packed.resize((base + n) * sb);
+      got.digests.resize(base + n);
+      got.reasons.resize(base + n);
+      ForRanges(n, t, [&](size_t begin, size_t end, size_t w) {
+        std::vector<uint32_t> sig(static_cast<size_t>(num_perm));
+        for (size_t i = begin; i < end; ++i) {
+          const size_t d = base + i;
+          const bool has = clones[w]->Sign(docs[i].text, sig.data()) != ShingleKind::kNone;
+          BandKeys(sig.data(), layout, &got.keys[d * nb]);
+          PackSignature(sig.data(), num_perm, bits, &got.packed[d * sb]);
+          got.digests[d] = has ? SignatureDigest(&got.keys[d * nb], nb, &got.packed[d * sb], sb) : 0;
+          got.reasons[d] = has ? 0 : 1;
+        }
+      });
+    });
   }
-  py::array_t<uint64_t> fps(static_cast<py::ssize_t>(n));
-  std::copy(got.fingerprints.begin(), got.fingerprints.end(), fps.mutable_data());
-  py::array_t<int8_t> reasons(static_cast<py::ssize_t>(n));
-  std::copy(got.reasons.begin(), got.reasons.end(), reasons.mutable_data());
-  d["fingerprints"] = fps;
-  d["reasons"] = reasons;
-  if (keep == Keep::kFirst) {
-    d["scores"] = py::none();
-  } else {
-    py::array_t<double> scores(static_cast<py::ssize_t>(n));
-    std::copy(got.scores.begin(), got.scores.end(), scores.mutable_data());
-    d["scores"] = scores;
-  }
-  d["skipped"] = got.stats.skipped;
-  d["first_errors"] = got.stats.first_errors;
-  d["blank_lines"] = got.stats.blank_lines;
-  d["bytes"] = got.stats.bytes;
+  ThrowIfError(s);
+  py::dict d;
+  PutRecords(got, keep, &d);
+  const size_t n = got.digests.size();
+  d["keys"] = Matrix(got.keys, n, nb);
+  d["packed"] = Matrix(got.packed, n, sb);
+  d["digests"] = Matrix(got.digests, n, 0);
+  d["reasons"] = Matrix(got.reasons, n, 0);
+  d["profile"] = MinHashProfile(options);
   return d;
 }
 
@@ -192,6 +283,15 @@ void DefineDocuments(py::module_& m) {
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
         py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
         "Reads and fingerprints one file; use simdex.fingerprint_file().");
+  m.def("_minhash_file", &MinHashFile, py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1,
+        py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("bands"), py::arg("rows"), py::arg("signature_bits") = 4,
+        py::arg("format") = py::none(), py::arg("id_field") = "id",
+        py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
+        py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
+        "Reads one file and signs its documents as `simdex dedup --method minhash` does: ids, scores and the "
+        "reader's counts as fingerprint_file, keys (n x bands uint64 band keys), packed (n x bytes b-bit "
+        "signatures), digests (SignatureDigest; 0 for a document without shingles), reasons (int8, 1: no-text) "
+        "and profile (MinHashProfile). simdex.dask's minhash partitions; releases the GIL.");
 }
 
 }  // namespace simdex::python

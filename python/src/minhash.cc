@@ -15,7 +15,9 @@
 #include "python/src/arrays.h"
 #include "python/src/errors.h"
 #include "python/src/module.h"
+#include "simdex/confirm.h"
 #include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
 
 namespace py = pybind11;
 
@@ -56,6 +58,7 @@ class PyMinHasher {
 
   int num_perm() const { return hasher_->num_perm(); }
   uint64_t seed() const { return hasher_->options().seed; }
+  std::string profile() const { return MinHashProfile(hasher_->options()); }
 
  private:
   std::unique_ptr<MinHasher> hasher_;
@@ -63,6 +66,15 @@ class PyMinHasher {
 };
 
 ArrayView<uint32_t> Signature(py::handle obj, const char* what) { return ViewArray<uint32_t>(obj, what); }
+
+void CheckThreshold(double threshold, int num_perm) {
+  if (!(threshold > 0 && threshold <= 1) || num_perm < 1 || num_perm > kMaxNumPerm) {
+    throw py::value_error("threshold must be in (0, 1] and num_perm 1..1024");
+  }
+}
+
+// A 2-D numpy array: rows of values.
+bool IsRows(py::handle obj) { return py::isinstance<py::array>(obj) && py::reinterpret_borrow<py::array>(obj).ndim() == 2; }
 
 void CheckBits(int bits) {
   if (!ValidSignatureBits(bits)) throw py::value_error("bits must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(bits));
@@ -102,7 +114,10 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
       .def("sign_batch", &PyMinHasher::Batch, py::arg("texts"), py::arg("threads") = py::none(),
            "(signatures, has_shingles): an n x num_perm uint32 array and an n bool array. Releases the GIL.")
       .def_property_readonly("num_perm", &PyMinHasher::num_perm)
-      .def_property_readonly("seed", &PyMinHasher::seed);
+      .def_property_readonly("seed", &PyMinHasher::seed)
+      .def_property_readonly("profile", &PyMinHasher::profile,
+                             "The signature profile (MinHashProfile): one line naming everything that decides a "
+                             "signature, as MinHash-LSH index files record it.");
   m.def(
       "minhash_estimate",
       [](py::handle a, py::handle b) {
@@ -135,25 +150,133 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
       py::arg("signature"), py::arg("bits"), "The b-bit signature: the low `bits` bits of each value, packed.");
   m.def(
       "estimate_packed",
-      [](py::handle a, py::handle b, int num_perm, int bits) {
+      [](py::handle a, py::handle b, int num_perm, int bits) -> py::object {
         CheckBits(bits);
+        if (num_perm < 1 || num_perm > kMaxNumPerm) throw py::value_error("num_perm must be 1..1024");
+        const size_t width = PackedSignatureBytes(num_perm, bits);
+        if (IsRows(a) || IsRows(b)) {  // n x width each: n estimates
+          const RowsView<uint8_t> x = ViewRows<uint8_t>(a, width, "a"), y = ViewRows<uint8_t>(b, width, "b");
+          if (x.rows != y.rows) throw py::value_error("a and b differ in rows");
+          py::array_t<double> out(static_cast<py::ssize_t>(x.rows));
+          double* o = out.mutable_data();
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < x.rows; ++i) {
+            o[i] = EstimateJaccardPacked(x.data + i * width, y.data + i * width, num_perm, bits);
+          }
+          return out;
+        }
         const ArrayView<uint8_t> x = ViewArray<uint8_t>(a, "a"), y = ViewArray<uint8_t>(b, "b");
-        if (num_perm < 1 || x.span.size() != PackedSignatureBytes(num_perm, bits) || y.span.size() != x.span.size()) {
+        if (x.span.size() != width || y.span.size() != x.span.size()) {
           throw py::value_error("a and b must both hold num_perm values of `bits` bits");
         }
-        return EstimateJaccardPacked(x.span.data(), y.span.data(), num_perm, bits);
+        return py::float_(EstimateJaccardPacked(x.span.data(), y.span.data(), num_perm, bits));
       },
       py::arg("a"), py::arg("b"), py::arg("num_perm"), py::arg("bits"),
-      "The b-bit estimate of J, corrected for chance agreements (Li and König), in [0, 1].");
+      "The b-bit estimate of J, corrected for chance agreements (Li and König), in [0, 1]: a float for two "
+      "packed signatures, or an array of n for two n x bytes arrays (row i with row i; releases the GIL).");
   m.def(
-      "optimal_lsh_bands",
-      [](double threshold, int num_perm) {
-        if (!(threshold > 0 && threshold <= 1) || num_perm < 1 || num_perm > kMaxNumPerm) {
-          throw py::value_error("threshold must be in (0, 1] and num_perm 1..1024");
+      "band_pairs",
+      [](py::handle keys, py::handle banded, int threads) {
+        // Items x bands, item after item; a 1-D array is one band.
+        const bool one = py::isinstance<py::array>(keys) && py::reinterpret_borrow<py::array>(keys).ndim() == 1;
+        const size_t bands = one || !py::isinstance<py::array>(keys)
+                                 ? 1
+                                 : static_cast<size_t>(py::reinterpret_borrow<py::array>(keys).shape(1));
+        if (bands < 1) throw py::value_error("keys must have at least one band");
+        const RowsView<uint64_t> rows = one ? RowsView<uint64_t>() : ViewRows<uint64_t>(keys, bands, "keys");
+        const ArrayView<uint64_t> flat = one ? ViewArray<uint64_t>(keys, "keys") : ArrayView<uint64_t>();
+        const size_t n = one ? flat.span.size() : rows.rows;
+        const uint64_t* data = one ? flat.span.data() : rows.data;
+        const FlagsView flags = ViewFlags(banded, "banded");
+        if (!flags.span.empty() && flags.span.size() != n) {
+          throw py::value_error("banded holds " + std::to_string(flags.span.size()) + " flags for " +
+                                std::to_string(n) + " items");
         }
-        const LshBands b = OptimalLshBands(threshold, num_perm);
-        return py::make_tuple(b.bands, b.rows);
+        const int t = ResolveThreads(threads, 1);
+        std::vector<uint64_t> pairs;
+        {
+          py::gil_scoped_release release;
+          std::vector<uint64_t> major(n * bands);  // FindBandPairs' layout: band after band
+          for (size_t i = 0; i < n; ++i) {
+            for (size_t j = 0; j < bands; ++j) major[j * n + i] = data[i * bands + j];
+          }
+          std::vector<uint8_t> all;
+          if (flags.span.empty()) all.assign(n, 1);
+          BandJoinStats stats;
+          ThrowIfError(FindBandPairs(major, static_cast<int>(bands), flags.span.empty() ? all : flags.span, t,
+                                     &pairs, &stats));
+        }
+        py::array_t<uint32_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
+        for (size_t i = 0; i < pairs.size(); ++i) {
+          a.mutable_data()[i] = static_cast<uint32_t>(pairs[i] >> 32);
+          b.mutable_data()[i] = static_cast<uint32_t>(pairs[i]);
+        }
+        return py::make_tuple(a, b);
       },
+      py::arg("keys"), py::arg("banded") = py::none(), py::kw_only(), py::arg("threads") = 1,
+      "The band self-join (FindBandPairs, include/simdex/minhash_join.h): (a, b) uint32 arrays of every pair of "
+      "items a < b that agree on the key of at least one band, ordered by (a, b), each once. keys: an n x bands "
+      "uint64 array (item i's band keys in row i; a 1-D array is one band); banded: optional flags, zero leaving "
+      "an item out of every band. Holds the keys, 16 bytes per item and 8 per pair and band in memory; releases "
+      "the GIL.");
+  m.def(
+      "pair_clusters",
+      [](uint64_t documents, py::handle a, py::handle b, py::handle scores) {
+        const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
+        if (x.span.size() != y.span.size()) throw py::value_error("a and b differ in length");
+        std::vector<double> s;
+        if (!scores.is_none()) {
+          const ArrayView<double> v = ViewArray<double>(scores, "scores");
+          if (v.span.size() != documents) throw py::value_error("scores must hold one value per document");
+          s.assign(v.span.begin(), v.span.end());
+        }
+        py::array_t<uint64_t> out(static_cast<py::ssize_t>(documents));
+        uint64_t* o = out.mutable_data();
+        for (size_t i = 0; i < x.span.size(); ++i) {
+          if (x.span[i] >= documents || y.span[i] >= documents) {
+            throw py::value_error("pair " + std::to_string(i) + " (" + std::to_string(x.span[i]) + ", " +
+                                  std::to_string(y.span[i]) + ") is outside the " + std::to_string(documents) +
+                                  " documents");
+          }
+        }
+        {
+          py::gil_scoped_release release;
+          PairClusters clusters(documents, std::move(s));
+          for (size_t i = 0; i < x.span.size(); ++i) clusters.Add(x.span[i], y.span[i]);
+          clusters.Finish();
+          for (uint64_t d = 0; d < documents; ++d) o[d] = clusters.Representative(d);
+        }
+        return out;
+      },
+      py::arg("documents"), py::arg("a"), py::arg("b"), py::arg("scores") = py::none(),
+      "Each document's representative (uint64, by ordinal) in the connected components of the pairs (a[i], "
+      "b[i]) (PairClusters, include/simdex/confirm.h): the component's document with the largest score, the "
+      "smallest ordinal among equals (no scores: the smallest ordinal); a document in no pair represents itself. "
+      "Releases the GIL.");
+  // (bands, rows) of a threshold by a rule: DefaultLshBands or OptimalLshBands.
+  const auto bands_by = [](LshBands (*choose)(double, int)) {
+    return [choose](double threshold, int num_perm) {
+      CheckThreshold(threshold, num_perm);
+      const LshBands b = choose(threshold, num_perm);
+      return py::make_tuple(b.bands, b.rows);
+    };
+  };
+  m.def(
+      "default_lsh_bands", bands_by(&DefaultLshBands),
+      py::arg("threshold"), py::arg("num_perm"),
+      "(bands, rows) that `simdex dedup --method minhash` chooses for a threshold (DefaultLshBands: false "
+      "negatives weighed 19 times false positives; 16 x 8 at 0.8 and 128 values).");
+  m.def(
+      "default_estimate_filter",
+      [](double threshold, int num_perm) {
+        CheckThreshold(threshold, num_perm);
+        return DefaultEstimateFilter(threshold, num_perm);
+      },
+      py::arg("threshold"), py::arg("num_perm"),
+      "The estimate filter `simdex dedup --method minhash` applies by default: two standard errors below the "
+      "threshold (DefaultEstimateFilter; 0.729 at 0.8 and 128 values).");
+  m.def(
+      "optimal_lsh_bands", bands_by([](double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm); }),
       py::arg("threshold"), py::arg("num_perm"), "(bands, rows) minimising equally weighted false positives and negatives at a Jaccard threshold "
         "(OptimalLshBands; simdex dedup --method minhash weighs false negatives more: docs/minhash.md).");
 }

@@ -2,7 +2,7 @@
 `simdex dedup` exactly (records, pairs, keep list), alone and against a stored index, and
 its sharded indexes search as one index over the same entries."""
 
-import distributed  # tools/deps.sh installs it: missing, these tests fail rather than skip
+import distributed  # noqa: F401 (tools/deps.sh installs it: missing, these tests fail rather than skip)
 import numpy as np
 import pytest
 
@@ -26,13 +26,6 @@ def search_matches(index, queries, k):
     lims, ids, fps, dists = index.search(queries, k)
     q = np.repeat(np.arange(len(queries)), np.diff(lims.astype(np.int64)))
     return sorted(zip(q.tolist(), ids.tolist(), fps.tolist(), dists.tolist()))
-
-
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as cluster, distributed.Client(cluster) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ TEST_F(BatchIdsCli, DuplicateJsonIdIsRefusedNamingBothPlaces) {
   WriteFile(dir_.File("b.jsonl"), Doc("4", "zeta") + Doc("\"2\"", "eta theta") + Doc("\"u\"", "iota") +
                                       Doc("\"u\"", "kappa") + Doc("4", "lambda"));
   const std::vector<std::string> before = dir_.List();
-  const RunResult r = RunSimdex(dir_, {"dedup", "-q", "-o", dir_.File("out.jsonl"), "--keep-list",
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "-o", dir_.File("out.jsonl"), "--keep-list",
                                        dir_.File("keep.txt"), dir_.File("a.jsonl"), dir_.File("b.jsonl")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "simdex dedup: " + dir_.File("b.jsonl") + ":2: duplicate id '2' (first at " + dir_.File("a.jsonl") +
@@ -32,11 +32,11 @@ TEST_F(BatchIdsCli, DuplicateJsonIdIsRefusedNamingBothPlaces) {
 }
 
 TEST_F(BatchIdsCli, DuplicateIdOnStandardInputAndInFingerprintFiles) {
-  RunResult r = RunSimdex(dir_, {"dedup", "-q"}, Doc("5", "a b") + Doc("6", "c d") + Doc("5", "e f"));
+  RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q"}, Doc("5", "a b") + Doc("6", "c d") + Doc("5", "e f"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("<stdin>:3: duplicate id '5' (first at <stdin>:1)"), std::string::npos) << r.err;
   WriteFile(dir_.File("b.fp"), "9\t0000000000000001\nhttps://x\t0000000000000002\n\nhttps://x\t00000000000000ff\n");
-  r = RunSimdex(dir_, {"dedup", "-q", input_, dir_.File("b.fp")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", input_, dir_.File("b.fp")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(dir_.File("b.fp") + ":4: duplicate id 'https://x' (first at " + dir_.File("b.fp") + ":2)"),
             std::string::npos)
@@ -46,7 +46,7 @@ TEST_F(BatchIdsCli, DuplicateIdOnStandardInputAndInFingerprintFiles) {
 TEST_F(BatchIdsCli, AllowDuplicateIdsKeepsEveryDocumentInInputOrder) {
   const std::string docs = Doc("5", "the quick brown fox jumps") + Doc("6", "over the lazy dog today") +
                            Doc("5", "the quick brown fox jumps");
-  const RunResult r = RunSimdex(dir_, {"dedup", "-q", "--allow-duplicate-ids", "--keep-list", dir_.File("keep.txt")},
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "--allow-duplicate-ids", "--keep-list", dir_.File("keep.txt")},
                                 docs);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
@@ -57,7 +57,7 @@ TEST_F(BatchIdsCli, AllowDuplicateIdsKeepsEveryDocumentInInputOrder) {
 }
 
 TEST_F(BatchIdsCli, RecordNumbersAsIdsAreNeverDuplicates) {
-  const RunResult r = RunSimdex(dir_, {"dedup", "-q", "--id", "ordinal", "-o", "-"},
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "--id", "ordinal", "-o", "-"},
                                 Doc("5", "a b") + Doc("5", "c d"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).size(), 2u);
@@ -66,7 +66,7 @@ TEST_F(BatchIdsCli, RecordNumbersAsIdsAreNeverDuplicates) {
 TEST_F(BatchIdsCli, FloatIdIsAnErrorNamingFileAndLine) {
   for (const std::string id : {"1.0", "1e0", "1.5", "-1", "1E2", "true", "18446744073709551616"}) {
     WriteFile(dir_.File("f.jsonl"), Doc("1", "alpha") + Doc(id, "beta"));
-    const RunResult r = RunSimdex(dir_, {"dedup", "-q", dir_.File("f.jsonl")});
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", dir_.File("f.jsonl")});
     EXPECT_EQ(r.exit_code, 1) << id;
     EXPECT_NE(r.err.find(dir_.File("f.jsonl") + ":2: "), std::string::npos) << id << ": " << r.err;
     EXPECT_EQ(r.out, "") << id;

@@ -84,7 +84,7 @@ TEST_F(CorruptionCli, AFlippedByteInTheIdSectionFailsQueryAndDedupAgainst) {
     SCOPED_TRACE(strategy);
     const std::string out = dir_.File("out.jsonl");
     const RunResult r =
-        RunSimdex(dir_, {"dedup", "--quiet", "--against", path, "--against-strategy", strategy, "-o", out, batch_});
+        RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--against", path, "--against-strategy", strategy, "-o", out, batch_});
     ExpectError(r, path, "id section");
     EXPECT_FALSE(FileExists(out));
   }
@@ -119,7 +119,7 @@ TEST_F(CorruptionCli, DedupAgainstTwoIndexesNamesTheDamagedOne) {
   const std::string damaged = Damaged("b.sdx", BlockOffset(5, 1) + 9, 4);
   for (const char* strategy : {"probe", "merge-join"}) {
     SCOPED_TRACE(strategy);
-    const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--against", intact, "--against", damaged,
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--against", intact, "--against", damaged,
                                          "--against-strategy", strategy, "-o", dir_.File("out.jsonl"), batch_});
     ExpectError(r, damaged, "block 1 of table 5: checksum mismatch");
     EXPECT_EQ(r.err.find(intact), std::string::npos) << r.err;

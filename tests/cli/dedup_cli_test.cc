@@ -87,7 +87,7 @@ class DedupCli : public CliTest {
 TEST_F(DedupCli, FingerprintFileResultsPairsAndKeepListEqualTheOracle) {
   for (const char* scheme : {"t10", "t4", "t20"}) {
     for (int k : {0, 2, 3}) {
-      const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--scheme", scheme, "--k", std::to_string(k), "--pairs",
+      const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--scheme", scheme, "--k", std::to_string(k), "--pairs",
                                            dir_.File("pairs.jsonl"), "--keep-list", dir_.File("keep.txt"),
                                            batch_file_});
       ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -123,7 +123,7 @@ TEST_F(DedupCli, SpilledAndThreadedRunsEqualTheOracle) {
   WriteFile(dir_.File("big.fp"), TextFingerprints(big));
   const Oracle o = testing::ExpectedDedup(docs, 3, {});
   for (const char* threads : {"1", "2"}) {
-    const RunResult r = RunSimdex(dir_, {"dedup", "--memory", "64K", "--threads", threads, "--tmpdir", dir_.path(),
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--memory", "64K", "--threads", threads, "--tmpdir", dir_.path(),
                                          "--pairs", dir_.File("pairs.jsonl"), "-o", dir_.File("out.jsonl"),
                                          dir_.File("big.fp")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -140,7 +140,7 @@ TEST_F(DedupCli, AgainstAnIndexEqualsTheOracleInBothStrategies) {
   const std::string want = ExpectedResults(ids_, o, {index_});
   for (const char* strategy : {"probe", "merge-join", "auto"}) {
     const RunResult r =
-        RunSimdex(dir_, {"dedup", "--against", index_, "--against-strategy", strategy, "-o", dir_.File("out.jsonl"),
+        RunSimdex(dir_, {"dedup", "--method", "simhash", "--against", index_, "--against-strategy", strategy, "-o", dir_.File("out.jsonl"),
                          batch_file_});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(ReadFile(dir_.File("out.jsonl")), want) << strategy;
@@ -166,7 +166,7 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   WriteFile(dir_.File("docs.jsonl"), docs);
   // Without stop words, as this example was measured before they became the
   // default (with them the short edited text moves by more than 3 bits).
-  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", "--clusters",
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--no-stop-words", "--keep", "longest", "--clusters",
                                        dir_.File("c.jsonl"), dir_.File("docs.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = Lines(r.out);
@@ -183,9 +183,9 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_NE(clusters.find("\"text\":\"Everyone is permitted to copy and distribute verbatim\""), std::string::npos) << clusters;
   // The same documents compressed, and on standard input.
   ASSERT_EQ(std::system(("gzip -k " + dir_.File("docs.jsonl")).c_str()), 0);
-  const RunResult gz = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", dir_.File("docs.jsonl.gz")});
+  const RunResult gz = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--no-stop-words", "--keep", "longest", dir_.File("docs.jsonl.gz")});
   EXPECT_EQ(gz.out, r.out) << gz.err;
-  const RunResult in = RunSimdex(dir_, {"dedup", "--quiet", "--no-stop-words", "--keep", "longest", "--format", "jsonl"}, docs);
+  const RunResult in = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--no-stop-words", "--keep", "longest", "--format", "jsonl"}, docs);
   EXPECT_EQ(in.out, r.out) << in.err;
 }
 
@@ -202,7 +202,7 @@ TEST_F(DedupCli, StringIdsMaxFieldAndAStringIdIndex) {
       "{\"id\": 3, \"text\": \"" + base + "\"}\n" +
       "{\"id\": \"https://c.example/4\", \"views\": null, \"text\": \"\"}\n";
   WriteFile(dir_.File("docs.jsonl"), docs);
-  RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--keep", "max:views", dir_.File("docs.jsonl")});
+  RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--keep", "max:views", dir_.File("docs.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
             "{\"id\":\"https://a.example/1\",\"cluster\":\"https://b.example/\\\"2\\\"\",\"duplicate\":true,"
@@ -216,25 +216,25 @@ TEST_F(DedupCli, StringIdsMaxFieldAndAStringIdIndex) {
   // same lines with the first document as representative.
   ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--quiet", "-o", dir_.File("docs.fp"), dir_.File("docs.jsonl")}).exit_code,
             0);
-  const RunResult first = RunSimdex(dir_, {"dedup", "--quiet", dir_.File("docs.jsonl")});
-  const RunResult fp = RunSimdex(dir_, {"dedup", "--quiet", dir_.File("docs.fp")});
+  const RunResult first = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", dir_.File("docs.jsonl")});
+  const RunResult fp = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", dir_.File("docs.fp")});
   ASSERT_EQ(fp.exit_code, 0) << fp.err;
   EXPECT_EQ(fp.out, first.out);
   EXPECT_NE(fp.out.find("{\"id\":3,\"cluster\":\"https://a.example/1\""), std::string::npos) << fp.out;
   // Against an index built from those fingerprints: matches by string id.
   ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--out", dir_.File("s.sdx"), dir_.File("docs.fp")}).exit_code, 0);
-  r = RunSimdex(dir_, {"dedup", "--quiet", "--against", dir_.File("s.sdx"), dir_.File("docs.fp")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--against", dir_.File("s.sdx"), dir_.File("docs.fp")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The nearest entry: distance 0, then the smallest number, i.e. the
   // bytewise-smallest string ("3" < "https://...").
   EXPECT_NE(r.out.find("\"against\":{\"index\":\"" + dir_.File("s.sdx") + "\",\"id\":\"3\",\"distance\":0}"),
             std::string::npos)
       << r.out;
-  r = RunSimdex(dir_, {"dedup", "--keep", "max:views", dir_.File("docs.fp")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--keep", "max:views", dir_.File("docs.fp")});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   // One document per line has no fields: max:FIELD is refused, not ignored.
   WriteFile(dir_.File("docs.txt"), "a b c\nd e f\n");
-  r = RunSimdex(dir_, {"dedup", "--keep", "max:views", dir_.File("docs.txt")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--keep", "max:views", dir_.File("docs.txt")});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("docs.txt is read as one document per line"), std::string::npos) << r.err;
 }
@@ -242,7 +242,7 @@ TEST_F(DedupCli, StringIdsMaxFieldAndAStringIdIndex) {
 TEST_F(DedupCli, BadInputIsOneLineErrorAndLeavesNoOutput) {
   WriteFile(dir_.File("bad.jsonl"), "{\"id\": 1, \"text\": \"a b c\"}\n{\"id\": 2, \"text\": \"d e f\"}\n{\"id\": 3, \"te\n");
   const std::string out = dir_.File("out.jsonl");
-  RunResult r = RunSimdex(dir_, {"dedup", "-o", out, dir_.File("bad.jsonl")});
+  RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", out, dir_.File("bad.jsonl")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("bad.jsonl:3:"), std::string::npos) << r.err;
@@ -250,27 +250,27 @@ TEST_F(DedupCli, BadInputIsOneLineErrorAndLeavesNoOutput) {
 
   // A file that is not an index, and a damaged one.
   WriteFile(dir_.File("foreign.sdx"), std::string(4096, 'x'));
-  r = RunSimdex(dir_, {"dedup", "-o", out, "--against", dir_.File("foreign.sdx"), batch_file_});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", out, "--against", dir_.File("foreign.sdx"), batch_file_});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("foreign.sdx"), std::string::npos) << r.err;
   std::string bytes = ReadFile(index_);
   bytes[bytes.size() - 60] ^= 0x55;  // inside the metadata: its checksum fails
   WriteFile(dir_.File("damaged.sdx"), bytes);
-  r = RunSimdex(dir_, {"dedup", "-o", out, "--against", dir_.File("damaged.sdx"), batch_file_});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", out, "--against", dir_.File("damaged.sdx"), batch_file_});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("damaged.sdx"), std::string::npos) << r.err;
   EXPECT_FALSE(FileExists(out));
 
   // A missing input, a k the scheme cannot guarantee, mixed inputs.
-  r = RunSimdex(dir_, {"dedup", "-o", out, dir_.File("missing.fp")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", out, dir_.File("missing.fp")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("missing.fp"), std::string::npos) << r.err;
-  r = RunSimdex(dir_, {"dedup", "--k", "4", "--scheme", "t10", batch_file_});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--k", "4", "--scheme", "t10", batch_file_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
-  r = RunSimdex(dir_, {"dedup", batch_file_, dir_.File("bad.jsonl")});
+  r = RunSimdex(dir_, {"dedup", "--method", "simhash", batch_file_, dir_.File("bad.jsonl")});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_FALSE(FileExists(out));
   EXPECT_EQ(dir_.List(), (std::vector<std::string>{"bad.jsonl", "batch.fp", "damaged.sdx", "foreign.sdx", "fp.txt",

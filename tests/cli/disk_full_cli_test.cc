@@ -95,14 +95,14 @@ TEST_F(DiskFullCli, MergeIntoAFullDisk) {
 }
 
 TEST_F(DiskFullCli, DedupWhoseSpillsFillTheDisk) {
-  ExpectDiskFull({"dedup", "-q", "--memory", "64K", "--tmpdir", full_, "-o", dir_.File("out.jsonl"), batch_},
+  ExpectDiskFull({"dedup", "--method", "simhash", "-q", "--memory", "64K", "--tmpdir", full_, "-o", dir_.File("out.jsonl"), batch_},
                  full_ + "/");
   EXPECT_FALSE(FileExists(dir_.File("out.jsonl")));
 }
 
 TEST_F(DiskFullCli, DedupOutputsIntoAFullDisk) {
-  ExpectDiskFull({"dedup", "-q", "-o", full_ + "/out.jsonl", batch_}, full_ + "/out.jsonl");
-  ExpectDiskFull({"dedup", "-q", "-o", dir_.File("out.jsonl"), "--keep-list", full_ + "/keep.txt", batch_},
+  ExpectDiskFull({"dedup", "--method", "simhash", "-q", "-o", full_ + "/out.jsonl", batch_}, full_ + "/out.jsonl");
+  ExpectDiskFull({"dedup", "--method", "simhash", "-q", "-o", dir_.File("out.jsonl"), "--keep-list", full_ + "/keep.txt", batch_},
                  full_ + "/keep.txt");
 }
 

@@ -26,7 +26,7 @@ class IdfCli : public ::testing::Test {
     return dir_.File(name);
   }
   size_t PairsOf(const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"dedup", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
+    std::vector<std::string> args = {"dedup", "--method", "simhash", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
                                      dir_.File("out.jsonl")};
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back(dir_.File("docs.jsonl"));
@@ -91,7 +91,7 @@ TEST_F(IdfCli, ATinyMemoryBoundSpillsAndGivesTheSameFingerprints) {
   const size_t from = tiny.err.rfind(' ', at - 1) + 1;
   EXPECT_GT(std::stoul(tiny.err.substr(from, at - from)), 1u) << tiny.err;
   EXPECT_EQ(tiny.out, Fingerprints({"--idf", "auto"}, docs));
-  const RunResult dedup = RunSimdex(dir_, {"dedup", "--idf", "auto", "--memory", "128K", "-o", dir_.File("o"), docs});
+  const RunResult dedup = RunSimdex(dir_, {"dedup", "--method", "simhash", "--idf", "auto", "--memory", "128K", "-o", dir_.File("o"), docs});
   EXPECT_EQ(dedup.exit_code, 0) << dedup.err;
 }
 
@@ -126,9 +126,9 @@ TEST_F(IdfCli, InputsReadOnceAndContradictoryOptionsAreRefusedByName) {
     std::string message;
   } cases[] = {
       {{"fingerprint", "--idf", "auto", "--format", "lines", "-"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
-      {{"dedup", "--idf", "auto", "--format", "lines"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
+      {{"dedup", "--method", "simhash", "--idf", "auto", "--format", "lines"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
       {{"idf", "-o", dir_.File("t.idf"), "--format", "lines", "-"}, "a b c\n", "simdex idf reads the documents twice: give files, not standard input"},
-      {{"dedup", "--idf", "auto", "--weighting", "binary", docs}, "", "--idf weighs features by tf-idf; --weighting binary contradicts it"},
+      {{"dedup", "--method", "simhash", "--idf", "auto", "--weighting", "binary", docs}, "", "--idf weighs features by tf-idf; --weighting binary contradicts it"},
       {{"fingerprint", "--idf", "auto", "--compat", "python-simhash", docs}, "", "the python-simhash profile has no idf weighting"},
       {{"idf", "-o", dir_.File("t.idf"), "--idf", "auto", docs}, "", "--idf, --weighting and --compat do not apply"},
       {{"fingerprint", "--idf", "auto", "--memory", "lots", docs}, "", "--memory 'lots' is not a size"},

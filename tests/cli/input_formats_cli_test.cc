@@ -25,8 +25,8 @@ using InputFormatsCli = CliTest;
 TEST_F(InputFormatsCli, JsonLinesOnStandardInputAreReadAsJsonLines) {
   // `cat docs.jsonl | simdex dedup` once read each JSON line as a text: 71
   // pairs instead of the file's 429 (431 since fingerprint profile 3).
-  const RunResult file = RunSimdex(dir_, {"dedup", "-o", dir_.File("file.jsonl"), kSample});
-  const RunResult piped = RunSimdex(dir_, {"dedup", "-o", dir_.File("piped.jsonl")}, ReadFile(kSample));
+  const RunResult file = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", dir_.File("file.jsonl"), kSample});
+  const RunResult piped = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", dir_.File("piped.jsonl")}, ReadFile(kSample));
   ASSERT_EQ(file.exit_code, 0) << file.err;
   ASSERT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_NE(file.err.find(": 431 pairs, "), std::string::npos) << file.err;
@@ -36,7 +36,7 @@ TEST_F(InputFormatsCli, JsonLinesOnStandardInputAreReadAsJsonLines) {
             std::string::npos)
       << piped.err;
   // --format still decides, and -q silences the note.
-  const RunResult lines = RunSimdex(dir_, {"dedup", "-q", "--format", "lines", "-o", "-"}, ReadFile(kSample).substr(0, 4000));
+  const RunResult lines = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "--format", "lines", "-o", "-"}, ReadFile(kSample).substr(0, 4000));
   ASSERT_EQ(lines.exit_code, 0) << lines.err;
   EXPECT_EQ(lines.err, "");
   EXPECT_NE(lines.out.find("{\"id\":1,"), std::string::npos) << "line numbers as ids";
@@ -45,9 +45,9 @@ TEST_F(InputFormatsCli, JsonLinesOnStandardInputAreReadAsJsonLines) {
 TEST_F(InputFormatsCli, TxtFileOfFingerprintLinesIsReadAsFingerprints) {
   WriteFile(dir_.File("batch.fp"), ReadFile(input_));
   WriteFile(dir_.File("batch.txt"), ReadFile(input_));
-  const RunResult fp = RunSimdex(dir_, {"dedup", "-q", "-o", "-", dir_.File("batch.fp")});
-  const RunResult txt = RunSimdex(dir_, {"dedup", "-o", "-", dir_.File("batch.txt")});
-  const RunResult piped = RunSimdex(dir_, {"dedup", "-q", "-o", "-"}, ReadFile(input_));
+  const RunResult fp = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "-o", "-", dir_.File("batch.fp")});
+  const RunResult txt = RunSimdex(dir_, {"dedup", "--method", "simhash", "-o", "-", dir_.File("batch.txt")});
+  const RunResult piped = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "-o", "-"}, ReadFile(input_));
   ASSERT_EQ(fp.exit_code, 0) << fp.err;
   ASSERT_EQ(txt.exit_code, 0) << txt.err;
   ASSERT_EQ(piped.exit_code, 0) << piped.err;

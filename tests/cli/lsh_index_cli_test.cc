@@ -148,7 +148,7 @@ TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
   const std::string simhash = dir_.File("sim.sdx");
   ASSERT_EQ(RunSimdex(dir_, {"build", "--out", simhash, fps}).exit_code, 0);
 
-  RunResult r = RunSimdex(dir_, {"dedup", "--against", index_, "-o", dir_.File("out.jsonl"), docs_});
+  RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--against", index_, "-o", dir_.File("out.jsonl"), docs_});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("a MinHash-LSH index where a SimHash index is needed"), std::string::npos) << r.err;
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;

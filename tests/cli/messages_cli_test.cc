@@ -80,7 +80,9 @@ TEST_F(MessagesCli, DirectoryGivenAsAnInputSaysSo) {
 
 TEST_F(MessagesCli, IndexGivenAsABatchIsNamedWithoutRawBytes) {
   const std::vector<std::vector<std::string>> commands = {
-      {"dedup", "-q", index_},
+      {"dedup", "-q", "--method", "simhash", index_},
+      {"dedup", "-q", "--method", "minhash", index_},
+      {"dedup", "-q", index_},  // the default method: MinHash-LSH for documents
       {"dedup", "-q", "--format", "fingerprints", index_},
       {"fingerprint", "-q", index_},
       {"build", "-q", "--out", dir_.File("x.sdx"), index_},

@@ -1,5 +1,5 @@
-// `simdex dedup --method minhash` end to end: an edited copy that SimHash
-// at k = 3 misses, identical and empty documents, the pairs with their
+// `simdex dedup --method minhash` end to end: --method auto's choice, an
+// edited copy that SimHash at k = 3 misses, identical and empty documents, the pairs with their
 // estimates and confirmations, the same output on any number of threads
 // and under a --memory that spills, and every bad argument refused with one line and exit code 2.
 #include <sys/stat.h>
@@ -71,7 +71,7 @@ TEST_F(MinHashDedupCli, FindsAnEditedCopyThatSimHashAtK3Misses) {
   ASSERT_NEAR(TruthJaccard(kOriginal, kEdited), 0.85, 0.02);
   ASSERT_GT(SimHashDistance(kOriginal, kEdited), 3);
   WriteFile(batch_, Json(1, kOriginal) + Json(2, "an unrelated text of a few words, nothing like it") + Json(3, kEdited));
-  const RunResult simhash = RunSimdex(dir_, {"dedup", "-q", batch_});
+  const RunResult simhash = RunSimdex(dir_, {"dedup", "-q", "--method", "simhash", batch_});
   ASSERT_EQ(simhash.exit_code, 0) << simhash.err;
   EXPECT_EQ(Lines(simhash.out)[2], "{\"id\":3,\"cluster\":3,\"duplicate\":false,\"distance\":0}");
   const RunResult minhash = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", batch_});
@@ -81,6 +81,58 @@ TEST_F(MinHashDedupCli, FindsAnEditedCopyThatSimHashAtK3Misses) {
   EXPECT_EQ(lines[0], "{\"id\":1,\"cluster\":1,\"duplicate\":false,\"estimate\":1}");
   EXPECT_EQ(lines[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
   EXPECT_TRUE(lines[2].starts_with("{\"id\":3,\"cluster\":1,\"duplicate\":true,\"estimate\":0.")) << lines[2];
+}
+
+// --method auto, the default: each branch gives the output of the method
+// it names, and says on stderr which it chose and why.
+TEST_F(MinHashDedupCli, MethodAutoIsMinHashForDocumentsAndSimHashForFingerprintsIndexesAndSimHashOptions) {
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, "an unrelated text of a few words, nothing like it") + Json(3, kEdited));
+  const std::string fp = dir_.File("batch.fp"), sdx = dir_.File("simhash.sdx"), lsh = dir_.File("lsh.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "-q", "-o", fp, batch_}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "-q", "--out", sdx, fp}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--out", lsh, batch_}).exit_code, 0);
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"dedup", "-o", "-"});
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  struct Case {
+    std::vector<std::string> args;
+    std::string method;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {{batch_}, "minhash", "document inputs"},
+      {{"--format", "fingerprints", fp}, "simhash", "fingerprint-file inputs"},
+      {{"--against", sdx, batch_}, "simhash", "--against " + sdx + " (a SimHash index)"},
+      {{"--against", lsh, batch_}, "minhash", "--against " + lsh + " (a MinHash-LSH index)"},
+      {{"--k", "3", batch_}, "simhash", "--k (a SimHash option)"},
+      {{"--scheme", "t10", batch_}, "simhash", "--scheme (a SimHash option)"},
+      {{"--no-stop-words", batch_}, "simhash", "--no-stop-words (a SimHash option)"},
+      {{"--threshold", "0.8", batch_}, "minhash", "--threshold (a MinHash option)"},
+      {{"--confirm", "jaccard-shingles:0.8", batch_}, "minhash", "document inputs"},  // both methods take it
+  };
+  for (const Case& c : cases) {
+    const RunResult chosen = run(c.args);
+    std::vector<std::string> explicit_args = c.args;
+    explicit_args.insert(explicit_args.begin(), {"--method", c.method});
+    const RunResult named = run(explicit_args);
+    EXPECT_EQ(chosen.out, named.out) << c.reason;
+    const std::string said = "simdex dedup: method " + c.method + ", chosen by --method auto for ";
+    EXPECT_NE(chosen.err.find(said + c.reason + "\n"), std::string::npos) << chosen.err;
+    EXPECT_EQ(named.err.find("chosen by --method auto"), std::string::npos) << named.err;  // an explicit method wins
+  }
+  // The edited copy: a duplicate by MinHash (the documents' default), not by SimHash at k = 3.
+  EXPECT_NE(run({batch_}).out.find("{\"id\":3,\"cluster\":1,\"duplicate\":true"), std::string::npos);
+  EXPECT_EQ(run({"-q", "--format", "fingerprints", fp}).err, "");
+  // Reasons for both methods: refused, naming both.
+  const RunResult both = RunSimdex(dir_, {"dedup", "--against", sdx, "--against", lsh, batch_});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_NE(both.err.find("--method auto cannot choose: simhash for --against " + sdx + " (a SimHash index), minhash "
+                          "for --against " + lsh + " (a MinHash-LSH index); give --method"),
+            std::string::npos)
+      << both.err;
 }
 
 TEST_F(MinHashDedupCli, PairsCarryTheEstimateAndConfirmationAddsTheExactJaccard) {
@@ -217,8 +269,12 @@ TEST_F(MinHashDedupCli, BadArgumentsAreRefusedWithOneLine) {
       {{"--method", "minhash", "--bands", "4"}, "--bands and --rows go together"},
       {{"--method", "minhash", "--k", "3"}, "--k is a SimHash option"},
       {{"--method", "minhash", "--idf", "auto"}, "--idf is a SimHash option"},
-      {{"--threshold", "0.7"}, "--threshold needs --method minhash"},
-      {{"--num-perm", "64"}, "--num-perm needs --method minhash"},
+      {{"--method", "simhash", "--threshold", "0.7"}, "--threshold needs --method minhash"},
+      {{"--method", "simhash", "--num-perm", "64"}, "--num-perm needs --method minhash"},
+      {{"--k", "3", "--threshold", "0.7"},
+       "--method auto cannot choose: simhash for --k (a SimHash option), minhash for --threshold (a MinHash option)"},
+      {{"--format", "fingerprints", "--num-perm", "64", "fp.txt"},
+       "--method auto cannot choose: simhash for fingerprint-file inputs, minhash for --num-perm (a MinHash option)"},
       {{"--method", "minhash", "--signature-bits", "3"}, "--signature-bits 3 is not 1, 2, 4, 8, 16 or 32"},
       {{"--method", "minhash", "--estimate-filter", "most"}, "--estimate-filter 'most' is not a J in [0, 1] or off"},
       {{"--method", "minhash", "--format", "fingerprints", "fp.txt"}, "--method minhash needs documents"},

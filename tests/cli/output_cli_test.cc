@@ -125,10 +125,10 @@ INSTANTIATE_TEST_SUITE_P(
     EveryOutputOption, OutputCli,
     ::testing::Values(
         OutputCase{"FingerprintOutput", {"fingerprint", "-q", "-o", "OUT", "docs.jsonl"}},
-        OutputCase{"DedupOutput", {"dedup", "-q", "-o", "OUT", "batch.fp"}},
-        OutputCase{"DedupKeepList", {"dedup", "-q", "-o", "-", "--keep-list", "OUT", "batch.fp"}},
-        OutputCase{"DedupPairs", {"dedup", "-q", "-o", "-", "--pairs", "OUT", "batch.fp"}},
-        OutputCase{"DedupClusters", {"dedup", "-q", "-o", "-", "--clusters", "OUT", "docs.jsonl"}},
+        OutputCase{"DedupOutput", {"dedup", "--method", "simhash", "-q", "-o", "OUT", "batch.fp"}},
+        OutputCase{"DedupKeepList", {"dedup", "--method", "simhash", "-q", "-o", "-", "--keep-list", "OUT", "batch.fp"}},
+        OutputCase{"DedupPairs", {"dedup", "--method", "simhash", "-q", "-o", "-", "--pairs", "OUT", "batch.fp"}},
+        OutputCase{"DedupClusters", {"dedup", "--method", "simhash", "-q", "-o", "-", "--clusters", "OUT", "docs.jsonl"}},
         OutputCase{"BuildOut", {"build", "--quiet", "--out", "OUT", "batch.fp"}},
         OutputCase{"MergeOut", {"merge", "--quiet", "index.sdx", "batch.fp", "--out", "OUT"}}),
     [](const ::testing::TestParamInfo<OutputCase>& p) { return std::string(p.param.name); });
@@ -161,33 +161,33 @@ class SameFileCli : public CliTest {
 };
 
 TEST_F(SameFileCli, DedupOutputThatIsItsInputIsRefused) {
-  ExpectRefused({"dedup", "-q", "-o", dir_.File("docs.jsonl"), dir_.File("docs.jsonl")}, "docs.jsonl", "docs.jsonl");
+  ExpectRefused({"dedup", "--method", "simhash", "-q", "-o", dir_.File("docs.jsonl"), dir_.File("docs.jsonl")}, "docs.jsonl", "docs.jsonl");
   for (const char* option : {"--keep-list", "--pairs", "--clusters"}) {
-    ExpectRefused({"dedup", "-q", option, dir_.File("batch.fp"), dir_.File("batch.fp")}, "batch.fp", "batch.fp");
+    ExpectRefused({"dedup", "--method", "simhash", "-q", option, dir_.File("batch.fp"), dir_.File("batch.fp")}, "batch.fp", "batch.fp");
   }
 }
 
 TEST_F(SameFileCli, SameFileThroughAHardLinkOrASymlinkIsRefused) {
   ASSERT_EQ(::link(dir_.File("docs.jsonl").c_str(), dir_.File("hard.jsonl").c_str()), 0);
   ASSERT_EQ(::symlink("docs.jsonl", dir_.File("soft.jsonl").c_str()), 0);
-  ExpectRefused({"dedup", "-q", "-o", dir_.File("hard.jsonl"), dir_.File("docs.jsonl")}, "hard.jsonl", "docs.jsonl");
-  ExpectRefused({"dedup", "-q", "-o", dir_.File("docs.jsonl"), dir_.File("soft.jsonl")}, "docs.jsonl", "soft.jsonl");
+  ExpectRefused({"dedup", "--method", "simhash", "-q", "-o", dir_.File("hard.jsonl"), dir_.File("docs.jsonl")}, "hard.jsonl", "docs.jsonl");
+  ExpectRefused({"dedup", "--method", "simhash", "-q", "-o", dir_.File("docs.jsonl"), dir_.File("soft.jsonl")}, "docs.jsonl", "soft.jsonl");
 }
 
 TEST_F(SameFileCli, OutputThatIsStandardInputIsRefused) {
   // RunSimdex redirects standard input from scratch/.stdin.
-  ExpectRefused({"dedup", "-q", "--format", "jsonl", "-o", dir_.File(".stdin"), "-"}, ".stdin", ".stdin",
+  ExpectRefused({"dedup", "--method", "simhash", "-q", "--format", "jsonl", "-o", dir_.File(".stdin"), "-"}, ".stdin", ".stdin",
                 SampleDocs());
 }
 
 TEST_F(SameFileCli, DedupOutputThatIsAnIndexItReadsIsRefused) {
-  ExpectRefused({"dedup", "-q", "--against", index_, "-o", index_, dir_.File("batch.fp")}, "index.sdx", "index.sdx");
+  ExpectRefused({"dedup", "--method", "simhash", "-q", "--against", index_, "-o", index_, dir_.File("batch.fp")}, "index.sdx", "index.sdx");
 }
 
 TEST_F(SameFileCli, TwoOutputsThatAreOneFileAreRefused) {
   const std::vector<std::string> before = dir_.List();
   const RunResult r =
-      RunSimdex(dir_, {"dedup", "-q", "-o", dir_.File("out.jsonl"), "--pairs", dir_.File("./out.jsonl"),
+      RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "-o", dir_.File("out.jsonl"), "--pairs", dir_.File("./out.jsonl"),
                        dir_.File("batch.fp")});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("are the same file"), std::string::npos) << r.err;

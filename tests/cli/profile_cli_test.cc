@@ -73,11 +73,11 @@ TEST_F(ProfileCli, QueryRefusesAFingerprintFileOfAnotherProfile) {
 }
 
 TEST_F(ProfileCli, DedupAgainstRefusesOtherTextOptionsOrFingerprints) {
-  ExpectRefusedNamingBoth(Run({"dedup", "--quiet", F("docs.jsonl"), "--seed", "7", "--against", F("idx.sdx")}),
+  ExpectRefusedNamingBoth(Run({"dedup", "--method", "simhash", "--quiet", F("docs.jsonl"), "--seed", "7", "--against", F("idx.sdx")}),
                           "dedup of texts");
-  ExpectRefusedNamingBoth(Run({"dedup", "--quiet", F("fp7.txt"), "--format", "fingerprints", "--against", F("idx.sdx")}),
+  ExpectRefusedNamingBoth(Run({"dedup", "--method", "simhash", "--quiet", F("fp7.txt"), "--format", "fingerprints", "--against", F("idx.sdx")}),
                           "dedup of fingerprints");
-  RunResult ok = Run({"dedup", "--quiet", F("docs.jsonl"), "--against", F("idx.sdx")});
+  RunResult ok = Run({"dedup", "--method", "simhash", "--quiet", F("docs.jsonl"), "--against", F("idx.sdx")});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
 
@@ -96,7 +96,7 @@ TEST_F(ProfileCli, AnUnrecordedSideIsAccepted) {
   EXPECT_NE(Run({"inspect", F("plain.sdx")}).out.find("\"profile\": null"), std::string::npos);
   EXPECT_EQ(Run({"query", F("plain.sdx"), F("fp7.txt")}).exit_code, 0);
   EXPECT_EQ(Run({"query", F("idx.sdx"), F("plain.txt")}).exit_code, 0);
-  EXPECT_EQ(Run({"dedup", "--quiet", F("docs.jsonl"), "--seed", "7", "--against", F("plain.sdx")}).exit_code, 0);
+  EXPECT_EQ(Run({"dedup", "--method", "simhash", "--quiet", F("docs.jsonl"), "--seed", "7", "--against", F("plain.sdx")}).exit_code, 0);
   // A build of an unrecorded and a recorded file records the recorded one.
   ASSERT_EQ(Run({"build", "--quiet", "--out", F("both.sdx"), F("plain.txt"), F("fp7.txt")}).exit_code, 0);
   EXPECT_NE(Run({"inspect", F("both.sdx")}).out.find(seed7_profile_), std::string::npos);

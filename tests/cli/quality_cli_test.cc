@@ -273,7 +273,7 @@ TEST_F(QualityCli, ConfirmedPairsAndClustersEqualTheOracle) {
   int confirmed_cases_with_rejections = 0;
   for (const auto& c : cases) {
     const std::string& spec = c.spec;
-    std::vector<std::string> args = {"dedup", "--quiet", "--text-field", "text", "--k", std::to_string(c.k),
+    std::vector<std::string> args = {"dedup", "--method", "simhash", "--quiet", "--text-field", "text", "--k", std::to_string(c.k),
                                      "--k-short", std::to_string(c.k_short), "--pairs", dir_.File("pairs.jsonl"),
                                      "-o", dir_.File("out.jsonl"), kEdits};
     if (!spec.empty()) args.insert(args.end() - 1, {"--confirm", spec});
@@ -319,7 +319,7 @@ TEST_F(QualityCli, ShingleConfirmationWithoutKTakesCandidatesWithinEightBits) {
   Oracle(8, 8, 140, "jaccard-shingles", 0.5, &at8, &unused);
   ASSERT_NE(at3, at8);  // what the test needs: pairs at 4-8 bits that the confirmation accepts
   for (const auto& c : cases) {
-    std::vector<std::string> args = {"dedup", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
+    std::vector<std::string> args = {"dedup", "--method", "simhash", "--quiet", "--pairs", dir_.File("pairs.jsonl"), "-o",
                                      dir_.File("out.jsonl")};
     args.insert(args.end(), c.flags.begin(), c.flags.end());
     args.push_back(kEdits);
@@ -351,7 +351,7 @@ TEST_F(QualityCli, ShingleConfirmationCountsIndexMatchesWithinThreeBits) {
   stored += line;
   WriteFile(dir_.File("stored.fp"), stored);
   ASSERT_EQ(RunSimdex(dir_, {"build", "--quiet", "--out", dir_.File("s.sdx"), dir_.File("stored.fp")}).exit_code, 0);
-  const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--confirm", "jaccard-shingles:0.5", "--against",
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--confirm", "jaccard-shingles:0.5", "--against",
                                        dir_.File("s.sdx"), "-o", dir_.File("out.jsonl"), kEdits});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = Lines(ReadFile(dir_.File("out.jsonl")));
@@ -385,7 +385,7 @@ TEST_F(QualityCli, ShortLengthMovesTheBoundBetweenKAndKShort) {
     ASSERT_TRUE(d >= 1 && d <= 15) << "pair " << pair << ": distance " << d;
   }
   for (uint32_t short_length : {40u, 80u, 200u}) {
-    const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--k", "0", "--k-short", "15", "--short-length",
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--k", "0", "--k-short", "15", "--short-length",
                                          std::to_string(short_length), "--pairs", dir_.File("pairs.jsonl"), "-o",
                                          dir_.File("out.jsonl"), dir_.File("docs.jsonl")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -410,7 +410,7 @@ TEST_F(QualityCli, ClustersShowTheFirstSnippetWordsOfEachMember) {
             "{\"id\":8,\"text\":\"The quick brown fox jumps over the lazy dog\"}\n"
             "{\"id\":9,\"text\":\"something else entirely, with other words\"}\n");
   for (const char* words : {"1", "3", "20"}) {
-    const RunResult r = RunSimdex(dir_, {"dedup", "--quiet", "--clusters", dir_.File("clusters.jsonl"),
+    const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--clusters", dir_.File("clusters.jsonl"),
                                          "--snippet-words", words, "-o", dir_.File("out.jsonl"),
                                          dir_.File("docs.jsonl")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -427,11 +427,11 @@ TEST_F(QualityCli, ClustersShowTheFirstSnippetWordsOfEachMember) {
 TEST_F(QualityCli, SecondStageBadInputIsAUsageErrorWithNoOutput) {
   WriteFile(dir_.File("b.fp"), "1\t00000000000000ff\n");
   const std::vector<std::vector<std::string>> cases = {
-      {"dedup", "--confirm", "cosine:0.5", "-o", dir_.File("out.jsonl"), kEdits},
-      {"dedup", "--confirm", "jaccard:2", "-o", dir_.File("out.jsonl"), kEdits},
-      {"dedup", "--confirm", "jaccard:0.5", "-o", dir_.File("out.jsonl"), "-"},
-      {"dedup", "--k-short", "8", "-o", dir_.File("out.jsonl"), dir_.File("b.fp")},
-      {"dedup", "--k-short", "8", "--scheme", "t10", "-o", dir_.File("out.jsonl"), kEdits},
+      {"dedup", "--method", "simhash", "--confirm", "cosine:0.5", "-o", dir_.File("out.jsonl"), kEdits},
+      {"dedup", "--method", "simhash", "--confirm", "jaccard:2", "-o", dir_.File("out.jsonl"), kEdits},
+      {"dedup", "--method", "simhash", "--confirm", "jaccard:0.5", "-o", dir_.File("out.jsonl"), "-"},
+      {"dedup", "--method", "simhash", "--k-short", "8", "-o", dir_.File("out.jsonl"), dir_.File("b.fp")},
+      {"dedup", "--method", "simhash", "--k-short", "8", "--scheme", "t10", "-o", dir_.File("out.jsonl"), kEdits},
   };
   for (const auto& args : cases) {
     const RunResult r = RunSimdex(dir_, args);

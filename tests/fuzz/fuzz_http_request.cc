@@ -117,6 +117,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   simdex::ServiceOptions options;
   options.data_dir = served->dir;
   options.keep_field = "views";
+  options.content_method = simdex::ContentMethod::kSimHash;  // the stage the seeds were written for
   options.background_compaction = false;  // compactions are explicit: reproducible runs
   options.compact_entries = 4096;
   FUZZ_CHECK(simdex::DocIdService::Open(options, &served->service).ok());

@@ -1,7 +1,9 @@
 // LshIndexMerger: an old index plus a batch, minus deleted ids, is byte
 // for byte the file a fresh build of the same documents writes (numeric,
 // string and mixed ids; in place), and a merge whose deletions shrink the
-// ordinal width stays sound and answers as the fresh build does.
+// ordinal width stays sound and answers as the fresh build does; another
+// index added whole (AddIndex) is the same; and a builder fed band keys
+// and b-bit signatures (AddBanded) writes the file of the signatures.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -88,6 +90,26 @@ TEST(LshMergeTest, OldPlusBatchMinusDeletedIsTheFreshBuildByteForByte) {
   }
 }
 
+// m.sdx (a merge) keeps `merged_bits` ordinal bits where a fresh build of
+// `left` keeps `fresh_bits`, verifies, and answers every query of `queries`
+// as that fresh build does.
+void ExpectAnswersOfAFreshBuild(const ScopedTempDir& dir, const std::vector<LshDocument>& left,
+                                const std::vector<LshDocument>& queries, int merged_bits, int fresh_bits) {
+  ASSERT_TRUE(BuildLshIndex(dir.File("fresh.sdx"), LshBuildOptions(), left).ok());
+  std::unique_ptr<LshIndexReader> merged, fresh;
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("m.sdx"), ReaderOptions(), &merged).ok());
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("fresh.sdx"), ReaderOptions(), &fresh).ok());
+  EXPECT_EQ(merged->Info().ordinal_bits, merged_bits);
+  EXPECT_EQ(fresh->Info().ordinal_bits, fresh_bits);
+  EXPECT_TRUE(merged->Verify().ok());
+  for (const auto& d : queries) {
+    std::vector<LshMatch> a, b;
+    ASSERT_TRUE(merged->Query(d.signature.data(), LshQueryOptions(), &a).ok());
+    ASSERT_TRUE(fresh->Query(d.signature.data(), LshQueryOptions(), &b).ok());
+    EXPECT_EQ(a, b);
+  }
+}
+
 TEST(LshMergeTest, MergesInPlace) {
   ScopedTempDir dir;
   const auto docs = ClusteredDocuments(300, 128, 22);
@@ -107,20 +129,7 @@ TEST(LshMergeTest, DeletionsThatShrinkTheOrdinalsKeepTheOldWidthAndAnswerAsAFres
   std::vector<uint64_t> gone;
   for (uint64_t i = 100; i < 300; ++i) gone.push_back(i);
   ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("m.sdx"), {}, gone, false).ok());  // 100 left: 7 bits would do
-  const std::vector<LshDocument> left(docs.begin(), docs.begin() + 100);
-  ASSERT_TRUE(BuildLshIndex(dir.File("fresh.sdx"), LshBuildOptions(), left).ok());
-  std::unique_ptr<LshIndexReader> merged, fresh;
-  ASSERT_TRUE(LshIndexReader::Open(dir.File("m.sdx"), ReaderOptions(), &merged).ok());
-  ASSERT_TRUE(LshIndexReader::Open(dir.File("fresh.sdx"), ReaderOptions(), &fresh).ok());
-  EXPECT_EQ(merged->Info().ordinal_bits, 9);
-  EXPECT_EQ(fresh->Info().ordinal_bits, 7);
-  EXPECT_TRUE(merged->Verify().ok());
-  for (const auto& d : docs) {
-    std::vector<LshMatch> a, b;
-    ASSERT_TRUE(merged->Query(d.signature.data(), LshQueryOptions(), &a).ok());
-    ASSERT_TRUE(fresh->Query(d.signature.data(), LshQueryOptions(), &b).ok());
-    EXPECT_EQ(a, b);
-  }
+  ExpectAnswersOfAFreshBuild(dir, std::vector<LshDocument>(docs.begin(), docs.begin() + 100), docs, 9, 7);
 }
 
 TEST(LshMergeTest, AddAfterFinishIsRefusedAndAnAbandonedMergeLeavesNoFile) {
@@ -135,6 +144,103 @@ TEST(LshMergeTest, AddAfterFinishIsRefusedAndAnAbandonedMergeLeavesNoFile) {
   merger->Abandon();
   EXPECT_TRUE(merger->Add(2, docs[1].signature.data()).IsInvalidArgument());
   EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+}
+
+// Documents ids 0..n-1 (distinct), for deletions that name one each.
+std::vector<LshDocument> NumberedDocuments(size_t n, int num_perm, uint64_t seed) {
+  std::vector<LshDocument> docs = ClusteredDocuments(n, num_perm, seed);
+  for (size_t i = 0; i < docs.size(); ++i) docs[i].id = i;
+  return docs;
+}
+
+// Builds a.sdx of `a` and b.sdx of `b`, and merges a with b added whole,
+// minus the ids `gone`, into m.sdx.
+Status MergeTwo(const ScopedTempDir& dir, const std::vector<LshDocument>& a, const std::vector<LshDocument>& b,
+                const std::vector<uint64_t>& gone, LshMergeStats* stats = nullptr) {
+  SIMDEX_RETURN_IF_ERROR(BuildLshIndex(dir.File("a.sdx"), LshBuildOptions(), a));
+  SIMDEX_RETURN_IF_ERROR(BuildLshIndex(dir.File("b.sdx"), LshBuildOptions(), b));
+  std::unique_ptr<LshIndexReader> ra, rb;
+  SIMDEX_RETURN_IF_ERROR(LshIndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &ra));
+  SIMDEX_RETURN_IF_ERROR(LshIndexReader::Open(dir.File("b.sdx"), ReaderOptions(), &rb));
+  std::unique_ptr<LshIndexMerger> merger;
+  SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(ra.get(), dir.File("m.sdx"), &merger));
+  SIMDEX_RETURN_IF_ERROR(merger->AddIndex(rb.get()));
+  for (uint64_t id : gone) SIMDEX_RETURN_IF_ERROR(merger->Delete(id));
+  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  if (stats != nullptr) *stats = merger->stats();
+  return Status::OK();
+}
+
+TEST(LshMergeTest, AnotherIndexAddedWholeMinusDeletedIsTheFreshBuildByteForByte) {
+  ScopedTempDir dir;
+  const std::vector<LshDocument> all = NumberedDocuments(900, 128, 31);
+  const std::vector<LshDocument> a(all.begin(), all.begin() + 600), b(all.begin() + 600, all.end());
+  LshMergeStats stats;
+  ASSERT_TRUE(MergeTwo(dir, a, b, {3, 650, 899}, &stats).ok());
+  EXPECT_EQ(stats.deleted, 3u);
+  EXPECT_EQ(stats.ids_not_found, 0u);
+  std::vector<LshDocument> left;
+  for (const auto& d : all) {
+    if (d.id != 3 && d.id != 650 && d.id != 899) left.push_back(d);
+  }
+  ASSERT_TRUE(BuildLshIndex(dir.File("fresh.sdx"), LshBuildOptions(), left).ok());
+  EXPECT_EQ(ReadFileOrDie(dir.File("m.sdx")), ReadFileOrDie(dir.File("fresh.sdx")));
+}
+
+// The index added holds wider ordinals (more documents) than the result
+// needs: its keys are cut at its width, so the result keeps that width and
+// answers every query as a fresh build of the documents left does.
+TEST(LshMergeTest, AnIndexAddedWithWiderOrdinalsKeepsItsWidthAndAnswersAsAFreshBuild) {
+  ScopedTempDir dir;
+  const std::vector<LshDocument> all = NumberedDocuments(650, 128, 32);
+  const std::vector<LshDocument> a(all.begin(), all.begin() + 50), b(all.begin() + 50, all.end());
+  std::vector<uint64_t> gone;
+  for (uint64_t id = 100; id < 650; ++id) gone.push_back(id);
+  ASSERT_TRUE(MergeTwo(dir, a, b, gone).ok());  // a: 6 ordinal bits, b: 10
+  ExpectAnswersOfAFreshBuild(dir, std::vector<LshDocument>(all.begin(), all.begin() + 100), all, 10, 7);
+}
+
+TEST(LshMergeTest, AnIndexOfOtherBandsOrSignaturesIsRefusedNamingWhatDiffers) {
+  ScopedTempDir dir;
+  const std::vector<LshDocument> docs = NumberedDocuments(40, 128, 33);
+  LshBuildOptions other_bands;
+  other_bands.bands = {8, 16};
+  LshBuildOptions other_seed;
+  other_seed.minhash.seed = 9;
+  ASSERT_TRUE(BuildLshIndex(dir.File("a.sdx"), LshBuildOptions(), docs).ok());
+  ASSERT_TRUE(BuildLshIndex(dir.File("bands.sdx"), other_bands, docs).ok());
+  ASSERT_TRUE(BuildLshIndex(dir.File("seed.sdx"), other_seed, docs).ok());
+  std::unique_ptr<LshIndexReader> a, bands, seed;
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &a).ok());
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("bands.sdx"), ReaderOptions(), &bands).ok());
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("seed.sdx"), ReaderOptions(), &seed).ok());
+  std::unique_ptr<LshIndexMerger> merger;
+  ASSERT_TRUE(LshIndexMerger::Create(a.get(), dir.File("m.sdx"), &merger).ok());
+  Status s = merger->AddIndex(bands.get());
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("bands"), std::string::npos) << s.message();
+  s = merger->AddIndex(seed.get());
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("seed:9"), std::string::npos) << s.message();
+}
+
+TEST(LshMergeTest, ABuilderFedBandKeysAndBitSignaturesWritesTheFileOfTheSignatures) {
+  ScopedTempDir dir;
+  std::vector<LshDocument> docs = NumberedDocuments(500, 128, 34);
+  std::erase_if(docs, [](const LshDocument& d) { return IsEmptySignature(d.signature.data(), 128); });
+  ASSERT_TRUE(BuildLshIndex(dir.File("signatures.sdx"), LshBuildOptions(), docs).ok());
+  std::unique_ptr<LshIndexBuilder> builder;
+  ASSERT_TRUE(LshIndexBuilder::Create(dir.File("banded.sdx"), LshBuildOptions(), &builder).ok());
+  const LshBuildOptions& o = builder->options();
+  std::vector<uint64_t> keys(static_cast<size_t>(o.bands.bands));
+  std::vector<uint8_t> packed(PackedSignatureBytes(128, o.signature_bits));
+  for (const auto& d : docs) {
+    BandKeys(d.signature.data(), o.bands, keys.data());
+    PackSignature(d.signature.data(), 128, o.signature_bits, packed.data());
+    ASSERT_TRUE(builder->AddBanded(d.id, keys.data(), packed.data()).ok());
+  }
+  ASSERT_TRUE(builder->Finish().ok());
+  EXPECT_EQ(ReadFileOrDie(dir.File("banded.sdx")), ReadFileOrDie(dir.File("signatures.sdx")));
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <random>
 #include <vector>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 
@@ -135,6 +138,30 @@ TEST(BandJoin, RejectsKeysThatAreNotItemsTimesBands) {
   std::vector<uint64_t> keys(10);
   EXPECT_TRUE(FindBandPairs(keys, 3, std::vector<uint8_t>(3, 1), 1, &pairs, &stats).IsInvalidArgument());
   EXPECT_TRUE(FindBandPairs(keys, 0, std::vector<uint8_t>(3, 1), 1, &pairs, &stats).IsInvalidArgument());
+}
+
+// The digest's definition (minhash_join.h): XXH3-64 of the packed
+// signature, seeded with XXH3-64 of the keys' bytes; it tells the items
+// apart by every key and every packed byte.
+TEST(SignatureDigest, IsXxh3OfTheSignatureSeededByTheKeysAndChangesWithEither) {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> keys(16);
+  for (uint64_t& k : keys) k = rng();
+  std::vector<uint8_t> packed(64);
+  for (uint8_t& b : packed) b = static_cast<uint8_t>(rng());
+  const uint64_t digest = SignatureDigest(keys.data(), keys.size(), packed.data(), packed.size());
+  EXPECT_EQ(digest, XXH3_64bits_withSeed(packed.data(), packed.size(), XXH3_64bits(keys.data(), 16 * 8)));
+  EXPECT_EQ(digest, SignatureDigest(std::vector<uint64_t>(keys).data(), 16, std::vector<uint8_t>(packed).data(), 64));
+  for (size_t j = 0; j < keys.size(); ++j) {
+    std::vector<uint64_t> other = keys;
+    other[j] ^= uint64_t{1} << (j * 3);
+    EXPECT_NE(SignatureDigest(other.data(), other.size(), packed.data(), packed.size()), digest) << "key " << j;
+  }
+  for (size_t i = 0; i < packed.size(); ++i) {
+    std::vector<uint8_t> other = packed;
+    other[i] ^= static_cast<uint8_t>(1 << (i % 8));
+    EXPECT_NE(SignatureDigest(keys.data(), keys.size(), other.data(), other.size()), digest) << "byte " << i;
+  }
 }
 
 }  // namespace

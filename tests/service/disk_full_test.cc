@@ -75,6 +75,7 @@ class DiskFullTest : public ::testing::Test {
 
   ServiceOptions Options() const {
     ServiceOptions o;
+    o.content_method = ContentMethod::kSimHash;  // the SimHash content stage
     o.data_dir = data_;
     o.background_compaction = false;
     return o;

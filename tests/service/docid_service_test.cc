@@ -80,6 +80,7 @@ class ServiceTest : public ::testing::Test {
  protected:
   ServiceOptions Options() {
     ServiceOptions o;
+    o.content_method = ContentMethod::kSimHash;  // the SimHash content stage
     o.data_dir = dir_.path();
     o.background_compaction = false;
     o.clock = [this] { return now_.load(); };
@@ -421,24 +422,14 @@ TEST_F(ServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
   constexpr int kThreads = 8, kRounds = 20;
   for (int round = 0; round < kRounds; ++round) {
     const std::string base = RandomText(1000 + round, 200);
-    std::vector<DocIdAnswer> answers(kThreads);
-    std::barrier start(kThreads);
-    std::vector<std::thread> threads;
+    std::vector<Doc> docs;
     for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&, t] {
-        Doc d = MakeDoc("", "http://c/" + std::to_string(round) + "/" + std::to_string(t), "",
-                        t == 0 ? base : NearCopy(*service_, base, static_cast<uint64_t>(t), 1));
-        start.arrive_and_wait();
-        EXPECT_TRUE(service_->Submit(d.view(), &answers[t]).ok());
-      });
+      docs.push_back(MakeDoc("", "http://c/" + std::to_string(round) + "/" + std::to_string(t), "",
+                             t == 0 ? base : NearCopy(*service_, base, static_cast<uint64_t>(t), 1)));
     }
-    for (auto& th : threads) th.join();
-    int made = 0;
-    for (const DocIdAnswer& a : answers) {
-      made += !a.duplicate;
-      EXPECT_EQ(a.doc_id, answers[0].doc_id) << "round " << round;
-    }
-    EXPECT_EQ(made, 1) << "round " << round;
+    std::vector<Article> articles;
+    for (const Doc& d : docs) articles.push_back(d.view());
+    servicetest::ExpectOneDocIdWhenSubmittedAtOnce(*service_, articles, round);
   }
 }
 

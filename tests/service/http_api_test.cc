@@ -32,6 +32,7 @@ class HttpApiTest : public ::testing::Test {
  protected:
   static ServiceOptions Service() {
     ServiceOptions o;
+    o.content_method = ContentMethod::kSimHash;  // the SimHash content stage
     o.keep_field = "views";
     return o;
   }

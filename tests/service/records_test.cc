@@ -54,6 +54,13 @@ TEST(Records, RecordsRoundTripAndDamagedOnesAreCorruption) {
     EXPECT_TRUE(b.DecodeFrom(bytes.substr(0, cut)).IsCorruption()) << cut;
   }
   EXPECT_TRUE(b.DecodeFrom(bytes + "x").IsCorruption());
+  // A MinHash content match keeps its estimate.
+  a.similarity = 0.875;
+  bytes.clear();
+  a.EncodeTo(&bytes);
+  ASSERT_TRUE(b.DecodeFrom(bytes).ok());
+  EXPECT_EQ(b.similarity, 0.875);
+  EXPECT_EQ(b.url, a.url);
 
   DocRecord d;
   d.second = 5;
@@ -71,6 +78,16 @@ TEST(Records, RecordsRoundTripAndDamagedOnesAreCorruption) {
   EXPECT_EQ(e.score, 2.5);
   EXPECT_EQ(e.id_json, "42");
   EXPECT_TRUE(e.DecodeFrom(bytes.substr(0, 20)).IsCorruption());
+  EXPECT_FALSE(e.has_bands);
+  d.has_content = false;
+  d.has_bands = true;
+  d.bands = std::string(192, '\x5a');
+  bytes.clear();
+  d.EncodeTo(&bytes);
+  ASSERT_TRUE(e.DecodeFrom(bytes).ok());
+  EXPECT_TRUE(e.has_bands && !e.has_content);
+  EXPECT_EQ(e.bands, d.bands);
+  EXPECT_TRUE(e.DecodeFrom(bytes.substr(0, bytes.size() - 1)).IsCorruption());
 
   Manifest m;
   m.compacted_seq = 10;
@@ -79,21 +96,38 @@ TEST(Records, RecordsRoundTripAndDamagedOnesAreCorruption) {
   m.title_scheme = "16,16,16,16:0";
   m.files.push_back({1, "content-1.sdx", 0, 9, 8});
   m.files.push_back({0, "title-2.sdx", 2, 9, 4});
+  m.files.push_back({kBandField, "content-lsh-3.sdx", 0, 9, 8});
   m.profile = "simdex-fp/3 words seed:0";
+  m.content_method = 1;
+  m.minhash_profile = "simdex-minhash/1 perm:128 seed:1";
+  m.bands = 16;
+  m.rows = 8;
+  m.signature_bits = 4;
   bytes.clear();
   m.EncodeTo(&bytes);
   Manifest n;
   ASSERT_TRUE(n.DecodeFrom(bytes).ok());
-  ASSERT_EQ(n.files.size(), 2u);
+  ASSERT_EQ(n.files.size(), 3u);
   EXPECT_EQ(n.files[1].name, "title-2.sdx");
+  EXPECT_EQ(n.files[2].field, kBandField);
   EXPECT_EQ(n.title_scheme, "16,16,16,16:0");
   EXPECT_EQ(n.profile, m.profile);
+  EXPECT_EQ(n.content_method, 1);
+  EXPECT_EQ(n.minhash_profile, m.minhash_profile);
+  EXPECT_EQ(n.bands * 100 + n.rows, 1608u);
+  EXPECT_EQ(n.signature_bits, 4);
+  // Version 3 (before content methods): SimHash contents.
+  std::string v3 = bytes.substr(0, bytes.size() - 14 - m.minhash_profile.size());
+  v3[0] = 3;
+  ASSERT_TRUE(n.DecodeFrom(v3).ok());
+  EXPECT_EQ(n.content_method, 0);
+  EXPECT_EQ(n.minhash_profile, "");
   // Version 2 (before profiles): the same fields without the profile at the end.
-  std::string v2 = bytes.substr(0, bytes.size() - 4 - m.profile.size());
+  std::string v2 = v3.substr(0, v3.size() - 4 - m.profile.size());
   v2[0] = 2;
   ASSERT_TRUE(n.DecodeFrom(v2).ok());
   EXPECT_EQ(n.profile, "");
-  EXPECT_EQ(n.files.size(), 2u);
+  EXPECT_EQ(n.files.size(), 3u);
   for (size_t cut = 0; cut < bytes.size(); ++cut) EXPECT_FALSE(n.DecodeFrom(bytes.substr(0, cut)).ok()) << cut;
   m.files[0].name = "../escape.sdx";
   bytes.clear();

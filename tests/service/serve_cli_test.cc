@@ -33,14 +33,19 @@ std::string Article(const std::string& id, const std::string& url, const std::st
   return "{\"id\":" + id + ",\"url\":\"" + url + "\",\"title\":\"\",\"content\":\"" + content + "\"}";
 }
 
-TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) {
+// Four clients post until `answers` answers (at most a minute), the server
+// (started with `args`) is killed with -9 under load and restarted: every
+// acknowledged answer is there, and a repeated content gets its docId.
+void ExpectAnswersSurviveKillDashNineUnderLoad(const std::vector<std::string>& args, int answers) {
   testing::ScopedTempDir dir;
   const std::string data = dir.File("state");
   std::map<std::string, std::string> acknowledged;  // id -> docId
   std::map<std::string, std::string> contents;       // id -> content
   std::mutex mu;
   {
-    ServerProcess server(data, {"--compact-entries", "300", "--threads", "2"});
+    std::vector<std::string> first = args;
+    first.insert(first.end(), {"--compact-entries", "300", "--threads", "2"});
+    ServerProcess server(data, first);
     const uint16_t port = server.WaitForPort();
     ASSERT_NE(port, 0);
     std::atomic<bool> stop{false};
@@ -66,16 +71,16 @@ TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) {
     // Until 1,500 answers, at most a minute (each client stops at its
     // first failed request).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    while (answered < 1500 && std::chrono::steady_clock::now() < deadline) {
+    while (answered < answers && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     EXPECT_EQ(server.Stop(SIGKILL), 128 + SIGKILL);  // under load: requests in flight
     stop = true;
     for (auto& t : clients) t.join();
   }
-  ASSERT_GE(acknowledged.size(), 1500u) << "the clients did not get 1,500 answers within a minute";
+  ASSERT_GE(acknowledged.size(), static_cast<size_t>(answers)) << "the clients did not get the answers within a minute";
 
-  ServerProcess server(data);
+  ServerProcess server(data, args);
   const uint16_t port = server.WaitForPort();
   ASSERT_NE(port, 0);
   HttpClient client(port);
@@ -95,6 +100,12 @@ TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) {
     }
   }
   EXPECT_EQ(server.Stop(SIGTERM), 0);  // a clean stop
+}
+
+TEST(ServeCli, AcknowledgedAnswersSurviveKillDashNineUnderLoad) { ExpectAnswersSurviveKillDashNineUnderLoad({"--content-method", "simhash"}, 1500); }
+
+TEST(ServeCli, MinHashAnswersSurviveKillDashNineUnderLoad) {
+  ExpectAnswersSurviveKillDashNineUnderLoad({"--content-method", "minhash"}, 600);
 }
 
 // Each command runs with --port 0 under a time limit: a usage check that
@@ -124,6 +135,12 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
       {{"--idle-timeout", "0"}, "--idle-timeout"},
       {{"--build-threads", "65"}, "--build-threads"},
       {{"--title-scheme", "bogus"}, "title scheme"},
+      {{"--content-method", "simhash", "--threshold", "0.7"}, "--threshold needs --content-method minhash"},
+      {{"--k", "3", "--threshold", "0.7"}, "--k is a SimHash content option and --threshold a MinHash one"},
+      {{"--content-method", "minhash", "-k", "2"}, "--k is a SimHash content option"},
+      {{"--content-method", "minhash", "--bands", "4"}, "--bands and --rows go together"},
+      {{"--content-method", "minhash", "--bands", "32", "--rows", "8"}, "32 bands x 8 rows"},
+      {{"--content-method", "minhash", "--threshold", "1.5"}, "the threshold 1.5 is not in (0, 1]"},
   };
   for (const Case& c : cases) {
     const servicetest::CommandResult r = serve(c.args);

@@ -1,6 +1,6 @@
 // `simdex serve`'s flags, each against what docs/service.md says it does:
 // --k-title, --title-scheme, --short-length, --build-threads,
-// --idle-timeout, and --sync (acknowledged, killed with -9, restarted:
+// --idle-timeout, --content-method's default, and --sync (acknowledged, killed with -9, restarted:
 // present).
 #include <signal.h>
 
@@ -72,7 +72,7 @@ std::vector<uint64_t> Fingerprints(HttpClient& client, const std::vector<std::st
 // ("title"); at the default 0 only an equal fingerprint is.
 TEST(ServeFlags, KTitleMatchesTitlesWithinItsDistance) {
   testing::ScopedTempDir dir;
-  Served wide(dir.File("wide"), {"--k-title", "3"});
+  Served wide(dir.File("wide"), {"--content-method", "simhash", "--k-title", "3"});
   ASSERT_NE(wide.port, 0) << wide.process.Log();
   HttpClient client(wide.port);
   // A title and a one-word edit of it 1 to 3 bits away.
@@ -97,7 +97,7 @@ TEST(ServeFlags, KTitleMatchesTitlesWithinItsDistance) {
   EXPECT_EQ(JsonField(second.body, "docId"), JsonField(first.body, "docId"));
   EXPECT_EQ(JsonField(second.body, "distance"), std::to_string(distance)) << second.body;
 
-  Served exact(dir.File("exact"), {});
+  Served exact(dir.File("exact"), {"--content-method", "simhash"});
   ASSERT_NE(exact.port, 0) << exact.process.Log();
   HttpClient other(exact.port);
   ASSERT_EQ(other.Post("/v1/docid", a).status, 200);
@@ -112,7 +112,7 @@ TEST(ServeFlags, TitleSchemeSetsTheTitleTablesAndCannotChange) {
   testing::ScopedTempDir dir;
   const std::string query = "{\"fingerprints\":[\"1\"],\"field\":\"title\",\"k\":3}";
   {
-    Served plain(dir.File("plain"), {});
+    Served plain(dir.File("plain"), {"--content-method", "simhash"});
     ASSERT_NE(plain.port, 0) << plain.process.Log();
     const HttpReply r = HttpClient(plain.port).Post("/v1/query", query);
     EXPECT_EQ(r.status, 400) << r.body;  // 16,16,16,16:0 covers distance 0 only
@@ -120,7 +120,7 @@ TEST(ServeFlags, TitleSchemeSetsTheTitleTablesAndCannotChange) {
   }
   const std::string data = dir.File("t10");
   {
-    Served t10(data, {"--title-scheme", "t10"});
+    Served t10(data, {"--content-method", "simhash", "--title-scheme", "t10"});
     ASSERT_NE(t10.port, 0) << t10.process.Log();
     EXPECT_EQ(HttpClient(t10.port).Post("/v1/query", query).status, 200);
     EXPECT_EQ(t10.process.Stop(SIGTERM), 0);
@@ -183,7 +183,7 @@ TEST(ServeFlags, BuildThreadsWriteTheSameCompactedFiles) {
   std::vector<std::string> files;
   for (const char* threads : {"1", "4"}) {
     const std::string data = dir.File(std::string("threads-") + threads);
-    Served served(data, {"--build-threads", threads, "--compact-entries", "40", "--window", "0"});
+    Served served(data, {"--content-method", "simhash", "--build-threads", threads, "--compact-entries", "40", "--window", "0"});
     ASSERT_NE(served.port, 0) << served.process.Log();
     // 40 docs fill the delta: the background compacts it into one file per field.
     ASSERT_NO_FATAL_FAILURE(FillUntilOneCompaction(served, 40, "title "));
@@ -206,7 +206,7 @@ TEST(ServeFlags, PreloadLockReadsAndLocksTheStatesIndexFiles) {
   testing::ScopedTempDir dir;
   const std::string data = dir.File("state");
   {
-    Served served(data, {"--compact-entries", "20", "--window", "0"});
+    Served served(data, {"--content-method", "simhash", "--compact-entries", "20", "--window", "0"});
     ASSERT_NE(served.port, 0) << served.process.Log();
     ASSERT_NO_FATAL_FAILURE(FillUntilOneCompaction(served, 20, ""));
     EXPECT_EQ(JsonField(HttpClient(served.port).Get("/v1/stats").body, "preloaded_bytes"), "0");
@@ -223,6 +223,37 @@ TEST(ServeFlags, PreloadLockReadsAndLocksTheStatesIndexFiles) {
   EXPECT_NE(served.process.Log().find("preloaded " + bytes + " bytes of index files, locked " + bytes),
             std::string::npos)
       << served.process.Log();
+}
+
+// --content-method auto (the default): a new state matches contents by
+// MinHash unless a SimHash content flag (--k, --content-scheme, --confirm,
+// --k-short) is given; a state reopened without the flag keeps its method;
+// a SimHash and a MinHash flag together are refused naming both.
+TEST(ServeFlags, ContentMethodIsMinHashForANewStateUnlessASimHashFlagAndAnOldStateKeepsItsOwn) {
+  testing::ScopedTempDir dir;
+  auto method = [](const std::string& data, std::vector<std::string> flags) {
+    Served served(data, std::move(flags));
+    EXPECT_NE(served.port, 0) << served.process.Log();
+    if (served.port == 0) return std::string();
+    const HttpReply stats = HttpClient(served.port).Get("/v1/stats");
+    EXPECT_EQ(served.process.Stop(SIGTERM), 0);
+    const size_t at = stats.body.find("\"content_method\":\"");
+    return at == std::string::npos ? stats.body : stats.body.substr(at + 18, 7);
+  };
+  EXPECT_EQ(method(dir.File("new"), {}), "minhash");
+  EXPECT_EQ(method(dir.File("new"), {}), "minhash");  // reopened: the state's
+  EXPECT_EQ(method(dir.File("k"), {"--k", "3"}), "simhash");
+  EXPECT_EQ(method(dir.File("k"), {}), "simhash");  // reopened: the state's
+  EXPECT_EQ(method(dir.File("confirm"), {"--confirm", "jaccard:0.5"}), "simhash");
+  const servicetest::CommandResult both =
+      servicetest::RunSimdex({"serve", "--data", dir.File("both"), "--port", "0", "--k", "3", "--threshold", "0.7"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_NE(both.err.find("--k is a SimHash content option and --threshold a MinHash one"), std::string::npos)
+      << both.err;
+  const servicetest::CommandResult other =
+      servicetest::RunSimdex({"serve", "--data", dir.File("k"), "--port", "0", "--content-method", "minhash"});
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_NE(other.err.find("by simhash, not by minhash"), std::string::npos) << other.err;
 }
 
 // --idle-timeout S: a connection without a request is closed after S s.
@@ -245,7 +276,7 @@ TEST(ServeFlags, SyncAnswersSurviveKillDashNine) {
   std::map<std::string, std::string> acknowledged;  // id -> docId
   std::mutex mu;
   {
-    Served served(data, {"--sync", "--threads", "2"});
+    Served served(data, {"--content-method", "simhash", "--sync", "--threads", "2"});
     ASSERT_NE(served.port, 0) << served.process.Log();
     std::vector<std::thread> clients;
     for (int c = 0; c < 4; ++c) {

@@ -84,7 +84,7 @@ TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnectio
   GTEST_SKIP() << "a server out of file descriptors cannot run under UBSan's vptr check (it needs a pipe)";
 #endif
   testing::ScopedTempDir dir;
-  ServerProcess server(dir.File("state"), {"--threads", "1"}, /*nofile_limit=*/64);
+  ServerProcess server(dir.File("state"), {"--content-method", "simhash", "--threads", "1"}, /*nofile_limit=*/64);
   const uint16_t port = server.WaitForPort();
   ASSERT_NE(port, 0) << server.Log();
   HttpClient open(port);
@@ -149,7 +149,7 @@ std::string Article(const std::string& id, const std::string& content) {
 TEST(ServeLimits, SigtermAnswersRequestsInProgressAndRefusesNewConnections) {
   testing::ScopedTempDir dir;
   const std::string data = dir.File("state");
-  auto server = std::make_unique<ServerProcess>(data);
+  auto server = std::make_unique<ServerProcess>(data, std::vector<std::string>{"--content-method", "simhash"});
   const uint16_t port = server->WaitForPort();
   ASSERT_NE(port, 0) << server->Log();
   HttpClient idle(port);

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <bit>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace simdex::servicetest {
@@ -98,6 +100,25 @@ std::string NearCopy(const DocIdService& service, const std::string& text, uint6
   }
   ADD_FAILURE() << "no one-word edit of the text moves its fingerprint by 1 to " << max_bits << " bits";
   return text;
+}
+
+void ExpectOneDocIdWhenSubmittedAtOnce(DocIdService& service, const std::vector<Article>& articles, int round) {
+  std::vector<DocIdAnswer> answers(articles.size());
+  std::barrier start(static_cast<std::ptrdiff_t>(articles.size()));
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < articles.size(); ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      EXPECT_TRUE(service.Submit(articles[t], &answers[t]).ok());
+    });
+  }
+  for (auto& th : threads) th.join();
+  int made = 0;
+  for (const DocIdAnswer& a : answers) {
+    made += !a.duplicate;
+    EXPECT_EQ(a.doc_id, answers[0].doc_id) << "round " << round;
+  }
+  EXPECT_EQ(made, 1) << "round " << round;
 }
 
 }  // namespace simdex::servicetest

@@ -1,0 +1,162 @@
+#include "engine/service/minhash_content.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "format/coding.h"
+
+namespace simdex::service {
+
+void BandQuery::Make(const BandSettings& settings, MinHasher* hasher, std::string_view content) {
+  signature.resize(static_cast<size_t>(settings.minhash.num_perm));
+  has = hasher->Sign(content, signature.data()) != ShingleKind::kNone;
+  keys.assign(static_cast<size_t>(settings.bands.bands), 0);
+  packed.assign(settings.packed_bytes(), 0);
+  if (!has) return;
+  BandKeys(signature.data(), settings.bands, keys.data());
+  PackSignature(signature.data(), settings.minhash.num_perm, settings.signature_bits, packed.data());
+}
+
+std::string BandQuery::Encode() const {
+  std::string out;
+  for (uint64_t k : keys) format::PutFixed64(&out, k);
+  out.append(reinterpret_cast<const char*>(packed.data()), packed.size());
+  return out;
+}
+
+Status BandQuery::Decode(const BandSettings& settings, std::string_view bytes) {
+  if (bytes.size() != settings.entry_bytes()) {
+    return Status::Corruption("a MinHash content entry of " + std::to_string(bytes.size()) + " bytes, not " +
+                              std::to_string(settings.entry_bytes()) + " (" + std::to_string(settings.bands.bands) +
+                              " bands and " + std::to_string(settings.packed_bytes()) + " bytes of signature)");
+  }
+  has = true;
+  signature.clear();
+  keys.resize(static_cast<size_t>(settings.bands.bands));
+  for (size_t j = 0; j < keys.size(); ++j) keys[j] = format::DecodeFixed64(bytes.data() + 8 * j);
+  const std::string_view p = bytes.substr(8 * keys.size());
+  packed.assign(p.begin(), p.end());
+  return Status::OK();
+}
+
+Status OpenBandFile(const std::string& dir, const FileRecord& record, std::shared_ptr<BandFile>* out) {
+  auto file = std::make_shared<BandFile>();
+  file->record = record;
+  SIMDEX_RETURN_IF_ERROR(LshIndexReader::Open(dir + "/" + record.name, ReaderOptions(), &file->reader));
+  *out = std::move(file);
+  return Status::OK();
+}
+
+Status BandIndex::Search(const BandQuery& q, uint64_t min_seq, double min_estimate, std::vector<BandMatch>* out,
+                         BandWork* work) const {
+  std::vector<LshMatch> found;
+  LshQueryOptions options;
+  options.min_estimate = min_estimate;
+  for (const auto& f : files) {
+    if (f->record.max_seq < min_seq) continue;
+    LshQueryStats stats;
+    Status s = f->reader->Query(q.signature.data(), options, &found, &stats);
+    if (!s.ok()) return s.WithContext("index file " + f->record.name);
+    work->candidates += stats.candidates;
+    work->estimates += stats.candidates;
+    for (const LshMatch& m : found) {
+      if (m.id >= min_seq) out->push_back(BandMatch{m.id, m.estimate});
+    }
+  }
+  const size_t before = out->size();
+  for (const auto& d : frozen) d->Search(q.keys.data(), q.packed.data(), min_seq, out);
+  live->Search(q.keys.data(), q.packed.data(), min_seq, out);
+  work->candidates += out->size() - before;
+  work->estimates += out->size() - before;
+  return Status::OK();
+}
+
+uint64_t BandIndex::file_entries() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f->record.entries;
+  return n;
+}
+
+uint64_t BandIndex::file_bytes() const {
+  uint64_t n = 0;
+  for (const auto& f : files) n += f->reader->Info().total_bytes;
+  return n;
+}
+
+uint64_t BandIndex::delta_entries() const {
+  uint64_t n = live == nullptr ? 0 : live->size();
+  for (const auto& d : frozen) n += d->size();
+  return n;
+}
+
+uint64_t BandIndex::delta_memory_bytes() const {
+  uint64_t n = live == nullptr ? 0 : live->MemoryBytes();
+  for (const auto& d : frozen) n += d->MemoryBytes();
+  return n;
+}
+
+const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cutoff, double threshold) {
+  const BandMatch* best = nullptr;
+  for (const BandMatch& m : found) {
+    if (m.seq < cutoff || m.estimate < threshold) continue;
+    if (best == nullptr || m.estimate > best->estimate || (m.estimate == best->estimate && m.seq < best->seq)) {
+      best = &m;
+    }
+  }
+  return best;
+}
+
+Status WriteBandFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq, const BandSettings& settings,
+                     const std::string& path, FileRecord* record) {
+  record->entries = 0;
+  record->min_seq = std::numeric_limits<uint64_t>::max();
+  record->max_seq = 0;
+  delta.ForEach(count, [&](uint64_t seq, const uint64_t*, const uint8_t*) {
+    if (seq < min_seq) return;
+    ++record->entries;
+    record->min_seq = std::min(record->min_seq, seq);
+    record->max_seq = std::max(record->max_seq, seq);
+  });
+  if (record->entries == 0) return Status::OK();
+  LshBuildOptions options;
+  options.minhash = settings.minhash;
+  options.threshold = settings.threshold;
+  options.bands = settings.bands;
+  options.signature_bits = settings.signature_bits;
+  std::unique_ptr<LshIndexBuilder> builder;
+  SIMDEX_RETURN_IF_ERROR(LshIndexBuilder::Create(path, options, &builder));
+  Status s;
+  delta.ForEach(count, [&](uint64_t seq, const uint64_t* keys, const uint8_t* packed) {
+    if (s.ok() && seq >= min_seq) s = builder->AddBanded(seq, keys, packed);
+  });
+  if (!s.ok()) {
+    builder->Abandon();
+    return s;
+  }
+  return builder->Finish();
+}
+
+Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq, const std::string& path,
+                      FileRecord* record) {
+  std::unique_ptr<LshIndexMerger> merger;
+  SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(older.reader.get(), path, &merger));
+  Status s = merger->AddIndex(newer.reader.get());
+  // The expired entries of each file are a prefix of its seqs.
+  for (const BandFile* f : {&older, &newer}) {
+    for (uint64_t seq = f->record.min_seq; s.ok() && seq < min_seq && seq <= f->record.max_seq; ++seq) {
+      s = merger->Delete(seq);
+    }
+  }
+  if (!s.ok()) {
+    merger->Abandon();
+    return s;
+  }
+  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  record->field = older.record.field;
+  record->entries = merger->stats().documents;
+  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
+  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
+  return Status::OK();
+}
+
+}  // namespace simdex::service

@@ -1,0 +1,352 @@
+// DocIdService with MinHash-LSH contents (ContentMethod::kMinHash): answers
+// equal to a brute-force oracle across compactions and merges, the same
+// answers after a restart, the window expiring MinHash entries, a state of
+// another method or MinHash profile refused, near-duplicates submitted at
+// once getting one docId, and the HTTP answer of a content match.
+#include <algorithm>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "simdex/minhash.h"
+#include "simdex/service.h"
+#include "tests/index/test_data.h"
+#include "tests/service/http_client.h"
+#include "tests/service/served_service.h"
+#include "tests/service/service_test_util.h"
+
+namespace simdex {
+namespace {
+
+using servicetest::EditWords;
+using servicetest::RandomText;
+using testing::ScopedTempDir;
+
+// A content as the service signs it (its default MinHash options).
+struct Signed {
+  bool has = false;
+  std::vector<uint64_t> keys;
+  std::vector<uint8_t> packed;
+};
+
+class Signer {
+ public:
+  Signer() {
+    EXPECT_TRUE(MinHasher::Create(MinHashOptions(), &hasher_).ok());
+    bands_ = DefaultLshBands(0.8, 128);
+  }
+  Signed Sign(const std::string& text) {
+    Signed s;
+    std::vector<uint32_t> sig(128);
+    s.has = hasher_->Sign(text, sig.data()) != ShingleKind::kNone;
+    s.keys.resize(static_cast<size_t>(bands_.bands));
+    s.packed.resize(PackedSignatureBytes(128, 4));
+    BandKeys(sig.data(), bands_, s.keys.data());
+    PackSignature(sig.data(), 128, 4, s.packed.data());
+    return s;
+  }
+  // The estimate of J when a and b share a band key, else -1.
+  static double Candidate(const Signed& a, const Signed& b) {
+    if (!a.has || !b.has) return -1;
+    for (size_t j = 0; j < a.keys.size(); ++j) {
+      if (a.keys[j] == b.keys[j]) return EstimateJaccardPacked(a.packed.data(), b.packed.data(), 128, 4);
+    }
+    return -1;
+  }
+
+ private:
+  std::unique_ptr<MinHasher> hasher_;
+  LshBands bands_;
+};
+
+// n contents: new texts of 200 words, copies of an earlier one with 1 to 8
+// words edited (estimates spread around 0.8), exact copies, empty and
+// blank contents, and short texts of one shingle (some repeated).
+std::vector<std::string> Stream(int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> bases, out;
+  const char* const shorts[] = {"breaking news", "breaking  NEWS", "sports results today"};
+  for (int i = 0; i < n; ++i) {
+    const uint64_t kind = rng() % 20;
+    if (bases.empty() || kind < 6) {
+      bases.push_back(RandomText(seed * 1000003 + static_cast<uint64_t>(i), 200));
+      out.push_back(bases.back());
+    } else if (kind < 15) {
+      out.push_back(EditWords(bases[rng() % bases.size()], rng(), 1 + static_cast<int>(rng() % 8)));
+    } else if (kind < 17) {
+      out.push_back(bases[rng() % bases.size()]);
+    } else if (kind == 17) {
+      out.push_back(rng() % 2 ? "" : "   \n ");
+    } else {
+      out.push_back(shorts[rng() % 3]);
+    }
+  }
+  return out;
+}
+
+class MinHashServiceTest : public ::testing::Test {
+ protected:
+  ServiceOptions Options() {
+    ServiceOptions o;
+    o.data_dir = dir_.path();
+    o.background_compaction = false;
+    o.clock = [this] { return now_.load(); };
+    o.content_method = ContentMethod::kMinHash;
+    return o;
+  }
+  void Open(const ServiceOptions& o) {
+    Status s = DocIdService::Open(o, &service_);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+  DocIdAnswer Submit(const std::string& id, const std::string& content) {
+    Article a;
+    a.id_json = id;
+    a.content = content;
+    a.json = content;
+    DocIdAnswer answer;
+    Status s = service_->Submit(a, &answer);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return answer;
+  }
+  DocIdAnswer Check(const std::string& content) {
+    Article a;
+    a.content = content;
+    DocIdAnswer answer;
+    EXPECT_TRUE(service_->Check(a, &answer).ok());
+    return answer;
+  }
+
+  ScopedTempDir dir_;
+  std::atomic<int64_t> now_{1700000000};
+  std::unique_ptr<DocIdService> service_;
+  Signer signer_;
+};
+
+// Each article against every earlier docId's signature: the highest
+// estimate >= 0.8 among those sharing a band key, the oldest among equals;
+// through compactions every 60 articles (small deltas, so that files merge).
+TEST_F(MinHashServiceTest, AnswersEqualABruteForceOracleAcrossCompactionsAndMerges) {
+  ServiceOptions o = Options();
+  o.compact_entries = 25;
+  Open(o);
+  const std::vector<std::string> contents = Stream(420, 5);
+  std::vector<Signed> sigs;
+  std::vector<size_t> leaders;  // articles that made docIds
+  std::vector<DocIdAnswer> answers;
+  int duplicates = 0, edited_new = 0;
+  for (size_t i = 0; i < contents.size(); ++i) {
+    answers.push_back(Submit("\"a" + std::to_string(i) + "\"", contents[i]));
+    if (i % 60 == 59) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
+    sigs.push_back(signer_.Sign(contents[i]));
+    double best = -1;
+    size_t who = i;
+    for (size_t l : leaders) {
+      const double e = Signer::Candidate(sigs[i], sigs[l]);
+      if (e >= 0.8 && e > best) best = e, who = l;
+    }
+    if (who == i) leaders.push_back(i);
+    ASSERT_EQ(answers[i].duplicate, who != i) << i;
+    ASSERT_EQ(answers[i].doc_id, answers[who].doc_id) << i;
+    if (who != i) {
+      ++duplicates;
+      ASSERT_EQ(answers[i].reason, FilterReason::kContent) << i;
+      ASSERT_EQ(answers[i].similarity, best) << i;
+    } else {
+      edited_new += sigs[i].has;
+      ASSERT_EQ(answers[i].similarity, 0) << i;
+    }
+  }
+  const ServiceStats stats = service_->stats();
+  EXPECT_GT(duplicates, 150);
+  EXPECT_GT(stats.merges, 0u);
+  EXPECT_GT(stats.files, 0u);
+  EXPECT_GT(stats.content_candidates, 0u);
+  EXPECT_EQ(stats.content_estimates, stats.content_candidates);
+  EXPECT_EQ(stats.file_entries + stats.delta_entries, static_cast<uint64_t>(edited_new));
+  // The answer replayed from the database keeps the estimate.
+  DocIdAnswer looked;
+  for (size_t i = 0; i < answers.size(); ++i) {
+    if (!answers[i].duplicate) continue;
+    ASSERT_TRUE(service_->LookupArticle("\"a" + std::to_string(i) + "\"", &looked).ok());
+    EXPECT_EQ(looked.similarity, answers[i].similarity);
+    EXPECT_EQ(looked.doc_id, answers[i].doc_id);
+  }
+}
+
+// Closed with entries in files and in the delta, reopened: every content
+// is answered as before (the delta rebuilt from the database).
+TEST_F(MinHashServiceTest, ReopenedStateGivesTheSameAnswers) {
+  ServiceOptions o = Options();
+  o.compact_entries = 1000;
+  Open(o);
+  const std::vector<std::string> contents = Stream(200, 6);
+  for (size_t i = 0; i < contents.size(); ++i) {
+    Submit("", contents[i]);
+    if (i == 120) {
+      ASSERT_TRUE(service_->Compact().ok());
+    }
+  }
+  ASSERT_GT(service_->stats().delta_entries, 0u);
+  ASSERT_GT(service_->stats().file_entries, 0u);
+  std::vector<DocIdAnswer> before;
+  for (const std::string& c : contents) before.push_back(Check(EditWords(c, 77, 1)));
+  service_.reset();
+  Open(o);
+  for (size_t i = 0; i < contents.size(); ++i) {
+    const DocIdAnswer after = Check(EditWords(contents[i], 77, 1));
+    ASSERT_EQ(after.doc_id, before[i].doc_id) << i;
+    ASSERT_EQ(after.similarity, before[i].similarity) << i;
+  }
+}
+
+TEST_F(MinHashServiceTest, WindowExpiresMinHashEntriesAndCompactionDropsThem) {
+  ServiceOptions o = Options();
+  o.window_seconds = 100;
+  Open(o);
+  const std::string base = RandomText(1, 200);
+  const DocIdAnswer first = Submit("1", base);
+  now_ += 50;
+  EXPECT_EQ(Submit("2", EditWords(base, 2, 1)).doc_id, first.doc_id);
+  ASSERT_TRUE(service_->Compact().ok());
+  EXPECT_EQ(service_->stats().file_entries, 1u);
+  now_ += 60;  // 110 s after the first: expired, in the file
+  const DocIdAnswer later = Submit("3", EditWords(base, 3, 1));
+  EXPECT_FALSE(later.duplicate);
+  EXPECT_NE(later.doc_id, first.doc_id);
+  ASSERT_TRUE(service_->Compact().ok());
+  const ServiceStats stats = service_->stats();
+  EXPECT_EQ(stats.expired_files, 1u);
+  EXPECT_EQ(stats.file_entries, 1u);  // the new docId's
+  now_ += 200;  // everything expired, in the delta too
+  EXPECT_FALSE(Submit("4", base).duplicate);
+}
+
+// The state records the content method and the MinHash profile and bands:
+// opening it with others is refused naming both; a SimHash state refuses
+// MinHash, and a MinHash state refuses an import of fingerprints.
+TEST_F(MinHashServiceTest, StateOfAnotherMethodOrMinHashProfileIsRefusedNamingBoth) {
+  Open(Options());
+  Submit("1", RandomText(1, 100));
+  std::vector<std::string> ids = {"\"x\""};
+  std::vector<uint64_t> fps = {1};
+  Status s = service_->Import(ids, fps);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  service_.reset();
+  std::unique_ptr<DocIdService> other;
+  ServiceOptions o = Options();
+  o.content_method = ContentMethod::kSimHash;
+  s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("by minhash, not by simhash"), std::string::npos) << s.message();
+  o = Options();
+  o.minhash.num_perm = 64;
+  s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("perm:128 seed:1"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("perm:64 seed:1"), std::string::npos) << s.message();
+  o = Options();
+  o.bands = {32, 4};
+  s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("16 x 8"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("32 x 4"), std::string::npos) << s.message();
+  o = Options();
+  o.threshold = 0.7;  // the threshold may change; the bands stay the state's
+  Open(o);
+  service_.reset();
+  o = Options();
+  o.data_dir = dir_.path() + "/simhash";
+  o.content_method = ContentMethod::kSimHash;
+  Open(o);
+  service_.reset();
+  o.content_method = ContentMethod::kMinHash;
+  s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("by simhash, not by minhash"), std::string::npos) << s.message();
+}
+
+// ContentMethod::kAuto, the default: a new state matches by MinHash; a
+// state reopened without a method keeps the one it records, SimHash or
+// MinHash, and options() says which.
+TEST_F(MinHashServiceTest, TheDefaultMethodIsMinHashForANewStateAndTheStatesOwnForAnOldOne) {
+  ServiceOptions o;
+  o.data_dir = dir_.path() + "/new";
+  o.background_compaction = false;
+  ASSERT_EQ(o.content_method, ContentMethod::kAuto);
+  Open(o);
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kMinHash);
+  const std::string base = RandomText(7, 200);
+  const DocIdAnswer first = Submit("1", base);
+  const DocIdAnswer edited = Submit("2", EditWords(base, 1, 1));  // SimHash at k = 3 may miss it; MinHash not
+  ASSERT_GE(Signer::Candidate(signer_.Sign(base), signer_.Sign(EditWords(base, 1, 1))), 0.8);
+  EXPECT_EQ(edited.doc_id, first.doc_id);
+  service_.reset();
+  Open(o);  // reopened without a method: still MinHash
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kMinHash);
+  EXPECT_EQ(Submit("3", base).doc_id, first.doc_id);
+  service_.reset();
+
+  o.data_dir = dir_.path() + "/old-simhash";
+  o.content_method = ContentMethod::kSimHash;
+  Open(o);
+  service_.reset();
+  o.content_method = ContentMethod::kAuto;
+  Open(o);  // a SimHash state keeps SimHash
+  EXPECT_EQ(service_->options().content_method, ContentMethod::kSimHash);
+  service_.reset();
+  o.content_method = ContentMethod::kMinHash;  // an explicit other method is still refused
+  std::unique_ptr<DocIdService> other;
+  const Status s = DocIdService::Open(o, &other);
+  ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("by simhash, not by minhash"), std::string::npos) << s.message();
+}
+
+TEST_F(MinHashServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
+  ServiceOptions o = Options();
+  o.compact_entries = 8;
+  o.background_compaction = true;  // compactions may run in the middle
+  Open(o);
+  constexpr int kThreads = 8, kRounds = 15;
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string base = RandomText(1000 + round, 200);
+    std::vector<std::string> texts;
+    std::vector<Signed> sigs;
+    for (int t = 0; t < kThreads; ++t) {
+      texts.push_back(t == 0 ? base : EditWords(base, static_cast<uint64_t>(t), 1));
+      sigs.push_back(signer_.Sign(texts.back()));
+    }
+    // Every pair is a match, whichever comes first.
+    for (int a = 0; a < kThreads; ++a) {
+      for (int b = 0; b < a; ++b) ASSERT_GE(Signer::Candidate(sigs[a], sigs[b]), 0.8) << round << " " << a << " " << b;
+    }
+    std::vector<Article> articles(kThreads);
+    for (int t = 0; t < kThreads; ++t) articles[static_cast<size_t>(t)].content = texts[static_cast<size_t>(t)];
+    servicetest::ExpectOneDocIdWhenSubmittedAtOnce(*service_, articles, round);
+  }
+}
+
+TEST(MinHashHttpTest, AContentMatchAnswersItsSimilarityInsteadOfADistance) {
+  ServiceOptions options;
+  options.content_method = ContentMethod::kMinHash;
+  servicetest::ServedService served(options);
+  ASSERT_TRUE(served.ok());
+  servicetest::HttpClient client(served.port());
+  const std::string base = RandomText(3, 200);
+  auto post = [&](const std::string& id, const std::string& content) {
+    return client.Post("/v1/docid", "{\"id\":" + id + ",\"url\":\"\",\"title\":\"\",\"content\":\"" + content + "\"}");
+  };
+  const servicetest::HttpReply first = post("1", base);
+  ASSERT_EQ(first.status, 200) << first.body;
+  const servicetest::HttpReply copy = post("2", base);
+  ASSERT_EQ(copy.status, 200) << copy.body;
+  EXPECT_NE(copy.body.find("\"filterReason\":\"content\",\"matched\":{\"id\":1,\"similarity\":1}"), std::string::npos)
+      << copy.body;
+  const servicetest::HttpReply stats = client.Get("/v1/stats");
+  EXPECT_NE(stats.body.find("\"content_method\":\"minhash\",\"threshold\":0.8"), std::string::npos) << stats.body;
+  EXPECT_NE(stats.body.find("\"content_candidates\":1,"), std::string::npos) << stats.body;
+}
+
+}  // namespace
+}  // namespace simdex
