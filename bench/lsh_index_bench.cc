@@ -8,16 +8,25 @@
 //
 // Documents: clusters of 1 to 4 copies of a random signature, each copy
 // with about 15% of its values redrawn (J about 0.74 with its source:
-// banded together often, not always), ids 0..N-1 in random order. Queries:
+// banded together often, not always), ids 0..N-1 in a scrambled order
+// (document i has id (a i + b) mod N, a coprime with N; no array of N ids in
+// the bench's memory). Queries:
 // Q documents of the index (each finds at least itself), run once to warm
 // the page cache and the CPU caches, then timed one at a time.
 //
 // Prints one JSON line. Usage:
 //   simdex-lsh-bench [--n 1e6] [--queries 20000] [--bands 16] [--rows 8]
 //                    [--codec ef] [--block-size 4096] [--dir /tmp] [--keep 0|1] [--baseline 1|0]
+//                    [--memory 1G] [--tmpdir DIR]
+// --memory is the builder's budget (LshBuildOptions::memory_bytes; K, M, G
+// suffixes), --tmpdir its scratch directory (default: --dir). The bound
+// the sizes are held against: per banded document and band its key bits
+// (64 - ordinal bits), and log2(N!) / N bits per id (a permutation).
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +50,21 @@ struct Args {
   std::string dir = "/tmp";
   bool keep = false;
   bool baseline = true;  // --baseline 0: skip it (320 bytes per document in RAM)
+  size_t memory = size_t{1} << 30;
+  std::string tmpdir;
 };
+
+size_t ParseBytes(const std::string& v) {
+  size_t end = 0;
+  const double x = std::stod(v, &end);
+  const std::string unit = v.substr(end);
+  const double scale = unit.empty() ? 1 : unit == "K" ? 1024.0 : unit == "M" ? 1048576.0 : unit == "G" ? 1073741824.0 : -1;
+  if (scale < 0) {
+    std::fprintf(stderr, "simdex-lsh-bench: --memory %s: not a size (K, M, G)\n", v.c_str());
+    std::exit(1);
+  }
+  return static_cast<size_t>(x * scale);
+}
 
 [[noreturn]] void Die(const std::string& what) {
   std::fprintf(stderr, "simdex-lsh-bench: %s\n", what.c_str());
@@ -61,6 +84,8 @@ Args Parse(int argc, char** argv) {
     else if (k == "--dir") a.dir = v;
     else if (k == "--keep") a.keep = v == "1";
     else if (k == "--baseline") a.baseline = v == "1";
+    else if (k == "--memory") a.memory = ParseBytes(v);
+    else if (k == "--tmpdir") a.tmpdir = v;
     else Die("unknown option " + k);
   }
   return a;
@@ -117,14 +142,19 @@ int main(int argc, char** argv) {
   options.bands = {args.bands, args.rows};
   options.codec = args.codec;
   options.block_size = args.block_size;
+  options.memory_bytes = args.memory;
+  options.tmpdir = args.tmpdir.empty() ? args.dir : args.tmpdir;
   const int num_perm = options.minhash.num_perm;
   const Documents docs(n, num_perm);
   const std::string path = args.dir + "/simdex-lsh-bench-" + std::to_string(n) + ".sdx";
 
-  // Ids: a random permutation of 0..n-1 (documents arrive in any order).
-  std::vector<uint64_t> ids(n);
-  for (uint64_t i = 0; i < n; ++i) ids[i] = i;
-  std::shuffle(ids.begin(), ids.end(), std::mt19937_64(7));
+  // Ids: (a i + b) mod n, a bijection of 0..n-1 for a coprime with n.
+  uint64_t a = n > 1 ? Documents::Mix(n) % n : 1;
+  while (n > 1 && std::gcd(a, n) != 1) a = (a + 1) % n;
+  const uint64_t b = n > 0 ? Documents::Mix(n + 1) % n : 0;
+  auto id_of = [&](uint64_t i) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * i + b) % n);
+  };
 
   const double rss_before = PeakRssMb();
   auto start = Clock::now();
@@ -137,11 +167,12 @@ int main(int argc, char** argv) {
     const auto t0 = Clock::now();
     docs.Signature(i, sig.data());
     seconds_sign += Seconds(t0);
-    if (!(s = builder->Add(ids[i], sig.data())).ok()) Die(s.ToString());
+    if (!(s = builder->Add(id_of(i), sig.data())).ok()) Die(s.ToString());
   }
   if (!(s = builder->Finish()).ok()) Die(s.ToString());
   const double seconds_build = Seconds(start) - seconds_sign;
   const double rss_build = PeakRssMb();
+  const LshBuildStats build_stats = builder->stats();
 
   std::unique_ptr<LshIndexReader> reader;
   if (!(s = LshIndexReader::Open(path, ReaderOptions(), &reader)).ok()) Die(s.ToString());
@@ -221,8 +252,17 @@ int main(int argc, char** argv) {
   const double baseline_bytes = static_cast<double>(bands.bands) * 16 + static_cast<double>(sb);
 
   const double dn = static_cast<double>(n);
+  const double key_bound_bytes = static_cast<double>(bands.bands) * static_cast<double>(info.banded) *
+                                 (64 - info.ordinal_bits) / 8;
+  const double id_bound_bytes = std::lgamma(dn + 1) / std::log(2.0) / 8;
   std::printf(
-      "{\"n\":%llu,\"bands\":%d,\"rows\":%d,\"codec\":\"%s\",\"block_size\":%u,\"threads\":1,"
+      "{\"memory\":%zu,\"spilled_runs\":%llu,\"spilled_bytes\":%llu,\"band_key_bound_bytes_per_doc\":%.2f,"
+      "\"id_bound_bytes_per_doc\":%.2f,\"tables_and_ids_to_bound\":%.4f,",
+      args.memory, static_cast<unsigned long long>(build_stats.spilled_runs),
+      static_cast<unsigned long long>(build_stats.spilled_bytes), key_bound_bytes / dn, id_bound_bytes / dn,
+      (static_cast<double>(table_bytes) + static_cast<double>(info.id_bytes)) / (key_bound_bytes + id_bound_bytes));
+  std::printf(
+      "\"n\":%llu,\"bands\":%d,\"rows\":%d,\"codec\":\"%s\",\"block_size\":%u,\"threads\":1,"
       "\"build_s\":%.2f,\"sign_s\":%.2f,\"peak_rss_mb_build\":%.0f,\"rss_mb_before\":%.0f,"
       "\"file_bytes\":%llu,\"bytes_per_doc\":%.2f,\"band_table_bytes_per_doc\":%.2f,"
       "\"band_table_bits_per_key\":%.2f,\"key_bits\":%d,\"ratio_to_key_bits\":%.4f,\"payload_ratio_to_key_bits\":%.4f,"

@@ -110,11 +110,13 @@ int RunMinHashBuild(MinHashBuildArgs args) {
     const LshBuildOptions& used = builder->options();
     const double per_doc = stats.documents == 0 ? 0 : static_cast<double>(stats.file_bytes) / static_cast<double>(stats.documents);
     std::printf("%s: %s (%llu without shingles), MinHash-LSH %d x %d bands of %d values at %g, %s, %.1f bytes/document, "
-                "%.2f s\n",
+                "%.2f s%s\n",
                 args.out.c_str(), Count(stats.documents, "document").c_str(),
                 static_cast<unsigned long long>(stats.documents - stats.banded), used.bands.bands, used.bands.rows,
                 used.minhash.num_perm, used.threshold, Count(stats.file_bytes, "byte").c_str(), per_doc,
-                base::Seconds(start));
+                base::Seconds(start),
+                stats.spilled_bytes == 0 ? ""
+                                         : (", " + Count(stats.spilled_bytes, "byte") + " through scratch files").c_str());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }

@@ -193,6 +193,10 @@ int RunMinHash(const BuildArgs& args) {
                                  "tables of MinHash signatures (docs/minhash.md)", kExitUsage);
   }
   MinHashBuildArgs m = args.minhash;
+  if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
+    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
+  }
+  m.options.tmpdir = args.tmpdir;
   m.out = args.out;
   m.options.block_size = args.block_size;
   m.options.restarts = args.restarts;
@@ -294,8 +298,9 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
       sub->add_option("--codec", args->codec,
                       "block codec: card (Huffman delta code), ef (Elias-Fano), or auto (per table, the smaller)")
           ->capture_default_str();
-  sub->add_option("--memory", args->memory, "memory bound for sorting, e.g. 512M, 2G (default 1G)");
-  sub->add_option("--tmpdir", args->tmpdir, "directory for spill files (default: next to --out)");
+  sub->add_option("--memory", args->memory,
+                  "memory bound for sorting, both methods, e.g. 512M, 2G (default 1G; minhash: at least 128K per band)");
+  sub->add_option("--tmpdir", args->tmpdir, "directory for spill files, both methods (default: next to --out)");
   sub->add_option("--threads", args->threads, "threads for sorting and encoding")
       ->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");
@@ -316,7 +321,7 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
     args->codec_given = codec->count() > 0;
     args->simhash_only.clear();
     args->minhash_only.clear();
-    for (const char* name : {"--scheme", "--blocks", "--k", "--memory", "--tmpdir"}) {
+    for (const char* name : {"--scheme", "--blocks", "--k"}) {
       if (sub->get_option(name)->count() > 0) args->simhash_only.push_back(name);
     }
     for (const std::string& name : MinHashBuildOptionNames()) {

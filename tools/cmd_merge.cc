@@ -162,14 +162,18 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
   return Status::OK();
 }
 
-// A MinHash-LSH index: its batch is documents; --only-new, --k and
-// --memory are SimHash's.
+// A MinHash-LSH index: its batch is documents; --only-new and --k are
+// SimHash's.
 int RunLshMerge(const MergeArgs& args) {
-  if (args.only_new || args.k >= 0 || !args.memory.empty()) {
-    return ReportError(kCommand, std::string(args.only_new ? "--only-new" : args.k >= 0 ? "--k" : "--memory") +
-                                     " is a SimHash option; " + args.old + " is a MinHash-LSH index", kExitUsage);
+  if (args.only_new || args.k >= 0) {
+    return ReportError(kCommand, std::string(args.only_new ? "--only-new" : "--k") + " is a SimHash option; " +
+                                     args.old + " is a MinHash-LSH index", kExitUsage);
   }
   MinHashMergeArgs m;
+  if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
+    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  }
+  m.options.tmpdir = args.tmpdir;
   m.old = args.old;
   m.out = args.out;
   m.input = args.documents;
@@ -260,7 +264,8 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("--only-new", args->only_new,
                 "add only batch records that are not near-duplicates of the index or of earlier records");
   sub->add_option("--k", args->k, "distance for --only-new (default: the index scheme's k)")->check(CLI::Range(0, 64));
-  sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 2G (default 1G)");
+  sub->add_option("--memory", args->memory,
+                  "memory bound, e.g. 512M, 2G (default 1G; MinHash-LSH: at least 256K per band)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for scratch files (default: next to --out)");
   sub->add_option("--threads", args->threads, "threads")->check(CLI::Range(1, 1024));
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count malformed text lines");

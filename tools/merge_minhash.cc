@@ -21,7 +21,7 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
   int exit_code = 0;
   if (!OpenIndexOrReport(kCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
   std::unique_ptr<LshIndexMerger> merger;
-  Status s = LshIndexMerger::Create(old.get(), args.out, &merger);
+  Status s = LshIndexMerger::Create(old.get(), args.out, args.options, &merger);
   const size_t num_perm = static_cast<size_t>(old->minhash_options().num_perm);
   auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, merger.get()); };
   if (s.ok() && batch) s = SignDocuments(kCommand, old->minhash_options(), args.input, args.threads, args.quiet, add);
@@ -29,7 +29,7 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
   if (s.ok()) s = merger->Finish();
   if (!s.ok()) {
     if (merger) merger->Abandon();
-    return ReportError(kCommand, s.message());
+    return ReportError(kCommand, s.message(), s.IsInvalidArgument() && !merger ? kExitUsage : kExitFailure);
   }
   if (!args.quiet) {
     const LshMergeStats& st = merger->stats();

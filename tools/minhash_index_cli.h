@@ -56,6 +56,7 @@ int RunMinHashQuery(MinHashQueryArgs args);
 struct MinHashMergeArgs {
   std::string old;
   std::string out;
+  LshMergeOptions options;  // --memory, --tmpdir
   DocumentInputArgs input;  // empty inputs: no batch
   int threads = 1;
   bool quiet = false;

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "engine/index/build_budget.h"
+#include "engine/index/output_file.h"
 #include "engine/index/run_file.h"
 #include "engine/io/large_memory.h"
+#include "format/coding.h"
 
 namespace simdex::index {
 
@@ -274,12 +276,8 @@ ExternalSorter<Record>::ExternalSorter(ExternalSortOptions options) : rep_(new R
   } else if (o.threads < 1) {
     r.Fail(Status::InvalidArgument("threads must be at least 1, got " + std::to_string(o.threads)));
   } else {
-    struct stat st;
-    if (::stat(o.tmpdir.c_str(), &st) != 0) {
-      r.Fail(Status::IOError("temporary directory " + o.tmpdir + ": " + std::strerror(errno)));
-    } else if (!S_ISDIR(st.st_mode)) {
-      r.Fail(Status::IOError("temporary directory " + o.tmpdir + ": not a directory"));
-    }
+    Status dir = CheckScratchDir(o.tmpdir);
+    if (!dir.ok()) r.Fail(std::move(dir));
   }
   r.capacity = ExternalSortCapacity<Record>(o.memory_bytes);
 }
@@ -389,5 +387,22 @@ void ExternalSorter<Record>::SortInMemory(Record* begin, size_t n, int threads) 
 
 template class ExternalSorter<uint64_t>;
 template class ExternalSorter<FingerprintIdPair>;
+
+Status ReadSortedToScratch(ExternalSorter<uint64_t>* sorter, const std::string& dir, size_t buffer_bytes,
+                           std::unique_ptr<OutputFile>* spill, std::unique_ptr<MappedValues>* map) {
+  SIMDEX_RETURN_IF_ERROR(sorter->Finish());
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(dir, "table", buffer_bytes, spill));
+  std::vector<uint64_t> buf(std::max<size_t>(1, buffer_bytes / 16));
+  std::string bytes;
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(sorter->Read(buf.data(), buf.size(), &got));
+    if (got == 0) break;
+    bytes.clear();
+    for (size_t j = 0; j < got; ++j) format::PutFixed64(&bytes, buf[j]);
+    SIMDEX_RETURN_IF_ERROR((*spill)->Append(bytes));
+  }
+  SIMDEX_RETURN_IF_ERROR((*spill)->Close());
+  return MappedValues::Open((*spill)->path(), map);
+}
 
 }  // namespace simdex::index

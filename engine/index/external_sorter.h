@@ -127,6 +127,15 @@ class ExternalSorter {
   std::unique_ptr<Rep> rep_;
 };
 
+class OutputFile;
+class MappedValues;
+
+// Finishes `sorter` and writes its sorted values to a new scratch file in
+// dir (buffering at most buffer_bytes), which *spill owns (removed with it)
+// and *map maps.
+Status ReadSortedToScratch(ExternalSorter<uint64_t>* sorter, const std::string& dir, size_t buffer_bytes,
+                           std::unique_ptr<OutputFile>* spill, std::unique_ptr<MappedValues>* map);
+
 }  // namespace simdex::index
 
 #endif  // SIMDEX_ENGINE_INDEX_EXTERNAL_SORTER_H_

@@ -47,11 +47,7 @@ struct IndexBuilder::Rep {
   std::function<void(const char*, double)> progress;
   std::function<Status(uint64_t, BuildOptions*)> choose_layout;
 
-  std::string ScratchDir() const {
-    if (!options.tmpdir.empty()) return options.tmpdir;
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  }
+  std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
   ExternalSortOptions SortOptions() const {
     ExternalSortOptions s;
     s.memory_bytes = options.memory_bytes;
@@ -86,18 +82,7 @@ Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermu
     for (size_t j = 0; j < n; ++j) buf[j] = perm.Apply(values[i + j]);
     SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
   }
-  SIMDEX_RETURN_IF_ERROR(sorter.Finish());
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(sort_options.tmpdir, "table", spill));
-  std::string bytes;
-  for (size_t got = 0;;) {
-    SIMDEX_RETURN_IF_ERROR(sorter.Read(buf.data(), buf.size(), &got));
-    if (got == 0) break;
-    bytes.clear();
-    for (size_t j = 0; j < got; ++j) format::PutFixed64(&bytes, buf[j]);
-    SIMDEX_RETURN_IF_ERROR((*spill)->Append(bytes));
-  }
-  SIMDEX_RETURN_IF_ERROR((*spill)->Close());
-  return index::MappedValues::Open((*spill)->path(), map);
+  return index::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, spill, map);
 }
 
 // Sorts table t's permuted fingerprints (table 0: the fingerprints as they

@@ -1,9 +1,11 @@
 #include "engine/index/output_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -22,24 +24,30 @@ Status ErrnoStatus(const std::string& what, const std::string& path) {
 
 }  // namespace
 
-OutputFile::OutputFile(int fd, std::string tmp_path) : fd_(fd), tmp_path_(std::move(tmp_path)) {
-  buffer_.reserve(kBufferBytes);
+OutputFile::OutputFile(int fd, std::string tmp_path, size_t buffer_bytes)
+    : fd_(fd), tmp_path_(std::move(tmp_path)), buffer_bytes_(buffer_bytes) {
+  buffer_.reserve(buffer_bytes_);
 }
 
 Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
   std::unique_ptr<io::PendingFile> pending;
   SIMDEX_RETURN_IF_ERROR(io::PendingFile::Create(final_path, &pending));
-  out->reset(new OutputFile(pending->fd(), pending->write_path()));
+  out->reset(new OutputFile(pending->fd(), pending->write_path(), kBufferBytes));
   (*out)->pending_ = std::move(pending);
   return Status::OK();
 }
 
 Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out) {
+  return CreateScratch(dir, tag, kBufferBytes, out);
+}
+
+Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, size_t buffer_bytes,
+                                 std::unique_ptr<OutputFile>* out) {
   const std::string pattern = (dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX";
   std::string tmp = pattern;
   const int fd = io::CreateUniqueFile(&tmp);
   if (fd < 0) return ErrnoStatus("cannot create", pattern);
-  out->reset(new OutputFile(fd, tmp));
+  out->reset(new OutputFile(fd, tmp, buffer_bytes));
   return Status::OK();
 }
 
@@ -48,8 +56,14 @@ OutputFile::~OutputFile() {
 }
 
 Status OutputFile::Flush() {
-  const char* p = buffer_.data();
-  size_t left = buffer_.size();
+  SIMDEX_RETURN_IF_ERROR(WriteAll(buffer_));
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status OutputFile::WriteAll(std::string_view data) {
+  const char* p = data.data();
+  size_t left = data.size();
   while (left > 0) {
     const ssize_t n = ::write(fd_, p, left);
     if (n < 0) {
@@ -59,19 +73,15 @@ Status OutputFile::Flush() {
     p += n;
     left -= static_cast<size_t>(n);
   }
-  buffer_.clear();
   return Status::OK();
 }
 
 Status OutputFile::Append(std::string_view data) {
   if (fd_ < 0) return Status::IOError("write to closed file " + tmp_path_);
   size_ += data.size();
-  if (buffer_.size() + data.size() > kBufferBytes) {
+  if (buffer_.size() + data.size() > buffer_bytes_) {
     SIMDEX_RETURN_IF_ERROR(Flush());
-    if (data.size() >= kBufferBytes) {
-      buffer_.assign(data);
-      return Flush();
-    }
+    if (data.size() >= buffer_bytes_) return WriteAll(data);  // no copy of a large section
   }
   buffer_.append(data);
   return Status::OK();
@@ -116,6 +126,19 @@ void OutputFile::Remove() {
   keep_ = true;  // removed once
 }
 
+std::string ScratchDirFor(const std::string& output_path, const std::string& tmpdir) {
+  if (!tmpdir.empty()) return tmpdir;
+  const size_t slash = output_path.rfind('/');
+  return slash == std::string::npos ? "." : output_path.substr(0, slash == 0 ? 1 : slash);
+}
+
+Status CheckScratchDir(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) return Status::IOError("temporary directory " + dir + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return Status::IOError("temporary directory " + dir + ": not a directory");
+  return Status::OK();
+}
+
 struct MappedValues::Rep {
   boost::iostreams::mapped_file_source map;
 };
@@ -148,6 +171,16 @@ std::span<const uint64_t> MappedValues::values() const {
 std::string_view MappedValues::bytes() const {
   if (!rep_->map.is_open()) return {};
   return {rep_->map.data(), rep_->map.size()};
+}
+
+void MappedValues::Release(uint64_t offset, uint64_t length) const {
+  if (!rep_->map.is_open()) return;
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->map.data());
+  const uint64_t end = std::min<uint64_t>(offset + length, rep_->map.size());
+  const uintptr_t first = (base + offset + page - 1) / page * page;
+  const uintptr_t last = (base + end) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace simdex::index

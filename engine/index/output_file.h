@@ -27,8 +27,12 @@ class OutputFile {
   // file "simdex-<tag>-XXXXXX" in dir).
   static Status Create(const std::string& final_path, std::unique_ptr<OutputFile>* out);
   static Status CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out);
+  // A scratch file that buffers at most buffer_bytes (else 1 MiB).
+  static Status CreateScratch(const std::string& dir, const std::string& tag, size_t buffer_bytes,
+                              std::unique_ptr<OutputFile>* out);
   ~OutputFile();
 
+  // Data of at least the buffer's size is written without a copy.
   Status Append(std::string_view data);
   // Appends zero bytes up to the next multiple of alignment.
   Status PadTo(uint64_t alignment);
@@ -44,16 +48,26 @@ class OutputFile {
   void Remove();
 
  private:
-  OutputFile(int fd, std::string tmp_path);
+  OutputFile(int fd, std::string tmp_path, size_t buffer_bytes);
   Status Flush();
+  Status WriteAll(std::string_view data);
 
   int fd_;
   std::string tmp_path_;
   std::string buffer_;
+  size_t buffer_bytes_;
   uint64_t size_ = 0;
   bool keep_ = false;
   std::unique_ptr<io::PendingFile> pending_;  // output files only; owns fd_
 };
+
+// Where a build's scratch files go: tmpdir, or ("") the directory of the
+// output path ("." for a bare name).
+std::string ScratchDirFor(const std::string& output_path, const std::string& tmpdir);
+
+// OK when dir is an existing directory; else IOError naming it
+// ("temporary directory <dir>: <reason>").
+Status CheckScratchDir(const std::string& dir);
 
 // A read-only memory map of a closed scratch file.
 class MappedValues {
@@ -64,6 +78,10 @@ class MappedValues {
   std::span<const uint64_t> values() const;
   // The file's bytes.
   std::string_view bytes() const;
+  // Drops the whole pages within [offset, offset + length) from this
+  // process's memory (they stay in the page cache and are read again if
+  // touched): a map read once, front to back, does not grow the RSS.
+  void Release(uint64_t offset, uint64_t length) const;
 
  private:
   MappedValues() = default;

@@ -1,10 +1,11 @@
 // LshIndexBuilder (include/simdex/lsh_index.h): checks the options and
-// collects the documents (engine/lsh/lsh_documents.h), which write the file
-// at Finish().
+// collects the documents (engine/lsh/lsh_documents.h: in memory, or past
+// half the budget in scratch files), which write the file at Finish().
 #include <memory>
 #include <optional>
 
 #include "engine/index/index_writer.h"
+#include "engine/index/output_file.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "format/block_frame.h"
@@ -26,6 +27,8 @@ struct LshIndexBuilder::Rep {
 
 namespace lsh {
 
+Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
+
 Status CheckBuildOptions(LshBuildOptions* o) {
   std::unique_ptr<MinHasher> hasher;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(o->minhash, &hasher));
@@ -46,7 +49,18 @@ Status CheckBuildOptions(LshBuildOptions* o) {
     return Status::InvalidArgument("restarts " + std::to_string(o->restarts) + " is not 0.." +
                                    std::to_string(format::kMaxRestarts));
   }
+  SIMDEX_RETURN_IF_ERROR(CheckLshMemory(o->memory_bytes, o->bands.bands, 1));
   return index::CheckCodecOption(o->codec);
+}
+
+Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares) {
+  const size_t min = shares * MinSpillMemoryBytes(bands);
+  if (memory_bytes < min) {
+    return Status::InvalidArgument("memory budget of " + std::to_string(memory_bytes) + " bytes is below the " +
+                                   std::to_string(min) + " bytes that " + std::to_string(bands) +
+                                   " band tables need");
+  }
+  return Status::OK();
 }
 
 }  // namespace lsh
@@ -60,7 +74,10 @@ Status LshIndexBuilder::Create(const std::string& path, const LshBuildOptions& o
   rep->path = path;
   rep->options = options;
   SIMDEX_RETURN_IF_ERROR(lsh::CheckBuildOptions(&rep->options));
-  rep->docs.emplace(rep->options);
+  const std::string dir = index::ScratchDirFor(path, options.tmpdir);
+  Status s = index::CheckScratchDir(dir);
+  if (!s.ok()) return options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
+  rep->docs.emplace(rep->options, rep->options.memory_bytes, dir);
   out->reset(new LshIndexBuilder(std::move(rep)));
   return Status::OK();
 }
@@ -76,21 +93,21 @@ Status LshIndexBuilder::Rep::Check() {
 
 Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
-  return Status::OK();
+  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature);
 }
 
 Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
-  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
-  return Status::OK();
+  uint64_t number = 0;
+  rep_->status = rep_->docs->IdNumber(id, &number);
+  if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);
+  return rep_->status;
 }
 
 Status LshIndexBuilder::AddBanded(uint64_t id, const uint64_t* band_keys, const uint8_t* packed_signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  rep_->docs->AddStored(rep_->docs->IdNumber(id), band_keys, packed_signature, /*banded=*/true);
-  return Status::OK();
+  return rep_->status = rep_->docs->AddStored(rep_->docs->IdNumber(id), band_keys, packed_signature, /*banded=*/true);
 }
 
 void LshIndexBuilder::Abandon() {
@@ -107,6 +124,8 @@ Status LshIndexBuilder::Finish() {
   r.stats.banded = r.docs->banded();
   r.options.string_ids = r.docs->string_ids();
   r.status = r.docs->Write(r.path, 0, &r.stats.file_bytes);
+  r.stats.spilled_runs = r.docs->spill_stats().runs;
+  r.stats.spilled_bytes = r.docs->spill_stats().bytes;
   r.docs.reset();
   return r.status;
 }

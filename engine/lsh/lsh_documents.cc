@@ -1,52 +1,71 @@
 #include "engine/lsh/lsh_documents.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <numeric>
 
 #include "engine/index/external_sorter.h"
-#include "engine/index/file_sections.h"
-#include "engine/index/index_writer.h"
+#include "engine/lsh/lsh_file.h"
 #include "format/id_map.h"
 #include "format/lsh/lsh_layout.h"
 #include "format/packed_ints.h"
 
 namespace simdex::lsh {
 
-namespace {
-
-// The options of the table encoder.
-BuildOptions TableOptions(const LshBuildOptions& o) {
-  BuildOptions b;
-  b.block_size = o.block_size;
-  b.codec = o.codec;
-  b.restarts = o.restarts;
-  return b;
-}
-
-}  // namespace
-
-LshDocuments::LshDocuments(const LshBuildOptions& options)
+LshDocuments::LshDocuments(const LshBuildOptions& options, size_t memory_bytes, std::string tmpdir)
     : options_(options),
-      signature_bytes_(PackedSignatureBytes(options.minhash.num_perm, options.signature_bits)) {}
+      memory_bytes_(memory_bytes),
+      tmpdir_(std::move(tmpdir)),
+      signature_bytes_(PackedSignatureBytes(options.minhash.num_perm, options.signature_bits)) {
+  const uint64_t record = 8 + 8 * static_cast<uint64_t>(options_.bands.bands) + signature_bytes_ + 1;
+  max_in_memory_ = memory_bytes_ / 2 / (2 * record + 32);
+}
 
 uint64_t LshDocuments::IdNumber(uint64_t id) {
   return options_.string_ids ? id_map_.Intern(std::to_string(id)) : id;
 }
 
-uint64_t LshDocuments::IdNumber(std::string_view id) {
-  if (!options_.string_ids) SwitchToStringIds();
-  return id_map_.Intern(id);
+Status LshDocuments::IdNumber(std::string_view id, uint64_t* number) {
+  if (!options_.string_ids) SIMDEX_RETURN_IF_ERROR(SwitchToStringIds());
+  *number = id_map_.Intern(id);
+  return Status::OK();
 }
 
-void LshDocuments::SwitchToStringIds() {
-  if (options_.string_ids) return;
-  for (uint64_t& id : ids_) id = id_map_.Intern(std::to_string(id));
+Status LshDocuments::SwitchToStringIds() {
+  if (options_.string_ids) return Status::OK();
   options_.string_ids = true;
+  if (spilled_) return spilled_->SwitchToStringIds(&id_map_);
+  for (uint64_t& id : ids_) id = id_map_.Intern(std::to_string(id));
+  return Status::OK();
 }
 
-void LshDocuments::Add(uint64_t id, const uint32_t* signature) {
+Status LshDocuments::Spill() {
+  SIMDEX_RETURN_IF_ERROR(SpilledDocuments::Create(options_, memory_bytes_, tmpdir_, &spilled_));
+  const size_t nb = static_cast<size_t>(options_.bands.bands);
+  for (size_t d = 0; d < ids_.size(); ++d) {
+    SIMDEX_RETURN_IF_ERROR(spilled_->Add(ids_[d], keys_.data() + d * nb,
+                                         reinterpret_cast<const uint8_t*>(signatures_.data() + d * signature_bytes_),
+                                         banded_[d]));
+  }
+  // Swapped with empty ones: `v = {}` would keep the capacity.
+  std::vector<uint64_t>().swap(ids_);
+  std::vector<uint64_t>().swap(keys_);
+  std::string().swap(signatures_);
+  std::vector<uint8_t>().swap(banded_);
+  banded_count_ = 0;
+  return Status::OK();
+}
+
+Status LshDocuments::Add(uint64_t id, const uint32_t* signature) {
+  const bool in_bands = !IsEmptySignature(signature, options_.minhash.num_perm);
+  if (spilled_ || ids_.size() >= max_in_memory_) {
+    if (!spilled_) SIMDEX_RETURN_IF_ERROR(Spill());
+    add_keys_.resize(options_.bands.bands);
+    add_signature_.resize(signature_bytes_);
+    BandKeys(signature, options_.bands, add_keys_.data());
+    PackSignature(signature, options_.minhash.num_perm, options_.signature_bits, add_signature_.data());
+    return spilled_->Add(id, add_keys_.data(), add_signature_.data(), in_bands);
+  }
   const size_t at = keys_.size();
   keys_.resize(at + options_.bands.bands);
   BandKeys(signature, options_.bands, keys_.data() + at);
@@ -54,18 +73,23 @@ void LshDocuments::Add(uint64_t id, const uint32_t* signature) {
   signatures_.resize(s + signature_bytes_);
   PackSignature(signature, options_.minhash.num_perm, options_.signature_bits,
                 reinterpret_cast<uint8_t*>(signatures_.data() + s));
-  const bool in_bands = !IsEmptySignature(signature, options_.minhash.num_perm);
   banded_.push_back(in_bands);
   banded_count_ += in_bands;
   ids_.push_back(id);
+  return Status::OK();
 }
 
-void LshDocuments::AddStored(uint64_t id, const uint64_t* keys, const uint8_t* packed, bool banded) {
+Status LshDocuments::AddStored(uint64_t id, const uint64_t* keys, const uint8_t* packed, bool banded) {
+  if (spilled_ || ids_.size() >= max_in_memory_) {
+    if (!spilled_) SIMDEX_RETURN_IF_ERROR(Spill());
+    return spilled_->Add(id, keys, packed, banded);
+  }
   keys_.insert(keys_.end(), keys, keys + options_.bands.bands);
   signatures_.append(reinterpret_cast<const char*>(packed), signature_bytes_);
   banded_.push_back(banded);
   banded_count_ += banded;
   ids_.push_back(id);
+  return Status::OK();
 }
 
 void LshDocuments::ApplyOrder(const std::vector<uint64_t>& order) {
@@ -100,6 +124,11 @@ void LshDocuments::ApplyOrder(const std::vector<uint64_t>& order) {
 }
 
 Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes) {
+  if (spilled_) return spilled_->Write(path, min_ordinal_bits, options_.string_ids ? &id_map_ : nullptr, file_bytes);
+  return WriteInMemory(path, min_ordinal_bits, file_bytes);
+}
+
+Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes) {
   const uint64_t n = ids_.size();
   const LshBuildOptions& options = options_;
   const int nbands = options.bands.bands;
@@ -111,68 +140,34 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
     id_map_.Finish();
     for (uint64_t& id : ids) id = id_map_.Rank(id);
   }
-  format::LshMetadata m;
-  m.documents = n;
-  m.banded = banded_count_;
-  m.block_size = options.block_size;
-  m.restarts = static_cast<uint8_t>(options.restarts);
-  m.num_perm = static_cast<uint16_t>(options.minhash.num_perm);
-  m.seed = options.minhash.seed;
-  m.bands = static_cast<uint16_t>(nbands);
-  m.rows = static_cast<uint16_t>(options.bands.rows);
-  m.signature_bits = static_cast<uint8_t>(options.signature_bits);
-  m.ordinal_bits = static_cast<uint8_t>(std::max(n == 0 ? 0 : format::BitWidth(n - 1), min_ordinal_bits));
-  m.threshold = static_cast<uint32_t>(std::llround(options.threshold * format::kLshThresholdScale));
-  m.profile = MinHashProfile(options.minhash);
-  const uint64_t ordinal_mask = m.ordinal_bits == 0 ? 0 : ~uint64_t{0} >> (64 - m.ordinal_bits);
+  format::LshMetadata m = LshMetadataFor(options, n, banded_count_, min_ordinal_bits);
+  const uint64_t ordinal_mask = OrdinalMask(m);
 
   // Ordinal order: by id, then signature, then the band keys as kept.
   std::vector<uint64_t> order(n);
   std::iota(order.begin(), order.end(), uint64_t{0});
-  auto sig = [&](uint64_t i) { return signatures_.data() + i * signature_bytes; };
+  auto sig = [&](uint64_t i) { return reinterpret_cast<const uint8_t*>(signatures_.data() + i * signature_bytes); };
   std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
     if (ids[a] != ids[b]) return ids[a] < ids[b];
-    const int c = std::memcmp(sig(a), sig(b), signature_bytes);
-    if (c != 0) return c < 0;
-    for (int j = 0; j < nbands; ++j) {
-      const uint64_t ka = keys[a * nbands + j] & ~ordinal_mask, kb = keys[b * nbands + j] & ~ordinal_mask;
-      if (ka != kb) return ka < kb;
-    }
-    return banded[a] < banded[b];
+    return DocumentLess(sig(a), &keys[a * nbands], banded[a], sig(b), &keys[b * nbands], banded[b], signature_bytes,
+                        nbands, ordinal_mask);
   });
   ApplyOrder(order);
-  order = {};
+  std::vector<uint64_t>().swap(order);
 
   std::unique_ptr<index::OutputFile> out;
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::Create(path, &out));
-  std::string header;
-  format::FileHeader h;
-  h.kind = format::IndexKind::kMinHashLsh;
-  h.EncodeTo(&header);
-  SIMDEX_RETURN_IF_ERROR(out->Append(header));
-
-  const BuildOptions table_options = TableOptions(options);
+  SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, &out));
   std::vector<uint64_t> values;
   values.reserve(banded_count_);
   for (int t = 0; t < nbands; ++t) {
     values.clear();
     for (uint64_t o = 0; o < n; ++o) {
-      const uint64_t d = o;
-      if (banded[d]) values.push_back((keys[d * nbands + t] & ~ordinal_mask) | o);
+      if (banded[o]) values.push_back((keys[o * nbands + t] & ~ordinal_mask) | o);
     }
     index::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
-    format::TableMetadata tm;
-    index::EncodedTable enc;
-    SIMDEX_RETURN_IF_ERROR(index::AppendTable(out.get(), table_options, t, values, &tm, &enc));
-    m.tables.push_back(std::move(tm));
+    SIMDEX_RETURN_IF_ERROR(AppendBandTable(out.get(), options, t, values, &m));
   }
-  values = {};
-
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  m.signatures_offset = out->size();
-  m.signatures_length = n * signature_bytes;
-  m.signatures_checksum = format::SectionChecksum(signatures_.data(), signatures_.size());
-  SIMDEX_RETURN_IF_ERROR(out->Append(signatures_));  // in ordinal order since ApplyOrder
+  std::vector<uint64_t>().swap(values);
 
   std::string packed;
   if (n > 0) {
@@ -186,12 +181,8 @@ Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64
   }
   std::string id_map_bytes;
   if (options.string_ids) format::EncodeIdMap(id_map_.Sorted(), &id_map_bytes);
-  index::IdPlacement placed;
-  SIMDEX_RETURN_IF_ERROR(index::AppendIdSections(out.get(), packed, id_map_bytes, &placed));
-  index::SetIdPlacement(placed, &m);
-  std::string tail;
-  m.EncodeTo(&tail);
-  return index::AppendMetadataAndCommit(out.get(), std::move(tail), file_bytes);
+  // The signatures are in ordinal order since ApplyOrder.
+  return FinishLshFile(out.get(), signatures_, nullptr, packed, id_map_bytes, &m, file_bytes);
 }
 
 }  // namespace simdex::lsh

@@ -1,11 +1,15 @@
 // LshIndexMerger (include/simdex/lsh_index.h): the old index's documents
 // read back as the file holds them (ids, b-bit signatures, and the band
 // keys from its tables), the batch's from their signatures, the deleted
-// ones left out; engine/lsh/lsh_documents.h writes the new file.
+// ones left out; engine/lsh/lsh_documents.h writes the new file within half
+// the budget. The band keys of the old documents are gathered a range of
+// ordinals at a time (each range's keys in the other half of the budget),
+// one pass over the tables per range: a single pass when they fit.
 #include <algorithm>
 #include <optional>
 #include <set>
 
+#include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
@@ -15,13 +19,16 @@
 namespace simdex {
 
 namespace lsh {
-Status CheckBuildOptions(LshBuildOptions* options);  // lsh_builder.cc
+// lsh_builder.cc
+Status CheckBuildOptions(LshBuildOptions* options);
+Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
 }  // namespace lsh
 
 struct LshIndexMerger::Rep {
   const LshIndexReader* old = nullptr;
   std::vector<const LshIndexReader*> others;  // AddIndex()
   std::string path;
+  size_t memory_bytes = 0;
   std::optional<lsh::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
   std::set<std::string, std::less<>> delete_strings;  // old index of string ids
@@ -34,8 +41,6 @@ struct LshIndexMerger::Rep {
     if (done) return status = Status::InvalidArgument("Add() or Delete() after Finish() or Abandon()");
     return Status::OK();
   }
-  // Adds the documents of `index` as it holds them, minus the deleted ids
-  // (collected into the two sets).
   Status AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
                      std::set<std::string_view>* deleted_strings);
   Status AddOld();
@@ -67,12 +72,23 @@ LshIndexMerger::LshIndexMerger(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) 
 LshIndexMerger::~LshIndexMerger() = default;
 
 Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path, std::unique_ptr<LshIndexMerger>* out) {
+  return Create(old, path, LshMergeOptions(), out);
+}
+
+Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path, const LshMergeOptions& merge,
+                              std::unique_ptr<LshIndexMerger>* out) {
   auto rep = std::make_unique<Rep>();
   rep->old = old;
   rep->path = path;
+  rep->memory_bytes = merge.memory_bytes;
   LshBuildOptions options = OptionsOf(*old);
+  options.memory_bytes = merge.memory_bytes / 2;
+  SIMDEX_RETURN_IF_ERROR(lsh::CheckLshMemory(merge.memory_bytes, options.bands.bands, 2));
   SIMDEX_RETURN_IF_ERROR(lsh::CheckBuildOptions(&options));
-  rep->docs.emplace(options);
+  const std::string dir = index::ScratchDirFor(path, merge.tmpdir);
+  Status s = index::CheckScratchDir(dir);
+  if (!s.ok()) return merge.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
+  rep->docs.emplace(options, options.memory_bytes, dir);
   out->reset(new LshIndexMerger(std::move(rep)));
   return Status::OK();
 }
@@ -81,17 +97,19 @@ const LshMergeStats& LshIndexMerger::stats() const { return rep_->stats; }
 
 Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
-  ++rep_->stats.added;
-  return Status::OK();
+  rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature);
+  rep_->stats.added += rep_->status.ok();
+  return rep_->status;
 }
 
 Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
-  rep_->docs->Add(rep_->docs->IdNumber(id), signature);
-  ++rep_->stats.added;
-  return Status::OK();
+  uint64_t number = 0;
+  rep_->status = rep_->docs->IdNumber(id, &number);
+  if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);
+  rep_->stats.added += rep_->status.ok();
+  return rep_->status;
 }
 
 Status LshIndexMerger::Delete(uint64_t id) {
@@ -129,7 +147,8 @@ Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
 }
 
 // Reads every document of `index` back: its band keys from the tables (a
-// value's high bits, at the document its low bits name), signature, id.
+// value's high bits, at the document its low bits name), signature, id; the
+// keys a range of ordinals at a time, within half the budget.
 Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
                                         std::set<std::string_view>* deleted_strings) {
   const LshIndexReader::Rep& r = *index.rep_;
@@ -137,48 +156,61 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   const uint64_t n = m.documents;
   const uint64_t mask = r.OrdinalMask();
   const size_t bands = m.tables.size();
-  std::vector<uint64_t> keys(n * bands);
-  std::vector<uint8_t> banded(n, 0);
-  std::vector<uint64_t> values;
-  for (size_t t = 0; t < bands; ++t) {
-    SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
-    uint64_t prev = 0;
-    for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
-      SIMDEX_RETURN_IF_ERROR(
-          r.InFile(index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
-      for (uint64_t v : values) {
-        const uint64_t d = v & mask;
-        if (d >= n) return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) + " past the last"));
-        keys[d * bands + t] = v & ~mask;
-        banded[d] = 1;
-        prev = v;
-      }
-    }
-  }
+  for (size_t t = 0; t < bands; ++t) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckIds()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
   BandKeys(empty.data(), index.bands(), empty_keys.data());
-  for (uint64_t d = 0; d < n; ++d) {
-    const uint64_t id = r.IdAt(d);
-    bool deleted = false;
-    uint64_t number = 0;
-    if (r.has_id_map) {
-      const std::string_view s = r.id_map.Get(id);
-      deleted = delete_strings.find(s) != delete_strings.end();
-      if (deleted) deleted_strings->insert(s);
-      else number = docs->IdNumber(s);
-    } else {
-      deleted = delete_numbers.count(id) > 0;
-      if (deleted) deleted_numbers->insert(id);
-      else number = docs->IdNumber(id);
+  const uint64_t range = std::max<uint64_t>(1, memory_bytes / 2 / (8 * bands + 1));
+  std::vector<uint64_t> keys;
+  std::vector<uint8_t> banded;
+  std::vector<uint64_t> values;
+  for (uint64_t first = 0; first < n; first += range) {
+    const uint64_t count = std::min(range, n - first);
+    keys.assign(count * bands, 0);
+    banded.assign(count, 0);
+    for (size_t t = 0; t < bands; ++t) {
+      uint64_t prev = 0;
+      for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
+        SIMDEX_RETURN_IF_ERROR(r.InFile(
+            index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
+        for (uint64_t v : values) {
+          const uint64_t d = v & mask;
+          if (d >= n) {
+            return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) +
+                                               " past the last"));
+          }
+          if (d - first < count) {
+            keys[(d - first) * bands + t] = v & ~mask;
+            banded[d - first] = 1;
+          }
+          prev = v;
+        }
+      }
     }
-    if (deleted) {
-      ++stats.deleted;
-      continue;
+    for (uint64_t d = first; d < first + count; ++d) {
+      const uint64_t id = r.IdAt(d);
+      bool deleted = false;
+      uint64_t number = 0;
+      if (r.has_id_map) {
+        const std::string_view s = r.id_map.Get(id);
+        deleted = delete_strings.find(s) != delete_strings.end();
+        if (deleted) deleted_strings->insert(s);
+        else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
+      } else {
+        deleted = delete_numbers.count(id) > 0;
+        if (deleted) deleted_numbers->insert(id);
+        else number = docs->IdNumber(id);
+      }
+      if (deleted) {
+        ++stats.deleted;
+        continue;
+      }
+      const bool in_bands = banded[d - first] != 0;
+      SIMDEX_RETURN_IF_ERROR(
+          docs->AddStored(number, in_bands ? &keys[(d - first) * bands] : empty_keys.data(), r.Signature(d), in_bands));
     }
-    docs->AddStored(number, banded[d] ? &keys[d * bands] : empty_keys.data(), r.Signature(d), banded[d]);
   }
   return Status::OK();
 }
@@ -205,6 +237,8 @@ Status LshIndexMerger::Finish() {
     for (const LshIndexReader* other : r.others) ordinal_bits = std::max<int>(ordinal_bits, other->rep_->meta.ordinal_bits);
     r.status = r.docs->Write(r.path, ordinal_bits, &r.stats.file_bytes);
   }
+  r.stats.spilled_runs = r.docs->spill_stats().runs;
+  r.stats.spilled_bytes = r.docs->spill_stats().bytes;
   r.docs.reset();
   return r.status;
 }

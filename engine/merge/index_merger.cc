@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "engine/index/external_sorter.h"
+#include "engine/index/output_file.h"
 #include "base/timing.h"
 #include "engine/index/id_map_builder.h"
 #include "engine/index/index_writer.h"
@@ -93,11 +94,7 @@ struct IndexMerger::Rep {
   bool string_ids = false;
   index::IdMapBuilder id_map;
 
-  std::string ScratchDir() const {
-    if (!options.tmpdir.empty()) return options.tmpdir;
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  }
+  std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
   index::ExternalSortOptions SortOptions(size_t bytes) const {
     return {.memory_bytes = std::max(bytes, index::kExternalSortMinMemoryBytes), .tmpdir = ScratchDir(),
             .threads = options.threads};

@@ -75,18 +75,36 @@ struct LshBuildOptions {
   // Ids are strings (Add(string_view, ...)); a numeric build switches to
   // strings at the first string id, its numbers becoming decimal strings.
   bool string_ids = false;
+  // Upper bound, in bytes, on the builder's own buffers (as BuildOptions').
+  // The documents stay in memory while they take at most half of it
+  // (about 430 bytes each at the defaults, counting the arrays' growth);
+  // past that they go to scratch files in tmpdir and are sorted externally
+  // (engine/lsh/lsh_spill.h), giving the same file byte for byte. The page
+  // cache of the mapped scratch files is the kernel's and does not count,
+  // nor does the id map of string ids (about 64 bytes plus the length of
+  // each distinct id, in memory as in IndexBuilder). At least 128 KiB per
+  // band (2 MiB at 16 bands): InvalidArgument below.
+  size_t memory_bytes = size_t{1} << 30;
+  // Directory for scratch files; "" = the output's directory. Scratch
+  // traffic is about 4 times the file's size (610-630 bytes a document at
+  // the defaults, measured at 3 x 10^6 and 10^8), every file removed as
+  // soon as it is used.
+  std::string tmpdir;
 };
 
 struct LshBuildStats {
   uint64_t documents = 0;
   uint64_t banded = 0;  // documents whose signature is not empty
   uint64_t file_bytes = 0;
+  uint64_t spilled_runs = 0;   // sorted runs the external sorts wrote (0: in memory)
+  uint64_t spilled_bytes = 0;  // bytes written to scratch files (0: in memory)
 };
 
 class LshIndexBuilder {
  public:
-  // InvalidArgument for options out of range (naming the option); the
-  // output is written under a temporary name and renamed by Finish().
+  // InvalidArgument for options out of range (naming the option); IOError
+  // when the scratch directory is not a directory. The output is written
+  // under a temporary name and renamed by Finish().
   static Status Create(const std::string& path, const LshBuildOptions& options,
                        std::unique_ptr<LshIndexBuilder>* out);
   ~LshIndexBuilder();
@@ -237,10 +255,20 @@ class LshIndexReader {
 // (their kept bits are all a fresh build keeps), its signatures and ids
 // from their sections. String ids work as in LshIndexBuilder.
 //
-// Like the builder, it holds every document in memory and writes to a
-// temporary name; after an error or Abandon() nothing appears under the
-// output name. `path` may be the old index's own file (replaced by a
-// rename; the old mapping stays valid).
+// Like the builder, it works within a memory budget (LshMergeOptions; the
+// old index's band keys are read back a range of documents at a time, with
+// half the budget) and writes to a temporary name; after an error or
+// Abandon() nothing appears under the output name, and no scratch file is
+// left. `path` may be the old index's own file (replaced by a rename; the
+// old mapping stays valid).
+struct LshMergeOptions {
+  // As LshBuildOptions' (half for the documents, half for reading the old
+  // index's band keys back): at least 256 KiB per band.
+  size_t memory_bytes = size_t{1} << 30;
+  // Directory for scratch files; "" = the output's directory.
+  std::string tmpdir;
+};
+
 struct LshMergeStats {
   uint64_t old_documents = 0;
   uint64_t added = 0;
@@ -248,11 +276,18 @@ struct LshMergeStats {
   uint64_t ids_not_found = 0;  // ids given to Delete() that no old document has
   uint64_t documents = 0;      // in the new index
   uint64_t file_bytes = 0;
+  uint64_t spilled_runs = 0;   // as LshBuildStats'
+  uint64_t spilled_bytes = 0;
 };
 
 class LshIndexMerger {
  public:
-  // `old` must stay open until Finish() returns.
+  // `old` must stay open until Finish() returns. InvalidArgument for a
+  // budget below the minimum; IOError when the scratch directory is not a
+  // directory.
+  static Status Create(const LshIndexReader* old, const std::string& path, const LshMergeOptions& options,
+                       std::unique_ptr<LshIndexMerger>* out);
+  // With the default LshMergeOptions.
   static Status Create(const LshIndexReader* old, const std::string& path, std::unique_ptr<LshIndexMerger>* out);
   ~LshIndexMerger();
 

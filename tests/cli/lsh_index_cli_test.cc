@@ -1,8 +1,13 @@
 // MinHash-LSH indexes end to end: `simdex build --method minhash`, then
-// `query` with documents, `verify` and `inspect`; the options of the other
-// method and the other index kind refused with one line.
+// `query` with documents, `verify` and `inspect`; build and merge under a
+// --memory that spills write the default run's bytes; the options of the
+// other method and the other index kind refused with one line.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -81,10 +86,50 @@ TEST_F(LshIndexCli, BuildsAnIndexThatQueryVerifyAndInspectRead) {
   EXPECT_EQ(Lines(r.out)[0], "{\"id\":\"e\",\"matches\":[{\"id\":3,\"estimate\":1}]}");
 }
 
+// 3,000 documents: past half of --memory 2M (16 bands: the smallest) they
+// go to scratch files in --tmpdir; a merge under --memory 4M likewise. The
+// files are the default bound's, and nothing is left in --tmpdir.
+TEST_F(LshIndexCli, BuildAndMergeUnderATinyMemoryWriteTheDefaultBytes) {
+  std::mt19937_64 rng(5);
+  std::string docs, batch;
+  for (int id = 1; id <= 3300; ++id) {
+    std::string text;
+    for (uint64_t w = 10 + rng() % 30; w > 0; --w) text += (text.empty() ? "w" : " w") + std::to_string(rng() % 2000);
+    (id <= 3000 ? docs : batch) += Json(std::to_string(id), text);
+  }
+  WriteFile(docs_, docs);
+  const std::string more = dir_.File("more.jsonl");
+  WriteFile(more, batch);
+  const std::string spill = dir_.File("spill");
+  ASSERT_EQ(::mkdir(spill.c_str(), 0700), 0);
+  std::string built[2], merged[2];
+  for (const int tiny : {0, 1}) {
+    const std::string index = dir_.File("i" + std::to_string(tiny) + ".sdx");
+    const std::string grown = dir_.File("m" + std::to_string(tiny) + ".sdx");
+    std::vector<std::string> build = {"build", "--method", "minhash", "--tmpdir", spill, "--out", index, docs_};
+    std::vector<std::string> merge = {"merge", "--tmpdir", spill, "--out", grown, index, more};
+    if (tiny) {
+      build.insert(build.begin() + 1, {"--memory", "2M"});
+      merge.insert(merge.begin() + 1, {"--memory", "4M"});
+    }
+    RunResult r = RunSimdex(dir_, build);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("through scratch files") != std::string::npos, tiny == 1) << r.out;
+    r = RunSimdex(dir_, merge);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    built[tiny] = ReadFile(index);
+    merged[tiny] = ReadFile(grown);
+    EXPECT_EQ(std::filesystem::directory_iterator(spill), std::filesystem::directory_iterator()) << "left in --tmpdir";
+  }
+  EXPECT_EQ(built[0], built[1]);
+  EXPECT_EQ(merged[0], merged[1]);
+}
+
 TEST_F(LshIndexCli, TheOtherMethodsOptionsAreRefusedWithOneLine) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"build", "--method", "minhash", "--scheme", "t4", "--out", index_, docs_},
-        std::vector<std::string>{"build", "--method", "minhash", "--memory", "1G", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--k", "3", "--out", index_, docs_},
+        std::vector<std::string>{"build", "--method", "minhash", "--memory", "100K", "--out", index_, docs_},
         std::vector<std::string>{"build", "--num-perm", "64", "--out", index_, docs_},
         std::vector<std::string>{"build", "--method", "minhash", "--bands", "4", "--out", index_, docs_},
         std::vector<std::string>{"build", "--method", "minhash", "--threshold", "1.5", "--out", index_, docs_},
