@@ -149,12 +149,11 @@ int main(int argc, char** argv) {
   const std::string path = args.dir + "/simdex-lsh-bench-" + std::to_string(n) + ".sdx";
 
   // Ids: (a i + b) mod n, a bijection of 0..n-1 for a coprime with n.
-  uint64_t a = n > 1 ? Documents::Mix(n) % n : 1;
-  while (n > 1 && std::gcd(a, n) != 1) a = (a + 1) % n;
-  const uint64_t b = n > 0 ? Documents::Mix(n + 1) % n : 0;
-  auto id_of = [&](uint64_t i) {
-    return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * i + b) % n);
-  };
+  uint64_t id_mul = n > 1 ? Documents::Mix(n) % n : 1;
+  while (n > 1 && std::gcd(id_mul, n) != 1) id_mul = (id_mul + 1) % n;
+  const uint64_t id_add = n > 0 ? Documents::Mix(n + 1) % n : 0;
+  __extension__ typedef unsigned __int128 Wide;  // (a i + b) mod n without overflow
+  auto id_of = [&](uint64_t i) { return static_cast<uint64_t>((static_cast<Wide>(id_mul) * i + id_add) % n); };
 
   const double rss_before = PeakRssMb();
   auto start = Clock::now();
@@ -211,7 +210,7 @@ int main(int argc, char** argv) {
   const LshBands bands = options.bands;
   std::vector<std::vector<std::pair<uint64_t, uint32_t>>> arrays(bands.bands);
   const uint64_t nb = args.baseline ? n : 0;  // the baseline's documents
-  for (auto& a : arrays) a.reserve(nb);
+  for (auto& array : arrays) array.reserve(nb);
   std::vector<uint64_t> keys(bands.bands);
   std::vector<uint8_t> packed(nb * PackedSignatureBytes(num_perm, options.signature_bits));
   const size_t sb = PackedSignatureBytes(num_perm, options.signature_bits);
@@ -219,9 +218,9 @@ int main(int argc, char** argv) {
     docs.Signature(i, sig.data());
     BandKeys(sig.data(), bands, keys.data());
     PackSignature(sig.data(), num_perm, options.signature_bits, packed.data() + i * sb);
-    for (int b = 0; b < bands.bands; ++b) arrays[b].emplace_back(keys[b], static_cast<uint32_t>(i));
+    for (int j = 0; j < bands.bands; ++j) arrays[j].emplace_back(keys[j], static_cast<uint32_t>(i));
   }
-  for (auto& a : arrays) std::sort(a.begin(), a.end());
+  for (auto& array : arrays) std::sort(array.begin(), array.end());
   const double seconds_baseline_build = Seconds(start);
   const double filter = DefaultEstimateFilter(options.threshold, num_perm);
   std::vector<double> base_micros;
@@ -236,9 +235,9 @@ int main(int argc, char** argv) {
       BandKeys(q.data(), bands, keys.data());
       PackSignature(q.data(), num_perm, options.signature_bits, qpacked.data());
       cands.clear();
-      for (int b = 0; b < bands.bands; ++b) {
-        auto it = std::lower_bound(arrays[b].begin(), arrays[b].end(), std::make_pair(keys[b], uint32_t{0}));
-        for (; it != arrays[b].end() && it->first == keys[b]; ++it) cands.push_back(it->second);
+      for (int j = 0; j < bands.bands; ++j) {
+        auto it = std::lower_bound(arrays[j].begin(), arrays[j].end(), std::make_pair(keys[j], uint32_t{0}));
+        for (; it != arrays[j].end() && it->first == keys[j]; ++it) cands.push_back(it->second);
       }
       std::sort(cands.begin(), cands.end());
       cands.erase(std::unique(cands.begin(), cands.end()), cands.end());

@@ -98,12 +98,12 @@ grep -m 3 '"against"' "$out/against.jsonl" | sed 's/^/    /'
 echo "$(wc -l <"$out/new.txt") of $(wc -l <"$out/batch.jsonl") batch documents are new ($out/new.txt)"
 
 echo
-echo "== 6. The same from Python (docs/python.md): import simdex"
+echo "== 6. From Python (docs/python.md): import simdex; SimHash, as \`simdex dedup --method simhash\` (MinHash-LSH on a cluster: simdex.dask, docs/distributed.md)"
 python3 - "$sample" "$out/sample.sdx" <<'PY'
 import sys
 import simdex
 sample, index_path = sys.argv[1:]
-part = simdex.fingerprint_file(sample, keep="first", threads=2)    # as `simdex dedup` reads it
+part = simdex.fingerprint_file(sample, keep="first", threads=2)    # as `simdex dedup --method simhash` reads it
 result = simdex.dedup(part["fingerprints"], empty=part["reasons"], pairs=True)
 print(f"simdex.dedup: {len(result)} documents, {result.stats['pairs']} pairs, "
       f"{result.stats['clusters']} clusters, {int(result.duplicate.sum())} duplicates")

@@ -35,7 +35,7 @@ def corpus(tmp_path_factory):
 
 def cli(simdex_cli, tmp_path, paths, *flags):
     out, pairs, keep = tmp_path / "out.jsonl", tmp_path / "pairs.jsonl", tmp_path / "keep.txt"
-    simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
+    simdex_cli("dedup", "--quiet", "--method", "simhash", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
                *paths)
     return read_jsonl(out), read_jsonl(pairs), keep.read_text().split()
 
@@ -149,7 +149,7 @@ def test_record_numbers_as_ids_count_on_across_files_as_the_command_counts_them(
         with open(files[-1], "w") as f:
             f.write("".join(t + "\n" for t in lines[i::3]))
     out = tmp_path / "lines.jsonl"
-    simdex_cli("dedup", "--quiet", "-o", out, *files)
+    simdex_cli("dedup", "--quiet", "--method", "simhash", "-o", out, *files)
     run = simdex.dask.dedup(client, files, ranges=2)
     assert list(run.records()) == read_jsonl(out)
     assert run.ids[-1] == len(lines)

@@ -11,7 +11,7 @@ from conftest import read_jsonl
 
 def cli_dedup(simdex_cli, tmp_path, inputs, *flags):
     out, pairs, keep = tmp_path / "out.jsonl", tmp_path / "pairs.jsonl", tmp_path / "keep.txt"
-    simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
+    simdex_cli("dedup", "--quiet", "--method", "simhash", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *flags,
                *inputs)
     return read_jsonl(out), read_jsonl(pairs), keep.read_text().split()
 

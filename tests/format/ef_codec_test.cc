@@ -212,7 +212,9 @@ TEST(EfCodec, ScansAndCountsEqualBruteForce) {
           }
           ASSERT_EQ(outs[b], want) << "block " << b << ", lo " << s.lo << ", hi " << s.hi;
           EXPECT_EQ(s.reached_end, end == stop) << "block " << b;
-          if (!want.empty()) EXPECT_EQ(s.end_index, end - e.first(b)) << "block " << b;
+          if (!want.empty()) {
+            EXPECT_EQ(s.end_index, end - e.first(b)) << "block " << b;
+          }
           in_range += want.size();
 
           uint64_t below, equal;

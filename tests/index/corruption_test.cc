@@ -305,7 +305,7 @@ std::string* CorruptionTest::file_;
 std::string* CorruptionTest::path_;
 
 INSTANTIATE_TEST_SUITE_P(Codecs, CorruptionTest, ::testing::ValuesIn(kCodecs),
-                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+                         [](const ::testing::TestParamInfo<const char*>& param) { return std::string(param.param); });
 
 TEST_P(CorruptionTest, UndamagedFileOpensSearchesAndVerifies) {
   std::unique_ptr<IndexReader> reader;
