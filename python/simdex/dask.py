@@ -125,8 +125,10 @@ def _reduce_nearest(splits: List[List[tuple]], j: int) -> tuple:
 
 
 def _assembly_input(part: dict) -> tuple:
-    """What the assembly needs of a partition (not its ids)."""
-    return part["fingerprints"], part["reasons"], part["scores"]
+    """What the assembly needs of a partition (not its ids). A MinHash partition fails
+    here with the same ValueError as in _split: whichever task fails first, the caller
+    gets that one error."""
+    return _fingerprints(part), part["reasons"], part["scores"]
 
 
 def _assemble(inputs: List[tuple], pairs: List[Optional[tuple]], matches: List[tuple], k: Optional[int], scheme: str,

@@ -126,6 +126,13 @@ def test_minhash_partitions_signed_otherwise_are_refused_naming_both(client, tmp
         simdex.dask.dedup_partitions(client, simdex.dask.fingerprint_files(client, paths), method="minhash")
     with pytest.raises(ValueError, match="sign_files"):
         simdex.dask.dedup_partitions(client, simdex.dask.sign_files(client, paths), ranges=1)
+    # Every task of the SimHash plan that reads a partition refuses a MinHash one alike, so
+    # that the error does not depend on which task fails first (the assembly's input used
+    # to fail with a KeyError when it ran before the shuffle's split).
+    signed = client.gather(simdex.dask.sign_files(client, paths[:1]))[0]
+    for task in (simdex.dask._assembly_input, simdex.dask._fingerprints):
+        with pytest.raises(ValueError, match="sign_files"):
+            task(signed)
 
 
 def test_minhash_options_and_simhash_options_do_not_mix(client, tmp_path):
