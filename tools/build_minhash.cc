@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
@@ -53,7 +55,7 @@ Status SignDocuments(const char* command, const MinHashOptions& options, const D
 
 namespace {
 
-constexpr const char* kCommand = "build";
+constexpr const char* kMinHashBuildCommand = "build";
 
 }  // namespace
 
@@ -90,20 +92,20 @@ void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
 
 int RunMinHashBuild(MinHashBuildArgs args) {
   LshBuildOptions& o = args.options;
-  if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+  if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kMinHashBuildCommand, "--bands and --rows go together", kExitUsage);
   const base::Clock::time_point start = base::Clock::now();
-  Status s = PrepareDocumentInputs(kCommand, &args.input, args.quiet);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  Status s = PrepareDocumentInputs(kMinHashBuildCommand, &args.input, args.quiet);
+  if (!s.ok()) return ReportError(kMinHashBuildCommand, s, /*usage=*/true);
   std::unique_ptr<LshIndexBuilder> builder;
   s = LshIndexBuilder::Create(args.out, o, &builder);
-  if (!s.ok()) return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
+  if (!s.ok()) return ReportError(kMinHashBuildCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
   const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
   auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, builder.get()); };
-  s = SignDocuments(kCommand, o.minhash, args.input, args.threads, args.quiet, add);
+  s = SignDocuments(kMinHashBuildCommand, o.minhash, args.input, args.threads, args.quiet, add);
   if (s.ok()) s = builder->Finish();
   if (!s.ok()) {
     builder->Abandon();
-    return ReportError(kCommand, s);
+    return ReportError(kMinHashBuildCommand, s);
   }
   if (!args.quiet) {
     const LshBuildStats& stats = builder->stats();
@@ -118,7 +120,7 @@ int RunMinHashBuild(MinHashBuildArgs args) {
                 stats.spilled_bytes == 0 ? ""
                                          : (", " + Count(stats.spilled_bytes, "byte") + " through scratch files").c_str());
   }
-  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kMinHashBuildCommand, "error writing standard output");
 }
 
 }  // namespace simdex::tools

@@ -18,6 +18,8 @@
 
 #include <sys/statvfs.h>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/printable.h"
 #include "engine/plan/size_text.h"
 #include "simdex/fingerprint_file.h"
@@ -35,8 +37,8 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "build";
-constexpr size_t kReadBatch = size_t{1} << 16;
+constexpr const char* kBuildCommand = "build";
+constexpr size_t kBuildReadBatch = size_t{1} << 16;
 
 struct BuildArgs {
   std::string out;
@@ -134,9 +136,9 @@ Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* bu
     } else {
       ids.push_back(entry.id);
       fingerprints.push_back(entry.fingerprint);
-      if (ids.size() == kReadBatch) SIMDEX_RETURN_IF_ERROR(flush());
+      if (ids.size() == kBuildReadBatch) SIMDEX_RETURN_IF_ERROR(flush());
     }
-    if (++totals->records % kReadBatch == 0) {
+    if (++totals->records % kBuildReadBatch == 0) {
       progress->Update(StageLine("reading", -1, static_cast<double>(totals->records), progress->Seconds()));
     }
   }
@@ -189,12 +191,12 @@ void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64
 // `--method minhash`: build's own options carried over, the SimHash ones refused.
 int RunMinHash(const BuildArgs& args) {
   if (!args.simhash_only.empty()) {
-    return ReportError(kCommand, args.simhash_only.front() + " is a SimHash option; --method minhash builds band "
+    return ReportError(kBuildCommand, args.simhash_only.front() + " is a SimHash option; --method minhash builds band "
                                  "tables of MinHash signatures (docs/minhash.md)", kExitUsage);
   }
   MinHashBuildArgs m = args.minhash;
   if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
+    return ReportError(kBuildCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
   }
   m.options.tmpdir = args.tmpdir;
   m.out = args.out;
@@ -211,23 +213,23 @@ int RunMinHash(const BuildArgs& args) {
 
 int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
-    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
+    return ReportError(kBuildCommand, "standard input ('-') may be given only once", kExitUsage);
   }
   Status s = CheckOutputsAreNotInputs({{"--out", args.out}}, args.inputs);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  if (!s.ok()) return ReportError(kBuildCommand, s, /*usage=*/true);
   if (args.method == "minhash") return RunMinHash(args);
   if (!args.minhash_only.empty()) {
-    return ReportError(kCommand, args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
+    return ReportError(kBuildCommand, args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
   }
   BuildOptions options;
   s = MakeBuildOptions(args, &options);
-  if (!s.ok()) return ReportError(kCommand, s.message(), kExitUsage);
+  if (!s.ok()) return ReportError(kBuildCommand, s.message(), kExitUsage);
 
-  Progress progress(kCommand, !args.quiet);
+  Progress progress(kBuildCommand, !args.quiet);
   std::unique_ptr<IndexBuilder> builder;
   s = IndexBuilder::Create(args.out, options, &builder);
   if (!s.ok()) {
-    return ReportError(kCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
+    return ReportError(kBuildCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
   }
 
   Plan plan;
@@ -251,7 +253,7 @@ int RunBuild(const BuildArgs& args) {
   progress.Done();
   if (!s.ok()) {
     builder->Abandon();
-    return ReportError(kCommand, s.message());
+    return ReportError(kBuildCommand, s.message());
   }
 
   if (!args.quiet) {
@@ -270,7 +272,7 @@ int RunBuild(const BuildArgs& args) {
                 bits, progress.Seconds(), Count(stats.spilled_runs, "spilled run").c_str(),
                 Count(totals.skipped, "bad line").c_str(), Count(totals.empty, "empty document").c_str());
   }
-  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kBuildCommand, "error writing standard output");
 }
 
 }  // namespace

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 #include "simdex/dedup.h"
@@ -51,8 +53,8 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "dedup";
-constexpr size_t kReadBatch = size_t{1} << 14;
+constexpr const char* kDedupCommand = "dedup";
+constexpr size_t kDedupReadBatch = size_t{1} << 14;
 // The candidates' k under --confirm jaccard-shingles without --k: confirmed
 // F1 against the Jaccard truth rises from k = 3 to 8 on every corpus of
 // docs/quality.md; k = 10 gains more, at a self-join many times slower on
@@ -169,7 +171,7 @@ Status AddDocuments(const DedupArgs& args, const Fingerprinter& prototype, Keep 
   batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
   if (!args.quiet || inputs.skipped() > 0) {
     progress->Done();
-    inputs.PrintSkipped(kCommand);
+    inputs.PrintSkipped(kDedupCommand);
   }
   return Status::OK();
 }
@@ -197,7 +199,7 @@ Status AddFingerprintFiles(const DedupArgs& args, ProfileCheck* profiles, Dedupl
       batch->ids.Add(entry.id, entry.id_string);
       batch->places.Add(entry.line);
       ++documents.back();
-      if (batch->ids.size() % kReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
+      if (batch->ids.size() % kDedupReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
     }
     batch->skipped += reader->stats().skipped;
   }
@@ -258,27 +260,27 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
 // `--method minhash`: the arguments checked, then tools/dedup_minhash.h.
 int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!args.simhash_only.empty()) {
-    return ReportError(kCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
+    return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
                                  "--num-perm, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
                                  "MinHash-LSH index)", kExitUsage);
   }
   MinHashDedupArgs& m = args.minhash;
   m.seed = args.seed_given ? args.text.seed : 1;
   if ((m.bands.bands > 0) != (m.bands.rows > 0)) {
-    return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+    return ReportError(kDedupCommand, "--bands and --rows go together", kExitUsage);
   }
   if (!(m.threshold > 0 && m.threshold <= 1)) {
-    return ReportError(kCommand, "--threshold " + FormatJ(m.threshold) + " is not in (0, 1]", kExitUsage);
+    return ReportError(kDedupCommand, "--threshold " + FormatJ(m.threshold) + " is not in (0, 1]", kExitUsage);
   }
   if (!ParseEstimateFilter(args.estimate_filter, &m)) {
-    return ReportError(kCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
+    return ReportError(kDedupCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
                        kExitUsage);
   }
   DedupOptions options;  // the id check's memory bound and spill directory
   options.threads = args.threads;
   options.tmpdir = args.tmpdir;
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+    return ReportError(kDedupCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   m.memory_bytes = options.memory_bytes;
   m.tmpdir = SpillDirectory(args.tmpdir);
@@ -290,16 +292,16 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   for (const std::string& path : args.against) {
     indexes.emplace_back();
     int exit_code = 0;
-    if (!OpenIndexOrReport(kCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
     if (indexes.back()->profile() != MinHashProfile(signing)) {
-      return ReportError(kCommand, path + " holds signatures of '" + indexes.back()->profile() +
+      return ReportError(kDedupCommand, path + " holds signatures of '" + indexes.back()->profile() +
                                        "'; this batch is signed as '" + MinHashProfile(signing) +
                                        "' (--num-perm, --seed)", kExitUsage);
     }
     m.against.push_back(indexes.back().get());
   }
-  if (Status bad = CheckMinHashDedupArgs(m); !bad.ok()) return ReportError(kCommand, bad, /*usage=*/true);
-  Progress progress(kCommand, !args.quiet);
+  if (Status bad = CheckMinHashDedupArgs(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  Progress progress(kDedupCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;
   std::vector<AcceptedPair> accepted;
@@ -307,14 +309,14 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
                              &progress, &batch, &outcomes, &accepted, &stats);
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kDedupCommand, s);
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
   if (s.ok() && !args.pairs.empty()) s = WriteDedupPairs(args.pairs, nullptr, &accepted, batch);
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet) {
     PrintChosenMethod(args);
     PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
@@ -325,7 +327,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
 int RunDedup(DedupArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   if (std::count(args.input.inputs.begin(), args.input.inputs.end(), "-") > 1) {
-    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
+    return ReportError(kDedupCommand, "standard input ('-') may be given only once", kExitUsage);
   }
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.against.begin(), args.against.end());
@@ -334,18 +336,18 @@ int RunDedup(DedupArgs args) {
   Status checked = CheckOutputsAreNotInputs(
       {{"-o", args.output}, {"--pairs", args.pairs}, {"--keep-list", args.keep_list}, {"--clusters", args.clusters}},
       read);
-  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  if (!checked.ok()) return ReportError(kDedupCommand, checked, /*usage=*/true);
   std::vector<BatchFormat> formats;
   std::vector<std::string> notes;
   Status chosen = ChooseInputFormats(args.input.inputs, args.format, &formats, &notes);
-  if (!chosen.ok()) return ReportError(kCommand, chosen);
+  if (!chosen.ok()) return ReportError(kDedupCommand, chosen);
   if (!args.quiet) {
     for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", io::Printable(note).c_str());
   }
   const bool fingerprints = formats.front() == BatchFormat::kFingerprints;
   for (size_t i = 0; i < formats.size(); ++i) {
     if ((formats[i] == BatchFormat::kFingerprints) != fingerprints) {
-      return ReportError(kCommand,
+      return ReportError(kDedupCommand,
                          "inputs mix fingerprint files and documents (" + args.input.inputs[i] + "); use --format",
                          kExitUsage);
     }
@@ -354,40 +356,40 @@ int RunDedup(DedupArgs args) {
   Keep keep = Keep::kFirst;
   if (args.keep == "longest" || args.keep.starts_with("max:")) {
     if (fingerprints) {
-      return ReportError(kCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
+      return ReportError(kDedupCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
     }
     keep = args.keep == "longest" ? Keep::kLongest : Keep::kMaxField;
     if (keep == Keep::kMaxField) {
       args.input.score_field = args.keep.substr(4);
-      if (args.input.score_field.empty()) return ReportError(kCommand, "--keep max: needs a field name", kExitUsage);
+      if (args.input.score_field.empty()) return ReportError(kDedupCommand, "--keep max: needs a field name", kExitUsage);
       for (size_t i = 0; i < formats.size(); ++i) {
         if (formats[i] != BatchFormat::kJsonl) {
-          return ReportError(kCommand, "--keep " + args.keep + " reads a JSONL field, but " +
+          return ReportError(kDedupCommand, "--keep " + args.keep + " reads a JSONL field, but " +
                                            io::DisplayName(args.input.inputs[i]) +
                                            " is read as one document per line (use --format jsonl)", kExitUsage);
         }
       }
     }
   } else if (args.keep != "first") {
-    return ReportError(kCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
+    return ReportError(kDedupCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
   }
 
   Status method = ChooseMethod(fingerprints, &args);
-  if (!method.ok()) return ReportError(kCommand, method, /*usage=*/true);
+  if (!method.ok()) return ReportError(kDedupCommand, method, /*usage=*/true);
   const SecondStageArgs& second = args.second;
   if (args.method == "minhash" && fingerprints) {
-    return ReportError(kCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
+    return ReportError(kDedupCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
   }
   if (second.active() && fingerprints) {
-    return ReportError(kCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
+    return ReportError(kDedupCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
   }
   ConfirmOptions confirm;
   if (!second.confirm.empty()) {
     Status s = ParseConfirmSpec(second.confirm, &confirm);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
     for (const std::string& path : args.input.inputs) {
       if (io::CanReadTwice(path)) continue;
-      return ReportError(kCommand, "--confirm reads the texts again: give files, not " +
+      return ReportError(kDedupCommand, "--confirm reads the texts again: give files, not " +
                                        (path == "-" ? std::string("standard input") : path + " (not a regular file)"),
                          kExitUsage);
     }
@@ -398,7 +400,7 @@ int RunDedup(DedupArgs args) {
                                                       : ScoreBy::kFirst);
   }
   if (!args.minhash_only.empty()) {
-    return ReportError(kCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
+    return ReportError(kDedupCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
   }
   // Confirmed by the Jaccard truth's own shingles and no --k or --scheme:
   // the candidates come from within kExactConfirmK bits, where the k = 3 of
@@ -411,7 +413,7 @@ int RunDedup(DedupArgs args) {
   Status s = args.scheme.empty() && std::max(k_given, second.k_short) > 3
                  ? Scheme::Covering(std::max(k_given, second.k_short), &options.scheme)
                  : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme, &options.scheme);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
   // k for pairs of long documents; the self-join runs at the larger k_short.
   const int k = k_given >= 0 ? k_given : args.scheme.empty() ? 3 : options.scheme.k();
   options.k = second.active() ? CandidateK(second, k) : args.k;
@@ -420,7 +422,7 @@ int RunDedup(DedupArgs args) {
   options.against_k = args.k >= 0 ? args.k : args.scheme.empty() ? 3 : options.scheme.k();
   args.scheme = options.scheme.Name();
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+    return ReportError(kDedupCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;
@@ -429,19 +431,19 @@ int RunDedup(DedupArgs args) {
   FingerprintOptions text_options;
   std::string learned;
   if (fingerprints && IdfAuto(args.text)) {
-    return ReportError(kCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
+    return ReportError(kDedupCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
   }
   if (!fingerprints) {
     s = MakeFingerprintOptions(args.text, &text_options, /*allow_auto=*/true);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
   }
   if (!fingerprints && IdfAuto(args.text)) {
     IdfLearnerStats stats;
     std::shared_ptr<const IdfTable> table;
-    s = RunIdfPass(kCommand, "--idf auto", args.input, text_options,
+    s = RunIdfPass(kDedupCommand, "--idf auto", args.input, text_options,
                    {.memory_bytes = options.memory_bytes, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
                    args.quiet, &table, &stats, &learned);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
     options.memory_bytes -= IdfTableBytes(*table);  // at most half of it (IdfLearner)
     text_options.idf = std::move(table);
   }
@@ -451,7 +453,7 @@ int RunDedup(DedupArgs args) {
                                                                      : AgainstStrategy::kAuto;
   std::unique_ptr<Deduplicator> dedup;
   s = Deduplicator::Create(options, &dedup);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
 
   // The stored fingerprints and the batch's must be of one profile.
   ProfileCheck profiles;
@@ -459,19 +461,19 @@ int RunDedup(DedupArgs args) {
   for (const std::string& path : args.against) {
     int exit_code = 0;
     indexes.emplace_back();
-    if (!OpenIndexOrReport(kCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
     s = profiles.Add(path, indexes.back()->profile());
     if (s.ok()) s = dedup->AddIndex(indexes.back().get());
-    if (!s.ok()) return ReportError(kCommand, FileError(path, s), kExitUsage);
+    if (!s.ok()) return ReportError(kDedupCommand, FileError(path, s), kExitUsage);
   }
   std::unique_ptr<Fingerprinter> prototype;
   if (!fingerprints) {
     s = Fingerprinter::Create(text_options, &prototype);
     if (s.ok()) s = profiles.Add("the batch's text options", prototype->profile());
-    if (!s.ok()) return ReportError(kCommand, s, kExitUsage);
+    if (!s.ok()) return ReportError(kDedupCommand, s, kExitUsage);
   }
 
-  Progress progress(kCommand, !args.quiet);
+  Progress progress(kDedupCommand, !args.quiet);
   DedupBatch batch;
   SecondStageDocuments documents;
   s = fingerprints ? AddFingerprintFiles(args, &profiles, dedup.get(), &batch, &progress)
@@ -500,7 +502,7 @@ int RunDedup(DedupArgs args) {
   }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, fingerprints ? nullptr : &args.input, args.snippet_words, outcomes, batch);
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
   if (!args.quiet) PrintChosenMethod(args);
   if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());

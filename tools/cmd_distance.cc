@@ -3,6 +3,8 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/printable.h"
 #include "simdex/fingerprint.h"
 #include "tools/commands.h"

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "simdex/confirm.h"
 #include "simdex/eval.h"
 #include "simdex/fingerprint.h"
@@ -27,7 +29,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "eval";
+constexpr const char* kEvalCommand = "eval";
 
 // Every tokenizer, weighting and stop-word choice, and the Python package.
 const char* const kDefaultConfigs[] = {"words", "shingles2", "shingles3", "chars2", "chars3", "chars4"};
@@ -117,7 +119,7 @@ int RunEval(EvalArgs args) {
   std::vector<FingerprintOptions> options(args.configs.size());
   for (size_t c = 0; c < args.configs.size(); ++c) {
     Status s = ParseEvalConfig(args.configs[c], &options[c]);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+    if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
   }
   if (args.truth == "jaccard") {
     TruthEvalArgs& j = args.jaccard;
@@ -130,18 +132,18 @@ int RunEval(EvalArgs args) {
     j.output = args.output;
     j.quiet = args.quiet;
     if ((j.bands.bands > 0) != (j.bands.rows > 0)) {
-      return ReportError(kCommand, "--bands and --rows go together", kExitUsage);
+      return ReportError(kEvalCommand, "--bands and --rows go together", kExitUsage);
     }
     if (j.bands.bands * j.bands.rows > j.num_perm) {
-      return ReportError(kCommand, "--bands x --rows must be at most --num-perm", kExitUsage);
+      return ReportError(kEvalCommand, "--bands x --rows must be at most --num-perm", kExitUsage);
     }
     if (!(j.truth.unrelated <= j.truth.negative && j.truth.negative <= j.truth.positive)) {
-      return ReportError(kCommand, "thresholds must satisfy --unrelated <= --negative <= --positive", kExitUsage);
+      return ReportError(kEvalCommand, "thresholds must satisfy --unrelated <= --negative <= --positive", kExitUsage);
     }
     return RunTruthEval(j);
   }
   if (args.jaccard.baseline || args.jaccard.minhash || !args.jaccard.list_path.empty()) {
-    return ReportError(kCommand, "--baseline, --minhash and --list need --truth jaccard", kExitUsage);
+    return ReportError(kEvalCommand, "--baseline, --minhash and --list need --truth jaccard", kExitUsage);
   }
   EvalOptions eval;
   eval.max_k = args.max_k;
@@ -152,22 +154,22 @@ int RunEval(EvalArgs args) {
     ConfirmOptions confirm;
     Status s = ParseConfirmSpec(args.confirm, &confirm);
     if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+    if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
     confirm_name = ConfirmSpecName(confirm);
     eval.confirmer = confirmer.get();
   }
   const Status checked = CheckOutputsAreNotInputs({{"-o", args.output}}, args.sets);
-  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  if (!checked.ok()) return ReportError(kEvalCommand, checked, /*usage=*/true);
   std::vector<std::vector<LabelledDocument>> sets(args.sets.size());
   size_t all_documents = 0;
   for (size_t i = 0; i < args.sets.size(); ++i) {
     Status s = ReadLabelledSet(args.sets[i], &sets[i]);
-    if (!s.ok()) return ReportError(kCommand, s);
+    if (!s.ok()) return ReportError(kEvalCommand, s);
     all_documents += sets[i].size();
   }
   std::unique_ptr<OutputWriter> writer;
   Status s = OutputWriter::Open(args.output, &writer);
-  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
+  if (!s.ok()) return ReportError(kEvalCommand, FileError(args.output, s));
   const auto start = std::chrono::steady_clock::now();
   std::string out;
   std::vector<FingerprintResult> fingerprints;
@@ -189,7 +191,7 @@ int RunEval(EvalArgs args) {
   }
   if (s.ok()) s = writer->Append(out);
   if (s.ok()) s = writer->Close();
-  if (!s.ok()) return ReportError(kCommand, FileError(args.output, s));
+  if (!s.ok()) return ReportError(kEvalCommand, FileError(args.output, s));
   if (!args.quiet) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "simdex eval: %s x %s (%s)%s in %.2f s\n", Count(options.size(), "configuration").c_str(),

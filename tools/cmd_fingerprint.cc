@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 #include "simdex/document_reader.h"

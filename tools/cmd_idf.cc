@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 #include "simdex/idf_learner.h"
@@ -26,7 +28,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "idf";
+constexpr const char* kIdfCommand = "idf";
 
 struct IdfArgs {
   DocumentInputArgs input;
@@ -69,41 +71,41 @@ int RunIdf(IdfArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   args.input.format = args.format;
   if (!args.text.idf.empty() || !args.text.weighting.empty() || args.text.compat != "none") {
-    return ReportError(kCommand, "--idf, --weighting and --compat do not apply: simdex idf learns the idf of the "
+    return ReportError(kIdfCommand, "--idf, --weighting and --compat do not apply: simdex idf learns the idf of the "
                                  "features the other text options make", kExitUsage);
   }
   std::vector<std::string> read = args.input.inputs;
   read.insert(read.end(), args.text.stop_words.begin(), args.text.stop_words.end());
   Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/true);
   std::vector<std::string> notes;
   s = ChooseInputFormats(args.input.inputs, args.format, &args.input.formats, &notes);
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kIdfCommand, s);
   for (size_t i = 0; i < args.input.formats.size(); ++i) {
     if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
-    return ReportError(kCommand, io::DisplayName(args.input.inputs[i]) + " holds fingerprints, not documents",
+    return ReportError(kIdfCommand, io::DisplayName(args.input.inputs[i]) + " holds fingerprints, not documents",
                        kExitUsage);
   }
   FingerprintOptions options;
   s = MakeFingerprintOptions(args.text, &options);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
   if (!args.memory.empty() && !ParseSize(args.memory, &memory)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+    return ReportError(kIdfCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   IdfLearnerStats stats;
   std::shared_ptr<const IdfTable> table;
   std::string learned;
-  s = RunIdfPass(kCommand, "simdex idf", args.input, options,
+  s = RunIdfPass(kIdfCommand, "simdex idf", args.input, options,
                  {.memory_bytes = memory, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads}, args.quiet,
                  &table, &stats, &learned);
-  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/s.IsInvalidArgument());
-  Progress progress(kCommand, !args.quiet);
+  if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
+  Progress progress(kIdfCommand, !args.quiet);
   progress.Update("writing the terms (second pass)");
   std::unique_ptr<IdfTermWriter> writer;
   s = WriteTerms(args, options, std::move(table), stats.documents, &writer);
   progress.Done();
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kIdfCommand, s);
   if (!args.quiet) {
     std::fprintf(stderr, "simdex idf: %s; %llu terms written to %s, %llu left out (not writable on a line), %.2f s more\n",
                  learned.c_str(), static_cast<unsigned long long>(writer->written()),

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/json_text.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/profile.h"
@@ -20,7 +22,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "import";
+constexpr const char* kImportCommand = "import";
 
 struct ImportArgs {
   ServiceOptionArgs service;
@@ -31,7 +33,7 @@ struct ImportArgs {
 int RunImport(const ImportArgs& args) {
   ServiceOptions options;
   Status s = MakeServiceOptions(args.service, &options);
-  if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kImportCommand, s, s.IsInvalidArgument());
   // The inputs are SimHash fingerprints: a new state made by an import
   // matches contents by SimHash (a MinHash state refuses imports).
   if (options.content_method == ContentMethod::kAuto) options.content_method = ContentMethod::kSimHash;
@@ -45,11 +47,11 @@ int RunImport(const ImportArgs& args) {
     std::unique_ptr<FingerprintFileReader> reader;
     s = FingerprintFileReader::Open(path, FingerprintFileReaderOptions(), &reader);
     if (s.ok()) s = profiles.Add(reader->name(), reader->profile());
-    if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+    if (!s.ok()) return ReportError(kImportCommand, FileError(path, s));
     FingerprintEntry e;
     for (bool eof = false;;) {
       s = reader->Next(&e, &eof);
-      if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+      if (!s.ok()) return ReportError(kImportCommand, FileError(path, s));
       if (eof) break;
       if (e.empty) {
         ++empty;
@@ -63,9 +65,9 @@ int RunImport(const ImportArgs& args) {
   }
   std::unique_ptr<DocIdService> service;
   s = DocIdService::Open(options, &service);
-  if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kImportCommand, s, s.IsInvalidArgument());
   s = service->Import(ids, fps, profiles.profile());
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kImportCommand, s);
   if (!args.quiet) {
     std::fprintf(stderr, "simdex import: %s imported into %s (%llu without a fingerprint skipped), %.1f s\n",
                  Count(fps.size(), "document").c_str(), args.service.data.c_str(), static_cast<unsigned long long>(empty),

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
 #include "tools/commands.h"
@@ -15,7 +17,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "inspect";
+constexpr const char* kInspectCommand = "inspect";
 
 // Writes the members of one JSON object, one per line, at a fixed indent.
 class JsonObject {
@@ -166,15 +168,15 @@ int RunInspect(const std::string& path) {
   IndexKind kind;
   if (ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) {
     std::unique_ptr<LshIndexReader> reader;
-    if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+    if (!OpenIndexOrReport(kInspectCommand, path, options, &reader, &exit_code)) return exit_code;
     json = InspectLshJson(reader->Info());
   } else {
     std::unique_ptr<IndexReader> reader;
-    if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+    if (!OpenIndexOrReport(kInspectCommand, path, options, &reader, &exit_code)) return exit_code;
     json = InspectJson(reader->Info());
   }
   if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout) != 0) {
-    return ReportError(kCommand, "error writing standard output");
+    return ReportError(kInspectCommand, "error writing standard output");
   }
   return 0;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/decimal.h"
 #include "engine/io/printable.h"
 #include "engine/io/string_id.h"
@@ -28,8 +30,8 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "merge";
-constexpr size_t kReadBatch = size_t{1} << 16;
+constexpr const char* kMergeCommand = "merge";
+constexpr size_t kMergeReadBatch = size_t{1} << 16;
 
 struct MergeArgs {
   std::string old;
@@ -166,12 +168,12 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
 // SimHash's.
 int RunLshMerge(const MergeArgs& args) {
   if (args.only_new || args.k >= 0) {
-    return ReportError(kCommand, std::string(args.only_new ? "--only-new" : "--k") + " is a SimHash option; " +
+    return ReportError(kMergeCommand, std::string(args.only_new ? "--only-new" : "--k") + " is a SimHash option; " +
                                      args.old + " is a MinHash-LSH index", kExitUsage);
   }
   MinHashMergeArgs m;
   if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+    return ReportError(kMergeCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   m.options.tmpdir = args.tmpdir;
   m.old = args.old;
@@ -194,28 +196,28 @@ int RunMerge(const MergeArgs& args) {
   std::vector<std::string> read = args.inputs;
   read.push_back(args.delete_file);
   Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
-  if (!checked.ok()) return ReportError(kCommand, checked, /*usage=*/true);
+  if (!checked.ok()) return ReportError(kMergeCommand, checked, /*usage=*/true);
   IndexKind kind;
   if (ReadIndexKind(args.old, &kind).ok() && kind == IndexKind::kMinHashLsh) return RunLshMerge(args);
   if (!args.documents.text_fields.empty() || args.documents.id_field != DocumentInputArgs().id_field ||
       !args.documents.format.empty()) {
-    return ReportError(kCommand, "--text-field, --id-field and --format are for a MinHash-LSH index; " + args.old +
+    return ReportError(kMergeCommand, "--text-field, --id-field and --format are for a MinHash-LSH index; " + args.old +
                                      " is a SimHash index (its batch is fingerprint files)", kExitUsage);
   }
   MergeOptions options;
   if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+    return ReportError(kMergeCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
   std::unique_ptr<IndexReader> old;
   int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  if (!OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
   if (args.k > old->scheme().k()) {
-    return ReportError(kCommand, "--k " + std::to_string(args.k) + " is larger than the index's k (" +
+    return ReportError(kMergeCommand, "--k " + std::to_string(args.k) + " is larger than the index's k (" +
                                      std::to_string(old->scheme().k()) + ")", kExitUsage);
   }
-  Progress progress(kCommand, !args.quiet);
+  Progress progress(kMergeCommand, !args.quiet);
   Batch batch;
   uint64_t skipped = 0, empty = 0, dropped = 0;
   ProfileCheck profiles;
@@ -235,7 +237,7 @@ int RunMerge(const MergeArgs& args) {
   progress.Done();
   if (!s.ok()) {
     if (merger) merger->Abandon();
-    return ReportError(kCommand, s.message());
+    return ReportError(kMergeCommand, s.message());
   }
   if (!args.quiet) {
     const MergeStats& st = merger->stats();
@@ -247,7 +249,7 @@ int RunMerge(const MergeArgs& args) {
                 Count(skipped, "bad line").c_str(), Count(st.ids_not_found, "id").c_str(),
                 Count(st.file_bytes, "byte").c_str(), progress.Seconds());
   }
-  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kMergeCommand, "error writing standard output");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"

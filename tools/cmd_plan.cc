@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/plan/size_text.h"
 #include "simdex/plan.h"
 #include "tools/commands.h"
@@ -17,7 +19,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "plan";
+constexpr const char* kPlanCommand = "plan";
 
 struct PlanArgs {
   std::string n;
@@ -106,17 +108,17 @@ std::string PlanText(const PlanRequest& r, const Plan& plan, const PlanArgs& arg
 int RunPlan(const PlanArgs& args) {
   PlanRequest request;
   if (!ParseCount(args.n, &request.n)) {
-    return ReportError(kCommand, "N '" + args.n + "' is not a count of entries (e.g. 1000000, 1e6, 2.5e7)", kExitUsage);
+    return ReportError(kPlanCommand, "N '" + args.n + "' is not a count of entries (e.g. 1000000, 1e6, 2.5e7)", kExitUsage);
   }
   request.k = args.k;
   size_t bytes = 0;
   if (!ParseSize(args.memory, &bytes)) {
-    return ReportError(kCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
+    return ReportError(kPlanCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
   }
   request.memory_bytes = bytes;
   if (!args.disk.empty()) {
     if (!ParseSize(args.disk, &bytes) || bytes == 0) {
-      return ReportError(kCommand, "--disk '" + args.disk + "' is not a size (e.g. 512M, 20G, 1T)", kExitUsage);
+      return ReportError(kPlanCommand, "--disk '" + args.disk + "' is not a size (e.g. 512M, 20G, 1T)", kExitUsage);
     }
     request.disk_bytes = bytes;
   }
@@ -124,10 +126,10 @@ int RunPlan(const PlanArgs& args) {
   request.codec = args.codec;
   Plan plan;
   Status s = PlanIndex(request, &plan);
-  if (!s.ok()) return ReportError(kCommand, s);
+  if (!s.ok()) return ReportError(kPlanCommand, s);
   const std::string text = args.json ? PlanJson(request, plan) : PlanText(request, plan, args);
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    return ReportError(kCommand, "error writing standard output");
+    return ReportError(kPlanCommand, "error writing standard output");
   }
   return 0;
 }

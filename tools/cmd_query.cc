@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 #include "simdex/document_reader.h"
@@ -42,7 +44,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "query";
+constexpr const char* kQueryCommand = "query";
 constexpr size_t kBatchSize = 4096;
 
 struct QueryArgs {
@@ -187,7 +189,7 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, s
 int RunQuery(const QueryArgs& args) {
   IndexKind kind;
   if (ReadIndexKind(args.index, &kind).ok() && kind == IndexKind::kMinHashLsh) {
-    if (args.k >= 0) return ReportError(kCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
+    if (args.k >= 0) return ReportError(kQueryCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
     MinHashQueryArgs m;
     m.index = args.index;
     m.input = args.documents;
@@ -205,24 +207,24 @@ int RunQuery(const QueryArgs& args) {
     is_hex[i] = IsHexArgument(sources[i], &hex[i]);
     struct stat st;
     if (!is_hex[i] && sources[i] != "-" && ::stat(sources[i].c_str(), &st) != 0) {
-      return ReportError(kCommand,
+      return ReportError(kQueryCommand,
                          io::Quoted(sources[i]) + " is not a fingerprint (1 to 16 hex digits) nor a file of them",
                          kExitUsage);
     }
   }
   if (std::count(sources.begin(), sources.end(), "-") > 1) {
-    return ReportError(kCommand, "standard input ('-') may be given only once", kExitUsage);
+    return ReportError(kQueryCommand, "standard input ('-') may be given only once", kExitUsage);
   }
 
   ReaderOptions options;
   options.verify_block_checksums = args.verify_checksums;
   std::unique_ptr<IndexReader> reader;
   int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, args.index, options, &reader, &exit_code)) return exit_code;
+  if (!OpenIndexOrReport(kQueryCommand, args.index, options, &reader, &exit_code)) return exit_code;
   const int max_k = reader->scheme().k();
   const int k = args.k < 0 ? max_k : args.k;
   if (k > max_k) {
-    return ReportError(kCommand,
+    return ReportError(kQueryCommand,
                        "--k " + std::to_string(k) + " is larger than the index's k (" +
                            std::to_string(max_k) + ", scheme " + reader->scheme().Name() + ")",
                        kExitUsage);
@@ -241,7 +243,7 @@ int RunQuery(const QueryArgs& args) {
   }
   if (s.ok() && !batch.empty()) s = SearchAndPrint(*reader, args, k, &batch);
   if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");
-  return s.ok() ? 0 : ReportError(kCommand, s.message());
+  return s.ok() ? 0 : ReportError(kQueryCommand, s.message());
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "simdex/http_server.h"
 #include "simdex/service.h"
 #include "tools/commands.h"
@@ -18,7 +20,7 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "serve";
+constexpr const char* kServeCommand = "serve";
 
 struct ServeArgs {
   ServiceOptionArgs service;
@@ -34,14 +36,14 @@ struct ServeArgs {
 int RunServe(const ServeArgs& args) {
   ServiceOptions options;
   Status s = MakeServiceOptions(args.service, &options);
-  if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kServeCommand, s, s.IsInvalidArgument());
   HttpServerOptions http;
   http.listen = args.listen;
   http.port = static_cast<uint16_t>(args.port);
   http.threads = args.threads;
   http.idle_timeout_seconds = args.idle_timeout;
   if (!ParseSize(args.max_body, &http.max_body_bytes)) {
-    return ReportError(kCommand, "--max-body '" + args.max_body + "' is not a size", kExitUsage);
+    return ReportError(kServeCommand, "--max-body '" + args.max_body + "' is not a size", kExitUsage);
   }
   if (!args.quiet) {
     http.log = [](std::string_view line) {
@@ -59,7 +61,7 @@ int RunServe(const ServeArgs& args) {
 
   std::unique_ptr<DocIdService> service;
   s = DocIdService::Open(options, &service);
-  if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kServeCommand, s, s.IsInvalidArgument());
   if (!args.quiet) {  // the method --content-method auto took (GET /stats says it too)
     std::fprintf(stderr, "simdex serve: contents matched by %s\n", ContentMethodName(service->options().content_method));
   }
@@ -74,13 +76,13 @@ int RunServe(const ServeArgs& args) {
   }
   std::unique_ptr<HttpServer> server;
   s = HttpServer::Start(service.get(), http, &server);
-  if (!s.ok()) return ReportError(kCommand, s, s.IsInvalidArgument());
+  if (!s.ok()) return ReportError(kServeCommand, s, s.IsInvalidArgument());
   if (!args.port_file.empty()) {
     // Written whole under a temporary name, so a reader never sees a part.
     const std::string tmp = args.port_file + ".tmp";
     std::ofstream(tmp) << server->port() << "\n";
     if (std::rename(tmp.c_str(), args.port_file.c_str()) != 0) {
-      return ReportError(kCommand, "cannot write the port to " + args.port_file);
+      return ReportError(kServeCommand, "cannot write the port to " + args.port_file);
     }
   }
   int signal = 0;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
 #include "tools/commands.h"
@@ -15,18 +17,18 @@
 namespace simdex::tools {
 namespace {
 
-constexpr const char* kCommand = "verify";
+constexpr const char* kVerifyCommand = "verify";
 
 // A MinHash-LSH index: "ok: <documents> documents, <bands> band tables".
 int RunVerifyLsh(const std::string& path, const ReaderOptions& options) {
   std::unique_ptr<LshIndexReader> reader;
   int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+  if (!OpenIndexOrReport(kVerifyCommand, path, options, &reader, &exit_code)) return exit_code;
   Status s = reader->Verify();
-  if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+  if (!s.ok()) return ReportError(kVerifyCommand, FileError(path, s));
   std::printf("ok: %s, %s\n", Count(reader->documents(), "document").c_str(),
               Count(static_cast<uint64_t>(reader->bands().bands), "band table").c_str());
-  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kVerifyCommand, "error writing standard output");
 }
 
 int RunVerify(const std::string& path) {
@@ -37,12 +39,12 @@ int RunVerify(const std::string& path) {
   if (ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) return RunVerifyLsh(path, options);
   std::unique_ptr<IndexReader> reader;
   int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, path, options, &reader, &exit_code)) return exit_code;
+  if (!OpenIndexOrReport(kVerifyCommand, path, options, &reader, &exit_code)) return exit_code;
   Status s = reader->Verify();
-  if (!s.ok()) return ReportError(kCommand, FileError(path, s));
+  if (!s.ok()) return ReportError(kVerifyCommand, FileError(path, s));
   std::printf("ok: %s, %s\n", Count(reader->entries(), "entry", "entries").c_str(),
               Count(static_cast<uint64_t>(reader->scheme().num_tables()), "table").c_str());
-  return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kVerifyCommand, "error writing standard output");
 }
 
 }  // namespace

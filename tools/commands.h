@@ -13,7 +13,7 @@
 
 #include <sys/stat.h>
 
-#include <CLI/CLI.hpp>
+#include "tools/cli_fwd.h"
 
 #include "engine/io/printable.h"
 #include "simdex/index.h"

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 

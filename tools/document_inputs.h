@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "tools/cli_fwd.h"
 
 #include "simdex/document_reader.h"
 #include "simdex/status.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "tools/cli_fwd.h"
 
 #include "simdex/lsh_index.h"
 #include "simdex/minhash.h"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <CLI/CLI.hpp>
+
 namespace simdex::tools {
 
 bool ParseDuration(const std::string& text, int64_t* seconds) {

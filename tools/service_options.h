@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "tools/cli_fwd.h"
 
 #include "simdex/service.h"
 #include "simdex/status.h"

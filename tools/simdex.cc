@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "engine/io/printable.h"
 #include "tools/commands.h"
 

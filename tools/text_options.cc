@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 namespace simdex::tools {
 
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "tools/cli_fwd.h"
 
 #include "simdex/fingerprint.h"
 #include "simdex/status.h"
