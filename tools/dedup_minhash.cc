@@ -111,8 +111,10 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
                            : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
                                                           : 0;
-      if (score != 0 && out->scores.empty()) out->scores.resize(out->has_shingles.size(), 0.0);
-      if (!out->scores.empty()) out->scores.push_back(score);
+      if (score != 0 || !out->scores.empty()) {  // the zeros before the first score, then the score
+        out->scores.resize(out->has_shingles.size(), 0.0);
+        out->scores.push_back(score);
+      }
       out->has_shingles.push_back(has);
       if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
       batch->ids.Add(doc.id, doc.id_string);

@@ -187,6 +187,27 @@ TEST_F(MinHashDedupCli, EmptyDocumentsAreNeverDuplicatesAndIdenticalOnesCluster)
             "{\"id\":5,\"cluster\":5,\"duplicate\":false,\"estimate\":1}\n");
 }
 
+// The first document's score counts like any other's: the longer of two
+// near-duplicates represents them when it comes first, and under a tie the
+// first seen does (the first score used to be dropped, so the second won).
+TEST_F(MinHashDedupCli, KeepLongestAndMaxFieldCountTheFirstDocumentsScore) {
+  const std::string longer = std::string(kOriginal) + " lasudo";
+  WriteFile(batch_, Json(1, longer) + Json(2, kOriginal));
+  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--keep", "longest", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "{\"id\":1,\"cluster\":1,\"duplicate\":false,\"estimate\":1}");
+  EXPECT_TRUE(lines[1].starts_with("{\"id\":2,\"cluster\":1,\"duplicate\":true,")) << lines[1];
+  WriteFile(batch_, "{\"id\":1,\"views\":5,\"text\":\"" + std::string(kOriginal) + "\"}\n" +
+                        "{\"id\":2,\"views\":5,\"text\":\"" + kOriginal + "\"}\n");
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--keep", "max:views", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"id\":1,\"cluster\":1,\"duplicate\":false,\"estimate\":1}\n"
+            "{\"id\":2,\"cluster\":1,\"duplicate\":true,\"estimate\":1}\n");
+}
+
 // Random texts with planted edited copies: the output does not depend on
 // the number of signing threads.
 TEST_F(MinHashDedupCli, SameOutputOnOneAndThreeThreads) {
