@@ -20,6 +20,8 @@ The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 - ``LshIndexBuilder`` / ``LshIndex``: MinHash-LSH index files (``simdex build --method
   minhash``), queried by signatures or texts (``lims, ids, estimates``); ``merge_lsh``
   grows one. ``open_index`` (and ``Index.open``) opens either kind (``index_kind``).
+- ``Confirmer``: the exact similarity of two texts by which ``simdex dedup --confirm``
+  confirms a pair (Jaccard of shingles, or edit distance).
 
 Errors raise ValueError (bad arguments), OSError (files), or a ``simdex.Error``
 subclass (``CorruptionError``, ``NotFoundError``, ``NotSupportedError``) carrying
@@ -37,6 +39,7 @@ from . import _simdex
 from ._results import DedupResult, MinHashDedupResult, dedup_records
 from ._shards import ShardedIndex, build_shards
 from ._simdex import (
+    Confirmer,
     CorruptionError,
     Error,
     Fingerprinter,
@@ -72,7 +75,7 @@ from ._simdex import (
 )
 
 __all__ = [
-    "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
+    "Confirmer", "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
     "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHashDedupResult", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "index_kind", "join_tables", "key_ranges", "merge",
     "merge_lsh",

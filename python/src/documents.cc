@@ -277,6 +277,13 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
 
 }  // namespace
 
+DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
+                                        const std::string& id_field, const std::vector<std::string>& text_fields,
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad) {
+  Keep keep;
+  return ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+}
+
 void DefineDocuments(py::module_& m) {
   m.def("_fingerprint_file", &FingerprintFile, py::arg("path"), py::arg("fingerprinter"), py::kw_only(),
         py::arg("format") = py::none(), py::arg("id_field") = "id",

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefineMinHash(m);
   simdex::python::DefinePlan(m);
   simdex::python::DefineLshIndex(m);
+  simdex::python::DefineConfirm(m);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "python/src/errors.h"
+#include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
 #include "simdex/minhash.h"
@@ -30,6 +31,7 @@ void DefineMerge(pybind11::module_& m);          // merge.cc
 void DefineMinHash(pybind11::module_& m);        // minhash.cc
 void DefinePlan(pybind11::module_& m);           // plan.cc
 void DefineLshIndex(pybind11::module_& m);       // lsh_index.cc
+void DefineConfirm(pybind11::module_& m);        // confirm.cc
 
 // The UTF-8 bytes of texts[i], a str (its cached UTF-8 form, no copy) or a
 // bytes object; TypeError naming texts[i] otherwise.
@@ -72,6 +74,13 @@ auto FinishBuilder(std::unique_ptr<Builder>* builder) {
 // Releases the GIL.
 void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
                uint32_t* signatures, bool* has_shingles);
+
+// The DocumentReader options of fingerprint_file's and _minhash_file's
+// arguments (format None: by the path's extension); ValueError for a bad
+// format, id_mode or keep.
+DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
+                                        const std::string& id_field, const std::vector<std::string>& text_fields,
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad);
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);

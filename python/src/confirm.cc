@@ -1,0 +1,210 @@
+// simdex.Confirmer and the confirmation's pieces for simdex.dask:
+// include/simdex/confirm.h for Python (docs/quality.md, "Short texts:
+// two-stage confirmation"). A spec is `simdex dedup --confirm`'s
+// ("jaccard-shingles:0.8", "edit:0.6", ...).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/src/arrays.h"
+#include "python/src/errors.h"
+#include "python/src/module.h"
+#include "simdex/confirm.h"
+#include "simdex/document_reader.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+namespace {
+
+// The Confirmer of a spec; ValueError naming the spec for a bad one.
+std::unique_ptr<Confirmer> MakeConfirmer(const std::string& spec, ConfirmOptions* options) {
+  ThrowIfError(ParseConfirmSpec(spec, options));
+  std::unique_ptr<Confirmer> confirmer;
+  ThrowIfError(Confirmer::Create(*options, &confirmer));
+  return confirmer;
+}
+
+class PyConfirmer {
+ public:
+  explicit PyConfirmer(const std::string& spec) : confirmer_(MakeConfirmer(spec, &options_)) {}
+
+  // Calls hold the GIL: a Confirmer is for one thread at a time.
+  double Similarity(py::handle a, py::handle b) { return confirmer_->Similarity(Utf8(a, 0), Utf8(b, 1)); }
+  bool Confirms(py::handle a, py::handle b) { return confirmer_->Confirms(Utf8(a, 0), Utf8(b, 1)); }
+  py::array_t<uint64_t> Shingles(py::handle text) {
+    if (options_.measure != ConfirmMeasure::kJaccard) {
+      throw py::value_error("shingles() needs a Jaccard spec, not " + ConfirmSpecName(options_));
+    }
+    std::vector<uint64_t> out;
+    confirmer_->Shingles(Utf8(text, 0), &out);
+    return ToArray(out);
+  }
+  std::string spec() const { return ConfirmSpecName(options_); }
+  const ConfirmOptions& options() const { return options_; }
+
+ private:
+  ConfirmOptions options_;
+  std::unique_ptr<Confirmer> confirmer_;
+};
+
+// The confirmer's view of the documents at `positions` (sorted, each once)
+// of a file read as _minhash_file reads it: (lims, values), document i's
+// values[lims[i]:lims[i+1]], its sorted distinct shingle hashes (uint64)
+// for a Jaccard spec, its UTF-8 bytes (uint8) for edit. Only those
+// documents are kept.
+py::tuple ConfirmFile(const std::string& path, const std::string& spec, py::handle positions,
+                      std::optional<std::string> format, const std::string& id_field,
+                      const std::vector<std::string>& text_fields, const std::string& id_mode,
+                      const std::string& keep_spec, bool skip_bad) {
+  const DocumentReaderOptions o = FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad);
+  ConfirmOptions options;
+  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec, &options);
+  const ArrayView<uint32_t> wanted = ViewArray<uint32_t>(positions, "positions");
+  for (size_t i = 1; i < wanted.span.size(); ++i) {
+    if (wanted.span[i] <= wanted.span[i - 1]) throw py::value_error("positions must be increasing");
+  }
+  const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
+  std::vector<uint64_t> lims{0}, hashes, shingles;
+  std::vector<uint8_t> bytes;
+  Status s;
+  {
+    py::gil_scoped_release release;
+    std::unique_ptr<DocumentReader> reader;
+    s = DocumentReader::Open(path, o, &reader);
+    Document doc;
+    bool eof = false;
+    for (uint64_t position = 0; s.ok() && lims.size() <= wanted.span.size(); ++position) {
+      s = reader->Next(&doc, &eof);
+      if (!s.ok() || eof) break;
+      if (wanted.span[lims.size() - 1] != position) continue;
+      if (by_shingles) {
+        confirmer->Shingles(doc.text, &shingles);
+        hashes.insert(hashes.end(), shingles.begin(), shingles.end());
+      } else {
+        bytes.insert(bytes.end(), doc.text.begin(), doc.text.end());
+      }
+      lims.push_back(by_shingles ? hashes.size() : bytes.size());
+    }
+    if (s.ok() && lims.size() <= wanted.span.size()) {
+      s = Status::InvalidArgument(path + " holds no document at position " +
+                                  std::to_string(wanted.span[lims.size() - 1]) + " (it changed since it was read?)");
+    }
+  }
+  ThrowIfError(s);
+  py::object values = by_shingles ? py::object(ToArray(hashes)) : py::object(ToArray(bytes));
+  return py::make_tuple(ToArray(lims), values);
+}
+
+// The pieces' documents rows_a[i] and rows_b[i] confirmed, by the rule of
+// `simdex dedup --confirm` (tools/dedup_confirm.cc): Jaccard of the shingle
+// hashes, or for edit the similarity of the texts where Confirms() holds
+// (NaN where it stopped early). (accepted, similarity).
+py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle values, py::handle rows_a,
+                       py::handle rows_b) {
+  ConfirmOptions options;
+  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec, &options);
+  const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
+  const ArrayView<uint64_t> l = ViewArray<uint64_t>(lims, "lims");
+  const ArrayView<uint64_t> a = ViewArray<uint64_t>(rows_a, "rows_a"), b = ViewArray<uint64_t>(rows_b, "rows_b");
+  ArrayView<uint64_t> hashes;
+  ArrayView<uint8_t> bytes;
+  if (by_shingles) hashes = ViewArray<uint64_t>(values, "values");
+  else bytes = ViewArray<uint8_t>(values, "values");
+  const size_t size = by_shingles ? hashes.span.size() : bytes.span.size();
+  const size_t documents = l.span.empty() ? 0 : l.span.size() - 1;
+  if (l.span.empty() || l.span[0] != 0 || l.span.back() != size) {
+    throw py::value_error("lims must run from 0 to the " + std::to_string(size) + " values");
+  }
+  for (size_t i = 1; i < l.span.size(); ++i) {
+    if (l.span[i] < l.span[i - 1]) throw py::value_error("lims must not decrease");
+  }
+  if (a.span.size() != b.span.size()) throw py::value_error("rows_a and rows_b differ in length");
+  for (size_t i = 0; i < a.span.size(); ++i) {
+    if (a.span[i] >= documents || b.span[i] >= documents) {
+      throw py::value_error("pair " + std::to_string(i) + " names a row past the " + std::to_string(documents) +
+                            " documents");
+    }
+  }
+  const size_t n = a.span.size();
+  py::array_t<bool> accepted(static_cast<py::ssize_t>(n));
+  py::array_t<double> similarity(static_cast<py::ssize_t>(n));
+  bool* ok = accepted.mutable_data();
+  double* sim = similarity.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t x = a.span[i], y = b.span[i];
+      if (by_shingles) {
+        sim[i] = Confirmer::JaccardOfShingles(hashes.span.subspan(l.span[x], l.span[x + 1] - l.span[x]),
+                                              hashes.span.subspan(l.span[y], l.span[y + 1] - l.span[y]));
+      } else {
+        const auto text = [&](uint64_t r) {
+          return std::string_view(reinterpret_cast<const char*>(bytes.span.data()) + l.span[r], l.span[r + 1] - l.span[r]);
+        };
+        sim[i] = confirmer->Confirms(text(x), text(y)) ? confirmer->Similarity(text(x), text(y))
+                                                        : std::numeric_limits<double>::quiet_NaN();
+      }
+      ok[i] = sim[i] >= options.threshold;  // false for NaN
+    }
+  }
+  return py::make_tuple(accepted, similarity);
+}
+
+}  // namespace
+
+void DefineConfirm(py::module_& m) {
+  py::class_<PyConfirmer>(m, "Confirmer", R"doc(
+An exact similarity of two texts (include/simdex/confirm.h), as `simdex dedup --confirm
+SPEC` confirms a candidate pair: "jaccard-shingles:T" (the Jaccard truth's word 5-shingles),
+"jaccard:T" (code point 3-grams), "jaccard-words:T", "jaccard-chars:T" (with an optional
+shingle length: "jaccard-words3:0.5") or "edit:T" (edit-distance similarity); a pair is
+confirmed iff its similarity is >= T. A bad spec is a ValueError naming it. One thread at
+a time (calls hold the GIL).
+)doc")
+      .def(py::init<const std::string&>(), py::arg("spec"))
+      .def("similarity", &PyConfirmer::Similarity, py::arg("a"), py::arg("b"),
+           "The similarity of two texts (str or UTF-8 bytes), in [0, 1].")
+      .def("confirms", &PyConfirmer::Confirms, py::arg("a"), py::arg("b"), "similarity(a, b) >= threshold.")
+      .def("shingles", &PyConfirmer::Shingles, py::arg("text"),
+           "The text's sorted distinct shingle hashes (np.uint64) of a Jaccard spec: jaccard_of_shingles of two "
+           "texts' equals their similarity. ValueError for edit.")
+      .def_static("jaccard_of_shingles",
+                  [](py::handle a, py::handle b) {
+                    const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
+                    return Confirmer::JaccardOfShingles(x.span, y.span);
+                  },
+                  py::arg("a"), py::arg("b"),
+                  "|a & b| / |a | b| of two sorted lists of distinct hashes (uint64), by one merge; 0 when both "
+                  "are empty.")
+      .def_property_readonly("spec", &PyConfirmer::spec, "The spec as the library names it (\"jaccard-chars3:0.5\").")
+      .def_property_readonly("measure", [](const PyConfirmer& c) {
+        return c.options().measure == ConfirmMeasure::kJaccard ? "jaccard" : "edit";
+      })
+      .def_property_readonly("threshold", [](const PyConfirmer& c) { return c.options().threshold; })
+      .def("__repr__", [](const PyConfirmer& c) { return "<simdex.Confirmer " + c.spec() + ">"; });
+  m.def("_confirm_file", &ConfirmFile, py::arg("path"), py::arg("spec"), py::arg("positions"), py::kw_only(),
+        py::arg("format") = py::none(), py::arg("id_field") = "id",
+        py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
+        py::arg("keep") = "first", py::arg("skip_bad") = false,
+        "Reads one file again (read as _minhash_file reads it) for the documents at `positions` (uint32, "
+        "increasing): (lims, values) with document i's values[lims[i]:lims[i+1]]: the sorted distinct shingle "
+        "hashes of the Confirmer of `spec` (uint64) for a Jaccard spec, the UTF-8 text (uint8) for edit. "
+        "simdex.dask's confirmation; releases the GIL.");
+  m.def("_confirm_pairs", &ConfirmPairs, py::arg("spec"), py::arg("lims"), py::arg("values"), py::arg("rows_a"),
+        py::arg("rows_b"),
+        "(accepted, similarity) of the document pairs (rows_a[i], rows_b[i]) of _confirm_file's (lims, values), "
+        "as `simdex dedup --confirm` decides them: Jaccard of the shingle hashes, or the edit similarity where "
+        "Confirmer.confirms holds (NaN where it ruled the pair out early). simdex.dask's confirmation; releases "
+        "the GIL.");
+}
+
+}  // namespace simdex::python
