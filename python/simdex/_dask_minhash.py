@@ -5,8 +5,10 @@ machine (tools/dedup_minhash.cc; docs/distributed.md, "MinHash-LSH").
 The plan, as tasks on the cluster (P partitions, R key ranges):
   1. map: each file is read and signed on a worker (``sign_part``): per document its
      band keys (8 bytes x bands), its b-bit signature, and its digest (SignatureDigest,
-     include/simdex/minhash_join.h). A document is named by its key (partition << 32) |
-     position, which orders documents as their input ordinals do.
+     include/simdex/minhash_join.h); with ``against``, each signature is queried in every
+     MinHash-LSH index while the task holds it, and the partition keeps each matched
+     document's best match (index, id, estimate). A document is named by its key
+     (partition << 32) | position, which orders documents as their input ordinals do.
   2. identical signatures: the digests of the documents with shingles are shuffled by
      digest range (``digest_split``: 16 bytes per document); reducer r sorts its range
      and names each digest's first document, the item all its copies collapse into
@@ -25,7 +27,11 @@ The plan, as tasks on the cluster (P partitions, R key ranges):
      kept pairs give the clusters and representatives (simdex.pair_clusters, the
      command's PairClusters), and, when asked, the document pairs; the estimates of
      documents with a representative of another signature go through step 4's tasks
-     again (no filter); ``finish`` puts each document's estimate in place.
+     again (no filter); ``finish`` puts each document's estimate in place. The client
+     puts the index matches in place (``put_matches``).
+  6. with ``confirm``, before step 5's clusters: the document pairs confirmed from the
+     texts where they are (simdex/_dask_confirm.py), and the accepted pairs alone make
+     the clusters.
 
 Memory per process: a signing task holds its partition (8 x bands + b-bit bytes + 8 per
 document; 200 bytes at the defaults); a digest reducer 16 bytes per document of its
@@ -34,7 +40,8 @@ received and their concatenation by band) and 8 more while it finds its distinct
 plus band_pairs' 24 bytes per entry of one band and 8 per pair; an estimate task its
 pairs with one signature each; the assembly at most about 80 bytes per document of the
 whole batch (as the SimHash assembly holds its per-document arrays) and 24 per kept pair
-(and per document pair with ``pairs=True``).
+(and per document pair with ``pairs=True`` or ``confirm``); the confirmation's tasks:
+simdex/_dask_confirm.py.
 """
 
 from __future__ import annotations
@@ -96,19 +103,43 @@ def describe(part_layout: tuple) -> str:
 
 # ---- Tasks (run on the workers; module-level so that they pickle by reference).
 
-def sign_part(path: str, signing: dict, read: dict, ordinal: bool) -> dict:
-    """Step 1: one file read and signed (simdex._simdex._minhash_file)."""
-    part = simdex._simdex._minhash_file(path, **signing, **read)
+def sign_part(path: str, signing: dict, read: dict, ordinal: bool, against: Sequence[str] = (),
+              min_estimate: Optional[float] = None) -> dict:
+    """Step 1: one file read and signed (simdex._simdex._minhash_file), and each
+    signature queried in the ``against`` MinHash-LSH indexes while it is at hand, as the
+    command's signing threads query it (min_estimate: the run's estimate filter, None
+    for off); the matches are kept by position."""
+    query = 0.0 if min_estimate is None else min_estimate
+    part = simdex._simdex._minhash_file(path, **signing, **read, against=list(against), min_estimate=query)
     part["records"] = len(part["digests"])
     part["ordinal"] = ordinal
     part["method"] = "minhash"
     part["layout"] = (part.pop("profile"), signing["bands"], signing["rows"], signing["signature_bits"])
+    part["against"] = queried(against, min_estimate)
+    if against:
+        part["matches"] = tuple(part.pop(name) for name in MATCHES)
+    # Where the texts are, for the confirmation (read again: the partition keeps none).
+    part["source"] = (path, {name: value for name, value in read.items() if name != "threads"})
     return part
 
 
-def layout_of(part: dict) -> Optional[tuple]:
-    """A partition's layout; None for a SimHash partition (fingerprint_files)."""
-    return part.get("layout")
+MATCHES = ("against_positions", "against_index", "against_ids", "against_estimates")
+
+
+def queried(against: Sequence[str], min_estimate: Optional[float]) -> tuple:
+    """What a partition was queried in: the index paths in order, and the filter."""
+    return (tuple(against), min_estimate if against else None)
+
+
+def signed_as(part: dict) -> tuple:
+    """A partition's layout (None for a SimHash partition of fingerprint_files) and
+    what it was queried in."""
+    return part.get("layout"), part.get("against", queried((), None))
+
+
+def matches_of(part: dict) -> Optional[tuple]:
+    """A partition's index matches (positions, index, ids, estimates), for the client."""
+    return part.get("matches")
 
 
 def key_range(values: np.ndarray, ranges: int) -> np.ndarray:
@@ -134,7 +165,7 @@ def key_of(offsets: np.ndarray, ordinals: np.ndarray) -> np.ndarray:
     return names(0, ordinals - offsets[p]) | (p.astype(U64) << U64(32))
 
 
-def _cut(order_key: np.ndarray, count: int, arrays: Sequence[np.ndarray]) -> List[tuple]:
+def cut(order_key: np.ndarray, count: int, arrays: Sequence[np.ndarray]) -> List[tuple]:
     """arrays split by order_key (0..count-1), each piece in input order."""
     order = np.argsort(order_key, kind="stable")
     bounds = np.r_[0, np.cumsum(np.bincount(order_key, minlength=count))]
@@ -146,7 +177,7 @@ def digest_split(part: dict, p: int, ranges: int) -> List[tuple]:
     """Step 2, map side: (digests, keys) of the documents with shingles, by digest range."""
     local = np.flatnonzero(part["reasons"] == 0)
     digests = part["digests"][local]
-    return _cut(key_range(digests, ranges), ranges, [digests, names(p, local)])
+    return cut(key_range(digests, ranges), ranges, [digests, names(p, local)])
 
 
 def digest_reduce(pieces: Sequence[tuple], parts: int) -> List[tuple]:
@@ -160,7 +191,7 @@ def digest_reduce(pieces: Sequence[tuple], parts: int) -> List[tuple]:
     firsts = keys[np.maximum.accumulate(np.where(first, np.arange(len(keys)), 0))] if len(keys) else keys
     follower = ~first
     fk, ff = keys[follower], firsts[follower]
-    return [((k & LOW).astype(np.uint32), f) for k, f in _cut(partition_of(fk), parts, [fk, ff])]
+    return [((k & LOW).astype(np.uint32), f) for k, f in cut(partition_of(fk), parts, [fk, ff])]
 
 
 def band_split(part: dict, p: int, followers: Sequence[tuple], ranges: int) -> List[tuple]:
@@ -207,7 +238,7 @@ def band_reduce(pieces: Sequence[tuple], parts: int) -> List[tuple]:
         found.append((np.minimum(x, y) << U64(32)) | np.maximum(x, y))
     pairs = np.unique(np.concatenate(found)) if found else np.empty(0, U64)
     a, b = items[(pairs >> U64(32)).astype(np.int64)], items[(pairs & LOW).astype(np.int64)]
-    return _cut(partition_of(a), parts, [a, b])
+    return cut(partition_of(a), parts, [a, b])
 
 
 def unique_pairs(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -225,7 +256,7 @@ def attach_first(part: dict, pieces: Sequence[tuple], parts: int) -> List[tuple]
     pairs with the first item's b-bit signature, sent to the partition of the second."""
     a, b, _ = unique_pairs(np.concatenate([x[0] for x in pieces]), np.concatenate([x[1] for x in pieces]))
     signatures = part["packed"][(a & LOW).astype(np.int64)]
-    return _cut(partition_of(b), parts, [a, b, signatures])
+    return cut(partition_of(b), parts, [a, b, signatures])
 
 
 def estimate_second(part: dict, pieces: Sequence[tuple], num_perm: int, bits: int,
@@ -282,45 +313,69 @@ def expand_pairs(first_of: np.ndarray, has: np.ndarray, a: np.ndarray, b: np.nda
     return pa[order].astype(U64), pb[order].astype(U64), pe[order].astype(np.float64)
 
 
-def cluster(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple], keep_pairs: bool
-            ) -> dict:
-    """Step 5 on one worker: clusters and representatives from the followers (each joins
-    its first document) and the kept pairs (their first documents join), as the command's
-    PairClusters; the document pairs when asked; and the pairs of signatures whose
-    estimate the documents with a representative of another signature need."""
+def ordinals(offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The input ordinals of documents by key (offsets: each partition's first ordinal)."""
+    return offsets[partition_of(keys)] + (np.asarray(keys, U64) & LOW).astype(np.int64)
+
+
+def items(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple]) -> dict:
+    """Step 5's start on one worker: each document's first copy (its item) from the
+    followers, the kept pairs of items as ordinals, and the counts of the command's
+    summary before clustering."""
     sizes = [len(e) for e, _ in inputs]
     offsets = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     n = int(offsets[-1])
-    ordinal = lambda keys: offsets[partition_of(keys)] + (np.asarray(keys, U64) & LOW).astype(np.int64)
     empty = np.concatenate([e for e, _ in inputs]) if inputs else np.empty(0, bool)
     scores = np.concatenate([s for _, s in inputs]).astype(np.float64) if inputs and inputs[0][1] is not None else None
     first_of = np.arange(n, dtype=np.int64)
     for range_pieces in followers:
         for p, (positions, firsts) in enumerate(range_pieces):
-            first_of[offsets[p] + positions.astype(np.int64)] = ordinal(firsts)
-    ka = ordinal(np.concatenate([k[0] for k in kept])) if kept else np.empty(0, np.int64)
-    kb = ordinal(np.concatenate([k[1] for k in kept])) if kept else np.empty(0, np.int64)
+            first_of[offsets[p] + positions.astype(np.int64)] = ordinals(offsets, firsts)
+    ka = ordinals(offsets, np.concatenate([k[0] for k in kept])) if kept else np.empty(0, np.int64)
+    kb = ordinals(offsets, np.concatenate([k[1] for k in kept])) if kept else np.empty(0, np.int64)
     ke = np.concatenate([k[2] for k in kept]) if kept else np.empty(0)
     follows = np.flatnonzero(first_of != np.arange(n))
-    rep = simdex.pair_clusters(n, np.r_[follows, ka].astype(U64), np.r_[first_of[follows], kb].astype(U64), scores)
+    # The document pairs before confirmation: two copies of one signature, and the
+    # members of the two items of a kept pair.
+    members = np.bincount(first_of[~empty], minlength=n)
+    document_pairs = int((members * (members - 1) // 2).sum() + (members[ka] * members[kb]).sum())
+    return {"n": n, "offsets": offsets, "empty": empty, "scores": scores, "first_of": first_of, "ka": ka, "kb": kb,
+            "ke": ke, "follows": follows,
+            "stats": {"documents": n, "empty": int(empty.sum()), "distinct_signatures": int(n - empty.sum() - len(follows)),
+                      "kept": len(ka), "document_pairs": document_pairs}}
+
+
+def clusters_of(base: dict, a: np.ndarray, b: np.ndarray, pairs: Optional[tuple]) -> dict:
+    """Clusters and representatives of the pairs of documents (a[i], b[i]) (ordinals),
+    as the command's PairClusters, and the pairs of signatures whose estimate the
+    documents with a representative of another signature need."""
+    n, offsets, first_of, empty = base["n"], base["offsets"], base["first_of"], base["empty"]
+    rep = simdex.pair_clusters(n, np.asarray(a).astype(U64), np.asarray(b).astype(U64), base["scores"])
     duplicate = rep != np.arange(n, dtype=U64)
     # A duplicate of another signature than its representative's needs their estimate.
     other = np.flatnonzero(duplicate & (first_of != first_of[rep.astype(np.int64)]))
     ra, rb, slot = unique_pairs(key_of(offsets, first_of[other]), key_of(offsets, first_of[rep[other].astype(np.int64)]))
     counts = np.bincount(rep.astype(np.int64), minlength=n)
-    state = {"n": n, "representative": rep, "duplicate": duplicate, "empty": empty, "other": other, "slot": slot,
-             "requests": (ra, rb), "pairs": None,
-             "stats": {"documents": n, "empty": int(empty.sum()), "distinct_signatures": int(n - empty.sum() - len(follows)),
-                       "kept": len(ka), "clusters": int((counts > 1).sum()),
-                       "clustered_documents": int(counts[counts > 1].sum())}}
-    if keep_pairs:
-        state["pairs"] = expand_pairs(first_of, ~empty, ka, kb, ke)
-    return state
+    return {"n": n, "representative": rep, "duplicate": duplicate, "empty": empty, "other": other, "slot": slot,
+            "requests": (ra, rb), "pairs": pairs,
+            "stats": dict(base["stats"], clusters=int((counts > 1).sum()),
+                          clustered_documents=int(counts[counts > 1].sum()))}
+
+
+def cluster(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple], keep_pairs: bool
+            ) -> dict:
+    """Step 5 on one worker: clusters and representatives from the followers (each joins
+    its first document) and the kept pairs (their first documents join), as the command's
+    PairClusters; the document pairs when asked."""
+    base = items(inputs, followers, kept)
+    first_of, follows = base["first_of"], base["follows"]
+    pairs = expand_pairs(first_of, ~base["empty"], base["ka"], base["kb"], base["ke"]) if keep_pairs else None
+    return clusters_of(base, np.r_[follows, base["ka"]], np.r_[first_of[follows], base["kb"]], pairs)
 
 
 def requests_by_partition(state: dict, parts: int) -> List[tuple]:
     ra, rb = state["requests"]
-    return _cut(partition_of(ra), parts, [ra, rb])
+    return cut(partition_of(ra), parts, [ra, rb])
 
 
 def finish(state: dict, estimated: Sequence[tuple], candidates: int) -> dict:
@@ -360,20 +415,35 @@ def _estimate_pairs(client, partitions: list, by_first: List[list], run: dict, m
                           run["signing"]["num_perm"], bits, min_estimate) for q in range(parts)]
 
 
-def check_partitions(client, partitions: list, run: dict) -> None:
-    """Every partition must be signed as the run signs: ValueError naming both."""
-    for i, got in enumerate(client.gather([client.submit(layout_of, p) for p in partitions])):
-        if got is None:
+def check_partitions(client, partitions: list, run: dict, against: Sequence[str]) -> None:
+    """Every partition must be signed as the run signs, and queried in the run's
+    indexes with its estimate filter: ValueError naming both."""
+    want = queried(against, run["min_estimate"])
+    for i, (layout, asked) in enumerate(client.gather([client.submit(signed_as, p) for p in partitions])):
+        if layout is None:
             raise ValueError(f"partition {i} holds SimHash fingerprints (fingerprint_files); method='minhash' needs "
                              "the partitions of sign_files")
-        if tuple(got) != run["layout"]:
-            raise ValueError(f"partition {i} is signed as {describe(got)}; this run signs as "
+        if tuple(layout) != run["layout"]:
+            raise ValueError(f"partition {i} is signed as {describe(layout)}; this run signs as "
                              f"{describe(run['layout'])} (num_perm, seed, word_n, char_n, bands/rows or threshold, "
                              "signature_bits)")
+        if tuple(asked) != want:
+            raise ValueError(f"partition {i} was queried in {describe_against(asked)}; this run is against "
+                             f"{describe_against(want)} (sign_files queries the signatures: give it the against and "
+                             "estimate_filter of dedup_partitions)")
 
 
-def plan(client, partitions: list, run: dict, ranges: int, keep_pairs: bool) -> Tuple[Any, dict]:
-    """Steps 2-5: the future of the packed result, and the task counts."""
+def describe_against(asked: tuple) -> str:
+    paths, min_estimate = asked
+    if not paths:
+        return "no index"
+    return f"{list(paths)} at estimate filter {'off' if min_estimate is None else min_estimate}"
+
+
+def plan(client, partitions: list, run: dict, ranges: int, keep_pairs: bool, confirm: Optional[str] = None
+         ) -> Tuple[Any, dict]:
+    """Steps 2-5 (and the confirmation): the future of the packed result, and the task
+    counts."""
     parts = len(partitions)
     getitem = operator.getitem
     # 2. Identical signatures, by digest range.
@@ -389,11 +459,36 @@ def plan(client, partitions: list, run: dict, ranges: int, keep_pairs: bool) -> 
     kept = _estimate_pairs(client, partitions, [[client.submit(getitem, x, p) for x in breduce] for p in range(parts)],
                            run, run["min_estimate"])
     candidates = client.submit(count_candidates, kept)
-    # 5. Clusters, then the estimates with representatives of another signature.
+    # 5. Clusters (of the confirmed pairs under confirm), then the estimates with
+    # representatives of another signature.
     inputs = [client.submit(assembly_input, p) for p in partitions]
-    state = client.submit(cluster, inputs, dreduce, kept, keep_pairs)
+    tasks = {"partitions": parts, "ranges": ranges, "joins": ranges}
+    if confirm is None:
+        state = client.submit(cluster, inputs, dreduce, kept, keep_pairs)
+    else:
+        from simdex import _dask_confirm  # which imports this module
+        state = _dask_confirm.plan(client, partitions, inputs, dreduce, kept, keep_pairs, confirm)
+        tasks.update(confirm_reads=parts, confirm_checks=parts)
     requests = client.submit(requests_by_partition, state, parts)
     estimated = _estimate_pairs(client, partitions, [[client.submit(getitem, requests, p)] for p in range(parts)],
                                 run, None)
     packed = client.submit(finish, state, estimated, candidates)
-    return packed, {"partitions": parts, "ranges": ranges, "joins": ranges}
+    return packed, tasks
+
+
+def put_matches(result: MinHashDedupResult, matches: Sequence[Optional[tuple]], sizes: Sequence[int]) -> None:
+    """The partitions' index matches into the result, by ordinal, as the command puts
+    them: the matched documents are duplicates, with their match's index number, stored
+    id and estimate."""
+    n = len(result)
+    positions = [m[0].astype(np.int64) + offset for m, offset in zip(matches, np.r_[0, np.cumsum(sizes)[:-1]])]
+    strings = any(m[2].dtype == object for m in matches)
+    result.against_index = np.full(n, -1, np.int32)
+    result.against_id = np.zeros(n, object if strings else U64)
+    result.against_estimate = np.zeros(n, np.float32)
+    for where, (_, index, ids, estimates) in zip(positions, matches):
+        result.against_index[where] = index
+        result.against_id[where] = ids
+        result.against_estimate[where] = estimates
+    result.duplicate[result.against_index >= 0] = True
+    result.stats["against_duplicates"] = int((result.against_index >= 0).sum())

@@ -115,43 +115,63 @@ class MinHashDedupResult(_Clustered):
       (itself when alone or empty).
     estimate: np.float32, the b-bit estimate of J with the representative (1 for the
       representative itself and identical signatures, 0 for empty documents).
-    duplicate: bool, not its cluster's representative.
+    duplicate: bool, not its cluster's representative, or an ``against`` index holds a
+      match.
     empty: bool, the document has no shingles (never banded, never clustered).
     pairs: (a, b, estimate) arrays of every document pair the command's ``--pairs``
       writes (pairs of identical signatures at 1, and the members of every pair of
-      signatures kept by the estimate filter), a < b, ordered by (a, b), or None unless
+      signatures kept by the estimate filter), a < b, ordered by (a, b); with ``confirm``
+      (a, b, estimate, similarity) of the pairs the confirmation accepted; or None unless
       asked for.
-    stats: counts of the run.
+    stats: counts of the run (those of the command's summary).
+    against_index / against_id / against_estimate: with ``against``, each document's best
+      match in the indexes (the index's number in the order given, -1 for none; the stored
+      document's id, its string for an index of string ids; the estimate, float32), else
+      None.
     """
 
     representative: np.ndarray
     estimate: np.ndarray
     duplicate: np.ndarray
     empty: np.ndarray
-    pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]
+    pairs: Optional[tuple]
     stats: dict
+    against_index: Optional[np.ndarray] = None
+    against_id: Optional[np.ndarray] = None
+    against_estimate: Optional[np.ndarray] = None
 
-    def records(self, ids, reasons=None) -> Iterator[dict]:
+    def records(self, ids, reasons=None, against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
         """One dict per document with the fields and order of ``simdex dedup --method
-        minhash``'s JSON lines: {"id", "cluster", "duplicate", "estimate", "empty"?}; the
-        estimate as the command prints it (6 significant digits)."""
+        minhash``'s JSON lines: {"id", "cluster", "duplicate", "estimate", "against"?:
+        {"index", "id", "estimate"}, "empty"?}; the estimates as the command prints them
+        (6 significant digits). against_names: the indexes' names as given (default:
+        their numbers)."""
         from . import EMPTY_REASONS
         reps = self.representative.tolist()
         dups = self.duplicate.tolist()
         empties = self.empty.tolist()
+        matched = self.against_index.tolist() if self.against_index is not None else None
         for o, e in enumerate(self.estimate.tolist()):
             rec = {"id": _py(ids[o]), "cluster": _py(ids[reps[o]]), "duplicate": dups[o], "estimate": printed(e)}
+            if matched is not None and matched[o] >= 0:
+                x = matched[o]
+                rec["against"] = {"index": against_names[x] if against_names is not None else x,
+                                  "id": _py(self.against_id[o]), "estimate": printed(float(self.against_estimate[o]))}
             if empties[o]:
                 rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-text"
             yield rec
 
     def pair_records(self, ids) -> Iterator[dict]:
-        """{"a", "b", "estimate"} per pair, as ``simdex dedup --method minhash --pairs`` writes them."""
+        """{"a", "b", "estimate", "similarity"?} per pair, as ``simdex dedup --method minhash
+        --pairs`` (with ``--confirm``) writes them."""
         if self.pairs is None:
             raise ValueError("this result has no pairs: run dedup with pairs=True")
-        a, b, e = self.pairs
-        for x, y, z in zip(a.tolist(), b.tolist(), e.tolist()):
-            yield {"a": _py(ids[x]), "b": _py(ids[y]), "estimate": printed(z)}
+        columns = [c.tolist() for c in self.pairs]
+        for row in zip(*columns):
+            rec = {"a": _py(ids[row[0]]), "b": _py(ids[row[1]]), "estimate": printed(row[2])}
+            if len(row) > 3:
+                rec["similarity"] = printed(row[3])
+            yield rec
 
 
 def printed(value: float) -> float:

@@ -31,7 +31,10 @@ The plan, as tasks on the cluster:
 files signed on the workers (``sign_files``), identical signatures collapsed by a
 shuffle of digests, band keys shuffled by key range to reducers that join each band,
 the estimate filter on the candidate pairs' signatures only, and one assembly of
-clusters (simdex/_dask_minhash.py has the plan and what each process holds).
+clusters (simdex/_dask_minhash.py has the plan and what each process holds); with
+``against`` MinHash-LSH indexes the signing tasks query each signature, and with
+``confirm`` each partition reads its file again for its paired documents' shingles and
+the pairs are confirmed where their second document is.
 """
 
 from __future__ import annotations
@@ -231,7 +234,7 @@ class DistributedDedup:
     def records(self):
         """The JSON records ``simdex dedup --against ...`` prints, in input order."""
         if isinstance(self.result, simdex.MinHashDedupResult):
-            yield from self.result.records(self.ids, self.reasons)
+            yield from self.result.records(self.ids, self.reasons, self.against)
             return
         indexes = [simdex.Index.open(p) for p in self.against]
         try:
@@ -266,26 +269,48 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
             for i, p in enumerate(paths)]
 
 
-def sign_files(client, paths: Sequence[str], *, format: Optional[str] = None, id_field: str = "id",
-               text_fields: Sequence[str] = ("text",), id_mode: str = "field", keep: str = "first",
-               skip_bad: bool = False, **minhash_options) -> list:
+def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), format: Optional[str] = None,
+               id_field: str = "id", text_fields: Sequence[str] = ("text",), id_mode: str = "field",
+               keep: str = "first", skip_bad: bool = False, **minhash_options) -> list:
     """Step 1 of method="minhash": one task per file, each reading and signing its file
     on a worker as `simdex dedup --method minhash` signs documents (band keys, b-bit
     signatures, digests of identical signatures). minhash_options: threshold (0.8),
     num_perm (128), seed (1), word_n and char_n (5: the shingles), bands and rows
-    (default: chosen from the threshold, 16 x 8 at 0.8), signature_bits (4). Returns the
-    partitions' futures, in file order; dedup_partitions(method="minhash") takes them."""
+    (default: chosen from the threshold, 16 x 8 at 0.8), signature_bits (4),
+    estimate_filter (the queries' filter, with against). against: MinHash-LSH index files
+    (readable by the workers at these paths); each signature is queried in each while the
+    signing task holds it, as the command's signing threads query it, and the partition
+    keeps each document's best match (the highest estimate at or above the estimate
+    filter, the first index among equals). An index that is not MinHash-LSH, or signs
+    otherwise (num_perm, seed, word_n, char_n), fails the task with a ValueError naming
+    it. Returns the partitions' futures, in file order; dedup_partitions(method="minhash")
+    takes them."""
     unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
     if unknown:
         raise TypeError(f"sign_files got an unexpected option {unknown[0]!r}")
     run = _dask_minhash.layout(**minhash_options)
+    against = _lsh_paths(against)
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
+    queried = _dask_minhash.queried(against, run["min_estimate"])
+    indexes = [(a, _mtime(a)) for a in against]
     return [client.submit(_dask_minhash.sign_part, os.fspath(p), run["signing"], read,
-                          id_mode == "ordinal" or _is_lines(os.fspath(p), format),
+                          id_mode == "ordinal" or _is_lines(os.fspath(p), format), against, run["min_estimate"],
                           key=f"simdex-minhash-{i}-{os.path.basename(os.fspath(p))}-"
-                              f"{dask.base.tokenize(os.fspath(p), _mtime(p), run['signing'], read)}")
+                              f"{dask.base.tokenize(os.fspath(p), _mtime(p), run['signing'], read, queried, indexes)}")
             for i, p in enumerate(paths)]
+
+
+def _lsh_paths(against: Sequence[str]) -> List[str]:
+    """method="minhash"'s against: index files. A shard directory is refused: its shards
+    are SimHash indexes cut by fingerprint value, and no MinHash-LSH layout of shards
+    exists (`simdex dedup --method minhash --against` takes files too)."""
+    paths = [os.fspath(a) for a in against]
+    for path in paths:
+        if os.path.isdir(path):
+            raise ValueError(f"{path} is a directory: shard directories hold SimHash indexes, cut by fingerprint "
+                             "value; method='minhash' takes MinHash-LSH index files")
+    return paths
 
 
 def _mtime(path) -> int:
@@ -305,50 +330,73 @@ def _ranges(client, ranges: Optional[int]) -> int:
     return ranges
 
 
-def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, simhash: dict,
-                   minhash_options: dict) -> DistributedDedup:
+def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, against: Sequence[str],
+                   confirm: Optional[str], simhash: dict, minhash_options: dict) -> DistributedDedup:
     """dedup_partitions(method="minhash"): _dask_minhash's plan."""
     for name, value in simhash.items():
         if value is not None:
-            raise ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}")
+            raise ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}, "
+                             "against and confirm")
     run = _dask_minhash.layout(**minhash_options)
+    against = _lsh_paths(against)
+    if confirm is not None:
+        simdex.Confirmer(confirm)  # a bad spec is a ValueError naming it, before any task
     ranges = _ranges(client, ranges)
-    _dask_minhash.check_partitions(client, partitions, run)
-    packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs)
+    _dask_minhash.check_partitions(client, partitions, run, against)
+    packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs, confirm)
     summaries = [client.submit(_id_summary, p) for p in partitions]
-    packed, summaries = client.gather([packed, summaries])
+    matches = [client.submit(_dask_minhash.matches_of, p) for p in partitions] if against else []
+    packed, summaries, matches = client.gather([packed, summaries, matches])
     result = _dask_minhash.unpack(packed)
+    result.stats["against_duplicates"] = 0
+    if against:
+        _dask_minhash.put_matches(result, matches, [s["records"] for s in summaries])
     return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=result.empty.astype(np.int8),
-                            against=[], partitions=partitions, tasks=tasks)
+                            against=against, partitions=partitions, tasks=tasks)
 
 
 def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k: Optional[int] = None,
                      scheme: Optional[str] = None, against: Sequence[str] = (), ranges: Optional[int] = None,
                      pairs: bool = False, memory: Optional[int] = None, tmpdir: Optional[str] = None,
-                     **minhash_options) -> DistributedDedup:
+                     confirm: Optional[str] = None, **minhash_options) -> DistributedDedup:
     """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
     of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
     readable by the workers; a shard directory counts as its shards), checked as
-    `simdex dedup --against` checks them, in order. memory (default 1 GiB) and tmpdir
-    bound the assembly.
+    `simdex dedup --against` checks them, in order; a MinHash-LSH index is a ValueError
+    naming it. memory (default 1 GiB) and tmpdir bound the assembly.
 
     method="minhash": partitions of sign_files, de-duplicated as `simdex dedup --method
     minhash`; minhash_options are sign_files' (every partition must be signed so: else
     ValueError naming both) and estimate_filter (None: two standard errors below the
-    threshold; "off"; or a J). k, scheme, against, memory and tmpdir are SimHash's and
-    refused with it, as the minhash options are without it."""
+    threshold; "off"; or a J). against: the MinHash-LSH index files the partitions were
+    queried in by sign_files (the same paths in the same order and the same estimate
+    filter, else ValueError naming both): each document with a match is a duplicate with
+    its best match (records()' "against"). confirm: `--confirm`'s spec
+    ("jaccard-shingles:0.8", "jaccard:0.5", "edit:0.6", ...; simdex.Confirmer): every
+    document pair (those of pairs=True) is confirmed from the two texts and only the
+    accepted ones make clusters; the pairs then carry their similarity. Each partition's
+    file is read again once, on a worker, for the documents of its pairs (one task per
+    partition, holding their sorted shingle hashes, 8 bytes a shingle, or for edit their
+    texts, twice: as read and cut per destination); one task per partition confirms the
+    pairs whose second document is there, holding those pairs (24 bytes each) and the
+    hashes (or texts) of both documents of each, twice (as received and concatenated).
+    k, scheme, memory and tmpdir are SimHash's and refused with it, as the minhash options
+    and confirm are without it (SimHash's second stage is not on the cluster)."""
     unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
     if unknown:
         raise TypeError(f"dedup_partitions got an unexpected option {unknown[0]!r}")
     partitions = list(partitions)
     if method == "minhash":
-        simhash = {"k": k, "scheme": scheme, "against": list(against) or None, "memory": memory, "tmpdir": tmpdir}
-        return _dedup_minhash(client, partitions, ranges, pairs, simhash, minhash_options)
+        simhash = {"k": k, "scheme": scheme, "memory": memory, "tmpdir": tmpdir}
+        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options)
     if method != "simhash":
         raise ValueError(f"method '{method}' is not simhash or minhash")
     if minhash_options:
         raise ValueError(f"{sorted(minhash_options)[0]} is a MinHash option (method='minhash')")
+    if confirm is not None:
+        raise ValueError("confirm is method='minhash''s on the cluster; SimHash's second stage (--confirm, "
+                         "--k-short) is not: use the command")
     scheme = "t10" if scheme is None else scheme
     memory = 1 << 30 if memory is None else memory
     tmpdir = "" if tmpdir is None else tmpdir
@@ -363,6 +411,10 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     # another scheme needs the batch split by that scheme's tables.
     against = [s for a in against for s in
                (_shards.shard_paths(os.fspath(a)) if os.path.isdir(a) else [os.fspath(a)])]
+    for path in against:
+        if simdex.index_kind(path) != "simhash":
+            raise ValueError(f"{path}: a MinHash-LSH index where a SimHash index is needed (method='minhash' "
+                             "takes it)")
     by_scheme: Dict[str, List[int]] = {scheme: []}
     for j, path in enumerate(against):
         with simdex.Index.open(path) as index:
@@ -410,14 +462,16 @@ def dedup(client, paths: Sequence[str], *, method: str = "simhash", fingerprint_
 
     method="minhash": ``simdex dedup --method minhash``: sign_files, then
     dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
-    word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges and pairs."""
+    word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges, pairs, against
+    (MinHash-LSH index files, queried by the signing tasks) and confirm (`--confirm`'s
+    spec); dedup_partitions says what each task holds."""
     if method == "minhash":
         if fingerprint_options is not None:
             raise ValueError("fingerprint_options are SimHash's; method='minhash' signs with "
                              + ", ".join(_dask_minhash.OPTIONS))
-        signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options and name != "estimate_filter"}
-        parts = sign_files(client, paths, format=format, id_field=id_field, text_fields=text_fields, id_mode=id_mode,
-                           keep=keep, skip_bad=skip_bad, **signing)
+        signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options}
+        parts = sign_files(client, paths, against=options.get("against", ()), format=format, id_field=id_field,
+                           text_fields=text_fields, id_mode=id_mode, keep=keep, skip_bad=skip_bad, **signing)
         return dedup_partitions(client, parts, method="minhash", **options)
     parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, keep=keep,

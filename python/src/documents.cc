@@ -5,11 +5,14 @@
 // fingerprint --idf auto` reads it: once to learn the idf, then to
 // fingerprint. simdex._minhash_file reads a file the same way and signs its
 // documents as `simdex dedup --method minhash` does (band keys, b-bit
-// signatures and the digest that collapses identical signatures).
+// signatures and the digest that collapses identical signatures), and
+// queries each signature in the --against MinHash-LSH indexes while it is
+// at hand.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -18,11 +21,14 @@
 #include <thread>
 #include <vector>
 
+#include "python/src/arrays.h"
 #include "python/src/errors.h"
+#include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
+#include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 
@@ -50,13 +56,66 @@ struct FileFingerprints : FileRecords {
   std::vector<int8_t> reasons;
 };
 
-// Band keys, b-bit signatures and digests (0 when empty) by document.
+// A document's best match in the --against indexes: the index (in the
+// order given; -1 for none), the stored document's id number and the
+// estimate.
+struct IndexMatch {
+  int index = -1;
+  uint64_t id = 0;
+  double estimate = 0;
+};
+
+// Band keys, b-bit signatures and digests (0 when empty) by document; the
+// documents with an index match, by position.
 struct FileSignatures : FileRecords {
   std::vector<uint64_t> keys;    // bands per document
   std::vector<uint8_t> packed;   // PackedSignatureBytes per document
   std::vector<uint64_t> digests;
   std::vector<int8_t> reasons;   // 1 ("no-text") for a document without shingles
+  std::vector<uint32_t> matched;       // positions
+  std::vector<IndexMatch> matches;     // theirs
 };
+
+// The --against indexes of a signing run, opened and checked: MinHash-LSH
+// indexes whose profile is the batch's (as `simdex dedup --method minhash`
+// checks them; their bands and bits may differ, since each is queried with
+// the whole signature).
+std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::string>& paths,
+                                                         const MinHashOptions& signing) {
+  std::vector<std::unique_ptr<LshIndexReader>> indexes;
+  const std::string batch = MinHashProfile(signing);
+  for (const std::string& path : paths) {
+    indexes.emplace_back();
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = LshIndexReader::Open(path, simdex::ReaderOptions(), &indexes.back());
+    }
+    ThrowIfError(s);
+    if (indexes.back()->profile() != batch) {
+      throw py::value_error(path + " holds signatures of '" + indexes.back()->profile() +
+                            "'; this batch is signed as '" + batch + "' (num_perm, seed, word_n, char_n)");
+    }
+  }
+  return indexes;
+}
+
+// The best match of a signature in the indexes, by the command's rule: the
+// highest estimate, the first index among equals, the first in id order
+// within an index (Query's order). min_estimate: the run's estimate filter
+// (0 with the filter off: every band candidate).
+Status BestMatch(const std::vector<std::unique_ptr<LshIndexReader>>& indexes, const uint32_t* signature,
+                 double min_estimate, std::vector<LshMatch>* found, IndexMatch* best) {
+  LshQueryOptions query;
+  query.min_estimate = min_estimate;
+  for (size_t x = 0; x < indexes.size(); ++x) {
+    SIMDEX_RETURN_IF_ERROR(indexes[x]->Query(signature, query, found));
+    for (const LshMatch& m : *found) {
+      if (best->index < 0 || m.estimate > best->estimate) *best = {static_cast<int>(x), m.id, m.estimate};
+    }
+  }
+  return Status::OK();
+}
 
 void FingerprintBatch(const std::vector<Document>& docs, size_t n,
                       const std::vector<std::unique_ptr<Fingerprinter>>& clones, FileFingerprints* out) {
@@ -99,9 +158,9 @@ Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& opti
 }
 
 // Reads the file in batches of kBatch documents: their ids and scores go
-// to *out, and each batch to on_batch(docs, n).
+// to *out, and each batch to on_batch(docs, n), whose error ends the read.
 Status ReadFile(const std::string& path, const DocumentReaderOptions& options, Keep keep, FileRecords* out,
-                const std::function<void(const std::vector<Document>&, size_t)>& on_batch) {
+                const std::function<Status(const std::vector<Document>&, size_t)>& on_batch) {
   std::unique_ptr<DocumentReader> reader;
   SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
   std::vector<Document> docs(kBatch);
@@ -117,7 +176,7 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
       if (keep == Keep::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
       if (keep == Keep::kMaxField) out->scores.push_back(d.score);
     }
-    on_batch(docs, n);
+    SIMDEX_RETURN_IF_ERROR(on_batch(docs, n));
   }
   out->stats = reader->stats();
   return Status::OK();
@@ -183,6 +242,42 @@ void PutRecords(const FileRecords& got, Keep keep, py::dict* d) {
   (*d)["bytes"] = got.stats.bytes;
 }
 
+// The documents with an index match as _minhash_file returns them:
+// against_positions (uint32), against_index (int32, in the order given),
+// against_ids (uint64, or an object array when an index has string ids: the
+// strings of those) and against_estimates (float32, as the command writes
+// them).
+void PutMatches(const FileSignatures& got, const std::vector<std::unique_ptr<LshIndexReader>>& indexes, py::dict* d) {
+  const size_t m = got.matches.size();
+  py::array_t<int32_t> index(static_cast<py::ssize_t>(m));
+  py::array_t<float> estimates(static_cast<py::ssize_t>(m));
+  std::vector<uint64_t> numbers(m);
+  for (size_t i = 0; i < m; ++i) {
+    index.mutable_data()[i] = got.matches[i].index;
+    numbers[i] = got.matches[i].id;
+    estimates.mutable_data()[i] = static_cast<float>(got.matches[i].estimate);
+  }
+  const bool strings =
+      std::any_of(indexes.begin(), indexes.end(), [](const auto& r) { return r->has_string_ids(); });
+  py::object ids = ToArray(numbers);
+  if (strings) {
+    py::array objects(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(m)});
+    PyObject** slot = static_cast<PyObject**>(objects.mutable_data());
+    for (size_t i = 0; i < m; ++i) {
+      const LshIndexReader& r = *indexes[static_cast<size_t>(got.matches[i].index)];
+      py::object id = r.has_string_ids() ? py::object(py::str(std::string(r.IdString(numbers[i]))))
+                                         : py::object(py::int_(numbers[i]));
+      Py_XDECREF(slot[i]);
+      slot[i] = id.release().ptr();
+    }
+    ids = objects;
+  }
+  (*d)["against_positions"] = ToArray(got.matched);
+  (*d)["against_index"] = index;
+  (*d)["against_ids"] = ids;
+  (*d)["against_estimates"] = estimates;
+}
+
 py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std::optional<std::string> format,
                          const std::string& id_field, const std::vector<std::string>& text_fields,
                          const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
@@ -208,7 +303,10 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
       std::vector<std::unique_ptr<Fingerprinter>> clones;
       for (int i = 0; i < t; ++i) clones.push_back(proto->Clone());
       s = ReadFile(path, o, keep, &got,
-                   [&](const std::vector<Document>& docs, size_t n) { FingerprintBatch(docs, n, clones, &got); });
+                   [&](const std::vector<Document>& docs, size_t n) {
+                     FingerprintBatch(docs, n, clones, &got);
+                     return Status::OK();
+                   });
     }
   }
   ThrowIfError(s);
@@ -223,9 +321,11 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
 py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, int bands,
                      int rows, int bits, std::optional<std::string> format, const std::string& id_field,
                      const std::vector<std::string>& text_fields, const std::string& id_mode,
-                     const std::string& keep_spec, bool skip_bad, std::optional<int> threads) {
+                     const std::string& keep_spec, bool skip_bad, std::optional<int> threads,
+                     const std::vector<std::string>& against, double min_estimate) {
   Keep keep;
   const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
   MinHashOptions options;
   options.num_perm = num_perm;
   options.seed = seed;
@@ -236,6 +336,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   const LshBands layout{bands, rows};
   ThrowIfError(CheckLshBands(layout, num_perm));
   if (!ValidSignatureBits(bits)) throw py::value_error("signature_bits must be 1, 2, 4, 8, 16 or 32");
+  const std::vector<std::unique_ptr<LshIndexReader>> indexes = OpenAgainst(against, options);
   const size_t nb = static_cast<size_t>(bands), sb = PackedSignatureBytes(num_perm, bits);
   const int t = ResolveThreads(threads, 1);
   FileSignatures got;
@@ -250,8 +351,11 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       got.packed.resize((base + n) * sb);
       got.digests.resize(base + n);
       got.reasons.resize(base + n);
+      std::vector<IndexMatch> best(indexes.empty() ? 0 : n);
+      std::vector<Status> failed(static_cast<size_t>(t));
       ForRanges(n, t, [&](size_t begin, size_t end, size_t w) {
         std::vector<uint32_t> sig(static_cast<size_t>(num_perm));
+        std::vector<LshMatch> found;
         for (size_t i = begin; i < end; ++i) {
           const size_t d = base + i;
           const bool has = clones[w]->Sign(docs[i].text, sig.data()) != ShingleKind::kNone;
@@ -259,8 +363,18 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
           PackSignature(sig.data(), num_perm, bits, &got.packed[d * sb]);
           got.digests[d] = has ? SignatureDigest(&got.keys[d * nb], nb, &got.packed[d * sb], sb) : 0;
           got.reasons[d] = has ? 0 : 1;
+          if (has && !indexes.empty() && failed[w].ok()) {
+            failed[w] = BestMatch(indexes, sig.data(), min_estimate, &found, &best[i]);
+          }
         }
       });
+      for (const Status& f : failed) SIMDEX_RETURN_IF_ERROR(f);
+      for (size_t i = 0; i < best.size(); ++i) {
+        if (best[i].index < 0) continue;
+        got.matched.push_back(static_cast<uint32_t>(base + i));
+        got.matches.push_back(best[i]);
+      }
+      return Status::OK();
     });
   }
   ThrowIfError(s);
@@ -272,6 +386,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   d["digests"] = Matrix(got.digests, n, 0);
   d["reasons"] = Matrix(got.reasons, n, 0);
   d["profile"] = MinHashProfile(options);
+  if (!indexes.empty()) PutMatches(got, indexes, &d);
   return d;
 }
 
@@ -295,10 +410,16 @@ void DefineDocuments(py::module_& m) {
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
         py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
+        py::arg("against") = std::vector<std::string>(), py::arg("min_estimate") = 0.0,
         "Reads one file and signs its documents as `simdex dedup --method minhash` does: ids, scores and the "
         "reader's counts as fingerprint_file, keys (n x bands uint64 band keys), packed (n x bytes b-bit "
         "signatures), digests (SignatureDigest; 0 for a document without shingles), reasons (int8, 1: no-text) "
-        "and profile (MinHashProfile). simdex.dask's minhash partitions; releases the GIL.");
+        "and profile (MinHashProfile). against: MinHash-LSH index paths, each document with shingles queried in "
+        "each (min_estimate: the run's estimate filter, 0 for off) and its best match kept by the command's rule "
+        "(the highest estimate, the first index among equals): against_positions, against_index, against_ids "
+        "(the strings of string-id indexes), against_estimates (float32). An index that is not MinHash-LSH, or "
+        "whose profile is not the batch's, is a ValueError naming it. simdex.dask's minhash partitions; releases "
+        "the GIL.");
 }
 
 }  // namespace simdex::python
