@@ -4,13 +4,13 @@
 #include <chrono>
 
 #include "base/timing.h"
+#include "engine/dedup/sparse_scores.h"
 #include "simdex/document_reader.h"
 
 namespace simdex::tools {
 
 void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text, double score) {
-  if (score != 0 && scores.empty()) scores.resize(fingerprints.size(), 0.0);
-  if (!scores.empty()) scores.push_back(score);
+  dedup::AppendScore(&scores, fingerprints.size(), score);
   fingerprints.push_back(r.empty() ? 0 : r.fingerprint);
   lengths.push_back(static_cast<uint32_t>(CodePointLength(text)));
 }

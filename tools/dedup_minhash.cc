@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "base/timing.h"
+#include "engine/dedup/sparse_scores.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/spillable_array.h"
 #include "simdex/confirm.h"
@@ -111,10 +112,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
                            : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
                                                           : 0;
-      if (score != 0 || !out->scores.empty()) {  // the zeros before the first score, then the score
-        out->scores.resize(out->has_shingles.size(), 0.0);
-        out->scores.push_back(score);
-      }
+      dedup::AppendScore(&out->scores, out->has_shingles.size(), score);
       out->has_shingles.push_back(has);
       if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
       batch->ids.Add(doc.id, doc.id_string);

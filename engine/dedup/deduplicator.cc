@@ -24,6 +24,7 @@
 #include "engine/dedup/clusters.h"
 #include "engine/dedup/external_parts.h"
 #include "engine/dedup/self_join.h"
+#include "engine/dedup/sparse_scores.h"
 #include "engine/dedup/union_find.h"
 #include "engine/index/external_sorter.h"
 #include "engine/io/large_memory.h"
@@ -159,8 +160,7 @@ Status Deduplicator::Add(uint64_t fingerprint, double score) {
   if (r.documents == kMaxDocuments) {
     return r.status = Status::InvalidArgument("a batch holds at most " + std::to_string(kMaxDocuments) + " documents");
   }
-  if (score != 0 && r.scores.empty()) r.scores.resize(r.documents, 0.0);
-  if (!r.scores.empty()) r.scores.push_back(score);
+  dedup::AppendScore(&r.scores, r.documents, score);
   r.pending.push_back({fingerprint, r.documents});
   ++r.documents;
   if (r.pending.size() == kPendingRecords) {

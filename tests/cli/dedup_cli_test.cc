@@ -189,6 +189,29 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_EQ(in.out, r.out) << in.err;
 }
 
+// The first document's score counts: it was dropped (the scores stayed
+// empty until a later non-zero one), so of two identical texts the second
+// represented them under --keep longest, against "ties go to the first seen"
+// and here against the longer first text. With --confirm the second stage
+// keeps its own scores: both paths are checked.
+TEST_F(DedupCli, KeepLongestCountsTheFirstDocumentsScore) {
+  const std::string text =
+      "Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is "
+      "not allowed.";
+  WriteFile(dir_.File("docs.jsonl"), "{\"id\": 1, \"text\": \"" + text + "  \"}\n{\"id\": 2, \"text\": \"" + text + "\"}\n");
+  for (bool confirm : {false, true}) {
+    std::vector<std::string> args = {"dedup", "--method", "simhash", "--quiet", "--keep", "longest"};
+    if (confirm) args.insert(args.end(), {"--confirm", "jaccard:0.9"});
+    args.push_back(dir_.File("docs.jsonl"));
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 2u) << r.out;
+    EXPECT_TRUE(lines[0].starts_with("{\"id\":1,\"cluster\":1,\"duplicate\":false,")) << confirm << " " << lines[0];
+    EXPECT_TRUE(lines[1].starts_with("{\"id\":2,\"cluster\":1,\"duplicate\":true,")) << confirm << " " << lines[1];
+  }
+}
+
 // String ids from JSONL and from fingerprint files, --keep max:FIELD, and
 // matches in an index of string ids reported by their strings.
 TEST_F(DedupCli, StringIdsMaxFieldAndAStringIdIndex) {

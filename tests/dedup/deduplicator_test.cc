@@ -150,6 +150,19 @@ TEST(DeduplicatorTest, SpilledThreadedAndPlainRunsGiveTheSameResults) {
   }
 }
 
+// The first document's score counts (it was dropped: the scores stayed
+// empty until a later non-zero one, so document 0 scored 0).
+TEST(DeduplicatorTest, TheFirstDocumentsScoreCounts) {
+  std::unique_ptr<Deduplicator> dedup;
+  ASSERT_TRUE(Deduplicator::Create(DedupOptions(), &dedup).ok());
+  ASSERT_TRUE(dedup->Add(0xabc, 9).ok());
+  ASSERT_TRUE(dedup->Add(0xabc, 1).ok());
+  ASSERT_TRUE(dedup->Finish().ok());
+  EXPECT_EQ(dedup->Result(1).representative, 0u);
+  EXPECT_FALSE(dedup->Result(0).duplicate);
+  EXPECT_TRUE(dedup->Result(1).duplicate);
+}
+
 TEST(DeduplicatorTest, ScoresChooseTheRepresentativeAndTiesGoToTheFirst) {
   const std::vector<Doc> docs = MakeBatch(2000, true, 3);
   CheckRun(docs, RunOptions(), {}, "scores");
