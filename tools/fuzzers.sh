@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds the libFuzzer targets (clang, ASan + UBSan) in
-# BUILD_DIR, then prints the fuzzers the build defines, one path per line
+# Configures (unless it is configured already: tools/test.sh's sanitizer
+# build, build-san, has them beside the tests) and builds the libFuzzer
+# targets (clang, ASan + UBSan) in BUILD_DIR, then prints the fuzzers the build defines, one path per line
 # (relative to BUILD_DIR): every executable that building the simdex_fuzzers
 # target links, read from ninja's commands for the target, so that a fuzzer
 # added to tests/fuzz/CMakeLists.txt is picked up and one the build leaves out
@@ -9,8 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-fuzz}
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSIMDEX_FUZZ=ON -DBUILD_TESTING=OFF -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
+elif ! grep -q '^SIMDEX_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  echo "tools/fuzzers.sh: $build is configured without -DSIMDEX_FUZZ=ON" >&2
+  exit 1
+fi
 cmake --build "$build" -j"$(nproc)" --target simdex_fuzzers >&2
 mapfile -t fuzzers < <(ninja -C "$build" -t commands simdex_fuzzers | grep -oE -- ' -o [^ ]+' |
                        sed 's/^ -o //' | grep -v '\.o$' | sort -u)

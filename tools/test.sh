@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice:
 # a Release build (with the Debian packages installed, used and removed), and
-# an AddressSanitizer + UndefinedBehaviorSanitizer build.
-# Then builds the libFuzzer targets with clang and gives each a short run.
-# Usage: tools/test.sh            (from anywhere; builds in build/, build-asan/, build-fuzz/)
+# an AddressSanitizer + UndefinedBehaviorSanitizer build with clang, which
+# also holds the libFuzzer targets (one instrumented library for both: the
+# fuzzers' coverage hooks cost the tests little), each given a short run.
+# Usage: tools/test.sh            (from anywhere; builds in build/ and build-san/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
@@ -29,27 +30,27 @@ if [ -x /usr/bin/python3 ]; then
   (cd /tmp && SIMDEX_BINARY_DIR="$OLDPWD/build" /usr/bin/python3 -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
 fi
 
-stage "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSIMDEX_SANITIZE=ON -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
-cmake --build build-asan -j"$jobs"
+stage "AddressSanitizer + UndefinedBehaviorSanitizer build (clang, with the fuzzers) and tests"
+CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSIMDEX_SANITIZE=ON -DSIMDEX_FUZZ=ON -DSIMDEX_BUILD_BENCH=OFF -DSIMDEX_PYTHON=OFF >/dev/null
+cmake --build build-san -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+  ctest --test-dir build-san --output-on-failure -j"$jobs"
 
 stage "libFuzzer targets (clang), ${fuzz_seconds}s each"
 # Every fuzzer the build defines (tools/fuzzers.sh), so that one the build leaves out, or none
 # at all, fails this stage instead of being skipped.
-fuzzer_list=$(tools/fuzzers.sh build-fuzz)
+fuzzer_list=$(tools/fuzzers.sh build-san)
 mapfile -t fuzzers <<<"$fuzzer_list"
 ran=0
 for target in "${fuzzers[@]}"; do
-  binary="build-fuzz/$target"
+  binary="build-san/$target"
   name=$(basename "$target")
-  corpus="build-fuzz/corpus/$name"
+  corpus="build-san/corpus/$name"
   mkdir -p "$corpus"
   echo "-- $name" >&2
-  "$binary" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-fuzz/$name.log" ||
-    { tail -n 40 "build-fuzz/$name.log" >&2; echo "fuzz target $name failed" >&2; exit 1; }
+  "$binary" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-san/$name.log" ||
+    { tail -n 40 "build-san/$name.log" >&2; echo "fuzz target $name failed" >&2; exit 1; }
   ran=$((ran + 1))
 done
 echo "-- $ran fuzz targets ran: every one simdex_fuzzers defines" >&2

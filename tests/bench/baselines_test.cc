@@ -182,7 +182,7 @@ TEST(PermutedTablesSearcher, BytesAreTwelvePerEntryPerTable) {
 }
 
 TEST(FaissSearcher, BytesCoverAtLeastTheCodes) {
-#if defined(__SANITIZE_ADDRESS__)
+#if SIMDEX_SANITIZED_BUILD
   GTEST_SKIP() << "AddressSanitizer's allocator does not report to glibc's mallinfo2";
 #endif
   const std::vector<uint64_t> fps = UniformFingerprints(5000, 8);

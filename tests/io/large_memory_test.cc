@@ -12,11 +12,7 @@
 namespace simdex::io {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = SIMDEX_SANITIZED_BUILD;
 
 TEST(LargeMemory, SmallAndLargeBlocksHoldWhatIsWrittenAndLargeOnesAreHugePageAligned) {
   for (size_t bytes : {size_t{0}, size_t{1}, size_t{4096}, kLargeBytes - 1, kLargeBytes, kLargeBytes + 12345,

@@ -75,7 +75,7 @@ size_t CountLines(const std::string& text, const std::string& needle) {
 // 1 s), logs at most one line per 10 s, counts the errors, serves the open
 // connections, and accepts again once descriptors are free.
 TEST(ServeLimits, OutOfDescriptorsTheServerPausesAcceptingAndServesOpenConnections) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#if SIMDEX_SANITIZED_BUILD
   // UBSan's vptr check probes memory through a pipe (IsAccessibleMemoryRange);
   // a process out of descriptors cannot open one, so every virtual call is
   // reported as "invalid vptr" and the server stops. Seen in the sanitizer
