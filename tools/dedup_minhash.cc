@@ -33,7 +33,7 @@ struct Signed {
   std::unique_ptr<io::SpillableArray> packed;  // bytes per document
   std::vector<uint64_t> digests;               // of keys and signature; 0 for empty documents
   std::vector<uint8_t> has_shingles;
-  std::vector<DocumentBatch::IndexMatch> index_matches;  // empty without --against
+  std::vector<LshBestMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
   Status status;               // the first error of Packed()
   // Document o's packed signature (valid while `packed` lives), or a
@@ -74,22 +74,16 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
       b->band_keys.resize(b->size * nb);
       b->packed_signatures.resize(b->size * sb);
       b->has_shingles.resize(b->size);
-      b->index_matches.assign(against.empty() ? 0 : b->size, DocumentBatch::IndexMatch());
+      b->index_matches.assign(against.empty() ? 0 : b->size, LshBestMatch());
       for (size_t i = 0; i < b->size; ++i) {
         b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data()) != ShingleKind::kNone;
         BandKeys(sig.data(), bands, b->band_keys.data() + i * nb);
         PackSignature(sig.data(), hasher->num_perm(), bits, b->packed_signatures.data() + i * sb);
-        for (size_t x = 0; x < against.size() && b->has_shingles[i]; ++x) {
-          Status s = against[x]->Query(sig.data(), query, &found);
-          if (!s.ok()) {
-            std::lock_guard<std::mutex> lock(*error_mutex);
-            if (query_error->ok()) *query_error = s;
-            break;
-          }
-          DocumentBatch::IndexMatch& best = b->index_matches[i];
-          for (const LshMatch& m : found) {  // in id order: the first of the highest
-            if (best.index < 0 || m.estimate > best.estimate) best = {static_cast<int>(x), m.id, m.estimate};
-          }
+        if (against.empty() || !b->has_shingles[i]) continue;
+        Status s = QueryBestMatch(against, sig.data(), query, &found, &b->index_matches[i]);
+        if (!s.ok()) {
+          std::lock_guard<std::mutex> lock(*error_mutex);
+          if (query_error->ok()) *query_error = s;
         }
       }
     };
@@ -321,7 +315,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
                                                            : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
                                                                                    args.num_perm, args.signature_bits));
     if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
-      const DocumentBatch::IndexMatch& match = s.index_matches[o];
+      const LshBestMatch& match = s.index_matches[o];
       if (outcomes->against_estimates.empty()) outcomes->against_estimates.assign(n, 0);
       r.duplicate = true;
       r.against_index = match.index;

@@ -20,6 +20,7 @@
 
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
+#include "simdex/lsh_index.h"
 #include "simdex/status.h"
 
 namespace simdex::tools {
@@ -41,12 +42,7 @@ struct DocumentBatch {
   // signature, num_perm values per document.
   std::vector<uint32_t> signatures;
   // `dedup --method minhash --against`: each document's best index match.
-  struct IndexMatch {
-    int index = -1;  // none
-    uint64_t id = 0;
-    double estimate = 0;
-  };
-  std::vector<IndexMatch> index_matches;
+  std::vector<LshBestMatch> index_matches;
 };
 
 // Fills batch->docs[0, batch->size) (reusing the Document objects present,

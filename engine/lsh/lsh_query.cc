@@ -138,4 +138,16 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
   return r.InFile(s);
 }
 
+Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                      const LshQueryOptions& options, std::vector<LshMatch>* found, LshBestMatch* best) {
+  *best = LshBestMatch();
+  for (size_t x = 0; x < indexes.size(); ++x) {
+    SIMDEX_RETURN_IF_ERROR(indexes[x]->Query(signature, options, found));
+    for (const LshMatch& m : *found) {  // in id order: the first of the highest
+      if (best->index < 0 || m.estimate > best->estimate) *best = {static_cast<int>(x), m.id, m.estimate};
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace simdex

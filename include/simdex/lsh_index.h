@@ -243,6 +243,19 @@ class LshIndexReader {
   std::unique_ptr<Rep> rep_;
 };
 
+// A signature's best match in several indexes, as `simdex dedup --method
+// minhash --against` (and simdex.dask) chooses it: the highest estimate;
+// among equal ones the first index given, then the first in id order.
+// best->index is -1 when no index has a match. found: scratch, reused
+// across calls.
+struct LshBestMatch {
+  int index = -1;  // in the order given
+  uint64_t id = 0;
+  double estimate = 0;
+};
+Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                      const LshQueryOptions& options, std::vector<LshMatch>* found, LshBestMatch* best);
+
 // Growing an LSH index: LshIndexMerger writes a new file holding an old
 // index's documents, plus a batch of new ones (signed with the old index's
 // minhash_options()), minus the documents of deleted ids. The result is

@@ -56,15 +56,6 @@ struct FileFingerprints : FileRecords {
   std::vector<int8_t> reasons;
 };
 
-// A document's best match in the --against indexes: the index (in the
-// order given; -1 for none), the stored document's id number and the
-// estimate.
-struct IndexMatch {
-  int index = -1;
-  uint64_t id = 0;
-  double estimate = 0;
-};
-
 // Band keys, b-bit signatures and digests (0 when empty) by document; the
 // documents with an index match, by position.
 struct FileSignatures : FileRecords {
@@ -73,7 +64,7 @@ struct FileSignatures : FileRecords {
   std::vector<uint64_t> digests;
   std::vector<int8_t> reasons;   // 1 ("no-text") for a document without shingles
   std::vector<uint32_t> matched;       // positions
-  std::vector<IndexMatch> matches;     // theirs
+  std::vector<LshBestMatch> matches;   // theirs
 };
 
 // The --against indexes of a signing run, opened and checked: MinHash-LSH
@@ -98,23 +89,6 @@ std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::
     }
   }
   return indexes;
-}
-
-// The best match of a signature in the indexes, by the command's rule: the
-// highest estimate, the first index among equals, the first in id order
-// within an index (Query's order). min_estimate: the run's estimate filter
-// (0 with the filter off: every band candidate).
-Status BestMatch(const std::vector<std::unique_ptr<LshIndexReader>>& indexes, const uint32_t* signature,
-                 double min_estimate, std::vector<LshMatch>* found, IndexMatch* best) {
-  LshQueryOptions query;
-  query.min_estimate = min_estimate;
-  for (size_t x = 0; x < indexes.size(); ++x) {
-    SIMDEX_RETURN_IF_ERROR(indexes[x]->Query(signature, query, found));
-    for (const LshMatch& m : *found) {
-      if (best->index < 0 || m.estimate > best->estimate) *best = {static_cast<int>(x), m.id, m.estimate};
-    }
-  }
-  return Status::OK();
 }
 
 void FingerprintBatch(const std::vector<Document>& docs, size_t n,
@@ -337,6 +311,10 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   ThrowIfError(CheckLshBands(layout, num_perm));
   if (!ValidSignatureBits(bits)) throw py::value_error("signature_bits must be 1, 2, 4, 8, 16 or 32");
   const std::vector<std::unique_ptr<LshIndexReader>> indexes = OpenAgainst(against, options);
+  std::vector<const LshIndexReader*> queried;
+  for (const auto& index : indexes) queried.push_back(index.get());
+  LshQueryOptions query;
+  query.min_estimate = min_estimate;
   const size_t nb = static_cast<size_t>(bands), sb = PackedSignatureBytes(num_perm, bits);
   const int t = ResolveThreads(threads, 1);
   FileSignatures got;
@@ -351,7 +329,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       got.packed.resize((base + n) * sb);
       got.digests.resize(base + n);
       got.reasons.resize(base + n);
-      std::vector<IndexMatch> best(indexes.empty() ? 0 : n);
+      std::vector<LshBestMatch> best(indexes.empty() ? 0 : n);
       std::vector<Status> failed(static_cast<size_t>(t));
       ForRanges(n, t, [&](size_t begin, size_t end, size_t w) {
         std::vector<uint32_t> sig(static_cast<size_t>(num_perm));
@@ -364,7 +342,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
           got.digests[d] = has ? SignatureDigest(&got.keys[d * nb], nb, &got.packed[d * sb], sb) : 0;
           got.reasons[d] = has ? 0 : 1;
           if (has && !indexes.empty() && failed[w].ok()) {
-            failed[w] = BestMatch(indexes, sig.data(), min_estimate, &found, &best[i]);
+            failed[w] = QueryBestMatch(queried, sig.data(), query, &found, &best[i]);
           }
         }
       });

@@ -94,6 +94,57 @@ TEST(LshIndexTest, FindsEveryCopyOfADocumentAndItself) {
   }
 }
 
+// QueryBestMatch over two indexes that share some documents: the highest
+// estimate of the indexes' answers, the first index given among equal ones
+// (so the shared documents are found in whichever index comes first), the
+// first in id order within an index; -1 for a signature nothing matches.
+TEST(LshIndexTest, BestMatchTakesTheHighestEstimateThenTheFirstIndexThenTheFirstId) {
+  ScopedTempDir dir;
+  const std::vector<LshDocument> docs = ClusteredDocuments(300, 64, 4);
+  const std::vector<LshDocument> first(docs.begin(), docs.begin() + 150), second(docs.begin() + 100, docs.end());
+  LshBuildOptions options;
+  options.minhash.num_perm = 64;
+  ASSERT_TRUE(BuildLshIndex(dir.File("a.sdx"), options, first).ok());
+  ASSERT_TRUE(BuildLshIndex(dir.File("b.sdx"), options, second).ok());
+  std::unique_ptr<LshIndexReader> a, b;
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &a).ok());
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("b.sdx"), ReaderOptions(), &b).ok());
+  const BruteForceLsh oracles[2] = {BruteForceLsh(first, options, false), BruteForceLsh(second, options, false)};
+  LshQueryOptions query;
+  query.min_estimate = 0.3;
+  std::vector<LshMatch> found;
+  size_t shared = 0, in_second = 0;
+  for (bool reversed : {false, true}) {
+    const std::vector<const LshIndexReader*> indexes =
+        reversed ? std::vector<const LshIndexReader*>{b.get(), a.get()} : std::vector<const LshIndexReader*>{a.get(), b.get()};
+    for (size_t i = 0; i < docs.size(); i += 3) {
+      const uint32_t* signature = docs[i].signature.data();
+      LshBestMatch expected;
+      for (int x = 0; x < 2; ++x) {
+        for (const LshMatch& m : oracles[reversed ? 1 - x : x].Query(signature, query.min_estimate)) {
+          if (expected.index < 0 || m.estimate > expected.estimate) expected = {x, m.id, m.estimate};
+        }
+      }
+      LshBestMatch got;
+      ASSERT_TRUE(QueryBestMatch(indexes, signature, query, &found, &got).ok());
+      EXPECT_EQ(got.index, expected.index) << "document " << i << (reversed ? ", reversed" : "");
+      EXPECT_EQ(got.id, expected.id) << "document " << i;
+      EXPECT_EQ(got.estimate, expected.estimate) << "document " << i;
+      if (IsEmptySignature(signature, 64)) {
+        EXPECT_EQ(got.index, -1) << "document " << i;
+      } else if (i >= 100 && i < 150) {
+        EXPECT_EQ(got.index, 0) << "document " << i << ": in both, found in the first given";
+        EXPECT_EQ(got.estimate, 1);
+        ++shared;
+      } else if (i >= 150 && !reversed && got.index == 1) {
+        ++in_second;
+      }
+    }
+  }
+  EXPECT_GT(shared, 20u);
+  EXPECT_GT(in_second, 20u);
+}
+
 TEST(LshIndexTest, TheFileDependsOnlyOnTheDocumentsNotTheirOrder) {
   ScopedTempDir dir;
   std::vector<LshDocument> docs = ClusteredDocuments(500, 128, 3);
