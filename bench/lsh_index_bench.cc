@@ -17,11 +17,15 @@
 // Prints one JSON line. Usage:
 //   simdex-lsh-bench [--n 1e6] [--queries 20000] [--bands 16] [--rows 8]
 //                    [--codec ef] [--block-size 4096] [--dir /tmp] [--keep 0|1] [--baseline 1|0]
-//                    [--memory 1G] [--tmpdir DIR]
+//                    [--memory 1G] [--tmpdir DIR] [--open FILE]
 // --memory is the builder's budget (LshBuildOptions::memory_bytes; K, M, G
 // suffixes), --tmpdir its scratch directory (default: --dir). The bound
 // the sizes are held against: per banded document and band its key bits
 // (64 - ordinal bits), and log2(N!) / N bits per id (a permutation).
+// --open FILE skips the build and queries FILE, an index this bench wrote
+// with the same --n (and --keep 1): the queries are the same documents, so
+// that two builds of the reader can be timed on one file (build_s, sign_s
+// and the build's memory are then 0).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -52,6 +56,7 @@ struct Args {
   bool baseline = true;  // --baseline 0: skip it (320 bytes per document in RAM)
   size_t memory = size_t{1} << 30;
   std::string tmpdir;
+  std::string open;  // --open: query this file instead of building one
 };
 
 size_t ParseBytes(const std::string& v) {
@@ -86,6 +91,7 @@ Args Parse(int argc, char** argv) {
     else if (k == "--baseline") a.baseline = v == "1";
     else if (k == "--memory") a.memory = ParseBytes(v);
     else if (k == "--tmpdir") a.tmpdir = v;
+    else if (k == "--open") a.open = v;
     else Die("unknown option " + k);
   }
   return a;
@@ -146,7 +152,7 @@ int main(int argc, char** argv) {
   options.tmpdir = args.tmpdir.empty() ? args.dir : args.tmpdir;
   const int num_perm = options.minhash.num_perm;
   const Documents docs(n, num_perm);
-  const std::string path = args.dir + "/simdex-lsh-bench-" + std::to_string(n) + ".sdx";
+  const std::string path = !args.open.empty() ? args.open : args.dir + "/simdex-lsh-bench-" + std::to_string(n) + ".sdx";
 
   // Ids: (a i + b) mod n, a bijection of 0..n-1 for a coprime with n.
   uint64_t id_mul = n > 1 ? Documents::Mix(n) % n : 1;
@@ -157,25 +163,29 @@ int main(int argc, char** argv) {
 
   const double rss_before = PeakRssMb();
   auto start = Clock::now();
-  std::unique_ptr<LshIndexBuilder> builder;
-  Status s = LshIndexBuilder::Create(path, options, &builder);
-  if (!s.ok()) Die(s.ToString());
+  Status s;
   std::vector<uint32_t> sig(num_perm);
   double seconds_sign = 0;
-  for (uint64_t i = 0; i < n; ++i) {
-    const auto t0 = Clock::now();
-    docs.Signature(i, sig.data());
-    seconds_sign += Seconds(t0);
-    if (!(s = builder->Add(id_of(i), sig.data())).ok()) Die(s.ToString());
+  LshBuildStats build_stats;
+  if (args.open.empty()) {
+    std::unique_ptr<LshIndexBuilder> builder;
+    if (!(s = LshIndexBuilder::Create(path, options, &builder)).ok()) Die(s.ToString());
+    for (uint64_t i = 0; i < n; ++i) {
+      const auto t0 = Clock::now();
+      docs.Signature(i, sig.data());
+      seconds_sign += Seconds(t0);
+      if (!(s = builder->Add(id_of(i), sig.data())).ok()) Die(s.ToString());
+    }
+    if (!(s = builder->Finish()).ok()) Die(s.ToString());
+    build_stats = builder->stats();
   }
-  if (!(s = builder->Finish()).ok()) Die(s.ToString());
-  const double seconds_build = Seconds(start) - seconds_sign;
-  const double rss_build = PeakRssMb();
-  const LshBuildStats build_stats = builder->stats();
+  const double seconds_build = args.open.empty() ? Seconds(start) - seconds_sign : 0;
+  const double rss_build = args.open.empty() ? PeakRssMb() : 0;
 
   std::unique_ptr<LshIndexReader> reader;
   if (!(s = LshIndexReader::Open(path, ReaderOptions(), &reader)).ok()) Die(s.ToString());
   const LshIndexInfo info = reader->Info();
+  if (info.documents != n) Die(path + " holds " + std::to_string(info.documents) + " documents, not --n's " + std::to_string(n));
   uint64_t table_bytes = 0, payload_bits = 0;
   for (const auto& t : info.tables) {
     table_bytes += t.bytes;
@@ -289,6 +299,6 @@ int main(int argc, char** argv) {
       Percentile(base_micros, 0.5), Percentile(base_micros, 0.99),
       static_cast<double>(base_matches) / static_cast<double>(args.queries),
       args.baseline ? Percentile(micros, 0.5) / Percentile(base_micros, 0.5) : 0.0);
-  if (!args.keep) std::filesystem::remove(path);
+  if (!args.keep && args.open.empty()) std::filesystem::remove(path);
   return 0;
 }

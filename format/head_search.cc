@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "format/coding.h"
+#include "format/prefetch.h"
 
 namespace simdex::format {
 
@@ -133,6 +134,20 @@ void HeadSample::Init(const uint8_t* heads_le, size_t n) {
 
 size_t HeadSample::Bucket(uint64_t x) const {
   return dir_bits_ == 0 ? 0 : static_cast<size_t>(x >> (64 - dir_bits_));
+}
+
+void HeadSample::PrefetchBucket(uint64_t x) const {
+  if (!dir_.empty()) PrefetchLine(dir_.data() + Bucket(x));
+}
+
+void HeadSample::PrefetchSample(uint64_t x) const {
+  if (dir_.empty()) return;
+  const size_t d = Bucket(x);
+  // The bucket's first sampled head and the line after it: a bucket holds
+  // about one sampled head, and the answer may be the one before.
+  const size_t begin = dir_[d] == 0 ? 0 : dir_[d] - 1;
+  PrefetchLine(sample_le_.data() + 8 * begin);
+  PrefetchLine(sample_le_.data() + std::min(sample_le_.size() - 1, 8 * begin + 64));
 }
 
 size_t HeadSample::FindInSample(uint64_t x, HeadSearchStats* stats) const {

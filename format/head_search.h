@@ -62,6 +62,14 @@ class HeadSample {
   // Copies every kStride-th of the n heads at heads_le.
   void Init(const uint8_t* heads_le, size_t n);
 
+  // Optional steps before Window(x), for searches of several samples at
+  // once (one per table) whose memory accesses should overlap: after
+  // PrefetchBucket(x) of every search, PrefetchSample(x) of every search
+  // (it reads the directory line the first asked for), then Window(x) of
+  // every search finds its lines on the way.
+  void PrefetchBucket(uint64_t x) const;
+  void PrefetchSample(uint64_t x) const;
+
   // Step 1: the window of heads that holds FindLastLess(x): its first index
   // (a multiple of kStride), or kNoHead when no head is less than x.
   size_t Window(uint64_t x, HeadSearchStats* stats) const;

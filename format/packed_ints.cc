@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "format/coding.h"
+#include "format/prefetch.h"
 
 namespace simdex::format {
 
@@ -46,6 +47,11 @@ Status PackedIntsReader::Init(const uint8_t* ptr, const uint8_t* limit, size_t c
   width_ = width;
   mask_ = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   return Status::OK();
+}
+
+void PackedIntsReader::Prefetch(size_t i) const {
+  assert(i < count_);
+  if (width_ != 0) PrefetchLine(data_ + ((i * static_cast<size_t>(width_)) >> 3));
 }
 
 uint64_t PackedIntsReader::Get(size_t i) const {

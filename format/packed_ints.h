@@ -67,6 +67,9 @@ class PackedIntsReader {
   // Returns value i. Reads only the array's bytes.
   // REQUIRES: Init() succeeded; i < size().
   uint64_t Get(size_t i) const;
+  // Asks the CPU to start loading the line of value i (for a Get() soon
+  // after). REQUIRES: Init() succeeded; i < size().
+  void Prefetch(size_t i) const;
 
  private:
   const uint8_t* data_ = nullptr;

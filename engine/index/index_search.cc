@@ -58,15 +58,9 @@ void SearchStats::Add(const SearchStats& o) {
   for (size_t i = 0; i < o.candidates_per_table.size(); ++i) candidates_per_table[i] += o.candidates_per_table[i];
 }
 
-// The first block of table t that may hold values >= lo, given the head
-// sample's window for lo.
-static size_t FirstBlockInWindow(const IndexReader::Rep::Table& table, size_t window, uint64_t lo) {
-  const size_t b = format::HeadSample::FinishInWindow(table.heads, table.num_blocks, window, lo, nullptr);
-  return b == format::kNoHead ? 0 : b;
-}
-
+// The first block of the table that may hold values >= lo.
 static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
-  return FirstBlockInWindow(table, table.head_sample.Window(lo, nullptr), lo);
+  return table.FirstBlockInWindow(table.head_sample.Window(lo, nullptr), lo);
 }
 
 // The scan of block b of table t (whose head is `head`) for the values in
@@ -85,26 +79,13 @@ static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint6
                               scan);
 }
 
-// Where lo falls between block b's head and the next block's, as a
-// fraction of the block (values are spread about evenly within a block).
-// The next head comes from the sample when it starts the next window, so
-// that only the window's own line is read from the file.
-static double FractionInBlock(const IndexReader::Rep::Table& table, size_t b, uint64_t head, uint64_t lo) {
-  if (lo <= head) return 0;
-  if (b + 1 >= table.num_blocks) return 1;
-  uint64_t next;
-  if (!table.head_sample.SampledHead(b + 1, &next)) next = format::DecodeFixed64(table.heads + 8 * (b + 1));
-  if (next <= head) return 1;
-  return std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
-}
-
 // Asks the CPU to start loading what a scan of block b for values >= lo
 // will read (the codec knows which lines: TableDecoder::PrefetchScan), so
 // that the loads of all probed tables overlap instead of each scan waiting
 // for memory line by line; returns the guess the scan starts from.
 static int GuessAndPrefetch(const IndexReader::Rep& rep, const IndexReader::Rep::Table& table, size_t b,
                             uint64_t head, uint64_t lo) {
-  return table.decoder->PrefetchScan(rep.Block(table, b), rep.meta.block_size, FractionInBlock(table, b, head, lo));
+  return table.decoder->PrefetchScan(rep.Block(table, b), rep.meta.block_size, table.FractionInBlock(b, head, lo));
 }
 
 // For every table in `tables`, appends to values[i] the values of table
@@ -125,13 +106,24 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->permuted_query.resize(tables.size());
   scratch->windows.resize(tables.size());
   scratch->table0_placed = false;
+  // Each phase asks for what the next one reads, for every table at once:
+  // the head samples' directory lines, their sampled heads, the head-index
+  // windows, the blocks.
   for (size_t i = 0; i < tables.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
-    scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
     scratch->permuted_query[i] = pq;
-    const uint64_t lo = pq & ~LowMask(64 - table.permutation->key_bits());
+    table.head_sample.PrefetchBucket(pq & ~LowMask(64 - table.permutation->key_bits()));
+  }
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
+    table.head_sample.PrefetchSample(scratch->permuted_query[i] & ~LowMask(64 - table.permutation->key_bits()));
+  }
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
+    scratch->table_values[i].clear();
+    const uint64_t lo = scratch->permuted_query[i] & ~LowMask(64 - table.permutation->key_bits());
     const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
     scratch->windows[i] = w;
     if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
@@ -142,7 +134,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     if (table.num_blocks == 0) continue;
     const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
     const uint64_t lo = scratch->permuted_query[i] & ~suffix;
-    const size_t b = FirstBlockInWindow(table, scratch->windows[i], lo);
+    const size_t b = table.FirstBlockInWindow(scratch->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);

@@ -7,6 +7,7 @@
 #ifndef SIMDEX_ENGINE_INDEX_OPEN_TABLE_H_
 #define SIMDEX_ENGINE_INDEX_OPEN_TABLE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +36,28 @@ struct OpenTable {
   format::VerifiedBlocks verified;
 
   uint64_t Head(uint64_t b) const { return format::DecodeFixed64(heads + 8 * b); }
+
+  // The block whose key range may hold lo, given its head-sample window
+  // (head_sample.Window(lo)): the last block whose head is below lo, or
+  // block 0. REQUIRES: num_blocks > 0.
+  uint64_t FirstBlockInWindow(size_t window, uint64_t lo) const {
+    const size_t b = format::HeadSample::FinishInWindow(heads, num_blocks, window, lo, nullptr);
+    return b == format::kNoHead ? 0 : b;
+  }
+
+  // Where lo falls between block b's head and the next block's, as a
+  // fraction of the block (values are spread about evenly within a block),
+  // for TableDecoder::PrefetchScan. The next head comes from the sample
+  // when it starts the next window, so that only the window's own line of
+  // the head index is read.
+  double FractionInBlock(uint64_t b, uint64_t head, uint64_t lo) const {
+    if (lo <= head) return 0;
+    if (b + 1 >= num_blocks) return 1;
+    uint64_t next;
+    if (!head_sample.SampledHead(b + 1, &next)) next = Head(b + 1);
+    if (next <= head) return 1;
+    return std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
+  }
 };
 
 // For each table of `meta`: checks its block count (it fits the data area

@@ -46,8 +46,15 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   scratch->scans.clear();
   scratch->scan_table.clear();
   scratch->scan_block.clear();
+  // The memory each band's search reads is asked for one step ahead, for
+  // every band at once: the head sample's directory, then its sample, then
+  // the head index's window, then the block.
   for (size_t t = 0; t < bands; ++t) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(t));
+    rep.tables[t].head_sample.PrefetchBucket(scratch->keys[t] & ~ordinal_mask);
+  }
+  for (size_t t = 0; t < bands; ++t) rep.tables[t].head_sample.PrefetchSample(scratch->keys[t] & ~ordinal_mask);
+  for (size_t t = 0; t < bands; ++t) {
     scratch->table_values[t].clear();
     const auto& table = rep.tables[t];
     const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
@@ -59,11 +66,10 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
     const auto& table = rep.tables[t];
     if (table.num_blocks == 0) continue;
     const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
-    const size_t found = format::HeadSample::FinishInWindow(table.heads, table.num_blocks, scratch->windows[t], lo, nullptr);
-    const uint64_t b = found == format::kNoHead ? 0 : found;
+    const uint64_t b = table.FirstBlockInWindow(scratch->windows[t], lo);
     format::BlockScan s = ScanOf(rep, t, b, lo, lo | ordinal_mask, &scratch->table_values[t]);
     if (s.head > s.hi) continue;
-    s.restart_guess = table.decoder->PrefetchScan(s.ptr, rep.meta.block_size, 0.5);
+    s.restart_guess = table.decoder->PrefetchScan(s.ptr, rep.meta.block_size, table.FractionInBlock(b, s.head, lo));
     scratch->scans.push_back(s);
     scratch->scan_table.push_back(t);
     scratch->scan_block.push_back(b);
@@ -125,6 +131,12 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
           options.min_estimate < 0 ? DefaultEstimateFilter(threshold(), m.num_perm) : options.min_estimate;
       scratch.packed.resize(m.SignatureBytes());
       PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
+      for (uint64_t ordinal : scratch.candidates) {
+        const uint8_t* stored = r.Signature(ordinal);
+        format::PrefetchLine(stored);
+        format::PrefetchLine(stored + m.SignatureBytes() - 1);
+        r.ids.Prefetch(ordinal);
+      }
       for (uint64_t ordinal : scratch.candidates) {
         const double estimate =
             EstimateJaccardPacked(scratch.packed.data(), r.Signature(ordinal), m.num_perm, m.signature_bits);
