@@ -13,6 +13,7 @@
 
 #include "engine/dedup/key_sort.h"
 #include "engine/minhash/band_join_core.h"
+#include "format/prefetch.h"
 #include "simdex/minhash_join.h"
 
 namespace simdex {
@@ -24,6 +25,10 @@ namespace {
 constexpr int kFilterExtraBits = 3;
 // Pairs are flushed in batches of this many.
 constexpr size_t kPairBatch = 4096;
+// The compare of a group's whole keys asks for the keys of the group this
+// many ahead (at most its first kPrefetchMembers items).
+constexpr size_t kPrefetchGroups = 8;
+constexpr size_t kPrefetchMembers = 4;
 
 }  // namespace
 
@@ -49,6 +54,7 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
   const int part_cut = std::max(0, shape.filter_bits - shape.part_bits);
   RepeatFilter filter(use_filter ? shape.filter_bits : 1, use_filter ? shape.filter_bits - part_cut : 1);
   std::vector<uint64_t> records, scratch, pairs;
+  std::vector<std::pair<size_t, size_t>> groups;  // [begin, end) of each run of two or more in records
   pairs.reserve(kPairBatch);
   for (int band = 0; band < bands; ++band) {
     const uint64_t* column = columns[band];
@@ -90,10 +96,26 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
     }
     const size_t m = records.size();
     stats->filtered += m;
+    // The groups first, then their whole keys: a group's items are far
+    // apart in the column, so each compare waits for memory unless the
+    // keys of the groups a few ahead were asked for before.
+    groups.clear();
     for (size_t i = 0; i < m;) {
       size_t j = i + 1;
       while (j < m && (records[j] & shape.group_mask) == (records[i] & shape.group_mask)) ++j;
-      if (j - i >= 2) ++stats->groups;
+      if (j - i >= 2) groups.push_back({i, j});
+      i = j;
+    }
+    stats->groups += groups.size();
+    auto prefetch = [&](const std::pair<size_t, size_t>& g) {
+      for (size_t x = g.first; x < std::min(g.second, g.first + kPrefetchMembers); ++x) {
+        format::PrefetchLine(column + (records[x] & shape.item_mask));
+      }
+    };
+    for (size_t g = 0; g < std::min(groups.size(), kPrefetchGroups); ++g) prefetch(groups[g]);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (g + kPrefetchGroups < groups.size()) prefetch(groups[g + kPrefetchGroups]);
+      const auto [i, j] = groups[g];
       for (size_t x = i; x < j; ++x) {
         const size_t a = records[x] & shape.item_mask;
         for (size_t y = x + 1; y < j; ++y) {
@@ -108,7 +130,6 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
           }
         }
       }
-      i = j;
     }
   }
   return pairs.empty() ? Status::OK() : flush(pairs.data(), pairs.size());
