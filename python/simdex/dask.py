@@ -26,6 +26,8 @@ The plan, as tasks on the cluster:
   5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
      the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
+Before step 2 the client gathers the partitions' ids (for the records) and refuses a
+batch that gives one id to two documents, as the command does (simdex/_dask_ids.py).
 
 ``dedup(..., method="minhash")`` runs `simdex dedup --method minhash`'s plan instead:
 files signed on the workers (``sign_files``), identical signatures collapsed by a
@@ -48,7 +50,7 @@ import dask.base
 import numpy as np
 
 import simdex
-from simdex import _dask_minhash, _shards
+from simdex import _dask_ids, _dask_minhash, _shards
 
 __all__ = ["DistributedDedup", "fingerprint_files", "sign_files", "dedup", "dedup_partitions", "build_sharded_index"]
 
@@ -71,6 +73,8 @@ def _fingerprint_part(path: str, fingerprint_options: dict, read_options: dict) 
     part["records"] = len(part["fingerprints"])
     # Record numbers as ids count on across files, as `simdex dedup` numbers them.
     part["ordinal"] = read_options["id_mode"] == "ordinal" or _is_lines(path, read_options["format"])
+    # Where the documents were read (with part["line_runs"]), for the id check's message.
+    part["source"] = (path, {name: value for name, value in read_options.items() if name != "threads"})
     return part
 
 
@@ -330,8 +334,20 @@ def _ranges(client, ranges: Optional[int]) -> int:
     return ranges
 
 
+def _gather_ids(client, partitions: list, allow_duplicate_ids: bool) -> tuple:
+    """The partitions' id summaries and the documents' ids by ordinal, on the client;
+    a batch that gives one id to two documents is refused here (_dask_ids), before the
+    plan, unless allow_duplicate_ids."""
+    summaries = client.gather([client.submit(_id_summary, p) for p in partitions])
+    ids = _combine_ids(summaries)
+    if not allow_duplicate_ids:
+        _dask_ids.check_unique(client, partitions, summaries, ids)
+    return summaries, ids
+
+
 def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, against: Sequence[str],
-                   confirm: Optional[str], simhash: dict, minhash_options: dict) -> DistributedDedup:
+                   confirm: Optional[str], simhash: dict, minhash_options: dict,
+                   allow_duplicate_ids: bool) -> DistributedDedup:
     """dedup_partitions(method="minhash"): _dask_minhash's plan."""
     for name, value in simhash.items():
         if value is not None:
@@ -343,22 +359,23 @@ def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool,
         simdex.Confirmer(confirm)  # a bad spec is a ValueError naming it, before any task
     ranges = _ranges(client, ranges)
     _dask_minhash.check_partitions(client, partitions, run, against)
+    summaries, ids = _gather_ids(client, partitions, allow_duplicate_ids)
     packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs, confirm)
-    summaries = [client.submit(_id_summary, p) for p in partitions]
     matches = [client.submit(_dask_minhash.matches_of, p) for p in partitions] if against else []
-    packed, summaries, matches = client.gather([packed, summaries, matches])
+    packed, matches = client.gather([packed, matches])
     result = _dask_minhash.unpack(packed)
     result.stats["against_duplicates"] = 0
     if against:
         _dask_minhash.put_matches(result, matches, [s["records"] for s in summaries])
-    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=result.empty.astype(np.int8),
+    return DistributedDedup(result=result, ids=ids, reasons=result.empty.astype(np.int8),
                             against=against, partitions=partitions, tasks=tasks)
 
 
 def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k: Optional[int] = None,
                      scheme: Optional[str] = None, against: Sequence[str] = (), ranges: Optional[int] = None,
                      pairs: bool = False, memory: Optional[int] = None, tmpdir: Optional[str] = None,
-                     confirm: Optional[str] = None, **minhash_options) -> DistributedDedup:
+                     confirm: Optional[str] = None, allow_duplicate_ids: bool = False,
+                     **minhash_options) -> DistributedDedup:
     """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
     of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
@@ -382,14 +399,22 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     pairs whose second document is there, holding those pairs (24 bytes each) and the
     hashes (or texts) of both documents of each, twice (as received and concatenated).
     k, scheme, memory and tmpdir are SimHash's and refused with it, as the minhash options
-    and confirm are without it (SimHash's second stage is not on the cluster)."""
+    and confirm are without it (SimHash's second stage is not on the cluster).
+
+    Both methods refuse a batch in which two documents have one id, as `simdex dedup`
+    does: a ValueError naming the id and where both documents were read ("<file>:<line>",
+    or "partition P, position I" for partitions of arrays); allow_duplicate_ids=True
+    keeps every document, as `--allow-duplicate-ids`. The check runs on the client over
+    the ids it gathers for the records, before the plan's tasks are submitted
+    (simdex/_dask_ids.py); ids that are record numbers are not checked."""
     unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
     if unknown:
         raise TypeError(f"dedup_partitions got an unexpected option {unknown[0]!r}")
     partitions = list(partitions)
     if method == "minhash":
         simhash = {"k": k, "scheme": scheme, "memory": memory, "tmpdir": tmpdir}
-        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options)
+        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options,
+                              allow_duplicate_ids)
     if method != "simhash":
         raise ValueError(f"method '{method}' is not simhash or minhash")
     if minhash_options:
@@ -419,6 +444,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     for j, path in enumerate(against):
         with simdex.Index.open(path) as index:
             by_scheme.setdefault(index.scheme, []).append(j)
+    summaries, ids = _gather_ids(client, partitions, allow_duplicate_ids)
     matches: List[Any] = [None] * len(against)
     joined = []
     for split_scheme, indexes in by_scheme.items():
@@ -442,13 +468,12 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
         tasks["against_splits"] = tasks.get("against_splits", 0) + len(indexes) * len(split_tables) * ranges
     tasks["joins"] = len(joined)
 
-    # 5. Assemble on one worker; the ids are summed up where each partition is.
+    # 5. Assemble on one worker (the ids were summed up where each partition is).
     inputs = [client.submit(_assembly_input, p) for p in partitions]
     assembled = client.submit(_assemble, inputs, joined, matches, k, scheme, pairs, memory, tmpdir)
-    summaries = [client.submit(_id_summary, p) for p in partitions]
-    packed, summaries = client.gather([assembled, summaries])
+    packed = assembled.result()
     result = _unpack_result(packed)
-    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=_unpack_reasons(packed, result),
+    return DistributedDedup(result=result, ids=ids, reasons=_unpack_reasons(packed, result),
                             against=against, partitions=partitions, tasks=tasks)
 
 
