@@ -4,8 +4,8 @@ plan, with exactly the results of one machine's ``simdex dedup`` (docs/distribut
     from distributed import Client
     import simdex.dask
     client = Client("tcp://scheduler:8786")          # or LocalCluster()
-    run = simdex.dask.dedup(client, ["crawl-000.jsonl.gz", ...], against=["corpus.sdx"])
-    for rec in run.records(): ...                     # the lines `simdex dedup` prints
+    run = simdex.dask.dedup(client, ["crawl-000.jsonl.gz", ...], method="simhash", against=["corpus.sdx"])
+    for rec in run.records(): ...                     # the lines `simdex dedup --method simhash` prints
     simdex.dask.build_sharded_index(client, run.partitions, "corpus-shards/", shards=8,
                                     keep=run.result.keep)
 
@@ -29,7 +29,8 @@ The plan, as tasks on the cluster:
 Before step 2 the client gathers the partitions' ids (for the records) and refuses a
 batch that gives one id to two documents, as the command does (simdex/_dask_ids.py).
 
-``dedup(..., method="minhash")`` runs `simdex dedup --method minhash`'s plan instead:
+``dedup(..., method="minhash")``, the default as ``simdex dedup``'s, runs `simdex dedup
+--method minhash`'s plan instead of the SimHash one above (``method="simhash"``):
 files signed on the workers (``sign_files``), identical signatures collapsed by a
 shuffle of digests, band keys shuffled by key range to reducers that join each band,
 the estimate filter on the candidate pairs' signatures only, and one assembly of
@@ -334,6 +335,15 @@ def _ranges(client, ranges: Optional[int]) -> int:
     return ranges
 
 
+def _simhash_option_error(name: str, method: Optional[str]) -> ValueError:
+    """A SimHash-only option given to the MinHash-LSH method, named, with what to pass."""
+    if method is None:
+        return ValueError(f"{name} is a SimHash option; the default method is 'minhash', as simdex dedup's: pass "
+                          "method='simhash' for SimHash")
+    return ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}, "
+                      "against and confirm")
+
+
 def _gather_ids(client, partitions: list, allow_duplicate_ids: bool) -> tuple:
     """The partitions' id summaries and the documents' ids by ordinal, on the client;
     a batch that gives one id to two documents is refused here (_dask_ids), before the
@@ -346,13 +356,12 @@ def _gather_ids(client, partitions: list, allow_duplicate_ids: bool) -> tuple:
 
 
 def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, against: Sequence[str],
-                   confirm: Optional[str], simhash: dict, minhash_options: dict,
+                   confirm: Optional[str], simhash: dict, minhash_options: dict, method: Optional[str],
                    allow_duplicate_ids: bool) -> DistributedDedup:
     """dedup_partitions(method="minhash"): _dask_minhash's plan."""
     for name, value in simhash.items():
         if value is not None:
-            raise ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}, "
-                             "against and confirm")
+            raise _simhash_option_error(name, method)
     run = _dask_minhash.layout(**minhash_options)
     against = _lsh_paths(against)
     if confirm is not None:
@@ -371,13 +380,16 @@ def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool,
                             against=against, partitions=partitions, tasks=tasks)
 
 
-def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k: Optional[int] = None,
+def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = None, k: Optional[int] = None,
                      scheme: Optional[str] = None, against: Sequence[str] = (), ranges: Optional[int] = None,
                      pairs: bool = False, memory: Optional[int] = None, tmpdir: Optional[str] = None,
                      confirm: Optional[str] = None, allow_duplicate_ids: bool = False,
                      **minhash_options) -> DistributedDedup:
-    """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
-    of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
+    """Steps 2-5 over partitions already on the cluster. method: "minhash" (the default,
+    as `simdex dedup`'s) for the partitions of sign_files, "simhash" for those of
+    fingerprint_files (or futures of dicts with fingerprints/ids/reasons/scores arrays).
+
+    method="simhash": ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
     readable by the workers; a shard directory counts as its shards), checked as
     `simdex dedup --against` checks them, in order; a MinHash-LSH index is a ValueError
@@ -398,8 +410,9 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     texts, twice: as read and cut per destination); one task per partition confirms the
     pairs whose second document is there, holding those pairs (24 bytes each) and the
     hashes (or texts) of both documents of each, twice (as received and concatenated).
-    k, scheme, memory and tmpdir are SimHash's and refused with it, as the minhash options
-    and confirm are without it (SimHash's second stage is not on the cluster).
+    k, scheme, memory and tmpdir are SimHash's and refused with it (without method, the
+    ValueError says to pass method="simhash"), as the minhash options and confirm are
+    with method="simhash" (SimHash's second stage is not on the cluster).
 
     Both methods refuse a batch in which two documents have one id, as `simdex dedup`
     does: a ValueError naming the id and where both documents were read ("<file>:<line>",
@@ -411,9 +424,9 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     if unknown:
         raise TypeError(f"dedup_partitions got an unexpected option {unknown[0]!r}")
     partitions = list(partitions)
-    if method == "minhash":
+    if method is None or method == "minhash":
         simhash = {"k": k, "scheme": scheme, "memory": memory, "tmpdir": tmpdir}
-        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options,
+        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options, method,
                               allow_duplicate_ids)
     if method != "simhash":
         raise ValueError(f"method '{method}' is not simhash or minhash")
@@ -477,31 +490,34 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
                             against=against, partitions=partitions, tasks=tasks)
 
 
-def dedup(client, paths: Sequence[str], *, method: str = "simhash", fingerprint_options: Optional[dict] = None,
+def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerprint_options: Optional[dict] = None,
           format: Optional[str] = None, id_field: str = "id", text_fields: Sequence[str] = ("text",),
           id_mode: str = "field", keep: str = "first", skip_bad: bool = False, **options) -> DistributedDedup:
-    """``simdex dedup`` over many files on a Dask cluster: fingerprint_files, then
-    dedup_partitions (k, scheme, against, ranges, pairs, memory, tmpdir). The same
-    results, pairs, clusters and keep list as the single-machine command given the same
-    files in the same order and the same options.
+    """``simdex dedup`` over many files on a Dask cluster: the same results, pairs,
+    clusters and keep list as the single-machine command given the same files in the
+    same order and the same options. The default method is the command's, MinHash-LSH
+    (method="minhash"); a SimHash option (k, scheme, memory, tmpdir,
+    fingerprint_options) without method="simhash" is a ValueError saying to pass it.
 
-    method="minhash": ``simdex dedup --method minhash``: sign_files, then
+    method="simhash": ``simdex dedup --method simhash``: fingerprint_files, then
+    dedup_partitions (k, scheme, against, ranges, pairs, memory, tmpdir).
+
+    method="minhash" (the default): ``simdex dedup --method minhash``: sign_files, then
     dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
     word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges, pairs, against
     (MinHash-LSH index files, queried by the signing tasks) and confirm (`--confirm`'s
     spec); dedup_partitions says what each task holds."""
-    if method == "minhash":
+    if method is None or method == "minhash":
         if fingerprint_options is not None:
-            raise ValueError("fingerprint_options are SimHash's; method='minhash' signs with "
-                             + ", ".join(_dask_minhash.OPTIONS))
+            raise _simhash_option_error("fingerprint_options", method)
         signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options}
         parts = sign_files(client, paths, against=options.get("against", ()), format=format, id_field=id_field,
                            text_fields=text_fields, id_mode=id_mode, keep=keep, skip_bad=skip_bad, **signing)
-        return dedup_partitions(client, parts, method="minhash", **options)
+        return dedup_partitions(client, parts, method=method, **options)
     parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, keep=keep,
                               skip_bad=skip_bad)
-    return dedup_partitions(client, parts, **options)
+    return dedup_partitions(client, parts, method=method, **options)
 
 
 def _shard_piece(part: dict, shards: int, r: int, keep: Optional[np.ndarray], offset: int) -> tuple:
