@@ -8,8 +8,9 @@ Where: on the client, over the ids it gathers anyway for the records (``_combine
 before the de-duplication's plan is submitted, so that a refused batch costs no shuffle.
 One stable argsort of the ids (numbers compare as numbers, strings as strings: a sort of
 each kind apart), 8 bytes per document beside the ids. A batch whose every partition
-numbers its records as ids (lines, id_mode="ordinal") cannot repeat one and is not
-checked. The places are asked of the two partitions concerned only: "<file>:<line>" for
+numbers its records as ids (lines, id_mode="ordinal"), or whose ids run on by one over
+its partitions (as the command, which checks nothing while they are consecutive
+numbers), cannot repeat one and is not checked. The places are asked of the two partitions concerned only: "<file>:<line>" for
 a partition read from a file, "partition P, position I" (both from 0) for one made of
 arrays.
 """

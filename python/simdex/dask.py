@@ -202,9 +202,9 @@ def _id_summary(part: dict) -> dict:
     return {"ids": ids, "ordinal": part["ordinal"], "records": part["records"], "skipped": part["skipped"]}
 
 
-def _combine_ids(summaries: List[dict]) -> np.ndarray:
-    """The documents' ids by ordinal, on the client; ordinal ids count on across files as
-    `simdex dedup` counts them."""
+def _id_chunks(summaries: List[dict]) -> list:
+    """The partitions' ids on the client, ("range", first, count) or an array each; ordinal
+    ids count on across files as `simdex dedup` counts them."""
     chunks, offset = [], 0
     for s in summaries:
         ids = s["ids"]
@@ -214,6 +214,19 @@ def _combine_ids(summaries: List[dict]) -> np.ndarray:
             ids = ids + np.uint64(offset)
         chunks.append(ids)
         offset += s["records"] + s["skipped"]
+    return chunks
+
+
+def _consecutive(chunks: list) -> bool:
+    """Whether the ids run first, first + 1, ... over every partition (no id can repeat),
+    known from the ranges alone."""
+    return all(isinstance(c, tuple) for c in chunks) and \
+        all(a[1] + a[2] == b[1] for a, b in zip(chunks, chunks[1:]))
+
+
+def _combine_ids(summaries: List[dict], chunks: Optional[list] = None) -> np.ndarray:
+    """The documents' ids by ordinal, on the client (chunks: _id_chunks(summaries))."""
+    chunks = _id_chunks(summaries) if chunks is None else chunks
     arrays = [np.arange(c[1], c[1] + c[2], dtype=np.uint64) if isinstance(c, tuple) else c for c in chunks]
     if any(a.dtype == object for a in arrays):
         return np.concatenate([a.astype(object) for a in arrays])
@@ -349,8 +362,9 @@ def _gather_ids(client, partitions: list, allow_duplicate_ids: bool) -> tuple:
     a batch that gives one id to two documents is refused here (_dask_ids), before the
     plan, unless allow_duplicate_ids."""
     summaries = client.gather([client.submit(_id_summary, p) for p in partitions])
-    ids = _combine_ids(summaries)
-    if not allow_duplicate_ids:
+    chunks = _id_chunks(summaries)
+    ids = _combine_ids(summaries, chunks)
+    if not allow_duplicate_ids and not _consecutive(chunks):
         _dask_ids.check_unique(client, partitions, summaries, ids)
     return summaries, ids
 

@@ -191,3 +191,22 @@ def test_fingerprint_file_keeps_where_each_document_was_read(tmp_path):
     assert part["skipped"] == 1
     assert [simdex.dask._dask_ids.place(dict(part, source=(str(path), {})), 0, i) for i in range(5)] == \
         [f"{path}:{line}" for line in (1, 3, 4, 6, 9)]
+
+
+def test_ids_running_on_by_one_over_the_partitions_are_not_checked_and_overlapping_runs_are(client, monkeypatch):
+    # As the command, which checks nothing while the ids are consecutive numbers: the
+    # partitions' ranges tell it without a sort.
+    fps = np.random.default_rng(6).integers(0, 2**64 - 1, 8, dtype=np.uint64, endpoint=True)
+
+    def parts(firsts):
+        return [client.submit(simdex.dask._partition_from_arrays, fps[4 * p:4 * p + 4],
+                              ids=np.arange(first, first + 4, dtype=np.uint64)) for p, first in enumerate(firsts)]
+    checked = []
+    monkeypatch.setattr(simdex.dask._dask_ids, "find_duplicates",
+                        lambda ids, real=simdex.dask._dask_ids.find_duplicates: checked.append(1) or real(ids))
+    run = simdex.dask.dedup_partitions(client, parts([10, 14]), method="simhash", ranges=1)
+    assert run.ids.tolist() == list(range(10, 18)) and not checked
+    with pytest.raises(ValueError, match=r"^partition 1, position 0: duplicate id '12' \(first at partition 0, "
+                                         r"position 2\); 1 more id is given"):
+        simdex.dask.dedup_partitions(client, parts([10, 12]), method="simhash", ranges=1)
+    assert checked
