@@ -210,3 +210,37 @@ def test_ids_running_on_by_one_over_the_partitions_are_not_checked_and_overlappi
                                          r"position 2\); 1 more id is given"):
         simdex.dask.dedup_partitions(client, parts([10, 12]), method="simhash", ranges=1)
     assert checked
+
+
+def brute_force_duplicates(ids):
+    """(distinct ids given twice or more; the first and second ordinals of the id whose
+    second document comes first), by a scan; a number never equals a string."""
+    seen, second_of, found = {}, {}, None
+    for o, i in enumerate(ids.tolist()):
+        key = (isinstance(i, str), i)
+        if key in seen and key not in second_of:
+            second_of[key] = o
+            if found is None:
+                found = (seen[key], o)
+        seen.setdefault(key, o)
+    return (len(second_of), *found) if found else (0, 0, 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_duplicate_ids_found_equal_a_brute_force_scan(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 300))
+    numbers = rng.integers(0, 2 * n + 2, n, dtype=np.uint64)
+    if seed % 2:
+        assert simdex.dask._dask_ids.find_duplicates(numbers) == brute_force_duplicates(numbers)
+    mixed = np.array([str(v) if rng.random() < 0.5 else int(v) for v in numbers] + [2**64 - 1, "x"], dtype=object)
+    assert simdex.dask._dask_ids.find_duplicates(mixed) == brute_force_duplicates(mixed)
+    unique = np.array([f"u{i}" for i in range(n)] + list(range(n)), dtype=object)
+    assert simdex.dask._dask_ids.find_duplicates(unique) == (0, 0, 0)
+
+
+def test_strings_of_one_hash_are_told_apart_by_their_text():
+    # The hashes only tell that nothing repeats; equal keys are compared as strings.
+    values = np.array(["a", "b", "c", "b"], dtype=object)
+    assert simdex.dask._dask_ids._first_repeat(values, np.zeros(4, np.int64)) == (1, 1, 3)
+    assert simdex.dask._dask_ids._first_repeat(values[:3], np.zeros(3, np.int64)) == (0, 0, 0)
