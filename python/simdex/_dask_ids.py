@@ -9,12 +9,12 @@ before the de-duplication's plan is submitted, so that a refused batch costs no 
 One sort of the ids (of the strings' hashes), 8 bytes per document beside the ids, tells
 that none repeats; only a batch with a repeat (or two strings of one hash) is sorted
 again, stably, to find the first repeat as the command names it. Numbers compare as
-numbers, strings as strings (each kind apart). A batch whose every partition
-numbers its records as ids (lines, id_mode="ordinal"), or whose ids run on by one over
-its partitions (as the command, which checks nothing while they are consecutive
-numbers), cannot repeat one and is not checked. The places are asked of the two partitions concerned only: "<file>:<line>" for
-a partition read from a file, "partition P, position I" (both from 0) for one made of
-arrays.
+numbers, strings as strings (each kind apart). A batch whose every partition numbers
+its records as ids (lines, id_mode="ordinal"), or whose ids run on by one over its
+partitions (the command checks nothing while they are consecutive numbers), cannot
+repeat one and is not checked. The places are asked of the two partitions concerned
+only: "<file>:<line>" for a partition read from a file, "partition P, position I" (both
+from 0) for one made of arrays.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def quoted(id_value) -> str:
     if len(raw) > 40:
         text = raw[:40].decode(errors="ignore") + "..."
     escapes = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-    return "'" + "".join(escapes.get(c, f"\\x{ord(c):02X}") if ord(c) < 0x20 or ord(c) == 0x7F else c
+    return "'" + "".join(escapes.get(c, f"\\x{ord(c):02x}") if ord(c) < 0x20 or ord(c) == 0x7F else c
                          for c in text) + "'"
 
 

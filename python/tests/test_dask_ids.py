@@ -244,3 +244,17 @@ def test_strings_of_one_hash_are_told_apart_by_their_text():
     values = np.array(["a", "b", "c", "b"], dtype=object)
     assert simdex.dask._dask_ids._first_repeat(values, np.zeros(4, np.int64)) == (1, 1, 3)
     assert simdex.dask._dask_ids._first_repeat(values[:3], np.zeros(3, np.int64)) == (0, 0, 0)
+
+
+def test_a_long_string_id_is_quoted_as_the_command_quotes_it(client, tmp_path):
+    # Its first 40 bytes, cut before a character they would split, then "...".
+    long_id = "x" * 39 + "\u00e9" + "-tail-of-a-long-id"
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "text": f"text {n}"}) + "\n"
+                            for n, i in enumerate([long_id, "other", long_id])))
+    want = refusal([path], "--method", "minhash")
+    assert f"'{'x' * 39}...'" in want
+    with pytest.raises(ValueError) as error:
+        simdex.dask.dedup(client, [str(path)], method="minhash")
+    assert str(error.value) == want
+    assert simdex.dask._dask_ids.quoted("a\tb\x01\x7f") == "'a\\tb\\x01\\x7f'"
