@@ -14,7 +14,7 @@ import pytest
 import simdex
 import simdex.dask
 from conftest import BINARY_DIR, read_jsonl
-from test_dask_minhash import check_equal, copies_corpus, split_lines
+from test_dask_minhash import check_equal, copies_corpus
 from test_dask_minhash_against import build_lsh
 
 
