@@ -193,7 +193,7 @@ def bench_dask(args):
                 before = client.run(time.process_time)
                 cpu, start = time.process_time(), time.perf_counter()
                 with distributed.get_task_stream(client) as stream:
-                    run = simdex.dask.dedup_partitions(client, parts, ranges=2 * workers)
+                    run = simdex.dask.dedup_partitions(client, parts, method="simhash", ranges=2 * workers)
                 seconds = time.perf_counter() - start
                 cpu = time.process_time() - cpu
                 after = client.run(time.process_time)

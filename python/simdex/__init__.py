@@ -185,7 +185,10 @@ def fingerprint_file(
 
     Returns a dict: ids (np.uint64, or an object array when some ids are strings),
     fingerprints (np.uint64), reasons (np.int8; EMPTY_REASONS), scores (np.float64 or
-    None), skipped, first_errors, blank_lines, bytes. Bad records raise
+    None), line_runs (where the documents were read: (starts, lines), np.uint64 each;
+    document starts[i] is on line lines[i], the next ones on the lines after it until
+    starts[i + 1]: one run unless blank lines or skipped records break it), skipped,
+    first_errors, blank_lines, bytes. Bad records raise
     simdex.CorruptionError / ValueError naming file and line (unless skip_bad).
     """
     if fingerprinter is None:

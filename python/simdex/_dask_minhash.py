@@ -421,8 +421,8 @@ def check_partitions(client, partitions: list, run: dict, against: Sequence[str]
     want = queried(against, run["min_estimate"])
     for i, (layout, asked) in enumerate(client.gather([client.submit(signed_as, p) for p in partitions])):
         if layout is None:
-            raise ValueError(f"partition {i} holds SimHash fingerprints (fingerprint_files); method='minhash' needs "
-                             "the partitions of sign_files")
+            raise ValueError(f"partition {i} holds SimHash fingerprints (fingerprint_files); method='minhash' (the "
+                             "default) needs the partitions of sign_files: pass method='simhash' for these")
         if tuple(layout) != run["layout"]:
             raise ValueError(f"partition {i} is signed as {describe(layout)}; this run signs as "
                              f"{describe(run['layout'])} (num_perm, seed, word_n, char_n, bands/rows or threshold, "

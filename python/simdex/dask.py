@@ -4,8 +4,8 @@ plan, with exactly the results of one machine's ``simdex dedup`` (docs/distribut
     from distributed import Client
     import simdex.dask
     client = Client("tcp://scheduler:8786")          # or LocalCluster()
-    run = simdex.dask.dedup(client, ["crawl-000.jsonl.gz", ...], against=["corpus.sdx"])
-    for rec in run.records(): ...                     # the lines `simdex dedup` prints
+    run = simdex.dask.dedup(client, ["crawl-000.jsonl.gz", ...], method="simhash", against=["corpus.sdx"])
+    for rec in run.records(): ...                     # the lines `simdex dedup --method simhash` prints
     simdex.dask.build_sharded_index(client, run.partitions, "corpus-shards/", shards=8,
                                     keep=run.result.keep)
 
@@ -26,8 +26,11 @@ The plan, as tasks on the cluster:
   5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
      the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
+Before step 2 the client gathers the partitions' ids (for the records) and refuses a
+batch that gives one id to two documents, as the command does (simdex/_dask_ids.py).
 
-``dedup(..., method="minhash")`` runs `simdex dedup --method minhash`'s plan instead:
+``dedup(..., method="minhash")``, the default as ``simdex dedup``'s, runs `simdex dedup
+--method minhash`'s plan instead of the SimHash one above (``method="simhash"``):
 files signed on the workers (``sign_files``), identical signatures collapsed by a
 shuffle of digests, band keys shuffled by key range to reducers that join each band,
 the estimate filter on the candidate pairs' signatures only, and one assembly of
@@ -48,7 +51,7 @@ import dask.base
 import numpy as np
 
 import simdex
-from simdex import _dask_minhash, _shards
+from simdex import _dask_ids, _dask_minhash, _shards
 
 __all__ = ["DistributedDedup", "fingerprint_files", "sign_files", "dedup", "dedup_partitions", "build_sharded_index"]
 
@@ -71,6 +74,8 @@ def _fingerprint_part(path: str, fingerprint_options: dict, read_options: dict) 
     part["records"] = len(part["fingerprints"])
     # Record numbers as ids count on across files, as `simdex dedup` numbers them.
     part["ordinal"] = read_options["id_mode"] == "ordinal" or _is_lines(path, read_options["format"])
+    # Where the documents were read (with part["line_runs"]), for the id check's message.
+    part["source"] = (path, {name: value for name, value in read_options.items() if name != "threads"})
     return part
 
 
@@ -197,9 +202,9 @@ def _id_summary(part: dict) -> dict:
     return {"ids": ids, "ordinal": part["ordinal"], "records": part["records"], "skipped": part["skipped"]}
 
 
-def _combine_ids(summaries: List[dict]) -> np.ndarray:
-    """The documents' ids by ordinal, on the client; ordinal ids count on across files as
-    `simdex dedup` counts them."""
+def _id_chunks(summaries: List[dict]) -> list:
+    """The partitions' ids on the client, ("range", first, count) or an array each; ordinal
+    ids count on across files as `simdex dedup` counts them."""
     chunks, offset = [], 0
     for s in summaries:
         ids = s["ids"]
@@ -209,6 +214,19 @@ def _combine_ids(summaries: List[dict]) -> np.ndarray:
             ids = ids + np.uint64(offset)
         chunks.append(ids)
         offset += s["records"] + s["skipped"]
+    return chunks
+
+
+def _consecutive(chunks: list) -> bool:
+    """Whether the ids run first, first + 1, ... over every partition (no id can repeat),
+    known from the ranges alone."""
+    return all(isinstance(c, tuple) for c in chunks) and \
+        all(a[1] + a[2] == b[1] for a, b in zip(chunks, chunks[1:]))
+
+
+def _combine_ids(summaries: List[dict], chunks: Optional[list] = None) -> np.ndarray:
+    """The documents' ids by ordinal, on the client (chunks: _id_chunks(summaries))."""
+    chunks = _id_chunks(summaries) if chunks is None else chunks
     arrays = [np.arange(c[1], c[1] + c[2], dtype=np.uint64) if isinstance(c, tuple) else c for c in chunks]
     if any(a.dtype == object for a in arrays):
         return np.concatenate([a.astype(object) for a in arrays])
@@ -330,37 +348,62 @@ def _ranges(client, ranges: Optional[int]) -> int:
     return ranges
 
 
+def _simhash_option_error(name: str, method: Optional[str]) -> ValueError:
+    """A SimHash-only option given to the MinHash-LSH method, named, with what to pass."""
+    if method is None:
+        return ValueError(f"{name} is a SimHash option; the default method is 'minhash', as simdex dedup's: pass "
+                          "method='simhash' for SimHash")
+    return ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}, "
+                      "against and confirm")
+
+
+def _gather_ids(client, partitions: list, allow_duplicate_ids: bool) -> tuple:
+    """The partitions' id summaries and the documents' ids by ordinal, on the client;
+    a batch that gives one id to two documents is refused here (_dask_ids), before the
+    plan, unless allow_duplicate_ids."""
+    summaries = client.gather([client.submit(_id_summary, p) for p in partitions])
+    chunks = _id_chunks(summaries)
+    ids = _combine_ids(summaries, chunks)
+    if not allow_duplicate_ids and not _consecutive(chunks):
+        _dask_ids.check_unique(client, partitions, summaries, ids)
+    return summaries, ids
+
+
 def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool, against: Sequence[str],
-                   confirm: Optional[str], simhash: dict, minhash_options: dict) -> DistributedDedup:
+                   confirm: Optional[str], simhash: dict, minhash_options: dict, method: Optional[str],
+                   allow_duplicate_ids: bool) -> DistributedDedup:
     """dedup_partitions(method="minhash"): _dask_minhash's plan."""
     for name, value in simhash.items():
         if value is not None:
-            raise ValueError(f"{name} is a SimHash option; method='minhash' takes {', '.join(_dask_minhash.OPTIONS)}, "
-                             "against and confirm")
+            raise _simhash_option_error(name, method)
     run = _dask_minhash.layout(**minhash_options)
     against = _lsh_paths(against)
     if confirm is not None:
         simdex.Confirmer(confirm)  # a bad spec is a ValueError naming it, before any task
     ranges = _ranges(client, ranges)
     _dask_minhash.check_partitions(client, partitions, run, against)
+    summaries, ids = _gather_ids(client, partitions, allow_duplicate_ids)
     packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs, confirm)
-    summaries = [client.submit(_id_summary, p) for p in partitions]
     matches = [client.submit(_dask_minhash.matches_of, p) for p in partitions] if against else []
-    packed, summaries, matches = client.gather([packed, summaries, matches])
+    packed, matches = client.gather([packed, matches])
     result = _dask_minhash.unpack(packed)
     result.stats["against_duplicates"] = 0
     if against:
         _dask_minhash.put_matches(result, matches, [s["records"] for s in summaries])
-    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=result.empty.astype(np.int8),
+    return DistributedDedup(result=result, ids=ids, reasons=result.empty.astype(np.int8),
                             against=against, partitions=partitions, tasks=tasks)
 
 
-def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k: Optional[int] = None,
+def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = None, k: Optional[int] = None,
                      scheme: Optional[str] = None, against: Sequence[str] = (), ranges: Optional[int] = None,
                      pairs: bool = False, memory: Optional[int] = None, tmpdir: Optional[str] = None,
-                     confirm: Optional[str] = None, **minhash_options) -> DistributedDedup:
-    """Steps 2-5 over partitions already on the cluster (futures of fingerprint_files, or
-    of dicts with fingerprints/ids/reasons/scores arrays). ranges: key ranges per table
+                     confirm: Optional[str] = None, allow_duplicate_ids: bool = False,
+                     **minhash_options) -> DistributedDedup:
+    """Steps 2-5 over partitions already on the cluster. method: "minhash" (the default,
+    as `simdex dedup`'s) for the partitions of sign_files, "simhash" for those of
+    fingerprint_files (or futures of dicts with fingerprints/ids/reasons/scores arrays).
+
+    method="simhash": ranges: key ranges per table
     (default: twice the workers' threads). against: index files (their paths must be
     readable by the workers; a shard directory counts as its shards), checked as
     `simdex dedup --against` checks them, in order; a MinHash-LSH index is a ValueError
@@ -381,15 +424,24 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     texts, twice: as read and cut per destination); one task per partition confirms the
     pairs whose second document is there, holding those pairs (24 bytes each) and the
     hashes (or texts) of both documents of each, twice (as received and concatenated).
-    k, scheme, memory and tmpdir are SimHash's and refused with it, as the minhash options
-    and confirm are without it (SimHash's second stage is not on the cluster)."""
+    k, scheme, memory and tmpdir are SimHash's and refused with it (without method, the
+    ValueError says to pass method="simhash"), as the minhash options and confirm are
+    with method="simhash" (SimHash's second stage is not on the cluster).
+
+    Both methods refuse a batch in which two documents have one id, as `simdex dedup`
+    does: a ValueError naming the id and where both documents were read ("<file>:<line>",
+    or "partition P, position I" for partitions of arrays); allow_duplicate_ids=True
+    keeps every document, as `--allow-duplicate-ids`. The check runs on the client over
+    the ids it gathers for the records, before the plan's tasks are submitted
+    (simdex/_dask_ids.py); ids that are record numbers are not checked."""
     unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
     if unknown:
         raise TypeError(f"dedup_partitions got an unexpected option {unknown[0]!r}")
     partitions = list(partitions)
-    if method == "minhash":
+    if method is None or method == "minhash":
         simhash = {"k": k, "scheme": scheme, "memory": memory, "tmpdir": tmpdir}
-        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options)
+        return _dedup_minhash(client, partitions, ranges, pairs, against, confirm, simhash, minhash_options, method,
+                              allow_duplicate_ids)
     if method != "simhash":
         raise ValueError(f"method '{method}' is not simhash or minhash")
     if minhash_options:
@@ -419,6 +471,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
     for j, path in enumerate(against):
         with simdex.Index.open(path) as index:
             by_scheme.setdefault(index.scheme, []).append(j)
+    summaries, ids = _gather_ids(client, partitions, allow_duplicate_ids)
     matches: List[Any] = [None] * len(against)
     joined = []
     for split_scheme, indexes in by_scheme.items():
@@ -442,41 +495,43 @@ def dedup_partitions(client, partitions: Sequence, *, method: str = "simhash", k
         tasks["against_splits"] = tasks.get("against_splits", 0) + len(indexes) * len(split_tables) * ranges
     tasks["joins"] = len(joined)
 
-    # 5. Assemble on one worker; the ids are summed up where each partition is.
+    # 5. Assemble on one worker (the ids were summed up where each partition is).
     inputs = [client.submit(_assembly_input, p) for p in partitions]
     assembled = client.submit(_assemble, inputs, joined, matches, k, scheme, pairs, memory, tmpdir)
-    summaries = [client.submit(_id_summary, p) for p in partitions]
-    packed, summaries = client.gather([assembled, summaries])
+    packed = assembled.result()
     result = _unpack_result(packed)
-    return DistributedDedup(result=result, ids=_combine_ids(summaries), reasons=_unpack_reasons(packed, result),
+    return DistributedDedup(result=result, ids=ids, reasons=_unpack_reasons(packed, result),
                             against=against, partitions=partitions, tasks=tasks)
 
 
-def dedup(client, paths: Sequence[str], *, method: str = "simhash", fingerprint_options: Optional[dict] = None,
+def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerprint_options: Optional[dict] = None,
           format: Optional[str] = None, id_field: str = "id", text_fields: Sequence[str] = ("text",),
           id_mode: str = "field", keep: str = "first", skip_bad: bool = False, **options) -> DistributedDedup:
-    """``simdex dedup`` over many files on a Dask cluster: fingerprint_files, then
-    dedup_partitions (k, scheme, against, ranges, pairs, memory, tmpdir). The same
-    results, pairs, clusters and keep list as the single-machine command given the same
-    files in the same order and the same options.
+    """``simdex dedup`` over many files on a Dask cluster: the same results, pairs,
+    clusters and keep list as the single-machine command given the same files in the
+    same order and the same options. The default method is the command's, MinHash-LSH
+    (method="minhash"); a SimHash option (k, scheme, memory, tmpdir,
+    fingerprint_options) without method="simhash" is a ValueError saying to pass it.
 
-    method="minhash": ``simdex dedup --method minhash``: sign_files, then
+    method="simhash": ``simdex dedup --method simhash``: fingerprint_files, then
+    dedup_partitions (k, scheme, against, ranges, pairs, memory, tmpdir).
+
+    method="minhash" (the default): ``simdex dedup --method minhash``: sign_files, then
     dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
     word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges, pairs, against
     (MinHash-LSH index files, queried by the signing tasks) and confirm (`--confirm`'s
     spec); dedup_partitions says what each task holds."""
-    if method == "minhash":
+    if method is None or method == "minhash":
         if fingerprint_options is not None:
-            raise ValueError("fingerprint_options are SimHash's; method='minhash' signs with "
-                             + ", ".join(_dask_minhash.OPTIONS))
+            raise _simhash_option_error("fingerprint_options", method)
         signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options}
         parts = sign_files(client, paths, against=options.get("against", ()), format=format, id_field=id_field,
                            text_fields=text_fields, id_mode=id_mode, keep=keep, skip_bad=skip_bad, **signing)
-        return dedup_partitions(client, parts, method="minhash", **options)
+        return dedup_partitions(client, parts, method=method, **options)
     parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, keep=keep,
                               skip_bad=skip_bad)
-    return dedup_partitions(client, parts, **options)
+    return dedup_partitions(client, parts, method=method, **options)
 
 
 def _shard_piece(part: dict, shards: int, r: int, keep: Optional[np.ndarray], offset: int) -> tuple:

@@ -48,6 +48,12 @@ struct FileRecords {
   std::vector<std::string> id_strings;  // "" for numeric ids
   bool any_string = false;
   std::vector<double> scores;
+  // Where the documents were read, as the places where lines stop running
+  // on by one (as simdex dedup's DocumentPlaces keeps them): document
+  // run_starts[i] was read at line run_lines[i], the next ones on the lines
+  // after it until the next run.
+  std::vector<uint64_t> run_starts;
+  std::vector<uint64_t> run_lines;
   DocumentReaderStats stats;
 };
 
@@ -144,6 +150,10 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
       SIMDEX_RETURN_IF_ERROR(reader->Next(&docs[n], &eof));
       if (eof) break;
       const Document& d = docs[n++];
+      if (out->run_lines.empty() || d.line != out->run_lines.back() + (out->ids.size() - out->run_starts.back())) {
+        out->run_starts.push_back(out->ids.size());
+        out->run_lines.push_back(d.line);
+      }
       out->ids.push_back(d.id);
       out->any_string |= !d.id_string.empty();
       out->id_strings.push_back(d.id_string);
@@ -210,6 +220,7 @@ void PutRecords(const FileRecords& got, Keep keep, py::dict* d) {
   }
   if (keep == Keep::kFirst) (*d)["scores"] = py::none();
   else (*d)["scores"] = Matrix(got.scores, n, 0);
+  (*d)["line_runs"] = py::make_tuple(ToArray(got.run_starts), ToArray(got.run_lines));
   (*d)["skipped"] = got.stats.skipped;
   (*d)["first_errors"] = got.stats.first_errors;
   (*d)["blank_lines"] = got.stats.blank_lines;

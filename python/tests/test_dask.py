@@ -43,7 +43,7 @@ def cli(simdex_cli, tmp_path, paths, *flags):
 @pytest.mark.parametrize("keep,ranges", [("first", 3), ("longest", 1)])
 def test_cluster_dedup_equals_the_single_machine_command(client, corpus, simdex_cli, tmp_path, keep, ranges):
     want, want_pairs, want_keep = cli(simdex_cli, tmp_path, corpus, "--keep", keep)
-    run = simdex.dask.dedup(client, corpus, keep=keep, ranges=ranges, pairs=True)
+    run = simdex.dask.dedup(client, corpus, method="simhash", keep=keep, ranges=ranges, pairs=True)
     assert len(want_pairs) > 100 and any(r["duplicate"] for r in want)  # the planted clusters are there
     assert list(run.records()) == want
     assert list(run.pair_records()) == want_pairs
@@ -57,7 +57,7 @@ def test_cluster_dedup_against_a_stored_index_equals_the_command(client, corpus,
     batch = corpus[1:]
     index = str(tmp_path / "stored.sdx")
     want, want_pairs, want_keep = cli(simdex_cli, tmp_path, batch, "--against", index)
-    run = simdex.dask.dedup(client, batch, against=[index], ranges=2, pairs=True)
+    run = simdex.dask.dedup(client, batch, method="simhash", against=[index], ranges=2, pairs=True)
     assert any("against" in r for r in want)
     assert list(run.records()) == want
     assert [str(i) for i in run.keep_ids()] == want_keep
@@ -76,7 +76,7 @@ def test_cluster_dedup_against_indexes_of_other_schemes_equals_the_command(clien
                    tmp_path / f"s{i}.fp")
     batch = corpus[1:]
     want, _, want_keep = cli(simdex_cli, tmp_path, batch, *[x for i in indexes for x in ("--against", i)])
-    run = simdex.dask.dedup(client, batch, against=indexes, ranges=2)
+    run = simdex.dask.dedup(client, batch, method="simhash", against=indexes, ranges=2)
     assert {r["against"]["index"] for r in want if "against" in r} >= {indexes[0], indexes[1]}
     assert list(run.records()) == want
     assert [str(i) for i in run.keep_ids()] == want_keep
@@ -84,7 +84,7 @@ def test_cluster_dedup_against_indexes_of_other_schemes_equals_the_command(clien
 
 
 def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
-    run = simdex.dask.dedup(client, corpus, ranges=2)
+    run = simdex.dask.dedup(client, corpus, method="simhash", ranges=2)
     stats = simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "shards"), shards=3,
                                             block_size=128)
     kept = ~run.result.empty
@@ -109,7 +109,7 @@ def test_sharded_index_searches_as_one_index(client, corpus, tmp_path):
 
 
 def test_sharded_index_keeps_only_the_masked_documents(client, corpus, tmp_path):
-    run = simdex.dask.dedup(client, corpus, ranges=2)
+    run = simdex.dask.dedup(client, corpus, method="simhash", ranges=2)
     simdex.dask.build_sharded_index(client, run.partitions, str(tmp_path / "new"), shards=2, keep=run.result.keep)
     sharded = simdex.open_index(str(tmp_path / "new"))
     fps = np.concatenate([p["fingerprints"] for p in client.gather(run.partitions)])
@@ -130,7 +130,7 @@ def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_
     shard_files = [str(tmp_path / "stored" / f"shard-{r:04d}.sdx") for r in range(3)]
     flags = [x for f in shard_files for x in ("--against", f)]
     want, _, want_keep = cli(simdex_cli, tmp_path, corpus[1:], *flags)
-    run = simdex.dask.dedup(client, corpus[1:], against=[str(tmp_path / "stored")], ranges=2)
+    run = simdex.dask.dedup(client, corpus[1:], method="simhash", against=[str(tmp_path / "stored")], ranges=2)
     assert sum("against" in r for r in want) > 10
     assert list(run.records()) == want
     assert [str(i) for i in run.keep_ids()] == want_keep
@@ -150,7 +150,7 @@ def test_record_numbers_as_ids_count_on_across_files_as_the_command_counts_them(
             f.write("".join(t + "\n" for t in lines[i::3]))
     out = tmp_path / "lines.jsonl"
     simdex_cli("dedup", "--quiet", "--method", "simhash", "-o", out, *files)
-    run = simdex.dask.dedup(client, files, ranges=2)
+    run = simdex.dask.dedup(client, files, method="simhash", ranges=2)
     assert list(run.records()) == read_jsonl(out)
     assert run.ids[-1] == len(lines)
 
@@ -168,7 +168,7 @@ def test_keep_max_field_chooses_the_same_representatives_as_the_command(client, 
                 d["views"] = None if d["id"] % 7 == 0 else (d["id"] * 37) % 11
                 out.write(json.dumps(d) + "\n")
     want, want_pairs, want_keep = cli(simdex_cli, tmp_path, files, "--keep", "max:views")
-    run = simdex.dask.dedup(client, files, keep="max:views", ranges=2, pairs=True)
+    run = simdex.dask.dedup(client, files, method="simhash", keep="max:views", ranges=2, pairs=True)
     assert list(run.records()) == want
     assert list(run.pair_records()) == want_pairs
     assert [str(i) for i in run.keep_ids()] == want_keep

@@ -2,7 +2,8 @@
 `simdex dedup --method minhash` on one machine exactly (records with their estimates,
 pairs with their estimates, keep list), on the bundled sample and on random corpora of
 exact copies, edited copies, chains and empty texts, for several partition and reducer
-counts; partitions signed otherwise are refused."""
+counts; partitions signed otherwise are refused. MinHash-LSH is the default method, as
+the command's; SimHash's options without method="simhash" are refused saying so."""
 
 import json
 import os
@@ -124,8 +125,11 @@ def test_minhash_partitions_signed_otherwise_are_refused_naming_both(client, tmp
         simdex.dask.dedup_partitions(client, parts, method="minhash")
     with pytest.raises(ValueError, match="partition 0 holds SimHash fingerprints"):
         simdex.dask.dedup_partitions(client, simdex.dask.fingerprint_files(client, paths), method="minhash")
+    with pytest.raises(ValueError, match=r"^partition 0 holds SimHash fingerprints .*: pass method='simhash' for "
+                                         "these$"):
+        simdex.dask.dedup_partitions(client, simdex.dask.fingerprint_files(client, paths))
     with pytest.raises(ValueError, match="sign_files"):
-        simdex.dask.dedup_partitions(client, simdex.dask.sign_files(client, paths), ranges=1)
+        simdex.dask.dedup_partitions(client, simdex.dask.sign_files(client, paths), method="simhash", ranges=1)
     # Every task of the SimHash plan that reads a partition refuses a MinHash one alike, so
     # that the error does not depend on which task fails first (the assembly's input used
     # to fail with a KeyError when it ran before the shuffle's split).
@@ -140,10 +144,35 @@ def test_minhash_options_and_simhash_options_do_not_mix(client, tmp_path):
     with pytest.raises(ValueError, match="k is a SimHash option"):
         simdex.dask.dedup(client, paths, method="minhash", k=3)
     with pytest.raises(ValueError, match="num_perm is a MinHash option"):
-        simdex.dask.dedup(client, paths, num_perm=64)
+        simdex.dask.dedup(client, paths, method="simhash", num_perm=64)
     with pytest.raises(ValueError, match="bands and rows go together"):
         simdex.dask.dedup(client, paths, method="minhash", bands=4)
     with pytest.raises(ValueError, match="bands 20 x rows 8 is more than num_perm 128"):
         simdex.dask.dedup(client, paths, method="minhash", bands=20, rows=8)
     with pytest.raises(ValueError, match="threshold 1.5 is not in"):
         simdex.dask.dedup(client, paths, method="minhash", threshold=1.5)
+
+
+def test_default_method_equals_the_command_without_method(client, sample, simdex_cli, tmp_path):
+    # simdex dedup's default method is MinHash-LSH (docs/minhash.md); so is simdex.dask's.
+    paths = split_lines(sample, str(tmp_path), 3)
+    out, pairs, keep = tmp_path / "out.jsonl", tmp_path / "pairs.jsonl", tmp_path / "keep.txt"
+    simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *paths)
+    run = simdex.dask.dedup(client, paths, ranges=2, pairs=True)
+    assert isinstance(run.result, simdex.MinHashDedupResult)
+    assert len(read_jsonl(pairs)) > 500
+    check_equal(run, read_jsonl(out), read_jsonl(pairs), keep.read_text().split())
+
+
+@pytest.mark.parametrize("option", [{"k": 3}, {"scheme": "t10"}, {"memory": 1 << 20}, {"tmpdir": "/tmp"},
+                                    {"fingerprint_options": {"seed": 3}}])
+def test_simhash_options_without_method_say_to_pass_method_simhash(client, tmp_path, option):
+    paths = copies_corpus(str(tmp_path), 1, 42)
+    name = next(iter(option))
+    with pytest.raises(ValueError, match=f"^{name} is a SimHash option; the default method is 'minhash', as simdex "
+                                         "dedup's: pass method='simhash' for SimHash$"):
+        simdex.dask.dedup(client, paths, **option)
+    if name != "fingerprint_options":
+        with pytest.raises(ValueError, match=f"^{name} is a SimHash option; the default method is 'minhash'"):
+            simdex.dask.dedup_partitions(client, simdex.dask.fingerprint_files(client, paths), **option)
+    simdex.dask.dedup(client, paths, method="simhash", ranges=1, **option)  # what the message says works

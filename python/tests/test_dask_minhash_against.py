@@ -209,4 +209,4 @@ def test_minhash_confirm_and_simhash_options_do_not_mix(client, tmp_path):
     with pytest.raises(ValueError, match="confirm spec 'jaccard:2'"):
         simdex.dask.dedup(client, paths, method="minhash", confirm="jaccard:2")
     with pytest.raises(ValueError, match="confirm is method='minhash''s on the cluster"):
-        simdex.dask.dedup(client, paths, confirm="jaccard:0.5")
+        simdex.dask.dedup(client, paths, method="simhash", confirm="jaccard:0.5")
