@@ -14,15 +14,19 @@
 
 namespace simdex::tools {
 
-Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet) {
+Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet, bool allow_signatures) {
   if (input->inputs.empty()) input->inputs.push_back("-");
   std::vector<std::string> notes;
-  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes));
+  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes, allow_signatures));
   for (size_t i = 0; i < input->formats.size(); ++i) {
     if (input->formats[i] == BatchFormat::kFingerprints) {
       return Status::InvalidArgument(io::DisplayName(input->inputs[i]) +
-                                     " holds fingerprints, not documents: a MinHash-LSH index is made of texts "
-                                     "(--format lines reads its lines as text)");
+                                     (allow_signatures ? " holds SimHash fingerprints, not documents or MinHash "
+                                                         "signatures (simdex fingerprint --method minhash makes "
+                                                         "them): a MinHash-LSH index is queried with those"
+                                                       : " holds fingerprints, not documents: a MinHash-LSH index "
+                                                         "is made of texts") +
+                                     " (--format lines reads its lines as text)");
     }
   }
   if (!quiet) {
@@ -65,13 +69,25 @@ const std::vector<std::string>& MinHashBuildOptionNames() {
   return names;
 }
 
+std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char* const> names) {
+  std::vector<std::string> given;
+  for (const char* name : names) {
+    if (sub->count(name) > 0) given.push_back(name);
+  }
+  return given;
+}
+
+void AddNumPermOption(CLI::App* sub, int* num_perm) {
+  sub->add_option("--num-perm", *num_perm, "minhash: values per signature (default 128)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+}
+
 void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
   LshBuildOptions& o = args->options;
   sub->add_option("--threshold", o.threshold,
                   "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter "
                   "(default 0.8)");
-  sub->add_option("--num-perm", o.minhash.num_perm, "minhash: values per signature (default 128)")
-      ->check(CLI::Range(1, kMaxNumPerm));
+  AddNumPermOption(sub, &o.minhash.num_perm);
   sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions (default 1)");
   sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
                                             "16 x 8 for 0.8 and 128 values)")
