@@ -50,7 +50,7 @@ Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::str
       if (format == BatchFormat::kSignatures && !allow_signatures) {
         return Status::InvalidArgument(io::DisplayName(path) +
                                        " holds MinHash signatures (simdex fingerprint --method minhash), not "
-                                       "documents; simdex query of a MinHash-LSH index reads them");
+                                       "documents (simdex query and simdex build --method minhash read them)");
       }
       formats->push_back(format);
       if (format == BatchFormat::kJsonl || format == BatchFormat::kFingerprints) {

@@ -23,9 +23,12 @@ namespace simdex::tools {
 struct MinHashBuildArgs {
   std::string out;
   LshBuildOptions options;  // block size, codec, restarts and string ids from build's own options
-  DocumentInputArgs input;  // inputs: the documents
+  DocumentInputArgs input;  // inputs: the documents, or MinHash signature files
   int threads = 1;
   bool quiet = false;
+  // --num-perm or --seed given: signature files must have been made with
+  // them; else their header's options are the index's.
+  bool signing_given = false;
 };
 
 // Adds --num-perm (1..kMaxNumPerm) into *num_perm: the one definition that

@@ -1,7 +1,8 @@
 // MinHash signature files end to end: `simdex fingerprint --method minhash`
 // writes them, `simdex query` of a MinHash-LSH index reads them and prints
-// the lines it prints for the documents themselves; another profile, the
-// other family's files and malformed lines are refused with one line.
+// the lines it prints for the documents themselves, and `simdex build
+// --method minhash` builds the index the documents build; another profile,
+// the other family's files and malformed lines are refused with one line.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -157,7 +158,7 @@ TEST_F(SignatureFileCli, EachFamilysFilesAreRefusedWhereTheOtherIsNeeded) {
                        " is a SimHash index (a MinHash-LSH index reads them)\n");
   r = RunSimdex(dir_, {"query", index_, fps});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find(fps + " holds SimHash fingerprints, not documents or MinHash signatures"), std::string::npos)
+  EXPECT_NE(r.err.find(fps + " holds fingerprints, not documents or MinHash signatures"), std::string::npos)
       << r.err;
   EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
   r = RunSimdex(dir_, {"build", "--out", dir_.File("x.sdx"), sigs});
@@ -187,6 +188,47 @@ TEST_F(SignatureFileCli, AMalformedLineStopsTheQueryNamingFileAndLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "simdex query: " + sigs + ":4: signature has 1023 hex digits, not 1024 (128 values of 8)\n");
   EXPECT_EQ(Lines(r.out).size(), 2u) << "the lines before it are answered";
+}
+
+TEST_F(SignatureFileCli, BuildingFromTheSignaturesWritesTheBytesOfTheBuildFromTheDocuments) {
+  const std::string sigs = dir_.File("d.sig.zst"), built = dir_.File("from-sigs.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "-q", "-o", sigs, docs_}).exit_code, 0);
+  RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", built, sigs});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("5 documents (1 without shingles)"), std::string::npos) << r.out;
+  EXPECT_EQ(ReadFile(built), ReadFile(index_));
+
+  // Another num_perm and seed: the file's options are the index's, from standard input too.
+  const std::string small = dir_.File("s.sig"), from_docs = dir_.File("a.sdx"), from_sigs = dir_.File("b.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "--num-perm", "32", "--seed", "5", "-q", "-o",
+                             small, docs_, queries_})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--num-perm", "32", "--seed", "5", "--out",
+                             from_docs, docs_, queries_})
+                .exit_code,
+            0);
+  r = RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--out", from_sigs, "-"}, ReadFile(small));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadFile(from_sigs), ReadFile(from_docs));
+}
+
+TEST_F(SignatureFileCli, BuildingFromSignaturesRefusesOtherProfilesAndMixedInputs) {
+  const std::string sigs = dir_.File("d.sig"), other = dir_.File("o.sig"), out = dir_.File("x.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "-q", "-o", sigs, docs_}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "-q", "--seed", "2", "-o", other, docs_}).exit_code,
+            0);
+  RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--num-perm", "64", "--out", out, sigs});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("perm:128 seed:1', --num-perm and --seed ask for '"), std::string::npos) << r.err;
+  r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", out, sigs, other});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(other + " holds signatures of '"), std::string::npos) << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", out, sigs, docs_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("inputs mix MinHash signature files and documents"), std::string::npos) << r.err;
+  EXPECT_FALSE(FileExists(out));
 }
 
 }  // namespace
