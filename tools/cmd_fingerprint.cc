@@ -54,9 +54,9 @@ struct FingerprintArgs {
 
 // The options only SimHash fingerprints take (the text options but --seed,
 // which seeds either method's hashes) and the ones only MinHash takes.
-constexpr const char* kFingerprintSimHashOnly[] = {"--binary", "--tokenizer", "--ngram", "--no-normalize", "--no-clean-text",
-                                        "--no-cap-numbers", "--stop-words", "--no-stop-words", "--weighting",
-                                        "--idf", "--compat", "--memory", "--tmpdir"};
+constexpr const char* kFingerprintSimHashOnly[] = {
+    "--binary", "--tokenizer", "--ngram", "--no-normalize", "--no-clean-text", "--no-cap-numbers", "--stop-words",
+    "--no-stop-words", "--weighting", "--idf", "--compat", "--memory", "--tmpdir"};
 constexpr const char* kFingerprintMinHashOnly[] = {"--num-perm"};
 
 // Counts for the summary line, kept by the sink.
