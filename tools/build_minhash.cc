@@ -1,5 +1,6 @@
-// `simdex build --method minhash` and the signing of documents that it and
-// `simdex query` share (tools/minhash_index_cli.h).
+// `simdex build --method minhash` (of documents, or of MinHash signature
+// files) and the signing of documents that it and `simdex query` share
+// (tools/minhash_index_cli.h).
 #include <cstdio>
 #include <memory>
 
@@ -8,21 +9,26 @@
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
+#include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/plural.h"
 
 namespace simdex::tools {
 
-Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet) {
+Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet, bool allow_signatures) {
   if (input->inputs.empty()) input->inputs.push_back("-");
   std::vector<std::string> notes;
-  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes));
+  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes, allow_signatures));
   for (size_t i = 0; i < input->formats.size(); ++i) {
     if (input->formats[i] == BatchFormat::kFingerprints) {
       return Status::InvalidArgument(io::DisplayName(input->inputs[i]) +
-                                     " holds fingerprints, not documents: a MinHash-LSH index is made of texts "
-                                     "(--format lines reads its lines as text)");
+                                     " holds fingerprints, not documents" +
+                                     (allow_signatures ? " or MinHash signatures (simdex fingerprint --method minhash "
+                                                         "writes those)"
+                                                       : "") +
+                                     ": a MinHash-LSH index is made of texts" +
+                                     " (--format lines reads its lines as text)");
     }
   }
   if (!quiet) {
@@ -57,6 +63,61 @@ namespace {
 
 constexpr const char* kMinHashBuildCommand = "build";
 
+// Signature files as the build's inputs: all or none.
+Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures) {
+  *signatures = input.formats.front() == BatchFormat::kSignatures;
+  for (size_t i = 0; i < input.formats.size(); ++i) {
+    if ((input.formats[i] == BatchFormat::kSignatures) != *signatures) {
+      return Status::InvalidArgument("inputs mix MinHash signature files and documents (" +
+                                     io::DisplayName(input.inputs[i]) + ")");
+    }
+  }
+  return Status::OK();
+}
+
+// Opens the first signature file (kept open: it may be standard input)
+// into *reader; its signing options, which the index records, into
+// *options. When --num-perm or --seed were given they must be the file's.
+Status OpenFirstSignatureFile(const MinHashBuildArgs& args, MinHashOptions* options,
+                              std::unique_ptr<SignatureFileReader>* reader) {
+  SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(args.input.inputs.front(), reader));
+  const std::string given = MinHashProfile(args.options.minhash);
+  if (args.signing_given && (*reader)->profile() != given) {
+    return Status::InvalidArgument((*reader)->name() + " holds signatures of '" + (*reader)->profile() +
+                                   "', --num-perm and --seed ask for '" + given + "'");
+  }
+  *options = (*reader)->options();
+  return Status::OK();
+}
+
+// Adds the documents of signature files (the first one opened already) of
+// the builder's profile; a document without a signature is added with the
+// empty one, as a text without shingles is.
+Status AddSignatureFiles(const std::vector<std::string>& paths, std::unique_ptr<SignatureFileReader> first,
+                         const std::string& out, LshIndexBuilder* builder) {
+  const MinHashOptions& options = builder->options().minhash;
+  const std::string profile = MinHashProfile(options);
+  const std::vector<uint32_t> empty(static_cast<size_t>(options.num_perm), kEmptyMinimum);
+  SignatureEntry entry;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::unique_ptr<SignatureFileReader> reader = std::move(first);
+    if (i > 0) SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(paths[i], &reader));
+    if (reader->profile() != profile) {
+      return Status::InvalidArgument(reader->name() + " holds signatures of '" + reader->profile() + "', " + out +
+                                     " is built of '" + profile + "': signatures of different profiles are not "
+                                     "comparable");
+    }
+    for (bool eof = false;;) {
+      SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+      if (eof) break;
+      const uint32_t* signature = entry.empty ? empty.data() : entry.signature.data();
+      SIMDEX_RETURN_IF_ERROR(entry.id_string.empty() ? builder->Add(entry.id, signature)
+                                                     : builder->Add(entry.id_string, signature));
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 const std::vector<std::string>& MinHashBuildOptionNames() {
@@ -65,13 +126,25 @@ const std::vector<std::string>& MinHashBuildOptionNames() {
   return names;
 }
 
+std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char* const> names) {
+  std::vector<std::string> given;
+  for (const char* name : names) {
+    if (sub->count(name) > 0) given.push_back(name);
+  }
+  return given;
+}
+
+void AddNumPermOption(CLI::App* sub, int* num_perm) {
+  sub->add_option("--num-perm", *num_perm, "minhash: values per signature (default 128)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+}
+
 void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
   LshBuildOptions& o = args->options;
   sub->add_option("--threshold", o.threshold,
                   "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter "
                   "(default 0.8)");
-  sub->add_option("--num-perm", o.minhash.num_perm, "minhash: values per signature (default 128)")
-      ->check(CLI::Range(1, kMaxNumPerm));
+  AddNumPermOption(sub, &o.minhash.num_perm);
   sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions (default 1)");
   sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
                                             "16 x 8 for 0.8 and 128 values)")
@@ -94,14 +167,25 @@ int RunMinHashBuild(MinHashBuildArgs args) {
   LshBuildOptions& o = args.options;
   if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kMinHashBuildCommand, "--bands and --rows go together", kExitUsage);
   const base::Clock::time_point start = base::Clock::now();
-  Status s = PrepareDocumentInputs(kMinHashBuildCommand, &args.input, args.quiet);
+  Status s = PrepareDocumentInputs(kMinHashBuildCommand, &args.input, args.quiet, /*allow_signatures=*/true);
+  bool signatures = false;
+  if (s.ok()) s = AllOrNoSignatureFiles(args.input, &signatures);
   if (!s.ok()) return ReportError(kMinHashBuildCommand, s, /*usage=*/true);
+  std::unique_ptr<SignatureFileReader> first;
+  if (signatures) {
+    s = OpenFirstSignatureFile(args, &o.minhash, &first);
+    if (!s.ok()) return ReportError(kMinHashBuildCommand, s);
+  }
   std::unique_ptr<LshIndexBuilder> builder;
   s = LshIndexBuilder::Create(args.out, o, &builder);
   if (!s.ok()) return ReportError(kMinHashBuildCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
-  const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
-  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, builder.get()); };
-  s = SignDocuments(kMinHashBuildCommand, o.minhash, args.input, args.threads, args.quiet, add);
+  if (signatures) {
+    s = AddSignatureFiles(args.input.inputs, std::move(first), args.out, builder.get());
+  } else {
+    const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
+    auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, builder.get()); };
+    s = SignDocuments(kMinHashBuildCommand, o.minhash, args.input, args.threads, args.quiet, add);
+  }
   if (s.ok()) s = builder->Finish();
   if (!s.ok()) {
     builder->Abandon();

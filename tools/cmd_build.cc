@@ -188,6 +188,9 @@ void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64
   });
 }
 
+// The options that decide a signature.
+const std::string kSigning[] = {"--num-perm", "--seed"};
+
 // `--method minhash`: build's own options carried over, the SimHash ones refused.
 int RunMinHash(const BuildArgs& args) {
   if (!args.simhash_only.empty()) {
@@ -208,6 +211,8 @@ int RunMinHash(const BuildArgs& args) {
   m.input.skip_bad = args.skip_bad;
   m.threads = args.threads;
   m.quiet = args.quiet;
+  m.signing_given = std::find_first_of(args.minhash_only.begin(), args.minhash_only.end(), std::begin(kSigning),
+                                       std::end(kSigning)) != args.minhash_only.end();
   return RunMinHashBuild(std::move(m));
 }
 
@@ -316,7 +321,8 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
       ->capture_default_str();
   AddMinHashBuildOptions(sub, &args->minhash);
   sub->add_option("inputs", args->inputs,
-                  "fingerprint files, text or binary; documents (JSONL or lines) with --method minhash ('-' = stdin)")
+                  "fingerprint files, text or binary; documents (JSONL or lines) or MinHash signature files (simdex "
+                  "fingerprint --method minhash) with --method minhash ('-' = stdin)")
       ->required();
   sub->callback([args, run, block_size, codec, sub] {
     args->block_size_given = block_size->count() > 0;

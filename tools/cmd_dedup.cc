@@ -39,6 +39,7 @@
 #include "tools/duplicate_ids.h"
 #include "tools/dedup_confirm.h"
 #include "tools/dedup_minhash.h"
+#include "tools/minhash_index_cli.h"
 #include "tools/dedup_output.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
@@ -576,8 +577,7 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--threshold", args->minhash.threshold,
                   "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter (default "
                   "0.8)");
-  sub->add_option("--num-perm", args->minhash.num_perm, "minhash: values per signature (default 128)")
-      ->check(CLI::Range(1, kMaxNumPerm));
+  AddNumPermOption(sub, &args->minhash.num_perm);
   sub->add_option("--bands", args->minhash.bands.bands,
                   "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, "
                   "16 x 8 for 0.8 and 128 values)")
@@ -595,14 +595,8 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       "\"empty\":<reason> for a document without a fingerprint. docs/dedup.md explains every option.\n"
       "Example: simdex dedup --text-field text --keep-list keep.txt --against corpus.sdx batch.jsonl.gz");
   sub->callback([args, run, sub] {
-    args->simhash_only.clear();
-    args->minhash_only.clear();
-    for (const char* name : kSimHashOnly) {
-      if (sub->count(name) > 0) args->simhash_only.push_back(name);
-    }
-    for (const char* name : kMinHashOnly) {
-      if (sub->count(name) > 0) args->minhash_only.push_back(name);
-    }
+    args->simhash_only = OptionsGiven(sub, kSimHashOnly);
+    args->minhash_only = OptionsGiven(sub, kMinHashOnly);
     args->seed_given = sub->count("--seed") > 0;
     *run = [args] { return RunDedup(*args); };
   });

@@ -10,15 +10,19 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/timing.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/minhash.h"
+#include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/document_inputs.h"
 #include "tools/fingerprint_pipeline.h"
 #include "tools/idf_pass.h"
+#include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
@@ -41,7 +45,19 @@ struct FingerprintArgs {
   std::string tmpdir;
   int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   bool quiet = false;
+  // --method minhash: MinHash signatures instead (a signature file).
+  std::string method = "simhash";
+  int num_perm = MinHashOptions().num_perm;
+  bool seed_given = false;
+  std::vector<std::string> simhash_only, minhash_only;  // the options of the other method given
 };
+
+// The options only SimHash fingerprints take (the text options but --seed,
+// which seeds either method's hashes) and the ones only MinHash takes.
+constexpr const char* kFingerprintSimHashOnly[] = {
+    "--binary", "--tokenizer", "--ngram", "--no-normalize", "--no-clean-text", "--no-cap-numbers", "--stop-words",
+    "--no-stop-words", "--weighting", "--idf", "--compat", "--memory", "--tmpdir"};
+constexpr const char* kFingerprintMinHashOnly[] = {"--num-perm"};
 
 // Counts for the summary line, kept by the sink.
 struct Tally {
@@ -70,6 +86,45 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
                seconds > 0 ? inputs.bytes_read() / 1e6 / seconds : 0.0);
 }
 
+// --method minhash: a signature file (include/simdex/signature_file.h) of
+// the documents, signed on args.threads workers.
+int RunSignatures(const FingerprintArgs& args) {
+  if (!args.simhash_only.empty()) {
+    return ReportError("fingerprint", args.simhash_only.front() + " is a SimHash option; --method minhash takes "
+                                      "--num-perm and --seed (docs/minhash.md)", kExitUsage);
+  }
+  MinHashOptions options;
+  options.num_perm = args.num_perm;
+  if (args.seed_given) options.seed = args.text.seed;
+  std::unique_ptr<SignatureFileWriter> writer;
+  Status s = SignatureFileWriter::Open(args.output, options, &writer);
+  if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
+  const base::Clock::time_point start = base::Clock::now();
+  const size_t num_perm = static_cast<size_t>(options.num_perm);
+  auto add = [&writer, num_perm](const DocumentBatch& b) {
+    for (size_t i = 0; i < b.size; ++i) {
+      const Document& doc = b.docs[i];
+      const uint32_t* signature = b.signatures.data() + i * num_perm;
+      constexpr std::string_view kNoText = "no-text";  // as `simdex query` reports a text without shingles
+      SIMDEX_RETURN_IF_ERROR(!b.has_shingles[i] ? (doc.id_string.empty() ? writer->AddEmpty(doc.id, kNoText)
+                                                                          : writer->AddEmpty(doc.id_string, kNoText))
+                             : doc.id_string.empty() ? writer->Add(doc.id, signature)
+                                                     : writer->Add(doc.id_string, signature));
+    }
+    return Status::OK();
+  };
+  s = SignDocuments("fingerprint", options, args.input, args.threads, args.quiet, add);
+  if (s.ok()) s = writer->Finish();
+  if (!s.ok()) return ReportError("fingerprint", s);
+  if (!args.quiet) {
+    std::fprintf(stderr, "simdex fingerprint: %s, %llu signed, %llu without shingles, %s, %.2f s\n",
+                 Count(writer->records() + writer->empty(), "document").c_str(),
+                 static_cast<unsigned long long>(writer->records()), static_cast<unsigned long long>(writer->empty()),
+                 MinHashProfile(options).c_str(), base::Seconds(start));
+  }
+  return 0;
+}
+
 int RunFingerprint(FingerprintArgs args) {
   if (args.input.inputs.empty()) args.input.inputs.push_back("-");
   args.input.format = args.format;
@@ -93,6 +148,10 @@ int RunFingerprint(FingerprintArgs args) {
   }
   if (!args.quiet) {
     for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", io::Printable(note).c_str());
+  }
+  if (args.method == "minhash") return RunSignatures(args);
+  if (!args.minhash_only.empty()) {
+    return ReportError("fingerprint", args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
   }
   FingerprintOptions options;
   s = MakeFingerprintOptions(args.text, &options, /*allow_auto=*/true);
@@ -174,11 +233,24 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--tmpdir", args->tmpdir, "--idf auto: directory for spilled sorts (default: $TMPDIR or /tmp)");
   sub->add_option("--threads", args->threads, "worker threads")->check(CLI::Range(1, 1024))->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
+  sub->add_option("--method", args->method,
+                  "simhash (fingerprints) or minhash (MinHash signatures, a signature file that simdex query "
+                  "searches a MinHash-LSH index with; takes --num-perm and --seed, default 1)")
+      ->check(CLI::IsMember({"simhash", "minhash"}))
+      ->capture_default_str();
+  AddNumPermOption(sub, &args->num_perm);
   sub->footer(
       "Output: '<id>\\t<16 hex digits>' per document in input order, '<id>\\t-\\t<reason>' for a document\n"
       "without features; ordinal ids continue across inputs; string ids are kept (text form only).\n"
+      "--method minhash: a '#simdex-signatures\\t<profile>' line, then '<id>\\t<num-perm x 8 hex digits>'\n"
+      "(docs/fingerprint-files.md).\n"
       "Example: simdex fingerprint --text-field title --text-field text -o fp.txt docs.jsonl.gz");
-  sub->callback([args, run] { *run = [args] { return RunFingerprint(*args); }; });
+  sub->callback([args, run, sub] {
+    args->simhash_only = OptionsGiven(sub, kFingerprintSimHashOnly);
+    args->minhash_only = OptionsGiven(sub, kFingerprintMinHashOnly);
+    args->seed_given = sub->count("--seed") > 0;
+    *run = [args] { return RunFingerprint(*args); };
+  });
 }
 
 }  // namespace simdex::tools

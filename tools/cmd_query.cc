@@ -13,9 +13,10 @@
 // Fingerprints are searched in batches through the batch Search() so that
 // threads share the work.
 // A MinHash-LSH index (simdex build --method minhash) is queried with
-// documents instead: each QUERY is a file of them (JSONL or lines), and
-// each line of output is {"id":..,"matches":[{"id":..,"estimate":..},...]}
-// (tools/minhash_index_cli.h).
+// documents or signatures instead: each QUERY is a file of documents (JSONL
+// or lines) or a MinHash signature file (simdex fingerprint --method
+// minhash), and each line of output is
+// {"id":..,"matches":[{"id":..,"estimate":..},...]} (tools/minhash_index_cli.h).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -132,6 +133,10 @@ Status ReadQueries(const std::string& path, const IndexProfile& index, const Que
   if (format == BatchFormat::kJsonl) {
     return Status::InvalidArgument(io::DisplayName(path) +
                                    " holds JSON documents, not fingerprints (simdex fingerprint makes them)");
+  }
+  if (format == BatchFormat::kSignatures) {
+    return Status::InvalidArgument(io::DisplayName(path) + " holds MinHash signatures, not SimHash fingerprints: " +
+                                   index.name + " is a SimHash index (a MinHash-LSH index reads them)");
   }
   return format == BatchFormat::kFingerprints ? ReadFingerprintFile(path, index, sink)
                                               : ReadFingerprintLines(path, sink);
@@ -255,7 +260,8 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("index", args->index, "index file")->required();
   sub->add_option("queries", args->queries,
                   "fingerprints (1 to 16 hex digits each), or files of them ('-' = stdin, the default): fingerprint "
-                  "files (text or binary; ids are printed) or one fingerprint per line");
+                  "files (text or binary; ids are printed) or one fingerprint per line. A MinHash-LSH index: files "
+                  "of documents, or MinHash signature files (simdex fingerprint --method minhash)");
   sub->add_option("--k", args->k, "largest Hamming distance (default: the index scheme's k)")
       ->check(CLI::Range(0, 64));
   sub->add_option("--threads", args->threads, "search threads")->check(CLI::Range(1, 1024));

@@ -30,7 +30,7 @@ void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
 }
 
 Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
-                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes) {
+                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes, bool allow_signatures) {
   formats->clear();
   for (const std::string& path : inputs) {
     if (!forced.empty()) {
@@ -47,8 +47,13 @@ Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::str
     } else {
       BatchFormat format;
       SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
+      if (format == BatchFormat::kSignatures && !allow_signatures) {
+        return Status::InvalidArgument(io::DisplayName(path) +
+                                       " holds MinHash signatures (simdex fingerprint --method minhash), not "
+                                       "documents (simdex query and simdex build --method minhash read them)");
+      }
       formats->push_back(format);
-      if (format != BatchFormat::kLines) {
+      if (format == BatchFormat::kJsonl || format == BatchFormat::kFingerprints) {
         notes->push_back(io::DisplayName(path) + ": read as " +
                          (format == BatchFormat::kJsonl ? "JSON Lines" : "a fingerprint file") +
                          " (judged by its content; --format chooses)");

@@ -45,9 +45,13 @@ void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args);
 // fingerprint files); else the content (DetectBatchFormat: standard input,
 // "docs.txt"). For each input the content decided to be JSONL or fingerprints,
 // *notes gets "<input>: read as <what> (judged by its content; --format
-// chooses)", for the command to show.
+// chooses)", for the command to show. A MinHash signature file (by its
+// content) is InvalidArgument naming it, unless allow_signatures (`simdex
+// query` of a MinHash-LSH index, `simdex build --method minhash`): then
+// kSignatures.
 Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
-                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes);
+                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes,
+                          bool allow_signatures = false);
 
 class DocumentInputs {
  public:

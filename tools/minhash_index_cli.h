@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,21 @@ namespace simdex::tools {
 struct MinHashBuildArgs {
   std::string out;
   LshBuildOptions options;  // block size, codec, restarts and string ids from build's own options
-  DocumentInputArgs input;  // inputs: the documents
+  DocumentInputArgs input;  // inputs: the documents, or MinHash signature files
   int threads = 1;
   bool quiet = false;
+  // --num-perm or --seed given: signature files must have been made with
+  // them; else their header's options are the index's.
+  bool signing_given = false;
 };
+
+// Adds --num-perm (1..kMaxNumPerm) into *num_perm: the one definition that
+// build, dedup and fingerprint share.
+void AddNumPermOption(CLI::App* sub, int* num_perm);
+
+// The options among `names` that sub's command line gives, in the order of
+// names: for the refusals of the other method's options.
+std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char* const> names);
 
 // Adds build's MinHash options (--threshold, --num-perm, --seed, --bands,
 // --rows, --signature-bits) and the document options (--text-field,
@@ -37,10 +49,13 @@ const std::vector<std::string>& MinHashBuildOptionNames();
 int RunMinHashBuild(MinHashBuildArgs args);
 
 // `simdex query` of a MinHash-LSH index: the documents of `inputs` (JSONL
-// or lines, "-" = stdin) signed as the index's signatures were, one JSON
-// line per document in input order:
+// or lines, "-" = stdin) signed as the index's signatures were, or the
+// signatures of MinHash signature files (include/simdex/signature_file.h)
+// of the index's profile, one JSON line per document in input order:
 //   {"id":<its id>,"matches":[{"id":<id>,"estimate":<J estimate>},...]}
-// and {"id":..,"empty":"no-text","matches":[]} for a text without shingles.
+// and {"id":..,"empty":"no-text","matches":[]} for a text without shingles
+// (a signature file's "<id>\t-\t<reason>": "empty":"<reason>"). The
+// inputs are all documents or all signature files.
 struct MinHashQueryArgs {
   std::string index;
   DocumentInputArgs input;
@@ -65,8 +80,10 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
 
 // Chooses the formats of the inputs ("-" when there are none) as `simdex
 // dedup` chooses them; InvalidArgument (a usage error) for a fingerprint
-// file. Notes go to stderr unless quiet.
-Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet);
+// file, and for a MinHash signature file unless allow_signatures (then
+// BatchFormat::kSignatures). Notes go to stderr unless quiet.
+Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet,
+                             bool allow_signatures = false);
 
 // Signs the documents of prepared inputs on `threads` workers with
 // `options` (batch->signatures: num_perm values per document,

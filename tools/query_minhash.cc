@@ -1,7 +1,13 @@
-// `simdex query` of a MinHash-LSH index (tools/minhash_index_cli.h).
+// `simdex query` of a MinHash-LSH index (tools/minhash_index_cli.h): the
+// queries are documents, signed as the index's were, or MinHash signature
+// files of the index's profile; both print the same lines.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
+#include "engine/io/input_stream.h"
+#include "engine/io/printable.h"
+#include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
 #include "tools/minhash_index_cli.h"
@@ -26,14 +32,75 @@ void AppendMatches(const LshIndexReader& index, const std::vector<LshMatch>& mat
   line->append("]}\n");
 }
 
+// Queries the index and prints one document's line: its signature's
+// matches, or (signature null) {"empty":<reason>} without searching.
+class Printer {
+ public:
+  Printer(const LshIndexReader& index, const LshQueryOptions& options) : index_(index), options_(options) {}
+
+  Status Print(uint64_t id, const std::string& id_string, const uint32_t* signature, std::string_view empty_reason) {
+    line_.assign("{\"id\":");
+    AppendJsonId(&line_, id, id_string);
+    line_.push_back(',');
+    if (signature == nullptr) {
+      line_.append("\"empty\":");
+      AppendJsonString(&line_, empty_reason);
+      line_.append(",\"matches\":[]}\n");
+    } else {
+      SIMDEX_RETURN_IF_ERROR(index_.Query(signature, options_, &matches_));
+      AppendMatches(index_, matches_, &line_);
+    }
+    if (std::fwrite(line_.data(), 1, line_.size(), stdout) != line_.size()) {
+      return Status::IOError("error writing standard output");
+    }
+    return Status::OK();
+  }
+
+ private:
+  const LshIndexReader& index_;
+  const LshQueryOptions& options_;
+  std::vector<LshMatch> matches_;
+  std::string line_;
+};
+
+// The documents of a signature file, refused unless its profile is the
+// index's.
+Status QuerySignatureFile(const std::string& path, const std::string& index_path, const LshIndexReader& index,
+                          Printer* printer) {
+  std::unique_ptr<SignatureFileReader> reader;
+  SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(path, &reader));
+  if (reader->profile() != index.profile()) {
+    return Status::InvalidArgument(reader->name() + " holds signatures of '" + reader->profile() + "', " +
+                                   index_path + " of '" + index.profile() +
+                                   "': signatures of different profiles are not comparable");
+  }
+  SignatureEntry entry;
+  for (bool eof = false;;) {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+    if (eof) return Status::OK();
+    SIMDEX_RETURN_IF_ERROR(printer->Print(entry.id, entry.id_string, entry.empty ? nullptr : entry.signature.data(),
+                                          entry.empty_reason));
+  }
+}
+
 }  // namespace
 
 int RunMinHashQuery(MinHashQueryArgs args) {
   if (!(args.min_estimate < 0 || args.min_estimate <= 1)) {
     return ReportError(kCommand, "--min-estimate must be a J in [0, 1]", kExitUsage);
   }
-  Status s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false);
+  Status s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  const std::vector<BatchFormat>& formats = args.input.formats;
+  const bool signatures = formats.front() == BatchFormat::kSignatures;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if ((formats[i] == BatchFormat::kSignatures) != signatures) {
+      return ReportError(kCommand,
+                         "inputs mix MinHash signature files and documents (" +
+                             io::Printable(io::DisplayName(args.input.inputs[i])) + "); query them separately",
+                         kExitUsage);
+    }
+  }
   ReaderOptions reader_options;
   reader_options.verify_block_checksums = args.verify_checksums;
   std::unique_ptr<LshIndexReader> index;
@@ -41,28 +108,24 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   if (!OpenIndexOrReport(kCommand, args.index, reader_options, &index, &exit_code)) return exit_code;
   LshQueryOptions options;
   options.min_estimate = args.min_estimate;
-  const size_t num_perm = static_cast<size_t>(index->minhash_options().num_perm);
-  std::vector<LshMatch> matches;
-  std::string line;
-  auto print = [&](const DocumentBatch& b) -> Status {
-    for (size_t i = 0; i < b.size; ++i) {
-      const Document& doc = b.docs[i];
-      line.assign("{\"id\":");
-      AppendJsonId(&line, doc.id, doc.id_string);
-      line.push_back(',');
-      if (!b.has_shingles[i]) {
-        line.append("\"empty\":\"no-text\",\"matches\":[]}\n");
-      } else {
-        SIMDEX_RETURN_IF_ERROR(index->Query(b.signatures.data() + i * num_perm, options, &matches));
-        AppendMatches(*index, matches, &line);
-      }
-      if (std::fwrite(line.data(), 1, line.size(), stdout) != line.size()) {
-        return Status::IOError("error writing standard output");
-      }
+  Printer printer(*index, options);
+  if (signatures) {
+    for (size_t i = 0; s.ok() && i < args.input.inputs.size(); ++i) {
+      s = QuerySignatureFile(args.input.inputs[i], args.index, *index, &printer);
     }
-    return Status::OK();
-  };
-  s = SignDocuments(kCommand, index->minhash_options(), args.input, args.threads, /*quiet=*/false, print);
+  } else {
+    const size_t num_perm = static_cast<size_t>(index->minhash_options().num_perm);
+    auto print = [&](const DocumentBatch& b) -> Status {
+      for (size_t i = 0; i < b.size; ++i) {
+        const Document& doc = b.docs[i];
+        SIMDEX_RETURN_IF_ERROR(printer.Print(doc.id, doc.id_string,
+                                             b.has_shingles[i] ? b.signatures.data() + i * num_perm : nullptr,
+                                             "no-text"));
+      }
+      return Status::OK();
+    };
+    s = SignDocuments(kCommand, index->minhash_options(), args.input, args.threads, /*quiet=*/false, print);
+  }
   if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");
   return s.ok() ? 0 : ReportError(kCommand, s);
 }

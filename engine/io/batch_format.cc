@@ -7,6 +7,7 @@
 #include "engine/io/input_stream.h"
 #include "engine/io/line_reader.h"
 #include "engine/io/text_fingerprint_decoder.h"
+#include "engine/io/text_record.h"
 #include "simdex/document_reader.h"
 
 namespace simdex {
@@ -60,7 +61,8 @@ Status DetectBatchFormat(const std::string& path, BatchFormat* out) {
   bool complete = false;
   const std::string_view line = FirstLine(head, /*eof=*/true, &complete);
   const size_t first = line.find_first_not_of(" \t");
-  if (line.starts_with(io::kTextProfilePrefix) || IsFingerprintLine(line)) *out = BatchFormat::kFingerprints;
+  if (line.starts_with(io::kSignatureHeaderPrefix)) *out = BatchFormat::kSignatures;
+  else if (line.starts_with(io::kTextProfilePrefix) || IsFingerprintLine(line)) *out = BatchFormat::kFingerprints;
   else if (first != std::string_view::npos && line[first] == '{') *out = BatchFormat::kJsonl;
   else *out = BatchFormat::kLines;
   return Status::OK();

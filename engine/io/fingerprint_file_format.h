@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/io/text_record.h"  // kTextProfilePrefix
 #include "format/coding.h"
 
 namespace simdex::io {
@@ -33,7 +34,6 @@ inline constexpr std::string_view kBinaryMagic{"SDXFPv1\0", 8};
 inline constexpr std::string_view kBinaryEndMagic{"SDXFPend", 8};
 inline constexpr uint32_t kBinaryVersion = 1;
 inline constexpr uint32_t kBinaryProfileVersion = 2;
-inline constexpr std::string_view kTextProfilePrefix{"#simdex-profile\t"};
 inline constexpr size_t kBinaryRecordSize = 16;
 
 struct BinaryHeader {

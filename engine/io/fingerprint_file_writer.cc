@@ -10,9 +10,9 @@
 #include <xxhash.h>
 
 #include "engine/io/fingerprint_file_format.h"
-#include "engine/io/line_reader.h"
 #include "engine/io/output_stream.h"
 #include "engine/io/string_id.h"
+#include "engine/io/text_record.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/profile.h"
 
@@ -78,42 +78,22 @@ class TextEncoder : public FingerprintFileWriter::Encoder {
   Status Finish(uint64_t, uint64_t) override { return Close(); }
 
  private:
-  // "<id>\t". Readers drop a byte order mark (U+FEFF) at the very start of
-  // a file, so a first id that begins with one gets one more in front; a
-  // first line that readers would take for a profile is refused.
   Status AppendStringId(std::string_view id) {
-    if (first_line_ && id == io::kTextProfilePrefix.substr(0, io::kTextProfilePrefix.size() - 1)) {
-      return Status::InvalidArgument("the id \"" + std::string(id) +
-                                     "\" cannot start a text fingerprint file (it marks a profile line)");
-    }
-    if (first_line_ && id.starts_with(io::kUtf8Bom)) buf_.append(io::kUtf8Bom);
+    SIMDEX_RETURN_IF_ERROR(io::AppendStringIdField(id, first_line_, &buf_));
     first_line_ = false;
-    buf_.append(id).push_back('\t');
     return Status::OK();
   }
   void AppendId(uint64_t id) {
     first_line_ = false;
-    char tmp[21];
-    char* p = tmp + sizeof(tmp);
-    do {
-      *--p = static_cast<char>('0' + id % 10);
-      id /= 10;
-    } while (id != 0);
-    buf_.append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
-    buf_ += '\t';
+    io::AppendIdField(id, &buf_);
   }
   Status AppendFingerprint(uint64_t fingerprint) {
-    static const char kDigits[] = "0123456789abcdef";
-    char hex[17];
-    for (int i = 15; i >= 0; --i, fingerprint >>= 4) hex[i] = kDigits[fingerprint & 15];
-    hex[16] = '\n';
-    buf_.append(hex, sizeof(hex));
+    io::AppendHex(fingerprint, 16, &buf_);
+    buf_.push_back('\n');
     return MaybeFlush();
   }
   Status AppendEmpty(std::string_view reason) {
-    buf_ += "-\t";
-    buf_ += reason;
-    buf_ += '\n';
+    io::AppendEmptyFields(reason, &buf_);
     return MaybeFlush();
   }
 

@@ -1,28 +1,15 @@
 #include "engine/io/text_fingerprint_decoder.h"
 
-#include <array>
+#include <algorithm>
 
-#include "engine/io/decimal.h"
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/printable.h"
-#include "engine/io/string_id.h"
+#include "engine/io/text_record.h"
 #include "simdex/profile.h"
 
 namespace simdex::io {
 
 namespace {
-
-// Hex digit values; 0xff for anything else.
-constexpr std::array<uint8_t, 256> kHexValue = [] {
-  std::array<uint8_t, 256> t{};
-  t.fill(0xff);
-  for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<uint8_t>(c);
-  for (int c = 0; c < 6; ++c) {
-    t['a' + c] = static_cast<uint8_t>(10 + c);
-    t['A' + c] = static_cast<uint8_t>(10 + c);
-  }
-  return t;
-}();
 
 // 1 to 16 hex digits, optionally after "0x" or "0X".
 bool ParseHex(std::string_view s, uint64_t* out) {
@@ -43,34 +30,16 @@ bool ParseHex(std::string_view s, uint64_t* out) {
 }  // namespace
 
 Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry) {
-  const size_t tab = line.find('\t');
-  if (tab == std::string_view::npos) {
-    return Status::InvalidArgument("expected '<id><TAB><fingerprint>' or '<id><TAB>-<TAB><reason>', got " +
-                                   Quoted(line));
+  TextRecord r;
+  SIMDEX_RETURN_IF_ERROR(SplitTextRecord(line, "fingerprint", &r));
+  entry->id = r.id;
+  entry->id_string.assign(r.id_string);
+  entry->empty = r.empty;
+  entry->empty_reason.assign(r.reason);
+  if (r.empty) return Status::OK();
+  if (!ParseHex(r.value, &entry->fingerprint)) {
+    return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + Quoted(r.value));
   }
-  const std::string_view id = line.substr(0, tab);
-  if (ParseDecimalUint64(id, &entry->id)) {
-    entry->id_string.clear();
-  } else {
-    Status s = CheckStringId(id);
-    if (!s.ok()) return Status::InvalidArgument("bad id " + Quoted(id) + ": " + s.message());
-    entry->id = 0;
-    entry->id_string.assign(id);
-  }
-  std::string_view rest = line.substr(tab + 1);
-  if (rest.starts_with("-")) {
-    if (rest.size() < 3 || rest[1] != '\t') {
-      return Status::InvalidArgument("empty-document line without '<TAB><reason>': " + Quoted(line));
-    }
-    entry->empty = true;
-    entry->empty_reason.assign(rest.substr(2));
-    return Status::OK();
-  }
-  if (!ParseHex(rest, &entry->fingerprint)) {
-    return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + Quoted(rest));
-  }
-  entry->empty = false;
-  entry->empty_reason.clear();
   return Status::OK();
 }
 
@@ -82,9 +51,13 @@ TextFingerprintDecoder::TextFingerprintDecoder(std::unique_ptr<BufferedInput> in
       bad_(options.skip_bad, options.max_errors_kept) {}
 
 Status TextFingerprintDecoder::Start() {
-  SIMDEX_RETURN_IF_ERROR(input_->Fill(kUtf8Bom.size() + kTextProfilePrefix.size()));
+  SIMDEX_RETURN_IF_ERROR(input_->Fill(kUtf8Bom.size() + std::max(kTextProfilePrefix.size(), kSignatureHeaderPrefix.size())));
   std::string_view head(input_->data(), input_->size());
   if (head.starts_with(kUtf8Bom)) head.remove_prefix(kUtf8Bom.size());
+  if (head.starts_with(kSignatureHeaderPrefix)) {
+    return Status::InvalidArgument(name_ + ":1: holds MinHash signatures (simdex fingerprint --method minhash), not "
+                                   "SimHash fingerprints");
+  }
   if (!head.starts_with(kTextProfilePrefix)) return Status::OK();
   std::string_view line;  // the line reader drops the byte order mark
   bool eof = false;

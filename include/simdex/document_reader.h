@@ -60,6 +60,7 @@ enum class BatchFormat {
   kJsonl,         // documents, one JSON object per line
   kLines,         // documents, one per line
   kFingerprints,  // a fingerprint file, text or binary form (fingerprint_file.h)
+  kSignatures,    // a MinHash signature file (signature_file.h)
 };
 
 // Judges what the input at path holds by its first bytes, for an input
@@ -67,6 +68,8 @@ enum class BatchFormat {
 //   - the binary fingerprint-file magic, or a first non-blank line
 //     "<id>\t<16 hex digits>" or "<id>\t-\t<reason>" (what `simdex
 //     fingerprint` writes): kFingerprints;
+//   - a first non-blank line "#simdex-signatures\t..." (the header of a
+//     MinHash signature file): kSignatures;
 //   - else a first non-blank character '{': kJsonl;
 //   - else kLines.
 // A compressed file (by its name) is judged by its decompressed bytes. Reads

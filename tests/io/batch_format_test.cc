@@ -44,6 +44,14 @@ TEST_F(BatchFormatTest, FingerprintLinesAsSimdexWritesThem) {
   EXPECT_EQ(Detect("c", "https://a.example/x\t0123456789ABCDEF\r\n"), BatchFormat::kFingerprints);
 }
 
+TEST_F(BatchFormatTest, AMinHashSignatureFileByItsHeader) {
+  const std::string header = "#simdex-signatures\tsimdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:1 seed:1\n";
+  EXPECT_EQ(Detect("a", header + "1\t0123abcd\n"), BatchFormat::kSignatures);
+  EXPECT_EQ(Detect("b", "\xEF\xBB\xBF" + header), BatchFormat::kSignatures) << "after a byte order mark";
+  EXPECT_EQ(Detect("c.gz", Compress(header, ".gz")), BatchFormat::kSignatures);
+  EXPECT_EQ(Detect("d", "#simdex-signatures\n"), BatchFormat::kLines) << "no tab: a line of text";
+}
+
 TEST_F(BatchFormatTest, BinaryFingerprintFile) {
   const std::string path = dir_.Path("fp.bin");
   std::unique_ptr<FingerprintFileWriter> writer;

@@ -1,0 +1,77 @@
+#include "engine/io/text_record.h"
+
+#include "engine/io/decimal.h"
+#include "engine/io/line_reader.h"
+#include "engine/io/printable.h"
+#include "engine/io/string_id.h"
+
+namespace simdex::io {
+
+Status SplitTextRecord(std::string_view line, std::string_view value_name, TextRecord* out) {
+  const size_t tab = line.find('\t');
+  if (tab == std::string_view::npos) {
+    return Status::InvalidArgument("expected '<id><TAB><" + std::string(value_name) +
+                                   ">' or '<id><TAB>-<TAB><reason>', got " + Quoted(line));
+  }
+  const std::string_view id = line.substr(0, tab);
+  if (ParseDecimalUint64(id, &out->id)) {
+    out->id_string = {};
+  } else {
+    Status s = CheckStringId(id);
+    if (!s.ok()) return Status::InvalidArgument("bad id " + Quoted(id) + ": " + s.message());
+    out->id = 0;
+    out->id_string = id;
+  }
+  const std::string_view rest = line.substr(tab + 1);
+  if (rest.starts_with("-")) {
+    if (rest.size() < 3 || rest[1] != '\t') {
+      return Status::InvalidArgument("empty-document line without '<TAB><reason>': " + Quoted(line));
+    }
+    out->empty = true;
+    out->reason = rest.substr(2);
+    out->value = {};
+    return Status::OK();
+  }
+  out->empty = false;
+  out->reason = {};
+  out->value = rest;
+  return Status::OK();
+}
+
+void AppendIdField(uint64_t id, std::string* out) {
+  char tmp[21];
+  char* p = tmp + sizeof(tmp);
+  do {
+    *--p = static_cast<char>('0' + id % 10);
+    id /= 10;
+  } while (id != 0);
+  out->append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
+  out->push_back('\t');
+}
+
+Status AppendStringIdField(std::string_view id, bool first_line, std::string* out) {
+  if (first_line) {
+    for (std::string_view header : {kTextProfilePrefix, kSignatureHeaderPrefix}) {
+      if (id == header.substr(0, header.size() - 1)) {
+        return Status::InvalidArgument("the id \"" + std::string(id) +
+                                       "\" cannot start a text file of ids (it marks a header line)");
+      }
+    }
+    if (id.starts_with(kUtf8Bom)) out->append(kUtf8Bom);
+  }
+  out->append(id).push_back('\t');
+  return Status::OK();
+}
+
+void AppendEmptyFields(std::string_view reason, std::string* out) {
+  out->append("-\t").append(reason).push_back('\n');
+}
+
+void AppendHex(uint64_t value, int digits, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  char hex[16];
+  for (int i = digits - 1; i >= 0; --i, value >>= 4) hex[i] = kDigits[value & 15];
+  out->append(hex, static_cast<size_t>(digits));
+}
+
+}  // namespace simdex::io
