@@ -59,21 +59,20 @@ Status SignDocuments(const char* command, const MinHashOptions& options, const D
   return Status::OK();
 }
 
-namespace {
-
-constexpr const char* kMinHashBuildCommand = "build";
-
-// Signature files as the build's inputs: all or none.
 Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures) {
   *signatures = input.formats.front() == BatchFormat::kSignatures;
   for (size_t i = 0; i < input.formats.size(); ++i) {
     if ((input.formats[i] == BatchFormat::kSignatures) != *signatures) {
       return Status::InvalidArgument("inputs mix MinHash signature files and documents (" +
-                                     io::DisplayName(input.inputs[i]) + ")");
+                                     io::Printable(io::DisplayName(input.inputs[i])) + ")");
     }
   }
   return Status::OK();
 }
+
+namespace {
+
+constexpr const char* kMinHashBuildCommand = "build";
 
 // Opens the first signature file (kept open: it may be standard input)
 // into *reader; its signing options, which the index records, into

@@ -85,6 +85,11 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
 Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet,
                              bool allow_signatures = false);
 
+// Whether prepared inputs are MinHash signature files (*signatures) or
+// documents: all or none, else InvalidArgument (a usage error) naming the
+// first input of the other kind.
+Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures);
+
 // Signs the documents of prepared inputs on `threads` workers with
 // `options` (batch->signatures: num_perm values per document,
 // batch->has_shingles) and passes each batch to `sink` in input order.

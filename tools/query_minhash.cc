@@ -1,12 +1,9 @@
 // `simdex query` of a MinHash-LSH index (tools/minhash_index_cli.h): the
 // queries are documents, signed as the index's were, or MinHash signature
 // files of the index's profile; both print the same lines.
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 
-#include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/json_text.h"
@@ -91,16 +88,9 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   }
   Status s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
-  const std::vector<BatchFormat>& formats = args.input.formats;
-  const bool signatures = formats.front() == BatchFormat::kSignatures;
-  for (size_t i = 0; i < formats.size(); ++i) {
-    if ((formats[i] == BatchFormat::kSignatures) != signatures) {
-      return ReportError(kCommand,
-                         "inputs mix MinHash signature files and documents (" +
-                             io::Printable(io::DisplayName(args.input.inputs[i])) + "); query them separately",
-                         kExitUsage);
-    }
-  }
+  bool signatures = false;
+  s = AllOrNoSignatureFiles(args.input, &signatures);
+  if (!s.ok()) return ReportError(kCommand, s.message() + "; query them separately", kExitUsage);
   ReaderOptions reader_options;
   reader_options.verify_block_checksums = args.verify_checksums;
   std::unique_ptr<LshIndexReader> index;

@@ -28,6 +28,7 @@ using index::Found;
 struct Scratch {
   std::vector<std::vector<uint64_t>> table_values;  // per probed table
   std::vector<uint64_t> permuted_query;             // per probed table
+  std::vector<uint64_t> los;                        // per probed table: the first value of its key range
   std::vector<size_t> windows;                      // per probed table: its head-sample window
   std::vector<format::BlockScan> scans;
   std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
@@ -106,34 +107,24 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   scratch->permuted_query.resize(tables.size());
   scratch->windows.resize(tables.size());
   scratch->table0_placed = false;
-  // Each phase asks for what the next one reads, for every table at once:
-  // the head samples' directory lines, their sampled heads, the head-index
-  // windows, the blocks.
+  scratch->los.resize(tables.size());
   for (size_t i = 0; i < tables.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
+    scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
     scratch->permuted_query[i] = pq;
-    table.head_sample.PrefetchBucket(pq & ~LowMask(64 - table.permutation->key_bits()));
+    scratch->los[i] = pq & ~LowMask(64 - table.permutation->key_bits());
   }
-  for (size_t i = 0; i < tables.size(); ++i) {
-    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
-    table.head_sample.PrefetchSample(scratch->permuted_query[i] & ~LowMask(64 - table.permutation->key_bits()));
-  }
-  for (size_t i = 0; i < tables.size(); ++i) {
-    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
-    scratch->table_values[i].clear();
-    const uint64_t lo = scratch->permuted_query[i] & ~LowMask(64 - table.permutation->key_bits());
-    const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
-    scratch->windows[i] = w;
-    if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
-  }
+  index::FindWindows(
+      tables.size(), [&](size_t i) -> const index::OpenTable& { return rep.tables[tables[i]]; },
+      scratch->los.data(), scratch->windows.data());
   for (size_t i = 0; i < tables.size(); ++i) {
     const uint32_t t = static_cast<uint32_t>(tables[i]);
     const IndexReader::Rep::Table& table = rep.tables[t];
     if (table.num_blocks == 0) continue;
     const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
-    const uint64_t lo = scratch->permuted_query[i] & ~suffix;
+    const uint64_t lo = scratch->los[i];
     const size_t b = table.FirstBlockInWindow(scratch->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | suffix)) continue;

@@ -17,6 +17,7 @@
 #include "format/coding.h"
 #include "format/head_search.h"
 #include "format/index_layout.h"
+#include "format/prefetch.h"
 #include "format/verified_blocks.h"
 #include "simdex/scheme.h"
 
@@ -59,6 +60,24 @@ struct OpenTable {
     return std::min(1.0, static_cast<double>(lo - head) / static_cast<double>(next - head));
   }
 };
+
+// The first steps of the head searches of n tables at once: windows[i] =
+// the head-sample window of los[i] in table_of(i) (kNoHead when none, or
+// the table has no blocks), the head index's line of it asked for. Each
+// step asks for what the next reads, for every table before any waits:
+// the samples' directory lines, their sampled heads, the windows' lines.
+// Then FirstBlockInWindow(windows[i], los[i]) finds those lines on the way.
+template <class TableOf>
+void FindWindows(size_t n, const TableOf& table_of, const uint64_t* los, size_t* windows) {
+  for (size_t i = 0; i < n; ++i) table_of(i).head_sample.PrefetchBucket(los[i]);
+  for (size_t i = 0; i < n; ++i) table_of(i).head_sample.PrefetchSample(los[i]);
+  for (size_t i = 0; i < n; ++i) {
+    const OpenTable& table = table_of(i);
+    const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(los[i], nullptr);
+    windows[i] = w;
+    if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
+  }
+}
 
 // For each table of `meta`: checks its block count (it fits the data area
 // below `area`, it is at most `values`, and it is 0 exactly when values

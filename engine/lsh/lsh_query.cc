@@ -21,6 +21,7 @@ namespace {
 struct Scratch {
   std::vector<uint64_t> keys;                       // per band
   std::vector<std::vector<uint64_t>> table_values;  // per band
+  std::vector<uint64_t> los;                        // per band: the first value of its key's range
   std::vector<size_t> windows;                      // per band: its head-sample window
   std::vector<format::BlockScan> scans;
   std::vector<uint32_t> scan_table;
@@ -46,26 +47,19 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   scratch->scans.clear();
   scratch->scan_table.clear();
   scratch->scan_block.clear();
-  // The memory each band's search reads is asked for one step ahead, for
-  // every band at once: the head sample's directory, then its sample, then
-  // the head index's window, then the block.
+  scratch->los.resize(bands);
   for (size_t t = 0; t < bands; ++t) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(t));
-    rep.tables[t].head_sample.PrefetchBucket(scratch->keys[t] & ~ordinal_mask);
-  }
-  for (size_t t = 0; t < bands; ++t) rep.tables[t].head_sample.PrefetchSample(scratch->keys[t] & ~ordinal_mask);
-  for (size_t t = 0; t < bands; ++t) {
     scratch->table_values[t].clear();
-    const auto& table = rep.tables[t];
-    const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
-    const size_t w = table.num_blocks == 0 ? format::kNoHead : table.head_sample.Window(lo, nullptr);
-    scratch->windows[t] = w;
-    if (w != format::kNoHead) format::PrefetchLine(table.heads + 8 * w);
+    scratch->los[t] = scratch->keys[t] & ~ordinal_mask;
   }
+  index::FindWindows(
+      bands, [&rep](size_t t) -> const index::OpenTable& { return rep.tables[t]; }, scratch->los.data(),
+      scratch->windows.data());
   for (uint32_t t = 0; t < bands; ++t) {
     const auto& table = rep.tables[t];
     if (table.num_blocks == 0) continue;
-    const uint64_t lo = scratch->keys[t] & ~ordinal_mask;
+    const uint64_t lo = scratch->los[t];
     const uint64_t b = table.FirstBlockInWindow(scratch->windows[t], lo);
     format::BlockScan s = ScanOf(rep, t, b, lo, lo | ordinal_mask, &scratch->table_values[t]);
     if (s.head > s.hi) continue;
