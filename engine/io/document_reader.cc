@@ -82,7 +82,7 @@ Status DocumentReader::Open(const std::string& path, const DocumentReaderOptions
   std::unique_ptr<io::InputStream> in;
   SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &in));
   auto rep = std::make_unique<Rep>(std::move(in), options, io::DisplayName(path));
-  SIMDEX_RETURN_IF_ERROR(rep->input.Fill(io::kIndexMagic.size()));
+  SIMDEX_RETURN_IF_ERROR(rep->input.Fill(io::kIndexSniffBytes));
   SIMDEX_RETURN_IF_ERROR(
       io::RefuseIndex(std::string_view(rep->input.data(), rep->input.size()), rep->name, "a file of documents"));
   out->reset(new DocumentReader(std::move(rep)));

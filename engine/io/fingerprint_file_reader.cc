@@ -1,5 +1,6 @@
 // FingerprintFileReader: detects the form from the first bytes and hands the
 // input to the matching decoder.
+#include <algorithm>
 #include <string_view>
 
 #include "engine/io/binary_fingerprint_decoder.h"
@@ -20,7 +21,7 @@ Status FingerprintFileReader::Open(const std::string& path, const FingerprintFil
   std::unique_ptr<io::InputStream> stream;
   SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &stream));
   auto input = std::make_unique<io::BufferedInput>(std::move(stream));
-  SIMDEX_RETURN_IF_ERROR(input->Fill(io::kBinaryMagic.size()));
+  SIMDEX_RETURN_IF_ERROR(input->Fill(std::max(io::kBinaryMagic.size(), io::kIndexSniffBytes)));
   std::string name = io::DisplayName(path);
   SIMDEX_RETURN_IF_ERROR(io::RefuseIndex(std::string_view(input->data(), input->size()), name, "a fingerprint file"));
   std::unique_ptr<Decoder> decoder;

@@ -3,6 +3,7 @@
 // the header on line 1, then per line the id and the empty-document form
 // (engine/io/text_record.h, shared with text fingerprint files) and exactly
 // num_perm x 8 hex digits.
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/io/buffered_input.h"
@@ -105,7 +106,7 @@ Status SignatureFileReader::Open(const std::string& path, std::unique_ptr<Signat
   std::unique_ptr<io::InputStream> stream;
   SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &stream));
   auto input = std::make_unique<io::BufferedInput>(std::move(stream));
-  SIMDEX_RETURN_IF_ERROR(input->Fill(io::kBinaryMagic.size()));
+  SIMDEX_RETURN_IF_ERROR(input->Fill(std::max(io::kBinaryMagic.size(), io::kIndexSniffBytes)));
   std::string name = io::DisplayName(path);
   const std::string_view head(input->data(), input->size());
   SIMDEX_RETURN_IF_ERROR(io::RefuseIndex(head, name, "a MinHash signature file"));

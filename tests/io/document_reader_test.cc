@@ -59,6 +59,14 @@ TEST_F(DocumentReaderTest, AnIndexIsNamedAsOneInsteadOfReadAsText) {
   }
 }
 
+TEST_F(DocumentReaderTest, TextThatBeginsWithTheIndexMagicIsReadAsText) {
+  const std::string path = Write("docs.txt", "SIMDEXIX is a word in this document\n");
+  const ReadResult r = ReadAll(path, Lines());
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.docs[0].text, "SIMDEXIX is a word in this document");
+}
+
 TEST_F(DocumentReaderTest, ADirectoryIsNamedAsOne) {
   const ReadResult r = ReadAll(dir_.Path(""), Lines());
   EXPECT_TRUE(r.status.IsIOError()) << r.status.ToString();

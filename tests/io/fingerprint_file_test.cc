@@ -485,6 +485,30 @@ TEST_F(FingerprintFileTest, AnIndexIsNamedAsOneInsteadOfReadAsText) {
   EXPECT_EQ(s.message(), path + ": is a simdex index, not a fingerprint file");
 }
 
+// Found by fuzz_fingerprint_file: a first string id that began with the
+// index magic ("SIMDEXIX6") made the file it was written to read as an index.
+TEST_F(FingerprintFileTest, AFirstIdBeginningWithTheIndexMagicReadsBackAsText) {
+  const std::string path = dir_.Path("magic.txt");
+  std::unique_ptr<FingerprintFileWriter> writer;
+  ASSERT_TRUE(FingerprintFileWriter::Open(path, FingerprintFileForm::kText, &writer).ok());
+  ASSERT_TRUE(writer->AddEmpty("SIMDEXIX6", "\xC2\xB0" "0ff").ok());
+  ASSERT_TRUE(writer->Add("SIMDEXIX", 0xff).ok());
+  ASSERT_TRUE(writer->Finish().ok());
+  std::unique_ptr<FingerprintFileReader> reader;
+  const Status s = FingerprintFileReader::Open(path, {}, &reader);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  FingerprintEntry e;
+  bool eof = false;
+  ASSERT_TRUE(reader->Next(&e, &eof).ok());
+  EXPECT_EQ(e.id_string, "SIMDEXIX6");
+  EXPECT_TRUE(e.empty);
+  ASSERT_TRUE(reader->Next(&e, &eof).ok());
+  EXPECT_EQ(e.id_string, "SIMDEXIX");
+  EXPECT_EQ(e.fingerprint, 0xffu);
+  ASSERT_TRUE(reader->Next(&e, &eof).ok());
+  EXPECT_TRUE(eof);
+}
+
 TEST_F(FingerprintFileTest, ADirectoryIsNamedAsOne) {
   std::unique_ptr<FingerprintFileReader> reader;
   const Status s = FingerprintFileReader::Open(dir_.Path(""), {}, &reader);

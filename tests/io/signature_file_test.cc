@@ -229,7 +229,7 @@ TEST_F(SignatureFileTest, ABinaryFingerprintFileAndAnIndexAreNamed) {
   ASSERT_TRUE(writer->Finish().ok());
   EXPECT_EQ(ReadAll(fp).status.message(),
             fp + ": holds SimHash fingerprints (the binary form), not MinHash signatures");
-  const std::string index = dir_.Write("x.sdx", "SIMDEXIX and more bytes");
+  const std::string index = dir_.Write("x.sdx", std::string("SIMDEXIX\x05\0\0\0@\0\0\0", 16));
   EXPECT_EQ(ReadAll(index).status.message(), index + ": is a simdex index, not a MinHash signature file");
 }
 
