@@ -17,9 +17,23 @@
 //   merge      every --merge-batch-n batch (the same kind) merged into that
 //              index by IndexMerger beside a fresh IndexBuilder run over the
 //              union: time and peak RSS of each; the files must be equal.
+//   queries    --query-n single queries against that index on one thread,
+//              near copies of stored fingerprints and random ones, warm
+//              (after a pass over the same queries) and cold (the file
+//              evicted from the page cache, opened again without reading
+//              its heads, MADV_RANDOM): p50, p99; the first answers of each
+//              set are checked against a scan of the stored fingerprints.
+//
+// The stored index holds --data fingerprints (planted clusters, or uniform)
+// in --scheme, --codec and --block-size; it is built once into --dir
+// (build time, peak RSS and bytes reported) and kept there for the next run.
 //
 // Output: a line per point on stdout, and JSON Lines with --json.
+#include <sys/mman.h>
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <bit>
 
 #include <chrono>
 #include <cstdio>
@@ -36,7 +50,9 @@
 #include "bench/harness/child_process.h"
 #include "bench/harness/find_all.h"
 #include "bench/harness/json_writer.h"
+#include "bench/harness/measure.h"
 #include "bench/harness/run_info.h"
+#include "bench/harness/simdex_point.h"
 #include "engine/dedup/against.h"
 #include "simdex/dedup.h"
 #include "simdex/index.h"
@@ -84,12 +100,16 @@ struct Config {
   std::string data = "clusters";
   std::vector<int> threads = {1};
   std::string scheme = "t10";
+  std::string codec = "card";
+  uint32_t block_size = 4096;
   int k = 3;
   double memory_gib = 4;
   double baseline_max_n = 1e7;
   double index_n = 0;
   std::vector<double> batch_n;
   std::vector<double> merge_batch_n;
+  double query_n = 0;
+  size_t cold_queries = 1000;
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string json;
   uint64_t seed = 1;
@@ -257,35 +277,58 @@ class Bench {
     return pairs == want_pairs ? Status::OK() : Status::Corruption("find_all and simdex found different pairs");
   }
 
-  // The stored index of --index-n planted-cluster fingerprints (entry i has
-  // id i), built into --dir unless it is there already.
+  // The stored index of --index-n --data fingerprints (entry i has id i),
+  // built into --dir unless it is there already.
   Status StoredIndex(std::vector<uint64_t>* stored, std::string* path) {
     const uint64_t index_n = static_cast<uint64_t>(c_.index_n);
     stored->resize(index_n);
-    PlantedClusters gen(c_.seed + 1000);
+    PlantedClusters gen(c_.seed + 1000, c_.data == "clusters");
     for (uint64_t& x : *stored) x = gen.Next();
-    *path = c_.dir + "/dedup-bench-" + std::to_string(index_n) + "-" + c_.scheme + ".sdx";
+    *path = c_.dir + "/dedup-bench-" + std::to_string(index_n) + "-" + c_.scheme + "-" + c_.data + "-" + c_.codec +
+            "-" + std::to_string(c_.block_size) + ".sdx";
     struct stat st;
     if (::stat(path->c_str(), &st) == 0) return Status::OK();
     ChildBuildResult built;
     SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(*path, StoredBuildOptions(), *stored, &built));
-    std::printf("built %s: %.1f s\n", path->c_str(), built.seconds);
+    const double n = static_cast<double>(index_n);
+    JsonObject o;
+    o.AddString("type", "stored-index");
+    o.AddString("data", c_.data).AddString("codec", c_.codec).AddUint("block_size", c_.block_size);
+    o.AddUint("index_n", index_n);
+    o.AddNumber("build_seconds", built.seconds);
+    o.AddNumber("build_sort_seconds", built.stats.seconds_sorting);
+    o.AddNumber("build_encode_seconds", built.stats.seconds_encoding);
+    o.AddUint("build_peak_rss_bytes", built.peak_rss_bytes).AddUint("build_start_rss_bytes", built.start_rss_bytes);
+    o.AddUint("spilled_runs", built.stats.spilled_runs);
+    o.AddUint("bytes", built.stats.file_bytes);
+    o.AddNumber("bytes_per_entry", static_cast<double>(built.stats.file_bytes) / n);
+    Emit(o);
+    std::printf("built %s: %.1f s (sorting %.1f, encoding %.1f), peak RSS %.0f MiB (%.0f MiB shared at the start), "
+                "%llu spilled runs, %llu bytes (%.2f per entry)\n",
+                path->c_str(), built.seconds, built.stats.seconds_sorting, built.stats.seconds_encoding,
+                built.peak_rss_bytes / 1048576.0, built.start_rss_bytes / 1048576.0,
+                static_cast<unsigned long long>(built.stats.spilled_runs),
+                static_cast<unsigned long long>(built.stats.file_bytes), static_cast<double>(built.stats.file_bytes) / n);
+    std::fflush(stdout);
     return Status::OK();
   }
 
   BuildOptions StoredBuildOptions() const {
     BuildOptions options;
     Scheme::Parse(c_.scheme, &options.scheme);  // already checked by Options()
+    options.codec = c_.codec;
+    options.block_size = c_.block_size;
     options.memory_bytes = static_cast<size_t>(c_.memory_gib * (1 << 30));
+    options.tmpdir = c_.dir;
     options.threads = 2;
     return options;
   }
 
-  // A batch of nb: half near copies (0..3 bits) of stored fingerprints, half
-  // new random ones.
-  std::vector<uint64_t> Batch(const std::vector<uint64_t>& stored, uint64_t nb) const {
+  // A batch of nb: half near copies (0..3 bits) of stored fingerprints (the
+  // even positions), half new random ones.
+  std::vector<uint64_t> Batch(const std::vector<uint64_t>& stored, uint64_t nb, uint64_t seed) const {
     std::vector<uint64_t> batch(nb);
-    std::mt19937_64 rng(c_.seed + 7);
+    std::mt19937_64 rng(seed);
     for (uint64_t i = 0; i < nb; ++i) {
       if (i % 2 == 1) {
         batch[i] = rng();
@@ -305,7 +348,7 @@ class Bench {
     SIMDEX_RETURN_IF_ERROR(StoredIndex(&stored, &path));
     for (double batch_n : c_.batch_n) {
       const uint64_t nb = static_cast<uint64_t>(batch_n);
-      const std::vector<uint64_t> batch = Batch(stored, nb);
+      const std::vector<uint64_t> batch = Batch(stored, nb, c_.seed + 7);
       uint64_t matches[2] = {0, 0};
       for (int strategy = 0; strategy < 2; ++strategy) {
         for (int threads : c_.threads) {
@@ -366,6 +409,91 @@ class Bench {
     return Status::OK();
   }
 
+  // Single queries against the stored index, one thread: --query-n near
+  // copies of stored fingerprints and --query-n random ones, warm then cold.
+  Status Queries() {
+    std::vector<uint64_t> stored;
+    std::string path;
+    SIMDEX_RETURN_IF_ERROR(StoredIndex(&stored, &path));
+    const uint64_t nq = static_cast<uint64_t>(c_.query_n);
+    const std::vector<uint64_t> mixed = Batch(stored, 2 * nq, c_.seed + 11);
+    std::vector<uint64_t> sets[2];  // near, random
+    for (uint64_t i = 0; i < mixed.size(); ++i) sets[i % 2].push_back(mixed[i]);
+    // The first `checks` queries of each set, answered by a scan: the ids
+    // within k bits, in one pass over the stored fingerprints.
+    const size_t checks = std::min<size_t>(10, nq);
+    std::vector<uint64_t> checked;
+    for (const std::vector<uint64_t>& set : sets) checked.insert(checked.end(), set.begin(), set.begin() + checks);
+    std::vector<std::vector<uint64_t>> want(checked.size());
+    const auto scan_start = Clock::now();
+    for (uint64_t id = 0; id < stored.size(); ++id) {
+      for (size_t q = 0; q < checked.size(); ++q) {
+        if (std::popcount(stored[id] ^ checked[q]) <= c_.k) want[q].push_back(id);
+      }
+    }
+    std::printf("scan of %zu queries over %zu stored fingerprints: %.1f s\n", checked.size(), stored.size(),
+                Seconds(scan_start));
+    stored = {};  // the harness keeps only the index from here on
+
+    std::unique_ptr<IndexReader> reader;
+    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
+    const SearchFn search = [&reader](uint64_t q, int k, std::vector<Match>* matches, SearchStats* stats) {
+      return reader->Search(q, k, matches, stats);
+    };
+    const char* kSetNames[2] = {"near", "random"};
+    for (const bool cold : {false, true}) {
+      for (int set = 0; set < 2; ++set) {
+        std::span<const uint64_t> queries(sets[set]);
+        if (cold) {
+          // Open() reads the header, footer and metadata; evicting again
+          // leaves only the pages the reader still has mapped.
+          reader.reset();
+          double resident = 0;
+          SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident));
+          ReaderOptions cold_options;
+          cold_options.verify_heads_on_open = false;
+          SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, cold_options, &reader));
+          SIMDEX_RETURN_IF_ERROR(AdviseMapping(path, MADV_RANDOM));
+          SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident));
+          queries = queries.first(std::min(queries.size(), std::max(c_.cold_queries, checks)));
+        } else {
+          double mean_micros = 0;
+          SIMDEX_RETURN_IF_ERROR(WarmUp(search, queries, c_.k, 1e9, &mean_micros));
+        }
+        QueryRun run;
+        SIMDEX_RETURN_IF_ERROR(RunSingle(search, queries, c_.k, 1, checks, &run));
+        for (size_t q = 0; q < checks; ++q) {
+          std::vector<uint64_t> got;
+          for (const Match& m : run.kept[q]) got.push_back(m.id);
+          std::sort(got.begin(), got.end());
+          if (got != want[set * checks + q]) {
+            return Status::Corruption(std::string(kSetNames[set]) + " query " + std::to_string(q) +
+                                      " differs from the scan");
+          }
+        }
+        const Percentiles p = Summarize(run.micros);
+        JsonObject o;
+        o.AddString("type", "query");
+        o.AddString("data", c_.data).AddString("codec", c_.codec).AddUint("block_size", c_.block_size);
+        o.AddUint("index_n", static_cast<uint64_t>(c_.index_n));
+        o.AddString("set", kSetNames[set]).AddString("state", cold ? "cold" : "warm");
+        o.AddUint("queries", run.queries).AddUint("threads", 1);
+        o.AddNumber("p50_micros", p.p50).AddNumber("p90_micros", p.p90).AddNumber("p99_micros", p.p99);
+        o.AddNumber("max_micros", p.max).AddNumber("mean_micros", p.mean);
+        o.AddUint("matches", run.matches).AddUint("major_faults", run.major_faults);
+        o.AddUint("read_bytes", run.read_bytes);
+        Emit(o);
+        std::printf("query %-6s %-4s index %.0e k %d, %zu queries, one thread: p50 %.2f us, p90 %.2f, p99 %.2f, "
+                    "mean %.2f, %llu matches, %llu major faults (first %zu checked against the scan)\n",
+                    kSetNames[set], cold ? "cold" : "warm", c_.index_n, c_.k, run.queries, p.p50, p.p90, p.p99,
+                    p.mean, static_cast<unsigned long long>(run.matches),
+                    static_cast<unsigned long long>(run.major_faults), checks);
+        std::fflush(stdout);
+      }
+    }
+    return Status::OK();
+  }
+
   // Grows the stored index by a batch with IndexMerger (ids index_n + i),
   // then builds the union afresh with IndexBuilder, each in its own child;
   // the two files must be equal byte for byte.
@@ -376,7 +504,7 @@ class Bench {
     SIMDEX_RETURN_IF_ERROR(StoredIndex(&stored, &path));
     for (double batch_n : c_.merge_batch_n) {
       const uint64_t nb = static_cast<uint64_t>(batch_n);
-      const std::vector<uint64_t> batch = Batch(stored, nb);
+      const std::vector<uint64_t> batch = Batch(stored, nb, c_.seed + 7);
       for (int threads : c_.threads) {
         const std::string merged = c_.dir + "/dedup-bench-merged.sdx", fresh = c_.dir + "/dedup-bench-fresh.sdx";
         ChildResult merge_child;
@@ -464,7 +592,7 @@ int main(int argc, char** argv) {
   CLI::App app{"simdex-dedup-bench: batch de-duplication beside find_all (docs/benchmarks.md)"};
   Config c;
   app.add_option("--selfjoin-n", c.selfjoin_n, "self-join sizes, e.g. 1e6,1e7,1e8")->delimiter(',');
-  app.add_option("--data", c.data, "self-join data: clusters (planted) or uniform")
+  app.add_option("--data", c.data, "data of the self-join and the stored index: clusters (planted) or uniform")
       ->check(CLI::IsMember({"clusters", "uniform"}))
       ->capture_default_str();
   app.add_option("--threads", c.threads, "thread counts, e.g. 1,2")->delimiter(',');
@@ -477,6 +605,10 @@ int main(int argc, char** argv) {
   app.add_option("--merge-batch-n", c.merge_batch_n,
                  "merge: batch sizes merged into the --index-n index, each beside a fresh build of the union")
       ->delimiter(',');
+  app.add_option("--codec", c.codec, "block codec of the stored index: card, ef, auto")->capture_default_str();
+  app.add_option("--block-size", c.block_size, "block size of the stored index, bytes")->capture_default_str();
+  app.add_option("--query-n", c.query_n, "queries: near and random single queries against the --index-n index");
+  app.add_option("--cold-queries", c.cold_queries, "queries: how many of each set run cold")->capture_default_str();
   app.add_option("--dir", c.dir, "directory for spills and index files")->capture_default_str();
   app.add_option("--json", c.json, "append JSON Lines records to this file");
   app.add_option("--seed", c.seed, "seed")->capture_default_str();
@@ -494,7 +626,8 @@ int main(int argc, char** argv) {
     }
   }
   if (c.index_n > 0) {
-    simdex::Status s = c.batch_n.empty() ? simdex::Status::OK() : bench.Against();
+    simdex::Status s = c.query_n > 0 ? bench.Queries() : simdex::Status::OK();
+    if (s.ok() && !c.batch_n.empty()) s = bench.Against();
     if (s.ok() && !c.merge_batch_n.empty()) s = bench.Merge();
     if (!s.ok()) {
       std::fprintf(stderr, "simdex-dedup-bench: %s\n", s.ToString().c_str());
