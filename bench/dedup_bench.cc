@@ -433,7 +433,7 @@ class Bench {
     }
     std::printf("scan of %zu queries over %zu stored fingerprints: %.1f s\n", checked.size(), stored.size(),
                 Seconds(scan_start));
-    stored = {};  // the harness keeps only the index from here on
+    std::vector<uint64_t>().swap(stored);  // the harness keeps only the index from here on
 
     std::unique_ptr<IndexReader> reader;
     SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));

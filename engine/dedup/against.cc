@@ -187,17 +187,21 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k) {
   // Per table the index probes, as measured on the 2-core machine of
   // docs/benchmarks.md (10^7 t10 index, 4 KiB blocks, one thread): a probe
-  // costs about kProbeMicros; the merge join costs kVisitMicros per batch
-  // fingerprint (its sort and its group's seek) and kBlockMicros per block
-  // holding a key of the batch, which it decodes whole, once: about
+  // costs about kProbeMicros to read a restart segment of one block, plus
+  // kBlockMicros per further block its key's range spans (blocks / 2^key
+  // bits of them: none for t10's 28-bit keys, two at 10^8 entries for t4's
+  // 16-bit ones); the merge join costs kVisitMicros per batch fingerprint
+  // (its sort and its group's seek) and kBlockMicros per block holding a key
+  // of the batch, which it decodes whole, once: about
   // blocks * (1 - exp(-distinct / blocks)) blocks for evenly spread keys.
   constexpr double kProbeMicros = 0.55, kVisitMicros = 0.09, kBlockMicros = 5.0;
   const IndexInfo info = index.Info();
   double probe = 0, merge = 0;
   for (int t : index.scheme().TablesForDistance(k)) {
     const double blocks = static_cast<double>(info.tables[t].blocks);
+    const double spanned = blocks / std::ldexp(1.0, info.tables[t].key_bits);
     const double touched = blocks == 0 ? 0 : blocks * (1 - std::exp(-static_cast<double>(distinct) / blocks));
-    probe += kProbeMicros * static_cast<double>(distinct);
+    probe += (kProbeMicros + kBlockMicros * spanned) * static_cast<double>(distinct);
     merge += kVisitMicros * static_cast<double>(distinct) + kBlockMicros * touched;
   }
   return merge < probe ? AgainstStrategy::kMergeJoin : AgainstStrategy::kProbe;

@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/dedup/against.h"
 #include "tests/dedup/dedup_oracle.h"
 #include "tests/index/test_data.h"
 
@@ -226,6 +227,39 @@ TEST(DeduplicatorTest, AgainstIndexesEqualsBruteForceInBothStrategies) {
                  std::string(AgainstStrategyName(strategy)) + " k=" + std::to_string(k) + " memory " +
                      std::to_string(memory));
       }
+    }
+  }
+}
+
+// The cost model behind AgainstStrategy::kAuto: a probe decodes every block
+// its key's range spans, which short keys make many (t4 at 10^8 entries: two
+// blocks of 4 KiB per probe; here 8-bit keys over 20,000 entries in 64-byte
+// blocks: about nine); long keys keep a probe to one restart segment.
+TEST(DeduplicatorTest, AutoCountsTheBlocksAProbesKeyRangeSpans) {
+  ScopedTempDir dir;
+  std::vector<Entry> entries;
+  uint64_t id = 0;
+  for (uint64_t x : UniformFingerprints(20000, 9)) entries.push_back({id++, x});
+  for (const std::string scheme : {"t10", "8,8,8,8,8,8,8,8:7"}) {
+    BuildOptions options;
+    options.scheme = SchemeOrDie(scheme);
+    options.block_size = 64;
+    const std::string path = dir.File(scheme == "t10" ? "long-keys.sdx" : "short-keys.sdx");
+    ASSERT_TRUE(BuildIndex(path, options, entries).ok());
+    std::unique_ptr<IndexReader> reader;
+    ASSERT_TRUE(IndexReader::Open(path, ReaderOptions(), &reader).ok());
+    const IndexInfo info = reader->Info();
+    const uint64_t blocks = info.tables[0].blocks;
+    const uint64_t keys = uint64_t{1} << info.tables[0].key_bits;
+    ASSERT_GT(blocks, 1000u) << scheme;
+    // A batch of one key per ten blocks, and one of a hundred keys per block.
+    const AgainstStrategy few = dedup::ChooseStrategy(blocks / 10, *reader, options.scheme.k());
+    const AgainstStrategy many = dedup::ChooseStrategy(blocks * 100, *reader, options.scheme.k());
+    EXPECT_EQ(many, AgainstStrategy::kMergeJoin) << scheme;
+    if (keys > blocks) {
+      EXPECT_EQ(few, AgainstStrategy::kProbe) << scheme;
+    } else {
+      EXPECT_EQ(few, AgainstStrategy::kMergeJoin) << scheme << ": " << blocks / keys << " blocks per key";
     }
   }
 }
