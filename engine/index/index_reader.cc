@@ -10,6 +10,7 @@
 #include <boost/iostreams/device/mapped_file.hpp>
 
 #include "engine/index/file_sections.h"
+#include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -70,7 +71,14 @@ Status IndexReader::Open(const std::string& path, const ReaderOptions& options,
   std::unique_ptr<RandomAccessFile> file;
   SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
   SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
-  (*out)->rep_->path = path;
+  Rep& rep = *(*out)->rep_;
+  rep.path = path;
+  // After Open()'s own reads, which read-around serves well.
+  const size_t size = static_cast<size_t>(rep.file_end - rep.file_begin);
+  if (index::WantsRandomAccess(options.access, size)) {
+    index::AdviseRandomAccess(rep.file_begin, size);
+    rep.random_access = true;
+  }
   return Status::OK();
 }
 
@@ -148,10 +156,18 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   return Status::OK();
 }
 
-Status IndexReader::Rep::VerifyHeads(size_t t) const { return index::VerifyTableHeads(tables[t], meta.tables[t], t); }
+void IndexReader::Rep::WillRead(const uint8_t* data, size_t size) const {
+  if (random_access) index::WillRead(data, size);
+}
+
+Status IndexReader::Rep::VerifyHeads(size_t t) const {
+  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
+  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
+}
 
 Status IndexReader::Rep::VerifyRanks() const {
   const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
+  WillRead(ranks, static_cast<size_t>(blocks0) * 8);
   if (format::SectionChecksum(ranks, blocks0 * 8) != meta.rank_checksum) {
     return Status::Corruption("rank index (byte offset " + std::to_string(meta.rank_offset) + "): checksum mismatch");
   }
@@ -159,12 +175,14 @@ Status IndexReader::Rep::VerifyRanks() const {
 }
 
 Status IndexReader::Rep::VerifyIdSection() const {
+  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
   // docs/format.md: the id base plus the largest packed value is at most 2^64 - 1.
   return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
                                 meta.id_base, meta.id_width, "entry");
 }
 
 Status IndexReader::Rep::VerifyIdMapChecksum() const {
+  if (has_id_map) WillRead(file_begin + meta.id_map_offset, static_cast<size_t>(meta.id_map_length));
   if (has_id_map && format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
     return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
   }

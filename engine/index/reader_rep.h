@@ -48,6 +48,9 @@ struct IndexReader::Rep {
   const uint8_t* file_begin = nullptr;  // file->data(), ...
   const uint8_t* file_end = nullptr;    // ... + file->size(): kept so that a query makes no virtual calls
   std::string path;                     // the file's name, "" for bytes given by the caller
+  // The mapping is advised MADV_RANDOM (ReaderOptions::access): sequential
+  // reads then ask for their pages ahead (WillRead).
+  bool random_access = false;
 
   // The sections' checks, each run once (Open() runs those its options ask
   // for): heads_checked[t] for table t's head index, and the rest for what
@@ -58,6 +61,9 @@ struct IndexReader::Rep {
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
+  // Asks the kernel for [data, data + size) ahead of a sequential read when
+  // page faults do not read ahead by themselves (random_access).
+  void WillRead(const uint8_t* data, size_t size) const;
   // The id of the entry at `rank` in table 0.
   // REQUIRES: rank < meta.entries; CheckIds() returned OK.
   uint64_t IdAtRank(uint64_t rank) const { return meta.id_base + ids.Get(rank); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -16,6 +17,15 @@ uint64_t TableCursor::Head(uint64_t b) const { return format::DecodeFixed64(rep_
 
 Status TableCursor::Load(uint64_t b, uint64_t lo) {
   const IndexReader::Rep::Table& table = rep_.tables[table_];
+  // A cursor that walks block after block (not one that hops far ahead)
+  // asks for the next window of blocks when it enters it.
+  const uint8_t* block = rep_.Block(table, b);
+  if (rep_.random_access && block >= read_ahead_until_ && (!loaded_ || b <= block_ + 2)) {
+    const uint8_t* end = rep_.Block(table, num_blocks_);
+    const size_t window = std::min(index::kReadAheadWindowBytes, static_cast<size_t>(end - block));
+    rep_.WillRead(block, window);
+    read_ahead_until_ = block + window;
+  }
   format::BlockReadOptions options;
   options.verified = &table.verified;
   options.block = b;

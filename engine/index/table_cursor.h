@@ -70,6 +70,7 @@ class TableCursor {
   std::vector<uint64_t> values_;
   size_t pos_ = 0;
   uint64_t blocks_decoded_ = 0;
+  const uint8_t* read_ahead_until_ = nullptr;  // the end of the blocks asked for ahead (random access)
 };
 
 }  // namespace simdex::index

@@ -195,6 +195,17 @@ struct ReaderOptions {
   // first time a search or stream needs it, so that Open() reads only the
   // header, footer and metadata.
   bool verify_heads_on_open = true;
+  // How a reader opened from a path advises the kernel about its mapping.
+  // kReadAround: the kernel's default, where a page fault also reads its
+  // neighbours (read_ahead_kb of them): a small index is in memory after a
+  // few queries. kRandom (MADV_RANDOM): a fault reads its own page, so that
+  // an index larger than memory does not fill the page cache with pages no
+  // query asked for (on this project's machine, 8 MiB per fault); the
+  // reader's own sequential reads (section checks, Verify(), the engine's
+  // table streams) then ask for their pages ahead (MADV_WILLNEED). kAuto
+  // takes kRandom for a file larger than half the machine's memory.
+  enum class Access { kAuto, kReadAround, kRandom };
+  Access access = Access::kAuto;
 };
 
 // Statistics of an open index, for `simdex inspect` and evaluators.

@@ -1,0 +1,30 @@
+#include "engine/index/mapping_advice.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace simdex::index {
+
+namespace {
+
+void Advise(const uint8_t* data, size_t size, int advice) {
+  if (size == 0) return;
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
+  ::madvise(reinterpret_cast<void*>(begin), reinterpret_cast<uintptr_t>(data) + size - begin, advice);
+}
+
+}  // namespace
+
+bool WantsRandomAccess(ReaderOptions::Access access, uint64_t file_bytes) {
+  if (access != ReaderOptions::Access::kAuto) return access == ReaderOptions::Access::kRandom;
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return false;
+  return file_bytes > static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+}
+
+void AdviseRandomAccess(const uint8_t* data, size_t size) { Advise(data, size, MADV_RANDOM); }
+
+void WillRead(const uint8_t* data, size_t size) { Advise(data, size, MADV_WILLNEED); }
+
+}  // namespace simdex::index
