@@ -53,8 +53,14 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
                       int only_table = -1);
 
 // kProbe or kMergeJoin for a batch of `distinct` fingerprints against
-// `index` (docs/benchmarks.md measures the crossover this follows).
+// `index` (docs/benchmarks.md measures the crossover this follows). The
+// index's pages are taken to come from the disk when the file is larger
+// than half of physical memory (as ReaderOptions::Access::kAuto judges).
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k);
+// The same with the pages' residency given: from_disk, each probe of a
+// table waits for a page, and the merge join reads the blocks it decodes
+// from the disk at sequential speed.
+AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk);
 
 }  // namespace simdex::dedup
 

@@ -234,7 +234,8 @@ TEST(DeduplicatorTest, AgainstIndexesEqualsBruteForceInBothStrategies) {
 // The cost model behind AgainstStrategy::kAuto: a probe decodes every block
 // its key's range spans, which short keys make many (t4 at 10^8 entries: two
 // blocks of 4 KiB per probe; here 8-bit keys over 20,000 entries in 64-byte
-// blocks: about nine); long keys keep a probe to one restart segment.
+// blocks: about nine); long keys keep a probe to one restart segment. An
+// index read from the disk (larger than memory) makes each probe wait.
 TEST(DeduplicatorTest, AutoCountsTheBlocksAProbesKeyRangeSpans) {
   ScopedTempDir dir;
   std::vector<Entry> entries;
@@ -261,6 +262,14 @@ TEST(DeduplicatorTest, AutoCountsTheBlocksAProbesKeyRangeSpans) {
     } else {
       EXPECT_EQ(few, AgainstStrategy::kMergeJoin) << scheme << ": " << blocks / keys << " blocks per key";
     }
+    // A key per two blocks: probes from memory, but each probe waiting for
+    // the disk costs more than reading every block in sequence.
+    EXPECT_EQ(dedup::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/false),
+              keys > blocks ? AgainstStrategy::kProbe : AgainstStrategy::kMergeJoin)
+        << scheme;
+    EXPECT_EQ(dedup::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/true),
+              AgainstStrategy::kMergeJoin)
+        << scheme;
   }
 }
 
