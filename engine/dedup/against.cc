@@ -185,7 +185,9 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
   return Status::OK();
 }
 
-AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk) {
+namespace {
+
+AgainstStrategy Choose(uint64_t distinct, const IndexReader& index, const IndexInfo& info, int k, bool from_disk) {
   // Per table the index probes, as measured on the 2-core machine of
   // docs/benchmarks.md (10^7 t10 index, 4 KiB blocks, one thread): a probe
   // costs about kProbeMicros to read a restart segment of one block, plus
@@ -200,7 +202,6 @@ AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int 
   // what it decodes at kStreamBytesPerMicro.
   constexpr double kProbeMicros = 0.55, kVisitMicros = 0.09, kBlockMicros = 5.0;
   constexpr double kFaultMicros = 54, kStreamBytesPerMicro = 416;
-  const IndexInfo info = index.Info();
   double probe = 0, merge = 0;
   for (int t : index.scheme().TablesForDistance(k)) {
     const double blocks = static_cast<double>(info.tables[t].blocks);
@@ -213,9 +214,15 @@ AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int 
   return merge < probe ? AgainstStrategy::kMergeJoin : AgainstStrategy::kProbe;
 }
 
+}  // namespace
+
+AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk) {
+  return Choose(distinct, index, index.Info(), k, from_disk);
+}
+
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k) {
-  return ChooseStrategy(distinct, index, k,
-                        index::WantsRandomAccess(ReaderOptions::Access::kAuto, index.Info().total_bytes));
+  const IndexInfo info = index.Info();
+  return Choose(distinct, index, info, k, index::WantsRandomAccess(ReaderOptions::Access::kAuto, info.total_bytes));
 }
 
 }  // namespace simdex::dedup

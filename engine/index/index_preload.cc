@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
 
 namespace simdex {
@@ -26,12 +27,12 @@ Status IndexReader::Preload(bool lock, PreloadResult* result) const {
   const uint8_t* data = rep_->file_begin;
   const size_t size = static_cast<size_t>(rep_->file_end - rep_->file_begin);
   if (size == 0) return Status::OK();
-  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
-  const size_t length = reinterpret_cast<uintptr_t>(data) + size - begin;
-  void* const region = reinterpret_cast<void*>(begin);
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const index::PageSpan span = index::WholePages(data, size);
+  void* const region = span.begin;
+  const size_t length = span.length;
   // Advice only: the reads below do the work wherever it is not taken.
-  ::madvise(region, length, MADV_WILLNEED);
+  index::WillRead(data, size);
   // One read per page faults each in (and fetches it from the disk if the
   // page cache does not hold it yet).
   uint8_t sum = 0;

@@ -182,8 +182,9 @@ Status IndexReader::Rep::VerifyIdSection() const {
 }
 
 Status IndexReader::Rep::VerifyIdMapChecksum() const {
-  if (has_id_map) WillRead(file_begin + meta.id_map_offset, static_cast<size_t>(meta.id_map_length));
-  if (has_id_map && format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
+  if (!has_id_map) return Status::OK();
+  WillRead(file_begin + meta.id_map_offset, static_cast<size_t>(meta.id_map_length));
+  if (format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
     return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
   }
   return Status::OK();

@@ -5,13 +5,18 @@
 
 namespace simdex::index {
 
+PageSpan WholePages(const uint8_t* data, size_t size) {
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
+  return {reinterpret_cast<void*>(begin), reinterpret_cast<uintptr_t>(data) + size - begin};
+}
+
 namespace {
 
 void Advise(const uint8_t* data, size_t size, int advice) {
   if (size == 0) return;
-  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(data) & ~(page - 1);
-  ::madvise(reinterpret_cast<void*>(begin), reinterpret_cast<uintptr_t>(data) + size - begin, advice);
+  const PageSpan span = WholePages(data, size);
+  ::madvise(span.begin, span.length, advice);
 }
 
 }  // namespace

@@ -16,6 +16,13 @@ namespace simdex::index {
 // kRandom, or kAuto and the file is larger than half of physical memory.
 bool WantsRandomAccess(ReaderOptions::Access access, uint64_t file_bytes);
 
+// [data, data + size) widened to whole pages, as madvise and mlock take it.
+struct PageSpan {
+  void* begin;
+  size_t length;
+};
+PageSpan WholePages(const uint8_t* data, size_t size);
+
 // MADV_RANDOM over [data, data + size) (widened to whole pages).
 void AdviseRandomAccess(const uint8_t* data, size_t size);
 
