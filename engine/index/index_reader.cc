@@ -74,11 +74,8 @@ Status IndexReader::Open(const std::string& path, const ReaderOptions& options,
   Rep& rep = *(*out)->rep_;
   rep.path = path;
   // After Open()'s own reads, which read-around serves well.
-  const size_t size = static_cast<size_t>(rep.file_end - rep.file_begin);
-  if (index::WantsRandomAccess(options.access, size)) {
-    index::AdviseRandomAccess(rep.file_begin, size);
-    rep.random_access = true;
-  }
+  rep.random_access =
+      index::AdviseAccess(options.access, rep.file_begin, static_cast<size_t>(rep.file_end - rep.file_begin));
   return Status::OK();
 }
 

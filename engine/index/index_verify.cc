@@ -53,11 +53,9 @@ Status IndexReader::Verify() const {
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
     uint64_t count = 0, multiset = 0, prev = 0;
-    const uint64_t window_blocks = std::max<uint64_t>(1, index::kReadAheadWindowBytes / m.block_size);
+    index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
-      if (b % window_blocks == 0) {
-        r.WillRead(r.Block(table, b), static_cast<size_t>(std::min(window_blocks, table.num_blocks - b) * m.block_size));
-      }
+      ahead.Before(b);
       if (t == 0 && format::DecodeFixed64(r.ranks + 8 * b) != count) {
         return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
       }

@@ -30,6 +30,12 @@ bool WantsRandomAccess(ReaderOptions::Access access, uint64_t file_bytes) {
 
 void AdviseRandomAccess(const uint8_t* data, size_t size) { Advise(data, size, MADV_RANDOM); }
 
+bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size) {
+  if (!WantsRandomAccess(access, size)) return false;
+  AdviseRandomAccess(file, size);
+  return true;
+}
+
 void WillRead(const uint8_t* data, size_t size) { Advise(data, size, MADV_WILLNEED); }
 
 }  // namespace simdex::index

@@ -26,12 +26,41 @@ PageSpan WholePages(const uint8_t* data, size_t size);
 // MADV_RANDOM over [data, data + size) (widened to whole pages).
 void AdviseRandomAccess(const uint8_t* data, size_t size);
 
+// A reader's advice for its whole mapped file: MADV_RANDOM when
+// WantsRandomAccess(access, size); returns whether it was given.
+bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size);
+
 // MADV_WILLNEED over [data, data + size) (widened to whole pages): the
 // kernel starts reading them in.
 void WillRead(const uint8_t* data, size_t size);
 
 // Bytes a sequential reader asks for at a time when read-around is off.
 inline constexpr size_t kReadAheadWindowBytes = size_t{4} << 20;
+
+// A walk over a table's blocks in order (Verify(), a merge's scan) asks for
+// them a window at a time, when random access was advised (`enabled`):
+//   BlockReadAhead ahead(random_access, table.blocks, table.num_blocks, block_size);
+//   for (uint64_t b = 0; b < table.num_blocks; ++b) { ahead.Before(b); ... }
+class BlockReadAhead {
+ public:
+  BlockReadAhead(bool enabled, const uint8_t* blocks, uint64_t num_blocks, uint32_t block_size)
+      : enabled_(enabled), blocks_(blocks), num_blocks_(num_blocks), block_size_(block_size),
+        window_blocks_(block_size >= kReadAheadWindowBytes ? 1 : kReadAheadWindowBytes / block_size) {}
+
+  // Before block b is read; blocks are read in increasing order.
+  void Before(uint64_t b) {
+    if (!enabled_ || b % window_blocks_ != 0 || b >= num_blocks_) return;
+    const uint64_t blocks = num_blocks_ - b < window_blocks_ ? num_blocks_ - b : window_blocks_;
+    WillRead(blocks_ + b * block_size_, static_cast<size_t>(blocks * block_size_));
+  }
+
+ private:
+  bool enabled_;
+  const uint8_t* blocks_;
+  uint64_t num_blocks_;
+  uint64_t block_size_;
+  uint64_t window_blocks_;
+};
 
 }  // namespace simdex::index
 

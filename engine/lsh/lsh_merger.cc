@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "engine/index/mapping_advice.h"
 #include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
@@ -172,7 +173,9 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
     banded.assign(count, 0);
     for (size_t t = 0; t < bands; ++t) {
       uint64_t prev = 0;
+      index::BlockReadAhead ahead(r.random_access, r.tables[t].blocks, r.tables[t].num_blocks, m.block_size);
       for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
+        ahead.Before(b);
         SIMDEX_RETURN_IF_ERROR(r.InFile(
             index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
         for (uint64_t v : values) {

@@ -1,6 +1,7 @@
 // Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
 // section placement (docs/format.md, "MinHash-LSH indexes") before anything
 // else is read; the once-per-reader checks of its sections; Info().
+#include "engine/index/mapping_advice.h"
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -40,7 +41,11 @@ Status LshIndexReader::Open(const std::string& path, const ReaderOptions& option
   std::unique_ptr<RandomAccessFile> file;
   SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
   SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
-  (*out)->rep_->path = path;
+  Rep& rep = *(*out)->rep_;
+  rep.path = path;
+  // After Open()'s own reads, which read-around serves well.
+  rep.random_access =
+      index::AdviseAccess(options.access, rep.file_begin, static_cast<size_t>(rep.file_end - rep.file_begin));
   return Status::OK();
 }
 
@@ -118,21 +123,32 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   return Status::OK();
 }
 
-Status LshIndexReader::Rep::VerifyHeads(size_t t) const { return index::VerifyTableHeads(tables[t], meta.tables[t], t); }
+void LshIndexReader::Rep::WillRead(const uint8_t* data, size_t size) const {
+  if (random_access) index::WillRead(data, size);
+}
+
+Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
+  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
+  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
+}
 
 Status LshIndexReader::Rep::VerifyIdSection() const {
+  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
   return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
                                 meta.id_base, meta.id_width, "document");
 }
 
 Status LshIndexReader::Rep::VerifyIdMap() const {
-  if (has_id_map && format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
+  if (!has_id_map) return Status::OK();
+  WillRead(file_begin + meta.id_map_offset, static_cast<size_t>(meta.id_map_length));
+  if (format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
     return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
   }
   return Status::OK();
 }
 
 Status LshIndexReader::Rep::VerifySignatures() const {
+  WillRead(signatures, static_cast<size_t>(meta.signatures_length));
   if (format::SectionChecksum(signatures, meta.signatures_length) != meta.signatures_checksum) {
     return Status::Corruption("signature section (byte offset " + std::to_string(meta.signatures_offset) +
                               "): checksum mismatch");

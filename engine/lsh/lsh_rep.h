@@ -40,6 +40,10 @@ struct LshIndexReader::Rep {
   format::IdMapReader id_map;
   const uint8_t* file_begin = nullptr;
   const uint8_t* file_end = nullptr;
+  // MADV_RANDOM was advised (ReaderOptions::access): page faults read no
+  // neighbours, and the section checks, Verify() and a merge's scans ask for
+  // their pages ahead (WillRead, index::BlockReadAhead).
+  bool random_access = false;
 
   std::unique_ptr<index::OnceCheck[]> heads_checked;
   index::OnceCheck ids_checked, id_map_checked, signatures_checked;
@@ -49,6 +53,9 @@ struct LshIndexReader::Rep {
   const uint8_t* Signature(uint64_t ordinal) const { return signatures + ordinal * meta.SignatureBytes(); }
   // REQUIRES: ordinal < documents; CheckIds() returned OK.
   uint64_t IdAt(uint64_t ordinal) const { return meta.id_base + ids.Get(ordinal); }
+
+  // MADV_WILLNEED over [data, data + size) when random_access.
+  void WillRead(const uint8_t* data, size_t size) const;
 
   // Each check once per reader; the Verify* run each time.
   Status CheckHeads(size_t t) const;

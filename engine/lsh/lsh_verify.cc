@@ -6,6 +6,7 @@
 // and ids that never decrease in ordinal order.
 #include <algorithm>
 
+#include "engine/index/mapping_advice.h"
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -45,7 +46,9 @@ Status LshIndexReader::Verify() const {
     const Rep::Table& table = r.tables[t];
     documents.assign(m.documents, false);
     uint64_t count = 0, prev = 0;
+    index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
+      ahead.Before(b);
       s = index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.file_end, &values);
       if (!s.ok()) return r.InFile(s);
       for (uint64_t v : values) {

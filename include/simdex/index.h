@@ -195,8 +195,8 @@ struct ReaderOptions {
   // first time a search or stream needs it, so that Open() reads only the
   // header, footer and metadata.
   bool verify_heads_on_open = true;
-  // How an IndexReader opened from a path advises the kernel about its
-  // mapping (LshIndexReader takes the kernel's default whatever this says).
+  // How a reader opened from a path (IndexReader, LshIndexReader) advises
+  // the kernel about its mapping.
   // kReadAround: the kernel's default, where a page fault also reads its
   // neighbours (read_ahead_kb of them): a small index is in memory after a
   // few queries. kRandom (MADV_RANDOM): a fault reads its own page, so that

@@ -1,39 +1,22 @@
-// ReaderOptions::access: the advice a reader opened from a path gives the
-// kernel (read from /proc/self/smaps: "rr" in VmFlags is MADV_RANDOM), and
-// the same answers, id reads, table streams and Verify() under each.
+// ReaderOptions::access: the advice an IndexReader opened from a path gives
+// the kernel (read from /proc/self/smaps: "rr" in VmFlags is MADV_RANDOM),
+// and the same answers, id reads, table streams and Verify() under each
+// (LshIndexReader's: tests/lsh/lsh_access_test.cc).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "engine/index/table_cursor.h"
 #include "simdex/index.h"
+#include "tests/index/mapping_flags.h"
 #include "tests/index/test_data.h"
 
 namespace simdex::testing {
 namespace {
 
 using Access = ReaderOptions::Access;
-
-// The VmFlags of this process's mapping of `path` ("" when not mapped).
-std::string MappingFlags(const std::string& path) {
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  bool in_mapping = false;
-  while (std::getline(smaps, line)) {
-    // A mapping's first line: "<start>-<end> <perms> <offset> <dev> <inode> <path>", lower-case hex.
-    const bool header = !line.empty() && std::string_view("0123456789abcdef").find(line[0]) != std::string_view::npos &&
-                        line.find('-') < line.find(' ');
-    if (header) in_mapping = line.size() >= path.size() && line.compare(line.size() - path.size(), path.size(), path) == 0;
-    if (in_mapping && line.starts_with("VmFlags:")) return line;
-  }
-  return "";
-}
-
-bool AdvisedRandom(const std::string& path) { return MappingFlags(path).find(" rr") != std::string::npos; }
 
 std::unique_ptr<IndexReader> OpenWith(const std::string& path, Access access) {
   ReaderOptions options;
@@ -58,18 +41,7 @@ class ReaderAccessTest : public ::testing::Test {
   std::string path_;
 };
 
-TEST_F(ReaderAccessTest, TheMappingIsAdvisedAsAsked) {
-  {
-    auto reader = OpenWith(path_, Access::kRandom);
-    ASSERT_NE(MappingFlags(path_), "");
-    EXPECT_TRUE(AdvisedRandom(path_)) << MappingFlags(path_);
-  }
-  for (Access access : {Access::kReadAround, Access::kAuto}) {  // kAuto: far smaller than memory
-    auto reader = OpenWith(path_, access);
-    ASSERT_NE(MappingFlags(path_), "");
-    EXPECT_FALSE(AdvisedRandom(path_)) << MappingFlags(path_);
-  }
-}
+TEST_F(ReaderAccessTest, TheMappingIsAdvisedAsAsked) { ExpectTheMappingAdvisedAsAsked<IndexReader>(path_); }
 
 TEST_F(ReaderAccessTest, AnswersStreamsAndVerifyAreTheSameUnderRandomAccess) {
   auto around = OpenWith(path_, Access::kReadAround);
