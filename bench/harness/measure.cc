@@ -115,7 +115,7 @@ Status WarmUp(const SearchFn& search, std::span<const uint64_t> queries, int k, 
   while (sent < queries.size()) {
     SIMDEX_RETURN_IF_ERROR(search(queries[sent], k, &result, &stats).WithContext("warm-up"));
     ++sent;
-    if (sent % 16 == 0 && Seconds(t0, Clock::now()) > seconds) break;
+    if (seconds > 0 && sent % 16 == 0 && Seconds(t0, Clock::now()) > seconds) break;  // 0: the whole pass
   }
   *mean_micros = sent ? Seconds(t0, Clock::now()) * 1e6 / static_cast<double>(sent) : 0.0;
   return Status::OK();

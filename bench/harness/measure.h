@@ -52,7 +52,7 @@ Status RunBatch(const IndexReader& reader, std::span<const uint64_t> queries, in
                 size_t keep, QueryRun* out);
 
 // Sends queries one at a time, in order, until all were sent or `seconds`
-// have passed (checked every 16 queries), so that caches and the page cache
+// (> 0; 0: no limit) have passed (checked every 16 queries), so that caches and the page cache
 // hold what the measured runs will touch. Sets *mean_micros to the mean
 // latency of the queries sent.
 Status WarmUp(const SearchFn& search, std::span<const uint64_t> queries, int k, double seconds,
