@@ -29,8 +29,9 @@ namespace {
 //   records:    the (position, ordinal) merge (<= D/4), the band sorts D/2
 //               together, the signature buckets' buffers D/8, and a batch of
 //               kBandBatch values per band
-//   signatures: the band sorts (<= D/2), one bucket placed D/8 (and its
-//               map, about as large)
+//   signatures: the band sorts (<= D/2), D/8 of signatures placed at a
+//               time from one bucket's map (read once per D/8 it holds:
+//               more than once only past kMaxBuckets x D/8 of signatures)
 //   tables:     one band's merge, the table's writer buffer
 // Writer buffers are min(1 MiB, D/16).
 constexpr size_t kBandBatch = 512;
@@ -239,14 +240,16 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   }
 
   // 3. One pass over the records in position order: band values to the
-  // band sorts, signatures to the bucket of their ordinal range.
-  const uint64_t per_bucket = std::max<uint64_t>(1, budget / 8 / std::max<size_t>(sb, 1));
-  const uint64_t num_buckets = n == 0 ? 0 : (n + per_bucket - 1) / per_bucket;
-  if (num_buckets > kMaxBuckets || num_buckets * kMinBucketBuffer > budget / 8) {
-    return Status::InvalidArgument(std::to_string(n) + " documents need " + std::to_string(num_buckets) +
-                                   " signature buckets of " + std::to_string(per_bucket) +
-                                   ": more than a memory budget of " + std::to_string(budget) + " bytes allows");
-  }
+  // band sorts, signatures to the bucket of their ordinal range. A bucket
+  // is placed per_place ordinals at a time (D/8); there are as many buckets
+  // as that takes, or as many as may be open at once (kMaxBuckets, and a
+  // buffer of kMinBucketBuffer each within D/8), each then read once per
+  // per_place of its ordinals.
+  const uint64_t per_place = std::max<uint64_t>(1, budget / 8 / std::max<size_t>(sb, 1));
+  const uint64_t max_buckets = std::clamp<uint64_t>(budget / 8 / kMinBucketBuffer, 1, kMaxBuckets);
+  const uint64_t buckets_wanted = std::min(max_buckets, (n + per_place - 1) / per_place);
+  const uint64_t per_bucket = n == 0 ? 1 : (n + buckets_wanted - 1) / buckets_wanted;
+  const uint64_t num_buckets = (n + per_bucket - 1) / per_bucket;  // none empty
   std::vector<std::unique_ptr<ExternalSorter<uint64_t>>> bands(nbands);
   for (auto& s : bands) SIMDEX_RETURN_IF_ERROR(r.NewSorter(budget / 2 / nbands, &s));
   std::vector<std::unique_ptr<OutputFile>> buckets(num_buckets);
@@ -297,7 +300,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
     r.records.reset();  // removes the records
   }
 
-  // 4. The signatures in ordinal order, a bucket at a time.
+  // 4. The signatures in ordinal order, per_place of them at a time.
   std::unique_ptr<OutputFile> sig_file;
   SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(dir, "signatures", WriterBuffer(budget), &sig_file));
   {
@@ -313,16 +316,27 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
       }
       std::unique_ptr<MappedValues> bucket;
       SIMDEX_RETURN_IF_ERROR(MappedValues::Open(buckets[k]->path(), &bucket));
-      const char* p = bucket->bytes().data();
-      placed.assign(count * sb, '\0');
-      for (uint64_t e = 0; e < count; ++e, p += 8 + sb) {
-        uint64_t ordinal;
-        std::memcpy(&ordinal, p, 8);
-        std::memcpy(placed.data() + (ordinal - first) * sb, p + 8, sb);
+      for (uint64_t lo = first; lo < first + count; lo += per_place) {
+        const uint64_t span = std::min(per_place, first + count - lo);
+        placed.assign(span * sb, '\0');
+        uint64_t found = 0;
+        const char* p = bucket->bytes().data();
+        for (uint64_t e = 0; e < count; ++e, p += 8 + sb) {
+          uint64_t ordinal;
+          std::memcpy(&ordinal, p, 8);
+          if (ordinal - lo < span) {
+            std::memcpy(placed.data() + (ordinal - lo) * sb, p + 8, sb);
+            ++found;
+          }
+        }
+        if (found != span) {
+          return Status::Corruption("signature bucket " + buckets[k]->path() + " holds " + std::to_string(found) +
+                                    " of the " + std::to_string(span) + " documents from " + std::to_string(lo));
+        }
+        SIMDEX_RETURN_IF_ERROR(sig_file->Append(placed));
       }
       bucket.reset();
       buckets[k].reset();
-      SIMDEX_RETURN_IF_ERROR(sig_file->Append(placed));
     }
     SIMDEX_RETURN_IF_ERROR(sig_file->Close());
     stats_.bytes += sig_file->size();
