@@ -6,9 +6,11 @@
 // ordinals at a time (each range's keys in the other half of the budget),
 // one pass over the tables per range: a single pass when they fit.
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <set>
 
+#include "engine/index/external_sorter.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
@@ -29,6 +31,7 @@ struct LshIndexMerger::Rep {
   const LshIndexReader* old = nullptr;
   std::vector<const LshIndexReader*> others;  // AddIndex()
   std::string path;
+  std::string tmpdir;  // scratch files
   size_t memory_bytes = 0;
   std::optional<lsh::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
@@ -89,6 +92,7 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
   const std::string dir = index::ScratchDirFor(path, merge.tmpdir);
   Status s = index::CheckScratchDir(dir);
   if (!s.ok()) return merge.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
+  rep->tmpdir = dir;
   rep->docs.emplace(options, options.memory_bytes, dir);
   out->reset(new LshIndexMerger(std::move(rep)));
   return Status::OK();
@@ -148,14 +152,18 @@ Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
 }
 
 // Reads every document of `index` back: its band keys from the tables (a
-// value's high bits, at the document its low bits name), signature, id; the
-// keys a range of ordinals at a time, within half the budget.
+// value's high bits, at the document its low bits name), signature, id.
+// Each table is read once, its values sorted by document (rotated, so that
+// the document is in the high bits) within a share of half the budget;
+// the documents are then added in order, their keys taken from the front
+// of every band's sorted stream.
 Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
                                         std::set<std::string_view>* deleted_strings) {
   const LshIndexReader::Rep& r = *index.rep_;
   const format::LshMetadata& m = r.meta;
   const uint64_t n = m.documents;
   const uint64_t mask = r.OrdinalMask();
+  const int ob = m.ordinal_bits;
   const size_t bands = m.tables.size();
   for (size_t t = 0; t < bands; ++t) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckIds()));
@@ -163,57 +171,98 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
   BandKeys(empty.data(), index.bands(), empty_keys.data());
-  const uint64_t range = std::max<uint64_t>(1, memory_bytes / 2 / (8 * bands + 1));
-  std::vector<uint64_t> keys;
-  std::vector<uint8_t> banded;
+
+  index::ExternalSortOptions sort;
+  sort.memory_bytes = std::max(index::kExternalSortMinMemoryBytes, memory_bytes / 2 / std::max<size_t>(bands, 1));
+  sort.tmpdir = tmpdir;
+  std::vector<std::unique_ptr<index::ExternalSorter<uint64_t>>> by_document(bands);
   std::vector<uint64_t> values;
-  for (uint64_t first = 0; first < n; first += range) {
-    const uint64_t count = std::min(range, n - first);
-    keys.assign(count * bands, 0);
-    banded.assign(count, 0);
-    for (size_t t = 0; t < bands; ++t) {
-      uint64_t prev = 0;
-      index::BlockReadAhead ahead(r.random_access, r.tables[t].blocks, r.tables[t].num_blocks, m.block_size);
-      for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
-        ahead.Before(b);
-        SIMDEX_RETURN_IF_ERROR(r.InFile(
-            index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
-        for (uint64_t v : values) {
-          const uint64_t d = v & mask;
-          if (d >= n) {
-            return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) +
-                                               " past the last"));
-          }
-          if (d - first < count) {
-            keys[(d - first) * bands + t] = v & ~mask;
-            banded[d - first] = 1;
-          }
-          prev = v;
+  for (size_t t = 0; t < bands; ++t) {
+    by_document[t] = std::make_unique<index::ExternalSorter<uint64_t>>(sort);
+    index::ExternalSorter<uint64_t>& sorter = *by_document[t];
+    SIMDEX_RETURN_IF_ERROR(sorter.status());
+    uint64_t prev = 0;
+    index::BlockReadAhead ahead(r.random_access, r.tables[t].blocks, r.tables[t].num_blocks, m.block_size);
+    for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
+      ahead.Before(b);
+      SIMDEX_RETURN_IF_ERROR(r.InFile(
+          index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
+      ++stats.blocks_read;
+      if (!values.empty()) prev = values.back();
+      for (uint64_t& v : values) {
+        if ((v & mask) >= n) {
+          return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(v & mask) +
+                                             " past the last"));
         }
+        v = std::rotr(v, ob);
+      }
+      SIMDEX_RETURN_IF_ERROR(sorter.Add(values.data(), values.size()));
+    }
+    SIMDEX_RETURN_IF_ERROR(sorter.Finish());
+  }
+
+  // The front of each band's stream, a batch at a time.
+  struct Stream {
+    std::vector<uint64_t> batch;
+    size_t pos = 0, size = 0;
+  };
+  std::vector<Stream> streams(bands);
+  auto front = [&](size_t t, uint64_t* value, bool* has) -> Status {
+    Stream& st = streams[t];
+    if (st.pos == st.size) {
+      st.batch.resize(4096);
+      SIMDEX_RETURN_IF_ERROR(by_document[t]->Read(st.batch.data(), st.batch.size(), &st.size));
+      st.pos = 0;
+    }
+    *has = st.pos < st.size;
+    if (*has) *value = std::rotl(st.batch[st.pos], ob);
+    return Status::OK();
+  };
+  std::vector<uint64_t> keys(bands);
+  for (uint64_t d = 0; d < n; ++d) {
+    bool banded = false;
+    for (size_t t = 0; t < bands; ++t) {
+      uint64_t v = 0;
+      bool has = false;
+      SIMDEX_RETURN_IF_ERROR(front(t, &v, &has));
+      const bool here = has && (v & mask) == d;
+      if (t > 0 && here != banded) {
+        return r.InFile(Status::Corruption("table " + std::to_string(t) + (here ? " holds" : " does not hold") +
+                                           " document " + std::to_string(d) + ", table 0 " +
+                                           (here ? "does not" : "does")));
+      }
+      banded = here;
+      if (!here) continue;
+      keys[t] = v & ~mask;
+      ++streams[t].pos;
+      SIMDEX_RETURN_IF_ERROR(front(t, &v, &has));
+      if (has && (v & mask) == d) {
+        return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) +
+                                           " is in the table twice"));
       }
     }
-    for (uint64_t d = first; d < first + count; ++d) {
-      const uint64_t id = r.IdAt(d);
-      bool deleted = false;
-      uint64_t number = 0;
-      if (r.has_id_map) {
-        const std::string_view s = r.id_map.Get(id);
-        deleted = delete_strings.find(s) != delete_strings.end();
-        if (deleted) deleted_strings->insert(s);
-        else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
-      } else {
-        deleted = delete_numbers.count(id) > 0;
-        if (deleted) deleted_numbers->insert(id);
-        else number = docs->IdNumber(id);
-      }
-      if (deleted) {
-        ++stats.deleted;
-        continue;
-      }
-      const bool in_bands = banded[d - first] != 0;
-      SIMDEX_RETURN_IF_ERROR(
-          docs->AddStored(number, in_bands ? &keys[(d - first) * bands] : empty_keys.data(), r.Signature(d), in_bands));
+    const uint64_t id = r.IdAt(d);
+    bool deleted = false;
+    uint64_t number = 0;
+    if (r.has_id_map) {
+      const std::string_view s = r.id_map.Get(id);
+      deleted = delete_strings.find(s) != delete_strings.end();
+      if (deleted) deleted_strings->insert(s);
+      else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
+    } else {
+      deleted = delete_numbers.count(id) > 0;
+      if (deleted) deleted_numbers->insert(id);
+      else number = docs->IdNumber(id);
     }
+    if (deleted) {
+      ++stats.deleted;
+      continue;
+    }
+    SIMDEX_RETURN_IF_ERROR(docs->AddStored(number, banded ? keys.data() : empty_keys.data(), r.Signature(d), banded));
+  }
+  for (const auto& sorter : by_document) {
+    stats.spilled_runs += sorter->stats().runs_spilled;
+    stats.spilled_bytes += sorter->stats().bytes_spilled;
   }
   return Status::OK();
 }
@@ -240,8 +289,8 @@ Status LshIndexMerger::Finish() {
     for (const LshIndexReader* other : r.others) ordinal_bits = std::max<int>(ordinal_bits, other->rep_->meta.ordinal_bits);
     r.status = r.docs->Write(r.path, ordinal_bits, &r.stats.file_bytes);
   }
-  r.stats.spilled_runs = r.docs->spill_stats().runs;
-  r.stats.spilled_bytes = r.docs->spill_stats().bytes;
+  r.stats.spilled_runs += r.docs->spill_stats().runs;  // and the old tables' sorts (AddStoredOf)
+  r.stats.spilled_bytes += r.docs->spill_stats().bytes;
   r.docs.reset();
   return r.status;
 }

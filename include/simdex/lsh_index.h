@@ -268,15 +268,15 @@ Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const u
 // (their kept bits are all a fresh build keeps), its signatures and ids
 // from their sections. String ids work as in LshIndexBuilder.
 //
-// Like the builder, it works within a memory budget (LshMergeOptions; the
-// old index's band keys are read back a range of documents at a time, with
-// half the budget) and writes to a temporary name; after an error or
+// Like the builder, it works within a memory budget (LshMergeOptions; each
+// band table of the old index is read once, its keys sorted by document
+// within half the budget, spilling past it) and writes to a temporary name; after an error or
 // Abandon() nothing appears under the output name, and no scratch file is
 // left. `path` may be the old index's own file (replaced by a rename; the
 // old mapping stays valid).
 struct LshMergeOptions {
-  // As LshBuildOptions' (half for the documents, half for reading the old
-  // index's band keys back): at least 256 KiB per band.
+  // As LshBuildOptions' (half for the documents, half for sorting the old
+  // index's band keys by document): at least 256 KiB per band.
   size_t memory_bytes = size_t{1} << 30;
   // Directory for scratch files; "" = the output's directory.
   std::string tmpdir;
@@ -289,8 +289,9 @@ struct LshMergeStats {
   uint64_t ids_not_found = 0;  // ids given to Delete() that no old document has
   uint64_t documents = 0;      // in the new index
   uint64_t file_bytes = 0;
-  uint64_t spilled_runs = 0;   // as LshBuildStats'
+  uint64_t spilled_runs = 0;   // as LshBuildStats', and the sorts of the old tables' keys
   uint64_t spilled_bytes = 0;
+  uint64_t blocks_read = 0;    // band-table blocks decoded reading the indexes merged (each once)
 };
 
 class LshIndexMerger {

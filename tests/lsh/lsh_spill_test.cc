@@ -108,6 +108,23 @@ TEST(LshSpillBuildTest, DefaultOptionsSpilledAreTheInMemoryBuild) {
   EXPECT_EQ(ReadFileOrDie(dir.File("spilled.sdx")), ReadFileOrDie(dir.File("memory.sdx")));
 }
 
+TEST(LshSpillBuildTest, MoreSignaturesThanTheOpenBucketsPlaceAtOnceAreTheInMemoryBuild) {
+  // At 512 KiB 16 bucket files are open at once and 2,048 signatures placed
+  // at a time: 40,000 documents put 2,500 in a bucket, placed in two reads
+  // (the path that 2^30 documents take at the default options and 1 GiB:
+  // 512 buckets of 2^21). Before, more than 32,768 were refused.
+  ScopedTempDir dir;
+  const std::vector<LshDocument> docs = Documents(40000, 32, 17);
+  LshBuildOptions options = SmallOptions();
+  LshBuildStats in_memory, spilled;
+  ASSERT_TRUE(Build(dir.File("memory.sdx"), options, docs, false, &in_memory).ok());
+  options.memory_bytes = kTinyBudget;
+  Status s = Build(dir.File("spilled.sdx"), options, docs, false, &spilled);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_GT(spilled.spilled_runs, 0u);
+  EXPECT_EQ(ReadFileOrDie(dir.File("spilled.sdx")), ReadFileOrDie(dir.File("memory.sdx")));
+}
+
 TEST(LshSpillBuildTest, NumbersThenStringsSpilledAreTheInMemoryBuild) {
   // The first string id comes after the documents went to scratch files:
   // the numbers so far become decimal strings there.
@@ -175,8 +192,10 @@ Status Merge(const std::string& old_path, const std::string& out, const std::vec
 }
 
 TEST(LshSpillMergeTest, MergeWithinATinyBudgetIsTheFreshBuildByteForByte) {
-  // 17,000 old documents: their band keys are read back in two ranges of
-  // ordinals (15,887 at the smallest budget, 1 MiB).
+  // 17,000 old documents: each band table is read once, its keys sorted by
+  // document within 128 KiB (half of 1 MiB, the smallest budget, over 4
+  // bands): they spill. (Before, every table was read once per 15,887
+  // documents here, and 258 times for 2^30 at the default budget.)
   ScopedTempDir dir;
   std::vector<LshDocument> all = Documents(19000, 32, 17);
   const std::vector<LshDocument> old_docs(all.begin(), all.begin() + 17000);
@@ -193,6 +212,11 @@ TEST(LshSpillMergeTest, MergeWithinATinyBudgetIsTheFreshBuildByteForByte) {
     ASSERT_TRUE(s.ok()) << s.ToString();
     EXPECT_GT(stats.spilled_runs, 0u);
     EXPECT_GT(stats.spilled_bytes, 0u);
+    std::unique_ptr<LshIndexReader> old;
+    ASSERT_TRUE(LshIndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+    uint64_t blocks = 0;
+    for (const auto& t : old->Info().tables) blocks += t.blocks;
+    EXPECT_EQ(stats.blocks_read, blocks);
     std::vector<LshDocument> kept;
     for (const auto& d : old_docs) {
       if (d.id != 3 && d.id != 7 && d.id != 16999) kept.push_back(d);
