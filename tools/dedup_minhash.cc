@@ -13,6 +13,7 @@
 #include "engine/io/input_stream.h"
 #include "engine/io/spillable_array.h"
 #include "simdex/confirm.h"
+#include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/minhash_join.h"
 #include "tools/plural.h"
@@ -95,6 +96,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
       std::lock_guard<std::mutex> lock(*error_mutex);
       SIMDEX_RETURN_IF_ERROR(*query_error);
     }
+    SIMDEX_RETURN_IF_ERROR(CheckBatchRoom(batch->ids.size(), b.size));  // documents are numbered in 32 bits
     if (!against.empty()) out->index_matches.insert(out->index_matches.end(), b.index_matches.begin(), b.index_matches.begin() + b.size);
     SIMDEX_RETURN_IF_ERROR(out->keys->Append(b.band_keys.data(), b.size));
     SIMDEX_RETURN_IF_ERROR(out->packed->Append(b.packed_signatures.data(), b.size));

@@ -39,7 +39,7 @@ namespace {
 
 
 constexpr uint32_t kNone = dedup::kNoFingerprint;
-constexpr uint64_t kMaxDocuments = uint64_t{kNone} - 1;
+static_assert(kMaxBatchDocuments == uint64_t{kNone} - 1, "document numbers are below kNone");
 constexpr uint8_t kEmptyDistance = 0xff;
 constexpr size_t kPendingRecords = 4096;
 
@@ -139,6 +139,10 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
                                    options.scheme.Name() + " supports (" + std::to_string(options.scheme.k()) + ")");
   }
   if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  if (options.max_documents > kMaxBatchDocuments) {
+    return Status::InvalidArgument("max_documents " + std::to_string(options.max_documents) + " is above " +
+                                   std::to_string(kMaxBatchDocuments));
+  }
   if (options.memory_bytes < index::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("memory bound " + std::to_string(options.memory_bytes) +
                                    " is below the minimum of 64 KiB");
@@ -153,13 +157,16 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
   return Status::OK();
 }
 
+Status CheckBatchRoom(uint64_t documents, uint64_t adding, uint64_t max) {
+  if (adding <= max && documents <= max - adding) return Status::OK();
+  return Status::InvalidArgument("a batch holds at most " + std::to_string(max) + " documents");
+}
+
 Status Deduplicator::Add(uint64_t fingerprint, double score) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (!r.adding) return r.status = Status::InvalidArgument("Add() after Finish()");
-  if (r.documents == kMaxDocuments) {
-    return r.status = Status::InvalidArgument("a batch holds at most " + std::to_string(kMaxDocuments) + " documents");
-  }
+  if (Status room = CheckBatchRoom(r.documents, 1, r.options.max_documents); !room.ok()) return r.status = room;
   dedup::AppendScore(&r.scores, r.documents, score);
   r.pending.push_back({fingerprint, r.documents});
   ++r.documents;
@@ -174,9 +181,7 @@ Status Deduplicator::AddEmpty() {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (!r.adding) return r.status = Status::InvalidArgument("AddEmpty() after Finish()");
-  if (r.documents == kMaxDocuments) {
-    return r.status = Status::InvalidArgument("a batch holds at most " + std::to_string(kMaxDocuments) + " documents");
-  }
+  if (Status room = CheckBatchRoom(r.documents, 1, r.options.max_documents); !room.ok()) return r.status = room;
   if (!r.scores.empty()) r.scores.push_back(0);
   ++r.documents;
   ++r.stats.empty;

@@ -71,6 +71,16 @@ struct NearestEntry {
   friend bool operator==(const NearestEntry&, const NearestEntry&) = default;
 };
 
+// The most documents a batch holds: documents are numbered in 32 bits,
+// one value kept for "none" (Deduplicator, and the MinHash-LSH batch of
+// `simdex dedup --method minhash`).
+inline constexpr uint64_t kMaxBatchDocuments = (uint64_t{1} << 32) - 2;
+
+// OK while a batch that holds `documents` may take `adding` more (at most
+// `max` in all), else InvalidArgument "a batch holds at most <max>
+// documents".
+Status CheckBatchRoom(uint64_t documents, uint64_t adding, uint64_t max = kMaxBatchDocuments);
+
 struct DedupOptions {
   // The permuted tables of the self-join. k may be anything up to the
   // scheme's k; the tables Scheme::TablesForDistance(k) names are used.
@@ -102,6 +112,9 @@ struct DedupOptions {
   // (simdex/dedup_parts.h) over every table and key range, on the workers
   // of a cluster (docs/distributed.md).
   bool external_pairs = false;
+  // The most documents Add() and AddEmpty() take (at most, and by default,
+  // kMaxBatchDocuments; tests lower it).
+  uint64_t max_documents = kMaxBatchDocuments;
 };
 
 struct DedupStats {
@@ -152,7 +165,7 @@ class Deduplicator {
   // Adds the next document's fingerprint. `score` chooses representatives:
   // a cluster's representative is its document with the largest score, the
   // first added among equals (all scores 0: the first seen). A batch holds
-  // at most 2^32 - 2 documents. REQUIRES: Finish() not called.
+  // at most options.max_documents. REQUIRES: Finish() not called.
   Status Add(uint64_t fingerprint, double score = 0);
   // Adds a document without a fingerprint (no text, no features): it is in
   // no cluster and no pair. REQUIRES: Finish() not called.

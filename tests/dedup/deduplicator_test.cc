@@ -312,6 +312,9 @@ TEST(DeduplicatorTest, BadOptionsAndOrderAreInvalidArgument) {
   o.tmpdir = "/nonexistent/simdex";
   EXPECT_FALSE(Deduplicator::Create(o, &dedup).ok());
   o.tmpdir = "";
+  o.max_documents = kMaxBatchDocuments + 1;  // document numbers are 32-bit
+  EXPECT_TRUE(Deduplicator::Create(o, &dedup).IsInvalidArgument());
+  o.max_documents = kMaxBatchDocuments;
   ASSERT_TRUE(Deduplicator::Create(o, &dedup).ok());
   ScopedTempDir dir;
   std::vector<Doc> none;
@@ -321,6 +324,26 @@ TEST(DeduplicatorTest, BadOptionsAndOrderAreInvalidArgument) {
   EXPECT_TRUE(dedup->Add(1).IsInvalidArgument());
   EXPECT_TRUE(dedup->Finish().IsInvalidArgument());
   EXPECT_TRUE(dedup->ForEachPair([](uint64_t, uint64_t, int) { return Status::OK(); }).IsInvalidArgument());
+}
+
+TEST(DeduplicatorTest, ADocumentPastABatchsMostIsRefusedAndTheErrorSticks) {
+  // The path of the 2^32 - 1-th document (kMaxBatchDocuments), at 5.
+  EXPECT_TRUE(CheckBatchRoom(kMaxBatchDocuments - 1, 1).ok());
+  EXPECT_TRUE(CheckBatchRoom(kMaxBatchDocuments, 1).IsInvalidArgument());
+  EXPECT_TRUE(CheckBatchRoom(0, kMaxBatchDocuments + 1).IsInvalidArgument());
+  EXPECT_TRUE(CheckBatchRoom(10, ~uint64_t{0} - 5).IsInvalidArgument());  // no wrap-around
+  DedupOptions o;
+  o.max_documents = 5;
+  for (bool empty_last : {false, true}) {
+    std::unique_ptr<Deduplicator> dedup;
+    ASSERT_TRUE(Deduplicator::Create(o, &dedup).ok());
+    for (uint64_t fp : {1, 3, 1, 7}) ASSERT_TRUE(dedup->Add(fp).ok());
+    ASSERT_TRUE(dedup->AddEmpty().ok());
+    Status s = empty_last ? dedup->AddEmpty() : dedup->Add(9);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("a batch holds at most 5 documents"), std::string::npos) << s.ToString();
+    EXPECT_TRUE(dedup->Finish().IsInvalidArgument());  // the error sticks: no partial result
+  }
 }
 
 }  // namespace
