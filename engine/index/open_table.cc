@@ -1,5 +1,7 @@
 #include "engine/index/open_table.h"
 
+#include "format/block_frame.h"
+
 namespace simdex::index {
 
 Status PlaceTables(const std::vector<format::TableMetadata>& meta, uint32_t block_size, int restarts, uint64_t values,
@@ -11,6 +13,13 @@ Status PlaceTables(const std::vector<format::TableMetadata>& meta, uint32_t bloc
     const std::string name = "table " + std::to_string(t);
     if (tm.num_blocks > area / block_size || tm.num_blocks > values || (values > 0) != (tm.num_blocks > 0)) {
       return Status::Corruption("metadata: " + name + ": bad block count " + std::to_string(tm.num_blocks));
+    }
+    // Every table holds every value, at most kMaxBlockEntries a block:
+    // ceil(values / kMaxBlockEntries) <= num_blocks.
+    if (values > 0 && (values - 1) / format::kMaxBlockEntries >= tm.num_blocks) {
+      return Status::Corruption("metadata: " + name + ": " + std::to_string(values) + " values do not fit " +
+                                std::to_string(tm.num_blocks) + " blocks of at most " +
+                                std::to_string(format::kMaxBlockEntries));
     }
     sections->push_back({tm.blocks_offset, tm.num_blocks * block_size, name + " block data"});
     sections->push_back({tm.heads_offset, tm.num_blocks * 8, name + " head index"});

@@ -48,6 +48,24 @@ struct Layout {
     return l;
   }
 
+  // `file` (the one parsed) with `m` in place of its metadata, the metadata
+  // and footer checksums redone: every checksum right, so only the rules
+  // of the metadata's values can refuse it. REQUIRES: m encodes to the
+  // same length (its fields are fixed-width).
+  std::string WithMetadata(const std::string& file, const format::IndexMetadata& m) const {
+    std::string encoded;
+    m.EncodeTo(&encoded);
+    EXPECT_EQ(encoded.size(), footer.metadata_length);
+    std::string out = file;
+    out.replace(footer.metadata_offset, encoded.size(), encoded);
+    format::Footer f = footer;
+    f.metadata_checksum = format::SectionChecksum(encoded.data(), encoded.size());
+    std::string tail;
+    f.EncodeTo(&tail);
+    out.replace(out.size() - tail.size(), tail.size(), tail);
+    return out;
+  }
+
   uint64_t BlockOffset(int table, uint64_t block) const {
     return meta.tables[table].blocks_offset + block * meta.block_size;
   }
@@ -517,21 +535,11 @@ TEST(IdWrapTest, IdsPassing2To64AreCorruptionAndTheLargestIdThatFitsIsKept) {
   Layout layout = Layout::Parse(file);
   ASSERT_EQ(layout.meta.id_base, 0u);
   ASSERT_EQ(layout.meta.id_width, 6);  // ids 0..49
-  // The file with another id base, the metadata and footer checksums redone.
+  // The file with another id base.
   auto with_base = [&](uint64_t base) {
     format::IndexMetadata meta = layout.meta;
     meta.id_base = base;
-    std::string encoded;
-    meta.EncodeTo(&encoded);
-    EXPECT_EQ(encoded.size(), layout.footer.metadata_length);
-    std::string out = file;
-    out.replace(layout.footer.metadata_offset, encoded.size(), encoded);
-    format::Footer footer = layout.footer;
-    footer.metadata_checksum = format::SectionChecksum(encoded.data(), encoded.size());
-    std::string tail;
-    footer.EncodeTo(&tail);
-    out.replace(out.size() - tail.size(), tail.size(), tail);
-    return out;
+    return layout.WithMetadata(file, meta);
   };
   const Entry* last = &entries[0];
   for (const Entry& e : entries) {
@@ -564,6 +572,44 @@ TEST(IdWrapTest, IdsPassing2To64AreCorruptionAndTheLargestIdThatFitsIsKept) {
       EXPECT_NE(s.message().find("2^64"), std::string::npos) << s.ToString();
     }
   }
+}
+
+// An index whose ids are all equal has no id section (width 0), so that
+// nothing sized by the entry count bounds it but the file (8 per byte) and
+// the blocks: with 64 KiB blocks a count past what the tables' blocks can
+// hold (65,535 values each) is refused by Open(), and one within it that the
+// blocks do not hold by Verify() (the path of a damaged count at any size,
+// 2^30 and past included).
+TEST(EntryCountTest, ACountTheBlocksCannotHoldIsCorruptionAtOpen) {
+  ScopedTempDir dir;
+  std::vector<Entry> entries = AssignIds(UniformFingerprints(300, 23), IdStyle::kSequential, 23);
+  for (Entry& e : entries) e.id = 7;
+  BuildOptions options;
+  options.scheme = SchemeOrDie("t4");
+  options.block_size = format::kMaxBlockSize;
+  ASSERT_TRUE(BuildIndex(dir.File("same-id.sdx"), options, entries).ok());
+  const std::string file = ReadFileOrDie(dir.File("same-id.sdx"));
+  const Layout layout = Layout::Parse(file);
+  ASSERT_EQ(layout.meta.id_width, 0);
+  uint64_t fewest_blocks = ~uint64_t{0};
+  for (const auto& t : layout.meta.tables) fewest_blocks = std::min(fewest_blocks, t.num_blocks);
+  auto with_entries = [&](uint64_t n) {
+    format::IndexMetadata meta = layout.meta;
+    meta.entries = n;
+    meta.distinct_fingerprints = std::min(meta.distinct_fingerprints, n);
+    return layout.WithMetadata(file, meta);
+  };
+  const uint64_t most = fewest_blocks * format::kMaxBlockEntries;
+  for (uint64_t n : {most + 1, uint64_t{1} << 40, ~uint64_t{0}}) {
+    std::unique_ptr<IndexReader> reader;
+    Status s = IndexReader::Open(NewMemoryFile(with_entries(n)), ReaderOptions(), &reader);
+    EXPECT_TRUE(s.IsCorruption()) << n << ": " << s.ToString();
+    EXPECT_NE(s.message().find("do not fit"), std::string::npos) << s.ToString();
+  }
+  std::unique_ptr<IndexReader> reader;
+  Status s = IndexReader::Open(NewMemoryFile(with_entries(most)), ReaderOptions(), &reader);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(reader->Verify().IsCorruption());
 }
 
 TEST_P(CorruptionTest, TruncatedFileFailsToOpen) {
