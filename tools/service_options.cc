@@ -50,6 +50,11 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
                   "compact the in-memory delta into a file when it holds this many entries")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 31))
       ->capture_default_str();
+  sub->add_option("--max-live-entries", args->max_live_entries,
+                  "the most entries the in-memory delta holds while compactions fail (a full disk): a new "
+                  "document past it is answered 503; at least --compact-entries")
+      ->check(CLI::Range(uint64_t{1}, kMaxLiveEntries))
+      ->capture_default_str();
   sub->add_option("--build-threads", args->build_threads, "threads for building compacted files")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -119,6 +124,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
     return Status::InvalidArgument("--keep '" + args.keep + "' is not first or max:FIELD");
   }
   o->compact_entries = args.compact_entries;
+  o->max_live_entries = args.max_live_entries;
   o->build_threads = args.build_threads;
   o->sync = args.sync;
   o->preload = args.preload != "off";

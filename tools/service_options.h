@@ -26,6 +26,7 @@ struct ServiceOptionArgs {
   std::string retain = "0";
   std::string keep = "first";
   uint64_t compact_entries = uint64_t{1} << 20;
+  uint64_t max_live_entries = kMaxLiveEntries;
   int build_threads = 1;
   bool sync = false;
   std::string preload = "off";  // off, read, lock

@@ -348,9 +348,16 @@ DocIdService::~DocIdService() {
   (void)s;
 }
 
+static_assert(OnlineIndex::kMaxEntries == kMaxLiveEntries && service::OnlineBands::kMaxEntries == kMaxLiveEntries);
+
 Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdService>* out) {
   if (options.data_dir.empty()) return Status::InvalidArgument("no data directory");
   if (options.compact_entries < 1) return Status::InvalidArgument("compact_entries must be at least 1");
+  if (options.max_live_entries < options.compact_entries || options.max_live_entries > kMaxLiveEntries) {
+    return Status::InvalidArgument("max_live_entries " + std::to_string(options.max_live_entries) +
+                                   " is not in compact_entries (" + std::to_string(options.compact_entries) + ") to " +
+                                   std::to_string(kMaxLiveEntries));
+  }
   if (options.window_seconds < 0) return Status::InvalidArgument("the window must not be negative");
   if (options.retain_seconds < 0) return Status::InvalidArgument("the retention must not be negative");
   if (options.retain_seconds > 0 && (options.window_seconds == 0 || options.retain_seconds < options.window_seconds)) {
@@ -450,6 +457,11 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   Status replayed;
   service::BandQuery entry;
   SIMDEX_RETURN_IF_ERROR(r.store->ForEachDoc(r.manifest.compacted_seq, [&](uint64_t seq, const DocRecord& d) {
+    if (r.LiveEntries(*snap) == kMaxLiveEntries) {  // max_live_entries bounds new documents; this, the log's
+      replayed = Status::NotSupported("the log holds more than " + std::to_string(kMaxLiveEntries) +
+                                      " documents since the last compaction, more than a live delta holds");
+      return false;
+    }
     if (d.has_title) snap->fields[kTitle].live->Add(seq, d.title_fp);
     if (d.has_content) snap->fields[kContent].live->Add(seq, d.content_fp);
     if (d.has_bands) {
@@ -561,6 +573,10 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       made = true;
     }
 
+    if (made && r.LiveEntries(*now) >= r.options.max_live_entries) {
+      return Status::IOError("the live delta holds " + std::to_string(r.LiveEntries(*now)) +
+                             " entries, max_live_entries: compactions have not emptied it (is the disk full?)");
+    }
     service::Store::Batch batch(*r.store);
     batch.PutArticle(seq, rec);
     if (!article.id_json.empty()) batch.PutArticleId(article.id_json, seq);

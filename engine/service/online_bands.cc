@@ -12,7 +12,7 @@ namespace simdex::service {
 
 namespace {
 constexpr uint64_t kChunkEntries = uint64_t{1} << OnlineBands::kChunkBits;
-constexpr size_t kMaxChunks = OnlineBands::kMaxEntries >> OnlineBands::kChunkBits;
+constexpr size_t kMaxChunks = (OnlineBands::kMaxEntries + kChunkEntries - 1) >> OnlineBands::kChunkBits;
 }  // namespace
 
 OnlineBands::OnlineBands(int bands, int num_perm, int bits, uint64_t expected_entries)

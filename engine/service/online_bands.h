@@ -46,7 +46,9 @@ struct BandMatch {
 class OnlineBands {
  public:
   static constexpr int kChunkBits = 16;
-  static constexpr uint64_t kMaxEntries = uint64_t{1} << 32;
+  // Entries are chained by u32 links, entry i as i + 1 and 0 ending a
+  // chain: at most 2^32 - 1 (kMaxLiveEntries of include/simdex/service.h).
+  static constexpr uint64_t kMaxEntries = (uint64_t{1} << 32) - 1;
 
   // bands >= 1; signatures of num_perm values of `bits` bits (PackSignature).
   OnlineBands(int bands, int num_perm, int bits, uint64_t expected_entries);

@@ -9,7 +9,7 @@ namespace simdex::service {
 
 namespace {
 constexpr uint64_t kChunkEntries = uint64_t{1} << OnlineIndex::kChunkBits;
-constexpr size_t kMaxChunks = OnlineIndex::kMaxEntries >> OnlineIndex::kChunkBits;
+constexpr size_t kMaxChunks = (OnlineIndex::kMaxEntries + kChunkEntries - 1) >> OnlineIndex::kChunkBits;
 }  // namespace
 
 OnlineIndex::OnlineIndex(const Scheme& scheme, uint64_t expected_entries)

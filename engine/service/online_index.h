@@ -45,9 +45,11 @@ struct OnlineMatch {
 
 class OnlineIndex {
  public:
-  // Chunks of 2^16 entries; at most 2^16 chunks (2^32 entries).
+  // Chunks of 2^16 entries; at most 2^16 chunks.
   static constexpr int kChunkBits = 16;
-  static constexpr uint64_t kMaxEntries = uint64_t{1} << 32;
+  // Entries are chained by u32 links, entry i as i + 1 and 0 ending a
+  // chain: at most 2^32 - 1 (kMaxLiveEntries of include/simdex/service.h).
+  static constexpr uint64_t kMaxEntries = (uint64_t{1} << 32) - 1;
 
   OnlineIndex(const Scheme& scheme, uint64_t expected_entries);
   ~OnlineIndex();

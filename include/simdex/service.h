@@ -71,6 +71,9 @@ enum class ContentMethod : uint8_t {
 // "simhash", "minhash", "auto".
 const char* ContentMethodName(ContentMethod method);
 
+// The most entries a live delta holds (they are chained by 32-bit links).
+inline constexpr uint64_t kMaxLiveEntries = (uint64_t{1} << 32) - 1;
+
 struct ServiceOptions {
   // Directory of the service's state; created if missing. One service at a
   // time may open it (the database holds a lock).
@@ -131,6 +134,12 @@ struct ServiceOptions {
   int signature_bits = 4;
   // The delta is compacted into a new file when it holds this many entries.
   uint64_t compact_entries = uint64_t{1} << 20;
+  // The most entries the live delta may hold (about 56 bytes each for
+  // SimHash's t10, more with MinHash bands): while compactions fail (a full
+  // disk) it grows past compact_entries, and a new document that would
+  // pass this is refused with an IOError instead. At least compact_entries,
+  // at most kMaxLiveEntries (the default).
+  uint64_t max_live_entries = kMaxLiveEntries;
   // A background thread compacts and expires. Off: only Compact() does.
   bool background_compaction = true;
   // Seconds between background checks for expiry when nothing is inserted.

@@ -568,6 +568,39 @@ TEST_F(ServiceTest, BadArgumentsAreInvalidArgument) {
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
 }
 
+// While compactions do not empty the live delta (here: none runs), it holds
+// at most max_live_entries: a new document past it is refused, nothing of it
+// stored, and duplicates of what it holds are still answered; a compaction
+// makes room. The bound is checked at Open(), within 1..2^32 - 1 (the
+// deltas' 32-bit links; the path of the 2^32 - 1-th entry, at 3).
+TEST_F(ServiceTest, ALiveDeltaAtItsMostRefusesNewDocumentsUntilACompaction) {
+  ServiceOptions o = Options();
+  o.compact_entries = 2;
+  for (uint64_t bad : {uint64_t{1}, kMaxLiveEntries + 1}) {
+    o.max_live_entries = bad;
+    std::unique_ptr<DocIdService> refused;
+    Status s = DocIdService::Open(o, &refused);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("max_live_entries"), std::string::npos) << s.ToString();
+  }
+  o.max_live_entries = 3;
+  Open(o);
+  std::vector<Doc> docs;
+  for (int i = 0; i < 4; ++i) docs.push_back(MakeDoc("", "", "", RandomText(900 + static_cast<uint64_t>(i), 120)));
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(Submit(docs[static_cast<size_t>(i)]).duplicate);
+  DocIdAnswer a;
+  Status s = service_->Submit(docs[3].view(), &a);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("max_live_entries"), std::string::npos) << s.ToString();
+  EXPECT_EQ(service_->stats().articles, 3u);  // nothing of it stored
+  const DocIdAnswer again = Submit(docs[1]);
+  EXPECT_TRUE(again.duplicate);
+  ASSERT_TRUE(service_->Compact().ok());
+  const DocIdAnswer fourth = Submit(docs[3]);
+  EXPECT_FALSE(fourth.duplicate);
+  EXPECT_TRUE(Submit(docs[0]).duplicate);  // found in the compacted file
+}
+
 // The online answers are leader clustering in arrival order: an article is
 // a duplicate of the nearest earlier doc within k (oldest among equals),
 // whatever the shape of the data.
