@@ -54,8 +54,8 @@ struct BandJoiner::Rep {
   Status AddItem(const uint64_t* keys, bool is_banded) {
     if (!status.ok()) return status;
     if (finished) return Fail(Status::InvalidArgument("band join: Add() after Finish()"));
-    if (stats.items >= std::numeric_limits<uint32_t>::max() - 1) {
-      return Fail(Status::InvalidArgument("band join: 2^32 items or more"));
+    if (stats.items >= options.max_items) {
+      return Fail(Status::InvalidArgument("band join: more than " + std::to_string(options.max_items) + " items"));
     }
     const uint64_t i = stats.items++;
     if ((i & 63) == 0) banded.push_back(0);
@@ -217,6 +217,10 @@ Status BandJoiner::Create(int bands, const BandJoinOptions& options, std::unique
                                    " bytes is below the minimum of " + std::to_string(kMinBandJoinMemoryBytes));
   }
   if (options.threads < 1) return Status::InvalidArgument("band join: threads must be at least 1");
+  if (options.max_items > kMaxBandJoinItems) {
+    return Status::InvalidArgument("band join: max_items " + std::to_string(options.max_items) + " is above " +
+                                   std::to_string(kMaxBandJoinItems));
+  }
   struct stat st;
   if (::stat(options.tmpdir.c_str(), &st) != 0) {
     return Status::IOError("temporary directory " + options.tmpdir + ": " + std::strerror(errno));

@@ -74,6 +74,9 @@ Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const 
 // The smallest memory bound a BandJoiner takes: 256 KiB.
 inline constexpr size_t kMinBandJoinMemoryBytes = size_t{256} << 10;
 
+// The most items a BandJoiner joins (pairs name items in 32 bits).
+inline constexpr uint64_t kMaxBandJoinItems = (uint64_t{1} << 32) - 2;
+
 struct BandJoinOptions {
   // Upper bound, in bytes, on the joiner's buffers (>= kMinBandJoinMemoryBytes):
   // half for the keys while items are added; then half for a band's sort,
@@ -84,6 +87,9 @@ struct BandJoinOptions {
   std::string tmpdir;
   // Threads of the sorts (>= 1); the result does not depend on it.
   int threads = 1;
+  // The most items Add() and AddUnbanded() take (at most, and by default,
+  // kMaxBandJoinItems: items are numbered in 32 bits; tests lower it).
+  uint64_t max_items = kMaxBandJoinItems;
 };
 
 // The self-join of FindBandPairs within a memory bound. Items are added in
@@ -127,8 +133,8 @@ class BandJoiner {
   BandJoiner(const BandJoiner&) = delete;
   BandJoiner& operator=(const BandJoiner&) = delete;
 
-  // The next item, with its band keys keys[0, bands). InvalidArgument at
-  // the 2^32nd item. REQUIRES: Finish() has not been called.
+  // The next item, with its band keys keys[0, bands). InvalidArgument past
+  // options.max_items. REQUIRES: Finish() has not been called.
   Status Add(const uint64_t* keys);
   // The next item, left out of every band (an empty signature).
   Status AddUnbanded();

@@ -16,6 +16,7 @@
 
 #include "tests/dedup/dedup_oracle.h"
 #include "tests/index/test_data.h"
+#include "tests/index/virtual_zeros.h"
 
 namespace simdex::testing {
 namespace {
@@ -287,6 +288,18 @@ TEST(DedupPartsTest, PiecesThatDoNotFitTheBatchAreInvalidArgument) {
   EXPECT_TRUE(JoinTable(t10, 3, 99, {}, 1, &pairs).IsInvalidArgument());  // no such table
   EXPECT_TRUE(JoinTable(t10, 0, 5, {}, 1, &pairs).IsInvalidArgument());   // k 0 uses one table only
   EXPECT_TRUE(JoinTable(t10, 3, 0, {}, 0, &pairs).IsInvalidArgument());   // threads
+  {
+    // A key range of 3 x 2^31 fingerprints (more than 2^32 - 1, which pairs
+    // name in 32 bits), refused before any is read.
+    const VirtualZeros<uint64_t> zeros(size_t{1} << 31);
+    ASSERT_TRUE(zeros.ok());
+    const std::vector<std::span<const uint64_t>> pieces(3, zeros.span());
+    const TableFingerprints part{0, pieces};
+    const Status s = JoinTables(t10, 3, std::span(&part, 1), 1, &pairs);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("more than 2^32 - 1 fingerprints"), std::string::npos) << s.ToString();
+    EXPECT_TRUE(pairs.empty());
+  }
 
   auto finish = [](bool external_pairs, std::vector<NearPair> near, std::vector<NearestEntry> matches) {
     DedupOptions o;

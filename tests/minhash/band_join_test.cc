@@ -11,6 +11,7 @@
 
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
+#include "tests/index/virtual_zeros.h"
 
 namespace simdex {
 namespace {
@@ -138,6 +139,17 @@ TEST(BandJoin, RejectsKeysThatAreNotItemsTimesBands) {
   std::vector<uint64_t> keys(10);
   EXPECT_TRUE(FindBandPairs(keys, 3, std::vector<uint8_t>(3, 1), 1, &pairs, &stats).IsInvalidArgument());
   EXPECT_TRUE(FindBandPairs(keys, 0, std::vector<uint8_t>(3, 1), 1, &pairs, &stats).IsInvalidArgument());
+}
+
+TEST(BandJoin, RejectsAsManyItemsAsPairsCannotName) {
+  // 2^32 - 1 items (pairs name items in 32 bits): refused before a key is read.
+  const testing::VirtualZeros<uint8_t> banded((size_t{1} << 32) - 1);
+  ASSERT_TRUE(banded.ok());
+  std::vector<uint64_t> pairs;
+  BandJoinStats stats;
+  const Status s = FindBandPairs({}, 1, banded.span(), 1, &pairs, &stats);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("2^32 items"), std::string::npos) << s.ToString();
 }
 
 // The digest's definition (minhash_join.h): XXH3-64 of the packed

@@ -365,6 +365,23 @@ TEST(BandJoiner, FailedSortSpillIsIOErrorAndLeavesNoFiles) {
   EXPECT_EQ(join->Add(&in.keys[0]).ToString(), s.ToString());
 }
 
+// The path of the item past kMaxBandJoinItems (2^32 - 2), at 3: refused,
+// and the error sticks.
+TEST(BandJoiner, AnItemPastTheMostIsRefusedAndTheErrorSticks) {
+  TempDir dir;
+  std::unique_ptr<BandJoiner> join;
+  ASSERT_TRUE(BandJoiner::Create(2, {.memory_bytes = kTiny, .tmpdir = Root(dir), .max_items = 3}, &join).ok());
+  const uint64_t keys[2] = {1, 2};
+  ASSERT_TRUE(join->Add(keys).ok());
+  ASSERT_TRUE(join->AddUnbanded().ok());
+  ASSERT_TRUE(join->Add(keys).ok());
+  const Status s = join->AddUnbanded();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("more than 3 items"), std::string::npos) << s.ToString();
+  EXPECT_EQ(join->Add(keys).ToString(), s.ToString());
+  EXPECT_EQ(join->Finish().ToString(), s.ToString());
+}
+
 TEST(BandJoiner, BadOptionsAreRefused) {
   TempDir dir;
   std::unique_ptr<BandJoiner> join;
@@ -372,6 +389,9 @@ TEST(BandJoiner, BadOptionsAreRefused) {
   EXPECT_TRUE(BandJoiner::Create(4, {.memory_bytes = kTiny - 1, .tmpdir = Root(dir)}, &join).IsInvalidArgument());
   EXPECT_TRUE(
       BandJoiner::Create(4, {.memory_bytes = kTiny, .tmpdir = Root(dir), .threads = 0}, &join).IsInvalidArgument());
+  EXPECT_TRUE(BandJoiner::Create(4, {.memory_bytes = kTiny, .tmpdir = Root(dir), .max_items = kMaxBandJoinItems + 1},
+                                 &join)
+                  .IsInvalidArgument());
   const Status missing = BandJoiner::Create(4, {.memory_bytes = kTiny, .tmpdir = dir.Path("nowhere")}, &join);
   EXPECT_TRUE(missing.IsIOError());
   EXPECT_NE(missing.message().find(dir.Path("nowhere")), std::string::npos) << missing.ToString();
