@@ -2,7 +2,8 @@
 """The scheme planner's figures from simdex-bench runs (JSON Lines).
 
 Reads every run given (several runs of the same grid: their medians are
-taken) and prints
+taken; simdex-dedup-bench's "queries" records too, for the N that
+simdex-bench does not run: their near medians, warm, one thread) and prints
   - the Markdown tables of docs/benchmarks.md, "Scheme planner: the measured
     crossovers" (--markdown, the default), or
   - engine/plan/measured_figures.cc (--cxx).
@@ -24,8 +25,25 @@ def points(paths):
                     yield path, p
 
 
+def dedup_bench_queries(paths):
+    """simdex-dedup-bench's warm near queries on one thread, as (path, scheme, k, record)."""
+    for path in paths:
+        config = None
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                if r.get("type") == "header" and "simdex-dedup-bench" in " ".join(r.get("command", [])):
+                    config = r["config"]
+                elif config and r.get("type") == "query" and r.get("set") == "near" and r.get("state") == "warm" \
+                        and r.get("threads") == 1 and r.get("data") == "uniform":
+                    yield path, config["scheme"], config["k"], r
+
+
 def collect(paths):
     speed, space, build = {}, {}, {}
+    for path, scheme, k, r in dedup_bench_queries(paths):
+        key = (scheme, r["codec"], r["block_size"], k, r["index_n"])
+        speed.setdefault(key, []).append((path, r["p50_micros"], r["p99_micros"]))
     for path, p in points(paths):
         key = (p["scheme"], p["codec"], p["block_size"], p["k"], p["n"])
         speed.setdefault(key, []).append((path, p["near"]["p50_us"], p["near"]["p99_us"]))
@@ -83,18 +101,18 @@ def markdown(speed, space, build):
         runs = speed[key]
         p50 = median([r[1] for r in runs])
         p99 = median([r[2] for r in runs])
-        b = build[(scheme, codec, block, n)]
-        bpe = median([v[0] for v in b.values()])
-        secs = median([v[1] for v in b.values()])
+        b = build.get((scheme, codec, block, n))  # none for simdex-dedup-bench's
+        bpe = f"{median([v[0] for v in b.values()]):.2f}" if b else "-"
+        secs = f"{median([v[1] for v in b.values()]):.2f}" if b else "-"
         print(f"| {n_text(n)} | {k} | {scheme} | {codec} | {size_text(block)} | {p50:.2f} | "
-              f"{', '.join(f'{r[1]:.2f}' for r in runs)} | {p99:.1f} | {bpe:.2f} | {secs:.2f} |")
+              f"{', '.join(f'{r[1]:.2f}' for r in runs)} | {p99:.1f} | {bpe} | {secs} |")
 
 
 CXX_HEAD = """// The scheme planner's figures (measured_figures.h). Written by
-// bench/plan_figures.py --cxx from the simdex-bench runs that
-// docs/benchmarks.md, "Scheme planner: the measured crossovers", lists: the
-// median over the runs of each figure. Uniform fingerprints, warm, one
-// thread, restart points 6.
+// bench/plan_figures.py --cxx from the simdex-bench runs (and, at 10^9,
+// simdex-dedup-bench's) that docs/benchmarks.md, "Scheme planner: the
+// measured crossovers", lists: the median over the runs of each figure.
+// Uniform fingerprints, warm, one thread, restart points 6.
 #include "engine/plan/measured_figures.h"
 
 namespace simdex::plan {
