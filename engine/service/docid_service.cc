@@ -575,7 +575,8 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
 
     if (made && r.LiveEntries(*now) >= r.options.max_live_entries) {
       return Status::IOError("the live delta holds " + std::to_string(r.LiveEntries(*now)) +
-                             " entries, max_live_entries: compactions have not emptied it (is the disk full?)");
+                             " entries, the most max_live_entries allows: compactions have not emptied it (is the "
+                             "disk full?)");
     }
     service::Store::Batch batch(*r.store);
     batch.PutArticle(seq, rec);
