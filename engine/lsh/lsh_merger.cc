@@ -2,9 +2,9 @@
 // read back as the file holds them (ids, b-bit signatures, and the band
 // keys from its tables), the batch's from their signatures, the deleted
 // ones left out; engine/lsh/lsh_documents.h writes the new file within half
-// the budget. The band keys of the old documents are gathered a range of
-// ordinals at a time (each range's keys in the other half of the budget),
-// one pass over the tables per range: a single pass when they fit.
+// the budget. The band keys of the old documents are gathered in one pass
+// over each table, sorted by document within the other half of the budget
+// (spilling past it), and read back document by document.
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -14,6 +14,7 @@
 #include "engine/index/mapping_advice.h"
 #include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
+#include "engine/merge/id_ranges.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "engine/lsh/lsh_rep.h"
@@ -36,6 +37,7 @@ struct LshIndexMerger::Rep {
   std::optional<lsh::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
   std::set<std::string, std::less<>> delete_strings;  // old index of string ids
+  merge::IdRanges delete_ranges;                      // DeleteRange()'s, joined in Finish()
   LshMergeStats stats;
   Status status;
   bool done = false;
@@ -121,6 +123,17 @@ Status LshIndexMerger::Delete(uint64_t id) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   if (rep_->old->has_string_ids()) rep_->delete_strings.insert(std::to_string(id));
   else rep_->delete_numbers.insert(id);
+  return Status::OK();
+}
+
+Status LshIndexMerger::DeleteRange(uint64_t first, uint64_t last) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  if (first > last) {
+    return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
+                                   "): the first id is past the last");
+  }
+  if (rep_->old->has_string_ids()) return Status::InvalidArgument("DeleteRange() of an index of string ids");
+  rep_->delete_ranges.Add(first, last);
   return Status::OK();
 }
 
@@ -250,9 +263,10 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
       if (deleted) deleted_strings->insert(s);
       else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
     } else {
-      deleted = delete_numbers.count(id) > 0;
-      if (deleted) deleted_numbers->insert(id);
-      else number = docs->IdNumber(id);
+      const bool listed = delete_numbers.count(id) > 0;
+      if (listed) deleted_numbers->insert(id);
+      deleted = listed || delete_ranges.Contains(id);
+      if (!deleted) number = docs->IdNumber(id);
     }
     if (deleted) {
       ++stats.deleted;
@@ -268,6 +282,7 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
 }
 
 Status LshIndexMerger::Rep::AddOld() {
+  delete_ranges.Join();
   std::set<uint64_t> deleted_numbers;
   std::set<std::string_view> deleted_strings;
   SIMDEX_RETURN_IF_ERROR(AddStoredOf(*old, &deleted_numbers, &deleted_strings));

@@ -30,6 +30,7 @@
 #include "engine/index/radix_sort.h"
 #include "engine/index/entry_ids.h"
 #include "engine/index/table_cursor.h"
+#include "engine/merge/id_ranges.h"
 #include "engine/merge/sorted_values.h"
 #include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
@@ -74,6 +75,21 @@ class SortedStream {
   Status status_;
 };
 
+// Adds perm(v) of every value to *sorter, and finishes it.
+Status SortPermuted(std::span<const uint64_t> values, const BlockPermutation& perm, ExternalSorter<uint64_t>* sorter) {
+  std::vector<uint64_t> buf;
+  buf.reserve(kReadBatch);
+  for (uint64_t v : values) {
+    buf.push_back(perm.Apply(v));
+    if (buf.size() == kReadBatch) {
+      SIMDEX_RETURN_IF_ERROR(sorter->Add(buf.data(), buf.size()));
+      buf.clear();
+    }
+  }
+  SIMDEX_RETURN_IF_ERROR(sorter->Add(buf.data(), buf.size()));
+  return sorter->Finish();
+}
+
 }  // namespace
 
 struct IndexMerger::Rep {
@@ -86,6 +102,7 @@ struct IndexMerger::Rep {
   MergeStats stats;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> batch;
   std::vector<uint64_t> deleted;              // ids in the old index's id space
+  merge::IdRanges deleted_ranges;             // DeleteRange()'s, joined in Finish()
   std::vector<std::string> deleted_strings;   // string ids to delete, resolved in Finish()
   uint64_t batch_min_id = std::numeric_limits<uint64_t>::max();
   uint64_t batch_max_id = 0;
@@ -99,7 +116,9 @@ struct IndexMerger::Rep {
     return {.memory_bytes = std::max(bytes, index::kExternalSortMinMemoryBytes), .tmpdir = ScratchDir(),
             .threads = options.threads};
   }
-  bool IsDeleted(uint64_t id) const { return std::binary_search(deleted.begin(), deleted.end(), id); }
+  bool IsDeleted(uint64_t id) const {
+    return std::binary_search(deleted.begin(), deleted.end(), id) || deleted_ranges.Contains(id);
+  }
   Status SwitchToStringIds();
   uint64_t ResolveDeletedStrings();
 };
@@ -232,6 +251,19 @@ Status IndexMerger::Delete(uint64_t id) {
   return Status::OK();
 }
 
+Status IndexMerger::DeleteRange(uint64_t first, uint64_t last) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("DeleteRange() after Finish() or Abandon()");
+  if (first > last) {
+    return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
+                                   "): the first id is past the last");
+  }
+  if (r.old->has_string_ids()) return Status::InvalidArgument("DeleteRange() of an index of string ids");
+  r.deleted_ranges.Add(first, last);
+  return Status::OK();
+}
+
 Status IndexMerger::Delete(std::string_view id) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
@@ -267,6 +299,7 @@ Status IndexMerger::FinishImpl() {
   const uint64_t unknown_strings = r.ResolveDeletedStrings();
   std::sort(r.deleted.begin(), r.deleted.end());
   r.deleted.erase(std::unique(r.deleted.begin(), r.deleted.end()), r.deleted.end());
+  r.deleted_ranges.Join();
 
   // 1. The ids that remain: the packed section's base and width, or with
   // string ids the new id map (the old strings interned once each).
@@ -279,8 +312,9 @@ Status IndexMerger::FinishImpl() {
   for (uint64_t rank = 0; rank < old_n; ++rank) {
     const uint64_t id = old_ids.AtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
-    if (it != r.deleted.end() && *it == id) {
-      seen[static_cast<size_t>(it - r.deleted.begin())] = true;
+    const bool listed = it != r.deleted.end() && *it == id;
+    if (listed) seen[static_cast<size_t>(it - r.deleted.begin())] = true;
+    if (listed || r.deleted_ranges.Contains(id)) {
       ++removed;
       continue;
     }
@@ -323,14 +357,16 @@ Status IndexMerger::FinishImpl() {
   };
 
   // 2. Table 0 with the ids. The batch's fingerprints (in order) and the
-  // deleted entries' fingerprints are kept for the other tables.
+  // deleted entries' fingerprints are kept for the other tables. The
+  // budget: half for a merged table; an eighth each for the batch's and the
+  // deleted fingerprints and for their permuted sorts in step 3.
   SIMDEX_RETURN_IF_ERROR(r.batch->Finish());
   const std::string dir = r.ScratchDir();
-  const size_t table_budget = r.options.memory_bytes / 2;
-  std::unique_ptr<merge::SortedValues> table0, batch_fps;
+  const size_t table_budget = r.options.memory_bytes / 2, eighth = r.options.memory_bytes / 8;
+  std::unique_ptr<merge::SortedValues> table0, batch_fps, deleted_fps;
   SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table0));
-  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(r.stats.added, table_budget / 2, dir, &batch_fps));
-  std::vector<uint64_t> deleted_fps;
+  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(r.stats.added, eighth, dir, &batch_fps));
+  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(removed, eighth, dir, &deleted_fps));
   std::unique_ptr<index::OutputFile> ids_file;
   SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "ids", &ids_file));
   std::string ids_buf;
@@ -380,7 +416,7 @@ Status IndexMerger::FinishImpl() {
         if (mine < previous_old) return old_ids.InFile(Status::Corruption("table 0 is out of order"));
         previous_old = mine;
         if (r.IsDeleted(mine.id)) {
-          deleted_fps.push_back(mine.fingerprint);
+          SIMDEX_RETURN_IF_ERROR(deleted_fps->Append(mine.fingerprint));
         } else {
           SIMDEX_RETURN_IF_ERROR(emit(mine.fingerprint, new_old_id(mine.id)));
         }
@@ -403,6 +439,7 @@ Status IndexMerger::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(ids_file->Close());
   SIMDEX_RETURN_IF_ERROR(table0->Finish());
   SIMDEX_RETURN_IF_ERROR(batch_fps->Finish());
+  SIMDEX_RETURN_IF_ERROR(deleted_fps->Finish());
   summary.distinct_fingerprints = distinct;
 
   std::unique_ptr<index::IndexWriter> writer;
@@ -414,39 +451,27 @@ Status IndexMerger::FinishImpl() {
   const Scheme& scheme = old.scheme();
   for (int t = 1; t < scheme.num_tables(); ++t) {
     const BlockPermutation& perm = scheme.table(t);
-    std::vector<uint64_t> gone;
-    for (uint64_t fp : deleted_fps) gone.push_back(perm.Apply(fp));
-    std::sort(gone.begin(), gone.end());
-    ExternalSorter<uint64_t> added(r.SortOptions(table_budget / 2));
-    {
-      std::vector<uint64_t> buf;
-      for (uint64_t fp : batch_fps->values()) {
-        buf.push_back(perm.Apply(fp));
-        if (buf.size() == kReadBatch) {
-          SIMDEX_RETURN_IF_ERROR(added.Add(buf.data(), buf.size()));
-          buf.clear();
-        }
-      }
-      SIMDEX_RETURN_IF_ERROR(added.Add(buf.data(), buf.size()));
-    }
-    SIMDEX_RETURN_IF_ERROR(added.Finish());
+    // The batch's and the deleted entries' values in table t, sorted.
+    ExternalSorter<uint64_t> added(r.SortOptions(eighth)), deleted(r.SortOptions(eighth));
+    SIMDEX_RETURN_IF_ERROR(SortPermuted(batch_fps->values(), perm, &added));
+    SIMDEX_RETURN_IF_ERROR(SortPermuted(deleted_fps->values(), perm, &deleted));
     std::unique_ptr<merge::SortedValues> table;
     SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table));
     index::TableCursor cursor(old, t);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
-    SortedStream<uint64_t> batch(&added);
-    uint64_t next = 0;
+    SortedStream<uint64_t> batch(&added), gone(&deleted);
+    uint64_t next = 0, next_gone = 0;
     bool have_batch = batch.Next(&next);
-    size_t g = 0;  // next deleted value to drop
+    bool have_gone = gone.Next(&next_gone);  // the next deleted value to drop
     uint64_t count = 0, previous_old = 0;
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
         if (v < previous_old) return old_ids.InFile(Status::Corruption("table " + std::to_string(t) + " is out of order"));
         previous_old = v;
-        while (g < gone.size() && gone[g] < v) ++g;  // cannot happen in a sound index
-        if (g < gone.size() && gone[g] == v) {
-          ++g;  // one deleted entry's value
+        while (have_gone && next_gone < v) have_gone = gone.Next(&next_gone);  // not in a sound index
+        if (have_gone && next_gone == v) {
+          have_gone = gone.Next(&next_gone);  // one deleted entry's value
         } else {
           SIMDEX_RETURN_IF_ERROR(table->Append(v));
           ++count;
@@ -459,6 +484,7 @@ Status IndexMerger::FinishImpl() {
       }
     }
     SIMDEX_RETURN_IF_ERROR(batch.status());
+    SIMDEX_RETURN_IF_ERROR(gone.status());
     r.stats.blocks_decoded += cursor.blocks_decoded();
     if (count != n) {
       return old_ids.InFile(

@@ -62,10 +62,11 @@ Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_s
   options.profile = work.profile;
   std::unique_ptr<IndexMerger> merger;
   SIMDEX_RETURN_IF_ERROR(IndexMerger::Create(older.reader.get(), work.dir + "/" + name, options, &merger));
-  // The older file's expired entries are a prefix of its seqs.
+  // The older file's expired entries are a prefix of its seqs: one range,
+  // however many.
   Status s;
-  for (uint64_t seq = older.record.min_seq; s.ok() && seq < min_seq && seq <= older.record.max_seq; ++seq) {
-    s = merger->Delete(seq);
+  if (min_seq > older.record.min_seq) {
+    s = merger->DeleteRange(older.record.min_seq, std::min(min_seq - 1, older.record.max_seq));
   }
   if (s.ok()) {
     s = ForEachEntry(*newer.reader, [&](uint64_t id, uint64_t fp) -> Status {

@@ -141,10 +141,11 @@ Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min
   std::unique_ptr<LshIndexMerger> merger;
   SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(older.reader.get(), path, &merger));
   Status s = merger->AddIndex(newer.reader.get());
-  // The expired entries of each file are a prefix of its seqs.
+  // The expired entries of each file are a prefix of its seqs: a range
+  // each, however many.
   for (const BandFile* f : {&older, &newer}) {
-    for (uint64_t seq = f->record.min_seq; s.ok() && seq < min_seq && seq <= f->record.max_seq; ++seq) {
-      s = merger->Delete(seq);
+    if (s.ok() && min_seq > f->record.min_seq) {
+      s = merger->DeleteRange(f->record.min_seq, std::min(min_seq - 1, f->record.max_seq));
     }
   }
   if (!s.ok()) {

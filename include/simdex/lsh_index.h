@@ -313,6 +313,12 @@ class LshIndexMerger {
   // of numeric ids a string id that is not a decimal number matches none.
   Status Delete(uint64_t id);
   Status Delete(std::string_view id);
+  // Removes every OLD document (and AddIndex()'s) whose id lies in [first,
+  // last], as IndexMerger::DeleteRange: 16 bytes a range, where Delete()
+  // holds each id; InvalidArgument when first > last or the old index has
+  // string ids. Ids of a range that no document has are not counted in
+  // ids_not_found.
+  Status DeleteRange(uint64_t first, uint64_t last);
   // Adds every document of another index, as it holds them (as the old
   // index's are read), minus the ids given to Delete(). `other` must have
   // the old index's minhash options, bands and signature bits

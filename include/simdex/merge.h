@@ -41,8 +41,10 @@
 namespace simdex {
 
 struct MergeOptions {
-  // Bound on the merger's own buffers: the batch's sorts and the merged
-  // tables (in memory when 8 bytes per entry fit, else in scratch files).
+  // Bound on the merger's own buffers: the batch's sorts, the merged tables
+  // and the deleted entries' fingerprints (in memory when 8 bytes per entry
+  // fit, else in scratch files). The ids given to Delete() are held apart
+  // (DeleteRange: 16 bytes a range).
   size_t memory_bytes = size_t{1} << 30;
   // Directory for scratch files; "" means the directory of the output file.
   std::string tmpdir;
@@ -88,6 +90,13 @@ class IndexMerger {
   // number means that number in an old index of numeric ids.
   Status Delete(uint64_t id);
   Status Delete(std::string_view id);
+  // Removes every entry of the OLD index whose id lies in [first, last]
+  // (InvalidArgument when first > last, or when the old index has string
+  // ids). A range is held in 16 bytes however many ids it spans, where
+  // Delete() holds each id (8 bytes, or its string): the docId service
+  // expires a prefix of its seqs with it. Ids of a range that no entry has
+  // are not counted in ids_not_found.
+  Status DeleteRange(uint64_t first, uint64_t last);
 
   // Merges, writes, fsyncs and renames. The first error is returned and
   // nothing is left under the output name.

@@ -187,6 +187,35 @@ TEST(LshMergeTest, AnotherIndexAddedWholeMinusDeletedIsTheFreshBuildByteForByte)
   EXPECT_EQ(ReadFileOrDie(dir.File("m.sdx")), ReadFileOrDie(dir.File("fresh.sdx")));
 }
 
+// DeleteRange, over the old index and one added whole: ranges that overlap,
+// touch or hold no document delete what Delete() of their ids does, byte
+// for byte (the docId service expires a prefix of seqs with one range).
+TEST(LshMergeTest, DeletedRangesAreTheirIdsDeletedOneByOne) {
+  ScopedTempDir dir;
+  const std::vector<LshDocument> all = NumberedDocuments(900, 128, 33);
+  const std::vector<LshDocument> a(all.begin(), all.begin() + 600), b(all.begin() + 600, all.end());
+  std::vector<uint64_t> gone;
+  for (uint64_t id = 10; id <= 340; ++id) gone.push_back(id);
+  for (uint64_t id = 590; id <= 620; ++id) gone.push_back(id);
+  ASSERT_TRUE(MergeTwo(dir, a, b, gone).ok());
+  const std::string one_by_one = ReadFileOrDie(dir.File("m.sdx"));
+
+  std::unique_ptr<LshIndexReader> ra, rb;
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &ra).ok());
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("b.sdx"), ReaderOptions(), &rb).ok());
+  std::unique_ptr<LshIndexMerger> merger;
+  ASSERT_TRUE(LshIndexMerger::Create(ra.get(), dir.File("r.sdx"), &merger).ok());
+  ASSERT_TRUE(merger->AddIndex(rb.get()).ok());
+  EXPECT_TRUE(merger->DeleteRange(5, 4).IsInvalidArgument());
+  for (auto [first, last] : {std::pair<uint64_t, uint64_t>{10, 200}, {150, 300}, {301, 340}, {590, 620},
+                             {5000, ~uint64_t{0}}}) {
+    ASSERT_TRUE(merger->DeleteRange(first, last).ok());
+  }
+  ASSERT_TRUE(merger->Finish().ok());
+  EXPECT_EQ(merger->stats().deleted, gone.size());
+  EXPECT_EQ(ReadFileOrDie(dir.File("r.sdx")), one_by_one);
+}
+
 // The index added holds wider ordinals (more documents) than the result
 // needs: its keys are cut at its width, so the result keeps that width and
 // answers every query as a fresh build of the documents left does.

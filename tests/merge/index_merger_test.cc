@@ -397,5 +397,58 @@ TEST(MergerTest, StringIdsIntoANumericIndexKeepTheOldIdsAsDecimalStrings) {
   EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
 }
 
+// DeleteRange: ranges that overlap, touch, hold no entry or end at 2^64 - 1
+// delete what Delete() of each of their ids deletes, byte for byte, and
+// what a fresh build leaves out; with a tiny budget the deleted entries'
+// fingerprints and their permuted sorts go to scratch files (the service's
+// expiry of 2^30 seqs took 24 bytes each in memory before).
+TEST(MergerTest, DeletedRangesAreTheirIdsDeletedOneByOneWithinATinyBudget) {
+  ScopedTempDir dir;
+  Split s;
+  s.old_entries = AssignIds(UniformFingerprints(20000, 31), IdStyle::kSequential, 31);
+  s.batch = AssignIds(UniformFingerprints(700, 32), IdStyle::kSequential, 32);
+  for (Entry& e : s.batch) e.id += 20000;
+  const std::vector<std::pair<uint64_t, uint64_t>> ranges = {
+      {100, 5099}, {5000, 5200}, {5201, 5300}, {9000, 9000}, {40000, 50000}, {~uint64_t{0} - 3, ~uint64_t{0}}};
+  for (uint64_t id = 0; id < 20000; ++id) {
+    for (const auto& [first, last] : ranges) {
+      if (id >= first && id <= last) {
+        s.deleted.push_back(id);
+        break;
+      }
+    }
+  }
+  ASSERT_EQ(s.deleted.size(), 5202u);
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), s.old_entries).ok());
+  ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), BuildOptions(), Union(s)).ok());
+  MergeOptions tiny;
+  tiny.memory_bytes = size_t{128} << 10;
+  tiny.tmpdir = dir.path();
+  MergeStats one_by_one;
+  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("ids.sdx"), s, tiny, &one_by_one).ok());
+
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  std::unique_ptr<IndexMerger> merger;
+  ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("ranges.sdx"), tiny, &merger).ok());
+  for (const Entry& e : s.batch) ASSERT_TRUE(merger->Add(e.id, e.fingerprint).ok());
+  EXPECT_TRUE(merger->DeleteRange(8, 7).IsInvalidArgument());
+  for (const auto& [first, last] : ranges) ASSERT_TRUE(merger->DeleteRange(first, last).ok());
+  ASSERT_TRUE(merger->Finish().ok());
+  EXPECT_EQ(merger->stats().deleted, 5202u);
+  EXPECT_EQ(one_by_one.deleted, 5202u);
+  EXPECT_TRUE(ReadFileOrDie(dir.File("ranges.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+  EXPECT_TRUE(ReadFileOrDie(dir.File("ids.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "ids.sdx", "old.sdx", "ranges.sdx"}));
+
+  // An old index of string ids has no numeric ranges.
+  ASSERT_TRUE(BuildStrings(dir.File("strings.sdx"), BuildOptions(), StringEntries(s.batch, false)).ok());
+  std::unique_ptr<IndexReader> strings;
+  ASSERT_TRUE(IndexReader::Open(dir.File("strings.sdx"), ReaderOptions(), &strings).ok());
+  ASSERT_TRUE(IndexMerger::Create(strings.get(), dir.File("x.sdx"), MergeOptions(), &merger).ok());
+  EXPECT_TRUE(merger->DeleteRange(0, 5).IsInvalidArgument());
+  merger->Abandon();
+}
+
 }  // namespace
 }  // namespace simdex::testing

@@ -1,0 +1,50 @@
+// The id ranges a merge deletes (IndexMerger::DeleteRange,
+// LshIndexMerger::DeleteRange): [first, last] pairs, 16 bytes each however
+// many ids they span, joined once all are given and then searched.
+#ifndef SIMDEX_ENGINE_MERGE_ID_RANGES_H_
+#define SIMDEX_ENGINE_MERGE_ID_RANGES_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+namespace simdex::merge {
+
+class IdRanges {
+ public:
+  // REQUIRES: first <= last; Join() not called yet.
+  void Add(uint64_t first, uint64_t last) { ranges_.emplace_back(first, last); }
+
+  // Sorts the ranges and joins those that overlap or touch, so that an id
+  // lies in at most one.
+  void Join() {
+    std::sort(ranges_.begin(), ranges_.end());
+    std::vector<std::pair<uint64_t, uint64_t>> joined;
+    for (const auto& range : ranges_) {
+      if (!joined.empty() && (joined.back().second == ~uint64_t{0} || range.first <= joined.back().second + 1)) {
+        joined.back().second = std::max(joined.back().second, range.second);
+      } else {
+        joined.push_back(range);
+      }
+    }
+    ranges_.swap(joined);
+  }
+
+  // REQUIRES: Join() called after the last Add().
+  bool Contains(uint64_t id) const {
+    // The last range that starts at or before id.
+    const auto it = std::upper_bound(ranges_.begin(), ranges_.end(), std::pair{id, ~uint64_t{0}});
+    return it != ranges_.begin() && id <= std::prev(it)->second;
+  }
+
+  bool empty() const { return ranges_.empty(); }
+
+ private:
+  std::vector<std::pair<uint64_t, uint64_t>> ranges_;
+};
+
+}  // namespace simdex::merge
+
+#endif  // SIMDEX_ENGINE_MERGE_ID_RANGES_H_
