@@ -201,7 +201,10 @@ struct ExternalSorter<Record>::Rep {
   // The most runs one merge can take: each input needs a buffer of at least
   // one frame, and an intermediate merge also needs an output buffer of that
   // size and the writer's one-frame tail.
-  size_t MaxFanIn() const { return (options.memory_bytes - kRunFramePayloadBytes) / kRunFrameBytes - 1; }
+  size_t MaxFanIn() const {
+    const size_t by_memory = (options.memory_bytes - kRunFramePayloadBytes) / kRunFrameBytes - 1;
+    return options.max_open_runs == 0 ? by_memory : std::min(by_memory, std::max<size_t>(options.max_open_runs, 2));
+  }
 
   Status OpenMerger(const std::vector<Run>& group, size_t buffer_bytes, std::unique_ptr<Merger<Record>>* out) {
     std::vector<std::unique_ptr<RunReader>> readers(group.size());

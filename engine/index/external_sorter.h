@@ -46,6 +46,11 @@ struct ExternalSortOptions {
   std::string tmpdir;
   // Threads used to sort a buffer (>= 1). The output does not depend on it.
   int threads = 1;
+  // The most run files a merge holds open at once (0: as many as the memory
+  // gives buffers for; else at least 2): a caller that keeps several sorters
+  // open while it reads them all back bounds their file descriptors with
+  // it, at the cost of intermediate passes.
+  size_t max_open_runs = 0;
 };
 
 // The smallest memory budget accepted: 64 KiB.

@@ -22,6 +22,9 @@
 
 namespace simdex {
 
+// The run files the band sorts of AddStoredOf() hold open in all.
+constexpr size_t kMergeOpenRuns = 512;
+
 namespace lsh {
 // lsh_builder.cc
 Status CheckBuildOptions(LshBuildOptions* options);
@@ -188,6 +191,9 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   index::ExternalSortOptions sort;
   sort.memory_bytes = std::max(index::kExternalSortMinMemoryBytes, memory_bytes / 2 / std::max<size_t>(bands, 1));
   sort.tmpdir = tmpdir;
+  // Every band's runs are open together while the documents are read back:
+  // kMergeOpenRuns in all, within a process's usual 1,024 descriptors.
+  sort.max_open_runs = std::max<size_t>(2, kMergeOpenRuns / std::max<size_t>(bands, 1));
   std::vector<std::unique_ptr<index::ExternalSorter<uint64_t>>> by_document(bands);
   std::vector<uint64_t> values;
   for (size_t t = 0; t < bands; ++t) {

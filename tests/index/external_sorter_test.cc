@@ -184,6 +184,28 @@ TYPED_TEST(ExternalSorterTest, TinyBudgetMergesInSeveralPassesToTheInMemoryResul
   }
 }
 
+TYPED_TEST(ExternalSorterTest, AtMostMaxOpenRunsAreMergedAtOnce) {
+  // Many runs, at most 3 open at once: more passes, the same result.
+  TempDir dir;
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 60000, 5);
+  ExternalSortOptions options = Tiny(dir);
+  ExternalSorter<TypeParam> wide(options);
+  options.max_open_runs = 3;
+  ExternalSorter<TypeParam> narrow(options);
+  std::vector<TypeParam> out_wide, out_narrow;
+  ASSERT_TRUE(SortExternally(&wide, input, 777, &out_wide).ok());
+  ASSERT_TRUE(SortExternally(&narrow, input, 777, &out_narrow).ok());
+  EXPECT_TRUE(out_narrow == Sorted(input));
+  EXPECT_TRUE(out_wide == out_narrow);
+  EXPECT_EQ(narrow.stats().runs_spilled, wide.stats().runs_spilled);
+  // ceil(log3(runs)) passes at least.
+  uint64_t passes = 0;
+  for (uint64_t runs = narrow.stats().runs_spilled; runs > 1; runs = (runs + 2) / 3) ++passes;
+  EXPECT_GE(narrow.stats().merge_passes, passes);
+  EXPECT_GT(narrow.stats().merge_passes, wide.stats().merge_passes);
+  EXPECT_TRUE(dir.Files().empty());
+}
+
 TYPED_TEST(ExternalSorterTest, FewRunsMergeInOnePass) {
   TempDir dir;
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 4);
