@@ -203,7 +203,7 @@ struct ExternalSorter<Record>::Rep {
   // size and the writer's one-frame tail.
   size_t MaxFanIn() const {
     const size_t by_memory = (options.memory_bytes - kRunFramePayloadBytes) / kRunFrameBytes - 1;
-    return options.max_open_runs == 0 ? by_memory : std::min(by_memory, std::max<size_t>(options.max_open_runs, 2));
+    return std::min(by_memory, std::max<size_t>(options.max_open_runs, 2));
   }
 
   Status OpenMerger(const std::vector<Run>& group, size_t buffer_bytes, std::unique_ptr<Merger<Record>>* out) {

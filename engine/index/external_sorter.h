@@ -36,6 +36,9 @@
 
 namespace simdex::index {
 
+// The run files a sorter's merge holds open at once, by default.
+constexpr size_t kExternalSortMaxOpenRuns = 256;
+
 struct ExternalSortOptions {
   // Upper bound, in bytes, on the sorter's own buffers: the run buffer and
   // the radix sort's scratch space while adding (half each), the read and
@@ -46,11 +49,12 @@ struct ExternalSortOptions {
   std::string tmpdir;
   // Threads used to sort a buffer (>= 1). The output does not depend on it.
   int threads = 1;
-  // The most run files a merge holds open at once (0: as many as the memory
-  // gives buffers for; else at least 2): a caller that keeps several sorters
-  // open while it reads them all back bounds their file descriptors with
-  // it, at the cost of intermediate passes.
-  size_t max_open_runs = 0;
+  // The most run files a merge holds open at once (at least 2; fewer when
+  // the memory gives fewer buffers). More runs are merged down in
+  // intermediate passes first, so that a sort of any size stays within a
+  // process's usual 1,024 descriptors; a caller that keeps several sorters
+  // open while it reads them all back divides it among them.
+  size_t max_open_runs = kExternalSortMaxOpenRuns;
 };
 
 // The smallest memory budget accepted: 64 KiB.
