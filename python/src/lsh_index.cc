@@ -190,7 +190,8 @@ class PyLshIndexBuilder {
  public:
   PyLshIndexBuilder(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, double threshold,
                     std::optional<int> bands, std::optional<int> rows, int signature_bits, uint32_t block_size,
-                    int restarts, const std::string& codec, bool string_ids, int threads)
+                    int restarts, const std::string& codec, bool string_ids, size_t memory, const std::string& tmpdir,
+                    int threads)
       : threads_(ResolveThreads(threads, 1)) {
     if (bands.has_value() != rows.has_value()) throw py::value_error("bands and rows go together: give both or neither");
     LshBuildOptions o;
@@ -205,6 +206,8 @@ class PyLshIndexBuilder {
     o.restarts = restarts;
     o.codec = codec;
     o.string_ids = string_ids;
+    o.memory_bytes = memory;
+    o.tmpdir = tmpdir;
     ThrowIfError(LshIndexBuilder::Create(path, o, &builder_));
   }
 
@@ -249,7 +252,7 @@ class PyLshIndexBuilder {
 };
 
 py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handle ids, py::handle signatures,
-                  py::handle texts, py::handle deleted, int threads) {
+                  py::handle texts, py::handle deleted, size_t memory, const std::string& tmpdir, int threads) {
   if (!signatures.is_none() && !texts.is_none()) throw py::value_error("give signatures or texts, not both");
   std::unique_ptr<LshIndexReader> old;
   {
@@ -257,7 +260,10 @@ py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handl
     ThrowIfError(LshIndexReader::Open(old_path, ReaderOptions(), &old));
   }
   std::unique_ptr<LshIndexMerger> merger;
-  ThrowIfError(LshIndexMerger::Create(old.get(), out, &merger));
+  LshMergeOptions options;
+  options.memory_bytes = memory;
+  options.tmpdir = tmpdir;
+  ThrowIfError(LshIndexMerger::Create(old.get(), out, options, &merger));
   const size_t k = static_cast<size_t>(old->minhash_options().num_perm);
   if (!texts.is_none()) {
     auto [rows, has] = SignWith(old->minhash_options(), py::reinterpret_borrow<py::sequence>(texts),
@@ -373,19 +379,23 @@ finish(), which writes the file and renames it into place; the file depends
 only on the documents, never on their order. Nothing appears under `path`
 unless finish() succeeds. Use as a context manager to finish on success and
 abandon on an exception. Ids are ints, or str (the index then keeps an id map;
-numeric ids become decimal strings). Every document is held in memory until
-finish() (about 200 bytes each at the defaults).
+numeric ids become decimal strings). Documents are held in memory up to
+`memory` bytes (about 200 each at the defaults), then go to scratch files in
+`tmpdir`; the file is the same either way.
 )doc")
       .def(py::init<const std::string&, int, uint64_t, int, int, double, std::optional<int>, std::optional<int>, int,
-                    uint32_t, int, const std::string&, bool, int>(),
+                    uint32_t, int, const std::string&, bool, size_t, const std::string&, int>(),
            py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
            py::arg("char_n") = 5, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
            py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
-           py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false, py::arg("threads") = 1,
+           py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false,
+           py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
            "num_perm, seed, word_n, char_n: how signatures are made (MinHasher's; recorded in the file); threshold: "
            "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
            "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "
-           "restarts, codec (ef | card | auto): the band tables' (docs/format.md). Bad values raise ValueError.")
+           "restarts, codec (ef | card | auto): the band tables' (docs/format.md); memory: bytes before the "
+           "documents spill to tmpdir ('' = the output's directory; at least 128 KiB per band). Bad values raise "
+           "ValueError.")
       .def("add", &PyLshIndexBuilder::Add, py::arg("ids"), py::arg("signatures"),
            "Adds documents: ids (np.uint64 array, or a sequence of int/str) and an n x num_perm np.uint32 array of "
            "their signatures (MinHasher(num_perm=..., seed=...) of the builder's options).")
@@ -410,12 +420,13 @@ finish() (about 200 bytes each at the defaults).
 
   m.def("merge_lsh", &MergeLsh, py::arg("old"), py::arg("out"), py::kw_only(), py::arg("ids") = py::tuple(),
         py::arg("signatures") = py::none(), py::arg("texts") = py::none(), py::arg("delete") = py::tuple(),
-        py::arg("threads") = 1,
+        py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
         R"doc(Writes `out`: the MinHash-LSH index at `old` plus the documents (ids, signatures) or (ids, texts,
 signed with old's options on `threads` threads), minus the old documents whose id is in `delete` (ints or
 str); byte-identical to a fresh build over the same documents (docs/minhash.md, "Growing an index", for the
-one exception). `out` may be `old` itself (replaced by a rename). A SimHash index raises ValueError naming
-both kinds. Returns merge statistics as a dict.)doc");
+one exception). `out` may be `old` itself (replaced by a rename). `memory` bounds the merge's buffers (at
+least 256 KiB per band), past which it spills to `tmpdir` ('' = the output's directory). A SimHash index
+raises ValueError naming both kinds. Returns merge statistics as a dict.)doc");
 }
 
 }  // namespace simdex::python

@@ -185,6 +185,26 @@ def test_merge_writes_the_file_a_fresh_build_writes(tmp_path):
         (400, 100, len(deleted), 1, int(keep.sum()))
 
 
+def test_builds_and_merges_within_a_small_memory_bound_write_the_same_files(tmp_path):
+    # 4 bands: 512 KiB (the build's least bound, 256 KiB) and 1 MiB (the merge's) spill 5,000 documents.
+    sigs = clustered_signatures(6000, 32, 12)
+    assert len(sigs) > 5100
+    ids = np.arange(len(sigs), dtype=np.uint64)
+    options = dict(num_perm=32, bands=4, rows=8)
+    for name, memory in (("big", 1 << 30), ("small", 512 << 10)):
+        with simdex.LshIndexBuilder(str(tmp_path / f"{name}.sdx"), memory=memory, tmpdir=str(tmp_path),
+                                    **options) as b:
+            b.add(ids[:5000], sigs[:5000])
+    assert (tmp_path / "small.sdx").read_bytes() == (tmp_path / "big.sdx").read_bytes()
+    for name, memory in (("merged-big", 1 << 30), ("merged-small", 1 << 20)):
+        simdex.merge_lsh(str(tmp_path / "big.sdx"), str(tmp_path / f"{name}.sdx"), ids=ids[5000:],
+                         signatures=sigs[5000:], delete=ids[:100], memory=memory, tmpdir=str(tmp_path))
+    assert (tmp_path / "merged-small.sdx").read_bytes() == (tmp_path / "merged-big.sdx").read_bytes()
+    with pytest.raises(ValueError, match="memory"):
+        simdex.LshIndexBuilder(str(tmp_path / "x.sdx"), memory=1000, **options)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.sdx", "merged-big.sdx", "merged-small.sdx", "small.sdx"]
+
+
 def test_merge_signs_texts_with_the_old_index_options_and_deletes_string_ids(tmp_path):
     words = [f"w{i}" for i in range(3000)]
     rng = np.random.default_rng(2)
