@@ -28,11 +28,9 @@ bool WantsRandomAccess(ReaderOptions::Access access, uint64_t file_bytes) {
   return file_bytes > static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
 }
 
-void AdviseRandomAccess(const uint8_t* data, size_t size) { Advise(data, size, MADV_RANDOM); }
-
 bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size) {
   if (!WantsRandomAccess(access, size)) return false;
-  AdviseRandomAccess(file, size);
+  Advise(file, size, MADV_RANDOM);
   return true;
 }
 

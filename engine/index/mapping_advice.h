@@ -23,11 +23,9 @@ struct PageSpan {
 };
 PageSpan WholePages(const uint8_t* data, size_t size);
 
-// MADV_RANDOM over [data, data + size) (widened to whole pages).
-void AdviseRandomAccess(const uint8_t* data, size_t size);
-
-// A reader's advice for its whole mapped file: MADV_RANDOM when
-// WantsRandomAccess(access, size); returns whether it was given.
+// A reader's advice for its whole mapped file: MADV_RANDOM (widened to
+// whole pages) when WantsRandomAccess(access, size); returns whether it was
+// given.
 bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size);
 
 // MADV_WILLNEED over [data, data + size) (widened to whole pages): the

@@ -222,14 +222,13 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
 
   // The front of each band's stream, a batch at a time.
   struct Stream {
-    std::vector<uint64_t> batch;
+    std::vector<uint64_t> batch = std::vector<uint64_t>(4096);
     size_t pos = 0, size = 0;
   };
   std::vector<Stream> streams(bands);
   auto front = [&](size_t t, uint64_t* value, bool* has) -> Status {
     Stream& st = streams[t];
     if (st.pos == st.size) {
-      st.batch.resize(4096);
       SIMDEX_RETURN_IF_ERROR(by_document[t]->Read(st.batch.data(), st.batch.size(), &st.size));
       st.pos = 0;
     }

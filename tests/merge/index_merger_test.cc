@@ -62,6 +62,15 @@ Status Merge(const std::string& old_path, const std::string& out, const Split& s
   return Status::OK();
 }
 
+// A 128 KiB budget with scratch files in dir: every buffer of a merge of
+// thousands of entries spills.
+MergeOptions TinyMergeOptions(const ScopedTempDir& dir) {
+  MergeOptions o;
+  o.memory_bytes = size_t{128} << 10;
+  o.tmpdir = dir.path();
+  return o;
+}
+
 class MergerTest : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {};
 
 TEST_P(MergerTest, MergeEqualsAFreshBuildByteForByte) {
@@ -162,10 +171,7 @@ TEST(MergerTest, SpilledMergeEqualsAFreshBuild) {
   ASSERT_GT(s.batch.size(), 5000u);
   ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), s.old_entries).ok());
   ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), BuildOptions(), Union(s)).ok());
-  MergeOptions mo;
-  mo.memory_bytes = size_t{128} << 10;
-  mo.tmpdir = dir.path();
-  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("merged.sdx"), s, mo).ok());
+  ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("merged.sdx"), s, TinyMergeOptions(dir)).ok());
   EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
   EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "merged.sdx", "old.sdx"}));
 }
@@ -421,9 +427,7 @@ TEST(MergerTest, DeletedRangesAreTheirIdsDeletedOneByOneWithinATinyBudget) {
   ASSERT_EQ(s.deleted.size(), 5202u);
   ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), BuildOptions(), s.old_entries).ok());
   ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), BuildOptions(), Union(s)).ok());
-  MergeOptions tiny;
-  tiny.memory_bytes = size_t{128} << 10;
-  tiny.tmpdir = dir.path();
+  const MergeOptions tiny = TinyMergeOptions(dir);
   MergeStats one_by_one;
   ASSERT_TRUE(Merge(dir.File("old.sdx"), dir.File("ids.sdx"), s, tiny, &one_by_one).ok());
 
