@@ -4,24 +4,230 @@
 #include <numeric>
 #include <string>
 
+#include "format/coding.h"
+#include "format/packed_ints.h"
+
 namespace simdex::index {
 
+namespace {
+
+// Streams buffered bytes to a scratch file in pieces of about 1 MiB.
+class Spooler {
+ public:
+  explicit Spooler(OutputFile* file) : file_(file) {}
+  std::string* buffer() { return &buffer_; }
+  Status MaybeFlush() { return buffer_.size() >= (size_t{1} << 20) ? Flush() : Status::OK(); }
+  Status Flush() {
+    SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
+    buffer_.clear();
+    return Status::OK();
+  }
+
+ private:
+  OutputFile* file_;
+  std::string buffer_;
+};
+
+}  // namespace
+
+IdMapBuilder::IdMapBuilder(size_t memory_bytes, std::string tmpdir)
+    : memory_bytes_(memory_bytes == 0 ? 0 : std::max(memory_bytes, kExternalSortMinMemoryBytes)),
+      tmpdir_(std::move(tmpdir)) {}
+IdMapBuilder::IdMapBuilder(IdMapBuilder&&) noexcept = default;
+IdMapBuilder& IdMapBuilder::operator=(IdMapBuilder&&) noexcept = default;
+IdMapBuilder::~IdMapBuilder() = default;
+
 uint64_t IdMapBuilder::Intern(std::string_view id) {
-  const auto [it, inserted] = numbers_.try_emplace(std::string(id), by_number_.size());
-  if (inserted) by_number_.push_back(&it->first);
-  return it->second;
+  if (!status_.ok()) return next_number_++;  // Finish() reports the error
+  const auto [it, inserted] = numbers_.try_emplace(std::string(id), next_number_);
+  if (!inserted) return it->second;
+  by_number_.push_back(&it->first);
+  held_bytes_ += kIdMapBytesPerId + id.size();
+  const uint64_t number = next_number_++;
+  if (memory_bytes_ != 0 && held_bytes_ >= memory_bytes_) status_ = Spill();
+  return number;
 }
 
-void IdMapBuilder::Finish() {
+// Writes the held ids, sorted, as a run and empties the map.
+Status IdMapBuilder::Spill() {
+  std::vector<uint64_t> order(by_number_.size());
+  std::iota(order.begin(), order.end(), uint64_t{0});
+  std::sort(order.begin(), order.end(), [this](uint64_t a, uint64_t b) { return *by_number_[a] < *by_number_[b]; });
+  std::unique_ptr<StringRunWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, order.size(), &writer));
+  for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(*by_number_[i], first_number_ + i));
+  runs_.emplace_back();
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(&runs_.back()));
+  ++stats_.runs_spilled;
+  // Swapped with empty ones: clear() would keep the buckets.
+  std::unordered_map<std::string, uint64_t>().swap(numbers_);
+  std::vector<const std::string*>().swap(by_number_);
+  first_number_ = next_number_;
+  held_bytes_ = 0;
+  return Status::OK();
+}
+
+Status IdMapBuilder::Finish() {
+  SIMDEX_RETURN_IF_ERROR(status_);
+  if (!runs_.empty()) {
+    status_ = FinishSpilled();
+    return status_;
+  }
   std::vector<uint64_t> order(by_number_.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [this](uint64_t a, uint64_t b) { return *by_number_[a] < *by_number_[b]; });
-  rank_.assign(order.size(), 0);
-  sorted_.clear();
+  rank_memory_.assign(order.size(), 0);
+  std::vector<std::string_view> sorted;
+  sorted.reserve(order.size());
   for (uint64_t r = 0; r < order.size(); ++r) {
-    rank_[order[r]] = r;
-    sorted_.push_back(*by_number_[order[r]]);
+    rank_memory_[order[r]] = r;
+    sorted.push_back(*by_number_[order[r]]);
   }
+  format::EncodeIdMap(sorted, &section_memory_);
+  distinct_ = order.size();
+  std::unordered_map<std::string, uint64_t>().swap(numbers_);
+  std::vector<const std::string*>().swap(by_number_);
+  ranks_ = rank_memory_;
+  section_ = section_memory_;
+  return status_ = FinishView();
+}
+
+Status IdMapBuilder::FinishView() {
+  return reader_.Init(reinterpret_cast<const uint8_t*>(section_.data()), section_.size());
+}
+
+// Merges runs fan_in at a time into longer ones until at most fan_in are left.
+Status IdMapBuilder::MergeDown(size_t fan_in) {
+  while (runs_.size() > fan_in) {
+    std::vector<const StringRun*> group;
+    uint64_t records = 0;
+    for (size_t i = 0; i < fan_in; ++i) {
+      group.push_back(&runs_[i]);
+      records += runs_[i].records;
+    }
+    std::unique_ptr<StringRunWriter> writer;
+    SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, records, &writer));
+    SIMDEX_RETURN_IF_ERROR(
+        MergeStringRuns(group, [&](std::string_view s, uint64_t number) { return writer->Add(s, number); }));
+    StringRun merged;
+    SIMDEX_RETURN_IF_ERROR(writer->Finish(&merged));
+    runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(fan_in));  // removes their files
+    runs_.push_back(std::move(merged));
+    ++stats_.merge_passes;
+  }
+  return Status::OK();
+}
+
+// 1. merges the runs: each new string gets the next rank; its bytes go to a
+//    strings file, its end offset to an offsets file, and (number, rank) to
+//    a sorter by number; 2. the sorted pairs become the ranks file;
+// 3. header, packed offsets and strings become the section file.
+Status IdMapBuilder::FinishSpilled() {
+  if (!by_number_.empty()) SIMDEX_RETURN_IF_ERROR(Spill());
+  // Half the budget for the runs' read buffers, half for the sorter.
+  const size_t fan_in = std::clamp<size_t>(memory_bytes_ / 2 / kStringRunReaderBytes, 2, kExternalSortMaxOpenRuns);
+  SIMDEX_RETURN_IF_ERROR(MergeDown(fan_in));
+
+  std::unique_ptr<OutputFile> strings_file, ends_file;
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idstrings", &strings_file));
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idends", &ends_file));
+  ExternalSorter<FingerprintIdPair> by_number(
+      {.memory_bytes = std::max(memory_bytes_ / 2, kExternalSortMinMemoryBytes), .tmpdir = tmpdir_});
+  SIMDEX_RETURN_IF_ERROR(by_number.status());
+  std::vector<const StringRun*> all;
+  for (const StringRun& run : runs_) all.push_back(&run);
+  std::string previous;
+  uint64_t total = 0;
+  Spooler strings(strings_file.get()), ends(ends_file.get());
+  std::vector<FingerprintIdPair> pairs;
+  pairs.reserve(4096);
+  auto add = [&](std::string_view s, uint64_t number) -> Status {
+    if (distinct_ == 0 || s != previous) {
+      previous.assign(s);
+      ++distinct_;
+      strings.buffer()->append(s);
+      format::PutFixed64(ends.buffer(), total += s.size());
+      SIMDEX_RETURN_IF_ERROR(strings.MaybeFlush());
+      SIMDEX_RETURN_IF_ERROR(ends.MaybeFlush());
+    }
+    pairs.push_back({number, distinct_ - 1});
+    if (pairs.size() < 4096) return Status::OK();
+    Status st = by_number.Add(pairs.data(), pairs.size());
+    pairs.clear();
+    return st;
+  };
+  SIMDEX_RETURN_IF_ERROR(MergeStringRuns(all, add));
+  SIMDEX_RETURN_IF_ERROR(by_number.Add(pairs.data(), pairs.size()));
+  ++stats_.merge_passes;
+  runs_.clear();  // removes the run files
+  SIMDEX_RETURN_IF_ERROR(strings.Flush());
+  SIMDEX_RETURN_IF_ERROR(ends.Flush());
+  SIMDEX_RETURN_IF_ERROR(strings_file->Close());
+  SIMDEX_RETURN_IF_ERROR(ends_file->Close());
+
+  // 2. Ranks, by provisional number (every number 0..next_number_-1 once).
+  SIMDEX_RETURN_IF_ERROR(by_number.Finish());
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idranks", &rank_file_));
+  {
+    Spooler ranks(rank_file_.get());
+    std::vector<FingerprintIdPair> batch(4096);
+    uint64_t expected = 0;
+    for (size_t got = 0;;) {
+      SIMDEX_RETURN_IF_ERROR(by_number.Read(batch.data(), batch.size(), &got));
+      if (got == 0) break;
+      for (size_t i = 0; i < got; ++i, ++expected) {
+        if (batch[i].fingerprint != expected) {
+          return Status::Corruption("id map runs: provisional number " + std::to_string(expected) + " is missing");
+        }
+        format::PutFixed64(ranks.buffer(), batch[i].id);
+      }
+      SIMDEX_RETURN_IF_ERROR(ranks.MaybeFlush());
+    }
+    if (expected != next_number_) {
+      return Status::Corruption("id map runs: " + std::to_string(expected) + " of " + std::to_string(next_number_) +
+                                " provisional numbers came back");
+    }
+    SIMDEX_RETURN_IF_ERROR(ranks.Flush());
+  }
+  SIMDEX_RETURN_IF_ERROR(rank_file_->Close());
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(rank_file_->path(), &rank_map_));
+  ranks_ = rank_map_->values();
+
+  // 3. The section: header, offsets 0 and the ends packed, padding, strings.
+  std::unique_ptr<MappedValues> ends_map, strings_map;
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ends_file->path(), &ends_map));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(strings_file->path(), &strings_map));
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
+  {
+    Spooler out(section_file_.get());
+    const int w = format::BitWidth(total);
+    format::PutFixed64(out.buffer(), distinct_);
+    format::PutFixed64(out.buffer(), total);
+    out.buffer()->push_back(static_cast<char>(w));
+    out.buffer()->append(7, '\0');
+    format::PackedIntsWriter offsets(out.buffer(), w);
+    offsets.Add(0);
+    const std::span<const uint64_t> end_values = ends_map->values();
+    for (size_t i = 0; i < end_values.size(); ++i) {
+      offsets.Add(format::DecodeFixed64(&end_values[i]));
+      if (i % 65536 == 65535) SIMDEX_RETURN_IF_ERROR(out.MaybeFlush());
+    }
+    offsets.Finish();
+    SIMDEX_RETURN_IF_ERROR(out.Flush());
+    SIMDEX_RETURN_IF_ERROR(section_file_->PadTo(8));
+    const std::string_view bytes = strings_map->bytes();
+    for (size_t at = 0; at < bytes.size(); at += size_t{1} << 20) {
+      SIMDEX_RETURN_IF_ERROR(section_file_->Append(bytes.substr(at, size_t{1} << 20)));
+    }
+  }
+  SIMDEX_RETURN_IF_ERROR(section_file_->Close());
+  if (section_file_->size() != format::IdMapBytes(distinct_, total)) {
+    return Status::Corruption("id map: wrote " + std::to_string(section_file_->size()) + " bytes, not " +
+                              std::to_string(format::IdMapBytes(distinct_, total)));
+  }
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(section_file_->path(), &section_map_));
+  section_ = section_map_->bytes();
+  return FinishView();
 }
 
 Status ReaddAsDecimalStrings(ExternalSorter<FingerprintIdPair>* numeric, IdMapBuilder* map,

@@ -1,44 +1,106 @@
 // IdMapBuilder: collects the distinct string ids of an index being built
 // and numbers them by rank in bytewise order (docs/format.md, "Id map"), so
 // that the file depends only on the entries, never on the order they came
-// in. Ids get a provisional number (the order they first came in) while
-// entries are added; after Finish(), Rank() maps it to the final number.
+// in. Ids get a provisional number while entries are added; after
+// Finish(), Rank() maps it to the final number and Section() holds the id
+// map section.
 //
-// Memory: every distinct id is held, about 64 bytes plus its length.
-// Not thread-safe.
+// Memory: the distinct ids are held in a hash map, about 96 bytes plus
+// their length each, up to the budget given; past it, the map is written
+// as a sorted run (engine/index/string_runs.h) and started again. A string
+// seen again after a spill gets another provisional number, and both map
+// to its one rank. Finish() then merges the runs (the ids in order, once),
+// writes the section and the ranks (8 bytes per provisional number) to
+// scratch files and maps them: Rank() reads that map. Without a spill
+// nothing touches the disk. The output is the same either way.
+//
+// Errors: the first failure (a full disk while spilling) is kept, as
+// leveldb's TableBuilder does; Intern() goes on numbering and Finish()
+// returns it. Not thread-safe.
 #ifndef SIMDEX_ENGINE_INDEX_ID_MAP_BUILDER_H_
 #define SIMDEX_ENGINE_INDEX_ID_MAP_BUILDER_H_
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "engine/index/external_sorter.h"
+#include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
+#include "engine/index/string_runs.h"
+#include "format/id_map.h"
 #include "simdex/status.h"
 
 namespace simdex::index {
 
+// Bytes the map is charged per distinct id held in memory, beyond its length.
+inline constexpr size_t kIdMapBytesPerId = 96;
+
+struct IdMapStats {
+  uint64_t runs_spilled = 0;   // runs written by Intern() and Finish()
+  uint64_t merge_passes = 0;   // passes over spilled runs, the final one included
+};
+
 class IdMapBuilder {
  public:
-  // The provisional number of `id`: new ids get the next one.
-  uint64_t Intern(std::string_view id);
-  uint64_t size() const { return by_number_.size(); }
+  // memory_bytes 0: no budget (never spills). Else at least
+  // kExternalSortMinMemoryBytes is used; runs and scratch files go to tmpdir.
+  explicit IdMapBuilder(size_t memory_bytes = 0, std::string tmpdir = {});
+  IdMapBuilder(IdMapBuilder&&) noexcept;
+  IdMapBuilder& operator=(IdMapBuilder&&) noexcept;
+  ~IdMapBuilder();
 
-  // Sorts the ids; Rank() and Sorted() are valid after.
-  void Finish();
-  // The final number (rank) of provisional number n.
-  uint64_t Rank(uint64_t n) const { return rank_[n]; }
-  // The ids in rank order.
-  const std::vector<std::string_view>& Sorted() const { return sorted_; }
+  // The provisional number of `id`. REQUIRES: before Finish().
+  uint64_t Intern(std::string_view id);
+  // Provisional numbers given so far.
+  uint64_t numbers() const { return next_number_; }
+
+  // Sorts the ids; Rank(), size(), Section() and String() are valid after.
+  Status Finish();
+  // Distinct ids (after Finish()).
+  uint64_t size() const { return distinct_; }
+  // The final number (rank) of provisional number n. REQUIRES: n < numbers().
+  uint64_t Rank(uint64_t n) const { return ranks_[n]; }
+  // The id map section (format/id_map.h) of the ids.
+  std::string_view Section() const { return section_; }
+  // The id of rank r. REQUIRES: r < size().
+  std::string_view String(uint64_t r) const { return reader_.Get(r); }
+  // Sets *r to the rank of `id` and returns true when the map holds it
+  // (binary search of the section).
+  bool Find(std::string_view id, uint64_t* r) const { return reader_.Find(id, r); }
+
+  const IdMapStats& stats() const { return stats_; }
 
  private:
+  Status Spill();
+  Status MergeDown(size_t fan_in);
+  Status FinishSpilled();
+  Status FinishView();
+
+  size_t memory_bytes_ = 0;
+  std::string tmpdir_;
+  Status status_;
+  IdMapStats stats_;
+  uint64_t next_number_ = 0;
+  uint64_t distinct_ = 0;
+  // The ids since the last spill, by string and by number - first_number_.
   std::unordered_map<std::string, uint64_t> numbers_;
-  std::vector<const std::string*> by_number_;  // provisional number -> its id (map nodes do not move)
-  std::vector<std::string_view> sorted_;
-  std::vector<uint64_t> rank_;
+  std::vector<const std::string*> by_number_;  // map nodes do not move
+  uint64_t first_number_ = 0;
+  size_t held_bytes_ = 0;
+  std::vector<StringRun> runs_;
+  // After Finish(): in memory, or mapped scratch files.
+  std::vector<uint64_t> rank_memory_;
+  std::string section_memory_;
+  std::unique_ptr<OutputFile> rank_file_, section_file_;
+  std::unique_ptr<MappedValues> rank_map_, section_map_;
+  std::span<const uint64_t> ranks_;
+  std::string_view section_;
+  format::IdMapReader reader_;
 };
 
 // The first string id of a build (or merge) that had numeric ids: finishes

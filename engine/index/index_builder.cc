@@ -48,6 +48,13 @@ struct IndexBuilder::Rep {
   std::function<Status(uint64_t, BuildOptions*)> choose_layout;
 
   std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
+  // The sorter of (fingerprint, id) pairs gets the whole budget; with
+  // string ids, half (the id map has the other half).
+  ExternalSortOptions PairSortOptions() const {
+    ExternalSortOptions s = SortOptions();
+    if (options.string_ids) s.memory_bytes = std::max(s.memory_bytes / 2, index::kExternalSortMinMemoryBytes);
+    return s;
+  }
   ExternalSortOptions SortOptions() const {
     ExternalSortOptions s;
     s.memory_bytes = options.memory_bytes;
@@ -151,7 +158,8 @@ Status IndexBuilder::Create(const std::string& path, const BuildOptions& options
   auto rep = std::make_unique<Rep>();
   rep->path = path;
   rep->options = options;
-  rep->sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions());
+  rep->sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->PairSortOptions());
+  rep->id_map = index::IdMapBuilder(options.memory_bytes / 2, rep->ScratchDir());
   // Bad sort options (a budget below the sorter's minimum, a missing
   // directory) are the caller's to fix before anything is added.
   Status s = rep->sorter->status();
@@ -180,8 +188,8 @@ Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
 Status IndexBuilder::SwitchToStringIds() {
   Rep& r = *rep_;
   auto numeric = std::move(r.sorter);
-  r.sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SortOptions());
   r.options.string_ids = true;
+  r.sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.PairSortOptions());
   return index::ReaddAsDecimalStrings(numeric.get(), &r.id_map, r.sorter.get());
 }
 
@@ -276,7 +284,8 @@ Status IndexBuilder::FinishImpl() {
   summary.entries = n;
   if (o.string_ids) {
     // Ids are the strings' ranks, 0 .. K-1.
-    r.id_map.Finish();
+    SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
+    r.stats.id_map_runs = r.id_map.stats().runs_spilled;
     summary.id_base = 0;
     summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
   } else {
@@ -404,9 +413,7 @@ Status IndexBuilder::FinishImpl() {
   std::unique_ptr<index::MappedValues> idmap;
   SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
   r.Report("writing", 1);
-  std::string id_map;
-  if (o.string_ids) format::EncodeIdMap(r.id_map.Sorted(), &id_map);
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), id_map));
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), o.string_ids ? r.id_map.Section() : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();
   r.stats.seconds_sorting += sort_seconds;
   r.stats.seconds_encoding = base::Seconds(t0) - r.stats.seconds_sorting;

@@ -126,6 +126,7 @@ Status LshIndexBuilder::Finish() {
   r.status = r.docs->Write(r.path, 0, &r.stats.file_bytes);
   r.stats.spilled_runs = r.docs->spill_stats().runs;
   r.stats.spilled_bytes = r.docs->spill_stats().bytes;
+  r.stats.id_map_runs = r.docs->id_map_runs();
   r.docs.reset();
   return r.status;
 }

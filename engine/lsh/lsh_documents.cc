@@ -16,7 +16,8 @@ LshDocuments::LshDocuments(const LshBuildOptions& options, size_t memory_bytes, 
     : options_(options),
       memory_bytes_(memory_bytes),
       tmpdir_(std::move(tmpdir)),
-      signature_bytes_(PackedSignatureBytes(options.minhash.num_perm, options.signature_bits)) {
+      signature_bytes_(PackedSignatureBytes(options.minhash.num_perm, options.signature_bits)),
+      id_map_(memory_bytes / 4, tmpdir_) {
   const uint64_t record = 8 + 8 * static_cast<uint64_t>(options_.bands.bands) + signature_bytes_ + 1;
   max_in_memory_ = memory_bytes_ / 2 / (2 * record + 32);
 }
@@ -137,7 +138,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
   const std::vector<uint8_t>& banded = banded_;
   const size_t signature_bytes = signature_bytes_;
   if (options.string_ids) {
-    id_map_.Finish();
+    SIMDEX_RETURN_IF_ERROR(id_map_.Finish());
     for (uint64_t& id : ids) id = id_map_.Rank(id);
   }
   format::LshMetadata m = LshMetadataFor(options, n, banded_count_, min_ordinal_bits);
@@ -179,8 +180,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
     for (uint64_t o = 0; o < n; ++o) writer.Add(ids[o] - m.id_base);
     writer.Finish();
   }
-  std::string id_map_bytes;
-  if (options.string_ids) format::EncodeIdMap(id_map_.Sorted(), &id_map_bytes);
+  const std::string_view id_map_bytes = options.string_ids ? id_map_.Section() : std::string_view();
   // The signatures are in ordinal order since ApplyOrder.
   return FinishLshFile(out.get(), signatures_, nullptr, packed, id_map_bytes, &m, file_bytes);
 }

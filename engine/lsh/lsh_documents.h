@@ -42,6 +42,9 @@ class LshDocuments {
   bool string_ids() const { return options_.string_ids; }
   // Zero while the documents are in memory.
   SpillStats spill_stats() const { return spilled_ ? spilled_->stats() : SpillStats(); }
+  // Sorted runs the string ids were spilled as (a quarter of the budget
+  // holds them in memory).
+  uint64_t id_map_runs() const { return id_map_.stats().runs_spilled; }
 
   // The number an id is kept as: itself, or (string ids) its provisional
   // string number, a number becoming its decimal string.

@@ -162,7 +162,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   // 1. Ids: the numbers, or the strings' ranks.
   uint64_t id_base = 0, id_max = 0;
   if (map != nullptr) {
-    map->Finish();
+    SIMDEX_RETURN_IF_ERROR(map->Finish());
     SIMDEX_RETURN_IF_ERROR(r.Rekey(
         [map, &id_max](uint64_t number) {
           const uint64_t rank = map->Rank(number);
@@ -212,7 +212,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
       for (size_t i = 0; i < got; ++i) {
         if (!group.empty() && batch[i].fingerprint != group_id) SIMDEX_RETURN_IF_ERROR(flush_group());
         if (group.size() == max_group) {
-          std::string id = map != nullptr ? std::string(map->Sorted()[group_id]) : std::to_string(group_id);
+          std::string id = map != nullptr ? std::string(map->String(group_id)) : std::to_string(group_id);
           if (map != nullptr) id = std::string(1, '\'') + id + '\'';
           return Status::InvalidArgument("more than " + std::to_string(max_group) + " documents share the id " + id +
                                          ": more than a memory budget of " + std::to_string(budget) +
@@ -357,8 +357,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   std::unique_ptr<MappedValues> signatures, packed_ids;
   SIMDEX_RETURN_IF_ERROR(MappedValues::Open(sig_file->path(), &signatures));
   SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ids_file->path(), &packed_ids));
-  std::string id_map_bytes;
-  if (map != nullptr) format::EncodeIdMap(map->Sorted(), &id_map_bytes);
+  const std::string_view id_map_bytes = map != nullptr ? map->Section() : std::string_view();
   return FinishLshFile(out.get(), signatures->bytes(), signatures.get(), packed_ids->bytes(), id_map_bytes, &m, file_bytes);
 }
 

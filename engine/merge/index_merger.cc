@@ -187,6 +187,8 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   rep->string_ids = old->has_string_ids();
   // The batch's pairs may use half the budget; the merged tables the rest.
   rep->batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions(options.memory_bytes / 2));
+  // String ids in memory: a quarter, then spilled runs (engine/index/id_map_builder.h).
+  rep->id_map = index::IdMapBuilder(options.memory_bytes / 4, rep->ScratchDir());
   Status s = rep->batch->status();
   if (!s.ok()) return s.IsIOError() && options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   out->reset(new IndexMerger(std::move(rep)));
@@ -337,7 +339,8 @@ Status IndexMerger::FinishImpl() {
   index::EntrySummary summary;
   summary.entries = n;
   if (r.string_ids) {
-    r.id_map.Finish();
+    SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
+    r.stats.id_map_runs = r.id_map.stats().runs_spilled;
     summary.id_base = 0;
     summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
     for (uint64_t& number : renumbered) {
@@ -350,7 +353,9 @@ Status IndexMerger::FinishImpl() {
   auto new_old_id = [&](uint64_t id) -> uint64_t {
     if (!r.string_ids) return id - summary.id_base;
     if (old.has_string_ids()) return renumbered[id];
-    return r.id_map.Rank(r.id_map.Intern(std::to_string(id)));
+    uint64_t rank = 0;  // interned above, as every remaining old id was
+    r.id_map.Find(std::to_string(id), &rank);
+    return rank;
   };
   auto new_batch_id = [&](uint64_t id) -> uint64_t {
     return r.string_ids ? r.id_map.Rank(id) : id - summary.id_base;
@@ -497,9 +502,7 @@ Status IndexMerger::FinishImpl() {
   // 4. Ids, metadata, footer.
   std::unique_ptr<index::MappedValues> ids;
   SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &ids));
-  std::string id_map;
-  if (r.string_ids) format::EncodeIdMap(r.id_map.Sorted(), &id_map);
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), id_map));
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), r.string_ids ? r.id_map.Section() : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();
   return Status::OK();
 }

@@ -64,8 +64,9 @@ struct BuildOptions {
   // added: the index keeps them in an id map (docs/format.md) and
   // Match::id numbers them; numeric ids are kept as their decimal strings.
   // A build also switches to string ids by itself at the first string id
-  // added. The distinct ids are held in memory while building, about 64
-  // bytes plus their length each.
+  // added. The distinct ids are held in memory, about 96 bytes plus their
+  // length each, within half of memory_bytes; past it they are spilled to
+  // sorted runs in tmpdir and merged back (the same file either way).
   bool string_ids = false;
   // The fingerprint profile of the entries (FingerprintProfile() in
   // include/simdex/fingerprint.h, or a fingerprint file's profile()): stored
@@ -80,6 +81,7 @@ struct BuildStats {
   uint64_t distinct_fingerprints = 0;
   uint64_t spilled_runs = 0;     // sorted runs written to tmpdir (0: in memory)
   uint64_t spilled_bytes = 0;
+  uint64_t id_map_runs = 0;      // string ids: sorted runs of ids written to tmpdir (0: in memory)
   uint64_t file_bytes = 0;
   double seconds_sorting = 0;
   double seconds_encoding = 0;

@@ -80,9 +80,10 @@ struct LshBuildOptions {
   // (about 430 bytes each at the defaults, counting the arrays' growth);
   // past that they go to scratch files in tmpdir and are sorted externally
   // (engine/lsh/lsh_spill.h), giving the same file byte for byte. The page
-  // cache of the mapped scratch files is the kernel's and does not count,
-  // nor does the id map of string ids (about 64 bytes plus the length of
-  // each distinct id, in memory as in IndexBuilder). At least 128 KiB per
+  // cache of the mapped scratch files is the kernel's and does not count.
+  // String ids are held in memory within a quarter of the budget (about 96
+  // bytes plus their length each), past it spilled to sorted runs, as in
+  // IndexBuilder. At least 128 KiB per
   // band (2 MiB at 16 bands): InvalidArgument below.
   size_t memory_bytes = size_t{1} << 30;
   // Directory for scratch files; "" = the output's directory. Scratch
@@ -98,6 +99,7 @@ struct LshBuildStats {
   uint64_t file_bytes = 0;
   uint64_t spilled_runs = 0;   // sorted runs the external sorts wrote (0: in memory)
   uint64_t spilled_bytes = 0;  // bytes written to scratch files (0: in memory)
+  uint64_t id_map_runs = 0;    // string ids: sorted runs of ids written to tmpdir (0: in memory)
 };
 
 class LshIndexBuilder {

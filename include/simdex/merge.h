@@ -65,6 +65,7 @@ struct MergeStats {
   uint64_t entries = 0;        // in the new index
   uint64_t file_bytes = 0;
   uint64_t blocks_decoded = 0; // of the old index
+  uint64_t id_map_runs = 0;    // string ids: sorted runs of ids written to tmpdir (0: in memory)
   double seconds = 0;          // Finish()
 };
 

@@ -111,14 +111,18 @@ std::vector<std::pair<std::string, uint64_t>> UrlEntries(size_t n, uint64_t seed
 }
 
 Status BuildStrings(const std::string& path, const std::vector<std::pair<std::string, uint64_t>>& entries,
-                    uint32_t block_size = 4096) {
+                    uint32_t block_size = 4096, size_t memory_bytes = BuildOptions().memory_bytes,
+                    BuildStats* stats = nullptr) {
   BuildOptions o;
   o.string_ids = true;
   o.block_size = block_size;
+  o.memory_bytes = memory_bytes;
   std::unique_ptr<IndexBuilder> b;
   SIMDEX_RETURN_IF_ERROR(IndexBuilder::Create(path, o, &b));
   for (const auto& [id, fp] : entries) SIMDEX_RETURN_IF_ERROR(b->Add(id, fp));
-  return b->Finish();
+  SIMDEX_RETURN_IF_ERROR(b->Finish());
+  if (stats != nullptr) *stats = b->stats();
+  return Status::OK();
 }
 
 TEST(StringIdIndexTest, SearchesGiveTheIdsBackAndTheFileDependsOnlyOnTheEntries) {
@@ -149,6 +153,21 @@ TEST(StringIdIndexTest, SearchesGiveTheIdsBackAndTheFileDependsOnlyOnTheEntries)
   }
   uint64_t number;
   EXPECT_TRUE(reader->FindIdString("https://absent.example/", &number).IsNotFound());
+}
+
+// The ids of a build at the smallest budget are spilled as sorted runs and
+// merged back (engine/index/id_map_builder.h): the same file as in memory.
+TEST(StringIdIndexTest, IdsSpilledPastTheBudgetGiveTheSameFile) {
+  ScopedTempDir dir;
+  const auto entries = UrlEntries(20000, 5);
+  BuildStats in_memory, spilled;
+  ASSERT_TRUE(BuildStrings(dir.File("memory.sdx"), entries, 1024, BuildOptions().memory_bytes, &in_memory).ok());
+  const Status s = BuildStrings(dir.File("spilled.sdx"), entries, 1024, size_t{64} << 10, &spilled);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(in_memory.id_map_runs, 0u);
+  EXPECT_GT(spilled.id_map_runs, 10u);
+  EXPECT_TRUE(ReadFileOrDie(dir.File("memory.sdx")) == ReadFileOrDie(dir.File("spilled.sdx")));
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"memory.sdx", "spilled.sdx"}));  // no scratch left
 }
 
 TEST(StringIdIndexTest, NumericIdsInAStringIndexAreTheirDecimalStrings) {

@@ -83,6 +83,8 @@ TEST_P(LshSpillTest, SpilledBuildIsTheInMemoryBuildByteForByte) {
   EXPECT_GT(spilled.spilled_bytes, 0u);
   EXPECT_EQ(spilled.documents, docs.size());
   EXPECT_EQ(spilled.banded, in_memory.banded);
+  EXPECT_EQ(in_memory.id_map_runs, 0u);
+  EXPECT_EQ(spilled.id_map_runs > 0, string_ids);
   EXPECT_EQ(ReadFileOrDie(dir.File("spilled.sdx")), ReadFileOrDie(dir.File("memory.sdx")));
   EXPECT_EQ(dir.List(), (std::vector<std::string>{"memory.sdx", "spilled.sdx"})) << "a scratch file was left";
 }
