@@ -39,29 +39,35 @@ IdMapBuilder::~IdMapBuilder() = default;
 
 uint64_t IdMapBuilder::Intern(std::string_view id) {
   if (!status_.ok()) return next_number_++;  // Finish() reports the error
-  const auto [it, inserted] = numbers_.try_emplace(std::string(id), next_number_);
-  if (!inserted) return it->second;
-  by_number_.push_back(&it->first);
+  Held& h = *held_;
+  if (const auto it = h.numbers.find(id); it != h.numbers.end()) return it->second;
+  const auto it = h.numbers.emplace(std::pmr::string(id, &h.arena), next_number_).first;
+  h.by_number.push_back(&it->first);
   held_bytes_ += kIdMapBytesPerId + id.size();
   const uint64_t number = next_number_++;
   if (memory_bytes_ != 0 && held_bytes_ >= memory_bytes_) status_ = Spill();
   return number;
 }
 
+// The held ids' indexes (number - first_number_) in their strings' order.
+std::vector<uint64_t> IdMapBuilder::HeldInOrder() const {
+  const auto& by_number = held_->by_number;
+  std::vector<uint64_t> order(by_number.size());
+  std::iota(order.begin(), order.end(), uint64_t{0});
+  std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return *by_number[a] < *by_number[b]; });
+  return order;
+}
+
 // Writes the held ids, sorted, as a run and empties the map.
 Status IdMapBuilder::Spill() {
-  std::vector<uint64_t> order(by_number_.size());
-  std::iota(order.begin(), order.end(), uint64_t{0});
-  std::sort(order.begin(), order.end(), [this](uint64_t a, uint64_t b) { return *by_number_[a] < *by_number_[b]; });
+  const std::vector<uint64_t> order = HeldInOrder();
   std::unique_ptr<StringRunWriter> writer;
   SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, order.size(), &writer));
-  for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(*by_number_[i], first_number_ + i));
+  for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(*held_->by_number[i], first_number_ + i));
   runs_.emplace_back();
   SIMDEX_RETURN_IF_ERROR(writer->Finish(&runs_.back()));
   ++stats_.runs_spilled;
-  // Swapped with empty ones: clear() would keep the buckets.
-  std::unordered_map<std::string, uint64_t>().swap(numbers_);
-  std::vector<const std::string*>().swap(by_number_);
+  held_ = std::make_unique<Held>();
   first_number_ = next_number_;
   held_bytes_ = 0;
   return Status::OK();
@@ -73,20 +79,17 @@ Status IdMapBuilder::Finish() {
     status_ = FinishSpilled();
     return status_;
   }
-  std::vector<uint64_t> order(by_number_.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [this](uint64_t a, uint64_t b) { return *by_number_[a] < *by_number_[b]; });
+  const std::vector<uint64_t> order = HeldInOrder();
   rank_memory_.assign(order.size(), 0);
   std::vector<std::string_view> sorted;
   sorted.reserve(order.size());
   for (uint64_t r = 0; r < order.size(); ++r) {
     rank_memory_[order[r]] = r;
-    sorted.push_back(*by_number_[order[r]]);
+    sorted.push_back(*held_->by_number[order[r]]);
   }
   format::EncodeIdMap(sorted, &section_memory_);
   distinct_ = order.size();
-  std::unordered_map<std::string, uint64_t>().swap(numbers_);
-  std::vector<const std::string*>().swap(by_number_);
+  held_.reset();
   ranks_ = rank_memory_;
   section_ = section_memory_;
   return status_ = FinishView();
@@ -123,7 +126,8 @@ Status IdMapBuilder::MergeDown(size_t fan_in) {
 //    a sorter by number; 2. the sorted pairs become the ranks file;
 // 3. header, packed offsets and strings become the section file.
 Status IdMapBuilder::FinishSpilled() {
-  if (!by_number_.empty()) SIMDEX_RETURN_IF_ERROR(Spill());
+  if (!held_->by_number.empty()) SIMDEX_RETURN_IF_ERROR(Spill());
+  held_.reset();
   // Half the budget for the runs' read buffers, half for the sorter.
   const size_t fan_in = std::clamp<size_t>(memory_bytes_ / 2 / kStringRunReaderBytes, 2, kExternalSortMaxOpenRuns);
   SIMDEX_RETURN_IF_ERROR(MergeDown(fan_in));

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,6 +77,7 @@ class IdMapBuilder {
   const IdMapStats& stats() const { return stats_; }
 
  private:
+  std::vector<uint64_t> HeldInOrder() const;
   Status Spill();
   Status MergeDown(size_t fan_in);
   Status FinishSpilled();
@@ -88,8 +90,19 @@ class IdMapBuilder {
   uint64_t next_number_ = 0;
   uint64_t distinct_ = 0;
   // The ids since the last spill, by string and by number - first_number_.
-  std::unordered_map<std::string, uint64_t> numbers_;
-  std::vector<const std::string*> by_number_;  // map nodes do not move
+  // Nodes and strings come from one arena, freed in large pieces at a
+  // spill: a map of millions of small allocations would stay in the
+  // allocator's free lists, held by the process, after it is gone.
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  struct Held {
+    std::pmr::monotonic_buffer_resource arena;
+    std::pmr::unordered_map<std::pmr::string, uint64_t, Hash, std::equal_to<>> numbers{&arena};
+    std::vector<const std::pmr::string*> by_number;  // map nodes do not move
+  };
+  std::unique_ptr<Held> held_ = std::make_unique<Held>();
   uint64_t first_number_ = 0;
   size_t held_bytes_ = 0;
   std::vector<StringRun> runs_;
