@@ -274,7 +274,10 @@ int RunBuild(const BuildArgs& args) {
     std::printf("%s: %s, %llu distinct, %s, %.2f bits/entry, %.2f s, %s, %s skipped, %s\n", args.out.c_str(),
                 Count(stats.entries, "entry", "entries").c_str(),
                 static_cast<unsigned long long>(stats.distinct_fingerprints), Count(stats.file_bytes, "byte").c_str(),
-                bits, progress.Seconds(), Count(stats.spilled_runs, "spilled run").c_str(),
+                bits, progress.Seconds(),
+                (Count(stats.spilled_runs, "spilled run") +
+                 (stats.id_map_runs > 0 ? " + " + Count(stats.id_map_runs, "run") + " of string ids" : ""))
+                    .c_str(),
                 Count(totals.skipped, "bad line").c_str(), Count(totals.empty, "empty document").c_str());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kBuildCommand, "error writing standard output");

@@ -1,5 +1,6 @@
 // `simdex build` end to end: inputs of both forms, bad lines, schemes,
 // codecs, determinism and the external sort.
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -73,6 +74,30 @@ TEST_F(BuildCli, TinyMemoryForcesExternalSortWithIdenticalBytes) {
   EXPECT_GT(SummaryCount(r.out, "spilled runs"), 1u) << r.out;
   EXPECT_EQ(ReadFile(dir.File("spilled.sdx")), ReadFile(dir.File("default.sdx")));
   EXPECT_EQ(dir.List(), (std::vector<std::string>{"default.sdx", "many.txt", "spilled.sdx"}));
+  EXPECT_TRUE(tmp.List().empty());
+}
+
+// String ids past the budget are spilled as sorted runs of ids and merged
+// back: the summary counts them, the file is the in-memory build's.
+TEST_F(BuildCli, TinyMemorySpillsStringIdsWithIdenticalBytes) {
+  std::mt19937_64 rng(8);
+  std::string text;
+  for (uint64_t i = 0; i < 6000; ++i) {
+    char fp[17];
+    std::snprintf(fp, sizeof fp, "%016llx", static_cast<unsigned long long>(rng()));
+    text += "https://example.org/page/" + std::to_string(rng() % 5000) + "\t" + fp + "\n";
+  }
+  ScratchDir dir;
+  const std::string input = dir.File("urls.txt");
+  WriteFile(input, text);
+  RunResult r = RunSimdex(dir, BuildArgs(dir.File("default.sdx"), {input}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("of string ids"), std::string::npos) << r.out;
+  ScratchDir tmp;
+  r = RunSimdex(dir, BuildArgs(dir.File("spilled.sdx"), {input}, {"--memory", "64K", "--tmpdir", tmp.path()}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(SummaryCount(r.out, "runs of string ids"), 4u) << r.out;
+  EXPECT_EQ(ReadFile(dir.File("spilled.sdx")), ReadFile(dir.File("default.sdx")));
   EXPECT_TRUE(tmp.List().empty());
 }
 
