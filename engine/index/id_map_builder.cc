@@ -4,31 +4,11 @@
 #include <numeric>
 #include <string>
 
+#include "engine/index/id_map_section.h"
 #include "format/coding.h"
-#include "format/packed_ints.h"
 
 namespace simdex::index {
 
-namespace {
-
-// Streams buffered bytes to a scratch file in pieces of about 1 MiB.
-class Spooler {
- public:
-  explicit Spooler(OutputFile* file) : file_(file) {}
-  std::string* buffer() { return &buffer_; }
-  Status MaybeFlush() { return buffer_.size() >= (size_t{1} << 20) ? Flush() : Status::OK(); }
-  Status Flush() {
-    SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
-    buffer_.clear();
-    return Status::OK();
-  }
-
- private:
-  OutputFile* file_;
-  std::string buffer_;
-};
-
-}  // namespace
 
 IdMapBuilder::IdMapBuilder(size_t memory_bytes, std::string tmpdir)
     : memory_bytes_(memory_bytes == 0 ? 0 : std::max(memory_bytes, kExternalSortMinMemoryBytes)),
@@ -121,10 +101,9 @@ Status IdMapBuilder::MergeDown(size_t fan_in) {
   return Status::OK();
 }
 
-// 1. merges the runs: each new string gets the next rank; its bytes go to a
-//    strings file, its end offset to an offsets file, and (number, rank) to
-//    a sorter by number; 2. the sorted pairs become the ranks file;
-// 3. header, packed offsets and strings become the section file.
+// 1. merges the runs: each new string gets the next rank and goes to the
+//    section writer, and (number, rank) to a sorter by number;
+// 2. the sorted pairs become the ranks file; 3. the section is written.
 Status IdMapBuilder::FinishSpilled() {
   if (!held_->by_number.empty()) SIMDEX_RETURN_IF_ERROR(Spill());
   held_.reset();
@@ -132,29 +111,21 @@ Status IdMapBuilder::FinishSpilled() {
   const size_t fan_in = std::clamp<size_t>(memory_bytes_ / 2 / kStringRunReaderBytes, 2, kExternalSortMaxOpenRuns);
   SIMDEX_RETURN_IF_ERROR(MergeDown(fan_in));
 
-  std::unique_ptr<OutputFile> strings_file, ends_file;
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idstrings", &strings_file));
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idends", &ends_file));
+  SIMDEX_RETURN_IF_ERROR(IdMapSectionWriter::Create(tmpdir_, &section_writer_));
   ExternalSorter<FingerprintIdPair> by_number(
       {.memory_bytes = std::max(memory_bytes_ / 2, kExternalSortMinMemoryBytes), .tmpdir = tmpdir_});
   SIMDEX_RETURN_IF_ERROR(by_number.status());
   std::vector<const StringRun*> all;
   for (const StringRun& run : runs_) all.push_back(&run);
   std::string previous;
-  uint64_t total = 0;
-  Spooler strings(strings_file.get()), ends(ends_file.get());
   std::vector<FingerprintIdPair> pairs;
   pairs.reserve(4096);
   auto add = [&](std::string_view s, uint64_t number) -> Status {
-    if (distinct_ == 0 || s != previous) {
+    if (section_writer_->size() == 0 || s != previous) {
       previous.assign(s);
-      ++distinct_;
-      strings.buffer()->append(s);
-      format::PutFixed64(ends.buffer(), total += s.size());
-      SIMDEX_RETURN_IF_ERROR(strings.MaybeFlush());
-      SIMDEX_RETURN_IF_ERROR(ends.MaybeFlush());
+      SIMDEX_RETURN_IF_ERROR(section_writer_->Add(s));
     }
-    pairs.push_back({number, distinct_ - 1});
+    pairs.push_back({number, section_writer_->size() - 1});
     if (pairs.size() < 4096) return Status::OK();
     Status st = by_number.Add(pairs.data(), pairs.size());
     pairs.clear();
@@ -164,16 +135,13 @@ Status IdMapBuilder::FinishSpilled() {
   SIMDEX_RETURN_IF_ERROR(by_number.Add(pairs.data(), pairs.size()));
   ++stats_.merge_passes;
   runs_.clear();  // removes the run files
-  SIMDEX_RETURN_IF_ERROR(strings.Flush());
-  SIMDEX_RETURN_IF_ERROR(ends.Flush());
-  SIMDEX_RETURN_IF_ERROR(strings_file->Close());
-  SIMDEX_RETURN_IF_ERROR(ends_file->Close());
+  distinct_ = section_writer_->size();
 
   // 2. Ranks, by provisional number (every number 0..next_number_-1 once).
   SIMDEX_RETURN_IF_ERROR(by_number.Finish());
   SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idranks", &rank_file_));
   {
-    Spooler ranks(rank_file_.get());
+    std::string ranks;
     std::vector<FingerprintIdPair> batch(4096);
     uint64_t expected = 0;
     for (size_t got = 0;;) {
@@ -183,54 +151,26 @@ Status IdMapBuilder::FinishSpilled() {
         if (batch[i].fingerprint != expected) {
           return Status::Corruption("id map runs: provisional number " + std::to_string(expected) + " is missing");
         }
-        format::PutFixed64(ranks.buffer(), batch[i].id);
+        format::PutFixed64(&ranks, batch[i].id);
       }
-      SIMDEX_RETURN_IF_ERROR(ranks.MaybeFlush());
+      if (ranks.size() >= (size_t{1} << 20)) {
+        SIMDEX_RETURN_IF_ERROR(rank_file_->Append(ranks));
+        ranks.clear();
+      }
     }
     if (expected != next_number_) {
       return Status::Corruption("id map runs: " + std::to_string(expected) + " of " + std::to_string(next_number_) +
                                 " provisional numbers came back");
     }
-    SIMDEX_RETURN_IF_ERROR(ranks.Flush());
+    SIMDEX_RETURN_IF_ERROR(rank_file_->Append(ranks));
   }
   SIMDEX_RETURN_IF_ERROR(rank_file_->Close());
   SIMDEX_RETURN_IF_ERROR(MappedValues::Open(rank_file_->path(), &rank_map_));
   ranks_ = rank_map_->values();
 
-  // 3. The section: header, offsets 0 and the ends packed, padding, strings.
-  std::unique_ptr<MappedValues> ends_map, strings_map;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ends_file->path(), &ends_map));
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(strings_file->path(), &strings_map));
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
-  {
-    Spooler out(section_file_.get());
-    const int w = format::BitWidth(total);
-    format::PutFixed64(out.buffer(), distinct_);
-    format::PutFixed64(out.buffer(), total);
-    out.buffer()->push_back(static_cast<char>(w));
-    out.buffer()->append(7, '\0');
-    format::PackedIntsWriter offsets(out.buffer(), w);
-    offsets.Add(0);
-    const std::span<const uint64_t> end_values = ends_map->values();
-    for (size_t i = 0; i < end_values.size(); ++i) {
-      offsets.Add(format::DecodeFixed64(&end_values[i]));
-      if (i % 65536 == 65535) SIMDEX_RETURN_IF_ERROR(out.MaybeFlush());
-    }
-    offsets.Finish();
-    SIMDEX_RETURN_IF_ERROR(out.Flush());
-    SIMDEX_RETURN_IF_ERROR(section_file_->PadTo(8));
-    const std::string_view bytes = strings_map->bytes();
-    for (size_t at = 0; at < bytes.size(); at += size_t{1} << 20) {
-      SIMDEX_RETURN_IF_ERROR(section_file_->Append(bytes.substr(at, size_t{1} << 20)));
-    }
-  }
-  SIMDEX_RETURN_IF_ERROR(section_file_->Close());
-  if (section_file_->size() != format::IdMapBytes(distinct_, total)) {
-    return Status::Corruption("id map: wrote " + std::to_string(section_file_->size()) + " bytes, not " +
-                              std::to_string(format::IdMapBytes(distinct_, total)));
-  }
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(section_file_->path(), &section_map_));
-  section_ = section_map_->bytes();
+  // 3. The section.
+  SIMDEX_RETURN_IF_ERROR(section_writer_->Finish());
+  section_ = section_writer_->section();
   return FinishView();
 }
 

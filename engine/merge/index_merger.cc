@@ -26,6 +26,7 @@
 #include "engine/index/output_file.h"
 #include "base/timing.h"
 #include "engine/index/id_map_builder.h"
+#include "engine/merge/merged_id_map.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/entry_ids.h"
@@ -304,13 +305,13 @@ Status IndexMerger::FinishImpl() {
   r.deleted_ranges.Join();
 
   // 1. The ids that remain: the packed section's base and width, or with
-  // string ids the new id map (the old strings interned once each).
+  // string ids the new id map: the old map's remaining strings joined with
+  // the batch's (merge::MergedIdMap), or, into an index of numeric ids,
+  // their decimal strings interned with the batch's.
   uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0;
   std::vector<bool> seen(r.deleted.size(), false);
-  // Old index of string ids: each remaining old id's number in id_map,
-  // provisional until id_map.Finish(), then final.
-  constexpr uint64_t kNotInterned = std::numeric_limits<uint64_t>::max();
-  std::vector<uint64_t> renumbered(old.has_string_ids() ? old.IdStringCount() : 0, kNotInterned);
+  // Old index of string ids: whether each old id number remains (1 bit each).
+  std::vector<bool> kept(old.has_string_ids() ? old.IdStringCount() : 0, false);
   for (uint64_t rank = 0; rank < old_n; ++rank) {
     const uint64_t id = old_ids.AtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
@@ -325,8 +326,8 @@ Status IndexMerger::FinishImpl() {
       max_id = std::max(max_id, id);
     } else if (!old.has_string_ids()) {
       r.id_map.Intern(std::to_string(id));
-    } else if (id < renumbered.size()) {
-      if (renumbered[id] == kNotInterned) renumbered[id] = r.id_map.Intern(old.IdString(id));
+    } else if (id < kept.size()) {
+      kept[id] = true;
     } else {
       return old_ids.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
                                                std::to_string(id) + ", past the id map"));
@@ -338,26 +339,32 @@ Status IndexMerger::FinishImpl() {
   r.stats.entries = n;
   index::EntrySummary summary;
   summary.entries = n;
+  std::unique_ptr<merge::MergedIdMap> merged_ids;
   if (r.string_ids) {
     SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
     r.stats.id_map_runs = r.id_map.stats().runs_spilled;
-    summary.id_base = 0;
-    summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
-    for (uint64_t& number : renumbered) {
-      if (number != kNotInterned) number = r.id_map.Rank(number);
+    uint64_t strings = r.id_map.size();
+    if (old.has_string_ids()) {
+      Status built = merge::MergedIdMap::Build(old, kept, r.id_map, r.ScratchDir(), &merged_ids);
+      SIMDEX_RETURN_IF_ERROR(built.IsCorruption() ? old_ids.InFile(built) : built);
+      std::vector<bool>().swap(kept);
+      strings = merged_ids->size();
     }
+    summary.id_base = 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(strings > 0 ? strings - 1 : 0));
   } else {
     summary.id_base = n ? min_id : 0;
     summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? max_id - min_id : 0));
   }
   auto new_old_id = [&](uint64_t id) -> uint64_t {
     if (!r.string_ids) return id - summary.id_base;
-    if (old.has_string_ids()) return renumbered[id];
+    if (merged_ids) return merged_ids->OldId(id);
     uint64_t rank = 0;  // interned above, as every remaining old id was
     r.id_map.Find(std::to_string(id), &rank);
     return rank;
   };
   auto new_batch_id = [&](uint64_t id) -> uint64_t {
+    if (merged_ids) return merged_ids->BatchId(r.id_map.Rank(id));
     return r.string_ids ? r.id_map.Rank(id) : id - summary.id_base;
   };
 
@@ -502,7 +509,9 @@ Status IndexMerger::FinishImpl() {
   // 4. Ids, metadata, footer.
   std::unique_ptr<index::MappedValues> ids;
   SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &ids));
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), r.string_ids ? r.id_map.Section() : std::string_view()));
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), merged_ids ? merged_ids->section()
+                                                                : r.string_ids ? r.id_map.Section()
+                                                                               : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();
   return Status::OK();
 }

@@ -376,6 +376,48 @@ TEST(MergerTest, StringIdsAreKeptAddedAndDeletedByName) {
   }
 }
 
+// The old id map is read once, in order, and joined with the batch's: a
+// map whose checksum holds but whose strings do not rise (string 1 made a
+// copy of string 0, the checksums made to match) is Corruption naming the
+// old index, and nothing is written.
+TEST(MergerTest, AnOldIdMapOutOfOrderIsCorruptionNamingTheOldIndex) {
+  ScopedTempDir dir;
+  std::vector<StringEntry> entries;
+  for (int i = 0; i < 50; ++i) entries.push_back({"id-" + std::to_string(10 + i), 0x1234567ULL * (i + 1)});
+  ASSERT_TRUE(BuildStrings(dir.File("good.sdx"), BuildOptions(), entries).ok());
+  std::string file = ReadFileOrDie(dir.File("good.sdx"));
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(file.data());
+  format::Footer footer;
+  ASSERT_TRUE(footer.DecodeFrom(base + file.size() - format::Footer::kEncodedLength, base + file.size()).ok());
+  format::IndexMetadata meta;
+  ASSERT_TRUE(meta.DecodeFrom(base + footer.metadata_offset, base + footer.metadata_offset + footer.metadata_length).ok());
+  // 50 strings of 5 bytes: the strings are the section's last 250 bytes.
+  const size_t strings = meta.id_map_offset + meta.id_map_length - 250;
+  file.replace(strings + 5, 5, file.substr(strings, 5));
+  meta.id_map_checksum = format::SectionChecksum(file.data() + meta.id_map_offset, meta.id_map_length);
+  std::string tail;
+  meta.EncodeTo(&tail, footer.version);
+  file.resize(footer.metadata_offset);
+  footer.metadata_length = tail.size();
+  footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());
+  footer.file_size = file.size() + tail.size() + format::Footer::kEncodedLength;
+  footer.EncodeTo(&tail);
+  const std::string old_path = dir.File("old.sdx");
+  WriteFileOrDie(old_path, file + tail);
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(old_path, ReaderOptions(), &old).ok());
+  MergeOptions mo;
+  mo.tmpdir = dir.path();
+  std::unique_ptr<IndexMerger> merger;
+  ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), mo, &merger).ok());
+  ASSERT_TRUE(merger->Add("id-5", 42).ok());
+  const Status s = merger->Finish();
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(s.message().rfind(old_path + ": id map of the old index: string 1 ", 0), 0u) << s.message();
+  merger.reset();
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"good.sdx", "old.sdx"}));
+}
+
 // A batch of string ids into an index of numeric ids: the old ids become
 // their decimal strings ("10" sorts before "9"), as a build of mixed ids
 // does; numeric deletions still name the old entries.

@@ -1,0 +1,90 @@
+#include "engine/index/id_map_section.h"
+
+#include "format/coding.h"
+#include "format/id_map.h"
+#include "format/packed_ints.h"
+
+namespace simdex::index {
+
+namespace {
+constexpr size_t kFlushBytes = size_t{1} << 20;
+}  // namespace
+
+Status IdMapSectionWriter::Create(const std::string& tmpdir, std::unique_ptr<IdMapSectionWriter>* out) {
+  std::unique_ptr<IdMapSectionWriter> w(new IdMapSectionWriter());
+  w->tmpdir_ = tmpdir;
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir, "idstrings", &w->strings_file_));
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir, "idends", &w->ends_file_));
+  *out = std::move(w);
+  return Status::OK();
+}
+
+IdMapSectionWriter::~IdMapSectionWriter() = default;
+
+Status IdMapSectionWriter::Add(std::string_view id) {
+  strings_.append(id);
+  format::PutFixed64(&ends_, total_ += id.size());
+  ++count_;
+  return strings_.size() >= kFlushBytes || ends_.size() >= kFlushBytes ? Flush() : Status::OK();
+}
+
+Status IdMapSectionWriter::Flush() {
+  SIMDEX_RETURN_IF_ERROR(strings_file_->Append(strings_));
+  SIMDEX_RETURN_IF_ERROR(ends_file_->Append(ends_));
+  strings_.clear();
+  ends_.clear();
+  return Status::OK();
+}
+
+Status IdMapSectionWriter::Finish() {
+  SIMDEX_RETURN_IF_ERROR(Flush());
+  SIMDEX_RETURN_IF_ERROR(strings_file_->Close());
+  SIMDEX_RETURN_IF_ERROR(ends_file_->Close());
+  std::unique_ptr<MappedValues> ends_map, strings_map;
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ends_file_->path(), &ends_map));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(strings_file_->path(), &strings_map));
+  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
+  // Header, the offsets (0, then every end) packed, padding, the strings.
+  std::string out;
+  const int w = format::BitWidth(total_);
+  format::PutFixed64(&out, count_);
+  format::PutFixed64(&out, total_);
+  out.push_back(static_cast<char>(w));
+  out.append(7, '\0');
+  {
+    format::PackedIntsWriter offsets(&out, w);
+    offsets.Add(0);
+    const std::span<const uint64_t> ends = ends_map->values();
+    for (size_t i = 0; i < ends.size(); ++i) {
+      offsets.Add(format::DecodeFixed64(&ends[i]));
+      if (out.size() >= kFlushBytes) {
+        SIMDEX_RETURN_IF_ERROR(section_file_->Append(out));
+        out.clear();  // the writer keeps its partial byte apart
+      }
+    }
+    offsets.Finish();
+  }
+  SIMDEX_RETURN_IF_ERROR(section_file_->Append(out));
+  SIMDEX_RETURN_IF_ERROR(section_file_->PadTo(8));
+  const std::string_view bytes = strings_map->bytes();
+  for (size_t at = 0; at < bytes.size(); at += kFlushBytes) {
+    SIMDEX_RETURN_IF_ERROR(section_file_->Append(bytes.substr(at, kFlushBytes)));
+    strings_map->Release(at, kFlushBytes);
+  }
+  ends_map.reset();
+  strings_map.reset();
+  ends_file_.reset();  // removes the scratch files
+  strings_file_.reset();
+  SIMDEX_RETURN_IF_ERROR(section_file_->Close());
+  if (section_file_->size() != format::IdMapBytes(count_, total_)) {
+    return Status::Corruption("id map: wrote " + std::to_string(section_file_->size()) + " bytes, not " +
+                              std::to_string(format::IdMapBytes(count_, total_)));
+  }
+  return MappedValues::Open(section_file_->path(), &section_map_);
+}
+
+std::string_view IdMapSectionWriter::section() const {
+  return section_map_ ? section_map_->bytes() : std::string_view();
+}
+
+}  // namespace simdex::index
