@@ -141,6 +141,10 @@ Status StringRunWriter::Create(const std::string& dir, uint64_t records, std::un
 }
 
 Status StringRunWriter::Add(std::string_view s, uint64_t number) {
+  if (s.size() > kStringRunMaxString) {
+    return Status::InvalidArgument("an id of " + std::to_string(s.size()) + " bytes is longer than " +
+                                   std::to_string(kStringRunMaxString));
+  }
   format::PutFixed16(&payload_, static_cast<uint16_t>(s.size()));
   payload_.append(s);
   format::PutFixed64(&payload_, number);

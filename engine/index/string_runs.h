@@ -51,7 +51,7 @@ struct StringRun {
 class StringRunWriter {
  public:
   static Status Create(const std::string& dir, uint64_t records, std::unique_ptr<StringRunWriter>* out);
-  // REQUIRES: s.size() <= kStringRunMaxString.
+  // A string longer than kStringRunMaxString is InvalidArgument.
   Status Add(std::string_view s, uint64_t number);
   // Writes the last frame and closes the file; REQUIRES: exactly `records`
   // records were added.
