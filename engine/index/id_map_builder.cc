@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/index/id_map_section.h"
+#include "engine/index/string_order.h"
 #include "format/coding.h"
 
 namespace simdex::index {
@@ -32,10 +33,7 @@ uint64_t IdMapBuilder::Intern(std::string_view id) {
 // The held ids' indexes (number - first_number_) in their strings' order.
 std::vector<uint64_t> IdMapBuilder::HeldInOrder() const {
   const auto& by_number = held_->by_number;
-  std::vector<uint64_t> order(by_number.size());
-  std::iota(order.begin(), order.end(), uint64_t{0});
-  std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return *by_number[a] < *by_number[b]; });
-  return order;
+  return OrderOfStrings(by_number.size(), [&](uint64_t i) { return std::string_view(*by_number[i]); });
 }
 
 // Writes the held ids, sorted, as a run and empties the map.

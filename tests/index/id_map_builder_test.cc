@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "engine/index/string_order.h"
 #include "engine/index/string_runs.h"
 #include "format/coding.h"
 #include "tests/index/test_data.h"
@@ -89,6 +91,31 @@ TEST(IdMapBuilderTest, ASpillThatCannotWriteIsAnErrorFromFinish) {
   const Status s = map.Finish();
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_NE(s.ToString().find("/nonexistent/simdex-dir"), std::string::npos) << s.ToString();
+}
+
+// OrderOfStrings against std::stable_sort of the strings: shared prefixes
+// of every length around its 8-byte pieces, strings that are prefixes of
+// others, zero bytes (alike to the end in a piece), repeats, 0 and 1 strings.
+TEST(StringOrderTest, OrdersAsAComparisonSortDoes) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    const size_t n = round < 2 ? static_cast<size_t>(round) : 1 + rng() % 300;
+    const std::string prefix(rng() % 20, static_cast<char>('a' + rng() % 3));
+    std::vector<std::string> strings;
+    for (size_t i = 0; i < n; ++i) {
+      std::string s = prefix.substr(0, rng() % (prefix.size() + 1));
+      const size_t extra = rng() % 12;
+      for (size_t j = 0; j < extra; ++j) s.push_back("\0ab\xff"[rng() % 4]);
+      strings.push_back(i > 0 && rng() % 8 == 0 ? strings[rng() % i] : s);
+    }
+    std::vector<uint64_t> expected(n);
+    std::iota(expected.begin(), expected.end(), uint64_t{0});
+    std::stable_sort(expected.begin(), expected.end(),
+                     [&](uint64_t a, uint64_t b) { return strings[a] < strings[b]; });
+    const std::vector<uint64_t> got =
+        index::OrderOfStrings(n, [&](uint64_t i) { return std::string_view(strings[i]); });
+    ASSERT_EQ(got, expected) << "round " << round;
+  }
 }
 
 // A run of `n` sorted records in dir.
