@@ -255,6 +255,10 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--num-perm", j.num_perm, "baseline and --minhash: min-hashes per signature")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  sub->add_option("--seed", j.seed,
+                  "baseline and --minhash: seed of the hash functions (runs over several seeds tell a pair's luck from "
+                  "a method's)")
+      ->capture_default_str();
   sub->add_option("--baseline-threshold", j.baseline_threshold,
                   "baseline: the Jaccard its bands are tuned for and its estimate filter keeps")
       ->check(CLI::Range(0.01, 1.0))

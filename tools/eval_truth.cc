@@ -150,6 +150,7 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
     AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
     AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
     AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
+    AppendCount(out, "seed", args.seed);
     AppendField(out, "threshold", args.baseline_threshold);
     AppendCount(out, "documents", texts.size());
     AppendCount(out, "candidates", candidates.size());
@@ -220,6 +221,7 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
     AppendCount(out, "signature_bits", static_cast<uint64_t>(args.signature_bits));
     AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
     AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
+    AppendCount(out, "seed", args.seed);
     AppendField(out, "threshold", args.baseline_threshold);
     AppendField(out, "estimate_filter", estimate_filter);
     AppendCount(out, "documents", texts.size());

@@ -615,6 +615,24 @@ TEST_F(QualityCli, EvalJaccardTruthCountsEqualTheLibrarys) {
   EXPECT_EQ(Lines(ReadFile(dir_.File("pairs.jsonl"))).size(), listed.size());
 }
 
+// --seed picks the hash functions of the baseline and of simdex's
+// MinHash-LSH (both records name it); the truth does not depend on it.
+TEST_F(QualityCli, EvalSeedIsRecordedAndLeavesTheTruthAlone) {
+  std::vector<std::string> outs;
+  for (const char* seed : {"1", "7"}) {
+    const RunResult r = RunSimdex(dir_, {"eval", "--quiet", "--truth", "jaccard", "--config", "default", "--baseline",
+                                         "--minhash", "--seed", seed, kEdits});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 7u);  // truth, fingerprints, baseline x 2, simdex minhash x 3
+    for (size_t i = 2; i < lines.size(); ++i) {
+      EXPECT_NE(lines[i].find(std::string(",\"seed\":") + seed + ","), std::string::npos) << lines[i];
+    }
+    outs.push_back(lines[0].substr(0, lines[0].find(",\"shingle_seconds\"")));  // less its times
+  }
+  EXPECT_EQ(outs[0], outs[1]);
+}
+
 TEST_F(QualityCli, EvalJaccardBadOptionsAreUsageErrorsWithNoOutput) {
   const std::vector<std::vector<std::string>> cases = {
       {"eval", "--truth", "jaccard", "--bands", "5", "-o", dir_.File("out.jsonl"), kEdits},
