@@ -1,7 +1,6 @@
 #include "engine/index/id_map_builder.h"
 
 #include <algorithm>
-#include <numeric>
 #include <string>
 
 #include "engine/index/id_map_section.h"
@@ -9,7 +8,6 @@
 #include "format/coding.h"
 
 namespace simdex::index {
-
 
 IdMapBuilder::IdMapBuilder(size_t memory_bytes, std::string tmpdir)
     : memory_bytes_(memory_bytes == 0 ? 0 : std::max(memory_bytes, kExternalSortMinMemoryBytes)),

@@ -22,7 +22,6 @@
 #include "engine/index/radix_sort.h"
 #include "format/block_frame.h"
 #include "format/coding.h"
-#include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"

@@ -6,7 +6,6 @@
 
 #include "engine/index/external_sorter.h"
 #include "engine/lsh/lsh_file.h"
-#include "format/id_map.h"
 #include "format/lsh/lsh_layout.h"
 #include "format/packed_ints.h"
 

@@ -9,7 +9,6 @@
 #include "engine/index/output_file.h"
 #include "engine/lsh/lsh_file.h"
 #include "format/coding.h"
-#include "format/id_map.h"
 #include "format/packed_ints.h"
 
 namespace simdex::lsh {

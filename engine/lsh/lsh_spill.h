@@ -26,8 +26,9 @@
 // budget given to Create (each stage's share is in lsh_spill.cc); the page
 // cache of the mapped scratch files is the kernel's and does not count; the
 // id map of string ids (index::IdMapBuilder) has its own quarter of the
-// LshDocuments' budget and spills sorted runs past it. Maps read once front to back (the records, the
-// signatures) are released from the process as they are read; a band
+// LshDocuments' budget and spills sorted runs past it. Maps read once front
+// to back (the records, the signatures) are released from the process as
+// they are read; a band
 // table's sorted values (8 bytes per banded document) stay mapped while it
 // is encoded, as in the SimHash builder. A run of equal ids holds 8 bytes
 // per document and may take an eighth of the budget (else InvalidArgument).

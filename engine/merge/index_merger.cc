@@ -35,7 +35,6 @@
 #include "engine/merge/sorted_values.h"
 #include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
-#include "format/id_map.h"
 #include "format/packed_ints.h"
 #include "simdex/merge.h"
 #include "simdex/profile.h"
