@@ -376,6 +376,45 @@ TEST(MergerTest, StringIdsAreKeptAddedAndDeletedByName) {
   }
 }
 
+// The join of the old id map with the batch's at its edges: no batch (the
+// old map alone, some ids deleted), every old id deleted (the batch's map
+// alone), and both empty (an empty map): each the fresh build's bytes.
+TEST(MergerTest, StringIdMapsJoinAtTheirEdges) {
+  ScopedTempDir dir;
+  std::vector<StringEntry> old_entries, batch;
+  for (int i = 0; i < 300; ++i) old_entries.push_back({"old/" + std::to_string(i % 120), 0x9e3779b97f4a7c15ULL * (i + 1)});
+  for (int i = 0; i < 50; ++i) batch.push_back({"new/" + std::to_string(i), 0xc2b2ae3d27d4eb4fULL * (i + 7)});
+  ASSERT_TRUE(BuildStrings(dir.File("old.sdx"), BuildOptions(), old_entries).ok());
+  std::unique_ptr<IndexReader> old;
+  ASSERT_TRUE(IndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  struct Case {
+    const char* name;
+    bool add_batch;
+    int delete_below;  // old ids "old/0" .. "old/<delete_below - 1>" are deleted
+  };
+  for (const Case& c : {Case{"no batch", false, 40}, Case{"every old id deleted", true, 120},
+                        Case{"nothing left", false, 120}}) {
+    SCOPED_TRACE(c.name);
+    std::vector<StringEntry> expected;
+    for (const StringEntry& e : old_entries) {
+      if (std::stoi(e.id.substr(4)) >= c.delete_below) expected.push_back(e);
+    }
+    if (c.add_batch) expected.insert(expected.end(), batch.begin(), batch.end());
+    ASSERT_TRUE(BuildStrings(dir.File("fresh.sdx"), BuildOptions(), expected).ok());
+    MergeOptions mo = TinyMergeOptions(dir);
+    std::unique_ptr<IndexMerger> merger;
+    ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("merged.sdx"), mo, &merger).ok());
+    if (c.add_batch) {
+      for (const StringEntry& e : batch) ASSERT_TRUE(merger->Add(e.id, e.fingerprint).ok());
+    }
+    for (int i = 0; i < c.delete_below; ++i) ASSERT_TRUE(merger->Delete("old/" + std::to_string(i)).ok());
+    const Status s = merger->Finish();
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_TRUE(ReadFileOrDie(dir.File("merged.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+    EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "merged.sdx", "old.sdx"}));
+  }
+}
+
 // The old id map is read once, in order, and joined with the batch's: a
 // map whose checksum holds but whose strings do not rise (string 1 made a
 // copy of string 0, the checksums made to match) is Corruption naming the
