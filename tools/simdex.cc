@@ -1,5 +1,7 @@
 // simdex: near-duplicate detection with SimHash fingerprints and a
 // compressed on-disk index. One binary, git-style subcommands.
+#include <malloc.h>
+
 #include <cstdio>
 #include <string>
 
@@ -9,6 +11,13 @@
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
+  // Buffers of 1 MiB and more are mapped and go back to the system when
+  // freed. glibc's default raises that threshold each time such a buffer is
+  // freed (up to 32 MiB), after which a phase's buffers stay in the heap
+  // when the phase is done and push the next phase past --memory: a build of
+  // 10^7 string ids at 512M peaked at 658 MB of its own memory, 559 MB with
+  // this (docs/library.md, "Sizes and limits"); the time was the same.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   CLI::App app{"simdex: near-duplicate detection with SimHash fingerprints"};
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
