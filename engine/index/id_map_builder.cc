@@ -1,5 +1,7 @@
 #include "engine/index/id_map_builder.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <string>
 
@@ -16,22 +18,59 @@ IdMapBuilder::IdMapBuilder(IdMapBuilder&&) noexcept = default;
 IdMapBuilder& IdMapBuilder::operator=(IdMapBuilder&&) noexcept = default;
 IdMapBuilder::~IdMapBuilder() = default;
 
+namespace {
+
+constexpr int kIndexBits = 40;  // a slot's low bits: index + 1
+constexpr uint64_t kIndexMask = (uint64_t{1} << kIndexBits) - 1;
+
+uint64_t HashOf(std::string_view id) { return XXH3_64bits(id.data(), id.size()); }
+uint64_t TagOf(uint64_t hash) { return hash >> kIndexBits; }
+
+}  // namespace
+
 uint64_t IdMapBuilder::Intern(std::string_view id) {
   if (!status_.ok()) return next_number_++;  // Finish() reports the error
   Held& h = *held_;
-  if (const auto it = h.numbers.find(id); it != h.numbers.end()) return it->second;
-  const auto it = h.numbers.emplace(std::pmr::string(id, &h.arena), next_number_).first;
-  h.by_number.push_back(&it->first);
+  const uint64_t hash = HashOf(id);
+  const size_t mask = h.slots.size() - 1;
+  size_t pos = static_cast<size_t>(hash) & mask;
+  for (;; pos = (pos + 1) & mask) {
+    const uint64_t slot = h.slots[pos];
+    if (slot == 0) break;
+    if ((slot >> kIndexBits) == TagOf(hash) && h.by_number[(slot & kIndexMask) - 1] == id) {
+      return first_number_ + (slot & kIndexMask) - 1;
+    }
+  }
+  char* bytes = static_cast<char*>(h.arena.allocate(id.size(), 1));
+  std::copy(id.begin(), id.end(), bytes);
+  h.by_number.emplace_back(bytes, id.size());
+  h.slots[pos] = (TagOf(hash) << kIndexBits) | h.by_number.size();
+  if (2 * h.by_number.size() > h.slots.size()) GrowSlots();
   held_bytes_ += kIdMapBytesPerId + id.size();
   const uint64_t number = next_number_++;
-  if (memory_bytes_ != 0 && held_bytes_ >= memory_bytes_) status_ = Spill();
+  const bool full = memory_bytes_ != 0 && held_bytes_ >= memory_bytes_;
+  if (full || h.by_number.size() == kIndexMask) status_ = Spill();
   return number;
+}
+
+// Doubles the table and places every held id again.
+void IdMapBuilder::GrowSlots() {
+  Held& h = *held_;
+  std::vector<uint64_t> slots(h.slots.size() * 2, 0);
+  const size_t mask = slots.size() - 1;
+  for (uint64_t i = 0; i < h.by_number.size(); ++i) {
+    const uint64_t hash = HashOf(h.by_number[i]);
+    size_t pos = static_cast<size_t>(hash) & mask;
+    while (slots[pos] != 0) pos = (pos + 1) & mask;
+    slots[pos] = (TagOf(hash) << kIndexBits) | (i + 1);
+  }
+  h.slots.swap(slots);
 }
 
 // The held ids' indexes (number - first_number_) in their strings' order.
 std::vector<uint64_t> IdMapBuilder::HeldInOrder() const {
   const auto& by_number = held_->by_number;
-  return OrderOfStrings(by_number.size(), [&](uint64_t i) { return std::string_view(*by_number[i]); });
+  return OrderOfStrings(by_number.size(), [&](uint64_t i) { return by_number[i]; });
 }
 
 // Writes the held ids, sorted, as a run and empties the map.
@@ -39,7 +78,7 @@ Status IdMapBuilder::Spill() {
   const std::vector<uint64_t> order = HeldInOrder();
   std::unique_ptr<StringRunWriter> writer;
   SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, order.size(), &writer));
-  for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(*held_->by_number[i], first_number_ + i));
+  for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(held_->by_number[i], first_number_ + i));
   runs_.emplace_back();
   SIMDEX_RETURN_IF_ERROR(writer->Finish(&runs_.back()));
   ++stats_.runs_spilled;
@@ -61,7 +100,7 @@ Status IdMapBuilder::Finish() {
   sorted.reserve(order.size());
   for (uint64_t r = 0; r < order.size(); ++r) {
     rank_memory_[order[r]] = r;
-    sorted.push_back(*held_->by_number[order[r]]);
+    sorted.push_back(held_->by_number[order[r]]);
   }
   format::EncodeIdMap(sorted, &section_memory_);
   distinct_ = order.size();

@@ -64,7 +64,7 @@ struct BuildOptions {
   // added: the index keeps them in an id map (docs/format.md) and
   // Match::id numbers them; numeric ids are kept as their decimal strings.
   // A build also switches to string ids by itself at the first string id
-  // added. The distinct ids are held in memory, about 96 bytes plus their
+  // added. The distinct ids are held in memory, about 64 bytes plus their
   // length each, within half of memory_bytes; past it they are spilled to
   // sorted runs in tmpdir and merged back (the same file either way).
   bool string_ids = false;

@@ -81,7 +81,7 @@ struct LshBuildOptions {
   // past that they go to scratch files in tmpdir and are sorted externally
   // (engine/lsh/lsh_spill.h), giving the same file byte for byte. The page
   // cache of the mapped scratch files is the kernel's and does not count.
-  // String ids are held in memory within a quarter of the budget (about 96
+  // String ids are held in memory within a quarter of the budget (about 64
   // bytes plus their length each), past it spilled to sorted runs, as in
   // IndexBuilder. At least 128 KiB per
   // band (2 MiB at 16 bands): InvalidArgument below.

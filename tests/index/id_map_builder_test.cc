@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ TEST(IdMapBuilderTest, ASpilledMapGivesTheSameSectionAndRanksAsOneInMemory) {
   EXPECT_GT(spilled.stats().runs_spilled, 20u);
   EXPECT_GT(spilled.stats().merge_passes, 1u);  // intermediate passes, then the final one
   EXPECT_GT(spilled.numbers(), memory.numbers());  // ids seen again after a spill
+  // In memory every repeat of an id is found: one number per distinct id.
+  const std::set<std::string> distinct(ids.begin(), ids.end());
+  EXPECT_EQ(memory.numbers(), distinct.size());
+  ASSERT_EQ(memory.size(), distinct.size());
   ASSERT_EQ(memory.size(), spilled.size());
   EXPECT_TRUE(memory.Section() == spilled.Section());
   for (size_t i = 0; i < ids.size(); ++i) {
