@@ -15,6 +15,10 @@ Status CheckStringId(std::string_view id) {
   }
   for (size_t i = 0; i < id.size();) {
     const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c >= 0x20 && c < 0x7F) {  // printable ASCII, most ids' every byte
+      ++i;
+      continue;
+    }
     if (c < 0x20 || c == 0x7F) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", c);
