@@ -7,7 +7,6 @@
 
 #include "engine/index/id_map_section.h"
 #include "engine/index/string_order.h"
-#include "format/coding.h"
 
 namespace simdex::index {
 
@@ -174,9 +173,8 @@ Status IdMapBuilder::FinishSpilled() {
 
   // 2. Ranks, by provisional number (every number 0..next_number_-1 once).
   SIMDEX_RETURN_IF_ERROR(by_number.Finish());
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idranks", &rank_file_));
+  SIMDEX_RETURN_IF_ERROR(SortedValues::Create(next_number_, 0, tmpdir_, &rank_values_));  // a scratch file
   {
-    std::string ranks;
     std::vector<FingerprintIdPair> batch(4096);
     uint64_t expected = 0;
     for (size_t got = 0;;) {
@@ -186,22 +184,16 @@ Status IdMapBuilder::FinishSpilled() {
         if (batch[i].fingerprint != expected) {
           return Status::Corruption("id map runs: provisional number " + std::to_string(expected) + " is missing");
         }
-        format::PutFixed64(&ranks, batch[i].id);
-      }
-      if (ranks.size() >= (size_t{1} << 20)) {
-        SIMDEX_RETURN_IF_ERROR(rank_file_->Append(ranks));
-        ranks.clear();
+        SIMDEX_RETURN_IF_ERROR(rank_values_->Append(batch[i].id));
       }
     }
     if (expected != next_number_) {
       return Status::Corruption("id map runs: " + std::to_string(expected) + " of " + std::to_string(next_number_) +
                                 " provisional numbers came back");
     }
-    SIMDEX_RETURN_IF_ERROR(rank_file_->Append(ranks));
   }
-  SIMDEX_RETURN_IF_ERROR(rank_file_->Close());
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(rank_file_->path(), &rank_map_));
-  ranks_ = rank_map_->values();
+  SIMDEX_RETURN_IF_ERROR(rank_values_->Finish());
+  ranks_ = rank_values_->values();
 
   // 3. The section.
   SIMDEX_RETURN_IF_ERROR(section_writer_->Finish());

@@ -32,6 +32,7 @@
 #include "engine/index/id_map_section.h"
 #include "engine/index/output_file.h"
 #include "engine/index/radix_sort.h"
+#include "engine/index/sorted_values.h"
 #include "engine/index/string_runs.h"
 #include "format/id_map.h"
 #include "simdex/status.h"
@@ -109,8 +110,7 @@ class IdMapBuilder {
   // After Finish(): in memory, or mapped scratch files.
   std::vector<uint64_t> rank_memory_;
   std::string section_memory_;
-  std::unique_ptr<OutputFile> rank_file_;
-  std::unique_ptr<MappedValues> rank_map_;
+  std::unique_ptr<SortedValues> rank_values_;
   std::unique_ptr<IdMapSectionWriter> section_writer_;
   std::span<const uint64_t> ranks_;
   std::string_view section_;

@@ -14,7 +14,7 @@ Status IdMapSectionWriter::Create(const std::string& tmpdir, std::unique_ptr<IdM
   std::unique_ptr<IdMapSectionWriter> w(new IdMapSectionWriter());
   w->tmpdir_ = tmpdir;
   SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir, "idstrings", &w->strings_file_));
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir, "idends", &w->ends_file_));
+  SIMDEX_RETURN_IF_ERROR(SortedValues::Create(~uint64_t{0}, 0, tmpdir, &w->ends_));
   *out = std::move(w);
   return Status::OK();
 }
@@ -23,25 +23,22 @@ IdMapSectionWriter::~IdMapSectionWriter() = default;
 
 Status IdMapSectionWriter::Add(std::string_view id) {
   strings_.append(id);
-  format::PutFixed64(&ends_, total_ += id.size());
+  SIMDEX_RETURN_IF_ERROR(ends_->Append(total_ += id.size()));
   ++count_;
-  return strings_.size() >= kFlushBytes || ends_.size() >= kFlushBytes ? Flush() : Status::OK();
+  return strings_.size() >= kFlushBytes ? Flush() : Status::OK();
 }
 
 Status IdMapSectionWriter::Flush() {
   SIMDEX_RETURN_IF_ERROR(strings_file_->Append(strings_));
-  SIMDEX_RETURN_IF_ERROR(ends_file_->Append(ends_));
   strings_.clear();
-  ends_.clear();
   return Status::OK();
 }
 
 Status IdMapSectionWriter::Finish() {
   SIMDEX_RETURN_IF_ERROR(Flush());
   SIMDEX_RETURN_IF_ERROR(strings_file_->Close());
-  SIMDEX_RETURN_IF_ERROR(ends_file_->Close());
-  std::unique_ptr<MappedValues> ends_map, strings_map;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ends_file_->path(), &ends_map));
+  SIMDEX_RETURN_IF_ERROR(ends_->Finish());
+  std::unique_ptr<MappedValues> strings_map;
   SIMDEX_RETURN_IF_ERROR(MappedValues::Open(strings_file_->path(), &strings_map));
   SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
   // Header, the offsets (0, then every end) packed, padding, the strings.
@@ -54,9 +51,9 @@ Status IdMapSectionWriter::Finish() {
   {
     format::PackedIntsWriter offsets(&out, w);
     offsets.Add(0);
-    const std::span<const uint64_t> ends = ends_map->values();
+    const std::span<const uint64_t> ends = ends_->values();
     for (size_t i = 0; i < ends.size(); ++i) {
-      offsets.Add(format::DecodeFixed64(&ends[i]));
+      offsets.Add(ends[i]);
       if (out.size() >= kFlushBytes) {
         SIMDEX_RETURN_IF_ERROR(section_file_->Append(out));
         out.clear();  // the writer keeps its partial byte apart
@@ -71,9 +68,8 @@ Status IdMapSectionWriter::Finish() {
     SIMDEX_RETURN_IF_ERROR(section_file_->Append(bytes.substr(at, kFlushBytes)));
     strings_map->Release(at, kFlushBytes);
   }
-  ends_map.reset();
   strings_map.reset();
-  ends_file_.reset();  // removes the scratch files
+  ends_.reset();  // removes the scratch files
   strings_file_.reset();
   SIMDEX_RETURN_IF_ERROR(section_file_->Close());
   if (section_file_->size() != format::IdMapBytes(count_, total_)) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "engine/index/output_file.h"
+#include "engine/index/sorted_values.h"
 #include "simdex/status.h"
 
 namespace simdex::index {
@@ -37,8 +38,9 @@ class IdMapSectionWriter {
   Status Flush();
 
   std::string tmpdir_;
-  std::unique_ptr<OutputFile> strings_file_, ends_file_, section_file_;
-  std::string strings_, ends_;  // buffered for the files
+  std::unique_ptr<OutputFile> strings_file_, section_file_;
+  std::unique_ptr<SortedValues> ends_;  // each string's end offset, a scratch file
+  std::string strings_;                 // buffered for strings_file_
   uint64_t count_ = 0;
   uint64_t total_ = 0;
   std::unique_ptr<MappedValues> section_map_;

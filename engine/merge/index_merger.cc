@@ -32,7 +32,7 @@
 #include "engine/index/entry_ids.h"
 #include "engine/index/table_cursor.h"
 #include "engine/merge/id_ranges.h"
-#include "engine/merge/sorted_values.h"
+#include "engine/index/sorted_values.h"
 #include "engine/io/decimal.h"
 #include "engine/io/string_id.h"
 #include "format/packed_ints.h"
@@ -374,10 +374,10 @@ Status IndexMerger::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(r.batch->Finish());
   const std::string dir = r.ScratchDir();
   const size_t table_budget = r.options.memory_bytes / 2, eighth = r.options.memory_bytes / 8;
-  std::unique_ptr<merge::SortedValues> table0, batch_fps, deleted_fps;
-  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table0));
-  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(r.stats.added, eighth, dir, &batch_fps));
-  SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(removed, eighth, dir, &deleted_fps));
+  std::unique_ptr<index::SortedValues> table0, batch_fps, deleted_fps;
+  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table0));
+  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(r.stats.added, eighth, dir, &batch_fps));
+  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(removed, eighth, dir, &deleted_fps));
   std::unique_ptr<index::OutputFile> ids_file;
   SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "ids", &ids_file));
   std::string ids_buf;
@@ -466,8 +466,8 @@ Status IndexMerger::FinishImpl() {
     ExternalSorter<uint64_t> added(r.SortOptions(eighth)), deleted(r.SortOptions(eighth));
     SIMDEX_RETURN_IF_ERROR(SortPermuted(batch_fps->values(), perm, &added));
     SIMDEX_RETURN_IF_ERROR(SortPermuted(deleted_fps->values(), perm, &deleted));
-    std::unique_ptr<merge::SortedValues> table;
-    SIMDEX_RETURN_IF_ERROR(merge::SortedValues::Create(n, table_budget, dir, &table));
+    std::unique_ptr<index::SortedValues> table;
+    SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table));
     index::TableCursor cursor(old, t);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<uint64_t> batch(&added), gone(&deleted);

@@ -1,50 +1,22 @@
 #include "engine/merge/merged_id_map.h"
 
-#include "format/coding.h"
-
 namespace simdex::merge {
-
-namespace {
-
-// New numbers, 8 bytes each, buffered into a scratch file.
-class NumberFile {
- public:
-  explicit NumberFile(index::OutputFile* file) : file_(file) {}
-  Status Put(uint64_t v) {
-    format::PutFixed64(&buffer_, v);
-    return buffer_.size() >= (size_t{1} << 20) ? Flush() : Status::OK();
-  }
-  Status Flush() {
-    SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
-    buffer_.clear();
-    return Status::OK();
-  }
-
- private:
-  index::OutputFile* file_;
-  std::string buffer_;
-};
-
-Status MapClosed(index::OutputFile* file, std::unique_ptr<index::MappedValues>* map) {
-  SIMDEX_RETURN_IF_ERROR(file->Close());
-  return index::MappedValues::Open(file->path(), map);
-}
-
-}  // namespace
 
 Status MergedIdMap::Build(const IndexReader& old, const std::vector<bool>& kept, const index::IdMapBuilder& batch,
                           const std::string& tmpdir, std::unique_ptr<MergedIdMap>* out) {
   std::unique_ptr<MergedIdMap> m(new MergedIdMap());
   SIMDEX_RETURN_IF_ERROR(index::IdMapSectionWriter::Create(tmpdir, &m->section_));
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(tmpdir, "oldids", &m->old_file_));
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(tmpdir, "batchids", &m->batch_file_));
-  NumberFile old_ids(m->old_file_.get()), batch_ids(m->batch_file_.get());
-  index::IdMapSectionWriter& section = *m->section_;
   const uint64_t old_k = kept.size(), batch_k = batch.size();
+  // Budget 0: always scratch files, mapped when complete.
+  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(old_k, 0, tmpdir, &m->old_ids_));
+  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(batch_k, 0, tmpdir, &m->batch_ids_));
+  index::SortedValues& old_ids = *m->old_ids_;
+  index::SortedValues& batch_ids = *m->batch_ids_;
+  index::IdMapSectionWriter& section = *m->section_;
   std::string_view previous_old;  // the old file stays mapped while the merge runs
   uint64_t i = 0, j = 0, checked = old_k;  // checked: the old id last compared with its predecessor
   while (true) {
-    for (; i < old_k && !kept[i]; ++i) SIMDEX_RETURN_IF_ERROR(old_ids.Put(0));  // never read
+    for (; i < old_k && !kept[i]; ++i) SIMDEX_RETURN_IF_ERROR(old_ids.Append(0));  // never read
     if (i == old_k && j == batch_k) break;
     std::string_view a;
     if (i < old_k) {
@@ -64,20 +36,18 @@ Status MergedIdMap::Build(const IndexReader& old, const std::vector<bool>& kept,
     SIMDEX_RETURN_IF_ERROR(section.Add(take_old ? a : b));
     const uint64_t number = section.size() - 1;
     if (take_old) {
-      SIMDEX_RETURN_IF_ERROR(old_ids.Put(number));
+      SIMDEX_RETURN_IF_ERROR(old_ids.Append(number));
       ++i;
     }
     if (take_batch) {
-      SIMDEX_RETURN_IF_ERROR(batch_ids.Put(number));
+      SIMDEX_RETURN_IF_ERROR(batch_ids.Append(number));
       ++j;
     }
   }
-  SIMDEX_RETURN_IF_ERROR(old_ids.Flush());
-  SIMDEX_RETURN_IF_ERROR(batch_ids.Flush());
-  SIMDEX_RETURN_IF_ERROR(MapClosed(m->old_file_.get(), &m->old_map_));
-  SIMDEX_RETURN_IF_ERROR(MapClosed(m->batch_file_.get(), &m->batch_map_));
-  m->old_ids_ = m->old_map_->values();
-  m->batch_ids_ = m->batch_map_->values();
+  SIMDEX_RETURN_IF_ERROR(old_ids.Finish());
+  SIMDEX_RETURN_IF_ERROR(batch_ids.Finish());
+  m->old_span_ = old_ids.values();
+  m->batch_span_ = batch_ids.values();
   SIMDEX_RETURN_IF_ERROR(section.Finish());
   *out = std::move(m);
   return Status::OK();

@@ -16,7 +16,7 @@
 
 #include "engine/index/id_map_builder.h"
 #include "engine/index/id_map_section.h"
-#include "engine/index/output_file.h"
+#include "engine/index/sorted_values.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 
@@ -32,18 +32,17 @@ class MergedIdMap {
 
   uint64_t size() const { return section_->size(); }
   // The new number of old id number i. REQUIRES: kept[i].
-  uint64_t OldId(uint64_t i) const { return old_ids_[i]; }
+  uint64_t OldId(uint64_t i) const { return old_span_[i]; }
   // The new number of the batch id of rank r (batch.Rank() of its number).
-  uint64_t BatchId(uint64_t r) const { return batch_ids_[r]; }
+  uint64_t BatchId(uint64_t r) const { return batch_span_[r]; }
   std::string_view section() const { return section_->section(); }
 
  private:
   MergedIdMap() = default;
 
   std::unique_ptr<index::IdMapSectionWriter> section_;
-  std::unique_ptr<index::OutputFile> old_file_, batch_file_;
-  std::unique_ptr<index::MappedValues> old_map_, batch_map_;
-  std::span<const uint64_t> old_ids_, batch_ids_;
+  std::unique_ptr<index::SortedValues> old_ids_, batch_ids_;  // scratch files
+  std::span<const uint64_t> old_span_, batch_span_;           // their values
 };
 
 }  // namespace simdex::merge

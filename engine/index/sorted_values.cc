@@ -1,8 +1,8 @@
-#include "engine/merge/sorted_values.h"
+#include "engine/index/sorted_values.h"
 
 #include "format/coding.h"
 
-namespace simdex::merge {
+namespace simdex::index {
 
 Status SortedValues::Create(uint64_t expected, size_t memory_bytes, const std::string& dir,
                             std::unique_ptr<SortedValues>* out) {
@@ -10,7 +10,7 @@ Status SortedValues::Create(uint64_t expected, size_t memory_bytes, const std::s
   if (expected <= memory_bytes / 8) {
     v->memory_.reserve(expected);
   } else {
-    SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "merge", &v->file_));
+    SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(dir, "values", &v->file_));
   }
   *out = std::move(v);
   return Status::OK();
@@ -29,11 +29,11 @@ Status SortedValues::Finish() {
   SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
   buffer_ = std::string();
   SIMDEX_RETURN_IF_ERROR(file_->Close());
-  return index::MappedValues::Open(file_->path(), &map_);
+  return MappedValues::Open(file_->path(), &map_);
 }
 
 std::span<const uint64_t> SortedValues::values() const {
   return map_ ? map_->values() : std::span<const uint64_t>(memory_);
 }
 
-}  // namespace simdex::merge
+}  // namespace simdex::index

@@ -1,8 +1,9 @@
-// SortedValues: a table's sorted values as they are produced, kept in
-// memory when they fit the budget and otherwise in a scratch file that is
-// mapped once complete (the index encoder takes them as one span).
-#ifndef SIMDEX_ENGINE_MERGE_SORTED_VALUES_H_
-#define SIMDEX_ENGINE_MERGE_SORTED_VALUES_H_
+// SortedValues: 64-bit values appended in order (a merged table's sorted
+// values, the new numbers of ids), kept in memory when they fit the budget
+// and otherwise in a scratch file that is mapped once complete (the index
+// encoder takes them as one span).
+#ifndef SIMDEX_ENGINE_INDEX_SORTED_VALUES_H_
+#define SIMDEX_ENGINE_INDEX_SORTED_VALUES_H_
 
 #include <cstdint>
 #include <memory>
@@ -13,7 +14,7 @@
 #include "engine/index/output_file.h"
 #include "simdex/status.h"
 
-namespace simdex::merge {
+namespace simdex::index {
 
 class SortedValues {
  public:
@@ -35,11 +36,11 @@ class SortedValues {
   Status AppendToFile(uint64_t value);
 
   std::vector<uint64_t> memory_;
-  std::unique_ptr<index::OutputFile> file_;
+  std::unique_ptr<OutputFile> file_;
   std::string buffer_;
-  std::unique_ptr<index::MappedValues> map_;
+  std::unique_ptr<MappedValues> map_;
 };
 
-}  // namespace simdex::merge
+}  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_MERGE_SORTED_VALUES_H_
+#endif  // SIMDEX_ENGINE_INDEX_SORTED_VALUES_H_
