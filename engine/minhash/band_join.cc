@@ -6,6 +6,7 @@
 // bits with different keys are told apart by the whole key.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -30,6 +31,61 @@ constexpr size_t kPairBatch = 4096;
 // many ahead (at most its first kPrefetchMembers items).
 constexpr size_t kPrefetchGroups = 8;
 constexpr size_t kPrefetchMembers = 4;
+
+// Where the records of each part go. The keys are hashes: each of the 2^cut
+// parts gets about n / 2^cut records, so each has room for that many and
+// eight standard deviations more (3% of 10^7 / 128), filled in one pass
+// without counting first. A band whose records overflow a part (keys far
+// from uniform: many items sharing keys) is cut by a counting pass into
+// records placed end to end instead. Cuts of more than kMaxFixedCut bits
+// (2^29 items and more, or tests that force small parts) always count.
+constexpr int kMaxFixedCut = 12;
+
+struct PartLayout {
+  size_t parts = 0;     // 0: no fixed parts
+  size_t capacity = 0;  // records per part
+  size_t slots() const { return parts * capacity; }
+};
+
+PartLayout LayoutOf(size_t n, int cut) {
+  if (cut == 0 || cut > kMaxFixedCut) return {};
+  const size_t parts = size_t{1} << cut;
+  const double mean = static_cast<double>(n) / static_cast<double>(parts);
+  return {parts, static_cast<size_t>(mean + 8 * std::sqrt(mean)) + 16};
+}
+
+// records[parts[p].first, parts[p].second) = the records make(i) whose
+// leading cut bits are p, in increasing i; parts lists the non-empty ones.
+template <class Make>
+void CutIntoParts(const Make& make, size_t n, int cut, const PartLayout& layout, int threads, uint64_t* records,
+                  uint64_t* scratch, std::vector<std::pair<size_t, size_t>>* parts) {
+  parts->clear();
+  const int shift = 64 - cut;
+  if (layout.parts > 0) {
+    std::vector<size_t> fill(layout.parts);
+    for (size_t p = 0; p < layout.parts; ++p) fill[p] = p * layout.capacity;
+    size_t i = 0;
+    for (; i < n; ++i) {
+      const uint64_t r = make(i);
+      size_t& at = fill[r >> shift];
+      if (at == ((r >> shift) + 1) * layout.capacity) break;  // the part is full
+      records[at++] = r;
+    }
+    if (i == n) {
+      for (size_t p = 0; p < layout.parts; ++p) {
+        if (fill[p] > p * layout.capacity) parts->push_back({p * layout.capacity, fill[p]});
+      }
+      return;
+    }
+  }
+  dedup::MakeAndSortByLeadingBits(make, records, scratch, n, cut, threads);
+  for (size_t b = 0; b < n;) {
+    size_t e = b + 1;
+    while (e < n && records[e] >> shift == records[b] >> shift) ++e;
+    parts->push_back({b, e});
+    b = e;
+  }
+}
 
 }  // namespace
 
@@ -57,12 +113,14 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
   // Records and work space for every band, allocated once and never
   // zeroed: each band writes what it reads.
   const size_t n = items.size();
-  const auto records_space = std::make_unique_for_overwrite<uint64_t[]>(n);
+  const PartLayout layout = LayoutOf(n, use_filter ? part_cut : 0);
+  const auto records_space = std::make_unique_for_overwrite<uint64_t[]>(std::max(n, layout.slots()));
   const auto scratch_space = std::make_unique_for_overwrite<uint64_t[]>(n);
   uint64_t* const records = records_space.get();
   uint64_t* const scratch = scratch_space.get();
   std::vector<uint64_t> pairs;
   std::vector<std::pair<size_t, size_t>> groups;  // [begin, end) of each run of two or more in records
+  std::vector<std::pair<size_t, size_t>> parts;   // [begin, end) of each part in records
   pairs.reserve(kPairBatch);
   for (int band = 0; band < bands; ++band) {
     const uint64_t* column = columns[band];
@@ -81,14 +139,12 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
     } else if (use_filter) {
       // Cut by the leading part_cut bits (stable: items stay in order),
       // then part by part, while its records are in the cache: the filter,
-      // the repeated kept in place, and their sort on the rest of the key
-      // bits.
-      dedup::MakeAndSortByLeadingBits(make, records, scratch, n, part_cut, threads);
+      // the repeated kept in place (never past the part: the parts before
+      // it held at least as many records), and their sort on the rest of
+      // the key bits.
+      CutIntoParts(make, n, part_cut, layout, threads, records, scratch, &parts);
       m = 0;
-      for (size_t b = 0; b < n;) {
-        const uint64_t part = records[b] >> (64 - part_cut);
-        size_t e = b + 1;
-        while (e < n && records[e] >> (64 - part_cut) == part) ++e;
+      for (const auto& [b, e] : parts) {
         filter.Clear();
         for (size_t x = b; x < e; ++x) filter.Insert(records[x]);
         // Without a branch: about one record in seven is kept, at random.
@@ -101,7 +157,6 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
         if (part_cut < shape.key_bits) {
           dedup::internal::LsdSort(records + first, scratch, m - first, 64 - shape.key_bits, 64 - part_cut);
         }
-        b = e;
       }
     } else {
       dedup::MakeAndSortByLeadingBits(make, records, scratch, n, shape.key_bits, threads);

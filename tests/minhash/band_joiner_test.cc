@@ -205,7 +205,10 @@ TEST(BandJoiner, UnbandedItemsAreInNoPair) {
 
 // The in-memory join sorts every record (plain) or the records its filter
 // keeps, filtered at once or part by part: all three give FindBandPairs'
-// pairs and the same groups.
+// pairs and the same groups. Part by part, the records go to parts of fixed
+// room (part_bits 6: cuts of 9 to 12 bits) unless a part overflows, as
+// the 20 keys of the third set make every band do, or the cut is longer
+// (part_bits 1: 14 to 17 bits); both are cut by counting instead.
 TEST(BandJoiner, InMemoryJoinWithAndWithoutTheFilterAgree) {
   for (const Items& in : {RandomItems(6000, 4, 2000, 11), PlantedItems(20000, 4, 12), RandomItems(3000, 3, 20, 13)}) {
     const size_t n = in.size();
