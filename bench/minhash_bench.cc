@@ -11,7 +11,9 @@
 // value replaced with probability 0.15, J about 0.74 per pair; the rest
 // unrelated), 16 bands x 8 rows (the default at 0.8), one thread:
 //   simdex          FindBandPairs over the band keys (which signing makes:
-//                   band_keys_ns_per_doc is BandKeys' time, reported apart)
+//                   band_keys_ns_per_doc is BandKeys' time, reported apart,
+//                   and transpose_ns_per_doc the time to lay its keys out
+//                   band after band, as FindBandPairs takes them)
 //   baseline        LshCandidatePairs (64-bit values; it holds n x 128 x 8
 //                   bytes: 10 GB at 10^7, run only with SIMDEX_BENCH_BASELINE_1E7=1)
 //   joiner/<memory> BandJoiner within <memory> bytes (Add, Finish, Read),
@@ -123,38 +125,41 @@ uint32_t SyntheticValue(uint64_t d, int i) {
 
 // The synthetic band keys of n documents (band after band), made in chunks
 // of signatures. *key_seconds: the time BandKeys took (signature generation
-// excluded).
-void SyntheticKeys(size_t n, std::vector<uint64_t>* keys, double* key_seconds) {
+// excluded); *transpose_seconds: the time to put each chunk's keys, made
+// document after document, band after band (the layout FindBandPairs takes).
+void SyntheticKeys(size_t n, std::vector<uint64_t>* keys, double* key_seconds, double* transpose_seconds) {
   constexpr size_t kChunk = 4096;
   keys->assign(n * kBands.bands, 0);
   std::vector<uint32_t> sigs(kChunk * kPerm);
-  uint64_t row[kBands.bands];
-  *key_seconds = 0;
+  std::vector<uint64_t> rows(kChunk * kBands.bands);
+  *key_seconds = *transpose_seconds = 0;
   for (size_t begin = 0; begin < n; begin += kChunk) {
     const size_t end = std::min(n, begin + kChunk);
     for (size_t d = begin; d < end; ++d) {
       for (int i = 0; i < kBands.bands * kBands.rows; ++i) sigs[(d - begin) * kPerm + i] = SyntheticValue(d, i);
     }
     const auto start = std::chrono::steady_clock::now();
-    for (size_t d = begin; d < end; ++d) {
-      BandKeys(&sigs[(d - begin) * kPerm], kBands, row);
-      for (int j = 0; j < kBands.bands; ++j) (*keys)[j * n + d] = row[j];
+    for (size_t d = begin; d < end; ++d) BandKeys(&sigs[(d - begin) * kPerm], kBands, &rows[(d - begin) * kBands.bands]);
+    const auto keyed = std::chrono::steady_clock::now();
+    for (int j = 0; j < kBands.bands; ++j) {
+      for (size_t d = begin; d < end; ++d) (*keys)[j * n + d] = rows[(d - begin) * kBands.bands + j];
     }
-    *key_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    *key_seconds += std::chrono::duration<double>(keyed - start).count();
+    *transpose_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - keyed).count();
   }
 }
 
 void BM_Join(benchmark::State& state, const std::string& who) {
   const size_t n = static_cast<size_t>(state.range(0));
   std::vector<uint64_t> keys, signatures, pairs;
-  double key_seconds = 0;
+  double key_seconds = 0, transpose_seconds = 0;
   if (who == "baseline") {
     signatures.resize(n * kPerm);
     for (size_t d = 0; d < n; ++d) {
       for (int i = 0; i < kPerm; ++i) signatures[d * kPerm + i] = SyntheticValue(d, i);
     }
   } else {
-    SyntheticKeys(n, &keys, &key_seconds);
+    SyntheticKeys(n, &keys, &key_seconds, &transpose_seconds);
   }
   std::vector<uint8_t> banded(n, 1);
   for (auto _ : state) {
@@ -168,7 +173,10 @@ void BM_Join(benchmark::State& state, const std::string& who) {
   state.counters["pairs"] = static_cast<double>(pairs.size());
   state.counters["ns_per_doc"] = benchmark::Counter(
       static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  if (who != "baseline") state.counters["band_keys_ns_per_doc"] = key_seconds * 1e9 / static_cast<double>(n);
+  if (who != "baseline") {
+    state.counters["band_keys_ns_per_doc"] = key_seconds * 1e9 / static_cast<double>(n);
+    state.counters["transpose_ns_per_doc"] = transpose_seconds * 1e9 / static_cast<double>(n);
+  }
 }
 
 std::string TmpDir() {
@@ -191,8 +199,8 @@ void BM_Joiner(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
   const size_t memory = static_cast<size_t>(state.range(1));
   std::vector<uint64_t> band_major, pairs(4096);
-  double key_seconds = 0;
-  SyntheticKeys(n, &band_major, &key_seconds);
+  double key_seconds = 0, transpose_seconds = 0;
+  SyntheticKeys(n, &band_major, &key_seconds, &transpose_seconds);
   // The rows item after item, as a caller has them.
   std::vector<uint64_t> rows(n * kBands.bands);
   for (size_t d = 0; d < n; ++d) {
