@@ -47,6 +47,12 @@ struct PartLayout {
   size_t slots() const { return parts * capacity; }
 };
 
+// The bits that cut the records into parts whose filter stays in the cache
+// (0: the filter is applied at once, or there is none).
+int PartCut(const JoinShape& shape) {
+  return shape.filter_in_memory ? std::max(0, shape.filter_bits - shape.part_bits) : 0;
+}
+
 PartLayout LayoutOf(size_t n, int cut) {
   if (cut == 0 || cut > kMaxFixedCut) return {};
   const size_t parts = size_t{1} << cut;
@@ -104,16 +110,19 @@ JoinShape ShapeOf(size_t n, size_t m, size_t max_filter_bytes) {
   return s;
 }
 
+size_t RecordBytes(const JoinShape& shape, size_t m) {
+  return 8 * (std::max(m, LayoutOf(m, PartCut(shape)).slots()) + m);
+}
+
 Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const uint32_t> items,
                     const JoinShape& shape, int threads, const PairFlush& flush, BandJoinStats* stats) {
   const bool use_filter = shape.filter_in_memory;
-  // Bits that cut the records into parts whose filter stays in the cache.
-  const int part_cut = std::max(0, shape.filter_bits - shape.part_bits);
+  const int part_cut = PartCut(shape);
   RepeatFilter filter(use_filter ? shape.filter_bits : 1, use_filter ? shape.filter_bits - part_cut : 1);
   // Records and work space for every band, allocated once and never
   // zeroed: each band writes what it reads.
   const size_t n = items.size();
-  const PartLayout layout = LayoutOf(n, use_filter ? part_cut : 0);
+  const PartLayout layout = LayoutOf(n, PartCut(shape));
   const auto records_space = std::make_unique_for_overwrite<uint64_t[]>(std::max(n, layout.slots()));
   const auto scratch_space = std::make_unique_for_overwrite<uint64_t[]>(n);
   uint64_t* const records = records_space.get();

@@ -45,6 +45,11 @@ JoinShape ShapeOf(size_t n, size_t m, size_t max_filter_bytes);
 // Bytes of the filter of a shape.
 inline size_t FilterBytes(const JoinShape& shape) { return (size_t{1} << shape.filter_bits) / 4; }
 
+// Bytes of JoinInMemory's records and work space for m banded items: 16 per
+// item, and the slack of the parts of fixed room (at most about 3% of the
+// records' 8).
+size_t RecordBytes(const JoinShape& shape, size_t m);
+
 // Two bits per slot: "taken" and "taken again". After Insert() of every key
 // of a band, Repeated(key) is true for every key inserted twice or more,
 // and for keys that share their slot with another. The words are large

@@ -184,7 +184,7 @@ struct BandJoiner::Rep {
     const minhash::JoinShape shape = m >= 2 ? minhash::ShapeOf(n, m, memory / 8) : minhash::JoinShape();
     const uint64_t key_bytes = n * 8 * static_cast<uint64_t>(bands);
     const bool in_memory =
-        m < 2 || (!columns[0]->spilled() && key_bytes + minhash::FilterBytes(shape) + 16 * m <= memory / 4 * 3);
+        m < 2 || (!columns[0]->spilled() && key_bytes + minhash::FilterBytes(shape) + minhash::RecordBytes(shape, m) <= memory / 4 * 3);
     for (auto& column : columns) {
       if (!in_memory) SIMDEX_RETURN_IF_ERROR(column->Spill());
       SIMDEX_RETURN_IF_ERROR(column->Finish());

@@ -19,7 +19,7 @@
 // that follows removes the repeats.
 //
 // FindBandPairs holds everything in memory: the keys, 16 bytes per item for
-// the sort, the filter (2^(log2 n + 3) slots of 2 bits, filtered 2^20 slots
+// the sort (and up to 3% of 8 more: parts of fixed room), the filter (2^(log2 n + 3) slots of 2 bits, filtered 2^20 slots
 // at a time) and 8 bytes per pair and band it shares. BandJoiner takes the
 // items one by one and works within a memory bound: what does not fit (the
 // keys, each band's sort, the pairs) spills to temporary files, and the
@@ -109,7 +109,7 @@ struct BandJoinOptions {
 // Memory: the keys stay in memory while they fit half the bound, else all
 // bands' keys go to temporary files (8 bytes per item and band) that each
 // band reads twice in order. When the keys, the filter and 16 bytes per item
-// fit three quarters of the bound, the join runs as FindBandPairs does;
+// (and the parts' slack, up to 3% of 8) fit three quarters of the bound, the join runs as FindBandPairs does;
 // otherwise each band's filtered records (whole key, item: 16 bytes) are
 // sorted by the external sorter (engine/index/external_sorter.h) within half
 // the bound, and the pairs of every band by another within a quarter, which
