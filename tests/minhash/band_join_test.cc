@@ -2,8 +2,10 @@
 // all-pairs check by band, on random and adversarial keys.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #define XXH_INLINE_ALL
@@ -65,6 +67,58 @@ TEST(BandJoin, MatchesBruteForceOnRandomKeys) {
         for (uint8_t& b : banded) b = rng() % 10 != 0;
         ExpectJoinMatchesOracle(keys, bands, banded, n % 2 ? 1 : 2);
       }
+    }
+  }
+}
+
+// Every pair (a < b) of banded items that agree on some band's key, from a
+// plain sort of each band: the oracle for batches too large for BruteForce.
+std::vector<uint64_t> SortOracle(const std::vector<uint64_t>& keys, int bands, const std::vector<uint8_t>& banded) {
+  const size_t n = banded.size();
+  std::vector<uint64_t> out;
+  std::vector<std::pair<uint64_t, uint32_t>> band;
+  for (int j = 0; j < bands; ++j) {
+    band.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (banded[i]) band.push_back({keys[i * bands + j], static_cast<uint32_t>(i)});
+    }
+    std::sort(band.begin(), band.end());
+    for (size_t x = 0; x < band.size(); ++x) {
+      for (size_t y = x + 1; y < band.size() && band[y].first == band[x].first; ++y) {
+        out.push_back((uint64_t{band[x].second} << 32) | band[y].second);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Batches large enough that the join cuts each band into parts of fixed
+// room (2^17 items and more): hashed keys with planted shared ones, and a
+// band whose keys all have a leading 0 bit, which overflows its first part
+// and is cut by counting instead; one and two threads.
+TEST(BandJoin, LargeBatchesCutIntoPartsMatchASortOfEveryBand) {
+  std::mt19937_64 rng(21);
+  for (const size_t n : {size_t{140000}, size_t{600000}}) {
+    const int bands = 4;
+    std::vector<uint64_t> keys(n * bands);
+    for (uint64_t& k : keys) k = rng();
+    for (size_t i = 0; i < n; ++i) keys[i * bands + 3] >>= 1;  // band 3: every key in the lower half
+    for (size_t p = 0; p < n / 50; ++p) {  // planted: item b takes item a's key of one band
+      const size_t a = rng() % n, b = rng() % n;
+      const int j = static_cast<int>(rng() % bands);
+      keys[b * bands + j] = keys[a * bands + j];
+    }
+    std::vector<uint8_t> banded(n);
+    for (uint8_t& b : banded) b = rng() % 20 != 0;
+    const std::vector<uint64_t> oracle = SortOracle(keys, bands, banded);
+    ASSERT_GT(oracle.size(), n / 100);
+    for (const int threads : {1, 2}) {
+      std::vector<uint64_t> pairs;
+      BandJoinStats stats;
+      ASSERT_TRUE(FindBandPairs(BandMajor(keys, bands), bands, banded, threads, &pairs, &stats).ok());
+      EXPECT_EQ(pairs, oracle) << n << " items, " << threads << " threads";
     }
   }
 }
