@@ -42,11 +42,37 @@ struct SecondStageDocuments {
   void Add(const FingerprintResult& r, std::string_view text, double score);
 };
 
-// Per document outcomes: the de-duplicator's, or those the second stage
-// made (then replaced holds one per document).
+// The outcomes of `--method minhash`, 5 bytes per document where a
+// DedupResult takes 48: each document's representative (itself when alone
+// or empty; documents are numbered in 32 bits), whether it is empty, and
+// (only with --against) its match in an index: (index, id), index -1 for
+// none.
+struct CompactOutcomes {
+  std::vector<uint32_t> representative;
+  std::vector<uint8_t> empty;
+  std::vector<std::pair<int32_t, uint64_t>> against;
+  DedupResult Result(uint64_t o) const {
+    DedupResult r;
+    r.empty = empty[o] != 0;
+    r.representative = representative[o];
+    r.duplicate = r.representative != o;
+    if (!against.empty() && against[o].first >= 0) {
+      r.duplicate = true;
+      r.against_index = against[o].first;
+      r.against_id = against[o].second;
+    }
+    return r;
+  }
+};
+
+// Per document outcomes: the de-duplicator's, those the second stage made
+// (then replaced holds one per document), or MinHash-LSH's (compact).
 struct DedupOutcomes {
-  const Deduplicator* dedup = nullptr;  // null: replaced holds every result
+  // Results come from replaced when it is not empty, else from dedup, else
+  // from compact.
+  const Deduplicator* dedup = nullptr;
   std::vector<DedupResult> replaced;
+  CompactOutcomes compact;
   // --method minhash: each document's estimated J with its representative,
   // written instead of the distance; empty otherwise.
   std::vector<float> estimates;
@@ -54,8 +80,12 @@ struct DedupOutcomes {
   // document of its result's against_id (when against_index >= 0),
   // written instead of the against distance; empty otherwise.
   std::vector<float> against_estimates;
-  uint64_t size() const { return dedup != nullptr ? dedup->size() : replaced.size(); }
-  DedupResult Result(uint64_t o) const { return replaced.empty() ? dedup->Result(o) : replaced[o]; }
+  uint64_t size() const {
+    return dedup != nullptr ? dedup->size() : replaced.empty() ? compact.representative.size() : replaced.size();
+  }
+  DedupResult Result(uint64_t o) const {
+    return !replaced.empty() ? replaced[o] : dedup != nullptr ? dedup->Result(o) : compact.Result(o);
+  }
 };
 
 struct AcceptedPair {

@@ -138,12 +138,15 @@ struct Items {
   uint32_t First(uint32_t item) const { return members[member_start[item]]; }
 };
 
-void FindItems(const Signed& s, Items* items) {
-  const size_t n = s.has_shingles.size();
+// Frees s->digests, which nothing reads afterwards.
+void FindItems(Signed* s, Items* items) {
+  const size_t n = s->has_shingles.size();
   std::vector<std::pair<uint64_t, uint32_t>> digests;
+  digests.reserve(n - static_cast<size_t>(std::count(s->has_shingles.begin(), s->has_shingles.end(), 0)));
   for (size_t o = 0; o < n; ++o) {
-    if (s.has_shingles[o]) digests.emplace_back(s.digests[o], static_cast<uint32_t>(o));
+    if (s->has_shingles[o]) digests.emplace_back(s->digests[o], static_cast<uint32_t>(o));
   }
+  std::vector<uint64_t>().swap(s->digests);
   std::sort(digests.begin(), digests.end());
   // Items numbered by their first document, so that item order is input order.
   std::vector<std::pair<uint32_t, uint32_t>> firsts;  // (first document, start in digests)
@@ -230,7 +233,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   progress->Update("joining " + std::to_string(n) + " documents");
   auto start = base::Clock::now();
   Items items;
-  FindItems(s, &items);
+  FindItems(&s, &items);
   const size_t m = items.member_start.size() - 1;
   stats->distinct_signatures = m;
   // The join, fed the keys of each item's first document (items are
@@ -300,28 +303,35 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
       clusters.Add(items.First(static_cast<uint32_t>(pair >> 32)), items.First(static_cast<uint32_t>(pair)));
     }
   }
+  // The items and kept pairs are in the clusters now: their memory goes
+  // before the clusters choose representatives and the outcomes are made.
+  items = Items();
+  std::vector<std::pair<uint64_t, double>>().swap(kept);
   clusters.Finish();
   stats->clusters = clusters.clusters();
   stats->clustered_documents = clusters.clustered_documents();
   outcomes->dedup = nullptr;
-  outcomes->replaced.assign(n, DedupResult());
+  outcomes->replaced.clear();
+  CompactOutcomes& compact = outcomes->compact;
+  compact.representative.resize(n);
+  compact.empty.resize(n);
+  compact.against.clear();
   outcomes->estimates.assign(n, 0);
   for (size_t o = 0; o < n; ++o) {
-    DedupResult& r = outcomes->replaced[o];
-    r.empty = !s.has_shingles[o];
-    r.representative = r.empty ? o : clusters.Representative(o);
-    r.duplicate = r.representative != o;
+    const bool empty = !s.has_shingles[o];
+    const uint64_t representative = empty ? o : clusters.Representative(o);
+    compact.representative[o] = static_cast<uint32_t>(representative);
+    compact.empty[o] = empty;
     outcomes->estimates[o] =
-        r.empty ? 0.0f
-                : static_cast<float>(r.representative == o ? 1.0
-                                                           : EstimateJaccardPacked(s.Packed(o), s.Packed(r.representative),
-                                                                                   args.num_perm, args.signature_bits));
+        empty ? 0.0f
+              : static_cast<float>(representative == o ? 1.0
+                                                       : EstimateJaccardPacked(s.Packed(o), s.Packed(representative),
+                                                                               args.num_perm, args.signature_bits));
     if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
       const LshBestMatch& match = s.index_matches[o];
       if (outcomes->against_estimates.empty()) outcomes->against_estimates.assign(n, 0);
-      r.duplicate = true;
-      r.against_index = match.index;
-      r.against_id = match.id;
+      if (compact.against.empty()) compact.against.assign(n, {-1, 0});
+      compact.against[o] = {match.index, match.id};
       outcomes->against_estimates[o] = static_cast<float>(match.estimate);
       ++stats->against_duplicates;
     }

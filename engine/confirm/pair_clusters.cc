@@ -1,6 +1,7 @@
 // PairClusters (include/simdex/confirm.h): union-find over document
 // ordinals with path halving and union by smaller root.
 #include <utility>
+#include <vector>
 
 #include "simdex/confirm.h"
 
@@ -30,20 +31,30 @@ void PairClusters::Add(uint64_t a, uint64_t b) {
 
 void PairClusters::Finish() {
   const uint64_t n = parent_.size();
-  // Per root: its best document (largest score, then smallest ordinal:
-  // ordinals ascend, so only a strictly larger score replaces) and size.
-  std::vector<uint64_t> best(n), size(n, 0);
-  for (uint64_t o = 0; o < n; ++o) {
-    const uint64_t root = Find(o);
-    if (size[root]++ == 0 || (!scores_.empty() && scores_[o] > scores_[best[root]])) best[root] = o;
-  }
+  // Each set's root is its smallest ordinal (Add), so in ascending order a
+  // root comes before the rest of its set. The first pass points every
+  // document at its root and keeps each set's best document (largest score,
+  // then smallest ordinal: only a strictly larger score replaces) in the
+  // root's representative_ slot; the second copies it to the members and
+  // counts the sets of two or more. No other array of n values: the batch's
+  // largest is this class's own two.
   representative_.resize(n);
   for (uint64_t o = 0; o < n; ++o) {
     const uint64_t root = Find(o);
-    representative_[o] = best[root];
-    if (root == o && size[o] > 1) {
+    parent_[o] = root;
+    if (root == o) representative_[o] = o;
+    else if (!scores_.empty() && scores_[o] > scores_[representative_[root]]) representative_[root] = o;
+  }
+  std::vector<bool> counted(n, false);  // roots whose set was counted
+  for (uint64_t o = 0; o < n; ++o) {
+    const uint64_t root = parent_[o];
+    if (root == o) continue;
+    representative_[o] = representative_[root];
+    ++clustered_;
+    if (!counted[root]) {
+      counted[root] = true;
       ++clusters_;
-      clustered_ += size[o];
+      ++clustered_;  // the root
     }
   }
 }
