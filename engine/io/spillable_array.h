@@ -13,7 +13,11 @@
 //     access. The mapped pages a process has touched count in its resident
 //     memory, so every `memory_bytes / 64 KiB` calls (a page fault maps up
 //     to 64 KiB around the page) At() drops them (MADV_DONTNEED; they stay
-//     in the page cache): the pages resident stay within the budget.
+//     in the page cache): the pages resident stay within the budget. A
+//     kernel that keeps files in large folios may map a whole folio per
+//     fault (Linux 6.18 on ext4: up to 7.4x the budget resident, measured,
+//     docs/minhash.md): those pages are clean page cache, not the process's
+//     own memory.
 //
 // Thread safety: not thread-safe. Errors: an IOError names the file and the
 // system's reason (a full disk included); the first error is kept and
