@@ -264,14 +264,13 @@ void BM_Scale(benchmark::State& state) {
     Check(join->Finish());
     join_s = Since(start);
     start = std::chrono::steady_clock::now();
-    Status s;
+    std::vector<uint8_t> a(signatures.record_bytes()), b(signatures.record_bytes());
     for (size_t got = 1; got > 0;) {
       Check(join->Read(pairs.data(), pairs.size(), &got));
       for (size_t i = 0; i < got; ++i) {
-        const uint8_t* a = signatures.At(pairs[i] >> 32, &s);
-        const uint8_t* b = signatures.At(pairs[i] & 0xffffffffu, &s);
-        Check(s);
-        kept += EstimateJaccardPacked(a, b, kPerm, kBits) >= threshold;
+        Check(signatures.Read(pairs[i] >> 32, 1, a.data()));
+        Check(signatures.Read(pairs[i] & 0xffffffffu, 1, b.data()));
+        kept += EstimateJaccardPacked(a.data(), b.data(), kPerm, kBits) >= threshold;
       }
     }
     filter_s = Since(start);

@@ -37,15 +37,22 @@ struct Signed {
   std::vector<LshBestMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
   Status status;               // the first error of Packed()
-  // Document o's packed signature (valid while `packed` lives), or a
-  // signature of zeros after an error, which `status` keeps.
-  const uint8_t* Packed(size_t o) {
-    const uint8_t* p = packed->At(o, &status);
-    if (p != nullptr) return p;
-    zeros.assign(bytes, 0);
-    return zeros.data();
+  // Document o's packed signature, read into buffer `slot` (0 or 1: a pair
+  // reads one into each) when the signatures spilled, valid until the next
+  // read into that slot; a signature of zeros after an error, which
+  // `status` keeps. Spilled signatures are read by pread, not through a map
+  // of their file: a map's faults may each map a whole large folio of the
+  // page cache (Linux 6.x), which costs more than the read and counts in
+  // the resident set.
+  const uint8_t* Packed(size_t o, int slot) {
+    if (!packed->spilled()) return packed->data() + o * bytes;
+    std::vector<uint8_t>& buffer = buffers[slot];
+    buffer.resize(bytes);
+    if (status.ok()) status = packed->Read(o, 1, buffer.data());
+    if (!status.ok()) std::fill(buffer.begin(), buffer.end(), 0);
+    return buffer.data();
   }
-  std::vector<uint8_t> zeros;
+  std::vector<uint8_t> buffers[2];
 };
 
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
@@ -266,8 +273,8 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
     SIMDEX_RETURN_IF_ERROR(join->Read(pairs.data(), pairs.size(), &got));
     for (size_t i = 0; i < got; ++i) {
       const uint64_t p = pairs[i];
-      const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32))),
-                                                    s.Packed(items.First(static_cast<uint32_t>(p))), args.num_perm,
+      const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32)), 0),
+                                                    s.Packed(items.First(static_cast<uint32_t>(p)), 1), args.num_perm,
                                                     args.signature_bits);
       if (!args.estimate_filter || estimate >= args.estimate_threshold) kept.emplace_back(p, estimate);
     }
@@ -325,7 +332,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
     outcomes->estimates[o] =
         empty ? 0.0f
               : static_cast<float>(representative == o ? 1.0
-                                                       : EstimateJaccardPacked(s.Packed(o), s.Packed(representative),
+                                                       : EstimateJaccardPacked(s.Packed(o, 0), s.Packed(representative, 1),
                                                                                args.num_perm, args.signature_bits));
     if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
       const LshBestMatch& match = s.index_matches[o];

@@ -1,7 +1,6 @@
 // SpillableArray (engine/io/spillable_array.h).
 #include "engine/io/spillable_array.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,10 +13,6 @@
 namespace simdex::io {
 namespace {
 
-// The most a page fault maps: the faulting page and those around it that
-// are in the page cache (the kernel's fault_around_bytes, 64 KiB).
-constexpr size_t kFaultBytes = size_t{64} << 10;
-
 Status Errno(const std::string& what, const std::string& path) {
   return Status::IOError(what + " " + path + ": " + std::strerror(errno));
 }
@@ -27,11 +22,9 @@ Status Errno(const std::string& what, const std::string& path) {
 SpillableArray::SpillableArray(size_t record_bytes, size_t memory_bytes, std::string tmpdir)
     : record_bytes_(record_bytes), memory_bytes_(memory_bytes), tmpdir_(std::move(tmpdir)) {
   assert(record_bytes >= 1);
-  release_every_ = std::max<uint64_t>(1, memory_bytes / kFaultBytes);
 }
 
 SpillableArray::~SpillableArray() {
-  if (map_ != nullptr) ::munmap(const_cast<uint8_t*>(map_), map_bytes_);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -129,25 +122,6 @@ Status SpillableArray::Read(uint64_t first, size_t n, void* out) const {
     left -= static_cast<size_t>(r);
   }
   return Status::OK();
-}
-
-const uint8_t* SpillableArray::At(uint64_t i, Status* status) {
-  assert(finished_ && i < size_);
-  if (!spilled()) return memory_.data() + i * record_bytes_;
-  if (map_ == nullptr) {
-    map_bytes_ = static_cast<size_t>(size_ * record_bytes_);
-    void* p = ::mmap(nullptr, map_bytes_, PROT_READ, MAP_SHARED, fd_, 0);
-    if (p == MAP_FAILED) {
-      *status = Fail(Errno("cannot map the temporary file", path_));
-      return nullptr;
-    }
-    map_ = static_cast<const uint8_t*>(p);
-  }
-  if (++touches_ >= release_every_) {
-    ::madvise(const_cast<uint8_t*>(map_), map_bytes_, MADV_DONTNEED);
-    touches_ = 0;
-  }
-  return map_ + i * record_bytes_;
 }
 
 }  // namespace simdex::io

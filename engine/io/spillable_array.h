@@ -5,19 +5,13 @@
 //
 // The file is created in tmpdir by io::CreateUniqueFile
 // ("simdex-spill-XXXXXX") and unlinked at once: it has no name while it is
-// used, so nothing is left behind after success, an error or a kill. Reads
-// come in two kinds:
-//   - Read(): a range of records copied out (pread: the kernel's page
-//     cache, none of the process's memory), for passes in record order;
-//   - At(): one record in place (a read-only map of the file), for random
-//     access. The mapped pages a process has touched count in its resident
-//     memory, so every `memory_bytes / 64 KiB` calls (a page fault maps up
-//     to 64 KiB around the page) At() drops them (MADV_DONTNEED; they stay
-//     in the page cache): the pages resident stay within the budget. A
-//     kernel that keeps files in large folios may map a whole folio per
-//     fault (Linux 6.18 on ext4: up to 7.4x the budget resident, measured,
-//     docs/minhash.md): those pages are clean page cache, not the process's
-//     own memory.
+// used, so nothing is left behind after success, an error or a kill.
+// Records are read back by Read(), a range copied out (pread: the kernel's
+// page cache, none of the process's memory), in order or one at a time at
+// random. A map of the file was tried for random reads and dropped: on
+// Linux 6.18 with ext4's large folios each fault mapped a whole folio, and
+// the mapped pages (up to 7.4x the budget, measured, docs/minhash.md)
+// counted in the resident set.
 //
 // Thread safety: not thread-safe. Errors: an IOError names the file and the
 // system's reason (a full disk included); the first error is kept and
@@ -66,12 +60,6 @@ class SpillableArray {
   // REQUIRES: Finish() returned OK; first + n <= size().
   Status Read(uint64_t first, size_t n, void* out) const;
 
-  // Record i, valid while the array lives (a page At() dropped is read
-  // again on access). Maps the file on the first call after a spill; a
-  // failing map is *status and nullptr.
-  // REQUIRES: Finish() returned OK; i < size().
-  const uint8_t* At(uint64_t i, Status* status);
-
  private:
   Status Flush();
   Status Fail(Status s);
@@ -86,10 +74,6 @@ class SpillableArray {
   std::vector<uint8_t> memory_;  // every record, or (spilled) the write buffer
   Status status_;
   bool finished_ = false;
-  // The map for At().
-  const uint8_t* map_ = nullptr;
-  size_t map_bytes_ = 0;
-  uint64_t touches_ = 0, release_every_ = 1;
 };
 
 }  // namespace simdex::io
