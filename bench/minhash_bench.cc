@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/mix64.h"
 #include "engine/io/spillable_array.h"
 #include "simdex/eval.h"
 #include "simdex/minhash.h"
@@ -110,17 +111,11 @@ void BM_Sign(benchmark::State& state, const std::string& path, const std::string
 
 // Signature d of the synthetic batch: documents 2i and 2i+1 share cluster
 // i's values except where a per-document draw (probability 0.15) replaces one.
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
+using bench::Mix64;
 uint32_t SyntheticValue(uint64_t d, int i) {
-  const uint64_t own = Mix((d << 8) ^ static_cast<uint64_t>(i) ^ 0x5555);
+  const uint64_t own = Mix64((d << 8) ^ static_cast<uint64_t>(i) ^ 0x5555);
   const bool replaced = (own & 0xffff) < 0.15 * 65536;
-  return static_cast<uint32_t>(replaced ? own >> 32 : Mix(((d / 2) << 8) ^ static_cast<uint64_t>(i)) >> 32);
+  return static_cast<uint32_t>(replaced ? own >> 32 : Mix64(((d / 2) << 8) ^ static_cast<uint64_t>(i)) >> 32);
 }
 
 // The synthetic band keys of n documents (band after band), made in chunks

@@ -10,21 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "bench/mix64.h"
+
 namespace {
 
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
+using simdex::bench::Mix64;
 
 constexpr int kWords = 15;
 
 // 0-4 of 20: a copy (0 exact, 1-4 with its last word replaced); else an original.
-uint64_t Kind(uint64_t d) { return d == 0 ? 19 : Mix(d ^ 0xabcdef) % 20; }
-uint64_t Source(uint64_t d) { return Mix(d) % d; }
+uint64_t Kind(uint64_t d) { return d == 0 ? 19 : Mix64(d ^ 0xabcdef) % 20; }
+uint64_t Source(uint64_t d) { return Mix64(d) % d; }
 uint64_t Origin(uint64_t d) {
   while (Kind(d) < 5) d = Source(d);
   return d;
@@ -40,14 +36,14 @@ int main(int argc, char** argv) {
   const uint64_t n = std::strtoull(argv[1], nullptr, 10);
   std::vector<std::string> vocabulary(50000);
   for (size_t i = 0; i < vocabulary.size(); ++i) {
-    uint64_t h = Mix(i + 1);
+    uint64_t h = Mix64(i + 1);
     const int letters = 3 + static_cast<int>(h % 7);
     for (int k = 0; k < letters; ++k) {
-      h = Mix(h);
+      h = Mix64(h);
       vocabulary[i] += static_cast<char>('a' + h % 26);
     }
   }
-  auto word = [&](uint64_t doc, int w) -> const std::string& { return vocabulary[Mix(doc * 64 + w) % vocabulary.size()]; };
+  auto word = [&](uint64_t doc, int w) -> const std::string& { return vocabulary[Mix64(doc * 64 + w) % vocabulary.size()]; };
   std::string line;
   for (uint64_t d = 0; d < n; ++d) {
     const uint64_t origin = Origin(d);
