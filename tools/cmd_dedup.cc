@@ -442,7 +442,10 @@ int RunDedup(DedupArgs args) {
     IdfLearnerStats stats;
     std::shared_ptr<const IdfTable> table;
     s = RunIdfPass(kDedupCommand, "--idf auto", args.input, text_options,
-                   {.memory_bytes = options.memory_bytes, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
+                   {.memory_bytes = options.memory_bytes,
+                    .tmpdir = SpillDirectory(args.tmpdir),
+                    .threads = args.threads,
+                    .max_idf = IdfCap(args.text)},
                    args.quiet, &table, &stats, &learned);
     if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
     options.memory_bytes -= IdfTableBytes(*table);  // at most half of it (IdfLearner)

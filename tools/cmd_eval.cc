@@ -116,7 +116,7 @@ int RunEval(EvalArgs args) {
     }
     args.configs.push_back("python-simhash");
   }
-  std::vector<FingerprintOptions> options(args.configs.size());
+  std::vector<EvalConfig> options(args.configs.size());
   for (size_t c = 0; c < args.configs.size(); ++c) {
     Status s = ParseEvalConfig(args.configs[c], &options[c]);
     if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);

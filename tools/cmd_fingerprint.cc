@@ -165,7 +165,10 @@ int RunFingerprint(FingerprintArgs args) {
     IdfLearnerStats stats;
     std::shared_ptr<const IdfTable> table;
     s = RunIdfPass("fingerprint", "--idf auto", args.input, options,
-                   {.memory_bytes = memory, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads},
+                   {.memory_bytes = memory,
+                    .tmpdir = SpillDirectory(args.tmpdir),
+                    .threads = args.threads,
+                    .max_idf = IdfCap(args.text)},
                    args.quiet, &table, &stats, &learned);
     if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
     options.idf = std::move(table);

@@ -87,7 +87,9 @@ int RunIdf(IdfArgs args) {
                        kExitUsage);
   }
   FingerprintOptions options;
-  s = MakeFingerprintOptions(args.text, &options);
+  TextOptionArgs features = args.text;
+  features.idf_cap = 0;  // this command learns the table --idf-cap caps
+  s = MakeFingerprintOptions(features, &options);
   if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
   if (!args.memory.empty() && !ParseSize(args.memory, &memory)) {
@@ -97,7 +99,11 @@ int RunIdf(IdfArgs args) {
   std::shared_ptr<const IdfTable> table;
   std::string learned;
   s = RunIdfPass(kIdfCommand, "simdex idf", args.input, options,
-                 {.memory_bytes = memory, .tmpdir = SpillDirectory(args.tmpdir), .threads = args.threads}, args.quiet,
+                 {.memory_bytes = memory,
+                  .tmpdir = SpillDirectory(args.tmpdir),
+                  .threads = args.threads,
+                  .max_idf = IdfCap(args.text)},
+                 args.quiet,
                  &table, &stats, &learned);
   if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
   Progress progress(kIdfCommand, !args.quiet);
@@ -137,7 +143,8 @@ void AddIdfCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("-q,--quiet", args->quiet, "no progress and no summary");
   sub->footer(
       "idf = ln((N + 1) / df) for the features two or more of the N documents hold; the others (and features\n"
-      "the batch never held) get #default-idf = ln(N + 1). The same text options as the fingerprints that will\n"
+      "the batch never held) get #default-idf = ln(N + 1). With --idf-cap C, idf values above C are C, and only\n"
+      "the features below it are written (#default-idf = C). The same text options as the fingerprints that will\n"
       "use it (tokenizer, stop words, normalization, seed). docs/fingerprint.md explains it.\n"
       "Example: simdex idf -o corpus.idf --text-field text corpus.jsonl; simdex serve --idf corpus.idf ...");
   sub->callback([args, run] { *run = [args] { return RunIdf(*args); }; });

@@ -317,12 +317,14 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
 
 }  // namespace
 
-Status FingerprintAll(const FingerprintOptions& given, std::span<const std::string_view> texts,
+Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out) {
-  FingerprintOptions options = given;
-  if (options.weighting == Weighting::kTfIdf && options.idf == nullptr) {  // "idf-auto": learned from the set
+  FingerprintOptions options = config.options;
+  const bool idf = options.weighting == Weighting::kTfIdf || options.weighting == Weighting::kLogTfIdf;
+  if (idf && options.idf == nullptr) {  // "idf-auto": learned from the set
     std::unique_ptr<IdfLearner> learner;
-    SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, {.tmpdir = SpillDirectory("")}, &learner));
+    SIMDEX_RETURN_IF_ERROR(
+        IdfLearner::Create(options, {.tmpdir = SpillDirectory(""), .max_idf = config.max_idf}, &learner));
     for (std::string_view t : texts) SIMDEX_RETURN_IF_ERROR(learner->Add(t));
     SIMDEX_RETURN_IF_ERROR(learner->Finish(&options.idf));
   }

@@ -17,7 +17,7 @@ namespace simdex::tools {
 struct TruthEvalArgs {
   std::vector<std::string> sets;
   std::vector<std::string> config_names;
-  std::vector<FingerprintOptions> configs;
+  std::vector<EvalConfig> configs;
   std::string confirm;  // spec, or empty
   ShingleOptions shingles;
   TruthOptions truth;
@@ -33,9 +33,10 @@ struct TruthEvalArgs {
   bool quiet = false;
 };
 
-// out[i] = the fingerprint of texts[i] under options; tf-idf without a table
-// (the configuration "idf-auto") learns the table from the texts first.
-Status FingerprintAll(const FingerprintOptions& options, std::span<const std::string_view> texts,
+// out[i] = the fingerprint of texts[i] under config.options; an idf
+// weighting without a table (the configuration "idf-auto") learns the table
+// from the texts first, capped at config.max_idf.
+Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out);
 
 // Runs the evaluation and writes its JSON lines; returns the exit code.

@@ -26,13 +26,18 @@ std::string SpillDirectory(const std::string& tmpdir) {
 }
 
 std::string DescribeLearnedIdf(const IdfLearnerStats& s, const IdfTable& table) {
-  char text[256];
+  char text[320];
+  char capped[96] = "";
+  if (s.capped > 0) {
+    std::snprintf(capped, sizeof capped, ", %llu of them below the cap of %g in the table",
+                  static_cast<unsigned long long>(s.kept), table.default_idf());
+  }
   std::snprintf(text, sizeof text,
-                "idf learned from %llu documents: %llu distinct features, %llu held by two or more documents "
+                "idf learned from %llu documents: %llu distinct features, %llu held by two or more documents%s "
                 "(%.1f MB), %llu spilled runs",
                 static_cast<unsigned long long>(s.documents), static_cast<unsigned long long>(s.features),
-                static_cast<unsigned long long>(s.kept), static_cast<double>(IdfTableBytes(table)) / 1e6,
-                static_cast<unsigned long long>(s.runs_spilled));
+                static_cast<unsigned long long>(s.kept + s.capped), capped,
+                static_cast<double>(IdfTableBytes(table)) / 1e6, static_cast<unsigned long long>(s.runs_spilled));
   return text;
 }
 

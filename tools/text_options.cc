@@ -23,11 +23,16 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
       ->allow_extra_args(false);
   sub->add_flag("--no-stop-words", args->no_stop_words, "keep every feature (no stop words)");
   sub->add_option("--weighting", args->weighting,
-                  "feature weights: tf, binary, log-tf, tf-idf (needs --idf) (default: tf, or tf-idf with --idf)")
-      ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf"}));
+                  "feature weights: tf, binary, log-tf, tf-idf or log-tf-idf (both need --idf) (default: tf, or "
+                  "tf-idf with --idf)")
+      ->check(CLI::IsMember({"tf", "binary", "log-tf", "tf-idf", "log-tf-idf"}));
   sub->add_option("--idf", args->idf,
                   "tf-idf weighting with idf from a term<TAB>idf file (`simdex idf` writes one), or 'auto': learned "
                   "from the batch in a first pass (dedup, fingerprint; docs/fingerprint.md)");
+  sub->add_option("--idf-cap", args->idf_cap,
+                  "with --idf auto (and in simdex idf): learned idf values above this are this, so that only "
+                  "features a large share of the batch holds weigh less (0.693 = ln 2: more than half of it)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--seed", args->seed, "seed of the feature hash")->capture_default_str();
   sub->add_option("--compat", args->compat,
                   "python-simhash: reproduce the Python simhash package (ignores the text options)")
@@ -55,11 +60,21 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   if (args.weighting == "binary") options->weighting = Weighting::kBinary;
   if (args.weighting == "log-tf") options->weighting = Weighting::kLogTf;
   if (args.weighting == "tf-idf") options->weighting = Weighting::kTfIdf;
-  if (!args.idf.empty() && !args.weighting.empty() && args.weighting != "tf-idf") {
-    return Status::InvalidArgument("--idf weighs features by tf-idf; --weighting " + args.weighting +
+  if (args.weighting == "log-tf-idf") options->weighting = Weighting::kLogTfIdf;
+  const bool idf_weighting = args.weighting == "tf-idf" || args.weighting == "log-tf-idf";
+  if (!args.idf.empty() && !args.weighting.empty() && !idf_weighting) {
+    return Status::InvalidArgument("--idf weighs features by tf-idf or log-tf-idf; --weighting " + args.weighting +
                                    " contradicts it");
   }
-  if (!args.idf.empty()) options->weighting = Weighting::kTfIdf;
+  if (args.idf.empty() && idf_weighting) {
+    return Status::InvalidArgument("--weighting " + args.weighting + " needs --idf (a term<TAB>idf file or auto)");
+  }
+  if (!args.idf.empty() && args.weighting.empty()) options->weighting = Weighting::kTfIdf;
+  if (args.idf_cap > 0 && !IdfAuto(args)) {
+    return Status::InvalidArgument(
+        "--idf-cap caps the idf that --idf auto learns (or simdex idf writes); a term<TAB>idf file's values are "
+        "used as written");
+  }
   if (IdfAuto(args) && args.compat == "python-simhash") {
     return Status::InvalidArgument("--idf auto: the python-simhash profile has no idf weighting");
   }

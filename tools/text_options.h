@@ -4,6 +4,7 @@
 #define SIMDEX_TOOLS_TEXT_OPTIONS_H_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,23 +25,30 @@ struct TextOptionArgs {
   bool no_stop_words = false;
   std::string weighting;  // empty: tf, or tf-idf with --idf
   std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/idf_pass.h) or empty
+  double idf_cap = 0;     // --idf-cap: the cap on learned idf values; 0: none
   uint64_t seed = 0;
   std::string compat = "none";
 };
 
 // Registers --tokenizer, --ngram, --no-normalize, --no-clean-text, --no-cap-numbers, --stop-words, --no-stop-words, --weighting,
-// --idf, --seed and --compat on `sub`.
+// --idf, --idf-cap, --seed and --compat on `sub`.
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 
 // The fingerprint options the arguments name; a stop-word or idf file that
 // cannot be loaded is an error (the rest was checked by the parser). --idf
-// weighs by tf-idf: a --weighting other than tf-idf with it is an error.
+// weighs by tf-idf, or log-tf-idf when --weighting says so; another
+// --weighting with it is an error, and so is --idf-cap without --idf auto.
 // With allow_auto, "--idf auto" gives weighting tf-idf and no table yet (the
 // caller learns it: tools/idf_pass.h); without, it is an error saying so.
 Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options, bool allow_auto = false);
 
 // True when --idf auto was given.
 inline bool IdfAuto(const TextOptionArgs& args) { return args.idf == "auto"; }
+
+// IdfLearnerOptions::max_idf for --idf-cap (infinity when not given).
+inline double IdfCap(const TextOptionArgs& args) {
+  return args.idf_cap > 0 ? args.idf_cap : std::numeric_limits<double>::infinity();
+}
 
 }  // namespace simdex::tools
 

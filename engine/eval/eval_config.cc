@@ -1,5 +1,7 @@
 // ParseEvalConfig (include/simdex/eval.h): "words,tf,stop" and the like.
 #include <charconv>
+#include <cmath>
+#include <limits>
 
 #include "simdex/eval.h"
 
@@ -14,13 +16,25 @@ bool NumberAfter(std::string_view word, std::string_view prefix, int* n) {
   return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && *n >= 1 && *n <= 16;
 }
 
+// "idf-cap0.7" -> 0.7: "idf-cap" followed by a finite number > 0.
+bool CapAfter(std::string_view word, double* cap) {
+  constexpr std::string_view kPrefix = "idf-cap";
+  if (!word.starts_with(kPrefix)) return false;
+  const std::string_view digits = word.substr(kPrefix.size());
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *cap);
+  return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(*cap) &&
+         *cap > 0;
+}
+
 }  // namespace
 
-Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
+Status ParseEvalConfig(std::string_view spec, EvalConfig* out) {
   auto bad = [spec](const std::string& why) {
     return Status::InvalidArgument("configuration '" + std::string(spec) + "': " + why);
   };
   FingerprintOptions o;
+  bool log_tf = false, idf_auto = false;
+  double cap = std::numeric_limits<double>::infinity();
   size_t start = 0;
   for (int i = 0; start <= spec.size(); ++i) {
     size_t comma = spec.find(',', start);
@@ -51,9 +65,11 @@ Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
       o.weighting = Weighting::kBinary;
     } else if (word == "log-tf") {
       o.weighting = Weighting::kLogTf;
+      log_tf = true;
     } else if (word == "idf-auto") {
-      o.weighting = Weighting::kTfIdf;  // the table is learned from each set evaluated
-      o.idf = nullptr;
+      idf_auto = true;  // the table is learned from each set evaluated
+    } else if (CapAfter(word, &cap)) {
+      // the cap on the idf learned
     } else if (word == "stop") {
       o.stop_words = DefaultStopWords();
     } else if (word == "no-stop") {
@@ -68,7 +84,16 @@ Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out) {
       return bad("unknown option '" + std::string(word) + "'");
     }
   }
-  *out = std::move(o);
+  if (!std::isinf(cap) && !idf_auto) return bad("idf-cap caps the idf of idf-auto, which is not given");
+  if (idf_auto) {
+    if (o.weighting != Weighting::kTermFrequency && o.weighting != Weighting::kLogTf) {
+      return bad("idf-auto weighs by tf-idf or log-tf-idf: binary contradicts it");
+    }
+    o.weighting = log_tf ? Weighting::kLogTfIdf : Weighting::kTfIdf;
+    o.idf = nullptr;
+  }
+  out->options = std::move(o);
+  out->max_idf = cap;
   return Status::OK();
 }
 

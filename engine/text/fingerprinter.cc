@@ -36,8 +36,11 @@ Status ValidateOptions(const FingerprintOptions& o) {
     case Weighting::kLogTf:
       break;
     case Weighting::kTfIdf:
+    case Weighting::kLogTfIdf:
       if (o.idf == nullptr) {
-        return Status::InvalidArgument("fingerprint options: weighting tf-idf needs an idf table");
+        return Status::InvalidArgument(std::string("fingerprint options: weighting ") +
+                                       (o.weighting == Weighting::kTfIdf ? "tf-idf" : "log-tf-idf") +
+                                       " needs an idf table");
       }
       if (o.idf->keyed_by_hash() && o.idf->hash_seed() != o.seed) {
         return Status::InvalidArgument("fingerprint options: the idf table is keyed by hashes of seed " +
@@ -97,11 +100,20 @@ struct Fingerprinter::Rep {
       case Weighting::kTermFrequency: return static_cast<double>(e.count);
       case Weighting::kBinary: return 1.0;
       case Weighting::kLogTf: return 1.0 + std::log(static_cast<double>(e.count));
-      case Weighting::kTfIdf:
-        return static_cast<double>(e.count) *
-               (options.idf->keyed_by_hash() ? options.idf->LookupHash(e.hash) : options.idf->Lookup(table.text(e)));
+      case Weighting::kTfIdf: return static_cast<double>(e.count) * IdfOf(e);
+      case Weighting::kLogTfIdf: return (1.0 + std::log(static_cast<double>(e.count))) * IdfOf(e);
     }
     return 0.0;
+  }
+
+  // An idf weighting whose table is keyed by term: the features' texts are kept.
+  bool idf_by_term() const {
+    const bool idf = options.weighting == Weighting::kTfIdf || options.weighting == Weighting::kLogTfIdf;
+    return idf && !options.idf->keyed_by_hash();
+  }
+
+  double IdfOf(const text::FeatureEntry& e) const {
+    return options.idf->keyed_by_hash() ? options.idf->LookupHash(e.hash) : options.idf->Lookup(table.text(e));
   }
 
   bool python_compat() const { return options.compat == Compat::kPythonSimhash; }
@@ -245,7 +257,7 @@ const std::string& Fingerprinter::profile() const { return rep_->profile; }
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
   if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
-  rep_->table.set_keep_text(rep_->options.weighting == Weighting::kTfIdf && !rep_->options.idf->keyed_by_hash());
+  rep_->table.set_keep_text(rep_->idf_by_term());
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
   return rep_->Finish(stats);

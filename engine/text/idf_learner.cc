@@ -63,6 +63,7 @@ Status IdfLearner::Create(const FingerprintOptions& options, const IdfLearnerOpt
     return Status::NotSupported("idf: the python-simhash profile has no idf weighting");
   }
   if (learn.threads < 1) return Status::InvalidArgument("idf: threads must be at least 1");
+  if (!(learn.max_idf > 0)) return Status::InvalidArgument("idf: the cap on idf values must be above 0");
   if (learn.memory_bytes < 2 * index::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("idf: the memory bound must be at least " +
                                    std::to_string(2 * index::kExternalSortMinMemoryBytes / 1024) + " KiB");
@@ -126,13 +127,18 @@ Status IdfLearner::Finish(std::shared_ptr<const IdfTable>* table) {
     if (df == 0) return Status::OK();
     ++r.stats.features;
     if (df < 2) return Status::OK();
+    const double idf = std::log(n_plus_1 / static_cast<double>(df));
+    if (idf >= r.options.max_idf) {  // weighs default_idf, the cap
+      ++r.stats.capped;
+      return Status::OK();
+    }
     if (kept.size() == limit) {
       return Status::InvalidArgument(
           "idf: more than " + std::to_string(limit) + " features are held by two or more documents; their table (" +
           std::to_string(kEntryBytes) + " bytes each) needs more than half of the memory bound (" +
           std::to_string(r.options.memory_bytes) + " bytes): give more memory");
     }
-    kept.emplace_back(current, std::log(n_plus_1 / static_cast<double>(df)));
+    kept.emplace_back(current, idf);
     return Status::OK();
   };
   for (size_t n = 0;;) {
@@ -152,7 +158,8 @@ Status IdfLearner::Finish(std::shared_ptr<const IdfTable>* table) {
   r.stats.kept = kept.size();
   r.stats.runs_spilled = r.sorter.stats().runs_spilled;
   r.stats.bytes_spilled = r.sorter.stats().bytes_spilled;
-  *table = std::make_shared<const IdfTable>(IdfTable::FromHashes(std::move(kept), r.seed, std::log(n_plus_1)));
+  const double default_idf = std::min(std::log(n_plus_1), r.options.max_idf);
+  *table = std::make_shared<const IdfTable>(IdfTable::FromHashes(std::move(kept), r.seed, default_idf));
   return Status::OK();
 }
 
@@ -193,7 +200,13 @@ Status IdfTermWriter::Create(const FingerprintOptions& options, std::shared_ptr<
 
 void IdfTermWriter::Head(uint64_t documents, std::string* out) const {
   out->append("# simdex idf: learned from ").append(std::to_string(documents)).append(" documents\n");
-  out->append("# idf = ln((N + 1) / df) for the terms listed (df >= 2), #default-idf = ln(N + 1) for the others\n");
+  const double uncapped_default = std::log(static_cast<double>(documents) + 1.0);
+  if (rep_->table->default_idf() < uncapped_default) {
+    out->append("# idf = min(ln((N + 1) / df), cap): the terms listed are those below the cap, "
+                "#default-idf = the cap for the others\n");
+  } else {
+    out->append("# idf = ln((N + 1) / df) for the terms listed (df >= 2), #default-idf = ln(N + 1) for the others\n");
+  }
   out->append("#default-idf\t");
   AppendDouble(rep_->table->default_idf(), out);
   out->push_back('\n');

@@ -75,6 +75,7 @@ std::string WeightingWord(const FingerprintOptions& o) {
     case Weighting::kBinary: return "binary";
     case Weighting::kLogTf: return "log-tf";
     case Weighting::kTfIdf: return "tf-idf:" + Hex16(o.idf->ContentHash(o.seed));
+    case Weighting::kLogTfIdf: return "log-tf-idf:" + Hex16(o.idf->ContentHash(o.seed));
   }
   return "?";
 }

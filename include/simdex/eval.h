@@ -18,6 +18,7 @@
 #define SIMDEX_EVAL_H_
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,12 +54,18 @@ Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* o
 // alone), then any of the weighting ("tf",
 // "binary", "log-tf"), "stop" (the built-in English and Chinese stop words)
 // or "no-stop", "no-normalize", "no-clean-text" and "no-cap-numbers" (profile 2's
-// text and number weights), and "idf-auto" (tf-idf with the idf learned
-// from the set evaluated, as `--idf auto` learns it from a batch: the options
-// come back with weighting kTfIdf and no table, which the caller learns;
-// include/simdex/idf_learner.h). Unnamed options keep the library's
-// defaults. Example: "chars3,log-tf,no-stop". InvalidArgument otherwise.
-Status ParseEvalConfig(std::string_view spec, FingerprintOptions* out);
+// text and number weights), "idf-auto" (tf-idf, or log-tf-idf with "log-tf",
+// with the idf learned from the set evaluated, as `--idf auto` learns it from
+// a batch: the options come back with that weighting and no table, which the
+// caller learns; include/simdex/idf_learner.h) and "idf-cap<C>" with it (the
+// cap on the learned idf, IdfLearnerOptions::max_idf; C a number > 0).
+// Unnamed options keep the library's defaults. Example: "chars3,log-tf,no-stop".
+// InvalidArgument otherwise.
+struct EvalConfig {
+  FingerprintOptions options;
+  double max_idf = std::numeric_limits<double>::infinity();  // "idf-cap<C>"
+};
+Status ParseEvalConfig(std::string_view spec, EvalConfig* out);
 
 // Counts of one length bucket. Index k of tp, fp and hard_fp counts the
 // pairs predicted positive at distance <= k.

@@ -9,7 +9,7 @@
 //     -> NFKC + case folding (optional, on by default)
 //     -> features: ICU words (CJK by dictionary), character n-grams, or word n-grams
 //     -> stop words dropped (optional)
-//     -> weights: tf (default), binary, log-tf, tf-idf; a word without a
+//     -> weights: tf (default), binary, log-tf, tf-idf, log-tf-idf; a word without a
 //        letter (a number) counts once (optional, on by default)
 //     -> XXH3-64(feature UTF-8 bytes, seed) per feature
 //     -> sum of +w / -w per bit -> bit i set iff sum_i > 0 (bit 0 = least significant).
@@ -79,6 +79,7 @@ enum class Weighting {
   kBinary,         // weight = 1 for every distinct feature
   kLogTf,          // weight = 1 + ln(count)
   kTfIdf,          // weight = count * idf(feature); needs FingerprintOptions::idf
+  kLogTfIdf,       // weight = (1 + ln(count)) * idf(feature); needs FingerprintOptions::idf
 };
 
 enum class Compat {
@@ -178,7 +179,7 @@ struct FingerprintOptions {
   // BuiltinStopWords() and LoadStopWords().
   std::vector<std::string> stop_words = DefaultStopWords();
   Weighting weighting = Weighting::kTermFrequency;
-  // Required when weighting == kTfIdf; shared, read-only.
+  // Required when weighting is kTfIdf or kLogTfIdf; shared, read-only.
   std::shared_ptr<const IdfTable> idf;
   // Seed for XXH3-64 of every feature.
   uint64_t seed = 0;

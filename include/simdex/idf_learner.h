@@ -24,6 +24,12 @@
 // fingerprints. The table keeps 16 bytes (hash, idf) per feature held by two
 // or more documents, in the other half of memory_bytes.
 //
+// With a cap (IdfLearnerOptions::max_idf = C), every idf above C is C: the
+// features fewer than (N + 1) / e^C documents hold weigh alike, and only
+// those a larger share of the batch repeats weigh less (C = ln 2: those more
+// than half the documents hold). The table then keeps only the features
+// below the cap, and default_idf is min(ln(N + 1), C).
+//
 //   std::unique_ptr<IdfLearner> learner;
 //   IdfLearner::Create(options, {.memory_bytes = 1 << 30, .tmpdir = "/tmp"}, &learner);
 //   for (doc : batch) learner->Add(doc.text);
@@ -36,6 +42,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -56,13 +63,16 @@ struct IdfLearnerOptions {
   // time, besides its Fingerprinter clone) and of the sorter's in-memory
   // sorts. REQUIRES: >= 1.
   int threads = 1;
+  // The cap on idf values (above); infinity: none. REQUIRES: > 0.
+  double max_idf = std::numeric_limits<double>::infinity();
 };
 
 struct IdfLearnerStats {
   uint64_t documents = 0;           // N
   uint64_t document_features = 0;   // distinct features per document, summed
   uint64_t features = 0;            // distinct features of the batch
-  uint64_t kept = 0;                // held by two or more documents: in the table
+  uint64_t kept = 0;                // held by two or more documents, idf below the cap: in the table
+  uint64_t capped = 0;              // held by two or more documents, idf at the cap: not in the table
   uint64_t runs_spilled = 0;        // the sorter's
   uint64_t bytes_spilled = 0;
 };

@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <limits>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -118,11 +119,12 @@ void FingerprintBatch(const std::vector<Document>& docs, size_t n,
 
 // The first pass of idf="auto": the idf of every document of the file.
 Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& options,
-                      const FingerprintOptions& text_options, int threads, std::shared_ptr<const IdfTable>* table) {
+                      const FingerprintOptions& text_options, int threads, double max_idf,
+                      std::shared_ptr<const IdfTable>* table) {
   std::unique_ptr<DocumentReader> reader;
   SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
   std::unique_ptr<IdfLearner> learner;
-  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(text_options, AutoIdfOptions(threads), &learner));
+  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(text_options, AutoIdfOptions(threads, max_idf), &learner));
   std::vector<Document> docs(kBatch);
   std::vector<std::string_view> texts;
   for (bool eof = false; !eof;) {
@@ -272,6 +274,7 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
   const bool learns_idf = LearnsIdf(fingerprinter);
   const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
   const FingerprintOptions& text_options = OptionsOf(fingerprinter);
+  const double max_idf = learns_idf ? IdfCapOf(fingerprinter) : std::numeric_limits<double>::infinity();
   const int t = ResolveThreads(threads, 1);
   FileFingerprints got;
   Status s;
@@ -280,7 +283,7 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
     std::unique_ptr<Fingerprinter> learned;
     if (learns_idf) {
       std::shared_ptr<const IdfTable> table;
-      s = LearnIdfOfFile(path, o, text_options, t, &table);
+      s = LearnIdfOfFile(path, o, text_options, t, max_idf, &table);
       if (s.ok()) s = WithIdf(text_options, std::move(table), &learned);
       proto = learned.get();
     }

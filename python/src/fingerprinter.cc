@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,13 +81,23 @@ void Utf8Views(const py::sequence& texts, std::vector<py::object>* keep, std::ve
   }
 }
 
-IdfLearnerOptions AutoIdfOptions(int threads) {
+IdfLearnerOptions AutoIdfOptions(int threads, double max_idf) {
   const char* env = std::getenv("TMPDIR");
-  return {.memory_bytes = size_t{1} << 30, .tmpdir = env != nullptr && *env != '\0' ? env : "/tmp", .threads = threads};
+  return {.memory_bytes = size_t{1} << 30,
+          .tmpdir = env != nullptr && *env != '\0' ? env : "/tmp",
+          .threads = threads,
+          .max_idf = max_idf};
+}
+
+// idf_cap as given: infinity when None; ValueError unless > 0.
+double ResolveIdfCap(std::optional<double> cap) {
+  if (!cap) return std::numeric_limits<double>::infinity();
+  if (!(*cap > 0)) throw py::value_error("idf_cap must be above 0, got " + std::to_string(*cap));
+  return *cap;
 }
 
 Status WithIdf(FingerprintOptions options, std::shared_ptr<const IdfTable> table, std::unique_ptr<Fingerprinter>* out) {
-  options.weighting = Weighting::kTfIdf;
+  if (options.weighting != Weighting::kLogTfIdf) options.weighting = Weighting::kTfIdf;
   options.idf = std::move(table);
   return Fingerprinter::Create(options, out);
 }
@@ -103,7 +114,7 @@ class PyFingerprinter {
   PyFingerprinter(const std::string& tokenizer, int ngram, bool normalize, bool clean_text, bool cap_numbers,
                   py::object stop_words, std::optional<std::string> stop_words_file,
                   std::optional<std::string> weighting, py::object idf, std::optional<double> idf_default,
-                  uint64_t seed, std::optional<std::string> compat, int threads) {
+                  std::optional<double> idf_cap, uint64_t seed, std::optional<std::string> compat, int threads) {
     FingerprintOptions o;
     o.tokenizer = Choose<Tokenizer>(tokenizer, "tokenizer",
                                     {{"words", Tokenizer::kWords},
@@ -125,20 +136,26 @@ class PyFingerprinter {
       }
     }
     if (stop_words_file) ThrowIfError(LoadStopWords(*stop_words_file, &o.stop_words));
-    // As --weighting and --idf: tf, or tf-idf when an idf is given; another
-    // weighting with an idf is refused rather than the idf ignored.
+    // As --weighting and --idf: tf, or tf-idf when an idf is given (or
+    // log-tf-idf when asked); another weighting with an idf is refused
+    // rather than the idf ignored, and an idf weighting without one too.
     if (weighting) {
       o.weighting = Choose<Weighting>(*weighting, "weighting",
                                       {{"tf", Weighting::kTermFrequency},
                                        {"binary", Weighting::kBinary},
                                        {"log-tf", Weighting::kLogTf},
-                                       {"tf-idf", Weighting::kTfIdf}});
+                                       {"tf-idf", Weighting::kTfIdf},
+                                       {"log-tf-idf", Weighting::kLogTfIdf}});
     }
+    const bool idf_weighting = o.weighting == Weighting::kTfIdf || o.weighting == Weighting::kLogTfIdf;
     if (!idf.is_none()) {
-      if (weighting && o.weighting != Weighting::kTfIdf) {
-        throw py::value_error("idf weighs features by tf-idf; weighting '" + *weighting + "' contradicts it");
+      if (weighting && !idf_weighting) {
+        throw py::value_error("idf weighs features by tf-idf or log-tf-idf; weighting '" + *weighting +
+                              "' contradicts it");
       }
-      o.weighting = Weighting::kTfIdf;
+      if (!idf_weighting) o.weighting = Weighting::kTfIdf;
+    } else if (idf_weighting) {
+      throw py::value_error("weighting '" + *weighting + "' needs an idf (a file, a dict, an IdfTable or 'auto')");
     }
     o.seed = seed;
     if (compat) {
@@ -151,6 +168,7 @@ class PyFingerprinter {
       if (idf_default) throw py::value_error("idf_default applies to an idf dict or file, not idf='auto'");
       if (o.compat != Compat::kNone) throw py::value_error("idf='auto': the python-simhash profile has no idf weighting");
       idf_auto_ = true;
+      idf_cap_ = ResolveIdfCap(idf_cap);
     } else if (!idf.is_none()) {
       auto table = std::make_shared<IdfTable>();
       if (py::isinstance<py::dict>(idf)) {
@@ -161,6 +179,10 @@ class PyFingerprinter {
         if (idf_default) table->set_default_idf(*idf_default);  // else the file's #default-idf line
       }
       o.idf = std::move(table);
+    }
+    if (idf_cap && !idf_auto_) {
+      throw py::value_error("idf_cap caps the idf that idf='auto' learns (or learn_idf(idf_cap=)); a file's, "
+                            "dict's or table's values are used as given");
     }
     threads_ = ResolveThreads(threads, 1);
     options_ = o;
@@ -209,7 +231,7 @@ class PyFingerprinter {
       std::unique_ptr<Fingerprinter> learned;
       if (idf_auto_) {
         PyIdfTable table;
-        status = LearnFromTexts(options_, AutoIdfOptions(given), views, &table);
+        status = LearnFromTexts(options_, AutoIdfOptions(given, idf_cap_), views, &table);
         if (status.ok()) status = WithIdf(options_, std::move(table.table), &learned);
         prototype = learned.get();
       }
@@ -243,11 +265,12 @@ class PyFingerprinter {
   // The idf of texts under this fingerprinter's text options (tokenizer,
   // normalization, stop words, seed), learned as `simdex idf` learns it.
   PyIdfTable LearnIdf(const py::sequence& texts, size_t memory, std::optional<std::string> tmpdir,
-                      std::optional<int> threads_arg) {
+                      std::optional<int> threads_arg, std::optional<double> idf_cap) {
     std::vector<py::object> keep;
     std::vector<std::string_view> views;
     Utf8Views(texts, &keep, &views);
-    IdfLearnerOptions learn = AutoIdfOptions(ResolveThreads(threads_arg, threads_));
+    IdfLearnerOptions learn =
+        AutoIdfOptions(ResolveThreads(threads_arg, threads_), idf_cap ? ResolveIdfCap(idf_cap) : idf_cap_);
     learn.memory_bytes = memory;
     if (tmpdir) learn.tmpdir = *tmpdir;
     PyIdfTable table;
@@ -290,6 +313,7 @@ class PyFingerprinter {
   const std::string& profile() const { return prototype_->profile(); }
   const Fingerprinter& prototype() const { return *prototype_; }
   bool idf_auto() const { return idf_auto_; }
+  double idf_cap() const { return idf_cap_; }
   const FingerprintOptions& options() const { return options_; }
 
  private:
@@ -306,6 +330,7 @@ class PyFingerprinter {
 
   FingerprintOptions options_;  // as given; with idf="auto", tf-idf without a table
   bool idf_auto_ = false;
+  double idf_cap_ = std::numeric_limits<double>::infinity();  // of idf="auto"
   std::unique_ptr<Fingerprinter> prototype_;
   int threads_ = 1;
 };
@@ -315,6 +340,8 @@ const Fingerprinter& PrototypeOf(py::handle fingerprinter) {
 }
 
 bool LearnsIdf(py::handle fingerprinter) { return fingerprinter.cast<const PyFingerprinter&>().idf_auto(); }
+
+double IdfCapOf(py::handle fingerprinter) { return fingerprinter.cast<const PyFingerprinter&>().idf_cap(); }
 
 const FingerprintOptions& OptionsOf(py::handle fingerprinter) {
   return fingerprinter.cast<const PyFingerprinter&>().options();
@@ -355,22 +382,25 @@ Batch calls release the GIL and run on `threads` threads (0: one per core).
 Single-text calls hold the GIL, so one object may be shared between threads.
 )doc")
       .def(py::init<const std::string&, int, bool, bool, bool, py::object, std::optional<std::string>,
-                    std::optional<std::string>, py::object, std::optional<double>, uint64_t, std::optional<std::string>,
-                    int>(),
+                    std::optional<std::string>, py::object, std::optional<double>, std::optional<double>, uint64_t,
+                    std::optional<std::string>, int>(),
            py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = 3, py::arg("normalize") = true,
            py::arg("clean_text") = true, py::arg("cap_numbers") = true,
            py::arg("stop_words") = py::none(), py::arg("stop_words_file") = py::none(), py::arg("weighting") = py::none(),
-           py::arg("idf") = py::none(), py::arg("idf_default") = py::none(), py::arg("seed") = 0,
+           py::arg("idf") = py::none(), py::arg("idf_default") = py::none(), py::arg("idf_cap") = py::none(),
+           py::arg("seed") = 0,
            py::arg("compat") = py::none(), py::arg("threads") = 1,
            R"doc(tokenizer: "words" | "char-ngrams" | "word-ngrams"; ngram: n (1..16) of the n-gram tokenizers;
 normalize: NFKC + case folding; clean_text: markup, character references, percent-escapes, URLs and
 e-mail addresses made text first (profile 3); cap_numbers: a word without letters counts once (profile 3;
 both False give profile 2's fingerprints); stop_words: "en", "zh" (built-in lists) or a list of words;
-stop_words_file: one word per line; weighting: "tf" | "binary" | "log-tf" | "tf-idf" (default: tf, or tf-idf
-with idf; another weighting with idf is a ValueError); idf: a term<TAB>idf file (`simdex idf` writes one; a
-file named auto is "./auto"), a dict, an IdfTable (learn_idf), or "auto" (learned from each batch, within
-1 GiB and $TMPDIR or /tmp, as the command line's defaults); idf_default: idf of unlisted terms (dict: default
-1.0; file: default its #default-idf line);
+stop_words_file: one word per line; weighting: "tf" | "binary" | "log-tf" | "tf-idf" | "log-tf-idf" (default:
+tf, or tf-idf with idf; another weighting with idf, or an idf weighting without one, is a ValueError); idf: a
+term<TAB>idf file (`simdex idf` writes one; a file named auto is "./auto"), a dict, an IdfTable (learn_idf),
+or "auto" (learned from each batch, within 1 GiB and $TMPDIR or /tmp, as the command line's defaults);
+idf_default: idf of unlisted terms (dict: default 1.0; file: default its #default-idf line); idf_cap: with
+idf="auto", learned idf values above it are it (--idf-cap: 0.693 = ln 2 discounts only what more than half of
+the batch holds);
 seed: XXH3 seed; compat: None | "python-simhash"; threads: default for batches (0: one per core).
 Bad options raise ValueError with the library's message.)doc")
       .def("fingerprint", &PyFingerprinter::Fingerprint, py::arg("text"),
@@ -382,10 +412,12 @@ fingerprints[i] is then 0). Releases the GIL; runs on `threads` threads (default
 With idf="auto" the idf is learned from these texts first, on the same threads.)doc")
       .def("learn_idf", &PyFingerprinter::LearnIdf, py::arg("texts"), py::kw_only(),
            py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = py::none(), py::arg("threads") = py::none(),
+           py::arg("idf_cap") = py::none(),
            R"doc(The idf of a sequence of texts under this fingerprinter's text options (tokenizer, normalization,
 stop words, seed), as `simdex idf` learns it: document frequencies counted exactly within half of `memory`
 bytes (spilling to `tmpdir`, default $TMPDIR or /tmp), the table in the other half; features found on
-`threads` threads without the GIL. Returns an IdfTable for Fingerprinter(idf=table).)doc")
+`threads` threads without the GIL; idf values above `idf_cap` (default: the fingerprinter's) are idf_cap, as
+`simdex idf --idf-cap` writes them. Returns an IdfTable for Fingerprinter(idf=table).)doc")
       .def("details", &PyFingerprinter::Details, py::arg("text"),
            "A dict: fingerprint (or None), empty_reason, features, occurrences, invalid_utf8.")
       .def("from_features", &PyFingerprinter::FromFeatures, py::arg("features"),

@@ -93,9 +93,13 @@ bool LearnsIdf(pybind11::handle fingerprinter);
 const FingerprintOptions& OptionsOf(pybind11::handle fingerprinter);
 
 // What idf="auto" learns with: the command line's --memory and --tmpdir
-// defaults (1 GiB; $TMPDIR, else /tmp).
-IdfLearnerOptions AutoIdfOptions(int threads);
-// A Fingerprinter of `options` (tf-idf) with the idf of `table`.
+// defaults (1 GiB; $TMPDIR, else /tmp), and the cap on idf values
+// (idf_cap; infinity: none).
+IdfLearnerOptions AutoIdfOptions(int threads, double max_idf);
+// The idf_cap of a simdex.Fingerprinter that LearnsIdf (infinity: none).
+double IdfCapOf(pybind11::handle fingerprinter);
+// A Fingerprinter of `options` (tf-idf, or log-tf-idf when they say so)
+// with the idf of `table`.
 Status WithIdf(FingerprintOptions options, std::shared_ptr<const IdfTable> table,
                std::unique_ptr<Fingerprinter>* out);
 

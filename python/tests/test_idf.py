@@ -65,6 +65,25 @@ def test_a_learned_table_and_the_file_simdex_idf_writes_weigh_other_texts_alike(
     assert table.idf_of_hash(fp.hash_feature("license")) < table.default_idf
 
 
+def test_a_capped_log_tf_idf_equals_the_command_lines(simdex_cli, tmp_path):
+    flags = ["--weighting", "log-tf-idf", "--idf", "auto", "--idf-cap", "2"]
+    want_ids, want = command_line(simdex_cli, tmp_path, EDITS, *flags, "--id", "ordinal")
+    texts = [d["text"] for d in read_jsonl(EDITS)]
+    fp = simdex.Fingerprinter(weighting="log-tf-idf", idf="auto", idf_cap=2.0)
+    got, reasons = fp.fingerprint_batch(texts, threads=2)
+    kept = reasons == 0
+    assert [i + 1 for i, k in enumerate(kept) if k] == want_ids
+    np.testing.assert_array_equal(got[kept], want)
+    part = simdex.fingerprint_file(EDITS, fp, id_mode="ordinal", threads=2)
+    np.testing.assert_array_equal(part["fingerprints"][part["reasons"] == 0], want)
+    # learn_idf(idf_cap=) gives the table, which holds only the features below the cap.
+    capped = simdex.Fingerprinter().learn_idf(texts, idf_cap=2.0)
+    assert capped.default_idf == 2.0 and 0 < len(capped) < len(simdex.Fingerprinter().learn_idf(texts))
+    table_fp = simdex.Fingerprinter(weighting="log-tf-idf", idf=capped)
+    np.testing.assert_array_equal(table_fp.fingerprint_batch(texts)[0], got)
+    assert " log-tf-idf:" in table_fp.profile
+
+
 def test_learned_idf_options_that_cannot_work_raise_clear_errors():
     auto = simdex.Fingerprinter(idf="auto")
     with pytest.raises(ValueError, match="idf='auto' learns the idf from a batch"):
@@ -78,6 +97,12 @@ def test_learned_idf_options_that_cannot_work_raise_clear_errors():
         simdex.Fingerprinter(compat="python-simhash").learn_idf(["a text"])
     with pytest.raises(ValueError, match="weighting 'log-tf' contradicts it"):
         simdex.Fingerprinter(idf={"a": 2.0}, weighting="log-tf")
+    with pytest.raises(ValueError, match="weighting 'log-tf-idf' needs an idf"):
+        simdex.Fingerprinter(weighting="log-tf-idf")
+    with pytest.raises(ValueError, match="idf_cap caps the idf that idf='auto' learns"):
+        simdex.Fingerprinter(idf={"a": 2.0}, idf_cap=1.0)
+    with pytest.raises(ValueError, match="idf_cap must be above 0"):
+        simdex.Fingerprinter(idf="auto", idf_cap=0.0)
     table = simdex.Fingerprinter().learn_idf(["one text", "another text"])
     with pytest.raises(ValueError, match="seed"):
         simdex.Fingerprinter(idf=table, seed=5)

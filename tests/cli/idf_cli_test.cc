@@ -50,6 +50,7 @@ TEST_F(IdfCli, IdfAutoSeparatesUnrelatedDocumentsSharingABoilerplateBlock) {
   EXPECT_EQ(PairsOf({}), 30u * 29 / 2);           // every pair within 3 bits
   EXPECT_EQ(PairsOf({"--idf", "auto"}), 0u);      // none
   EXPECT_EQ(PairsOf({"--idf", "auto", "--k", "8"}), 0u);
+  EXPECT_EQ(PairsOf({"--weighting", "log-tf-idf", "--idf", "auto", "--idf-cap", "0.693"}), 0u);
 }
 
 TEST_F(IdfCli, TheFileSimdexIdfWritesGivesTheFingerprintsOfIdfAuto) {
@@ -73,6 +74,28 @@ TEST_F(IdfCli, TheFileSimdexIdfWritesGivesTheFingerprintsOfIdfAuto) {
     EXPECT_EQ(from_file, Fingerprints(with_auto, docs));
     EXPECT_NE(from_file, Fingerprints(options, docs));  // the weights changed something
     EXPECT_EQ(Lines(from_file).size(), 1 + texts.size());  // the profile line, then a line per text
+  }
+}
+
+TEST_F(IdfCli, ACappedFileGivesTheFingerprintsOfIdfAutoWithTheSameCap) {
+  std::vector<std::string> texts = testdata::BoilerplateBatch(20);
+  for (int i = 0; i < 8; ++i) texts.push_back("topic alpha and beta, note " + std::to_string(i));  // df 8 of 28
+  const std::string docs = WriteBatch(texts);
+  const RunResult all = RunSimdex(dir_, {"idf", "--quiet", "-o", dir_.File("all.idf"), docs});
+  const RunResult capped = RunSimdex(dir_, {"idf", "-o", dir_.File("capped.idf"), "--idf-cap", "0.693", docs});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  EXPECT_NE(capped.err.find("below the cap of 0.693 in the table"), std::string::npos) << capped.err;
+  const std::string file = ReadFile(dir_.File("capped.idf"));
+  EXPECT_NE(file.find("the terms listed are those below the cap"), std::string::npos) << file.substr(0, 300);
+  EXPECT_NE(file.find("\n#default-idf\t0.693\n"), std::string::npos) << file.substr(0, 300);
+  // The block's words (20 of 28 documents hold them) are below ln 2; alpha, beta (8) are not.
+  EXPECT_LT(Lines(file).size(), Lines(ReadFile(dir_.File("all.idf"))).size());
+  for (const std::string weighting : {"tf-idf", "log-tf-idf"}) {
+    const std::string from_file = Fingerprints({"--weighting", weighting, "--idf", dir_.File("capped.idf")}, docs);
+    EXPECT_EQ(from_file, Fingerprints({"--weighting", weighting, "--idf", "auto", "--idf-cap", "0.693"}, docs));
+    EXPECT_NE(from_file, Fingerprints({"--weighting", weighting, "--idf", "auto"}, docs));  // the cap changed weights
+    EXPECT_NE(Lines(from_file)[0].find(weighting + ":"), std::string::npos) << Lines(from_file)[0];  // the profile
   }
 }
 
@@ -128,7 +151,11 @@ TEST_F(IdfCli, InputsReadOnceAndContradictoryOptionsAreRefusedByName) {
       {{"fingerprint", "--idf", "auto", "--format", "lines", "-"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
       {{"dedup", "--method", "simhash", "--idf", "auto", "--format", "lines"}, "a b c\n", "--idf auto reads the documents twice: give files, not standard input"},
       {{"idf", "-o", dir_.File("t.idf"), "--format", "lines", "-"}, "a b c\n", "simdex idf reads the documents twice: give files, not standard input"},
-      {{"dedup", "--method", "simhash", "--idf", "auto", "--weighting", "binary", docs}, "", "--idf weighs features by tf-idf; --weighting binary contradicts it"},
+      {{"dedup", "--method", "simhash", "--idf", "auto", "--weighting", "binary", docs}, "", "--idf weighs features by tf-idf or log-tf-idf; --weighting binary contradicts it"},
+      {{"fingerprint", "--idf", dir_.File("any.idf"), "--idf-cap", "0.7", docs}, "", "--idf-cap caps the idf that --idf auto learns"},
+      {{"dedup", "--method", "simhash", "--idf-cap", "0.7", docs}, "", "--idf-cap caps the idf that --idf auto learns"},
+      {{"fingerprint", "--weighting", "log-tf-idf", docs}, "", "--weighting log-tf-idf needs --idf"},
+      {{"fingerprint", "--idf", "auto", "--idf-cap", "0", docs}, "", "--idf-cap"},
       {{"fingerprint", "--idf", "auto", "--compat", "python-simhash", docs}, "", "the python-simhash profile has no idf weighting"},
       {{"idf", "-o", dir_.File("t.idf"), "--idf", "auto", docs}, "", "--idf, --weighting and --compat do not apply"},
       {{"fingerprint", "--idf", "auto", "--memory", "lots", docs}, "", "--memory 'lots' is not a size"},

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -62,36 +63,51 @@ TEST(ReadLabelledSet, BadLinesNameFileAndLine) {
 }
 
 TEST(ParseEvalConfig, ReadsTokenizerWeightingAndStopWords) {
-  FingerprintOptions o;
-  ASSERT_TRUE(ParseEvalConfig("chars4,log-tf,stop,no-normalize", &o).ok());
+  EvalConfig config;
+  const FingerprintOptions& o = config.options;
+  ASSERT_TRUE(ParseEvalConfig("chars4,log-tf,stop,no-normalize", &config).ok());
   EXPECT_EQ(o.tokenizer, Tokenizer::kCharNgrams);
   EXPECT_EQ(o.ngram, 4);
   EXPECT_EQ(o.weighting, Weighting::kLogTf);
   EXPECT_FALSE(o.normalize);
   EXPECT_EQ(o.stop_words.size(), BuiltinStopWords("en").size() + BuiltinStopWords("zh").size());
-  ASSERT_TRUE(ParseEvalConfig("shingles2,binary,no-stop", &o).ok());
+  ASSERT_TRUE(ParseEvalConfig("shingles2,binary,no-stop", &config).ok());
   EXPECT_EQ(o.tokenizer, Tokenizer::kWordNgrams);
   EXPECT_EQ(o.ngram, 2);
   EXPECT_EQ(o.weighting, Weighting::kBinary);
   EXPECT_TRUE(o.stop_words.empty());
-  ASSERT_TRUE(ParseEvalConfig("python-simhash", &o).ok());
+  ASSERT_TRUE(ParseEvalConfig("python-simhash", &config).ok());
   EXPECT_EQ(o.compat, Compat::kPythonSimhash);
-  ASSERT_TRUE(ParseEvalConfig("default", &o).ok());
+  ASSERT_TRUE(ParseEvalConfig("default", &config).ok());
   EXPECT_EQ(o.stop_words, FingerprintOptions().stop_words);
 }
 
 TEST(ParseEvalConfig, IdfAutoAsksForTfIdfWithATableLearnedLater) {
-  FingerprintOptions o;
-  ASSERT_TRUE(ParseEvalConfig("default,idf-auto", &o).ok());
-  EXPECT_EQ(o.weighting, Weighting::kTfIdf);
-  EXPECT_EQ(o.idf, nullptr);
-  EXPECT_EQ(o.tokenizer, Tokenizer::kWords);
+  EvalConfig config;
+  ASSERT_TRUE(ParseEvalConfig("default,idf-auto", &config).ok());
+  EXPECT_EQ(config.options.weighting, Weighting::kTfIdf);
+  EXPECT_EQ(config.options.idf, nullptr);
+  EXPECT_EQ(config.options.tokenizer, Tokenizer::kWords);
+  EXPECT_TRUE(std::isinf(config.max_idf));
+}
+
+TEST(ParseEvalConfig, IdfAutoWithLogTfAndACapInAnyOrder) {
+  for (const char* spec : {"default,log-tf,idf-auto,idf-cap0.7", "default,idf-cap0.7,idf-auto,log-tf"}) {
+    EvalConfig config;
+    ASSERT_TRUE(ParseEvalConfig(spec, &config).ok()) << spec;
+    EXPECT_EQ(config.options.weighting, Weighting::kLogTfIdf) << spec;
+    EXPECT_EQ(config.options.idf, nullptr);
+    EXPECT_EQ(config.max_idf, 0.7);
+  }
 }
 
 TEST(ParseEvalConfig, RejectsUnknownWords) {
-  for (const char* bad : {"", "word", "chars0", "chars17", "words,idf", "python-simhash,stop", "words,"}) {
-    FingerprintOptions o;
-    EXPECT_TRUE(ParseEvalConfig(bad, &o).IsInvalidArgument()) << bad;
+  for (const char* bad : {"", "word", "chars0", "chars17", "words,idf", "python-simhash,stop", "words,",
+                          "default,idf-cap0.7", "default,idf-auto,idf-cap0", "default,idf-auto,idf-cap-1",
+                          "default,idf-auto,idf-cap", "default,idf-auto,idf-capx", "default,idf-auto,idf-capinf",
+                          "default,binary,idf-auto"}) {
+    EvalConfig config;
+    EXPECT_TRUE(ParseEvalConfig(bad, &config).IsInvalidArgument()) << bad;
   }
 }
 

@@ -157,6 +157,26 @@ TEST(FingerprintOptions, TfIdfMultipliesCountByIdfFromFile) {
   EXPECT_EQ(zero.reason, EmptyReason::kZeroWeight);
 }
 
+TEST(FingerprintOptions, LogTfIdfMultipliesOnePlusLnCountByIdf) {
+  TempFile file("SPAM\t0.5\neggs\t2.25\n");
+  auto idf = std::make_shared<IdfTable>();
+  idf->set_default_idf(1.5);
+  ASSERT_TRUE(IdfTable::Load(file.path(), /*normalize=*/true, idf.get()).ok());
+  FingerprintOptions o;
+  o.weighting = Weighting::kLogTfIdf;
+  o.idf = idf;
+  auto fp = Make(o);
+  EXPECT_EQ(WeightsOf(fp.get(), kText), (std::map<std::string, double>{{"spam", (1 + std::log(3.0)) * 0.5},
+                                                                      {"eggs", (1 + std::log(2.0)) * 2.25},
+                                                                      {"ham", 1.5}}));
+  EXPECT_FALSE(fp->Fingerprint(kText).empty());
+  o.idf = nullptr;
+  std::unique_ptr<Fingerprinter> none;
+  const Status s = Fingerprinter::Create(o, &none);
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("log-tf-idf needs an idf table"), std::string::npos) << s.ToString();
+}
+
 TEST(FingerprintOptions, IdfLoadReportsFileAndLine) {
   auto idf = std::make_shared<IdfTable>();
   TempFile bad("good\t1\nbad line\n");

@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "simdex/fingerprint.h"
@@ -26,9 +28,11 @@ namespace {
 std::string TempDir() { return std::filesystem::temp_directory_path().string(); }
 
 Status Learn(const FingerprintOptions& options, const std::vector<std::string>& texts, size_t memory,
-             std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats = nullptr) {
+             std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats = nullptr,
+             double max_idf = std::numeric_limits<double>::infinity()) {
   std::unique_ptr<IdfLearner> learner;
-  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, {.memory_bytes = memory, .tmpdir = TempDir()}, &learner));
+  SIMDEX_RETURN_IF_ERROR(
+      IdfLearner::Create(options, {.memory_bytes = memory, .tmpdir = TempDir(), .max_idf = max_idf}, &learner));
   for (const std::string& t : texts) SIMDEX_RETURN_IF_ERROR(learner->Add(t));
   SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
   if (stats != nullptr) *stats = learner->stats();
@@ -36,9 +40,10 @@ Status Learn(const FingerprintOptions& options, const std::vector<std::string>& 
 }
 
 std::vector<uint64_t> FingerprintsOf(FingerprintOptions options, std::shared_ptr<const IdfTable> idf,
-                                     const std::vector<std::string>& texts) {
+                                     const std::vector<std::string>& texts,
+                                     Weighting weighting = Weighting::kTfIdf) {
   if (idf != nullptr) {
-    options.weighting = Weighting::kTfIdf;
+    options.weighting = weighting;
     options.idf = std::move(idf);
   }
   std::unique_ptr<Fingerprinter> f;
@@ -69,20 +74,27 @@ std::vector<std::string> RandomTexts(int n, int words, unsigned seed) {
   return out;
 }
 
-TEST(IdfLearner, IdfIsLnOfNPlusOneOverTheBruteForceDocumentFrequency) {
-  const std::vector<std::string> texts = RandomTexts(300, 40, 3);
-  FingerprintOptions options;
-  std::shared_ptr<const IdfTable> table;
-  IdfLearnerStats stats;
-  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table, &stats).ok());
+// The document frequency of every feature of texts, by brute force.
+std::map<uint64_t, uint64_t> DocumentFrequencies(const FingerprintOptions& options,
+                                                 const std::vector<std::string>& texts) {
   std::unique_ptr<Fingerprinter> f;
-  ASSERT_TRUE(Fingerprinter::Create(options, &f).ok());
+  EXPECT_TRUE(Fingerprinter::Create(options, &f).ok());
   std::map<uint64_t, uint64_t> df;
   for (const std::string& t : texts) {
     std::vector<uint64_t> hashes;
     f->FeatureHashes(t, &hashes);
     for (uint64_t h : std::set<uint64_t>(hashes.begin(), hashes.end())) ++df[h];
   }
+  return df;
+}
+
+TEST(IdfLearner, IdfIsLnOfNPlusOneOverTheBruteForceDocumentFrequency) {
+  const std::vector<std::string> texts = RandomTexts(300, 40, 3);
+  FingerprintOptions options;
+  std::shared_ptr<const IdfTable> table;
+  IdfLearnerStats stats;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table, &stats).ok());
+  const std::map<uint64_t, uint64_t> df = DocumentFrequencies(options, texts);
   const double n1 = static_cast<double>(texts.size()) + 1;
   uint64_t kept = 0;
   for (const auto& [hash, count] : df) {
@@ -97,27 +109,82 @@ TEST(IdfLearner, IdfIsLnOfNPlusOneOverTheBruteForceDocumentFrequency) {
   EXPECT_DOUBLE_EQ(table->LookupHash(0x1234567887654321ull), std::log(n1));  // never seen
 }
 
-TEST(IdfLearner, UnrelatedDocumentsSharingABoilerplateBlockMoveFarApart) {
-  const std::vector<std::string> texts = testdata::BoilerplateBatch(40);
+TEST(IdfLearner, ACapMakesEveryIdfAboveItTheCapAndKeepsOnlyTheFeaturesBelow) {
+  // 2,000 words in 240 documents (df about 5, idf about 3.9) and 8 Chinese
+  // words in 60 (df about 60, idf about 1.6): a cap of 2 keeps the Chinese.
+  const std::vector<std::string> texts = RandomTexts(300, 40, 3);
+  const double cap = 2.0;
   FingerprintOptions options;
   std::shared_ptr<const IdfTable> table;
-  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table).ok());
-  const std::vector<uint64_t> plain = FingerprintsOf(options, nullptr, texts);
-  const std::vector<uint64_t> weighted = FingerprintsOf(options, table, texts);
-  int plain_max = 0, weighted_min = 64;
-  double weighted_sum = 0, pairs = 0;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    for (size_t j = i + 1; j < texts.size(); ++j) {
-      plain_max = std::max(plain_max, HammingDistance(plain[i], plain[j]));
-      const int d = HammingDistance(weighted[i], weighted[j]);
-      weighted_min = std::min(weighted_min, d);
-      weighted_sum += d;
+  IdfLearnerStats stats;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table, &stats, cap).ok());
+  const double n1 = static_cast<double>(texts.size()) + 1;
+  uint64_t below = 0, at_cap = 0;
+  for (const auto& [hash, count] : DocumentFrequencies(options, texts)) {
+    const double idf = std::log(n1 / (count >= 2 ? static_cast<double>(count) : 1.0));
+    if (count >= 2) ++(idf < cap ? below : at_cap);
+    EXPECT_DOUBLE_EQ(table->LookupHash(hash), std::min(idf, cap));
+  }
+  EXPECT_GE(below, 8u);
+  EXPECT_GT(at_cap, 1000u);
+  EXPECT_EQ(table->size(), below);
+  EXPECT_EQ(stats.kept, below);
+  EXPECT_EQ(stats.capped, at_cap);
+  EXPECT_EQ(table->default_idf(), cap);
+  EXPECT_EQ(table->LookupHash(0x1234567887654321ull), cap);  // never seen
+  // A cap above every idf changes nothing.
+  std::shared_ptr<const IdfTable> uncapped, high;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &uncapped).ok());
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &high, nullptr, std::log(n1) + 1).ok());
+  ASSERT_EQ(high->hash_entries().size(), uncapped->hash_entries().size());
+  EXPECT_TRUE(std::equal(high->hash_entries().begin(), high->hash_entries().end(), uncapped->hash_entries().begin()));
+  EXPECT_EQ(high->default_idf(), uncapped->default_idf());
+}
+
+TEST(IdfLearner, ACapThatIsNotAboveZeroIsRefused) {
+  std::unique_ptr<IdfLearner> learner;
+  for (const double cap : {0.0, -1.0, std::nan("")}) {
+    const Status s = IdfLearner::Create(FingerprintOptions(), {.max_idf = cap}, &learner);
+    EXPECT_TRUE(s.IsInvalidArgument()) << cap;
+    EXPECT_NE(s.message().find("cap on idf values must be above 0"), std::string::npos) << s.message();
+  }
+}
+
+// The largest distance of any two fingerprints, and the smallest and mean.
+struct Spread {
+  int min = 64, max = 0;
+  double mean = 0;
+};
+Spread SpreadOf(const std::vector<uint64_t>& fingerprints) {
+  Spread s;
+  double sum = 0, pairs = 0;
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    for (size_t j = i + 1; j < fingerprints.size(); ++j) {
+      const int d = HammingDistance(fingerprints[i], fingerprints[j]);
+      s.min = std::min(s.min, d);
+      s.max = std::max(s.max, d);
+      sum += d;
       ++pairs;
     }
   }
-  EXPECT_LE(plain_max, 3);      // tf: the block decides every fingerprint
-  EXPECT_GE(weighted_min, 12);  // learned idf: the bodies do
-  EXPECT_GT(weighted_sum / pairs, 26.0);
+  s.mean = sum / pairs;
+  return s;
+}
+
+TEST(IdfLearner, UnrelatedDocumentsSharingABoilerplateBlockMoveFarApart) {
+  const std::vector<std::string> texts = testdata::BoilerplateBatch(40);
+  FingerprintOptions options;
+  std::shared_ptr<const IdfTable> table, capped;
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &table).ok());
+  ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &capped, nullptr, std::log(2.0)).ok());
+  EXPECT_LE(SpreadOf(FingerprintsOf(options, nullptr, texts)).max, 3);  // tf: the block decides every fingerprint
+  // Learned idf, and log-tf-idf with the idf capped at ln 2 (only what more
+  // than half the batch holds weighs less): the bodies decide.
+  for (const auto& [idf, weighting] : {std::pair{table, Weighting::kTfIdf}, {capped, Weighting::kLogTfIdf}}) {
+    const Spread s = SpreadOf(FingerprintsOf(options, idf, texts, weighting));
+    EXPECT_GE(s.min, 12) << (weighting == Weighting::kTfIdf ? "tf-idf" : "log-tf-idf capped");
+    EXPECT_GT(s.mean, 26.0);
+  }
 }
 
 TEST(IdfLearner, ATinyMemoryBoundSpillsAndLearnsTheSameTable) {
@@ -221,16 +288,19 @@ TEST(IdfTermWriter, TheWrittenFileLoadsToTheSameFingerprints) {
   for (const std::string& t : testdata::BoilerplateBatch(20)) texts.push_back(t);
   texts.push_back("Ｆｕｌｌ-width ＡＢＣ and Ünïcödé, ÜNÏCÖDÉ twice; ﬁne ligature");
   texts.push_back("Ｆｕｌｌ-width ＡＢＣ again");
-  for (const bool normalize : {true, false}) {
+  const double kNoCap = std::numeric_limits<double>::infinity();
+  for (const auto& [normalize, cap] : {std::pair{true, kNoCap}, {true, 2.0}, {false, kNoCap}, {false, 2.0}}) {
+    SCOPED_TRACE(testing::Message() << "normalize " << normalize << ", cap " << cap);
     FingerprintOptions options;
     options.normalize = normalize;
     options.seed = 9;
     std::shared_ptr<const IdfTable> learned;
-    ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &learned).ok());
+    ASSERT_TRUE(Learn(options, texts, size_t{64} << 20, &learned, nullptr, cap).ok());
     std::unique_ptr<IdfTermWriter> writer;
     ASSERT_TRUE(IdfTermWriter::Create(options, learned, &writer).ok());
     std::string file;
     writer->Head(texts.size(), &file);
+    EXPECT_EQ(file.find("the terms listed are those below the cap") != std::string::npos, cap == 2.0) << file;
     for (const std::string& t : texts) writer->Add(t, &file);
     EXPECT_EQ(writer->written(), learned->size());
     EXPECT_EQ(writer->left_out(), 0u);
@@ -242,7 +312,9 @@ TEST(IdfTermWriter, TheWrittenFileLoadsToTheSameFingerprints) {
     ASSERT_TRUE(s.ok()) << s.ToString();
     EXPECT_EQ(loaded->size(), learned->size());
     EXPECT_DOUBLE_EQ(loaded->default_idf(), learned->default_idf());
-    EXPECT_EQ(FingerprintsOf(options, loaded, texts), FingerprintsOf(options, learned, texts)) << normalize;
+    EXPECT_EQ(FingerprintsOf(options, loaded, texts), FingerprintsOf(options, learned, texts));
+    EXPECT_EQ(FingerprintsOf(options, loaded, texts, Weighting::kLogTfIdf),
+              FingerprintsOf(options, learned, texts, Weighting::kLogTfIdf));
   }
 }
 

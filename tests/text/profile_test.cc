@@ -62,6 +62,10 @@ TEST(ProfileTest, EveryOptionThatChangesFingerprintsChangesTheDescriptor) {
          o->weighting = Weighting::kTfIdf;
          o->idf = idf;
        }},
+      {"log-tf-idf", [&](FingerprintOptions* o) {
+         o->weighting = Weighting::kLogTfIdf;
+         o->idf = idf;
+       }},
       {"seed", [](FingerprintOptions* o) { o->seed = 1; }},
       {"python-simhash", [](FingerprintOptions* o) { o->compat = Compat::kPythonSimhash; }},
   };
