@@ -1,6 +1,7 @@
 // Per-bit sums of SimHash and the public CombineWeightedHashes.
 #include "engine/text/bit_sums.h"
 
+#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -75,9 +76,12 @@ void RealBitSums::Clear() {
 }
 
 void RealBitSums::Add(uint64_t hash, double weight) {
-  // Branch-free: the bits of a hash are unpredictable. w * (+1 or -1) is exact.
+  // Branch-free: the bits of a hash are unpredictable. +w or -w, the sign
+  // bit flipped where the hash bit is 0, is exact (as w * (+1 or -1) was).
+  const uint64_t w = std::bit_cast<uint64_t>(weight);
+  const uint64_t flip = ~hash;
   for (int i = 0; i < 64; ++i) {
-    sums_[i] += weight * static_cast<double>(2 * static_cast<int>((hash >> i) & 1) - 1);
+    sums_[i] += std::bit_cast<double>(w ^ (((flip >> i) & 1) << 63));
   }
 }
 

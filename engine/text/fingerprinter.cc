@@ -88,6 +88,8 @@ struct Fingerprinter::Rep {
   std::unique_ptr<text::FeatureExtractor> extractor;
   std::vector<compat::CountedFeature> compat_features;
   text::FeatureTable table;
+  // options.idf keyed by feature hash (IdfTable::KeyedByHash), shared by clones.
+  std::shared_ptr<const IdfTable> idf;
   text::IntegerBitSums integer_sums;
   text::RealBitSums real_sums;
   // FromFeatures scratch: distinct hashes in first-occurrence order with
@@ -106,15 +108,7 @@ struct Fingerprinter::Rep {
     return 0.0;
   }
 
-  // An idf weighting whose table is keyed by term: the features' texts are kept.
-  bool idf_by_term() const {
-    const bool idf = options.weighting == Weighting::kTfIdf || options.weighting == Weighting::kLogTfIdf;
-    return idf && !options.idf->keyed_by_hash();
-  }
-
-  double IdfOf(const text::FeatureEntry& e) const {
-    return options.idf->keyed_by_hash() ? options.idf->LookupHash(e.hash) : options.idf->Lookup(table.text(e));
-  }
+  double IdfOf(const text::FeatureEntry& e) const { return idf->LookupHash(e.hash); }
 
   bool python_compat() const { return options.compat == Compat::kPythonSimhash; }
 
@@ -235,6 +229,10 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
   auto rep = std::make_unique<Rep>();
   rep->options = options;
+  if (options.idf != nullptr) rep->idf = options.idf;
+  if (options.idf != nullptr && !options.idf->keyed_by_hash()) {
+    rep->idf = std::make_shared<const IdfTable>(options.idf->KeyedByHash(options.seed));
+  }
   SIMDEX_RETURN_IF_ERROR(text::DescribeProfile(options, &rep->profile));
   SIMDEX_RETURN_IF_ERROR(text::FeatureExtractor::Create(config, &rep->extractor));
   out->reset(new Fingerprinter(std::move(rep)));
@@ -247,6 +245,7 @@ Fingerprinter::~Fingerprinter() = default;
 std::unique_ptr<Fingerprinter> Fingerprinter::Clone() const {
   auto rep = std::make_unique<Rep>();
   rep->options = rep_->options;
+  rep->idf = rep_->idf;
   rep->profile = rep_->profile;
   if (rep_->extractor) rep->extractor = rep_->extractor->Clone();
   return std::unique_ptr<Fingerprinter>(new Fingerprinter(std::move(rep)));
@@ -257,7 +256,7 @@ const std::string& Fingerprinter::profile() const { return rep_->profile; }
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
   if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
-  rep_->table.set_keep_text(rep_->idf_by_term());
+  rep_->table.set_keep_text(false);
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
   return rep_->Finish(stats);

@@ -55,15 +55,18 @@ double IdfTable::Lookup(std::string_view term) const {
   return it == rep_->idf.end() ? default_idf_ : it->second;
 }
 
-uint64_t IdfTable::ContentHash(uint64_t seed) const {
+IdfTable IdfTable::KeyedByHash(uint64_t seed) const {
+  if (rep_->keyed_by_hash) return FromHashes(rep_->by_hash, rep_->seed, default_idf_);
   std::vector<std::pair<uint64_t, double>> keyed;
-  if (rep_->keyed_by_hash) {
-    keyed = rep_->by_hash;
-  } else {
-    keyed.reserve(rep_->idf.size());
-    for (const auto& [term, idf] : rep_->idf) keyed.emplace_back(XXH3_64bits_withSeed(term.data(), term.size(), seed), idf);
-    std::sort(keyed.begin(), keyed.end());
-  }
+  keyed.reserve(rep_->idf.size());
+  for (const auto& [term, idf] : rep_->idf) keyed.emplace_back(XXH3_64bits_withSeed(term.data(), term.size(), seed), idf);
+  std::sort(keyed.begin(), keyed.end());
+  return FromHashes(std::move(keyed), seed, default_idf_);
+}
+
+uint64_t IdfTable::ContentHash(uint64_t seed) const {
+  const IdfTable hashed = KeyedByHash(seed);
+  const std::vector<std::pair<uint64_t, double>>& keyed = hashed.rep_->by_hash;
   // Little-endian u64s: default idf's bits, then (key, idf bits) pairs.
   std::string bytes;
   bytes.reserve(8 + 16 * keyed.size());

@@ -116,6 +116,12 @@ class IdfTable {
   // hash h is idf[i].second where idf[i].first == h, else default_idf.
   // REQUIRES: idf sorted by hash, hashes distinct.
   static IdfTable FromHashes(std::vector<std::pair<uint64_t, double>> idf, uint64_t seed, double default_idf);
+  // This table keyed by feature hash under `seed` (each term's key XXH3-64
+  // of its UTF-8 bytes with seed): the same weights for the features of that
+  // seed, and the same ContentHash(seed). A Fingerprinter looks a term table
+  // up this way, without keeping each feature's text. REQUIRES: a table keyed
+  // by hash is of that seed.
+  IdfTable KeyedByHash(uint64_t seed) const;
   void Set(std::string term, double idf);
   // idf of term, or default_idf() when the file does not list it.
   // REQUIRES: !keyed_by_hash().

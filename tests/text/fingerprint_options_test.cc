@@ -177,6 +177,26 @@ TEST(FingerprintOptions, LogTfIdfMultipliesOnePlusLnCountByIdf) {
   EXPECT_NE(s.message().find("log-tf-idf needs an idf table"), std::string::npos) << s.ToString();
 }
 
+TEST(FingerprintOptions, ATermTableKeyedByHashWeighsAndHashesAsItself) {
+  TempFile file("#default-idf\t1.25\nspam\t0.5\neggs\t2.25\n床前\t3\n");
+  IdfTable terms;
+  ASSERT_TRUE(IdfTable::Load(file.path(), /*normalize=*/true, &terms).ok());
+  for (const uint64_t seed : {0ull, 7ull}) {
+    const IdfTable hashed = terms.KeyedByHash(seed);
+    FingerprintOptions o;
+    o.seed = seed;
+    auto fp = Make(o);
+    EXPECT_TRUE(hashed.keyed_by_hash());
+    EXPECT_EQ(hashed.hash_seed(), seed);
+    EXPECT_EQ(hashed.size(), 3u);
+    for (const char* term : {"spam", "eggs", "床前", "ham"}) {
+      EXPECT_EQ(hashed.LookupHash(fp->HashFeature(term)), terms.Lookup(term)) << term;
+    }
+    EXPECT_EQ(hashed.default_idf(), 1.25);
+    EXPECT_EQ(hashed.ContentHash(seed), terms.ContentHash(seed));
+  }
+}
+
 TEST(FingerprintOptions, IdfLoadReportsFileAndLine) {
   auto idf = std::make_shared<IdfTable>();
   TempFile bad("good\t1\nbad line\n");
