@@ -271,8 +271,8 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--list-within", j.truth.list_negative_within, "see --list")
       ->check(CLI::Range(-1, 64))
       ->capture_default_str();
-  sub->add_option("--list-beyond", j.truth.list_positive_beyond, "see --list")
-      ->check(CLI::Range(0, 65))
+  sub->add_option("--list-beyond", j.truth.list_positive_beyond, "see --list (-1: every positive pair)")
+      ->check(CLI::Range(-1, 65))
       ->capture_default_str();
   sub->add_flag("-q,--quiet", args->quiet, "no summary on stderr");
   sub->callback([args, run] { *run = [args] { return RunEval(*args); }; });

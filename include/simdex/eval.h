@@ -154,7 +154,8 @@ struct TruthOptions {
   // Pairs to list (EvaluateAgainstTruth's `listed`): negative pairs (J <
   // negative, the unrelated among them) within list_negative_within bits and
   // positive pairs farther than list_positive_beyond bits; -1 / 65 lists
-  // none. At most list_limit.
+  // none (list_positive_beyond -1 lists every positive pair). At most
+  // list_limit.
   int list_negative_within = -1;
   int list_positive_beyond = 65;
   size_t list_limit = 100000;

@@ -235,6 +235,14 @@ TEST(EvaluateAgainstTruth, CountsAHandMadeBatch) {
   EXPECT_DOUBLE_EQ(listed[2].jaccard, 0.3);
   EXPECT_EQ(b[3].name, "all");
   EXPECT_EQ(b[3].tp, s.tp);
+  // -1 lists every positive pair, 0-1 at 2 bits included; 2 lists none of them.
+  options.list_negative_within = -1;
+  for (const int beyond : {-1, 2}) {
+    options.list_positive_beyond = beyond;
+    listed.clear();
+    ASSERT_TRUE(EvaluateAgainstTruth(texts, fps, truth, options, &b, &listed).ok());
+    EXPECT_EQ(listed.size(), beyond == -1 ? 1u : 0u) << beyond;
+  }
 }
 
 TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
