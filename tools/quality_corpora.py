@@ -38,10 +38,17 @@ CORPORA = [('changelog', 'mail: Debian changelog entries', 'tuning'),
 BUCKETS = ['short', 'medium', 'long', 'all']
 DEFAULT = 'default'  # the fingerprints of `simdex fingerprint` and `dedup` at their defaults (tf weights)
 IDF = 'default,idf-auto'  # the same with `--idf auto`: tf-idf, the idf learned from the corpus itself
+LOG_TF = 'default,log-tf'  # weights 1 + ln tf
+# `--weighting log-tf-idf --idf auto --idf-cap 0.693`: (1 + ln tf) x min(idf, ln 2), only what more than half the
+# batch holds discounted (docs/quality.md, "A profile for templated batches")
+CAPPED = 'default,log-tf,idf-auto,idf-cap0.693'
 PY = 'python-simhash'
-CONFIGS = [DEFAULT, IDF, PY]
+CONFIGS = [DEFAULT, IDF, LOG_TF, CAPPED, PY]
+# The weightings issue 20's targets are measured on.
+TARGET_WEIGHTINGS = [(DEFAULT, 'default (tf)'), (IDF, '`--idf auto`'), (LOG_TF, 'log-tf'),
+                     (CAPPED, 'log-tf-idf, idf capped at ln 2')]
 # jaccard-shingles:0.8 is the truth's own measure (its shingles, its normalisation): the confirmation issue 20's
-# targets name. It is run on both weightings; the others on the default only.
+# targets name. It is run on every weighting of TARGET_WEIGHTINGS; the others on the default only.
 CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'jaccard-shingles:0.8', 'edit:0.6']
 TARGET_CONFIRM = 'jaccard-shingles:0.8'
 MAX_K = 10
@@ -107,7 +114,7 @@ def evaluate(corpus_dir, out_dir):
         # The edit distance of two 30 KB web pages takes milliseconds: the
         # web pages are not confirmed by it.
         which = [s for s in sets if not (spec.startswith('edit') and corpus_name(s) == 'web')]
-        names = [DEFAULT, IDF] if spec == TARGET_CONFIRM else [DEFAULT]
+        names = [config for config, _ in TARGET_WEIGHTINGS] if spec == TARGET_CONFIRM else [DEFAULT]
         p = os.path.join(out_dir, f'corpora-confirm-{spec.replace(":", "-")}.jsonl')
         start = time.perf_counter()
         run(['eval', '-q', '--truth', 'jaccard'] + configs(names) + ['--confirm', spec, '--max-k', str(MAX_K),
@@ -542,20 +549,20 @@ def report(corpus_dir, out_dir, text, reuse=False):
     md.append('')
     md.append(text['corpora_targets'])
     head(md, '| target | fingerprints | measured, per corpus | verdict |')
-    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+    for config, label in TARGET_WEIGHTINGS:
         close = {c: unrelated_within(c, config) for c in names}
         md.append(f'| no pair with J < 0.2 within 3 bits, on any corpus | {label} | {listing(close, "{:,}".format)} | '
                   f'{verdict([c for c, n in close.items() if n])} |')
-    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+    for config, label in TARGET_WEIGHTINGS:
         means = {c: mean_unrelated(c, config) for c in names}
         md.append(f'| mean distance of unrelated pairs 28-36 bits, every corpus | {label} | '
                   f'{listing(means, "{:.1f}".format)} | {verdict([c for c, m in means.items() if not 28 <= m <= 36])} |')
-    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+    for config, label in TARGET_WEIGHTINGS:
         f13 = {c: f1(simhash[(c, config)], 'long', 3) for c in names}
         f13 = {c: v for c, v in f13.items() if v is not None}
         md.append(f'| F1 at k = 3 >= 0.85 on every long bucket | {label} | {listing(f13, "{:.3f}".format)} | '
                   f'{verdict([c for c, v in f13.items() if v < 0.85])} |')
-    for config, label in ((DEFAULT, 'default (tf)'), (IDF, '`--idf auto`')):
+    for config, label in TARGET_WEIGHTINGS:
         cw = {c: f1(target[(c, config)], 'long', CONFIRM_K) for c in names
               if bucket(simhash[(c, DEFAULT)], 'long')['positives']}
         md.append(f'| candidates within {CONFIRM_K} bits confirmed by `{TARGET_CONFIRM}`: F1 >= 0.95 on long texts | '
