@@ -546,6 +546,39 @@ TEST_F(ServiceTest, StateOfAnotherFingerprintProfileIsRefusedNamingBoth) {
   EXPECT_GT(service_->stats().file_entries, 0u);
 }
 
+// An idf-weighted state (simdex serve --weighting log-tf-idf --idf FILE)
+// records its table by content: another table, or the same table weighed by
+// tf-idf, is refused naming both profiles.
+TEST_F(ServiceTest, AnIdfWeightedStateIsRefusedWithAnotherTableOrWeighting) {
+  auto table = [](double the_idf) {
+    auto t = std::make_shared<IdfTable>();
+    t->Set("the", the_idf);
+    t->set_default_idf(0.693);
+    return t;
+  };
+  ServiceOptions o = Options();
+  o.fingerprint.weighting = Weighting::kLogTfIdf;
+  o.fingerprint.idf = table(0.1);
+  Open(o);
+  const std::string recorded = service_->profile();
+  EXPECT_NE(recorded.find(" log-tf-idf:"), std::string::npos) << recorded;
+  const std::string text = RandomText(3, 120);
+  EXPECT_EQ(Submit(MakeDoc("1", "", "", text)).doc_id, Submit(MakeDoc("2", "", "", text)).doc_id);
+  service_.reset();
+  for (const auto& [weighting, the_idf] : {std::pair{Weighting::kLogTfIdf, 0.2}, {Weighting::kTfIdf, 0.1}}) {
+    ServiceOptions other_options = o;
+    other_options.fingerprint.weighting = weighting;
+    other_options.fingerprint.idf = table(the_idf);
+    std::unique_ptr<DocIdService> other;
+    const Status s = DocIdService::Open(other_options, &other);
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find(recorded), std::string::npos) << s.message();
+  }
+  o.fingerprint.idf = table(0.1);  // an equal table, loaded again, opens it
+  Open(o);
+  EXPECT_EQ(service_->profile(), recorded);
+}
+
 TEST_F(ServiceTest, BadArgumentsAreInvalidArgument) {
   Open();
   DocIdAnswer a;
