@@ -2,6 +2,7 @@
 #include "tools/dedup_minhash.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -43,16 +44,20 @@ struct Signed {
   // `status` keeps. Spilled signatures are read by pread, not through a map
   // of their file: a map's faults may each map a whole large folio of the
   // page cache (Linux 6.x), which costs more than the read and counts in
-  // the resident set.
+  // the resident set. A slot asked for the document it holds is not read
+  // again (the estimate filter's pairs come sorted by their first document).
   const uint8_t* Packed(size_t o, int slot) {
     if (!packed->spilled()) return packed->data() + o * bytes;
     std::vector<uint8_t>& buffer = buffers[slot];
+    if (holds[slot] == o) return buffer.data();
     buffer.resize(bytes);
     if (status.ok()) status = packed->Read(o, 1, buffer.data());
     if (!status.ok()) std::fill(buffer.begin(), buffer.end(), 0);
+    holds[slot] = status.ok() ? o : SIZE_MAX;
     return buffer.data();
   }
   std::vector<uint8_t> buffers[2];
+  size_t holds[2] = {SIZE_MAX, SIZE_MAX};  // the document each buffer holds
 };
 
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
