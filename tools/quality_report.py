@@ -61,6 +61,19 @@ def f(x, digits=3):
     return '-' if x is None else f'{x:.{digits}f}'
 
 
+def dedup_summary(stderr):
+    """From `simdex dedup --method simhash`'s summary: (candidates, within range, accepted) and, with a second
+    stage, (texts read s, confirmed s, us per pair), else None. Raises ValueError on a summary it cannot read."""
+    m = re.search(r'second stage: (\d+) candidate pairs?, (\d+) within .*?, (\d+) accepted.*?texts read again'
+                  r'(?: \([^)]*\))? in ([\d.]+) s, confirmed in ([\d.]+) s \(([\d.]+) us per pair\)', stderr)
+    if m:
+        return tuple(int(x) for x in m.groups()[:3]), tuple(float(x) for x in m.groups()[3:])
+    first = re.search(r'(\d+) pairs?, (\d+) clusters?', stderr)
+    if first is None:
+        raise ValueError('simdex dedup printed no summary this script can read: ' + stderr[-300:])
+    return (int(first.group(1)),) * 3, None
+
+
 def timing(out_dir):
     """simdex dedup on every labelled set and the sample together, median of runs."""
     corpus = os.path.join(out_dir, 'corpus.jsonl')
@@ -84,16 +97,11 @@ def timing(out_dir):
             r = run(['dedup', '--method', 'simhash', '--threads', '1', '--id', 'ordinal', '-o', os.devnull] + extra +
                     [corpus])
             walls.append(time.perf_counter() - start)
-            m = re.search(r'second stage: (\d+) candidate pairs?, (\d+) within .*?, (\d+) accepted.*?texts read again'
-                          r'(?: \([^)]*\))? in ([\d.]+) s, confirmed in ([\d.]+) s \(([\d.]+) us per pair\)', r.stderr)
-            first = re.search(r'(\d+) pairs?, (\d+) clusters?', r.stderr)
-            if m:
-                line = m.groups()[:3]
-                text_s.append(float(m.group(4)))
-                confirm_s.append(float(m.group(5)))
-                per_pair.append(float(m.group(6)))
-            else:
-                line = (first.group(1), first.group(1), first.group(1))
+            line, stage = dedup_summary(r.stderr)
+            if stage:
+                text_s.append(stage[0])
+                confirm_s.append(stage[1])
+                per_pair.append(stage[2])
         results.append({'variant': name, 'documents': docs, 'wall_median_s': statistics.median(walls),
                         'candidates': int(line[0]), 'in_range': int(line[1]), 'accepted': int(line[2]),
                         'texts_median_s': statistics.median(text_s) if text_s else None,
