@@ -275,10 +275,17 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
     """Step 1, map: one task per file (JSONL or lines, .gz/.zst/.bz2), each reading and
     fingerprinting its file on a worker. Returns the partitions' futures, in file order.
     fingerprint_options are simdex.Fingerprinter's keyword arguments (tokenizer, compat, ...).
+    idf="auto" is refused: each task would learn the idf of its own file, and fingerprints
+    of files weighed by different tables do not compare. Learn the batch's idf once
+    (`simdex idf [--idf-cap C] -o FILE` over all the files) and pass idf=FILE.
     The files must be readable by the workers at the same paths."""
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
     options = dict(fingerprint_options or {})
+    if isinstance(options.get("idf"), str) and options["idf"] == "auto":
+        raise ValueError("fingerprint_options idf='auto' would learn the idf of each file apart, and fingerprints "
+                         "weighed by different tables do not compare: learn it once over all the files "
+                         "(`simdex idf [--idf-cap C] -o FILE FILES...`) and pass idf=FILE")
     # Keys name the file and hash everything the result depends on, so that a run with other
     # options never reuses a partition still held from an earlier run.
     return [client.submit(_fingerprint_part, os.fspath(p), options, read,

@@ -51,6 +51,22 @@ def test_cluster_dedup_equals_the_single_machine_command(client, corpus, simdex_
     assert run.tasks["joins"] == ranges
 
 
+def test_a_batch_idf_learned_once_weighs_every_file_as_the_command_does(client, corpus, simdex_cli, tmp_path):
+    # idf="auto" would learn a table per file: refused before any task runs.
+    with pytest.raises(ValueError, match="learn it once over all the files"):
+        simdex.dask.fingerprint_files(client, corpus, fingerprint_options={"idf": "auto"})
+    idf = tmp_path / "batch.idf"
+    simdex_cli("idf", "--quiet", "--text-field", "text", "--idf-cap", "0.693", "-o", idf, *corpus)
+    flags = ["--weighting", "log-tf-idf", "--idf", str(idf)]
+    want, want_pairs, want_keep = cli(simdex_cli, tmp_path, corpus, *flags)
+    run = simdex.dask.dedup(client, corpus, method="simhash", pairs=True,
+                            fingerprint_options={"weighting": "log-tf-idf", "idf": str(idf)})
+    assert len(want_pairs) > 100
+    assert list(run.records()) == want
+    assert list(run.pair_records()) == want_pairs
+    assert [str(i) for i in run.keep_ids()] == want_keep
+
+
 def test_cluster_dedup_against_a_stored_index_equals_the_command(client, corpus, simdex_cli, tmp_path):
     simdex_cli("fingerprint", "--quiet", "--text-field", "text", "-o", tmp_path / "stored.fp", corpus[0])
     simdex_cli("build", "--quiet", "--block-size", "256", "--out", tmp_path / "stored.sdx", tmp_path / "stored.fp")
