@@ -8,22 +8,18 @@
 namespace simdex {
 namespace {
 
-// "chars3" -> 3 when word starts with prefix and ends in 1..16.
-bool NumberAfter(std::string_view word, std::string_view prefix, int* n) {
+// "chars3" -> 3, "idf-cap0.7" -> 0.7: word is prefix followed by a number
+// and nothing else.
+template <typename T>
+bool NumberAfter(std::string_view word, std::string_view prefix, T* n) {
   if (!word.starts_with(prefix)) return false;
   const std::string_view digits = word.substr(prefix.size());
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *n);
-  return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && *n >= 1 && *n <= 16;
+  return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
 }
 
-// "idf-cap0.7" -> 0.7: "idf-cap" followed by a finite number > 0.
-bool CapAfter(std::string_view word, double* cap) {
-  constexpr std::string_view kPrefix = "idf-cap";
-  if (!word.starts_with(kPrefix)) return false;
-  const std::string_view digits = word.substr(kPrefix.size());
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *cap);
-  return !digits.empty() && ec == std::errc() && end == digits.data() + digits.size() && std::isfinite(*cap) &&
-         *cap > 0;
+bool NgramAfter(std::string_view word, std::string_view prefix, int* n) {
+  return NumberAfter(word, prefix, n) && *n >= 1 && *n <= 16;
 }
 
 }  // namespace
@@ -47,10 +43,10 @@ Status ParseEvalConfig(std::string_view spec, EvalConfig* out) {
         // The library's defaults, changed by the words that follow.
       } else if (word == "words") {
         o.tokenizer = Tokenizer::kWords;
-      } else if (NumberAfter(word, "chars", &n)) {
+      } else if (NgramAfter(word, "chars", &n)) {
         o.tokenizer = Tokenizer::kCharNgrams;
         o.ngram = n;
-      } else if (NumberAfter(word, "shingles", &n)) {
+      } else if (NgramAfter(word, "shingles", &n)) {
         o.tokenizer = Tokenizer::kWordNgrams;
         o.ngram = n;
       } else if (word == "python-simhash") {
@@ -68,8 +64,8 @@ Status ParseEvalConfig(std::string_view spec, EvalConfig* out) {
       log_tf = true;
     } else if (word == "idf-auto") {
       idf_auto = true;  // the table is learned from each set evaluated
-    } else if (CapAfter(word, &cap)) {
-      // the cap on the idf learned
+    } else if (double c = 0; NumberAfter(word, "idf-cap", &c) && std::isfinite(c) && c > 0) {
+      cap = c;  // the cap on the idf learned
     } else if (word == "stop") {
       o.stop_words = DefaultStopWords();
     } else if (word == "no-stop") {

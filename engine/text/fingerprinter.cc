@@ -229,10 +229,9 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
   auto rep = std::make_unique<Rep>();
   rep->options = options;
-  if (options.idf != nullptr) rep->idf = options.idf;
-  if (options.idf != nullptr && !options.idf->keyed_by_hash()) {
-    rep->idf = std::make_shared<const IdfTable>(options.idf->KeyedByHash(options.seed));
-  }
+  rep->idf = options.idf == nullptr || options.idf->keyed_by_hash()
+                 ? options.idf
+                 : std::make_shared<const IdfTable>(options.idf->KeyedByHash(options.seed));
   SIMDEX_RETURN_IF_ERROR(text::DescribeProfile(options, &rep->profile));
   SIMDEX_RETURN_IF_ERROR(text::FeatureExtractor::Create(config, &rep->extractor));
   out->reset(new Fingerprinter(std::move(rep)));

@@ -282,7 +282,7 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
     options = dict(fingerprint_options or {})
-    if isinstance(options.get("idf"), str) and options["idf"] == "auto":
+    if options.get("idf") == "auto":
         raise ValueError("fingerprint_options idf='auto' would learn the idf of each file apart, and fingerprints "
                          "weighed by different tables do not compare: learn it once over all the files "
                          "(`simdex idf [--idf-cap C] -o FILE FILES...`) and pass idf=FILE")
