@@ -63,7 +63,9 @@ for target in "${fuzzers[@]}"; do
   load=$(cut -d' ' -f1 /proc/loadavg)
   echo "-- $name: ${seconds} s from $before inputs (load $load)" >&2
   status=0
-  "build-fuzz/$target" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts" \
+  dict=()  # tests/fuzz/NAME.dict: the target's dictionary, when it has one
+  [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+  "build-fuzz/$target" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts" \
     "$corpus" >"$log" 2>&1 || status=$?
   after=$(count_files "$corpus")
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

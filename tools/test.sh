@@ -49,7 +49,9 @@ for target in "${fuzzers[@]}"; do
   corpus="build-san/corpus/$name"
   mkdir -p "$corpus"
   echo "-- $name" >&2
-  "$binary" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-san/$name.log" ||
+  dict=()  # tests/fuzz/NAME.dict: the target's dictionary, when it has one
+  [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
+  "$binary" "${dict[@]}" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$corpus" 2>"build-san/$name.log" ||
     { tail -n 40 "build-san/$name.log" >&2; echo "fuzz target $name failed" >&2; exit 1; }
   ran=$((ran + 1))
 done

@@ -147,39 +147,85 @@ HttpResponse Api::DocId(std::string_view json, Route route) const {
   return Json(std::move(body), route);
 }
 
-HttpResponse Api::Batch(std::string_view body) const {
-  // One answer line per article line, in order; a bad line gets an error
-  // line and the others are still answered. Blank lines are skipped.
-  std::string out;
-  ParsedArticle article;
-  size_t line_number = 0;
-  while (!body.empty()) {
-    const size_t nl = body.find('\n');
-    std::string_view line = body.substr(0, nl);
-    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    Status s = ParseArticle(line, service_->options().keep_field, &article);
-    DocIdAnswer answer;
-    if (s.ok()) s = service_->Submit(article.view(), &answer);
-    if (!s.ok()) {
-      // The store failed: the whole batch gets the error (the lines
-      // before were decided and are replayed by their ids on a retry).
-      if (StatusFor(s) >= 500) return Error(StatusFor(s), s.message(), Route::kBatch);
-      out.append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number)).append(",\"error\":");
-      io::AppendJsonString(&out, s.message());
-      out.append("}\n");
-      continue;
+// The answers of a batch, a piece at a time: one answer line per article
+// line, in order; a bad line gets an error line and the others are still
+// answered. Blank lines are skipped.
+class BatchAnswers : public BodyStream {
+ public:
+  BatchAnswers(const Api* api, std::string_view body) : api_(api), body_(body) {}
+
+  // Appends answers to *out until it holds kBodyPiece bytes or the body
+  // has ended. A store failure (a status >= 500) ends it: the lines before
+  // were decided (a retry replays them by their ids), the failing one and
+  // those after it are not.
+  Status Fill(std::string* out) {
+    ParsedArticle article;
+    while (!body_.empty() && out->size() < kBodyPiece) {
+      const size_t nl = body_.find('\n');
+      std::string_view line = body_.substr(0, nl);
+      body_.remove_prefix(nl == std::string_view::npos ? body_.size() : nl + 1);
+      ++line_number_;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+      Status s = ParseArticle(line, api_->service_->options().keep_field, &article);
+      DocIdAnswer answer;
+      if (s.ok()) s = api_->service_->Submit(article.view(), &answer);
+      if (!s.ok()) {
+        if (StatusFor(s) >= 500) return s;
+        AppendLineError(out, s.message());
+        continue;
+      }
+      AppendAnswer(out, answer);
+      out->push_back('\n');
     }
-    AppendAnswer(&out, answer);
-    out.push_back('\n');
+    return Status::OK();
   }
+
+  bool done() const { return body_.empty(); }
+  bool failed() const override { return failed_; }
+
+  bool Next(std::string* piece) override {
+    piece->clear();
+    if (done() || failed_) return false;
+    Status s = Fill(piece);
+    if (!s.ok()) {
+      failed_ = true;
+      AppendLineError(piece, s.message() + "; this line and the ones after it were not answered");
+    }
+    return true;
+  }
+
+ private:
+  void AppendLineError(std::string* out, std::string_view message) const {
+    out->append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number_)).append(",\"error\":");
+    io::AppendJsonString(out, message);
+    out->append("}\n");
+  }
+
+  const Api* api_;
+  std::string_view body_;  // what is left to answer
+  size_t line_number_ = 0;
+  bool failed_ = false;
+};
+
+HttpResponse Api::Batch(std::string_view body) const {
+  auto answers = std::make_unique<BatchAnswers>(this, body);
   HttpResponse r;
+  Status s = answers->Fill(&r.body);
+  // A failure in the first piece, before anything is sent, fails the
+  // whole answer.
+  if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kBatch);
   r.content_type = "application/x-ndjson";
-  r.body = std::move(out);
   r.route = Route::kBatch;
+  if (!answers->done()) r.rest = std::move(answers);
   return r;
+}
+
+std::string WholeBody(HttpResponse* response) {
+  std::string body = std::move(response->body), piece;
+  while (response->rest != nullptr && response->rest->Next(&piece)) body += piece;
+  response->rest.reset();
+  return body;
 }
 
 HttpResponse Api::Query(std::string_view body) const {

@@ -24,8 +24,11 @@
 #ifndef SIMDEX_ENGINE_SERVICE_API_H_
 #define SIMDEX_ENGINE_SERVICE_API_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/service/metrics.h"
 #include "simdex/service.h"
@@ -38,11 +41,33 @@ struct HttpRequest {
   std::string_view body;
 };
 
+// The rest of a body made in pieces: the answers of POST /v1/docid:batch
+// are written as its lines are decided, so that a batch's answers are
+// never held whole (a megabyte of bad lines answered 85 MB at once).
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // Replaces *piece with the next piece of the body (about kBodyPiece
+  // bytes) and returns true; false when the body has ended. A piece may
+  // end the body early with an error line (the store failed): then
+  // failed() is true and the connection should close after it.
+  virtual bool Next(std::string* piece) = 0;
+  virtual bool failed() const = 0;
+};
+
+// The size of a streamed body's pieces.
+constexpr size_t kBodyPiece = 64 << 10;
+
 struct HttpResponse {
   int status = 200;
-  std::string content_type = "application/json";
-  std::string body;  // ends with a newline
+  std::string content_type = "application/json";  // none when empty
+  std::string body;  // ends with a newline; the first piece when `rest` is set
   Route route = Route::kOther;
+  // Header fields beyond Content-Type and Content-Length.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // The body's remaining pieces (null: `body` is all of it). REQUIRES: the
+  // request's body outlives it.
+  std::unique_ptr<BodyStream> rest;
 };
 
 class Api {
@@ -50,6 +75,8 @@ class Api {
   // REQUIRES: service and metrics outlive the Api.
   Api(DocIdService* service, const Metrics* metrics);
 
+  // The answer to a request. A streamed answer (`rest`) reads the
+  // request's body as it goes.
   HttpResponse Handle(const HttpRequest& request) const;
 
   // A JSON error response ({"status":"error","error":message}).
@@ -58,6 +85,7 @@ class Api {
  private:
   HttpResponse DocId(std::string_view json, Route route) const;
   HttpResponse Batch(std::string_view body) const;
+  friend class BatchAnswers;
   HttpResponse Query(std::string_view body) const;
   HttpResponse Representative(std::string_view hex) const;
   HttpResponse Lookup(std::string_view query) const;
@@ -66,6 +94,10 @@ class Api {
   DocIdService* service_;
   const Metrics* metrics_;
 };
+
+// The whole body of an answer: its first piece and every piece of `rest`
+// (tests and the fuzz target, which hold answers whole).
+std::string WholeBody(HttpResponse* response);
 
 // Decodes %XX escapes and '+' (a space) of a URL query value; false on a
 // bad escape.

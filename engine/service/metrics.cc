@@ -101,6 +101,16 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
          static_cast<double>(exceptions_.load(std::memory_order_relaxed)));
   Metric(&out, "simdex_http_connections", "gauge", "Open client connections.",
          static_cast<double>(connections_.load(std::memory_order_relaxed)));
+  Metric(&out, "simdex_http_connections_refused_total", "counter",
+         "Connections answered 503 and closed because --max-connections were open.",
+         static_cast<double>(connections_refused_.load(std::memory_order_relaxed)));
+  if (budget_ != nullptr) {
+    Metric(&out, "simdex_http_buffered_bytes", "gauge",
+           "Bytes held for the connections: read buffers, requests, responses being written.",
+           static_cast<double>(budget_->used()));
+    Metric(&out, "simdex_http_buffered_bytes_limit", "gauge", "The limit of simdex_http_buffered_bytes (--max-buffered).",
+           static_cast<double>(budget_->limit()));
+  }
   Line(&out, "# HELP simdex_articles_total Articles answered since the server started, by filter reason.");
   Line(&out, "# TYPE simdex_articles_total counter");
   for (int i = 0; i < 4; ++i) {

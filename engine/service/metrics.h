@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/service/byte_budget.h"
 #include "simdex/service.h"
 
 namespace simdex::service {
@@ -37,6 +38,13 @@ class Metrics {
   // A connection opened or closed: the gauge simdex_http_connections.
   void ConnectionOpened() { connections_.fetch_add(1, std::memory_order_relaxed); }
   void ConnectionClosed() { connections_.fetch_sub(1, std::memory_order_relaxed); }
+  // A connection past --max-connections was answered 503 and closed:
+  // simdex_http_connections_refused_total.
+  void RecordConnectionRefused() { connections_refused_.fetch_add(1, std::memory_order_relaxed); }
+  // The bytes the server holds for its connections (the gauge
+  // simdex_http_buffered_bytes) and their limit come from `budget`, which
+  // must outlive the Metrics. Without one, neither is rendered.
+  void WatchBudget(const ByteBudget* budget) { budget_ = budget; }
 
   // The text of /metrics: simdex_http_requests_total{route,code},
   // simdex_http_request_duration_seconds{route} (histogram), the accept
@@ -47,13 +55,15 @@ class Metrics {
 
  private:
   // The status codes the API answers with; anything else counts as "other".
-  static constexpr std::array<int, 9> kCodes = {200, 400, 404, 405, 413, 431, 500, 503, 0};
+  static constexpr std::array<int, 15> kCodes = {200, 204, 400, 401, 403, 404, 405, 413,
+                                                 415, 421, 431, 500, 501, 503, 0};
   static int CodeIndex(int status);
 
   std::atomic<uint64_t> requests_[kRoutes][kCodes.size()] = {};
   std::atomic<uint64_t> buckets_[kRoutes][kBuckets.size() + 1] = {};
   std::atomic<uint64_t> nanos_[kRoutes] = {};
-  std::atomic<uint64_t> accept_errors_{0}, exceptions_{0};
+  std::atomic<uint64_t> accept_errors_{0}, exceptions_{0}, connections_refused_{0};
+  const ByteBudget* budget_ = nullptr;
   std::atomic<int64_t> connections_{0};
 };
 

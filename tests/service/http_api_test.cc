@@ -271,7 +271,7 @@ TEST_F(HttpApiTest, PipelinedRequestsAreAnsweredInOrder) {
   std::string bytes;
   for (int i = 0; i < 5; ++i) {
     const std::string body = ArticleJson(std::to_string(100 + i), "http://p/" + std::to_string(i % 2), "", "");
-    bytes += "POST /v1/docid HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    bytes += "POST /v1/docid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   }
   const std::vector<HttpReply> replies = client.Raw(bytes, 5);
   ASSERT_EQ(replies.size(), 5u);

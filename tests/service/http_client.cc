@@ -1,5 +1,12 @@
 #include "tests/service/http_client.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -138,6 +145,66 @@ bool HttpClient::ClosedByServer() {
   });
   rep_->stream.reset();
   return ec == net::error::eof || ec == net::error::connection_reset;
+}
+
+std::string HttpClient::ReadUntilClosed(bool* closed) {
+  *closed = false;
+  if (!rep_->stream) return "";
+  for (;;) {
+    const beast::error_code ec = rep_->Run([&](auto handler) {
+      rep_->stream->async_read_some(rep_->buffer.prepare(4096), [&, handler](beast::error_code e, size_t n) mutable {
+        rep_->buffer.commit(n);
+        handler(e, n);
+      });
+    });
+    if (ec) {
+      *closed = ec == net::error::eof || ec == net::error::connection_reset;
+      break;
+    }
+  }
+  std::string bytes = beast::buffers_to_string(rep_->buffer.data());
+  rep_->buffer.clear();
+  rep_->stream.reset();
+  return bytes;
+}
+
+int ConnectTo(uint16_t port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int error = 0;
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    pollfd p{fd, POLLOUT, 0};
+    socklen_t len = sizeof error;
+    if (errno != EINPROGRESS || poll(&p, 1, 2000) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
+      error = -1;
+    }
+  }
+  if (error != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+size_t SendSome(int fd, std::string_view bytes, int ms) {
+  size_t sent = 0;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (sent < bytes.size() && std::chrono::steady_clock::now() < end) {
+    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<size_t>(n);
+    } else if (n < 0 && errno == EAGAIN) {
+      pollfd p{fd, POLLOUT, 0};
+      poll(&p, 1, 10);
+    } else {
+      break;
+    }
+  }
+  return sent;
 }
 
 std::string JsonField(std::string_view json, std::string_view key) {

@@ -56,11 +56,23 @@ class HttpClient {
   // True when the server closes the connection (end of stream or reset)
   // before sending anything more, within the timeout.
   bool ClosedByServer();
+  // Every byte the server sends from now until it closes the connection
+  // (*closed true) or a read times out (*closed false); the connection is
+  // dropped after.
+  std::string ReadUntilClosed(bool* closed);
 
  private:
   struct Rep;
   std::unique_ptr<Rep> rep_;
 };
+
+// A TCP connection to 127.0.0.1:port, made within two seconds; -1 when
+// refused or not made in time (a full listen queue may leave it pending).
+// The descriptor is non-blocking; the caller closes it.
+int ConnectTo(uint16_t port);
+// Sends as much of `bytes` on a non-blocking descriptor as the connection
+// takes within `ms`; the number of bytes sent.
+size_t SendSome(int fd, std::string_view bytes, int ms);
 
 // The value of "key":"..." or "key":number in a one-level JSON answer ("" if absent).
 std::string JsonField(std::string_view json, std::string_view key);

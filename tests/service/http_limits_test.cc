@@ -87,7 +87,7 @@ TEST(HttpLimits, HugeTrailerFieldGets431) {
   char size[16];
   std::snprintf(size, sizeof size, "%zx", body.size());
   const std::vector<HttpReply> replies =
-      client.Raw("POST /v1/docid HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) +
+      client.Raw("POST /v1/docid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) +
                      "\r\n" + body + "\r\n0\r\nX-Trailer: " + std::string(65534, 't') + "\r\n\r\n",
                  1);
   ASSERT_EQ(replies.size(), 1u);
@@ -108,7 +108,7 @@ TEST(HttpLimits, OversizedBodiesAndTargetsGet413) {
   char size[16];
   std::snprintf(size, sizeof size, "%zx", big.size());
   std::vector<HttpReply> replies = chunked.Raw(
-      "POST /v1/docid HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) + "\r\n" + big +
+      "POST /v1/docid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + std::string(size) + "\r\n" + big +
           "\r\n0\r\n\r\n",
       1);
   ASSERT_EQ(replies.size(), 1u);
@@ -144,7 +144,7 @@ TEST(HttpLimits, SlowRequestIsClosedAfterTheIdleTimeout) {
   servicetest::ServedService served({}, Http(/*idle_timeout_seconds=*/1));
   ASSERT_TRUE(served.ok());
   HttpClient slow(served.port());
-  const std::string request = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+  const std::string request = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n";
   for (size_t i = 0; i < 5; ++i) {
     if (!slow.Send(request.substr(i, 1))) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -157,12 +157,12 @@ TEST(HttpLimits, PipelinedRequestsWithErrorsAmongThemAreAnsweredInOrder) {
   servicetest::ServedService served({}, Http());
   ASSERT_TRUE(served.ok());
   auto post = [](const std::string& body) {
-    return "POST /v1/docid HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    return "POST /v1/docid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   };
   const std::string bytes = post(servicetest::ArticleJson("1", "http://p/1", "", "first text")) +
-                            post("{\"url\":\"u\"") + "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n" +
+                            post("{\"url\":\"u\"") + "GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" +
                             post(servicetest::ArticleJson("2", "http://p/1", "", "other text")) +
-                            "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+                            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   HttpClient client(served.port());
   const std::vector<HttpReply> replies = client.Raw(bytes, 5);
   ASSERT_EQ(replies.size(), 5u);

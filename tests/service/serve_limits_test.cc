@@ -27,31 +27,8 @@ namespace {
 using servicetest::HttpClient;
 using servicetest::HttpReply;
 using servicetest::JsonField;
+using servicetest::ConnectTo;
 using servicetest::ServerProcess;
-
-// A TCP connection to 127.0.0.1:port, made within two seconds; -1 when
-// refused or not made in time (a full listen queue may leave it pending).
-int ConnectTo(uint16_t port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-  if (fd < 0) return -1;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  int error = 0;
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    pollfd p{fd, POLLOUT, 0};
-    socklen_t len = sizeof error;
-    if (errno != EINPROGRESS || poll(&p, 1, 2000) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) {
-      error = -1;
-    }
-  }
-  if (error != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
 
 // The value of a metric without labels in /metrics text; -1 when absent.
 double Metric(const std::string& text, const std::string& name) {
@@ -157,7 +134,7 @@ TEST(ServeLimits, SigtermAnswersRequestsInProgressAndRefusesNewConnections) {
 
   const std::string body = Article("\"in-flight\"", "the article that was on its way when the server was told to stop");
   const std::string head =
-      "POST /v1/docid HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+      "POST /v1/docid HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   HttpClient in_flight(port);
   ASSERT_TRUE(in_flight.Send(head + body.substr(0, 20)));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the first bytes reach the server
