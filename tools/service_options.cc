@@ -65,8 +65,10 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->capture_default_str();
   sub->add_flag("--sync", args->sync, "fsync the log before each answer (survives a machine crash, not only kill -9)");
   sub->add_option("--confirm", args->confirm,
-                  "confirm short contents' candidates on their texts: jaccard:T, jaccard-words:T, edit:T (docs/quality.md)");
-  sub->add_option("--k-short", args->k_short, "with --confirm: the distance of candidates for short contents")
+                  "confirm short contents' candidates on their texts: jaccard:T, jaccard-words:T, edit:T, or off "
+                  "(docs/quality.md; default: off for simhash, jaccard:0.5 for minhash)");
+  sub->add_option("--k-short", args->k_short,
+                  "the distance of candidates for short contents (default: -k for simhash, 10 for minhash)")
       ->check(CLI::Range(0, 15));
   sub->add_option("--short-length", args->short_length, "with --confirm: contents under this many characters are short")
       ->check(CLI::Range(0, 1 << 30))
@@ -95,7 +97,7 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       if (std::find(given->begin(), given->end(), name) == given->end()) given->push_back(name);
     });
   };
-  for (const char* name : {"--k", "--content-scheme", "--confirm", "--k-short"}) track(name, &args->simhash_given);
+  for (const char* name : {"--k", "--content-scheme"}) track(name, &args->simhash_given);
   for (const char* name : {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits"}) {
     track(name, &args->minhash_given);
   }
@@ -132,7 +134,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   o->confirm = args.confirm;
   o->k_short = args.k_short;
   o->short_length = args.short_length;
-  if (o->confirm.empty() && o->k_short >= 0) return Status::InvalidArgument("--k-short needs --confirm");
+  if (o->confirm == "off" && o->k_short >= 0) return Status::InvalidArgument("--k-short needs a --confirm other than off");
   // auto: a SimHash or MinHash content option chooses (both: refused),
   // else the library's kAuto (the state's method; minhash for a new state).
   std::string method = args.content_method;
@@ -146,12 +148,16 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   if (method == "minhash") {
     if (!args.simhash_given.empty()) {
       return Status::InvalidArgument(args.simhash_given.front() + " is a SimHash content option; --content-method "
-                                     "minhash takes --threshold, --num-perm, --bands/--rows and --signature-bits");
+                                     "minhash takes --threshold, --num-perm, --bands/--rows, --signature-bits and, "
+                                     "for short contents, --confirm, --k-short and --short-length");
     }
     if ((args.bands > 0) != (args.rows > 0)) return Status::InvalidArgument("--bands and --rows go together");
     o->content_method = ContentMethod::kMinHash;
   } else if (method == "simhash" && !args.minhash_given.empty()) {
     return Status::InvalidArgument(args.minhash_given.front() + " needs --content-method minhash");
+  }
+  if (method == "simhash" && o->confirm.empty() && o->k_short >= 0) {
+    return Status::InvalidArgument("--k-short needs --confirm with --content-method simhash");
   }
   if (o->content_method != ContentMethod::kSimHash) {  // the MinHash settings, used if the state is MinHash
     o->threshold = args.threshold;

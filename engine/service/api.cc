@@ -35,12 +35,20 @@ int StatusFor(const Status& s) {
 
 std::string_view Path(std::string_view target) { return target.substr(0, target.find('?')); }
 
+// Each match: its fingerprint and distance, or (a MinHash band match) its
+// estimated similarity.
 void AppendMatches(std::string* out, const std::vector<ServiceMatch>& matches) {
   out->append("[");
   for (size_t i = 0; i < matches.size(); ++i) {
     if (i > 0) out->push_back(',');
-    out->append("{\"docId\":\"").append(FormatDocId(matches[i].doc_id));
-    out->append("\",\"fingerprint\":\"").append(FormatHexFingerprint(matches[i].fingerprint));
+    out->append("{\"docId\":\"").append(FormatDocId(matches[i].doc_id)).append("\"");
+    if (matches[i].similarity > 0) {
+      char similarity[32];
+      std::snprintf(similarity, sizeof similarity, "%g", matches[i].similarity);
+      out->append(",\"similarity\":").append(similarity).push_back('}');
+      continue;
+    }
+    out->append(",\"fingerprint\":\"").append(FormatHexFingerprint(matches[i].fingerprint));
     out->append("\",\"distance\":").append(std::to_string(matches[i].distance)).push_back('}');
   }
   out->append("]");
@@ -264,6 +272,22 @@ HttpResponse Api::Query(std::string_view body) const {
   int64_t k = field == Field::kTitle ? service_->options().k_title : service_->options().k;
   simdjson::dom::element kv;
   if (!object.at_key("k").get(kv) && kv.get_int64().get(k)) return Error(400, "field 'k' must be an integer", Route::kQuery);
+  // A MinHash state matches contents by their texts' signatures.
+  const bool minhash = field == Field::kContent && service_->options().content_method == ContentMethod::kMinHash;
+  if (minhash && by_fingerprint) {
+    return Error(400,
+                 "this service matches contents by MinHash signatures of their texts: query contents with \"texts\" "
+                 "(fingerprints search titles, with \"field\":\"title\")",
+                 Route::kQuery);
+  }
+  double threshold = 0;
+  simdjson::dom::element tv;
+  if (!object.at_key("threshold").get(tv)) {
+    if (!minhash) return Error(400, "field 'threshold' is for contents matched by MinHash", Route::kQuery);
+    if (tv.get_double().get(threshold) || !(threshold > 0 && threshold <= 1)) {
+      return Error(400, "field 'threshold' must be a number in (0, 1]", Route::kQuery);
+    }
+  }
   simdjson::dom::array list;
   if ((by_fingerprint ? fingerprints : texts).get_array().get(list)) {
     return Error(400, std::string("field '") + (by_fingerprint ? "fingerprints" : "texts") + "' must be an array",
@@ -280,6 +304,16 @@ HttpResponse Api::Query(std::string_view body) const {
     if (e.get_string().get(s)) return Error(400, "query " + std::to_string(i) + " must be a string", Route::kQuery);
     uint64_t fp = 0;
     bool empty = false;
+    if (minhash) {
+      matches.clear();
+      Status st = service_->SearchContent(s, threshold, &matches);
+      if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
+      if (i++ > 0) out.push_back(',');
+      out.append("{\"matches\":");
+      AppendMatches(&out, matches);
+      out.push_back('}');
+      continue;
+    }
     if (by_fingerprint) {
       if (!ParseHexFingerprint(s, &fp)) {
         return Error(400, "query " + std::to_string(i) + " is not a fingerprint of 1 to 16 hex digits", Route::kQuery);
@@ -344,6 +378,9 @@ HttpResponse Api::Stats() const {
   }
   for (int i = 0; i < 4; ++i) {
     field((std::string("reason_") + FilterReasonName(static_cast<FilterReason>(i))).c_str(), s.by_reason[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    field((std::string("total_reason_") + FilterReasonName(static_cast<FilterReason>(i))).c_str(), s.total_by_reason[i]);
   }
   out.append(",\"last_error\":");
   io::AppendJsonString(&out, s.last_error);

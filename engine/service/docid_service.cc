@@ -40,6 +40,20 @@ Status DefaultScheme(int k, std::string* spec) {
   return Status::OK();
 }
 
+// The fingerprint index of a MinHash state's short contents: k + 1 blocks,
+// one of which agrees (k + 1 tables). It holds short contents only, so it
+// trades a slower search (each table keyed by ~64 / (k + 1) bits) for an
+// index the size of a few t10 tables, where Scheme::Covering(10) has 286.
+std::string ShortContentScheme(int k) {
+  const int blocks = k + 1;
+  std::string spec;
+  for (int i = 0; i < blocks; ++i) {
+    spec += std::to_string(64 / blocks + (i < 64 % blocks ? 1 : 0));
+    spec += i + 1 < blocks ? "," : ":";
+  }
+  return spec + std::to_string(k);
+}
+
 // The closest match with seq >= cutoff, the oldest among equals; nullptr
 // when none.
 const OnlineMatch* Best(const std::vector<OnlineMatch>& found, uint64_t cutoff) {
@@ -204,10 +218,18 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
   p.k[kTitle] = ks[kTitle];
   p.k[kContent] = ks[kContent];
   if (minhash) {
-    p.has[kContent] = false;
+    // Short contents: their fingerprints are indexed, and searched within
+    // k_short with each candidate confirmed on the texts, beside the bands.
+    const bool featured = p.has[kContent];
+    const uint64_t length = featured && !confirmers.empty() ? CodePointLength(content) : 0;
+    p.has[kContent] = featured && length > 0 && length < static_cast<uint64_t>(options.short_length);
+    p.index_content_fp = featured && length > 0 && length < ShortIndexLength();
+    p.confirm = p.has[kContent];
+    p.k[kContent] = k_short;
     p.bands.Make(band_settings, &*minhashers.Acquire(), content);
     return p;
   }
+  p.index_content_fp = p.has[kContent];
   if (!confirmers.empty() && CodePointLength(content) < static_cast<uint64_t>(options.short_length)) {
     p.confirm = true;
     p.k[kContent] = std::max(ks[kContent], k_short);
@@ -219,6 +241,15 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
                                       bool* matched, ContentMatch* out) {
   *matched = false;
   if (minhash) {
+    if (p.confirm) {  // a short content: the two-stage check first
+      const OnlineMatch* best = nullptr;
+      SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, &all->fields[kContent], cutoff, &best));
+      if (best != nullptr) {
+        *out = ContentMatch{best->seq, best->distance, 0};
+        *matched = true;
+        return Status::OK();
+      }
+    }
     const service::BandMatch* m = service::BestBandMatch(all->bands, cutoff, options.threshold);
     if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
     *matched = m != nullptr;
@@ -376,16 +407,42 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
 
   bool found = false;
   SIMDEX_RETURN_IF_ERROR(r.store->GetManifest(&r.manifest, &found));
-  r.k_short = options.confirm.empty() ? options.k : (options.k_short < 0 ? options.k : options.k_short);
-  const int content_k = std::max(options.k, r.k_short);
+  if (options.short_length < 0) return Status::InvalidArgument("short_length must not be negative");
+  // The content method first: it decides what the content index holds.
+  if (r.options.content_method == ContentMethod::kAuto) {
+    r.options.content_method = found ? static_cast<ContentMethod>(r.manifest.content_method) : ContentMethod::kMinHash;
+  }
+  SIMDEX_RETURN_IF_ERROR(
+      SettleContentMethod(r.options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
+  r.minhash = r.options.content_method == ContentMethod::kMinHash;
+  // Short contents' two-stage check: under SimHash when `confirm` is given,
+  // under MinHash unless it is "off".
+  std::string confirm = options.confirm == "off" ? "" : options.confirm;
+  if (r.minhash && options.confirm.empty()) confirm = kDefaultShortConfirm;
+  const int short_k = options.k_short >= 0 ? options.k_short : r.minhash ? kDefaultShortK : options.k;
+  r.k_short = confirm.empty() ? options.k : short_k;
+  // A MinHash state's content index holds short contents' fingerprints only.
+  const int content_k = r.minhash ? (confirm.empty() ? 0 : r.k_short) : std::max(options.k, r.k_short);
   if (!found) {
     r.manifest.content_scheme = options.content_scheme;
     r.manifest.title_scheme = options.title_scheme;
-    if (r.manifest.content_scheme.empty()) SIMDEX_RETURN_IF_ERROR(DefaultScheme(content_k, &r.manifest.content_scheme));
+    if (r.manifest.content_scheme.empty()) {
+      if (r.minhash) {
+        r.manifest.content_scheme = ShortContentScheme(short_k);
+      } else {
+        SIMDEX_RETURN_IF_ERROR(DefaultScheme(content_k, &r.manifest.content_scheme));
+      }
+    }
     if (r.manifest.title_scheme.empty()) SIMDEX_RETURN_IF_ERROR(DefaultScheme(options.k_title, &r.manifest.title_scheme));
   }
-  if (options.short_length < 0) return Status::InvalidArgument("short_length must not be negative");
-  SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.content_scheme, content_k, "content", &r.schemes[kContent]));
+  if (r.minhash && options.k_short < 0 && !confirm.empty()) {
+    // A MinHash state made before short contents were indexed has t10
+    // there: the default k_short is what its scheme covers.
+    Scheme stored;
+    if (Scheme::Parse(r.manifest.content_scheme, &stored).ok()) r.k_short = std::min(r.k_short, stored.k());
+  }
+  SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.content_scheme, r.minhash ? std::min(content_k, r.k_short) : content_k,
+                                     "content", &r.schemes[kContent]));
   SIMDEX_RETURN_IF_ERROR(ParseScheme(r.manifest.title_scheme, options.k_title, "title", &r.schemes[kTitle]));
   SIMDEX_RETURN_IF_ERROR(SchemeUnchanged(options.content_scheme, r.schemes[kContent], "content"));
   SIMDEX_RETURN_IF_ERROR(SchemeUnchanged(options.title_scheme, r.schemes[kTitle], "title"));
@@ -400,12 +457,6 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (!found) r.manifest.profile = r.profile;
   SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the service state in " + options.data_dir, r.manifest.profile,
                                           "the service's fingerprint options", r.profile));
-  if (r.options.content_method == ContentMethod::kAuto) {
-    r.options.content_method = found ? static_cast<ContentMethod>(r.manifest.content_method) : ContentMethod::kMinHash;
-  }
-  SIMDEX_RETURN_IF_ERROR(
-      SettleContentMethod(r.options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
-  r.minhash = r.options.content_method == ContentMethod::kMinHash;
   if (r.minhash) {
     std::unique_ptr<MinHasher> hasher;
     SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options.minhash, &hasher));
@@ -416,14 +467,27 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
     batch.PutManifest(r.manifest);
     SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/true));
   }
-  if (!options.confirm.empty()) {
-    ConfirmOptions confirm;
-    SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(options.confirm, &confirm));
+  if (!confirm.empty()) {
+    ConfirmOptions parsed;
+    SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(confirm, &parsed));
     std::unique_ptr<Confirmer> confirmer;
-    SIMDEX_RETURN_IF_ERROR(Confirmer::Create(confirm, &confirmer));
+    SIMDEX_RETURN_IF_ERROR(Confirmer::Create(parsed, &confirmer));
     r.confirmers.Reset(std::move(confirmer));
+    // A text can be confirmed against one at most 1 / threshold times as
+    // long (exactly for edit similarity, about for shingle Jaccard).
+    r.short_index_length =
+        static_cast<uint64_t>(static_cast<double>(options.short_length) / std::max(parsed.threshold, 0.25));
   }
   SIMDEX_RETURN_IF_ERROR(r.store->NextSeq(&r.next_seq));
+  service::Totals totals;
+  bool totals_found = false;
+  SIMDEX_RETURN_IF_ERROR(r.store->GetTotals(&totals, &totals_found));
+  if (totals_found) {
+    for (int i = 0; i < 4; ++i) r.total_by_reason[i] = totals.by_reason[i];
+    r.total_docs = totals.docs;
+  } else if (found) {
+    SIMDEX_RETURN_IF_ERROR(r.CountTotals());
+  }
   // Everything may have been deleted by the retention: seqs are never reused.
   r.next_seq = std::max(r.next_seq, r.manifest.retained_seq);
   r.retained_seq.store(r.manifest.retained_seq);
@@ -484,10 +548,35 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   return Status::OK();
 }
 
+service::Totals DocIdService::Rep::Totals() const {
+  service::Totals t;
+  for (int i = 0; i < 4; ++i) t.by_reason[i] = total_by_reason[i].load(std::memory_order_relaxed);
+  t.docs = total_docs.load(std::memory_order_relaxed);
+  return t;
+}
+
+Status DocIdService::Rep::CountTotals() {
+  uint64_t by_reason[4] = {}, docs = 0;
+  SIMDEX_RETURN_IF_ERROR(store->ForEachArticle(0, next_seq, [&](uint64_t, const ArticleRecord& a) {
+    ++by_reason[a.reason & 3];
+    return true;
+  }));
+  SIMDEX_RETURN_IF_ERROR(store->ForEachDoc(0, [&](uint64_t, const DocRecord&) {
+    ++docs;
+    return true;
+  }));
+  for (int i = 0; i < 4; ++i) total_by_reason[i] = by_reason[i];
+  total_docs = docs;
+  return Status::OK();
+}
+
 void DocIdService::Rep::NewDeltas(IndexSnapshot* snap) const {
   for (int field : {kTitle, kContent}) {
-    // Under MinHash the content fingerprint delta stays empty: no buckets to speak of.
-    const uint64_t expected = minhash && field == kContent ? 1 : options.compact_entries;
+    // Under MinHash the content fingerprint delta holds short contents
+    // (none without a confirmer): an eighth of the buckets.
+    const uint64_t expected = !minhash || field == kTitle ? options.compact_entries
+                              : confirmers.empty()         ? 1
+                                                           : std::max<uint64_t>(1, options.compact_entries / 8);
     snap->fields[field].live = std::make_shared<OnlineIndex>(schemes[field], expected);
   }
   if (minhash) {
@@ -586,7 +675,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     if (made) {
       doc.second = second;
       doc.has_title = p.has[kTitle];
-      doc.has_content = p.has[kContent];
+      doc.has_content = p.index_content_fp;
       doc.title_fp = p.fp[kTitle];
       doc.content_fp = p.fp[kContent];
       doc.has_bands = p.bands.has;
@@ -612,15 +701,20 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     }
     const bool new_second = second > r.timeline.last_second();
     if (new_second) batch.PutTime(second, seq);
+    service::Totals totals = r.Totals();
+    ++totals.by_reason[rec.reason];
+    totals.docs += made ? 1 : 0;
+    batch.PutTotals(totals);
     SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/false));
+    r.total_by_reason[rec.reason].fetch_add(1, std::memory_order_relaxed);
+    if (made) r.total_docs.fetch_add(1, std::memory_order_relaxed);
 
     // Durable in the log: now visible.
     r.timeline.Record(second, seq);
     r.next_seq = seq + 1;
     if (made) {
-      for (int field : {kTitle, kContent}) {
-        if (p.has[field]) now->fields[field].live->Add(seq, p.fp[field]);
-      }
+      if (p.has[kTitle]) now->fields[kTitle].live->Add(seq, p.fp[kTitle]);
+      if (p.index_content_fp) now->fields[kContent].live->Add(seq, p.fp[kContent]);
       if (p.bands.has) now->bands.live->Add(seq, p.bands.keys.data(), p.bands.packed.data());
     }
     r.published_seq.store(seq + 1, std::memory_order_release);
@@ -735,6 +829,57 @@ Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vecto
   return Status::OK();
 }
 
+Status DocIdService::SearchContent(std::string_view content, double threshold, std::vector<ServiceMatch>* out) const {
+  Rep& r = *rep_;
+  out->clear();
+  if (!r.minhash) {
+    return Status::InvalidArgument("this state matches contents by SimHash fingerprints: search them with Search");
+  }
+  if (threshold <= 0) threshold = r.options.threshold;
+  if (threshold > 1) return Status::InvalidArgument("the threshold " + FormatDouble(threshold) + " is not in (0, 1]");
+  const Prepared p = r.Prepare("", content);
+  const uint64_t next = r.published_seq.load(std::memory_order_acquire);
+  const uint64_t cutoff = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), next);
+  const auto snap = r.Snapshot();
+  Found found;
+  if (p.has[kContent]) {
+    SIMDEX_RETURN_IF_ERROR(snap->fields[kContent].Search(p.fp[kContent], p.k[kContent], cutoff, &found.fields[kContent]));
+  }
+  if (p.bands.has) {
+    service::BandWork work;
+    SIMDEX_RETURN_IF_ERROR(snap->bands.Search(p.bands, cutoff, threshold, &found.bands, &work));
+  }
+  std::set<uint64_t> seen;
+  // A short content's candidates its text confirms, closest first (the 32
+  // closest at most, as the cascade tries).
+  std::vector<OnlineMatch>& near = found.fields[kContent];
+  std::sort(near.begin(), near.end(), [](const OnlineMatch& a, const OnlineMatch& b) {
+    return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
+  });
+  if (near.size() > 32) near.resize(32);
+  for (const OnlineMatch& m : near) {
+    std::string text;
+    Status s = r.GetRepresentativeContent(m.seq, &text);
+    if (s.IsNotFound()) continue;
+    SIMDEX_RETURN_IF_ERROR(s);
+    if (r.confirmers.Acquire()->Confirms(content, text) && seen.insert(m.seq).second) {
+      out->push_back(ServiceMatch{service::MixSeq(m.seq), m.fingerprint, m.distance});
+    }
+  }
+  // Then the band candidates at or above the threshold, best first.
+  std::erase_if(found.bands, [&](const service::BandMatch& m) { return m.estimate < threshold; });
+  std::sort(found.bands.begin(), found.bands.end(), [](const service::BandMatch& a, const service::BandMatch& b) {
+    return a.estimate != b.estimate ? a.estimate > b.estimate : a.seq < b.seq;
+  });
+  for (const service::BandMatch& m : found.bands) {
+    if (!seen.insert(m.seq).second) continue;
+    ServiceMatch match{service::MixSeq(m.seq), 0, 0};
+    match.similarity = m.estimate;
+    out->push_back(match);
+  }
+  return Status::OK();
+}
+
 const std::string& DocIdService::profile() const { return rep_->profile; }
 
 FingerprintResult DocIdService::FingerprintText(std::string_view text) const {
@@ -748,6 +893,10 @@ ServiceStats DocIdService::stats() const {
   s.replays = r.replays.load();
   s.docs = r.docs.load();
   for (int i = 0; i < 4; ++i) s.by_reason[i] = r.by_reason[i].load();
+  const service::Totals totals = r.Totals();
+  for (int i = 0; i < 4; ++i) s.total_by_reason[i] = totals.by_reason[i];
+  s.total_articles = totals.articles();
+  s.total_docs = totals.docs;
   s.compactions = r.compactions.load();
   s.merges = r.merges.load();
   s.expired_files = r.expired_files.load();

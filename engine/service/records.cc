@@ -182,6 +182,21 @@ Status DocRecord::DecodeFrom(std::string_view in) {
   return Status::OK();
 }
 
+void Totals::EncodeTo(std::string* out) const {
+  out->push_back(1);  // version
+  for (uint64_t n : by_reason) format::PutFixed64(out, n);
+  format::PutFixed64(out, docs);
+}
+
+Status Totals::DecodeFrom(std::string_view in) {
+  Reader r(in, "totals");
+  const uint8_t version = r.U8();
+  if (version != 1) return Status::NotSupported("totals version " + std::to_string(version));
+  for (uint64_t& n : by_reason) n = r.U64();
+  docs = r.U64();
+  return r.Finish();
+}
+
 void Manifest::EncodeTo(std::string* out) const {
   out->push_back(4);  // version; 1 had no retained_seq, 2 no profile, 3 no content method
   format::PutFixed64(out, compacted_seq);

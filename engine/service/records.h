@@ -119,6 +119,20 @@ struct Manifest {
   Status DecodeFrom(std::string_view in);
 };
 
+// What the state has answered since it was created, kept beside the
+// records so that GET /v1/stats gives it after a restart: articles
+// answered (replays excluded) by FilterReason, and docIds made (imported
+// ones included). Updated in the write batch of each decision.
+struct Totals {
+  uint64_t by_reason[4] = {};
+  uint64_t docs = 0;
+
+  uint64_t articles() const { return by_reason[0] + by_reason[1] + by_reason[2] + by_reason[3]; }
+  static constexpr size_t kEncodedLength = 1 + 5 * 8;
+  void EncodeTo(std::string* out) const;
+  Status DecodeFrom(std::string_view in);
+};
+
 }  // namespace simdex::service
 
 #endif  // SIMDEX_ENGINE_SERVICE_RECORDS_H_

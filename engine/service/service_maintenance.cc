@@ -424,6 +424,16 @@ Status DocIdService::Import(std::span<const std::string> id_json, std::span<cons
       batch.Clear();
     }
   }
+  {
+    // The imported docIds count in the state's totals once all are stored.
+    std::lock_guard<std::mutex> lock(r.decision_mu);
+    service::Totals totals = r.Totals();
+    totals.docs += n;
+    service::Store::Batch counted(*r.store);
+    counted.PutTotals(totals);
+    SIMDEX_RETURN_IF_ERROR(r.store->Write(&counted, /*sync=*/false));
+    r.total_docs.fetch_add(n, std::memory_order_relaxed);
+  }
   BuildOptions options;
   options.scheme = r.schemes[kContent];
   options.threads = std::max(1, r.options.build_threads);

@@ -40,11 +40,13 @@ constexpr int kTitle = static_cast<int>(Field::kTitle);
 constexpr int kContent = static_cast<int>(Field::kContent);
 
 // The fingerprints of one article's title and content, and the distance
-// its content is searched at (k_short for a short content to confirm); or
-// under MinHash (has[kContent] false) the content's signature.
+// its content is searched at (k_short for a short content to confirm);
+// under MinHash also the content's signature, the content fingerprint
+// being searched and indexed for short contents only.
 struct Prepared {
-  bool has[2] = {false, false};
+  bool has[2] = {false, false};  // search the field's fingerprint
   uint64_t fp[2] = {0, 0};
+  bool index_content_fp = false;  // a new docId indexes fp[kContent]
   bool confirm = false;
   int k[2] = {0, 0};
   service::BandQuery bands;
@@ -81,8 +83,15 @@ struct DocIdService::Rep {
   // Neither is safe for concurrent use: pools of clones.
   service::ClonePool<Fingerprinter> fingerprinters;
   std::string profile;  // the fingerprinters' profile (include/simdex/profile.h)
-  service::ClonePool<Confirmer> confirmers;  // empty without options.confirm
+  // Short contents' two-stage check: empty without one (SimHash without
+  // options.confirm; MinHash with confirm "off").
+  service::ClonePool<Confirmer> confirmers;
   int k_short = 0;
+  // MinHash: contents shorter than this (code points) have their
+  // fingerprints indexed: the longest a short content can be confirmed
+  // against (short_length / the confirm threshold).
+  uint64_t short_index_length = 0;
+  uint64_t ShortIndexLength() const { return short_index_length; }
   // ContentMethod::kMinHash: the stage's settings (the state's bands) and
   // signers.
   bool minhash = false;
@@ -116,6 +125,14 @@ struct DocIdService::Rep {
   std::atomic<uint64_t> confirmations{0}, rejections{0}, pruned_articles{0};
   std::atomic<uint64_t> content_candidates{0}, content_estimates{0};
   std::atomic<uint64_t> retained_seq{0};  // manifest.retained_seq, for stats()
+  // What the state has answered since it was created (service::Totals, in
+  // the database); written under decision_mu, read by stats() at any time.
+  std::atomic<uint64_t> total_by_reason[4] = {};
+  std::atomic<uint64_t> total_docs{0};
+  service::Totals Totals() const;
+  // Counts the state's totals from its records (a state made before they
+  // were kept): what it still holds, the retention's deletions aside.
+  Status CountTotals();
   std::atomic<uint64_t> by_reason[4] = {};
   mutable std::mutex stats_mu;
   double last_compaction_seconds = 0;  // guarded by stats_mu

@@ -32,6 +32,7 @@ enum Family { kMeta, kArticles, kArticleIds, kUrls, kDocs, kReps, kTimes, kFamil
 const char* const kFamilyNames[kFamilies] = {"default",  // rocksdb::kDefaultColumnFamilyName
                                              "articles", "article_ids", "urls", "docs", "reps", "times"};
 const char kManifestKey[] = "manifest";
+const char kTotalsKey[] = "totals";
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
@@ -270,6 +271,12 @@ void Store::Batch::PutManifest(const Manifest& m) {
   m.EncodeTo(&rep_->scratch);
   rep_->Put(kMeta, kManifestKey, rep_->scratch);
 }
+void Store::Batch::PutTotals(const Totals& t) {
+  rep_->scratch.clear();
+  t.EncodeTo(&rep_->scratch);
+  rep_->Put(kMeta, kTotalsKey, rep_->scratch);
+}
+void Store::Batch::DeleteTotals() { rep_->batch.Delete(rep_->family(kMeta), kTotalsKey); }
 size_t Store::Batch::bytes() const { return rep_->batch.GetDataSize(); }
 void Store::Batch::Clear() { rep_->batch.Clear(); }
 
@@ -348,6 +355,12 @@ Status Store::GetRep(uint64_t doc_seq, std::string* json, bool* found) const {
 Status Store::GetManifest(Manifest* out, bool* found) const {
   std::string v;
   SIMDEX_RETURN_IF_ERROR(rep_->Get(kMeta, kManifestKey, &v, found));
+  return *found ? out->DecodeFrom(v) : Status::OK();
+}
+
+Status Store::GetTotals(Totals* out, bool* found) const {
+  std::string v;
+  SIMDEX_RETURN_IF_ERROR(rep_->Get(kMeta, kTotalsKey, &v, found));
   return *found ? out->DecodeFrom(v) : Status::OK();
 }
 

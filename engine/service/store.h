@@ -47,6 +47,7 @@ class Store {
   Status GetDoc(uint64_t doc_seq, DocRecord* out, bool* found) const;
   Status GetRep(uint64_t doc_seq, std::string* json, bool* found) const;
   Status GetManifest(Manifest* out, bool* found) const;
+  Status GetTotals(Totals* out, bool* found) const;
 
   // The first seq above every article and doc stored (0 for a new store).
   Status NextSeq(uint64_t* next_seq) const;
@@ -74,6 +75,9 @@ class Store {
     void PutTime(int64_t second, uint64_t first_seq);
     void DeleteTimesBefore(int64_t second);
     void PutManifest(const Manifest& m);
+    void PutTotals(const Totals& t);
+    // As in a state made before totals were kept (tests).
+    void DeleteTotals();
     size_t bytes() const;
     void Clear();
 

@@ -71,6 +71,13 @@ enum class ContentMethod : uint8_t {
 // "simhash", "minhash", "auto".
 const char* ContentMethodName(ContentMethod method);
 
+// The two-stage check of short contents in a MinHash state, unless
+// ServiceOptions::confirm names another (or "off"): candidates within
+// kDefaultShortK bits, confirmed by the Jaccard similarity of the texts'
+// 3-code-point shingles (docs/quality.md, "Short texts").
+inline constexpr const char* kDefaultShortConfirm = "jaccard:0.5";
+inline constexpr int kDefaultShortK = 10;
+
 // The most entries a live delta holds (they are chained by 32-bit links).
 inline constexpr uint64_t kMaxLiveEntries = (uint64_t{1} << 32) - 1;
 
@@ -103,13 +110,21 @@ struct ServiceOptions {
   std::string keep_field;
   // Fingerprints of titles and contents.
   FingerprintOptions fingerprint;
-  // Two-stage matching of short contents (docs/quality.md): a content of
-  // fewer than short_length code points is matched within k_short (-1: k)
-  // and each candidate is confirmed on the texts by this ConfirmOptions
-  // spec ("jaccard:0.5", "jaccard-words:0.3", "edit:0.8"; simdex/confirm.h)
-  // against the candidate docId's representative content; a candidate
-  // without one (imported) counts when within k. Empty: off. The content
-  // scheme must cover max(k, k_short).
+  // Two-stage matching of short contents (docs/quality.md), as the source
+  // documents describe it: a content of fewer than short_length code points
+  // is matched within k_short and each candidate is confirmed on the texts
+  // by this ConfirmOptions spec ("jaccard:0.5", "jaccard-words:0.3",
+  // "edit:0.8"; simdex/confirm.h) against the candidate docId's
+  // representative content; a candidate without one (imported) counts when
+  // within k.
+  // - kSimHash: empty (the default) is off; k_short -1 is k; the content
+  //   scheme must cover max(k, k_short).
+  // - kMinHash: empty is kDefaultShortConfirm, "off" is off; k_short -1 is
+  //   kDefaultShortK (or what an older state's scheme covers). Contents
+  //   shorter than short_length / the confirm threshold (280 code points at
+  //   the defaults) have their fingerprints indexed, in a scheme of
+  //   k_short + 1 tables made with the state; a short content that no
+  //   candidate confirms is still matched by its bands.
   std::string confirm;
   int k_short = -1;
   int short_length = 140;
@@ -195,21 +210,29 @@ struct DocIdAnswer {
   bool replayed = false;
 };
 
-// A fingerprint search's hit: the docId whose title or content matched.
+// A search's hit: the docId whose title or content matched, and how: the
+// fingerprint and its distance, or (a MinHash content match) the
+// estimated Jaccard similarity.
 struct ServiceMatch {
   uint64_t doc_id;
   uint64_t fingerprint;
   int distance;
+  double similarity = 0;  // > 0 for a MinHash band match only
 };
 
 enum class Field { kTitle, kContent };
 
-// Counters count since Open(); figures are the state now.
+// Counters count since Open(); totals since the state was created (kept in
+// its database; a state made before they were kept counts what it held
+// when first opened so); figures are the state now.
 struct ServiceStats {
   uint64_t articles = 0;        // answered, replays excluded
   uint64_t replays = 0;
   uint64_t docs = 0;            // docIds made (imported ones included)
   uint64_t by_reason[4] = {};   // answers by FilterReason
+  uint64_t total_articles = 0;       // ... since the state was created
+  uint64_t total_docs = 0;
+  uint64_t total_by_reason[4] = {};
   uint64_t delta_entries = 0;   // title + content entries in memory
   uint64_t file_entries = 0;    // title + content entries in files
   uint64_t files = 0;
@@ -266,9 +289,19 @@ class DocIdService {
 
   // Every docId in the window whose title or content fingerprint is within
   // k of `fingerprint`, closest first, then oldest first. A state of
-  // content_method kMinHash indexes no content fingerprints: none is found.
+  // content_method kMinHash indexes the fingerprints of short contents only
+  // (ServiceOptions::confirm): search its contents with SearchContent.
   // REQUIRES: 0 <= k <= that index's scheme's k (else InvalidArgument).
   Status Search(Field field, uint64_t fingerprint, int k, std::vector<ServiceMatch>* out) const;
+
+  // Every docId in the window whose content the content stage of a state
+  // of content_method kMinHash matches `content` with: first, for a short
+  // content, the candidates within k_short its text confirms (closest
+  // first, the 32 closest tried; distance and fingerprint set); then the
+  // band candidates whose estimate is at least `threshold` (0: the
+  // service's), best first (similarity set). Each docId once. A SimHash
+  // state's contents are searched with Search (InvalidArgument here).
+  Status SearchContent(std::string_view content, double threshold, std::vector<ServiceMatch>* out) const;
 
   // Fingerprint of a title or content as the service computes it.
   FingerprintResult FingerprintText(std::string_view text) const;

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/service/store.h"
 #include "simdex/confirm.h"
 #include "simdex/dedup.h"
 #include "tests/index/test_data.h"
@@ -128,6 +129,40 @@ TEST_F(ServiceTest, SeedExamplePairSharesADocIdAndAnUnrelatedArticleDoesNot) {
   EXPECT_EQ(st.articles, 4u);
   EXPECT_EQ(st.by_reason[static_cast<int>(FilterReason::kTitle)], 1u);
   EXPECT_EQ(st.by_reason[static_cast<int>(FilterReason::kContent)], 1u);
+}
+
+// Counters count since Open(); totals since the state was made, also
+// across restarts (issue 36: /v1/stats said 0 articles after a restart
+// while 50 docIds existed), and for a state made before totals were kept,
+// counted from its records when it is first opened.
+TEST_F(ServiceTest, TotalsCountSinceTheStateWasMadeAcrossRestarts) {
+  auto check = [&](uint64_t articles, const char* when) {
+    const ServiceStats st = service_->stats();
+    EXPECT_EQ(st.total_articles, 5u) << when;
+    EXPECT_EQ(st.total_docs, 3u) << when;
+    EXPECT_EQ(st.total_by_reason[static_cast<int>(FilterReason::kNew)], 3u) << when;
+    EXPECT_EQ(st.total_by_reason[static_cast<int>(FilterReason::kUrl)], 2u) << when;
+    EXPECT_EQ(st.articles, articles) << when;
+  };
+  Open();
+  for (int i = 0; i < 5; ++i) {
+    Submit(MakeDoc(std::to_string(i), "http://t/" + std::to_string(i % 3), "", RandomText(40 + i, 100)));
+  }
+  Submit(MakeDoc("0", "http://t/9", "", "a replay counts in neither"));
+  check(5, "before the restart");
+  service_.reset();
+  Open();
+  check(0, "after the restart");
+  service_.reset();
+  {
+    std::unique_ptr<service::Store> store;
+    ASSERT_TRUE(service::Store::Open(dir_.path() + "/db", &store).ok());
+    service::Store::Batch batch(*store);
+    batch.DeleteTotals();
+    ASSERT_TRUE(store->Write(&batch, true).ok());
+  }
+  Open();
+  check(0, "counted from the records");
 }
 
 TEST_F(ServiceTest, UrlSeenBeforeIsADuplicateAndARetryGetsItsFirstAnswer) {

@@ -4,10 +4,13 @@
 // another method or MinHash profile refused, near-duplicates submitted at
 // once getting one docId, and the HTTP answer of a content match.
 #include <algorithm>
+#include <bit>
 #include <random>
 
 #include <gtest/gtest.h>
 
+#include "simdex/confirm.h"
+#include "simdex/fingerprint.h"
 #include "simdex/minhash.h"
 #include "simdex/service.h"
 #include "tests/index/test_data.h"
@@ -92,6 +95,9 @@ class MinHashServiceTest : public ::testing::Test {
     o.background_compaction = false;
     o.clock = [this] { return now_.load(); };
     o.content_method = ContentMethod::kMinHash;
+    // The band stage alone (the oracle below); the short-content stage has
+    // its own oracle (ShortContentsAreMatchedInTwoStages...).
+    o.confirm = "off";
     return o;
   }
   void Open(const ServiceOptions& o) {
@@ -102,7 +108,8 @@ class MinHashServiceTest : public ::testing::Test {
     Article a;
     a.id_json = id;
     a.content = content;
-    a.json = content;
+    const std::string json = servicetest::ArticleJson("", "", "", content);
+    a.json = json;
     DocIdAnswer answer;
     Status s = service_->Submit(a, &answer);
     EXPECT_TRUE(s.ok()) << s.ToString();
@@ -173,6 +180,73 @@ TEST_F(MinHashServiceTest, AnswersEqualABruteForceOracleAcrossCompactionsAndMerg
     EXPECT_EQ(looked.similarity, answers[i].similarity);
     EXPECT_EQ(looked.doc_id, answers[i].doc_id);
   }
+}
+
+// Short contents (under 140 code points) at the default two-stage check:
+// each against every earlier docId's content, the closest fingerprint
+// within 10 bits (oldest among equals) whose text the confirmer accepts
+// (3-code-point shingle Jaccard >= 0.5), at most the 32 closest tried;
+// else the band stage as above. Through compactions, so that short
+// fingerprints are searched in files too.
+TEST_F(MinHashServiceTest, ShortContentsAreMatchedInTwoStagesAsABruteForceOracle) {
+  ServiceOptions o = Options();
+  o.confirm.clear();  // the default
+  o.compact_entries = 20;
+  Open(o);
+  std::unique_ptr<Fingerprinter> fingerprinter;
+  ASSERT_TRUE(Fingerprinter::Create(o.fingerprint, &fingerprinter).ok());
+  ConfirmOptions confirm_options;
+  ASSERT_TRUE(ParseConfirmSpec(kDefaultShortConfirm, &confirm_options).ok());
+  std::unique_ptr<Confirmer> confirmer;
+  ASSERT_TRUE(Confirmer::Create(confirm_options, &confirmer).ok());
+  // Short news lines: a few bases and copies with a word or two changed,
+  // some of which stay within 10 bits and half their shingles.
+  std::mt19937_64 rng(11);
+  std::vector<std::string> bases, contents;
+  for (int i = 0; i < 300; ++i) {
+    if (bases.empty() || rng() % 4 == 0) {
+      bases.push_back(RandomText(7000 + static_cast<uint64_t>(i), 6 + static_cast<int>(rng() % 14)));
+      contents.push_back(bases.back());
+    } else {
+      contents.push_back(EditWords(bases[rng() % bases.size()], rng(), 1 + static_cast<int>(rng() % 3)));
+    }
+  }
+  std::vector<size_t> leaders;
+  std::vector<DocIdAnswer> answers;
+  int confirmed = 0;
+  for (size_t i = 0; i < contents.size(); ++i) {
+    answers.push_back(Submit("\"s" + std::to_string(i) + "\"", contents[i]));
+    if (i % 50 == 49) ASSERT_TRUE(service_->Compact().ok());
+    const FingerprintResult fi = fingerprinter->Fingerprint(contents[i]);
+    ASSERT_LT(contents[i].size(), 140u);
+    // The oracle: candidates within 10 bits, closest then oldest.
+    std::vector<std::pair<int, size_t>> near;
+    for (size_t l : leaders) {
+      const FingerprintResult fl = fingerprinter->Fingerprint(contents[l]);
+      const int d = std::popcount(fi.fingerprint ^ fl.fingerprint);
+      if (!fi.empty() && !fl.empty() && d <= kDefaultShortK) near.emplace_back(d, l);
+    }
+    std::sort(near.begin(), near.end());
+    size_t who = i;
+    int distance = 0;
+    for (size_t t = 0; t < near.size() && t < 32 && who == i; ++t) {
+      if (confirmer->Confirms(contents[i], contents[near[t].second])) who = near[t].second, distance = near[t].first;
+    }
+    if (who != i) {
+      ++confirmed;
+      ASSERT_TRUE(answers[i].duplicate) << i << ": " << contents[i] << " ~ " << contents[who];
+      ASSERT_EQ(answers[i].doc_id, answers[who].doc_id) << i;
+      ASSERT_EQ(answers[i].distance, distance) << i;
+      continue;
+    }
+    // No confirmed candidate: the band stage decides (checked above); here
+    // only that an unconfirmed short content did not take a candidate's docId
+    // by its fingerprint.
+    if (!answers[i].duplicate) leaders.push_back(i);
+    else ASSERT_GT(answers[i].similarity, 0) << i << ": matched by neither stage";
+  }
+  EXPECT_GT(confirmed, 50);
+  EXPECT_GT(service_->stats().rejections, 0u) << "no candidate was rejected on its text: a weak test";
 }
 
 // Closed with entries in files and in the delta, reopened: every content
@@ -346,6 +420,82 @@ TEST(MinHashHttpTest, AContentMatchAnswersItsSimilarityInsteadOfADistance) {
   const servicetest::HttpReply stats = client.Get("/v1/stats");
   EXPECT_NE(stats.body.find("\"content_method\":\"minhash\",\"threshold\":0.8"), std::string::npos) << stats.body;
   EXPECT_NE(stats.body.find("\"content_candidates\":1,"), std::string::npos) << stats.body;
+}
+
+// /v1/query with texts on a MinHash state searches as /v1/docid matches:
+// by signatures (issue 36: it answered "no match" for a near copy that
+// /v1/docid matched), with a threshold of the query's own.
+TEST(MinHashHttpTest, QueryByTextsSearchesByMinHash) {
+  servicetest::ServedService served;
+  ASSERT_TRUE(served.ok());
+  servicetest::HttpClient client(served.port());
+  const std::string base = RandomText(21, 200);
+  const servicetest::HttpReply made =
+      client.Post("/v1/docid", servicetest::ArticleJson("1", "http://q/1", "", base));
+  ASSERT_EQ(made.status, 200) << made.body;
+  const std::string copy = EditWords(base, 5, 2);
+  servicetest::HttpReply r = client.Post("/v1/query", "{\"texts\":[\"" + copy + "\",\"" + RandomText(22, 200) + "\"]}");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string doc_id = servicetest::JsonField(made.body, "docId");
+  EXPECT_NE(r.body.find("{\"matches\":[{\"docId\":\"" + doc_id + "\",\"similarity\":"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find(",{\"matches\":[]}]"), std::string::npos) << r.body;
+  // What /v1/docid answers for the same text agrees.
+  const servicetest::HttpReply checked = client.Post("/v1/query", servicetest::ArticleJson("", "", "", copy));
+  EXPECT_EQ(servicetest::JsonField(checked.body, "docId"), doc_id) << checked.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"" + copy + "\"],\"threshold\":1}");
+  EXPECT_EQ(r.body, "{\"status\":\"success\",\"results\":[{\"matches\":[]}]}\n");
+  r = client.Post("/v1/query", "{\"fingerprints\":[\"9f3a0c71d2e4b856\"]}");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(servicetest::JsonField(r.body, "error").find("query contents with"), std::string::npos) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"a\"],\"threshold\":1.5}");
+  EXPECT_EQ(r.status, 400) << r.body;
+  // Titles are fingerprints in either method.
+  EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":[\"1\"],\"field\":\"title\"}").status, 200);
+}
+
+// The docId service's source document posts these two articles and shows
+// the second getting the first one's docId: the content stage found them
+// similar. The contents (27 and 30 code points) share 0.36 of their
+// 5-shingles and are 7 bits apart: the short-content stage (candidates
+// within 10 bits, confirmed by 3-code-point shingle Jaccard 0.53 >= 0.5)
+// matches them at the defaults. Issue 36: they got two docIds.
+TEST(MinHashHttpTest, TheSourcesWorkedExampleGetsOneDocIdAtTheDefaults) {
+  servicetest::ServedService served;  // every option at its default
+  ASSERT_TRUE(served.ok());
+  servicetest::HttpClient client(served.port());
+  const servicetest::HttpReply first = client.Post(
+      "/v1/docid", R"({"url":"http://www.simhash.com","title":"計算機應用與軟件",)"
+                   R"("content":"海量網絡文本去重系統實驗測試，這是一段測試文本的內容。"})");
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_EQ(servicetest::JsonField(first.body, "filterReason"), "new") << first.body;
+  const servicetest::HttpReply second = client.Post(
+      "/v1/docid", R"({"url":"http://www.simhash1.com","title":"計算機應用和軟件2",)"
+                   R"("content":"海量網絡文本去重系統實驗檢測，這是一段相似的測試文本的內容。"})");
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(servicetest::JsonField(second.body, "docId"), servicetest::JsonField(first.body, "docId")) << second.body;
+  EXPECT_EQ(servicetest::JsonField(second.body, "filterReason"), "content") << second.body;
+  EXPECT_EQ(servicetest::JsonField(second.body, "filterStatus"), "duplicate") << second.body;
+  const ServiceStats stats = served.service().stats();
+  EXPECT_EQ(stats.docs, 1u);
+  EXPECT_EQ(stats.confirmations, 1u);
+  EXPECT_EQ(stats.rejections, 0u);
+}
+
+// The same pair with the short-content stage off gets two docIds; an
+// unrelated short text within 10 bits would be rejected on its text.
+TEST(MinHashHttpTest, ShortContentsTwoStageCheckCanBeTurnedOff) {
+  ServiceOptions options;
+  options.confirm = "off";
+  servicetest::ServedService served(options);
+  ASSERT_TRUE(served.ok());
+  servicetest::HttpClient client(served.port());
+  ASSERT_EQ(client.Post("/v1/docid", R"({"url":"","title":"","content":"海量網絡文本去重系統實驗測試，這是一段測試文本的內容。"})")
+                .status,
+            200);
+  const servicetest::HttpReply second =
+      client.Post("/v1/docid", R"({"url":"","title":"","content":"海量網絡文本去重系統實驗檢測，這是一段相似的測試文本的內容。"})");
+  EXPECT_EQ(servicetest::JsonField(second.body, "filterReason"), "new") << second.body;
+  EXPECT_EQ(served.service().stats().docs, 2u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // every acknowledged answer present and stable), a clean stop on SIGTERM,
 // and the command's usage errors.
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <chrono>
@@ -125,12 +126,21 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
     std::vector<std::string> args;
     std::string error;
   };
+  const std::string short_token = dir.File("short-token");
+  std::ofstream(short_token) << "abcde\n";
   const std::vector<Case> cases = {
       {{"--window", "3x"}, "--window '3x' is not a duration"},
       {{"--keep", "longest"}, "--keep 'longest' is not first or max:FIELD"},
       {{"--k", "5", "--content-scheme", "t10"}, "content distance 5"},
       {{"--listen", "nowhere"}, "'nowhere' is not an IP address"},
-      {{"--k-short", "8"}, "--k-short needs --confirm"},
+      {{"--content-method", "simhash", "--k-short", "8"}, "--k-short needs --confirm with --content-method simhash"},
+      {{"--confirm", "off", "--k-short", "8"}, "--k-short needs a --confirm other than off"},
+      {{"--max-body", "0"}, "--max-body 0 is under the least, 1K"},
+      {{"--max-buffered", "1M"}, "--max-buffered 1M is under --max-body + 128K (1179648 bytes)"},
+      {{"--allowed-origins", "null"}, "allowed origin 'null' is not an origin"},
+      {{"--allowed-hosts", "a/b"}, "allowed host 'a/b' is not a host name"},
+      {{"--token-file", dir.File("missing-token")}, "--token-file " + dir.File("missing-token") + ": cannot be read"},
+      {{"--token-file", short_token}, "the token is 5 characters; use at least 16"},
       {{"--window", "2d", "--retain", "1d"}, "--retain 1d must be at least --window 2d"},
       {{"--idle-timeout", "0"}, "--idle-timeout"},
       {{"--build-threads", "65"}, "--build-threads"},
@@ -209,6 +219,32 @@ TEST(ImportCli, FingerprintsOfAnotherProfileAreRefusedNamingBoth) {
   EXPECT_NE(r.err.find("seed:0"), std::string::npos) << r.err;
   ASSERT_EQ(RunSimdex({"fingerprint", "--quiet", "-o", dir.File("doc.fp"), dir.File("doc.jsonl")}).exit_code, 0);
   EXPECT_EQ(RunSimdex({"import", "--quiet", "--data", data, dir.File("doc.fp")}).exit_code, 0);
+}
+
+// Open to the network without a token: a warning at start. With one:
+// none, and requests without it are refused.
+TEST(ServeCli, ListeningBeyondLoopbackWithoutATokenWarns) {
+  testing::ScopedTempDir dir;
+  {
+    ServerProcess open(dir.File("open"), {"--listen", "0.0.0.0"});
+    ASSERT_NE(open.WaitForPort(), 0) << open.Log();
+    EXPECT_NE(open.Log().find("warning: listening on 0.0.0.0 without --token-file: anyone who can reach port"),
+              std::string::npos)
+        << open.Log();
+    EXPECT_EQ(open.Stop(SIGTERM), 0);
+  }
+  const std::string token_file = dir.File("token");
+  std::ofstream(token_file) << "  0123456789abcdef-token \n";
+  ::chmod(token_file.c_str(), 0600);
+  ServerProcess guarded(dir.File("guarded"), {"--listen", "0.0.0.0", "--token-file", token_file});
+  const uint16_t port = guarded.WaitForPort();
+  ASSERT_NE(port, 0) << guarded.Log();
+  EXPECT_EQ(guarded.Log().find("warning"), std::string::npos) << guarded.Log();
+  EXPECT_EQ(HttpClient(port).Get("/v1/stats").status, 401);
+  EXPECT_EQ(HttpClient(port).Get("/healthz").status, 200);
+  EXPECT_EQ(HttpClient(port).Request("GET", "/v1/stats", "", "Authorization: Bearer 0123456789abcdef-token\r\n").status,
+            200);
+  EXPECT_EQ(guarded.Stop(SIGTERM), 0);
 }
 
 }  // namespace

@@ -244,7 +244,8 @@ TEST(ServeFlags, ContentMethodIsMinHashForANewStateUnlessASimHashFlagAndAnOldSta
   EXPECT_EQ(method(dir.File("new"), {}), "minhash");  // reopened: the state's
   EXPECT_EQ(method(dir.File("k"), {"--k", "3"}), "simhash");
   EXPECT_EQ(method(dir.File("k"), {}), "simhash");  // reopened: the state's
-  EXPECT_EQ(method(dir.File("confirm"), {"--confirm", "jaccard:0.5"}), "simhash");
+  // --confirm and --k-short set the short-content stage of either method.
+  EXPECT_EQ(method(dir.File("confirm"), {"--confirm", "jaccard:0.5"}), "minhash");
   const servicetest::CommandResult both =
       servicetest::RunSimdex({"serve", "--data", dir.File("both"), "--port", "0", "--k", "3", "--threshold", "0.7"});
   EXPECT_EQ(both.exit_code, 2) << both.err;
