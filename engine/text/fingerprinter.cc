@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/compat/python_simhash.h"
+#include "engine/io/printable.h"
 #include "engine/text/bit_sums.h"
 #include "engine/text/feature_extractor.h"
 #include "engine/text/profile.h"
@@ -42,6 +43,7 @@ Status ValidateOptions(const FingerprintOptions& o) {
                                        (o.weighting == Weighting::kTfIdf ? "tf-idf" : "log-tf-idf") +
                                        " needs an idf table");
       }
+      SIMDEX_RETURN_IF_ERROR(o.idf->Check().WithContext("fingerprint options"));
       if (o.idf->keyed_by_hash() && o.idf->hash_seed() != o.seed) {
         return Status::InvalidArgument("fingerprint options: the idf table is keyed by hashes of seed " +
                                        std::to_string(o.idf->hash_seed()) + ", not the options' seed " +
@@ -297,7 +299,17 @@ uint64_t Fingerprinter::HashFeature(std::string_view feature) const {
   return rep_->extractor->Hash(feature);
 }
 
-FingerprintResult Fingerprinter::FromFeatures(std::span<const WeightedFeature> features) {
+Status Fingerprinter::FromFeatures(std::span<const WeightedFeature> features, FingerprintResult* out) {
+  for (const WeightedFeature& f : features) {
+    // The feature is named only for a refusal: quoting every one would cost
+    // more than the check.
+    if (!CheckWeight(f.weight, {}).ok()) return CheckWeight(f.weight, "weight of feature " + io::Quoted(f.text));
+  }
+  *out = FromCheckedFeatures(features);
+  return Status::OK();
+}
+
+FingerprintResult Fingerprinter::FromCheckedFeatures(std::span<const WeightedFeature> features) {
   FingerprintResult r;
   r.reason = EmptyReason::kNoFeatures;
   if (features.empty()) return r;

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <cmath>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "engine/io/printable.h"
 #include "engine/text/list_file.h"
 #include "engine/text/normalizer.h"
 #include "simdex/fingerprint.h"
@@ -24,13 +24,19 @@ struct TermHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
 };
 
-Status ParseIdf(std::string_view value, const std::string& path, size_t number, double* idf) {
+// A number (1e400, out of a double's range, is not one), then the weight
+// rule. A refusal names "<path>:<line>: " and the term's idf, or the
+// #default-idf line when term is null.
+Status ParseIdf(std::string_view value, const std::string& path, size_t number, const std::string_view* term,
+                double* idf) {
+  auto what = [&] {
+    return path + ":" + std::to_string(number) + ": " + (term ? "idf of " + io::Quoted(*term) : "#default-idf");
+  };
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), *idf);
-  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(*idf) || *idf < 0) {
-    return Status::InvalidArgument(path + ":" + std::to_string(number) + ": idf '" + std::string(value) +
-                                   "' is not a finite number >= 0");
+  if (ec != std::errc() || end != value.data() + value.size()) {
+    return Status::InvalidArgument(what() + " is " + io::Quoted(value) + ", not a number");
   }
-  return Status::OK();
+  return CheckWeight(*idf, {}).ok() ? Status::OK() : CheckWeight(*idf, what());
 }
 
 }  // namespace
@@ -81,6 +87,18 @@ uint64_t IdfTable::ContentHash(uint64_t seed) const {
   return XXH3_64bits(bytes.data(), bytes.size());
 }
 
+Status IdfTable::Check() const {
+  // Each entry is named only when refused (a table may hold millions).
+  SIMDEX_RETURN_IF_ERROR(CheckWeight(default_idf_, "default idf"));
+  for (const auto& [term, idf] : rep_->idf) {
+    if (!CheckWeight(idf, {}).ok()) return CheckWeight(idf, "idf of " + io::Quoted(term));
+  }
+  for (const auto& [hash, idf] : rep_->by_hash) {
+    if (!CheckWeight(idf, {}).ok()) return CheckWeight(idf, "idf of feature hash " + FormatHexFingerprint(hash));
+  }
+  return Status::OK();
+}
+
 size_t IdfTable::size() const { return rep_->keyed_by_hash ? rep_->by_hash.size() : rep_->idf.size(); }
 
 IdfTable IdfTable::FromHashes(std::vector<std::pair<uint64_t, double>> idf, uint64_t seed, double default_idf) {
@@ -112,7 +130,7 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
   auto comment = [&](std::string_view line, size_t number) {
     constexpr std::string_view kDefault = "#default-idf\t";
     if (!line.starts_with(kDefault)) return Status::OK();
-    return ParseIdf(text::TrimBlanks(line.substr(kDefault.size())), path, number, &table.default_idf_);
+    return ParseIdf(text::TrimBlanks(line.substr(kDefault.size())), path, number, nullptr, &table.default_idf_);
   };
   SIMDEX_RETURN_IF_ERROR(text::ForEachListLine(path, [&](std::string_view line, size_t number) {
     auto where = [&] { return path + ":" + std::to_string(number) + ": "; };
@@ -124,7 +142,7 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
     std::string_view value = text::TrimBlanks(line.substr(tab + 1));
     if (term.empty()) return Status::InvalidArgument(where() + "empty term");
     double idf = 0;
-    const Status parsed = ParseIdf(value, path, number, &idf);
+    const Status parsed = ParseIdf(value, path, number, &term, &idf);
     if (!parsed.ok()) return parsed;
     table.Set(normalize ? normalizer.NormalizeUtf8(term) : std::string(term), idf);
     return Status::OK();

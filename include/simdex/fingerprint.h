@@ -46,6 +46,22 @@ inline constexpr int kDefaultFingerprintProfileVersion = 3;
 // Number of differing bits: popcount(a XOR b).
 inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
 
+// The largest weight a feature may be given (an idf value, a default idf,
+// a weight passed to Fingerprinter::FromFeatures). A document's per-bit sum
+// adds at most 2^64 occurrences' weights (counts are 64-bit), so with every
+// weight at most 1e288 no sum exceeds 2^64 x 1e288 = 1.8e307, a tenth of
+// the largest double: a sum never overflows to infinity (which, opposed by
+// another, made NaN and a fingerprint of zero bits). docs/fingerprint.md,
+// step 5 (weights).
+inline constexpr double kMaxFeatureWeight = 1e288;
+
+// The one rule for every weight the caller supplies, wherever it comes from
+// (idf files, idf tables, Python, the service's options, FromFeatures): a
+// finite number from 0 to kMaxFeatureWeight. OK, or InvalidArgument
+// "<what> is <weight>: a weight must be a finite number from 0 to 1e+288",
+// where `what` names it ("idf of 'apache'", "a.idf:3: #default-idf").
+Status CheckWeight(double weight, std::string_view what);
+
 // One hashed feature and its weight.
 struct WeightedHash {
   uint64_t hash;
@@ -57,7 +73,8 @@ struct WeightedHash {
 // hash is 1, else -weight); bit i of the result is 1 iff sum_i > 0. Bits at
 // positions >= bits are 0. If sums is not null it receives the `bits` sums,
 // sums[i] for bit i (bit 0 = least significant).
-// REQUIRES: 1 <= bits <= 64.
+// REQUIRES: 1 <= bits <= 64. The weights are used as given: weights that
+// CheckWeight() refuses may make a sum infinite or NaN (a bit of 0).
 uint64_t CombineWeightedHashes(std::span<const WeightedHash> hashes, int bits = 64,
                                std::vector<double>* sums = nullptr);
 
@@ -109,7 +126,8 @@ class IdfTable {
   // starting with '#' ignored, except one `#default-idf<TAB>X` line, which
   // sets default_idf(): the idf of every term the file does not list).
   // Terms are normalized with `normalize` as the fingerprinter would. A
-  // malformed line is an InvalidArgument naming file and line.
+  // malformed line or an idf CheckWeight() refuses is an InvalidArgument
+  // naming file and line.
   static Status Load(const std::string& path, bool normalize, IdfTable* out);
   // A table keyed by feature hash (XXH3-64 of the feature with `seed`, as
   // Fingerprinter::FeatureHashes gives them): the idf of the feature of
@@ -135,6 +153,11 @@ class IdfTable {
   double default_idf() const { return default_idf_; }
   void set_default_idf(double v) { default_idf_ = v; }
   size_t size() const;
+  // OK when default_idf() and every idf the table holds pass CheckWeight();
+  // else InvalidArgument naming the first one refused (its term, or its
+  // feature hash for a table keyed by hash). Fingerprinter::Create checks
+  // its idf table with it.
+  Status Check() const;
   // XXH3-64 of what the fingerprints of `seed` read from the table: its
   // entries keyed by feature hash (a term's key is XXH3-64 of its UTF-8
   // bytes with `seed`, as a table made by FromHashes is keyed), sorted, with
@@ -211,8 +234,9 @@ struct FingerprintResult {
 // and independent.
 class Fingerprinter {
  public:
-  // Validates options (ngram range, idf present for kTfIdf, ...) and
-  // prepares the ICU objects. On error *out is untouched.
+  // Validates options (ngram range, idf present for kTfIdf, every idf
+  // value by CheckWeight(), ...) and prepares the ICU objects. On error
+  // *out is untouched.
   static Status Create(const FingerprintOptions& options, std::unique_ptr<Fingerprinter>* out);
 
   ~Fingerprinter();
@@ -228,9 +252,12 @@ class Fingerprinter {
 
   // Fingerprint of caller-supplied weighted features, hashed as given (no
   // normalization, no stop words, weights used as they are; equal features
-  // have their weights added). Features with weight 0 are ignored; the
-  // result is empty (kNoFeatures) when the list is empty.
-  FingerprintResult FromFeatures(std::span<const WeightedFeature> features);
+  // have their weights added) into *out. Features with weight 0 are
+  // ignored; the result is empty (kNoFeatures) when the list is empty. A
+  // weight CheckWeight() refuses (negative, not finite, above
+  // kMaxFeatureWeight) is InvalidArgument naming the feature, and *out is
+  // untouched.
+  Status FromFeatures(std::span<const WeightedFeature> features, FingerprintResult* out);
 
   // The weighted features Fingerprint() would combine for this text, in
   // first-occurrence order; for explaining and testing.
@@ -250,6 +277,7 @@ class Fingerprinter {
  private:
   struct Rep;
   explicit Fingerprinter(std::unique_ptr<Rep> rep);
+  FingerprintResult FromCheckedFeatures(std::span<const WeightedFeature> features);
   std::unique_ptr<Rep> rep_;
 };
 

@@ -296,7 +296,8 @@ class PyFingerprinter {
                              py::repr(item).cast<std::string>());
       }
     }
-    const FingerprintResult r = prototype_->FromFeatures(list);  // the caller's weights: no idf involved
+    FingerprintResult r;
+    ThrowIfError(prototype_->FromFeatures(list, &r));  // the caller's weights: no idf involved
     return r.empty() ? py::object(py::none()) : py::object(py::int_(r.fingerprint));
   }
 
@@ -422,7 +423,8 @@ bytes (spilling to `tmpdir`, default $TMPDIR or /tmp), the table in the other ha
            "A dict: fingerprint (or None), empty_reason, features, occurrences, invalid_utf8.")
       .def("from_features", &PyFingerprinter::FromFeatures, py::arg("features"),
            "The fingerprint of caller-weighted features ({'Apache': 20, 'hadoop': 25} or (feature, weight) pairs), "
-           "hashed as given; None when no feature has a non-zero weight.")
+           "hashed as given; None when no feature has a non-zero weight. A weight that is negative, not finite or above "
+           "1e288 is a ValueError naming the feature.")
       .def("features", &PyFingerprinter::Features, py::arg("text"),
            "The (feature, weight) pairs fingerprint() combines for this text, in first-occurrence order.")
       .def("hash_feature", &PyFingerprinter::HashFeature, py::arg("feature"),

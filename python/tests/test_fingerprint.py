@@ -62,6 +62,21 @@ def test_features_and_their_weights_give_the_fingerprint():
     assert isinstance(fp.hash_feature("apache"), int)
 
 
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -3.0, 1e308])
+def test_weights_not_finite_negative_or_overflowing_are_refused(bad):
+    # The library's one weight rule (CheckWeight): an idf dict, idf_default and
+    # from_features weights alike; each gave fingerprint 0 or was accepted.
+    rule = "a weight must be a finite number from 0 to 1e\\+288"
+    with pytest.raises(ValueError, match="idf of 'apache' is .*: " + rule):
+        simdex.Fingerprinter(idf={"apache": bad})
+    with pytest.raises(ValueError, match="default idf is .*: " + rule):
+        simdex.Fingerprinter(idf={"apache": 1.0}, idf_default=bad)
+    with pytest.raises(ValueError, match="weight of feature 'hadoop' is .*: " + rule):
+        simdex.Fingerprinter().from_features({"Apache": 20, "hadoop": bad})
+    top = simdex.Fingerprinter(idf={"apache": 1e288}, idf_default=1e288)
+    assert top.fingerprint("apache hadoop apache") is not None
+
+
 def test_bad_options_and_texts_raise_clear_errors():
     with pytest.raises(ValueError, match="tokenizer 'bogus' is not one of words, char-ngrams, word-ngrams"):
         simdex.Fingerprinter(tokenizer="bogus")

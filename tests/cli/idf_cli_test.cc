@@ -171,8 +171,32 @@ TEST_F(IdfCli, InputsReadOnceAndContradictoryOptionsAreRefusedByName) {
   WriteFile(dir_.File("bad.idf"), "#default-idf\t1\nalpha\t0.5\nbeta\tmany\n");
   const RunResult r = RunSimdex(dir_, {"fingerprint", "--idf", dir_.File("bad.idf"), docs});
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find(dir_.File("bad.idf") + ":3: idf 'many' is not a finite number >= 0"), std::string::npos)
+  EXPECT_NE(r.err.find(dir_.File("bad.idf") + ":3: idf of 'beta' is 'many', not a number"), std::string::npos)
       << r.err;
+}
+
+// `#default-idf 1e308` gave half of a batch the fingerprint 0 (two words'
+// sums inf - inf = NaN) and every such pair a "duplicate", exit 0. Every
+// weight passes one rule (CheckWeight): refused, naming file and line.
+TEST_F(IdfCli, AnOverflowingIdfIsRefusedNamingFileAndLine) {
+  const std::string docs = WriteBatch({"alpha beta gamma delta", "epsilon zeta eta theta", "iota kappa lambda mu"});
+  WriteFile(dir_.File("huge.idf"), "#default-idf\t1e308\nalpha\t0.5\n");
+  WriteFile(dir_.File("term.idf"), "alpha\t0.5\nbeta\tinf\n");
+  const std::string huge = dir_.File("huge.idf") + ":1: #default-idf is 1e+308: a weight must be a finite number from 0 to 1e+288";
+  const std::string term = dir_.File("term.idf") + ":2: idf of 'beta' is inf: a weight must be";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"dedup", "--method", "simhash", "-o", dir_.File("out.jsonl"), "--idf", dir_.File("huge.idf"), docs}, huge},
+      {{"fingerprint", "--idf", dir_.File("huge.idf"), docs}, huge},
+      {{"fingerprint", "--idf", dir_.File("term.idf"), docs}, term},
+  };
+  for (const auto& [args, message] : cases) {
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_NE(r.exit_code, 0) << args[0];
+    EXPECT_NE(r.err.find(message), std::string::npos) << args[0] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_FALSE(FileExists(dir_.File("out.jsonl")));
 }
 
 }  // namespace

@@ -436,6 +436,22 @@ TEST_F(ServiceTest, ShortContentsAreMatchedWiderAndConfirmedOnTheirTexts) {
   EXPECT_TRUE(DocIdService::Open(o, &narrow).IsInvalidArgument());
 }
 
+// The service's fingerprint options pass the one weight rule
+// (CheckWeight): an idf table that would overflow the sums is refused when
+// the service opens, naming the weight.
+TEST_F(ServiceTest, AnOverflowingIdfInTheOptionsIsRefused) {
+  ServiceOptions o = Options();
+  auto idf = std::make_shared<IdfTable>();
+  idf->Set("apache", 1e308);
+  o.fingerprint.weighting = Weighting::kTfIdf;
+  o.fingerprint.idf = idf;
+  std::unique_ptr<DocIdService> refused;
+  const Status s = DocIdService::Open(o, &refused);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("idf of 'apache' is 1e+308: a weight must be"), std::string::npos) << s.ToString();
+  EXPECT_EQ(refused, nullptr);
+}
+
 TEST_F(ServiceTest, OrphanFilesOfAnUnfinishedCompactionAreRemovedOnOpen) {
   Open();
   Submit(MakeDoc("1", "", "", RandomText(1, 100)));

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options) {
   Status s = Fingerprinter::Create(options, &fp);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return fp;
+}
+
+// FromFeatures of weights the rule accepts.
+FingerprintResult FromFeatures(Fingerprinter* fp, std::span<const WeightedFeature> features) {
+  FingerprintResult r;
+  const Status s = fp->FromFeatures(features, &r);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return r;
 }
 
 std::map<std::string, double> WeightsOf(Fingerprinter* fp, std::string_view text) {
@@ -78,14 +87,14 @@ TEST(FingerprintOptions, PythonSimhashCompatReproducesThePackage) {
   o.compat = Compat::kPythonSimhash;
   ASSERT_TRUE(Fingerprinter::Create(o, &fp).ok());
   std::vector<WeightedFeature> ab = {{"aaa", 1}, {"bbb", 1}};
-  EXPECT_EQ(fp->FromFeatures(ab).fingerprint, 57087923692560392ULL);
+  EXPECT_EQ(FromFeatures(fp.get(), ab).fingerprint, 57087923692560392ULL);
   std::vector<WeightedFeature> numbers, weighted;
   for (int i = 0; i < 500; ++i) {
     numbers.push_back({std::to_string(i), 1});
     weighted.push_back({std::to_string(i), 50.0 * i});
   }
-  EXPECT_EQ(fp->FromFeatures(numbers).fingerprint, 7984652473404407437ULL);
-  EXPECT_EQ(fp->FromFeatures(weighted).fingerprint, 3372825719632739723ULL);
+  EXPECT_EQ(FromFeatures(fp.get(), numbers).fingerprint, 7984652473404407437ULL);
+  EXPECT_EQ(FromFeatures(fp.get(), weighted).fingerprint, 3372825719632739723ULL);
 
   for (const char* text : {"How are you? I am fine. Thanks.", "你好，世界。今天天气很好", "ΟΔΟΣ ΣΑΣ", "ab"}) {
     uint64_t want = 0;
@@ -95,7 +104,7 @@ TEST(FingerprintOptions, PythonSimhashCompatReproducesThePackage) {
     EXPECT_EQ(r.fingerprint, want) << text;
     std::vector<WeightedFeature> features;
     fp->ExtractFeatures(text, &features);
-    EXPECT_EQ(fp->FromFeatures(features).fingerprint, want) << text;
+    EXPECT_EQ(FromFeatures(fp.get(), features).fingerprint, want) << text;
   }
   EXPECT_EQ(fp->Fingerprint("  \n").reason, EmptyReason::kNoText);
   EXPECT_EQ(fp->Fingerprint("!!! ...").reason, EmptyReason::kNoFeatures);
@@ -207,7 +216,89 @@ TEST(FingerprintOptions, IdfLoadReportsFileAndLine) {
   EXPECT_TRUE(IdfTable::Load(nan.path(), true, idf.get()).IsInvalidArgument());
   TempFile negative("x\t-1\n");
   EXPECT_TRUE(IdfTable::Load(negative.path(), true, idf.get()).IsInvalidArgument());
+  struct Case {
+    const char* contents;
+    const char* message;  // after "<path>:"
+  } const cases[] = {
+      {"#default-idf\t1e308\nx\t1\n", "1: #default-idf is 1e+308: a weight must be a finite number from 0 to 1e+288"},
+      {"x\t1\ny\t1e300\n", "2: idf of 'y' is 1e+300: a weight must be"},
+      {"x\tinf\n", "1: idf of 'x' is inf: a weight must be"},
+      {"x\tnan\n", "1: idf of 'x' is nan: a weight must be"},
+      {"x\t-3.0\n", "1: idf of 'x' is -3: a weight must be"},
+      {"x\t1e400\n", "1: idf of 'x' is '1e400', not a number"},
+  };
+  for (const Case& c : cases) {
+    TempFile file(c.contents);
+    s = IdfTable::Load(file.path(), true, idf.get());
+    EXPECT_TRUE(s.IsInvalidArgument()) << c.contents;
+    EXPECT_NE(s.message().find(file.path() + ":" + c.message), std::string::npos) << s.ToString();
+  }
+  TempFile largest("#default-idf\t1e288\nx\t1e288\n");
+  EXPECT_TRUE(IdfTable::Load(largest.path(), true, idf.get()).ok());
   EXPECT_TRUE(IdfTable::Load("/nonexistent/simdex/idf.tsv", true, idf.get()).IsIOError());
+}
+
+// One rule for every idf (CheckWeight): a finite number from 0 to
+// kMaxFeatureWeight. A table given in memory (as Python's dict gives it) is
+// checked by Create, naming the term, the feature hash or the default.
+TEST(FingerprintOptions, NonFiniteNegativeOrOverflowingIdfIsRefusedNamingIt) {
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity(), -3.0, 1e308, -0.5, kMaxFeatureWeight * 2}) {
+    SCOPED_TRACE(bad);
+    FingerprintOptions o;
+    o.weighting = Weighting::kTfIdf;
+    auto term = std::make_shared<IdfTable>();
+    term->Set("apache", bad);
+    o.idf = term;
+    std::unique_ptr<Fingerprinter> fp;
+    Status s = Fingerprinter::Create(o, &fp);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("idf of 'apache' is "), std::string::npos) << s.ToString();
+    EXPECT_NE(s.message().find("a weight must be a finite number from 0 to 1e+288"), std::string::npos)
+        << s.ToString();
+    EXPECT_EQ(fp, nullptr);
+
+    auto by_default = std::make_shared<IdfTable>();
+    by_default->set_default_idf(bad);
+    o.idf = by_default;
+    s = Fingerprinter::Create(o, &fp);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("default idf is "), std::string::npos) << s.ToString();
+
+    o.idf = std::make_shared<IdfTable>(IdfTable::FromHashes({{0x2a, bad}}, o.seed, 1.0));
+    s = Fingerprinter::Create(o, &fp);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("idf of feature hash 000000000000002a is "), std::string::npos) << s.ToString();
+    EXPECT_EQ(fp, nullptr);
+  }
+  FingerprintOptions o;
+  o.weighting = Weighting::kLogTfIdf;
+  auto edge = std::make_shared<IdfTable>();
+  edge->Set("apache", kMaxFeatureWeight);
+  edge->Set("hadoop", 0);
+  o.idf = edge;
+  EXPECT_FALSE(Make(o)->Fingerprint("apache hadoop").empty());
+}
+
+// At the largest weight the sums stay finite: a constant idf of
+// kMaxFeatureWeight scales every sum alike, so tf-idf gives tf's
+// fingerprint (counts 1, 2, 4, 8, 16: no bit's sum is 0, so rounding cannot
+// flip a sign). An idf of 1e308 made two words' sums inf - inf = NaN, bits
+// of 0; it is refused.
+TEST(FingerprintOptions, SumsAtTheLargestWeightAreTfSumsScaled) {
+  std::string text;
+  for (int w = 0, count = 1; w < 5; ++w, count *= 2) {
+    for (int i = 0; i < count; ++i) text += "word" + std::to_string(w) + " ";
+  }
+  FingerprintOptions tf;
+  tf.stop_words.clear();
+  FingerprintOptions o = tf;
+  o.weighting = Weighting::kTfIdf;
+  auto idf = std::make_shared<IdfTable>();
+  idf->set_default_idf(kMaxFeatureWeight);
+  o.idf = idf;
+  const FingerprintResult scaled = Make(o)->Fingerprint(text);
+  ASSERT_FALSE(scaled.empty());
+  EXPECT_EQ(scaled.fingerprint, Make(tf)->Fingerprint(text).fingerprint);
 }
 
 TEST(FingerprintOptions, BuiltinStopWordsAreDropped) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,14 @@ std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options = NoStopWo
   Status s = Fingerprinter::Create(options, &fp);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return fp;
+}
+
+// FromFeatures of weights the rule accepts.
+FingerprintResult FromFeatures(Fingerprinter* fp, std::span<const WeightedFeature> features) {
+  FingerprintResult r;
+  const Status s = fp->FromFeatures(features, &r);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return r;
 }
 
 std::vector<std::string> Words(Fingerprinter* fp, std::string_view text) {
@@ -192,7 +202,7 @@ TEST(Fingerprinter, FingerprintEqualsCombineOfExtractedFeatures) {
   double occurrences = 0;
   for (const auto& f : features) occurrences += f.weight;
   EXPECT_EQ(r.occurrences, occurrences);
-  EXPECT_EQ(fp->FromFeatures(features).fingerprint, r.fingerprint);
+  EXPECT_EQ(FromFeatures(fp.get(), features).fingerprint, r.fingerprint);
 }
 
 TEST(Fingerprinter, HashFeatureIsSeededXxh3) {
@@ -235,16 +245,36 @@ TEST(Fingerprinter, FromFeaturesAddsEqualFeaturesAndIgnoresZeroWeights) {
   auto fp = Make();
   std::vector<WeightedFeature> split = {{"Apache", 20}, {"hadoop", 10}, {"hadoop", 15}, {"x", 0}};
   std::vector<WeightedFeature> merged = {{"Apache", 20}, {"hadoop", 25}};
-  FingerprintResult a = fp->FromFeatures(split), b = fp->FromFeatures(merged);
+  FingerprintResult a = FromFeatures(fp.get(), split), b = FromFeatures(fp.get(), merged);
   EXPECT_FALSE(a.empty());
   EXPECT_EQ(a.fingerprint, b.fingerprint);
   EXPECT_EQ(a.features, 2u);
   std::vector<WeightedHash> hashes = {{fp->HashFeature("Apache"), 20},
                                       {fp->HashFeature("hadoop"), 25}};
   EXPECT_EQ(b.fingerprint, CombineWeightedHashes(hashes));
-  EXPECT_EQ(fp->FromFeatures({}).reason, EmptyReason::kNoFeatures);
+  EXPECT_EQ(FromFeatures(fp.get(), {}).reason, EmptyReason::kNoFeatures);
   std::vector<WeightedFeature> zero = {{"a", 0}};
-  EXPECT_EQ(fp->FromFeatures(zero).reason, EmptyReason::kZeroWeight);
+  EXPECT_EQ(FromFeatures(fp.get(), zero).reason, EmptyReason::kZeroWeight);
+}
+
+// The caller's weights follow the one rule (CheckWeight): a negative, NaN,
+// infinite or overflowing weight is refused naming the feature, where it
+// gave a fingerprint of zero bits or silently flipped bits.
+TEST(Fingerprinter, FromFeaturesRefusesNegativeNonFiniteAndOverflowingWeights) {
+  auto fp = Make();
+  for (const double bad : {-3.0, std::nan(""), std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), 1e308}) {
+    SCOPED_TRACE(bad);
+    const std::vector<WeightedFeature> features = {{"Apache", 20}, {"had\noop", bad}};
+    FingerprintResult r;
+    r.fingerprint = 7;
+    const Status s = fp->FromFeatures(features, &r);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find("weight of feature 'had\\noop' is "), std::string::npos) << s.ToString();
+    EXPECT_EQ(r.fingerprint, 7u) << "*out untouched";
+  }
+  const std::vector<WeightedFeature> largest = {{"a", kMaxFeatureWeight}, {"b", kMaxFeatureWeight}, {"a", kMaxFeatureWeight}};
+  const std::vector<WeightedFeature> one = {{"a", 2}, {"b", 1}};
+  EXPECT_EQ(FromFeatures(fp.get(), largest).fingerprint, FromFeatures(fp.get(), one).fingerprint);
 }
 
 TEST(Fingerprinter, EmptyDocumentsReportTheirReason) {
