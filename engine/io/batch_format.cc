@@ -1,5 +1,7 @@
 // DetectBatchFormat (include/simdex/document_reader.h): the first non-blank
-// line of an input decides what it holds.
+// line of an input decides what it holds, or refuses it (signatures without
+// their header line).
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -9,6 +11,7 @@
 #include "engine/io/text_fingerprint_decoder.h"
 #include "engine/io/text_record.h"
 #include "simdex/document_reader.h"
+#include "simdex/minhash.h"
 
 namespace simdex {
 
@@ -43,6 +46,18 @@ bool IsFingerprintLine(std::string_view line) {
   return entry.empty || line.size() - line.find('\t') - 1 == 16;
 }
 
+// A line of a MinHash signature file: "<id>\t" and num_perm values of 8
+// hex digits. Fewer than 3 values are not judged by (8 digits are too
+// likely in a text, 16 are a fingerprint).
+bool IsSignatureLine(std::string_view line) {
+  io::TextRecord record;
+  if (!io::SplitTextRecord(line, "signature", &record).ok() || record.empty) return false;
+  const size_t digits = record.value.size();
+  if (digits % 8 != 0 || digits < 24 || digits > 8 * static_cast<size_t>(kMaxNumPerm)) return false;
+  return std::all_of(record.value.begin(), record.value.end(),
+                     [](char c) { return io::kHexValue[static_cast<unsigned char>(c)] <= 0xf; });
+}
+
 }  // namespace
 
 Status DetectBatchFormat(const std::string& path, BatchFormat* out) {
@@ -61,6 +76,15 @@ Status DetectBatchFormat(const std::string& path, BatchFormat* out) {
   bool complete = false;
   const std::string_view line = FirstLine(head, /*eof=*/true, &complete);
   const size_t first = line.find_first_not_of(" \t");
+  if (IsSignatureLine(line)) {
+    // Without its header the signatures' options (num_perm, seed,
+    // shingles) are unknown: refused rather than read as text.
+    const size_t number = 1 + static_cast<size_t>(std::count(static_cast<const char*>(head.data()), line.data(), '\n'));
+    return Status::InvalidArgument(io::DisplayName(path) + ":" + std::to_string(number) +
+                                   ": a MinHash signature without the '#simdex-signatures<TAB><profile>' line that "
+                                   "opens a signature file (simdex fingerprint --method minhash writes it first); "
+                                   "--format lines reads the file as text");
+  }
   if (line.starts_with(io::kSignatureHeaderPrefix)) *out = BatchFormat::kSignatures;
   else if (line.starts_with(io::kTextProfilePrefix) || IsFingerprintLine(line)) *out = BatchFormat::kFingerprints;
   else if (first != std::string_view::npos && line[first] == '{') *out = BatchFormat::kJsonl;

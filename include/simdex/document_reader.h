@@ -70,13 +70,19 @@ enum class BatchFormat {
 //     fingerprint` writes): kFingerprints;
 //   - a first non-blank line "#simdex-signatures\t..." (the header of a
 //     MinHash signature file): kSignatures;
+//   - a first non-blank line "<id>\t<N hex digits>" with N a multiple of 8
+//     from 24 to 8 x kMaxNumPerm (a line of a MinHash signature file
+//     whose header line is missing): InvalidArgument naming the input and
+//     line, since the signatures' options are unknown (forcing a format,
+//     e.g. --format lines, reads such a file as text);
 //   - else a first non-blank character '{': kJsonl;
 //   - else kLines.
 // A compressed file (by its name) is judged by its decompressed bytes. Reads
 // at most the first 64 KiB, and only up to the end of the first non-blank
 // line (so a terminal is not waited on longer). The bytes read of standard
 // input ("-") are not lost: the next reader of "-" in this process gets
-// them first. Errors: the input cannot be opened or read (*out untouched).
+// them first. Errors: the input cannot be opened or read, or holds
+// signatures without their header (*out untouched).
 // Not thread-safe on standard input: call before any reader of it exists.
 Status DetectBatchFormat(const std::string& path, BatchFormat* out);
 

@@ -174,6 +174,44 @@ TEST_F(SignatureFileCli, EachFamilysFilesAreRefusedWhereTheOtherIsNeeded) {
   EXPECT_EQ(r.out, "");
 }
 
+// Without its header line a signature file was read as text, silently:
+// `query` answered every line with no match, `dedup` found no pair, `build
+// --method minhash` indexed the hex strings. Now each command refuses it by
+// its content, naming the line, and writes nothing.
+TEST_F(SignatureFileCli, SignaturesWithoutTheirHeaderLineAreRefusedByEveryCommand) {
+  const std::string sigs = dir_.File("s.txt"), bare = dir_.File("bare.txt");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "-q", "-o", sigs, docs_}).exit_code, 0);
+  std::string bytes = ReadFile(sigs);
+  bytes.erase(0, bytes.find('\n') + 1);  // the '#simdex-signatures' line
+  WriteFile(bare, bytes);
+  const std::string message = bare + ":1: a MinHash signature without the '#simdex-signatures<TAB><profile>' line";
+  const std::vector<std::vector<std::string>> commands = {
+      {"query", index_, bare},
+      {"dedup", "-o", dir_.File("d.jsonl"), bare},
+      {"dedup", "--method", "simhash", "-o", dir_.File("d.jsonl"), bare},
+      {"build", "--method", "minhash", "--out", dir_.File("x.sdx"), bare},
+      {"fingerprint", "-o", dir_.File("f.txt"), bare},
+  };
+  for (const std::vector<std::string>& args : commands) {
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_NE(r.exit_code, 0) << args[0];
+    EXPECT_NE(r.err.find(message), std::string::npos) << args[0] << ": " << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(r.out, "") << args[0];
+  }
+  EXPECT_FALSE(FileExists(dir_.File("d.jsonl")));
+  EXPECT_FALSE(FileExists(dir_.File("x.sdx")));
+  EXPECT_FALSE(FileExists(dir_.File("f.txt")));
+  // `simdex build` reads fingerprint files only: the line is not one.
+  const RunResult simhash = RunSimdex(dir_, {"build", "--out", dir_.File("x.sdx"), bare});
+  EXPECT_EQ(simhash.exit_code, 1);
+  EXPECT_NE(simhash.err.find(bare + ":1: fingerprint is not 1 to 16 hex digits"), std::string::npos) << simhash.err;
+  EXPECT_FALSE(FileExists(dir_.File("x.sdx")));
+  // Asked for, the lines are read as text.
+  const RunResult text = RunSimdex(dir_, {"dedup", "--format", "lines", "-q", "-o", dir_.File("d.jsonl"), bare});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+}
+
 TEST_F(SignatureFileCli, AMalformedLineStopsTheQueryNamingFileAndLine) {
   const std::string sigs = dir_.File("s.txt");
   ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "--num-perm", "128", "-o", sigs, queries_})

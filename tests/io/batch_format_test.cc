@@ -7,6 +7,7 @@
 #include <csignal>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,35 @@ TEST_F(BatchFormatTest, AMinHashSignatureFileByItsHeader) {
   EXPECT_EQ(Detect("b", "\xEF\xBB\xBF" + header), BatchFormat::kSignatures) << "after a byte order mark";
   EXPECT_EQ(Detect("c.gz", Compress(header, ".gz")), BatchFormat::kSignatures);
   EXPECT_EQ(Detect("d", "#simdex-signatures\n"), BatchFormat::kLines) << "no tab: a line of text";
+}
+
+// A signature file without its header line was read as documents (`query`
+// answered every line with no match, `build --method minhash` indexed the
+// hex): its lines are recognised and the input refused, naming the line.
+TEST_F(BatchFormatTest, SignaturesWithoutTheirHeaderLineAreRefusedNamingTheLine) {
+  const std::string three_values = "0123abcd4567ef01deadbeef";
+  std::string full(1024, 'a');  // num_perm 128, the default
+  for (const auto& [name, bytes, line] :
+       {std::tuple<std::string, std::string, int>{"a", "1\t" + full + "\n2\t" + full + "\n", 1},
+        {"b", "\n\ndoc/7\t" + three_values + "\n", 3},
+        {"c.gz", Compress("7\t" + full + "\r\n", ".gz"), 1}}) {
+    SCOPED_TRACE(name);
+    const std::string path = dir_.Write(name, bytes);
+    BatchFormat format = BatchFormat::kJsonl;
+    const Status s = DetectBatchFormat(path, &format);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_EQ(s.message(), path + ":" + std::to_string(line) +
+                               ": a MinHash signature without the '#simdex-signatures<TAB><profile>' line that opens "
+                               "a signature file (simdex fingerprint --method minhash writes it first); --format "
+                               "lines reads the file as text");
+    EXPECT_EQ(format, BatchFormat::kJsonl) << "untouched";
+  }
+  // What only resembles them stays text: too few values, a digit count
+  // that is not a multiple of 8, a letter that is not hex, no id.
+  EXPECT_EQ(Detect("d", "1\t0123abcd\n"), BatchFormat::kLines);
+  EXPECT_EQ(Detect("e", "1\t" + three_values + "0\n"), BatchFormat::kLines);
+  EXPECT_EQ(Detect("f", "1\t" + three_values.substr(0, 23) + "g\n"), BatchFormat::kLines);
+  EXPECT_EQ(Detect("g", three_values + "\n"), BatchFormat::kLines);
 }
 
 TEST_F(BatchFormatTest, BinaryFingerprintFile) {
