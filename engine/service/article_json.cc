@@ -1,19 +1,74 @@
 #include "engine/service/article_json.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include <simdjson.h>
+
+#include "engine/io/decimal.h"
+#include "engine/io/printable.h"
 
 namespace simdex::service {
 
 namespace {
+
+constexpr std::string_view kIdRule = " must be a string or an unsigned 64-bit integer (no sign, fraction or exponent)";
 
 // One parser per thread: simdjson parsers are not thread-safe, and reuse
 // keeps their buffers.
 simdjson::dom::parser& Parser() {
   thread_local simdjson::dom::parser parser;
   return parser;
+}
+
+// The JSON text of the top-level object's first field `name` as written
+// ("-0", "1e0", 500 digits), or "" when there is none or the text is not an
+// object. The parsed tree keeps numbers, not their text: this reads the
+// text again, lazily, for the rare cases that need it.
+std::string RawField(std::string_view json, std::string_view name) {
+  thread_local simdjson::ondemand::parser parser;
+  const simdjson::padded_string padded(json);
+  simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(padded).get(doc) || doc.get_object().get(object)) return {};
+  for (auto field : object) {
+    std::string_view key, raw;
+    if (field.unescaped_key().get(key)) return {};
+    if (key != name) continue;
+    if (field.value().raw_json_token().get(raw)) return {};
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
+      raw.remove_suffix(1);
+    }
+    return std::string(raw);
+  }
+  return {};
+}
+
+// The refusal of a number id written as `raw`, when the parser cannot tell
+// (it reads -0 as 0 and fails on integers past 2^64 - 1 as "not valid
+// JSON"); OK for an id it can judge.
+Status NumberIdRefusal(std::string_view raw, std::string_view what) {
+  if (raw.starts_with('-')) return Status::InvalidArgument(std::string(what) + std::string(kIdRule));
+  uint64_t fits = 0;
+  if (!raw.empty() && std::all_of(raw.begin(), raw.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      !io::ParseDecimalUint64(raw, &fits)) {
+    const std::string number = raw.size() <= 40 ? std::string(raw) : "a number of " + std::to_string(raw.size()) + " digits";
+    return Status::InvalidArgument(std::string(what) + " " + number +
+                                   " is out of range for an unsigned 64-bit id (0 to 18446744073709551615)");
+  }
+  return Status::OK();
+}
+
+// A key given twice (simdjson keeps both; every lookup took the first).
+Status RefuseRepeatedKeys(simdjson::dom::object object) {
+  std::vector<std::string_view> keys;
+  for (auto field : object) keys.push_back(field.key);
+  std::sort(keys.begin(), keys.end());
+  const auto twice = std::adjacent_find(keys.begin(), keys.end());
+  if (twice == keys.end()) return Status::OK();
+  return Status::InvalidArgument("field " + io::Quoted(*twice) + " is given twice");
 }
 
 Status StringField(simdjson::dom::object object, const char* name, std::string* out) {
@@ -41,16 +96,21 @@ Article ParsedArticle::view() const {
 Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out) {
   simdjson::dom::element root;
   if (auto err = Parser().parse(json.data(), json.size(), /*realloc_if_needed=*/true).get(root)) {
+    if (err == simdjson::NUMBER_ERROR) SIMDEX_RETURN_IF_ERROR(NumberIdRefusal(RawField(json, "id"), "field 'id'"));
     return Status::InvalidArgument(std::string("not valid JSON: ") + simdjson::error_message(err));
   }
   simdjson::dom::object object;
   if (root.get_object().get(object)) return Status::InvalidArgument("an article must be a JSON object");
+  SIMDEX_RETURN_IF_ERROR(RefuseRepeatedKeys(object));
   SIMDEX_RETURN_IF_ERROR(StringField(object, "url", &out->url));
   SIMDEX_RETURN_IF_ERROR(StringField(object, "title", &out->title));
   SIMDEX_RETURN_IF_ERROR(StringField(object, "content", &out->content));
   out->id_json.clear();
   simdjson::dom::element id;
-  if (!object.at_key("id").get(id) && !id.is_null()) SIMDEX_RETURN_IF_ERROR(ArticleIdJson(id, "field 'id'", &out->id_json));
+  if (!object.at_key("id").get(id) && !id.is_null()) {
+    SIMDEX_RETURN_IF_ERROR(ArticleIdJson(id, "field 'id'", &out->id_json));
+    if (out->id_json == "0") SIMDEX_RETURN_IF_ERROR(NumberIdRefusal(RawField(json, "id"), "field 'id'"));  // -0
+  }
   out->score = -std::numeric_limits<double>::infinity();
   if (!keep_field.empty()) {
     simdjson::dom::element v;
@@ -74,10 +134,19 @@ Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::stri
   } else if (id.type() == simdjson::dom::element_type::UINT64 && !id.get_uint64().get(u)) {
     *out = std::to_string(u);
   } else {
-    return Status::InvalidArgument(std::string(what) +
-                                   " must be a string or an unsigned 64-bit integer (no sign, fraction or exponent)");
+    return Status::InvalidArgument(std::string(what) + std::string(kIdRule));
   }
   return Status::OK();
+}
+
+Status ParseArticleId(std::string_view text, std::string_view what, std::string* out) {
+  simdjson::dom::element id;
+  if (Parser().parse(text.data(), text.size(), /*realloc_if_needed=*/true).get(id)) {
+    SIMDEX_RETURN_IF_ERROR(NumberIdRefusal(text, what));
+    return Status::InvalidArgument(std::string(what) + " is not valid JSON");
+  }
+  SIMDEX_RETURN_IF_ERROR(ArticleIdJson(id, what, out));
+  return *out == "0" ? NumberIdRefusal(text, what) : Status::OK();
 }
 
 Status ContentOf(std::string_view json, std::string* content) {

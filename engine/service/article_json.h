@@ -8,8 +8,9 @@
 //
 // Ids are compared as their canonical JSON text: a string with its escapes
 // normalized ("a\u0041" is "aA"), an integer in decimal (so 7 and "7" are
-// two ids). Other numbers (1.0, 1e0, -1, 2^64) are refused: as doubles,
-// 1 and 1.0 were two ids while 1.0 and 1e0 were one.
+// two ids). Other numbers (1.0, 1e0, -1, -0, 2^64) are refused: as doubles,
+// 1 and 1.0 were two ids while 1.0 and 1e0 were one, and -0 was 0. A key
+// given twice in an article is refused (every lookup took the first).
 #ifndef SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
 #define SIMDEX_ENGINE_SERVICE_ARTICLE_JSON_H_
 
@@ -34,14 +35,21 @@ struct ParsedArticle {
 };
 
 // Parses one article. InvalidArgument with a one-line reason ("field
-// 'title' is missing", "field 'url' must be a string", "not valid JSON:
-// ...") when the text is not an article.
+// 'title' is missing", "field 'url' must be a string", "field 'url' is
+// given twice", "field 'id' 18446744073709551616 is out of range for an
+// unsigned 64-bit id ...", "not valid JSON: ...") when the text is not an
+// article.
 Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out);
 
 // The canonical text of an article id (see above) in *out; InvalidArgument
 // naming `what` when `id` is neither a string nor an unsigned 64-bit
 // integer.
 Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out);
+
+// The canonical text of an id given as JSON text (`GET /v1/article?id=`):
+// ArticleIdJson, and -0 and integers past 2^64 - 1 refused by name (the
+// parser reads -0 as 0 and calls 2^64 "not valid JSON").
+Status ParseArticleId(std::string_view text, std::string_view what, std::string* out);
 
 // The string field "content" of an article's JSON (as stored for a
 // representative); Corruption when the text is not such an article.
