@@ -127,9 +127,19 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
   if (normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
   IdfTable table;
   table.default_idf_ = out->default_idf_;
+  // A value given twice is refused, naming both lines: the last one used to
+  // win silently. The views point at the table's keys, which stay put.
+  std::unordered_map<std::string_view, size_t> first_line;
+  size_t default_line = 0;
+  auto repeated = [&](std::string_view what, size_t first, size_t number) {
+    return Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + std::string(what) +
+                                   " is given again (first at line " + std::to_string(first) + ")");
+  };
   auto comment = [&](std::string_view line, size_t number) {
     constexpr std::string_view kDefault = "#default-idf\t";
     if (!line.starts_with(kDefault)) return Status::OK();
+    if (default_line != 0) return repeated("#default-idf", default_line, number);
+    default_line = number;
     return ParseIdf(text::TrimBlanks(line.substr(kDefault.size())), path, number, nullptr, &table.default_idf_);
   };
   SIMDEX_RETURN_IF_ERROR(text::ForEachListLine(path, [&](std::string_view line, size_t number) {
@@ -144,7 +154,12 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
     double idf = 0;
     const Status parsed = ParseIdf(value, path, number, &term, &idf);
     if (!parsed.ok()) return parsed;
-    table.Set(normalize ? normalizer.NormalizeUtf8(term) : std::string(term), idf);
+    auto [it, added] = table.rep_->idf.try_emplace(normalize ? normalizer.NormalizeUtf8(term) : std::string(term), idf);
+    if (!added) {
+      return repeated("term " + io::Quoted(term) + (it->first == term ? "" : " (" + io::Quoted(it->first) + ")"),
+                      first_line[it->first], number);
+    }
+    first_line.emplace(it->first, number);
     return Status::OK();
   }, comment));
   *out = std::move(table);

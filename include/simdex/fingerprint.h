@@ -126,7 +126,8 @@ class IdfTable {
   // starting with '#' ignored, except one `#default-idf<TAB>X` line, which
   // sets default_idf(): the idf of every term the file does not list).
   // Terms are normalized with `normalize` as the fingerprinter would. A
-  // malformed line or an idf CheckWeight() refuses is an InvalidArgument
+  // malformed line, an idf CheckWeight() refuses, or a term (after
+  // normalization) or #default-idf line given twice is an InvalidArgument
   // naming file and line.
   static Status Load(const std::string& path, bool normalize, IdfTable* out);
   // A table keyed by feature hash (XXH3-64 of the feature with `seed`, as

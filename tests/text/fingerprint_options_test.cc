@@ -238,6 +238,24 @@ TEST(FingerprintOptions, IdfLoadReportsFileAndLine) {
   EXPECT_TRUE(IdfTable::Load("/nonexistent/simdex/idf.tsv", true, idf.get()).IsIOError());
 }
 
+// A term listed twice was taken from its last line, silently; so was a
+// second #default-idf line. Both are refused, naming the lines; terms are
+// compared as the fingerprinter sees them (normalized).
+TEST(FingerprintOptions, IdfFileGivingATermTwiceIsRefusedNamingBothLines) {
+  auto idf = std::make_shared<IdfTable>();
+  TempFile twice("apache\t1\n\nhadoop\t2\napache\t3\n");
+  Status s = IdfTable::Load(twice.path(), true, idf.get());
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_EQ(s.message(), twice.path() + ":4: term 'apache' is given again (first at line 1)");
+  TempFile folded("apache\t1\nＡｐａｃｈｅ\t3\n");
+  s = IdfTable::Load(folded.path(), true, idf.get());
+  EXPECT_EQ(s.message(), folded.path() + ":2: term 'Ａｐａｃｈｅ' ('apache') is given again (first at line 1)");
+  EXPECT_TRUE(IdfTable::Load(folded.path(), /*normalize=*/false, idf.get()).ok()) << "two terms unnormalized";
+  TempFile defaults("#default-idf\t1\nx\t1\n#default-idf\t2\n");
+  s = IdfTable::Load(defaults.path(), true, idf.get());
+  EXPECT_EQ(s.message(), defaults.path() + ":3: #default-idf is given again (first at line 1)");
+}
+
 // One rule for every idf (CheckWeight): a finite number from 0 to
 // kMaxFeatureWeight. A table given in memory (as Python's dict gives it) is
 // checked by Create, naming the term, the feature hash or the default.
