@@ -35,8 +35,11 @@ Status BufferedInput::Fill(size_t want) {
   if (size() >= want || eof_) return Status::OK();
   Reserve(std::max(want - size(), chunk_));
   while (size() < want && !eof_) {
+    // No more than asked for (or a chunk): a buffer grown for a long line
+    // would otherwise be filled whole, reading far past a line limit.
     size_t got = 0;
-    SIMDEX_RETURN_IF_ERROR(in_->Read(buf_.get() + end_, capacity_ - end_, &got));
+    const size_t ask = std::min(capacity_ - end_, std::max(want - size(), chunk_));
+    SIMDEX_RETURN_IF_ERROR(in_->Read(buf_.get() + end_, ask, &got));
     if (got == 0) eof_ = true;
     end_ += got;
   }

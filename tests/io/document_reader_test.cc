@@ -313,6 +313,31 @@ TEST_F(DocumentReaderTest, TooLongLineIsABadRecordThatCanBeSkipped) {
   EXPECT_EQ(r.stats.skipped, 1u);
 }
 
+// A small .gz holding one huge line: the reader held a line up to 1 GiB
+// (2.1 GB and 29 s for a 1.5 GB line before its error). By default a line
+// is bounded at kDefaultMaxRecordBytes: the error names file and line once
+// that much of it is read, and the rest is never held.
+TEST_F(DocumentReaderTest, AHugeCompressedLineIsRefusedAfterTheLimitNotAtItsEnd) {
+  const size_t huge = kDefaultMaxRecordBytes + (size_t{16} << 20);
+  const std::string path = Write("one-line.txt.gz", Compress(std::string(huge, 'x') + "\nafter\n", ".gz"));
+  ASSERT_LT(testing::ReadFile(path).size(), size_t{1} << 20) << "a small file";
+  std::unique_ptr<DocumentReader> reader;
+  ASSERT_TRUE(DocumentReader::Open(path, Lines(), &reader).ok());
+  Document doc;
+  bool eof = false;
+  const Status s = reader->Next(&doc, &eof);
+  EXPECT_EQ(s.message(), path + ":1: line is longer than 67108864 bytes");
+  EXPECT_LE(reader->stats().bytes, kDefaultMaxRecordBytes + (size_t{2} << 20)) << "read up to the limit only";
+  // With skip_bad the reader goes on past it, chunk by chunk.
+  DocumentReaderOptions skip = Lines();
+  skip.skip_bad = true;
+  const ReadResult r = ReadAll(path, skip);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.docs[0].text, "after");
+  EXPECT_EQ(r.docs[0].line, 2u);
+}
+
 TEST_F(DocumentReaderTest, LongLinesAcrossBufferRefillsAreWhole) {
   std::string content;
   std::vector<std::string> lines;
