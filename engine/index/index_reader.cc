@@ -1,9 +1,14 @@
 // Opens an index file: maps it, then validates header, footer, metadata and
 // section placement (docs/format.md) before anything else is read; and the
 // checks of the sections and blocks that run once per reader (reader_rep.h).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cassert>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <numbers>
 
@@ -39,6 +44,17 @@ class MappedFile : public RandomAccessFile {
   boost::iostreams::mapped_file_source map_;
 };
 
+// Why Boost could not map `path`: in open(2)'s words when the file cannot
+// be opened ("cannot open x.sdx: No such file or directory"), rather than
+// Boost's "failed opening file: ...: iostream error". O_NONBLOCK: asking
+// must not wait on a FIFO.
+std::string MapFailure(const std::string& path, const char* what) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  ::close(fd);
+  return "cannot map " + path + ": " + what;
+}
+
 }  // namespace
 
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
@@ -58,7 +74,7 @@ Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) 
     map.open(path);
     *out = std::make_unique<MappedFile>(std::move(map));
   } catch (const std::exception& e) {
-    return Status::IOError("cannot map " + path + ": " + e.what());
+    return Status::IOError(MapFailure(path, e.what()));
   }
   return Status::OK();
 }

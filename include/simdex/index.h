@@ -257,7 +257,10 @@ class RandomAccessFile {
   virtual size_t size() const = 0;
 };
 
-// Maps `path` read-only (Boost.Iostreams mapped_file_source).
+// Maps `path` read-only (Boost.Iostreams mapped_file_source). A file that
+// cannot be opened is IOError "cannot open <path>: <strerror>" (e.g. "No
+// such file or directory"); one that cannot be mapped "cannot map <path>:
+// ...".
 Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
 // Wraps bytes held in memory (for tests and in-memory indexes).
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes);

@@ -164,8 +164,12 @@ def test_numpy_queries_are_used_in_place_and_checked(sample_index):
 
 def test_library_errors_become_exceptions_with_its_messages(tmp_path, sample_index):
     tmp, ids, fps = sample_index
-    with pytest.raises(OSError):
-        simdex.Index.open(str(tmp_path / "missing.sdx"))
+    missing = str(tmp_path / "missing.sdx")
+    for open_missing in (simdex.Index.open, simdex.index_kind):
+        with pytest.raises(OSError) as error:
+            open_missing(missing)
+        # Not Boost's "cannot map ...: failed opening file: ...: iostream error".
+        assert str(error.value) == f"cannot open {missing}: No such file or directory"
     (tmp_path / "junk.sdx").write_bytes(b"not an index at all" * 10)
     with pytest.raises(simdex.CorruptionError, match="simdex index|magic"):
         simdex.Index.open(str(tmp_path / "junk.sdx"))

@@ -23,6 +23,16 @@ void ExpectNoControlBytes(const std::string& text) {
 
 using MessagesCli = CliTest;
 
+// Every command that opens `index` as an index, with the harness's input.
+std::vector<std::vector<std::string>> IndexCommands(const ScratchDir& dir, const std::string& index,
+                                                    const std::string& input) {
+  return {{"query", index, "0"},
+          {"inspect", index},
+          {"verify", index},
+          {"merge", index, input, "--out", dir.File("m.sdx")},
+          {"dedup", "-q", "--against", index, input, "--format", "fingerprints"}};
+}
+
 TEST_F(MessagesCli, UnknownCommandIsNamedWithTheListOfCommands) {
   const RunResult r = RunSimdex(dir_, {"nosuch"});
   EXPECT_EQ(r.exit_code, 2);
@@ -53,17 +63,23 @@ TEST_F(MessagesCli, BuildAndMergeAcceptQLikeTheOtherCommands) {
 TEST_F(MessagesCli, DirectoryGivenAsAnIndexSaysSo) {
   const std::string dir = dir_.File("adir");
   std::filesystem::create_directories(dir);
-  const std::vector<std::vector<std::string>> commands = {
-      {"query", dir, "0"},
-      {"inspect", dir},
-      {"verify", dir},
-      {"merge", dir, input_, "--out", dir_.File("m.sdx")},
-      {"dedup", "-q", "--against", dir, input_, "--format", "fingerprints"}};
-  for (const std::vector<std::string>& args : commands) {
+  for (const std::vector<std::string>& args : IndexCommands(dir_, dir, input_)) {
     const RunResult r = RunSimdex(dir_, args);
     EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
     EXPECT_EQ(r.err, "simdex " + args[0] + ": " + dir + ": is a directory\n");
   }
+}
+
+// Every command that opens an index said "cannot map missing.sdx: failed
+// opening file: No such file or directory: iostream error" (Boost's words).
+TEST_F(MessagesCli, AMissingIndexIsNamedAsNotOpened) {
+  const std::string missing = dir_.File("missing.sdx");
+  for (const std::vector<std::string>& args : IndexCommands(dir_, missing, input_)) {
+    const RunResult r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err, "simdex " + args[0] + ": cannot open " + missing + ": No such file or directory\n");
+  }
+  EXPECT_FALSE(FileExists(dir_.File("m.sdx")));
 }
 
 TEST_F(MessagesCli, DirectoryGivenAsAnInputSaysSo) {
