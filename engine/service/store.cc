@@ -148,9 +148,26 @@ struct Store::Rep {
     rocksdb::DB* raw = nullptr;
     families.clear();
     rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &families, &raw);
-    if (!s.ok()) return FromRocks(s, "cannot open the database in " + dir);
+    if (!s.ok()) return IsLockHeld(s) ? LockHeld(s) : FromRocks(s, "cannot open the database in " + dir);
     db.reset(raw);
     return Status::OK();
+  }
+
+  // RocksDB's lock on DIR/LOCK (fcntl) is taken: by another process
+  // ("While lock file: DIR/LOCK: Resource temporarily unavailable"), or by
+  // this one ("lock hold by current process").
+  static bool IsLockHeld(const rocksdb::Status& s) {
+    const std::string m = s.ToString();
+    return s.IsIOError() && (m.find("While lock file") != std::string::npos ||
+                             m.find("lock hold by current process") != std::string::npos);
+  }
+  // Named by the state directory, the database's parent (Store::Open).
+  Status LockHeld(const rocksdb::Status& s) const {
+    const bool here = s.ToString().find("by current process") != std::string::npos;
+    return Status::IOError(std::string(here ? "this process" : "another simdex process") +
+                           " holds the state directory " + std::filesystem::path(dir).parent_path().string() +
+                           " (its database lock " + dir + "/LOCK is taken): one service at a time per state "
+                           "directory");
   }
 
   void CloseDb() {

@@ -34,8 +34,11 @@ namespace simdex::service {
 
 class Store {
  public:
-  // Opens or creates the database in `dir`. IOError (naming the directory)
-  // when RocksDB refuses, e.g. because another process holds its lock.
+  // Opens or creates the database in `dir`, the state directory's db/.
+  // IOError (naming the directory) when RocksDB refuses; when another
+  // process (or this one) holds its lock, "another simdex process holds
+  // the state directory <parent of dir> (its database lock <dir>/LOCK is
+  // taken): ...".
   static Status Open(const std::string& dir, std::unique_ptr<Store>* out);
   ~Store();
 

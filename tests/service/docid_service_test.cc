@@ -452,6 +452,19 @@ TEST_F(ServiceTest, AnOverflowingIdfInTheOptionsIsRefused) {
   EXPECT_EQ(refused, nullptr);
 }
 
+// A state directory in use is named as such, not by RocksDB's words
+// ("lock hold by current process, acquire time ...").
+TEST_F(ServiceTest, AStateInUseIsRefusedNamingIt) {
+  Open();
+  std::unique_ptr<DocIdService> second;
+  const Status s = DocIdService::Open(Options(), &second);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("this process holds the state directory " + dir_.path() + " (its database lock "),
+            std::string::npos)
+      << s.ToString();
+  EXPECT_EQ(second, nullptr);
+}
+
 TEST_F(ServiceTest, OrphanFilesOfAnUnfinishedCompactionAreRemovedOnOpen) {
   Open();
   Submit(MakeDoc("1", "", "", RandomText(1, 100)));

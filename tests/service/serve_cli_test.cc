@@ -167,7 +167,12 @@ TEST(ServeCli, UsageErrorsExitTwoAndABusyPortExitsOne) {
   // A second server on the same state: refused by the database's lock.
   r = RunSimdex({"serve", "--data", dir.File("b"), "--port", "0"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("cannot open the database"), std::string::npos) << r.err;
+  // It said "... While lock file: .../LOCK: Resource temporarily unavailable".
+  EXPECT_NE(r.err.find("another simdex process holds the state directory " + dir.File("b") + " (its database lock " +
+                       dir.File("b") + "/db/LOCK is taken): one service at a time per state directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(first.Stop(SIGINT), 0);
 }
 
