@@ -17,4 +17,16 @@ uint64_t ToFingerprint(py::handle obj, const char* what) {
   return value.cast<uint64_t>();
 }
 
+std::string StrId(py::handle obj, const std::string& what) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  if (data == nullptr) {
+    PyErr_Clear();
+    throw py::value_error(what + " " + py::repr(obj).cast<std::string>() +
+                          " is not valid text: it holds a lone surrogate, which UTF-8 cannot encode (string ids are "
+                          "UTF-8)");
+  }
+  return std::string(data, static_cast<size_t>(size));
+}
+
 }  // namespace simdex::python

@@ -173,6 +173,12 @@ py::array_t<T> ToArray(const std::vector<T>& values) {
 // A 64-bit fingerprint from a Python int (TypeError/ValueError otherwise).
 uint64_t ToFingerprint(py::handle obj, const char* what);
 
+// The UTF-8 bytes of a str id. A str UTF-8 cannot encode (a lone surrogate,
+// '\ud800') is a ValueError naming `what` and the id, where pybind11's
+// cast said "Unable to cast Python instance to C++ type".
+// REQUIRES: obj is a str.
+std::string StrId(py::handle obj, const std::string& what);
+
 }  // namespace simdex::python
 
 #endif  // SIMDEX_PYTHON_ARRAYS_H_

@@ -74,7 +74,7 @@ class PyIndexBuilder {
   void AddOne(py::handle id, uint64_t fingerprint, size_t i) {
     Live();
     if (py::isinstance<py::str>(id)) {
-      ThrowIfError(builder_->Add(id.cast<std::string>(), fingerprint));
+      ThrowIfError(builder_->Add(StrId(id, "ids[" + std::to_string(i) + "]"), fingerprint));
     } else {
       ThrowIfError(builder_->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), fingerprint));
     }

@@ -67,7 +67,7 @@ double MinEstimate(std::optional<double> min_estimate) {
 // An id of a builder or merger batch: a str, or an int.
 template <typename Sink>
 Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i) {
-  if (py::isinstance<py::str>(id)) return sink->Add(id.cast<std::string>(), signature);
+  if (py::isinstance<py::str>(id)) return sink->Add(StrId(id, "ids[" + std::to_string(i) + "]"), signature);
   return sink->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), signature);
 }
 
@@ -282,7 +282,7 @@ py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handl
     const py::sequence seq = py::reinterpret_borrow<py::sequence>(deleted);
     for (size_t i = 0; i < seq.size(); ++i) {
       if (py::isinstance<py::str>(seq[i])) {
-        ThrowIfError(merger->Delete(seq[i].cast<std::string>()));
+        ThrowIfError(merger->Delete(StrId(seq[i], "delete[" + std::to_string(i) + "]")));
       } else {
         ThrowIfError(merger->Delete(ToFingerprint(seq[i], ("delete[" + std::to_string(i) + "]").c_str())));
       }

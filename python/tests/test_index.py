@@ -139,6 +139,12 @@ def test_string_ids_come_back_as_str(tmp_path):
     assert index.id_string(index.find_id("文章-3")) == "文章-3"
     with pytest.raises(simdex.NotFoundError):
         index.find_id("missing")
+    # A lone surrogate cannot be UTF-8: a ValueError naming the id, not
+    # pybind11's "Unable to cast Python instance to C++ type".
+    with simdex.IndexBuilder(str(tmp_path / "t.sdx")) as b:
+        with pytest.raises(ValueError, match=r"ids\[1\] '\\ud800x' is not valid text: it holds a lone surrogate"):
+            b.add(["fine", "\ud800x"], np.array([1, 2], dtype=np.uint64))
+        b.add(["fine"], np.array([1], dtype=np.uint64))
 
 
 def test_numpy_queries_are_used_in_place_and_checked(sample_index):

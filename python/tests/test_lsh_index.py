@@ -166,6 +166,12 @@ def test_string_ids_come_back_as_strings(tmp_path):
     assert index.id_string(index.find_id(ids[7])) == ids[7]
     with pytest.raises(simdex.NotFoundError):
         index.find_id("https://example.org/none")
+    with simdex.LshIndexBuilder(str(tmp_path / "t.sdx"), num_perm=32, bands=8, rows=4) as b:
+        with pytest.raises(ValueError, match=r"ids\[0\] '\\udfff' is not valid text: it holds a lone surrogate"):
+            b.add(["\udfff"], sigs[:1])
+        b.add(["fine"], sigs[:1])
+    with pytest.raises(ValueError, match=r"delete\[0\] '\\ud800' is not valid text"):
+        simdex.merge_lsh(path, str(tmp_path / "m.sdx"), delete=["\ud800"])
 
 
 def test_merge_writes_the_file_a_fresh_build_writes(tmp_path):
