@@ -16,6 +16,7 @@
 #include "engine/index/external_sorter.h"
 #include "base/timing.h"
 #include "engine/index/id_map_builder.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
@@ -196,7 +197,7 @@ Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   if (!r.options.string_ids) {
     r.status = SwitchToStringIds();
     if (!r.status.ok()) return r.status;

@@ -11,6 +11,7 @@
 
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/output_stream.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/io/text_record.h"
 #include "simdex/fingerprint_file.h"
@@ -206,7 +207,7 @@ Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
 
 Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
   if (!status_.ok()) return status_;
-  status_ = io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'");
+  status_ = io::CheckStringId(id).WithContext("id " + io::Quoted(id));
   if (status_.ok()) status_ = encoder_->Add(id, fingerprint);
   ++records_;
   return status_;
@@ -215,7 +216,7 @@ Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
 Status FingerprintFileWriter::AddEmpty(std::string_view id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
   if (!status_.ok()) return status_;
-  status_ = io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'");
+  status_ = io::CheckStringId(id).WithContext("id " + io::Quoted(id));
   if (status_.ok()) status_ = encoder_->AddEmpty(id, reason);
   ++empty_;
   return status_;

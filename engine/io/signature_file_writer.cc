@@ -5,6 +5,7 @@
 // the finished file into place.
 #include <cassert>
 
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/io/text_record.h"
 #include "simdex/output_writer.h"
@@ -37,7 +38,7 @@ Status SignatureFileWriter::AddLine(uint64_t id, const std::string_view* id_stri
   if (id_string == nullptr) {
     io::AppendIdField(id, &line_);
   } else {
-    status_ = io::CheckStringId(*id_string).WithContext("id '" + std::string(id_string->substr(0, 40)) + "'");
+    status_ = io::CheckStringId(*id_string).WithContext("id " + io::Quoted(*id_string));
     if (!status_.ok()) return status_;
     // The header is the first line: no id can be taken for one.
     status_ = io::AppendStringIdField(*id_string, /*first_line=*/false, &line_);

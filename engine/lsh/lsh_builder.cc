@@ -6,6 +6,7 @@
 
 #include "engine/index/index_writer.h"
 #include "engine/index/output_file.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "format/block_frame.h"
@@ -98,7 +99,7 @@ Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature) {
 
 Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   uint64_t number = 0;
   rep_->status = rep_->docs->IdNumber(id, &number);
   if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);

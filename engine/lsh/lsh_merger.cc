@@ -15,6 +15,7 @@
 #include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
 #include "engine/merge/id_ranges.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "engine/lsh/lsh_rep.h"
@@ -114,7 +115,7 @@ Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
 
 Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   uint64_t number = 0;
   rep_->status = rep_->docs->IdNumber(id, &number);
   if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);

@@ -1,6 +1,7 @@
 // Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
 // section placement (docs/format.md, "MinHash-LSH indexes") before anything
 // else is read; the once-per-reader checks of its sections; Info().
+#include "engine/io/printable.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
@@ -184,7 +185,7 @@ uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_-
 Status LshIndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
   SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->id_map_checked.Run([&] { return rep_->VerifyIdMap(); })));
-  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + std::string(id.substr(0, 80)) + "'");
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + io::Printable(id, 80) + "'");
   return Status::OK();
 }
 

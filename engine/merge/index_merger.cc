@@ -34,6 +34,7 @@
 #include "engine/merge/id_ranges.h"
 #include "engine/index/sorted_values.h"
 #include "engine/io/decimal.h"
+#include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "format/packed_ints.h"
 #include "simdex/merge.h"
@@ -230,7 +231,7 @@ Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id '" + std::string(id.substr(0, 40)) + "'"));
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   if (!r.string_ids) {
     r.status = r.SwitchToStringIds();
     if (!r.status.ok()) return r.status;

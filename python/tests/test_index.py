@@ -145,6 +145,16 @@ def test_string_ids_come_back_as_str(tmp_path):
         with pytest.raises(ValueError, match=r"ids\[1\] '\\ud800x' is not valid text: it holds a lone surrogate"):
             b.add(["fine", "\ud800x"], np.array([1, 2], dtype=np.uint64))
         b.add(["fine"], np.array([1], dtype=np.uint64))
+    # A control character in an id is named escaped: a raw NUL cut the
+    # message short ("id 'a").
+    with simdex.IndexBuilder(str(tmp_path / "u.sdx")) as b:
+        with pytest.raises(ValueError) as error:
+            b.add(["a\x00b"], np.array([1], dtype=np.uint64))
+        assert str(error.value) == "id 'a\\x00b': id holds control character 0x00 at byte 1"
+        b.add(["fine"], np.array([1], dtype=np.uint64))
+    with pytest.raises(simdex.NotFoundError) as error:
+        index.find_id("no\x00such")
+    assert error.value.args[0] == "no entry has the id 'no\\x00such'"  # a KeyError: str() quotes
 
 
 def test_numpy_queries_are_used_in_place_and_checked(sample_index):

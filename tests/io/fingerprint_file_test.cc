@@ -233,7 +233,11 @@ TEST_F(FingerprintFileTest, StringIdsRoundTripThroughTheTextFormOnly) {
   ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("bad.txt"), FingerprintFileForm::kText, &writer).ok());
   Status s = writer->Add("a\tb", 1);
   EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_EQ(s.message(), "id 'a\tb': id holds control character 0x09 at byte 1");
+  EXPECT_EQ(s.message(), "id 'a\\tb': id holds control character 0x09 at byte 1") << "the tab escaped";
+  writer.reset();
+  ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("bad.txt"), FingerprintFileForm::kText, &writer).ok());
+  s = writer->AddEmpty(std::string("a\0b", 3), "no-text");
+  EXPECT_EQ(s.message(), "id 'a\\x00b': id holds control character 0x00 at byte 1") << "not a raw NUL";
   writer.reset();
   ASSERT_TRUE(FingerprintFileWriter::Open(dir_.Path("fp.bin"), FingerprintFileForm::kBinary, &writer).ok());
   s = writer->Add("abc", 1);
