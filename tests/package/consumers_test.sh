@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs simdex from a build tree into a fresh prefix, then checks the
 # install as another service would use it: the files and the SONAME, that
-# libsimdex.so exports the public API and nothing else, and two consumers
-# built out of tree against the prefix alone (a C program through
-# pkg-config, a C++ program through find_package(simdex CONFIG), the Python
-# package built against the prefix) whose answers on the bundled sample must
-# equal `simdex query`'s. Last, an ABI
+# libsimdex.so exports the public API and nothing else, and consumers built
+# out of tree against the prefix alone (a C program through pkg-config and
+# through find_package(simdex CONFIG), a C++ program through find_package
+# with no C++ standard of its own and through pkg-config's cxxflags, the
+# Python package built against the prefix) whose answers on the bundled
+# sample must equal `simdex query`'s. Last, an ABI
 # bump (libsimdex.so.1 in place of .so.0) must stop the consumer at load time
 # with the loader's message.
 # Usage: tests/package/consumers_test.sh BUILD_DIR SOURCE_DIR
@@ -76,10 +77,21 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror -o "$work/c_consumer" "$src/tests/package/consumer.c" \
   $(pkg-config --cflags --libs simdex) -Wl,-rpath,"$libdir" || fail "the C consumer does not build with pkg-config"
-# The C++ consumer, through find_package.
+# The C++ consumer, through find_package, with no C++ standard of its own:
+# simdex::simdex brings C++20.
 cmake -S "$src/tests/package/cxx_consumer" -B "$work/cxx" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_RPATH="$libdir" >"$work/cxx.log" 2>&1 || { cat "$work/cxx.log" >&2; fail "find_package(simdex) failed"; }
 cmake --build "$work/cxx" >>"$work/cxx.log" 2>&1 || { cat "$work/cxx.log" >&2; fail "the C++ consumer does not build"; }
+# The same C++ program through pkg-config: Cflags serve C and C++ alike, and
+# the cxxflags variable gives C++ the standard the headers need.
+# shellcheck disable=SC2046
+c++ $(pkg-config --variable=cxxflags simdex) -Wall -Werror -o "$work/cxx_pc_consumer" \
+  "$src/tests/package/cxx_consumer/main.cc" $(pkg-config --cflags --libs simdex) -Wl,-rpath,"$libdir" ||
+  fail "the C++ consumer does not build with pkg-config's cxxflags"
+# The C consumer through find_package too, in a project of C alone.
+cmake -S "$src/tests/package/c_consumer" -B "$work/c" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_RPATH="$libdir" >"$work/c.log" 2>&1 || { cat "$work/c.log" >&2; fail "find_package(simdex) failed in C"; }
+cmake --build "$work/c" >>"$work/c.log" 2>&1 || { cat "$work/c.log" >&2; fail "the C consumer does not build with CMake"; }
 
 "$prefix/bin/simdex" query "$work/sample.sdx" "${queries[@]}" | python3 -c '
 import json, sys
@@ -90,8 +102,12 @@ for line in sys.stdin:
 [ -s "$work/expected" ] || fail "simdex query found no matches for the sample queries"
 "$work/c_consumer" "$work/sample.sdx" "${queries[@]}" >"$work/c_out"
 "$work/cxx/cxx_consumer" "$work/sample.sdx" "${queries[@]}" >"$work/cxx_out"
+"$work/cxx_pc_consumer" "$work/sample.sdx" "${queries[@]}" >"$work/cxx_pc_out"
+"$work/c/c_consumer" "$work/sample.sdx" "${queries[@]}" >"$work/c_cmake_out"
 diff "$work/expected" "$work/c_out" >&2 || fail "the C consumer's answers differ from simdex query's"
 diff "$work/expected" "$work/cxx_out" >&2 || fail "the C++ consumer's answers differ from simdex query's"
+diff "$work/expected" "$work/cxx_pc_out" >&2 || fail "the C++ consumer built with pkg-config answers differently"
+diff "$work/expected" "$work/c_cmake_out" >&2 || fail "the C consumer built with CMake answers differently"
 # A MinHash-LSH index of the sample, opened by the C consumer as `simdex inspect` describes it.
 "$prefix/bin/simdex" build --method minhash -q --out "$work/sample-lsh.sdx" "$src/tests/data/sample/docs.jsonl" ||
   fail "simdex build --method minhash failed"
