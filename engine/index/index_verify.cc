@@ -2,24 +2,13 @@
 // considered corrupted" that Open() does not, reading the whole file.
 #include <algorithm>
 
+#include "engine/index/fingerprint_multiset.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
 
 namespace simdex {
-
-namespace {
-
-// An order-independent hash of a multiset of fingerprints.
-uint64_t Mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 Status IndexReader::Verify() const {
   const Rep& r = *rep_;
@@ -48,11 +37,12 @@ Status IndexReader::Verify() const {
 
   // Every block of every table.
   std::vector<uint64_t> values;
-  uint64_t multiset0 = 0;
+  index::FingerprintMultiset multiset0;
   uint64_t distinct = 0;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
-    uint64_t count = 0, multiset = 0, prev = 0;
+    uint64_t count = 0, prev = 0;
+    index::FingerprintMultiset multiset;
     index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
       ahead.Before(b);
@@ -67,7 +57,7 @@ Status IndexReader::Verify() const {
                                     ": the ids of fingerprint " + std::to_string(v) + " decrease");
         }
         if (t == 0) distinct += (count == 0 || v != prev);
-        multiset += Mix(table.permutation->Invert(v));
+        multiset.Add(table.permutation->Invert(v));
         prev = v;
         ++count;
       }
@@ -82,7 +72,7 @@ Status IndexReader::Verify() const {
         return Status::Corruption("table 0 holds " + std::to_string(distinct) + " distinct fingerprints, not " +
                                   std::to_string(m.distinct_fingerprints));
       }
-    } else if (multiset != multiset0) {
+    } else if (!(multiset == multiset0)) {
       return Status::Corruption("table " + std::to_string(t) + " does not hold the same fingerprints as table 0");
     }
   }

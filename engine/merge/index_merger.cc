@@ -9,7 +9,8 @@
 //      table 0's values, and the fingerprints of the deleted entries. With
 //      string ids the entries of one fingerprint are packed sorted by their
 //      new numbers, as the builder packs them;
-//   3. for each other table: the old table read in order, less the deleted
+//   3. for each other table: the old table read in order (its fingerprints
+//      checked against table 0's: index/fingerprint_multiset.h), less the deleted
 //      entries' permuted fingerprints, merged with the batch's permuted
 //      fingerprints sorted;
 //   4. writes everything through the IndexWriter the builder uses.
@@ -30,6 +31,7 @@
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/entry_ids.h"
+#include "engine/index/fingerprint_multiset.h"
 #include "engine/index/table_cursor.h"
 #include "engine/merge/id_ranges.h"
 #include "engine/index/sorted_values.h"
@@ -410,6 +412,11 @@ Status IndexMerger::FinishImpl() {
     }
     return table0->Append(fp);
   };
+  // The fingerprints of the old tables, each table's inverted, must agree
+  // with table 0's (index/fingerprint_multiset.h): a table whose values
+  // were changed is never copied, with fresh checksums, into the new file.
+  const Scheme& scheme = old.scheme();
+  index::FingerprintMultiset old_table0;
   {
     index::TableCursor cursor(old, 0);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
@@ -427,6 +434,7 @@ Status IndexMerger::FinishImpl() {
       if (take_old) {
         if (mine < previous_old) return old_ids.InFile(Status::Corruption("table 0 is out of order"));
         previous_old = mine;
+        old_table0.Add(scheme.table(0).Invert(mine.fingerprint));
         if (r.IsDeleted(mine.id)) {
           SIMDEX_RETURN_IF_ERROR(deleted_fps->Append(mine.fingerprint));
         } else {
@@ -460,7 +468,6 @@ Status IndexMerger::FinishImpl() {
   table0.reset();
 
   // 3. The other tables.
-  const Scheme& scheme = old.scheme();
   for (int t = 1; t < scheme.num_tables(); ++t) {
     const BlockPermutation& perm = scheme.table(t);
     // The batch's and the deleted entries' values in table t, sorted.
@@ -476,11 +483,13 @@ Status IndexMerger::FinishImpl() {
     bool have_batch = batch.Next(&next);
     bool have_gone = gone.Next(&next_gone);  // the next deleted value to drop
     uint64_t count = 0, previous_old = 0;
+    index::FingerprintMultiset old_table;
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
         if (v < previous_old) return old_ids.InFile(Status::Corruption("table " + std::to_string(t) + " is out of order"));
         previous_old = v;
+        old_table.Add(perm.Invert(v));
         while (have_gone && next_gone < v) have_gone = gone.Next(&next_gone);  // not in a sound index
         if (have_gone && next_gone == v) {
           have_gone = gone.Next(&next_gone);  // one deleted entry's value
@@ -498,7 +507,7 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(batch.status());
     SIMDEX_RETURN_IF_ERROR(gone.status());
     r.stats.blocks_decoded += cursor.blocks_decoded();
-    if (count != n) {
+    if (count != n || !(old_table == old_table0)) {
       return old_ids.InFile(
           Status::Corruption("table " + std::to_string(t) + " does not hold the entries of table 0"));
     }

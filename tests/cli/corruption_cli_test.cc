@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "format/block_frame.h"
 #include "format/coding.h"
 #include "format/index_layout.h"
 #include "simdex/fingerprint.h"
@@ -110,6 +111,45 @@ TEST_F(CorruptionCli, MergeOfADamagedIndexFailsNamingItAndWritesNothing) {
     ExpectError(r, path, c.what);
     EXPECT_EQ(dir_.List(), before);
   }
+}
+
+// Issue 36 item 10: an ef index whose table 5 was changed in one block,
+// the block's checksum recomputed, merged with exit 0 into a file (fresh
+// checksums) that `verify` then rejected. The merge checks that each table
+// holds table 0's fingerprints as it streams it: one line naming the
+// index, exit 1, no output.
+TEST_F(CorruptionCli, MergeOfAnEfIndexWhoseTablesDisagreeFailsAndWritesNothing) {
+  const std::string ef = dir_.File("ef.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"build", "-q", "--codec", "ef", "--block-size", std::to_string(kBlockSize), "--out", ef,
+                             input_})
+                .exit_code,
+            0);
+  good_ = ReadFile(ef);
+  const uint8_t* end = U(good_) + good_.size();
+  format::Footer footer;
+  ASSERT_TRUE(footer.DecodeFrom(end - format::Footer::kEncodedLength, end).ok());
+  ASSERT_TRUE(meta_.DecodeFrom(U(good_) + footer.metadata_offset,
+                               U(good_) + footer.metadata_offset + footer.metadata_length).ok());
+  WriteFile(dir_.File("one.fp"), "1\t0123456789abcdef\n");
+  const std::string path = dir_.File("crafted.sdx");
+  // The first byte of block 1 of table 5 whose change `verify` finds only
+  // by comparing the tables (every checksum is right).
+  bool crafted = false;
+  for (uint64_t byte = 12; byte < meta_.block_size && !crafted; ++byte) {
+    std::string bytes = good_;
+    char* block = bytes.data() + BlockOffset(5, 1);
+    block[byte] ^= 0x01;
+    format::EncodeFixed32(block, format::BlockChecksum(reinterpret_cast<const uint8_t*>(block), meta_.block_size,
+                                                       format::BlockSeed(5, 1)));
+    WriteFile(path, bytes);
+    const RunResult v = RunSimdex(dir_, {"verify", path});
+    crafted = v.err.find("does not hold the same fingerprints as table 0") != std::string::npos;
+  }
+  ASSERT_TRUE(crafted) << "no byte of the block changed a value alone";
+  const std::vector<std::string> before = dir_.List();
+  const RunResult r = RunSimdex(dir_, {"merge", "--quiet", path, dir_.File("one.fp"), "--out", dir_.File("new.sdx")});
+  ExpectError(r, path, "table 5 does not hold the entries of table 0");
+  EXPECT_EQ(dir_.List(), before);
 }
 
 // Item 7: with two indexes, the error names the damaged one.

@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "format/block_frame.h"
+#include "format/coding.h"
 #include "format/index_layout.h"
 #include "tests/index/test_data.h"
 
@@ -69,6 +72,14 @@ MergeOptions TinyMergeOptions(const ScopedTempDir& dir) {
   o.memory_bytes = size_t{128} << 10;
   o.tmpdir = dir.path();
   return o;
+}
+
+// The metadata of an index file's bytes, through its footer.
+Status MetadataOf(const std::string& file, format::IndexMetadata* meta) {
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(file.data());
+  format::Footer footer;
+  SIMDEX_RETURN_IF_ERROR(footer.DecodeFrom(base + file.size() - format::Footer::kEncodedLength, base + file.size()));
+  return meta->DecodeFrom(base + footer.metadata_offset, base + footer.metadata_offset + footer.metadata_length);
 }
 
 class MergerTest : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {};
@@ -221,6 +232,70 @@ TEST(MergerTest, DamagedOldIndexIsCorruptionAndLeavesNoFile) {
   EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
 }
 
+// A block of table t > 0 whose bits are changed and whose checksum is then
+// recomputed (so that only the tables' disagreement shows) gave merges that
+// returned OK and wrote a file, with fresh checksums, that Verify()
+// rejected ("table 4 does not hold the same fingerprints as table 0"). The
+// merge now checks, as it streams each old table, that it holds the
+// fingerprints table 0 holds. Of the crafted files Verify() rejects, the
+// merge refuses each whose values it would copy wrong, naming the old
+// index and writing nothing; the others (bits that decode to the same
+// values, such as nonzero padding) merge into the fresh build's bytes.
+TEST(MergerTest, TablesThatDisagreeAreCorruptionAndLeaveNoFile) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(600, 8), IdStyle::kSequential, 8);
+  for (const char* codec : {"card", "ef"}) {
+    SCOPED_TRACE(codec);
+    BuildOptions options;
+    options.block_size = 64;
+    options.codec = codec;
+    ASSERT_TRUE(BuildIndex(dir.File("good.sdx"), options, entries).ok());
+    const std::string good = ReadFileOrDie(dir.File("good.sdx"));
+    format::IndexMetadata meta;
+    ASSERT_TRUE(MetadataOf(good, &meta).ok());
+    std::vector<Entry> merged_entries = entries;
+    merged_entries.push_back({1 << 20, 2});
+    ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), options, merged_entries).ok());
+    const std::string fresh = ReadFileOrDie(dir.File("fresh.sdx"));
+    int crafted = 0, refused = 0;
+    for (uint32_t t = 1; t < meta.tables.size(); t += 3) {
+      for (uint64_t b = 0; b < meta.tables[t].num_blocks; b += 2) {
+        for (size_t byte = 4; byte < meta.block_size; byte += 5) {
+          std::string bad = good;
+          uint8_t* block = reinterpret_cast<uint8_t*>(bad.data()) + meta.tables[t].blocks_offset + b * meta.block_size;
+          block[byte] ^= static_cast<uint8_t>(1 << (byte % 8));
+          format::EncodeFixed32(reinterpret_cast<char*>(block),
+                                format::BlockChecksum(block, meta.block_size, format::BlockSeed(t, b)));
+          const std::string old_path = dir.File("old.sdx");
+          WriteFileOrDie(old_path, bad);
+          std::unique_ptr<IndexReader> old;
+          if (!IndexReader::Open(old_path, ReaderOptions(), &old).ok() || old->Verify().ok()) continue;
+          ++crafted;
+          std::unique_ptr<IndexMerger> merger;
+          ASSERT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), MergeOptions(), &merger).ok());
+          ASSERT_TRUE(merger->Add(1 << 20, 2).ok());
+          const Status s = merger->Finish();
+          merger.reset();
+          const std::string where = "table " + std::to_string(t) + " block " + std::to_string(b) + " byte " +
+                                    std::to_string(byte);
+          if (s.ok()) {
+            EXPECT_TRUE(ReadFileOrDie(dir.File("new.sdx")) == fresh) << where << ": a merge that is not the fresh build";
+            std::remove(dir.File("new.sdx").c_str());
+            continue;
+          }
+          ++refused;
+          EXPECT_TRUE(s.IsCorruption()) << where << ": " << s.ToString();
+          EXPECT_EQ(s.message().rfind(old_path + ": ", 0), 0u) << where << ": " << s.message();
+          EXPECT_EQ(dir.List(), (std::vector<std::string>{"fresh.sdx", "good.sdx", "old.sdx"})) << where;
+        }
+      }
+    }
+    EXPECT_GT(refused, 100);
+    std::printf("%s: %d crafted files Verify() rejects, %d merges refused, the others the fresh build\n", codec,
+                crafted, refused);
+  }
+}
+
 // Issue 18: a merge copied a damaged id section into a new index that
 // verify then accepted. Every byte of the old index's id section, in turn:
 // the merge fails naming the old index and its id section, and writes
@@ -232,11 +307,8 @@ TEST(MergerTest, DamagedIdSectionIsCorruptionNamingTheOldIndexAndLeavesNoFile) {
   options.block_size = 64;
   ASSERT_TRUE(BuildIndex(dir.File("good.sdx"), options, entries).ok());
   const std::string good = ReadFileOrDie(dir.File("good.sdx"));
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(good.data());
-  format::Footer footer;
-  ASSERT_TRUE(footer.DecodeFrom(base + good.size() - format::Footer::kEncodedLength, base + good.size()).ok());
   format::IndexMetadata meta;
-  ASSERT_TRUE(meta.DecodeFrom(base + footer.metadata_offset, base + footer.metadata_offset + footer.metadata_length).ok());
+  ASSERT_TRUE(MetadataOf(good, &meta).ok());
   const uint64_t ids_begin = meta.ids_offset, ids_end = meta.ids_offset + meta.ids_length;
   ASSERT_GT(ids_end, ids_begin);
   for (uint64_t at = ids_begin; at < ids_end; at += 3) {
