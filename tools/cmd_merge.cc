@@ -39,6 +39,7 @@ struct MergeArgs {
   std::string out;
   std::string delete_file;
   bool only_new = false;
+  bool replace = false;  // ids the old index holds: replaced, not refused
   int k = -1;
   std::string memory;
   std::string tmpdir;
@@ -164,6 +165,28 @@ Status KeepNew(const MergeArgs& args, const MergeOptions& merge, const IndexRead
   return Status::OK();
 }
 
+// Ids the old index holds: refused, or with --replace their old entries
+// replaced (the library keeps both unless asked).
+ExistingIds ExistingIdsOf(const MergeArgs& args) {
+  return args.replace ? ExistingIds::kReplace : ExistingIds::kRefuse;
+}
+
+}  // namespace
+
+std::string WithReplaceHint(const Status& s) {
+  std::string message = s.message();
+  if (s.IsInvalidArgument() && message.find(" is in the old index already") != std::string::npos) {
+    message += " (--replace replaces their old entries)";
+  }
+  return message;
+}
+
+std::string ReplacedPart(uint64_t replaced) {
+  return replaced == 0 ? std::string() : " - " + std::to_string(replaced) + " replaced";
+}
+
+namespace {
+
 // A MinHash-LSH index: its batch is documents; --only-new and --k are
 // SimHash's.
 int RunLshMerge(const MergeArgs& args) {
@@ -176,6 +199,7 @@ int RunLshMerge(const MergeArgs& args) {
     return ReportError(kMergeCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
   }
   m.options.tmpdir = args.tmpdir;
+  m.options.existing_ids = ExistingIdsOf(args);
   m.old = args.old;
   m.out = args.out;
   m.input = args.documents;
@@ -210,6 +234,7 @@ int RunMerge(const MergeArgs& args) {
   }
   options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
+  options.existing_ids = ExistingIdsOf(args);
   std::unique_ptr<IndexReader> old;
   int exit_code = 0;
   if (!OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
@@ -237,15 +262,15 @@ int RunMerge(const MergeArgs& args) {
   progress.Done();
   if (!s.ok()) {
     if (merger) merger->Abandon();
-    return ReportError(kMergeCommand, s.message());
+    return ReportError(kMergeCommand, WithReplaceHint(s));
   }
   if (!args.quiet) {
     const MergeStats& st = merger->stats();
     auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-    std::printf("%s: %s (%llu old - %llu deleted + %llu added; %s left out as near-duplicates, %s, %s skipped, "
+    std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s left out as near-duplicates, %s, %s skipped, "
                 "%s to delete not found), %s, %.2f s\n",
                 args.out.c_str(), Count(st.entries, "entry", "entries").c_str(), u(st.old_entries), u(st.deleted),
-                u(st.added), Count(dropped, "batch record").c_str(), Count(empty, "empty document").c_str(),
+                ReplacedPart(st.replaced).c_str(), u(st.added), Count(dropped, "batch record").c_str(), Count(empty, "empty document").c_str(),
                 Count(skipped, "bad line").c_str(), Count(st.ids_not_found, "id").c_str(),
                 Count(st.file_bytes, "byte").c_str(), progress.Seconds());
   }
@@ -266,6 +291,9 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("--only-new", args->only_new,
                 "add only batch records that are not near-duplicates of the index or of earlier records");
   sub->add_option("--k", args->k, "distance for --only-new (default: the index scheme's k)")->check(CLI::Range(0, 64));
+  sub->add_flag("--replace", args->replace,
+                "a batch id the index holds already replaces its old entries (default: such a batch is refused, "
+                "naming the id)");
   sub->add_option("--memory", args->memory,
                   "memory bound, e.g. 512M, 2G (default 1G; MinHash-LSH: at least 256K per band)");
   sub->add_option("--tmpdir", args->tmpdir, "directory for scratch files (default: next to --out)");
@@ -282,6 +310,8 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
   sub->footer(
       "A MinHash-LSH index (simdex build --method minhash) takes a batch of documents instead, signed as its\n"
       "own were; its deletions are ids as strings or numbers.\n"
+      "A batch id the index holds already is refused (the same batch merged twice would store each id\n"
+      "twice); --replace removes the old entries of such ids, as --delete would, before adding the batch's.\n"
       "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"
       "index `simdex build` makes of the same entries. Deleted ids remove the old index's entries only.\n"
       "String ids are kept; a batch of string ids turns an index of numeric ids into one of string ids\n"

@@ -29,14 +29,14 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
   if (s.ok()) s = merger->Finish();
   if (!s.ok()) {
     if (merger) merger->Abandon();
-    return ReportError(kCommand, s.message(), s.IsInvalidArgument() && !merger ? kExitUsage : kExitFailure);
+    return ReportError(kCommand, WithReplaceHint(s), s.IsInvalidArgument() && !merger ? kExitUsage : kExitFailure);
   }
   if (!args.quiet) {
     const LshMergeStats& st = merger->stats();
     auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-    std::printf("%s: %s (%llu old - %llu deleted + %llu added; %s to delete not found), MinHash-LSH, %s, %.2f s\n",
+    std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s to delete not found), MinHash-LSH, %s, %.2f s\n",
                 args.out.c_str(), Count(st.documents, "document").c_str(), u(st.old_documents), u(st.deleted),
-                u(st.added), Count(st.ids_not_found, "id").c_str(), Count(st.file_bytes, "byte").c_str(),
+                ReplacedPart(st.replaced).c_str(), u(st.added), Count(st.ids_not_found, "id").c_str(), Count(st.file_bytes, "byte").c_str(),
                 base::Seconds(start));
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");

@@ -78,6 +78,12 @@ struct MinHashMergeArgs {
 };
 int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMerger*)>& read_deletes);
 
+// A merge's error message; the refusal of batch ids the old index holds
+// (ExistingIds::kRefuse) names the option that replaces them (cmd_merge.cc).
+std::string WithReplaceHint(const Status& s);
+// " - N replaced" when a merge replaced old entries (--replace), else "".
+std::string ReplacedPart(uint64_t replaced);
+
 // Chooses the formats of the inputs ("-" when there are none) as `simdex
 // dedup` chooses them; InvalidArgument (a usage error) for a fingerprint
 // file, and for a MinHash signature file unless allow_signatures (then

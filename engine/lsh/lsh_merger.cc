@@ -14,6 +14,7 @@
 #include "engine/index/mapping_advice.h"
 #include "engine/index/output_file.h"
 #include "engine/io/decimal.h"
+#include "engine/merge/batch_ids.h"
 #include "engine/merge/id_ranges.h"
 #include "engine/io/printable.h"
 #include "engine/io/string_id.h"
@@ -42,6 +43,7 @@ struct LshIndexMerger::Rep {
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
   std::set<std::string, std::less<>> delete_strings;  // old index of string ids
   merge::IdRanges delete_ranges;                      // DeleteRange()'s, joined in Finish()
+  merge::BatchIds batch_ids{ExistingIds::kKeep, false};  // LshMergeOptions::existing_ids
   LshMergeStats stats;
   Status status;
   bool done = false;
@@ -100,6 +102,7 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
   if (!s.ok()) return merge.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   rep->tmpdir = dir;
   rep->docs.emplace(options, options.memory_bytes, dir);
+  rep->batch_ids = merge::BatchIds(merge.existing_ids, old->has_string_ids());
   out->reset(new LshIndexMerger(std::move(rep)));
   return Status::OK();
 }
@@ -110,6 +113,7 @@ Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature);
   rep_->stats.added += rep_->status.ok();
+  if (rep_->status.ok()) rep_->batch_ids.AddNumber(id);
   return rep_->status;
 }
 
@@ -120,6 +124,7 @@ Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
   rep_->status = rep_->docs->IdNumber(id, &number);
   if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);
   rep_->stats.added += rep_->status.ok();
+  if (rep_->status.ok()) rep_->batch_ids.AddString(id);
   return rep_->status;
 }
 
@@ -263,21 +268,26 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
     const uint64_t id = r.IdAt(d);
     bool deleted = false;
     uint64_t number = 0;
+    const std::string_view s = r.has_id_map ? r.id_map.Get(id) : std::string_view();
     if (r.has_id_map) {
-      const std::string_view s = r.id_map.Get(id);
       deleted = delete_strings.find(s) != delete_strings.end();
       if (deleted) deleted_strings->insert(s);
-      else SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
     } else {
       const bool listed = delete_numbers.count(id) > 0;
       if (listed) deleted_numbers->insert(id);
       deleted = listed || delete_ranges.Contains(id);
-      if (!deleted) number = docs->IdNumber(id);
     }
     if (deleted) {
       ++stats.deleted;
       continue;
     }
+    // A document the batch gives again: refused after this pass, or replaced.
+    if (batch_ids.checking() && (r.has_id_map ? batch_ids.Find(s) : batch_ids.Find(id)) && batch_ids.replacing()) {
+      ++stats.replaced;
+      continue;
+    }
+    if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
+    else number = docs->IdNumber(id);
     SIMDEX_RETURN_IF_ERROR(docs->AddStored(number, banded ? keys.data() : empty_keys.data(), r.Signature(d), banded));
   }
   for (const auto& sorter : by_document) {
@@ -289,10 +299,12 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
 
 Status LshIndexMerger::Rep::AddOld() {
   delete_ranges.Join();
+  batch_ids.Seal();
   std::set<uint64_t> deleted_numbers;
   std::set<std::string_view> deleted_strings;
   SIMDEX_RETURN_IF_ERROR(AddStoredOf(*old, &deleted_numbers, &deleted_strings));
   for (const LshIndexReader* other : others) SIMDEX_RETURN_IF_ERROR(AddStoredOf(*other, &deleted_numbers, &deleted_strings));
+  SIMDEX_RETURN_IF_ERROR(batch_ids.Refusal());
   stats.ids_not_found +=
       (delete_numbers.size() - deleted_numbers.size()) + (delete_strings.size() - deleted_strings.size());
   return Status::OK();

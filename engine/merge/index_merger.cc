@@ -27,6 +27,7 @@
 #include "engine/index/output_file.h"
 #include "base/timing.h"
 #include "engine/index/id_map_builder.h"
+#include "engine/merge/batch_ids.h"
 #include "engine/merge/merged_id_map.h"
 #include "engine/index/index_writer.h"
 #include "engine/index/radix_sort.h"
@@ -113,6 +114,11 @@ struct IndexMerger::Rep {
   // Finish() the map also holds the old entries' ids that remain.
   bool string_ids = false;
   index::IdMapBuilder id_map;
+  // MergeOptions::existing_ids: the batch's ids, for an old index of
+  // numeric ids; for one of string ids the id map is asked (id_map.Find),
+  // each old id number once: in_batch[i] 0 not yet asked, 1 no, 2 yes.
+  merge::BatchIds batch_ids{ExistingIds::kKeep, false};
+  std::vector<uint8_t> in_batch;
 
   std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
   index::ExternalSortOptions SortOptions(size_t bytes) const {
@@ -120,8 +126,14 @@ struct IndexMerger::Rep {
             .threads = options.threads};
   }
   bool IsDeleted(uint64_t id) const {
-    return std::binary_search(deleted.begin(), deleted.end(), id) || deleted_ranges.Contains(id);
+    return std::binary_search(deleted.begin(), deleted.end(), id) || deleted_ranges.Contains(id) || IsReplaced(id);
   }
+  // Whether the batch gives old id `id`, whose entries kReplace removes.
+  bool IsReplaced(uint64_t id) const {
+    if (!batch_ids.replacing()) return false;
+    return old->has_string_ids() ? id < in_batch.size() && in_batch[id] == 2 : batch_ids.Holds(id);
+  }
+  bool InBatch(uint64_t id);
   Status SwitchToStringIds();
   uint64_t ResolveDeletedStrings();
 };
@@ -158,6 +170,21 @@ uint64_t IndexMerger::Rep::ResolveDeletedStrings() {
   return unknown;
 }
 
+// Whether the batch gives old id `id` (an id number of the old id map when
+// the old index has string ids: asked of the batch's id map once per
+// number). REQUIRES: batch_ids sealed; with old string ids, id_map finished
+// and id < in_batch.size().
+bool IndexMerger::Rep::InBatch(uint64_t id) {
+  if (!old->has_string_ids()) return batch_ids.Find(id);
+  if (in_batch[id] == 0) {
+    const std::string_view name = old->IdString(id);
+    uint64_t rank = 0;
+    in_batch[id] = id_map.Find(name, &rank) ? 2 : 1;
+    if (in_batch[id] == 2) batch_ids.Found(name);
+  }
+  return in_batch[id] == 2;
+}
+
 IndexMerger::IndexMerger(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 IndexMerger::~IndexMerger() = default;
 
@@ -188,6 +215,7 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   }
   rep->stats.old_entries = info.entries;
   rep->string_ids = old->has_string_ids();
+  rep->batch_ids = merge::BatchIds(options.existing_ids, old->has_string_ids());
   // The batch's pairs may use half the budget; the merged tables the rest.
   rep->batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions(options.memory_bytes / 2));
   // String ids in memory: a quarter, then spilled runs (engine/index/id_map_builder.h).
@@ -213,6 +241,7 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
   for (size_t i = 0; i < ids.size(); i += 1024) {
     const size_t n = std::min<size_t>(1024, ids.size() - i);
     for (size_t j = 0; j < n; ++j) {
+      if (!r.old->has_string_ids()) r.batch_ids.AddNumber(ids[i + j]);  // else the id map is asked
       if (r.string_ids) {
         // Numeric ids of a string-id index are kept as their decimal strings.
         buf[j] = {fingerprints[i + j], r.id_map.Intern(std::to_string(ids[i + j]))};
@@ -238,6 +267,7 @@ Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
     r.status = r.SwitchToStringIds();
     if (!r.status.ok()) return r.status;
   }
+  if (!r.old->has_string_ids()) r.batch_ids.AddString(id);  // else the id map is asked
   const FingerprintIdPair record{fingerprint, r.id_map.Intern(id)};
   r.status = r.batch->Add(&record, 1);
   if (r.status.ok()) ++r.stats.added;
@@ -310,10 +340,20 @@ Status IndexMerger::FinishImpl() {
   // string ids the new id map: the old map's remaining strings joined with
   // the batch's (merge::MergedIdMap), or, into an index of numeric ids,
   // their decimal strings interned with the batch's.
-  uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0;
+  // Old ids the batch gives (MergeOptions::existing_ids) are found here
+  // too: kRefuse stops after this pass, kReplace removes their entries.
+  uint64_t min_id = r.batch_min_id, max_id = r.batch_max_id, removed = 0, replaced = 0;
   std::vector<bool> seen(r.deleted.size(), false);
   // Old index of string ids: whether each old id number remains (1 bit each).
   std::vector<bool> kept(old.has_string_ids() ? old.IdStringCount() : 0, false);
+  r.batch_ids.Seal();
+  const bool check = r.batch_ids.checking();
+  bool id_map_finished = false;
+  if (check && old.has_string_ids()) {  // the batch's strings are asked of the id map
+    SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
+    id_map_finished = true;
+    r.in_batch.assign(kept.size(), 0);
+  }
   for (uint64_t rank = 0; rank < old_n; ++rank) {
     const uint64_t id = old_ids.AtRank(rank);
     const auto it = std::lower_bound(r.deleted.begin(), r.deleted.end(), id);
@@ -323,19 +363,27 @@ Status IndexMerger::FinishImpl() {
       ++removed;
       continue;
     }
+    if (old.has_string_ids() && id >= kept.size()) {
+      return old_ids.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
+                                               std::to_string(id) + ", past the id map"));
+    }
+    if (check && r.InBatch(id) && r.batch_ids.replacing()) {
+      ++replaced;
+      continue;
+    }
     if (!r.string_ids) {
       min_id = std::min(min_id, id);
       max_id = std::max(max_id, id);
     } else if (!old.has_string_ids()) {
       r.id_map.Intern(std::to_string(id));
-    } else if (id < kept.size()) {
-      kept[id] = true;
     } else {
-      return old_ids.InFile(Status::Corruption("entry " + std::to_string(rank) + " has id number " +
-                                               std::to_string(id) + ", past the id map"));
+      kept[id] = true;
     }
   }
+  SIMDEX_RETURN_IF_ERROR(r.batch_ids.Refusal());
   r.stats.deleted = removed;
+  r.stats.replaced = replaced;
+  removed += replaced;  // the entries left out, by either
   r.stats.ids_not_found = unknown_strings + static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
   const uint64_t n = old_n - removed + r.stats.added;
   r.stats.entries = n;
@@ -343,7 +391,7 @@ Status IndexMerger::FinishImpl() {
   summary.entries = n;
   std::unique_ptr<merge::MergedIdMap> merged_ids;
   if (r.string_ids) {
-    SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
+    if (!id_map_finished) SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
     r.stats.id_map_runs = r.id_map.stats().runs_spilled;
     uint64_t strings = r.id_map.size();
     if (old.has_string_ids()) {

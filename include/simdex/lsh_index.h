@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "simdex/index.h"
+#include "simdex/merge.h"
 #include "simdex/minhash.h"
 #include "simdex/status.h"
 
@@ -282,6 +283,10 @@ struct LshMergeOptions {
   size_t memory_bytes = size_t{1} << 30;
   // Directory for scratch files; "" = the output's directory.
   std::string tmpdir;
+  // Batch ids an old index (or one given to AddIndex) holds already, as
+  // MergeOptions::existing_ids: kRefuse and kReplace keep the batch's ids
+  // (8 bytes each, or the strings) apart from memory_bytes.
+  ExistingIds existing_ids = ExistingIds::kKeep;
 };
 
 struct LshMergeStats {
@@ -289,6 +294,7 @@ struct LshMergeStats {
   uint64_t added = 0;
   uint64_t deleted = 0;        // old documents (and those of AddIndex) removed
   uint64_t ids_not_found = 0;  // ids given to Delete() that no old document has
+  uint64_t replaced = 0;       // old documents removed because the batch gives their id (kReplace)
   uint64_t documents = 0;      // in the new index
   uint64_t file_bytes = 0;
   uint64_t spilled_runs = 0;   // as LshBuildStats', and the sorts of the old tables' keys

@@ -40,6 +40,23 @@
 
 namespace simdex {
 
+// What a merge does with a batch id that the old index already holds (the
+// same batch merged twice, or a document sent again). Used by MergeOptions
+// and LshMergeOptions.
+enum class ExistingIds {
+  // The batch's entries are stored beside the old ones: the index then holds
+  // the id twice, and a query answers it twice.
+  kKeep,
+  // Finish() fails with InvalidArgument naming the first such id (in the
+  // old index's order) and counting the others: "id '42' is in the old
+  // index already (and 3 more ids of the batch are)". `simdex dedup`
+  // refuses ids given twice in a batch alike.
+  kRefuse,
+  // The old entries of each such id are removed, as Delete(id) would remove
+  // them (counted in stats().replaced), and the batch's take their place.
+  kReplace,
+};
+
 struct MergeOptions {
   // Bound on the merger's own buffers: the batch's sorts, the merged tables
   // and the deleted entries' fingerprints (in memory when 8 bytes per entry
@@ -55,6 +72,12 @@ struct MergeOptions {
   // (CheckSameProfile); the merged index records the old index's profile,
   // or this one when the old records none.
   std::string profile;
+  // Batch ids the old index holds already. kRefuse and kReplace keep the
+  // batch's numeric ids (8 bytes each; string ids are in the id map anyway)
+  // apart from memory_bytes, as Delete()'s ids are. The library's default
+  // keeps both, as it always did; `simdex merge` refuses (--replace
+  // replaces), and so does Python's simdex.merge.
+  ExistingIds existing_ids = ExistingIds::kKeep;
 };
 
 struct MergeStats {
@@ -62,6 +85,7 @@ struct MergeStats {
   uint64_t added = 0;          // batch entries
   uint64_t deleted = 0;        // entries of the old index removed
   uint64_t ids_not_found = 0;  // ids given to Delete() that no entry has
+  uint64_t replaced = 0;       // old entries removed because the batch gives their id (kReplace)
   uint64_t entries = 0;        // in the new index
   uint64_t file_bytes = 0;
   uint64_t blocks_decoded = 0; // of the old index
@@ -78,7 +102,8 @@ class IndexMerger {
                        std::unique_ptr<IndexMerger>* out);
   ~IndexMerger();
 
-  // Adds batch entries; the same (id, fingerprint) twice is stored twice.
+  // Adds batch entries; the same (id, fingerprint) twice in a batch is
+  // stored twice. An id the old index holds: MergeOptions::existing_ids.
   Status Add(uint64_t id, uint64_t fingerprint);
   Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
   // Adds a batch entry with a string id: 1 to 4096 bytes of UTF-8 without

@@ -252,8 +252,10 @@ class PyLshIndexBuilder {
 };
 
 py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handle ids, py::handle signatures,
-                  py::handle texts, py::handle deleted, size_t memory, const std::string& tmpdir, int threads) {
+                  py::handle texts, py::handle deleted, size_t memory, const std::string& tmpdir, int threads,
+                  const std::string& existing_ids) {
   if (!signatures.is_none() && !texts.is_none()) throw py::value_error("give signatures or texts, not both");
+  const ExistingIds existing = ExistingIdsOf(existing_ids);
   std::unique_ptr<LshIndexReader> old;
   {
     py::gil_scoped_release release;
@@ -263,6 +265,7 @@ py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handl
   LshMergeOptions options;
   options.memory_bytes = memory;
   options.tmpdir = tmpdir;
+  options.existing_ids = existing;
   ThrowIfError(LshIndexMerger::Create(old.get(), out, options, &merger));
   const size_t k = static_cast<size_t>(old->minhash_options().num_perm);
   if (!texts.is_none()) {
@@ -294,7 +297,8 @@ py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handl
   }
   const LshMergeStats st = merger->stats();
   return py::dict("old_documents"_a = st.old_documents, "added"_a = st.added, "deleted"_a = st.deleted,
-                  "ids_not_found"_a = st.ids_not_found, "documents"_a = st.documents, "file_bytes"_a = st.file_bytes);
+                  "ids_not_found"_a = st.ids_not_found, "replaced"_a = st.replaced, "documents"_a = st.documents,
+                  "file_bytes"_a = st.file_bytes);
 }
 
 }  // namespace
@@ -421,9 +425,10 @@ numeric ids become decimal strings). Documents are held in memory up to
   m.def("merge_lsh", &MergeLsh, py::arg("old"), py::arg("out"), py::kw_only(), py::arg("ids") = py::tuple(),
         py::arg("signatures") = py::none(), py::arg("texts") = py::none(), py::arg("delete") = py::tuple(),
         py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
+        py::arg("existing_ids") = "refuse",
         R"doc(Writes `out`: the MinHash-LSH index at `old` plus the documents (ids, signatures) or (ids, texts,
 signed with old's options on `threads` threads), minus the old documents whose id is in `delete` (ints or
-str); byte-identical to a fresh build over the same documents (docs/minhash.md, "Growing an index", for the
+str); existing_ids as merge's ("refuse", "replace" or "keep" an id old holds already); byte-identical to a fresh build over the same documents (docs/minhash.md, "Growing an index", for the
 one exception). `out` may be `old` itself (replaced by a rename). `memory` bounds the merge's buffers (at
 least 256 KiB per band), past which it spills to `tmpdir` ('' = the output's directory). A SimHash index
 raises ValueError naming both kinds. Returns merge statistics as a dict.)doc");

@@ -17,6 +17,7 @@
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
+#include "simdex/merge.h"
 #include "simdex/minhash.h"
 #include "simdex/status.h"
 
@@ -68,6 +69,10 @@ auto FinishBuilder(std::unique_ptr<Builder>* builder) {
   builder->reset();
   return stats;
 }
+
+// simdex.merge's and merge_lsh's existing_ids: "refuse" (the command's
+// default), "replace" or "keep"; ValueError otherwise (merge.cc).
+ExistingIds ExistingIdsOf(const std::string& name);
 
 // Signs views[i] into signatures[i * num_perm ...] on up to `threads`
 // threads (clones of hasher), has_shingles[i] = the text has shingles.

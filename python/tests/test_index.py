@@ -233,12 +233,34 @@ def test_profiles_are_recorded_and_another_is_refused_naming_both(tmp_path):
     with pytest.raises(ValueError, match="fingerprint profiles differ"):
         simdex.dedup(fps[200:].copy(), against=[index], profile=other)
     simdex.dedup(fps[200:].copy(), against=[index], profile=profile)
+    # planted_entries draws ids with repeats: both halves hold some of them.
     simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "new.sdx"), ids=ids[200:], fingerprints=fps[200:],
-                 profile=profile)
+                 profile=profile, existing_ids="keep")
     assert simdex.Index.open(str(tmp_path / "new.sdx")).profile == profile
     with simdex.IndexBuilder(str(tmp_path / "plain.sdx")) as b:
         b.add(ids, fps)
     assert simdex.Index.open(str(tmp_path / "plain.sdx")).profile is None
+
+
+def test_ids_the_old_index_holds_are_refused_replaced_or_kept(sample_index, tmp_path):
+    # The same batch merged twice stored each id twice (query answered {"id":1},{"id":1}).
+    tmp, ids, fps = sample_index
+    old, new = str(tmp_path / "old.sdx"), str(tmp_path / "new.sdx")
+    with simdex.IndexBuilder(old) as b:
+        b.add(ids[:100], fps[:100])
+    batch = ids[90:110].copy()  # ten old ids, ten new (the sample's ids are distinct)
+    assert len(set(ids[:110].tolist())) == 110
+    with pytest.raises(ValueError, match=r"id '\d+' is in the old index already \(and 9 more ids of the batch are\)"):
+        simdex.merge(old, new, ids=batch, fingerprints=fps[90:110])
+    assert not (tmp_path / "new.sdx").exists()
+    stats = simdex.merge(old, new, ids=batch, fingerprints=fps[90:110], existing_ids="replace")
+    assert stats["replaced"] == 10 and stats["entries"] == 110
+    with simdex.IndexBuilder(str(tmp_path / "fresh.sdx")) as b:
+        b.add(np.concatenate([ids[:90], batch]), np.concatenate([fps[:90], fps[90:110]]))
+    assert (tmp_path / "new.sdx").read_bytes() == (tmp_path / "fresh.sdx").read_bytes()
+    assert simdex.merge(old, new, ids=batch, fingerprints=fps[90:110], existing_ids="keep")["entries"] == 120
+    with pytest.raises(ValueError, match="existing_ids 'twice' is not refuse, replace or keep"):
+        simdex.merge(old, new, ids=batch, fingerprints=fps[90:110], existing_ids="twice")
 
 
 def test_plan_chooses_as_simdex_plan_does(simdex_cli):

@@ -60,6 +60,47 @@ TEST_F(MergeCli, MergedIndexEqualsABuildOfTheSameEntries) {
   EXPECT_TRUE(ReadFile(old_index_) == ReadFile(dir_.File("fresh.sdx")));
 }
 
+// The same batch merged twice stored each id twice (`query` then answered
+// {"id":1},{"id":1}), for SimHash and for every MinHash-LSH merge. Now the
+// second merge is refused naming an id, as `dedup` refuses an id given twice
+// in a batch; --replace replaces the old entries of such ids.
+TEST_F(MergeCli, TheSameBatchMergedTwiceIsRefusedNamingAnIdOrReplaced) {
+  const std::string once = dir_.File("once.sdx"), twice = dir_.File("twice.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"merge", "-q", old_index_, dir_.File("batch.fp"), "--out", once}).exit_code, 0);
+  RunResult r = RunSimdex(dir_, {"merge", "-q", once, dir_.File("batch.fp"), "--out", twice});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("' is in the old index already (and " + std::to_string(batch_.size() - 1) +
+                       " more ids of the batch are): each would be stored twice (--replace replaces their old "
+                       "entries)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(FileExists(twice));
+  r = RunSimdex(dir_, {"merge", once, dir_.File("batch.fp"), "--replace", "--out", twice});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(" - " + std::to_string(batch_.size()) + " replaced + "), std::string::npos) << r.out;
+  EXPECT_TRUE(ReadFile(twice) == ReadFile(once)) << "the batch replaced by itself";
+
+  // A MinHash-LSH index: its batch is documents, ids from their JSON.
+  std::string docs;
+  for (int i = 0; i < 6; ++i) {
+    docs += "{\"id\":\"doc-" + std::to_string(i) + "\",\"text\":\"words of document number " + std::to_string(i) +
+            " here and there\"}\n";
+  }
+  WriteFile(dir_.File("docs.jsonl"), docs);
+  const std::string lsh = dir_.File("lsh.sdx"), lsh_twice = dir_.File("lsh2.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--out", lsh, dir_.File("docs.jsonl")}).exit_code, 0);
+  r = RunSimdex(dir_, {"merge", "-q", lsh, dir_.File("docs.jsonl"), "--out", lsh_twice});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "simdex merge: id 'doc-0' is in the old index already (and 5 more ids of the batch are): each "
+                   "would be stored twice (--replace replaces their old entries)\n");
+  EXPECT_FALSE(FileExists(lsh_twice));
+  r = RunSimdex(dir_, {"merge", lsh, dir_.File("docs.jsonl"), "--replace", "--out", lsh_twice});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 documents (6 old - 0 deleted - 6 replaced + 6 added;"), std::string::npos) << r.out;
+  EXPECT_TRUE(ReadFile(lsh_twice) == ReadFile(lsh));
+}
+
 TEST_F(MergeCli, OnlyNewAddsTheBatchRecordsTheOracleKeeps) {
   std::vector<testing::Doc> docs;
   for (const Entry& e : batch_) docs.push_back({false, e.fingerprint, 0});

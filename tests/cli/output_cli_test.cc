@@ -130,7 +130,8 @@ INSTANTIATE_TEST_SUITE_P(
         OutputCase{"DedupPairs", {"dedup", "--method", "simhash", "-q", "-o", "-", "--pairs", "OUT", "batch.fp"}},
         OutputCase{"DedupClusters", {"dedup", "--method", "simhash", "-q", "-o", "-", "--clusters", "OUT", "docs.jsonl"}},
         OutputCase{"BuildOut", {"build", "--quiet", "--out", "OUT", "batch.fp"}},
-        OutputCase{"MergeOut", {"merge", "--quiet", "index.sdx", "batch.fp", "--out", "OUT"}}),
+        // The batch is the index's own entries: --replace, or they are refused as ids it holds.
+        OutputCase{"MergeOut", {"merge", "--quiet", "--replace", "index.sdx", "batch.fp", "--out", "OUT"}}),
     [](const ::testing::TestParamInfo<OutputCase>& p) { return std::string(p.param.name); });
 
 // Output equal to an input: refused with one line naming both, exit 2, the

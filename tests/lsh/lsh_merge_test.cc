@@ -6,6 +6,7 @@
 // and b-bit signatures (AddBanded) writes the file of the signatures.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
 #include "tests/index/test_data.h"
@@ -169,6 +170,55 @@ Status MergeTwo(const ScopedTempDir& dir, const std::vector<LshDocument>& a, con
   SIMDEX_RETURN_IF_ERROR(merger->Finish());
   if (stats != nullptr) *stats = merger->stats();
   return Status::OK();
+}
+
+// Every LSH merge of a batch that repeats old ids stored them twice. With
+// ExistingIds::kRefuse they are refused by name (old ids and those of an
+// index added whole), with kReplace the old documents give way (the fresh
+// build of the rest plus the batch), with kKeep both stay.
+TEST(LshMergeTest, IdsTheOldIndexHoldsAreRefusedReplacedOrKept) {
+  ScopedTempDir dir;
+  std::vector<LshDocument> all = NumberedDocuments(300, 128, 31);
+  for (LshDocument& d : all) d.string_id = "doc-" + std::to_string(d.id);
+  const std::vector<LshDocument> old_docs(all.begin(), all.begin() + 200);
+  std::vector<LshDocument> batch(all.begin() + 150, all.end());  // ids 150..199 are old ones
+  for (size_t i = 0; i < 50; ++i) batch[i].signature = all[i].signature;  // other texts
+  for (const bool strings : {false, true}) {
+    SCOPED_TRACE(strings ? "string ids" : "numeric ids");
+    std::filesystem::remove(dir.File("m.sdx"));
+    ASSERT_TRUE(BuildLshIndex(dir.File("old.sdx"), LshBuildOptions(), old_docs, strings).ok());
+    std::unique_ptr<LshIndexReader> old;
+    ASSERT_TRUE(LshIndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+    auto merge = [&](ExistingIds existing, LshMergeStats* stats) {
+      LshMergeOptions o;
+      o.existing_ids = existing;
+      std::unique_ptr<LshIndexMerger> merger;
+      SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(old.get(), dir.File("m.sdx"), o, &merger));
+      for (const LshDocument& d : batch) {
+        SIMDEX_RETURN_IF_ERROR(strings ? merger->Add(d.string_id, d.signature.data())
+                                       : merger->Add(d.id, d.signature.data()));
+      }
+      SIMDEX_RETURN_IF_ERROR(merger->Finish());
+      *stats = merger->stats();
+      return Status::OK();
+    };
+    LshMergeStats stats;
+    const Status s = merge(ExistingIds::kRefuse, &stats);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_EQ(s.message(), std::string("id '") + (strings ? "doc-150" : "150") +
+                               "' is in the old index already (and 49 more ids of the batch are): each would be "
+                               "stored twice");
+    EXPECT_FALSE(std::filesystem::exists(dir.File("m.sdx")));
+    ASSERT_TRUE(merge(ExistingIds::kReplace, &stats).ok());
+    EXPECT_EQ(stats.replaced, 50u);
+    EXPECT_EQ(stats.documents, 300u);
+    std::vector<LshDocument> fresh(all.begin(), all.begin() + 150);
+    fresh.insert(fresh.end(), batch.begin(), batch.end());
+    ASSERT_TRUE(BuildLshIndex(dir.File("fresh.sdx"), LshBuildOptions(), fresh, strings).ok());
+    EXPECT_EQ(ReadFileOrDie(dir.File("m.sdx")), ReadFileOrDie(dir.File("fresh.sdx")));
+    ASSERT_TRUE(merge(ExistingIds::kKeep, &stats).ok());
+    EXPECT_EQ(stats.documents, 350u) << "each of the 50 ids twice";
+  }
 }
 
 TEST(LshMergeTest, AnotherIndexAddedWholeMinusDeletedIsTheFreshBuildByteForByte) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -607,6 +608,105 @@ TEST(MergerTest, DeletedRangesAreTheirIdsDeletedOneByOneWithinATinyBudget) {
   ASSERT_TRUE(IndexMerger::Create(strings.get(), dir.File("x.sdx"), MergeOptions(), &merger).ok());
   EXPECT_TRUE(merger->DeleteRange(0, 5).IsInvalidArgument());
   merger->Abandon();
+}
+
+// Merging the same batch twice stored each id twice (a query then answered
+// {"id":1},{"id":1}). With ExistingIds::kRefuse an id the old index holds is
+// refused by name before anything is written; kReplace removes its old
+// entries first (the fresh build of the old entries less those ids, plus the
+// batch); kKeep, the library's default, keeps both.
+TEST(MergerTest, IdsTheOldIndexHoldsAreRefusedReplacedOrKept) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(400, 9), IdStyle::kSequential, 9);
+  const std::vector<Entry> old_entries(entries.begin(), entries.begin() + 300);
+  std::vector<Entry> batch(entries.begin() + 250, entries.end());  // ids 250..299 are old ones
+  for (size_t i = 0; i < 50; ++i) batch[i].fingerprint ^= 0xff00;  // another version of those documents
+  BuildOptions options;
+  options.block_size = 128;
+  ASSERT_TRUE(BuildIndex(dir.File("old.sdx"), options, old_entries).ok());
+  auto merge = [&](ExistingIds existing, MergeStats* stats) {
+    MergeOptions o;
+    o.existing_ids = existing;
+    Split s;
+    s.old_entries = old_entries;
+    s.batch = batch;
+    return Merge(dir.File("old.sdx"), dir.File("new.sdx"), s, o, stats);
+  };
+  MergeStats stats;
+  Status s = merge(ExistingIds::kRefuse, &stats);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("' is in the old index already (and 49 more ids of the batch are): each would be stored "
+                             "twice"),
+            std::string::npos)
+      << s.ToString();
+  EXPECT_EQ(dir.List(), std::vector<std::string>{"old.sdx"});
+
+  ASSERT_TRUE(merge(ExistingIds::kReplace, &stats).ok());
+  EXPECT_EQ(stats.replaced, 50u);
+  EXPECT_EQ(stats.entries, 400u);
+  std::vector<Entry> fresh(entries.begin(), entries.begin() + 250);
+  fresh.insert(fresh.end(), batch.begin(), batch.end());
+  ASSERT_TRUE(BuildIndex(dir.File("fresh.sdx"), options, fresh).ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("new.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+
+  ASSERT_TRUE(merge(ExistingIds::kKeep, &stats).ok());
+  EXPECT_EQ(stats.entries, 450u) << "each of the 50 ids twice";
+  EXPECT_EQ(stats.replaced, 0u);
+}
+
+// The same with string ids: an old index of strings asked through the
+// batch's id map (a number added is its decimal string), and an old index
+// of numbers, which a string names only in its own decimal form.
+TEST(MergerTest, StringIdsTheOldIndexHoldsAreFoundByName) {
+  ScopedTempDir dir;
+  const std::vector<Entry> entries = AssignIds(UniformFingerprints(200, 10), IdStyle::kSequential, 10);
+  std::vector<StringEntry> old_strings = StringEntries(entries, /*decimal=*/false);
+  old_strings.resize(100);
+  old_strings.push_back({"42", 7});
+  ASSERT_TRUE(BuildStrings(dir.File("strings.sdx"), BuildOptions(), old_strings).ok());
+  ASSERT_TRUE(BuildIndex(dir.File("numbers.sdx"), BuildOptions(), {entries.begin(), entries.begin() + 100}).ok());
+  auto finish = [&](const std::string& old_path, ExistingIds existing,
+                    const std::function<Status(IndexMerger*)>& add) {
+    std::unique_ptr<IndexReader> old;
+    EXPECT_TRUE(IndexReader::Open(old_path, ReaderOptions(), &old).ok());
+    MergeOptions o;
+    o.existing_ids = existing;
+    std::unique_ptr<IndexMerger> merger;
+    EXPECT_TRUE(IndexMerger::Create(old.get(), dir.File("new.sdx"), o, &merger).ok());
+    Status s = add(merger.get());
+    if (s.ok()) s = merger->Finish();
+    return s;
+  };
+  // Old strings: a string and a number (as "42") the old index holds.
+  Status s = finish(dir.File("strings.sdx"), ExistingIds::kRefuse, [&](IndexMerger* m) {
+    SIMDEX_RETURN_IF_ERROR(m->Add(std::string_view("https://example.org/doc/5"), 1));
+    SIMDEX_RETURN_IF_ERROR(m->Add(std::string_view("https://example.org/new"), 2));
+    return m->Add(uint64_t{42}, 3);
+  });
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("(and 1 more id of the batch is)"), std::string::npos) << s.ToString();
+  s = finish(dir.File("strings.sdx"), ExistingIds::kReplace, [&](IndexMerger* m) {
+    return m->Add(std::string_view("https://example.org/doc/5"), 1);
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<StringEntry> fresh;
+  for (const StringEntry& e : old_strings) {
+    if (e.id != "https://example.org/doc/5") fresh.push_back(e);
+  }
+  fresh.push_back({"https://example.org/doc/5", 1});
+  ASSERT_TRUE(BuildStrings(dir.File("fresh.sdx"), BuildOptions(), fresh).ok());
+  EXPECT_TRUE(ReadFileOrDie(dir.File("new.sdx")) == ReadFileOrDie(dir.File("fresh.sdx")));
+  // Old numbers: "7" is id 7; "007" and "x" name no old id.
+  s = finish(dir.File("numbers.sdx"), ExistingIds::kRefuse, [&](IndexMerger* m) {
+    SIMDEX_RETURN_IF_ERROR(m->Add(std::string_view("007"), 1));
+    SIMDEX_RETURN_IF_ERROR(m->Add(std::string_view("x"), 1));
+    return m->Add(std::string_view("7"), 1);
+  });
+  EXPECT_EQ(s.message(), "id '7' is in the old index already: each would be stored twice");
+  s = finish(dir.File("numbers.sdx"), ExistingIds::kRefuse, [&](IndexMerger* m) {
+    return m->Add(std::string_view("007"), 1);
+  });
+  EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
 }  // namespace
