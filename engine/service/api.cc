@@ -354,11 +354,8 @@ HttpResponse Api::Lookup(std::string_view target) const {
   if (!QueryParameter(target, "id", &id) || id.empty()) {
     return Error(400, "the query must carry the article id as JSON: id=42 or id=%22a-1%22", Route::kLookup);
   }
-  simdjson::dom::parser parser;
-  simdjson::dom::element e;
-  if (parser.parse(id).get(e)) return Error(400, "the id is not valid JSON", Route::kLookup);
   std::string id_json;
-  Status s = ArticleIdJson(e, "the id", &id_json);
+  Status s = ParseArticleId(id, "the id", &id_json);
   if (!s.ok()) return Error(400, s.message(), Route::kLookup);
   DocIdAnswer answer;
   s = service_->LookupArticle(id_json, &answer);

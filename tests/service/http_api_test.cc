@@ -263,6 +263,11 @@ TEST_F(HttpApiTest, JsonIdsAreUnsignedIntegersOrStrings) {
   const HttpReply max = client.Post("/v1/docid", ArticleJson("18446744073709551615", "http://i/max", "", "max"));
   EXPECT_EQ(max.status, 200) << max.body;
   EXPECT_EQ(client.Get("/v1/article?id=18446744073709551615").status, 200);
+  // The lookup reads ids as the articles do: -0 and 2^64 are refused by name.
+  EXPECT_EQ(JsonField(client.Get("/v1/article?id=-0").body, "error"),
+            "the id must be a string or an unsigned 64-bit integer (no sign, fraction or exponent)");
+  EXPECT_EQ(JsonField(client.Get("/v1/article?id=18446744073709551616").body, "error"),
+            "the id 18446744073709551616 is out of range for an unsigned 64-bit id (0 to 18446744073709551615)");
   ASSERT_EQ(client.Post("/v1/docid", ArticleJson("\"aA\"", "http://i/aA", "", "escaped")).status, 200);
   EXPECT_EQ(JsonField(client.Post("/v1/docid", ArticleJson("\"a\\u0041\"", "http://i/x", "", "x")).body, "replayed"),
             "true");
