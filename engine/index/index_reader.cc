@@ -1,84 +1,19 @@
 // Opens an index file: maps it, then validates header, footer, metadata and
 // section placement (docs/format.md) before anything else is read; and the
 // checks of the sections and blocks that run once per reader (reader_rep.h).
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cassert>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <numbers>
 
-#include <boost/iostreams/device/mapped_file.hpp>
-
-#include "engine/io/printable.h"
 #include "engine/index/file_sections.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
+#include "engine/io/printable.h"
 #include "format/codec.h"
 #include "format/coding.h"
 
 namespace simdex {
-
-namespace {
-
-class MemoryFile : public RandomAccessFile {
- public:
-  explicit MemoryFile(std::string bytes) : bytes_(std::move(bytes)) {}
-  const uint8_t* data() const override { return reinterpret_cast<const uint8_t*>(bytes_.data()); }
-  size_t size() const override { return bytes_.size(); }
-
- private:
-  std::string bytes_;
-};
-
-class MappedFile : public RandomAccessFile {
- public:
-  explicit MappedFile(boost::iostreams::mapped_file_source map) : map_(std::move(map)) {}
-  const uint8_t* data() const override { return reinterpret_cast<const uint8_t*>(map_.data()); }
-  size_t size() const override { return map_.size(); }
-
- private:
-  boost::iostreams::mapped_file_source map_;
-};
-
-// Why Boost could not map `path`: in open(2)'s words when the file cannot
-// be opened ("cannot open x.sdx: No such file or directory"), rather than
-// Boost's "failed opening file: ...: iostream error". O_NONBLOCK: asking
-// must not wait on a FIFO.
-std::string MapFailure(const std::string& path, const char* what) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
-  ::close(fd);
-  return "cannot map " + path + ": " + what;
-}
-
-}  // namespace
-
-std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
-  return std::make_unique<MemoryFile>(std::move(bytes));
-}
-
-Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) {
-  // Boost refuses to map empty files; an empty file is an empty byte range,
-  // which Open() reports as too short to be an index (Corruption).
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
-    *out = NewMemoryFile(std::string());
-    return Status::OK();
-  }
-  try {
-    boost::iostreams::mapped_file_source map;
-    map.open(path);
-    *out = std::make_unique<MappedFile>(std::move(map));
-  } catch (const std::exception& e) {
-    return Status::IOError(MapFailure(path, e.what()));
-  }
-  return Status::OK();
-}
 
 IndexReader::IndexReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 IndexReader::~IndexReader() = default;

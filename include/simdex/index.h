@@ -257,10 +257,15 @@ class RandomAccessFile {
   virtual size_t size() const = 0;
 };
 
-// Maps `path` read-only (Boost.Iostreams mapped_file_source). A file that
-// cannot be opened is IOError "cannot open <path>: <strerror>" (e.g. "No
-// such file or directory"); one that cannot be mapped "cannot map <path>:
-// ...".
+// Maps the regular file at `path` read-only (an empty file gives an empty
+// range). Anything else is refused before it is opened, as an IOError
+// naming the path: "<path>: is a FIFO, not an index file (an index is a
+// regular file)" (opening a FIFO for reading would block until a writer
+// comes), a character or block device or a socket alike, "<path>: is a
+// directory"; one that cannot be opened "cannot open <path>: <why>" (e.g.
+// "No such file or directory"). Every
+// reader of an index path (IndexReader, LshIndexReader, ReadIndexKind)
+// opens it here.
 Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
 // Wraps bytes held in memory (for tests and in-memory indexes).
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes);

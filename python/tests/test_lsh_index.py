@@ -3,6 +3,7 @@ docs/minhash.md alone (band keys with python3-xxhash, the b-bit estimate, the de
 against `simdex build --method minhash` / `simdex query`, and the refusal of the other kind."""
 
 import json
+import os
 import math
 import struct
 
@@ -278,3 +279,18 @@ def test_bad_arguments_and_damage_raise_the_library_errors(tmp_path):
         simdex.LshIndex.open(str(path)).verify()
     with pytest.raises(OSError):
         simdex.open_index(str(tmp_path / "missing.sdx"))
+
+
+def test_a_fifo_given_as_an_index_is_refused_naming_it_without_blocking(tmp_path):
+    # Opening a FIFO for reading blocks until a writer comes: index_kind used
+    # to hang forever. Each call runs in its own interpreter, killed after 20 s.
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "pipe.sdx"
+    os.mkfifo(fifo)
+    for call in ("simdex.index_kind(p)", "simdex.Index.open(p)", "simdex.LshIndex.open(p)"):
+        code = f"import simdex\np = {str(fifo)!r}\ntry:\n    {call}\nexcept OSError as e:\n    print(e)\n"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == f"{fifo}: is a FIFO, not an index file (an index is a regular file)", call

@@ -43,9 +43,11 @@ struct RunResult {
 };
 
 // Runs build/bin/simdex with `args` (each passed as one argument) and
-// `stdin_text` on its standard input, in scratch.
+// `stdin_text` on its standard input, in scratch. With timeout_seconds > 0
+// a run still going after that long is killed (SIGKILL: exit code 137), so
+// that a test of a hang fails instead of hanging.
 RunResult RunSimdex(const ScratchDir& scratch, const std::vector<std::string>& args,
-                    const std::string& stdin_text = "");
+                    const std::string& stdin_text = "", int timeout_seconds = 0);
 
 // A few hundred random fingerprints with non-contiguous ids, plus planted
 // near-duplicates of some of them (1 to 4 bits away) and exact duplicates
