@@ -32,7 +32,7 @@
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/size_argument.h"
+#include "tools/memory_option.h"
 
 namespace simdex::tools {
 namespace {
@@ -88,10 +88,7 @@ Status MakeBuildOptions(const BuildArgs& args, BuildOptions* options) {
   } else if (!args.scheme.empty() && args.scheme != kAutoScheme) {
     SIMDEX_RETURN_IF_ERROR(Scheme::Parse(args.scheme, &options->scheme));
   }
-  if (!args.memory.empty() && !ParseSize(args.memory, &options->memory_bytes)) {
-    return Status::InvalidArgument("--memory '" + args.memory +
-                                   "' is not a size (e.g. 4096, 64K, 512M, 2G)");
-  }
+  SIMDEX_RETURN_IF_ERROR(ParseMemoryOption(kBuildCommand, args.memory, &options->memory_bytes));
   options->block_size = args.block_size;
   options->restarts = args.restarts;
   options->codec = args.codec;
@@ -198,8 +195,8 @@ int RunMinHash(const BuildArgs& args) {
                                  "tables of MinHash signatures (docs/minhash.md)", kExitUsage);
   }
   MinHashBuildArgs m = args.minhash;
-  if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
-    return ReportError(kBuildCommand, "--memory '" + args.memory + "' is not a size (e.g. 4096, 64K, 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kBuildCommand, args.memory, &m.options.memory_bytes); !bad.ok()) {
+    return ReportError(kBuildCommand, bad, /*usage=*/true);
   }
   m.options.tmpdir = args.tmpdir;
   m.out = args.out;

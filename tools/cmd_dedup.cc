@@ -48,7 +48,7 @@
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/size_argument.h"
+#include "tools/memory_option.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -280,8 +280,8 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   DedupOptions options;  // the id check's memory bound and spill directory
   options.threads = args.threads;
   options.tmpdir = args.tmpdir;
-  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kDedupCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &options.memory_bytes); !bad.ok()) {
+    return ReportError(kDedupCommand, bad, /*usage=*/true);
   }
   m.memory_bytes = options.memory_bytes;
   m.tmpdir = SpillDirectory(args.tmpdir);
@@ -422,8 +422,8 @@ int RunDedup(DedupArgs args) {
   // within --k, else the scheme's k, else 3.
   options.against_k = args.k >= 0 ? args.k : args.scheme.empty() ? 3 : options.scheme.k();
   args.scheme = options.scheme.Name();
-  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kDedupCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &options.memory_bytes); !bad.ok()) {
+    return ReportError(kDedupCommand, bad, /*usage=*/true);
   }
   options.tmpdir = args.tmpdir;
   options.threads = args.threads;

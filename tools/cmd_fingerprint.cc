@@ -26,7 +26,7 @@
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/size_argument.h"
+#include "tools/memory_option.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -157,8 +157,8 @@ int RunFingerprint(FingerprintArgs args) {
   s = MakeFingerprintOptions(args.text, &options, /*allow_auto=*/true);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
-  if (!args.memory.empty() && !ParseSize(args.memory, &memory)) {
-    return ReportError("fingerprint", "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption("fingerprint", args.memory, &memory); !bad.ok()) {
+    return ReportError("fingerprint", bad, /*usage=*/true);
   }
   std::string learned;
   if (IdfAuto(args.text)) {

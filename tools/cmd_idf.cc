@@ -22,7 +22,7 @@
 #include "tools/idf_pass.h"
 #include "tools/output_checks.h"
 #include "tools/progress.h"
-#include "tools/size_argument.h"
+#include "tools/memory_option.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -92,8 +92,8 @@ int RunIdf(IdfArgs args) {
   s = MakeFingerprintOptions(features, &options);
   if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
-  if (!args.memory.empty() && !ParseSize(args.memory, &memory)) {
-    return ReportError(kIdfCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kIdfCommand, args.memory, &memory); !bad.ok()) {
+    return ReportError(kIdfCommand, bad, /*usage=*/true);
   }
   IdfLearnerStats stats;
   std::shared_ptr<const IdfTable> table;

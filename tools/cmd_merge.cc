@@ -25,7 +25,7 @@
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/size_argument.h"
+#include "tools/memory_option.h"
 
 namespace simdex::tools {
 namespace {
@@ -195,8 +195,8 @@ int RunLshMerge(const MergeArgs& args) {
                                      args.old + " is a MinHash-LSH index", kExitUsage);
   }
   MinHashMergeArgs m;
-  if (!args.memory.empty() && !ParseSize(args.memory, &m.options.memory_bytes)) {
-    return ReportError(kMergeCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kMergeCommand, args.memory, &m.options.memory_bytes); !bad.ok()) {
+    return ReportError(kMergeCommand, bad, /*usage=*/true);
   }
   m.options.tmpdir = args.tmpdir;
   m.options.existing_ids = ExistingIdsOf(args);
@@ -229,8 +229,8 @@ int RunMerge(const MergeArgs& args) {
                                      " is a SimHash index (its batch is fingerprint files)", kExitUsage);
   }
   MergeOptions options;
-  if (!args.memory.empty() && !ParseSize(args.memory, &options.memory_bytes)) {
-    return ReportError(kMergeCommand, "--memory '" + args.memory + "' is not a size (e.g. 512M, 2G)", kExitUsage);
+  if (Status bad = ParseMemoryOption(kMergeCommand, args.memory, &options.memory_bytes); !bad.ok()) {
+    return ReportError(kMergeCommand, bad, /*usage=*/true);
   }
   options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;

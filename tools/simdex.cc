@@ -3,6 +3,8 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -64,5 +66,18 @@ int main(int argc, char** argv) {
                  command.c_str());
     return simdex::tools::kExitUsage;
   }
-  return run ? run() : simdex::tools::kExitUsage;
+  if (!run) return simdex::tools::kExitUsage;
+  // The library reports what it cannot allocate as a Status; whatever still
+  // throws (a container's growth in a command's own code) ends as one line
+  // and exit 1, never as an abort.
+  const std::string command = app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "simdex %s: out of memory (std::bad_alloc); give a smaller --memory or more memory\n",
+                 command.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "simdex %s: %s\n", command.c_str(), simdex::io::Printable(e.what()).c_str());
+  }
+  return simdex::tools::kExitFailure;
 }

@@ -132,7 +132,8 @@ struct ExternalSorter<Record>::Rep {
   Status status;
   Phase phase = Phase::kAdding;
   ExternalSortStats stats;
-  size_t capacity = 0;  // records per run buffer
+  size_t capacity = 0;   // records per run buffer, at most
+  size_t allocated = 0;  // records the buffer holds now
   io::LargeArray<Record> buffer;
   size_t buffered = 0;
   size_t read_pos = 0;  // in-memory path: next record of buffer to Read()
@@ -164,8 +165,25 @@ struct ExternalSorter<Record>::Rep {
 
   void FreeBuffers() {
     buffer.reset();
+    allocated = 0;
     scratch.reset();
     scratch_size = 0;
+  }
+
+  // Grows the run buffer to hold `wanted` records: twice its size or more,
+  // up to capacity. A budget far above the input then costs the input's
+  // size, not the budget's (issue 36: 100G asked for 50 GB at the first
+  // record). The copy leaves the resident memory within the new size: the
+  // new buffer's pages are touched only as far as the old one filled it.
+  Status Grow(size_t wanted) {
+    constexpr size_t kFirstRecords = size_t{1} << 14;
+    const size_t size = std::min(capacity, std::max({wanted, 2 * allocated, kFirstRecords}));
+    io::LargeArray<Record> grown = io::MakeLargeArray<Record>(size);
+    if (grown == nullptr) return OutOfMemory("run buffer", size * sizeof(Record));
+    if (buffered > 0) std::memcpy(grown.get(), buffer.get(), buffered * sizeof(Record));
+    buffer = std::move(grown);
+    allocated = size;
+    return Status::OK();
   }
 
   Status SortBuffer() {
@@ -304,16 +322,12 @@ Status ExternalSorter<Record>::Add(const Record* records, size_t n) {
   if (!r.status.ok()) return r.status;
   assert(r.phase == Rep::Phase::kAdding);
   if (r.phase != Rep::Phase::kAdding) return Status::InvalidArgument("Add() after Finish()");
-  if (n > 0 && r.buffer == nullptr) {
-    r.buffer = io::MakeLargeArray<Record>(r.capacity);
-    if (r.buffer == nullptr) return r.Fail(OutOfMemory("run buffer", r.capacity * sizeof(Record)));
-  }
   while (n > 0) {
-    if (r.buffered == r.capacity) {
-      Status s = r.Spill();
+    if (r.buffered == r.allocated) {
+      Status s = r.allocated < r.capacity ? r.Grow(r.buffered + n) : r.Spill();
       if (!s.ok()) return r.Fail(std::move(s));
     }
-    const size_t take = std::min(n, r.capacity - r.buffered);
+    const size_t take = std::min(n, r.allocated - r.buffered);
     std::memcpy(r.buffer.get() + r.buffered, records, take * sizeof(Record));
     r.buffered += take;
     r.stats.records += take;

@@ -42,7 +42,9 @@ constexpr size_t kExternalSortMaxOpenRuns = 256;
 struct ExternalSortOptions {
   // Upper bound, in bytes, on the sorter's own buffers: the run buffer and
   // the radix sort's scratch space while adding (half each), the read and
-  // write buffers while merging. At least kExternalSortMinMemoryBytes.
+  // write buffers while merging. At least kExternalSortMinMemoryBytes. The
+  // run buffer grows with the records added (doubling, from 16,384
+  // records), so that a bound far above the input costs only the input.
   size_t memory_bytes = 0;
   // Existing directory for the temporary run files. Must be non-empty even
   // if the data turns out to fit in memory.
@@ -90,7 +92,7 @@ class ExternalSorter {
   // tmpdir or threads < 1 is InvalidArgument naming the limit; a tmpdir that
   // is not an existing directory is IOError naming it. The result is
   // status(), which every later call returns if it is an error. Allocates
-  // nothing until the first Add().
+  // nothing until the first Add(), and then what the records need.
   explicit ExternalSorter(ExternalSortOptions options);
 
   ExternalSorter(const ExternalSorter&) = delete;

@@ -7,11 +7,15 @@
 #include <cassert>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "engine/io/pending_file.h"
 
 namespace simdex::io {
 namespace {
+
+// The first buffer, before it doubles.
+constexpr size_t kFirstBytes = size_t{64} << 10;
 
 Status Errno(const std::string& what, const std::string& path) {
   return Status::IOError(what + " " + path + ": " + std::strerror(errno));
@@ -72,12 +76,20 @@ Status SpillableArray::Append(const void* records, size_t n) {
   assert(!finished_);
   const size_t bytes = n * record_bytes_;
   if (bytes == 0) return Status::OK();
-  if (memory_.capacity() == 0) {
-    // Reserved once: the budget is address space until records fill it,
-    // and growth never copies (or holds two copies of) the records.
-    memory_.reserve(std::max(record_bytes_, memory_bytes_ / record_bytes_ * record_bytes_));
-  }
   if (!spilled() && memory_.size() + bytes > memory_bytes_) SIMDEX_RETURN_IF_ERROR(Spill());
+  if (!spilled() && memory_.size() + bytes > memory_.capacity()) {
+    // Grown with the records, doubling up to the budget: a budget far above
+    // the input costs the input (issue 36: reserving a quarter of --memory
+    // 100G at once threw std::bad_alloc). While the records are copied the
+    // old and new buffers together hold no more than the new one's size.
+    const size_t limit = std::max(record_bytes_, memory_bytes_ / record_bytes_ * record_bytes_);
+    const size_t grown = std::min(limit, std::max({memory_.size() + bytes, 2 * memory_.capacity(), kFirstBytes}));
+    try {
+      memory_.reserve(grown);
+    } catch (const std::bad_alloc&) {
+      return Fail(Status::IOError("cannot allocate " + std::to_string(grown) + " bytes of records in memory"));
+    }
+  }
   if (spilled() && memory_.size() + bytes > memory_.capacity()) SIMDEX_RETURN_IF_ERROR(Flush());
   const uint8_t* p = static_cast<const uint8_t*>(records);
   if (spilled() && bytes > memory_.capacity()) {

@@ -30,7 +30,8 @@ namespace simdex::io {
 
 class SpillableArray {
  public:
-  // record_bytes >= 1. memory_bytes bounds the records held in memory (and,
+  // record_bytes >= 1. memory_bytes bounds the records held in memory,
+  // whose buffer grows with them (doubling from 64 KiB) up to it (and,
   // once spilled, the write buffer and the mapped pages kept by At()).
   // tmpdir: where a spill goes (not checked until a spill).
   SpillableArray(size_t record_bytes, size_t memory_bytes, std::string tmpdir);

@@ -51,11 +51,13 @@ std::string ShellQuote(const std::string& s) {
 }  // namespace
 
 RunResult RunSimdex(const ScratchDir& scratch, const std::vector<std::string>& args,
-                    const std::string& stdin_text, int timeout_seconds) {
+                    const std::string& stdin_text, const RunLimits& limits) {
   const std::string in = scratch.File(".stdin"), out = scratch.File(".stdout"),
                     err = scratch.File(".stderr");
   WriteFile(in, stdin_text);
-  std::string command = timeout_seconds > 0 ? "timeout -s KILL " + std::to_string(timeout_seconds) + " " : "";
+  std::string command;
+  if (limits.address_space_kib > 0) command += "ulimit -v " + std::to_string(limits.address_space_kib) + " && ";
+  if (limits.timeout_seconds > 0) command += "timeout -s KILL " + std::to_string(limits.timeout_seconds) + " ";
   command += ShellQuote(SIMDEX_BINARY_DIR "/bin/simdex");
   for (const std::string& a : args) command.append(" ").append(ShellQuote(a));
   command.append(" <").append(ShellQuote(in)).append(" >").append(ShellQuote(out));

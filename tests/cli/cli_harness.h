@@ -42,12 +42,20 @@ struct RunResult {
   std::string err;
 };
 
+// Limits on one run of the program; 0 is none.
+struct RunLimits {
+  // A run still going after this long is killed (SIGKILL: exit code 137),
+  // so that a test of a hang fails instead of hanging.
+  int timeout_seconds = 0;
+  // The program's address space (ulimit -v, RLIMIT_AS), in KiB: what a
+  // machine with that little memory would let it allocate.
+  uint64_t address_space_kib = 0;
+};
+
 // Runs build/bin/simdex with `args` (each passed as one argument) and
-// `stdin_text` on its standard input, in scratch. With timeout_seconds > 0
-// a run still going after that long is killed (SIGKILL: exit code 137), so
-// that a test of a hang fails instead of hanging.
+// `stdin_text` on its standard input, in scratch, within `limits`.
 RunResult RunSimdex(const ScratchDir& scratch, const std::vector<std::string>& args,
-                    const std::string& stdin_text = "", int timeout_seconds = 0);
+                    const std::string& stdin_text = "", const RunLimits& limits = {});
 
 // A few hundred random fingerprints with non-contiguous ids, plus planted
 // near-duplicates of some of them (1 to 4 bits away) and exact duplicates

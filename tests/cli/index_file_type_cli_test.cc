@@ -50,7 +50,7 @@ class IndexFileTypeCli : public CliTest {
       std::string command = "simdex";
       for (const std::string& a : args) command += " " + a;
       SCOPED_TRACE(command);
-      const RunResult r = RunSimdex(dir_, args, "", kTimeoutSeconds);
+      const RunResult r = RunSimdex(dir_, args, "", {.timeout_seconds = kTimeoutSeconds});
       EXPECT_EQ(r.exit_code, 1) << "137 is a hang, killed after " << kTimeoutSeconds << " s: " << r.err;
       ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
       EXPECT_NE(r.err.find(path + ": is " + what + ", not an index file"), std::string::npos) << r.err;

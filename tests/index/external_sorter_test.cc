@@ -307,6 +307,19 @@ TYPED_TEST(ExternalSorterTest, FailedWriteIsIOErrorAndLeavesNoFiles) {
   EXPECT_TRUE(dir.Files().empty());
 }
 
+// Half of a 64 TiB budget for the run buffer at the first Add() could not
+// be allocated (issue 36); the buffer now grows with the records.
+TYPED_TEST(ExternalSorterTest, BudgetFarAboveTheInputAllocatesOnlyForTheInput) {
+  TempDir dir;
+  ExternalSorter<TypeParam> sorter({.memory_bytes = size_t{1} << 46, .tmpdir = dir.path()});
+  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 100000, 3);
+  std::vector<TypeParam> out;
+  const Status s = SortExternally(&sorter, input, 777, &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(out == Sorted(input));
+  EXPECT_EQ(sorter.stats().runs_spilled, 0u);
+}
+
 TYPED_TEST(ExternalSorterTest, MissingTmpdirIsIOErrorNamingIt) {
   const std::string missing = "/nonexistent-simdex-dir/sub";
   ExternalSorter<TypeParam> sorter({.memory_bytes = kExternalSortMinMemoryBytes, .tmpdir = missing});

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -21,20 +20,15 @@
 
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
+#include "tests/index/test_data.h"
 
 namespace simdex {
 namespace {
 
 class MapFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "simdex-map-file-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string dir_;
+  testing::ScopedTempDir temp_;
+  const std::string& dir_ = temp_.path();
 };
 
 // The Status of every index open path for `path`, in a child process;

@@ -43,6 +43,7 @@ class TempDir {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
+  const std::string& path() const { return path_; }
   std::string Path(const std::string& name) const { return path_ + "/" + name; }
   // Writes a file named name holding bytes; returns its path.
   std::string Write(const std::string& name, const std::string& bytes) const {
