@@ -305,19 +305,22 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   Progress progress(kDedupCommand, !args.quiet);
   DedupBatch batch;
   DedupOutcomes outcomes;
-  std::vector<AcceptedPair> accepted;
+  std::unique_ptr<SortedPairs> pairs;
   MinHashDedupStats stats;
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
-                             &progress, &batch, &outcomes, &accepted, &stats);
+                             &progress, &batch, &outcomes, &pairs, &stats);
   if (!s.ok()) return ReportError(kDedupCommand, s);
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
-  if (s.ok() && !args.pairs.empty()) s = WriteDedupPairs(args.pairs, nullptr, &accepted, batch);
+  if (s.ok() && !args.pairs.empty()) {
+    s = WriteDedupPairs(args.pairs, [&pairs](const PairVisitor& fn) { return pairs->ForEach(fn); }, batch);
+  }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
   if (!s.ok()) return ReportError(kDedupCommand, s);
+  if (pairs) stats.bytes_spilled += pairs->bytes_spilled();
   if (!args.quiet) {
     PrintChosenMethod(args);
     PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
@@ -502,7 +505,7 @@ int RunDedup(DedupArgs args) {
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
   if (s.ok() && !args.pairs.empty()) {
-    s = WriteDedupPairs(args.pairs, dedup.get(), second.active() ? &accepted : nullptr, batch);
+    s = WriteDedupPairs(args.pairs, second.active() ? PairsOf(accepted) : PairsOf(dedup.get()), batch);
   }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
   if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, fingerprints ? nullptr : &args.input, args.snippet_words, outcomes, batch);

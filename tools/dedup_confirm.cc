@@ -15,23 +15,34 @@ void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text
   lengths.push_back(static_cast<uint32_t>(CodePointLength(text)));
 }
 
-Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const std::vector<AcceptedPair>& candidates,
-                    std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
-  accepted->clear();
-  if (spec.empty()) {
-    *accepted = candidates;
+PairSource PairsOf(const std::vector<AcceptedPair>& pairs) {
+  return [&pairs](const PairVisitor& fn) {
+    for (const AcceptedPair& p : pairs) SIMDEX_RETURN_IF_ERROR(fn(p));
     return Status::OK();
-  }
-  if (candidates.empty()) return Status::OK();
+  };
+}
+
+Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const PairSource& candidates,
+                    const PairVisitor& accept, SecondStageStats* stats) {
+  if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
   std::unique_ptr<Confirmer> confirmer;
   SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &options));
   SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
   auto start = base::Clock::now();
+  // The documents the pairs name, a bit each: a cluster of n documents
+  // names n of them in n^2 / 2 pairs.
+  std::vector<bool> named;
+  SIMDEX_RETURN_IF_ERROR(candidates([&named](const AcceptedPair& p) {
+    if (named.size() <= p.b) named.resize(std::max<size_t>(p.b + 1, 2 * named.size()));
+    named[p.a] = named[p.b] = true;
+    return Status::OK();
+  }));
   std::vector<uint32_t> wanted;
-  for (const AcceptedPair& p : candidates) wanted.insert(wanted.end(), {p.a, p.b});
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  for (size_t o = 0; o < named.size(); ++o) {
+    if (named[o]) wanted.push_back(static_cast<uint32_t>(o));
+  }
+  if (wanted.empty()) return Status::OK();
   auto place_of = [&](uint32_t o) {
     return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
   };
@@ -45,17 +56,17 @@ Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, con
   }));
   stats->seconds_texts = base::Seconds(start);
   start = base::Clock::now();
-  for (AcceptedPair p : candidates) {
+  SIMDEX_RETURN_IF_ERROR(candidates([&](AcceptedPair p) {
     const size_t a = place_of(p.a), b = place_of(p.b);
     if (by_shingles) {
       p.similarity = Confirmer::JaccardOfShingles(shingles[a], shingles[b]);
     } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
       p.similarity = confirmer->Similarity(texts[a], texts[b]);
     } else {
-      continue;
+      return Status::OK();
     }
-    if (p.similarity >= options.threshold) accepted->push_back(p);
-  }
+    return p.similarity >= options.threshold ? accept(p) : Status::OK();
+  }));
   stats->seconds_confirm = base::Seconds(start);
   return Status::OK();
 }
@@ -76,7 +87,11 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
   }));
   stats->in_range = candidates.size();
   // 2. Their confirmation, from the texts read again.
-  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, input, candidates, accepted, stats));
+  accepted->clear();
+  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, input, PairsOf(candidates), [accepted](const AcceptedPair& p) {
+    accepted->push_back(p);
+    return Status::OK();
+  }, stats));
   stats->confirmed = accepted->size();
   // 3. Clusters of the accepted pairs, representatives as Deduplicator
   // picks them (largest score, then first).

@@ -7,6 +7,7 @@
 #define SIMDEX_TOOLS_DEDUP_CONFIRM_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,14 +96,24 @@ struct AcceptedPair {
   double estimate = -1;    // MinHash's estimate of J (--method minhash; then distance is unused); -1: none
 };
 
+// A set of pairs, given one at a time: a PairSource calls its visitor with
+// each pair and stops at the first error the visitor returns.
+using PairVisitor = std::function<Status(const AcceptedPair&)>;
+using PairSource = std::function<Status(const PairVisitor&)>;
+
+// The pairs of a vector, in its order.
+PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
+
 // Confirms the candidates (spec: a ParseConfirmSpec spec; empty accepts
-// them all) from their texts, read again: *accepted gets those whose
-// similarity reaches the spec's threshold, in the candidates' order, with
-// their similarity. A Jaccard confirmer shingles each text once (only the
-// shingle hashes are kept), then each pair costs one merge of two sorted
-// lists. REQUIRES: the inputs can be read again.
-Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const std::vector<AcceptedPair>& candidates,
-                    std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
+// them all) from their texts, read again: `accept` is called with those
+// whose similarity reaches the spec's threshold, in the candidates' order,
+// with their similarity. The candidates are visited twice (the documents
+// they name, then the pairs) and never held: a source may make them as it
+// goes. A Jaccard confirmer shingles each text once (only the shingle
+// hashes are kept), then each pair costs one merge of two sorted lists.
+// REQUIRES: the inputs can be read again; both visits give the same pairs.
+Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const PairSource& candidates,
+                    const PairVisitor& accept, SecondStageStats* stats);
 
 // The k the self-join must use: the larger of k and k_short.
 inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }

@@ -179,29 +179,31 @@ void FindItems(Signed* s, Items* items) {
   items->member_start.push_back(static_cast<uint32_t>(items->members.size()));
 }
 
-// The document pairs of the kept item pairs and of identical signatures.
-void ExpandPairs(const Items& items, const std::vector<std::pair<uint64_t, double>>& kept,
-                 std::vector<AcceptedPair>* out) {
-  out->clear();
-  auto add = [out](uint32_t a, uint32_t b, double estimate) {
-    out->push_back({std::min(a, b), std::max(a, b), 0, -1, estimate});
+// Visits the document pairs of identical signatures and of the kept item
+// pairs, made as they are visited (a cluster of n documents has n^2 / 2 of
+// them), in no particular order.
+Status ForEachDocumentPair(const Items& items, const std::vector<std::pair<uint64_t, double>>& kept,
+                           const PairVisitor& fn) {
+  auto visit = [&fn](uint32_t a, uint32_t b, double estimate) {
+    return fn({std::min(a, b), std::max(a, b), 0, -1, estimate});
   };
   const size_t m = items.member_start.size() - 1;
   for (size_t item = 0; item < m; ++item) {
     for (uint32_t x = items.member_start[item]; x < items.member_start[item + 1]; ++x) {
-      for (uint32_t y = x + 1; y < items.member_start[item + 1]; ++y) add(items.members[x], items.members[y], 1.0);
+      for (uint32_t y = x + 1; y < items.member_start[item + 1]; ++y) {
+        SIMDEX_RETURN_IF_ERROR(visit(items.members[x], items.members[y], 1.0));
+      }
     }
   }
   for (const auto& [pair, estimate] : kept) {
     const uint32_t a = static_cast<uint32_t>(pair >> 32), b = static_cast<uint32_t>(pair);
     for (uint32_t x = items.member_start[a]; x < items.member_start[a + 1]; ++x) {
       for (uint32_t y = items.member_start[b]; y < items.member_start[b + 1]; ++y) {
-        add(items.members[x], items.members[y], estimate);
+        SIMDEX_RETURN_IF_ERROR(visit(items.members[x], items.members[y], estimate));
       }
     }
   }
-  std::sort(out->begin(), out->end(),
-            [](const AcceptedPair& x, const AcceptedPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+  return Status::OK();
 }
 
 }  // namespace
@@ -231,7 +233,7 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
 
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
-                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats) {
+                       DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
   const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   stats->bands = bands;
@@ -273,11 +275,11 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   // The estimate filter, on the pairs as they come: sorted by their first
   // item, whose signatures are then read in order.
   std::vector<std::pair<uint64_t, double>> kept;
-  std::vector<uint64_t> pairs(kKeyBatch);
+  std::vector<uint64_t> joined(kKeyBatch);
   for (size_t got = 1; got > 0;) {
-    SIMDEX_RETURN_IF_ERROR(join->Read(pairs.data(), pairs.size(), &got));
+    SIMDEX_RETURN_IF_ERROR(join->Read(joined.data(), joined.size(), &got));
     for (size_t i = 0; i < got; ++i) {
-      const uint64_t p = pairs[i];
+      const uint64_t p = joined[i];
       const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32)), 0),
                                                     s.Packed(items.First(static_cast<uint32_t>(p)), 1), args.num_perm,
                                                     args.signature_bits);
@@ -296,16 +298,19 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   for (size_t i = 0; i < m; ++i) stats->document_pairs += members(i) * (members(i) - 1) / 2;
   for (const auto& [pair, estimate] : kept) stats->document_pairs += members(pair >> 32) * members(pair & 0xffffffffu);
   PairClusters clusters(n, s.scores);
-  accepted->clear();
-  if (keep_pairs || !confirm.empty()) {
-    std::vector<AcceptedPair> candidates;
-    ExpandPairs(items, kept, &candidates);
-    if (!confirm.empty()) progress->Update("confirming pairs");
-    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, input, candidates, accepted, &stats->confirm));
-    stats->confirm.candidates = stats->confirm.in_range = candidates.size();
-    stats->confirm.confirmed = accepted->size();
-    for (const AcceptedPair& p : *accepted) clusters.Add(p.a, p.b);
+  pairs->reset();
+  if (keep_pairs) *pairs = std::make_unique<SortedPairs>(args.memory_bytes / 2, args.tmpdir, threads);
+  const PairSource candidates = [&](const PairVisitor& fn) { return ForEachDocumentPair(items, kept, fn); };
+  if (!confirm.empty()) {
+    progress->Update("confirming pairs");
+    stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
+    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, input, candidates, [&](const AcceptedPair& p) {
+      ++stats->confirm.confirmed;
+      clusters.Add(p.a, p.b);
+      return keep_pairs ? (*pairs)->Add(p) : Status::OK();
+    }, &stats->confirm));
   } else {
+    if (keep_pairs) SIMDEX_RETURN_IF_ERROR(candidates([&](const AcceptedPair& p) { return (*pairs)->Add(p); }));
     for (size_t i = 0; i < m; ++i) {
       for (uint32_t x = items.member_start[i] + 1; x < items.member_start[i + 1]; ++x) {
         clusters.Add(items.members[x], items.First(static_cast<uint32_t>(i)));

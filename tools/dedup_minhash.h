@@ -9,6 +9,7 @@
 #define SIMDEX_TOOLS_DEDUP_MINHASH_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "tools/dedup_output.h"
 #include "tools/document_inputs.h"
 #include "tools/progress.h"
+#include "tools/sorted_pairs.h"
 
 namespace simdex::tools {
 
@@ -66,30 +68,33 @@ struct MinHashDedupStats {
   uint64_t clusters = 0;
   uint64_t clustered_documents = 0;
   uint64_t against_duplicates = 0;  // documents with a match in an --against index
-  uint64_t bytes_spilled = 0;       // keys, signatures, sort runs written to tmpdir
+  uint64_t bytes_spilled = 0;       // keys, signatures, sort runs (the pairs' too, once written) written to tmpdir
   LshBands bands;
   double seconds_join = 0;    // the band self-join
   double seconds_filter = 0;  // the estimate filter
   SecondStageStats confirm;   // with --confirm
 };
 
+// InvalidArgument for bad arguments (bands x rows beyond num_perm, bits not
+// a power of two up to 32, memory below the minimum): a usage error.
+Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
+
 // Reads, signs (on `threads` workers) and de-duplicates the documents
 // (and queries args.against; outcomes->against_estimates then holds each
 // document's estimate with its index match).
 // batch gets their ids, places and empty ones; outcomes one result per
 // document (replaced, and estimates: each document's estimated J with its
-// representative); accepted the document pairs (a < b, by a then b) with
-// their estimates (and similarities under confirm), when keep_pairs or
-// InvalidArgument for bad arguments (bands x rows beyond num_perm, bits not
-// a power of two up to 32, memory below the minimum): a usage error.
-Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
-
-// confirm is set. The arguments are checked first (CheckMinHashDedupArgs);
-// after that, an error is the input's or the system's, never the command
-// line's. The output does not depend on the memory bound.
+// representative); with keep_pairs, *pairs the document pairs (a < b, by a
+// then b) with their estimates (and similarities under confirm), sorted
+// within half the memory bound and spilled past it (tools/sorted_pairs.h;
+// the join's half, free by then). The candidate pairs are made as they are
+// confirmed or sorted, never held. The arguments are checked first
+// (CheckMinHashDedupArgs); after that, an error is the input's or the
+// system's, never the command line's. The output does not depend on the
+// memory bound.
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
-                       DedupOutcomes* outcomes, std::vector<AcceptedPair>* accepted, MinHashDedupStats* stats);
+                       DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats);
 
 // "%g" of a J (0.8, 0.729289).
 std::string FormatJ(double v);

@@ -90,21 +90,19 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
   return file.Close(&out);
 }
 
-Status WriteDedupPairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
-                       const DedupBatch& batch) {
+PairSource PairsOf(Deduplicator* dedup) {
+  return [dedup](const PairVisitor& fn) {
+    return dedup->ForEachPair([&fn](uint64_t a, uint64_t b, int distance) {
+      return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
+    });
+  };
+}
+
+Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DedupBatch& batch) {
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  auto for_each = [&](const std::function<Status(const AcceptedPair&)>& fn) {
-    if (accepted == nullptr) {
-      return dedup->ForEachPair([&](uint64_t a, uint64_t b, int distance) {
-        return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
-      });
-    }
-    for (const AcceptedPair& p : *accepted) SIMDEX_RETURN_IF_ERROR(fn(p));
-    return Status::OK();
-  };
-  SIMDEX_RETURN_IF_ERROR(for_each([&](const AcceptedPair& p) {
+  SIMDEX_RETURN_IF_ERROR(pairs([&](const AcceptedPair& p) {
     out.append("{\"a\":");
     batch.ids.AppendJson(p.a, &out);
     out.append(",\"b\":");

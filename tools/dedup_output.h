@@ -50,10 +50,11 @@ AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
   };
 }
 
-// The pairs: the de-duplicator's (accepted null), or the second stage's
-// accepted ones with their similarity.
-Status WriteDedupPairs(const std::string& path, Deduplicator* dedup, const std::vector<AcceptedPair>* accepted,
-                       const DedupBatch& batch);
+// The pairs, as `pairs` gives them: the de-duplicator's (PairsOf(dedup)),
+// the second stage's accepted ones with their similarity, or MinHash's.
+Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DedupBatch& batch);
+// The de-duplicator's pairs (Deduplicator::ForEachPair: read once).
+PairSource PairsOf(Deduplicator* dedup);
 
 // The ids of the documents that are not duplicates, one per line.
 Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch);
