@@ -1,6 +1,8 @@
 // simdex: near-duplicate detection with SimHash fingerprints and a
 // compressed on-disk index. One binary, git-style subcommands.
 #include <malloc.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <cstdio>
 #include <exception>
@@ -10,7 +12,41 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/io/printable.h"
+#include "simdex/output_writer.h"
 #include "tools/commands.h"
+
+namespace {
+
+// SIGINT, SIGTERM, SIGHUP: the named temporaries go (an output has a name
+// only while it is renamed into place, or throughout where the file system
+// has no O_TMPFILE; scratch files never have one), then the signal's
+// default action ends the process, so that its parent sees it killed by
+// the signal (a shell's $? is 128 + the signal's number).
+void RemoveTemporariesAndDie(int signal) {
+  simdex::RemoveNamedTemporaries();
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  ::sigaction(signal, &default_action, nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, signal);
+  ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  ::raise(signal);
+}
+
+void CleanUpOnTerminatingSignals() {
+  struct sigaction action {};
+  action.sa_handler = RemoveTemporariesAndDie;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // A signal ignored by whoever started us (nohup's SIGHUP) stays ignored.
+    if (::sigaction(signal, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    ::sigaction(signal, &action, nullptr);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Buffers of 1 MiB and more are mapped and go back to the system when
@@ -20,6 +56,9 @@ int main(int argc, char** argv) {
   // 10^7 string ids at 512M peaked at 658 MB of its own memory, 559 MB with
   // this (docs/library.md, "Sizes and limits"); the time was the same.
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Before any thread starts, so that every thread has these handlers
+  // (simdex serve blocks SIGINT and SIGTERM and waits for them itself).
+  CleanUpOnTerminatingSignals();
   CLI::App app{"simdex: near-duplicate detection with SimHash fingerprints"};
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;

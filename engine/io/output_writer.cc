@@ -3,6 +3,7 @@
 #include "simdex/output_writer.h"
 
 #include "engine/io/output_stream.h"
+#include "engine/io/temporary_names.h"
 
 namespace simdex {
 
@@ -49,5 +50,7 @@ Status OutputWriter::Close() {
   if (r.status.ok()) r.status = r.stream->Close();
   return r.status;
 }
+
+void RemoveNamedTemporaries() noexcept { io::RemoveRegisteredTemporaries(); }
 
 }  // namespace simdex

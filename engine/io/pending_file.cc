@@ -6,11 +6,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <vector>
+
+#include "engine/io/temporary_names.h"
 
 namespace simdex::io {
 
@@ -18,6 +21,12 @@ namespace {
 
 // As the kernel's limit on links followed in one lookup (MAXSYMLINKS).
 constexpr int kMaxLinks = 40;
+
+std::atomic<bool> force_named{false};
+
+// The name through which an unnamed file's descriptor can be linked in.
+std::string ProcPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
 
 // "<path>: <what>: <the system's reason>", the project's error style.
 Status ErrnoStatus(const std::string& path, const std::string& what) {
@@ -29,17 +38,6 @@ std::string DirOf(const std::string& path) {
   if (slash == std::string::npos) return ".";
   if (slash == 0) return "/";
   return path.substr(0, slash);
-}
-
-// The process's umask, read without changing it (umask(2) can only be read
-// by setting it, which would race with other threads creating files).
-mode_t CurrentUmask() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
-  }
-  return 022;  // the usual default, where /proc is not mounted
 }
 
 // Follows path while it is a symbolic link (a relative target is taken from
@@ -108,13 +106,24 @@ int CreateUniqueFile(std::string* path) {
   return fd;
 }
 
-PendingFile::PendingFile(int fd, std::string temp_path, std::string final_path, std::string target_path,
+bool TmpfileAllowed() {
+  static const bool allowed = [] {
+    const char* v = std::getenv("SIMDEX_NO_TMPFILE");
+    return v == nullptr || *v == '\0' || std::string(v) == "0";
+  }();
+  return allowed;
+}
+
+PendingFile::PendingFile(int fd, Mode mode, std::string temp_path, std::string final_path, std::string target_path,
                          bool block_device)
     : fd_(fd),
+      mode_(mode),
       temp_path_(std::move(temp_path)),
       final_path_(std::move(final_path)),
       target_path_(std::move(target_path)),
       block_device_(block_device) {}
+
+bool PendingFile::ForceNamedTemporary(bool force) { return force_named.exchange(force); }
 
 Status PendingFile::Create(const std::string& final_path, std::unique_ptr<PendingFile>* out) {
   struct stat st;
@@ -135,7 +144,7 @@ Status PendingFile::Create(const std::string& final_path, std::unique_ptr<Pendin
       ::close(fd);
       return Status::IOError(final_path + ": changed while it was being opened");
     }
-    out->reset(new PendingFile(fd, "", final_path, final_path, S_ISBLK(opened.st_mode)));
+    out->reset(new PendingFile(fd, Mode::kDirect, "", final_path, final_path, S_ISBLK(opened.st_mode)));
     return Status::OK();
   }
   // A regular file or nothing: replaced or created atomically where the
@@ -148,24 +157,62 @@ Status PendingFile::Create(const std::string& final_path, std::unique_ptr<Pendin
     // e.g. /proc/self/fd/1 of a deleted file: the link's text names no file.
     return Status::IOError(final_path + ": links to a file that has no name to replace (" + target + ")");
   }
-  const std::string pattern = target + ".tmp-XXXXXX";
-  std::string name = pattern;
-  const int fd = CreateUniqueFile(&name);
-  if (fd < 0) return ErrnoStatus(pattern, "cannot create");
-  // mkostemp creates the file 0600; give it what open(2) with 0666 would.
-  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) {
-    const Status s = ErrnoStatus(name, "cannot set permissions");
-    ::close(fd);
-    ::unlink(name.c_str());
-    return s;
+  if (!force_named.load() && TmpfileAllowed()) {
+    // Unnamed until Commit(); open(2) applies the umask to 0666. Any
+    // failure falls back to the named temporary, whose error is reported.
+    int fd;
+    do {
+      fd = ::open(DirOf(target).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    } while (fd < 0 && errno == EINTR);
+    struct stat linkable;
+    if (fd >= 0 && ::stat(ProcPath(fd).c_str(), &linkable) == 0) {
+      out->reset(new PendingFile(fd, Mode::kUnnamed, "", final_path, target, false));
+      return Status::OK();
+    }
+    if (fd >= 0) ::close(fd);
   }
-  out->reset(new PendingFile(fd, name, final_path, target, false));
+  std::string name;
+  int slot = -1;
+  const int fd = CreateTemporary(target + ".tmp-", 0666, &name, &slot);  // the umask applies
+  if (fd < 0) return ErrnoStatus(target + ".tmp-XXXXXX", "cannot create");
+  out->reset(new PendingFile(fd, Mode::kNamed, name, final_path, target, false));
+  (*out)->slot_ = slot;
   return Status::OK();
 }
 
 PendingFile::~PendingFile() {
-  if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !direct()) ::unlink(temp_path_.c_str());
+  if (fd_ >= 0) ::close(fd_);  // an unnamed temporary goes with it
+  if (!committed_ && mode_ == Mode::kNamed) {
+    ::unlink(temp_path_.c_str());
+    UnregisterTemporary(slot_);
+  }
+}
+
+Status PendingFile::CommitUnnamed() {
+  if (::fsync(fd_) != 0) return ErrnoStatus(final_path_, "cannot fsync");
+  // linkat(2) cannot replace a name: the file gets a unique one next to
+  // the target, which the rename then moves over it. The name is
+  // registered first, so that a signal in between removes it.
+  std::string name;
+  int slot = -1;
+  for (int attempt = 0;; ++attempt) {
+    name = TemporaryName(target_path_ + ".tmp-");
+    slot = RegisterTemporary(name);
+    if (::linkat(AT_FDCWD, ProcPath(fd_).c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) break;
+    const int error = errno;
+    UnregisterTemporary(slot);
+    errno = error;
+    if (error != EEXIST || attempt == 100) return ErrnoStatus(name, "cannot link the output in");
+  }
+  Status s;
+  if (::close(fd_) != 0) s = ErrnoStatus(final_path_, "cannot close");
+  fd_ = -1;
+  if (s.ok() && std::rename(name.c_str(), target_path_.c_str()) != 0) {
+    s = ErrnoStatus(target_path_, "cannot rename " + name + " to it");
+  }
+  if (!s.ok()) ::unlink(name.c_str());
+  UnregisterTemporary(slot);
+  return s;
 }
 
 Status PendingFile::Commit() {
@@ -177,13 +224,18 @@ Status PendingFile::Commit() {
     committed_ = true;  // nothing to remove either way
     return s;
   }
-  if (::fsync(fd_) != 0) s = ErrnoStatus(temp_path_, "cannot fsync");
-  if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus(temp_path_, "cannot close");
-  fd_ = -1;
-  if (s.ok() && std::rename(temp_path_.c_str(), target_path_.c_str()) != 0) {
-    s = ErrnoStatus(target_path_, "cannot rename " + temp_path_ + " to it");
+  if (unnamed()) {
+    SIMDEX_RETURN_IF_ERROR(CommitUnnamed());  // on error the destructor closes what is left
+  } else {
+    if (::fsync(fd_) != 0) s = ErrnoStatus(temp_path_, "cannot fsync");
+    if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus(temp_path_, "cannot close");
+    fd_ = -1;
+    if (s.ok() && std::rename(temp_path_.c_str(), target_path_.c_str()) != 0) {
+      s = ErrnoStatus(target_path_, "cannot rename " + temp_path_ + " to it");
+    }
+    if (!s.ok()) return s;  // the destructor removes the temporary
+    UnregisterTemporary(slot_);
   }
-  if (!s.ok()) return s;  // the destructor removes the temporary
   committed_ = true;
   const int dfd = ::open(DirOf(target_path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

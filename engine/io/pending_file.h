@@ -4,13 +4,21 @@
 //
 // What Create() does depends on what the path names (stat(2), following
 // symbolic links):
-//   - nothing yet, or a regular file: the output is written under a unique
-//     temporary name next to it, "<path>.tmp-XXXXXX" (so two writers of one
-//     path, or a user's own "<path>.tmp", are never clobbered), with the
-//     permissions a plain create would give (0666 less the umask: an index is
-//     read by other services). Commit() fsyncs the data, renames the file
-//     into place and fsyncs the directory; a PendingFile destroyed without a
-//     successful Commit() removes its temporary.
+//   - nothing yet, or a regular file: the output is written to a file
+//     without a name in its directory (O_TMPFILE), with the permissions a
+//     plain create would give (0666 less the umask: an index is read by
+//     other services). Commit() fsyncs the data, links the file in under a
+//     unique temporary name next to the path, "<path>.tmp-XXXXXX", renames
+//     that into place and fsyncs the directory. Until Commit() nothing is in
+//     the directory, so that nothing is left behind by an error, a signal or
+//     kill -9; the name exists only between the link and the rename (a
+//     catchable signal there removes it: temporary_names.h). Where the file
+//     system has no O_TMPFILE (or /proc/self/fd, which the link goes
+//     through, is missing) the output is written under that unique name
+//     from the start, registered so that a catchable signal removes it
+//     (kill -9 leaves it). Two writers of one path, or a user's own
+//     "<path>.tmp", are never clobbered. A PendingFile destroyed without a
+//     successful Commit() leaves nothing.
 //   - a symbolic link (a chain of them, relative targets resolved against
 //     the directory of the link that holds them): the link is followed and
 //     its final target handled by these rules. A regular or missing target
@@ -36,9 +44,15 @@ namespace simdex::io {
 
 // mkostemp(3) with O_CLOEXEC, retried on EINTR: replaces the trailing
 // "XXXXXX" of *path with a unique name and returns the descriptor of the new
-// file (mode 0600), or -1 with errno set. Every temporary simdex creates
-// (pending output, the builder's scratch files, sort runs) is made here.
+// file (mode 0600), or -1 with errno set. The builder's scratch files and
+// sort runs are made here.
 int CreateUniqueFile(std::string* path);
+
+// False when the environment sets SIMDEX_NO_TMPFILE (to anything but "" or
+// "0"): every temporary is then made as on a file system without O_TMPFILE
+// (outputs named from the start), so that the fallback can be run end to
+// end. Read once.
+bool TmpfileAllowed();
 
 class PendingFile {
  public:
@@ -55,27 +69,39 @@ class PendingFile {
   // The open descriptor to write to (-1 after Commit()).
   int fd() const { return fd_; }
   // True when the bytes go straight to a device, FIFO or socket.
-  bool direct() const { return temp_path_.empty(); }
-  // The temporary; empty when direct().
+  bool direct() const { return mode_ == Mode::kDirect; }
+  // True when the output has no name until Commit() (O_TMPFILE).
+  bool unnamed() const { return mode_ == Mode::kUnnamed; }
+  // The named temporary; empty when direct() or unnamed().
   const std::string& temp_path() const { return temp_path_; }
   // The path given to Create().
   const std::string& final_path() const { return final_path_; }
-  // Where the bytes are written, for messages: the temporary, or the path
-  // given when direct().
-  const std::string& write_path() const { return direct() ? final_path_ : temp_path_; }
+  // Where the bytes are written, for messages: the named temporary, else
+  // the path given.
+  const std::string& write_path() const { return mode_ == Mode::kNamed ? temp_path_ : final_path_; }
 
-  // Atomic: fsync, close, rename to the resolved final path, fsync its
-  // directory (best effort: some file systems refuse it). On error the
-  // temporary is removed and the final path is left as it was.
+  // Tests: true makes Create() write under a name from the start, as on a
+  // file system without O_TMPFILE; returns the previous setting.
+  static bool ForceNamedTemporary(bool force);
+
+  // Atomic: fsync, (unnamed: link in under a unique temporary name),
+  // close, rename to the resolved final path, fsync its directory (best
+  // effort: some file systems refuse it). On error the temporary is
+  // removed and the final path is left as it was.
   // Direct: close (a block device is fsynced first).
   // REQUIRES: called at most once.
   Status Commit();
 
  private:
-  PendingFile(int fd, std::string temp_path, std::string final_path, std::string target_path, bool block_device);
+  enum class Mode { kDirect, kUnnamed, kNamed };
+  PendingFile(int fd, Mode mode, std::string temp_path, std::string final_path, std::string target_path,
+              bool block_device);
+  Status CommitUnnamed();
 
   int fd_;
-  std::string temp_path_;    // empty when direct
+  Mode mode_;
+  int slot_ = -1;            // kNamed: its entry in temporary_names.h
+  std::string temp_path_;    // kNamed only
   std::string final_path_;   // as given
   std::string target_path_;  // what the temporary is renamed to: final_path_ with its links resolved
   bool block_device_ = false;

@@ -123,9 +123,10 @@ class FingerprintFileReader {
 
 // Writes a fingerprint file. Records are written in the order given.
 //
-// A file path is written under a unique temporary name, "<path>.tmp-XXXXXX",
-// and renamed to path by Finish(), so a run that fails or is abandoned never
-// leaves a partial file under the final name. A symbolic link is followed
+// A file path is written without a name (O_TMPFILE; where the file system
+// has none, under a unique temporary name "<path>.tmp-XXXXXX") and renamed
+// to path by Finish(), so a run that fails, is abandoned or is killed never
+// leaves a partial file under the final name, nor one beside it. A symbolic link is followed
 // and its target replaced; a device, FIFO or socket (/dev/null) is written
 // directly; a directory is refused (as OutputWriter does). "-" writes to
 // standard output. ".gz"/".zst"/".bz2" compress.

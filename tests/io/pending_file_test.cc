@@ -1,7 +1,9 @@
 // io::PendingFile: output appears under its final name only when complete,
-// with plain-create permissions, and never touches other files; devices,
-// FIFOs and sockets are written in place, symbolic links are followed and
-// stay links, directories are refused.
+// with plain-create permissions, and never touches other files; until then
+// it has no name (O_TMPFILE), or, where the file system has none, a name
+// that a signal handler can remove; devices, FIFOs and sockets are written
+// in place, symbolic links are followed and stay links, directories are
+// refused. The tests of regular outputs run both ways (Ways).
 #include "engine/io/pending_file.h"
 
 #include <fcntl.h>
@@ -19,13 +21,28 @@
 #include <thread>
 #include <vector>
 
+#include "engine/io/temporary_names.h"
+#include "simdex/output_writer.h"
 #include "tests/io/io_test_util.h"
+#include "tests/open_files.h"
 
 namespace simdex::io {
 namespace {
 
 using testing::ReadFile;
 using testing::TempDir;
+
+// Runs body with outputs unnamed until Commit() (O_TMPFILE), then named
+// from the start (the fallback); body gets true for the named way.
+template <class Body>
+void Ways(Body body) {
+  for (const bool named : {false, true}) {
+    SCOPED_TRACE(named ? "named temporary" : "unnamed until Commit()");
+    const bool was = PendingFile::ForceNamedTemporary(named);
+    body(named);
+    PendingFile::ForceNamedTemporary(was);
+  }
+}
 
 // The names in dir, sorted.
 std::vector<std::string> Names(const std::string& dir) {
@@ -40,51 +57,102 @@ void WriteAll(const PendingFile& file, const std::string& bytes) {
 }
 
 TEST(PendingFile, CommitRenamesIntoPlaceWithUmaskPermissions) {
-  TempDir dir;
-  const std::string path = dir.Path("out.sdx");
-  const mode_t old_mask = ::umask(027);
-  std::unique_ptr<PendingFile> file;
-  ASSERT_TRUE(PendingFile::Create(path, &file).ok());
-  ::umask(old_mask);
-  EXPECT_EQ(file->temp_path().rfind(path + ".tmp-", 0), 0u) << file->temp_path();
-  WriteAll(*file, "complete");
-  EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the final name before Commit()";
-  ASSERT_TRUE(file->Commit().ok());
-  EXPECT_EQ(ReadFile(path), "complete");
-  struct stat st;
-  ASSERT_EQ(::stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0640u) << "0666 less the umask (027), not mkstemp's 0600";
-  file.reset();
-  EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+  Ways([](bool named) {
+    TempDir dir;
+    const std::string path = dir.Path("out.sdx");
+    const mode_t old_mask = ::umask(027);
+    std::unique_ptr<PendingFile> file;
+    ASSERT_TRUE(PendingFile::Create(path, &file).ok());
+    ::umask(old_mask);
+    EXPECT_EQ(file->unnamed(), !named);
+    if (named) {
+      EXPECT_EQ(file->temp_path().rfind(path + ".tmp-", 0), 0u) << file->temp_path();
+      EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{file->temp_path().substr(dir.Path("").size())});
+    } else {
+      EXPECT_EQ(file->temp_path(), "");
+      EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{}) << "no name before Commit()";
+      EXPECT_EQ(testing::OpenFilesIn(dir.path()).size(), 1u);
+    }
+    WriteAll(*file, "complete");
+    EXPECT_FALSE(std::filesystem::exists(path)) << "nothing under the final name before Commit()";
+    ASSERT_TRUE(file->Commit().ok());
+    EXPECT_EQ(ReadFile(path), "complete");
+    struct stat st;
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u) << "0666 less the umask (027), not mkstemp's 0600";
+    file.reset();
+    EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+  });
 }
 
 TEST(PendingFile, DestroyedUncommittedLeavesNothingAndKeepsTheOldFile) {
-  TempDir dir;
-  const std::string path = dir.Write("out.sdx", "old");
-  {
-    std::unique_ptr<PendingFile> file;
-    ASSERT_TRUE(PendingFile::Create(path, &file).ok());
-    WriteAll(*file, "half-writ");
-  }
-  EXPECT_EQ(ReadFile(path), "old");
-  EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+  Ways([](bool) {
+    TempDir dir;
+    const std::string path = dir.Write("out.sdx", "old");
+    {
+      std::unique_ptr<PendingFile> file;
+      ASSERT_TRUE(PendingFile::Create(path, &file).ok());
+      WriteAll(*file, "half-writ");
+    }
+    EXPECT_EQ(ReadFile(path), "old");
+    EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+  });
 }
 
 TEST(PendingFile, NeverTouchesAUsersTmpFileOrAnotherWritersTemporary) {
+  Ways([](bool named) {
+    TempDir dir;
+    const std::string path = dir.Path("out.txt");
+    dir.Write("out.txt.tmp", "the user's own file");
+    std::unique_ptr<PendingFile> a, b;
+    ASSERT_TRUE(PendingFile::Create(path, &a).ok());
+    ASSERT_TRUE(PendingFile::Create(path, &b).ok());
+    if (named) {
+      EXPECT_NE(a->temp_path(), b->temp_path());
+    }
+    struct stat sa, sb;
+    ASSERT_EQ(::fstat(a->fd(), &sa), 0);
+    ASSERT_EQ(::fstat(b->fd(), &sb), 0);
+    EXPECT_NE(sa.st_ino, sb.st_ino) << "two files";
+    WriteAll(*a, "a");
+    WriteAll(*b, "b");
+    ASSERT_TRUE(b->Commit().ok());
+    a.reset();  // abandoned: only its own temporary goes
+    EXPECT_EQ(ReadFile(path), "b");
+    EXPECT_EQ(ReadFile(path + ".tmp"), "the user's own file");
+    EXPECT_EQ(Names(dir.Path("")), (std::vector<std::string>{"out.txt", "out.txt.tmp"}));
+  });
+}
+
+// A process killed by a catchable signal calls RemoveNamedTemporaries (as
+// `simdex` does); kill -9 of an unnamed output leaves nothing either.
+TEST(PendingFile, NamedTemporaryIsRemovedByRemoveNamedTemporaries) {
+  Ways([](bool named) {
+    TempDir dir;
+    const std::string path = dir.Write("out.sdx", "old");
+    std::unique_ptr<PendingFile> file;
+    ASSERT_TRUE(PendingFile::Create(path, &file).ok());
+    WriteAll(*file, "half-writ");
+    EXPECT_EQ(Names(dir.Path("")).size(), named ? 2u : 1u);
+    RemoveNamedTemporaries();
+    EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+    EXPECT_EQ(ReadFile(path), "old");
+    file.reset();
+    EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"out.sdx"});
+  });
+}
+
+TEST(TemporaryNames, RegisteredNamesAreRemovedAndForgottenOnesAreNot) {
   TempDir dir;
-  const std::string path = dir.Path("out.txt");
-  dir.Write("out.txt.tmp", "the user's own file");
-  std::unique_ptr<PendingFile> a, b;
-  ASSERT_TRUE(PendingFile::Create(path, &a).ok());
-  ASSERT_TRUE(PendingFile::Create(path, &b).ok());
-  EXPECT_NE(a->temp_path(), b->temp_path());
-  WriteAll(*a, "a");
-  WriteAll(*b, "b");
-  ASSERT_TRUE(b->Commit().ok());
-  a.reset();  // abandoned: only its own temporary goes
-  EXPECT_EQ(ReadFile(path), "b");
-  EXPECT_EQ(ReadFile(path + ".tmp"), "the user's own file");
-  EXPECT_EQ(Names(dir.Path("")), (std::vector<std::string>{"out.txt", "out.txt.tmp"}));
+  const std::string kept = dir.Write("kept", "x"), removed = dir.Write("removed", "y");
+  const int a = RegisterTemporary(kept), b = RegisterTemporary(removed);
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  UnregisterTemporary(a);
+  RemoveRegisteredTemporaries();
+  UnregisterTemporary(b);
+  EXPECT_EQ(Names(dir.Path("")), std::vector<std::string>{"kept"});
+  EXPECT_EQ(RegisterTemporary(std::string(5000, 'x')), -1) << "longer than PATH_MAX";
 }
 
 TEST(PendingFile, MissingDirectoryIsAnIOErrorNamingThePath) {
@@ -215,7 +283,8 @@ TEST(PendingFile, SymlinkIsFollowedAndItsTargetReplacedAtomically) {
   std::unique_ptr<PendingFile> file;
   ASSERT_TRUE(PendingFile::Create(link, &file).ok());
   EXPECT_FALSE(file->direct());
-  EXPECT_EQ(file->temp_path().rfind(target + ".tmp-", 0), 0u) << "the temporary sits next to the target";
+  EXPECT_TRUE(file->unnamed());
+  EXPECT_EQ(testing::OpenFilesIn(target.substr(0, target.rfind('/'))).size(), 1u) << "next to the target";
   WriteAll(*file, "new");
   EXPECT_EQ(ReadFile(target), "old") << "nothing changes before Commit()";
   ASSERT_TRUE(file->Commit().ok());
