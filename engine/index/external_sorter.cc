@@ -24,8 +24,10 @@ namespace {
 // Larger read buffers gain nothing once each read() is this big.
 constexpr size_t kMaxMergeBufferBytes = size_t{4} << 20;
 
+// A run in the sorter's scratch file: [offset, offset + bytes).
 struct Run {
-  std::string path;
+  uint64_t offset;
+  uint64_t bytes;
   uint64_t records;
 };
 
@@ -139,8 +141,11 @@ struct ExternalSorter<Record>::Rep {
   size_t read_pos = 0;  // in-memory path: next record of buffer to Read()
   io::LargeArray<Record> scratch;
   size_t scratch_size = 0;
-  std::vector<Run> runs;                // spilled, not yet merged
-  std::vector<std::string> temp_files;  // every file of ours still on disk
+  std::vector<Run> runs;  // spilled, not yet merged
+  // Every run, one after another (made at the first spill): one descriptor
+  // however many runs, no name to leave behind.
+  std::unique_ptr<io::ScratchFile> store;
+  uint64_t store_end = 0;  // where the next run goes
   std::unique_ptr<Merger<Record>> merger;
 
   ~Rep() { RemoveAll(); }
@@ -151,16 +156,16 @@ struct ExternalSorter<Record>::Rep {
     return status;
   }
 
-  void Remove(const std::string& path) {
-    ::unlink(path.c_str());
-    temp_files.erase(std::find(temp_files.begin(), temp_files.end(), path));
-  }
+  // A merged run's disk space goes back at once (a hole is punched), so
+  // that a merge pass needs about as much disk as before: the old runs'
+  // space, less what is merged, plus the new runs'.
+  void Remove(const Run& run) { store->Discard(run.offset, run.bytes); }
 
   void RemoveAll() {
     merger.reset();
-    for (const std::string& path : temp_files) ::unlink(path.c_str());
-    temp_files.clear();
     runs.clear();
+    store.reset();
+    store_end = 0;
   }
 
   void FreeBuffers() {
@@ -196,11 +201,17 @@ struct ExternalSorter<Record>::Rep {
     return Status::OK();
   }
 
-  // Creates a run file for `records` records and remembers it for removal.
+  // Starts a run of `records` records at the end of the store.
   Status CreateRun(uint64_t records, std::unique_ptr<RunWriter>* writer) {
-    SIMDEX_RETURN_IF_ERROR(RunWriter::Create(options.tmpdir, sizeof(Record), records, writer));
-    temp_files.push_back((*writer)->path());
-    return Status::OK();
+    if (store == nullptr) SIMDEX_RETURN_IF_ERROR(io::ScratchFile::Create(options.tmpdir, "sort", &store));
+    return RunWriter::Create(store.get(), store_end, sizeof(Record), records, writer);
+  }
+
+  // The run a finished writer wrote, now at the store's end.
+  Run Written(const RunWriter& writer, uint64_t records) {
+    const Run run{store_end, writer.bytes_written(), records};
+    store_end += run.bytes;
+    return run;
   }
 
   Status Spill() {
@@ -209,7 +220,7 @@ struct ExternalSorter<Record>::Rep {
     SIMDEX_RETURN_IF_ERROR(CreateRun(buffered, &writer));
     SIMDEX_RETURN_IF_ERROR(writer->Append(buffer.get(), buffered));
     SIMDEX_RETURN_IF_ERROR(writer->Finish());
-    runs.push_back({writer->path(), buffered});
+    runs.push_back(Written(*writer, buffered));
     stats.runs_spilled++;
     stats.bytes_spilled += writer->bytes_written();
     buffered = 0;
@@ -227,13 +238,14 @@ struct ExternalSorter<Record>::Rep {
   Status OpenMerger(const std::vector<Run>& group, size_t buffer_bytes, std::unique_ptr<Merger<Record>>* out) {
     std::vector<std::unique_ptr<RunReader>> readers(group.size());
     for (size_t i = 0; i < group.size(); ++i) {
-      SIMDEX_RETURN_IF_ERROR(RunReader::Open(group[i].path, sizeof(Record), buffer_bytes, &readers[i]));
+      SIMDEX_RETURN_IF_ERROR(
+          RunReader::Open(*store, group[i].offset, group[i].bytes, sizeof(Record), buffer_bytes, &readers[i]));
     }
     out->reset(new Merger<Record>(std::move(readers)));
     return (*out)->Init();
   }
 
-  // Merges group into one new run file and removes the group's files.
+  // Merges group into one new run and gives back the group's space.
   Status MergeToRun(const std::vector<Run>& group, Run* merged) {
     const size_t slot = std::min(kMaxMergeBufferBytes,
                                  (options.memory_bytes - kRunFramePayloadBytes) / (group.size() + 1));
@@ -253,9 +265,9 @@ struct ExternalSorter<Record>::Rep {
     } while (n > 0);
     SIMDEX_RETURN_IF_ERROR(writer->Finish());
     stats.bytes_spilled += writer->bytes_written();
-    *merged = {writer->path(), records};
+    *merged = Written(*writer, records);
     m.reset();
-    for (const Run& run : group) Remove(run.path);
+    for (const Run& run : group) Remove(run);
     return Status::OK();
   }
 
@@ -419,7 +431,7 @@ Status ReadSortedToScratch(ExternalSorter<uint64_t>* sorter, const std::string& 
     SIMDEX_RETURN_IF_ERROR((*spill)->Append(bytes));
   }
   SIMDEX_RETURN_IF_ERROR((*spill)->Close());
-  return MappedValues::Open((*spill)->path(), map);
+  return MappedValues::Open(**spill, map);
 }
 
 }  // namespace simdex::index

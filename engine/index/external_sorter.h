@@ -36,7 +36,7 @@
 
 namespace simdex::index {
 
-// The run files a sorter's merge holds open at once, by default.
+// The runs a sorter's merge reads at once, by default.
 constexpr size_t kExternalSortMaxOpenRuns = 256;
 
 struct ExternalSortOptions {
@@ -51,11 +51,12 @@ struct ExternalSortOptions {
   std::string tmpdir;
   // Threads used to sort a buffer (>= 1). The output does not depend on it.
   int threads = 1;
-  // The most run files a merge holds open at once (at least 2; fewer when
-  // the memory gives fewer buffers). More runs are merged down in
-  // intermediate passes first, so that a sort of any size stays within a
-  // process's usual 1,024 descriptors; a caller that keeps several sorters
-  // open while it reads them all back divides it among them.
+  // The most runs one merge reads at once (at least 2; fewer when the
+  // memory gives fewer buffers). More runs are merged down in intermediate
+  // passes first. The runs share one descriptor, the sorter's scratch file;
+  // the bound was first set for one descriptor per run, within a process's
+  // usual 1,024, and a caller that keeps several sorters open while it reads
+  // them all back still divides it among them.
   size_t max_open_runs = kExternalSortMaxOpenRuns;
 };
 
@@ -78,10 +79,13 @@ struct ExternalSortStats {
 // run file is Corruption naming the file. The records read before an error
 // are correct, but the rest of the output is lost.
 //
-// Temporary files: the sorter owns every file it creates in tmpdir
-// ("simdex-sort-XXXXXX") and removes each one as soon as it has been merged;
-// the destructor and Abandon() remove any that are left, also after errors.
-// A process that is killed leaves them behind.
+// Temporary files: the sorter writes its runs one after another into one
+// scratch file in tmpdir, made at its first spill, which never has a name
+// (engine/io/scratch_file.h; messages call it "<tmpdir>/simdex-sort-XXXXXX"):
+// nothing is left behind, whether the sort ends, fails or is killed (kill
+// -9 included). A merged run's space is given back at once where the file
+// system can punch holes; the file goes with Read()'s end, the destructor
+// and Abandon().
 //
 // Thread safety: not thread-safe; calls on one sorter need external
 // synchronization. Distinct sorters are independent.

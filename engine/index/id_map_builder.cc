@@ -75,8 +75,9 @@ std::vector<uint64_t> IdMapBuilder::HeldInOrder() const {
 // Writes the held ids, sorted, as a run and empties the map.
 Status IdMapBuilder::Spill() {
   const std::vector<uint64_t> order = HeldInOrder();
+  if (runs_file_ == nullptr) SIMDEX_RETURN_IF_ERROR(StringRunFile::Create(tmpdir_, &runs_file_));
   std::unique_ptr<StringRunWriter> writer;
-  SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, order.size(), &writer));
+  SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(runs_file_.get(), order.size(), &writer));
   for (uint64_t i : order) SIMDEX_RETURN_IF_ERROR(writer->Add(held_->by_number[i], first_number_ + i));
   runs_.emplace_back();
   SIMDEX_RETURN_IF_ERROR(writer->Finish(&runs_.back()));
@@ -123,12 +124,13 @@ Status IdMapBuilder::MergeDown(size_t fan_in) {
       records += runs_[i].records;
     }
     std::unique_ptr<StringRunWriter> writer;
-    SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(tmpdir_, records, &writer));
-    SIMDEX_RETURN_IF_ERROR(
-        MergeStringRuns(group, [&](std::string_view s, uint64_t number) { return writer->Add(s, number); }));
+    SIMDEX_RETURN_IF_ERROR(StringRunWriter::Create(runs_file_.get(), records, &writer));
+    SIMDEX_RETURN_IF_ERROR(MergeStringRuns(
+        *runs_file_, group, [&](std::string_view s, uint64_t number) { return writer->Add(s, number); }));
     StringRun merged;
     SIMDEX_RETURN_IF_ERROR(writer->Finish(&merged));
-    runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(fan_in));  // removes their files
+    for (size_t i = 0; i < fan_in; ++i) runs_file_->Discard(runs_[i].offset, runs_[i].bytes);  // their space back
+    runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(fan_in));
     runs_.push_back(std::move(merged));
     ++stats_.merge_passes;
   }
@@ -165,10 +167,11 @@ Status IdMapBuilder::FinishSpilled() {
     pairs.clear();
     return st;
   };
-  SIMDEX_RETURN_IF_ERROR(MergeStringRuns(all, add));
+  SIMDEX_RETURN_IF_ERROR(MergeStringRuns(*runs_file_, all, add));
   SIMDEX_RETURN_IF_ERROR(by_number.Add(pairs.data(), pairs.size()));
   ++stats_.merge_passes;
-  runs_.clear();  // removes the run files
+  runs_.clear();
+  runs_file_.reset();  // the runs' file goes
   distinct_ = section_writer_->size();
 
   // 2. Ranks, by provisional number (every number 0..next_number_-1 once).

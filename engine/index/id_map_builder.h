@@ -106,6 +106,7 @@ class IdMapBuilder {
   std::unique_ptr<Held> held_ = std::make_unique<Held>();
   uint64_t first_number_ = 0;
   size_t held_bytes_ = 0;
+  std::unique_ptr<OutputFile> runs_file_;  // every run, one after another (at the first spill)
   std::vector<StringRun> runs_;
   // After Finish(): in memory, or mapped scratch files.
   std::vector<uint64_t> rank_memory_;

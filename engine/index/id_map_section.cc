@@ -39,7 +39,7 @@ Status IdMapSectionWriter::Finish() {
   SIMDEX_RETURN_IF_ERROR(strings_file_->Close());
   SIMDEX_RETURN_IF_ERROR(ends_->Finish());
   std::unique_ptr<MappedValues> strings_map;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(strings_file_->path(), &strings_map));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*strings_file_, &strings_map));
   SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
   // Header, the offsets (0, then every end) packed, padding, the strings.
   std::string out;
@@ -76,7 +76,7 @@ Status IdMapSectionWriter::Finish() {
     return Status::Corruption("id map: wrote " + std::to_string(section_file_->size()) + " bytes, not " +
                               std::to_string(format::IdMapBytes(count_, total_)));
   }
-  return MappedValues::Open(section_file_->path(), &section_map_);
+  return MappedValues::Open(*section_file_, &section_map_);
 }
 
 std::string_view IdMapSectionWriter::section() const {

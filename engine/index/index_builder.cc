@@ -349,7 +349,7 @@ Status IndexBuilder::FinishImpl() {
   if (fps.file) {
     SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
     SIMDEX_RETURN_IF_ERROR(fps.file->Close());
-    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(fps.file->path(), &fps.map));
+    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*fps.file, &fps.map));
   }
   summary.distinct_fingerprints = distinct;
   r.stats.distinct_fingerprints = distinct;
@@ -411,7 +411,7 @@ Status IndexBuilder::FinishImpl() {
 
   // 3. Rank index, ids, metadata, footer.
   std::unique_ptr<index::MappedValues> idmap;
-  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &idmap));
+  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*ids_file, &idmap));
   r.Report("writing", 1);
   SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), o.string_ids ? r.id_map.Section() : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();

@@ -10,8 +10,6 @@
 #include <cstring>
 #include <vector>
 
-#include <boost/iostreams/device/mapped_file.hpp>
-
 namespace simdex::index {
 
 namespace {
@@ -43,11 +41,10 @@ Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag,
 
 Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, size_t buffer_bytes,
                                  std::unique_ptr<OutputFile>* out) {
-  const std::string pattern = (dir.empty() ? "." : dir) + "/simdex-" + tag + "-XXXXXX";
-  std::string tmp = pattern;
-  const int fd = io::CreateUniqueFile(&tmp);
-  if (fd < 0) return ErrnoStatus("cannot create", pattern);
-  out->reset(new OutputFile(fd, tmp, buffer_bytes));
+  std::unique_ptr<io::ScratchFile> scratch;
+  SIMDEX_RETURN_IF_ERROR(io::ScratchFile::Create(dir, tag, &scratch));
+  out->reset(new OutputFile(scratch->fd(), scratch->name(), buffer_bytes));
+  (*out)->scratch_ = std::move(scratch);
   return Status::OK();
 }
 
@@ -77,7 +74,7 @@ Status OutputFile::WriteAll(std::string_view data) {
 }
 
 Status OutputFile::Append(std::string_view data) {
-  if (fd_ < 0) return Status::IOError("write to closed file " + tmp_path_);
+  if (fd_ < 0 || closed_) return Status::IOError("write to closed file " + tmp_path_);
   size_ += data.size();
   if (buffer_.size() + data.size() > buffer_bytes_) {
     SIMDEX_RETURN_IF_ERROR(Flush());
@@ -95,11 +92,9 @@ Status OutputFile::PadTo(uint64_t alignment) {
 
 Status OutputFile::Close() {
   if (pending_) return Status::IOError("close of " + tmp_path_ + " before its commit");
-  if (fd_ < 0) return Status::OK();
-  Status s = Flush();
-  if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus("cannot close", tmp_path_);
-  fd_ = -1;
-  return s;
+  if (fd_ < 0 || closed_) return Status::OK();
+  closed_ = true;
+  return Flush();
 }
 
 Status OutputFile::Commit() {
@@ -118,12 +113,9 @@ void OutputFile::Remove() {
     keep_ = true;
     return;
   }
-  if (fd_ >= 0) {
-    ::close(fd_);
-    fd_ = -1;
-  }
-  if (!keep_ && !tmp_path_.empty()) ::unlink(tmp_path_.c_str());
-  keep_ = true;  // removed once
+  fd_ = -1;
+  scratch_.reset();  // closes it: a scratch file has no name to remove
+  keep_ = true;      // removed once
 }
 
 std::string ScratchDirFor(const std::string& output_path, const std::string& tmpdir) {
@@ -140,22 +132,23 @@ Status CheckScratchDir(const std::string& dir) {
 }
 
 struct MappedValues::Rep {
-  boost::iostreams::mapped_file_source map;
+  const char* data = nullptr;  // null for an empty file (mapping zero bytes is an error)
+  size_t size = 0;
+  ~Rep() {
+    if (data != nullptr) ::munmap(const_cast<char*>(data), size);
+  }
 };
 
-Status MappedValues::Open(const std::string& path, std::unique_ptr<MappedValues>* out) {
+Status MappedValues::Open(const OutputFile& file, std::unique_ptr<MappedValues>* out) {
   std::unique_ptr<MappedValues> m(new MappedValues());
   m->rep_ = std::make_unique<Rep>();
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return ErrnoStatus("cannot stat", path);
-  if (st.st_size == 0) {  // nothing to map (mapping zero bytes is an error)
-    *out = std::move(m);
-    return Status::OK();
-  }
-  try {
-    m->rep_->map.open(path);
-  } catch (const std::exception& e) {
-    return Status::IOError("cannot map " + path + ": " + e.what());
+  if (::fstat(file.scratch_fd(), &st) != 0) return ErrnoStatus("cannot stat", file.path());
+  if (st.st_size > 0) {
+    void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, file.scratch_fd(), 0);
+    if (p == MAP_FAILED) return ErrnoStatus("cannot map", file.path());
+    m->rep_->data = static_cast<const char*>(p);
+    m->rep_->size = static_cast<size_t>(st.st_size);
   }
   *out = std::move(m);
   return Status::OK();
@@ -164,20 +157,16 @@ Status MappedValues::Open(const std::string& path, std::unique_ptr<MappedValues>
 MappedValues::~MappedValues() = default;
 
 std::span<const uint64_t> MappedValues::values() const {
-  if (!rep_->map.is_open()) return {};
-  return {reinterpret_cast<const uint64_t*>(rep_->map.data()), rep_->map.size() / sizeof(uint64_t)};
+  return {reinterpret_cast<const uint64_t*>(rep_->data), rep_->size / sizeof(uint64_t)};
 }
 
-std::string_view MappedValues::bytes() const {
-  if (!rep_->map.is_open()) return {};
-  return {rep_->map.data(), rep_->map.size()};
-}
+std::string_view MappedValues::bytes() const { return {rep_->data, rep_->size}; }
 
 void MappedValues::Release(uint64_t offset, uint64_t length) const {
-  if (!rep_->map.is_open()) return;
+  if (rep_->data == nullptr) return;
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->map.data());
-  const uint64_t end = std::min<uint64_t>(offset + length, rep_->map.size());
+  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->data);
+  const uint64_t end = std::min<uint64_t>(offset + length, rep_->size);
   const uintptr_t first = (base + offset + page - 1) / page * page;
   const uintptr_t last = (base + end) / page * page;
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);

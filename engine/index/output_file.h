@@ -1,6 +1,7 @@
-// Files the builder writes: the output index, written under a temporary name
-// and renamed into place only when complete, and scratch files that are
-// removed when they go out of scope.
+// Files the builder writes: the output index, written unnamed (or under a
+// temporary name) and renamed into place only when complete, and scratch
+// files, which never have a name (engine/io/scratch_file.h) and are gone
+// when they and their maps go out of scope.
 #ifndef SIMDEX_ENGINE_INDEX_OUTPUT_FILE_H_
 #define SIMDEX_ENGINE_INDEX_OUTPUT_FILE_H_
 
@@ -12,19 +13,20 @@
 #include <string_view>
 
 #include "engine/io/pending_file.h"
+#include "engine/io/scratch_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {
 
-// A buffered, append-only file at a unique temporary path: the output index
-// (an io::PendingFile: Commit() fsyncs it and renames it to its final name;
-// if Commit() does not succeed, the destructor removes the temporary) or a
-// scratch file (mode 0600, removed by the destructor unless Close()d and
-// kept). Not thread-safe.
+// A buffered, append-only file: the output index (an io::PendingFile:
+// Commit() fsyncs it and renames it to its final name; if Commit() does not
+// succeed, the destructor removes the temporary) or a scratch file (an
+// io::ScratchFile, readable through MappedValues once Close()d, gone with
+// the OutputFile and its maps). Not thread-safe.
 class OutputFile {
  public:
-  // Creates "<final_path>.tmp-XXXXXX" (or, when final_path is "", a scratch
-  // file "simdex-<tag>-XXXXXX" in dir).
+  // The output for final_path (io::PendingFile), or a scratch file in dir
+  // (named "<dir>/simdex-<tag>-XXXXXX" in messages).
   static Status Create(const std::string& final_path, std::unique_ptr<OutputFile>* out);
   static Status CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out);
   // A scratch file that buffers at most buffer_bytes (else 1 MiB).
@@ -37,19 +39,29 @@ class OutputFile {
   // Appends zero bytes up to the next multiple of alignment.
   Status PadTo(uint64_t alignment);
   uint64_t size() const { return size_; }
+  // For messages: where the bytes go (a scratch file's name() has no file).
   const std::string& path() const { return tmp_path_; }
+  // A scratch file's descriptor (MappedValues, readers); -1 for outputs.
+  int scratch_fd() const { return scratch_ ? scratch_->fd() : -1; }
 
   // Output files: flushes, fsyncs, closes and renames to the final path;
   // then fsyncs the directory so the rename is durable.
   Status Commit();
-  // Scratch files: flushes and closes, keeping the file (to map it).
+  // Scratch files: flushes; the file stays (to map it) until the OutputFile
+  // goes. Appends fail after it.
   Status Close();
+  // Writes what is buffered out, so that reads of the file (pread) see it.
+  Status Flush();
+  // Scratch files: gives the space of [offset, offset + length) back
+  // (io::ScratchFile::Discard).
+  void Discard(uint64_t offset, uint64_t length) {
+    if (scratch_) scratch_->Discard(offset, length);
+  }
   // Closes and removes the file.
   void Remove();
 
  private:
   OutputFile(int fd, std::string tmp_path, size_t buffer_bytes);
-  Status Flush();
   Status WriteAll(std::string_view data);
 
   int fd_;
@@ -59,6 +71,8 @@ class OutputFile {
   uint64_t size_ = 0;
   bool keep_ = false;
   std::unique_ptr<io::PendingFile> pending_;  // output files only; owns fd_
+  std::unique_ptr<io::ScratchFile> scratch_;  // scratch files only; owns fd_
+  bool closed_ = false;                       // scratch: Close() was called
 };
 
 // Where a build's scratch files go: tmpdir, or ("") the directory of the
@@ -69,10 +83,12 @@ std::string ScratchDirFor(const std::string& output_path, const std::string& tmp
 // ("temporary directory <dir>: <reason>").
 Status CheckScratchDir(const std::string& dir);
 
-// A read-only memory map of a closed scratch file.
+// A read-only memory map of a closed scratch file; it keeps the file's
+// bytes while it lives, also after the OutputFile is gone.
 class MappedValues {
  public:
-  static Status Open(const std::string& path, std::unique_ptr<MappedValues>* out);
+  // REQUIRES: file is a scratch file, Close()d.
+  static Status Open(const OutputFile& file, std::unique_ptr<MappedValues>* out);
   ~MappedValues();
   // The file as u64 values (its size rounded down to a multiple of 8).
   std::span<const uint64_t> values() const;

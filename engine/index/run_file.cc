@@ -1,4 +1,4 @@
-// Writes and reads the run files described in run_file.h.
+// Writes and reads the runs described in run_file.h.
 #include "engine/index/run_file.h"
 
 #include <fcntl.h>
@@ -13,7 +13,6 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/io/pending_file.h"
 
 namespace simdex::index {
 
@@ -36,24 +35,20 @@ uint64_t RunFileBytes(size_t record_size, uint64_t record_count) {
   return kRunHeaderBytes + frames * 8 + payload;
 }
 
-RunWriter::RunWriter(std::string path, int fd, size_t record_size, uint64_t record_count)
+RunWriter::RunWriter(std::string path, int fd, uint64_t offset, size_t record_size, uint64_t record_count)
     : path_(std::move(path)),
       fd_(fd),
+      offset_(offset),
       record_size_(record_size),
       record_count_(record_count),
       pending_(new unsigned char[kRunFramePayloadBytes]) {}
 
-RunWriter::~RunWriter() {
-  if (fd_ >= 0) ::close(fd_);
-}
+RunWriter::~RunWriter() = default;
 
-Status RunWriter::Create(const std::string& dir, size_t record_size, uint64_t record_count,
+Status RunWriter::Create(io::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
                          std::unique_ptr<RunWriter>* result) {
   assert(record_size > 0 && kRunFramePayloadBytes % record_size == 0);
-  std::string path = dir + "/simdex-sort-XXXXXX";
-  const int fd = io::CreateUniqueFile(&path);
-  if (fd < 0) return SystemError(dir, "cannot create a temporary file");
-  std::unique_ptr<RunWriter> writer(new RunWriter(path, fd, record_size, record_count));
+  std::unique_ptr<RunWriter> writer(new RunWriter(file->name(), file->fd(), offset, record_size, record_count));
 
   unsigned char header[kRunHeaderBytes];
   const uint32_t size32 = static_cast<uint32_t>(record_size);
@@ -65,12 +60,7 @@ Status RunWriter::Create(const std::string& dir, size_t record_size, uint64_t re
   const uint64_t checksum = XXH3_64bits(header, kHeaderChecksummedBytes);
   std::memcpy(header + 24, &checksum, 8);
   const struct iovec iov = {header, sizeof(header)};
-  Status s = writer->WriteAll(&iov, 1, sizeof(header));
-  if (!s.ok()) {
-    writer.reset();
-    ::unlink(path.c_str());
-    return s;
-  }
+  SIMDEX_RETURN_IF_ERROR(writer->WriteAll(&iov, 1, sizeof(header)));
   *result = std::move(writer);
   return Status::OK();
 }
@@ -79,7 +69,8 @@ Status RunWriter::WriteAll(const ::iovec* iov, int count, size_t bytes) {
   std::vector<struct iovec> left(iov, iov + count);
   size_t first = 0;
   while (bytes > 0) {
-    const ssize_t r = ::writev(fd_, left.data() + first, static_cast<int>(left.size() - first));
+    const ssize_t r = ::pwritev(fd_, left.data() + first, static_cast<int>(left.size() - first),
+                                static_cast<off_t>(offset_ + bytes_written_));
     if (r < 0) {
       if (errno == EINTR) continue;
       return SystemError(path_, "write failed");
@@ -146,47 +137,35 @@ Status RunWriter::Finish() {
   assert(appended_ == record_count_);
   SIMDEX_RETURN_IF_ERROR(WriteFrames(pending_.get(), pending_bytes_));
   pending_bytes_ = 0;
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) return SystemError(path_, "close failed");
   return Status::OK();
 }
 
-RunReader::RunReader(std::string path, int fd, size_t record_size, uint64_t record_count,
+RunReader::RunReader(std::string path, int fd, uint64_t offset, size_t record_size, uint64_t record_count,
                      size_t buffer_frames)
     : path_(std::move(path)),
       fd_(fd),
+      next_read_(offset + kRunHeaderBytes),
       record_size_(record_size),
       record_count_(record_count),
       payload_left_(record_count * record_size),
       buffer_(new uint64_t[buffer_frames * kRunFrameBytes / 8]),
       buffer_frames_(buffer_frames) {}
 
-RunReader::~RunReader() { ::close(fd_); }
+RunReader::~RunReader() = default;
 
-Status RunReader::Open(const std::string& path, size_t record_size, size_t buffer_bytes,
-                       std::unique_ptr<RunReader>* result) {
+Status RunReader::Open(const io::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
+                       size_t buffer_bytes, std::unique_ptr<RunReader>* result) {
   static_assert(kRunFrameBytes % 8 == 0, "frames must keep records 8-byte aligned");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return SystemError(path, "cannot open run file");
-  struct stat st;
+  const std::string path = file.name() + ": run at byte " + std::to_string(offset);
+  const int fd = file.fd();
   unsigned char header[kRunHeaderBytes];
-  if (::fstat(fd, &st) != 0) {
-    const Status s = SystemError(path, "cannot stat run file");
-    ::close(fd);
-    return s;
-  }
-  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  const uint64_t file_size = length;  // the run's, as written
   ssize_t got = 0;
   if (file_size >= kRunHeaderBytes) {
     do {
-      got = ::pread(fd, header, kRunHeaderBytes, 0);
+      got = ::pread(fd, header, kRunHeaderBytes, static_cast<off_t>(offset));
     } while (got < 0 && errno == EINTR);
-    if (got < 0) {
-      const Status s = SystemError(path, "read failed");
-      ::close(fd);
-      return s;
-    }
+    if (got < 0) return SystemError(path, "read failed");
   }
   // Header checks, in the order that gives the most specific message.
   std::string problem;
@@ -195,36 +174,28 @@ Status RunReader::Open(const std::string& path, size_t record_size, size_t buffe
   uint64_t count = 0;
   uint64_t checksum = 0;
   if (static_cast<size_t>(got) < kRunHeaderBytes) {
-    problem = "run file is too short (" + std::to_string(file_size) + " bytes)";
+    problem = "run is too short (" + std::to_string(file_size) + " bytes)";
   } else {
     std::memcpy(&size32, header + 8, 4);
     std::memcpy(&frame32, header + 12, 4);
     std::memcpy(&count, header + 16, 8);
     std::memcpy(&checksum, header + 24, 8);
     if (std::memcmp(header, kMagic, 8) != 0) {
-      problem = "bad run file magic";
+      problem = "bad run magic";
     } else if (checksum != XXH3_64bits(header, kHeaderChecksummedBytes)) {
-      problem = "run file header checksum mismatch";
+      problem = "run header checksum mismatch";
     } else if (size32 != record_size || frame32 != kRunFramePayloadBytes) {
-      problem = "run file holds " + std::to_string(size32) + "-byte records in " + std::to_string(frame32) +
+      problem = "run holds " + std::to_string(size32) + "-byte records in " + std::to_string(frame32) +
                 "-byte frames, expected " + std::to_string(record_size) + " and " +
                 std::to_string(kRunFramePayloadBytes);
     } else if (count > (file_size / record_size) || RunFileBytes(record_size, count) != file_size) {
-      problem = "run file is " + std::to_string(file_size) + " bytes, its header says " + std::to_string(count) +
+      problem = "run is " + std::to_string(file_size) + " bytes, its header says " + std::to_string(count) +
                 " records";
     }
   }
-  if (!problem.empty()) {
-    ::close(fd);
-    return Status::Corruption(path + ": " + problem);
-  }
-  if (::lseek(fd, kRunHeaderBytes, SEEK_SET) < 0) {
-    const Status s = SystemError(path, "seek failed");
-    ::close(fd);
-    return s;
-  }
+  if (!problem.empty()) return Status::Corruption(path + ": " + problem);
   const size_t frames = std::max<size_t>(1, buffer_bytes / kRunFrameBytes);
-  result->reset(new RunReader(path, fd, record_size, count, frames));
+  result->reset(new RunReader(path, fd, offset, record_size, count, frames));
   return Status::OK();
 }
 
@@ -234,14 +205,15 @@ Status RunReader::Fill() {
   unsigned char* buffer = reinterpret_cast<unsigned char*>(buffer_.get());
   size_t got = 0;
   while (got < want) {
-    const ssize_t r = ::read(fd_, buffer + got, want - got);
+    const ssize_t r = ::pread(fd_, buffer + got, want - got, static_cast<off_t>(next_read_ + got));
     if (r < 0) {
       if (errno == EINTR) continue;
       return SystemError(path_, "read failed");
     }
-    if (r == 0) return Status::Corruption(path_ + ": run file ends early");
+    if (r == 0) return Status::Corruption(path_ + ": run ends early");
     got += static_cast<size_t>(r);
   }
+  next_read_ += got;
   buffer_bytes_ = got;
   buffer_pos_ = 0;
   return Status::OK();

@@ -1,9 +1,10 @@
-// Run files: the sorted runs an ExternalSorter spills to its temporary
-// directory and merges back. A run file lives only as long as the sorter
-// that wrote it and is read by the same process, so records are stored in
-// host byte order.
+// Runs: the sorted runs an ExternalSorter spills and merges back, one after
+// another in the sorter's one scratch file (engine/io/scratch_file.h: it
+// has no name, so a killed process leaves nothing; one descriptor however
+// many runs). A run lives only as long as the sorter that wrote it and is
+// read by the same process, so records are stored in host byte order.
 //
-// Layout (all integers host-order):
+// Layout of one run, from its offset in the file (all integers host-order):
 //
 //   +--------------------------------------------------+
 //   | header, kHeaderBytes = 32                        |
@@ -19,13 +20,14 @@
 //   +--------------------------------------------------+
 //
 // Every frame but the last carries frame_bytes of payload (whole records);
-// the last carries the rest, and the file ends there. A frame's checksum is
+// the last carries the rest, and the run ends there. A frame's checksum is
 // XXH3_64bits_withSeed(payload, frame index), so a frame that was damaged,
 // moved or repeated is rejected before any of its records are used.
 //
-// A run file is considered corrupted when its size differs from the one the
-// header implies, when the magic, record size, frame size or header checksum
-// is not the expected one, or when a frame checksum does not match.
+// A run is considered corrupted when its length (as written) differs from
+// the one the header implies, when the magic, record size, frame size or
+// header checksum is not the expected one, or when a frame checksum does not
+// match.
 #ifndef SIMDEX_ENGINE_INDEX_RUN_FILE_H_
 #define SIMDEX_ENGINE_INDEX_RUN_FILE_H_
 
@@ -34,6 +36,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/io/scratch_file.h"
 #include "simdex/status.h"
 
 struct iovec;
@@ -45,29 +48,26 @@ constexpr size_t kRunHeaderBytes = 32;
 constexpr size_t kRunFramePayloadBytes = 4096;
 constexpr size_t kRunFrameBytes = 8 + kRunFramePayloadBytes;
 
-// Bytes of a run file holding record_count records of record_size bytes.
+// Bytes of a run holding record_count records of record_size bytes.
 uint64_t RunFileBytes(size_t record_size, uint64_t record_count);
 
-// Writes one run file. Not thread-safe.
+// Writes one run into file at offset. Not thread-safe.
 class RunWriter {
  public:
-  // Creates a new, uniquely named file "<dir>/simdex-sort-XXXXXX" (mode
-  // 0600, close-on-exec) that will hold exactly record_count records of
-  // record_size bytes, and writes its header. On success stores the writer
-  // in *result; the caller owns the file and must remove it (path() names
-  // it) once done with it, also after later errors. On failure no file is
-  // left behind and *result is unchanged.
+  // Starts a run of exactly record_count records of record_size bytes at
+  // `offset` of file (which the caller owns and keeps while the writer
+  // lives) and writes its header. On success stores the writer in *result.
   // REQUIRES: kRunFramePayloadBytes % record_size == 0.
-  static Status Create(const std::string& dir, size_t record_size, uint64_t record_count,
+  static Status Create(io::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
                        std::unique_ptr<RunWriter>* result);
 
   RunWriter(const RunWriter&) = delete;
   RunWriter& operator=(const RunWriter&) = delete;
-  // Closes the file if Finish() was not reached; does not remove it.
   ~RunWriter();
 
+  // The file's name, for messages.
   const std::string& path() const { return path_; }
-  // Bytes written so far, header included.
+  // Bytes written so far, header included: the run's length once finished.
   uint64_t bytes_written() const { return bytes_written_; }
 
   // Appends n records (n * record_size bytes at records). A short write or
@@ -75,19 +75,20 @@ class RunWriter {
   // REQUIRES: the total appended stays <= record_count.
   Status Append(const void* records, size_t n);
 
-  // Writes the last frame and closes the file.
+  // Writes the last frame.
   // REQUIRES: exactly record_count records were appended.
   Status Finish();
 
  private:
-  RunWriter(std::string path, int fd, size_t record_size, uint64_t record_count);
+  RunWriter(std::string path, int fd, uint64_t offset, size_t record_size, uint64_t record_count);
   // Writes whole frames of payload from data (frames * payload bytes, the
   // last frame possibly partial) with one checksum before each.
   Status WriteFrames(const unsigned char* data, size_t bytes);
   Status WriteAll(const ::iovec* iov, int count, size_t bytes);
 
   std::string path_;
-  int fd_;
+  int fd_;           // the file's, not closed here
+  uint64_t offset_;  // where the run starts
   size_t record_size_;
   uint64_t record_count_;
   uint64_t appended_ = 0;
@@ -98,20 +99,23 @@ class RunWriter {
   size_t pending_bytes_ = 0;
 };
 
-// Reads back one run file, a verified frame at a time. Not thread-safe.
+// Reads back one run, a verified frame at a time. Not thread-safe.
 class RunReader {
  public:
-  // Opens path and checks its header against record_size and its size.
-  // buffer_bytes bounds the read buffer; it is rounded down to whole frames
-  // (at least one). On success stores the reader in *result.
-  // REQUIRES: record_size is the record size the file was written with.
-  static Status Open(const std::string& path, size_t record_size, size_t buffer_bytes,
-                     std::unique_ptr<RunReader>* result);
+  // Reads the run of `length` bytes (as its writer wrote) at `offset` of
+  // file, which the caller keeps while the reader lives, and checks its
+  // header against record_size and length. buffer_bytes bounds the read
+  // buffer; it is rounded down to whole frames (at least one). On success
+  // stores the reader in *result. Messages name the file and the offset.
+  // REQUIRES: record_size is the record size the run was written with.
+  static Status Open(const io::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
+                     size_t buffer_bytes, std::unique_ptr<RunReader>* result);
 
   RunReader(const RunReader&) = delete;
   RunReader& operator=(const RunReader&) = delete;
   ~RunReader();
 
+  // "<file>: run at byte <offset>", for messages.
   const std::string& path() const { return path_; }
   uint64_t record_count() const { return record_count_; }
 
@@ -121,11 +125,13 @@ class RunReader {
   Status Next(const void** records, size_t* n);
 
  private:
-  RunReader(std::string path, int fd, size_t record_size, uint64_t record_count, size_t buffer_frames);
+  RunReader(std::string path, int fd, uint64_t offset, size_t record_size, uint64_t record_count,
+            size_t buffer_frames);
   Status Fill();
 
   std::string path_;
-  int fd_;
+  int fd_;               // the file's, not closed here
+  uint64_t next_read_;   // file offset of the next Fill()
   size_t record_size_;
   uint64_t record_count_;
   uint64_t payload_left_;  // payload bytes not yet handed out

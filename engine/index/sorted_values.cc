@@ -29,7 +29,7 @@ Status SortedValues::Finish() {
   SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
   buffer_ = std::string();
   SIMDEX_RETURN_IF_ERROR(file_->Close());
-  return MappedValues::Open(file_->path(), &map_);
+  return MappedValues::Open(*file_, &map_);
 }
 
 std::span<const uint64_t> SortedValues::values() const {

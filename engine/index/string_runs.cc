@@ -1,10 +1,10 @@
 // Writes and merges string runs (engine/index/string_runs.h draws the layout).
 #include "engine/index/string_runs.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <queue>
@@ -19,13 +19,13 @@ constexpr char kMagic[8] = {'S', 'X', 'S', 'T', 'R', 'N', '0', '1'};
 constexpr size_t kHeaderBytes = 24;
 constexpr size_t kFrameHeaderBytes = 16;
 
-// Reads one run back, a checked frame at a time.
+// Reads one run back from the scratch file it is in (which it does not
+// own), a checked frame at a time.
 class StringRunReader {
  public:
-  static Status Open(const std::string& path, std::unique_ptr<StringRunReader>* out) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Status::IOError("cannot open " + path + ": " + std::strerror(errno));
-    std::unique_ptr<StringRunReader> r(new StringRunReader(path, fd));
+  static Status Open(const OutputFile& file, const StringRun& run, std::unique_ptr<StringRunReader>* out) {
+    std::unique_ptr<StringRunReader> r(new StringRunReader(
+        file.path() + ": run at byte " + std::to_string(run.offset), file.scratch_fd(), run.offset, run.bytes));
     char header[kHeaderBytes];
     SIMDEX_RETURN_IF_ERROR(r->ReadExactly(header, kHeaderBytes, "header"));
     if (std::memcmp(header, kMagic, 8) != 0 || XXH3_64bits(header, 16) != format::DecodeFixed64(header + 16)) {
@@ -35,7 +35,6 @@ class StringRunReader {
     *out = std::move(r);
     return Status::OK();
   }
-  ~StringRunReader() { ::close(fd_); }
 
   // The next record, or *done at the end of the run.
   Status Next(std::string_view* s, uint64_t* number, bool* done) {
@@ -53,15 +52,19 @@ class StringRunReader {
   }
 
  private:
-  StringRunReader(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  StringRunReader(std::string path, int fd, uint64_t offset, uint64_t bytes)
+      : path_(std::move(path)), fd_(fd), offset_(offset), end_(offset + bytes) {}
 
   Status Damaged(const std::string& where) const {
     return Status::Corruption("string run " + path_ + ": " + where + " is damaged");
   }
 
-  // Reads n bytes at offset_; a short read is Corruption naming `what`.
+  // Reads n bytes at offset_, not past the run's end; a short read is
+  // Corruption naming `what`.
   Status ReadExactly(char* dst, size_t n, const std::string& what, size_t* got = nullptr) {
     size_t done = 0;
+    const size_t wanted = n;
+    n = static_cast<size_t>(std::min<uint64_t>(n, end_ - offset_));
     while (done < n) {
       const ssize_t k = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset_ + done));
       if (k < 0) {
@@ -73,7 +76,7 @@ class StringRunReader {
     }
     offset_ += done;
     if (got != nullptr) *got = done;
-    if (done != n && !(got != nullptr && done == 0)) return Damaged(what + " (truncated)");
+    if (done != wanted && !(got != nullptr && done == 0)) return Damaged(what + " (truncated)");
     return Status::OK();
   }
 
@@ -82,7 +85,7 @@ class StringRunReader {
     char header[kFrameHeaderBytes];
     size_t got = 0;
     SIMDEX_RETURN_IF_ERROR(ReadExactly(header, kFrameHeaderBytes, frame, &got));
-    if (got == 0) {  // the end of the file
+    if (got == 0) {  // the end of the run
       if (seen_ != records_) {
         return Status::Corruption("string run " + path_ + ": holds " + std::to_string(seen_) + " records, not " +
                                   std::to_string(records_));
@@ -118,7 +121,8 @@ class StringRunReader {
 
   std::string path_;
   int fd_;
-  uint64_t offset_ = 0;
+  uint64_t offset_;  // of the next read
+  uint64_t end_;     // of the run
   uint64_t records_ = 0;
   uint64_t seen_ = 0;
   uint64_t frame_ = 0;
@@ -128,9 +132,14 @@ class StringRunReader {
 
 }  // namespace
 
-Status StringRunWriter::Create(const std::string& dir, uint64_t records, std::unique_ptr<StringRunWriter>* out) {
+Status StringRunFile::Create(const std::string& dir, std::unique_ptr<OutputFile>* out) {
+  return OutputFile::CreateScratch(dir, "ids", kStringRunFramePayload * 4, out);
+}
+
+Status StringRunWriter::Create(OutputFile* file, uint64_t records, std::unique_ptr<StringRunWriter>* out) {
   std::unique_ptr<StringRunWriter> w(new StringRunWriter());
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(dir, "ids", kStringRunFramePayload * 4, &w->file_));
+  w->file_ = file;
+  w->offset_ = file->size();
   w->records_ = records;
   std::string header(kMagic, 8);
   format::PutFixed64(&header, records);
@@ -172,13 +181,14 @@ Status StringRunWriter::Finish(StringRun* run) {
                                    std::to_string(records_) + " announced");
   }
   SIMDEX_RETURN_IF_ERROR(FlushFrame());
-  SIMDEX_RETURN_IF_ERROR(file_->Close());
-  run->file = std::move(file_);
+  SIMDEX_RETURN_IF_ERROR(file_->Flush());  // the readers pread it
+  run->offset = offset_;
+  run->bytes = file_->size() - offset_;
   run->records = records_;
   return Status::OK();
 }
 
-Status MergeStringRuns(const std::vector<const StringRun*>& runs,
+Status MergeStringRuns(const OutputFile& file, const std::vector<const StringRun*>& runs,
                        const std::function<Status(std::string_view s, uint64_t number)>& emit) {
   struct Head {
     std::string_view s;
@@ -196,7 +206,7 @@ Status MergeStringRuns(const std::vector<const StringRun*>& runs,
     return Status::OK();
   };
   for (size_t i = 0; i < runs.size(); ++i) {
-    SIMDEX_RETURN_IF_ERROR(StringRunReader::Open(runs[i]->file->path(), &readers[i]));
+    SIMDEX_RETURN_IF_ERROR(StringRunReader::Open(file, *runs[i], &readers[i]));
     SIMDEX_RETURN_IF_ERROR(advance(i));
   }
   while (!heap.empty()) {

@@ -95,17 +95,6 @@ int ConnectSocket(const std::string& path) {
 
 }  // namespace
 
-int CreateUniqueFile(std::string* path) {
-  std::vector<char> name(path->begin(), path->end());
-  name.push_back('\0');
-  int fd;
-  do {
-    fd = ::mkostemp(name.data(), O_CLOEXEC);
-  } while (fd < 0 && errno == EINTR);
-  if (fd >= 0) path->assign(name.data());
-  return fd;
-}
-
 bool TmpfileAllowed() {
   static const bool allowed = [] {
     const char* v = std::getenv("SIMDEX_NO_TMPFILE");

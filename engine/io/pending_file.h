@@ -42,16 +42,10 @@
 
 namespace simdex::io {
 
-// mkostemp(3) with O_CLOEXEC, retried on EINTR: replaces the trailing
-// "XXXXXX" of *path with a unique name and returns the descriptor of the new
-// file (mode 0600), or -1 with errno set. The builder's scratch files and
-// sort runs are made here.
-int CreateUniqueFile(std::string* path);
-
 // False when the environment sets SIMDEX_NO_TMPFILE (to anything but "" or
 // "0"): every temporary is then made as on a file system without O_TMPFILE
-// (outputs named from the start), so that the fallback can be run end to
-// end. Read once.
+// (outputs named from the start, scratch files named and unlinked at once),
+// so that the fallback can be run end to end. Read once.
 bool TmpfileAllowed();
 
 class PendingFile {

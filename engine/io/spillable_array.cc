@@ -9,7 +9,7 @@
 #include <cstring>
 #include <new>
 
-#include "engine/io/pending_file.h"
+#include "engine/io/scratch_file.h"
 
 namespace simdex::io {
 namespace {
@@ -28,9 +28,7 @@ SpillableArray::SpillableArray(size_t record_bytes, size_t memory_bytes, std::st
   assert(record_bytes >= 1);
 }
 
-SpillableArray::~SpillableArray() {
-  if (fd_ >= 0) ::close(fd_);
-}
+SpillableArray::~SpillableArray() = default;
 
 Status SpillableArray::Fail(Status s) {
   if (status_.ok()) status_ = std::move(s);
@@ -40,16 +38,10 @@ Status SpillableArray::Fail(Status s) {
 Status SpillableArray::Spill() {
   if (!status_.ok() || spilled()) return status_;
   assert(!finished_);
-  path_ = tmpdir_ + "/simdex-spill-XXXXXX";
-  const int fd = CreateUniqueFile(&path_);
-  if (fd < 0) return Fail(Errno("cannot create the temporary file", path_));
-  // Nameless from now on: nothing can be left behind.
-  if (::unlink(path_.c_str()) != 0) {
-    Status s = Errno("cannot unlink the temporary file", path_);
-    ::close(fd);
-    return Fail(std::move(s));
-  }
-  fd_ = fd;
+  Status made = ScratchFile::Create(tmpdir_, "spill", &file_);
+  if (!made.ok()) return Fail(std::move(made));
+  fd_ = file_->fd();
+  path_ = file_->name();
   return Flush();
 }
 

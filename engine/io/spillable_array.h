@@ -3,9 +3,9 @@
 // file. The MinHash self-join keeps its band keys and b-bit signatures here
 // (docs/minhash.md, "The self-join": memory and spilling).
 //
-// The file is created in tmpdir by io::CreateUniqueFile
-// ("simdex-spill-XXXXXX") and unlinked at once: it has no name while it is
-// used, so nothing is left behind after success, an error or a kill.
+// The file is an io::ScratchFile in tmpdir ("simdex-spill-XXXXXX" in
+// messages): it never has a name, so nothing is left behind after success,
+// an error or a kill.
 // Records are read back by Read(), a range copied out (pread: the kernel's
 // page cache, none of the process's memory), in order or one at a time at
 // random. A map of the file was tried for random reads and dropped: on
@@ -21,9 +21,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/io/scratch_file.h"
 #include "simdex/status.h"
 
 namespace simdex::io {
@@ -68,8 +70,9 @@ class SpillableArray {
   size_t record_bytes_;
   size_t memory_bytes_;
   std::string tmpdir_;
-  std::string path_;  // the file's name at creation, for messages
-  int fd_ = -1;
+  std::unique_ptr<ScratchFile> file_;  // once spilled
+  std::string path_;                   // the file's name() for messages
+  int fd_ = -1;                        // file_'s
   uint64_t size_ = 0;
   uint64_t bytes_spilled_ = 0;
   std::vector<uint8_t> memory_;  // every record, or (spilled) the write buffer

@@ -4,7 +4,8 @@
 // outputs have a name for more than a moment before they are complete: the
 // named fallback of io::PendingFile, where the file system has no
 // O_TMPFILE, for the whole write; an unnamed output from its link to its
-// rename.
+// rename; a scratch file on such a file system from its creation to its
+// unlink (engine/io/scratch_file.h).
 //
 // Up to kMaxTemporaryNames names of up to PATH_MAX bytes are held at once;
 // beyond that a name is not registered (and a signal would leave it).

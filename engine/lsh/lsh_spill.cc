@@ -152,7 +152,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   SIMDEX_RETURN_IF_ERROR(r.records->Close());
   stats_.bytes += r.records->size();
   std::unique_ptr<MappedValues> records_map;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(r.records->path(), &records_map));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*r.records, &records_map));
   const uint8_t* records = reinterpret_cast<const uint8_t*>(records_map->bytes().data());
   auto keys_at = [&](uint64_t pos) { return reinterpret_cast<const uint64_t*>(records + pos * rb + 8); };
   auto sig_at = [&](uint64_t pos) { return records + pos * rb + 8 + 8 * nbands; };
@@ -314,7 +314,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
                                   std::to_string(count * (8 + sb)));
       }
       std::unique_ptr<MappedValues> bucket;
-      SIMDEX_RETURN_IF_ERROR(MappedValues::Open(buckets[k]->path(), &bucket));
+      SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*buckets[k], &bucket));
       for (uint64_t lo = first; lo < first + count; lo += per_place) {
         const uint64_t span = std::min(per_place, first + count - lo);
         placed.assign(span * sb, '\0');
@@ -354,8 +354,8 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
     SIMDEX_RETURN_IF_ERROR(AppendBandTable(out.get(), o, t, values->values(), &m));
   }
   std::unique_ptr<MappedValues> signatures, packed_ids;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(sig_file->path(), &signatures));
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(ids_file->path(), &packed_ids));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*sig_file, &signatures));
+  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*ids_file, &packed_ids));
   const std::string_view id_map_bytes = map != nullptr ? map->Section() : std::string_view();
   return FinishLshFile(out.get(), signatures->bytes(), signatures.get(), packed_ids->bytes(), id_map_bytes, &m, file_bytes);
 }

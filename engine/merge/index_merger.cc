@@ -565,7 +565,7 @@ Status IndexMerger::FinishImpl() {
 
   // 4. Ids, metadata, footer.
   std::unique_ptr<index::MappedValues> ids;
-  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(ids_file->path(), &ids));
+  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*ids_file, &ids));
   SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), merged_ids ? merged_ids->section()
                                                                 : r.string_ids ? r.id_map.Section()
                                                                                : std::string_view()));

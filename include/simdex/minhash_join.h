@@ -116,10 +116,10 @@ struct BandJoinOptions {
 // removes the pairs found in several bands. A single run of equal leading
 // key bits is held whole (8 bytes per item in it), and its pairs are made.
 //
-// Temporary files: the keys' are unlinked as soon as they are created; the
-// sorts' runs are removed when merged, by Read() reaching the end and by the
-// destructor, also after errors. A killed process leaves at most sort runs
-// ("simdex-sort-XXXXXX") behind.
+// Temporary files: none ever has a name (O_TMPFILE, or a name unlinked at
+// once where the file system has none): the keys' go with the joiner, each
+// sort's runs (one file per sort) with Read() reaching the end and with the
+// destructor, also after errors; a killed process leaves nothing.
 //
 // Errors: the first is kept, and every later call returns it. Thread
 // safety: not thread-safe.

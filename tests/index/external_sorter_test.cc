@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,8 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/index/build_budget.h"
 #include "engine/index/radix_sort.h"
 #include "engine/index/run_file.h"
+#include "engine/io/scratch_file.h"
+#include "tests/open_files.h"
 
 namespace simdex::index {
 namespace {
@@ -35,6 +39,8 @@ class TempDir {
     std::sort(files.begin(), files.end());
     return files;
   }
+  // This process's descriptors of files in the directory, named or not.
+  std::vector<int> OpenFiles() const { return testing::OpenFilesIn(path_); }
 
  private:
   std::string path_;
@@ -228,16 +234,26 @@ TYPED_TEST(ExternalSorterTest, ZeroAndOneRecords) {
   }
 }
 
-TYPED_TEST(ExternalSorterTest, TempFilesExistWhileMergingAndAreGoneAfterDestruction) {
-  TempDir dir;
-  const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 6);
-  {
-    ExternalSorter<TypeParam> sorter(Tiny(dir));
-    ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
-    ASSERT_TRUE(sorter.Finish().ok());
-    EXPECT_EQ(dir.Files().size(), sorter.stats().runs_spilled);
+// Every run is in one scratch file without a name (O_TMPFILE, or a name
+// unlinked at once where there is none): a killed sort leaves nothing.
+TYPED_TEST(ExternalSorterTest, RunsShareOneFileThatHasNoNameAndGoesWithTheSorter) {
+  for (const bool fallback : {false, true}) {
+    SCOPED_TRACE(fallback ? "a name unlinked at once" : "O_TMPFILE");
+    const bool was = io::ScratchFile::ForceUnlinkedName(fallback);
+    TempDir dir;
+    const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 6);
+    {
+      ExternalSorter<TypeParam> sorter(Tiny(dir));
+      ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
+      ASSERT_TRUE(sorter.Finish().ok());
+      EXPECT_GT(sorter.stats().runs_spilled, 2u);
+      EXPECT_EQ(dir.OpenFiles().size(), 1u);
+      EXPECT_TRUE(dir.Files().empty());
+    }
+    EXPECT_TRUE(dir.OpenFiles().empty());
+    EXPECT_TRUE(dir.Files().empty());
+    io::ScratchFile::ForceUnlinkedName(was);
   }
-  EXPECT_TRUE(dir.Files().empty());
 }
 
 TYPED_TEST(ExternalSorterTest, AbandonRemovesTempFilesAndLaterCallsFail) {
@@ -245,9 +261,9 @@ TYPED_TEST(ExternalSorterTest, AbandonRemovesTempFilesAndLaterCallsFail) {
   const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 7);
   ExternalSorter<TypeParam> sorter(Tiny(dir));
   ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
-  EXPECT_FALSE(dir.Files().empty());
+  EXPECT_EQ(dir.OpenFiles().size(), 1u);
   sorter.Abandon();
-  EXPECT_TRUE(dir.Files().empty());
+  EXPECT_TRUE(dir.OpenFiles().empty());
   EXPECT_FALSE(sorter.Add(input.data(), 1).ok());
   EXPECT_FALSE(sorter.status().ok());
 }
@@ -259,18 +275,16 @@ TYPED_TEST(ExternalSorterTest, CorruptedSpillFileIsCorruptionNamingIt) {
   ASSERT_TRUE(sorter.Add(input.data(), input.size()).ok());
   ASSERT_TRUE(sorter.Finish().ok());
   // The merge has read only the first frames of each run; damage the last
-  // frame of a full-sized one.
-  std::string victim;
-  for (const std::string& f : dir.Files()) {
-    if (victim.empty() || fs::file_size(f) > fs::file_size(victim)) victim = f;
-  }
-  {
-    std::fstream f(victim, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(-1, std::ios::end);
-    const char c = static_cast<char>(f.get() ^ 0x01);
-    f.seekp(-1, std::ios::end);
-    f.put(c);
-  }
+  // frame of the first one (a full one), through the sorter's descriptor.
+  const std::vector<int> fds = dir.OpenFiles();
+  ASSERT_EQ(fds.size(), 1u);
+  const off_t last = static_cast<off_t>(
+      RunFileBytes(sizeof(TypeParam), ExternalSortCapacity<TypeParam>(kExternalSortMinMemoryBytes)) - 1);
+  char c;
+  ASSERT_EQ(::pread(fds[0], &c, 1, last), 1);
+  c ^= 0x01;
+  ASSERT_EQ(::pwrite(fds[0], &c, 1, last), 1);
+  const std::string victim = dir.path() + "/simdex-sort-XXXXXX: run at byte 0";
   std::vector<TypeParam> out(1000);
   size_t n = 0;
   Status s;
@@ -301,10 +315,11 @@ TYPED_TEST(ExternalSorterTest, FailedWriteIsIOErrorAndLeavesNoFiles) {
     ::signal(SIGXFSZ, old_handler);
     EXPECT_TRUE(s.IsIOError()) << s.ToString();
     EXPECT_NE(s.message().find(dir.path() + "/simdex-sort-"), std::string::npos) << s.ToString();
-    EXPECT_FALSE(dir.Files().empty());
+    EXPECT_EQ(dir.OpenFiles().size(), 1u);
+    EXPECT_TRUE(dir.Files().empty());
     EXPECT_EQ(sorter.Finish().ToString(), s.ToString());
   }
-  EXPECT_TRUE(dir.Files().empty());
+  EXPECT_TRUE(dir.OpenFiles().empty());
 }
 
 // Half of a 64 TiB budget for the run buffer at the first Add() could not
@@ -341,20 +356,24 @@ TYPED_TEST(ExternalSorterTest, BadOptionsAreInvalidArgument) {
   EXPECT_TRUE(no_threads.status().IsInvalidArgument());
 }
 
-// Run files on their own.
+// Runs on their own, each at the start of a scratch file of its own.
 
-std::string WriteRun(const std::string& dir, const std::vector<uint64_t>& records) {
+std::unique_ptr<io::ScratchFile> WriteRun(const std::string& dir, const std::vector<uint64_t>& records,
+                                          uint64_t* bytes) {
+  std::unique_ptr<io::ScratchFile> file;
+  EXPECT_TRUE(io::ScratchFile::Create(dir, "sort", &file).ok());
   std::unique_ptr<RunWriter> writer;
-  EXPECT_TRUE(RunWriter::Create(dir, 8, records.size(), &writer).ok());
+  EXPECT_TRUE(RunWriter::Create(file.get(), 0, 8, records.size(), &writer).ok());
   EXPECT_TRUE(writer->Append(records.data(), records.size()).ok());
   EXPECT_TRUE(writer->Finish().ok());
   EXPECT_EQ(writer->bytes_written(), RunFileBytes(8, records.size()));
-  return writer->path();
+  *bytes = writer->bytes_written();
+  return file;
 }
 
-Status ReadRun(const std::string& path, size_t record_size, std::vector<uint64_t>* out) {
+Status ReadRun(const io::ScratchFile& file, uint64_t bytes, size_t record_size, std::vector<uint64_t>* out) {
   std::unique_ptr<RunReader> reader;
-  SIMDEX_RETURN_IF_ERROR(RunReader::Open(path, record_size, 3 * kRunFrameBytes, &reader));
+  SIMDEX_RETURN_IF_ERROR(RunReader::Open(file, 0, bytes, record_size, 3 * kRunFrameBytes, &reader));
   const void* records;
   size_t n;
   do {
@@ -365,12 +384,11 @@ Status ReadRun(const std::string& path, size_t record_size, std::vector<uint64_t
   return Status::OK();
 }
 
-void FlipByte(const std::string& path, std::streamoff offset) {
-  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-  f.seekg(offset);
-  const char c = static_cast<char>(f.get() ^ 0x20);
-  f.seekp(offset);
-  f.put(c);
+void FlipByte(const io::ScratchFile& file, off_t offset) {
+  char c;
+  ASSERT_EQ(::pread(file.fd(), &c, 1, offset), 1);
+  c ^= 0x20;
+  ASSERT_EQ(::pwrite(file.fd(), &c, 1, offset), 1);
 }
 
 TEST(RunFile, RoundTripsAcrossFrameBoundaries) {
@@ -379,31 +397,33 @@ TEST(RunFile, RoundTripsAcrossFrameBoundaries) {
     std::vector<uint64_t> records(n);
     for (size_t i = 0; i < n; ++i) records[i] = i * 0x9e3779b97f4a7c15ULL;
     std::vector<uint64_t> back;
-    ASSERT_TRUE(ReadRun(WriteRun(dir.path(), records), 8, &back).ok());
+    uint64_t bytes = 0;
+    const std::unique_ptr<io::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
+    ASSERT_TRUE(ReadRun(*file, bytes, 8, &back).ok());
     EXPECT_TRUE(back == records);
   }
+  EXPECT_TRUE(dir.Files().empty());
 }
 
 TEST(RunFile, DamageIsCorruption) {
   TempDir dir;
   const std::vector<uint64_t> records(3000, 7);
-  const std::string path = WriteRun(dir.path(), records);
+  uint64_t bytes = 0;
+  const std::unique_ptr<io::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
   std::vector<uint64_t> back;
-  EXPECT_TRUE(ReadRun(path, 16, &back).IsCorruption());  // record size mismatch
+  EXPECT_TRUE(ReadRun(*file, bytes, 16, &back).IsCorruption());  // record size mismatch
 
-  for (std::streamoff offset : {0, 20, 40, 20000}) {
+  for (off_t offset : {0, 20, 40, 20000}) {
     SCOPED_TRACE(offset);
-    FlipByte(path, offset);
+    FlipByte(*file, offset);
     back.clear();
-    const Status s = ReadRun(path, 8, &back);
+    const Status s = ReadRun(*file, bytes, 8, &back);
     EXPECT_TRUE(s.IsCorruption()) << s.ToString();
-    EXPECT_NE(s.message().find(path), std::string::npos);
-    FlipByte(path, offset);
+    EXPECT_NE(s.message().find(file->name() + ": run at byte 0"), std::string::npos) << s.ToString();
+    FlipByte(*file, offset);
   }
-  fs::resize_file(path, fs::file_size(path) - 1);
-  EXPECT_TRUE(ReadRun(path, 8, &back).IsCorruption());
-  fs::resize_file(path, 10);
-  EXPECT_TRUE(ReadRun(path, 8, &back).IsCorruption());
+  EXPECT_TRUE(ReadRun(*file, bytes - 1, 8, &back).IsCorruption());
+  EXPECT_TRUE(ReadRun(*file, 10, 8, &back).IsCorruption());
 }
 
 }  // namespace

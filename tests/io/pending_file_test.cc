@@ -125,7 +125,8 @@ TEST(PendingFile, NeverTouchesAUsersTmpFileOrAnotherWritersTemporary) {
 }
 
 // A process killed by a catchable signal calls RemoveNamedTemporaries (as
-// `simdex` does); kill -9 of an unnamed output leaves nothing either.
+// `simdex` does); kill -9 of an unnamed output leaves nothing either
+// (tests/cli/interrupted_cli_test.cc).
 TEST(PendingFile, NamedTemporaryIsRemovedByRemoveNamedTemporaries) {
   Ways([](bool named) {
     TempDir dir;

@@ -18,6 +18,7 @@
 #include "engine/minhash/band_join_core.h"
 #include "simdex/minhash_join.h"
 #include "tests/io/io_test_util.h"
+#include "tests/open_files.h"
 
 namespace simdex {
 namespace {
@@ -288,7 +289,7 @@ TEST(BandJoiner, StatsOfTheJoinDoNotDependOnTheBound) {
   EXPECT_GT(tiny.runs_spilled, 0u);
 }
 
-TEST(BandJoiner, TemporaryFilesExistOnlyWhileReadingAndGoWithTheJoiner) {
+TEST(BandJoiner, TemporaryFilesNeverHaveANameAndGoWithTheJoiner) {
   TempDir dir;
   const std::string tmp = Root(dir);
   const Items in = RandomItems(20000, 4, 5000, 6);
@@ -298,13 +299,15 @@ TEST(BandJoiner, TemporaryFilesExistOnlyWhileReadingAndGoWithTheJoiner) {
     for (size_t i = 0; i < in.size(); ++i) ASSERT_TRUE(join->Add(&in.keys[i * 4]).ok());
     EXPECT_EQ(FilesIn(tmp), std::vector<std::string>{});  // the keys' files have no name
     ASSERT_TRUE(join->Finish().ok());
-    EXPECT_FALSE(FilesIn(tmp).empty());  // the pairs' runs
+    EXPECT_FALSE(testing::OpenFilesIn(tmp).empty());  // the pairs' runs
+    EXPECT_EQ(FilesIn(tmp), std::vector<std::string>{});  // which have no name either
     uint64_t pair;
     size_t n;
     ASSERT_TRUE(join->Read(&pair, 1, &n).ok());
     EXPECT_EQ(n, 1u);
   }  // abandoned while reading
   EXPECT_EQ(FilesIn(tmp), std::vector<std::string>{});
+  EXPECT_TRUE(testing::OpenFilesIn(tmp).empty());
 }
 
 // A file size limit makes write() fail with EFBIG, as a full disk fails
