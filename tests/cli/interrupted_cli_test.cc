@@ -167,11 +167,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Command{"Build", {"build", "-q", "--memory", "64K", "--out", "{out}/new.sdx", "{in}/fp.txt"}, "out", "new.sdx"},
         Command{"Merge",
-                {"merge", "-q", "--memory", "64K", "--tmpdir", "{tmp}", "{out}/old.sdx", "{in}/fp.txt", "--out",
+                {"merge", "-q", "--replace", "--memory", "64K", "--tmpdir", "{tmp}", "{out}/old.sdx", "{in}/fp.txt", "--out",
                  "{out}/new.sdx"},
                 "tmp", "new.sdx"},
         Command{"MergeInPlace",
-                {"merge", "-q", "--memory", "64K", "--tmpdir", "{tmp}", "{out}/old.sdx", "{in}/fp.txt", "--out",
+                {"merge", "-q", "--replace", "--memory", "64K", "--tmpdir", "{tmp}", "{out}/old.sdx", "{in}/fp.txt", "--out",
                  "{out}/old.sdx"},
                 "tmp", "old.sdx"},
         Command{"DedupSimHash",

@@ -33,8 +33,8 @@ class MemoryBudgetCli : public CliTest {
         {"dedup", "-q", "--memory", memory, "-o", dir_.File("out.jsonl"), input_},
         {"build", "-q", "--memory", memory, "--out", dir_.File("out.sdx"), input_},
         {"build", "-q", "--method", "minhash", "--memory", memory, "--out", dir_.File("out.sdx"), docs_},
-        {"merge", "-q", "--memory", memory, index_, input_, "--out", dir_.File("out.sdx")},
-        {"merge", "-q", "--memory", memory, lsh_, docs_, "--out", dir_.File("out.sdx")},
+        {"merge", "-q", "--replace", "--memory", memory, index_, input_, "--out", dir_.File("out.sdx")},
+        {"merge", "-q", "--replace", "--memory", memory, lsh_, docs_, "--out", dir_.File("out.sdx")},
         {"fingerprint", "-q", "--idf", "auto", "--memory", memory, "-o", dir_.File("out.fp"), docs_},
         {"idf", "-q", "--memory", memory, "-o", dir_.File("out.idf"), docs_},
     };
