@@ -288,12 +288,12 @@ TEST_F(MinHashDedupCli, PairsOfALargeClusterStayWithinTheMemoryBound) {
   for (const std::string confirm : {"", "jaccard-shingles:0.5"}) {
     SCOPED_TRACE(confirm);
     std::string outputs[2];
-    for (const char* memory : {"1G", "1M"}) {
+    for (const char* memory : {"1G", "16M"}) {
       std::vector<std::string> args = {"dedup",     "-q",        "--method", "minhash",     "--memory",
                                        memory,      "-o",        dir_.File("out"), "--pairs", dir_.File("pairs"),
                                        batch_};
       if (!confirm.empty()) args.insert(args.begin() + 1, {"--confirm", confirm});
-      const bool bounded = std::string(memory) == "1M";
+      const bool bounded = std::string(memory) == "16M";
       // Under AddressSanitizer no address-space cap (its shadow memory needs
       // terabytes): the outputs are still compared.
       const uint64_t cap = bounded && !SIMDEX_SANITIZED_BUILD ? 200000u : 0u;
