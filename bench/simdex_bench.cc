@@ -12,8 +12,13 @@
 //       --scheme 16,16,16,16:2 --block-sizes 1K,4K --threads 1,2 --cold --json out.jsonl
 //   (one command line)
 //
+// --dir is created (with its parents) if missing; one that is not a
+// directory or not writable is refused before anything is generated,
+// measured or written.
+//
 // Exit status: 0 done; 1 a build or search failed or a searcher disagreed
-// with the scan (the point and query are printed); 2 bad options.
+// with the scan (the point and query are printed); 2 bad options (an unusable
+// --dir among them).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +32,7 @@
 #include "bench/harness/grid.h"
 #include "bench/harness/json_writer.h"
 #include "bench/harness/run_info.h"
+#include "bench/harness/work_dir.h"
 
 namespace simdex::bench {
 namespace {
@@ -107,7 +113,7 @@ int Run(int argc, char** argv) {
                  "queries the scan answers and every searcher is checked on (default: all up to 5e8/N, >= 50)");
   app.add_option("--seconds-per-set", config.seconds_per_set,
                  "answer at most the queries of a set that fit in about this many seconds (0: all)");
-  app.add_option("--dir", config.dir, "directory for index files");
+  app.add_option("--dir", config.dir, "directory for index files (created if missing)")->capture_default_str();
   app.add_option("--memory-mib", config.memory_mib, "index builder memory budget in MiB");
   app.add_option("--build-threads", config.build_threads, "index builder threads");
   app.add_option("--memory-limit-gib", memory_limit_gib,
@@ -144,8 +150,13 @@ int Run(int argc, char** argv) {
                               : total > (uint64_t{4} << 30) ? total - (uint64_t{2} << 30)
                                                             : total / 2;
 
+  Status s = PrepareWorkDirectory(config.dir);
+  if (!s.ok()) {
+    std::fprintf(stderr, "simdex-bench: --dir %s\n", s.message().c_str());
+    return 2;
+  }
   JsonLinesWriter out;
-  Status s = out.Open(json);
+  s = out.Open(json);
   if (!s.ok()) {
     std::fprintf(stderr, "simdex-bench: %s\n", s.message().c_str());
     return 1;

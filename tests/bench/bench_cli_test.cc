@@ -1,12 +1,15 @@
 // build/bin/simdex-bench end to end on tiny grids: every searcher measured
 // and checked against the scan, JSON Lines that parse, skips recorded with a
-// reason, the text set capped at its corpus, bad options refused.
+// reason, the text set capped at its corpus, --dir made or refused, bad
+// options refused.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -24,8 +27,10 @@ namespace {
 class BenchCliTest : public ::testing::Test {
  protected:
   // Runs simdex-bench with `args` (JSON to out.jsonl), returns its exit code.
-  int Run(const std::string& args) {
-    const std::string command = std::string(SIMDEX_BINARY_DIR) + "/bin/simdex-bench --dir " + dir_.path() +
+  int Run(const std::string& args) { return RunIn(dir_.path(), args); }
+  // The same with index files in `index_dir`.
+  int RunIn(const std::string& index_dir, const std::string& args) {
+    const std::string command = std::string(SIMDEX_BINARY_DIR) + "/bin/simdex-bench --dir " + index_dir +
                                 " --json " + Json() + " " + args + " 2>" + dir_.File("stderr.txt");
     const int status = std::system(command.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -148,6 +153,37 @@ TEST_F(BenchCliTest, TextSetIsCappedAtTheCorpusAndMeasuredOnce) {
   }
   EXPECT_EQ(measured, (std::map<uint64_t, std::set<uint64_t>>{{100, {100}}, {1000, {300}}}));
   EXPECT_EQ(skips, 1);
+}
+
+constexpr char kTinyGrid[] = "--n 500 --scheme t4 --block-sizes 512 --k 3 --queries 20 --baselines none";
+
+TEST_F(BenchCliTest, MissingDirIsCreatedWithItsParents) {
+  const std::string index_dir = dir_.File("a/b/c");
+  ASSERT_EQ(RunIn(index_dir, kTinyGrid), 0) << Stderr();
+  EXPECT_TRUE(std::filesystem::is_directory(index_dir));
+  EXPECT_TRUE(std::filesystem::is_empty(index_dir)) << "index files and the probe are removed";
+  int points = 0;
+  for (const auto& [type, line] : Records()) points += type == "point";
+  EXPECT_GT(points, 0);
+}
+
+// Refused in one line naming it, before anything is generated, measured or
+// written: the JSON file is never created.
+TEST_F(BenchCliTest, UnusableDirIsRefusedBeforeAnyWork) {
+  const std::string file = dir_.File("a-file");
+  testing::WriteFileOrDie(file, "x");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {file, file + ": not a directory"},
+      {file + "/sub", file + "/sub: cannot be created"},
+      {"/proc", "/proc: not writable"},  // creating a file fails there, even for root
+  };
+  for (const auto& [index_dir, message] : cases) {
+    EXPECT_EQ(RunIn(index_dir, kTinyGrid), 2) << index_dir;
+    const std::string err = Stderr();
+    EXPECT_EQ(err.rfind("simdex-bench: --dir " + message, 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(std::filesystem::exists(Json())) << index_dir;
+  }
 }
 
 TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
