@@ -8,6 +8,7 @@
 //
 // Examples:
 //   build/bin/simdex-bench --quick > quick.jsonl
+//   build/bin/simdex-bench --n 1e5 --codec card,ef --block-sizes 1K,4K --repeat 3 --json ab.jsonl
 //   build/bin/simdex-bench --datasets uniform,skewed --n 1e6,1e7 --scheme t10
 //       --scheme 16,16,16,16:2 --block-sizes 1K,4K --threads 1,2 --cold --json out.jsonl
 //   (one command line)
@@ -113,6 +114,10 @@ int Run(int argc, char** argv) {
                  "queries the scan answers and every searcher is checked on (default: all up to 5e8/N, >= 50)");
   app.add_option("--seconds-per-set", config.seconds_per_set,
                  "answer at most the queries of a set that fit in about this many seconds (0: all)");
+  app.add_option("--repeat", config.repeat,
+                 "measure every point this many times: its records hold the medians and the spread (min, max); "
+                 "simdex's indexes of a scheme are then all built first and measured round by round")
+      ->capture_default_str();
   app.add_option("--dir", config.dir, "directory for index files (created if missing)")->capture_default_str();
   app.add_option("--memory-mib", config.memory_mib, "index builder memory budget in MiB");
   app.add_option("--build-threads", config.build_threads, "index builder threads");

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "bench/harness/baselines.h"
 #include "bench/harness/datasets.h"
@@ -103,19 +104,23 @@ Status ScanReference(Workload* w, const GridConfig& config, const std::vector<in
     if (t != 1) more_threads.push_back(t);
   }
   for (const int k : ks) {
+    WarmSingleRuns runs;
     QueryRun near_run, random_run;
     const std::vector<uint64_t>& near = w->near.at(k);
     SIMDEX_RETURN_IF_ERROR(RunSingle(search, std::span(near.data(), w->checked), k, 1, w->checked, &near_run));
     SIMDEX_RETURN_IF_ERROR(
         RunSingle(search, std::span(w->random.data(), w->checked), k, 1, w->checked, &random_run));
-    w->near_ref[k] = near_run.kept;
-    w->random_ref[k] = random_run.kept;
-    JsonObject record = PointFields(*w, id, 0, k, 1, "warm", "single");
-    record.AddFields(extra);
-    record.AddObject("near", QueryRunJson(near_run, w->checked, false));
-    record.AddObject("random", QueryRunJson(random_run, w->checked, false));
-    SIMDEX_RETURN_IF_ERROR(out->Write(record));
-    SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(*w, id, search, 0, k, more_threads, w->checked, false, extra, out));
+    w->near_ref[k] = std::exchange(near_run.kept, {});
+    w->random_ref[k] = std::exchange(random_run.kept, {});
+    runs.near.push_back(std::move(near_run));
+    runs.random.push_back(std::move(random_run));
+    // The scan's later rounds are checked against its first.
+    for (int round = 1; round < config.repeat; ++round) {
+      SIMDEX_RETURN_IF_ERROR(RunWarmSingle(*w, id, search, k, 1, w->checked, &runs));
+    }
+    SIMDEX_RETURN_IF_ERROR(WriteWarmSingle(*w, id, 0, k, 1, false, extra, runs, out));
+    SIMDEX_RETURN_IF_ERROR(
+        MeasureWarmSingle(*w, id, search, 0, k, more_threads, w->checked, config.repeat, false, extra, out));
   }
   return Status::OK();
 }
@@ -209,7 +214,7 @@ Status MeasureBaseline(const Workload& w, const GridConfig& config, const std::s
     const size_t queries = QueriesPerSet(w, config.queries, mean_micros, config.seconds_per_set);
     for (const int k : setting_ks) {
       SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(w, id, search, BaselineTables(*searcher, scheme), k, config.threads,
-                                               queries, false, extra, out));
+                                               queries, config.repeat, false, extra, out));
       done.insert(k);
     }
   }
@@ -251,6 +256,7 @@ Status CheckConfig(const GridConfig& config, std::vector<Scheme>* schemes) {
     if (t < 1) return Status::InvalidArgument("threads must be at least 1");
   }
   if (config.queries == 0) return Status::InvalidArgument("--queries must be at least 1");
+  if (config.repeat < 1) return Status::InvalidArgument("--repeat must be at least 1");
   return Status::OK();
 }
 
@@ -307,11 +313,7 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
           if (b == "scan") continue;
           SIMDEX_RETURN_IF_ERROR(MeasureBaseline(w, config, b, scheme, scheme_ks, &measured, out, progress));
         }
-        for (const uint32_t block_size : config.block_sizes) {
-          for (const std::string& codec : config.codecs) {
-            SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, block_size, codec, out, progress));
-          }
-        }
+        SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, out, progress));
       }
     }
   }
@@ -330,7 +332,7 @@ JsonObject ConfigJson(const GridConfig& config) {
   o.AddNumbers("k", numbers(config.ks)).AddNumbers("threads", numbers(config.threads));
   o.AddStrings("baselines", config.baselines).AddUint("queries", config.queries).AddBool("cold", config.cold).AddBool("checksums", config.checksums);
   o.AddNumber("seconds_per_set", config.seconds_per_set).AddUint("cold_queries", config.cold_queries).AddUint("scan_queries", config.scan_queries);
-  o.AddUint("seed", config.seed).AddUint("memory_mib", config.memory_mib);
+  o.AddInt("repeat", config.repeat).AddUint("seed", config.seed).AddUint("memory_mib", config.memory_mib);
   o.AddInt("build_threads", config.build_threads).AddUint("memory_limit_bytes", config.memory_limit_bytes);
   o.AddString("dir", config.dir).AddString("text_fingerprints", config.text_fingerprints);
   return o;

@@ -2,7 +2,8 @@
 // and queries once, answer the checked queries by brute-force scan, measure
 // the baselines that fit in memory, then build and measure one simdex index
 // per scheme x block size x codec. Every searcher's answers are compared with the
-// scan's; the first disagreement stops the run.
+// scan's; the first disagreement stops the run. With repeat > 1 every
+// measurement is taken that many times (GridConfig::repeat).
 //
 // Records go to a JsonLinesWriter in the layout json_writer.h documents.
 #ifndef SIMDEX_BENCH_HARNESS_GRID_H_
@@ -48,6 +49,11 @@ struct GridConfig {
   // scan's); 0: all of them. Keeps slow points (64 KiB blocks, faiss-hash at
   // k = 3 on large N) from taking minutes each.
   double seconds_per_set = 1.0;
+  // Each measurement is taken this many times and recorded as the median of
+  // its runs with their spread (QueryRunsJson). A searcher's rounds run back
+  // to back, but for simdex, whose indexes of one scheme are then all built
+  // first and measured in turn, round by round (simdex_point.h).
+  int repeat = 1;
   std::string dir;              // where index files are built
   size_t memory_mib = 1024;     // the index builder's budget
   int build_threads = 1;

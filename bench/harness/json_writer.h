@@ -9,8 +9,9 @@
 //   cores (online CPUs); mem_total_bytes; load_average_start [1, 5, 15 min];
 //   compiler; build_type; cxx_flags; command (the argument list); config (the
 //   grid: datasets, n, schemes, block_sizes, k, threads, baselines, queries,
-//   cold, seconds_per_set, cold_queries, scan_queries (0 = automatic), seed,
-//   memory_mib, build_threads, memory_limit_bytes, dir, text_fingerprints).
+//   cold, seconds_per_set, cold_queries, scan_queries (0 = automatic), repeat,
+//   seed, memory_mib, build_threads, memory_limit_bytes, dir,
+//   text_fingerprints).
 //
 // {"type": "point", ...}: one per (dataset, n, searcher, scheme, block_size,
 // k, threads, cache, api) measurement.
@@ -63,7 +64,14 @@
 //   queries: what the queries fetched from storage, read-ahead included); simdex
 //   only: blocks_per_query, entries_per_query, tables_probed_per_query,
 //   id_lookups_per_query (SearchStats; blocks include those of table 0
-//   decoded to find a match's ids, at least one per id lookup).
+//   decoded to find a match's ids, at least one per id lookup). With
+//   --repeat R each of these figures is the median of the point's R runs
+//   (the mean of the middle two for an even R), and so are first-use's
+//   open_micros, first_query_micros and open_verify_all_micros; cold's
+//   resident_after_evict is the largest of the R. Then runs (R, 1 without
+//   --repeat) and spread: {"seconds": [min, max], "qps": [min, max], and for
+//   api "single" "p50_us", "p90_us", "p99_us", "max_us", "mean_us"} over the
+//   R runs.
 //
 // {"type": "skip", ...}: a measurement not taken: dataset, n, n_requested,
 //   searcher, scheme, block_size, reason.

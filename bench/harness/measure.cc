@@ -149,28 +149,78 @@ std::optional<size_t> FirstDisagreement(const QueryRun& run, std::span<const std
   return std::nullopt;
 }
 
-JsonObject QueryRunJson(const QueryRun& run, size_t checked, bool index_counters) {
+namespace {
+
+// One number of a "near"/"random" object; NaN is written as null.
+struct Figure {
+  const char* key;
+  double value;
+  bool timed;  // reported with its spread over the runs
+};
+
+std::vector<Figure> FiguresOf(const QueryRun& run, bool index_counters) {
   const double nq = run.queries ? static_cast<double>(run.queries) : 1.0;
-  JsonObject o;
-  o.AddUint("queries", run.queries).AddUint("checked", checked).AddNumber("seconds", run.seconds);
-  o.AddNumber("qps", run.seconds > 0 ? static_cast<double>(run.queries) / run.seconds : 0.0);
-  if (run.micros.empty()) {
-    for (const char* key : {"p50_us", "p90_us", "p99_us", "max_us", "mean_us"}) o.AddNull(key);
-  } else {
-    const Percentiles p = Summarize(run.micros);
-    o.AddNumber("p50_us", p.p50).AddNumber("p90_us", p.p90).AddNumber("p99_us", p.p99);
-    o.AddNumber("max_us", p.max).AddNumber("mean_us", p.mean);
-  }
-  o.AddNumber("matches_per_query", static_cast<double>(run.matches) / nq);
-  o.AddNumber("major_faults_per_query", static_cast<double>(run.major_faults) / nq);
-  o.AddNumber("read_bytes_per_query", static_cast<double>(run.read_bytes) / nq);
+  const double none = std::nan("");
+  const bool single = !run.micros.empty();
+  const Percentiles p = Summarize(run.micros);
+  std::vector<Figure> f = {
+      {"seconds", run.seconds, true},
+      {"qps", run.seconds > 0 ? static_cast<double>(run.queries) / run.seconds : 0.0, true},
+      {"p50_us", single ? p.p50 : none, true},
+      {"p90_us", single ? p.p90 : none, true},
+      {"p99_us", single ? p.p99 : none, true},
+      {"max_us", single ? p.max : none, true},
+      {"mean_us", single ? p.mean : none, true},
+      {"matches_per_query", static_cast<double>(run.matches) / nq, false},
+      {"major_faults_per_query", static_cast<double>(run.major_faults) / nq, false},
+      {"read_bytes_per_query", static_cast<double>(run.read_bytes) / nq, false},
+  };
   if (index_counters) {
-    o.AddNumber("blocks_per_query", static_cast<double>(run.stats.blocks_decoded) / nq);
-    o.AddNumber("entries_per_query", static_cast<double>(run.stats.entries_scanned) / nq);
-    o.AddNumber("tables_probed_per_query", static_cast<double>(run.stats.tables_probed) / nq);
-    o.AddNumber("id_lookups_per_query", static_cast<double>(run.stats.id_lookups) / nq);
+    f.push_back({"blocks_per_query", static_cast<double>(run.stats.blocks_decoded) / nq, false});
+    f.push_back({"entries_per_query", static_cast<double>(run.stats.entries_scanned) / nq, false});
+    f.push_back({"tables_probed_per_query", static_cast<double>(run.stats.tables_probed) / nq, false});
+    f.push_back({"id_lookups_per_query", static_cast<double>(run.stats.id_lookups) / nq, false});
   }
+  return f;
+}
+
+}  // namespace
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + mid, values.end());
+  if (values.size() % 2) return values[mid];
+  const double upper = values[mid];
+  return (*std::max_element(values.begin(), values.begin() + mid) + upper) / 2;
+}
+
+JsonObject QueryRunsJson(std::span<const QueryRun> runs, size_t checked, bool index_counters) {
+  std::vector<std::vector<Figure>> figures;
+  for (const QueryRun& run : runs) figures.push_back(FiguresOf(run, index_counters));
+  JsonObject o, spread;
+  o.AddUint("queries", runs.front().queries).AddUint("checked", checked);
+  for (size_t i = 0; i < figures.front().size(); ++i) {
+    const Figure& first = figures.front()[i];
+    if (std::isnan(first.value)) {  // a batch's percentiles
+      o.AddNull(first.key);
+      continue;
+    }
+    std::vector<double> values;
+    for (const std::vector<Figure>& f : figures) values.push_back(f[i].value);
+    o.AddNumber(first.key, Median(values));
+    if (first.timed) {
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      const double range[] = {*lo, *hi};
+      spread.AddNumbers(first.key, range);
+    }
+  }
+  o.AddUint("runs", runs.size()).AddObject("spread", spread);
   return o;
+}
+
+JsonObject QueryRunJson(const QueryRun& run, size_t checked, bool index_counters) {
+  return QueryRunsJson(std::span(&run, 1), checked, index_counters);
 }
 
 }  // namespace simdex::bench

@@ -62,10 +62,22 @@ Status WarmUp(const SearchFn& search, std::span<const uint64_t> queries, int k, 
 // any. REQUIRES: run.kept.size() >= reference.size().
 std::optional<size_t> FirstDisagreement(const QueryRun& run, std::span<const std::vector<Match>> reference);
 
-// The "near"/"random" object of a point record (json_writer.h): counts,
-// latency percentiles (single runs), throughput, faults, and with
-// index_counters the per-query SearchStats averages.
+// The "near"/"random" object of a point record (json_writer.h) from the
+// repeated runs of one point (simdex-bench --repeat): counts, latency
+// percentiles (single runs), throughput, faults, and with index_counters the
+// per-query SearchStats averages, each the median over the runs (the mean
+// of the middle two for an even count; the value itself for one run); then
+// "runs", their count, and "spread", {"seconds": [min, max], "qps": ...,
+// and for single runs "p50_us", "p90_us", "p99_us", "max_us", "mean_us"}.
+// REQUIRES: !runs.empty(), every run over the same queries.
+JsonObject QueryRunsJson(std::span<const QueryRun> runs, size_t checked, bool index_counters);
+
+// The same for one run.
 JsonObject QueryRunJson(const QueryRun& run, size_t checked, bool index_counters);
+
+// The median of `values` (the mean of the middle two for an even count; 0
+// for none).
+double Median(std::vector<double> values);
 
 }  // namespace simdex::bench
 

@@ -12,7 +12,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "bench/harness/build_child.h"
@@ -61,15 +63,6 @@ JsonObject SpaceAndBuild(const IndexInfo& info, const std::string& codec, const 
   o.AddUint("spilled_runs", built.stats.spilled_runs);
   return o;
 }
-
-// Removes the index file however MeasureSimdex returns.
-struct RemoveOnExit {
-  std::string path;
-  ~RemoveOnExit() {
-    std::error_code ignored;
-    std::filesystem::remove(path, ignored);
-  }
-};
 
 }  // namespace
 
@@ -125,135 +118,272 @@ Status EvictFromPageCache(const std::string& path, double* resident_fraction) {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double MicrosSince(Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); }
+
+// One index of the grid, from its build to its removal (however the
+// measurement ends).
+class SimdexPoint {
+ public:
+  SimdexPoint(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
+              const std::string& codec)
+      : w_(w),
+        config_(config),
+        scheme_(scheme),
+        block_size_(block_size),
+        codec_(codec),
+        id_{codec == "card" ? "simdex" : "simdex-" + codec, scheme.Name(), block_size},
+        what_(Describe(w, id_)),
+        path_(IndexPath(config, scheme, block_size, codec)) {
+    for (const auto& [k, queries] : w.near) {
+      if (k <= scheme.k()) ks_.push_back(k);
+    }
+  }
+  ~SimdexPoint() {
+    reader_.reset();
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  SimdexPoint(const SimdexPoint&) = delete;
+  SimdexPoint& operator=(const SimdexPoint&) = delete;
+
+  // Builds the index in a forked child and opens it.
+  Status Build(const ProgressFn& progress);
+  // Reads and maps every page of the index (as `simdex serve --preload read`
+  // does: a server's steady state, so that no timed query pays for the
+  // first touch of a page by this process) and sends one warm-up pass,
+  // whose mean latency sets how many queries of each set are timed.
+  Status Prepare(const ProgressFn& progress);
+  // One round of the warm runs: for each k, the single-query runs of every
+  // thread count (near, then random), then the batch runs. A round after
+  // the first starts with a short warm-up: other indexes' rounds may have
+  // run since this one's last.
+  Status RunWarmRound(int round, const ProgressFn& progress);
+  // Writes the warm records of the rounds run, then measures and writes the
+  // first-use records (config.checksums) and the cold ones (config.cold),
+  // each of their runs repeated config.repeat times back to back.
+  Status Finish(JsonLinesWriter* out, const ProgressFn& progress);
+
+ private:
+  Status MeasureFirstUse(JsonLinesWriter* out);
+  Status MeasureCold(JsonLinesWriter* out);
+  // The "near" object of the runs of a batch record, checked on the first
+  // w_.checked queries.
+  JsonObject BatchJson(const std::vector<QueryRun>& runs) const {
+    return QueryRunsJson(runs, std::min(w_.checked, runs.front().queries), true);
+  }
+
+  const Workload& w_;
+  const GridConfig& config_;
+  const Scheme& scheme_;
+  const uint32_t block_size_;
+  const std::string codec_;
+  const PointId id_;
+  const std::string what_;
+  const std::string path_;
+  std::vector<int> ks_;  // the workload's k within the scheme's
+  JsonObject extra_;     // space and build fields
+  std::unique_ptr<IndexReader> reader_;
+  SearchFn search_;
+  size_t queries_ = 0;  // timed per set
+  std::map<std::pair<int, int>, WarmSingleRuns> single_;          // (k, threads)
+  std::map<std::pair<int, int>, std::vector<QueryRun>> batch_;    // (k, threads)
+};
+
+Status SimdexPoint::Build(const ProgressFn& progress) {
+  BuildOptions options;
+  options.scheme = scheme_;
+  options.block_size = block_size_;
+  options.restarts = config_.restarts;
+  options.codec = codec_;
+  options.memory_bytes = config_.memory_mib << 20;
+  options.tmpdir = config_.dir;
+  options.threads = config_.build_threads;
+  progress(what_ + ": building");
+  ChildBuildResult built;
+  SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(path_, options, w_.fps, &built).WithContext(what_));
+  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path_, ReaderOptions(), &reader_).WithContext(what_));
+  extra_ = SpaceAndBuild(reader_->Info(), codec_, built);
+  return Status::OK();
+}
+
+Status SimdexPoint::Prepare(const ProgressFn& progress) {
+  search_ = [this](uint64_t q, int k, std::vector<Match>* matches, SearchStats* stats) {
+    return reader_->Search(q, k, matches, stats);
+  };
+  if (ks_.empty()) return Status::OK();
+  progress(what_ + ": warm queries");
+  PreloadResult preloaded;
+  SIMDEX_RETURN_IF_ERROR(reader_->Preload(/*lock=*/false, &preloaded).WithContext(what_));
+  double mean_micros = 0;
+  SIMDEX_RETURN_IF_ERROR(
+      WarmUp(search_, w_.near.at(ks_.back()), ks_.back(), config_.seconds_per_set, &mean_micros).WithContext(what_));
+  queries_ = QueriesPerSet(w_, config_.queries, mean_micros, config_.seconds_per_set);
+  return Status::OK();
+}
+
+Status SimdexPoint::RunWarmRound(int round, const ProgressFn& progress) {
+  if (ks_.empty()) return Status::OK();
+  if (round > 0) {
+    progress(what_ + ": warm queries, round " + std::to_string(round + 1) + " of " + std::to_string(config_.repeat));
+    constexpr size_t kRewarmQueries = 1000;
+    const std::vector<uint64_t>& near = w_.near.at(ks_.back());
+    double ignored = 0;
+    SIMDEX_RETURN_IF_ERROR(WarmUp(search_, std::span(near.data(), std::min(kRewarmQueries, near.size())),
+                                  ks_.back(), config_.seconds_per_set, &ignored)
+                               .WithContext(what_));
+  }
+  for (const int k : ks_) {
+    for (const int t : config_.threads) {
+      SIMDEX_RETURN_IF_ERROR(RunWarmSingle(w_, id_, search_, k, t, queries_, &single_[{k, t}]));
+    }
+    for (const int t : config_.threads) {
+      QueryRun run;
+      const std::span<const uint64_t> near(w_.near.at(k).data(), queries_);
+      SIMDEX_RETURN_IF_ERROR(RunBatch(*reader_, near, k, t, w_.checked, &run).WithContext(what_));
+      SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w_, id_, "near", k, t, run));
+      run.kept = {};
+      batch_[{k, t}].push_back(std::move(run));
+    }
+  }
+  return Status::OK();
+}
+
+Status SimdexPoint::Finish(JsonLinesWriter* out, const ProgressFn& progress) {
+  if (ks_.empty()) return Status::OK();
+  const int tables = scheme_.num_tables();
+  for (const int k : ks_) {
+    for (const int t : config_.threads) {
+      SIMDEX_RETURN_IF_ERROR(WriteWarmSingle(w_, id_, tables, k, t, true, extra_, single_.at({k, t}), out));
+    }
+    for (const int t : config_.threads) {
+      JsonObject record = PointFields(w_, id_, tables, k, t, "warm", "batch");
+      record.AddFields(extra_).AddObject("near", BatchJson(batch_.at({k, t})));
+      SIMDEX_RETURN_IF_ERROR(out->Write(record));
+    }
+  }
+  if (config_.checksums) {
+    progress(what_ + ": first queries on a freshly opened reader");
+    SIMDEX_RETURN_IF_ERROR(MeasureFirstUse(out).WithContext(what_));
+  }
+  if (!config_.cold) return Status::OK();
+  progress(what_ + ": cold queries");
+  return MeasureCold(out);
+}
+
 // The first queries of a freshly opened reader, the file in the page cache:
 // what a reader pays to check each block and section the first time it
 // reads them (docs/format.md, "What a reader checks, and when"). Opens the
 // file with the default options (timed), sends the first
-// kFirstUseQueries near queries of k one at a time (the first one timed on
-// its own: it also checks the id section), and times an Open() that checks
-// everything (ReaderOptions::verify_block_checksums).
-Status MeasureFirstUse(const Workload& w, const PointId& id, const std::string& path, int tables, int k,
-                       const JsonObject& extra, JsonLinesWriter* out) {
+// kFirstUseQueries near queries of the largest k one at a time (the first
+// one timed on its own: it also checks the id section), and times an Open()
+// that checks everything (ReaderOptions::verify_block_checksums); each
+// time figure is the median of config.repeat such rounds.
+Status SimdexPoint::MeasureFirstUse(JsonLinesWriter* out) {
   constexpr size_t kFirstUseQueries = 1000;
-  using Clock = std::chrono::steady_clock;
-  auto micros_since = [](Clock::time_point t) {
-    return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
-  };
-  std::unique_ptr<IndexReader> fresh;
-  auto start = Clock::now();
-  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &fresh));
-  const double open_micros = micros_since(start);
-  const SearchFn search = [&fresh](uint64_t q, int kk, std::vector<Match>* matches, SearchStats* stats) {
-    return fresh->Search(q, kk, matches, stats);
-  };
-  const std::vector<uint64_t>& near = w.near.at(k);
-  QueryRun run;
-  SIMDEX_RETURN_IF_ERROR(
-      RunSingle(search, std::span<const uint64_t>(near.data(), std::min(kFirstUseQueries, near.size())), k, 1,
-                w.checked, &run));
-  SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, 1, run));
-  fresh.reset();
-  ReaderOptions everything;
-  everything.verify_block_checksums = true;
-  start = Clock::now();
-  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, everything, &fresh));
-  const double open_all_micros = micros_since(start);
-  JsonObject record = PointFields(w, id, tables, k, 1, "first-use", "single");
-  record.AddFields(extra).AddObject("near", QueryRunJson(run, run.kept.size(), true));
-  record.AddNumber("open_micros", open_micros).AddNumber("first_query_micros", run.micros.empty() ? 0 : run.micros[0]);
-  record.AddNumber("open_verify_all_micros", open_all_micros);
+  const int k = ks_.back();
+  const std::vector<uint64_t>& near = w_.near.at(k);
+  const std::span<const uint64_t> used(near.data(), std::min(kFirstUseQueries, near.size()));
+  std::vector<QueryRun> runs;
+  std::vector<double> open_micros, first_query_micros, open_all_micros;
+  for (int round = 0; round < config_.repeat; ++round) {
+    std::unique_ptr<IndexReader> fresh;
+    auto start = Clock::now();
+    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path_, ReaderOptions(), &fresh));
+    open_micros.push_back(MicrosSince(start));
+    const SearchFn search = [&fresh](uint64_t q, int kk, std::vector<Match>* matches, SearchStats* stats) {
+      return fresh->Search(q, kk, matches, stats);
+    };
+    QueryRun run;
+    SIMDEX_RETURN_IF_ERROR(RunSingle(search, used, k, 1, w_.checked, &run));
+    SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w_, id_, "near", k, 1, run));
+    first_query_micros.push_back(run.micros.empty() ? 0 : run.micros[0]);
+    run.kept = {};
+    runs.push_back(std::move(run));
+    fresh.reset();
+    ReaderOptions everything;
+    everything.verify_block_checksums = true;
+    start = Clock::now();
+    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path_, everything, &fresh));
+    open_all_micros.push_back(MicrosSince(start));
+  }
+  JsonObject record = PointFields(w_, id_, scheme_.num_tables(), k, 1, "first-use", "single");
+  record.AddFields(extra_).AddObject("near", QueryRunsJson(runs, std::min(w_.checked, used.size()), true));
+  record.AddNumber("open_micros", Median(open_micros)).AddNumber("first_query_micros", Median(first_query_micros));
+  record.AddNumber("open_verify_all_micros", Median(open_all_micros));
   return out->Write(record);
+}
+
+// Cold batches: for each k, thread count and read-ahead setting,
+// config.repeat times: close the reader, evict the file, reopen it, advise
+// the mapping, evict again, send the first cold_queries near queries once.
+Status SimdexPoint::MeasureCold(JsonLinesWriter* out) {
+  // Verifying the head checksums would read every head index at Open().
+  ReaderOptions cold_options;
+  cold_options.verify_heads_on_open = false;
+  for (const int k : ks_) {
+    const std::vector<uint64_t>& near = w_.near.at(k);
+    const std::span<const uint64_t> cold_queries(near.data(), std::min(config_.cold_queries, near.size()));
+    for (const int t : config_.threads) {
+      for (const bool random_access : {true, false}) {
+        std::vector<QueryRun> runs;
+        double resident = 0;  // the largest fraction left after an eviction
+        for (int round = 0; round < config_.repeat; ++round) {
+          reader_.reset();
+          double left = 0;
+          SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path_, &left).WithContext(what_));
+          SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path_, cold_options, &reader_).WithContext(what_));
+          SIMDEX_RETURN_IF_ERROR(
+              AdviseMapping(path_, random_access ? MADV_RANDOM : MADV_NORMAL).WithContext(what_));
+          // Open() read the header, footer and metadata, and the read-around
+          // of those faults more: evict again so that the batch starts with
+          // only the pages Open() still has mapped.
+          SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path_, &left).WithContext(what_));
+          resident = std::max(resident, left);
+          QueryRun run;
+          SIMDEX_RETURN_IF_ERROR(RunBatch(*reader_, cold_queries, k, t, w_.checked, &run).WithContext(what_));
+          SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w_, id_, "near", k, t, run));
+          run.kept = {};
+          runs.push_back(std::move(run));
+        }
+        JsonObject record = PointFields(w_, id_, scheme_.num_tables(), k, t, "cold", "batch");
+        record.AddFields(extra_).AddString("readahead", random_access ? "none" : "default");
+        record.AddNumber("resident_after_evict", resident);
+        record.AddObject("near", BatchJson(runs));
+        SIMDEX_RETURN_IF_ERROR(out->Write(record));
+      }
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace
 
-Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
-                     const std::string& codec, JsonLinesWriter* out, const ProgressFn& progress) {
-  const PointId id{codec == "card" ? "simdex" : "simdex-" + codec, scheme.Name(), block_size};
-  const std::string what = Describe(w, id);
-  const int tables = scheme.num_tables();
-  BuildOptions options;
-  options.scheme = scheme;
-  options.block_size = block_size;
-  options.restarts = config.restarts;
-  options.codec = codec;
-  options.memory_bytes = config.memory_mib << 20;
-  options.tmpdir = config.dir;
-  options.threads = config.build_threads;
-  RemoveOnExit cleanup{IndexPath(config, scheme, block_size, codec)};
-  const std::string& path = cleanup.path;
-
-  progress(what + ": building");
-  ChildBuildResult built;
-  SIMDEX_RETURN_IF_ERROR(BuildIndexInChild(path, options, w.fps, &built).WithContext(what));
-  std::unique_ptr<IndexReader> reader;
-  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader).WithContext(what));
-  const JsonObject extra = SpaceAndBuild(reader->Info(), codec, built);
-  const SearchFn search = [&reader](uint64_t q, int k, std::vector<Match>* matches, SearchStats* stats) {
-    return reader->Search(q, k, matches, stats);
-  };
-
-  std::vector<int> ks;
-  for (const auto& [k, queries] : w.near) {
-    if (k <= scheme.k()) ks.push_back(k);
+Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, JsonLinesWriter* out,
+                     const ProgressFn& progress) {
+  std::vector<std::pair<uint32_t, std::string>> settings;
+  for (const uint32_t block_size : config.block_sizes) {
+    for (const std::string& codec : config.codecs) settings.emplace_back(block_size, codec);
   }
-  if (ks.empty()) return Status::OK();
-  progress(what + ": warm queries");
-  // Warm is a server's steady state: every page of the file read and mapped
-  // (as `simdex serve --preload read` does), so that no timed query pays for
-  // the first touch of a page by this process; then a warm-up pass.
-  PreloadResult preloaded;
-  SIMDEX_RETURN_IF_ERROR(reader->Preload(/*lock=*/false, &preloaded).WithContext(what));
-  double mean_micros = 0;
-  SIMDEX_RETURN_IF_ERROR(
-      WarmUp(search, w.near.at(ks.back()), ks.back(), config.seconds_per_set, &mean_micros).WithContext(what));
-  const size_t queries = QueriesPerSet(w, config.queries, mean_micros, config.seconds_per_set);
-  for (const int k : ks) {
-    SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(w, id, search, tables, k, config.threads, queries, true, extra, out));
-    for (const int t : config.threads) {
-      QueryRun run;
-      const std::span<const uint64_t> near(w.near.at(k).data(), queries);
-      SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, near, k, t, w.checked, &run).WithContext(what));
-      SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, t, run));
-      JsonObject record = PointFields(w, id, tables, k, t, "warm", "batch");
-      record.AddFields(extra).AddObject("near", QueryRunJson(run, run.kept.size(), true));
-      SIMDEX_RETURN_IF_ERROR(out->Write(record));
+  // With repeats, the scheme's indexes are measured together, round by
+  // round; without, one after another (one index on disk at a time).
+  const size_t group = config.repeat > 1 ? settings.size() : 1;
+  for (size_t first = 0; first < settings.size(); first += group) {
+    std::vector<std::unique_ptr<SimdexPoint>> points;
+    for (size_t i = first; i < std::min(first + group, settings.size()); ++i) {
+      points.push_back(std::make_unique<SimdexPoint>(w, config, scheme, settings[i].first, settings[i].second));
     }
-  }
-  if (config.checksums) {
-    progress(what + ": first queries on a freshly opened reader");
-    SIMDEX_RETURN_IF_ERROR(MeasureFirstUse(w, id, path, tables, ks.back(), extra, out).WithContext(what));
-  }
-  if (!config.cold) return Status::OK();
-
-  progress(what + ": cold queries");
-  // Verifying the head checksums would read every head index at Open().
-  ReaderOptions cold_options;
-  cold_options.verify_heads_on_open = false;
-  for (const int k : ks) {
-    const std::vector<uint64_t>& near = w.near.at(k);
-    const std::span<const uint64_t> cold_queries(near.data(), std::min(config.cold_queries, near.size()));
-    for (const int t : config.threads) {
-      for (const bool random_access : {true, false}) {
-        reader.reset();
-        double resident = 0;
-        SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident).WithContext(what));
-        SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, cold_options, &reader).WithContext(what));
-        SIMDEX_RETURN_IF_ERROR(
-            AdviseMapping(path, random_access ? MADV_RANDOM : MADV_NORMAL).WithContext(what));
-        // Open() read the header, footer and metadata, and the read-around
-        // of those faults more: evict again so that the batch starts with
-        // only the pages Open() still has mapped.
-        SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident).WithContext(what));
-        QueryRun run;
-        SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, cold_queries, k, t, w.checked, &run).WithContext(what));
-        SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, t, run));
-        JsonObject record = PointFields(w, id, tables, k, t, "cold", "batch");
-        record.AddFields(extra).AddString("readahead", random_access ? "none" : "default");
-        record.AddNumber("resident_after_evict", resident);
-        record.AddObject("near", QueryRunJson(run, run.kept.size(), true));
-        SIMDEX_RETURN_IF_ERROR(out->Write(record));
-      }
+    // Every build before any index is preloaded, so that a build's page
+    // cache pressure never evicts a preloaded index.
+    for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Build(progress));
+    for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Prepare(progress));
+    for (int round = 0; round < config.repeat; ++round) {
+      for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->RunWarmRound(round, progress));
+    }
+    for (auto& p : points) {
+      SIMDEX_RETURN_IF_ERROR(p->Finish(out, progress));
+      p.reset();  // removes its file
     }
   }
   return Status::OK();

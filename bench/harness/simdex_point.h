@@ -1,6 +1,6 @@
-// One simdex point of the grid: an index of one scheme, block size and codec
-// over a workload, built in a forked child (build_child.h) and measured warm and,
-// when asked, cold.
+// The simdex points of the grid: an index of one scheme, block size and
+// codec over a workload, built in a forked child (build_child.h) and
+// measured warm and, when asked, on a fresh reader and cold.
 #ifndef SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
 #define SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
 
@@ -15,22 +15,32 @@
 
 namespace simdex::bench {
 
-// Builds the index in config.dir, then writes, for each k in the workload
-// that the scheme supports: one warm "single" record per thread count (near
-// and random queries, after one warm-up pass), one warm "batch" record per
-// thread count, and with config.cold two cold "batch" records per thread
-// count. A cold run closes the reader, evicts the file from the page cache
-// (posix_fadvise(POSIX_FADV_DONTNEED)), reopens it without verifying the
-// head index checksums (which would read every head), advises the mapping
-// MADV_RANDOM ("readahead": "none": a fault reads its page only) or
-// MADV_NORMAL ("default": the kernel's read-around, which on a machine with
-// a large read_ahead_kb pulls in megabytes per fault), evicts the file again
-// (Open() read header, footer and metadata) and sends the first cold_queries
-// near queries once. Every run is checked against the scan. The index file
-// is removed before returning. The records' searcher is "simdex" for the
-// card codec and "simdex-<codec>" for another; each names its "codec".
-Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, uint32_t block_size,
-                     const std::string& codec, JsonLinesWriter* out, const ProgressFn& progress);
+// Measures one simdex index per block size x codec of `scheme` over w:
+// builds it in config.dir (in a forked child), then writes, for each k in
+// the workload that the scheme supports: one warm "single" record per
+// thread count (near and random queries, after one warm-up pass), one warm
+// "batch" record per thread count, and with config.cold two cold "batch"
+// records per thread count. A cold run closes the reader, evicts the file
+// from the page cache (posix_fadvise(POSIX_FADV_DONTNEED)), reopens it
+// without verifying the head index checksums (which would read every head),
+// advises the mapping MADV_RANDOM ("readahead": "none": a fault reads its
+// page only) or MADV_NORMAL ("default": the kernel's read-around, which on a
+// machine with a large read_ahead_kb pulls in megabytes per fault), evicts
+// the file again (Open() read header, footer and metadata) and sends the
+// first cold_queries near queries once. Every run is checked against the
+// scan. The records' searcher is "simdex" for the card codec and
+// "simdex-<codec>" for another; each names its "codec".
+//
+// With config.repeat == 1, each index is built, measured and removed before
+// the next is built. With repeat = R > 1, all of the scheme's indexes are
+// built first (all on disk, and preloaded, at once), then measured warm in R
+// rounds, each round measuring every index once in turn, so that a change
+// in the machine's speed falls on all of them alike; then each index's
+// records are written, its first-use and cold runs taken (each repeated R
+// times back to back) and its file removed. Every record holds the medians
+// of its R runs and their spread (QueryRunsJson).
+Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, JsonLinesWriter* out,
+                     const ProgressFn& progress);
 
 // Drops `path`'s pages from the page cache and sets *resident_fraction to
 // the fraction still resident afterwards (mincore), which is 0 unless some

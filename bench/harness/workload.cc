@@ -56,23 +56,43 @@ Status CheckAgainstScan(const Workload& w, const PointId& id, std::string_view k
                             " matches, the scan found " + std::to_string(ref[*bad].size()));
 }
 
-Status MeasureWarmSingle(const Workload& w, const PointId& id, const SearchFn& search, int tables, int k,
-                         std::span<const int> threads, size_t max_queries, bool index_counters,
-                         const JsonObject& extra, JsonLinesWriter* out) {
+Status RunWarmSingle(const Workload& w, const PointId& id, const SearchFn& search, int k, int threads,
+                     size_t max_queries, WarmSingleRuns* runs) {
   const std::vector<uint64_t>& near = w.near.at(k);
   const std::span<const uint64_t> near_used(near.data(), std::min(max_queries, near.size()));
   const std::span<const uint64_t> random_used(w.random.data(), std::min(max_queries, w.random.size()));
+  QueryRun near_run, random_run;
+  SIMDEX_RETURN_IF_ERROR(RunSingle(search, near_used, k, threads, w.checked, &near_run).WithContext(Describe(w, id)));
+  SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, threads, near_run));
+  SIMDEX_RETURN_IF_ERROR(
+      RunSingle(search, random_used, k, threads, w.checked, &random_run).WithContext(Describe(w, id)));
+  SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "random", k, threads, random_run));
+  near_run.kept = {};
+  random_run.kept = {};
+  runs->near.push_back(std::move(near_run));
+  runs->random.push_back(std::move(random_run));
+  return Status::OK();
+}
+
+Status WriteWarmSingle(const Workload& w, const PointId& id, int tables, int k, int threads, bool index_counters,
+                       const JsonObject& extra, const WarmSingleRuns& runs, JsonLinesWriter* out) {
+  auto checked = [&w](const std::vector<QueryRun>& r) { return std::min(w.checked, r.front().queries); };
+  JsonObject record = PointFields(w, id, tables, k, threads, "warm", "single");
+  record.AddFields(extra);
+  record.AddObject("near", QueryRunsJson(runs.near, checked(runs.near), index_counters));
+  record.AddObject("random", QueryRunsJson(runs.random, checked(runs.random), index_counters));
+  return out->Write(record);
+}
+
+Status MeasureWarmSingle(const Workload& w, const PointId& id, const SearchFn& search, int tables, int k,
+                         std::span<const int> threads, size_t max_queries, int repeat, bool index_counters,
+                         const JsonObject& extra, JsonLinesWriter* out) {
   for (const int t : threads) {
-    QueryRun near_run, random_run;
-    SIMDEX_RETURN_IF_ERROR(RunSingle(search, near_used, k, t, w.checked, &near_run).WithContext(Describe(w, id)));
-    SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "near", k, t, near_run));
-    SIMDEX_RETURN_IF_ERROR(RunSingle(search, random_used, k, t, w.checked, &random_run).WithContext(Describe(w, id)));
-    SIMDEX_RETURN_IF_ERROR(CheckAgainstScan(w, id, "random", k, t, random_run));
-    JsonObject record = PointFields(w, id, tables, k, t, "warm", "single");
-    record.AddFields(extra);
-    record.AddObject("near", QueryRunJson(near_run, near_run.kept.size(), index_counters));
-    record.AddObject("random", QueryRunJson(random_run, random_run.kept.size(), index_counters));
-    SIMDEX_RETURN_IF_ERROR(out->Write(record));
+    WarmSingleRuns runs;
+    for (int round = 0; round < repeat; ++round) {
+      SIMDEX_RETURN_IF_ERROR(RunWarmSingle(w, id, search, k, t, max_queries, &runs));
+    }
+    SIMDEX_RETURN_IF_ERROR(WriteWarmSingle(w, id, tables, k, t, index_counters, extra, runs, out));
   }
   return Status::OK();
 }

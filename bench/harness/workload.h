@@ -58,14 +58,31 @@ JsonObject PointFields(const Workload& w, const PointId& id, int tables, int k, 
 Status CheckAgainstScan(const Workload& w, const PointId& id, std::string_view kind, int k, int threads,
                         const QueryRun& run);
 
+// The runs behind one warm single-query record: one near and one random
+// run per round (simdex-bench --repeat).
+struct WarmSingleRuns {
+  std::vector<QueryRun> near, random;
+};
+
+// One round of a warm single-query record at k on `threads` threads: the
+// first `max_queries` near queries through `search`, then as many random
+// ones, each run checked against the scan; appends both runs (their kept
+// results dropped) to *runs.
+Status RunWarmSingle(const Workload& w, const PointId& id, const SearchFn& search, int k, int threads,
+                     size_t max_queries, WarmSingleRuns* runs);
+
+// Writes the record of `runs`: PointFields, then `extra` (the searcher's
+// space and build fields), then "near" and "random" (QueryRunsJson).
+// REQUIRES: runs holds at least one round.
+Status WriteWarmSingle(const Workload& w, const PointId& id, int tables, int k, int threads, bool index_counters,
+                       const JsonObject& extra, const WarmSingleRuns& runs, JsonLinesWriter* out);
+
 // The warm single-query measurements of one searcher at one k: for each
-// thread count, the near and the random queries through `search`, checked
-// against the scan, written as one record: PointFields, then `extra` (the
-// searcher's space and build fields), then "near" and "random". Uses the
-// first `max_queries` queries of each set (the scan itself runs on the
-// checked ones only).
+// thread count, `repeat` rounds of RunWarmSingle back to back, then their
+// record (WriteWarmSingle). Uses the first `max_queries` queries of each set
+// (the scan itself runs on the checked ones only).
 Status MeasureWarmSingle(const Workload& w, const PointId& id, const SearchFn& search, int tables, int k,
-                         std::span<const int> threads, size_t max_queries, bool index_counters,
+                         std::span<const int> threads, size_t max_queries, int repeat, bool index_counters,
                          const JsonObject& extra, JsonLinesWriter* out);
 
 }  // namespace simdex::bench

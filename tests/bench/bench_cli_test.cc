@@ -1,7 +1,7 @@
 // build/bin/simdex-bench end to end on tiny grids: every searcher measured
 // and checked against the scan, JSON Lines that parse, skips recorded with a
-// reason, the text set capped at its corpus, --dir made or refused, bad
-// options refused.
+// reason, the text set capped at its corpus, --dir made or refused, the
+// medians and spread of --repeat, bad options refused.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/wait.h>
@@ -186,6 +186,85 @@ TEST_F(BenchCliTest, UnusableDirIsRefusedBeforeAnyWork) {
   }
 }
 
+// A point's figure and its spread [min, max] over the runs.
+struct Spread {
+  double value = 0, min = 0, max = 0;
+  uint64_t runs = 0;
+};
+
+Spread SpreadOf(const std::string& line, const char* kind, const char* key) {
+  simdjson::ondemand::parser parser;
+  simdjson::padded_string padded(line);
+  simdjson::ondemand::document doc = parser.iterate(padded);
+  simdjson::ondemand::object object;
+  Spread s;
+  EXPECT_EQ(doc[kind].get(object), simdjson::SUCCESS) << line;
+  EXPECT_EQ(object[key].get(s.value), simdjson::SUCCESS) << key << " in " << line;
+  EXPECT_EQ(object["runs"].get(s.runs), simdjson::SUCCESS) << line;
+  simdjson::ondemand::array range;
+  if (object["spread"][key].get(range) != simdjson::SUCCESS) {
+    ADD_FAILURE() << "no spread of " << key << " in " << line;
+    return s;
+  }
+  std::vector<double> bounds;
+  for (auto v : range) {
+    double bound = 0;
+    EXPECT_EQ(v.get(bound), simdjson::SUCCESS) << line;
+    bounds.push_back(bound);
+  }
+  EXPECT_EQ(bounds.size(), 2u) << line;
+  if (bounds.size() == 2) s.min = bounds[0], s.max = bounds[1];
+  return s;
+}
+
+// Every record of every searcher (baselines, both codecs; warm, first-use
+// and cold) holds the median of --repeat runs within their spread.
+TEST_F(BenchCliTest, RepeatRecordsTheMedianAndSpreadOfEveryPoint) {
+  ASSERT_EQ(Run("--n 1500 --scheme t4 --block-sizes 512,1K --codec card,ef --k 0,3 --threads 1,2 --cold --checksums "
+                "--queries 40 --cold-queries 20 --repeat 3"),
+            0)
+      << Stderr();
+  std::set<std::string> searchers, caches;
+  for (const auto& [type, line] : Records()) {
+    if (type == "header") EXPECT_NE(line.find("\"repeat\": 3"), std::string::npos) << line;
+    if (type != "point") continue;
+    searchers.insert(Text(line, "searcher"));
+    const std::string cache = Text(line, "cache");
+    caches.insert(cache);
+    const bool single = Text(line, "api") == "single";
+    std::vector<const char*> kinds = {"near"};
+    if (cache == "warm" && single) kinds.push_back("random");
+    for (const char* kind : kinds) {
+      for (const char* key : {"qps", "p50_us", "p99_us"}) {
+        if (!single && key != std::string("qps")) continue;
+        const Spread s = SpreadOf(line, kind, key);
+        EXPECT_EQ(s.runs, 3u) << line;
+        EXPECT_LE(s.min, s.value) << kind << " " << key << " " << line;
+        EXPECT_LE(s.value, s.max) << kind << " " << key << " " << line;
+      }
+    }
+  }
+  EXPECT_EQ(searchers, (std::set<std::string>{"scan", "permuted", "faiss-hash", "faiss-multihash", "simdex",
+                                              "simdex-ef"}));
+  EXPECT_EQ(caches, (std::set<std::string>{"warm", "first-use", "cold"}));
+  // simdex's indexes of the scheme are measured round by round.
+  const std::string err = Stderr();
+  EXPECT_LT(err.find("simdex-ef t4 block 1024: warm queries, round 2 of 3"),
+            err.find("simdex t4 block 512: warm queries, round 3 of 3"))
+      << err;
+}
+
+TEST_F(BenchCliTest, WithoutRepeatEachPointIsOneRun) {
+  ASSERT_EQ(Run(kTinyGrid), 0) << Stderr();
+  for (const auto& [type, line] : Records()) {
+    if (type != "point" || Text(line, "api") != "single") continue;
+    const Spread s = SpreadOf(line, "near", "p50_us");
+    EXPECT_EQ(s.runs, 1u);
+    EXPECT_EQ(s.min, s.value);
+    EXPECT_EQ(s.max, s.value);
+  }
+}
+
 TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
   EXPECT_EQ(Run("--n 1000 --scheme 17,17:1"), 2);
   EXPECT_NE(Stderr().find("17,17:1"), std::string::npos) << Stderr();
@@ -194,6 +273,8 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
   EXPECT_EQ(Run("--n ten"), 2);
   EXPECT_EQ(Run("--n 1000 --baselines faiss-flat"), 2);
   EXPECT_EQ(Run("--n 1000 --block-sizes 2X"), 2);
+  EXPECT_EQ(Run("--n 1000 --repeat 0"), 2);
+  EXPECT_NE(Stderr().find("--repeat"), std::string::npos) << Stderr();
 }
 
 // tools/bench_report.py over two tiny runs that differ only in --restarts:

@@ -1,9 +1,11 @@
 // simdex-bench's measurement helpers (bench/harness/measure.h, workload.h):
-// percentiles, timed runs on several threads, the per-set query cap, and a
-// disagreement with the scan reported with the point and the query.
+// percentiles, timed runs on several threads, the medians and spread of
+// repeated runs, the per-set query cap, and a disagreement with the scan
+// reported with the point and the query.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
 #include <vector>
 
 #include "bench/harness/measure.h"
@@ -84,6 +86,43 @@ TEST(MeasureTest, DisagreementWithTheScanNamesThePointAndTheQuery) {
   EXPECT_EQ(s.message(),
             "uniform n=2 simdex t10 block 1024 k=3 threads=2: near query 1 (0000000000000020) disagrees with "
             "the scan: 1 matches, the scan found 0");
+}
+
+TEST(MeasureTest, MedianTakesTheMiddleOrTheMeanOfTheMiddleTwo) {
+  EXPECT_EQ(Median({5}), 5);
+  EXPECT_EQ(Median({3, 1, 2}), 2);
+  EXPECT_EQ(Median({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(Median({}), 0);
+}
+
+// A run of `queries` single queries each taking `micros`, in `seconds`.
+QueryRun TimedRun(size_t queries, double micros, double seconds) {
+  QueryRun run;
+  run.queries = queries;
+  run.micros.assign(queries, micros);
+  run.seconds = seconds;
+  run.matches = queries;
+  return run;
+}
+
+TEST(MeasureTest, RepeatedRunsGiveTheMedianOfEachFigureAndItsSpread) {
+  const std::vector<QueryRun> runs = {TimedRun(4, 30, 2), TimedRun(4, 10, 1), TimedRun(4, 20, 4)};
+  const std::string text = QueryRunsJson(runs, 4, false).str();
+  for (const char* field : {"\"queries\": 4, \"checked\": 4, \"seconds\": 2, \"qps\": 2, \"p50_us\": 20",
+                            "\"matches_per_query\": 1", "\"runs\": 3",
+                            "\"spread\": {\"seconds\": [1, 4], \"qps\": [1, 4], \"p50_us\": [10, 30]"}) {
+    EXPECT_NE(text.find(field), std::string::npos) << field << " in " << text;
+  }
+  // One run: its own figures, a spread of width 0.
+  const std::string one = QueryRunJson(runs[0], 4, false).str();
+  EXPECT_NE(one.find("\"p50_us\": 30, "), std::string::npos) << one;
+  EXPECT_NE(one.find("\"runs\": 1, \"spread\": {\"seconds\": [2, 2]"), std::string::npos) << one;
+  // Batches have no per-query times: null percentiles, no spread for them.
+  QueryRun batch = TimedRun(4, 0, 2);
+  batch.micros.clear();
+  const std::string b = QueryRunsJson(std::vector<QueryRun>{batch, batch}, 4, false).str();
+  EXPECT_NE(b.find("\"p50_us\": null"), std::string::npos) << b;
+  EXPECT_NE(b.find("\"spread\": {\"seconds\": [2, 2], \"qps\": [2, 2]}"), std::string::npos) << b;
 }
 
 TEST(MeasureTest, QueriesPerSetFitTheTimeButNeverFallBelowTheChecked) {
