@@ -6,7 +6,9 @@ Usage: tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
                              FILE.jsonl [FILE.jsonl ...]
 
 Reads the records simdex-bench writes (bench/harness/json_writer.h lists the
-fields), rewrites the part of --doc between
+fields; every searcher: the baselines, simdex's codecs "simdex" (card),
+"simdex-ef" and "simdex-auto", and any it does not know, after the known
+baselines), rewrites the part of --doc between
 
     <!-- BEGIN GENERATED: simdex-bench -->
     <!-- END GENERATED: simdex-bench -->
@@ -41,6 +43,8 @@ BEGIN = '<!-- BEGIN GENERATED: simdex-bench -->'
 END = '<!-- END GENERATED: simdex-bench -->'
 BASELINE_ORDER = ['scan', 'permuted', 'faiss-hash', 'faiss-multihash']
 MARKERS = {'scan': 'X', 'permuted': 's', 'faiss-hash': '^', 'faiss-multihash': 'D'}
+# simdex's records name the searcher by codec: "simdex" (card), "simdex-ef", "simdex-auto".
+CODEC_MARKERS = {'simdex': 'o', 'simdex-ef': 'v', 'simdex-auto': '*'}
 # Targets of issue 4.
 TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
@@ -48,31 +52,39 @@ DEFAULT_BLOCK = 4096  # BuildOptions().block_size
 DEFAULT_RESTARTS = 6  # BuildOptions().restarts
 
 
+def read_lines(path):
+    """The lines of a text file; one line on standard error and exit 1 if it cannot be read."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            return f.readlines()
+    except OSError as e:
+        sys.exit('bench_report.py: %s: %s' % (path, e.strerror))
+
+
 def load(paths):
     """(headers, footers, points by key, skips) from the JSON Lines files."""
     headers, footers, skips = [], [], []
     points = collections.OrderedDict()
     for path in paths:
-        with open(path, encoding='utf-8') as f:
-            for lineno, line in enumerate(f, 1):
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError as e:
-                    sys.exit('%s:%d: not JSON: %s' % (path, lineno, e))
-                t = r.get('type')
-                if t == 'header':
-                    headers.append(r)
-                elif t == 'footer':
-                    footers.append(r)
-                elif t == 'skip':
-                    skips.append(r)
-                elif t == 'point':
-                    key = tuple(r.get(k) for k in ('dataset', 'n', 'searcher', 'scheme', 'config', 'block_size',
-                                                   'k', 'threads', 'cache', 'api', 'readahead'))
-                    points[key] = r
+        for lineno, line in enumerate(read_lines(path), 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit('bench_report.py: %s:%d: not JSON: %s' % (path, lineno, e))
+            t = r.get('type')
+            if t == 'header':
+                headers.append(r)
+            elif t == 'footer':
+                footers.append(r)
+            elif t == 'skip':
+                skips.append(r)
+            elif t == 'point':
+                key = tuple(r.get(k) for k in ('dataset', 'n', 'searcher', 'scheme', 'config', 'block_size',
+                                               'k', 'threads', 'cache', 'api', 'readahead'))
+                points[key] = r
     return headers, footers, list(points.values()), skips
 
 
@@ -98,11 +110,16 @@ def load_restart_study(paths):
     return list(points.values())
 
 
+def is_simdex(r):
+    """A simdex index of any codec (the others are the baselines)."""
+    return r['searcher'] == 'simdex' or r['searcher'].startswith('simdex-')
+
+
 def label(r):
     """How a point is named in tables and legends."""
     s = r['searcher']
-    if s == 'simdex':
-        return 'simdex %s' % r['scheme']
+    if is_simdex(r):
+        return '%s %s' % (s, r['scheme'])
     if s in ('faiss-hash', 'faiss-multihash'):
         return '%s (%s)' % (s, r.get('config'))
     if s == 'permuted':
@@ -110,10 +127,21 @@ def label(r):
     return s
 
 
+def scheme_text(r):
+    """A simdex point where a column names the scheme: the scheme alone for
+    card, as before there were other codecs; the searcher too otherwise."""
+    return r['scheme'] if r['searcher'] == 'simdex' else label(r)
+
+
 def sort_key(r):
+    """The baselines in BASELINE_ORDER, any other baseline after them, then
+    simdex by scheme and block size, its codecs side by side."""
     s = r['searcher']
-    order = len(BASELINE_ORDER) if s == 'simdex' else BASELINE_ORDER.index(s)
-    return (order, r.get('scheme') or '', r.get('config') or '', r.get('block_size') or 0)
+    if is_simdex(r):
+        order = len(BASELINE_ORDER) + 1
+    else:
+        order = BASELINE_ORDER.index(s) if s in BASELINE_ORDER else len(BASELINE_ORDER)
+    return (order, r.get('scheme') or '', r.get('config') or '', r.get('block_size') or 0, s)
 
 
 def fmt_int(x):
@@ -312,7 +340,7 @@ def section_cold(points):
     body = []
     for r in cold:
         near = r['near']
-        warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+        warm = select(points, dataset=r['dataset'], n=r['n'], searcher=r['searcher'], scheme=r['scheme'],
                       block_size=r['block_size'], k=r['k'], threads=1, cache='warm', api='batch')
         tables = near.get('tables_probed_per_query') or 0
         body.append([r['dataset'], fmt_n(r['n']), label(r), block_text(r['block_size']), r['k'], r.get('readahead'),
@@ -519,8 +547,8 @@ def section_extrapolation(points, target_n=10 ** 9):
 
 
 def warm_single_p50(points, r):
-    """The warm single-query near median of simdex at r's point, one thread."""
-    warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+    """The warm single-query near median of r's searcher at r's point, one thread."""
+    warm = select(points, dataset=r['dataset'], n=r['n'], searcher=r['searcher'], scheme=r['scheme'],
                   block_size=r['block_size'], restarts=r.get('restarts'), k=r['k'], threads=1, cache='warm',
                   api='single')
     return warm[0]['near']['p50_us'] if warm else None
@@ -543,7 +571,7 @@ def section_checksums(points):
     for r in verified:
         off = warm_single_p50(points, r)
         on = r['near']['p50_us']
-        body.append([r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']), r['k'], fmt_us(off),
+        body.append([r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']), r['k'], fmt_us(off),
                      fmt_us(on), '%.2fx' % (on / off) if off else '-'])
     return out + table(['data set', 'N', 'scheme', 'block', 'k', 'p50 us, off', 'p50 us, on', 'on / off'], body) + ['']
 
@@ -564,7 +592,7 @@ def section_first_use(points):
     for r in fresh:
         warm_p50 = warm_single_p50(points, r)
         p50 = r['near']['p50_us']
-        body.append([r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']), r['k'],
+        body.append([r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']), r['k'],
                      fmt_us(r['open_micros']), fmt_us(r['first_query_micros']), fmt_us(p50),
                      fmt_us(r['near']['p99_us']), fmt_us(warm_p50), '%.2fx' % (p50 / warm_p50) if warm_p50 else '-',
                      fmt_us(r['open_verify_all_micros'])])
@@ -573,12 +601,13 @@ def section_first_use(points):
 
 
 def style_for(r, schemes):
-    """simdex: a filled circle in its scheme's colour; permuted: a hollow
-    square in the same colour; faiss and scan: black, by marker."""
-    if r['searcher'] in ('simdex', 'permuted') and r['scheme'] in schemes:
+    """simdex: a filled marker in its scheme's colour, by codec (card: a
+    circle, ef: a triangle); permuted: a hollow square in the same colour;
+    faiss and scan: black, by marker."""
+    if (is_simdex(r) or r['searcher'] == 'permuted') and r['scheme'] in schemes:
         colour = 'C%d' % (schemes.index(r['scheme']) % 10)
-        if r['searcher'] == 'simdex':
-            return dict(marker='o', color=colour)
+        if is_simdex(r):
+            return dict(marker=CODEC_MARKERS.get(r['searcher'], 'h'), color=colour)
         return dict(marker='s', facecolors='none', edgecolors=colour)
     return dict(marker=MARKERS.get(r['searcher'], 'P'), color='black')
 
@@ -593,7 +622,7 @@ def plain_log_axes(ax):
 
 def plot_space_latency(points, plots, k):
     files = []
-    schemes = sorted({p['scheme'] for p in points if p['searcher'] in ('simdex', 'permuted')})
+    schemes = sorted({p['scheme'] for p in points if is_simdex(p) or p['searcher'] == 'permuted'})
     for dataset in sorted({p['dataset'] for p in points}):
         ns = sorted({p['n'] for p in points if p['dataset'] == dataset})
         fig, axes = plt.subplots(1, len(ns), figsize=(5 * len(ns), 4.2), squeeze=False)
@@ -605,7 +634,7 @@ def plot_space_latency(points, plots, k):
                 ax.scatter(r['bytes_per_entry'], r['near']['p50_us'], label=None if name in done else name,
                            **style_for(r, schemes))
                 done.add(name)
-                if r['searcher'] == 'simdex':
+                if is_simdex(r):
                     ax.annotate(block_text(r['block_size']).replace(' ', ''), (r['bytes_per_entry'], r['near']['p50_us']),
                                 fontsize=6, xytext=(3, 2), textcoords='offset points')
             ax.set_xscale('log')
@@ -630,16 +659,16 @@ def plot_vs_n(points, plots, k, field, ylabel, name, dataset='uniform'):
     rows = [r for r in select(points, dataset=dataset, k=k, threads=1, cache='warm', api='single')]
     if not rows:
         return None
-    blocks = sorted({r['block_size'] for r in rows if r['searcher'] == 'simdex'})
+    blocks = sorted({r['block_size'] for r in rows if is_simdex(r)})
     block = DEFAULT_BLOCK if DEFAULT_BLOCK in blocks else (blocks[0] if blocks else None)
     lines = collections.defaultdict(list)
     for r in sorted(rows, key=lambda r: (sort_key(r), r['n'])):
-        if r['searcher'] == 'simdex' and r['block_size'] != block:
+        if is_simdex(r) and r['block_size'] != block:
             continue
         value = field(r)
         if value is None:
             continue
-        lines[label(r) + (' %s' % block_text(block) if r['searcher'] == 'simdex' else '')].append((r['n'], value))
+        lines[label(r) + (' %s' % block_text(block) if is_simdex(r) else '')].append((r['n'], value))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for line_name in sorted(lines):
         xy = sorted(lines[line_name])
@@ -661,10 +690,10 @@ def plot_warm_cold(points, plots, k):
     cold = sorted(select(points, cache='cold', threads=1, k=k), key=lambda r: (r['dataset'], r['n'], sort_key(r)))
     groups = collections.OrderedDict()
     for r in cold:
-        key = '%s %s\n%s %s' % (r['dataset'], fmt_n(r['n']), r['scheme'], block_text(r['block_size']))
+        key = '%s %s\n%s %s' % (r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']))
         kind = 'cold, no read-ahead' if r['readahead'] == 'none' else 'cold, default read-ahead'
         groups.setdefault(key, {})[kind] = 1e6 / r['near']['qps']
-        warm = select(points, dataset=r['dataset'], n=r['n'], searcher='simdex', scheme=r['scheme'],
+        warm = select(points, dataset=r['dataset'], n=r['n'], searcher=r['searcher'], scheme=r['scheme'],
                       block_size=r['block_size'], k=k, threads=1, cache='warm', api='batch')
         if warm:
             groups[key]['warm'] = 1e6 / warm[0]['near']['qps']
@@ -700,6 +729,11 @@ def main():
     parser.add_argument('files', nargs='+')
     args = parser.parse_args()
 
+    # The document is checked before any work.
+    doc = ''.join(read_lines(args.doc))
+    pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
+    if not pattern.search(doc):
+        sys.exit('bench_report.py: %s has no %s ... %s section' % (args.doc, BEGIN, END))
     headers, footers, points, skips = load(args.files)
     if not points:
         sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
@@ -736,11 +770,6 @@ def main():
     lines += ['![%s](%s/%s)' % (img[:-4].replace('_', ' '), rel, img) for img in images if img]
     lines += ['', END]
 
-    with open(args.doc, encoding='utf-8') as f:
-        doc = f.read()
-    pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
-    if not pattern.search(doc):
-        sys.exit('bench_report.py: %s has no %s ... %s section' % (args.doc, BEGIN, END))
     doc = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
     with open(args.doc, 'w', encoding='utf-8') as f:
         f.write(doc)

@@ -1,0 +1,63 @@
+"""tools/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
+(the baselines, simdex's card, ef and auto codecs, warm, first-use and cold records, with and without
+--repeat) makes a report, tables and plots, without a traceback. It once crashed on the first
+"simdex-ef" row, and nothing ran it on one."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SOURCE_DIR
+
+pytest.importorskip("matplotlib")  # the report's plots; tools/deps.sh installs it for Debian's python3
+sys.path.insert(0, os.path.join(SOURCE_DIR, "tools"))
+import bench_report  # noqa: E402
+
+REPORT = os.path.join(SOURCE_DIR, "tools", "bench_report.py")
+# simdex-bench --datasets uniform --n 2000 --scheme t4 --block-sizes 512 --codec card,ef,auto --k 3
+#     --threads 1,2 --cold --checksums --queries 40 --cold-queries 20 --repeat 2
+SMALL_GRID = os.path.join(SOURCE_DIR, "tests", "data", "bench", "small_grid.jsonl")
+# A run of the scheme planner's study (docs/benchmarks.md), card and ef at k = 3 and 4, before --repeat.
+PLANNER_RUN = os.path.join(SOURCE_DIR, "docs", "bench-results", "plan-1e5-1.jsonl")
+
+
+def report(*args):
+    done = subprocess.run([sys.executable, REPORT, *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def linked_images(text):
+    return re.findall(r"!\[[^]]*\]\(([^)]+\.png)\)", text)
+
+
+@pytest.mark.parametrize("records,searchers", [
+    (SMALL_GRID, ["scan", "permuted t4", "faiss-hash (24 bits)", "faiss-multihash (4 x 16 bits)", "simdex t4",
+                  "simdex-ef t4", "simdex-auto t4"]),
+    (PLANNER_RUN, ["scan", "simdex t10", "simdex-ef t10", "simdex-ef 10,9,9,9,9,9,9:4"]),
+])
+def test_the_doc_section_holds_every_searcher_and_codec(tmp_path, records, searchers):
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# kept\n%s\nold\n%s\n" % (bench_report.BEGIN, bench_report.END))
+    report("--doc", doc, "--plots", tmp_path / "plots", records)
+    text = doc.read_text()
+    assert text.startswith("# kept\n") and "\nold\n" not in text
+    warm = text[text.index("### Warm, one thread"):]
+    for name in searchers:
+        assert re.search(r"^\| %s \|" % re.escape(name), warm, re.M), name
+    images = linked_images(text)
+    assert images
+    for image in images:
+        assert (tmp_path / "plots" / os.path.basename(image)).is_file(), image
+
+
+def test_searchers_the_report_does_not_know_are_ordered_after_the_known_baselines():
+    rows = [{"searcher": s, "scheme": "t4", "block_size": b} for s, b in
+            [("simdex-ef", 512), ("faiss-ivf", None), ("simdex", 512), ("scan", None), ("simdex-zz", 1024)]]
+    assert [r["searcher"] for r in sorted(rows, key=bench_report.sort_key)] == [
+        "scan", "faiss-ivf", "simdex", "simdex-ef", "simdex-zz"]
+    assert [bench_report.label(r) for r in rows] == ["simdex-ef t4", "faiss-ivf", "simdex t4", "scan", "simdex-zz t4"]
