@@ -1,21 +1,30 @@
 #!/usr/bin/python3
-"""Turns simdex-bench JSON Lines into docs/benchmarks.md's generated section and plots.
+"""Turns simdex-bench JSON Lines into a report with plots: standalone, or docs/benchmarks.md's generated section.
 
-Usage: tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
+Usage: tools/bench_report.py --out DIR [--title TEXT] FILE.jsonl [FILE.jsonl ...]
+       tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
                              [--title TEXT] [--restart-study FILE.jsonl]...
                              FILE.jsonl [FILE.jsonl ...]
+
+With --out, writes DIR/report.md (created with its parents) and its plots
+beside it: the runs, how the figures are taken, the tables and the plots,
+and nothing else is touched. Otherwise it
 
 Reads the records simdex-bench writes (bench/harness/json_writer.h lists the
 fields; every searcher: the baselines, simdex's codecs "simdex" (card),
 "simdex-ef" and "simdex-auto", and any it does not know, after the known
-baselines), rewrites the part of --doc between
+baselines) and rewrites the part of --doc between
 
     <!-- BEGIN GENERATED: simdex-bench -->
     <!-- END GENERATED: simdex-bench -->
 
-(everything else in the file is kept), and writes PNG plots to --plots:
+(everything else in the file is kept), with the issue's targets and an
+extrapolation to 10^9 besides, and writes the plots to --plots. The plots:
 space_latency_<dataset>.png (bytes per entry against median latency, one
 panel per N), latency_vs_n.png, build_vs_n.png and warm_vs_cold.png.
+Records of simdex-bench --repeat R give each figure as the median of R
+runs; the tables then add the range of the medians and the space/latency
+plot draws it as an error bar.
 When a measurement appears in several files, the last file wins.
 --restart-study files (one simdex-bench run per restart count R, same data)
 feed only the "Block size and restart points" section, which argues the
@@ -209,7 +218,9 @@ METHOD = """### How these figures are taken
 - Every simdex index is built in a forked child process; "build MiB" is the
   child's peak resident set (`ru_maxrss`) less what it started with (the
   harness's pages it shares, such as its input array).
-- Warm: after a warm-up pass, each query is timed on its own (steady_clock);
+- Warm: every page of the index file read and mapped first (`IndexReader::Preload`, as
+  `simdex serve --preload read` does: a server's steady state; since commit cf98d4a), then
+  a warm-up pass, then each query is timed on its own (steady_clock);
   with 2 threads each thread sends single queries and the percentiles are
   over both; the batch API is timed as a whole. A slow searcher answers as
   many queries of a set as fit in about a second (`--seconds-per-set`), never
@@ -224,11 +235,34 @@ METHOD = """### How these figures are taken
 - Correctness: every searcher's answer to every query the scan answered (all
   of them up to 5 x 10^8 / N, at least 50) is compared with the scan's; a
   difference stops the run naming the point and the query.
-- N = 10^9 is not run: simdex t10 alone would need a ~50 GB index, an 8 GB
-  input array and a 20-30 minute build, the scan ~2.5 s per query, and the
-  permuted tables (120 GB) and faiss-multihash (~70 GB) do not fit in 24 GiB
-  (`tools/bench_all.sh` gives the arithmetic).
 """
+
+# How the figures of records with "runs" > 1 (simdex-bench --repeat) are taken.
+METHOD_REPEAT = """- Repeated (`--repeat R`): every figure is the median of R runs of its
+  point (the mean of the middle two for an even R); "p50 range" is the
+  smallest and the largest of the runs' medians. A baseline's runs follow
+  one another; simdex's indexes of one scheme are all built first and
+  measured round by round, so that a change in the machine's speed falls
+  on each of them alike.
+"""
+
+# The study's own note (docs/benchmarks.md only).
+METHOD_STUDY = """- N = 10^9 is not run in this grid: the permuted tables (120 GB) and
+  faiss-multihash (~70 GB) do not fit in 24 GiB (`tools/bench_all.sh` gives
+  the arithmetic). simdex alone is measured at 10^9 by
+  `simdex-dedup-bench` ("10^9 entries, measured").
+"""
+
+
+def runs(r):
+    """How many runs a record's figures are the medians of (1 before --repeat)."""
+    return r['near'].get('runs', 1)
+
+
+def p50_range(r):
+    """The smallest and largest near median over a record's runs, as text."""
+    lo, hi = r['near'].get('spread', {}).get('p50_us') or (r['near']['p50_us'],) * 2
+    return '%s-%s' % (fmt_us(lo), fmt_us(hi))
 
 
 def section_runs(headers, footers):
@@ -259,6 +293,7 @@ def section_tables(points):
            '(the harness\'s pages it shares); "checked": queries whose answers were compared with the scan\'s. '
            'Searchers answer as '
            'many queries as fit in about a second per set (simdex-bench --seconds-per-set).', '']
+    repeated = any(runs(r) > 1 for r in points)
     for dataset, n in datasets_and_ns(points):
         rows = sorted(warm_single(points, dataset, n, k), key=sort_key)
         if not rows:
@@ -278,13 +313,15 @@ def section_tables(points):
                 rss -= r.get('build_start_rss_bytes', 0)
             space = '8 (the input)' if r['searcher'] == 'scan' else '%.2f' % r.get('bytes_per_entry', 0)
             body.append([label(r), block_text(r.get('block_size')), space,
-                         '%.4f' % ratio if ratio else '-', fmt_us(near['p50_us']), fmt_us(near['p99_us']),
-                         fmt_int(near['qps']),
+                         '%.4f' % ratio if ratio else '-', fmt_us(near['p50_us'])] +
+                        (['%s (%d)' % (p50_range(r), runs(r))] if repeated else []) +
+                        [fmt_us(near['p99_us']), fmt_int(near['qps']),
                          fmt_ratio(scan / near['p50_us']) if scan and near['p50_us'] else '-',
                          '%.2f' % build if build is not None and r['searcher'] != 'scan' else '-',
                          fmt_int(rss / 2 ** 20) if rss else '-', near['checked']])
-        out += table(['searcher', 'block', 'bytes/entry', 'x bound', 'p50 us', 'p99 us', 'queries/s',
-                      'speed-up vs scan', 'build s', 'build MiB', 'checked'], body)
+        out += table(['searcher', 'block', 'bytes/entry', 'x bound', 'p50 us'] +
+                     (['p50 range (runs)'] if repeated else []) +
+                     ['p99 us', 'queries/s', 'speed-up vs scan', 'build s', 'build MiB', 'checked'], body)
         out.append('')
     return out
 
@@ -633,6 +670,11 @@ def plot_space_latency(points, plots, k):
                 name = label(r)
                 ax.scatter(r['bytes_per_entry'], r['near']['p50_us'], label=None if name in done else name,
                            **style_for(r, schemes))
+                if runs(r) > 1:  # the range of the runs' medians
+                    lo, hi = r['near']['spread']['p50_us']
+                    y = r['near']['p50_us']
+                    ax.errorbar(r['bytes_per_entry'], y, yerr=[[y - lo], [hi - y]], fmt='none', ecolor='grey',
+                                elinewidth=0.8, capsize=2)
                 done.add(name)
                 if is_simdex(r):
                     ax.annotate(block_text(r['block_size']).replace(' ', ''), (r['bytes_per_entry'], r['near']['p50_us']),
@@ -718,10 +760,30 @@ def plot_warm_cold(points, plots, k):
     return name
 
 
+def report_sections(points, skips, restart_study, standalone):
+    """The tables of the report; the doc's section adds the study's own."""
+    lines = [] if standalone else section_targets(points)
+    lines += section_tables(points)
+    lines += section_by_k(points)
+    lines += section_threads(points)
+    lines += section_cold(points)
+    if restart_study:
+        study = load_restart_study(restart_study)
+        lines += section_restart_study(study)
+        lines += section_checksums(study)
+    lines += section_checksums(points)
+    lines += section_first_use(points)
+    if not standalone:
+        lines += section_extrapolation(points)
+    return lines + section_skips(skips)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--doc', default='docs/benchmarks.md')
-    parser.add_argument('--plots', default='docs/plots')
+    parser.add_argument('--out', metavar='DIR',
+                        help='write a standalone report, DIR/report.md, with its plots in DIR (instead of --doc)')
+    parser.add_argument('--doc', help='the document whose generated section is rewritten (default docs/benchmarks.md)')
+    parser.add_argument('--plots', help='where the document\'s plots go (default docs/plots)')
     parser.add_argument('--title', default='', help='a line shown above the generated tables')
     parser.add_argument('--restart-study', action='append', default=[], metavar='FILE',
                         help='a run that differs from the others only in --restarts (repeat for each; '
@@ -729,51 +791,59 @@ def main():
     parser.add_argument('files', nargs='+')
     args = parser.parse_args()
 
-    # The document is checked before any work.
-    doc = ''.join(read_lines(args.doc))
-    pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
-    if not pattern.search(doc):
-        sys.exit('bench_report.py: %s has no %s ... %s section' % (args.doc, BEGIN, END))
+    # The output is checked (or made) before any work.
+    standalone = args.out is not None
+    if standalone:
+        if args.doc or args.plots:
+            sys.exit('bench_report.py: --out writes a standalone report and its plots; --doc and --plots update a '
+                     'document: give one or the other')
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            sys.exit('bench_report.py: --out %s: %s' % (args.out, e.strerror))
+        target, plots = os.path.join(args.out, 'report.md'), args.out
+    else:
+        target, plots = args.doc or 'docs/benchmarks.md', args.plots or 'docs/plots'
+        doc = ''.join(read_lines(target))
+        pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
+        if not pattern.search(doc):
+            sys.exit('bench_report.py: %s has no %s ... %s section' % (target, BEGIN, END))
     headers, footers, points, skips = load(args.files)
     if not points:
         sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
-    os.makedirs(args.plots, exist_ok=True)
+    os.makedirs(plots, exist_ok=True)
     k = main_k(points)
-    images = plot_space_latency(points, args.plots, k)
-    images.append(plot_vs_n(points, args.plots, k, lambda r: r['near']['p50_us'],
+    images = plot_space_latency(points, plots, k)
+    images.append(plot_vs_n(points, plots, k, lambda r: r['near']['p50_us'],
                             'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
-    images.append(plot_vs_n(points, args.plots, k,
+    images.append(plot_vs_n(points, plots, k,
                             lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
                             'build time (s)', 'build_vs_n.png'))
-    images.append(plot_warm_cold(points, args.plots, k))
-    rel = os.path.relpath(args.plots, os.path.dirname(os.path.abspath(args.doc)) or '.')
+    images.append(plot_warm_cold(points, plots, k))
+    rel = os.path.relpath(plots, os.path.dirname(os.path.abspath(target)) or '.')
 
-    lines = [BEGIN, '', '<!-- Written by tools/bench_report.py from simdex-bench JSON; edits here are overwritten. -->', '']
-    if args.title:
-        lines += [args.title, '']
+    lines = [args.title, ''] if args.title else []
     lines += section_runs(headers, footers)
-    lines += METHOD.split('\n')
-    lines += section_targets(points)
-    lines += section_tables(points)
-    lines += section_by_k(points)
-    lines += section_threads(points)
-    lines += section_cold(points)
-    if args.restart_study:
-        study = load_restart_study(args.restart_study)
-        lines += section_restart_study(study)
-        lines += section_checksums(study)
-    lines += section_checksums(points)
-    lines += section_first_use(points)
-    lines += section_extrapolation(points)
-    lines += section_skips(skips)
+    method = METHOD + (METHOD_REPEAT if any(runs(r) > 1 for r in points) else '')
+    lines += (method if standalone else method + METHOD_STUDY).split('\n')
+    lines += report_sections(points, skips, args.restart_study, standalone)
     lines += ['### Plots', '']
-    lines += ['![%s](%s/%s)' % (img[:-4].replace('_', ' '), rel, img) for img in images if img]
-    lines += ['', END]
+    lines += ['![%s](%s)' % (img[:-4].replace('_', ' '), os.path.join(rel, img) if rel != '.' else img)
+              for img in images if img]
 
-    doc = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
-    with open(args.doc, 'w', encoding='utf-8') as f:
-        f.write(doc)
-    print('bench_report.py: wrote %s and %d plots in %s' % (args.doc, len([i for i in images if i]), args.plots),
+    if standalone:
+        # The doc's sections sit under a second-level heading; here they are the top.
+        lines = [line[1:] if line.startswith('###') else line for line in lines]
+        text = '\n'.join(['# simdex-bench report', '',
+                          'Written by tools/bench_report.py from %s.' % ', '.join('`%s`' % f for f in args.files),
+                          ''] + lines) + '\n'
+    else:
+        lines = [BEGIN, '', '<!-- Written by tools/bench_report.py from simdex-bench JSON; edits here are '
+                 'overwritten. -->', ''] + lines + ['', END]
+        text = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
+    with open(target, 'w', encoding='utf-8') as f:
+        f.write(text)
+    print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
           file=sys.stderr)
 
 

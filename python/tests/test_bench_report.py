@@ -1,7 +1,7 @@
 """tools/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
 (the baselines, simdex's card, ef and auto codecs, warm, first-use and cold records, with and without
---repeat) makes a report, tables and plots, without a traceback. It once crashed on the first
-"simdex-ef" row, and nothing ran it on one."""
+--repeat) makes a report, tables and plots, without a traceback, in docs/benchmarks.md's generated
+section or standalone (--out DIR). It once crashed on the first "simdex-ef" row, and nothing ran it on one."""
 
 import os
 import re
@@ -61,3 +61,31 @@ def test_searchers_the_report_does_not_know_are_ordered_after_the_known_baseline
     assert [r["searcher"] for r in sorted(rows, key=bench_report.sort_key)] == [
         "scan", "faiss-ivf", "simdex", "simdex-ef", "simdex-zz"]
     assert [bench_report.label(r) for r in rows] == ["simdex-ef t4", "faiss-ivf", "simdex t4", "scan", "simdex-zz t4"]
+
+
+def test_the_standalone_report_holds_the_tables_plots_and_spread_of_repeated_runs(tmp_path):
+    out = tmp_path / "made" / "report"  # created with its parents
+    report("--out", out, SMALL_GRID, PLANNER_RUN)
+    text = (out / "report.md").read_text()
+    assert text.startswith("# simdex-bench report\n")
+    assert bench_report.BEGIN not in text
+    for heading in ["## Runs", "## How these figures are taken", "## Warm, one thread, k = 3, near queries",
+                    "### uniform, N = 2,000", "### uniform, N = 10^5", "## Cold batches (one thread)",
+                    "## First queries of a freshly opened reader", "## Plots"]:
+        assert "\n%s\n" % heading in text, heading
+    assert "Targets (issue 4)" not in text  # the study's own sections stay in docs/benchmarks.md
+    # --repeat 2 records: each median with the range of the runs' medians.
+    row = re.search(r"^\| simdex-ef t4 \| 512 B \|.*$", text, re.M).group(0)
+    assert re.search(r"\| [0-9.]+-[0-9.]+ \(2\) \|", row), row
+    images = linked_images(text)
+    assert "space_latency_uniform.png" in images and "warm_vs_cold.png" in images
+    for image in images:
+        assert (out / image).is_file(), image
+
+
+def test_out_and_doc_are_refused_together_before_any_work(tmp_path):
+    done = subprocess.run([sys.executable, REPORT, "--out", tmp_path / "r", "--doc", tmp_path / "d.md", SMALL_GRID],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "--out" in done.stderr, done.stderr
+    assert not (tmp_path / "r").exists()
