@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: installs what is missing, builds simdex,
-# de-duplicates the sample and shows its clusters, then builds an index of it
-# and queries the index; then does the same from Python.
+# The main job on the bundled sample: installs what is missing, builds simdex
+# (and simdex-bench, the space/latency benchmark: 16 more files, about 30 s
+# of one core), de-duplicates the sample and shows its clusters, then builds an
+# index of it and queries the index; then does the same from Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
   -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
-cmake --build build -j"$(nproc)" --target simdex_cli _simdex >/dev/null
+cmake --build build -j"$(nproc)" --target simdex_cli _simdex simdex_bench_tool >/dev/null
 tools/python.sh build 2>/dev/null  # import simdex for python3 on PATH and /usr/bin/python3
 
 simdex=build/bin/simdex
