@@ -11,6 +11,7 @@
 #include "engine/io/printable.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
+#include "tools/input_options.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/plural.h"
 
@@ -55,7 +56,7 @@ Status SignDocuments(const char* command, const MinHashOptions& options, const D
   DocumentInputs inputs(input);
   auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
   SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, [] {}));
-  if (inputs.skipped() > 0 && !quiet) inputs.PrintSkipped(command);
+  if (inputs.skipped() > 0 && !quiet) PrintSkipped(command, inputs.first_errors(), inputs.skipped());
   return Status::OK();
 }
 

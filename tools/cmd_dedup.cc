@@ -35,20 +35,16 @@
 #include "simdex/profile.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
-#include "tools/document_ids.h"
-#include "tools/duplicate_ids.h"
-#include "tools/dedup_confirm.h"
-#include "tools/dedup_minhash.h"
+#include "tools/input_options.h"
+#include "tools/pipeline_names.h"
 #include "tools/minhash_index_cli.h"
-#include "tools/dedup_output.h"
-#include "tools/document_inputs.h"
-#include "tools/fingerprint_pipeline.h"
 #include "tools/idf_pass.h"
 #include "tools/json_text.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/memory_option.h"
+#include "tools/minhash_summary.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -172,7 +168,7 @@ Status AddDocuments(const DedupArgs& args, const Fingerprinter& prototype, Keep 
   batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
   if (!args.quiet || inputs.skipped() > 0) {
     progress->Done();
-    inputs.PrintSkipped(kDedupCommand);
+    PrintSkipped(kDedupCommand, inputs.first_errors(), inputs.skipped());
   }
   return Status::OK();
 }
@@ -258,7 +254,7 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
 
-// `--method minhash`: the arguments checked, then tools/dedup_minhash.h.
+// `--method minhash`: the arguments checked, then engine/pipeline/minhash_dedup.h.
 int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   if (!args.simhash_only.empty()) {
     return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
@@ -311,6 +307,7 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
   Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
                              &progress, &batch, &outcomes, &pairs, &stats);
   if (!s.ok()) return ReportError(kDedupCommand, s);
+  if (batch.skipped > 0) PrintSkipped(kDedupCommand, batch.first_errors, batch.skipped);
   s = CheckIdsAreUnique(args, options, batch);
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));

@@ -1,5 +1,5 @@
 // simdex fingerprint: documents in, one fingerprint per document out, in
-// input order, on several threads (tools/fingerprint_pipeline.h).
+// input order, on several threads (engine/pipeline/batch_pipeline.h).
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -19,8 +19,8 @@
 #include "simdex/minhash.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
-#include "tools/document_inputs.h"
-#include "tools/fingerprint_pipeline.h"
+#include "tools/input_options.h"
+#include "tools/pipeline_names.h"
 #include "tools/idf_pass.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
@@ -211,7 +211,7 @@ int RunFingerprint(FingerprintArgs args) {
   if (!s.ok()) return ReportError("fingerprint", s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex fingerprint: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(tally, inputs, progress.Seconds());
-  if (!args.quiet || inputs.skipped() > 0) inputs.PrintSkipped("fingerprint");
+  if (!args.quiet || inputs.skipped() > 0) PrintSkipped("fingerprint", inputs.first_errors(), inputs.skipped());
   return 0;
 }
 

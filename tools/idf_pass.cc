@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "engine/io/input_stream.h"
-#include "tools/fingerprint_pipeline.h"
+#include "tools/pipeline_names.h"
 #include "tools/progress.h"
 
 namespace simdex::tools {

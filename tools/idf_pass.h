@@ -12,7 +12,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
 #include "simdex/status.h"
-#include "tools/document_inputs.h"
+#include "tools/pipeline_names.h"
 
 namespace simdex::tools {
 
@@ -26,7 +26,7 @@ std::string SpillDirectory(const std::string& tmpdir);
 // Reads every document of the inputs and learns their idf under options
 // (tokenizer, normalization, stop words, seed) within memory_bytes, the
 // documents' features found by the fingerprint pipeline's workers
-// (tools/fingerprint_pipeline.h) on learn.threads threads.
+// (engine/pipeline/batch_pipeline.h) on learn.threads threads.
 // REQUIRES: CheckTwoPasses(input) is OK.
 Status LearnIdf(const DocumentInputArgs& input, const FingerprintOptions& options, const IdfLearnerOptions& learn,
                 std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats);

@@ -15,7 +15,7 @@
 
 #include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
-#include "tools/document_inputs.h"
+#include "tools/pipeline_names.h"
 
 namespace simdex::tools {
 

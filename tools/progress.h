@@ -9,18 +9,20 @@
 #include <string>
 #include <string_view>
 
+#include "simdex/batch.h"
+
 namespace simdex::tools {
 
-class Progress {
+class Progress : public BatchProgress {
  public:
   // enabled = false: never prints (--quiet).
   Progress(std::string command, bool enabled);
 
   // Reports the counts so far; prints only when a line is due.
-  void Update(uint64_t documents, uint64_t bytes);
+  void Update(uint64_t documents, uint64_t bytes) override;
   // Reports a line of the caller's own ("sorting  40%, 2.1M entries/s"),
   // printed as "simdex <command>: <status>" when a line is due.
-  void Update(std::string_view status);
+  void Update(std::string_view status) override;
 
   // Erases the line on a terminal, so the summary takes its place.
   void Done();

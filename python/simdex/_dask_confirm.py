@@ -1,6 +1,6 @@
 """The confirmation of simdex.dask's MinHash-LSH method: ``simdex.dask.dedup(...,
 method="minhash", confirm=SPEC)`` as ``simdex dedup --method minhash --confirm SPEC``
-(tools/dedup_confirm.cc; docs/distributed.md, "MinHash-LSH", steps 6-7).
+(engine/pipeline/confirm_pairs.cc; docs/distributed.md, "MinHash-LSH", steps 6-7).
 
 Before the clusters are made (step 5 of simdex/_dask_minhash.py):
   1. the assembly expands the command's document pairs (those of ``--pairs``) and cuts

@@ -1,5 +1,5 @@
 """simdex.dask's check that a batch's ids are unique, as ``simdex dedup`` checks them
-(tools/duplicate_ids.h; docs/dedup.md, "Ids are unique"): a batch in which two documents
+(engine/pipeline/duplicate_ids.h; docs/dedup.md, "Ids are unique"): a batch in which two documents
 have one id is refused, naming the id and where both documents were read, unless
 ``allow_duplicate_ids=True``, which keeps every document as its own (the command's
 ``--allow-duplicate-ids``).

@@ -1,6 +1,6 @@
 """simdex.dask's MinHash-LSH method: the tasks and the plan of ``simdex.dask.dedup(...,
 method="minhash")``, with exactly the results of ``simdex dedup --method minhash`` on one
-machine (tools/dedup_minhash.cc; docs/distributed.md, "MinHash-LSH").
+machine (engine/pipeline/minhash_dedup.cc; docs/distributed.md, "MinHash-LSH").
 
 The plan, as tasks on the cluster (P partitions, R key ranges):
   1. map: each file is read and signed on a worker (``sign_part``): per document its

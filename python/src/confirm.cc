@@ -105,7 +105,7 @@ py::tuple ConfirmFile(const std::string& path, const std::string& spec, py::hand
 }
 
 // The pieces' documents rows_a[i] and rows_b[i] confirmed, by the rule of
-// `simdex dedup --confirm` (tools/dedup_confirm.cc): Jaccard of the shingle
+// `simdex dedup --confirm` (engine/pipeline/confirm_pairs.cc): Jaccard of the shingle
 // hashes, or for edit the similarity of the texts where Confirms() holds
 // (NaN where it stopped early). (accepted, similarity).
 py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle values, py::handle rows_a,

@@ -6,11 +6,11 @@
 // documents made 32 million pairs and a 2.0 GB peak at --memory 64M.
 //
 // A pair keeps its estimate and similarity as they are printed: rounded to
-// six significant digits (the "%.6g" of tools/dedup_output.cc), each in a
+// six significant digits (the "%.6g" of engine/pipeline/dedup_records.cc), each in a
 // float, which holds any six-digit decimal exactly (FLT_DIG is 6); the
 // output is byte for byte what the doubles gave.
-#ifndef SIMDEX_TOOLS_SORTED_PAIRS_H_
-#define SIMDEX_TOOLS_SORTED_PAIRS_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_SORTED_PAIRS_H_
+#define SIMDEX_ENGINE_PIPELINE_SORTED_PAIRS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -20,14 +20,14 @@
 
 #include "engine/index/radix_sort.h"
 #include "simdex/status.h"
-#include "tools/dedup_confirm.h"
+#include "engine/pipeline/confirm_pairs.h"
 
 namespace simdex::index {
 template <class Record>
 class ExternalSorter;
 }  // namespace simdex::index
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 // Not thread-safe. Errors: the first is kept and returned by every later call.
 class SortedPairs {
@@ -60,6 +60,6 @@ class SortedPairs {
   Status status_;
 };
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_SORTED_PAIRS_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_SORTED_PAIRS_H_

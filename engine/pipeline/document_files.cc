@@ -1,13 +1,10 @@
-#include "tools/document_inputs.h"
+#include "engine/pipeline/document_files.h"
 
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
-
 #include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 namespace {
 
@@ -15,19 +12,6 @@ constexpr size_t kBatchDocuments = 256;
 constexpr size_t kBatchBytes = size_t{1} << 20;
 
 }  // namespace
-
-void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
-  sub->add_option("--id-field", args->id_field,
-                  "JSONL field holding the id: an unsigned 64-bit integer, or any other string (a string id)")
-      ->capture_default_str();
-  sub->add_option("--text-field", args->text_fields,
-                  "JSONL field holding text; repeat to join several with newlines (default: text)")
-      ->allow_extra_args(false);
-  sub->add_option("--id", args->id_mode, "ids from the id field, or the record number counting from 1 (ordinal)")
-      ->check(CLI::IsMember({"field", "ordinal"}))
-      ->capture_default_str();
-  sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
-}
 
 Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
                           std::vector<BatchFormat>* formats, std::vector<std::string>* notes, bool allow_signatures) {
@@ -122,16 +106,6 @@ void DocumentInputs::CloseCurrent() {
   reader_.reset();
 }
 
-void DocumentInputs::PrintSkipped(const char* command) const {
-  for (const std::string& e : first_errors_) {
-    std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());
-  }
-  if (skipped_ > first_errors_.size()) {
-    std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,
-                 static_cast<unsigned long long>(skipped_ - first_errors_.size()));
-  }
-}
-
 Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn) {
   DocumentInputs inputs(args);
@@ -148,4 +122,4 @@ Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32
   return Status::OK();
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

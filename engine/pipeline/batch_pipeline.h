@@ -11,8 +11,8 @@
 //
 // At most 4 batches per worker are in memory at once. Batches are recycled,
 // so documents' text buffers are reused.
-#ifndef SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
-#define SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_BATCH_PIPELINE_H_
+#define SIMDEX_ENGINE_PIPELINE_BATCH_PIPELINE_H_
 
 #include <cstdint>
 #include <functional>
@@ -23,7 +23,7 @@
 #include "simdex/lsh_index.h"
 #include "simdex/status.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 struct DocumentBatch {
   std::vector<Document> docs;  // docs[0, size) are this batch's documents
@@ -32,7 +32,7 @@ struct DocumentBatch {
   // feature_hashes[i]: the distinct feature hashes of docs[i], for work
   // that finds them (Fingerprinter::FeatureHashes).
   std::vector<std::vector<uint64_t>> feature_hashes;
-  // MinHash work (tools/dedup_minhash.h): per document, its band keys and
+  // MinHash work (engine/pipeline/minhash_dedup.h): per document, its band keys and
   // packed signature (a fixed number of each per document) and whether it
   // has shingles.
   std::vector<uint64_t> band_keys;
@@ -72,6 +72,6 @@ Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const Batch
 Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,
                          const BatchSink& sink, const Tick& tick);
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_FINGERPRINT_PIPELINE_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_BATCH_PIPELINE_H_

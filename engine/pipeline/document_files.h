@@ -1,10 +1,10 @@
 // The documents of several input files read one after the other, in
-// batches for tools/fingerprint_pipeline.h, with the input options shared by
-// `simdex fingerprint` and `simdex dedup`. Ordinal ids (line numbers, --id
+// batches for engine/pipeline/batch_pipeline.h, as `simdex fingerprint` and
+// `simdex dedup` read them (their options: tools/input_options.h). Ordinal ids (line numbers, --id
 // ordinal) continue from one input to the next. JSONL ids may be strings
 // (Document::id_string).
-#ifndef SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
-#define SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_
+#define SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_
 
 #include <atomic>
 #include <cstdint>
@@ -13,13 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli_fwd.h"
 
 #include "simdex/document_reader.h"
 #include "simdex/status.h"
-#include "tools/fingerprint_pipeline.h"
+#include "engine/pipeline/batch_pipeline.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 struct DocumentInputArgs {
   std::vector<std::string> inputs;
@@ -34,10 +33,6 @@ struct DocumentInputArgs {
   // JSONL: a numeric field read into Document::score ("" for none).
   std::string score_field;
 };
-
-// Registers --id-field, --text-field, --id and --skip-bad on `sub` (each
-// command registers its own inputs and --format).
-void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args);
 
 // What each input holds, decided once before anything is read: `forced`
 // (--format: "jsonl", "lines" or "fingerprints") for every input; else the
@@ -71,9 +66,6 @@ class DocumentInputs {
   const std::vector<uint64_t>& documents_per_input() const { return documents_per_input_; }
   const std::vector<std::string>& first_errors() const { return first_errors_; }
 
-  // Prints "simdex <command>: skipped <message>" for the first skipped
-  // records, and how many more there were.
-  void PrintSkipped(const char* command) const;
 
  private:
   Status OpenNext();
@@ -97,6 +89,6 @@ class DocumentInputs {
 Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn);
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_DOCUMENT_INPUTS_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_

@@ -1,6 +1,6 @@
-// tools/duplicate_ids: the ids given to several documents of a batch, found
+// engine/pipeline/duplicate_ids: the ids given to several documents of a batch, found
 // by an external sort within a memory budget, against a brute-force count.
-#include "tools/duplicate_ids.h"
+#include "engine/pipeline/duplicate_ids.h"
 
 #include <map>
 #include <random>
@@ -11,7 +11,7 @@
 
 #include "tests/cli/cli_harness.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 namespace {
 
 // A document's id: a number, or a string when `text` is not empty.
@@ -94,4 +94,4 @@ TEST(DocumentPlaces, LinesAcrossInputsBlankLinesAndSkippedRecords) {
 }
 
 }  // namespace
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

@@ -4,26 +4,26 @@
 // (include/simdex/minhash_join.h), the estimate filter on b-bit signatures,
 // an optional exact confirmation from the texts (--confirm), and clusters
 // with a representative each, in the terms `simdex dedup` writes
-// (tools/dedup_output.h).
-#ifndef SIMDEX_TOOLS_DEDUP_MINHASH_H_
-#define SIMDEX_TOOLS_DEDUP_MINHASH_H_
+// (engine/pipeline/dedup_records.h).
+#ifndef SIMDEX_ENGINE_PIPELINE_MINHASH_DEDUP_H_
+#define SIMDEX_ENGINE_PIPELINE_MINHASH_DEDUP_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "simdex/batch.h"
 #include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 #include "simdex/status.h"
-#include "tools/dedup_confirm.h"
-#include "tools/dedup_output.h"
-#include "tools/document_inputs.h"
-#include "tools/progress.h"
-#include "tools/sorted_pairs.h"
+#include "engine/pipeline/confirm_pairs.h"
+#include "engine/pipeline/dedup_records.h"
+#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/sorted_pairs.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 // The defaults, chosen on the quality corpora (docs/minhash.md, "Defaults").
 inline constexpr double kMinHashThreshold = 0.8;
@@ -86,28 +86,16 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
 // document (replaced, and estimates: each document's estimated J with its
 // representative); with keep_pairs, *pairs the document pairs (a < b, by a
 // then b) with their estimates (and similarities under confirm), sorted
-// within half the memory bound and spilled past it (tools/sorted_pairs.h;
+// within half the memory bound and spilled past it (engine/pipeline/sorted_pairs.h;
 // the join's half, free by then). The candidate pairs are made as they are
 // confirmed or sorted, never held. The arguments are checked first
 // (CheckMinHashDedupArgs); after that, an error is the input's or the
 // system's, never the command line's. The output does not depend on the
 // memory bound.
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
-                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats);
 
-// "%g" of a J (0.8, 0.729289).
-std::string FormatJ(double v);
+}  // namespace simdex::pipeline
 
-// --estimate-filter: "" (the default, DefaultEstimateFilter of args'
-// threshold and num_perm), "off", or a J in [0, 1]; sets
-// args->estimate_filter and estimate_threshold. False for anything else.
-bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args);
-
-// The summary lines on stderr (confirm: the --confirm spec, or empty).
-void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& stats, uint64_t skipped,
-                         const std::string& confirm, double seconds);
-
-}  // namespace simdex::tools
-
-#endif  // SIMDEX_TOOLS_DEDUP_MINHASH_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_MINHASH_DEDUP_H_

@@ -1,8 +1,8 @@
 // Ids given to more than one document of a batch (simdex dedup refuses
 // them unless --allow-duplicate-ids), and where each document was read, to
 // name both places.
-#ifndef SIMDEX_TOOLS_DUPLICATE_IDS_H_
-#define SIMDEX_TOOLS_DUPLICATE_IDS_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_DUPLICATE_IDS_H_
+#define SIMDEX_ENGINE_PIPELINE_DUPLICATE_IDS_H_
 
 #include <cstdint>
 #include <string>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "simdex/status.h"
-#include "tools/document_ids.h"
+#include "engine/pipeline/document_ids.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 // The input and line of each document of a batch, by ordinal. Lines are
 // kept as the places where they stop running on by one (a new input, a blank
@@ -55,6 +55,6 @@ struct DuplicateIds {
 Status FindDuplicateIds(const DocumentIds& ids, size_t memory_bytes, const std::string& tmpdir, int threads,
                         DuplicateIds* out);
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_DUPLICATE_IDS_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_DUPLICATE_IDS_H_

@@ -1,4 +1,4 @@
-#include "tools/fingerprint_pipeline.h"
+#include "engine/pipeline/batch_pipeline.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 namespace {
 
@@ -167,4 +167,4 @@ Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFac
   return source_status.ok() ? sink_status : source_status;
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

@@ -2,8 +2,8 @@
 // line per document, the pairs, the list of ids to keep and the clusters.
 // Each is written through simdex::OutputWriter (a temporary file renamed
 // into place, or standard output for "-"), and a failure names the file.
-#ifndef SIMDEX_TOOLS_DEDUP_OUTPUT_H_
-#define SIMDEX_TOOLS_DEDUP_OUTPUT_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_DEDUP_RECORDS_H_
+#define SIMDEX_ENGINE_PIPELINE_DEDUP_RECORDS_H_
 
 #include <cstdint>
 #include <functional>
@@ -15,21 +15,22 @@
 
 #include "simdex/dedup.h"
 #include "simdex/index.h"
-#include "tools/json_text.h"
+#include "engine/io/json_text.h"
 #include "simdex/status.h"
-#include "tools/dedup_confirm.h"
-#include "tools/document_ids.h"
-#include "tools/document_inputs.h"
-#include "tools/duplicate_ids.h"
+#include "engine/pipeline/confirm_pairs.h"
+#include "engine/pipeline/document_ids.h"
+#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/duplicate_ids.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 // What the command keeps of each document besides the de-duplicator's view.
 struct DedupBatch {
   DocumentIds ids;
   DocumentPlaces places;  // for messages about a document
   std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
-  uint64_t skipped = 0;
+  uint64_t skipped = 0;                   // bad records skipped (skip_bad)
+  std::vector<std::string> first_errors;  // the first of them, for the command to show
 };
 
 // One line per document, in input order: its id, cluster, whether it is a
@@ -45,7 +46,7 @@ template <class Reader>
 AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
   return [&indexes](int index, uint64_t id, std::string* out) {
     const Reader& reader = *indexes[static_cast<size_t>(index)];
-    if (reader.has_string_ids()) AppendJsonString(out, reader.IdString(id));
+    if (reader.has_string_ids()) io::AppendJsonString(out, reader.IdString(id));
     else out->append(std::to_string(id));
   };
 }
@@ -71,6 +72,6 @@ std::string Snippet(std::string_view text, int words);
 Status WriteClusters(const std::string& path, const DocumentInputArgs* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch);
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_DEDUP_OUTPUT_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_DEDUP_RECORDS_H_

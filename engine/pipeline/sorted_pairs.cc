@@ -1,5 +1,5 @@
-// SortedPairs (tools/sorted_pairs.h).
-#include "tools/sorted_pairs.h"
+// SortedPairs (engine/pipeline/sorted_pairs.h).
+#include "engine/pipeline/sorted_pairs.h"
 
 #include <algorithm>
 #include <bit>
@@ -8,7 +8,7 @@
 
 #include "engine/index/external_sorter.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 namespace {
 
 constexpr size_t kBatch = 4096;
@@ -68,4 +68,4 @@ Status SortedPairs::ForEach(const PairVisitor& fn) {
   return Status::OK();
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

@@ -5,15 +5,15 @@
 // numbers, sequential ids): they are kept as that rule until the first id
 // that breaks it, and as 8 bytes per document after. String ids are kept in
 // one arena (their bytes plus 8 per document).
-#ifndef SIMDEX_TOOLS_DOCUMENT_IDS_H_
-#define SIMDEX_TOOLS_DOCUMENT_IDS_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_DOCUMENT_IDS_H_
+#define SIMDEX_ENGINE_PIPELINE_DOCUMENT_IDS_H_
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 class DocumentIds {
  public:
@@ -46,6 +46,6 @@ class DocumentIds {
   std::string arena_;
 };
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_DOCUMENT_IDS_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_DOCUMENT_IDS_H_

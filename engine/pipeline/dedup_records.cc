@@ -1,5 +1,5 @@
-// The result files of `simdex dedup` (tools/dedup_output.h).
-#include "tools/dedup_output.h"
+// The result files of `simdex dedup` (engine/pipeline/dedup_records.h).
+#include "engine/pipeline/dedup_records.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,11 +7,17 @@
 
 #include "engine/io/input_stream.h"
 #include "simdex/output_writer.h"
-#include "tools/commands.h"
-#include "tools/json_text.h"
+#include "engine/io/json_text.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 namespace {
+
+using io::AppendJsonString;
+
+// "<path>: <reason>" unless the reason names the file already.
+std::string FileError(const std::string& path, const Status& s) {
+  return s.message().find(path) != std::string::npos ? s.message() : path + ": " + s.message();
+}
 
 // A result file, or standard output for "-".
 class ResultFile {
@@ -208,4 +214,4 @@ Status WriteClusters(const std::string& path, const DocumentInputArgs* documents
   return file.Close(&out);
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

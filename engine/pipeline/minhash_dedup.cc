@@ -1,9 +1,8 @@
-// `simdex dedup --method minhash` (tools/dedup_minhash.h).
-#include "tools/dedup_minhash.h"
+// `simdex dedup --method minhash` (engine/pipeline/minhash_dedup.h).
+#include "engine/pipeline/minhash_dedup.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -17,9 +16,8 @@
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/minhash_join.h"
-#include "tools/plural.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 namespace {
 
 constexpr uint32_t kNoItem = std::numeric_limits<uint32_t>::max();
@@ -61,7 +59,7 @@ struct Signed {
 };
 
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
-                   ScoreBy score_by, Progress* progress, DedupBatch* batch, Signed* out) {
+                   ScoreBy score_by, BatchProgress* progress, DedupBatch* batch, Signed* out) {
   MinHashOptions options;
   options.num_perm = args.num_perm;
   options.seed = args.seed;
@@ -135,7 +133,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
   std::vector<std::string> names;
   for (const std::string& p : input.inputs) names.push_back(io::DisplayName(p));
   batch->places.SetInputs(names, inputs.documents_per_input());
-  if (inputs.skipped() > 0) inputs.PrintSkipped("dedup");
+  batch->first_errors = inputs.first_errors();
   SIMDEX_RETURN_IF_ERROR(out->keys->Finish());
   return out->packed->Finish();
 }
@@ -232,7 +230,7 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
 }
 
 Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
-                       const std::string& confirm, bool keep_pairs, Progress* progress, DedupBatch* batch,
+                       const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
   const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
@@ -357,47 +355,4 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   return s.status;
 }
 
-std::string FormatJ(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
-
-bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args) {
-  args->estimate_filter = spec != "off";
-  args->estimate_threshold = DefaultEstimateFilter(args->threshold, args->num_perm);
-  if (spec.empty() || spec == "off") return true;
-  char* end = nullptr;
-  args->estimate_threshold = std::strtod(spec.c_str(), &end);
-  return end != spec.c_str() && *end == '\0' && args->estimate_threshold >= 0 && args->estimate_threshold <= 1;
-}
-
-void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& s, uint64_t skipped,
-                         const std::string& confirm, double seconds) {
-  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-  std::fprintf(stderr,
-               "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
-               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
-               "%.2f)%s\n",
-               Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
-               Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
-               FormatJ(args.threshold).c_str(), args.estimate_filter ? FormatJ(args.estimate_threshold).c_str() : "off",
-               args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
-               Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
-               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter,
-               s.bytes_spilled == 0 ? "" : ("; " + Count(s.bytes_spilled, "byte") + " spilled").c_str());
-  if (!args.against.empty()) {
-    std::fprintf(stderr, "simdex dedup: against %s: %s with a match\n",
-                 Count(args.against.size(), "MinHash-LSH index", "MinHash-LSH indexes").c_str(),
-                 Count(s.against_duplicates, "document").c_str());
-  }
-  if (!confirm.empty()) {
-    std::fprintf(stderr,
-                 "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "
-                 "%.3f s\n",
-                 Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed), confirm.c_str(),
-                 s.confirm.seconds_texts, s.confirm.seconds_confirm);
-  }
-}
-
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

@@ -1,4 +1,4 @@
-#include "tools/duplicate_ids.h"
+#include "engine/pipeline/duplicate_ids.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 
 #include "engine/index/external_sorter.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 void DocumentPlaces::Add(uint64_t line) {
   if (runs_.empty() || line != last_line_ + 1) runs_.emplace_back(size_, line);
@@ -104,4 +104,4 @@ Status FindDuplicateIds(const DocumentIds& ids, size_t memory_bytes, const std::
   return Status::OK();
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

@@ -3,8 +3,8 @@
 // confirmed by an exact similarity of the two texts (--confirm) before it
 // counts; clusters and representatives are then made from the confirmed
 // pairs only.
-#ifndef SIMDEX_TOOLS_DEDUP_CONFIRM_H_
-#define SIMDEX_TOOLS_DEDUP_CONFIRM_H_
+#ifndef SIMDEX_ENGINE_PIPELINE_CONFIRM_PAIRS_H_
+#define SIMDEX_ENGINE_PIPELINE_CONFIRM_PAIRS_H_
 
 #include <cstdint>
 #include <functional>
@@ -16,9 +16,9 @@
 #include "simdex/dedup.h"
 #include "simdex/fingerprint.h"
 #include "simdex/status.h"
-#include "tools/document_inputs.h"
+#include "engine/pipeline/document_files.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 struct SecondStageArgs {
   std::string confirm;        // a ParseConfirmSpec spec; empty: no confirmation
@@ -127,6 +127,6 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
                       std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline
 
-#endif  // SIMDEX_TOOLS_DEDUP_CONFIRM_H_
+#endif  // SIMDEX_ENGINE_PIPELINE_CONFIRM_PAIRS_H_

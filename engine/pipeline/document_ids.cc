@@ -1,8 +1,8 @@
-#include "tools/document_ids.h"
+#include "engine/pipeline/document_ids.h"
 
-#include "tools/json_text.h"
+#include "engine/io/json_text.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 void DocumentIds::Add(uint64_t id, std::string_view id_string) {
   if (!id_string.empty() && offsets_.empty()) offsets_.assign(size_ + 1, 0);
@@ -33,7 +33,7 @@ std::string_view DocumentIds::String(uint64_t ordinal) const {
 }
 
 void DocumentIds::AppendJson(uint64_t ordinal, std::string* out) const {
-  AppendJsonId(out, Number(ordinal), IsString(ordinal) ? String(ordinal) : std::string_view());
+  io::AppendJsonId(out, Number(ordinal), IsString(ordinal) ? String(ordinal) : std::string_view());
 }
 
 void DocumentIds::AppendText(uint64_t ordinal, std::string* out) const {
@@ -41,4 +41,4 @@ void DocumentIds::AppendText(uint64_t ordinal, std::string* out) const {
   else out->append(std::to_string(Number(ordinal)));
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

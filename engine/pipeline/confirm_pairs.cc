@@ -1,4 +1,4 @@
-#include "tools/dedup_confirm.h"
+#include "engine/pipeline/confirm_pairs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include "engine/dedup/sparse_scores.h"
 #include "simdex/document_reader.h"
 
-namespace simdex::tools {
+namespace simdex::pipeline {
 
 void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text, double score) {
   dedup::AppendScore(&scores, fingerprints.size(), score);
@@ -116,4 +116,4 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
   return Status::OK();
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::pipeline

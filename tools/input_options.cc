@@ -1,0 +1,34 @@
+#include "tools/input_options.h"
+
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/io/printable.h"
+
+namespace simdex::tools {
+
+void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
+  sub->add_option("--id-field", args->id_field,
+                  "JSONL field holding the id: an unsigned 64-bit integer, or any other string (a string id)")
+      ->capture_default_str();
+  sub->add_option("--text-field", args->text_fields,
+                  "JSONL field holding text; repeat to join several with newlines (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id", args->id_mode, "ids from the id field, or the record number counting from 1 (ordinal)")
+      ->check(CLI::IsMember({"field", "ordinal"}))
+      ->capture_default_str();
+  sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
+}
+
+void PrintSkipped(const char* command, const std::vector<std::string>& first_errors, uint64_t skipped) {
+  for (const std::string& e : first_errors) {
+    std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());
+  }
+  if (skipped > first_errors.size()) {
+    std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,
+                 static_cast<unsigned long long>(skipped - first_errors.size()));
+  }
+}
+
+}  // namespace simdex::tools
