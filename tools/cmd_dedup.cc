@@ -208,16 +208,8 @@ Status AddFingerprintFiles(const DedupArgs& args, ProfileCheck* profiles, Dedupl
 // --allow-duplicate-ids): their results could not be told apart.
 Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const DedupBatch& batch) {
   if (args.allow_duplicate_ids) return Status::OK();
-  DuplicateIds dups;
-  SIMDEX_RETURN_IF_ERROR(
-      FindDuplicateIds(batch.ids, options.memory_bytes, SpillDirectory(options.tmpdir), options.threads, &dups));
-  if (dups.ids == 0) return Status::OK();
-  std::string id;
-  batch.ids.AppendText(dups.first, &id);
-  std::string message = batch.places.Describe(dups.second) + ": duplicate id " + io::Quoted(id) + " (first at " +
-                        batch.places.Describe(dups.first) + ")";
-  if (dups.ids > 1) message += "; " + Count(dups.ids - 1, "more id is", "more ids are") + " given to several documents";
-  return Status::InvalidArgument(message + "; ids must be unique (--allow-duplicate-ids keeps every document)");
+  return pipeline::CheckIdsAreUnique(batch.ids, batch.places, options.memory_bytes, SpillDirectory(options.tmpdir),
+                                     options.threads, "--allow-duplicate-ids keeps every document");
 }
 
 void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const DedupBatch& batch, double read_seconds,
@@ -255,7 +247,7 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
 }
 
 // `--method minhash`: the arguments checked, then engine/pipeline/minhash_dedup.h.
-int RunMinHash(DedupArgs& args, ScoreBy score_by) {
+int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!args.simhash_only.empty()) {
     return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
                                  "--num-perm, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
@@ -297,30 +289,38 @@ int RunMinHash(DedupArgs& args, ScoreBy score_by) {
     }
     m.against.push_back(indexes.back().get());
   }
-  if (Status bad = CheckMinHashDedupArgs(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  if (Status bad = CheckMinHashDedupFlags(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  MinHashDedupOptions o;
+  o.threshold = m.threshold;
+  o.num_perm = m.num_perm;
+  o.seed = m.seed;
+  o.bands = m.bands;
+  o.signature_bits = m.signature_bits;
+  o.estimate_filter = m.estimate_filter ? m.estimate_threshold : 0;
+  o.confirm = args.second.confirm;
+  o.keep = keep;
+  o.keep_pairs = !args.pairs.empty();
+  o.allow_duplicate_ids = true;  // checked below, after the skipped records are shown
+  o.threads = args.threads;
+  o.memory_bytes = m.memory_bytes;
+  o.tmpdir = m.tmpdir;
+  o.against = m.against;
   Progress progress(kDedupCommand, !args.quiet);
-  DedupBatch batch;
-  DedupOutcomes outcomes;
-  std::unique_ptr<SortedPairs> pairs;
-  MinHashDedupStats stats;
+  std::unique_ptr<MinHashDedupResult> result;
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
-  Status s = RunMinHashDedup(m, args.input, args.threads, score_by, args.second.confirm, !args.pairs.empty(),
-                             &progress, &batch, &outcomes, &pairs, &stats);
+  Status s = DeduplicateByMinHash(DocumentFilesOf(args.input), o, &progress, &result);
   if (!s.ok()) return ReportError(kDedupCommand, s);
-  if (batch.skipped > 0) PrintSkipped(kDedupCommand, batch.first_errors, batch.skipped);
-  s = CheckIdsAreUnique(args, options, batch);
+  if (result->skipped() > 0) PrintSkipped(kDedupCommand, result->first_errors(), result->skipped());
+  if (!args.allow_duplicate_ids) s = result->CheckIdsAreUnique("--allow-duplicate-ids keeps every document");
   progress.Done();
-  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
-  if (s.ok() && !args.pairs.empty()) {
-    s = WriteDedupPairs(args.pairs, [&pairs](const PairVisitor& fn) { return pairs->ForEach(fn); }, batch);
-  }
-  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
-  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, &args.input, args.snippet_words, outcomes, batch);
+  if (s.ok()) s = result->WriteRecords(args.output, args.against);
+  if (s.ok() && !args.pairs.empty()) s = result->WritePairs(args.pairs);
+  if (s.ok() && !args.keep_list.empty()) s = result->WriteKeepList(args.keep_list);
+  if (s.ok() && !args.clusters.empty()) s = result->WriteClusters(args.clusters, args.snippet_words);
   if (!s.ok()) return ReportError(kDedupCommand, s);
-  if (pairs) stats.bytes_spilled += pairs->bytes_spilled();
   if (!args.quiet) {
     PrintChosenMethod(args);
-    PrintMinHashSummary(m, stats, batch.skipped, args.second.confirm, progress.Seconds());
+    PrintMinHashSummary(m, result->stats(), result->skipped(), args.second.confirm, progress.Seconds());
   }
   return 0;
 }
@@ -396,9 +396,9 @@ int RunDedup(DedupArgs args) {
     }
   }
   if (args.method == "minhash") {
-    return RunMinHash(args, keep == Keep::kLongest    ? ScoreBy::kLength
-                            : keep == Keep::kMaxField ? ScoreBy::kField
-                                                      : ScoreBy::kFirst);
+    return RunMinHash(args, keep == Keep::kLongest    ? KeepRule::kLongest
+                            : keep == Keep::kMaxField ? KeepRule::kField
+                                                      : KeepRule::kFirst);
   }
   if (!args.minhash_only.empty()) {
     return ReportError(kDedupCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
@@ -497,7 +497,7 @@ int RunDedup(DedupArgs args) {
   SecondStageStats second_stats;
   if (s.ok() && second.active()) {
     progress.Update("confirming pairs");
-    s = RunSecondStage(second, args.input, k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
+    s = RunSecondStage(second, DocumentInputs(args.input), k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
   }
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
@@ -505,7 +505,10 @@ int RunDedup(DedupArgs args) {
     s = WriteDedupPairs(args.pairs, second.active() ? PairsOf(accepted) : PairsOf(dedup.get()), batch);
   }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
-  if (s.ok() && !args.clusters.empty()) s = WriteClusters(args.clusters, fingerprints ? nullptr : &args.input, args.snippet_words, outcomes, batch);
+  const DocumentInputs texts(args.input);
+  if (s.ok() && !args.clusters.empty()) {
+    s = WriteClusters(args.clusters, fingerprints ? nullptr : &texts, args.snippet_words, outcomes, batch);
+  }
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
   if (!args.quiet) PrintChosenMethod(args);

@@ -21,6 +21,24 @@ void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args) {
   sub->add_flag("--skip-bad", args->skip_bad, "skip and count bad input records instead of stopping");
 }
 
+DocumentFiles DocumentFilesOf(const DocumentInputArgs& args) {
+  DocumentFiles files;
+  files.paths = args.inputs;
+  for (size_t i = 0; i < args.inputs.size(); ++i) {
+    if (!args.formats.empty()) {
+      files.formats.push_back(args.formats[i] == BatchFormat::kJsonl ? DocumentFormat::kJsonl : DocumentFormat::kLines);
+    } else if (!args.format.empty()) {
+      files.formats.push_back(args.format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
+    }
+  }
+  files.id_field = args.id_field;
+  files.text_fields = args.text_fields;
+  files.id_mode = args.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  files.skip_bad = args.skip_bad;
+  files.score_field = args.score_field;
+  return files;
+}
+
 void PrintSkipped(const char* command, const std::vector<std::string>& first_errors, uint64_t skipped) {
   for (const std::string& e : first_errors) {
     std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tools/pipeline_names.h"
+#include "simdex/batch.h"
 #include "tools/cli_fwd.h"
 
 namespace simdex::tools {
@@ -18,6 +19,9 @@ using pipeline::DocumentInputArgs;
 // Registers --id-field, --text-field, --id and --skip-bad on `sub` (each
 // command registers its own inputs and --format).
 void AddDocumentInputOptions(CLI::App* sub, DocumentInputArgs* args);
+
+// The library's DocumentFiles (include/simdex/batch.h) of the options.
+DocumentFiles DocumentFilesOf(const DocumentInputArgs& args);
 
 // Prints "simdex <command>: skipped <message>" for the first skipped
 // records, and how many more there were.

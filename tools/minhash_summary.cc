@@ -8,6 +8,29 @@
 
 namespace simdex::tools {
 
+Status CheckMinHashDedupFlags(const MinHashDedupArgs& args) {
+  if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
+  if (!ValidSignatureBits(args.signature_bits)) {
+    return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
+                                   " is not 1, 2, 4, 8, 16 or 32");
+  }
+  if (args.memory_bytes < kMinHashMinMemoryBytes) {
+    return Status::InvalidArgument("--memory " + std::to_string(args.memory_bytes) + " is below the minimum of " +
+                                   std::to_string(kMinHashMinMemoryBytes) + " bytes of --method minhash");
+  }
+  if (args.num_perm < 1 || args.num_perm > kMaxNumPerm) {
+    return Status::InvalidArgument("--num-perm " + std::to_string(args.num_perm) + " is not 1.." +
+                                   std::to_string(kMaxNumPerm));
+  }
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
+  if (Status s = CheckLshBands(bands, args.num_perm); !s.ok()) {
+    return Status::InvalidArgument("--bands " + std::to_string(bands.bands) + " x --rows " +
+                                   std::to_string(bands.rows) + " is more than --num-perm " +
+                                   std::to_string(args.num_perm) + " values");
+  }
+  return Status::OK();
+}
+
 std::string FormatJ(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);

@@ -13,6 +13,9 @@ namespace simdex::tools {
 using pipeline::MinHashDedupArgs;
 using pipeline::MinHashDedupStats;
 
+// The flags of `--method minhash` checked, naming them (usage errors).
+Status CheckMinHashDedupFlags(const MinHashDedupArgs& args);
+
 // "%g" of a J (0.8, 0.729289).
 std::string FormatJ(double v);
 

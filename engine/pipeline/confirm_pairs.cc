@@ -22,7 +22,7 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs) {
   };
 }
 
-Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const PairSource& candidates,
+Status ConfirmPairs(const std::string& spec, const DocumentSource& source, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats) {
   if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
@@ -50,7 +50,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, con
   const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
   std::vector<std::vector<uint64_t>> shingles(by_shingles ? wanted.size() : 0);
   std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
-  SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(input, wanted, [&](size_t i, const Document& doc) {
+  SIMDEX_RETURN_IF_ERROR(source.ReadAgain(wanted, [&](size_t i, const Document& doc) {
     if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
     else texts[i] = doc.text;
   }));
@@ -71,7 +71,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, con
   return Status::OK();
 }
 
-Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
+Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
                       std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
   const int k_short = args.k_short < 0 ? k : args.k_short;
@@ -88,7 +88,7 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& inpu
   stats->in_range = candidates.size();
   // 2. Their confirmation, from the texts read again.
   accepted->clear();
-  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, input, PairsOf(candidates), [accepted](const AcceptedPair& p) {
+  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, source, PairsOf(candidates), [accepted](const AcceptedPair& p) {
     accepted->push_back(p);
     return Status::OK();
   }, stats));

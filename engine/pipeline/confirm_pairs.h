@@ -12,11 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint.h"
 #include "simdex/status.h"
-#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/document_source.h"
 
 namespace simdex::pipeline {
 
@@ -27,13 +28,7 @@ struct SecondStageArgs {
   bool active() const { return !confirm.empty() || k_short >= 0; }
 };
 
-struct SecondStageStats {
-  uint64_t candidates = 0;  // pairs the self-join found at the candidate k
-  uint64_t in_range = 0;    // within their pair's k (k_short if a text is short)
-  uint64_t confirmed = 0;   // accepted
-  double seconds_texts = 0;    // reading the candidates' texts again
-  double seconds_confirm = 0;  // the confirmer
-};
+using SecondStageStats = ::simdex::ConfirmationStats;
 
 // Each document's fingerprint and length, kept while the batch is read.
 struct SecondStageDocuments {
@@ -112,7 +107,7 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
 // goes. A Jaccard confirmer shingles each text once (only the shingle
 // hashes are kept), then each pair costs one merge of two sorted lists.
 // REQUIRES: the inputs can be read again; both visits give the same pairs.
-Status ConfirmPairs(const std::string& spec, const DocumentInputArgs& input, const PairSource& candidates,
+Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats);
 
 // The k the self-join must use: the larger of k and k_short.
@@ -123,7 +118,7 @@ inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, a
 // holds every document added. Confirms by ConfirmPairs. Fills
 // outcomes->replaced and *accepted (by a, then b). Index matches count only within k (stored texts are not at hand
 // to confirm them).
-Status RunSecondStage(const SecondStageArgs& args, const DocumentInputArgs& input, int k,
+Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
                       std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
 

@@ -159,7 +159,7 @@ std::string Snippet(std::string_view text, int words) {
   return out;
 }
 
-Status WriteClusters(const std::string& path, const DocumentInputArgs* documents, int snippet_words,
+Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch) {
   std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
   for (uint64_t o = 0; o < dedup.size(); ++o) {
@@ -176,10 +176,9 @@ Status WriteClusters(const std::string& path, const DocumentInputArgs* documents
   for (const auto& m : members) wanted.push_back(m.second);
   std::sort(wanted.begin(), wanted.end());
   std::vector<std::string> snippets(wanted.size());
-  const bool rereadable =
-      documents != nullptr && std::all_of(documents->inputs.begin(), documents->inputs.end(), io::CanReadTwice);
+  const bool rereadable = documents != nullptr && documents->CanReadAgain();
   if (rereadable && !wanted.empty()) {
-    SIMDEX_RETURN_IF_ERROR(ForEachDocumentOf(*documents, wanted, [&](size_t i, const Document& doc) {
+    SIMDEX_RETURN_IF_ERROR(documents->ReadAgain(wanted, [&](size_t i, const Document& doc) {
       snippets[i] = Snippet(doc.text, snippet_words);
     }));
   }

@@ -19,7 +19,7 @@
 #include "simdex/status.h"
 #include "engine/pipeline/confirm_pairs.h"
 #include "engine/pipeline/document_ids.h"
-#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/document_source.h"
 #include "engine/pipeline/duplicate_ids.h"
 
 namespace simdex::pipeline {
@@ -69,7 +69,7 @@ std::string Snippet(std::string_view text, int words);
 // true) and, when `documents` names inputs that can be read again, the
 // first `snippet_words` words of each text (nothing is kept in memory for
 // it). documents is null for fingerprint files.
-Status WriteClusters(const std::string& path, const DocumentInputArgs* documents, int snippet_words,
+Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch);
 
 }  // namespace simdex::pipeline

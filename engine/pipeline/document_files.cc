@@ -1,5 +1,6 @@
 #include "engine/pipeline/document_files.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/io/input_stream.h"
@@ -104,6 +105,21 @@ void DocumentInputs::CloseCurrent() {
     if (first_errors_.size() < kErrorsShown) first_errors_.push_back(e);
   }
   reader_.reset();
+}
+
+std::vector<std::string> DocumentInputs::input_names() const {
+  std::vector<std::string> names;
+  for (const std::string& p : args_.inputs) names.push_back(io::DisplayName(p));
+  return names;
+}
+
+bool DocumentInputs::CanReadAgain() const {
+  return std::all_of(args_.inputs.begin(), args_.inputs.end(), io::CanReadTwice);
+}
+
+Status DocumentInputs::ReadAgain(const std::vector<uint32_t>& ordinals,
+                                 const std::function<void(size_t, const Document&)>& fn) const {
+  return ForEachDocumentOf(args_, ordinals, fn);
 }
 
 Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,

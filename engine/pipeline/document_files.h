@@ -17,6 +17,7 @@
 #include "simdex/document_reader.h"
 #include "simdex/status.h"
 #include "engine/pipeline/batch_pipeline.h"
+#include "engine/pipeline/document_source.h"
 
 namespace simdex::pipeline {
 
@@ -48,24 +49,32 @@ Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::str
                           std::vector<BatchFormat>* formats, std::vector<std::string>* notes,
                           bool allow_signatures = false);
 
-class DocumentInputs {
+// The documents of the inputs, in order (DocumentSource). REQUIRES: args
+// outlives it.
+class DocumentInputs : public DocumentSource {
  public:
   static constexpr size_t kErrorsShown = 5;
 
   explicit DocumentInputs(const DocumentInputArgs& args) : args_(args) {}
 
   // A BatchSource: fills the batch from the inputs in order.
-  Status Fill(DocumentBatch* batch, bool* eof);
+  Status Fill(DocumentBatch* batch, bool* eof) override;
 
   // Decompressed bytes read so far (any thread).
-  uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
+  uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
   // Valid once Fill() has reported the end.
-  uint64_t skipped() const { return skipped_; }
+  uint64_t skipped() const override { return skipped_; }
   // Documents each input gave (bad records skipped are not documents), in
   // the inputs' order; valid once Fill() has reported the end.
-  const std::vector<uint64_t>& documents_per_input() const { return documents_per_input_; }
-  const std::vector<std::string>& first_errors() const { return first_errors_; }
-
+  const std::vector<uint64_t>& documents_per_input() const override { return documents_per_input_; }
+  const std::vector<std::string>& first_errors() const override { return first_errors_; }
+  // The inputs as messages name them ("standard input" for "-").
+  std::vector<std::string> input_names() const override;
+  // False when an input is standard input, a pipe or a device: read once.
+  bool CanReadAgain() const override;
+  // Reads the inputs again from the start (ForEachDocumentOf).
+  Status ReadAgain(const std::vector<uint32_t>& ordinals,
+                   const std::function<void(size_t, const Document&)>& fn) const override;
 
  private:
   Status OpenNext();

@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include "engine/index/external_sorter.h"
+#include "engine/io/printable.h"
 
 namespace simdex::pipeline {
 
@@ -102,6 +103,20 @@ Status FindDuplicateIds(const DocumentIds& ids, size_t memory_bytes, const std::
   close_run();
   out->spilled_runs = sorter.stats().runs_spilled;
   return Status::OK();
+}
+
+Status CheckIdsAreUnique(const DocumentIds& ids, const DocumentPlaces& places, size_t memory_bytes,
+                         const std::string& tmpdir, int threads, std::string_view how_to_allow) {
+  DuplicateIds dups;
+  SIMDEX_RETURN_IF_ERROR(FindDuplicateIds(ids, memory_bytes, tmpdir, threads, &dups));
+  if (dups.ids == 0) return Status::OK();
+  std::string id;
+  ids.AppendText(dups.first, &id);
+  std::string message =
+      places.Describe(dups.second) + ": duplicate id " + io::Quoted(id) + " (first at " + places.Describe(dups.first) + ")";
+  if (dups.ids == 2) message += "; 1 more id is given to several documents";
+  if (dups.ids > 2) message += "; " + std::to_string(dups.ids - 1) + " more ids are given to several documents";
+  return Status::InvalidArgument(message + "; ids must be unique (" + std::string(how_to_allow) + ")");
 }
 
 }  // namespace simdex::pipeline

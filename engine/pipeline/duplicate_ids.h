@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,13 @@ struct DuplicateIds {
 // the ids are consecutive numbers (record numbers, --id ordinal).
 Status FindDuplicateIds(const DocumentIds& ids, size_t memory_bytes, const std::string& tmpdir, int threads,
                         DuplicateIds* out);
+
+// OK when every document of the batch has an id of its own; else
+// InvalidArgument naming the first repeated id and both its places ("<input>:<line>:
+// duplicate id '7' (first at <input>:<line>)"), how many more ids repeat,
+// and `how_to_allow` ("--allow-duplicate-ids keeps every document").
+Status CheckIdsAreUnique(const DocumentIds& ids, const DocumentPlaces& places, size_t memory_bytes,
+                         const std::string& tmpdir, int threads, std::string_view how_to_allow);
 
 }  // namespace simdex::pipeline
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -19,6 +20,12 @@
 
 namespace simdex::pipeline {
 namespace {
+
+std::string FormatNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 constexpr uint32_t kNoItem = std::numeric_limits<uint32_t>::max();
 
@@ -58,7 +65,7 @@ struct Signed {
   size_t holds[2] = {SIZE_MAX, SIZE_MAX};  // the document each buffer holds
 };
 
-Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentInputArgs& input, int threads,
+Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource* inputs, int threads,
                    ScoreBy score_by, BatchProgress* progress, DedupBatch* batch, Signed* out) {
   MinHashOptions options;
   options.num_perm = args.num_perm;
@@ -99,8 +106,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
       }
     };
   };
-  DocumentInputs inputs(input);
-  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
+  auto source = [inputs](DocumentBatch* b, bool* eof) { return inputs->Fill(b, eof); };
   auto sink = [&](const DocumentBatch& b) -> Status {
     {
       std::lock_guard<std::mutex> lock(*error_mutex);
@@ -115,7 +121,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
       const bool has = b.has_shingles[i] != 0;
       out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
       const double score = !has                        ? 0
-                           : score_by == ScoreBy::kLength ? static_cast<double>(CodePointLength(doc.text))
+                           : score_by == ScoreBy::kLongest ? static_cast<double>(CodePointLength(doc.text))
                            : score_by == ScoreBy::kField  ? doc.score
                                                           : 0;
       dedup::AppendScore(&out->scores, out->has_shingles.size(), score);
@@ -126,14 +132,12 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, const DocumentI
     }
     return Status::OK();
   };
-  auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
+  auto tick = [&] { progress->Update(batch->ids.size(), inputs->bytes_read()); };
   SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, tick));
   SIMDEX_RETURN_IF_ERROR(*query_error);  // of the last batches
-  batch->skipped = inputs.skipped();
-  std::vector<std::string> names;
-  for (const std::string& p : input.inputs) names.push_back(io::DisplayName(p));
-  batch->places.SetInputs(names, inputs.documents_per_input());
-  batch->first_errors = inputs.first_errors();
+  batch->skipped = inputs->skipped();
+  batch->places.SetInputs(inputs->input_names(), inputs->documents_per_input());
+  batch->first_errors = inputs->first_errors();
   SIMDEX_RETURN_IF_ERROR(out->keys->Finish());
   return out->packed->Finish();
 }
@@ -207,36 +211,39 @@ Status ForEachDocumentPair(const Items& items, const std::vector<std::pair<uint6
 }  // namespace
 
 Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
-  if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
+  if (!(args.threshold > 0 && args.threshold <= 1)) {
+    return Status::InvalidArgument("threshold " + FormatNumber(args.threshold) + " is not in (0, 1]");
+  }
   if (!ValidSignatureBits(args.signature_bits)) {
-    return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
+    return Status::InvalidArgument("signature_bits " + std::to_string(args.signature_bits) +
                                    " is not 1, 2, 4, 8, 16 or 32");
   }
   if (args.memory_bytes < kMinHashMinMemoryBytes) {
-    return Status::InvalidArgument("--memory " + std::to_string(args.memory_bytes) + " is below the minimum of " +
-                                   std::to_string(kMinHashMinMemoryBytes) + " bytes of --method minhash");
+    return Status::InvalidArgument("memory_bytes " + std::to_string(args.memory_bytes) + " is below the minimum of " +
+                                   std::to_string(kMinHashMinMemoryBytes));
   }
   if (args.num_perm < 1 || args.num_perm > kMaxNumPerm) {
-    return Status::InvalidArgument("--num-perm " + std::to_string(args.num_perm) + " is not 1.." +
+    return Status::InvalidArgument("num_perm " + std::to_string(args.num_perm) + " is not 1.." +
                                    std::to_string(kMaxNumPerm));
   }
-  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
-  if (Status s = CheckLshBands(bands, args.num_perm); !s.ok()) {
-    return Status::InvalidArgument("--bands " + std::to_string(bands.bands) + " x --rows " +
-                                   std::to_string(bands.rows) + " is more than --num-perm " +
-                                   std::to_string(args.num_perm) + " values");
+  if (args.bands.bands < 0 || args.bands.rows < 0 || (args.bands.bands > 0) != (args.bands.rows > 0)) {
+    return Status::InvalidArgument("bands and rows go together, both positive or both 0");
   }
-  return Status::OK();
+  if (args.estimate_filter && !(args.estimate_threshold >= 0 && args.estimate_threshold <= 1)) {
+    return Status::InvalidArgument("the estimate filter " + FormatNumber(args.estimate_threshold) + " is not in [0, 1]");
+  }
+  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
+  return CheckLshBands(bands, args.num_perm);
 }
 
-Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
   const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   stats->bands = bands;
   Signed s;
-  SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, input, threads, score_by, progress, batch, &s));
+  SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, documents, threads, score_by, progress, batch, &s));
   const size_t n = s.has_shingles.size();
   stats->documents = n;
   stats->empty = static_cast<uint64_t>(std::count(s.has_shingles.begin(), s.has_shingles.end(), 0));
@@ -302,7 +309,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& in
   if (!confirm.empty()) {
     progress->Update("confirming pairs");
     stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
-    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, input, candidates, [&](const AcceptedPair& p) {
+    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, candidates, [&](const AcceptedPair& p) {
       ++stats->confirm.confirmed;
       clusters.Add(p.a, p.b);
       return keep_pairs ? (*pairs)->Add(p) : Status::OK();

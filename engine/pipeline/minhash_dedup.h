@@ -20,7 +20,7 @@
 #include "simdex/status.h"
 #include "engine/pipeline/confirm_pairs.h"
 #include "engine/pipeline/dedup_records.h"
-#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/document_source.h"
 #include "engine/pipeline/sorted_pairs.h"
 
 namespace simdex::pipeline {
@@ -52,31 +52,13 @@ struct MinHashDedupArgs {
   std::vector<const LshIndexReader*> against;
 };
 
-// The smallest --memory of --method minhash: twice the join's minimum.
-inline constexpr size_t kMinHashMinMemoryBytes = 2 * kMinBandJoinMemoryBytes;
-
+using ::simdex::kMinHashMinMemoryBytes;
+using ::simdex::MinHashDedupStats;
 // What chooses each cluster's representative (--keep).
-enum class ScoreBy { kFirst, kLength, kField };
+using ScoreBy = ::simdex::KeepRule;
 
-struct MinHashDedupStats {
-  uint64_t documents = 0;
-  uint64_t empty = 0;               // without shingles: never banded, never a duplicate
-  uint64_t distinct_signatures = 0;
-  uint64_t candidates = 0;          // pairs of distinct signatures sharing a band
-  uint64_t kept = 0;                // of those, through the estimate filter
-  uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
-  uint64_t clusters = 0;
-  uint64_t clustered_documents = 0;
-  uint64_t against_duplicates = 0;  // documents with a match in an --against index
-  uint64_t bytes_spilled = 0;       // keys, signatures, sort runs (the pairs' too, once written) written to tmpdir
-  LshBands bands;
-  double seconds_join = 0;    // the band self-join
-  double seconds_filter = 0;  // the estimate filter
-  SecondStageStats confirm;   // with --confirm
-};
-
-// InvalidArgument for bad arguments (bands x rows beyond num_perm, bits not
-// a power of two up to 32, memory below the minimum): a usage error.
+// InvalidArgument naming the first argument out of range (by its field
+// name; the command checks its flags first, naming them).
 Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
 
 // Reads, signs (on `threads` workers) and de-duplicates the documents
@@ -92,7 +74,7 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
 // (CheckMinHashDedupArgs); after that, an error is the input's or the
 // system's, never the command line's. The output does not depend on the
 // memory bound.
-Status RunMinHashDedup(const MinHashDedupArgs& args, const DocumentInputArgs& input, int threads, ScoreBy score_by,
+Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, ScoreBy score_by,
                        const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats);
 

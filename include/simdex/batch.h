@@ -1,5 +1,14 @@
-// Batch jobs over documents (de-duplication, fingerprinting, signing), as
-// the simdex command runs them.
+// Batch jobs over documents, as the simdex command runs them, for every
+// front end (the command, Python in process, the C API): the documents read
+// from files or given as texts, worked on by a pool of threads, with
+// bounded memory (what does not fit spills to a temporary directory).
+//
+//   MinHashDedupOptions options;                 // the command's defaults
+//   options.threads = 4;
+//   std::unique_ptr<MinHashDedupResult> result;
+//   Status s = DeduplicateByMinHash(DocumentFiles{{"docs.jsonl"}}, options, nullptr, &result);
+//   for (uint64_t o = 0; o < result->size(); ++o) ... result->Record(o) ...
+//   s = result->WriteRecords("dedup.jsonl", {});  // what `simdex dedup -o` writes
 //
 // BatchProgress: what a long job reports as it runs, for a front end to
 // show (the command's progress line; Python's callbacks). Its calls come
@@ -8,8 +17,20 @@
 #ifndef SIMDEX_BATCH_H_
 #define SIMDEX_BATCH_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "simdex/document_reader.h"
+#include "simdex/lsh_index.h"
+#include "simdex/minhash.h"
+#include "simdex/minhash_join.h"
+#include "simdex/status.h"
 
 namespace simdex {
 
@@ -28,6 +49,184 @@ class NoProgress : public BatchProgress {
   void Update(uint64_t, uint64_t) override {}
   void Update(std::string_view) override {}
 };
+
+// Documents read from files as `simdex dedup` reads them: JSON Lines or one
+// document per line, .gz, .zst and .bz2 decompressed; ordinal ids
+// (lines, IdMode::kOrdinal) continue from one file to the next.
+struct DocumentFiles {
+  std::vector<std::string> paths;  // "-": standard input (read once: no confirmation, no snippets)
+  // Each path's format; empty: by its name (DocumentFormatFromPath).
+  std::vector<DocumentFormat> formats;
+  std::string id_field = "id";
+  std::vector<std::string> text_fields;  // JSONL fields joined by newlines; empty: {"text"}
+  IdMode id_mode = IdMode::kField;
+  // Skip and count bad records (MinHashDedupResult::skipped) instead of
+  // stopping at the first.
+  bool skip_bad = false;
+  // JSONL: the numeric field KeepRule::kField ranks representatives by.
+  std::string score_field;
+};
+
+// Which document represents its cluster: the first in input order, the
+// longest text (CodePointLength), or the largest score (a missing one is
+// the smallest); the first among equals.
+enum class KeepRule { kFirst, kLongest, kField };
+
+// The second stage's figures: candidate pairs confirmed on their texts.
+struct ConfirmationStats {
+  uint64_t candidates = 0;     // pairs the first stage found
+  uint64_t in_range = 0;       // of those, within their pair's distance (SimHash's k_short)
+  uint64_t confirmed = 0;      // accepted
+  double seconds_texts = 0;    // reading the candidates' texts again
+  double seconds_confirm = 0;  // the confirmer
+};
+
+// MinHash-LSH de-duplication (docs/minhash.md): every document's signature
+// of its word 5-shingles (character 5-shingles for unspaced text), the band
+// self-join over the batch's distinct signatures, the estimate filter on
+// b-bit signatures, an optional confirmation on the texts, clusters
+// (connected components of the pairs kept) with a representative each.
+// The defaults are `simdex dedup`'s.
+struct MinHashDedupOptions {
+  double threshold = 0.8;  // the Jaccard similarity of a duplicate, in (0, 1]
+  int num_perm = 128;      // values per signature, 1..kMaxNumPerm
+  uint64_t seed = 1;
+  LshBands bands;          // {0, 0}: DefaultLshBands(threshold, num_perm)
+  int signature_bits = 4;  // bits of each value the estimate keeps: 1, 2, 4, 8, 16, 32
+  // Band candidates whose b-bit estimate is below this are dropped: a J
+  // in [0, 1] (0 keeps every candidate), or negative for
+  // DefaultEstimateFilter(threshold, num_perm).
+  double estimate_filter = -1;
+  // Confirms each pair kept on the two texts (ParseConfirmSpec: e.g.
+  // "jaccard-shingles:0.8"; "" does not). The texts are read again.
+  std::string confirm;
+  KeepRule keep = KeepRule::kFirst;
+  bool keep_pairs = false;  // MinHashDedupResult::ForEachPair and WritePairs
+  // Two documents with one id are refused (InvalidArgument naming both
+  // places) unless this is set.
+  bool allow_duplicate_ids = false;
+  int threads = 1;
+  // The memory bound: a quarter for the documents' band keys, a quarter
+  // for their b-bit signatures, half for the join and then the pairs; what
+  // does not fit spills to tmpdir ("": $TMPDIR, else /tmp). At least
+  // kMinHashMinMemoryBytes.
+  size_t memory_bytes = size_t{1} << 30;
+  std::string tmpdir;
+  // Indexes of signatures made as the batch's (same num_perm and seed:
+  // their profile is checked). A document whose best match in them (the
+  // highest estimate at least the estimate filter, the first index among
+  // equals) exists is a duplicate. They must outlive the call.
+  std::vector<const LshIndexReader*> against;
+
+  // InvalidArgument naming the first field out of range.
+  Status Validate() const;
+};
+
+// The smallest MinHashDedupOptions::memory_bytes: twice the join's least.
+inline constexpr size_t kMinHashMinMemoryBytes = 2 * kMinBandJoinMemoryBytes;
+
+struct MinHashDedupStats {
+  uint64_t documents = 0;
+  uint64_t empty = 0;               // without shingles: never banded, never a duplicate
+  uint64_t distinct_signatures = 0;
+  uint64_t candidates = 0;          // pairs of distinct signatures sharing a band
+  uint64_t kept = 0;                // of those, through the estimate filter
+  uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
+  uint64_t clusters = 0;
+  uint64_t clustered_documents = 0;
+  uint64_t against_duplicates = 0;  // documents with a match in an `against` index
+  uint64_t bytes_spilled = 0;       // keys, signatures, sort runs written to tmpdir
+  LshBands bands;                   // the bands used
+  double estimate_filter = 0;       // the filter used (0: off)
+  double seconds_join = 0;          // the band self-join
+  double seconds_filter = 0;        // the estimate filter
+  ConfirmationStats confirm;        // with a confirm spec
+};
+
+// One document's outcome, by ordinal (input order, from 0).
+struct MinHashDedupRecord {
+  uint64_t representative = 0;  // its cluster's representative's ordinal (itself when alone or empty)
+  bool duplicate = false;       // not the representative, or an `against` index holds a match
+  bool empty = false;           // no shingles
+  // The estimated J with the representative (1 for itself), as the
+  // command prints it (six significant digits); 0 when empty.
+  float estimate = 0;
+  int against_index = -1;       // the matching `against` index's number; -1 for none
+  uint64_t against_id = 0;      // the matched document's id number in that index
+  float against_estimate = 0;
+};
+
+// A pair kept (MinHashDedupOptions::keep_pairs): ordinals a < b, the
+// estimate of their J, and with a confirm spec the confirmed similarity
+// (-1 without).
+struct MinHashDedupPair {
+  uint64_t a = 0, b = 0;
+  float estimate = 0;
+  float similarity = -1;
+};
+
+class MinHashDedupResult {
+ public:
+  ~MinHashDedupResult();
+
+  uint64_t size() const;
+  MinHashDedupRecord Record(uint64_t ordinal) const;
+  // The document's id: a number, or (JSONL string ids) a string; as JSON
+  // text ("7", "\"a-1\"").
+  bool IdIsString(uint64_t ordinal) const;
+  uint64_t IdNumber(uint64_t ordinal) const;
+  std::string_view IdString(uint64_t ordinal) const;
+  void AppendIdJson(uint64_t ordinal, std::string* out) const;
+  // Where the document was read: "<input>:<line>".
+  std::string Place(uint64_t ordinal) const;
+
+  const MinHashDedupStats& stats() const;
+  // Bad records skipped (DocumentFiles::skip_bad), and the first of their
+  // errors (up to five).
+  uint64_t skipped() const;
+  const std::vector<std::string>& first_errors() const;
+
+  // OK when every document has an id of its own; else InvalidArgument
+  // naming the first repeated id and both its places, and `how_to_allow`
+  // (what the caller's option to keep them is called). The run checks it
+  // unless allow_duplicate_ids; a caller that allows them may check later.
+  Status CheckIdsAreUnique(std::string_view how_to_allow) const;
+
+  // Calls fn with every pair, by a then b; stops at fn's first error.
+  // InvalidArgument without keep_pairs; the pairs are read once.
+  Status ForEachPair(const std::function<Status(const MinHashDedupPair&)>& fn);
+
+  // The files `simdex dedup` writes (docs/dedup.md, "Output"), each under
+  // a temporary name renamed into place ("-": standard output):
+  // one JSON line per document ({"id","cluster","duplicate","estimate",
+  // "against"?,"empty"?}; against_names names the `against` indexes);
+  Status WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const;
+  // the pairs (read once, as ForEachPair);
+  Status WritePairs(const std::string& path);
+  // the ids of the documents that are not duplicates;
+  Status WriteKeepList(const std::string& path) const;
+  // the clusters of two or more, with the first snippet_words words of
+  // each member's text when the documents can be read again.
+  Status WriteClusters(const std::string& path, int snippet_words) const;
+
+ private:
+  friend class MinHashDedupRunner;
+  struct Rep;
+  explicit MinHashDedupResult(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// De-duplicates the documents of `files`, or the texts given (document i:
+// id i, text texts[i], score scores[i]; scores empty or of texts' size; the
+// texts must outlive *out when it confirms or writes clusters). options are
+// validated first (InvalidArgument); after that, an error is the input's
+// (Corruption, InvalidArgument naming the file and line) or the system's
+// (IOError). progress may be null.
+Status DeduplicateByMinHash(const DocumentFiles& files, const MinHashDedupOptions& options, BatchProgress* progress,
+                            std::unique_ptr<MinHashDedupResult>* out);
+Status DeduplicateByMinHash(std::span<const std::string_view> texts, std::span<const double> scores,
+                            const MinHashDedupOptions& options, BatchProgress* progress,
+                            std::unique_ptr<MinHashDedupResult>* out);
 
 }  // namespace simdex
 

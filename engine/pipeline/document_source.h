@@ -1,0 +1,80 @@
+// DocumentSource: where a batch job's documents come from. The pipeline's
+// reader thread reads them once, in batches (Fill); the work that needs
+// texts after the first pass (the confirmation of pairs, the clusters'
+// snippets) reads some again by ordinal (ReadAgain). Two kinds: files
+// (DocumentInputs, engine/pipeline/document_files.h) and texts in memory
+// (TextDocuments, below).
+#ifndef SIMDEX_ENGINE_PIPELINE_DOCUMENT_SOURCE_H_
+#define SIMDEX_ENGINE_PIPELINE_DOCUMENT_SOURCE_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/pipeline/batch_pipeline.h"
+#include "simdex/document_reader.h"
+#include "simdex/status.h"
+
+namespace simdex::pipeline {
+
+class DocumentSource {
+ public:
+  virtual ~DocumentSource() = default;
+
+  // Fills batch->docs[0, batch->size) with the next documents (reusing the
+  // Document objects there) and sets *eof at the end; a batch may be both
+  // non-empty and last. Ordinals count documents from 0 in this order.
+  virtual Status Fill(DocumentBatch* batch, bool* eof) = 0;
+  // Bytes of text read so far (decompressed); may be called from any thread.
+  virtual uint64_t bytes_read() const = 0;
+
+  // Valid once Fill() has reported the end: records skipped (skip_bad) and
+  // the first of their errors; the inputs' names and how many documents
+  // each gave, in order (for messages that name a document's place).
+  virtual uint64_t skipped() const = 0;
+  virtual const std::vector<std::string>& first_errors() const = 0;
+  virtual std::vector<std::string> input_names() const = 0;
+  virtual const std::vector<uint64_t>& documents_per_input() const = 0;
+
+  // Whether ReadAgain() can be called (not for standard input).
+  virtual bool CanReadAgain() const = 0;
+  // Calls fn(i, document) for the document of ordinal ordinals[i].
+  // REQUIRES: CanReadAgain(); ordinals sorted.
+  virtual Status ReadAgain(const std::vector<uint32_t>& ordinals,
+                           const std::function<void(size_t, const Document&)>& fn) const = 0;
+};
+
+// Texts held by the caller, one document each: document i has id i (a
+// number, and the line i + 1 of an input named "texts"), text texts[i] and
+// score scores[i] (-infinity, as a missing field's, when scores is empty). REQUIRES: the texts (and
+// scores) outlive the source; scores empty or of the texts' size.
+class TextDocuments : public DocumentSource {
+ public:
+  TextDocuments(std::span<const std::string_view> texts, std::span<const double> scores)
+      : texts_(texts), scores_(scores) {}
+
+  Status Fill(DocumentBatch* batch, bool* eof) override;
+  uint64_t bytes_read() const override { return bytes_; }
+  uint64_t skipped() const override { return 0; }
+  const std::vector<std::string>& first_errors() const override { return no_errors_; }
+  std::vector<std::string> input_names() const override { return {"texts"}; }
+  const std::vector<uint64_t>& documents_per_input() const override { return counts_; }
+  bool CanReadAgain() const override { return true; }
+  Status ReadAgain(const std::vector<uint32_t>& ordinals,
+                   const std::function<void(size_t, const Document&)>& fn) const override;
+
+ private:
+  std::span<const std::string_view> texts_;
+  std::span<const double> scores_;
+  size_t next_ = 0;
+  uint64_t bytes_ = 0;  // written by the reader thread; read for progress only
+  std::vector<std::string> no_errors_;
+  std::vector<uint64_t> counts_;
+};
+
+}  // namespace simdex::pipeline
+
+#endif  // SIMDEX_ENGINE_PIPELINE_DOCUMENT_SOURCE_H_
