@@ -115,13 +115,15 @@ Index.open = staticmethod(open_index)
 
 
 def dedup(
-    fingerprints,
+    documents=None,
     *,
+    files: Optional[Sequence[Union[str, os.PathLike]]] = None,
+    method: Optional[str] = None,
     empty=None,
     scores=None,
     k: Optional[int] = None,
     scheme: str = "t10",
-    against: Sequence[Union[Index, ShardedIndex]] = (),
+    against: Sequence = (),
     strategy: str = "auto",
     threads: int = 1,
     memory: int = 1 << 30,
@@ -130,13 +132,45 @@ def dedup(
     near_pairs=None,
     index_matches: Sequence = (),
     profile: Optional[str] = None,
-) -> DedupResult:
-    """De-duplicates a batch: every pair of documents within Hamming distance k
-    (inclusive; default the scheme's, 3), clusters (connected components), one
-    representative per cluster and each document's distance to it, and the nearest
-    entry of the ``against`` indexes. The same results as ``simdex dedup``.
+    threshold: float = 0.8,
+    num_perm: int = 128,
+    seed: int = 1,
+    bands: int = 0,
+    rows: int = 0,
+    signature_bits: int = 4,
+    estimate_filter: Union[None, float, str] = None,
+    confirm: str = "",
+    keep: str = "first",
+    allow_duplicate_ids: bool = False,
+    format: Optional[str] = None,
+    id_field: str = "id",
+    text_fields: Iterable[str] = ("text",),
+    id_mode: str = "field",
+    skip_bad: bool = False,
+) -> Union[DedupResult, MinHashDedupResult]:
+    """De-duplicates a batch, as ``simdex dedup`` does, in this process.
 
-    fingerprints: np.uint64 array (used in place) in document order.
+    Documents (texts or files) are de-duplicated by MinHash-LSH, the command's default
+    for documents (``method="minhash"``, docs/minhash.md): ``documents`` a sequence of
+    texts (str or bytes; document i has id i), or ``files`` paths read as the command
+    reads them (JSON Lines or one document per line, .gz/.zst/.bz2; ``format``,
+    ``id_field``, ``text_fields``, ``id_mode``, ``skip_bad``). The same options and
+    defaults as the command's: ``threshold``, ``num_perm``, ``seed``, ``bands``/``rows``,
+    ``signature_bits``, ``estimate_filter`` (a J, "off", or None for the default),
+    ``confirm`` (a ``--confirm`` spec), ``keep`` ("first", "longest", "max:FIELD", with
+    ``scores`` for texts), ``pairs``, ``allow_duplicate_ids``, ``threads``, ``memory``,
+    ``tmpdir``; ``against``: MinHash-LSH index files. Returns a MinHashDedupResult, whose
+    ``records()`` are the command's JSON lines (the same records, pairs and clusters as
+    ``simdex dedup --method minhash`` on the same input and options).
+
+    Fingerprints (an np.uint64 array, or a list of arrays read one after another) are
+    de-duplicated by SimHash (``method="simhash"``): every pair of documents within
+    Hamming distance k (inclusive; default the scheme's, 3), clusters (connected
+    components), one representative per cluster and each document's distance to it, and
+    the nearest entry of the ``against`` indexes, as ``simdex dedup --method simhash``
+    of a fingerprint file. Texts with ``method="simhash"`` are fingerprinted by a
+    default ``Fingerprinter`` first (``Fingerprinter.fingerprint_batch`` and this call
+    with its fingerprints give other fingerprint options).
     empty: optional bool array (or the ``reasons`` of ``fingerprint_batch``: non-zero
     means empty): documents without a fingerprint, never clustered.
     scores: optional float64 array: a cluster's representative is its document with the
@@ -148,6 +182,31 @@ def dedup(
     profile: the fingerprints' profile (``Fingerprinter.profile``); an ``against`` index
     that records another raises ValueError naming both (None: not checked).
     """
+    by_fingerprints = documents is not None and files is None and (
+        isinstance(documents, np.ndarray) or (isinstance(documents, list) and documents and
+                                              isinstance(documents[0], np.ndarray)))
+    if method is None:
+        method = "simhash" if by_fingerprints else "minhash"
+    if method not in ("simhash", "minhash"):
+        raise ValueError(f"method '{method}' is not simhash or minhash")
+    if by_fingerprints and method == "minhash":
+        raise ValueError("method='minhash' de-duplicates texts or files; fingerprints are SimHash's")
+    if (documents is None) == (files is None):
+        raise ValueError("give the documents (texts, or fingerprints) or files=, one of them")
+    if method == "minhash":
+        return _dedup_minhash(documents, files, scores=scores, threshold=threshold, num_perm=num_perm, seed=seed,
+                              bands=bands, rows=rows, signature_bits=signature_bits, estimate_filter=estimate_filter,
+                              confirm=confirm, keep=keep, pairs=pairs, allow_duplicate_ids=allow_duplicate_ids,
+                              threads=threads, memory=memory, tmpdir=tmpdir, against=against, format=format,
+                              id_field=id_field, text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
+    if files is not None:
+        raise ValueError("method='simhash' de-duplicates fingerprints: read files with fingerprint_file(), then "
+                         "dedup() its fingerprints (or use method='minhash', the command's default for documents)")
+    fingerprints = documents
+    if not by_fingerprints:
+        fingerprinter = Fingerprinter()
+        fingerprints, empty = fingerprinter.fingerprint_batch(list(documents), threads=threads)
+        profile = fingerprinter.profile
     if empty is not None:
         empty = np.asarray(empty)
         if empty.dtype != np.bool_:
@@ -162,6 +221,26 @@ def dedup(
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
         near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)
+
+
+def _dedup_minhash(texts, files, *, scores, estimate_filter, against, format, text_fields, **options
+                   ) -> MinHashDedupResult:
+    """dedup(method="minhash") of texts or files, through the library (include/simdex/batch.h)."""
+    if estimate_filter == "off":
+        estimate_filter = 0.0
+    elif isinstance(estimate_filter, str):
+        raise ValueError(f"estimate_filter '{estimate_filter}' is not a J in [0, 1], 'off' or None")
+    paths = [os.fspath(p) for p in against]
+    if texts is not None and isinstance(texts, (str, bytes)):
+        raise ValueError("documents must be a sequence of texts, not one text")
+    raw = _simdex._dedup_minhash(
+        None if texts is None else list(texts),
+        files=None if files is None else [os.fspath(f) for f in files], format=format or "",
+        text_fields=list(text_fields), scores=None if scores is None else list(np.asarray(scores, dtype=np.float64)),
+        estimate_filter=estimate_filter, against=paths, **options)
+    raw.pop("skipped")
+    raw.pop("first_errors")
+    return MinHashDedupResult(**raw)
 
 
 def fingerprint_file(

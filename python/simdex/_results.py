@@ -128,6 +128,8 @@ class MinHashDedupResult(_Clustered):
       match in the indexes (the index's number in the order given, -1 for none; the stored
       document's id, its string for an index of string ids; the estimate, float32), else
       None.
+    ids: the documents' ids by ordinal when ``simdex.dedup`` read them (np.uint64, or an
+      object array when some are strings; texts are numbered from 0), else None.
     """
 
     representative: np.ndarray
@@ -139,14 +141,19 @@ class MinHashDedupResult(_Clustered):
     against_index: Optional[np.ndarray] = None
     against_id: Optional[np.ndarray] = None
     against_estimate: Optional[np.ndarray] = None
+    ids: Optional[np.ndarray] = None
 
-    def records(self, ids, reasons=None, against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
+    def records(self, ids=None, reasons=None, against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
         """One dict per document with the fields and order of ``simdex dedup --method
         minhash``'s JSON lines: {"id", "cluster", "duplicate", "estimate", "against"?:
         {"index", "id", "estimate"}, "empty"?}; the estimates as the command prints them
-        (6 significant digits). against_names: the indexes' names as given (default:
-        their numbers)."""
+        (6 significant digits). ids: the documents' ids (default: the result's own);
+        against_names: the indexes' names as given (default: their numbers)."""
         from . import EMPTY_REASONS
+        if ids is None:
+            ids = self.ids
+        if ids is None:
+            raise ValueError("this result has no ids of its own: pass ids=")
         reps = self.representative.tolist()
         dups = self.duplicate.tolist()
         empties = self.empty.tolist()
@@ -161,9 +168,11 @@ class MinHashDedupResult(_Clustered):
                 rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-text"
             yield rec
 
-    def pair_records(self, ids) -> Iterator[dict]:
+    def pair_records(self, ids=None) -> Iterator[dict]:
         """{"a", "b", "estimate", "similarity"?} per pair, as ``simdex dedup --method minhash
-        --pairs`` (with ``--confirm``) writes them."""
+        --pairs`` (with ``--confirm``) writes them (ids: default the result's own)."""
+        if ids is None:
+            ids = self.ids
         if self.pairs is None:
             raise ValueError("this result has no pairs: run dedup with pairs=True")
         columns = [c.tolist() for c in self.pairs]

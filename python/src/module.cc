@@ -18,4 +18,5 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefinePlan(m);
   simdex::python::DefineLshIndex(m);
   simdex::python::DefineConfirm(m);
+  simdex::python::DefineBatch(m);
 }

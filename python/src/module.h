@@ -33,6 +33,7 @@ void DefineMinHash(pybind11::module_& m);        // minhash.cc
 void DefinePlan(pybind11::module_& m);           // plan.cc
 void DefineLshIndex(pybind11::module_& m);       // lsh_index.cc
 void DefineConfirm(pybind11::module_& m);        // confirm.cc
+void DefineBatch(pybind11::module_& m);          // batch.cc
 
 // The UTF-8 bytes of texts[i], a str (its cached UTF-8 form, no copy) or a
 // bytes object; TypeError naming texts[i] otherwise.

@@ -1,0 +1,199 @@
+// simdex._simdex._dedup_minhash: include/simdex/batch.h's
+// DeduplicateByMinHash for Python, in process: the documents are texts or
+// files, the whole run releases the GIL, and the result comes back as
+// numpy arrays by document ordinal (simdex.MinHashDedupResult wraps them),
+// the same records `simdex dedup --method minhash` writes.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/src/errors.h"
+#include "python/src/module.h"
+#include "simdex/batch.h"
+#include "simdex/lsh_index.h"
+
+namespace py = pybind11;
+
+namespace simdex::python {
+
+namespace {
+
+using namespace pybind11::literals;
+
+KeepRule KeepNamed(const std::string& keep, std::string* field) {
+  if (keep == "first") return KeepRule::kFirst;
+  if (keep == "longest") return KeepRule::kLongest;
+  if (keep.starts_with("max:") && keep.size() > 4) {
+    *field = keep.substr(4);
+    return KeepRule::kField;
+  }
+  throw py::value_error("keep '" + keep + "' is not first, longest or max:FIELD");
+}
+
+py::dict StatsDict(const MinHashDedupStats& s) {
+  return py::dict("documents"_a = s.documents, "empty"_a = s.empty, "distinct_signatures"_a = s.distinct_signatures,
+                  "candidates"_a = s.candidates, "kept"_a = s.kept, "document_pairs"_a = s.document_pairs,
+                  "clusters"_a = s.clusters, "clustered_documents"_a = s.clustered_documents,
+                  "against_duplicates"_a = s.against_duplicates, "bytes_spilled"_a = s.bytes_spilled,
+                  "bands"_a = s.bands.bands, "rows"_a = s.bands.rows, "estimate_filter"_a = s.estimate_filter,
+                  "seconds_join"_a = s.seconds_join, "seconds_filter"_a = s.seconds_filter,
+                  "confirm_candidates"_a = s.confirm.candidates, "confirmed"_a = s.confirm.confirmed);
+}
+
+// The ids by ordinal: np.uint64 when all are numbers, else an object array
+// of ints and strs.
+py::object Ids(const MinHashDedupResult& r) {
+  const uint64_t n = r.size();
+  bool strings = false;
+  for (uint64_t o = 0; o < n && !strings; ++o) strings = r.IdIsString(o);
+  if (!strings) {
+    py::array_t<uint64_t> ids(static_cast<py::ssize_t>(n));
+    uint64_t* p = ids.mutable_data();
+    for (uint64_t o = 0; o < n; ++o) p[o] = r.IdNumber(o);
+    return std::move(ids);
+  }
+  py::list ids(static_cast<size_t>(n));
+  for (uint64_t o = 0; o < n; ++o) {
+    if (r.IdIsString(o)) {
+      const std::string_view s = r.IdString(o);
+      ids[o] = py::str(s.data(), s.size());
+    } else {
+      ids[o] = py::int_(r.IdNumber(o));
+    }
+  }
+  return py::module_::import("numpy").attr("array")(ids, "dtype"_a = "object");
+}
+
+py::dict Dedup(py::object texts, py::object files, const std::string& format, const std::string& id_field,
+               const std::vector<std::string>& text_fields, const std::string& id_mode, bool skip_bad,
+               py::object scores, double threshold, int num_perm, uint64_t seed, int bands, int rows,
+               int signature_bits, std::optional<double> estimate_filter, const std::string& confirm,
+               const std::string& keep, bool pairs, bool allow_duplicate_ids, std::optional<int> threads, size_t memory,
+               const std::string& tmpdir, const std::vector<std::string>& against) {
+  MinHashDedupOptions o;
+  o.threshold = threshold;
+  o.num_perm = num_perm;
+  o.seed = seed;
+  o.bands = LshBands{bands, rows};
+  o.signature_bits = signature_bits;
+  o.estimate_filter = estimate_filter.value_or(-1);
+  o.confirm = confirm;
+  std::string score_field;
+  o.keep = KeepNamed(keep, &score_field);
+  o.keep_pairs = pairs;
+  o.allow_duplicate_ids = allow_duplicate_ids;
+  o.threads = ResolveThreads(threads, 1);
+  o.memory_bytes = memory;
+  o.tmpdir = tmpdir;
+  std::vector<std::unique_ptr<LshIndexReader>> indexes;
+  for (const std::string& path : against) {
+    indexes.emplace_back();
+    ThrowIfError(LshIndexReader::Open(path, ReaderOptions(), &indexes.back()));
+    o.against.push_back(indexes.back().get());
+  }
+  std::unique_ptr<MinHashDedupResult> result;
+  std::vector<py::object> keep_alive;
+  std::vector<std::string_view> views;
+  std::vector<double> score_values;
+  if (!files.is_none()) {
+    DocumentFiles f;
+    f.paths = files.cast<std::vector<std::string>>();
+    if (format == "jsonl" || format == "lines") {
+      f.formats.assign(f.paths.size(), format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
+    } else if (!format.empty()) {
+      throw py::value_error("format '" + format + "' is not jsonl or lines");
+    }
+    f.id_field = id_field;
+    f.text_fields = text_fields;
+    if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
+    f.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+    f.skip_bad = skip_bad;
+    f.score_field = score_field;
+    py::gil_scoped_release release;
+    ThrowIfError(DeduplicateByMinHash(f, o, nullptr, &result));
+  } else {
+    Utf8Views(texts.cast<py::sequence>(), &keep_alive, &views);
+    if (!scores.is_none()) {
+      score_values = scores.cast<std::vector<double>>();
+      if (score_values.size() != views.size()) throw py::value_error("scores and texts differ in length");
+    } else if (o.keep == KeepRule::kField) {
+      throw py::value_error("keep='max:FIELD' ranks texts by their scores: pass scores=");
+    }
+    py::gil_scoped_release release;
+    ThrowIfError(DeduplicateByMinHash(views, score_values, o, nullptr, &result));
+  }
+
+  const uint64_t n = result->size();
+  py::array_t<uint64_t> representative(static_cast<py::ssize_t>(n));
+  py::array_t<float> estimate(static_cast<py::ssize_t>(n));
+  py::array_t<bool> duplicate(static_cast<py::ssize_t>(n)), empty(static_cast<py::ssize_t>(n));
+  py::array_t<int32_t> against_index(static_cast<py::ssize_t>(against.empty() ? 0 : n));
+  py::array_t<float> against_estimate(static_cast<py::ssize_t>(against.empty() ? 0 : n));
+  py::list against_id;
+  for (uint64_t o2 = 0; o2 < n; ++o2) {
+    const MinHashDedupRecord r = result->Record(o2);
+    representative.mutable_data()[o2] = r.representative;
+    estimate.mutable_data()[o2] = r.estimate;
+    duplicate.mutable_data()[o2] = r.duplicate;
+    empty.mutable_data()[o2] = r.empty;
+    if (against.empty()) continue;
+    against_index.mutable_data()[o2] = r.against_index;
+    against_estimate.mutable_data()[o2] = r.against_estimate;
+    if (r.against_index < 0) {
+      against_id.append(0);
+    } else {
+      const LshIndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
+      if (index.has_string_ids()) against_id.append(py::str(std::string(index.IdString(r.against_id))));
+      else against_id.append(py::int_(r.against_id));
+    }
+  }
+  py::object pair_arrays = py::none();
+  if (pairs) {
+    std::vector<uint64_t> a, b;
+    std::vector<float> e, sim;
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(result->ForEachPair([&](const MinHashDedupPair& p) {
+        a.push_back(p.a);
+        b.push_back(p.b);
+        e.push_back(p.estimate);
+        sim.push_back(p.similarity);
+        return Status::OK();
+      }));
+    }
+    auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
+    pair_arrays = confirm.empty() ? py::make_tuple(array(a), array(b), array(e))
+                                  : py::make_tuple(array(a), array(b), array(e), array(sim));
+  }
+  py::dict out("representative"_a = representative, "estimate"_a = estimate, "duplicate"_a = duplicate,
+               "empty"_a = empty, "pairs"_a = pair_arrays, "stats"_a = StatsDict(result->stats()),
+               "ids"_a = Ids(*result), "skipped"_a = result->skipped(), "first_errors"_a = result->first_errors());
+  if (!against.empty()) {
+    out["against_index"] = against_index;
+    out["against_id"] = py::module_::import("numpy").attr("array")(against_id, "dtype"_a = "object");
+    out["against_estimate"] = against_estimate;
+  }
+  return out;
+}
+
+}  // namespace
+
+void DefineBatch(py::module_& m) {
+  m.def("_dedup_minhash", &Dedup, py::arg("texts"), py::kw_only(), py::arg("files") = py::none(),
+        py::arg("format") = "", py::arg("id_field") = "id", py::arg("text_fields") = std::vector<std::string>(),
+        py::arg("id_mode") = "field", py::arg("skip_bad") = false, py::arg("scores") = py::none(),
+        py::arg("threshold") = 0.8, py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("bands") = 0,
+        py::arg("rows") = 0, py::arg("signature_bits") = 4, py::arg("estimate_filter") = py::none(),
+        py::arg("confirm") = "", py::arg("keep") = "first", py::arg("pairs") = false,
+        py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(), py::arg("memory") = size_t{1} << 30,
+        py::arg("tmpdir") = "", py::arg("against") = std::vector<std::string>(),
+        "`simdex dedup --method minhash` in process (include/simdex/batch.h); simdex.dedup wraps it.");
+}
+
+}  // namespace simdex::python

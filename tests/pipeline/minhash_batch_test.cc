@@ -1,0 +1,203 @@
+// DeduplicateByMinHash (include/simdex/batch.h): texts in memory decided as
+// the same texts in a file, every record against a brute-force oracle of
+// the clusters (connected components of the pairs whose estimate passes
+// the filter), options refused naming their field, repeated ids refused.
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "simdex/batch.h"
+#include "simdex/minhash.h"
+#include "tests/index/test_data.h"
+
+namespace simdex {
+namespace {
+
+// n texts: bases of 60 words and copies with a few words changed, some
+// exact copies and empty texts.
+std::vector<std::string> Texts(int n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> bases, out;
+  auto word = [&rng] { return "w" + std::to_string(rng() % 3000); };
+  for (int i = 0; i < n; ++i) {
+    const uint64_t kind = rng() % 10;
+    if (bases.empty() || kind < 4) {
+      std::string t;
+      for (int w = 0; w < 60; ++w) t += (w ? " " : "") + word();
+      bases.push_back(t);
+      out.push_back(t);
+    } else if (kind < 8) {
+      std::string t = bases[rng() % bases.size()];
+      std::vector<std::string> words;
+      for (size_t at = 0, next; at <= t.size(); at = next + 1) {
+        next = std::min(t.find(' ', at), t.size());
+        words.push_back(t.substr(at, next - at));
+      }
+      for (uint64_t e = rng() % 4; e > 0; --e) words[rng() % words.size()] = word();
+      out.push_back(std::accumulate(std::next(words.begin()), words.end(), words[0],
+                                    [](std::string a, const std::string& b) { return a + " " + b; }));
+    } else if (kind < 9) {
+      out.push_back(bases[rng() % bases.size()]);
+    } else {
+      out.push_back("");
+    }
+  }
+  return out;
+}
+
+// The oracle: union-find over the pairs of texts sharing a band key whose
+// b-bit estimate passes the default filter; the representative is the
+// first of each cluster.
+std::vector<uint64_t> Oracle(const std::vector<std::string>& texts, const MinHashDedupOptions& o) {
+  std::unique_ptr<MinHasher> hasher;
+  MinHashOptions mo;
+  mo.num_perm = o.num_perm;
+  mo.seed = o.seed;
+  EXPECT_TRUE(MinHasher::Create(mo, &hasher).ok());
+  const LshBands bands = DefaultLshBands(o.threshold, o.num_perm);
+  const size_t n = texts.size(), bytes = PackedSignatureBytes(o.num_perm, o.signature_bits);
+  std::vector<std::vector<uint64_t>> keys(n, std::vector<uint64_t>(bands.bands));
+  std::vector<std::vector<uint8_t>> packed(n, std::vector<uint8_t>(bytes));
+  std::vector<bool> has(n);
+  std::vector<uint32_t> sig(o.num_perm);
+  for (size_t i = 0; i < n; ++i) {
+    has[i] = hasher->Sign(texts[i], sig.data()) != ShingleKind::kNone;
+    BandKeys(sig.data(), bands, keys[i].data());
+    PackSignature(sig.data(), o.num_perm, o.signature_bits, packed[i].data());
+  }
+  std::vector<uint64_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&parent](uint64_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const double filter = DefaultEstimateFilter(o.threshold, o.num_perm);
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = a + 1; b < n && has[a]; ++b) {
+      if (!has[b]) continue;
+      bool shared = false;
+      for (int j = 0; j < bands.bands && !shared; ++j) shared = keys[a][j] == keys[b][j];
+      const bool same = keys[a] == keys[b] && packed[a] == packed[b];
+      if (!shared) continue;
+      if (same || EstimateJaccardPacked(packed[a].data(), packed[b].data(), o.num_perm, o.signature_bits) >= filter) {
+        const uint64_t ra = find(a), rb = find(b);
+        parent[std::max(ra, rb)] = std::min(ra, rb);
+      }
+    }
+  }
+  std::vector<uint64_t> rep(n);
+  for (size_t i = 0; i < n; ++i) rep[i] = has[i] ? find(i) : i;
+  return rep;
+}
+
+TEST(MinHashBatch, TextsAreDecidedAsABruteForceOracleAndAsTheSameTextsInAFile) {
+  const std::vector<std::string> texts = Texts(400, 3);
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  MinHashDedupOptions o;
+  o.threads = 2;
+  std::unique_ptr<MinHashDedupResult> from_texts;
+  ASSERT_TRUE(DeduplicateByMinHash(views, {}, o, nullptr, &from_texts).ok());
+  const std::vector<uint64_t> want = Oracle(texts, o);
+  ASSERT_EQ(from_texts->size(), texts.size());
+  uint64_t duplicates = 0;
+  for (uint64_t i = 0; i < texts.size(); ++i) {
+    const MinHashDedupRecord r = from_texts->Record(i);
+    ASSERT_EQ(r.representative, want[i]) << i;
+    ASSERT_EQ(r.empty, texts[i].empty()) << i;
+    duplicates += r.duplicate;
+    ASSERT_EQ(from_texts->IdNumber(i), i);
+  }
+  EXPECT_GT(duplicates, 100u);  // 140 of 400 here: the oracle is not checked on singletons alone
+
+  testing::ScopedTempDir dir;
+  const std::string path = dir.File("docs.txt");
+  {
+    std::ofstream out(path);
+    for (const std::string& t : texts) out << t << "\n";
+  }
+  // One per line: empty lines are documents too (ids are line numbers).
+  DocumentFiles files;
+  files.paths = {path};
+  std::unique_ptr<MinHashDedupResult> from_file;
+  ASSERT_TRUE(DeduplicateByMinHash(files, o, nullptr, &from_file).ok());
+  ASSERT_EQ(from_file->size(), texts.size());
+  for (uint64_t i = 0; i < texts.size(); ++i) {
+    ASSERT_EQ(from_file->Record(i).representative, from_texts->Record(i).representative) << i;
+    ASSERT_EQ(from_file->Record(i).estimate, from_texts->Record(i).estimate) << i;
+    ASSERT_EQ(from_file->IdNumber(i), i + 1);
+  }
+  EXPECT_EQ(from_file->Place(3), path + ":4");
+}
+
+TEST(MinHashBatch, PairsComeSortedWithTheirEstimatesOnce) {
+  const std::vector<std::string> texts = Texts(200, 5);
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  MinHashDedupOptions o;
+  o.keep_pairs = true;
+  std::unique_ptr<MinHashDedupResult> r;
+  ASSERT_TRUE(DeduplicateByMinHash(views, {}, o, nullptr, &r).ok());
+  std::vector<std::pair<uint64_t, uint64_t>> pairs;
+  ASSERT_TRUE(r->ForEachPair([&](const MinHashDedupPair& p) {
+                 EXPECT_LT(p.a, p.b);
+                 EXPECT_GT(p.estimate, 0);
+                 EXPECT_EQ(p.similarity, -1);
+                 EXPECT_EQ(r->Record(p.a).representative, r->Record(p.b).representative);
+                 pairs.emplace_back(p.a, p.b);
+                 return Status::OK();
+               }).ok());
+  EXPECT_EQ(pairs.size(), r->stats().document_pairs);
+  EXPECT_TRUE(std::is_sorted(pairs.begin(), pairs.end()));
+  EXPECT_TRUE(r->ForEachPair([](const MinHashDedupPair&) { return Status::OK(); }).IsInvalidArgument());
+}
+
+TEST(MinHashBatch, OptionsOutOfRangeAreRefusedNamingTheirField) {
+  struct Case {
+    const char* name;
+    void (*set)(MinHashDedupOptions*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {"threshold", [](MinHashDedupOptions* o) { o->threshold = 0; }, "threshold 0 is not in (0, 1]"},
+      {"num_perm", [](MinHashDedupOptions* o) { o->num_perm = 2000; }, "num_perm 2000 is not 1..1024"},
+      {"bits", [](MinHashDedupOptions* o) { o->signature_bits = 5; }, "signature_bits 5 is not 1, 2, 4, 8, 16 or 32"},
+      {"memory", [](MinHashDedupOptions* o) { o->memory_bytes = 10; }, "memory_bytes 10 is below the minimum"},
+      {"bands", [](MinHashDedupOptions* o) { o->bands = {4, 0}; }, "bands and rows go together"},
+      {"filter", [](MinHashDedupOptions* o) { o->estimate_filter = 2; }, "the estimate filter 2 is not in [0, 1]"},
+      {"threads", [](MinHashDedupOptions* o) { o->threads = 0; }, "threads 0 is below 1"},
+      {"confirm", [](MinHashDedupOptions* o) { o->confirm = "cosine:1"; }, "cosine:1"},
+  };
+  const std::string_view text = "one text";
+  for (const Case& c : cases) {
+    MinHashDedupOptions o;
+    c.set(&o);
+    std::unique_ptr<MinHashDedupResult> r;
+    const Status s = DeduplicateByMinHash(std::span(&text, 1), {}, o, nullptr, &r);
+    EXPECT_TRUE(s.IsInvalidArgument()) << c.name << ": " << s.ToString();
+    EXPECT_NE(s.message().find(c.message), std::string::npos) << c.name << ": " << s.message();
+  }
+}
+
+TEST(MinHashBatch, TwoDocumentsWithOneIdAreRefusedUnlessAllowed) {
+  testing::ScopedTempDir dir;
+  const std::string path = dir.File("ids.jsonl");
+  std::ofstream(path) << "{\"id\":\"a\",\"text\":\"x y z\"}\n{\"id\":\"b\",\"text\":\"u v\"}\n{\"id\":\"a\",\"text\":\"w\"}\n";
+  DocumentFiles files;
+  files.paths = {path};
+  MinHashDedupOptions o;
+  std::unique_ptr<MinHashDedupResult> r;
+  const Status s = DeduplicateByMinHash(files, o, nullptr, &r);
+  EXPECT_EQ(s.message(), path + ":3: duplicate id 'a' (first at " + path +
+                             ":1); ids must be unique (allow_duplicate_ids keeps every document)");
+  o.allow_duplicate_ids = true;
+  ASSERT_TRUE(DeduplicateByMinHash(files, o, nullptr, &r).ok());
+  EXPECT_EQ(r->IdString(2), "a");
+  EXPECT_TRUE(r->CheckIdsAreUnique("as you like").IsInvalidArgument());
+}
+
+}  // namespace
+}  // namespace simdex
