@@ -497,7 +497,11 @@ int RunDedup(DedupArgs args) {
   SecondStageStats second_stats;
   if (s.ok() && second.active()) {
     progress.Update("confirming pairs");
-    s = RunSecondStage(second, DocumentInputs(args.input), k, documents, dedup.get(), &outcomes, &accepted, &second_stats);
+    SecondStageArgs stage = second;  // the shingles within --memory, free after the join
+    stage.memory_bytes = options.memory_bytes;
+    stage.tmpdir = SpillDirectory(options.tmpdir);
+    s = RunSecondStage(stage, DocumentInputs(args.input), k, documents, dedup.get(), &outcomes, &accepted,
+                       &second_stats);
   }
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));

@@ -5,6 +5,7 @@
 
 #include "base/timing.h"
 #include "engine/dedup/sparse_scores.h"
+#include "engine/pipeline/shingle_store.h"
 #include "simdex/document_reader.h"
 
 namespace simdex::pipeline {
@@ -22,7 +23,8 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs) {
   };
 }
 
-Status ConfirmPairs(const std::string& spec, const DocumentSource& source, const PairSource& candidates,
+Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_t memory_bytes,
+                    const std::string& tmpdir, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats) {
   if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
@@ -46,20 +48,32 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, const
   auto place_of = [&](uint32_t o) {
     return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
   };
-  // Jaccard: each text's shingles, made once; the edit distance needs the texts.
+  // Jaccard: each text's shingles, made once and kept within the memory
+  // bound (spilled past it); the edit distance needs the texts.
   const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
-  std::vector<std::vector<uint64_t>> shingles(by_shingles ? wanted.size() : 0);
+  ShingleStore shingles(memory_bytes, tmpdir);
   std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
+  Status added;
+  std::vector<uint64_t> hashes;
   SIMDEX_RETURN_IF_ERROR(source.ReadAgain(wanted, [&](size_t i, const Document& doc) {
-    if (by_shingles) confirmer->Shingles(doc.text, &shingles[i]);
-    else texts[i] = doc.text;
+    if (!by_shingles) {
+      texts[i] = doc.text;
+    } else if (added.ok()) {
+      confirmer->Shingles(doc.text, &hashes);
+      added = shingles.Add(hashes);
+    }
   }));
+  SIMDEX_RETURN_IF_ERROR(added);
+  if (by_shingles) SIMDEX_RETURN_IF_ERROR(shingles.Finish());
   stats->seconds_texts = base::Seconds(start);
   start = base::Clock::now();
   SIMDEX_RETURN_IF_ERROR(candidates([&](AcceptedPair p) {
     const size_t a = place_of(p.a), b = place_of(p.b);
     if (by_shingles) {
-      p.similarity = Confirmer::JaccardOfShingles(shingles[a], shingles[b]);
+      std::span<const uint64_t> x, y;
+      SIMDEX_RETURN_IF_ERROR(shingles.Get(a, 0, &x));
+      SIMDEX_RETURN_IF_ERROR(shingles.Get(b, 1, &y));
+      p.similarity = Confirmer::JaccardOfShingles(x, y);
     } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
       p.similarity = confirmer->Similarity(texts[a], texts[b]);
     } else {
@@ -68,6 +82,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, const
     return p.similarity >= options.threshold ? accept(p) : Status::OK();
   }));
   stats->seconds_confirm = base::Seconds(start);
+  stats->bytes_spilled = shingles.bytes_spilled();
   return Status::OK();
 }
 
@@ -88,7 +103,8 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source,
   stats->in_range = candidates.size();
   // 2. Their confirmation, from the texts read again.
   accepted->clear();
-  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, source, PairsOf(candidates), [accepted](const AcceptedPair& p) {
+  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, source, args.memory_bytes, args.tmpdir, PairsOf(candidates),
+                                      [accepted](const AcceptedPair& p) {
     accepted->push_back(p);
     return Status::OK();
   }, stats));

@@ -25,6 +25,8 @@ struct SecondStageArgs {
   std::string confirm;        // a ParseConfirmSpec spec; empty: no confirmation
   int k_short = -1;           // k for pairs with a short document; -1: the same k
   uint32_t short_length = 140;  // code points below which a document is short
+  size_t memory_bytes = size_t{1} << 30;  // the shingle hashes' bound (ConfirmPairs)
+  std::string tmpdir = "/tmp";
   bool active() const { return !confirm.empty() || k_short >= 0; }
 };
 
@@ -107,7 +109,8 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
 // goes. A Jaccard confirmer shingles each text once (only the shingle
 // hashes are kept), then each pair costs one merge of two sorted lists.
 // REQUIRES: the inputs can be read again; both visits give the same pairs.
-Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, const PairSource& candidates,
+Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, size_t memory_bytes,
+                    const std::string& tmpdir, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats);
 
 // The k the self-join must use: the larger of k and k_short.

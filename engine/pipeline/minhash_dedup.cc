@@ -309,11 +309,15 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
   if (!confirm.empty()) {
     progress->Update("confirming pairs");
     stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
-    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, candidates, [&](const AcceptedPair& p) {
+    // The keys' quarter of the memory bound is free by now (the pairs have
+    // the join's half, the b-bit signatures keep theirs).
+    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, args.memory_bytes / 4, args.tmpdir, candidates,
+                                        [&](const AcceptedPair& p) {
       ++stats->confirm.confirmed;
       clusters.Add(p.a, p.b);
       return keep_pairs ? (*pairs)->Add(p) : Status::OK();
     }, &stats->confirm));
+    stats->bytes_spilled += stats->confirm.bytes_spilled;
   } else {
     if (keep_pairs) SIMDEX_RETURN_IF_ERROR(candidates([&](const AcceptedPair& p) { return (*pairs)->Add(p); }));
     for (size_t i = 0; i < m; ++i) {

@@ -79,6 +79,7 @@ struct ConfirmationStats {
   uint64_t confirmed = 0;      // accepted
   double seconds_texts = 0;    // reading the candidates' texts again
   double seconds_confirm = 0;  // the confirmer
+  uint64_t bytes_spilled = 0;  // shingle hashes past the memory bound, written to tmpdir
 };
 
 // MinHash-LSH de-duplication (docs/minhash.md): every document's signature

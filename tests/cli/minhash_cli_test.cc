@@ -258,21 +258,26 @@ TEST_F(MinHashDedupCli, TinyMemorySpillsAndWritesTheSameOutputs) {
   WriteFile(batch_, batch);
   const std::string spill = dir_.File("spill");
   ASSERT_EQ(::mkdir(spill.c_str(), 0700), 0);
-  std::string outputs[2];
-  for (const int tiny : {0, 1}) {
-    const std::string tag = std::to_string(tiny);
-    std::vector<std::string> args = {"dedup", "--method", "minhash", "--tmpdir", spill, "-o", dir_.File("out" + tag),
-                                     "--pairs", dir_.File("pairs" + tag), "--clusters", dir_.File("clusters" + tag),
-                                     "--keep-list", dir_.File("keep" + tag), batch_};
-    if (tiny) args.insert(args.begin() + 1, {"--memory", "512K"});
-    const RunResult r = RunSimdex(dir_, args);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.err.find("spilled") != std::string::npos, tiny == 1) << r.err;
-    for (const char* name : {"out", "pairs", "clusters", "keep"}) outputs[tiny] += ReadFile(dir_.File(name + tag));
-    EXPECT_EQ(std::filesystem::directory_iterator(spill), std::filesystem::directory_iterator()) << "left in --tmpdir";
+  // With --confirm too: the shingle hashes of the confirmation spill.
+  for (const std::string confirm : {"", "jaccard-shingles:0.8"}) {
+    SCOPED_TRACE(confirm);
+    std::string outputs[2];
+    for (const int tiny : {0, 1}) {
+      const std::string tag = std::to_string(tiny);
+      std::vector<std::string> args = {"dedup", "--method", "minhash", "--tmpdir", spill, "-o", dir_.File("out" + tag),
+                                       "--pairs", dir_.File("pairs" + tag), "--clusters", dir_.File("clusters" + tag),
+                                       "--keep-list", dir_.File("keep" + tag), batch_};
+      if (tiny) args.insert(args.begin() + 1, {"--memory", "512K"});
+      if (!confirm.empty()) args.insert(args.begin() + 1, {"--confirm", confirm});
+      const RunResult r = RunSimdex(dir_, args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.err.find("spilled") != std::string::npos, tiny == 1) << r.err;
+      for (const char* name : {"out", "pairs", "clusters", "keep"}) outputs[tiny] += ReadFile(dir_.File(name + tag));
+      EXPECT_EQ(std::filesystem::directory_iterator(spill), std::filesystem::directory_iterator()) << "left in --tmpdir";
+    }
+    EXPECT_EQ(outputs[0], outputs[1]);
+    EXPECT_NE(outputs[0].find("\"duplicate\":true"), std::string::npos);
   }
-  EXPECT_EQ(outputs[0], outputs[1]);
-  EXPECT_NE(outputs[0].find("\"duplicate\":true"), std::string::npos);
 }
 
 // The pairs of a cluster of n documents are n^2 / 2: 3,000 identical
