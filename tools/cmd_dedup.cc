@@ -82,6 +82,7 @@ struct DedupArgs {
   std::string method_reason;    // under auto: why it chose args.method
   MinHashDedupArgs minhash;
   std::string estimate_filter;  // a J, "off", or empty: the threshold
+  bool approximate = false;     // --method minhash: the estimate decides (no exact check)
   // Options given on the command line that only the other method takes.
   std::vector<std::string> simhash_only, minhash_only;
   bool seed_given = false;
@@ -93,7 +94,7 @@ constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short
                                         "--no-clean-text", "--no-cap-numbers", "--stop-words", "--no-stop-words",
                                         "--weighting", "--idf", "--compat"};
 constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits",
-                                        "--estimate-filter"};
+                                        "--estimate-filter", "--approximate"};
 
 enum class Keep { kFirst, kLongest, kMaxField };
 
@@ -290,13 +291,21 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
     m.against.push_back(indexes.back().get());
   }
   if (Status bad = CheckMinHashDedupFlags(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  for (const std::string& path : args.input.inputs) {
+    if (args.approximate || io::CanReadTwice(path)) continue;
+    return ReportError(kDedupCommand, "--method minhash checks each pair on the texts, read again: give files, not " +
+                                          (path == "-" ? std::string("standard input") : path + " (not a regular file)") +
+                                          " (--approximate decides by the estimate alone, in one read)",
+                       kExitUsage);
+  }
   MinHashDedupOptions o;
   o.threshold = m.threshold;
   o.num_perm = m.num_perm;
   o.seed = m.seed;
   o.bands = m.bands;
   o.signature_bits = m.signature_bits;
-  o.estimate_filter = m.estimate_filter ? m.estimate_threshold : 0;
+  o.exact = !args.approximate;
+  o.estimate_filter = args.estimate_filter.empty() ? -1 : m.estimate_filter ? m.estimate_threshold : 0;
   o.confirm = args.second.confirm;
   o.keep = keep;
   o.keep_pairs = !args.pairs.empty();
@@ -320,7 +329,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet) {
     PrintChosenMethod(args);
-    PrintMinHashSummary(m, result->stats(), result->skipped(), args.second.confirm, progress.Seconds());
+    PrintMinHashSummary(m, result->stats(), result->skipped(), args.second.confirm, o.exact, progress.Seconds());
   }
   return 0;
 }
@@ -500,6 +509,7 @@ int RunDedup(DedupArgs args) {
     SecondStageArgs stage = second;  // the shingles within --memory, free after the join
     stage.memory_bytes = options.memory_bytes;
     stage.tmpdir = SpillDirectory(options.tmpdir);
+    stage.threads = args.threads;
     s = RunSecondStage(stage, DocumentInputs(args.input), k, documents, dedup.get(), &outcomes, &accepted,
                        &second_stats);
   }
@@ -596,6 +606,11 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", args->minhash.signature_bits,
                   "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+  sub->add_flag("--approximate", args->approximate,
+                "minhash: report the pairs whose b-bit estimate passes the estimate filter, two standard errors "
+                "below --threshold (the default before: some pairs below it), instead of checking each on the "
+                "texts' shingles (exact, the default: every pair reported is at or above --threshold; the texts "
+                "are read again)");
   sub->add_option("--estimate-filter", args->estimate_filter,
                   "minhash: keep the band candidates whose estimated J is at least this (default: two standard errors "
                   "below the threshold, 0.729 for 0.8 and 128 values), or off");

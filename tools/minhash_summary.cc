@@ -47,7 +47,7 @@ bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args) {
 }
 
 void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& s, uint64_t skipped,
-                         const std::string& confirm, double seconds) {
+                         const std::string& confirm, bool exact, double seconds) {
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr,
                "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
@@ -55,7 +55,7 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
                "%.2f)%s\n",
                Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
                Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
-               FormatJ(args.threshold).c_str(), args.estimate_filter ? FormatJ(args.estimate_threshold).c_str() : "off",
+               FormatJ(args.threshold).c_str(), s.estimate_filter > 0 ? FormatJ(s.estimate_filter).c_str() : "off",
                args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
                Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
                Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter,
@@ -65,7 +65,14 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
                  Count(args.against.size(), "MinHash-LSH index", "MinHash-LSH indexes").c_str(),
                  Count(s.against_duplicates, "document").c_str());
   }
-  if (!confirm.empty()) {
+  if (exact && confirm.empty()) {
+    std::fprintf(stderr,
+                 "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles (%llu removed); texts read "
+                 "again in %.3f s, checked in %.3f s\n",
+                 Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed),
+                 FormatJ(args.threshold).c_str(), u(s.confirm.candidates - s.confirm.confirmed), s.confirm.seconds_texts,
+                 s.confirm.seconds_confirm);
+  } else if (!confirm.empty()) {
     std::fprintf(stderr,
                  "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "
                  "%.3f s\n",

@@ -24,9 +24,10 @@ std::string FormatJ(double v);
 // args->estimate_filter and estimate_threshold. False for anything else.
 bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args);
 
-// The summary lines on stderr (confirm: the --confirm spec, or empty).
+// The summary lines on stderr (confirm: the --confirm spec, or empty;
+// exact: the pairs were checked on their shingles, not --approximate).
 void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& stats, uint64_t skipped,
-                         const std::string& confirm, double seconds);
+                         const std::string& confirm, bool exact, double seconds);
 
 }  // namespace simdex::tools
 

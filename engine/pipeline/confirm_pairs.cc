@@ -1,6 +1,7 @@
 #include "engine/pipeline/confirm_pairs.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 #include "base/timing.h"
@@ -23,8 +24,54 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs) {
   };
 }
 
+namespace {
+
+// Reads the documents of `source` again and adds the shingles of those
+// marked in `named` (a bit per ordinal) to *store, in ordinal order: the
+// reading on a thread of its own, the shingling on `threads` workers.
+Status ShingleNamed(const DocumentSource& source, const std::vector<uint64_t>& named, const Confirmer& prototype,
+                    int threads, ShingleStore* store) {
+  std::unique_ptr<DocumentSource> again = source.Reopen();
+  uint64_t ordinal = 0;
+  const uint64_t end = named.size() * 64;
+  auto is_named = [&named](uint64_t o) { return ((named[o / 64] >> (o % 64)) & 1) != 0; };
+  // The named documents only, moved to the front of each batch.
+  BatchSource fill = [&](DocumentBatch* batch, bool* eof) -> Status {
+    DocumentBatch read;
+    read.docs.swap(batch->docs);
+    read.size = 0;
+    batch->size = 0;
+    bool done = false;
+    while (batch->size == 0 && !done) {
+      read.size = 0;
+      SIMDEX_RETURN_IF_ERROR(again->Fill(&read, &done));
+      for (size_t i = 0; i < read.size; ++i, ++ordinal) {
+        if (ordinal < end && is_named(ordinal)) std::swap(read.docs[batch->size++], read.docs[i]);
+      }
+      done = done || ordinal >= end;
+    }
+    batch->docs.swap(read.docs);
+    *eof = done;
+    return Status::OK();
+  };
+  WorkerFactory make_worker = [&prototype]() -> WorkerWork {
+    std::shared_ptr<Confirmer> confirmer = prototype.Clone();
+    return [confirmer](DocumentBatch* b) {
+      b->feature_hashes.resize(std::max(b->feature_hashes.size(), b->size));
+      for (size_t i = 0; i < b->size; ++i) confirmer->Shingles(b->docs[i].text, &b->feature_hashes[i]);
+    };
+  };
+  BatchSink sink = [store](const DocumentBatch& b) -> Status {
+    for (size_t i = 0; i < b.size; ++i) SIMDEX_RETURN_IF_ERROR(store->Add(b.feature_hashes[i]));
+    return Status::OK();
+  };
+  return RunWorkerPipeline(std::max(1, threads), fill, make_worker, sink, [] {});
+}
+
+}  // namespace
+
 Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_t memory_bytes,
-                    const std::string& tmpdir, const PairSource& candidates,
+                    const std::string& tmpdir, int threads, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats) {
   if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
@@ -32,39 +79,40 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_
   SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &options));
   SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
   auto start = base::Clock::now();
-  // The documents the pairs name, a bit each: a cluster of n documents
-  // names n of them in n^2 / 2 pairs.
-  std::vector<bool> named;
+  // The documents the pairs name, a bit each (a cluster of n documents
+  // names n of them in n^2 / 2 pairs), and a count per 64 of those before:
+  // a document's place among them is a popcount away.
+  std::vector<uint64_t> named;
   SIMDEX_RETURN_IF_ERROR(candidates([&named](const AcceptedPair& p) {
-    if (named.size() <= p.b) named.resize(std::max<size_t>(p.b + 1, 2 * named.size()));
-    named[p.a] = named[p.b] = true;
+    if (named.size() <= p.b / 64) named.resize(std::max<size_t>(p.b / 64 + 1, 2 * named.size()));
+    named[p.a / 64] |= uint64_t{1} << (p.a % 64);
+    named[p.b / 64] |= uint64_t{1} << (p.b % 64);
     return Status::OK();
   }));
+  std::vector<uint32_t> before(named.size());
   std::vector<uint32_t> wanted;
-  for (size_t o = 0; o < named.size(); ++o) {
-    if (named[o]) wanted.push_back(static_cast<uint32_t>(o));
+  for (size_t w = 0; w < named.size(); ++w) {
+    before[w] = static_cast<uint32_t>(wanted.size());
+    for (uint64_t bits = named[w]; bits != 0; bits &= bits - 1) {
+      wanted.push_back(static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
+    }
   }
   if (wanted.empty()) return Status::OK();
   auto place_of = [&](uint32_t o) {
-    return static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
+    return size_t{before[o / 64]} + static_cast<size_t>(std::popcount(named[o / 64] & ((uint64_t{1} << (o % 64)) - 1)));
   };
-  // Jaccard: each text's shingles, made once and kept within the memory
-  // bound (spilled past it); the edit distance needs the texts.
+  // Jaccard: each text's shingles, made once on `threads` workers while
+  // the texts are read again, and kept within the memory bound (spilled
+  // past it); the edit distance needs the texts.
   const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
   ShingleStore shingles(memory_bytes, tmpdir);
   std::vector<std::string> texts(by_shingles ? 0 : wanted.size());
-  Status added;
-  std::vector<uint64_t> hashes;
-  SIMDEX_RETURN_IF_ERROR(source.ReadAgain(wanted, [&](size_t i, const Document& doc) {
-    if (!by_shingles) {
-      texts[i] = doc.text;
-    } else if (added.ok()) {
-      confirmer->Shingles(doc.text, &hashes);
-      added = shingles.Add(hashes);
-    }
-  }));
-  SIMDEX_RETURN_IF_ERROR(added);
-  if (by_shingles) SIMDEX_RETURN_IF_ERROR(shingles.Finish());
+  if (by_shingles) {
+    SIMDEX_RETURN_IF_ERROR(ShingleNamed(source, named, *confirmer, threads, &shingles));
+    SIMDEX_RETURN_IF_ERROR(shingles.Finish());
+  } else {
+    SIMDEX_RETURN_IF_ERROR(source.ReadAgain(wanted, [&](size_t i, const Document& doc) { texts[i] = doc.text; }));
+  }
   stats->seconds_texts = base::Seconds(start);
   start = base::Clock::now();
   SIMDEX_RETURN_IF_ERROR(candidates([&](AcceptedPair p) {
@@ -103,7 +151,8 @@ Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source,
   stats->in_range = candidates.size();
   // 2. Their confirmation, from the texts read again.
   accepted->clear();
-  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, source, args.memory_bytes, args.tmpdir, PairsOf(candidates),
+  SIMDEX_RETURN_IF_ERROR(ConfirmPairs(args.confirm, source, args.memory_bytes, args.tmpdir, args.threads,
+                                      PairsOf(candidates),
                                       [accepted](const AcceptedPair& p) {
     accepted->push_back(p);
     return Status::OK();

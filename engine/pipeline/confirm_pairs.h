@@ -27,6 +27,7 @@ struct SecondStageArgs {
   uint32_t short_length = 140;  // code points below which a document is short
   size_t memory_bytes = size_t{1} << 30;  // the shingle hashes' bound (ConfirmPairs)
   std::string tmpdir = "/tmp";
+  int threads = 1;  // that shingle the texts read again
   bool active() const { return !confirm.empty() || k_short >= 0; }
 };
 
@@ -110,7 +111,7 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
 // hashes are kept), then each pair costs one merge of two sorted lists.
 // REQUIRES: the inputs can be read again; both visits give the same pairs.
 Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, size_t memory_bytes,
-                    const std::string& tmpdir, const PairSource& candidates,
+                    const std::string& tmpdir, int threads, const PairSource& candidates,
                     const PairVisitor& accept, SecondStageStats* stats);
 
 // The k the self-join must use: the larger of k and k_short.

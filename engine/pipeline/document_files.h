@@ -72,6 +72,7 @@ class DocumentInputs : public DocumentSource {
   std::vector<std::string> input_names() const override;
   // False when an input is standard input, a pipe or a device: read once.
   bool CanReadAgain() const override;
+  std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<DocumentInputs>(args_); }
   // Reads the inputs again from the start (ForEachDocumentOf).
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
                    const std::function<void(size_t, const Document&)>& fn) const override;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,8 +40,11 @@ class DocumentSource {
   virtual std::vector<std::string> input_names() const = 0;
   virtual const std::vector<uint64_t>& documents_per_input() const = 0;
 
-  // Whether ReadAgain() can be called (not for standard input).
+  // Whether ReadAgain() and Reopen() can be called (not for standard input).
   virtual bool CanReadAgain() const = 0;
+  // A new source of the same documents, from the first. REQUIRES:
+  // CanReadAgain().
+  virtual std::unique_ptr<DocumentSource> Reopen() const = 0;
   // Calls fn(i, document) for the document of ordinal ordinals[i].
   // REQUIRES: CanReadAgain(); ordinals sorted.
   virtual Status ReadAgain(const std::vector<uint32_t>& ordinals,
@@ -63,6 +67,7 @@ class TextDocuments : public DocumentSource {
   std::vector<std::string> input_names() const override { return {"texts"}; }
   const std::vector<uint64_t>& documents_per_input() const override { return counts_; }
   bool CanReadAgain() const override { return true; }
+  std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<TextDocuments>(texts_, scores_); }
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
                    const std::function<void(size_t, const Document&)>& fn) const override;
 

@@ -2,6 +2,9 @@
 // pipeline's RunMinHashDedup (engine/pipeline/minhash_dedup.h): the
 // options translated once, the documents from files or from memory, and
 // the result with the command's records and files.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -29,9 +32,12 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
   a.num_perm = o.num_perm;
   a.seed = o.seed;
   a.bands = o.bands;
+  if (a.bands.bands == 0 && a.bands.rows == 0 && o.exact) a.bands = ExactCandidateBands(o.threshold, o.num_perm);
   a.signature_bits = o.signature_bits;
   a.estimate_filter = o.estimate_filter != 0;
-  a.estimate_threshold = o.estimate_filter < 0 ? DefaultEstimateFilter(o.threshold, o.num_perm) : o.estimate_filter;
+  a.estimate_threshold = o.estimate_filter >= 0 ? o.estimate_filter
+                         : o.exact              ? ExactEstimateFilter(o.threshold, o.num_perm)
+                                                : DefaultEstimateFilter(o.threshold, o.num_perm);
   a.memory_bytes = o.memory_bytes;
   a.tmpdir = o.tmpdir;
   if (a.tmpdir.empty()) {
@@ -39,7 +45,16 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
     a.tmpdir = env != nullptr && *env != '\0' ? env : "/tmp";
   }
   a.against = o.against;
+  if (o.exact) a.against_min_estimate = DefaultEstimateFilter(o.threshold, o.num_perm);
   return a;
+}
+
+// The spec the pairs kept are confirmed by ("" for none).
+std::string ConfirmSpecOf(const MinHashDedupOptions& o) {
+  if (!o.confirm.empty() || !o.exact) return o.confirm;
+  char spec[64];
+  std::snprintf(spec, sizeof spec, "jaccard-shingles:%.17g", o.threshold);
+  return spec;
 }
 
 pipeline::DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
@@ -57,6 +72,14 @@ pipeline::DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
 }
 
 }  // namespace
+
+LshBands ExactCandidateBands(double threshold, int num_perm) {
+  return DefaultLshBands(std::max(0.05, threshold - 0.1), num_perm);
+}
+
+double ExactEstimateFilter(double threshold, int num_perm) {
+  return std::max(0.0, threshold - 3 * std::sqrt(threshold * (1 - threshold) / num_perm));
+}
 
 Status MinHashDedupOptions::Validate() const {
   if (threads < 1) return Status::InvalidArgument("threads " + std::to_string(threads) + " is below 1");
@@ -117,7 +140,7 @@ class MinHashDedupRunner {
     SIMDEX_RETURN_IF_ERROR(o.Validate());
     NoProgress quiet;
     const pipeline::MinHashDedupArgs args = ArgsOf(o);
-    SIMDEX_RETURN_IF_ERROR(pipeline::RunMinHashDedup(args, rep->documents.get(), o.threads, o.keep, o.confirm,
+    SIMDEX_RETURN_IF_ERROR(pipeline::RunMinHashDedup(args, rep->documents.get(), o.threads, o.keep, ConfirmSpecOf(o),
                                                      o.keep_pairs, progress != nullptr ? progress : &quiet,
                                                      &rep->batch, &rep->outcomes, &rep->pairs, &rep->stats));
     rep->stats.estimate_filter = args.estimate_filter ? args.estimate_threshold : 0;

@@ -79,7 +79,9 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
   LshQueryOptions query;
-  query.min_estimate = args.estimate_filter ? args.estimate_threshold : 0;
+  query.min_estimate = args.against_min_estimate >= 0 ? args.against_min_estimate
+                       : args.estimate_filter     ? args.estimate_threshold
+                                                  : 0;
   const std::vector<const LshIndexReader*>& against = args.against;
   // A worker's first query error; the sink returns it.
   auto query_error = std::make_shared<Status>();
@@ -311,7 +313,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
     stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
     // The keys' quarter of the memory bound is free by now (the pairs have
     // the join's half, the b-bit signatures keep theirs).
-    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, args.memory_bytes / 4, args.tmpdir, candidates,
+    SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, args.memory_bytes / 4, args.tmpdir, threads, candidates,
                                         [&](const AcceptedPair& p) {
       ++stats->confirm.confirmed;
       clusters.Add(p.a, p.b);

@@ -50,6 +50,9 @@ struct MinHashDedupArgs {
   // at least the estimate filter, or any band candidate with the filter
   // off; the first index among equals) makes it a duplicate.
   std::vector<const LshIndexReader*> against;
+  // The least estimate of an `against` match; negative: the estimate
+  // filter's (estimate_threshold, or 0 with the filter off).
+  double against_min_estimate = -1;
 };
 
 using ::simdex::kMinHashMinMemoryBytes;

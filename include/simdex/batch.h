@@ -85,21 +85,37 @@ struct ConfirmationStats {
 // MinHash-LSH de-duplication (docs/minhash.md): every document's signature
 // of its word 5-shingles (character 5-shingles for unspaced text), the band
 // self-join over the batch's distinct signatures, the estimate filter on
-// b-bit signatures, an optional confirmation on the texts, clusters
-// (connected components of the pairs kept) with a representative each.
-// The defaults are `simdex dedup`'s.
+// b-bit signatures, the confirmation of the pairs kept on their texts,
+// clusters (connected components of the pairs confirmed) with a
+// representative each. The defaults are `simdex dedup`'s.
 struct MinHashDedupOptions {
   double threshold = 0.8;  // the Jaccard similarity of a duplicate, in (0, 1]
+  // Exact (the default): every pair the estimate keeps is confirmed by the
+  // exact Jaccard similarity of the two texts' shingles (those the
+  // signatures are made of: the truth's word 5-shingles,
+  // "jaccard-shingles:<threshold>") against the threshold, so that every
+  // pair reported is at or above it; the candidates come from bands and an
+  // estimate filter chosen below it (ExactCandidateBands,
+  // ExactEstimateFilter), so that few pairs at or above it are missed. The
+  // texts are read again: files, not standard input. false: the b-bit
+  // estimate decides, two standard errors below the threshold
+  // (DefaultLshBands, DefaultEstimateFilter; `simdex dedup --approximate`).
+  bool exact = true;
   int num_perm = 128;      // values per signature, 1..kMaxNumPerm
   uint64_t seed = 1;
-  LshBands bands;          // {0, 0}: DefaultLshBands(threshold, num_perm)
+  // {0, 0}: ExactCandidateBands(threshold, num_perm), or (not exact)
+  // DefaultLshBands(threshold, num_perm).
+  LshBands bands;
   int signature_bits = 4;  // bits of each value the estimate keeps: 1, 2, 4, 8, 16, 32
   // Band candidates whose b-bit estimate is below this are dropped: a J
   // in [0, 1] (0 keeps every candidate), or negative for
-  // DefaultEstimateFilter(threshold, num_perm).
+  // ExactEstimateFilter(threshold, num_perm) (not exact:
+  // DefaultEstimateFilter). An `against` index's match needs
+  // DefaultEstimateFilter in either mode (its texts are not at hand).
   double estimate_filter = -1;
-  // Confirms each pair kept on the two texts (ParseConfirmSpec: e.g.
-  // "jaccard-shingles:0.8"; "" does not). The texts are read again.
+  // Confirms each pair kept on the two texts by this ParseConfirmSpec spec
+  // ("jaccard-shingles:0.9", "edit:0.8") instead of the exact mode's;
+  // with exact false and "", nothing is confirmed.
   std::string confirm;
   KeepRule keep = KeepRule::kFirst;
   bool keep_pairs = false;  // MinHashDedupResult::ForEachPair and WritePairs
@@ -122,6 +138,13 @@ struct MinHashDedupOptions {
   // InvalidArgument naming the first field out of range.
   Status Validate() const;
 };
+
+// The exact mode's candidates (MinHashDedupOptions::exact): bands chosen
+// for threshold - 0.1 (21 x 6 for 0.8 and 128 values: a pair at 0.8 is a
+// candidate 998 times in 1,000), and an estimate filter three standard
+// errors below the threshold (0.694 for 0.8 and 128 values).
+LshBands ExactCandidateBands(double threshold, int num_perm);
+double ExactEstimateFilter(double threshold, int num_perm);
 
 // The smallest MinHashDedupOptions::memory_bytes: twice the join's least.
 inline constexpr size_t kMinHashMinMemoryBytes = 2 * kMinBandJoinMemoryBytes;

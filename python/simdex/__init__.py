@@ -55,6 +55,8 @@ from ._simdex import (
     band_pairs,
     default_estimate_filter,
     default_lsh_bands,
+    exact_candidate_bands,
+    exact_estimate_filter,
     estimate_packed,
     hamming_distance,
     index_kind,
@@ -79,7 +81,8 @@ __all__ = [
     "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHashDedupResult", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
     "dedup_records", "fingerprint_file", "hamming_distance", "index_kind", "join_tables", "key_ranges", "merge",
     "merge_lsh",
-    "band_keys", "band_pairs", "default_estimate_filter", "default_lsh_bands", "estimate_packed", "minhash_estimate",
+    "band_keys", "band_pairs", "default_estimate_filter", "default_lsh_bands", "estimate_packed",
+    "exact_candidate_bands", "exact_estimate_filter", "minhash_estimate",
     "optimal_lsh_bands", "pack_signature", "pair_clusters",
     "nearest_in_table", "open_index", "plan", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
 ]
@@ -142,6 +145,7 @@ def dedup(
     confirm: str = "",
     keep: str = "first",
     allow_duplicate_ids: bool = False,
+    approximate: bool = False,
     format: Optional[str] = None,
     id_field: str = "id",
     text_fields: Iterable[str] = ("text",),
@@ -157,7 +161,10 @@ def dedup(
     ``id_field``, ``text_fields``, ``id_mode``, ``skip_bad``). The same options and
     defaults as the command's: ``threshold``, ``num_perm``, ``seed``, ``bands``/``rows``,
     ``signature_bits``, ``estimate_filter`` (a J, "off", or None for the default),
-    ``confirm`` (a ``--confirm`` spec), ``keep`` ("first", "longest", "max:FIELD", with
+    ``approximate`` (the command's ``--approximate``: the b-bit estimate decides; by
+    default every pair kept is checked by the exact Jaccard of the texts' shingles at the
+    threshold, so that no pair reported is below it), ``confirm`` (a ``--confirm`` spec
+    instead of the exact check's), ``keep`` ("first", "longest", "max:FIELD", with
     ``scores`` for texts), ``pairs``, ``allow_duplicate_ids``, ``threads``, ``memory``,
     ``tmpdir``; ``against``: MinHash-LSH index files. Returns a MinHashDedupResult, whose
     ``records()`` are the command's JSON lines (the same records, pairs and clusters as
@@ -197,6 +204,7 @@ def dedup(
         return _dedup_minhash(documents, files, scores=scores, threshold=threshold, num_perm=num_perm, seed=seed,
                               bands=bands, rows=rows, signature_bits=signature_bits, estimate_filter=estimate_filter,
                               confirm=confirm, keep=keep, pairs=pairs, allow_duplicate_ids=allow_duplicate_ids,
+                              approximate=approximate,
                               threads=threads, memory=memory, tmpdir=tmpdir, against=against, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
     if files is not None:

@@ -62,11 +62,13 @@ LOW = U64(0xFFFFFFFF)
 
 def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: int = 5, char_n: int = 5,
            bands: Optional[int] = None, rows: Optional[int] = None, signature_bits: int = 4,
-           estimate_filter=None) -> dict:
+           estimate_filter=None, approximate: bool = False) -> dict:
     """The run's options, checked as `simdex dedup --method minhash` checks them: the
     signing options of the partitions ("signing"), their description ("layout": profile,
-    bands, rows, bits; partitions must match it) and the estimate filter ("min_estimate",
-    None for "off")."""
+    bands, rows, bits; partitions must match it), the estimate filter ("min_estimate",
+    None for "off"), the least estimate of an against match ("against_min_estimate")
+    and the confirmation of the exact mode ("exact_confirm": the texts' shingle Jaccard
+    at the threshold; None with approximate=True, the command's --approximate)."""
     if not (0 < threshold <= 1):
         raise ValueError(f"threshold {threshold} is not in (0, 1]")
     if signature_bits not in (1, 2, 4, 8, 16, 32):
@@ -77,11 +79,12 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
         raise ValueError("bands and rows go together")
     profile = simdex.MinHasher(num_perm=num_perm, seed=seed, word_n=word_n, char_n=char_n).profile
     if bands is None:
-        bands, rows = simdex.default_lsh_bands(threshold, num_perm)
+        bands, rows = (simdex.default_lsh_bands if approximate else simdex.exact_candidate_bands)(threshold, num_perm)
     if bands < 1 or rows < 1 or bands * rows > num_perm:
         raise ValueError(f"bands {bands} x rows {rows} is more than num_perm {num_perm} values")
     if estimate_filter is None:
-        min_estimate = simdex.default_estimate_filter(threshold, num_perm)
+        min_estimate = (simdex.default_estimate_filter if approximate else simdex.exact_estimate_filter)(threshold,
+                                                                                                          num_perm)
     elif estimate_filter == "off":
         min_estimate = None
     elif isinstance(estimate_filter, (int, float)) and 0 <= estimate_filter <= 1:
@@ -90,10 +93,15 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
         raise ValueError(f"estimate_filter {estimate_filter!r} is not a J in [0, 1], 'off' or None")
     signing = {"num_perm": num_perm, "seed": seed, "word_n": word_n, "char_n": char_n, "bands": bands, "rows": rows,
                "signature_bits": signature_bits}
-    return {"signing": signing, "layout": (profile, bands, rows, signature_bits), "min_estimate": min_estimate}
+    # An against match's texts are not at hand: the estimate decides it, as --approximate's filter.
+    against_min_estimate = min_estimate if approximate else simdex.default_estimate_filter(threshold, num_perm)
+    return {"signing": signing, "layout": (profile, bands, rows, signature_bits), "min_estimate": min_estimate,
+            "against_min_estimate": against_min_estimate,
+            "exact_confirm": None if approximate else f"jaccard-shingles:{threshold!r}"}
 
 
-OPTIONS = ("threshold", "num_perm", "seed", "word_n", "char_n", "bands", "rows", "signature_bits", "estimate_filter")
+OPTIONS = ("threshold", "num_perm", "seed", "word_n", "char_n", "bands", "rows", "signature_bits", "estimate_filter",
+           "approximate")
 
 
 def describe(part_layout: tuple) -> str:
@@ -418,7 +426,7 @@ def _estimate_pairs(client, partitions: list, by_first: List[list], run: dict, m
 def check_partitions(client, partitions: list, run: dict, against: Sequence[str]) -> None:
     """Every partition must be signed as the run signs, and queried in the run's
     indexes with its estimate filter: ValueError naming both."""
-    want = queried(against, run["min_estimate"])
+    want = queried(against, run["against_min_estimate"])
     for i, (layout, asked) in enumerate(client.gather([client.submit(signed_as, p) for p in partitions])):
         if layout is None:
             raise ValueError(f"partition {i} holds SimHash fingerprints (fingerprint_files); method='minhash' (the "

@@ -301,8 +301,9 @@ def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), for
     on a worker as `simdex dedup --method minhash` signs documents (band keys, b-bit
     signatures, digests of identical signatures). minhash_options: threshold (0.8),
     num_perm (128), seed (1), word_n and char_n (5: the shingles), bands and rows
-    (default: chosen from the threshold, 16 x 8 at 0.8), signature_bits (4),
-    estimate_filter (the queries' filter, with against). against: MinHash-LSH index files
+    (default: chosen from the threshold, 21 x 6 at 0.8 for the exact check, 16 x 8 with
+    approximate=True), signature_bits (4), estimate_filter, approximate (the command's
+    --approximate; the signing depends on it through the bands). against: MinHash-LSH index files
     (readable by the workers at these paths); each signature is queried in each while the
     signing task holds it, as the command's signing threads query it, and the partition
     keeps each document's best match (the highest estimate at or above the estimate
@@ -317,10 +318,11 @@ def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), for
     against = _lsh_paths(against)
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
-    queried = _dask_minhash.queried(against, run["min_estimate"])
+    queried = _dask_minhash.queried(against, run["against_min_estimate"])
     indexes = [(a, _mtime(a)) for a in against]
     return [client.submit(_dask_minhash.sign_part, os.fspath(p), run["signing"], read,
-                          id_mode == "ordinal" or _is_lines(os.fspath(p), format), against, run["min_estimate"],
+                          id_mode == "ordinal" or _is_lines(os.fspath(p), format), against,
+                          run["against_min_estimate"],
                           key=f"simdex-minhash-{i}-{os.path.basename(os.fspath(p))}-"
                               f"{dask.base.tokenize(os.fspath(p), _mtime(p), run['signing'], read, queried, indexes)}")
             for i, p in enumerate(paths)]
@@ -385,6 +387,8 @@ def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool,
             raise _simhash_option_error(name, method)
     run = _dask_minhash.layout(**minhash_options)
     against = _lsh_paths(against)
+    if confirm is None:
+        confirm = run["exact_confirm"]  # None with approximate=True
     if confirm is not None:
         simdex.Confirmer(confirm)  # a bad spec is a ValueError naming it, before any task
     ranges = _ranges(client, ranges)
@@ -525,9 +529,11 @@ def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerp
 
     method="minhash" (the default): ``simdex dedup --method minhash``: sign_files, then
     dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
-    word_n, char_n, bands, rows, signature_bits, estimate_filter, ranges, pairs, against
-    (MinHash-LSH index files, queried by the signing tasks) and confirm (`--confirm`'s
-    spec); dedup_partitions says what each task holds."""
+    word_n, char_n, bands, rows, signature_bits, estimate_filter, approximate, ranges,
+    pairs, against (MinHash-LSH index files, queried by the signing tasks) and confirm
+    (`--confirm`'s spec; by default the exact check, every pair kept confirmed by its
+    texts' shingle Jaccard at the threshold, as the command's default; approximate=True:
+    none); dedup_partitions says what each task holds."""
     if method is None or method == "minhash":
         if fingerprint_options is not None:
             raise _simhash_option_error("fingerprint_options", method)

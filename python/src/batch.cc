@@ -75,8 +75,9 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
                py::object scores, double threshold, int num_perm, uint64_t seed, int bands, int rows,
                int signature_bits, std::optional<double> estimate_filter, const std::string& confirm,
                const std::string& keep, bool pairs, bool allow_duplicate_ids, std::optional<int> threads, size_t memory,
-               const std::string& tmpdir, const std::vector<std::string>& against) {
+               const std::string& tmpdir, const std::vector<std::string>& against, bool approximate) {
   MinHashDedupOptions o;
+  o.exact = !approximate;
   o.threshold = threshold;
   o.num_perm = num_perm;
   o.seed = seed;
@@ -168,8 +169,9 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
       }));
     }
     auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
-    pair_arrays = confirm.empty() ? py::make_tuple(array(a), array(b), array(e))
-                                  : py::make_tuple(array(a), array(b), array(e), array(sim));
+    // With a similarity when the pairs were confirmed (the exact check, or a spec).
+    pair_arrays = approximate && confirm.empty() ? py::make_tuple(array(a), array(b), array(e))
+                                                 : py::make_tuple(array(a), array(b), array(e), array(sim));
   }
   py::dict out("representative"_a = representative, "estimate"_a = estimate, "duplicate"_a = duplicate,
                "empty"_a = empty, "pairs"_a = pair_arrays, "stats"_a = StatsDict(result->stats()),
@@ -192,7 +194,7 @@ void DefineBatch(py::module_& m) {
         py::arg("rows") = 0, py::arg("signature_bits") = 4, py::arg("estimate_filter") = py::none(),
         py::arg("confirm") = "", py::arg("keep") = "first", py::arg("pairs") = false,
         py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(), py::arg("memory") = size_t{1} << 30,
-        py::arg("tmpdir") = "", py::arg("against") = std::vector<std::string>(),
+        py::arg("tmpdir") = "", py::arg("against") = std::vector<std::string>(), py::arg("approximate") = false,
         "`simdex dedup --method minhash` in process (include/simdex/batch.h); simdex.dedup wraps it.");
 }
 

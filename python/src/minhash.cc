@@ -16,6 +16,7 @@
 #include "python/src/errors.h"
 #include "python/src/module.h"
 #include "simdex/confirm.h"
+#include "simdex/batch.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 
@@ -264,8 +265,22 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
   m.def(
       "default_lsh_bands", bands_by(&DefaultLshBands),
       py::arg("threshold"), py::arg("num_perm"),
-      "(bands, rows) that `simdex dedup --method minhash` chooses for a threshold (DefaultLshBands: false "
-      "negatives weighed 19 times false positives; 16 x 8 at 0.8 and 128 values).");
+      "(bands, rows) that `simdex dedup --method minhash --approximate` chooses for a threshold (DefaultLshBands: "
+      "false negatives weighed 19 times false positives; 16 x 8 at 0.8 and 128 values).");
+  m.def(
+      "exact_candidate_bands", bands_by(&ExactCandidateBands),
+      py::arg("threshold"), py::arg("num_perm"),
+      "(bands, rows) of the candidates of `simdex dedup --method minhash`, whose pairs are then checked exactly "
+      "(ExactCandidateBands: DefaultLshBands of threshold - 0.1; 21 x 6 at 0.8 and 128 values).");
+  m.def(
+      "exact_estimate_filter",
+      [](double threshold, int num_perm) {
+        CheckThreshold(threshold, num_perm);
+        return ExactEstimateFilter(threshold, num_perm);
+      },
+      py::arg("threshold"), py::arg("num_perm"),
+      "The estimate filter before the exact check of `simdex dedup --method minhash`: three standard errors "
+      "below the threshold (ExactEstimateFilter; 0.694 at 0.8 and 128 values).");
   m.def(
       "default_estimate_filter",
       [](double threshold, int num_perm) {
@@ -273,7 +288,7 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
         return DefaultEstimateFilter(threshold, num_perm);
       },
       py::arg("threshold"), py::arg("num_perm"),
-      "The estimate filter `simdex dedup --method minhash` applies by default: two standard errors below the "
+      "The estimate filter of `simdex dedup --method minhash --approximate`: two standard errors below the "
       "threshold (DefaultEstimateFilter; 0.729 at 0.8 and 128 values).");
   m.def(
       "optimal_lsh_bands", bands_by([](double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm); }),

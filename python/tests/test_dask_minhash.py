@@ -85,7 +85,7 @@ def test_minhash_cluster_dedup_equals_the_command_on_the_sample(client, sample, 
     paths = split_lines(sample, str(tmp_path), files)
     want, want_pairs, want_keep = command(simdex_cli, tmp_path, paths, "--keep", keep)
     run = simdex.dask.dedup(client, paths, method="minhash", keep=keep, ranges=ranges, pairs=True)
-    assert len(want_pairs) > 500 and sum(r["duplicate"] for r in want) > 500
+    assert len(want_pairs) > 400 and sum(r["duplicate"] for r in want) > 350
     check_equal(run, want, want_pairs, want_keep)
     assert run.tasks["joins"] == ranges
 
@@ -121,7 +121,7 @@ def test_minhash_partitions_signed_otherwise_are_refused_naming_both(client, tmp
     # The same profile with other bands (a threshold's) makes the keys incomparable too.
     parts = simdex.dask.sign_files(client, paths, threshold=0.5)
     with pytest.raises(ValueError, match=r"partition 0 is signed as .*, \d+ bands x \d+ rows.* this run signs as "
-                                         r".*16 bands x 8 rows"):
+                                         r".*21 bands x 6 rows"):
         simdex.dask.dedup_partitions(client, parts, method="minhash")
     with pytest.raises(ValueError, match="partition 0 holds SimHash fingerprints"):
         simdex.dask.dedup_partitions(client, simdex.dask.fingerprint_files(client, paths), method="minhash")
@@ -160,7 +160,7 @@ def test_default_method_equals_the_command_without_method(client, sample, simdex
     simdex_cli("dedup", "--quiet", "--text-field", "text", "--pairs", pairs, "--keep-list", keep, "-o", out, *paths)
     run = simdex.dask.dedup(client, paths, ranges=2, pairs=True)
     assert isinstance(run.result, simdex.MinHashDedupResult)
-    assert len(read_jsonl(pairs)) > 500
+    assert len(read_jsonl(pairs)) > 400
     check_equal(run, read_jsonl(out), read_jsonl(pairs), keep.read_text().split())
 
 

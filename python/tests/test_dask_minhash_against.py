@@ -142,11 +142,12 @@ def test_minhash_against_an_index_signed_otherwise_is_refused_naming_both(client
         simdex.dask.dedup(client, paths, method="minhash", against=[seeded])
     # Partitions queried in other indexes (or another filter) than the run's are refused too.
     index = build_lsh(simdex_cli, tmp_path / "ok.sdx", [(1, "some words of a stored text here")])
-    parts = simdex.dask.sign_files(client, paths, against=[index])
+    parts = simdex.dask.sign_files(client, paths, against=[index], approximate=True)
     with pytest.raises(ValueError, match=r"partition 0 was queried in .*ok.sdx.* this run is against no index"):
-        simdex.dask.dedup_partitions(client, parts, method="minhash")
+        simdex.dask.dedup_partitions(client, parts, method="minhash", approximate=True)
     with pytest.raises(ValueError, match=r"at estimate filter 0.729.*this run is against .*at estimate filter off"):
-        simdex.dask.dedup_partitions(client, parts, method="minhash", against=[index], estimate_filter="off")
+        simdex.dask.dedup_partitions(client, parts, method="minhash", against=[index], estimate_filter="off",
+                                     approximate=True)
 
 
 def test_minhash_against_a_simhash_index_or_a_shard_directory_is_refused_naming_it(client, tmp_path):
@@ -177,10 +178,14 @@ def test_simhash_against_a_minhash_lsh_index_is_refused_naming_it(client, simdex
     ("edit:0.93", 4, 1, {"threshold": 0.7, "estimate_filter": "off"}),
 ])
 def test_minhash_confirm_equals_the_command(client, tmp_path, spec, files, ranges, options):
+    # The spec confirms the candidates of --approximate (its bands and filter), which
+    # are compared without it.
     paths = copies_corpus(str(tmp_path), files, 31)
-    flags = []
+    options = dict(options, approximate=True)
+    flags = ["--approximate"]
     for name, value in options.items():
-        flags += [f"--{name.replace('_', '-')}", str(value)]
+        if name != "approximate":
+            flags += [f"--{name.replace('_', '-')}", str(value)]
     unconfirmed = command(tmp_path, paths, *flags)
     got = command(tmp_path, paths, *flags, "--confirm", spec)
     run = simdex.dask.dedup(client, paths, method="minhash", confirm=spec, ranges=ranges, pairs=True, **options)

@@ -139,13 +139,21 @@ TEST_F(MinHashDedupCli, MethodAutoIsMinHashForDocumentsAndSimHashForFingerprints
 TEST_F(MinHashDedupCli, PairsCarryTheEstimateAndConfirmationAddsTheExactJaccard) {
   WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited) + Json(3, kOriginal));
   const std::string pairs = dir_.File("pairs.jsonl");
-  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--pairs", pairs, "-o", "/dev/null", batch_});
+  RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--approximate", "--pairs", pairs, "-o",
+                                 "/dev/null", batch_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> lines = Lines(ReadFile(pairs));
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_TRUE(lines[0].starts_with("{\"a\":1,\"b\":2,\"estimate\":0.")) << lines[0];
   EXPECT_EQ(lines[1], "{\"a\":1,\"b\":3,\"estimate\":1}");
   EXPECT_TRUE(lines[2].starts_with("{\"a\":2,\"b\":3,\"estimate\":0.")) << lines[2];
+  // Exact, the default: each pair also carries its checked Jaccard.
+  r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--pairs", pairs, "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  lines = Lines(ReadFile(pairs));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[0].ends_with(",\"similarity\":0.84127}")) << lines[0];
+  EXPECT_EQ(lines[1], "{\"a\":1,\"b\":3,\"estimate\":1,\"similarity\":1}");
   r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--confirm", "jaccard-shingles:0.8", "--pairs", pairs,
                        "-o", "/dev/null", batch_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -167,12 +175,23 @@ TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
   r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "off", batch_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(Lines(r.out)[1].starts_with("{\"id\":2,\"cluster\":1,\"duplicate\":true,")) << r.out;
-  // The summary names the bands and the filter the defaults chose.
+  // The summary names the bands and the filter the defaults chose: below
+  // the threshold for the exact check, two standard errors below it alone.
   r = RunSimdex(dir_, {"dedup", "--method", "minhash", "-o", "/dev/null", batch_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("21 bands x 6 rows, threshold 0.8, estimate filter 0.693934 (4-bit signatures)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("simdex dedup: exact check: 1 candidate pair, 1 at J >= 0.8 by their word 5-shingles (0 "
+                       "removed)"),
+            std::string::npos)
+      << r.err;
+  r = RunSimdex(dir_, {"dedup", "--method", "minhash", "--approximate", "-o", "/dev/null", batch_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("16 bands x 8 rows, threshold 0.8, estimate filter 0.729289 (4-bit signatures)"),
             std::string::npos)
       << r.err;
+  EXPECT_EQ(r.err.find("exact check"), std::string::npos) << r.err;
 }
 
 TEST_F(MinHashDedupCli, EmptyDocumentsAreNeverDuplicatesAndIdenticalOnesCluster) {

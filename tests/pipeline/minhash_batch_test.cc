@@ -1,17 +1,22 @@
 // DeduplicateByMinHash (include/simdex/batch.h): texts in memory decided as
-// the same texts in a file, every record against a brute-force oracle of
-// the clusters (connected components of the pairs whose estimate passes
-// the filter), options refused naming their field, repeated ids refused.
+// the same texts in a file; approximate, every record against a
+// brute-force oracle of the clusters (connected components of the pairs
+// whose estimate passes the filter); exact, every pair reported at or above
+// the threshold by the texts' exact Jaccard and the pairs that are missed
+// counted against a brute force of every pair; options refused naming their
+// field, repeated ids refused.
 #include <algorithm>
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "simdex/batch.h"
+#include "simdex/confirm.h"
 #include "simdex/minhash.h"
 #include "tests/index/test_data.h"
 
@@ -95,10 +100,11 @@ std::vector<uint64_t> Oracle(const std::vector<std::string>& texts, const MinHas
   return rep;
 }
 
-TEST(MinHashBatch, TextsAreDecidedAsABruteForceOracleAndAsTheSameTextsInAFile) {
+TEST(MinHashBatch, ApproximateTextsAreDecidedAsABruteForceOracleAndAsTheSameTextsInAFile) {
   const std::vector<std::string> texts = Texts(400, 3);
   std::vector<std::string_view> views(texts.begin(), texts.end());
   MinHashDedupOptions o;
+  o.exact = false;
   o.threads = 2;
   std::unique_ptr<MinHashDedupResult> from_texts;
   ASSERT_TRUE(DeduplicateByMinHash(views, {}, o, nullptr, &from_texts).ok());
@@ -134,10 +140,11 @@ TEST(MinHashBatch, TextsAreDecidedAsABruteForceOracleAndAsTheSameTextsInAFile) {
   EXPECT_EQ(from_file->Place(3), path + ":4");
 }
 
-TEST(MinHashBatch, PairsComeSortedWithTheirEstimatesOnce) {
+TEST(MinHashBatch, ApproximatePairsComeSortedWithTheirEstimatesOnce) {
   const std::vector<std::string> texts = Texts(200, 5);
   std::vector<std::string_view> views(texts.begin(), texts.end());
   MinHashDedupOptions o;
+  o.exact = false;
   o.keep_pairs = true;
   std::unique_ptr<MinHashDedupResult> r;
   ASSERT_TRUE(DeduplicateByMinHash(views, {}, o, nullptr, &r).ok());
@@ -153,6 +160,44 @@ TEST(MinHashBatch, PairsComeSortedWithTheirEstimatesOnce) {
   EXPECT_EQ(pairs.size(), r->stats().document_pairs);
   EXPECT_TRUE(std::is_sorted(pairs.begin(), pairs.end()));
   EXPECT_TRUE(r->ForEachPair([](const MinHashDedupPair&) { return Status::OK(); }).IsInvalidArgument());
+}
+
+// Exact (the default): each pair reported is at or above the threshold by
+// the texts' exact Jaccard (the confirmer's, computed here again), and of
+// the pairs at or above it (a brute force over every pair) at most one in a
+// hundred is missed by the bands and the filter below the threshold.
+TEST(MinHashBatch, ExactPairsAreAtOrAboveTheThresholdAndFewAreMissed) {
+  std::vector<std::string> texts = Texts(300, 9);
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  MinHashDedupOptions o;
+  o.keep_pairs = true;
+  o.threshold = 0.9;
+  std::unique_ptr<MinHashDedupResult> r;
+  ASSERT_TRUE(DeduplicateByMinHash(views, {}, o, nullptr, &r).ok());
+  ConfirmOptions spec;
+  ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles:0.9", &spec).ok());
+  std::unique_ptr<Confirmer> confirmer;
+  ASSERT_TRUE(Confirmer::Create(spec, &confirmer).ok());
+  std::set<std::pair<uint64_t, uint64_t>> reported;
+  ASSERT_TRUE(r->ForEachPair([&](const MinHashDedupPair& p) {
+                 const double j = confirmer->Similarity(texts[p.a], texts[p.b]);
+                 EXPECT_GE(j, 0.9) << p.a << " " << p.b;
+                 EXPECT_NEAR(p.similarity, j, 1e-6);
+                 reported.emplace(p.a, p.b);
+                 return Status::OK();
+               }).ok());
+  uint64_t truth = 0, missed = 0;
+  for (size_t a = 0; a < texts.size(); ++a) {
+    for (size_t b = a + 1; b < texts.size(); ++b) {
+      if (texts[a].empty() || texts[b].empty() || confirmer->Similarity(texts[a], texts[b]) < 0.9) continue;
+      ++truth;
+      missed += reported.count({a, b}) == 0;
+    }
+  }
+  EXPECT_GT(truth, 100u);  // 136 here
+  EXPECT_LE(missed * 100, truth) << missed << " of " << truth << " missed";
+  EXPECT_EQ(r->stats().confirm.confirmed, reported.size());
+  EXPECT_GT(r->stats().confirm.candidates, reported.size()) << "nothing below the threshold was a candidate";
 }
 
 TEST(MinHashBatch, OptionsOutOfRangeAreRefusedNamingTheirField) {
