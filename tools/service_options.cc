@@ -81,7 +81,11 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->check(CLI::IsMember({"auto", "simhash", "minhash"}))
       ->capture_default_str();
   sub->add_option("--threshold", args->threshold,
-                  "minhash: the estimated Jaccard similarity of a duplicate content (default 0.8)");
+                  "minhash: the Jaccard similarity of a duplicate content (default 0.8), checked exactly on the texts' "
+                  "shingles against the candidate's representative");
+  sub->add_flag("--approximate", args->approximate,
+                "minhash: the b-bit estimate decides a content match (at least --threshold), without the exact "
+                "check on the texts (new states: the bands of the threshold, 16 x 8 at 0.8, instead of 21 x 6)");
   sub->add_option("--num-perm", args->num_perm, "minhash: values per signature (default 128; fixed with --data)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--bands", args->bands,
@@ -98,7 +102,7 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
     });
   };
   for (const char* name : {"--k", "--content-scheme"}) track(name, &args->simhash_given);
-  for (const char* name : {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits"}) {
+  for (const char* name : {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits", "--approximate"}) {
     track(name, &args->minhash_given);
   }
   sub->get_option("--seed")->each([args](const std::string&) { args->seed_given = true; });
@@ -161,6 +165,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   }
   if (o->content_method != ContentMethod::kSimHash) {  // the MinHash settings, used if the state is MinHash
     o->threshold = args.threshold;
+    o->exact = !args.approximate;
     o->minhash.num_perm = args.num_perm;
     o->minhash.seed = args.seed_given ? args.text.seed : 1;
     o->bands = LshBands{args.bands, args.rows};

@@ -37,6 +37,7 @@ struct ServiceOptionArgs {
   // The content stage (the flags of `simdex dedup --method minhash`).
   std::string content_method = "auto";  // auto, simhash, minhash (MakeServiceOptions)
   double threshold = 0.8;
+  bool approximate = false;  // minhash: the estimate decides (no exact check)
   int num_perm = 128;
   int bands = 0;
   int rows = 0;

@@ -2,12 +2,14 @@
 // lookups). Compaction, expiry and import are in service_maintenance.cc.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <system_error>
 
 #include "engine/service/article_json.h"
 #include "engine/service/service_rep.h"
+#include "simdex/batch.h"
 #include "simdex/document_reader.h"
 
 namespace simdex {
@@ -123,7 +125,9 @@ Status SettleContentMethod(const ServiceOptions& o, bool exists, const std::stri
   if (!exists) {
     m->content_method = static_cast<uint8_t>(o.content_method);
     if (minhash) {
-      const LshBands b = o.bands.bands > 0 ? o.bands : DefaultLshBands(o.threshold, o.minhash.num_perm);
+      const LshBands b = o.bands.bands > 0 ? o.bands
+                         : o.exact          ? ExactCandidateBands(o.threshold, o.minhash.num_perm)
+                                            : DefaultLshBands(o.threshold, o.minhash.num_perm);
       m->minhash_profile = MinHashProfile(o.minhash);
       m->bands = static_cast<uint32_t>(b.bands);
       m->rows = static_cast<uint32_t>(b.rows);
@@ -227,6 +231,7 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
     p.confirm = p.has[kContent];
     p.k[kContent] = k_short;
     p.bands.Make(band_settings, &*minhashers.Acquire(), content);
+    if (p.bands.has && !exact_confirmers.empty()) exact_confirmers.Acquire()->Shingles(content, &p.shingles);
     return p;
   }
   p.index_content_fp = p.has[kContent];
@@ -250,6 +255,13 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
         return Status::OK();
       }
     }
+    if (!exact_confirmers.empty()) {
+      SIMDEX_RETURN_IF_ERROR(CheckBands(p, cutoff, all));
+      const service::BandMatch* m = service::BestBandMatch(all->checked, cutoff, options.threshold);
+      if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
+      *matched = m != nullptr;
+      return Status::OK();
+    }
     const service::BandMatch* m = service::BestBandMatch(all->bands, cutoff, options.threshold);
     if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
     *matched = m != nullptr;
@@ -259,6 +271,41 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
   SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, &all->fields[kContent], cutoff, &best));
   if (best != nullptr) *out = ContentMatch{best->seq, best->distance, 0};
   *matched = best != nullptr;
+  return Status::OK();
+}
+
+Status DocIdService::Rep::CheckBands(const Prepared& p, uint64_t cutoff, double min_estimate, Found* found) {
+  if (exact_confirmers.empty() || !p.bands.has) return Status::OK();
+  constexpr size_t kMaxChecks = 32;  // the candidates of the highest estimates
+  std::vector<const service::BandMatch*> order;
+  for (const service::BandMatch& m : found->bands) {
+    if (m.seq >= cutoff && m.estimate >= min_estimate) order.push_back(&m);
+  }
+  std::sort(order.begin(), order.end(), [](const service::BandMatch* a, const service::BandMatch* b) {
+    return a->estimate != b->estimate ? a->estimate > b->estimate : a->seq < b->seq;
+  });
+  if (order.size() > kMaxChecks) order.resize(kMaxChecks);
+  auto checked = [found](uint64_t seq) {
+    return std::any_of(found->checked.begin(), found->checked.end(), [seq](const service::BandMatch& c) {
+      return c.seq == seq;
+    });
+  };
+  std::vector<uint64_t> theirs;
+  std::string text;
+  for (const service::BandMatch* m : order) {
+    if (checked(m->seq)) continue;
+    Status s = GetRepresentativeContent(m->seq, &text);
+    double j = m->estimate;  // no text to check (its representative was deleted): the estimate decides
+    if (s.ok()) {
+      exact_confirmers.Acquire()->Shingles(text, &theirs);
+      j = Confirmer::JaccardOfShingles(p.shingles, theirs);
+      confirmations.fetch_add(1, std::memory_order_relaxed);
+      if (j < options.threshold) rejections.fetch_add(1, std::memory_order_relaxed);
+    } else if (!s.IsNotFound()) {
+      return s;
+    }
+    found->checked.push_back(service::BandMatch{m->seq, j});
+  }
   return Status::OK();
 }
 
@@ -306,7 +353,7 @@ Status DocIdService::Rep::SearchFields(const IndexSnapshot& snap, const Prepared
   }
   if (p.bands.has) {
     service::BandWork work;
-    Status s = snap.bands.Search(p.bands, min_seq, options.threshold, &found->bands, &work);
+    Status s = snap.bands.Search(p.bands, min_seq, candidate_min_estimate, &found->bands, &work);
     CountBandWork(work);
     SIMDEX_RETURN_IF_ERROR(s);
   }
@@ -461,6 +508,18 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
     std::unique_ptr<MinHasher> hasher;
     SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options.minhash, &hasher));
     r.minhashers.Reset(std::move(hasher));
+    r.candidate_min_estimate = options.threshold;
+    if (options.exact) {
+      // The signatures' own shingles, checked at the threshold.
+      char spec[64];
+      std::snprintf(spec, sizeof spec, "jaccard-shingles:%.17g", options.threshold);
+      ConfirmOptions parsed;
+      SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &parsed));
+      std::unique_ptr<Confirmer> checker;
+      SIMDEX_RETURN_IF_ERROR(Confirmer::Create(parsed, &checker));
+      r.exact_confirmers.Reset(std::move(checker));
+      r.candidate_min_estimate = ExactEstimateFilter(options.threshold, options.minhash.num_perm);
+    }
   }
   if (!found) {
     service::Store::Batch batch(*r.store);
@@ -596,6 +655,8 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   std::shared_ptr<const IndexSnapshot> snap = r.Snapshot();
   Found found;
   SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, r.Cutoff(r.Now(), seen), &found));
+  // The exact check of the candidates found so far, outside the lock too.
+  SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, r.Cutoff(r.Now(), seen), &found));
 
   uint64_t seq = 0;
   bool made = false;
@@ -845,9 +906,17 @@ Status DocIdService::SearchContent(std::string_view content, double threshold, s
   if (p.has[kContent]) {
     SIMDEX_RETURN_IF_ERROR(snap->fields[kContent].Search(p.fp[kContent], p.k[kContent], cutoff, &found.fields[kContent]));
   }
+  // Exact: the candidates within three standard errors below the
+  // threshold, each checked on its representative's text.
+  const bool exact = !r.exact_confirmers.empty();
+  const double min_estimate = exact ? ExactEstimateFilter(threshold, r.options.minhash.num_perm) : threshold;
   if (p.bands.has) {
     service::BandWork work;
-    SIMDEX_RETURN_IF_ERROR(snap->bands.Search(p.bands, cutoff, threshold, &found.bands, &work));
+    SIMDEX_RETURN_IF_ERROR(snap->bands.Search(p.bands, cutoff, min_estimate, &found.bands, &work));
+  }
+  if (exact) {
+    SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, cutoff, min_estimate, &found));
+    found.bands = found.checked;
   }
   std::set<uint64_t> seen;
   // A short content's candidates its text confirms, closest first (the 32

@@ -48,6 +48,9 @@ struct Prepared {
   uint64_t fp[2] = {0, 0};
   bool index_content_fp = false;  // a new docId indexes fp[kContent]
   bool confirm = false;
+  // MinHash, exact: the content's shingle hashes (Confirmer::Shingles),
+  // against which candidates' representatives are checked.
+  std::vector<uint64_t> shingles;
   int k[2] = {0, 0};
   service::BandQuery bands;
 };
@@ -57,6 +60,9 @@ struct Prepared {
 struct Found {
   std::vector<service::OnlineMatch> fields[2];
   std::vector<service::BandMatch> bands;
+  // MinHash, exact: the candidates checked so far, with their exact
+  // Jaccard (kept across a re-search: a candidate is checked once).
+  std::vector<service::BandMatch> checked;
   void Clear() {
     fields[0].clear();
     fields[1].clear();
@@ -97,6 +103,10 @@ struct DocIdService::Rep {
   bool minhash = false;
   service::BandSettings band_settings;
   service::ClonePool<MinHasher> minhashers;
+  // ServiceOptions::exact: the checker of candidates ("jaccard-shingles:T"),
+  // empty otherwise; and the least estimate of a candidate.
+  service::ClonePool<Confirmer> exact_confirmers;
+  double candidate_min_estimate = 0;
 
   std::mutex compact_mu;
   // Guarded by compact_mu: next_seq when each delta still frozen in the
@@ -152,6 +162,15 @@ struct DocIdService::Rep {
   // *matched false if none.
   Status PickContent(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff, bool* matched,
                      ContentMatch* out);
+  // MinHash, exact: checks the best candidates of found->bands (by
+  // estimate, at least candidate_min_estimate, seq >= cutoff; 32 at most)
+  // not checked yet against their docIds' representative contents, into
+  // found->checked. Called outside the decision lock after the searches,
+  // and under it for what the re-search adds.
+  Status CheckBands(const Prepared& p, uint64_t cutoff, Found* found) {
+    return CheckBands(p, cutoff, candidate_min_estimate, found);
+  }
+  Status CheckBands(const Prepared& p, uint64_t cutoff, double min_estimate, Found* found);
   // PickContent's SimHash half: the match among the content's fingerprint
   // matches; nullptr if none.
   Status PickFingerprint(const Prepared& p, std::string_view content, std::vector<service::OnlineMatch>* found,

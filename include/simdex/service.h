@@ -140,11 +140,23 @@ struct ServiceOptions {
   // kMinHash: the signatures (the defaults of `simdex dedup --method
   // minhash`: word 5-shingles, 128 values, seed 1), the Jaccard similarity
   // a duplicate's estimate must reach, the bands ({0, 0}: the state's, or
-  // for a new state DefaultLshBands(threshold, num_perm), 16 x 8 for 0.8
+  // for a new state ExactCandidateBands(threshold, num_perm), 21 x 6 for
+  // 0.8, or without `exact` DefaultLshBands(threshold, num_perm), 16 x 8 for 0.8
   // and 128 values) and the bits of the b-bit signatures that estimate J
   // (1, 2, 4, 8, 16 or 32). The threshold may change between runs.
   MinHashOptions minhash;
   double threshold = 0.8;
+  // kMinHash: a content matches a candidate (a docId sharing a band with
+  // it) only when the exact Jaccard similarity of their texts' shingles
+  // (those the signatures are made of) is at least `threshold`, checked
+  // against the candidate docId's representative content; the candidates
+  // are those whose b-bit estimate is within three standard errors below
+  // the threshold (ExactEstimateFilter of include/simdex/batch.h), the 32
+  // best tried, and the match is the one of highest exact Jaccard (the
+  // oldest among equals). A new state's bands are then
+  // ExactCandidateBands(threshold, num_perm). false: the estimate decides
+  // (at least `threshold`), as `simdex dedup --approximate`.
+  bool exact = true;
   LshBands bands;
   int signature_bits = 4;
   // The delta is compacted into a new file when it holds this many entries.
@@ -202,8 +214,9 @@ struct DocIdAnswer {
   // matched (0 for a url, and for a MinHash content match).
   std::string matched_id_json;
   int distance = 0;
-  // A content match by MinHash (content_method kMinHash): the estimated
-  // Jaccard similarity of the contents (the b-bit estimate, >= threshold).
+  // A content match by MinHash (content_method kMinHash): the Jaccard
+  // similarity of the contents, exact (ServiceOptions::exact) or the
+  // b-bit estimate; >= threshold.
   // 0 for every other answer.
   double similarity = 0;
   // The article's id was answered before: this is that answer, unchanged.

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/fingerprint.h"
 #include "simdex/minhash.h"
@@ -34,9 +35,11 @@ struct Signed {
 
 class Signer {
  public:
-  Signer() {
+  // The bands of a state made with exact false (DefaultLshBands), or true
+  // (ExactCandidateBands).
+  explicit Signer(bool exact = false) {
     EXPECT_TRUE(MinHasher::Create(MinHashOptions(), &hasher_).ok());
-    bands_ = DefaultLshBands(0.8, 128);
+    bands_ = exact ? ExactCandidateBands(0.8, 128) : DefaultLshBands(0.8, 128);
   }
   Signed Sign(const std::string& text) {
     Signed s;
@@ -95,9 +98,10 @@ class MinHashServiceTest : public ::testing::Test {
     o.background_compaction = false;
     o.clock = [this] { return now_.load(); };
     o.content_method = ContentMethod::kMinHash;
-    // The band stage alone (the oracle below); the short-content stage has
-    // its own oracle (ShortContentsAreMatchedInTwoStages...).
+    // The band stage alone, by its estimate (the oracle below); the exact
+    // check and the short-content stage have their own oracles.
     o.confirm = "off";
+    o.exact = false;
     return o;
   }
   void Open(const ServiceOptions& o) {
@@ -180,6 +184,59 @@ TEST_F(MinHashServiceTest, AnswersEqualABruteForceOracleAcrossCompactionsAndMerg
     EXPECT_EQ(looked.similarity, answers[i].similarity);
     EXPECT_EQ(looked.doc_id, answers[i].doc_id);
   }
+}
+
+// The exact check (the default): each content against every earlier
+// docId's: the candidates sharing a band key (the state's bands, 21 x 6)
+// whose estimate passes ExactEstimateFilter, the 32 of highest estimate
+// (oldest among equals); of those, the one of highest exact Jaccard of the
+// texts' shingles at or above 0.8 (oldest among equals), which the answer
+// gives as its similarity. Through compactions and merges.
+TEST_F(MinHashServiceTest, ExactAnswersEqualABruteForceOracleOfTheCheck) {
+  ServiceOptions o = Options();
+  o.exact = true;
+  o.compact_entries = 25;
+  Open(o);
+  Signer signer(/*exact=*/true);
+  ConfirmOptions spec;
+  ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles:0.8", &spec).ok());
+  std::unique_ptr<Confirmer> checker;
+  ASSERT_TRUE(Confirmer::Create(spec, &checker).ok());
+  const double filter = ExactEstimateFilter(0.8, 128);
+  const std::vector<std::string> contents = Stream(360, 8);
+  std::vector<Signed> sigs;
+  std::vector<size_t> leaders;
+  std::vector<DocIdAnswer> answers;
+  int duplicates = 0, below = 0;
+  for (size_t i = 0; i < contents.size(); ++i) {
+    answers.push_back(Submit("\"x" + std::to_string(i) + "\"", contents[i]));
+    if (i % 60 == 59) ASSERT_TRUE(service_->Compact().ok());
+    sigs.push_back(signer.Sign(contents[i]));
+    std::vector<std::pair<double, size_t>> candidates;  // (-estimate, leader)
+    for (size_t l : leaders) {
+      const double e = Signer::Candidate(sigs[i], sigs[l]);
+      if (e >= filter) candidates.emplace_back(-e, l);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    if (candidates.size() > 32) candidates.resize(32);
+    double best = -1;
+    size_t who = i;
+    for (const auto& [e, l] : candidates) {
+      const double j = checker->Similarity(contents[i], contents[l]);
+      below += j < 0.8;
+      if (j >= 0.8 && (j > best || (j == best && l < who))) best = j, who = l;
+    }
+    if (who == i) leaders.push_back(i);
+    ASSERT_EQ(answers[i].duplicate, who != i) << i;
+    ASSERT_EQ(answers[i].doc_id, answers[who].doc_id) << i;
+    if (who != i) {
+      ++duplicates;
+      ASSERT_NEAR(answers[i].similarity, best, 1e-9) << i;
+    }
+  }
+  EXPECT_GT(duplicates, 120);
+  EXPECT_GT(below, 10) << "no candidate below the threshold was checked: a weak test";
+  EXPECT_GT(service_->stats().rejections, 0u);
 }
 
 // Short contents (under 140 code points) at the default two-stage check:
@@ -396,7 +453,12 @@ TEST_F(MinHashServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
       for (int b = 0; b < a; ++b) ASSERT_GE(Signer::Candidate(sigs[a], sigs[b]), 0.8) << round << " " << a << " " << b;
     }
     std::vector<Article> articles(kThreads);
-    for (int t = 0; t < kThreads; ++t) articles[static_cast<size_t>(t)].content = texts[static_cast<size_t>(t)];
+    std::vector<std::string> jsons;  // the representatives the exact check reads
+    for (const std::string& text : texts) jsons.push_back(servicetest::ArticleJson("", "", "", text));
+    for (int t = 0; t < kThreads; ++t) {
+      articles[static_cast<size_t>(t)].content = texts[static_cast<size_t>(t)];
+      articles[static_cast<size_t>(t)].json = jsons[static_cast<size_t>(t)];
+    }
     servicetest::ExpectOneDocIdWhenSubmittedAtOnce(*service_, articles, round);
   }
 }

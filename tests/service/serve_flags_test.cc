@@ -139,7 +139,8 @@ TEST(ServeFlags, TitleSchemeSetsTheTitleTablesAndCannotChange) {
 // are confirmed on their texts; longer ones are matched by distance alone.
 TEST(ServeFlags, ShortLengthDecidesWhichContentsAreConfirmed) {
   testing::ScopedTempDir dir;
-  Served served(dir.File("state"), {"--confirm", "jaccard:0.5", "--k-short", "8", "--short-length", "60"});
+  Served served(dir.File("state"),
+                {"--content-method", "simhash", "--confirm", "jaccard:0.5", "--k-short", "8", "--short-length", "60"});
   ASSERT_NE(served.port, 0) << served.process.Log();
   HttpClient client(served.port);
   auto confirmations = [&] { return Metric(client.Get("/metrics").body, "simdex_confirmations_total"); };
