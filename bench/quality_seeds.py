@@ -30,7 +30,7 @@ def f1_by_seed(corpus):
                     continue
                 for b in r["buckets"]:
                     positives[b["bucket"]] = b["positives"]
-                    rows[(b["bucket"], r["kind"], r["filter"])][seed] = b["k"][0]["f1"]
+                    rows[(b["bucket"], r["kind"], r["filter"])][seed] = b["k"][0]["lenient_f1"]
     return rows, positives
 
 

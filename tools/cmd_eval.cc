@@ -7,7 +7,8 @@
 //                "mean_positive_distance":..,"mean_negative_distance":..,"confirm_calls":..,"confirmed":..,
 //                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"hard_fp":..,"precision":..,"recall":..,"f1":..},..]},..]}
 // With --truth jaccard the pairs' truth is their exact shingle Jaccard
-// instead, and tools/eval_truth.cc writes the lines.
+// instead, scored strictly and leniently, and tools/eval_truth.cc writes the
+// lines.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -235,11 +236,12 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str()
       ->each([&j](const std::string&) { j.shingles.char_n = j.shingles.word_n; });
-  sub->add_option("--positive", j.truth.positive, "Jaccard truth: a near-duplicate pair at J >= this")
+  sub->add_option("--positive", j.truth.positive, "Jaccard truth: a near-duplicate pair at J >= this; scored "
+                  "strictly (first), a reported pair below it is a false positive")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  sub->add_option("--negative", j.truth.negative, "Jaccard truth: not a near-duplicate at J < this (pairs in "
-                  "between are counted apart)")
+  sub->add_option("--negative", j.truth.negative, "Jaccard truth, lenient scoring (second): a reported pair is "
+                  "false only at J < this; pairs in between are left out and counted apart")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   sub->add_option("--unrelated", j.truth.unrelated, "Jaccard truth: clearly unrelated at J < this")

@@ -1,12 +1,17 @@
 // simdex eval --truth jaccard (tools/eval_truth.h). Per set, JSON lines:
-//   {"kind":"truth","set":..,"documents":..,"word_documents":..,"char_documents":..,"empty_documents":..,
-//    "shingles":..,"shingle_seconds":..,"pairs_seconds":..,"pairs_from_unrelated":..}
+//   {"kind":"truth","set":..,"positive":0.8,"negative":0.5,"unrelated":0.2,"documents":..,"word_documents":..,
+//    "char_documents":..,"empty_documents":..,"shingles":..,"shingle_seconds":..,"pairs_seconds":..,
+//    "pairs_from_unrelated":..}
 //   {"kind":"simhash","config":..,"confirm":..,"set":..,"fingerprint_seconds":..,"evaluate_seconds":..,
 //    "buckets":[{"bucket":..,"positives":..,"between":..,"negatives":..,"unrelated":..,
 //                "mean_unrelated_distance":..,"median_unrelated_distance":..,"confirm_calls":..,"confirmed":..,
 //                "distances":{"positive":[65 counts],"between":..,"negative":..,"unrelated":..},
-//                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"between":..,"unrelated":..,"precision":..,"recall":..,
-//                      "f1":..},..]},..]}
+//                "k":[{"k":0,"tp":..,"fn":..,
+//                      "strict_fp":..,"strict_precision":..,"strict_recall":..,"strict_f1":..,"between":..,
+//                      "lenient_fp":..,"lenient_precision":..,"lenient_recall":..,"lenient_f1":..,
+//                      "unrelated":..},..]},..]}
+//    Strict first: a reported pair with J < positive is false (strict_fp = lenient_fp + between); lenient:
+//    "between" (reported pairs with negative <= J < positive) is left out (Scoring, include/simdex/eval.h).
 //   {"kind":"baseline","method":"minhash-lsh","filter":"none"|"estimate",.., "buckets":[.. "k":[{"k":0,..}]]}
 //   {"kind":"minhash","method":"simdex","filter":"none"|"estimate"|"exact",..}: simdex's own MinHash-LSH
 //    (`simdex dedup --method minhash`; "exact": candidates confirmed by the truth's Jaccard, as --confirm
@@ -65,6 +70,15 @@ void AppendHistogram(std::string* out, const char* name, const std::vector<uint6
   out->push_back(']');
 }
 
+// "<scoring>_fp", "_precision", "_recall" and "_f1" of bucket b at k.
+void AppendScores(std::string* out, const char* scoring, const TruthBucket& b, int k, Scoring s) {
+  const std::string name(scoring);
+  AppendCount(out, (name + "_fp").c_str(), b.FalsePositives(k, s));
+  AppendField(out, (name + "_precision").c_str(), b.Precision(k, s));
+  AppendField(out, (name + "_recall").c_str(), b.Recall(k));
+  AppendField(out, (name + "_f1").c_str(), b.F1(k, s));
+}
+
 void AppendBuckets(const std::vector<TruthBucket>& buckets, std::string* out) {
   out->append(",\"buckets\":[");
   for (size_t i = 0; i < buckets.size(); ++i) {
@@ -97,13 +111,11 @@ void AppendBuckets(const std::vector<TruthBucket>& buckets, std::string* out) {
       if (k > 0) out->push_back(',');
       out->append("{\"k\":").append(std::to_string(k));
       AppendCount(out, "tp", b.tp[k]);
-      AppendCount(out, "fp", b.fp[k]);
       AppendCount(out, "fn", b.positives - b.tp[k]);
+      AppendScores(out, "strict", b, ki, Scoring::kStrict);
       AppendCount(out, "between", b.between_predicted[k]);
+      AppendScores(out, "lenient", b, ki, Scoring::kLenient);
       AppendCount(out, "unrelated", b.unrelated_predicted[k]);
-      AppendField(out, "precision", b.Precision(ki));
-      AppendField(out, "recall", b.Recall(ki));
-      AppendField(out, "f1", b.F1(ki));
       out->push_back('}');
     }
     out->append("]}");
@@ -262,6 +274,9 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(args.truth.unrelated, 1e-12), &truth));
   const double pairs_seconds = Since(start);
   AppendHead(out, "truth", set);
+  AppendField(out, "positive", args.truth.positive);
+  AppendField(out, "negative", args.truth.negative);
+  AppendField(out, "unrelated", args.truth.unrelated);
   AppendCount(out, "documents", docs.size());
   AppendCount(out, "word_documents", kinds[static_cast<int>(ShingleKind::kWords)]);
   AppendCount(out, "char_documents", kinds[static_cast<int>(ShingleKind::kChars)]);

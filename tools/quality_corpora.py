@@ -79,11 +79,11 @@ def bucket(row, name):
 
 
 def best(b):
-    return max(b['k'], key=lambda x: (round(x['f1'], 9), -x['k']))
+    return max(b['k'], key=lambda x: (round(x['lenient_f1'], 9), -x['k']))
 
 
 def prf(k):
-    return '-' if k is None else f'{k["precision"]:.2f} / {k["recall"]:.2f} / {k["f1"]:.3f}'
+    return '-' if k is None else f'{k["lenient_precision"]:.2f} / {k["lenient_recall"]:.2f} / {k["lenient_f1"]:.3f}'
 
 
 def at(b, k):
@@ -93,7 +93,7 @@ def at(b, k):
 
 def f1_at(b, k):
     x = at(b, k)
-    return '-' if x is None else f'{x["f1"]:.3f}'
+    return '-' if x is None else f'{x["lenient_f1"]:.3f}'
 
 
 def configs(names):
@@ -197,7 +197,7 @@ def corpus_panels(ylabel, title, path, draw):
 
 
 def per_k(b):
-    return [x['k'] for x in b['k']], [x['f1'] for x in b['k']]
+    return [x['k'] for x in b['k']], [x['lenient_f1'] for x in b['k']]
 
 
 def plot_f1(simhash, baseline, confirm, path):
@@ -207,7 +207,7 @@ def plot_f1(simhash, baseline, confirm, path):
             if b['positives'] == 0:
                 continue
             ax.plot(*per_k(b), style, ms=3, label=f'{name} ({b["positives"]:,})')
-            bl = bucket(baseline[(c, 'none')], name)['k'][0]['f1']
+            bl = bucket(baseline[(c, 'none')], name)['k'][0]['lenient_f1']
             ax.axhline(bl, color=ax.lines[-1].get_color(), lw=0.8, ls=':')
         b = bucket(confirm[TARGET_CONFIRM][(c, DEFAULT)], 'long')
         if b['positives'] and len(b['k']) > 1:
@@ -224,7 +224,7 @@ def plot_defaults(simhash, baseline, confirm, path):
             ax.plot(*per_k(bucket(simhash[(c, config)], 'all')), 'o-', color=color, ms=3, label=label)
             ax.plot(*per_k(bucket(confirm[TARGET_CONFIRM][(c, config)], 'all')), 's--', color=color, ms=3,
                     label=f'{label} + {TARGET_CONFIRM}')
-        ax.axhline(bucket(baseline[(c, 'none')], 'all')['k'][0]['f1'], color='k', lw=0.8, ls=':',
+        ax.axhline(bucket(baseline[(c, 'none')], 'all')['k'][0]['lenient_f1'], color='k', lw=0.8, ls=':',
                    label='MinHash-LSH')
 
     corpus_panels('F1, all pairs (J >= 0.8)', 'Profile 3 fingerprints, tf against --idf auto, alone and confirmed '
@@ -532,7 +532,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
         """F1 of bucket name at k, or None where it holds no positive pair or k was not evaluated."""
         b = bucket(row, name)
         x = at(b, k)
-        return None if x is None or not b['positives'] else x['f1']
+        return None if x is None or not b['positives'] else x['lenient_f1']
 
     shingles = max(t['shingles'] for t in truth.values())
     any_baseline = next(iter(baseline.values()))
@@ -581,7 +581,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
             cw = at(bucket(target[(c, DEFAULT)], name), CONFIRM_K)
             b0 = bucket(baseline[(c, 'none')], name)['k'][0]
             b1 = bucket(baseline[(c, 'estimate')], name)['k'][0]
-            md.append(f'| {c} | {name} | {s["positives"]:,} | {prf(s["k"][3])} | {f(bs["f1"])} ({bs["k"]}) | '
+            md.append(f'| {c} | {name} | {s["positives"]:,} | {prf(s["k"][3])} | {f(bs["lenient_f1"])} ({bs["k"]}) | '
                       f'{prf(cw)} | {prf(b0)} | {prf(b1)} |')
     md.append('')
     md.append(text['corpora_time'].format(load=load))
@@ -615,7 +615,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
     for c, name, _ in with_positives(simhash):
         for config, label in ((DEFAULT, 'tf'), (IDF, 'idf auto')):
             s = bucket(simhash[(c, config)], name)
-            md.append(f'| {c} | {name} | {label} | ' + ' | '.join(f'{x["f1"]:.2f}' for x in s['k']) + ' |')
+            md.append(f'| {c} | {name} | {label} | ' + ' | '.join(f'{x["lenient_f1"]:.2f}' for x in s['k']) + ' |')
     md.append('')
     md.append(text['corpora_confirm'])
     md.append('| corpus | bucket | fingerprints | confirmation | ' + ' | '.join(f'k={k}' for k in (3, 6, 8, 10)) +
@@ -648,7 +648,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
             'c8': (f1(target[(c, DEFAULT)], 'all', CONFIRM_K), f1(target[(c, IDF)], 'all', CONFIRM_K)),
             'c8_long': (f1(target[(c, DEFAULT)], 'long', CONFIRM_K), f1(target[(c, IDF)], 'long', CONFIRM_K)),
             'u8': (f1(tf_all, 'all', CONFIRM_K)),
-            'minhash': bucket(baseline[(c, 'none')], 'all')['k'][0]['f1'],
+            'minhash': bucket(baseline[(c, 'none')], 'all')['k'][0]['lenient_f1'],
             'unrelated8': unrelated_within(c, DEFAULT, CONFIRM_K) / bucket(tf_all, 'all')['unrelated'],
             'dedup': (dedup['default'][c], dedup['confirmed'][c], dedup['wider'][c]),
         }

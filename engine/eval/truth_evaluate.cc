@@ -152,9 +152,14 @@ void Walk(std::span<const std::string_view> texts, std::span<const JaccardPair> 
 
 }  // namespace
 
-double TruthBucket::Precision(int k) const { return eval::Precision(tp[k], fp[k]); }
+uint64_t TruthBucket::FalsePositives(int k, Scoring scoring) const {
+  return scoring == Scoring::kStrict ? fp[k] + between_predicted[k] : fp[k];
+}
+double TruthBucket::Precision(int k, Scoring scoring) const {
+  return eval::Precision(tp[k], FalsePositives(k, scoring));
+}
 double TruthBucket::Recall(int k) const { return eval::Recall(tp[k], positives); }
-double TruthBucket::F1(int k) const { return eval::F1(Precision(k), Recall(k)); }
+double TruthBucket::F1(int k, Scoring scoring) const { return eval::F1(Precision(k, scoring), Recall(k)); }
 
 double TruthBucket::MeanUnrelatedDistance() const {
   double sum = 0, count = 0;

@@ -113,7 +113,8 @@ void AddBuckets(const std::vector<EvalBucket>& from, std::vector<EvalBucket>* in
 // ---------------------------------------------------------------------------
 // The field's pairwise truth: exact Jaccard similarity of shingle sets
 // (docs/quality.md, "The pairwise truth"). No labels are needed: a pair is a
-// near-duplicate when J >= 0.8 and not one when J < 0.5.
+// near-duplicate when J >= 0.8; a reported pair below 0.8 is a false
+// positive (Scoring::kStrict), or, leniently, only one below 0.5.
 //
 // A text's set is its shingle hashes (ShingleMaker, include/simdex/shingles.h).
 // J(A, B) = |A ∩ B| / |A ∪ B| of those hash sets; J = 0 when either is
@@ -140,10 +141,21 @@ struct JaccardPair {
 Status FindJaccardPairs(std::span<const std::vector<uint64_t>> sets, double min_jaccard,
                         std::vector<JaccardPair>* out);
 
+// How a reported pair counts against the truth: two scorings, both computed
+// in every evaluation (TruthBucket).
+//   kStrict:  a reported pair is true iff J >= positive, false otherwise
+//             (J < positive): the way a user reads "threshold 0.8". The
+//             scoring defaults are chosen on (docs/quality.md).
+//   kLenient: a reported pair is true iff J >= positive, false iff
+//             J < negative; a pair in between (negative <= J < positive) is
+//             left out of precision, as the field's benchmarks often do.
+// Both have the same positives (J >= positive), so the same recall.
+enum class Scoring { kStrict, kLenient };
+
 // How a pair counts against the truth.
 struct TruthOptions {
   double positive = 0.8;   // J >= positive: a near-duplicate pair
-  double negative = 0.5;   // J < negative: not one; in between: counted apart, in neither P nor R
+  double negative = 0.5;   // J < negative: not one; in between: false under Scoring::kStrict, left out under kLenient
   double unrelated = 0.2;  // J < unrelated: clearly unrelated (a subset of the negatives)
   // Length buckets in code points of the pair's shorter text, as EvalOptions.
   std::vector<uint32_t> bounds = {140, 500};
@@ -174,14 +186,20 @@ struct TruthBucket {
   // class: index d counts the pairs d bits apart (0..64). Empty for
   // predicted pairs (EvaluatePairsAgainstTruth).
   std::vector<uint64_t> positive_distances, between_distances, negative_distances, unrelated_distances;
-  // Index k: pairs predicted at <= k (and confirmed, with a confirmer).
+  // Index k: pairs predicted at <= k (and confirmed, with a confirmer), by
+  // class: tp J >= positive, between_predicted negative <= J < positive, fp
+  // J < negative, unrelated_predicted J < unrelated (also counted in fp).
   std::vector<uint64_t> tp, fp, between_predicted, unrelated_predicted;
   uint64_t confirm_calls = 0;
   uint64_t confirmed = 0;
 
-  double Precision(int k) const;  // tp / (tp + fp); 1 when nothing is predicted
-  double Recall(int k) const;     // tp / positives; 1 when there are no positives
-  double F1(int k) const;
+  // The false positives at k: fp[k] + between_predicted[k] under kStrict,
+  // fp[k] under kLenient.
+  uint64_t FalsePositives(int k, Scoring scoring) const;
+  // tp / (tp + FalsePositives); 1 when nothing counted is predicted.
+  double Precision(int k, Scoring scoring) const;
+  double Recall(int k) const;  // tp / positives, under both scorings; 1 when there are no positives
+  double F1(int k, Scoring scoring) const;  // harmonic mean; 0 when both are 0
   // Of unrelated_distances; NaN when it is empty. The median is the lower
   // median (distances are integers).
   double MeanUnrelatedDistance() const;

@@ -48,3 +48,44 @@ def test_the_corpora_report_takes_only_the_baselines_rows_for_the_baseline(tmp_p
         assert row["kind"] == "baseline"
         assert row["shingle_seconds"] + row["sign_seconds"] + row["band_seconds"] + row["filter_seconds"] >= 0
     assert sorted(config for _, config in simhash) == sorted([quality_corpora.DEFAULT, quality_corpora.CAPPED])
+
+
+# A hand-made batch against the word 5-shingle truth: "long" has 14 distinct words (10 shingles), "prefix" its
+# first 11 (7 shingles, all of them long's): J = 7 / 10 = 0.7, in between 0.5 and 0.8. "copy1" and "copy2" are
+# one text (J = 1); the two groups share no word (J = 0). At k = 64 every pair is reported.
+LONG = "quartz maple harbor violet canyon pepper lantern walrus meadow copper saddle thistle beacon orchard"
+COPY = "glacier tundra falcon ember juniper velvet marble cobalt"
+
+
+def hand_made_batch(tmp_path):
+    path = tmp_path / "batch.jsonl"
+    docs = [("long", LONG), ("prefix", " ".join(LONG.split()[:11])), ("copy1", COPY), ("copy2", COPY)]
+    path.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in docs))
+    return path
+
+
+def eval_batch(tmp_path, *extra):
+    out = tmp_path / "eval.jsonl"
+    done = simdex("eval", "--truth", "jaccard", "--config", "default", "--max-k", "64", "-o", out, *extra,
+                  hand_made_batch(tmp_path))
+    return [json.loads(line) for line in out.read_text().splitlines()], done.stderr
+
+
+def test_eval_counts_a_reported_pair_at_j_07_false_strictly_and_leaves_it_out_leniently(tmp_path):
+    rows, _ = eval_batch(tmp_path, "-q")
+    truth = next(r for r in rows if r["kind"] == "truth")
+    assert (truth["positive"], truth["negative"], truth["unrelated"]) == (0.8, 0.5, 0.2)
+    every = next(r for r in rows if r["kind"] == "simhash")["buckets"][-1]
+    assert (every["bucket"], every["positives"], every["between"], every["negatives"]) == ("all", 1, 1, 4)
+    at64 = every["k"][64]
+    # Strict first: the J = 0.7 pair and the four J = 0 pairs are false. Then the in-between count, then lenient:
+    # the J = 0.7 pair left out.
+    assert list(at64) == ["k", "tp", "fn", "strict_fp", "strict_precision", "strict_recall", "strict_f1", "between",
+                          "lenient_fp", "lenient_precision", "lenient_recall", "lenient_f1", "unrelated"]
+    assert (at64["tp"], at64["fn"], at64["between"], at64["strict_fp"], at64["lenient_fp"]) == (1, 0, 1, 5, 4)
+    assert at64["strict_precision"] == pytest.approx(1 / 6, abs=1e-6)
+    assert at64["lenient_precision"] == pytest.approx(1 / 5, abs=1e-6)
+    assert at64["strict_recall"] == at64["lenient_recall"] == 1
+    assert at64["strict_f1"] == pytest.approx(2 / 7, abs=1e-6)
+    assert at64["lenient_f1"] == pytest.approx(1 / 3, abs=1e-6)
+

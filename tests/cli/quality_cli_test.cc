@@ -609,7 +609,12 @@ TEST_F(QualityCli, EvalJaccardTruthCountsEqualTheLibrarys) {
     std::string want = "\"positives\":" + std::to_string(b.positives) + ",\"between\":" +
                        std::to_string(b.between) + ",\"negatives\":" + std::to_string(b.negatives);
     EXPECT_NE(lines[1].find(want, at), std::string::npos) << b.name << " " << want;
-    want = "{\"k\":3,\"tp\":" + std::to_string(b.tp[3]) + ",\"fp\":" + std::to_string(b.fp[3]) + ",";
+    // Strict first (every reported pair below --positive is false), then the
+    // reported pairs in between, then lenient (those left out).
+    want = "{\"k\":3,\"tp\":" + std::to_string(b.tp[3]) + ",\"fn\":" + std::to_string(b.positives - b.tp[3]) +
+           ",\"strict_fp\":" + std::to_string(b.fp[3] + b.between_predicted[3]) + ",";
+    EXPECT_NE(lines[1].find(want, at), std::string::npos) << b.name << " " << want;
+    want = ",\"between\":" + std::to_string(b.between_predicted[3]) + ",\"lenient_fp\":" + std::to_string(b.fp[3]) + ",";
     EXPECT_NE(lines[1].find(want, at), std::string::npos) << b.name << " " << want;
   }
   EXPECT_EQ(Lines(ReadFile(dir_.File("pairs.jsonl"))).size(), listed.size());

@@ -221,7 +221,11 @@ TEST(EvaluateAgainstTruth, CountsAHandMadeBatch) {
   EXPECT_EQ(s.fp[4], 2u);  // 0-3 at 4
   EXPECT_EQ(s.unrelated_predicted[4], 1u);
   EXPECT_EQ(s.unrelated_predicted[8], 3u);
-  EXPECT_DOUBLE_EQ(s.Precision(3), 0.5);
+  // At k = 3: 0-1 true, 0-2 (J 0.6) false strictly and left out leniently, 1-2 false.
+  EXPECT_EQ(s.FalsePositives(3, Scoring::kStrict), 2u);
+  EXPECT_EQ(s.FalsePositives(3, Scoring::kLenient), 1u);
+  EXPECT_DOUBLE_EQ(s.Precision(3, Scoring::kStrict), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(s.Precision(3, Scoring::kLenient), 0.5);
   EXPECT_DOUBLE_EQ(s.Recall(2), 1.0);
   EXPECT_DOUBLE_EQ(s.MeanUnrelatedDistance(), 5.0);  // 0-3: 4, 1-3: 6, 2-3: 5
   EXPECT_DOUBLE_EQ(s.MedianUnrelatedDistance(), 5.0);
@@ -243,6 +247,36 @@ TEST(EvaluateAgainstTruth, CountsAHandMadeBatch) {
     ASSERT_TRUE(EvaluateAgainstTruth(texts, fps, truth, options, &b, &listed).ok());
     EXPECT_EQ(listed.size(), beyond == -1 ? 1u : 0u) << beyond;
   }
+}
+
+// A hand-made batch of reported pairs, one per class: 0-1 at J = 0.9, 0-2 at
+// J = 0.7 (in between), 1-3 at J = 0.3; 2-3 at J = 0.85 is not reported.
+TEST(EvaluatePairsAgainstTruth, APairAtJ07IsFalseStrictlyAndLeftOutLeniently) {
+  const std::vector<std::string_view> texts = {"a", "b", "c", "d"};
+  const std::vector<JaccardPair> truth = {{0, 1, 9, 10}, {0, 2, 7, 10}, {1, 3, 3, 10}, {2, 3, 17, 20}};
+  const std::vector<uint64_t> predicted = {PackPair(0, 1), PackPair(0, 2), PackPair(1, 3)};
+  std::vector<TruthBucket> out;
+  ASSERT_TRUE(EvaluatePairsAgainstTruth(texts, predicted, truth, TruthOptions(), &out).ok());
+  const TruthBucket& all = out.back();
+  EXPECT_EQ(all.positives, 2u);
+  EXPECT_EQ(all.between, 1u);
+  EXPECT_EQ(all.tp[0], 1u);
+  EXPECT_EQ(all.between_predicted[0], 1u);  // the in-between count: 0-2
+  EXPECT_EQ(all.fp[0], 1u);
+  EXPECT_EQ(all.FalsePositives(0, Scoring::kStrict), 2u);  // 0-2 and 1-3
+  EXPECT_EQ(all.FalsePositives(0, Scoring::kLenient), 1u);  // 1-3 only
+  EXPECT_DOUBLE_EQ(all.Recall(0), 0.5);
+  EXPECT_DOUBLE_EQ(all.Precision(0, Scoring::kStrict), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(all.Precision(0, Scoring::kLenient), 0.5);
+  EXPECT_DOUBLE_EQ(all.F1(0, Scoring::kStrict), 0.4);  // 2 (1/3)(1/2) / (1/3 + 1/2)
+  EXPECT_DOUBLE_EQ(all.F1(0, Scoring::kLenient), 0.5);
+  // With the band closed (negative = positive) the two scorings agree.
+  TruthOptions closed;
+  closed.negative = closed.positive;
+  ASSERT_TRUE(EvaluatePairsAgainstTruth(texts, predicted, truth, closed, &out).ok());
+  EXPECT_EQ(out.back().between_predicted[0], 0u);
+  EXPECT_EQ(out.back().FalsePositives(0, Scoring::kLenient), 2u);
+  EXPECT_DOUBLE_EQ(out.back().F1(0, Scoring::kLenient), out.back().F1(0, Scoring::kStrict));
 }
 
 TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
@@ -276,8 +310,8 @@ TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
     ASSERT_TRUE(EvaluateAgainstTruth(texts, fps, truth, options, &got).ok());
     ASSERT_TRUE(EvaluatePairsAgainstTruth(texts, predicted, truth, options, &got_pairs).ok());
     for (size_t bucket = 0; bucket < 3; ++bucket) {
-      uint64_t pos = 0, between = 0, neg = 0, pair_tp = 0, pair_fp = 0;
-      std::vector<uint64_t> tp(17, 0), fp(17, 0);
+      uint64_t pos = 0, between = 0, neg = 0, pair_tp = 0, pair_fp = 0, pair_strict_fp = 0;
+      std::vector<uint64_t> tp(17, 0), fp(17, 0), strict_fp(17, 0);
       for (uint32_t a = 0; a < n; ++a) {
         for (uint32_t b = a + 1; b < n; ++b) {
           const size_t shorter = std::min(texts[a].size(), texts[b].size());
@@ -290,11 +324,13 @@ TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
           const bool in_pairs = std::binary_search(predicted.begin(), predicted.end(), PackPair(a, b));
           pair_tp += in_pairs && positive;
           pair_fp += in_pairs && negative;
+          pair_strict_fp += in_pairs && !positive;
           if (fps[a].empty() || fps[b].empty()) continue;
           const int d = HammingDistance(fps[a].fingerprint, fps[b].fingerprint);
           for (int k = d; k <= 16; ++k) {
             tp[k] += positive;
             fp[k] += negative;
+            strict_fp[k] += !positive;
           }
         }
       }
@@ -303,8 +339,13 @@ TEST(EvaluateAgainstTruth, EqualsABruteForceRecountOnRandomBatches) {
       EXPECT_EQ(got[bucket].negatives, neg);
       EXPECT_EQ(got[bucket].tp, tp) << "round " << round << " bucket " << bucket;
       EXPECT_EQ(got[bucket].fp, fp) << "round " << round << " bucket " << bucket;
+      for (int k = 0; k <= 16; ++k) {
+        EXPECT_EQ(got[bucket].FalsePositives(k, Scoring::kStrict), strict_fp[k]) << round << " " << bucket << " " << k;
+        EXPECT_EQ(got[bucket].FalsePositives(k, Scoring::kLenient), fp[k]) << round << " " << bucket << " " << k;
+      }
       EXPECT_EQ(got_pairs[bucket].tp[0], pair_tp);
       EXPECT_EQ(got_pairs[bucket].fp[0], pair_fp);
+      EXPECT_EQ(got_pairs[bucket].FalsePositives(0, Scoring::kStrict), pair_strict_fp);
       EXPECT_EQ(got_pairs[bucket].positives, pos);
     }
   }
