@@ -8,7 +8,7 @@
 //                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"hard_fp":..,"precision":..,"recall":..,"f1":..},..]},..]}
 // With --truth jaccard the pairs' truth is their exact shingle Jaccard
 // instead, scored strictly and leniently, and tools/eval_truth.cc writes the
-// lines.
+// lines and the text summary.
 #include <chrono>
 #include <cstdio>
 #include <memory>

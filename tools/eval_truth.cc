@@ -18,6 +18,7 @@
 //    jaccard-shingles:T does)
 #include "tools/eval_truth.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,11 +32,15 @@
 #include "tools/commands.h"
 #include "tools/idf_pass.h"
 #include "tools/json_text.h"
+#include "tools/plural.h"
+#include "tools/truth_summary.h"
 
 namespace simdex::tools {
 namespace {
 
 constexpr const char* kCommand = "eval";
+// The SimHash rows' k in the text summary: the default k of `simdex dedup --method simhash` and the t10 index.
+constexpr int kSummaryK = 3;
 
 using Clock = std::chrono::steady_clock;
 
@@ -132,7 +137,7 @@ void AppendHead(std::string* out, const char* kind, const std::string& set) {
 // they come from the bands and candidates kept by the estimate.
 Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
                    std::span<const std::vector<uint64_t>> sets, double shingle_seconds,
-                   std::span<const JaccardPair> truth, std::string* out) {
+                   std::span<const JaccardPair> truth, std::string* out, std::string* text) {
   std::unique_ptr<BaselineMinHash> minhash;
   SIMDEX_RETURN_IF_ERROR(BaselineMinHash::Create(args.num_perm, args.seed, &minhash));
   const LshBands bands =
@@ -172,6 +177,8 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
     AppendField(out, "band_seconds", band_seconds);
     AppendField(out, "filter_seconds", filtered ? filter_seconds : 0.0);
     AppendBuckets(buckets, out);
+    text->append(TruthSummaryLine(set, filtered ? "baseline MinHash-LSH, estimate filter" : "baseline MinHash-LSH, no filter",
+                                  buckets.back(), 0, args.truth));
   }
   return Status::OK();
 }
@@ -182,7 +189,8 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
 // kept by the b-bit estimate, and those confirmed by their exact Jaccard
 // (>= the threshold).
 Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
-                  std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out) {
+                  std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out,
+                  std::string* text) {
   MinHashOptions options;
   options.num_perm = args.num_perm;
   options.seed = args.seed;
@@ -243,12 +251,17 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
     AppendField(out, "band_seconds", band_seconds);
     AppendField(out, "filter_seconds", filter[1] == 's' ? filter_seconds : 0.0);
     AppendBuckets(buckets, out);
+    const char* name = filter[0] == 'n'   ? "simdex MinHash-LSH, no filter"
+                       : filter[1] == 's' ? "simdex MinHash-LSH, estimate filter"
+                                          : "simdex MinHash-LSH, exact Jaccard";
+    text->append(TruthSummaryLine(set, name, buckets.back(), 0, args.truth));
   }
   return Status::OK();
 }
 
+// One set's JSON lines (out), listed pairs (list) and text summary (text).
 Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer* confirmer, std::string* out,
-                   std::string* list) {
+                   std::string* list, std::string* text) {
   std::vector<LabelledDocument> docs;
   SIMDEX_RETURN_IF_ERROR(ReadLabelledSet(set, &docs, /*require_cluster=*/false));
   std::vector<std::string_view> texts;
@@ -310,6 +323,10 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
     AppendField(out, "fingerprint_seconds", fingerprint_seconds);
     AppendField(out, "evaluate_seconds", evaluate_seconds);
     AppendBuckets(buckets, out);
+    const int k = std::min(args.truth.max_k, kSummaryK);
+    text->append(TruthSummaryLine(set, args.config_names[c] + (args.confirm.empty() ? "" : " + " + args.confirm) +
+                                           " at k = " + std::to_string(k),
+                                  buckets.back(), k, args.truth));
     for (const ListedPair& p : listed) {
       AppendHead(list, "pair", set);
       list->append(",\"config\":");
@@ -325,8 +342,8 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
       list->append("}\n");
     }
   }
-  if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out));
-  if (args.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(args, set, texts, sets, truth, out));
+  if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out, text));
+  if (args.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(args, set, texts, sets, truth, out, text));
   return Status::OK();
 }
 
@@ -367,9 +384,10 @@ int RunTruthEval(const TruthEvalArgs& args) {
   }
   const auto start = Clock::now();
   for (const std::string& set : args.sets) {
-    std::string out, list;
-    s = EvaluateSet(args, set, confirmer.get(), &out, &list);
+    std::string out, list, text;
+    s = EvaluateSet(args, set, confirmer.get(), &out, &list, &text);
     if (!s.ok()) return ReportError(kCommand, s);
+    if (!args.quiet) std::fputs(text.c_str(), stderr);
     s = writer->Append(out);
     if (s.ok() && list_writer) s = list_writer->Append(list);
     if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
@@ -381,8 +399,8 @@ int RunTruthEval(const TruthEvalArgs& args) {
     if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
   }
   if (!args.quiet) {
-    std::fprintf(stderr, "simdex eval: %zu configurations x %zu sets against the Jaccard truth%s%s in %.2f s\n",
-                 args.configs.size(), args.sets.size(), args.confirm.empty() ? "" : (", confirmed by " + args.confirm).c_str(),
+    std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",
+                 Count(args.configs.size(), "configuration").c_str(), Count(args.sets.size(), "set").c_str(), args.confirm.empty() ? "" : (", confirmed by " + args.confirm).c_str(),
                  args.baseline ? ", with the MinHash-LSH baseline" : "", Since(start));
   }
   return 0;

@@ -39,7 +39,9 @@ struct TruthEvalArgs {
 Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out);
 
-// Runs the evaluation and writes its JSON lines; returns the exit code.
+// Runs the evaluation and writes its JSON lines and, unless quiet, a text
+// summary on stderr (one line per scored row, tools/truth_summary.h);
+// returns the exit code.
 int RunTruthEval(const TruthEvalArgs& args);
 
 }  // namespace simdex::tools

@@ -5,6 +5,7 @@ timings could not read, and `simdex eval --minhash` rows were taken for the base
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -89,3 +90,21 @@ def test_eval_counts_a_reported_pair_at_j_07_false_strictly_and_leaves_it_out_le
     assert at64["strict_f1"] == pytest.approx(2 / 7, abs=1e-6)
     assert at64["lenient_f1"] == pytest.approx(1 / 3, abs=1e-6)
 
+
+def test_eval_prints_strict_figures_first_and_the_in_between_count(tmp_path):
+    rows, stderr = eval_batch(tmp_path, "--minhash")
+    at3 = next(r for r in rows if r["kind"] == "simhash")["buckets"][-1]["k"][3]
+    line = next(x for x in stderr.splitlines() if ", default at k = 3: " in x)
+    m = re.search(r"strict P/R/F1 ([\d.]+)/([\d.]+)/([\d.]+); lenient \(0\.5 <= J < 0\.8 left out\) "
+                  r"([\d.]+)/([\d.]+)/([\d.]+); (\d+) pairs reported: (\d+) with J >= 0\.8, (\d+) with "
+                  r"0\.5 <= J < 0\.8, (\d+) with J < 0\.5$", line)
+    assert m, line
+    scores = [float(x) for x in m.groups()[:6]]
+    assert scores == pytest.approx([at3[f"{s}_{what}"] for s in ("strict", "lenient")
+                                    for what in ("precision", "recall", "f1")], abs=6e-4)
+    reported, tp, between, below = (int(x) for x in m.groups()[6:])
+    assert (tp, between, below) == (at3["tp"], at3["between"], at3["lenient_fp"])
+    assert reported == tp + between + below
+    assert tp == 1  # the two copies, 0 bits apart
+    for name in ("no filter", "estimate filter", "exact Jaccard"):
+        assert any(f", simdex MinHash-LSH, {name}: strict P/R/F1 " in x for x in stderr.splitlines()), stderr
