@@ -8,7 +8,10 @@ of the MinHash-LSH baseline with and without its estimate filter and of
 simdex's MinHash-LSH at its defaults, and in how many seeds simdex scored at
 least as high as both baseline rows.
 
-    python3 bench/quality_seeds.py changelog copyright manpages web titles zh de
+    python3 bench/quality_seeds.py [--scoring strict|lenient] changelog copyright manpages web titles zh de
+
+F1 is strict by default (a reported pair with J < 0.8 is false); --scoring lenient leaves the pairs with
+0.5 <= J < 0.8 out, as the table of docs/quality.md made before issue 37 did.
 """
 import collections
 import glob
@@ -17,8 +20,8 @@ import statistics
 import sys
 
 
-def f1_by_seed(corpus):
-    """(bucket, kind, filter) -> {seed: F1}, and bucket -> positives."""
+def f1_by_seed(corpus, scoring):
+    """(bucket, kind, filter) -> {seed: F1 under scoring}, and bucket -> positives."""
     rows = collections.defaultdict(dict)
     positives = {}
     for path in glob.glob(f"{corpus}-*.jsonl"):
@@ -30,17 +33,22 @@ def f1_by_seed(corpus):
                     continue
                 for b in r["buckets"]:
                     positives[b["bucket"]] = b["positives"]
-                    rows[(b["bucket"], r["kind"], r["filter"])][seed] = b["k"][0]["lenient_f1"]
+                    rows[(b["bucket"], r["kind"], r["filter"])][seed] = b["k"][0][scoring + "_f1"]
     return rows, positives
 
 
-def main(corpora):
-    print("| corpus | bucket | positives | seeds | baseline (9 x 13, no filter): mean F1 (min-max) "
-          "| baseline + estimate | simdex defaults (16 x 8, 4-bit estimate): mean F1 (min-max) "
+def main(args):
+    scoring = "strict"
+    if args[:1] == ["--scoring"]:
+        scoring, args = args[1], args[2:]
+    if scoring not in ("strict", "lenient"):
+        sys.exit("bench/quality_seeds.py: --scoring is strict or lenient")
+    print(f"| corpus | bucket | positives | seeds | baseline (9 x 13, no filter): mean {scoring} F1 (min-max) "
+          f"| baseline + estimate | simdex defaults (16 x 8, 4-bit estimate): mean {scoring} F1 (min-max) "
           "| seeds where simdex >= both baseline rows | seed 1: simdex / best baseline row |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for corpus in corpora:
-        rows, positives = f1_by_seed(corpus)
+    for corpus in args:
+        rows, positives = f1_by_seed(corpus, scoring)
         for bucket in ("short", "medium", "long", "all"):
             if positives.get(bucket, 0) < 30:
                 continue

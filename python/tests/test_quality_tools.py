@@ -16,6 +16,7 @@ from conftest import BINARY_DIR, SOURCE_DIR
 pytest.importorskip("matplotlib")  # the report's plots; tools/deps.sh installs it for Debian's python3
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tools"))
 import quality_corpora  # noqa: E402
+import quality_defaults  # noqa: E402
 import quality_report  # noqa: E402
 
 EDITS = os.path.join(SOURCE_DIR, "tests", "data", "eval", "edits.jsonl")
@@ -108,3 +109,21 @@ def test_eval_prints_strict_figures_first_and_the_in_between_count(tmp_path):
     assert tp == 1  # the two copies, 0 bits apart
     for name in ("no filter", "estimate filter", "exact Jaccard"):
         assert any(f", simdex MinHash-LSH, {name}: strict P/R/F1 " in x for x in stderr.splitlines()), stderr
+
+
+def test_the_report_gives_the_defaults_strict_figures_first(tmp_path):
+    """docs/quality.md's "Today's defaults, scored strictly": the MinHash-LSH row that `simdex dedup` reports
+    (filter "estimate"), strict figures in bold before the lenient ones, and the pairs by their J."""
+    out = tmp_path / "eval.jsonl"
+    simdex("eval", "-q", "--truth", "jaccard", "--config", quality_corpora.DEFAULT, "--baseline", "--minhash",
+           "--max-k", "3", "-o", out, EDITS)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    md = quality_defaults.section(rows, [("edits", "labelled edits", "test")], "before", "after: {targets}",
+                                  quality_corpora.DEFAULT)
+    every = next(r for r in rows if r["kind"] == "minhash" and r["filter"] == "estimate")["buckets"][-1]["k"][0]
+    line = next(x for x in md.splitlines() if x.startswith("| edits | test | all |"))
+    strict = f'**{every["strict_precision"]:.3f} / {every["strict_recall"]:.3f} / {every["strict_f1"]:.3f}**'
+    lenient = f'{every["lenient_precision"]:.3f} / {every["lenient_recall"]:.3f} / {every["lenient_f1"]:.3f}'
+    assert f' {every["tp"]:,} / {every["between"]:,} / {every["lenient_fp"]:,} | {strict} | {lenient} |' in line
+    assert every["between"] > 0 and every["strict_f1"] < every["lenient_f1"]
+    assert "after: strict F1 >= 0.95 in " in md
