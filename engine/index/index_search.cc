@@ -5,9 +5,8 @@
 // decodes it, and the head indexes and what ids are read from before they
 // are used (reader_rep.h), so that no answer comes from unchecked bytes.
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "base/query_batch.h"
 #include "format/prefetch.h"
 #include "engine/index/reader_rep.h"
 #include "engine/index/result_merge.h"
@@ -276,37 +275,16 @@ Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResul
   SIMDEX_RETURN_IF_ERROR(CheckK(rep_->scheme, k));
   const size_t nq = queries.size();
   std::vector<std::vector<Match>> per_query(nq);
-  constexpr size_t kChunk = 64;
-  std::atomic<size_t> next{0};
-  const int nthreads = std::max(1, std::min<int>(threads, static_cast<int>((nq + kChunk - 1) / kChunk)));
-  std::vector<Status> errors(nthreads);
-  std::vector<size_t> error_at(nthreads, nq);
+  const int nthreads = base::QueryBatchThreads(nq, threads);
+  std::vector<Scratch> scratch(nthreads);
   std::vector<SearchStats> thread_stats(nthreads);
-  auto work = [&](int w) {
-    Scratch scratch;
-    SearchStats& ts = thread_stats[w];
-    ts.candidates_per_table.resize(rep_->tables.size());
-    for (size_t begin; (begin = next.fetch_add(kChunk)) < nq;) {
-      for (size_t i = begin; i < std::min(nq, begin + kChunk); ++i) {
-        Status s = SearchOne(*rep_, queries[i], k, &scratch, &per_query[i], &ts);
-        if (!s.ok() && i < error_at[w]) {
-          errors[w] = s;
-          error_at[w] = i;
-        }
-      }
-    }
-  };
-  if (nthreads == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int w = 0; w < nthreads; ++w) pool.emplace_back(work, w);
-    for (auto& th : pool) th.join();
-  }
-  const auto first = std::min_element(error_at.begin(), error_at.end());
-  if (*first < nq) {
-    return rep_->InFile(errors[first - error_at.begin()].WithContext("query " + std::to_string(*first)));
-  }
+  for (SearchStats& ts : thread_stats) ts.candidates_per_table.resize(rep_->tables.size());
+  size_t failed = 0;
+  const Status s = base::RunQueryBatch(
+      nq, nthreads,
+      [&](size_t i, int w) { return SearchOne(*rep_, queries[i], k, &scratch[w], &per_query[i], &thread_stats[w]); },
+      &failed);
+  if (!s.ok()) return rep_->InFile(s.WithContext("query " + std::to_string(failed)));
 
   out->lims.assign(1, 0);
   out->matches.clear();
