@@ -1,4 +1,4 @@
-// LshIndexReader::Query: the query's band keys pick, in each band table,
+// LshIndexReader::Query and its batch forms: the query's band keys pick, in each band table,
 // the blocks whose values may share the key (the head sample, then the
 // head index); the first such block of every table is decoded in one
 // interleaved pass (format::ScanBlocks), a key range that runs on is
@@ -7,7 +7,11 @@
 // first time this reader decodes it; the head indexes, ids and signatures
 // before they are used (lsh_rep.h).
 #include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
 
+#include "base/query_batch.h"
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
@@ -83,11 +87,9 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   return Status::OK();
 }
 
-}  // namespace
-
-Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
-                             LshQueryStats* stats) const {
-  const Rep& r = *rep_;
+// LshIndexReader::Query without the file's name in its errors.
+Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, const uint32_t* signature,
+                const LshQueryOptions& options, std::vector<LshMatch>* out, LshQueryStats* stats) {
   const format::LshMetadata& m = r.meta;
   out->clear();
   LshQueryStats local;
@@ -96,7 +98,7 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
   if (m.banded > 0 && !IsEmptySignature(signature, m.num_perm)) {
     thread_local Scratch scratch;
     scratch.keys.resize(m.bands);
-    BandKeys(signature, bands(), scratch.keys.data());
+    BandKeys(signature, reader.bands(), scratch.keys.data());
     format::BlockScanStats scan;
     s = ScanBands(r, &scratch, &scan);
     local.tables_probed = m.bands;
@@ -122,7 +124,7 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
     if (s.ok() && !scratch.candidates.empty()) s = r.CheckSignatures();
     if (s.ok()) {
       const double filter =
-          options.min_estimate < 0 ? DefaultEstimateFilter(threshold(), m.num_perm) : options.min_estimate;
+          options.min_estimate < 0 ? DefaultEstimateFilter(reader.threshold(), m.num_perm) : options.min_estimate;
       scratch.packed.resize(m.SignatureBytes());
       PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
       for (uint64_t ordinal : scratch.candidates) {
@@ -141,7 +143,71 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
   local.matches = out->size();
   if (stats != nullptr) stats->Add(local);
   if (!s.ok()) out->clear();
-  return r.InFile(s);
+  return s;
+}
+
+// The batch forms: query(i, worker, found) answers query i into found on
+// a worker's thread.
+Status QueryBatch(const LshIndexReader::Rep& r, size_t n, int nthreads,
+                  const std::function<Status(size_t, int, std::vector<LshMatch>*, LshQueryStats*)>& query,
+                  LshQueryResults* out, LshQueryStats* stats) {
+  std::vector<std::vector<LshMatch>> per_query(n);
+  std::vector<LshQueryStats> thread_stats(nthreads);
+  size_t failed = 0;
+  const Status s = base::RunQueryBatch(
+      n, nthreads, [&](size_t i, int w) { return query(i, w, &per_query[i], &thread_stats[w]); }, &failed);
+  if (!s.ok()) return r.InFile(s.WithContext("query " + std::to_string(failed)));
+  out->lims.assign(1, 0);
+  out->matches.clear();
+  for (const std::vector<LshMatch>& found : per_query) {
+    out->matches.insert(out->matches.end(), found.begin(), found.end());
+    out->lims.push_back(out->matches.size());
+  }
+  if (stats != nullptr) {
+    for (const LshQueryStats& ts : thread_stats) stats->Add(ts);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
+                             LshQueryStats* stats) const {
+  return rep_->InFile(QueryOne(*this, *rep_, signature, options, out, stats));
+}
+
+Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQueryOptions& options,
+                             LshQueryResults* out, int threads, LshQueryStats* stats) const {
+  const size_t num_perm = static_cast<size_t>(rep_->meta.num_perm);
+  if (signatures.size() % num_perm != 0) {
+    return Status::InvalidArgument(std::to_string(signatures.size()) + " signature values are not a whole number of " +
+                                   std::to_string(num_perm) + "-value signatures");
+  }
+  const size_t n = signatures.size() / num_perm;
+  return QueryBatch(
+      *rep_, n, base::QueryBatchThreads(n, threads),
+      [&](size_t i, int, std::vector<LshMatch>* found, LshQueryStats* ts) {
+        return QueryOne(*this, *rep_, signatures.data() + i * num_perm, options, found, ts);
+      },
+      out, stats);
+}
+
+Status LshIndexReader::QueryTexts(std::span<const std::string_view> texts, const LshQueryOptions& options,
+                                  LshQueryResults* out, int threads, LshQueryStats* stats) const {
+  const int nthreads = base::QueryBatchThreads(texts.size(), threads);
+  // Per worker: a MinHasher (it keeps scratch) and the signature it makes.
+  std::vector<std::unique_ptr<MinHasher>> hashers(nthreads);
+  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(minhash_options(), &hashers[0]));
+  for (int w = 1; w < nthreads; ++w) hashers[w] = hashers[0]->Clone();
+  const size_t num_perm = static_cast<size_t>(rep_->meta.num_perm);
+  std::vector<std::vector<uint32_t>> signatures(nthreads, std::vector<uint32_t>(num_perm));
+  return QueryBatch(
+      *rep_, texts.size(), nthreads,
+      [&](size_t i, int w, std::vector<LshMatch>* found, LshQueryStats* ts) {
+        hashers[w]->Sign(texts[i], signatures[w].data());
+        return QueryOne(*this, *rep_, signatures[w].data(), options, found, ts);
+      },
+      out, stats);
 }
 
 Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,

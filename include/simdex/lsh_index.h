@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -155,6 +156,14 @@ struct LshQueryOptions {
   double min_estimate = -1;
 };
 
+// Results of a batch query in the offset-array form of SearchResults: lims
+// has n + 1 entries, and the matches of query i are matches[lims[i],
+// lims[i+1]), in id order.
+struct LshQueryResults {
+  std::vector<size_t> lims;
+  std::vector<LshMatch> matches;
+};
+
 struct LshQueryStats {
   uint64_t queries = 0;
   uint64_t tables_probed = 0;
@@ -232,6 +241,19 @@ class LshIndexReader {
   // for damage it reaches.
   Status Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
                LshQueryStats* stats = nullptr) const;
+
+  // The batch forms, on up to `threads` threads (the results do not depend
+  // on their number): the queries are signatures laid one after another,
+  // num_perm values each (InvalidArgument unless signatures.size() is a
+  // multiple of num_perm), or texts, each signed as the index's documents
+  // were (a MinHasher of minhash_options(): a text without shingles finds
+  // nothing). Query i's answer is Query()'s for its signature. On error the
+  // first failing query's, in query order ("x.sdx: query 7: ..."), and *out
+  // is unspecified.
+  Status Query(std::span<const uint32_t> signatures, const LshQueryOptions& options, LshQueryResults* out,
+               int threads = 1, LshQueryStats* stats = nullptr) const;
+  Status QueryTexts(std::span<const std::string_view> texts, const LshQueryOptions& options, LshQueryResults* out,
+                    int threads = 1, LshQueryStats* stats = nullptr) const;
 
   // Checks every rule of docs/format.md for this kind, reading the whole
   // file.

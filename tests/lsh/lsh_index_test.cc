@@ -38,16 +38,35 @@ void ExpectOracleAnswers(const std::string& path, const LshBuildOptions& options
   queries.push_back(std::vector<uint32_t>(options.minhash.num_perm, kEmptyMinimum));
   const double default_filter = DefaultEstimateFilter(options.threshold, options.minhash.num_perm);
   const BruteForceLsh oracle(docs, options, string_ids);
+  std::vector<uint32_t> batch;  // every query, one after another, twice: 2 threads take a chunk each
+  for (int copy = 0; copy < 2; ++copy) {
+    for (size_t c = 0; c < 64; ++c) batch.insert(batch.end(), queries[c % queries.size()].begin(), queries[c % queries.size()].end());
+  }
+  const size_t batch_n = batch.size() / static_cast<size_t>(options.minhash.num_perm);
   size_t found = 0;
   for (double filter : {-1.0, 0.0, 0.5}) {
     LshQueryOptions qo;
     qo.min_estimate = filter;
+    std::vector<std::vector<LshMatch>> want;
     for (const auto& q : queries) {
       std::vector<LshMatch> got;
       s = reader->Query(q.data(), qo, &got);
       ASSERT_TRUE(s.ok()) << s.ToString();
-      EXPECT_EQ(got, oracle.Query(q.data(), filter < 0 ? default_filter : filter));
+      want.push_back(oracle.Query(q.data(), filter < 0 ? default_filter : filter));
+      EXPECT_EQ(got, want.back());
       found += got.size();
+    }
+    for (int threads : {1, 2}) {
+      LshQueryResults results;
+      s = reader->Query(batch, qo, &results, threads);
+      ASSERT_TRUE(s.ok()) << s.ToString();
+      ASSERT_EQ(results.lims.size(), batch_n + 1);
+      ASSERT_EQ(results.lims.back(), results.matches.size());
+      for (size_t i = 0; i < batch_n; ++i) {
+        const std::vector<LshMatch> got(results.matches.begin() + results.lims[i],
+                                        results.matches.begin() + results.lims[i + 1]);
+        EXPECT_EQ(got, want[(i % 64) % queries.size()]) << "batch query " << i << ", threads " << threads;
+      }
     }
   }
   EXPECT_GT(found, 3 * (docs.size() / 7));  // every document's own signature finds at least itself
@@ -92,6 +111,103 @@ TEST(LshIndexTest, FindsEveryCopyOfADocumentAndItself) {
     const bool found = std::any_of(got.begin(), got.end(), [&](const LshMatch& m) { return m.id == d.id && m.estimate == 1; });
     EXPECT_TRUE(found) << "document " << d.id;
   }
+}
+
+// The batch query of texts signs each as the index's documents were and
+// answers as Query() of that signature; an empty text finds nothing; a
+// batch of signatures must be whole signatures; damage is reported as the
+// first failing query's, whatever the threads.
+TEST(LshIndexTest, BatchQueriesOfTextsAndSignaturesEqualSingleQueries) {
+  ScopedTempDir dir;
+  LshBuildOptions options;
+  options.minhash.num_perm = 32;
+  options.minhash.seed = 9;
+  options.block_size = 64;
+  std::unique_ptr<MinHasher> hasher;
+  ASSERT_TRUE(MinHasher::Create(options.minhash, &hasher).ok());
+  std::vector<std::string> texts;
+  std::vector<LshDocument> docs;
+  for (int i = 0; i < 150; ++i) {
+    std::string text = "document " + std::to_string(i % 40) + " says the same five words again";
+    if (i % 3 == 0) text += " and then some more of its own " + std::to_string(i);
+    texts.push_back(i % 50 == 7 ? "" : text);
+    LshDocument d;
+    d.id = 1000 + i;
+    d.signature.resize(32);
+    hasher->Sign(texts.back(), d.signature.data());
+    docs.push_back(d);
+  }
+  const std::string path = dir.File("texts.sdx");
+  ASSERT_TRUE(BuildLshIndex(path, options, docs).ok());
+  std::unique_ptr<LshIndexReader> reader;
+  ASSERT_TRUE(LshIndexReader::Open(path, ReaderOptions(), &reader).ok());
+  const std::vector<std::string_view> views(texts.begin(), texts.end());
+  LshQueryOptions qo;
+  qo.min_estimate = 0.3;
+  size_t matches = 0;
+  for (int threads : {1, 3}) {
+    LshQueryResults results;
+    LshQueryStats stats;
+    Status s = reader->QueryTexts(views, qo, &results, threads, &stats);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ASSERT_EQ(results.lims.size(), texts.size() + 1);
+    EXPECT_EQ(stats.queries, texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+      std::vector<LshMatch> want;
+      ASSERT_TRUE(reader->Query(docs[i].signature.data(), qo, &want).ok());
+      const std::vector<LshMatch> got(results.matches.begin() + results.lims[i],
+                                      results.matches.begin() + results.lims[i + 1]);
+      EXPECT_EQ(got, want) << "text " << i << ", threads " << threads;
+      if (texts[i].empty()) {
+        EXPECT_TRUE(got.empty());
+      }
+    }
+    matches = results.matches.size();
+  }
+  EXPECT_GT(matches, texts.size());  // each text finds itself, most find others
+
+  LshQueryResults results;
+  std::vector<uint32_t> ragged(32 * 2 + 5);
+  Status s = reader->Query(ragged, qo, &results);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  s = reader->QueryTexts({}, qo, &results, 4);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(results.lims, std::vector<size_t>{0});
+  EXPECT_TRUE(results.matches.empty());
+
+  // A damaged band-table block: the error of the first query that reads it.
+  std::string bytes = ReadFileOrDie(path);
+  std::unique_ptr<LshIndexReader> probe;
+  ASSERT_TRUE(LshIndexReader::Open(path, ReaderOptions(), &probe).ok());
+  const std::string damaged_path = dir.File("damaged.sdx");
+  bool reported = false;
+  for (size_t at = 64; at < bytes.size() && !reported; at += 97) {
+    std::string damaged = bytes;
+    damaged[at] ^= 0x10;
+    testing::WriteFileOrDie(damaged_path, damaged);
+    std::unique_ptr<LshIndexReader> broken;
+    if (!LshIndexReader::Open(damaged_path, ReaderOptions(), &broken).ok()) continue;
+    size_t first = texts.size();
+    Status first_error;
+    for (size_t i = 0; i < texts.size() && first == texts.size(); ++i) {
+      std::unique_ptr<LshIndexReader> fresh;  // every block unchecked, as the batch's reader
+      ASSERT_TRUE(LshIndexReader::Open(damaged_path, ReaderOptions(), &fresh).ok());
+      std::vector<LshMatch> found;
+      first_error = fresh->Query(docs[i].signature.data(), qo, &found);
+      if (!first_error.ok()) first = i;
+    }
+    if (first == texts.size()) continue;
+    for (int threads : {1, 3}) {
+      std::unique_ptr<LshIndexReader> fresh;
+      ASSERT_TRUE(LshIndexReader::Open(damaged_path, ReaderOptions(), &fresh).ok());
+      s = fresh->QueryTexts(views, qo, &results, threads);
+      EXPECT_EQ(s.code(), first_error.code());
+      EXPECT_NE(s.message().find("query " + std::to_string(first) + ": "), std::string::npos) << s.ToString();
+      EXPECT_EQ(s.message().find(damaged_path + ": "), 0u) << s.ToString();
+    }
+    reported = true;
+  }
+  EXPECT_TRUE(reported) << "no damaged byte failed a query";
 }
 
 // QueryBestMatch over two indexes that share some documents: the highest
