@@ -3,7 +3,8 @@
  * (simdex/index.h): open a file, search it for fingerprints within Hamming
  * distance k (inclusive), read its statistics, close it; and LshIndexReader
  * (simdex/lsh_index.h) for MinHash-LSH index files (simdex_lsh_index_*,
- * below; simdex_index_kind tells which kind a file holds).
+ * below; simdex_index_kind tells which kind a file holds), queried by
+ * signatures or by texts.
  *
  *   simdex_index* idx;
  *   char* err;
@@ -31,8 +32,8 @@
  * simdex_index_stats on it concurrently; an open simdex_lsh_index by threads
  * that call its queries and accessors. simdex_index_close must not run
  * concurrently with any other call on the same handle, and the handle must
- * not be used after it. A simdex_results is immutable: its accessors may be
- * called from any thread until simdex_results_free. Processes that open the
+ * not be used after it. A simdex_results or simdex_lsh_results is
+ * immutable: its accessors may be called from any thread until it is freed. Processes that open the
  * same file share its pages through the page cache (the file is memory
  * mapped read-only).
  *
@@ -256,6 +257,50 @@ void simdex_lsh_index_close(simdex_lsh_index* idx);
 simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
                                    double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
                                    char** errmsg);
+
+/* Results of a batch query of a MinHash-LSH index, in the offset-array
+ * form of simdex_results: the matches of query i are matches[lims[i]], ...,
+ * matches[lims[i+1] - 1], in id order (as simdex_lsh_index_query's).
+ * Opaque; read it through the accessors below. */
+typedef struct simdex_lsh_results simdex_lsh_results;
+
+/* Queries `nq` signatures at once on up to `threads` threads (the results
+ * do not depend on the thread count): signature i is signatures[i *
+ * num_perm], ..., signatures[i * num_perm + num_perm - 1]. Each query
+ * answers as simdex_lsh_index_query does with the same min_estimate. On
+ * success stores a new results object in *out, to be released with
+ * simdex_lsh_results_free; on failure *out is NULL and the error is that of
+ * the first failing query in query order ("x.sdx: query 7: ..."). REQUIRES:
+ * num_perm equals the index's and min_estimate <= 1, not NaN (else
+ * SIMDEX_INVALID_ARGUMENT); threads >= 1; signatures may be NULL only when
+ * nq is 0. */
+simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint32_t* signatures, size_t nq,
+                                         size_t num_perm, double min_estimate, int threads, simdex_lsh_results** out,
+                                         char** errmsg);
+
+/* Queries `nq` texts: each is signed as the index's documents were (its
+ * profile: shingles, num_perm and seed, simdex_lsh_index_profile), then
+ * queried as by simdex_lsh_index_query_batch. Text i is texts[i], of
+ * lengths[i] bytes of UTF-8, or NUL-terminated when lengths is NULL. A
+ * NULL texts[i] is the empty text when lengths[i] is 0, and
+ * SIMDEX_INVALID_ARGUMENT otherwise (or when lengths is NULL). A text without shingles (empty, or only white space) finds
+ * nothing. The texts are read during the call only. Results, errors and
+ * REQUIRES as simdex_lsh_index_query_batch's; texts may be NULL only when
+ * nq is 0. */
+simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char* const* texts, const size_t* lengths,
+                                         size_t nq, double min_estimate, int threads, simdex_lsh_results** out,
+                                         char** errmsg);
+
+/* The number of queries the results are for (0 for NULL). */
+size_t simdex_lsh_results_nq(const simdex_lsh_results* results);
+/* nq + 1 offsets into the matches array; lims[0] is 0 and lims[nq] is the
+ * total number of matches. Valid until simdex_lsh_results_free. */
+const size_t* simdex_lsh_results_lims(const simdex_lsh_results* results);
+/* lims[nq] matches ({id, estimate}), grouped by query (NULL when there are
+ * none). Valid until simdex_lsh_results_free. */
+const simdex_lsh_match* simdex_lsh_results_matches(const simdex_lsh_results* results);
+/* Frees the results. NULL is allowed and does nothing. */
+void simdex_lsh_results_free(simdex_lsh_results* results);
 
 /* Size and shape of an open MinHash-LSH index. */
 typedef struct simdex_lsh_index_info {

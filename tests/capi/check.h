@@ -25,4 +25,15 @@ static int failures = 0;
     }                                                                                \
   } while (0)
 
+/* main's return value: 1 after saying how many checks failed, else 0
+ * after saying that `program` passed them all. */
+static inline int finish(const char* program) {
+  if (failures > 0) {
+    fprintf(stderr, "%s: %d checks failed\n", program, failures);
+    return 1;
+  }
+  printf("%s: every check passed\n", program);
+  return 0;
+}
+
 #endif /* SIMDEX_TESTS_CAPI_CHECK_H_ */
