@@ -1,7 +1,8 @@
 // The C interface of include/simdex/simdex_c.h for SimHash indexes, over
 // ReloadingIndex (each call works on the version serving when it starts,
 // Current()), and what every handle shares (codes, kinds, strings).
-// MinHash-LSH indexes: c_api_lsh.cc; the error protocol: c_api_internal.h.
+// MinHash-LSH indexes: c_api_lsh.cc; de-duplication: c_api_minhash_dedup.cc
+// (over c_api_dedup.h); the error protocol: c_api_internal.h.
 #include "simdex/simdex_c.h"
 
 #include <algorithm>

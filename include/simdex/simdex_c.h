@@ -4,7 +4,8 @@
  * distance k (inclusive), read its statistics, close it; and LshIndexReader
  * (simdex/lsh_index.h) for MinHash-LSH index files (simdex_lsh_index_*,
  * below; simdex_index_kind tells which kind a file holds), queried by
- * signatures or by texts.
+ * signatures or by texts. It also de-duplicates batches of documents
+ * (simdex_minhash_dedup_*, below), as `simdex dedup` does.
  *
  *   simdex_index* idx;
  *   char* err;
@@ -339,6 +340,241 @@ simdex_code simdex_lsh_index_id_string(const simdex_lsh_index* idx, uint64_t id,
  * no document has it. */
 simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* data, size_t size, uint64_t* id,
                                      char** errmsg);
+
+/* De-duplication (docs/dedup.md; docs/minhash.md for MinHash-LSH): every
+ * pair of a batch's documents that are near-duplicates, clusters (the
+ * connected components of those pairs) with one representative each, and
+ * optionally each document checked against stored indexes. Each method
+ * has an options struct that its init function fills with the library's
+ * defaults (change the fields you need after it), and a result handle read
+ * through accessors:
+ *   - MinHash-LSH, of documents (texts in memory, or files as `simdex
+ *     dedup` reads them): simdex_minhash_dedup_*, the command's default
+ *     method, with the command's records, pairs and files, over
+ *     DeduplicateByMinHash (include/simdex/batch.h), the code the command
+ *     runs.
+ *   - SimHash (`simdex dedup --method simhash`) is not offered here yet:
+ *     its document pipeline (features, idf, fingerprints, confirmation)
+ *     is still the command's own, not the library's.
+ * Documents are numbered by ordinal, their place in the input from 0.
+ *
+ *   simdex_minhash_dedup_options o;
+ *   simdex_minhash_dedup_options_init(&o);       the command's defaults
+ *   o.threads = 4;
+ *   simdex_minhash_dedup_result* r;
+ *   if (simdex_minhash_dedup_texts(texts, NULL, NULL, n, &o, &r, &err) == SIMDEX_OK) {
+ *     simdex_minhash_dedup_record rec;
+ *     for (uint64_t i = 0; i < simdex_minhash_dedup_size(r); ++i) {
+ *       simdex_minhash_dedup_records(r, i, 1, &rec);  ... rec.duplicate, rec.representative ...
+ *     }
+ *     simdex_minhash_dedup_free(r);
+ *   }
+ *
+ * Options structs. Their layout is fixed (sizes stated below on 64-bit
+ * systems) and ends in reserved fields that the init functions set to 0
+ * and the calls require to be 0 (else SIMDEX_INVALID_ARGUMENT), so that a
+ * later version can give them a meaning without changing the layout; always
+ * start from the init function. A NULL string field means the library's
+ * default. The options are read during the call only.
+ *
+ * A result is read by any number of threads at once, except for the calls
+ * that take it non-const (the pairs), which must not run concurrently with
+ * any other call on it. */
+
+/* Which document of a cluster represents it (the others are duplicates). */
+enum {
+  SIMDEX_KEEP_FIRST = 0,     /* the first in input order */
+  SIMDEX_KEEP_LONGEST = 1,   /* the longest text, in code points; the first among equals */
+  SIMDEX_KEEP_MAX_SCORE = 2  /* the largest score (texts: scores[]; files: score_field); the first among equals */
+};
+
+/* MinHash-LSH de-duplication's options (include/simdex/batch.h,
+ * MinHashDedupOptions, whose comments say more). 152 bytes. */
+typedef struct simdex_minhash_dedup_options {
+  double threshold;       /* the Jaccard similarity of a duplicate, in (0, 1] */
+  double estimate_filter; /* candidates with a b-bit estimate below it are dropped; negative: the mode's default */
+  uint64_t seed;          /* of the MinHash functions */
+  uint64_t memory_bytes;  /* the memory bound; what does not fit spills to tmpdir */
+  const char* confirm;    /* a confirm spec ("jaccard-shingles:0.9", "edit:0.8") instead of the exact mode's check */
+  const char* tmpdir;     /* NULL: $TMPDIR, else /tmp */
+  /* Open MinHash-LSH indexes whose signatures are made as the batch's (the
+   * same num_perm and seed): a document whose best match in them is at
+   * least the estimate filter is a duplicate. They must stay open until
+   * the result is freed. */
+  const simdex_lsh_index* const* against;
+  size_t against_count;
+  int32_t exact;          /* nonzero: every pair is checked by the exact Jaccard of its texts' shingles */
+  int32_t num_perm;       /* values per signature */
+  int32_t bands;          /* bands and rows both 0: chosen from threshold and num_perm */
+  int32_t rows;
+  int32_t signature_bits; /* bits of each value the estimate keeps: 1, 2, 4, 8, 16 or 32 */
+  int32_t keep;           /* SIMDEX_KEEP_* */
+  int32_t keep_pairs;     /* nonzero: the result keeps the pairs (simdex_minhash_dedup_pairs, _write_pairs) */
+  int32_t allow_duplicate_ids; /* zero: two documents with one id fail the run, naming both */
+  int32_t threads;        /* at least 1 */
+  int32_t reserved32;     /* 0 */
+  uint64_t reserved[6];   /* 0 */
+} simdex_minhash_dedup_options;
+
+/* Fills *options with the defaults of `simdex dedup` (threshold 0.8, exact,
+ * 128 values, 4-bit signatures: MinHashDedupOptions' defaults), one thread,
+ * no indexes, and 0 in the reserved fields. NULL does nothing. */
+void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* options);
+
+/* How files are read (DocumentFiles in include/simdex/batch.h). */
+enum { SIMDEX_FORMAT_AUTO = 0, SIMDEX_FORMAT_JSONL = 1, SIMDEX_FORMAT_LINES = 2 };
+enum {
+  SIMDEX_IDS_FROM_FIELD = 0, /* JSONL: the value of id_field (a number, or a string) */
+  SIMDEX_IDS_ORDINAL = 1     /* the record number, from 1, continuing from file to file */
+};
+
+/* Documents read from files as `simdex dedup` reads them: JSON Lines or one
+ * document per line, .gz, .zst and .bz2 decompressed. 96 bytes. */
+typedef struct simdex_document_files {
+  const char* const* paths; /* the files, in order ("-": standard input, which cannot be read twice) */
+  size_t path_count;
+  const char* id_field;     /* JSONL: the id's field; init sets the library's ("id") */
+  const char* const* text_fields; /* JSONL: the fields joined by newlines into the text; none: "text" */
+  size_t text_field_count;
+  const char* score_field;  /* JSONL: the number SIMDEX_KEEP_MAX_SCORE ranks by (NULL: none) */
+  int32_t format;           /* SIMDEX_FORMAT_*: AUTO judges each file by its name */
+  int32_t id_mode;          /* SIMDEX_IDS_* */
+  int32_t skip_bad;         /* nonzero: bad records are skipped and counted instead of failing the run */
+  int32_t reserved32;       /* 0 */
+  uint64_t reserved[4];     /* 0 */
+} simdex_document_files;
+
+/* Fills *files with the defaults: no paths, format by name, ids from the
+ * field "id", the text from "text", 0 in the reserved fields. NULL does
+ * nothing. */
+void simdex_document_files_init(simdex_document_files* files);
+
+/* A MinHash-LSH de-duplication's outcome. Opaque. */
+typedef struct simdex_minhash_dedup_result simdex_minhash_dedup_result;
+
+/* De-duplicates `n` texts in memory: document i is texts[i], of lengths[i]
+ * bytes of UTF-8 (NUL-terminated when lengths is NULL; a NULL texts[i] as
+ * for simdex_lsh_index_query_texts), its id is i and its score (for
+ * SIMDEX_KEEP_MAX_SCORE) scores[i]. scores may be NULL unless keep is
+ * SIMDEX_KEEP_MAX_SCORE. The texts and scores are copied: the caller may
+ * free them when the call returns.
+ * On success stores a new result in *out, to be released with
+ * simdex_minhash_dedup_free; on failure *out is NULL and the code says why:
+ * SIMDEX_INVALID_ARGUMENT for options out of range (the message names the
+ * field: "threshold 1.5 is not in (0, 1]"), an index of other signatures,
+ * or (without allow_duplicate_ids) a repeated id; SIMDEX_IO_ERROR when
+ * spilling to tmpdir fails. */
+simdex_code simdex_minhash_dedup_texts(const char* const* texts, const size_t* lengths, const double* scores, size_t n,
+                                       const simdex_minhash_dedup_options* options, simdex_minhash_dedup_result** out,
+                                       char** errmsg);
+
+/* De-duplicates the documents of `files`, read as `simdex dedup FILE...`
+ * reads them, with the same results: the records, pairs and files equal the
+ * command's for the same options. The exact mode and confirm specs read
+ * the texts again, so the files must be regular files, and the clusters'
+ * snippets read them once more when written. Errors as
+ * simdex_minhash_dedup_texts's, and those of the input, whose messages
+ * name the file: SIMDEX_NOT_FOUND for a file that does not exist,
+ * SIMDEX_IO_ERROR for one that cannot be read, SIMDEX_CORRUPTION or
+ * SIMDEX_INVALID_ARGUMENT naming the file and line of a bad record (unless
+ * skip_bad). */
+simdex_code simdex_minhash_dedup_files(const simdex_document_files* files, const simdex_minhash_dedup_options* options,
+                                       simdex_minhash_dedup_result** out, char** errmsg);
+
+/* The number of documents (0 for NULL). */
+uint64_t simdex_minhash_dedup_size(const simdex_minhash_dedup_result* result);
+
+/* One document's outcome. 32 bytes, no implicit padding. */
+typedef struct simdex_minhash_dedup_record {
+  uint64_t representative;  /* the ordinal of its cluster's representative: itself when alone or empty */
+  uint64_t against_id;      /* with against_index >= 0: the match's id in that index (for string ids, its number:
+                               simdex_lsh_index_id_string); else 0 */
+  float estimate;           /* the estimated J with the representative (1 for itself; 0 when empty) */
+  float against_estimate;   /* with against_index >= 0: the match's estimate; else 0 */
+  int32_t against_index;    /* the matching index's place in options.against; -1 for none */
+  uint8_t duplicate;        /* 1: not its cluster's representative, or an index holds a match */
+  uint8_t empty;            /* 1: the text has no shingles (never a pair, never a duplicate) */
+  uint16_t reserved;        /* 0 */
+} simdex_minhash_dedup_record;
+
+/* Copies the records of documents first, ..., first + count - 1 to out[].
+ * Returns SIMDEX_INVALID_ARGUMENT (copying nothing) when the range passes
+ * simdex_minhash_dedup_size, or result is NULL, or out is NULL and count >
+ * 0. */
+simdex_code simdex_minhash_dedup_records(const simdex_minhash_dedup_result* result, uint64_t first, size_t count,
+                                         simdex_minhash_dedup_record* out);
+
+/* The id of document `ordinal`: a number (*is_string 0, *number set, *data
+ * NULL, *size 0) or, for a JSONL string id, a string (*is_string 1, *data
+ * and *size its UTF-8 bytes, NOT NUL-terminated, valid until
+ * simdex_minhash_dedup_free; *number 0). Texts have the ids 0 .. n - 1.
+ * SIMDEX_INVALID_ARGUMENT for an ordinal past the size or a NULL argument. */
+simdex_code simdex_minhash_dedup_id(const simdex_minhash_dedup_result* result, uint64_t ordinal, int* is_string,
+                                    uint64_t* number, const char** data, size_t* size);
+
+/* The run's figures. 160 bytes. */
+typedef struct simdex_minhash_dedup_info {
+  uint64_t documents;
+  uint64_t empty;               /* documents without shingles */
+  uint64_t skipped;             /* bad records skipped (skip_bad) */
+  uint64_t distinct_signatures;
+  uint64_t candidates;          /* pairs of distinct signatures sharing a band */
+  uint64_t kept;                /* of those, through the estimate filter */
+  uint64_t document_pairs;      /* document pairs before the check on the texts */
+  uint64_t confirm_candidates;  /* pairs checked on their texts */
+  uint64_t confirmed;           /* of those, accepted */
+  uint64_t clusters;            /* clusters of two or more documents */
+  uint64_t clustered_documents;
+  uint64_t against_duplicates;  /* documents with a match in an index */
+  uint64_t bytes_spilled;       /* written to tmpdir */
+  double estimate_filter;       /* the filter used (0: off) */
+  int32_t bands;                /* the bands used */
+  int32_t rows;
+  uint64_t reserved[5];
+} simdex_minhash_dedup_info;
+
+/* Fills *out. SIMDEX_INVALID_ARGUMENT when an argument is NULL. */
+simdex_code simdex_minhash_dedup_stats(const simdex_minhash_dedup_result* result, simdex_minhash_dedup_info* out);
+
+/* A pair of near-duplicates, ordinals a < b. 24 bytes. */
+typedef struct simdex_minhash_dedup_pair {
+  uint64_t a;
+  uint64_t b;
+  float estimate;   /* the estimate of their J */
+  float similarity; /* the similarity the check on the texts measured; -1 when they were not checked */
+} simdex_minhash_dedup_pair;
+
+/* The pairs of a run with keep_pairs, ordered by a, then b: *pairs (NULL
+ * when there are none) holds *count of them, valid until
+ * simdex_minhash_dedup_free. The result streams its pairs from disk once:
+ * the first call reads them all into memory (24 bytes each), and later
+ * calls return the same array; simdex_minhash_dedup_write_pairs cannot
+ * follow it, nor can this call follow that one (SIMDEX_INVALID_ARGUMENT, as
+ * for a run without keep_pairs). */
+simdex_code simdex_minhash_dedup_pairs(simdex_minhash_dedup_result* result, const simdex_minhash_dedup_pair** pairs,
+                                       size_t* count, char** errmsg);
+
+/* The files `simdex dedup` writes (docs/dedup.md, "Output"), byte for byte
+ * as the command writes them for the same documents and options, each
+ * under a temporary name renamed into place ("-": standard output):
+ * one JSON line per document ({"id","cluster","duplicate","estimate",
+ * "against"?,"empty"?}; an index is named by the path it was opened with); */
+simdex_code simdex_minhash_dedup_write_records(const simdex_minhash_dedup_result* result, const char* path,
+                                               char** errmsg);
+/* the pairs of a run with keep_pairs (they are read once: see
+ * simdex_minhash_dedup_pairs); */
+simdex_code simdex_minhash_dedup_write_pairs(simdex_minhash_dedup_result* result, const char* path, char** errmsg);
+/* the ids of the documents that are not duplicates, one a line; */
+simdex_code simdex_minhash_dedup_write_keep_list(const simdex_minhash_dedup_result* result, const char* path,
+                                                 char** errmsg);
+/* the clusters of two or more documents, with the first snippet_words
+ * words of each member's text (files are read again), as the command's
+ * --snippet-words. */
+simdex_code simdex_minhash_dedup_write_clusters(const simdex_minhash_dedup_result* result, const char* path,
+                                                int snippet_words, char** errmsg);
+
+/* Frees the result. NULL is allowed and does nothing. */
+void simdex_minhash_dedup_free(simdex_minhash_dedup_result* result);
 
 /* Frees a message returned through an errmsg argument. NULL is allowed. */
 void simdex_free_string(char* str);
