@@ -51,14 +51,15 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr,
                "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
-               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s; %.2f s (self-join %.2f, filter "
-               "%.2f)%s\n",
+               "estimate filter %s (%d-bit signatures): %s, %llu kept, %s, %s of %s, %s; %.2f s (self-join %.2f, "
+               "filter %.2f)%s\n",
                Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
                Count(s.distinct_signatures, "distinct signature").c_str(), args.num_perm, s.bands.bands, s.bands.rows,
                FormatJ(args.threshold).c_str(), s.estimate_filter > 0 ? FormatJ(s.estimate_filter).c_str() : "off",
                args.signature_bits, Count(s.candidates, "candidate pair").c_str(), u(s.kept),
                Count(s.document_pairs, "document pair").c_str(), Count(s.clusters, "cluster").c_str(),
-               Count(s.clustered_documents, "document").c_str(), seconds, s.seconds_join, s.seconds_filter,
+               Count(s.clustered_documents, "document").c_str(), Count(s.duplicates, "duplicate").c_str(), seconds,
+               s.seconds_join, s.seconds_filter,
                s.bytes_spilled == 0 ? "" : ("; " + Count(s.bytes_spilled, "byte") + " spilled").c_str());
   if (!args.against.empty()) {
     std::fprintf(stderr, "simdex dedup: against %s: %s with a match\n",

@@ -363,6 +363,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
       outcomes->against_estimates[o] = static_cast<float>(match.estimate);
       ++stats->against_duplicates;
     }
+    stats->duplicates += compact.Result(o).duplicate;
   }
   stats->bytes_spilled += s.packed->bytes_spilled();
   return s.status;

@@ -158,6 +158,10 @@ struct MinHashDedupStats {
   uint64_t document_pairs = 0;      // document pairs before confirmation (identical signatures included)
   uint64_t clusters = 0;
   uint64_t clustered_documents = 0;
+  // Documents Record() marks duplicate: not their cluster's representative,
+  // or with a match in an `against` index (what the keep list leaves out;
+  // SimHash's DedupStats::duplicates).
+  uint64_t duplicates = 0;
   uint64_t against_duplicates = 0;  // documents with a match in an `against` index
   uint64_t bytes_spilled = 0;       // keys, signatures, sort runs written to tmpdir
   LshBands bands;                   // the bands used

@@ -167,6 +167,38 @@ TEST_F(MinHashDedupCli, PairsCarryTheEstimateAndConfirmationAddsTheExactJaccard)
   EXPECT_EQ(Lines(r.out)[1], "{\"id\":2,\"cluster\":2,\"duplicate\":false,\"estimate\":1}");
 }
 
+// The summary's duplicates are the documents the records mark duplicate, as
+// SimHash's summary counts them: the members of a cluster other than its
+// representative, and a document with a match in an index it is checked
+// against. Two copies of one text and a third document stored in an index
+// of each method: 3 duplicates by either.
+TEST_F(MinHashDedupCli, SummaryCountsDuplicatesAsSimHashsDoes) {
+  const std::string unrelated = "an unrelated text of a few words, nothing like the others at all";
+  WriteFile(batch_, Json(1, kOriginal) + Json(2, unrelated) + Json(3, kOriginal) + Json(4, kOriginal) +
+                        Json(5, "and one more text that has no copy anywhere"));
+  const std::string stored = dir_.File("stored.jsonl"), fp = dir_.File("stored.fp");
+  WriteFile(stored, Json(90, unrelated));
+  const std::string sdx = dir_.File("simhash.sdx"), lsh = dir_.File("lsh.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "-q", "-o", fp, stored}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "-q", "--out", sdx, fp}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--out", lsh, stored}).exit_code, 0);
+  auto marked = [](const std::string& records) {
+    size_t n = 0;
+    for (size_t at = 0; (at = records.find("\"duplicate\":true", at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  for (const std::string method : {"minhash", "simhash"}) {
+    RunResult r = RunSimdex(dir_, {"dedup", "--method", method, batch_});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(marked(r.out), 2u) << method << ": " << r.out;
+    EXPECT_NE(r.err.find(" 1 cluster of 3 documents, 2 duplicates;"), std::string::npos) << method << ": " << r.err;
+    r = RunSimdex(dir_, {"dedup", "--method", method, "--against", method == "minhash" ? lsh : sdx, batch_});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(marked(r.out), 3u) << method << ": " << r.out;
+    EXPECT_NE(r.err.find(" 1 cluster of 3 documents, 3 duplicates;"), std::string::npos) << method << ": " << r.err;
+  }
+}
+
 TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
   WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited));
   RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "1", batch_});
