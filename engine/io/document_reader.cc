@@ -44,7 +44,8 @@ struct DocumentReader::Rep {
         json({.id_field = opts.id_mode == IdMode::kField ? opts.id_field : std::string(),
               .text_fields = opts.text_fields,
               .allow_string_ids = opts.allow_string_ids,
-              .score_field = opts.score_field}),
+              .score_field = opts.score_field,
+              .title_field = opts.title_field}),
         bad(opts.skip_bad, opts.max_errors_kept) {}
 
   Status Located(const Status& s) const { return s.WithContext(name + ":" + std::to_string(lines.line_number())); }
@@ -109,6 +110,7 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
       doc->id_string.clear();
       doc->text.assign(line);
       doc->score = -std::numeric_limits<double>::infinity();
+      doc->title.clear();
     } else {
       if (IsBlank(line)) {
         ++r.stats.blank_lines;

@@ -71,6 +71,15 @@ Status JsonRecordParser::Parse(std::string_view line, Document* doc) {
       }
     }
   }
+  doc->title.clear();
+  if (!options_.title_field.empty()) {
+    simdjson::dom::element value;
+    if (!object.at_key(options_.title_field).get(value) && !value.is_null()) {
+      std::string_view s;
+      if (value.get_string().get(s)) doc->title = simdjson::minify(value);
+      else doc->title.assign(s);
+    }
+  }
   std::string* text = &doc->text;
   text->clear();
   const std::vector<std::string>& fields = options_.text_fields;

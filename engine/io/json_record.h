@@ -19,6 +19,7 @@ struct JsonRecordOptions {
   std::vector<std::string> text_fields;  // REQUIRES: not empty
   bool allow_string_ids = false;
   std::string score_field;  // empty: none
+  std::string title_field;  // empty: none
 };
 
 class JsonRecordParser {
@@ -27,7 +28,8 @@ class JsonRecordParser {
 
   // Parses line as a JSON object into *doc (DocumentReader's rules, in
   // document_reader.h): id or id_string from id_field, text from
-  // text_fields, score from score_field. On a bad record returns
+  // text_fields, score from score_field, title from title_field (which
+  // never makes a record bad). On a bad record returns
   // InvalidArgument with the reason, without file or line ("field 'id' is
   // missing"). REQUIRES: simdjson::SIMDJSON_PADDING readable bytes follow
   // line (their values do not matter).

@@ -18,8 +18,11 @@
 //     number instead, counting from 1, bad records included.) The text is the
 //     values of text_fields joined with "\n"; each must be a string (null
 //     counts as ""). With a score_field, its value must be a JSON number
-//     (Document::score); missing or null gives -infinity. Blank lines are not
-//     records; they are counted.
+//     (Document::score); missing or null gives -infinity. With a
+//     title_field, its value is read into Document::title for display, and
+//     never makes a record bad: a string gives its text, a missing or null
+//     field "", any other value its JSON text (`42`, `["a","b"]`). Blank
+//     lines are not records; they are counted.
 //   - kLines: every line is one document, its id the line number (from 1);
 //     an empty line is an empty document. The text is taken as it is, valid
 //     UTF-8 or not (the fingerprinter replaces and counts invalid bytes).
@@ -111,6 +114,8 @@ struct DocumentReaderOptions {
   bool allow_string_ids = false;
   // JSONL only: a numeric field read into Document::score ("" for none).
   std::string score_field;
+  // JSONL only: a field read into Document::title ("" for none).
+  std::string title_field;
   // Skip and count bad records instead of stopping at the first.
   bool skip_bad = false;
   // How many skipped records' messages stats().first_errors keeps.
@@ -130,6 +135,8 @@ struct Document {
   uint64_t line = 0;  // 1-based line of the record in the (decompressed) input
   // The score_field's value; -infinity when missing, null, or not asked for.
   double score = -std::numeric_limits<double>::infinity();
+  // The title_field's text (above); empty when missing, null, or not asked for.
+  std::string title;
 };
 
 // A text's length as simdex counts it: its code points, counting each byte

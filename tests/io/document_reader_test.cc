@@ -176,6 +176,31 @@ TEST_F(DocumentReaderTest, ScoreFieldIsANumberOrMinusInfinity) {
   EXPECT_EQ(ReadAll(path, o).status.message(), path + ":1: field 'views' is not a number: \"many\"");
 }
 
+// A title is for display: whatever the field holds, the record is read as
+// it would be without a title field, so that a second read with titles
+// numbers the documents as the first did.
+TEST_F(DocumentReaderTest, TitleFieldIsReadForDisplayAndNeverMakesARecordBad) {
+  DocumentReaderOptions o;
+  o.title_field = "title";
+  const std::string path = Write("t.jsonl",
+                                 "{\"id\": 1, \"text\": \"a\", \"title\": \"Caf\\u00e9 \\\"Z\\\"\"}\n"
+                                 "{\"id\": 2, \"text\": \"b\"}\n"
+                                 "{\"id\": 3, \"text\": \"c\", \"title\": null}\n"
+                                 "{\"id\": 4, \"text\": \"d\", \"title\": 42}\n"
+                                 "{\"id\": 5, \"text\": \"e\", \"title\": [\"x\", {\"y\": 1}]}\n");
+  const ReadResult r = ReadAll(path, o);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.docs.size(), 5u);
+  EXPECT_EQ(r.docs[0].title, "Caf\u00e9 \"Z\"");
+  EXPECT_EQ(r.docs[1].title, "");
+  EXPECT_EQ(r.docs[2].title, "");
+  EXPECT_EQ(r.docs[3].title, "42");
+  EXPECT_EQ(r.docs[4].title, "[\"x\",{\"y\":1}]");
+  EXPECT_EQ(r.stats.skipped, 0u);
+  // Without a title field, no title.
+  EXPECT_EQ(ReadAll(path, Jsonl()).docs[0].title, "");
+}
+
 TEST_F(DocumentReaderTest, OrdinalIdsCountRecordsNotBlankLines) {
   std::string path = Write("a.jsonl", "{\"text\": \"a\"}\n\n  \n{\"text\": \"b\"}\n");
   DocumentReaderOptions o = Jsonl();
