@@ -247,6 +247,41 @@ void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes&
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
 
+// The first input that cannot be read again, as a message names it
+// ("standard input", "<path> (not a regular file)"); "" when there is none.
+std::string InputReadOnce(const std::vector<std::string>& inputs) {
+  for (const std::string& path : inputs) {
+    if (io::CanReadTwice(path)) continue;
+    return path == "-" ? std::string("standard input") : path + " (not a regular file)";
+  }
+  return "";
+}
+
+// An option that reads a JSONL field (--keep max:FIELD, --title-field)
+// refuses an input read as one document per line.
+Status RequireJsonl(const std::string& option, const DedupArgs& args, const std::vector<BatchFormat>& formats) {
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if (formats[i] == BatchFormat::kJsonl) continue;
+    return Status::InvalidArgument(option + " reads a JSONL field, but " + io::DisplayName(args.input.inputs[i]) +
+                                   " is read as one document per line (use --format jsonl)");
+  }
+  return Status::OK();
+}
+
+// --title-field: documents in JSONL files that can be read again, and a
+// --pairs or --clusters file to name them in.
+Status CheckTitleField(const DedupArgs& args, bool fingerprints, const std::vector<BatchFormat>& formats) {
+  if (args.input.title_field.empty()) return Status::OK();
+  if (fingerprints) return Status::InvalidArgument("--title-field needs documents, not fingerprint files");
+  if (args.pairs.empty() && args.clusters.empty()) {
+    return Status::InvalidArgument("--title-field names the documents of --pairs and --clusters: give one of them");
+  }
+  SIMDEX_RETURN_IF_ERROR(RequireJsonl("--title-field " + args.input.title_field, args, formats));
+  const std::string once = InputReadOnce(args.input.inputs);
+  if (once.empty()) return Status::OK();
+  return Status::InvalidArgument("--title-field reads the titles again from the inputs: give files, not " + once);
+}
+
 // `--method minhash`: the arguments checked, then engine/pipeline/minhash_dedup.h.
 int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!args.simhash_only.empty()) {
@@ -291,11 +326,9 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
     m.against.push_back(indexes.back().get());
   }
   if (Status bad = CheckMinHashDedupFlags(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
-  for (const std::string& path : args.input.inputs) {
-    if (args.approximate || io::CanReadTwice(path)) continue;
+  if (const std::string once = InputReadOnce(args.input.inputs); !args.approximate && !once.empty()) {
     return ReportError(kDedupCommand, "--method minhash checks each pair on the texts, read again: give files, not " +
-                                          (path == "-" ? std::string("standard input") : path + " (not a regular file)") +
-                                          " (--approximate decides by the estimate alone, in one read)",
+                                          once + " (--approximate decides by the estimate alone, in one read)",
                        kExitUsage);
   }
   MinHashDedupOptions o;
@@ -372,16 +405,14 @@ int RunDedup(DedupArgs args) {
     if (keep == Keep::kMaxField) {
       args.input.score_field = args.keep.substr(4);
       if (args.input.score_field.empty()) return ReportError(kDedupCommand, "--keep max: needs a field name", kExitUsage);
-      for (size_t i = 0; i < formats.size(); ++i) {
-        if (formats[i] != BatchFormat::kJsonl) {
-          return ReportError(kDedupCommand, "--keep " + args.keep + " reads a JSONL field, but " +
-                                           io::DisplayName(args.input.inputs[i]) +
-                                           " is read as one document per line (use --format jsonl)", kExitUsage);
-        }
-      }
+      Status jsonl = RequireJsonl("--keep " + args.keep, args, formats);
+      if (!jsonl.ok()) return ReportError(kDedupCommand, jsonl, /*usage=*/true);
     }
   } else if (args.keep != "first") {
     return ReportError(kDedupCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
+  }
+  if (Status titles = CheckTitleField(args, fingerprints, formats); !titles.ok()) {
+    return ReportError(kDedupCommand, titles, /*usage=*/true);
   }
 
   Status method = ChooseMethod(fingerprints, &args);
@@ -397,11 +428,8 @@ int RunDedup(DedupArgs args) {
   if (!second.confirm.empty()) {
     Status s = ParseConfirmSpec(second.confirm, &confirm);
     if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
-    for (const std::string& path : args.input.inputs) {
-      if (io::CanReadTwice(path)) continue;
-      return ReportError(kDedupCommand, "--confirm reads the texts again: give files, not " +
-                                       (path == "-" ? std::string("standard input") : path + " (not a regular file)"),
-                         kExitUsage);
+    if (const std::string once = InputReadOnce(args.input.inputs); !once.empty()) {
+      return ReportError(kDedupCommand, "--confirm reads the texts again: give files, not " + once, kExitUsage);
     }
   }
   if (args.method == "minhash") {
@@ -515,11 +543,12 @@ int RunDedup(DedupArgs args) {
   }
   progress.Done();
   if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
+  const DocumentInputs texts(args.input);
   if (s.ok() && !args.pairs.empty()) {
-    s = WriteDedupPairs(args.pairs, second.active() ? PairsOf(accepted) : PairsOf(dedup.get()), batch);
+    s = WriteDedupPairs(args.pairs, second.active() ? PairsOf(accepted) : PairsOf(dedup.get()),
+                        fingerprints ? nullptr : &texts, outcomes, batch);
   }
   if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
-  const DocumentInputs texts(args.input);
   if (s.ok() && !args.clusters.empty()) {
     s = WriteClusters(args.clusters, fingerprints ? nullptr : &texts, args.snippet_words, outcomes, batch);
   }
@@ -574,6 +603,9 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--keep-list", args->keep_list, "write the ids of the documents to keep, one per line");
   sub->add_option("--clusters", args->clusters,
                   "write each cluster of two or more documents with its members and their first words");
+  sub->add_option("--title-field", args->input.title_field,
+                  "JSONL field naming each document in --pairs (\"a_title\", \"b_title\") and --clusters "
+                  "(\"title\"): read again from the input files when they are written, cut to 160 bytes");
   sub->add_option("--snippet-words", args->snippet_words, "words of each member's text in --clusters")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();

@@ -36,6 +36,7 @@ DocumentFiles DocumentFilesOf(const DocumentInputArgs& args) {
   files.id_mode = args.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
   files.skip_bad = args.skip_bad;
   files.score_field = args.score_field;
+  files.title_field = args.title_field;
   return files;
 }
 

@@ -53,6 +53,70 @@ void AppendScore(const char* name, double value, std::string* out) {
   out->append(",\"").append(name).append("\":").append(text);
 }
 
+// The members of the clusters of two or more documents, as
+// (representative, ordinal), sorted, each once.
+std::vector<std::pair<uint32_t, uint32_t>> ClusterMembers(const DedupOutcomes& dedup) {
+  std::vector<std::pair<uint32_t, uint32_t>> members;
+  for (uint64_t o = 0; o < dedup.size(); ++o) {
+    const DedupResult r = dedup.Result(o);
+    if (r.representative != o) {
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(o));
+      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(r.representative));
+    }
+  }
+  std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
+  return members;
+}
+
+// The ordinals of members, sorted.
+std::vector<uint32_t> Ordinals(const std::vector<std::pair<uint32_t, uint32_t>>& members) {
+  std::vector<uint32_t> ordinals;
+  ordinals.reserve(members.size());
+  for (const auto& m : members) ordinals.push_back(m.second);
+  std::sort(ordinals.begin(), ordinals.end());
+  return ordinals;
+}
+
+// i such that ordinals[i] == o. REQUIRES: o is in ordinals (sorted).
+size_t IndexOf(const std::vector<uint32_t>& ordinals, uint32_t o) {
+  return static_cast<size_t>(std::lower_bound(ordinals.begin(), ordinals.end(), o) - ordinals.begin());
+}
+
+bool ReadsTitles(const DocumentSource* documents) {
+  return documents != nullptr && documents->HasTitles() && documents->CanReadAgain();
+}
+
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+// text with each run of white space made one space and none at either
+// end, cut to at most `limit` bytes at a character boundary; *cut says
+// whether anything was left out.
+std::string Collapsed(std::string_view text, size_t limit, bool* cut) {
+  std::string out;
+  bool space = false;
+  *cut = false;
+  for (char c : text) {
+    if (IsSpace(c)) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    out.push_back(c);
+    if (out.size() > limit) {
+      *cut = true;
+      break;
+    }
+  }
+  if (!*cut) return out;
+  size_t end = limit;  // out[end] is the first byte left out: never keep half a character
+  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+  out.resize(end);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 // How close a document is to its representative: the Hamming distance, or
 // under --method minhash the estimated J.
 void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, std::string* out) {
@@ -104,7 +168,24 @@ PairSource PairsOf(Deduplicator* dedup) {
   };
 }
 
-Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DedupBatch& batch) {
+Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DocumentSource* documents,
+                       const DedupOutcomes& dedup, const DedupBatch& batch) {
+  const bool with_titles = ReadsTitles(documents);
+  std::vector<uint32_t> titled;
+  std::vector<std::string> titles;
+  if (with_titles) {
+    titled = Ordinals(ClusterMembers(dedup));
+    titles.resize(titled.size());
+    if (!titled.empty()) {
+      SIMDEX_RETURN_IF_ERROR(
+          documents->ReadAgain(titled, [&](size_t i, const Document& doc) { titles[i] = Title(doc.title); }));
+    }
+  }
+  auto append_title = [&](const char* name, uint32_t o, std::string* out) {
+    const size_t i = IndexOf(titled, o);
+    out->append(",\"").append(name).append("\":");
+    AppendJsonString(out, i < titled.size() && titled[i] == o ? titles[i] : std::string());
+  };
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
@@ -116,6 +197,10 @@ Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const D
     if (p.estimate >= 0) AppendScore("estimate", p.estimate, &out);
     else out.append(",\"distance\":").append(std::to_string(p.distance));
     if (p.similarity >= 0) AppendScore("similarity", p.similarity, &out);
+    if (with_titles) {
+      append_title("a_title", p.a, &out);
+      append_title("b_title", p.b, &out);
+    }
     out.append("}\n");
     return file.Put(&out);
   }));
@@ -141,8 +226,7 @@ std::string Snippet(std::string_view text, int words) {
   int taken = 0;
   bool in_word = false;
   for (char c : text) {
-    const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
-    if (space) {
+    if (IsSpace(c)) {
       in_word = false;
       continue;
     }
@@ -159,27 +243,26 @@ std::string Snippet(std::string_view text, int words) {
   return out;
 }
 
+std::string Title(std::string_view text) {
+  bool cut = false;
+  std::string title = Collapsed(text, kTitleBytes, &cut);
+  if (cut) title += "\u2026";
+  return title;
+}
+
 Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch) {
-  std::vector<std::pair<uint32_t, uint32_t>> members;  // (representative, ordinal)
-  for (uint64_t o = 0; o < dedup.size(); ++o) {
-    const DedupResult r = dedup.Result(o);
-    if (r.representative != o) {
-      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(o));
-      members.emplace_back(static_cast<uint32_t>(r.representative), static_cast<uint32_t>(r.representative));
-    }
-  }
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  // Snippets, by ordinal, for the clustered documents.
-  std::vector<uint32_t> wanted;
-  for (const auto& m : members) wanted.push_back(m.second);
-  std::sort(wanted.begin(), wanted.end());
-  std::vector<std::string> snippets(wanted.size());
+  const std::vector<std::pair<uint32_t, uint32_t>> members = ClusterMembers(dedup);  // (representative, ordinal)
+  // Snippets and titles, by ordinal, for the clustered documents.
+  const std::vector<uint32_t> wanted = Ordinals(members);
+  std::vector<std::string> snippets(wanted.size()), titles;
   const bool rereadable = documents != nullptr && documents->CanReadAgain();
+  const bool with_titles = ReadsTitles(documents);
+  if (with_titles) titles.resize(wanted.size());
   if (rereadable && !wanted.empty()) {
     SIMDEX_RETURN_IF_ERROR(documents->ReadAgain(wanted, [&](size_t i, const Document& doc) {
       snippets[i] = Snippet(doc.text, snippet_words);
+      if (with_titles) titles[i] = Title(doc.title);
     }));
   }
   ResultFile file;
@@ -199,7 +282,11 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
       batch.ids.AppendJson(o, &out);
       AppendCloseness(dedup, o, &out);
       if (o == rep) out.append(",\"representative\":true");
-      const size_t w = static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), o) - wanted.begin());
+      const size_t w = IndexOf(wanted, o);
+      if (with_titles) {
+        out.append(",\"title\":");
+        AppendJsonString(&out, titles[w]);
+      }
       if (rereadable) {
         out.append(",\"text\":");
         AppendJsonString(&out, snippets[w]);

@@ -53,7 +53,13 @@ AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
 
 // The pairs, as `pairs` gives them: the de-duplicator's (PairsOf(dedup)),
 // the second stage's accepted ones with their similarity, or MinHash's.
-Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DedupBatch& batch);
+// When `documents` has titles (HasTitles() and CanReadAgain(); null for
+// fingerprint files), each line ends in "a_title" and "b_title" (Title()):
+// the titles of the clustered documents of `dedup` (every pair's two are
+// among them) are read again first and held while the pairs are written,
+// at most kTitleBytes + 3 bytes of text each.
+Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DocumentSource* documents,
+                       const DedupOutcomes& dedup, const DedupBatch& batch);
 // The de-duplicator's pairs (Deduplicator::ForEachPair: read once).
 PairSource PairsOf(Deduplicator* dedup);
 
@@ -64,11 +70,20 @@ Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const 
 // bytes at a character boundary (CJK text has no spaces to stop at).
 std::string Snippet(std::string_view text, int words);
 
+// A document's title as the result files show it: white space collapsed
+// (runs of spaces, tabs and line breaks become one space, none at either
+// end), cut to at most kTitleBytes bytes at a character boundary, and
+// then followed by "…".
+inline constexpr size_t kTitleBytes = 160;
+std::string Title(std::string_view text);
+
 // The clusters of two or more documents, each with its members in input
 // order (the representative marked by distance 0 and "representative":
 // true) and, when `documents` names inputs that can be read again, the
-// first `snippet_words` words of each text (nothing is kept in memory for
-// it). documents is null for fingerprint files.
+// first `snippet_words` words of each text and, when it has titles, each
+// member's "title" (Title()). They are read again in one pass and held
+// for the clustered documents only, at most about 100 + kTitleBytes bytes
+// each. documents is null for fingerprint files.
 Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch);
 

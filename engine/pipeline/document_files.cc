@@ -92,6 +92,7 @@ Status DocumentInputs::OpenNext() {
   options.max_errors_kept = kErrorsShown;
   options.allow_string_ids = true;
   options.score_field = args_.score_field;
+  if (titles_) options.title_field = args_.title_field;
   ordinal_ = options.format == DocumentFormat::kLines || options.id_mode == IdMode::kOrdinal;
   return DocumentReader::Open(path, options, &reader_);
 }
@@ -124,7 +125,7 @@ Status DocumentInputs::ReadAgain(const std::vector<uint32_t>& ordinals,
 
 Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn) {
-  DocumentInputs inputs(args);
+  DocumentInputs inputs(args, /*titles=*/true);
   DocumentBatch b;
   uint64_t ordinal = 0;
   size_t next = 0;

@@ -33,6 +33,10 @@ struct DocumentInputArgs {
   bool skip_bad = false;
   // JSONL: a numeric field read into Document::score ("" for none).
   std::string score_field;
+  // JSONL: a field read into Document::title when the documents are read
+  // again (ReadAgain), for the result files to name them; never on the
+  // first read ("" for none).
+  std::string title_field;
 };
 
 // What each input holds, decided once before anything is read: `forced`
@@ -55,7 +59,8 @@ class DocumentInputs : public DocumentSource {
  public:
   static constexpr size_t kErrorsShown = 5;
 
-  explicit DocumentInputs(const DocumentInputArgs& args) : args_(args) {}
+  // titles: read args.title_field into Document::title (the reads again do).
+  explicit DocumentInputs(const DocumentInputArgs& args, bool titles = false) : args_(args), titles_(titles) {}
 
   // A BatchSource: fills the batch from the inputs in order.
   Status Fill(DocumentBatch* batch, bool* eof) override;
@@ -72,8 +77,9 @@ class DocumentInputs : public DocumentSource {
   std::vector<std::string> input_names() const override;
   // False when an input is standard input, a pipe or a device: read once.
   bool CanReadAgain() const override;
+  bool HasTitles() const override { return !args_.title_field.empty(); }
   std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<DocumentInputs>(args_); }
-  // Reads the inputs again from the start (ForEachDocumentOf).
+  // Reads the inputs again from the start (ForEachDocumentOf), with titles.
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
                    const std::function<void(size_t, const Document&)>& fn) const override;
 
@@ -82,6 +88,7 @@ class DocumentInputs : public DocumentSource {
   void CloseCurrent();
 
   const DocumentInputArgs& args_;
+  const bool titles_;
   size_t next_ = 0;
   std::unique_ptr<DocumentReader> reader_;
   bool ordinal_ = false;
@@ -95,7 +102,8 @@ class DocumentInputs : public DocumentSource {
 
 // Reads the inputs again and calls fn(i, document) for the document of
 // ordinal ordinals[i] (input order, counting from 0, bad records skipped as
-// in the first read). REQUIRES: ordinals sorted, no input is standard input.
+// in the first read), with its title when args name a title field.
+// REQUIRES: ordinals sorted, no input is standard input.
 Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn);
 

@@ -42,6 +42,9 @@ class DocumentSource {
 
   // Whether ReadAgain() and Reopen() can be called (not for standard input).
   virtual bool CanReadAgain() const = 0;
+  // Whether ReadAgain() gives each document's Document::title (a JSONL
+  // title field was named; "" for a document without one).
+  virtual bool HasTitles() const { return false; }
   // A new source of the same documents, from the first. REQUIRES:
   // CanReadAgain().
   virtual std::unique_ptr<DocumentSource> Reopen() const = 0;

@@ -68,6 +68,7 @@ pipeline::DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
   a.id_mode = files.id_mode == IdMode::kOrdinal ? "ordinal" : "field";
   a.skip_bad = files.skip_bad;
   a.score_field = files.score_field;
+  a.title_field = files.title_field;
   return a;
 }
 
@@ -234,8 +235,9 @@ Status MinHashDedupResult::WritePairs(const std::string& path) {
   if (rep_->pairs == nullptr) {
     return Status::InvalidArgument("the result holds no pairs: run it with keep_pairs, and read them once");
   }
-  Status s = pipeline::WriteDedupPairs(path, [this](const pipeline::PairVisitor& fn) { return rep_->pairs->ForEach(fn); },
-                                       rep_->batch);
+  Status s = pipeline::WriteDedupPairs(
+      path, [this](const pipeline::PairVisitor& fn) { return rep_->pairs->ForEach(fn); }, rep_->documents.get(),
+      rep_->outcomes, rep_->batch);
   rep_->stats.bytes_spilled += rep_->pairs->bytes_spilled();
   rep_->pairs.reset();
   return s;

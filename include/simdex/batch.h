@@ -65,6 +65,12 @@ struct DocumentFiles {
   bool skip_bad = false;
   // JSONL: the numeric field KeepRule::kField ranks representatives by.
   std::string score_field;
+  // JSONL: a field whose text names each document in WritePairs and
+  // WriteClusters ("title"; "" for none). It is not read with the texts
+  // but when those files are written, from the files read again: nothing
+  // is kept for it during the run. A missing or null field gives "", and
+  // no value makes a record bad (DocumentReaderOptions::title_field).
+  std::string title_field;
 };
 
 // Which document represents its cluster: the first in input order, the
@@ -229,12 +235,16 @@ class MinHashDedupResult {
   // one JSON line per document ({"id","cluster","duplicate","estimate",
   // "against"?,"empty"?}; against_names names the `against` indexes);
   Status WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const;
-  // the pairs (read once, as ForEachPair);
+  // the pairs (read once, as ForEachPair), with "a_title" and "b_title"
+  // under DocumentFiles::title_field (the clustered documents' titles are
+  // read again from the files first, and held while the pairs are
+  // written: at most 163 bytes of text each);
   Status WritePairs(const std::string& path);
   // the ids of the documents that are not duplicates;
   Status WriteKeepList(const std::string& path) const;
   // the clusters of two or more, with the first snippet_words words of
-  // each member's text when the documents can be read again.
+  // each member's text when the documents can be read again, and its
+  // "title" under DocumentFiles::title_field (docs/dedup.md, "Output").
   Status WriteClusters(const std::string& path, int snippet_words) const;
 
  private:

@@ -189,6 +189,78 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_EQ(in.out, r.out) << in.err;
 }
 
+// --title-field names each document of --pairs ("a_title", "b_title") and
+// --clusters ("title") by a JSONL field, read again with the texts: white
+// space collapsed, escaped, cut to 160 bytes at a character boundary with
+// "…" after the cut; "" for a document without it; any JSON value shown
+// as its text. Refused where it cannot be read or shown.
+TEST_F(DedupCli, TitleFieldNamesTheDocumentsOfPairsAndClusters) {
+  const std::string text =
+      "Everyone is permitted to copy and distribute verbatim copies of this license document, but changing it is "
+      "not allowed.";
+  std::string cjk;
+  for (int i = 0; i < 60; ++i) cjk += "\u6a19";  // 3 bytes each: 2 + 180 bytes with the "Ü" before
+  const std::string docs =
+      "{\"id\": 1, \"title\": \"A\\t\\\"quoted\\\"\\n  title \", \"text\": \"" + text + "\"}\n" +
+      "{\"id\": 2, \"title\": \"\u00dc" + cjk + "\", \"text\": \"" + text + "\"}\n" +
+      "{\"id\": 3, \"title\": \"Other\", \"text\": \"An entirely different paragraph about databases and "
+      "their indexes.\"}\n" +
+      "{\"id\": 4, \"text\": \"" + text + "\"}\n" +
+      "{\"id\": 5, \"title\": 42, \"text\": \"" + text + "\"}\n";
+  WriteFile(dir_.File("docs.jsonl"), docs);
+  const RunResult r = RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "--title-field", "title", "--pairs",
+                                       dir_.File("p.jsonl"), "--clusters", dir_.File("c.jsonl"), "-o", "/dev/null",
+                                       dir_.File("docs.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string cut = "\u00dc";
+  for (int i = 0; i < 52; ++i) cut += "\u6a19";  // 158 bytes: the 53rd character would end at byte 161
+  const std::string a = "\"A \\\"quoted\\\" title\"", b = "\"" + cut + "\u2026\"";
+  EXPECT_EQ(ReadFile(dir_.File("p.jsonl")),
+            "{\"a\":1,\"b\":2,\"distance\":0,\"a_title\":" + a + ",\"b_title\":" + b + "}\n" +
+                "{\"a\":1,\"b\":4,\"distance\":0,\"a_title\":" + a + ",\"b_title\":\"\"}\n" +
+                "{\"a\":1,\"b\":5,\"distance\":0,\"a_title\":" + a + ",\"b_title\":\"42\"}\n" +
+                "{\"a\":2,\"b\":4,\"distance\":0,\"a_title\":" + b + ",\"b_title\":\"\"}\n" +
+                "{\"a\":2,\"b\":5,\"distance\":0,\"a_title\":" + b + ",\"b_title\":\"42\"}\n" +
+                "{\"a\":4,\"b\":5,\"distance\":0,\"a_title\":\"\",\"b_title\":\"42\"}\n");
+  const std::string clusters = ReadFile(dir_.File("c.jsonl"));
+  EXPECT_TRUE(clusters.starts_with("{\"cluster\":1,\"size\":4,\"members\":[{\"id\":1,\"distance\":0,"
+                                   "\"representative\":true,\"title\":" + a + ",\"text\":\"Everyone is"))
+      << clusters;
+  EXPECT_NE(clusters.find("{\"id\":2,\"distance\":0,\"title\":" + b + ",\"text\":"), std::string::npos) << clusters;
+  EXPECT_NE(clusters.find("{\"id\":4,\"distance\":0,\"title\":\"\",\"text\":"), std::string::npos) << clusters;
+  EXPECT_EQ(clusters.find("Other"), std::string::npos) << clusters;
+  // Without --title-field, no titles.
+  ASSERT_EQ(RunSimdex(dir_, {"dedup", "--method", "simhash", "-q", "--pairs", dir_.File("p.jsonl"), "-o", "/dev/null",
+                             dir_.File("docs.jsonl")})
+                .exit_code,
+            0);
+  EXPECT_EQ(ReadFile(dir_.File("p.jsonl")).find("title"), std::string::npos);
+
+  // Refused: nothing to name, inputs without fields, standard input (read
+  // once), fingerprint files.
+  WriteFile(dir_.File("docs.txt"), text + "\n" + text + "\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string stdin_text, message;
+  };
+  const std::vector<Case> cases = {
+      {{"-o", "/dev/null", dir_.File("docs.jsonl")}, "",
+       "--title-field names the documents of --pairs and --clusters: give one of them"},
+      {{"--pairs", dir_.File("p.jsonl"), dir_.File("docs.txt")}, "",
+       "--title-field title reads a JSONL field, but " + dir_.File("docs.txt") + " is read as one document per line"},
+      {{"--clusters", dir_.File("c.jsonl"), "--format", "jsonl", "-"}, docs,
+       "--title-field reads the titles again from the inputs: give files, not standard input"},
+      {{"--pairs", dir_.File("p.jsonl"), batch_file_}, "", "--title-field needs documents, not fingerprint files"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"dedup", "--method", "simhash", "--title-field", "title"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const RunResult bad = RunSimdex(dir_, args, c.stdin_text);
+    EXPECT_EQ(bad.exit_code, 2) << c.message;
+    EXPECT_EQ(bad.err, "simdex dedup: " + c.message + (c.message.ends_with("line") ? " (use --format jsonl)\n" : "\n"));
+  }
+}
+
 // The first document's score counts: it was dropped (the scores stayed
 // empty until a later non-zero one), so of two identical texts the second
 // represented them under --keep longest, against "ties go to the first seen"

@@ -199,6 +199,34 @@ TEST_F(MinHashDedupCli, SummaryCountsDuplicatesAsSimHashsDoes) {
   }
 }
 
+// --title-field names the documents of --pairs and --clusters as it does
+// for SimHash (DedupCli.TitleFieldNamesTheDocumentsOfPairsAndClusters),
+// checked pairs and estimated ones alike.
+TEST_F(MinHashDedupCli, TitleFieldNamesTheDocumentsOfPairsAndClusters) {
+  auto titled = [](uint64_t id, const std::string& title, const std::string& text) {
+    return "{\"id\":" + std::to_string(id) + ",\"title\":\"" + title + "\",\"text\":\"" + text + "\"}\n";
+  };
+  WriteFile(batch_, titled(1, "The original", kOriginal) + titled(2, "Unrelated", "an unrelated text of a few words") +
+                        titled(3, "An \\\"edited\\\"\\ncopy", kEdited));
+  const std::string pairs = dir_.File("pairs.jsonl"), clusters = dir_.File("clusters.jsonl");
+  for (const bool approximate : {false, true}) {
+    std::vector<std::string> args = {"dedup", "-q", "--method", "minhash", "--title-field", "title", "--pairs",
+                                     pairs, "--clusters", clusters, "-o", "/dev/null", batch_};
+    if (approximate) args.push_back("--approximate");
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> lines = Lines(ReadFile(pairs));
+    ASSERT_EQ(lines.size(), 1u) << approximate;
+    EXPECT_TRUE(lines[0].starts_with("{\"a\":1,\"b\":3,\"estimate\":0.")) << lines[0];
+    EXPECT_TRUE(lines[0].ends_with(",\"a_title\":\"The original\",\"b_title\":\"An \\\"edited\\\" copy\"}")) << lines[0];
+    const std::string c = ReadFile(clusters);
+    EXPECT_TRUE(c.starts_with("{\"cluster\":1,\"size\":2,\"members\":[{\"id\":1,\"estimate\":1,\"representative\":true,"
+                              "\"title\":\"The original\",\"text\":"))
+        << c;
+    EXPECT_NE(c.find(",\"title\":\"An \\\"edited\\\" copy\",\"text\":"), std::string::npos) << c;
+  }
+}
+
 TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
   WriteFile(batch_, Json(1, kOriginal) + Json(2, kEdited));
   RunResult r = RunSimdex(dir_, {"dedup", "-q", "--method", "minhash", "--estimate-filter", "1", batch_});
@@ -392,6 +420,11 @@ TEST_F(MinHashDedupCli, BadArgumentsAreRefusedWithOneLine) {
       {{"--method", "minhash", "--estimate-filter", "most"}, "--estimate-filter 'most' is not a J in [0, 1] or off"},
       {{"--method", "minhash", "--format", "fingerprints", "fp.txt"}, "--method minhash needs documents"},
       {{"--method", "minhash", "--memory", "100K"}, "--memory 102400 is below the minimum of 524288 bytes"},
+      {{"--method", "minhash", "--title-field", "title"}, "--title-field names the documents of --pairs and --clusters"},
+      {{"--method", "minhash", "--title-field", "title", "--pairs", "p.jsonl", "--format", "lines"},
+       "--title-field title reads a JSONL field, but"},
+      {{"--title-field", "title", "--pairs", "p.jsonl", "--format", "fingerprints", "fp.txt"},
+       "--title-field needs documents, not fingerprint files"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"dedup", "-q"};
