@@ -55,7 +55,6 @@ using pipeline::ScoreBy;
 using pipeline::SecondStageArgs;
 using pipeline::SecondStageDocuments;
 using pipeline::SecondStageStats;
-using pipeline::Snippet;
 using pipeline::SortedPairs;
 using pipeline::Tick;
 using pipeline::WorkerFactory;

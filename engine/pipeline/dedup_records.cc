@@ -8,6 +8,7 @@
 #include "engine/io/input_stream.h"
 #include "simdex/output_writer.h"
 #include "engine/io/json_text.h"
+#include "engine/pipeline/snippets.h"
 
 namespace simdex::pipeline {
 namespace {
@@ -85,36 +86,6 @@ size_t IndexOf(const std::vector<uint32_t>& ordinals, uint32_t o) {
 
 bool ReadsTitles(const DocumentSource* documents) {
   return documents != nullptr && documents->HasTitles() && documents->CanReadAgain();
-}
-
-bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
-
-// text with each run of white space made one space and none at either
-// end, cut to at most `limit` bytes at a character boundary; *cut says
-// whether anything was left out.
-std::string Collapsed(std::string_view text, size_t limit, bool* cut) {
-  std::string out;
-  bool space = false;
-  *cut = false;
-  for (char c : text) {
-    if (IsSpace(c)) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out.push_back(' ');
-    space = false;
-    out.push_back(c);
-    if (out.size() > limit) {
-      *cut = true;
-      break;
-    }
-  }
-  if (!*cut) return out;
-  size_t end = limit;  // out[end] is the first byte left out: never keep half a character
-  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
-  out.resize(end);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
 }
 
 // How close a document is to its representative: the Hamming distance, or
@@ -218,36 +189,6 @@ Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const 
     SIMDEX_RETURN_IF_ERROR(file.Put(&out));
   }
   return file.Close(&out);
-}
-
-std::string Snippet(std::string_view text, int words) {
-  constexpr size_t kMaxBytes = 100;
-  std::string out;
-  int taken = 0;
-  bool in_word = false;
-  for (char c : text) {
-    if (IsSpace(c)) {
-      in_word = false;
-      continue;
-    }
-    const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    if (starts_character && out.size() >= kMaxBytes - 4) break;
-    if (!in_word) {
-      if (taken == words) break;
-      if (!out.empty()) out.push_back(' ');
-      ++taken;
-      in_word = true;
-    }
-    out.push_back(c);
-  }
-  return out;
-}
-
-std::string Title(std::string_view text) {
-  bool cut = false;
-  std::string title = Collapsed(text, kTitleBytes, &cut);
-  if (cut) title += "\u2026";
-  return title;
 }
 
 Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,

@@ -66,24 +66,14 @@ PairSource PairsOf(Deduplicator* dedup);
 // The ids of the documents that are not duplicates, one per line.
 Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch);
 
-// The first `words` words of text, white space collapsed, cut before 100
-// bytes at a character boundary (CJK text has no spaces to stop at).
-std::string Snippet(std::string_view text, int words);
-
-// A document's title as the result files show it: white space collapsed
-// (runs of spaces, tabs and line breaks become one space, none at either
-// end), cut to at most kTitleBytes bytes at a character boundary, and
-// then followed by "…".
-inline constexpr size_t kTitleBytes = 160;
-std::string Title(std::string_view text);
-
 // The clusters of two or more documents, each with its members in input
 // order (the representative marked by distance 0 and "representative":
 // true) and, when `documents` names inputs that can be read again, the
 // first `snippet_words` words of each text and, when it has titles, each
-// member's "title" (Title()). They are read again in one pass and held
-// for the clustered documents only, at most about 100 + kTitleBytes bytes
-// each. documents is null for fingerprint files.
+// member's "title" (Title(), engine/pipeline/snippets.h). They are read
+// again in one pass and held for the clustered documents only, at most
+// about kSnippetBytes + kTitleBytes bytes each. documents is null for
+// fingerprint files.
 Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch);
 
