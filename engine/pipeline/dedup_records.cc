@@ -196,26 +196,32 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
   const std::vector<std::pair<uint32_t, uint32_t>> members = ClusterMembers(dedup);  // (representative, ordinal)
   // Snippets and titles, by ordinal, for the clustered documents.
   const std::vector<uint32_t> wanted = Ordinals(members);
-  std::vector<std::string> snippets(wanted.size()), titles;
+  ClusterSnippets snippets(members, wanted, snippet_words);
+  std::vector<std::string> titles;
   const bool rereadable = documents != nullptr && documents->CanReadAgain();
   const bool with_titles = ReadsTitles(documents);
   if (with_titles) titles.resize(wanted.size());
   if (rereadable && !wanted.empty()) {
     SIMDEX_RETURN_IF_ERROR(documents->ReadAgain(wanted, [&](size_t i, const Document& doc) {
-      snippets[i] = Snippet(doc.text, snippet_words);
+      snippets.Add(i, doc.text);
       if (with_titles) titles[i] = Title(doc.title);
     }));
   }
+  snippets.Finish();
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  for (size_t i = 0; i < members.size();) {
+  for (size_t i = 0, cluster = 0; i < members.size(); ++cluster) {
     size_t j = i;
     while (j < members.size() && members[j].first == members[i].first) ++j;
     const uint32_t rep = members[i].first;
     out.append("{\"cluster\":");
     batch.ids.AppendJson(rep, &out);
-    out.append(",\"size\":").append(std::to_string(j - i)).append(",\"members\":[");
+    out.append(",\"size\":").append(std::to_string(j - i));
+    if (const uint64_t skipped = snippets.SkippedCharacters(cluster); skipped > 0) {
+      out.append(",\"skipped_chars\":").append(std::to_string(skipped));
+    }
+    out.append(",\"members\":[");
     for (size_t m = i; m < j; ++m) {
       const uint32_t o = members[m].second;
       if (m > i) out.push_back(',');
@@ -230,7 +236,7 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
       }
       if (rereadable) {
         out.append(",\"text\":");
-        AppendJsonString(&out, snippets[w]);
+        AppendJsonString(&out, snippets.Snippet(w));
       }
       out.push_back('}');
     }

@@ -68,12 +68,14 @@ Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const 
 
 // The clusters of two or more documents, each with its members in input
 // order (the representative marked by distance 0 and "representative":
-// true) and, when `documents` names inputs that can be read again, the
-// first `snippet_words` words of each text and, when it has titles, each
-// member's "title" (Title(), engine/pipeline/snippets.h). They are read
-// again in one pass and held for the clustered documents only, at most
-// about kSnippetBytes + kTitleBytes bytes each. documents is null for
-// fingerprint files.
+// true) and, when `documents` names inputs that can be read again, a
+// snippet of `snippet_words` words of each text and, when it has titles,
+// each member's "title" (engine/pipeline/snippets.h: Title(), and
+// ClusterSnippets, whose snippets start where the members differ when
+// their first words are the same; the cluster's "skipped_chars" then
+// counts the characters left out). The texts are read again in one pass;
+// what is held is ClusterSnippets' and at most kTitleBytes + 3 bytes of
+// title per clustered document. documents is null for fingerprint files.
 Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
                      const DedupOutcomes& dedup, const DedupBatch& batch);
 

@@ -242,9 +242,11 @@ class MinHashDedupResult {
   Status WritePairs(const std::string& path);
   // the ids of the documents that are not duplicates;
   Status WriteKeepList(const std::string& path) const;
-  // the clusters of two or more, with the first snippet_words words of
-  // each member's text when the documents can be read again, and its
-  // "title" under DocumentFiles::title_field (docs/dedup.md, "Output").
+  // the clusters of two or more, with snippet_words words of each
+  // member's text when the documents can be read again (its first words,
+  // or from where the members differ when their first words are the
+  // same), and its "title" under DocumentFiles::title_field (docs/dedup.md,
+  // "Output").
   Status WriteClusters(const std::string& path, int snippet_words) const;
 
  private:

@@ -179,8 +179,13 @@ TEST_F(DedupCli, DocumentsWithEmptyTextsClustersAndKeepLongest) {
   EXPECT_EQ(lines[0], "{\"id\":1,\"cluster\":3,\"duplicate\":true,\"distance\":3}");
   const std::string clusters = ReadFile(dir_.File("c.jsonl"));
   EXPECT_EQ(Lines(clusters).size(), 1u) << clusters;
-  EXPECT_NE(clusters.find("{\"cluster\":3,\"size\":2,\"members\":[{\"id\":1,"), std::string::npos) << clusters;
-  EXPECT_NE(clusters.find("\"text\":\"Everyone is permitted to copy and distribute verbatim\""), std::string::npos) << clusters;
+  // Their first words are the same: the snippets start where they differ.
+  EXPECT_NE(clusters.find("{\"cluster\":3,\"size\":2,\"skipped_chars\":" + std::to_string(licence.find("guarantee")) +
+                          ",\"members\":[{\"id\":1,"),
+            std::string::npos)
+      << clusters;
+  EXPECT_NE(clusters.find("\"text\":\"\u2026 guarantee your freedom to share and change all\""), std::string::npos) << clusters;
+  EXPECT_NE(clusters.find("\"text\":\"\u2026 protect your freedom to share and change all\""), std::string::npos) << clusters;
   // The same documents compressed, and on standard input.
   ASSERT_EQ(std::system(("gzip -k " + dir_.File("docs.jsonl")).c_str()), 0);
   const RunResult gz = RunSimdex(dir_, {"dedup", "--method", "simhash", "--quiet", "--no-stop-words", "--keep", "longest", dir_.File("docs.jsonl.gz")});
@@ -259,6 +264,54 @@ TEST_F(DedupCli, TitleFieldNamesTheDocumentsOfPairsAndClusters) {
     EXPECT_EQ(bad.exit_code, 2) << c.message;
     EXPECT_EQ(bad.err, "simdex dedup: " + c.message + (c.message.ends_with("line") ? " (use --format jsonl)\n" : "\n"));
   }
+}
+
+// The members of a templated cluster share their first words: the
+// snippets of --clusters start where the texts differ ("…" before them,
+// the cluster's "skipped_chars" counting what is left out), for SimHash
+// and MinHash alike, while texts whose first words differ show them.
+TEST_F(DedupCli, ClusterSnippetsStartWhereTheMembersTextsDiffer) {
+  const std::string head =
+      "Dear customer, thank you for your order at our shop. We are happy to tell you that your parcel has been "
+      "sent today and will arrive within three days. Your order number is ";
+  const std::vector<std::string> ends = {"12345 and the tracking code is AB99. Kind regards, the team",
+                                         "67890 and the tracking code is CD42. Kind regards, the team",
+                                         "12399 and the tracking code is EF17. Kind regards, the team"};
+  std::string docs;
+  for (size_t i = 0; i < ends.size(); ++i) {
+    docs += "{\"id\": " + std::to_string(i + 1) + ", \"text\": \"" + (i == 1 ? "  " : "") + head + ends[i] + "\"}\n";
+  }
+  docs += "{\"id\": 4, \"text\": \"An entirely different paragraph about databases and their indexes.\"}\n";
+  WriteFile(dir_.File("docs.jsonl"), docs);
+  const std::vector<std::vector<std::string>> methods = {{"--method", "simhash", "--k", "15"},
+                                                         {"--method", "minhash", "--threshold", "0.6"}};
+  for (const auto& method : methods) {
+    std::vector<std::string> args = {"dedup", "-q", "--clusters", dir_.File("c.jsonl"), "-o", "/dev/null"};
+    args.insert(args.end(), method.begin(), method.end());
+    args.push_back(dir_.File("docs.jsonl"));
+    const RunResult r = RunSimdex(dir_, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string clusters = ReadFile(dir_.File("c.jsonl"));
+    ASSERT_EQ(Lines(clusters).size(), 1u) << method[1] << "\n" << clusters;
+    EXPECT_TRUE(clusters.starts_with("{\"cluster\":1,\"size\":3,\"skipped_chars\":" + std::to_string(head.size()) +
+                                     ",\"members\":["))
+        << method[1] << "\n" << clusters;
+    for (const std::string& end : ends) {
+      const std::string snippet = "\"text\":\"\u2026 " + end.substr(0, end.find(" Kind") + 5) + "\"}";
+      EXPECT_NE(clusters.find(snippet), std::string::npos) << method[1] << ": no " << snippet << " in\n" << clusters;
+    }
+  }
+  // First words that differ already show it: nothing skipped.
+  WriteFile(dir_.File("docs.jsonl"), "{\"id\": 1, \"text\": \"Dear John, " + head + ends[0] + "\"}\n" +
+                                         "{\"id\": 2, \"text\": \"Dear Mary, " + head + ends[0] + "\"}\n");
+  ASSERT_EQ(RunSimdex(dir_, {"dedup", "-q", "--method", "simhash", "--k", "15", "--clusters", dir_.File("c.jsonl"),
+                             "-o", "/dev/null", dir_.File("docs.jsonl")})
+                .exit_code,
+            0);
+  const std::string clusters = ReadFile(dir_.File("c.jsonl"));
+  EXPECT_TRUE(clusters.starts_with("{\"cluster\":1,\"size\":2,\"members\":[")) << clusters;
+  EXPECT_NE(clusters.find("\"text\":\"Dear John, Dear customer, thank you for your\"}"), std::string::npos) << clusters;
+  EXPECT_NE(clusters.find("\"text\":\"Dear Mary, Dear customer, thank you for your\"}"), std::string::npos) << clusters;
 }
 
 // The first document's score counts: it was dropped (the scores stayed
