@@ -3,10 +3,13 @@
 // head index); the first such block of every table is decoded in one
 // interleaved pass (format::ScanBlocks), a key range that runs on is
 // followed block by block, and the documents found are estimated from
-// their stored signatures. Every block is checked against its checksum the
-// first time this reader decodes it; the head indexes, ids and signatures
-// before they are used (lsh_rep.h).
+// their stored signatures, kept by the options' filter or thresholds (one
+// rule: DefaultEstimateFilter of a threshold) and cut to the top k. Every
+// block is checked against its checksum the first time this reader decodes
+// it; the head indexes, ids and signatures before they are used
+// (lsh_rep.h).
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,7 +35,45 @@ struct Scratch {
   std::vector<uint64_t> scan_block;
   std::vector<uint64_t> candidates;  // ordinals
   std::vector<uint8_t> packed;       // the query's b-bit signature
+  std::vector<std::pair<double, double>> levels;  // (threshold, its filter), ascending
 };
+
+// The shortest text that reads back as v.
+std::string Shortest(double v) {
+  char text[32];
+  const auto r = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, r.ptr);
+}
+
+// The options' thresholds ascending, each with the filter it keeps
+// (LshQueryOptions: the one rule of a threshold).
+void FilterLevels(const LshQueryOptions& options, int num_perm, std::vector<std::pair<double, double>>* levels) {
+  levels->clear();
+  for (double t : options.thresholds) levels->emplace_back(t, DefaultEstimateFilter(t, num_perm));
+  std::sort(levels->begin(), levels->end());
+  levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
+}
+
+// The highest threshold of `levels` whose filter `estimate` reaches; 0 for
+// none.
+double HighestPassed(const std::vector<std::pair<double, double>>& levels, double estimate) {
+  double passed = 0;
+  for (const auto& [threshold, filter] : levels) {
+    if (estimate >= filter) passed = threshold;
+  }
+  return passed;
+}
+
+// Keeps the k highest estimates of *matches (in id order), highest first,
+// equal estimates in id order.
+void KeepTopK(uint64_t k, std::vector<LshMatch>* matches) {
+  const auto before = [](const LshMatch& a, const LshMatch& b) {
+    return a.estimate != b.estimate ? a.estimate > b.estimate : a.id < b.id;
+  };
+  const size_t keep = static_cast<size_t>(std::min<uint64_t>(k, matches->size()));
+  std::partial_sort(matches->begin(), matches->begin() + static_cast<std::ptrdiff_t>(keep), matches->end(), before);
+  matches->resize(keep);
+}
 
 // The scan of block b of band table t for the values in [lo, hi].
 format::BlockScan ScanOf(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
@@ -87,6 +128,19 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   return Status::OK();
 }
 
+// options.Validate(), and each threshold at least the index's.
+Status CheckQuery(const LshQueryOptions& options, double index_threshold) {
+  SIMDEX_RETURN_IF_ERROR(options.Validate());
+  for (double t : options.thresholds) {
+    if (t < index_threshold) {
+      return Status::InvalidArgument("threshold " + Shortest(t) + " is below the index's " +
+                                     Shortest(index_threshold) + ": its bands were chosen for " +
+                                     Shortest(index_threshold) + " and answer thresholds at or above it");
+    }
+  }
+  return Status::OK();
+}
+
 // LshIndexReader::Query without the file's name in its errors.
 Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, const uint32_t* signature,
                 const LshQueryOptions& options, std::vector<LshMatch>* out, LshQueryStats* stats) {
@@ -94,8 +148,8 @@ Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, cons
   out->clear();
   LshQueryStats local;
   local.queries = 1;
-  Status s;
-  if (m.banded > 0 && !IsEmptySignature(signature, m.num_perm)) {
+  Status s = CheckQuery(options, reader.threshold());
+  if (s.ok() && m.banded > 0 && !IsEmptySignature(signature, m.num_perm)) {
     thread_local Scratch scratch;
     scratch.keys.resize(m.bands);
     BandKeys(signature, reader.bands(), scratch.keys.data());
@@ -123,8 +177,11 @@ Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, cons
     if (s.ok() && !scratch.candidates.empty()) s = r.CheckIds();
     if (s.ok() && !scratch.candidates.empty()) s = r.CheckSignatures();
     if (s.ok()) {
+      FilterLevels(options, m.num_perm, &scratch.levels);
       const double filter =
-          options.min_estimate < 0 ? DefaultEstimateFilter(reader.threshold(), m.num_perm) : options.min_estimate;
+          !scratch.levels.empty() ? scratch.levels.front().second
+          : options.min_estimate < 0 ? DefaultEstimateFilter(reader.threshold(), m.num_perm)
+                                     : options.min_estimate;
       scratch.packed.resize(m.SignatureBytes());
       PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
       for (uint64_t ordinal : scratch.candidates) {
@@ -136,8 +193,10 @@ Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, cons
       for (uint64_t ordinal : scratch.candidates) {
         const double estimate =
             EstimateJaccardPacked(scratch.packed.data(), r.Signature(ordinal), m.num_perm, m.signature_bits);
-        if (estimate >= filter) out->push_back({r.IdAt(ordinal), estimate});
+        if (estimate < filter) continue;
+        out->push_back({r.IdAt(ordinal), estimate, HighestPassed(scratch.levels, estimate)});
       }
+      if (options.top_k > 0) KeepTopK(options.top_k, out);
     }
   }
   local.matches = out->size();
@@ -171,6 +230,26 @@ Status QueryBatch(const LshIndexReader::Rep& r, size_t n, int nthreads,
 
 }  // namespace
 
+
+Status LshQueryOptions::Validate() const {
+  if (!(min_estimate <= 1)) {
+    return Status::InvalidArgument("min_estimate " + Shortest(min_estimate) +
+                                   " is above 1 (negative: the filter of the index's threshold)");
+  }
+  for (double t : thresholds) {
+    if (!(t > 0 && t <= 1)) return Status::InvalidArgument("threshold " + Shortest(t) + " is not in (0, 1]");
+  }
+  if (min_estimate >= 0 && !thresholds.empty()) {
+    return Status::InvalidArgument("min_estimate and thresholds are two filters: give one (a threshold T keeps "
+                                   "estimates at least DefaultEstimateFilter(T, num_perm))");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::ValidateQuery(const LshQueryOptions& options) const {
+  return rep_->InFile(CheckQuery(options, threshold()));
+}
+
 Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
                              LshQueryStats* stats) const {
   return rep_->InFile(QueryOne(*this, *rep_, signature, options, out, stats));
@@ -178,6 +257,7 @@ Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& o
 
 Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQueryOptions& options,
                              LshQueryResults* out, int threads, LshQueryStats* stats) const {
+  SIMDEX_RETURN_IF_ERROR(ValidateQuery(options));  // once, not as query 0's error
   const size_t num_perm = static_cast<size_t>(rep_->meta.num_perm);
   if (signatures.size() % num_perm != 0) {
     return Status::InvalidArgument(std::to_string(signatures.size()) + " signature values are not a whole number of " +
@@ -194,6 +274,7 @@ Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQuer
 
 Status LshIndexReader::QueryTexts(std::span<const std::string_view> texts, const LshQueryOptions& options,
                                   LshQueryResults* out, int threads, LshQueryStats* stats) const {
+  SIMDEX_RETURN_IF_ERROR(ValidateQuery(options));
   const int nthreads = base::QueryBatchThreads(texts.size(), threads);
   // Per worker: a MinHasher (it keeps scratch) and the signature it makes.
   std::vector<std::unique_ptr<MinHasher>> hashers(nthreads);

@@ -146,14 +146,38 @@ class LshIndexBuilder {
 struct LshMatch {
   uint64_t id = 0;
   double estimate = 0;  // the b-bit estimate of J (EstimateJaccardPacked)
+  // With LshQueryOptions::thresholds: the highest of them the match passes;
+  // else 0.
+  double threshold = 0;
   friend bool operator==(const LshMatch&, const LshMatch&) = default;
 };
 
+// What a query keeps of its candidates (the documents sharing a band key
+// with it). Everything is decided on the estimate of J from the stored
+// b-bit signatures (the texts are not in the file), with one rule for a
+// threshold T: a candidate passes T when its estimate is at least
+// DefaultEstimateFilter(T, num_perm), two standard errors below T (0.729
+// for 0.8 at 128 values), as the index's own threshold filters by default.
 struct LshQueryOptions {
-  // Candidates whose estimate is below this are dropped; negative: the
-  // index's DefaultEstimateFilter(threshold, num_perm); 0 keeps every
+  // Without thresholds: candidates whose estimate is below this are
+  // dropped; negative: the filter of the index's threshold; 0 keeps every
   // candidate.
   double min_estimate = -1;
+  // Thresholds chosen at query time, in any order, each at least the
+  // index's (LshIndexReader::threshold(): its bands were chosen for it and
+  // miss more of the pairs below it). A candidate is kept when it passes
+  // the lowest, and LshMatch::threshold names the highest it passes.
+  // Empty: min_estimate decides.
+  std::vector<double> thresholds;
+  // 0: every match kept, in id order. K > 0: the K kept matches with the
+  // highest estimates, highest first, equal estimates in id order.
+  uint64_t top_k = 0;
+
+  // InvalidArgument naming the option: min_estimate above 1 (or NaN), a
+  // threshold outside (0, 1], or both min_estimate >= 0 and thresholds
+  // (two filters for one query). The index's threshold is checked by
+  // LshIndexReader::ValidateQuery.
+  Status Validate() const;
 };
 
 // Results of a batch query in the offset-array form of SearchResults: lims
@@ -235,9 +259,14 @@ class LshIndexReader {
   // index of numeric ids, NotFound when no document has it.
   Status FindIdString(std::string_view id, uint64_t* number) const;
 
+  // options.Validate(), and InvalidArgument naming both when a threshold
+  // is below the index's threshold().
+  Status ValidateQuery(const LshQueryOptions& options) const;
+
   // The documents that share a band key with `signature` (num_perm values)
-  // and whose estimate is at least the filter, in id order (an empty
-  // signature finds nothing). Corruption naming the file, table and block
+  // and that the options keep (LshQueryOptions): in id order, or with
+  // top_k the K highest estimates (an empty signature finds nothing).
+  // ValidateQuery's errors; Corruption naming the file, table and block
   // for damage it reaches.
   Status Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
                LshQueryStats* stats = nullptr) const;
