@@ -16,17 +16,21 @@
 // documents or signatures instead: each QUERY is a file of documents (JSONL
 // or lines) or a MinHash signature file (simdex fingerprint --method
 // minhash), and each line of output is
-// {"id":..,"matches":[{"id":..,"estimate":..},...]} (tools/minhash_index_cli.h).
+// {"id":..,"matches":[{"id":..,"estimate":..},...]}, with --threshold T,...
+// each match's "threshold" the highest it passes, with --top-k K the K
+// highest estimates first (tools/minhash_index_cli.h).
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -57,6 +61,8 @@ struct QueryArgs {
   // A MinHash-LSH index: the queries are documents.
   DocumentInputArgs documents;
   double min_estimate = -1;
+  std::vector<double> thresholds;
+  uint64_t top_k = 0;
 };
 
 // One query: a fingerprint, the id of the document it came from as JSON
@@ -200,6 +206,8 @@ int RunQuery(const QueryArgs& args) {
     m.input = args.documents;
     m.input.inputs = args.queries;
     m.min_estimate = args.min_estimate;
+    m.thresholds = args.thresholds;
+    m.top_k = args.top_k;
     m.verify_checksums = args.verify_checksums;
     m.threads = args.threads;
     return RunMinHashQuery(std::move(m));
@@ -226,6 +234,15 @@ int RunQuery(const QueryArgs& args) {
   std::unique_ptr<IndexReader> reader;
   int exit_code = 0;
   if (!OpenIndexOrReport(kQueryCommand, args.index, options, &reader, &exit_code)) return exit_code;
+  const std::pair<bool, const char*> lsh_options[] = {{args.min_estimate >= 0, "--min-estimate"},
+                                                      {!args.thresholds.empty(), "--threshold"},
+                                                      {args.top_k > 0, "--top-k"}};
+  for (const auto& [given, name] : lsh_options) {
+    if (given) {
+      return ReportError(kQueryCommand, std::string(name) + " is a MinHash-LSH option; " + args.index +
+                         " is a SimHash index", kExitUsage);
+    }
+  }
   const int max_k = reader->scheme().k();
   const int k = args.k < 0 ? max_k : args.k;
   if (k > max_k) {
@@ -276,6 +293,17 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
                   "MinHash-LSH index: keep documents whose estimated J is at least this (default: two standard "
                   "errors below the index's threshold)")
       ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--threshold", args->thresholds,
+                  "MinHash-LSH index: keep documents whose estimated J (from the stored b-bit signature) passes T, "
+                  "that is, is at least T's filter, two standard errors below T (0.729 for 0.8 at 128 values); "
+                  "each T at least the index's threshold. Several, comma-separated (0.7,0.8,0.9): each match says "
+                  "the highest it passes")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  sub->add_option("--top-k", args->top_k,
+                  "MinHash-LSH index: the K documents with the highest estimates per query, highest first, equal "
+                  "estimates in id order, among those the filter keeps (--threshold, --min-estimate or the index's default)")
+      ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()));
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "
                 "each block is checked the first time a query reads it");

@@ -55,11 +55,15 @@ int RunMinHashBuild(MinHashBuildArgs args);
 //   {"id":<its id>,"matches":[{"id":<id>,"estimate":<J estimate>},...]}
 // and {"id":..,"empty":"no-text","matches":[]} for a text without shingles
 // (a signature file's "<id>\t-\t<reason>": "empty":"<reason>"). The
-// inputs are all documents or all signature files.
+// inputs are all documents or all signature files. With thresholds each
+// match carries "threshold":<the highest it passes>; with top_k the
+// matches are the K highest estimates, highest first (LshQueryOptions).
 struct MinHashQueryArgs {
   std::string index;
   DocumentInputArgs input;
   double min_estimate = -1;  // negative: the index's default filter
+  std::vector<double> thresholds;
+  uint64_t top_k = 0;
   bool verify_checksums = false;
   int threads = 1;
 };

@@ -1,6 +1,7 @@
 // `simdex query` of a MinHash-LSH index (tools/minhash_index_cli.h): the
 // queries are documents, signed as the index's were, or MinHash signature
 // files of the index's profile; both print the same lines.
+#include <charconv>
 #include <cstdio>
 #include <memory>
 
@@ -14,7 +15,8 @@ namespace {
 
 constexpr const char* kCommand = "query";
 
-// Appends {"id":..,"estimate":..} for each match.
+// Appends {"id":..,"estimate":..} for each match, and "threshold":<the
+// highest passed> when the query has thresholds.
 void AppendMatches(const LshIndexReader& index, const std::vector<LshMatch>& matches, std::string* line) {
   line->append("\"matches\":[");
   for (size_t j = 0; j < matches.size(); ++j) {
@@ -23,8 +25,14 @@ void AppendMatches(const LshIndexReader& index, const std::vector<LshMatch>& mat
     if (index.has_string_ids()) AppendJsonString(line, index.IdString(matches[j].id));
     else line->append(std::to_string(matches[j].id));
     char estimate[32];
-    std::snprintf(estimate, sizeof(estimate), ",\"estimate\":%.4g}", matches[j].estimate);
+    std::snprintf(estimate, sizeof(estimate), ",\"estimate\":%.4g", matches[j].estimate);
     line->append(estimate);
+    if (matches[j].threshold > 0) {
+      char threshold[32];
+      const auto r = std::to_chars(threshold, threshold + sizeof threshold, matches[j].threshold);
+      line->append(",\"threshold\":").append(threshold, r.ptr);
+    }
+    line->push_back('}');
   }
   line->append("]}\n");
 }
@@ -86,7 +94,16 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   if (!(args.min_estimate < 0 || args.min_estimate <= 1)) {
     return ReportError(kCommand, "--min-estimate must be a J in [0, 1]", kExitUsage);
   }
-  Status s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
+  if (args.min_estimate >= 0 && !args.thresholds.empty()) {
+    return ReportError(kCommand, "--min-estimate and --threshold are two filters: give one", kExitUsage);
+  }
+  LshQueryOptions options;
+  options.min_estimate = args.min_estimate;
+  options.thresholds = args.thresholds;
+  options.top_k = args.top_k;
+  Status s = options.Validate();
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
+  s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   bool signatures = false;
   s = AllOrNoSignatureFiles(args.input, &signatures);
@@ -96,8 +113,8 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   std::unique_ptr<LshIndexReader> index;
   int exit_code = 0;
   if (!OpenIndexOrReport(kCommand, args.index, reader_options, &index, &exit_code)) return exit_code;
-  LshQueryOptions options;
-  options.min_estimate = args.min_estimate;
+  s = index->ValidateQuery(options);  // a threshold below the index's
+  if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   Printer printer(*index, options);
   if (signatures) {
     for (size_t i = 0; s.ok() && i < args.input.inputs.size(); ++i) {

@@ -1,16 +1,21 @@
 // MinHash-LSH indexes end to end: `simdex build --method minhash`, then
-// `query` with documents, `verify` and `inspect`; build and merge under a
-// --memory that spills write the default run's bytes; the options of the
-// other method and the other index kind refused with one line.
+// `query` with documents (thresholds and top-k chosen at query time),
+// `verify` and `inspect`; build and merge under a --memory that spills
+// write the default run's bytes; the options of the other method and the
+// other index kind refused with one line.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "simdex/lsh_index.h"
+#include "simdex/minhash.h"
 #include "tests/cli/cli_harness.h"
 
 namespace simdex::clitest {
@@ -221,6 +226,108 @@ TEST_F(LshIndexCli, DedupAgainstAnLshIndexMarksTheBatchDocumentsItHolds) {
     EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find("perm:128 seed:1'; this batch is signed as '"), std::string::npos) << r.err;
     EXPECT_FALSE(FileExists(dir_.File("o.jsonl")));
+  }
+}
+
+// 100 made-up words and copies with their last m words replaced: word
+// 5-shingle Jaccard about 0.83 (m = 5), 0.67 (15) and 0.54 (25).
+std::string Variant(int replaced) {
+  std::mt19937_64 rng(17);
+  std::string text;
+  for (int w = 0; w < 100; ++w) {
+    const uint64_t word = w < 100 - replaced ? rng() % 5000 : 5000 + 100 * static_cast<uint64_t>(replaced) + w;
+    text += (text.empty() ? "w" : " w") + std::to_string(word);
+  }
+  return text;
+}
+
+// The line `simdex query` prints for a document's matches, from the
+// library's answer to its signature (LshIndexReader::Query with options).
+std::string LibraryLine(const std::string& index, const std::string& id, const std::string& text,
+                        const LshQueryOptions& options) {
+  std::unique_ptr<LshIndexReader> reader;
+  EXPECT_TRUE(LshIndexReader::Open(index, ReaderOptions(), &reader).ok());
+  std::unique_ptr<MinHasher> hasher;
+  EXPECT_TRUE(MinHasher::Create(reader->minhash_options(), &hasher).ok());
+  std::vector<uint32_t> signature(static_cast<size_t>(reader->minhash_options().num_perm));
+  hasher->Sign(text, signature.data());
+  std::vector<LshMatch> matches;
+  const Status s = reader->Query(signature.data(), options, &matches);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  std::string line = "{\"id\":" + id + ",\"matches\":[";
+  for (size_t j = 0; j < matches.size(); ++j) {
+    char match[96];
+    std::snprintf(match, sizeof match, "%s{\"id\":%llu,\"estimate\":%.4g", j > 0 ? "," : "",
+                  static_cast<unsigned long long>(matches[j].id), matches[j].estimate);
+    line += match;
+    if (matches[j].threshold > 0) {
+      std::snprintf(match, sizeof match, ",\"threshold\":%g", matches[j].threshold);
+      line += match;
+    }
+    line += "}";
+  }
+  return line + "]}";
+}
+
+// An index built for 0.5 answers 0.5, 0.7 and 0.9 at once, each match
+// labelled with the highest it passes, and its top k: what the library
+// answers, line for line; 0.4 is refused naming both thresholds.
+TEST_F(LshIndexCli, QueryTimeThresholdsAndTopKPrintTheLibrarysAnswer) {
+  WriteFile(docs_, Json("1", Variant(0)) + Json("2", Variant(5)) + Json("3", Variant(15)) + Json("4", Variant(25)) +
+                       Json("5", kUnrelated) + Json("6", Variant(0)));
+  const RunResult built = RunSimdex(dir_, {"build", "--method", "minhash", "--threshold", "0.5", "--out", index_, docs_});
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const std::string query = dir_.File("q.jsonl");
+  WriteFile(query, Json("\"q\"", Variant(0)));
+
+  LshQueryOptions options;
+  options.thresholds = {0.5, 0.7, 0.9};
+  RunResult r = RunSimdex(dir_, {"query", "--threshold", "0.5,0.7,0.9", index_, query});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string all = LibraryLine(index_, "\"q\"", Variant(0), options);
+  EXPECT_EQ(r.out, all + "\n");
+  for (const char* label : {"\"threshold\":0.9}", "\"threshold\":0.7}", "\"threshold\":0.5}"}) {
+    EXPECT_NE(all.find(label), std::string::npos) << label << " in " << all;  // every level is reached
+  }
+  EXPECT_EQ(all.find("{\"id\":5,"), std::string::npos) << all;
+  // --threshold 0.9,0.5,0.7 is the same query; repeated options add up.
+  EXPECT_EQ(RunSimdex(dir_, {"query", "--threshold", "0.9", "--threshold", "0.5,0.7", index_, query}).out, r.out);
+
+  // The K highest estimates: the two identical copies (ids 1 and 6, estimate 1, in id order), then 2.
+  options.top_k = 3;
+  r = RunSimdex(dir_, {"query", "--threshold", "0.5,0.7,0.9", "--top-k", "3", index_, query});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, LibraryLine(index_, "\"q\"", Variant(0), options) + "\n");
+  EXPECT_EQ(r.out.rfind("{\"id\":\"q\",\"matches\":[{\"id\":1,\"estimate\":1,\"threshold\":0.9},"
+                        "{\"id\":6,\"estimate\":1,\"threshold\":0.9},{\"id\":2,", 0),
+            0u) << r.out;
+  options = LshQueryOptions();
+  options.top_k = 1;
+  r = RunSimdex(dir_, {"query", "--top-k", "1", index_, query});
+  EXPECT_EQ(r.out, LibraryLine(index_, "\"q\"", Variant(0), options) + "\n");
+
+  r = RunSimdex(dir_, {"query", "--threshold", "0.9,0.4", index_, query});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "simdex query: " + index_ + ": threshold 0.4 is below the index's 0.5: its bands were chosen "
+                   "for 0.5 and answer thresholds at or above it\n");
+  EXPECT_EQ(r.out, "");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"query", "--threshold", "1.5", index_, query},
+        std::vector<std::string>{"query", "--threshold", "0.8", "--min-estimate", "0.5", index_, query},
+        std::vector<std::string>{"query", "--top-k", "0", index_, query}}) {
+    r = RunSimdex(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  }
+  // They are MinHash-LSH options.
+  const std::string fps = dir_.File("x.fp"), simhash = dir_.File("sim.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "-o", fps, docs_}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--out", simhash, fps}).exit_code, 0);
+  for (const char* option : {"--threshold", "--top-k"}) {
+    r = RunSimdex(dir_, {"query", option, "1", simhash, fps});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err, std::string("simdex query: ") + option + " is a MinHash-LSH option; " + simhash +
+                         " is a SimHash index\n");
   }
 }
 
