@@ -55,13 +55,31 @@ py::dict LshInfoDict(const LshIndexInfo& info) {
                   "band_key_bound_bits"_a = info.band_key_bound_bits);
 }
 
-// The estimate filter of a call: None is the index's default (negative).
-double MinEstimate(std::optional<double> min_estimate) {
+// The options of a query call: min_estimate None is the index's default
+// (negative); thresholds None, one number or a sequence of them; top_k
+// None or K >= 1. ValueError for what LshQueryOptions::Validate refuses.
+LshQueryOptions QueryOptions(std::optional<double> min_estimate, py::handle thresholds, std::optional<int64_t> top_k) {
   if (min_estimate && !(*min_estimate >= 0 && *min_estimate <= 1)) {
     throw py::value_error("min_estimate must be in [0, 1] (None: the index's default), got " +
                           std::to_string(*min_estimate));
   }
-  return min_estimate.value_or(-1);
+  if (top_k && *top_k < 1) {
+    throw py::value_error("top_k must be at least 1 (None: every match), got " + std::to_string(*top_k));
+  }
+  LshQueryOptions options;
+  options.min_estimate = min_estimate.value_or(-1);
+  options.top_k = static_cast<uint64_t>(top_k.value_or(0));
+  if (!thresholds.is_none()) {
+    try {
+      if (py::isinstance<py::sequence>(thresholds)) options.thresholds = thresholds.cast<std::vector<double>>();
+      else options.thresholds = {thresholds.cast<double>()};
+    } catch (const py::cast_error&) {
+      throw py::value_error("thresholds must be a number or a sequence of numbers");
+    }
+    if (options.thresholds.empty()) throw py::value_error("thresholds must not be empty (None: the index's filter)");
+  }
+  ThrowIfError(options.Validate());
+  return options;
 }
 
 // An id of a builder or merger batch: a str, or an int.
@@ -147,16 +165,16 @@ class LshIndexHandle {
   bool open() const { return reader_ != nullptr; }
   const std::string& path() const { return path_; }
 
-  // Every query row's matches: (lims, ids, estimates).
-  py::tuple Query(const uint32_t* rows, size_t n, double min_estimate, int threads) const {
+  // Every query row's matches: (lims, ids, estimates), and with thresholds
+  // the highest each match passes.
+  py::tuple Query(const uint32_t* rows, size_t n, const LshQueryOptions& options, int threads) const {
     std::shared_ptr<const LshIndexReader> r = reader();
+    ThrowIfError(r->ValidateQuery(options));  // a threshold below the index's, even for no queries
     const size_t k = static_cast<size_t>(r->minhash_options().num_perm);
     std::vector<std::vector<LshMatch>> found(n);
     std::vector<Status> status(n);
     {
       py::gil_scoped_release release;
-      LshQueryOptions options;
-      options.min_estimate = min_estimate;
       ForRanges(n, threads, [&](size_t begin, size_t end, size_t) {
         for (size_t i = begin; i < end; ++i) status[i] = r->Query(rows + i * k, options, &found[i]);
       });
@@ -168,15 +186,19 @@ class LshIndexHandle {
     for (size_t i = 0; i < n; ++i) l[i + 1] = l[i] + found[i].size();
     std::vector<uint64_t> ids(l[n]);
     py::array_t<double> estimates(static_cast<py::ssize_t>(l[n]));
+    py::array_t<double> labels(static_cast<py::ssize_t>(l[n]));
     double* e = estimates.mutable_data();
+    double* t = labels.mutable_data();
     size_t j = 0;
     for (const std::vector<LshMatch>& matches : found) {
       for (const LshMatch& m : matches) {
         ids[j] = m.id;
+        t[j] = m.threshold;
         e[j++] = m.estimate;
       }
     }
-    return py::make_tuple(lims, IdsObject(*r, ids), estimates);
+    if (options.thresholds.empty()) return py::make_tuple(lims, IdsObject(*r, ids), estimates);
+    return py::make_tuple(lims, IdsObject(*r, ids), estimates, labels);
   }
 
   size_t num_perm() const { return static_cast<size_t>(reader()->minhash_options().num_perm); }
@@ -324,24 +346,35 @@ for a MinHash-LSH file.
                   "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
                   "simdex.CorruptionError; a SimHash index ValueError naming both kinds.")
       .def("query", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
-                       std::optional<int> threads) {
+                       py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
+             const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
              const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, h.num_perm(), "signatures");
-             return h.Query(rows.data, rows.rows, MinEstimate(min_estimate), ResolveThreads(threads, 1));
-           }, py::arg("signatures"), py::arg("min_estimate") = py::none(), py::kw_only(), py::arg("threads") = 1,
-           R"doc(The documents that share a band key with each signature and whose estimate of J is at least
-min_estimate (None: the index's default, two standard errors below its threshold; 0 keeps every candidate).
+             return h.Query(rows.data, rows.rows, options, ResolveThreads(threads, 1));
+           }, py::arg("signatures"), py::arg("min_estimate") = py::none(), py::kw_only(),
+           py::arg("thresholds") = py::none(), py::arg("top_k") = py::none(), py::arg("threads") = 1,
+           R"doc(The documents that share a band key with each signature and whose estimate of J (from the stored
+b-bit signatures) is at least min_estimate (None: the index's default, two standard errors below its threshold;
+0 keeps every candidate).
+thresholds (instead of min_estimate): one threshold or several, each at least index.threshold (else
+ValueError naming both); a document passes T when its estimate is at least default_estimate_filter(T,
+num_perm), the rule of the index's own threshold; it is kept when it passes the lowest.
+top_k: the K highest estimates of each query, highest first, equal estimates in id order (None: every match).
 signatures: an n x num_perm np.uint32 array (used in place), or one signature of num_perm values, signed with
 the index's options (MinHasher(num_perm=index.num_perm, seed=index.seed)).
 Returns (lims, ids, estimates): the matches of query i are [lims[i], lims[i+1]), in id order (for string ids,
-the order of the id map: bytewise); ids is an np.uint64 array, or an object array of str when the index has
-string ids; estimates np.float64. Releases the GIL; `threads` threads share the batch.)doc")
+the order of the id map: bytewise) or with top_k by estimate; ids is an np.uint64 array, or an object array of
+str when the index has string ids; estimates np.float64. With thresholds, (lims, ids, estimates, labels):
+labels[j] (np.float64) is the highest threshold match j passes. Releases the GIL; `threads` threads share the
+batch.)doc")
       .def("query_texts", [](const LshIndexHandle& h, const py::sequence& texts, std::optional<double> min_estimate,
-                             std::optional<int> threads) {
+                             py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
+             const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
              const int t = ResolveThreads(threads, 1);
              auto [signatures, has] = SignWith(h.reader()->minhash_options(), texts, t);
              (void)has;  // a text without shingles has the empty signature, which finds nothing
-             return h.Query(signatures.data(), static_cast<size_t>(signatures.shape(0)), MinEstimate(min_estimate), t);
-           }, py::arg("texts"), py::arg("min_estimate") = py::none(), py::kw_only(), py::arg("threads") = 1,
+             return h.Query(signatures.data(), static_cast<size_t>(signatures.shape(0)), options, t);
+           }, py::arg("texts"), py::arg("min_estimate") = py::none(), py::kw_only(),
+           py::arg("thresholds") = py::none(), py::arg("top_k") = py::none(), py::arg("threads") = 1,
            "As query(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile).")
       .def("info", [](const LshIndexHandle& h) { return LshInfoDict(h.reader()->Info()); },
            "Size and shape, as `simdex inspect` prints them: documents, bands, rows, bytes per document per part, ...")

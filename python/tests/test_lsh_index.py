@@ -135,6 +135,85 @@ def test_texts_build_the_file_simdex_build_writes_and_query_as_simdex_query(tmp_
     assert as_lists(*index.query(signed)) == got
 
 
+def default_filter(t, num_perm):
+    # docs/minhash.md: a threshold T keeps the estimates at least two standard errors below it.
+    return max(0.0, t - 2 * math.sqrt(t * (1 - t) / num_perm))
+
+
+def test_thresholds_and_top_k_at_query_time_equal_brute_force(tmp_path):
+    num_perm, bits = 64, 4
+    sigs = clustered_signatures(300, num_perm, 7)
+    ids = np.arange(len(sigs), dtype=np.uint64) // 2 + 100  # repeated ids: equal estimates under one id
+    path = str(tmp_path / "l.sdx")
+    with simdex.LshIndexBuilder(path, num_perm=num_perm, threshold=0.5, signature_bits=bits) as b:
+        b.add(ids, sigs)
+        bands, rows = b.bands, b.rows
+    index = simdex.LshIndex.open(path)
+    assert index.threshold == 0.5
+    queries = np.ascontiguousarray(sigs[::4])
+    candidates = brute_force([int(i) for i in ids], sigs, queries, bands, rows, bits, 0.0)
+    labels_seen = set()
+    for thresholds in ([0.5], [0.9, 0.6, 0.75], 0.7):
+        ts = thresholds if isinstance(thresholds, list) else [thresholds]
+        for top_k in (None, 1, 4):
+            lims, got_ids, estimates, labels = index.query(queries, thresholds=thresholds, top_k=top_k, threads=2)
+            assert labels.dtype == np.float64 and len(labels) == len(estimates)
+            for q, found in enumerate(candidates):
+                want = [(i, e, max(t for t in ts if e >= default_filter(t, num_perm)))
+                        for i, e in found if any(e >= default_filter(t, num_perm) for t in ts)]
+                if top_k:
+                    want = sorted(want, key=lambda m: (-m[1], m[0]))[:top_k]
+                got = [(int(got_ids[j]), float(estimates[j]), float(labels[j]))
+                       for j in range(int(lims[q]), int(lims[q + 1]))]
+                if not top_k:  # id order; one id's documents in the file's order
+                    got.sort()
+                assert [(i, t) for i, _, t in got] == [(i, t) for i, _, t in want], (q, thresholds, top_k)
+                np.testing.assert_allclose([e for _, e, _ in got], [e for _, e, _ in want], atol=1e-12)
+                labels_seen.update(t for _, _, t in want)
+    assert labels_seen == {0.5, 0.6, 0.75, 0.9, 0.7}
+    # Without thresholds: three arrays, as before; top_k alone takes the default filter's matches.
+    lims, got_ids, estimates = index.query(queries, top_k=2)
+    for q, found in enumerate(candidates):
+        want = sorted([(i, e) for i, e in found if e >= index.default_min_estimate], key=lambda m: (-m[1], m[0]))[:2]
+        assert [int(got_ids[j]) for j in range(int(lims[q]), int(lims[q + 1]))] == [i for i, _ in want]
+
+
+def test_query_time_thresholds_are_refused_below_the_index_and_with_min_estimate(tmp_path):
+    path = str(tmp_path / "l.sdx")
+    sigs = clustered_signatures(50, 64, 3)
+    with simdex.LshIndexBuilder(path, num_perm=64, threshold=0.8) as b:
+        b.add(np.arange(len(sigs), dtype=np.uint64), sigs)
+    index = simdex.LshIndex.open(path)
+    with pytest.raises(ValueError, match=r"threshold 0\.7 is below the index's 0\.8"):
+        index.query(sigs, thresholds=[0.9, 0.7])
+    with pytest.raises(ValueError, match=r"threshold 0\.7 is below the index's 0\.8"):
+        index.query_texts([], thresholds=0.7)  # refused before any query
+    with pytest.raises(ValueError, match="two filters"):
+        index.query(sigs, 0.5, thresholds=0.9)
+    with pytest.raises(ValueError, match=r"is not in \(0, 1\]"):
+        index.query(sigs, thresholds=[1.5])
+    with pytest.raises(ValueError, match="top_k must be at least 1"):
+        index.query(sigs, top_k=0)
+    with pytest.raises(ValueError, match="thresholds must"):
+        index.query(sigs, thresholds="high")
+
+
+def test_query_time_thresholds_and_top_k_are_what_simdex_query_prints(tmp_path, simdex_cli, sample):
+    docs = read_jsonl(sample)[:400]
+    docs_path = tmp_path / "docs.jsonl"
+    docs_path.write_text("".join(json.dumps({"id": d["id"], "text": d["text"]}) + "\n" for d in docs))
+    simdex_cli("build", "--quiet", "--method", "minhash", "--threshold", "0.5", "--out", tmp_path / "i.sdx", docs_path)
+    index = simdex.LshIndex.open(str(tmp_path / "i.sdx"))
+    lines = [json.loads(x) for x in simdex_cli("query", "--threshold", "0.5,0.6,0.9", "--top-k", "3",
+                                               tmp_path / "i.sdx", docs_path).splitlines()]
+    lims, ids, estimates, labels = index.query_texts([d["text"] for d in docs], thresholds=[0.5, 0.6, 0.9], top_k=3)
+    assert len(lines) == len(docs)
+    for q, line in enumerate(lines):
+        got = range(int(lims[q]), int(lims[q + 1]))
+        assert [(m["id"], m["threshold"]) for m in line["matches"]] == [(int(ids[j]), labels[j]) for j in got]
+    assert {m["threshold"] for line in lines for m in line["matches"]} == {0.5, 0.6, 0.9}
+
+
 def test_info_is_what_simdex_inspect_prints(tmp_path, simdex_cli):
     sigs = clustered_signatures(300, 64, 5)
     path = tmp_path / "i.sdx"
