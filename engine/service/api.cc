@@ -1,6 +1,7 @@
 #include "engine/service/api.h"
 
 #include <cstdio>
+#include <string>
 
 #include <simdjson.h>
 
@@ -43,15 +44,56 @@ void AppendMatches(std::string* out, const std::vector<ServiceMatch>& matches) {
     if (i > 0) out->push_back(',');
     out->append("{\"docId\":\"").append(FormatDocId(matches[i].doc_id)).append("\"");
     if (matches[i].similarity > 0) {
-      char similarity[32];
-      std::snprintf(similarity, sizeof similarity, "%g", matches[i].similarity);
-      out->append(",\"similarity\":").append(similarity).push_back('}');
+      char number[32];
+      std::snprintf(number, sizeof number, "%g", matches[i].similarity);
+      out->append(",\"similarity\":").append(number);
+      if (matches[i].threshold > 0) {
+        std::snprintf(number, sizeof number, "%g", matches[i].threshold);
+        out->append(",\"threshold\":").append(number);
+      }
+      out->push_back('}');
       continue;
     }
     out->append(",\"fingerprint\":\"").append(FormatHexFingerprint(matches[i].fingerprint));
     out->append("\",\"distance\":").append(std::to_string(matches[i].distance)).push_back('}');
   }
   out->append("]");
+}
+
+// A query's "threshold" (a number in (0, 1], or a non-empty array of
+// them) and "top_k" (an integer >= 1), when given; false with *bad the
+// error message for anything else.
+bool ParseContentSearch(simdjson::dom::object object, ContentSearchOptions* options, std::string* bad) {
+  simdjson::dom::element tv, kv;
+  if (!object.at_key("threshold").get(tv)) {
+    const auto add = [options](simdjson::dom::element e) {
+      double t = -1;
+      if (e.get_double().get(t) || !(t > 0 && t <= 1)) return false;
+      options->thresholds.push_back(t);
+      return true;
+    };
+    simdjson::dom::array list;
+    bool ok = true;
+    if (tv.get_array().get(list)) {
+      ok = add(tv);
+    } else {
+      ok = list.size() > 0;
+      for (simdjson::dom::element e : list) ok = ok && add(e);
+    }
+    if (!ok) {
+      *bad = "field 'threshold' must be a number in (0, 1] or an array of them";
+      return false;
+    }
+  }
+  if (!object.at_key("top_k").get(kv)) {
+    int64_t k = 0;
+    if (kv.get_int64().get(k) || k < 1) {
+      *bad = "field 'top_k' must be an integer of at least 1";
+      return false;
+    }
+    options->top_k = static_cast<uint64_t>(k);
+  }
+  return true;
 }
 
 int HexDigit(char c) {
@@ -280,13 +322,12 @@ HttpResponse Api::Query(std::string_view body) const {
                  "(fingerprints search titles, with \"field\":\"title\")",
                  Route::kQuery);
   }
-  double threshold = 0;
-  simdjson::dom::element tv;
-  if (!object.at_key("threshold").get(tv)) {
-    if (!minhash) return Error(400, "field 'threshold' is for contents matched by MinHash", Route::kQuery);
-    if (tv.get_double().get(threshold) || !(threshold > 0 && threshold <= 1)) {
-      return Error(400, "field 'threshold' must be a number in (0, 1]", Route::kQuery);
-    }
+  ContentSearchOptions content;
+  std::string bad;
+  if (!ParseContentSearch(object, &content, &bad)) return Error(400, bad, Route::kQuery);
+  if (!minhash && (!content.thresholds.empty() || content.top_k > 0)) {
+    return Error(400, std::string("field '") + (content.top_k > 0 ? "top_k" : "threshold") +
+                          "' is for contents matched by MinHash", Route::kQuery);
   }
   simdjson::dom::array list;
   if ((by_fingerprint ? fingerprints : texts).get_array().get(list)) {
@@ -306,7 +347,7 @@ HttpResponse Api::Query(std::string_view body) const {
     bool empty = false;
     if (minhash) {
       matches.clear();
-      Status st = service_->SearchContent(s, threshold, &matches);
+      Status st = service_->SearchContent(s, content, &matches);
       if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
       if (i++ > 0) out.push_back(',');
       out.append("{\"matches\":");

@@ -890,14 +890,19 @@ Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vecto
   return Status::OK();
 }
 
-Status DocIdService::SearchContent(std::string_view content, double threshold, std::vector<ServiceMatch>* out) const {
+Status DocIdService::SearchContent(std::string_view content, const ContentSearchOptions& options,
+                                   std::vector<ServiceMatch>* out) const {
   Rep& r = *rep_;
   out->clear();
   if (!r.minhash) {
     return Status::InvalidArgument("this state matches contents by SimHash fingerprints: search them with Search");
   }
-  if (threshold <= 0) threshold = r.options.threshold;
-  if (threshold > 1) return Status::InvalidArgument("the threshold " + FormatDouble(threshold) + " is not in (0, 1]");
+  for (double t : options.thresholds) {
+    if (!(t > 0 && t <= 1)) return Status::InvalidArgument("the threshold " + FormatDouble(t) + " is not in (0, 1]");
+  }
+  const double threshold = options.thresholds.empty()
+                               ? r.options.threshold
+                               : *std::min_element(options.thresholds.begin(), options.thresholds.end());
   const Prepared p = r.Prepare("", content);
   const uint64_t next = r.published_seq.load(std::memory_order_acquire);
   const uint64_t cutoff = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), next);
@@ -944,8 +949,12 @@ Status DocIdService::SearchContent(std::string_view content, double threshold, s
     if (!seen.insert(m.seq).second) continue;
     ServiceMatch match{service::MixSeq(m.seq), 0, 0};
     match.similarity = m.estimate;
+    for (double t : options.thresholds) {
+      if (m.estimate >= t) match.threshold = std::max(match.threshold, t);
+    }
     out->push_back(match);
   }
+  if (options.top_k > 0 && out->size() > options.top_k) out->resize(static_cast<size_t>(options.top_k));
   return Status::OK();
 }
 

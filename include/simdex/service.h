@@ -231,6 +231,21 @@ struct ServiceMatch {
   uint64_t fingerprint;
   int distance;
   double similarity = 0;  // > 0 for a MinHash band match only
+  // A band match of a search with thresholds (ContentSearchOptions): the
+  // highest its similarity reaches; else 0.
+  double threshold = 0;
+};
+
+// What SearchContent keeps of the band candidates.
+struct ContentSearchOptions {
+  // The thresholds, each in (0, 1], that a band candidate's similarity
+  // (its exact Jaccard, or the estimate under ServiceOptions::approximate)
+  // is compared with: it is kept when it reaches the lowest, and
+  // ServiceMatch::threshold names the highest it reaches. Empty: the
+  // service's threshold, and no label.
+  std::vector<double> thresholds;
+  // 0: every match; K > 0: the first K of the answer (best first).
+  uint64_t top_k = 0;
 };
 
 enum class Field { kTitle, kContent };
@@ -311,10 +326,13 @@ class DocIdService {
   // of content_method kMinHash matches `content` with: first, for a short
   // content, the candidates within k_short its text confirms (closest
   // first, the 32 closest tried; distance and fingerprint set); then the
-  // band candidates whose estimate is at least `threshold` (0: the
-  // service's), best first (similarity set). Each docId once. A SimHash
-  // state's contents are searched with Search (InvalidArgument here).
-  Status SearchContent(std::string_view content, double threshold, std::vector<ServiceMatch>* out) const;
+  // band candidates whose similarity reaches the options' lowest threshold
+  // (none: the service's), best first (similarity set; with thresholds,
+  // the highest reached). Each docId once; with top_k the first K.
+  // InvalidArgument for a threshold outside (0, 1]; a SimHash state's
+  // contents are searched with Search (InvalidArgument here).
+  Status SearchContent(std::string_view content, const ContentSearchOptions& options,
+                       std::vector<ServiceMatch>* out) const;
 
   // Fingerprint of a title or content as the service computes it.
   FingerprintResult FingerprintText(std::string_view text) const;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <random>
+#include <regex>
 
 #include <gtest/gtest.h>
 
@@ -513,6 +514,71 @@ TEST(MinHashHttpTest, QueryByTextsSearchesByMinHash) {
   EXPECT_EQ(r.status, 400) << r.body;
   // Titles are fingerprints in either method.
   EXPECT_EQ(client.Post("/v1/query", "{\"fingerprints\":[\"1\"],\"field\":\"title\"}").status, 200);
+}
+
+// The words [from, to) of a text.
+std::string Words(const std::string& text, size_t from, size_t to) {
+  std::vector<std::string> words;
+  for (size_t at = 0; at <= text.size();) {
+    const size_t end = std::min(text.find(' ', at), text.size());
+    words.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  std::string out;
+  for (size_t i = from; i < to && i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
+  return out;
+}
+
+// /v1/query of MinHash contents takes several thresholds, each band match
+// labelled with the highest its similarity reaches, and a top k: the
+// first K of the answer, best first.
+TEST(MinHashHttpTest, QueryTakesSeveralThresholdsAndATopK) {
+  ServiceOptions options;
+  options.content_method = ContentMethod::kMinHash;
+  options.threshold = 0.5;
+  servicetest::ServedService served(options);
+  ASSERT_TRUE(served.ok());
+  servicetest::HttpClient client(served.port());
+  const std::string x = RandomText(31, 100), y = RandomText(32, 100), w = RandomText(33, 30), z = RandomText(34, 50);
+  const std::string q = x + " " + y;
+  const std::string a = x + " " + Words(y, 0, 50) + " " + z;  // word 5-shingle J with q 146/246, 0.59
+  const std::string b = w + " " + Words(x, 30, 100) + " " + y;  // 166/226, 0.73; with a 116/276, 0.42
+  const servicetest::HttpReply made_a = client.Post("/v1/docid", servicetest::ArticleJson("1", "", "", a));
+  const servicetest::HttpReply made_b = client.Post("/v1/docid", servicetest::ArticleJson("2", "", "", b));
+  ASSERT_EQ(made_b.status, 200) << made_b.body;
+  const std::string doc_a = servicetest::JsonField(made_a.body, "docId");
+  const std::string doc_b = servicetest::JsonField(made_b.body, "docId");
+  ASSERT_NE(doc_a, doc_b) << made_b.body;
+
+  // The answer to one text: (docId, label) in order, "" for no label.
+  const auto answer = [](const std::vector<std::pair<std::string, std::string>>& matches) {
+    std::string re = "\\{\"status\":\"success\",\"results\":\\[\\{\"matches\":\\[";
+    for (size_t i = 0; i < matches.size(); ++i) {
+      re += std::string(i > 0 ? "," : "") + "\\{\"docId\":\"" + matches[i].first + "\",\"similarity\":0\\.[0-9]+";
+      if (!matches[i].second.empty()) re += ",\"threshold\":" + matches[i].second;
+      re += "\\}";
+    }
+    return std::regex(re + "\\]\\}\\]\\}\n");
+  };
+  servicetest::HttpReply r = client.Post("/v1/query", "{\"texts\":[\"" + q + "\"],\"threshold\":[0.7,0.5]}");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(std::regex_match(r.body, answer({{doc_b, "0\\.7"}, {doc_a, "0\\.5"}}))) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"" + q + "\"],\"threshold\":[0.5,0.7],\"top_k\":1}");
+  EXPECT_TRUE(std::regex_match(r.body, answer({{doc_b, "0\\.7"}}))) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"" + q + "\"],\"top_k\":1}");  // the service's threshold: no label
+  EXPECT_TRUE(std::regex_match(r.body, answer({{doc_b, ""}}))) << r.body;
+  r = client.Post("/v1/query", "{\"texts\":[\"" + q + "\"],\"threshold\":0.7}");
+  EXPECT_NE(r.body.find(",\"threshold\":0.7}]}]}"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find(doc_a), std::string::npos) << r.body;
+
+  for (const char* bad : {"\"threshold\":[]", "\"threshold\":[0.5,2]", "\"threshold\":\"0.5\"", "\"top_k\":0",
+                          "\"top_k\":1.5"}) {
+    r = client.Post("/v1/query", "{\"texts\":[\"" + q + "\"]," + bad + "}");
+    EXPECT_EQ(r.status, 400) << bad << ": " << r.body;
+  }
+  r = client.Post("/v1/query", "{\"fingerprints\":[\"1\"],\"field\":\"title\",\"top_k\":1}");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(r.body.find("field 'top_k' is for contents matched by MinHash"), std::string::npos) << r.body;
 }
 
 // The docId service's source document posts these two articles and shows
