@@ -13,9 +13,10 @@
 //    Strict first: a reported pair with J < positive is false (strict_fp = lenient_fp + between); lenient:
 //    "between" (reported pairs with negative <= J < positive) is left out (Scoring, include/simdex/eval.h).
 //   {"kind":"baseline","method":"minhash-lsh","filter":"none"|"estimate",.., "buckets":[.. "k":[{"k":0,..}]]}
-//   {"kind":"minhash","method":"simdex","filter":"none"|"estimate"|"exact",..}: simdex's own MinHash-LSH
-//    (`simdex dedup --method minhash`; "exact": candidates confirmed by the truth's Jaccard, as --confirm
-//    jaccard-shingles:T does)
+//   {"kind":"minhash","method":"simdex","filter":"none"|"estimate"|"exact"|"default",..}: simdex's own
+//    MinHash-LSH (`simdex dedup --method minhash`; "estimate": its --approximate mode; "exact": those
+//    candidates confirmed by the truth's Jaccard, as --confirm jaccard-shingles:T does; "default": the
+//    command's default, its candidates for the exact check confirmed by the truth's Jaccard)
 #include "tools/eval_truth.h"
 
 #include <algorithm>
@@ -23,7 +24,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string_view>
 
+#include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/idf_learner.h"
 #include "simdex/minhash.h"
@@ -183,11 +186,52 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
   return Status::OK();
 }
 
+// The band candidates of signatures under bands, and those of them whose
+// b-bit estimate is at least filter.
+struct BandedPairs {
+  LshBands bands;
+  double estimate_filter = 0;
+  std::vector<uint64_t> candidates, kept;
+  double band_seconds = 0, filter_seconds = 0;
+};
+
+Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t> packed,
+                  std::span<const uint8_t> banded, const TruthEvalArgs& args, BandedPairs* out) {
+  const size_t n = banded.size(), nb = static_cast<size_t>(out->bands.bands);
+  const size_t k = static_cast<size_t>(args.num_perm);
+  const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  SIMDEX_RETURN_IF_ERROR(CheckLshBands(out->bands, args.num_perm));
+  auto start = Clock::now();
+  std::vector<uint64_t> keys(n * nb), row(nb);  // keys band after band
+  for (size_t d = 0; d < n; ++d) {
+    BandKeys(&signatures[d * k], out->bands, row.data());
+    for (size_t j = 0; j < nb; ++j) keys[j * n + d] = row[j];
+  }
+  BandJoinStats join;
+  SIMDEX_RETURN_IF_ERROR(FindBandPairs(keys, out->bands.bands, banded, 1, &out->candidates, &join));
+  out->band_seconds = Since(start);
+  start = Clock::now();
+  for (uint64_t p : out->candidates) {
+    const size_t a = p >> 32, b = p & 0xffffffffu;
+    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >=
+        out->estimate_filter) {
+      out->kept.push_back(p);
+    }
+  }
+  out->filter_seconds = Since(start);
+  return Status::OK();
+}
+
 // simdex's MinHash-LSH (include/simdex/minhash.h) over the same shingle
-// sets, as `simdex dedup --method minhash` runs it at its defaults (bands
-// unless given, estimate filter): three lines, the band candidates, those
-// kept by the b-bit estimate, and those confirmed by their exact Jaccard
-// (>= the threshold).
+// sets, as `simdex dedup --method minhash` runs it: four lines.
+//   "none", "estimate", "exact": the --approximate mode's bands (as given,
+//     else DefaultLshBands), their candidates, those kept by the b-bit
+//     estimate filter (`--approximate`), and the candidates whose exact
+//     Jaccard is >= the threshold (`--approximate --confirm
+//     jaccard-shingles:T`);
+//   "default": the command's default, exact mode: candidates from
+//     ExactCandidateBands kept by ExactEstimateFilter, then by their exact
+//     Jaccard (include/simdex/batch.h).
 Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
                   std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out,
                   std::string* text) {
@@ -196,64 +240,62 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
   options.seed = args.seed;
   std::unique_ptr<MinHasher> hasher;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &hasher));
-  const LshBands bands =
-      args.bands.bands > 0 ? args.bands : DefaultLshBands(args.baseline_threshold, args.num_perm);
-  SIMDEX_RETURN_IF_ERROR(CheckLshBands(bands, args.num_perm));
-  const double estimate_filter = DefaultEstimateFilter(args.baseline_threshold, args.num_perm);
-  const size_t n = sets.size(), nb = static_cast<size_t>(bands.bands);
+  const double t = args.baseline_threshold;
+  const size_t n = sets.size(), k = static_cast<size_t>(args.num_perm);
   const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
   auto start = Clock::now();
-  std::vector<uint32_t> sig(static_cast<size_t>(args.num_perm));
-  std::vector<uint64_t> keys(n * nb), row(nb);  // keys band after band
+  std::vector<uint32_t> signatures(n * k);
   std::vector<uint8_t> packed(n * sb), banded(n);
   for (size_t d = 0; d < n; ++d) {
-    hasher->SignShingles(sets[d], sig.data());
+    hasher->SignShingles(sets[d], &signatures[d * k]);
     banded[d] = !sets[d].empty();
-    BandKeys(sig.data(), bands, row.data());
-    for (size_t j = 0; j < nb; ++j) keys[j * n + d] = row[j];
-    PackSignature(sig.data(), args.num_perm, args.signature_bits, &packed[d * sb]);
+    PackSignature(&signatures[d * k], args.num_perm, args.signature_bits, &packed[d * sb]);
   }
   const double sign_seconds = Since(start);
-  start = Clock::now();
-  std::vector<uint64_t> candidates;
-  BandJoinStats join;
-  SIMDEX_RETURN_IF_ERROR(FindBandPairs(keys, bands.bands, banded, 1, &candidates, &join));
-  const double band_seconds = Since(start);
-  start = Clock::now();
-  std::vector<uint64_t> kept, exact;
-  for (uint64_t p : candidates) {
-    const size_t a = p >> 32, b = p & 0xffffffffu;
-    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >= estimate_filter) {
-      kept.push_back(p);
+  BandedPairs approximate, exact_mode;
+  approximate.bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(t, args.num_perm);
+  approximate.estimate_filter = DefaultEstimateFilter(t, args.num_perm);
+  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, args, &approximate));
+  exact_mode.bands = ExactCandidateBands(t, args.num_perm);
+  exact_mode.estimate_filter = ExactEstimateFilter(t, args.num_perm);
+  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, args, &exact_mode));
+  auto confirmed = [&](const std::vector<uint64_t>& pairs) {
+    std::vector<uint64_t> kept;
+    for (uint64_t p : pairs) {
+      if (Confirmer::JaccardOfShingles(sets[p >> 32], sets[p & 0xffffffffu]) >= t) kept.push_back(p);
     }
-  }
-  const double filter_seconds = Since(start);
-  for (uint64_t p : candidates) {
-    if (Confirmer::JaccardOfShingles(sets[p >> 32], sets[p & 0xffffffffu]) >= args.baseline_threshold) exact.push_back(p);
-  }
-  for (const char* filter : {"none", "estimate", "exact"}) {
-    const std::vector<uint64_t>& predicted = filter[0] == 'n' ? candidates : filter[1] == 's' ? kept : exact;
+    return kept;
+  };
+  const std::vector<uint64_t> exact = confirmed(approximate.candidates), checked = confirmed(exact_mode.kept);
+  for (const char* filter : {"none", "estimate", "exact", "default"}) {
+    const std::string_view f = filter;
+    const BandedPairs& from = f == "default" ? exact_mode : approximate;
+    const std::vector<uint64_t>& predicted = f == "none"       ? approximate.candidates
+                                             : f == "estimate" ? approximate.kept
+                                             : f == "exact"    ? exact
+                                                               : checked;
     std::vector<TruthBucket> buckets;
     SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, args.truth, &buckets));
     AppendHead(out, "minhash", set);
     out->append(",\"method\":\"simdex\",\"filter\":\"").append(filter).append("\"");
     AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
     AppendCount(out, "signature_bits", static_cast<uint64_t>(args.signature_bits));
-    AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
-    AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
+    AppendCount(out, "bands", static_cast<uint64_t>(from.bands.bands));
+    AppendCount(out, "rows", static_cast<uint64_t>(from.bands.rows));
     AppendCount(out, "seed", args.seed);
-    AppendField(out, "threshold", args.baseline_threshold);
-    AppendField(out, "estimate_filter", estimate_filter);
+    AppendField(out, "threshold", t);
+    AppendField(out, "estimate_filter", from.estimate_filter);
     AppendCount(out, "documents", texts.size());
-    AppendCount(out, "candidates", candidates.size());
+    AppendCount(out, "candidates", from.candidates.size());
     AppendCount(out, "kept", predicted.size());
     AppendField(out, "sign_seconds", sign_seconds);
-    AppendField(out, "band_seconds", band_seconds);
-    AppendField(out, "filter_seconds", filter[1] == 's' ? filter_seconds : 0.0);
+    AppendField(out, "band_seconds", from.band_seconds);
+    AppendField(out, "filter_seconds", f == "estimate" || f == "default" ? from.filter_seconds : 0.0);
     AppendBuckets(buckets, out);
-    const char* name = filter[0] == 'n'   ? "simdex MinHash-LSH, no filter"
-                       : filter[1] == 's' ? "simdex MinHash-LSH, estimate filter"
-                                          : "simdex MinHash-LSH, exact Jaccard";
+    const char* name = f == "none"       ? "simdex MinHash-LSH, no filter"
+                       : f == "estimate" ? "simdex MinHash-LSH, estimate filter (--approximate)"
+                       : f == "exact"    ? "simdex MinHash-LSH, exact Jaccard of every candidate"
+                                         : "simdex MinHash-LSH, defaults (exact check)";
     text->append(TruthSummaryLine(set, name, buckets.back(), 0, args.truth));
   }
   return Status::OK();

@@ -107,23 +107,34 @@ def test_eval_prints_strict_figures_first_and_the_in_between_count(tmp_path):
     assert (tp, between, below) == (at3["tp"], at3["between"], at3["lenient_fp"])
     assert reported == tp + between + below
     assert tp == 1  # the two copies, 0 bits apart
-    for name in ("no filter", "estimate filter", "exact Jaccard"):
+    for name in ("no filter", "estimate filter (--approximate)", "exact Jaccard of every candidate",
+                 "defaults (exact check)"):
         assert any(f", simdex MinHash-LSH, {name}: strict P/R/F1 " in x for x in stderr.splitlines()), stderr
 
 
 def test_the_report_gives_the_defaults_strict_figures_first(tmp_path):
     """docs/quality.md's "Today's defaults, scored strictly": the MinHash-LSH row that `simdex dedup` reports
-    (filter "estimate"), strict figures in bold before the lenient ones, and the pairs by their J."""
+    at its defaults (filter "default": the exact check), strict figures in bold before the lenient ones, and
+    the pairs by their J; then --approximate's (filter "estimate"), which reports pairs below 0.8."""
     out = tmp_path / "eval.jsonl"
     simdex("eval", "-q", "--truth", "jaccard", "--config", quality_corpora.DEFAULT, "--baseline", "--minhash",
            "--max-k", "3", "-o", out, EDITS)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     md = quality_defaults.section(rows, [("edits", "labelled edits", "test")], "before", "after: {targets}",
                                   quality_corpora.DEFAULT)
-    every = next(r for r in rows if r["kind"] == "minhash" and r["filter"] == "estimate")["buckets"][-1]["k"][0]
+
+    def last_bucket(name):
+        return next(r for r in rows if r["kind"] == "minhash" and r["filter"] == name)["buckets"][-1]["k"][0]
+
+    def triple(x):
+        return f'{x["strict_precision"]:.3f} / {x["strict_recall"]:.3f} / {x["strict_f1"]:.3f}'
+
+    every, approximate = last_bucket("default"), last_bucket("estimate")
     line = next(x for x in md.splitlines() if x.startswith("| edits | test | all |"))
-    strict = f'**{every["strict_precision"]:.3f} / {every["strict_recall"]:.3f} / {every["strict_f1"]:.3f}**'
+    strict = f'**{triple(every)}**'
     lenient = f'{every["lenient_precision"]:.3f} / {every["lenient_recall"]:.3f} / {every["lenient_f1"]:.3f}'
-    assert f' {every["tp"]:,} / {every["between"]:,} / {every["lenient_fp"]:,} | {strict} | {lenient} |' in line
-    assert every["between"] > 0 and every["strict_f1"] < every["lenient_f1"]
+    assert (f' {every["tp"]:,} / {every["between"]:,} / {every["lenient_fp"]:,} | {strict} | {lenient} | '
+            f'{triple(approximate)} |') in line
+    assert every["between"] == 0 and every["strict_precision"] == 1
+    assert approximate["between"] > 0 and approximate["strict_f1"] < approximate["lenient_f1"]
     assert "after: strict F1 >= 0.95 in " in md

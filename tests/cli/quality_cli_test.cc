@@ -629,13 +629,50 @@ TEST_F(QualityCli, EvalSeedIsRecordedAndLeavesTheTruthAlone) {
                                          "--minhash", "--seed", seed, kEdits});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::vector<std::string> lines = Lines(r.out);
-    ASSERT_EQ(lines.size(), 7u);  // truth, fingerprints, baseline x 2, simdex minhash x 3
+    ASSERT_EQ(lines.size(), 8u);  // truth, fingerprints, baseline x 2, simdex minhash x 4
     for (size_t i = 2; i < lines.size(); ++i) {
       EXPECT_NE(lines[i].find(std::string(",\"seed\":") + seed + ","), std::string::npos) << lines[i];
     }
     outs.push_back(lines[0].substr(0, lines[0].find(",\"shingle_seconds\"")));  // less its times
   }
   EXPECT_EQ(outs[0], outs[1]);
+}
+
+// The --minhash row "default" scores what `simdex dedup` reports at its
+// defaults (exact: candidates from the wider bands, each checked by its
+// shingle Jaccard): the same number of pairs, none strictly false; the row
+// "estimate" is --approximate's.
+TEST_F(QualityCli, EvalMinHashDefaultRowIsWhatDedupReportsAtItsDefaults) {
+  const RunResult r =
+      RunSimdex(dir_, {"eval", "--quiet", "--truth", "jaccard", "--config", "default", "--minhash", kEdits});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto row = [&](const std::string& filter) {
+    for (const std::string& line : Lines(r.out)) {
+      if (line.find("\"kind\":\"minhash\"") != std::string::npos &&
+          line.find("\"filter\":\"" + filter + "\"") != std::string::npos) {
+        return line;
+      }
+    }
+    return std::string();
+  };
+  auto kept = [](const std::string& line) {
+    const size_t at = line.find("\"kept\":");
+    return at == std::string::npos ? -1 : std::stoll(line.substr(at + 7));
+  };
+  const std::string exact = row("default"), approximate = row("estimate");
+  ASSERT_FALSE(exact.empty()) << r.out;
+  EXPECT_NE(exact.find("\"bands\":21,\"rows\":6,"), std::string::npos) << exact;
+  EXPECT_NE(approximate.find("\"bands\":16,\"rows\":8,"), std::string::npos) << approximate;
+  EXPECT_NE(exact.find("\"strict_fp\":0,"), std::string::npos) << exact;
+  for (const std::vector<std::string>& mode : {std::vector<std::string>{}, {"--approximate"}}) {
+    std::vector<std::string> args = {"dedup", "-q", "--method", "minhash", "-o", dir_.File("out.jsonl"),
+                                     "--pairs", dir_.File("pairs.jsonl"), kEdits};
+    args.insert(args.begin() + 1, mode.begin(), mode.end());
+    const RunResult d = RunSimdex(dir_, args);
+    ASSERT_EQ(d.exit_code, 0) << d.err;
+    const long long pairs = static_cast<long long>(Lines(ReadFile(dir_.File("pairs.jsonl"))).size());
+    EXPECT_EQ(pairs, kept(mode.empty() ? exact : approximate)) << (mode.empty() ? "exact" : "--approximate");
+  }
 }
 
 TEST_F(QualityCli, EvalJaccardBadOptionsAreUsageErrorsWithNoOutput) {
