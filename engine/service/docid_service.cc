@@ -615,17 +615,17 @@ service::Totals DocIdService::Rep::Totals() const {
 }
 
 Status DocIdService::Rep::CountTotals() {
-  uint64_t by_reason[4] = {}, docs = 0;
+  uint64_t reasons[4] = {}, stored_docs = 0;
   SIMDEX_RETURN_IF_ERROR(store->ForEachArticle(0, next_seq, [&](uint64_t, const ArticleRecord& a) {
-    ++by_reason[a.reason & 3];
+    ++reasons[a.reason & 3];
     return true;
   }));
   SIMDEX_RETURN_IF_ERROR(store->ForEachDoc(0, [&](uint64_t, const DocRecord&) {
-    ++docs;
+    ++stored_docs;
     return true;
   }));
-  for (int i = 0; i < 4; ++i) total_by_reason[i] = by_reason[i];
-  total_docs = docs;
+  for (int i = 0; i < 4; ++i) total_by_reason[i] = reasons[i];
+  total_docs = stored_docs;
   return Status::OK();
 }
 
