@@ -16,6 +16,14 @@ Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out) {
   std::string_view measure = spec.substr(0, colon);
   const std::string threshold_text(spec.substr(colon + 1));
   ConfirmOptions o;
+  const size_t slash = measure.find('/');
+  if (slash != std::string_view::npos) {
+    if (!measure.starts_with("jaccard-shingles")) return bad("only jaccard-shingles takes a word definition ('/')");
+    if (!ParseShingleWords(measure.substr(slash + 1), &o.words)) {
+      return bad("word definition '" + std::string(measure.substr(slash + 1)) + "' is not word-chars or space-split");
+    }
+    measure = measure.substr(0, slash);
+  }
   size_t n_at = measure.size();
   while (n_at > 0 && measure[n_at - 1] >= '0' && measure[n_at - 1] <= '9') --n_at;
   const std::string_view digits = measure.substr(n_at);
@@ -62,7 +70,10 @@ std::string ConfirmSpecName(const ConfirmOptions& options) {
   const char* measure = options.unit == ShingleUnit::kWords            ? "jaccard-words"
                         : options.unit == ShingleUnit::kTruthShingles ? "jaccard-shingles"
                                                                       : "jaccard-chars";
-  return std::string(measure) + std::to_string(options.n) + ":" + threshold;
+  const std::string words = options.unit == ShingleUnit::kTruthShingles && options.words != ShingleOptions{}.words
+                                ? std::string("/") + ShingleWordsName(options.words)
+                                : "";
+  return std::string(measure) + std::to_string(options.n) + words + ":" + threshold;
 }
 
 }  // namespace simdex

@@ -24,6 +24,7 @@ struct Confirmer::Rep {
     if (options.measure == ConfirmMeasure::kJaccard && options.unit == ShingleUnit::kTruthShingles) {
       ShingleOptions truth;
       truth.word_n = truth.char_n = options.n;
+      truth.words = options.words;
       return ShingleMaker::Create(truth, &truth_shingles);
     }
     if (options.measure == ConfirmMeasure::kJaccard) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 #include "simdex/minhash.h"
 
@@ -35,21 +36,30 @@ bool ReadField(const std::string& token, std::string_view key, T* value) {
 }  // namespace
 
 std::string MinHashProfile(const MinHashOptions& o) {
+  // space-split writes no word field: the profile of every signature made
+  // before word-chars existed.
+  const std::string words =
+      o.shingles.words == ShingleWords::kSpaceSplit ? "" : std::string(" ") + ShingleWordsName(o.shingles.words);
   return std::string(kVersion) + " words:" + std::to_string(o.shingles.word_n) +
          " chars:" + std::to_string(o.shingles.char_n) + " unspaced:" + ShortestDouble(o.shingles.unspaced_share) +
-         " " + kNormalization + " perm:" + std::to_string(o.num_perm) + " seed:" + std::to_string(o.seed);
+         " " + kNormalization + words + " perm:" + std::to_string(o.num_perm) + " seed:" + std::to_string(o.seed);
 }
 
 Status ParseMinHashProfile(std::string_view profile, MinHashOptions* out) {
   std::istringstream in{std::string(profile)};
-  std::string version, words, chars, unspaced, normalization, perm, seed, extra;
+  std::vector<std::string> t;
+  for (std::string token; in >> token;) t.push_back(token);
   MinHashOptions o;
-  const bool ok = (in >> version >> words >> chars >> unspaced >> normalization >> perm >> seed) && !(in >> extra) &&
-                  version == kVersion && normalization == kNormalization &&
-                  ReadField(words, "words", &o.shingles.word_n) && ReadField(chars, "chars", &o.shingles.char_n) &&
-                  ReadField(unspaced, "unspaced", &o.shingles.unspaced_share) &&
-                  ReadField(perm, "perm", &o.num_perm) && ReadField(seed, "seed", &o.seed) &&
-                  MinHashProfile(o) == profile;
+  // The word definition's field sits between the normalisation and perm;
+  // without it the words are space-split.
+  const bool has_words = t.size() == 8;
+  const size_t p = has_words ? 6 : 5;
+  bool ok = (t.size() == 7 || has_words) && t[0] == kVersion && t[4] == kNormalization &&
+            (!has_words || (ParseShingleWords(t[5], &o.shingles.words) && o.shingles.words != ShingleWords::kSpaceSplit));
+  if (!has_words) o.shingles.words = ShingleWords::kSpaceSplit;
+  ok = ok && ReadField(t[1], "words", &o.shingles.word_n) && ReadField(t[2], "chars", &o.shingles.char_n) &&
+       ReadField(t[3], "unspaced", &o.shingles.unspaced_share) && ReadField(t[p], "perm", &o.num_perm) &&
+       ReadField(t[p + 1], "seed", &o.seed) && MinHashProfile(o) == profile;
   if (!ok) {
     return Status::InvalidArgument("signature profile '" + std::string(profile.substr(0, 200)) +
                                    "' is not one this build makes (" + kVersion + " ...)");

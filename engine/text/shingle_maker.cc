@@ -2,6 +2,7 @@
 // shingles as sorted distinct 64-bit hashes, the unit of the pairwise truth.
 // The rules are spelled out in shingles.h; this file follows them step by step.
 #include <algorithm>
+#include <string_view>
 
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
@@ -20,15 +21,24 @@ namespace {
 constexpr uint64_t kWordSeed = 1;
 constexpr uint64_t kCharSeed = 2;
 
+// \w of Unicode Technical Standard #18, Annex C (ICU's regular expressions'
+// [\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d]).
+bool UnicodeWordChar(UChar32 c) {
+  return u_hasBinaryProperty(c, UCHAR_ALPHABETIC) || (U_GET_GC_MASK(c) & (U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) ||
+         u_hasBinaryProperty(c, UCHAR_JOIN_CONTROL);
+}
+
 // ICU's answers for the ASCII characters, looked up once: most text is
 // ASCII, and asking ICU for each character took most of the time.
 struct AsciiProperties {
   uint32_t category[128];
   bool space[128];
+  bool word[128];
   AsciiProperties() {
     for (UChar32 c = 0; c < 128; ++c) {
       category[c] = U_GET_GC_MASK(c);
       space[c] = u_isUWhiteSpace(c);
+      word[c] = UnicodeWordChar(c);
     }
   }
 };
@@ -36,6 +46,7 @@ const AsciiProperties kAscii;
 
 uint32_t Category(UChar32 c) { return c < 128 ? kAscii.category[c] : U_GET_GC_MASK(c); }
 bool WhiteSpace(UChar32 c) { return c < 128 ? kAscii.space[c] : u_isUWhiteSpace(c); }
+bool WordChar(UChar32 c) { return c < 128 ? kAscii.word[c] : UnicodeWordChar(c); }
 
 // Scripts written without spaces between words (ASCII letters are Latin).
 bool Unspaced(UChar32 c) {
@@ -58,6 +69,20 @@ bool Unspaced(UChar32 c) {
 
 }  // namespace
 
+const char* ShingleWordsName(ShingleWords words) {
+  return words == ShingleWords::kWordChars ? "word-chars" : "space-split";
+}
+
+bool ParseShingleWords(std::string_view name, ShingleWords* out) {
+  for (ShingleWords w : {ShingleWords::kWordChars, ShingleWords::kSpaceSplit}) {
+    if (name == ShingleWordsName(w)) {
+      *out = w;
+      return true;
+    }
+  }
+  return false;
+}
+
 struct ShingleMaker::Rep {
   ShingleOptions options;
   text::CaseFoldNormalizer normalizer;
@@ -72,6 +97,9 @@ ShingleMaker::~ShingleMaker() = default;
 Status ShingleMaker::Create(const ShingleOptions& options, std::unique_ptr<ShingleMaker>* out) {
   if (options.word_n < 1 || options.word_n > 64 || options.char_n < 1 || options.char_n > 64) {
     return Status::InvalidArgument("shingles: n must be 1..64");
+  }
+  if (options.words != ShingleWords::kSpaceSplit && options.words != ShingleWords::kWordChars) {
+    return Status::InvalidArgument("shingles: unknown word definition");
   }
   if (!(options.unspaced_share > 0 && options.unspaced_share <= 1)) {
     return Status::InvalidArgument("shingles: the unspaced share must be in (0, 1]");
@@ -114,15 +142,17 @@ ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>
   const bool unspaced =
       units > 0 && static_cast<double>(unspaced_units) >= r.options.unspaced_share * static_cast<double>(units);
 
-  // Step 3: the units, in UTF-8.
+  // Step 3: the units, in UTF-8; under word-chars, spaced text's words are
+  // separated (and the separators dropped) as space-split's are by spaces.
   r.collapsed.clear();
   r.starts.clear();
+  const bool word_chars = !unspaced && r.options.words == ShingleWords::kWordChars;
   bool space_before = true;  // trims leading space
   for (int32_t i = 0; i < n;) {
     UChar32 c;
     const int32_t at = i;
     U16_NEXT(s, i, n, c);
-    if (WhiteSpace(c)) {
+    if (word_chars ? !WordChar(c) : WhiteSpace(c)) {
       space_before = true;
       continue;
     }

@@ -42,6 +42,7 @@
 #include <string_view>
 #include <vector>
 
+#include "simdex/shingles.h"
 #include "simdex/status.h"
 
 namespace simdex {
@@ -55,10 +56,10 @@ enum class ShingleUnit {
   kWords,       // n consecutive ICU words
   kCodePoints,  // n consecutive letters, marks or numbers
   // The shingles of `simdex eval --truth jaccard` (ShingleMaker in
-  // include/simdex/shingles.h, word_n = char_n = n): n words split at white
-  // space (punctuation kept in its word) for spaced text, n code points
-  // without the spaces for unspaced text (Chinese, Japanese, Thai, ...).
-  // With n = 5 the confirmer's similarity is the truth's Jaccard.
+  // include/simdex/shingles.h, word_n = char_n = n, words by
+  // ConfirmOptions::words): n words for spaced text, n code points without
+  // the spaces for unspaced text (Chinese, Japanese, Thai, ...). With n = 5
+  // the confirmer's similarity is the truth's Jaccard.
   kTruthShingles,
 };
 
@@ -70,6 +71,8 @@ struct ConfirmOptions {
   int n = 3;
   // Smallest similarity (inclusive) that confirms a pair; 0..1.
   double threshold = 0.5;
+  // kTruthShingles: how spaced text is cut into words.
+  ShingleWords words = ShingleOptions{}.words;
 };
 
 // Parses "jaccard:T" (shingles of 3 code points), "jaccard-chars:T" (the
@@ -77,10 +80,14 @@ struct ConfirmOptions {
 // Jaccard truth's shingles of 5 words, or of 5 code points for unspaced
 // text) or "edit:T", with T a number in [0, 1], and an optional shingle
 // length after the measure ("jaccard-chars4:0.6", "jaccard-words3:0.5",
-// "jaccard-shingles5:0.8"). InvalidArgument naming the spec otherwise; *out
-// is untouched then.
+// "jaccard-shingles5:0.8"); jaccard-shingles takes the word definition
+// after a slash ("jaccard-shingles/space-split:0.8",
+// "jaccard-shingles5/word-chars:0.8"; without one ShingleOptions'
+// default). InvalidArgument naming the spec otherwise; *out is untouched
+// then.
 Status ParseConfirmSpec(std::string_view spec, ConfirmOptions* out);
-// The spec ParseConfirmSpec would read back ("jaccard-chars3:0.5").
+// The spec ParseConfirmSpec would read back ("jaccard-chars3:0.5"; the
+// word definition of jaccard-shingles named when it is not the default).
 std::string ConfirmSpecName(const ConfirmOptions& options);
 
 // Thread safety: a Confirmer holds ICU iterators and scratch buffers and is

@@ -64,7 +64,7 @@ struct MinHashOptions {
   // Draws the hash functions; signatures of different seeds are unrelated.
   uint64_t seed = 1;
   // The shingles (default: word 5-shingles, character 5-shingles for
-  // unspaced text: the truth's).
+  // unspaced text: the truth's, words by ShingleOptions' default).
   ShingleOptions shingles;
 };
 
@@ -96,9 +96,12 @@ class MinHasher {
 // The signature profile: a one-line descriptor of everything that decides
 // a signature, recorded in MinHash-LSH index files and compared before
 // signatures made elsewhere are searched in one, e.g. "simdex-minhash/1
-// words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1" (the
-// shingles of include/simdex/shingles.h; its version changes whenever a
-// signature of the same options would).
+// words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1"
+// (the shingles of include/simdex/shingles.h; its version changes whenever
+// a signature of the same options would). The word definition is written
+// after the normalisation when it is word-chars and left out for
+// space-split, so that profiles recorded before word-chars existed read as
+// space-split.
 std::string MinHashProfile(const MinHashOptions& options);
 // The options a MinHashProfile() describes; InvalidArgument naming the
 // profile for any other text (another version included).

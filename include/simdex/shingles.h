@@ -15,14 +15,33 @@
 //      other script (one word). The text is unspaced when those scripts make
 //      at least `unspaced_share` of the units. Hangul is counted as spaced:
 //      Korean separates its words with spaces.
-//   3. Spaced text: words are the runs between spaces (punctuation stays
-//      part of its word); shingles are the word_n-word windows, joined by
-//      one space. Unspaced text: the spaces are removed; shingles are the
-//      char_n-code-point windows. A text with fewer units than n has one
-//      shingle, all of it; a text with none (empty or only spaces) has none.
+//   3. Spaced text: its words, by ShingleOptions::words, either
+//        - word-chars: the runs of Unicode word characters (\w of Unicode
+//          Technical Standard #18, as in ICU's regular expressions and
+//          Python's `regex` module: Alphabetic, marks (gc M), decimal
+//          digits (Nd), connector punctuation (Pc: "_"), U+200C, U+200D);
+//          every other character separates words and is dropped, so "end."
+//          and "end" are one word, "don't" two ("don", "t"); or
+//        - space-split: the runs between spaces; punctuation stays part of
+//          its word, so "end." and "end" differ;
+//      shingles are the word_n-word windows, joined by one space. Unspaced
+//      text (either way): the spaces are removed; shingles are the
+//      char_n-code-point windows, punctuation included. A text with fewer
+//      units than n has one shingle, all of it; a text with none (empty,
+//      only spaces, or under word-chars only punctuation) has none.
 //   4. Each shingle is hashed to 64 bits (XXH3-64 of its UTF-8 bytes, seed 1
 //      for word shingles and 2 for character shingles, so the two kinds do
-//      not meet); a document's set is its sorted distinct hashes.
+//      not meet); a document's set is its sorted distinct hashes. A text
+//      without punctuation has the same set under both word definitions.
+//
+// word-chars is the field's common definition (NFKC, lower case, the
+// `re.findall(r"\w+", text)` tokens, 5-token windows; Chinese: 5-code-point
+// windows of the text without white space), with two differences of
+// normalisation, case folding where lower-casing is usual ("ß" is "ss",
+// default-ignorable characters such as the soft hyphen are removed), and
+// one of Python's `re` (not its `regex`), whose \w leaves out marks: it
+// cuts "हिन्दी" at its vowel signs, Unicode's \w does not. docs/minhash.md
+// ("Shingles") measures how often the two definitions disagree about a pair.
 #ifndef SIMDEX_SHINGLES_H_
 #define SIMDEX_SHINGLES_H_
 
@@ -35,7 +54,20 @@
 
 namespace simdex {
 
+// How spaced text is cut into words (step 3 above).
+enum class ShingleWords : uint8_t {
+  kSpaceSplit,  // "space-split": the runs between white space
+  kWordChars,   // "word-chars": the runs of Unicode \w characters
+};
+
+// The name of a definition ("space-split", "word-chars"), as the command
+// line, Python and the signature profile spell it.
+const char* ShingleWordsName(ShingleWords words);
+// The definition a name gives; false (and *out untouched) for any other.
+bool ParseShingleWords(std::string_view name, ShingleWords* out);
+
 struct ShingleOptions {
+  ShingleWords words = ShingleWords::kSpaceSplit;
   int word_n = 5;               // REQUIRES: 1..64
   int char_n = 5;               // REQUIRES: 1..64
   double unspaced_share = 0.5;  // REQUIRES: 0 < unspaced_share <= 1

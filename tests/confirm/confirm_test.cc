@@ -120,6 +120,37 @@ TEST(ParseConfirmSpec, ReadsTheTruthShinglesWithFiveByDefault) {
   EXPECT_EQ(ConfirmSpecName(o), "jaccard-shingles5:0.8");
   ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles3:0.5", &o).ok());
   EXPECT_EQ(o.n, 3);
+  EXPECT_EQ(o.words, ShingleOptions{}.words);
+}
+
+TEST(ParseConfirmSpec, TheTruthShinglesTakeAWordDefinitionAfterASlash) {
+  ConfirmOptions o;
+  for (ShingleWords w : {ShingleWords::kWordChars, ShingleWords::kSpaceSplit}) {
+    const std::string name = ShingleWordsName(w);
+    ASSERT_TRUE(ParseConfirmSpec("jaccard-shingles3/" + name + ":0.7", &o).ok()) << name;
+    EXPECT_EQ(o.unit, ShingleUnit::kTruthShingles);
+    EXPECT_EQ(o.n, 3);
+    EXPECT_EQ(o.words, w);
+    // The name says the definition unless it is the default.
+    EXPECT_EQ(ConfirmSpecName(o), w == ShingleOptions{}.words ? "jaccard-shingles3:0.7" : "jaccard-shingles3/" + name + ":0.7");
+    ConfirmOptions back;
+    ASSERT_TRUE(ParseConfirmSpec(ConfirmSpecName(o), &back).ok());
+    EXPECT_EQ(back.words, w);
+  }
+  for (const char* bad : {"jaccard-shingles/words:0.8", "jaccard-shingles/:0.8", "jaccard-words/word-chars:0.8",
+                          "jaccard/space-split:0.5", "edit/word-chars:0.5", "jaccard-shingles/word-chars/x:0.8"}) {
+    const Status s = ParseConfirmSpec(bad, &o);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad;
+    EXPECT_NE(s.message().find(std::string("'") + bad + "'"), std::string::npos) << s.message();
+  }
+}
+
+TEST(Confirmer, TruthShinglesFollowTheirWordDefinition) {
+  // Two texts that differ only in their punctuation.
+  const std::string a = "Copyright (c) 2020, Some One. All rights reserved.";
+  const std::string b = "Copyright c 2020 Some One All rights reserved";
+  EXPECT_DOUBLE_EQ(Make("jaccard-shingles/word-chars:0.8")->Similarity(a, b), 1.0);
+  EXPECT_LT(Make("jaccard-shingles/space-split:0.8")->Similarity(a, b), 0.2);
 }
 
 TEST(Confirmer, TruthShinglesEqualABruteForceSetOfWordWindows) {

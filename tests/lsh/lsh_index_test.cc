@@ -429,5 +429,31 @@ TEST(MinHashProfileTest, RoundTripsAndRefusesOtherText) {
   }
 }
 
+TEST(MinHashProfileTest, WordCharsIsNamedAndSpaceSplitReadsAsTheProfilesBeforeIt) {
+  MinHashOptions o;
+  o.shingles.words = ShingleWords::kSpaceSplit;
+  // Every profile recorded before word definitions existed: space-split.
+  const std::string old = "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1";
+  EXPECT_EQ(MinHashProfile(o), old);
+  o.shingles.words = ShingleWords::kWordChars;
+  const std::string word_chars = "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1";
+  EXPECT_EQ(MinHashProfile(o), word_chars);
+  MinHashOptions back;
+  ASSERT_TRUE(ParseMinHashProfile(old, &back).ok());
+  EXPECT_EQ(back.shingles.words, ShingleWords::kSpaceSplit);
+  ASSERT_TRUE(ParseMinHashProfile(word_chars, &back).ok());
+  EXPECT_EQ(back.shingles.words, ShingleWords::kWordChars);
+  EXPECT_EQ(back.num_perm, 128);
+  // space-split is never written, so it is never read; nor another name or place.
+  for (const char* bad : {"simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold space-split perm:128 seed:1",
+                          "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold words-w perm:128 seed:1",
+                          "simdex-minhash/1 word-chars words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1",
+                          "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1 word-chars",
+                          "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars word-chars perm:128 "
+                          "seed:1"}) {
+    EXPECT_TRUE(ParseMinHashProfile(bad, &back).IsInvalidArgument()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace simdex
