@@ -107,7 +107,7 @@ void AppendResult(const std::string& config, const std::string& confirm, const s
 }
 
 int RunEval(EvalArgs args) {
-  if (args.configs.empty()) {
+  if (args.configs.empty() && args.jaccard.reported.empty()) {
     for (const char* tokenizer : kDefaultConfigs) {
       for (const char* weighting : kWeightings) {
         for (const char* stop : {"stop", "no-stop"}) {
@@ -132,6 +132,14 @@ int RunEval(EvalArgs args) {
     j.truth.bounds = args.bounds;
     j.output = args.output;
     j.quiet = args.quiet;
+    std::vector<std::string> read = j.sets;
+    read.insert(read.end(), j.reported.begin(), j.reported.end());
+    const Status written = CheckOutputsAreNotInputs(
+        {{"-o", args.output}, {"--list", j.list_path}, {"--truth-pairs", j.truth_pairs_path}}, read);
+    if (!written.ok()) return ReportError(kEvalCommand, written, /*usage=*/true);
+    if (!j.reported.empty() && j.sets.size() != 1) {
+      return ReportError(kEvalCommand, "--reported scores pairs of one set's documents: give one set", kExitUsage);
+    }
     if ((j.bands.bands > 0) != (j.bands.rows > 0)) {
       return ReportError(kEvalCommand, "--bands and --rows go together", kExitUsage);
     }
@@ -143,8 +151,10 @@ int RunEval(EvalArgs args) {
     }
     return RunTruthEval(j);
   }
-  if (args.jaccard.baseline || args.jaccard.minhash || !args.jaccard.list_path.empty()) {
-    return ReportError(kEvalCommand, "--baseline, --minhash and --list need --truth jaccard", kExitUsage);
+  if (args.jaccard.baseline || args.jaccard.minhash || !args.jaccard.list_path.empty() ||
+      !args.jaccard.reported.empty() || !args.jaccard.truth_pairs_path.empty()) {
+    return ReportError(kEvalCommand, "--baseline, --minhash, --list, --reported and --truth-pairs need --truth jaccard",
+                       kExitUsage);
   }
   EvalOptions eval;
   eval.max_k = args.max_k;
@@ -236,6 +246,20 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str()
       ->each([&j](const std::string&) { j.shingles.char_n = j.shingles.word_n; });
+  sub->add_option_function<std::string>(
+         "--shingles", [&j](const std::string& name) { ParseShingleWords(name, &j.shingles.words); },
+         std::string("the words of the Jaccard truth's shingles (spaced text): word-chars (runs of Unicode \\w "
+                     "characters: the field's common definition) or space-split (runs between spaces) (default ") +
+             ShingleWordsName(ShingleOptions{}.words) + "; include/simdex/shingles.h)")
+      ->check(CLI::IsMember({ShingleWordsName(ShingleWords::kWordChars), ShingleWordsName(ShingleWords::kSpaceSplit)}));
+  sub->add_option("--reported", j.reported,
+                  "Jaccard truth: also score the pairs of this file as they are (JSON lines with the ids of each "
+                  "pair's documents in \"a\" and \"b\", as `simdex dedup --pairs` writes them), against one set; "
+                  "repeatable, a row each; without --config no fingerprints are scored")
+      ->allow_extra_args(false);
+  sub->add_option("--truth-pairs", j.truth_pairs_path,
+                  "Jaccard truth: write its positive pairs (J >= --positive) here as JSON lines {\"set\",\"a\",\"b\","
+                  "\"jaccard\"} (ids of the set), which --reported reads");
   sub->add_option("--positive", j.truth.positive, "Jaccard truth: a near-duplicate pair at J >= this; scored "
                   "strictly (first), a reported pair below it is a false positive")
       ->check(CLI::Range(0.0, 1.0))

@@ -17,6 +17,10 @@
 //    MinHash-LSH (`simdex dedup --method minhash`; "estimate": its --approximate mode; "exact": those
 //    candidates confirmed by the truth's Jaccard, as --confirm jaccard-shingles:T does; "default": the
 //    command's default, its candidates for the exact check confirmed by the truth's Jaccard)
+//   {"kind":"reported","file":..,"set":..,"pairs":..,"buckets":[.. "k":[{"k":0,..}]]}: the pairs of a
+//    --reported file (`simdex dedup --pairs`), scored as they are
+//   --truth-pairs: {"set":..,"a":id,"b":id,"jaccard":J} for every pair at J >= positive, in (a, b) order
+//   The truth row names its shingles ("shingles_words": "word-chars"|"space-split", "shingle_n").
 #include "tools/eval_truth.h"
 
 #include <algorithm>
@@ -238,6 +242,7 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
   MinHashOptions options;
   options.num_perm = args.num_perm;
   options.seed = args.seed;
+  options.shingles = args.shingles;
   std::unique_ptr<MinHasher> hasher;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &hasher));
   const double t = args.baseline_threshold;
@@ -303,7 +308,7 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
 
 // One set's JSON lines (out), listed pairs (list) and text summary (text).
 Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer* confirmer, std::string* out,
-                   std::string* list, std::string* text) {
+                   std::string* list, std::string* positives, std::string* text) {
   std::vector<LabelledDocument> docs;
   SIMDEX_RETURN_IF_ERROR(ReadLabelledSet(set, &docs, /*require_cluster=*/false));
   std::vector<std::string_view> texts;
@@ -328,6 +333,18 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   // (a threshold of 0 would list every pair sharing a shingle).
   SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(args.truth.unrelated, 1e-12), &truth));
   const double pairs_seconds = Since(start);
+  if (!args.truth_pairs_path.empty()) {
+    for (const JaccardPair& p : truth) {
+      if (p.jaccard() < args.truth.positive) continue;
+      AppendHead(positives, "pair", set);
+      positives->append(",\"a\":");
+      AppendJsonString(positives, docs[p.a].id);
+      positives->append(",\"b\":");
+      AppendJsonString(positives, docs[p.b].id);
+      AppendField(positives, "jaccard", p.jaccard());
+      positives->append("}\n");
+    }
+  }
   AppendHead(out, "truth", set);
   AppendField(out, "positive", args.truth.positive);
   AppendField(out, "negative", args.truth.negative);
@@ -337,6 +354,9 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   AppendCount(out, "char_documents", kinds[static_cast<int>(ShingleKind::kChars)]);
   AppendCount(out, "empty_documents", kinds[static_cast<int>(ShingleKind::kNone)]);
   AppendCount(out, "shingles", shingles);
+  out->append(",\"shingles_words\":");
+  AppendJsonString(out, ShingleWordsName(args.shingles.words));
+  AppendCount(out, "shingle_n", static_cast<uint64_t>(args.shingles.word_n));
   AppendCount(out, "pairs_from_unrelated", truth.size());
   AppendField(out, "shingle_seconds", shingle_seconds);
   AppendField(out, "pairs_seconds", pairs_seconds);
@@ -386,6 +406,19 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   }
   if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out, text));
   if (args.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(args, set, texts, sets, truth, out, text));
+  for (const std::string& file : args.reported) {
+    std::vector<uint64_t> predicted;
+    SIMDEX_RETURN_IF_ERROR(ReadReportedPairs(file, docs, &predicted));
+    std::vector<TruthBucket> buckets;
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, args.truth, &buckets));
+    AppendHead(out, "reported", set);
+    out->append(",\"file\":");
+    AppendJsonString(out, file);
+    AppendCount(out, "documents", texts.size());
+    AppendCount(out, "pairs", predicted.size());
+    AppendBuckets(buckets, out);
+    text->append(TruthSummaryLine(set, "pairs of " + file, buckets.back(), 0, args.truth));
+  }
   return Status::OK();
 }
 
@@ -417,28 +450,38 @@ int RunTruthEval(const TruthEvalArgs& args) {
     if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
     if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   }
-  std::unique_ptr<OutputWriter> writer, list_writer;
+  std::unique_ptr<OutputWriter> writer, list_writer, positives_writer;
   Status s = OutputWriter::Open(args.output, &writer);
   if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
   if (!args.list_path.empty()) {
     s = OutputWriter::Open(args.list_path, &list_writer);
     if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
   }
+  if (!args.truth_pairs_path.empty()) {
+    s = OutputWriter::Open(args.truth_pairs_path, &positives_writer);
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
+  }
   const auto start = Clock::now();
   for (const std::string& set : args.sets) {
-    std::string out, list, text;
-    s = EvaluateSet(args, set, confirmer.get(), &out, &list, &text);
+    std::string out, list, positives, text;
+    s = EvaluateSet(args, set, confirmer.get(), &out, &list, &positives, &text);
     if (!s.ok()) return ReportError(kCommand, s);
     if (!args.quiet) std::fputs(text.c_str(), stderr);
     s = writer->Append(out);
     if (s.ok() && list_writer) s = list_writer->Append(list);
     if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
+    if (positives_writer) s = positives_writer->Append(positives);
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
   }
   s = writer->Close();
   if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
   if (list_writer) {
     s = list_writer->Close();
     if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
+  }
+  if (positives_writer) {
+    s = positives_writer->Close();
+    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
   }
   if (!args.quiet) {
     std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",

@@ -28,7 +28,12 @@ struct TruthEvalArgs {
   double baseline_threshold = 0.8;
   LshBands bands;  // {0, 0}: OptimalLshBands(baseline_threshold, num_perm)
   uint64_t seed = 1;
+  // Files of pairs some run reported on the set (`simdex dedup --pairs`),
+  // each scored as a row of its own (ReadReportedPairs); one set only.
+  std::vector<std::string> reported;
   std::string list_path;  // listed pairs as JSON lines, or empty
+  // The truth's positive pairs (J >= truth.positive) as JSON lines, or empty.
+  std::string truth_pairs_path;
   std::string output = "-";
   bool quiet = false;
 };

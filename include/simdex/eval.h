@@ -235,6 +235,17 @@ Status EvaluatePairsAgainstTruth(std::span<const std::string_view> texts, std::s
 // A pair (a < b) packed for EvaluatePairsAgainstTruth: a in the high 32 bits.
 inline uint64_t PackPair(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
 
+// Reads pairs reported by some run on a set's documents, e.g. `simdex dedup
+// --pairs`: JSON Lines, one object per pair with the ids of its documents in
+// "a" and "b" (a JSON string, or a number matching an id's decimal text;
+// other fields are ignored), as PackPair of their places in docs, sorted and
+// distinct (a pair given twice, or as (b, a), counts once): what
+// EvaluatePairsAgainstTruth scores. InvalidArgument naming the file and line
+// for a line that is not such an object, an id docs does not hold, a pair
+// of one document, or docs holding one id twice; IOError for a file that
+// cannot be read. REQUIRES: docs.size() < 2^32.
+Status ReadReportedPairs(const std::string& path, std::span<const LabelledDocument> docs, std::vector<uint64_t>* out);
+
 // ---------------------------------------------------------------------------
 // BASELINE, not a product feature: MinHash-LSH as the field runs it, for
 // comparison in `simdex eval --baseline` and docs/quality.md. The same

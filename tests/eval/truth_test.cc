@@ -2,6 +2,7 @@
 // rules, Jaccard pairs against hand-computed values and a brute-force
 // all-pairs oracle, and the scoring of fingerprints and predicted pairs.
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
@@ -405,6 +406,32 @@ TEST(EvaluateAgainstTruth, RejectsUnsortedTruthAndBadThresholds) {
   EXPECT_TRUE(EvaluateAgainstTruth(texts, fps, {}, bad, &out).IsInvalidArgument());
   const std::vector<uint64_t> backwards = {PackPair(2, 1)};
   EXPECT_TRUE(EvaluatePairsAgainstTruth(texts, backwards, {}, TruthOptions(), &out).IsInvalidArgument());
+}
+
+TEST(ReadReportedPairs, PlacesPairsOfStringAndNumberIdsOnceEachInOrder) {
+  std::vector<LabelledDocument> docs(4);
+  for (size_t i = 0; i < docs.size(); ++i) docs[i].id = i == 3 ? "x-3" : std::to_string(10 + i);
+  const std::string path = ::testing::TempDir() + "/reported_pairs.jsonl";
+  {
+    std::ofstream out(path);
+    out << "{\"a\":12,\"b\":10,\"estimate\":0.9}\n\n{\"a\":\"x-3\",\"b\":\"11\"}\n{\"b\":12,\"a\":\"10\"}\n";
+  }
+  std::vector<uint64_t> pairs;
+  ASSERT_TRUE(ReadReportedPairs(path, docs, &pairs).ok());
+  EXPECT_EQ(pairs, (std::vector<uint64_t>{PackPair(0, 2), PackPair(1, 3)}));
+  for (const char* bad : {"{\"a\":10}", "{\"a\":10,\"b\":99}", "{\"a\":10,\"b\":10}", "{\"a\":1.5,\"b\":10}",
+                          "[10, 11]", "not json"}) {
+    {
+      std::ofstream out(path);
+      out << "{\"a\":10,\"b\":11}\n" << bad << "\n";
+    }
+    const Status s = ReadReportedPairs(path, docs, &pairs);
+    EXPECT_TRUE(s.IsInvalidArgument()) << bad;
+    EXPECT_EQ(s.message().rfind(path + ":2: ", 0), 0u) << s.message();
+  }
+  EXPECT_TRUE(ReadReportedPairs(path + ".missing", docs, &pairs).IsIOError());
+  docs[1].id = "10";
+  EXPECT_TRUE(ReadReportedPairs(path, docs, &pairs).IsInvalidArgument());  // one id twice
 }
 
 }  // namespace
