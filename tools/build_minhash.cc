@@ -77,14 +77,15 @@ constexpr const char* kMinHashBuildCommand = "build";
 
 // Opens the first signature file (kept open: it may be standard input)
 // into *reader; its signing options, which the index records, into
-// *options. When --num-perm or --seed were given they must be the file's.
+// *options. When --num-perm, --seed or --shingles were given they must be
+// the file's.
 Status OpenFirstSignatureFile(const MinHashBuildArgs& args, MinHashOptions* options,
                               std::unique_ptr<SignatureFileReader>* reader) {
   SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(args.input.inputs.front(), reader));
   const std::string given = MinHashProfile(args.options.minhash);
   if (args.signing_given && (*reader)->profile() != given) {
     return Status::InvalidArgument((*reader)->name() + " holds signatures of '" + (*reader)->profile() +
-                                   "', --num-perm and --seed ask for '" + given + "'");
+                                   "', --num-perm, --seed and --shingles ask for '" + given + "'");
   }
   *options = (*reader)->options();
   return Status::OK();
@@ -121,7 +122,7 @@ Status AddSignatureFiles(const std::vector<std::string>& paths, std::unique_ptr<
 }  // namespace
 
 const std::vector<std::string>& MinHashBuildOptionNames() {
-  static const std::vector<std::string> names = {"--threshold", "--num-perm", "--seed", "--bands", "--rows",
+  static const std::vector<std::string> names = {"--threshold", "--num-perm", "--seed", "--shingles", "--bands", "--rows",
                                                  "--signature-bits", "--text-field", "--id-field", "--id", "--format"};
   return names;
 }
@@ -139,6 +140,16 @@ void AddNumPermOption(CLI::App* sub, int* num_perm) {
       ->check(CLI::Range(1, kMaxNumPerm));
 }
 
+void AddShinglesOption(CLI::App* sub, ShingleWords* words) {
+  sub->add_option_function<std::string>(
+         "--shingles", [words](const std::string& name) { ParseShingleWords(name, words); },
+         std::string("minhash: the words of the word 5-shingles: word-chars (runs of Unicode \\w characters, "
+                     "punctuation dropped: the field's common definition) or space-split (runs between spaces, "
+                     "punctuation kept in its word) (default ") +
+             ShingleWordsName(ShingleOptions{}.words) + "; docs/minhash.md, \"Shingles\")")
+      ->check(CLI::IsMember({ShingleWordsName(ShingleWords::kWordChars), ShingleWordsName(ShingleWords::kSpaceSplit)}));
+}
+
 void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
   LshBuildOptions& o = args->options;
   sub->add_option("--threshold", o.threshold,
@@ -146,6 +157,7 @@ void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
                   "(default 0.8)");
   AddNumPermOption(sub, &o.minhash.num_perm);
   sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions (default 1)");
+  AddShinglesOption(sub, &o.minhash.shingles.words);
   sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
                                             "16 x 8 for 0.8 and 128 values)")
       ->check(CLI::Range(1, kMaxNumPerm));

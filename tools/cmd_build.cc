@@ -186,7 +186,7 @@ void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64
 }
 
 // The options that decide a signature.
-const std::string kSigning[] = {"--num-perm", "--seed"};
+const std::string kSigning[] = {"--num-perm", "--seed", "--shingles"};
 
 // `--method minhash`: build's own options carried over, the SimHash ones refused.
 int RunMinHash(const BuildArgs& args) {

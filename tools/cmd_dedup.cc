@@ -86,6 +86,7 @@ struct DedupArgs {
   // Options given on the command line that only the other method takes.
   std::vector<std::string> simhash_only, minhash_only;
   bool seed_given = false;
+  bool shingles_given = false;
 };
 
 // The options only one method takes (docs/minhash.md); the text options
@@ -93,7 +94,7 @@ struct DedupArgs {
 constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short-length", "--against-strategy", "--tokenizer", "--ngram", "--no-normalize",
                                         "--no-clean-text", "--no-cap-numbers", "--stop-words", "--no-stop-words",
                                         "--weighting", "--idf", "--compat"};
-constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits",
+constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--shingles", "--bands", "--rows", "--signature-bits",
                                         "--estimate-filter", "--approximate"};
 
 enum class Keep { kFirst, kLongest, kMaxField };
@@ -286,7 +287,7 @@ Status CheckTitleField(const DedupArgs& args, bool fingerprints, const std::vect
 int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!args.simhash_only.empty()) {
     return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
-                                 "--num-perm, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
+                                 "--num-perm, --shingles, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
                                  "MinHash-LSH index)", kExitUsage);
   }
   MinHashDedupArgs& m = args.minhash;
@@ -311,30 +312,31 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   m.tmpdir = SpillDirectory(args.tmpdir);
   // --against: MinHash-LSH indexes whose signatures the batch's are.
   std::vector<std::unique_ptr<LshIndexReader>> indexes;
-  MinHashOptions signing;
-  signing.num_perm = m.num_perm;
-  signing.seed = m.seed;
+  MinHashDedupOptions o;
+  o.num_perm = m.num_perm;
+  o.seed = m.seed;
+  if (args.shingles_given) o.shingle_words = m.shingle_words;  // else the default, or the first index's
   for (const std::string& path : args.against) {
     indexes.emplace_back();
     int exit_code = 0;
     if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    o.against.push_back(indexes.back().get());
+    const MinHashOptions signing = o.Signing();
     if (indexes.back()->profile() != MinHashProfile(signing)) {
       return ReportError(kDedupCommand, path + " holds signatures of '" + indexes.back()->profile() +
                                        "'; this batch is signed as '" + MinHashProfile(signing) +
-                                       "' (--num-perm, --seed)", kExitUsage);
+                                       "' (--num-perm, --seed, --shingles)", kExitUsage);
     }
     m.against.push_back(indexes.back().get());
   }
+  m.shingle_words = o.Signing().shingles.words;
   if (Status bad = CheckMinHashDedupFlags(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
   if (const std::string once = InputReadOnce(args.input.inputs); !args.approximate && !once.empty()) {
     return ReportError(kDedupCommand, "--method minhash checks each pair on the texts, read again: give files, not " +
                                           once + " (--approximate decides by the estimate alone, in one read)",
                        kExitUsage);
   }
-  MinHashDedupOptions o;
   o.threshold = m.threshold;
-  o.num_perm = m.num_perm;
-  o.seed = m.seed;
   o.bands = m.bands;
   o.signature_bits = m.signature_bits;
   o.exact = !args.approximate;
@@ -630,6 +632,7 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
                   "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter (default "
                   "0.8)");
   AddNumPermOption(sub, &args->minhash.num_perm);
+  AddShinglesOption(sub, &args->minhash.shingle_words);
   sub->add_option("--bands", args->minhash.bands.bands,
                   "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, "
                   "16 x 8 for 0.8 and 128 values)")
@@ -655,6 +658,7 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
     args->simhash_only = OptionsGiven(sub, kSimHashOnly);
     args->minhash_only = OptionsGiven(sub, kMinHashOnly);
     args->seed_given = sub->count("--seed") > 0;
+    args->shingles_given = sub->count("--shingles") > 0;
     *run = [args] { return RunDedup(*args); };
   });
 }

@@ -48,6 +48,7 @@ struct FingerprintArgs {
   // --method minhash: MinHash signatures instead (a signature file).
   std::string method = "simhash";
   int num_perm = MinHashOptions().num_perm;
+  ShingleWords shingle_words = ShingleOptions{}.words;
   bool seed_given = false;
   std::vector<std::string> simhash_only, minhash_only;  // the options of the other method given
 };
@@ -57,7 +58,7 @@ struct FingerprintArgs {
 constexpr const char* kFingerprintSimHashOnly[] = {
     "--binary", "--tokenizer", "--ngram", "--no-normalize", "--no-clean-text", "--no-cap-numbers", "--stop-words",
     "--no-stop-words", "--weighting", "--idf", "--compat", "--memory", "--tmpdir"};
-constexpr const char* kFingerprintMinHashOnly[] = {"--num-perm"};
+constexpr const char* kFingerprintMinHashOnly[] = {"--num-perm", "--shingles"};
 
 // Counts for the summary line, kept by the sink.
 struct Tally {
@@ -91,10 +92,11 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
 int RunSignatures(const FingerprintArgs& args) {
   if (!args.simhash_only.empty()) {
     return ReportError("fingerprint", args.simhash_only.front() + " is a SimHash option; --method minhash takes "
-                                      "--num-perm and --seed (docs/minhash.md)", kExitUsage);
+                                      "--num-perm, --seed and --shingles (docs/minhash.md)", kExitUsage);
   }
   MinHashOptions options;
   options.num_perm = args.num_perm;
+  options.shingles.words = args.shingle_words;
   if (args.seed_given) options.seed = args.text.seed;
   std::unique_ptr<SignatureFileWriter> writer;
   Status s = SignatureFileWriter::Open(args.output, options, &writer);
@@ -238,10 +240,11 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
   sub->add_option("--method", args->method,
                   "simhash (fingerprints) or minhash (MinHash signatures, a signature file that simdex query "
-                  "searches a MinHash-LSH index with; takes --num-perm and --seed, default 1)")
+                  "searches a MinHash-LSH index with; takes --num-perm, --shingles and --seed, default 1)")
       ->check(CLI::IsMember({"simhash", "minhash"}))
       ->capture_default_str();
   AddNumPermOption(sub, &args->num_perm);
+  AddShinglesOption(sub, &args->shingle_words);
   sub->footer(
       "Output: '<id>\\t<16 hex digits>' per document in input order, '<id>\\t-\\t<reason>' for a document\n"
       "without features; ordinal ids continue across inputs; string ids are kept (text form only).\n"

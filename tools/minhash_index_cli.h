@@ -34,6 +34,10 @@ struct MinHashBuildArgs {
 // Adds --num-perm (1..kMaxNumPerm) into *num_perm: the one definition that
 // build, dedup and fingerprint share.
 void AddNumPermOption(CLI::App* sub, int* num_perm);
+// Adds --shingles (word-chars or space-split: how spaced text is cut into
+// words, include/simdex/shingles.h) into *words, as build, dedup,
+// fingerprint and serve share it.
+void AddShinglesOption(CLI::App* sub, ShingleWords* words);
 
 // The options among `names` that sub's command line gives, in the order of
 // names: for the refusals of the other method's options.

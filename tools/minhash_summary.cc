@@ -68,10 +68,11 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
   }
   if (exact && confirm.empty()) {
     std::fprintf(stderr,
-                 "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles (%llu removed); texts read "
-                 "again in %.3f s, checked in %.3f s\n",
+                 "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles, %s (%llu removed); texts "
+                 "read again in %.3f s, checked in %.3f s\n",
                  Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed),
-                 FormatJ(args.threshold).c_str(), u(s.confirm.candidates - s.confirm.confirmed), s.confirm.seconds_texts,
+                 FormatJ(args.threshold).c_str(), ShingleWordsName(args.shingle_words),
+                 u(s.confirm.candidates - s.confirm.confirmed), s.confirm.seconds_texts,
                  s.confirm.seconds_confirm);
   } else if (!confirm.empty()) {
     std::fprintf(stderr,

@@ -88,6 +88,17 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
                 "check on the texts (new states: the bands of the threshold, 16 x 8 at 0.8, instead of 21 x 6)");
   sub->add_option("--num-perm", args->num_perm, "minhash: values per signature (default 128; fixed with --data)")
       ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option_function<std::string>(
+         "--shingles",
+         [args](const std::string& name) {
+           ShingleWords words;
+           if (ParseShingleWords(name, &words)) args->shingle_words = words;
+         },
+         std::string("minhash: the words of the word 5-shingles: word-chars (runs of Unicode \\w characters, "
+                     "punctuation dropped) or space-split (runs between spaces, punctuation kept) (default: the "
+                     "state's, or ") +
+             ShingleWordsName(ShingleOptions{}.words) + " for a new state; fixed with --data; docs/minhash.md)")
+      ->check(CLI::IsMember({ShingleWordsName(ShingleWords::kWordChars), ShingleWordsName(ShingleWords::kSpaceSplit)}));
   sub->add_option("--bands", args->bands,
                   "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, 16 x 8 "
                   "for 0.8 and 128 values; fixed with --data)")
@@ -102,7 +113,8 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
     });
   };
   for (const char* name : {"--k", "--content-scheme"}) track(name, &args->simhash_given);
-  for (const char* name : {"--threshold", "--num-perm", "--bands", "--rows", "--signature-bits", "--approximate"}) {
+  for (const char* name :
+       {"--threshold", "--num-perm", "--shingles", "--bands", "--rows", "--signature-bits", "--approximate"}) {
     track(name, &args->minhash_given);
   }
   sub->get_option("--seed")->each([args](const std::string&) { args->seed_given = true; });
@@ -152,7 +164,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
   if (method == "minhash") {
     if (!args.simhash_given.empty()) {
       return Status::InvalidArgument(args.simhash_given.front() + " is a SimHash content option; --content-method "
-                                     "minhash takes --threshold, --num-perm, --bands/--rows, --signature-bits and, "
+                                     "minhash takes --threshold, --num-perm, --shingles, --bands/--rows, --signature-bits and, "
                                      "for short contents, --confirm, --k-short and --short-length");
     }
     if ((args.bands > 0) != (args.rows > 0)) return Status::InvalidArgument("--bands and --rows go together");
@@ -168,6 +180,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
     o->exact = !args.approximate;
     o->minhash.num_perm = args.num_perm;
     o->minhash.seed = args.seed_given ? args.text.seed : 1;
+    o->shingle_words = args.shingle_words;
     o->bands = LshBands{args.bands, args.rows};
     o->signature_bits = args.signature_bits;
   }

@@ -5,6 +5,7 @@
 #define SIMDEX_TOOLS_SERVICE_OPTIONS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct ServiceOptionArgs {
   // method takes, and whether --seed was (it seeds the signatures too).
   std::vector<std::string> simhash_given, minhash_given;
   bool seed_given = false;
+  std::optional<ShingleWords> shingle_words;  // --shingles, when given
 };
 
 // Registers --data, --k, --k-title, --content-scheme, --title-scheme,

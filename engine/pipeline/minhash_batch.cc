@@ -31,6 +31,7 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
   a.threshold = o.threshold;
   a.num_perm = o.num_perm;
   a.seed = o.seed;
+  a.shingle_words = o.Signing().shingles.words;
   a.bands = o.bands;
   if (a.bands.bands == 0 && a.bands.rows == 0 && o.exact) a.bands = ExactCandidateBands(o.threshold, o.num_perm);
   a.signature_bits = o.signature_bits;
@@ -50,11 +51,20 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
 }
 
 // The spec the pairs kept are confirmed by ("" for none).
+// The exact check's shingles are the signatures'; so are a jaccard-shingles
+// spec's when it names no word definition.
 std::string ConfirmSpecOf(const MinHashDedupOptions& o) {
-  if (!o.confirm.empty() || !o.exact) return o.confirm;
-  char spec[64];
-  std::snprintf(spec, sizeof spec, "jaccard-shingles:%.17g", o.threshold);
-  return spec;
+  if (!o.exact && o.confirm.empty()) return "";
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%.17g", o.threshold);
+  std::string spec = o.confirm.empty() ? std::string("jaccard-shingles:") + threshold : o.confirm;
+  ConfirmOptions parsed;
+  if (spec.find('/') != std::string::npos || !ParseConfirmSpec(spec, &parsed).ok() ||
+      parsed.unit != ShingleUnit::kTruthShingles || parsed.measure != ConfirmMeasure::kJaccard) {
+    return spec;
+  }
+  const size_t colon = spec.rfind(':');
+  return spec.substr(0, colon) + "/" + ShingleWordsName(o.Signing().shingles.words) + spec.substr(colon);
 }
 
 pipeline::DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
@@ -82,6 +92,16 @@ double ExactEstimateFilter(double threshold, int num_perm) {
   return std::max(0.0, threshold - 3 * std::sqrt(threshold * (1 - threshold) / num_perm));
 }
 
+MinHashOptions MinHashDedupOptions::Signing() const {
+  MinHashOptions signing;
+  signing.num_perm = num_perm;
+  signing.seed = seed;
+  signing.shingles.words = shingle_words.has_value() ? *shingle_words
+                           : against.empty()          ? ShingleOptions{}.words
+                                                      : against.front()->minhash_options().shingles.words;
+  return signing;
+}
+
 Status MinHashDedupOptions::Validate() const {
   if (threads < 1) return Status::InvalidArgument("threads " + std::to_string(threads) + " is below 1");
   if (!confirm.empty()) {
@@ -89,9 +109,7 @@ Status MinHashDedupOptions::Validate() const {
     SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(confirm, &parsed));
   }
   for (const LshIndexReader* index : against) {
-    MinHashOptions signing;
-    signing.num_perm = num_perm;
-    signing.seed = seed;
+    const MinHashOptions signing = Signing();
     if (index->profile() != MinHashProfile(signing)) {
       return Status::InvalidArgument("an index to check against holds signatures of '" + index->profile() +
                                      "'; the batch is signed as '" + MinHashProfile(signing) + "'");

@@ -70,6 +70,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
   MinHashOptions options;
   options.num_perm = args.num_perm;
   options.seed = args.seed;
+  options.shingles.words = args.shingle_words;
   std::unique_ptr<MinHasher> prototype;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
   out->bands = static_cast<size_t>(bands.bands);

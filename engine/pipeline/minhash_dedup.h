@@ -34,6 +34,7 @@ struct MinHashDedupArgs {
   double threshold = kMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
   int num_perm = kMinHashNumPerm;
   uint64_t seed = 1;
+  ShingleWords shingle_words = ShingleOptions{}.words;  // how spaced text is cut into words
   LshBands bands;  // {0, 0}: DefaultLshBands(threshold, num_perm)
   int signature_bits = kMinHashSignatureBits;
   bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold

@@ -429,6 +429,8 @@ HttpResponse Api::Stats() const {
     char threshold[32];
     std::snprintf(threshold, sizeof threshold, "%g", o.threshold);
     out.append(",\"threshold\":").append(threshold);
+    out.append(",\"minhash_profile\":");
+    io::AppendJsonString(&out, MinHashProfile(o.minhash));
   }
   out.push_back('}');
   return Json(std::move(out), Route::kStats);

@@ -459,6 +459,13 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   if (r.options.content_method == ContentMethod::kAuto) {
     r.options.content_method = found ? static_cast<ContentMethod>(r.manifest.content_method) : ContentMethod::kMinHash;
   }
+  if (r.options.content_method == ContentMethod::kMinHash) {
+    MinHashOptions recorded;
+    const bool recorded_ok = found && ParseMinHashProfile(r.manifest.minhash_profile, &recorded).ok();
+    r.options.minhash.shingles.words = r.options.shingle_words.has_value() ? *r.options.shingle_words
+                                       : recorded_ok                     ? recorded.shingles.words
+                                                                         : ShingleOptions{}.words;
+  }
   SIMDEX_RETURN_IF_ERROR(
       SettleContentMethod(r.options, found, "the service state in " + options.data_dir, &r.manifest, &r.band_settings));
   r.minhash = r.options.content_method == ContentMethod::kMinHash;
@@ -506,7 +513,7 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
                                           "the service's fingerprint options", r.profile));
   if (r.minhash) {
     std::unique_ptr<MinHasher> hasher;
-    SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options.minhash, &hasher));
+    SIMDEX_RETURN_IF_ERROR(MinHasher::Create(r.options.minhash, &hasher));
     r.minhashers.Reset(std::move(hasher));
     r.candidate_min_estimate = options.threshold;
     if (options.exact) {
@@ -515,10 +522,11 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
       std::snprintf(spec, sizeof spec, "jaccard-shingles:%.17g", options.threshold);
       ConfirmOptions parsed;
       SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &parsed));
+      parsed.words = r.options.minhash.shingles.words;
       std::unique_ptr<Confirmer> checker;
       SIMDEX_RETURN_IF_ERROR(Confirmer::Create(parsed, &checker));
       r.exact_confirmers.Reset(std::move(checker));
-      r.candidate_min_estimate = ExactEstimateFilter(options.threshold, options.minhash.num_perm);
+      r.candidate_min_estimate = ExactEstimateFilter(options.threshold, r.options.minhash.num_perm);
     }
   }
   if (!found) {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -109,6 +110,12 @@ struct MinHashDedupOptions {
   bool exact = true;
   int num_perm = 128;      // values per signature, 1..kMaxNumPerm
   uint64_t seed = 1;
+  // How spaced text is cut into words for the shingles (include/simdex/
+  // shingles.h): the signatures' and the exact check's, and a confirm
+  // spec's "jaccard-shingles" without a definition of its own. Unset: the
+  // first `against` index's (an index keeps the definition it was built
+  // with), else ShingleOptions' default.
+  std::optional<ShingleWords> shingle_words;
   // {0, 0}: ExactCandidateBands(threshold, num_perm), or (not exact)
   // DefaultLshBands(threshold, num_perm).
   LshBands bands;
@@ -143,6 +150,9 @@ struct MinHashDedupOptions {
 
   // InvalidArgument naming the first field out of range.
   Status Validate() const;
+  // The options the batch is signed with: num_perm, seed and shingle_words
+  // as resolved above.
+  MinHashOptions Signing() const;
 };
 
 // The exact mode's candidates (MinHashDedupOptions::exact): bands chosen

@@ -48,6 +48,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -145,6 +146,13 @@ struct ServiceOptions {
   // and 128 values) and the bits of the b-bit signatures that estimate J
   // (1, 2, 4, 8, 16 or 32). The threshold may change between runs.
   MinHashOptions minhash;
+  // kMinHash: how spaced text is cut into words for the shingles
+  // (include/simdex/shingles.h), in place of minhash.shingles.words. Unset
+  // (the default): an existing state's, as its recorded profile says, or
+  // ShingleOptions' default for a new state; set: a new state's, and an
+  // existing state's must be it. After Open(), options().minhash holds
+  // the definition used.
+  std::optional<ShingleWords> shingle_words;
   double threshold = 0.8;
   // kMinHash: a content matches a candidate (a docId sharing a band with
   // it) only when the exact Jaccard similarity of their texts' shingles

@@ -247,8 +247,8 @@ TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
   EXPECT_NE(r.err.find("21 bands x 6 rows, threshold 0.8, estimate filter 0.693934 (4-bit signatures)"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("simdex dedup: exact check: 1 candidate pair, 1 at J >= 0.8 by their word 5-shingles (0 "
-                       "removed)"),
+  EXPECT_NE(r.err.find("simdex dedup: exact check: 1 candidate pair, 1 at J >= 0.8 by their word 5-shingles, "
+                       "space-split (0 removed)"),
             std::string::npos)
       << r.err;
   r = RunSimdex(dir_, {"dedup", "--method", "minhash", "--approximate", "-o", "/dev/null", batch_});

@@ -1,7 +1,8 @@
 // DocIdService with MinHash-LSH contents (ContentMethod::kMinHash): answers
 // equal to a brute-force oracle across compactions and merges, the same
 // answers after a restart, the window expiring MinHash entries, a state of
-// another method or MinHash profile refused, near-duplicates submitted at
+// another method or MinHash profile refused, the state's word definition
+// kept unless another is asked for, near-duplicates submitted at
 // once getting one docId, and the HTTP answer of a content match.
 #include <algorithm>
 #include <bit>
@@ -397,6 +398,52 @@ TEST_F(MinHashServiceTest, StateOfAnotherMethodOrMinHashProfileIsRefusedNamingBo
   s = DocIdService::Open(o, &other);
   ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
   EXPECT_NE(s.message().find("by simhash, not by minhash"), std::string::npos) << s.message();
+}
+
+// A comma after every third word: the same shingles under word-chars, none
+// shared under space-split (every window of five words holds one).
+std::string Punctuated(const std::string& text) {
+  std::string out;
+  int word = 0;
+  for (char c : text + " ") {
+    if (c == ' ' && ++word % 3 == 0) out += ',';
+    out += c;
+  }
+  out.pop_back();
+  return out;
+}
+
+// The word definition of the shingles is the state's unless the options
+// give one, which must then be the state's; a new state takes the options'
+// or the default.
+TEST_F(MinHashServiceTest, TheWordDefinitionIsTheStatesUnlessGivenAndAnotherIsRefused) {
+  const std::string base = RandomText(11, 100);
+  for (const ShingleWords words : {ShingleWords::kSpaceSplit, ShingleWords::kWordChars}) {
+    const bool common = words == ShingleWords::kWordChars;
+    ServiceOptions o = Options();
+    o.data_dir = dir_.path() + "/" + ShingleWordsName(words);
+    o.shingle_words = words;
+    Open(o);
+    EXPECT_EQ(service_->options().minhash.shingles.words, words);
+    const DocIdAnswer first = Submit("1", base);
+    service_.reset();
+    o.shingle_words.reset();
+    Open(o);  // reopened without a definition: the state's
+    EXPECT_EQ(service_->options().minhash.shingles.words, words);
+    EXPECT_EQ(Submit("2", Punctuated(base)).doc_id == first.doc_id, common);
+    service_.reset();
+    o.shingle_words = common ? ShingleWords::kSpaceSplit : ShingleWords::kWordChars;
+    std::unique_ptr<DocIdService> other;
+    const Status s = DocIdService::Open(o, &other);
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.message().find(common ? "nfkc-casefold word-chars perm:128" : "nfkc-casefold perm:128"),
+              std::string::npos)
+        << s.message();
+  }
+  ServiceOptions o = Options();
+  o.data_dir = dir_.path() + "/new";
+  Open(o);
+  EXPECT_EQ(service_->options().minhash.shingles.words, ShingleOptions{}.words);
 }
 
 // ContentMethod::kAuto, the default: a new state matches by MinHash; a

@@ -1,6 +1,6 @@
 // `simdex serve`'s flags, each against what docs/service.md says it does:
 // --k-title, --title-scheme, --short-length, --build-threads,
-// --idle-timeout, --content-method's default, and --sync (acknowledged, killed with -9, restarted:
+// --idle-timeout, --content-method's default, --shingles, and --sync (acknowledged, killed with -9, restarted:
 // present).
 #include <signal.h>
 
@@ -41,6 +41,17 @@ struct Served {
   ServerProcess process;
   uint16_t port = 0;
 };
+
+// The /v1/stats answer of a server started on `data` with `flags`, then
+// stopped ("" when it did not start).
+std::string StatsOf(const std::string& data, std::vector<std::string> flags) {
+  Served served(data, std::move(flags));
+  EXPECT_NE(served.port, 0) << served.process.Log();
+  if (served.port == 0) return std::string();
+  const HttpReply stats = HttpClient(served.port).Get("/v1/stats");
+  EXPECT_EQ(served.process.Stop(SIGTERM), 0);
+  return stats.body;
+}
 
 // The value of a metric without labels in /metrics text; -1 when absent.
 double Metric(const std::string& text, const std::string& name) {
@@ -233,13 +244,9 @@ TEST(ServeFlags, PreloadLockReadsAndLocksTheStatesIndexFiles) {
 TEST(ServeFlags, ContentMethodIsMinHashForANewStateUnlessASimHashFlagAndAnOldStateKeepsItsOwn) {
   testing::ScopedTempDir dir;
   auto method = [](const std::string& data, std::vector<std::string> flags) {
-    Served served(data, std::move(flags));
-    EXPECT_NE(served.port, 0) << served.process.Log();
-    if (served.port == 0) return std::string();
-    const HttpReply stats = HttpClient(served.port).Get("/v1/stats");
-    EXPECT_EQ(served.process.Stop(SIGTERM), 0);
-    const size_t at = stats.body.find("\"content_method\":\"");
-    return at == std::string::npos ? stats.body : stats.body.substr(at + 18, 7);
+    const std::string stats = StatsOf(data, std::move(flags));
+    const size_t at = stats.find("\"content_method\":\"");
+    return at == std::string::npos ? stats : stats.substr(at + 18, 7);
   };
   EXPECT_EQ(method(dir.File("new"), {}), "minhash");
   EXPECT_EQ(method(dir.File("new"), {}), "minhash");  // reopened: the state's
@@ -256,6 +263,24 @@ TEST(ServeFlags, ContentMethodIsMinHashForANewStateUnlessASimHashFlagAndAnOldSta
       servicetest::RunSimdex({"serve", "--data", dir.File("k"), "--port", "0", "--content-method", "minhash"});
   EXPECT_EQ(other.exit_code, 2) << other.err;
   EXPECT_NE(other.err.find("by simhash, not by minhash"), std::string::npos) << other.err;
+}
+
+// --shingles: a new state's word definition, the state's when not given,
+// refused when another (/v1/stats names it in the MinHash profile).
+TEST(ServeFlags, ShinglesSetANewStatesWordDefinitionWhichItKeeps) {
+  testing::ScopedTempDir dir;
+  auto profile = [](const std::string& data, std::vector<std::string> flags) {
+    return JsonField(StatsOf(data, std::move(flags)), "minhash_profile");
+  };
+  const std::string old = "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1";
+  EXPECT_EQ(profile(dir.File("s"), {"--shingles", "space-split"}), old);
+  EXPECT_EQ(profile(dir.File("s"), {}), old);  // reopened: the state's
+  const servicetest::CommandResult other =
+      servicetest::RunSimdex({"serve", "--data", dir.File("s"), "--port", "0", "--shingles", "word-chars"});
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_NE(other.err.find("nfkc-casefold word-chars perm:128"), std::string::npos) << other.err;
+  EXPECT_EQ(profile(dir.File("w"), {"--shingles", "word-chars"}),
+            "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1");
 }
 
 // --idle-timeout S: a connection without a request is closed after S s.
