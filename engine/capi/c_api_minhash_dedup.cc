@@ -48,7 +48,14 @@ static_assert(sizeof(simdex_minhash_dedup_info) == 160, "simdex_minhash_dedup_in
 // The C++ options of the C ones; InvalidArgument naming the first field
 // that has no C++ meaning (the C++ checks come in the run).
 Status ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOptions* o) {
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::CheckReserved(c.reserved32, c.reserved, "simdex_minhash_dedup_options"));
+  SIMDEX_RETURN_IF_ERROR(simdex::capi::CheckReserved(0, c.reserved, "simdex_minhash_dedup_options"));
+  if (c.shingles < SIMDEX_SHINGLES_AUTO || c.shingles > SIMDEX_SHINGLES_SPACE_SPLIT) {
+    return Status::InvalidArgument("shingles " + std::to_string(c.shingles) + " is not a SIMDEX_SHINGLES_* value");
+  }
+  if (c.shingles != SIMDEX_SHINGLES_AUTO) {
+    o->shingle_words = c.shingles == SIMDEX_SHINGLES_WORD_CHARS ? simdex::ShingleWords::kWordChars
+                                                                : simdex::ShingleWords::kSpaceSplit;
+  }
   if (c.keep < SIMDEX_KEEP_FIRST || c.keep > SIMDEX_KEEP_MAX_SCORE) {
     return Status::InvalidArgument("keep " + std::to_string(c.keep) + " is not a SIMDEX_KEEP_* value");
   }
@@ -142,6 +149,7 @@ void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* c) {
   c->keep_pairs = o.keep_pairs ? 1 : 0;
   c->allow_duplicate_ids = o.allow_duplicate_ids ? 1 : 0;
   c->threads = o.threads;
+  c->shingles = SIMDEX_SHINGLES_AUTO;  // o.shingle_words is unset
 }
 
 void simdex_document_files_init(simdex_document_files* c) {

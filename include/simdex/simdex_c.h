@@ -388,6 +388,14 @@ enum {
   SIMDEX_KEEP_MAX_SCORE = 2  /* the largest score (texts: scores[]; files: score_field); the first among equals */
 };
 
+/* How spaced text is cut into words for MinHash's word 5-shingles
+ * (include/simdex/shingles.h; `simdex dedup --shingles`). */
+enum {
+  SIMDEX_SHINGLES_AUTO = 0,        /* the library's default, or the first `against` index's definition */
+  SIMDEX_SHINGLES_WORD_CHARS = 1,  /* runs of Unicode \w characters, punctuation dropped (the field's common one) */
+  SIMDEX_SHINGLES_SPACE_SPLIT = 2  /* runs between spaces, punctuation kept in its word */
+};
+
 /* MinHash-LSH de-duplication's options (include/simdex/batch.h,
  * MinHashDedupOptions, whose comments say more). 152 bytes. */
 typedef struct simdex_minhash_dedup_options {
@@ -412,13 +420,14 @@ typedef struct simdex_minhash_dedup_options {
   int32_t keep_pairs;     /* nonzero: the result keeps the pairs (simdex_minhash_dedup_pairs, _write_pairs) */
   int32_t allow_duplicate_ids; /* zero: two documents with one id fail the run, naming both */
   int32_t threads;        /* at least 1 */
-  int32_t reserved32;     /* 0 */
+  int32_t shingles;       /* SIMDEX_SHINGLES_*: the word definition of the signatures and the exact check */
   uint64_t reserved[6];   /* 0 */
 } simdex_minhash_dedup_options;
 
 /* Fills *options with the defaults of `simdex dedup` (threshold 0.8, exact,
- * 128 values, 4-bit signatures: MinHashDedupOptions' defaults), one thread,
- * no indexes, and 0 in the reserved fields. NULL does nothing. */
+ * 128 values, 4-bit signatures, SIMDEX_SHINGLES_AUTO: MinHashDedupOptions'
+ * defaults), one thread, no indexes, and 0 in the reserved fields. NULL
+ * does nothing. */
 void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* options);
 
 /* How files are read (DocumentFiles in include/simdex/batch.h). */

@@ -138,6 +138,7 @@ def dedup(
     threshold: float = 0.8,
     num_perm: int = 128,
     seed: int = 1,
+    shingles: Optional[str] = None,
     bands: int = 0,
     rows: int = 0,
     signature_bits: int = 4,
@@ -159,7 +160,9 @@ def dedup(
     texts (str or bytes; document i has id i), or ``files`` paths read as the command
     reads them (JSON Lines or one document per line, .gz/.zst/.bz2; ``format``,
     ``id_field``, ``text_fields``, ``id_mode``, ``skip_bad``). The same options and
-    defaults as the command's: ``threshold``, ``num_perm``, ``seed``, ``bands``/``rows``,
+    defaults as the command's: ``threshold``, ``num_perm``, ``seed``, ``shingles`` (the
+    word definition, "word-chars" or "space-split", ``--shingles``; None: the default, or
+    the first ``against`` index's), ``bands``/``rows``,
     ``signature_bits``, ``estimate_filter`` (a J, "off", or None for the default),
     ``approximate`` (the command's ``--approximate``: the b-bit estimate decides; by
     default every pair kept is checked by the exact Jaccard of the texts' shingles at the
@@ -202,7 +205,7 @@ def dedup(
         raise ValueError("give the documents (texts, or fingerprints) or files=, one of them")
     if method == "minhash":
         return _dedup_minhash(documents, files, scores=scores, threshold=threshold, num_perm=num_perm, seed=seed,
-                              bands=bands, rows=rows, signature_bits=signature_bits, estimate_filter=estimate_filter,
+                              shingles=shingles, bands=bands, rows=rows, signature_bits=signature_bits, estimate_filter=estimate_filter,
                               confirm=confirm, keep=keep, pairs=pairs, allow_duplicate_ids=allow_duplicate_ids,
                               approximate=approximate,
                               threads=threads, memory=memory, tmpdir=tmpdir, against=against, format=format,

@@ -61,7 +61,7 @@ LOW = U64(0xFFFFFFFF)
 # ---- Options.
 
 def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: int = 5, char_n: int = 5,
-           bands: Optional[int] = None, rows: Optional[int] = None, signature_bits: int = 4,
+           shingles: Optional[str] = None, bands: Optional[int] = None, rows: Optional[int] = None, signature_bits: int = 4,
            estimate_filter=None, approximate: bool = False) -> dict:
     """The run's options, checked as `simdex dedup --method minhash` checks them: the
     signing options of the partitions ("signing"), their description ("layout": profile,
@@ -77,7 +77,9 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
         raise ValueError(f"num_perm {num_perm} is not 1..1024")
     if (bands is None) != (rows is None):
         raise ValueError("bands and rows go together")
-    profile = simdex.MinHasher(num_perm=num_perm, seed=seed, word_n=word_n, char_n=char_n).profile
+    hasher = (simdex.MinHasher(num_perm=num_perm, seed=seed, word_n=word_n, char_n=char_n) if shingles is None else
+              simdex.MinHasher(num_perm=num_perm, seed=seed, word_n=word_n, char_n=char_n, shingles=shingles))
+    profile, shingles = hasher.profile, hasher.shingles
     if bands is None:
         bands, rows = (simdex.default_lsh_bands if approximate else simdex.exact_candidate_bands)(threshold, num_perm)
     if bands < 1 or rows < 1 or bands * rows > num_perm:
@@ -91,16 +93,27 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
         min_estimate = float(estimate_filter)
     else:
         raise ValueError(f"estimate_filter {estimate_filter!r} is not a J in [0, 1], 'off' or None")
-    signing = {"num_perm": num_perm, "seed": seed, "word_n": word_n, "char_n": char_n, "bands": bands, "rows": rows,
-               "signature_bits": signature_bits}
+    signing = {"num_perm": num_perm, "seed": seed, "word_n": word_n, "char_n": char_n, "shingles": shingles,
+               "bands": bands, "rows": rows, "signature_bits": signature_bits}
     # An against match's texts are not at hand: the estimate decides it, as --approximate's filter.
     against_min_estimate = min_estimate if approximate else simdex.default_estimate_filter(threshold, num_perm)
     return {"signing": signing, "layout": (profile, bands, rows, signature_bits), "min_estimate": min_estimate,
             "against_min_estimate": against_min_estimate,
-            "exact_confirm": None if approximate else f"jaccard-shingles:{threshold!r}"}
+            "exact_confirm": None if approximate else f"jaccard-shingles/{shingles}:{threshold!r}",
+            "shingles": shingles}
 
 
-OPTIONS = ("threshold", "num_perm", "seed", "word_n", "char_n", "bands", "rows", "signature_bits", "estimate_filter",
+def confirm_spec(confirm: str, shingles: str) -> str:
+    """A --confirm spec as the run checks pairs by it: jaccard-shingles without a word
+    definition of its own takes the signatures' (MinHashDedupOptions' rule)."""
+    measure, _, threshold = confirm.rpartition(":")
+    if measure.rstrip("0123456789") == "jaccard-shingles":
+        return f"{measure}/{shingles}:{threshold}"
+    return confirm
+
+
+OPTIONS = ("threshold", "num_perm", "seed", "word_n", "char_n", "shingles", "bands", "rows", "signature_bits",
+           "estimate_filter",
            "approximate")
 
 

@@ -300,7 +300,8 @@ def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), for
     """Step 1 of method="minhash": one task per file, each reading and signing its file
     on a worker as `simdex dedup --method minhash` signs documents (band keys, b-bit
     signatures, digests of identical signatures). minhash_options: threshold (0.8),
-    num_perm (128), seed (1), word_n and char_n (5: the shingles), bands and rows
+    num_perm (128), seed (1), word_n and char_n (5: the shingles), shingles (the word
+    definition, "word-chars" or "space-split"; None: the library's default), bands and rows
     (default: chosen from the threshold, 21 x 6 at 0.8 for the exact check, 16 x 8 with
     approximate=True), signature_bits (4), estimate_filter, approximate (the command's
     --approximate; the signing depends on it through the bands). against: MinHash-LSH index files
@@ -308,7 +309,7 @@ def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), for
     signing task holds it, as the command's signing threads query it, and the partition
     keeps each document's best match (the highest estimate at or above the estimate
     filter, the first index among equals). An index that is not MinHash-LSH, or signs
-    otherwise (num_perm, seed, word_n, char_n), fails the task with a ValueError naming
+    otherwise (num_perm, seed, word_n, char_n, shingles), fails the task with a ValueError naming
     it. Returns the partitions' futures, in file order; dedup_partitions(method="minhash")
     takes them."""
     unknown = sorted(set(minhash_options) - set(_dask_minhash.OPTIONS))
@@ -389,6 +390,8 @@ def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool,
     against = _lsh_paths(against)
     if confirm is None:
         confirm = run["exact_confirm"]  # None with approximate=True
+    else:
+        confirm = _dask_minhash.confirm_spec(confirm, run["shingles"])
     if confirm is not None:
         simdex.Confirmer(confirm)  # a bad spec is a ValueError naming it, before any task
     ranges = _ranges(client, ranges)
@@ -529,7 +532,7 @@ def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerp
 
     method="minhash" (the default): ``simdex dedup --method minhash``: sign_files, then
     dedup_partitions(method="minhash"), with the options threshold, num_perm, seed,
-    word_n, char_n, bands, rows, signature_bits, estimate_filter, approximate, ranges,
+    word_n, char_n, shingles, bands, rows, signature_bits, estimate_filter, approximate, ranges,
     pairs, against (MinHash-LSH index files, queried by the signing tasks) and confirm
     (`--confirm`'s spec; by default the exact check, every pair kept confirmed by its
     texts' shingle Jaccard at the threshold, as the command's default; approximate=True:

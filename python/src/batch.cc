@@ -72,7 +72,8 @@ py::object Ids(const MinHashDedupResult& r) {
 
 py::dict Dedup(py::object texts, py::object files, const std::string& format, const std::string& id_field,
                const std::vector<std::string>& text_fields, const std::string& id_mode, bool skip_bad,
-               py::object scores, double threshold, int num_perm, uint64_t seed, int bands, int rows,
+               py::object scores, double threshold, int num_perm, uint64_t seed,
+               const std::optional<std::string>& shingles, int bands, int rows,
                int signature_bits, std::optional<double> estimate_filter, const std::string& confirm,
                const std::string& keep, bool pairs, bool allow_duplicate_ids, std::optional<int> threads, size_t memory,
                const std::string& tmpdir, const std::vector<std::string>& against, bool approximate) {
@@ -81,6 +82,7 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
   o.threshold = threshold;
   o.num_perm = num_perm;
   o.seed = seed;
+  if (shingles.has_value()) o.shingle_words = ShingleWordsOf(*shingles);  // else the default, or the first index's
   o.bands = LshBands{bands, rows};
   o.signature_bits = signature_bits;
   o.estimate_filter = estimate_filter.value_or(-1);
@@ -190,7 +192,8 @@ void DefineBatch(py::module_& m) {
   m.def("_dedup_minhash", &Dedup, py::arg("texts"), py::kw_only(), py::arg("files") = py::none(),
         py::arg("format") = "", py::arg("id_field") = "id", py::arg("text_fields") = std::vector<std::string>(),
         py::arg("id_mode") = "field", py::arg("skip_bad") = false, py::arg("scores") = py::none(),
-        py::arg("threshold") = 0.8, py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("bands") = 0,
+        py::arg("threshold") = 0.8, py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("shingles") = py::none(),
+        py::arg("bands") = 0,
         py::arg("rows") = 0, py::arg("signature_bits") = 4, py::arg("estimate_filter") = py::none(),
         py::arg("confirm") = "", py::arg("keep") = "first", py::arg("pairs") = false,
         py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(), py::arg("memory") = size_t{1} << 30,

@@ -92,7 +92,7 @@ std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::
     ThrowIfError(s);
     if (indexes.back()->profile() != batch) {
       throw py::value_error(path + " holds signatures of '" + indexes.back()->profile() +
-                            "'; this batch is signed as '" + batch + "' (num_perm, seed, word_n, char_n)");
+                            "'; this batch is signed as '" + batch + "' (num_perm, seed, word_n, char_n, shingles)");
     }
   }
   return indexes;
@@ -306,7 +306,8 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
   return d;
 }
 
-py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, int bands,
+py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n,
+                     const std::string& shingles, int bands,
                      int rows, int bits, std::optional<std::string> format, const std::string& id_field,
                      const std::vector<std::string>& text_fields, const std::string& id_mode,
                      const std::string& keep_spec, bool skip_bad, std::optional<int> threads,
@@ -319,6 +320,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   options.seed = seed;
   options.shingles.word_n = word_n;
   options.shingles.char_n = char_n;
+  options.shingles.words = ShingleWordsOf(shingles);
   std::unique_ptr<MinHasher> proto;
   ThrowIfError(MinHasher::Create(options, &proto));
   const LshBands layout{bands, rows};
@@ -398,7 +400,8 @@ void DefineDocuments(py::module_& m) {
         py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
         "Reads and fingerprints one file; use simdex.fingerprint_file().");
   m.def("_minhash_file", &MinHashFile, py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1,
-        py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("bands"), py::arg("rows"), py::arg("signature_bits") = 4,
+        py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("bands"),
+        py::arg("rows"), py::arg("signature_bits") = 4,
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
         py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),

@@ -210,7 +210,8 @@ class LshIndexHandle {
 
 class PyLshIndexBuilder {
  public:
-  PyLshIndexBuilder(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n, double threshold,
+  PyLshIndexBuilder(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n,
+                    const std::string& shingles, double threshold,
                     std::optional<int> bands, std::optional<int> rows, int signature_bits, uint32_t block_size,
                     int restarts, const std::string& codec, bool string_ids, size_t memory, const std::string& tmpdir,
                     int threads)
@@ -221,6 +222,7 @@ class PyLshIndexBuilder {
     o.minhash.seed = seed;
     o.minhash.shingles.word_n = word_n;
     o.minhash.shingles.char_n = char_n;
+    o.minhash.shingles.words = ShingleWordsOf(shingles);
     o.threshold = threshold;
     o.bands = {bands.value_or(0), rows.value_or(0)};
     o.signature_bits = signature_bits;
@@ -386,6 +388,9 @@ batch.)doc")
       .def_property_readonly("seed", [](const LshIndexHandle& h) { return h.reader()->minhash_options().seed; })
       .def_property_readonly("word_n", [](const LshIndexHandle& h) { return h.reader()->minhash_options().shingles.word_n; })
       .def_property_readonly("char_n", [](const LshIndexHandle& h) { return h.reader()->minhash_options().shingles.char_n; })
+      .def_property_readonly("shingles", [](const LshIndexHandle& h) {
+             return std::string(ShingleWordsName(h.reader()->minhash_options().shingles.words));
+           }, "The word definition the documents were signed with: word-chars or space-split.")
       .def_property_readonly("bands", [](const LshIndexHandle& h) { return h.reader()->bands().bands; })
       .def_property_readonly("rows", [](const LshIndexHandle& h) { return h.reader()->bands().rows; })
       .def_property_readonly("signature_bits", [](const LshIndexHandle& h) { return h.reader()->signature_bits(); })
@@ -420,14 +425,14 @@ numeric ids become decimal strings). Documents are held in memory up to
 `memory` bytes (about 200 each at the defaults), then go to scratch files in
 `tmpdir`; the file is the same either way.
 )doc")
-      .def(py::init<const std::string&, int, uint64_t, int, int, double, std::optional<int>, std::optional<int>, int,
-                    uint32_t, int, const std::string&, bool, size_t, const std::string&, int>(),
+      .def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
+                    std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int>(),
            py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
-           py::arg("char_n") = 5, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
+           py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
            py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
            py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false,
            py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
-           "num_perm, seed, word_n, char_n: how signatures are made (MinHasher's; recorded in the file); threshold: "
+           "num_perm, seed, word_n, char_n, shingles: how signatures are made (MinHasher's; recorded in the file); threshold: "
            "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
            "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "
            "restarts, codec (ef | card | auto): the band tables' (docs/format.md); memory: bytes before the "

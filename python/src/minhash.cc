@@ -27,12 +27,14 @@ namespace {
 
 class PyMinHasher {
  public:
-  PyMinHasher(int num_perm, uint64_t seed, int word_n, int char_n, int threads) : threads_(ResolveThreads(threads, 1)) {
+  PyMinHasher(int num_perm, uint64_t seed, int word_n, int char_n, const std::string& shingles, int threads)
+      : threads_(ResolveThreads(threads, 1)) {
     MinHashOptions o;
     o.num_perm = num_perm;
     o.seed = seed;
     o.shingles.word_n = word_n;
     o.shingles.char_n = char_n;
+    o.shingles.words = ShingleWordsOf(shingles);
     Status s = MinHasher::Create(o, &hasher_);
     if (!s.ok()) throw py::value_error(s.message());
   }
@@ -59,6 +61,7 @@ class PyMinHasher {
 
   int num_perm() const { return hasher_->num_perm(); }
   uint64_t seed() const { return hasher_->options().seed; }
+  std::string shingles() const { return ShingleWordsName(hasher_->options().shingles.words); }
   std::string profile() const { return MinHashProfile(hasher_->options()); }
 
  private:
@@ -83,6 +86,14 @@ void CheckBits(int bits) {
 
 }  // namespace
 
+ShingleWords ShingleWordsOf(const std::string& name) {
+  ShingleWords words;
+  if (!ParseShingleWords(name, &words)) {
+    throw py::value_error("shingles '" + name + "' is not word-chars or space-split");
+  }
+  return words;
+}
+
 void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
                uint32_t* signatures, bool* has_shingles) {
   const size_t n = views.size(), k = static_cast<size_t>(hasher.num_perm());
@@ -101,21 +112,26 @@ void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& vie
 void DefineMinHash(py::module_& m) {
   py::class_<PyMinHasher>(m, "MinHasher", R"doc(
 MinHash signatures of texts (docs/minhash.md): the Jaccard truth's shingles (word
-5-shingles, character 5-shingles for unspaced scripts; NFKC + case folding), XXH3-64
+5-shingles, character 5-shingles for unspaced scripts; NFKC + case folding; words by
+`shingles`: "word-chars", the runs of Unicode \w characters, or "space-split", the
+runs between spaces, punctuation kept; include/simdex/shingles.h), XXH3-64
 each, then num_perm functions h_i(x) = ((a_i x + c_i) mod 2^64) >> 32 drawn from
 SplitMix64(seed); signature[i] = the minimum of h_i. A text without shingles gets
 0xffffffff everywhere (estimate 0 with everything). Signatures are numpy uint32
 arrays, the same bit for bit as `simdex dedup --method minhash` makes.
 )doc")
-      .def(py::init<int, uint64_t, int, int, int>(), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1,
-           py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("threads") = 1,
-           "num_perm: 1..1024; seed: draws the functions; word_n, char_n: shingle widths (1..64); threads: "
-           "default for batches (0: one per core). Bad values raise ValueError.")
+      .def(py::init<int, uint64_t, int, int, const std::string&, int>(), py::kw_only(), py::arg("num_perm") = 128,
+           py::arg("seed") = 1, py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles,
+           py::arg("threads") = 1,
+           "num_perm: 1..1024; seed: draws the functions; word_n, char_n: shingle widths (1..64); shingles: the "
+           "word definition, \"word-chars\" or \"space-split\" (`simdex dedup --shingles`); threads: default for "
+           "batches (0: one per core). Bad values raise ValueError.")
       .def("sign", &PyMinHasher::Sign, py::arg("text"), "The signature of one text (str or UTF-8 bytes).")
       .def("sign_batch", &PyMinHasher::Batch, py::arg("texts"), py::arg("threads") = py::none(),
            "(signatures, has_shingles): an n x num_perm uint32 array and an n bool array. Releases the GIL.")
       .def_property_readonly("num_perm", &PyMinHasher::num_perm)
       .def_property_readonly("seed", &PyMinHasher::seed)
+      .def_property_readonly("shingles", &PyMinHasher::shingles, "The word definition: word-chars or space-split.")
       .def_property_readonly("profile", &PyMinHasher::profile,
                              "The signature profile (MinHashProfile): one line naming everything that decides a "
                              "signature, as MinHash-LSH index files record it.");

@@ -75,6 +75,12 @@ auto FinishBuilder(std::unique_ptr<Builder>* builder) {
 // default), "replace" or "keep"; ValueError otherwise (merge.cc).
 ExistingIds ExistingIdsOf(const std::string& name);
 
+// The word definition a `shingles` argument names ("word-chars",
+// "space-split"; include/simdex/shingles.h); ValueError otherwise
+// (minhash.cc). kDefaultShingles is the library's default's name.
+ShingleWords ShingleWordsOf(const std::string& name);
+inline const char* const kDefaultShingles = ShingleWordsName(ShingleOptions{}.words);
+
 // Signs views[i] into signatures[i * num_perm ...] on up to `threads`
 // threads (clones of hasher), has_shingles[i] = the text has shingles.
 // Releases the GIL.

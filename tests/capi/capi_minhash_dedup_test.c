@@ -17,7 +17,8 @@
  * texts of docs.txt given in memory give the same records; and the errors,
  * each a code and a message of one line (options out of range: threshold
  * 0 and 1.5, bands x rows past num_perm; reserved fields, a missing file,
- * repeated ids, an index of other signatures, the pairs read twice). Exits
+ * repeated ids, an index of other signatures, the pairs read twice); the
+ * word definition of the shingles, and a value of it refused. Exits
  * 0 when every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -406,6 +407,28 @@ static void check_errors(const char* small_lsh) {
   simdex_minhash_dedup_free(r);
 }
 
+/* The word definition: two texts that differ in their punctuation only are
+ * one document under word-chars, two under space-split; another value is
+ * refused. */
+static void check_shingles(void) {
+  const char* texts[2] = {"One, two; three. Four! five? six (seven)", "one two three four five six seven"};
+  simdex_minhash_dedup_options o;
+  simdex_minhash_dedup_options_init(&o);
+  CHECK(o.shingles == SIMDEX_SHINGLES_AUTO);
+  const int32_t words[2] = {SIMDEX_SHINGLES_WORD_CHARS, SIMDEX_SHINGLES_SPACE_SPLIT};
+  for (int i = 0; i < 2; ++i) {
+    o.shingles = words[i];
+    simdex_minhash_dedup_result* r = NULL;
+    REQUIRE(simdex_minhash_dedup_texts(texts, NULL, NULL, 2, &o, &r, NULL) == SIMDEX_OK);
+    simdex_minhash_dedup_record rec[2];
+    CHECK(simdex_minhash_dedup_records(r, 0, 2, rec) == SIMDEX_OK);
+    CHECK(rec[1].duplicate == (i == 0));
+    simdex_minhash_dedup_free(r);
+  }
+  o.shingles = 3;
+  expect_texts_error(&o, texts, NULL, 2, SIMDEX_INVALID_ARGUMENT, "shingles 3 is not a SIMDEX_SHINGLES_* value");
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: capi_minhash_dedup_test SAMPLE_DIR DIR SMALL_LSH_INDEX\n");
@@ -417,5 +440,6 @@ int main(int argc, char** argv) {
   check_texts_equal_cli();
   check_against_equal_cli();
   check_errors(argv[3]);
+  check_shingles();
   return finish("capi_minhash_dedup_test");
 }
