@@ -3,7 +3,8 @@
 // `simdex eval --baseline` (include/simdex/eval.h), in the same process.
 //
 // Sign/<corpus>/<stage>, one thread, bytes = the corpus's UTF-8 text:
-//   shingles        ShingleMaker alone (the truth's shingle sets)
+//   shingles        ShingleMaker alone (the truth's shingle sets: word-chars)
+//   shingles_space_split  ShingleMaker alone, words split at white space
 //   simdex          MinHasher::SignShingles on those sets (128 values)
 //   baseline        BaselineMinHash::Sign on the same sets (128 values)
 //   simdex_text     MinHasher::Sign: text to signature, shingling included
@@ -85,15 +86,17 @@ void BM_Sign(benchmark::State& state, const std::string& path, const std::string
   std::unique_ptr<MinHasher> hasher;
   std::unique_ptr<BaselineMinHash> baseline;
   std::unique_ptr<ShingleMaker> maker;
+  ShingleOptions shingle_options;
+  if (stage == "shingles_space_split") shingle_options.words = ShingleWords::kSpaceSplit;
   if (!MinHasher::Create(o, &hasher).ok() || !BaselineMinHash::Create(kPerm, 1, &baseline).ok() ||
-      !ShingleMaker::Create(ShingleOptions(), &maker).ok()) {
+      !ShingleMaker::Create(shingle_options, &maker).ok()) {
     std::abort();
   }
   std::vector<uint32_t> sig(kPerm);
   std::vector<uint64_t> sig64(kPerm), shingles;
   for (auto _ : state) {
     for (size_t d = 0; d < c.texts.size(); ++d) {
-      if (stage == "shingles") {
+      if (stage == "shingles" || stage == "shingles_space_split") {
         maker->Make(c.texts[d], &shingles);
       } else if (stage == "simdex") {
         hasher->SignShingles(c.sets[d], sig.data());
@@ -292,7 +295,7 @@ int main(int argc, char** argv) {
   for (const char* name : {"changelog", "copyright", "manpages", "web", "titles", "zh", "de"}) {
     const std::string path = dir == nullptr ? "" : std::string(dir) + "/" + name + ".jsonl";
     if (path.empty() || !std::filesystem::exists(path)) continue;
-    for (const char* stage : {"shingles", "simdex", "baseline", "simdex_text"}) {
+    for (const char* stage : {"shingles", "shingles_space_split", "simdex", "baseline", "simdex_text"}) {
       benchmark::RegisterBenchmark((std::string("Sign/") + name + "/" + stage).c_str(),
                                    [path, stage](benchmark::State& s) { simdex::BM_Sign(s, path, stage); })
           ->Unit(benchmark::kMillisecond)

@@ -22,10 +22,12 @@ constexpr uint64_t kWordSeed = 1;
 constexpr uint64_t kCharSeed = 2;
 
 // \w of Unicode Technical Standard #18, Annex C (ICU's regular expressions'
-// [\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d]).
+// [\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d]). Letters are all
+// Alphabetic: the general category answers for most characters, and the
+// properties are asked only of the others.
 bool UnicodeWordChar(UChar32 c) {
-  return u_hasBinaryProperty(c, UCHAR_ALPHABETIC) || (U_GET_GC_MASK(c) & (U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) ||
-         u_hasBinaryProperty(c, UCHAR_JOIN_CONTROL);
+  if (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) return true;
+  return u_hasBinaryProperty(c, UCHAR_ALPHABETIC) || u_hasBinaryProperty(c, UCHAR_JOIN_CONTROL);
 }
 
 // ICU's answers for the ASCII characters, looked up once: most text is
