@@ -67,7 +67,10 @@ const char* ShingleWordsName(ShingleWords words);
 bool ParseShingleWords(std::string_view name, ShingleWords* out);
 
 struct ShingleOptions {
-  ShingleWords words = ShingleWords::kSpaceSplit;
+  // word-chars by default: the truth the field (and issue 37's targets)
+  // score by; space-split is the definition of every signature profile
+  // recorded before it (docs/minhash.md, "Shingles").
+  ShingleWords words = ShingleWords::kWordChars;
   int word_n = 5;               // REQUIRES: 1..64
   int char_n = 5;               // REQUIRES: 1..64
   double unspaced_share = 0.5;  // REQUIRES: 0 < unspaced_share <= 1

@@ -7,7 +7,7 @@
 //   #simdex-signatures\t<signature profile>\n
 //       the MinHashProfile (include/simdex/minhash.h) of the options that
 //       made the signatures, e.g. "simdex-minhash/1 words:5 chars:5
-//       unspaced:0.5 nfkc-casefold perm:128 seed:1"
+//       unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1"
 //   <id>\t<num_perm x 8 hex digits>\n
 //       value i of the signature as 8 lowercase hex digits (its 32 bits,
 //       most significant digit first), values in order, nothing between

@@ -45,7 +45,7 @@ def test_an_lsh_index_holds_what_the_format_page_says(tmp_path, simdex_cli):
                "--signature-bits", "2", "--block-size", "64", "--codec", "card", "-q", "--out", index, docs)
     got = read_lsh_index(index.read_bytes())
     assert (got["num_perm"], got["bands"], got["rows"], got["bits"], got["seed"]) == (32, 8, 4, 2, 1)
-    assert got["profile"] == "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:32 seed:1"
+    assert got["profile"] == "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:32 seed:1"
     n = len(texts)
     assert got["ordinal_bits"] == (n - 1).bit_length()
     keep = ~((1 << got["ordinal_bits"]) - 1) & (2**64 - 1)

@@ -120,7 +120,7 @@ def test_texts_build_the_file_simdex_build_writes_and_query_as_simdex_query(tmp_
 
     index = simdex.Index.open(str(tmp_path / "cli.sdx"))  # Index.open opens either kind
     assert isinstance(index, simdex.LshIndex)
-    assert index.profile == "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1"
+    assert index.profile == "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1"
     batch = docs[::7]
     (tmp_path / "batch.jsonl").write_text("".join(json.dumps({"id": d["id"], "text": d["text"]}) + "\n"
                                                   for d in batch))

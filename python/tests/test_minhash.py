@@ -17,14 +17,14 @@ def golden_rows():
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
-            num_perm, seed, text, kind, sig, keys, b4, b8 = line.rstrip("\n").split("\t")
-            yield int(num_perm), int(seed), json.loads(text), kind, sig, keys, b4, b8
+            num_perm, seed, words, text, kind, sig, keys, b4, b8 = line.rstrip("\n").split("\t")
+            yield int(num_perm), int(seed), words, json.loads(text), kind, sig, keys, b4, b8
 
 
-@pytest.mark.parametrize("row", list(golden_rows()), ids=lambda r: r[2][:20] or "empty")
+@pytest.mark.parametrize("row", list(golden_rows()), ids=lambda r: r[2] + ":" + (r[3][:20] or "empty"))
 def test_signatures_band_keys_and_packed_match_the_golden_vectors(row):
-    num_perm, seed, text, kind, sig, keys, b4, b8 = row
-    h = simdex.MinHasher(num_perm=num_perm, seed=seed)
+    num_perm, seed, words, text, kind, sig, keys, b4, b8 = row
+    h = simdex.MinHasher(num_perm=num_perm, seed=seed, shingles=words)
     got = h.sign(text)
     assert got.dtype == np.uint32 and got.shape == (num_perm,)
     assert ",".join("%08x" % v for v in got) == sig

@@ -22,6 +22,7 @@ def test_minhasher_signs_a_punctuated_copy_by_its_definition(shingles):
     assert h.profile == PROFILE % (" word-chars" if shingles == "word-chars" else "")
     same = np.array_equal(h.sign(WORDS), h.sign(PUNCTUATED))
     assert same == (shingles == "word-chars")
+    assert simdex.MinHasher().shingles == "word-chars"  # the default: the field's common definition
 
 
 def test_a_bad_definition_raises_value_error(tmp_path):
@@ -60,6 +61,7 @@ def test_dask_layout_signs_and_checks_by_its_definition():
     assert run["signing"]["shingles"] == "space-split"
     assert run["layout"][0] == PROFILE % ""
     assert run["exact_confirm"] == "jaccard-shingles/space-split:0.8"
+    assert _dask_minhash.layout()["signing"]["shingles"] == "word-chars"
     assert _dask_minhash.confirm_spec("jaccard-shingles3:0.7", "space-split") == "jaccard-shingles3/space-split:0.7"
     assert _dask_minhash.confirm_spec("jaccard-shingles/word-chars:0.7", "space-split") == \
         "jaccard-shingles/word-chars:0.7"

@@ -46,6 +46,10 @@ static void check_equal_cli(const simdex_lsh_results* r, const char* cli_path, s
   size_t found_others = 0;
   for (size_t i = 0; i < n; ++i) {
     format_answer(r, i, line, sizeof(line));
+    /* A text without shingles finds nothing; the command also says why. */
+    static const char kEmpty[] = ",\"empty\":\"no-text\"";
+    char* empty = strstr(lines[i], kEmpty);
+    if (empty != NULL) memmove(empty, empty + strlen(kEmpty), strlen(empty + strlen(kEmpty)) + 1);
     if (strcmp(line, lines[i]) != 0) fprintf(stderr, "line %zu:\n  C:   %s\n  CLI: %s\n", i + 1, line, lines[i]);
     CHECK(strcmp(line, lines[i]) == 0);
     const size_t* lims = simdex_lsh_results_lims(r);

@@ -68,7 +68,8 @@ TEST_F(LshIndexCli, BuildsAnIndexThatQueryVerifyAndInspectRead) {
   for (const char* want : {"\"kind\": \"minhash-lsh\"", "\"documents\": 4", "\"banded_documents\": 3",
                            "\"num_perm\": 128", "\"bands\": 16", "\"rows\": 8", "\"threshold\": 0.8",
                            "\"format_version\": 5", "\"signature_bytes\": 256",
-                           "\"profile\": \"simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1\""}) {
+                           "\"profile\": \"simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars "
+                           "perm:128 seed:1\""}) {
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
   }
 

@@ -248,7 +248,7 @@ TEST_F(MinHashDedupCli, EstimateFilterDecidesWhichCandidatesCount) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("simdex dedup: exact check: 1 candidate pair, 1 at J >= 0.8 by their word 5-shingles, "
-                       "space-split (0 removed)"),
+                       "word-chars (0 removed)"),
             std::string::npos)
       << r.err;
   r = RunSimdex(dir_, {"dedup", "--method", "minhash", "--approximate", "-o", "/dev/null", batch_});

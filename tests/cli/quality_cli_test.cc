@@ -133,9 +133,17 @@ size_t Levenshtein(const std::u32string& a, const std::u32string& b) {
   return row[b.size()];
 }
 
-// The Jaccard truth's units (include/simdex/eval.h): the collapsed text cut
-// at its spaces, or its code points without the spaces when letters of
-// scripts written without spaces are at least half of the letter units.
+// Unicode's \w (UTS #18): what word-chars words are runs of.
+bool WordChar(char32_t c) {
+  const UChar32 u = static_cast<UChar32>(c);
+  return u_hasBinaryProperty(u, UCHAR_ALPHABETIC) || (U_GET_GC_MASK(u) & (U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) ||
+         u_hasBinaryProperty(u, UCHAR_JOIN_CONTROL);
+}
+
+// The Jaccard truth's units (include/simdex/shingles.h, the default
+// word-chars): the collapsed text's runs of word characters, or its code
+// points without the spaces when letters of scripts written without spaces
+// are at least half of the letter units.
 std::vector<std::u32string> TruthUnits(const std::u32string& collapsed, bool* by_char_out) {
   size_t unspaced = 0, words = 0;
   bool in_word = false;
@@ -160,8 +168,8 @@ std::vector<std::u32string> TruthUnits(const std::u32string& collapsed, bool* by
   const bool by_char = unspaced + words > 0 && 2 * unspaced >= unspaced + words;
   *by_char_out = by_char;
   for (char32_t c : collapsed) {
-    if (c == U' ') {
-      if (!by_char) units.emplace_back();
+    if (by_char ? c == U' ' : !WordChar(c)) {
+      if (!by_char && !units.back().empty()) units.emplace_back();
     } else if (by_char) {
       units.push_back(std::u32string(1, c));
     } else {

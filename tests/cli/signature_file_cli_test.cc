@@ -82,7 +82,8 @@ TEST_F(SignatureFileCli, FingerprintWritesTheProfileOfItsOptionsAndOneLinePerDoc
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> lines = Lines(ReadFile(sigs));
   ASSERT_EQ(lines.size(), 5u);
-  EXPECT_EQ(lines[0], "#simdex-signatures\tsimdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:3 seed:9");
+  EXPECT_EQ(lines[0],
+            "#simdex-signatures\tsimdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:3 seed:9");
   EXPECT_EQ(lines[1].rfind("q1\t", 0), 0u) << lines[1];
   EXPECT_EQ(lines[1].size(), 3 + 24u) << "3 values of 8 hex digits";
   EXPECT_EQ(lines[2], "7\t-\tno-text");
@@ -97,7 +98,8 @@ TEST_F(SignatureFileCli, TheOtherMethodsOptionsAreRefusedAndNothingIsWritten) {
   };
   const Case cases[] = {
       {{"fingerprint", "--method", "minhash", "--idf", "auto", "-o", out, docs_},
-       "simdex fingerprint: --idf is a SimHash option; --method minhash takes --num-perm and --seed (docs/minhash.md)\n"},
+       "simdex fingerprint: --idf is a SimHash option; --method minhash takes --num-perm, --seed and --shingles "
+       "(docs/minhash.md)\n"},
       {{"fingerprint", "--method", "minhash", "--binary", "-o", out, docs_}, "--binary is a SimHash option"},
       {{"fingerprint", "--method", "minhash", "--tokenizer", "char-ngrams", "-o", out, docs_},
        "--tokenizer is a SimHash option"},
@@ -134,9 +136,9 @@ TEST_F(SignatureFileCli, ASignatureFileOfAnotherProfileIsRefusedNamingBoth) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "simdex query: " + sigs +
-                       " holds signatures of 'simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:64 "
-                       "seed:1', " + index_ +
-                       " of 'simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:128 seed:1': "
+                       " holds signatures of 'simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold "
+                       "word-chars perm:64 seed:1', " + index_ +
+                       " of 'simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1': "
                        "signatures of different profiles are not comparable\n");
   const std::string seeded = dir_.File("seed2.txt");
   ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "--seed", "2", "-o", seeded, queries_}).exit_code, 0);
@@ -258,7 +260,7 @@ TEST_F(SignatureFileCli, BuildingFromSignaturesRefusesOtherProfilesAndMixedInput
             0);
   RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--num-perm", "64", "--out", out, sigs});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("perm:128 seed:1', --num-perm and --seed ask for '"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("perm:128 seed:1', --num-perm, --seed and --shingles ask for '"), std::string::npos) << r.err;
   r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", out, sigs, other});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(other + " holds signatures of '"), std::string::npos) << r.err;

@@ -132,7 +132,8 @@ TEST(ParseConfirmSpec, TheTruthShinglesTakeAWordDefinitionAfterASlash) {
     EXPECT_EQ(o.n, 3);
     EXPECT_EQ(o.words, w);
     // The name says the definition unless it is the default.
-    EXPECT_EQ(ConfirmSpecName(o), w == ShingleOptions{}.words ? "jaccard-shingles3:0.7" : "jaccard-shingles3/" + name + ":0.7");
+    EXPECT_EQ(ConfirmSpecName(o),
+              w == ShingleOptions{}.words ? "jaccard-shingles3:0.7" : "jaccard-shingles3/" + name + ":0.7");
     ConfirmOptions back;
     ASSERT_TRUE(ParseConfirmSpec(ConfirmSpecName(o), &back).ok());
     EXPECT_EQ(back.words, w);
@@ -154,7 +155,7 @@ TEST(Confirmer, TruthShinglesFollowTheirWordDefinition) {
 }
 
 TEST(Confirmer, TruthShinglesEqualABruteForceSetOfWordWindows) {
-  // Hand-made texts: punctuation stays in its word, case and white space
+  // Hand-made texts, space-split: punctuation stays in its word, case and white space
   // runs do not count, a text shorter than five words is one shingle.
   const std::vector<std::string> texts = {
       "The quick brown fox jumps over the lazy dog.",
@@ -177,7 +178,7 @@ TEST(Confirmer, TruthShinglesEqualABruteForceSetOfWordWindows) {
     for (int w = 0, n = static_cast<int>(rng() % 30); w < n; ++w) t += std::string(words[rng() % 8]) + (rng() % 4 ? " " : "  \n");
     all.push_back(t);
   }
-  auto c = Make("jaccard-shingles5:0.8");
+  auto c = Make("jaccard-shingles5/space-split:0.8");
   std::vector<std::vector<uint64_t>> sets(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
     c->Shingles(all[i], &sets[i]);

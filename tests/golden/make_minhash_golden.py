@@ -7,9 +7,12 @@ by step, with nothing from engine/.
   2. units: letters (general category L*) of Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar,
      Tibetan count one unit each, runs of other letters one unit (combining marks M* stay in
      their run); unspaced iff those scripts make >= 0.5 of the units;
-  3. shingles: spaced text: words split at Unicode White_Space, 5-word windows joined by one
-     space (fewer words: one shingle, all of them); unspaced: white space removed, 5-code-point
-     windows; XXH3-64 of the UTF-8 bytes, seed 1 (words) or 2 (characters) (python3-xxhash);
+  3. shingles: spaced text: words, by the definition, the runs of Unicode \\w characters
+     (word-chars: Alphabetic, general category M*, Nd or Pc, or Join_Control; everything else
+     separates) or the runs between Unicode White_Space (space-split), 5-word windows joined
+     by one space (fewer words: one shingle, all of them); unspaced: white space removed,
+     5-code-point windows; XXH3-64 of the UTF-8 bytes, seed 1 (words) or 2 (characters)
+     (python3-xxhash);
   4. functions: SplitMix64 from the seed: a_i = next | 1, c_i = next;
      h_i(x) = ((a_i * x + c_i) mod 2^64) >> 32; signature[i] = min over the set (0xffffffff
      everywhere when there is no shingle);
@@ -39,7 +42,17 @@ def white_space(ch):
     return icu.Char.hasBinaryProperty(ch, icu.UProperty.WHITE_SPACE)
 
 
-def shingles(text):
+WORD_CATEGORIES = {icu.UCharCategory.NON_SPACING_MARK, icu.UCharCategory.ENCLOSING_MARK,
+                   icu.UCharCategory.COMBINING_SPACING_MARK, icu.UCharCategory.DECIMAL_DIGIT_NUMBER,
+                   icu.UCharCategory.CONNECTOR_PUNCTUATION}
+
+
+def word_char(ch):
+    return (icu.Char.hasBinaryProperty(ch, icu.UProperty.ALPHABETIC) or icu.Char.charType(ch) in WORD_CATEGORIES or
+            icu.Char.hasBinaryProperty(ch, icu.UProperty.JOIN_CONTROL))
+
+
+def shingles(text, words):
     t = NORMALIZER.normalize(text)
     unspaced_units = word_units = 0
     in_word = False
@@ -60,9 +73,10 @@ def shingles(text):
         parts = [ch for ch in t if not white_space(ch)]
         n, sep, seed = 5, '', 2
     else:
+        separates = (lambda ch: not word_char(ch)) if words == 'word-chars' else white_space
         parts, word = [], ''
         for ch in t:
-            if white_space(ch):
+            if separates(ch):
                 if word:
                     parts.append(word)
                 word = ''
@@ -124,20 +138,24 @@ CASES = [
     (16, 1, '近似重复文档检测是网页去重的基础技术'),
     (16, 1, 'simdex 在 2024 年支持中文文本的去重'),
     (32, 3, 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen'),
+    (16, 1, 'Copyright (c) 2020, Some One <one@example.org>. All rights reserved.'),
+    (16, 1, "It's x_1 naïve—café 2024 ٣ हिन्दी don't"),
+    (16, 1, '--- *** ...'),
 ]
+WORDS = ['space-split', 'word-chars']
 
 
 def vectors():
-    lines = ['# tests/golden/make_minhash_golden.py vectors: num_perm, seed, text (JSON), kind, signature '
-             '(hex, 32-bit values), band keys (num_perm / 4 bands of 4 rows, hex), 4-bit signature (hex bytes), '
-             '8-bit signature (hex bytes)']
-    for num_perm, seed, text in CASES:
-        kind, hashes = shingles(text)
+    lines = ['# tests/golden/make_minhash_golden.py vectors: num_perm, seed, words (the word definition), '
+             'text (JSON), kind, signature (hex, 32-bit values), band keys (num_perm / 4 bands of 4 rows, hex), '
+             '4-bit signature (hex bytes), 8-bit signature (hex bytes)']
+    for words, (num_perm, seed, text) in ((w, case) for w in WORDS for case in CASES):
+        kind, hashes = shingles(text, words)
         sig = signature(hashes, num_perm, seed)
         keys = band_keys(sig, num_perm // 4, 4)
-        lines.append('\t'.join([str(num_perm), str(seed), json.dumps(text, ensure_ascii=False), kind,
-                                ','.join('%08x' % v for v in sig), ','.join('%016x' % k for k in keys),
-                                packed(sig, 4).hex(), packed(sig, 8).hex()]))
+        lines.append('\t'.join([str(num_perm), str(seed), words, json.dumps(text, ensure_ascii=False), kind,
+                                 ','.join('%08x' % v for v in sig), ','.join('%016x' % k for k in keys),
+                                 packed(sig, 4).hex(), packed(sig, 8).hex()]))
     return '\n'.join(lines) + '\n'
 
 

@@ -66,11 +66,13 @@ TEST(MinHashGolden, SignaturesBandKeysAndPackedSignaturesMatchTheReference) {
   int rows = 0;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
-    const std::vector<std::string> f = Split(line, '\t');
-    ASSERT_EQ(f.size(), 8u) << line;
+    std::vector<std::string> f = Split(line, '\t');
+    ASSERT_EQ(f.size(), 9u) << line;
     MinHashOptions o;
     o.num_perm = std::stoi(f[0]);
     o.seed = std::stoull(f[1]);
+    ASSERT_TRUE(ParseShingleWords(f[2], &o.shingles.words)) << line;
+    f.erase(f.begin() + 2);  // the columns after it as before word definitions
     std::unique_ptr<MinHasher> hasher;
     ASSERT_TRUE(MinHasher::Create(o, &hasher).ok());
     const std::string text = Unquote(f[2]);
@@ -98,7 +100,7 @@ TEST(MinHashGolden, SignaturesBandKeysAndPackedSignaturesMatchTheReference) {
     }
     ++rows;
   }
-  EXPECT_EQ(rows, 13);
+  EXPECT_EQ(rows, 32);  // 16 texts, space-split then word-chars
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ TEST_F(SignatureFileTest, TheFileIsAHeaderThenOneLinePerDocument) {
                     {{42, "", {0x9f3a0c71, 0x00000001}}, {43, "", {}}, {0, "doc/b", {0xffffffff, 0x0000abcd}}})
                   .ok());
   EXPECT_EQ(ReadFile(path),
-            "#simdex-signatures\tsimdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold perm:2 seed:7\n"
+            "#simdex-signatures\tsimdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:2 seed:7\n"
             "42\t9f3a0c7100000001\n"
             "43\t-\tno-text\n"
             "doc/b\tffffffff0000abcd\n");

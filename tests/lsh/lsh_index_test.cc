@@ -413,6 +413,7 @@ TEST(MinHashProfileTest, RoundTripsAndRefusesOtherText) {
   o.shingles.word_n = 3;
   o.shingles.char_n = 4;
   o.shingles.unspaced_share = 0.3;
+  o.shingles.words = ShingleWords::kSpaceSplit;
   const std::string profile = MinHashProfile(o);
   EXPECT_EQ(profile, "simdex-minhash/1 words:3 chars:4 unspaced:0.3 nfkc-casefold perm:256 seed:123456789012345");
   MinHashOptions back;
