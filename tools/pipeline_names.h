@@ -11,6 +11,7 @@
 #include "engine/pipeline/document_files.h"
 #include "engine/pipeline/document_ids.h"
 #include "engine/pipeline/duplicate_ids.h"
+#include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/minhash_dedup.h"
 #include "engine/pipeline/sorted_pairs.h"
 
@@ -23,6 +24,7 @@ using pipeline::BatchSource;
 using pipeline::BatchWork;
 using pipeline::CandidateK;
 using pipeline::CheckMinHashDedupArgs;
+using pipeline::CheckTwoPasses;
 using pipeline::ChooseInputFormats;
 using pipeline::CompactOutcomes;
 using pipeline::ConfirmPairs;
@@ -36,7 +38,9 @@ using pipeline::DocumentPlaces;
 using pipeline::DuplicateIds;
 using pipeline::FindDuplicateIds;
 using pipeline::ForEachDocumentOf;
+using pipeline::IdfTableBytes;
 using pipeline::IndexIds;
+using pipeline::LearnIdf;
 using pipeline::kMinHashMinMemoryBytes;
 using pipeline::kMinHashNumPerm;
 using pipeline::kMinHashSignatureBits;
@@ -56,6 +60,7 @@ using pipeline::SecondStageArgs;
 using pipeline::SecondStageDocuments;
 using pipeline::SecondStageStats;
 using pipeline::SortedPairs;
+using pipeline::SpillDirectory;
 using pipeline::Tick;
 using pipeline::WorkerFactory;
 using pipeline::WorkerWork;

@@ -16,6 +16,7 @@
 #include "engine/pipeline/document_files.h"
 #include "engine/pipeline/document_source.h"
 #include "engine/pipeline/duplicate_ids.h"
+#include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/minhash_dedup.h"
 #include "engine/pipeline/sorted_pairs.h"
 #include "simdex/batch.h"
@@ -40,11 +41,7 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
                          : o.exact              ? ExactEstimateFilter(o.threshold, o.num_perm)
                                                 : DefaultEstimateFilter(o.threshold, o.num_perm);
   a.memory_bytes = o.memory_bytes;
-  a.tmpdir = o.tmpdir;
-  if (a.tmpdir.empty()) {
-    const char* env = std::getenv("TMPDIR");
-    a.tmpdir = env != nullptr && *env != '\0' ? env : "/tmp";
-  }
+  a.tmpdir = pipeline::SpillDirectory(o.tmpdir);
   a.against = o.against;
   if (o.exact) a.against_min_estimate = DefaultEstimateFilter(o.threshold, o.num_perm);
   return a;
