@@ -41,14 +41,21 @@ struct DedupBatch {
 using AppendIndexId = std::function<void(int index, uint64_t id, std::string* out)>;
 Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
                          const DedupBatch& batch, const AppendIndexId& append_id);
-// The AppendIndexId of SimHash or MinHash-LSH indexes.
+// The AppendIndexId of SimHash or MinHash-LSH indexes (which must outlive
+// it; the vector is copied).
 template <class Reader>
-AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
-  return [&indexes](int index, uint64_t id, std::string* out) {
+AppendIndexId IndexIds(std::vector<const Reader*> indexes) {
+  return [indexes = std::move(indexes)](int index, uint64_t id, std::string* out) {
     const Reader& reader = *indexes[static_cast<size_t>(index)];
     if (reader.has_string_ids()) io::AppendJsonString(out, reader.IdString(id));
     else out->append(std::to_string(id));
   };
+}
+template <class Reader>
+AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
+  std::vector<const Reader*> readers;
+  for (const std::unique_ptr<Reader>& index : indexes) readers.push_back(index.get());
+  return IndexIds(std::move(readers));
 }
 
 // The pairs, as `pairs` gives them: the de-duplicator's (PairsOf(dedup)),

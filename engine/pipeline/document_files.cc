@@ -14,6 +14,21 @@ constexpr size_t kBatchBytes = size_t{1} << 20;
 
 }  // namespace
 
+DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
+  DocumentInputArgs a;
+  a.inputs = files.paths;
+  for (DocumentFormat f : files.formats) {
+    a.formats.push_back(f == DocumentFormat::kJsonl ? BatchFormat::kJsonl : BatchFormat::kLines);
+  }
+  a.id_field = files.id_field;
+  a.text_fields = files.text_fields;
+  a.id_mode = files.id_mode == IdMode::kOrdinal ? "ordinal" : "field";
+  a.skip_bad = files.skip_bad;
+  a.score_field = files.score_field;
+  a.title_field = files.title_field;
+  return a;
+}
+
 Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
                           std::vector<BatchFormat>* formats, std::vector<std::string>* notes, bool allow_signatures) {
   formats->clear();

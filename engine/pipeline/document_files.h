@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-
+#include "simdex/batch.h"
 #include "simdex/document_reader.h"
 #include "simdex/status.h"
 #include "engine/pipeline/batch_pipeline.h"
@@ -38,6 +38,10 @@ struct DocumentInputArgs {
   // first read ("" for none).
   std::string title_field;
 };
+
+// The arguments that read the files of the public DocumentFiles
+// (include/simdex/batch.h).
+DocumentInputArgs InputArgsOf(const DocumentFiles& files);
 
 // What each input holds, decided once before anything is read: `forced`
 // (--format: "jsonl", "lines" or "fingerprints") for every input; else the

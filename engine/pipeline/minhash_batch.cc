@@ -1,21 +1,17 @@
 // The public MinHash de-duplication of include/simdex/batch.h, over the
 // pipeline's RunMinHashDedup (engine/pipeline/minhash_dedup.h): the
 // options translated once, the documents from files or from memory, and
-// the result with the command's records and files.
+// the result (engine/pipeline/batch_result.h) with its records and pairs.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "engine/io/json_text.h"
-#include "engine/pipeline/dedup_records.h"
+#include "engine/pipeline/batch_result.h"
 #include "engine/pipeline/document_files.h"
 #include "engine/pipeline/document_source.h"
-#include "engine/pipeline/duplicate_ids.h"
 #include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/minhash_dedup.h"
 #include "engine/pipeline/sorted_pairs.h"
@@ -64,21 +60,6 @@ std::string ConfirmSpecOf(const MinHashDedupOptions& o) {
   return spec.substr(0, colon) + "/" + ShingleWordsName(o.Signing().shingles.words) + spec.substr(colon);
 }
 
-pipeline::DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
-  pipeline::DocumentInputArgs a;
-  a.inputs = files.paths;
-  for (DocumentFormat f : files.formats) {
-    a.formats.push_back(f == DocumentFormat::kJsonl ? BatchFormat::kJsonl : BatchFormat::kLines);
-  }
-  a.id_field = files.id_field;
-  a.text_fields = files.text_fields;
-  a.id_mode = files.id_mode == IdMode::kOrdinal ? "ordinal" : "field";
-  a.skip_bad = files.skip_bad;
-  a.score_field = files.score_field;
-  a.title_field = files.title_field;
-  return a;
-}
-
 }  // namespace
 
 LshBands ExactCandidateBands(double threshold, int num_perm) {
@@ -115,17 +96,13 @@ Status MinHashDedupOptions::Validate() const {
   return pipeline::CheckMinHashDedupArgs(ArgsOf(*this));
 }
 
-struct MinHashDedupResult::Rep {
-  MinHashDedupOptions options;
-  pipeline::DocumentInputArgs input;  // files: what `documents` reads again
-  std::unique_ptr<pipeline::DocumentSource> documents;
-  pipeline::DedupBatch batch;
-  pipeline::DedupOutcomes outcomes;
+struct MinHashDedupResult::State {
   std::unique_ptr<pipeline::SortedPairs> pairs;
   MinHashDedupStats stats;
 };
 
-MinHashDedupResult::MinHashDedupResult(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+MinHashDedupResult::MinHashDedupResult(std::unique_ptr<Rep> rep, std::unique_ptr<State> state)
+    : BatchDedupResult(std::move(rep)), state_(std::move(state)) {}
 MinHashDedupResult::~MinHashDedupResult() = default;
 
 // Runs a batch to its end, the documents from files or from memory.
@@ -133,34 +110,45 @@ class MinHashDedupRunner {
  public:
   static Status RunFiles(const DocumentFiles& files, const MinHashDedupOptions& options, BatchProgress* progress,
                          std::unique_ptr<MinHashDedupResult>* out) {
-    auto rep = std::make_unique<MinHashDedupResult::Rep>();
-    rep->options = options;
-    rep->input = InputArgsOf(files);
+    auto rep = std::make_unique<BatchDedupResult::Rep>();
+    rep->input = pipeline::InputArgsOf(files);
     rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
-    return Run(std::move(rep), progress, out);
+    return Run(options, std::move(rep), progress, out);
   }
 
   static Status RunTexts(std::span<const std::string_view> texts, std::span<const double> scores,
                          const MinHashDedupOptions& options, BatchProgress* progress,
                          std::unique_ptr<MinHashDedupResult>* out) {
-    auto rep = std::make_unique<MinHashDedupResult::Rep>();
-    rep->options = options;
+    auto rep = std::make_unique<BatchDedupResult::Rep>();
     rep->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
-    return Run(std::move(rep), progress, out);
+    return Run(options, std::move(rep), progress, out);
   }
 
  private:
-  static Status Run(std::unique_ptr<MinHashDedupResult::Rep> rep, BatchProgress* progress,
-                    std::unique_ptr<MinHashDedupResult>* out) {
-    const MinHashDedupOptions& o = rep->options;
+  static Status Run(const MinHashDedupOptions& o, std::unique_ptr<BatchDedupResult::Rep> rep,
+                    BatchProgress* progress, std::unique_ptr<MinHashDedupResult>* out) {
     SIMDEX_RETURN_IF_ERROR(o.Validate());
     NoProgress quiet;
     const pipeline::MinHashDedupArgs args = ArgsOf(o);
+    auto state = std::make_unique<MinHashDedupResult::State>();
     SIMDEX_RETURN_IF_ERROR(pipeline::RunMinHashDedup(args, rep->documents.get(), o.threads, o.keep, ConfirmSpecOf(o),
                                                      o.keep_pairs, progress != nullptr ? progress : &quiet,
-                                                     &rep->batch, &rep->outcomes, &rep->pairs, &rep->stats));
-    rep->stats.estimate_filter = args.estimate_filter ? args.estimate_threshold : 0;
-    std::unique_ptr<MinHashDedupResult> result(new MinHashDedupResult(std::move(rep)));
+                                                     &rep->batch, &rep->outcomes, &state->pairs, &state->stats));
+    state->stats.estimate_filter = args.estimate_filter ? args.estimate_threshold : 0;
+    rep->memory_bytes = args.memory_bytes;
+    rep->tmpdir = args.tmpdir;
+    rep->threads = o.threads;
+    MinHashDedupResult::State* s = state.get();
+    if (s->pairs != nullptr) {
+      rep->pairs = [s](const pipeline::PairVisitor& fn) { return s->pairs->ForEach(fn); };
+      rep->pairs_read = [s] {
+        s->stats.bytes_spilled += s->pairs->bytes_spilled();
+        s->pairs.reset();
+      };
+    }
+    rep->against = o.against.size();
+    rep->against_ids = pipeline::IndexIds(o.against);
+    std::unique_ptr<MinHashDedupResult> result(new MinHashDedupResult(std::move(rep), std::move(state)));
     if (!o.allow_duplicate_ids) {
       SIMDEX_RETURN_IF_ERROR(result->CheckIdsAreUnique("allow_duplicate_ids keeps every document"));
     }
@@ -184,8 +172,6 @@ Status DeduplicateByMinHash(std::span<const std::string_view> texts, std::span<c
   return MinHashDedupRunner::RunTexts(texts, scores, options, progress, out);
 }
 
-uint64_t MinHashDedupResult::size() const { return rep_->outcomes.size(); }
-
 MinHashDedupRecord MinHashDedupResult::Record(uint64_t o) const {
   const pipeline::DedupOutcomes& d = rep_->outcomes;
   const DedupResult r = d.Result(o);
@@ -200,26 +186,10 @@ MinHashDedupRecord MinHashDedupResult::Record(uint64_t o) const {
   return out;
 }
 
-bool MinHashDedupResult::IdIsString(uint64_t o) const { return rep_->batch.ids.IsString(o); }
-uint64_t MinHashDedupResult::IdNumber(uint64_t o) const { return rep_->batch.ids.Number(o); }
-std::string_view MinHashDedupResult::IdString(uint64_t o) const { return rep_->batch.ids.String(o); }
-void MinHashDedupResult::AppendIdJson(uint64_t o, std::string* out) const { rep_->batch.ids.AppendJson(o, out); }
-std::string MinHashDedupResult::Place(uint64_t o) const { return rep_->batch.places.Describe(o); }
-const MinHashDedupStats& MinHashDedupResult::stats() const { return rep_->stats; }
-uint64_t MinHashDedupResult::skipped() const { return rep_->batch.skipped; }
-const std::vector<std::string>& MinHashDedupResult::first_errors() const { return rep_->batch.first_errors; }
-
-Status MinHashDedupResult::CheckIdsAreUnique(std::string_view how_to_allow) const {
-  const pipeline::MinHashDedupArgs args = ArgsOf(rep_->options);
-  return pipeline::CheckIdsAreUnique(rep_->batch.ids, rep_->batch.places, args.memory_bytes, args.tmpdir,
-                                     rep_->options.threads, how_to_allow);
-}
+const MinHashDedupStats& MinHashDedupResult::stats() const { return state_->stats; }
 
 Status MinHashDedupResult::ForEachPair(const std::function<Status(const MinHashDedupPair&)>& fn) {
-  if (rep_->pairs == nullptr) {
-    return Status::InvalidArgument("the result holds no pairs: run it with keep_pairs, and read them once");
-  }
-  Status s = rep_->pairs->ForEach([&fn](const pipeline::AcceptedPair& p) {
+  return rep_->ReadPairs([&fn](const pipeline::AcceptedPair& p) {
     MinHashDedupPair pair;
     pair.a = p.a;
     pair.b = p.b;
@@ -227,43 +197,6 @@ Status MinHashDedupResult::ForEachPair(const std::function<Status(const MinHashD
     pair.similarity = static_cast<float>(p.similarity);
     return fn(pair);
   });
-  rep_->stats.bytes_spilled += rep_->pairs->bytes_spilled();
-  rep_->pairs.reset();
-  return s;
-}
-
-Status MinHashDedupResult::WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const {
-  const std::vector<const LshIndexReader*>& against = rep_->options.against;
-  if (against_names.size() != against.size()) {
-    return Status::InvalidArgument(std::to_string(against_names.size()) + " names for " +
-                                   std::to_string(against.size()) + " indexes checked against");
-  }
-  auto append_id = [&against](int index, uint64_t id, std::string* out) {
-    const LshIndexReader& reader = *against[static_cast<size_t>(index)];
-    if (reader.has_string_ids()) io::AppendJsonString(out, reader.IdString(id));
-    else out->append(std::to_string(id));
-  };
-  return pipeline::WriteDedupResults(path, against_names, rep_->outcomes, rep_->batch, append_id);
-}
-
-Status MinHashDedupResult::WritePairs(const std::string& path) {
-  if (rep_->pairs == nullptr) {
-    return Status::InvalidArgument("the result holds no pairs: run it with keep_pairs, and read them once");
-  }
-  Status s = pipeline::WriteDedupPairs(
-      path, [this](const pipeline::PairVisitor& fn) { return rep_->pairs->ForEach(fn); }, rep_->documents.get(),
-      rep_->outcomes, rep_->batch);
-  rep_->stats.bytes_spilled += rep_->pairs->bytes_spilled();
-  rep_->pairs.reset();
-  return s;
-}
-
-Status MinHashDedupResult::WriteKeepList(const std::string& path) const {
-  return pipeline::WriteKeepList(path, rep_->outcomes, rep_->batch);
-}
-
-Status MinHashDedupResult::WriteClusters(const std::string& path, int snippet_words) const {
-  return pipeline::WriteClusters(path, rep_->documents.get(), snippet_words, rep_->outcomes, rep_->batch);
 }
 
 }  // namespace simdex

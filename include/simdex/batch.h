@@ -61,7 +61,7 @@ struct DocumentFiles {
   std::string id_field = "id";
   std::vector<std::string> text_fields;  // JSONL fields joined by newlines; empty: {"text"}
   IdMode id_mode = IdMode::kField;
-  // Skip and count bad records (MinHashDedupResult::skipped) instead of
+  // Skip and count bad records (BatchDedupResult::skipped) instead of
   // stopping at the first.
   bool skip_bad = false;
   // JSONL: the numeric field KeepRule::kField ranks representatives by.
@@ -87,6 +87,66 @@ struct ConfirmationStats {
   double seconds_texts = 0;    // reading the candidates' texts again
   double seconds_confirm = 0;  // the confirmer
   uint64_t bytes_spilled = 0;  // shingle hashes past the memory bound, written to tmpdir
+};
+
+// The outcome of a batch de-duplication, of either method
+// (MinHashDedupResult, SimHashDedupResult): each document's id and place
+// by ordinal (input order, from 0), the bad records skipped, the check of
+// the ids, and the files `simdex dedup` writes. Each method's result adds
+// its records, pairs and figures. Not thread-safe.
+class BatchDedupResult {
+ public:
+  virtual ~BatchDedupResult();
+
+  uint64_t size() const;
+  // The document's id: a number, or (JSONL string ids) a string; as JSON
+  // text ("7", "\"a-1\"").
+  bool IdIsString(uint64_t ordinal) const;
+  uint64_t IdNumber(uint64_t ordinal) const;
+  std::string_view IdString(uint64_t ordinal) const;
+  void AppendIdJson(uint64_t ordinal, std::string* out) const;
+  // Where the document was read: "<input>:<line>".
+  std::string Place(uint64_t ordinal) const;
+
+  // Bad records skipped (DocumentFiles::skip_bad), and the first of their
+  // errors (up to five).
+  uint64_t skipped() const;
+  const std::vector<std::string>& first_errors() const;
+
+  // OK when every document has an id of its own; else InvalidArgument
+  // naming the first repeated id and both its places, and `how_to_allow`
+  // (what the caller's option to keep them is called). The run checks it
+  // unless allow_duplicate_ids; a caller that allows them may check later.
+  Status CheckIdsAreUnique(std::string_view how_to_allow) const;
+
+  // The files `simdex dedup` writes (docs/dedup.md, "Output"), each under
+  // a temporary name renamed into place ("-": standard output):
+  // one JSON line per document ({"id","cluster","duplicate", then
+  // "distance" (SimHash) or "estimate" (MinHash), "against"?,"empty"?};
+  // against_names names the `against` indexes, one each);
+  Status WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const;
+  // the pairs (read once: InvalidArgument without keep_pairs, or once
+  // read), with "a_title" and "b_title" under DocumentFiles::title_field
+  // (the clustered documents' titles are read again from the files first,
+  // and held while the pairs are written: at most 163 bytes of text each);
+  Status WritePairs(const std::string& path);
+  // the ids of the documents that are not duplicates;
+  Status WriteKeepList(const std::string& path) const;
+  // the clusters of two or more, with snippet_words words of each
+  // member's text when the documents can be read again (its first words,
+  // or from where the members differ when their first words are the
+  // same), and its "title" under DocumentFiles::title_field (docs/dedup.md,
+  // "Output").
+  Status WriteClusters(const std::string& path, int snippet_words) const;
+
+ protected:
+  struct Rep;  // engine/pipeline/batch_result.h
+  explicit BatchDedupResult(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+
+ private:
+  friend class MinHashDedupRunner;
+  friend class SimHashDedupRunner;
 };
 
 // MinHash-LSH de-duplication (docs/minhash.md): every document's signature
@@ -209,61 +269,22 @@ struct MinHashDedupPair {
   float similarity = -1;
 };
 
-class MinHashDedupResult {
+class MinHashDedupResult : public BatchDedupResult {
  public:
-  ~MinHashDedupResult();
+  ~MinHashDedupResult() override;
 
-  uint64_t size() const;
   MinHashDedupRecord Record(uint64_t ordinal) const;
-  // The document's id: a number, or (JSONL string ids) a string; as JSON
-  // text ("7", "\"a-1\"").
-  bool IdIsString(uint64_t ordinal) const;
-  uint64_t IdNumber(uint64_t ordinal) const;
-  std::string_view IdString(uint64_t ordinal) const;
-  void AppendIdJson(uint64_t ordinal, std::string* out) const;
-  // Where the document was read: "<input>:<line>".
-  std::string Place(uint64_t ordinal) const;
-
   const MinHashDedupStats& stats() const;
-  // Bad records skipped (DocumentFiles::skip_bad), and the first of their
-  // errors (up to five).
-  uint64_t skipped() const;
-  const std::vector<std::string>& first_errors() const;
-
-  // OK when every document has an id of its own; else InvalidArgument
-  // naming the first repeated id and both its places, and `how_to_allow`
-  // (what the caller's option to keep them is called). The run checks it
-  // unless allow_duplicate_ids; a caller that allows them may check later.
-  Status CheckIdsAreUnique(std::string_view how_to_allow) const;
-
   // Calls fn with every pair, by a then b; stops at fn's first error.
-  // InvalidArgument without keep_pairs; the pairs are read once.
+  // InvalidArgument without keep_pairs; the pairs are read once (here or
+  // by WritePairs).
   Status ForEachPair(const std::function<Status(const MinHashDedupPair&)>& fn);
-
-  // The files `simdex dedup` writes (docs/dedup.md, "Output"), each under
-  // a temporary name renamed into place ("-": standard output):
-  // one JSON line per document ({"id","cluster","duplicate","estimate",
-  // "against"?,"empty"?}; against_names names the `against` indexes);
-  Status WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const;
-  // the pairs (read once, as ForEachPair), with "a_title" and "b_title"
-  // under DocumentFiles::title_field (the clustered documents' titles are
-  // read again from the files first, and held while the pairs are
-  // written: at most 163 bytes of text each);
-  Status WritePairs(const std::string& path);
-  // the ids of the documents that are not duplicates;
-  Status WriteKeepList(const std::string& path) const;
-  // the clusters of two or more, with snippet_words words of each
-  // member's text when the documents can be read again (its first words,
-  // or from where the members differ when their first words are the
-  // same), and its "title" under DocumentFiles::title_field (docs/dedup.md,
-  // "Output").
-  Status WriteClusters(const std::string& path, int snippet_words) const;
 
  private:
   friend class MinHashDedupRunner;
-  struct Rep;
-  explicit MinHashDedupResult(std::unique_ptr<Rep> rep);
-  std::unique_ptr<Rep> rep_;
+  struct State;
+  MinHashDedupResult(std::unique_ptr<Rep> rep, std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
 };
 
 // De-duplicates the documents of `files`, or the texts given (document i:

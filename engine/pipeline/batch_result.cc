@@ -1,0 +1,61 @@
+// BatchDedupResult (include/simdex/batch.h): what both methods' results
+// share, over engine/pipeline/batch_result.h.
+#include "engine/pipeline/batch_result.h"
+
+#include <utility>
+
+#include "engine/pipeline/duplicate_ids.h"
+
+namespace simdex {
+
+Status BatchDedupResult::Rep::ReadPairs(const pipeline::PairVisitor& fn) {
+  if (!pairs) return Status::InvalidArgument("the result holds no pairs: run it with keep_pairs, and read them once");
+  const pipeline::PairSource source = std::move(pairs);
+  pairs = nullptr;
+  const Status s = source(fn);
+  if (pairs_read) pairs_read();
+  return s;
+}
+
+BatchDedupResult::BatchDedupResult(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+BatchDedupResult::~BatchDedupResult() = default;
+
+uint64_t BatchDedupResult::size() const { return rep_->outcomes.size(); }
+bool BatchDedupResult::IdIsString(uint64_t o) const { return rep_->batch.ids.IsString(o); }
+uint64_t BatchDedupResult::IdNumber(uint64_t o) const { return rep_->batch.ids.Number(o); }
+std::string_view BatchDedupResult::IdString(uint64_t o) const { return rep_->batch.ids.String(o); }
+void BatchDedupResult::AppendIdJson(uint64_t o, std::string* out) const { rep_->batch.ids.AppendJson(o, out); }
+std::string BatchDedupResult::Place(uint64_t o) const { return rep_->batch.places.Describe(o); }
+uint64_t BatchDedupResult::skipped() const { return rep_->batch.skipped; }
+const std::vector<std::string>& BatchDedupResult::first_errors() const { return rep_->batch.first_errors; }
+
+Status BatchDedupResult::CheckIdsAreUnique(std::string_view how_to_allow) const {
+  return pipeline::CheckIdsAreUnique(rep_->batch.ids, rep_->batch.places, rep_->memory_bytes, rep_->tmpdir,
+                                     rep_->threads, how_to_allow);
+}
+
+Status BatchDedupResult::WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const {
+  if (against_names.size() != rep_->against) {
+    return Status::InvalidArgument(std::to_string(against_names.size()) + " names for " +
+                                   std::to_string(rep_->against) + " indexes checked against");
+  }
+  return pipeline::WriteDedupResults(path, against_names, rep_->outcomes, rep_->batch, rep_->against_ids);
+}
+
+Status BatchDedupResult::WritePairs(const std::string& path) {
+  if (!rep_->pairs) return rep_->ReadPairs(nullptr);  // the error
+  Rep& r = *rep_;
+  return pipeline::WriteDedupPairs(
+      path, [&r](const pipeline::PairVisitor& fn) { return r.ReadPairs(fn); }, r.documents.get(), r.outcomes,
+      r.batch);
+}
+
+Status BatchDedupResult::WriteKeepList(const std::string& path) const {
+  return pipeline::WriteKeepList(path, rep_->outcomes, rep_->batch);
+}
+
+Status BatchDedupResult::WriteClusters(const std::string& path, int snippet_words) const {
+  return pipeline::WriteClusters(path, rep_->documents.get(), snippet_words, rep_->outcomes, rep_->batch);
+}
+
+}  // namespace simdex

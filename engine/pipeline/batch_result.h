@@ -1,0 +1,52 @@
+// What a BatchDedupResult (include/simdex/batch.h) holds for both methods:
+// the documents (to read again), their ids, places and outcomes, the pairs
+// (read once), and what the result files need of the `against` indexes.
+// Each method's runner fills it, and keeps its own state (the pairs' store,
+// its figures) in its derived result.
+#ifndef SIMDEX_ENGINE_PIPELINE_BATCH_RESULT_H_
+#define SIMDEX_ENGINE_PIPELINE_BATCH_RESULT_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/pipeline/confirm_pairs.h"
+#include "engine/pipeline/dedup_records.h"
+#include "engine/pipeline/document_files.h"
+#include "engine/pipeline/document_source.h"
+#include "simdex/batch.h"
+#include "simdex/status.h"
+
+namespace simdex {
+
+struct BatchDedupResult::Rep {
+  // Files: what `documents` reads (again); it refers to this, which must
+  // therefore stay where it is (the Rep is never moved).
+  pipeline::DocumentInputArgs input;
+  // The documents, read again for titles and snippets; null for
+  // fingerprint files, which hold no texts.
+  std::unique_ptr<pipeline::DocumentSource> documents;
+  pipeline::DedupBatch batch;
+  pipeline::DedupOutcomes outcomes;
+  // The pairs kept, to be read once; null without keep_pairs, and once
+  // read. pairs_read (may be null) is called after they are read: it frees
+  // them and counts what they spilled in the method's figures.
+  pipeline::PairSource pairs;
+  std::function<void()> pairs_read;
+  // The `against` indexes: how many, and their ids as JSON.
+  size_t against = 0;
+  pipeline::AppendIndexId against_ids;
+  // The id check's memory bound, spill directory and threads.
+  size_t memory_bytes = size_t{1} << 30;
+  std::string tmpdir;
+  int threads = 1;
+
+  // Calls fn with every pair kept, then pairs_read; InvalidArgument when
+  // there are none to read.
+  Status ReadPairs(const pipeline::PairVisitor& fn);
+};
+
+}  // namespace simdex
+
+#endif  // SIMDEX_ENGINE_PIPELINE_BATCH_RESULT_H_
