@@ -1,9 +1,12 @@
-// simdex dedup: de-duplicates a batch of documents (include/simdex/dedup.h,
-// docs/dedup.md): every pair within distance k by a self-join over permuted
-// sorted tables, clusters with a representative each, optionally every
-// document against stored indexes. Documents come as JSONL or one per line
-// (fingerprinted here, with every option of `simdex fingerprint`) or as
-// fingerprint files.
+// simdex dedup: de-duplicates a batch of documents (docs/dedup.md) by
+// SimHash (every pair within distance k, by a self-join over permuted
+// sorted tables) or MinHash-LSH (docs/minhash.md): clusters with a
+// representative each, optionally every document against stored indexes.
+// Documents come as JSONL or one per line (fingerprinted with every option
+// of `simdex fingerprint`, or signed) or as fingerprint files. This file
+// checks the flags, naming them, and prints; the library's batch
+// de-duplication (include/simdex/batch.h) does the work and writes the
+// files.
 //
 // Ids may be numbers or strings (JSONL string ids, string ids of
 // fingerprint files); an index of string ids reports its matches' strings.
@@ -26,37 +29,26 @@
 
 #include "engine/io/input_stream.h"
 #include "engine/io/printable.h"
-#include "simdex/dedup.h"
-#include "simdex/document_reader.h"
-#include "simdex/fingerprint.h"
-#include "simdex/fingerprint_file.h"
+#include "simdex/batch.h"
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
 #include "simdex/profile.h"
-#include "simdex/output_writer.h"
 #include "tools/commands.h"
-#include "tools/input_options.h"
-#include "tools/pipeline_names.h"
-#include "tools/minhash_index_cli.h"
 #include "tools/idf_pass.h"
-#include "tools/json_text.h"
+#include "tools/input_options.h"
+#include "tools/memory_option.h"
+#include "tools/minhash_index_cli.h"
+#include "tools/minhash_summary.h"
 #include "tools/output_checks.h"
+#include "tools/pipeline_names.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/memory_option.h"
-#include "tools/minhash_summary.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
 namespace {
 
 constexpr const char* kDedupCommand = "dedup";
-constexpr size_t kDedupReadBatch = size_t{1} << 14;
-// The candidates' k under --confirm jaccard-shingles without --k: confirmed
-// F1 against the Jaccard truth rises from k = 3 to 8 on every corpus of
-// docs/quality.md; k = 10 gains more, at a self-join many times slower on
-// the boilerplate-heavy corpus.
-constexpr int kExactConfirmK = 8;
 
 struct DedupArgs {
   DocumentInputArgs input;
@@ -75,7 +67,10 @@ struct DedupArgs {
   int snippet_words = 8;
   std::vector<std::string> against;
   std::string against_strategy = "auto";
-  SecondStageArgs second;
+  // SimHash's second stage (SimHashDedupOptions: confirm also MinHash's).
+  std::string confirm;
+  int k_short = SimHashDedupOptions().k_short;
+  uint32_t short_length = SimHashDedupOptions().short_length;
   bool allow_duplicate_ids = false;
   bool quiet = false;
   std::string method = "auto";  // auto: ChooseMethod
@@ -96,8 +91,6 @@ constexpr const char* kSimHashOnly[] = {"--k", "--scheme", "--k-short", "--short
                                         "--weighting", "--idf", "--compat"};
 constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--shingles", "--bands", "--rows", "--signature-bits",
                                         "--estimate-filter", "--approximate"};
-
-enum class Keep { kFirst, kLongest, kMaxField };
 
 // --method auto (docs/dedup.md, "Method"): simhash for fingerprint files, a
 // SimHash index under --against or a SimHash-only option; minhash for a
@@ -134,93 +127,26 @@ void PrintChosenMethod(const DedupArgs& args) {
                io::Printable(args.method_reason).c_str());
 }
 
-std::vector<std::string> DisplayNames(const std::vector<std::string>& paths) {
-  std::vector<std::string> names;
-  for (const std::string& p : paths) names.push_back(io::DisplayName(p));
-  return names;
+// After a run of either method: the records skipped (documents), the id
+// check (unless --allow-duplicate-ids), then the files asked for.
+Status WriteOutputs(const DedupArgs& args, bool documents, BatchDedupResult* result, Progress* progress) {
+  if (documents && result->skipped() > 0) PrintSkipped(kDedupCommand, result->first_errors(), result->skipped());
+  Status s;
+  if (!args.allow_duplicate_ids) s = result->CheckIdsAreUnique("--allow-duplicate-ids keeps every document");
+  progress->Done();
+  if (s.ok()) s = result->WriteRecords(args.output, args.against);
+  if (s.ok() && !args.pairs.empty()) s = result->WritePairs(args.pairs);
+  if (s.ok() && !args.keep_list.empty()) s = result->WriteKeepList(args.keep_list);
+  if (s.ok() && !args.clusters.empty()) s = result->WriteClusters(args.clusters, args.snippet_words);
+  return s;
 }
 
-Status AddDocuments(const DedupArgs& args, const Fingerprinter& prototype, Keep keep, Deduplicator* dedup,
-                    DedupBatch* batch, Progress* progress, SecondStageDocuments* second) {
-  DocumentInputs inputs(args.input);
-  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
-  auto sink = [&](const DocumentBatch& b) -> Status {
-    for (size_t i = 0; i < b.size; ++i) {
-      const Document& doc = b.docs[i];
-      const FingerprintResult& r = b.results[i];
-      const double score = r.empty()                ? 0
-                           : keep == Keep::kLongest    ? static_cast<double>(CodePointLength(doc.text))
-                           : keep == Keep::kMaxField ? doc.score
-                                                       : 0;
-      if (r.empty()) {
-        batch->empty.emplace_back(batch->ids.size(), EmptyReasonName(r.reason));
-        SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
-      } else {
-        SIMDEX_RETURN_IF_ERROR(dedup->Add(r.fingerprint, score));
-      }
-      if (second != nullptr) second->Add(r, doc.text, score);
-      batch->ids.Add(doc.id, doc.id_string);
-      batch->places.Add(doc.line);
-    }
-    return Status::OK();
-  };
-  auto tick = [&] { progress->Update(batch->ids.size(), inputs.bytes_read()); };
-  SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(prototype, args.threads, source, sink, tick));
-  batch->skipped = inputs.skipped();
-  batch->places.SetInputs(DisplayNames(args.input.inputs), inputs.documents_per_input());
-  if (!args.quiet || inputs.skipped() > 0) {
-    progress->Done();
-    PrintSkipped(kDedupCommand, inputs.first_errors(), inputs.skipped());
-  }
-  return Status::OK();
-}
-
-Status AddFingerprintFiles(const DedupArgs& args, ProfileCheck* profiles, Deduplicator* dedup, DedupBatch* batch,
-                           Progress* progress) {
-  std::vector<uint64_t> documents;
-  for (const std::string& path : args.input.inputs) {
-    documents.push_back(0);
-    FingerprintFileReaderOptions options;
-    options.skip_bad = args.input.skip_bad;
-    std::unique_ptr<FingerprintFileReader> reader;
-    SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, options, &reader));
-    SIMDEX_RETURN_IF_ERROR(profiles->Add(reader->name(), reader->profile()));
-    FingerprintEntry entry;
-    for (bool eof = false;;) {
-      SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
-      if (eof) break;
-      if (entry.empty) {
-        batch->empty.emplace_back(batch->ids.size(), entry.empty_reason);
-        SIMDEX_RETURN_IF_ERROR(dedup->AddEmpty());
-      } else {
-        SIMDEX_RETURN_IF_ERROR(dedup->Add(entry.fingerprint));
-      }
-      batch->ids.Add(entry.id, entry.id_string);
-      batch->places.Add(entry.line);
-      ++documents.back();
-      if (batch->ids.size() % kDedupReadBatch == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
-    }
-    batch->skipped += reader->stats().skipped;
-  }
-  batch->places.SetInputs(DisplayNames(args.input.inputs), documents);
-  return Status::OK();
-}
-
-// Refuses a batch in which two documents have one id (unless
-// --allow-duplicate-ids): their results could not be told apart.
-Status CheckIdsAreUnique(const DedupArgs& args, const DedupOptions& options, const DedupBatch& batch) {
-  if (args.allow_duplicate_ids) return Status::OK();
-  return pipeline::CheckIdsAreUnique(batch.ids, batch.places, options.memory_bytes, SpillDirectory(options.tmpdir),
-                                     options.threads, "--allow-duplicate-ids keeps every document");
-}
-
-void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const DedupBatch& batch, double read_seconds,
-                  double seconds) {
-  const DedupStats& s = dedup.stats();
+void PrintSummary(const DedupArgs& args, const SimHashDedupStats& stats, uint64_t skipped, double seconds) {
+  const DedupStats& s = stats.join;
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr, "simdex dedup: %s (%llu empty, %s skipped), %s; k %d, scheme %s: %s, %s of %s, %s",
-               Count(s.documents, "document").c_str(), u(s.empty), Count(batch.skipped, "bad record").c_str(),
-               Count(s.distinct_fingerprints, "distinct fingerprint").c_str(), k, args.scheme.c_str(),
+               Count(s.documents, "document").c_str(), u(s.empty), Count(skipped, "bad record").c_str(),
+               Count(s.distinct_fingerprints, "distinct fingerprint").c_str(), stats.join_k, stats.scheme.c_str(),
                Count(s.pairs, "pair").c_str(), Count(s.clusters, "cluster").c_str(),
                Count(s.clustered_documents, "document").c_str(), Count(s.duplicates, "duplicate").c_str());
   if (!args.against.empty()) {
@@ -228,22 +154,19 @@ void PrintSummary(const DedupArgs& args, const Deduplicator& dedup, int k, const
                  s.against_strategy.c_str(), Count(s.against_matches, "document").c_str());
   }
   std::fprintf(stderr, "; %.2f s (reading %.2f, distinct %.2f, self-join %.2f, against %.2f, clusters %.2f), %s\n",
-               seconds, read_seconds, s.seconds_distinct, s.seconds_self_join, s.seconds_against, s.seconds_clusters,
-               Count(s.spilled_runs, "spilled run").c_str());
+               seconds, stats.seconds_read, s.seconds_distinct, s.seconds_self_join, s.seconds_against,
+               s.seconds_clusters, Count(s.spilled_runs, "spilled run").c_str());
 }
 
-void PrintSecondStage(const SecondStageArgs& second, int k, const DedupOutcomes& outcomes,
-                      const SecondStageStats& s) {
-  uint64_t duplicates = 0;
-  for (uint64_t o = 0; o < outcomes.size(); ++o) duplicates += outcomes.Result(o).duplicate;
+void PrintSecondStage(const DedupArgs& args, const SimHashDedupStats& stats) {
+  const ConfirmationStats& s = stats.confirm;
   std::fprintf(stderr,
                "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
                "%llu accepted%s%s; %s; texts read again (and shingled, for jaccard) in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
-               Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), k,
-               second.k_short < 0 ? k : second.k_short, second.short_length,
-               static_cast<unsigned long long>(s.confirmed), second.confirm.empty() ? "" : " by ",
-               second.confirm.c_str(), Count(duplicates, "duplicate").c_str(),
+               Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), stats.k,
+               stats.k_short, args.short_length, static_cast<unsigned long long>(s.confirmed),
+               args.confirm.empty() ? "" : " by ", args.confirm.c_str(), Count(stats.duplicates, "duplicate").c_str(),
                s.seconds_texts, s.seconds_confirm,
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
@@ -341,7 +264,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   o.signature_bits = m.signature_bits;
   o.exact = !args.approximate;
   o.estimate_filter = args.estimate_filter.empty() ? -1 : m.estimate_filter ? m.estimate_threshold : 0;
-  o.confirm = args.second.confirm;
+  o.confirm = args.confirm;
   o.keep = keep;
   o.keep_pairs = !args.pairs.empty();
   o.allow_duplicate_ids = true;  // checked below, after the skipped records are shown
@@ -354,18 +277,88 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = DeduplicateByMinHash(DocumentFilesOf(args.input), o, &progress, &result);
   if (!s.ok()) return ReportError(kDedupCommand, s);
-  if (result->skipped() > 0) PrintSkipped(kDedupCommand, result->first_errors(), result->skipped());
-  if (!args.allow_duplicate_ids) s = result->CheckIdsAreUnique("--allow-duplicate-ids keeps every document");
-  progress.Done();
-  if (s.ok()) s = result->WriteRecords(args.output, args.against);
-  if (s.ok() && !args.pairs.empty()) s = result->WritePairs(args.pairs);
-  if (s.ok() && !args.keep_list.empty()) s = result->WriteKeepList(args.keep_list);
-  if (s.ok() && !args.clusters.empty()) s = result->WriteClusters(args.clusters, args.snippet_words);
+  s = WriteOutputs(args, /*documents=*/true, result.get(), &progress);
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet) {
     PrintChosenMethod(args);
-    PrintMinHashSummary(m, result->stats(), result->skipped(), args.second.confirm, o.exact, progress.Seconds());
+    PrintMinHashSummary(m, result->stats(), result->skipped(), args.confirm, o.exact, progress.Seconds());
   }
+  return 0;
+}
+
+// `--method simhash`: the flags checked (naming them), then
+// DeduplicateBySimHash (include/simdex/batch.h) of the documents or of the
+// fingerprint files.
+int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
+  if (!args.minhash_only.empty()) {
+    return ReportError(kDedupCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
+  }
+  SimHashDedupOptions o;
+  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &o.memory_bytes); !bad.ok()) {
+    return ReportError(kDedupCommand, bad, /*usage=*/true);
+  }
+  if (fingerprints && IdfAuto(args.text)) {
+    return ReportError(kDedupCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
+  }
+  if (!fingerprints) {
+    Status s = MakeFingerprintOptions(args.text, &o.features, /*allow_auto=*/true);
+    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
+  }
+  o.learn_idf = IdfAuto(args.text);
+  o.max_idf = IdfCap(args.text);
+  o.k = args.k;
+  o.scheme = args.scheme;
+  o.confirm = args.confirm;
+  o.k_short = args.k_short;
+  o.short_length = args.short_length;
+  o.keep = keep;
+  o.keep_pairs = !args.pairs.empty();
+  o.allow_duplicate_ids = true;  // checked after the skipped records are shown
+  o.threads = args.threads;
+  o.tmpdir = args.tmpdir;
+  o.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
+                       : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
+                                                               : AgainstStrategy::kAuto;
+  if (Status bad = o.Validate(); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  if (const std::string once = InputReadOnce(args.input.inputs); o.learn_idf && !once.empty()) {
+    return ReportError(kDedupCommand, "--idf auto reads the documents twice: give files, not " + once, kExitUsage);
+  }
+  // --against: indexes of the batch's profile, named by their paths here
+  // (the library numbers them), each within reach of the index k.
+  ProfileCheck profiles;
+  std::vector<std::unique_ptr<IndexReader>> indexes;
+  for (const std::string& path : args.against) {
+    int exit_code = 0;
+    indexes.emplace_back();
+    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    o.against.push_back(indexes.back().get());
+    Status s = profiles.Add(path, indexes.back()->profile());
+    if (s.ok()) s = o.Validate();
+    if (!s.ok()) return ReportError(kDedupCommand, FileError(path, s), kExitUsage);
+  }
+  if (std::string profile; !fingerprints && !o.learn_idf) {
+    Status s = FingerprintProfile(o.features, &profile);
+    if (s.ok()) s = profiles.Add("the batch's text options", profile);
+    if (!s.ok()) return ReportError(kDedupCommand, s, kExitUsage);
+  }
+  Progress progress(kDedupCommand, !args.quiet);
+  std::unique_ptr<SimHashDedupResult> result;
+  // The arguments are checked: what fails now is the input's or the system's (exit 1).
+  Status s = fingerprints ? DeduplicateBySimHash(FingerprintFiles{args.input.inputs, args.input.skip_bad}, o,
+                                                 &progress, &result)
+                          : DeduplicateBySimHash(DocumentFilesOf(args.input), o, &progress, &result);
+  if (!s.ok()) return ReportError(kDedupCommand, s);
+  s = WriteOutputs(args, !fingerprints, result.get(), &progress);
+  if (!s.ok()) return ReportError(kDedupCommand, s);
+  if (args.quiet) return 0;
+  const SimHashDedupStats& stats = result->stats();
+  if (const std::shared_ptr<const IdfTable> idf = result->learned_idf(); idf != nullptr) {
+    std::fprintf(stderr, "simdex dedup: %s, %.2f s\n",
+                 DescribeLearnedIdf(stats.idf, stats.idf_table_bytes, idf->default_idf()).c_str(), stats.seconds_idf);
+  }
+  PrintChosenMethod(args);
+  PrintSummary(args, stats, result->skipped(), progress.Seconds() - stats.seconds_idf);
+  if (!args.confirm.empty() || args.k_short >= 0) PrintSecondStage(args, stats);
   return 0;
 }
 
@@ -398,13 +391,13 @@ int RunDedup(DedupArgs args) {
     }
   }
   if (!fingerprints) args.input.formats = formats;
-  Keep keep = Keep::kFirst;
+  KeepRule keep = KeepRule::kFirst;
   if (args.keep == "longest" || args.keep.starts_with("max:")) {
     if (fingerprints) {
       return ReportError(kDedupCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
     }
-    keep = args.keep == "longest" ? Keep::kLongest : Keep::kMaxField;
-    if (keep == Keep::kMaxField) {
+    keep = args.keep == "longest" ? KeepRule::kLongest : KeepRule::kField;
+    if (keep == KeepRule::kField) {
       args.input.score_field = args.keep.substr(4);
       if (args.input.score_field.empty()) return ReportError(kDedupCommand, "--keep max: needs a field name", kExitUsage);
       Status jsonl = RequireJsonl("--keep " + args.keep, args, formats);
@@ -419,147 +412,22 @@ int RunDedup(DedupArgs args) {
 
   Status method = ChooseMethod(fingerprints, &args);
   if (!method.ok()) return ReportError(kDedupCommand, method, /*usage=*/true);
-  const SecondStageArgs& second = args.second;
   if (args.method == "minhash" && fingerprints) {
     return ReportError(kDedupCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
   }
-  if (second.active() && fingerprints) {
+  if ((!args.confirm.empty() || args.k_short >= 0) && fingerprints) {
     return ReportError(kDedupCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
   }
-  ConfirmOptions confirm;
-  if (!second.confirm.empty()) {
-    Status s = ParseConfirmSpec(second.confirm, &confirm);
+  if (!args.confirm.empty()) {
+    ConfirmOptions confirm;
+    Status s = ParseConfirmSpec(args.confirm, &confirm);
     if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
     if (const std::string once = InputReadOnce(args.input.inputs); !once.empty()) {
       return ReportError(kDedupCommand, "--confirm reads the texts again: give files, not " + once, kExitUsage);
     }
   }
-  if (args.method == "minhash") {
-    return RunMinHash(args, keep == Keep::kLongest    ? KeepRule::kLongest
-                            : keep == Keep::kMaxField ? KeepRule::kField
-                                                      : KeepRule::kFirst);
-  }
-  if (!args.minhash_only.empty()) {
-    return ReportError(kDedupCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
-  }
-  // Confirmed by the Jaccard truth's own shingles and no --k or --scheme:
-  // the candidates come from within kExactConfirmK bits, where the k = 3 of
-  // the unconfirmed pairs would lose most of the recall (docs/quality.md,
-  // "Defaults, chosen from these figures").
-  const bool exact_confirm = !second.confirm.empty() && confirm.measure == ConfirmMeasure::kJaccard &&
-                             confirm.unit == ShingleUnit::kTruthShingles;
-  const int k_given = args.k < 0 && args.scheme.empty() && exact_confirm ? kExactConfirmK : args.k;
-  DedupOptions options;
-  Status s = args.scheme.empty() && std::max(k_given, second.k_short) > 3
-                 ? Scheme::Covering(std::max(k_given, second.k_short), &options.scheme)
-                 : Scheme::Parse(args.scheme.empty() ? "t10" : args.scheme, &options.scheme);
-  if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
-  // k for pairs of long documents; the self-join runs at the larger k_short.
-  const int k = k_given >= 0 ? k_given : args.scheme.empty() ? 3 : options.scheme.k();
-  options.k = second.active() ? CandidateK(second, k) : args.k;
-  // Index matches are never confirmed (the index holds no texts): they count
-  // within --k, else the scheme's k, else 3.
-  options.against_k = args.k >= 0 ? args.k : args.scheme.empty() ? 3 : options.scheme.k();
-  args.scheme = options.scheme.Name();
-  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &options.memory_bytes); !bad.ok()) {
-    return ReportError(kDedupCommand, bad, /*usage=*/true);
-  }
-  options.tmpdir = args.tmpdir;
-  options.threads = args.threads;
-  // The text options; with --idf auto, a first pass learns the idf, whose
-  // table then takes its bytes from the de-duplicator's memory.
-  FingerprintOptions text_options;
-  std::string learned;
-  if (fingerprints && IdfAuto(args.text)) {
-    return ReportError(kDedupCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
-  }
-  if (!fingerprints) {
-    s = MakeFingerprintOptions(args.text, &text_options, /*allow_auto=*/true);
-    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
-  }
-  if (!fingerprints && IdfAuto(args.text)) {
-    IdfLearnerStats stats;
-    std::shared_ptr<const IdfTable> table;
-    s = RunIdfPass(kDedupCommand, "--idf auto", args.input, text_options,
-                   {.memory_bytes = options.memory_bytes,
-                    .tmpdir = SpillDirectory(args.tmpdir),
-                    .threads = args.threads,
-                    .max_idf = IdfCap(args.text)},
-                   args.quiet, &table, &stats, &learned);
-    if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
-    options.memory_bytes -= IdfTableBytes(*table);  // at most half of it (IdfLearner)
-    text_options.idf = std::move(table);
-  }
-  options.keep_pairs = !args.pairs.empty() || second.active();
-  options.against_strategy = args.against_strategy == "probe"        ? AgainstStrategy::kProbe
-                             : args.against_strategy == "merge-join" ? AgainstStrategy::kMergeJoin
-                                                                     : AgainstStrategy::kAuto;
-  std::unique_ptr<Deduplicator> dedup;
-  s = Deduplicator::Create(options, &dedup);
-  if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/s.IsInvalidArgument());
-
-  // The stored fingerprints and the batch's must be of one profile.
-  ProfileCheck profiles;
-  std::vector<std::unique_ptr<IndexReader>> indexes;
-  for (const std::string& path : args.against) {
-    int exit_code = 0;
-    indexes.emplace_back();
-    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
-    s = profiles.Add(path, indexes.back()->profile());
-    if (s.ok()) s = dedup->AddIndex(indexes.back().get());
-    if (!s.ok()) return ReportError(kDedupCommand, FileError(path, s), kExitUsage);
-  }
-  std::unique_ptr<Fingerprinter> prototype;
-  if (!fingerprints) {
-    s = Fingerprinter::Create(text_options, &prototype);
-    if (s.ok()) s = profiles.Add("the batch's text options", prototype->profile());
-    if (!s.ok()) return ReportError(kDedupCommand, s, kExitUsage);
-  }
-
-  Progress progress(kDedupCommand, !args.quiet);
-  DedupBatch batch;
-  SecondStageDocuments documents;
-  s = fingerprints ? AddFingerprintFiles(args, &profiles, dedup.get(), &batch, &progress)
-                   : AddDocuments(args, *prototype, keep, dedup.get(), &batch, &progress,
-                                  second.active() ? &documents : nullptr);
-  const double read_seconds = progress.Seconds();
-  if (s.ok()) {
-    progress.Update("joining " + Count(dedup->size(), "document"));
-    s = dedup->Finish();
-  }
-  // After the join, whose sorts have then released their memory: the id
-  // check sorts within the same --memory.
-  if (s.ok()) s = CheckIdsAreUnique(args, options, batch);
-  DedupOutcomes outcomes;
-  outcomes.dedup = dedup.get();
-  std::vector<AcceptedPair> accepted;
-  SecondStageStats second_stats;
-  if (s.ok() && second.active()) {
-    progress.Update("confirming pairs");
-    SecondStageArgs stage = second;  // the shingles within --memory, free after the join
-    stage.memory_bytes = options.memory_bytes;
-    stage.tmpdir = SpillDirectory(options.tmpdir);
-    stage.threads = args.threads;
-    s = RunSecondStage(stage, DocumentInputs(args.input), k, documents, dedup.get(), &outcomes, &accepted,
-                       &second_stats);
-  }
-  progress.Done();
-  if (s.ok()) s = WriteDedupResults(args.output, args.against, outcomes, batch, IndexIds(indexes));
-  const DocumentInputs texts(args.input);
-  if (s.ok() && !args.pairs.empty()) {
-    s = WriteDedupPairs(args.pairs, second.active() ? PairsOf(accepted) : PairsOf(dedup.get()),
-                        fingerprints ? nullptr : &texts, outcomes, batch);
-  }
-  if (s.ok() && !args.keep_list.empty()) s = WriteKeepList(args.keep_list, outcomes, batch);
-  if (s.ok() && !args.clusters.empty()) {
-    s = WriteClusters(args.clusters, fingerprints ? nullptr : &texts, args.snippet_words, outcomes, batch);
-  }
-  if (!s.ok()) return ReportError(kDedupCommand, s);
-  if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex dedup: %s\n", learned.c_str());
-  if (!args.quiet) PrintChosenMethod(args);
-  if (!args.quiet) PrintSummary(args, *dedup, options.k < 0 ? k : options.k, batch, read_seconds, progress.Seconds());
-  if (!args.quiet && second.active()) PrintSecondStage(second, k, outcomes, second_stats);
-  return 0;
+  if (args.method == "minhash") return RunMinHash(args, keep);
+  return RunSimHash(args, keep, fingerprints);
 }
 
 }  // namespace
@@ -582,14 +450,14 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::Range(0, 64));
   sub->add_option("--scheme", args->scheme,
                   "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");
-  sub->add_option("--confirm", args->second.confirm,
+  sub->add_option("--confirm", args->confirm,
                   "confirm each pair by its texts before it counts: jaccard-shingles:T (the Jaccard truth's word "
                   "5-shingles; candidates within 8 bits unless --k or --scheme is given), jaccard:T (code point 3-grams), jaccard-words:T, jaccard-chars:T, edit:T "
                   "(edit-distance similarity)");
-  sub->add_option("--k-short", args->second.k_short,
+  sub->add_option("--k-short", args->k_short,
                   "k for pairs with a short document (see --short-length); candidates from the larger k")
       ->check(CLI::Range(0, 15));
-  sub->add_option("--short-length", args->second.short_length, "code points below which a document is short")
+  sub->add_option("--short-length", args->short_length, "code points below which a document is short")
       ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 4G (default 1G); sorts spill beyond it");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");

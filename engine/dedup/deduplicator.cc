@@ -126,27 +126,32 @@ struct Deduplicator::Rep {
 Deduplicator::Deduplicator(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 Deduplicator::~Deduplicator() = default;
 
+Status DedupOptions::Validate() const {
+  if (against_k < -1 || against_k > 64) {
+    return Status::InvalidArgument("against_k " + std::to_string(against_k) + " is not in -1..64");
+  }
+  const int k_used = k < 0 ? scheme.k() : k;
+  if (k_used > scheme.k()) {
+    return Status::InvalidArgument("k " + std::to_string(k_used) + " is larger than scheme " + scheme.Name() +
+                                   " supports (" + std::to_string(scheme.k()) + ")");
+  }
+  if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  if (max_documents > kMaxBatchDocuments) {
+    return Status::InvalidArgument("max_documents " + std::to_string(max_documents) + " is above " +
+                                   std::to_string(kMaxBatchDocuments));
+  }
+  if (memory_bytes < index::kExternalSortMinMemoryBytes) {
+    return Status::InvalidArgument("memory bound " + std::to_string(memory_bytes) + " is below the minimum of 64 KiB");
+  }
+  return Status::OK();
+}
+
 Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Deduplicator>* out) {
+  SIMDEX_RETURN_IF_ERROR(options.Validate());
   auto rep = std::make_unique<Rep>();
   rep->options = options;
   rep->k = options.k < 0 ? options.scheme.k() : options.k;
   rep->against_k = options.against_k < 0 ? rep->k : options.against_k;
-  if (options.against_k < -1 || options.against_k > 64) {
-    return Status::InvalidArgument("against_k " + std::to_string(options.against_k) + " is not in -1..64");
-  }
-  if (rep->k > options.scheme.k()) {
-    return Status::InvalidArgument("k " + std::to_string(rep->k) + " is larger than scheme " +
-                                   options.scheme.Name() + " supports (" + std::to_string(options.scheme.k()) + ")");
-  }
-  if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  if (options.max_documents > kMaxBatchDocuments) {
-    return Status::InvalidArgument("max_documents " + std::to_string(options.max_documents) + " is above " +
-                                   std::to_string(kMaxBatchDocuments));
-  }
-  if (options.memory_bytes < index::kExternalSortMinMemoryBytes) {
-    return Status::InvalidArgument("memory bound " + std::to_string(options.memory_bytes) +
-                                   " is below the minimum of 64 KiB");
-  }
   if (rep->options.tmpdir.empty()) rep->options.tmpdir = DefaultTmpdir();
   // The sorter of (fingerprint, ordinal) gets half: the distinct
   // fingerprints and the documents' numbers are made while it is read.

@@ -2,11 +2,36 @@
 // share, over engine/pipeline/batch_result.h.
 #include "engine/pipeline/batch_result.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/pipeline/duplicate_ids.h"
 
 namespace simdex {
+
+std::unique_ptr<BatchDedupResult::Rep> BatchDedupResult::Rep::OfFiles(const DocumentFiles& files) {
+  auto rep = std::make_unique<Rep>();
+  rep->input = pipeline::InputArgsOf(files);
+  rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
+  return rep;
+}
+
+Status BatchDedupResult::Rep::OfTexts(std::span<const std::string_view> texts, std::span<const double> scores,
+                                      std::unique_ptr<Rep>* out) {
+  if (!scores.empty() && scores.size() != texts.size()) {
+    return Status::InvalidArgument(std::to_string(scores.size()) + " scores for " + std::to_string(texts.size()) +
+                                   " texts");
+  }
+  *out = std::make_unique<Rep>();
+  (*out)->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
+  return Status::OK();
+}
+
+Status BatchDedupResult::Rep::CheckIdsUnlessAllowed(bool allowed) const {
+  if (allowed) return Status::OK();
+  return pipeline::CheckIdsAreUnique(batch.ids, batch.places, memory_bytes, tmpdir, threads,
+                                     "allow_duplicate_ids keeps every document");
+}
 
 Status BatchDedupResult::Rep::ReadPairs(const pipeline::PairVisitor& fn) {
   if (!pairs) return Status::InvalidArgument("the result holds no pairs: run it with keep_pairs, and read them once");
@@ -26,6 +51,13 @@ uint64_t BatchDedupResult::IdNumber(uint64_t o) const { return rep_->batch.ids.N
 std::string_view BatchDedupResult::IdString(uint64_t o) const { return rep_->batch.ids.String(o); }
 void BatchDedupResult::AppendIdJson(uint64_t o, std::string* out) const { rep_->batch.ids.AppendJson(o, out); }
 std::string BatchDedupResult::Place(uint64_t o) const { return rep_->batch.places.Describe(o); }
+std::string_view BatchDedupResult::EmptyReason(uint64_t o) const {
+  const auto& empty = rep_->batch.empty;  // (ordinal, reason), by ordinal
+  const auto at = std::lower_bound(empty.begin(), empty.end(), o,
+                                   [](const std::pair<uint64_t, std::string>& e, uint64_t x) { return e.first < x; });
+  return at != empty.end() && at->first == o ? std::string_view(at->second) : std::string_view();
+}
+
 uint64_t BatchDedupResult::skipped() const { return rep_->batch.skipped; }
 const std::vector<std::string>& BatchDedupResult::first_errors() const { return rep_->batch.first_errors; }
 

@@ -9,7 +9,10 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/pipeline/confirm_pairs.h"
 #include "engine/pipeline/dedup_records.h"
@@ -41,6 +44,22 @@ struct BatchDedupResult::Rep {
   size_t memory_bytes = size_t{1} << 30;
   std::string tmpdir;
   int threads = 1;
+
+  // A Rep whose documents are those of the files, or the texts (which the
+  // caller keeps; InvalidArgument unless scores is empty or one per text).
+  static std::unique_ptr<Rep> OfFiles(const DocumentFiles& files);
+  static Status OfTexts(std::span<const std::string_view> texts, std::span<const double> scores,
+                        std::unique_ptr<Rep>* out);
+
+  // The indexes checked against, for WriteRecords; they must outlive this.
+  template <class Reader>
+  void SetAgainst(const std::vector<const Reader*>& indexes) {
+    against = indexes.size();
+    against_ids = pipeline::IndexIds(indexes);
+  }
+
+  // The run's id check (CheckIdsAreUnique), unless they are allowed.
+  Status CheckIdsUnlessAllowed(bool allowed) const;
 
   // Calls fn with every pair kept, then pairs_read; InvalidArgument when
   // there are none to read.

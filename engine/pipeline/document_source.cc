@@ -19,6 +19,12 @@ void Set(std::span<const std::string_view> texts, std::span<const double> scores
 
 }  // namespace
 
+double KeepScore(KeepRule keep, const Document& doc) {
+  return keep == KeepRule::kLongest ? static_cast<double>(CodePointLength(doc.text))
+         : keep == KeepRule::kField ? doc.score
+                                    : 0;
+}
+
 Status TextDocuments::Fill(DocumentBatch* batch, bool* eof) {
   while (batch->size < kBatchDocuments && next_ < texts_.size()) {
     if (batch->docs.size() <= batch->size) batch->docs.emplace_back();

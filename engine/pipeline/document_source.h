@@ -16,10 +16,16 @@
 #include <vector>
 
 #include "engine/pipeline/batch_pipeline.h"
+#include "simdex/batch.h"
 #include "simdex/document_reader.h"
 #include "simdex/status.h"
 
 namespace simdex::pipeline {
+
+// The score `keep` ranks a document by when it chooses representatives
+// (the largest wins): its text's length in code points (kLongest), its
+// score field (kField), else 0.
+double KeepScore(KeepRule keep, const Document& doc);
 
 class DocumentSource {
  public:

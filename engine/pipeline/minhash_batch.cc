@@ -10,8 +10,6 @@
 #include <utility>
 
 #include "engine/pipeline/batch_result.h"
-#include "engine/pipeline/document_files.h"
-#include "engine/pipeline/document_source.h"
 #include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/minhash_dedup.h"
 #include "engine/pipeline/sorted_pairs.h"
@@ -110,17 +108,14 @@ class MinHashDedupRunner {
  public:
   static Status RunFiles(const DocumentFiles& files, const MinHashDedupOptions& options, BatchProgress* progress,
                          std::unique_ptr<MinHashDedupResult>* out) {
-    auto rep = std::make_unique<BatchDedupResult::Rep>();
-    rep->input = pipeline::InputArgsOf(files);
-    rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
-    return Run(options, std::move(rep), progress, out);
+    return Run(options, BatchDedupResult::Rep::OfFiles(files), progress, out);
   }
 
   static Status RunTexts(std::span<const std::string_view> texts, std::span<const double> scores,
                          const MinHashDedupOptions& options, BatchProgress* progress,
                          std::unique_ptr<MinHashDedupResult>* out) {
-    auto rep = std::make_unique<BatchDedupResult::Rep>();
-    rep->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
+    std::unique_ptr<BatchDedupResult::Rep> rep;
+    SIMDEX_RETURN_IF_ERROR(BatchDedupResult::Rep::OfTexts(texts, scores, &rep));
     return Run(options, std::move(rep), progress, out);
   }
 
@@ -146,13 +141,9 @@ class MinHashDedupRunner {
         s->pairs.reset();
       };
     }
-    rep->against = o.against.size();
-    rep->against_ids = pipeline::IndexIds(o.against);
-    std::unique_ptr<MinHashDedupResult> result(new MinHashDedupResult(std::move(rep), std::move(state)));
-    if (!o.allow_duplicate_ids) {
-      SIMDEX_RETURN_IF_ERROR(result->CheckIdsAreUnique("allow_duplicate_ids keeps every document"));
-    }
-    *out = std::move(result);
+    rep->SetAgainst(o.against);
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIdsUnlessAllowed(o.allow_duplicate_ids));
+    out->reset(new MinHashDedupResult(std::move(rep), std::move(state)));
     return Status::OK();
   }
 };
@@ -165,10 +156,6 @@ Status DeduplicateByMinHash(const DocumentFiles& files, const MinHashDedupOption
 Status DeduplicateByMinHash(std::span<const std::string_view> texts, std::span<const double> scores,
                             const MinHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<MinHashDedupResult>* out) {
-  if (!scores.empty() && scores.size() != texts.size()) {
-    return Status::InvalidArgument(std::to_string(scores.size()) + " scores for " + std::to_string(texts.size()) +
-                                   " texts");
-  }
   return MinHashDedupRunner::RunTexts(texts, scores, options, progress, out);
 }
 

@@ -123,10 +123,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
       const Document& doc = b.docs[i];
       const bool has = b.has_shingles[i] != 0;
       out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
-      const double score = !has                        ? 0
-                           : score_by == ScoreBy::kLongest ? static_cast<double>(CodePointLength(doc.text))
-                           : score_by == ScoreBy::kField  ? doc.score
-                                                          : 0;
+      const double score = has ? KeepScore(score_by, doc) : 0;
       dedup::AppendScore(&out->scores, out->has_shingles.size(), score);
       out->has_shingles.push_back(has);
       if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");

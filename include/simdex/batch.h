@@ -10,6 +10,9 @@
 //   for (uint64_t o = 0; o < result->size(); ++o) ... result->Record(o) ...
 //   s = result->WriteRecords("dedup.jsonl", {});  // what `simdex dedup -o` writes
 //
+// SimHash is the same with SimHashDedupOptions and DeduplicateBySimHash;
+// both results are BatchDedupResults, which write the command's files.
+//
 // BatchProgress: what a long job reports as it runs, for a front end to
 // show (the command's progress line; Python's callbacks). Its calls come
 // from the thread that runs the job, between pieces of work: an
@@ -20,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,7 +31,11 @@
 #include <string_view>
 #include <vector>
 
+#include "simdex/dedup.h"
 #include "simdex/document_reader.h"
+#include "simdex/fingerprint.h"
+#include "simdex/idf_learner.h"
+#include "simdex/index.h"
 #include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
@@ -107,6 +115,11 @@ class BatchDedupResult {
   void AppendIdJson(uint64_t ordinal, std::string* out) const;
   // Where the document was read: "<input>:<line>".
   std::string Place(uint64_t ordinal) const;
+  // Why an empty document (never clustered, never a duplicate) is empty:
+  // "no-text", "no-features", "all-stop-words", "zero-weight" (SimHash's
+  // EmptyReasonName), a fingerprint file's reason, or MinHash's "no-text"
+  // (no shingles); "" for the others.
+  std::string_view EmptyReason(uint64_t ordinal) const;
 
   // Bad records skipped (DocumentFiles::skip_bad), and the first of their
   // errors (up to five).
@@ -298,6 +311,159 @@ Status DeduplicateByMinHash(const DocumentFiles& files, const MinHashDedupOption
 Status DeduplicateByMinHash(std::span<const std::string_view> texts, std::span<const double> scores,
                             const MinHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<MinHashDedupResult>* out);
+
+// SimHash de-duplication (docs/dedup.md): every document's 64-bit
+// fingerprint of its weighted features (include/simdex/fingerprint.h), or
+// the fingerprints of fingerprint files; every pair within Hamming distance
+// k (inclusive) by a self-join over permuted sorted tables (Deduplicator,
+// include/simdex/dedup.h); optionally the pairs confirmed on their texts;
+// clusters (connected components of the pairs) with a representative each,
+// and each document's nearest entry within k of stored indexes. The
+// defaults are `simdex dedup --method simhash`'s.
+struct SimHashDedupOptions {
+  // How a text becomes a fingerprint (tokenizer, normalization, stop
+  // words, weights, idf table, seed): the command's text options, whose
+  // defaults FingerprintOptions() holds. Fingerprint files ignore it.
+  FingerprintOptions features;
+  // Weigh by the idf learned from the batch itself (`--idf auto`): a first
+  // pass reads every document to count its features (the texts are read
+  // twice: files, not standard input), within memory_bytes; the table then
+  // takes its bytes (at most half) from the bound of what follows.
+  // REQUIRES: features.weighting kTfIdf or kLogTfIdf, features.idf null,
+  // features.compat kNone.
+  bool learn_idf = false;
+  // With learn_idf: learned idf values above this are this
+  // (IdfLearnerOptions::max_idf, `--idf-cap`); infinity: none.
+  double max_idf = std::numeric_limits<double>::infinity();
+  // The largest Hamming distance of a pair of near-duplicates, 0..64; -1:
+  // 3, the scheme's k when a scheme is named, or kSimHashExactConfirmK when
+  // confirm is "jaccard-shingles:T" and no scheme is named.
+  int k = -1;
+  // The tables of the self-join (Scheme::Parse: "t4", "t10", "t20",
+  // "W,W,...:K"); "": t10, or a scheme covering the larger of k and
+  // k_short when that is above 3 (Scheme::Covering).
+  std::string scheme;
+  // Confirms each pair on the two texts before it counts (ParseConfirmSpec:
+  // "jaccard-shingles:0.8", "edit:0.9"); "" for none. Clusters are then
+  // made of the pairs confirmed. The texts are read again: files, not
+  // standard input.
+  std::string confirm;
+  // The k of a pair with a document shorter than short_length code points,
+  // 0..64; -1: k. The self-join runs at the larger of the two, and a pair
+  // counts within its own k (then confirmed, with a confirm spec).
+  int k_short = -1;
+  uint32_t short_length = 140;
+  KeepRule keep = KeepRule::kFirst;
+  bool keep_pairs = false;  // SimHashDedupResult::ForEachPair and WritePairs
+  // Two documents with one id are refused (InvalidArgument naming both
+  // places) unless this is set.
+  bool allow_duplicate_ids = false;
+  int threads = 1;
+  // The memory bound of the self-join's sorts and then of the confirmation
+  // (shingle hashes) and the id check; what does not fit spills to tmpdir
+  // ("": $TMPDIR, else /tmp). At least 64 KiB (128 KiB with learn_idf).
+  size_t memory_bytes = size_t{1} << 30;
+  std::string tmpdir;
+  // Indexes of fingerprints of the batch's profile. A document whose
+  // fingerprint has an entry within the index k of one of them (k when it
+  // is given, else the named scheme's k, else 3; never confirmed: an index
+  // holds no texts) is a duplicate, and its nearest entry is reported
+  // (smallest distance, then first index, then smallest id). They must
+  // outlive the call.
+  std::vector<const IndexReader*> against;
+  AgainstStrategy against_strategy = AgainstStrategy::kAuto;
+
+  // InvalidArgument naming the first field out of range, a scheme that
+  // cannot be parsed or does not reach k, a confirm spec that cannot be
+  // parsed, or an index whose scheme does not reach the index k or whose
+  // profile is not the batch's (known before the run unless learn_idf).
+  Status Validate() const;
+};
+
+// The k of the pairs under confirm "jaccard-shingles:T" without k or a
+// scheme: confirmed F1 against the Jaccard truth rises from k = 3 to 8 on
+// every corpus of docs/quality.md; k = 10 gains more, at a self-join many
+// times slower on the boilerplate-heavy corpus.
+inline constexpr int kSimHashExactConfirmK = 8;
+
+struct SimHashDedupStats {
+  // The self-join and the index check (Deduplicator::stats()): under
+  // confirmation or k_short, of the candidate pairs.
+  DedupStats join;
+  ConfirmationStats confirm;  // with confirm or k_short
+  uint64_t duplicates = 0;    // documents Record() marks duplicate
+  // The distances used: the pairs' k, the k of pairs with a short document,
+  // the self-join's (the larger of the two with confirm or k_short), the
+  // index k; and the self-join's tables (Scheme::Name).
+  int k = 0;
+  int k_short = 0;
+  int join_k = 0;
+  int against_k = 0;
+  std::string scheme;
+  // learn_idf: the first pass's figures, the learned table's bytes and the
+  // pass's seconds.
+  IdfLearnerStats idf;
+  uint64_t idf_table_bytes = 0;
+  double seconds_idf = 0;
+  double seconds_read = 0;  // reading and fingerprinting (or reading fingerprint files)
+};
+
+// One document's outcome (Deduplicator's): its representative, its
+// distance to it, its nearest index entry.
+using SimHashDedupRecord = DedupResult;
+
+// A pair kept (SimHashDedupOptions::keep_pairs): ordinals a < b, their
+// distance, and with a confirm spec the confirmed similarity (-1 without).
+struct SimHashDedupPair {
+  uint64_t a = 0, b = 0;
+  int distance = 0;
+  float similarity = -1;
+};
+
+class SimHashDedupResult : public BatchDedupResult {
+ public:
+  ~SimHashDedupResult() override;
+
+  SimHashDedupRecord Record(uint64_t ordinal) const;
+  const SimHashDedupStats& stats() const;
+  // The table learn_idf learned (null without): the one to fingerprint
+  // other texts with, to compare them with this batch.
+  std::shared_ptr<const IdfTable> learned_idf() const;
+  // Calls fn with every pair, by a then b; stops at fn's first error.
+  // InvalidArgument without keep_pairs; the pairs are read once (here or
+  // by WritePairs).
+  Status ForEachPair(const std::function<Status(const SimHashDedupPair&)>& fn);
+
+ private:
+  friend class SimHashDedupRunner;
+  struct State;
+  SimHashDedupResult(std::unique_ptr<Rep> rep, std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// Fingerprint files (include/simdex/fingerprint_file.h, text or binary), as
+// `simdex dedup` reads them: each entry a document, in order.
+struct FingerprintFiles {
+  std::vector<std::string> paths;  // "-": standard input
+  bool skip_bad = false;           // skip and count bad lines (BatchDedupResult::skipped)
+};
+
+// De-duplicates the documents of `files`, the texts given (document i: id
+// i, text texts[i], score scores[i]; scores empty or of texts' size; the
+// texts must outlive *out when it confirms or writes clusters), or the
+// fingerprints of fingerprint files (no texts: options that need them are
+// refused, and the files' profiles must agree with each other and with the
+// indexes'). options are validated first (InvalidArgument); after that, an
+// error is the input's (Corruption, InvalidArgument naming the file and
+// line, or a profile that differs) or the system's (IOError). progress may
+// be null.
+Status DeduplicateBySimHash(const DocumentFiles& files, const SimHashDedupOptions& options, BatchProgress* progress,
+                            std::unique_ptr<SimHashDedupResult>* out);
+Status DeduplicateBySimHash(std::span<const std::string_view> texts, std::span<const double> scores,
+                            const SimHashDedupOptions& options, BatchProgress* progress,
+                            std::unique_ptr<SimHashDedupResult>* out);
+Status DeduplicateBySimHash(const FingerprintFiles& files, const SimHashDedupOptions& options,
+                            BatchProgress* progress, std::unique_ptr<SimHashDedupResult>* out);
 
 }  // namespace simdex
 

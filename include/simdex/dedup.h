@@ -115,6 +115,12 @@ struct DedupOptions {
   // The most documents Add() and AddEmpty() take (at most, and by default,
   // kMaxBatchDocuments; tests lower it).
   uint64_t max_documents = kMaxBatchDocuments;
+
+  // InvalidArgument naming the first field out of range: k above the
+  // scheme's, against_k outside -1..64, threads below 1, max_documents
+  // above kMaxBatchDocuments, memory_bytes below 64 KiB. Create() checks
+  // it.
+  Status Validate() const;
 };
 
 struct DedupStats {
