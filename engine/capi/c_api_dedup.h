@@ -1,6 +1,6 @@
 // The parts of the C interface's de-duplication (c_api_minhash_dedup.cc)
-// that do not depend on the method, for SimHash's to share when its
-// document pipeline is in the library: option checks, records copied by
+// that do not depend on the method, for SimHash's (DeduplicateBySimHash,
+// include/simdex/batch.h) to share: option checks, records copied by
 // range, and pairs read once into memory that the result keeps.
 #ifndef SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_
 #define SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_

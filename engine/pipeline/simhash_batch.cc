@@ -12,6 +12,7 @@
 #include "engine/pipeline/batch_result.h"
 #include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/simhash_dedup.h"
+#include "engine/pipeline/sorted_pairs.h"
 #include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/profile.h"
@@ -220,7 +221,7 @@ Status SimHashDedupResult::ForEachPair(const std::function<Status(const SimHashD
     pair.a = p.a;
     pair.b = p.b;
     pair.distance = p.distance;
-    pair.similarity = static_cast<float>(p.similarity);
+    pair.similarity = p.similarity < 0 ? -1 : pipeline::AsPrinted(p.similarity);
     return fn(pair);
   });
 }

@@ -13,16 +13,18 @@ namespace {
 
 constexpr size_t kBatch = 4096;
 
-// v as printed ("%.6g"), in a float's bits.
-uint32_t Printed(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return std::bit_cast<uint32_t>(static_cast<float>(std::strtod(text, nullptr)));
-}
+// v as printed, in a float's bits.
+uint32_t Printed(double v) { return std::bit_cast<uint32_t>(AsPrinted(v)); }
 
 double Unprinted(uint32_t bits) { return static_cast<double>(std::bit_cast<float>(bits)); }
 
 }  // namespace
+
+float AsPrinted(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return static_cast<float>(std::strtod(text, nullptr));
+}
 
 SortedPairs::SortedPairs(size_t memory_bytes, const std::string& tmpdir, int threads)
     : sorter_(std::make_unique<index::ExternalSorter<index::FingerprintIdPair>>(index::ExternalSortOptions{

@@ -29,6 +29,10 @@ class ExternalSorter;
 
 namespace simdex::pipeline {
 
+// v as the result files print it ("%.6g"), read back into a float (exact:
+// a float holds every six-digit decimal).
+float AsPrinted(double v);
+
 // Not thread-safe. Errors: the first is kept and returned by every later call.
 class SortedPairs {
  public:

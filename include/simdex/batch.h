@@ -413,7 +413,8 @@ struct SimHashDedupStats {
 using SimHashDedupRecord = DedupResult;
 
 // A pair kept (SimHashDedupOptions::keep_pairs): ordinals a < b, their
-// distance, and with a confirm spec the confirmed similarity (-1 without).
+// distance, and with a confirm spec the confirmed similarity as the command
+// prints it (six significant digits; -1 without).
 struct SimHashDedupPair {
   uint64_t a = 0, b = 0;
   int distance = 0;

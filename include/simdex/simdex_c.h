@@ -353,9 +353,8 @@ simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* da
  *     method, with the command's records, pairs and files, over
  *     DeduplicateByMinHash (include/simdex/batch.h), the code the command
  *     runs.
- *   - SimHash (`simdex dedup --method simhash`) is not offered here yet:
- *     its document pipeline (features, idf, fingerprints, confirmation)
- *     is still the command's own, not the library's.
+ *   - SimHash (`simdex dedup --method simhash`) is not offered here yet;
+ *     C++ has it (DeduplicateBySimHash, include/simdex/batch.h).
  * Documents are numbered by ordinal, their place in the input from 0.
  *
  *   simdex_minhash_dedup_options o;

@@ -125,7 +125,7 @@ def dedup(
     empty=None,
     scores=None,
     k: Optional[int] = None,
-    scheme: str = "t10",
+    scheme: Optional[str] = None,
     against: Sequence = (),
     strategy: str = "auto",
     threads: int = 1,
@@ -152,6 +152,9 @@ def dedup(
     text_fields: Iterable[str] = ("text",),
     id_mode: str = "field",
     skip_bad: bool = False,
+    fingerprinter: Optional[Fingerprinter] = None,
+    k_short: Optional[int] = None,
+    short_length: Optional[int] = None,
 ) -> Union[DedupResult, MinHashDedupResult]:
     """De-duplicates a batch, as ``simdex dedup`` does, in this process.
 
@@ -173,14 +176,25 @@ def dedup(
     ``records()`` are the command's JSON lines (the same records, pairs and clusters as
     ``simdex dedup --method minhash`` on the same input and options).
 
+    Documents with ``method="simhash"`` run ``simdex dedup --method simhash`` in process
+    (include/simdex/batch.h, the code the command runs): every pair whose fingerprints are
+    within Hamming distance k (inclusive), clusters (connected components), one
+    representative per cluster and each document's distance to it. The command's options
+    and defaults: ``fingerprinter`` (a ``Fingerprinter`` whose text options, idf table or
+    idf="auto" make the fingerprints; default ``Fingerprinter()``), ``k`` (None: 3, the
+    scheme's k, or 8 under ``confirm="jaccard-shingles:T"``), ``scheme`` (None: t10, or one
+    covering a k above 3), ``confirm``, ``k_short``/``short_length``, ``keep``, ``pairs``,
+    ``allow_duplicate_ids``, ``threads``, ``memory``, ``tmpdir``, ``against`` (``Index``
+    objects, a ``ShardedIndex`` counting as its shards) and ``strategy``. Returns a
+    DedupResult with the documents' ``ids`` and empty ``reasons``, whose ``records()``,
+    ``pair_records()`` and ``clusters()`` are the command's.
+
     Fingerprints (an np.uint64 array, or a list of arrays read one after another) are
     de-duplicated by SimHash (``method="simhash"``): every pair of documents within
     Hamming distance k (inclusive; default the scheme's, 3), clusters (connected
     components), one representative per cluster and each document's distance to it, and
     the nearest entry of the ``against`` indexes, as ``simdex dedup --method simhash``
-    of a fingerprint file. Texts with ``method="simhash"`` are fingerprinted by a
-    default ``Fingerprinter`` first (``Fingerprinter.fingerprint_batch`` and this call
-    with its fingerprints give other fingerprint options).
+    of a fingerprint file.
     empty: optional bool array (or the ``reasons`` of ``fingerprint_batch``: non-zero
     means empty): documents without a fingerprint, never clustered.
     scores: optional float64 array: a cluster's representative is its document with the
@@ -210,28 +224,45 @@ def dedup(
                               approximate=approximate,
                               threads=threads, memory=memory, tmpdir=tmpdir, against=against, format=format,
                               id_field=id_field, text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
-    if files is not None:
-        raise ValueError("method='simhash' de-duplicates fingerprints: read files with fingerprint_file(), then "
-                         "dedup() its fingerprints (or use method='minhash', the command's default for documents)")
-    fingerprints = documents
+    indexes = []
+    for index in against:
+        indexes.extend(index.shards if isinstance(index, ShardedIndex) else [index])
     if not by_fingerprints:
-        fingerprinter = Fingerprinter()
-        fingerprints, empty = fingerprinter.fingerprint_batch(list(documents), threads=threads)
-        profile = fingerprinter.profile
+        return _dedup_simhash(documents, files, scores=scores, fingerprinter=fingerprinter, k=k, scheme=scheme,
+                              confirm=confirm, k_short=k_short, short_length=short_length, keep=keep, pairs=pairs,
+                              allow_duplicate_ids=allow_duplicate_ids, threads=threads, memory=memory, tmpdir=tmpdir,
+                              against=indexes, strategy=strategy, format=format, id_field=id_field,
+                              text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
+    fingerprints = documents
     if empty is not None:
         empty = np.asarray(empty)
         if empty.dtype != np.bool_:
             empty = empty != 0
     if scores is not None:
         scores = np.ascontiguousarray(scores, dtype=np.float64)
-    indexes = []
-    for index in against:
-        indexes.extend(index.shards if isinstance(index, ShardedIndex) else [index])
     raw = _simdex._dedup(
-        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme, against=indexes,
+        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme or "t10", against=indexes,
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
         near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)
+
+
+def _documents(texts, files, scores, format, text_fields) -> dict:
+    """The documents of dedup(texts or files=) as the library's calls take them."""
+    if texts is not None and isinstance(texts, (str, bytes)):
+        raise ValueError("documents must be a sequence of texts, not one text")
+    return {"texts": None if texts is None else list(texts),
+            "files": None if files is None else [os.fspath(f) for f in files], "format": format or "",
+            "text_fields": list(text_fields),
+            "scores": None if scores is None else list(np.asarray(scores, dtype=np.float64))}
+
+
+def _dedup_simhash(texts, files, *, scores, format, text_fields, against, **options) -> DedupResult:
+    """dedup(method="simhash") of texts or files, through the library (include/simdex/batch.h)."""
+    documents = _documents(texts, files, scores, format, text_fields)
+    options = {name: value for name, value in options.items() if value is not None}  # None: the library's default
+    raw = _simdex._dedup_simhash(documents.pop("texts"), **documents, against=against, **options)
+    return DedupResult(**raw, indexes=list(against))
 
 
 def _dedup_minhash(texts, files, *, scores, estimate_filter, against, format, text_fields, **options
@@ -242,13 +273,9 @@ def _dedup_minhash(texts, files, *, scores, estimate_filter, against, format, te
     elif isinstance(estimate_filter, str):
         raise ValueError(f"estimate_filter '{estimate_filter}' is not a J in [0, 1], 'off' or None")
     paths = [os.fspath(p) for p in against]
-    if texts is not None and isinstance(texts, (str, bytes)):
-        raise ValueError("documents must be a sequence of texts, not one text")
-    raw = _simdex._dedup_minhash(
-        None if texts is None else list(texts),
-        files=None if files is None else [os.fspath(f) for f in files], format=format or "",
-        text_fields=list(text_fields), scores=None if scores is None else list(np.asarray(scores, dtype=np.float64)),
-        estimate_filter=estimate_filter, against=paths, **options)
+    documents = _documents(texts, files, scores, format, text_fields)
+    raw = _simdex._dedup_minhash(documents.pop("texts"), **documents, estimate_filter=estimate_filter, against=paths,
+                                 **options)
     raw.pop("skipped")
     raw.pop("first_errors")
     return MinHashDedupResult(**raw)

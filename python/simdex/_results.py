@@ -47,8 +47,13 @@ class DedupResult(_Clustered):
       ``against`` indexes (index number in the order given, the entry's id number in that
       index, distance), -1 / 0 / -1 when none.
     pairs: (a, b, distance) arrays of every pair within k, a < b, ordered by (a, b), or
-      None unless asked for.
+      None unless asked for; with ``confirm`` (a, b, distance, similarity) of the pairs
+      the confirmation accepted.
     stats: counts and timings of the engine's run.
+    ids / reasons / indexes: when ``simdex.dedup`` read the documents (texts or files):
+      their ids by ordinal (np.uint64, or an object array when some are strings; texts
+      are numbered from 0), the EMPTY_REASONS code of each (np.int8, 0 when not empty),
+      and the ``against`` indexes; else None.
     """
 
     representative: np.ndarray
@@ -58,25 +63,40 @@ class DedupResult(_Clustered):
     against_index: np.ndarray
     against_id: np.ndarray
     against_distance: np.ndarray
-    pairs: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]]
+    pairs: Optional[tuple]
     stats: dict
+    ids: Optional[np.ndarray] = None
+    reasons: Optional[np.ndarray] = None
+    indexes: Optional[list] = None
 
-    def records(self, ids, reasons=None, against: Sequence = (), against_names: Optional[Sequence[str]] = None
-                ) -> Iterator[dict]:
+    def records(self, ids=None, reasons=None, against: Optional[Sequence] = None,
+                against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
         """One dict per document with the fields and order of ``simdex dedup``'s JSON lines:
         {"id", "cluster", "duplicate", "distance", "against"?: {"index", "id", "distance"},
         "empty"?}. ids: the documents' ids by ordinal; reasons: the EMPTY_REASONS codes;
         against: the indexes given to dedup (string ids are looked up);
-        against_names: their names as the command line gave them."""
-        yield from dedup_records(self, ids, reasons, against, against_names)
+        against_names: their names as the command line gave them (default: their paths).
+        ids, reasons and against default to the result's own (documents read by dedup)."""
+        if ids is None:
+            ids = self.ids
+        if ids is None:
+            raise ValueError("this result has no ids of its own: pass ids=")
+        yield from dedup_records(self, ids, self.reasons if reasons is None else reasons,
+                                 (self.indexes or ()) if against is None else against, against_names)
 
-    def pair_records(self, ids) -> Iterator[dict]:
-        """{"a", "b", "distance"} per pair, as ``simdex dedup --pairs`` writes them."""
+    def pair_records(self, ids=None) -> Iterator[dict]:
+        """{"a", "b", "distance", "similarity"?} per pair, as ``simdex dedup --pairs`` (with
+        ``--confirm``) writes them (ids: default the result's own)."""
+        if ids is None:
+            ids = self.ids
         if self.pairs is None:
             raise ValueError("this result has no pairs: run dedup with pairs=True")
-        a, b, d = self.pairs
-        for x, y, z in zip(a.tolist(), b.tolist(), d.tolist()):
-            yield {"a": _py(ids[x]), "b": _py(ids[y]), "distance": z}
+        columns = [c.tolist() for c in self.pairs]
+        for row in zip(*columns):
+            rec = {"a": _py(ids[row[0]]), "b": _py(ids[row[1]]), "distance": row[2]}
+            if len(row) > 3:
+                rec["similarity"] = printed(row[3])
+            yield rec
 
 
 def _py(value):

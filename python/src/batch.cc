@@ -1,19 +1,22 @@
-// simdex._simdex._dedup_minhash: include/simdex/batch.h's
-// DeduplicateByMinHash for Python, in process: the documents are texts or
-// files, the whole run releases the GIL, and the result comes back as
-// numpy arrays by document ordinal (simdex.MinHashDedupResult wraps them),
-// the same records `simdex dedup --method minhash` writes.
+// simdex._simdex._dedup_minhash and _dedup_simhash: include/simdex/batch.h's
+// DeduplicateByMinHash and DeduplicateBySimHash for Python, in process: the
+// documents are texts or files, the whole run releases the GIL, and the
+// result comes back as numpy arrays by document ordinal
+// (simdex.MinHashDedupResult and simdex.DedupResult wrap them), the same
+// records `simdex dedup` writes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "python/src/errors.h"
+#include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/batch.h"
 #include "simdex/lsh_index.h"
@@ -48,7 +51,7 @@ py::dict StatsDict(const MinHashDedupStats& s) {
 
 // The ids by ordinal: np.uint64 when all are numbers, else an object array
 // of ints and strs.
-py::object Ids(const MinHashDedupResult& r) {
+py::object Ids(const BatchDedupResult& r) {
   const uint64_t n = r.size();
   bool strings = false;
   for (uint64_t o = 0; o < n && !strings; ++o) strings = r.IdIsString(o);
@@ -56,7 +59,7 @@ py::object Ids(const MinHashDedupResult& r) {
     py::array_t<uint64_t> ids(static_cast<py::ssize_t>(n));
     uint64_t* p = ids.mutable_data();
     for (uint64_t o = 0; o < n; ++o) p[o] = r.IdNumber(o);
-    return std::move(ids);
+    return ids;
   }
   py::list ids(static_cast<size_t>(n));
   for (uint64_t o = 0; o < n; ++o) {
@@ -69,6 +72,71 @@ py::object Ids(const MinHashDedupResult& r) {
   }
   return py::module_::import("numpy").attr("array")(ids, "dtype"_a = "object");
 }
+
+// The options both methods take, as the keyword arguments give them;
+// *score_field: the field keep="max:FIELD" names.
+template <class Options>
+void SetShared(const std::string& confirm, const std::string& keep, bool pairs, bool allow_duplicate_ids,
+               std::optional<int> threads, size_t memory, const std::string& tmpdir, Options* o,
+               std::string* score_field) {
+  o->confirm = confirm;
+  o->keep = KeepNamed(keep, score_field);
+  o->keep_pairs = pairs;
+  o->allow_duplicate_ids = allow_duplicate_ids;
+  o->threads = ResolveThreads(threads, 1);
+  o->memory_bytes = memory;
+  o->tmpdir = tmpdir;
+}
+
+// The documents of a call: files as `simdex dedup` reads them, or texts
+// (str or bytes, held while the run reads them) with their scores.
+class Documents {
+ public:
+  Documents(py::object texts, py::object files, const std::string& format, const std::string& id_field,
+            const std::vector<std::string>& text_fields, const std::string& id_mode, bool skip_bad, py::object scores,
+            KeepRule keep, const std::string& score_field) {
+    if (!files.is_none()) {
+      files_ = true;
+      f_.paths = files.cast<std::vector<std::string>>();
+      if (format == "jsonl" || format == "lines") {
+        f_.formats.assign(f_.paths.size(), format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
+      } else if (!format.empty()) {
+        throw py::value_error("format '" + format + "' is not jsonl or lines");
+      }
+      f_.id_field = id_field;
+      f_.text_fields = text_fields;
+      if (id_mode != "field" && id_mode != "ordinal") {
+        throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
+      }
+      f_.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+      f_.skip_bad = skip_bad;
+      f_.score_field = score_field;
+      return;
+    }
+    Utf8Views(texts.cast<py::sequence>(), &keep_alive_, &views_);
+    if (!scores.is_none()) {
+      scores_ = scores.cast<std::vector<double>>();
+      if (scores_.size() != views_.size()) throw py::value_error("scores and texts differ in length");
+    } else if (keep == KeepRule::kField) {
+      throw py::value_error("keep='max:FIELD' ranks texts by their scores: pass scores=");
+    }
+  }
+
+  // Runs by_files(files) or by_texts(texts, scores), the GIL released.
+  template <class ByFiles, class ByTexts>
+  void Run(const ByFiles& by_files, const ByTexts& by_texts) const {
+    py::gil_scoped_release release;
+    ThrowIfError(files_ ? by_files(f_)
+                        : by_texts(std::span<const std::string_view>(views_), std::span<const double>(scores_)));
+  }
+
+ private:
+  bool files_ = false;
+  DocumentFiles f_;
+  std::vector<py::object> keep_alive_;
+  std::vector<std::string_view> views_;
+  std::vector<double> scores_;
+};
 
 py::dict Dedup(py::object texts, py::object files, const std::string& format, const std::string& id_field,
                const std::vector<std::string>& text_fields, const std::string& id_mode, bool skip_bad,
@@ -86,14 +154,8 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
   o.bands = LshBands{bands, rows};
   o.signature_bits = signature_bits;
   o.estimate_filter = estimate_filter.value_or(-1);
-  o.confirm = confirm;
   std::string score_field;
-  o.keep = KeepNamed(keep, &score_field);
-  o.keep_pairs = pairs;
-  o.allow_duplicate_ids = allow_duplicate_ids;
-  o.threads = ResolveThreads(threads, 1);
-  o.memory_bytes = memory;
-  o.tmpdir = tmpdir;
+  SetShared(confirm, keep, pairs, allow_duplicate_ids, threads, memory, tmpdir, &o, &score_field);
   std::vector<std::unique_ptr<LshIndexReader>> indexes;
   for (const std::string& path : against) {
     indexes.emplace_back();
@@ -101,36 +163,9 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
     o.against.push_back(indexes.back().get());
   }
   std::unique_ptr<MinHashDedupResult> result;
-  std::vector<py::object> keep_alive;
-  std::vector<std::string_view> views;
-  std::vector<double> score_values;
-  if (!files.is_none()) {
-    DocumentFiles f;
-    f.paths = files.cast<std::vector<std::string>>();
-    if (format == "jsonl" || format == "lines") {
-      f.formats.assign(f.paths.size(), format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
-    } else if (!format.empty()) {
-      throw py::value_error("format '" + format + "' is not jsonl or lines");
-    }
-    f.id_field = id_field;
-    f.text_fields = text_fields;
-    if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
-    f.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
-    f.skip_bad = skip_bad;
-    f.score_field = score_field;
-    py::gil_scoped_release release;
-    ThrowIfError(DeduplicateByMinHash(f, o, nullptr, &result));
-  } else {
-    Utf8Views(texts.cast<py::sequence>(), &keep_alive, &views);
-    if (!scores.is_none()) {
-      score_values = scores.cast<std::vector<double>>();
-      if (score_values.size() != views.size()) throw py::value_error("scores and texts differ in length");
-    } else if (o.keep == KeepRule::kField) {
-      throw py::value_error("keep='max:FIELD' ranks texts by their scores: pass scores=");
-    }
-    py::gil_scoped_release release;
-    ThrowIfError(DeduplicateByMinHash(views, score_values, o, nullptr, &result));
-  }
+  Documents documents(texts, files, format, id_field, text_fields, id_mode, skip_bad, scores, o.keep, score_field);
+  documents.Run([&](const DocumentFiles& f) { return DeduplicateByMinHash(f, o, nullptr, &result); },
+                [&](auto texts, auto scores) { return DeduplicateByMinHash(texts, scores, o, nullptr, &result); });
 
   const uint64_t n = result->size();
   py::array_t<uint64_t> representative(static_cast<py::ssize_t>(n));
@@ -186,6 +221,96 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
   return out;
 }
 
+py::dict SimHashStatsDict(const SimHashDedupStats& s) {
+  const DedupStats& j = s.join;
+  return py::dict("documents"_a = j.documents, "empty"_a = j.empty, "distinct_fingerprints"_a = j.distinct_fingerprints,
+                  "pairs"_a = j.pairs, "distinct_pairs"_a = j.distinct_pairs, "clusters"_a = j.clusters,
+                  "clustered_documents"_a = j.clustered_documents, "duplicates"_a = s.duplicates,
+                  "against_matches"_a = j.against_matches, "against_strategy"_a = j.against_strategy,
+                  "comparisons"_a = j.comparisons, "spilled_runs"_a = j.spilled_runs, "k"_a = s.k,
+                  "k_short"_a = s.k_short, "join_k"_a = s.join_k, "against_k"_a = s.against_k, "scheme"_a = s.scheme,
+                  "confirm_candidates"_a = s.confirm.candidates, "confirm_in_range"_a = s.confirm.in_range,
+                  "confirmed"_a = s.confirm.confirmed, "idf_documents"_a = s.idf.documents,
+                  "seconds_read"_a = s.seconds_read, "seconds_idf"_a = s.seconds_idf,
+                  "seconds_self_join"_a = j.seconds_self_join);
+}
+
+py::dict DedupSimHash(py::object texts, py::object files, const std::string& format, const std::string& id_field,
+                      const std::vector<std::string>& text_fields, const std::string& id_mode, bool skip_bad,
+                      py::object scores, py::object fingerprinter, std::optional<int> k, const std::string& scheme,
+                      const std::string& confirm, int k_short, uint32_t short_length, const std::string& keep,
+                      bool pairs, bool allow_duplicate_ids, std::optional<int> threads, size_t memory,
+                      const std::string& tmpdir, const std::vector<std::shared_ptr<IndexHandle>>& against,
+                      const std::string& strategy) {
+  SimHashDedupOptions o;
+  if (!fingerprinter.is_none()) {
+    o.features = OptionsOf(fingerprinter);
+    o.learn_idf = LearnsIdf(fingerprinter);
+    if (o.learn_idf) o.max_idf = IdfCapOf(fingerprinter);
+  }
+  o.k = k.value_or(-1);
+  o.scheme = scheme;
+  o.k_short = k_short;
+  o.short_length = short_length;
+  std::string score_field;
+  SetShared(confirm, keep, pairs, allow_duplicate_ids, threads, memory, tmpdir, &o, &score_field);
+  o.against_strategy = StrategyNamed(strategy);
+  std::vector<std::shared_ptr<const IndexReader>> readers;  // held while the result is read
+  for (const auto& h : against) {
+    readers.push_back(h->reader());
+    o.against.push_back(readers.back().get());
+  }
+  std::unique_ptr<SimHashDedupResult> result;
+  Documents documents(texts, files, format, id_field, text_fields, id_mode, skip_bad, scores, o.keep, score_field);
+  documents.Run([&](const DocumentFiles& f) { return DeduplicateBySimHash(f, o, nullptr, &result); },
+                [&](auto texts, auto scores) { return DeduplicateBySimHash(texts, scores, o, nullptr, &result); });
+  const uint64_t n = result->size();
+  const auto size = static_cast<py::ssize_t>(n);
+  py::array_t<uint64_t> representative(size), against_id(size);
+  py::array_t<int8_t> distance(size), against_distance(size), reasons(size);
+  py::array_t<int32_t> against_index(size);
+  py::array_t<bool> duplicate(size), empty(size);
+  for (uint64_t o2 = 0; o2 < n; ++o2) {
+    const SimHashDedupRecord r = result->Record(o2);
+    representative.mutable_data()[o2] = r.representative;
+    distance.mutable_data()[o2] = r.empty ? -1 : static_cast<int8_t>(r.distance);
+    duplicate.mutable_data()[o2] = r.duplicate;
+    empty.mutable_data()[o2] = r.empty;
+    against_index.mutable_data()[o2] = r.against_index;
+    against_id.mutable_data()[o2] = r.against_index >= 0 ? r.against_id : 0;
+    against_distance.mutable_data()[o2] = r.against_index >= 0 ? static_cast<int8_t>(r.against_distance) : -1;
+    int8_t reason = 0;  // EMPTY_REASONS: "", then EmptyReason 1..4
+    for (int e = 1; e <= 4 && r.empty; ++e) {
+      if (result->EmptyReason(o2) == EmptyReasonName(static_cast<simdex::EmptyReason>(e))) reason = static_cast<int8_t>(e);
+    }
+    reasons.mutable_data()[o2] = reason;
+  }
+  py::object pair_arrays = py::none();
+  if (pairs) {
+    std::vector<uint64_t> a, b;
+    std::vector<uint8_t> d;
+    std::vector<float> sim;
+    {
+      py::gil_scoped_release release;
+      ThrowIfError(result->ForEachPair([&](const SimHashDedupPair& p) {
+        a.push_back(p.a);
+        b.push_back(p.b);
+        d.push_back(static_cast<uint8_t>(p.distance));
+        sim.push_back(p.similarity);
+        return Status::OK();
+      }));
+    }
+    auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
+    // With the similarity when the pairs were confirmed.
+    pair_arrays = confirm.empty() ? py::make_tuple(array(a), array(b), array(d))
+                                  : py::make_tuple(array(a), array(b), array(d), array(sim));
+  }
+  return py::dict("representative"_a = representative, "distance"_a = distance, "duplicate"_a = duplicate,
+                  "empty"_a = empty, "against_index"_a = against_index, "against_id"_a = against_id,
+                  "against_distance"_a = against_distance, "pairs"_a = pair_arrays,
+                  "stats"_a = SimHashStatsDict(result->stats()), "ids"_a = Ids(*result), "reasons"_a = reasons);
+}
+
 }  // namespace
 
 void DefineBatch(py::module_& m) {
@@ -199,6 +324,17 @@ void DefineBatch(py::module_& m) {
         py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(), py::arg("memory") = size_t{1} << 30,
         py::arg("tmpdir") = "", py::arg("against") = std::vector<std::string>(), py::arg("approximate") = false,
         "`simdex dedup --method minhash` in process (include/simdex/batch.h); simdex.dedup wraps it.");
+  const SimHashDedupOptions defaults;
+  m.def("_dedup_simhash", &DedupSimHash, py::arg("texts"), py::kw_only(), py::arg("files") = py::none(),
+        py::arg("format") = "", py::arg("id_field") = "id", py::arg("text_fields") = std::vector<std::string>(),
+        py::arg("id_mode") = "field", py::arg("skip_bad") = false, py::arg("scores") = py::none(),
+        py::arg("fingerprinter") = py::none(), py::arg("k") = py::none(), py::arg("scheme") = defaults.scheme,
+        py::arg("confirm") = "", py::arg("k_short") = defaults.k_short,
+        py::arg("short_length") = defaults.short_length, py::arg("keep") = "first", py::arg("pairs") = false,
+        py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(),
+        py::arg("memory") = defaults.memory_bytes, py::arg("tmpdir") = "",
+        py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(), py::arg("strategy") = "auto",
+        "`simdex dedup --method simhash` of documents in process (include/simdex/batch.h); simdex.dedup wraps it.");
 }
 
 }  // namespace simdex::python

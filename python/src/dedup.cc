@@ -23,14 +23,14 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
-namespace {
-
 AgainstStrategy StrategyNamed(const std::string& name) {
   if (name == "auto") return AgainstStrategy::kAuto;
   if (name == "probe") return AgainstStrategy::kProbe;
   if (name == "merge-join") return AgainstStrategy::kMergeJoin;
   throw py::value_error("strategy '" + name + "' is not auto, probe or merge-join");
 }
+
+namespace {
 
 py::dict StatsDict(const DedupStats& s) {
   using namespace pybind11::literals;

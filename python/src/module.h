@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "python/src/errors.h"
+#include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
@@ -93,6 +94,10 @@ void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& vie
 DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
                                         const std::string& id_mode, const std::string& keep_spec, bool skip_bad);
+
+// The AgainstStrategy named "auto", "probe" or "merge-join"; ValueError
+// for another name (dedup.cc).
+AgainstStrategy StrategyNamed(const std::string& name);
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);

@@ -1,6 +1,6 @@
 """simdex.dedup of documents in process (method="minhash", the command's default for
-documents): the same records, pairs and clusters as `simdex dedup --method minhash` on
-the same files and options (include/simdex/batch.h runs both), texts given in memory
+documents, and method="simhash"): the same records, pairs and clusters as `simdex dedup`
+on the same files and options (include/simdex/batch.h runs both), texts given in memory
 alike, and bad options refused naming them."""
 
 import gzip
@@ -126,12 +126,56 @@ def test_two_documents_with_one_id_are_refused_unless_allowed(tmp_path):
     assert sum(1 for _ in simdex.dedup(files=[path], allow_duplicate_ids=True).records()) == 3
 
 
-def test_simhash_of_texts_fingerprints_them_first(sample):
+@pytest.mark.parametrize("options", [(), ("--k", "5"), ("--idf", "auto"), ("--confirm", "jaccard-shingles:0.8"),
+                                     ("--confirm", "edit:0.8", "--k-short", "6", "--keep", "longest"),
+                                     ("--tokenizer", "char-ngrams", "--scheme", "t20")])
+def test_simhash_files_give_the_commands_records_pairs_and_clusters(simdex_cli, sample, tmp_path, options):
+    records, pairs, keep, clusters = command(simdex_cli, tmp_path, [sample], "--method", "simhash", "--text-field",
+                                             "text", *options)
+    kwargs = {"method": "simhash", "text_fields": ["text"], "pairs": True, "threads": 2}
+    flags = dict(zip(options[::2], options[1::2]))
+    for flag, name, kind in (("--k", "k", int), ("--k-short", "k_short", int), ("--confirm", "confirm", str),
+                             ("--keep", "keep", str), ("--scheme", "scheme", str)):
+        if flag in flags:
+            kwargs[name] = kind(flags[flag])
+    if "--idf" in flags:
+        kwargs["fingerprinter"] = simdex.Fingerprinter(idf="auto")
+    if "--tokenizer" in flags:
+        kwargs["fingerprinter"] = simdex.Fingerprinter(tokenizer=flags["--tokenizer"])
+    result = simdex.dedup(files=[sample], **kwargs)
+    assert isinstance(result, simdex.DedupResult)
+    assert list(result.records()) == records
+    assert list(result.pair_records()) == pairs
+    assert [str(i) for i in result.ids[result.keep].tolist()] == keep
+    assert cluster_ids(result) == sorted(sorted(m["id"] for m in c["members"]) for c in clusters)
+    assert result.stats["duplicates"] == len(records) - len(keep)
+
+
+def test_simhash_texts_are_decided_as_their_fingerprints_and_as_a_file(sample, tmp_path):
     texts = [rec["text"] for rec in read_jsonl(sample)]
     fingerprints, reasons = simdex.Fingerprinter().fingerprint_batch(texts)
-    want = simdex.dedup(fingerprints, empty=reasons)
-    got = simdex.dedup(texts, method="simhash")
+    want = simdex.dedup(fingerprints, empty=reasons, k=3)
+    got = simdex.dedup(texts, method="simhash", threads=2)
     assert np.array_equal(got.representative, want.representative)
     assert np.array_equal(got.distance, want.distance)
-    with pytest.raises(ValueError, match="read files with fingerprint_file"):
-        simdex.dedup(files=[sample], method="simhash")
+    assert np.array_equal(got.reasons, reasons)
+    assert got.ids.tolist() == list(range(len(texts)))
+    from_file = simdex.dedup(files=[sample], method="simhash", text_fields=["text"])
+    assert np.array_equal(from_file.representative, got.representative)
+
+
+def test_simhash_against_an_index_as_the_command(simdex_cli, sample, tmp_path):
+    corpus = tmp_path / "corpus.fp"
+    simdex_cli("fingerprint", "-q", "--text-field", "text", "-o", corpus, sample)
+    profile, *lines = corpus.read_text().splitlines()
+    corpus.write_text(profile + "\n" + "".join(l + "\n" for l in lines if int(l.split("\t")[0]) % 3 == 0))
+    index = tmp_path / "corpus.sdx"
+    simdex_cli("build", "-q", "--out", index, corpus)
+    out = tmp_path / "out.jsonl"
+    simdex_cli("dedup", "-q", "--method", "simhash", "--text-field", "text", "--against", index, "-o", out, sample)
+    result = simdex.dedup(files=[sample], method="simhash", text_fields=["text"],
+                          against=[simdex.Index.open(str(index))])
+    assert result.stats["against_matches"] > 0
+    assert list(result.records()) == read_jsonl(out)
+    with pytest.raises(ValueError, match="k 5 is larger than the index's scheme t10 supports"):
+        simdex.dedup(files=[sample], method="simhash", k=5, against=[simdex.Index.open(str(index))])
