@@ -17,8 +17,10 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "engine/io/text_record.h"  // the header lines' names
 #include "simdex/fingerprint_file.h"
 #include "tests/fuzz/fuzz_input_file.h"
 
@@ -58,6 +60,13 @@ Status ReadAll(const std::string& path, const simdex::FingerprintFileReaderOptio
   return Status::OK();
 }
 
+bool IsHeaderName(std::string_view id) {
+  for (std::string_view header : {simdex::io::kTextProfilePrefix, simdex::io::kSignatureHeaderPrefix}) {
+    if (id == header.substr(0, header.size() - 1)) return true;
+  }
+  return false;
+}
+
 // Writes entries in `form` and reads them back: the same documents (the
 // binary form keeps no empty documents, only their count).
 void RoundTrip(const std::vector<FingerprintEntry>& entries, FingerprintFileForm form) {
@@ -66,6 +75,11 @@ void RoundTrip(const std::vector<FingerprintEntry>& entries, FingerprintFileForm
   FUZZ_CHECK(FingerprintFileWriter::Open(path, form, &writer).ok());
   std::vector<FingerprintEntry> kept;
   for (const FingerprintEntry& e : entries) {
+    // A header line's name ("#simdex-profile") is an id anywhere but on a
+    // text file's first line, where the writer refuses it (a reader would
+    // take the line for the header; the refusal ends the writer): left out,
+    // as below, when it would come first.
+    if (form == FingerprintFileForm::kText && kept.empty() && IsHeaderName(e.id_string)) continue;
     Status s;
     if (e.empty) {
       // A reason the writer cannot hold (a tab, an end of line) is the caller's mistake: left out.
@@ -120,6 +134,11 @@ void WriteSeeds(const std::string& dir) {
   const std::string other = File().Scratch("other.txt");
   std::ofstream(other) << "5\t0x1F\n\n6\t00ff\r\n7\t-\tall-stop-words\n";
   simdex::fuzz::WriteSeed(dir, "text_other_tools", 0x00, 0, other);
+  // A header line's name as an id after the first line (it read, and did
+  // not write back first: found by this target in test.sh's 10 s run).
+  const std::string header_id = File().Scratch("header_id.txt");
+  std::ofstream(header_id) << "1\t-\tno-\rtext\n#simdex-profile\tef\n2\t0x1F\n";
+  simdex::fuzz::WriteSeed(dir, "text_header_name_as_id", 0x00, 0, header_id);
 }
 
 }  // namespace
