@@ -434,7 +434,7 @@ int RunDedup(DedupArgs args) {
 
 void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   auto args = std::make_shared<DedupArgs>();
-  CLI::App* sub = app.add_subcommand("dedup", "De-duplicate a batch: pairs within k, clusters, duplicates (JSON lines)");
+  CLI::App* sub = app.add_subcommand("dedup", "De-duplicate a batch: pairs at Jaccard >= --threshold (MinHash-LSH, checked exactly) or within k bits (SimHash), clusters, duplicates (JSON lines)");
   sub->add_option("inputs", args->input.inputs,
                   "documents (JSONL or one per line) or fingerprint files; none or '-' = stdin; .gz/.zst/.bz2 "
                   "are decompressed");

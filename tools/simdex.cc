@@ -1,4 +1,4 @@
-// simdex: near-duplicate detection with SimHash fingerprints and a
+// simdex: near-duplicate detection with MinHash-LSH and SimHash over a
 // compressed on-disk index. One binary, git-style subcommands.
 #include <malloc.h>
 #include <pthread.h>
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   // Before any thread starts, so that every thread has these handlers
   // (simdex serve blocks SIGINT and SIGTERM and waits for them itself).
   CleanUpOnTerminatingSignals();
-  CLI::App app{"simdex: near-duplicate detection with SimHash fingerprints"};
+  CLI::App app{"simdex: near-duplicate detection with MinHash-LSH (documents, by default) and SimHash fingerprints"};
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
   simdex::tools::AddDistanceCommand(app, &run);

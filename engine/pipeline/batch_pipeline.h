@@ -38,8 +38,9 @@ struct DocumentBatch {
   std::vector<uint64_t> band_keys;
   std::vector<uint8_t> packed_signatures;
   std::vector<uint8_t> has_shingles;
-  // MinHash index work (tools/minhash_index_cli.h): each document's whole
-  // signature, num_perm values per document.
+  // MinHash index work (`simdex build --method minhash`, `fingerprint
+  // --method minhash`): each document's whole signature, num_perm values
+  // per document.
   std::vector<uint32_t> signatures;
   // `dedup --method minhash --against`: each document's best index match.
   std::vector<LshBestMatch> index_matches;

@@ -1,7 +1,7 @@
 // The documents of several input files read one after the other, in
 // batches for engine/pipeline/batch_pipeline.h, as `simdex fingerprint` and
-// `simdex dedup` read them (their options: tools/input_options.h). Ordinal ids (line numbers, --id
-// ordinal) continue from one input to the next. JSONL ids may be strings
+// `simdex dedup` read them (their options: DocumentFiles, include/simdex/batch.h). Ordinal ids (line
+// numbers, --id ordinal) continue from one input to the next. JSONL ids may be strings
 // (Document::id_string).
 #ifndef SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_
 #define SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_

@@ -1,4 +1,4 @@
-"""simdex: near-duplicate documents among billions, from compressed SimHash indexes.
+"""simdex: near-duplicate documents among billions, by MinHash-LSH or SimHash, from compressed indexes.
 
 The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
 
@@ -7,8 +7,11 @@ The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
   ``idf="auto"`` learns the idf of each batch, ``learn_idf`` returns it (``IdfTable``).
 - ``IndexBuilder`` / ``Index.open``: build a compressed index file; search it through
   a memory map, faiss-style (``lims, ids, fingerprints, distances``).
-- ``dedup``: every pair of a batch within k, clusters, representatives, duplicate
-  flags, and matches in stored indexes (``DedupResult``).
+- ``dedup``: de-duplicate a batch of texts or files in process, as ``simdex dedup``
+  does (``method="minhash"``, the default for documents: pairs at Jaccard >= the
+  threshold, checked exactly; ``method="simhash"``: pairs within k bits), or of
+  fingerprints (SimHash): clusters, representatives, duplicate flags, and matches in
+  stored indexes (``MinHashDedupResult``, ``DedupResult``).
 - ``merge``: grow an index by a batch (and delete ids) without re-sorting it.
 - ``fingerprint_file``: read and fingerprint JSONL or text files (.gz/.zst/.bz2).
 - ``simdex.dask``: the same de-duplication on a Dask cluster (docs/distributed.md).
