@@ -97,7 +97,7 @@ def varint_bytes(values):
     return total
 
 
-def exact_set_row(ours, stored, batch, truth_ours, t):
+def exact_set_row(ours, stored, truth_ours, t):
     """The option of storing each document's shingle hashes (low 32 bits, sorted,
     delta-coded): its bytes per document, and the matches an exact check of the
     band candidates gives, simulated as the best stored document by exact J among
@@ -182,11 +182,11 @@ def main():
             truth_ours = cross_truth(ours, stored, batch, 0.3)
             truth_common = cross_truth(common, stored, batch, 0.3)
 
-            def j_ours(b, s):
-                return truth_ours[(b, s)] if (b, s) in truth_ours else jaccard(ours[b], ours[s])
+            def j_of(truth, sets):
+                """J of a cross pair: from the truth at J >= 0.3, else from the sets."""
+                return lambda b, s: truth[(b, s)] if (b, s) in truth else jaccard(sets[b], sets[s])
 
-            def j_common(b, s):
-                return truth_common[(b, s)] if (b, s) in truth_common else jaccard(common[b], common[s])
+            j_ours, j_common = j_of(truth_ours, ours), j_of(truth_common, common)
 
             pos_ours = {b for (b, _), j in truth_ours.items() if j >= t}
             pos_common = {b for (b, _), j in truth_common.items() if j >= t}
@@ -200,7 +200,7 @@ def main():
                 if k:
                     per_doc, matches = bottom_k_row(ours, stored, truth_ours, k, t)
                 else:
-                    per_doc, matches = exact_set_row(ours, stored, batch, truth_ours, t)
+                    per_doc, matches = exact_set_row(ours, stored, truth_ours, t)
                 po, ro, fo, below = score(matches, j_ours, pos_ours, t)
                 pc, rc, fc, _ = score(matches, j_common, pos_common, t)
                 totals[label].append((per_doc, fo, fc))

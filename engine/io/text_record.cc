@@ -49,13 +49,18 @@ void AppendIdField(uint64_t id, std::string* out) {
   out->push_back('\t');
 }
 
+bool IsHeaderName(std::string_view id) {
+  for (std::string_view header : {kTextProfilePrefix, kSignatureHeaderPrefix}) {
+    if (id == header.substr(0, header.size() - 1)) return true;  // less its tab
+  }
+  return false;
+}
+
 Status AppendStringIdField(std::string_view id, bool first_line, std::string* out) {
   if (first_line) {
-    for (std::string_view header : {kTextProfilePrefix, kSignatureHeaderPrefix}) {
-      if (id == header.substr(0, header.size() - 1)) {
-        return Status::InvalidArgument("the id \"" + std::string(id) +
-                                       "\" cannot start a text file of ids (it marks a header line)");
-      }
+    if (IsHeaderName(id)) {
+      return Status::InvalidArgument("the id \"" + std::string(id) +
+                                     "\" cannot start a text file of ids (it marks a header line)");
     }
     if (id.starts_with(kUtf8Bom)) out->append(kUtf8Bom);
   }

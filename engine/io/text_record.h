@@ -53,6 +53,11 @@ Status SplitTextRecord(std::string_view line, std::string_view value_name, TextR
 // Appends "<id>\t" in decimal.
 void AppendIdField(uint64_t id, std::string* out);
 
+// Whether a string id is the name of a header line ("#simdex-profile",
+// "#simdex-signatures"): an id anywhere but on a text file's first line,
+// where a reader takes it for the header.
+bool IsHeaderName(std::string_view id);
+
 // Appends "<id>\t" for a string id (REQUIRES: CheckStringId(id) passed).
 // first_line: nothing precedes it in the file. Readers drop a byte order
 // mark (U+FEFF) at the very start of a file, so a first id that begins with

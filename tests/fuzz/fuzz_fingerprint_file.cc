@@ -17,10 +17,9 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "engine/io/text_record.h"  // the header lines' names
+#include "engine/io/text_record.h"  // IsHeaderName
 #include "simdex/fingerprint_file.h"
 #include "tests/fuzz/fuzz_input_file.h"
 
@@ -60,13 +59,6 @@ Status ReadAll(const std::string& path, const simdex::FingerprintFileReaderOptio
   return Status::OK();
 }
 
-bool IsHeaderName(std::string_view id) {
-  for (std::string_view header : {simdex::io::kTextProfilePrefix, simdex::io::kSignatureHeaderPrefix}) {
-    if (id == header.substr(0, header.size() - 1)) return true;
-  }
-  return false;
-}
-
 // Writes entries in `form` and reads them back: the same documents (the
 // binary form keeps no empty documents, only their count).
 void RoundTrip(const std::vector<FingerprintEntry>& entries, FingerprintFileForm form) {
@@ -79,7 +71,7 @@ void RoundTrip(const std::vector<FingerprintEntry>& entries, FingerprintFileForm
     // text file's first line, where the writer refuses it (a reader would
     // take the line for the header; the refusal ends the writer): left out,
     // as below, when it would come first.
-    if (form == FingerprintFileForm::kText && kept.empty() && IsHeaderName(e.id_string)) continue;
+    if (form == FingerprintFileForm::kText && kept.empty() && simdex::io::IsHeaderName(e.id_string)) continue;
     Status s;
     if (e.empty) {
       // A reason the writer cannot hold (a tab, an end of line) is the caller's mistake: left out.
