@@ -22,8 +22,12 @@ namespace simdex::format {
 // versions 1 and 2 have no codec tag (every table is the card codec's, its
 // 33 bytes of code lengths in place of the tag and parameters); versions 1
 // to 3 have no fingerprint profile (it reads as "", unrecorded); versions
-// 1 to 4 have no index kind (every file is a SimHash index).
-inline constexpr uint32_t kFormatVersion = 5;
+// 1 to 4 have no index kind (every file is a SimHash index); version 6
+// adds the sketch section of MinHash-LSH files, and a file is written as
+// version 6 only when it has one (every other file is written as version
+// 5: kWrittenFormatVersion).
+inline constexpr uint32_t kFormatVersion = 6;
+inline constexpr uint32_t kWrittenFormatVersion = 5;
 inline constexpr uint32_t kOldestFormatVersion = 1;
 
 // The first 8 bytes of every index file.
@@ -41,7 +45,7 @@ const char* IndexKindName(IndexKind kind);
 // 64 bytes at offset 0: magic, version, length, kind, checksum.
 struct FileHeader {
   static constexpr size_t kEncodedLength = 64;
-  uint32_t version = kFormatVersion;
+  uint32_t version = kWrittenFormatVersion;
   IndexKind kind = IndexKind::kSimHash;
   void EncodeTo(std::string* dst) const;
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit);
@@ -50,7 +54,7 @@ struct FileHeader {
 // 56 bytes at file_size - 56.
 struct Footer {
   static constexpr size_t kEncodedLength = 56;
-  uint32_t version = kFormatVersion;
+  uint32_t version = kWrittenFormatVersion;
   uint64_t metadata_offset = 0;
   uint64_t metadata_length = 0;
   uint64_t metadata_checksum = 0;

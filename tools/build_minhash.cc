@@ -48,8 +48,10 @@ Status SignDocuments(const char* command, const MinHashOptions& options, const D
       const size_t n = static_cast<size_t>(hasher->num_perm());
       b->signatures.resize(b->size * n);
       b->has_shingles.resize(b->size);
+      if (b->feature_hashes.size() < b->size) b->feature_hashes.resize(b->size);
       for (size_t i = 0; i < b->size; ++i) {
-        b->has_shingles[i] = hasher->Sign(b->docs[i].text, b->signatures.data() + i * n) != ShingleKind::kNone;
+        b->has_shingles[i] =
+            hasher->Sign(b->docs[i].text, b->signatures.data() + i * n, &b->feature_hashes[i]) != ShingleKind::kNone;
       }
     };
   };
@@ -123,7 +125,7 @@ Status AddSignatureFiles(const std::vector<std::string>& paths, std::unique_ptr<
 
 const std::vector<std::string>& MinHashBuildOptionNames() {
   static const std::vector<std::string> names = {"--threshold", "--num-perm", "--seed", "--shingles", "--bands", "--rows",
-                                                 "--signature-bits", "--text-field", "--id-field", "--id", "--format"};
+                                                 "--signature-bits", "--sketch", "--text-field", "--id-field", "--id", "--format"};
   return names;
 }
 
@@ -164,6 +166,11 @@ void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
   sub->add_option("--rows", o.bands.rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", o.signature_bits,
                   "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+  sub->add_option("--sketch", o.sketch_k,
+                  "minhash: hashes in each document's bottom-k sketch, stored so that queries with texts decide on "
+                  "it (0: none; default " + std::to_string(kDefaultSketchK) +
+                      "; an index built from signature files has none)")
+      ->check(CLI::Range(0, 65536));
   sub->add_option("--text-field", args->input.text_fields,
                   "minhash: JSONL field holding text; repeat to join several (default: text)")
       ->allow_extra_args(false);

@@ -148,11 +148,14 @@ std::string InspectLshJson(const LshIndexInfo& info) {
   }
   out.append(info.tables.empty() ? "]" : "\n  ]");
   root.Int("signature_bytes", info.signature_bytes);
+  root.Int("sketch_k", info.sketch_k);
+  root.Int("sketch_bytes", info.sketch_bytes);
   IdMembers(info, &root);
   AppendJsonString(&root.Key("profile"), info.profile);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("band_table_bytes_per_document", static_cast<double>(table_bytes), documents);
   root.Ratio("signature_bytes_per_document", static_cast<double>(info.signature_bytes), documents);
+  root.Ratio("sketch_bytes_per_document", static_cast<double>(info.sketch_bytes), documents);
   root.Ratio("id_bytes_per_document", static_cast<double>(info.id_bytes + info.id_map_bytes), documents);
   root.Ratio("bytes_per_document_total", static_cast<double>(info.total_bytes), documents);
   root.Ratio("band_key_bound_bits", info.band_key_bound_bits, 1);

@@ -63,6 +63,7 @@ struct QueryArgs {
   double min_estimate = -1;
   std::vector<double> thresholds;
   uint64_t top_k = 0;
+  bool approximate = false;
 };
 
 // One query: a fingerprint, the id of the document it came from as JSON
@@ -208,6 +209,7 @@ int RunQuery(const QueryArgs& args) {
     m.min_estimate = args.min_estimate;
     m.thresholds = args.thresholds;
     m.top_k = args.top_k;
+    m.approximate = args.approximate;
     m.verify_checksums = args.verify_checksums;
     m.threads = args.threads;
     return RunMinHashQuery(std::move(m));
@@ -236,7 +238,8 @@ int RunQuery(const QueryArgs& args) {
   if (!OpenIndexOrReport(kQueryCommand, args.index, options, &reader, &exit_code)) return exit_code;
   const std::pair<bool, const char*> lsh_options[] = {{args.min_estimate >= 0, "--min-estimate"},
                                                       {!args.thresholds.empty(), "--threshold"},
-                                                      {args.top_k > 0, "--top-k"}};
+                                                      {args.top_k > 0, "--top-k"},
+                                                      {args.approximate, "--approximate"}};
   for (const auto& [given, name] : lsh_options) {
     if (given) {
       return ReportError(kQueryCommand, std::string(name) + " is a MinHash-LSH option; " + args.index +
@@ -290,20 +293,23 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
                   "MinHash-LSH index: query documents' format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
       ->check(CLI::IsMember({"jsonl", "lines"}));
   sub->add_option("--min-estimate", args->min_estimate,
-                  "MinHash-LSH index: keep documents whose estimated J is at least this (default: two standard "
-                  "errors below the index's threshold)")
+                  "MinHash-LSH index: keep documents whose estimated J is at least this (default: the index's "
+                  "threshold where its sketches decide, else two standard errors below it)")
       ->check(CLI::Range(0.0, 1.0));
   sub->add_option("--threshold", args->thresholds,
-                  "MinHash-LSH index: keep documents whose estimated J (from the stored b-bit signature) passes T, "
-                  "that is, is at least T's filter, two standard errors below T (0.729 for 0.8 at 128 values); "
-                  "each T at least the index's threshold. Several, comma-separated (0.7,0.8,0.9): each match says "
-                  "the highest it passes")
+                  "MinHash-LSH index: keep documents whose estimated J passes T: query documents against an index "
+                  "of sketches, when their sketch estimate is at least T; else (signature files, --approximate, "
+                  "an index without sketches) when the b-bit signature estimate is at least T's filter, two "
+                  "standard errors below T (0.729 for 0.8 at 128 values); each T at least the index's threshold. "
+                  "Several, comma-separated (0.7,0.8,0.9): each match says the highest it passes")
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--top-k", args->top_k,
                   "MinHash-LSH index: the K documents with the highest estimates per query, highest first, equal "
                   "estimates in id order, among those the filter keeps (--threshold, --min-estimate or the index's default)")
       ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()));
+  sub->add_flag("--approximate", args->approximate,
+                "MinHash-LSH index: decide on the b-bit signature estimate even where the index stores sketches");
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "
                 "each block is checked the first time a query reads it");

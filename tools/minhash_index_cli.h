@@ -68,6 +68,7 @@ struct MinHashQueryArgs {
   double min_estimate = -1;  // negative: the index's default filter
   std::vector<double> thresholds;
   uint64_t top_k = 0;
+  bool approximate = false;  // the signature estimate decides even where sketches could
   bool verify_checksums = false;
   int threads = 1;
 };
@@ -106,19 +107,22 @@ Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures);
 
 // Signs the documents of prepared inputs on `threads` workers with
 // `options` (batch->signatures: num_perm values per document,
-// batch->has_shingles) and passes each batch to `sink` in input order.
+// batch->has_shingles, batch->feature_hashes: each document's shingle set)
+// and passes each batch to `sink` in input order.
 Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
                      int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink);
 
 // Adds a signed batch's documents to an LshIndexBuilder or LshIndexMerger,
-// each by its string id when it has one, else by its number.
+// each by its string id when it has one, else by its number, with its
+// shingles (b.feature_hashes, for its sketch).
 template <class Target>
 Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target) {
   for (size_t i = 0; i < b.size; ++i) {
     const Document& doc = b.docs[i];
     const uint32_t* signature = b.signatures.data() + i * num_perm;
-    SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? target->Add(doc.id, signature)
-                                                 : target->Add(doc.id_string, signature));
+    const std::span<const uint64_t> shingles(b.feature_hashes[i]);
+    SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? target->Add(doc.id, signature, shingles)
+                                                 : target->Add(doc.id_string, signature, shingles));
   }
   return Status::OK();
 }

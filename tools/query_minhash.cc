@@ -38,12 +38,14 @@ void AppendMatches(const LshIndexReader& index, const std::vector<LshMatch>& mat
 }
 
 // Queries the index and prints one document's line: its signature's
-// matches, or (signature null) {"empty":<reason>} without searching.
+// matches (decided on the sketches with the document's shingles, when
+// given), or (signature null) {"empty":<reason>} without searching.
 class Printer {
  public:
   Printer(const LshIndexReader& index, const LshQueryOptions& options) : index_(index), options_(options) {}
 
-  Status Print(uint64_t id, const std::string& id_string, const uint32_t* signature, std::string_view empty_reason) {
+  Status Print(uint64_t id, const std::string& id_string, const uint32_t* signature, std::string_view empty_reason,
+               const std::vector<uint64_t>* shingles = nullptr) {
     line_.assign("{\"id\":");
     AppendJsonId(&line_, id, id_string);
     line_.push_back(',');
@@ -52,7 +54,8 @@ class Printer {
       AppendJsonString(&line_, empty_reason);
       line_.append(",\"matches\":[]}\n");
     } else {
-      SIMDEX_RETURN_IF_ERROR(index_.Query(signature, options_, &matches_));
+      SIMDEX_RETURN_IF_ERROR(shingles != nullptr ? index_.Query(signature, *shingles, options_, &matches_)
+                                                 : index_.Query(signature, options_, &matches_));
       AppendMatches(index_, matches_, &line_);
     }
     if (std::fwrite(line_.data(), 1, line_.size(), stdout) != line_.size()) {
@@ -101,6 +104,7 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   options.min_estimate = args.min_estimate;
   options.thresholds = args.thresholds;
   options.top_k = args.top_k;
+  options.approximate = args.approximate;
   Status s = options.Validate();
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
@@ -127,7 +131,7 @@ int RunMinHashQuery(MinHashQueryArgs args) {
         const Document& doc = b.docs[i];
         SIMDEX_RETURN_IF_ERROR(printer.Print(doc.id, doc.id_string,
                                              b.has_shingles[i] ? b.signatures.data() + i * num_perm : nullptr,
-                                             "no-text"));
+                                             "no-text", &b.feature_hashes[i]));
       }
       return Status::OK();
     };

@@ -150,7 +150,12 @@ Status AppendIdSections(OutputFile* out, std::string_view packed_ids, std::strin
 }
 
 Status AppendMetadataAndCommit(OutputFile* out, std::string tail, uint64_t* file_bytes) {
+  return AppendMetadataAndCommit(out, std::move(tail), format::kWrittenFormatVersion, file_bytes);
+}
+
+Status AppendMetadataAndCommit(OutputFile* out, std::string tail, uint32_t version, uint64_t* file_bytes) {
   format::Footer footer;
+  footer.version = version;
   footer.metadata_offset = out->size();
   footer.metadata_length = tail.size();
   footer.metadata_checksum = format::SectionChecksum(tail.data(), tail.size());

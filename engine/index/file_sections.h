@@ -103,6 +103,8 @@ void SetIdPlacement(const IdPlacement& p, M* m) {
 // Appends the encoded metadata and the footer that points at it, then
 // commits the file (fsync and rename). *file_bytes = the file's size.
 Status AppendMetadataAndCommit(OutputFile* out, std::string metadata, uint64_t* file_bytes);
+// The same with the footer of format `version` (the header's).
+Status AppendMetadataAndCommit(OutputFile* out, std::string metadata, uint32_t version, uint64_t* file_bytes);
 
 }  // namespace simdex::index
 

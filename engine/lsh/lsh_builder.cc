@@ -10,6 +10,7 @@
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "format/block_frame.h"
+#include "format/lsh/sketch_section.h"
 #include "simdex/lsh_index.h"
 
 namespace simdex {
@@ -21,9 +22,18 @@ struct LshIndexBuilder::Rep {
   LshBuildStats stats;
   Status status;
   bool done = false;
+  BottomKSketch sketch;  // scratch
+
+  // The sketch of `shingles` when the options keep sketches, else nullptr.
+  const BottomKSketch* SketchOf(std::span<const uint64_t> shingles) {
+    if (options.sketch_k <= 0) return nullptr;
+    MakeBottomKSketch(shingles, options.sketch_k, &sketch);
+    return &sketch;
+  }
 
   // The builder's first error, or InvalidArgument after Finish() or Abandon().
   Status Check();
+  Status AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sketch);
 };
 
 namespace lsh {
@@ -49,6 +59,10 @@ Status CheckBuildOptions(LshBuildOptions* o) {
   if (!format::IsValidRestarts(o->restarts)) {
     return Status::InvalidArgument("restarts " + std::to_string(o->restarts) + " is not 0.." +
                                    std::to_string(format::kMaxRestarts));
+  }
+  if (o->sketch_k < 0 || o->sketch_k > static_cast<int>(format::kMaxSketchK)) {
+    return Status::InvalidArgument("sketch k " + std::to_string(o->sketch_k) + " is not 0.." +
+                                   std::to_string(format::kMaxSketchK));
   }
   SIMDEX_RETURN_IF_ERROR(CheckLshMemory(o->memory_bytes, o->bands.bands, 1));
   return index::CheckCodecOption(o->codec);
@@ -94,16 +108,30 @@ Status LshIndexBuilder::Rep::Check() {
 
 Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature);
+  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, nullptr);
+}
+
+Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles) {
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, rep_->SketchOf(shingles));
 }
 
 Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
+  return rep_->AddString(id, signature, nullptr);
+}
+
+Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  return rep_->AddString(id, signature, rep_->SketchOf(shingles));
+}
+
+Status LshIndexBuilder::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
+  SIMDEX_RETURN_IF_ERROR(Check());
   SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   uint64_t number = 0;
-  rep_->status = rep_->docs->IdNumber(id, &number);
-  if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);
-  return rep_->status;
+  status = docs->IdNumber(id, &number);
+  if (status.ok()) status = docs->Add(number, signature, sk);
+  return status;
 }
 
 Status LshIndexBuilder::AddBanded(uint64_t id, const uint64_t* band_keys, const uint8_t* packed_signature) {
@@ -123,6 +151,7 @@ Status LshIndexBuilder::Finish() {
   r.done = true;
   r.stats.documents = r.docs->size();
   r.stats.banded = r.docs->banded();
+  r.stats.sketch_k = r.docs->size() > 0 ? r.docs->sketch_k() : 0;
   r.options.string_ids = r.docs->string_ids();
   r.status = r.docs->Write(r.path, 0, &r.stats.file_bytes);
   r.stats.spilled_runs = r.docs->spill_stats().runs;

@@ -15,10 +15,32 @@ LshDocuments::LshDocuments(const LshBuildOptions& options, size_t memory_bytes, 
     : options_(options),
       memory_bytes_(memory_bytes),
       tmpdir_(std::move(tmpdir)),
-      signature_bytes_(PackedSignatureBytes(options.minhash.num_perm, options.signature_bits)),
+      requested_sketch_k_(options.sketch_k),
       id_map_(memory_bytes / 4, tmpdir_) {
+  SetDocumentBytes();
+}
+
+void LshDocuments::SetDocumentBytes() {
+  signature_bytes_ = DocumentBytes(options_);
   const uint64_t record = 8 + 8 * static_cast<uint64_t>(options_.bands.bands) + signature_bytes_ + 1;
   max_in_memory_ = memory_bytes_ / 2 / (2 * record + 32);
+}
+
+Status LshDocuments::DecideSketches(bool with_sketches) {
+  const bool has = options_.sketch_k > 0;
+  if (decided_) {
+    if (with_sketches == has) return Status::OK();
+    return Status::InvalidArgument(
+        "document " + std::to_string(size()) +
+        (has ? " comes without its shingles, where the documents before it came with them: the sketch section "
+               "needs every document's sketch (sketch_k = 0 builds without)"
+             : " comes with its shingles, where the documents before it came without: the file has no sketch "
+               "section"));
+  }
+  decided_ = true;
+  if (!with_sketches) options_.sketch_k = 0;
+  SetDocumentBytes();
+  return Status::OK();
 }
 
 uint64_t LshDocuments::IdNumber(uint64_t id) {
@@ -56,14 +78,23 @@ Status LshDocuments::Spill() {
   return Status::OK();
 }
 
-Status LshDocuments::Add(uint64_t id, const uint32_t* signature) {
+Status LshDocuments::Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
+  SIMDEX_RETURN_IF_ERROR(DecideSketches(sketch != nullptr && requested_sketch_k_ > 0));
   const bool in_bands = !IsEmptySignature(signature, options_.minhash.num_perm);
+  // The document's bytes: the b-bit signature, then the sketch slot.
+  const auto put = [&](uint8_t* document) {
+    PackSignature(signature, options_.minhash.num_perm, options_.signature_bits, document);
+    if (sketch_k() > 0) {
+      PutSketchSlot(sketch->hashes, !sketch->whole, sketch_k(),
+                    document + PackedSignatureBytes(options_.minhash.num_perm, options_.signature_bits));
+    }
+  };
   if (spilled_ || ids_.size() >= max_in_memory_) {
     if (!spilled_) SIMDEX_RETURN_IF_ERROR(Spill());
     add_keys_.resize(options_.bands.bands);
     add_signature_.resize(signature_bytes_);
     BandKeys(signature, options_.bands, add_keys_.data());
-    PackSignature(signature, options_.minhash.num_perm, options_.signature_bits, add_signature_.data());
+    put(add_signature_.data());
     return spilled_->Add(id, add_keys_.data(), add_signature_.data(), in_bands);
   }
   const size_t at = keys_.size();
@@ -71,8 +102,7 @@ Status LshDocuments::Add(uint64_t id, const uint32_t* signature) {
   BandKeys(signature, options_.bands, keys_.data() + at);
   const size_t s = signatures_.size();
   signatures_.resize(s + signature_bytes_);
-  PackSignature(signature, options_.minhash.num_perm, options_.signature_bits,
-                reinterpret_cast<uint8_t*>(signatures_.data() + s));
+  put(reinterpret_cast<uint8_t*>(signatures_.data() + s));
   banded_.push_back(in_bands);
   banded_count_ += in_bands;
   ids_.push_back(id);
@@ -80,6 +110,7 @@ Status LshDocuments::Add(uint64_t id, const uint32_t* signature) {
 }
 
 Status LshDocuments::AddStored(uint64_t id, const uint64_t* keys, const uint8_t* packed, bool banded) {
+  if (!decided_) SIMDEX_RETURN_IF_ERROR(DecideSketches(false));
   if (spilled_ || ids_.size() >= max_in_memory_) {
     if (!spilled_) SIMDEX_RETURN_IF_ERROR(Spill());
     return spilled_->Add(id, keys, packed, banded);
@@ -156,7 +187,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
   std::vector<uint64_t>().swap(order);
 
   std::unique_ptr<index::OutputFile> out;
-  SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, &out));
+  SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, m, &out));
   std::vector<uint64_t> values;
   values.reserve(banded_count_);
   for (int t = 0; t < nbands; ++t) {

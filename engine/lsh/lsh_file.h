@@ -45,19 +45,31 @@ inline bool DocumentLess(const uint8_t* sig_a, const uint64_t* keys_a, bool band
   return banded_a < banded_b;
 }
 
-// Creates the output (a temporary name) and writes the file header.
-Status BeginLshFile(const std::string& path, std::unique_ptr<index::OutputFile>* out);
+// A document as the writers hold it until the file is written: its b-bit
+// signature, then (options.sketch_k > 0) its sketch slot: u32 h = 2 c + t
+// (as the sketch section's header: c hashes, t = 1 when cut to k), then k
+// u32 hashes, the first c of them the sketch's ascending, the rest zero.
+// The writers order documents by these bytes (DocumentLess), so that two
+// documents of one id and signature are ordered by their sketches.
+size_t DocumentBytes(const LshBuildOptions& options);
+inline size_t SketchSlotBytes(int k) { return k > 0 ? 4 + 4 * static_cast<size_t>(k) : 0; }
+void PutSketchSlot(std::span<const uint32_t> hashes, bool cut, int k, uint8_t* slot);
+
+// Creates the output (a temporary name) and writes the file header of the
+// version `m` is written as (LshMetadata::WriteVersion).
+Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::unique_ptr<index::OutputFile>* out);
 
 // Encodes band table t from its sorted values and records it in *m.
 Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, int t,
                        std::span<const uint64_t> sorted, format::LshMetadata* m);
 
-// Appends the signatures (ordinal order), the packed ids and the id map
-// ("" for numeric ids), the metadata and the footer; commits the file.
-// *file_bytes = its size. Signatures from a mapped scratch file
+// Appends the signatures and (m->sketch_k > 0) the sketch section from the
+// documents (ordinal order, DocumentBytes each), the packed ids and the id
+// map ("" for numeric ids), the metadata and the footer; commits the file.
+// *file_bytes = its size. Documents from a mapped scratch file
 // (signatures_map, else nullptr) are released from memory as they are
-// written.
-Status FinishLshFile(index::OutputFile* out, std::string_view signatures, const index::MappedValues* signatures_map,
+// last read.
+Status FinishLshFile(index::OutputFile* out, std::string_view documents, const index::MappedValues* signatures_map,
                      std::string_view packed_ids, std::string_view id_map, format::LshMetadata* m,
                      uint64_t* file_bytes);
 

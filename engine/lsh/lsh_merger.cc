@@ -1,12 +1,14 @@
 // LshIndexMerger (include/simdex/lsh_index.h): the old index's documents
 // read back as the file holds them (ids, b-bit signatures, and the band
-// keys from its tables), the batch's from their signatures, the deleted
+// keys from its tables, and its sketches when it stores them), the batch's
+// from their signatures (and shingles, for an index of sketches), the deleted
 // ones left out; engine/lsh/lsh_documents.h writes the new file within half
 // the budget. The band keys of the old documents are gathered in one pass
 // over each table, sorted by document within the other half of the budget
 // (spilling past it), and read back document by document.
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <optional>
 #include <set>
 
@@ -19,6 +21,7 @@
 #include "engine/io/printable.h"
 #include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
+#include "engine/lsh/lsh_file.h"
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
 
@@ -56,6 +59,13 @@ struct LshIndexMerger::Rep {
   Status AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
                      std::set<std::string_view>* deleted_strings);
   Status AddOld();
+  Status AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sketch);
+  BottomKSketch sketch;  // scratch
+  const BottomKSketch* SketchOf(std::span<const uint64_t> shingles) {
+    if (old->sketch_k() <= 0) return nullptr;
+    MakeBottomKSketch(shingles, old->sketch_k(), &sketch);
+    return &sketch;
+  }
 };
 
 namespace {
@@ -71,6 +81,7 @@ LshBuildOptions OptionsOf(const LshIndexReader& old) {
   o.block_size = info.block_size;
   o.restarts = info.restarts;
   o.string_ids = old.has_string_ids();
+  o.sketch_k = old.sketch_k();
   o.codec = info.tables.empty() ? "ef" : info.tables[0].codec;
   for (const auto& t : info.tables) {
     if (t.codec != info.tables[0].codec) o.codec = "auto";
@@ -102,6 +113,9 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
   if (!s.ok()) return merge.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   rep->tmpdir = dir;
   rep->docs.emplace(options, options.memory_bytes, dir);
+  // The old index decides: with sketches, every batch document must come
+  // with its shingles (LshDocuments refuses one without).
+  SIMDEX_RETURN_IF_ERROR(rep->docs->DecideSketches(old->sketch_k() > 0));
   rep->batch_ids = merge::BatchIds(merge.existing_ids, old->has_string_ids());
   out->reset(new LshIndexMerger(std::move(rep)));
   return Status::OK();
@@ -110,22 +124,38 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
 const LshMergeStats& LshIndexMerger::stats() const { return rep_->stats; }
 
 Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
+  return Add(id, signature, nullptr);
+}
+
+Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles) {
+  return Add(id, signature, rep_->SketchOf(shingles));
+}
+
+Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature);
+  rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, sketch);
   rep_->stats.added += rep_->status.ok();
   if (rep_->status.ok()) rep_->batch_ids.AddNumber(id);
   return rep_->status;
 }
 
 Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
-  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  return rep_->AddString(id, signature, nullptr);
+}
+
+Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles) {
+  return rep_->AddString(id, signature, rep_->SketchOf(shingles));
+}
+
+Status LshIndexMerger::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
+  SIMDEX_RETURN_IF_ERROR(Check());
   SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
   uint64_t number = 0;
-  rep_->status = rep_->docs->IdNumber(id, &number);
-  if (rep_->status.ok()) rep_->status = rep_->docs->Add(number, signature);
-  rep_->stats.added += rep_->status.ok();
-  if (rep_->status.ok()) rep_->batch_ids.AddString(id);
-  return rep_->status;
+  status = docs->IdNumber(id, &number);
+  if (status.ok()) status = docs->Add(number, signature, sk);
+  stats.added += status.ok();
+  if (status.ok()) batch_ids.AddString(id);
+  return status;
 }
 
 Status LshIndexMerger::Delete(uint64_t id) {
@@ -168,7 +198,16 @@ Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
   else if (other->bands().bands != old.bands().bands || other->bands().rows != old.bands().rows) differs = "other bands";
   else if (other->signature_bits() != old.signature_bits()) differs = "other signature bits";
   else if (other->has_string_ids() != old.has_string_ids()) differs = "ids of the other kind";
-  if (!differs.empty()) return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  else if (other->sketch_k() != old.sketch_k()) differs = "sketches of another k";
+  if (!differs.empty()) {
+    if (differs == "sketches of another k") {
+      const auto sketches = [](int k) { return k > 0 ? "sketches of " + std::to_string(k) : std::string("no sketches"); };
+      differs = sketches(other->sketch_k()) + " where the old one has " + sketches(old.sketch_k());
+      return Status::InvalidArgument("AddIndex: the index added has " + differs +
+                                     " (a merged file keeps every document's sketch of one k, or none)");
+    }
+    return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  }
   rep_->others.push_back(other);
   return Status::OK();
 }
@@ -190,6 +229,12 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   for (size_t t = 0; t < bands; ++t) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckIds()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
+  if (m.sketch_k > 0) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSketches()));
+  // A document's bytes as the writers hold them (lsh_file.h): signature,
+  // then the sketch slot.
+  const size_t sb = m.SignatureBytes();
+  std::vector<uint8_t> document(sb + lsh::SketchSlotBytes(static_cast<int>(m.sketch_k)));
+  std::vector<uint32_t> hashes;
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
   BandKeys(empty.data(), index.bands(), empty_keys.data());
@@ -288,7 +333,13 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
     }
     if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(docs->IdNumber(s, &number));
     else number = docs->IdNumber(id);
-    SIMDEX_RETURN_IF_ERROR(docs->AddStored(number, banded ? keys.data() : empty_keys.data(), r.Signature(d), banded));
+    std::memcpy(document.data(), r.Signature(d), sb);
+    if (m.sketch_k > 0) {
+      bool cut = false;
+      SIMDEX_RETURN_IF_ERROR(r.InFile(r.SketchAt(d, &hashes, &cut)));
+      lsh::PutSketchSlot(hashes, cut, static_cast<int>(m.sketch_k), document.data() + sb);
+    }
+    SIMDEX_RETURN_IF_ERROR(docs->AddStored(number, banded ? keys.data() : empty_keys.data(), document.data(), banded));
   }
   for (const auto& sorter : by_document) {
     stats.spilled_runs += sorter->stats().runs_spilled;

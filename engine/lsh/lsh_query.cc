@@ -4,7 +4,9 @@
 // interleaved pass (format::ScanBlocks), a key range that runs on is
 // followed block by block, and the documents found are estimated from
 // their stored signatures, kept by the options' filter or thresholds (one
-// rule: DefaultEstimateFilter of a threshold) and cut to the top k. Every
+// rule: DefaultEstimateFilter of a threshold; with the query's shingles
+// and stored sketches, the sketch estimate against the threshold itself)
+// and cut to the top k. Every
 // block is checked against its checksum the first time this reader decodes
 // it; the head indexes, ids and signatures before they are used
 // (lsh_rep.h).
@@ -36,6 +38,8 @@ struct Scratch {
   std::vector<uint64_t> candidates;  // ordinals
   std::vector<uint8_t> packed;       // the query's b-bit signature
   std::vector<std::pair<double, double>> levels;  // (threshold, its filter), ascending
+  BottomKSketch sketch;              // the query's
+  std::vector<uint32_t> stored;      // a candidate's sketch
 };
 
 // The shortest text that reads back as v.
@@ -46,10 +50,11 @@ std::string Shortest(double v) {
 }
 
 // The options' thresholds ascending, each with the filter it keeps
-// (LshQueryOptions: the one rule of a threshold).
-void FilterLevels(const LshQueryOptions& options, int num_perm, std::vector<std::pair<double, double>>* levels) {
+// (LshQueryOptions: the rule of a threshold; on sketches, itself).
+void FilterLevels(const LshQueryOptions& options, int num_perm, bool sketched,
+                  std::vector<std::pair<double, double>>* levels) {
   levels->clear();
-  for (double t : options.thresholds) levels->emplace_back(t, DefaultEstimateFilter(t, num_perm));
+  for (double t : options.thresholds) levels->emplace_back(t, sketched ? t : DefaultEstimateFilter(t, num_perm));
   std::sort(levels->begin(), levels->end());
   levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
 }
@@ -141,9 +146,21 @@ Status CheckQuery(const LshQueryOptions& options, double index_threshold) {
   return Status::OK();
 }
 
-// LshIndexReader::Query without the file's name in its errors.
+// The filter of a query without thresholds (LshQueryOptions).
+double PlainFilter(const LshQueryOptions& options, double index_threshold, int num_perm, bool sketched) {
+  if (sketched) {
+    return options.min_sketch_estimate >= 0 ? options.min_sketch_estimate
+           : options.min_estimate >= 0      ? options.min_estimate
+                                            : index_threshold;
+  }
+  return options.min_estimate < 0 ? DefaultEstimateFilter(index_threshold, num_perm) : options.min_estimate;
+}
+
+// LshIndexReader::Query without the file's name in its errors; shingles:
+// the query's shingle set, or nullptr.
 Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, const uint32_t* signature,
-                const LshQueryOptions& options, std::vector<LshMatch>* out, LshQueryStats* stats) {
+                const std::span<const uint64_t>* shingles, const LshQueryOptions& options, std::vector<LshMatch>* out,
+                LshQueryStats* stats) {
   const format::LshMetadata& m = r.meta;
   out->clear();
   LshQueryStats local;
@@ -175,28 +192,42 @@ Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, cons
                              scratch.candidates.end());
     local.candidates = scratch.candidates.size();
     if (s.ok() && !scratch.candidates.empty()) s = r.CheckIds();
-    if (s.ok() && !scratch.candidates.empty()) s = r.CheckSignatures();
+    const bool sketched = shingles != nullptr && m.sketch_k > 0 && !options.approximate;
+    if (s.ok() && !scratch.candidates.empty()) s = sketched ? r.CheckSketches() : r.CheckSignatures();
     if (s.ok()) {
-      FilterLevels(options, m.num_perm, &scratch.levels);
-      const double filter =
-          !scratch.levels.empty() ? scratch.levels.front().second
-          : options.min_estimate < 0 ? DefaultEstimateFilter(reader.threshold(), m.num_perm)
-                                     : options.min_estimate;
-      scratch.packed.resize(m.SignatureBytes());
-      PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
+      FilterLevels(options, m.num_perm, sketched, &scratch.levels);
+      const double filter = !scratch.levels.empty() ? scratch.levels.front().second
+                                                    : PlainFilter(options, reader.threshold(), m.num_perm, sketched);
+      const int k = static_cast<int>(m.sketch_k);
+      if (sketched) {
+        MakeBottomKSketch(*shingles, k, &scratch.sketch);
+      } else {
+        scratch.packed.resize(m.SignatureBytes());
+        PackSignature(signature, m.num_perm, m.signature_bits, scratch.packed.data());
+      }
       for (uint64_t ordinal : scratch.candidates) {
         const uint8_t* stored = r.Signature(ordinal);
-        format::PrefetchLine(stored);
-        format::PrefetchLine(stored + m.SignatureBytes() - 1);
+        if (!sketched) {
+          format::PrefetchLine(stored);
+          format::PrefetchLine(stored + m.SignatureBytes() - 1);
+        }
         r.ids.Prefetch(ordinal);
       }
       for (uint64_t ordinal : scratch.candidates) {
-        const double estimate =
-            EstimateJaccardPacked(scratch.packed.data(), r.Signature(ordinal), m.num_perm, m.signature_bits);
+        double estimate = 0;
+        if (sketched) {
+          bool cut = false;
+          s = r.SketchAt(ordinal, &scratch.stored, &cut);
+          if (!s.ok()) break;
+          estimate = EstimateJaccardSketches(scratch.sketch.hashes, scratch.sketch.whole, scratch.stored, !cut, k);
+          ++local.sketched;
+        } else {
+          estimate = EstimateJaccardPacked(scratch.packed.data(), r.Signature(ordinal), m.num_perm, m.signature_bits);
+        }
         if (estimate < filter) continue;
         out->push_back({r.IdAt(ordinal), estimate, HighestPassed(scratch.levels, estimate)});
       }
-      if (options.top_k > 0) KeepTopK(options.top_k, out);
+      if (s.ok() && options.top_k > 0) KeepTopK(options.top_k, out);
     }
   }
   local.matches = out->size();
@@ -252,7 +283,12 @@ Status LshIndexReader::ValidateQuery(const LshQueryOptions& options) const {
 
 Status LshIndexReader::Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
                              LshQueryStats* stats) const {
-  return rep_->InFile(QueryOne(*this, *rep_, signature, options, out, stats));
+  return rep_->InFile(QueryOne(*this, *rep_, signature, nullptr, options, out, stats));
+}
+
+Status LshIndexReader::Query(const uint32_t* signature, std::span<const uint64_t> shingles,
+                             const LshQueryOptions& options, std::vector<LshMatch>* out, LshQueryStats* stats) const {
+  return rep_->InFile(QueryOne(*this, *rep_, signature, &shingles, options, out, stats));
 }
 
 Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQueryOptions& options,
@@ -267,7 +303,7 @@ Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQuer
   return QueryBatch(
       *rep_, n, base::QueryBatchThreads(n, threads),
       [&](size_t i, int, std::vector<LshMatch>* found, LshQueryStats* ts) {
-        return QueryOne(*this, *rep_, signatures.data() + i * num_perm, options, found, ts);
+        return QueryOne(*this, *rep_, signatures.data() + i * num_perm, nullptr, options, found, ts);
       },
       out, stats);
 }
@@ -282,25 +318,44 @@ Status LshIndexReader::QueryTexts(std::span<const std::string_view> texts, const
   for (int w = 1; w < nthreads; ++w) hashers[w] = hashers[0]->Clone();
   const size_t num_perm = static_cast<size_t>(rep_->meta.num_perm);
   std::vector<std::vector<uint32_t>> signatures(nthreads, std::vector<uint32_t>(num_perm));
+  std::vector<std::vector<uint64_t>> shingles(nthreads);
   return QueryBatch(
       *rep_, texts.size(), nthreads,
       [&](size_t i, int w, std::vector<LshMatch>* found, LshQueryStats* ts) {
-        hashers[w]->Sign(texts[i], signatures[w].data());
-        return QueryOne(*this, *rep_, signatures[w].data(), options, found, ts);
+        hashers[w]->Sign(texts[i], signatures[w].data(), &shingles[w]);
+        const std::span<const uint64_t> set(shingles[w]);
+        return QueryOne(*this, *rep_, signatures[w].data(), &set, options, found, ts);
       },
       out, stats);
 }
 
-Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
-                      const LshQueryOptions& options, std::vector<LshMatch>* found, LshBestMatch* best) {
+namespace {
+
+Status BestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                 const std::span<const uint64_t>* shingles, const LshQueryOptions& options,
+                 std::vector<LshMatch>* found, LshBestMatch* best) {
   *best = LshBestMatch();
   for (size_t x = 0; x < indexes.size(); ++x) {
-    SIMDEX_RETURN_IF_ERROR(indexes[x]->Query(signature, options, found));
+    SIMDEX_RETURN_IF_ERROR(shingles != nullptr ? indexes[x]->Query(signature, *shingles, options, found)
+                                               : indexes[x]->Query(signature, options, found));
     for (const LshMatch& m : *found) {  // in id order: the first of the highest
       if (best->index < 0 || m.estimate > best->estimate) *best = {static_cast<int>(x), m.id, m.estimate};
     }
   }
   return Status::OK();
+}
+
+}  // namespace
+
+Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                      const LshQueryOptions& options, std::vector<LshMatch>* found, LshBestMatch* best) {
+  return BestMatch(indexes, signature, nullptr, options, found, best);
+}
+
+Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                      std::span<const uint64_t> shingles, const LshQueryOptions& options,
+                      std::vector<LshMatch>* found, LshBestMatch* best) {
+  return BestMatch(indexes, signature, &shingles, options, found, best);
 }
 
 }  // namespace simdex

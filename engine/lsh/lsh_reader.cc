@@ -6,6 +6,7 @@
 #include "engine/lsh/lsh_rep.h"
 #include "format/codec.h"
 #include "format/coding.h"
+#include "format/lsh/sketch_section.h"
 
 namespace simdex {
 
@@ -31,6 +32,7 @@ void LshQueryStats::Add(const LshQueryStats& o) {
   tables_probed += o.tables_probed;
   blocks_decoded += o.blocks_decoded;
   candidates += o.candidates;
+  sketched += o.sketched;
   matches += o.matches;
 }
 
@@ -92,12 +94,20 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
                               std::to_string(m.documents) + " ids of " + std::to_string(m.id_width) + " bits");
   }
   sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  if (m.sketch_k > 0) {
+    if (m.documents + 1 > m.sketches_length / m.sketch_offset_bytes) {
+      return Status::Corruption("metadata: sketch section length " + std::to_string(m.sketches_length) +
+                                " is below the offsets of " + std::to_string(m.documents) + " documents");
+    }
+    sections.push_back({m.sketches_offset, m.sketches_length, "sketch section"});
+  }
   rep->has_id_map = m.id_map_length > 0;
   if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
   SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, format::FileHeader::kEncodedLength, area));
 
   index::AttachTables(base, m.tables, &rep->tables);
   rep->signatures = base + m.signatures_offset;
+  if (m.sketch_k > 0) rep->sketches = base + m.sketches_offset;
   SIMDEX_RETURN_IF_ERROR(
       rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.documents, m.id_width)
           .WithContext("id section"));
@@ -114,6 +124,7 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   if (options.verify_block_checksums) {
     SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
     SIMDEX_RETURN_IF_ERROR(rep->CheckSignatures());
+    if (m.sketch_k > 0) SIMDEX_RETURN_IF_ERROR(rep->CheckSketches());
     for (size_t t = 0; t < rep->tables.size(); ++t) {
       for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) {
         SIMDEX_RETURN_IF_ERROR(index::CheckTableBlock(rep->tables[t], m.tables[t], m.block_size, t, b));
@@ -157,6 +168,37 @@ Status LshIndexReader::Rep::VerifySignatures() const {
   return Status::OK();
 }
 
+Status LshIndexReader::Rep::VerifySketches() const {
+  WillRead(sketches, static_cast<size_t>(meta.sketches_length));
+  if (format::SectionChecksum(sketches, meta.sketches_length) != meta.sketches_checksum) {
+    return Status::Corruption("sketch section (byte offset " + std::to_string(meta.sketches_offset) +
+                              "): checksum mismatch");
+  }
+  const int w = meta.sketch_offset_bytes;
+  const uint64_t first = w == 4 ? format::DecodeFixed32(sketches) : format::DecodeFixed64(sketches);
+  const uint8_t* last_at = sketches + meta.documents * w;
+  const uint64_t last = w == 4 ? format::DecodeFixed32(last_at) : format::DecodeFixed64(last_at);
+  const uint64_t data = meta.sketches_length - (meta.documents + 1) * w;
+  if (first != 0 || last != data) {
+    return Status::Corruption("sketch section: offsets run from " + std::to_string(first) + " to " +
+                              std::to_string(last) + ", not 0 to its " + std::to_string(data) + " bytes of sketches");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::CheckSketches() const {
+  return sketches_checked.Run([&] { return VerifySketches(); });
+}
+
+Status LshIndexReader::Rep::SketchAt(uint64_t ordinal, std::vector<uint32_t>* hashes, bool* cut) const {
+  const uint8_t *begin = nullptr, *end = nullptr;
+  SIMDEX_RETURN_IF_ERROR(format::SketchBytes(sketches, meta.sketches_length, meta.documents,
+                                             meta.sketch_offset_bytes, ordinal, &begin, &end));
+  const Status s = format::DecodeSketch(begin, end, meta.sketch_k, hashes, cut);
+  if (!s.ok()) return Status::Corruption("sketch section: document " + std::to_string(ordinal) + ": " + s.message());
+  return Status::OK();
+}
+
 Status LshIndexReader::Rep::CheckHeads(size_t t) const {
   return heads_checked[t].Run([&] { return VerifyHeads(t); });
 }
@@ -178,6 +220,7 @@ double LshIndexReader::threshold() const {
   return static_cast<double>(rep_->meta.threshold) / format::kLshThresholdScale;
 }
 const std::string& LshIndexReader::profile() const { return rep_->meta.profile; }
+int LshIndexReader::sketch_k() const { return static_cast<int>(rep_->meta.sketch_k); }
 bool LshIndexReader::has_string_ids() const { return rep_->has_id_map; }
 std::string_view LshIndexReader::IdString(uint64_t number) const { return rep_->id_map.Get(number); }
 uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
@@ -213,6 +256,8 @@ LshIndexInfo LshIndexReader::Info() const {
     info.tables.push_back(table);
   }
   info.signature_bytes = m.signatures_length;
+  info.sketch_k = static_cast<int>(m.sketch_k);
+  info.sketch_bytes = m.sketches_length;
   info.id_bytes = m.ids_length;
   info.id_width = m.id_width;
   info.string_ids = rep_->has_id_map;

@@ -35,6 +35,7 @@ struct LshIndexReader::Rep {
   std::vector<Table> tables;
   index::SharedDecoders decoders;
   const uint8_t* signatures = nullptr;  // documents x meta.SignatureBytes()
+  const uint8_t* sketches = nullptr;    // the sketch section (meta.sketch_k > 0)
   format::PackedIntsReader ids;
   bool has_id_map = false;
   format::IdMapReader id_map;
@@ -46,7 +47,7 @@ struct LshIndexReader::Rep {
   bool random_access = false;
 
   std::unique_ptr<index::OnceCheck[]> heads_checked;
-  index::OnceCheck ids_checked, id_map_checked, signatures_checked;
+  index::OnceCheck ids_checked, id_map_checked, signatures_checked, sketches_checked;
 
   // The low ordinal_bits bits of a band table value.
   uint64_t OrdinalMask() const { return meta.ordinal_bits == 0 ? 0 : ~uint64_t{0} >> (64 - meta.ordinal_bits); }
@@ -61,10 +62,16 @@ struct LshIndexReader::Rep {
   Status CheckHeads(size_t t) const;
   Status CheckIds() const;         // the id section and the id map
   Status CheckSignatures() const;  // the signature section
+  Status CheckSketches() const;    // the sketch section's checksum and its first and last offsets
+  // Document `ordinal`'s sketch (REQUIRES: meta.sketch_k > 0, ordinal <
+  // documents, CheckSketches() OK): Corruption naming the document when
+  // its bytes do not decode.
+  Status SketchAt(uint64_t ordinal, std::vector<uint32_t>* hashes, bool* cut) const;
   Status VerifyHeads(size_t t) const;
   Status VerifyIdSection() const;
   Status VerifyIdMap() const;
   Status VerifySignatures() const;
+  Status VerifySketches() const;
 
   // `s` with the file's path in front when it is an error and there is one.
   Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }

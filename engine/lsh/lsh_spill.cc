@@ -90,7 +90,7 @@ Status SpilledDocuments::Create(const LshBuildOptions& options, size_t memory_by
   rep->options = options;
   rep->budget = memory_bytes;
   rep->tmpdir = tmpdir;
-  rep->signature_bytes = PackedSignatureBytes(options.minhash.num_perm, options.signature_bits);
+  rep->signature_bytes = DocumentBytes(options);  // the signature and the sketch slot
   rep->record_bytes = 8 + 8 * static_cast<size_t>(options.bands.bands) + (rep->signature_bytes + 7) / 8 * 8;
   rep->record.assign(rep->record_bytes, '\0');
   SIMDEX_RETURN_IF_ERROR(
@@ -343,7 +343,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
 
   // 5. The file: tables one at a time, then signatures, ids, id map.
   std::unique_ptr<OutputFile> out;
-  SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, &out));
+  SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, m, &out));
   for (int t = 0; t < nbands; ++t) {
     std::unique_ptr<OutputFile> table;
     std::unique_ptr<MappedValues> values;

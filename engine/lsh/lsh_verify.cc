@@ -3,7 +3,8 @@
 // checksums, zero padding, every block of every band table (its frame, its
 // codec's own rules, order across blocks), each table's ordinals (below N,
 // each at most once, banded of them, the same documents in every table),
-// and ids that never decrease in ordinal order.
+// ids that never decrease in ordinal order, and every sketch of the sketch
+// section.
 #include <algorithm>
 
 #include "engine/index/mapping_advice.h"
@@ -21,6 +22,12 @@ Status LshIndexReader::Verify() const {
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyIdSection()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyIdMap()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifySignatures()));
+  if (m.sketch_k > 0) {
+    SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifySketches()));
+    std::vector<uint32_t> hashes;
+    bool cut = false;
+    for (uint64_t d = 0; d < m.documents; ++d) SIMDEX_RETURN_IF_ERROR(r.InFile(r.SketchAt(d, &hashes, &cut)));
+  }
   if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(r.InFile(index::VerifyIdMapUse(r.id_map, r.ids, m.documents, "document")));
   for (uint64_t i = 1; i < m.documents; ++i) {
     if (r.ids.Get(i) < r.ids.Get(i - 1)) {
@@ -34,6 +41,7 @@ Status LshIndexReader::Verify() const {
   used.push_back({m.signatures_offset, m.signatures_length});
   used.push_back({m.ids_offset, m.ids_length});
   if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
+  if (m.sketch_k > 0) used.push_back({m.sketches_offset, m.sketches_length});
   const uint64_t size = r.file->size();
   const uint64_t meta_offset = format::DecodeFixed64(r.file_begin + size - format::Footer::kEncodedLength);
   SIMDEX_RETURN_IF_ERROR(r.InFile(index::VerifyZeroGaps(r.file_begin, size, meta_offset, std::move(used))));

@@ -58,6 +58,12 @@ ShingleKind MinHasher::Sign(std::string_view utf8_text, uint32_t* signature) {
   return kind;
 }
 
+ShingleKind MinHasher::Sign(std::string_view utf8_text, uint32_t* signature, std::vector<uint64_t>* shingles) {
+  const ShingleKind kind = rep_->shingle_maker->Make(utf8_text, shingles);
+  SignShingles(*shingles, signature);
+  return kind;
+}
+
 void MinHasher::SignShingles(std::span<const uint64_t> shingles, uint32_t* signature) const {
   const size_t k = rep_->a.size();
   const uint64_t* __restrict a = rep_->a.data();

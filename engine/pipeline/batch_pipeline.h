@@ -30,7 +30,8 @@ struct DocumentBatch {
   size_t size = 0;
   std::vector<FingerprintResult> results;  // results[i] for docs[i]
   // feature_hashes[i]: the distinct feature hashes of docs[i], for work
-  // that finds them (Fingerprinter::FeatureHashes).
+  // that finds them (Fingerprinter::FeatureHashes; MinHash index work: its
+  // shingle set, for its sketch).
   std::vector<std::vector<uint64_t>> feature_hashes;
   // MinHash work (engine/pipeline/minhash_dedup.h): per document, its band keys and
   // packed signature (a fixed number of each per document) and whether it

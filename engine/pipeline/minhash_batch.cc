@@ -38,6 +38,11 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
   a.tmpdir = pipeline::SpillDirectory(o.tmpdir);
   a.against = o.against;
   if (o.exact) a.against_min_estimate = DefaultEstimateFilter(o.threshold, o.num_perm);
+  // Against an index of sketches a match passes T by its sketch estimate
+  // (docs/minhash.md, "Against a stored index"); --approximate keeps the
+  // signature's rule.
+  a.against_min_sketch_estimate = o.threshold;
+  a.against_approximate = !o.exact;
   return a;
 }
 

@@ -83,6 +83,8 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
   query.min_estimate = args.against_min_estimate >= 0 ? args.against_min_estimate
                        : args.estimate_filter     ? args.estimate_threshold
                                                   : 0;
+  query.min_sketch_estimate = args.against_min_sketch_estimate;
+  query.approximate = args.against_approximate;
   const std::vector<const LshIndexReader*>& against = args.against;
   // A worker's first query error; the sink returns it.
   auto query_error = std::make_shared<Status>();
@@ -91,17 +93,18 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
     std::shared_ptr<MinHasher> hasher = prototype->Clone();
     return [hasher, bands, nb, sb, bits, query, &against, query_error, error_mutex](DocumentBatch* b) {
       std::vector<uint32_t> sig(static_cast<size_t>(hasher->num_perm()));
+      std::vector<uint64_t> shingles;
       std::vector<LshMatch> found;
       b->band_keys.resize(b->size * nb);
       b->packed_signatures.resize(b->size * sb);
       b->has_shingles.resize(b->size);
       b->index_matches.assign(against.empty() ? 0 : b->size, LshBestMatch());
       for (size_t i = 0; i < b->size; ++i) {
-        b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data()) != ShingleKind::kNone;
+        b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data(), &shingles) != ShingleKind::kNone;
         BandKeys(sig.data(), bands, b->band_keys.data() + i * nb);
         PackSignature(sig.data(), hasher->num_perm(), bits, b->packed_signatures.data() + i * sb);
         if (against.empty() || !b->has_shingles[i]) continue;
-        Status s = QueryBestMatch(against, sig.data(), query, &found, &b->index_matches[i]);
+        Status s = QueryBestMatch(against, sig.data(), shingles, query, &found, &b->index_matches[i]);
         if (!s.ok()) {
           std::lock_guard<std::mutex> lock(*error_mutex);
           if (query_error->ok()) *query_error = s;

@@ -54,6 +54,12 @@ struct MinHashDedupArgs {
   // The least estimate of an `against` match; negative: the estimate
   // filter's (estimate_threshold, or 0 with the filter off).
   double against_min_estimate = -1;
+  // Where an `against` index stores sketches and the documents' texts are
+  // in hand: the least sketch estimate of a match (LshQueryOptions::
+  // min_sketch_estimate; negative: against_min_estimate's rule), and
+  // whether the signature estimate decides all the same (--approximate).
+  double against_min_sketch_estimate = -1;
+  bool against_approximate = false;
 };
 
 using ::simdex::kMinHashMinMemoryBytes;

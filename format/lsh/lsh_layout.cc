@@ -3,12 +3,14 @@
 // bands, rows, signature bits, ordinal bits, threshold; per band table the
 // fields of a table after its leading blocks; the signature section's
 // offset, length and checksum; the id section's and id map's fields; the
-// profile.
+// profile; (version 6) the sketch section's k, offset width, offset, length
+// and checksum.
 #include "format/lsh/lsh_layout.h"
 
 #include "format/coding.h"
 #include "format/layout_fields.h"
 #include "format/packed_ints.h"
+#include "format/lsh/sketch_section.h"
 
 namespace simdex::format {
 
@@ -34,6 +36,13 @@ void LshMetadata::EncodeTo(std::string* dst) const {
   PutFixed64(dst, signatures_checksum);
   EncodeIdFields(*this, kFormatVersion, dst);
   EncodeProfile(profile, dst);
+  if (WriteVersion() >= 6) {
+    PutFixed32(dst, sketch_k);
+    dst->push_back(static_cast<char>(sketch_offset_bytes));
+    PutFixed64(dst, sketches_offset);
+    PutFixed64(dst, sketches_length);
+    PutFixed64(dst, sketches_checksum);
+  }
 }
 
 Status LshMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version) {
@@ -86,7 +95,22 @@ Status LshMetadata::DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_
   signatures_checksum = in.Read<uint64_t>();
   DecodeIdFields(&in, version, this);
   SIMDEX_RETURN_IF_ERROR(DecodeProfile(&in, "signature profile", &profile));
+  if (version >= 6) {
+    sketch_k = in.Read<uint32_t>();
+    sketch_offset_bytes = in.Read<uint8_t>();
+    sketches_offset = in.Read<uint64_t>();
+    sketches_length = in.Read<uint64_t>();
+    sketches_checksum = in.Read<uint64_t>();
+  }
   if (!in.ok()) return Status::Corruption("metadata is truncated");
+  if (version >= 6 && (sketch_k < 1 || sketch_k > kMaxSketchK)) {
+    return Status::Corruption("metadata: sketches of " + std::to_string(sketch_k) + " hashes (1.." +
+                              std::to_string(kMaxSketchK) + ")");
+  }
+  if (version >= 6 && sketch_offset_bytes != 4 && sketch_offset_bytes != 8) {
+    return Status::Corruption("metadata: sketch offsets of " + std::to_string(sketch_offset_bytes) +
+                              " bytes (4 or 8)");
+  }
   SIMDEX_RETURN_IF_ERROR(CheckIdFields(id_map_offset, id_map_length, id_map_checksum, id_width));
   if (!in.at_end()) return Status::Corruption("metadata has trailing bytes");
   return Status::OK();

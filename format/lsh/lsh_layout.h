@@ -54,13 +54,26 @@ struct LshMetadata {
   uint64_t id_map_checksum = 0;
   // How signatures are made (the engine's descriptor, opaque here).
   std::string profile;
+  // The sketch section (version 6 on; format/lsh/sketch_section.h): k = 0
+  // when the file has none, and then the fields below are 0 and the file is
+  // written as version 5.
+  uint32_t sketch_k = 0;
+  uint8_t sketch_offset_bytes = 0;  // W: 4 or 8
+  uint64_t sketches_offset = 0;
+  uint64_t sketches_length = 0;
+  uint64_t sketches_checksum = 0;
+
+  // The version a file with this metadata is written as: 6 with a sketch
+  // section, else 5 (the bytes version 5 wrote).
+  uint32_t WriteVersion() const { return sketch_k > 0 ? 6 : 5; }
 
   // Bytes of one document's signature: ceil(num_perm * signature_bits / 8).
   uint64_t SignatureBytes() const { return (uint64_t{num_perm} * signature_bits + 7) / 8; }
 
   void EncodeTo(std::string* dst) const;
   // Decodes and checks every field that can be checked on its own; section
-  // placement is the reader's. `version` is the file header's (5 on).
+  // placement is the reader's. `version` is the file header's (5 on; the
+  // sketch fields from 6 on).
   Status DecodeFrom(const uint8_t* ptr, const uint8_t* limit, uint32_t version);
 };
 

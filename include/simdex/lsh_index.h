@@ -55,6 +55,11 @@ const char* IndexKindName(IndexKind kind);
 // its kind; errors as IndexReader::Open's for a damaged or foreign file.
 Status ReadIndexKind(const std::string& path, IndexKind* kind);
 
+// The sketch size of LshBuildOptions::sketch_k's default, chosen on
+// strict precision and recall against a stored index (docs/minhash.md,
+// "Against a stored index").
+inline constexpr int kDefaultSketchK = 256;
+
 struct LshBuildOptions {
   // How signatures are made: recorded in the file, so that a query signs
   // its texts the same way (LshIndexReader::minhash_options()).
@@ -74,6 +79,15 @@ struct LshBuildOptions {
   uint32_t block_size = 4096;
   std::string codec = "ef";
   int restarts = 6;
+  // Values in each document's bottom-k sketch (MakeBottomKSketch), stored
+  // in the file's sketch section when documents are added with their
+  // shingles (Add(id, signature, shingles)), so that a query with its text
+  // decides on the sketch estimate of J rather than the signature's
+  // (LshQueryOptions; docs/minhash.md, "Against a stored index"). 0: no
+  // sketches. A document with at most k distinct shingle hashes is stored
+  // whole; about 3 bytes a hash (k = 256: + 770 bytes per document, median
+  // of the corpora).
+  int sketch_k = kDefaultSketchK;
   // Ids are strings (Add(string_view, ...)); a numeric build switches to
   // strings at the first string id, its numbers becoming decimal strings.
   bool string_ids = false;
@@ -102,6 +116,7 @@ struct LshBuildStats {
   uint64_t spilled_runs = 0;   // sorted runs the external sorts wrote (0: in memory)
   uint64_t spilled_bytes = 0;  // bytes written to scratch files (0: in memory)
   uint64_t id_map_runs = 0;    // string ids: sorted runs of ids written to tmpdir (0: in memory)
+  int sketch_k = 0;            // the file's sketches (0: none: sketch_k = 0, or documents added without shingles)
 };
 
 class LshIndexBuilder {
@@ -118,6 +133,15 @@ class LshIndexBuilder {
   // is kept with its id but is in no band table: it matches nothing.
   Status Add(uint64_t id, const uint32_t* signature);
   Status Add(std::string_view id, const uint32_t* signature);
+  // As Add(id, signature), with the text's shingle set (MinHasher::Sign's
+  // `shingles`), from which the document's bottom-k sketch is made when
+  // options().sketch_k > 0. The first document added decides: the file has
+  // a sketch section when it came with its shingles (and sketch_k > 0);
+  // then every document must, and when it came without, none may
+  // (InvalidArgument naming the document: a section needs every
+  // document's sketch).
+  Status Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles);
+  Status Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles);
   // Adds a document by what the file keeps of it: the band keys
   // (BandKeys(signature, options().bands, keys)) and the b-bit signature
   // (PackSignature with options().signature_bits) of a signature that is
@@ -145,7 +169,9 @@ class LshIndexBuilder {
 // string's number (LshIndexReader::IdString).
 struct LshMatch {
   uint64_t id = 0;
-  double estimate = 0;  // the b-bit estimate of J (EstimateJaccardPacked)
+  // The estimate of J: from the bottom-k sketches where they decide
+  // (LshQueryOptions), else the b-bit one (EstimateJaccardPacked).
+  double estimate = 0;
   // With LshQueryOptions::thresholds: the highest of them the match passes;
   // else 0.
   double threshold = 0;
@@ -153,16 +179,30 @@ struct LshMatch {
 };
 
 // What a query keeps of its candidates (the documents sharing a band key
-// with it). Everything is decided on the estimate of J from the stored
-// b-bit signatures (the texts are not in the file), with one rule for a
-// threshold T: a candidate passes T when its estimate is at least
-// DefaultEstimateFilter(T, num_perm), two standard errors below T (0.729
-// for 0.8 at 128 values), as the index's own threshold filters by default.
+// with it). The texts are not in the file; a candidate is decided on one
+// of two estimates of J:
+//  - the sketch estimate (EstimateJaccardSketches of the query's bottom-k
+//    sketch and the candidate's stored one) when the query comes with its
+//    shingles (QueryTexts, Query(signature, shingles)), the index has a
+//    sketch section and `approximate` is false. A candidate passes a
+//    threshold T when its sketch estimate is at least T (exact J when both
+//    documents are stored whole).
+//  - else the b-bit signature estimate, with one rule for a threshold T: a
+//    candidate passes T when its estimate is at least
+//    DefaultEstimateFilter(T, num_perm), two standard errors below T (0.729
+//    for 0.8 at 128 values), as the index's own threshold filters by
+//    default.
 struct LshQueryOptions {
-  // Without thresholds: candidates whose estimate is below this are
-  // dropped; negative: the filter of the index's threshold; 0 keeps every
-  // candidate.
+  // Without thresholds: candidates whose signature estimate is below this
+  // are dropped; negative: the filter of the index's threshold; 0 keeps
+  // every candidate.
   double min_estimate = -1;
+  // Without thresholds, where sketches decide: candidates whose sketch
+  // estimate is below this are dropped; negative: min_estimate when that is
+  // given (>= 0), else the index's threshold itself.
+  double min_sketch_estimate = -1;
+  // Decide on the signature estimate even where sketches could.
+  bool approximate = false;
   // Thresholds chosen at query time, in any order, each at least the
   // index's (LshIndexReader::threshold(): its bands were chosen for it and
   // miss more of the pairs below it). A candidate is kept when it passes
@@ -193,6 +233,7 @@ struct LshQueryStats {
   uint64_t tables_probed = 0;
   uint64_t blocks_decoded = 0;
   uint64_t candidates = 0;  // distinct documents sharing a band key
+  uint64_t sketched = 0;    // candidates decided on their sketches
   uint64_t matches = 0;
   void Add(const LshQueryStats& other);
 };
@@ -217,6 +258,8 @@ struct LshIndexInfo {
   };
   std::vector<Table> tables;
   uint64_t signature_bytes = 0;
+  int sketch_k = 0;           // 0: no sketch section (a file of version 5)
+  uint64_t sketch_bytes = 0;  // the sketch section
   uint64_t id_bytes = 0;
   int id_width = 0;
   bool string_ids = false;
@@ -270,6 +313,15 @@ class LshIndexReader {
   // for damage it reaches.
   Status Query(const uint32_t* signature, const LshQueryOptions& options, std::vector<LshMatch>* out,
                LshQueryStats* stats = nullptr) const;
+  // As Query(signature, ...), with the query text's shingle set
+  // (MinHasher::Sign's `shingles`): where the index stores sketches (and
+  // not options.approximate) the candidates are decided on the sketch
+  // estimate (LshQueryOptions). Corruption naming the document for a
+  // damaged sketch.
+  Status Query(const uint32_t* signature, std::span<const uint64_t> shingles, const LshQueryOptions& options,
+               std::vector<LshMatch>* out, LshQueryStats* stats = nullptr) const;
+  // The bottom-k size of the stored sketches; 0 when the file has none.
+  int sketch_k() const;
 
   // The batch forms, on up to `threads` threads (the results do not depend
   // on their number): the queries are signatures laid one after another,
@@ -309,6 +361,11 @@ struct LshBestMatch {
 };
 Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
                       const LshQueryOptions& options, std::vector<LshMatch>* found, LshBestMatch* best);
+// The same with the query's shingles: each index decides as
+// Query(signature, shingles, ...) does.
+Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
+                      std::span<const uint64_t> shingles, const LshQueryOptions& options,
+                      std::vector<LshMatch>* found, LshBestMatch* best);
 
 // Growing an LSH index: LshIndexMerger writes a new file holding an old
 // index's documents, plus a batch of new ones (signed with the old index's
@@ -364,9 +421,15 @@ class LshIndexMerger {
   static Status Create(const LshIndexReader* old, const std::string& path, std::unique_ptr<LshIndexMerger>* out);
   ~LshIndexMerger();
 
-  // Adds a batch document (num_perm values of old->minhash_options()).
+  // Adds a batch document (num_perm values of old->minhash_options()). An
+  // old index that stores sketches (sketch_k() > 0) needs each batch
+  // document's shingles, for its sketch (of the old index's k): a document
+  // added without is InvalidArgument; the shingles given to an index
+  // without sketches are not used.
   Status Add(uint64_t id, const uint32_t* signature);
   Status Add(std::string_view id, const uint32_t* signature);
+  Status Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles);
+  Status Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles);
   // Removes every OLD document whose id is `id` (batch documents stay). In
   // an old index of string ids a number means its decimal string; in one
   // of numeric ids a string id that is not a decimal number matches none.
@@ -380,8 +443,9 @@ class LshIndexMerger {
   Status DeleteRange(uint64_t first, uint64_t last);
   // Adds every document of another index, as it holds them (as the old
   // index's are read), minus the ids given to Delete(). `other` must have
-  // the old index's minhash options, bands and signature bits
-  // (InvalidArgument naming what differs) and ids of the same kind, and
+  // the old index's minhash options, bands, signature bits and sketch k
+  // (or, as it, no sketches) (InvalidArgument naming what differs) and ids
+  // of the same kind, and
   // stay open until Finish() returns. The band values keep at least the
   // ordinal bits of every index read, so that the keys they cut stay whole.
   Status AddIndex(const LshIndexReader* other);
@@ -393,6 +457,7 @@ class LshIndexMerger {
  private:
   struct Rep;
   explicit LshIndexMerger(std::unique_ptr<Rep> rep);
+  Status Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch);
   std::unique_ptr<Rep> rep_;
 };
 

@@ -83,6 +83,9 @@ class MinHasher {
   // the kind of its shingles; kNone: the empty signature (kEmptyMinimum
   // everywhere).
   ShingleKind Sign(std::string_view utf8_text, uint32_t* signature);
+  // As Sign(), and *shingles = the text's shingle set (ShingleMaker's
+  // sorted distinct hashes), for its bottom-k sketch (BottomKSketch).
+  ShingleKind Sign(std::string_view utf8_text, uint32_t* signature, std::vector<uint64_t>* shingles);
   // The signature of a shingle set (any order, duplicates allowed); an empty
   // set gives the empty signature.
   void SignShingles(std::span<const uint64_t> shingles, uint32_t* signature) const;
@@ -122,6 +125,27 @@ size_t PackedSignatureBytes(int num_perm, int bits);
 void PackSignature(const uint32_t* signature, int num_perm, int bits, uint8_t* out);
 // The b-bit estimate of J (corrected, clamped to [0, 1]).
 double EstimateJaccardPacked(const uint8_t* x, const uint8_t* y, int num_perm, int bits);
+
+// Bottom-k sketches (docs/minhash.md, "Against a stored index"): the k
+// smallest distinct values of the low 32 bits of a text's shingle hashes,
+// ascending, all of them when it has at most k ("whole"). Where the
+// signature's b-bit estimate of J has a standard error of sqrt(J (1 - J) /
+// num_perm) and counts chance agreements of b bits, the sketch estimate of
+// two sketches is exact for two whole ones and otherwise the share, among
+// the k smallest values of their union, of those in both (the k samples
+// of the union have the error sqrt(J (1 - J) / k) and no collisions but
+// those of 32-bit hashes).
+struct BottomKSketch {
+  std::vector<uint32_t> hashes;  // ascending, distinct, at most k
+  bool whole = true;             // false: the text has more than k
+};
+// REQUIRES: k >= 1. shingles: any order, duplicates allowed.
+void MakeBottomKSketch(std::span<const uint64_t> shingles, int k, BottomKSketch* out);
+// The estimate of J from two sketches of the same k: |x n y| / |x u y| when
+// both are whole, else |{h in U : h in x and h in y}| / |U|, U the k
+// smallest of x u y; 0 when either is empty (a text without shingles).
+double EstimateJaccardSketches(std::span<const uint32_t> x, bool x_whole, std::span<const uint32_t> y, bool y_whole,
+                               int k);
 
 // Bands and rows for a threshold: the (b, r) with b * r <= num_perm that
 // minimise fp_weight * (integral over s in [0, t] of P(candidate | s)) +

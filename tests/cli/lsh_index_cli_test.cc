@@ -67,7 +67,7 @@ TEST_F(LshIndexCli, BuildsAnIndexThatQueryVerifyAndInspectRead) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* want : {"\"kind\": \"minhash-lsh\"", "\"documents\": 4", "\"banded_documents\": 3",
                            "\"num_perm\": 128", "\"bands\": 16", "\"rows\": 8", "\"threshold\": 0.8",
-                           "\"format_version\": 5", "\"signature_bytes\": 256",
+                           "\"format_version\": 6", "\"signature_bytes\": 256", "\"sketch_k\": 256",
                            "\"profile\": \"simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars "
                            "perm:128 seed:1\""}) {
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
@@ -243,7 +243,8 @@ std::string Variant(int replaced) {
 }
 
 // The line `simdex query` prints for a document's matches, from the
-// library's answer to its signature (LshIndexReader::Query with options).
+// library's answer to its signature and shingles (LshIndexReader::Query
+// with options: on the index's sketches).
 std::string LibraryLine(const std::string& index, const std::string& id, const std::string& text,
                         const LshQueryOptions& options) {
   std::unique_ptr<LshIndexReader> reader;
@@ -251,9 +252,10 @@ std::string LibraryLine(const std::string& index, const std::string& id, const s
   std::unique_ptr<MinHasher> hasher;
   EXPECT_TRUE(MinHasher::Create(reader->minhash_options(), &hasher).ok());
   std::vector<uint32_t> signature(static_cast<size_t>(reader->minhash_options().num_perm));
-  hasher->Sign(text, signature.data());
+  std::vector<uint64_t> shingles;
+  hasher->Sign(text, signature.data(), &shingles);
   std::vector<LshMatch> matches;
-  const Status s = reader->Query(signature.data(), options, &matches);
+  const Status s = reader->Query(signature.data(), shingles, options, &matches);
   EXPECT_TRUE(s.ok()) << s.ToString();
   std::string line = "{\"id\":" + id + ",\"matches\":[";
   for (size_t j = 0; j < matches.size(); ++j) {
@@ -330,6 +332,32 @@ TEST_F(LshIndexCli, QueryTimeThresholdsAndTopKPrintTheLibrarysAnswer) {
     EXPECT_EQ(r.err, std::string("simdex query: ") + option + " is a MinHash-LSH option; " + simhash +
                          " is a SimHash index\n");
   }
+}
+
+// `--sketch 0` builds the version 5 file of before, whose queries decide on
+// the signatures, as `query --approximate` does on an index of sketches;
+// with sketches the estimates are the sketches' (exact for these short
+// documents, each stored whole).
+TEST_F(LshIndexCli, SketchZeroAndApproximateQueriesDecideOnSignatures) {
+  WriteFile(docs_, Json("1", Variant(0)) + Json("2", Variant(5)) + Json("3", Variant(15)) + Json("4", Variant(25)));
+  const std::string plain = dir_.File("plain.sdx");
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--threshold", "0.5", "--out", index_, docs_}).exit_code, 0);
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--threshold", "0.5", "--sketch", "0", "--out", plain,
+                             docs_}).exit_code, 0);
+  RunResult r = RunSimdex(dir_, {"inspect", plain});
+  EXPECT_NE(r.out.find("\"format_version\": 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"sketch_k\": 0"), std::string::npos) << r.out;
+  const std::string query = dir_.File("q.jsonl");
+  WriteFile(query, Json("\"q\"", Variant(0)));
+  const RunResult on_plain = RunSimdex(dir_, {"query", "--min-estimate", "0", plain, query});
+  const RunResult approximate = RunSimdex(dir_, {"query", "--approximate", "--min-estimate", "0", index_, query});
+  const RunResult sketched = RunSimdex(dir_, {"query", "--min-estimate", "0", index_, query});
+  ASSERT_EQ(on_plain.exit_code, 0) << on_plain.err;
+  EXPECT_EQ(approximate.out, on_plain.out);
+  EXPECT_NE(sketched.out, on_plain.out);
+  LshQueryOptions options;
+  options.min_estimate = 0;
+  EXPECT_EQ(sketched.out, LibraryLine(index_, "\"q\"", Variant(0), options) + "\n");
 }
 
 TEST_F(LshIndexCli, ABadRecordFailsTheBuildAndLeavesNoFile) {

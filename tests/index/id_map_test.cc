@@ -137,7 +137,7 @@ TEST(StringIdIndexTest, SearchesGiveTheIdsBackAndTheFileDependsOnlyOnTheEntries)
   ASSERT_TRUE(IndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &reader).ok());
   ASSERT_TRUE(reader->Verify().ok());
   ASSERT_TRUE(reader->has_string_ids());
-  EXPECT_EQ(reader->Info().format_version, format::kFormatVersion);
+  EXPECT_EQ(reader->Info().format_version, format::kWrittenFormatVersion);
   for (size_t i = 0; i < entries.size(); i += 7) {
     const auto& [id, fp] = entries[i];
     std::vector<Match> matches;
