@@ -19,6 +19,13 @@ size over the documents it holds.
 
 A configuration is NUMPERMxBITS, optionally :FILTER (an --estimate-filter J; without
 it the command's default for --against, two standard errors below T).
+
+--sketches K,... adds the built sketch section (format version 6): the index is built from
+the stored texts with `--sketch K` and the batch run `--against` it without --approximate,
+so that each match is decided on the bottom-k estimate (estimate >= T). Its query cost is the
+median time of one `LshIndex.query_texts` call (one text, one thread, signing included)
+against the same documents' index without sketches (`--sketch 0`), alternating query by
+query in the same run (--timed batch documents).
 """
 import argparse
 import collections
@@ -28,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import simdex
 
@@ -143,6 +151,30 @@ def bottom_k_row(ours, stored, truth_ours, k, t):
     return per_doc, {b: s for b, (s, _) in best.items()}
 
 
+def read_matches(out, batch, ordinal):
+    """{batch ordinal: stored ordinal} of the records a `dedup --against` run wrote."""
+    matches = {}
+    with open(out, encoding="utf-8") as f:
+        for n, line in enumerate(f):
+            record = json.loads(line)
+            if "against" in record:
+                matches[batch[n]] = ordinal[str(record["against"]["id"])]
+    return matches
+
+
+def query_p50(with_sketches, without, texts):
+    """Median microseconds of one query_texts call (one text, one thread) on each index,
+    alternating query by query."""
+    a, b = simdex.LshIndex.open(with_sketches), simdex.LshIndex.open(without)
+    times = ([], [])
+    for text in texts:
+        for i, index in enumerate((a, b)):
+            start = time.perf_counter()
+            index.query_texts([text])
+            times[i].append(time.perf_counter() - start)
+    return statistics.median(times[0]) * 1e6, statistics.median(times[1]) * 1e6
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", type=float, default=0.8)
@@ -153,6 +185,9 @@ def main():
                         help="also bottom-k sketches of these sizes, e.g. 128,256 (sizes measured, matches simulated)")
     parser.add_argument("--exact-sets", action="store_true",
                         help="also the option of storing exact shingle sets (sizes measured, matches simulated)")
+    parser.add_argument("--sketches", default="",
+                        help="also the built sketch section at these k, e.g. 256,512 (real indexes, real runs)")
+    parser.add_argument("--timed", type=int, default=2000, help="batch documents timed per sketch index")
     parser.add_argument("corpora", nargs="+")
     args = parser.parse_args()
     t = args.threshold
@@ -207,22 +242,42 @@ def main():
                 print(f"| {name} | {len(stored):,} / {len(batch):,} | {len(pos_ours):,} / {len(pos_common):,} | "
                       f"{label} | +{per_doc:.1f} | {po:.3f} / {ro:.3f} / {fo:.3f} | {below} | "
                       f"{pc:.3f} / {rc:.3f} / {fc:.3f} |")
+            if args.sketches:
+                plain = os.path.join(tmp, "plain.sdx")
+                run(args.simdex, ["build", "--method", "minhash", "-q", "--sketch", "0", "--threshold", str(t),
+                                  "--out", plain, stored_path])
+            for k in [int(x) for x in filter(None, args.sketches.split(","))]:
+                index = os.path.join(tmp, f"sketch{k}.sdx")
+                run(args.simdex, ["build", "--method", "minhash", "-q", "--sketch", str(k), "--threshold", str(t),
+                                  "--out", index, stored_path])
+                out = os.path.join(tmp, "out.jsonl")
+                run(args.simdex, ["dedup", "-q", "--method", "minhash", "--threshold", str(t), "--against", index,
+                                  "-o", out, batch_path])
+                matches = read_matches(out, batch, ordinal)
+                po, ro, fo, below = score(matches, j_ours, pos_ours, t)
+                pc, rc, fc, _ = score(matches, j_common, pos_common, t)
+                p50_sketch, p50_plain = query_p50(index, plain, [docs[b][1] for b in batch[:args.timed]])
+                label = f"bottom-{k} sketch section (built), estimate >= T"
+                per_doc = os.path.getsize(index) / len(stored)
+                plain_per_doc = os.path.getsize(plain) / len(stored)
+                totals[label].append((per_doc, fo, fc))
+                print(f"| {name} | {len(stored):,} / {len(batch):,} | {len(pos_ours):,} / {len(pos_common):,} | "
+                      f"{label} | {per_doc:.1f} (+{per_doc - plain_per_doc:.1f}) | {po:.3f} / {ro:.3f} / {fo:.3f} | "
+                      f"{below} | {pc:.3f} / {rc:.3f} / {fc:.3f} | query p50 {p50_sketch:.1f} us against "
+                      f"{p50_plain:.1f} us without sketches ({p50_sketch / p50_plain:.2f}x) |")
+                sys.stdout.flush()
             for num_perm, bits, filt in configs:
                 index = os.path.join(tmp, "stored.sdx")
                 run(args.simdex, ["build", "--method", "minhash", "-q", "--num-perm", str(num_perm),
-                                  "--signature-bits", str(bits), "--threshold", str(t), "--out", index, stored_path])
+                                  "--signature-bits", str(bits), "--sketch", "0", "--threshold", str(t), "--out", index,
+                                  stored_path])
                 size = os.path.getsize(index)
                 out = os.path.join(tmp, "out.jsonl")
                 extra = ["--estimate-filter", filt] if filt else []
                 run(args.simdex, ["dedup", "-q", "--method", "minhash", "--approximate", "--num-perm", str(num_perm),
                                   "--signature-bits", str(bits), "--threshold", str(t), "--against", index,
                                   "-o", out] + extra + [batch_path])
-                matches = {}
-                with open(out, encoding="utf-8") as f:
-                    for n, line in enumerate(f):
-                        record = json.loads(line)
-                        if "against" in record:
-                            matches[batch[n]] = ordinal[str(record["against"]["id"])]
+                matches = read_matches(out, batch, ordinal)
                 po, ro, fo, below = score(matches, j_ours, pos_ours, t)
                 pc, rc, fc, _ = score(matches, j_common, pos_common, t)
                 label = f"{num_perm} x {bits} bits" + (f", filter {filt}" if filt else "")

@@ -6,6 +6,10 @@
 
 namespace simdex::format {
 
+namespace {
+constexpr const char* kBadVarint = "sketch varint runs past its bytes or past 32 bits";
+}  // namespace
+
 void PutVarint32(std::string* dst, uint32_t v) {
   while (v >= 0x80) {
     dst->push_back(static_cast<char>(v | 0x80));
@@ -41,7 +45,7 @@ Status DecodeSketch(const uint8_t* ptr, const uint8_t* limit, uint32_t k, std::v
                     bool* truncated) {
   hashes->clear();
   uint32_t h = 0;
-  if (!GetVarint32(&ptr, limit, &h)) return Status::Corruption("truncated sketch");
+  if (!GetVarint32(&ptr, limit, &h)) return Status::Corruption(kBadVarint);
   const uint32_t count = h >> 1;
   *truncated = (h & 1) != 0;
   if (count > k || (*truncated && count != k)) {
@@ -55,7 +59,7 @@ Status DecodeSketch(const uint8_t* ptr, const uint8_t* limit, uint32_t k, std::v
   uint64_t value = 0;
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t v = 0;
-    if (!GetVarint32(&ptr, limit, &v)) return Status::Corruption("truncated sketch");
+    if (!GetVarint32(&ptr, limit, &v)) return Status::Corruption(kBadVarint);
     if (i > 0 && v == 0) return Status::Corruption("sketch hashes not increasing");
     value = i == 0 ? v : value + v;
     if (value > 0xFFFFFFFFu) return Status::Corruption("sketch hash passes 2^32 - 1");

@@ -41,8 +41,9 @@ bool GetVarint32(const uint8_t** p, const uint8_t* limit, uint32_t* v);
 void EncodeSketch(std::span<const uint32_t> hashes, bool truncated, std::string* dst);
 
 // Decodes one document's sketch from exactly [ptr, limit): Corruption
-// ("truncated sketch", "sketch of N hashes for k = K", "sketch hashes not
-// increasing", "sketch has trailing bytes", ...) for anything else.
+// ("sketch varint runs past its bytes or past 32 bits", "sketch of N
+// hashes for k = K", "sketch hashes not increasing", "sketch has trailing
+// bytes", ...) for anything else.
 Status DecodeSketch(const uint8_t* ptr, const uint8_t* limit, uint32_t k, std::vector<uint32_t>* hashes,
                     bool* truncated);
 

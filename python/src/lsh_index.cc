@@ -44,12 +44,14 @@ py::dict LshInfoDict(const LshIndexInfo& info) {
                   "num_perm"_a = info.num_perm, "seed"_a = info.seed, "bands"_a = info.bands, "rows"_a = info.rows,
                   "threshold"_a = info.threshold, "signature_bits"_a = info.signature_bits,
                   "ordinal_bits"_a = info.ordinal_bits, "block_size"_a = info.block_size, "restarts"_a = info.restarts,
-                  "codecs"_a = codecs, "signature_bytes"_a = info.signature_bytes, "id_bytes"_a = info.id_bytes,
+                  "codecs"_a = codecs, "signature_bytes"_a = info.signature_bytes, "sketch_k"_a = info.sketch_k,
+                  "sketch_bytes"_a = info.sketch_bytes, "id_bytes"_a = info.id_bytes,
                   "string_ids"_a = info.string_ids, "id_map_strings"_a = info.id_map_strings,
                   "id_map_bytes"_a = info.id_map_bytes, "format_version"_a = info.format_version,
                   "profile"_a = info.profile, "total_bytes"_a = info.total_bytes,
                   "band_table_bytes_per_document"_a = per_document(table_bytes),
                   "signature_bytes_per_document"_a = per_document(info.signature_bytes),
+                  "sketch_bytes_per_document"_a = per_document(info.sketch_bytes),
                   "id_bytes_per_document"_a = per_document(info.id_bytes + info.id_map_bytes),
                   "bytes_per_document_total"_a = per_document(info.total_bytes),
                   "band_key_bound_bits"_a = info.band_key_bound_bits);
@@ -84,9 +86,15 @@ LshQueryOptions QueryOptions(std::optional<double> min_estimate, py::handle thre
 
 // An id of a builder or merger batch: a str, or an int.
 template <typename Sink>
-Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i) {
-  if (py::isinstance<py::str>(id)) return sink->Add(StrId(id, "ids[" + std::to_string(i) + "]"), signature);
-  return sink->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), signature);
+Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i,
+             const std::vector<std::vector<uint64_t>>* shingles) {
+  const std::string where = "ids[" + std::to_string(i) + "]";
+  if (py::isinstance<py::str>(id)) {
+    const std::string s = StrId(id, where);
+    return shingles != nullptr ? sink->Add(s, signature, (*shingles)[i]) : sink->Add(s, signature);
+  }
+  const uint64_t number = ToFingerprint(id, where.c_str());
+  return shingles != nullptr ? sink->Add(number, signature, (*shingles)[i]) : sink->Add(number, signature);
 }
 
 bool NumericArray(py::handle ids) {
@@ -103,23 +111,29 @@ void CheckSameLength(size_t ids, size_t rows, const char* what) {
 // Adds (ids[i], rows[i]) to a builder or merger: a numeric array with the
 // GIL released, else one id at a time.
 template <typename Sink>
-void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t num_perm, const char* what) {
+void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t num_perm, const char* what,
+             const std::vector<std::vector<uint64_t>>* shingles = nullptr) {
   if (NumericArray(ids)) {
     const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
     CheckSameLength(numbers.span.size(), n, what);
     py::gil_scoped_release release;
-    for (size_t i = 0; i < n; ++i) ThrowIfError(sink->Add(numbers.span[i], rows + i * num_perm));
+    for (size_t i = 0; i < n; ++i) {
+      ThrowIfError(shingles != nullptr ? sink->Add(numbers.span[i], rows + i * num_perm, (*shingles)[i])
+                                       : sink->Add(numbers.span[i], rows + i * num_perm));
+    }
     return;
   }
   const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
   CheckSameLength(seq.size(), n, what);
-  for (size_t i = 0; i < n; ++i) ThrowIfError(AddId(sink, seq[i], rows + i * num_perm, i));
+  for (size_t i = 0; i < n; ++i) ThrowIfError(AddId(sink, seq[i], rows + i * num_perm, i, shingles));
 }
 
 // The signatures of texts, signed with `options` on `threads` threads:
-// (n x num_perm uint32 array, n bool array of has-shingles).
+// (n x num_perm uint32 array, n bool array of has-shingles); shingles (when
+// not null): each text's shingle set.
 std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOptions& options, const py::sequence& texts,
-                                                             int threads) {
+                                                             int threads,
+                                                             std::vector<std::vector<uint64_t>>* shingles = nullptr) {
   std::unique_ptr<MinHasher> hasher;
   ThrowIfError(MinHasher::Create(options, &hasher));
   std::vector<py::object> keep;
@@ -127,7 +141,7 @@ std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOption
   Utf8Views(texts, &keep, &views);
   py::array_t<uint32_t> signatures({views.size(), static_cast<size_t>(options.num_perm)});
   py::array_t<bool> has(static_cast<py::ssize_t>(views.size()));
-  SignTexts(*hasher, views, threads, signatures.mutable_data(), has.mutable_data());
+  SignTexts(*hasher, views, threads, signatures.mutable_data(), has.mutable_data(), shingles);
   return {signatures, has};
 }
 
@@ -167,7 +181,10 @@ class LshIndexHandle {
 
   // Every query row's matches: (lims, ids, estimates), and with thresholds
   // the highest each match passes.
-  py::tuple Query(const uint32_t* rows, size_t n, const LshQueryOptions& options, int threads) const {
+  // shingles (when not null): each query's shingle set, so that the
+  // index's sketches decide (LshQueryOptions).
+  py::tuple Query(const uint32_t* rows, size_t n, const LshQueryOptions& options, int threads,
+                  const std::vector<std::vector<uint64_t>>* shingles = nullptr) const {
     std::shared_ptr<const LshIndexReader> r = reader();
     ThrowIfError(r->ValidateQuery(options));  // a threshold below the index's, even for no queries
     const size_t k = static_cast<size_t>(r->minhash_options().num_perm);
@@ -176,7 +193,10 @@ class LshIndexHandle {
     {
       py::gil_scoped_release release;
       ForRanges(n, threads, [&](size_t begin, size_t end, size_t) {
-        for (size_t i = begin; i < end; ++i) status[i] = r->Query(rows + i * k, options, &found[i]);
+        for (size_t i = begin; i < end; ++i) {
+          status[i] = shingles != nullptr ? r->Query(rows + i * k, (*shingles)[i], options, &found[i])
+                                          : r->Query(rows + i * k, options, &found[i]);
+        }
       });
     }
     for (const Status& s : status) ThrowIfError(s);  // the first failing query's error
@@ -214,7 +234,7 @@ class PyLshIndexBuilder {
                     const std::string& shingles, double threshold,
                     std::optional<int> bands, std::optional<int> rows, int signature_bits, uint32_t block_size,
                     int restarts, const std::string& codec, bool string_ids, size_t memory, const std::string& tmpdir,
-                    int threads)
+                    int threads, int sketch)
       : threads_(ResolveThreads(threads, 1)) {
     if (bands.has_value() != rows.has_value()) throw py::value_error("bands and rows go together: give both or neither");
     LshBuildOptions o;
@@ -230,6 +250,7 @@ class PyLshIndexBuilder {
     o.restarts = restarts;
     o.codec = codec;
     o.string_ids = string_ids;
+    o.sketch_k = sketch;
     o.memory_bytes = memory;
     o.tmpdir = tmpdir;
     ThrowIfError(LshIndexBuilder::Create(path, o, &builder_));
@@ -244,8 +265,10 @@ class PyLshIndexBuilder {
 
   py::array_t<bool> AddTexts(py::handle ids, const py::sequence& texts, std::optional<int> threads) {
     Live();
-    auto [signatures, has] = SignWith(builder_->options().minhash, texts, ResolveThreads(threads, threads_));
-    AddRows(builder_.get(), ids, signatures.data(), static_cast<size_t>(has.size()), NumPerm(), "texts");
+    std::vector<std::vector<uint64_t>> shingles;
+    auto [signatures, has] =
+        SignWith(builder_->options().minhash, texts, ResolveThreads(threads, threads_), &shingles);
+    AddRows(builder_.get(), ids, signatures.data(), static_cast<size_t>(has.size()), NumPerm(), "texts", &shingles);
     return has;
   }
 
@@ -293,9 +316,10 @@ py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handl
   ThrowIfError(LshIndexMerger::Create(old.get(), out, options, &merger));
   const size_t k = static_cast<size_t>(old->minhash_options().num_perm);
   if (!texts.is_none()) {
+    std::vector<std::vector<uint64_t>> shingles;
     auto [rows, has] = SignWith(old->minhash_options(), py::reinterpret_borrow<py::sequence>(texts),
-                                ResolveThreads(threads, 1));
-    AddRows(merger.get(), ids, rows.data(), static_cast<size_t>(has.size()), k, "texts");
+                                ResolveThreads(threads, 1), &shingles);
+    AddRows(merger.get(), ids, rows.data(), static_cast<size_t>(has.size()), k, "texts", &shingles);
   } else if (!signatures.is_none()) {
     const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, k, "signatures");
     AddRows(merger.get(), ids, rows.data, rows.rows, k, "signatures");
@@ -369,15 +393,22 @@ str when the index has string ids; estimates np.float64. With thresholds, (lims,
 labels[j] (np.float64) is the highest threshold match j passes. Releases the GIL; `threads` threads share the
 batch.)doc")
       .def("query_texts", [](const LshIndexHandle& h, const py::sequence& texts, std::optional<double> min_estimate,
-                             py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
-             const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
+                             py::handle thresholds, std::optional<int64_t> top_k, bool approximate,
+                             std::optional<int> threads) {
+             LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
+             options.approximate = approximate;
              const int t = ResolveThreads(threads, 1);
-             auto [signatures, has] = SignWith(h.reader()->minhash_options(), texts, t);
+             std::vector<std::vector<uint64_t>> shingles;
+             auto [signatures, has] = SignWith(h.reader()->minhash_options(), texts, t, &shingles);
              (void)has;  // a text without shingles has the empty signature, which finds nothing
-             return h.Query(signatures.data(), static_cast<size_t>(signatures.shape(0)), options, t);
+             return h.Query(signatures.data(), static_cast<size_t>(signatures.shape(0)), options, t, &shingles);
            }, py::arg("texts"), py::arg("min_estimate") = py::none(), py::kw_only(),
-           py::arg("thresholds") = py::none(), py::arg("top_k") = py::none(), py::arg("threads") = 1,
-           "As query(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile).")
+           py::arg("thresholds") = py::none(), py::arg("top_k") = py::none(), py::arg("approximate") = false,
+           py::arg("threads") = 1,
+           "As query(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile). "
+           "Where the index stores sketches (info()['sketch_k'] > 0) the texts' sketches decide: a threshold T "
+           "passes at a sketch estimate >= T (exact J for two documents stored whole), min_estimate filters that "
+           "estimate (default: the index's threshold); approximate=True decides on the signatures as query() does.")
       .def("info", [](const LshIndexHandle& h) { return LshInfoDict(h.reader()->Info()); },
            "Size and shape, as `simdex inspect` prints them: documents, bands, rows, bytes per document per part, ...")
       .def("close", &LshIndexHandle::Close, "Unmaps the file (queries running on other threads finish first).")
@@ -426,18 +457,21 @@ numeric ids become decimal strings). Documents are held in memory up to
 `tmpdir`; the file is the same either way.
 )doc")
       .def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
-                    std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int>(),
+                    std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int,
+                    int>(),
            py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
            py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
            py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
            py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false,
            py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
+           py::arg("sketch") = kDefaultSketchK,
            "num_perm, seed, word_n, char_n, shingles: how signatures are made (MinHasher's; recorded in the file); threshold: "
            "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
            "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "
            "restarts, codec (ef | card | auto): the band tables' (docs/format.md); memory: bytes before the "
-           "documents spill to tmpdir ('' = the output's directory; at least 128 KiB per band). Bad values raise "
-           "ValueError.")
+           "documents spill to tmpdir ('' = the output's directory; at least 128 KiB per band); sketch: hashes in "
+           "each document's bottom-k sketch, stored for the documents added by add_texts() so that query_texts() "
+           "decides on them (0: none; documents added by add() have none). Bad values raise ValueError.")
       .def("add", &PyLshIndexBuilder::Add, py::arg("ids"), py::arg("signatures"),
            "Adds documents: ids (np.uint64 array, or a sequence of int/str) and an n x num_perm np.uint32 array of "
            "their signatures (MinHasher(num_perm=..., seed=...) of the builder's options).")

@@ -95,16 +95,18 @@ ShingleWords ShingleWordsOf(const std::string& name) {
 }
 
 void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
-               uint32_t* signatures, bool* has_shingles) {
+               uint32_t* signatures, bool* has_shingles, std::vector<std::vector<uint64_t>>* shingles) {
   const size_t n = views.size(), k = static_cast<size_t>(hasher.num_perm());
   std::vector<std::unique_ptr<MinHasher>> clones;
   for (int i = 0; i < std::max(1, std::min<int>(threads, static_cast<int>(std::max<size_t>(n, 1)))); ++i) {
     clones.push_back(hasher.Clone());
   }
+  if (shingles != nullptr) shingles->assign(n, {});
   py::gil_scoped_release release;
   ForRanges(n, static_cast<int>(clones.size()), [&](size_t begin, size_t end, size_t w) {
     for (size_t i = begin; i < end; ++i) {
-      has_shingles[i] = clones[w]->Sign(views[i], signatures + i * k) != ShingleKind::kNone;
+      has_shingles[i] = (shingles != nullptr ? clones[w]->Sign(views[i], signatures + i * k, &(*shingles)[i])
+                                             : clones[w]->Sign(views[i], signatures + i * k)) != ShingleKind::kNone;
     }
   });
 }

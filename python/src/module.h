@@ -85,8 +85,9 @@ inline const char* const kDefaultShingles = ShingleWordsName(ShingleOptions{}.wo
 // Signs views[i] into signatures[i * num_perm ...] on up to `threads`
 // threads (clones of hasher), has_shingles[i] = the text has shingles.
 // Releases the GIL.
+// shingles (when not null): each text's shingle set, for its sketch.
 void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
-               uint32_t* signatures, bool* has_shingles);
+               uint32_t* signatures, bool* has_shingles, std::vector<std::vector<uint64_t>>* shingles = nullptr);
 
 // The DocumentReader options of fingerprint_file's and _minhash_file's
 // arguments (format None: by the path's extension); ValueError for a bad

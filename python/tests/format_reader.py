@@ -308,18 +308,20 @@ def read_lsh_index(data):
     """Decodes a MinHash-LSH index file's bytes (docs/format.md, "MinHash-LSH indexes"), checking
     every checksum and the structural rules it meets. Returns a dict: the metadata fields, and
     documents, one per ordinal: (id, b-bit signature bytes, the kept band keys per band or None
-    for a document in no band table)."""
+    for a document in no band table); sketch_k and, per ordinal, sketches: (hashes, cut) (version
+    6; sketch_k 0 and no sketches for version 5)."""
     data = bytes(data)
     _check(len(data) >= HEADER_LENGTH + FOOTER_LENGTH, "file too short")
     magic, version, header_length = struct.unpack_from("<8sII", data, 0)
-    _check(magic == b"SIMDEXIX" and header_length == HEADER_LENGTH and version == 5, "bad header")
+    _check(magic == b"SIMDEXIX" and header_length == HEADER_LENGTH and version in (5, 6), "bad header")
     _check(data[16] == 1, "not a MinHash-LSH index (kind %d)" % data[16])
     _check(data[17:56] == bytes(39), "reserved header bytes are not zero")
     _check(struct.unpack_from("<Q", data, 56)[0] == xxh3(data[:56]), "header checksum mismatch")
     footer = data[-FOOTER_LENGTH:]
     meta_offset, meta_length, meta_sum, file_size, footer_version, footer_length, footer_sum, footer_magic = \
         struct.unpack("<QQQQIIQ8s", footer)
-    _check(footer_magic == b"SIMDEXFT" and footer_sum == xxh3(footer[:40]) and footer_version == 5, "bad footer")
+    _check(footer_magic == b"SIMDEXFT" and footer_sum == xxh3(footer[:40]) and footer_version == version,
+           "bad footer")
     _check(file_size == len(data), "footer file size is not the file's size")
     meta = data[meta_offset:meta_offset + meta_length]
     _check(xxh3(meta) == meta_sum, "metadata checksum mismatch")
@@ -363,6 +365,16 @@ def read_lsh_index(data):
     id_offset, id_length, id_width, id_base, id_sum, map_offset, map_length, map_sum = f.take("QQBQQQQQ")
     profile_length = f.take("I")
     profile = f.raw(profile_length).decode("ascii")
+    sketch_k, sketches = 0, None
+    if version >= 6:
+        sketch_k, width, sk_offset, sk_length, sk_sum = f.take("IBQQQ")
+        _check(1 <= sketch_k <= 65536 and width in (4, 8), "sketch fields")
+        section = data[sk_offset:sk_offset + sk_length]
+        _check(len(section) == sk_length and xxh3(section) == sk_sum, "sketch section checksum mismatch")
+        offsets = struct.unpack_from("<%d%s" % (n + 1, "I" if width == 4 else "Q"), section, 0)
+        sketch_data = section[(n + 1) * width:]
+        _check(offsets[0] == 0 and offsets[n] == len(sketch_data), "sketch offsets")
+        sketches = [_read_sketch(sketch_data[offsets[d]:offsets[d + 1]], sketch_k) for d in range(n)]
     _check(f.pos == len(meta), "metadata has bytes left over")
     id_bytes = data[id_offset:id_offset + id_length]
     _check(xxh3(id_bytes) == id_sum, "id section checksum mismatch")
@@ -386,4 +398,31 @@ def read_lsh_index(data):
     return {
         "documents": documents, "num_perm": num_perm, "seed": seed, "bands": bands, "rows": rows, "bits": bits,
         "ordinal_bits": o, "threshold": threshold / 1e6, "profile": profile, "block_size": block_size,
+        "version": version, "sketch_k": sketch_k, "sketches": sketches,
     }
+
+
+def _read_sketch(raw, k):
+    """One document's sketch (docs/format.md, "Sketch section"): (hashes, cut)."""
+    values, pos = [], 0
+    while pos < len(raw):
+        value, shift = 0, 0
+        while True:
+            _check(pos < len(raw) and shift <= 28, "a sketch varint runs past its bytes or 32 bits")
+            byte = raw[pos]
+            pos += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        _check(value < 2**32, "a sketch varint passes 32 bits")
+        values.append(value)
+    _check(values, "an empty sketch")
+    count, cut = values[0] >> 1, bool(values[0] & 1)
+    _check(len(values) == count + 1 and count <= k and (not cut or count == k), "sketch count")
+    hashes = []
+    for i, v in enumerate(values[1:]):
+        _check(i == 0 or v >= 1, "sketch hashes not increasing")
+        hashes.append(v if i == 0 else hashes[-1] + v)
+    _check(not hashes or hashes[-1] < 2**32, "a sketch hash passes 32 bits")
+    return hashes, cut

@@ -130,9 +130,11 @@ def test_texts_build_the_file_simdex_build_writes_and_query_as_simdex_query(tmp_
     for line, g in zip(lines, got):
         assert [m["id"] for m in line["matches"]] == [i for i, _ in g]
         np.testing.assert_allclose([m["estimate"] for m in line["matches"]], [e for _, e in g], atol=1e-3)
+    # Texts decide on the index's sketches; by signature, or approximate=True, on the signatures.
+    assert index.info()["sketch_k"] == 256 and index.info()["format_version"] == 6
     hasher = simdex.MinHasher(num_perm=index.num_perm, seed=index.seed)
     signed = hasher.sign_batch([d["text"] for d in batch])[0]
-    assert as_lists(*index.query(signed)) == got
+    assert as_lists(*index.query(signed)) == as_lists(*index.query_texts([d["text"] for d in batch], approximate=True))
 
 
 def default_filter(t, num_perm):
