@@ -10,11 +10,26 @@ void MakeBottomKSketch(std::span<const uint64_t> shingles, int k, BottomKSketch*
   h.clear();
   h.reserve(shingles.size());
   for (uint64_t x : shingles) h.push_back(static_cast<uint32_t>(x));
-  std::sort(h.begin(), h.end());
-  h.erase(std::unique(h.begin(), h.end()), h.end());
   const size_t keep = static_cast<size_t>(k);
-  out->whole = h.size() <= keep;
-  if (!out->whole) h.resize(keep);
+  // The m smallest values moved to the front (m from 2k, doubled in the
+  // rare case that 32-bit collisions leave fewer than k distinct among
+  // them), sorted and made distinct: O(n) for a long text, not a sort.
+  size_t m = std::min(h.size(), 2 * keep);
+  thread_local std::vector<uint32_t> front;
+  for (;;) {
+    if (m < h.size()) std::nth_element(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(m), h.end());
+    front.assign(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(m));
+    std::sort(front.begin(), front.end());
+    front.erase(std::unique(front.begin(), front.end()), front.end());
+    if (front.size() >= keep || m == h.size()) break;
+    m = std::min(h.size(), 2 * m);
+  }
+  // Whole: every value is among the first k distinct ones.
+  out->whole = front.size() <= keep &&
+               (m == h.size() || std::all_of(h.begin() + static_cast<std::ptrdiff_t>(m), h.end(),
+                                             [&](uint32_t v) { return v <= front.back(); }));
+  if (front.size() > keep) front.resize(keep);
+  h.swap(front);
 }
 
 double EstimateJaccardSketches(std::span<const uint32_t> x, bool x_whole, std::span<const uint32_t> y, bool y_whole,

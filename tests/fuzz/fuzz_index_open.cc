@@ -64,20 +64,35 @@ void WriteSeeds(const std::string& dir) {
     }
     Check(BuildIndex(dir + "/" + name, options, seed.entries).ok());
   }
-  // MinHash-LSH indexes: 16 values, 4 bands x 4 rows, clusters of copies.
+  // MinHash-LSH indexes: 16 values, 4 bands x 4 rows, clusters of copies;
+  // v = 0 and 2 with sketches of 6 hashes (version 6), from shingle sets of
+  // 0 to 11 hashes (whole and cut).
   for (int v = 0; v < 3; ++v) {
     simdex::LshBuildOptions options;
     options.minhash.num_perm = 16;
     options.bands = {4, 4};
     options.block_size = 64;
     options.codec = v == 1 ? "card" : "ef";
+    options.sketch_k = 6;
     std::unique_ptr<simdex::LshIndexBuilder> builder;
     const std::string name = dir + "/seed_lsh_" + std::to_string(v) + ".sdx";
     Check(simdex::LshIndexBuilder::Create(name, options, &builder).ok());
     std::vector<uint32_t> sig(16);
+    std::vector<uint64_t> shingles;
     for (uint32_t d = 0; d < 40u * static_cast<uint32_t>(v); ++d) {
       for (uint32_t i = 0; i < 16; ++i) sig[i] = (d / 3) * 2654435761u + i * (d % 3 == 2 && i % 5 == 0 ? 7 : 1);
-      Check((v == 2 ? builder->Add("doc" + std::to_string(d % 17), sig.data()) : builder->Add(d * 11, sig.data())).ok());
+      shingles.clear();
+      for (uint32_t i = 0; i < d % 12; ++i) shingles.push_back((d / 3 + i) * 0x9E3779B97F4A7C15ull);
+      if (v == 2) {
+        Check(builder->Add("doc" + std::to_string(d % 17), sig.data(), shingles).ok());
+      } else {
+        Check(builder->Add(d * 11, sig.data()).ok());
+      }
+    }
+    if (v == 0) {
+      sig.assign(16, 5);
+      shingles.assign(3, 77);
+      Check(builder->Add(1, sig.data(), shingles).ok());  // an index of one document, with sketches
     }
     Check(builder->Finish().ok());
   }
@@ -94,17 +109,24 @@ void FuzzLsh(const uint8_t* data, size_t size, const simdex::ReaderOptions& opti
   Check(OkOrCorruption(vs));
   const bool valid = vs.ok();
   // Queries: signatures made of the input's own bytes (which include
-  // stored values once the input is a real file), and the empty one.
+  // stored values once the input is a real file), and the empty one; the
+  // odd ones with shingle sets of its bytes too, which decide on the
+  // sketches of a file that has them.
   const size_t num_perm = static_cast<size_t>(reader->minhash_options().num_perm);
   std::vector<uint32_t> sig(num_perm, simdex::kEmptyMinimum);
+  std::vector<uint64_t> shingles;
   std::vector<simdex::LshMatch> out;
-  for (int q = 0; q < 4; ++q) {
+  for (int q = 0; q < 6; ++q) {
     for (size_t i = 0; i < num_perm && size >= 4; ++i) {
       std::memcpy(&sig[i], data + ((i * 131 + static_cast<size_t>(q) * 977) % (size - 3)), 4);
     }
+    shingles.assign(static_cast<size_t>(q) * 3, 0);
+    for (size_t i = 0; i < shingles.size() && size >= 8; ++i) {
+      std::memcpy(&shingles[i], data + ((i * 61 + static_cast<size_t>(q) * 389) % (size - 7)), 8);
+    }
     simdex::LshQueryOptions qo;
     qo.min_estimate = q % 2 == 0 ? -1 : 0;
-    Status qs = reader->Query(sig.data(), qo, &out);
+    Status qs = q % 2 == 0 ? reader->Query(sig.data(), qo, &out) : reader->Query(sig.data(), shingles, qo, &out);
     Check(valid ? qs.ok() : OkOrCorruption(qs));
   }
   (void)reader->Info();

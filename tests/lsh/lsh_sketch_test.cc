@@ -170,6 +170,17 @@ TEST(LshSketchTest, TwoWholeDocumentsAreDecidedExactly) {
   MakeBottomKSketch(std::vector<uint64_t>{5, 5, 0x1'0000'0005}, 1, &s);
   EXPECT_EQ(s.hashes, (std::vector<uint32_t>{5}));
   EXPECT_TRUE(s.whole);  // one distinct 32-bit hash
+  // Longer than 2k, with 32-bit collisions among the smallest.
+  const uint64_t high = uint64_t{1} << 32;
+  MakeBottomKSketch(std::vector<uint64_t>{5, high + 5, 2 * high + 5, 3 * high + 5, 9, 11}, 2, &s);
+  EXPECT_EQ(s.hashes, (std::vector<uint32_t>{5, 9}));
+  EXPECT_FALSE(s.whole);
+  MakeBottomKSketch(std::vector<uint64_t>{5, high + 5, 2 * high + 5, 9}, 1, &s);
+  EXPECT_EQ(s.hashes, (std::vector<uint32_t>{5}));
+  EXPECT_FALSE(s.whole);
+  MakeBottomKSketch(std::vector<uint64_t>{9, high + 5, 2 * high + 5, 3 * high + 5, 4 * high + 9}, 2, &s);
+  EXPECT_EQ(s.hashes, (std::vector<uint32_t>{5, 9}));
+  EXPECT_TRUE(s.whole);  // 5 and 9 only
 }
 
 TEST(LshSketchTest, QueryTextsDecideOnSketchesAndApproximateOnSignatures) {
