@@ -285,9 +285,12 @@ simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint
  * lengths[i] bytes of UTF-8, or NUL-terminated when lengths is NULL. A
  * NULL texts[i] is the empty text when lengths[i] is 0, and
  * SIMDEX_INVALID_ARGUMENT otherwise (or when lengths is NULL). A text without shingles (empty, or only white space) finds
- * nothing. The texts are read during the call only. Results, errors and
- * REQUIRES as simdex_lsh_index_query_batch's; texts may be NULL only when
- * nq is 0. */
+ * nothing. Where the index stores sketches (format version 6), the texts'
+ * bottom-k sketches decide instead of the signatures: min_estimate then
+ * filters the sketch estimate, and a negative one is the index's threshold
+ * itself (docs/minhash.md, "Against a stored index"). The texts are read
+ * during the call only. Results, errors and REQUIRES as
+ * simdex_lsh_index_query_batch's; texts may be NULL only when nq is 0. */
 simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char* const* texts, const size_t* lengths,
                                          size_t nq, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg);
