@@ -50,8 +50,10 @@ class SignatureFileCli : public ::testing::Test {
   std::string index_ = dir_.File("docs.sdx");
 };
 
+// The documents decide on the index's sketches, the signatures on the
+// signatures: what they print is the documents' query with --approximate.
 TEST_F(SignatureFileCli, QueryingTheSignaturesPrintsWhatQueryingTheDocumentsPrints) {
-  const RunResult texts = RunSimdex(dir_, {"query", index_, queries_, docs_});
+  const RunResult texts = RunSimdex(dir_, {"query", "--approximate", index_, queries_, docs_});
   ASSERT_EQ(texts.exit_code, 0) << texts.err;
   ASSERT_EQ(Lines(texts.out).size(), 9u) << texts.out;
   EXPECT_NE(texts.out.find("{\"id\":7,\"empty\":\"no-text\",\"matches\":[]}"), std::string::npos) << texts.out;
@@ -230,13 +232,17 @@ TEST_F(SignatureFileCli, AMalformedLineStopsTheQueryNamingFileAndLine) {
   EXPECT_EQ(Lines(r.out).size(), 2u) << "the lines before it are answered";
 }
 
+// Signatures carry no shingles: their index is the documents' without
+// sketches (--sketch 0).
 TEST_F(SignatureFileCli, BuildingFromTheSignaturesWritesTheBytesOfTheBuildFromTheDocuments) {
-  const std::string sigs = dir_.File("d.sig.zst"), built = dir_.File("from-sigs.sdx");
+  const std::string sigs = dir_.File("d.sig.zst"), built = dir_.File("from-sigs.sdx"), plain = dir_.File("plain.sdx");
   ASSERT_EQ(RunSimdex(dir_, {"fingerprint", "--method", "minhash", "-q", "-o", sigs, docs_}).exit_code, 0);
   RunResult r = RunSimdex(dir_, {"build", "--method", "minhash", "--out", built, sigs});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("5 documents (1 without shingles)"), std::string::npos) << r.out;
-  EXPECT_EQ(ReadFile(built), ReadFile(index_));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--sketch", "0", "--out", plain, docs_}).exit_code, 0);
+  EXPECT_EQ(ReadFile(built), ReadFile(plain));
+  EXPECT_NE(ReadFile(built), ReadFile(index_));  // the documents' default build has sketches
 
   // Another num_perm and seed: the file's options are the index's, from standard input too.
   const std::string small = dir_.File("s.sig"), from_docs = dir_.File("a.sdx"), from_sigs = dir_.File("b.sdx");
@@ -244,8 +250,8 @@ TEST_F(SignatureFileCli, BuildingFromTheSignaturesWritesTheBytesOfTheBuildFromTh
                              small, docs_, queries_})
                 .exit_code,
             0);
-  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--num-perm", "32", "--seed", "5", "--out",
-                             from_docs, docs_, queries_})
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--num-perm", "32", "--seed", "5", "--sketch", "0",
+                             "--out", from_docs, docs_, queries_})
                 .exit_code,
             0);
   r = RunSimdex(dir_, {"build", "--method", "minhash", "-q", "--out", from_sigs, "-"}, ReadFile(small));
