@@ -151,9 +151,9 @@ Status LshIndexBuilder::Finish() {
   r.done = true;
   r.stats.documents = r.docs->size();
   r.stats.banded = r.docs->banded();
-  r.stats.sketch_k = r.docs->size() > 0 ? r.docs->sketch_k() : 0;
   r.options.string_ids = r.docs->string_ids();
   r.status = r.docs->Write(r.path, 0, &r.stats.file_bytes);
+  r.stats.sketch_k = r.docs->sketch_k();
   r.stats.spilled_runs = r.docs->spill_stats().runs;
   r.stats.spilled_bytes = r.docs->spill_stats().bytes;
   r.stats.id_map_runs = r.docs->id_map_runs();

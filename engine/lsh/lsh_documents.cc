@@ -155,6 +155,9 @@ void LshDocuments::ApplyOrder(const std::vector<uint64_t>& order) {
 }
 
 Status LshDocuments::Write(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes) {
+  // No document decided: no sketches, the version 5 file (an empty index
+  // stays mergeable with any other).
+  if (!decided_) SIMDEX_RETURN_IF_ERROR(DecideSketches(false));
   if (spilled_) return spilled_->Write(path, min_ordinal_bits, options_.string_ids ? &id_map_ : nullptr, file_bytes);
   return WriteInMemory(path, min_ordinal_bits, file_bytes);
 }

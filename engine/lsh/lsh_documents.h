@@ -72,7 +72,8 @@ class LshDocuments {
   // The sketches' k (0: none); valid once decided.
   int sketch_k() const { return options_.sketch_k; }
 
-  // Writes the file at path (a temporary name, renamed when complete).
+  // Writes the file at path (a temporary name, renamed when complete); with
+  // no document added, without sketches.
   // Band values keep the document ordinal in the low max(bits of N - 1,
   // min_ordinal_bits) bits. *file_bytes = the file's size.
   Status Write(const std::string& path, int min_ordinal_bits, uint64_t* file_bytes);

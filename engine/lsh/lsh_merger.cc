@@ -124,14 +124,14 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
 const LshMergeStats& LshIndexMerger::stats() const { return rep_->stats; }
 
 Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
-  return Add(id, signature, nullptr);
+  return AddSketched(id, signature, nullptr);
 }
 
 Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles) {
-  return Add(id, signature, rep_->SketchOf(shingles));
+  return AddSketched(id, signature, rep_->SketchOf(shingles));
 }
 
-Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
+Status LshIndexMerger::AddSketched(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, sketch);
   rep_->stats.added += rep_->status.ok();

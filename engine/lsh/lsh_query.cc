@@ -270,6 +270,14 @@ Status LshQueryOptions::Validate() const {
   for (double t : thresholds) {
     if (!(t > 0 && t <= 1)) return Status::InvalidArgument("threshold " + Shortest(t) + " is not in (0, 1]");
   }
+  if (!(min_sketch_estimate <= 1)) {
+    return Status::InvalidArgument("min_sketch_estimate " + Shortest(min_sketch_estimate) +
+                                   " is above 1 (negative: min_estimate's, else the index's threshold)");
+  }
+  if (min_sketch_estimate >= 0 && !thresholds.empty()) {
+    return Status::InvalidArgument("min_sketch_estimate and thresholds are two filters: give one (a threshold T "
+                                   "keeps sketch estimates at least T)");
+  }
   if (min_estimate >= 0 && !thresholds.empty()) {
     return Status::InvalidArgument("min_estimate and thresholds are two filters: give one (a threshold T keeps "
                                    "estimates at least DefaultEstimateFilter(T, num_perm))");

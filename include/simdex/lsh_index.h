@@ -116,7 +116,7 @@ struct LshBuildStats {
   uint64_t spilled_runs = 0;   // sorted runs the external sorts wrote (0: in memory)
   uint64_t spilled_bytes = 0;  // bytes written to scratch files (0: in memory)
   uint64_t id_map_runs = 0;    // string ids: sorted runs of ids written to tmpdir (0: in memory)
-  int sketch_k = 0;            // the file's sketches (0: none: sketch_k = 0, or documents added without shingles)
+  int sketch_k = 0;            // the file's sketches (0: none: sketch_k = 0, no documents, or added without shingles)
 };
 
 class LshIndexBuilder {
@@ -136,7 +136,8 @@ class LshIndexBuilder {
   // As Add(id, signature), with the text's shingle set (MinHasher::Sign's
   // `shingles`), from which the document's bottom-k sketch is made when
   // options().sketch_k > 0. The first document added decides: the file has
-  // a sketch section when it came with its shingles (and sketch_k > 0);
+  // a sketch section when it came with its shingles (and sketch_k > 0; a
+  // file of no documents has none);
   // then every document must, and when it came without, none may
   // (InvalidArgument naming the document: a section needs every
   // document's sketch).
@@ -213,9 +214,9 @@ struct LshQueryOptions {
   // highest estimates, highest first, equal estimates in id order.
   uint64_t top_k = 0;
 
-  // InvalidArgument naming the option: min_estimate above 1 (or NaN), a
-  // threshold outside (0, 1], or both min_estimate >= 0 and thresholds
-  // (two filters for one query). The index's threshold is checked by
+  // InvalidArgument naming the option: min_estimate or min_sketch_estimate
+  // above 1 (or NaN), a threshold outside (0, 1], or either of them >= 0
+  // with thresholds (two filters for one query). The index's threshold is checked by
   // LshIndexReader::ValidateQuery.
   Status Validate() const;
 };
@@ -457,7 +458,7 @@ class LshIndexMerger {
  private:
   struct Rep;
   explicit LshIndexMerger(std::unique_ptr<Rep> rep);
-  Status Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch);
+  Status AddSketched(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch);
   std::unique_ptr<Rep> rep_;
 };
 

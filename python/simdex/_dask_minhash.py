@@ -66,7 +66,8 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
     """The run's options, checked as `simdex dedup --method minhash` checks them: the
     signing options of the partitions ("signing"), their description ("layout": profile,
     bands, rows, bits; partitions must match it), the estimate filter ("min_estimate",
-    None for "off"), the least estimate of an against match ("against_min_estimate")
+    None for "off"), the least estimate of an against match ("against_min_estimate"; on an
+    index's sketches "against_sketch": (the least sketch estimate, approximate))
     and the confirmation of the exact mode ("exact_confirm": the texts' shingle Jaccard
     at the threshold; None with approximate=True, the command's --approximate)."""
     if not (0 < threshold <= 1):
@@ -95,10 +96,11 @@ def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: i
         raise ValueError(f"estimate_filter {estimate_filter!r} is not a J in [0, 1], 'off' or None")
     signing = {"num_perm": num_perm, "seed": seed, "word_n": word_n, "char_n": char_n, "shingles": shingles,
                "bands": bands, "rows": rows, "signature_bits": signature_bits}
-    # An against match's texts are not at hand: the estimate decides it, as --approximate's filter.
+    # An against match's texts are not at hand: the estimate decides it, as --approximate's filter;
+    # an index's sketches where it has them (estimate >= T), unless approximate.
     against_min_estimate = min_estimate if approximate else simdex.default_estimate_filter(threshold, num_perm)
     return {"signing": signing, "layout": (profile, bands, rows, signature_bits), "min_estimate": min_estimate,
-            "against_min_estimate": against_min_estimate,
+            "against_min_estimate": against_min_estimate, "against_sketch": (float(threshold), bool(approximate)),
             "exact_confirm": None if approximate else f"jaccard-shingles/{shingles}:{threshold!r}",
             "shingles": shingles}
 
@@ -125,18 +127,20 @@ def describe(part_layout: tuple) -> str:
 # ---- Tasks (run on the workers; module-level so that they pickle by reference).
 
 def sign_part(path: str, signing: dict, read: dict, ordinal: bool, against: Sequence[str] = (),
-              min_estimate: Optional[float] = None) -> dict:
+              min_estimate: Optional[float] = None, sketch: tuple = (-1.0, False)) -> dict:
     """Step 1: one file read and signed (simdex._simdex._minhash_file), and each
     signature queried in the ``against`` MinHash-LSH indexes while it is at hand, as the
     command's signing threads query it (min_estimate: the run's estimate filter, None
-    for off); the matches are kept by position."""
+    for off; sketch: the least sketch estimate and approximate, for indexes with sketches);
+    the matches are kept by position."""
     query = 0.0 if min_estimate is None else min_estimate
-    part = simdex._simdex._minhash_file(path, **signing, **read, against=list(against), min_estimate=query)
+    part = simdex._simdex._minhash_file(path, **signing, **read, against=list(against), min_estimate=query,
+                                        min_sketch_estimate=sketch[0], approximate=sketch[1])
     part["records"] = len(part["digests"])
     part["ordinal"] = ordinal
     part["method"] = "minhash"
     part["layout"] = (part.pop("profile"), signing["bands"], signing["rows"], signing["signature_bits"])
-    part["against"] = queried(against, min_estimate)
+    part["against"] = queried(against, min_estimate, sketch)
     if against:
         part["matches"] = tuple(part.pop(name) for name in MATCHES)
     # Where the texts are, for the confirmation (read again: the partition keeps none).
@@ -147,9 +151,9 @@ def sign_part(path: str, signing: dict, read: dict, ordinal: bool, against: Sequ
 MATCHES = ("against_positions", "against_index", "against_ids", "against_estimates")
 
 
-def queried(against: Sequence[str], min_estimate: Optional[float]) -> tuple:
-    """What a partition was queried in: the index paths in order, and the filter."""
-    return (tuple(against), min_estimate if against else None)
+def queried(against: Sequence[str], min_estimate: Optional[float], sketch: tuple = (-1.0, False)) -> tuple:
+    """What a partition was queried in: the index paths in order, and the filters."""
+    return (tuple(against), min_estimate if against else None, tuple(sketch) if against else None)
 
 
 def signed_as(part: dict) -> tuple:
@@ -439,7 +443,7 @@ def _estimate_pairs(client, partitions: list, by_first: List[list], run: dict, m
 def check_partitions(client, partitions: list, run: dict, against: Sequence[str]) -> None:
     """Every partition must be signed as the run signs, and queried in the run's
     indexes with its estimate filter: ValueError naming both."""
-    want = queried(against, run["against_min_estimate"])
+    want = queried(against, run["against_min_estimate"], run["against_sketch"])
     for i, (layout, asked) in enumerate(client.gather([client.submit(signed_as, p) for p in partitions])):
         if layout is None:
             raise ValueError(f"partition {i} holds SimHash fingerprints (fingerprint_files); method='minhash' (the "
@@ -455,7 +459,7 @@ def check_partitions(client, partitions: list, run: dict, against: Sequence[str]
 
 
 def describe_against(asked: tuple) -> str:
-    paths, min_estimate = asked
+    paths, min_estimate = asked[:2]
     if not paths:
         return "no index"
     return f"{list(paths)} at estimate filter {'off' if min_estimate is None else min_estimate}"

@@ -319,11 +319,11 @@ def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), for
     against = _lsh_paths(against)
     read = {"format": format, "id_field": id_field, "text_fields": list(text_fields), "id_mode": id_mode,
             "keep": keep, "skip_bad": skip_bad, "threads": 1}
-    queried = _dask_minhash.queried(against, run["against_min_estimate"])
+    queried = _dask_minhash.queried(against, run["against_min_estimate"], run["against_sketch"])
     indexes = [(a, _mtime(a)) for a in against]
     return [client.submit(_dask_minhash.sign_part, os.fspath(p), run["signing"], read,
                           id_mode == "ordinal" or _is_lines(os.fspath(p), format), against,
-                          run["against_min_estimate"],
+                          run["against_min_estimate"], run["against_sketch"],
                           key=f"simdex-minhash-{i}-{os.path.basename(os.fspath(p))}-"
                               f"{dask.base.tokenize(os.fspath(p), _mtime(p), run['signing'], read, queried, indexes)}")
             for i, p in enumerate(paths)]

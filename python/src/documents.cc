@@ -311,7 +311,8 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
                      int rows, int bits, std::optional<std::string> format, const std::string& id_field,
                      const std::vector<std::string>& text_fields, const std::string& id_mode,
                      const std::string& keep_spec, bool skip_bad, std::optional<int> threads,
-                     const std::vector<std::string>& against, double min_estimate) {
+                     const std::vector<std::string>& against, double min_estimate, double min_sketch_estimate,
+                     bool approximate) {
   Keep keep;
   const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
@@ -331,6 +332,8 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   for (const auto& index : indexes) queried.push_back(index.get());
   LshQueryOptions query;
   query.min_estimate = min_estimate;
+  query.min_sketch_estimate = min_sketch_estimate;
+  query.approximate = approximate;
   const size_t nb = static_cast<size_t>(bands), sb = PackedSignatureBytes(num_perm, bits);
   const int t = ResolveThreads(threads, 1);
   FileSignatures got;
@@ -349,16 +352,17 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       std::vector<Status> failed(static_cast<size_t>(t));
       ForRanges(n, t, [&](size_t begin, size_t end, size_t w) {
         std::vector<uint32_t> sig(static_cast<size_t>(num_perm));
+        std::vector<uint64_t> shingles;
         std::vector<LshMatch> found;
         for (size_t i = begin; i < end; ++i) {
           const size_t d = base + i;
-          const bool has = clones[w]->Sign(docs[i].text, sig.data()) != ShingleKind::kNone;
+          const bool has = clones[w]->Sign(docs[i].text, sig.data(), &shingles) != ShingleKind::kNone;
           BandKeys(sig.data(), layout, &got.keys[d * nb]);
           PackSignature(sig.data(), num_perm, bits, &got.packed[d * sb]);
           got.digests[d] = has ? SignatureDigest(&got.keys[d * nb], nb, &got.packed[d * sb], sb) : 0;
           got.reasons[d] = has ? 0 : 1;
           if (has && !indexes.empty() && failed[w].ok()) {
-            failed[w] = QueryBestMatch(queried, sig.data(), query, &found, &best[i]);
+            failed[w] = QueryBestMatch(queried, sig.data(), shingles, query, &found, &best[i]);
           }
         }
       });
@@ -406,12 +410,14 @@ void DefineDocuments(py::module_& m) {
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
         py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
         py::arg("against") = std::vector<std::string>(), py::arg("min_estimate") = 0.0,
+        py::arg("min_sketch_estimate") = -1.0, py::arg("approximate") = false,
         "Reads one file and signs its documents as `simdex dedup --method minhash` does: ids, scores and the "
         "reader's counts as fingerprint_file, keys (n x bands uint64 band keys), packed (n x bytes b-bit "
         "signatures), digests (SignatureDigest; 0 for a document without shingles), reasons (int8, 1: no-text) "
         "and profile (MinHashProfile). against: MinHash-LSH index paths, each document with shingles queried in "
-        "each (min_estimate: the run's estimate filter, 0 for off) and its best match kept by the command's rule "
-        "(the highest estimate, the first index among equals): against_positions, against_index, against_ids "
+        "each (min_estimate: the run's estimate filter, 0 for off; an index with sketches decides on them unless "
+        "approximate, min_sketch_estimate their filter, negative: min_estimate) and its best match kept by the "
+        "command's rule (the highest estimate, the first index among equals): against_positions, against_index, against_ids "
         "(the strings of string-id indexes), against_estimates (float32). An index that is not MinHash-LSH, or "
         "whose profile is not the batch's, is a ValueError naming it. simdex.dask's minhash partitions; releases "
         "the GIL.");

@@ -183,6 +183,18 @@ TEST(LshSketchTest, TwoWholeDocumentsAreDecidedExactly) {
   EXPECT_TRUE(s.whole);  // 5 and 9 only
 }
 
+TEST(LshSketchTest, ASketchFilterAboveOneOrBesideThresholdsIsRefused) {
+  LshQueryOptions o;
+  o.min_sketch_estimate = 1.5;
+  EXPECT_TRUE(o.Validate().IsInvalidArgument());
+  o.min_sketch_estimate = 0.9;
+  EXPECT_TRUE(o.Validate().ok());
+  o.thresholds = {0.9};
+  const Status s = o.Validate();
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.message().find("min_sketch_estimate and thresholds are two filters"), std::string::npos) << s.ToString();
+}
+
 TEST(LshSketchTest, QueryTextsDecideOnSketchesAndApproximateOnSignatures) {
   ScopedTempDir dir;
   LshBuildOptions options;
@@ -254,6 +266,11 @@ TEST(LshSketchTest, WithoutShinglesOrWithKZeroTheFileIsVersion5AsBefore) {
   ASSERT_TRUE(LshIndexReader::Open(dir.File("a.sdx"), ReaderOptions(), &reader).ok());
   EXPECT_EQ(reader->sketch_k(), 0);
   EXPECT_EQ(reader->Info().format_version, 5u);
+  // No documents: no sketches either.
+  LshBuildStats stats;
+  ASSERT_TRUE(Build(dir.File("empty.sdx"), Options(16), {}, true, &stats).ok());
+  EXPECT_EQ(stats.sketch_k, 0);
+  EXPECT_EQ(format::DecodeFixed32(ReadFileOrDie(dir.File("empty.sdx")).data() + 8), 5u);
   // Queries with shingles decide on the signatures, as before.
   std::vector<LshMatch> with, without;
   for (size_t i = 0; i < docs.size(); i += 7) {
