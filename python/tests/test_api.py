@@ -103,9 +103,9 @@ def test_a_newer_format_version_is_not_supported_rather_than_corrupt(tmp_path):
     data = (tmp_path / "a.sdx").read_bytes()
     (tmp_path / "same.sdx").write_bytes(with_version(data, 5))
     assert (tmp_path / "same.sdx").read_bytes() == data  # the rewriting itself changes nothing
-    (tmp_path / "v6.sdx").write_bytes(with_version(data, 6))
-    with pytest.raises(simdex.NotSupportedError, match="version 6") as raised:
-        simdex.Index.open(str(tmp_path / "v6.sdx"))
+    (tmp_path / "v7.sdx").write_bytes(with_version(data, 7))  # 6 is the sketch section's (LSH files)
+    with pytest.raises(simdex.NotSupportedError, match="version 7") as raised:
+        simdex.Index.open(str(tmp_path / "v7.sdx"))
     assert isinstance(raised.value, simdex.Error) and not isinstance(raised.value, simdex.CorruptionError)
 
 
