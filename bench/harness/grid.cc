@@ -228,7 +228,7 @@ Status CheckConfig(const GridConfig& config, std::vector<Scheme>* schemes) {
     }
     if (d == "text" && config.text_fingerprints.empty()) {
       return Status::InvalidArgument(
-          "the text data set needs --text-fingerprints FILE (tools/bench_text_data.sh makes it)");
+          "the text data set needs --text-fingerprints FILE (scripts/bench_text_data.sh makes it)");
     }
   }
   for (const std::string& b : config.baselines) {

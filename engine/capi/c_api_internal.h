@@ -33,7 +33,7 @@ struct simdex_lsh_index {
 };
 
 // In a lower-case namespace: libsimdex.so exports simdex_* and
-// simdex::[A-Z]* only (tools/package/simdex.map).
+// simdex::[A-Z]* only (packaging/simdex.map).
 namespace simdex::capi {
 
 // A malloc'ed copy of msg, or nullptr if malloc fails.

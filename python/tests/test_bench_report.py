@@ -1,4 +1,4 @@
-"""tools/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
+"""scripts/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
 (the baselines, simdex's card, ef and auto codecs, warm, first-use and cold records, with and without
 --repeat) makes a report, tables and plots, without a traceback, in docs/benchmarks.md's generated
 section or standalone (--out DIR). It once crashed on the first "simdex-ef" row, and nothing ran it on one."""
@@ -12,11 +12,11 @@ import pytest
 
 from conftest import SOURCE_DIR
 
-pytest.importorskip("matplotlib")  # the report's plots; tools/deps.sh installs it for Debian's python3
-sys.path.insert(0, os.path.join(SOURCE_DIR, "tools"))
+pytest.importorskip("matplotlib")  # the report's plots; scripts/deps.sh installs it for Debian's python3
+sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import bench_report  # noqa: E402
 
-REPORT = os.path.join(SOURCE_DIR, "tools", "bench_report.py")
+REPORT = os.path.join(SOURCE_DIR, "scripts", "bench_report.py")
 # simdex-bench --datasets uniform --n 2000 --scheme t4 --block-sizes 512 --codec card,ef,auto --k 3
 #     --threads 1,2 --cold --checksums --queries 40 --cold-queries 20 --repeat 2
 SMALL_GRID = os.path.join(SOURCE_DIR, "tests", "data", "bench", "small_grid.jsonl")

@@ -277,7 +277,7 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
   EXPECT_NE(Stderr().find("--repeat"), std::string::npos) << Stderr();
 }
 
-// tools/bench_report.py over two tiny runs that differ only in --restarts:
+// scripts/bench_report.py over two tiny runs that differ only in --restarts:
 // it rewrites the generated section of a document (and keeps the rest),
 // with the side-by-side tables, the block size x R section naming a
 // setting, the price of checksum verification, the extrapolation to 10^9
@@ -291,7 +291,7 @@ TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   const std::string doc = dir_.File("benchmarks.md");
   testing::WriteFileOrDie(doc, "# kept above\n<!-- BEGIN GENERATED: simdex-bench -->\nold\n"
                                "<!-- END GENERATED: simdex-bench -->\nkept below\n");
-  const std::string command = "/usr/bin/python3 " + std::string(SIMDEX_SOURCE_DIR) + "/tools/bench_report.py --doc " +
+  const std::string command = "/usr/bin/python3 " + std::string(SIMDEX_SOURCE_DIR) + "/scripts/bench_report.py --doc " +
                               doc + " --plots " + dir_.File("plots") + " --restart-study " + r0 +
                               " --restart-study " + Json() + " " + Json() + " 2>" + dir_.File("report.txt");
   const int status = std::system(command.c_str());

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Turns simdex-bench JSON Lines into a report with plots: standalone, or docs/benchmarks.md's generated section.
 
-Usage: tools/bench_report.py --out DIR [--title TEXT] FILE.jsonl [FILE.jsonl ...]
-       tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
+Usage: scripts/bench_report.py --out DIR [--title TEXT] FILE.jsonl [FILE.jsonl ...]
+       scripts/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
                              [--title TEXT] [--restart-study FILE.jsonl]...
                              FILE.jsonl [FILE.jsonl ...]
 
@@ -32,7 +32,7 @@ default block size and R. The output
 depends only on the input records: the same JSON gives the same Markdown and
 the same PNG bytes.
 
-Run it with Debian's /usr/bin/python3 and python3-matplotlib (tools/deps.sh).
+Run it with Debian's /usr/bin/python3 and python3-matplotlib (scripts/deps.sh).
 """
 import argparse
 import collections
@@ -248,7 +248,7 @@ METHOD_REPEAT = """- Repeated (`--repeat R`): every figure is the median of R ru
 
 # The study's own note (docs/benchmarks.md only).
 METHOD_STUDY = """- N = 10^9 is not run in this grid: the permuted tables (120 GB) and
-  faiss-multihash (~70 GB) do not fit in 24 GiB (`tools/bench_all.sh` gives
+  faiss-multihash (~70 GB) do not fit in 24 GiB (`scripts/bench_all.sh` gives
   the arithmetic). simdex alone is measured at 10^9 by
   `simdex-dedup-bench` ("10^9 entries, measured").
 """
@@ -835,10 +835,10 @@ def main():
         # The doc's sections sit under a second-level heading; here they are the top.
         lines = [line[1:] if line.startswith('###') else line for line in lines]
         text = '\n'.join(['# simdex-bench report', '',
-                          'Written by tools/bench_report.py from %s.' % ', '.join('`%s`' % f for f in args.files),
+                          'Written by scripts/bench_report.py from %s.' % ', '.join('`%s`' % f for f in args.files),
                           ''] + lines) + '\n'
     else:
-        lines = [BEGIN, '', '<!-- Written by tools/bench_report.py from simdex-bench JSON; edits here are '
+        lines = [BEGIN, '', '<!-- Written by scripts/bench_report.py from simdex-bench JSON; edits here are '
                  'overwritten. -->', ''] + lines + ['', END]
         text = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
     with open(target, 'w', encoding='utf-8') as f:
