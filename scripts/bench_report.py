@@ -33,6 +33,9 @@ depends only on the input records: the same JSON gives the same Markdown and
 the same PNG bytes.
 
 Run it with Debian's /usr/bin/python3 and python3-matplotlib (scripts/deps.sh).
+Without matplotlib, --out writes the report's tables and says that the plots
+were skipped and why; the doc's section, whose plots the page links, is then
+refused rather than rewritten without them.
 """
 import argparse
 import collections
@@ -42,11 +45,14 @@ import os
 import re
 import sys
 
-import matplotlib
-
-matplotlib.use('Agg')
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
+try:
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+    NO_PLOTS = None
+except ImportError as e:  # the tables are written all the same, and the report says why it has no plots
+    NO_PLOTS = str(e)
 
 BEGIN = '<!-- BEGIN GENERATED: simdex-bench -->'
 END = '<!-- END GENERATED: simdex-bench -->'
@@ -760,6 +766,19 @@ def plot_warm_cold(points, plots, k):
     return name
 
 
+def draw_plots(points, plots, k):
+    """Draws every plot into the directory `plots` (made if missing); the file names, None for a plot without data."""
+    os.makedirs(plots, exist_ok=True)
+    images = plot_space_latency(points, plots, k)
+    images.append(plot_vs_n(points, plots, k, lambda r: r['near']['p50_us'],
+                            'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
+    images.append(plot_vs_n(points, plots, k,
+                            lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
+                            'build time (s)', 'build_vs_n.png'))
+    images.append(plot_warm_cold(points, plots, k))
+    return images
+
+
 def report_sections(points, skips, restart_study, standalone):
     """The tables of the report; the doc's section adds the study's own."""
     lines = [] if standalone else section_targets(points)
@@ -804,6 +823,9 @@ def main():
         target, plots = os.path.join(args.out, 'report.md'), args.out
     else:
         target, plots = args.doc or 'docs/benchmarks.md', args.plots or 'docs/plots'
+        if NO_PLOTS:
+            sys.exit('bench_report.py: %s needs its plots, and matplotlib cannot be imported (%s): install '
+                     'python3-matplotlib, or write a report without plots with --out DIR' % (target, NO_PLOTS))
         doc = ''.join(read_lines(target))
         pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
         if not pattern.search(doc):
@@ -811,15 +833,8 @@ def main():
     headers, footers, points, skips = load(args.files)
     if not points:
         sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
-    os.makedirs(plots, exist_ok=True)
     k = main_k(points)
-    images = plot_space_latency(points, plots, k)
-    images.append(plot_vs_n(points, plots, k, lambda r: r['near']['p50_us'],
-                            'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
-    images.append(plot_vs_n(points, plots, k,
-                            lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
-                            'build time (s)', 'build_vs_n.png'))
-    images.append(plot_warm_cold(points, plots, k))
+    images = [] if NO_PLOTS else draw_plots(points, plots, k)
     rel = os.path.relpath(plots, os.path.dirname(os.path.abspath(target)) or '.')
 
     lines = [args.title, ''] if args.title else []
@@ -828,6 +843,9 @@ def main():
     lines += (method if standalone else method + METHOD_STUDY).split('\n')
     lines += report_sections(points, skips, args.restart_study, standalone)
     lines += ['### Plots', '']
+    if NO_PLOTS:
+        lines += ['Skipped: matplotlib cannot be imported (%s). Install python3-matplotlib (scripts/deps.sh) and '
+                  'run scripts/bench_report.py again for them.' % NO_PLOTS]
     lines += ['![%s](%s)' % (img[:-4].replace('_', ' '), os.path.join(rel, img) if rel != '.' else img)
               for img in images if img]
 
@@ -843,8 +861,12 @@ def main():
         text = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
     with open(target, 'w', encoding='utf-8') as f:
         f.write(text)
-    print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
-          file=sys.stderr)
+    if NO_PLOTS:
+        print('bench_report.py: wrote %s without plots: matplotlib cannot be imported (%s)' % (target, NO_PLOTS),
+              file=sys.stderr)
+    else:
+        print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
+              file=sys.stderr)
 
 
 if __name__ == '__main__':
