@@ -116,7 +116,8 @@ int Run(int argc, char** argv) {
                  "answer at most the queries of a set that fit in about this many seconds (0: all)");
   app.add_option("--repeat", config.repeat,
                  "measure every point this many times: its records hold the medians and the spread (min, max); "
-                 "simdex's indexes of a scheme are then all built first and measured round by round")
+                 "simdex's indexes (every scheme, block size and codec) are then all built first and measured "
+                 "round by round")
       ->capture_default_str();
   app.add_option("--dir", config.dir, "directory for index files (created if missing)")->capture_default_str();
   app.add_option("--memory-mib", config.memory_mib, "index builder memory budget in MiB");

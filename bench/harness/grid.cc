@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <utility>
 
 #include "bench/harness/baselines.h"
@@ -299,6 +300,10 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
       SIMDEX_RETURN_IF_ERROR(ScanReference(&w, config, ks, out, progress));
       std::map<std::string, std::set<int>> measured;  // baseline config -> k measured
 
+      // With repeats, simdex's indexes of every scheme are measured together
+      // after the baselines, round by round (MeasureSimdex); without, each
+      // scheme's after its baselines.
+      std::vector<Scheme> simdex_schemes;
       for (const Scheme& scheme : schemes) {
         std::vector<int> scheme_ks;
         for (const int k : ks) {
@@ -313,8 +318,13 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
           if (b == "scan") continue;
           SIMDEX_RETURN_IF_ERROR(MeasureBaseline(w, config, b, scheme, scheme_ks, &measured, out, progress));
         }
-        SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, out, progress));
+        if (config.repeat > 1) {
+          simdex_schemes.push_back(scheme);
+        } else {
+          SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, std::span(&scheme, 1), out, progress));
+        }
       }
+      SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, simdex_schemes, out, progress));
     }
   }
   return Status::OK();
