@@ -246,11 +246,11 @@ METHOD = """### How these figures are taken
 # How the figures of records with "runs" > 1 (simdex-bench --repeat) are taken.
 METHOD_REPEAT = """- Repeated (`--repeat R`): every figure is the median of R runs of its
   point (the mean of the middle two for an even R); "p50 range" is the
-  smallest and the largest of the runs' medians. The scan's runs and a
-  baseline's follow one another; simdex's indexes (every scheme, block
-  size and codec; before 2026-12-02, those of one scheme) are all built
-  first and measured round by round, so that a change in the machine's
-  speed falls on each of them alike.
+  smallest and the largest of the runs' medians. A baseline's runs follow
+  one another; the scan and simdex's indexes (every scheme, block size and
+  codec; before 2026-12-02, the indexes of one scheme, and the scan apart)
+  are measured round by round, all indexes built first, so that a change
+  in the machine's speed falls on each of them alike.
 """
 
 # The study's own note (docs/benchmarks.md only).

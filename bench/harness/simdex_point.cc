@@ -362,7 +362,7 @@ Status SimdexPoint::MeasureCold(JsonLinesWriter* out) {
 }  // namespace
 
 Status MeasureSimdex(const Workload& w, const GridConfig& config, std::span<const Scheme> schemes,
-                     JsonLinesWriter* out, const ProgressFn& progress) {
+                     const RoundFn& each_round, JsonLinesWriter* out, const ProgressFn& progress) {
   struct Setting {
     const Scheme* scheme;
     uint32_t block_size;
@@ -388,6 +388,7 @@ Status MeasureSimdex(const Workload& w, const GridConfig& config, std::span<cons
     for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Build(progress));
     for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Prepare(progress));
     for (int round = 0; round < config.repeat; ++round) {
+      if (each_round) SIMDEX_RETURN_IF_ERROR(each_round(round));
       for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->RunWarmRound(round, progress));
     }
     for (auto& p : points) {

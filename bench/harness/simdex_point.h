@@ -5,6 +5,7 @@
 #define SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 
@@ -41,9 +42,14 @@ namespace simdex::bench {
 // repeated R times back to back) and its file removed. Every record holds
 // the medians of its R runs and their spread (QueryRunsJson).
 //
+// `each_round`, when set, is called at the start of every round, before the
+// indexes' runs (with R > 1: once per round, 0 to R - 1), so that another
+// searcher's runs (the scan's) alternate with theirs.
+//
 // REQUIRES: every scheme of `schemes` supports at least one of w's k.
+using RoundFn = std::function<Status(int round)>;
 Status MeasureSimdex(const Workload& w, const GridConfig& config, std::span<const Scheme> schemes,
-                     JsonLinesWriter* out, const ProgressFn& progress);
+                     const RoundFn& each_round, JsonLinesWriter* out, const ProgressFn& progress);
 
 Status EvictFromPageCache(const std::string& path, double* resident_fraction);
 

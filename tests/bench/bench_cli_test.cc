@@ -258,7 +258,7 @@ TEST_F(BenchCliTest, RepeatRecordsTheMedianAndSpreadOfEveryPoint) {
 
 // With --repeat, schemes are compared as block sizes and codecs are: every
 // index of every scheme is built before the first round, and each round
-// measures them all in turn.
+// measures the scan and then every index in turn.
 TEST_F(BenchCliTest, RepeatAlternatesTheIndexesOfEverySchemeRoundByRound) {
   ASSERT_EQ(Run("--n 500 --scheme t4 --scheme t10 --block-sizes 512 --codec card,ef --k 3 --queries 20 "
                 "--baselines permuted --repeat 2"),
@@ -280,6 +280,14 @@ TEST_F(BenchCliTest, RepeatAlternatesTheIndexesOfEverySchemeRoundByRound) {
   EXPECT_LT(last_build, first_round_two) << err;
   EXPECT_LT(err.find("n=500 permuted t10"), err.find("n=500 simdex t4 block 512: building")) << err;
   EXPECT_LT(first_round_two, err.find("n=500 simdex-ef t10 block 512: warm queries, round 2 of 2")) << err;
+  // The scan's recorded runs, the denominator of every speed-up, alternate with them.
+  const size_t scan_round_one = err.find("n=500 scan: warm queries, round 1 of 2");
+  const size_t scan_round_two = err.find("n=500 scan: warm queries, round 2 of 2");
+  ASSERT_NE(scan_round_one, std::string::npos) << err;
+  ASSERT_NE(scan_round_two, std::string::npos) << err;
+  EXPECT_LT(err.find("n=500 simdex-ef t10 block 512: warm queries"), scan_round_one) << err;
+  EXPECT_LT(scan_round_one, scan_round_two) << err;
+  EXPECT_LT(scan_round_two, first_round_two) << err;
 }
 
 TEST_F(BenchCliTest, WithoutRepeatEachPointIsOneRun) {
