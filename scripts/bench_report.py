@@ -45,14 +45,7 @@ import os
 import re
 import sys
 
-try:
-    import matplotlib
-    matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker
-    NO_PLOTS = None
-except ImportError as e:  # the tables are written all the same, and the report says why it has no plots
-    NO_PLOTS = str(e)
+matplotlib = plt = None  # imported by import_matplotlib() once the arguments are checked (it takes a second)
 
 BEGIN = '<!-- BEGIN GENERATED: simdex-bench -->'
 END = '<!-- END GENERATED: simdex-bench -->'
@@ -65,6 +58,20 @@ TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
 DEFAULT_BLOCK = 4096  # BuildOptions().block_size
 DEFAULT_RESTARTS = 6  # BuildOptions().restarts
+
+
+def import_matplotlib():
+    """Imports matplotlib for the plots (Agg backend); None, or why it cannot be imported. The tables do not
+    need it: without it the report says that its plots were skipped, and why."""
+    global matplotlib, plt
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker  # noqa: F401 (an attribute of matplotlib from here on)
+    except ImportError as e:
+        return str(e)
+    return None
 
 
 def read_lines(path):
@@ -824,9 +831,10 @@ def main():
         target, plots = os.path.join(args.out, 'report.md'), args.out
     else:
         target, plots = args.doc or 'docs/benchmarks.md', args.plots or 'docs/plots'
-        if NO_PLOTS:
+        no_plots = import_matplotlib()
+        if no_plots:
             sys.exit('bench_report.py: %s needs its plots, and matplotlib cannot be imported (%s): install '
-                     'python3-matplotlib, or write a report without plots with --out DIR' % (target, NO_PLOTS))
+                     'python3-matplotlib, or write a report without plots with --out DIR' % (target, no_plots))
         doc = ''.join(read_lines(target))
         pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
         if not pattern.search(doc):
@@ -834,8 +842,10 @@ def main():
     headers, footers, points, skips = load(args.files)
     if not points:
         sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
+    if standalone:
+        no_plots = import_matplotlib()
     k = main_k(points)
-    images = [] if NO_PLOTS else draw_plots(points, plots, k)
+    images = [] if no_plots else draw_plots(points, plots, k)
     rel = os.path.relpath(plots, os.path.dirname(os.path.abspath(target)) or '.')
 
     lines = [args.title, ''] if args.title else []
@@ -844,9 +854,9 @@ def main():
     lines += (method if standalone else method + METHOD_STUDY).split('\n')
     lines += report_sections(points, skips, args.restart_study, standalone)
     lines += ['### Plots', '']
-    if NO_PLOTS:
+    if no_plots:
         lines += ['Skipped: matplotlib cannot be imported (%s). Install python3-matplotlib (scripts/deps.sh) and '
-                  'run scripts/bench_report.py again for them.' % NO_PLOTS]
+                  'run scripts/bench_report.py again for them.' % no_plots]
     lines += ['![%s](%s)' % (img[:-4].replace('_', ' '), os.path.join(rel, img) if rel != '.' else img)
               for img in images if img]
 
@@ -862,8 +872,8 @@ def main():
         text = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
     with open(target, 'w', encoding='utf-8') as f:
         f.write(text)
-    if NO_PLOTS:
-        print('bench_report.py: wrote %s without plots: matplotlib cannot be imported (%s)' % (target, NO_PLOTS),
+    if no_plots:
+        print('bench_report.py: wrote %s without plots: matplotlib cannot be imported (%s)' % (target, no_plots),
               file=sys.stderr)
     else:
         print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
