@@ -105,11 +105,17 @@ Status ChooseMethod(bool fingerprints, DedupArgs* args) {
   for (std::string& name : simhash) name += " (a SimHash option)";
   for (std::string& name : minhash) name += " (a MinHash option)";
   if (fingerprints) simhash.insert(simhash.begin(), "fingerprint-file inputs");
+  // An --against index's kind names the method that makes it (IndexFileKind::method).
+  const std::pair<std::string_view, std::vector<std::string>*> reasons[] = {{"simhash", &simhash},
+                                                                            {"minhash", &minhash}};
   for (const std::string& path : args->against) {
     IndexKind kind;
     if (!ReadIndexKind(path, &kind).ok()) continue;
-    (kind == IndexKind::kMinHashLsh ? minhash : simhash)
-        .push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+    for (const auto& [method, list] : reasons) {
+      if (method == FindIndexKind(kind)->method()) {
+        list->push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+      }
+    }
   }
   if (!simhash.empty() && !minhash.empty()) {
     return Status::InvalidArgument("--method auto cannot choose: simhash for " + simhash.front() + ", minhash for " +
