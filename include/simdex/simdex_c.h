@@ -223,6 +223,36 @@ enum { SIMDEX_KIND_SIMHASH = 0, SIMDEX_KIND_MINHASH_LSH = 1 };
  * index where a SimHash index is needed"). */
 simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg);
 
+/* An open index file of either kind (docs/architecture.md, "Seam 2"),
+ * opened by the kind its header records: what every kind answers alike.
+ * Opaque; its calls may run concurrently from any number of threads. */
+typedef struct simdex_index_file simdex_index_file;
+
+/* Opens the file at `path` with the reader of its kind (checking every
+ * checksum first when verify_block_checksums is nonzero). Errors as
+ * simdex_index_open's. Close with simdex_index_file_close. */
+simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
+                                   char** errmsg);
+/* NULL is allowed. */
+void simdex_index_file_close(simdex_index_file* file);
+/* SIMDEX_KIND_SIMHASH or SIMDEX_KIND_MINHASH_LSH. */
+int simdex_index_file_kind(const simdex_index_file* file);
+/* The entries (SimHash) or documents (MinHash-LSH) the file holds. */
+uint64_t simdex_index_file_records(const simdex_index_file* file);
+/* Checks every rule of docs/format.md for the file's kind (reads the whole
+ * file). On success *summary (if not NULL) is what `simdex verify` prints
+ * after "ok: " ("1000 entries, 10 tables", "5 documents, 16 band tables"),
+ * freed with simdex_free_string; on failure SIMDEX_CORRUPTION naming the
+ * first problem. */
+simdex_code simdex_index_file_verify(const simdex_index_file* file, char** summary, char** errmsg);
+/* *json: the file's size and shape as `simdex inspect` prints it, freed
+ * with simdex_free_string. */
+simdex_code simdex_index_file_inspect(const simdex_index_file* file, char** json, char** errmsg);
+/* Reads every page of the file into memory, and with lock nonzero also
+ * mlock()s them; *locked (if not NULL) says whether they were locked (a
+ * refused lock is not an error). */
+simdex_code simdex_index_file_preload(const simdex_index_file* file, int lock, int* locked, char** errmsg);
+
 /* An open, read-only MinHash-LSH index. Opaque. */
 typedef struct simdex_lsh_index simdex_lsh_index;
 

@@ -104,9 +104,9 @@ def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, Sharded
     as an Index, a MinHash-LSH index as an LshIndex (``index_kind``); or a directory of shards
     written by ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with
     the same results as one index over all their entries (a ShardedIndex). Options:
-    verify_block_checksums, verify_heads_on_open; for SimHash files also check_period (seconds
-    between checks for a new file renamed into place; 0: only on ``reload()``) and preload
-    (True: read every page into memory; "lock": also mlock them). A missing file raises
+    verify_block_checksums, verify_heads_on_open; for files (either kind) also check_period
+    (seconds between checks for a new file renamed into place; 0: only on ``reload()``) and
+    preload (True: read every page into memory; "lock": also mlock them). A missing file raises
     OSError; a damaged one simdex.CorruptionError."""
     path = os.fspath(path)
     if os.path.isdir(path):
