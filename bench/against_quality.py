@@ -29,9 +29,6 @@ import subprocess
 import sys
 import tempfile
 
-import simdex
-
-
 
 def jaccard(x, y):
     return len(x & y) / len(x | y) if x or y else 0.0
@@ -144,6 +141,7 @@ def bottom_k_row(ours, stored, truth_ours, k, t):
 
 
 def main():
+    import simdex  # here, so that its helpers import without it (bench/against_datasketch.py's timed runs)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", type=float, default=0.8)
     parser.add_argument("--configs", default=DEFAULT_CONFIGS)
