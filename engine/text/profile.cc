@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -60,6 +61,13 @@ Status StopWord(const FingerprintOptions& o, std::string* out) {
   return Status::OK();
 }
 
+// The shortest text that reads back as v ("0.2", not "0.20000000000000001").
+std::string Shortest(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
 const char* TokenizerWord(Tokenizer t) {
   switch (t) {
     case Tokenizer::kWords: return "words";
@@ -104,7 +112,11 @@ Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
   d += o.clean_text ? " clean" : " no-clean";
   // cap_numbers applies to the word tokenizer alone.
   if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
-  d += " " + stop + " " + WeightingWord(o) + " seed:" + std::to_string(o.seed);
+  d += " " + stop + " " + WeightingWord(o);
+  // Written only when set, so that the profiles without them stay as they were.
+  if (o.tf_cap != 0 && o.weighting != Weighting::kBinary) d += " tf-cap:" + std::to_string(o.tf_cap);
+  if (o.max_share != 0) d += " max-share:" + Shortest(o.max_share);
+  d += " seed:" + std::to_string(o.seed);
   *out = std::move(d);
   return Status::OK();
 }

@@ -34,6 +34,28 @@ TEST(ProfileTest, DefaultOptionsGiveThePinnedDescriptor) {
   EXPECT_EQ(kDefaultFingerprintProfileVersion, 3);
 }
 
+// The caps are written where they apply and only when set, so that every
+// profile without them reads as it did.
+TEST(ProfileTest, WeightCapsAreNamedAfterTheWeighting) {
+  FingerprintOptions o;
+  o.tf_cap = 3;
+  o.max_share = 0.2;
+  EXPECT_EQ(ProfileOf(o), "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) +
+                              " words nfkc-casefold clean cap-numbers stop:en+zh tf tf-cap:3 max-share:0.2 seed:0");
+  // binary counts every feature once: a tf cap changes nothing, and says nothing.
+  o.weighting = Weighting::kBinary;
+  o.max_share = 0;
+  FingerprintOptions binary;
+  binary.weighting = Weighting::kBinary;
+  EXPECT_EQ(ProfileOf(o), ProfileOf(binary));
+  // Mismatched caps are refused as any other option is.
+  FingerprintOptions capped;
+  capped.tf_cap = 3;
+  const Status s = CheckSameProfile("idx.sdx", ProfileOf(capped), "the query's options", ProfileOf(FingerprintOptions()));
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("tf-cap:3"), std::string::npos) << s.ToString();
+}
+
 TEST(ProfileTest, FingerprinterReportsTheSameDescriptorAsTheOptions) {
   FingerprintOptions o;
   o.seed = 9;
@@ -66,6 +88,10 @@ TEST(ProfileTest, EveryOptionThatChangesFingerprintsChangesTheDescriptor) {
          o->weighting = Weighting::kLogTfIdf;
          o->idf = idf;
        }},
+      {"tf capped at 3", [](FingerprintOptions* o) { o->tf_cap = 3; }},
+      {"tf capped at 4", [](FingerprintOptions* o) { o->tf_cap = 4; }},
+      {"share capped at 0.2", [](FingerprintOptions* o) { o->max_share = 0.2; }},
+      {"share capped at 0.25", [](FingerprintOptions* o) { o->max_share = 0.25; }},
       {"seed", [](FingerprintOptions* o) { o->seed = 1; }},
       {"python-simhash", [](FingerprintOptions* o) { o->compat = Compat::kPythonSimhash; }},
   };
