@@ -38,9 +38,9 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
                   "repeated word cannot decide every bit (default: no cap; docs/fingerprint.md, step 5)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--max-share", args->max_share,
-                  "no feature weighs more than this share (0 < S <= 1) of its document's total weight: the heaviest "
-                  "are lowered to one level (default: no cap; docs/fingerprint.md, step 5)")
-      ->check(CLI::Range(0.0, 1.0).description("") & CLI::PositiveNumber);
+                  "no feature weighs more than this share of its document's total weight: the heaviest are lowered "
+                  "to one level; 0: no cap (profile 3's weights) (default: 0.1; docs/fingerprint.md, step 5)")
+      ->check(CLI::Range(0.0, 1.0));
   sub->add_option("--seed", args->seed, "seed of the feature hash")->capture_default_str();
   sub->add_option("--compat", args->compat,
                   "python-simhash: reproduce the Python simhash package (ignores the text options)")
@@ -57,7 +57,7 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   options->clean_text = !args.no_clean_text;
   options->cap_numbers = !args.no_cap_numbers;
   options->tf_cap = args.tf_cap;
-  options->max_share = args.max_share;
+  if (args.max_share >= 0) options->max_share = args.max_share;
   if (args.no_stop_words && !args.stop_words.empty()) {
     return Status::InvalidArgument("--no-stop-words and --stop-words contradict each other");
   }

@@ -27,7 +27,7 @@ struct TextOptionArgs {
   std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/idf_pass.h) or empty
   double idf_cap = 0;     // --idf-cap: the cap on learned idf values; 0: none
   uint32_t tf_cap = 0;    // --tf-cap: FingerprintOptions::tf_cap
-  double max_share = 0;   // --max-share: FingerprintOptions::max_share
+  double max_share = -1;  // --max-share: FingerprintOptions::max_share; -1: the library's default
   uint64_t seed = 0;
   std::string compat = "none";
 };

@@ -2,6 +2,7 @@
 // the feature pipeline of feature_extractor.h.
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -125,6 +126,20 @@ struct Fingerprinter::Rep {
     return 0.0;
   }
 
+  // False when the integral weights of tf or binary are within the share
+  // cap, as in most long documents: they are summed exactly as integers.
+  bool ShareCapApplies(const std::vector<text::FeatureEntry>& entries) const {
+    if (options.max_share == 0 || options.weighting == Weighting::kBinary) return false;
+    uint64_t total = 0, heaviest = 0;
+    for (const text::FeatureEntry& e : entries) {
+      const uint64_t tf = TfOf(e);
+      total += tf;
+      heaviest = std::max(heaviest, tf);
+    }
+    // CapShare's own test, in the same doubles.
+    return static_cast<double>(heaviest) > options.max_share * static_cast<double>(total);
+  }
+
   // WeightOf every entry into `weights`, then the share cap if asked.
   void Weigh(const std::vector<text::FeatureEntry>& entries) {
     weights.clear();
@@ -189,7 +204,7 @@ FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
   }
   const auto& entries = table.entries();
   if ((options.weighting == Weighting::kTermFrequency || options.weighting == Weighting::kBinary) &&
-      options.max_share == 0) {
+      !ShareCapApplies(entries)) {
     // Integral weights: exact integer sums, in any order.
     integer_sums.Clear();
     bool binary = options.weighting == Weighting::kBinary;

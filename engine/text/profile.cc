@@ -113,9 +113,12 @@ Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
   // cap_numbers applies to the word tokenizer alone.
   if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
   d += " " + stop + " " + WeightingWord(o);
-  // Written only when set, so that the profiles without them stay as they were.
-  if (o.tf_cap != 0 && o.weighting != Weighting::kBinary) d += " tf-cap:" + std::to_string(o.tf_cap);
-  if (o.max_share != 0) d += " max-share:" + Shortest(o.max_share);
+  // Written only when set and where they can change a weight (binary's are
+  // equal, capped or not), so that the profiles without them read as before.
+  if (o.weighting != Weighting::kBinary) {
+    if (o.tf_cap != 0) d += " tf-cap:" + std::to_string(o.tf_cap);
+    if (o.max_share != 0) d += " max-share:" + Shortest(o.max_share);
+  }
   d += " seed:" + std::to_string(o.seed);
   *out = std::move(d);
   return Status::OK();
@@ -138,9 +141,24 @@ Status CheckProfileText(std::string_view profile) {
   return Status::OK();
 }
 
+namespace {
+
+// Profile 3's code is profile 4's with no weight cap (version 4 changed the
+// default max_share alone, and a profile 3 descriptor names no cap): a
+// version 3 descriptor is read as the version 4 one of the same options, so
+// that files of version 3 are compared with fingerprints made with
+// --max-share 0 and refused against capped ones.
+std::string Canonical(std::string_view profile) {
+  constexpr std::string_view kThree = "simdex-fp/3 ";
+  if (!profile.starts_with(kThree)) return std::string(profile);
+  return "simdex-fp/4 " + std::string(profile.substr(kThree.size()));
+}
+
+}  // namespace
+
 Status CheckSameProfile(std::string_view stored_where, std::string_view stored, std::string_view used_where,
                         std::string_view used) {
-  if (stored.empty() || used.empty() || stored == used) return Status::OK();
+  if (stored.empty() || used.empty() || Canonical(stored) == Canonical(used)) return Status::OK();
   return Status::InvalidArgument("fingerprint profiles differ, and fingerprints of different profiles are not "
                                  "comparable: " + std::string(stored_where) + " has \"" + std::string(stored) +
                                  "\", " + std::string(used_where) + " \"" + std::string(used) + "\"");

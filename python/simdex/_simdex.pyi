@@ -33,7 +33,8 @@ class Fingerprinter:
                  clean_text: bool = True, cap_numbers: bool = True,
                  stop_words: Union[None, str, Sequence[str]] = None, stop_words_file: Optional[str] = None,
                  weighting: Optional[str] = None, idf: Union[None, str, Mapping[str, float], IdfTable] = None,
-                 idf_default: Optional[float] = None, idf_cap: Optional[float] = None, seed: int = 0,
+                 idf_default: Optional[float] = None, idf_cap: Optional[float] = None,
+                 max_share: Optional[float] = None, tf_cap: int = 0, seed: int = 0,
                  compat: Optional[str] = None, threads: int = 1) -> None: ...
     def learn_idf(self, texts: Sequence[Union[str, bytes]], *, memory: int = 1 << 30, tmpdir: Optional[str] = None,
                   threads: Optional[int] = None, idf_cap: Optional[float] = None) -> IdfTable: ...

@@ -95,7 +95,7 @@ TEST_F(ProfileCli, MergeRefusesABatchOfAnotherProfileAndKeepsTheIndexs) {
 TEST_F(ProfileCli, AWeightCapIsRecordedAndAMismatchRefused) {
   ASSERT_EQ(Run({"fingerprint", "--quiet", F("docs.jsonl"), "--tf-cap", "3", "-o", F("cap.txt")}).exit_code, 0);
   const std::string header = Lines(ReadFile(dir_.File("cap.txt"))).front();
-  EXPECT_NE(header.find(" tf tf-cap:3 seed:0"), std::string::npos) << header;
+  EXPECT_NE(header.find(" tf tf-cap:3 max-share:0.1 seed:0"), std::string::npos) << header;
   ASSERT_EQ(Run({"build", "--quiet", "--out", F("cap.sdx"), F("cap.txt")}).exit_code, 0);
   EXPECT_NE(Run({"inspect", F("cap.sdx")}).out.find("tf-cap:3"), std::string::npos);
   RunResult r = Run({"query", F("cap.sdx"), F("fp.txt")});

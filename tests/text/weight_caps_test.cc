@@ -62,7 +62,12 @@ const std::string kMatrixNote =
 const std::string kGridNote = "mandelbrot grid coarse vectors letters product compute outer " + Repeat("j", 20);
 
 TEST(WeightCaps, OneRepeatedTokenDecidesEveryBitUnderRawTf) {
-  EXPECT_EQ(Distance(FingerprintOptions(), kMatrixNote, kGridNote), 0);
+  EXPECT_EQ(Distance(Capped(0, 0), kMatrixNote, kGridNote), 0);  // profile 3's default
+}
+
+TEST(WeightCaps, TheDefaultTellsTextsSharingOneRepeatedTokenApart) {
+  EXPECT_EQ(FingerprintOptions().max_share, 0.1);  // since profile 4
+  EXPECT_GT(Distance(FingerprintOptions(), kMatrixNote, kGridNote), 3);
 }
 
 TEST(WeightCaps, CappedTfTellsTextsSharingOneRepeatedTokenApart) {
@@ -74,7 +79,7 @@ TEST(WeightCaps, ShareCapTellsTextsSharingOneRepeatedTokenApart) {
 }
 
 TEST(WeightCaps, SublinearTfTellsTextsSharingOneRepeatedTokenApart) {
-  FingerprintOptions o;  // 1 + ln 20 = 4.0 against 8 words of weight 1
+  FingerprintOptions o = Capped(0, 0);  // 1 + ln 20 = 4.0 against 8 words of weight 1
   o.weighting = Weighting::kLogTf;
   EXPECT_GT(Distance(o, kMatrixNote, kGridNote), 3);
 }
