@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """SimHash weight caps against raw tf on real corpora (issue 37, item 6; docs/quality.md,
-"One token's fingerprints: weight caps").
+"One token's fingerprints: weight caps", whose table this prints).
 
-Runs one `simdex eval --truth jaccard` over every corpus with raw tf (the default) and each
-candidate weighting, then tabulates per corpus, from the exact truth (word 5-shingle
-Jaccard, every pair scored):
+Runs one `simdex eval --truth jaccard` over every corpus with raw tf (profile 3's default),
+each candidate weighting and profile 4's default (max-share 0.1), then tabulates per corpus,
+from the exact truth (word 5-shingle Jaccard, every pair scored):
   - strict F1 at T = 0.8 (a reported pair with J < 0.8 is false) at k = 3, the default k of
     `simdex dedup --method simhash`, over all buckets, and the best F1 over k = 0..MAX_K;
   - the unrelated pairs (J < UNRELATED): how many are within 3 bits (what k = 3 would
@@ -29,20 +29,22 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMDEX = os.path.join(ROOT, 'build', 'bin', 'simdex')
 # (eval configuration, label, `simdex fingerprint` flags)
-CONFIGS = [('default', 'tf (default)', []),
-           ('default,tf-cap2', 'tf-cap 2', ['--tf-cap', '2']),
-           ('default,tf-cap3', 'tf-cap 3', ['--tf-cap', '3']),
-           ('default,tf-cap5', 'tf-cap 5', ['--tf-cap', '5']),
+# Raw tf is profile 3's default (max-share 0); profile 4's is tf with max-share 0.1.
+RAW = ['--max-share', '0']
+CONFIGS = [('default,max-share0', 'raw tf (profile 3)', RAW),
+           ('default,max-share0,tf-cap2', 'tf-cap 2', RAW + ['--tf-cap', '2']),
+           ('default,max-share0,tf-cap3', 'tf-cap 3', RAW + ['--tf-cap', '3']),
+           ('default,max-share0,tf-cap5', 'tf-cap 5', RAW + ['--tf-cap', '5']),
            ('default,max-share0.5', 'max-share 0.5', ['--max-share', '0.5']),
            ('default,max-share0.2', 'max-share 0.2', ['--max-share', '0.2']),
-           ('default,max-share0.1', 'max-share 0.1', ['--max-share', '0.1']),
+           ('default', 'max-share 0.1 (profile 4)', []),
            ('default,max-share0.07', 'max-share 0.07', ['--max-share', '0.07']),
            ('default,max-share0.05', 'max-share 0.05', ['--max-share', '0.05']),
            ('default,max-share0.03', 'max-share 0.03', ['--max-share', '0.03']),
            ('default,max-share0.02', 'max-share 0.02', ['--max-share', '0.02']),
-           ('default,log-tf', 'log-tf (1 + ln tf)', ['--weighting', 'log-tf']),
-           ('default,idf-auto', 'tf-idf, idf auto', ['--idf', 'auto']),
-           ('default,idf-auto,tf-cap3', 'tf-idf, idf auto, tf-cap 3', ['--idf', 'auto', '--tf-cap', '3'])]
+           ('default,max-share0,log-tf', 'log-tf (1 + ln tf)', RAW + ['--weighting', 'log-tf']),
+           ('default,max-share0,idf-auto', 'tf-idf, idf auto', RAW + ['--idf', 'auto']),
+           ('default,max-share0,idf-auto,tf-cap3', 'tf-idf, idf auto, tf-cap 3', RAW + ['--idf', 'auto', '--tf-cap', '3'])]
 K = 3
 MAX_K = 8
 UNRELATED = 0.1
@@ -73,37 +75,29 @@ def evaluate(sets, out):
 
 
 def table(rows, names):
+    """The table of docs/quality.md: per weighting, strict F1 at k = K, the unrelated pairs within K bits and
+    their mean distance, each per corpus in the order given; then the best strict F1 over k."""
     by = {(os.path.basename(r['set']), r['config']): r for r in rows if r['kind'] == 'simhash'}
     files = [os.path.basename(s) for s in names.values()]
-    label = {os.path.basename(s): n for n, s in names.items()}
-    head = '| weighting | ' + ' | '.join(label[f] for f in files) + ' |\n' + '|---' * (len(files) + 1) + '|'
-    lines = {'f1': [], 'best': [], 'within': [], 'mean': []}
+    order = ' / '.join(names)
+    print(f'| weighting | strict F1, k = {K}: {order} | unrelated (J < {UNRELATED}) within {K} bits, same order '
+          f'(total) | mean unrelated distance, same order |')
+    print('|---|---|---|---|')
+    best = []
     for config, name, _ in CONFIGS:
         if not all((f, config) in by for f in files):
             continue
-        f1, best, within, mean = [], [], [], []
-        for f in files:
-            b = next(x for x in by[(f, config)]['buckets'] if x['bucket'] == 'all')
-            f1.append(f'{b["k"][K]["strict_f1"]:.3f}')
-            top = max(b['k'], key=lambda x: (round(x['strict_f1'], 9), -x['k']))
-            best.append(f'{top["strict_f1"]:.3f} ({top["k"]})')
-            n = b['unrelated']
-            near = sum(b['distances']['unrelated'][:K + 1])
-            within.append(f'{near:,} ({1e6 * near / n:.1f})' if n else '-')
-            mean.append(f'{b["mean_unrelated_distance"]:.2f}' if n else '-')
-        lines['f1'].append(f'| {name} | ' + ' | '.join(f1) + ' |')
-        lines['best'].append(f'| {name} | ' + ' | '.join(best) + ' |')
-        lines['within'].append(f'| {name} | ' + ' | '.join(within) + ' |')
-        lines['mean'].append(f'| {name} | ' + ' | '.join(mean) + ' |')
-    for key, title in (('f1', f'strict F1 at k = {K}, all buckets'), ('best', f'best strict F1 (k <= {MAX_K})'),
-                       ('within', f'unrelated pairs (J < {UNRELATED}) within {K} bits (per million)'),
-                       ('mean', f'mean distance of unrelated pairs (J < {UNRELATED})')):
-        print(f'\n{title}\n')
-        print(head)
-        print('\n'.join(lines[key]))
-    print('\nunrelated pairs: ' + ', '.join(
-        f'{label[f]} {next(x for x in by[(f, "default")]["buckets"] if x["bucket"] == "all")["unrelated"]:,}'
-        for f in files))
+        alls = [next(x for x in by[(f, config)]['buckets'] if x['bucket'] == 'all') for f in files]
+        near = [sum(b['distances']['unrelated'][:K + 1]) for b in alls]
+        print(f'| {name} | ' + ' / '.join(f'{b["k"][K]["strict_f1"]:.3f}' for b in alls) + ' | ' +
+              ' / '.join(f'{n:,}' for n in near) + f' ({sum(near):,}) | ' +
+              ' / '.join(f'{b["mean_unrelated_distance"]:.2f}' if b['unrelated'] else '-' for b in alls) + ' |')
+        tops = [max(b['k'], key=lambda x: (round(x['strict_f1'], 9), -x['k'])) for b in alls]
+        best.append(f'| {name} | ' + ' / '.join(f'{t["strict_f1"]:.3f} ({t["k"]})' for t in tops) + ' |')
+    print(f'\n| weighting | best strict F1 (k <= {MAX_K}): {order} |\n|---|---|')
+    print('\n'.join(best))
+    alls = [next(x for x in by[(f, CONFIGS[0][0])]['buckets'] if x['bucket'] == 'all') for f in files]
+    print(f'\nunrelated pairs (J < {UNRELATED}): ' + ' / '.join(f'{b["unrelated"]:,}' for b in alls))
 
 
 def cpu_seconds(args):
@@ -113,17 +107,18 @@ def cpu_seconds(args):
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def times(names, work):
+def times(names, work, only):
+    timed = [c for c in CONFIGS if only is None or c[1] in only]
     print(f'\n`simdex fingerprint --threads 1`, CPU seconds, median of 3 alternating runs; ratio to tf\n')
-    print('| corpus | ' + ' | '.join(name for _, name, _ in CONFIGS) + ' |')
-    print('|---' * (len(CONFIGS) + 1) + '|')
+    print('| corpus | ' + ' | '.join(name for _, name, _ in timed) + ' |')
+    print('|---' * (len(timed) + 1) + '|')
     for n, s in names.items():
-        runs = {name: [] for _, name, _ in CONFIGS}
+        runs = {name: [] for _, name, _ in timed}
         for _ in range(3):
-            for _, name, flags in CONFIGS:
+            for _, name, flags in timed:
                 runs[name].append(cpu_seconds([SIMDEX, 'fingerprint', '-q', '--threads', '1', *flags, '-o',
                                                os.path.join(work, 'out.fp'), s]))
-        base = statistics.median(runs[CONFIGS[0][1]])
+        base = statistics.median(runs[timed[0][1]])
         cells = [f'{statistics.median(r):.2f} s ({statistics.median(r) / base:.2f})' for r in runs.values()]
         print(f'| {n} | ' + ' | '.join(cells) + ' |')
 
@@ -134,6 +129,8 @@ def main():
     p.add_argument('--work', default='/tmp/weight_caps')
     p.add_argument('--times', action='store_true')
     p.add_argument('--eval', help='read this eval output instead of running the eval')
+    p.add_argument('--only', help='comma-separated labels of the weightings to time, e.g. '
+                   '"raw tf (profile 3),max-share 0.1 (profile 4)" (default: all)')
     a = p.parse_args()
     os.makedirs(a.work, exist_ok=True)
     names = {}
@@ -144,7 +141,7 @@ def main():
             else evaluate(list(names.values()), os.path.join(a.work, 'eval.jsonl')))
     table(rows, names)
     if a.times:
-        times(names, a.work)
+        times(names, a.work, a.only.split(',') if a.only else None)
 
 
 if __name__ == '__main__':

@@ -327,6 +327,7 @@ def main():
 KEPT_SECTIONS = ['## Text fixes, profile 3', '## IDF from the batch, and word-shingle confirmation',
                  '## A profile for templated batches: log-tf-idf, the idf capped at ln 2',
                  '## What no weighting of a 64-bit SimHash reaches',
+                 "## One token's fingerprints: weight caps (issue 37, item 6)",
                  '## MinHash-LSH in simdex (issue 21, step 1)', '## Which method: SimHash or MinHash-LSH']
 
 
