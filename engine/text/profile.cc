@@ -114,10 +114,11 @@ Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
   if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
   d += " " + stop + " " + WeightingWord(o);
   // Written only when set and where they can change a weight (binary's are
-  // equal, capped or not), so that the profiles without them read as before.
+  // equal, capped or not; a share of 1 caps nothing), so that the profiles
+  // without them read as before.
   if (o.weighting != Weighting::kBinary) {
     if (o.tf_cap != 0) d += " tf-cap:" + std::to_string(o.tf_cap);
-    if (o.max_share != 0) d += " max-share:" + Shortest(o.max_share);
+    if (o.max_share != 0 && o.max_share < 1) d += " max-share:" + Shortest(o.max_share);
   }
   d += " seed:" + std::to_string(o.seed);
   *out = std::move(d);

@@ -48,6 +48,11 @@ TEST(ProfileTest, WeightCapsAreNamedAfterTheWeighting) {
   FingerprintOptions binary;
   binary.weighting = Weighting::kBinary;
   EXPECT_EQ(ProfileOf(o), ProfileOf(binary));
+  // A share of 1 caps nothing: the same descriptor as no cap.
+  FingerprintOptions one, none;
+  one.max_share = 1;
+  none.max_share = 0;
+  EXPECT_EQ(ProfileOf(one), ProfileOf(none));
   // Mismatched caps are refused as any other option is.
   FingerprintOptions capped;
   capped.tf_cap = 3;
