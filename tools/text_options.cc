@@ -57,7 +57,8 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   options->clean_text = !args.no_clean_text;
   options->cap_numbers = !args.no_cap_numbers;
   options->tf_cap = args.tf_cap;
-  if (args.max_share >= 0) options->max_share = args.max_share;
+  // -1 when not given; NaN passes on, for the library to refuse.
+  if (!(args.max_share < 0)) options->max_share = args.max_share;
   if (args.no_stop_words && !args.stop_words.empty()) {
     return Status::InvalidArgument("--no-stop-words and --stop-words contradict each other");
   }
