@@ -65,9 +65,9 @@ int RunMinHashBuild(MinHashBuildArgs args);
 struct MinHashQueryArgs {
   std::string index;
   DocumentInputArgs input;
-  double min_estimate = -1;  // negative: the index's default filter
+  double min_estimate = LshQueryOptions().min_estimate;  // negative: the index's default filter
   std::vector<double> thresholds;
-  uint64_t top_k = 0;
+  uint64_t top_k = LshQueryOptions().top_k;
   int threads = 1;
 };
 // `index` is the file at args.index, opened by the caller.

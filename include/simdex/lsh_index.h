@@ -49,12 +49,12 @@ struct LshBuildOptions {
   MinHashOptions minhash;
   // The Jaccard similarity the bands are chosen for (0 < threshold < 1),
   // and the default of the query's estimate filter.
-  double threshold = 0.8;
+  double threshold = kDefaultMinHashThreshold;
   // Bands and rows; {0, 0}: DefaultLshBands(threshold, num_perm).
   LshBands bands;
   // Bits kept of each signature value for the estimate (1, 2, 4, 8, 16 or
   // 32): num_perm * bits / 8 bytes per document (64 at the defaults).
-  int signature_bits = 4;
+  int signature_bits = kDefaultSignatureBits;
   // As BuildOptions'. The codec's default is ef: band keys are uniform,
   // and ef finds a key's place in a block without decoding the values
   // before it (at 10^6 documents: p50 9.3 us a query against 24 us with

@@ -153,7 +153,7 @@ struct ServiceOptions {
   // existing state's must be it. After Open(), options().minhash holds
   // the definition used.
   std::optional<ShingleWords> shingle_words;
-  double threshold = 0.8;
+  double threshold = kDefaultMinHashThreshold;
   // kMinHash: a content matches a candidate (a docId sharing a band with
   // it) only when the exact Jaccard similarity of their texts' shingles
   // (those the signatures are made of) is at least `threshold`, checked
@@ -166,7 +166,7 @@ struct ServiceOptions {
   // (at least `threshold`), as `simdex dedup --approximate`.
   bool exact = true;
   LshBands bands;
-  int signature_bits = 4;
+  int signature_bits = kDefaultSignatureBits;
   // The delta is compacted into a new file when it holds this many entries.
   uint64_t compact_entries = uint64_t{1} << 20;
   // The most entries the live delta may hold (about 56 bytes each for

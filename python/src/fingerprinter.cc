@@ -369,6 +369,7 @@ Fingerprinter(idf=table) weighs by it (docs/fingerprint.md, "IDF learned from th
            "Features held by two or more documents: the table's entries.")
       .def("idf_of_hash", [](const PyIdfTable& t, uint64_t hash) { return t.table->LookupHash(hash); },
            py::arg("hash"), "The idf of a feature by its hash (Fingerprinter.hash_feature).");
+  const FingerprintOptions defaults;  // the text options' defaults (include/simdex/fingerprint.h)
   py::class_<PyFingerprinter>(m, "Fingerprinter", R"doc(
 SimHash fingerprints of text (docs/fingerprint.md): UTF-8 text -> NFKC and case
 folding -> features (ICU words, character or word n-grams) -> stop words dropped
@@ -388,11 +389,12 @@ Single-text calls hold the GIL, so one object may be shared between threads.
       .def(py::init<const std::string&, int, bool, bool, bool, py::object, std::optional<std::string>,
                     std::optional<std::string>, py::object, std::optional<double>, std::optional<double>,
                     std::optional<double>, uint32_t, uint64_t, std::optional<std::string>, int>(),
-           py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = 3, py::arg("normalize") = true,
-           py::arg("clean_text") = true, py::arg("cap_numbers") = true,
+           py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = defaults.ngram,
+           py::arg("normalize") = defaults.normalize, py::arg("clean_text") = defaults.clean_text,
+           py::arg("cap_numbers") = defaults.cap_numbers,
            py::arg("stop_words") = py::none(), py::arg("stop_words_file") = py::none(), py::arg("weighting") = py::none(),
            py::arg("idf") = py::none(), py::arg("idf_default") = py::none(), py::arg("idf_cap") = py::none(),
-           py::arg("max_share") = py::none(), py::arg("tf_cap") = 0, py::arg("seed") = 0,
+           py::arg("max_share") = py::none(), py::arg("tf_cap") = defaults.tf_cap, py::arg("seed") = defaults.seed,
            py::arg("compat") = py::none(), py::arg("threads") = 1,
            R"doc(tokenizer: "words" | "char-ngrams" | "word-ngrams"; ngram: n (1..16) of the n-gram tokenizers;
 normalize: NFKC + case folding; clean_text: markup, character references, percent-escapes, URLs and

@@ -382,6 +382,7 @@ batch.)doc")
 
   DefineReaderMethods(index);
 
+  const LshBuildOptions build;  // the defaults of the builder's arguments
   py::class_<PyLshIndexBuilder>(m, "LshIndexBuilder", R"doc(
 Builds one MinHash-LSH index file (`simdex build --method minhash`): add
 documents (an id and a signature each, or texts signed here) in any order, then
@@ -395,11 +396,13 @@ numeric ids become decimal strings). Documents are held in memory up to
 )doc")
       .def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
                     std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int>(),
-           py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
-           py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
-           py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
-           py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false,
-           py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
+           py::arg("path"), py::kw_only(), py::arg("num_perm") = build.minhash.num_perm,
+           py::arg("seed") = build.minhash.seed, py::arg("word_n") = build.minhash.shingles.word_n,
+           py::arg("char_n") = build.minhash.shingles.char_n, py::arg("shingles") = kDefaultShingles,
+           py::arg("threshold") = build.threshold, py::arg("bands") = py::none(), py::arg("rows") = py::none(),
+           py::arg("signature_bits") = build.signature_bits, py::arg("block_size") = build.block_size,
+           py::arg("restarts") = build.restarts, py::arg("codec") = build.codec, py::arg("string_ids") = build.string_ids,
+           py::arg("memory") = build.memory_bytes, py::arg("tmpdir") = build.tmpdir, py::arg("threads") = 1,
            "num_perm, seed, word_n, char_n, shingles: how signatures are made (MinHasher's; recorded in the file); threshold: "
            "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
            "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "
