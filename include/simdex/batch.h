@@ -361,7 +361,7 @@ struct SimHashDedupOptions {
   // 0..64; -1: k. The self-join runs at the larger of the two, and a pair
   // counts within its own k (then confirmed, with a confirm spec).
   int k_short = -1;
-  uint32_t short_length = 140;
+  uint32_t short_length = kDefaultShortLength;
   KeepRule keep = KeepRule::kFirst;
   bool keep_pairs = false;  // SimHashDedupResult::ForEachPair and WritePairs
   // Two documents with one id are refused (InvalidArgument naming both

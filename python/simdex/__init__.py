@@ -250,7 +250,7 @@ def dedup(
     if scores is not None:
         scores = np.ascontiguousarray(scores, dtype=np.float64)
     raw = _simdex._dedup(
-        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme or "t10", against=indexes,
+        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme or _SIMHASH["default_scheme"], against=indexes,
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
         near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)

@@ -463,7 +463,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
     if confirm is not None:
         raise ValueError("confirm is method='minhash''s on the cluster; SimHash's second stage (--confirm, "
                          "--k-short) is not: use the command")
-    scheme = "t10" if scheme is None else scheme
+    scheme = simdex._SIMHASH["default_scheme"] if scheme is None else scheme
     memory = simdex._SIMHASH["memory"] if memory is None else memory
     tmpdir = "" if tmpdir is None else tmpdir
     info = simdex.scheme_info(scheme, k)
@@ -567,7 +567,7 @@ def _build_shard(directory: str, r: int, pieces: List[tuple], scheme: str, strin
                                string_ids=string_ids, **options)
 
 
-def build_sharded_index(client, partitions: Sequence, directory: str, *, shards: int, scheme: str = "t10",
+def build_sharded_index(client, partitions: Sequence, directory: str, *, shards: int, scheme: str = simdex._SIMHASH["default_scheme"],
                         keep: Optional[np.ndarray] = None, string_ids: Optional[bool] = None,
                         **build_options) -> List[dict]:
     """Builds one index per key range of table 0 (``shards`` even ranges of fingerprint

@@ -63,6 +63,7 @@ py::dict Defaults() {
   py::dict simhash = shared(s, py::dict("k"_a = or_none(s.k, s.k < 0), "scheme"_a = s.scheme,
                                         "k_short"_a = or_none(s.k_short, s.k_short < 0),
                                         "short_length"_a = s.short_length,
+                                        "default_scheme"_a = Scheme::Default().Name(),
                                         "strategy"_a = AgainstStrategyName(s.against_strategy)));
   py::dict query("min_estimate"_a = or_none(q.min_estimate, q.min_estimate < 0), "thresholds"_a = py::none(),
                  "top_k"_a = or_none(q.top_k, q.top_k == 0));

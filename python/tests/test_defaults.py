@@ -38,6 +38,7 @@ def test_dask_defaults_are_the_librarys():
     assert defaults(simdex.dask.dedup)["keep"] == MINHASH["keep"]
     assert defaults(simdex.dask.sign_files)["keep"] == MINHASH["keep"]
     assert defaults(simdex.dask.fingerprint_files)["keep"] == SIMHASH["keep"]
+    assert defaults(simdex.dask.build_sharded_index)["scheme"] == SIMHASH["default_scheme"]
 
 
 def test_core_defaults_are_what_the_engine_runs_with():
@@ -49,6 +50,7 @@ def test_core_defaults_are_what_the_engine_runs_with():
     assert MINHASH["approximate"] is False
     assert (MINHASH["threshold"], MINHASH["num_perm"], MINHASH["signature_bits"], MINHASH["seed"]) == (0.8, 128, 4, 1)
     assert MINHASH["keep"] == SIMHASH["keep"] == "first"
+    assert (SIMHASH["default_scheme"], SIMHASH["short_length"]) == ("t10", 140)
     assert _simdex._defaults["lsh_query"] == {"min_estimate": None, "thresholds": None, "top_k": None}
     # The pybind defaults are the same values (the docstring shows them).
     doc = _simdex._dedup_minhash.__doc__
