@@ -1,4 +1,4 @@
-"""Builds simdex._simdex with the project's CMake (the same flags as tools/test.sh) for the
+"""Builds simdex._simdex with the project's CMake (the same flags as scripts/test.sh) for the
 interpreter running pip: pip install --no-build-isolation .
 SIMDEX_CMAKE_BUILD_DIR chooses the CMake build folder (default: build-pip).
 SIMDEX_PREFIX=P builds the extension alone against the simdex installed under P (cmake --install,

@@ -6,7 +6,7 @@
 #include <chrono>
 
 // In a lower-case namespace: libsimdex.so exports simdex::[A-Z]* (the public
-// API, tools/package/simdex.map), and this is not part of it.
+// API, packaging/simdex.map), and this is not part of it.
 namespace simdex::base {
 
 using Clock = std::chrono::steady_clock;

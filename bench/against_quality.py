@@ -37,9 +37,6 @@ import sys
 import tempfile
 import time
 
-import simdex
-
-
 
 def jaccard(x, y):
     return len(x & y) / len(x | y) if x or y else 0.0
@@ -176,6 +173,7 @@ def query_p50(with_sketches, without, texts):
 
 
 def main():
+    import simdex  # here, so that its helpers import without it (bench/against_datasketch.py's timed runs)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--threshold", type=float, default=0.8)
     parser.add_argument("--configs", default=DEFAULT_CONFIGS)

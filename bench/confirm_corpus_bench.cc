@@ -9,7 +9,7 @@
 // Pairs: the candidates within 8 bits (default fingerprints) among the long
 // texts (>= 500 code points) of each corpus, at most kMaxPairs of them
 // (every m-th). Corpora: the JSONL files of docs/corpora.md in the directory
-// $SIMDEX_CORPORA (tools/corpora.sh builds them), one benchmark per corpus:
+// $SIMDEX_CORPORA (scripts/corpora.sh builds them), one benchmark per corpus:
 //
 //   SIMDEX_CORPORA=build/corpora build-bench/bin/confirm_corpus_bench
 //

@@ -3,8 +3,8 @@
 // scan, an uncompressed permuted-table index and Faiss's binary hash indexes,
 // all on the same fingerprints and queries, with every answer compared to the
 // scan's. Writes JSON Lines (bench/harness/json_writer.h lists the fields);
-// progress goes to standard error. tools/bench_report.py turns the JSON into
-// docs/benchmarks.md's tables and plots; tools/bench_all.sh runs the study.
+// progress goes to standard error. scripts/bench_report.py turns the JSON into
+// docs/benchmarks.md's tables and plots; scripts/bench_all.sh runs the study.
 //
 // Examples:
 //   build/bin/simdex-bench --quick > quick.jsonl
@@ -116,7 +116,8 @@ int Run(int argc, char** argv) {
                  "answer at most the queries of a set that fit in about this many seconds (0: all)");
   app.add_option("--repeat", config.repeat,
                  "measure every point this many times: its records hold the medians and the spread (min, max); "
-                 "simdex's indexes of a scheme are then all built first and measured round by round")
+                 "simdex's indexes (every scheme, block size and codec) are then all built first and measured "
+                 "round by round")
       ->capture_default_str();
   app.add_option("--dir", config.dir, "directory for index files (created if missing)")->capture_default_str();
   app.add_option("--memory-mib", config.memory_mib, "index builder memory budget in MiB");
@@ -127,7 +128,7 @@ int Run(int argc, char** argv) {
   app.add_flag("--quick", quick,
                "small grid (N 1e5,1e6; uniform, clusters; t4, t10; 1K, 4K blocks; k 0..3; 1 thread; all baselines)");
   app.add_option("--text-fingerprints", config.text_fingerprints,
-                 "fingerprint file of the text data set (tools/bench_text_data.sh)");
+                 "fingerprint file of the text data set (scripts/bench_text_data.sh)");
   app.add_option("--seed", config.seed, "seed of the generated data and queries");
   CLI11_PARSE(app, argc, argv);
 

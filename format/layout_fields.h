@@ -94,7 +94,7 @@ void DecodeIdFields(Cursor* in, uint32_t version, M* m) {
 // The checks of those fields that need nothing else: an id width of at
 // most 64, an absent id map's zero offset and checksum. (Not a template:
 // a template returning Status would be exported with the public API,
-// tools/package/simdex.map.)
+// packaging/simdex.map.)
 Status CheckIdFields(uint64_t id_map_offset, uint64_t id_map_length, uint64_t id_map_checksum, int id_width);
 
 // The profile: u32 length (at most kMaxProfileLength), then that many

@@ -138,8 +138,9 @@ std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char*
 }
 
 void AddNumPermOption(CLI::App* sub, int* num_perm) {
-  sub->add_option("--num-perm", *num_perm, "minhash: values per signature (default 128)")
-      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--num-perm", *num_perm, "minhash: values per signature")
+      ->check(CLI::Range(1, kMaxNumPerm))
+      ->capture_default_str();
 }
 
 void AddShinglesOption(CLI::App* sub, ShingleWords* words) {
@@ -155,22 +156,23 @@ void AddShinglesOption(CLI::App* sub, ShingleWords* words) {
 void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
   LshBuildOptions& o = args->options;
   sub->add_option("--threshold", o.threshold,
-                  "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter "
-                  "(default 0.8)");
+                  "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter")
+      ->capture_default_str();
   AddNumPermOption(sub, &o.minhash.num_perm);
-  sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions (default 1)");
+  sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions")->capture_default_str();
   AddShinglesOption(sub, &o.minhash.shingles.words);
   sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
                                             "16 x 8 for 0.8 and 128 values)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--rows", o.bands.rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", o.signature_bits,
-                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32")
+      ->capture_default_str();
   sub->add_option("--sketch", o.sketch_k,
                   "minhash: hashes in each document's bottom-k sketch, stored so that queries with texts decide on "
-                  "it (0: none; default " + std::to_string(kDefaultSketchK) +
-                      "; an index built from signature files has none)")
-      ->check(CLI::Range(0, 65536));
+                  "it (0: none; an index built from signature files has none)")
+      ->check(CLI::Range(0, 65536))
+      ->capture_default_str();
   sub->add_option("--text-field", args->input.text_fields,
                   "minhash: JSONL field holding text; repeat to join several (default: text)")
       ->allow_extra_args(false);

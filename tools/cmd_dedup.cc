@@ -54,12 +54,12 @@ struct DedupArgs {
   DocumentInputArgs input;
   std::string format;  // jsonl, lines, fingerprints; empty: by extension
   TextOptionArgs text;
-  int k = -1;
+  int k = SimHashDedupOptions().k;
   std::string scheme;  // empty: t10, or one that covers --k-short
   std::string memory;
   std::string tmpdir;
   int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  std::string keep = "first";
+  std::string keep = KeepRuleSpec(SimHashDedupOptions().keep);  // MinHash's default is the same
   std::string output = "-";
   std::string pairs;
   std::string keep_list;
@@ -75,8 +75,11 @@ struct DedupArgs {
   bool quiet = false;
   std::string method = "auto";  // auto: ChooseMethod
   std::string method_reason;    // under auto: why it chose args.method
-  MinHashDedupArgs minhash;
-  std::string estimate_filter;  // a J, "off", or empty: the threshold
+  // --method minhash: the flags fill these options, whose defaults are the
+  // library's (--help shows them); the rest is set from the other flags.
+  MinHashDedupOptions minhash;
+  ShingleWords shingle_words = ShingleOptions{}.words;  // --shingles, when given
+  std::string estimate_filter;  // a J, "off", or empty: the options' default
   bool approximate = false;     // --method minhash: the estimate decides (no exact check)
   // Options given on the command line that only the other method takes.
   std::vector<std::string> simhash_only, minhash_only;
@@ -105,11 +108,17 @@ Status ChooseMethod(bool fingerprints, DedupArgs* args) {
   for (std::string& name : simhash) name += " (a SimHash option)";
   for (std::string& name : minhash) name += " (a MinHash option)";
   if (fingerprints) simhash.insert(simhash.begin(), "fingerprint-file inputs");
+  // An --against index's kind names the method that makes it (IndexFileKind::method).
+  const std::pair<std::string_view, std::vector<std::string>*> reasons[] = {{"simhash", &simhash},
+                                                                            {"minhash", &minhash}};
   for (const std::string& path : args->against) {
     IndexKind kind;
     if (!ReadIndexKind(path, &kind).ok()) continue;
-    (kind == IndexKind::kMinHashLsh ? minhash : simhash)
-        .push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+    for (const auto& [method, list] : reasons) {
+      if (method == FindIndexKind(kind)->method()) {
+        list->push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+      }
+    }
   }
   if (!simhash.empty() && !minhash.empty()) {
     return Status::InvalidArgument("--method auto cannot choose: simhash for " + simhash.front() + ", minhash for " +
@@ -213,32 +222,25 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
                                  "--num-perm, --shingles, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
                                  "MinHash-LSH index)", kExitUsage);
   }
-  MinHashDedupArgs& m = args.minhash;
-  m.seed = args.seed_given ? args.text.seed : 1;
-  if ((m.bands.bands > 0) != (m.bands.rows > 0)) {
+  MinHashDedupOptions& o = args.minhash;
+  if (args.seed_given) o.seed = args.text.seed;  // else the options' (SimHash's --seed defaults to 0)
+  if ((o.bands.bands > 0) != (o.bands.rows > 0)) {
     return ReportError(kDedupCommand, "--bands and --rows go together", kExitUsage);
   }
-  if (!(m.threshold > 0 && m.threshold <= 1)) {
-    return ReportError(kDedupCommand, "--threshold " + FormatJ(m.threshold) + " is not in (0, 1]", kExitUsage);
+  if (!(o.threshold > 0 && o.threshold <= 1)) {
+    return ReportError(kDedupCommand, "--threshold " + FormatJ(o.threshold) + " is not in (0, 1]", kExitUsage);
   }
-  if (!ParseEstimateFilter(args.estimate_filter, &m)) {
+  if (!ParseEstimateFilter(args.estimate_filter, &o.estimate_filter)) {
     return ReportError(kDedupCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
                        kExitUsage);
   }
-  DedupOptions options;  // the id check's memory bound and spill directory
-  options.threads = args.threads;
-  options.tmpdir = args.tmpdir;
-  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &options.memory_bytes); !bad.ok()) {
+  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &o.memory_bytes); !bad.ok()) {
     return ReportError(kDedupCommand, bad, /*usage=*/true);
   }
-  m.memory_bytes = options.memory_bytes;
-  m.tmpdir = SpillDirectory(args.tmpdir);
+  o.tmpdir = SpillDirectory(args.tmpdir);
+  if (args.shingles_given) o.shingle_words = args.shingle_words;  // else the default, or the first index's
   // --against: MinHash-LSH indexes whose signatures the batch's are.
   std::vector<std::unique_ptr<LshIndexReader>> indexes;
-  MinHashDedupOptions o;
-  o.num_perm = m.num_perm;
-  o.seed = m.seed;
-  if (args.shingles_given) o.shingle_words = m.shingle_words;  // else the default, or the first index's
   for (const std::string& path : args.against) {
     indexes.emplace_back();
     int exit_code = 0;
@@ -250,28 +252,19 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
                                        "'; this batch is signed as '" + MinHashProfile(signing) +
                                        "' (--num-perm, --seed, --shingles)", kExitUsage);
     }
-    m.against.push_back(indexes.back().get());
   }
-  m.shingle_words = o.Signing().shingles.words;
-  if (Status bad = CheckMinHashDedupFlags(m); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
+  if (Status bad = CheckMinHashDedupFlags(o); !bad.ok()) return ReportError(kDedupCommand, bad, /*usage=*/true);
   if (const std::string once = InputReadOnce(args.input.inputs); !args.approximate && !once.empty()) {
     return ReportError(kDedupCommand, "--method minhash checks each pair on the texts, read again: give files, not " +
                                           once + " (--approximate decides by the estimate alone, in one read)",
                        kExitUsage);
   }
-  o.threshold = m.threshold;
-  o.bands = m.bands;
-  o.signature_bits = m.signature_bits;
   o.exact = !args.approximate;
-  o.estimate_filter = args.estimate_filter.empty() ? -1 : m.estimate_filter ? m.estimate_threshold : 0;
   o.confirm = args.confirm;
   o.keep = keep;
   o.keep_pairs = !args.pairs.empty();
   o.allow_duplicate_ids = true;  // checked below, after the skipped records are shown
   o.threads = args.threads;
-  o.memory_bytes = m.memory_bytes;
-  o.tmpdir = m.tmpdir;
-  o.against = m.against;
   Progress progress(kDedupCommand, !args.quiet);
   std::unique_ptr<MinHashDedupResult> result;
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
@@ -281,7 +274,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet) {
     PrintChosenMethod(args);
-    PrintMinHashSummary(m, result->stats(), result->skipped(), args.confirm, o.exact, progress.Seconds());
+    PrintMinHashSummary(o, result->stats(), result->skipped(), progress.Seconds());
   }
   return 0;
 }
@@ -391,20 +384,16 @@ int RunDedup(DedupArgs args) {
     }
   }
   if (!fingerprints) args.input.formats = formats;
-  KeepRule keep = KeepRule::kFirst;
-  if (args.keep == "longest" || args.keep.starts_with("max:")) {
-    if (fingerprints) {
-      return ReportError(kDedupCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
-    }
-    keep = args.keep == "longest" ? KeepRule::kLongest : KeepRule::kField;
-    if (keep == KeepRule::kField) {
-      args.input.score_field = args.keep.substr(4);
-      if (args.input.score_field.empty()) return ReportError(kDedupCommand, "--keep max: needs a field name", kExitUsage);
-      Status jsonl = RequireJsonl("--keep " + args.keep, args, formats);
-      if (!jsonl.ok()) return ReportError(kDedupCommand, jsonl, /*usage=*/true);
-    }
-  } else if (args.keep != "first") {
-    return ReportError(kDedupCommand, "--keep '" + args.keep + "' is not first, longest or max:FIELD", kExitUsage);
+  KeepRule keep;
+  if (Status bad = ParseKeepRule(args.keep, &keep, &args.input.score_field); !bad.ok()) {
+    return ReportError(kDedupCommand, "--" + bad.message(), kExitUsage);
+  }
+  if (keep != KeepRule::kFirst && fingerprints) {
+    return ReportError(kDedupCommand, "--keep " + args.keep + " needs documents, not fingerprint files", kExitUsage);
+  }
+  if (keep == KeepRule::kField) {
+    Status jsonl = RequireJsonl("--keep " + args.keep, args, formats);
+    if (!jsonl.ok()) return ReportError(kDedupCommand, jsonl, /*usage=*/true);
   }
   if (Status titles = CheckTitleField(args, fingerprints, formats); !titles.ok()) {
     return ReportError(kDedupCommand, titles, /*usage=*/true);
@@ -497,10 +486,10 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"auto", "simhash", "minhash"}))
       ->capture_default_str();
   sub->add_option("--threshold", args->minhash.threshold,
-                  "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter (default "
-                  "0.8)");
+                  "minhash: the Jaccard of a near-duplicate pair; chooses the bands and the estimate filter")
+      ->capture_default_str();
   AddNumPermOption(sub, &args->minhash.num_perm);
-  AddShinglesOption(sub, &args->minhash.shingle_words);
+  AddShinglesOption(sub, &args->shingle_words);
   sub->add_option("--bands", args->minhash.bands.bands,
                   "minhash: bands (with --rows; bands x rows <= --num-perm; default: chosen from the threshold, "
                   "16 x 8 for 0.8 and 128 values)")
@@ -508,7 +497,8 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--rows", args->minhash.bands.rows, "minhash: rows per band (with --bands)")
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", args->minhash.signature_bits,
-                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4)");
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32")
+      ->capture_default_str();
   sub->add_flag("--approximate", args->approximate,
                 "minhash: report the pairs whose b-bit estimate passes the estimate filter, two standard errors "
                 "below --threshold (the default before: some pairs below it), instead of checking each on the "

@@ -240,7 +240,8 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("-q,--quiet", args->quiet, "no progress line and no summary");
   sub->add_option("--method", args->method,
                   "simhash (fingerprints) or minhash (MinHash signatures, a signature file that simdex query "
-                  "searches a MinHash-LSH index with; takes --num-perm, --shingles and --seed, default 1)")
+                  "searches a MinHash-LSH index with; takes --num-perm, --shingles and --seed, default " +
+                      std::to_string(MinHashOptions().seed) + ")")
       ->check(CLI::IsMember({"simhash", "minhash"}))
       ->capture_default_str();
   AddNumPermOption(sub, &args->num_perm);

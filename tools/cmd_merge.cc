@@ -3,8 +3,10 @@
 // are merged into OLD's sorted tables without sorting them again; --delete
 // removes OLD's entries whose ids a file lists (one per line); --only-new
 // adds only the batch documents that are not near-duplicates of OLD's
-// entries or of earlier batch documents (the Deduplicator decides). The
+// entries or of earlier batch documents (the Deduplicator decides; for a
+// MinHash-LSH index, LshNewDocumentFilter at the index's threshold). The
 // result is byte for byte what `simdex build` writes for the same entries.
+// The kind of OLD chooses the batch (OpenIndexFile, VisitIndexFile).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -187,12 +189,11 @@ std::string ReplacedPart(uint64_t replaced) {
 
 namespace {
 
-// A MinHash-LSH index: its batch is documents; --only-new and --k are
-// SimHash's.
-int RunLshMerge(const MergeArgs& args) {
-  if (args.only_new || args.k >= 0) {
-    return ReportError(kMergeCommand, std::string(args.only_new ? "--only-new" : "--k") + " is a SimHash option; " +
-                                     args.old + " is a MinHash-LSH index", kExitUsage);
+// A MinHash-LSH index: its batch is documents; --k is SimHash's (--only-new
+// decides at the index's threshold: LshNewDocumentFilter).
+int RunLshMerge(const MergeArgs& args, const LshIndexReader& old) {
+  if (args.k >= 0) {
+    return ReportError(kMergeCommand, "--k is a SimHash option; " + args.old + " is a MinHash-LSH index", kExitUsage);
   }
   MinHashMergeArgs m;
   if (Status bad = ParseMemoryOption(kMergeCommand, args.memory, &m.options.memory_bytes); !bad.ok()) {
@@ -207,22 +208,17 @@ int RunLshMerge(const MergeArgs& args) {
   m.input.skip_bad = args.skip_bad;
   m.threads = args.threads;
   m.quiet = args.quiet;
+  m.only_new = args.only_new;
   const bool has_deletes = !args.delete_file.empty();
   const std::string deletes = args.delete_file;
-  return RunMinHashMerge(std::move(m), [has_deletes, deletes](LshIndexMerger* merger) {
+  return RunMinHashMerge(std::move(m), old, [has_deletes, deletes](LshIndexMerger* merger) {
     return has_deletes ? ReadIds(deletes, /*string_ids=*/true, merger) : Status::OK();
   });
 }
 
-int RunMerge(const MergeArgs& args) {
-  // --out may name the index itself (it is mapped, and replaced by a rename);
-  // not a batch file or the list of ids to delete.
-  std::vector<std::string> read = args.inputs;
-  read.push_back(args.delete_file);
-  Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
-  if (!checked.ok()) return ReportError(kMergeCommand, checked, /*usage=*/true);
-  IndexKind kind;
-  if (ReadIndexKind(args.old, &kind).ok() && kind == IndexKind::kMinHashLsh) return RunLshMerge(args);
+// A SimHash index: its batch is fingerprint files.
+int RunSimHashMerge(const MergeArgs& args, const IndexReader& opened) {
+  const IndexReader* old = &opened;
   if (!args.documents.text_fields.empty() || args.documents.id_field != DocumentInputArgs().id_field ||
       !args.documents.format.empty()) {
     return ReportError(kMergeCommand, "--text-field, --id-field and --format are for a MinHash-LSH index; " + args.old +
@@ -235,9 +231,6 @@ int RunMerge(const MergeArgs& args) {
   options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
   options.existing_ids = ExistingIdsOf(args);
-  std::unique_ptr<IndexReader> old;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
   if (args.k > old->scheme().k()) {
     return ReportError(kMergeCommand, "--k " + std::to_string(args.k) + " is larger than the index's k (" +
                                      std::to_string(old->scheme().k()) + ")", kExitUsage);
@@ -251,7 +244,7 @@ int RunMerge(const MergeArgs& args) {
   options.profile = profiles.profile();
   if (s.ok() && args.only_new) s = KeepNew(args, options, *old, &batch, &dropped);
   std::unique_ptr<IndexMerger> merger;
-  if (s.ok()) s = IndexMerger::Create(old.get(), args.out, options, &merger);
+  if (s.ok()) s = IndexMerger::Create(old, args.out, options, &merger);
   if (s.ok()) s = batch.AddTo(merger.get());
   if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, old->has_string_ids(), merger.get());
   if (s.ok()) {
@@ -277,6 +270,20 @@ int RunMerge(const MergeArgs& args) {
   return std::fflush(stdout) == 0 ? 0 : ReportError(kMergeCommand, "error writing standard output");
 }
 
+int RunMerge(const MergeArgs& args) {
+  // --out may name the index itself (it is mapped, and replaced by a rename);
+  // not a batch file or the list of ids to delete.
+  std::vector<std::string> read = args.inputs;
+  read.push_back(args.delete_file);
+  Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
+  if (!checked.ok()) return ReportError(kMergeCommand, checked, /*usage=*/true);
+  std::unique_ptr<IndexFile> old;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  return VisitIndexFile<int>(*old, Overloads{[&](const IndexReader& index) { return RunSimHashMerge(args, index); },
+                                             [&](const LshIndexReader& index) { return RunLshMerge(args, index); }});
+}
+
 }  // namespace
 
 void AddMergeCommand(CLI::App& app, CommandRunner* run) {
@@ -289,7 +296,8 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
                   "file of ids (one per line: numbers, or strings for an index of string ids) whose entries leave "
                   "the index");
   sub->add_flag("--only-new", args->only_new,
-                "add only batch records that are not near-duplicates of the index or of earlier records");
+                "add only batch records that are not near-duplicates of the index or of earlier records (MinHash-LSH: "
+                "at the index's threshold)");
   sub->add_option("--k", args->k, "distance for --only-new (default: the index scheme's k)")->check(CLI::Range(0, 64));
   sub->add_flag("--replace", args->replace,
                 "a batch id the index holds already replaces its old entries (default: such a batch is refused, "
@@ -309,7 +317,8 @@ void AddMergeCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines"}));
   sub->footer(
       "A MinHash-LSH index (simdex build --method minhash) takes a batch of documents instead, signed as its\n"
-      "own were; its deletions are ids as strings or numbers.\n"
+      "own were; its deletions are ids as strings or numbers; with --only-new a batch document is left out\n"
+      "when the index or an earlier batch document matches it at the index's threshold.\n"
       "A batch id the index holds already is refused (the same batch merged twice would store each id\n"
       "twice); --replace removes the old entries of such ids, as --delete would, before adding the batch's.\n"
       "The new index keeps the old one's scheme, block size and restart points and is byte for byte the\n"

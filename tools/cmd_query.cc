@@ -198,22 +198,24 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, s
   return Status::OK();
 }
 
-int RunQuery(const QueryArgs& args) {
-  IndexKind kind;
-  if (ReadIndexKind(args.index, &kind).ok() && kind == IndexKind::kMinHashLsh) {
-    if (args.k >= 0) return ReportError(kQueryCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
-    MinHashQueryArgs m;
-    m.index = args.index;
-    m.input = args.documents;
-    m.input.inputs = args.queries;
-    m.min_estimate = args.min_estimate;
-    m.thresholds = args.thresholds;
-    m.top_k = args.top_k;
-    m.approximate = args.approximate;
-    m.verify_checksums = args.verify_checksums;
-    m.threads = args.threads;
-    return RunMinHashQuery(std::move(m));
-  }
+// A MinHash-LSH index: its queries are documents or signature files.
+int RunLshQuery(const QueryArgs& args, const LshIndexReader& index) {
+  if (args.k >= 0) return ReportError(kQueryCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
+  MinHashQueryArgs m;
+  m.index = args.index;
+  m.input = args.documents;
+  m.input.inputs = args.queries;
+  m.min_estimate = args.min_estimate;
+  m.thresholds = args.thresholds;
+  m.top_k = args.top_k;
+  m.approximate = args.approximate;
+  m.threads = args.threads;
+  return RunMinHashQuery(std::move(m), index);
+}
+
+// A SimHash index: its queries are fingerprints, or files of them.
+int RunSimHashQuery(const QueryArgs& args, const IndexReader& opened) {
+  const IndexReader* reader = &opened;
   // Each argument is a fingerprint or a file of them; none is standard input.
   std::vector<std::string> sources = args.queries.empty() ? std::vector<std::string>{"-"} : args.queries;
   std::vector<bool> is_hex(sources.size());
@@ -231,11 +233,6 @@ int RunQuery(const QueryArgs& args) {
     return ReportError(kQueryCommand, "standard input ('-') may be given only once", kExitUsage);
   }
 
-  ReaderOptions options;
-  options.verify_block_checksums = args.verify_checksums;
-  std::unique_ptr<IndexReader> reader;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kQueryCommand, args.index, options, &reader, &exit_code)) return exit_code;
   const std::pair<bool, const char*> lsh_options[] = {{args.min_estimate >= 0, "--min-estimate"},
                                                       {!args.thresholds.empty(), "--threshold"},
                                                       {args.top_k > 0, "--top-k"},
@@ -269,6 +266,16 @@ int RunQuery(const QueryArgs& args) {
   if (s.ok() && !batch.empty()) s = SearchAndPrint(*reader, args, k, &batch);
   if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");
   return s.ok() ? 0 : ReportError(kQueryCommand, s.message());
+}
+
+int RunQuery(const QueryArgs& args) {
+  ReaderOptions options;
+  options.verify_block_checksums = args.verify_checksums;
+  std::unique_ptr<IndexFile> file;
+  int exit_code = 0;
+  if (!OpenIndexOrReport(kQueryCommand, args.index, options, &file, &exit_code)) return exit_code;
+  return VisitIndexFile<int>(*file, Overloads{[&](const IndexReader& index) { return RunSimHashQuery(args, index); },
+                                              [&](const LshIndexReader& index) { return RunLshQuery(args, index); }});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "simdex/eval.h"
 #include "simdex/fingerprint.h"
+#include "simdex/minhash.h"
 
 namespace simdex::tools {
 
@@ -23,11 +24,11 @@ struct TruthEvalArgs {
   TruthOptions truth;
   bool baseline = false;
   bool minhash = false;     // simdex's MinHash-LSH, with num_perm, baseline_threshold, bands, seed and:
-  int signature_bits = 4;   // bits of each value the estimate filter compares
-  int num_perm = 128;
-  double baseline_threshold = 0.8;
+  int signature_bits = kDefaultSignatureBits;  // bits of each value the estimate filter compares
+  int num_perm = kDefaultNumPerm;
+  double baseline_threshold = kDefaultMinHashThreshold;
   LshBands bands;  // {0, 0}: OptimalLshBands(baseline_threshold, num_perm)
-  uint64_t seed = 1;
+  uint64_t seed = kDefaultMinHashSeed;
   // Files of pairs some run reported on the set (`simdex dedup --pairs`),
   // each scored as a row of its own (ReadReportedPairs); one set only.
   std::vector<std::string> reported;

@@ -9,7 +9,8 @@
 
 namespace simdex::tools {
 
-int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMerger*)>& read_deletes) {
+int RunMinHashMerge(MinHashMergeArgs args, const LshIndexReader& opened,
+                    const std::function<Status(LshIndexMerger*)>& read_deletes) {
   constexpr const char* kCommand = "merge";
   const base::Clock::time_point start = base::Clock::now();
   const bool batch = !args.input.inputs.empty();
@@ -17,13 +18,13 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
     Status s = PrepareDocumentInputs(kCommand, &args.input, args.quiet);
     if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   }
-  std::unique_ptr<LshIndexReader> old;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  const LshIndexReader* old = &opened;
   std::unique_ptr<LshIndexMerger> merger;
-  Status s = LshIndexMerger::Create(old.get(), args.out, args.options, &merger);
+  Status s = LshIndexMerger::Create(old, args.out, args.options, &merger);
   const size_t num_perm = static_cast<size_t>(old->minhash_options().num_perm);
-  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, merger.get()); };
+  std::unique_ptr<LshNewDocumentFilter> filter;
+  if (args.only_new) filter = std::make_unique<LshNewDocumentFilter>(old);
+  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, merger.get(), filter.get()); };
   if (s.ok() && batch) s = SignDocuments(kCommand, old->minhash_options(), args.input, args.threads, args.quiet, add);
   if (s.ok()) s = read_deletes(merger.get());
   if (s.ok()) s = merger->Finish();
@@ -34,10 +35,13 @@ int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMe
   if (!args.quiet) {
     const LshMergeStats& st = merger->stats();
     auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-    std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s to delete not found), MinHash-LSH, %s, %.2f s\n",
+    // With --only-new, the documents left out, as SimHash's summary counts them.
+    const std::string left_out =
+        filter ? Count(filter->left_out(), "batch document") + " left out as near-duplicates, " : std::string();
+    std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s%s to delete not found), MinHash-LSH, %s, %.2f s\n",
                 args.out.c_str(), Count(st.documents, "document").c_str(), u(st.old_documents), u(st.deleted),
-                ReplacedPart(st.replaced).c_str(), u(st.added), Count(st.ids_not_found, "id").c_str(), Count(st.file_bytes, "byte").c_str(),
-                base::Seconds(start));
+                ReplacedPart(st.replaced).c_str(), u(st.added), left_out.c_str(), Count(st.ids_not_found, "id").c_str(),
+                Count(st.file_bytes, "byte").c_str(), base::Seconds(start));
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }

@@ -65,14 +65,14 @@ int RunMinHashBuild(MinHashBuildArgs args);
 struct MinHashQueryArgs {
   std::string index;
   DocumentInputArgs input;
-  double min_estimate = -1;  // negative: the index's default filter
+  double min_estimate = LshQueryOptions().min_estimate;  // negative: the index's default filter
   std::vector<double> thresholds;
-  uint64_t top_k = 0;
+  uint64_t top_k = LshQueryOptions().top_k;
   bool approximate = false;  // the signature estimate decides even where sketches could
-  bool verify_checksums = false;
   int threads = 1;
 };
-int RunMinHashQuery(MinHashQueryArgs args);
+// `index` is the file at args.index, opened by the caller.
+int RunMinHashQuery(MinHashQueryArgs args, const LshIndexReader& index);
 
 // `simdex merge` of a MinHash-LSH index: the batch's documents (signed
 // with the old index's options) added, the ids read_deletes gives removed,
@@ -84,8 +84,12 @@ struct MinHashMergeArgs {
   DocumentInputArgs input;  // empty inputs: no batch
   int threads = 1;
   bool quiet = false;
+  // --only-new: only the batch documents LshNewDocumentFilter finds new.
+  bool only_new = false;
 };
-int RunMinHashMerge(MinHashMergeArgs args, const std::function<Status(LshIndexMerger*)>& read_deletes);
+// `old` is the index at args.old, opened by the caller.
+int RunMinHashMerge(MinHashMergeArgs args, const LshIndexReader& old,
+                    const std::function<Status(LshIndexMerger*)>& read_deletes);
 
 // A merge's error message; the refusal of batch ids the old index holds
 // (ExistingIds::kRefuse) names the option that replaces them (cmd_merge.cc).
@@ -114,12 +118,17 @@ Status SignDocuments(const char* command, const MinHashOptions& options, const D
 
 // Adds a signed batch's documents to an LshIndexBuilder or LshIndexMerger,
 // each by its string id when it has one, else by its number, with its
-// shingles (b.feature_hashes, for its sketch).
+// shingles (b.feature_hashes, for its sketch); with a filter, only those it
+// finds new.
 template <class Target>
-Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target) {
+Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target,
+                      LshNewDocumentFilter* filter = nullptr) {
   for (size_t i = 0; i < b.size; ++i) {
     const Document& doc = b.docs[i];
     const uint32_t* signature = b.signatures.data() + i * num_perm;
+    bool is_new = true;
+    if (filter != nullptr) SIMDEX_RETURN_IF_ERROR(filter->Check(signature, &is_new));
+    if (!is_new) continue;
     const std::span<const uint64_t> shingles(b.feature_hashes[i]);
     SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? target->Add(doc.id, signature, shingles)
                                                  : target->Add(doc.id_string, signature, shingles));

@@ -8,7 +8,7 @@
 
 namespace simdex::tools {
 
-Status CheckMinHashDedupFlags(const MinHashDedupArgs& args) {
+Status CheckMinHashDedupFlags(const MinHashDedupOptions& args) {
   if (!(args.threshold > 0 && args.threshold <= 1)) return Status::InvalidArgument("--threshold is not in (0, 1]");
   if (!ValidSignatureBits(args.signature_bits)) {
     return Status::InvalidArgument("--signature-bits " + std::to_string(args.signature_bits) +
@@ -37,17 +37,23 @@ std::string FormatJ(double v) {
   return text;
 }
 
-bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args) {
-  args->estimate_filter = spec != "off";
-  args->estimate_threshold = DefaultEstimateFilter(args->threshold, args->num_perm);
-  if (spec.empty() || spec == "off") return true;
+bool ParseEstimateFilter(const std::string& spec, double* estimate_filter) {
+  if (spec.empty()) return true;
+  if (spec == "off") {
+    *estimate_filter = 0;
+    return true;
+  }
   char* end = nullptr;
-  args->estimate_threshold = std::strtod(spec.c_str(), &end);
-  return end != spec.c_str() && *end == '\0' && args->estimate_threshold >= 0 && args->estimate_threshold <= 1;
+  const double j = std::strtod(spec.c_str(), &end);
+  if (end == spec.c_str() || *end != '\0' || !(j >= 0 && j <= 1)) return false;
+  *estimate_filter = j;
+  return true;
 }
 
-void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& s, uint64_t skipped,
-                         const std::string& confirm, bool exact, double seconds) {
+void PrintMinHashSummary(const MinHashDedupOptions& args, const MinHashDedupStats& s, uint64_t skipped,
+                         double seconds) {
+  const std::string& confirm = args.confirm;
+  const bool exact = args.exact;
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(stderr,
                "simdex dedup: %s (%llu empty, %s skipped), %s; minhash %d values, %d bands x %d rows, threshold %s, "
@@ -71,7 +77,7 @@ void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& 
                  "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles, %s (%llu removed); texts "
                  "read again in %.3f s, checked in %.3f s\n",
                  Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed),
-                 FormatJ(args.threshold).c_str(), ShingleWordsName(args.shingle_words),
+                 FormatJ(args.threshold).c_str(), ShingleWordsName(args.Signing().shingles.words),
                  u(s.confirm.candidates - s.confirm.confirmed), s.confirm.seconds_texts,
                  s.confirm.seconds_confirm);
   } else if (!confirm.empty()) {

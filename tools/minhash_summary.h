@@ -6,28 +6,28 @@
 #include <cstdint>
 #include <string>
 
+#include "simdex/batch.h"
 #include "tools/pipeline_names.h"
 
 namespace simdex::tools {
 
-using pipeline::MinHashDedupArgs;
-using pipeline::MinHashDedupStats;
-
-// The flags of `--method minhash` checked, naming them (usage errors).
-Status CheckMinHashDedupFlags(const MinHashDedupArgs& args);
+// The flags of `--method minhash` (the fields of the options they fill)
+// checked, naming them (usage errors).
+Status CheckMinHashDedupFlags(const MinHashDedupOptions& options);
 
 // "%g" of a J (0.8, 0.729289).
 std::string FormatJ(double v);
 
-// --estimate-filter: "" (the default, DefaultEstimateFilter of args'
-// threshold and num_perm), "off", or a J in [0, 1]; sets
-// args->estimate_filter and estimate_threshold. False for anything else.
-bool ParseEstimateFilter(const std::string& spec, MinHashDedupArgs* args);
+// --estimate-filter into MinHashDedupOptions::estimate_filter: "" (the
+// options' default, left as it is), "off" (0), or a J in [0, 1]. False
+// for anything else.
+bool ParseEstimateFilter(const std::string& spec, double* estimate_filter);
 
-// The summary lines on stderr (confirm: the --confirm spec, or empty;
-// exact: the pairs were checked on their shingles, not --approximate).
-void PrintMinHashSummary(const MinHashDedupArgs& args, const MinHashDedupStats& stats, uint64_t skipped,
-                         const std::string& confirm, bool exact, double seconds);
+// The summary lines on stderr of a run with `options` (confirm: the
+// --confirm spec, or empty; exact: the pairs were checked on their
+// shingles, not --approximate).
+void PrintMinHashSummary(const MinHashDedupOptions& options, const MinHashDedupStats& stats, uint64_t skipped,
+                         double seconds);
 
 }  // namespace simdex::tools
 

@@ -22,7 +22,6 @@ using pipeline::DocumentInputArgs;
 using pipeline::DocumentInputs;
 using pipeline::IdfTableBytes;
 using pipeline::LearnIdf;
-using pipeline::MinHashDedupArgs;
 using pipeline::RunFingerprintPipeline;
 using pipeline::RunWorkerPipeline;
 using pipeline::SpillDirectory;

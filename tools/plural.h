@@ -1,22 +1,12 @@
-// Counts in the commands' messages: "1 cluster", "2 clusters", "0 clusters".
+// Counts in the commands' messages (engine/io/plural.h).
 #ifndef SIMDEX_TOOLS_PLURAL_H_
 #define SIMDEX_TOOLS_PLURAL_H_
 
-#include <cstdint>
-#include <string>
-#include <string_view>
+#include "engine/io/plural.h"
 
 namespace simdex::tools {
 
-// n and the noun, singular for n == 1; the plural is singular + "s" unless
-// given ("index", "indexes"; "entry", "entries").
-inline std::string Count(uint64_t n, std::string_view singular, std::string_view plural = {}) {
-  std::string out = std::to_string(n);
-  out.push_back(' ');
-  if (n == 1) return out.append(singular);
-  if (!plural.empty()) return out.append(plural);
-  return out.append(singular).append("s");
-}
+using io::Count;
 
 }  // namespace simdex::tools
 

@@ -93,7 +93,7 @@ Status QuerySignatureFile(const std::string& path, const std::string& index_path
 
 }  // namespace
 
-int RunMinHashQuery(MinHashQueryArgs args) {
+int RunMinHashQuery(MinHashQueryArgs args, const LshIndexReader& opened) {
   if (!(args.min_estimate < 0 || args.min_estimate <= 1)) {
     return ReportError(kCommand, "--min-estimate must be a J in [0, 1]", kExitUsage);
   }
@@ -112,11 +112,7 @@ int RunMinHashQuery(MinHashQueryArgs args) {
   bool signatures = false;
   s = AllOrNoSignatureFiles(args.input, &signatures);
   if (!s.ok()) return ReportError(kCommand, s.message() + "; query them separately", kExitUsage);
-  ReaderOptions reader_options;
-  reader_options.verify_block_checksums = args.verify_checksums;
-  std::unique_ptr<LshIndexReader> index;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kCommand, args.index, reader_options, &index, &exit_code)) return exit_code;
+  const LshIndexReader* index = &opened;
   s = index->ValidateQuery(options);  // a threshold below the index's
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   Printer printer(*index, options);

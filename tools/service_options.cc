@@ -81,13 +81,15 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->check(CLI::IsMember({"auto", "simhash", "minhash"}))
       ->capture_default_str();
   sub->add_option("--threshold", args->threshold,
-                  "minhash: the Jaccard similarity of a duplicate content (default 0.8), checked exactly on the texts' "
-                  "shingles against the candidate's representative");
+                  "minhash: the Jaccard similarity of a duplicate content, checked exactly on the texts' "
+                  "shingles against the candidate's representative")
+      ->capture_default_str();
   sub->add_flag("--approximate", args->approximate,
                 "minhash: the b-bit estimate decides a content match (at least --threshold), without the exact "
                 "check on the texts (new states: the bands of the threshold, 16 x 8 at 0.8, instead of 21 x 6)");
-  sub->add_option("--num-perm", args->num_perm, "minhash: values per signature (default 128; fixed with --data)")
-      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--num-perm", args->num_perm, "minhash: values per signature (fixed with --data)")
+      ->check(CLI::Range(1, kMaxNumPerm))
+      ->capture_default_str();
   sub->add_option_function<std::string>(
          "--shingles",
          [args](const std::string& name) {
@@ -105,7 +107,8 @@ void AddServiceOptions(CLI::App* sub, ServiceOptionArgs* args) {
       ->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--rows", args->rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
   sub->add_option("--signature-bits", args->signature_bits,
-                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (default 4; fixed with --data)");
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32 (fixed with --data)")
+      ->capture_default_str();
   // Which of the method-specific options the command line gave.
   auto track = [sub](const char* name, std::vector<std::string>* given) {
     sub->get_option(name)->each([name, given](const std::string&) {
@@ -136,9 +139,8 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
     return Status::InvalidArgument("--retain " + args.retain + " must be at least --window " + args.window +
                                    " (and needs a window)");
   }
-  if (args.keep.starts_with("max:") && args.keep.size() > 4) {
-    o->keep_field = args.keep.substr(4);
-  } else if (args.keep != "first") {
+  KeepRule keep;
+  if (!ParseKeepRule(args.keep, &keep, &o->keep_field).ok() || keep == KeepRule::kLongest) {
     return Status::InvalidArgument("--keep '" + args.keep + "' is not first or max:FIELD");
   }
   o->compact_entries = args.compact_entries;
@@ -179,7 +181,7 @@ Status MakeServiceOptions(const ServiceOptionArgs& args, ServiceOptions* o) {
     o->threshold = args.threshold;
     o->exact = !args.approximate;
     o->minhash.num_perm = args.num_perm;
-    o->minhash.seed = args.seed_given ? args.text.seed : 1;
+    if (args.seed_given) o->minhash.seed = args.text.seed;  // else ServiceOptions' (MinHashOptions')
     o->shingle_words = args.shingle_words;
     o->bands = LshBands{args.bands, args.rows};
     o->signature_bits = args.signature_bits;

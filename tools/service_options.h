@@ -11,38 +11,41 @@
 
 #include "tools/cli_fwd.h"
 
+#include "simdex/batch.h"
 #include "simdex/service.h"
 #include "simdex/status.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
 
+// The flags of `simdex serve` and `simdex import`. Those that set a field of
+// ServiceOptions start from its default (--help shows it).
 struct ServiceOptionArgs {
   std::string data;
-  int k = 3;
-  int k_title = 0;
+  int k = ServiceOptions().k;
+  int k_title = ServiceOptions().k_title;
   std::string content_scheme;
   std::string title_scheme;
   std::string window = "48h";
   std::string retain = "0";
-  std::string keep = "first";
-  uint64_t compact_entries = uint64_t{1} << 20;
-  uint64_t max_live_entries = kMaxLiveEntries;
+  std::string keep = KeepRuleSpec(KeepRule::kFirst, "");  // ServiceOptions::keep_field "": the first
+  uint64_t compact_entries = ServiceOptions().compact_entries;
+  uint64_t max_live_entries = ServiceOptions().max_live_entries;
   int build_threads = 1;
   bool sync = false;
   std::string preload = "off";  // off, read, lock
   std::string confirm;
-  int k_short = -1;
-  int short_length = 140;
+  int k_short = ServiceOptions().k_short;
+  int short_length = ServiceOptions().short_length;
   TextOptionArgs text;
   // The content stage (the flags of `simdex dedup --method minhash`).
   std::string content_method = "auto";  // auto, simhash, minhash (MakeServiceOptions)
-  double threshold = 0.8;
+  double threshold = ServiceOptions().threshold;
   bool approximate = false;  // minhash: the estimate decides (no exact check)
-  int num_perm = 128;
+  int num_perm = ServiceOptions().minhash.num_perm;
   int bands = 0;
   int rows = 0;
-  int signature_bits = 4;
+  int signature_bits = ServiceOptions().signature_bits;
   // Options given on the command line, among those that only one content
   // method takes, and whether --seed was (it seeds the signatures too).
   std::vector<std::string> simhash_given, minhash_given;

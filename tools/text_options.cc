@@ -33,6 +33,14 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args) {
                   "with --idf auto (and in simdex idf): learned idf values above this are this, so that only "
                   "features a large share of the batch holds weigh less (0.693 = ln 2: more than half of it)")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--tf-cap", args->tf_cap,
+                  "a feature counts at most this many times in its tf (tf, log-tf, tf-idf, log-tf-idf), so that one "
+                  "repeated word cannot decide every bit (default: no cap; docs/fingerprint.md, step 5)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--max-share", args->max_share,
+                  "no feature weighs more than this share of its document's total weight: the heaviest are lowered "
+                  "to one level; 0: no cap (profile 3's weights) (default: 0.1; docs/fingerprint.md, step 5)")
+      ->check(CLI::Range(0.0, 1.0));
   sub->add_option("--seed", args->seed, "seed of the feature hash")->capture_default_str();
   sub->add_option("--compat", args->compat,
                   "python-simhash: reproduce the Python simhash package (ignores the text options)")
@@ -48,6 +56,9 @@ Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* op
   options->normalize = !args.no_normalize;
   options->clean_text = !args.no_clean_text;
   options->cap_numbers = !args.no_cap_numbers;
+  options->tf_cap = args.tf_cap;
+  // -1 when not given; NaN passes on, for the library to refuse.
+  if (!(args.max_share < 0)) options->max_share = args.max_share;
   if (args.no_stop_words && !args.stop_words.empty()) {
     return Status::InvalidArgument("--no-stop-words and --stop-words contradict each other");
   }

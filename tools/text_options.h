@@ -17,7 +17,7 @@ namespace simdex::tools {
 
 struct TextOptionArgs {
   std::string tokenizer = "words";
-  int ngram = 3;
+  int ngram = FingerprintOptions().ngram;
   bool no_normalize = false;
   bool no_clean_text = false;
   bool no_cap_numbers = false;
@@ -26,12 +26,14 @@ struct TextOptionArgs {
   std::string weighting;  // empty: tf, or tf-idf with --idf
   std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/idf_pass.h) or empty
   double idf_cap = 0;     // --idf-cap: the cap on learned idf values; 0: none
-  uint64_t seed = 0;
+  uint32_t tf_cap = FingerprintOptions().tf_cap;  // --tf-cap: FingerprintOptions::tf_cap
+  double max_share = -1;  // --max-share: FingerprintOptions::max_share; -1: the library's default
+  uint64_t seed = FingerprintOptions().seed;
   std::string compat = "none";
 };
 
 // Registers --tokenizer, --ngram, --no-normalize, --no-clean-text, --no-cap-numbers, --stop-words, --no-stop-words, --weighting,
-// --idf, --idf-cap, --seed and --compat on `sub`.
+// --idf, --idf-cap, --tf-cap, --max-share, --seed and --compat on `sub`.
 void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 
 // The fingerprint options the arguments name; a stop-word or idf file that

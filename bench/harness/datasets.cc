@@ -28,7 +28,7 @@ uint64_t FlipDistinctBits(uint64_t x, int d, std::mt19937_64& rng) {
 Status ReadText(const std::string& path, uint64_t n, std::vector<uint64_t>* fps) {
   if (path.empty()) {
     return Status::InvalidArgument(
-        "the text data set needs a fingerprint file (--text-fingerprints; tools/bench_text_data.sh makes one)");
+        "the text data set needs a fingerprint file (--text-fingerprints; scripts/bench_text_data.sh makes one)");
   }
   std::unique_ptr<FingerprintFileReader> reader;
   SIMDEX_RETURN_IF_ERROR(FingerprintFileReader::Open(path, FingerprintFileReaderOptions(), &reader));

@@ -16,7 +16,7 @@
 //             ~19 entries per probed key instead of ~0.04), and the Huffman
 //             code sees long shared prefixes.
 //   text      fingerprints of a real corpus, read from a fingerprint file
-//             (tools/bench_text_data.sh makes it): the first N records, so
+//             (scripts/bench_text_data.sh makes it): the first N records, so
 //             N is capped at the corpus size.
 //
 // Queries:

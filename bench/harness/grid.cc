@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <utility>
 
 #include "bench/harness/baselines.h"
@@ -82,19 +83,30 @@ int NFlip(const Searcher& s) {
   return f ? f->nflip() : -1;
 }
 
-// Answers the first w->checked queries of every set with the scan, keeps the
-// answers as the reference, and writes the scan's own records.
-Status ScanReference(Workload* w, const GridConfig& config, const std::vector<int>& ks, JsonLinesWriter* out,
-                     const ProgressFn& progress) {
+// The scan as a searcher measured beside the others: its warm single-query
+// runs per (k, threads) and the fields of its records.
+struct ScanPoint {
+  std::unique_ptr<Searcher> scan;
+  JsonObject extra;
+  std::map<std::pair<int, int>, WarmSingleRuns> runs;  // (k, threads)
+};
+
+// Answers the first w->checked queries of every set with the scan and keeps
+// the answers as the reference. With config.repeat == 1 these runs are the
+// scan's records (its other thread counts measured and written after them);
+// with repeat > 1 the scan's recorded runs are taken later, in turn with
+// simdex's indexes (RunScanRound), and this pass only makes the reference.
+Status ScanReference(Workload* w, const GridConfig& config, const std::vector<int>& ks, ScanPoint* point,
+                     JsonLinesWriter* out, const ProgressFn& progress) {
   const PointId id{"scan", "", 0};
   progress(Describe(*w, id) + ": answering " + std::to_string(w->checked) + " queries per set");
-  std::unique_ptr<Searcher> scan = MakeBaseline("scan", Scheme::Default());
+  point->scan = MakeBaseline("scan", Scheme::Default());
   const auto t0 = std::chrono::steady_clock::now();
-  SIMDEX_RETURN_IF_ERROR(scan->Build(w->fps));
+  SIMDEX_RETURN_IF_ERROR(point->scan->Build(w->fps));
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  JsonObject extra;
-  extra.AddUint("bytes", scan->Bytes()).AddNumber("bytes_per_entry", 0.0).AddNumber("build_seconds", build_s);
-  const SearchFn search = SearchOf(*scan);
+  point->extra.AddUint("bytes", point->scan->Bytes()).AddNumber("bytes_per_entry", 0.0);
+  point->extra.AddNumber("build_seconds", build_s);
+  const SearchFn search = SearchOf(*point->scan);
   QueryRun warmup;
   const std::vector<uint64_t>& some = w->near.at(ks.back());
   SIMDEX_RETURN_IF_ERROR(RunSingle(search, std::span(some.data(), std::min<size_t>(3, some.size())), ks.back(),
@@ -112,15 +124,41 @@ Status ScanReference(Workload* w, const GridConfig& config, const std::vector<in
         RunSingle(search, std::span(w->random.data(), w->checked), k, 1, w->checked, &random_run));
     w->near_ref[k] = std::exchange(near_run.kept, {});
     w->random_ref[k] = std::exchange(random_run.kept, {});
+    if (config.repeat > 1) continue;
     runs.near.push_back(std::move(near_run));
     runs.random.push_back(std::move(random_run));
-    // The scan's later rounds are checked against its first.
-    for (int round = 1; round < config.repeat; ++round) {
-      SIMDEX_RETURN_IF_ERROR(RunWarmSingle(*w, id, search, k, 1, w->checked, &runs));
+    SIMDEX_RETURN_IF_ERROR(WriteWarmSingle(*w, id, 0, k, 1, false, point->extra, runs, out));
+    SIMDEX_RETURN_IF_ERROR(MeasureWarmSingle(*w, id, search, 0, k, more_threads, w->checked, 1, false,
+                                             point->extra, out));
+  }
+  return Status::OK();
+}
+
+// One round of the scan's warm runs under --repeat: for each k and thread
+// count, the checked queries (near, then random), checked against the
+// reference.
+Status RunScanRound(const Workload& w, const GridConfig& config, const std::vector<int>& ks, int round,
+                    ScanPoint* point, const ProgressFn& progress) {
+  const PointId id{"scan", "", 0};
+  progress(Describe(w, id) + ": warm queries, round " + std::to_string(round + 1) + " of " +
+           std::to_string(config.repeat));
+  const SearchFn search = SearchOf(*point->scan);
+  for (const int k : ks) {
+    for (const int t : config.threads) {
+      SIMDEX_RETURN_IF_ERROR(RunWarmSingle(w, id, search, k, t, w.checked, &point->runs[{k, t}]));
     }
-    SIMDEX_RETURN_IF_ERROR(WriteWarmSingle(*w, id, 0, k, 1, false, extra, runs, out));
-    SIMDEX_RETURN_IF_ERROR(
-        MeasureWarmSingle(*w, id, search, 0, k, more_threads, w->checked, config.repeat, false, extra, out));
+  }
+  return Status::OK();
+}
+
+// The scan's records of the rounds RunScanRound took.
+Status WriteScan(const Workload& w, const GridConfig& config, const std::vector<int>& ks, const ScanPoint& point,
+                 JsonLinesWriter* out) {
+  for (const int k : ks) {
+    for (const int t : config.threads) {
+      SIMDEX_RETURN_IF_ERROR(
+          WriteWarmSingle(w, PointId{"scan", "", 0}, 0, k, t, false, point.extra, point.runs.at({k, t}), out));
+    }
   }
   return Status::OK();
 }
@@ -228,7 +266,7 @@ Status CheckConfig(const GridConfig& config, std::vector<Scheme>* schemes) {
     }
     if (d == "text" && config.text_fingerprints.empty()) {
       return Status::InvalidArgument(
-          "the text data set needs --text-fingerprints FILE (tools/bench_text_data.sh makes it)");
+          "the text data set needs --text-fingerprints FILE (scripts/bench_text_data.sh makes it)");
     }
   }
   for (const std::string& b : config.baselines) {
@@ -296,9 +334,14 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
       for (const int k : ks) w.near[k] = NearQueries(w.fps, k, config.queries, config.seed);
       w.random = RandomQueries(config.queries, config.seed);
       w.checked = ScanQueries(config, w.n());
-      SIMDEX_RETURN_IF_ERROR(ScanReference(&w, config, ks, out, progress));
+      ScanPoint scan;
+      SIMDEX_RETURN_IF_ERROR(ScanReference(&w, config, ks, &scan, out, progress));
       std::map<std::string, std::set<int>> measured;  // baseline config -> k measured
 
+      // With repeats, simdex's indexes of every scheme and the scan are
+      // measured together after the baselines, round by round
+      // (MeasureSimdex); without, each scheme's indexes after its baselines.
+      std::vector<Scheme> simdex_schemes;
       for (const Scheme& scheme : schemes) {
         std::vector<int> scheme_ks;
         for (const int k : ks) {
@@ -313,7 +356,20 @@ Status RunGrid(const GridConfig& config, JsonLinesWriter* out, const ProgressFn&
           if (b == "scan") continue;
           SIMDEX_RETURN_IF_ERROR(MeasureBaseline(w, config, b, scheme, scheme_ks, &measured, out, progress));
         }
-        SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, scheme, out, progress));
+        if (config.repeat > 1) {
+          simdex_schemes.push_back(scheme);
+        } else {
+          SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, std::span(&scheme, 1), nullptr, out, progress));
+        }
+      }
+      if (config.repeat > 1) {
+        const RoundFn scan_round = [&](int round) { return RunScanRound(w, config, ks, round, &scan, progress); };
+        if (simdex_schemes.empty()) {
+          for (int round = 0; round < config.repeat; ++round) SIMDEX_RETURN_IF_ERROR(scan_round(round));
+        } else {
+          SIMDEX_RETURN_IF_ERROR(MeasureSimdex(w, config, simdex_schemes, scan_round, out, progress));
+        }
+        SIMDEX_RETURN_IF_ERROR(WriteScan(w, config, ks, scan, out));
       }
     }
   }

@@ -50,9 +50,11 @@ struct GridConfig {
   // k = 3 on large N) from taking minutes each.
   double seconds_per_set = 1.0;
   // Each measurement is taken this many times and recorded as the median of
-  // its runs with their spread (QueryRunsJson). A searcher's rounds run back
-  // to back, but for simdex, whose indexes of one scheme are then all built
-  // first and measured in turn, round by round (simdex_point.h).
+  // its runs with their spread (QueryRunsJson). A baseline's rounds run back
+  // to back, but simdex's indexes (every scheme, block size and codec) are
+  // then all built first, after the baselines, and measured in turn, round
+  // by round (simdex_point.h), each round starting with one of the scan's
+  // (which answers every query once more beforehand, for the reference).
   int repeat = 1;
   std::string dir;              // where index files are built
   size_t memory_mib = 1024;     // the index builder's budget

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -360,25 +361,34 @@ Status SimdexPoint::MeasureCold(JsonLinesWriter* out) {
 
 }  // namespace
 
-Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, JsonLinesWriter* out,
-                     const ProgressFn& progress) {
-  std::vector<std::pair<uint32_t, std::string>> settings;
-  for (const uint32_t block_size : config.block_sizes) {
-    for (const std::string& codec : config.codecs) settings.emplace_back(block_size, codec);
+Status MeasureSimdex(const Workload& w, const GridConfig& config, std::span<const Scheme> schemes,
+                     const RoundFn& each_round, JsonLinesWriter* out, const ProgressFn& progress) {
+  struct Setting {
+    const Scheme* scheme;
+    uint32_t block_size;
+    std::string codec;
+  };
+  std::vector<Setting> settings;
+  for (const Scheme& scheme : schemes) {
+    for (const uint32_t block_size : config.block_sizes) {
+      for (const std::string& codec : config.codecs) settings.push_back({&scheme, block_size, codec});
+    }
   }
-  // With repeats, the scheme's indexes are measured together, round by
-  // round; without, one after another (one index on disk at a time).
+  // With repeats, the indexes are measured together, round by round;
+  // without, one after another (one index on disk at a time).
   const size_t group = config.repeat > 1 ? settings.size() : 1;
   for (size_t first = 0; first < settings.size(); first += group) {
     std::vector<std::unique_ptr<SimdexPoint>> points;
     for (size_t i = first; i < std::min(first + group, settings.size()); ++i) {
-      points.push_back(std::make_unique<SimdexPoint>(w, config, scheme, settings[i].first, settings[i].second));
+      points.push_back(
+          std::make_unique<SimdexPoint>(w, config, *settings[i].scheme, settings[i].block_size, settings[i].codec));
     }
     // Every build before any index is preloaded, so that a build's page
     // cache pressure never evicts a preloaded index.
     for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Build(progress));
     for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->Prepare(progress));
     for (int round = 0; round < config.repeat; ++round) {
+      if (each_round) SIMDEX_RETURN_IF_ERROR(each_round(round));
       for (auto& p : points) SIMDEX_RETURN_IF_ERROR(p->RunWarmRound(round, progress));
     }
     for (auto& p : points) {

@@ -5,6 +5,8 @@
 #define SIMDEX_BENCH_HARNESS_SIMDEX_POINT_H_
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 
 #include "bench/harness/grid.h"
@@ -15,9 +17,9 @@
 
 namespace simdex::bench {
 
-// Measures one simdex index per block size x codec of `scheme` over w:
+// Measures one simdex index per scheme x block size x codec over w:
 // builds it in config.dir (in a forked child), then writes, for each k in
-// the workload that the scheme supports: one warm "single" record per
+// the workload that its scheme supports: one warm "single" record per
 // thread count (near and random queries, after one warm-up pass), one warm
 // "batch" record per thread count, and with config.cold two cold "batch"
 // records per thread count. A cold run closes the reader, evicts the file
@@ -32,19 +34,23 @@ namespace simdex::bench {
 // "simdex-<codec>" for another; each names its "codec".
 //
 // With config.repeat == 1, each index is built, measured and removed before
-// the next is built. With repeat = R > 1, all of the scheme's indexes are
-// built first (all on disk, and preloaded, at once), then measured warm in R
-// rounds, each round measuring every index once in turn, so that a change
-// in the machine's speed falls on all of them alike; then each index's
-// records are written, its first-use and cold runs taken (each repeated R
-// times back to back) and its file removed. Every record holds the medians
-// of its R runs and their spread (QueryRunsJson).
-Status MeasureSimdex(const Workload& w, const GridConfig& config, const Scheme& scheme, JsonLinesWriter* out,
-                     const ProgressFn& progress);
+// the next is built. With repeat = R > 1, all of the indexes (every scheme
+// of `schemes`) are built first (all on disk, and preloaded, at once), then
+// measured warm in R rounds, each round measuring every index once in turn,
+// so that a change in the machine's speed falls on all of them alike; then
+// each index's records are written, its first-use and cold runs taken (each
+// repeated R times back to back) and its file removed. Every record holds
+// the medians of its R runs and their spread (QueryRunsJson).
+//
+// `each_round`, when set, is called at the start of every round, before the
+// indexes' runs (with R > 1: once per round, 0 to R - 1), so that another
+// searcher's runs (the scan's) alternate with theirs.
+//
+// REQUIRES: every scheme of `schemes` supports at least one of w's k.
+using RoundFn = std::function<Status(int round)>;
+Status MeasureSimdex(const Workload& w, const GridConfig& config, std::span<const Scheme> schemes,
+                     const RoundFn& each_round, JsonLinesWriter* out, const ProgressFn& progress);
 
-// Drops `path`'s pages from the page cache and sets *resident_fraction to
-// the fraction still resident afterwards (mincore), which is 0 unless some
-// other process keeps the file mapped or the pages are dirty.
 Status EvictFromPageCache(const std::string& path, double* resident_fraction);
 
 // madvise()s every mapping of `path` in this process with `advice`

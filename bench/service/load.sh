@@ -32,8 +32,8 @@ done
 n=$(python3 -c "print(int(float('$window_n')))")
 mkdir -p "$dir"
 simdex=build/bin/simdex
-[ -x "$simdex" ] || { echo "build simdex first (tools/demo.sh or cmake --build build)" >&2; exit 1; }
-command -v wrk >/dev/null || { echo "wrk is missing (tools/deps.sh installs it)" >&2; exit 1; }
+[ -x "$simdex" ] || { echo "build simdex first (scripts/demo.sh or cmake --build build)" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is missing (scripts/deps.sh installs it)" >&2; exit 1; }
 
 emit() {
   echo "$1"

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/capi/c_api_internal.h"
@@ -39,6 +40,10 @@ static_assert(SIMDEX_INVALID_ARGUMENT == static_cast<int>(Status::Code::kInvalid
               SIMDEX_NOT_SUPPORTED == static_cast<int>(Status::Code::kNotSupported),
               "simdex_code values 1..5 are those of Status::Code");
 
+static_assert(SIMDEX_KIND_SIMHASH == static_cast<int>(simdex::IndexKind::kSimHash) &&
+                  SIMDEX_KIND_MINHASH_LSH == static_cast<int>(simdex::IndexKind::kMinHashLsh),
+              "simdex_index_kind's values are the file header's kind byte");
+
 simdex_match ToC(const simdex::Match& m) {
   return simdex_match{m.id, m.fingerprint, static_cast<int32_t>(m.distance), 0};
 }
@@ -47,11 +52,25 @@ simdex_match ToC(const simdex::Match& m) {
 
 namespace simdex::capi {
 
+namespace {
+
+// The C opener of each kind's files, by IndexFileKind::name().
+constexpr std::pair<std::string_view, const char*> kOpeners[] = {
+    {"simhash", " (simdex_index_open opens it)"},
+    {"minhash-lsh", " (simdex_lsh_index_open opens it)"},
+};
+
+}  // namespace
+
 Status PointToOpener(Status s, const char* path, IndexKind wanted) {
   IndexKind kind;
-  if (!s.IsInvalidArgument() || !ReadIndexKind(path, &kind).ok() || kind == wanted) return s;
-  return Status::InvalidArgument(s.message() + (kind == IndexKind::kMinHashLsh ? " (simdex_lsh_index_open opens it)"
-                                                                                : " (simdex_index_open opens it)"));
+  if (!s.IsInvalidArgument() || !ReadIndexKind(path, &kind).ok()) return s;
+  const IndexFileKind* actual = FindIndexKind(kind);
+  if (actual == nullptr || actual == FindIndexKind(wanted)) return s;
+  for (const auto& [name, hint] : kOpeners) {
+    if (name == actual->name()) return Status::InvalidArgument(s.message() + hint);
+  }
+  return s;
 }
 
 simdex_code TextViews(const char* const* texts, const size_t* lengths, size_t n, std::vector<std::string_view>* views,
@@ -222,7 +241,8 @@ simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg) {
   return Guard(errmsg, [&] {
     simdex::IndexKind k;
     Status s = simdex::ReadIndexKind(path, &k);
-    if (s.ok()) *kind = k == simdex::IndexKind::kMinHashLsh ? SIMDEX_KIND_MINHASH_LSH : SIMDEX_KIND_SIMHASH;
+    // The C values are the header's (static_asserts above).
+    if (s.ok()) *kind = static_cast<int>(k);
     return FromStatus(s, errmsg);
   });
 }

@@ -1,64 +1,27 @@
-// The parts of the C interface's de-duplication (c_api_minhash_dedup.cc)
-// that do not depend on the method, for SimHash's (DeduplicateBySimHash,
-// include/simdex/batch.h) to share: option checks, records copied by
-// range, and pairs read once into memory that the result keeps.
+// What the C interface's de-duplication of both methods shares
+// (c_api_minhash_dedup.cc over DeduplicateByMinHash, c_api_simhash_dedup.cc
+// over DeduplicateBySimHash, include/simdex/batch.h): the result handle,
+// the texts and files in, the keep rule, and the accessors that do not
+// depend on the method (size, ids, records by range, pairs read once, the
+// command's files). Each method's file adds its options, records, pairs and
+// figures.
 #ifndef SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_
 #define SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "engine/capi/c_api_internal.h"
+#include "simdex/batch.h"
 #include "simdex/simdex_c.h"
 #include "simdex/status.h"
 
 namespace simdex::capi {
-
-// InvalidArgument unless every reserved field of an options struct is 0
-// (what its init function sets), so that a later version may give them a
-// meaning whose 0 is today's behaviour.
-template <size_t N>
-Status CheckReserved(int32_t reserved32, const uint64_t (&reserved)[N], std::string_view what) {
-  if (reserved32 != 0) {
-    return Status::InvalidArgument(std::string(what) +
-                                   ": reserved32 is not 0 (initialise the options with their init function)");
-  }
-  for (size_t i = 0; i < N; ++i) {
-    if (reserved[i] != 0) {
-      return Status::InvalidArgument(std::string(what) + ": reserved[" + std::to_string(i) +
-                                     "] is not 0 (initialise the options with their init function)");
-    }
-  }
-  return Status::OK();
-}
-
-// The readers behind `count` index handles (reader_of(handle)), appended
-// to *out; InvalidArgument for a NULL array or handle.
-template <typename Handle, typename Reader, typename ReaderOf>
-Status AgainstReaders(const Handle* const* handles, size_t count, std::vector<Reader>* out, ReaderOf&& reader_of) {
-  if (handles == nullptr && count > 0) return Status::InvalidArgument("against is NULL with against_count > 0");
-  for (size_t i = 0; i < count; ++i) {
-    if (handles[i] == nullptr) return Status::InvalidArgument("against[" + std::to_string(i) + "] is NULL");
-    out->push_back(reader_of(handles[i]));
-  }
-  return Status::OK();
-}
-
-// Copies records first .. first + count - 1 (record_of(ordinal) gives each)
-// to out; SIMDEX_INVALID_ARGUMENT without a result, for a range past
-// `size`, or a NULL out with count > 0.
-template <typename Result, typename CRecord, typename RecordOf>
-simdex_code CopyRecords(const Result* result, uint64_t first, size_t count, CRecord* out, RecordOf&& record_of) {
-  if (result == nullptr || (out == nullptr && count > 0)) return SIMDEX_INVALID_ARGUMENT;
-  const uint64_t size = result->size();
-  if (first > size || count > size - first) return SIMDEX_INVALID_ARGUMENT;
-  for (size_t i = 0; i < count; ++i) out[i] = record_of(*result, first + i);
-  return SIMDEX_OK;
-}
 
 // A result's pairs, which the C++ result streams once from its sorted
 // spill: read into memory at the first call and kept, so that the caller
@@ -89,6 +52,253 @@ class PairCache {
   bool read_ = false;
 };
 
+// The state behind a result handle: the caller's texts, copied (the result
+// reads them again to confirm pairs and write clusters, and an FFI
+// caller's memory need not outlive the call), their scores, the paths the
+// `against` indexes were opened with (the records name them) and what
+// keeps the indexes open (a SimHash handle's file may be reloaded), the C++
+// result and its pairs once read. Members in this order so that the
+// result, which reads the texts and the indexes, goes before them.
+template <typename Result, typename CPair>
+struct DedupHandle {
+  using PairType = CPair;
+  std::string texts;
+  std::vector<std::string_view> views;
+  std::vector<double> scores;
+  std::vector<std::string> against_names;
+  std::vector<std::shared_ptr<const void>> against_held;
+  std::unique_ptr<Result> result;
+  PairCache<CPair> pairs;
+};
+
+// The documents of a simdex_document_files; InvalidArgument naming the
+// first field out of range or NULL.
+Status ToFiles(const simdex_document_files& c, DocumentFiles* f);
+
+// The KeepRule of a SIMDEX_KEEP_* value; InvalidArgument for another.
+Status ToKeepRule(int32_t keep, KeepRule* rule);
+
+// simdex_*_dedup_texts and simdex_*_dedup_files: the arguments checked,
+// the texts copied into a new handle, then run(options, handle) (the
+// method's options converted and its de-duplication run); on success the
+// handle goes to the caller in *out, which is NULL otherwise. `call` names
+// the entry point in messages.
+template <typename Handle, typename COptions, typename Run>
+simdex_code DedupTexts(const char* call, const char* const* texts, const size_t* lengths, const double* scores,
+                       size_t n, const COptions* options, Handle** out, char** errmsg, Run&& run);
+template <typename Handle, typename COptions, typename Run>
+simdex_code DedupFiles(const char* call, const simdex_document_files* files, const COptions* options, Handle** out,
+                       char** errmsg, Run&& run);
+
+// Sets *out to the handle once run(handle) succeeded, with the names of the
+// options' indexes.
+template <typename Handle, typename COptions, typename Run>
+simdex_code FinishDedup(const COptions& c, std::unique_ptr<Handle> handle, Handle** out, char** errmsg, Run&& run) {
+  if (Status s = run(c, handle.get()); !s.ok()) return FromStatus(s, errmsg);
+  for (size_t i = 0; i < c.against_count; ++i) handle->against_names.push_back(c.against[i]->path);
+  *out = handle.release();
+  return Succeed(errmsg);
+}
+
+template <typename Handle, typename COptions, typename Run>
+simdex_code DedupTexts(const char* call, const char* const* texts, const size_t* lengths, const double* scores,
+                       size_t n, const COptions* options, Handle** out, char** errmsg, Run&& run) {
+  if (out != nullptr) *out = nullptr;
+  if (options == nullptr || out == nullptr || (texts == nullptr && n > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                std::string(call) + ": options and out must not be NULL, nor texts when n > 0", errmsg);
+  }
+  if (options->keep == SIMDEX_KEEP_MAX_SCORE && scores == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "keep SIMDEX_KEEP_MAX_SCORE ranks the texts by their scores: pass scores",
+                errmsg);
+  }
+  return Guard(errmsg, [&] {
+    std::vector<std::string_view> given;
+    if (simdex_code bad = TextViews(texts, lengths, n, &given, errmsg); bad != SIMDEX_OK) return bad;
+    auto handle = std::make_unique<Handle>();
+    size_t bytes = 0;
+    for (std::string_view t : given) bytes += t.size();
+    handle->texts.reserve(bytes);
+    for (std::string_view t : given) handle->texts.append(t);
+    handle->views.resize(n);
+    for (size_t i = 0, at = 0; i < n; at += given[i].size(), ++i) {
+      handle->views[i] = std::string_view(handle->texts).substr(at, given[i].size());
+    }
+    if (scores != nullptr) handle->scores.assign(scores, scores + n);
+    return FinishDedup(*options, std::move(handle), out, errmsg,
+                       [&run](const COptions& c, Handle* h) { return run(c, h->views, h->scores, h); });
+  });
+}
+
+template <typename Handle, typename COptions, typename Run>
+simdex_code DedupFiles(const char* call, const simdex_document_files* files, const COptions* options, Handle** out,
+                       char** errmsg, Run&& run) {
+  if (out != nullptr) *out = nullptr;
+  if (files == nullptr || options == nullptr || out == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": files, options and out must not be NULL", errmsg);
+  }
+  if (options->keep == SIMDEX_KEEP_MAX_SCORE && (files->score_field == nullptr || *files->score_field == '\0')) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "keep SIMDEX_KEEP_MAX_SCORE ranks the documents by a field: set score_field",
+                errmsg);
+  }
+  return Guard(errmsg, [&] {
+    DocumentFiles f;
+    if (Status s = ToFiles(*files, &f); !s.ok()) return FromStatus(s, errmsg);
+    return FinishDedup(*options, std::make_unique<Handle>(), out, errmsg,
+                       [&run, &f](const COptions& c, Handle* h) { return run(c, f, h); });
+  });
+}
+
+// The readers behind `count` index handles (reader_of(handle)), appended
+// to *out; InvalidArgument for a NULL array or handle.
+template <typename Handle, typename Reader, typename ReaderOf>
+Status AgainstReaders(const Handle* const* handles, size_t count, std::vector<Reader>* out, ReaderOf&& reader_of) {
+  if (handles == nullptr && count > 0) return Status::InvalidArgument("against is NULL with against_count > 0");
+  for (size_t i = 0; i < count; ++i) {
+    if (handles[i] == nullptr) return Status::InvalidArgument("against[" + std::to_string(i) + "] is NULL");
+    out->push_back(reader_of(handles[i]));
+  }
+  return Status::OK();
+}
+
+// The accessors of a result handle that do not depend on the method, as
+// its simdex_*_dedup_* functions; `call` names the entry point in messages.
+template <typename Handle>
+uint64_t DedupSize(const Handle* h) {
+  return h == nullptr ? 0 : h->result->size();
+}
+
+template <typename Handle>
+simdex_code DedupId(const Handle* h, uint64_t ordinal, int* is_string, uint64_t* number, const char** data,
+                    size_t* size) {
+  if (is_string != nullptr) *is_string = 0;
+  if (number != nullptr) *number = 0;
+  if (data != nullptr) *data = nullptr;
+  if (size != nullptr) *size = 0;
+  if (h == nullptr || is_string == nullptr || number == nullptr || data == nullptr || size == nullptr ||
+      ordinal >= h->result->size()) {
+    return SIMDEX_INVALID_ARGUMENT;
+  }
+  if (h->result->IdIsString(ordinal)) {
+    const std::string_view s = h->result->IdString(ordinal);
+    *is_string = 1;
+    *data = s.data();
+    *size = s.size();
+  } else {
+    *number = h->result->IdNumber(ordinal);
+  }
+  return SIMDEX_OK;
+}
+
+// Copies records first .. first + count - 1 (to_c(result.Record(ordinal))
+// gives each) to out; SIMDEX_INVALID_ARGUMENT without a result, for a range
+// past the size, or a NULL out with count > 0.
+template <typename Handle, typename CRecord, typename ToC>
+simdex_code DedupRecords(const Handle* h, uint64_t first, size_t count, CRecord* out, ToC&& to_c) {
+  if (h == nullptr || (out == nullptr && count > 0)) return SIMDEX_INVALID_ARGUMENT;
+  const uint64_t size = h->result->size();
+  if (first > size || count > size - first) return SIMDEX_INVALID_ARGUMENT;
+  for (size_t i = 0; i < count; ++i) out[i] = to_c(h->result->Record(first + i));
+  return SIMDEX_OK;
+}
+
+// The pairs, each to_c(pair), read once (PairCache).
+template <typename Handle, typename ToC>
+simdex_code DedupPairs(const char* call, Handle* h, const typename Handle::PairType** pairs, size_t* count,
+                       char** errmsg, ToC&& to_c) {
+  if (pairs != nullptr) *pairs = nullptr;
+  if (count != nullptr) *count = 0;
+  if (h == nullptr || pairs == nullptr || count == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": r, pairs and count must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    return h->pairs.Read(pairs, count, errmsg, [h, &to_c](std::vector<typename Handle::PairType>* into) {
+      return h->result->ForEachPair([into, &to_c](const auto& p) {
+        into->push_back(to_c(p));
+        return Status::OK();
+      });
+    });
+  });
+}
+
+// The files `simdex dedup` writes, by the handle's C++ result (h may be
+// const: the pairs are written through the result, read once). `prefix`
+// names the method's calls ("simdex_minhash_dedup") in messages.
+enum class DedupFile { kRecords, kPairs, kKeepList, kClusters };
+
+template <typename Handle>
+simdex_code DedupWrite(const char* prefix, Handle* h, DedupFile file, const char* path, int snippet_words,
+                       char** errmsg) {
+  static constexpr const char* kSuffix[] = {"_write_records", "_write_pairs", "_write_keep_list", "_write_clusters"};
+  if (h == nullptr || path == nullptr || snippet_words < 0) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                std::string(prefix) + kSuffix[static_cast<int>(file)] + ": r and path must not be NULL" +
+                    (file == DedupFile::kClusters ? ", snippet_words not negative" : ""),
+                errmsg);
+  }
+  if (file == DedupFile::kPairs && h->pairs.read()) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                std::string("the pairs were read into memory by ") + prefix + "_pairs; they are read once", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    BatchDedupResult& r = *h->result;
+    switch (file) {
+      case DedupFile::kRecords: return FromStatus(r.WriteRecords(path, h->against_names), errmsg);
+      case DedupFile::kPairs: return FromStatus(r.WritePairs(path), errmsg);
+      case DedupFile::kKeepList: return FromStatus(r.WriteKeepList(path), errmsg);
+      case DedupFile::kClusters: return FromStatus(r.WriteClusters(path, snippet_words), errmsg);
+    }
+    return Fail(SIMDEX_INTERNAL, "unknown file", errmsg);
+  });
+}
+
 }  // namespace simdex::capi
+
+// Defines the entry points that every method has, over the templates
+// above: simdex_<method>_dedup_texts and _files (which run `Run()`, the
+// method's file's functor: DedupTexts' and DedupFiles' run), _size, _id,
+// _write_records, _write_pairs, _write_keep_list, _write_clusters and
+// _free (declared in include/simdex/simdex_c.h). Used once per method,
+// inside extern "C".
+#define SIMDEX_CAPI_DEDUP_RESULT_CALLS(method)                                                                     \
+  simdex_code simdex_##method##_dedup_texts(const char* const* texts, const size_t* lengths, const double* scores, \
+                                            size_t n, const simdex_##method##_dedup_options* options,           \
+                                            simdex_##method##_dedup_result** out, char** errmsg) {              \
+    return simdex::capi::DedupTexts("simdex_" #method "_dedup_texts", texts, lengths, scores, n, options, out,   \
+                                    errmsg, Run());                                                              \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_files(const simdex_document_files* files,                                  \
+                                            const simdex_##method##_dedup_options* options,                      \
+                                            simdex_##method##_dedup_result** out, char** errmsg) {              \
+    return simdex::capi::DedupFiles("simdex_" #method "_dedup_files", files, options, out, errmsg, Run());      \
+  }                                                                                                              \
+  uint64_t simdex_##method##_dedup_size(const simdex_##method##_dedup_result* r) {                                \
+    return simdex::capi::DedupSize(r);                                                                           \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_id(const simdex_##method##_dedup_result* r, uint64_t ordinal,              \
+                                         int* is_string, uint64_t* number, const char** data, size_t* size) {    \
+    return simdex::capi::DedupId(r, ordinal, is_string, number, data, size);                                     \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_write_records(const simdex_##method##_dedup_result* r, const char* path,   \
+                                                    char** errmsg) {                                             \
+    return simdex::capi::DedupWrite("simdex_" #method "_dedup", r, simdex::capi::DedupFile::kRecords, path, 0,   \
+                                    errmsg);                                                                     \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_write_pairs(simdex_##method##_dedup_result* r, const char* path,           \
+                                                  char** errmsg) {                                               \
+    return simdex::capi::DedupWrite("simdex_" #method "_dedup", r, simdex::capi::DedupFile::kPairs, path, 0,     \
+                                    errmsg);                                                                     \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_write_keep_list(const simdex_##method##_dedup_result* r, const char* path, \
+                                                      char** errmsg) {                                           \
+    return simdex::capi::DedupWrite("simdex_" #method "_dedup", r, simdex::capi::DedupFile::kKeepList, path, 0,  \
+                                    errmsg);                                                                     \
+  }                                                                                                              \
+  simdex_code simdex_##method##_dedup_write_clusters(const simdex_##method##_dedup_result* r, const char* path,  \
+                                                     int snippet_words, char** errmsg) {                         \
+    return simdex::capi::DedupWrite("simdex_" #method "_dedup", r, simdex::capi::DedupFile::kClusters, path,     \
+                                    snippet_words, errmsg);                                                      \
+  }                                                                                                              \
+  void simdex_##method##_dedup_free(simdex_##method##_dedup_result* r) { delete r; }
 
 #endif  // SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_

@@ -6,6 +6,8 @@
 #ifndef SIMDEX_ENGINE_CAPI_C_API_INTERNAL_H_
 #define SIMDEX_ENGINE_CAPI_C_API_INTERNAL_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -33,7 +35,7 @@ struct simdex_lsh_index {
 };
 
 // In a lower-case namespace: libsimdex.so exports simdex_* and
-// simdex::[A-Z]* only (tools/package/simdex.map).
+// simdex::[A-Z]* only (packaging/simdex.map).
 namespace simdex::capi {
 
 // A malloc'ed copy of msg, or nullptr if malloc fails.
@@ -73,6 +75,24 @@ simdex_code Guard(char** errmsg, Body&& body) {
   } catch (...) {
     return Fail(SIMDEX_INTERNAL, "unknown exception", errmsg);
   }
+}
+
+// InvalidArgument unless every reserved field of a C options struct is 0
+// (what its init function sets), so that a later version may give them a
+// meaning whose 0 is today's behaviour.
+template <size_t N>
+Status CheckReserved(int32_t reserved32, const uint64_t (&reserved)[N], std::string_view what) {
+  if (reserved32 != 0) {
+    return Status::InvalidArgument(std::string(what) +
+                                   ": reserved32 is not 0 (initialise the options with their init function)");
+  }
+  for (size_t i = 0; i < N; ++i) {
+    if (reserved[i] != 0) {
+      return Status::InvalidArgument(std::string(what) + ": reserved[" + std::to_string(i) +
+                                     "] is not 0 (initialise the options with their init function)");
+    }
+  }
+  return Status::OK();
 }
 
 // Results of a batch query in offset-array form: the matches of query i

@@ -1,6 +1,7 @@
 // The C interface of include/simdex/simdex_c.h for MinHash-LSH indexes,
 // over LshIndexReader: open, query (one signature, or batches of
-// signatures or texts in offset-array form), statistics, string ids.
+// signatures or texts in offset-array form; with query-time thresholds and
+// top-k), statistics, string ids.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -15,7 +16,9 @@
 #include "simdex/simdex_c.h"
 #include "simdex/status.h"
 
-struct simdex_lsh_results : simdex::capi::OffsetResults<simdex_lsh_match> {};
+struct simdex_lsh_results : simdex::capi::OffsetResults<simdex_lsh_match> {
+  std::vector<double> thresholds;  // beside matches, when the query had thresholds
+};
 
 namespace {
 
@@ -29,19 +32,18 @@ using simdex::capi::PointToOpener;
 using simdex::capi::Succeed;
 
 static_assert(sizeof(simdex_lsh_match) == 16, "simdex_lsh_match is documented as 16 bytes without padding");
+static_assert(sizeof(void*) != 8 || sizeof(simdex_lsh_query_options) == 56,
+              "simdex_lsh_query_options is documented as 56 bytes on 64-bit systems");
 
-// The queries' checks: signatures of the index's num_perm values, a filter
-// of at most 1 (not NaN).
-simdex_code CheckQuery(const simdex_lsh_index& idx, size_t num_perm, double min_estimate, char** errmsg) {
+// The queries' check of the signature's length: the index's num_perm
+// values.
+simdex_code CheckNumPerm(const simdex_lsh_index& idx, size_t num_perm, char** errmsg) {
   const int index_perm = idx.reader->minhash_options().num_perm;
   if (num_perm != static_cast<size_t>(index_perm)) {
     return Fail(SIMDEX_INVALID_ARGUMENT,
                 "the signature has " + std::to_string(num_perm) + " values where the index's have " +
                     std::to_string(index_perm),
                 errmsg);
-  }
-  if (!(min_estimate <= 1)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "min_estimate must be at most 1 (negative: the index's default)", errmsg);
   }
   return SIMDEX_OK;
 }
@@ -60,20 +62,48 @@ simdex_code CheckBatch(const char* call, const simdex_lsh_index* idx, const void
   return SIMDEX_OK;
 }
 
-simdex::LshQueryOptions QueryOptions(double min_estimate) {
-  simdex::LshQueryOptions options;
-  options.min_estimate = min_estimate < 0 ? -1 : min_estimate;
-  return options;
+// The C++ options of the C ones (NULL: the defaults), checked against the
+// index (LshIndexReader::ValidateQuery) so that a bad option fails before
+// any query runs.
+simdex_code ToQueryOptions(const simdex_lsh_index& idx, const simdex_lsh_query_options* c,
+                           simdex::LshQueryOptions* o, char** errmsg) {
+  if (c != nullptr) {
+    if (Status s = simdex::capi::CheckReserved(0, c->reserved, "simdex_lsh_query_options"); !s.ok()) {
+      return FromStatus(s, errmsg);
+    }
+    if (c->thresholds == nullptr && c->threshold_count > 0) {
+      return Fail(SIMDEX_INVALID_ARGUMENT, "thresholds is NULL with threshold_count > 0", errmsg);
+    }
+    o->min_estimate = c->min_estimate < 0 ? -1 : c->min_estimate;
+    o->thresholds.assign(c->thresholds, c->thresholds + c->threshold_count);
+    o->top_k = c->top_k;
+  }
+  return FromStatus(idx.reader->ValidateQuery(*o), errmsg);
 }
 
-// Stores a batch's results in *out as a new simdex_lsh_results.
-simdex_code Results(const Status& s, simdex::LshQueryResults* found, simdex_lsh_results** out, char** errmsg) {
+// The options of the calls that take a filter alone (min_estimate).
+simdex_lsh_query_options FilterOnly(double min_estimate) {
+  simdex_lsh_query_options c;
+  simdex_lsh_query_options_init(&c);
+  c.min_estimate = min_estimate;
+  return c;
+}
+
+// Stores a batch's results in *out as a new simdex_lsh_results, with the
+// thresholds the matches pass when the query had some.
+simdex_code Results(const Status& s, const simdex::LshQueryOptions& options, simdex::LshQueryResults* found,
+                    simdex_lsh_results** out, char** errmsg) {
   if (!s.ok()) return FromStatus(s, errmsg);
   auto results = std::make_unique<simdex_lsh_results>();
   results->lims = std::move(found->lims);
   results->matches.resize(found->matches.size());
   std::transform(found->matches.begin(), found->matches.end(), results->matches.begin(),
                  [](const simdex::LshMatch& m) { return simdex_lsh_match{m.id, m.estimate}; });
+  if (!options.thresholds.empty()) {
+    results->thresholds.resize(found->matches.size());
+    std::transform(found->matches.begin(), found->matches.end(), results->thresholds.begin(),
+                   [](const simdex::LshMatch& m) { return m.threshold; });
+  }
   *out = results.release();
   return Succeed(errmsg);
 }
@@ -102,65 +132,109 @@ simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, 
 
 void simdex_lsh_index_close(simdex_lsh_index* idx) { delete idx; }
 
-simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
-                                   double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
-                                   char** errmsg) {
+void simdex_lsh_query_options_init(simdex_lsh_query_options* c) {
+  if (c == nullptr) return;
+  const simdex::LshQueryOptions o;
+  *c = simdex_lsh_query_options{};
+  c->min_estimate = o.min_estimate;
+  c->thresholds = nullptr;  // o.thresholds is empty
+  c->threshold_count = o.thresholds.size();
+  c->top_k = o.top_k;
+}
+
+simdex_code simdex_lsh_index_query_with_options(const simdex_lsh_index* idx, const uint32_t* signature,
+                                                size_t num_perm, const simdex_lsh_query_options* options,
+                                                simdex_lsh_match* out, double* thresholds_out, size_t capacity,
+                                                size_t* count, char** errmsg) {
   if (count != nullptr) *count = 0;
   if (idx == nullptr || signature == nullptr || count == nullptr || (out == nullptr && capacity > 0)) {
     return Fail(SIMDEX_INVALID_ARGUMENT,
                 "simdex_lsh_index_query: idx, signature and count must not be NULL, nor out when capacity > 0",
                 errmsg);
   }
-  if (simdex_code bad = CheckQuery(*idx, num_perm, min_estimate, errmsg); bad != SIMDEX_OK) return bad;
+  if (simdex_code bad = CheckNumPerm(*idx, num_perm, errmsg); bad != SIMDEX_OK) return bad;
   return Guard(errmsg, [&] {
+    simdex::LshQueryOptions o;
+    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
     std::vector<simdex::LshMatch> matches;
-    Status s = idx->reader->Query(signature, QueryOptions(min_estimate), &matches);
+    Status s = idx->reader->Query(signature, o, &matches);
     if (!s.ok()) return FromStatus(s, errmsg);
-    for (size_t i = 0; i < std::min(capacity, matches.size()); ++i) out[i] = {matches[i].id, matches[i].estimate};
+    for (size_t i = 0; i < std::min(capacity, matches.size()); ++i) {
+      out[i] = {matches[i].id, matches[i].estimate};
+      if (thresholds_out != nullptr) thresholds_out[i] = matches[i].threshold;
+    }
     *count = matches.size();
     return Succeed(errmsg);
+  });
+}
+
+simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
+                                   double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
+                                   char** errmsg) {
+  const simdex_lsh_query_options options = FilterOnly(min_estimate);
+  return simdex_lsh_index_query_with_options(idx, signature, num_perm, &options, out, nullptr, capacity, count,
+                                             errmsg);
+}
+
+simdex_code simdex_lsh_index_query_batch_with_options(const simdex_lsh_index* idx, const uint32_t* signatures,
+                                                      size_t nq, size_t num_perm,
+                                                      const simdex_lsh_query_options* options, int threads,
+                                                      simdex_lsh_results** out, char** errmsg) {
+  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_batch", idx, signatures, "signatures", nq, threads, out,
+                                    errmsg);
+      bad != SIMDEX_OK) {
+    return bad;
+  }
+  if (simdex_code bad = CheckNumPerm(*idx, num_perm, errmsg); bad != SIMDEX_OK) return bad;
+  return Guard(errmsg, [&] {
+    simdex::LshQueryOptions o;
+    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
+    simdex::LshQueryResults found;
+    const Status s = idx->reader->Query(std::span<const uint32_t>(signatures, nq * num_perm), o, &found, threads);
+    return Results(s, o, &found, out, errmsg);
   });
 }
 
 simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint32_t* signatures, size_t nq,
                                          size_t num_perm, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg) {
-  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_batch", idx, signatures, "signatures", nq, threads, out,
-                                    errmsg);
+  const simdex_lsh_query_options options = FilterOnly(min_estimate);
+  return simdex_lsh_index_query_batch_with_options(idx, signatures, nq, num_perm, &options, threads, out, errmsg);
+}
+
+simdex_code simdex_lsh_index_query_texts_with_options(const simdex_lsh_index* idx, const char* const* texts,
+                                                      const size_t* lengths, size_t nq,
+                                                      const simdex_lsh_query_options* options, int threads,
+                                                      simdex_lsh_results** out, char** errmsg) {
+  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_texts", idx, texts, "texts", nq, threads, out, errmsg);
       bad != SIMDEX_OK) {
     return bad;
   }
-  if (simdex_code bad = CheckQuery(*idx, num_perm, min_estimate, errmsg); bad != SIMDEX_OK) return bad;
   return Guard(errmsg, [&] {
+    simdex::LshQueryOptions o;
+    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
+    std::vector<std::string_view> views;
+    if (simdex_code bad = simdex::capi::TextViews(texts, lengths, nq, &views, errmsg); bad != SIMDEX_OK) return bad;
     simdex::LshQueryResults found;
-    const Status s = idx->reader->Query(std::span<const uint32_t>(signatures, nq * num_perm),
-                                        QueryOptions(min_estimate), &found, threads);
-    return Results(s, &found, out, errmsg);
+    const Status s = idx->reader->QueryTexts(views, o, &found, threads);
+    return Results(s, o, &found, out, errmsg);
   });
 }
 
 simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char* const* texts, const size_t* lengths,
                                          size_t nq, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg) {
-  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_texts", idx, texts, "texts", nq, threads, out, errmsg);
-      bad != SIMDEX_OK) {
-    return bad;
-  }
-  const size_t num_perm = static_cast<size_t>(idx->reader->minhash_options().num_perm);
-  if (simdex_code bad = CheckQuery(*idx, num_perm, min_estimate, errmsg); bad != SIMDEX_OK) return bad;
-  return Guard(errmsg, [&] {
-    std::vector<std::string_view> views;
-    if (simdex_code bad = simdex::capi::TextViews(texts, lengths, nq, &views, errmsg); bad != SIMDEX_OK) return bad;
-    simdex::LshQueryResults found;
-    const Status s = idx->reader->QueryTexts(views, QueryOptions(min_estimate), &found, threads);
-    return Results(s, &found, out, errmsg);
-  });
+  const simdex_lsh_query_options options = FilterOnly(min_estimate);
+  return simdex_lsh_index_query_texts_with_options(idx, texts, lengths, nq, &options, threads, out, errmsg);
 }
 
 size_t simdex_lsh_results_nq(const simdex_lsh_results* results) { return simdex::capi::NumQueries(results); }
 const size_t* simdex_lsh_results_lims(const simdex_lsh_results* results) { return simdex::capi::Lims(results); }
 const simdex_lsh_match* simdex_lsh_results_matches(const simdex_lsh_results* results) {
   return simdex::capi::Matches(results);
+}
+const double* simdex_lsh_results_thresholds(const simdex_lsh_results* results) {
+  return results == nullptr || results->thresholds.empty() ? nullptr : results->thresholds.data();
 }
 void simdex_lsh_results_free(simdex_lsh_results* results) { delete results; }
 

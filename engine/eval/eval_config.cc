@@ -66,6 +66,10 @@ Status ParseEvalConfig(std::string_view spec, EvalConfig* out) {
       idf_auto = true;  // the table is learned from each set evaluated
     } else if (double c = 0; NumberAfter(word, "idf-cap", &c) && std::isfinite(c) && c > 0) {
       cap = c;  // the cap on the idf learned
+    } else if (uint32_t t = 0; NumberAfter(word, "tf-cap", &t) && t > 0) {
+      o.tf_cap = t;  // counts above t count t
+    } else if (double m = 0; NumberAfter(word, "max-share", &m) && m >= 0 && m <= 1) {
+      o.max_share = m;  // no feature above this share of the weight; 0: no cap
     } else if (word == "stop") {
       o.stop_words = DefaultStopWords();
     } else if (word == "no-stop") {

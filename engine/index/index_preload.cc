@@ -1,4 +1,5 @@
-// IndexReader::Preload: the file's pages read in, and optionally locked.
+// IndexFile::Preload for every kind: the file's pages read in, and
+// optionally locked.
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -22,17 +23,17 @@ std::string MemlockLimit() {
 
 }  // namespace
 
-Status IndexReader::Preload(bool lock, PreloadResult* result) const {
+namespace index {
+
+Status PreloadPages(const uint8_t* data, size_t size, bool lock, PreloadResult* result) {
   *result = PreloadResult();
-  const uint8_t* data = rep_->file_begin;
-  const size_t size = static_cast<size_t>(rep_->file_end - rep_->file_begin);
   if (size == 0) return Status::OK();
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-  const index::PageSpan span = index::WholePages(data, size);
+  const PageSpan span = WholePages(data, size);
   void* const region = span.begin;
   const size_t length = span.length;
   // Advice only: the reads below do the work wherever it is not taken.
-  index::WillRead(data, size);
+  WillRead(data, size);
   // One read per page faults each in (and fetches it from the disk if the
   // page cache does not hold it yet).
   uint8_t sum = 0;
@@ -50,6 +51,12 @@ Status IndexReader::Preload(bool lock, PreloadResult* result) const {
                          ": raise it with ulimit -l or systemd's LimitMEMLOCK=)";
   }
   return Status::OK();
+}
+
+}  // namespace index
+
+Status IndexReader::Preload(bool lock, PreloadResult* result) const {
+  return index::PreloadPages(rep_->file_begin, static_cast<size_t>(rep_->file_end - rep_->file_begin), lock, result);
 }
 
 }  // namespace simdex

@@ -32,6 +32,10 @@ bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size
 // kernel starts reading them in.
 void WillRead(const uint8_t* data, size_t size);
 
+// IndexFile::Preload over a mapped file's bytes (engine/index/index_preload.cc):
+// reads every page of [data, data + size) in, and with lock mlock()s them.
+Status PreloadPages(const uint8_t* data, size_t size, bool lock, PreloadResult* result);
+
 // Bytes a sequential reader asks for at a time when read-around is off.
 inline constexpr size_t kReadAheadWindowBytes = size_t{4} << 20;
 

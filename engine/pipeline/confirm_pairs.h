@@ -24,7 +24,7 @@ namespace simdex::pipeline {
 struct SecondStageArgs {
   std::string confirm;        // a ParseConfirmSpec spec; empty: no confirmation
   int k_short = -1;           // k for pairs with a short document; -1: the same k
-  uint32_t short_length = 140;  // code points below which a document is short
+  uint32_t short_length = kDefaultShortLength;  // code points below which a document is short
   size_t memory_bytes = size_t{1} << 30;  // the shingle hashes' bound (ConfirmPairs)
   std::string tmpdir = "/tmp";
   int threads = 1;  // that shingle the texts read again

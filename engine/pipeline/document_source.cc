@@ -2,6 +2,10 @@
 #include "engine/pipeline/document_source.h"
 
 #include <limits>
+#include <string>
+#include <string_view>
+
+#include "simdex/batch.h"
 
 namespace simdex::pipeline {
 
@@ -48,3 +52,31 @@ Status TextDocuments::ReadAgain(const std::vector<uint32_t>& ordinals,
 }
 
 }  // namespace simdex::pipeline
+
+namespace simdex {
+
+Status ParseKeepRule(std::string_view spec, KeepRule* rule, std::string* field) {
+  field->clear();
+  if (spec == "first") {
+    *rule = KeepRule::kFirst;
+  } else if (spec == "longest") {
+    *rule = KeepRule::kLongest;
+  } else if (spec.starts_with("max:") && spec.size() > 4) {
+    *rule = KeepRule::kField;
+    field->assign(spec.substr(4));
+  } else {
+    return Status::InvalidArgument("keep '" + std::string(spec) + "' is not first, longest or max:FIELD");
+  }
+  return Status::OK();
+}
+
+std::string KeepRuleSpec(KeepRule rule, std::string_view field) {
+  switch (rule) {
+    case KeepRule::kFirst: return "first";
+    case KeepRule::kLongest: return "longest";
+    case KeepRule::kField: return "max:" + std::string(field);
+  }
+  return "first";
+}
+
+}  // namespace simdex

@@ -25,18 +25,15 @@
 
 namespace simdex::pipeline {
 
-// The defaults, chosen on the quality corpora (docs/minhash.md, "Defaults").
-inline constexpr double kMinHashThreshold = 0.8;
-inline constexpr int kMinHashNumPerm = 128;
-inline constexpr int kMinHashSignatureBits = 4;
-
+// The pipeline's arguments, made from MinHashDedupOptions (include/simdex/
+// batch.h), whose defaults they start from.
 struct MinHashDedupArgs {
-  double threshold = kMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
-  int num_perm = kMinHashNumPerm;
-  uint64_t seed = 1;
+  double threshold = kDefaultMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
+  int num_perm = kDefaultNumPerm;
+  uint64_t seed = kDefaultMinHashSeed;
   ShingleWords shingle_words = ShingleOptions{}.words;  // how spaced text is cut into words
   LshBands bands;  // {0, 0}: DefaultLshBands(threshold, num_perm)
-  int signature_bits = kMinHashSignatureBits;
+  int signature_bits = kDefaultSignatureBits;
   bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold
   double estimate_threshold = 0;  // the callers default it to DefaultEstimateFilter(threshold, num_perm)
   // --memory and --tmpdir: a quarter of the bound for the documents' band

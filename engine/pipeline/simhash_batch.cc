@@ -38,10 +38,14 @@ Status ArgsOf(const SimHashDedupOptions& o, pipeline::SimHashDedupArgs* a) {
       !o.confirm.empty() && confirm.measure == ConfirmMeasure::kJaccard && confirm.unit == ShingleUnit::kTruthShingles;
   const int k_given = o.k < 0 && o.scheme.empty() && exact_confirm ? kSimHashExactConfirmK : o.k;
   DedupOptions& d = a->dedup;
-  SIMDEX_RETURN_IF_ERROR(o.scheme.empty() && std::max(k_given, o.k_short) > 3
-                             ? Scheme::Covering(std::max(k_given, o.k_short), &d.scheme)
-                             : Scheme::Parse(o.scheme.empty() ? "t10" : o.scheme, &d.scheme));
-  a->k = k_given >= 0 ? k_given : o.scheme.empty() ? 3 : d.scheme.k();
+  const Scheme fallback = Scheme::Default();  // t10, k 3: without k and a scheme
+  d.scheme = fallback;
+  if (o.scheme.empty() && std::max(k_given, o.k_short) > fallback.k()) {
+    SIMDEX_RETURN_IF_ERROR(Scheme::Covering(std::max(k_given, o.k_short), &d.scheme));
+  } else if (!o.scheme.empty()) {
+    SIMDEX_RETURN_IF_ERROR(Scheme::Parse(o.scheme, &d.scheme));
+  }
+  a->k = k_given >= 0 ? k_given : o.scheme.empty() ? fallback.k() : d.scheme.k();
   a->second.confirm = o.confirm;
   a->second.k_short = o.k_short;
   a->second.short_length = o.short_length;
@@ -49,7 +53,7 @@ Status ArgsOf(const SimHashDedupOptions& o, pipeline::SimHashDedupArgs* a) {
   // matches are never confirmed (an index holds no texts): they count
   // within k as given, else the named scheme's k, else 3.
   d.k = a->second.active() ? std::max(a->k, o.k_short) : o.k;
-  d.against_k = o.k >= 0 ? o.k : o.scheme.empty() ? 3 : d.scheme.k();
+  d.against_k = o.k >= 0 ? o.k : o.scheme.empty() ? fallback.k() : d.scheme.k();
   d.memory_bytes = o.memory_bytes;
   d.tmpdir = o.tmpdir;
   d.threads = o.threads;

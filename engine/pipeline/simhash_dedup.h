@@ -32,7 +32,7 @@ struct SimHashDedupArgs {
   // the larger of k and k_short), the index k, the memory bound, tmpdir,
   // threads, keep_pairs (set with the second stage), the index strategy.
   DedupOptions dedup;
-  int k = 3;  // the pairs' k (of long documents)
+  int k = Scheme::Default().k();  // the pairs' k (of long documents)
   SecondStageArgs second;  // confirm, k_short, short_length; the run sets the rest
   FingerprintOptions features;
   bool learn_idf = false;

@@ -1,10 +1,12 @@
-// ReloadingIndex (include/simdex/reloading_index.h): the serving version is a
-// shared_ptr behind a mutex held only to copy or swap it (a reference count
+// ReloadingIndexFile and ReloadingIndex (include/simdex/reloading_index.h):
+// the serving version is a shared_ptr to an IndexFile behind a mutex held only to copy or swap it (a reference count
 // increment: a search never waits for a reload's open and checks, which run
 // outside it); reloads are serialized among themselves by their own mutex.
 // (std::atomic<std::shared_ptr> would do the same, but libstdc++ 12's load
 // releases its lock bit with a relaxed store, which ThreadSanitizer reports
-// as a race with the next store.)
+// as a race with the next store.) Every version is opened by the first
+// one's kind (IndexFileKind::Open), so that ReloadingIndex's versions are
+// all IndexReaders.
 #include "simdex/reloading_index.h"
 #include "simdex/profile.h"
 
@@ -45,11 +47,12 @@ Status StatFile(const std::string& path, FileIdentity* out) {
 
 }  // namespace
 
-struct ReloadingIndex::Rep {
+struct ReloadingIndexFile::Rep {
   std::string path;
   ReloadOptions options;
+  const IndexFileKind* kind = nullptr;  // of every version
   mutable std::mutex current_mu;
-  std::shared_ptr<const IndexReader> current;  // guarded by current_mu
+  std::shared_ptr<const IndexFile> current;  // guarded by current_mu
   std::atomic<uint64_t> version{1};
 
   std::mutex reload_mu;  // serializes Reload(); guards the identities
@@ -62,36 +65,31 @@ struct ReloadingIndex::Rep {
   bool stopping = false;
   std::thread checker;
 
-  std::shared_ptr<const IndexReader> Current() const {
+  std::shared_ptr<const IndexFile> Current() const {
     std::lock_guard<std::mutex> lock(current_mu);
     return current;
   }
   // Puts `next` in place; returns the old version, to be released outside
   // the lock (its unmapping may take a while).
-  std::shared_ptr<const IndexReader> Swap(std::shared_ptr<const IndexReader> next) {
+  std::shared_ptr<const IndexFile> Swap(std::shared_ptr<const IndexFile> next) {
     std::lock_guard<std::mutex> lock(current_mu);
     current.swap(next);
     return next;
   }
-  Status OpenChecked(std::unique_ptr<IndexReader>* out) const;
+  Status OpenChecked(std::unique_ptr<IndexFile>* out) const;
   void Notify(bool switched, const Status& status) const;
 };
 
-Status ReloadingIndex::Rep::OpenChecked(std::unique_ptr<IndexReader>* out) const {
-  std::unique_ptr<IndexReader> reader;
-  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, options.reader, &reader));
+Status ReloadingIndexFile::Rep::OpenChecked(std::unique_ptr<IndexFile>* out) const {
+  std::unique_ptr<IndexFile> reader;
+  SIMDEX_RETURN_IF_ERROR(kind->Open(path, options.reader, &reader));
   if (options.verify_before_switch) SIMDEX_RETURN_IF_ERROR(reader->Verify().WithContext(path));
   if (options.preload_before_switch) {
     PreloadResult preloaded;
     SIMDEX_RETURN_IF_ERROR(reader->Preload(/*lock=*/false, &preloaded).WithContext(path));
   }
-  const std::shared_ptr<const IndexReader> old = Current();
-  const Scheme& now = old->scheme();
-  if (options.require_same_scheme &&
-      (reader->scheme().widths() != now.widths() || reader->scheme().k() != now.k())) {
-    return Status::InvalidArgument(path + ": the new file's scheme " + reader->scheme().Name() +
-                                   " is not the serving index's " + now.Name());
-  }
+  const std::shared_ptr<const IndexFile> old = Current();
+  if (options.require_same_scheme) SIMDEX_RETURN_IF_ERROR(reader->CheckSameLayout(*old).WithContext(path));
   if (options.require_same_profile) {
     SIMDEX_RETURN_IF_ERROR(CheckSameProfile("the serving index", old->profile(), path + " (the new file)",
                                             reader->profile()));
@@ -100,7 +98,7 @@ Status ReloadingIndex::Rep::OpenChecked(std::unique_ptr<IndexReader>* out) const
   return Status::OK();
 }
 
-void ReloadingIndex::Rep::Notify(bool switched, const Status& status) const {
+void ReloadingIndexFile::Rep::Notify(bool switched, const Status& status) const {
   if (!options.on_event) return;
   ReloadEvent event;
   event.path = path;
@@ -110,9 +108,9 @@ void ReloadingIndex::Rep::Notify(bool switched, const Status& status) const {
   options.on_event(event);
 }
 
-ReloadingIndex::ReloadingIndex(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+ReloadingIndexFile::ReloadingIndexFile(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 
-ReloadingIndex::~ReloadingIndex() {
+ReloadingIndexFile::~ReloadingIndexFile() {
   if (rep_->checker.joinable()) {
     {
       std::lock_guard<std::mutex> lock(rep_->stop_mu);
@@ -123,24 +121,34 @@ ReloadingIndex::~ReloadingIndex() {
   }
 }
 
-Status ReloadingIndex::Open(const std::string& path, const ReloadOptions& options,
-                            std::unique_ptr<ReloadingIndex>* out) {
+Status ReloadingIndexFile::Open(const std::string& path, const ReloadOptions& options,
+                                std::unique_ptr<ReloadingIndexFile>* out) {
+  IndexKind kind;
+  SIMDEX_RETURN_IF_ERROR(ReadIndexKind(path, &kind));
+  const IndexFileKind* k = FindIndexKind(kind);
+  if (k == nullptr) return Status::NotSupported(path + ": index kind " + std::to_string(static_cast<int>(kind)));
+  return Open(path, *k, options, out);
+}
+
+Status ReloadingIndexFile::Open(const std::string& path, const IndexFileKind& kind, const ReloadOptions& options,
+                                std::unique_ptr<ReloadingIndexFile>* out) {
   if (!(options.check_period_seconds >= 0)) {
     return Status::InvalidArgument("the reload check period must be >= 0 seconds");
   }
   auto rep = std::make_unique<Rep>();
   rep->path = path;
   rep->options = options;
+  rep->kind = &kind;
   // The identity first: if the file is replaced between the stat and the
   // open, the first Reload() sees a change and opens the newer file.
   SIMDEX_RETURN_IF_ERROR(StatFile(path, &rep->serving));
-  std::unique_ptr<IndexReader> reader;
-  SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, options.reader, &reader));
-  rep->current = std::shared_ptr<const IndexReader>(std::move(reader));
-  std::unique_ptr<ReloadingIndex> index(new ReloadingIndex(std::move(rep)));
+  std::unique_ptr<IndexFile> reader;
+  SIMDEX_RETURN_IF_ERROR(kind.Open(path, options.reader, &reader));
+  rep->current = std::shared_ptr<const IndexFile>(std::move(reader));
+  std::unique_ptr<ReloadingIndexFile> index(new ReloadingIndexFile(std::move(rep)));
   if (options.check_period_seconds > 0) {
     Rep* r = index->rep_.get();
-    ReloadingIndex* self = index.get();
+    ReloadingIndexFile* self = index.get();
     r->checker = std::thread([r, self] {
       const auto period = std::chrono::duration<double>(r->options.check_period_seconds);
       std::unique_lock<std::mutex> lock(r->stop_mu);
@@ -155,19 +163,21 @@ Status ReloadingIndex::Open(const std::string& path, const ReloadOptions& option
   return Status::OK();
 }
 
-std::shared_ptr<const IndexReader> ReloadingIndex::Current() const { return rep_->Current(); }
+std::shared_ptr<const IndexFile> ReloadingIndexFile::Current() const { return rep_->Current(); }
 
-uint64_t ReloadingIndex::version() const { return rep_->version.load(); }
+const IndexFileKind& ReloadingIndexFile::kind() const { return *rep_->kind; }
 
-const std::string& ReloadingIndex::path() const { return rep_->path; }
+uint64_t ReloadingIndexFile::version() const { return rep_->version.load(); }
 
-Status ReloadingIndex::Reload(bool* switched) {
+const std::string& ReloadingIndexFile::path() const { return rep_->path; }
+
+Status ReloadingIndexFile::Reload(bool* switched) {
   if (switched != nullptr) *switched = false;
   std::lock_guard<std::mutex> lock(rep_->reload_mu);
   FileIdentity now;
   SIMDEX_RETURN_IF_ERROR(StatFile(rep_->path, &now));
   if (now == rep_->serving || (rep_->has_refused && now == rep_->refused)) return Status::OK();
-  std::unique_ptr<IndexReader> reader;
+  std::unique_ptr<IndexFile> reader;
   Status s = rep_->OpenChecked(&reader);
   if (!s.ok()) {
     rep_->refused = now;
@@ -175,7 +185,7 @@ Status ReloadingIndex::Reload(bool* switched) {
     rep_->Notify(false, s);
     return s;
   }
-  std::shared_ptr<const IndexReader> old = rep_->Swap(std::shared_ptr<const IndexReader>(std::move(reader)));
+  std::shared_ptr<const IndexFile> old = rep_->Swap(std::shared_ptr<const IndexFile>(std::move(reader)));
   rep_->serving = now;
   rep_->has_refused = false;
   rep_->version.fetch_add(1);
@@ -184,5 +194,25 @@ Status ReloadingIndex::Reload(bool* switched) {
   old.reset();  // unmapped here unless a search still holds it
   return Status::OK();
 }
+
+ReloadingIndex::ReloadingIndex(std::unique_ptr<ReloadingIndexFile> file) : file_(std::move(file)) {}
+ReloadingIndex::~ReloadingIndex() = default;
+
+Status ReloadingIndex::Open(const std::string& path, const ReloadOptions& options,
+                            std::unique_ptr<ReloadingIndex>* out) {
+  std::unique_ptr<ReloadingIndexFile> file;
+  SIMDEX_RETURN_IF_ERROR(ReloadingIndexFile::Open(path, *FindIndexKind(IndexKind::kSimHash), options, &file));
+  out->reset(new ReloadingIndex(std::move(file)));
+  return Status::OK();
+}
+
+// Every version is of the SimHash kind: an IndexReader.
+std::shared_ptr<const IndexReader> ReloadingIndex::Current() const {
+  return std::static_pointer_cast<const IndexReader>(file_->Current());
+}
+
+Status ReloadingIndex::Reload(bool* switched) { return file_->Reload(switched); }
+uint64_t ReloadingIndex::version() const { return file_->version(); }
+const std::string& ReloadingIndex::path() const { return file_->path(); }
 
 }  // namespace simdex

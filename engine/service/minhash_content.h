@@ -33,8 +33,8 @@ namespace simdex::service {
 struct BandSettings {
   MinHashOptions minhash;
   LshBands bands;
-  int signature_bits = 4;
-  double threshold = 0.8;
+  int signature_bits = kDefaultSignatureBits;
+  double threshold = kDefaultMinHashThreshold;
 
   size_t packed_bytes() const { return PackedSignatureBytes(minhash.num_perm, signature_bits); }
   // The bytes a DocRecord keeps of a content: the band keys (8 bytes

@@ -23,7 +23,6 @@
 namespace simdex {
 
 using service::FileRecord;
-using service::IndexFile;
 using service::IndexSnapshot;
 using service::OnlineIndex;
 
@@ -86,7 +85,7 @@ void DocIdService::Rep::BackgroundLoop() {
 
 Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, const std::vector<FileRecord>& add,
                                        uint64_t compacted_seq, size_t frozen_to_drop) {
-  std::vector<std::shared_ptr<const IndexFile>> opened;
+  std::vector<std::shared_ptr<const service::IndexFile>> opened;
   std::vector<std::shared_ptr<const service::BandFile>> opened_bands;
   for (const FileRecord& rec : add) {
     if (rec.field == service::kBandField) {
@@ -95,8 +94,8 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
       opened_bands.push_back(std::move(file));
       continue;
     }
-    std::shared_ptr<IndexFile> file;
-    SIMDEX_RETURN_IF_ERROR(OpenIndexFile(index_dir, rec, options, &file));
+    std::shared_ptr<service::IndexFile> file;
+    SIMDEX_RETURN_IF_ERROR(service::OpenIndexFile(index_dir, rec, options, &file));
     opened.push_back(std::move(file));
   }
   auto by_seq = [](const auto& a, const auto& b) { return a->record.min_seq < b->record.min_seq; };

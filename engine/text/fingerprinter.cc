@@ -2,6 +2,7 @@
 // the feature pipeline of feature_extractor.h.
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -13,9 +14,10 @@
 #include "engine/io/printable.h"
 #include "engine/text/bit_sums.h"
 #include "engine/text/feature_extractor.h"
-#include "engine/text/profile.h"
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
+#include "engine/text/profile.h"
+#include "engine/text/share_cap.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex {
@@ -53,6 +55,11 @@ Status ValidateOptions(const FingerprintOptions& o) {
     default:
       return Status::InvalidArgument("fingerprint options: unknown weighting " +
                                      std::to_string(static_cast<int>(o.weighting)));
+  }
+  // Written so that NaN, which compares false, is refused.
+  if (!(o.max_share == 0 || (o.max_share > 0 && o.max_share <= 1))) {
+    return Status::InvalidArgument("fingerprint options: max_share must be 0 (no cap) or in (0, 1], got " +
+                                   std::to_string(o.max_share));
   }
   if (o.ngram < 1 || o.ngram > 16) {
     return Status::InvalidArgument("fingerprint options: ngram must be in 1..16, got " +
@@ -98,16 +105,46 @@ struct Fingerprinter::Rep {
   // their summed weights, and where each hash sits in that list.
   std::vector<WeightedHash> merged;
   std::unordered_map<uint64_t, size_t> merged_index;
+  // The weights of the table's entries, in their order, and CapShare's scratch.
+  std::vector<double> weights;
+  std::vector<double> share_scratch;
+
+  // The count the weighting's tf sees: capped at options.tf_cap.
+  uint64_t TfOf(const text::FeatureEntry& e) const {
+    return options.tf_cap != 0 && e.count > options.tf_cap ? options.tf_cap : e.count;
+  }
 
   double WeightOf(const text::FeatureEntry& e) const {
+    const double tf = static_cast<double>(TfOf(e));
     switch (options.weighting) {
-      case Weighting::kTermFrequency: return static_cast<double>(e.count);
+      case Weighting::kTermFrequency: return tf;
       case Weighting::kBinary: return 1.0;
-      case Weighting::kLogTf: return 1.0 + std::log(static_cast<double>(e.count));
-      case Weighting::kTfIdf: return static_cast<double>(e.count) * IdfOf(e);
-      case Weighting::kLogTfIdf: return (1.0 + std::log(static_cast<double>(e.count))) * IdfOf(e);
+      case Weighting::kLogTf: return 1.0 + std::log(tf);
+      case Weighting::kTfIdf: return tf * IdfOf(e);
+      case Weighting::kLogTfIdf: return (1.0 + std::log(tf)) * IdfOf(e);
     }
     return 0.0;
+  }
+
+  // False when the integral weights of tf or binary are within the share
+  // cap, as in most long documents: they are summed exactly as integers.
+  bool ShareCapApplies(const std::vector<text::FeatureEntry>& entries) const {
+    if (options.max_share == 0 || options.weighting == Weighting::kBinary) return false;
+    uint64_t total = 0, heaviest = 0;
+    for (const text::FeatureEntry& e : entries) {
+      const uint64_t tf = TfOf(e);
+      total += tf;
+      heaviest = std::max(heaviest, tf);
+    }
+    // CapShare's own test, in the same doubles.
+    return static_cast<double>(heaviest) > options.max_share * static_cast<double>(total);
+  }
+
+  // WeightOf every entry into `weights`, then the share cap if asked.
+  void Weigh(const std::vector<text::FeatureEntry>& entries) {
+    weights.clear();
+    for (const text::FeatureEntry& e : entries) weights.push_back(WeightOf(e));
+    if (options.max_share > 0) text::CapShare(options.max_share, weights, &share_scratch);
   }
 
   double IdfOf(const text::FeatureEntry& e) const { return idf->LookupHash(e.hash); }
@@ -166,25 +203,27 @@ FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
     return r;
   }
   const auto& entries = table.entries();
-  if (options.weighting == Weighting::kTermFrequency || options.weighting == Weighting::kBinary) {
+  if ((options.weighting == Weighting::kTermFrequency || options.weighting == Weighting::kBinary) &&
+      !ShareCapApplies(entries)) {
     // Integral weights: exact integer sums, in any order.
     integer_sums.Clear();
     bool binary = options.weighting == Weighting::kBinary;
-    for (const text::FeatureEntry& e : entries) integer_sums.Add(e.hash, binary ? 1 : e.count);
+    for (const text::FeatureEntry& e : entries) integer_sums.Add(e.hash, binary ? 1 : TfOf(e));
     r.features = Saturate32(entries.size());
     r.fingerprint = integer_sums.Fingerprint(64);
     r.reason = EmptyReason::kNotEmpty;
     return r;
   }
+  Weigh(entries);
   real_sums.Clear();
   uint64_t contributing = 0;
   bool any_positive = false;
-  for (const text::FeatureEntry& e : entries) {
-    double w = WeightOf(e);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const double w = weights[i];
     if (w == 0) continue;
     any_positive |= w > 0;
     ++contributing;
-    real_sums.Add(e.hash, w);
+    real_sums.Add(entries[i].hash, w);
   }
   if (!any_positive) {
     r.reason = EmptyReason::kZeroWeight;
@@ -289,8 +328,10 @@ void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<Weig
   text::ExtractStats stats;
   rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
   out->clear();
-  for (const text::FeatureEntry& e : rep_->table.entries()) {
-    out->push_back({std::string(rep_->table.text(e)), rep_->WeightOf(e)});
+  const std::vector<text::FeatureEntry>& entries = rep_->table.entries();
+  rep_->Weigh(entries);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    out->push_back({std::string(rep_->table.text(entries[i])), rep_->weights[i]});
   }
 }
 

@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -60,6 +61,13 @@ Status StopWord(const FingerprintOptions& o, std::string* out) {
   return Status::OK();
 }
 
+// The shortest text that reads back as v ("0.2", not "0.20000000000000001").
+std::string Shortest(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
 const char* TokenizerWord(Tokenizer t) {
   switch (t) {
     case Tokenizer::kWords: return "words";
@@ -104,7 +112,15 @@ Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
   d += o.clean_text ? " clean" : " no-clean";
   // cap_numbers applies to the word tokenizer alone.
   if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
-  d += " " + stop + " " + WeightingWord(o) + " seed:" + std::to_string(o.seed);
+  d += " " + stop + " " + WeightingWord(o);
+  // Written only when set and where they can change a weight (binary's are
+  // equal, capped or not; a share of 1 caps nothing), so that the profiles
+  // without them read as before.
+  if (o.weighting != Weighting::kBinary) {
+    if (o.tf_cap != 0) d += " tf-cap:" + std::to_string(o.tf_cap);
+    if (o.max_share != 0 && o.max_share < 1) d += " max-share:" + Shortest(o.max_share);
+  }
+  d += " seed:" + std::to_string(o.seed);
   *out = std::move(d);
   return Status::OK();
 }
@@ -126,9 +142,24 @@ Status CheckProfileText(std::string_view profile) {
   return Status::OK();
 }
 
+namespace {
+
+// Profile 3's code is profile 4's with no weight cap (version 4 changed the
+// default max_share alone, and a profile 3 descriptor names no cap): a
+// version 3 descriptor is read as the version 4 one of the same options, so
+// that files of version 3 are compared with fingerprints made with
+// --max-share 0 and refused against capped ones.
+std::string Canonical(std::string_view profile) {
+  constexpr std::string_view kThree = "simdex-fp/3 ";
+  if (!profile.starts_with(kThree)) return std::string(profile);
+  return "simdex-fp/4 " + std::string(profile.substr(kThree.size()));
+}
+
+}  // namespace
+
 Status CheckSameProfile(std::string_view stored_where, std::string_view stored, std::string_view used_where,
                         std::string_view used) {
-  if (stored.empty() || used.empty() || stored == used) return Status::OK();
+  if (stored.empty() || used.empty() || Canonical(stored) == Canonical(used)) return Status::OK();
   return Status::InvalidArgument("fingerprint profiles differ, and fingerprints of different profiles are not "
                                  "comparable: " + std::string(stored_where) + " has \"" + std::string(stored) +
                                  "\", " + std::string(used_where) + " \"" + std::string(used) + "\"");

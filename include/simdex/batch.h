@@ -87,6 +87,15 @@ struct DocumentFiles {
 // the smallest); the first among equals.
 enum class KeepRule { kFirst, kLongest, kField };
 
+// The one spelling of a keep rule, as `simdex dedup --keep`, `simdex serve
+// --keep`, Python's keep= and Dask's take it: "first", "longest" or
+// "max:FIELD" (kField, ranked by the numeric JSONL field FIELD, set in
+// *field; "" for the others). InvalidArgument naming the spec otherwise.
+Status ParseKeepRule(std::string_view spec, KeepRule* rule, std::string* field);
+// The spec of a rule (ParseKeepRule's inverse): "first", "longest",
+// "max:<field>".
+std::string KeepRuleSpec(KeepRule rule, std::string_view field = "");
+
 // The second stage's figures: candidate pairs confirmed on their texts.
 struct ConfirmationStats {
   uint64_t candidates = 0;     // pairs the first stage found
@@ -169,7 +178,7 @@ class BatchDedupResult {
 // clusters (connected components of the pairs confirmed) with a
 // representative each. The defaults are `simdex dedup`'s.
 struct MinHashDedupOptions {
-  double threshold = 0.8;  // the Jaccard similarity of a duplicate, in (0, 1]
+  double threshold = kDefaultMinHashThreshold;  // the Jaccard similarity of a duplicate, in (0, 1]
   // Exact (the default): every pair the estimate keeps is confirmed by the
   // exact Jaccard similarity of the two texts' shingles (those the
   // signatures are made of: the truth's word 5-shingles,
@@ -181,8 +190,8 @@ struct MinHashDedupOptions {
   // estimate decides, two standard errors below the threshold
   // (DefaultLshBands, DefaultEstimateFilter; `simdex dedup --approximate`).
   bool exact = true;
-  int num_perm = 128;      // values per signature, 1..kMaxNumPerm
-  uint64_t seed = 1;
+  int num_perm = kDefaultNumPerm;  // values per signature, 1..kMaxNumPerm
+  uint64_t seed = kDefaultMinHashSeed;
   // How spaced text is cut into words for the shingles (include/simdex/
   // shingles.h): the signatures' and the exact check's, and a confirm
   // spec's "jaccard-shingles" without a definition of its own. Unset: the
@@ -192,7 +201,7 @@ struct MinHashDedupOptions {
   // {0, 0}: ExactCandidateBands(threshold, num_perm), or (not exact)
   // DefaultLshBands(threshold, num_perm).
   LshBands bands;
-  int signature_bits = 4;  // bits of each value the estimate keeps: 1, 2, 4, 8, 16, 32
+  int signature_bits = kDefaultSignatureBits;  // bits of each value the estimate keeps: 1, 2, 4, 8, 16, 32
   // Band candidates whose b-bit estimate is below this are dropped: a J
   // in [0, 1] (0 keeps every candidate), or negative for
   // ExactEstimateFilter(threshold, num_perm) (not exact:
@@ -352,7 +361,7 @@ struct SimHashDedupOptions {
   // 0..64; -1: k. The self-join runs at the larger of the two, and a pair
   // counts within its own k (then confirmed, with a confirm spec).
   int k_short = -1;
-  uint32_t short_length = 140;
+  uint32_t short_length = kDefaultShortLength;
   KeepRule keep = KeepRule::kFirst;
   bool keep_pairs = false;  // SimHashDedupResult::ForEachPair and WritePairs
   // Two documents with one id are refused (InvalidArgument naming both

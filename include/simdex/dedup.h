@@ -81,6 +81,12 @@ inline constexpr uint64_t kMaxBatchDocuments = (uint64_t{1} << 32) - 2;
 // documents".
 Status CheckBatchRoom(uint64_t documents, uint64_t adding, uint64_t max = kMaxBatchDocuments);
 
+// SimHash's length, in code points, under which a document is short (its
+// pairs have their own k, k_short), written here once for
+// SimHashDedupOptions, ServiceOptions and the front ends. The default
+// distance and tables are Scheme::Default()'s (t10, k 3).
+inline constexpr uint32_t kDefaultShortLength = 140;
+
 struct DedupOptions {
   // The permuted tables of the self-join. k may be anything up to the
   // scheme's k; the tables Scheme::TablesForDistance(k) names are used.

@@ -58,8 +58,9 @@ Status ReadLabelledSet(const std::string& path, std::vector<LabelledDocument>* o
 // with the idf learned from the set evaluated, as `--idf auto` learns it from
 // a batch: the options come back with that weighting and no table, which the
 // caller learns; include/simdex/idf_learner.h) and "idf-cap<C>" with it (the
-// cap on the learned idf, IdfLearnerOptions::max_idf; C a number > 0).
-// Unnamed options keep the library's defaults. Example: "chars3,log-tf,no-stop".
+// cap on the learned idf, IdfLearnerOptions::max_idf; C a number > 0),
+// "tf-cap<N>" (FingerprintOptions::tf_cap, N > 0) and "max-share<S>"
+// (FingerprintOptions::max_share, 0 <= S <= 1, 0 for none). Unnamed options keep the library's defaults. Example: "chars3,log-tf,no-stop".
 // InvalidArgument otherwise.
 struct EvalConfig {
   FingerprintOptions options;

@@ -10,7 +10,9 @@
 //     -> features: ICU words (CJK by dictionary), character n-grams, or word n-grams
 //     -> stop words dropped (optional)
 //     -> weights: tf (default), binary, log-tf, tf-idf, log-tf-idf; a word without a
-//        letter (a number) counts once (optional, on by default)
+//        letter (a number) counts once (optional, on by default); tf capped
+//        at tf_cap (optional, off) and each weight at max_share of the
+//        total (optional, 0.1 by default)
 //     -> XXH3-64(feature UTF-8 bytes, seed) per feature
 //     -> sum of +w / -w per bit -> bit i set iff sum_i > 0 (bit 0 = least significant).
 //
@@ -41,7 +43,7 @@ namespace simdex {
 // with new ones. docs/fingerprint.md ("Changelog of the defaults") lists the
 // versions; tests/golden/fingerprints_v<version>.tsv pins the fingerprints
 // of this one, from a reference written apart from the engine.
-inline constexpr int kDefaultFingerprintProfileVersion = 3;
+inline constexpr int kDefaultFingerprintProfileVersion = 4;
 
 // Number of differing bits: popcount(a XOR b).
 inline int HammingDistance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
@@ -209,6 +211,21 @@ struct FingerprintOptions {
   // BuiltinStopWords() and LoadStopWords().
   std::vector<std::string> stop_words = DefaultStopWords();
   Weighting weighting = Weighting::kTermFrequency;
+  // Capped tf: a feature counts at most tf_cap times in the tf of every
+  // weighting that has one (tf, log-tf, tf-idf, log-tf-idf; binary counts
+  // once anyway), e.g. with 3 the weights are min(count, 3) (x idf). 0: no
+  // cap (the default). Recorded in the profile as "tf-cap:N".
+  uint32_t tf_cap = 0;
+  // Share cap: after weighting, no feature weighs more than max_share of the
+  // document's total weight. The heaviest features are lowered to one level
+  // c, the largest for which c = max_share x (the weights, each capped at
+  // c, summed), and the others keep theirs; a document whose n features
+  // cannot be capped so (max_share < 1/n) gets equal weights. 0: no cap
+  // (profile 3's weights); else REQUIRES 0 < max_share <= 1. Default 0.1
+  // since profile version 4, so that no one feature decides every bit.
+  // Recorded in the profile as "max-share:S". docs/fingerprint.md, step 5,
+  // gives an example.
+  double max_share = 0.1;
   // Required when weighting is kTfIdf or kLogTfIdf; shared, read-only.
   std::shared_ptr<const IdfTable> idf;
   // Seed for XXH3-64 of every feature.

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "simdex/index_file.h"
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
@@ -178,39 +179,6 @@ struct SearchStats {
   void Add(const SearchStats& other);
 };
 
-// Nothing a reader answers comes from bytes it has not checked against their
-// checksums (docs/format.md): the header, footer and metadata in Open(); the
-// head indexes, rank index and id map in Open() or on first use (below);
-// each block the first time this reader decodes it (a bit per block
-// remembers it, so a warm query pays one bit test per block); and the id
-// section the first time an id is read. A damaged part is Corruption from
-// the call that first needs it, naming the part (and the file, for a reader
-// opened from a path). docs/benchmarks.md, "Checked reads", measures the cost.
-struct ReaderOptions {
-  // Check every block and every section in Open() (reads the whole file,
-  // at about the speed of a hash of it; verify_heads_on_open does not
-  // matter then), so that any damage fails Open() rather than the first
-  // search that reads it. Searches then pay only the bit test.
-  bool verify_block_checksums = false;
-  // Check the head indexes, rank index and id map in Open() (reads them
-  // whole: about 8 bytes per block of every table); false checks each the
-  // first time a search or stream needs it, so that Open() reads only the
-  // header, footer and metadata.
-  bool verify_heads_on_open = true;
-  // How a reader opened from a path (IndexReader, LshIndexReader) advises
-  // the kernel about its mapping.
-  // kReadAround: the kernel's default, where a page fault also reads its
-  // neighbours (read_ahead_kb of them): a small index is in memory after a
-  // few queries. kRandom (MADV_RANDOM): a fault reads its own page, so that
-  // an index larger than memory does not fill the page cache with pages no
-  // query asked for (on this project's machine, 8 MiB per fault); the
-  // reader's own sequential reads (section checks, Verify(), the engine's
-  // table streams) then ask for their pages ahead (MADV_WILLNEED). kAuto
-  // takes kRandom for a file larger than half the machine's memory.
-  enum class Access { kAuto, kReadAround, kRandom };
-  Access access = Access::kAuto;
-};
-
 // Statistics of an open index, for `simdex inspect` and evaluators.
 struct IndexInfo {
   uint64_t entries = 0;
@@ -247,39 +215,6 @@ struct IndexInfo {
 // distinct 64-bit values (0 for n = 0).
 double EntropyBoundBitsPerEntry(uint64_t n);
 
-// Abstract read-only file contents: the reader works on any byte range that
-// stays valid and unchanged while the reader lives (a memory map, or a
-// string in tests).
-class RandomAccessFile {
- public:
-  virtual ~RandomAccessFile() = default;
-  virtual const uint8_t* data() const = 0;
-  virtual size_t size() const = 0;
-};
-
-// Maps the regular file at `path` read-only (an empty file gives an empty
-// range). Anything else is refused before it is opened, as an IOError
-// naming the path: "<path>: is a FIFO, not an index file (an index is a
-// regular file)" (opening a FIFO for reading would block until a writer
-// comes), a character or block device or a socket alike, "<path>: is a
-// directory"; one that cannot be opened "cannot open <path>: <why>" (e.g.
-// "No such file or directory"). Every
-// reader of an index path (IndexReader, LshIndexReader, ReadIndexKind)
-// opens it here.
-Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out);
-// Wraps bytes held in memory (for tests and in-memory indexes).
-std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes);
-
-// What IndexReader::Preload did.
-struct PreloadResult {
-  uint64_t bytes = 0;   // the file's bytes, now read into memory
-  bool locked = false;  // mlock()ed: resident until the reader is destroyed
-  // Why the pages could not be locked ("" when locked or not asked), e.g.
-  // "mlock of 51200000 bytes: Cannot allocate memory (RLIMIT_MEMLOCK is
-  // 8388608 bytes: raise it with ulimit -l or systemd's LimitMEMLOCK=)".
-  std::string lock_error;
-};
-
 // A read-only view of one index file.
 //
 // Thread safety: all const methods may be called concurrently from any number
@@ -290,7 +225,7 @@ class TableCursor;
 class EntryIds;
 }  // namespace index
 
-class IndexReader {
+class IndexReader final : public IndexFile {
  public:
   // Maps the file and validates header, footer, metadata, section bounds and
   // (by default) the head index, rank index and id map checksums before
@@ -300,31 +235,31 @@ class IndexReader {
                      std::unique_ptr<IndexReader>* out);
   static Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
                      std::unique_ptr<IndexReader>* out);
-  ~IndexReader();
+  ~IndexReader() override;
 
   const Scheme& scheme() const;
   uint64_t entries() const;
   IndexInfo Info() const;
   // The fingerprint profile recorded at build (BuildOptions::profile); ""
   // when none was recorded, as in files of format versions 1-3.
-  const std::string& profile() const;
+  const std::string& profile() const override;
 
   // String ids. An index built from string ids keeps them in an id map, in
   // sorted (bytewise) order, and an entry's Match::id is the number of its
   // string there: IdString() gives it back. Numeric-id indexes have no map.
-  bool has_string_ids() const;
+  bool has_string_ids() const override;
   // The string of id number `number`, pointing into the mapped file (valid
   // while the reader lives). O(1). The map has been checked once a Search()
   // of this reader found something, or by Open() (verify_heads_on_open); a
   // damaged map read before that gives an empty view, never a read outside
   // the file. REQUIRES: has_string_ids(); number < the map's size (every
   // Match::id of this index is).
-  std::string_view IdString(uint64_t number) const;
+  std::string_view IdString(uint64_t number) const override;
   // The number of strings in the id map (0 for an index of numeric ids).
-  uint64_t IdStringCount() const;
+  uint64_t IdStringCount() const override;
   // The number of string id `id`: OK, NotFound when no entry has it, or
   // InvalidArgument for an index of numeric ids. O(log K).
-  Status FindIdString(std::string_view id, uint64_t* number) const;
+  Status FindIdString(std::string_view id, uint64_t* number) const override;
 
   // Every entry whose fingerprint is within Hamming distance k (inclusive)
   // of `query`, ordered by distance, then id. An entry is reported once even
@@ -348,13 +283,23 @@ class IndexReader {
   // the kernel never evicts them. A lock the system refuses (RLIMIT_MEMLOCK,
   // privileges) is not an error: result->lock_error says why, and the pages
   // are read all the same. Processes that preload one file share its pages.
-  Status Preload(bool lock, PreloadResult* result) const;
+  Status Preload(bool lock, PreloadResult* result) const override;
 
   // Checks every rule of docs/format.md "When a file is considered
   // corrupted" and returns the first problem found (section, table, block,
   // byte offset). Reads the whole file and checks every checksum again,
   // whatever was checked before.
-  Status Verify() const;
+  Status Verify() const override;
+
+  // IndexFile: kSimHash; entries(); "<entries> entries, <tables> tables";
+  // `simdex inspect`'s JSON of Info(); another scheme (widths or k) is
+  // another layout.
+  IndexKind kind() const override;
+  uint64_t records() const override { return entries(); }
+  std::string VerifySummary() const override;
+  std::string InspectJson() const override;
+  Status CheckSameLayout(const IndexFile& serving) const override;
+  void Accept(IndexFileVisitor* visitor) const override { visitor->Visit(*this); }
 
   // The opened file's state (engine/index/reader_rep.h); opaque to users.
   // The engine's streaming consumers read it only through

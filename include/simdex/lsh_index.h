@@ -43,18 +43,6 @@
 
 namespace simdex {
 
-// What an index file holds.
-enum class IndexKind : uint8_t {
-  kSimHash = 0,     // fingerprints in the permuted tables of a scheme (IndexReader)
-  kMinHashLsh = 1,  // MinHash signatures in band tables (LshIndexReader)
-};
-// "SimHash" or "MinHash-LSH".
-const char* IndexKindName(IndexKind kind);
-
-// Reads and checks the header and footer of the file at path and reports
-// its kind; errors as IndexReader::Open's for a damaged or foreign file.
-Status ReadIndexKind(const std::string& path, IndexKind* kind);
-
 // The sketch size of LshBuildOptions::sketch_k's default, chosen on
 // strict precision and recall against a stored index (docs/minhash.md,
 // "Against a stored index").
@@ -66,12 +54,12 @@ struct LshBuildOptions {
   MinHashOptions minhash;
   // The Jaccard similarity the bands are chosen for (0 < threshold < 1),
   // and the default of the query's estimate filter.
-  double threshold = 0.8;
+  double threshold = kDefaultMinHashThreshold;
   // Bands and rows; {0, 0}: DefaultLshBands(threshold, num_perm).
   LshBands bands;
   // Bits kept of each signature value for the estimate (1, 2, 4, 8, 16 or
   // 32): num_perm * bits / 8 bytes per document (64 at the defaults).
-  int signature_bits = 4;
+  int signature_bits = kDefaultSignatureBits;
   // As BuildOptions'. The codec's default is ef: band keys are uniform,
   // and ef finds a key's place in a block without decoding the values
   // before it (at 10^6 documents: p50 9.3 us a query against 24 us with
@@ -274,7 +262,7 @@ struct LshIndexInfo {
   double band_key_bound_bits = 0;
 };
 
-class LshIndexReader {
+class LshIndexReader final : public IndexFile {
  public:
   // Maps and checks the file as IndexReader::Open does (header, footer,
   // metadata, section placement; head indexes and the id map per
@@ -282,7 +270,7 @@ class LshIndexReader {
   static Status Open(const std::string& path, const ReaderOptions& options, std::unique_ptr<LshIndexReader>* out);
   static Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
                      std::unique_ptr<LshIndexReader>* out);
-  ~LshIndexReader();
+  ~LshIndexReader() override;
 
   uint64_t documents() const;
   // How the documents' signatures were made: sign query texts with these.
@@ -291,17 +279,17 @@ class LshIndexReader {
   int signature_bits() const;
   double threshold() const;
   // The signature profile (MinHashProfile of minhash_options()).
-  const std::string& profile() const;
+  const std::string& profile() const override;
   LshIndexInfo Info() const;
 
-  bool has_string_ids() const;
+  bool has_string_ids() const override;
   // REQUIRES: has_string_ids(); number < IdStringCount().
-  std::string_view IdString(uint64_t number) const;
+  std::string_view IdString(uint64_t number) const override;
   // The strings in the id map (0 for numeric ids).
-  uint64_t IdStringCount() const;
+  uint64_t IdStringCount() const override;
   // The number of a string id (an LshMatch id): InvalidArgument for an
   // index of numeric ids, NotFound when no document has it.
-  Status FindIdString(std::string_view id, uint64_t* number) const;
+  Status FindIdString(std::string_view id, uint64_t* number) const override;
 
   // options.Validate(), and InvalidArgument naming both when a threshold
   // is below the index's threshold().
@@ -339,7 +327,20 @@ class LshIndexReader {
 
   // Checks every rule of docs/format.md for this kind, reading the whole
   // file.
-  Status Verify() const;
+  Status Verify() const override;
+
+  // As IndexReader::Preload: every page read in, and with lock mlock()ed.
+  Status Preload(bool lock, PreloadResult* result) const override;
+
+  // IndexFile: kMinHashLsh; documents(); "<documents> documents, <bands>
+  // band tables"; `simdex inspect`'s JSON of Info(); other bands or
+  // another threshold is another layout.
+  IndexKind kind() const override;
+  uint64_t records() const override { return documents(); }
+  std::string VerifySummary() const override;
+  std::string InspectJson() const override;
+  Status CheckSameLayout(const IndexFile& serving) const override;
+  void Accept(IndexFileVisitor* visitor) const override { visitor->Visit(*this); }
 
   // The opened file's state (engine/lsh/lsh_rep.h); opaque to users.
   struct Rep;
@@ -367,6 +368,41 @@ Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const u
 Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const uint32_t* signature,
                       std::span<const uint64_t> shingles, const LshQueryOptions& options,
                       std::vector<LshMatch>* found, LshBestMatch* best);
+
+// The filter of `simdex merge --only-new` for a MinHash-LSH index, as
+// --only-new is for SimHash (the batch records that are not near-duplicates
+// of the old index's entries or of earlier batch records): a batch document
+// is new unless
+//   - the old index has a match for it at its threshold (Query with the
+//     default LshQueryOptions: a document sharing a kept band key whose
+//     b-bit estimate passes DefaultEstimateFilter(threshold(), num_perm)),
+//   - or an earlier document given to Check (new or not) shares one of its
+//     band keys (all 64 bits) and its b-bit estimate with it passes the
+//     same filter.
+// An empty signature (a text without shingles) matches nothing and is new.
+// Check the documents in batch order and add the new ones to the merger.
+// Each document checked is held in memory (8 bytes a band and the b-bit
+// signature, about 200 bytes at the defaults) apart from the merge's
+// memory budget.
+//
+// Thread safety: not safe for concurrent use.
+class LshNewDocumentFilter {
+ public:
+  // `old` must stay open while the filter is used.
+  explicit LshNewDocumentFilter(const LshIndexReader* old);
+  ~LshNewDocumentFilter();
+
+  // Sets *is_new for the document with this signature (num_perm values of
+  // old->minhash_options()) and remembers it. Errors: the old index's
+  // Query errors (Corruption naming the file).
+  Status Check(const uint32_t* signature, bool* is_new);
+  // The documents Check found not new.
+  uint64_t left_out() const;
+
+ private:
+  struct Rep;
+  std::unique_ptr<Rep> rep_;
+};
 
 // Growing an LSH index: LshIndexMerger writes a new file holding an old
 // index's documents, plus a batch of new ones (signed with the old index's

@@ -52,6 +52,17 @@
 
 namespace simdex {
 
+// The MinHash defaults, chosen on the quality corpora (docs/minhash.md,
+// "Defaults"), written here once: the options types start from them
+// (MinHashOptions, LshBuildOptions, MinHashDedupOptions, ServiceOptions),
+// and the command line, Python, Dask and the C API read those types'
+// defaults. tests/cli/defaults_cli_test.cc and python/tests/test_defaults.py
+// compare every surface with them.
+inline constexpr int kDefaultNumPerm = 128;                // values per signature
+inline constexpr uint64_t kDefaultMinHashSeed = 1;         // of the hash functions
+inline constexpr double kDefaultMinHashThreshold = 0.8;    // the Jaccard similarity of a near-duplicate
+inline constexpr int kDefaultSignatureBits = 4;            // bits of each value a b-bit signature keeps
+
 // The value of every position of the signature of a text without shingles.
 inline constexpr uint32_t kEmptyMinimum = 0xFFFFFFFFu;
 // Bounds of num_perm.
@@ -60,9 +71,9 @@ inline constexpr int kMaxNumPerm = 1024;
 struct MinHashOptions {
   // Values per signature (REQUIRES: 1..kMaxNumPerm); the default is chosen
   // from the quality corpora (docs/minhash.md, "Defaults").
-  int num_perm = 128;
+  int num_perm = kDefaultNumPerm;
   // Draws the hash functions; signatures of different seeds are unrelated.
-  uint64_t seed = 1;
+  uint64_t seed = kDefaultMinHashSeed;
   // The shingles (default: word 5-shingles, character 5-shingles for
   // unspaced text: the truth's, words by ShingleOptions' default).
   ShingleOptions shingles;

@@ -4,12 +4,14 @@
 //
 // A profile is a one-line descriptor of the options that decide a
 // fingerprint, e.g. the default:
-//   "simdex-fp/3 words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0"
+//   "simdex-fp/4 words nfkc-casefold clean cap-numbers stop:en+zh tf max-share:0.1 seed:0"
 // (docs/fingerprint.md, "Profiles", defines each word). Two option sets
 // with equal descriptors give equal fingerprints for every text; a change
 // of the code or of a default that changes any fingerprint raises the
 // version after "simdex-fp/" (kDefaultFingerprintProfileVersion), so files
-// of the old version are refused, not silently compared.
+// of the old version are refused, not silently compared. (Version 3 differs
+// from 4 only in the default max_share, which a version 3 descriptor does
+// not name: CheckSameProfile reads "simdex-fp/3 X" as "simdex-fp/4 X".)
 //
 // Index files (BuildOptions::profile), fingerprint files
 // (FingerprintFileWriter::SetProfile) and the docId service's state record
@@ -39,7 +41,8 @@ Status FingerprintProfile(const FingerprintOptions& options, std::string* out);
 // printable ASCII (0x20-0x7e). Else InvalidArgument saying why.
 Status CheckProfileText(std::string_view profile);
 
-// OK when the profiles are equal or either is "" (unrecorded). Else
+// OK when the profiles are equal (a version 3 one read as version 4, above)
+// or either is "" (unrecorded). Else
 // InvalidArgument naming both, e.g. with ("idx.sdx", A, "the query's options", B):
 //   fingerprint profiles differ, and fingerprints of different profiles are
 //   not comparable: idx.sdx has "simdex-fp/3 ... seed:0", the query's options "simdex-fp/3 ... seed:7"

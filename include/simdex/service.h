@@ -54,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include "simdex/dedup.h"
 #include "simdex/fingerprint.h"
 #include "simdex/minhash.h"
 #include "simdex/scheme.h"
@@ -87,7 +88,7 @@ struct ServiceOptions {
   // time may open it (the database holds a lock).
   std::string data_dir;
   // Largest distance (inclusive) between two contents of one docId.
-  int k = 3;
+  int k = Scheme::Default().k();
   // Largest distance between two titles of one docId (0: equal fingerprints).
   int k_title = 0;
   // The tables of the content and title indexes. Empty: chosen from the
@@ -128,7 +129,7 @@ struct ServiceOptions {
   //   candidate confirms is still matched by its bands.
   std::string confirm;
   int k_short = -1;
-  int short_length = 140;
+  int short_length = static_cast<int>(kDefaultShortLength);
   // The content stage. Fixed when data_dir is created, with the MinHash
   // profile (MinHashProfile(minhash)), the bands and signature_bits: Open()
   // of an existing state with another is InvalidArgument naming both.
@@ -153,7 +154,7 @@ struct ServiceOptions {
   // existing state's must be it. After Open(), options().minhash holds
   // the definition used.
   std::optional<ShingleWords> shingle_words;
-  double threshold = 0.8;
+  double threshold = kDefaultMinHashThreshold;
   // kMinHash: a content matches a candidate (a docId sharing a band with
   // it) only when the exact Jaccard similarity of their texts' shingles
   // (those the signatures are made of) is at least `threshold`, checked
@@ -166,7 +167,7 @@ struct ServiceOptions {
   // (at least `threshold`), as `simdex dedup --approximate`.
   bool exact = true;
   LshBands bands;
-  int signature_bits = 4;
+  int signature_bits = kDefaultSignatureBits;
   // The delta is compacted into a new file when it holds this many entries.
   uint64_t compact_entries = uint64_t{1} << 20;
   // The most entries the live delta may hold (about 56 bytes each for

@@ -5,7 +5,8 @@
  * (simdex/lsh_index.h) for MinHash-LSH index files (simdex_lsh_index_*,
  * below; simdex_index_kind tells which kind a file holds), queried by
  * signatures or by texts. It also de-duplicates batches of documents
- * (simdex_minhash_dedup_*, below), as `simdex dedup` does.
+ * (simdex_minhash_dedup_* and simdex_simhash_dedup_*, below), as `simdex
+ * dedup` does.
  *
  *   simdex_index* idx;
  *   char* err;
@@ -223,6 +224,36 @@ enum { SIMDEX_KIND_SIMHASH = 0, SIMDEX_KIND_MINHASH_LSH = 1 };
  * index where a SimHash index is needed"). */
 simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg);
 
+/* An open index file of either kind (docs/architecture.md, "Seam 2"),
+ * opened by the kind its header records: what every kind answers alike.
+ * Opaque; its calls may run concurrently from any number of threads. */
+typedef struct simdex_index_file simdex_index_file;
+
+/* Opens the file at `path` with the reader of its kind (checking every
+ * checksum first when verify_block_checksums is nonzero). Errors as
+ * simdex_index_open's. Close with simdex_index_file_close. */
+simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
+                                   char** errmsg);
+/* NULL is allowed. */
+void simdex_index_file_close(simdex_index_file* file);
+/* SIMDEX_KIND_SIMHASH or SIMDEX_KIND_MINHASH_LSH. */
+int simdex_index_file_kind(const simdex_index_file* file);
+/* The entries (SimHash) or documents (MinHash-LSH) the file holds. */
+uint64_t simdex_index_file_records(const simdex_index_file* file);
+/* Checks every rule of docs/format.md for the file's kind (reads the whole
+ * file). On success *summary (if not NULL) is what `simdex verify` prints
+ * after "ok: " ("1000 entries, 10 tables", "5 documents, 16 band tables"),
+ * freed with simdex_free_string; on failure SIMDEX_CORRUPTION naming the
+ * first problem. */
+simdex_code simdex_index_file_verify(const simdex_index_file* file, char** summary, char** errmsg);
+/* *json: the file's size and shape as `simdex inspect` prints it, freed
+ * with simdex_free_string. */
+simdex_code simdex_index_file_inspect(const simdex_index_file* file, char** json, char** errmsg);
+/* Reads every page of the file into memory, and with lock nonzero also
+ * mlock()s them; *locked (if not NULL) says whether they were locked (a
+ * refused lock is not an error). */
+simdex_code simdex_index_file_preload(const simdex_index_file* file, int lock, int* locked, char** errmsg);
+
 /* An open, read-only MinHash-LSH index. Opaque. */
 typedef struct simdex_lsh_index simdex_lsh_index;
 
@@ -306,6 +337,75 @@ const simdex_lsh_match* simdex_lsh_results_matches(const simdex_lsh_results* res
 /* Frees the results. NULL is allowed and does nothing. */
 void simdex_lsh_results_free(simdex_lsh_results* results);
 
+/* Query-time thresholds and top-k (docs/minhash.md, "Thresholds at query
+ * time"; LshQueryOptions in include/simdex/lsh_index.h, the rule `simdex
+ * query --threshold T1,T2 --top-k K` follows). An index built for a
+ * threshold answers any threshold at or above it: a match passes T when its
+ * estimate is at least T's filter, two standard errors below T (0.729 for
+ * 0.8 at 128 values), and is labelled with the highest threshold it
+ * passes. The options struct starts from simdex_lsh_query_options_init (the
+ * library's defaults: the index's own filter, every match) and ends in
+ * reserved fields that must stay 0, as the de-duplication options below
+ * do. 56 bytes on 64-bit systems. */
+typedef struct simdex_lsh_query_options {
+  /* Without thresholds: matches whose estimate is below it are dropped;
+   * negative: the index's default filter (default_min_estimate); 0 keeps
+   * every candidate. Not with thresholds (two filters for one query). */
+  double min_estimate;
+  /* threshold_count thresholds in (0, 1], in any order, each at least the
+   * index's (simdex_lsh_index_info.threshold); NULL when threshold_count is
+   * 0, which leaves min_estimate to decide. Read during the call only. */
+  const double* thresholds;
+  size_t threshold_count;
+  /* 0: every match, in id order. K > 0: the K matches with the highest
+   * estimates, highest first, equal estimates in id order. */
+  uint64_t top_k;
+  uint64_t reserved[3]; /* 0 */
+} simdex_lsh_query_options;
+
+/* Fills *options with the library's defaults (LshQueryOptions()): the
+ * index's filter, no thresholds, every match, 0 in the reserved fields.
+ * NULL does nothing. */
+void simdex_lsh_query_options_init(simdex_lsh_query_options* options);
+
+/* simdex_lsh_index_query with query-time options (NULL: the defaults,
+ * which answer as simdex_lsh_index_query with min_estimate -1). Matches are
+ * in id order, or with top_k the K highest estimates first. When
+ * `thresholds_out` is not NULL, thresholds_out[i] is set beside out[i] to
+ * the highest of options->thresholds match i passes (0 without
+ * thresholds); it holds `capacity` values, as out does. Errors as
+ * simdex_lsh_index_query's, and SIMDEX_INVALID_ARGUMENT naming the option
+ * for a threshold outside (0, 1] or below the index's threshold ("threshold
+ * 0.7 is below the index's 0.8: ..."), min_estimate with
+ * thresholds, NULL thresholds with threshold_count > 0, or a reserved
+ * field that is not 0. */
+simdex_code simdex_lsh_index_query_with_options(const simdex_lsh_index* idx, const uint32_t* signature,
+                                                size_t num_perm, const simdex_lsh_query_options* options,
+                                                simdex_lsh_match* out, double* thresholds_out, size_t capacity,
+                                                size_t* count, char** errmsg);
+
+/* simdex_lsh_index_query_batch and simdex_lsh_index_query_texts with
+ * query-time options (NULL: the defaults): each query answers as
+ * simdex_lsh_index_query_with_options does, its matches in its place of the
+ * offset array, and the thresholds they pass in
+ * simdex_lsh_results_thresholds. Errors and REQUIRES as theirs and as
+ * simdex_lsh_index_query_with_options's; the options are checked before
+ * any query runs. */
+simdex_code simdex_lsh_index_query_batch_with_options(const simdex_lsh_index* idx, const uint32_t* signatures,
+                                                      size_t nq, size_t num_perm,
+                                                      const simdex_lsh_query_options* options, int threads,
+                                                      simdex_lsh_results** out, char** errmsg);
+simdex_code simdex_lsh_index_query_texts_with_options(const simdex_lsh_index* idx, const char* const* texts,
+                                                      const size_t* lengths, size_t nq,
+                                                      const simdex_lsh_query_options* options, int threads,
+                                                      simdex_lsh_results** out, char** errmsg);
+
+/* lims[nq] values beside simdex_lsh_results_matches: the highest of the
+ * query's thresholds each match passes. NULL when the query had no
+ * thresholds, when there are no matches, or for NULL. Valid until
+ * simdex_lsh_results_free. */
+const double* simdex_lsh_results_thresholds(const simdex_lsh_results* results);
+
 /* Size and shape of an open MinHash-LSH index. */
 typedef struct simdex_lsh_index_info {
   uint64_t documents;          /* documents stored */
@@ -356,8 +456,9 @@ simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* da
  *     method, with the command's records, pairs and files, over
  *     DeduplicateByMinHash (include/simdex/batch.h), the code the command
  *     runs.
- *   - SimHash (`simdex dedup --method simhash`) is not offered here yet;
- *     C++ has it (DeduplicateBySimHash, include/simdex/batch.h).
+ *   - SimHash, of documents: simdex_simhash_dedup_*, `simdex dedup
+ *     --method simhash`, over DeduplicateBySimHash, with the same texts
+ *     and files in and the same kinds of result.
  * Documents are numbered by ordinal, their place in the input from 0.
  *
  *   simdex_minhash_dedup_options o;
@@ -586,6 +687,161 @@ simdex_code simdex_minhash_dedup_write_clusters(const simdex_minhash_dedup_resul
 
 /* Frees the result. NULL is allowed and does nothing. */
 void simdex_minhash_dedup_free(simdex_minhash_dedup_result* result);
+
+/* SimHash de-duplication of documents (`simdex dedup --method simhash`,
+ * docs/dedup.md), over DeduplicateBySimHash (include/simdex/batch.h), the
+ * code the command runs: every pair of documents whose 64-bit fingerprints
+ * are within Hamming distance k (inclusive), optionally confirmed on their
+ * texts; clusters with a representative each; each document's nearest
+ * entry within reach in stored SimHash indexes. The texts and files in
+ * (simdex_document_files), the keep rule, the result's ids, the reading of
+ * its pairs once and the command's files work as MinHash's above. */
+
+/* How a text becomes features (FingerprintOptions in
+ * include/simdex/fingerprint.h; `simdex dedup --tokenizer`, `--weighting`). */
+enum {
+  SIMDEX_TOKENIZER_WORDS = 0,       /* ICU words; CJK by dictionary */
+  SIMDEX_TOKENIZER_CHAR_NGRAMS = 1, /* code point n-grams, white space and punctuation removed */
+  SIMDEX_TOKENIZER_WORD_NGRAMS = 2  /* n-word shingles of the words */
+};
+enum {
+  SIMDEX_WEIGHTING_TF = 0,        /* the count of the feature in the document */
+  SIMDEX_WEIGHTING_BINARY = 1,    /* 1 for every distinct feature */
+  SIMDEX_WEIGHTING_LOG_TF = 2,    /* 1 + ln(count) */
+  SIMDEX_WEIGHTING_TF_IDF = 3,    /* count * idf: with learn_idf */
+  SIMDEX_WEIGHTING_LOG_TF_IDF = 4 /* (1 + ln(count)) * idf: with learn_idf */
+};
+/* How documents are checked against indexes (`--against-strategy`). */
+enum { SIMDEX_AGAINST_AUTO = 0, SIMDEX_AGAINST_PROBE = 1, SIMDEX_AGAINST_MERGE_JOIN = 2 };
+
+/* SimHash de-duplication's options (SimHashDedupOptions, and its features'
+ * FingerprintOptions, whose comments say more). 176 bytes. */
+typedef struct simdex_simhash_dedup_options {
+  uint64_t seed;          /* of the features' hashes */
+  uint64_t memory_bytes;  /* the memory bound; what does not fit spills to tmpdir */
+  double max_idf;         /* with learn_idf: learned idf values above it are it (infinity: none) */
+  const char* scheme;     /* the self-join's tables ("t4", "t10", "t20", "W,W,...:K"); NULL: t10, or one covering k */
+  const char* confirm;    /* a confirm spec ("jaccard-shingles:0.8", "edit:0.9"); NULL: none */
+  const char* tmpdir;     /* NULL: $TMPDIR, else /tmp */
+  /* Open SimHash indexes of fingerprints made as the batch's (their
+   * profile is checked): a document with an entry within the index k of
+   * one of them is a duplicate, its nearest entry reported. Each is read
+   * from the file it serves at the call (a reload after it does not
+   * change the result). */
+  const simdex_index* const* against;
+  size_t against_count;
+  int32_t k;              /* the largest distance of a pair, 0..64; -1: 3, the scheme's k, or 8 under
+                             confirm jaccard-shingles */
+  int32_t k_short;        /* the k of a pair with a short document; -1: k */
+  uint32_t short_length;  /* code points below which a document is short */
+  int32_t tokenizer;      /* SIMDEX_TOKENIZER_* */
+  int32_t ngram;          /* n of the n-gram tokenizers, 1..16 */
+  int32_t weighting;      /* SIMDEX_WEIGHTING_* */
+  int32_t normalize;      /* nonzero: NFKC and case folding */
+  int32_t clean_text;     /* nonzero: markup, references and URLs cleaned first */
+  int32_t cap_numbers;    /* nonzero: a word without a letter counts once */
+  int32_t stop_words;     /* nonzero: the library's stop-word lists are dropped; 0: every feature kept */
+  int32_t learn_idf;      /* nonzero: weigh by the idf learned from the batch (`--idf auto`; files read
+                             twice); needs an idf weighting */
+  int32_t keep;           /* SIMDEX_KEEP_* */
+  int32_t keep_pairs;     /* nonzero: the result keeps the pairs (simdex_simhash_dedup_pairs, _write_pairs) */
+  int32_t allow_duplicate_ids; /* zero: two documents with one id fail the run, naming both */
+  int32_t threads;        /* at least 1 */
+  int32_t against_strategy; /* SIMDEX_AGAINST_* */
+  uint64_t reserved[6];   /* 0 */
+} simdex_simhash_dedup_options;
+
+/* Fills *options with the defaults of `simdex dedup --method simhash`
+ * (SimHashDedupOptions' and FingerprintOptions': k 3 by t10, words, tf
+ * weights, the stop-word lists, seed 0), one thread, no indexes, and 0 in
+ * the reserved fields. NULL does nothing. */
+void simdex_simhash_dedup_options_init(simdex_simhash_dedup_options* options);
+
+/* A SimHash de-duplication's outcome. Opaque. */
+typedef struct simdex_simhash_dedup_result simdex_simhash_dedup_result;
+
+/* As simdex_minhash_dedup_texts and simdex_minhash_dedup_files, by
+ * SimHash: the records, pairs and files equal `simdex dedup --method
+ * simhash`'s for the same documents and options. Errors as theirs; the
+ * options' messages name the field ("k 65 is not in -1..64"), an index of
+ * another profile or whose scheme does not reach the index k is
+ * SIMDEX_INVALID_ARGUMENT. */
+simdex_code simdex_simhash_dedup_texts(const char* const* texts, const size_t* lengths, const double* scores, size_t n,
+                                       const simdex_simhash_dedup_options* options, simdex_simhash_dedup_result** out,
+                                       char** errmsg);
+simdex_code simdex_simhash_dedup_files(const simdex_document_files* files, const simdex_simhash_dedup_options* options,
+                                       simdex_simhash_dedup_result** out, char** errmsg);
+
+/* The number of documents (0 for NULL). */
+uint64_t simdex_simhash_dedup_size(const simdex_simhash_dedup_result* result);
+
+/* One document's outcome. 32 bytes, no implicit padding. */
+typedef struct simdex_simhash_dedup_record {
+  uint64_t representative;  /* the ordinal of its cluster's representative: itself when alone or empty */
+  uint64_t against_id;      /* with against_index >= 0: the entry's id in that index (for string ids, its number:
+                               simdex_index_id_string); else 0 */
+  int32_t distance;         /* the Hamming distance to the representative (0 for itself) */
+  int32_t against_index;    /* the matching index's place in options.against; -1 for none */
+  int32_t against_distance; /* with against_index >= 0: the entry's distance; else 0 */
+  uint8_t duplicate;        /* 1: not its cluster's representative, or an index holds an entry within reach */
+  uint8_t empty;            /* 1: the text has no features (never a pair, never a duplicate) */
+  uint16_t reserved;        /* 0 */
+} simdex_simhash_dedup_record;
+
+/* As simdex_minhash_dedup_records and simdex_minhash_dedup_id. */
+simdex_code simdex_simhash_dedup_records(const simdex_simhash_dedup_result* result, uint64_t first, size_t count,
+                                         simdex_simhash_dedup_record* out);
+simdex_code simdex_simhash_dedup_id(const simdex_simhash_dedup_result* result, uint64_t ordinal, int* is_string,
+                                    uint64_t* number, const char** data, size_t* size);
+
+/* The run's figures. 128 bytes. */
+typedef struct simdex_simhash_dedup_info {
+  uint64_t documents;
+  uint64_t empty;                 /* documents without features */
+  uint64_t skipped;               /* bad records skipped (skip_bad) */
+  uint64_t distinct_fingerprints;
+  uint64_t pairs;                 /* document pairs within the self-join's k, before the check on the texts */
+  uint64_t confirm_candidates;    /* pairs checked on their texts (confirm, k_short) */
+  uint64_t confirmed;             /* of those, accepted */
+  uint64_t clusters;              /* clusters of two or more documents */
+  uint64_t clustered_documents;
+  uint64_t duplicates;            /* documents marked duplicate */
+  uint64_t against_duplicates;    /* documents with an index entry within reach */
+  int32_t k;                      /* the distances used: the pairs' k, */
+  int32_t k_short;                /* the k of pairs with a short document, */
+  int32_t join_k;                 /* the self-join's, */
+  int32_t against_k;              /* the index k */
+  uint64_t reserved[3];
+} simdex_simhash_dedup_info;
+
+/* Fills *out. SIMDEX_INVALID_ARGUMENT when an argument is NULL. */
+simdex_code simdex_simhash_dedup_stats(const simdex_simhash_dedup_result* result, simdex_simhash_dedup_info* out);
+
+/* A pair of near-duplicates, ordinals a < b. 24 bytes. */
+typedef struct simdex_simhash_dedup_pair {
+  uint64_t a;
+  uint64_t b;
+  int32_t distance; /* the Hamming distance of their fingerprints */
+  float similarity; /* the similarity the check on the texts measured; -1 when they were not checked */
+} simdex_simhash_dedup_pair;
+
+/* As simdex_minhash_dedup_pairs: the pairs of a run with keep_pairs, by a
+ * then b, read once. */
+simdex_code simdex_simhash_dedup_pairs(simdex_simhash_dedup_result* result, const simdex_simhash_dedup_pair** pairs,
+                                       size_t* count, char** errmsg);
+
+/* The command's files, as simdex_minhash_dedup_write_*'s (records with
+ * "distance" where MinHash's have "estimate"). */
+simdex_code simdex_simhash_dedup_write_records(const simdex_simhash_dedup_result* result, const char* path,
+                                               char** errmsg);
+simdex_code simdex_simhash_dedup_write_pairs(simdex_simhash_dedup_result* result, const char* path, char** errmsg);
+simdex_code simdex_simhash_dedup_write_keep_list(const simdex_simhash_dedup_result* result, const char* path,
+                                                 char** errmsg);
+simdex_code simdex_simhash_dedup_write_clusters(const simdex_simhash_dedup_result* result, const char* path,
+                                                int snippet_words, char** errmsg);
+
+/* Frees the result. NULL is allowed and does nothing. */
+void simdex_simhash_dedup_free(simdex_simhash_dedup_result* result);
 
 /* Frees a message returned through an errmsg argument. NULL is allowed. */
 void simdex_free_string(char* str);

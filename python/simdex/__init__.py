@@ -96,6 +96,12 @@ __version__ = "0.1.0"
 EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
 
 
+# The library's defaults of each method's options (include/simdex/batch.h and
+# minhash.h, where they are written once), which the signatures below and
+# simdex.dask read; python/tests/test_defaults.py compares them.
+_MINHASH = _simdex._defaults["minhash_dedup"]
+_SIMHASH = _simdex._defaults["simhash_dedup"]
+
 _open_file = Index.open
 
 
@@ -104,9 +110,9 @@ def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, Sharded
     as an Index, a MinHash-LSH index as an LshIndex (``index_kind``); or a directory of shards
     written by ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with
     the same results as one index over all their entries (a ShardedIndex). Options:
-    verify_block_checksums, verify_heads_on_open; for SimHash files also check_period (seconds
-    between checks for a new file renamed into place; 0: only on ``reload()``) and preload
-    (True: read every page into memory; "lock": also mlock them). A missing file raises
+    verify_block_checksums, verify_heads_on_open; for files (either kind) also check_period
+    (seconds between checks for a new file renamed into place; 0: only on ``reload()``) and
+    preload (True: read every page into memory; "lock": also mlock them). A missing file raises
     OSError; a damaged one simdex.CorruptionError."""
     path = os.fspath(path)
     if os.path.isdir(path):
@@ -130,26 +136,26 @@ def dedup(
     k: Optional[int] = None,
     scheme: Optional[str] = None,
     against: Sequence = (),
-    strategy: str = "auto",
-    threads: int = 1,
-    memory: int = 1 << 30,
-    tmpdir: str = "",
-    pairs: bool = False,
+    strategy: str = _SIMHASH["strategy"],
+    threads: int = _MINHASH["threads"],
+    memory: int = _MINHASH["memory"],
+    tmpdir: str = _MINHASH["tmpdir"],
+    pairs: bool = _MINHASH["pairs"],
     near_pairs=None,
     index_matches: Sequence = (),
     profile: Optional[str] = None,
-    threshold: float = 0.8,
-    num_perm: int = 128,
-    seed: int = 1,
+    threshold: float = _MINHASH["threshold"],
+    num_perm: int = _MINHASH["num_perm"],
+    seed: int = _MINHASH["seed"],
     shingles: Optional[str] = None,
-    bands: int = 0,
-    rows: int = 0,
-    signature_bits: int = 4,
+    bands: int = _MINHASH["bands"],
+    rows: int = _MINHASH["rows"],
+    signature_bits: int = _MINHASH["signature_bits"],
     estimate_filter: Union[None, float, str] = None,
-    confirm: str = "",
-    keep: str = "first",
-    allow_duplicate_ids: bool = False,
-    approximate: bool = False,
+    confirm: str = _MINHASH["confirm"],
+    keep: str = _MINHASH["keep"],
+    allow_duplicate_ids: bool = _MINHASH["allow_duplicate_ids"],
+    approximate: bool = _MINHASH["approximate"],
     format: Optional[str] = None,
     id_field: str = "id",
     text_fields: Iterable[str] = ("text",),
@@ -244,7 +250,7 @@ def dedup(
     if scores is not None:
         scores = np.ascontiguousarray(scores, dtype=np.float64)
     raw = _simdex._dedup(
-        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme or "t10", against=indexes,
+        fingerprints, empty=empty, scores=scores, k=k, scheme=scheme or _SIMHASH["default_scheme"], against=indexes,
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
         near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)
@@ -292,7 +298,7 @@ def fingerprint_file(
     id_field: str = "id",
     text_fields: Iterable[str] = ("text",),
     id_mode: str = "field",
-    keep: str = "first",
+    keep: str = _SIMHASH["keep"],
     skip_bad: bool = False,
     threads: Optional[int] = None,
 ) -> dict:

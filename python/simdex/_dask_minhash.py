@@ -60,9 +60,14 @@ LOW = U64(0xFFFFFFFF)
 
 # ---- Options.
 
-def layout(threshold: float = 0.8, num_perm: int = 128, seed: int = 1, word_n: int = 5, char_n: int = 5,
-           shingles: Optional[str] = None, bands: Optional[int] = None, rows: Optional[int] = None, signature_bits: int = 4,
-           estimate_filter=None, approximate: bool = False) -> dict:
+_DEFAULTS = simdex._simdex._defaults["minhash_dedup"]  # the library's (include/simdex/batch.h)
+
+
+def layout(threshold: float = _DEFAULTS["threshold"], num_perm: int = _DEFAULTS["num_perm"],
+           seed: int = _DEFAULTS["seed"], word_n: int = _DEFAULTS["word_n"], char_n: int = _DEFAULTS["char_n"],
+           shingles: Optional[str] = None, bands: Optional[int] = None, rows: Optional[int] = None,
+           signature_bits: int = _DEFAULTS["signature_bits"], estimate_filter=None,
+           approximate: bool = _DEFAULTS["approximate"]) -> dict:
     """The run's options, checked as `simdex dedup --method minhash` checks them: the
     signing options of the partitions ("signing"), their description ("layout": profile,
     bands, rows, bits; partitions must match it), the estimate filter ("min_estimate",

@@ -29,11 +29,12 @@ class IdfTable:
     def idf_of_hash(self, hash: int) -> float: ...
 
 class Fingerprinter:
-    def __init__(self, *, tokenizer: str = "words", ngram: int = 3, normalize: bool = True,
-                 clean_text: bool = True, cap_numbers: bool = True,
+    def __init__(self, *, tokenizer: str = "words", ngram: int = ..., normalize: bool = ...,
+                 clean_text: bool = ..., cap_numbers: bool = ...,
                  stop_words: Union[None, str, Sequence[str]] = None, stop_words_file: Optional[str] = None,
                  weighting: Optional[str] = None, idf: Union[None, str, Mapping[str, float], IdfTable] = None,
-                 idf_default: Optional[float] = None, idf_cap: Optional[float] = None, seed: int = 0,
+                 idf_default: Optional[float] = None, idf_cap: Optional[float] = None,
+                 max_share: Optional[float] = None, tf_cap: int = ..., seed: int = ...,
                  compat: Optional[str] = None, threads: int = 1) -> None: ...
     def learn_idf(self, texts: Sequence[Union[str, bytes]], *, memory: int = 1 << 30, tmpdir: Optional[str] = None,
                   threads: Optional[int] = None, idf_cap: Optional[float] = None) -> IdfTable: ...
@@ -54,7 +55,7 @@ def hamming_distance(a: int, b: int) -> int: ...
 U32Like = Union[npt.NDArray[np.uint32], Sequence[int]]
 
 class MinHasher:
-    def __init__(self, *, num_perm: int = 128, seed: int = 1, word_n: int = 5, char_n: int = 5,
+    def __init__(self, *, num_perm: int = ..., seed: int = ..., word_n: int = ..., char_n: int = ...,
                  shingles: str = ..., threads: int = 1) -> None: ...
     def sign(self, text: Union[str, bytes]) -> npt.NDArray[np.uint32]: ...
     def sign_batch(self, texts: Sequence[Union[str, bytes]], threads: Optional[int] = None
@@ -166,10 +167,10 @@ class LshIndex:
     def path(self) -> str: ...
 
 class LshIndexBuilder:
-    def __init__(self, path: str, *, num_perm: int = 128, seed: int = 1, word_n: int = 5, char_n: int = 5,
-                 shingles: str = ..., threshold: float = 0.8, bands: Optional[int] = None, rows: Optional[int] = None,
-                 signature_bits: int = 4, block_size: int = 4096, restarts: int = 6, codec: str = "ef",
-                 string_ids: bool = False, threads: int = 1, sketch: int = 256) -> None: ...
+    def __init__(self, path: str, *, num_perm: int = ..., seed: int = ..., word_n: int = ..., char_n: int = ...,
+                 shingles: str = ..., threshold: float = ..., bands: Optional[int] = None, rows: Optional[int] = None,
+                 signature_bits: int = ..., block_size: int = ..., restarts: int = ..., codec: str = ...,
+                 string_ids: bool = False, threads: int = 1, sketch: int = ...) -> None: ...
     def add(self, ids: Union[U64Array, Sequence[Union[int, str]]],
             signatures: Union[npt.NDArray[np.uint32], Sequence[Sequence[int]]]) -> None: ...
     def add_texts(self, ids: Union[U64Array, Sequence[Union[int, str]]], texts: Sequence[Union[str, bytes]],

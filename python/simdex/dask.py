@@ -271,7 +271,7 @@ class DistributedDedup:
 
 def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Optional[dict] = None,
                       format: Optional[str] = None, id_field: str = "id", text_fields: Sequence[str] = ("text",),
-                      id_mode: str = "field", keep: str = "first", skip_bad: bool = False) -> list:
+                      id_mode: str = "field", keep: str = simdex._SIMHASH["keep"], skip_bad: bool = False) -> list:
     """Step 1, map: one task per file (JSONL or lines, .gz/.zst/.bz2), each reading and
     fingerprinting its file on a worker. Returns the partitions' futures, in file order.
     fingerprint_options are simdex.Fingerprinter's keyword arguments (tokenizer, compat, ...).
@@ -296,7 +296,7 @@ def fingerprint_files(client, paths: Sequence[str], *, fingerprint_options: Opti
 
 def sign_files(client, paths: Sequence[str], *, against: Sequence[str] = (), format: Optional[str] = None,
                id_field: str = "id", text_fields: Sequence[str] = ("text",), id_mode: str = "field",
-               keep: str = "first", skip_bad: bool = False, **minhash_options) -> list:
+               keep: str = simdex._MINHASH["keep"], skip_bad: bool = False, **minhash_options) -> list:
     """Step 1 of method="minhash": one task per file, each reading and signing its file
     on a worker as `simdex dedup --method minhash` signs documents (band keys, b-bit
     signatures, digests of identical signatures). minhash_options: threshold (0.8),
@@ -463,8 +463,8 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
     if confirm is not None:
         raise ValueError("confirm is method='minhash''s on the cluster; SimHash's second stage (--confirm, "
                          "--k-short) is not: use the command")
-    scheme = "t10" if scheme is None else scheme
-    memory = 1 << 30 if memory is None else memory
+    scheme = simdex._SIMHASH["default_scheme"] if scheme is None else scheme
+    memory = simdex._SIMHASH["memory"] if memory is None else memory
     tmpdir = "" if tmpdir is None else tmpdir
     info = simdex.scheme_info(scheme, k)
     k = info["k"] if k is None else k
@@ -520,7 +520,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
 
 def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerprint_options: Optional[dict] = None,
           format: Optional[str] = None, id_field: str = "id", text_fields: Sequence[str] = ("text",),
-          id_mode: str = "field", keep: str = "first", skip_bad: bool = False, **options) -> DistributedDedup:
+          id_mode: str = "field", keep: str = simdex._SIMHASH["keep"], skip_bad: bool = False, **options) -> DistributedDedup:
     """``simdex dedup`` over many files on a Dask cluster: the same results, pairs,
     clusters and keep list as the single-machine command given the same files in the
     same order and the same options. The default method is the command's, MinHash-LSH
@@ -567,7 +567,7 @@ def _build_shard(directory: str, r: int, pieces: List[tuple], scheme: str, strin
                                string_ids=string_ids, **options)
 
 
-def build_sharded_index(client, partitions: Sequence, directory: str, *, shards: int, scheme: str = "t10",
+def build_sharded_index(client, partitions: Sequence, directory: str, *, shards: int, scheme: str = simdex._SIMHASH["default_scheme"],
                         keep: Optional[np.ndarray] = None, string_ids: Optional[bool] = None,
                         **build_options) -> List[dict]:
     """Builds one index per key range of table 0 (``shards`` even ranges of fingerprint

@@ -30,13 +30,44 @@ namespace {
 using namespace pybind11::literals;
 
 KeepRule KeepNamed(const std::string& keep, std::string* field) {
-  if (keep == "first") return KeepRule::kFirst;
-  if (keep == "longest") return KeepRule::kLongest;
-  if (keep.starts_with("max:") && keep.size() > 4) {
-    *field = keep.substr(4);
-    return KeepRule::kField;
-  }
-  throw py::value_error("keep '" + keep + "' is not first, longest or max:FIELD");
+  KeepRule rule;
+  ThrowIfError(ParseKeepRule(keep, &rule, field));
+  return rule;
+}
+
+// The library's defaults of each method's options, by the names of
+// simdex.dedup's keyword arguments, for the Python layer (simdex.dedup,
+// simdex.dask) to read rather than write again: simdex._simdex._defaults.
+py::dict Defaults() {
+  const MinHashDedupOptions m;
+  const SimHashDedupOptions s;
+  const LshQueryOptions q;
+  // A negative or zero "chosen by the library" value is None in Python.
+  auto or_none = [](auto v, bool none) { return none ? py::object(py::none()) : py::object(py::cast(v)); };
+  auto shared = [](const auto& o, py::dict d) {
+    d["confirm"] = o.confirm;
+    d["keep"] = KeepRuleSpec(o.keep);
+    d["pairs"] = o.keep_pairs;
+    d["allow_duplicate_ids"] = o.allow_duplicate_ids;
+    d["threads"] = o.threads;
+    d["memory"] = o.memory_bytes;
+    d["tmpdir"] = o.tmpdir;
+    return d;
+  };
+  const ShingleOptions shingles = m.Signing().shingles;
+  py::dict minhash = shared(m, py::dict("threshold"_a = m.threshold, "num_perm"_a = m.num_perm, "seed"_a = m.seed,
+                                        "word_n"_a = shingles.word_n, "char_n"_a = shingles.char_n,
+                                        "bands"_a = m.bands.bands, "rows"_a = m.bands.rows,
+                                        "signature_bits"_a = m.signature_bits, "approximate"_a = !m.exact));
+  // k -1 and k_short -1: chosen by the library (None); scheme "": t10 or one covering k.
+  py::dict simhash = shared(s, py::dict("k"_a = or_none(s.k, s.k < 0), "scheme"_a = s.scheme,
+                                        "k_short"_a = or_none(s.k_short, s.k_short < 0),
+                                        "short_length"_a = s.short_length,
+                                        "default_scheme"_a = Scheme::Default().Name(),
+                                        "strategy"_a = AgainstStrategyName(s.against_strategy)));
+  py::dict query("min_estimate"_a = or_none(q.min_estimate, q.min_estimate < 0), "thresholds"_a = py::none(),
+                 "top_k"_a = or_none(q.top_k, q.top_k == 0));
+  return py::dict("minhash_dedup"_a = minhash, "simhash_dedup"_a = simhash, "lsh_query"_a = query);
 }
 
 py::dict StatsDict(const MinHashDedupStats& s) {
@@ -314,26 +345,31 @@ py::dict DedupSimHash(py::object texts, py::object files, const std::string& for
 }  // namespace
 
 void DefineBatch(py::module_& m) {
+  m.attr("_defaults") = Defaults();
+  const MinHashDedupOptions minhash;  // the defaults of the arguments below
   m.def("_dedup_minhash", &Dedup, py::arg("texts"), py::kw_only(), py::arg("files") = py::none(),
         py::arg("format") = "", py::arg("id_field") = "id", py::arg("text_fields") = std::vector<std::string>(),
         py::arg("id_mode") = "field", py::arg("skip_bad") = false, py::arg("scores") = py::none(),
-        py::arg("threshold") = 0.8, py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("shingles") = py::none(),
-        py::arg("bands") = 0,
-        py::arg("rows") = 0, py::arg("signature_bits") = 4, py::arg("estimate_filter") = py::none(),
-        py::arg("confirm") = "", py::arg("keep") = "first", py::arg("pairs") = false,
-        py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(), py::arg("memory") = size_t{1} << 30,
-        py::arg("tmpdir") = "", py::arg("against") = std::vector<std::string>(), py::arg("approximate") = false,
+        py::arg("threshold") = minhash.threshold, py::arg("num_perm") = minhash.num_perm,
+        py::arg("seed") = minhash.seed, py::arg("shingles") = py::none(), py::arg("bands") = minhash.bands.bands,
+        py::arg("rows") = minhash.bands.rows, py::arg("signature_bits") = minhash.signature_bits,
+        py::arg("estimate_filter") = py::none(), py::arg("confirm") = minhash.confirm,
+        py::arg("keep") = KeepRuleSpec(minhash.keep), py::arg("pairs") = minhash.keep_pairs,
+        py::arg("allow_duplicate_ids") = minhash.allow_duplicate_ids, py::arg("threads") = py::none(),
+        py::arg("memory") = minhash.memory_bytes, py::arg("tmpdir") = minhash.tmpdir,
+        py::arg("against") = std::vector<std::string>(), py::arg("approximate") = !minhash.exact,
         "`simdex dedup --method minhash` in process (include/simdex/batch.h); simdex.dedup wraps it.");
   const SimHashDedupOptions defaults;
   m.def("_dedup_simhash", &DedupSimHash, py::arg("texts"), py::kw_only(), py::arg("files") = py::none(),
         py::arg("format") = "", py::arg("id_field") = "id", py::arg("text_fields") = std::vector<std::string>(),
         py::arg("id_mode") = "field", py::arg("skip_bad") = false, py::arg("scores") = py::none(),
         py::arg("fingerprinter") = py::none(), py::arg("k") = py::none(), py::arg("scheme") = defaults.scheme,
-        py::arg("confirm") = "", py::arg("k_short") = defaults.k_short,
-        py::arg("short_length") = defaults.short_length, py::arg("keep") = "first", py::arg("pairs") = false,
-        py::arg("allow_duplicate_ids") = false, py::arg("threads") = py::none(),
-        py::arg("memory") = defaults.memory_bytes, py::arg("tmpdir") = "",
-        py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(), py::arg("strategy") = "auto",
+        py::arg("confirm") = defaults.confirm, py::arg("k_short") = defaults.k_short,
+        py::arg("short_length") = defaults.short_length, py::arg("keep") = KeepRuleSpec(defaults.keep),
+        py::arg("pairs") = defaults.keep_pairs, py::arg("allow_duplicate_ids") = defaults.allow_duplicate_ids,
+        py::arg("threads") = py::none(), py::arg("memory") = defaults.memory_bytes, py::arg("tmpdir") = defaults.tmpdir,
+        py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(),
+        py::arg("strategy") = AgainstStrategyName(defaults.against_strategy),
         "`simdex dedup --method simhash` of documents in process (include/simdex/batch.h); simdex.dedup wraps it.");
 }
 

@@ -17,6 +17,7 @@
 #include "python/src/arrays.h"
 #include "python/src/errors.h"
 #include "python/src/module.h"
+#include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/document_reader.h"
 
@@ -194,7 +195,7 @@ a time (calls hold the GIL).
   m.def("_confirm_file", &ConfirmFile, py::arg("path"), py::arg("spec"), py::arg("positions"), py::kw_only(),
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
-        py::arg("keep") = "first", py::arg("skip_bad") = false,
+        py::arg("keep") = KeepRuleSpec(MinHashDedupOptions().keep), py::arg("skip_bad") = false,
         "Reads one file again (read as _minhash_file reads it) for the documents at `positions` (uint32, "
         "increasing): (lims, values) with document i's values[lims[i]:lims[i+1]]: the sorted distinct shingle "
         "hashes of the Confirmer of `spec` (uint64) for a Jaccard spec, the UTF-8 text (uint8) for edit. "

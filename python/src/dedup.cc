@@ -256,7 +256,7 @@ py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std
 
 void DefineDedup(py::module_& m) {
   m.def("_dedup", &Dedup, py::arg("fingerprints"), py::kw_only(), py::arg("empty") = py::none(),
-        py::arg("scores") = py::none(), py::arg("k") = py::none(), py::arg("scheme") = "t10",
+        py::arg("scores") = py::none(), py::arg("k") = py::none(), py::arg("scheme") = Scheme::Default().Name(),
         py::arg("against") = std::vector<std::shared_ptr<IndexHandle>>(), py::arg("strategy") = "auto",
         py::arg("threads") = 1, py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "",
         py::arg("pairs") = false, py::arg("near_pairs") = py::none(), py::arg("index_matches") = py::tuple(),

@@ -26,6 +26,7 @@
 #include "python/src/errors.h"
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
+#include "simdex/batch.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
@@ -40,8 +41,6 @@ namespace simdex::python {
 namespace {
 
 constexpr size_t kBatch = 4096;
-
-enum class Keep { kFirst, kLongest, kMaxField };
 
 // What every read of a file keeps of its documents.
 struct FileRecords {
@@ -141,7 +140,7 @@ Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& opti
 
 // Reads the file in batches of kBatch documents: their ids and scores go
 // to *out, and each batch to on_batch(docs, n), whose error ends the read.
-Status ReadFile(const std::string& path, const DocumentReaderOptions& options, Keep keep, FileRecords* out,
+Status ReadFile(const std::string& path, const DocumentReaderOptions& options, KeepRule keep, FileRecords* out,
                 const std::function<Status(const std::vector<Document>&, size_t)>& on_batch) {
   std::unique_ptr<DocumentReader> reader;
   SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
@@ -159,8 +158,8 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
       out->ids.push_back(d.id);
       out->any_string |= !d.id_string.empty();
       out->id_strings.push_back(d.id_string);
-      if (keep == Keep::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
-      if (keep == Keep::kMaxField) out->scores.push_back(d.score);
+      if (keep == KeepRule::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
+      if (keep == KeepRule::kField) out->scores.push_back(d.score);
     }
     SIMDEX_RETURN_IF_ERROR(on_batch(docs, n));
   }
@@ -172,7 +171,7 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
 DocumentReaderOptions ReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                     const std::string& id_field, const std::vector<std::string>& text_fields,
                                     const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
-                                    Keep* keep) {
+                                    KeepRule* keep) {
   DocumentReaderOptions o;
   if (!format) o.format = DocumentFormatFromPath(path);
   else if (*format == "jsonl") o.format = DocumentFormat::kJsonl;
@@ -184,15 +183,7 @@ DocumentReaderOptions ReaderOptions(const std::string& path, const std::optional
   o.text_fields = text_fields;
   o.allow_string_ids = true;
   o.skip_bad = skip_bad;
-  *keep = Keep::kFirst;
-  if (keep_spec == "longest") {
-    *keep = Keep::kLongest;
-  } else if (keep_spec.starts_with("max:") && keep_spec.size() > 4) {
-    *keep = Keep::kMaxField;
-    o.score_field = keep_spec.substr(4);
-  } else if (keep_spec != "first") {
-    throw py::value_error("keep '" + keep_spec + "' is not first, longest or max:FIELD");
-  }
+  ThrowIfError(ParseKeepRule(keep_spec, keep, &o.score_field));
   return o;
 }
 
@@ -206,7 +197,7 @@ py::array_t<T> Matrix(const std::vector<T>& values, size_t n, size_t width) {
 }
 
 // The ids, scores and reader's counts of a read, as fingerprint_file returns them.
-void PutRecords(const FileRecords& got, Keep keep, py::dict* d) {
+void PutRecords(const FileRecords& got, KeepRule keep, py::dict* d) {
   const size_t n = got.ids.size();
   if (got.any_string) {
     py::array ids(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
@@ -220,7 +211,7 @@ void PutRecords(const FileRecords& got, Keep keep, py::dict* d) {
   } else {
     (*d)["ids"] = Matrix(got.ids, n, 0);
   }
-  if (keep == Keep::kFirst) (*d)["scores"] = py::none();
+  if (keep == KeepRule::kFirst) (*d)["scores"] = py::none();
   else (*d)["scores"] = Matrix(got.scores, n, 0);
   (*d)["line_runs"] = py::make_tuple(ToArray(got.run_starts), ToArray(got.run_lines));
   (*d)["skipped"] = got.stats.skipped;
@@ -269,7 +260,7 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
                          const std::string& id_field, const std::vector<std::string>& text_fields,
                          const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
                          std::optional<int> threads) {
-  Keep keep;
+  KeepRule keep;
   const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   const bool learns_idf = LearnsIdf(fingerprinter);
   const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
@@ -313,7 +304,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
                      const std::string& keep_spec, bool skip_bad, std::optional<int> threads,
                      const std::vector<std::string>& against, double min_estimate, double min_sketch_estimate,
                      bool approximate) {
-  Keep keep;
+  KeepRule keep;
   const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
   MinHashOptions options;
@@ -393,7 +384,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
 DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
                                         const std::string& id_mode, const std::string& keep_spec, bool skip_bad) {
-  Keep keep;
+  KeepRule keep;
   return ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
 }
 
@@ -401,15 +392,17 @@ void DefineDocuments(py::module_& m) {
   m.def("_fingerprint_file", &FingerprintFile, py::arg("path"), py::arg("fingerprinter"), py::kw_only(),
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
-        py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
-        "Reads and fingerprints one file; use simdex.fingerprint_file().");
-  m.def("_minhash_file", &MinHashFile, py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1,
-        py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("bands"),
-        py::arg("rows"), py::arg("signature_bits") = 4,
+        py::arg("keep") = KeepRuleSpec(SimHashDedupOptions().keep), py::arg("skip_bad") = false,
+        py::arg("threads") = py::none(), "Reads and fingerprints one file; use simdex.fingerprint_file().");
+  const MinHashOptions minhash;  // the defaults, written in include/simdex/minhash.h
+  m.def("_minhash_file", &MinHashFile, py::arg("path"), py::kw_only(), py::arg("num_perm") = minhash.num_perm,
+        py::arg("seed") = minhash.seed, py::arg("word_n") = minhash.shingles.word_n,
+        py::arg("char_n") = minhash.shingles.char_n, py::arg("shingles") = kDefaultShingles, py::arg("bands"),
+        py::arg("rows"), py::arg("signature_bits") = MinHashDedupOptions().signature_bits,
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",
-        py::arg("keep") = "first", py::arg("skip_bad") = false, py::arg("threads") = py::none(),
-        py::arg("against") = std::vector<std::string>(), py::arg("min_estimate") = 0.0,
+        py::arg("keep") = KeepRuleSpec(MinHashDedupOptions().keep), py::arg("skip_bad") = false,
+        py::arg("threads") = py::none(), py::arg("against") = std::vector<std::string>(), py::arg("min_estimate") = 0.0,
         py::arg("min_sketch_estimate") = -1.0, py::arg("approximate") = false,
         "Reads one file and signs its documents as `simdex dedup --method minhash` does: ids, scores and the "
         "reader's counts as fingerprint_file, keys (n x bands uint64 band keys), packed (n x bytes b-bit "

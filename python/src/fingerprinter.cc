@@ -114,7 +114,8 @@ class PyFingerprinter {
   PyFingerprinter(const std::string& tokenizer, int ngram, bool normalize, bool clean_text, bool cap_numbers,
                   py::object stop_words, std::optional<std::string> stop_words_file,
                   std::optional<std::string> weighting, py::object idf, std::optional<double> idf_default,
-                  std::optional<double> idf_cap, uint64_t seed, std::optional<std::string> compat, int threads) {
+                  std::optional<double> idf_cap, std::optional<double> max_share, uint32_t tf_cap, uint64_t seed,
+                  std::optional<std::string> compat, int threads) {
     FingerprintOptions o;
     o.tokenizer = Choose<Tokenizer>(tokenizer, "tokenizer",
                                     {{"words", Tokenizer::kWords},
@@ -124,6 +125,8 @@ class PyFingerprinter {
     o.normalize = normalize;
     o.clean_text = clean_text;
     o.cap_numbers = cap_numbers;
+    if (max_share) o.max_share = *max_share;  // else the library's default (0.1 since profile 4)
+    o.tf_cap = tf_cap;
     if (py::isinstance<py::str>(stop_words)) {
       const std::string lang = stop_words.cast<std::string>();
       if (lang != "en" && lang != "zh") throw py::value_error("stop_words '" + lang + "' is not en or zh (or a list of words)");
@@ -366,6 +369,7 @@ Fingerprinter(idf=table) weighs by it (docs/fingerprint.md, "IDF learned from th
            "Features held by two or more documents: the table's entries.")
       .def("idf_of_hash", [](const PyIdfTable& t, uint64_t hash) { return t.table->LookupHash(hash); },
            py::arg("hash"), "The idf of a feature by its hash (Fingerprinter.hash_feature).");
+  const FingerprintOptions defaults;  // the text options' defaults (include/simdex/fingerprint.h)
   py::class_<PyFingerprinter>(m, "Fingerprinter", R"doc(
 SimHash fingerprints of text (docs/fingerprint.md): UTF-8 text -> NFKC and case
 folding -> features (ICU words, character or word n-grams) -> stop words dropped
@@ -383,13 +387,14 @@ Batch calls release the GIL and run on `threads` threads (0: one per core).
 Single-text calls hold the GIL, so one object may be shared between threads.
 )doc")
       .def(py::init<const std::string&, int, bool, bool, bool, py::object, std::optional<std::string>,
-                    std::optional<std::string>, py::object, std::optional<double>, std::optional<double>, uint64_t,
-                    std::optional<std::string>, int>(),
-           py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = 3, py::arg("normalize") = true,
-           py::arg("clean_text") = true, py::arg("cap_numbers") = true,
+                    std::optional<std::string>, py::object, std::optional<double>, std::optional<double>,
+                    std::optional<double>, uint32_t, uint64_t, std::optional<std::string>, int>(),
+           py::kw_only(), py::arg("tokenizer") = "words", py::arg("ngram") = defaults.ngram,
+           py::arg("normalize") = defaults.normalize, py::arg("clean_text") = defaults.clean_text,
+           py::arg("cap_numbers") = defaults.cap_numbers,
            py::arg("stop_words") = py::none(), py::arg("stop_words_file") = py::none(), py::arg("weighting") = py::none(),
            py::arg("idf") = py::none(), py::arg("idf_default") = py::none(), py::arg("idf_cap") = py::none(),
-           py::arg("seed") = 0,
+           py::arg("max_share") = py::none(), py::arg("tf_cap") = defaults.tf_cap, py::arg("seed") = defaults.seed,
            py::arg("compat") = py::none(), py::arg("threads") = 1,
            R"doc(tokenizer: "words" | "char-ngrams" | "word-ngrams"; ngram: n (1..16) of the n-gram tokenizers;
 normalize: NFKC + case folding; clean_text: markup, character references, percent-escapes, URLs and
@@ -401,8 +406,9 @@ term<TAB>idf file (`simdex idf` writes one; a file named auto is "./auto"), a di
 or "auto" (learned from each batch, within 1 GiB and $TMPDIR or /tmp, as the command line's defaults);
 idf_default: idf of unlisted terms (dict: default 1.0; file: default its #default-idf line); idf_cap: with
 idf="auto", learned idf values above it are it (--idf-cap: 0.693 = ln 2 discounts only what more than half of
-the batch holds);
-seed: XXH3 seed; compat: None | "python-simhash"; threads: default for batches (0: one per core).
+the batch holds); max_share: no feature weighs more than this share of its text's weight (default 0.1 since
+profile 4; 0 gives profile 3's weights); tf_cap: a feature counts at most this often in its tf (default 0: no
+cap; docs/fingerprint.md, step 5, "Weight caps"); seed: XXH3 seed; compat: None | "python-simhash"; threads: default for batches (0: one per core).
 Bad options raise ValueError with the library's message.)doc")
       .def("fingerprint", &PyFingerprinter::Fingerprint, py::arg("text"),
            "The fingerprint of one text (str or UTF-8 bytes) as an int, or None when it has no features.")

@@ -16,7 +16,6 @@
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/index.h"
-#include "simdex/lsh_index.h"
 
 namespace py = pybind11;
 
@@ -135,54 +134,17 @@ py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::hand
   return py::make_tuple(lims, IdsObject(*reader, ids), fps, distances);
 }
 
-std::shared_ptr<IndexHandle> IndexHandle::Open(const std::string& path, bool verify_block_checksums,
-                                               bool verify_heads_on_open, double check_period,
-                                               const py::object& preload) {
-  const bool lock = py::isinstance<py::str>(preload) && preload.cast<std::string>() == "lock";
-  if (!lock && !py::isinstance<py::bool_>(preload)) throw py::value_error("preload must be False, True or 'lock'");
-  ReloadOptions options;
-  options.reader.verify_block_checksums = verify_block_checksums;
-  options.reader.verify_heads_on_open = verify_heads_on_open;
-  options.check_period_seconds = check_period;
-  std::unique_ptr<ReloadingIndex> index;
-  PreloadResult preloaded;
-  {
-    py::gil_scoped_release release;
-    Status s = ReloadingIndex::Open(path, options, &index);
-    IndexKind kind;
-    if (s.IsInvalidArgument() && ReadIndexKind(path, &kind).ok() && kind == IndexKind::kMinHashLsh) {
-      s = Status::InvalidArgument(s.message() + " (simdex.open_index and simdex.LshIndex.open open it)");
-    }
-    ThrowIfError(s);
-    if (lock || preload.cast<bool>()) ThrowIfError(index->Current()->Preload(lock, &preloaded));
-  }
-  if (!preloaded.lock_error.empty()) {
-    const std::string warning = path + ": pages read but not locked: " + preloaded.lock_error;
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
-  }
-  auto h = std::make_shared<IndexHandle>();
-  h->index_ = std::move(index);
-  h->path_ = path;
-  return h;
-}
-
-bool IndexHandle::Reload() {
-  std::shared_ptr<ReloadingIndex> index = this->index();
-  bool switched = false;
-  {
-    py::gil_scoped_release release;
-    ThrowIfError(index->Reload(&switched));
-  }
-  return switched;
-}
-
 void DefineIndex(py::module_& m) {
   py::class_<IndexHandle, std::shared_ptr<IndexHandle>> index(m, "Index", R"doc(
 A compressed fingerprint index opened read-only through a memory map
 (docs/format.md). Searches release the GIL and may run from any number of
 threads; processes that open the same file share its pages.
 )doc");
-  index.def_static("open", &IndexHandle::Open, py::arg("path"), py::kw_only(),
+  index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
+                             double check_period, const py::object& preload) {
+                    return IndexHandle::Open(*FindIndexKind(IndexKind::kSimHash), path, verify_block_checksums,
+                                             verify_heads_on_open, check_period, preload);
+                  }, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
                   py::arg("check_period") = 0.0, py::arg("preload") = false,
                   "Maps and validates an index file. A missing file raises OSError; a truncated, foreign or damaged "
@@ -227,15 +189,6 @@ Releases the GIL; `threads` threads share the batch.)doc")
            }, py::arg("queries"), py::arg("k"), py::arg("threads") = 1)
       .def("info", [](const IndexHandle& h) { return InfoDict(h.reader()->Info()); },
            "Size and shape: entries, scheme, block size, tables, bits per entry against the entropy bound, ...")
-      .def("reload", &IndexHandle::Reload,
-           "Switches to the file the path names now, if `simdex build` or `simdex merge` renamed a new one into "
-           "place: returns True if it switched. Calls in flight finish on the old file. A new file that is "
-           "damaged or of another scheme raises its error and the old file keeps serving.")
-      .def_property_readonly("version", &IndexHandle::version,
-                             "1 for the file opened first, one more for each reload that switched.")
-      .def("close", &IndexHandle::Close, "Unmaps the file (searches running on other threads finish first).")
-      .def("__enter__", [](std::shared_ptr<IndexHandle> h) { return h; })
-      .def("__exit__", [](IndexHandle& h, py::args) { h.Close(); })
       .def_property_readonly("entries", [](const IndexHandle& h) { return h.reader()->entries(); })
       .def_property_readonly("scheme", [](const IndexHandle& h) { return h.reader()->scheme().Name(); })
       .def_property_readonly("k", [](const IndexHandle& h) { return h.reader()->scheme().k(); })
@@ -247,7 +200,6 @@ Releases the GIL; `threads` threads share the batch.)doc")
             return p.empty() ? py::object(py::none()) : py::object(py::str(p));
           },
           "The fingerprint profile the index records (docs/fingerprint.md, \"Profiles\"), or None.")
-      .def_property_readonly("path", &IndexHandle::path)
       .def("__len__", [](const IndexHandle& h) { return h.reader()->entries(); })
       .def("__repr__", [](const IndexHandle& h) {
         return "<simdex.Index " + h.path() + (h.open() ? ": " + std::to_string(h.reader()->entries()) + " entries, " +

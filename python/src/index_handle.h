@@ -1,7 +1,7 @@
-// IndexHandle: the object behind simdex.Index, over a ReloadingIndex. Each
-// call takes the serving version (a shared IndexReader) before releasing the
-// GIL, so neither close() nor a reload on another thread ever unmaps a file
-// a call is searching.
+// FileHandle: the object behind simdex.Index and simdex.LshIndex, over a
+// ReloadingIndexFile of one kind. Each call takes the serving version (a
+// shared reader) before releasing the GIL, so neither close() nor a reload
+// on another thread ever unmaps a file a call is searching.
 #ifndef SIMDEX_PYTHON_INDEX_HANDLE_H_
 #define SIMDEX_PYTHON_INDEX_HANDLE_H_
 
@@ -15,37 +15,66 @@
 
 #include "python/src/errors.h"
 #include "simdex/index.h"
+#include "simdex/index_file.h"
 #include "simdex/reloading_index.h"
 
 namespace simdex::python {
 
-class IndexHandle {
+// `s`, the error of opening path as a file of `wanted`, with the Python
+// opener of the file's own kind named when it is of another kind.
+Status WithOpenerHint(Status s, const std::string& path, const IndexFileKind& wanted);
+
+// Opens path as a file of `kind` held by path (ReloadingIndexFile): check
+// period in seconds (0: reload() alone) and preload False, True (read every
+// page) or "lock" (read and mlock; a refused lock is a RuntimeWarning saying
+// why). Raises the error of a file that cannot be opened.
+std::unique_ptr<ReloadingIndexFile> OpenReloading(const std::string& path, const IndexFileKind& kind,
+                                                  bool verify_block_checksums, bool verify_heads_on_open,
+                                                  double check_period, const pybind11::object& preload);
+
+// The handle of a file whose versions are all Reader's (IndexReader,
+// LshIndexReader); Derived is the Python class's own handle.
+template <class Reader, class Derived>
+class FileHandle {
  public:
-  // preload: False, True (read every page) or "lock" (read and mlock; a
-  // refused lock is a RuntimeWarning saying why).
-  static std::shared_ptr<IndexHandle> Open(const std::string& path, bool verify_block_checksums,
-                                           bool verify_heads_on_open, double check_period,
-                                           const pybind11::object& preload);
+  static std::shared_ptr<Derived> Open(const IndexFileKind& kind, const std::string& path, bool verify_block_checksums,
+                                       bool verify_heads_on_open, double check_period,
+                                       const pybind11::object& preload) {
+    auto h = std::make_shared<Derived>();
+    h->index_ = OpenReloading(path, kind, verify_block_checksums, verify_heads_on_open, check_period, preload);
+    h->path_ = path;
+    return h;
+  }
 
   // The serving version; ValueError after close().
-  std::shared_ptr<const IndexReader> reader() const { return index()->Current(); }
+  std::shared_ptr<const Reader> reader() const { return index()->template CurrentAs<Reader>(); }
   // Switches to the file the path names now if it changed; raises the new
   // file's error if it is refused (the old one keeps serving).
-  bool Reload();
+  bool Reload() {
+    std::shared_ptr<ReloadingIndexFile> index = this->index();
+    bool switched = false;
+    {
+      pybind11::gil_scoped_release release;
+      ThrowIfError(index->Reload(&switched));
+    }
+    return switched;
+  }
   uint64_t version() const { return index()->version(); }
   void Close() { index_.reset(); }
   bool open() const { return index_ != nullptr; }
   const std::string& path() const { return path_; }
 
  private:
-  std::shared_ptr<ReloadingIndex> index() const {
+  std::shared_ptr<ReloadingIndexFile> index() const {
     if (!index_) throw pybind11::value_error("the index " + path_ + " is closed");
     return index_;
   }
 
-  std::shared_ptr<ReloadingIndex> index_;
+  std::shared_ptr<ReloadingIndexFile> index_;
   std::string path_;
 };
+
+class IndexHandle : public FileHandle<IndexReader, IndexHandle> {};
 
 // ids as a np.uint64 array, or as an object array of str when the index has
 // string ids (an IndexReader or an LshIndexReader).
@@ -69,13 +98,24 @@ pybind11::object IdsObject(const Reader& reader, const std::vector<uint64_t>& nu
   return out;
 }
 
-// The methods Index and LshIndex share: verify(), id_string(), find_id().
-// Handle::reader() returns a shared reader with Verify, has_string_ids,
-// IdStringCount, IdString and FindIdString.
+// The methods Index and LshIndex share: verify(), id_string(), find_id(),
+// reload(), version, close() and the context manager. Handle is a
+// FileHandle.
 template <typename Class>
 void DefineReaderMethods(Class& cls) {
   namespace py = pybind11;
   using Handle = typename Class::type;
+  cls.def("reload", [](Handle& h) { return h.Reload(); },
+          "Switches to the file the path names now, if `simdex build` or `simdex merge` renamed a new one into "
+          "place: returns True if it switched. Calls in flight finish on the old file. A new file that is "
+          "damaged, of another kind or of another layout (a SimHash scheme; MinHash-LSH bands and threshold) "
+          "raises its error and the old file keeps serving.")
+      .def_property_readonly("version", [](const Handle& h) { return h.version(); },
+                             "1 for the file opened first, one more for each reload that switched.")
+      .def("close", [](Handle& h) { h.Close(); }, "Unmaps the file (calls running on other threads finish first).")
+      .def("__enter__", [](std::shared_ptr<Handle> h) { return h; })
+      .def("__exit__", [](Handle& h, py::args) { h.Close(); })
+      .def_property_readonly("path", [](const Handle& h) { return h.path(); });
   cls.def("verify", [](const Handle& h) {
          auto reader = h.reader();
          py::gil_scoped_release release;

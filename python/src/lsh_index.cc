@@ -27,9 +27,6 @@ namespace {
 
 using namespace pybind11::literals;
 
-// "simhash" or "minhash-lsh": the names `simdex inspect` prints.
-const char* KindName(IndexKind kind) { return kind == IndexKind::kMinHashLsh ? "minhash-lsh" : "simhash"; }
-
 py::dict LshInfoDict(const LshIndexInfo& info) {
   std::vector<std::string> codecs;
   uint64_t table_bytes = 0;
@@ -145,40 +142,11 @@ std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOption
   return {signatures, has};
 }
 
-// The object behind simdex.LshIndex: an open reader, shared with the calls
-// in flight so that close() never unmaps a file a query is reading.
-class LshIndexHandle {
+// The object behind simdex.LshIndex: a FileHandle of MinHash-LSH files,
+// whose reader calls in flight share, so that close() and reload() never
+// unmap a file a query is reading.
+class LshIndexHandle : public FileHandle<LshIndexReader, LshIndexHandle> {
  public:
-  static std::shared_ptr<LshIndexHandle> Open(const std::string& path, bool verify_block_checksums,
-                                              bool verify_heads_on_open) {
-    ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums;
-    options.verify_heads_on_open = verify_heads_on_open;
-    std::unique_ptr<LshIndexReader> reader;
-    Status s;
-    {
-      py::gil_scoped_release release;
-      s = LshIndexReader::Open(path, options, &reader);
-    }
-    IndexKind kind;
-    if (s.IsInvalidArgument() && ReadIndexKind(path, &kind).ok() && kind == IndexKind::kSimHash) {
-      s = Status::InvalidArgument(s.message() + " (simdex.open_index and simdex.Index.open open either kind)");
-    }
-    ThrowIfError(s);
-    auto h = std::make_shared<LshIndexHandle>();
-    h->reader_ = std::move(reader);
-    h->path_ = path;
-    return h;
-  }
-
-  std::shared_ptr<const LshIndexReader> reader() const {
-    if (!reader_) throw py::value_error("the index " + path_ + " is closed");
-    return reader_;
-  }
-  void Close() { reader_.reset(); }
-  bool open() const { return reader_ != nullptr; }
-  const std::string& path() const { return path_; }
-
   // Every query row's matches: (lims, ids, estimates), and with thresholds
   // the highest each match passes.
   // shingles (when not null): each query's shingle set, so that the
@@ -222,10 +190,6 @@ class LshIndexHandle {
   }
 
   size_t num_perm() const { return static_cast<size_t>(reader()->minhash_options().num_perm); }
-
- private:
-  std::shared_ptr<const LshIndexReader> reader_;
-  std::string path_;
 };
 
 class PyLshIndexBuilder {
@@ -355,7 +319,7 @@ void DefineLshIndex(py::module_& m) {
   m.def("index_kind", [](const std::string& path) {
           IndexKind kind;
           ThrowIfError(ReadIndexKind(path, &kind));
-          return KindName(kind);
+          return std::string(FindIndexKind(kind)->name());
         }, py::arg("path"),
         "What an index file holds: 'simhash' (simdex.Index) or 'minhash-lsh' (simdex.LshIndex), from its header "
         "and footer; OSError or simdex.CorruptionError for a missing or damaged file.");
@@ -367,10 +331,18 @@ signatures for the estimate of J. Queries release the GIL and may run from
 any number of threads. simdex.open_index (and simdex.Index.open) return one
 for a MinHash-LSH file.
 )doc");
-  index.def_static("open", &LshIndexHandle::Open, py::arg("path"), py::kw_only(),
+  index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
+                             double check_period, const py::object& preload) {
+                    return LshIndexHandle::Open(*FindIndexKind(IndexKind::kMinHashLsh), path, verify_block_checksums,
+                                                verify_heads_on_open, check_period, preload);
+                  }, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
+                  py::arg("check_period") = 0.0, py::arg("preload") = false,
                   "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
-                  "simdex.CorruptionError; a SimHash index ValueError naming both kinds.")
+                  "simdex.CorruptionError; a SimHash index ValueError naming both kinds. check_period > 0: a "
+                  "background thread calls reload() every check_period seconds. preload=True reads every page "
+                  "into memory, preload='lock' also mlock()s them (a RuntimeWarning says why when the system "
+                  "refuses).")
       .def("query", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
                        py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
              const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
@@ -411,9 +383,6 @@ batch.)doc")
            "estimate (default: the index's threshold); approximate=True decides on the signatures as query() does.")
       .def("info", [](const LshIndexHandle& h) { return LshInfoDict(h.reader()->Info()); },
            "Size and shape, as `simdex inspect` prints them: documents, bands, rows, bytes per document per part, ...")
-      .def("close", &LshIndexHandle::Close, "Unmaps the file (queries running on other threads finish first).")
-      .def("__enter__", [](std::shared_ptr<LshIndexHandle> h) { return h; })
-      .def("__exit__", [](LshIndexHandle& h, py::args) { h.Close(); })
       .def_property_readonly("documents", [](const LshIndexHandle& h) { return h.reader()->documents(); })
       .def_property_readonly("num_perm", [](const LshIndexHandle& h) { return h.reader()->minhash_options().num_perm; })
       .def_property_readonly("seed", [](const LshIndexHandle& h) { return h.reader()->minhash_options().seed; })
@@ -434,7 +403,6 @@ batch.)doc")
                              "The signature profile (docs/minhash.md): how the documents were signed.")
       .def_property_readonly("has_string_ids", [](const LshIndexHandle& h) { return h.reader()->has_string_ids(); })
       .def_property_readonly("kind", [](const LshIndexHandle&) { return "minhash-lsh"; })
-      .def_property_readonly("path", &LshIndexHandle::path)
       .def("__len__", [](const LshIndexHandle& h) { return h.reader()->documents(); })
       .def("__repr__", [](const LshIndexHandle& h) {
         if (!h.open()) return "<simdex.LshIndex " + h.path() + " (closed)>";
@@ -445,6 +413,7 @@ batch.)doc")
 
   DefineReaderMethods(index);
 
+  const LshBuildOptions build;  // the defaults of the builder's arguments
   py::class_<PyLshIndexBuilder>(m, "LshIndexBuilder", R"doc(
 Builds one MinHash-LSH index file (`simdex build --method minhash`): add
 documents (an id and a signature each, or texts signed here) in any order, then
@@ -459,12 +428,14 @@ numeric ids become decimal strings). Documents are held in memory up to
       .def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
                     std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int,
                     int>(),
-           py::arg("path"), py::kw_only(), py::arg("num_perm") = 128, py::arg("seed") = 1, py::arg("word_n") = 5,
-           py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles, py::arg("threshold") = 0.8, py::arg("bands") = py::none(),
-           py::arg("rows") = py::none(), py::arg("signature_bits") = 4, py::arg("block_size") = 4096,
-           py::arg("restarts") = 6, py::arg("codec") = "ef", py::arg("string_ids") = false,
-           py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
-           py::arg("sketch") = kDefaultSketchK,
+           py::arg("path"), py::kw_only(), py::arg("num_perm") = build.minhash.num_perm,
+           py::arg("seed") = build.minhash.seed, py::arg("word_n") = build.minhash.shingles.word_n,
+           py::arg("char_n") = build.minhash.shingles.char_n, py::arg("shingles") = kDefaultShingles,
+           py::arg("threshold") = build.threshold, py::arg("bands") = py::none(), py::arg("rows") = py::none(),
+           py::arg("signature_bits") = build.signature_bits, py::arg("block_size") = build.block_size,
+           py::arg("restarts") = build.restarts, py::arg("codec") = build.codec, py::arg("string_ids") = build.string_ids,
+           py::arg("memory") = build.memory_bytes, py::arg("tmpdir") = build.tmpdir, py::arg("threads") = 1,
+           py::arg("sketch") = build.sketch_k,
            "num_perm, seed, word_n, char_n, shingles: how signatures are made (MinHasher's; recorded in the file); threshold: "
            "the Jaccard similarity the bands are chosen for; bands, rows: both or neither (None: chosen from the "
            "threshold); signature_bits: 1, 2, 4, 8, 16 or 32 bits kept per value for the estimate; block_size, "

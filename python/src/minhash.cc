@@ -122,8 +122,10 @@ SplitMix64(seed); signature[i] = the minimum of h_i. A text without shingles get
 0xffffffff everywhere (estimate 0 with everything). Signatures are numpy uint32
 arrays, the same bit for bit as `simdex dedup --method minhash` makes.
 )doc")
-      .def(py::init<int, uint64_t, int, int, const std::string&, int>(), py::kw_only(), py::arg("num_perm") = 128,
-           py::arg("seed") = 1, py::arg("word_n") = 5, py::arg("char_n") = 5, py::arg("shingles") = kDefaultShingles,
+      .def(py::init<int, uint64_t, int, int, const std::string&, int>(), py::kw_only(),
+           py::arg("num_perm") = MinHashOptions().num_perm, py::arg("seed") = MinHashOptions().seed,
+           py::arg("word_n") = ShingleOptions().word_n, py::arg("char_n") = ShingleOptions().char_n,
+           py::arg("shingles") = kDefaultShingles,
            py::arg("threads") = 1,
            "num_perm: 1..1024; seed: draws the functions; word_n, char_n: shingle widths (1..64); shingles: the "
            "word definition, \"word-chars\" or \"space-split\" (`simdex dedup --shingles`); threads: default for "

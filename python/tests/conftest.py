@@ -33,7 +33,7 @@ def simdex_cli():
 @pytest.fixture(scope="session")
 def client():
     """A Dask client of a LocalCluster of two worker processes, one thread each (test_dask*.py)."""
-    import distributed  # tools/deps.sh installs it: missing, these tests fail rather than skip
+    import distributed  # scripts/deps.sh installs it: missing, these tests fail rather than skip
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   silence_logs=40) as cluster, distributed.Client(cluster) as c:

@@ -1,8 +1,10 @@
-"""tools/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
+"""scripts/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
 (the baselines, simdex's card, ef and auto codecs, warm, first-use and cold records, with and without
 --repeat) makes a report, tables and plots, without a traceback, in docs/benchmarks.md's generated
-section or standalone (--out DIR). It once crashed on the first "simdex-ef" row, and nothing ran it on one."""
+section or standalone (--out DIR). It once crashed on the first "simdex-ef" row, and nothing ran it on one.
+Without matplotlib the standalone report holds the tables and says that its plots were skipped."""
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -12,11 +14,13 @@ import pytest
 
 from conftest import SOURCE_DIR
 
-pytest.importorskip("matplotlib")  # the report's plots; tools/deps.sh installs it for Debian's python3
-sys.path.insert(0, os.path.join(SOURCE_DIR, "tools"))
+sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import bench_report  # noqa: E402
 
-REPORT = os.path.join(SOURCE_DIR, "tools", "bench_report.py")
+# The report's plots; scripts/deps.sh installs python3-matplotlib for Debian's python3.
+needs_plots = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="no matplotlib")
+
+REPORT = os.path.join(SOURCE_DIR, "scripts", "bench_report.py")
 # simdex-bench --datasets uniform --n 2000 --scheme t4 --block-sizes 512 --codec card,ef,auto --k 3
 #     --threads 1,2 --cold --checksums --queries 40 --cold-queries 20 --repeat 2
 SMALL_GRID = os.path.join(SOURCE_DIR, "tests", "data", "bench", "small_grid.jsonl")
@@ -24,8 +28,8 @@ SMALL_GRID = os.path.join(SOURCE_DIR, "tests", "data", "bench", "small_grid.json
 PLANNER_RUN = os.path.join(SOURCE_DIR, "docs", "bench-results", "plan-1e5-1.jsonl")
 
 
-def report(*args):
-    done = subprocess.run([sys.executable, REPORT, *map(str, args)], capture_output=True, text=True)
+def report(*args, env=None):
+    done = subprocess.run([sys.executable, REPORT, *map(str, args)], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return done
@@ -35,6 +39,7 @@ def linked_images(text):
     return re.findall(r"!\[[^]]*\]\(([^)]+\.png)\)", text)
 
 
+@needs_plots
 @pytest.mark.parametrize("records,searchers", [
     (SMALL_GRID, ["scan", "permuted t4", "faiss-hash (24 bits)", "faiss-multihash (4 x 16 bits)", "simdex t4",
                   "simdex-ef t4", "simdex-auto t4"]),
@@ -63,6 +68,7 @@ def test_searchers_the_report_does_not_know_are_ordered_after_the_known_baseline
     assert [bench_report.label(r) for r in rows] == ["simdex-ef t4", "faiss-ivf", "simdex t4", "scan", "simdex-zz t4"]
 
 
+@needs_plots
 def test_the_standalone_report_holds_the_tables_plots_and_spread_of_repeated_runs(tmp_path):
     out = tmp_path / "made" / "report"  # created with its parents
     report("--out", out, SMALL_GRID, PLANNER_RUN)
@@ -89,3 +95,38 @@ def test_out_and_doc_are_refused_together_before_any_work(tmp_path):
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "--out" in done.stderr, done.stderr
     assert not (tmp_path / "r").exists()
+
+
+def without_matplotlib(tmp_path):
+    """An environment in which `import matplotlib` fails, as where python3-matplotlib is not installed."""
+    hidden = tmp_path / "hidden" / "matplotlib"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError(\"No module named 'matplotlib'\")\n")
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
+
+
+def test_without_matplotlib_the_report_holds_every_table_and_says_the_plots_were_skipped(tmp_path):
+    out = tmp_path / "report"
+    done = report("--out", out, SMALL_GRID, env=without_matplotlib(tmp_path))
+    assert "without plots" in done.stderr, done.stderr
+    text = (out / "report.md").read_text()
+    for heading in ["## Warm, one thread, k = 3, near queries", "## Cold batches (one thread)", "## Plots"]:
+        assert "\n%s\n" % heading in text, heading
+    for name in ["scan", "simdex t4", "simdex-ef t4", "simdex-auto t4"]:
+        assert re.search(r"^\| %s \|" % re.escape(name), text, re.M), name
+    plots = text[text.index("\n## Plots\n"):]
+    assert "Skipped: matplotlib cannot be imported (No module named 'matplotlib')" in plots, plots
+    assert not linked_images(text)
+    assert sorted(os.listdir(out)) == ["report.md"]
+
+
+def test_without_matplotlib_the_doc_section_is_refused_and_left_as_it_was(tmp_path):
+    doc = tmp_path / "benchmarks.md"
+    before = "# kept\n%s\nold\n%s\n" % (bench_report.BEGIN, bench_report.END)
+    doc.write_text(before)
+    done = subprocess.run([sys.executable, REPORT, "--doc", doc, "--plots", tmp_path / "plots", SMALL_GRID],
+                          capture_output=True, text=True, env=without_matplotlib(tmp_path))
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "--out" in done.stderr and "matplotlib" in done.stderr, done.stderr
+    assert doc.read_text() == before
+    assert not (tmp_path / "plots").exists()

@@ -2,7 +2,7 @@
 `simdex dedup` exactly (records, pairs, keep list), alone and against a stored index, and
 its sharded indexes search as one index over the same entries."""
 
-import distributed  # noqa: F401 (tools/deps.sh installs it: missing, these tests fail rather than skip)
+import distributed  # noqa: F401 (scripts/deps.sh installs it: missing, these tests fail rather than skip)
 import numpy as np
 import pytest
 

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 
-import distributed  # noqa: F401 (tools/deps.sh installs it: missing, these tests fail rather than skip)
+import distributed  # noqa: F401 (scripts/deps.sh installs it: missing, these tests fail rather than skip)
 import numpy as np
 import pytest
 

@@ -9,7 +9,7 @@ import json
 import os
 import random
 
-import distributed  # noqa: F401 (tools/deps.sh installs it: missing, these tests fail rather than skip)
+import distributed  # noqa: F401 (scripts/deps.sh installs it: missing, these tests fail rather than skip)
 import pytest
 
 import simdex

@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 
-import distributed  # noqa: F401 (tools/deps.sh installs it: missing, these tests fail rather than skip)
+import distributed  # noqa: F401 (scripts/deps.sh installs it: missing, these tests fail rather than skip)
 import numpy as np
 import pytest
 

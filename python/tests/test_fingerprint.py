@@ -13,6 +13,9 @@ OPTION_SETS = [
      ["--tokenizer", "char-ngrams", "--ngram", "4", "--stop-words", "en", "--weighting", "log-tf", "--seed", "9"]),
     # Profile 2's fingerprints: the text fixes of profile 3 off.
     ({"clean_text": False, "cap_numbers": False}, ["--no-clean-text", "--no-cap-numbers"]),
+    # Profile 3's: no share cap; and both weight caps set.
+    ({"max_share": 0}, ["--max-share", "0"]),
+    ({"max_share": 0.05, "tf_cap": 3}, ["--max-share", "0.05", "--tf-cap", "3"]),
 ]
 
 
@@ -53,10 +56,14 @@ def test_empty_documents_have_no_fingerprint_and_a_reason():
 
 
 def test_features_and_their_weights_give_the_fingerprint():
-    fp = simdex.Fingerprinter()
+    fp = simdex.Fingerprinter(max_share=0)  # tf weights as counted (profile 3)
     feats = fp.features("apache hadoop apache")
     assert feats == [("apache", 2.0), ("hadoop", 1.0)]
     assert fp.from_features(dict(feats)) == fp.fingerprint("apache hadoop apache")
+    # The default's share cap (0.1): two features cannot be capped to it, so they weigh alike.
+    capped = simdex.Fingerprinter()
+    assert capped.features("apache hadoop apache") == [("apache", 1.0), ("hadoop", 1.0)]
+    assert capped.from_features({"apache": 1, "hadoop": 1}) == capped.fingerprint("apache hadoop apache")
     assert fp.from_features({"Apache": 20, "hadoop": 25}) == fp.from_features([("Apache", 20), ("hadoop", 25)])
     assert fp.from_features({}) is None
     assert isinstance(fp.hash_feature("apache"), int)

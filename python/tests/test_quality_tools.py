@@ -1,5 +1,5 @@
-"""tools/quality.sh's report reads what simdex prints: a change to those outputs fails here, not only in
-tools/quality.sh, which runs outside CI (on corpora built from Debian packages, about ten minutes). Twice
+"""scripts/quality.sh's report reads what simdex prints: a change to those outputs fails here, not only in
+scripts/quality.sh, which runs outside CI (on corpora built from Debian packages, about ten minutes). Twice
 such a change went unseen: `simdex dedup` on documents became MinHash-LSH, whose summary the SimHash
 timings could not read, and `simdex eval --minhash` rows were taken for the baseline's."""
 
@@ -13,8 +13,8 @@ import pytest
 
 from conftest import BINARY_DIR, SOURCE_DIR
 
-pytest.importorskip("matplotlib")  # the report's plots; tools/deps.sh installs it for Debian's python3
-sys.path.insert(0, os.path.join(SOURCE_DIR, "tools"))
+pytest.importorskip("matplotlib")  # the report's plots; scripts/deps.sh installs it for Debian's python3
+sys.path.insert(0, os.path.join(SOURCE_DIR, "scripts"))
 import quality_corpora  # noqa: E402
 import quality_defaults  # noqa: E402
 import quality_report  # noqa: E402

@@ -1,7 +1,7 @@
 // build/bin/simdex-bench end to end on tiny grids: every searcher measured
 // and checked against the scan, JSON Lines that parse, skips recorded with a
 // reason, the text set capped at its corpus, --dir made or refused, the
-// medians and spread of --repeat, bad options refused.
+// medians and spread of --repeat over alternating runs, bad options refused.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/wait.h>
@@ -226,7 +226,9 @@ TEST_F(BenchCliTest, RepeatRecordsTheMedianAndSpreadOfEveryPoint) {
       << Stderr();
   std::set<std::string> searchers, caches;
   for (const auto& [type, line] : Records()) {
-    if (type == "header") EXPECT_NE(line.find("\"repeat\": 3"), std::string::npos) << line;
+    if (type == "header") {
+      EXPECT_NE(line.find("\"repeat\": 3"), std::string::npos) << line;
+    }
     if (type != "point") continue;
     searchers.insert(Text(line, "searcher"));
     const std::string cache = Text(line, "cache");
@@ -254,6 +256,40 @@ TEST_F(BenchCliTest, RepeatRecordsTheMedianAndSpreadOfEveryPoint) {
       << err;
 }
 
+// With --repeat, schemes are compared as block sizes and codecs are: every
+// index of every scheme is built before the first round, and each round
+// measures the scan and then every index in turn.
+TEST_F(BenchCliTest, RepeatAlternatesTheIndexesOfEverySchemeRoundByRound) {
+  ASSERT_EQ(Run("--n 500 --scheme t4 --scheme t10 --block-sizes 512 --codec card,ef --k 3 --queries 20 "
+                "--baselines permuted --repeat 2"),
+            0)
+      << Stderr();
+  std::set<std::string> measured;
+  for (const auto& [type, line] : Records()) {
+    if (type != "point") continue;
+    EXPECT_EQ(SpreadOf(line, "near", "qps").runs, 2u) << line;
+    if (Text(line, "searcher") != "scan") measured.insert(Text(line, "searcher") + " " + Text(line, "scheme"));
+  }
+  EXPECT_EQ(measured, (std::set<std::string>{"permuted t4", "permuted t10", "simdex t4", "simdex t10",
+                                             "simdex-ef t4", "simdex-ef t10"}));
+  const std::string err = Stderr();
+  const size_t last_build = err.find("n=500 simdex-ef t10 block 512: building");
+  const size_t first_round_two = err.find("n=500 simdex t4 block 512: warm queries, round 2 of 2");
+  ASSERT_NE(last_build, std::string::npos) << err;
+  ASSERT_NE(first_round_two, std::string::npos) << err;
+  EXPECT_LT(last_build, first_round_two) << err;
+  EXPECT_LT(err.find("n=500 permuted t10"), err.find("n=500 simdex t4 block 512: building")) << err;
+  EXPECT_LT(first_round_two, err.find("n=500 simdex-ef t10 block 512: warm queries, round 2 of 2")) << err;
+  // The scan's recorded runs, the denominator of every speed-up, alternate with them.
+  const size_t scan_round_one = err.find("n=500 scan: warm queries, round 1 of 2");
+  const size_t scan_round_two = err.find("n=500 scan: warm queries, round 2 of 2");
+  ASSERT_NE(scan_round_one, std::string::npos) << err;
+  ASSERT_NE(scan_round_two, std::string::npos) << err;
+  EXPECT_LT(err.find("n=500 simdex-ef t10 block 512: warm queries"), scan_round_one) << err;
+  EXPECT_LT(scan_round_one, scan_round_two) << err;
+  EXPECT_LT(scan_round_two, first_round_two) << err;
+}
+
 TEST_F(BenchCliTest, WithoutRepeatEachPointIsOneRun) {
   ASSERT_EQ(Run(kTinyGrid), 0) << Stderr();
   for (const auto& [type, line] : Records()) {
@@ -277,7 +313,7 @@ TEST_F(BenchCliTest, BadOptionsExitWithStatus2) {
   EXPECT_NE(Stderr().find("--repeat"), std::string::npos) << Stderr();
 }
 
-// tools/bench_report.py over two tiny runs that differ only in --restarts:
+// scripts/bench_report.py over two tiny runs that differ only in --restarts:
 // it rewrites the generated section of a document (and keeps the rest),
 // with the side-by-side tables, the block size x R section naming a
 // setting, the price of checksum verification, the extrapolation to 10^9
@@ -291,7 +327,7 @@ TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   const std::string doc = dir_.File("benchmarks.md");
   testing::WriteFileOrDie(doc, "# kept above\n<!-- BEGIN GENERATED: simdex-bench -->\nold\n"
                                "<!-- END GENERATED: simdex-bench -->\nkept below\n");
-  const std::string command = "/usr/bin/python3 " + std::string(SIMDEX_SOURCE_DIR) + "/tools/bench_report.py --doc " +
+  const std::string command = "/usr/bin/python3 " + std::string(SIMDEX_SOURCE_DIR) + "/scripts/bench_report.py --doc " +
                               doc + " --plots " + dir_.File("plots") + " --restart-study " + r0 +
                               " --restart-study " + Json() + " " + Json() + " 2>" + dir_.File("report.txt");
   const int status = std::system(command.c_str());

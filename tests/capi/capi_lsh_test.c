@@ -9,8 +9,9 @@
  * XXH3-64 of a band's rows as little-endian 32-bit words, seed = the band;
  * the b-bit estimate corrected for chance agreements); the statistics; the
  * kinds of both files and each open function's refusal of the other kind
- * naming both; string ids; capacity, num_perm and NULL errors. Exits 0 when
- * every check passes. */
+ * naming both; string ids; capacity, num_perm and NULL errors; query-time
+ * thresholds (each match labelled with the highest it passes) and top-k,
+ * against the same oracle. Exits 0 when every check passes. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -172,6 +173,161 @@ static void check_batch(simdex_lsh_index* idx, double default_filter) {
   simdex_lsh_results_free(NULL);
 }
 
+/* A threshold's filter, as docs/minhash.md states it: two standard errors
+ * below it. */
+static double filter_of(double t) {
+  const double f = t - 2 * sqrt(t * (1 - t) / kNumPerm);
+  return f < 0 ? 0 : f;
+}
+
+/* The oracle of query-time options: the candidates (filter 0) that pass
+ * the lowest threshold, each labelled with the highest it passes, then
+ * (top_k > 0) the K highest estimates, highest first, equal ones by id. */
+static size_t brute_force_options(const uint32_t* q, const double* thresholds, size_t nt, uint64_t top_k,
+                                  simdex_lsh_match* out, double* labels) {
+  static simdex_lsh_match all[kMaxDocs];
+  const size_t candidates = brute_force(q, 0, all);
+  size_t n = 0;
+  for (size_t i = 0; i < candidates; ++i) {
+    double label = 0;
+    for (size_t t = 0; t < nt; ++t) {
+      if (all[i].estimate >= filter_of(thresholds[t]) && thresholds[t] > label) label = thresholds[t];
+    }
+    if (label == 0) continue;
+    size_t at = n++;
+    while (top_k > 0 && at > 0 && out[at - 1].estimate < all[i].estimate) {  /* stable: ids stay ascending */
+      out[at] = out[at - 1];
+      labels[at] = labels[at - 1];
+      --at;
+    }
+    out[at] = all[i];
+    labels[at] = label;
+  }
+  return top_k > 0 && n > top_k ? (size_t)top_k : n;
+}
+
+/* Query-time thresholds and top-k (simdex_lsh_*_with_options): every
+ * document's query, one at a time and in a batch on one and three threads,
+ * against the oracle, labels included; the defaults; the options' errors. */
+static void check_query_options(simdex_lsh_index* idx, double default_filter) {
+  static simdex_lsh_match got[kMaxDocs], want[kMaxDocs];
+  static double got_labels[kMaxDocs], want_labels[kMaxDocs];
+  const double sets[][3] = {{0.8, 0, 0}, {0.95, 0.8, 0.9}, {1.0, 0.85, 0}};
+  const size_t set_sizes[] = {1, 3, 2};
+  const uint64_t top_ks[] = {0, 1, 3};
+  size_t labelled_above_lowest = 0, cut = 0;
+  for (int t = 0; t < 3; ++t) {
+    for (int k = 0; k < 3; ++k) {
+      simdex_lsh_query_options o;
+      simdex_lsh_query_options_init(&o);
+      o.thresholds = sets[t];
+      o.threshold_count = set_sizes[t];
+      o.top_k = top_ks[k];
+      for (size_t d = 0; d < docs; ++d) {
+        size_t n = 0;
+        char* err = NULL;
+        CHECK(simdex_lsh_index_query_with_options(idx, sigs[d], kNumPerm, &o, got, got_labels, kMaxDocs, &n, &err) ==
+              SIMDEX_OK);
+        CHECK(err == NULL);
+        const size_t m = brute_force_options(sigs[d], sets[t], set_sizes[t], top_ks[k], want, want_labels);
+        CHECK(n == m);
+        for (size_t i = 0; i < n && i < m; ++i) {
+          CHECK(got[i].id == want[i].id && fabs(got[i].estimate - want[i].estimate) < 1e-12);
+          CHECK(got_labels[i] == want_labels[i]);
+          labelled_above_lowest += got_labels[i] > 0.8 && got_labels[i] < 1.0;
+        }
+        if (top_ks[k] > 0) cut += m == top_ks[k];
+      }
+      for (int threads = 1; threads <= 3; threads += 2) {
+        simdex_lsh_results* r = NULL;
+        REQUIRE(simdex_lsh_index_query_batch_with_options(idx, &sigs[0][0], docs, kNumPerm, &o, threads, &r, NULL) ==
+                SIMDEX_OK);
+        const size_t* lims = simdex_lsh_results_lims(r);
+        const simdex_lsh_match* matches = simdex_lsh_results_matches(r);
+        const double* labels = simdex_lsh_results_thresholds(r);
+        CHECK(labels != NULL);
+        for (size_t d = 0; d < docs && labels != NULL; ++d) {
+          const size_t m = brute_force_options(sigs[d], sets[t], set_sizes[t], top_ks[k], want, want_labels);
+          CHECK(lims[d + 1] - lims[d] == m);
+          for (size_t i = 0; i < m && lims[d] + i < lims[d + 1]; ++i) {
+            CHECK(matches[lims[d] + i].id == want[i].id && labels[lims[d] + i] == want_labels[i]);
+          }
+        }
+        simdex_lsh_results_free(r);
+      }
+    }
+  }
+  CHECK(labelled_above_lowest > 0 && cut > 0);  /* the labels and the cut are exercised */
+
+  /* The defaults: the index's filter, every match, no labels; NULL options
+   * alike; top_k alone ranks the default filter's matches. */
+  simdex_lsh_query_options o;
+  memset(&o, 0xff, sizeof(o));
+  simdex_lsh_query_options_init(&o);
+  CHECK(o.min_estimate < 0 && o.thresholds == NULL && o.threshold_count == 0 && o.top_k == 0);
+  CHECK(o.reserved[0] == 0 && o.reserved[1] == 0 && o.reserved[2] == 0);
+  simdex_lsh_query_options_init(NULL);
+  simdex_lsh_results* r = NULL;
+  REQUIRE(simdex_lsh_index_query_batch_with_options(idx, &sigs[0][0], docs, kNumPerm, NULL, 1, &r, NULL) == SIMDEX_OK);
+  CHECK(simdex_lsh_results_thresholds(r) == NULL);
+  for (size_t d = 0; d < docs; ++d) {
+    const size_t m = brute_force(sigs[d], default_filter, want);
+    CHECK(simdex_lsh_results_lims(r)[d + 1] - simdex_lsh_results_lims(r)[d] == m);
+  }
+  simdex_lsh_results_free(r);
+  o.top_k = 2;
+  for (size_t d = 0; d < docs; ++d) {
+    size_t n = 0;
+    CHECK(simdex_lsh_index_query_with_options(idx, sigs[d], kNumPerm, &o, got, NULL, kMaxDocs, &n, NULL) ==
+          SIMDEX_OK);
+    const size_t m = brute_force(sigs[d], default_filter, want);
+    CHECK(n == (m < 2 ? m : 2));
+    if (n == 2) CHECK(got[0].estimate >= got[1].estimate);
+  }
+
+  /* Errors, each a code and one line naming the option, before any query. */
+  char* err = NULL;
+  size_t n = 9;
+  const double below[] = {0.9, 0.7}, above[] = {1.5}, half[] = {0.85};
+  simdex_lsh_query_options_init(&o);
+  o.thresholds = below;
+  o.threshold_count = 2;
+  CHECK(simdex_lsh_index_query_with_options(idx, sigs[0], kNumPerm, &o, got, NULL, kMaxDocs, &n, &err) ==
+            SIMDEX_INVALID_ARGUMENT && n == 0);
+  CHECK(contains(err, "threshold 0.7 is below the index's 0.8"));
+  simdex_free_string(err);
+  r = (simdex_lsh_results*)1;
+  CHECK(simdex_lsh_index_query_texts_with_options(idx, NULL, NULL, 0, &o, 1, &r, &err) == SIMDEX_INVALID_ARGUMENT &&
+        r == NULL);
+  CHECK(contains(err, "threshold 0.7 is below"));
+  simdex_free_string(err);
+  o.thresholds = above;
+  o.threshold_count = 1;
+  CHECK(simdex_lsh_index_query_batch_with_options(idx, &sigs[0][0], 1, kNumPerm, &o, 1, &r, &err) ==
+        SIMDEX_INVALID_ARGUMENT);
+  CHECK(contains(err, "threshold 1.5 is not in (0, 1]"));
+  simdex_free_string(err);
+  o.thresholds = half;
+  o.min_estimate = 0.5;
+  CHECK(simdex_lsh_index_query_with_options(idx, sigs[0], kNumPerm, &o, got, NULL, kMaxDocs, &n, &err) ==
+        SIMDEX_INVALID_ARGUMENT);
+  CHECK(contains(err, "two filters"));
+  simdex_free_string(err);
+  simdex_lsh_query_options_init(&o);
+  o.threshold_count = 1;
+  CHECK(simdex_lsh_index_query_with_options(idx, sigs[0], kNumPerm, &o, got, NULL, kMaxDocs, &n, &err) ==
+        SIMDEX_INVALID_ARGUMENT);
+  CHECK(contains(err, "thresholds is NULL"));
+  simdex_free_string(err);
+  simdex_lsh_query_options_init(&o);
+  o.reserved[2] = 1;
+  CHECK(simdex_lsh_index_query_with_options(idx, sigs[0], kNumPerm, &o, got, NULL, kMaxDocs, &n, &err) ==
+        SIMDEX_INVALID_ARGUMENT);
+  CHECK(contains(err, "reserved[2] is not 0"));
+  simdex_free_string(err);
+  CHECK(simdex_lsh_results_thresholds(NULL) == NULL);
+}
+
 static void check_kinds(const char* lsh, const char* simhash) {
   int kind = 7;
   char* err = NULL;
@@ -288,6 +444,7 @@ int main(int argc, char** argv) {
 
   check_queries(idx, info.default_min_estimate);
   check_batch(idx, info.default_min_estimate);
+  check_query_options(idx, info.default_min_estimate);
   check_errors(idx);
   check_kinds(path, argv[2]);
   simdex_lsh_index_close(idx);

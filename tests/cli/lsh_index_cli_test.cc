@@ -163,9 +163,9 @@ TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
   r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), index_, simhash});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("sim.sdx: is a simdex index, not"), std::string::npos) << r.err;
-  r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), "--only-new", index_, docs_});
+  r = RunSimdex(dir_, {"merge", "--out", dir_.File("m.sdx"), "--k", "2", index_, docs_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("--only-new is a SimHash option"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--k is a SimHash option"), std::string::npos) << r.err;
   EXPECT_FALSE(FileExists(dir_.File("m.sdx")));
   r = RunSimdex(dir_, {"query", "--k", "2", index_, docs_});
   EXPECT_EQ(r.exit_code, 2);
@@ -175,6 +175,28 @@ TEST_F(LshIndexCli, EachKindIsRefusedWhereTheOtherIsNeededNamingBoth) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("holds fingerprints, not documents"), std::string::npos) << r.err;
   EXPECT_FALSE(FileExists(dir_.File("y.sdx")));
+}
+
+// --only-new: a batch document is left out when the index (here the edited
+// copy of document 1) or an earlier batch document (7, a copy of 6 with a
+// word added) matches it at the index's threshold; the rest is the fresh
+// build of the documents kept.
+TEST_F(LshIndexCli, MergeOnlyNewLeavesOutNearDuplicatesOfTheIndexAndOfTheBatch) {
+  const std::string fresh_text =
+      "a fresh text of some forty made up words: mela noru kiba sato vemi lupa dorin kasi welo patu nimo "
+      "rebu solta finu garo mesi tupa lodi vaka nure sibo talu menda kori pisa lute rona dume hilo basa";
+  const std::string more = dir_.File("more.jsonl"), kept = dir_.File("kept.jsonl");
+  WriteFile(more, Json("5", std::string(kEdited) + " again") + Json("6", fresh_text) +
+                      Json("7", fresh_text + " more") + Json("8", ""));
+  WriteFile(kept, ReadFile(docs_) + Json("6", fresh_text) + Json("8", ""));
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", index_, docs_}).exit_code, 0);
+  RunResult r = RunSimdex(dir_, {"merge", index_, more, "--only-new", "--out", dir_.File("merged.sdx")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 documents (4 old - 0 deleted + 2 added; 2 batch documents left out as near-duplicates, "
+                       "0 ids to delete not found), MinHash-LSH"),
+            std::string::npos) << r.out;
+  ASSERT_EQ(RunSimdex(dir_, {"build", "--method", "minhash", "--out", dir_.File("fresh.sdx"), kept}).exit_code, 0);
+  EXPECT_EQ(ReadFile(dir_.File("merged.sdx")), ReadFile(dir_.File("fresh.sdx")));
 }
 
 TEST_F(LshIndexCli, MergeWritesTheFileAFreshBuildWrites) {

@@ -89,6 +89,26 @@ TEST_F(ProfileCli, MergeRefusesABatchOfAnotherProfileAndKeepsTheIndexs) {
   EXPECT_NE(Run({"inspect", F("merged.sdx")}).out.find(default_profile_), std::string::npos);
 }
 
+// A weight cap is part of the profile (issue 37 item 6): an index of capped
+// fingerprints refuses fingerprints and texts weighed without the cap, and
+// takes those weighed with it.
+TEST_F(ProfileCli, AWeightCapIsRecordedAndAMismatchRefused) {
+  ASSERT_EQ(Run({"fingerprint", "--quiet", F("docs.jsonl"), "--tf-cap", "3", "-o", F("cap.txt")}).exit_code, 0);
+  const std::string header = Lines(ReadFile(dir_.File("cap.txt"))).front();
+  EXPECT_NE(header.find(" tf tf-cap:3 max-share:0.1 seed:0"), std::string::npos) << header;
+  ASSERT_EQ(Run({"build", "--quiet", "--out", F("cap.sdx"), F("cap.txt")}).exit_code, 0);
+  EXPECT_NE(Run({"inspect", F("cap.sdx")}).out.find("tf-cap:3"), std::string::npos);
+  RunResult r = Run({"query", F("cap.sdx"), F("fp.txt")});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("fingerprint profiles differ"), std::string::npos) << r.err;
+  r = Run({"dedup", "--method", "simhash", "--quiet", F("docs.jsonl"), "--against", F("cap.sdx")});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("tf-cap:3"), std::string::npos) << r.err;
+  EXPECT_EQ(Run({"query", F("cap.sdx"), F("cap.txt")}).exit_code, 0);
+  r = Run({"dedup", "--method", "simhash", "--quiet", F("docs.jsonl"), "--tf-cap", "3", "--against", F("cap.sdx")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 // Fingerprints written without a profile (by another tool, or before
 // profiles) are compared with any: nothing says they differ.
 TEST_F(ProfileCli, AnUnrecordedSideIsAccepted) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the code blocks of README.md in order, as a reader pasting them would,
 # in a scratch directory that looks like the top of a checkout after
-# tools/demo.sh (build/bin/simdex, tests/data and tools/ there). Fails, naming the
+# scripts/demo.sh (build/bin/simdex, tests/data and scripts/ there). Fails, naming the
 # block and showing its output, when any block fails.
 #
 #   ```sh blocks       run by sh -e, each in its own process group (anything a
@@ -24,7 +24,7 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/simdex-readme-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 ln -s "$binary_dir" "$scratch/build"
 ln -s "$source_dir/tests" "$scratch/tests"
-ln -s "$source_dir/tools" "$scratch/tools"
+ln -s "$source_dir/scripts" "$scratch/scripts"
 mkdir "$scratch/blocks"
 
 # Split README.md into blocks/NNN.sh, blocks/NNN.py and blocks/NNN.skip.

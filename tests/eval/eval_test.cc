@@ -101,11 +101,22 @@ TEST(ParseEvalConfig, IdfAutoWithLogTfAndACapInAnyOrder) {
   }
 }
 
+TEST(ParseEvalConfig, ReadsTheWeightCaps) {
+  EvalConfig config;
+  ASSERT_TRUE(ParseEvalConfig("default,tf-cap3,max-share0.25", &config).ok());
+  EXPECT_EQ(config.options.tf_cap, 3u);
+  EXPECT_EQ(config.options.max_share, 0.25);
+  EXPECT_EQ(config.options.weighting, Weighting::kTermFrequency);
+  ASSERT_TRUE(ParseEvalConfig("default,max-share0", &config).ok());  // profile 3's weights
+  EXPECT_EQ(config.options.max_share, 0.0);
+}
+
 TEST(ParseEvalConfig, RejectsUnknownWords) {
   for (const char* bad : {"", "word", "chars0", "chars17", "words,idf", "python-simhash,stop", "words,",
                           "default,idf-cap0.7", "default,idf-auto,idf-cap0", "default,idf-auto,idf-cap-1",
                           "default,idf-auto,idf-cap", "default,idf-auto,idf-capx", "default,idf-auto,idf-capinf",
-                          "default,binary,idf-auto"}) {
+                          "default,binary,idf-auto", "default,tf-cap0", "default,tf-cap-2", "default,max-share-0.1",
+                          "default,max-share1.5", "default,max-sharenan"}) {
     EvalConfig config;
     EXPECT_TRUE(ParseEvalConfig(bad, &config).IsInvalidArgument()) << bad;
   }

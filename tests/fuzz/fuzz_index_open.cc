@@ -11,7 +11,7 @@
 // LLVMFuzzerInitialize writes a few small valid indexes into it (several
 // schemes, both codecs, the smallest block size, 0 to 200 entries; and
 // MinHash-LSH indexes of both codecs and id kinds), so that mutations start
-// from real files. tools/test.sh passes build-fuzz/corpus/fuzz_index_open.
+// from real files. scripts/test.sh passes build-fuzz/corpus/fuzz_index_open.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

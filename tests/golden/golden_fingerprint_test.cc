@@ -170,6 +170,8 @@ FingerprintOptions ParseOptions(const std::string& spec) {
     } else if (key == "weighting" && value == "tf-idf") {
       o.weighting = Weighting::kTfIdf;
       tf_idf = true;
+    } else if (key == "max-share") {
+      o.max_share = std::stod(value);
     } else if (key == "seed") {
       o.seed = std::stoull(value);
     } else {
@@ -214,15 +216,18 @@ TEST(GoldenFingerprints, ProfileVersionIsTheNewestChangelogEntry) {
       << "the newest entry of docs/fingerprint.md's changelog and kDefaultFingerprintProfileVersion disagree";
 }
 
-// Checks every fingerprint vector against the engine, with the text fixes of
-// profile 3 turned off when asked; returns how many option sets were used.
-size_t ExpectEngineReproduces(const std::vector<FingerprintVector>& vectors, bool text_fixes_off) {
+// Checks every fingerprint vector of profile version `profile` against the
+// engine, with what later versions changed turned off (below 4 the share cap,
+// below 3 the text fixes too); returns how many option sets were used.
+size_t ExpectEngineReproduces(const std::vector<FingerprintVector>& vectors,
+                              int profile = kDefaultFingerprintProfileVersion) {
   std::map<std::string, std::unique_ptr<Fingerprinter>> by_options;
   for (const FingerprintVector& fp : vectors) {
     std::unique_ptr<Fingerprinter>& fingerprinter = by_options[fp.options];
     if (!fingerprinter) {
       FingerprintOptions o = ParseOptions(fp.options);
-      if (text_fixes_off) o.clean_text = o.cap_numbers = false;
+      if (profile < 4) o.max_share = 0;
+      if (profile < 3) o.clean_text = o.cap_numbers = false;
       EXPECT_TRUE(Fingerprinter::Create(o, &fingerprinter).ok()) << fp.options;
       if (!fingerprinter) return by_options.size();
     }
@@ -237,7 +242,18 @@ size_t ExpectEngineReproduces(const std::vector<FingerprintVector>& vectors, boo
 }
 
 TEST(GoldenFingerprints, EngineReproducesEveryVector) {
-  EXPECT_EQ(ExpectEngineReproduces(LoadVectors().fingerprints, /*text_fixes_off=*/false), 20u);
+  EXPECT_EQ(ExpectEngineReproduces(LoadVectors().fingerprints), 22u);
+}
+
+// Profile 3's vectors (fingerprints_v3.tsv) are what every option gives with
+// the share cap of version 4 off: fingerprints made under version 3 can be
+// made again (`--max-share 0`), and their profiles are read as version 4's
+// of the same options (include/simdex/profile.h).
+TEST(GoldenFingerprints, ProfileThreeVectorsHoldWithoutTheShareCap) {
+  std::unique_ptr<Vectors> v3(ReadVectors(3));
+  EXPECT_EQ(v3->profile, 3);
+  ASSERT_GE(v3->fingerprints.size(), 400u);
+  EXPECT_EQ(ExpectEngineReproduces(v3->fingerprints, 3), 20u);
 }
 
 // Profile 2's vectors (fingerprints_v2.tsv, made by make_golden.py before
@@ -247,14 +263,14 @@ TEST(GoldenFingerprints, ProfileTwoVectorsHoldWithTheTextFixesOff) {
   std::unique_ptr<Vectors> v2(ReadVectors(2));
   EXPECT_EQ(v2->profile, 2);
   ASSERT_GE(v2->fingerprints.size(), 400u);
-  EXPECT_EQ(ExpectEngineReproduces(v2->fingerprints, /*text_fixes_off=*/true), 17u);
+  EXPECT_EQ(ExpectEngineReproduces(v2->fingerprints, 2), 17u);
 }
 
 TEST(GoldenFingerprints, DefaultOptionsAreTheProfile) {
   // The "-" rows use FingerprintOptions(); spelling every default out must
   // give the same fingerprints, or a default moved.
   const FingerprintOptions spelled = ParseOptions(
-      "tokenizer=words ngram=3 stop-words=default weighting=tf seed=0 clean-text=yes cap-numbers=yes");
+      "tokenizer=words ngram=3 stop-words=default weighting=tf seed=0 clean-text=yes cap-numbers=yes max-share=0.1");
   std::unique_ptr<Fingerprinter> fingerprinter;
   ASSERT_TRUE(Fingerprinter::Create(spelled, &fingerprinter).ok());
   EXPECT_TRUE(fingerprinter->options().normalize);
@@ -362,6 +378,8 @@ TEST(GoldenFingerprints, CliPrintsTheVectorsWithOtherOptions) {
   ExpectCliPrintsTheVectors("normalize=no", "--no-normalize");
   ExpectCliPrintsTheVectors("clean-text=no cap-numbers=no", "--no-clean-text --no-cap-numbers");
   ExpectCliPrintsTheVectors("weighting=log-tf", "--weighting log-tf");
+  ExpectCliPrintsTheVectors("max-share=0", "--max-share 0");
+  ExpectCliPrintsTheVectors("weighting=log-tf max-share=0.05", "--weighting log-tf --max-share 0.05");
   const std::string idf = kSourceDir + "/tests/golden/idf.tsv";
   ExpectCliPrintsTheVectors("weighting=tf-idf", "--weighting tf-idf --idf " + idf);
   ExpectCliPrintsTheVectors("weighting=tf-idf normalize=no", "--weighting tf-idf --idf " + idf + " --no-normalize");

@@ -26,7 +26,7 @@ Commands (run from anywhere with Debian's python3, which has python3-icu and pyt
 OPTIONS is the options column of the vectors file ("-" for the defaults, else space-separated
 key=value: tokenizer=words|chars|word-ngrams, ngram=N, stop-words=default|none, normalize=yes|no,
 clean-text=yes|no, cap-numbers=yes|no, weighting=tf|binary|log-tf|tf-idf (tf-idf with this folder's
-idf.tsv), seed=N).
+idf.tsv), max-share=S (0: none), seed=N).
 `printf the | xxhsum -H3` gives the same hash as the `hash` rows with seed 0.
 
 When the default profile changes on purpose (docs/fingerprint.md, "Changelog of the defaults"):
@@ -45,7 +45,7 @@ import sys
 import icu
 import xxhash
 
-PROFILE_VERSION = 3
+PROFILE_VERSION = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_FILE = os.path.join(HERE, 'fingerprints_v%d.tsv' % PROFILE_VERSION)
 
@@ -77,6 +77,7 @@ class Options:
         self.tokenizer, self.ngram, self.stop_words, self.normalize, self.weighting, self.seed = \
             'words', 3, 'default', True, 'tf', 0
         self.clean_text, self.cap_numbers = True, True
+        self.max_share = 0.1  # since profile 4
         for item in ([] if spec == '-' else spec.split(' ')):
             key, value = item.split('=')
             if key == 'tokenizer' and value in ('words', 'chars', 'word-ngrams'):
@@ -93,6 +94,8 @@ class Options:
                 self.cap_numbers = value == 'yes'
             elif key == 'weighting' and value in ('tf', 'binary', 'log-tf', 'tf-idf'):
                 self.weighting = value
+            elif key == 'max-share':
+                self.max_share = float(value)
             elif key == 'seed':
                 self.seed = int(value)
             else:
@@ -306,6 +309,8 @@ def analyse(data, options):
         idf = read_idf(options.normalize)
         weight = lambda f, c: c * idf.get(f, 1.0)
     weighted = [(f, weight(f, c)) for f, c in counts.items()]
+    if options.max_share > 0 and weighted:
+        weighted = list(zip([f for f, _ in weighted], cap_share([w for _, w in weighted], options.max_share)))
     contributing = [(f, w) for f, w in weighted if w != 0]
     if not reason and not any(w > 0 for _, w in weighted):
         reason = 'zero-weight'
@@ -315,6 +320,35 @@ def analyse(data, options):
         'occurrences': len(features),
         'invalid_utf8': substitutions,
     }
+
+
+def cap_share(weights, share):
+    """Step 5's share cap: the heaviest weights lowered to the level L = share x sum of min(w, L),
+    found from the heaviest down (L = share x rest / (1 - share x m) with the m heaviest at L and
+    the others summing to rest, the first m whose L is at least the next weight); equal weights
+    when there is none. The doubles are computed in the order docs/fingerprint.md gives them
+    (the total in first-occurrence order, rest as the total less the heaviest, one by one), so
+    that a level that is an integer on paper is the same double here as in the engine."""
+    total = 0.0
+    for w in weights:
+        total += w
+    if max(weights) <= share * total:
+        return weights
+    ordered = sorted(weights, reverse=True)
+    rest, level = total, None
+    for m in range(1, len(ordered)):
+        if ordered[m] <= 0:
+            break
+        rest -= ordered[m - 1]
+        room = 1 - share * m
+        if room <= 0:
+            break
+        if share * rest / room >= ordered[m]:
+            level = share * rest / room
+            break
+    if level is None:
+        return [1 if w > 0 else 0 for w in weights]
+    return [min(w, level) for w in weights]
 
 
 def feature_hash(feature, seed):
@@ -465,6 +499,8 @@ OTHER_OPTIONS = [
     'weighting=tf-idf stop-words=none',
     'weighting=tf-idf tokenizer=word-ngrams ngram=1',
     'clean-text=no cap-numbers=no',
+    'max-share=0',
+    'weighting=log-tf max-share=0.05',
 ]
 OTHER_OPTIONS_CASES = 23
 # The cases of profile 3's text fixes also with each fix off and with the other tokenizers.

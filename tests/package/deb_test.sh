@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The Debian packages as a user gets them: builds them (tools/package.sh),
+# The Debian packages as a user gets them: builds them (scripts/package.sh),
 # installs them with apt-get on this machine, checks the install under /usr
 # with the C and C++ consumers (consumers_test.sh --installed /usr), installs
 # a newer version over them (the same packages repacked) under a program
 # linked before, removes them, and checks that nothing of them is left. Needs root; run by
-# tools/test.sh (CI's machine is fresh and discarded).
+# scripts/test.sh (CI's machine is fresh and discarded).
 # Usage: tests/package/deb_test.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +17,7 @@ for p in "${packages[@]}"; do
     fail "$p is already installed: remove it first"
   fi
 done
-tools/package.sh "$build" >/dev/null
+scripts/package.sh "$build" >/dev/null
 export DEBIAN_FRONTEND=noninteractive
 cleanup() { apt-get purge -y -qq "${packages[@]}" >/dev/null 2>&1 || true; }
 trap cleanup EXIT

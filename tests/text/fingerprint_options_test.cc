@@ -111,8 +111,16 @@ TEST(FingerprintOptions, PythonSimhashCompatReproducesThePackage) {
   EXPECT_EQ(fp->Clone()->Fingerprint("hello world").fingerprint, fp->Fingerprint("hello world").fingerprint);
 }
 
-TEST(FingerprintOptions, TermFrequencyCountsOccurrences) {
+// The weights of step 5 before the share cap, which the default applies
+// since profile 4 (weight_caps_test): kText's three words would weigh alike.
+FingerprintOptions Uncapped() {
   FingerprintOptions o;
+  o.max_share = 0;
+  return o;
+}
+
+TEST(FingerprintOptions, TermFrequencyCountsOccurrences) {
+  FingerprintOptions o = Uncapped();
   auto fp = Make(o);
   EXPECT_EQ(WeightsOf(fp.get(), kText),
             (std::map<std::string, double>{{"spam", 3}, {"eggs", 2}, {"ham", 1}}));
@@ -122,13 +130,13 @@ TEST(FingerprintOptions, TermFrequencyCountsOccurrences) {
 }
 
 TEST(FingerprintOptions, BinaryWeighsEveryFeatureOnce) {
-  FingerprintOptions o;
+  FingerprintOptions o = Uncapped();
   o.weighting = Weighting::kBinary;
   auto binary = Make(o);
   EXPECT_EQ(WeightsOf(binary.get(), kText),
             (std::map<std::string, double>{{"spam", 1}, {"eggs", 1}, {"ham", 1}}));
   // With counts that differ, tf and binary give different fingerprints.
-  auto tf = Make(FingerprintOptions());
+  auto tf = Make(Uncapped());
   std::string skewed = "alpha beta gamma delta";
   for (int i = 0; i < 50; ++i) skewed += " alpha";
   EXPECT_NE(tf->Fingerprint(skewed).fingerprint, binary->Fingerprint(skewed).fingerprint);
@@ -137,7 +145,7 @@ TEST(FingerprintOptions, BinaryWeighsEveryFeatureOnce) {
 }
 
 TEST(FingerprintOptions, LogTfIsOnePlusLnCount) {
-  FingerprintOptions o;
+  FingerprintOptions o = Uncapped();
   o.weighting = Weighting::kLogTf;
   auto fp = Make(o);
   auto w = WeightsOf(fp.get(), kText);
@@ -155,7 +163,7 @@ TEST(FingerprintOptions, TfIdfMultipliesCountByIdfFromFile) {
   EXPECT_EQ(idf->size(), 3u);
   EXPECT_EQ(idf->Lookup("spam"), 0.5);  // normalized on load
   EXPECT_EQ(idf->Lookup("unknown"), 1.5);
-  FingerprintOptions o;
+  FingerprintOptions o = Uncapped();
   o.weighting = Weighting::kTfIdf;
   o.idf = idf;
   auto fp = Make(o);
@@ -171,7 +179,7 @@ TEST(FingerprintOptions, LogTfIdfMultipliesOnePlusLnCountByIdf) {
   auto idf = std::make_shared<IdfTable>();
   idf->set_default_idf(1.5);
   ASSERT_TRUE(IdfTable::Load(file.path(), /*normalize=*/true, idf.get()).ok());
-  FingerprintOptions o;
+  FingerprintOptions o = Uncapped();
   o.weighting = Weighting::kLogTfIdf;
   o.idf = idf;
   auto fp = Make(o);

@@ -30,8 +30,58 @@ std::string ProfileOf(const FingerprintOptions& o) {
 TEST(ProfileTest, DefaultOptionsGiveThePinnedDescriptor) {
   EXPECT_EQ(ProfileOf(FingerprintOptions()),
             "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) +
-                " words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0");
-  EXPECT_EQ(kDefaultFingerprintProfileVersion, 3);
+                " words nfkc-casefold clean cap-numbers stop:en+zh tf max-share:0.1 seed:0");
+  EXPECT_EQ(kDefaultFingerprintProfileVersion, 4);
+}
+
+// The caps are written where they apply and only when set, so that every
+// profile without them reads as it did.
+TEST(ProfileTest, WeightCapsAreNamedAfterTheWeighting) {
+  FingerprintOptions o;
+  o.tf_cap = 3;
+  o.max_share = 0.2;
+  EXPECT_EQ(ProfileOf(o), "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) +
+                              " words nfkc-casefold clean cap-numbers stop:en+zh tf tf-cap:3 max-share:0.2 seed:0");
+  // binary weights are equal, capped or not: the caps change nothing, and say nothing.
+  o.weighting = Weighting::kBinary;
+  o.max_share = 0;
+  FingerprintOptions binary;
+  binary.weighting = Weighting::kBinary;
+  EXPECT_EQ(ProfileOf(o), ProfileOf(binary));
+  // A share of 1 caps nothing: the same descriptor as no cap.
+  FingerprintOptions one, none;
+  one.max_share = 1;
+  none.max_share = 0;
+  EXPECT_EQ(ProfileOf(one), ProfileOf(none));
+  // Mismatched caps are refused as any other option is.
+  FingerprintOptions capped;
+  capped.tf_cap = 3;
+  const Status s = CheckSameProfile("idx.sdx", ProfileOf(capped), "the query's options", ProfileOf(FingerprintOptions()));
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find("tf-cap:3"), std::string::npos) << s.ToString();
+}
+
+// Profile 3 differs from 4 only in the default share cap, which its
+// descriptors do not name: a version 3 file is compared with fingerprints
+// made with max_share 0, and refused against the capped default.
+TEST(ProfileTest, AVersionThreeProfileIsVersionFourWithoutTheShareCap) {
+  const std::string v3 = "simdex-fp/3 words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0";
+  FingerprintOptions uncapped;
+  uncapped.max_share = 0;
+  EXPECT_EQ(ProfileOf(uncapped), "simdex-fp/4 words nfkc-casefold clean cap-numbers stop:en+zh tf seed:0");
+  EXPECT_TRUE(CheckSameProfile("old.sdx", v3, "the options", ProfileOf(uncapped)).ok());
+  EXPECT_TRUE(CheckSameProfile("the options", ProfileOf(uncapped), "old.sdx", v3).ok());
+  const Status s = CheckSameProfile("old.sdx", v3, "the options", ProfileOf(FingerprintOptions()));
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.ToString().find(v3), std::string::npos) << s.ToString();
+  // Binary weights cannot be capped: the same fingerprints under either version.
+  FingerprintOptions binary;
+  binary.weighting = Weighting::kBinary;
+  EXPECT_TRUE(CheckSameProfile("old.sdx", "simdex-fp/3 words nfkc-casefold clean cap-numbers stop:en+zh binary seed:0",
+                               "the options", ProfileOf(binary)).ok());
+  // Other versions are compared as written.
+  EXPECT_FALSE(CheckSameProfile("old.sdx", "simdex-fp/2 words nfkc-casefold stop:en+zh tf seed:0", "the options",
+                                "simdex-fp/4 words nfkc-casefold stop:en+zh tf seed:0").ok());
 }
 
 TEST(ProfileTest, FingerprinterReportsTheSameDescriptorAsTheOptions) {
@@ -66,6 +116,11 @@ TEST(ProfileTest, EveryOptionThatChangesFingerprintsChangesTheDescriptor) {
          o->weighting = Weighting::kLogTfIdf;
          o->idf = idf;
        }},
+      {"tf capped at 3", [](FingerprintOptions* o) { o->tf_cap = 3; }},
+      {"tf capped at 4", [](FingerprintOptions* o) { o->tf_cap = 4; }},
+      {"share capped at 0.2", [](FingerprintOptions* o) { o->max_share = 0.2; }},
+      {"share capped at 0.25", [](FingerprintOptions* o) { o->max_share = 0.25; }},
+      {"share not capped", [](FingerprintOptions* o) { o->max_share = 0; }},
       {"seed", [](FingerprintOptions* o) { o->seed = 1; }},
       {"python-simhash", [](FingerprintOptions* o) { o->compat = Compat::kPythonSimhash; }},
   };

@@ -10,7 +10,7 @@ Usage:
       packages.
   make_corpora.py build DEB_DIR DUMPAVAIL OUT_DIR
       Reads the .deb files of DEB_DIR (the sampled packages and the document
-      packages of DOC_PACKAGES, fetched by tools/corpora.sh) and writes one
+      packages of DOC_PACKAGES, fetched by scripts/corpora.sh) and writes one
       JSONL file per corpus to OUT_DIR ({"id", "text", "source", "lang"} per
       line) and OUT_DIR/manifest.json (packages and versions, documents and
       bytes, SHA-256 of every file).
@@ -39,7 +39,7 @@ CHANGELOG_ENTRIES = 3
 # Man pages taken from each sampled package (its first ones by path).
 MAN_PAGES_PER_PACKAGE = 2
 
-# The document packages, by corpus (tools/corpora.sh fetches them too).
+# The document packages, by corpus (scripts/corpora.sh fetches them too).
 DOC_PACKAGES = ['manpages', 'manpages-dev', 'python3.11-doc', 'debian-handbook', 'manpages-zh',
                 'debian-reference-zh-cn', 'debian-reference-zh-tw', 'manpages-de', 'manpages-de-dev',
                 'debian-reference-de', 'developers-reference-de', 'maint-guide-de']

@@ -3,14 +3,14 @@
 # and builds the corpora: build/corpora/*.jsonl and manifest.json. The .deb
 # files stay in build/corpora/debs/ (about 350 MB; a second run fetches only
 # what is missing). Needs apt's package lists (apt-get update) and network
-# access to the Debian archive; run by tools/quality.sh, never by the tests.
+# access to the Debian archive; run by scripts/quality.sh, never by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/corpora}
 debs="$out/debs"
 mkdir -p "$debs"
 for tool in groff preconv dpkg-deb; do
-  command -v "$tool" >/dev/null || { echo "tools/corpora.sh: $tool is missing (tools/deps.sh installs it)" >&2; exit 1; }
+  command -v "$tool" >/dev/null || { echo "scripts/corpora.sh: $tool is missing (scripts/deps.sh installs it)" >&2; exit 1; }
 done
 if ! apt-cache show manpages >/dev/null 2>&1; then
   SUDO=""
@@ -23,7 +23,7 @@ for p in $(cat tests/data/corpora/packages.txt) $doc_packages; do
   compgen -G "$debs/${p}_*.deb" >/dev/null || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "tools/corpora.sh: fetching ${#missing[@]} packages into $debs" >&2
+  echo "scripts/corpora.sh: fetching ${#missing[@]} packages into $debs" >&2
   # apt-get download writes into the current directory; as root it warns that
   # the download is not sandboxed, which is expected here.
   (cd "$debs" && printf '%s\n' "${missing[@]}" | xargs apt-get download -q 2>&1 | grep -v '^Get:\|unsandboxed' >&2 || true)

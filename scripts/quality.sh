@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates docs/quality.md and docs/plots/quality-*.png: checks that the
 # bundled labelled sets are what tests/data/make_eval_sets.py makes, builds
-# simdex, builds the real corpora from Debian packages (tools/corpora.sh,
-# docs/corpora.md), then runs tools/quality_report.py (simdex eval over every
+# simdex, builds the real corpora from Debian packages (scripts/corpora.sh,
+# docs/corpora.md), then runs scripts/quality_report.py (simdex eval over every
 # configuration, the second stage's cost, the corpora against the Jaccard
 # truth and the MinHash-LSH baseline). Raw results: build/quality/, among
 # them defects.md (the pairs that show SimHash's text defects).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/deps.sh
+scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target simdex_cli >/dev/null
 out=build/quality
@@ -16,7 +16,7 @@ mkdir -p "$out/sets"
 python3 tests/data/make_eval_sets.py tests/data/sample/docs.jsonl "$out/sets" 2>"$out/sets.log"
 for f in edits heavy natural; do
   cmp -s "$out/sets/$f.jsonl" "tests/data/eval/$f.jsonl" ||
-    { echo "tools/quality.sh: tests/data/eval/$f.jsonl differs from what make_eval_sets.py makes" >&2; exit 1; }
+    { echo "scripts/quality.sh: tests/data/eval/$f.jsonl differs from what make_eval_sets.py makes" >&2; exit 1; }
 done
-tools/corpora.sh build/corpora
-python3 tools/quality_report.py "$out"
+scripts/corpora.sh build/corpora
+python3 scripts/quality_report.py "$out"

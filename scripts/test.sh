@@ -4,10 +4,10 @@
 # an AddressSanitizer + UndefinedBehaviorSanitizer build with clang, which
 # also holds the libFuzzer targets (one instrumented library for both: the
 # fuzzers' coverage hooks cost the tests little), each given a short run.
-# Usage: tools/test.sh            (from anywhere; builds in build/ and build-san/)
+# Usage: scripts/test.sh            (from anywhere; builds in build/ and build-san/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/deps.sh
+scripts/deps.sh
 
 jobs=$(nproc)
 # Each stage's header says when it started (seconds since the start): the
@@ -19,7 +19,7 @@ stage "Release build and tests (the Python package's pytest suite included)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
   -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build -j"$jobs"
-tools/python.sh build  # import simdex for python3 on PATH and /usr/bin/python3
+scripts/python.sh build  # import simdex for python3 on PATH and /usr/bin/python3
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 stage "Debian packages: built, installed with apt-get, linked by both consumers, removed"
@@ -38,9 +38,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-san --output-on-failure -j"$jobs"
 
 stage "libFuzzer targets (clang), ${fuzz_seconds}s each"
-# Every fuzzer the build defines (tools/fuzzers.sh), so that one the build leaves out, or none
+# Every fuzzer the build defines (scripts/fuzzers.sh), so that one the build leaves out, or none
 # at all, fails this stage instead of being skipped.
-fuzzer_list=$(tools/fuzzers.sh build-san)
+fuzzer_list=$(scripts/fuzzers.sh build-san)
 mapfile -t fuzzers <<<"$fuzzer_list"
 ran=0
 for target in "${fuzzers[@]}"; do

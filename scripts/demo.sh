@@ -5,11 +5,11 @@
 # index of it and queries the index; then does the same from Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/deps.sh
+scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=ON \
   -DPython_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build -j"$(nproc)" --target simdex_cli _simdex simdex_bench_tool >/dev/null
-tools/python.sh build 2>/dev/null  # import simdex for python3 on PATH and /usr/bin/python3
+scripts/python.sh build 2>/dev/null  # import simdex for python3 on PATH and /usr/bin/python3
 
 simdex=build/bin/simdex
 sample=tests/data/sample/docs.jsonl

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Builds simdex's Debian packages with CPack (tools/package/debian.cmake):
+# Builds simdex's Debian packages with CPack (packaging/debian.cmake):
 #   libsimdex0_<version>_<arch>.deb      the shared library
 #   libsimdex-dev_<version>_<arch>.deb   headers, CMake package, simdex.pc, static library
 #   simdex_<version>_<arch>.deb          the CLI and the docs
 # into BUILD/packages/. Install them with `apt-get install ./BUILD/packages/*.deb`
 # (apt fetches what their Depends name); docs/library.md says more.
-# Usage: tools/package.sh [BUILD]   (default: build/, configured as tools/test.sh does
+# Usage: scripts/package.sh [BUILD]   (default: build/, configured as scripts/test.sh does
 #        if it is not configured yet; an existing build is reused as it is)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-tools/deps.sh
+scripts/deps.sh
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSIMDEX_PYTHON=OFF >/dev/null
 fi

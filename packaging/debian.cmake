@@ -1,4 +1,4 @@
-# Debian packages from the install rules above (tools/package.sh runs cpack):
+# Debian packages from the install rules above (scripts/package.sh runs cpack):
 #   libsimdex<ABI>  the shared library (component runtime)
 #   libsimdex-dev   headers, the CMake package, simdex.pc, libsimdex.so, the
 #                   static library (component dev)

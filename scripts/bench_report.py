@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Turns simdex-bench JSON Lines into a report with plots: standalone, or docs/benchmarks.md's generated section.
 
-Usage: tools/bench_report.py --out DIR [--title TEXT] FILE.jsonl [FILE.jsonl ...]
-       tools/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
+Usage: scripts/bench_report.py --out DIR [--title TEXT] FILE.jsonl [FILE.jsonl ...]
+       scripts/bench_report.py [--doc docs/benchmarks.md] [--plots docs/plots]
                              [--title TEXT] [--restart-study FILE.jsonl]...
                              FILE.jsonl [FILE.jsonl ...]
 
@@ -32,7 +32,10 @@ default block size and R. The output
 depends only on the input records: the same JSON gives the same Markdown and
 the same PNG bytes.
 
-Run it with Debian's /usr/bin/python3 and python3-matplotlib (tools/deps.sh).
+Run it with Debian's /usr/bin/python3 and python3-matplotlib (scripts/deps.sh).
+Without matplotlib, --out writes the report's tables and says that the plots
+were skipped and why; the doc's section, whose plots the page links, is then
+refused rather than rewritten without them.
 """
 import argparse
 import collections
@@ -42,11 +45,7 @@ import os
 import re
 import sys
 
-import matplotlib
-
-matplotlib.use('Agg')
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
+matplotlib = plt = None  # imported by import_matplotlib() once the arguments are checked (it takes a second)
 
 BEGIN = '<!-- BEGIN GENERATED: simdex-bench -->'
 END = '<!-- END GENERATED: simdex-bench -->'
@@ -59,6 +58,20 @@ TARGET_SPEEDUP_T10_1E8 = 10000
 TARGET_RATIO = 1.06
 DEFAULT_BLOCK = 4096  # BuildOptions().block_size
 DEFAULT_RESTARTS = 6  # BuildOptions().restarts
+
+
+def import_matplotlib():
+    """Imports matplotlib for the plots (Agg backend); None, or why it cannot be imported. The tables do not
+    need it: without it the report says that its plots were skipped, and why."""
+    global matplotlib, plt
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker  # noqa: F401 (an attribute of matplotlib from here on)
+    except ImportError as e:
+        return str(e)
+    return None
 
 
 def read_lines(path):
@@ -241,14 +254,15 @@ METHOD = """### How these figures are taken
 METHOD_REPEAT = """- Repeated (`--repeat R`): every figure is the median of R runs of its
   point (the mean of the middle two for an even R); "p50 range" is the
   smallest and the largest of the runs' medians. A baseline's runs follow
-  one another; simdex's indexes of one scheme are all built first and
-  measured round by round, so that a change in the machine's speed falls
-  on each of them alike.
+  one another; the scan and simdex's indexes (every scheme, block size and
+  codec; before 2026-12-02, the indexes of one scheme, and the scan apart)
+  are measured round by round, all indexes built first, so that a change
+  in the machine's speed falls on each of them alike.
 """
 
 # The study's own note (docs/benchmarks.md only).
 METHOD_STUDY = """- N = 10^9 is not run in this grid: the permuted tables (120 GB) and
-  faiss-multihash (~70 GB) do not fit in 24 GiB (`tools/bench_all.sh` gives
+  faiss-multihash (~70 GB) do not fit in 24 GiB (`scripts/bench_all.sh` gives
   the arithmetic). simdex alone is measured at 10^9 by
   `simdex-dedup-bench` ("10^9 entries, measured").
 """
@@ -760,6 +774,19 @@ def plot_warm_cold(points, plots, k):
     return name
 
 
+def draw_plots(points, plots, k):
+    """Draws every plot into the directory `plots` (made if missing); the file names, None for a plot without data."""
+    os.makedirs(plots, exist_ok=True)
+    images = plot_space_latency(points, plots, k)
+    images.append(plot_vs_n(points, plots, k, lambda r: r['near']['p50_us'],
+                            'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
+    images.append(plot_vs_n(points, plots, k,
+                            lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
+                            'build time (s)', 'build_vs_n.png'))
+    images.append(plot_warm_cold(points, plots, k))
+    return images
+
+
 def report_sections(points, skips, restart_study, standalone):
     """The tables of the report; the doc's section adds the study's own."""
     lines = [] if standalone else section_targets(points)
@@ -804,6 +831,10 @@ def main():
         target, plots = os.path.join(args.out, 'report.md'), args.out
     else:
         target, plots = args.doc or 'docs/benchmarks.md', args.plots or 'docs/plots'
+        no_plots = import_matplotlib()
+        if no_plots:
+            sys.exit('bench_report.py: %s needs its plots, and matplotlib cannot be imported (%s): install '
+                     'python3-matplotlib, or write a report without plots with --out DIR' % (target, no_plots))
         doc = ''.join(read_lines(target))
         pattern = re.compile(re.escape(BEGIN) + '.*?' + re.escape(END), re.S)
         if not pattern.search(doc):
@@ -811,15 +842,10 @@ def main():
     headers, footers, points, skips = load(args.files)
     if not points:
         sys.exit('bench_report.py: no measurements in %s' % ', '.join(args.files))
-    os.makedirs(plots, exist_ok=True)
+    if standalone:
+        no_plots = import_matplotlib()
     k = main_k(points)
-    images = plot_space_latency(points, plots, k)
-    images.append(plot_vs_n(points, plots, k, lambda r: r['near']['p50_us'],
-                            'median latency (us), warm, 1 thread, k = %d' % k, 'latency_vs_n.png'))
-    images.append(plot_vs_n(points, plots, k,
-                            lambda r: r.get('build_seconds') if r['searcher'] != 'scan' else None,
-                            'build time (s)', 'build_vs_n.png'))
-    images.append(plot_warm_cold(points, plots, k))
+    images = [] if no_plots else draw_plots(points, plots, k)
     rel = os.path.relpath(plots, os.path.dirname(os.path.abspath(target)) or '.')
 
     lines = [args.title, ''] if args.title else []
@@ -828,6 +854,9 @@ def main():
     lines += (method if standalone else method + METHOD_STUDY).split('\n')
     lines += report_sections(points, skips, args.restart_study, standalone)
     lines += ['### Plots', '']
+    if no_plots:
+        lines += ['Skipped: matplotlib cannot be imported (%s). Install python3-matplotlib (scripts/deps.sh) and '
+                  'run scripts/bench_report.py again for them.' % no_plots]
     lines += ['![%s](%s)' % (img[:-4].replace('_', ' '), os.path.join(rel, img) if rel != '.' else img)
               for img in images if img]
 
@@ -835,16 +864,20 @@ def main():
         # The doc's sections sit under a second-level heading; here they are the top.
         lines = [line[1:] if line.startswith('###') else line for line in lines]
         text = '\n'.join(['# simdex-bench report', '',
-                          'Written by tools/bench_report.py from %s.' % ', '.join('`%s`' % f for f in args.files),
+                          'Written by scripts/bench_report.py from %s.' % ', '.join('`%s`' % f for f in args.files),
                           ''] + lines) + '\n'
     else:
-        lines = [BEGIN, '', '<!-- Written by tools/bench_report.py from simdex-bench JSON; edits here are '
+        lines = [BEGIN, '', '<!-- Written by scripts/bench_report.py from simdex-bench JSON; edits here are '
                  'overwritten. -->', ''] + lines + ['', END]
         text = pattern.sub(lambda _: '\n'.join(lines), doc, count=1)
     with open(target, 'w', encoding='utf-8') as f:
         f.write(text)
-    print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
-          file=sys.stderr)
+    if no_plots:
+        print('bench_report.py: wrote %s without plots: matplotlib cannot be imported (%s)' % (target, no_plots),
+              file=sys.stderr)
+    else:
+        print('bench_report.py: wrote %s and %d plots in %s' % (target, len([i for i in images if i]), plots),
+              file=sys.stderr)
 
 
 if __name__ == '__main__':

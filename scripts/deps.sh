@@ -25,7 +25,7 @@ for p in "${packages[@]}"; do
 done
 
 if ((${#missing[@]})); then
-  echo "tools/deps.sh: installing ${missing[*]}" >&2
+  echo "scripts/deps.sh: installing ${missing[*]}" >&2
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive

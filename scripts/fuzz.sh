@@ -5,34 +5,34 @@
 # docs/reliability.md ("Fuzzing runs", a row as each target finishes): date, commit, target, seconds,
 # executions, corpus size before and after, and what was found.
 #
-# Usage: tools/fuzz.sh HOURS          e.g. tools/fuzz.sh 1   (0.1 = six minutes)
+# Usage: scripts/fuzz.sh HOURS          e.g. scripts/fuzz.sh 1   (0.1 = six minutes)
 #   SIMDEX_FUZZ_CORPUS=DIR   the corpora (default build-fuzz/corpus: one directory
-#                            per target, the ones tools/test.sh's short runs use)
+#                            per target, the ones scripts/test.sh's short runs use)
 #   SIMDEX_FUZZ_RECORD=0     do not append to docs/reliability.md
 # A crash, leak or sanitizer report is kept in build-fuzz/artifacts/TARGET/;
 # the script goes on with the other targets and exits 1 at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-hours=${1:?usage: tools/fuzz.sh HOURS}
+hours=${1:?usage: scripts/fuzz.sh HOURS}
 if ! awk -v h="$hours" 'BEGIN { exit !(h + 0 > 0) }'; then
-  echo "tools/fuzz.sh: HOURS must be a number above 0, not '$hours'" >&2
+  echo "scripts/fuzz.sh: HOURS must be a number above 0, not '$hours'" >&2
   exit 2
 fi
 corpora=${SIMDEX_FUZZ_CORPUS:-build-fuzz/corpus}
 record=${SIMDEX_FUZZ_RECORD:-1}
 doc=docs/reliability.md
-marker='<!-- tools/fuzz.sh appends its rows below this line -->'
+marker='<!-- scripts/fuzz.sh appends its rows below this line -->'
 if [ "$record" = 1 ] && ! grep -qF -- "$marker" "$doc"; then
-  echo "tools/fuzz.sh: $doc has no line '$marker' to record the runs under" >&2
+  echo "scripts/fuzz.sh: $doc has no line '$marker' to record the runs under" >&2
   exit 1
 fi
 
-fuzzer_list=$(tools/fuzzers.sh build-fuzz)
+fuzzer_list=$(scripts/fuzzers.sh build-fuzz)
 mapfile -t fuzzers <<<"$fuzzer_list"
 seconds=$(awk -v h="$hours" -v n="${#fuzzers[@]}" 'BEGIN { s = int(h * 3600 / n); print (s < 1 ? 1 : s) }')
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit+changes"; fi
-echo "tools/fuzz.sh: ${#fuzzers[@]} targets, ${seconds} s each, corpora in $corpora" >&2
+echo "scripts/fuzz.sh: ${#fuzzers[@]} targets, ${seconds} s each, corpora in $corpora" >&2
 
 # Puts one row right under the table's header (newest first), as soon as its
 # target has run, so that an interrupted run keeps the rows of what finished.

@@ -3,17 +3,17 @@
 # build/; the _simdex target builds it) for the `python3` first on PATH and for
 # Debian's /usr/bin/python3, so that `import simdex` works in both.
 #
-# numpy, dask and distributed come from Debian's packages (tools/deps.sh). An
+# numpy, dask and distributed come from Debian's packages (scripts/deps.sh). An
 # interpreter that does not see Debian's /usr/lib/python3/dist-packages (a
 # pyenv or self-built Python of the same 3.x version, hence the same ABI) gets
 # a .pth file adding that folder at the end of its path: its own packages keep
-# precedence. Usage: tools/python.sh [BUILD]
+# precedence. Usage: scripts/python.sh [BUILD]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 src="$build/python/simdex"
 if [ ! -f "$src/__init__.py" ] || ! ls "$src"/_simdex*.so >/dev/null 2>&1; then
-  echo "tools/python.sh: $src is not built (cmake --build $build --target _simdex)" >&2
+  echo "scripts/python.sh: $src is not built (cmake --build $build --target _simdex)" >&2
   exit 1
 fi
 so=$(basename "$(ls "$src"/_simdex*.so | head -n 1)")
@@ -24,7 +24,7 @@ install_for() {
   site=$("$py" -c 'import site; print(site.getsitepackages()[0])')
   suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
   if [ "_simdex$suffix" != "$so" ]; then
-    echo "tools/python.sh: $py wants _simdex$suffix but the build made $so; rebuild with -DPython_EXECUTABLE=$py" >&2
+    echo "scripts/python.sh: $py wants _simdex$suffix but the build made $so; rebuild with -DPython_EXECUTABLE=$py" >&2
     return 1
   fi
   mkdir -p "$site"
@@ -36,8 +36,8 @@ install_for() {
     echo "$debian_site" >"$site/simdex-debian-dist-packages.pth"
   fi
   "$py" -c 'import simdex, numpy, distributed, simdex.dask' ||
-    { echo "tools/python.sh: $py cannot import simdex with numpy and distributed" >&2; return 1; }
-  echo "tools/python.sh: simdex installed for $py ($version) in $site" >&2
+    { echo "scripts/python.sh: $py cannot import simdex with numpy and distributed" >&2; return 1; }
+  echo "scripts/python.sh: simdex installed for $py ($version) in $site" >&2
 }
 
 status=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures near-duplicate quality and writes docs/quality.md and its plots.
 
-Usage: tools/quality_report.py [--reuse] [OUT_DIR]   (run by tools/quality.sh after the build)
+Usage: scripts/quality_report.py [--reuse] [OUT_DIR]   (run by scripts/quality.sh after the build)
 
 Runs build/bin/simdex eval over the bundled labelled sets (every configuration,
 k = 0..12; the default configuration and the Python simhash package's with
@@ -327,6 +327,7 @@ def main():
 KEPT_SECTIONS = ['## Text fixes, profile 3', '## IDF from the batch, and word-shingle confirmation',
                  '## A profile for templated batches: log-tf-idf, the idf capped at ln 2',
                  '## What no weighting of a 64-bit SimHash reaches',
+                 "## One token's fingerprints: weight caps (issue 37, item 6)",
                  '## MinHash-LSH in simdex (issue 21, step 1)', '## Which method: SimHash or MinHash-LSH']
 
 
@@ -345,7 +346,7 @@ def kept_snapshots():
 
 
 _TEXT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'), encoding='utf-8').read()
-# Named sections (the real corpora, tools/quality_corpora.py) follow the
+# Named sections (the real corpora, scripts/quality_corpora.py) follow the
 # numbered ones of the labelled sets.
 _NAMED = re.split(r'<!-- SECTION (\w+) -->\n', _TEXT)
 TEXT_NAMED = {_NAMED[i]: _NAMED[i + 1].strip('\n') + '\n' for i in range(1, len(_NAMED), 2)}

@@ -2,7 +2,7 @@
 # Makes the fingerprints of simdex-bench's "text" data set, once, in a cache
 # directory, and prints the fingerprint file's path.
 #
-# Usage: tools/bench_text_data.sh [CACHE_DIR]
+# Usage: scripts/bench_text_data.sh [CACHE_DIR]
 #   CACHE_DIR defaults to $SIMDEX_BENCH_CACHE, else build/bench-data.
 #   Writes CACHE_DIR/text.fp (text form: "<id>\t<16 hex digits>", ids are
 #   record numbers from 1) and CACHE_DIR/text.sources (documents per source).
@@ -33,14 +33,14 @@ fi
 mkdir -p "$cache"
 simdex=build/bin/simdex
 if [ ! -x "$simdex" ]; then
-  echo "tools/bench_text_data.sh: $simdex is missing: build first (cmake --build build)" >&2
+  echo "scripts/bench_text_data.sh: $simdex is missing: build first (cmake --build build)" >&2
   exit 1
 fi
 tarball=/tmp/chinese-poetry-2.0.1.tgz
 if [ ! -s "$tarball" ]; then
   tarball="$cache/chinese-poetry-2.0.1.tgz"
   if [ ! -s "$tarball" ]; then
-    echo "tools/bench_text_data.sh: npm pack chinese-poetry@2.0.1 into $cache" >&2
+    echo "scripts/bench_text_data.sh: npm pack chinese-poetry@2.0.1 into $cache" >&2
     (cd "$cache" && npm pack --silent chinese-poetry@2.0.1 >/dev/null)
   fi
 fi

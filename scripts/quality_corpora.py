@@ -1,6 +1,6 @@
-"""The real corpora part of docs/quality.md (run by tools/quality_report.py).
+"""The real corpora part of docs/quality.md (run by scripts/quality_report.py).
 
-Runs `simdex eval --truth jaccard` over the corpora that tools/corpora.sh
+Runs `simdex eval --truth jaccard` over the corpora that scripts/corpora.sh
 builds (build/corpora/*.jsonl): the default fingerprints (tf), the same with
 `--idf auto` and python-simhash at k = 0..10, the default with each
 confirmation (and `--idf auto` with the target one), the MinHash-LSH
@@ -8,7 +8,7 @@ baseline in the same run; times `simdex dedup` on each corpus at its default
 k and at k = 8 with the target confirmation; draws the F1-per-k plots;
 writes the pairs that show SimHash's text defects to OUT_DIR/defects.md and
 docs/quality-defects.md; tabulates what the defaults are chosen from and
-today's defaults scored strictly (tools/quality_defaults.py). F1 is strict
+today's defaults scored strictly (scripts/quality_defaults.py). F1 is strict
 first (a reported pair with J < 0.8 is false), then lenient (pairs with
 0.5 <= J < 0.8 left out), each labelled. Returns the markdown of the
 corpora sections.
@@ -317,8 +317,8 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
     for p in listed:
         by[(corpus_name(p['set']), p['config'])].append(p)
     md = ['# SimHash text defects reproduced on the real corpora', '',
-          'Written by tools/quality_report.py (tools/quality.sh; do not edit) from '
-          '`simdex eval --truth jaccard --list` over build/corpora/ (tools/corpora.sh). Ids are the corpora\'s `id` fields; distance is the Hamming distance '
+          'Written by scripts/quality_report.py (scripts/quality.sh; do not edit) from '
+          '`simdex eval --truth jaccard --list` over build/corpora/ (scripts/corpora.sh). Ids are the corpora\'s `id` fields; distance is the Hamming distance '
           'of the default fingerprints (python-simhash where named); J is the exact Jaccard of word 5-shingles '
           '(character 5-shingles for unspaced text). Each list is a candidate failing test for the fixes of '
           'issue 20 item 4.', '']
@@ -495,7 +495,7 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
 # --- the markdown --------------------------------------------------------
 
 def load_results(out_dir):
-    """The results a previous run left in out_dir (tools/quality_report.py --reuse)."""
+    """The results a previous run left in out_dir (scripts/quality_report.py --reuse)."""
     confirm = {spec: rows_of(os.path.join(out_dir, f'corpora-confirm-{spec.replace(":", "-")}.jsonl'))
                for spec in CONFIRMS}
     saved = json.load(open(os.path.join(out_dir, 'corpora-summary.json')))

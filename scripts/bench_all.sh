@@ -2,11 +2,11 @@
 # The full side-by-side study of issue 4, then docs/benchmarks.md's generated
 # section and docs/plots/ from its results. One command:
 #
-#   tools/bench_all.sh [RESULTS_DIR]      (default build/bench-results)
+#   scripts/bench_all.sh [RESULTS_DIR]      (default build/bench-results)
 #
 # Builds simdex-bench and simdex (Release, in build/), makes the text data
-# set's fingerprints once (tools/bench_text_data.sh), runs the steps below,
-# each writing RESULTS_DIR/<step>.jsonl, and runs tools/bench_report.py over
+# set's fingerprints once (scripts/bench_text_data.sh), runs the steps below,
+# each writing RESULTS_DIR/<step>.jsonl, and runs scripts/bench_report.py over
 # all of them. Index builds use 2 threads in every step, so build times
 # compare across steps. A step whose JSON file already ends with its footer record is
 # not run again, so an interrupted study resumes where it stopped (delete
@@ -58,10 +58,10 @@ results=${1:-build/bench-results}
 dir=${SIMDEX_BENCH_DIR:-/tmp}
 mkdir -p "$results"
 
-tools/deps.sh
+scripts/deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2 --target simdex_bench_tool simdex_cli >/dev/null
-text=$(tools/bench_text_data.sh)
+text=$(scripts/bench_text_data.sh)
 bench=build/bin/simdex-bench
 
 # step NAME ARGS...: runs simdex-bench unless NAME's results are complete.
@@ -109,5 +109,5 @@ for setting in 2K:3 4K:6 4K:7 8K:15; do
   restart_study+=(--restart-study "$results/large-$block-r$r.jsonl")
 done
 
-/usr/bin/python3 tools/bench_report.py --doc docs/benchmarks.md --plots docs/plots "${restart_study[@]}" \
+/usr/bin/python3 scripts/bench_report.py --doc docs/benchmarks.md --plots docs/plots "${restart_study[@]}" \
   "$results/dense.jsonl" "$results/threads.jsonl" "$results/datasets.jsonl" "$results/large.jsonl"
