@@ -60,10 +60,7 @@ struct QueryArgs {
   std::vector<std::string> queries;
   // A MinHash-LSH index: the queries are documents.
   DocumentInputArgs documents;
-  double min_estimate = -1;
-  std::vector<double> thresholds;
-  uint64_t top_k = 0;
-  bool approximate = false;
+  LshQueryOptions lsh;  // its filter, thresholds, top-k, approximate
 };
 
 // One query: a fingerprint, the id of the document it came from as JSON
@@ -205,10 +202,7 @@ int RunLshQuery(const QueryArgs& args, const LshIndexReader& index) {
   m.index = args.index;
   m.input = args.documents;
   m.input.inputs = args.queries;
-  m.min_estimate = args.min_estimate;
-  m.thresholds = args.thresholds;
-  m.top_k = args.top_k;
-  m.approximate = args.approximate;
+  m.query = args.lsh;
   m.threads = args.threads;
   return RunMinHashQuery(std::move(m), index);
 }
@@ -233,10 +227,10 @@ int RunSimHashQuery(const QueryArgs& args, const IndexReader& opened) {
     return ReportError(kQueryCommand, "standard input ('-') may be given only once", kExitUsage);
   }
 
-  const std::pair<bool, const char*> lsh_options[] = {{args.min_estimate >= 0, "--min-estimate"},
-                                                      {!args.thresholds.empty(), "--threshold"},
-                                                      {args.top_k > 0, "--top-k"},
-                                                      {args.approximate, "--approximate"}};
+  const std::pair<bool, const char*> lsh_options[] = {{args.lsh.min_estimate >= 0, "--min-estimate"},
+                                                      {!args.lsh.thresholds.empty(), "--threshold"},
+                                                      {args.lsh.top_k > 0, "--top-k"},
+                                                      {args.lsh.approximate, "--approximate"}};
   for (const auto& [given, name] : lsh_options) {
     if (given) {
       return ReportError(kQueryCommand, std::string(name) + " is a MinHash-LSH option; " + args.index +
@@ -299,11 +293,11 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--format", args->documents.format,
                   "MinHash-LSH index: query documents' format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
       ->check(CLI::IsMember({"jsonl", "lines"}));
-  sub->add_option("--min-estimate", args->min_estimate,
+  sub->add_option("--min-estimate", args->lsh.min_estimate,
                   "MinHash-LSH index: keep documents whose estimated J is at least this (default: the index's "
                   "threshold where its sketches decide, else two standard errors below it)")
       ->check(CLI::Range(0.0, 1.0));
-  sub->add_option("--threshold", args->thresholds,
+  sub->add_option("--threshold", args->lsh.thresholds,
                   "MinHash-LSH index: keep documents whose estimated J passes T: query documents against an index "
                   "of sketches, when their sketch estimate is at least T; else (signature files, --approximate, "
                   "an index without sketches) when the b-bit signature estimate is at least T's filter, two "
@@ -311,11 +305,11 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
                   "Several, comma-separated (0.7,0.8,0.9): each match says the highest it passes")
       ->delimiter(',')
       ->allow_extra_args(false);
-  sub->add_option("--top-k", args->top_k,
+  sub->add_option("--top-k", args->lsh.top_k,
                   "MinHash-LSH index: the K documents with the highest estimates per query, highest first, equal "
                   "estimates in id order, among those the filter keeps (--threshold, --min-estimate or the index's default)")
       ->check(CLI::Range(uint64_t{1}, std::numeric_limits<uint64_t>::max()));
-  sub->add_flag("--approximate", args->approximate,
+  sub->add_flag("--approximate", args->lsh.approximate,
                 "MinHash-LSH index: decide on the b-bit signature estimate even where the index stores sketches");
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "

@@ -65,10 +65,7 @@ int RunMinHashBuild(MinHashBuildArgs args);
 struct MinHashQueryArgs {
   std::string index;
   DocumentInputArgs input;
-  double min_estimate = LshQueryOptions().min_estimate;  // negative: the index's default filter
-  std::vector<double> thresholds;
-  uint64_t top_k = LshQueryOptions().top_k;
-  bool approximate = false;  // the signature estimate decides even where sketches could
+  LshQueryOptions query;  // the filter, thresholds, top-k and approximate of the command line
   int threads = 1;
 };
 // `index` is the file at args.index, opened by the caller.

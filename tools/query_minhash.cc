@@ -94,17 +94,13 @@ Status QuerySignatureFile(const std::string& path, const std::string& index_path
 }  // namespace
 
 int RunMinHashQuery(MinHashQueryArgs args, const LshIndexReader& opened) {
-  if (!(args.min_estimate < 0 || args.min_estimate <= 1)) {
+  if (!(args.query.min_estimate < 0 || args.query.min_estimate <= 1)) {
     return ReportError(kCommand, "--min-estimate must be a J in [0, 1]", kExitUsage);
   }
-  if (args.min_estimate >= 0 && !args.thresholds.empty()) {
+  if (args.query.min_estimate >= 0 && !args.query.thresholds.empty()) {
     return ReportError(kCommand, "--min-estimate and --threshold are two filters: give one", kExitUsage);
   }
-  LshQueryOptions options;
-  options.min_estimate = args.min_estimate;
-  options.thresholds = args.thresholds;
-  options.top_k = args.top_k;
-  options.approximate = args.approximate;
+  const LshQueryOptions& options = args.query;
   Status s = options.Validate();
   if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
   s = PrepareDocumentInputs(kCommand, &args.input, /*quiet=*/false, /*allow_signatures=*/true);
