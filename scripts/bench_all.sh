@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The full side-by-side study of issue 4, then docs/benchmarks.md's generated
-# section and docs/plots/ from its results. One command:
+# The full side-by-side study of issue 4, then docs/generated/side-by-side.md
+# and docs/generated/plots/ from its results. One command:
 #
 #   scripts/bench_all.sh [RESULTS_DIR]      (default build/bench-results)
 #
@@ -109,5 +109,5 @@ for setting in 2K:3 4K:6 4K:7 8K:15; do
   restart_study+=(--restart-study "$results/large-$block-r$r.jsonl")
 done
 
-/usr/bin/python3 scripts/bench_report.py --doc docs/benchmarks.md --plots docs/plots "${restart_study[@]}" \
+/usr/bin/python3 scripts/bench_report.py --doc docs/generated/side-by-side.md --plots docs/generated/plots "${restart_study[@]}" \
   "$results/dense.jsonl" "$results/threads.jsonl" "$results/datasets.jsonl" "$results/large.jsonl"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates docs/quality.md and docs/plots/quality-*.png: checks that the
+# Regenerates docs/generated/quality.md and docs/generated/plots/quality-*.png: checks that the
 # bundled labelled sets are what tests/data/make_eval_sets.py makes, builds
 # simdex, builds the real corpora from Debian packages (scripts/corpora.sh,
 # docs/corpora.md), then runs scripts/quality_report.py (simdex eval over every

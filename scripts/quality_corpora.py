@@ -1,4 +1,4 @@
-"""The real corpora part of docs/quality.md (run by scripts/quality_report.py).
+"""The real corpora part of docs/generated/quality.md (run by scripts/quality_report.py).
 
 Runs `simdex eval --truth jaccard` over the corpora that scripts/corpora.sh
 builds (build/corpora/*.jsonl): the default fingerprints (tf), the same with
@@ -7,7 +7,7 @@ confirmation (and `--idf auto` with the target one), the MinHash-LSH
 baseline in the same run; times `simdex dedup` on each corpus at its default
 k and at k = 8 with the target confirmation; draws the F1-per-k plots;
 writes the pairs that show SimHash's text defects to OUT_DIR/defects.md and
-docs/quality-defects.md; tabulates what the defaults are chosen from and
+docs/generated/quality-defects.md; tabulates what the defaults are chosen from and
 today's defaults scored strictly (scripts/quality_defaults.py). F1 is strict
 first (a reported pair with J < 0.8 is false), then lenient (pairs with
 0.5 <= J < 0.8 left out), each labelled. Returns the markdown of the
@@ -487,7 +487,7 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
     md.append('')
     # Kept in docs/ as well: the next fixes start from these pairs, and the
     # corpora take most of an hour to evaluate.
-    for path in (os.path.join(out_dir, 'defects.md'), os.path.join(ROOT, 'docs', 'quality-defects.md')):
+    for path in (os.path.join(out_dir, 'defects.md'), os.path.join(ROOT, 'docs', 'generated', 'quality-defects.md')):
         with open(path, 'w', encoding='utf-8') as w:
             w.write('\n'.join(md))
 
@@ -522,7 +522,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
         dedup = dedup_times(corpus_dir)
     truth, simhash, baseline = index(rows)
     manifest = json.load(open(os.path.join(corpus_dir, 'manifest.json')))
-    plots = os.path.join(ROOT, 'docs', 'plots')
+    plots = os.path.join(ROOT, 'docs', 'generated', 'plots')
     summary = {}
     write_defects(corpus_dir, out_dir, os.path.join(out_dir, 'corpora-pairs.jsonl'), summary)
     conf = {spec: {(corpus_name(r['set']), r['config']): r for r in rs if r['kind'] == 'simhash'}

@@ -1,4 +1,4 @@
-"""docs/quality.md's section on today's defaults, scored strictly (run by scripts/quality_corpora.py).
+"""docs/generated/quality.md's section on today's defaults, scored strictly (run by scripts/quality_corpora.py).
 
 From the rows of one `simdex eval --truth jaccard --baseline --minhash` run over the real corpora: per
 corpus and length bucket, the pairs `simdex dedup` reports at its defaults (MinHash-LSH, candidates

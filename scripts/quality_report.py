@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Measures near-duplicate quality and writes docs/quality.md and its plots.
+"""Measures near-duplicate quality and writes docs/generated/quality.md and its plots.
 
 Usage: scripts/quality_report.py [--reuse] [OUT_DIR]   (run by scripts/quality.sh after the build)
 
 Runs build/bin/simdex eval over the bundled labelled sets (every configuration,
 k = 0..12; the default configuration and the Python simhash package's with
 each confirmation, k = 0..16), times simdex dedup with and without the second
-stage, then writes docs/quality.md (tables) and docs/plots/quality-*.png
+stage, then writes docs/generated/quality.md (tables) and docs/generated/plots/quality-*.png
 (precision-recall curves). Raw results stay in OUT_DIR (build/quality).
---reuse writes docs/quality.md again from the raw results a previous run left
+--reuse writes docs/generated/quality.md again from the raw results a previous run left
 in OUT_DIR, without running simdex (for a change of the prose or the tables'
 layout; the corpora take most of an hour to evaluate).
 """
@@ -184,7 +184,7 @@ def main():
         conf_rows[spec] = eval_rows(p)
     cost = eval_rows(os.path.join(out_dir, 'cost.jsonl')) if reuse else timing(out_dir)
 
-    plots = os.path.join(ROOT, 'docs', 'plots')
+    plots = os.path.join(ROOT, 'docs', 'generated', 'plots')
     os.makedirs(plots, exist_ok=True)
     plot_pr(grid, SETS[0], os.path.join(plots, 'quality-pr-edits.png'),
             'edits.jsonl: precision-recall over k = 0..12 (controlled edits of 1-10%)')
@@ -316,33 +316,9 @@ def main():
     add('')
     corpus_dir = os.path.join(ROOT, 'build', 'corpora')
     add(quality_corpora.report(corpus_dir, out_dir, TEXT_NAMED, reuse))
-    add(kept_snapshots())
-    with open(os.path.join(ROOT, 'docs', 'quality.md'), 'w', encoding='utf-8') as w:
+    with open(os.path.join(ROOT, 'docs', 'generated', 'quality.md'), 'w', encoding='utf-8') as w:
         w.write('\n'.join(md))
-    print('docs/quality.md and docs/plots/quality-*.png written', file=sys.stderr)
-
-
-# Sections of docs/quality.md written by hand from one-off runs (a before/after
-# comparison with an older build), kept as they are when the rest is made again.
-KEPT_SECTIONS = ['## Text fixes, profile 3', '## IDF from the batch, and word-shingle confirmation',
-                 '## A profile for templated batches: log-tf-idf, the idf capped at ln 2',
-                 '## What no weighting of a 64-bit SimHash reaches',
-                 "## One token's fingerprints: weight caps (issue 37, item 6)",
-                 '## MinHash-LSH in simdex (issue 21, step 1)', '## Which method: SimHash or MinHash-LSH']
-
-
-def kept_snapshots():
-    """The KEPT_SECTIONS of the current docs/quality.md, each up to the next heading of its level."""
-    path = os.path.join(ROOT, 'docs', 'quality.md')
-    old = open(path, encoding='utf-8').read() if os.path.exists(path) else ''
-    kept = []
-    for heading in KEPT_SECTIONS:
-        start = old.find('\n' + heading + '\n')
-        if start < 0:
-            continue
-        end = old.find('\n## ', start + 1)
-        kept.append(old[start + 1:end if end >= 0 else len(old)].rstrip('\n') + '\n')
-    return '\n'.join(kept)
+    print('docs/generated/quality.md and docs/generated/plots/quality-*.png written', file=sys.stderr)
 
 
 _TEXT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'quality_report.md'), encoding='utf-8').read()

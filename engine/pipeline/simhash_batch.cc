@@ -33,7 +33,7 @@ Status ArgsOf(const SimHashDedupOptions& o, pipeline::SimHashDedupArgs* a) {
   // Confirmed by the Jaccard truth's own shingles with neither k nor a
   // scheme: the candidates come from within kSimHashExactConfirmK bits,
   // where the k = 3 of the unconfirmed pairs would lose most of the recall
-  // (docs/quality.md, "Defaults, chosen from these figures").
+  // (docs/generated/quality.md, "Defaults, chosen from these figures").
   const bool exact_confirm =
       !o.confirm.empty() && confirm.measure == ConfirmMeasure::kJaccard && confirm.unit == ShingleUnit::kTruthShingles;
   const int k_given = o.k < 0 && o.scheme.empty() && exact_confirm ? kSimHashExactConfirmK : o.k;

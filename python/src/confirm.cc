@@ -1,5 +1,5 @@
 // simdex.Confirmer and the confirmation's pieces for simdex.dask:
-// include/simdex/confirm.h for Python (docs/quality.md, "Short texts:
+// include/simdex/confirm.h for Python (docs/generated/quality.md, "Short texts:
 // two-stage confirmation"). A spec is `simdex dedup --confirm`'s
 // ("jaccard-shingles:0.8", "edit:0.6", ...).
 #include <pybind11/numpy.h>

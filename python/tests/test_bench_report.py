@@ -1,6 +1,6 @@
 """scripts/bench_report.py on recorded simdex-bench JSON Lines: every searcher and codec the harness writes
 (the baselines, simdex's card, ef and auto codecs, warm, first-use and cold records, with and without
---repeat) makes a report, tables and plots, without a traceback, in docs/benchmarks.md's generated
+--repeat) makes a report, tables and plots, without a traceback, in docs/generated/side-by-side.md's generated
 section or standalone (--out DIR). It once crashed on the first "simdex-ef" row, and nothing ran it on one.
 Without matplotlib the standalone report holds the tables and says that its plots were skipped."""
 
@@ -25,7 +25,7 @@ REPORT = os.path.join(SOURCE_DIR, "scripts", "bench_report.py")
 #     --threads 1,2 --cold --checksums --queries 40 --cold-queries 20 --repeat 2
 SMALL_GRID = os.path.join(SOURCE_DIR, "tests", "data", "bench", "small_grid.jsonl")
 # A run of the scheme planner's study (docs/benchmarks.md), card and ef at k = 3 and 4, before --repeat.
-PLANNER_RUN = os.path.join(SOURCE_DIR, "docs", "bench-results", "plan-1e5-1.jsonl")
+PLANNER_RUN = os.path.join(SOURCE_DIR, "docs", "generated", "bench-results", "plan-1e5-1.jsonl")
 
 
 def report(*args, env=None):
@@ -79,7 +79,7 @@ def test_the_standalone_report_holds_the_tables_plots_and_spread_of_repeated_run
                     "### uniform, N = 2,000", "### uniform, N = 10^5", "## Cold batches (one thread)",
                     "## First queries of a freshly opened reader", "## Plots"]:
         assert "\n%s\n" % heading in text, heading
-    assert "Targets (issue 4)" not in text  # the study's own sections stay in docs/benchmarks.md
+    assert "Targets (issue 4)" not in text  # the study's own sections stay in docs/generated/side-by-side.md
     # --repeat 2 records: each median with the range of the runs' medians.
     row = re.search(r"^\| simdex-ef t4 \| 512 B \|.*$", text, re.M).group(0)
     assert re.search(r"\| [0-9.]+-[0-9.]+ \(2\) \|", row), row

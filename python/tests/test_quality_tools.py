@@ -113,7 +113,7 @@ def test_eval_prints_strict_figures_first_and_the_in_between_count(tmp_path):
 
 
 def test_the_report_gives_the_defaults_strict_figures_first(tmp_path):
-    """docs/quality.md's "Today's defaults, scored strictly": the MinHash-LSH row that `simdex dedup` reports
+    """docs/generated/quality.md's "Today's defaults, scored strictly": the MinHash-LSH row that `simdex dedup` reports
     at its defaults (filter "default": the exact check), strict figures in bold before the lenient ones, and
     the pairs by their J; then --approximate's (filter "estimate"), which reports pairs below 0.8."""
     out = tmp_path / "eval.jsonl"

@@ -9,7 +9,7 @@ Usage: tests/data/make_eval_sets.py [SAMPLE_JSONL] [OUT_DIR]
   OUT_DIR       default: the eval/ directory next to this script
 
 Python 3 standard library only; a fixed random seed, so the same sample
-gives the same bytes. docs/quality.md describes the sets and the rules that
+gives the same bytes. docs/generated/quality.md describes the sets and the rules that
 label them. Every line is one document:
 
   {"id": "...", "set": "edits"|"heavy"|"natural", "lang": "en"|"zh",

@@ -1,4 +1,4 @@
-// The text defects of issue 20 (docs/quality-defects.md), each on small texts
+// The text defects of issue 20 (docs/generated/quality-defects.md), each on small texts
 // modelled on the real pairs that showed it, at the default options: URLs,
 // e-mail addresses, percent-escapes, markup and number lists must not make a
 // fingerprint of their pieces. Each test failed on profile 2's pipeline.
