@@ -266,6 +266,17 @@ std::string AsVersion(const std::string& file, uint32_t version) {
   return out + tail;
 }
 
+// An old file's reader verifies and answers every 13th entry's k = 3
+// search as the brute-force oracle does.
+void ExpectVerifiesAndAnswersAsBruteForce(IndexReader& reader, const std::vector<Entry>& entries) {
+  EXPECT_TRUE(reader.Verify().ok());
+  for (size_t i = 0; i < entries.size(); i += 13) {
+    std::vector<Match> got;
+    ASSERT_TRUE(reader.Search(entries[i].fingerprint, 3, &got).ok());
+    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
+  }
+}
+
 TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
   ScopedTempDir dir;
   const std::vector<Entry> entries = AssignIds(ClusterFingerprints(200, 6, 5), IdStyle::kFullRange, 5);
@@ -276,12 +287,7 @@ TEST(StringIdIndexTest, VersionOneFilesStillOpenAndSearch) {
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(reader->Info().format_version, 1u);
   EXPECT_FALSE(reader->has_string_ids());
-  EXPECT_TRUE(reader->Verify().ok());
-  for (size_t i = 0; i < entries.size(); i += 13) {
-    std::vector<Match> got;
-    ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
-    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
-  }
+  ExpectVerifiesAndAnswersAsBruteForce(*reader, entries);
   // A version after this build's is not supported, whatever else it holds.
   std::string next = v1;
   format::FileHeader header;
@@ -311,12 +317,7 @@ TEST(StringIdIndexTest, VersionFourFilesDifferOnlyInTheirVersionFields) {
   std::unique_ptr<IndexReader> reader;
   ASSERT_TRUE(IndexReader::Open(NewMemoryFile(v4), ReaderOptions(), &reader).ok());
   EXPECT_EQ(reader->Info().format_version, 4u);
-  EXPECT_TRUE(reader->Verify().ok());
-  for (size_t i = 0; i < entries.size(); i += 13) {
-    std::vector<Match> got;
-    ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
-    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
-  }
+  ExpectVerifiesAndAnswersAsBruteForce(*reader, entries);
   // A version 4 file with a nonzero byte 16 is damaged, not an LSH index.
   std::string bad = v4;
   bad[16] = 1;
@@ -343,12 +344,7 @@ TEST(StringIdIndexTest, VersionThreeFilesOpenWithoutAProfile) {
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(reader->Info().format_version, 3u);
   EXPECT_EQ(reader->profile(), "");
-  EXPECT_TRUE(reader->Verify().ok());
-  for (size_t i = 0; i < entries.size(); i += 13) {
-    std::vector<Match> got;
-    ASSERT_TRUE(reader->Search(entries[i].fingerprint, 3, &got).ok());
-    EXPECT_EQ(got, BruteForceSearch(entries, entries[i].fingerprint, 3));
-  }
+  ExpectVerifiesAndAnswersAsBruteForce(*reader, entries);
 }
 
 // Files written before codec tags (version 2) open, verify and answer as

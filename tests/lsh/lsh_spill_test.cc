@@ -97,17 +97,23 @@ INSTANTIATE_TEST_SUITE_P(IdsCodecsBlocks, LshSpillTest,
                                   std::get<1>(p.param) + "_" + std::to_string(std::get<2>(p.param));
                          });
 
-TEST(LshSpillBuildTest, DefaultOptionsSpilledAreTheInMemoryBuild) {
+// Builds docs with `options` in memory and again within `budget` bytes, as
+// numeric ids: the second spills and writes the same bytes.
+void ExpectSpillsAndIsTheInMemoryBuild(LshBuildOptions options, size_t budget, const std::vector<LshDocument>& docs) {
   ScopedTempDir dir;
-  const std::vector<LshDocument> docs = Documents(6000, 128, 9);
-  LshBuildOptions options;  // 128 values, 16 bands of 8, 4-bit signatures
   LshBuildStats in_memory, spilled;
   ASSERT_TRUE(Build(dir.File("memory.sdx"), options, docs, false, &in_memory).ok());
-  options.memory_bytes = size_t{2} << 20;  // the smallest for 16 bands
-  Status s = Build(dir.File("spilled.sdx"), options, docs, false, &spilled);
+  options.memory_bytes = budget;
+  const Status s = Build(dir.File("spilled.sdx"), options, docs, false, &spilled);
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_GT(spilled.spilled_runs, 0u);
   EXPECT_EQ(ReadFileOrDie(dir.File("spilled.sdx")), ReadFileOrDie(dir.File("memory.sdx")));
+}
+
+TEST(LshSpillBuildTest, DefaultOptionsSpilledAreTheInMemoryBuild) {
+  const std::vector<LshDocument> docs = Documents(6000, 128, 9);
+  // 128 values, 16 bands of 8, 4-bit signatures; 2 MiB is the smallest budget for 16 bands.
+  ExpectSpillsAndIsTheInMemoryBuild(LshBuildOptions(), size_t{2} << 20, docs);
 }
 
 TEST(LshSpillBuildTest, MoreSignaturesThanTheOpenBucketsPlaceAtOnceAreTheInMemoryBuild) {
@@ -115,16 +121,8 @@ TEST(LshSpillBuildTest, MoreSignaturesThanTheOpenBucketsPlaceAtOnceAreTheInMemor
   // at a time: 40,000 documents put 2,500 in a bucket, placed in two reads
   // (the path that 2^30 documents take at the default options and 1 GiB:
   // 512 buckets of 2^21). Before, more than 32,768 were refused.
-  ScopedTempDir dir;
   const std::vector<LshDocument> docs = Documents(40000, 32, 17);
-  LshBuildOptions options = SmallOptions();
-  LshBuildStats in_memory, spilled;
-  ASSERT_TRUE(Build(dir.File("memory.sdx"), options, docs, false, &in_memory).ok());
-  options.memory_bytes = kTinyBudget;
-  Status s = Build(dir.File("spilled.sdx"), options, docs, false, &spilled);
-  ASSERT_TRUE(s.ok()) << s.ToString();
-  EXPECT_GT(spilled.spilled_runs, 0u);
-  EXPECT_EQ(ReadFileOrDie(dir.File("spilled.sdx")), ReadFileOrDie(dir.File("memory.sdx")));
+  ExpectSpillsAndIsTheInMemoryBuild(SmallOptions(), kTinyBudget, docs);
 }
 
 TEST(LshSpillBuildTest, NumbersThenStringsSpilledAreTheInMemoryBuild) {

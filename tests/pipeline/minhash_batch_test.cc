@@ -19,6 +19,7 @@
 #include "simdex/confirm.h"
 #include "simdex/minhash.h"
 #include "tests/index/test_data.h"
+#include "tests/pipeline/repeated_ids.h"
 
 namespace simdex {
 namespace {
@@ -229,18 +230,11 @@ TEST(MinHashBatch, OptionsOutOfRangeAreRefusedNamingTheirField) {
 
 TEST(MinHashBatch, TwoDocumentsWithOneIdAreRefusedUnlessAllowed) {
   testing::ScopedTempDir dir;
-  const std::string path = dir.File("ids.jsonl");
-  std::ofstream(path) << "{\"id\":\"a\",\"text\":\"x y z\"}\n{\"id\":\"b\",\"text\":\"u v\"}\n{\"id\":\"a\",\"text\":\"w\"}\n";
-  DocumentFiles files;
-  files.paths = {path};
-  MinHashDedupOptions o;
-  std::unique_ptr<MinHashDedupResult> r;
-  const Status s = DeduplicateByMinHash(files, o, nullptr, &r);
-  EXPECT_EQ(s.message(), path + ":3: duplicate id 'a' (first at " + path +
-                             ":1); ids must be unique (allow_duplicate_ids keeps every document)");
-  o.allow_duplicate_ids = true;
-  ASSERT_TRUE(DeduplicateByMinHash(files, o, nullptr, &r).ok());
-  EXPECT_EQ(r->IdString(2), "a");
+  const auto dedup = [](const DocumentFiles& files, const MinHashDedupOptions& o, std::unique_ptr<MinHashDedupResult>* out) {
+    return DeduplicateByMinHash(files, o, nullptr, out);
+  };
+  const auto r = testing::ExpectRepeatedIdRefusedUnlessAllowed<MinHashDedupOptions, MinHashDedupResult>(dir.File("ids.jsonl"), dedup);
+  ASSERT_NE(r, nullptr);
   EXPECT_TRUE(r->CheckIdsAreUnique("as you like").IsInvalidArgument());
 }
 

@@ -22,6 +22,7 @@
 #include "simdex/profile.h"
 #include "tests/dedup/dedup_oracle.h"
 #include "tests/index/test_data.h"
+#include "tests/pipeline/repeated_ids.h"
 
 namespace simdex {
 namespace {
@@ -295,18 +296,11 @@ TEST(SimHashBatch, OptionsOutOfRangeAreRefusedNamingTheirField) {
 
 TEST(SimHashBatch, TwoDocumentsWithOneIdAreRefusedUnlessAllowed) {
   testing::ScopedTempDir dir;
-  const std::string path = dir.File("ids.jsonl");
-  std::ofstream(path) << "{\"id\":\"a\",\"text\":\"x y z\"}\n{\"id\":\"b\",\"text\":\"u v\"}\n{\"id\":\"a\",\"text\":\"w\"}\n";
-  DocumentFiles files;
-  files.paths = {path};
-  SimHashDedupOptions o;
-  std::unique_ptr<SimHashDedupResult> r;
-  const Status s = DeduplicateBySimHash(files, o, nullptr, &r);
-  EXPECT_EQ(s.message(), path + ":3: duplicate id 'a' (first at " + path +
-                             ":1); ids must be unique (allow_duplicate_ids keeps every document)");
-  o.allow_duplicate_ids = true;
-  ASSERT_TRUE(DeduplicateBySimHash(files, o, nullptr, &r).ok());
-  EXPECT_EQ(r->IdString(2), "a");
+  const auto dedup = [](const DocumentFiles& files, const SimHashDedupOptions& o, std::unique_ptr<SimHashDedupResult>* out) {
+    return DeduplicateBySimHash(files, o, nullptr, out);
+  };
+  const auto r = testing::ExpectRepeatedIdRefusedUnlessAllowed<SimHashDedupOptions, SimHashDedupResult>(dir.File("ids.jsonl"), dedup);
+  ASSERT_NE(r, nullptr);
   EXPECT_TRUE(r->WritePairs(dir.File("p.jsonl")).IsInvalidArgument());  // no keep_pairs
 }
 

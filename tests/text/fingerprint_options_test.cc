@@ -13,24 +13,14 @@
 
 #include "engine/compat/python_simhash.h"
 #include "simdex/fingerprint.h"
+#include "tests/text/fingerprinter_helpers.h"
 
 namespace simdex {
 namespace {
 
-std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options) {
-  std::unique_ptr<Fingerprinter> fp;
-  Status s = Fingerprinter::Create(options, &fp);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return fp;
-}
+using testing::FromFeatures;
 
-// FromFeatures of weights the rule accepts.
-FingerprintResult FromFeatures(Fingerprinter* fp, std::span<const WeightedFeature> features) {
-  FingerprintResult r;
-  const Status s = fp->FromFeatures(features, &r);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return r;
-}
+std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options) { return testing::MakeFingerprinter(options); }
 
 std::map<std::string, double> WeightsOf(Fingerprinter* fp, std::string_view text) {
   std::vector<WeightedFeature> features;

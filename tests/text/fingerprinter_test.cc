@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "simdex/fingerprint.h"
+#include "tests/text/fingerprinter_helpers.h"
 #include "tests/text/sample_texts.h"
 
 namespace simdex {
@@ -24,19 +25,10 @@ FingerprintOptions NoStopWords() {
   return o;
 }
 
-std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options = NoStopWords()) {
-  std::unique_ptr<Fingerprinter> fp;
-  Status s = Fingerprinter::Create(options, &fp);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return fp;
-}
+using testing::FromFeatures;
 
-// FromFeatures of weights the rule accepts.
-FingerprintResult FromFeatures(Fingerprinter* fp, std::span<const WeightedFeature> features) {
-  FingerprintResult r;
-  const Status s = fp->FromFeatures(features, &r);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return r;
+std::unique_ptr<Fingerprinter> Make(const FingerprintOptions& options = NoStopWords()) {
+  return testing::MakeFingerprinter(options);
 }
 
 std::vector<std::string> Words(Fingerprinter* fp, std::string_view text) {
