@@ -123,10 +123,10 @@ Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target,
   for (size_t i = 0; i < b.size; ++i) {
     const Document& doc = b.docs[i];
     const uint32_t* signature = b.signatures.data() + i * num_perm;
-    bool is_new = true;
-    if (filter != nullptr) SIMDEX_RETURN_IF_ERROR(filter->Check(signature, &is_new));
-    if (!is_new) continue;
     const std::span<const uint64_t> shingles(b.feature_hashes[i]);
+    bool is_new = true;
+    if (filter != nullptr) SIMDEX_RETURN_IF_ERROR(filter->Check(signature, shingles, &is_new));
+    if (!is_new) continue;
     SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? target->Add(doc.id, signature, shingles)
                                                  : target->Add(doc.id_string, signature, shingles));
   }

@@ -380,10 +380,18 @@ Status QueryBestMatch(const std::vector<const LshIndexReader*>& indexes, const u
 //     band keys (all 64 bits) and its b-bit estimate with it passes the
 //     same filter.
 // An empty signature (a text without shingles) matches nothing and is new.
+// Where the old index stores sketches (sketch_k() > 0) and a document comes
+// with its shingles, both decisions are made on the bottom-k sketch
+// estimate instead, as a query with the document's shingles decides
+// (LshQueryOptions): the old index's match passes its threshold by its
+// sketch estimate, and an earlier document given with its shingles passes
+// when EstimateJaccardSketches of the two sketches (of the old index's k)
+// is at least threshold(); against an earlier document given without them,
+// the b-bit rule above decides.
 // Check the documents in batch order and add the new ones to the merger.
 // Each document checked is held in memory (8 bytes a band and the b-bit
-// signature, about 200 bytes at the defaults) apart from the merge's
-// memory budget.
+// signature, about 200 bytes at the defaults, plus 4 bytes a sketch value:
+// up to 1 KiB more at k = 256) apart from the merge's memory budget.
 //
 // Thread safety: not safe for concurrent use.
 class LshNewDocumentFilter {
@@ -396,6 +404,11 @@ class LshNewDocumentFilter {
   // old->minhash_options()) and remembers it. Errors: the old index's
   // Query errors (Corruption naming the file).
   Status Check(const uint32_t* signature, bool* is_new);
+  // The same for a document with its shingles (MinHasher::Sign's
+  // `shingles`), decided on the sketches where the old index stores them.
+  // Empty shingles: Check(signature, is_new) (a signature read from a file
+  // comes without them).
+  Status Check(const uint32_t* signature, std::span<const uint64_t> shingles, bool* is_new);
   // The documents Check found not new.
   uint64_t left_out() const;
 

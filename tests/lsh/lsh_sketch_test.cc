@@ -4,7 +4,8 @@
 // documents, duplicates, k of 1, 16 and 256); the file depends only on the
 // documents (order, memory budget); merges carry sketches; files without
 // (version 5) read as before; damage to the section is Corruption naming
-// the section and the document.
+// the section and the document; `merge --only-new` decides on sketches where
+// the batch comes with its shingles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "format/lsh/lsh_layout.h"
 #include "simdex/lsh_index.h"
 #include "tests/index/test_data.h"
+#include "tests/lsh/lsh_data.h"
 
 namespace simdex {
 namespace {
@@ -152,6 +154,64 @@ TEST_P(SketchOracleTest, QueriesWithShinglesDecideOnTheBottomKEstimate) {
     EXPECT_EQ(passed, want) << "query " << q.id;
   }
   EXPECT_GT(compared, docs.size());
+}
+
+// LshNewDocumentFilter with the batch's shingles, against an oracle written
+// plainly: a batch document is left out when a document of the old index
+// sharing one of its kept band keys (BruteForceLsh's candidates), or an
+// earlier batch document sharing a whole band key, has a plain sketch
+// estimate at least the threshold.
+TEST_P(SketchOracleTest, OnlyNewWithShinglesDecidesOnTheBottomKEstimate) {
+  const int k = GetParam();
+  ScopedTempDir dir;
+  const LshBuildOptions options = Options(k);
+  std::vector<Doc> all = Documents(500, options.minhash, 70 + static_cast<uint64_t>(k));
+  std::shuffle(all.begin(), all.end(), std::mt19937_64(k));  // clusters straddle the index and the batch
+  const std::vector<Doc> old_docs(all.begin(), all.begin() + 250), batch(all.begin() + 250, all.end());
+  ASSERT_TRUE(Build(dir.File("old.sdx"), options, old_docs).ok());
+  std::unique_ptr<LshIndexReader> old;
+  ASSERT_TRUE(LshIndexReader::Open(dir.File("old.sdx"), ReaderOptions(), &old).ok());
+  std::vector<testing::LshDocument> plain;
+  std::map<uint64_t, const Doc*> by_id;
+  for (const Doc& d : old_docs) {
+    plain.push_back({d.id, "", d.signature});
+    by_id[d.id] = &d;
+  }
+  const testing::BruteForceLsh oracle(plain, options, /*string_ids=*/false);
+
+  LshNewDocumentFilter with_shingles(old.get()), signatures_only(old.get());
+  const size_t n = options.bands.bands;
+  std::vector<uint64_t> keys(n), other(n);
+  uint64_t left_out = 0, decided_otherwise = 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const Doc& q = batch[i];
+    bool expected = true;
+    if (!IsEmptySignature(q.signature.data(), options.minhash.num_perm)) {
+      for (const LshMatch& m : oracle.Query(q.signature.data(), 0)) {
+        expected = expected && PlainEstimate(q.shingles, by_id.at(m.id)->shingles, k) < options.threshold;
+      }
+      BandKeys(q.signature.data(), options.bands, keys.data());
+      for (size_t j = 0; j < i && expected; ++j) {
+        if (IsEmptySignature(batch[j].signature.data(), options.minhash.num_perm)) continue;
+        BandKeys(batch[j].signature.data(), options.bands, other.data());
+        bool shares = false;
+        for (size_t b = 0; b < n; ++b) shares = shares || keys[b] == other[b];
+        expected = !shares || PlainEstimate(q.shingles, batch[j].shingles, k) < options.threshold;
+      }
+    }
+    bool is_new = false, by_signature = false;
+    ASSERT_TRUE(with_shingles.Check(q.signature.data(), q.shingles, &is_new).ok());
+    ASSERT_TRUE(signatures_only.Check(q.signature.data(), &by_signature).ok());
+    EXPECT_EQ(is_new, expected) << "batch document " << i;
+    left_out += is_new ? 0 : 1;
+    decided_otherwise += is_new != by_signature ? 1 : 0;
+  }
+  EXPECT_EQ(with_shingles.left_out(), left_out);
+  EXPECT_GT(left_out, 10u);  // both answers occur
+  EXPECT_GT(batch.size() - left_out, 10u);
+  if (k > 1) {
+    EXPECT_GT(decided_otherwise, 0u);  // the sketches decide some documents the signatures would not
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(K, SketchOracleTest, ::testing::Values(1, 16, 256));
