@@ -24,15 +24,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (std::all_of(freqs.begin(), freqs.end(), [](uint64_t f) { return f == 0; })) lengths.lengths[64] = 1;
   CardDecoder decoder;
   FUZZ_CHECK(decoder.Init(lengths).ok());
-  const uint64_t head = in.U64();
-  uint64_t lo = in.U64(), hi = in.U64();
-  if (hi < lo) std::swap(lo, hi);
-
   // A short input is zero-padded (stream bits decode further), or, when the
   // lowest bit of lo says so, left truncated.
-  const std::vector<uint8_t> block = simdex::fuzz::BlockFromInput(in, block_size, (lo & 1) != 0);
-  const uint8_t* ptr = block.data();
-  const uint8_t* limit = ptr + block.size();
+  const simdex::fuzz::GarbageBlock block = simdex::fuzz::GarbageBlockFromInput(&in, block_size);
+  const uint64_t head = block.head, lo = block.lo, hi = block.hi;
+  const uint8_t* ptr = block.bytes.data();
+  const uint8_t* limit = ptr + block.bytes.size();
 
   std::vector<uint64_t> fast_values, plain_values;
   for (bool strict : {false, true}) {

@@ -22,15 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char params[2] = {static_cast<char>(in.Byte() % 64), static_cast<char>(in.Byte())};
   std::unique_ptr<TableDecoder> decoder;
   FUZZ_CHECK(FindCodec("ef")->NewDecoder(std::string_view(params, 2), 0, &decoder).ok());
-  const uint64_t head = in.U64();
-  uint64_t lo = in.U64(), hi = in.U64();
-  if (hi < lo) std::swap(lo, hi);
-
   // A short input is zero-padded, or, when the lowest bit of lo says so,
   // left truncated.
-  const std::vector<uint8_t> block = simdex::fuzz::BlockFromInput(in, block_size, (lo & 1) != 0);
-  const uint8_t* ptr = block.data();
-  const uint8_t* limit = ptr + block.size();
+  const simdex::fuzz::GarbageBlock block = simdex::fuzz::GarbageBlockFromInput(&in, block_size);
+  const uint64_t head = block.head, lo = block.lo, hi = block.hi;
+  const uint8_t* ptr = block.bytes.data();
+  const uint8_t* limit = ptr + block.bytes.size();
 
   std::vector<uint64_t> values;
   BlockReadOptions options;
@@ -53,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   scan.hi = hi;
   // PrefetchScan reads nothing, but (as the engine does) it is given a
   // pointer to block_size bytes: the addresses it forms lie in the block.
-  if (block.size() == block_size) {
+  if (block.bytes.size() == block_size) {
     scan.restart_guess = decoder->PrefetchScan(ptr, block_size, static_cast<double>(lo & 0xff) / 255);
   }
   scan.out = &got;

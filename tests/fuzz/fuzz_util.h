@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #define FUZZ_CHECK(cond)                                                         \
@@ -66,6 +67,22 @@ inline std::vector<uint8_t> BlockFromInput(const Input& in, size_t block_size, b
   std::vector<uint8_t> block(in.data(), in.data() + std::min(in.remaining(), block_size));
   if (!truncate) block.resize(block_size, 0);
   return block;
+}
+
+// The block-decoding targets' case: the block's head, a scan range
+// [lo, hi], then the block (BlockFromInput, left truncated when lo is odd).
+struct GarbageBlock {
+  uint64_t head = 0, lo = 0, hi = 0;
+  std::vector<uint8_t> bytes;
+};
+inline GarbageBlock GarbageBlockFromInput(Input* in, size_t block_size) {
+  GarbageBlock b;
+  b.head = in->U64();
+  b.lo = in->U64();
+  b.hi = in->U64();
+  if (b.hi < b.lo) std::swap(b.lo, b.hi);
+  b.bytes = BlockFromInput(*in, block_size, (b.lo & 1) != 0);
+  return b;
 }
 
 // The round-trip targets' sorted values: a first value, then per shape
