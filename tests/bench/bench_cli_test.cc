@@ -338,7 +338,7 @@ TEST_F(BenchCliTest, ReportRewritesTheGeneratedSectionWithEveryTableAndPlot) {
   EXPECT_EQ(text.find("\nold\n"), std::string::npos);
   for (const char* heading : {"### Targets (issue 4), as measured here", "#### uniform, N = 3,000",
                               "### Median latency (us) by k", "### Block size and restart points",
-                              "### N = 10^9, extrapolated (not measured)",
+                              "### N = 10^9, extrapolated (not measured by this grid)",
                               "### First queries of a freshly opened reader"}) {
     EXPECT_NE(text.find(heading), std::string::npos) << heading << "\n" << text;
   }
