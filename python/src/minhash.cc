@@ -84,6 +84,39 @@ void CheckBits(int bits) {
   if (!ValidSignatureBits(bits)) throw py::value_error("bits must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(bits));
 }
 
+// One signature (1-D) or an n x num_perm array of them, row after row.
+struct SignatureRows {
+  py::object holder;  // keeps the memory alive
+  const uint32_t* data = nullptr;
+  size_t rows = 0, num_perm = 0;
+  bool matrix = false;  // 2-D in, 2-D out
+
+  // The result of a function of each row: n x width values, or width for one signature.
+  template <typename T>
+  py::array_t<T> Out(size_t width) const {
+    return matrix ? py::array_t<T>({rows, width}) : py::array_t<T>(static_cast<py::ssize_t>(width));
+  }
+};
+
+SignatureRows ViewSignatures(py::handle obj, const char* what) {
+  SignatureRows s;
+  if (IsRows(obj)) {
+    s.num_perm = static_cast<size_t>(py::reinterpret_borrow<py::array>(obj).shape(1));
+    RowsView<uint32_t> v = ViewRows<uint32_t>(obj, s.num_perm, what);
+    s.holder = v.holder;
+    s.data = v.data;
+    s.rows = v.rows;
+    s.matrix = true;
+  } else {
+    ArrayView<uint32_t> v = Signature(obj, what);
+    s.holder = v.holder;
+    s.data = v.span.data();
+    s.rows = 1;
+    s.num_perm = v.span.size();
+  }
+  return s;
+}
+
 }  // namespace
 
 ShingleWords ShingleWordsOf(const std::string& name) {
@@ -149,26 +182,39 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
       py::arg("a"), py::arg("b"), "The share of equal values of two signatures: the estimate of J (0 if one is empty).");
   m.def(
       "band_keys",
-      [](py::handle signature, int bands, int rows) {
-        const ArrayView<uint32_t> s = Signature(signature, "signature");
-        ThrowIfError(CheckLshBands({bands, rows}, static_cast<int>(s.span.size())));
-        py::array_t<uint64_t> keys(bands);
-        BandKeys(s.span.data(), {bands, rows}, keys.mutable_data());
+      [](py::handle signatures, int bands, int rows) {
+        const SignatureRows s = ViewSignatures(signatures, "signatures");
+        ThrowIfError(CheckLshBands({bands, rows}, static_cast<int>(s.num_perm)));
+        py::array_t<uint64_t> keys = s.Out<uint64_t>(static_cast<size_t>(bands));
+        uint64_t* out = keys.mutable_data();
+        {
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < s.rows; ++i) BandKeys(s.data + i * s.num_perm, {bands, rows}, out + i * bands);
+        }
         return keys;
       },
-      py::arg("signature"), py::arg("bands"), py::arg("rows"),
-      "The 64-bit key of each band: XXH3-64 of its rows as little-endian 32-bit words, seed = the band.");
+      py::arg("signatures"), py::arg("bands"), py::arg("rows"),
+      "The 64-bit key of each band: XXH3-64 of its rows as little-endian 32-bit words, seed = the band. One "
+      "signature gives `bands` keys (np.uint64); an n x num_perm array gives an n x bands array (row i: "
+      "signature i's keys), without the GIL.");
   m.def(
       "pack_signature",
-      [](py::handle signature, int bits) {
+      [](py::handle signatures, int bits) {
         CheckBits(bits);
-        const ArrayView<uint32_t> s = Signature(signature, "signature");
-        const int k = static_cast<int>(s.span.size());
-        py::array_t<uint8_t> out(static_cast<py::ssize_t>(PackedSignatureBytes(k, bits)));
-        PackSignature(s.span.data(), k, bits, out.mutable_data());
-        return out;
+        const SignatureRows s = ViewSignatures(signatures, "signatures");
+        const int k = static_cast<int>(s.num_perm);
+        const size_t width = PackedSignatureBytes(k, bits);
+        py::array_t<uint8_t> packed = s.Out<uint8_t>(width);
+        uint8_t* out = packed.mutable_data();
+        {
+          py::gil_scoped_release release;
+          for (size_t i = 0; i < s.rows; ++i) PackSignature(s.data + i * s.num_perm, k, bits, out + i * width);
+        }
+        return packed;
       },
-      py::arg("signature"), py::arg("bits"), "The b-bit signature: the low `bits` bits of each value, packed.");
+      py::arg("signatures"), py::arg("bits"),
+      "The b-bit signature: the low `bits` bits of each value, packed (np.uint8). An n x num_perm array gives "
+      "an n x bytes array (row i: signature i packed), which estimate_packed takes as it is.");
   m.def(
       "estimate_packed",
       [](py::handle a, py::handle b, int num_perm, int bits) -> py::object {
@@ -227,18 +273,20 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
           ThrowIfError(FindBandPairs(major, static_cast<int>(bands), flags.span.empty() ? all : flags.span, t,
                                      &pairs, &stats));
         }
-        py::array_t<uint32_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
+        // np.uint64, the ordinals' dtype throughout (pair_clusters takes these as they are).
+        py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
         for (size_t i = 0; i < pairs.size(); ++i) {
-          a.mutable_data()[i] = static_cast<uint32_t>(pairs[i] >> 32);
-          b.mutable_data()[i] = static_cast<uint32_t>(pairs[i]);
+          a.mutable_data()[i] = pairs[i] >> 32;
+          b.mutable_data()[i] = pairs[i] & 0xffffffffu;
         }
         return py::make_tuple(a, b);
       },
       py::arg("keys"), py::arg("banded") = py::none(), py::kw_only(), py::arg("threads") = 1,
-      "The band self-join (FindBandPairs, include/simdex/minhash_join.h): (a, b) uint32 arrays of every pair of "
+      "The band self-join (FindBandPairs, include/simdex/minhash_join.h): (a, b) np.uint64 arrays of every pair of "
       "items a < b that agree on the key of at least one band, ordered by (a, b), each once. keys: an n x bands "
       "uint64 array (item i's band keys in row i; a 1-D array is one band); banded: optional flags, zero leaving "
-      "an item out of every band. Holds the keys, 16 bytes per item and 8 per pair and band in memory; releases "
+      "an item out of every band. Holds the keys, 16 bytes per item and 8 per pair and band in memory (and 16 "
+      "per pair returned); releases "
       "the GIL.");
   m.def(
       "pair_clusters",

@@ -33,6 +33,23 @@ def test_signatures_band_keys_and_packed_match_the_golden_vectors(row):
     assert simdex.pack_signature(got, 8).tobytes().hex() == b8
 
 
+def test_band_keys_and_pack_signature_take_the_batch_sign_batch_returns(sample):
+    texts = [d["text"] for d in read_jsonl(sample)][:50] + [""]
+    sigs, _ = simdex.MinHasher(num_perm=64).sign_batch(texts)
+    keys, packed = simdex.band_keys(sigs, 16, 4), simdex.pack_signature(sigs, 4)
+    assert keys.shape == (51, 16) and keys.dtype == np.uint64
+    assert packed.shape == (51, 32) and packed.dtype == np.uint8
+    for i, sig in enumerate(sigs):
+        np.testing.assert_array_equal(keys[i], simdex.band_keys(sig, 16, 4))
+        np.testing.assert_array_equal(packed[i], simdex.pack_signature(sig, 4))
+    # The rows of pairs of documents, estimated row by row, as the self-join gives them.
+    a, b = simdex.band_pairs(keys)
+    estimates = simdex.estimate_packed(packed[a.astype(np.intp)], packed[b.astype(np.intp)], 64, 4)
+    assert len(estimates) == len(a) and simdex.pair_clusters(51, a, b).dtype == np.uint64
+    with pytest.raises(ValueError, match="signatures must be C-contiguous"):
+        simdex.band_keys(np.zeros((3, 16), np.uint32)[:, ::2], 4, 2)
+
+
 def test_batch_equals_single_texts_and_flags_empty_ones(sample):
     texts = [d["text"] for d in read_jsonl(sample)][:300] + ["", "   "]
     h = simdex.MinHasher(num_perm=64, threads=2)
