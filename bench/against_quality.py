@@ -23,7 +23,7 @@ it the command's default for --against, two standard errors below T).
 --sketches K,... adds the built sketch section (format version 6): the index is built from
 the stored texts with `--sketch K` and the batch run `--against` it without --approximate,
 so that each match is decided on the bottom-k estimate (estimate >= T). Its query cost is the
-median time of one `LshIndex.query_texts` call (one text, one thread, signing included)
+median time of one `LshIndex.search_texts` call (one text, one thread, signing included)
 against the same documents' index without sketches (`--sketch 0`), alternating query by
 query in the same run (--timed batch documents).
 """
@@ -160,14 +160,14 @@ def read_matches(out, batch, ordinal):
 
 
 def query_p50(with_sketches, without, texts):
-    """Median microseconds of one query_texts call (one text, one thread) on each index,
+    """Median microseconds of one search_texts call (one text, one thread) on each index,
     alternating query by query."""
     a, b = simdex.LshIndex.open(with_sketches), simdex.LshIndex.open(without)
     times = ([], [])
     for text in texts:
         for i, index in enumerate((a, b)):
             start = time.perf_counter()
-            index.query_texts([text])
+            index.search_texts([text])
             times[i].append(time.perf_counter() - start)
     return statistics.median(times[0]) * 1e6, statistics.median(times[1]) * 1e6
 

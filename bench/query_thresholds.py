@@ -68,17 +68,17 @@ def main():
             name = os.path.basename(path).rsplit(".", 1)[0]
             for t in highs:
                 fresh = build(os.path.join(tmp, f"t{t}.sdx"), np.array(stored, dtype=np.uint64), signatures[stored], t)
-                lims, ids, estimates, _ = low.query(queries, thresholds=[t])
-                filt = simdex.default_estimate_filter(t, hasher.num_perm)
+                lims, ids, estimates, _ = low.search(queries, thresholds=[t])
+                filt = simdex.parts.default_estimate_filter(t, hasher.num_perm)
                 failing = int(np.sum(estimates < filt))
                 by_low = found_pairs(lims, ids, batch)
-                lims2, ids2, _ = fresh.query(queries)
+                lims2, ids2, _ = fresh.search(queries)
                 by_fresh = found_pairs(lims2, ids2, batch)
                 positives = {p for p, j in truth.items() if j >= t}
                 r_low = len(positives & by_low) / len(positives) if positives else 1.0
                 r_fresh = len(positives & by_fresh) / len(positives) if positives else 1.0
-                runs = {"at_t": lambda one: low.query(one, thresholds=[t]), "at_t0": low.query,
-                        "fresh": fresh.query}
+                runs = {"at_t": lambda one: low.search(one, thresholds=[t]), "at_t0": low.search,
+                        "fresh": fresh.search}
                 times = {key: [] for key in runs}
                 for q in range(len(queries)):
                     one = queries[q:q + 1]

@@ -1,52 +1,50 @@
 """simdex: near-duplicate documents among billions, by MinHash-LSH or SimHash, from compressed indexes.
 
-The C++ engine (simdex._simdex) for Python, with numpy arrays in and out:
+The C++ engine (simdex._simdex) for Python, with numpy arrays in and out. The top
+level (``__all__``; docs/python.md is the guide):
 
-- ``Fingerprinter``: texts -> 64-bit SimHash fingerprints (np.uint64), on threads
-  without the GIL; ``compat="python-simhash"`` reproduces the ``simhash`` package;
-  ``idf="auto"`` learns the idf of each batch, ``learn_idf`` returns it (``IdfTable``).
-- ``IndexBuilder`` / ``Index.open``: build a compressed index file; search it through
-  a memory map, faiss-style (``lims, ids, fingerprints, distances``).
 - ``dedup``: de-duplicate a batch of texts or files in process, as ``simdex dedup``
   does (``method="minhash"``, the default for documents: pairs at Jaccard >= the
   threshold, checked exactly; ``method="simhash"``: pairs within k bits), or of
   fingerprints (SimHash): clusters, representatives, duplicate flags, and matches in
   stored indexes (``MinHashDedupResult``, ``DedupResult``).
-- ``merge``: grow an index by a batch (and delete ids) without re-sorting it.
-- ``fingerprint_file``: read and fingerprint JSONL or text files (.gz/.zst/.bz2).
-- ``simdex.dask``: the same de-duplication on a Dask cluster (docs/distributed.md).
-- ``MinHasher``: MinHash signatures of texts (np.uint32) over the Jaccard truth's
-  shingles; ``band_keys``, ``pack_signature``, ``estimate_packed``,
-  ``minhash_estimate``, ``optimal_lsh_bands``, ``default_lsh_bands``,
-  ``default_estimate_filter``; the self-join's pieces ``band_pairs`` (pairs sharing a
-  band key) and ``pair_clusters`` (docs/minhash.md).
-- ``LshIndexBuilder`` / ``LshIndex``: MinHash-LSH index files (``simdex build --method
-  minhash``), queried by signatures or texts (``lims, ids, estimates``); ``merge_lsh``
-  grows one. ``open_index`` (and ``Index.open``) opens either kind (``index_kind``).
-- ``Confirmer``: the exact similarity of two texts by which ``simdex dedup --confirm``
-  confirms a pair (Jaccard of shingles, or edit distance).
+- ``Fingerprinter``: texts -> 64-bit SimHash fingerprints (np.uint64), on threads
+  without the GIL; ``fingerprint_file`` reads and fingerprints JSONL or text files
+  (.gz/.zst/.bz2). ``MinHasher``: MinHash signatures of texts (np.uint32).
+- ``IndexBuilder`` / ``LshIndexBuilder`` build an index file of either kind (SimHash
+  fingerprints, MinHash-LSH signatures); ``build_shards`` a directory of SimHash shards.
+- ``open_index`` opens any of them by what it records: an ``Index``, an ``LshIndex``
+  or a ``ShardedIndex``, each searched by ``search`` (faiss-style ``lims, ...``).
+- ``merge``: grow an index of either kind by a batch (and delete ids) without
+  re-sorting it.
+- ``Confirmer``: the exact similarity by which ``simdex dedup --confirm`` confirms a pair.
+- ``Error`` and its subclasses ``CorruptionError``, ``NotFoundError``,
+  ``NotSupportedError``.
+
+``simdex.parts`` holds the pieces below (the Dask shuffle's, the MinHash band join's,
+``plan``, ``index_kind``, ...); ``simdex.dask`` the same de-duplication on a Dask
+cluster (docs/distributed.md).
 
 Errors raise ValueError (bad arguments), OSError (files), or a ``simdex.Error``
-subclass (``CorruptionError``, ``NotFoundError``, ``NotSupportedError``) carrying
-the library's message. docs/python.md is the guide.
+subclass carrying the library's message.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _simdex
-from ._results import DedupResult, MinHashDedupResult, dedup_records
+from . import _simdex, parts
+from ._results import DedupResult, MinHashDedupResult
 from ._shards import ShardedIndex, build_shards
 from ._simdex import (
     Confirmer,
     CorruptionError,
     Error,
     Fingerprinter,
-    IdfTable,
     Index,
     IndexBuilder,
     LshIndex,
@@ -54,46 +52,29 @@ from ._simdex import (
     MinHasher,
     NotFoundError,
     NotSupportedError,
-    band_keys,
-    band_pairs,
-    default_estimate_filter,
-    default_lsh_bands,
-    exact_candidate_bands,
-    exact_estimate_filter,
-    estimate_packed,
-    hamming_distance,
-    index_kind,
-    join_tables,
-    key_ranges,
-    merge,
-    merge_lsh,
-    minhash_estimate,
-    nearest_in_table,
-    optimal_lsh_bands,
-    pack_signature,
-    pair_clusters,
-    plan,
-    reduce_nearest,
-    scheme_info,
-    split_by_key_ranges,
-    table_keys,
 )
 
+# docs/python.md's table lists exactly these (python/tests/test_surface.py).
 __all__ = [
-    "Confirmer", "CorruptionError", "DedupResult", "EMPTY_REASONS", "Error", "Fingerprinter", "IdfTable", "Index",
-    "IndexBuilder", "LshIndex", "LshIndexBuilder", "MinHashDedupResult", "MinHasher", "NotFoundError", "NotSupportedError", "ShardedIndex", "build_shards", "dedup",
-    "dedup_records", "fingerprint_file", "hamming_distance", "index_kind", "join_tables", "key_ranges", "merge",
-    "merge_lsh",
-    "band_keys", "band_pairs", "default_estimate_filter", "default_lsh_bands", "estimate_packed",
-    "exact_candidate_bands", "exact_estimate_filter", "minhash_estimate",
-    "optimal_lsh_bands", "pack_signature", "pair_clusters",
-    "nearest_in_table", "open_index", "plan", "reduce_nearest", "scheme_info", "split_by_key_ranges", "table_keys",
+    "dedup", "fingerprint_file", "open_index", "merge", "build_shards",
+    "Fingerprinter", "MinHasher", "Confirmer",
+    "Index", "IndexBuilder", "LshIndex", "LshIndexBuilder", "ShardedIndex",
+    "DedupResult", "MinHashDedupResult",
+    "Error", "CorruptionError", "NotFoundError", "NotSupportedError",
 ]
 
 __version__ = "0.1.0"
 
-#: Why a document has no fingerprint, by the codes in ``reasons`` arrays (0: it has one).
-EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
+
+def __getattr__(name: str):
+    """The names that moved to simdex.parts (and merge_lsh, now merge), for one release."""
+    if name in parts.__all__:
+        warnings.warn(f"simdex.{name} is simdex.parts.{name} now", DeprecationWarning, stacklevel=2)
+        return getattr(parts, name)
+    if name == "merge_lsh":
+        warnings.warn("simdex.merge_lsh is simdex.merge now (it takes either kind)", DeprecationWarning, stacklevel=2)
+        return _simdex.merge_lsh
+    raise AttributeError(f"module 'simdex' has no attribute '{name}'")
 
 
 # The library's defaults of each method's options (include/simdex/batch.h and
@@ -102,14 +83,13 @@ EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
 _MINHASH = _simdex._defaults["minhash_dedup"]
 _SIMHASH = _simdex._defaults["simhash_dedup"]
 
-_open_file = Index.open
-
 
 def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, ShardedIndex, LshIndex]:
     """Opens an index file (memory-mapped) by the kind its header records: a SimHash index
-    as an Index, a MinHash-LSH index as an LshIndex (``index_kind``); or a directory of shards
-    written by ``build_shards`` / ``simdex.dask.build_sharded_index``, searched together with
-    the same results as one index over all their entries (a ShardedIndex). Options:
+    as an Index, a MinHash-LSH index as an LshIndex (``simdex.parts.index_kind``); or a
+    directory of shards written by ``build_shards`` / ``simdex.dask.build_sharded_index``,
+    searched together with the same results as one index over all their entries (a
+    ShardedIndex). ``Index.open`` and ``LshIndex.open`` open their own kind only. Options:
     verify_block_checksums, verify_heads_on_open; for files (either kind) also check_period
     (seconds between checks for a new file renamed into place; 0: only on ``reload()``) and
     preload (True: read every page into memory; "lock": also mlock them). A missing file raises
@@ -117,13 +97,45 @@ def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, Sharded
     path = os.fspath(path)
     if os.path.isdir(path):
         return ShardedIndex.open(path, **options)
-    if index_kind(path) == "minhash-lsh":
-        return LshIndex.open(path, **options)
-    return _open_file(path, **options)
+    return _OPENERS[_simdex.index_kind(path)](path, **options)
 
 
-# Index.open(path) opens shard directories and MinHash-LSH files too.
-Index.open = staticmethod(open_index)
+# Each kind's opener and merger, by the name index_kind reads from the file
+# (the registry of kinds, engine/index_file/index_kinds.cc): the merger, and the
+# batch arguments it takes besides ids, delete, memory, tmpdir, threads, existing_ids.
+_OPENERS = {"simhash": Index.open, "minhash-lsh": LshIndex.open}
+_MERGERS = {"simhash": (_simdex.merge, ("fingerprints", "profile")),
+            "minhash-lsh": (_simdex.merge_lsh, ("signatures", "texts"))}
+
+
+def merge(old: Union[str, os.PathLike], out: Union[str, os.PathLike], *, ids=None, fingerprints=None,
+          signatures=None, texts=None, profile: Optional[str] = None, delete=None, memory: Optional[int] = None,
+          tmpdir: Optional[str] = None, threads: Optional[int] = None, existing_ids: Optional[str] = None) -> dict:
+    """Writes ``out``: the index at ``old`` plus a batch, minus the old entries whose id is in
+    ``delete``, without re-sorting old's tables; byte for byte the file a fresh build of the
+    same entries writes (``simdex merge``). ``out`` may be ``old`` (replaced by a rename).
+
+    The kind is old's (``simdex.parts.index_kind``): a SimHash index takes ``ids`` and
+    ``fingerprints`` (np.uint64) and ``profile`` (the fingerprints' ``Fingerprinter.profile``;
+    another than old's is a ValueError naming both); a MinHash-LSH index takes ``ids`` (ints or
+    str) and ``signatures`` (an n x num_perm np.uint32 array) or ``texts`` (signed with old's
+    options). A batch argument of the other kind is a ValueError naming what old takes.
+    existing_ids: an id old holds already is refused ("refuse", the default: ValueError naming
+    it), replaces its old entries ("replace") or is stored twice ("keep"). memory bounds the
+    buffers, past which they spill to tmpdir ("" = out's directory); threads share the work.
+    None: the library's default. Returns the merge statistics as a dict."""
+    old, out = os.fspath(old), os.fspath(out)
+    kind = _simdex.index_kind(old)
+    merger, takes = _MERGERS[kind]
+    batch = {"fingerprints": fingerprints, "profile": profile, "signatures": signatures, "texts": texts}
+    for name, value in batch.items():
+        if value is not None and name not in takes:
+            raise ValueError(f"{old} is a {kind} index: merge takes {', '.join(t + '=' for t in takes)} for it, "
+                             f"not {name}=")
+    common = {"ids": ids, "delete": delete, "memory": memory, "tmpdir": tmpdir, "threads": threads,
+              "existing_ids": existing_ids}
+    given = {name: value for name, value in {**common, **batch}.items() if value is not None}
+    return merger(old, out, **given)
 
 
 def dedup(
@@ -310,7 +322,7 @@ def fingerprint_file(
     keep: "first" | "longest" | "max:FIELD": what ``scores`` holds for ``dedup``.
 
     Returns a dict: ids (np.uint64, or an object array when some ids are strings),
-    fingerprints (np.uint64), reasons (np.int8; EMPTY_REASONS), scores (np.float64 or
+    fingerprints (np.uint64), reasons (np.int8; simdex.parts.EMPTY_REASONS), scores (np.float64 or
     None), line_runs (where the documents were read: (starts, lines), np.uint64 each;
     document starts[i] is on line lines[i], the next ones on the lines after it until
     starts[i + 1]: one run unless blank lines or skipped records break it), skipped,

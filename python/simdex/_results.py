@@ -8,6 +8,9 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+#: Why a document has no fingerprint, by the codes in ``reasons`` arrays (0: it has one).
+EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
+
 
 class _Clustered:
     """What both results share: per-document representatives and duplicate flags."""
@@ -106,7 +109,6 @@ def _py(value):
 def dedup_records(result: DedupResult, ids, reasons=None, against: Sequence = (),
                   against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
     """See DedupResult.records."""
-    from . import EMPTY_REASONS
     names = list(against_names) if against_names is not None else [getattr(i, "path", str(i)) for i in against]
     reps = result.representative.tolist()
     dists = result.distance.tolist()
@@ -169,7 +171,6 @@ class MinHashDedupResult(_Clustered):
         {"index", "id", "estimate"}, "empty"?}; the estimates as the command prints them
         (6 significant digits). ids: the documents' ids (default: the result's own);
         against_names: the indexes' names as given (default: their numbers)."""
-        from . import EMPTY_REASONS
         if ids is None:
             ids = self.ids
         if ids is None:

@@ -1,4 +1,5 @@
-"""Type stubs of simdex._simdex, the C++ extension module (see simdex/__init__.py)."""
+"""Type stubs of simdex._simdex, the C++ extension module. simdex/__init__.py re-exports its
+everyday names; simdex/parts.py the pieces below them (band_keys, join_tables, plan, ...)."""
 
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
@@ -6,7 +7,6 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._shards import ShardedIndex
 
 U64Array = npt.NDArray[np.uint64]
 U64Like = Union[U64Array, Sequence[int]]
@@ -108,26 +108,33 @@ def index_kind(path: str) -> str: ...
 class LshIndex:
     @staticmethod
     def open(path: Union[str, "os.PathLike[str]"], *, verify_block_checksums: bool = False,
-             verify_heads_on_open: bool = True) -> "LshIndex": ...
+             verify_heads_on_open: bool = True, check_period: float = 0.0,
+             preload: Union[bool, str] = False) -> "LshIndex": ...
+    def reload(self) -> bool: ...
+    @property
+    def version(self) -> int: ...
     # With thresholds: (lims, ids, estimates, labels), labels the highest threshold each match passes.
     @overload
-    def query(self, signatures: Union[npt.NDArray[np.uint32], Sequence[Sequence[int]]],
-              min_estimate: Optional[float] = None, *, thresholds: None = None, top_k: Optional[int] = None,
-              threads: int = 1) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64]]: ...
+    def search(self, signatures: Union[npt.NDArray[np.uint32], Sequence[Sequence[int]]],
+               min_estimate: Optional[float] = None, *, thresholds: None = None, top_k: Optional[int] = None,
+               threads: int = 1) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64]]: ...
     @overload
-    def query(self, signatures: Union[npt.NDArray[np.uint32], Sequence[Sequence[int]]],
-              min_estimate: None = None, *, thresholds: Union[float, Sequence[float]], top_k: Optional[int] = None,
-              threads: int = 1
-              ) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def search(self, signatures: Union[npt.NDArray[np.uint32], Sequence[Sequence[int]]],
+               min_estimate: None = None, *, thresholds: Union[float, Sequence[float]], top_k: Optional[int] = None,
+               threads: int = 1
+               ) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
     @overload
-    def query_texts(self, texts: Sequence[Union[str, bytes]], min_estimate: Optional[float] = None, *,
-                    thresholds: None = None, top_k: Optional[int] = None, approximate: bool = False,
-                    threads: int = 1) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64]]: ...
+    def search_texts(self, texts: Sequence[Union[str, bytes]], min_estimate: Optional[float] = None, *,
+                     thresholds: None = None, top_k: Optional[int] = None, approximate: bool = False,
+                     threads: int = 1) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64]]: ...
     @overload
-    def query_texts(self, texts: Sequence[Union[str, bytes]], min_estimate: None = None, *,
-                    thresholds: Union[float, Sequence[float]], top_k: Optional[int] = None,
-                    approximate: bool = False, threads: int = 1
-                    ) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def search_texts(self, texts: Sequence[Union[str, bytes]], min_estimate: None = None, *,
+                     thresholds: Union[float, Sequence[float]], top_k: Optional[int] = None,
+                     approximate: bool = False, threads: int = 1
+                     ) -> Tuple[U64Array, np.ndarray, npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    # Deprecated (a DeprecationWarning): the old names of search and search_texts.
+    def query(self, *args: Any, **kwargs: Any) -> Tuple[np.ndarray, ...]: ...
+    def query_texts(self, *args: Any, **kwargs: Any) -> Tuple[np.ndarray, ...]: ...
     def verify(self) -> None: ...
     def info(self) -> Dict[str, Any]: ...
     def id_string(self, number: int) -> str: ...
@@ -189,6 +196,7 @@ class LshIndexBuilder:
     def __enter__(self) -> "LshIndexBuilder": ...
     def __exit__(self, *exc: Any) -> None: ...
 
+# simdex.merge takes either kind (it calls merge or merge_lsh by the kind old records).
 def merge_lsh(old: str, out: str, *, ids: Union[U64Array, Sequence[Union[int, str]]] = ...,
               signatures: Optional[npt.NDArray[np.uint32]] = None,
               texts: Optional[Sequence[Union[str, bytes]]] = None,
@@ -196,12 +204,12 @@ def merge_lsh(old: str, out: str, *, ids: Union[U64Array, Sequence[Union[int, st
               existing_ids: str = "refuse") -> Dict[str, Any]: ...
 
 class Index:
-    # `import simdex` makes Index.open simdex.open_index: a directory of shards opens as a ShardedIndex,
-    # a MinHash-LSH file as an LshIndex.
+    # A SimHash index file only; another kind, or a directory of shards, is a ValueError naming
+    # simdex.open_index, which opens any of them.
     @staticmethod
     def open(path: Union[str, "os.PathLike[str]"], *, verify_block_checksums: bool = False,
              verify_heads_on_open: bool = True, check_period: float = 0.0,
-             preload: Union[bool, str] = False) -> Union["Index", ShardedIndex, LshIndex]: ...
+             preload: Union[bool, str] = False) -> "Index": ...
     def reload(self) -> bool: ...
     @property
     def version(self) -> int: ...

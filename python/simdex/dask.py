@@ -14,15 +14,15 @@ The plan, as tasks on the cluster:
      (``fingerprint_files``); the partitions stay on the workers.
   2. shuffle by table key: each partition cuts its fingerprints in one pass, for every
      table t the scheme uses for k, into ``ranges`` key ranges of t
-     (simdex.split_by_key_ranges): one piece per key range holding that range of every
+     (simdex.parts.split_by_key_ranges): one piece per key range holding that range of every
      table, which goes to reducer r.
   3. self-join per key range: reducer r joins the range of every table t
-     (simdex.join_tables: one sort by t's key, the repeats dropped within key groups): the
+     (simdex.parts.join_tables: one sort by t's key, the repeats dropped within key groups): the
      pairs table t owns there. Every pair within k comes out of exactly one (reducer, table).
   4. against a stored corpus, inverted: the same reducer streams, for each index, the key
      range r of each table t against the batch fingerprints it holds for (t, r)
-     (simdex.nearest_in_table); the splits' nearest entries are reduced per index
-     (simdex.reduce_nearest).
+     (simdex.parts.nearest_in_table); the splits' nearest entries are reduced per index
+     (simdex.parts.reduce_nearest).
   5. assemble: one task feeds the partitions' fingerprints, the pairs and the matches to
      the engine's Deduplicator (external pairs), which gives clusters, representatives,
      duplicate flags and pairs exactly as the single-machine run.
@@ -98,7 +98,7 @@ def _fingerprints(part: dict) -> np.ndarray:
 def _split(part: dict, tables: Sequence[int], ranges: int, scheme: str) -> List[tuple]:
     """The map side of the shuffle, one pass over the partition: piece r holds, for every
     table, the fingerprints whose key falls in key range r (repeats kept: the join drops them)."""
-    return simdex.split_by_key_ranges(_fingerprints(part), list(tables), ranges, scheme, empty=part["reasons"])
+    return simdex.parts.split_by_key_ranges(_fingerprints(part), list(tables), ranges, scheme, empty=part["reasons"])
 
 
 def _table_pieces(pieces: List[tuple], i: int) -> List[np.ndarray]:
@@ -112,14 +112,14 @@ def _reduce_range(pieces: List[tuple], tables: Sequence[int], k: int, scheme: st
     the pairs each table owns there (join_tables, one sort per table, buffers reused), and
     for each index the nearest entries in its splits of that range (nearest_in_table).
     Returns the pairs, or (pairs, [matches per index]) when there are indexes."""
-    pairs = simdex.join_tables([(t, _table_pieces(pieces, i)) for i, t in enumerate(tables)], k, scheme) \
+    pairs = simdex.parts.join_tables([(t, _table_pieces(pieces, i)) for i, t in enumerate(tables)], k, scheme) \
         if join else None
     if not indexes:
         return pairs
     found = []
     for path in indexes:
         with simdex.Index.open(path) as index:
-            hits = [simdex.nearest_in_table(index, _table_pieces(pieces, i), k, t) for i, t in enumerate(tables)]
+            hits = [simdex.parts.nearest_in_table(index, _table_pieces(pieces, i), k, t) for i, t in enumerate(tables)]
         found.append(tuple(np.concatenate([h[j] for h in hits]) for j in range(3)))
     return pairs, found
 
@@ -129,7 +129,7 @@ def _reduce_nearest(splits: List[List[tuple]], j: int) -> tuple:
     found = [s[j] for s in splits]
     if not found:
         return (np.empty(0, np.uint64), np.empty(0, np.uint64), np.empty(0, np.uint8))
-    return simdex.reduce_nearest(*(np.concatenate([f[i] for f in found]) for i in range(3)))
+    return simdex.parts.reduce_nearest(*(np.concatenate([f[i] for f in found]) for i in range(3)))
 
 
 def _assembly_input(part: dict) -> tuple:
@@ -466,7 +466,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
     scheme = simdex._SIMHASH["default_scheme"] if scheme is None else scheme
     memory = simdex._SIMHASH["memory"] if memory is None else memory
     tmpdir = "" if tmpdir is None else tmpdir
-    info = simdex.scheme_info(scheme, k)
+    info = simdex.parts.scheme_info(scheme, k)
     k = info["k"] if k is None else k
     tables = info["tables_for_k"]
     ranges = _ranges(client, ranges)
@@ -478,7 +478,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
     against = [s for a in against for s in
                (_shards.shard_paths(os.fspath(a)) if os.path.isdir(a) else [os.fspath(a)])]
     for path in against:
-        if simdex.index_kind(path) != "simhash":
+        if simdex.parts.index_kind(path) != "simhash":
             raise ValueError(f"{path}: a MinHash-LSH index where a SimHash index is needed (method='minhash' "
                              "takes it)")
     by_scheme: Dict[str, List[int]] = {scheme: []}
@@ -490,7 +490,7 @@ def dedup_partitions(client, partitions: Sequence, *, method: Optional[str] = No
     joined = []
     for split_scheme, indexes in by_scheme.items():
         join = split_scheme == scheme
-        split_tables = tables if join else simdex.scheme_info(split_scheme, k)["tables_for_k"]
+        split_tables = tables if join else simdex.parts.scheme_info(split_scheme, k)["tables_for_k"]
         # 2. Shuffle by table key: one piece per (partition, key range) holding every table.
         splits = [client.submit(_split, p, split_tables, ranges, split_scheme) for p in partitions]
         pieces = [[client.submit(operator.getitem, s, r) for s in splits] for r in range(ranges)]

@@ -2,7 +2,7 @@
 // release the GIL and run on clones of the fingerprinter, one per thread.
 // idf="auto" learns the idf of each batch first (include/simdex/idf_learner.h),
 // as `simdex fingerprint --idf auto` does for its input; learn_idf() returns
-// such a table (simdex.IdfTable) for Fingerprinter(idf=table).
+// such a table (simdex.parts.IdfTable) for Fingerprinter(idf=table).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -40,7 +40,7 @@ E Choose(const std::string& name, const char* what, std::initializer_list<std::p
   throw py::value_error(std::string(what) + " '" + name + "' is not one of " + names);
 }
 
-// simdex.IdfTable: an idf table learned from a batch, keyed by feature hash.
+// simdex.parts.IdfTable: an idf table learned from a batch, keyed by feature hash.
 struct PyIdfTable {
   std::shared_ptr<const IdfTable> table;
   IdfLearnerStats stats;
@@ -414,7 +414,7 @@ Bad options raise ValueError with the library's message.)doc")
            "The fingerprint of one text (str or UTF-8 bytes) as an int, or None when it has no features.")
       .def("fingerprint_batch", &PyFingerprinter::Batch, py::arg("texts"), py::arg("threads") = py::none(),
            R"doc(Fingerprints of a sequence of texts: (fingerprints, reasons), np.uint64 and np.int8 arrays.
-reasons[i] is 0 for a fingerprinted text, else the code of why it has none (simdex.EMPTY_REASONS[code];
+reasons[i] is 0 for a fingerprinted text, else the code of why it has none (simdex.parts.EMPTY_REASONS[code];
 fingerprints[i] is then 0). Releases the GIL; runs on `threads` threads (default: the constructor's).
 With idf="auto" the idf is learned from these texts first, on the same threads.)doc")
       .def("learn_idf", &PyFingerprinter::LearnIdf, py::arg("texts"), py::kw_only(),

@@ -6,10 +6,12 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 
 #include "python/src/arrays.h"
 #include "python/src/errors.h"
@@ -142,6 +144,11 @@ threads; processes that open the same file share its pages.
 )doc");
   index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
                              double check_period, const py::object& preload) {
+                    // The kind first, as simdex.open_index reads it: the same message for a missing or foreign
+                    // file whichever of the two opens it.
+                    IndexKind recorded;
+                    std::error_code error;
+                    if (!std::filesystem::is_directory(path, error)) ThrowIfError(ReadIndexKind(path, &recorded));
                     return IndexHandle::Open(*FindIndexKind(IndexKind::kSimHash), path, verify_block_checksums,
                                              verify_heads_on_open, check_period, preload);
                   }, py::arg("path"), py::kw_only(),

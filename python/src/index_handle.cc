@@ -1,7 +1,9 @@
 // Opening a FileHandle's file (python/src/index_handle.h).
 #include "python/src/index_handle.h"
 
+#include <filesystem>
 #include <string_view>
+#include <system_error>
 #include <utility>
 
 namespace py = pybind11;
@@ -12,7 +14,7 @@ namespace {
 
 // The Python openers of each kind's files, by IndexFileKind::name().
 constexpr std::pair<std::string_view, const char*> kOpeners[] = {
-    {"simhash", " (simdex.open_index and simdex.Index.open open either kind)"},
+    {"simhash", " (simdex.open_index opens either kind, simdex.Index.open this one)"},
     {"minhash-lsh", " (simdex.open_index and simdex.LshIndex.open open it)"},
 };
 
@@ -32,6 +34,10 @@ Status WithOpenerHint(Status s, const std::string& path, const IndexFileKind& wa
 std::unique_ptr<ReloadingIndexFile> OpenReloading(const std::string& path, const IndexFileKind& kind,
                                                   bool verify_block_checksums, bool verify_heads_on_open,
                                                   double check_period, const py::object& preload) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw py::value_error(path + " is a directory, not an index file (simdex.open_index opens a directory of shards)");
+  }
   const bool lock = py::isinstance<py::str>(preload) && preload.cast<std::string>() == "lock";
   if (!lock && !py::isinstance<py::bool_>(preload)) throw py::value_error("preload must be False, True or 'lock'");
   ReloadOptions options;

@@ -1,5 +1,5 @@
 // simdex.LshIndex, simdex.LshIndexBuilder, simdex.merge_lsh and
-// simdex.index_kind: include/simdex/lsh_index.h for Python. Signatures are
+// simdex.parts.index_kind: include/simdex/lsh_index.h for Python. Signatures are
 // n x num_perm numpy uint32 arrays (simdex.MinHasher.sign_batch); queries
 // release the GIL and come back in offset-array form (lims, ids,
 // estimates), as Index.search's.
@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "python/src/arrays.h"
@@ -328,8 +329,9 @@ void DefineLshIndex(py::module_& m) {
 A MinHash-LSH index (docs/minhash.md, "Indexes") opened read-only through a
 memory map: band tables of the documents' MinHash signatures, and their b-bit
 signatures for the estimate of J. Queries release the GIL and may run from
-any number of threads. simdex.open_index (and simdex.Index.open) return one
-for a MinHash-LSH file.
+any number of threads. simdex.open_index returns one for a MinHash-LSH file.
+search() and search_texts() were query() and query_texts(), names kept for
+one release (with a DeprecationWarning).
 )doc");
   index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
                              double check_period, const py::object& preload) {
@@ -343,7 +345,7 @@ for a MinHash-LSH file.
                   "background thread calls reload() every check_period seconds. preload=True reads every page "
                   "into memory, preload='lock' also mlock()s them (a RuntimeWarning says why when the system "
                   "refuses).")
-      .def("query", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
+      .def("search", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
                        py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
              const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
              const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, h.num_perm(), "signatures");
@@ -364,7 +366,7 @@ the order of the id map: bytewise) or with top_k by estimate; ids is an np.uint6
 str when the index has string ids; estimates np.float64. With thresholds, (lims, ids, estimates, labels):
 labels[j] (np.float64) is the highest threshold match j passes. Releases the GIL; `threads` threads share the
 batch.)doc")
-      .def("query_texts", [](const LshIndexHandle& h, const py::sequence& texts, std::optional<double> min_estimate,
+      .def("search_texts", [](const LshIndexHandle& h, const py::sequence& texts, std::optional<double> min_estimate,
                              py::handle thresholds, std::optional<int64_t> top_k, bool approximate,
                              std::optional<int> threads) {
              LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);
@@ -377,10 +379,10 @@ batch.)doc")
            }, py::arg("texts"), py::arg("min_estimate") = py::none(), py::kw_only(),
            py::arg("thresholds") = py::none(), py::arg("top_k") = py::none(), py::arg("approximate") = false,
            py::arg("threads") = 1,
-           "As query(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile). "
+           "As search(), for texts (str or UTF-8 bytes) signed with the options the index records (its profile). "
            "Where the index stores sketches (info()['sketch_k'] > 0) the texts' sketches decide: a threshold T "
            "passes at a sketch estimate >= T (exact J for two documents stored whole), min_estimate filters that "
-           "estimate (default: the index's threshold); approximate=True decides on the signatures as query() does.")
+           "estimate (default: the index's threshold); approximate=True decides on the signatures as search() does.")
       .def("info", [](const LshIndexHandle& h) { return LshInfoDict(h.reader()->Info()); },
            "Size and shape, as `simdex inspect` prints them: documents, bands, rows, bytes per document per part, ...")
       .def_property_readonly("documents", [](const LshIndexHandle& h) { return h.reader()->documents(); })
@@ -398,7 +400,7 @@ batch.)doc")
       .def_property_readonly("default_min_estimate", [](const LshIndexHandle& h) {
              const std::shared_ptr<const LshIndexReader> r = h.reader();
              return DefaultEstimateFilter(r->threshold(), r->minhash_options().num_perm);
-           }, "The estimate filter of query(min_estimate=None).")
+           }, "The estimate filter of search(min_estimate=None).")
       .def_property_readonly("profile", [](const LshIndexHandle& h) { return h.reader()->profile(); },
                              "The signature profile (docs/minhash.md): how the documents were signed.")
       .def_property_readonly("has_string_ids", [](const LshIndexHandle& h) { return h.reader()->has_string_ids(); })
@@ -412,6 +414,18 @@ batch.)doc")
       });
 
   DefineReaderMethods(index);
+  // The old names of search and search_texts, for one release: Index and
+  // ShardedIndex search, and so does LshIndex.
+  for (const auto& [old_name, name] : {std::pair{"query", "search"}, std::pair{"query_texts", "search_texts"}}) {
+    const py::object method = index.attr(name);
+    const std::string warning = std::string("LshIndex.") + old_name + " is LshIndex." + name + " now";
+    index.attr(old_name) = py::cpp_function(
+        [method, warning](py::object self, py::args args, py::kwargs kwargs) {
+          if (PyErr_WarnEx(PyExc_DeprecationWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+          return method(self, *args, **kwargs);
+        },
+        py::name(old_name), py::is_method(index), py::doc(("Deprecated: " + warning + ".").c_str()));
+  }
 
   const LshBuildOptions build;  // the defaults of the builder's arguments
   py::class_<PyLshIndexBuilder>(m, "LshIndexBuilder", R"doc(

@@ -1,4 +1,4 @@
-// simdex.plan: include/simdex/plan.h for Python.
+// simdex.parts.plan: include/simdex/plan.h for Python.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

@@ -142,7 +142,7 @@ def test_cluster_dedup_against_a_shard_directory_equals_the_command_against_its_
         client, corpus, simdex_cli, tmp_path):
     stored = simdex.dask.fingerprint_files(client, corpus[:1])
     simdex.dask.build_sharded_index(client, stored, str(tmp_path / "stored"), shards=3, block_size=128)
-    assert isinstance(simdex.Index.open(str(tmp_path / "stored")), simdex.ShardedIndex)
+    assert isinstance(simdex.open_index(str(tmp_path / "stored")), simdex.ShardedIndex)
     shard_files = [str(tmp_path / "stored" / f"shard-{r:04d}.sdx") for r in range(3)]
     flags = [x for f in shard_files for x in ("--against", f)]
     want, _, want_keep = cli(simdex_cli, tmp_path, corpus[1:], *flags)

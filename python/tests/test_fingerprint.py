@@ -49,7 +49,7 @@ def test_fingerprint_file_reads_what_the_command_reads(simdex_cli, sample, tmp_p
 def test_empty_documents_have_no_fingerprint_and_a_reason():
     fp = simdex.Fingerprinter(stop_words=["the", "a"])
     fps, reasons = fp.fingerprint_batch(["", "   ", "!!!", "the a the", "real words here"])
-    assert [simdex.EMPTY_REASONS[r] for r in reasons] == ["no-text", "no-text", "no-features", "all-stop-words", ""]
+    assert [simdex.parts.EMPTY_REASONS[r] for r in reasons] == ["no-text", "no-text", "no-features", "all-stop-words", ""]
     assert fps[:4].tolist() == [0, 0, 0, 0] and fps[4] != 0
     assert fp.fingerprint("") is None
     assert fp.details("!!!")["empty_reason"] == "no-features"

@@ -144,9 +144,9 @@ def test_two_python_threads_search_one_index_at_once_with_the_same_answers(tmp_p
             np.testing.assert_array_equal(a, b)
 
 
-def test_lsh_index_query_releases_the_gil(tmp_path):
+def test_lsh_index_search_releases_the_gil(tmp_path):
     sigs = np.random.default_rng(5).integers(0, 2**32 - 1, (20_000, 64), dtype=np.uint32)
     with simdex.LshIndexBuilder(str(tmp_path / "l.sdx"), num_perm=64) as b:
         b.add(np.arange(len(sigs), dtype=np.uint64), sigs)
     index = simdex.LshIndex.open(str(tmp_path / "l.sdx"))
-    assert overlaps(lambda: index.query(sigs, 0.0), "query")
+    assert overlaps(lambda: index.search(sigs, 0.0), "search")

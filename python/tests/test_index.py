@@ -181,7 +181,7 @@ def test_numpy_queries_are_used_in_place_and_checked(sample_index):
 def test_library_errors_become_exceptions_with_its_messages(tmp_path, sample_index):
     tmp, ids, fps = sample_index
     missing = str(tmp_path / "missing.sdx")
-    for open_missing in (simdex.Index.open, simdex.index_kind):
+    for open_missing in (simdex.Index.open, simdex.parts.index_kind):
         with pytest.raises(OSError) as error:
             open_missing(missing)
         # Not Boost's "cannot map ...: failed opening file: ...: iostream error".
@@ -265,14 +265,14 @@ def test_ids_the_old_index_holds_are_refused_replaced_or_kept(sample_index, tmp_
 
 def test_plan_chooses_as_simdex_plan_does(simdex_cli):
     import json
-    small = simdex.plan(10**6)
+    small = simdex.parts.plan(10**6)
     cli = json.loads(simdex_cli("plan", "1000000", "--json"))
     assert small["choice"]["scheme"] == cli["choice"]["scheme"] == "t4"
     assert (small["choice"]["block_size"], small["choice"]["codec"]) == (cli["choice"]["block_size"],
                                                                          cli["choice"]["codec"])
     assert small["reasons"] and small["choice"]["index_bytes"] > 0
-    assert simdex.plan(10**8)["choice"]["scheme"] == "t10"
-    fixed = simdex.plan(10**6, block_size=1024, codec="card")["choice"]
+    assert simdex.parts.plan(10**8)["choice"]["scheme"] == "t10"
+    fixed = simdex.parts.plan(10**6, block_size=1024, codec="card")["choice"]
     assert (fixed["block_size"], fixed["codec"]) == (1024, "card")
     with pytest.raises(ValueError, match="fits a disk budget"):
-        simdex.plan(10**9, disk=10**6)
+        simdex.parts.plan(10**9, disk=10**6)

@@ -96,14 +96,14 @@ def test_query_equals_brute_force_over_the_same_signatures(tmp_path, num_perm, b
     queries = np.concatenate([sigs[::3], clustered_signatures(30, num_perm, 99)])
     for min_estimate in (None, 0.0, 0.5):
         filt = index.default_min_estimate if min_estimate is None else min_estimate
-        lims, got_ids, estimates = index.query(queries, min_estimate, threads=2)
+        lims, got_ids, estimates = index.search(queries, min_estimate, threads=2)
         assert lims.dtype == np.uint64 and got_ids.dtype == np.uint64 and estimates.dtype == np.float64
         want = brute_force([int(i) for i in ids], sigs, queries, bands, rows, bits, filt)
         assert_same(as_lists(lims, got_ids, estimates), want)
         assert sum(map(len, want)) > len(queries) // 3  # the clusters are found
     # One signature alone is one query; the empty signature finds nothing.
-    assert as_lists(*index.query(queries[0])) == as_lists(*index.query(queries[:1]))
-    assert list(index.query(np.full(num_perm, EMPTY, np.uint32))[0]) == [0, 0]
+    assert as_lists(*index.search(queries[0])) == as_lists(*index.search(queries[:1]))
+    assert list(index.search(np.full(num_perm, EMPTY, np.uint32))[0]) == [0, 0]
     index.verify()
 
 
@@ -118,14 +118,14 @@ def test_texts_build_the_file_simdex_build_writes_and_query_as_simdex_query(tmp_
     assert has.dtype == np.bool_ and len(has) == len(docs)
     assert (tmp_path / "py.sdx").read_bytes() == (tmp_path / "cli.sdx").read_bytes()
 
-    index = simdex.Index.open(str(tmp_path / "cli.sdx"))  # Index.open opens either kind
+    index = simdex.open_index(str(tmp_path / "cli.sdx"))  # open_index opens either kind
     assert isinstance(index, simdex.LshIndex)
     assert index.profile == "simdex-minhash/1 words:5 chars:5 unspaced:0.5 nfkc-casefold word-chars perm:128 seed:1"
     batch = docs[::7]
     (tmp_path / "batch.jsonl").write_text("".join(json.dumps({"id": d["id"], "text": d["text"]}) + "\n"
                                                   for d in batch))
     lines = [json.loads(x) for x in simdex_cli("query", tmp_path / "cli.sdx", tmp_path / "batch.jsonl").splitlines()]
-    got = as_lists(*index.query_texts([d["text"] for d in batch], threads=2))
+    got = as_lists(*index.search_texts([d["text"] for d in batch], threads=2))
     assert len(lines) == len(batch)
     for line, g in zip(lines, got):
         assert [m["id"] for m in line["matches"]] == [i for i, _ in g]
@@ -134,7 +134,7 @@ def test_texts_build_the_file_simdex_build_writes_and_query_as_simdex_query(tmp_
     assert index.info()["sketch_k"] == 256 and index.info()["format_version"] == 6
     hasher = simdex.MinHasher(num_perm=index.num_perm, seed=index.seed)
     signed = hasher.sign_batch([d["text"] for d in batch])[0]
-    assert as_lists(*index.query(signed)) == as_lists(*index.query_texts([d["text"] for d in batch], approximate=True))
+    assert as_lists(*index.search(signed)) == as_lists(*index.search_texts([d["text"] for d in batch], approximate=True))
 
 
 def default_filter(t, num_perm):
@@ -158,7 +158,7 @@ def test_thresholds_and_top_k_at_query_time_equal_brute_force(tmp_path):
     for thresholds in ([0.5], [0.9, 0.6, 0.75], 0.7):
         ts = thresholds if isinstance(thresholds, list) else [thresholds]
         for top_k in (None, 1, 4):
-            lims, got_ids, estimates, labels = index.query(queries, thresholds=thresholds, top_k=top_k, threads=2)
+            lims, got_ids, estimates, labels = index.search(queries, thresholds=thresholds, top_k=top_k, threads=2)
             assert labels.dtype == np.float64 and len(labels) == len(estimates)
             for q, found in enumerate(candidates):
                 want = [(i, e, max(t for t in ts if e >= default_filter(t, num_perm)))
@@ -174,7 +174,7 @@ def test_thresholds_and_top_k_at_query_time_equal_brute_force(tmp_path):
                 labels_seen.update(t for _, _, t in want)
     assert labels_seen == {0.5, 0.6, 0.75, 0.9, 0.7}
     # Without thresholds: three arrays, as before; top_k alone takes the default filter's matches.
-    lims, got_ids, estimates = index.query(queries, top_k=2)
+    lims, got_ids, estimates = index.search(queries, top_k=2)
     for q, found in enumerate(candidates):
         want = sorted([(i, e) for i, e in found if e >= index.default_min_estimate], key=lambda m: (-m[1], m[0]))[:2]
         assert [int(got_ids[j]) for j in range(int(lims[q]), int(lims[q + 1]))] == [i for i, _ in want]
@@ -187,17 +187,17 @@ def test_query_time_thresholds_are_refused_below_the_index_and_with_min_estimate
         b.add(np.arange(len(sigs), dtype=np.uint64), sigs)
     index = simdex.LshIndex.open(path)
     with pytest.raises(ValueError, match=r"threshold 0\.7 is below the index's 0\.8"):
-        index.query(sigs, thresholds=[0.9, 0.7])
+        index.search(sigs, thresholds=[0.9, 0.7])
     with pytest.raises(ValueError, match=r"threshold 0\.7 is below the index's 0\.8"):
-        index.query_texts([], thresholds=0.7)  # refused before any query
+        index.search_texts([], thresholds=0.7)  # refused before any query
     with pytest.raises(ValueError, match="two filters"):
-        index.query(sigs, 0.5, thresholds=0.9)
+        index.search(sigs, 0.5, thresholds=0.9)
     with pytest.raises(ValueError, match=r"is not in \(0, 1\]"):
-        index.query(sigs, thresholds=[1.5])
+        index.search(sigs, thresholds=[1.5])
     with pytest.raises(ValueError, match="top_k must be at least 1"):
-        index.query(sigs, top_k=0)
+        index.search(sigs, top_k=0)
     with pytest.raises(ValueError, match="thresholds must"):
-        index.query(sigs, thresholds="high")
+        index.search(sigs, thresholds="high")
 
 
 def test_query_time_thresholds_and_top_k_are_what_simdex_query_prints(tmp_path, simdex_cli, sample):
@@ -208,7 +208,7 @@ def test_query_time_thresholds_and_top_k_are_what_simdex_query_prints(tmp_path, 
     index = simdex.LshIndex.open(str(tmp_path / "i.sdx"))
     lines = [json.loads(x) for x in simdex_cli("query", "--threshold", "0.5,0.6,0.9", "--top-k", "3",
                                                tmp_path / "i.sdx", docs_path).splitlines()]
-    lims, ids, estimates, labels = index.query_texts([d["text"] for d in docs], thresholds=[0.5, 0.6, 0.9], top_k=3)
+    lims, ids, estimates, labels = index.search_texts([d["text"] for d in docs], thresholds=[0.5, 0.6, 0.9], top_k=3)
     assert len(lines) == len(docs)
     for q, line in enumerate(lines):
         got = range(int(lims[q]), int(lims[q + 1]))
@@ -228,7 +228,7 @@ def test_info_is_what_simdex_inspect_prints(tmp_path, simdex_cli):
         assert info[key] == shown[key], key
     assert info["codecs"] == [t["codec"] for t in shown["tables"]]
     assert abs(info["bytes_per_document_total"] - shown["bytes_per_document_total"]) < 0.01
-    assert simdex.index_kind(str(path)) == "minhash-lsh"
+    assert simdex.parts.index_kind(str(path)) == "minhash-lsh"
 
 
 def test_string_ids_come_back_as_strings(tmp_path):
@@ -240,7 +240,7 @@ def test_string_ids_come_back_as_strings(tmp_path):
         b.add(ids[60:], sigs[60:])
     index = simdex.LshIndex.open(path)
     assert index.has_string_ids and index.info()["id_map_strings"] == len(ids)
-    lims, got, estimates = index.query(sigs, 0.0)
+    lims, got, estimates = index.search(sigs, 0.0)
     assert got.dtype == object
     for q in range(len(sigs) - 2):  # every document finds itself at estimate 1
         mine = dict(zip(got[lims[q]:lims[q + 1]], estimates[lims[q]:lims[q + 1]]))
@@ -253,7 +253,7 @@ def test_string_ids_come_back_as_strings(tmp_path):
             b.add(["\udfff"], sigs[:1])
         b.add(["fine"], sigs[:1])
     with pytest.raises(ValueError, match=r"delete\[0\] '\\ud800' is not valid text"):
-        simdex.merge_lsh(path, str(tmp_path / "m.sdx"), delete=["\ud800"])
+        simdex.merge(path, str(tmp_path / "m.sdx"), delete=["\ud800"])
 
 
 def test_merge_writes_the_file_a_fresh_build_writes(tmp_path):
@@ -263,7 +263,7 @@ def test_merge_writes_the_file_a_fresh_build_writes(tmp_path):
     deleted = ids[:400:9]
     with simdex.LshIndexBuilder(str(tmp_path / "old.sdx"), num_perm=64, block_size=256) as b:
         b.add(ids[old], sigs[old])
-    stats = simdex.merge_lsh(str(tmp_path / "old.sdx"), str(tmp_path / "merged.sdx"), ids=ids[batch],
+    stats = simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "merged.sdx"), ids=ids[batch],
                              signatures=sigs[batch], delete=np.concatenate([deleted, [7]]).astype(np.uint64))
     keep = ~np.isin(ids, deleted)
     with simdex.LshIndexBuilder(str(tmp_path / "fresh.sdx"), num_perm=64, block_size=256) as b:
@@ -285,7 +285,7 @@ def test_builds_and_merges_within_a_small_memory_bound_write_the_same_files(tmp_
             b.add(ids[:5000], sigs[:5000])
     assert (tmp_path / "small.sdx").read_bytes() == (tmp_path / "big.sdx").read_bytes()
     for name, memory in (("merged-big", 1 << 30), ("merged-small", 1 << 20)):
-        simdex.merge_lsh(str(tmp_path / "big.sdx"), str(tmp_path / f"{name}.sdx"), ids=ids[5000:],
+        simdex.merge(str(tmp_path / "big.sdx"), str(tmp_path / f"{name}.sdx"), ids=ids[5000:],
                          signatures=sigs[5000:], delete=ids[:100], memory=memory, tmpdir=str(tmp_path))
     assert (tmp_path / "merged-small.sdx").read_bytes() == (tmp_path / "merged-big.sdx").read_bytes()
     with pytest.raises(ValueError, match="memory"):
@@ -301,7 +301,7 @@ def test_merge_signs_texts_with_the_old_index_options_and_deletes_string_ids(tmp
     options = dict(num_perm=48, seed=9, bands=12, rows=4)
     with simdex.LshIndexBuilder(str(tmp_path / "old.sdx"), **options) as b:
         b.add_texts(ids[:40], texts[:40])
-    simdex.merge_lsh(str(tmp_path / "old.sdx"), str(tmp_path / "old.sdx"), ids=ids[40:], texts=texts[40:],
+    simdex.merge(str(tmp_path / "old.sdx"), str(tmp_path / "old.sdx"), ids=ids[40:], texts=texts[40:],
                      delete=["doc-3", "doc-5"])
     with simdex.LshIndexBuilder(str(tmp_path / "fresh.sdx"), **options) as b:
         kept = [i for i in range(60) if i not in (3, 5)]
@@ -314,19 +314,58 @@ def test_each_kind_refuses_the_other_naming_both(tmp_path):
         b.add(np.arange(10, dtype=np.uint64), np.arange(10, dtype=np.uint64) * 12345)
     with simdex.LshIndexBuilder(str(tmp_path / "lsh.sdx"), num_perm=16, bands=4, rows=4) as b:
         b.add(np.arange(3, dtype=np.uint64), clustered_signatures(3, 16, 1))
-    assert simdex.index_kind(str(tmp_path / "sim.sdx")) == "simhash"
+    assert simdex.parts.index_kind(str(tmp_path / "sim.sdx")) == "simhash"
     assert isinstance(simdex.open_index(str(tmp_path / "sim.sdx")), simdex.Index)
+    assert isinstance(simdex.open_index(str(tmp_path / "lsh.sdx")), simdex.LshIndex)
     both = "a SimHash index where a MinHash-LSH index is needed"
     with pytest.raises(ValueError, match=both + r".*simdex.open_index"):
         simdex.LshIndex.open(str(tmp_path / "sim.sdx"))
-    with pytest.raises(ValueError, match=both):
-        simdex.merge_lsh(str(tmp_path / "sim.sdx"), str(tmp_path / "out.sdx"))
     reverse = "a MinHash-LSH index where a SimHash index is needed"
-    with pytest.raises(ValueError, match=reverse + r".*simdex.LshIndex.open"):
-        simdex._open_file(str(tmp_path / "lsh.sdx"))
-    with pytest.raises(ValueError, match=reverse):
-        simdex.merge(str(tmp_path / "lsh.sdx"), str(tmp_path / "out.sdx"))
+    with pytest.raises(ValueError, match=reverse + r".*simdex.open_index"):
+        simdex.Index.open(str(tmp_path / "lsh.sdx"))
+    with pytest.raises(ValueError, match=r"lsh.sdx is a minhash-lsh index: merge takes signatures=, texts= for it, "
+                                         r"not fingerprints="):
+        simdex.merge(str(tmp_path / "lsh.sdx"), str(tmp_path / "out.sdx"), ids=[7], fingerprints=[7])
+    with pytest.raises(ValueError, match=r"sim.sdx is a simhash index: merge takes fingerprints=, profile= for it, "
+                                         r"not texts="):
+        simdex.merge(str(tmp_path / "sim.sdx"), str(tmp_path / "out.sdx"), ids=[7], texts=["seven"])
     assert not (tmp_path / "out.sdx").exists()
+
+
+def test_merge_dispatches_on_the_kind_the_old_file_records(tmp_path):
+    with simdex.IndexBuilder(str(tmp_path / "sim.sdx")) as b:
+        b.add(np.arange(10, dtype=np.uint64), np.arange(10, dtype=np.uint64) * 12345)
+    with simdex.IndexBuilder(str(tmp_path / "sim-fresh.sdx")) as b:
+        b.add(np.arange(11, dtype=np.uint64), np.arange(11, dtype=np.uint64) * 12345)
+    sigs = clustered_signatures(4, 16, 1)
+    with simdex.LshIndexBuilder(str(tmp_path / "lsh.sdx"), num_perm=16, bands=4, rows=4) as b:
+        b.add(np.arange(3, dtype=np.uint64), sigs[:3])
+    with simdex.LshIndexBuilder(str(tmp_path / "lsh-fresh.sdx"), num_perm=16, bands=4, rows=4) as b:
+        b.add(np.arange(4, dtype=np.uint64), sigs)
+    assert simdex.merge(tmp_path / "sim.sdx", tmp_path / "sim-out.sdx", ids=np.array([10], np.uint64),
+                        fingerprints=np.array([10 * 12345], np.uint64))["entries"] == 11
+    assert simdex.merge(tmp_path / "lsh.sdx", tmp_path / "lsh-out.sdx", ids=np.array([3], np.uint64),
+                        signatures=sigs[3:])["documents"] == 4
+    for kind in ("sim", "lsh"):
+        assert (tmp_path / f"{kind}-out.sdx").read_bytes() == (tmp_path / f"{kind}-fresh.sdx").read_bytes()
+
+
+def test_the_old_spellings_still_work_with_a_deprecation_warning(tmp_path):
+    with simdex.LshIndexBuilder(str(tmp_path / "lsh.sdx"), num_perm=16, bands=4, rows=4) as b:
+        b.add(np.arange(3, dtype=np.uint64), clustered_signatures(3, 16, 1))
+    index = simdex.LshIndex.open(str(tmp_path / "lsh.sdx"))
+    sigs = clustered_signatures(3, 16, 1)
+    for old, new, args in (("query", "search", (sigs,)), ("query_texts", "search_texts", (["a b c d e f"],))):
+        with pytest.warns(DeprecationWarning, match=f"LshIndex.{old} is LshIndex.{new} now"):
+            got = getattr(index, old)(*args, threads=1)
+        want = getattr(index, new)(*args, threads=1)
+        assert all((g == w).all() for g, w in zip(got, want))
+    with pytest.warns(DeprecationWarning, match="simdex.merge_lsh is simdex.merge now"):
+        simdex.merge_lsh(str(tmp_path / "lsh.sdx"), str(tmp_path / "out.sdx"))
+    with pytest.warns(DeprecationWarning, match="simdex.band_keys is simdex.parts.band_keys now"):
+        assert simdex.band_keys is simdex.parts.band_keys
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        simdex.no_such_name
 
 
 def test_bad_arguments_and_damage_raise_the_library_errors(tmp_path):
@@ -349,10 +388,10 @@ def test_bad_arguments_and_damage_raise_the_library_errors(tmp_path):
     assert not (tmp_path / "never.sdx").exists()
     index = simdex.LshIndex.open(str(path))
     with pytest.raises(ValueError, match="min_estimate"):
-        index.query(np.zeros(16, np.uint32), 1.5)
+        index.search(np.zeros(16, np.uint32), 1.5)
     index.close()
     with pytest.raises(ValueError, match="closed"):
-        index.query(np.zeros(16, np.uint32))
+        index.search(np.zeros(16, np.uint32))
     data = bytearray(path.read_bytes())
     data[64 + 20] ^= 0x40  # inside band table 0's first block
     path.write_bytes(bytes(data))
@@ -370,7 +409,7 @@ def test_a_fifo_given_as_an_index_is_refused_naming_it_without_blocking(tmp_path
 
     fifo = tmp_path / "pipe.sdx"
     os.mkfifo(fifo)
-    for call in ("simdex.index_kind(p)", "simdex.Index.open(p)", "simdex.LshIndex.open(p)"):
+    for call in ("simdex.parts.index_kind(p)", "simdex.Index.open(p)", "simdex.LshIndex.open(p)"):
         code = f"import simdex\np = {str(fifo)!r}\ntry:\n    {call}\nexcept OSError as e:\n    print(e)\n"
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
         assert done.returncode == 0, done.stderr

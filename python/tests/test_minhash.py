@@ -28,26 +28,26 @@ def test_signatures_band_keys_and_packed_match_the_golden_vectors(row):
     got = h.sign(text)
     assert got.dtype == np.uint32 and got.shape == (num_perm,)
     assert ",".join("%08x" % v for v in got) == sig
-    assert ",".join("%016x" % k for k in simdex.band_keys(got, num_perm // 4, 4)) == keys
-    assert simdex.pack_signature(got, 4).tobytes().hex() == b4
-    assert simdex.pack_signature(got, 8).tobytes().hex() == b8
+    assert ",".join("%016x" % k for k in simdex.parts.band_keys(got, num_perm // 4, 4)) == keys
+    assert simdex.parts.pack_signature(got, 4).tobytes().hex() == b4
+    assert simdex.parts.pack_signature(got, 8).tobytes().hex() == b8
 
 
 def test_band_keys_and_pack_signature_take_the_batch_sign_batch_returns(sample):
     texts = [d["text"] for d in read_jsonl(sample)][:50] + [""]
     sigs, _ = simdex.MinHasher(num_perm=64).sign_batch(texts)
-    keys, packed = simdex.band_keys(sigs, 16, 4), simdex.pack_signature(sigs, 4)
+    keys, packed = simdex.parts.band_keys(sigs, 16, 4), simdex.parts.pack_signature(sigs, 4)
     assert keys.shape == (51, 16) and keys.dtype == np.uint64
     assert packed.shape == (51, 32) and packed.dtype == np.uint8
     for i, sig in enumerate(sigs):
-        np.testing.assert_array_equal(keys[i], simdex.band_keys(sig, 16, 4))
-        np.testing.assert_array_equal(packed[i], simdex.pack_signature(sig, 4))
+        np.testing.assert_array_equal(keys[i], simdex.parts.band_keys(sig, 16, 4))
+        np.testing.assert_array_equal(packed[i], simdex.parts.pack_signature(sig, 4))
     # The rows of pairs of documents, estimated row by row, as the self-join gives them.
-    a, b = simdex.band_pairs(keys)
-    estimates = simdex.estimate_packed(packed[a.astype(np.intp)], packed[b.astype(np.intp)], 64, 4)
-    assert len(estimates) == len(a) and simdex.pair_clusters(51, a, b).dtype == np.uint64
+    a, b = simdex.parts.band_pairs(keys)
+    estimates = simdex.parts.estimate_packed(packed[a.astype(np.intp)], packed[b.astype(np.intp)], 64, 4)
+    assert len(estimates) == len(a) and simdex.parts.pair_clusters(51, a, b).dtype == np.uint64
     with pytest.raises(ValueError, match="signatures must be C-contiguous"):
-        simdex.band_keys(np.zeros((3, 16), np.uint32)[:, ::2], 4, 2)
+        simdex.parts.band_keys(np.zeros((3, 16), np.uint32)[:, ::2], 4, 2)
 
 
 def test_batch_equals_single_texts_and_flags_empty_ones(sample):
@@ -69,19 +69,19 @@ def test_estimates_of_an_edited_copy():
     h = simdex.MinHasher()
     a, b = h.sign(" ".join(words)), h.sign(" ".join(edited))
     truth = 191 / 201  # 196 shingles each, 5 changed
-    assert abs(simdex.minhash_estimate(a, b) - truth) < 0.1
-    pa, pb = simdex.pack_signature(a, 8), simdex.pack_signature(b, 8)
-    assert abs(simdex.estimate_packed(pa, pb, 128, 8) - truth) < 0.1
-    assert simdex.minhash_estimate(a, h.sign("")) == 0.0
+    assert abs(simdex.parts.minhash_estimate(a, b) - truth) < 0.1
+    pa, pb = simdex.parts.pack_signature(a, 8), simdex.parts.pack_signature(b, 8)
+    assert abs(simdex.parts.estimate_packed(pa, pb, 128, 8) - truth) < 0.1
+    assert simdex.parts.minhash_estimate(a, h.sign("")) == 0.0
 
 
 def test_bad_arguments_raise_value_error():
     with pytest.raises(ValueError):
         simdex.MinHasher(num_perm=0)
     with pytest.raises(ValueError):
-        simdex.band_keys(np.zeros(16, dtype=np.uint32), 5, 4)  # 20 rows > 16 values
+        simdex.parts.band_keys(np.zeros(16, dtype=np.uint32), 5, 4)  # 20 rows > 16 values
     with pytest.raises(ValueError):
-        simdex.pack_signature(np.zeros(16, dtype=np.uint32), 3)
+        simdex.parts.pack_signature(np.zeros(16, dtype=np.uint32), 3)
     with pytest.raises(TypeError):
-        simdex.minhash_estimate(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64))
-    assert simdex.optimal_lsh_bands(0.8, 128) == (9, 13)
+        simdex.parts.minhash_estimate(np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64))
+    assert simdex.parts.optimal_lsh_bands(0.8, 128) == (9, 13)

@@ -52,17 +52,17 @@ def test_band_pairs_are_every_pair_sharing_a_band_key_once(bands, alphabet):
     rng = np.random.default_rng(bands)
     keys = hashed_keys(rng, 150, bands, alphabet)
     banded = rng.random(150) > 0.1
-    a, b = simdex.band_pairs(keys, banded)
+    a, b = simdex.parts.band_pairs(keys, banded)
     assert a.dtype == b.dtype == np.uint64  # the ordinals' one dtype: pair_clusters takes them as they are
     got = list(zip(a.tolist(), b.tolist()))
     assert got == sorted(shared_key_pairs(keys.tolist(), banded, list(range(150))))
     if alphabet < 100:
         assert len(got) > 100
-    one = simdex.band_pairs(np.ascontiguousarray(keys[:, 0]))  # a 1-D array is one band
-    want = simdex.band_pairs(np.ascontiguousarray(keys[:, :1]))
+    one = simdex.parts.band_pairs(np.ascontiguousarray(keys[:, 0]))  # a 1-D array is one band
+    want = simdex.parts.band_pairs(np.ascontiguousarray(keys[:, :1]))
     assert all(np.array_equal(x, y) for x, y in zip(one, want))
     with pytest.raises(ValueError, match="banded holds 3 flags for 150 items"):
-        simdex.band_pairs(keys, banded[:3])
+        simdex.parts.band_pairs(keys, banded[:3])
 
 
 def partition(rng, n, bands, alphabet):
@@ -173,7 +173,7 @@ def test_pair_clusters_represent_each_component_by_its_best_score_then_smallest_
     a = rng.integers(0, n, 120).astype(np.uint64)
     b = rng.integers(0, n, 120).astype(np.uint64)
     scores = rng.integers(0, 4, n).astype(np.float64) if with_scores else None
-    got = simdex.pair_clusters(n, a, b, scores)
+    got = simdex.parts.pair_clusters(n, a, b, scores)
     parent = list(range(n))
 
     def root(x):
@@ -193,7 +193,7 @@ def test_pair_clusters_represent_each_component_by_its_best_score_then_smallest_
             want[o] = best
     assert got.tolist() == want
     with pytest.raises(ValueError, match="outside the 5 documents"):
-        simdex.pair_clusters(5, np.array([1], np.uint64), np.array([5], np.uint64))
+        simdex.parts.pair_clusters(5, np.array([1], np.uint64), np.array([5], np.uint64))
 
 
 def test_estimates_by_rows_equal_the_estimates_one_by_one():
@@ -201,8 +201,8 @@ def test_estimates_by_rows_equal_the_estimates_one_by_one():
     x = rng.integers(0, 256, (40, 64)).astype(np.uint8)
     y = x.copy()
     y[::2, ::3] ^= 1
-    got = simdex.estimate_packed(x, y, 128, 4)
-    assert got.tolist() == [simdex.estimate_packed(x[i], y[i], 128, 4) for i in range(40)]
+    got = simdex.parts.estimate_packed(x, y, 128, 4)
+    assert got.tolist() == [simdex.parts.estimate_packed(x[i], y[i], 128, 4) for i in range(40)]
     assert got[1] == 1.0 and got[0] < 1.0
     with pytest.raises(ValueError, match="differ in rows"):
-        simdex.estimate_packed(x, y[:3], 128, 4)
+        simdex.parts.estimate_packed(x, y[:3], 128, 4)

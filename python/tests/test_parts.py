@@ -67,16 +67,16 @@ def test_table_keys_and_key_ranges_follow_the_scheme_definition():
     fps, _ = batch()
     fps = np.concatenate([fps, np.array([0, 2**64 - 1, 1 << 63, (1 << 48) - 1], np.uint64)])
     for t in range(10):
-        assert simdex.table_keys(fps, t).tolist() == [t10_key(int(f), t) for f in fps]
+        assert simdex.parts.table_keys(fps, t).tolist() == [t10_key(int(f), t) for f in fps]
         for ranges in (1, 3, 1000):
-            assert simdex.key_ranges(fps, t, ranges).tolist() == [t10_key_range(int(f), t, ranges) for f in fps]
+            assert simdex.parts.key_ranges(fps, t, ranges).tolist() == [t10_key_range(int(f), t, ranges) for f in fps]
 
 
 @pytest.mark.parametrize("ranges", [1, 3])
 def test_split_gives_each_range_its_tables_buckets_in_input_order_without_the_empty(ranges):
     fps, reasons = batch()
     tables = [4, 0, 9]
-    pieces = simdex.split_by_key_ranges(fps, tables, ranges, empty=reasons)
+    pieces = simdex.parts.split_by_key_ranges(fps, tables, ranges, empty=reasons)
     assert len(pieces) == ranges
     kept = [int(f) for f, reason in zip(fps, reasons) if reason == 0]
     for r, (values, lims) in enumerate(pieces):
@@ -84,30 +84,30 @@ def test_split_gives_each_range_its_tables_buckets_in_input_order_without_the_em
         for i, t in enumerate(tables):
             want = [f for f in kept if t10_key_range(f, t, ranges) == r]
             assert values[lims[i]:lims[i + 1]].tolist() == want
-    total = sum(len(v) for v, _ in simdex.split_by_key_ranges(fps, tables, ranges))
+    total = sum(len(v) for v, _ in simdex.parts.split_by_key_ranges(fps, tables, ranges))
     assert total == len(fps) * len(tables)
     with pytest.raises(ValueError, match="entries"):
-        simdex.split_by_key_ranges(fps, tables, ranges, empty=reasons[:5])
+        simdex.parts.split_by_key_ranges(fps, tables, ranges, empty=reasons[:5])
     with pytest.raises(ValueError, match="ranges"):
-        simdex.split_by_key_ranges(fps, tables, 0)
+        simdex.parts.split_by_key_ranges(fps, tables, 0)
 
 
 def test_joins_over_the_partitions_pieces_find_every_pair_once():
     fps, _ = batch()
     parts = np.array_split(fps, 4)  # repeats fall into several partitions
     ranges = 3
-    tables = simdex.scheme_info("t10", 3)["tables_for_k"]
-    splits = [simdex.split_by_key_ranges(p, tables, ranges) for p in parts]
+    tables = simdex.parts.scheme_info("t10", 3)["tables_for_k"]
+    splits = [simdex.parts.split_by_key_ranges(p, tables, ranges) for p in parts]
     got = []
     for r in range(ranges):
         pieces = [s[r] for s in splits]
-        got += as_triples(simdex.join_tables(
+        got += as_triples(simdex.parts.join_tables(
             [(t, [v[l[i]:l[i + 1]] for v, l in pieces]) for i, t in enumerate(tables)], 3))
     want = brute_force_pairs(fps, 3)
     assert len(want) > 500
     assert sorted(got) == want
     # One array, unsorted and with repeats, gives the same pairs as its pieces.
-    one = as_triples(simdex.join_tables([(t, fps) for t in tables], 3))
+    one = as_triples(simdex.parts.join_tables([(t, fps) for t in tables], 3))
     assert one == want
 
 
@@ -118,8 +118,8 @@ def test_nearest_in_table_over_pieces_equals_over_one_array(tmp_path):
         b.add(np.arange(len(stored), dtype=np.uint64), stored)
     with simdex.Index.open(str(tmp_path / "s.sdx")) as index:
         for t in (0, 6):
-            one = simdex.nearest_in_table(index, fps, 3, t)
-            pieces = simdex.nearest_in_table(index, list(np.array_split(fps, 3)), 3, t)
+            one = simdex.parts.nearest_in_table(index, fps, 3, t)
+            pieces = simdex.parts.nearest_in_table(index, list(np.array_split(fps, 3)), 3, t)
             assert len(one[0]) > 10
             for a, b in zip(one, pieces):
                 np.testing.assert_array_equal(a, b)
@@ -129,8 +129,8 @@ def test_nearest_in_table_over_pieces_equals_over_one_array(tmp_path):
 def test_assembly_over_lists_of_arrays_narrowed_equals_dedup_of_the_whole(with_scores):
     fps, reasons = batch(seed=9)
     scores = np.random.default_rng(1).integers(0, 3, len(fps)).astype(np.float64) if with_scores else None
-    tables = simdex.scheme_info("t10", 3)["tables_for_k"]
-    pairs = simdex.join_tables([(t, fps[reasons == 0]) for t in tables], 3)
+    tables = simdex.parts.scheme_info("t10", 3)["tables_for_k"]
+    pairs = simdex.parts.join_tables([(t, fps[reasons == 0]) for t in tables], 3)
     want = simdex.dedup(fps, empty=reasons, scores=scores, pairs=True)
     cut = [0, 100, 100, 900, len(fps)]  # an empty partition too
     chunks = lambda a: [a[x:y] for x, y in zip(cut[:-1], cut[1:])]

@@ -85,7 +85,7 @@ def build_lsh(path, version, bands=None, rows=None):
 
 
 def lsh_versions_of(index, signatures):
-    lims, ids, _ = index.query(signatures[:50])
+    lims, ids, _ = index.search(signatures[:50])
     return set(int(i) // 10**6 for i in ids)
 
 

@@ -46,7 +46,7 @@ def test_an_index_keeps_its_definition(shingles, tmp_path):
         b.add_texts([1], [PUNCTUATED])
     index = simdex.LshIndex.open(path)
     assert index.shingles == shingles
-    lims, ids, _ = index.query_texts([WORDS])
+    lims, ids, _ = index.search_texts([WORDS])
     assert list(ids[lims[0]:lims[1]]) == ([1] if shingles == "word-chars" else [])
     # dedup against it takes its definition unless told otherwise, and refuses the other.
     result = simdex.dedup([WORDS], against=[path])
