@@ -14,6 +14,11 @@
 // confirms the texts. A pair falls in the length bucket of its shorter text
 // (code points). Evaluate() is a brute-force pass over all n(n-1)/2 pairs;
 // sets of some thousands of documents take well under a second.
+//
+// Not installed, and not in libsimdex.so: the evaluation is how the project
+// measures itself (`simdex eval`, docs/quality.md), not a product feature.
+// It is the library simdex_eval (engine/eval/), which the CLI, the tests
+// and the benchmarks link, as the docId service is simdex_service.
 #ifndef SIMDEX_EVAL_H_
 #define SIMDEX_EVAL_H_
 

@@ -41,6 +41,7 @@ for f in "$libdir/libsimdex.so" "$libdir/libsimdex.so.0" "$libdir/libsimdex.a" "
   [ -e "$f" ] || fail "the install lacks $f"
 done
 [ ! -e "$prefix/include/simdex/service.h" ] || fail "the service's header is installed without its library"
+[ ! -e "$prefix/include/simdex/eval.h" ] || fail "the evaluation's header is installed without its library"
 soname=$(objdump -p "$libdir/libsimdex.so" | awk '$1 == "SONAME" { print $2 }')
 [ "$soname" = libsimdex.so.0 ] || fail "SONAME is '$soname', not libsimdex.so.0"
 
@@ -64,6 +65,9 @@ done <"$work/symbols"
 grep -q '^simdex_index_reload$' "$work/symbols" || fail "simdex_index_reload is not exported"
 grep -q '^_ZN6simdex11IndexReader4Open' "$work/symbols" || fail "simdex::IndexReader::Open is not exported"
 if grep -q '^_ZN6simdex6format' "$work/symbols"; then fail "internals (simdex::format) are exported"; fi
+if c++filt <"$work/symbols" | grep -Eq '^simdex::(BaselineMinHash|EvalBucket|TruthBucket|Evaluate|ReadLabelledSet)'; then
+  fail "the evaluation (simdex eval's library) is exported"
+fi
 
 # An index of the bundled sample, made with the installed CLI.
 "$prefix/bin/simdex" fingerprint -q --text-field text -o "$work/sample.fp" "$src/tests/data/sample/docs.jsonl"
