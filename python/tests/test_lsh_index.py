@@ -323,6 +323,9 @@ def test_each_kind_refuses_the_other_naming_both(tmp_path):
     reverse = "a MinHash-LSH index where a SimHash index is needed"
     with pytest.raises(ValueError, match=reverse + r".*simdex.open_index"):
         simdex.Index.open(str(tmp_path / "lsh.sdx"))
+    for open_file in (simdex.Index.open, simdex.LshIndex.open):  # a directory of shards is open_index's too
+        with pytest.raises(ValueError, match=r"is a directory, not an index file \(simdex.open_index opens"):
+            open_file(str(tmp_path))
     with pytest.raises(ValueError, match=r"lsh.sdx is a minhash-lsh index: merge takes signatures=, texts= for it, "
                                          r"not fingerprints="):
         simdex.merge(str(tmp_path / "lsh.sdx"), str(tmp_path / "out.sdx"), ids=[7], fingerprints=[7])
