@@ -154,8 +154,9 @@ threads; processes that open the same file share its pages.
                   }, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
                   py::arg("check_period") = 0.0, py::arg("preload") = false,
-                  "Maps and validates an index file. A missing file raises OSError; a truncated, foreign or damaged "
-                  "one raises simdex.CorruptionError naming what is wrong. check_period > 0: a background thread "
+                  "Maps and validates a SimHash index file (simdex.open_index opens any kind, and directories of "
+                  "shards; here a MinHash-LSH file or a directory is a ValueError naming it). A missing file raises "
+                  "OSError; a truncated, foreign or damaged one raises simdex.CorruptionError naming what is wrong. check_period > 0: a background thread "
                   "calls reload() every check_period seconds. preload=True reads every page into memory, "
                   "preload='lock' also mlock()s them (a RuntimeWarning says why when the system refuses).")
       .def("search", [](const IndexHandle& h, py::handle queries, std::optional<int> k, int threads) {
