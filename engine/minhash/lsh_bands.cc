@@ -11,6 +11,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -22,9 +24,10 @@ namespace {
 
 // Composite Simpson's rule with 2 * 256 intervals: P is smooth and
 // monotone; the areas come out within 1e-9 of an adaptive quadrature.
+constexpr int kIntervals = 512;
+
 template <typename F>
 double Integrate(F f, double lo, double hi) {
-  constexpr int kIntervals = 512;
   if (hi <= lo) return 0;
   const double h = (hi - lo) / kIntervals;
   double sum = f(lo) + f(hi);
@@ -32,21 +35,108 @@ double Integrate(F f, double lo, double hi) {
   return sum * h / 3;
 }
 
-}  // namespace
+// The weighted error of (b, r) as the search defines it, with std::pow.
+double WeightedError(int b, int r, double threshold, double fp_weight, double fn_weight) {
+  auto p = [b, r](double s) { return 1 - std::pow(1 - std::pow(s, r), b); };
+  const double fp = Integrate(p, 0, threshold);
+  const double fn = Integrate([&p](double s) { return 1 - p(s); }, threshold, 1);
+  return fp_weight * fp + fn_weight * fn;
+}
 
-LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, double fn_weight) {
+// The same error for every (b, r) at once, the powers by repeated
+// multiplication on Simpson's points: about 1,000 times fewer std::pow calls
+// (0.06 s of CPU at 128 values before, the start-up of every `simdex dedup`).
+// Each power is within num_perm rounding errors of std::pow's, so each error
+// is within 1e-12 of WeightedError's.
+class FastErrors {
+ public:
+  FastErrors(double threshold, double fp_weight, double fn_weight) {
+    AddPoints(0, threshold, fp_weight);
+    false_negatives_ = s_.size();  // the points from here on are [threshold, 1]'s
+    AddPoints(threshold, 1, fn_weight);
+    power_ = s_;  // s^1
+  }
+
+  // Calls visit(b, error) for b = 1 .. max_b with rows r, for r = 1, 2, ...
+  // in turn (each call advances the power of s by one).
+  template <typename Visit>
+  void ForRows(int max_b, Visit visit) {
+    const size_t n = s_.size();
+    std::vector<double> q(n), q_power(n, 1.0);
+    for (size_t i = 0; i < n; ++i) q[i] = 1 - power_[i];
+    for (int b = 1; b <= max_b; ++b) {
+      double error = 0;
+      for (size_t i = 0; i < n; ++i) q_power[i] *= q[i];  // (1 - s^r)^b
+      for (size_t i = 0; i < false_negatives_; ++i) error += weight_[i] * (1 - q_power[i]);  // P(s)
+      for (size_t i = false_negatives_; i < n; ++i) error += weight_[i] * q_power[i];  // 1 - P(s)
+      visit(b, error);
+    }
+    for (size_t i = 0; i < n; ++i) power_[i] *= s_[i];
+  }
+
+ private:
+  void AddPoints(double lo, double hi, double weight) {
+    if (hi <= lo) return;
+    const double h = (hi - lo) / kIntervals;
+    for (int i = 0; i <= kIntervals; ++i) {
+      const int simpson = i == 0 || i == kIntervals ? 1 : (i % 2 ? 4 : 2);
+      s_.push_back(i == kIntervals ? hi : lo + i * h);
+      weight_.push_back(weight * simpson * h / 3);
+    }
+  }
+
+  std::vector<double> s_, weight_, power_;
+  size_t false_negatives_ = 0;
+};
+
+// Every (b, r) in turn; the first strict minimum wins.
+LshBands ExhaustiveSearch(double threshold, int num_perm, double fp_weight, double fn_weight) {
   LshBands best;
   double best_error = std::numeric_limits<double>::infinity();
   for (int b = 1; b <= num_perm; ++b) {
     for (int r = 1; r <= num_perm / b; ++r) {
-      auto p = [b, r](double s) { return 1 - std::pow(1 - std::pow(s, r), b); };
-      const double fp = Integrate(p, 0, threshold);
-      const double fn = Integrate([&p](double s) { return 1 - p(s); }, threshold, 1);
-      const double error = fp_weight * fp + fn_weight * fn;
+      const double error = WeightedError(b, r, threshold, fp_weight, fn_weight);
       if (error < best_error) {
         best_error = error;
         best = {b, r};
       }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+// The exhaustive search's answer, found faster: the (b, r) that the fast
+// errors put within 1e-9 (times the weights) of their minimum are the only
+// ones that can be its answer (their errors differ from WeightedError's by far
+// less), and WeightedError decides among them in its order. Outside [0, 1]
+// (powers of s > 1 may overflow) and for weights that are not finite, the
+// exhaustive search itself.
+LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, double fn_weight) {
+  if (!(threshold >= 0 && threshold <= 1 && std::isfinite(fp_weight) && std::isfinite(fn_weight))) {
+    return ExhaustiveSearch(threshold, num_perm, fp_weight, fn_weight);
+  }
+  const double near_tie = 1e-9 * (1 + std::abs(fp_weight) + std::abs(fn_weight));
+  std::vector<std::pair<LshBands, double>> fast;
+  FastErrors errors(threshold, fp_weight, fn_weight);
+  for (int r = 1; r <= num_perm; ++r) {
+    errors.ForRows(num_perm / r, [&](int b, double error) { fast.push_back({{b, r}, error}); });
+  }
+  double fast_min = std::numeric_limits<double>::infinity();
+  for (const auto& [bands, error] : fast) fast_min = std::min(fast_min, error);
+  // The exhaustive search's order: b ascending, then r ascending.
+  std::sort(fast.begin(), fast.end(), [](const auto& x, const auto& y) {
+    return std::pair(x.first.bands, x.first.rows) < std::pair(y.first.bands, y.first.rows);
+  });
+  LshBands best;
+  double best_error = std::numeric_limits<double>::infinity();
+  for (const auto& [bands, error] : fast) {
+    if (!(error <= fast_min + near_tie)) continue;
+    const double exact = WeightedError(bands.bands, bands.rows, threshold, fp_weight, fn_weight);
+    if (exact < best_error) {
+      best_error = exact;
+      best = bands;
     }
   }
   return best;

@@ -197,6 +197,51 @@ TEST(LshBands, OptimalBandsMatchTheUsualChoices) {
   EXPECT_GT(b5.bands, b8.bands);
 }
 
+// The search as include/simdex/minhash.h states it, every (b, r) in turn
+// with std::pow on Simpson's rule's 513 points per area.
+LshBands ExhaustiveLshBands(double t, int num_perm, double fp_weight, double fn_weight) {
+  auto integrate = [](auto f, double lo, double hi) {
+    if (hi <= lo) return 0.0;
+    const double h = (hi - lo) / 512;
+    double sum = f(lo) + f(hi);
+    for (int i = 1; i < 512; ++i) sum += f(lo + i * h) * (i % 2 ? 4 : 2);
+    return sum * h / 3;
+  };
+  LshBands best;
+  double best_error = INFINITY;
+  for (int b = 1; b <= num_perm; ++b) {
+    for (int r = 1; r <= num_perm / b; ++r) {
+      auto p = [b, r](double s) { return 1 - std::pow(1 - std::pow(s, r), b); };
+      const double error = fp_weight * integrate(p, 0, t) + fn_weight * integrate([&p](double s) { return 1 - p(s); }, t, 1);
+      if (error < best_error) best_error = error, best = {b, r};
+    }
+  }
+  return best;
+}
+
+TEST(LshBands, OptimalBandsAreTheExhaustiveSearchsAnswer) {
+  const double weights[][2] = {{0.5, 0.5}, {0.05, 0.95}, {0.9, 0.1}};
+  for (int num_perm : {1, 2, 3, 7, 16, 33}) {
+    for (int i = 0; i <= 20; ++i) {
+      for (const auto& w : weights) {
+        const double t = i / 20.0;
+        const LshBands want = ExhaustiveLshBands(t, num_perm, w[0], w[1]);
+        const LshBands got = OptimalLshBands(t, num_perm, w[0], w[1]);
+        EXPECT_EQ(got.bands, want.bands) << t << " " << num_perm << " " << w[0];
+        EXPECT_EQ(got.rows, want.rows) << t << " " << num_perm << " " << w[0];
+      }
+    }
+  }
+  for (double t : {0.5, 0.6, 0.7, 0.8, 0.9}) {  // the thresholds `simdex dedup` is run at
+    for (const auto& w : weights) {
+      const LshBands want = ExhaustiveLshBands(t, 128, w[0], w[1]);
+      const LshBands got = OptimalLshBands(t, 128, w[0], w[1]);
+      EXPECT_EQ(got.bands, want.bands) << t;
+      EXPECT_EQ(got.rows, want.rows) << t;
+    }
+  }
+}
+
 // The defaults of simdex dedup --method minhash (docs/minhash.md, "Defaults").
 TEST(LshBands, DefaultsFavourRecallAndFilterTwoStandardErrorsBelow) {
   const LshBands b = DefaultLshBands(0.8, 128);
