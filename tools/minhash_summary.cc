@@ -73,13 +73,15 @@ void PrintMinHashSummary(const MinHashDedupOptions& args, const MinHashDedupStat
                  Count(s.against_duplicates, "document").c_str());
   }
   if (exact && confirm.empty()) {
+    // Without texts read again, the shingles came from the signing.
+    char texts[64] = "shingles kept from the signing";
+    if (s.confirm.texts_read_again > 0) std::snprintf(texts, sizeof texts, "texts read again in %.3f s", s.confirm.seconds_texts);
     std::fprintf(stderr,
-                 "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles, %s (%llu removed); texts "
-                 "read again in %.3f s, checked in %.3f s\n",
+                 "simdex dedup: exact check: %s, %llu at J >= %s by their word 5-shingles, %s (%llu removed); %s, "
+                 "checked in %.3f s\n",
                  Count(s.confirm.candidates, "candidate pair").c_str(), u(s.confirm.confirmed),
                  FormatJ(args.threshold).c_str(), ShingleWordsName(args.Signing().shingles.words),
-                 u(s.confirm.candidates - s.confirm.confirmed), s.confirm.seconds_texts,
-                 s.confirm.seconds_confirm);
+                 u(s.confirm.candidates - s.confirm.confirmed), texts, s.confirm.seconds_confirm);
   } else if (!confirm.empty()) {
     std::fprintf(stderr,
                  "simdex dedup: confirmation: %s, %llu accepted by %s; texts read again in %.3f s, confirmed in "

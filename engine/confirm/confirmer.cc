@@ -22,10 +22,7 @@ struct Confirmer::Rep {
 
   Status Init() {
     if (options.measure == ConfirmMeasure::kJaccard && options.unit == ShingleUnit::kTruthShingles) {
-      ShingleOptions truth;
-      truth.word_n = truth.char_n = options.n;
-      truth.words = options.words;
-      return ShingleMaker::Create(truth, &truth_shingles);
+      return ShingleMaker::Create(confirm::TruthShingleOptions(options), &truth_shingles);
     }
     if (options.measure == ConfirmMeasure::kJaccard) {
       return confirm::ShingleSetMaker::Create(options.unit, options.n, &shingles);

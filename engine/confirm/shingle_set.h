@@ -14,6 +14,7 @@
 #include "engine/text/feature_extractor.h"
 #include "engine/text/feature_table.h"
 #include "simdex/confirm.h"
+#include "simdex/shingles.h"
 
 namespace simdex::confirm {
 
@@ -35,6 +36,18 @@ class ShingleSetMaker {
 
 // |a ∩ b| / |a ∪ b| of two sorted distinct lists; 0 when both are empty.
 double Jaccard(std::span<const uint64_t> a, std::span<const uint64_t> b);
+
+// Jaccard(a, b) >= threshold, and then *similarity = Jaccard(a, b) (the
+// same double). Stops as soon as the common hashes cannot reach the count
+// the threshold needs: at once when the smaller list is too short, else
+// when the common ones so far and the rest of the shorter remainder fall
+// short. *similarity is untouched when the answer is false.
+bool JaccardReaches(std::span<const uint64_t> a, std::span<const uint64_t> b, double threshold,
+                    double* similarity);
+
+// The shingle options of a ConfirmOptions of unit kTruthShingles: word and
+// character n-shingles of its n, cut into words by its word definition.
+ShingleOptions TruthShingleOptions(const ConfirmOptions& options);
 
 }  // namespace simdex::confirm
 

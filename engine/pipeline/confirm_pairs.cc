@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "base/timing.h"
+#include "engine/confirm/shingle_set.h"
 #include "engine/dedup/sparse_scores.h"
 #include "engine/pipeline/shingle_store.h"
 #include "simdex/document_reader.h"
@@ -70,15 +71,30 @@ Status ShingleNamed(const DocumentSource& source, const std::vector<uint64_t>& n
 
 }  // namespace
 
+bool UsesKeptShingles(const std::string& spec, const ShingleOptions& shingles) {
+  ConfirmOptions options;
+  return !spec.empty() && ParseConfirmSpec(spec, &options).ok() && options.measure == ConfirmMeasure::kJaccard &&
+         options.unit == ShingleUnit::kTruthShingles && SameShingles(confirm::TruthShingleOptions(options), shingles);
+}
+
 Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_t memory_bytes,
                     const std::string& tmpdir, int threads, const PairSource& candidates,
-                    const PairVisitor& accept, SecondStageStats* stats) {
+                    const PairVisitor& accept, SecondStageStats* stats, const KeptShingles* kept) {
   if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
   std::unique_ptr<Confirmer> confirmer;
   SIMDEX_RETURN_IF_ERROR(ParseConfirmSpec(spec, &options));
   SIMDEX_RETURN_IF_ERROR(Confirmer::Create(options, &confirmer));
   auto start = base::Clock::now();
+  if (kept != nullptr && kept->kept() && UsesKeptShingles(spec, kept->options())) {
+    stats->texts_read_again = 0;
+    SIMDEX_RETURN_IF_ERROR(candidates([&](AcceptedPair p) {
+      return confirm::JaccardReaches(kept->Get(p.a), kept->Get(p.b), options.threshold, &p.similarity) ? accept(p)
+                                                                                                       : Status::OK();
+    }));
+    stats->seconds_confirm = base::Seconds(start);
+    return Status::OK();
+  }
   // The documents the pairs name, a bit each (a cluster of n documents
   // names n of them in n^2 / 2 pairs), and a count per 64 of those before:
   // a document's place among them is a popcount away.
@@ -97,6 +113,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_
       wanted.push_back(static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
     }
   }
+  stats->texts_read_again = wanted.size();
   if (wanted.empty()) return Status::OK();
   auto place_of = [&](uint32_t o) {
     return size_t{before[o / 64]} + static_cast<size_t>(std::popcount(named[o / 64] & ((uint64_t{1} << (o % 64)) - 1)));
@@ -121,7 +138,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_
       std::span<const uint64_t> x, y;
       SIMDEX_RETURN_IF_ERROR(shingles.Get(a, 0, &x));
       SIMDEX_RETURN_IF_ERROR(shingles.Get(b, 1, &y));
-      p.similarity = Confirmer::JaccardOfShingles(x, y);
+      if (!confirm::JaccardReaches(x, y, options.threshold, &p.similarity)) return Status::OK();
     } else if (confirmer->Confirms(texts[a], texts[b])) {  // stops early on most rejected pairs
       p.similarity = confirmer->Similarity(texts[a], texts[b]);
     } else {

@@ -18,6 +18,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/status.h"
 #include "engine/pipeline/document_source.h"
+#include "engine/pipeline/kept_shingles.h"
 
 namespace simdex::pipeline {
 
@@ -109,10 +110,19 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
 // they name, then the pairs) and never held: a source may make them as it
 // goes. A Jaccard confirmer shingles each text once (only the shingle
 // hashes are kept), then each pair costs one merge of two sorted lists.
+// Where `kept` holds every document's shingle hashes (kept()) and the
+// spec's are the same shingles (UsesKeptShingles), the texts are not read
+// again and the candidates are visited once; the pairs accepted are the
+// same. stats->texts_read_again counts the documents read again.
 // REQUIRES: the inputs can be read again; both visits give the same pairs.
 Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, size_t memory_bytes,
                     const std::string& tmpdir, int threads, const PairSource& candidates,
-                    const PairVisitor& accept, SecondStageStats* stats);
+                    const PairVisitor& accept, SecondStageStats* stats, const KeptShingles* kept = nullptr);
+
+// Whether a confirmation by `spec` compares the shingle sets of `shingles`
+// (a jaccard-shingles spec of the same n and word definition), so that
+// hashes kept from the signing can stand in for the texts.
+bool UsesKeptShingles(const std::string& spec, const ShingleOptions& shingles);
 
 // The k the self-join must use: the larger of k and k_short.
 inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }

@@ -13,6 +13,7 @@
 #include "engine/dedup/sparse_scores.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/spillable_array.h"
+#include "engine/pipeline/kept_shingles.h"
 #include "simdex/confirm.h"
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
@@ -42,6 +43,9 @@ struct Signed {
   std::vector<uint8_t> has_shingles;
   std::vector<LshBestMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
+  // Every document's shingle hashes for the exact check, while they fit
+  // (KeepShingles); null when the check cannot use them.
+  std::unique_ptr<KeptShingles> shingles;
   Status status;               // the first error of Packed()
   // Document o's packed signature, read into buffer `slot` (0 or 1: a pair
   // reads one into each) when the signatures spilled, valid until the next
@@ -65,18 +69,38 @@ struct Signed {
   size_t holds[2] = {SIZE_MAX, SIZE_MAX};  // the document each buffer holds
 };
 
-Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource* inputs, int threads,
-                   ScoreBy score_by, BatchProgress* progress, DedupBatch* batch, Signed* out) {
+// The room the documents' shingle hashes may take while the keys and the
+// b-bit signatures are made: half the bound, less what those two hold (each
+// counted at twice its records, the most a buffer that doubles holds), so
+// that with the join's half (after the signing) or the pairs' (after the
+// join) everything stays within the bound. None once either spilled.
+size_t ShingleRoom(const MinHashDedupArgs& args, const Signed& s) {
+  if (s.keys->spilled() || s.packed->spilled()) return 0;
+  const size_t taken = 2 * (s.keys->size() * s.keys->record_bytes() + s.packed->size() * s.packed->record_bytes());
+  return args.memory_bytes / 2 > taken ? args.memory_bytes / 2 - taken : 0;
+}
+
+// The documents are signed with these options.
+MinHashOptions SigningOptions(const MinHashDedupArgs& args) {
   MinHashOptions options;
   options.num_perm = args.num_perm;
   options.seed = args.seed;
   options.shingles.words = args.shingle_words;
+  return options;
+}
+
+// keep_shingles: keep the documents' shingle hashes in out->shingles while
+// they fit ShingleRoom.
+Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource* inputs, int threads,
+                   ScoreBy score_by, bool keep_shingles, BatchProgress* progress, DedupBatch* batch, Signed* out) {
+  const MinHashOptions options = SigningOptions(args);
   std::unique_ptr<MinHasher> prototype;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
   out->bands = static_cast<size_t>(bands.bands);
   out->bytes = PackedSignatureBytes(args.num_perm, args.signature_bits);
   out->keys = std::make_unique<io::SpillableArray>(out->bands * sizeof(uint64_t), args.memory_bytes / 4, args.tmpdir);
   out->packed = std::make_unique<io::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
+  if (keep_shingles) out->shingles = std::make_unique<KeptShingles>(options.shingles);
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
   LshQueryOptions query;
@@ -93,14 +117,15 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
     std::shared_ptr<MinHasher> hasher = prototype->Clone();
     return [hasher, bands, nb, sb, bits, query, &against, query_error, error_mutex](DocumentBatch* b) {
       std::vector<uint32_t> sig(static_cast<size_t>(hasher->num_perm()));
-      std::vector<uint64_t> shingles;
       std::vector<LshMatch> found;
       b->band_keys.resize(b->size * nb);
       b->packed_signatures.resize(b->size * sb);
       b->has_shingles.resize(b->size);
+      b->feature_hashes.resize(std::max(b->feature_hashes.size(), b->size));
       b->index_matches.assign(against.empty() ? 0 : b->size, LshBestMatch());
       for (size_t i = 0; i < b->size; ++i) {
-        b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data(), &shingles) != ShingleKind::kNone;
+        const std::vector<uint64_t>& shingles = b->feature_hashes[i];  // kept by the sink for the exact check
+        b->has_shingles[i] = hasher->Sign(b->docs[i].text, sig.data(), &b->feature_hashes[i]) != ShingleKind::kNone;
         BandKeys(sig.data(), bands, b->band_keys.data() + i * nb);
         PackSignature(sig.data(), hasher->num_perm(), bits, b->packed_signatures.data() + i * sb);
         if (against.empty() || !b->has_shingles[i]) continue;
@@ -122,6 +147,10 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
     if (!against.empty()) out->index_matches.insert(out->index_matches.end(), b.index_matches.begin(), b.index_matches.begin() + b.size);
     SIMDEX_RETURN_IF_ERROR(out->keys->Append(b.band_keys.data(), b.size));
     SIMDEX_RETURN_IF_ERROR(out->packed->Append(b.packed_signatures.data(), b.size));
+    if (out->shingles != nullptr) {
+      const size_t room = ShingleRoom(args, *out);
+      for (size_t i = 0; i < b.size && out->shingles->kept(); ++i) out->shingles->Add(b.feature_hashes[i], room);
+    }
     for (size_t i = 0; i < b.size; ++i) {
       const Document& doc = b.docs[i];
       const bool has = b.has_shingles[i] != 0;
@@ -246,7 +275,8 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
   const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
   stats->bands = bands;
   Signed s;
-  SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, documents, threads, score_by, progress, batch, &s));
+  const bool keep_shingles = UsesKeptShingles(confirm, SigningOptions(args).shingles);
+  SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, documents, threads, score_by, keep_shingles, progress, batch, &s));
   const size_t n = s.has_shingles.size();
   stats->documents = n;
   stats->empty = static_cast<uint64_t>(std::count(s.has_shingles.begin(), s.has_shingles.end(), 0));
@@ -313,13 +343,15 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
     progress->Update("confirming pairs");
     stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
     // The keys' quarter of the memory bound is free by now (the pairs have
-    // the join's half, the b-bit signatures keep theirs).
+    // the join's half, the b-bit signatures keep theirs); the shingles kept
+    // from the signing, if they fit, make it unneeded.
     SIMDEX_RETURN_IF_ERROR(ConfirmPairs(confirm, *documents, args.memory_bytes / 4, args.tmpdir, threads, candidates,
                                         [&](const AcceptedPair& p) {
       ++stats->confirm.confirmed;
       clusters.Add(p.a, p.b);
       return keep_pairs ? (*pairs)->Add(p) : Status::OK();
-    }, &stats->confirm));
+    }, &stats->confirm, s.shingles.get()));
+    s.shingles.reset();
     stats->bytes_spilled += stats->confirm.bytes_spilled;
   } else {
     if (keep_pairs) SIMDEX_RETURN_IF_ERROR(candidates([&](const AcceptedPair& p) { return (*pairs)->Add(p); }));

@@ -102,6 +102,10 @@ struct ConfirmationStats {
   uint64_t in_range = 0;       // of those, within their pair's distance (SimHash's k_short)
   uint64_t confirmed = 0;      // accepted
   double seconds_texts = 0;    // reading the candidates' texts again
+  // The documents whose texts were read again; 0 when none was needed
+  // (MinHash's exact check with the signing's shingle hashes kept within
+  // the memory bound).
+  uint64_t texts_read_again = 0;
   double seconds_confirm = 0;  // the confirmer
   uint64_t bytes_spilled = 0;  // shingle hashes past the memory bound, written to tmpdir
 };

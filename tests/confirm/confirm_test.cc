@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/confirm/edit_distance.h"
+#include "engine/confirm/shingle_set.h"
 #include "simdex/confirm.h"
 
 namespace simdex {
@@ -226,6 +228,38 @@ TEST(Confirmer, EmptyTextsConfirmNothing) {
     auto c = Make(spec);
     EXPECT_DOUBLE_EQ(c->Similarity("", ""), 0.0) << spec;
     EXPECT_DOUBLE_EQ(c->Similarity("  ", "!!"), 0.0) << spec;
+  }
+}
+
+// The early exits of JaccardReaches never change an answer: against the
+// full merge on random lists of every overlap, at thresholds on a grid, at
+// every value the pair's J can take (the boundary: J exactly t) and just
+// above it, and outside (0, 1].
+TEST(JaccardReaches, AnswersAsTheFullMergeAtEveryThreshold) {
+  std::mt19937_64 rng(41);
+  for (int round = 0; round < 3000; ++round) {
+    std::set<uint64_t> x, y;
+    const size_t common = rng() % 40, only_x = rng() % (round % 4 == 0 ? 3 : 40), only_y = rng() % 40;
+    for (size_t i = 0; i < common; ++i) {
+      const uint64_t h = rng() % 1000;
+      x.insert(h), y.insert(h);
+    }
+    for (size_t i = 0; i < only_x; ++i) x.insert(rng() % 1000);
+    for (size_t i = 0; i < only_y; ++i) y.insert(rng() % 1000);
+    const std::vector<uint64_t> a(x.begin(), x.end()), b(y.begin(), y.end());
+    const double want = confirm::Jaccard(a, b);
+    std::vector<double> thresholds = {0, 1, 1.5, -1, std::nan(""), want, std::nextafter(want, 2.0)};
+    for (int i = 1; i < 20; ++i) thresholds.push_back(i / 20.0);
+    const size_t sizes = a.size() + b.size();
+    for (size_t c = 0; c <= std::min(a.size(), b.size()); ++c) {
+      if (sizes > c) thresholds.push_back(static_cast<double>(c) / static_cast<double>(sizes - c));
+    }
+    for (const double t : thresholds) {
+      double got = -7;
+      const bool reaches = confirm::JaccardReaches(a, b, t, &got);
+      ASSERT_EQ(reaches, want >= t) << "J " << want << " t " << t;
+      ASSERT_EQ(got, reaches ? want : -7) << "J " << want << " t " << t;
+    }
   }
 }
 

@@ -101,6 +101,15 @@ std::vector<uint64_t> Oracle(const std::vector<std::string>& texts, const MinHas
   return rep;
 }
 
+// The texts written to `path`, one a line.
+DocumentFiles FileOf(const std::vector<std::string>& texts, const std::string& path) {
+  std::ofstream out(path);
+  for (const std::string& t : texts) out << t << "\n";
+  DocumentFiles files;
+  files.paths = {path};
+  return files;
+}
+
 TEST(MinHashBatch, ApproximateTextsAreDecidedAsABruteForceOracleAndAsTheSameTextsInAFile) {
   const std::vector<std::string> texts = Texts(400, 3);
   std::vector<std::string_view> views(texts.begin(), texts.end());
@@ -123,13 +132,8 @@ TEST(MinHashBatch, ApproximateTextsAreDecidedAsABruteForceOracleAndAsTheSameText
 
   testing::ScopedTempDir dir;
   const std::string path = dir.File("docs.txt");
-  {
-    std::ofstream out(path);
-    for (const std::string& t : texts) out << t << "\n";
-  }
   // One per line: empty lines are documents too (ids are line numbers).
-  DocumentFiles files;
-  files.paths = {path};
+  const DocumentFiles files = FileOf(texts, path);
   std::unique_ptr<MinHashDedupResult> from_file;
   ASSERT_TRUE(DeduplicateByMinHash(files, o, nullptr, &from_file).ok());
   ASSERT_EQ(from_file->size(), texts.size());
@@ -199,6 +203,63 @@ TEST(MinHashBatch, ExactPairsAreAtOrAboveTheThresholdAndFewAreMissed) {
   EXPECT_LE(missed * 100, truth) << missed << " of " << truth << " missed";
   EXPECT_EQ(r->stats().confirm.confirmed, reported.size());
   EXPECT_GT(r->stats().confirm.candidates, reported.size()) << "nothing below the threshold was a candidate";
+}
+
+// The exact check takes the shingle hashes the signing made where they fit
+// the memory bound, and reads the texts again where they do not (or where
+// the check's shingles are other ones): the same records and pairs, with
+// the same similarities, either way.
+TEST(MinHashBatch, ExactCheckKeepsTheSigningShinglesWithinTheBoundAndElseReadsTheTexts) {
+  const std::vector<std::string> texts = Texts(2000, 13);
+  testing::ScopedTempDir dir;
+  const DocumentFiles files = FileOf(texts, dir.File("docs.txt"));
+  struct Run {
+    std::vector<MinHashDedupRecord> records;
+    std::vector<MinHashDedupPair> pairs;
+    uint64_t texts_read_again = 0;
+  };
+  auto run = [&](size_t memory_bytes, const std::string& confirm) {
+    MinHashDedupOptions o;
+    o.keep_pairs = true;
+    o.memory_bytes = memory_bytes;
+    o.confirm = confirm;
+    o.tmpdir = dir.path();
+    std::unique_ptr<MinHashDedupResult> r;
+    EXPECT_TRUE(DeduplicateByMinHash(files, o, nullptr, &r).ok());
+    Run out;
+    for (uint64_t i = 0; i < r->size(); ++i) out.records.push_back(r->Record(i));
+    EXPECT_TRUE(r->ForEachPair([&](const MinHashDedupPair& p) {
+                   out.pairs.push_back(p);
+                   return Status::OK();
+                 }).ok());
+    out.texts_read_again = r->stats().confirm.texts_read_again;
+    return out;
+  };
+  // 2,000 documents of about 56 shingles: 0.9 MB of hashes, past the room
+  // of the smallest bound (its band keys spill), well within 1 GiB.
+  const Run kept = run(size_t{1} << 30, "");
+  const Run named = run(size_t{1} << 30, "jaccard-shingles/word-chars:0.8");  // the default's spec, spelt out
+  const Run reread = run(kMinHashMinMemoryBytes, "");
+  const Run other = run(size_t{1} << 30, "jaccard-shingles/space-split:0.8");  // not the signing's shingles
+  EXPECT_EQ(kept.texts_read_again, 0u);
+  EXPECT_EQ(named.texts_read_again, 0u);
+  EXPECT_GT(reread.texts_read_again, 100u);
+  EXPECT_GT(other.texts_read_again, 100u);
+  ASSERT_GT(kept.pairs.size(), 300u);
+  for (const Run* r : {&named, &reread, &other}) {
+    ASSERT_EQ(r->pairs.size(), kept.pairs.size());
+    for (size_t i = 0; i < kept.pairs.size(); ++i) {
+      ASSERT_EQ(r->pairs[i].a, kept.pairs[i].a) << i;
+      ASSERT_EQ(r->pairs[i].b, kept.pairs[i].b) << i;
+      ASSERT_EQ(r->pairs[i].similarity, kept.pairs[i].similarity) << i;
+      ASSERT_EQ(r->pairs[i].estimate, kept.pairs[i].estimate) << i;
+    }
+    ASSERT_EQ(r->records.size(), kept.records.size());
+    for (size_t i = 0; i < kept.records.size(); ++i) {
+      ASSERT_EQ(r->records[i].representative, kept.records[i].representative) << i;
+      ASSERT_EQ(r->records[i].estimate, kept.records[i].estimate) << i;
+    }
+  }
 }
 
 TEST(MinHashBatch, OptionsOutOfRangeAreRefusedNamingTheirField) {
