@@ -5,13 +5,14 @@
 // already XXH3-64 outputs, so the family only has to decorrelate the
 // positions, not to randomise structured input. It costs one 64-bit
 // multiply, an add, a shift and a min per shingle and position, which the
-// compiler vectorises across positions (the loop below is over positions
-// for one shingle, the signature staying in L1). docs/minhash.md gives the
+// compiler vectorises across positions (engine/minhash/sign_kernel.h: with
+// AVX-512 where the processor has it). docs/minhash.md gives the
 // speed against the baseline's mod-(2^61 - 1) family and why k independent
 // functions are kept rather than one-permutation hashing.
 #include <algorithm>
 
 #include "base/split_mix.h"
+#include "engine/minhash/sign_kernel.h"
 #include "simdex/minhash.h"
 
 namespace simdex {
@@ -66,16 +67,8 @@ ShingleKind MinHasher::Sign(std::string_view utf8_text, uint32_t* signature, std
 
 void MinHasher::SignShingles(std::span<const uint64_t> shingles, uint32_t* signature) const {
   const size_t k = rep_->a.size();
-  const uint64_t* __restrict a = rep_->a.data();
-  const uint64_t* __restrict c = rep_->c.data();
-  uint32_t* __restrict sig = signature;
-  std::fill(sig, sig + k, kEmptyMinimum);
-  for (const uint64_t x : shingles) {
-    for (size_t i = 0; i < k; ++i) {
-      const uint32_t h = static_cast<uint32_t>((a[i] * x + c[i]) >> 32);
-      sig[i] = h < sig[i] ? h : sig[i];
-    }
-  }
+  std::fill(signature, signature + k, kEmptyMinimum);
+  minhash::SignKernel(rep_->a.data(), rep_->c.data(), k, shingles, signature);
 }
 
 bool IsEmptySignature(const uint32_t* signature, int num_perm) {

@@ -3,10 +3,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "engine/minhash/sign_kernel.h"
 #include "simdex/minhash.h"
 
 namespace simdex {
@@ -195,6 +197,27 @@ TEST(LshBands, OptimalBandsMatchTheUsualChoices) {
   const LshBands b5 = OptimalLshBands(0.5, 128);
   EXPECT_LE(b5.bands * b5.rows, 128);
   EXPECT_GT(b5.bands, b8.bands);
+}
+
+// The AVX-512 build of the signing loop (where the processor has it) and
+// the portable one give the same bits, at signature lengths that leave
+// every tail of the vector loops, on sets of every size.
+TEST(MinHasher, SignaturesAreTheSameBitsWithAndWithoutAvx512) {
+  std::mt19937_64 rng(23);
+  if (!minhash::FastSignKernel()) std::printf("this processor has no AVX-512: both runs are portable\n");
+  for (int num_perm : {1, 3, 7, 8, 9, 64, 128, 131, 1024}) {
+    const std::unique_ptr<MinHasher> h = MakeHasher(num_perm, 3);
+    std::vector<uint32_t> fast(num_perm), portable(num_perm);
+    for (size_t size : {0, 1, 2, 5, 17, 100, 1000}) {
+      std::vector<uint64_t> set(size);
+      for (uint64_t& x : set) x = rng();
+      h->SignShingles(set, fast.data());
+      minhash::UseFastSignKernel(false);
+      h->SignShingles(set, portable.data());
+      minhash::UseFastSignKernel(true);
+      ASSERT_EQ(fast, portable) << num_perm << " values, " << size << " shingles";
+    }
+  }
 }
 
 // The search as include/simdex/minhash.h states it, every (b, r) in turn
