@@ -44,7 +44,7 @@ struct Signed {
   std::vector<LshBestMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
   // Every document's shingle hashes for the exact check, while they fit
-  // (KeepShingles); null when the check cannot use them.
+  // (ShingleRoom); null when the check cannot use them.
   std::unique_ptr<KeptShingles> shingles;
   Status status;               // the first error of Packed()
   // Document o's packed signature, read into buffer `slot` (0 or 1: a pair
@@ -71,12 +71,14 @@ struct Signed {
 
 // The room the documents' shingle hashes may take while the keys and the
 // b-bit signatures are made: half the bound, less what those two hold (each
-// counted at twice its records, the most a buffer that doubles holds), so
-// that with the join's half (after the signing) or the pairs' (after the
-// join) everything stays within the bound. None once either spilled.
+// counted at twice its records, at least the 64 KiB its buffer starts with:
+// the most a buffer that doubles holds), so that with the join's half
+// (after the signing) or the pairs' (after the join) everything stays
+// within the bound. None once either spilled.
 size_t ShingleRoom(const MinHashDedupArgs& args, const Signed& s) {
   if (s.keys->spilled() || s.packed->spilled()) return 0;
-  const size_t taken = 2 * (s.keys->size() * s.keys->record_bytes() + s.packed->size() * s.packed->record_bytes());
+  auto held = [](const io::SpillableArray& a) { return std::max(size_t{64} << 10, 2 * a.size() * a.record_bytes()); };
+  const size_t taken = held(*s.keys) + held(*s.packed);
   return args.memory_bytes / 2 > taken ? args.memory_bytes / 2 - taken : 0;
 }
 
