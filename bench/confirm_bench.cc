@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "engine/confirm/edit_distance.h"
-#include "engine/text/utf.h"
+#include "engine/util/utf.h"
 #include "simdex/confirm.h"
 
 namespace simdex {

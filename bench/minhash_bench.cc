@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "bench/mix64.h"
-#include "engine/io/spillable_array.h"
+#include "engine/util/spillable_array.h"
 #include "simdex/eval.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
-#include "engine/index/radix_sort.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/radix_sort.h"
 
 namespace simdex::index {
 namespace {

@@ -1,6 +1,6 @@
 // The files a process holds open in a directory, named or not: scratch
 // files and unnamed outputs have no name in the directory
-// (engine/io/scratch_file.h, engine/io/pending_file.h), but /proc/<pid>/fd
+// (engine/util/scratch_file.h, engine/util/pending_file.h), but /proc/<pid>/fd
 // still shows where they are ("<dir>/#<inode> (deleted)" for O_TMPFILE,
 // "<dir>/<name> (deleted)" for a name unlinked at once).
 #ifndef SIMDEX_TESTS_OPEN_FILES_H_

@@ -8,7 +8,7 @@
 
 #include "base/timing.h"
 #include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/input_options.h"

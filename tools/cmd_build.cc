@@ -20,19 +20,19 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/printable.h"
 #include "engine/plan/size_text.h"
+#include "engine/util/printable.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/plan.h"
 #include "simdex/profile.h"
 #include "simdex/scheme.h"
 #include "tools/commands.h"
+#include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/memory_option.h"
 
 namespace simdex::tools {
 namespace {

@@ -28,7 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/batch.h"
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"

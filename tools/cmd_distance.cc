@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/fingerprint.h"
 #include "tools/commands.h"
 

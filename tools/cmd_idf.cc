@@ -14,16 +14,16 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/io/input_stream.h"
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/idf_learner.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
-#include "tools/input_options.h"
-#include "tools/pipeline_names.h"
 #include "tools/idf_pass.h"
-#include "tools/output_checks.h"
-#include "tools/progress.h"
+#include "tools/input_options.h"
 #include "tools/memory_option.h"
+#include "tools/output_checks.h"
+#include "tools/pipeline_names.h"
+#include "tools/progress.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/json_text.h"
+#include "engine/util/json_text.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/profile.h"
 #include "simdex/service.h"

@@ -14,20 +14,20 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/decimal.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
+#include "engine/util/decimal.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/index.h"
 #include "simdex/merge.h"
 #include "simdex/profile.h"
 #include "tools/commands.h"
+#include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/plural.h"
 #include "tools/progress.h"
-#include "tools/memory_option.h"
 
 namespace simdex::tools {
 namespace {

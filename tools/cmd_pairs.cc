@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"

@@ -15,7 +15,7 @@
 
 #include "tools/cli_fwd.h"
 
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 
 namespace simdex::tools {
 

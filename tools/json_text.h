@@ -1,8 +1,8 @@
-// JSON text for the command-line output (engine/io/json_text.h).
+// JSON text for the command-line output (engine/util/json_text.h).
 #ifndef SIMDEX_TOOLS_JSON_TEXT_H_
 #define SIMDEX_TOOLS_JSON_TEXT_H_
 
-#include "engine/io/json_text.h"
+#include "engine/util/json_text.h"
 
 namespace simdex::tools {
 

@@ -1,8 +1,8 @@
-// Counts in the commands' messages (engine/io/plural.h).
+// Counts in the commands' messages (engine/util/plural.h).
 #ifndef SIMDEX_TOOLS_PLURAL_H_
 #define SIMDEX_TOOLS_PLURAL_H_
 
-#include "engine/io/plural.h"
+#include "engine/util/plural.h"
 
 namespace simdex::tools {
 

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 

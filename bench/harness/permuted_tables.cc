@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "engine/index/radix_sort.h"
+#include "engine/util/radix_sort.h"
 
 namespace simdex::bench {
 

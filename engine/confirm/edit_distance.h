@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/text/normalizer.h"
-#include "engine/text/utf.h"
+#include "engine/util/utf.h"
 
 namespace simdex::confirm {
 

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "engine/dedup/group_join.h"
-#include "engine/dedup/key_sort.h"
 #include "engine/dedup/pair_sink.h"
 #include "engine/dedup/permuter.h"
 #include "engine/dedup/self_join.h"
+#include "engine/util/key_sort.h"
 
 namespace simdex::dedup {
 

@@ -27,7 +27,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
 #include "simdex/dedup.h"
 #include "simdex/scheme.h"
 #include "simdex/status.h"

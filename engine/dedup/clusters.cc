@@ -3,7 +3,7 @@
 #include <bit>
 #include <vector>
 
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
 
 namespace simdex::dedup {
 

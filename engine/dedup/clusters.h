@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <span>
 
-#include "engine/dedup/union_find.h"
+#include "engine/util/union_find.h"
 
 namespace simdex::dedup {
 

@@ -10,8 +10,8 @@
 #include "engine/dedup/against.h"
 #include "engine/dedup/bucket_join.h"
 #include "engine/dedup/permuter.h"
-#include "engine/index/radix_sort.h"
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
+#include "engine/util/radix_sort.h"
 
 namespace simdex {
 

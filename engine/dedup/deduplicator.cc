@@ -19,15 +19,15 @@
 #include <cstdlib>
 #include <limits>
 
-#include "engine/dedup/against.h"
 #include "base/timing.h"
+#include "engine/dedup/against.h"
 #include "engine/dedup/clusters.h"
 #include "engine/dedup/external_parts.h"
 #include "engine/dedup/self_join.h"
 #include "engine/dedup/sparse_scores.h"
-#include "engine/dedup/union_find.h"
-#include "engine/index/external_sorter.h"
-#include "engine/io/large_memory.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/large_memory.h"
+#include "engine/util/union_find.h"
 #include "simdex/dedup.h"
 
 namespace simdex {

@@ -4,8 +4,8 @@
 #include <bit>
 #include <string>
 
-#include "engine/index/radix_sort.h"
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
+#include "engine/util/radix_sort.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex::dedup {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "base/timing.h"
-#include "engine/index/external_sorter.h"
-#include "engine/dedup/key_sort.h"
 #include "engine/dedup/permuter.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/key_sort.h"
 
 namespace simdex::dedup {
 

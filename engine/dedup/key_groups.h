@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/index/run_file.h"
+#include "engine/util/run_file.h"
 
 namespace simdex::index {
 

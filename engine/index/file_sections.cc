@@ -4,7 +4,7 @@
 
 #include <xxhash.h>
 
-#include "engine/io/string_id.h"
+#include "engine/util/string_id.h"
 #include "format/coding.h"
 
 namespace simdex::index {

@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine/index/output_file.h"
+#include "engine/util/output_file.h"
 #include "format/codec.h"
 #include "format/id_map.h"
-#include "format/packed_ints.h"
 #include "format/index_layout.h"
+#include "format/packed_ints.h"
 #include "simdex/status.h"
 
 namespace simdex::index {

@@ -28,12 +28,12 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
 #include "engine/index/id_map_section.h"
-#include "engine/index/output_file.h"
-#include "engine/index/radix_sort.h"
 #include "engine/index/sorted_values.h"
 #include "engine/index/string_runs.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
+#include "engine/util/radix_sort.h"
 #include "format/id_map.h"
 #include "simdex/status.h"
 

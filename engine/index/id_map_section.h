@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/index/output_file.h"
 #include "engine/index/sorted_values.h"
+#include "engine/util/output_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {

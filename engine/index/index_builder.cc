@@ -12,15 +12,15 @@
 #include <chrono>
 #include <thread>
 
-#include "engine/index/build_budget.h"
-#include "engine/index/external_sorter.h"
 #include "base/timing.h"
+#include "engine/index/build_budget.h"
 #include "engine/index/id_map_builder.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
 #include "engine/index/index_writer.h"
-#include "engine/index/output_file.h"
-#include "engine/index/radix_sort.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
+#include "engine/util/printable.h"
+#include "engine/util/radix_sort.h"
+#include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/coding.h"
 #include "format/index_layout.h"

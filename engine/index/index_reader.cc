@@ -9,7 +9,7 @@
 #include "engine/index/file_sections.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 #include "format/codec.h"
 #include "format/coding.h"
 

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/index/output_file.h"
+#include "engine/util/output_file.h"
 #include "format/codec.h"
 #include "format/index_layout.h"
 #include "simdex/index.h"

@@ -2,9 +2,9 @@
 // `simdex inspect`'s JSON (IndexInfo, plus bits per entry and the ratio to
 // the entropy bound, per table and in total; figures undefined for an empty
 // index are null), the layout a reload keeps.
-#include "engine/index_file/inspect_json.h"
-#include "engine/io/json_text.h"
-#include "engine/io/plural.h"
+#include "engine/util/inspect_json.h"
+#include "engine/util/json_text.h"
+#include "engine/util/plural.h"
 #include "simdex/index.h"
 
 namespace simdex {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/output_file.h"
+#include "engine/util/output_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {

@@ -2,7 +2,7 @@
 // IdMapBuilder spills when its distinct ids outgrow its memory budget, and
 // the merge that reads them back in order. The runs of one builder are one
 // after another in one scratch file (no name, one descriptor however many
-// runs: engine/io/scratch_file.h). A run lives only as long as the builder
+// runs: engine/util/scratch_file.h). A run lives only as long as the builder
 // that wrote it and is read by the same process.
 //
 // Layout (integers little-endian):
@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/index/output_file.h"
+#include "engine/util/output_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {

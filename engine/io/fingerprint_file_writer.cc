@@ -11,9 +11,9 @@
 
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/output_stream.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
 #include "engine/io/text_record.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 #include "simdex/fingerprint_file.h"
 #include "simdex/profile.h"
 

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include "engine/io/decimal.h"
-#include "engine/io/string_id.h"
+#include "engine/util/decimal.h"
+#include "engine/util/string_id.h"
 
 namespace simdex::io {
 

@@ -22,7 +22,7 @@
 #include <boost/iostreams/filtering_stream.hpp>
 
 #include "engine/io/input_stream.h"
-#include "engine/io/pending_file.h"
+#include "engine/util/pending_file.h"
 
 namespace simdex::io {
 

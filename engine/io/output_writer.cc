@@ -3,7 +3,7 @@
 #include "simdex/output_writer.h"
 
 #include "engine/io/output_stream.h"
-#include "engine/io/temporary_names.h"
+#include "engine/util/temporary_names.h"
 
 namespace simdex {
 

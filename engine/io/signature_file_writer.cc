@@ -5,9 +5,9 @@
 // the finished file into place.
 #include <cassert>
 
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
 #include "engine/io/text_record.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 #include "simdex/output_writer.h"
 #include "simdex/signature_file.h"
 

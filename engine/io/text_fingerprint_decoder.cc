@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "engine/io/fingerprint_file_format.h"
-#include "engine/io/printable.h"
 #include "engine/io/text_record.h"
+#include "engine/util/printable.h"
 #include "simdex/profile.h"
 
 namespace simdex::io {

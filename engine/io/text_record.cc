@@ -1,9 +1,9 @@
 #include "engine/io/text_record.h"
 
-#include "engine/io/decimal.h"
 #include "engine/io/line_reader.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
+#include "engine/util/decimal.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 
 namespace simdex::io {
 

@@ -5,10 +5,10 @@
 #include <optional>
 
 #include "engine/index/index_writer.h"
-#include "engine/index/output_file.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
+#include "engine/util/output_file.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/lsh/sketch_section.h"
 #include "simdex/lsh_index.h"

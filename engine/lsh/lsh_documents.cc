@@ -4,8 +4,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "engine/index/external_sorter.h"
 #include "engine/lsh/lsh_file.h"
+#include "engine/util/external_sorter.h"
 #include "format/lsh/lsh_layout.h"
 #include "format/packed_ints.h"
 

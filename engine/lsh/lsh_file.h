@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/index/output_file.h"
+#include "engine/util/output_file.h"
 #include "format/lsh/lsh_layout.h"
 #include "simdex/lsh_index.h"
 

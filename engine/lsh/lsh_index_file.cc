@@ -6,10 +6,10 @@
 #include <cstdio>
 
 #include "engine/index/mapping_advice.h"
-#include "engine/index_file/inspect_json.h"
-#include "engine/io/json_text.h"
-#include "engine/io/plural.h"
 #include "engine/lsh/lsh_rep.h"
+#include "engine/util/inspect_json.h"
+#include "engine/util/json_text.h"
+#include "engine/util/plural.h"
 
 namespace simdex {
 

@@ -12,17 +12,17 @@
 #include <optional>
 #include <set>
 
-#include "engine/index/external_sorter.h"
 #include "engine/index/mapping_advice.h"
-#include "engine/index/output_file.h"
-#include "engine/io/decimal.h"
-#include "engine/merge/batch_ids.h"
-#include "engine/merge/id_ranges.h"
-#include "engine/io/printable.h"
-#include "engine/io/string_id.h"
 #include "engine/lsh/lsh_documents.h"
 #include "engine/lsh/lsh_file.h"
 #include "engine/lsh/lsh_rep.h"
+#include "engine/merge/batch_ids.h"
+#include "engine/merge/id_ranges.h"
+#include "engine/util/decimal.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
+#include "engine/util/printable.h"
+#include "engine/util/string_id.h"
 #include "format/codec.h"
 
 namespace simdex {

@@ -1,9 +1,9 @@
 // Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
 // section placement (docs/format.md, "MinHash-LSH indexes") before anything
 // else is read; the once-per-reader checks of its sections; Info().
-#include "engine/io/printable.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/lsh/lsh_rep.h"
+#include "engine/util/printable.h"
 #include "format/codec.h"
 #include "format/coding.h"
 #include "format/lsh/sketch_section.h"

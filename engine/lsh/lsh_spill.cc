@@ -5,9 +5,9 @@
 #include <functional>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
-#include "engine/index/output_file.h"
 #include "engine/lsh/lsh_file.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
 #include "format/coding.h"
 #include "format/packed_ints.h"
 

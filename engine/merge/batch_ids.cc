@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/io/decimal.h"
-#include "engine/io/printable.h"
+#include "engine/util/decimal.h"
+#include "engine/util/printable.h"
 
 namespace simdex::merge {
 

@@ -13,8 +13,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "engine/dedup/key_sort.h"
 #include "engine/minhash/band_join_core.h"
+#include "engine/util/key_sort.h"
 #include "format/prefetch.h"
 #include "simdex/minhash_join.h"
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
 #include "simdex/minhash_join.h"
 #include "simdex/status.h"
 

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/index/external_sorter.h"
-#include "engine/io/spillable_array.h"
 #include "engine/minhash/band_join_core.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/spillable_array.h"
 #include "simdex/minhash_join.h"
 
 namespace simdex {

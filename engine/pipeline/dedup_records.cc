@@ -6,9 +6,9 @@
 #include <functional>
 
 #include "engine/io/input_stream.h"
-#include "simdex/output_writer.h"
-#include "engine/io/json_text.h"
 #include "engine/pipeline/snippets.h"
+#include "engine/util/json_text.h"
+#include "simdex/output_writer.h"
 
 namespace simdex::pipeline {
 namespace {

@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "simdex/dedup.h"
-#include "simdex/index.h"
-#include "engine/io/json_text.h"
-#include "simdex/status.h"
 #include "engine/pipeline/confirm_pairs.h"
 #include "engine/pipeline/document_ids.h"
 #include "engine/pipeline/document_source.h"
 #include "engine/pipeline/duplicate_ids.h"
+#include "engine/util/json_text.h"
+#include "simdex/dedup.h"
+#include "simdex/index.h"
+#include "simdex/status.h"
 
 namespace simdex::pipeline {
 

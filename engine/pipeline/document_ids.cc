@@ -1,6 +1,6 @@
 #include "engine/pipeline/document_ids.h"
 
-#include "engine/io/json_text.h"
+#include "engine/util/json_text.h"
 
 namespace simdex::pipeline {
 

@@ -4,8 +4,8 @@
 
 #include <xxhash.h>
 
-#include "engine/index/external_sorter.h"
-#include "engine/io/printable.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/printable.h"
 
 namespace simdex::pipeline {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/io/spillable_array.h"
+#include "engine/util/spillable_array.h"
 #include "simdex/status.h"
 
 namespace simdex::pipeline {

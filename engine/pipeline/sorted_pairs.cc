@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "engine/index/external_sorter.h"
+#include "engine/util/external_sorter.h"
 
 namespace simdex::pipeline {
 namespace {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/radix_sort.h"
-#include "simdex/status.h"
 #include "engine/pipeline/confirm_pairs.h"
+#include "engine/util/radix_sort.h"
+#include "simdex/status.h"
 
 namespace simdex::index {
 template <class Record>

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "engine/index/build_budget.h"
-#include "engine/index/radix_sort.h"
 #include "engine/plan/measured_figures.h"
+#include "engine/util/radix_sort.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"
 

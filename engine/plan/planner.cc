@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
 #include "engine/index/index_writer.h"
 #include "engine/plan/measured_figures.h"
 #include "engine/plan/plan_model.h"
 #include "engine/plan/size_text.h"
+#include "engine/util/external_sorter.h"
 #include "format/block_frame.h"
 #include "simdex/plan.h"
 

@@ -5,9 +5,9 @@
 
 #include <simdjson.h>
 
-#include "engine/io/json_text.h"
 #include "engine/service/article_json.h"
 #include "engine/service/stats_fields.h"
+#include "engine/util/json_text.h"
 
 namespace simdex::service {
 

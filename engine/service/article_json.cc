@@ -7,8 +7,8 @@
 
 #include <simdjson.h>
 
-#include "engine/io/decimal.h"
-#include "engine/io/printable.h"
+#include "engine/util/decimal.h"
+#include "engine/util/printable.h"
 
 namespace simdex::service {
 

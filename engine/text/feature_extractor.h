@@ -14,8 +14,8 @@
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
 #include "engine/text/text_cleaner.h"
-#include "engine/text/utf.h"
 #include "engine/text/word_segmenter.h"
+#include "engine/util/utf.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex::text {

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "engine/compat/python_simhash.h"
-#include "engine/io/printable.h"
 #include "engine/text/bit_sums.h"
 #include "engine/text/feature_extractor.h"
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
 #include "engine/text/profile.h"
 #include "engine/text/share_cap.h"
+#include "engine/util/printable.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
+#include "engine/util/external_sorter.h"
 
 namespace simdex {
 namespace {

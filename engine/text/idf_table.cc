@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/io/printable.h"
 #include "engine/text/list_file.h"
 #include "engine/text/normalizer.h"
+#include "engine/util/printable.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/text/utf.h"
+#include "engine/util/utf.h"
 #include "simdex/status.h"
 
 struct UNormalizer2;

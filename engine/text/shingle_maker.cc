@@ -12,7 +12,7 @@
 #include <xxhash.h>
 
 #include "engine/text/normalizer.h"
-#include "engine/text/utf.h"
+#include "engine/util/utf.h"
 #include "simdex/shingles.h"
 
 namespace simdex {

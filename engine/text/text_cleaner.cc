@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/text/utf.h"
+#include "engine/util/utf.h"
 
 namespace simdex::text {
 namespace {

@@ -7,7 +7,7 @@
 // A first pass counts, for every feature of the fingerprint options (after
 // normalization and stop words, as Fingerprint() weighs them), the number of
 // documents that hold it, df, exactly: each document's distinct feature
-// hashes go to an external sorter (engine/index/external_sorter.h) bounded
+// hashes go to an external sorter (engine/util/external_sorter.h) bounded
 // by half of memory_bytes, which spills sorted runs to tmpdir when they do
 // not fit; the sorted stream gives each hash's df. AddBatch() finds the
 // features of several documents on `threads` threads (the sorter takes them

@@ -13,7 +13,7 @@
 // whose slot is taken more than once (every item whose key repeats, and a
 // few others); only their records (the key's leading bits, item) are sorted,
 // by the key's leading log2(n) + 16 bits with the radix sort of the SimHash
-// self-join (engine/dedup/key_sort.h), and runs of equal leading bits are
+// self-join (engine/util/key_sort.h), and runs of equal leading bits are
 // compared item by item on the whole 64-bit key.
 // A pair is found in every band whose key it shares; the sort of the pairs
 // that follows removes the repeats.
@@ -111,7 +111,7 @@ struct BandJoinOptions {
 // band reads twice in order. When the keys, the filter and 16 bytes per item
 // (and the parts' slack, up to 3% of 8) fit three quarters of the bound, the join runs as FindBandPairs does;
 // otherwise each band's filtered records (whole key, item: 16 bytes) are
-// sorted by the external sorter (engine/index/external_sorter.h) within half
+// sorted by the external sorter (engine/util/external_sorter.h) within half
 // the bound, and the pairs of every band by another within a quarter, which
 // removes the pairs found in several bands. A single run of equal leading
 // key bits is held whole (8 bytes per item in it), and its pairs are made.

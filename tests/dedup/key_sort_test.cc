@@ -1,4 +1,4 @@
-#include "engine/dedup/key_sort.h"
+#include "engine/util/key_sort.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/index/external_sorter.h"
+#include "engine/util/external_sorter.h"
 #include "tests/index/test_data.h"
 
 namespace simdex::testing {

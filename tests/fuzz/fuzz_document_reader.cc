@@ -19,7 +19,7 @@
 #include <string>
 
 #include "engine/io/output_stream.h"
-#include "engine/io/string_id.h"
+#include "engine/util/string_id.h"
 #include "simdex/document_reader.h"
 #include "tests/fuzz/fuzz_input_file.h"
 

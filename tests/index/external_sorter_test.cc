@@ -1,4 +1,4 @@
-#include "engine/index/external_sorter.h"
+#include "engine/util/external_sorter.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "engine/index/build_budget.h"
-#include "engine/index/radix_sort.h"
-#include "engine/index/run_file.h"
-#include "engine/io/scratch_file.h"
+#include "engine/util/radix_sort.h"
+#include "engine/util/run_file.h"
+#include "engine/util/scratch_file.h"
 #include "tests/open_files.h"
 
 namespace simdex::index {

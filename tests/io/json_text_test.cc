@@ -1,4 +1,4 @@
-#include "engine/io/json_text.h"
+#include "engine/util/json_text.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // memory of the asked size; large blocks start on a 2 MiB boundary (outside
 // AddressSanitizer, which gets everything from operator new); sizes that
 // overflow give no memory rather than a short block.
-#include "engine/io/large_memory.h"
+#include "engine/util/large_memory.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // that a signal handler can remove; devices, FIFOs and sockets are written
 // in place, symbolic links are followed and stay links, directories are
 // refused. The tests of regular outputs run both ways (Ways).
-#include "engine/io/pending_file.h"
+#include "engine/util/pending_file.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/io/temporary_names.h"
+#include "engine/util/temporary_names.h"
 #include "simdex/output_writer.h"
 #include "tests/io/io_test_util.h"
 #include "tests/open_files.h"

@@ -1,5 +1,5 @@
 // io::Printable: input quoted in a message carries no raw control byte.
-#include "engine/io/printable.h"
+#include "engine/util/printable.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// SpillableArray (engine/io/spillable_array.h): records in memory within
+// SpillableArray (engine/util/spillable_array.h): records in memory within
 // the budget, in a nameless temporary file beyond it; the same records
 // read back either way.
-#include "engine/io/spillable_array.h"
+#include "engine/util/spillable_array.h"
 
 #include <cstdint>
 #include <filesystem>

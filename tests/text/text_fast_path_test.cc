@@ -11,8 +11,8 @@
 
 #include "engine/text/feature_extractor.h"
 #include "engine/text/normalizer.h"
-#include "engine/text/utf.h"
 #include "engine/text/word_segmenter.h"
+#include "engine/util/utf.h"
 #include "tests/text/sample_texts.h"
 
 namespace simdex::text {

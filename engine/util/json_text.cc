@@ -1,0 +1,51 @@
+#include "engine/util/json_text.h"
+
+#include "engine/util/utf.h"
+
+namespace simdex::io {
+
+void AppendJsonString(std::string* out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      out->push_back(static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    switch (c) {
+      case '"': out->append("\\\""); ++i; continue;
+      case '\\': out->append("\\\\"); ++i; continue;
+      case '\n': out->append("\\n"); ++i; continue;
+      case '\t': out->append("\\t"); ++i; continue;
+      case '\r': out->append("\\r"); ++i; continue;
+      case '\b': out->append("\\b"); ++i; continue;
+      case '\f': out->append("\\f"); ++i; continue;
+      default: break;
+    }
+    if (c < 0x20) {
+      out->append("\\u00");
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 15]);
+      ++i;
+      continue;
+    }
+    const size_t n = text::ValidUtf8SequenceLength(text, i);
+    if (n == 0) {
+      out->append("\xEF\xBF\xBD");  // U+FFFD
+      ++i;
+    } else {
+      out->append(text.substr(i, n));
+      i += n;
+    }
+  }
+  out->push_back('"');
+}
+
+void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string) {
+  if (id_string.empty()) out->append(std::to_string(id));
+  else AppendJsonString(out, id_string);
+}
+
+}  // namespace simdex::io

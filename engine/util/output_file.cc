@@ -1,0 +1,175 @@
+#include "engine/util/output_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace simdex::index {
+
+namespace {
+
+constexpr size_t kBufferBytes = size_t{1} << 20;
+
+Status ErrnoStatus(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " " + path + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+OutputFile::OutputFile(int fd, std::string tmp_path, size_t buffer_bytes)
+    : fd_(fd), tmp_path_(std::move(tmp_path)), buffer_bytes_(buffer_bytes) {
+  buffer_.reserve(buffer_bytes_);
+}
+
+Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
+  std::unique_ptr<io::PendingFile> pending;
+  SIMDEX_RETURN_IF_ERROR(io::PendingFile::Create(final_path, &pending));
+  out->reset(new OutputFile(pending->fd(), pending->write_path(), kBufferBytes));
+  (*out)->pending_ = std::move(pending);
+  return Status::OK();
+}
+
+Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out) {
+  return CreateScratch(dir, tag, kBufferBytes, out);
+}
+
+Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, size_t buffer_bytes,
+                                 std::unique_ptr<OutputFile>* out) {
+  std::unique_ptr<io::ScratchFile> scratch;
+  SIMDEX_RETURN_IF_ERROR(io::ScratchFile::Create(dir, tag, &scratch));
+  out->reset(new OutputFile(scratch->fd(), scratch->name(), buffer_bytes));
+  (*out)->scratch_ = std::move(scratch);
+  return Status::OK();
+}
+
+OutputFile::~OutputFile() {
+  if (!keep_) Remove();
+}
+
+Status OutputFile::Flush() {
+  SIMDEX_RETURN_IF_ERROR(WriteAll(buffer_));
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status OutputFile::WriteAll(std::string_view data) {
+  const char* p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot write", tmp_path_);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return Status::OK();
+}
+
+Status OutputFile::Append(std::string_view data) {
+  if (fd_ < 0 || closed_) return Status::IOError("write to closed file " + tmp_path_);
+  size_ += data.size();
+  if (buffer_.size() + data.size() > buffer_bytes_) {
+    SIMDEX_RETURN_IF_ERROR(Flush());
+    if (data.size() >= buffer_bytes_) return WriteAll(data);  // no copy of a large section
+  }
+  buffer_.append(data);
+  return Status::OK();
+}
+
+Status OutputFile::PadTo(uint64_t alignment) {
+  const uint64_t rem = size_ % alignment;
+  if (rem == 0) return Status::OK();
+  return Append(std::string(alignment - rem, '\0'));
+}
+
+Status OutputFile::Close() {
+  if (pending_) return Status::IOError("close of " + tmp_path_ + " before its commit");
+  if (fd_ < 0 || closed_) return Status::OK();
+  closed_ = true;
+  return Flush();
+}
+
+Status OutputFile::Commit() {
+  if (!pending_) return Status::IOError("commit of scratch file " + tmp_path_);
+  SIMDEX_RETURN_IF_ERROR(Flush());
+  fd_ = -1;  // the PendingFile closes it
+  SIMDEX_RETURN_IF_ERROR(pending_->Commit());
+  keep_ = true;
+  return Status::OK();
+}
+
+void OutputFile::Remove() {
+  if (pending_) {
+    fd_ = -1;
+    pending_.reset();  // closes and, unless committed, removes its temporary (never a device it writes to)
+    keep_ = true;
+    return;
+  }
+  fd_ = -1;
+  scratch_.reset();  // closes it: a scratch file has no name to remove
+  keep_ = true;      // removed once
+}
+
+std::string ScratchDirFor(const std::string& output_path, const std::string& tmpdir) {
+  if (!tmpdir.empty()) return tmpdir;
+  const size_t slash = output_path.rfind('/');
+  return slash == std::string::npos ? "." : output_path.substr(0, slash == 0 ? 1 : slash);
+}
+
+Status CheckScratchDir(const std::string& dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) return Status::IOError("temporary directory " + dir + ": " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return Status::IOError("temporary directory " + dir + ": not a directory");
+  return Status::OK();
+}
+
+struct MappedValues::Rep {
+  const char* data = nullptr;  // null for an empty file (mapping zero bytes is an error)
+  size_t size = 0;
+  ~Rep() {
+    if (data != nullptr) ::munmap(const_cast<char*>(data), size);
+  }
+};
+
+Status MappedValues::Open(const OutputFile& file, std::unique_ptr<MappedValues>* out) {
+  std::unique_ptr<MappedValues> m(new MappedValues());
+  m->rep_ = std::make_unique<Rep>();
+  struct stat st;
+  if (::fstat(file.scratch_fd(), &st) != 0) return ErrnoStatus("cannot stat", file.path());
+  if (st.st_size > 0) {
+    void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, file.scratch_fd(), 0);
+    if (p == MAP_FAILED) return ErrnoStatus("cannot map", file.path());
+    m->rep_->data = static_cast<const char*>(p);
+    m->rep_->size = static_cast<size_t>(st.st_size);
+  }
+  *out = std::move(m);
+  return Status::OK();
+}
+
+MappedValues::~MappedValues() = default;
+
+std::span<const uint64_t> MappedValues::values() const {
+  return {reinterpret_cast<const uint64_t*>(rep_->data), rep_->size / sizeof(uint64_t)};
+}
+
+std::string_view MappedValues::bytes() const { return {rep_->data, rep_->size}; }
+
+void MappedValues::Release(uint64_t offset, uint64_t length) const {
+  if (rep_->data == nullptr) return;
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->data);
+  const uint64_t end = std::min<uint64_t>(offset + length, rep_->size);
+  const uintptr_t first = (base + offset + page - 1) / page * page;
+  const uintptr_t last = (base + end) / page * page;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+}  // namespace simdex::index
