@@ -1,25 +1,16 @@
 // What the index builder keeps in memory under its budget
 // (BuildOptions::memory_bytes) and what it sorts on disk instead. The
 // builder decides by these rules, and the scheme planner (engine/plan)
-// predicts a build's peak memory and scratch disk from them.
+// predicts a build's peak memory and scratch disk from them. What an
+// ExternalSorter holds before it spills is the sorter's own rule
+// (ExternalSortCapacity, engine/util/external_sorter.h).
 #ifndef SIMDEX_ENGINE_INDEX_BUILD_BUDGET_H_
 #define SIMDEX_ENGINE_INDEX_BUILD_BUDGET_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/util/run_file.h"
-
 namespace simdex::index {
-
-// Records an ExternalSorter holds before it spills a run: half the budget
-// for the run buffer, half for the radix sort's scratch, less the run
-// writer's one-frame tail.
-template <class Record>
-constexpr size_t ExternalSortCapacity(size_t memory_bytes) {
-  return (memory_bytes - (memory_bytes < kRunFramePayloadBytes ? memory_bytes : kRunFramePayloadBytes)) /
-         (2 * sizeof(Record));
-}
 
 // Table 0's sorted fingerprints stay in memory (else a mapped scratch file)
 // when they, a table's permuted values and the sort's scratch fit: 24 bytes

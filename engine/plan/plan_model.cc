@@ -9,6 +9,7 @@
 
 #include "engine/index/build_budget.h"
 #include "engine/plan/measured_figures.h"
+#include "engine/util/external_sorter.h"
 #include "engine/util/radix_sort.h"
 #include "format/packed_ints.h"
 #include "simdex/index.h"

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "engine/index/build_budget.h"
 #include "engine/util/large_memory.h"
 #include "engine/util/output_file.h"
 #include "engine/util/run_file.h"

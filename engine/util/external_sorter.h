@@ -32,6 +32,7 @@
 #include <string>
 
 #include "engine/util/radix_sort.h"
+#include "engine/util/run_file.h"
 #include "simdex/status.h"
 
 namespace simdex::index {
@@ -62,6 +63,15 @@ struct ExternalSortOptions {
 
 // The smallest memory budget accepted: 64 KiB.
 constexpr size_t kExternalSortMinMemoryBytes = size_t{64} << 10;
+
+// Records an ExternalSorter holds before it spills a run: half the budget
+// for the run buffer, half for the radix sort's scratch, less the run
+// writer's one-frame tail.
+template <class Record>
+constexpr size_t ExternalSortCapacity(size_t memory_bytes) {
+  return (memory_bytes - (memory_bytes < kRunFramePayloadBytes ? memory_bytes : kRunFramePayloadBytes)) /
+         (2 * sizeof(Record));
+}
 
 // Counters for tuning.
 struct ExternalSortStats {

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/build_budget.h"
 #include "engine/util/radix_sort.h"
 #include "engine/util/run_file.h"
 #include "engine/util/scratch_file.h"
