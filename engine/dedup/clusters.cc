@@ -12,7 +12,7 @@ namespace {
 constexpr uint32_t kAlone = ~uint32_t{0};
 }  // namespace
 
-ClusterCounts AssignRepresentatives(const ClusterInput& in, UnionFind* sets, uint32_t* representative,
+ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint32_t>* sets, uint32_t* representative,
                                     uint8_t* distance) {
   const uint32_t nd = static_cast<uint32_t>(in.distinct.size());
   ClusterCounts counts;
@@ -28,14 +28,14 @@ ClusterCounts AssignRepresentatives(const ClusterInput& in, UnionFind* sets, uin
   if (in.scores.empty()) {
     for (uint32_t d = 0; d < nd; ++d) {
       uint32_t& b = best[set_of[d]];
-      if (b == kNoFingerprint || in.first_document[d] < b) b = in.first_document[d];
+      if (b == kNoFingerprint || util::RepresentsBefore({}, in.first_document[d], b)) b = in.first_document[d];
     }
   } else {
     for (uint64_t o = 0; o < in.of_document.size(); ++o) {
       const uint32_t d = in.of_document[o];
       if (d == kNoFingerprint) continue;
       uint32_t& b = best[set_of[d]];
-      if (b == kNoFingerprint || in.scores[o] > in.scores[b]) b = static_cast<uint32_t>(o);
+      if (b == kNoFingerprint || util::RepresentsBefore(in.scores, o, b)) b = static_cast<uint32_t>(o);
     }
   }
   for (uint32_t root = 0; root < nd; ++root) {

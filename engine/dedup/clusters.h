@@ -4,9 +4,10 @@
 // A cluster is a set of the union-find: the documents of its fingerprints.
 // Its representative is the document with the largest score, the first
 // (smallest ordinal) among equals; without scores, the first document of
-// the cluster. Walking the distinct fingerprints in order finds each one's
-// set once and the first documents without touching the documents; only
-// with scores is every document's score looked at.
+// the cluster (util::RepresentsBefore, engine/util/union_find.h, the rule
+// PairClusters follows too). Walking the distinct fingerprints in order
+// finds each one's set once and the first documents without touching the
+// documents; only with scores is every document's score looked at.
 #ifndef SIMDEX_ENGINE_DEDUP_CLUSTERS_H_
 #define SIMDEX_ENGINE_DEDUP_CLUSTERS_H_
 
@@ -36,7 +37,7 @@ struct ClusterCounts {
 // Sets representative[o] and distance[o] for every document with a
 // fingerprint (the others are left alone). REQUIRES: both arrays hold
 // of_document.size() entries.
-ClusterCounts AssignRepresentatives(const ClusterInput& in, UnionFind* sets, uint32_t* representative,
+ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint32_t>* sets, uint32_t* representative,
                                     uint8_t* distance);
 
 }  // namespace simdex::dedup

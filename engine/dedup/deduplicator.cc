@@ -333,7 +333,7 @@ Status Deduplicator::FinishImpl() {
   // 3. The self-join, into a union-find over the distinct fingerprints.
   start = base::Clock::now();
   const uint32_t nd = static_cast<uint32_t>(r.distinct.size());
-  dedup::UnionFind sets(nd);
+  util::UnionFind<uint32_t> sets(nd);
   // The join's sort gets what the union-find leaves; with keep_pairs, a
   // quarter of that goes to the sorter of the pairs found.
   const size_t join_budget = r.SortBudget(size_t{nd} * 4);
