@@ -6,14 +6,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "base/timing.h"
-#include "engine/io/input_stream.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/input_options.h"
 #include "tools/minhash_index_cli.h"
-#include "tools/plural.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 
@@ -23,7 +21,7 @@ Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool
   SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes, allow_signatures));
   for (size_t i = 0; i < input->formats.size(); ++i) {
     if (input->formats[i] == BatchFormat::kFingerprints) {
-      return Status::InvalidArgument(io::DisplayName(input->inputs[i]) +
+      return Status::InvalidArgument(DisplayName(input->inputs[i]) +
                                      " holds fingerprints, not documents" +
                                      (allow_signatures ? " or MinHash signatures (simdex fingerprint --method minhash "
                                                          "writes those)"
@@ -33,7 +31,7 @@ Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool
     }
   }
   if (!quiet) {
-    for (const std::string& note : notes) std::fprintf(stderr, "simdex %s: %s\n", command, io::Printable(note).c_str());
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex %s: %s\n", command, Printable(note).c_str());
   }
   return Status::OK();
 }
@@ -67,7 +65,7 @@ Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures) {
   for (size_t i = 0; i < input.formats.size(); ++i) {
     if ((input.formats[i] == BatchFormat::kSignatures) != *signatures) {
       return Status::InvalidArgument("inputs mix MinHash signature files and documents (" +
-                                     io::Printable(io::DisplayName(input.inputs[i])) + ")");
+                                     Printable(DisplayName(input.inputs[i])) + ")");
     }
   }
   return Status::OK();
@@ -187,7 +185,7 @@ void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args) {
 int RunMinHashBuild(MinHashBuildArgs args) {
   LshBuildOptions& o = args.options;
   if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kMinHashBuildCommand, "--bands and --rows go together", kExitUsage);
-  const base::Clock::time_point start = base::Clock::now();
+  const Stopwatch stopwatch;
   Status s = PrepareDocumentInputs(kMinHashBuildCommand, &args.input, args.quiet, /*allow_signatures=*/true);
   bool signatures = false;
   if (s.ok()) s = AllOrNoSignatureFiles(args.input, &signatures);
@@ -221,7 +219,7 @@ int RunMinHashBuild(MinHashBuildArgs args) {
                 args.out.c_str(), Count(stats.documents, "document").c_str(),
                 static_cast<unsigned long long>(stats.documents - stats.banded), used.bands.bands, used.bands.rows,
                 used.minhash.num_perm, used.threshold, Count(stats.file_bytes, "byte").c_str(), per_doc,
-                base::Seconds(start),
+                stopwatch.Seconds(),
                 stats.spilled_bytes == 0 ? ""
                                          : (", " + Count(stats.spilled_bytes, "byte") + " through scratch files").c_str());
   }

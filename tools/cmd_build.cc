@@ -20,9 +20,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/plan/size_text.h"
-#include "engine/util/printable.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/plan.h"
 #include "simdex/profile.h"
@@ -31,7 +30,6 @@
 #include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
-#include "tools/plural.h"
 #include "tools/progress.h"
 
 namespace simdex::tools {
@@ -147,7 +145,7 @@ Status AddInput(const std::string& path, const BuildArgs& args, IndexBuilder* bu
     progress->Done();
     std::fprintf(stderr, "simdex build: %s: skipped %s (first: %s)\n", reader->name().c_str(),
                  Count(stats.skipped, "bad line").c_str(),
-                 stats.first_errors.empty() ? "?" : io::Printable(stats.first_errors.front()).c_str());
+                 stats.first_errors.empty() ? "?" : Printable(stats.first_errors.front()).c_str());
   }
   return Status::OK();
 }
@@ -263,7 +261,7 @@ int RunBuild(const BuildArgs& args) {
       const PlanChoice& c = plan.choice;
       std::printf("%s: planned for %s and k = %d: %s, codec %s, %s blocks (simdex plan says why)\n",
                   args.out.c_str(), Count(planned_for, "entry", "entries").c_str(), args.k >= 0 ? args.k : 3,
-                  c.scheme.Name().c_str(), c.codec.c_str(), plan::SizeText(c.block_size).c_str());
+                  c.scheme.Name().c_str(), c.codec.c_str(), SizeText(c.block_size).c_str());
     }
     const BuildStats& stats = builder->stats();
     const double bits = stats.entries == 0 ? 0 : 8.0 * static_cast<double>(stats.file_bytes) /

@@ -27,9 +27,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/input_stream.h"
-#include "engine/util/printable.h"
 #include "simdex/batch.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
 #include "simdex/profile.h"
@@ -41,7 +40,6 @@
 #include "tools/minhash_summary.h"
 #include "tools/output_checks.h"
 #include "tools/pipeline_names.h"
-#include "tools/plural.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -116,7 +114,7 @@ Status ChooseMethod(bool fingerprints, DedupArgs* args) {
     if (!ReadIndexKind(path, &kind).ok()) continue;
     for (const auto& [method, list] : reasons) {
       if (method == FindIndexKind(kind)->method()) {
-        list->push_back("--against " + io::DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
+        list->push_back("--against " + DisplayName(path) + " (a " + IndexKindName(kind) + " index)");
       }
     }
   }
@@ -133,7 +131,7 @@ Status ChooseMethod(bool fingerprints, DedupArgs* args) {
 void PrintChosenMethod(const DedupArgs& args) {
   if (args.method_reason.empty()) return;
   std::fprintf(stderr, "simdex dedup: method %s, chosen by --method auto for %s\n", args.method.c_str(),
-               io::Printable(args.method_reason).c_str());
+               Printable(args.method_reason).c_str());
 }
 
 // After a run of either method: the records skipped (documents), the id
@@ -184,7 +182,7 @@ void PrintSecondStage(const DedupArgs& args, const SimHashDedupStats& stats) {
 // ("standard input", "<path> (not a regular file)"); "" when there is none.
 std::string InputReadOnce(const std::vector<std::string>& inputs) {
   for (const std::string& path : inputs) {
-    if (io::CanReadTwice(path)) continue;
+    if (CanReadTwice(path)) continue;
     return path == "-" ? std::string("standard input") : path + " (not a regular file)";
   }
   return "";
@@ -195,7 +193,7 @@ std::string InputReadOnce(const std::vector<std::string>& inputs) {
 Status RequireJsonl(const std::string& option, const DedupArgs& args, const std::vector<BatchFormat>& formats) {
   for (size_t i = 0; i < formats.size(); ++i) {
     if (formats[i] == BatchFormat::kJsonl) continue;
-    return Status::InvalidArgument(option + " reads a JSONL field, but " + io::DisplayName(args.input.inputs[i]) +
+    return Status::InvalidArgument(option + " reads a JSONL field, but " + DisplayName(args.input.inputs[i]) +
                                    " is read as one document per line (use --format jsonl)");
   }
   return Status::OK();
@@ -373,7 +371,7 @@ int RunDedup(DedupArgs args) {
   Status chosen = ChooseInputFormats(args.input.inputs, args.format, &formats, &notes);
   if (!chosen.ok()) return ReportError(kDedupCommand, chosen);
   if (!args.quiet) {
-    for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", io::Printable(note).c_str());
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", Printable(note).c_str());
   }
   const bool fingerprints = formats.front() == BatchFormat::kFingerprints;
   for (size_t i = 0; i < formats.size(); ++i) {

@@ -5,8 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/printable.h"
 #include "simdex/fingerprint.h"
+#include "simdex/front_end_text.h"
 #include "tools/commands.h"
 
 namespace simdex::tools {
@@ -21,7 +21,7 @@ void AddDistanceCommand(CLI::App& app, CommandRunner* run) {
       uint64_t a = 0, b = 0;
       for (int i = 0; i < 2; ++i) {
         if (!ParseHexFingerprint((*hex)[i], i == 0 ? &a : &b)) {
-          return ReportError("distance", io::Quoted((*hex)[i]) + " is not a fingerprint (1 to 16 hex digits)",
+          return ReportError("distance", Quoted((*hex)[i]) + " is not a fingerprint (1 to 16 hex digits)",
                              kExitUsage);
         }
       }

@@ -20,12 +20,11 @@
 #include "simdex/confirm.h"
 #include "simdex/eval.h"
 #include "simdex/fingerprint.h"
+#include "simdex/front_end_text.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/eval_truth.h"
-#include "tools/json_text.h"
 #include "tools/output_checks.h"
-#include "tools/plural.h"
 
 namespace simdex::tools {
 namespace {

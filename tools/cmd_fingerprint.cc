@@ -10,12 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "base/timing.h"
-#include "engine/io/input_stream.h"
-#include "engine/util/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/minhash.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
@@ -25,8 +23,8 @@
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/pipeline_names.h"
-#include "tools/plural.h"
 #include "tools/progress.h"
+#include "tools/stopwatch.h"
 #include "tools/text_options.h"
 
 namespace simdex::tools {
@@ -101,7 +99,7 @@ int RunSignatures(const FingerprintArgs& args) {
   std::unique_ptr<SignatureFileWriter> writer;
   Status s = SignatureFileWriter::Open(args.output, options, &writer);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
-  const base::Clock::time_point start = base::Clock::now();
+  const Stopwatch stopwatch;
   const size_t num_perm = static_cast<size_t>(options.num_perm);
   auto add = [&writer, num_perm](const DocumentBatch& b) {
     for (size_t i = 0; i < b.size; ++i) {
@@ -122,7 +120,7 @@ int RunSignatures(const FingerprintArgs& args) {
     std::fprintf(stderr, "simdex fingerprint: %s, %llu signed, %llu without shingles, %s, %.2f s\n",
                  Count(writer->records() + writer->empty(), "document").c_str(),
                  static_cast<unsigned long long>(writer->records()), static_cast<unsigned long long>(writer->empty()),
-                 MinHashProfile(options).c_str(), base::Seconds(start));
+                 MinHashProfile(options).c_str(), stopwatch.Seconds());
   }
   return 0;
 }
@@ -143,13 +141,13 @@ int RunFingerprint(FingerprintArgs args) {
   for (size_t i = 0; i < args.input.formats.size(); ++i) {
     if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
     return ReportError("fingerprint",
-                       io::DisplayName(args.input.inputs[i]) +
+                       DisplayName(args.input.inputs[i]) +
                            " holds fingerprints ('<id><TAB><16 hex digits>' lines or the binary form), not "
                            "documents; --format lines fingerprints its lines as text",
                        kExitUsage);
   }
   if (!args.quiet) {
-    for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", io::Printable(note).c_str());
+    for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", Printable(note).c_str());
   }
   if (args.method == "minhash") return RunSignatures(args);
   if (!args.minhash_only.empty()) {

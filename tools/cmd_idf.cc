@@ -13,8 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/input_stream.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 #include "simdex/idf_learner.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
@@ -84,7 +83,7 @@ int RunIdf(IdfArgs args) {
   if (!s.ok()) return ReportError(kIdfCommand, s);
   for (size_t i = 0; i < args.input.formats.size(); ++i) {
     if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
-    return ReportError(kIdfCommand, io::DisplayName(args.input.inputs[i]) + " holds fingerprints, not documents",
+    return ReportError(kIdfCommand, DisplayName(args.input.inputs[i]) + " holds fingerprints, not documents",
                        kExitUsage);
   }
   FingerprintOptions options;
@@ -116,7 +115,7 @@ int RunIdf(IdfArgs args) {
   if (!args.quiet) {
     std::fprintf(stderr, "simdex idf: %s; %llu terms written to %s, %llu left out (not writable on a line), %.2f s more\n",
                  learned.c_str(), static_cast<unsigned long long>(writer->written()),
-                 io::Printable(args.output).c_str(), static_cast<unsigned long long>(writer->left_out()),
+                 Printable(args.output).c_str(), static_cast<unsigned long long>(writer->left_out()),
                  progress.Seconds());
   }
   return 0;

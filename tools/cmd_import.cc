@@ -11,12 +11,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/json_text.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/profile.h"
 #include "simdex/service.h"
 #include "tools/commands.h"
-#include "tools/plural.h"
 #include "tools/service_options.h"
 
 namespace simdex::tools {
@@ -58,7 +57,7 @@ int RunImport(const ImportArgs& args) {
         continue;
       }
       std::string id;
-      io::AppendJsonId(&id, e.id, e.id_string);
+      AppendJsonId(&id, e.id, e.id_string);
       ids.push_back(std::move(id));
       fps.push_back(e.fingerprint);
     }

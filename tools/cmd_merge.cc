@@ -14,11 +14,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/decimal.h"
-#include "engine/util/printable.h"
-#include "engine/util/string_id.h"
 #include "simdex/dedup.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/merge.h"
 #include "simdex/profile.h"
@@ -26,7 +24,6 @@
 #include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
-#include "tools/plural.h"
 #include "tools/progress.h"
 
 namespace simdex::tools {
@@ -126,14 +123,14 @@ Status ReadIds(const std::string& path, bool string_ids, Merger* merger) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
     if (text.empty() || text[0] == '#') continue;
     if (string_ids) {
-      s = io::CheckStringId(text);
+      s = CheckStringId(text);
       s = s.ok() ? merger->Delete(text)
                  : Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + s.message());
       continue;
     }
     uint64_t id = 0;
-    if (!io::ParseDecimalUint64(text, &id)) {
-      s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + io::Quoted(text) +
+    if (!ParseDecimalUint64(text, &id)) {
+      s = Status::InvalidArgument(path + ":" + std::to_string(number) + ": " + Quoted(text) +
                                   " is not an unsigned 64-bit id");
     } else {
       s = merger->Delete(id);

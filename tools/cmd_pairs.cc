@@ -10,10 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "tools/commands.h"
 
 namespace simdex::tools {
@@ -61,7 +61,7 @@ Status ReadNames(const PairsArgs& args, std::unordered_map<uint64_t, std::string
     if (eof) return Status::OK();
     std::replace_if(doc.text.begin(), doc.text.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; },
                     ' ');
-    (*names)[doc.id] = io::Printable(doc.text);
+    (*names)[doc.id] = Printable(doc.text);
   }
 }
 

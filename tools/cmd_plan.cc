@@ -10,10 +10,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/plan/size_text.h"
+#include "simdex/front_end_text.h"
 #include "simdex/plan.h"
 #include "tools/commands.h"
-#include "tools/json_text.h"
 #include "tools/size_argument.h"
 
 namespace simdex::tools {
@@ -84,7 +83,7 @@ std::string PlanJson(const PlanRequest& r, const Plan& plan) {
 
 std::string ChoiceLine(const PlanChoice& c, uint64_t n) {
   return c.scheme.Name() + " (" + std::to_string(c.scheme.num_tables()) + " tables, k = " + std::to_string(c.scheme.k()) +
-         "), codec " + c.codec + ", " + plan::SizeText(c.block_size) + " blocks: index " + plan::SizeText(c.index_bytes) +
+         "), codec " + c.codec + ", " + SizeText(c.block_size) + " blocks: index " + SizeText(c.index_bytes) +
          " (" + Fixed(static_cast<double>(c.index_bytes) / static_cast<double>(n), "%.1f") + " bytes/entry), median near query " +
          Fixed(c.p50_us, c.p50_us < 10 ? "%.2f" : "%.1f") + " us" + (c.p50_measured ? "" : " (estimated)");
 }
@@ -92,11 +91,11 @@ std::string ChoiceLine(const PlanChoice& c, uint64_t n) {
 std::string PlanText(const PlanRequest& r, const Plan& plan, const PlanArgs& args) {
   const PlanChoice& c = plan.choice;
   std::string out = "plan for " + std::to_string(r.n) + " entries, k = " + std::to_string(r.k) + ", memory " +
-                    plan::SizeText(r.memory_bytes) + ", disk " + (r.disk_bytes ? plan::SizeText(r.disk_bytes) : "unbounded") +
+                    SizeText(r.memory_bytes) + ", disk " + (r.disk_bytes ? SizeText(r.disk_bytes) : "unbounded") +
                     ":\n";
   out += "  choice:    " + ChoiceLine(c, r.n) + "\n";
-  out += "  build:     peak memory " + plan::SizeText(c.memory_bytes) + ", peak disk " + plan::SizeText(c.disk_bytes) +
-         " (scratch " + plan::SizeText(c.scratch_bytes) + "), " + (c.spills ? "sorts on disk" : "sorts in memory") + "\n";
+  out += "  build:     peak memory " + SizeText(c.memory_bytes) + ", peak disk " + SizeText(c.disk_bytes) +
+         " (scratch " + SizeText(c.scratch_bytes) + "), " + (c.spills ? "sorts on disk" : "sorts in memory") + "\n";
   if (plan.has_runner_up) out += "  runner-up: " + ChoiceLine(plan.runner_up, r.n) + "\n";
   out += "why:\n";
   for (const std::string& reason : plan.reasons) out += "  - " + reason + "\n";

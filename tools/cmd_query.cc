@@ -35,15 +35,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/io/input_stream.h"
-#include "engine/util/printable.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/profile.h"
 #include "tools/commands.h"
-#include "tools/json_text.h"
 #include "tools/minhash_index_cli.h"
 
 namespace simdex::tools {
@@ -123,7 +121,7 @@ Status ReadFingerprintLines(const std::string& path, const QuerySink& sink) {
     if (text.empty()) continue;
     Query q;
     if (!ParseHexFingerprint(text, &q.fingerprint)) {
-      return Status::InvalidArgument(reader->name() + ":" + std::to_string(line.line) + ": " + io::Quoted(text) +
+      return Status::InvalidArgument(reader->name() + ":" + std::to_string(line.line) + ": " + Quoted(text) +
                                      " is not a fingerprint (1 to 16 hex digits) or a fingerprint file's line");
     }
     SIMDEX_RETURN_IF_ERROR(sink(std::move(q)));
@@ -135,11 +133,11 @@ Status ReadQueries(const std::string& path, const IndexProfile& index, const Que
   BatchFormat format;
   SIMDEX_RETURN_IF_ERROR(DetectBatchFormat(path, &format));
   if (format == BatchFormat::kJsonl) {
-    return Status::InvalidArgument(io::DisplayName(path) +
+    return Status::InvalidArgument(DisplayName(path) +
                                    " holds JSON documents, not fingerprints (simdex fingerprint makes them)");
   }
   if (format == BatchFormat::kSignatures) {
-    return Status::InvalidArgument(io::DisplayName(path) + " holds MinHash signatures, not SimHash fingerprints: " +
+    return Status::InvalidArgument(DisplayName(path) + " holds MinHash signatures, not SimHash fingerprints: " +
                                    index.name + " is a SimHash index (a MinHash-LSH index reads them)");
   }
   return format == BatchFormat::kFingerprints ? ReadFingerprintFile(path, index, sink)
@@ -219,7 +217,7 @@ int RunSimHashQuery(const QueryArgs& args, const IndexReader& opened) {
     struct stat st;
     if (!is_hex[i] && sources[i] != "-" && ::stat(sources[i].c_str(), &st) != 0) {
       return ReportError(kQueryCommand,
-                         io::Quoted(sources[i]) + " is not a fingerprint (1 to 16 hex digits) nor a file of them",
+                         Quoted(sources[i]) + " is not a fingerprint (1 to 16 hex digits) nor a file of them",
                          kExitUsage);
     }
   }

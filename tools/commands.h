@@ -15,7 +15,7 @@
 
 #include "tools/cli_fwd.h"
 
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 
@@ -46,7 +46,7 @@ inline constexpr int kExitUsage = 2;
 // stderr (control bytes escaped: never a raw one from the input, never a
 // second line) and returns `exit_code`.
 inline int ReportError(const char* command, std::string_view what, int exit_code = kExitFailure) {
-  std::fprintf(stderr, "simdex %s: %s\n", command, io::Printable(what).c_str());
+  std::fprintf(stderr, "simdex %s: %s\n", command, Printable(what).c_str());
   return exit_code;
 }
 

@@ -32,14 +32,13 @@
 
 #include "simdex/batch.h"
 #include "simdex/confirm.h"
+#include "simdex/front_end_text.h"
 #include "simdex/idf_learner.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/idf_pass.h"
-#include "tools/json_text.h"
-#include "tools/plural.h"
 #include "tools/truth_summary.h"
 
 namespace simdex::tools {

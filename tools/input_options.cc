@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::tools {
 
@@ -42,7 +42,7 @@ DocumentFiles DocumentFilesOf(const DocumentInputArgs& args) {
 
 void PrintSkipped(const char* command, const std::vector<std::string>& first_errors, uint64_t skipped) {
   for (const std::string& e : first_errors) {
-    std::fprintf(stderr, "simdex %s: skipped %s\n", command, io::Printable(e).c_str());
+    std::fprintf(stderr, "simdex %s: skipped %s\n", command, Printable(e).c_str());
   }
   if (skipped > first_errors.size()) {
     std::fprintf(stderr, "simdex %s: ... and %llu more skipped\n", command,

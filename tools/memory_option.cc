@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan/size_text.h"
+#include "simdex/plan.h"
 #include "tools/size_argument.h"
 
 namespace simdex::tools {
@@ -73,7 +73,7 @@ Status ParseMemoryOption(const char* command, const std::string& text, size_t* b
     // killed, and sorts would plan not to spill when they must.
     parsed = static_cast<size_t>(machine);
     std::fprintf(stderr, "simdex %s: --memory %s is more than the %s of memory this process can have; using %s\n",
-                 command, text.c_str(), plan::SizeText(machine).c_str(), plan::SizeText(machine).c_str());
+                 command, text.c_str(), SizeText(machine).c_str(), SizeText(machine).c_str());
   }
   *bytes = parsed;
   return Status::OK();

@@ -2,17 +2,17 @@
 #include <cstdio>
 #include <memory>
 
-#include "base/timing.h"
+#include "simdex/front_end_text.h"
 #include "tools/commands.h"
 #include "tools/minhash_index_cli.h"
-#include "tools/plural.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 
 int RunMinHashMerge(MinHashMergeArgs args, const LshIndexReader& opened,
                     const std::function<Status(LshIndexMerger*)>& read_deletes) {
   constexpr const char* kCommand = "merge";
-  const base::Clock::time_point start = base::Clock::now();
+  const Stopwatch stopwatch;
   const bool batch = !args.input.inputs.empty();
   if (batch) {
     Status s = PrepareDocumentInputs(kCommand, &args.input, args.quiet);
@@ -41,7 +41,7 @@ int RunMinHashMerge(MinHashMergeArgs args, const LshIndexReader& opened,
     std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s%s to delete not found), MinHash-LSH, %s, %.2f s\n",
                 args.out.c_str(), Count(st.documents, "document").c_str(), u(st.old_documents), u(st.deleted),
                 ReplacedPart(st.replaced).c_str(), u(st.added), left_out.c_str(), Count(st.ids_not_found, "id").c_str(),
-                Count(st.file_bytes, "byte").c_str(), base::Seconds(start));
+                Count(st.file_bytes, "byte").c_str(), stopwatch.Seconds());
   }
   return std::fflush(stdout) == 0 ? 0 : ReportError(kCommand, "error writing standard output");
 }

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "simdex/front_end_text.h"
 #include "simdex/minhash.h"
-#include "tools/plural.h"
 
 namespace simdex::tools {
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "tools/plural.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::tools {
 

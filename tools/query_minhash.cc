@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "simdex/front_end_text.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
-#include "tools/json_text.h"
 #include "tools/minhash_index_cli.h"
 
 namespace simdex::tools {

@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   const std::string first = argv[1];
   if (!first.starts_with("-") && !known) {
     std::fprintf(stderr, "simdex: '%s' is not a command; the commands are %s (see simdex --help)\n",
-                 simdex::io::Printable(first, 40).c_str(), commands.c_str());
+                 simdex::Printable(first, 40).c_str(), commands.c_str());
     return simdex::tools::kExitUsage;
   }
   try {
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     // A usage error is one line too: "simdex <command>: <what> (see --help)".
     const std::vector<CLI::App*> selected = app.get_subcommands();
     const std::string command = selected.empty() ? "" : " " + selected.front()->get_name();
-    std::fprintf(stderr, "simdex%s: %s (see simdex%s --help)\n", command.c_str(), simdex::io::Printable(e.what()).c_str(),
+    std::fprintf(stderr, "simdex%s: %s (see simdex%s --help)\n", command.c_str(), simdex::Printable(e.what()).c_str(),
                  command.c_str());
     return simdex::tools::kExitUsage;
   }
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "simdex %s: out of memory (std::bad_alloc); give a smaller --memory or more memory\n",
                  command.c_str());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "simdex %s: %s\n", command.c_str(), simdex::io::Printable(e.what()).c_str());
+    std::fprintf(stderr, "simdex %s: %s\n", command.c_str(), simdex::Printable(e.what()).c_str());
   }
   return simdex::tools::kExitFailure;
 }

@@ -162,8 +162,6 @@ std::string_view StripCompressionSuffix(std::string_view path) {
   return path;
 }
 
-std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
 Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {
   auto peeked = Peeked().find(path);
   if (peeked != Peeked().end()) {
@@ -201,11 +199,6 @@ Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* 
   return Status::OK();
 }
 
-bool CanReadTwice(const std::string& path) {
-  struct stat st;
-  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 Status PeekInput(const std::string& path, size_t max_bytes, const std::function<bool(std::string_view)>& enough,
                  std::string* head) {
   const bool keep = !CanReadTwice(path);
@@ -227,3 +220,15 @@ Status PeekInput(const std::string& path, size_t max_bytes, const std::function<
 }
 
 }  // namespace simdex::io
+
+// DisplayName and CanReadTwice: include/simdex/front_end_text.h.
+namespace simdex {
+
+std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+bool CanReadTwice(const std::string& path) {
+  struct stat st;
+  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace simdex

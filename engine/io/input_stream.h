@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "simdex/front_end_text.h"
 #include "simdex/status.h"
 
 namespace simdex::io {
@@ -26,12 +27,10 @@ Compression CompressionOf(std::string_view path);
 // path without its compression suffix ("a.jsonl.gz" -> "a.jsonl").
 std::string_view StripCompressionSuffix(std::string_view path);
 
-// The name used in messages: path, or "<stdin>" for "-".
-std::string DisplayName(const std::string& path);
-
-// True when path is a regular file, which can be read again from the start
-// (not standard input, a pipe, a device).
-bool CanReadTwice(const std::string& path);
+// The name used in messages ("<stdin>" for "-"), and whether path can be
+// read again from the start: include/simdex/front_end_text.h.
+using simdex::CanReadTwice;
+using simdex::DisplayName;
 
 // Reads bytes in order. Not thread-safe; one reader per stream.
 class InputStream {

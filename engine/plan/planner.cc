@@ -11,7 +11,6 @@
 #include "engine/index/index_writer.h"
 #include "engine/plan/measured_figures.h"
 #include "engine/plan/plan_model.h"
-#include "engine/plan/size_text.h"
 #include "engine/util/external_sorter.h"
 #include "format/block_frame.h"
 #include "simdex/plan.h"
@@ -27,7 +26,7 @@ constexpr double kAsFast = 1.10;
 constexpr uint64_t kMaxEntries = 1000000000000000;
 
 std::string Describe(const PlanChoice& c) {
-  return c.scheme.Name() + ", " + c.codec + ", " + plan::SizeText(c.block_size) + " blocks";
+  return c.scheme.Name() + ", " + c.codec + ", " + SizeText(c.block_size) + " blocks";
 }
 
 std::string Us(double us) {
@@ -88,9 +87,9 @@ Status CheckRequest(const PlanRequest& r) {
   }
   if (r.k < 0 || r.k > 15) return Status::InvalidArgument("k " + std::to_string(r.k) + " is outside 0..15");
   if (r.memory_bytes < index::kExternalSortMinMemoryBytes) {
-    return Status::InvalidArgument("a memory budget of " + plan::SizeText(r.memory_bytes) +
+    return Status::InvalidArgument("a memory budget of " + SizeText(r.memory_bytes) +
                                    " is below the build's minimum of " +
-                                   plan::SizeText(index::kExternalSortMinMemoryBytes));
+                                   SizeText(index::kExternalSortMinMemoryBytes));
   }
   if (r.block_size != 0 && !format::IsValidBlockSize(r.block_size)) {
     return Status::InvalidArgument("block size " + std::to_string(r.block_size) +
@@ -149,10 +148,10 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
   }
   if (fit.empty()) {
     return Status::InvalidArgument("no index of " + std::to_string(request.n) + " entries fits a disk budget of " +
-                                   plan::SizeText(request.disk_bytes) + ": the smallest (" + Describe(*smallest) +
-                                   ") needs at least " + plan::SizeText(smallest->disk_bytes) + " (index " +
-                                   plan::SizeText(smallest->index_bytes) + ", scratch " +
-                                   plan::SizeText(smallest->scratch_bytes) + ")");
+                                   SizeText(request.disk_bytes) + ": the smallest (" + Describe(*smallest) +
+                                   ") needs at least " + SizeText(smallest->disk_bytes) + " (index " +
+                                   SizeText(smallest->index_bytes) + ", scratch " +
+                                   SizeText(smallest->scratch_bytes) + ")");
   }
   const PlanChoice* best = Best(fit);
   std::vector<const PlanChoice*> others;
@@ -175,28 +174,28 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
   std::vector<std::string> names, codec_names, block_names;
   for (const Scheme& s : schemes) names.push_back(s.Name());
   for (const std::string& c : codecs) codec_names.push_back(c);
-  for (uint32_t b : block_sizes) block_names.push_back(plan::SizeText(b));
+  for (uint32_t b : block_sizes) block_names.push_back(SizeText(b));
   why.push_back("k = " + std::to_string(request.k) + ": " + Join(names) + (names.size() == 1 ? " guarantees" : " guarantee") +
                 " k = " + std::to_string(schemes.front().k()) + " (the least k measured at or above it); with codec " +
                 Join(codec_names) + " and block size " + Join(block_names) + ", " + std::to_string(all.size()) +
                 " candidates");
   if (best->spills) {
-    why.push_back("the build spills: " + plan::SizeText(32 * n) + " (32 bytes per entry) exceed the memory budget of " +
-                  plan::SizeText(request.memory_bytes) + ", so it sorts on disk, with up to " +
-                  plan::SizeText(best->scratch_bytes) + " of scratch files beside the index");
+    why.push_back("the build spills: " + SizeText(32 * n) + " (32 bytes per entry) exceed the memory budget of " +
+                  SizeText(request.memory_bytes) + ", so it sorts on disk, with up to " +
+                  SizeText(best->scratch_bytes) + " of scratch files beside the index");
   } else {
-    why.push_back("the build sorts in memory: its buffers, " + plan::SizeText(32 * n) +
-                  " (32 bytes per entry), fit the memory budget of " + plan::SizeText(request.memory_bytes));
+    why.push_back("the build sorts in memory: its buffers, " + SizeText(32 * n) +
+                  " (32 bytes per entry), fit the memory budget of " + SizeText(request.memory_bytes));
     if (best->memory_bytes > request.memory_bytes) {
-      why.push_back("sorting in memory peaks at about " + plan::SizeText(best->memory_bytes) +
+      why.push_back("sorting in memory peaks at about " + SizeText(best->memory_bytes) +
                     " (44 bytes per entry measured, and the program), above the budget; a budget below " +
-                    plan::SizeText(32 * n) + " makes the build spill and hold to it");
+                    SizeText(32 * n) + " makes the build spill and hold to it");
     }
   }
   if (request.disk_bytes != 0) {
     const size_t ruled_out = all.size() - fit.size();
-    why.push_back(ruled_out == 0 ? "every candidate fits the disk budget of " + plan::SizeText(request.disk_bytes)
-                                 : "the disk budget of " + plan::SizeText(request.disk_bytes) + " rules out " +
+    why.push_back(ruled_out == 0 ? "every candidate fits the disk budget of " + SizeText(request.disk_bytes)
+                                 : "the disk budget of " + SizeText(request.disk_bytes) + " rules out " +
                                        std::to_string(ruled_out) + " of " + std::to_string(all.size()) +
                                        " candidates");
   }
@@ -231,8 +230,8 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
                   ": its figures are carried on from the nearest measured ones");
   }
   if (request.block_size != 0 && plan::NearestMeasuredBlockSize(request.block_size) != request.block_size) {
-    why.push_back("block size " + plan::SizeText(request.block_size) + " was not measured: the figures are those of " +
-                  plan::SizeText(plan::NearestMeasuredBlockSize(request.block_size)) + " blocks");
+    why.push_back("block size " + SizeText(request.block_size) + " was not measured: the figures are those of " +
+                  SizeText(plan::NearestMeasuredBlockSize(request.block_size)) + " blocks");
   }
   if (best->codec != plan::MeasuredCodec(best->codec)) {
     why.push_back("codec " + best->codec + " picks per table from the data; the figures are ef's, which it picks on uniform fingerprints");

@@ -1,8 +1,11 @@
-#include "engine/plan/size_text.h"
-
+// SizeText (include/simdex/plan.h).
+#include <cstdint>
 #include <cstdio>
+#include <string>
 
-namespace simdex::plan {
+#include "simdex/plan.h"
+
+namespace simdex {
 
 std::string SizeText(uint64_t bytes) {
   static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -19,4 +22,4 @@ std::string SizeText(uint64_t bytes) {
   return text;
 }
 
-}  // namespace simdex::plan
+}  // namespace simdex

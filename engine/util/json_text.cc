@@ -1,8 +1,10 @@
-#include "engine/util/json_text.h"
+// AppendJsonString and AppendJsonId (include/simdex/front_end_text.h).
+#include <string>
 
 #include "engine/util/utf.h"
+#include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex {
 
 void AppendJsonString(std::string* out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -48,4 +50,4 @@ void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string) {
   else AppendJsonString(out, id_string);
 }
 
-}  // namespace simdex::io
+}  // namespace simdex

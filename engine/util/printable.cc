@@ -1,6 +1,9 @@
-#include "engine/util/printable.h"
+// Printable and Quoted (include/simdex/front_end_text.h).
+#include <string>
 
-namespace simdex::io {
+#include "simdex/front_end_text.h"
+
+namespace simdex {
 
 std::string Printable(std::string_view s, size_t max_bytes) {
   bool cut = false;
@@ -31,4 +34,4 @@ std::string Quoted(std::string_view s) {
   return q;
 }
 
-}  // namespace simdex::io
+}  // namespace simdex

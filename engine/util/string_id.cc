@@ -1,12 +1,12 @@
-#include "engine/util/string_id.h"
-
+// CheckStringId (include/simdex/front_end_text.h).
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "engine/util/utf.h"
+#include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex {
 
 Status CheckStringId(std::string_view id) {
   if (id.empty()) return Status::InvalidArgument("id is empty");
@@ -32,4 +32,4 @@ Status CheckStringId(std::string_view id) {
   return Status::OK();
 }
 
-}  // namespace simdex::io
+}  // namespace simdex

@@ -1,22 +1,14 @@
-// The rule for string ids, shared by every reader of ids (JSONL records,
-// fingerprint files, id lists): a string id is 1 to kMaxStringIdBytes bytes
-// of valid UTF-8 without control characters (U+0000..U+001F, U+007F), so
-// that it can be written back in a text line or a JSON string unchanged.
+// The rule for string ids under the engine's names for it: the public
+// include/simdex/front_end_text.h holds it, for front ends too.
 #ifndef SIMDEX_ENGINE_UTIL_STRING_ID_H_
 #define SIMDEX_ENGINE_UTIL_STRING_ID_H_
 
-#include <cstddef>
-#include <string_view>
-
-#include "simdex/status.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::io {
 
-inline constexpr size_t kMaxStringIdBytes = 4096;
-
-// OK, or InvalidArgument naming what is wrong ("id is empty", "id is not
-// valid UTF-8 at byte 3", "id holds control character 0x09 at byte 5").
-Status CheckStringId(std::string_view id);
+using simdex::CheckStringId;
+using simdex::kMaxStringIdBytes;
 
 }  // namespace simdex::io
 

@@ -76,6 +76,11 @@ struct Plan {
 // least ...").
 Status PlanIndex(const PlanRequest& request, Plan* plan);
 
+// A byte count for people, as the planner's reasons and `simdex plan` print
+// it: "812 B", "4 KiB", "31.5 MiB", "2.31 GiB" (binary units; whole ones as
+// they are, others to three significant digits).
+std::string SizeText(uint64_t bytes);
+
 }  // namespace simdex
 
 #endif  // SIMDEX_PLAN_H_
