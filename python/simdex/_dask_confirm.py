@@ -33,6 +33,37 @@ from simdex import _dask_minhash as mh
 U64 = np.uint64
 
 
+LOW = U64(0xFFFFFFFF)
+
+
+def names(p: int, positions: np.ndarray) -> np.ndarray:
+    """The documents' keys, (partition << 32) | position."""
+    return (U64(p) << U64(32)) | np.asarray(positions, dtype=U64)
+
+
+def partition_of(keys: np.ndarray) -> np.ndarray:
+    return (np.asarray(keys, dtype=U64) >> U64(32)).astype(np.int64)
+
+
+def key_of(offsets: np.ndarray, ordinals: np.ndarray) -> np.ndarray:
+    """The keys of documents by input ordinal (offsets: each partition's first ordinal)."""
+    p = np.searchsorted(offsets, ordinals, side="right") - 1
+    return names(0, ordinals - offsets[p]) | (p.astype(U64) << U64(32))
+
+
+def ordinals(offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The input ordinals of documents by key."""
+    return offsets[partition_of(keys)] + (np.asarray(keys, U64) & LOW)
+
+
+def cut(order_key: np.ndarray, count: int, arrays: Sequence[np.ndarray]) -> List[tuple]:
+    """arrays split by order_key (0..count-1), each piece in input order."""
+    order = np.argsort(order_key, kind="stable")
+    bounds = np.r_[0, np.cumsum(np.bincount(order_key, minlength=count))]
+    moved = [a[order] for a in arrays]
+    return [tuple(m[bounds[i]:bounds[i + 1]] for m in moved) for i in range(count)]
+
+
 def confirm_candidates(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple],
                        parts: int) -> dict:
     """The command's candidates under --confirm, on the assembling worker: every document
@@ -40,15 +71,15 @@ def confirm_candidates(inputs: Sequence[tuple], followers: Sequence[List[tuple]]
     estimates); and "wanted"[p][q], the positions in partition p of the documents of
     piece q, whose texts partition p reads for it."""
     base = mh.items(inputs, followers, kept)
-    pa, pb, pe = mh.expand_pairs(base["first_of"], ~base["empty"], base["ka"], base["kb"], base["ke"])
+    pa, pb, pe = simdex._simdex.minhash_document_pairs(base)
     offsets = base["offsets"]
-    a, b = mh.key_of(offsets, pa.astype(np.int64)), mh.key_of(offsets, pb.astype(np.int64))
-    base["pieces"] = mh.cut(mh.partition_of(b), parts, [a, b, pe])  # each in (a, b) order
+    a, b = key_of(offsets, pa), key_of(offsets, pb)
+    base["pieces"] = cut(partition_of(b), parts, [a, b, pe])  # each in (a, b) order
     wanted = [[] for _ in range(parts)]
     for qa, qb, _ in base["pieces"]:
         documents = np.unique(np.r_[qa, qb])
-        for p, (keys,) in enumerate(mh.cut(mh.partition_of(documents), parts, [documents])):
-            wanted[p].append((keys & mh.LOW).astype(np.uint32))
+        for p, (keys,) in enumerate(cut(partition_of(documents), parts, [documents])):
+            wanted[p].append((keys & LOW).astype(np.uint32))
     base["wanted"] = wanted
     base["stats"]["confirm_candidates"] = len(pa)
     return base
@@ -77,7 +108,7 @@ def confirm_read(part: dict, p: int, wanted: Sequence[np.ndarray], spec: str) ->
     else:
         lims = np.zeros(1, U64)
         values = np.empty(0, U64 if simdex.Confirmer(spec).measure == "jaccard" else np.uint8)
-    return [(mh.names(p, w), *_rows(lims, values, np.searchsorted(union, w))) for w in wanted]
+    return [(names(p, w), *_rows(lims, values, np.searchsorted(union, w))) for w in wanted]
 
 
 def confirm_check(pairs: tuple, pieces: Sequence[tuple], spec: str) -> tuple:
@@ -100,12 +131,12 @@ def cluster_confirmed(base: dict, checked: Sequence[tuple], keep_pairs: bool) ->
     """Step 5 under confirm: the clusters of the accepted pairs only, as the command
     makes them; the accepted pairs with their estimates and similarities when asked."""
     offsets = base["offsets"]
-    a = mh.ordinals(offsets, np.concatenate([c[0] for c in checked]))
-    b = mh.ordinals(offsets, np.concatenate([c[1] for c in checked]))
+    a = ordinals(offsets, np.concatenate([c[0] for c in checked]))
+    b = ordinals(offsets, np.concatenate([c[1] for c in checked]))
     order = np.lexsort((b, a))
-    pairs = (a[order].astype(U64), b[order].astype(U64), np.concatenate([c[2] for c in checked])[order],
+    pairs = (a[order], b[order], np.concatenate([c[2] for c in checked])[order],
              np.concatenate([c[3] for c in checked])[order]) if keep_pairs else None
-    state = mh.clusters_of(base, a, b, pairs)
+    state = mh.clusters_of(base, simdex._simdex.minhash_cluster_documents(base, base["scores"], a, b), pairs)
     state["stats"]["confirmed"] = len(a)
     return state
 

@@ -2,7 +2,10 @@
 method="minhash")``, with exactly the results of ``simdex dedup --method minhash`` on one
 machine (engine/pipeline/minhash_dedup.cc; docs/distributed.md, "MinHash-LSH").
 
-The plan, as tasks on the cluster (P partitions, R key ranges):
+The plan, as tasks on the cluster (P partitions, R key ranges); every step past the
+signing is a call of include/simdex/minhash_dedup_parts.h (python/src/minhash_parts.cc,
+arrays in place and out without copies); this module is the plan, which task runs what
+and the shuffles between them:
   1. map: each file is read and signed on a worker (``sign_part``): per document its
      band keys (8 bytes x bands), its b-bit signature, and its digest (SignatureDigest,
      include/simdex/minhash_join.h); with ``against``, each signature is queried in every
@@ -10,37 +13,45 @@ The plan, as tasks on the cluster (P partitions, R key ranges):
      document's best match (index, id, estimate). A document is named by its key
      (partition << 32) | position, which orders documents as their input ordinals do.
   2. identical signatures: the digests of the documents with shingles are shuffled by
-     digest range (``digest_split``: 16 bytes per document); reducer r sorts its range
-     and names each digest's first document, the item all its copies collapse into
-     (``digest_reduce``), and sends each partition the names of its followers.
+     digest range (``digest_split``, SplitDigests: 16 bytes per document); reducer r
+     names each digest's first document, the item all its copies collapse into, and
+     sends each partition its followers (``digest_reduce``, FindFollowers).
   3. band keys: each partition sends, for every band, the key of each of its items (not
-     the followers) to the reducer of the key's range (``band_split``: 16 bytes per item
-     and band); reducer r joins, band by band, the items sharing a key in its range
-     (``band_reduce``: simdex.band_pairs, FindBandPairs) and sends each pair to the
-     partition of its first item. No process holds the keys of more than one range.
+     the followers) to the reducer of the key's range (``band_split``, SplitBandKeys: 16
+     bytes per item and band); reducer r joins, band by band, the items sharing a key in
+     its range and sends each pair to the partition of its first item (``band_reduce``,
+     JoinBandRange). No process holds the keys of more than one range.
   4. estimate filter, signatures fetched for the candidate pairs only: the partition of
      a pair's first item removes the pairs found in several bands or ranges and attaches
-     the first item's b-bit signature (``attach_first``); the partition of the second
-     item estimates J from both (``estimate_second``) and keeps the pairs at or above the
-     filter.
-  5. assemble on one worker (``cluster``): the followers with their first items and the
-     kept pairs give the clusters and representatives (simdex.pair_clusters, the
-     command's PairClusters), and, when asked, the document pairs; the estimates of
-     documents with a representative of another signature go through step 4's tasks
-     again (no filter); ``finish`` puts each document's estimate in place. The client
-     puts the index matches in place (``put_matches``).
+     the first item's b-bit signature (``attach_first``, AttachFirstSignatures); the
+     partition of the second estimates J from both and keeps the pairs at or above the
+     filter (``estimate_second``, EstimateSecond).
+  5. assemble on one worker (``cluster``): the followers and the kept pairs give each
+     document's item and the summary's counts (AssembleItems), the clusters and
+     representatives (ClusterItems: the command's PairClusters), and, when asked, the
+     document pairs (DocumentPairs); the estimates of documents with a representative of
+     another signature go through step 4's tasks again (no filter); ``finish`` puts each
+     document's estimate in place (FinishEstimates). The client puts the index matches in
+     place (``put_matches``).
   6. with ``confirm``, before step 5's clusters: the document pairs confirmed from the
      texts where they are (simdex/_dask_confirm.py), and the accepted pairs alone make
-     the clusters.
+     the clusters (ClusterDocuments).
 
-Memory per process: a signing task holds its partition (8 x bands + b-bit bytes + 8 per
-document; 200 bytes at the defaults); a digest reducer 16 bytes per document of its
-range; a band reducer 16 bytes per item and band of its range twice (the pieces as
-received and their concatenation by band) and 8 more while it finds its distinct items,
-plus band_pairs' 24 bytes per entry of one band and 8 per pair; an estimate task its
-pairs with one signature each; the assembly at most about 80 bytes per document of the
-whole batch (as the SimHash assembly holds its per-document arrays) and 24 per kept pair
-(and per document pair with ``pairs=True`` or ``confirm``); the confirmation's tasks:
+Memory per process (counted from minhash_dedup_parts.cc): a signing task holds its
+partition (8 x bands + b-bit bytes + 8 per document; 200 bytes at the defaults); a digest
+split 16 bytes per document besides; a digest reducer 32 bytes per document of its range
+(the pieces as received, and sorted) and 28 per follower; a band split 16 bytes per item
+and band and 1 per document besides the partition; a band reducer 16 bytes per item and
+band of its range (the pieces as received), 16 per entry of one band again (its keys and
+items, concatenated), FindBandPairs' 16 per entry of that band and 8 per pair, and 16 per
+pair and band that finds it (then 16 per distinct pair); an attach task 32 bytes per pair
+and one b-bit signature each; an estimate task its pairs with one signature each and 24
+bytes per pair kept; the assembly about 70 bytes per document of the whole batch (flags
+2, first copy 8, scores 8 and the union-find's copy 8, its parents and representatives
+16, the representatives returned 8, estimates 4, and 24 while items are counted or pairs
+expanded; as the SimHash assembly holds its per-document arrays) and 24 per kept pair,
+and with ``pairs=True`` or ``confirm`` 24 per document pair (48 while they are sorted);
+32 per document with a representative of another signature; the confirmation's tasks:
 simdex/_dask_confirm.py.
 """
 
@@ -52,10 +63,10 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 import simdex
+from simdex import _simdex
 from simdex._results import MinHashDedupResult
 
 U64 = np.uint64
-LOW = U64(0xFFFFFFFF)
 
 
 # ---- Options.
@@ -172,137 +183,44 @@ def matches_of(part: dict) -> Optional[tuple]:
     return part.get("matches")
 
 
-def key_range(values: np.ndarray, ranges: int) -> np.ndarray:
-    """floor(value * ranges / 2^64) of uint64 values, exactly (ranges <= 2^16): the range
-    of a band key or digest, uniform hashes both."""
-    v = np.asarray(values, dtype=U64)
-    r = U64(ranges)
-    return (((v >> U64(32)) * r + (((v & LOW) * r) >> U64(32))) >> U64(32)).astype(np.int64)
-
-
-def names(p: int, positions: np.ndarray) -> np.ndarray:
-    """The documents' keys, (partition << 32) | position."""
-    return (U64(p) << U64(32)) | np.asarray(positions, dtype=U64)
-
-
-def partition_of(keys: np.ndarray) -> np.ndarray:
-    return (np.asarray(keys, dtype=U64) >> U64(32)).astype(np.int64)
-
-
-def key_of(offsets: np.ndarray, ordinals: np.ndarray) -> np.ndarray:
-    """The keys of documents by input ordinal (offsets: each partition's first ordinal)."""
-    p = np.searchsorted(offsets, ordinals, side="right") - 1
-    return names(0, ordinals - offsets[p]) | (p.astype(U64) << U64(32))
-
-
-def cut(order_key: np.ndarray, count: int, arrays: Sequence[np.ndarray]) -> List[tuple]:
-    """arrays split by order_key (0..count-1), each piece in input order."""
-    order = np.argsort(order_key, kind="stable")
-    bounds = np.r_[0, np.cumsum(np.bincount(order_key, minlength=count))]
-    moved = [a[order] for a in arrays]
-    return [tuple(m[bounds[i]:bounds[i + 1]] for m in moved) for i in range(count)]
-
-
 def digest_split(part: dict, p: int, ranges: int) -> List[tuple]:
-    """Step 2, map side: (digests, keys) of the documents with shingles, by digest range."""
-    local = np.flatnonzero(part["reasons"] == 0)
-    digests = part["digests"][local]
-    return cut(key_range(digests, ranges), ranges, [digests, names(p, local)])
+    """Step 2, map side: (digests, keys) of the documents with shingles, by digest range
+    (SplitDigests)."""
+    return _simdex.minhash_split_digests(part["digests"], part["reasons"], p, ranges)
 
 
 def digest_reduce(pieces: Sequence[tuple], parts: int) -> List[tuple]:
     """Step 2, reduce side: for each partition, its documents whose digest an earlier
-    document has, as (positions uint32, the first document's key)."""
-    digests = np.concatenate([x[0] for x in pieces]) if pieces else np.empty(0, U64)
-    keys = np.concatenate([x[1] for x in pieces]) if pieces else np.empty(0, U64)
-    order = np.lexsort((keys, digests))
-    digests, keys = digests[order], keys[order]
-    first = np.r_[True, digests[1:] != digests[:-1]] if len(digests) else np.empty(0, bool)
-    firsts = keys[np.maximum.accumulate(np.where(first, np.arange(len(keys)), 0))] if len(keys) else keys
-    follower = ~first
-    fk, ff = keys[follower], firsts[follower]
-    return [((k & LOW).astype(np.uint32), f) for k, f in cut(partition_of(fk), parts, [fk, ff])]
+    document has, as (positions uint32, the first document's key) (FindFollowers)."""
+    return _simdex.minhash_find_followers(pieces, parts)
 
 
 def band_split(part: dict, p: int, followers: Sequence[tuple], ranges: int) -> List[tuple]:
     """Step 3, map side: piece r holds, for every band j, the keys in range r of the
     partition's items (documents with shingles that follow no earlier copy) with the
-    items' names, values[lims[j]:lims[j+1]] and names[lims[j]:lims[j+1]], by position."""
-    keys = part["keys"]
-    bands = keys.shape[1]
-    mask = part["reasons"] == 0
-    for positions, _ in followers:
-        mask[positions] = False
-    local = np.flatnonzero(mask)
-    values = np.ascontiguousarray(keys[local].T).reshape(-1)  # band after band
-    owners = np.tile(names(p, local), bands)
-    code = key_range(values, ranges) * bands + np.repeat(np.arange(bands), len(local))
-    order = np.argsort(code, kind="stable")
-    counts = np.bincount(code, minlength=ranges * bands)
-    values, owners = values[order], owners[order]
-    out, start = [], 0
-    for r in range(ranges):
-        lims = start + np.r_[0, np.cumsum(counts[r * bands:(r + 1) * bands])]
-        out.append((values[lims[0]:lims[-1]], owners[lims[0]:lims[-1]], (lims - lims[0]).astype(np.int64)))
-        start = lims[-1]
-    return out
+    items' keys, (values, items, lims), by position (SplitBandKeys)."""
+    return _simdex.minhash_split_band_keys(part["keys"], part["reasons"], p, followers, ranges)
 
 
 def band_reduce(pieces: Sequence[tuple], parts: int) -> List[tuple]:
     """Step 3, reduce side: every pair (a, b), a < b, of items that share a band's key in
-    this key range (simdex.band_pairs, band by band), each once, sent to the partition of
-    a. pieces: this range's piece of every partition, in partition order."""
-    bands = len(pieces[0][2]) - 1 if pieces else 0
-    band_keys = [np.concatenate([v[l[j]:l[j + 1]] for v, _, l in pieces]) for j in range(bands)]
-    band_items = [np.concatenate([o[l[j]:l[j + 1]] for _, o, l in pieces]) for j in range(bands)]
-    items = np.unique(np.concatenate(band_items)) if bands else np.empty(0, U64)
-    if len(items) >= 1 << 32:
-        raise ValueError(f"a key range holds {len(items)} items: use more ranges")
-    found = []
-    for keys, owners in zip(band_keys, band_items):
-        if len(keys) < 2:
-            continue
-        a, b = simdex.band_pairs(keys)
-        x = np.searchsorted(items, owners[a]).astype(U64)
-        y = np.searchsorted(items, owners[b]).astype(U64)
-        found.append((np.minimum(x, y) << U64(32)) | np.maximum(x, y))
-    pairs = np.unique(np.concatenate(found)) if found else np.empty(0, U64)
-    a, b = items[(pairs >> U64(32)).astype(np.int64)], items[(pairs & LOW).astype(np.int64)]
-    return cut(partition_of(a), parts, [a, b])
+    this key range, each once, cut by the partition of a (JoinBandRange)."""
+    return _simdex.minhash_join_band_range(pieces, parts)
 
 
-def unique_pairs(a: np.ndarray, b: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct pairs ordered by (a, b), and the number of each given pair among them."""
-    order = np.lexsort((b, a))
-    a, b = a[order], b[order]
-    new = np.r_[True, (a[1:] != a[:-1]) | (b[1:] != b[:-1])] if len(a) else np.empty(0, bool)
-    inverse = np.empty(len(a), np.int64)
-    inverse[order] = np.cumsum(new) - 1
-    return a[new], b[new], inverse
-
-
-def attach_first(part: dict, pieces: Sequence[tuple], parts: int) -> List[tuple]:
+def attach_first(part: dict, p: int, pieces: Sequence[tuple], parts: int) -> List[tuple]:
     """Step 4, first half, at the partition of the pairs' first items: the distinct
-    pairs with the first item's b-bit signature, sent to the partition of the second."""
-    a, b, _ = unique_pairs(np.concatenate([x[0] for x in pieces]), np.concatenate([x[1] for x in pieces]))
-    signatures = part["packed"][(a & LOW).astype(np.int64)]
-    return cut(partition_of(b), parts, [a, b, signatures])
+    pairs with the first item's b-bit signature, cut by the partition of the second
+    (AttachFirstSignatures)."""
+    return _simdex.minhash_attach_first(part["packed"], p, pieces, parts)
 
 
-def estimate_second(part: dict, pieces: Sequence[tuple], num_perm: int, bits: int,
+def estimate_second(part: dict, q: int, pieces: Sequence[tuple], num_perm: int, bits: int,
                     min_estimate: Optional[float]) -> tuple:
-    """Step 4, second half, at the partition of the pairs' second items: the b-bit
-    estimate of each pair; (a, b, estimates) of those at or above min_estimate (all when
-    None), and how many pairs there were."""
-    a = np.concatenate([x[0] for x in pieces])
-    b = np.concatenate([x[1] for x in pieces])
-    first = np.concatenate([x[2] for x in pieces])
-    second = part["packed"][(b & LOW).astype(np.int64)]
-    estimates = simdex.estimate_packed(first, second, num_perm, bits)
-    if min_estimate is not None:
-        kept = estimates >= min_estimate
-        a, b, estimates = a[kept], b[kept], estimates[kept]
-    return a, b, estimates, len(first)
+    """Step 4, second half, at the partition of the pairs' second items: (a, b,
+    estimates) of the pairs at or above min_estimate (all when None), and how many pairs
+    there were (EstimateSecond)."""
+    return _simdex.minhash_estimate_second(part["packed"], q, pieces, num_perm, bits, min_estimate)
 
 
 def count_candidates(kept: Sequence[tuple]) -> int:
@@ -314,115 +232,50 @@ def assembly_input(part: dict) -> tuple:
     return part["reasons"] != 0, part["scores"]
 
 
-def expand_pairs(first_of: np.ndarray, has: np.ndarray, a: np.ndarray, b: np.ndarray, estimates: np.ndarray
-                 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The document pairs of `simdex dedup --method minhash --pairs` (ExpandPairs): every
-    two documents of one signature (estimate 1), and the members of the items of each
-    kept pair (a, b: first documents) with its estimate; ordered by (a, b)."""
-    docs = np.flatnonzero(has)
-    order = np.argsort(first_of[docs], kind="stable")
-    members, firsts = docs[order], first_of[docs][order]
-    starts = np.flatnonzero(np.r_[True, firsts[1:] != firsts[:-1]]) if len(firsts) else np.empty(0, np.int64)
-    sizes = np.diff(np.r_[starts, len(firsts)])
-    items = firsts[starts]
-    # Within an item: member u with every later member of its item.
-    later = np.repeat(starts + sizes, sizes) - np.arange(len(members)) - 1
-    u = np.repeat(np.arange(len(members)), later)
-    step = np.arange(len(u)) - np.repeat(np.cumsum(later) - later, later)
-    inside = (members[u], members[u + 1 + step], np.ones(len(u)))
-    # Across a kept pair of items: every member of one with every member of the other.
-    ia, ib = np.searchsorted(items, a), np.searchsorted(items, b)
-    count = sizes[ia] * sizes[ib]
-    pair = np.repeat(np.arange(len(a)), count)
-    w = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    x = members[starts[ia][pair] + w // sizes[ib][pair]]
-    y = members[starts[ib][pair] + w % sizes[ib][pair]]
-    across = (np.minimum(x, y), np.maximum(x, y), estimates[pair])
-    pa, pb, pe = (np.concatenate([i, j]) for i, j in zip(inside, across))
-    order = np.lexsort((pb, pa))
-    return pa[order].astype(U64), pb[order].astype(U64), pe[order].astype(np.float64)
-
-
-def ordinals(offsets: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The input ordinals of documents by key (offsets: each partition's first ordinal)."""
-    return offsets[partition_of(keys)] + (np.asarray(keys, U64) & LOW).astype(np.int64)
-
-
 def items(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple]) -> dict:
-    """Step 5's start on one worker: each document's first copy (its item) from the
-    followers, the kept pairs of items as ordinals, and the counts of the command's
-    summary before clustering."""
-    sizes = [len(e) for e, _ in inputs]
-    offsets = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    n = int(offsets[-1])
+    """Step 5's start on one worker (AssembleItems): each document's first copy (its
+    item), the kept pairs of items as ordinals, the counts of the command's summary
+    before clustering, and the scores."""
+    sizes = np.array([len(e) for e, _ in inputs], U64)
     empty = np.concatenate([e for e, _ in inputs]) if inputs else np.empty(0, bool)
-    scores = np.concatenate([s for _, s in inputs]).astype(np.float64) if inputs and inputs[0][1] is not None else None
-    first_of = np.arange(n, dtype=np.int64)
-    for range_pieces in followers:
-        for p, (positions, firsts) in enumerate(range_pieces):
-            first_of[offsets[p] + positions.astype(np.int64)] = ordinals(offsets, firsts)
-    ka = ordinals(offsets, np.concatenate([k[0] for k in kept])) if kept else np.empty(0, np.int64)
-    kb = ordinals(offsets, np.concatenate([k[1] for k in kept])) if kept else np.empty(0, np.int64)
-    ke = np.concatenate([k[2] for k in kept]) if kept else np.empty(0)
-    follows = np.flatnonzero(first_of != np.arange(n))
-    # The document pairs before confirmation: two copies of one signature, and the
-    # members of the two items of a kept pair.
-    members = np.bincount(first_of[~empty], minlength=n)
-    document_pairs = int((members * (members - 1) // 2).sum() + (members[ka] * members[kb]).sum())
-    return {"n": n, "offsets": offsets, "empty": empty, "scores": scores, "first_of": first_of, "ka": ka, "kb": kb,
-            "ke": ke, "follows": follows,
-            "stats": {"documents": n, "empty": int(empty.sum()), "distinct_signatures": int(n - empty.sum() - len(follows)),
-                      "kept": len(ka), "document_pairs": document_pairs}}
+    base = _simdex.minhash_assemble_items(sizes, empty, followers, kept)
+    has_scores = inputs and inputs[0][1] is not None
+    base["scores"] = np.concatenate([s for _, s in inputs]).astype(np.float64) if has_scores else None
+    return base
 
 
-def clusters_of(base: dict, a: np.ndarray, b: np.ndarray, pairs: Optional[tuple]) -> dict:
-    """Clusters and representatives of the pairs of documents (a[i], b[i]) (ordinals),
-    as the command's PairClusters, and the pairs of signatures whose estimate the
-    documents with a representative of another signature need."""
-    n, offsets, first_of, empty = base["n"], base["offsets"], base["first_of"], base["empty"]
-    rep = simdex.pair_clusters(n, np.asarray(a).astype(U64), np.asarray(b).astype(U64), base["scores"])
-    duplicate = rep != np.arange(n, dtype=U64)
-    # A duplicate of another signature than its representative's needs their estimate.
-    other = np.flatnonzero(duplicate & (first_of != first_of[rep.astype(np.int64)]))
-    ra, rb, slot = unique_pairs(key_of(offsets, first_of[other]), key_of(offsets, first_of[rep[other].astype(np.int64)]))
-    counts = np.bincount(rep.astype(np.int64), minlength=n)
-    return {"n": n, "representative": rep, "duplicate": duplicate, "empty": empty, "other": other, "slot": slot,
-            "requests": (ra, rb), "pairs": pairs,
-            "stats": dict(base["stats"], clusters=int((counts > 1).sum()),
-                          clustered_documents=int(counts[counts > 1].sum()))}
+def clusters_of(base: dict, clustered: dict, pairs: Optional[tuple]) -> dict:
+    """The state after clustering: the items, the clusters (minhash_cluster_items or
+    minhash_cluster_documents) and the document pairs to report."""
+    state = dict(base, **clustered, pairs=pairs)
+    state["stats"] = dict(base["stats"], clusters=clustered["clusters"],
+                          clustered_documents=clustered["clustered_documents"])
+    return state
 
 
 def cluster(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Sequence[tuple], keep_pairs: bool
             ) -> dict:
     """Step 5 on one worker: clusters and representatives from the followers (each joins
-    its first document) and the kept pairs (their first documents join), as the command's
-    PairClusters; the document pairs when asked."""
+    its first document) and the kept pairs (their first documents join) (ClusterItems);
+    the document pairs when asked (DocumentPairs)."""
     base = items(inputs, followers, kept)
-    first_of, follows = base["first_of"], base["follows"]
-    pairs = expand_pairs(first_of, ~base["empty"], base["ka"], base["kb"], base["ke"]) if keep_pairs else None
-    return clusters_of(base, np.r_[follows, base["ka"]], np.r_[first_of[follows], base["kb"]], pairs)
+    pairs = _simdex.minhash_document_pairs(base) if keep_pairs else None
+    return clusters_of(base, _simdex.minhash_cluster_items(base, base["scores"]), pairs)
 
 
-def requests_by_partition(state: dict, parts: int) -> List[tuple]:
-    ra, rb = state["requests"]
-    return cut(partition_of(ra), parts, [ra, rb])
+def requests_of(state: dict) -> List[tuple]:
+    return state["requests"]
 
 
 def finish(state: dict, estimated: Sequence[tuple], candidates: int) -> dict:
-    """Each document's estimate with its representative: 1 for itself and its own
-    signature's copies, 0 when empty, else the requested pair's; the result narrowed for
-    the trip to the client."""
-    a = np.concatenate([e[0] for e in estimated])
-    b = np.concatenate([e[1] for e in estimated])
-    values = np.concatenate([e[2] for e in estimated])[np.lexsort((b, a))]
-    n = state["n"]
-    estimate = np.ones(n, np.float32)
-    estimate[state["empty"]] = 0
-    estimate[state["other"]] = values[state["slot"]].astype(np.float32)
+    """Each document's estimate with its representative (FinishEstimates); the result
+    narrowed for the trip to the client."""
+    estimate = _simdex.minhash_finish_estimates(state, state["other"], state["slot"], estimated)
     rep = state["representative"]
+    n = len(rep)
     stats = dict(state["stats"], candidates=candidates)
     return {"representative": rep.astype(np.uint32) if n <= np.iinfo(np.uint32).max else rep,
-            "estimate": estimate, "duplicate": state["duplicate"], "empty": state["empty"],
+            "estimate": estimate, "duplicate": rep != np.arange(n, dtype=U64), "empty": state["empty"],
             "pairs": state["pairs"], "stats": stats}
 
 
@@ -440,8 +293,8 @@ def _estimate_pairs(client, partitions: list, by_first: List[list], run: dict, m
     partition of the second."""
     parts = len(partitions)
     bits = run["layout"][3]
-    attached = [client.submit(attach_first, partitions[p], by_first[p], parts) for p in range(parts)]
-    return [client.submit(estimate_second, partitions[q], [client.submit(operator.getitem, x, q) for x in attached],
+    attached = [client.submit(attach_first, partitions[p], p, by_first[p], parts) for p in range(parts)]
+    return [client.submit(estimate_second, partitions[q], q, [client.submit(operator.getitem, x, q) for x in attached],
                           run["signing"]["num_perm"], bits, min_estimate) for q in range(parts)]
 
 
@@ -499,7 +352,7 @@ def plan(client, partitions: list, run: dict, ranges: int, keep_pairs: bool, con
         from simdex import _dask_confirm  # which imports this module
         state = _dask_confirm.plan(client, partitions, inputs, dreduce, kept, keep_pairs, confirm)
         tasks.update(confirm_reads=parts, confirm_checks=parts)
-    requests = client.submit(requests_by_partition, state, parts)
+    requests = client.submit(requests_of, state)
     estimated = _estimate_pairs(client, partitions, [[client.submit(getitem, requests, p)] for p in range(parts)],
                                 run, None)
     packed = client.submit(finish, state, estimated, candidates)

@@ -15,6 +15,7 @@ PYBIND11_MODULE(_simdex, m) {
   simdex::python::DefineParts(m);
   simdex::python::DefineMerge(m);
   simdex::python::DefineMinHash(m);
+  simdex::python::DefineMinHashParts(m);
   simdex::python::DefinePlan(m);
   simdex::python::DefineLshIndex(m);
   simdex::python::DefineConfirm(m);

@@ -31,6 +31,7 @@ void DefineDedup(pybind11::module_& m);          // dedup.cc
 void DefineParts(pybind11::module_& m);          // parts.cc
 void DefineMerge(pybind11::module_& m);          // merge.cc
 void DefineMinHash(pybind11::module_& m);        // minhash.cc
+void DefineMinHashParts(pybind11::module_& m);   // minhash_parts.cc
 void DefinePlan(pybind11::module_& m);           // plan.cc
 void DefineLshIndex(pybind11::module_& m);       // lsh_index.cc
 void DefineConfirm(pybind11::module_& m);        // confirm.cc

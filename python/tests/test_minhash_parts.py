@@ -1,7 +1,8 @@
-"""The MinHash-LSH pieces of simdex.dask (simdex/_dask_minhash.py: the shuffles' splits by
-range, a reducer's band join, the identical signatures, the pairs' expansion) and the
-bindings they call (band_pairs, pair_clusters, estimate_packed by rows), against
-definitions computed here by brute force."""
+"""The MinHash-LSH pieces of simdex.dask (simdex/_dask_minhash.py over
+include/simdex/minhash_dedup_parts.h: the shuffles' splits by range, a reducer's band
+join, the identical signatures, the pairs' expansion) and the bindings they call
+(band_pairs, pair_clusters, estimate_packed by rows), against definitions computed here
+by brute force."""
 
 import itertools
 
@@ -44,7 +45,7 @@ def shared_key_pairs(keys, banded, items):
 def test_ranges_of_keys_are_floor_key_times_ranges_over_2_64():
     keys = RANGE_EDGES + np.random.default_rng(1).integers(0, 2**64 - 1, 500, dtype=np.uint64).tolist()
     for ranges in (1, 3, 7, 1000, 1 << 16):
-        assert dm.key_range(np.array(keys, np.uint64), ranges).tolist() == [key_range(k, ranges) for k in keys]
+        assert simdex._simdex.hash_ranges(np.array(keys, np.uint64), ranges).tolist() == [key_range(k, ranges) for k in keys]
 
 
 @pytest.mark.parametrize("bands,alphabet", [(1, 3), (4, 30), (16, 1 << 40)])
@@ -153,7 +154,9 @@ def test_expanded_pairs_are_every_two_copies_and_every_member_pair_of_the_kept_p
     kept = sorted({tuple(sorted(rng.choice(firsts, 2, replace=False).tolist())) for _ in range(25)})
     a, b = (np.array(x, np.int64) for x in zip(*kept))
     estimates = rng.random(len(kept))
-    got = dm.expand_pairs(first_of, has, a, b, estimates)
+    items = {"offsets": np.array([0, n], np.uint64), "empty": ~has, "first_of": first_of.astype(np.uint64),
+             "kept_a": a.astype(np.uint64), "kept_b": b.astype(np.uint64), "kept_estimates": estimates}
+    got = simdex._simdex.minhash_document_pairs(items)
     want = []
     for x, y in itertools.combinations(range(n), 2):
         if not (has[x] and has[y]):
