@@ -134,6 +134,20 @@ void ViewItems(const py::dict& d, ItemsViews* v) {
       v->offsets.span.back() != v->first_of.span.size()) {
     throw py::value_error("items: offsets, empty and first_of disagree");
   }
+  // The library trusts the items AssembleItems made; a dict from elsewhere is checked.
+  const size_t n = v->first_of.span.size();
+  for (size_t o = 0; o < n; ++o) {
+    if (v->first_of.span[o] > o) throw py::value_error("items: first_of[" + std::to_string(o) + "] comes after it");
+  }
+  if (v->kept_b.span.size() != v->kept_a.span.size() || v->kept_estimates.span.size() != v->kept_a.span.size()) {
+    throw py::value_error("items: kept_a, kept_b and kept_estimates differ in length");
+  }
+  for (size_t i = 0; i < v->kept_a.span.size(); ++i) {
+    if (v->kept_a.span[i] >= n || v->kept_b.span[i] >= n) {
+      throw py::value_error("items: kept pair " + std::to_string(i) + " is outside the " + std::to_string(n) +
+                            " documents");
+    }
+  }
   v->view = {v->offsets.span, v->empty.span, v->first_of.span, v->kept_a.span, v->kept_b.span, v->kept_estimates.span};
 }
 

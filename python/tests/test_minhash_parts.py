@@ -167,6 +167,11 @@ def test_expanded_pairs_are_every_two_copies_and_every_member_pair_of_the_kept_p
             if pair in ((first_of[x], first_of[y]), (first_of[y], first_of[x])):
                 want.append((x, y, estimates[i]))
     assert list(zip(*(g.tolist() for g in got))) == want and len(want) > 50
+    bad = dict(items, first_of=np.r_[1, first_of[1:]].astype(np.uint64))  # document 0 after its first copy
+    with pytest.raises(ValueError, match=r"first_of\[0\] comes after it"):
+        simdex._simdex.minhash_document_pairs(bad)
+    with pytest.raises(ValueError, match="kept pair 0 is outside the 60 documents"):
+        simdex._simdex.minhash_document_pairs(dict(items, kept_a=a.astype(np.uint64) + np.uint64(n)))
 
 
 @pytest.mark.parametrize("with_scores", [False, True])
