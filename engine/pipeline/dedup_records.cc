@@ -90,9 +90,14 @@ bool ReadsTitles(const DocumentSource* documents) {
 
 // How close a document is to its representative: the Hamming distance, or
 // under --method minhash the estimated J.
-void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, std::string* out) {
-  if (!dedup.estimates.empty()) AppendScore("estimate", dedup.estimates[o], out);
-  else out->append(",\"distance\":").append(std::to_string(dedup.Result(o).distance));
+// r: dedup.Result(o).
+void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, const DedupResult& r, std::string* out) {
+  if (!dedup.estimates.empty()) {
+    AppendScore("estimate", dedup.estimates[o], out);
+  } else {
+    out->append(",\"distance\":");
+    io::AppendDecimal(out, r.distance);
+  }
 }
 
 }  // namespace
@@ -110,7 +115,7 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
     out.append(",\"cluster\":");
     batch.ids.AppendJson(r.representative, &out);
     out.append(r.duplicate ? ",\"duplicate\":true" : ",\"duplicate\":false");
-    AppendCloseness(dedup, o, &out);
+    AppendCloseness(dedup, o, r, &out);
     if (r.against_index >= 0) {
       out.append(",\"against\":{\"index\":");
       AppendJsonString(&out, against[static_cast<size_t>(r.against_index)]);
@@ -166,7 +171,7 @@ Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const D
     out.append(",\"b\":");
     batch.ids.AppendJson(p.b, &out);
     if (p.estimate >= 0) AppendScore("estimate", p.estimate, &out);
-    else out.append(",\"distance\":").append(std::to_string(p.distance));
+    else io::AppendDecimal(&out.append(",\"distance\":"), p.distance);
     if (p.similarity >= 0) AppendScore("similarity", p.similarity, &out);
     if (with_titles) {
       append_title("a_title", p.a, &out);
@@ -227,7 +232,7 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
       if (m > i) out.push_back(',');
       out.append("{\"id\":");
       batch.ids.AppendJson(o, &out);
-      AppendCloseness(dedup, o, &out);
+      AppendCloseness(dedup, o, dedup.Result(o), &out);
       if (o == rep) out.append(",\"representative\":true");
       const size_t w = IndexOf(wanted, o);
       if (with_titles) {

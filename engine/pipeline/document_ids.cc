@@ -38,7 +38,7 @@ void DocumentIds::AppendJson(uint64_t ordinal, std::string* out) const {
 
 void DocumentIds::AppendText(uint64_t ordinal, std::string* out) const {
   if (IsString(ordinal)) out->append(String(ordinal));
-  else out->append(std::to_string(Number(ordinal)));
+  else io::AppendDecimal(out, Number(ordinal));
 }
 
 }  // namespace simdex::pipeline

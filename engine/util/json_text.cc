@@ -1,6 +1,9 @@
-// AppendJsonString and AppendJsonId (include/simdex/front_end_text.h).
+// AppendJsonString and AppendJsonId (include/simdex/front_end_text.h), and
+// the engine's io::AppendDecimal (engine/util/json_text.h).
+#include <charconv>
 #include <string>
 
+#include "engine/util/json_text.h"
 #include "engine/util/utf.h"
 #include "simdex/front_end_text.h"
 
@@ -46,8 +49,22 @@ void AppendJsonString(std::string* out, std::string_view text) {
 }
 
 void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string) {
-  if (id_string.empty()) out->append(std::to_string(id));
+  if (id_string.empty()) io::AppendDecimal(out, id);
   else AppendJsonString(out, id_string);
 }
 
+namespace io {
+namespace {
+template <class Int>
+void AppendInteger(std::string* out, Int value) {
+  char digits[24];
+  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
+  out->append(digits, end.ptr);
+}
+}  // namespace
+
+void AppendDecimal(std::string* out, uint64_t value) { AppendInteger(out, value); }
+void AppendDecimal(std::string* out, int value) { AppendInteger(out, value); }
+
+}  // namespace io
 }  // namespace simdex

@@ -1,7 +1,11 @@
-// AppendJsonString and AppendJsonId under the engine's names for them: the
-// public include/simdex/front_end_text.h holds them, for front ends too.
+// AppendJsonString and AppendJsonId under the engine's names for them (the
+// public include/simdex/front_end_text.h holds them, for front ends too),
+// and AppendDecimal, the engine's own.
 #ifndef SIMDEX_ENGINE_UTIL_JSON_TEXT_H_
 #define SIMDEX_ENGINE_UTIL_JSON_TEXT_H_
+
+#include <cstdint>
+#include <string>
 
 #include "simdex/front_end_text.h"
 
@@ -9,6 +13,12 @@ namespace simdex::io {
 
 using simdex::AppendJsonId;
 using simdex::AppendJsonString;
+
+// Appends `value` in decimal, as std::to_string would, without making a
+// string of it (the per-document and per-pair outputs write tens of
+// millions of numbers).
+void AppendDecimal(std::string* out, uint64_t value);
+void AppendDecimal(std::string* out, int value);
 
 }  // namespace simdex::io
 

@@ -1,5 +1,6 @@
 #include "engine/util/json_text.h"
 
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -36,6 +37,19 @@ TEST(JsonTextTest, IdsAreNumbersUnlessGivenAsStrings) {
   out.push_back(',');
   AppendJsonId(&out, 0, "doc-7");
   EXPECT_EQ(out, "42,\"doc-7\"");
+}
+
+TEST(JsonTextTest, DecimalsAreWrittenAsToStringWritesThem) {
+  for (uint64_t v : {uint64_t{0}, uint64_t{9}, uint64_t{10}, uint64_t{4294967296}, ~uint64_t{0}}) {
+    std::string out = "x";
+    AppendDecimal(&out, v);
+    EXPECT_EQ(out, "x" + std::to_string(v));
+  }
+  for (int v : {0, 3, -1, 64, std::numeric_limits<int>::min()}) {
+    std::string out;
+    AppendDecimal(&out, v);
+    EXPECT_EQ(out, std::to_string(v));
+  }
 }
 
 }  // namespace
