@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <span>
 
 #include "base/timing.h"
 #include "engine/dedup/against.h"
@@ -422,15 +423,24 @@ Status Deduplicator::FinishImpl() {
   // 5. Document pairs.
   if (r.options.keep_pairs) {
     SIMDEX_RETURN_IF_ERROR(r.near_pairs->Finish());
-    // The documents of each distinct fingerprint, by ordinal.
-    std::vector<uint32_t> first(nd + 1, 0), documents_of(r.documents - st.empty);
-    for (uint32_t d = 0; d < nd; ++d) first[d + 1] = first[d] + r.multiplicity[d];
-    {
+    // The documents of each distinct fingerprint, by ordinal. When every
+    // fingerprint has one document, that is its first_document, and the
+    // lists (12 bytes and two passes per document) are not made.
+    const bool all_distinct = nd == r.documents - st.empty;
+    std::vector<uint32_t> first, documents_of;
+    if (!all_distinct) {
+      first.assign(nd + 1, 0);
+      documents_of.resize(r.documents - st.empty);
+      for (uint32_t d = 0; d < nd; ++d) first[d + 1] = first[d] + r.multiplicity[d];
       std::vector<uint32_t> next(first.begin(), first.end() - 1);
       for (uint64_t o = 0; o < r.documents; ++o) {
         if (r.of_document[o] != kNone) documents_of[next[r.of_document[o]]++] = static_cast<uint32_t>(o);
       }
     }
+    const auto documents_of_fingerprint = [&](uint32_t d) {
+      return all_distinct ? std::span<const uint32_t>(&r.first_document[d], 1)
+                          : std::span<const uint32_t>(documents_of.data() + first[d], r.multiplicity[d]);
+    };
     r.pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SorterOptions(
         std::max(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2, index::kExternalSortMinMemoryBytes)));
     std::vector<FingerprintIdPair> buf;
@@ -439,9 +449,10 @@ Status Deduplicator::FinishImpl() {
       buf.clear();
       return s;
     };
-    for (uint32_t d = 0; d < nd; ++d) {
-      for (uint32_t i = first[d]; i < first[d + 1]; ++i) {
-        for (uint32_t j = i + 1; j < first[d + 1]; ++j) buf.push_back(PairRecord(documents_of[i], documents_of[j], 0));
+    for (uint32_t d = 0; d < nd && !all_distinct; ++d) {
+      const std::span<const uint32_t> docs = documents_of_fingerprint(d);
+      for (size_t i = 0; i < docs.size(); ++i) {
+        for (size_t j = i + 1; j < docs.size(); ++j) buf.push_back(PairRecord(docs[i], docs[j], 0));
         if (buf.size() >= 4096) SIMDEX_RETURN_IF_ERROR(flush());
       }
     }
@@ -452,9 +463,8 @@ Status Deduplicator::FinishImpl() {
       for (size_t n = 0; n < got; ++n) {
         const uint32_t x = static_cast<uint32_t>(near[n].fingerprint >> 32);
         const uint32_t y = static_cast<uint32_t>(near[n].fingerprint);
-        for (uint32_t i = first[x]; i < first[x + 1]; ++i) {
-          for (uint32_t j = first[y]; j < first[y + 1]; ++j) {
-            const uint32_t a = documents_of[i], b = documents_of[j];
+        for (const uint32_t a : documents_of_fingerprint(x)) {
+          for (const uint32_t b : documents_of_fingerprint(y)) {
             buf.push_back(PairRecord(std::min(a, b), std::max(a, b), static_cast<uint32_t>(near[n].id)));
           }
           if (buf.size() >= 4096) SIMDEX_RETURN_IF_ERROR(flush());

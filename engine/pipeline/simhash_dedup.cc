@@ -50,7 +50,11 @@ Status Finish(const SimHashDedupArgs& args, const DocumentSource* documents, con
         RunSecondStage(stage, *documents, args.k, texts, &dedup, outcomes, &state->accepted, &stats.confirm));
   }
   stats.join = dedup.stats();
-  for (uint64_t o = 0; o < outcomes->size(); ++o) stats.duplicates += outcomes->Result(o).duplicate;
+  if (outcomes->replaced.empty()) {
+    stats.duplicates = stats.join.duplicates;  // the de-duplicator's results, counted as it made them
+  } else {
+    for (uint64_t o = 0; o < outcomes->size(); ++o) stats.duplicates += outcomes->Result(o).duplicate;
+  }
   stats.k = args.k;
   stats.k_short = args.second.k_short < 0 ? args.k : args.second.k_short;
   stats.join_k = args.dedup.k < 0 ? args.dedup.scheme.k() : args.dedup.k;

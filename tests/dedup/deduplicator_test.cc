@@ -151,6 +151,26 @@ TEST(DeduplicatorTest, SpilledThreadedAndPlainRunsGiveTheSameResults) {
   }
 }
 
+// Without exact duplicates the document pairs are made from each
+// fingerprint's one document, not from lists of them; empty documents in
+// the batch shift the ordinals.
+TEST(DeduplicatorTest, PairsOfABatchWithoutExactDuplicatesEqualTheOracle) {
+  std::vector<uint64_t> fps = ClusterFingerprints(300, 6, 7);
+  for (uint64_t x : LowBitsFingerprints(300, 10, 8)) fps.push_back(x);
+  std::sort(fps.begin(), fps.end());
+  fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
+  std::vector<Doc> docs;
+  for (uint64_t x : fps) docs.push_back({false, x, 0.0});
+  for (int i = 0; i < 40; ++i) docs.push_back({true, 0, 0});
+  std::mt19937_64 rng(9);
+  for (size_t i = docs.size(); i > 1; --i) std::swap(docs[i - 1], docs[rng() % i]);
+  for (size_t memory : {size_t{64} << 20, size_t{64} << 10}) {
+    RunOptions ro;
+    ro.memory_bytes = memory;
+    CheckRun(docs, ro, {}, "distinct, memory " + std::to_string(memory));
+  }
+}
+
 // The first document's score counts (it was dropped: the scores stayed
 // empty until a later non-zero one, so document 0 scored 0).
 TEST(DeduplicatorTest, TheFirstDocumentsScoreCounts) {
