@@ -307,12 +307,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   KeepRule keep;
   const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
-  MinHashOptions options;
-  options.num_perm = num_perm;
-  options.seed = seed;
-  options.shingles.word_n = word_n;
-  options.shingles.char_n = char_n;
-  options.shingles.words = ShingleWordsOf(shingles);
+  const MinHashOptions options = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
   std::unique_ptr<MinHasher> proto;
   ThrowIfError(MinHasher::Create(options, &proto));
   const LshBands layout{bands, rows};

@@ -203,11 +203,7 @@ class PyLshIndexBuilder {
       : threads_(ResolveThreads(threads, 1)) {
     if (bands.has_value() != rows.has_value()) throw py::value_error("bands and rows go together: give both or neither");
     LshBuildOptions o;
-    o.minhash.num_perm = num_perm;
-    o.minhash.seed = seed;
-    o.minhash.shingles.word_n = word_n;
-    o.minhash.shingles.char_n = char_n;
-    o.minhash.shingles.words = ShingleWordsOf(shingles);
+    o.minhash = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
     o.threshold = threshold;
     o.bands = {bands.value_or(0), rows.value_or(0)};
     o.signature_bits = signature_bits;

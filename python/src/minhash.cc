@@ -29,13 +29,7 @@ class PyMinHasher {
  public:
   PyMinHasher(int num_perm, uint64_t seed, int word_n, int char_n, const std::string& shingles, int threads)
       : threads_(ResolveThreads(threads, 1)) {
-    MinHashOptions o;
-    o.num_perm = num_perm;
-    o.seed = seed;
-    o.shingles.word_n = word_n;
-    o.shingles.char_n = char_n;
-    o.shingles.words = ShingleWordsOf(shingles);
-    Status s = MinHasher::Create(o, &hasher_);
+    Status s = MinHasher::Create(MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles), &hasher_);
     if (!s.ok()) throw py::value_error(s.message());
   }
 
@@ -125,6 +119,16 @@ ShingleWords ShingleWordsOf(const std::string& name) {
     throw py::value_error("shingles '" + name + "' is not word-chars or space-split");
   }
   return words;
+}
+
+MinHashOptions MinHashOptionsOf(int num_perm, uint64_t seed, int word_n, int char_n, const std::string& shingles) {
+  MinHashOptions o;
+  o.num_perm = num_perm;
+  o.seed = seed;
+  o.shingles.word_n = word_n;
+  o.shingles.char_n = char_n;
+  o.shingles.words = ShingleWordsOf(shingles);
+  return o;
 }
 
 void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,

@@ -81,6 +81,11 @@ ExistingIds ExistingIdsOf(const std::string& name);
 // "space-split"; include/simdex/shingles.h); ValueError otherwise
 // (minhash.cc). kDefaultShingles is the library's default's name.
 ShingleWords ShingleWordsOf(const std::string& name);
+// The MinHashOptions of the Python arguments that make signatures
+// (MinHasher, LshIndexBuilder, minhash_file): num_perm values of `seed`
+// over word_n-word (char_n-character) shingles of the `shingles` words;
+// ValueError for an unknown word definition (minhash.cc).
+MinHashOptions MinHashOptionsOf(int num_perm, uint64_t seed, int word_n, int char_n, const std::string& shingles);
 inline const char* const kDefaultShingles = ShingleWordsName(ShingleOptions{}.words);
 
 // Signs views[i] into signatures[i * num_perm ...] on up to `threads`

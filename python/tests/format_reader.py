@@ -165,6 +165,29 @@ def _decode_ef_block(block, head, block_size, seed):
     return values
 
 
+def _decode_table(data, t, head_offset, head_sum, nblocks, data_offset, block_size, codec, codes, restarts,
+                  block_counts=None):
+    """Table t's values: its head index checked, each block decoded by its codec (0 card, 1 ef) and
+    found to start at or above the previous block's last value; block_counts, when given, gets each
+    block's count."""
+    heads_bytes = data[head_offset:head_offset + 8 * nblocks]
+    _check(len(heads_bytes) == 8 * nblocks and xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
+    heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
+    values = []
+    for i in range(nblocks):
+        block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
+        _check(len(block) == block_size, "block past the file")
+        if codec == 0:
+            decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
+        else:
+            decoded = _decode_ef_block(block, heads[i], block_size, (t << 32) | i)
+        _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
+        values += decoded
+        if block_counts is not None:
+            block_counts.append(len(decoded))
+    return values
+
+
 def _unpermute(widths, leading):
     """The inverse of a table's block permutation (leading blocks first, then the others, each
     in increasing block order; block 0 holds the most significant bits)."""
@@ -233,27 +256,15 @@ def read_index(data):
             _check(codec in (0, 1), "codec tag %d (this reader knows the card codec, 0, and ef, 1)" % codec)
             _check(params_length == (33, 2)[codec], "codec parameters of %d bytes" % params_length)
         params = f.raw(params_length)
+        codes = None
         if codec == 0:
             nibbles = [x for byte in params for x in (byte >> 4, byte & 15)]
             _check(nibbles[65] == 0 and max(nibbles) <= 11, "Huffman lengths")
             codes = _canonical_code(nibbles[:65])
         else:
             _check(params[0] <= 63, "ef low-bit width above 63")
-        heads_bytes = data[head_offset:head_offset + 8 * nblocks]
-        _check(len(heads_bytes) == 8 * nblocks and xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
-        heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
-        values = []
-        for i in range(nblocks):
-            block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
-            _check(len(block) == block_size, "block past the file")
-            if codec == 0:
-                decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
-            else:
-                decoded = _decode_ef_block(block, heads[i], block_size, (t << 32) | i)
-            _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
-            values += decoded
-            if t == 0:
-                table0_counts.append(len(decoded))
+        values = _decode_table(data, t, head_offset, head_sum, nblocks, data_offset, block_size, codec, codes,
+                               restarts, table0_counts if t == 0 else None)
         _check(len(values) == n, "table counts do not sum to N")
         invert = _unpermute(widths, leading)
         table_values.append([invert(v) for v in values])
@@ -341,18 +352,8 @@ def read_lsh_index(data):
         if codec == 0:
             nibbles = [x for byte in params for x in (byte >> 4, byte & 15)]
             codes = _canonical_code(nibbles[:65])
-        heads_bytes = data[head_offset:head_offset + 8 * nblocks]
-        _check(xxh3(heads_bytes) == head_sum, "head index checksum mismatch")
-        heads = struct.unpack("<%dQ" % nblocks, heads_bytes)
-        values = []
-        for i in range(nblocks):
-            block = data[data_offset + i * block_size:data_offset + (i + 1) * block_size]
-            if codec == 0:
-                decoded = _decode_block(block, heads[i], codes, restarts, block_size, (t << 32) | i)
-            else:
-                decoded = _decode_ef_block(block, heads[i], block_size, (t << 32) | i)
-            _check(not values or values[-1] <= decoded[0], "a block's last value is above the next head")
-            values += decoded
+        values = _decode_table(data, t, head_offset, head_sum, nblocks, data_offset, block_size, codec, codes,
+                               restarts)
         _check(len(values) == banded, "a band table does not hold every banded document")
         for v in values:
             d = v & mask
