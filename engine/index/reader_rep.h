@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/index/file_sections.h"
+#include "engine/index/mapped_index.h"
 #include "engine/index/open_table.h"
 #include "engine/index/once_check.h"
 #include "format/codec.h"
@@ -28,15 +29,13 @@
 
 namespace simdex {
 
-struct IndexReader::Rep {
+struct IndexReader::Rep : index::MappedIndex {
   // A table of the scheme (its permutation set), as engine/index/open_table.h
   // keeps tables of either index kind.
   using Table = index::OpenTable;
 
-  std::unique_ptr<RandomAccessFile> file;
   ReaderOptions options;
   format::IndexMetadata meta;
-  uint32_t format_version = 0;
   Scheme scheme;
   std::vector<Table> tables;
   index::SharedDecoders decoders;  // one per distinct codec and parameters
@@ -44,13 +43,6 @@ struct IndexReader::Rep {
   format::PackedIntsReader ids;
   bool has_id_map = false;  // string ids: an entry's id is a number into id_map
   format::IdMapReader id_map;
-
-  const uint8_t* file_begin = nullptr;  // file->data(), ...
-  const uint8_t* file_end = nullptr;    // ... + file->size(): kept so that a query makes no virtual calls
-  std::string path;                     // the file's name, "" for bytes given by the caller
-  // The mapping is advised MADV_RANDOM (ReaderOptions::access): sequential
-  // reads then ask for their pages ahead (WillRead).
-  bool random_access = false;
 
   // The sections' checks, each run once (Open() runs those its options ask
   // for): heads_checked[t] for table t's head index, and the rest for what
@@ -61,9 +53,6 @@ struct IndexReader::Rep {
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
-  // Asks the kernel for [data, data + size) ahead of a sequential read when
-  // page faults do not read ahead by themselves (random_access).
-  void WillRead(const uint8_t* data, size_t size) const;
   // The id of the entry at `rank` in table 0.
   // REQUIRES: rank < meta.entries; CheckIds() returned OK.
   uint64_t IdAtRank(uint64_t rank) const { return meta.id_base + ids.Get(rank); }
@@ -85,11 +74,6 @@ struct IndexReader::Rep {
   // Checks block b of table t now unless it was checked before (Open()
   // with verify_block_checksums checks every block this way).
   Status CheckBlock(size_t t, uint64_t b) const;
-
-  // `s` with the file's path in front when it is an error and the reader
-  // has a path: every error of a search, stream or merge of the index goes
-  // through it, so that a message names the file it is about.
-  Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }
 };
 
 }  // namespace simdex

@@ -44,31 +44,19 @@ Status LshIndexReader::Open(const std::string& path, const ReaderOptions& option
   std::unique_ptr<RandomAccessFile> file;
   SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
   SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
-  Rep& rep = *(*out)->rep_;
-  rep.path = path;
-  // After Open()'s own reads, which read-around serves well.
-  rep.random_access =
-      index::AdviseAccess(options.access, rep.file_begin, static_cast<size_t>(rep.file_end - rep.file_begin));
+  (*out)->rep_->AdviseOpened(path, options);
   return Status::OK();
 }
 
 Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
                             std::unique_ptr<LshIndexReader>* out) {
   auto rep = std::make_unique<Rep>();
-  rep->file = std::move(file);
-  const uint8_t* base = rep->file->data();
-  const uint64_t size = rep->file->size();
-  rep->file_begin = base;
-  rep->file_end = base + size;
   format::Envelope envelope;
-  SIMDEX_RETURN_IF_ERROR(format::OpenEnvelope(base, size, &envelope));
-  if (envelope.header.kind != format::IndexKind::kMinHashLsh) {
-    return index::WrongIndexKind(envelope.header.kind, format::IndexKind::kMinHashLsh);
-  }
+  SIMDEX_RETURN_IF_ERROR(rep->MapEnvelope(std::move(file), format::IndexKind::kMinHashLsh, &envelope));
+  const uint8_t* base = rep->file_begin;
   format::LshMetadata& m = rep->meta;
   SIMDEX_RETURN_IF_ERROR(
       m.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length, envelope.header.version));
-  rep->format_version = envelope.header.version;
   Status s = ParseMinHashProfile(m.profile, &rep->minhash);
   if (!s.ok()) return Status::NotSupported("metadata: " + s.message());
   if (rep->minhash.num_perm != m.num_perm || rep->minhash.seed != m.seed) {
@@ -135,10 +123,6 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   return Status::OK();
 }
 
-void LshIndexReader::Rep::WillRead(const uint8_t* data, size_t size) const {
-  if (random_access) index::WillRead(data, size);
-}
-
 Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
   WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
   return index::VerifyTableHeads(tables[t], meta.tables[t], t);
@@ -151,12 +135,7 @@ Status LshIndexReader::Rep::VerifyIdSection() const {
 }
 
 Status LshIndexReader::Rep::VerifyIdMap() const {
-  if (!has_id_map) return Status::OK();
-  WillRead(file_begin + meta.id_map_offset, static_cast<size_t>(meta.id_map_length));
-  if (format::SectionChecksum(file_begin + meta.id_map_offset, meta.id_map_length) != meta.id_map_checksum) {
-    return Status::Corruption("id map (byte offset " + std::to_string(meta.id_map_offset) + "): checksum mismatch");
-  }
-  return Status::OK();
+  return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum) : Status::OK();
 }
 
 Status LshIndexReader::Rep::VerifySignatures() const {

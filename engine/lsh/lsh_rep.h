@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/index/file_sections.h"
+#include "engine/index/mapped_index.h"
 #include "engine/index/once_check.h"
 #include "engine/index/open_table.h"
 #include "format/head_search.h"
@@ -24,13 +25,10 @@
 
 namespace simdex {
 
-struct LshIndexReader::Rep {
+struct LshIndexReader::Rep : index::MappedIndex {
   using Table = index::OpenTable;  // a band table (no permutation)
 
-  std::unique_ptr<RandomAccessFile> file;
-  std::string path;  // "" for bytes given by the caller
   format::LshMetadata meta;
-  uint32_t format_version = 0;
   MinHashOptions minhash;
   std::vector<Table> tables;
   index::SharedDecoders decoders;
@@ -39,12 +37,6 @@ struct LshIndexReader::Rep {
   format::PackedIntsReader ids;
   bool has_id_map = false;
   format::IdMapReader id_map;
-  const uint8_t* file_begin = nullptr;
-  const uint8_t* file_end = nullptr;
-  // MADV_RANDOM was advised (ReaderOptions::access): page faults read no
-  // neighbours, and the section checks, Verify() and a merge's scans ask for
-  // their pages ahead (WillRead, index::BlockReadAhead).
-  bool random_access = false;
 
   std::unique_ptr<index::OnceCheck[]> heads_checked;
   index::OnceCheck ids_checked, id_map_checked, signatures_checked, sketches_checked;
@@ -54,9 +46,6 @@ struct LshIndexReader::Rep {
   const uint8_t* Signature(uint64_t ordinal) const { return signatures + ordinal * meta.SignatureBytes(); }
   // REQUIRES: ordinal < documents; CheckIds() returned OK.
   uint64_t IdAt(uint64_t ordinal) const { return meta.id_base + ids.Get(ordinal); }
-
-  // MADV_WILLNEED over [data, data + size) when random_access.
-  void WillRead(const uint8_t* data, size_t size) const;
 
   // Each check once per reader; the Verify* run each time.
   Status CheckHeads(size_t t) const;
@@ -72,9 +61,6 @@ struct LshIndexReader::Rep {
   Status VerifyIdMap() const;
   Status VerifySignatures() const;
   Status VerifySketches() const;
-
-  // `s` with the file's path in front when it is an error and there is one.
-  Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }
 };
 
 }  // namespace simdex
