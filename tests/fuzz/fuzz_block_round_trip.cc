@@ -15,29 +15,27 @@ using namespace simdex::format;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   simdex::fuzz::Input in(data, size);
-  const size_t block_size = kMinBlockSize << (in.Byte() % 11);  // 64..65536
-  const uint8_t lo_pick = in.Byte(), hi_pick = in.Byte();
-  const std::vector<uint64_t> values = simdex::fuzz::SortedValuesFromInput(&in);
+  const simdex::fuzz::RoundTripCase c = simdex::fuzz::RoundTripCaseFromInput(&in, kMinBlockSize);
 
-  const testing::EncodedTable t = testing::EncodeTable(values, block_size, 3);
-  FUZZ_CHECK(t.blocks.size() == t.heads.size() * block_size);
+  const testing::EncodedTable t = testing::EncodeTable(c.values, c.block_size, 3);
+  FUZZ_CHECK(t.blocks.size() == t.heads.size() * c.block_size);
   std::vector<uint64_t> decoded;
   for (bool plain : {false, true}) {
     FUZZ_CHECK(testing::DecodeTable(t, plain, &decoded).ok());
-    FUZZ_CHECK(decoded == values);
+    FUZZ_CHECK(decoded == c.values);
   }
 
-  uint64_t lo = values[lo_pick % values.size()], hi = values[hi_pick % values.size()];
+  uint64_t lo = c.values[c.lo_pick % c.values.size()], hi = c.values[c.hi_pick % c.values.size()];
   if (hi < lo) std::swap(lo, hi);
   std::vector<uint64_t> expected, got;
-  for (uint64_t x : values) {
+  for (uint64_t x : c.values) {
     if (x >= lo && x <= hi) expected.push_back(x);
   }
   bool more = true;
   for (size_t b = 0; b < t.heads.size() && more; ++b) {
     BlockReadOptions options;
-    options.force_plain = (lo_pick & 1) != 0;
-    FUZZ_CHECK(ScanBlock(t.block(b), t.block(b) + block_size, block_size, t.heads[b], t.decoder, lo, hi, options,
+    options.force_plain = (c.lo_pick & 1) != 0;
+    FUZZ_CHECK(ScanBlock(t.block(b), t.block(b) + c.block_size, c.block_size, t.heads[b], t.decoder, lo, hi, options,
                          &got, &more, nullptr)
                    .ok());
   }

@@ -108,6 +108,23 @@ inline std::vector<uint64_t> SortedValuesFromInput(Input* in) {
   return values;
 }
 
+// The round-trip targets' case: a block size (64 to 65536 bytes), two
+// bytes that pick a scan range's ends among the values, then the values
+// (SortedValuesFromInput).
+struct RoundTripCase {
+  size_t block_size = 0;
+  uint8_t lo_pick = 0, hi_pick = 0;
+  std::vector<uint64_t> values;
+};
+inline RoundTripCase RoundTripCaseFromInput(Input* in, size_t min_block_size) {
+  RoundTripCase c;
+  c.block_size = min_block_size << (in->Byte() % 11);
+  c.lo_pick = in->Byte();
+  c.hi_pick = in->Byte();
+  c.values = SortedValuesFromInput(in);
+  return c;
+}
+
 }  // namespace simdex::fuzz
 
 #endif  // SIMDEX_TESTS_FUZZ_FUZZ_UTIL_H_
