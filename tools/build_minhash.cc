@@ -18,7 +18,7 @@ namespace simdex::tools {
 Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool quiet, bool allow_signatures) {
   if (input->inputs.empty()) input->inputs.push_back("-");
   std::vector<std::string> notes;
-  SIMDEX_RETURN_IF_ERROR(ChooseInputFormats(input->inputs, input->format, &input->formats, &notes, allow_signatures));
+  SIMDEX_RETURN_IF_ERROR(ChooseBatchFormats(input->inputs, input->format, &input->formats, &notes, allow_signatures));
   for (size_t i = 0; i < input->formats.size(); ++i) {
     if (input->formats[i] == BatchFormat::kFingerprints) {
       return Status::InvalidArgument(DisplayName(input->inputs[i]) +
@@ -37,26 +37,10 @@ Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool
 }
 
 Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
-                     int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink) {
-  std::unique_ptr<MinHasher> prototype;
-  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
-  const WorkerFactory make_worker = [&]() -> WorkerWork {
-    std::shared_ptr<MinHasher> hasher = prototype->Clone();
-    return [hasher](DocumentBatch* b) {
-      const size_t n = static_cast<size_t>(hasher->num_perm());
-      b->signatures.resize(b->size * n);
-      b->has_shingles.resize(b->size);
-      if (b->feature_hashes.size() < b->size) b->feature_hashes.resize(b->size);
-      for (size_t i = 0; i < b->size; ++i) {
-        b->has_shingles[i] =
-            hasher->Sign(b->docs[i].text, b->signatures.data() + i * n, &b->feature_hashes[i]) != ShingleKind::kNone;
-      }
-    };
-  };
-  DocumentInputs inputs(input);
-  auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
-  SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, [] {}));
-  if (inputs.skipped() > 0 && !quiet) PrintSkipped(command, inputs.first_errors(), inputs.skipped());
+                     int threads, bool quiet, const std::function<Status(const SignedDocuments&)>& sink) {
+  DocumentFilesStats read;
+  SIMDEX_RETURN_IF_ERROR(simdex::SignDocuments(DocumentFilesOf(input), options, threads, nullptr, sink, &read));
+  if (read.skipped > 0 && !quiet) PrintSkipped(command, read.first_errors, read.skipped);
   return Status::OK();
 }
 
@@ -201,8 +185,7 @@ int RunMinHashBuild(MinHashBuildArgs args) {
   if (signatures) {
     s = AddSignatureFiles(args.input.inputs, std::move(first), args.out, builder.get());
   } else {
-    const size_t num_perm = static_cast<size_t>(o.minhash.num_perm);
-    auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, builder.get()); };
+    auto add = [&](const SignedDocuments& b) { return AddSignedBatch(b, builder.get()); };
     s = SignDocuments(kMinHashBuildCommand, o.minhash, args.input, args.threads, args.quiet, add);
   }
   if (s.ok()) s = builder->Finish();

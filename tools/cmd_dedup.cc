@@ -28,6 +28,8 @@
 #include <CLI/CLI.hpp>
 
 #include "simdex/batch.h"
+#include "simdex/confirm.h"
+#include "simdex/document_inputs.h"
 #include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/lsh_index.h"
@@ -39,7 +41,6 @@
 #include "tools/minhash_index_cli.h"
 #include "tools/minhash_summary.h"
 #include "tools/output_checks.h"
-#include "tools/pipeline_names.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -178,16 +179,6 @@ void PrintSecondStage(const DedupArgs& args, const SimHashDedupStats& stats) {
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
 
-// The first input that cannot be read again, as a message names it
-// ("standard input", "<path> (not a regular file)"); "" when there is none.
-std::string InputReadOnce(const std::vector<std::string>& inputs) {
-  for (const std::string& path : inputs) {
-    if (CanReadTwice(path)) continue;
-    return path == "-" ? std::string("standard input") : path + " (not a regular file)";
-  }
-  return "";
-}
-
 // An option that reads a JSONL field (--keep max:FIELD, --title-field)
 // refuses an input read as one document per line.
 Status RequireJsonl(const std::string& option, const DedupArgs& args, const std::vector<BatchFormat>& formats) {
@@ -213,7 +204,7 @@ Status CheckTitleField(const DedupArgs& args, bool fingerprints, const std::vect
   return Status::InvalidArgument("--title-field reads the titles again from the inputs: give files, not " + once);
 }
 
-// `--method minhash`: the arguments checked, then engine/pipeline/minhash_dedup.h.
+// `--method minhash`: the arguments checked, then DeduplicateByMinHash.
 int RunMinHash(DedupArgs& args, KeepRule keep) {
   if (!args.simhash_only.empty()) {
     return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
@@ -368,7 +359,7 @@ int RunDedup(DedupArgs args) {
   if (!checked.ok()) return ReportError(kDedupCommand, checked, /*usage=*/true);
   std::vector<BatchFormat> formats;
   std::vector<std::string> notes;
-  Status chosen = ChooseInputFormats(args.input.inputs, args.format, &formats, &notes);
+  Status chosen = ChooseBatchFormats(args.input.inputs, args.format, &formats, &notes);
   if (!chosen.ok()) return ReportError(kDedupCommand, chosen);
   if (!args.quiet) {
     for (const std::string& note : notes) std::fprintf(stderr, "simdex dedup: %s\n", Printable(note).c_str());

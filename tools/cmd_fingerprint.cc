@@ -1,7 +1,7 @@
 // simdex fingerprint: documents in, one fingerprint per document out, in
-// input order, on several threads (engine/pipeline/batch_pipeline.h).
+// input order, on several threads (FingerprintDocuments and SignDocuments,
+// include/simdex/document_inputs.h).
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "simdex/document_inputs.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/fingerprint_file.h"
@@ -22,7 +23,6 @@
 #include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
-#include "tools/pipeline_names.h"
 #include "tools/progress.h"
 #include "tools/stopwatch.h"
 #include "tools/text_options.h"
@@ -60,12 +60,12 @@ constexpr const char* kFingerprintMinHashOnly[] = {"--num-perm", "--shingles"};
 
 // Counts for the summary line, kept by the sink.
 struct Tally {
-  std::atomic<uint64_t> documents{0};
+  uint64_t documents = 0;
   uint64_t empty[kEmptyReasons] = {};
   uint64_t invalid_utf8 = 0;
 };
 
-void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double seconds) {
+void PrintSummary(const Tally& tally, const DocumentFilesStats& inputs, double seconds) {
   uint64_t empty = 0;
   std::string reasons;
   for (int r = 1; r < kEmptyReasons; ++r) {
@@ -74,15 +74,15 @@ void PrintSummary(const Tally& tally, const DocumentInputs& inputs, double secon
     if (!reasons.empty()) reasons += ", ";
     reasons += std::string(EmptyReasonName(static_cast<EmptyReason>(r))) + " " + std::to_string(tally.empty[r]);
   }
-  uint64_t docs = tally.documents.load();
+  uint64_t docs = tally.documents;
   std::fprintf(stderr,
                "simdex fingerprint: %s, %llu fingerprinted, %llu empty%s%s%s, %s, %llu skipped bad %s, %.2f s, "
                "%.1f MB/s\n",
                Count(docs, "document").c_str(), static_cast<unsigned long long>(docs - empty),
                static_cast<unsigned long long>(empty), reasons.empty() ? "" : " (", reasons.c_str(),
                reasons.empty() ? "" : ")", Count(tally.invalid_utf8, "invalid UTF-8 replacement").c_str(),
-               static_cast<unsigned long long>(inputs.skipped()), inputs.skipped() == 1 ? "record" : "records", seconds,
-               seconds > 0 ? inputs.bytes_read() / 1e6 / seconds : 0.0);
+               static_cast<unsigned long long>(inputs.skipped), inputs.skipped == 1 ? "record" : "records", seconds,
+               seconds > 0 ? inputs.bytes / 1e6 / seconds : 0.0);
 }
 
 // --method minhash: a signature file (include/simdex/signature_file.h) of
@@ -100,11 +100,10 @@ int RunSignatures(const FingerprintArgs& args) {
   Status s = SignatureFileWriter::Open(args.output, options, &writer);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
   const Stopwatch stopwatch;
-  const size_t num_perm = static_cast<size_t>(options.num_perm);
-  auto add = [&writer, num_perm](const DocumentBatch& b) {
-    for (size_t i = 0; i < b.size; ++i) {
-      const Document& doc = b.docs[i];
-      const uint32_t* signature = b.signatures.data() + i * num_perm;
+  auto add = [&writer](const SignedDocuments& b) {
+    for (size_t i = 0; i < b.documents.size(); ++i) {
+      const Document& doc = b.documents[i];
+      const uint32_t* signature = b.signature(i);
       constexpr std::string_view kNoText = "no-text";  // as `simdex query` reports a text without shingles
       SIMDEX_RETURN_IF_ERROR(!b.has_shingles[i] ? (doc.id_string.empty() ? writer->AddEmpty(doc.id, kNoText)
                                                                           : writer->AddEmpty(doc.id_string, kNoText))
@@ -136,7 +135,7 @@ int RunFingerprint(FingerprintArgs args) {
   // A fingerprint file (by its name or its content) is not fingerprinted
   // again as text unless --format says so.
   std::vector<std::string> notes;
-  s = ChooseInputFormats(args.input.inputs, args.format, &args.input.formats, &notes);
+  s = ChooseBatchFormats(args.input.inputs, args.format, &args.input.formats, &notes);
   if (!s.ok()) return ReportError("fingerprint", s);
   for (size_t i = 0; i < args.input.formats.size(); ++i) {
     if (args.input.formats[i] != BatchFormat::kFingerprints) continue;
@@ -182,36 +181,34 @@ int RunFingerprint(FingerprintArgs args) {
                                   prototype->profile(), &writer);
   if (!s.ok()) return ReportError("fingerprint", s);
 
-  DocumentInputs inputs(args.input);
   Tally tally;
   Progress progress("fingerprint", !args.quiet);
-  auto source = [&inputs](DocumentBatch* batch, bool* eof) { return inputs.Fill(batch, eof); };
-  auto sink = [&writer, &tally](const DocumentBatch& batch) {
-    for (size_t i = 0; i < batch.size; ++i) {
+  auto sink = [&writer, &tally](const FingerprintedDocuments& batch) {
+    for (size_t i = 0; i < batch.documents.size(); ++i) {
       const FingerprintResult& r = batch.results[i];
       tally.invalid_utf8 += r.invalid_utf8;
       if (r.empty()) {
         ++tally.empty[static_cast<int>(r.reason)];
-        const Document& doc = batch.docs[i];
+        const Document& doc = batch.documents[i];
         SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->AddEmpty(doc.id, EmptyReasonName(r.reason))
                                                      : writer->AddEmpty(doc.id_string, EmptyReasonName(r.reason)));
       } else {
-        const Document& doc = batch.docs[i];
+        const Document& doc = batch.documents[i];
         SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->Add(doc.id, r.fingerprint)
                                                      : writer->Add(doc.id_string, r.fingerprint));
       }
     }
-    tally.documents.fetch_add(batch.size, std::memory_order_relaxed);
+    tally.documents += batch.documents.size();
     return Status::OK();
   };
-  auto tick = [&] { progress.Update(tally.documents.load(std::memory_order_relaxed), inputs.bytes_read()); };
-  s = RunFingerprintPipeline(*prototype, args.threads, source, sink, tick);
+  DocumentFilesStats inputs;
+  s = FingerprintDocuments(DocumentFilesOf(args.input), *prototype, args.threads, &progress, sink, &inputs);
   if (s.ok()) s = writer->Finish();
   progress.Done();
   if (!s.ok()) return ReportError("fingerprint", s);
   if (!args.quiet && !learned.empty()) std::fprintf(stderr, "simdex fingerprint: %s\n", learned.c_str());
   if (!args.quiet) PrintSummary(tally, inputs, progress.Seconds());
-  if (!args.quiet || inputs.skipped() > 0) PrintSkipped("fingerprint", inputs.first_errors(), inputs.skipped());
+  if (!args.quiet || inputs.skipped > 0) PrintSkipped("fingerprint", inputs.first_errors, inputs.skipped);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "simdex/document_inputs.h"
 #include "simdex/front_end_text.h"
 #include "simdex/idf_learner.h"
 #include "simdex/output_writer.h"
@@ -21,7 +22,6 @@
 #include "tools/input_options.h"
 #include "tools/memory_option.h"
 #include "tools/output_checks.h"
-#include "tools/pipeline_names.h"
 #include "tools/progress.h"
 #include "tools/text_options.h"
 
@@ -50,18 +50,17 @@ Status WriteTerms(const IdfArgs& args, const FingerprintOptions& options, std::s
   if (!s.ok()) return Status::IOError(FileError(args.output, s));
   std::string lines;
   (*writer)->Head(documents, &lines);
-  DocumentInputs inputs(args.input);
-  DocumentBatch batch;
-  for (bool eof = false; !eof;) {
-    batch.size = 0;
-    SIMDEX_RETURN_IF_ERROR(inputs.Fill(&batch, &eof));
-    for (size_t i = 0; i < batch.size; ++i) (*writer)->Add(batch.docs[i].text, &lines);
-    if (lines.size() >= (size_t{1} << 16)) {
-      s = out->Append(lines);
-      if (!s.ok()) return Status::IOError(FileError(args.output, s));
-      lines.clear();
-    }
-  }
+  DocumentFilesStats read;
+  SIMDEX_RETURN_IF_ERROR(ForEachDocument(
+      DocumentFilesOf(args.input),
+      [&](const Document& doc) {
+        (*writer)->Add(doc.text, &lines);
+        if (lines.size() < (size_t{1} << 16)) return Status::OK();
+        const Status appended = out->Append(lines);
+        lines.clear();
+        return appended.ok() ? appended : Status::IOError(FileError(args.output, appended));
+      },
+      &read));
   s = out->Append(lines);
   if (s.ok()) s = out->Close();
   return s.ok() ? s : Status::IOError(FileError(args.output, s));
@@ -79,7 +78,7 @@ int RunIdf(IdfArgs args) {
   Status s = CheckOutputsAreNotInputs({{"-o", args.output}}, read);
   if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/true);
   std::vector<std::string> notes;
-  s = ChooseInputFormats(args.input.inputs, args.format, &args.input.formats, &notes);
+  s = ChooseBatchFormats(args.input.inputs, args.format, &args.input.formats, &notes);
   if (!s.ok()) return ReportError(kIdfCommand, s);
   for (size_t i = 0; i < args.input.formats.size(); ++i) {
     if (args.input.formats[i] != BatchFormat::kFingerprints) continue;

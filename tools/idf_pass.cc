@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "simdex/document_inputs.h"
 #include "tools/progress.h"
 
 namespace simdex::tools {
@@ -27,8 +28,7 @@ Status RunIdfPass(const char* command, const std::string& what, const DocumentIn
                   std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats, std::string* summary) {
   SIMDEX_RETURN_IF_ERROR(CheckTwoPasses(input, what));
   Progress progress(command, !quiet);
-  DocumentInputs documents(input);
-  const Status s = LearnIdf(&documents, options, learn, &progress, table, stats);
+  const Status s = LearnIdf(DocumentFilesOf(input), options, learn, &progress, table, stats);
   progress.Done();
   SIMDEX_RETURN_IF_ERROR(s);
   char seconds[32];

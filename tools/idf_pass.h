@@ -1,4 +1,4 @@
-// The command side of the idf pass (engine/pipeline/idf_pass.h) of
+// The command side of the idf pass (LearnIdf, include/simdex/document_inputs.h) of
 // `--idf auto` (`simdex fingerprint`) and of `simdex idf`: the progress
 // line and the summary.
 #ifndef SIMDEX_TOOLS_IDF_PASS_H_
@@ -10,7 +10,7 @@
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
 #include "simdex/status.h"
-#include "tools/pipeline_names.h"
+#include "tools/input_options.h"
 
 namespace simdex::tools {
 

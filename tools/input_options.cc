@@ -40,6 +40,20 @@ DocumentFiles DocumentFilesOf(const DocumentInputArgs& args) {
   return files;
 }
 
+std::string InputReadOnce(const std::vector<std::string>& inputs) {
+  for (const std::string& path : inputs) {
+    if (CanReadTwice(path)) continue;
+    return path == "-" ? std::string("standard input") : path + " (not a regular file)";
+  }
+  return "";
+}
+
+Status CheckTwoPasses(const DocumentInputArgs& args, const std::string& what) {
+  const std::string once = InputReadOnce(args.inputs);
+  if (once.empty()) return Status::OK();
+  return Status::InvalidArgument(what + " reads the documents twice: give files, not " + once);
+}
+
 void PrintSkipped(const char* command, const std::vector<std::string>& first_errors, uint64_t skipped) {
   for (const std::string& e : first_errors) {
     std::fprintf(stderr, "simdex %s: skipped %s\n", command, Printable(e).c_str());

@@ -21,10 +21,9 @@ int RunMinHashMerge(MinHashMergeArgs args, const LshIndexReader& opened,
   const LshIndexReader* old = &opened;
   std::unique_ptr<LshIndexMerger> merger;
   Status s = LshIndexMerger::Create(old, args.out, args.options, &merger);
-  const size_t num_perm = static_cast<size_t>(old->minhash_options().num_perm);
   std::unique_ptr<LshNewDocumentFilter> filter;
   if (args.only_new) filter = std::make_unique<LshNewDocumentFilter>(old);
-  auto add = [&](const DocumentBatch& b) { return AddSignedBatch(b, num_perm, merger.get(), filter.get()); };
+  auto add = [&](const SignedDocuments& b) { return AddSignedBatch(b, merger.get(), filter.get()); };
   if (s.ok() && batch) s = SignDocuments(kCommand, old->minhash_options(), args.input, args.threads, args.quiet, add);
   if (s.ok()) s = read_deletes(merger.get());
   if (s.ok()) s = merger->Finish();

@@ -13,9 +13,10 @@
 
 #include "tools/cli_fwd.h"
 
+#include "simdex/document_inputs.h"
 #include "simdex/lsh_index.h"
 #include "simdex/minhash.h"
-#include "tools/pipeline_names.h"
+#include "tools/input_options.h"
 
 namespace simdex::tools {
 
@@ -107,23 +108,22 @@ Status PrepareDocumentInputs(const char* command, DocumentInputArgs* input, bool
 Status AllOrNoSignatureFiles(const DocumentInputArgs& input, bool* signatures);
 
 // Signs the documents of prepared inputs on `threads` workers with
-// `options` (batch->signatures: num_perm values per document,
-// batch->has_shingles, batch->feature_hashes: each document's shingle set)
-// and passes each batch to `sink` in input order.
+// `options` and passes each batch to `sink` in input order (SignDocuments,
+// include/simdex/document_inputs.h); the records skipped go to stderr
+// unless quiet.
 Status SignDocuments(const char* command, const MinHashOptions& options, const DocumentInputArgs& input,
-                     int threads, bool quiet, const std::function<Status(const DocumentBatch&)>& sink);
+                     int threads, bool quiet, const std::function<Status(const SignedDocuments&)>& sink);
 
 // Adds a signed batch's documents to an LshIndexBuilder or LshIndexMerger,
 // each by its string id when it has one, else by its number, with its
-// shingles (b.feature_hashes, for its sketch); with a filter, only those it
+// shingles (b.shingles, for its sketch); with a filter, only those it
 // finds new.
 template <class Target>
-Status AddSignedBatch(const DocumentBatch& b, size_t num_perm, Target* target,
-                      LshNewDocumentFilter* filter = nullptr) {
-  for (size_t i = 0; i < b.size; ++i) {
-    const Document& doc = b.docs[i];
-    const uint32_t* signature = b.signatures.data() + i * num_perm;
-    const std::span<const uint64_t> shingles(b.feature_hashes[i]);
+Status AddSignedBatch(const SignedDocuments& b, Target* target, LshNewDocumentFilter* filter = nullptr) {
+  for (size_t i = 0; i < b.documents.size(); ++i) {
+    const Document& doc = b.documents[i];
+    const uint32_t* signature = b.signature(i);
+    const std::span<const uint64_t> shingles(b.shingles[i]);
     bool is_new = true;
     if (filter != nullptr) SIMDEX_RETURN_IF_ERROR(filter->Check(signature, shingles, &is_new));
     if (!is_new) continue;

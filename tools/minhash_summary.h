@@ -1,5 +1,6 @@
 // The command-line side of `simdex dedup --method minhash`
-// (engine/pipeline/minhash_dedup.h): --estimate-filter, and the summary.
+// (DeduplicateByMinHash, include/simdex/batch.h): --estimate-filter, and the
+// summary.
 #ifndef SIMDEX_TOOLS_MINHASH_SUMMARY_H_
 #define SIMDEX_TOOLS_MINHASH_SUMMARY_H_
 
@@ -7,7 +8,6 @@
 #include <string>
 
 #include "simdex/batch.h"
-#include "tools/pipeline_names.h"
 
 namespace simdex::tools {
 

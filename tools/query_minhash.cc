@@ -117,13 +117,11 @@ int RunMinHashQuery(MinHashQueryArgs args, const LshIndexReader& opened) {
       s = QuerySignatureFile(args.input.inputs[i], args.index, *index, &printer);
     }
   } else {
-    const size_t num_perm = static_cast<size_t>(index->minhash_options().num_perm);
-    auto print = [&](const DocumentBatch& b) -> Status {
-      for (size_t i = 0; i < b.size; ++i) {
-        const Document& doc = b.docs[i];
-        SIMDEX_RETURN_IF_ERROR(printer.Print(doc.id, doc.id_string,
-                                             b.has_shingles[i] ? b.signatures.data() + i * num_perm : nullptr,
-                                             "no-text", &b.feature_hashes[i]));
+    auto print = [&](const SignedDocuments& b) -> Status {
+      for (size_t i = 0; i < b.documents.size(); ++i) {
+        const Document& doc = b.documents[i];
+        SIMDEX_RETURN_IF_ERROR(printer.Print(doc.id, doc.id_string, b.has_shingles[i] ? b.signature(i) : nullptr,
+                                             "no-text", &b.shingles[i]));
       }
       return Status::OK();
     };

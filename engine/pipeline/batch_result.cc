@@ -11,7 +11,7 @@ namespace simdex {
 
 std::unique_ptr<BatchDedupResult::Rep> BatchDedupResult::Rep::OfFiles(const DocumentFiles& files) {
   auto rep = std::make_unique<Rep>();
-  rep->input = pipeline::InputArgsOf(files);
+  rep->input = files;
   rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
   return rep;
 }

@@ -26,7 +26,7 @@ namespace simdex {
 struct BatchDedupResult::Rep {
   // Files: what `documents` reads (again); it refers to this, which must
   // therefore stay where it is (the Rep is never moved).
-  pipeline::DocumentInputArgs input;
+  DocumentFiles input;
   // The documents, read again for titles and snippets; null for
   // fingerprint files, which hold no texts.
   std::unique_ptr<pipeline::DocumentSource> documents;

@@ -4,32 +4,11 @@
 #include <cstdio>
 
 #include "engine/io/input_stream.h"
+#include "simdex/document_inputs.h"
 
-namespace simdex::pipeline {
+namespace simdex {
 
-namespace {
-
-constexpr size_t kBatchDocuments = 256;
-constexpr size_t kBatchBytes = size_t{1} << 20;
-
-}  // namespace
-
-DocumentInputArgs InputArgsOf(const DocumentFiles& files) {
-  DocumentInputArgs a;
-  a.inputs = files.paths;
-  for (DocumentFormat f : files.formats) {
-    a.formats.push_back(f == DocumentFormat::kJsonl ? BatchFormat::kJsonl : BatchFormat::kLines);
-  }
-  a.id_field = files.id_field;
-  a.text_fields = files.text_fields;
-  a.id_mode = files.id_mode == IdMode::kOrdinal ? "ordinal" : "field";
-  a.skip_bad = files.skip_bad;
-  a.score_field = files.score_field;
-  a.title_field = files.title_field;
-  return a;
-}
-
-Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
+Status ChooseBatchFormats(const std::vector<std::string>& inputs, std::string_view forced,
                           std::vector<BatchFormat>* formats, std::vector<std::string>* notes, bool allow_signatures) {
   formats->clear();
   for (const std::string& path : inputs) {
@@ -63,11 +42,22 @@ Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::str
   return Status::OK();
 }
 
+}  // namespace simdex
+
+namespace simdex::pipeline {
+
+namespace {
+
+constexpr size_t kBatchDocuments = 256;
+constexpr size_t kBatchBytes = size_t{1} << 20;
+
+}  // namespace
+
 Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
   size_t bytes = 0;
   while (batch->size < kBatchDocuments && bytes < kBatchBytes) {
     if (!reader_) {
-      if (next_ == args_.inputs.size()) {
+      if (next_ == files_.paths.size()) {
         *eof = true;
         return Status::OK();
       }
@@ -92,22 +82,18 @@ Status DocumentInputs::Fill(DocumentBatch* batch, bool* eof) {
 }
 
 Status DocumentInputs::OpenNext() {
-  const std::string& path = args_.inputs[next_++];
+  const std::string& path = files_.paths[next_++];
   documents_per_input_.push_back(0);
   DocumentReaderOptions options;
-  options.format = !args_.formats.empty()    ? (args_.formats[next_ - 1] == BatchFormat::kJsonl ? DocumentFormat::kJsonl
-                                                                                             : DocumentFormat::kLines)
-                   : args_.format.empty()    ? DocumentFormatFromPath(path)
-                   : args_.format == "jsonl" ? DocumentFormat::kJsonl
-                                             : DocumentFormat::kLines;
-  options.id_mode = args_.id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
-  options.id_field = args_.id_field;
-  if (!args_.text_fields.empty()) options.text_fields = args_.text_fields;
-  options.skip_bad = args_.skip_bad;
+  options.format = files_.formats.empty() ? DocumentFormatFromPath(path) : files_.formats[next_ - 1];
+  options.id_mode = files_.id_mode;
+  options.id_field = files_.id_field;
+  if (!files_.text_fields.empty()) options.text_fields = files_.text_fields;
+  options.skip_bad = files_.skip_bad;
   options.max_errors_kept = kErrorsShown;
   options.allow_string_ids = true;
-  options.score_field = args_.score_field;
-  if (titles_) options.title_field = args_.title_field;
+  options.score_field = files_.score_field;
+  if (titles_) options.title_field = files_.title_field;
   ordinal_ = options.format == DocumentFormat::kLines || options.id_mode == IdMode::kOrdinal;
   return DocumentReader::Open(path, options, &reader_);
 }
@@ -125,22 +111,22 @@ void DocumentInputs::CloseCurrent() {
 
 std::vector<std::string> DocumentInputs::input_names() const {
   std::vector<std::string> names;
-  for (const std::string& p : args_.inputs) names.push_back(io::DisplayName(p));
+  for (const std::string& p : files_.paths) names.push_back(io::DisplayName(p));
   return names;
 }
 
 bool DocumentInputs::CanReadAgain() const {
-  return std::all_of(args_.inputs.begin(), args_.inputs.end(), io::CanReadTwice);
+  return std::all_of(files_.paths.begin(), files_.paths.end(), io::CanReadTwice);
 }
 
 Status DocumentInputs::ReadAgain(const std::vector<uint32_t>& ordinals,
                                  const std::function<void(size_t, const Document&)>& fn) const {
-  return ForEachDocumentOf(args_, ordinals, fn);
+  return ForEachDocumentOf(files_, ordinals, fn);
 }
 
-Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
+Status ForEachDocumentOf(const DocumentFiles& files, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn) {
-  DocumentInputs inputs(args, /*titles=*/true);
+  DocumentInputs inputs(files, /*titles=*/true);
   DocumentBatch b;
   uint64_t ordinal = 0;
   size_t next = 0;

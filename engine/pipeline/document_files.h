@@ -2,7 +2,8 @@
 // batches for engine/pipeline/batch_pipeline.h, as `simdex fingerprint` and
 // `simdex dedup` read them (their options: DocumentFiles, include/simdex/batch.h). Ordinal ids (line
 // numbers, --id ordinal) continue from one input to the next. JSONL ids may be strings
-// (Document::id_string).
+// (Document::id_string). ChooseBatchFormats (include/simdex/document_inputs.h)
+// is defined in document_files.cc.
 #ifndef SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_
 #define SIMDEX_ENGINE_PIPELINE_DOCUMENT_FILES_H_
 
@@ -21,50 +22,14 @@
 
 namespace simdex::pipeline {
 
-struct DocumentInputArgs {
-  std::vector<std::string> inputs;
-  std::string format;  // "jsonl", "lines"; empty: formats, else by each input's extension
-  // Each input's format (kJsonl or kLines), from ChooseInputFormats; empty:
-  // `format` decides.
-  std::vector<BatchFormat> formats;
-  std::string id_field = "id";
-  std::vector<std::string> text_fields;  // empty: {"text"}
-  std::string id_mode = "field";
-  bool skip_bad = false;
-  // JSONL: a numeric field read into Document::score ("" for none).
-  std::string score_field;
-  // JSONL: a field read into Document::title when the documents are read
-  // again (ReadAgain), for the result files to name them; never on the
-  // first read ("" for none).
-  std::string title_field;
-};
-
-// The arguments that read the files of the public DocumentFiles
-// (include/simdex/batch.h).
-DocumentInputArgs InputArgsOf(const DocumentFiles& files);
-
-// What each input holds, decided once before anything is read: `forced`
-// (--format: "jsonl", "lines" or "fingerprints") for every input; else the
-// name (without .gz/.zst/.bz2: .jsonl/.json/.ndjson are JSONL, .fp/.fpb
-// fingerprint files); else the content (DetectBatchFormat: standard input,
-// "docs.txt"). For each input the content decided to be JSONL or fingerprints,
-// *notes gets "<input>: read as <what> (judged by its content; --format
-// chooses)", for the command to show. A MinHash signature file (by its
-// content) is InvalidArgument naming it, unless allow_signatures (`simdex
-// query` of a MinHash-LSH index, `simdex build --method minhash`): then
-// kSignatures.
-Status ChooseInputFormats(const std::vector<std::string>& inputs, const std::string& forced,
-                          std::vector<BatchFormat>* formats, std::vector<std::string>* notes,
-                          bool allow_signatures = false);
-
-// The documents of the inputs, in order (DocumentSource). REQUIRES: args
+// The documents of the files, in order (DocumentSource). REQUIRES: files
 // outlives it.
 class DocumentInputs : public DocumentSource {
  public:
   static constexpr size_t kErrorsShown = 5;
 
-  // titles: read args.title_field into Document::title (the reads again do).
-  explicit DocumentInputs(const DocumentInputArgs& args, bool titles = false) : args_(args), titles_(titles) {}
+  // titles: read files.title_field into Document::title (the reads again do).
+  explicit DocumentInputs(const DocumentFiles& files, bool titles = false) : files_(files), titles_(titles) {}
 
   // A BatchSource: fills the batch from the inputs in order.
   Status Fill(DocumentBatch* batch, bool* eof) override;
@@ -81,8 +46,8 @@ class DocumentInputs : public DocumentSource {
   std::vector<std::string> input_names() const override;
   // False when an input is standard input, a pipe or a device: read once.
   bool CanReadAgain() const override;
-  bool HasTitles() const override { return !args_.title_field.empty(); }
-  std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<DocumentInputs>(args_); }
+  bool HasTitles() const override { return !files_.title_field.empty(); }
+  std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<DocumentInputs>(files_); }
   // Reads the inputs again from the start (ForEachDocumentOf), with titles.
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
                    const std::function<void(size_t, const Document&)>& fn) const override;
@@ -91,7 +56,7 @@ class DocumentInputs : public DocumentSource {
   Status OpenNext();
   void CloseCurrent();
 
-  const DocumentInputArgs& args_;
+  const DocumentFiles& files_;
   const bool titles_;
   size_t next_ = 0;
   std::unique_ptr<DocumentReader> reader_;
@@ -106,9 +71,9 @@ class DocumentInputs : public DocumentSource {
 
 // Reads the inputs again and calls fn(i, document) for the document of
 // ordinal ordinals[i] (input order, counting from 0, bad records skipped as
-// in the first read), with its title when args name a title field.
+// in the first read), with its title when files name a title field.
 // REQUIRES: ordinals sorted, no input is standard input.
-Status ForEachDocumentOf(const DocumentInputArgs& args, const std::vector<uint32_t>& ordinals,
+Status ForEachDocumentOf(const DocumentFiles& files, const std::vector<uint32_t>& ordinals,
                          const std::function<void(size_t, const Document&)>& fn);
 
 }  // namespace simdex::pipeline

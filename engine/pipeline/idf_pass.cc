@@ -1,4 +1,5 @@
-// The idf pass (engine/pipeline/idf_pass.h).
+// The idf pass (engine/pipeline/idf_pass.h), and SpillDirectory
+// (include/simdex/batch.h).
 #include "engine/pipeline/idf_pass.h"
 
 #include <algorithm>
@@ -7,7 +8,7 @@
 #include "engine/io/input_stream.h"
 #include "engine/pipeline/batch_pipeline.h"
 
-namespace simdex::pipeline {
+namespace simdex {
 
 std::string SpillDirectory(const std::string& tmpdir) {
   if (!tmpdir.empty()) return tmpdir;
@@ -15,8 +16,12 @@ std::string SpillDirectory(const std::string& tmpdir) {
   return env != nullptr && *env != '\0' ? env : "/tmp";
 }
 
-Status CheckTwoPasses(const DocumentInputArgs& input, const std::string& what) {
-  for (const std::string& path : input.inputs) {
+}  // namespace simdex
+
+namespace simdex::pipeline {
+
+Status CheckTwoPasses(const DocumentFiles& files, const std::string& what) {
+  for (const std::string& path : files.paths) {
     if (io::CanReadTwice(path)) continue;
     return Status::InvalidArgument(what + " reads the documents twice: give files, not " +
                                    (path == "-" ? std::string("standard input") : path + " (not a regular file)"));

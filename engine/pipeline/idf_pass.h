@@ -3,13 +3,12 @@
 // SimHashDedupOptions::learn_idf): the documents read once to learn the idf
 // of their features (include/simdex/idf_learner.h), before they are read
 // again to be fingerprinted or to have the learned terms written.
+// SpillDirectory (include/simdex/batch.h) is defined in idf_pass.cc.
 #ifndef SIMDEX_ENGINE_PIPELINE_IDF_PASS_H_
 #define SIMDEX_ENGINE_PIPELINE_IDF_PASS_H_
 
-#include <cstddef>
 #include <memory>
 #include <string>
-#include <utility>
 
 #include "engine/pipeline/document_files.h"
 #include "engine/pipeline/document_source.h"
@@ -20,13 +19,10 @@
 
 namespace simdex::pipeline {
 
-// The directory sorts spill to: tmpdir, else $TMPDIR, else /tmp.
-std::string SpillDirectory(const std::string& tmpdir);
-
 // InvalidArgument "<what> reads the documents twice: give files, not
 // <input>" for the first input that cannot be read twice (standard input,
 // a pipe, a device).
-Status CheckTwoPasses(const DocumentInputArgs& input, const std::string& what);
+Status CheckTwoPasses(const DocumentFiles& files, const std::string& what);
 
 // Reads every document of *documents (from the first; it is read to its
 // end) and learns the idf of their features under options (tokenizer,
@@ -36,12 +32,6 @@ Status CheckTwoPasses(const DocumentInputArgs& input, const std::string& what);
 // (not null) is told "learning idf (first pass)" while it runs.
 Status LearnIdf(DocumentSource* documents, const FingerprintOptions& options, const IdfLearnerOptions& learn,
                 BatchProgress* progress, std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats);
-
-// The bytes a learned table holds (counted against the memory bound of the
-// work that follows the pass).
-inline size_t IdfTableBytes(const IdfTable& table) {
-  return table.hash_entries().size() * sizeof(std::pair<uint64_t, double>);
-}
 
 }  // namespace simdex::pipeline
 

@@ -35,7 +35,7 @@ pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
                          : o.exact              ? ExactEstimateFilter(o.threshold, o.num_perm)
                                                 : DefaultEstimateFilter(o.threshold, o.num_perm);
   a.memory_bytes = o.memory_bytes;
-  a.tmpdir = pipeline::SpillDirectory(o.tmpdir);
+  a.tmpdir = SpillDirectory(o.tmpdir);
   a.against = o.against;
   if (o.exact) a.against_min_estimate = DefaultEstimateFilter(o.threshold, o.num_perm);
   // Against an index of sketches a match passes T by its sketch estimate

@@ -62,7 +62,7 @@ Status ArgsOf(const SimHashDedupOptions& o, pipeline::SimHashDedupArgs* a) {
   a->features = o.features;
   a->learn_idf = o.learn_idf;
   a->learn.memory_bytes = o.memory_bytes;
-  a->learn.tmpdir = pipeline::SpillDirectory(o.tmpdir);
+  a->learn.tmpdir = SpillDirectory(o.tmpdir);
   a->learn.threads = o.threads;
   a->learn.max_idf = o.max_idf;
   a->keep = o.keep;
@@ -180,7 +180,7 @@ class SimHashDedupRunner {
             : pipeline::RunSimHashDedup(args, rep->documents.get(), progress, &rep->batch, &rep->outcomes,
                                         state.get()));
     rep->memory_bytes = state->memory_bytes;
-    rep->tmpdir = pipeline::SpillDirectory(o.tmpdir);
+    rep->tmpdir = SpillDirectory(o.tmpdir);
     rep->threads = o.threads;
     SimHashDedupResult::State* s = state.get();
     if (!o.keep_pairs) {

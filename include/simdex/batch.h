@@ -82,6 +82,10 @@ struct DocumentFiles {
   std::string title_field;
 };
 
+// The directory a batch job spills to: tmpdir, else $TMPDIR (when set and
+// not empty), else /tmp (the options' tmpdir "" is this).
+std::string SpillDirectory(const std::string& tmpdir);
+
 // Which document represents its cluster: the first in input order, the
 // longest text (CodePointLength), or the largest score (a missing one is
 // the smallest); the first among equals.

@@ -47,6 +47,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "simdex/fingerprint.h"
 #include "simdex/status.h"
@@ -76,6 +77,13 @@ struct IdfLearnerStats {
   uint64_t runs_spilled = 0;        // the sorter's
   uint64_t bytes_spilled = 0;
 };
+
+// The bytes a learned table holds in memory (16 per feature): what it takes
+// from the memory bound of the work that follows the pass
+// (SimHashDedupStats::idf_table_bytes, the commands' summaries).
+inline size_t IdfTableBytes(const IdfTable& table) {
+  return table.hash_entries().size() * sizeof(std::pair<uint64_t, double>);
+}
 
 // Thread safety: one thread calls it (AddBatch() runs its own threads).
 class IdfLearner {
