@@ -7,8 +7,8 @@
 //                "mean_positive_distance":..,"mean_negative_distance":..,"confirm_calls":..,"confirmed":..,
 //                "k":[{"k":0,"tp":..,"fp":..,"fn":..,"hard_fp":..,"precision":..,"recall":..,"f1":..},..]},..]}
 // With --truth jaccard the pairs' truth is their exact shingle Jaccard
-// instead, scored strictly and leniently, and tools/eval_truth.cc writes the
-// lines and the text summary.
+// instead, scored strictly and leniently: EvaluateSetAgainstTruth makes each
+// set's lines and text summary (include/simdex/eval.h).
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -23,7 +23,6 @@
 #include "simdex/front_end_text.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
-#include "tools/eval_truth.h"
 #include "tools/output_checks.h"
 
 namespace simdex::tools {
@@ -45,7 +44,9 @@ struct EvalArgs {
   bool quiet = false;
   // --truth jaccard: scored against the exact Jaccard truth, no labels needed.
   std::string truth = "labels";
-  TruthEvalArgs jaccard;
+  TruthEvalOptions jaccard;
+  std::string list_path;         // --list
+  std::string truth_pairs_path;  // --truth-pairs
 };
 
 void AppendNumber(std::string* out, double v) {
@@ -105,6 +106,60 @@ void AppendResult(const std::string& config, const std::string& confirm, const s
   out->append("]}\n");
 }
 
+// --truth jaccard: each set's lines to their files, in the order of the
+// sets, and its summary to stderr.
+int RunTruthEval(const EvalArgs& args) {
+  const TruthEvalOptions& options = args.jaccard;
+  std::unique_ptr<Confirmer> confirmer;
+  if (!options.confirm.empty()) {
+    ConfirmOptions confirm;
+    Status s = ParseConfirmSpec(options.confirm, &confirm);
+    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
+    if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
+  }
+  std::unique_ptr<OutputWriter> writer, list_writer, positives_writer;
+  Status s = OutputWriter::Open(args.output, &writer);
+  if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
+  if (options.list) {
+    s = OutputWriter::Open(args.list_path, &list_writer);
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.list_path));
+  }
+  if (options.truth_pairs) {
+    s = OutputWriter::Open(args.truth_pairs_path, &positives_writer);
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (const std::string& set : args.sets) {
+    TruthEvalOutput out;
+    s = EvaluateSetAgainstTruth(set, options, confirmer.get(), &out);
+    if (!s.ok()) return ReportError(kEvalCommand, s);
+    if (!args.quiet) std::fputs(out.summary.c_str(), stderr);
+    s = writer->Append(out.rows);
+    if (s.ok() && list_writer) s = list_writer->Append(out.listed);
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
+    if (positives_writer) s = positives_writer->Append(out.truth_pairs);
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+  }
+  s = writer->Close();
+  if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
+  if (list_writer) {
+    s = list_writer->Close();
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.list_path));
+  }
+  if (positives_writer) {
+    s = positives_writer->Close();
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+  }
+  if (!args.quiet) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",
+                 Count(options.configs.size(), "configuration").c_str(), Count(args.sets.size(), "set").c_str(),
+                 options.confirm.empty() ? "" : (", confirmed by " + options.confirm).c_str(),
+                 options.baseline ? ", with the MinHash-LSH baseline" : "", seconds);
+  }
+  return 0;
+}
+
 int RunEval(EvalArgs args) {
   if (args.configs.empty() && args.jaccard.reported.empty()) {
     for (const char* tokenizer : kDefaultConfigs) {
@@ -122,21 +177,20 @@ int RunEval(EvalArgs args) {
     if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
   }
   if (args.truth == "jaccard") {
-    TruthEvalArgs& j = args.jaccard;
-    j.sets = args.sets;
+    TruthEvalOptions& j = args.jaccard;
     j.config_names = args.configs;
     j.configs = options;
     j.confirm = args.confirm;
     j.truth.max_k = args.max_k;
     j.truth.bounds = args.bounds;
-    j.output = args.output;
-    j.quiet = args.quiet;
-    std::vector<std::string> read = j.sets;
+    j.list = !args.list_path.empty();
+    j.truth_pairs = !args.truth_pairs_path.empty();
+    std::vector<std::string> read = args.sets;
     read.insert(read.end(), j.reported.begin(), j.reported.end());
     const Status written = CheckOutputsAreNotInputs(
-        {{"-o", args.output}, {"--list", j.list_path}, {"--truth-pairs", j.truth_pairs_path}}, read);
+        {{"-o", args.output}, {"--list", args.list_path}, {"--truth-pairs", args.truth_pairs_path}}, read);
     if (!written.ok()) return ReportError(kEvalCommand, written, /*usage=*/true);
-    if (!j.reported.empty() && j.sets.size() != 1) {
+    if (!j.reported.empty() && args.sets.size() != 1) {
       return ReportError(kEvalCommand, "--reported scores pairs of one set's documents: give one set", kExitUsage);
     }
     if ((j.bands.bands > 0) != (j.bands.rows > 0)) {
@@ -148,10 +202,10 @@ int RunEval(EvalArgs args) {
     if (!(j.truth.unrelated <= j.truth.negative && j.truth.negative <= j.truth.positive)) {
       return ReportError(kEvalCommand, "thresholds must satisfy --unrelated <= --negative <= --positive", kExitUsage);
     }
-    return RunTruthEval(j);
+    return RunTruthEval(args);
   }
-  if (args.jaccard.baseline || args.jaccard.minhash || !args.jaccard.list_path.empty() ||
-      !args.jaccard.reported.empty() || !args.jaccard.truth_pairs_path.empty()) {
+  if (args.jaccard.baseline || args.jaccard.minhash || !args.list_path.empty() || !args.jaccard.reported.empty() ||
+      !args.truth_pairs_path.empty()) {
     return ReportError(kEvalCommand, "--baseline, --minhash, --list, --reported and --truth-pairs need --truth jaccard",
                        kExitUsage);
   }
@@ -232,7 +286,7 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
       ->delimiter(',')
       ->capture_default_str();
   sub->add_option("-o,--output", args->output, "JSON lines ('-' = stdout)")->capture_default_str();
-  TruthEvalArgs& j = args->jaccard;
+  TruthEvalOptions& j = args->jaccard;
   j.truth.list_negative_within = 3;
   j.truth.list_positive_beyond = 12;
   sub->add_option("--truth", args->truth,
@@ -256,7 +310,7 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
                   "pair's documents in \"a\" and \"b\", as `simdex dedup --pairs` writes them), against one set; "
                   "repeatable, a row each; without --config no fingerprints are scored")
       ->allow_extra_args(false);
-  sub->add_option("--truth-pairs", j.truth_pairs_path,
+  sub->add_option("--truth-pairs", args->truth_pairs_path,
                   "Jaccard truth: write its positive pairs (J >= --positive) here as JSON lines {\"set\",\"a\",\"b\","
                   "\"jaccard\"} (ids of the set), which --reported reads");
   sub->add_option("--positive", j.truth.positive, "Jaccard truth: a near-duplicate pair at J >= this; scored "
@@ -291,7 +345,7 @@ void AddEvalCommand(CLI::App& app, CommandRunner* run) {
   sub->add_option("--bands", j.bands.bands, "baseline: bands (default: optimal for the threshold)")
       ->check(CLI::Range(1, 1024));
   sub->add_option("--rows", j.bands.rows, "baseline: rows per band")->check(CLI::Range(1, 1024));
-  sub->add_option("--list", j.list_path, "Jaccard truth: write the listed pairs here as JSON lines (negative "
+  sub->add_option("--list", args->list_path, "Jaccard truth: write the listed pairs here as JSON lines (negative "
                   "pairs within --list-within bits, positive pairs beyond --list-beyond bits)");
   sub->add_option("--list-within", j.truth.list_negative_within, "see --list")
       ->check(CLI::Range(-1, 64))

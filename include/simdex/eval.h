@@ -252,6 +252,64 @@ inline uint64_t PackPair(uint32_t a, uint32_t b) { return (static_cast<uint64_t>
 // cannot be read. REQUIRES: docs.size() < 2^32.
 Status ReadReportedPairs(const std::string& path, std::span<const LabelledDocument> docs, std::vector<uint64_t>* out);
 
+// `simdex eval --truth jaccard` over one set: its truth, and every row
+// the options ask for scored against it.
+struct TruthEvalOptions {
+  // The SimHash fingerprint configurations scored, each a row, by the name
+  // its row carries (the ParseEvalConfig spec it came from).
+  std::vector<std::string> config_names;
+  std::vector<EvalConfig> configs;  // REQUIRES: config_names.size() entries
+  std::string confirm;  // the spec of the confirmer passed (ParseConfirmSpec), named in the rows; "" for none
+  ShingleOptions shingles;  // the truth's shingles
+  TruthOptions truth;       // its confirmer is the one EvaluateSetAgainstTruth is given
+  // The MinHash-LSH baseline (BaselineMinHash, LshCandidatePairs) on the
+  // truth's shingle sets: two rows, its band candidates and those its
+  // estimate keeps at baseline_threshold.
+  bool baseline = false;
+  // simdex's MinHash-LSH on the same sets, as `simdex dedup --method
+  // minhash` runs it: four rows ("none", "estimate", "exact", "default";
+  // engine/eval/truth_rows.cc says which is which).
+  bool minhash = false;
+  int signature_bits = kDefaultSignatureBits;  // the estimate filter's b-bit signatures (minhash)
+  int num_perm = kDefaultNumPerm;              // both; 1..1024
+  double baseline_threshold = kDefaultMinHashThreshold;
+  // {0, 0}: OptimalLshBands(baseline_threshold, num_perm) for the
+  // baseline, DefaultLshBands for simdex's; else both, bands * rows <=
+  // num_perm.
+  LshBands bands;
+  uint64_t seed = kDefaultMinHashSeed;
+  // Files of pairs some run reported on the set (`simdex dedup --pairs`),
+  // each scored as it is, a row of its own (ReadReportedPairs).
+  std::vector<std::string> reported;
+  bool list = false;         // fill TruthEvalOutput::listed
+  bool truth_pairs = false;  // fill TruthEvalOutput::truth_pairs
+};
+
+// What one set's evaluation appends (engine/eval/truth_rows.cc gives the
+// lines' fields).
+struct TruthEvalOutput {
+  std::string rows;         // JSON lines: the truth's, then one per row scored
+  std::string listed;       // with list: the pairs TruthOptions lists, per configuration
+  std::string truth_pairs;  // with truth_pairs: {"set","a","b","jaccard"} for each pair at J >= positive
+  std::string summary;      // one text line per row scored, strict scoring first
+};
+
+// Reads the set (ReadLabelledSet; clusters are not needed), finds its
+// truth (FindJaccardPairs over ShingleMaker sets), scores each row and
+// appends the lines to *out. confirmer (may be null) is the second stage of
+// the SimHash rows, made from options.confirm. Errors: reading the set or
+// a reported file, a document over 2 GiB (InvalidArgument naming it), and
+// the options the parts refuse.
+Status EvaluateSetAgainstTruth(const std::string& set, const TruthEvalOptions& options, Confirmer* confirmer,
+                               TruthEvalOutput* out);
+
+// out[i] = the fingerprint of texts[i] under config.options; an idf
+// weighting without a table (the configuration "idf-auto") learns the table
+// from the texts first (spilling to SpillDirectory("")), capped at
+// config.max_idf. Errors: Fingerprinter::Create's and IdfLearner's.
+Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view> texts,
+                      std::vector<FingerprintResult>* out);
+
 // ---------------------------------------------------------------------------
 // BASELINE, not a product feature: MinHash-LSH as the field runs it, for
 // comparison in `simdex eval --baseline` and docs/quality.md. The same

@@ -1,4 +1,5 @@
-// simdex eval --truth jaccard (tools/eval_truth.h). Per set, JSON lines:
+// EvaluateSetAgainstTruth and FingerprintAll (include/simdex/eval.h): `simdex
+// eval --truth jaccard`, one set at a time. Per set, JSON lines:
 //   {"kind":"truth","set":..,"positive":0.8,"negative":0.5,"unrelated":0.2,"documents":..,"word_documents":..,
 //    "char_documents":..,"empty_documents":..,"shingles":..,"shingle_seconds":..,"pairs_seconds":..,
 //    "pairs_from_unrelated":..}
@@ -21,8 +22,6 @@
 //    --reported file (`simdex dedup --pairs`), scored as they are
 //   --truth-pairs: {"set":..,"a":id,"b":id,"jaccard":J} for every pair at J >= positive, in (a, b) order
 //   The truth row names its shingles ("shingles_words": "word-chars"|"space-split", "shingle_n").
-#include "tools/eval_truth.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,21 +29,20 @@
 #include <memory>
 #include <string_view>
 
+#include "engine/eval/truth_summary.h"
 #include "simdex/batch.h"
 #include "simdex/confirm.h"
+#include "simdex/eval.h"
 #include "simdex/front_end_text.h"
 #include "simdex/idf_learner.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_join.h"
-#include "simdex/output_writer.h"
-#include "tools/commands.h"
-#include "tools/idf_pass.h"
-#include "tools/truth_summary.h"
 
-namespace simdex::tools {
+namespace simdex {
 namespace {
 
-constexpr const char* kCommand = "eval";
+using eval::TruthSummaryLine;
+
 // The SimHash rows' k in the text summary: the default k of `simdex dedup --method simhash` and the t10 index.
 constexpr int kSummaryK = 3;
 
@@ -141,40 +139,40 @@ void AppendHead(std::string* out, const char* kind, const std::string& set) {
 
 // The MinHash-LSH baseline over one set's shingles: two lines, candidates as
 // they come from the bands and candidates kept by the estimate.
-Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
+Status RunBaseline(const TruthEvalOptions& o, const std::string& set, std::span<const std::string_view> texts,
                    std::span<const std::vector<uint64_t>> sets, double shingle_seconds,
                    std::span<const JaccardPair> truth, std::string* out, std::string* text) {
   std::unique_ptr<BaselineMinHash> minhash;
-  SIMDEX_RETURN_IF_ERROR(BaselineMinHash::Create(args.num_perm, args.seed, &minhash));
+  SIMDEX_RETURN_IF_ERROR(BaselineMinHash::Create(o.num_perm, o.seed, &minhash));
   const LshBands bands =
-      args.bands.bands > 0 ? args.bands : OptimalLshBands(args.baseline_threshold, args.num_perm);
-  const size_t k = static_cast<size_t>(args.num_perm);
+      o.bands.bands > 0 ? o.bands : OptimalLshBands(o.baseline_threshold, o.num_perm);
+  const size_t k = static_cast<size_t>(o.num_perm);
   auto start = Clock::now();
   std::vector<uint64_t> signatures(sets.size() * k);
   for (size_t d = 0; d < sets.size(); ++d) minhash->Sign(sets[d], signatures.data() + d * k);
   const double sign_seconds = Since(start);
   start = Clock::now();
   std::vector<uint64_t> candidates;
-  SIMDEX_RETURN_IF_ERROR(LshCandidatePairs(signatures, args.num_perm, bands, &candidates));
+  SIMDEX_RETURN_IF_ERROR(LshCandidatePairs(signatures, o.num_perm, bands, &candidates));
   const double band_seconds = Since(start);
   start = Clock::now();
   std::vector<uint64_t> kept;
   for (uint64_t p : candidates) {
     const uint64_t* x = signatures.data() + (p >> 32) * k;
     const uint64_t* y = signatures.data() + (p & 0xffffffffu) * k;
-    if (BaselineMinHash::Estimate(x, y, args.num_perm) >= args.baseline_threshold) kept.push_back(p);
+    if (BaselineMinHash::Estimate(x, y, o.num_perm) >= o.baseline_threshold) kept.push_back(p);
   }
   const double filter_seconds = Since(start);
   for (const bool filtered : {false, true}) {
     std::vector<TruthBucket> buckets;
-    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, filtered ? kept : candidates, truth, args.truth, &buckets));
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, filtered ? kept : candidates, truth, o.truth, &buckets));
     AppendHead(out, "baseline", set);
     out->append(",\"method\":\"minhash-lsh\",\"filter\":\"").append(filtered ? "estimate" : "none").append("\"");
-    AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
+    AppendCount(out, "num_perm", static_cast<uint64_t>(o.num_perm));
     AppendCount(out, "bands", static_cast<uint64_t>(bands.bands));
     AppendCount(out, "rows", static_cast<uint64_t>(bands.rows));
-    AppendCount(out, "seed", args.seed);
-    AppendField(out, "threshold", args.baseline_threshold);
+    AppendCount(out, "seed", o.seed);
+    AppendField(out, "threshold", o.baseline_threshold);
     AppendCount(out, "documents", texts.size());
     AppendCount(out, "candidates", candidates.size());
     AppendCount(out, "kept", filtered ? kept.size() : candidates.size());
@@ -184,7 +182,7 @@ Status RunBaseline(const TruthEvalArgs& args, const std::string& set, std::span<
     AppendField(out, "filter_seconds", filtered ? filter_seconds : 0.0);
     AppendBuckets(buckets, out);
     text->append(TruthSummaryLine(set, filtered ? "baseline MinHash-LSH, estimate filter" : "baseline MinHash-LSH, no filter",
-                                  buckets.back(), 0, args.truth));
+                                  buckets.back(), 0, o.truth));
   }
   return Status::OK();
 }
@@ -199,11 +197,11 @@ struct BandedPairs {
 };
 
 Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t> packed,
-                  std::span<const uint8_t> banded, const TruthEvalArgs& args, BandedPairs* out) {
+                  std::span<const uint8_t> banded, const TruthEvalOptions& o, BandedPairs* out) {
   const size_t n = banded.size(), nb = static_cast<size_t>(out->bands.bands);
-  const size_t k = static_cast<size_t>(args.num_perm);
-  const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
-  SIMDEX_RETURN_IF_ERROR(CheckLshBands(out->bands, args.num_perm));
+  const size_t k = static_cast<size_t>(o.num_perm);
+  const size_t sb = PackedSignatureBytes(o.num_perm, o.signature_bits);
+  SIMDEX_RETURN_IF_ERROR(CheckLshBands(out->bands, o.num_perm));
   auto start = Clock::now();
   std::vector<uint64_t> keys(n * nb), row(nb);  // keys band after band
   for (size_t d = 0; d < n; ++d) {
@@ -216,7 +214,7 @@ Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t>
   start = Clock::now();
   for (uint64_t p : out->candidates) {
     const size_t a = p >> 32, b = p & 0xffffffffu;
-    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], args.num_perm, args.signature_bits) >=
+    if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], o.num_perm, o.signature_bits) >=
         out->estimate_filter) {
       out->kept.push_back(p);
     }
@@ -235,34 +233,34 @@ Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t>
 //   "default": the command's default, exact mode: candidates from
 //     ExactCandidateBands kept by ExactEstimateFilter, then by their exact
 //     Jaccard (include/simdex/batch.h).
-Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<const std::string_view> texts,
+Status RunMinHash(const TruthEvalOptions& o, const std::string& set, std::span<const std::string_view> texts,
                   std::span<const std::vector<uint64_t>> sets, std::span<const JaccardPair> truth, std::string* out,
                   std::string* text) {
   MinHashOptions options;
-  options.num_perm = args.num_perm;
-  options.seed = args.seed;
-  options.shingles = args.shingles;
+  options.num_perm = o.num_perm;
+  options.seed = o.seed;
+  options.shingles = o.shingles;
   std::unique_ptr<MinHasher> hasher;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &hasher));
-  const double t = args.baseline_threshold;
-  const size_t n = sets.size(), k = static_cast<size_t>(args.num_perm);
-  const size_t sb = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  const double t = o.baseline_threshold;
+  const size_t n = sets.size(), k = static_cast<size_t>(o.num_perm);
+  const size_t sb = PackedSignatureBytes(o.num_perm, o.signature_bits);
   auto start = Clock::now();
   std::vector<uint32_t> signatures(n * k);
   std::vector<uint8_t> packed(n * sb), banded(n);
   for (size_t d = 0; d < n; ++d) {
     hasher->SignShingles(sets[d], &signatures[d * k]);
     banded[d] = !sets[d].empty();
-    PackSignature(&signatures[d * k], args.num_perm, args.signature_bits, &packed[d * sb]);
+    PackSignature(&signatures[d * k], o.num_perm, o.signature_bits, &packed[d * sb]);
   }
   const double sign_seconds = Since(start);
   BandedPairs approximate, exact_mode;
-  approximate.bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(t, args.num_perm);
-  approximate.estimate_filter = DefaultEstimateFilter(t, args.num_perm);
-  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, args, &approximate));
-  exact_mode.bands = ExactCandidateBands(t, args.num_perm);
-  exact_mode.estimate_filter = ExactEstimateFilter(t, args.num_perm);
-  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, args, &exact_mode));
+  approximate.bands = o.bands.bands > 0 ? o.bands : DefaultLshBands(t, o.num_perm);
+  approximate.estimate_filter = DefaultEstimateFilter(t, o.num_perm);
+  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, o, &approximate));
+  exact_mode.bands = ExactCandidateBands(t, o.num_perm);
+  exact_mode.estimate_filter = ExactEstimateFilter(t, o.num_perm);
+  SIMDEX_RETURN_IF_ERROR(FindBanded(signatures, packed, banded, o, &exact_mode));
   auto confirmed = [&](const std::vector<uint64_t>& pairs) {
     std::vector<uint64_t> kept;
     for (uint64_t p : pairs) {
@@ -279,14 +277,14 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
                                              : f == "exact"    ? exact
                                                                : checked;
     std::vector<TruthBucket> buckets;
-    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, args.truth, &buckets));
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, o.truth, &buckets));
     AppendHead(out, "minhash", set);
     out->append(",\"method\":\"simdex\",\"filter\":\"").append(filter).append("\"");
-    AppendCount(out, "num_perm", static_cast<uint64_t>(args.num_perm));
-    AppendCount(out, "signature_bits", static_cast<uint64_t>(args.signature_bits));
+    AppendCount(out, "num_perm", static_cast<uint64_t>(o.num_perm));
+    AppendCount(out, "signature_bits", static_cast<uint64_t>(o.signature_bits));
     AppendCount(out, "bands", static_cast<uint64_t>(from.bands.bands));
     AppendCount(out, "rows", static_cast<uint64_t>(from.bands.rows));
-    AppendCount(out, "seed", args.seed);
+    AppendCount(out, "seed", o.seed);
     AppendField(out, "threshold", t);
     AppendField(out, "estimate_filter", from.estimate_filter);
     AppendCount(out, "documents", texts.size());
@@ -300,14 +298,19 @@ Status RunMinHash(const TruthEvalArgs& args, const std::string& set, std::span<c
                        : f == "estimate" ? "simdex MinHash-LSH, estimate filter (--approximate)"
                        : f == "exact"    ? "simdex MinHash-LSH, exact Jaccard of every candidate"
                                          : "simdex MinHash-LSH, defaults (exact check)";
-    text->append(TruthSummaryLine(set, name, buckets.back(), 0, args.truth));
+    text->append(TruthSummaryLine(set, name, buckets.back(), 0, o.truth));
   }
   return Status::OK();
 }
 
-// One set's JSON lines (out), listed pairs (list) and text summary (text).
-Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer* confirmer, std::string* out,
-                   std::string* list, std::string* positives, std::string* text) {
+}  // namespace
+
+Status EvaluateSetAgainstTruth(const std::string& set, const TruthEvalOptions& o, Confirmer* confirmer,
+                               TruthEvalOutput* result) {
+  std::string* out = &result->rows;
+  std::string* list = &result->listed;
+  std::string* positives = &result->truth_pairs;
+  std::string* text = &result->summary;
   std::vector<LabelledDocument> docs;
   SIMDEX_RETURN_IF_ERROR(ReadLabelledSet(set, &docs, /*require_cluster=*/false));
   std::vector<std::string_view> texts;
@@ -317,7 +320,7 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   }
   // The truth.
   std::unique_ptr<ShingleMaker> maker;
-  SIMDEX_RETURN_IF_ERROR(ShingleMaker::Create(args.shingles, &maker));
+  SIMDEX_RETURN_IF_ERROR(ShingleMaker::Create(o.shingles, &maker));
   auto start = Clock::now();
   std::vector<std::vector<uint64_t>> sets(docs.size());
   uint64_t kinds[3] = {0, 0, 0}, shingles = 0;
@@ -330,11 +333,11 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
   std::vector<JaccardPair> truth;
   // Every pair the scoring must class is listed: those with J >= unrelated
   // (a threshold of 0 would list every pair sharing a shingle).
-  SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(args.truth.unrelated, 1e-12), &truth));
+  SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(o.truth.unrelated, 1e-12), &truth));
   const double pairs_seconds = Since(start);
-  if (!args.truth_pairs_path.empty()) {
+  if (o.truth_pairs) {
     for (const JaccardPair& p : truth) {
-      if (p.jaccard() < args.truth.positive) continue;
+      if (p.jaccard() < o.truth.positive) continue;
       AppendHead(positives, "pair", set);
       positives->append(",\"a\":");
       AppendJsonString(positives, docs[p.a].id);
@@ -345,53 +348,53 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
     }
   }
   AppendHead(out, "truth", set);
-  AppendField(out, "positive", args.truth.positive);
-  AppendField(out, "negative", args.truth.negative);
-  AppendField(out, "unrelated", args.truth.unrelated);
+  AppendField(out, "positive", o.truth.positive);
+  AppendField(out, "negative", o.truth.negative);
+  AppendField(out, "unrelated", o.truth.unrelated);
   AppendCount(out, "documents", docs.size());
   AppendCount(out, "word_documents", kinds[static_cast<int>(ShingleKind::kWords)]);
   AppendCount(out, "char_documents", kinds[static_cast<int>(ShingleKind::kChars)]);
   AppendCount(out, "empty_documents", kinds[static_cast<int>(ShingleKind::kNone)]);
   AppendCount(out, "shingles", shingles);
   out->append(",\"shingles_words\":");
-  AppendJsonString(out, ShingleWordsName(args.shingles.words));
-  AppendCount(out, "shingle_n", static_cast<uint64_t>(args.shingles.word_n));
+  AppendJsonString(out, ShingleWordsName(o.shingles.words));
+  AppendCount(out, "shingle_n", static_cast<uint64_t>(o.shingles.word_n));
   AppendCount(out, "pairs_from_unrelated", truth.size());
   AppendField(out, "shingle_seconds", shingle_seconds);
   AppendField(out, "pairs_seconds", pairs_seconds);
   out->append("}\n");
 
   std::vector<FingerprintResult> fingerprints;
-  TruthOptions truth_options = args.truth;
+  TruthOptions truth_options = o.truth;
   truth_options.confirmer = confirmer;
-  for (size_t c = 0; c < args.configs.size(); ++c) {
+  for (size_t c = 0; c < o.configs.size(); ++c) {
     start = Clock::now();
-    SIMDEX_RETURN_IF_ERROR(FingerprintAll(args.configs[c], texts, &fingerprints));
+    SIMDEX_RETURN_IF_ERROR(FingerprintAll(o.configs[c], texts, &fingerprints));
     const double fingerprint_seconds = Since(start);
     start = Clock::now();
     std::vector<TruthBucket> buckets;
     std::vector<ListedPair> listed;
     SIMDEX_RETURN_IF_ERROR(EvaluateAgainstTruth(texts, fingerprints, truth, truth_options, &buckets,
-                                                args.list_path.empty() ? nullptr : &listed));
+                                                o.list ? &listed : nullptr));
     const double evaluate_seconds = Since(start);
     AppendHead(out, "simhash", set);
     out->append(",\"config\":");
-    AppendJsonString(out, args.config_names[c]);
+    AppendJsonString(out, o.config_names[c]);
     out->append(",\"confirm\":");
-    if (args.confirm.empty()) out->append("null");
-    else AppendJsonString(out, args.confirm);
+    if (o.confirm.empty()) out->append("null");
+    else AppendJsonString(out, o.confirm);
     AppendCount(out, "documents", docs.size());
     AppendField(out, "fingerprint_seconds", fingerprint_seconds);
     AppendField(out, "evaluate_seconds", evaluate_seconds);
     AppendBuckets(buckets, out);
-    const int k = std::min(args.truth.max_k, kSummaryK);
-    text->append(TruthSummaryLine(set, args.config_names[c] + (args.confirm.empty() ? "" : " + " + args.confirm) +
+    const int k = std::min(o.truth.max_k, kSummaryK);
+    text->append(TruthSummaryLine(set, o.config_names[c] + (o.confirm.empty() ? "" : " + " + o.confirm) +
                                            " at k = " + std::to_string(k),
-                                  buckets.back(), k, args.truth));
+                                  buckets.back(), k, o.truth));
     for (const ListedPair& p : listed) {
       AppendHead(list, "pair", set);
       list->append(",\"config\":");
-      AppendJsonString(list, args.config_names[c]);
+      AppendJsonString(list, o.config_names[c]);
       list->append(",\"a\":");
       AppendJsonString(list, docs[p.a].id);
       list->append(",\"b\":");
@@ -403,25 +406,23 @@ Status EvaluateSet(const TruthEvalArgs& args, const std::string& set, Confirmer*
       list->append("}\n");
     }
   }
-  if (args.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(args, set, texts, sets, shingle_seconds, truth, out, text));
-  if (args.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(args, set, texts, sets, truth, out, text));
-  for (const std::string& file : args.reported) {
+  if (o.baseline) SIMDEX_RETURN_IF_ERROR(RunBaseline(o, set, texts, sets, shingle_seconds, truth, out, text));
+  if (o.minhash) SIMDEX_RETURN_IF_ERROR(RunMinHash(o, set, texts, sets, truth, out, text));
+  for (const std::string& file : o.reported) {
     std::vector<uint64_t> predicted;
     SIMDEX_RETURN_IF_ERROR(ReadReportedPairs(file, docs, &predicted));
     std::vector<TruthBucket> buckets;
-    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, args.truth, &buckets));
+    SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, predicted, truth, o.truth, &buckets));
     AppendHead(out, "reported", set);
     out->append(",\"file\":");
     AppendJsonString(out, file);
     AppendCount(out, "documents", texts.size());
     AppendCount(out, "pairs", predicted.size());
     AppendBuckets(buckets, out);
-    text->append(TruthSummaryLine(set, "pairs of " + file, buckets.back(), 0, args.truth));
+    text->append(TruthSummaryLine(set, "pairs of " + file, buckets.back(), 0, o.truth));
   }
   return Status::OK();
 }
-
-}  // namespace
 
 Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view> texts,
                       std::vector<FingerprintResult>* out) {
@@ -441,53 +442,4 @@ Status FingerprintAll(const EvalConfig& config, std::span<const std::string_view
   return Status::OK();
 }
 
-int RunTruthEval(const TruthEvalArgs& args) {
-  std::unique_ptr<Confirmer> confirmer;
-  if (!args.confirm.empty()) {
-    ConfirmOptions confirm;
-    Status s = ParseConfirmSpec(args.confirm, &confirm);
-    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
-    if (!s.ok()) return ReportError(kCommand, s, /*usage=*/true);
-  }
-  std::unique_ptr<OutputWriter> writer, list_writer, positives_writer;
-  Status s = OutputWriter::Open(args.output, &writer);
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
-  if (!args.list_path.empty()) {
-    s = OutputWriter::Open(args.list_path, &list_writer);
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
-  }
-  if (!args.truth_pairs_path.empty()) {
-    s = OutputWriter::Open(args.truth_pairs_path, &positives_writer);
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
-  }
-  const auto start = Clock::now();
-  for (const std::string& set : args.sets) {
-    std::string out, list, positives, text;
-    s = EvaluateSet(args, set, confirmer.get(), &out, &list, &positives, &text);
-    if (!s.ok()) return ReportError(kCommand, s);
-    if (!args.quiet) std::fputs(text.c_str(), stderr);
-    s = writer->Append(out);
-    if (s.ok() && list_writer) s = list_writer->Append(list);
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
-    if (positives_writer) s = positives_writer->Append(positives);
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
-  }
-  s = writer->Close();
-  if (!s.ok()) return ReportError(kCommand, s.WithContext(args.output));
-  if (list_writer) {
-    s = list_writer->Close();
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.list_path));
-  }
-  if (positives_writer) {
-    s = positives_writer->Close();
-    if (!s.ok()) return ReportError(kCommand, s.WithContext(args.truth_pairs_path));
-  }
-  if (!args.quiet) {
-    std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",
-                 Count(args.configs.size(), "configuration").c_str(), Count(args.sets.size(), "set").c_str(), args.confirm.empty() ? "" : (", confirmed by " + args.confirm).c_str(),
-                 args.baseline ? ", with the MinHash-LSH baseline" : "", Since(start));
-  }
-  return 0;
-}
-
-}  // namespace simdex::tools
+}  // namespace simdex

@@ -1,9 +1,9 @@
-// TruthSummaryLine (tools/truth_summary.h).
-#include "tools/truth_summary.h"
+// TruthSummaryLine (engine/eval/truth_summary.h).
+#include "engine/eval/truth_summary.h"
 
 #include <cstdio>
 
-namespace simdex::tools {
+namespace simdex::eval {
 namespace {
 
 std::string Fixed(double v, const char* format = "%.3f") {
@@ -30,4 +30,4 @@ std::string TruthSummaryLine(const std::string& set, const std::string& what, co
          std::to_string(all.fp[i]) + " with J < " + negative + "\n";
 }
 
-}  // namespace simdex::tools
+}  // namespace simdex::eval
