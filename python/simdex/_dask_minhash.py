@@ -63,7 +63,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 import simdex
-from simdex import _simdex
+from simdex import _simdex, parts
 from simdex._results import MinHashDedupResult
 
 U64 = np.uint64
@@ -98,12 +98,11 @@ def layout(threshold: float = _DEFAULTS["threshold"], num_perm: int = _DEFAULTS[
               simdex.MinHasher(num_perm=num_perm, seed=seed, word_n=word_n, char_n=char_n, shingles=shingles))
     profile, shingles = hasher.profile, hasher.shingles
     if bands is None:
-        bands, rows = (simdex.default_lsh_bands if approximate else simdex.exact_candidate_bands)(threshold, num_perm)
+        bands, rows = (parts.default_lsh_bands if approximate else parts.exact_candidate_bands)(threshold, num_perm)
     if bands < 1 or rows < 1 or bands * rows > num_perm:
         raise ValueError(f"bands {bands} x rows {rows} is more than num_perm {num_perm} values")
     if estimate_filter is None:
-        min_estimate = (simdex.default_estimate_filter if approximate else simdex.exact_estimate_filter)(threshold,
-                                                                                                          num_perm)
+        min_estimate = (parts.default_estimate_filter if approximate else parts.exact_estimate_filter)(threshold, num_perm)
     elif estimate_filter == "off":
         min_estimate = None
     elif isinstance(estimate_filter, (int, float)) and 0 <= estimate_filter <= 1:
@@ -114,7 +113,7 @@ def layout(threshold: float = _DEFAULTS["threshold"], num_perm: int = _DEFAULTS[
                "bands": bands, "rows": rows, "signature_bits": signature_bits}
     # An against match's texts are not at hand: the estimate decides it, as --approximate's filter;
     # an index's sketches where it has them (estimate >= T), unless approximate.
-    against_min_estimate = min_estimate if approximate else simdex.default_estimate_filter(threshold, num_perm)
+    against_min_estimate = min_estimate if approximate else parts.default_estimate_filter(threshold, num_perm)
     return {"signing": signing, "layout": (profile, bands, rows, signature_bits), "min_estimate": min_estimate,
             "against_min_estimate": against_min_estimate, "against_sketch": (float(threshold), bool(approximate)),
             "exact_confirm": None if approximate else f"jaccard-shingles/{shingles}:{threshold!r}",
