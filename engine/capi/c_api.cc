@@ -106,20 +106,15 @@ const char* simdex_code_name(int code) {
 
 simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
                               char** errmsg) {
-  if (out != nullptr) *out = nullptr;
-  if (path == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_open: path and out must not be NULL", errmsg);
-  }
-  return Guard(errmsg, [&] {
-    simdex::ReloadOptions options;
-    options.reader.verify_block_checksums = verify_block_checksums != 0;
-    auto idx = std::make_unique<simdex_index>();
-    idx->path = path;
-    Status s = simdex::ReloadingIndex::Open(path, options, &idx->index);
-    if (!s.ok()) return FromStatus(simdex::capi::PointToOpener(s, path, simdex::IndexKind::kSimHash), errmsg);
-    *out = idx.release();
-    return Succeed(errmsg);
-  });
+  return simdex::capi::OpenHandle(
+      "simdex_index_open", path, verify_block_checksums, out, errmsg,
+      [&](simdex_index* idx, const simdex::ReaderOptions& reader) {
+        simdex::ReloadOptions options;
+        options.reader = reader;
+        idx->path = path;
+        return simdex::capi::PointToOpener(simdex::ReloadingIndex::Open(path, options, &idx->index), path,
+                                           simdex::IndexKind::kSimHash);
+      });
 }
 
 void simdex_index_close(simdex_index* idx) { delete idx; }
@@ -211,26 +206,17 @@ int simdex_index_has_string_ids(const simdex_index* idx) {
   return idx != nullptr && idx->index->Current()->has_string_ids() ? 1 : 0;
 }
 
+// The index serving now: each call takes the current file once.
+static const auto kCurrent = [](const simdex_index& idx) { return idx.index->Current(); };
+
 simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const char** data, size_t* size,
                                    char** errmsg) {
-  if (data != nullptr) *data = nullptr;
-  if (size != nullptr) *size = 0;
-  if (idx == nullptr || data == nullptr || size == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_id_string: idx, data and size must not be NULL", errmsg);
-  }
-  return Guard(errmsg, [&] { return simdex::capi::IdStringOf(*idx->index->Current(), id, data, size, errmsg); });
+  return simdex::capi::IdStringOf("simdex_index_id_string", idx, kCurrent, id, data, size, errmsg);
 }
 
 simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
                                  char** errmsg) {
-  if (id != nullptr) *id = 0;
-  if (idx == nullptr || id == nullptr || (data == nullptr && size > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "simdex_index_find_id: idx and id must not be NULL, nor data when size > 0", errmsg);
-  }
-  return Guard(errmsg, [&] {
-    return FromStatus(idx->index->Current()->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
-  });
+  return simdex::capi::FindIdOf("simdex_index_find_id", idx, kCurrent, data, size, id, errmsg);
 }
 
 simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg) {

@@ -22,18 +22,10 @@ extern "C" {
 
 simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
                                    char** errmsg) {
-  if (out != nullptr) *out = nullptr;
-  if (path == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_open: path and out must not be NULL", errmsg);
-  }
-  return Guard(errmsg, [&] {
-    simdex::ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums != 0;
-    auto handle = std::make_unique<simdex_index_file>();
-    const simdex::Status s = simdex::OpenIndexFile(path, options, &handle->file);
-    if (s.ok()) *out = handle.release();
-    return FromStatus(s, errmsg);
-  });
+  return simdex::capi::OpenHandle("simdex_index_file_open", path, verify_block_checksums, out, errmsg,
+                                  [&](simdex_index_file* handle, const simdex::ReaderOptions& options) {
+                                    return simdex::OpenIndexFile(path, options, &handle->file);
+                                  });
 }
 
 void simdex_index_file_close(simdex_index_file* file) { delete file; }

@@ -77,6 +77,27 @@ simdex_code Guard(char** errmsg, Body&& body) {
   }
 }
 
+// The frame of the C openers (simdex_index_open, simdex_lsh_index_open,
+// simdex_index_file_open): *out cleared, NULL arguments refused naming the
+// call, and a new Handle that open(handle, options) fills handed to *out
+// only when open returns OK.
+template <typename Handle, typename Open>
+simdex_code OpenHandle(const char* call, const char* path, int verify_block_checksums, Handle** out, char** errmsg,
+                       Open&& open) {
+  if (out != nullptr) *out = nullptr;
+  if (path == nullptr || out == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": path and out must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    ReaderOptions options;
+    options.verify_block_checksums = verify_block_checksums != 0;
+    auto handle = std::make_unique<Handle>();
+    const Status s = open(handle.get(), options);
+    if (s.ok()) *out = handle.release();
+    return FromStatus(s, errmsg);
+  });
+}
+
 // InvalidArgument unless every reserved field of a C options struct is 0
 // (what its init function sets), so that a later version may give them a
 // meaning whose 0 is today's behaviour.
@@ -129,22 +150,49 @@ simdex_code TextViews(const char* const* texts, const size_t* lengths, size_t n,
 // the other kind than `wanted`.
 Status PointToOpener(Status s, const char* path, IndexKind wanted);
 
-// simdex_index_id_string and simdex_lsh_index_id_string over a reader of
-// either kind (has_string_ids, IdStringCount, IdString).
-template <typename Reader>
-simdex_code IdStringOf(const Reader& reader, uint64_t id, const char** data, size_t* size, char** errmsg) {
-  if (!reader.has_string_ids()) return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
-  const uint64_t strings = reader.IdStringCount();
-  if (id >= strings) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
-                    " strings)",
-                errmsg);
+// simdex_index_id_string and simdex_lsh_index_id_string: the arguments
+// checked (naming `call`), then the string of number `id` in the id map of
+// file(*handle), a reader of either kind (has_string_ids, IdStringCount,
+// IdString).
+template <typename Handle, typename File>
+simdex_code IdStringOf(const char* call, const Handle* handle, File&& file, uint64_t id, const char** data,
+                       size_t* size, char** errmsg) {
+  if (data != nullptr) *data = nullptr;
+  if (size != nullptr) *size = 0;
+  if (handle == nullptr || data == nullptr || size == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": idx, data and size must not be NULL", errmsg);
   }
-  const std::string_view s = reader.IdString(id);
-  *data = s.data();
-  *size = s.size();
-  return Succeed(errmsg);
+  return Guard(errmsg, [&] {
+    const auto reader = file(*handle);  // a shared_ptr keeps a reloaded file alive meanwhile
+    if (!reader->has_string_ids()) return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
+    const uint64_t strings = reader->IdStringCount();
+    if (id >= strings) {
+      return Fail(SIMDEX_INVALID_ARGUMENT,
+                  "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
+                      " strings)",
+                  errmsg);
+    }
+    const std::string_view s = reader->IdString(id);
+    *data = s.data();
+    *size = s.size();
+    return Succeed(errmsg);
+  });
+}
+
+// simdex_index_find_id and simdex_lsh_index_find_id: the arguments checked
+// (naming `call`), then the number of the string id [data, data + size) in
+// file(*handle) (FindIdString).
+template <typename Handle, typename File>
+simdex_code FindIdOf(const char* call, const Handle* handle, File&& file, const char* data, size_t size,
+                     uint64_t* id, char** errmsg) {
+  if (id != nullptr) *id = 0;
+  if (handle == nullptr || id == nullptr || (data == nullptr && size > 0)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                std::string(call) + ": idx and id must not be NULL, nor data when size > 0", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    return FromStatus(file(*handle)->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
+  });
 }
 
 }  // namespace simdex::capi

@@ -27,8 +27,6 @@ using simdex::capi::CopyString;
 using simdex::capi::Fail;
 using simdex::capi::FromStatus;
 using simdex::capi::Guard;
-using simdex::capi::IdStringOf;
-using simdex::capi::PointToOpener;
 using simdex::capi::Succeed;
 
 static_assert(sizeof(simdex_lsh_match) == 16, "simdex_lsh_match is documented as 16 bytes without padding");
@@ -114,20 +112,13 @@ extern "C" {
 
 simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
                                   char** errmsg) {
-  if (out != nullptr) *out = nullptr;
-  if (path == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_lsh_index_open: path and out must not be NULL", errmsg);
-  }
-  return Guard(errmsg, [&] {
-    simdex::ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums != 0;
-    auto idx = std::make_unique<simdex_lsh_index>();
-    idx->path = path;
-    Status s = simdex::LshIndexReader::Open(path, options, &idx->reader);
-    if (!s.ok()) return FromStatus(PointToOpener(s, path, simdex::IndexKind::kMinHashLsh), errmsg);
-    *out = idx.release();
-    return Succeed(errmsg);
-  });
+  return simdex::capi::OpenHandle(
+      "simdex_lsh_index_open", path, verify_block_checksums, out, errmsg,
+      [&](simdex_lsh_index* idx, const simdex::ReaderOptions& options) {
+        idx->path = path;
+        return simdex::capi::PointToOpener(simdex::LshIndexReader::Open(path, options, &idx->reader), path,
+                                           simdex::IndexKind::kMinHashLsh);
+      });
 }
 
 void simdex_lsh_index_close(simdex_lsh_index* idx) { delete idx; }
@@ -271,26 +262,16 @@ int simdex_lsh_index_has_string_ids(const simdex_lsh_index* idx) {
   return idx != nullptr && idx->reader->has_string_ids() ? 1 : 0;
 }
 
+static const auto kReader = [](const simdex_lsh_index& idx) { return idx.reader.get(); };
+
 simdex_code simdex_lsh_index_id_string(const simdex_lsh_index* idx, uint64_t id, const char** data, size_t* size,
                                        char** errmsg) {
-  if (data != nullptr) *data = nullptr;
-  if (size != nullptr) *size = 0;
-  if (idx == nullptr || data == nullptr || size == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_lsh_index_id_string: idx, data and size must not be NULL", errmsg);
-  }
-  return Guard(errmsg, [&] { return IdStringOf(*idx->reader, id, data, size, errmsg); });
+  return simdex::capi::IdStringOf("simdex_lsh_index_id_string", idx, kReader, id, data, size, errmsg);
 }
 
 simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* data, size_t size, uint64_t* id,
                                      char** errmsg) {
-  if (id != nullptr) *id = 0;
-  if (idx == nullptr || id == nullptr || (data == nullptr && size > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "simdex_lsh_index_find_id: idx and id must not be NULL, nor data when size > 0", errmsg);
-  }
-  return Guard(errmsg, [&] {
-    return FromStatus(idx->reader->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
-  });
+  return simdex::capi::FindIdOf("simdex_lsh_index_find_id", idx, kReader, data, size, id, errmsg);
 }
 
 }  // extern "C"
