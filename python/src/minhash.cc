@@ -326,46 +326,37 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
       "b[i]) (PairClusters, include/simdex/confirm.h): the component's document with the largest score, the "
       "smallest ordinal among equals (no scores: the smallest ordinal); a document in no pair represents itself. "
       "Releases the GIL.");
-  // (bands, rows) of a threshold by a rule: DefaultLshBands or OptimalLshBands.
+  // The rules of a Jaccard threshold and a number of values: each checks
+  // them, then answers value(threshold, num_perm).
+  const auto def_rule = [&m](const char* name, auto value, const char* doc) {
+    m.def(name, [value](double threshold, int num_perm) {
+            CheckThreshold(threshold, num_perm);
+            return value(threshold, num_perm);
+          }, py::arg("threshold"), py::arg("num_perm"), doc);
+  };
+  // (bands, rows) as a tuple.
   const auto bands_by = [](LshBands (*choose)(double, int)) {
     return [choose](double threshold, int num_perm) {
-      CheckThreshold(threshold, num_perm);
       const LshBands b = choose(threshold, num_perm);
       return py::make_tuple(b.bands, b.rows);
     };
   };
-  m.def(
-      "default_lsh_bands", bands_by(&DefaultLshBands),
-      py::arg("threshold"), py::arg("num_perm"),
-      "(bands, rows) that `simdex dedup --method minhash --approximate` chooses for a threshold (DefaultLshBands: "
-      "false negatives weighed 19 times false positives; 16 x 8 at 0.8 and 128 values).");
-  m.def(
-      "exact_candidate_bands", bands_by(&ExactCandidateBands),
-      py::arg("threshold"), py::arg("num_perm"),
-      "(bands, rows) of the candidates of `simdex dedup --method minhash`, whose pairs are then checked exactly "
-      "(ExactCandidateBands: DefaultLshBands of threshold - 0.1; 21 x 6 at 0.8 and 128 values).");
-  m.def(
-      "exact_estimate_filter",
-      [](double threshold, int num_perm) {
-        CheckThreshold(threshold, num_perm);
-        return ExactEstimateFilter(threshold, num_perm);
-      },
-      py::arg("threshold"), py::arg("num_perm"),
-      "The estimate filter before the exact check of `simdex dedup --method minhash`: three standard errors "
-      "below the threshold (ExactEstimateFilter; 0.694 at 0.8 and 128 values).");
-  m.def(
-      "default_estimate_filter",
-      [](double threshold, int num_perm) {
-        CheckThreshold(threshold, num_perm);
-        return DefaultEstimateFilter(threshold, num_perm);
-      },
-      py::arg("threshold"), py::arg("num_perm"),
-      "The estimate filter of `simdex dedup --method minhash --approximate`: two standard errors below the "
-      "threshold (DefaultEstimateFilter; 0.729 at 0.8 and 128 values).");
-  m.def(
-      "optimal_lsh_bands", bands_by([](double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm); }),
-      py::arg("threshold"), py::arg("num_perm"), "(bands, rows) minimising equally weighted false positives and negatives at a Jaccard threshold "
-        "(OptimalLshBands; simdex dedup --method minhash weighs false negatives more: docs/minhash.md).");
+  def_rule("default_lsh_bands", bands_by(&DefaultLshBands),
+           "(bands, rows) that `simdex dedup --method minhash --approximate` chooses for a threshold "
+           "(DefaultLshBands: false negatives weighed 19 times false positives; 16 x 8 at 0.8 and 128 values).");
+  def_rule("exact_candidate_bands", bands_by(&ExactCandidateBands),
+           "(bands, rows) of the candidates of `simdex dedup --method minhash`, whose pairs are then checked exactly "
+           "(ExactCandidateBands: DefaultLshBands of threshold - 0.1; 21 x 6 at 0.8 and 128 values).");
+  def_rule("exact_estimate_filter", &ExactEstimateFilter,
+           "The estimate filter before the exact check of `simdex dedup --method minhash`: three standard errors "
+           "below the threshold (ExactEstimateFilter; 0.694 at 0.8 and 128 values).");
+  def_rule("default_estimate_filter", &DefaultEstimateFilter,
+           "The estimate filter of `simdex dedup --method minhash --approximate`: two standard errors below the "
+           "threshold (DefaultEstimateFilter; 0.729 at 0.8 and 128 values).");
+  def_rule("optimal_lsh_bands",
+           bands_by([](double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm); }),
+           "(bands, rows) minimising equally weighted false positives and negatives at a Jaccard threshold "
+           "(OptimalLshBands; simdex dedup --method minhash weighs false negatives more: docs/minhash.md).");
 }
 
 }  // namespace simdex::python
