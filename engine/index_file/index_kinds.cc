@@ -10,8 +10,8 @@ namespace {
 
 using index_file::ReaderKind;
 
-const ReaderKind<IndexReader> kSimHash(IndexKind::kSimHash, "simhash", "simhash");
-const ReaderKind<LshIndexReader> kMinHashLsh(IndexKind::kMinHashLsh, "minhash-lsh", "minhash");
+const ReaderKind<IndexReader> kSimHash(IndexKind::kSimHash, "simhash", "simhash", "entries");
+const ReaderKind<LshIndexReader> kMinHashLsh(IndexKind::kMinHashLsh, "minhash-lsh", "minhash", "documents");
 const IndexFileKind* const kKinds[] = {&kSimHash, &kMinHashLsh};
 
 }  // namespace

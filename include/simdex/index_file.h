@@ -1,6 +1,6 @@
 // The seam for index kinds, as format/codec.h is for block codecs: every
 // index file, whatever it indexes, is an IndexFile, and the registry of
-// kinds opens, verifies and inspects a file by what its header says
+// kinds opens, verifies, inspects and merges a file by what its header says
 // (docs/architecture.md, "Seam 2: index kinds").
 //
 //   std::unique_ptr<IndexFile> file;
@@ -8,6 +8,7 @@
 //   file->kind();            // IndexKind::kSimHash: an IndexReader
 //   file->Verify();          // every rule of docs/format.md for its kind
 //   file->InspectJson();     // `simdex inspect`'s JSON
+//   IndexFileMerger::Create(*file, "grown.sdx", MergeOptions(), &merger);
 //
 // The kinds are IndexReader (SimHash, include/simdex/index.h) and
 // LshIndexReader (MinHash-LSH, include/simdex/lsh_index.h). Both derive from
@@ -15,9 +16,10 @@
 // it through IndexFileVisitor, so that no caller asks `kind ==`.
 //
 // Adding a kind: a folder engine/<kind>/ with a reader deriving from
-// IndexFile, an IndexFileKind for it, one line in the registry
-// (engine/index_file/index_kinds.cc) and a Visit() overload in
-// IndexFileVisitor for the front ends' typed searches.
+// IndexFile and a merger, an IndexFileKind for it, one line in the registry
+// (engine/index_file/index_kinds.cc), a Visit() overload in
+// IndexFileVisitor for the front ends' typed searches, and the Add() of its
+// records in IndexFileMerger (include/simdex/merge.h).
 //
 // Thread safety: an IndexFile is immutable after it is opened; its const
 // methods may be called from any number of threads. The kinds are
@@ -115,6 +117,8 @@ struct PreloadResult {
 
 class IndexReader;
 class LshIndexReader;
+class IndexFileMerger;     // include/simdex/merge.h
+struct MergeOptions;       // include/simdex/merge.h
 
 // The typed side of an IndexFile: IndexFile::Accept calls the overload of
 // the file's own class. Front ends implement it where they need a kind's
@@ -194,6 +198,9 @@ class IndexFileKind {
   // The --method that makes such files (`simdex build`, `simdex dedup
   // --method auto` for an --against index): "simhash", "minhash".
   virtual std::string_view method() const = 0;
+  // What its records are called ("entries", "documents"): the names of
+  // records() and of a merge's figures in Python.
+  virtual std::string_view records_name() const = 0;
 
   // Opens a file of this kind, as its reader's Open does; a file of another
   // kind is InvalidArgument naming both kinds.
@@ -201,6 +208,11 @@ class IndexFileKind {
                       std::unique_ptr<IndexFile>* out) const = 0;
   virtual Status Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
                       std::unique_ptr<IndexFile>* out) const = 0;
+  // The kind's merger of `old` (a file of this kind, else InvalidArgument
+  // naming both kinds) into `path`: IndexFileMerger::Create's entry
+  // (include/simdex/merge.h).
+  virtual Status NewMerger(const IndexFile& old, const std::string& path, const MergeOptions& options,
+                           std::unique_ptr<IndexFileMerger>* out) const = 0;
 };
 
 // f called with the file's own class (through IndexFileVisitor), and what

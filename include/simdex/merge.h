@@ -36,6 +36,7 @@
 #include <string_view>
 
 #include "simdex/index.h"
+#include "simdex/index_file.h"
 #include "simdex/status.h"
 
 namespace simdex {
@@ -137,6 +138,63 @@ class IndexMerger {
   explicit IndexMerger(std::unique_ptr<Rep> rep);
   Status FinishImpl();
   std::unique_ptr<Rep> rep_;
+};
+
+// Growing an index of either kind (include/simdex/index_file.h): the
+// merger of the kind the old file records, made by the registry, so that a
+// front end merges without asking the kind. Each kind takes its own
+// records: a SimHash index fingerprints (IndexMerger), a MinHash-LSH index
+// signatures of its minhash_options(), with each document's shingles when
+// it keeps sketches (LshIndexMerger); a record of another kind is
+// InvalidArgument naming both ("a minhash-lsh index merges signatures, not
+// fingerprints"). Every call does what the kind's own merger's does, and
+// the file is that merger's, byte for byte.
+//
+//   std::unique_ptr<IndexFile> old;
+//   OpenIndexFile("corpus.sdx", ReaderOptions(), &old);
+//   std::unique_ptr<IndexFileMerger> merger;
+//   IndexFileMerger::Create(*old, "new.sdx", options, &merger);
+//   merger->Add(42, fingerprint);  // or merger->Add("doc-7", signature)
+//   merger->Delete(17);
+//   merger->Finish();
+//
+// Thread safety: as the kinds' mergers.
+class IndexFileMerger {
+ public:
+  // The merger of old's kind (IndexFileKind::NewMerger). `old` must stay
+  // open until Finish() returns. options: memory_bytes, tmpdir and
+  // existing_ids for every kind; threads and profile are SimHash's (a
+  // MinHash-LSH merger does not read them).
+  static Status Create(const IndexFile& old, const std::string& path, const MergeOptions& options,
+                       std::unique_ptr<IndexFileMerger>* out);
+  virtual ~IndexFileMerger() = default;
+
+  // SimHash records: IndexMerger::Add.
+  virtual Status Add(uint64_t id, uint64_t fingerprint);
+  virtual Status Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints);
+  virtual Status Add(std::string_view id, uint64_t fingerprint);
+  // MinHash-LSH records: LshIndexMerger::Add.
+  virtual Status Add(uint64_t id, const uint32_t* signature);
+  virtual Status Add(std::string_view id, const uint32_t* signature);
+  virtual Status Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles);
+  virtual Status Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles);
+
+  // Removes every OLD record whose id is `id`, as the kind's Delete.
+  virtual Status Delete(uint64_t id) = 0;
+  virtual Status Delete(std::string_view id) = 0;
+  // Merges, writes, fsyncs and renames; the first error is returned and
+  // nothing is left under the output name.
+  virtual Status Finish() = 0;
+  virtual void Abandon() = 0;
+
+  // The kind's figures as MergeStats: a MinHash-LSH index's documents are
+  // its entries (old_entries, entries), its band-table blocks read
+  // blocks_decoded; seconds is Finish()'s.
+  virtual MergeStats stats() const = 0;
+
+ protected:
+  // InvalidArgument: "a <kind> index merges <its records>, not <records>".
+  virtual Status NotMine(std::string_view records) const = 0;
 };
 
 }  // namespace simdex

@@ -73,7 +73,7 @@ def __getattr__(name: str):
         return getattr(parts, name)
     if name == "merge_lsh":
         warnings.warn("simdex.merge_lsh is simdex.merge now (it takes either kind)", DeprecationWarning, stacklevel=2)
-        return _simdex.merge_lsh
+        return merge
     raise AttributeError(f"module 'simdex' has no attribute '{name}'")
 
 
@@ -100,12 +100,12 @@ def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, Sharded
     return _OPENERS[_simdex.index_kind(path)](path, **options)
 
 
-# Each kind's opener and merger, by the name index_kind reads from the file
-# (the registry of kinds, engine/index_file/index_kinds.cc): the merger, and the
-# batch arguments it takes besides ids, delete, memory, tmpdir, threads, existing_ids.
+# Each kind's opener, by the name index_kind reads from the file (the registry
+# of kinds, engine/index_file/index_kinds.cc), and the batch arguments its merge
+# takes besides ids, delete, memory, tmpdir, threads, existing_ids (for the
+# message naming them; _simdex.merge merges every kind through the registry).
 _OPENERS = {"simhash": Index.open, "minhash-lsh": LshIndex.open}
-_MERGERS = {"simhash": (_simdex.merge, ("fingerprints", "profile")),
-            "minhash-lsh": (_simdex.merge_lsh, ("signatures", "texts"))}
+_MERGE_TAKES = {"simhash": ("fingerprints", "profile"), "minhash-lsh": ("signatures", "texts")}
 
 
 def merge(old: Union[str, os.PathLike], out: Union[str, os.PathLike], *, ids=None, fingerprints=None,
@@ -126,7 +126,7 @@ def merge(old: Union[str, os.PathLike], out: Union[str, os.PathLike], *, ids=Non
     None: the library's default. Returns the merge statistics as a dict."""
     old, out = os.fspath(old), os.fspath(out)
     kind = _simdex.index_kind(old)
-    merger, takes = _MERGERS[kind]
+    takes = _MERGE_TAKES[kind]
     batch = {"fingerprints": fingerprints, "profile": profile, "signatures": signatures, "texts": texts}
     for name, value in batch.items():
         if value is not None and name not in takes:
@@ -135,7 +135,7 @@ def merge(old: Union[str, os.PathLike], out: Union[str, os.PathLike], *, ids=Non
     common = {"ids": ids, "delete": delete, "memory": memory, "tmpdir": tmpdir, "threads": threads,
               "existing_ids": existing_ids}
     given = {name: value for name, value in {**common, **batch}.items() if value is not None}
-    return merger(old, out, **given)
+    return _simdex.merge(old, out, **given)
 
 
 def dedup(

@@ -196,13 +196,6 @@ class LshIndexBuilder:
     def __enter__(self) -> "LshIndexBuilder": ...
     def __exit__(self, *exc: Any) -> None: ...
 
-# simdex.merge takes either kind (it calls merge or merge_lsh by the kind old records).
-def merge_lsh(old: str, out: str, *, ids: Union[U64Array, Sequence[Union[int, str]]] = ...,
-              signatures: Optional[npt.NDArray[np.uint32]] = None,
-              texts: Optional[Sequence[Union[str, bytes]]] = None,
-              delete: Union[U64Array, Sequence[Union[int, str]]] = ..., threads: int = 1,
-              existing_ids: str = "refuse") -> Dict[str, Any]: ...
-
 class Index:
     # A SimHash index file only; another kind, or a directory of shards, is a ValueError naming
     # simdex.open_index, which opens any of them.
@@ -248,9 +241,13 @@ class IndexBuilder:
     def __enter__(self) -> "IndexBuilder": ...
     def __exit__(self, *exc: Any) -> None: ...
 
-def merge(old: str, out: str, *, ids: U64Like = ..., fingerprints: U64Like = ..., delete: U64Like = ...,
-          memory: int = 1 << 30, tmpdir: str = "", threads: int = 1,
-          profile: Optional[str] = None, existing_ids: str = "refuse") -> Dict[str, Any]: ...
+# Either kind: the merger of the kind old records (IndexFileMerger); simdex.merge checks the batch's
+# arguments first.
+def merge(old: str, out: str, *, ids: Union[U64Like, Sequence[Union[int, str]]] = ...,
+          fingerprints: Optional[U64Like] = None, signatures: Optional[npt.NDArray[np.uint32]] = None,
+          texts: Optional[Sequence[Union[str, bytes]]] = None,
+          delete: Union[U64Like, Sequence[Union[int, str]]] = ..., memory: int = 1 << 30, tmpdir: str = "",
+          threads: int = 1, profile: Optional[str] = None, existing_ids: str = "refuse") -> Dict[str, Any]: ...
 def plan(n: int, *, k: int = 3, memory: int = 1 << 30, disk: int = 0, block_size: int = 0,
          codec: str = "") -> Dict[str, Any]: ...
 def scheme_info(scheme: str = "t10", k: Optional[int] = None) -> Dict[str, Any]: ...

@@ -18,6 +18,7 @@
 #include "python/src/errors.h"
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
+#include "python/src/signature_rows.h"
 #include "simdex/lsh_index.h"
 
 namespace py = pybind11;
@@ -80,67 +81,6 @@ LshQueryOptions QueryOptions(std::optional<double> min_estimate, py::handle thre
   }
   ThrowIfError(options.Validate());
   return options;
-}
-
-// An id of a builder or merger batch: a str, or an int.
-template <typename Sink>
-Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i,
-             const std::vector<std::vector<uint64_t>>* shingles) {
-  const std::string where = "ids[" + std::to_string(i) + "]";
-  if (py::isinstance<py::str>(id)) {
-    const std::string s = StrId(id, where);
-    return shingles != nullptr ? sink->Add(s, signature, (*shingles)[i]) : sink->Add(s, signature);
-  }
-  const uint64_t number = ToFingerprint(id, where.c_str());
-  return shingles != nullptr ? sink->Add(number, signature, (*shingles)[i]) : sink->Add(number, signature);
-}
-
-bool NumericArray(py::handle ids) {
-  return py::isinstance<py::array>(ids) && py::reinterpret_borrow<py::array>(ids).dtype().kind() != 'O';
-}
-
-void CheckSameLength(size_t ids, size_t rows, const char* what) {
-  if (ids != rows) {
-    throw py::value_error("ids and " + std::string(what) + " differ in length: " + std::to_string(ids) + " and " +
-                          std::to_string(rows));
-  }
-}
-
-// Adds (ids[i], rows[i]) to a builder or merger: a numeric array with the
-// GIL released, else one id at a time.
-template <typename Sink>
-void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t num_perm, const char* what,
-             const std::vector<std::vector<uint64_t>>* shingles = nullptr) {
-  if (NumericArray(ids)) {
-    const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
-    CheckSameLength(numbers.span.size(), n, what);
-    py::gil_scoped_release release;
-    for (size_t i = 0; i < n; ++i) {
-      ThrowIfError(shingles != nullptr ? sink->Add(numbers.span[i], rows + i * num_perm, (*shingles)[i])
-                                       : sink->Add(numbers.span[i], rows + i * num_perm));
-    }
-    return;
-  }
-  const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
-  CheckSameLength(seq.size(), n, what);
-  for (size_t i = 0; i < n; ++i) ThrowIfError(AddId(sink, seq[i], rows + i * num_perm, i, shingles));
-}
-
-// The signatures of texts, signed with `options` on `threads` threads:
-// (n x num_perm uint32 array, n bool array of has-shingles); shingles (when
-// not null): each text's shingle set.
-std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOptions& options, const py::sequence& texts,
-                                                             int threads,
-                                                             std::vector<std::vector<uint64_t>>* shingles = nullptr) {
-  std::unique_ptr<MinHasher> hasher;
-  ThrowIfError(MinHasher::Create(options, &hasher));
-  std::vector<py::object> keep;
-  std::vector<std::string_view> views;
-  Utf8Views(texts, &keep, &views);
-  py::array_t<uint32_t> signatures({views.size(), static_cast<size_t>(options.num_perm)});
-  py::array_t<bool> has(static_cast<py::ssize_t>(views.size()));
-  SignTexts(*hasher, views, threads, signatures.mutable_data(), has.mutable_data(), shingles);
-  return {signatures, has};
 }
 
 // The object behind simdex.LshIndex: a FileHandle of MinHash-LSH files,
@@ -258,57 +198,6 @@ class PyLshIndexBuilder {
   std::unique_ptr<LshIndexBuilder> builder_;
   int threads_;
 };
-
-py::dict MergeLsh(const std::string& old_path, const std::string& out, py::handle ids, py::handle signatures,
-                  py::handle texts, py::handle deleted, size_t memory, const std::string& tmpdir, int threads,
-                  const std::string& existing_ids) {
-  if (!signatures.is_none() && !texts.is_none()) throw py::value_error("give signatures or texts, not both");
-  const ExistingIds existing = ExistingIdsOf(existing_ids);
-  std::unique_ptr<LshIndexReader> old;
-  {
-    py::gil_scoped_release release;
-    ThrowIfError(LshIndexReader::Open(old_path, ReaderOptions(), &old));
-  }
-  std::unique_ptr<LshIndexMerger> merger;
-  LshMergeOptions options;
-  options.memory_bytes = memory;
-  options.tmpdir = tmpdir;
-  options.existing_ids = existing;
-  ThrowIfError(LshIndexMerger::Create(old.get(), out, options, &merger));
-  const size_t k = static_cast<size_t>(old->minhash_options().num_perm);
-  if (!texts.is_none()) {
-    std::vector<std::vector<uint64_t>> shingles;
-    auto [rows, has] = SignWith(old->minhash_options(), py::reinterpret_borrow<py::sequence>(texts),
-                                ResolveThreads(threads, 1), &shingles);
-    AddRows(merger.get(), ids, rows.data(), static_cast<size_t>(has.size()), k, "texts", &shingles);
-  } else if (!signatures.is_none()) {
-    const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, k, "signatures");
-    AddRows(merger.get(), ids, rows.data, rows.rows, k, "signatures");
-  } else if (py::len(ids) > 0) {
-    throw py::value_error("ids without signatures or texts");
-  }
-  if (NumericArray(deleted)) {
-    const ArrayView<uint64_t> del = ViewArray<uint64_t>(deleted, "delete");
-    for (uint64_t id : del.span) ThrowIfError(merger->Delete(id));
-  } else {
-    const py::sequence seq = py::reinterpret_borrow<py::sequence>(deleted);
-    for (size_t i = 0; i < seq.size(); ++i) {
-      if (py::isinstance<py::str>(seq[i])) {
-        ThrowIfError(merger->Delete(StrId(seq[i], "delete[" + std::to_string(i) + "]")));
-      } else {
-        ThrowIfError(merger->Delete(ToFingerprint(seq[i], ("delete[" + std::to_string(i) + "]").c_str())));
-      }
-    }
-  }
-  {
-    py::gil_scoped_release release;
-    ThrowIfError(merger->Finish());
-  }
-  const LshMergeStats st = merger->stats();
-  return py::dict("old_documents"_a = st.old_documents, "added"_a = st.added, "deleted"_a = st.deleted,
-                  "ids_not_found"_a = st.ids_not_found, "replaced"_a = st.replaced, "documents"_a = st.documents,
-                  "file_bytes"_a = st.file_bytes);
-}
 
 }  // namespace
 
@@ -475,16 +364,6 @@ numeric ids become decimal strings). Documents are held in memory up to
         }
       });
 
-  m.def("merge_lsh", &MergeLsh, py::arg("old"), py::arg("out"), py::kw_only(), py::arg("ids") = py::tuple(),
-        py::arg("signatures") = py::none(), py::arg("texts") = py::none(), py::arg("delete") = py::tuple(),
-        py::arg("memory") = size_t{1} << 30, py::arg("tmpdir") = "", py::arg("threads") = 1,
-        py::arg("existing_ids") = "refuse",
-        R"doc(Writes `out`: the MinHash-LSH index at `old` plus the documents (ids, signatures) or (ids, texts,
-signed with old's options on `threads` threads), minus the old documents whose id is in `delete` (ints or
-str); existing_ids as merge's ("refuse", "replace" or "keep" an id old holds already); byte-identical to a fresh build over the same documents (docs/minhash.md, "Growing an index", for the
-one exception). `out` may be `old` itself (replaced by a rename). `memory` bounds the merge's buffers (at
-least 256 KiB per band), past which it spills to `tmpdir` ('' = the output's directory). A SimHash index
-raises ValueError naming both kinds. Returns merge statistics as a dict.)doc");
 }
 
 }  // namespace simdex::python

@@ -2,13 +2,16 @@
 // reader, whose IndexFile methods answer as the typed ones do; the
 // visitor reaches the typed reader; preload reads every kind's file; and
 // ReloadingIndexFile switches a MinHash-LSH index as ReloadingIndex does a
-// SimHash one, refusing a file of another kind or layout.
+// SimHash one, refusing a file of another kind or layout; and the merger
+// the registry makes for a file writes the kind's own merger's bytes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
 #include "simdex/index_file.h"
 #include "simdex/lsh_index.h"
+#include "simdex/merge.h"
 #include "simdex/reloading_index.h"
 #include "tests/index/test_data.h"
 
@@ -106,6 +109,86 @@ TEST_F(IndexFileTest, PreloadReadsTheWholeFileOfEitherKind) {
     EXPECT_EQ(result.bytes, testing::ReadFileOrDie(path).size()) << path;
     EXPECT_FALSE(result.locked);
   }
+}
+
+// Gives both mergers the records add(merger, i) for i < n and the
+// deletions, finishes both, and expects one file: the generic merger's
+// (out/generic.sdx) is the typed one's (out/typed.sdx).
+template <class Typed, class Add>
+void ExpectTheSameFile(IndexFileMerger* generic, Typed* typed, size_t n, const Add& add,
+                       const std::vector<uint64_t>& gone, const testing::ScopedTempDir& dir) {
+  for (size_t i = 0; i < n; ++i) ASSERT_TRUE(add(generic, i).ok() && add(typed, i).ok());
+  for (uint64_t g : gone) ASSERT_TRUE(generic->Delete(g).ok() && typed->Delete(g).ok());
+  ASSERT_TRUE(generic->Finish().ok());
+  ASSERT_TRUE(typed->Finish().ok());
+  EXPECT_EQ(testing::ReadFileOrDie(dir.File("generic.sdx")), testing::ReadFileOrDie(dir.File("typed.sdx")));
+}
+
+// A batch and deletions merged into `old`, by the kind's own merger (typed)
+// and by the one the registry makes (generic): the same bytes, the same
+// figures, for numeric and string ids.
+TEST_F(IndexFileTest, TheRegistrysMergerWritesTheKindsOwnMergersBytes) {
+  MergeOptions options;
+  options.existing_ids = ExistingIds::kRefuse;
+  const auto fps = testing::UniformFingerprints(500, 8);
+  const auto signatures = RandomSignatures(200, 9);
+  const std::vector<uint64_t> gone = {0, 7, 2999, 123456};  // the last is no record's
+  for (bool strings : {false, true}) {
+    SCOPED_TRACE(strings ? "string ids" : "numeric ids");
+    auto id = [&](size_t i) { return "doc-" + std::to_string(i); };
+    std::unique_ptr<IndexFile> file;
+    std::unique_ptr<IndexFileMerger> generic;
+
+    // SimHash: IndexMerger.
+    ASSERT_TRUE(OpenIndexFile(simhash_, ReaderOptions(), &file).ok());
+    ASSERT_TRUE(IndexFileMerger::Create(*file, dir_.File("generic.sdx"), options, &generic).ok());
+    std::unique_ptr<IndexReader> old;
+    ASSERT_TRUE(IndexReader::Open(simhash_, ReaderOptions(), &old).ok());
+    std::unique_ptr<IndexMerger> typed;
+    ASSERT_TRUE(IndexMerger::Create(old.get(), dir_.File("typed.sdx"), options, &typed).ok());
+    auto add_fingerprint = [&](auto* merger, size_t i) {
+      return strings ? merger->Add(id(i), fps[i]) : merger->Add(10000 + i, fps[i]);
+    };
+    ExpectTheSameFile(generic.get(), typed.get(), fps.size(), add_fingerprint, gone, dir_);
+    EXPECT_EQ(generic->stats().entries, typed->stats().entries);
+    EXPECT_EQ(generic->stats().ids_not_found, 1u);
+
+    // MinHash-LSH: LshIndexMerger.
+    ASSERT_TRUE(OpenIndexFile(lsh_, ReaderOptions(), &file).ok());
+    ASSERT_TRUE(IndexFileMerger::Create(*file, dir_.File("generic.sdx"), options, &generic).ok());
+    std::unique_ptr<LshIndexReader> lsh_old;
+    ASSERT_TRUE(LshIndexReader::Open(lsh_, ReaderOptions(), &lsh_old).ok());
+    LshMergeOptions lsh_options;
+    lsh_options.existing_ids = ExistingIds::kRefuse;
+    std::unique_ptr<LshIndexMerger> lsh_typed;
+    ASSERT_TRUE(LshIndexMerger::Create(lsh_old.get(), dir_.File("typed.sdx"), lsh_options, &lsh_typed).ok());
+    auto add_signature = [&](auto* merger, size_t i) {
+      return strings ? merger->Add(id(i), signatures[i].data()) : merger->Add(1000 + i, signatures[i].data());
+    };
+    ExpectTheSameFile(generic.get(), lsh_typed.get(), signatures.size(), add_signature, gone, dir_);
+    EXPECT_EQ(generic->stats().entries, lsh_typed->stats().documents);
+    EXPECT_EQ(generic->stats().old_entries, 400u);
+    EXPECT_EQ(generic->stats().deleted, 2u);
+  }
+}
+
+TEST_F(IndexFileTest, TheRegistrysMergerRefusesAnotherKindsRecords) {
+  std::unique_ptr<IndexFile> file;
+  std::unique_ptr<IndexFileMerger> merger;
+  ASSERT_TRUE(OpenIndexFile(lsh_, ReaderOptions(), &file).ok());
+  ASSERT_TRUE(IndexFileMerger::Create(*file, dir_.File("out.sdx"), MergeOptions(), &merger).ok());
+  Status s = merger->Add(7, uint64_t{42});
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "a minhash-lsh index merges signatures, not fingerprints");
+  merger->Abandon();
+  ASSERT_TRUE(OpenIndexFile(simhash_, ReaderOptions(), &file).ok());
+  ASSERT_TRUE(IndexFileMerger::Create(*file, dir_.File("out.sdx"), MergeOptions(), &merger).ok());
+  const std::vector<uint32_t> signature(128, 1);
+  s = merger->Add("doc", signature.data());
+  EXPECT_TRUE(s.IsInvalidArgument());
+  EXPECT_EQ(s.message(), "a simhash index merges fingerprints, not signatures");
+  merger->Abandon();
+  EXPECT_FALSE(std::filesystem::exists(dir_.File("out.sdx")));
 }
 
 // Puts `from` in place of `to` as build and merge do: a copy renamed over it.
