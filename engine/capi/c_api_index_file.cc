@@ -1,12 +1,16 @@
 // The C interface's handle for an index file of either kind
 // (include/simdex/simdex_c.h, simdex_index_file_*): an IndexFile opened
-// through the registry (include/simdex/index_file.h).
+// through the registry (include/simdex/index_file.h), and its merger
+// (IndexFileMerger, include/simdex/merge.h), made by the registry too.
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 
 #include "engine/capi/c_api_internal.h"
 #include "simdex/index_file.h"
+#include "simdex/merge.h"
+#include "simdex/minhash.h"
 #include "simdex/simdex_c.h"
 
 using simdex::capi::CopyString;
@@ -17,6 +21,28 @@ using simdex::capi::Guard;
 struct simdex_index_file {
   std::unique_ptr<simdex::IndexFile> file;
 };
+
+struct simdex_index_file_merger {
+  std::unique_ptr<simdex::IndexFileMerger> merger;
+  std::string old_profile;  // a MinHash-LSH file's gives the width of a signature
+  bool finished = false;
+};
+
+namespace {
+
+// The frame of a merger's calls over n records: the NULL checks, naming
+// the call and its arrays, then body()'s Status.
+template <typename Body>
+simdex_code MergerCall(const char* call, const char* arrays, bool arrays_null,
+                       const simdex_index_file_merger* merger, size_t n, char** errmsg, Body&& body) {
+  if (merger == nullptr || (n > 0 && arrays_null)) {
+    return Fail(SIMDEX_INVALID_ARGUMENT,
+                std::string(call) + ": merger must not be NULL, nor " + arrays + " when n > 0", errmsg);
+  }
+  return Guard(errmsg, [&] { return FromStatus(body(), errmsg); });
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -66,6 +92,106 @@ simdex_code simdex_index_file_preload(const simdex_index_file* file, int lock, i
     if (locked != nullptr) *locked = result.locked ? 1 : 0;
     return FromStatus(s, errmsg);
   });
+}
+
+void simdex_merge_options_init(simdex_merge_options* options) {
+  if (options == nullptr) return;
+  const simdex::MergeOptions o;
+  *options = simdex_merge_options{};
+  options->memory_bytes = o.memory_bytes;
+  options->tmpdir = nullptr;  // o.tmpdir is ""
+  options->threads = o.threads;
+  options->existing_ids = static_cast<int32_t>(o.existing_ids);
+}
+
+static_assert(SIMDEX_EXISTING_IDS_KEEP == static_cast<int>(simdex::ExistingIds::kKeep) &&
+                  SIMDEX_EXISTING_IDS_REFUSE == static_cast<int>(simdex::ExistingIds::kRefuse) &&
+                  SIMDEX_EXISTING_IDS_REPLACE == static_cast<int>(simdex::ExistingIds::kReplace),
+              "SIMDEX_EXISTING_IDS_* are ExistingIds' values");
+
+simdex_code simdex_index_file_merger_create(const simdex_index_file* old, const char* path,
+                                            const simdex_merge_options* options, simdex_index_file_merger** out,
+                                            char** errmsg) {
+  if (out != nullptr) *out = nullptr;
+  if (old == nullptr || path == nullptr || out == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_merger_create: old, path and out must not be NULL",
+                errmsg);
+  }
+  simdex_merge_options c;
+  simdex_merge_options_init(&c);
+  if (options != nullptr) c = *options;
+  return Guard(errmsg, [&] {
+    simdex::Status s = simdex::capi::CheckReserved(0, c.reserved, "simdex_merge_options");
+    if (s.ok() && (c.existing_ids < SIMDEX_EXISTING_IDS_KEEP || c.existing_ids > SIMDEX_EXISTING_IDS_REPLACE)) {
+      s = simdex::Status::InvalidArgument("simdex_merge_options: existing_ids " + std::to_string(c.existing_ids) +
+                                          " is not a SIMDEX_EXISTING_IDS_* value");
+    }
+    if (!s.ok()) return FromStatus(s, errmsg);
+    simdex::MergeOptions o;
+    o.memory_bytes = c.memory_bytes;
+    o.tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
+    o.threads = c.threads;
+    o.existing_ids = static_cast<simdex::ExistingIds>(c.existing_ids);
+    auto handle = std::make_unique<simdex_index_file_merger>();
+    handle->old_profile = old->file->profile();
+    s = simdex::IndexFileMerger::Create(*old->file, path, o, &handle->merger);
+    if (s.ok()) *out = handle.release();
+    return FromStatus(s, errmsg);
+  });
+}
+
+simdex_code simdex_index_file_merger_add_fingerprints(simdex_index_file_merger* merger, const uint64_t* ids,
+                                                      const uint64_t* fingerprints, size_t n, char** errmsg) {
+  return MergerCall("simdex_index_file_merger_add_fingerprints", "ids and fingerprints",
+                    ids == nullptr || fingerprints == nullptr, merger, n, errmsg, [&] {
+                      return merger->merger->Add(std::span<const uint64_t>(ids, n),
+                                                 std::span<const uint64_t>(fingerprints, n));
+                    });
+}
+
+simdex_code simdex_index_file_merger_add_signatures(simdex_index_file_merger* merger, const uint64_t* ids,
+                                                    const uint32_t* signatures, size_t n, char** errmsg) {
+  return MergerCall("simdex_index_file_merger_add_signatures", "ids and signatures",
+                    ids == nullptr || signatures == nullptr, merger, n, errmsg, [&] {
+                      // A row is the old file's num_perm values wide: its signing profile's.
+                      simdex::MinHashOptions signing;
+                      const size_t width = simdex::ParseMinHashProfile(merger->old_profile, &signing).ok()
+                                               ? static_cast<size_t>(signing.num_perm) : 0;
+                      simdex::Status s;
+                      for (size_t i = 0; i < n && s.ok(); ++i) s = merger->merger->Add(ids[i], signatures + i * width);
+                      return s;
+                    });
+}
+
+simdex_code simdex_index_file_merger_delete(simdex_index_file_merger* merger, const uint64_t* ids, size_t n,
+                                            char** errmsg) {
+  return MergerCall("simdex_index_file_merger_delete", "ids", ids == nullptr, merger, n, errmsg, [&] {
+    simdex::Status s;
+    for (size_t i = 0; i < n && s.ok(); ++i) s = merger->merger->Delete(ids[i]);
+    return s;
+  });
+}
+
+simdex_code simdex_index_file_merger_finish(simdex_index_file_merger* merger, simdex_merge_stats* stats,
+                                            char** errmsg) {
+  if (merger == nullptr) {
+    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_merger_finish: merger must not be NULL", errmsg);
+  }
+  return Guard(errmsg, [&] {
+    merger->finished = true;
+    const simdex::Status s = merger->merger->Finish();
+    if (s.ok() && stats != nullptr) {
+      const simdex::MergeStats st = merger->merger->stats();
+      *stats = simdex_merge_stats{st.old_entries, st.added,   st.deleted,   st.ids_not_found,
+                                  st.replaced,    st.entries, st.file_bytes};
+    }
+    return FromStatus(s, errmsg);
+  });
+}
+
+void simdex_index_file_merger_close(simdex_index_file_merger* merger) {
+  if (merger != nullptr && !merger->finished) merger->merger->Abandon();
+  delete merger;
 }
 
 }  // extern "C"

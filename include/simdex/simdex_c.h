@@ -254,6 +254,76 @@ simdex_code simdex_index_file_inspect(const simdex_index_file* file, char** json
  * refused lock is not an error). */
 simdex_code simdex_index_file_preload(const simdex_index_file* file, int lock, int* locked, char** errmsg);
 
+/* Growing an index file of either kind (include/simdex/merge.h,
+ * IndexFileMerger): the merger of the kind `old` records, so that a caller
+ * merges without asking the kind. A SimHash file takes fingerprints, a
+ * MinHash-LSH file signatures of its num_perm values (one without sketches:
+ * a file with sketches needs each document's shingles, which this interface
+ * does not take: SIMDEX_INVALID_ARGUMENT); the other kind's records are
+ * SIMDEX_INVALID_ARGUMENT naming both ("a simhash index merges
+ * fingerprints, not signatures"). The file is the kind's own merger's,
+ * byte for byte: what a fresh build of the same records writes. Opaque;
+ * one thread uses a merger. */
+typedef struct simdex_index_file_merger simdex_index_file_merger;
+
+/* What a merge does with a batch id the old file holds already
+ * (ExistingIds): stores both, refuses the batch at finish naming the id,
+ * or replaces the old records of the id. */
+#define SIMDEX_EXISTING_IDS_KEEP 0
+#define SIMDEX_EXISTING_IDS_REFUSE 1
+#define SIMDEX_EXISTING_IDS_REPLACE 2
+
+/* MergeOptions. Start from simdex_merge_options_init (the library's
+ * defaults); the reserved fields must stay 0. 48 bytes on 64-bit systems. */
+typedef struct simdex_merge_options {
+  uint64_t memory_bytes; /* bound on the merger's buffers, past which they spill */
+  const char* tmpdir;    /* scratch directory; NULL: the output's directory */
+  int32_t threads;       /* SimHash: threads sorting the batch */
+  int32_t existing_ids;  /* SIMDEX_EXISTING_IDS_* */
+  uint64_t reserved[3];  /* 0 */
+} simdex_merge_options;
+
+/* Fills *options with MergeOptions()'s defaults. NULL does nothing. */
+void simdex_merge_options_init(simdex_merge_options* options);
+
+/* A merger writing `path` from `old` (NULL options: the defaults), which
+ * must stay open until simdex_index_file_merger_finish returns. `path`
+ * may be old's own file (replaced by a rename). Close with
+ * simdex_index_file_merger_close. */
+simdex_code simdex_index_file_merger_create(const simdex_index_file* old, const char* path,
+                                            const simdex_merge_options* options, simdex_index_file_merger** out,
+                                            char** errmsg);
+/* Adds n records (ids[i], fingerprints[i]) to a SimHash file. */
+simdex_code simdex_index_file_merger_add_fingerprints(simdex_index_file_merger* merger, const uint64_t* ids,
+                                                      const uint64_t* fingerprints, size_t n, char** errmsg);
+/* Adds n documents to a MinHash-LSH file: ids[i] with the num_perm values
+ * at signatures + i * num_perm. */
+simdex_code simdex_index_file_merger_add_signatures(simdex_index_file_merger* merger, const uint64_t* ids,
+                                                    const uint32_t* signatures, size_t n, char** errmsg);
+/* Removes every old record whose id is one of the n ids. */
+simdex_code simdex_index_file_merger_delete(simdex_index_file_merger* merger, const uint64_t* ids, size_t n,
+                                            char** errmsg);
+
+/* A finished merge's figures (MergeStats; a MinHash-LSH file's documents
+ * are its records). */
+typedef struct simdex_merge_stats {
+  uint64_t old_records;
+  uint64_t added;
+  uint64_t deleted;
+  uint64_t ids_not_found; /* ids to delete that no old record has */
+  uint64_t replaced;      /* old records replaced (SIMDEX_EXISTING_IDS_REPLACE) */
+  uint64_t records;       /* in the new file */
+  uint64_t file_bytes;
+} simdex_merge_stats;
+
+/* Merges, writes, fsyncs and renames; *stats (if not NULL) on success.
+ * After an error nothing is left under the output name. */
+simdex_code simdex_index_file_merger_finish(simdex_index_file_merger* merger, simdex_merge_stats* stats,
+                                            char** errmsg);
+/* Abandons an unfinished merge (removing its temporary files) and frees
+ * the merger. NULL is allowed. */
+void simdex_index_file_merger_close(simdex_index_file_merger* merger);
+
 /* An open, read-only MinHash-LSH index. Opaque. */
 typedef struct simdex_lsh_index simdex_lsh_index;
 

@@ -1,14 +1,16 @@
 // The C interface's options init functions give the library's defaults:
 // every field of simdex_minhash_dedup_options_init,
-// simdex_simhash_dedup_options_init and simdex_lsh_query_options_init
-// against a default-constructed MinHashDedupOptions, SimHashDedupOptions
-// (with its FingerprintOptions) and LshQueryOptions, so that no default is
+// simdex_simhash_dedup_options_init, simdex_lsh_query_options_init and
+// simdex_merge_options_init against a default-constructed
+// MinHashDedupOptions, SimHashDedupOptions (with its FingerprintOptions),
+// LshQueryOptions and MergeOptions, so that no default is
 // written twice (issue 38, item 4). Exits 0 when every check passes.
 #include <cstdint>
 
 #include "simdex/batch.h"
 #include "simdex/fingerprint.h"
 #include "simdex/lsh_index.h"
+#include "simdex/merge.h"
 #include "simdex/simdex_c.h"
 #include "check.h"
 
@@ -55,11 +57,21 @@ void CheckLshQuery() {
   CHECK(c.thresholds == nullptr && c.threshold_count == o.thresholds.size());
 }
 
+void CheckMerge() {
+  const simdex::MergeOptions o;
+  simdex_merge_options c;
+  simdex_merge_options_init(&c);
+  CHECK(c.memory_bytes == o.memory_bytes && o.tmpdir.empty() && c.tmpdir == nullptr && c.threads == o.threads);
+  CHECK(o.existing_ids == simdex::ExistingIds::kKeep && c.existing_ids == SIMDEX_EXISTING_IDS_KEEP);
+  CHECK(c.reserved[0] == 0 && c.reserved[1] == 0 && c.reserved[2] == 0);
+}
+
 }  // namespace
 
 int main() {
   CheckMinHash();
   CheckSimHash();
   CheckLshQuery();
+  CheckMerge();
   return finish("capi_defaults_test");
 }
