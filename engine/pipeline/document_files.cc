@@ -103,6 +103,7 @@ void DocumentInputs::CloseCurrent() {
   id_offset_ += st.records + st.skipped;
   bytes_before_ += st.bytes;
   skipped_ += st.skipped;
+  blank_lines_ += st.blank_lines;
   for (const std::string& e : st.first_errors) {
     if (first_errors_.size() < kErrorsShown) first_errors_.push_back(e);
   }

@@ -42,6 +42,8 @@ class DocumentInputs : public DocumentSource {
   // the inputs' order; valid once Fill() has reported the end.
   const std::vector<uint64_t>& documents_per_input() const override { return documents_per_input_; }
   const std::vector<std::string>& first_errors() const override { return first_errors_; }
+  // JSONL lines holding only white space; valid once Fill() has reported the end.
+  uint64_t blank_lines() const { return blank_lines_; }
   // The inputs as messages name them ("standard input" for "-").
   std::vector<std::string> input_names() const override;
   // False when an input is standard input, a pipe or a device: read once.
@@ -65,6 +67,7 @@ class DocumentInputs : public DocumentSource {
   uint64_t bytes_before_ = 0;
   std::atomic<uint64_t> bytes_read_{0};
   uint64_t skipped_ = 0;
+  uint64_t blank_lines_ = 0;
   std::vector<uint64_t> documents_per_input_;
   std::vector<std::string> first_errors_;
 };

@@ -22,6 +22,7 @@ void SetStats(const DocumentInputs& inputs, uint64_t documents, DocumentFilesSta
   stats->bytes = inputs.bytes_read();
   stats->skipped = inputs.skipped();
   stats->first_errors = inputs.first_errors();
+  stats->blank_lines = inputs.blank_lines();
 }
 
 std::span<const Document> DocumentsOf(const DocumentBatch& b) { return {b.docs.data(), b.size}; }

@@ -63,6 +63,7 @@ struct DocumentFilesStats {
   uint64_t bytes = 0;
   uint64_t skipped = 0;
   std::vector<std::string> first_errors;
+  uint64_t blank_lines = 0;  // JSONL lines holding only white space (DocumentReaderStats')
 };
 
 // Calls fn with each document of files, in order, on the calling thread;

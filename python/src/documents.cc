@@ -3,9 +3,10 @@
 // `simdex dedup` and `simdex fingerprint` do, on threads, without the GIL;
 // with a Fingerprinter(idf="auto"), the file is read twice, as `simdex
 // fingerprint --idf auto` reads it: once to learn the idf, then to
-// fingerprint. simdex._minhash_file reads a file the same way and signs its
-// documents as `simdex dedup --method minhash` does (band keys, b-bit
-// signatures and the digest that collapses identical signatures), and
+// fingerprint. simdex._minhash_file has the library read a file and sign
+// its documents as `simdex dedup --method minhash` does (SignDocuments,
+// include/simdex/document_inputs.h), makes their band keys, b-bit
+// signatures and the digest that collapses identical signatures, and
 // queries each signature in the --against MinHash-LSH indexes while it is
 // at hand.
 #include <pybind11/numpy.h>
@@ -27,6 +28,7 @@
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
 #include "simdex/batch.h"
+#include "simdex/document_inputs.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
@@ -138,6 +140,20 @@ Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& opti
   return learner->Finish(table);
 }
 
+// Keeps what every read keeps of a document: its id, where it was read, and
+// its score for the keep rule.
+void KeepRecord(const Document& d, KeepRule keep, FileRecords* out) {
+  if (out->run_lines.empty() || d.line != out->run_lines.back() + (out->ids.size() - out->run_starts.back())) {
+    out->run_starts.push_back(out->ids.size());
+    out->run_lines.push_back(d.line);
+  }
+  out->ids.push_back(d.id);
+  out->any_string |= !d.id_string.empty();
+  out->id_strings.push_back(d.id_string);
+  if (keep == KeepRule::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
+  if (keep == KeepRule::kField) out->scores.push_back(d.score);
+}
+
 // Reads the file in batches of kBatch documents: their ids and scores go
 // to *out, and each batch to on_batch(docs, n), whose error ends the read.
 Status ReadFile(const std::string& path, const DocumentReaderOptions& options, KeepRule keep, FileRecords* out,
@@ -150,21 +166,26 @@ Status ReadFile(const std::string& path, const DocumentReaderOptions& options, K
     while (n < kBatch) {
       SIMDEX_RETURN_IF_ERROR(reader->Next(&docs[n], &eof));
       if (eof) break;
-      const Document& d = docs[n++];
-      if (out->run_lines.empty() || d.line != out->run_lines.back() + (out->ids.size() - out->run_starts.back())) {
-        out->run_starts.push_back(out->ids.size());
-        out->run_lines.push_back(d.line);
-      }
-      out->ids.push_back(d.id);
-      out->any_string |= !d.id_string.empty();
-      out->id_strings.push_back(d.id_string);
-      if (keep == KeepRule::kLongest) out->scores.push_back(static_cast<double>(CodePointLength(d.text)));
-      if (keep == KeepRule::kField) out->scores.push_back(d.score);
+      KeepRecord(docs[n++], keep, out);
     }
     SIMDEX_RETURN_IF_ERROR(on_batch(docs, n));
   }
   out->stats = reader->stats();
   return Status::OK();
+}
+
+// The file as the library's batch jobs read it (DocumentFiles), with the
+// reader's options of fingerprint_file's and _minhash_file's arguments.
+DocumentFiles FilesOf(const std::string& path, const DocumentReaderOptions& o) {
+  DocumentFiles files;
+  files.paths = {path};
+  files.formats = {o.format};
+  files.id_field = o.id_field;
+  files.text_fields = o.text_fields;
+  files.id_mode = o.id_mode;
+  files.skip_bad = o.skip_bad;
+  files.score_field = o.score_field;
+  return files;
 }
 
 // The reader's options of fingerprint_file's and _minhash_file's arguments.
@@ -309,7 +330,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
   const MinHashOptions options = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
   std::unique_ptr<MinHasher> proto;
-  ThrowIfError(MinHasher::Create(options, &proto));
+  ThrowIfError(MinHasher::Create(options, &proto));  // refused before the file is read
   const LshBands layout{bands, rows};
   ThrowIfError(CheckLshBands(layout, num_perm));
   if (!ValidSignatureBits(bits)) throw py::value_error("signature_bits must be 1, 2, 4, 8, 16 or 32");
@@ -323,13 +344,17 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
   const size_t nb = static_cast<size_t>(bands), sb = PackedSignatureBytes(num_perm, bits);
   const int t = ResolveThreads(threads, 1);
   FileSignatures got;
+  DocumentFilesStats read;
   Status s;
   {
     py::gil_scoped_release release;
-    std::vector<std::unique_ptr<MinHasher>> clones;
-    for (int i = 0; i < t; ++i) clones.push_back(proto->Clone());
-    s = ReadFile(path, o, keep, &got, [&](const std::vector<Document>& docs, size_t n) {
+    // The library signs (SignDocuments, as `simdex dedup --method minhash`
+    // does); each batch's keys, b-bit signatures, digests and queries are
+    // made here on the same threads.
+    s = SignDocuments(FilesOf(path, o), options, t, nullptr, [&](const SignedDocuments& b) {
+      const size_t n = b.documents.size();
       const size_t base = got.digests.size();
+      for (const Document& doc : b.documents) KeepRecord(doc, keep, &got);
       got.keys.resize((base + n) * nb);
       got.packed.resize((base + n) * sb);
       got.digests.resize(base + n);
@@ -337,18 +362,16 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       std::vector<LshBestMatch> best(indexes.empty() ? 0 : n);
       std::vector<Status> failed(static_cast<size_t>(t));
       ForRanges(n, t, [&](size_t begin, size_t end, size_t w) {
-        std::vector<uint32_t> sig(static_cast<size_t>(num_perm));
-        std::vector<uint64_t> shingles;
         std::vector<LshMatch> found;
         for (size_t i = begin; i < end; ++i) {
           const size_t d = base + i;
-          const bool has = clones[w]->Sign(docs[i].text, sig.data(), &shingles) != ShingleKind::kNone;
-          BandKeys(sig.data(), layout, &got.keys[d * nb]);
-          PackSignature(sig.data(), num_perm, bits, &got.packed[d * sb]);
+          const bool has = b.has_shingles[i] != 0;
+          BandKeys(b.signature(i), layout, &got.keys[d * nb]);
+          PackSignature(b.signature(i), num_perm, bits, &got.packed[d * sb]);
           got.digests[d] = has ? SignatureDigest(&got.keys[d * nb], nb, &got.packed[d * sb], sb) : 0;
           got.reasons[d] = has ? 0 : 1;
           if (has && !indexes.empty() && failed[w].ok()) {
-            failed[w] = QueryBestMatch(queried, sig.data(), shingles, query, &found, &best[i]);
+            failed[w] = QueryBestMatch(queried, b.signature(i), b.shingles[i], query, &found, &best[i]);
           }
         }
       });
@@ -359,8 +382,12 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
         got.matches.push_back(best[i]);
       }
       return Status::OK();
-    });
+    }, &read);
   }
+  got.stats.skipped = read.skipped;
+  got.stats.first_errors = read.first_errors;
+  got.stats.blank_lines = read.blank_lines;
+  got.stats.bytes = read.bytes;
   ThrowIfError(s);
   py::dict d;
   PutRecords(got, keep, &d);

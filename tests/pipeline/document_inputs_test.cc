@@ -204,6 +204,18 @@ TEST_F(DocumentInputsTest, BadRecordsAreSkippedAndCountedOrStopTheJob) {
   EXPECT_NE(stats.first_errors[0].find("bad.jsonl:2"), std::string::npos) << stats.first_errors[0];
 }
 
+TEST_F(DocumentInputsTest, BlankLinesOfEveryInputAreCounted) {
+  const std::string a = dir_.File("a.jsonl"), b = dir_.File("b.jsonl");
+  testing::WriteFileOrDie(a, "{\"id\":1,\"text\":\"one\"}\n\n  \n");
+  testing::WriteFileOrDie(b, "\t\n{\"id\":2,\"text\":\"two\"}\n");
+  DocumentFiles files;
+  files.paths = {a, b};
+  DocumentFilesStats stats;
+  ASSERT_TRUE(ForEachDocument(files, [](const Document&) { return Status::OK(); }, &stats).ok());
+  EXPECT_EQ(stats.documents, 2u);
+  EXPECT_EQ(stats.blank_lines, 3u);
+}
+
 TEST_F(DocumentInputsTest, TheSinksFirstErrorEndsTheJob) {
   std::unique_ptr<Fingerprinter> fingerprinter;
   ASSERT_TRUE(Fingerprinter::Create(FingerprintOptions(), &fingerprinter).ok());
