@@ -77,7 +77,7 @@ static void check_merge(const char* path, int kind, size_t num_perm) {
   CHECK(simdex_index_file_verify(merged, NULL, &err) == SIMDEX_OK);
   simdex_index_file_close(merged);
   simdex_index_file_close(old);
-  remove(out);
+  CHECK(remove(out) == 0);
 }
 
 int main(int argc, char** argv) {
