@@ -8,7 +8,12 @@
 # Figures: docs/benchmarks.md, "The docId service under load".
 #
 # Usage: bench/service/load.sh [--window-n 1e7] [--seconds 30] [--connections 8,16,32]
-#                              [--server-threads 2] [--dir /work/bench/service] [--json FILE]
+#                              [--server-threads 2] [--compact-entries 4000000]
+#                              [--dir /work/bench/service] [--json FILE] [--simdex BINARY]
+#
+# --compact-entries is the server's: at the default no compaction runs in a
+# 30 s run; 50000 makes one run every few seconds at ~10k requests/s, so
+# that the figures include compaction under way (the stats' compactions).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,22 +21,25 @@ window_n=1e7
 seconds=30
 connections=8,16,32
 server_threads=2
+compact_entries=4000000
 dir=/tmp/simdex-service-bench
 json=""
+simdex=build/bin/simdex  # --simdex: another binary (a copy of an old one, to compare)
 while (($#)); do
   case "$1" in
     --window-n) window_n=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
     --server-threads) server_threads=$2; shift 2 ;;
+    --compact-entries) compact_entries=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --json) json=$2; shift 2 ;;
+    --simdex) simdex=$2; shift 2 ;;
     *) echo "bench/service/load.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 n=$(python3 -c "print(int(float('$window_n')))")
 mkdir -p "$dir"
-simdex=build/bin/simdex
 [ -x "$simdex" ] || { echo "build simdex first (scripts/demo.sh or cmake --build build)" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is missing (scripts/deps.sh installs it)" >&2; exit 1; }
 
@@ -44,7 +52,7 @@ now() { date +%s.%N; }
 elapsed() { python3 -c "print(round($(now) - $1, 3))"; }
 rss_kib() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status"; }
 
-emit "{\"type\":\"header\",\"tool\":\"bench/service/load.sh\",\"date\":\"$(date -u +%FT%TZ)\",\"git_commit\":\"$(git rev-parse HEAD)\",\"cores\":$(nproc),\"load_average_start\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"window_n\":$n,\"seconds\":$seconds,\"server_threads\":$server_threads}"
+emit "{\"type\":\"header\",\"tool\":\"bench/service/load.sh\",\"date\":\"$(date -u +%FT%TZ)\",\"git_commit\":\"$(git rev-parse HEAD)\",\"simdex\":\"$simdex\",\"cores\":$(nproc),\"load_average_start\":\"$(cut -d' ' -f1-3 /proc/loadavg)\",\"window_n\":$n,\"seconds\":$seconds,\"server_threads\":$server_threads,\"compact_entries\":$compact_entries}"
 
 # 1. The preloaded window: n uniform random content fingerprints, imported once.
 corpus="$dir/corpus-$n.fp"
@@ -75,7 +83,7 @@ start_server() {
   local t0
   t0=$(now)
   "$simdex" serve --quiet --data "$run" --port 0 --port-file "$port_file" --threads "$server_threads" \
-    --compact-entries 4000000 &
+    --compact-entries "$compact_entries" &
   server=$!
   while [ ! -s "$port_file" ]; do sleep 0.01; done
   startup=$(elapsed "$t0")
@@ -96,7 +104,8 @@ for c in ${connections//,/ }; do
   after=$(stats)
   articles=$(($(field "$after" articles) - $(field "$before" articles)))
   new=$(($(field "$after" reason_new) - $(field "$before" reason_new)))
-  emit "{\"type\":\"load\",\"connections\":$c,\"wrk_threads\":1,\"server_threads\":$server_threads,\"wrk\":$result,\"articles\":$articles,\"duplicate_share\":$(python3 -c "print(round(1 - $new / max(1, $articles), 4))"),\"delta_entries\":$(field "$after" delta_entries),\"rss_kib\":$(rss_kib "$server" VmRSS),\"peak_rss_kib\":$(rss_kib "$server" VmHWM),\"load_average\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
+  compactions=$(($(field "$after" compactions) - $(field "$before" compactions)))
+  emit "{\"type\":\"load\",\"connections\":$c,\"compactions\":$compactions,\"wrk_threads\":1,\"server_threads\":$server_threads,\"wrk\":$result,\"articles\":$articles,\"duplicate_share\":$(python3 -c "print(round(1 - $new / max(1, $articles), 4))"),\"delta_entries\":$(field "$after" delta_entries),\"rss_kib\":$(rss_kib "$server" VmRSS),\"peak_rss_kib\":$(rss_kib "$server" VmHWM),\"load_average\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
   seed=$((seed + 1))
 done
 
