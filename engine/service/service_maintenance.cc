@@ -85,6 +85,7 @@ void DocIdService::Rep::BackgroundLoop() {
 
 Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, const std::vector<FileRecord>& add,
                                        uint64_t compacted_seq, size_t frozen_to_drop) {
+  // REQUIRES: compact_mu held (the manifest's only writer).
   std::vector<std::shared_ptr<const service::IndexFile>> opened;
   std::vector<std::shared_ptr<const service::BandFile>> opened_bands;
   for (const FileRecord& rec : add) {
@@ -99,18 +100,21 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
     opened.push_back(std::move(file));
   }
   auto by_seq = [](const auto& a, const auto& b) { return a->record.min_seq < b->record.min_seq; };
+  // The synced manifest write before the decision lock: an fsync there
+  // would stall every decision behind it. Only compact_mu's holder changes
+  // the manifest, so `m` is still the next one when the lock is taken.
+  service::Manifest m = manifest;
+  std::erase_if(m.files, [&](const FileRecord& f) { return Named(remove, f.name); });
+  m.files.insert(m.files.end(), add.begin(), add.end());
+  std::sort(m.files.begin(), m.files.end(), [](const FileRecord& a, const FileRecord& b) {
+    return a.field != b.field ? a.field < b.field : a.min_seq < b.min_seq;
+  });
+  m.compacted_seq = std::max(m.compacted_seq, compacted_seq);
+  service::Store::Batch batch(*store);
+  batch.PutManifest(m);
+  SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/true));
   {
     std::lock_guard<std::mutex> lock(decision_mu);
-    service::Manifest m = manifest;
-    std::erase_if(m.files, [&](const FileRecord& f) { return Named(remove, f.name); });
-    m.files.insert(m.files.end(), add.begin(), add.end());
-    std::sort(m.files.begin(), m.files.end(), [](const FileRecord& a, const FileRecord& b) {
-      return a.field != b.field ? a.field < b.field : a.min_seq < b.min_seq;
-    });
-    m.compacted_seq = std::max(m.compacted_seq, compacted_seq);
-    service::Store::Batch batch(*store);
-    batch.PutManifest(m);
-    SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/true));
     manifest = std::move(m);
 
     auto next = std::make_shared<IndexSnapshot>(*Snapshot());

@@ -5,7 +5,10 @@
 // Locks, in the order they may be taken:
 //   compact_mu   one compaction or import at a time
 //   decision_mu  serializes decisions, and every change of next_seq, the
-//                manifest and the published snapshot's parts
+//                manifest and the published snapshot's parts (the
+//                manifest is changed by compact_mu's holder only, which
+//                may therefore read it and write it to the store
+//                without decision_mu)
 //   snapshot_mu  guards the snapshot pointer itself (held for a copy)
 //   sync_mu      group commit of the write-ahead log
 // Searches take none of them for long: they copy the snapshot pointer and
