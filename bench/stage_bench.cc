@@ -12,10 +12,11 @@
 //   BM_BitReaderRead/W/P     Read(W) at a fixed width, fast (P=0) or plain
 //   BM_HuffmanDecodeCode/C   symbols of code C: 0 the table's real n stream,
 //                            1 a one-symbol code, 2 symbols of length 11
-//   BM_ScanBlocks10/B/W/R    the first candidate block of each of the 10
+//   BM_ScanBlocks10/B/W/R/Q  the first candidate block of each of the 10
 //                            tables, decoded interleaved by ScanBlocks, for
 //                            a query's key ranges (W=0) or to the blocks' ends
-//                            (W=1), R restart points per block;
+//                            (W=1), R restart points per block, 2^Q queries
+//                            (Q = 3: their blocks stay in cache);
 //                            BM_ScanBlock10Calls the same by ScanBlock
 // and in stage_search_bench.cc:
 //   BM_HeadSearchDist*/N/D   interpolation vs binary search over N heads
@@ -237,11 +238,11 @@ BENCHMARK(BM_HuffmanDecodeCode)->DenseRange(0, 2);
 // [max, max] to decode the whole block. The scan's restart guess is lo's
 // place interpolated between the block's head and the next, as the
 // reader's.
-std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, int restarts, bool whole,
+std::vector<std::vector<BlockScan>> QueryScans(size_t block_size, int restarts, bool whole, size_t num_queries,
                                                std::vector<uint64_t>* out) {
   const std::vector<testing::EncodedTable>& tables = TablesFor(block_size, restarts);
   std::mt19937_64 rng(4);
-  std::vector<std::vector<BlockScan>> queries(1 << 10);
+  std::vector<std::vector<BlockScan>> queries(num_queries);
   for (auto& scans : queries) {
     const uint64_t q = rng();
     for (int t = 0; t < T10().num_tables(); ++t) {
@@ -273,7 +274,7 @@ void ScanTenBlocks(benchmark::State& state, bool interleaved) {
   const size_t block_size = static_cast<size_t>(state.range(0));
   std::vector<uint64_t> out;
   std::vector<std::vector<BlockScan>> queries =
-      QueryScans(block_size, static_cast<int>(state.range(2)), state.range(1) != 0, &out);
+      QueryScans(block_size, static_cast<int>(state.range(2)), state.range(1) != 0, size_t{1} << state.range(3), &out);
   BlockScanStats stats;
   const BlockReadOptions options;
   size_t i = 0;
@@ -300,8 +301,8 @@ void ScanTenBlocks(benchmark::State& state, bool interleaved) {
 
 void BM_ScanBlocks10(benchmark::State& state) { ScanTenBlocks(state, true); }
 void BM_ScanBlock10Calls(benchmark::State& state) { ScanTenBlocks(state, false); }
-BENCHMARK(BM_ScanBlocks10)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}})->Args({4096, 0, 6});
-BENCHMARK(BM_ScanBlock10Calls)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}})->Args({4096, 0, 6});
+BENCHMARK(BM_ScanBlocks10)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}, {10}})->Args({4096, 0, 6, 10})->Args({4096, 0, 6, 3});
+BENCHMARK(BM_ScanBlock10Calls)->ArgsProduct({{1024, 4096, 16384}, {0, 1}, {0}, {10}})->Args({4096, 0, 6, 10})->Args({4096, 0, 6, 3});
 
 }  // namespace
 }  // namespace simdex::format
