@@ -5,6 +5,7 @@
 #include <array>
 #include <cassert>
 #include <string>
+#include <utility>
 
 #include "format/bit_reader.h"
 #include "format/card/card_format.h"
@@ -36,6 +37,39 @@ constexpr std::array<SymbolAction, kHuffmanSymbols> MakeActions() {
 }
 constexpr std::array<SymbolAction, kHuffmanSymbols> kActions = MakeActions();
 
+// SymbolAction in the form QuickStep uses, v = (p & keep) | lead | (suffix
+// & low) with keep = ~(lead | low), padded to 32 bytes: a quick-table entry
+// holds n * 32, the byte offset of its symbol's action. Entry 65, for the
+// bits that begin no quick entry, makes v the largest value, which no range
+// scan passes over (v < lo fails).
+struct QuickAction {
+  uint64_t keep;
+  uint64_t lead;
+  uint64_t low;
+  uint64_t unused;
+};
+
+constexpr int kNotQuick = kHuffmanSymbols;
+constexpr std::array<QuickAction, kHuffmanSymbols + 1> MakeQuickActions() {
+  std::array<QuickAction, kHuffmanSymbols + 1> a{};
+  for (int n = 0; n < kHuffmanSymbols; ++n) {
+    a[n] = {~(kActions[n].lead | kActions[n].low), kActions[n].lead, kActions[n].low, 0};
+  }
+  a[kNotQuick] = {0, ~uint64_t{0}, 0, 0};
+  return a;
+}
+constexpr std::array<QuickAction, kHuffmanSymbols + 1> kQuickActions = MakeQuickActions();
+
+inline const QuickAction& QuickActionAt(uint32_t offset) {
+  return *reinterpret_cast<const QuickAction*>(reinterpret_cast<const char*>(kQuickActions.data()) + offset);
+}
+
+// The quick-table entry of the Huffman table's entry e (CardDecoder::quick_table).
+constexpr uint32_t QuickEntry(const HuffmanDecoder::Entry& e) {
+  const bool quick = e.length != 0 && e.length <= CardDecoder::kQuickBits && e.total_bits <= 57;
+  return quick ? e.total_bits | (uint32_t{e.symbol} * sizeof(QuickAction)) << 8 : kNotQuick * sizeof(QuickAction) << 8;
+}
+
 constexpr std::array<uint8_t, kHuffmanSymbols> MakeSuffixBits() {
   std::array<uint8_t, kHuffmanSymbols> a{};
   for (int n = 0; n < kHuffmanSymbols; ++n) a[n] = static_cast<uint8_t>(SuffixBits(n));
@@ -53,6 +87,7 @@ struct BlockView {
   uint32_t count;
   int restarts;  // restart points of the index (used when HasRestarts)
   const HuffmanDecoder::Entry* table;
+  const uint32_t* quick;  // CardDecoder::quick_table
 };
 
 // Where decoding stands: the last value decoded, the index of the next
@@ -100,7 +135,17 @@ inline Outcome FastStep(const BlockView& b, size_t fast_end, Cursor* c, Keep&& k
   // whole suffix too.
   const size_t pos = c->pos;
   const uint64_t w = LoadBitsUnchecked(b.data, pos);
-  const HuffmanDecoder::Entry e = b.table[w >> kPeekShift];
+  // The quick table when it has the code (it stays in cache), else the
+  // Huffman table.
+  const uint32_t q = b.quick[w >> (64 - CardDecoder::kQuickBits)];
+  HuffmanDecoder::Entry e;
+  if ((q >> 8) != kNotQuick * sizeof(QuickAction)) [[likely]] {
+    e.symbol = static_cast<uint8_t>((q >> 8) / sizeof(QuickAction));
+    e.total_bits = static_cast<uint8_t>(q & 0xff);
+    e.length = static_cast<uint8_t>(e.total_bits - kSuffixBits[e.symbol]);
+  } else {
+    e = b.table[w >> kPeekShift];
+  }
   if (e.length == 0) [[unlikely]] {
     return Outcome::kInvalidCode;
   }
@@ -122,34 +167,111 @@ inline Outcome FastStep(const BlockView& b, size_t fast_end, Cursor* c, Keep&& k
   return keep(c->p) ? Outcome::kContinue : Outcome::kAboveHi;
 }
 
-// The common case of FastStep, with fewer branches: decodes entry *i of the
-// block at data and commits it (to *p, *pos, *i) only when it is an
-// ordinary entry (before segment_end and fast_end, a valid code, its suffix
-// within the first word, in order) whose value is below lo, so that the
-// caller has nothing to do with it. Otherwise it changes nothing and
-// returns false, and the caller takes the entry through FastStep, which
-// handles every case. It does not count the values it decodes.
-inline bool QuickStep(const uint8_t* data, const HuffmanDecoder::Entry* table, size_t fast_end, uint32_t segment_end,
-                      uint64_t lo, uint64_t* p, size_t* pos, uint32_t* i) {
-  if ((*i >= segment_end) | (*pos >= fast_end)) return false;
-  const uint64_t w = LoadBitsUnchecked(data, *pos);
-  const HuffmanDecoder::Entry e = table[w >> kPeekShift];
-  const unsigned n = e.symbol;
-  const SymbolAction a = kActions[n];
-  const uint64_t v = (*p & ~(a.lead | a.low)) | a.lead | ((((w << e.length) >> 1) >> (n & 63)) & a.low);
-  // 1 <= total_bits <= 57: a valid code (an invalid one has 0 bits) whose
-  // suffix w holds whole.
-  const bool ordinary = (static_cast<uint8_t>(e.total_bits - 1) < 57) & ((*p & a.lead) == 0);
-  if (!(ordinary & (v < lo))) return false;
-  *p = v;
-  *pos += e.total_bits;
-  ++*i;
+// What QuickStep works on: a copy of a cursor's p, pos and i, with what
+// a step reads (the block, its quick table, lo) and the index of the entry
+// where it must stop.
+struct QuickCursor {
+  const uint8_t* data;
+  const uint32_t* quick;
+  uint64_t lo;
+  uint64_t p;
+  size_t pos;
+  uint32_t i;
+  uint32_t stop;
+};
+
+// The stop of a QuickCursor at c: the segment's end, or sooner the first
+// entry that might start at or after fast_end (an entry QuickStep decodes
+// spans at most 57 bits), so that QuickStep has one bound to check.
+inline uint32_t QuickStop(const Cursor& c, size_t fast_end) {
+  if (c.pos >= fast_end) return c.i;
+  const size_t room = (fast_end - c.pos + 56) / 57;
+  return static_cast<uint32_t>(std::min<size_t>(c.segment_end, c.i + room));
+}
+
+inline QuickCursor MakeQuick(const BlockView& b, const Cursor& c, uint64_t lo, size_t fast_end) {
+  return QuickCursor{b.data, b.quick, lo, c.p, c.pos, c.i, QuickStop(c, fast_end)};
+}
+
+// Moves the cursor c to where q stands: the entries QuickStep decoded, all
+// below lo.
+inline void TakeQuick(const QuickCursor& q, Cursor* c) {
+  c->decoded += q.i - c->i;
+  c->p = q.p;
+  c->pos = q.pos;
+  c->i = q.i;
+}
+
+// The common case of FastStep, with few operations and one lookup in the
+// small quick table: decodes entry q->i and commits it (to q->p, pos, i)
+// only when it is an ordinary entry (before q->stop, a code in the quick
+// table, in order) whose value is below lo, so that the caller has nothing
+// to do with it. Otherwise it changes nothing and returns false, and the
+// caller takes the entry through FastStep, which handles every case.
+inline bool QuickStep(QuickCursor* q) {
+  if (q->i >= q->stop) return false;
+  const uint64_t w = LoadBitsUnchecked(q->data, q->pos);
+  const uint32_t e = q->quick[w >> (64 - CardDecoder::kQuickBits)];
+  const uint32_t total = e & 0xff;
+  const QuickAction& a = QuickActionAt(e >> 8);
+  // The suffix ends at the entry's last bit, bit total - 1 of w.
+  const uint64_t v = (q->p & a.keep) | a.lead | ((w >> (-total & 63)) & a.low);
+  if ((q->p & a.lead) != 0) [[unlikely]] {
+    return false;
+  }
+  if (v >= q->lo) [[unlikely]] {
+    return false;
+  }
+  q->p = v;
+  q->pos += total;
+  ++q->i;
   return true;
+}
+
+// QuickStep on q[0..N) in turn, one entry of each per round, until one of
+// them refuses its entry; returns its index. Each block's decode is a
+// serial chain (an entry's position depends on the previous entry's code):
+// chains side by side, in registers, let the CPU overlap them.
+template <size_t N, size_t... K>
+inline size_t QuickRounds(QuickCursor* q, std::index_sequence<K...>) {
+  std::array<QuickCursor, N> c{q[K]...};
+  size_t refused = N;
+  while (refused == N) {
+    // In order, stopping at the first refusal.
+    (void)((QuickStep(&c[K]) || (refused = K, false)) && ...);
+  }
+  ((q[K] = c[K]), ...);
+  return refused;
+}
+
+// Blocks decoded side by side in ScanCardBlocks' fast path: two chains
+// (three or four measured no faster; they spill registers).
+constexpr size_t kSlots = 2;
+
+// QuickRounds on the first n (1..kSlots) of q[].
+inline size_t QuickSteps(size_t n, QuickCursor* q) {
+  static_assert(kSlots == 2);
+  if (n == 2) return QuickRounds<2>(q, std::make_index_sequence<2>());
+  return QuickRounds<1>(q, std::make_index_sequence<1>());
 }
 
 // Decodes the restart entry that starts at stream bit `offset` (bounded
 // reads) into *v and the bit position after it into *end.
 inline Outcome DecodeRestart(const BlockView& b, size_t offset, uint64_t* v, size_t* end) {
+  const size_t pos = kStreamStart + offset;
+  if (pos < FastEnd(b.size)) {
+    // Well inside the block (FastEnd): two word loads hold the entry's at
+    // most 70 bits, as in FastStep.
+    const int n = static_cast<int>(LoadBitsUnchecked(b.data, pos) >> (64 - kRestartSymbolBits));
+    if (n > 64) return Outcome::kBadRestart;
+    const size_t pos2 = pos + kRestartSymbolBits;
+    const uint64_t rest = LoadBitsUnchecked(b.data, pos2) | (b.data[(pos2 >> 3) + 8] >> (8 - (pos2 & 7)));
+    const SymbolAction a = kActions[n];
+    if ((b.head & a.lead) != 0) return Outcome::kOutOfOrder;
+    *v = (b.head & ~(a.lead | a.low)) | a.lead | (((rest >> 1) >> (n & 63)) & a.low);
+    *end = pos2 + SuffixBits(n);
+    return Outcome::kContinue;
+  }
   BitReader reader(b.data, b.data + b.size);
   reader.Skip(kStreamStart + offset);
   const int n = static_cast<int>(reader.Read(kRestartSymbolBits));
@@ -239,9 +361,10 @@ inline Outcome FastEntries(const BlockView& b, uint64_t lo, Cursor* c, Keep&& ke
   Cursor local = *c;  // in registers for the loop
   Outcome outcome;
   do {
-    uint32_t quick = 0;
-    while (QuickStep(b.data, b.table, fast_end, local.segment_end, lo, &local.p, &local.pos, &local.i)) ++quick;
-    local.decoded += quick;
+    QuickCursor q = MakeQuick(b, local, lo, fast_end);
+    while (QuickStep(&q)) {
+    }
+    TakeQuick(q, &local);
   } while ((outcome = FastStepAcross(b, fast_end, &local, keep)) == Outcome::kContinue);
   *c = local;
   return outcome;
@@ -342,7 +465,7 @@ Status FinishBlock(const BlockView& b, const BlockReadOptions& options, Outcome 
 }
 
 BlockView MakeView(const uint8_t* block, size_t block_size, uint64_t head, const CardDecoder& decoder) {
-  return BlockView{block, block_size, head, 0, decoder.restarts(), decoder.huffman().table()};
+  return BlockView{block, block_size, head, 0, decoder.restarts(), decoder.huffman().table(), decoder.quick_table()};
 }
 
 // Decodes the block, calling keep(v) for its values until it returns
@@ -367,12 +490,18 @@ Status Decode(const uint8_t* block, size_t block_size, uint64_t head, const Card
 
 }  // namespace
 
+CardDecoder::CardDecoder() { quick_.fill(QuickEntry(HuffmanDecoder::Entry{})); }
+
 Status CardDecoder::Init(const HuffmanCodeLengths& lengths, int restarts) {
   if (!IsValidRestarts(restarts)) {
     return Status::Corruption("bad restart point count " + std::to_string(restarts));
   }
   restarts_ = restarts;
-  return huffman_.Init(lengths, kSuffixBits.data());
+  quick_.fill(QuickEntry(HuffmanDecoder::Entry{}));
+  SIMDEX_RETURN_IF_ERROR(huffman_.Init(lengths, kSuffixBits.data()));
+  constexpr int kSpread = HuffmanDecoder::kTableBits - kQuickBits;
+  for (uint32_t x = 0; x < quick_.size(); ++x) quick_[x] = QuickEntry(huffman_.Lookup(x << kSpread));
+  return Status::OK();
 }
 
 Status DecodeBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size, uint64_t head,
@@ -424,7 +553,7 @@ Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
 
 void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
                     BlockScanStats* stats) {
-  // Per-block decoding state; at most kLanes blocks are interleaved at once.
+  // Per-block decoding state for up to kLanes blocks at once.
   constexpr size_t kLanes = 32;
   struct Lane {
     BlockScan* scan;
@@ -437,7 +566,6 @@ void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockRe
   for (size_t first = 0; first < n; first += kLanes) {
     const size_t m = std::min(kLanes, n - first);
     std::array<Lane, kLanes> lanes;
-    size_t live = 0;
     for (size_t j = 0; j < m; ++j) {
       BlockScan& s = scans[first + j];
       assert(s.lo <= s.hi);
@@ -460,58 +588,40 @@ void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockRe
       if (s.status.ok() && lane.outcome == Outcome::kContinue) {
         lane.outcome = SeekRestart(lane.view, s.lo, s.restart_guess, &lane.cursor);
       }
-      live += lane.outcome == Outcome::kContinue;
     }
-    // The interleaved fast path: one entry of every live block per round.
-    // An entry below lo is QuickStep's, on a compact copy of the lane's
-    // cursor (Hot); anything else goes through FastStepAcross on the lane
-    // itself, and a lane that stops leaves the live list.
-    struct Hot {
-      const uint8_t* data;
-      const HuffmanDecoder::Entry* table;
-      uint64_t lo;
-      uint64_t p;
-      size_t pos;
-      uint32_t i;
-      uint32_t segment_end;
-      size_t lane;
-    };
+    // The interleaved fast path: kSlots blocks at a time, their QuickCursors
+    // in registers, one entry of each per round. A block whose entry
+    // QuickStep refuses takes it through FastStepAcross on its lane's cursor;
+    // one that stops leaves its slot to the next live block.
     const size_t fast_end = FastEnd(block_size);
-    std::array<Hot, kLanes> hot;
-    live = 0;
-    for (size_t j = 0; j < m; ++j) {
-      const Lane& lane = lanes[j];
-      if (lane.outcome != Outcome::kContinue) continue;
-      const Cursor& c = lane.cursor;
-      hot[live++] = Hot{lane.view.data, lane.view.table, lane.scan->lo, c.p, c.pos, c.i, c.segment_end, j};
+    std::array<QuickCursor, kSlots> slot;
+    std::array<size_t, kSlots> slot_lane;
+    size_t next = 0;  // the next lane to give a slot
+    size_t active = 0;
+    const auto start_next = [&](size_t k) {
+      while (next < m && lanes[next].outcome != Outcome::kContinue) ++next;
+      if (next == m) return false;
+      const Lane& lane = lanes[next];
+      slot[k] = MakeQuick(lane.view, lane.cursor, lane.scan->lo, fast_end);
+      slot_lane[k] = next++;
+      return true;
+    };
+    if (!options.force_plain) {
+      while (active < kSlots && start_next(active)) ++active;
     }
-    while (live > 0 && !options.force_plain) {
-      for (size_t k = 0; k < live;) {
-        Hot& h = hot[k];
-        if (QuickStep(h.data, h.table, fast_end, h.segment_end, h.lo, &h.p, &h.pos, &h.i)) {
-          ++k;
-          continue;
-        }
-        // Back to the lane's cursor: the entries QuickStep decoded are the
-        // ones the index moved by, all below lo.
-        Lane& lane = lanes[h.lane];
-        Cursor& c = lane.cursor;
-        const uint32_t quick = h.i - c.i;
-        c.decoded += quick;
-        c.p = h.p;
-        c.pos = h.pos;
-        c.i = h.i;
-        const BlockScan& s = *lane.scan;
-        lane.outcome = FastStepAcross(lane.view, fast_end, &c, KeepInRange{s.lo, s.hi, s.out});
-        if (lane.outcome == Outcome::kContinue) {
-          h.p = c.p;
-          h.pos = c.pos;
-          h.i = c.i;
-          h.segment_end = c.segment_end;
-          ++k;
-        } else {
-          hot[k] = hot[--live];
-        }
+    while (active > 0) {
+      const size_t k = QuickSteps(active, slot.data());
+      Lane& lane = lanes[slot_lane[k]];
+      TakeQuick(slot[k], &lane.cursor);
+      const BlockScan& s = *lane.scan;
+      lane.outcome = FastStepAcross(lane.view, fast_end, &lane.cursor, KeepInRange{s.lo, s.hi, s.out});
+      if (lane.outcome == Outcome::kContinue) {
+        slot[k] = MakeQuick(lane.view, lane.cursor, s.lo, fast_end);
+      } else if (!start_next(k)) {
+        // The last active slot takes this one's place.
+        --active;
+        slot[k] = slot[active];
+        slot_lane[k] = slot_lane[active];
       }
     }
     for (size_t j = 0; j < m; ++j) {

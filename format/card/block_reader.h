@@ -28,6 +28,7 @@
 #ifndef SIMDEX_FORMAT_CARD_BLOCK_READER_H_
 #define SIMDEX_FORMAT_CARD_BLOCK_READER_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -42,10 +43,16 @@ namespace simdex::format {
 // The card codec's TableDecoder (format/codec.h), the per-table state the
 // functions below use: the table's Huffman decode table, each entry
 // extended with the suffix bits that follow its symbol, so that one lookup
-// steps over a whole entry. Immutable after Init(); may be shared between
+// steps over a whole entry; and a small quick table for the scans' common
+// case (quick_table()). Immutable after Init(); may be shared between
 // threads.
 class CardDecoder final : public TableDecoder {
  public:
+  // The quick table is indexed by the next kQuickBits bits of the stream.
+  static constexpr int kQuickBits = 8;
+
+  // An uninitialized decoder: rejects any entry.
+  CardDecoder();
   // `restarts` is the index's restart points per block (block_builder.h).
   // Returns Corruption("invalid Huffman code lengths") as HuffmanDecoder::Init,
   // or Corruption("bad restart point count R") unless IsValidRestarts. A
@@ -54,6 +61,16 @@ class CardDecoder final : public TableDecoder {
 
   const HuffmanDecoder& huffman() const { return huffman_; }
   int restarts() const { return restarts_; }
+  // 2^kQuickBits entries, one per value of the next kQuickBits stream bits.
+  // When those bits begin a code of at most kQuickBits bits whose whole
+  // entry (code and suffix) spans at most 57 bits, which one 8-byte load at
+  // any bit offset holds: the entry's total bits in the low byte and, above
+  // it, the place of its symbol's masks in a table of block_reader.cc;
+  // otherwise a value whose low byte is 0, which sends the scan to the full
+  // decode. Small enough
+  // (1 KiB) that the ten tables of a query stay in L1 where the Huffman
+  // tables (8 KiB each) do not.
+  const uint32_t* quick_table() const { return quick_.data(); }
 
   // TableDecoder, by the functions below.
   CodecTag tag() const override { return CodecTag::kCard; }
@@ -71,6 +88,7 @@ class CardDecoder final : public TableDecoder {
 
  private:
   HuffmanDecoder huffman_;
+  std::array<uint32_t, size_t{1} << kQuickBits> quick_;
   int restarts_ = 0;
 };
 
@@ -106,9 +124,10 @@ Status CountInBlock(const uint8_t* ptr, const uint8_t* limit, size_t block_size,
                     uint64_t* below, uint64_t* equal, bool* reached_end, BlockScanStats* stats);
 
 // ScanBlock on each of `n` blocks (of possibly different tables, each
-// scan's decoder a CardDecoder), with their decoding interleaved entry by entry: each block's decode is a serial
-// chain (an entry's position depends on the previous entry's code), and
-// running several chains side by side lets the CPU overlap them. Every
+// scan's decoder a CardDecoder), with their decoding interleaved entry by
+// entry, two blocks at a time: each block's decode is a serial chain (an
+// entry's position depends on the previous entry's code), and running
+// chains side by side lets the CPU overlap them. Every
 // result is exactly what ScanBlock gives for that block; options.seed,
 // verified and block are ignored in favour of each scan's own.
 void ScanCardBlocks(BlockScan* scans, size_t n, size_t block_size, const BlockReadOptions& options,
