@@ -5,9 +5,11 @@
 // decodes it, and the head indexes and what ids are read from before they
 // are used (reader_rep.h), so that no answer comes from unchecked bytes.
 #include <algorithm>
+#include <span>
 
 #include "base/query_batch.h"
 #include "format/prefetch.h"
+#include "engine/index/mapping_advice.h"
 #include "engine/index/reader_rep.h"
 #include "engine/index/result_merge.h"
 #include "format/codec.h"
@@ -32,7 +34,9 @@ struct Scratch {
   std::vector<format::BlockScan> scans;
   std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
   std::vector<size_t> scan_block;   // ... at block scan_block[j]
+  std::vector<uint64_t> scan_head;  // ... whose head is scan_head[j]
   std::vector<Found> found;
+  std::vector<const uint8_t*> chunk_blocks;  // a batch chunk's first blocks (AskForChunk)
   // What the scan of table 0 (the table in rank order) placed, so that the
   // ids of a fingerprint it found need no second decode: the values of
   // table_values[table0] lie in block table0_block just before entry
@@ -52,6 +56,7 @@ void SearchStats::Add(const SearchStats& o) {
   entries_scanned += o.entries_scanned;
   candidates += o.candidates;
   id_lookups += o.id_lookups;
+  blocks_asked += o.blocks_asked;
   if (candidates_per_table.size() < o.candidates_per_table.size()) {
     candidates_per_table.resize(o.candidates_per_table.size());
   }
@@ -88,29 +93,22 @@ static int GuessAndPrefetch(const IndexReader::Rep& rep, const IndexReader::Rep:
   return table.decoder->PrefetchScan(rep.Block(table, b), rep.meta.block_size, table.FractionInBlock(b, head, lo));
 }
 
-// For every table in `tables`, appends to values[i] the values of table
-// tables[i] whose key equals the query's key, and keeps the permuted query
-// in permuted_query[i]. The work runs in phases over all tables so that
-// their memory accesses overlap: the in-memory head samples are searched
-// and the head-index windows prefetched; the windows are scanned and the
-// candidate blocks prefetched; then the first candidate block of every
-// table is decoded in one interleaved pass (format::ScanBlocks). A key
-// range that runs on past its first block continues block by block.
-static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
-                            Scratch* scratch, format::BlockScanStats* scan) {
-  auto& scans = scratch->scans;
-  scans.clear();
+// Places the probes of `query` from the head indexes alone (no block is
+// read): for every table in `tables` its permuted query and the start of
+// its key range (permuted_query, los), and for every table whose key range
+// may hold values the first block to scan and its head (scan_table,
+// scan_block, scan_head).
+static Status PlaceProbes(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
+                          Scratch* scratch) {
   scratch->scan_table.clear();
   scratch->scan_block.clear();
-  scratch->table_values.resize(tables.size());
+  scratch->scan_head.clear();
   scratch->permuted_query.resize(tables.size());
   scratch->windows.resize(tables.size());
-  scratch->table0_placed = false;
   scratch->los.resize(tables.size());
   for (size_t i = 0; i < tables.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
-    scratch->table_values[i].clear();
     const uint64_t pq = table.permutation->Apply(query);
     scratch->permuted_query[i] = pq;
     scratch->los[i] = pq & ~LowMask(64 - table.permutation->key_bits());
@@ -119,21 +117,114 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
       tables.size(), [&](size_t i) -> const index::OpenTable& { return rep.tables[tables[i]]; },
       scratch->los.data(), scratch->windows.data());
   for (size_t i = 0; i < tables.size(); ++i) {
-    const uint32_t t = static_cast<uint32_t>(tables[i]);
-    const IndexReader::Rep::Table& table = rep.tables[t];
+    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
     if (table.num_blocks == 0) continue;
-    const uint64_t suffix = LowMask(64 - table.permutation->key_bits());
     const uint64_t lo = scratch->los[i];
     const size_t b = table.FirstBlockInWindow(scratch->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
-    if (head > (lo | suffix)) continue;
-    const int guess = GuessAndPrefetch(rep, table, b, head, lo);
-    if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
-    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | suffix, &scratch->table_values[i]);
-    s.restart_guess = guess;
-    scans.push_back(s);
+    if (head > (lo | LowMask(64 - table.permutation->key_bits()))) continue;
     scratch->scan_table.push_back(i);
     scratch->scan_block.push_back(b);
+    scratch->scan_head.push_back(head);
+  }
+  return Status::OK();
+}
+
+// Whether a query whose first probed block is `first` asks for its blocks
+// ahead (ReaderOptions::cold_reads).
+static bool WantsBlocksAhead(const IndexReader::Rep& rep, const uint8_t* first) {
+  switch (rep.options.cold_reads) {
+    case ReaderOptions::ColdReads::kNever:
+      return false;
+    case ReaderOptions::ColdReads::kWhenMissing:
+      return rep.random_access && !index::PageResident(first);
+    case ReaderOptions::ColdReads::kAlways:
+      return true;
+  }
+  return false;
+}
+
+// Asks the kernel for the first block of every table the query scans
+// (ReaderOptions::cold_reads), before any is decoded: a cold query's page
+// reads then overlap, and it waits for about one disk read instead of one
+// per table. Under kWhenMissing it asks only when the first block's page is
+// not in memory (one mincore call), so that a warm query makes one system
+// call rather than one per table. Returns the blocks asked for.
+static uint64_t AskForBlocks(const IndexReader::Rep& rep, const std::vector<int>& tables, const Scratch& scratch) {
+  const size_t n = scratch.scan_table.size();
+  if (n == 0) return 0;
+  auto block = [&](size_t j) { return rep.Block(rep.tables[tables[scratch.scan_table[j]]], scratch.scan_block[j]); };
+  if (!WantsBlocksAhead(rep, block(0))) return 0;
+  for (size_t j = 0; j < n; ++j) index::WillRead(block(j), rep.meta.block_size);
+  return n;
+}
+
+// A batch's cold path: before the first query of each chunk of
+// base::kQueryChunk queries, the worker places the probes of all of them
+// (head indexes only), sorts their first blocks by place in the file and
+// asks for each once, a run of neighbouring blocks in one request, when
+// the chunk's first probed page is not in memory (WantsBlocksAhead). A
+// chunk of cold queries then keeps up to kQueryChunk x tables reads in
+// flight instead of one query's, and queries that probe one block share
+// its read. Adds the blocks asked for to *asked.
+static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t> queries, int k, Scratch* scratch,
+                          uint64_t* asked) {
+  const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
+  std::vector<const uint8_t*>& blocks = scratch->chunk_blocks;
+  blocks.clear();
+  for (const uint64_t query : queries) {
+    SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, scratch));
+    const bool first = blocks.empty();
+    for (size_t j = 0; j < scratch->scan_table.size(); ++j) {
+      blocks.push_back(rep.Block(rep.tables[tables[scratch->scan_table[j]]], scratch->scan_block[j]));
+    }
+    if (first && !blocks.empty() && !WantsBlocksAhead(rep, blocks[0])) return Status::OK();
+  }
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  const uint32_t block_size = rep.meta.block_size;
+  for (size_t j = 0; j < blocks.size();) {
+    size_t end = j + 1;
+    while (end < blocks.size() && blocks[end] == blocks[end - 1] + block_size) ++end;
+    index::WillRead(blocks[j], (end - j) * block_size);
+    j = end;
+  }
+  *asked += blocks.size();
+  return Status::OK();
+}
+
+// For every table in `tables`, appends to values[i] the values of table
+// tables[i] whose key equals the query's key, and keeps the permuted query
+// in permuted_query[i]. The work runs in phases over all tables so that
+// their memory accesses overlap: the in-memory head samples are searched
+// and the head-index windows prefetched; the windows are scanned and the
+// candidate blocks prefetched; then the first candidate block of every
+// table is decoded in one interleaved pass (format::ScanBlocks). Before
+// that pass, a query whose blocks are not in memory asks for all of them
+// at once (AskForBlocks). A key range that runs on past its first block
+// continues block by block.
+static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
+                            Scratch* scratch, format::BlockScanStats* scan, uint64_t* blocks_asked) {
+  auto& scans = scratch->scans;
+  scans.clear();
+  scratch->table_values.resize(tables.size());
+  for (std::vector<uint64_t>& values : scratch->table_values) values.clear();
+  scratch->table0_placed = false;
+  SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, scratch));
+  *blocks_asked += AskForBlocks(rep, tables, *scratch);
+  for (size_t j = 0; j < scratch->scan_table.size(); ++j) {
+    const size_t i = scratch->scan_table[j];
+    const uint32_t t = static_cast<uint32_t>(tables[i]);
+    const IndexReader::Rep::Table& table = rep.tables[t];
+    const size_t b = scratch->scan_block[j];
+    const uint64_t head = scratch->scan_head[j];
+    const uint64_t lo = scratch->los[i];
+    const int guess = GuessAndPrefetch(rep, table, b, head, lo);
+    if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
+    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | LowMask(64 - table.permutation->key_bits()),
+                                       &scratch->table_values[i]);
+    s.restart_guess = guess;
+    scans.push_back(s);
   }
   format::ScanBlocks(scans.data(), scans.size(), rep.meta.block_size, format::BlockReadOptions(), scan);
   for (size_t j = 0; j < scans.size(); ++j) {
@@ -212,7 +303,8 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   scratch->found.clear();
   format::BlockScanStats scan;
   const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
-  SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, scratch, &scan));
+  uint64_t blocks_asked = 0;
+  SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, scratch, &scan, &blocks_asked));
   for (size_t i = 0; i < tables.size(); ++i) {
     const BlockPermutation& perm = *rep.tables[tables[i]].permutation;
     const uint64_t pq = scratch->permuted_query[i];
@@ -246,6 +338,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scra
   if (stats) {
     stats->queries++;
     stats->id_lookups += found.size();
+    stats->blocks_asked += blocks_asked;
     stats->blocks_decoded += scan.blocks;
     stats->entries_scanned += scan.values_decoded;
   }
@@ -282,7 +375,13 @@ Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResul
   size_t failed = 0;
   const Status s = base::RunQueryBatch(
       nq, nthreads,
-      [&](size_t i, int w) { return SearchOne(*rep_, queries[i], k, &scratch[w], &per_query[i], &thread_stats[w]); },
+      [&](size_t i, int w) {
+        if (i % base::kQueryChunk == 0) {
+          const std::span<const uint64_t> chunk = queries.subspan(i, std::min(base::kQueryChunk, nq - i));
+          SIMDEX_RETURN_IF_ERROR(AskForChunk(*rep_, chunk, k, &scratch[w], &thread_stats[w].blocks_asked));
+        }
+        return SearchOne(*rep_, queries[i], k, &scratch[w], &per_query[i], &thread_stats[w]);
+      },
       &failed);
   if (!s.ok()) return rep_->InFile(s.WithContext("query " + std::to_string(failed)));
 

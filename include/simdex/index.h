@@ -174,6 +174,7 @@ struct SearchStats {
   uint64_t entries_scanned = 0;    // values decoded from blocks (heads included)
   uint64_t candidates = 0;         // values whose key matched, before the distance check
   uint64_t id_lookups = 0;         // searches of table 0 to find the ids of a match
+  uint64_t blocks_asked = 0;       // blocks asked for ahead (ReaderOptions::cold_reads)
   std::vector<uint64_t> candidates_per_table;
 
   void Add(const SearchStats& other);

@@ -81,6 +81,17 @@ struct ReaderOptions {
   // takes kRandom for a file larger than half the machine's memory.
   enum class Access { kAuto, kReadAround, kRandom };
   Access access = Access::kAuto;
+  // Whether a SimHash search asks the kernel for all the blocks it is about
+  // to decode at once (MADV_WILLNEED, which starts their reads and returns),
+  // so that a cold query waits for about one disk read instead of one per
+  // table. kWhenMissing: under random access (above), when the page of the
+  // query's first block is not in memory (mincore: one system call per
+  // query; the asking, one per table, only then). kAlways: every query,
+  // whatever the access. kNever: no query. A batch Search() asks likewise
+  // for the blocks of a chunk of 64 queries at once, each page once. Speed
+  // only: answers are the same.
+  enum class ColdReads { kWhenMissing, kAlways, kNever };
+  ColdReads cold_reads = ColdReads::kWhenMissing;
 };
 // Abstract read-only file contents: the reader works on any byte range that
 // stays valid and unchanged while the reader lives (a memory map, or a

@@ -1,10 +1,16 @@
 // ReaderOptions::access: the advice an IndexReader opened from a path gives
 // the kernel (read from /proc/self/smaps: "rr" in VmFlags is MADV_RANDOM),
 // and the same answers, id reads, table streams and Verify() under each
-// (LshIndexReader's: tests/lsh/lsh_access_test.cc).
+// (LshIndexReader's: tests/lsh/lsh_access_test.cc); ReaderOptions::cold_reads:
+// the brute-force answers whether a search asks for its blocks ahead or not.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstddef>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -27,10 +33,21 @@ std::unique_ptr<IndexReader> OpenWith(const std::string& path, Access access) {
   return reader;
 }
 
+// Drops the file's pages from the page cache (those not mapped in).
+void EvictFromPageCache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0) << path;
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
 class ReaderAccessTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    data_ = StandardDataSets(3)[0];
+    for (DataSet& set : StandardDataSets()) {
+      if (set.name == "uniform") data_ = std::move(set);  // 1,000 entries: many blocks of 256 bytes
+    }
+    ASSERT_FALSE(data_.entries.empty());
     BuildOptions options;
     options.block_size = 256;
     path_ = dir_.File("index.sdx");
@@ -73,6 +90,45 @@ TEST_F(ReaderAccessTest, AnswersStreamsAndVerifyAreTheSameUnderRandomAccess) {
     EXPECT_EQ(values, data_.entries.size());
   }
   EXPECT_TRUE(random->Verify().ok());
+}
+
+// ReaderOptions::cold_reads: asking for a query's blocks ahead changes
+// speed, never answers. The file is evicted after Open() (where the file
+// system lets it be: a page still held is only asked for once more), so
+// that kWhenMissing finds pages missing; kAlways asks for every block it
+// decodes first, kNever for none.
+TEST_F(ReaderAccessTest, ColdReadsGiveTheBruteForceAnswersAndAskAsTold) {
+  using ColdReads = ReaderOptions::ColdReads;
+  std::mt19937_64 rng(39);
+  std::vector<uint64_t> queries;
+  for (size_t i = 0; i < data_.entries.size(); i += 5) {
+    queries.push_back(FlipRandomBits(data_.entries[i].fingerprint, static_cast<int>(i % 4), rng));
+    queries.push_back(rng());
+  }
+  for (const ColdReads cold_reads : {ColdReads::kNever, ColdReads::kWhenMissing, ColdReads::kAlways}) {
+    ReaderOptions options;
+    options.access = Access::kRandom;
+    options.verify_heads_on_open = false;
+    options.cold_reads = cold_reads;
+    std::unique_ptr<IndexReader> reader;
+    ASSERT_TRUE(IndexReader::Open(path_, options, &reader).ok());
+    EvictFromPageCache(path_);
+    SearchStats stats;
+    for (const uint64_t q : queries) {
+      std::vector<Match> got;
+      ASSERT_TRUE(reader->Search(q, 3, &got, &stats).ok());
+      EXPECT_EQ(got, BruteForceSearch(data_.entries, q, 3)) << q;
+    }
+    SearchResults batch;
+    ASSERT_TRUE(reader->Search(queries, 3, &batch, 2, &stats).ok());
+    for (size_t i = 0; i < queries.size(); ++i) {
+      const std::vector<Match> got(batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i]),
+                                   batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i + 1]));
+      EXPECT_EQ(got, BruteForceSearch(data_.entries, queries[i], 3)) << i;
+    }
+    if (cold_reads == ColdReads::kNever) EXPECT_EQ(stats.blocks_asked, 0u);
+    if (cold_reads == ColdReads::kAlways) EXPECT_GT(stats.blocks_asked, 0u);
+  }
 }
 
 }  // namespace
