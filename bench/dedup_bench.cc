@@ -21,8 +21,12 @@
 //              near copies of stored fingerprints and random ones, warm
 //              (after a pass over the same queries) and cold (the file
 //              evicted from the page cache, opened again without reading
-//              its heads, MADV_RANDOM): p50, p99; the first answers of each
-//              set are checked against a scan of the stored fingerprints.
+//              its heads, MADV_RANDOM): p50, p99, queries per second, the
+//              page cache's size; then each set once more cold as one batch
+//              Search() (queries per second). --cold-reads sets both
+//              readers' ReaderOptions::cold_reads, --access the warm one's
+//              access. The first answers of each set are checked against a
+//              scan of the stored fingerprints.
 //
 // The stored index holds --data fingerprints (planted clusters, or uniform)
 // in --scheme, --codec and --block-size; it is built once into --dir
@@ -62,6 +66,19 @@ namespace simdex::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// The page cache's size now: "Cached" of /proc/meminfo (0 where unread).
+uint64_t PageCacheBytes() {
+  FILE* f = std::fopen("/proc/meminfo", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "Cached: %llu kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return static_cast<uint64_t>(kib) * 1024;
+}
+
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 // Planted clusters as a stream: no input array, so a child's peak memory
@@ -110,6 +127,8 @@ struct Config {
   std::vector<double> merge_batch_n;
   double query_n = 0;
   size_t cold_queries = 1000;
+  std::string access = "auto";             // the warm reader's ReaderOptions::access (cold: random)
+  std::string cold_reads = "when-missing";  // both readers' ReaderOptions::cold_reads
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string json;
   uint64_t seed = 1;
@@ -436,32 +455,53 @@ class Bench {
     std::vector<uint64_t>().swap(stored);  // the harness keeps only the index from here on
 
     std::unique_ptr<IndexReader> reader;
-    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
+    ReaderOptions warm_options;
+    warm_options.access = c_.access == "random" ? ReaderOptions::Access::kRandom : ReaderOptions::Access::kAuto;
+    warm_options.cold_reads = c_.cold_reads == "always"  ? ReaderOptions::ColdReads::kAlways
+                              : c_.cold_reads == "never" ? ReaderOptions::ColdReads::kNever
+                                                         : ReaderOptions::ColdReads::kWhenMissing;
+    SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, warm_options, &reader));
     const SearchFn search = [&reader](uint64_t q, int k, std::vector<Match>* matches, SearchStats* stats) {
       return reader->Search(q, k, matches, stats);
     };
     const char* kSetNames[2] = {"near", "random"};
-    for (const bool cold : {false, true}) {
+    const char* kStateNames[3] = {"warm", "cold", "cold-batch"};
+    for (const int state : {0, 1, 2}) {
+      const bool cold = state > 0;
       for (int set = 0; set < 2; ++set) {
         std::span<const uint64_t> queries(sets[set]);
+        double resident = 0;        // of the index file, after the eviction
+        uint64_t cached_bytes = 0;  // the page cache, then (/proc/meminfo Cached)
         if (cold) {
           // Open() reads the header, footer and metadata; evicting again
           // leaves only the pages the reader still has mapped.
           reader.reset();
-          double resident = 0;
           SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident));
-          ReaderOptions cold_options;
+          ReaderOptions cold_options = warm_options;
           cold_options.verify_heads_on_open = false;
+          cold_options.access = ReaderOptions::Access::kRandom;  // as AdviseMapping below
           SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, cold_options, &reader));
           SIMDEX_RETURN_IF_ERROR(AdviseMapping(path, MADV_RANDOM));
+          if (state == 2) {
+            // The reader's first checks (head indexes, id section: reads
+            // of whole sections) by a near query outside the timed ones, so
+            // that the batch's time is its queries'.
+            std::vector<Match> ignored;
+            SIMDEX_RETURN_IF_ERROR(reader->Search(sets[0].back(), c_.k, &ignored));
+          }
           SIMDEX_RETURN_IF_ERROR(EvictFromPageCache(path, &resident));
+          cached_bytes = PageCacheBytes();
           queries = queries.first(std::min(queries.size(), std::max(c_.cold_queries, checks)));
         } else {
           double mean_micros = 0;
           SIMDEX_RETURN_IF_ERROR(WarmUp(search, queries, c_.k, 1e9, &mean_micros));
         }
         QueryRun run;
-        SIMDEX_RETURN_IF_ERROR(RunSingle(search, queries, c_.k, 1, checks, &run));
+        if (state == 2) {
+          SIMDEX_RETURN_IF_ERROR(RunBatch(*reader, queries, c_.k, 1, checks, &run));
+        } else {
+          SIMDEX_RETURN_IF_ERROR(RunSingle(search, queries, c_.k, 1, checks, &run));
+        }
         for (size_t q = 0; q < checks; ++q) {
           std::vector<uint64_t> got;
           for (const Match& m : run.kept[q]) got.push_back(m.id);
@@ -471,23 +511,52 @@ class Bench {
                                       " differs from the scan");
           }
         }
+        const double qps = static_cast<double>(run.queries) / run.seconds;
+        if (state == 2) {
+          JsonObject o;
+          o.AddString("type", "query-batch");
+          o.AddString("data", c_.data).AddString("codec", c_.codec).AddUint("block_size", c_.block_size);
+          o.AddUint("index_n", static_cast<uint64_t>(c_.index_n));
+          o.AddString("set", kSetNames[set]).AddString("state", "cold").AddString("cold_reads", c_.cold_reads);
+          o.AddUint("queries", run.queries).AddUint("threads", 1).AddNumber("seconds", run.seconds);
+          o.AddNumber("queries_per_second", qps).AddUint("matches", run.matches);
+          o.AddUint("major_faults", run.major_faults).AddUint("read_bytes", run.read_bytes);
+          o.AddUint("blocks_asked", run.stats.blocks_asked).AddNumber("resident_after_evict", resident);
+          o.AddUint("page_cache_bytes", cached_bytes);
+          Emit(o);
+          std::printf("query %-6s cold batch index %.0e k %d, %zu queries, one thread: %.3f s, %.0f queries/s, "
+                      "%llu matches, %llu major faults, %llu blocks asked ahead (cold_reads %s; page cache %.0f MiB, "
+                      "%.4f of the index resident after eviction)\n",
+                      kSetNames[set], c_.index_n, c_.k, run.queries, run.seconds, qps,
+                      static_cast<unsigned long long>(run.matches), static_cast<unsigned long long>(run.major_faults),
+                      static_cast<unsigned long long>(run.stats.blocks_asked), c_.cold_reads.c_str(),
+                      static_cast<double>(cached_bytes) / (1 << 20), resident);
+          std::fflush(stdout);
+          continue;
+        }
         const Percentiles p = Summarize(run.micros);
         JsonObject o;
         o.AddString("type", "query");
         o.AddString("data", c_.data).AddString("codec", c_.codec).AddUint("block_size", c_.block_size);
         o.AddUint("index_n", static_cast<uint64_t>(c_.index_n));
-        o.AddString("set", kSetNames[set]).AddString("state", cold ? "cold" : "warm");
+        o.AddString("set", kSetNames[set]).AddString("state", kStateNames[state]);
         o.AddUint("queries", run.queries).AddUint("threads", 1);
         o.AddNumber("p50_micros", p.p50).AddNumber("p90_micros", p.p90).AddNumber("p99_micros", p.p99);
         o.AddNumber("max_micros", p.max).AddNumber("mean_micros", p.mean);
         o.AddUint("matches", run.matches).AddUint("major_faults", run.major_faults);
         o.AddUint("read_bytes", run.read_bytes);
+        o.AddString("access", cold ? "random" : c_.access).AddString("cold_reads", c_.cold_reads);
+        o.AddNumber("queries_per_second", qps).AddUint("blocks_asked", run.stats.blocks_asked);
+        o.AddNumber("resident_after_evict", resident).AddUint("page_cache_bytes", cached_bytes);
         Emit(o);
         std::printf("query %-6s %-4s index %.0e k %d, %zu queries, one thread: p50 %.2f us, p90 %.2f, p99 %.2f, "
-                    "mean %.2f, %llu matches, %llu major faults (first %zu checked against the scan)\n",
+                    "mean %.2f, %.0f queries/s, %llu matches, %llu major faults, %llu blocks asked ahead "
+                    "(cold_reads %s; first %zu checked against the scan; page cache %.0f MiB)\n",
                     kSetNames[set], cold ? "cold" : "warm", c_.index_n, c_.k, run.queries, p.p50, p.p90, p.p99,
-                    p.mean, static_cast<unsigned long long>(run.matches),
-                    static_cast<unsigned long long>(run.major_faults), checks);
+                    p.mean, qps,
+                    static_cast<unsigned long long>(run.matches), static_cast<unsigned long long>(run.major_faults),
+                    static_cast<unsigned long long>(run.stats.blocks_asked), c_.cold_reads.c_str(), checks,
+                    static_cast<double>(cached_bytes) / (1 << 20));
         std::fflush(stdout);
       }
     }
@@ -609,6 +678,12 @@ int main(int argc, char** argv) {
   app.add_option("--block-size", c.block_size, "block size of the stored index, bytes")->capture_default_str();
   app.add_option("--query-n", c.query_n, "queries: near and random single queries against the --index-n index");
   app.add_option("--cold-queries", c.cold_queries, "queries: how many of each set run cold")->capture_default_str();
+  app.add_option("--access", c.access, "queries: the warm reader's access advice (cold ones: random)")
+      ->check(CLI::IsMember({"auto", "random"}))
+      ->capture_default_str();
+  app.add_option("--cold-reads", c.cold_reads, "queries: ReaderOptions::cold_reads of both readers")
+      ->check(CLI::IsMember({"when-missing", "always", "never"}))
+      ->capture_default_str();
   app.add_option("--dir", c.dir, "directory for spills and index files")->capture_default_str();
   app.add_option("--json", c.json, "append JSON Lines records to this file");
   app.add_option("--seed", c.seed, "seed")->capture_default_str();
