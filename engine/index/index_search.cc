@@ -5,6 +5,7 @@
 // decodes it, and the head indexes and what ids are read from before they
 // are used (reader_rep.h), so that no answer comes from unchecked bytes.
 #include <algorithm>
+#include <chrono>
 #include <span>
 
 #include "base/query_batch.h"
@@ -37,6 +38,7 @@ struct Scratch {
   std::vector<uint64_t> scan_head;  // ... whose head is scan_head[j]
   std::vector<Found> found;
   std::vector<const uint8_t*> chunk_blocks;  // a batch chunk's first blocks (AskForChunk)
+  bool chunk_asked = false;  // the blocks of the current batch chunk were asked for
   // What the scan of table 0 (the table in rank order) placed, so that the
   // ids of a fingerprint it found need no second decode: the values of
   // table_values[table0] lie in block table0_block just before entry
@@ -130,14 +132,28 @@ static Status PlaceProbes(const IndexReader::Rep& rep, const std::vector<int>& t
   return Status::OK();
 }
 
-// Whether a query whose first probed block is `first` asks for its blocks
-// ahead (ReaderOptions::cold_reads).
-static bool WantsBlocksAhead(const IndexReader::Rep& rep, const uint8_t* first) {
+// A block scan of one query that takes longer than this waited for the
+// disk: a warm scan of ten 4 KiB blocks takes 1-5 us, one page read 50 us
+// and more on this project's disk (tens of microseconds on fast ones, where
+// ten of them one after another still take longer).
+constexpr std::chrono::microseconds kColdScan{20};
+
+// Whether kWhenMissing times the block scans (and so may ask ahead).
+static bool TimesScans(const IndexReader::Rep& rep) {
+  return rep.random_access && rep.options.cold_reads == ReaderOptions::ColdReads::kWhenMissing;
+}
+
+// Whether the next query (or batch chunk) asks for its blocks ahead
+// (ReaderOptions::cold_reads). kWhenMissing asks when the reader's last
+// block scan waited for the disk (Rep::last_scan_cold): a warm query then
+// makes no system call at all. (mincore, the exact test, costs 7 us a call
+// on this project's VM, as much as a warm query.)
+static bool WantsBlocksAhead(const IndexReader::Rep& rep) {
   switch (rep.options.cold_reads) {
     case ReaderOptions::ColdReads::kNever:
       return false;
     case ReaderOptions::ColdReads::kWhenMissing:
-      return rep.random_access && !index::PageResident(first);
+      return TimesScans(rep) && rep.last_scan_cold.load(std::memory_order_relaxed);
     case ReaderOptions::ColdReads::kAlways:
       return true;
   }
@@ -145,16 +161,15 @@ static bool WantsBlocksAhead(const IndexReader::Rep& rep, const uint8_t* first) 
 }
 
 // Asks the kernel for the first block of every table the query scans
-// (ReaderOptions::cold_reads), before any is decoded: a cold query's page
-// reads then overlap, and it waits for about one disk read instead of one
-// per table. Under kWhenMissing it asks only when the first block's page is
-// not in memory (one mincore call), so that a warm query makes one system
-// call rather than one per table. Returns the blocks asked for.
+// (ReaderOptions::cold_reads), before any is decoded, unless its batch
+// chunk asked already: a cold query's page reads then overlap, and it waits
+// for about one disk read instead of one per table. Returns the blocks
+// asked for.
 static uint64_t AskForBlocks(const IndexReader::Rep& rep, const std::vector<int>& tables, const Scratch& scratch) {
   const size_t n = scratch.scan_table.size();
   if (n == 0) return 0;
   auto block = [&](size_t j) { return rep.Block(rep.tables[tables[scratch.scan_table[j]]], scratch.scan_block[j]); };
-  if (!WantsBlocksAhead(rep, block(0))) return 0;
+  if (scratch.chunk_asked || !WantsBlocksAhead(rep)) return 0;
   for (size_t j = 0; j < n; ++j) index::WillRead(block(j), rep.meta.block_size);
   return n;
 }
@@ -163,7 +178,7 @@ static uint64_t AskForBlocks(const IndexReader::Rep& rep, const std::vector<int>
 // base::kQueryChunk queries, the worker places the probes of all of them
 // (head indexes only), sorts their first blocks by place in the file and
 // asks for each once, a run of neighbouring blocks in one request, when
-// the chunk's first probed page is not in memory (WantsBlocksAhead). A
+// the worker's last scan waited for the disk (WantsBlocksAhead). A
 // chunk of cold queries then keeps up to kQueryChunk x tables reads in
 // flight instead of one query's, and queries that probe one block share
 // its read. Adds the blocks asked for to *asked.
@@ -172,13 +187,13 @@ static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t>
   const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
   std::vector<const uint8_t*>& blocks = scratch->chunk_blocks;
   blocks.clear();
+  scratch->chunk_asked = false;
+  if (!WantsBlocksAhead(rep)) return Status::OK();
   for (const uint64_t query : queries) {
     SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, scratch));
-    const bool first = blocks.empty();
     for (size_t j = 0; j < scratch->scan_table.size(); ++j) {
       blocks.push_back(rep.Block(rep.tables[tables[scratch->scan_table[j]]], scratch->scan_block[j]));
     }
-    if (first && !blocks.empty() && !WantsBlocksAhead(rep, blocks[0])) return Status::OK();
   }
   std::sort(blocks.begin(), blocks.end());
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
@@ -190,6 +205,7 @@ static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t>
     j = end;
   }
   *asked += blocks.size();
+  scratch->chunk_asked = true;
   return Status::OK();
 }
 
@@ -226,7 +242,17 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     s.restart_guess = guess;
     scans.push_back(s);
   }
+  const bool timed = TimesScans(rep);
+  const auto scan_start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   format::ScanBlocks(scans.data(), scans.size(), rep.meta.block_size, format::BlockReadOptions(), scan);
+  if (timed) {
+    const bool cold = std::chrono::steady_clock::now() - scan_start > kColdScan;
+    // Written only when it changes, so that threads on a warm reader share
+    // the line without writing it.
+    if (rep.last_scan_cold.load(std::memory_order_relaxed) != cold) {
+      rep.last_scan_cold.store(cold, std::memory_order_relaxed);
+    }
+  }
   for (size_t j = 0; j < scans.size(); ++j) {
     const size_t i = scratch->scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);

@@ -36,11 +36,4 @@ bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size
 
 void WillRead(const uint8_t* data, size_t size) { Advise(data, size, MADV_WILLNEED); }
 
-bool PageResident(const uint8_t* p) {
-  const PageSpan span = WholePages(p, 1);
-  unsigned char in_memory = 1;
-  if (::mincore(span.begin, 1, &in_memory) != 0) return true;
-  return (in_memory & 1) != 0;
-}
-
 }  // namespace simdex::index

@@ -32,10 +32,6 @@ bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size
 // kernel starts reading them in.
 void WillRead(const uint8_t* data, size_t size);
 
-// Whether the page holding p is in memory (mincore: one system call); true
-// when the kernel cannot tell, so that a caller then asks for nothing.
-bool PageResident(const uint8_t* p);
-
 // IndexFile::Preload over a mapped file's bytes (engine/index/index_preload.cc):
 // reads every page of [data, data + size) in, and with lock mlock()s them.
 Status PreloadPages(const uint8_t* data, size_t size, bool lock, PreloadResult* result);

@@ -11,6 +11,7 @@
 #ifndef SIMDEX_ENGINE_INDEX_READER_REP_H_
 #define SIMDEX_ENGINE_INDEX_READER_REP_H_
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,11 @@ struct IndexReader::Rep : index::MappedIndex {
   // reading ids needs.
   std::unique_ptr<index::OnceCheck[]> heads_checked;
   index::OnceCheck ranks_checked, ids_checked, id_map_checked;
+  // Whether the last block scan of a search waited for the disk (under
+  // random access and ReaderOptions::ColdReads::kWhenMissing): the next
+  // query then asks for its blocks ahead (index_search.cc). A hint, shared
+  // by the threads: it changes speed, never answers.
+  mutable std::atomic<bool> last_scan_cold{true};
 
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }

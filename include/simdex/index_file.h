@@ -84,9 +84,9 @@ struct ReaderOptions {
   // Whether a SimHash search asks the kernel for all the blocks it is about
   // to decode at once (MADV_WILLNEED, which starts their reads and returns),
   // so that a cold query waits for about one disk read instead of one per
-  // table. kWhenMissing: under random access (above), when the page of the
-  // query's first block is not in memory (mincore: one system call per
-  // query; the asking, one per table, only then). kAlways: every query,
+  // table. kWhenMissing: under random access (above), when the reader's
+  // last search waited for the disk in its block scan (timed: a warm query
+  // makes no system call); the first search asks. kAlways: every query,
   // whatever the access. kNever: no query. A batch Search() asks likewise
   // for the blocks of a chunk of 64 queries at once, each page once. Speed
   // only: answers are the same.
