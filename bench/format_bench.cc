@@ -11,6 +11,10 @@
 //                           interpolation vs binary (probes per search)
 //   BM_TableSize/B          encode time; bits per entry against the entropy
 //                           bound log2(C(2^64, N)) / N
+//   BM_CountBlocks/C/M      what `--codec auto` pays per codec C (0 card,
+//                           1 ef) to count a 4 KiB table's blocks: M = 0
+//                           encodes to a sink that drops the blocks, M = 1
+//                           only cuts them (a null sink)
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -22,6 +26,7 @@
 
 #include "format/bit_reader.h"
 #include "format/bit_writer.h"
+#include "format/codec.h"
 #include "format/coding.h"
 #include "format/head_search.h"
 #include "tests/format/table_util.h"
@@ -223,6 +228,28 @@ void BM_TableSize(benchmark::State& state) {
   state.counters["ratio"] = bits / kN / bound;
 }
 BENCHMARK(BM_TableSize)->Apply(BlockSizes)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+void BM_CountBlocks(benchmark::State& state) {
+  const Codec* codec = FindCodec(state.range(0) == 0 ? "card" : "ef");
+  const bool cut_only = state.range(1) == 1;
+  TableEncoding encoding;
+  encoding.block_size = 4096;
+  encoding.restarts = 6;
+  const std::function<Status(std::string_view)> drop = [](std::string_view) { return Status::OK(); };
+  size_t blocks = 0;
+  for (auto _ : state) {
+    format::EncodedTable out;
+    if (!codec->EncodeTable(SortedFingerprints(), encoding, cut_only ? nullptr : drop, &out).ok()) {
+      state.SkipWithError("encoding failed");
+      return;
+    }
+    blocks = out.heads.size();
+    benchmark::DoNotOptimize(blocks);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kN));
+  state.counters["blocks"] = static_cast<double>(blocks);
+}
+BENCHMARK(BM_CountBlocks)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace simdex::format

@@ -148,7 +148,10 @@ class Codec {
 
   // Encodes the sorted values of one table: passes each finished block
   // (block_size bytes) to sink in order and fills *out. A sink error stops
-  // the encoding and is returned.
+  // the encoding and is returned. A null sink only cuts the blocks: out's
+  // heads and ranks are those of the encoding, its params and payload_bits
+  // unspecified, and no block is written (what `--codec auto` needs to
+  // compare codecs, at a fraction of an encoding's cost).
   // REQUIRES: values sorted ascending; encoding's fields valid.
   virtual Status EncodeTable(std::span<const uint64_t> values, const TableEncoding& encoding,
                              const std::function<Status(std::string_view block)>& sink,
@@ -158,7 +161,8 @@ class Codec {
 // The codec with this tag or name; null when this build has none.
 const Codec* FindCodec(uint8_t tag);
 const Codec* FindCodec(std::string_view name);
-// The codec indexes are written with unless asked otherwise: the card's.
+// The format's first codec, the card's (a build's default, BuildOptions::
+// codec, is "auto": per table card or ef).
 const Codec& DefaultCodec();
 // The names of every codec this build has, for messages ("card").
 std::string CodecNames();

@@ -44,6 +44,7 @@ Status EfCodec::EncodeTable(std::span<const uint64_t> values, const TableEncodin
   *out = EncodedTable();
   out->codec = CodecTag::kEliasFano;
   EfBlockBuilder builder(encoding.block_size);
+  if (!sink) return CutIntoBlocks(values, &builder, out, [] { return Status::OK(); });
   // Per low-bit width: blocks, their values after the head, their zeros.
   std::array<uint64_t, kEfMaxLowWidth + 1> blocks{}, entries{}, zeros{};
   SIMDEX_RETURN_IF_ERROR(CutIntoBlocks(values, &builder, out, [&]() {

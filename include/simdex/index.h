@@ -36,18 +36,18 @@ struct BuildOptions {
   // bound at N = 10^7 and 10^8 (docs/benchmarks.md, "Block size and restart
   // points").
   uint32_t block_size = 4096;
-  // The block codec (docs/format.md, "Codecs"): "card", the card's h(n) +
-  // suffix delta code with a Huffman code per table, which a query decodes
-  // from a restart point on; "ef", Elias-Fano, where a query jumps to its
-  // key's place in the block; or "auto", per table whichever of the two
-  // takes fewer blocks, "ef" when they tie. With 4 KiB blocks ef answered
-  // near queries 1.4-2.1x faster than card on every data set measured (at
-  // 1 KiB, 1.15-1.4x) and is smaller on uniform data (1.017 x the entropy
-  // bound against card's 1.055), but 38 % larger on clustered data
-  // (near-duplicates), where auto picks card. auto encodes each table three
-  // times (both codecs counted, then the one chosen written).
-  // docs/benchmarks.md, "A second codec", has the figures.
-  std::string codec = "card";
+  // The block codec (docs/format.md, "Codecs"): "auto" (the default), per
+  // table whichever of "card" and "ef" takes fewer blocks, "ef" when they
+  // tie; "card", the card's h(n) + suffix delta code with a Huffman code per
+  // table, which a query decodes from a restart point on; "ef", Elias-Fano,
+  // where a query jumps to its key's place in the block. On uniform
+  // fingerprints auto writes ef (3.4 % smaller than card, near queries 1.4x
+  // (10^8) to 1.7x (10^7) faster); on near-duplicate clusters and real-text
+  // fingerprints it writes card (24-30 % smaller than ef, 2-3x slower
+  // queries); "ef" buys ef's speed there at ef's size. auto cuts each table
+  // with both codecs before encoding it with one. docs/benchmarks.md,
+  // "The default codec (issue 39, item 1)", has the figures.
+  std::string codec = "auto";
   // Restart points per block, 0..15 (card-coded tables): entries coded against the block's head
   // at the block's 1/(R+1) marks, so that a query decodes about half of one
   // segment (block_size / (R + 1) bytes) instead of half the block, for

@@ -217,6 +217,7 @@ Releases the GIL; `threads` threads share the batch.)doc")
 
   DefineReaderMethods(index);
 
+  const BuildOptions build;  // the defaults of the builder's arguments
   py::class_<PyIndexBuilder>(m, "IndexBuilder", R"doc(
 Builds one index file: add (id, fingerprint) pairs in any order, then finish(),
 which sorts, encodes, fsyncs and renames the file into place. Nothing appears
@@ -226,9 +227,9 @@ an id map; numeric ids become decimal strings).
 )doc")
       .def(py::init<const std::string&, const std::string&, uint32_t, int, const std::string&, size_t,
                     const std::string&, int, bool, std::optional<std::string>>(),
-           py::arg("path"), py::kw_only(), py::arg("scheme") = "t10", py::arg("block_size") = 4096,
-           py::arg("restarts") = 6, py::arg("codec") = "card", py::arg("memory") = size_t{1} << 30,
-           py::arg("tmpdir") = "", py::arg("threads") = 1, py::arg("string_ids") = false,
+           py::arg("path"), py::kw_only(), py::arg("scheme") = build.scheme.Name(), py::arg("block_size") = build.block_size,
+           py::arg("restarts") = build.restarts, py::arg("codec") = build.codec, py::arg("memory") = build.memory_bytes,
+           py::arg("tmpdir") = build.tmpdir, py::arg("threads") = build.threads, py::arg("string_ids") = build.string_ids,
            py::arg("profile") = py::none(),
            "scheme: t4 | t10 | t20 | 'W,W,...:K'; block_size: power of two 64..65536; codec: card | ef | auto "
            "(docs/format.md, \"Codecs\"); memory: bytes before sorts spill to tmpdir ('' = the output's directory); "

@@ -83,6 +83,28 @@ def test_ef_and_auto_codecs_decode_by_the_spec(tmp_path, simdex_cli, codec, sche
     assert simdex.Index.open(str(tmp_path / "cli.sdx")).info()["codecs"] == decoded["codecs"]
 
 
+@pytest.mark.parametrize("data", ["uniform", "planted"])
+def test_the_default_codec_takes_each_tables_codec_of_fewer_blocks(tmp_path, data):
+    # BuildOptions' default, "auto": per table ef or card, whichever takes fewer blocks (ef on a tie).
+    if data == "uniform":
+        fps = np.random.default_rng(3).integers(0, 2**64, 20000, dtype=np.uint64)
+        ids = np.arange(len(fps), dtype=np.uint64)
+    else:
+        ids, fps = planted_entries(3000, 9)
+    decoded = {}
+    for codec in (None, "card", "ef"):
+        path = tmp_path / f"{codec}.sdx"
+        options = {"block_size": 256} if codec is None else {"block_size": 256, "codec": codec}
+        with simdex.IndexBuilder(str(path), **options) as b:
+            b.add(ids, fps)
+        decoded[codec] = read_index(path.read_bytes())
+    for t, (card, ef) in enumerate(zip(decoded["card"]["blocks"], decoded["ef"]["blocks"])):
+        assert decoded[None]["codecs"][t] == ("ef" if ef <= card else "card"), t
+        assert decoded[None]["blocks"][t] == min(card, ef), t
+    if data == "uniform":
+        assert set(decoded[None]["codecs"]) == {"ef"}
+
+
 def test_an_unknown_codec_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="codec 'zip' is not one of card, ef, auto"):
         simdex.IndexBuilder(str(tmp_path / "x.sdx"), codec="zip")
