@@ -1,4 +1,5 @@
-// simdex query INDEX [--k K] [--threads N] [--verify-checksums] [QUERY...]:
+// simdex query INDEX [--k K] [--threads N] [--verify-checksums] [--access A]
+//   [--cold-reads C] [QUERY...]:
 // every entry within Hamming distance k of each fingerprint, one JSON line
 // per query in input order:
 //   {"query":"<16 hex>","matches":[{"id":<n>,"fingerprint":"<16 hex>","distance":<d>},...]}
@@ -55,6 +56,8 @@ struct QueryArgs {
   int k = -1;  // -1: the scheme's k
   int threads = 1;
   bool verify_checksums = false;
+  ReaderOptions::Access access = ReaderOptions::Access::kAuto;
+  ReaderOptions::ColdReads cold_reads = ReaderOptions::ColdReads::kWhenMissing;
   std::vector<std::string> queries;
   // A MinHash-LSH index: the queries are documents.
   DocumentInputArgs documents;
@@ -263,11 +266,29 @@ int RunSimHashQuery(const QueryArgs& args, const IndexReader& opened) {
 int RunQuery(const QueryArgs& args) {
   ReaderOptions options;
   options.verify_block_checksums = args.verify_checksums;
+  options.access = args.access;
+  options.cold_reads = args.cold_reads;
   std::unique_ptr<IndexFile> file;
   int exit_code = 0;
   if (!OpenIndexOrReport(kQueryCommand, args.index, options, &file, &exit_code)) return exit_code;
   return VisitIndexFile<int>(*file, Overloads{[&](const IndexReader& index) { return RunSimHashQuery(args, index); },
                                               [&](const LshIndexReader& index) { return RunLshQuery(args, index); }});
+}
+
+// An option naming a ReaderOptions choice as the library spells it (parse:
+// ParseAccess, ParseColdReads, as Python and the C API take it), refused
+// while the arguments are parsed with the library's message. *out must
+// outlive the command.
+template <typename Choice>
+void AddReaderChoice(CLI::App* sub, const char* name, Status (*parse)(std::string_view, Choice*), Choice* out,
+                     const char* help) {
+  sub->add_option_function<std::string>(
+         name, [parse, out](const std::string& v) { (void)parse(v, out); }, help)
+      ->check([parse](const std::string& v) {
+        Choice c;
+        const Status s = parse(v, &c);
+        return s.ok() ? std::string() : s.message();
+      });
 }
 
 }  // namespace
@@ -312,6 +333,12 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "
                 "each block is checked the first time a query reads it");
+  AddReaderChoice(sub, "--access", ParseAccess, &args->access,
+                  "how the index's pages are read: auto (the default: random for a file larger than half of "
+                  "memory), read-around (a page fault also reads its neighbours), random (a fault reads its own page)");
+  AddReaderChoice(sub, "--cold-reads", ParseColdReads, &args->cold_reads,
+                  "whether a SimHash search asks for all its blocks at once before reading them: when-missing (the "
+                  "default: under random access, when the last search waited for the disk), always, never");
   sub->callback([args, run] { *run = [args] { return RunQuery(*args); }; });
 }
 

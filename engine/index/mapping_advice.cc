@@ -3,6 +3,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <array>
+#include <string>
+#include <string_view>
+
 namespace simdex::index {
 
 PageSpan WholePages(const uint8_t* data, size_t size) {
@@ -37,3 +41,37 @@ bool AdviseAccess(ReaderOptions::Access access, const uint8_t* file, size_t size
 void WillRead(const uint8_t* data, size_t size) { Advise(data, size, MADV_WILLNEED); }
 
 }  // namespace simdex::index
+
+namespace simdex {
+
+namespace {
+
+// Sets *out to the value named `name` in `names` (in the enum's order), or
+// names the option, the value and the allowed ones.
+template <typename Enum, size_t N>
+Status ParseName(std::string_view option, const std::array<std::string_view, N>& names, std::string_view name,
+                 Enum* out) {
+  std::string allowed;
+  for (size_t i = 0; i < N; ++i) {
+    if (names[i] == name) {
+      *out = static_cast<Enum>(i);
+      return Status::OK();
+    }
+    allowed += (i == 0 ? "" : ", ") + std::string(names[i]);
+  }
+  return Status::InvalidArgument(std::string(option) + " '" + std::string(name) + "' is not one of " + allowed);
+}
+
+}  // namespace
+
+Status ParseAccess(std::string_view name, ReaderOptions::Access* out) {
+  static constexpr std::array<std::string_view, 3> kNames = {"auto", "read-around", "random"};
+  return ParseName("access", kNames, name, out);
+}
+
+Status ParseColdReads(std::string_view name, ReaderOptions::ColdReads* out) {
+  static constexpr std::array<std::string_view, 3> kNames = {"when-missing", "always", "never"};
+  return ParseName("cold_reads", kNames, name, out);
+}
+
+}  // namespace simdex

@@ -93,6 +93,15 @@ struct ReaderOptions {
   enum class ColdReads { kWhenMissing, kAlways, kNever };
   ColdReads cold_reads = ColdReads::kWhenMissing;
 };
+
+// ReaderOptions' choices by the names every front end spells them with
+// (`simdex query --access --cold-reads`, simdex.Index.open(access=,
+// cold_reads=)): access "auto", "read-around", "random"; cold_reads
+// "when-missing", "always", "never". Sets *out, or returns
+// InvalidArgument naming the value and the allowed ones, e.g. "access
+// 'sideways' is not one of auto, read-around, random" (*out unchanged).
+Status ParseAccess(std::string_view name, ReaderOptions::Access* out);
+Status ParseColdReads(std::string_view name, ReaderOptions::ColdReads* out);
 // Abstract read-only file contents: the reader works on any byte range that
 // stays valid and unchanged while the reader lives (a memory map, or a
 // string in tests).

@@ -1,6 +1,7 @@
 // `simdex query` end to end: every JSON line against a brute-force scan.
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -82,6 +83,32 @@ TEST_F(QueryCli, VerifyChecksumsGivesTheSameAnswers) {
   const RunResult r = RunSimdex(dir_, {"query", "--verify-checksums", index_}, input);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, Expected(entries_, queries, 3));
+}
+
+TEST_F(QueryCli, EveryAccessAndColdReadsChoiceGivesTheSameAnswers) {
+  const std::vector<uint64_t> queries = NearQueries(entries_, 100, 5);
+  std::string input;
+  for (uint64_t q : queries) input += FormatHexFingerprint(q) + "\n";
+  for (const char* access : {"auto", "read-around", "random"}) {
+    for (const char* cold_reads : {"when-missing", "always", "never"}) {
+      const RunResult r = RunSimdex(dir_, {"query", "--access", access, "--cold-reads", cold_reads, index_}, input);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, Expected(entries_, queries, 3)) << access << " " << cold_reads;
+    }
+  }
+}
+
+TEST_F(QueryCli, UnknownAccessOrColdReadsIsUsageErrorNamingTheChoices) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--access", "simdex query: --access: access 'sideways' is not one of auto, read-around, random"},
+      {"--cold-reads", "simdex query: --cold-reads: cold_reads 'sideways' is not one of when-missing, always, never"}};
+  for (const auto& [option, message] : cases) {
+    const RunResult r = RunSimdex(dir_, {"query", option, "sideways", index_, "0"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind(message, 0), 0u) << r.err;
+  }
 }
 
 TEST_F(QueryCli, KAboveTheSchemesKIsUsageError) {
