@@ -86,6 +86,38 @@ simdex_code TextViews(const char* const* texts, const size_t* lengths, size_t n,
   return SIMDEX_OK;
 }
 
+// The C values of ReaderOptions' enums are their C++ values
+// (SIMDEX_ACCESS_*, SIMDEX_COLD_READS_*); the names are the library's
+// (ParseAccess, ParseColdReads).
+static_assert(SIMDEX_ACCESS_AUTO == static_cast<int>(ReaderOptions::Access::kAuto) &&
+              SIMDEX_ACCESS_READ_AROUND == static_cast<int>(ReaderOptions::Access::kReadAround) &&
+              SIMDEX_ACCESS_RANDOM == static_cast<int>(ReaderOptions::Access::kRandom));
+static_assert(SIMDEX_COLD_READS_WHEN_MISSING == static_cast<int>(ReaderOptions::ColdReads::kWhenMissing) &&
+              SIMDEX_COLD_READS_ALWAYS == static_cast<int>(ReaderOptions::ColdReads::kAlways) &&
+              SIMDEX_COLD_READS_NEVER == static_cast<int>(ReaderOptions::ColdReads::kNever));
+
+Status ToReaderOptions(const char* call, const simdex_open_options* c, ReaderOptions* out) {
+  *out = ReaderOptions();
+  if (c == nullptr) return Status::OK();
+  const std::string what = std::string(call) + ": simdex_open_options";
+  SIMDEX_RETURN_IF_ERROR(CheckReserved(0, c->reserved, what));
+  if (c->access < SIMDEX_ACCESS_AUTO || c->access > SIMDEX_ACCESS_RANDOM) {
+    return Status::InvalidArgument(what + ": access " + std::to_string(c->access) +
+                                   " is not one of SIMDEX_ACCESS_AUTO (0), SIMDEX_ACCESS_READ_AROUND (1), "
+                                   "SIMDEX_ACCESS_RANDOM (2)");
+  }
+  if (c->cold_reads < SIMDEX_COLD_READS_WHEN_MISSING || c->cold_reads > SIMDEX_COLD_READS_NEVER) {
+    return Status::InvalidArgument(what + ": cold_reads " + std::to_string(c->cold_reads) +
+                                   " is not one of SIMDEX_COLD_READS_WHEN_MISSING (0), SIMDEX_COLD_READS_ALWAYS "
+                                   "(1), SIMDEX_COLD_READS_NEVER (2)");
+  }
+  out->verify_block_checksums = c->verify_block_checksums != 0;
+  out->verify_heads_on_open = c->verify_heads_on_open != 0;
+  out->access = static_cast<ReaderOptions::Access>(c->access);
+  out->cold_reads = static_cast<ReaderOptions::ColdReads>(c->cold_reads);
+  return Status::OK();
+}
+
 }  // namespace simdex::capi
 
 extern "C" {
@@ -104,17 +136,37 @@ const char* simdex_code_name(int code) {
   }
 }
 
-simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
-                              char** errmsg) {
+static simdex_code OpenIndex(const char* call, const char* path, const simdex_open_options* c_options,
+                             simdex_index** out, char** errmsg) {
   return simdex::capi::OpenHandle(
-      "simdex_index_open", path, verify_block_checksums, out, errmsg,
-      [&](simdex_index* idx, const simdex::ReaderOptions& reader) {
+      call, path, c_options, out, errmsg, [&](simdex_index* idx, const simdex::ReaderOptions& reader) {
         simdex::ReloadOptions options;
         options.reader = reader;
         idx->path = path;
         return simdex::capi::PointToOpener(simdex::ReloadingIndex::Open(path, options, &idx->index), path,
                                            simdex::IndexKind::kSimHash);
       });
+}
+
+simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
+                              char** errmsg) {
+  const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
+  return OpenIndex("simdex_index_open", path, &options, out, errmsg);
+}
+
+simdex_code simdex_index_open_with_options(const char* path, const simdex_open_options* options,
+                                           simdex_index** out, char** errmsg) {
+  return OpenIndex("simdex_index_open_with_options", path, options, out, errmsg);
+}
+
+void simdex_open_options_init(simdex_open_options* options) {
+  if (options == nullptr) return;
+  const simdex::ReaderOptions o;
+  *options = simdex_open_options{};
+  options->verify_block_checksums = o.verify_block_checksums ? 1 : 0;
+  options->verify_heads_on_open = o.verify_heads_on_open ? 1 : 0;
+  options->access = static_cast<int32_t>(o.access);
+  options->cold_reads = static_cast<int32_t>(o.cold_reads);
 }
 
 void simdex_index_close(simdex_index* idx) { delete idx; }

@@ -77,20 +77,32 @@ simdex_code Guard(char** errmsg, Body&& body) {
   }
 }
 
+// The ReaderOptions of c (NULL: the defaults), or InvalidArgument naming
+// the call, the field, its value and the allowed values (c_api.cc).
+Status ToReaderOptions(const char* call, const simdex_open_options* c, ReaderOptions* out);
+
+// The options of the openers that take verify_block_checksums alone.
+inline simdex_open_options VerifyOptions(int verify_block_checksums) {
+  simdex_open_options o;
+  simdex_open_options_init(&o);
+  o.verify_block_checksums = verify_block_checksums;
+  return o;
+}
+
 // The frame of the C openers (simdex_index_open, simdex_lsh_index_open,
-// simdex_index_file_open): *out cleared, NULL arguments refused naming the
-// call, and a new Handle that open(handle, options) fills handed to *out
-// only when open returns OK.
+// simdex_index_file_open and their _with_options): *out cleared, NULL
+// arguments and bad options refused naming the call, and a new Handle that
+// open(handle, options) fills handed to *out only when open returns OK.
 template <typename Handle, typename Open>
-simdex_code OpenHandle(const char* call, const char* path, int verify_block_checksums, Handle** out, char** errmsg,
-                       Open&& open) {
+simdex_code OpenHandle(const char* call, const char* path, const simdex_open_options* c_options, Handle** out,
+                       char** errmsg, Open&& open) {
   if (out != nullptr) *out = nullptr;
   if (path == nullptr || out == nullptr) {
     return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": path and out must not be NULL", errmsg);
   }
   return Guard(errmsg, [&] {
     ReaderOptions options;
-    options.verify_block_checksums = verify_block_checksums != 0;
+    if (const Status s = ToReaderOptions(call, c_options, &options); !s.ok()) return FromStatus(s, errmsg);
     auto handle = std::make_unique<Handle>();
     const Status s = open(handle.get(), options);
     if (s.ok()) *out = handle.release();

@@ -97,6 +97,48 @@ simdex_code simdex_index_open(const char* path, int verify_block_checksums, simd
 /* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
 void simdex_index_close(simdex_index* idx);
 
+/* How an opener reads its file (ReaderOptions in include/simdex/index_file.h),
+ * for simdex_index_open_with_options, simdex_lsh_index_open_with_options and
+ * simdex_index_file_open_with_options.
+ * access: how the mapping is advised. AUTO: RANDOM for a file larger than
+ * half of the machine's memory, else READ_AROUND; READ_AROUND: the
+ * kernel's default, a page fault also reads its neighbours; RANDOM
+ * (MADV_RANDOM): a fault reads its own page.
+ * cold_reads: whether a SimHash search asks the kernel for all the blocks
+ * it is about to read at once (MADV_WILLNEED), so that a cold query waits
+ * for about one disk read instead of one per table. WHEN_MISSING: under
+ * random access, when the reader's last search waited for the disk;
+ * ALWAYS: every search; NEVER: none. Speed only: answers are the same. */
+#define SIMDEX_ACCESS_AUTO 0
+#define SIMDEX_ACCESS_READ_AROUND 1
+#define SIMDEX_ACCESS_RANDOM 2
+#define SIMDEX_COLD_READS_WHEN_MISSING 0
+#define SIMDEX_COLD_READS_ALWAYS 1
+#define SIMDEX_COLD_READS_NEVER 2
+
+/* Start from simdex_open_options_init (the library's defaults); the
+ * reserved fields must stay 0. 32 bytes. */
+typedef struct simdex_open_options {
+  int32_t verify_block_checksums; /* nonzero: as simdex_index_open's argument */
+  int32_t verify_heads_on_open;   /* nonzero: check the head indexes, rank index and id map in the open;
+                                     0: each the first time a search needs it */
+  int32_t access;                 /* SIMDEX_ACCESS_* */
+  int32_t cold_reads;             /* SIMDEX_COLD_READS_* (SimHash searches; other kinds ignore it) */
+  uint64_t reserved[2];           /* 0 */
+} simdex_open_options;
+
+/* Fills *options with ReaderOptions()'s defaults (access AUTO, cold_reads
+ * WHEN_MISSING, head checks on open, no block checks). NULL does nothing. */
+void simdex_open_options_init(simdex_open_options* options);
+
+/* simdex_index_open with options (NULL: the defaults). An access or
+ * cold_reads outside its SIMDEX_* values, or a reserved field not 0, is
+ * SIMDEX_INVALID_ARGUMENT naming the field, its value and the allowed ones;
+ * other errors as simdex_index_open's. A reload opens the new file with the
+ * same options. */
+simdex_code simdex_index_open_with_options(const char* path, const simdex_open_options* options,
+                                           simdex_index** out, char** errmsg);
+
 /* Reloading. A service that keeps a handle open while `simdex build` or
  * `simdex merge` puts a new file in its place (they write a temporary and
  * rename it over the path) calls simdex_index_reload, e.g. on a timer or a
@@ -234,6 +276,10 @@ typedef struct simdex_index_file simdex_index_file;
  * simdex_index_open's. Close with simdex_index_file_close. */
 simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
                                    char** errmsg);
+/* simdex_index_file_open with options, as simdex_index_open_with_options
+ * takes them. */
+simdex_code simdex_index_file_open_with_options(const char* path, const simdex_open_options* options,
+                                                simdex_index_file** out, char** errmsg);
 /* NULL is allowed. */
 void simdex_index_file_close(simdex_index_file* file);
 /* SIMDEX_KIND_SIMHASH or SIMDEX_KIND_MINHASH_LSH. */
@@ -340,6 +386,10 @@ typedef struct simdex_lsh_match {
  * SIMDEX_INVALID_ARGUMENT for a SimHash index. */
 simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
                                   char** errmsg);
+/* simdex_lsh_index_open with options, as simdex_index_open_with_options
+ * takes them (cold_reads is not used by MinHash-LSH queries). */
+simdex_code simdex_lsh_index_open_with_options(const char* path, const simdex_open_options* options,
+                                               simdex_lsh_index** out, char** errmsg);
 
 /* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
 void simdex_lsh_index_close(simdex_lsh_index* idx);

@@ -1,14 +1,16 @@
 // The C interface's options init functions give the library's defaults:
 // every field of simdex_minhash_dedup_options_init,
-// simdex_simhash_dedup_options_init, simdex_lsh_query_options_init and
-// simdex_merge_options_init against a default-constructed
+// simdex_simhash_dedup_options_init, simdex_lsh_query_options_init,
+// simdex_merge_options_init and simdex_open_options_init against a
+// default-constructed
 // MinHashDedupOptions, SimHashDedupOptions (with its FingerprintOptions),
-// LshQueryOptions and MergeOptions, so that no default is
+// LshQueryOptions, MergeOptions and ReaderOptions, so that no default is
 // written twice (issue 38, item 4). Exits 0 when every check passes.
 #include <cstdint>
 
 #include "simdex/batch.h"
 #include "simdex/fingerprint.h"
+#include "simdex/index_file.h"
 #include "simdex/lsh_index.h"
 #include "simdex/merge.h"
 #include "simdex/simdex_c.h"
@@ -66,6 +68,17 @@ void CheckMerge() {
   CHECK(c.reserved[0] == 0 && c.reserved[1] == 0 && c.reserved[2] == 0);
 }
 
+void CheckOpen() {
+  const simdex::ReaderOptions o;
+  simdex_open_options c;
+  simdex_open_options_init(&c);
+  CHECK((c.verify_block_checksums != 0) == o.verify_block_checksums &&
+        (c.verify_heads_on_open != 0) == o.verify_heads_on_open);
+  CHECK(o.access == simdex::ReaderOptions::Access::kAuto && c.access == SIMDEX_ACCESS_AUTO);
+  CHECK(o.cold_reads == simdex::ReaderOptions::ColdReads::kWhenMissing && c.cold_reads == SIMDEX_COLD_READS_WHEN_MISSING);
+  CHECK(c.reserved[0] == 0 && c.reserved[1] == 0);
+}
+
 }  // namespace
 
 int main() {
@@ -73,5 +86,6 @@ int main() {
   CheckSimHash();
   CheckLshQuery();
   CheckMerge();
+  CheckOpen();
   return finish("capi_defaults_test");
 }

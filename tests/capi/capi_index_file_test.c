@@ -95,6 +95,30 @@ int main(int argc, char** argv) {
 
   simdex_index_file* file = (simdex_index_file*)1;
   char* err = NULL;
+  /* The options reach both kinds' openers: random access opens and
+   * verifies either file; an unknown access is refused by each. */
+  simdex_open_options o;
+  simdex_open_options_init(&o);
+  o.access = SIMDEX_ACCESS_RANDOM;
+  o.cold_reads = SIMDEX_COLD_READS_ALWAYS;
+  for (int i = 1; i <= 2; ++i) {
+    REQUIRE(simdex_index_file_open_with_options(argv[i], &o, &file, &err) == SIMDEX_OK && err == NULL);
+    CHECK(simdex_index_file_verify(file, NULL, &err) == SIMDEX_OK);
+    simdex_index_file_close(file);
+  }
+  simdex_lsh_index* lsh = NULL;
+  REQUIRE(simdex_lsh_index_open_with_options(argv[2], &o, &lsh, &err) == SIMDEX_OK && lsh != NULL);
+  simdex_lsh_index_close(lsh);
+  o.access = 9;
+  CHECK(simdex_index_file_open_with_options(argv[1], &o, &file, &err) == SIMDEX_INVALID_ARGUMENT && file == NULL);
+  CHECK(err != NULL && strstr(err, "simdex_index_file_open_with_options: simdex_open_options: access 9 is not one of"));
+  simdex_free_string(err);
+  err = NULL;
+  CHECK(simdex_lsh_index_open_with_options(argv[2], &o, &lsh, &err) == SIMDEX_INVALID_ARGUMENT && lsh == NULL);
+  CHECK(err != NULL && strstr(err, "simdex_lsh_index_open_with_options: simdex_open_options: access 9"));
+  simdex_free_string(err);
+  err = NULL;
+  file = (simdex_index_file*)1;
   CHECK(simdex_index_file_open("/nonexistent/x.sdx", 0, &file, &err) == SIMDEX_IO_ERROR && file == NULL);
   CHECK(err != NULL && strstr(err, "/nonexistent/x.sdx") != NULL);
   simdex_free_string(err);

@@ -307,6 +307,46 @@ static void check_reload(const char* index_path, const char* scratch, const entr
   CHECK(simdex_index_version(NULL) == 0);
 }
 
+/* simdex_index_open_with_options: every access and cold_reads gives the
+ * brute-force answers (single and batch searches), and values outside
+ * their SIMDEX_* names or a reserved field not 0 are refused naming them. */
+static void check_open_options(const char* index_path, const entries* e, const uint64_t* queries, size_t nq,
+                               int max_k) {
+  simdex_open_options o;
+  simdex_open_options_init(&o);
+  for (int access = SIMDEX_ACCESS_AUTO; access <= SIMDEX_ACCESS_RANDOM; ++access) {
+    for (int cold = SIMDEX_COLD_READS_WHEN_MISSING; cold <= SIMDEX_COLD_READS_NEVER; ++cold) {
+      o.access = access;
+      o.cold_reads = cold;
+      simdex_index* idx = NULL;
+      char* err = NULL;
+      REQUIRE(simdex_index_open_with_options(index_path, &o, &idx, &err) == SIMDEX_OK && idx != NULL && err == NULL);
+      check_single_searches(idx, e, queries, nq, max_k);
+      check_batch_search(idx, e, queries, nq, max_k);
+      simdex_index_close(idx);
+    }
+  }
+  simdex_index* idx = NULL;
+  char* err = NULL;
+  REQUIRE(simdex_index_open_with_options(index_path, NULL, &idx, &err) == SIMDEX_OK);
+  simdex_index_close(idx);
+  simdex_open_options_init(&o);
+  o.access = 3;
+  CHECK(simdex_index_open_with_options(index_path, &o, &idx, &err) == SIMDEX_INVALID_ARGUMENT && idx == NULL);
+  CHECK(err != NULL && strcmp(err, "simdex_index_open_with_options: simdex_open_options: access 3 is not one of "
+                                   "SIMDEX_ACCESS_AUTO (0), SIMDEX_ACCESS_READ_AROUND (1), SIMDEX_ACCESS_RANDOM (2)") == 0);
+  simdex_free_string(err);
+  simdex_open_options_init(&o);
+  o.cold_reads = -1;
+  expect_error(simdex_index_open_with_options(index_path, &o, &idx, &err), &err, SIMDEX_INVALID_ARGUMENT,
+               "cold_reads -1");
+  simdex_open_options_init(&o);
+  o.reserved[1] = 1;
+  expect_error(simdex_index_open_with_options(index_path, &o, &idx, &err), &err, SIMDEX_INVALID_ARGUMENT,
+               "reserved field not 0");
+  CHECK(idx == NULL);
+}
+
 int main(int argc, char** argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s INDEX FINGERPRINTS SCRATCH_DIR\n", argv[0]);
@@ -345,6 +385,7 @@ int main(int argc, char** argv) {
   simdex_index_close(NULL);
   simdex_results_free(NULL);
 
+  check_open_options(argv[1], &e, queries, nq, info.k);
   check_open_errors(argv[1], argv[3]);
   check_reload(argv[1], argv[3], &e, queries, nq, info.k);
 
