@@ -90,7 +90,8 @@ def open_index(path: Union[str, os.PathLike], **options) -> Union[Index, Sharded
     directory of shards written by ``build_shards`` / ``simdex.dask.build_sharded_index``,
     searched together with the same results as one index over all their entries (a
     ShardedIndex). ``Index.open`` and ``LshIndex.open`` open their own kind only. Options:
-    verify_block_checksums, verify_heads_on_open; for files (either kind) also check_period
+    verify_block_checksums, verify_heads_on_open, access ("auto", "read-around", "random") and
+    cold_reads ("when-missing", "always", "never"; SimHash searches); for files (either kind) also check_period
     (seconds between checks for a new file renamed into place; 0: only on ``reload()``) and
     preload (True: read every page into memory; "lock": also mlock them). A missing file raises
     OSError; a damaged one simdex.CorruptionError."""

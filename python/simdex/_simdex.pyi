@@ -2,7 +2,7 @@
 everyday names; simdex/parts.py the pieces below them (band_keys, join_tables, plan, ...)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +10,9 @@ import numpy.typing as npt
 
 U64Array = npt.NDArray[np.uint64]
 U64Like = Union[U64Array, Sequence[int]]
+# ReaderOptions' choices by name (Index.open, LshIndex.open, open_index).
+Access = Literal["auto", "read-around", "random"]
+ColdReads = Literal["when-missing", "always", "never"]
 
 class Error(RuntimeError): ...
 class CorruptionError(Error): ...
@@ -109,7 +112,8 @@ class LshIndex:
     @staticmethod
     def open(path: Union[str, "os.PathLike[str]"], *, verify_block_checksums: bool = False,
              verify_heads_on_open: bool = True, check_period: float = 0.0,
-             preload: Union[bool, str] = False) -> "LshIndex": ...
+             preload: Union[bool, str] = False, access: Access = "auto",
+             cold_reads: ColdReads = "when-missing") -> "LshIndex": ...
     def reload(self) -> bool: ...
     @property
     def version(self) -> int: ...
@@ -202,7 +206,8 @@ class Index:
     @staticmethod
     def open(path: Union[str, "os.PathLike[str]"], *, verify_block_checksums: bool = False,
              verify_heads_on_open: bool = True, check_period: float = 0.0,
-             preload: Union[bool, str] = False) -> "Index": ...
+             preload: Union[bool, str] = False, access: Access = "auto",
+             cold_reads: ColdReads = "when-missing") -> "Index": ...
     def reload(self) -> bool: ...
     @property
     def version(self) -> int: ...

@@ -31,9 +31,19 @@ Status WithOpenerHint(Status s, const std::string& path, const IndexFileKind& wa
   return s;
 }
 
+ReaderOptions OpenerOptions(bool verify_block_checksums, bool verify_heads_on_open, const std::string& access,
+                            const std::string& cold_reads) {
+  ReaderOptions options;
+  options.verify_block_checksums = verify_block_checksums;
+  options.verify_heads_on_open = verify_heads_on_open;
+  ThrowIfError(ParseAccess(access, &options.access));
+  ThrowIfError(ParseColdReads(cold_reads, &options.cold_reads));
+  return options;
+}
+
 std::unique_ptr<ReloadingIndexFile> OpenReloading(const std::string& path, const IndexFileKind& kind,
-                                                  bool verify_block_checksums, bool verify_heads_on_open,
-                                                  double check_period, const py::object& preload) {
+                                                  const ReaderOptions& reader, double check_period,
+                                                  const py::object& preload) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     throw py::value_error(path + " is a directory, not an index file (simdex.open_index opens a directory of shards)");
@@ -41,8 +51,7 @@ std::unique_ptr<ReloadingIndexFile> OpenReloading(const std::string& path, const
   const bool lock = py::isinstance<py::str>(preload) && preload.cast<std::string>() == "lock";
   if (!lock && !py::isinstance<py::bool_>(preload)) throw py::value_error("preload must be False, True or 'lock'");
   ReloadOptions options;
-  options.reader.verify_block_checksums = verify_block_checksums;
-  options.reader.verify_heads_on_open = verify_heads_on_open;
+  options.reader = reader;
   options.check_period_seconds = check_period;
   std::unique_ptr<ReloadingIndexFile> index;
   PreloadResult preloaded;

@@ -24,24 +24,30 @@ namespace simdex::python {
 // opener of the file's own kind named when it is of another kind.
 Status WithOpenerHint(Status s, const std::string& path, const IndexFileKind& wanted);
 
-// Opens path as a file of `kind` held by path (ReloadingIndexFile): check
-// period in seconds (0: reload() alone) and preload False, True (read every
-// page) or "lock" (read and mlock; a refused lock is a RuntimeWarning saying
-// why). Raises the error of a file that cannot be opened.
+// The ReaderOptions of an opener's keywords; access and cold_reads by the
+// library's names (ParseAccess, ParseColdReads), a ValueError naming a bad
+// one and the allowed ones.
+ReaderOptions OpenerOptions(bool verify_block_checksums, bool verify_heads_on_open, const std::string& access,
+                            const std::string& cold_reads);
+
+// Opens path as a file of `kind` held by path (ReloadingIndexFile) with
+// `reader`: check period in seconds (0: reload() alone) and preload False,
+// True (read every page) or "lock" (read and mlock; a refused lock is a
+// RuntimeWarning saying why). Raises the error of a file that cannot be
+// opened.
 std::unique_ptr<ReloadingIndexFile> OpenReloading(const std::string& path, const IndexFileKind& kind,
-                                                  bool verify_block_checksums, bool verify_heads_on_open,
-                                                  double check_period, const pybind11::object& preload);
+                                                  const ReaderOptions& reader, double check_period,
+                                                  const pybind11::object& preload);
 
 // The handle of a file whose versions are all Reader's (IndexReader,
 // LshIndexReader); Derived is the Python class's own handle.
 template <class Reader, class Derived>
 class FileHandle {
  public:
-  static std::shared_ptr<Derived> Open(const IndexFileKind& kind, const std::string& path, bool verify_block_checksums,
-                                       bool verify_heads_on_open, double check_period,
-                                       const pybind11::object& preload) {
+  static std::shared_ptr<Derived> Open(const IndexFileKind& kind, const std::string& path, const ReaderOptions& reader,
+                                       double check_period, const pybind11::object& preload) {
     auto h = std::make_shared<Derived>();
-    h->index_ = OpenReloading(path, kind, verify_block_checksums, verify_heads_on_open, check_period, preload);
+    h->index_ = OpenReloading(path, kind, reader, check_period, preload);
     h->path_ = path;
     return h;
   }

@@ -149,6 +149,31 @@ def test_batch_search_equals_brute_force_and_the_query_command(sample_index, sim
     assert f'"id":{index.search_one(int(queries[0]), 2)[0][0]}' in out
 
 
+@pytest.mark.parametrize("access", ["auto", "read-around", "random"])
+@pytest.mark.parametrize("cold_reads", ["when-missing", "always", "never"])
+def test_every_access_and_cold_reads_gives_the_default_answers(sample_index, access, cold_reads):
+    tmp, ids, fps = sample_index
+    path = str(tmp / "cli.sdx")
+    queries = np.concatenate([fps[::40], fps[::97] ^ np.uint64(0b101)])
+    want = simdex.Index.open(path).search(queries, 3)
+    for index in (simdex.Index.open(path, access=access, cold_reads=cold_reads),
+                  simdex.open_index(path, access=access, cold_reads=cold_reads)):
+        got = index.search(queries, 3)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want))
+        assert index.search_one(int(queries[0]), 3) == simdex.Index.open(path).search_one(int(queries[0]), 3)
+
+
+@pytest.mark.parametrize("option, message", [
+    ("access", "access 'sideways' is not one of auto, read-around, random"),
+    ("cold_reads", "cold_reads 'sideways' is not one of when-missing, always, never")])
+def test_an_unknown_access_or_cold_reads_is_a_value_error_naming_the_choices(sample_index, option, message):
+    path = str(sample_index[0] / "cli.sdx")
+    for opener in (simdex.Index.open, simdex.open_index):
+        with pytest.raises(ValueError) as e:
+            opener(path, **{option: "sideways"})
+        assert str(e.value) == message
+
+
 def test_string_ids_come_back_as_str(tmp_path):
     path = str(tmp_path / "s.sdx")
     with simdex.IndexBuilder(path) as b:

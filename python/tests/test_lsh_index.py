@@ -417,3 +417,18 @@ def test_a_fifo_given_as_an_index_is_refused_naming_it_without_blocking(tmp_path
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == f"{fifo}: is a FIFO, not an index file (an index is a regular file)", call
+
+
+def test_access_and_cold_reads_reach_the_lsh_opener_and_change_no_answer(tmp_path):
+    num_perm = 64
+    sigs = clustered_signatures(200, num_perm, 11)
+    path = str(tmp_path / "l.sdx")
+    with simdex.LshIndexBuilder(path, num_perm=num_perm, threshold=0.5) as b:
+        b.add(np.arange(len(sigs), dtype=np.uint64), sigs)
+    queries = np.ascontiguousarray(sigs[::5])
+    want = simdex.LshIndex.open(path).search(queries)
+    for access in ("read-around", "random"):
+        got = simdex.open_index(path, access=access, cold_reads="never").search(queries)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    with pytest.raises(ValueError, match=r"^access 'sideways' is not one of auto, read-around, random$"):
+        simdex.LshIndex.open(path, access="sideways")
