@@ -26,19 +26,30 @@ uint64_t LowMask(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 
 using index::Found;
 
+// Where the probes of one query fall, from the head indexes alone
+// (PlaceProbes).
+struct Probes {
+  std::vector<uint64_t> permuted_query;  // per probed table
+  std::vector<uint64_t> los;             // per probed table: the first value of its key range
+  std::vector<size_t> windows;           // per probed table: its head-sample window
+  std::vector<size_t> scan_table;        // scan j reads table tables[scan_table[j]]
+  std::vector<size_t> scan_block;        // ... at block scan_block[j]
+  std::vector<uint64_t> scan_head;       // ... whose head is scan_head[j]
+};
+
 // Scratch reused across the queries of one thread.
 struct Scratch {
   std::vector<std::vector<uint64_t>> table_values;  // per probed table
-  std::vector<uint64_t> permuted_query;             // per probed table
-  std::vector<uint64_t> los;                        // per probed table: the first value of its key range
-  std::vector<size_t> windows;                      // per probed table: its head-sample window
+  Probes probes;              // the current query's, when its batch chunk did not place them
+  const Probes* current = nullptr;  // the current query's probes (ScanKeyRanges)
   std::vector<format::BlockScan> scans;
-  std::vector<size_t> scan_table;   // scans[j] reads table tables[scan_table[j]]
-  std::vector<size_t> scan_block;   // ... at block scan_block[j]
-  std::vector<uint64_t> scan_head;  // ... whose head is scan_head[j]
   std::vector<Found> found;
   std::vector<const uint8_t*> chunk_blocks;  // a batch chunk's first blocks (AskForChunk)
   bool chunk_asked = false;  // the blocks of the current batch chunk were asked for
+  // The probes of the current batch chunk's queries, placed by AskForChunk
+  // when it asked (chunk_asked), so that each query's are placed once:
+  // chunk_probes[i % base::kQueryChunk] for query i.
+  std::vector<Probes> chunk_probes;
   // What the scan of table 0 (the table in rank order) placed, so that the
   // ids of a fingerprint it found need no second decode: the values of
   // table_values[table0] lie in block table0_block just before entry
@@ -101,33 +112,33 @@ static int GuessAndPrefetch(const IndexReader::Rep& rep, const IndexReader::Rep:
 // may hold values the first block to scan and its head (scan_table,
 // scan_block, scan_head).
 static Status PlaceProbes(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
-                          Scratch* scratch) {
-  scratch->scan_table.clear();
-  scratch->scan_block.clear();
-  scratch->scan_head.clear();
-  scratch->permuted_query.resize(tables.size());
-  scratch->windows.resize(tables.size());
-  scratch->los.resize(tables.size());
+                          Probes* probes) {
+  probes->scan_table.clear();
+  probes->scan_block.clear();
+  probes->scan_head.clear();
+  probes->permuted_query.resize(tables.size());
+  probes->windows.resize(tables.size());
+  probes->los.resize(tables.size());
   for (size_t i = 0; i < tables.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
     const uint64_t pq = table.permutation->Apply(query);
-    scratch->permuted_query[i] = pq;
-    scratch->los[i] = pq & ~LowMask(64 - table.permutation->key_bits());
+    probes->permuted_query[i] = pq;
+    probes->los[i] = pq & ~LowMask(64 - table.permutation->key_bits());
   }
   index::FindWindows(
       tables.size(), [&](size_t i) -> const index::OpenTable& { return rep.tables[tables[i]]; },
-      scratch->los.data(), scratch->windows.data());
+      probes->los.data(), probes->windows.data());
   for (size_t i = 0; i < tables.size(); ++i) {
     const IndexReader::Rep::Table& table = rep.tables[tables[i]];
     if (table.num_blocks == 0) continue;
-    const uint64_t lo = scratch->los[i];
-    const size_t b = table.FirstBlockInWindow(scratch->windows[i], lo);
+    const uint64_t lo = probes->los[i];
+    const size_t b = table.FirstBlockInWindow(probes->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
     if (head > (lo | LowMask(64 - table.permutation->key_bits()))) continue;
-    scratch->scan_table.push_back(i);
-    scratch->scan_block.push_back(b);
-    scratch->scan_head.push_back(head);
+    probes->scan_table.push_back(i);
+    probes->scan_block.push_back(b);
+    probes->scan_head.push_back(head);
   }
   return Status::OK();
 }
@@ -166,9 +177,10 @@ static bool WantsBlocksAhead(const IndexReader::Rep& rep) {
 // for about one disk read instead of one per table. Returns the blocks
 // asked for.
 static uint64_t AskForBlocks(const IndexReader::Rep& rep, const std::vector<int>& tables, const Scratch& scratch) {
-  const size_t n = scratch.scan_table.size();
+  const Probes& probes = *scratch.current;
+  const size_t n = probes.scan_table.size();
   if (n == 0) return 0;
-  auto block = [&](size_t j) { return rep.Block(rep.tables[tables[scratch.scan_table[j]]], scratch.scan_block[j]); };
+  auto block = [&](size_t j) { return rep.Block(rep.tables[tables[probes.scan_table[j]]], probes.scan_block[j]); };
   if (scratch.chunk_asked || !WantsBlocksAhead(rep)) return 0;
   for (size_t j = 0; j < n; ++j) index::WillRead(block(j), rep.meta.block_size);
   return n;
@@ -181,7 +193,8 @@ static uint64_t AskForBlocks(const IndexReader::Rep& rep, const std::vector<int>
 // the worker's last scan waited for the disk (WantsBlocksAhead). A
 // chunk of cold queries then keeps up to kQueryChunk x tables reads in
 // flight instead of one query's, and queries that probe one block share
-// its read. Adds the blocks asked for to *asked.
+// its read. The placements are kept (Scratch::chunk_probes) for the
+// queries' scans. Adds the blocks asked for to *asked.
 static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t> queries, int k, Scratch* scratch,
                           uint64_t* asked) {
   const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
@@ -189,10 +202,12 @@ static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t>
   blocks.clear();
   scratch->chunk_asked = false;
   if (!WantsBlocksAhead(rep)) return Status::OK();
-  for (const uint64_t query : queries) {
-    SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, scratch));
-    for (size_t j = 0; j < scratch->scan_table.size(); ++j) {
-      blocks.push_back(rep.Block(rep.tables[tables[scratch->scan_table[j]]], scratch->scan_block[j]));
+  if (scratch->chunk_probes.size() < queries.size()) scratch->chunk_probes.resize(queries.size());
+  for (size_t c = 0; c < queries.size(); ++c) {
+    Probes& probes = scratch->chunk_probes[c];
+    SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, queries[c], &probes));
+    for (size_t j = 0; j < probes.scan_table.size(); ++j) {
+      blocks.push_back(rep.Block(rep.tables[tables[probes.scan_table[j]]], probes.scan_block[j]));
     }
   }
   std::sort(blocks.begin(), blocks.end());
@@ -218,23 +233,30 @@ static Status AskForChunk(const IndexReader::Rep& rep, std::span<const uint64_t>
 // table is decoded in one interleaved pass (format::ScanBlocks). Before
 // that pass, a query whose blocks are not in memory asks for all of them
 // at once (AskForBlocks). A key range that runs on past its first block
-// continues block by block.
+// continues block by block. `placed`: the query's probes, placed by its
+// batch chunk (AskForChunk); nullptr places them here.
 static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>& tables, uint64_t query,
-                            Scratch* scratch, format::BlockScanStats* scan, uint64_t* blocks_asked) {
+                            const Probes* placed, Scratch* scratch, format::BlockScanStats* scan,
+                            uint64_t* blocks_asked) {
   auto& scans = scratch->scans;
   scans.clear();
   scratch->table_values.resize(tables.size());
   for (std::vector<uint64_t>& values : scratch->table_values) values.clear();
   scratch->table0_placed = false;
-  SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, scratch));
+  if (placed == nullptr) {
+    SIMDEX_RETURN_IF_ERROR(PlaceProbes(rep, tables, query, &scratch->probes));
+    placed = &scratch->probes;
+  }
+  scratch->current = placed;
+  const Probes& probes = *placed;
   *blocks_asked += AskForBlocks(rep, tables, *scratch);
-  for (size_t j = 0; j < scratch->scan_table.size(); ++j) {
-    const size_t i = scratch->scan_table[j];
+  for (size_t j = 0; j < probes.scan_table.size(); ++j) {
+    const size_t i = probes.scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);
     const IndexReader::Rep::Table& table = rep.tables[t];
-    const size_t b = scratch->scan_block[j];
-    const uint64_t head = scratch->scan_head[j];
-    const uint64_t lo = scratch->los[i];
+    const size_t b = probes.scan_block[j];
+    const uint64_t head = probes.scan_head[j];
+    const uint64_t lo = probes.los[i];
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);
     if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
     format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | LowMask(64 - table.permutation->key_bits()),
@@ -254,18 +276,18 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     }
   }
   for (size_t j = 0; j < scans.size(); ++j) {
-    const size_t i = scratch->scan_table[j];
+    const size_t i = probes.scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);
     if (!scans[j].status.ok()) {
-      return scans[j].status.WithContext(index::BlockOfTable(scratch->scan_block[j], t));
+      return scans[j].status.WithContext(index::BlockOfTable(probes.scan_block[j], t));
     }
     if (scans[j].reached_end) {
-      SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, scratch->scan_block[j] + 1, scans[j].lo, scans[j].hi,
+      SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, probes.scan_block[j] + 1, scans[j].lo, scans[j].hi,
                                        &scratch->table_values[i], scan));
     } else if (t == 0) {
       scratch->table0_placed = true;
       scratch->table0 = i;
-      scratch->table0_block = scratch->scan_block[j];
+      scratch->table0_block = probes.scan_block[j];
       scratch->table0_end = scans[j].end_index;
     }
   }
@@ -323,17 +345,18 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
   return Status::OK();
 }
 
-static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, Scratch* scratch, std::vector<Match>* out,
-                        SearchStats* stats) {
+// One query; `placed` as ScanKeyRanges takes it.
+static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, const Probes* placed, Scratch* scratch,
+                        std::vector<Match>* out, SearchStats* stats) {
   out->clear();
   scratch->found.clear();
   format::BlockScanStats scan;
   const std::vector<int>& tables = rep.scheme.TablesForDistance(k);
   uint64_t blocks_asked = 0;
-  SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, scratch, &scan, &blocks_asked));
+  SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, placed, scratch, &scan, &blocks_asked));
   for (size_t i = 0; i < tables.size(); ++i) {
     const BlockPermutation& perm = *rep.tables[tables[i]].permutation;
-    const uint64_t pq = scratch->permuted_query[i];
+    const uint64_t pq = scratch->current->permuted_query[i];
     const std::vector<uint64_t>& values = scratch->table_values[i];
     for (size_t j = 0; j < values.size(); ++j) {
       if (j > 0 && values[j] == values[j - 1]) continue;  // equal values: one fingerprint
@@ -386,7 +409,7 @@ Status IndexReader::Search(uint64_t query, int k, std::vector<Match>* out, Searc
   }
   // Per thread, so that a query allocates nothing once its buffers have grown.
   thread_local Scratch scratch;
-  return rep_->InFile(SearchOne(*rep_, query, k, &scratch, out, stats));
+  return rep_->InFile(SearchOne(*rep_, query, k, nullptr, &scratch, out, stats));
 }
 
 Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResults* out, int threads,
@@ -406,7 +429,8 @@ Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResul
           const std::span<const uint64_t> chunk = queries.subspan(i, std::min(base::kQueryChunk, nq - i));
           SIMDEX_RETURN_IF_ERROR(AskForChunk(*rep_, chunk, k, &scratch[w], &thread_stats[w].blocks_asked));
         }
-        return SearchOne(*rep_, queries[i], k, &scratch[w], &per_query[i], &thread_stats[w]);
+        const Probes* placed = scratch[w].chunk_asked ? &scratch[w].chunk_probes[i % base::kQueryChunk] : nullptr;
+        return SearchOne(*rep_, queries[i], k, placed, &scratch[w], &per_query[i], &thread_stats[w]);
       },
       &failed);
   if (!s.ok()) return rep_->InFile(s.WithContext("query " + std::to_string(failed)));

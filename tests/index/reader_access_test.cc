@@ -119,12 +119,16 @@ TEST_F(ReaderAccessTest, ColdReadsGiveTheBruteForceAnswersAndAskAsTold) {
       ASSERT_TRUE(reader->Search(q, 3, &got, &stats).ok());
       EXPECT_EQ(got, BruteForceSearch(data_.entries, q, 3)) << q;
     }
-    SearchResults batch;
-    ASSERT_TRUE(reader->Search(queries, 3, &batch, 2, &stats).ok());
-    for (size_t i = 0; i < queries.size(); ++i) {
-      const std::vector<Match> got(batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i]),
-                                   batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i + 1]));
-      EXPECT_EQ(got, BruteForceSearch(data_.entries, queries[i], 3)) << i;
+    // Every k, whose tables differ: a batch chunk that asked scans with
+    // the probes it placed.
+    for (int k = 0; k <= 3; ++k) {
+      SearchResults batch;
+      ASSERT_TRUE(reader->Search(queries, k, &batch, 2, &stats).ok());
+      for (size_t i = 0; i < queries.size(); ++i) {
+        const std::vector<Match> got(batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i]),
+                                     batch.matches.begin() + static_cast<std::ptrdiff_t>(batch.lims[i + 1]));
+        EXPECT_EQ(got, BruteForceSearch(data_.entries, queries[i], k)) << i << " k " << k;
+      }
     }
     // kWhenMissing asks from a fresh reader's first search on, until a
     // scan finds its blocks in memory.
