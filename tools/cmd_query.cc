@@ -56,8 +56,8 @@ struct QueryArgs {
   int k = -1;  // -1: the scheme's k
   int threads = 1;
   bool verify_checksums = false;
-  ReaderOptions::Access access = ReaderOptions::Access::kAuto;
-  ReaderOptions::ColdReads cold_reads = ReaderOptions::ColdReads::kWhenMissing;
+  ReaderOptions::Access access = ReaderOptions().access;
+  ReaderOptions::ColdReads cold_reads = ReaderOptions().cold_reads;
   std::vector<std::string> queries;
   // A MinHash-LSH index: the queries are documents.
   DocumentInputArgs documents;
@@ -276,14 +276,15 @@ int RunQuery(const QueryArgs& args) {
 }
 
 // An option naming a ReaderOptions choice as the library spells it (parse:
-// ParseAccess, ParseColdReads, as Python and the C API take it), refused
-// while the arguments are parsed with the library's message. *out must
-// outlive the command.
+// ParseAccess, ParseColdReads, as Python and the C API take it; its
+// default, *out's, shown by name_of), refused while the arguments are
+// parsed with the library's message. *out must outlive the command.
 template <typename Choice>
-void AddReaderChoice(CLI::App* sub, const char* name, Status (*parse)(std::string_view, Choice*), Choice* out,
-                     const char* help) {
+void AddReaderChoice(CLI::App* sub, const char* name, Status (*parse)(std::string_view, Choice*),
+                     std::string_view (*name_of)(Choice), Choice* out, const char* help) {
   sub->add_option_function<std::string>(
          name, [parse, out](const std::string& v) { (void)parse(v, out); }, help)
+      ->default_str(std::string(name_of(*out)))
       ->check([parse](const std::string& v) {
         Choice c;
         const Status s = parse(v, &c);
@@ -333,12 +334,13 @@ void AddQueryCommand(CLI::App& app, CommandRunner* run) {
   sub->add_flag("--verify-checksums", args->verify_checksums,
                 "check every checksum of the index before the first query (reads the whole file); without it "
                 "each block is checked the first time a query reads it");
-  AddReaderChoice(sub, "--access", ParseAccess, &args->access,
-                  "how the index's pages are read: auto (the default: random for a file larger than half of "
-                  "memory), read-around (a page fault also reads its neighbours), random (a fault reads its own page)");
-  AddReaderChoice(sub, "--cold-reads", ParseColdReads, &args->cold_reads,
-                  "whether a SimHash search asks for all its blocks at once before reading them: when-missing (the "
-                  "default: under random access, when the last search waited for the disk), always, never");
+  AddReaderChoice(sub, "--access", ParseAccess, AccessName, &args->access,
+                  "how the index's pages are read: auto (random for a file larger than half of memory, else "
+                  "read-around), read-around (a page fault also reads its neighbours), random (a fault reads its "
+                  "own page)");
+  AddReaderChoice(sub, "--cold-reads", ParseColdReads, ColdReadsName, &args->cold_reads,
+                  "whether a SimHash search asks for all its blocks at once before reading them: when-missing "
+                  "(under random access, when the last search waited for the disk), always, never");
   sub->callback([args, run] { *run = [args] { return RunQuery(*args); }; });
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cassert>
 #include <string>
 #include <string_view>
 
@@ -46,6 +47,10 @@ namespace simdex {
 
 namespace {
 
+// The names of ReaderOptions' choices, in their enums' order.
+constexpr std::array<std::string_view, 3> kAccessNames = {"auto", "read-around", "random"};
+constexpr std::array<std::string_view, 3> kColdReadsNames = {"when-missing", "always", "never"};
+
 // Sets *out to the value named `name` in `names` (in the enum's order), or
 // names the option, the value and the allowed ones.
 template <typename Enum, size_t N>
@@ -65,13 +70,21 @@ Status ParseName(std::string_view option, const std::array<std::string_view, N>&
 }  // namespace
 
 Status ParseAccess(std::string_view name, ReaderOptions::Access* out) {
-  static constexpr std::array<std::string_view, 3> kNames = {"auto", "read-around", "random"};
-  return ParseName("access", kNames, name, out);
+  return ParseName("access", kAccessNames, name, out);
 }
 
 Status ParseColdReads(std::string_view name, ReaderOptions::ColdReads* out) {
-  static constexpr std::array<std::string_view, 3> kNames = {"when-missing", "always", "never"};
-  return ParseName("cold_reads", kNames, name, out);
+  return ParseName("cold_reads", kColdReadsNames, name, out);
+}
+
+std::string_view AccessName(ReaderOptions::Access access) {
+  assert(static_cast<size_t>(access) < kAccessNames.size());
+  return kAccessNames[static_cast<size_t>(access)];
+}
+
+std::string_view ColdReadsName(ReaderOptions::ColdReads cold_reads) {
+  assert(static_cast<size_t>(cold_reads) < kColdReadsNames.size());
+  return kColdReadsNames[static_cast<size_t>(cold_reads)];
 }
 
 }  // namespace simdex

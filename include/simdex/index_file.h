@@ -102,6 +102,10 @@ struct ReaderOptions {
 // 'sideways' is not one of auto, read-around, random" (*out unchanged).
 Status ParseAccess(std::string_view name, ReaderOptions::Access* out);
 Status ParseColdReads(std::string_view name, ReaderOptions::ColdReads* out);
+// The name of each choice, as the two above read it (front ends show the
+// defaults by it).
+std::string_view AccessName(ReaderOptions::Access access);
+std::string_view ColdReadsName(ReaderOptions::ColdReads cold_reads);
 // Abstract read-only file contents: the reader works on any byte range that
 // stays valid and unchanged while the reader lives (a memory map, or a
 // string in tests).

@@ -156,8 +156,9 @@ threads; processes that open the same file share its pages.
                                              preload);
                   }, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
-                  py::arg("check_period") = 0.0, py::arg("preload") = false, py::arg("access") = "auto",
-                  py::arg("cold_reads") = "when-missing",
+                  py::arg("check_period") = 0.0, py::arg("preload") = false,
+                  py::arg("access") = std::string(AccessName(ReaderOptions().access)),
+                  py::arg("cold_reads") = std::string(ColdReadsName(ReaderOptions().cold_reads)),
                   "Maps and validates a SimHash index file (simdex.open_index opens any kind, and directories of "
                   "shards; here a MinHash-LSH file or a directory is a ValueError naming it). A missing file raises "
                   "OSError; a truncated, foreign or damaged one raises simdex.CorruptionError naming what is wrong. check_period > 0: a background thread "

@@ -227,8 +227,9 @@ one release (with a DeprecationWarning).
                                                 preload);
                   }, py::arg("path"), py::kw_only(),
                   py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
-                  py::arg("check_period") = 0.0, py::arg("preload") = false, py::arg("access") = "auto",
-                  py::arg("cold_reads") = "when-missing",
+                  py::arg("check_period") = 0.0, py::arg("preload") = false,
+                  py::arg("access") = std::string(AccessName(ReaderOptions().access)),
+                  py::arg("cold_reads") = std::string(ColdReadsName(ReaderOptions().cold_reads)),
                   "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
                   "simdex.CorruptionError; a SimHash index ValueError naming both kinds. check_period > 0: a "
                   "background thread calls reload() every check_period seconds. preload=True reads every page "

@@ -1,8 +1,8 @@
 // The command line reads its method defaults from the library's options
 // types (issue 38, item 4): `--help` shows, and an empty command line runs
 // with, the defaults of MinHashDedupOptions, SimHashDedupOptions (and its
-// FingerprintOptions), LshBuildOptions and ServiceOptions, written once in
-// include/simdex/.
+// FingerprintOptions), LshBuildOptions, ServiceOptions and ReaderOptions,
+// written once in include/simdex/.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,6 +11,7 @@
 
 #include "simdex/batch.h"
 #include "simdex/fingerprint.h"
+#include "simdex/index_file.h"
 #include "simdex/lsh_index.h"
 #include "simdex/service.h"
 #include "tests/cli/cli_harness.h"
@@ -60,6 +61,13 @@ TEST(DefaultsCli, DedupHelpShowsTheLibrarysDefaults) {
   EXPECT_EQ(HelpDefault(help, "--short-length"), std::to_string(s.short_length));
   EXPECT_EQ(HelpDefault(help, "--ngram"), std::to_string(s.features.ngram));
   EXPECT_EQ(HelpDefault(help, "--seed"), std::to_string(s.features.seed));  // SimHash's; MinHash's when not given
+}
+
+TEST(DefaultsCli, QueryHelpShowsTheReadersDefaults) {
+  const std::string help = Help("query");
+  const ReaderOptions o;
+  EXPECT_EQ(HelpDefault(help, "--access"), AccessName(o.access));
+  EXPECT_EQ(HelpDefault(help, "--cold-reads"), ColdReadsName(o.cold_reads));
 }
 
 TEST(DefaultsCli, BuildAndServeHelpShowTheLibrarysDefaults) {
