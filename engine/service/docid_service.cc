@@ -30,6 +30,25 @@ int64_t SystemSeconds() {
       .count();
 }
 
+// Adds the time from its construction to its destruction to *nanos: the
+// decision lock's hold, when made right after the lock and destroyed
+// before it.
+class LockTimer {
+ public:
+  explicit LockTimer(std::atomic<uint64_t>* nanos) : nanos_(nanos), start_(std::chrono::steady_clock::now()) {}
+  ~LockTimer() {
+    const auto held = std::chrono::steady_clock::now() - start_;
+    nanos_->fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(held).count()),
+                      std::memory_order_relaxed);
+  }
+  LockTimer(const LockTimer&) = delete;
+  LockTimer& operator=(const LockTimer&) = delete;
+
+ private:
+  std::atomic<uint64_t>* nanos_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // One table keyed by all 64 bits for exact matches; else Scheme::Covering.
 Status DefaultScheme(int k, std::string* spec) {
   if (k == 0) {
@@ -670,6 +689,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   bool made = false;
   {
     std::lock_guard<std::mutex> lock(r.decision_mu);
+    const LockTimer timer(&r.decision_lock_nanos);
     const int64_t second = std::max(r.Now(), r.timeline.last_second());
     const uint64_t cutoff = r.Cutoff(second, r.next_seq);
     bool known = false;
@@ -1012,6 +1032,7 @@ ServiceStats DocIdService::stats() const {
   s.store_write_errors = store.write_errors;
   s.store_reopens = store.reopens;
   s.wal_syncs = store.syncs;
+  s.decision_lock_microseconds = r.decision_lock_nanos.load(std::memory_order_relaxed) / 1000;
   std::lock_guard<std::mutex> lock(r.stats_mu);
   s.last_compaction_seconds = r.last_compaction_seconds;
   s.last_error = r.last_error;

@@ -138,6 +138,7 @@ struct DocIdService::Rep {
   std::atomic<uint64_t> confirmations{0}, rejections{0}, pruned_articles{0};
   std::atomic<uint64_t> content_candidates{0}, content_estimates{0};
   std::atomic<uint64_t> retained_seq{0};  // manifest.retained_seq, for stats()
+  std::atomic<uint64_t> decision_lock_nanos{0};  // Submit's hold of decision_mu, summed
   // What the state has answered since it was created (service::Totals, in
   // the database); written under decision_mu, read by stats() at any time.
   std::atomic<uint64_t> total_by_reason[4] = {};

@@ -67,6 +67,9 @@ const StatsField kFields[] = {
      [](S s, O) { return double(s.preloaded_bytes); }},
     {"locked_bytes", "simdex_file_locked_bytes", "gauge", "Bytes of the index files locked in memory by --preload lock.",
      [](S s, O) { return double(s.locked_bytes); }},
+    {"decision_lock_microseconds", "simdex_decision_lock_microseconds_total", "counter",
+     "Time Submit's decisions held the decision lock, summed (over the articles: the mean hold).",
+     [](S s, O) { return double(s.decision_lock_microseconds); }},
     {"k", nullptr, nullptr, nullptr, [](S, O o) { return double(o.k); }},
     {"k_title", nullptr, nullptr, nullptr, [](S, O o) { return double(o.k_title); }},
 };

@@ -330,8 +330,8 @@ TEST_F(HttpApiTest, EveryDocumentedFigureIsInStatsAndMetrics) {
                           "delta_entries", "file_entries", "files", "window_first_seq", "next_seq", "compactions",
                           "merges", "expired_files", "confirmations", "rejections", "delta_memory_bytes",
                           "file_bytes", "window_seconds", "retain_seconds", "retained_first_seq", "pruned_articles",
-                          "store_write_errors", "store_reopens", "wal_syncs", "preloaded_bytes", "locked_bytes", "k",
-                          "k_title"}) {
+                          "store_write_errors", "store_reopens", "wal_syncs", "preloaded_bytes", "locked_bytes",
+                          "decision_lock_microseconds", "k", "k_title"}) {
     EXPECT_FALSE(JsonField(stats, key).empty()) << key << " missing from " << stats;
   }
   const std::pair<const char*, const char*> both[] = {
@@ -345,7 +345,8 @@ TEST_F(HttpApiTest, EveryDocumentedFigureIsInStatsAndMetrics) {
       {"retain_seconds", "simdex_retain_seconds"}, {"pruned_articles", "simdex_pruned_articles_total"},
       {"store_write_errors", "simdex_store_write_errors_total"}, {"store_reopens", "simdex_store_reopens_total"},
       {"wal_syncs", "simdex_wal_syncs_total"}, {"preloaded_bytes", "simdex_file_preloaded_bytes"},
-      {"locked_bytes", "simdex_file_locked_bytes"}};
+      {"locked_bytes", "simdex_file_locked_bytes"},
+      {"decision_lock_microseconds", "simdex_decision_lock_microseconds_total"}};
   for (const auto& [key, metric] : both) {
     const std::string line = std::string("\n") + metric + " " + JsonField(stats, key) + "\n";
     EXPECT_NE(metrics.find(line), std::string::npos) << metric << " is not " << key << " = " << JsonField(stats, key);
