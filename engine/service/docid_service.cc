@@ -30,22 +30,27 @@ int64_t SystemSeconds() {
       .count();
 }
 
-// Adds the time from its construction to its destruction to *nanos: the
-// decision lock's hold, when made right after the lock and destroyed
-// before it.
-class LockTimer {
+// Adds the time from its construction to its destruction to *nanos, and
+// `reads` to *total_reads: the decision lock's hold and the database reads
+// under it, when made right after the lock and destroyed before it.
+class LockWatch {
  public:
-  explicit LockTimer(std::atomic<uint64_t>* nanos) : nanos_(nanos), start_(std::chrono::steady_clock::now()) {}
-  ~LockTimer() {
+  LockWatch(std::atomic<uint64_t>* nanos, std::atomic<uint64_t>* total_reads)
+      : nanos_(nanos), total_reads_(total_reads), start_(std::chrono::steady_clock::now()) {}
+  ~LockWatch() {
     const auto held = std::chrono::steady_clock::now() - start_;
     nanos_->fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(held).count()),
                       std::memory_order_relaxed);
+    total_reads_->fetch_add(reads, std::memory_order_relaxed);
   }
-  LockTimer(const LockTimer&) = delete;
-  LockTimer& operator=(const LockTimer&) = delete;
+  LockWatch(const LockWatch&) = delete;
+  LockWatch& operator=(const LockWatch&) = delete;
+
+  uint64_t reads = 0;
 
  private:
   std::atomic<uint64_t>* nanos_;
+  std::atomic<uint64_t>* total_reads_;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -267,7 +272,7 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
   if (minhash) {
     if (p.confirm) {  // a short content: the two-stage check first
       const OnlineMatch* best = nullptr;
-      SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, &all->fields[kContent], cutoff, &best));
+      SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, all, cutoff, &best));
       if (best != nullptr) {
         *out = ContentMatch{best->seq, best->distance, 0};
         *matched = true;
@@ -287,7 +292,7 @@ Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view conten
     return Status::OK();
   }
   const OnlineMatch* best = nullptr;
-  SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, &all->fields[kContent], cutoff, &best));
+  SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, all, cutoff, &best));
   if (best != nullptr) *out = ContentMatch{best->seq, best->distance, 0};
   *matched = best != nullptr;
   return Status::OK();
@@ -314,6 +319,7 @@ Status DocIdService::Rep::CheckBands(const Prepared& p, uint64_t cutoff, double 
   for (const service::BandMatch* m : order) {
     if (checked(m->seq)) continue;
     Status s = GetRepresentativeContent(m->seq, &text);
+    ++found->reads;
     double j = m->estimate;  // no text to check (its representative was deleted): the estimate decides
     if (s.ok()) {
       exact_confirmers.Acquire()->Shingles(text, &theirs);
@@ -328,9 +334,10 @@ Status DocIdService::Rep::CheckBands(const Prepared& p, uint64_t cutoff, double 
   return Status::OK();
 }
 
-Status DocIdService::Rep::PickFingerprint(const Prepared& p, std::string_view content, std::vector<OnlineMatch>* found,
-                                          uint64_t cutoff, const OnlineMatch** out) {
+Status DocIdService::Rep::PickFingerprint(const Prepared& p, std::string_view content, Found* all, uint64_t cutoff,
+                                          const OnlineMatch** out) {
   *out = nullptr;
+  std::vector<OnlineMatch>* found = &all->fields[kContent];
   if (!p.confirm) {
     std::erase_if(*found, [&](const OnlineMatch& m) { return m.distance > ks[kContent]; });
     *out = Best(*found, cutoff);
@@ -341,26 +348,32 @@ Status DocIdService::Rep::PickFingerprint(const Prepared& p, std::string_view co
   });
   constexpr int kMaxConfirmations = 32;  // the closest candidates; a short text has few
   int tried = 0;
-  auto confirmer = confirmers.Acquire();
   for (const OnlineMatch& m : *found) {
     if (m.seq < cutoff) continue;
     if (++tried > kMaxConfirmations) break;
-    std::string text;
-    Status s = GetRepresentativeContent(m.seq, &text);
-    if (s.IsNotFound()) {  // imported: no text to confirm on
-      if (m.distance <= ks[kContent]) {
-        *out = &m;
-        return Status::OK();
+    auto known = std::find_if(all->verdicts.begin(), all->verdicts.end(),
+                              [&m](const Found::Verdict& v) { return v.seq == m.seq; });
+    Found::Verdict v;
+    if (known != all->verdicts.end()) {
+      v = *known;
+    } else {
+      v.seq = m.seq;
+      std::string text;
+      Status s = GetRepresentativeContent(m.seq, &text);
+      ++all->reads;
+      v.no_text = s.IsNotFound();  // imported: no text to confirm on
+      if (!v.no_text) {
+        SIMDEX_RETURN_IF_ERROR(s);
+        confirmations.fetch_add(1, std::memory_order_relaxed);
+        v.confirmed = confirmers.Acquire()->Confirms(content, text);
+        if (!v.confirmed) rejections.fetch_add(1, std::memory_order_relaxed);
       }
-      continue;
+      all->verdicts.push_back(v);
     }
-    SIMDEX_RETURN_IF_ERROR(s);
-    confirmations.fetch_add(1, std::memory_order_relaxed);
-    if (confirmer->Confirms(content, text)) {
+    if (v.no_text ? m.distance <= ks[kContent] : v.confirmed) {
       *out = &m;
       return Status::OK();
     }
-    rejections.fetch_add(1, std::memory_order_relaxed);
   }
   return Status::OK();
 }
@@ -671,33 +684,102 @@ void DocIdService::Rep::NewDeltas(IndexSnapshot* snap) const {
   }
 }
 
+// What Submit read of the database before the decision lock: the url's
+// record, and the record of the docId the decision will likely name (the
+// url's, the title's or the content's match then), read from generation
+// `seen` of the writes on (service::WriteMarks).
+struct EarlyReads {
+  uint64_t seen = 0;
+  bool id_known = false;
+  bool url_known = false;
+  UrlRecord url;
+  bool doc_read = false;
+  bool doc_found = false;
+  uint64_t doc_seq = 0;
+  DocRecord doc;
+};
+
+void DocIdService::Rep::DropChangedChecks(uint64_t seen, Found* found) const {
+  std::erase_if(found->checked, [&](const service::BandMatch& m) { return writes.DocWrittenSince(m.seq, seen); });
+  std::erase_if(found->verdicts, [&](const Found::Verdict& v) { return writes.DocWrittenSince(v.seq, seen); });
+}
+
 Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   SIMDEX_RETURN_IF_ERROR(ValidateArticle(article));
   Rep& r = *rep_;
   *answer = DocIdAnswer();
-  // Outside the decision lock: fingerprints, and the searches of what is
-  // indexed now (the files are most of the work).
+  using Key = service::WriteMarks::Key;
+  // Outside the decision lock: fingerprints, the searches of what is
+  // indexed now (the files are most of the work), and the database reads
+  // the decision will likely need. Under the lock a read is reused unless
+  // its key may have been written since (WriteMarks), so the decision is
+  // the one the serial order gives (docs/service.md, "Serialized
+  // decisions").
+  EarlyReads early;
+  early.seen = r.writes.Seen();  // before the first read
   const Prepared p = r.Prepare(article.title, article.content);
   const uint64_t seen = r.published_seq.load(std::memory_order_acquire);
   std::shared_ptr<const IndexSnapshot> snap = r.Snapshot();
+  const uint64_t early_cutoff = r.Cutoff(r.Now(), seen);
   Found found;
-  SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, r.Cutoff(r.Now(), seen), &found));
+  SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, early_cutoff, &found));
   // The exact check of the candidates found so far, outside the lock too.
-  SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, r.Cutoff(r.Now(), seen), &found));
+  SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, early_cutoff, &found));
+  if (!article.id_json.empty()) {
+    uint64_t earlier = 0;
+    SIMDEX_RETURN_IF_ERROR(r.store->GetArticleSeq(article.id_json, &earlier, &early.id_known));
+    if (early.id_known) {
+      // A retry, answered as the first time without the lock: it writes
+      // nothing, and its place in the serial order is this read. (If the
+      // retention deleted the article meanwhile, the lock's re-read decides.)
+      ArticleRecord a;
+      bool stored = false;
+      SIMDEX_RETURN_IF_ERROR(r.store->GetArticle(earlier, &a, &stored));
+      if (stored) {
+        SIMDEX_RETURN_IF_ERROR(r.AnswerOf(a, answer));
+        answer->replayed = true;
+        r.replays.fetch_add(1, std::memory_order_relaxed);
+        return Status::OK();
+      }
+    }
+  }
+  if (!article.url.empty()) SIMDEX_RETURN_IF_ERROR(r.store->GetUrl(article.url, &early.url, &early.url_known));
+  {
+    // The decision as it stands, to read its docId's record now.
+    const OnlineMatch* title = Best(found.fields[kTitle], early_cutoff);
+    bool content_matched = false;
+    ContentMatch content;
+    if (early.url_known && early.url.doc_seq >= early_cutoff) {
+      early.doc_seq = early.url.doc_seq;
+      early.doc_read = true;
+    } else if (title != nullptr) {
+      early.doc_seq = title->seq;
+      early.doc_read = true;
+    } else {
+      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, early_cutoff, &content_matched, &content));
+      early.doc_seq = content.seq;
+      early.doc_read = content_matched;
+    }
+    if (early.doc_read) SIMDEX_RETURN_IF_ERROR(r.store->GetDoc(early.doc_seq, &early.doc, &early.doc_found));
+  }
 
   uint64_t seq = 0;
   bool made = false;
   {
     std::lock_guard<std::mutex> lock(r.decision_mu);
-    const LockTimer timer(&r.decision_lock_nanos);
+    LockWatch watch(&r.decision_lock_nanos, &r.decision_lock_reads);
     const int64_t second = std::max(r.Now(), r.timeline.last_second());
     const uint64_t cutoff = r.Cutoff(second, r.next_seq);
-    bool known = false;
-    if (!article.id_json.empty()) {
+    const bool id_to_read = !article.id_json.empty() &&
+                            (early.id_known || r.writes.WrittenSince(Key::kArticleId, article.id_json, early.seen));
+    if (id_to_read) {
       uint64_t earlier;
+      bool known = false;
+      ++watch.reads;
       SIMDEX_RETURN_IF_ERROR(r.store->GetArticleSeq(article.id_json, &earlier, &known));
       if (known) {
         ArticleRecord a;
+        watch.reads += 2;
         SIMDEX_RETURN_IF_ERROR(r.store->GetArticle(earlier, &a, &known));
         if (!known) return Status::Corruption("article_ids names article " + std::to_string(earlier) + ", not stored");
         SIMDEX_RETURN_IF_ERROR(r.AnswerOf(a, answer));
@@ -706,13 +788,13 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
         return Status::OK();
       }
     }
-    UrlRecord url;
-    bool url_live = false;
-    if (!article.url.empty()) {
-      bool url_known = false;
+    UrlRecord url = early.url;
+    bool url_known = early.url_known;
+    if (!article.url.empty() && r.writes.WrittenSince(Key::kUrl, article.url, early.seen)) {
+      ++watch.reads;
       SIMDEX_RETURN_IF_ERROR(r.store->GetUrl(article.url, &url, &url_known));
-      url_live = url_known && url.doc_seq >= cutoff;
     }
+    const bool url_live = url_known && url.doc_seq >= cutoff;
     // What was inserted since the searches: the live delta's newer entries,
     // or everything again if a compaction moved entries meanwhile.
     std::shared_ptr<const IndexSnapshot> now = r.Snapshot();
@@ -722,6 +804,9 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       found.Clear();
       SIMDEX_RETURN_IF_ERROR(r.SearchFields(*now, p, cutoff, &found));
     }
+    // Representatives rewritten since their checks are checked again.
+    r.DropChangedChecks(early.seen, &found);
+    const uint64_t reads_before = found.reads;
 
     seq = r.next_seq;
     ArticleRecord rec;
@@ -734,6 +819,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     if (!url_live && title == nullptr) {
       SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, cutoff, &content_matched, &content));
     }
+    watch.reads += found.reads - reads_before;
     if (url_live) {
       rec.reason = static_cast<uint8_t>(FilterReason::kUrl);
       rec.doc_seq = url.doc_seq;
@@ -756,10 +842,18 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
                              " entries, the most max_live_entries allows: compactions have not emptied it (is the "
                              "disk full?)");
     }
+    // Every key written is marked before the write (WriteMarks).
+    const uint64_t generation = r.writes.Begin();
     service::Store::Batch batch(*r.store);
     batch.PutArticle(seq, rec);
-    if (!article.id_json.empty()) batch.PutArticleId(article.id_json, seq);
-    if (!article.url.empty() && !url_live) batch.PutUrl(article.url, UrlRecord{seq, rec.doc_seq});
+    if (!article.id_json.empty()) {
+      batch.PutArticleId(article.id_json, seq);
+      r.writes.Mark(Key::kArticleId, article.id_json, generation);
+    }
+    if (!article.url.empty() && !url_live) {
+      batch.PutUrl(article.url, UrlRecord{seq, rec.doc_seq});
+      r.writes.Mark(Key::kUrl, article.url, generation);
+    }
     DocRecord doc;
     if (made) {
       doc.second = second;
@@ -775,9 +869,16 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       doc.id_json = article.id_json;
       batch.PutDoc(seq, doc);
       batch.PutRep(seq, article.json);
+      r.writes.MarkDoc(seq, generation);
     } else {
       bool doc_found = false;
-      SIMDEX_RETURN_IF_ERROR(r.store->GetDoc(rec.doc_seq, &doc, &doc_found));
+      if (early.doc_read && early.doc_seq == rec.doc_seq && !r.writes.DocWrittenSince(rec.doc_seq, early.seen)) {
+        doc = early.doc;
+        doc_found = early.doc_found;
+      } else {
+        ++watch.reads;
+        SIMDEX_RETURN_IF_ERROR(r.store->GetDoc(rec.doc_seq, &doc, &doc_found));
+      }
       if (!doc_found) return Status::Corruption("doc " + std::to_string(rec.doc_seq) + " is indexed but not stored");
       answer->matched_id_json = doc.id_json;
       if (!r.options.keep_field.empty() && article.score > doc.score) {
@@ -786,6 +887,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
         doc.has_rep = true;
         batch.PutDoc(rec.doc_seq, doc);
         batch.PutRep(rec.doc_seq, article.json);
+        r.writes.MarkDoc(rec.doc_seq, generation);
       }
     }
     const bool new_second = second > r.timeline.last_second();
@@ -795,6 +897,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     totals.docs += made ? 1 : 0;
     batch.PutTotals(totals);
     SIMDEX_RETURN_IF_ERROR(r.store->Write(&batch, /*sync=*/false));
+    r.writes.End(generation);
     r.total_by_reason[rec.reason].fetch_add(1, std::memory_order_relaxed);
     if (made) r.total_docs.fetch_add(1, std::memory_order_relaxed);
 
@@ -1033,6 +1136,7 @@ ServiceStats DocIdService::stats() const {
   s.store_reopens = store.reopens;
   s.wal_syncs = store.syncs;
   s.decision_lock_microseconds = r.decision_lock_nanos.load(std::memory_order_relaxed) / 1000;
+  s.decision_lock_reads = r.decision_lock_reads.load(std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(r.stats_mu);
   s.last_compaction_seconds = r.last_compaction_seconds;
   s.last_error = r.last_error;

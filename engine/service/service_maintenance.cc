@@ -304,11 +304,12 @@ Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint6
     // deletes, and a key that a newer article took since is kept.
     std::lock_guard<std::mutex> lock(decision_mu);
     service::Store::Batch batch(*store);
-    SIMDEX_RETURN_IF_ERROR(prune(keys, from, end, &batch));
+    SIMDEX_RETURN_IF_ERROR(prune(keys, from, end, &batch));  // marks what it deletes (WriteMarks)
     service::Manifest m = manifest;
     m.*done = end;
     batch.PutManifest(m);
     SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/false));
+    writes.End(writes.Begin());
     manifest = std::move(m);
     if (walked != nullptr) *walked += seen;
   }
@@ -323,7 +324,10 @@ Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
           service::UrlRecord rec;
           bool found = false;
           SIMDEX_RETURN_IF_ERROR(store->GetUrl(url, &rec, &found));
-          if (found && rec.article_seq == seq) batch->DeleteUrl(url);
+          if (found && rec.article_seq == seq) {
+            batch->DeleteUrl(url);
+            writes.Mark(service::WriteMarks::Key::kUrl, url, writes.Begin());
+          }
         }
         return Status::OK();
       },
@@ -365,9 +369,13 @@ Status DocIdService::Rep::PruneRetained() {
           uint64_t current = 0;
           bool found = false;
           SIMDEX_RETURN_IF_ERROR(store->GetArticleSeq(id, &current, &found));
-          if (found && current == seq) batch->DeleteArticleId(id);
+          if (found && current == seq) {
+            batch->DeleteArticleId(id);
+            writes.Mark(service::WriteMarks::Key::kArticleId, id, writes.Begin());
+          }
         }
         batch->DeleteSeqs(from, end);
+        writes.MarkDocsBelow(end, writes.Begin());
         retained_seq.store(end);
         return Status::OK();
       },

@@ -8,7 +8,10 @@
 //                manifest and the published snapshot's parts (the
 //                manifest is changed by compact_mu's holder only, which
 //                may therefore read it and write it to the store
-//                without decision_mu)
+//                without decision_mu), and every write of a url, an
+//                article id or a doc record (marked in `writes`, so that
+//                what was read of them before the lock can be reused
+//                under it)
 //   snapshot_mu  guards the snapshot pointer itself (held for a copy)
 //   sync_mu      group commit of the write-ahead log
 // Searches take none of them for long: they copy the snapshot pointer and
@@ -31,6 +34,7 @@
 #include "engine/service/records.h"
 #include "engine/service/store.h"
 #include "engine/service/timeline.h"
+#include "engine/service/write_marks.h"
 #include "simdex/confirm.h"
 #include "simdex/minhash.h"
 #include "simdex/profile.h"
@@ -66,6 +70,16 @@ struct Found {
   // MinHash, exact: the candidates checked so far, with their exact
   // Jaccard (kept across a re-search: a candidate is checked once).
   std::vector<service::BandMatch> checked;
+  // Short contents to confirm: the candidates whose representatives were
+  // checked so far (kept across a re-search, as `checked`).
+  struct Verdict {
+    uint64_t seq = 0;
+    bool confirmed = false;
+    bool no_text = false;  // no representative (imported): the distance decides
+  };
+  std::vector<Verdict> verdicts;
+  // The database reads done for `checked` and `verdicts`.
+  uint64_t reads = 0;
   void Clear() {
     fields[0].clear();
     fields[1].clear();
@@ -119,6 +133,7 @@ struct DocIdService::Rep {
   std::mutex decision_mu;
   uint64_t next_seq = 0;          // guarded by decision_mu
   service::Manifest manifest;     // guarded by decision_mu
+  service::WriteMarks writes;     // guarded by decision_mu, but for writes.Seen()
   // Every entry with a smaller seq is visible in the snapshot's parts.
   std::atomic<uint64_t> published_seq{0};
 
@@ -139,6 +154,7 @@ struct DocIdService::Rep {
   std::atomic<uint64_t> content_candidates{0}, content_estimates{0};
   std::atomic<uint64_t> retained_seq{0};  // manifest.retained_seq, for stats()
   std::atomic<uint64_t> decision_lock_nanos{0};  // Submit's hold of decision_mu, summed
+  std::atomic<uint64_t> decision_lock_reads{0};  // database reads Submit did under decision_mu
   // What the state has answered since it was created (service::Totals, in
   // the database); written under decision_mu, read by stats() at any time.
   std::atomic<uint64_t> total_by_reason[4] = {};
@@ -176,9 +192,10 @@ struct DocIdService::Rep {
   }
   Status CheckBands(const Prepared& p, uint64_t cutoff, double min_estimate, Found* found);
   // PickContent's SimHash half: the match among the content's fingerprint
-  // matches; nullptr if none.
-  Status PickFingerprint(const Prepared& p, std::string_view content, std::vector<service::OnlineMatch>* found,
-                         uint64_t cutoff, const service::OnlineMatch** out);
+  // matches (found->fields[kContent]); nullptr if none. The verdicts on
+  // representatives it checks are kept in found->verdicts, and reused.
+  Status PickFingerprint(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff,
+                         const service::OnlineMatch** out);
   void CountBandWork(const service::BandWork& work);
   // Gives `snap` fresh live deltas (empty, sized for compact_entries).
   void NewDeltas(service::IndexSnapshot* snap) const;
@@ -197,6 +214,9 @@ struct DocIdService::Rep {
   Status AnswerOf(const service::ArticleRecord& a, DocIdAnswer* answer) const;
   // Fsyncs the log unless a sync since `seq` was written already did.
   Status SyncThrough(uint64_t seq);
+  // Under decision_mu: forgets the checks of `found` whose docIds' records
+  // were written since the reads that began at generation `seen`.
+  void DropChangedChecks(uint64_t seen, Found* found) const;
 
   // service_maintenance.cc
   Status CompactLocked(bool force);  // REQUIRES: compact_mu held

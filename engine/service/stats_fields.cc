@@ -70,6 +70,9 @@ const StatsField kFields[] = {
     {"decision_lock_microseconds", "simdex_decision_lock_microseconds_total", "counter",
      "Time Submit's decisions held the decision lock, summed (over the articles: the mean hold).",
      [](S s, O) { return double(s.decision_lock_microseconds); }},
+    {"decision_lock_reads", "simdex_decision_lock_reads_total", "counter",
+     "Database reads Submit's decisions did under the decision lock (a key written since its read before the lock).",
+     [](S s, O) { return double(s.decision_lock_reads); }},
     {"k", nullptr, nullptr, nullptr, [](S, O o) { return double(o.k); }},
     {"k_title", nullptr, nullptr, nullptr, [](S, O o) { return double(o.k_title); }},
 };

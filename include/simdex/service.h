@@ -293,6 +293,7 @@ struct ServiceStats {
   uint64_t preloaded_bytes = 0;     // of the open index files, read by preload
   uint64_t locked_bytes = 0;        // of the open index files, mlock()ed
   uint64_t decision_lock_microseconds = 0;  // the decision lock held by Submit's decisions, summed
+  uint64_t decision_lock_reads = 0;  // database reads done under it (most are done before it)
   std::string preload_lock_error;   // why an open file's pages could not be locked ("" if none)
   std::string last_error;       // the background thread's last failure
 };

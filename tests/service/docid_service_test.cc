@@ -1,6 +1,7 @@
 // DocIdService: the cascade on the seed's example, retries, urls, the kept
 // representative, the retention window on a fake clock, compaction and
-// reopening, serialized decisions under concurrency, searches racing
+// reopening, serialized decisions under concurrency (and their serial
+// order against an oracle), searches racing
 // compaction, import, and answers equal to a leader-clustering oracle and
 // to the offline de-duplicator.
 #include "simdex/service.h"
@@ -494,6 +495,179 @@ TEST_F(ServiceTest, NearDuplicatesSubmittedAtOnceGetOneDocId) {
     std::vector<Article> articles;
     for (const Doc& d : docs) articles.push_back(d.view());
     servicetest::ExpectOneDocIdWhenSubmittedAtOnce(*service_, articles, round);
+  }
+}
+
+// Decisions read the database before the decision lock and reuse the
+// reads under it unless their keys were written since. Eight threads submit
+// 30 texts and 7 near copies of each, neighbours racing: two copies of each
+// text share its url, one is a retry of the copy before it (the same id),
+// and compactions run. Every answer is the one a serial oracle gives (a
+// retry: the first answer; a url seen: its docId; else the nearest earlier
+// docId within k = 3, the oldest among equals) in the service's own order,
+// the articles' seqs read back from its database.
+TEST_F(ServiceTest, ConcurrentAnswersEqualASerialOracleInTheirSeqOrder) {
+  ServiceOptions o = Options();
+  o.compact_entries = 16;
+  o.background_compaction = true;
+  Open(o);
+  std::vector<Doc> docs;
+  for (int b = 0; b < 30; ++b) {
+    const std::string base = RandomText(static_cast<uint64_t>(7000 + b), 200);
+    for (int c = 0; c < 8; ++c) {
+      const size_t i = docs.size();
+      if (c == 3) {
+        docs.push_back(docs[i - 1]);
+        continue;
+      }
+      const std::string content = c == 0 ? base : EditWords(base, static_cast<uint64_t>(b * 8 + c), 1 + c % 2);
+      docs.push_back(MakeDoc("\"a" + std::to_string(i) + "\"", "http://o/" + std::to_string(i), "", content));
+      if (c == 1 || c == 5) docs.back().url = docs[i - static_cast<size_t>(c)].url;
+    }
+  }
+  std::vector<uint64_t> fps;
+  std::map<std::string, std::vector<size_t>> by_id;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    fps.push_back(service_->FingerprintText(docs[i].content).fingerprint);
+    by_id[docs[i].id].push_back(i);
+  }
+  std::vector<DocIdAnswer> answers(docs.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < docs.size();) {
+        EXPECT_TRUE(service_->Submit(docs[i].view(), &answers[i]).ok());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  service_.reset();
+
+  // The article each id's record names: the one not answered as a retry.
+  std::map<std::string, size_t> first;
+  for (const auto& [id, group] : by_id) {
+    for (size_t i : group) {
+      if (answers[i].replayed) continue;
+      ASSERT_EQ(first.count(id), 0u) << id << " was decided twice";
+      first[id] = i;
+    }
+  }
+  std::unique_ptr<service::Store> store;
+  ASSERT_TRUE(service::Store::Open(dir_.path() + "/db", &store).ok());
+  std::vector<size_t> order;  // the decided articles by seq
+  ASSERT_TRUE(store
+                  ->ForEachArticle(0, UINT64_MAX,
+                                   [&](uint64_t, const service::ArticleRecord& a) {
+                                     order.push_back(first.at(a.id_json));
+                                     return true;
+                                   })
+                  .ok());
+  ASSERT_EQ(order.size(), first.size());
+  std::map<std::string, uint64_t> url_doc;   // url -> its record's docId
+  std::map<uint64_t, std::string> made_by;   // docId -> the id of the article that made it
+  std::vector<size_t> leaders;               // the articles that made docIds, in order
+  int by_url = 0, by_content = 0;
+  for (size_t i : order) {
+    const DocIdAnswer& a = answers[i];
+    if (auto url = url_doc.find(docs[i].url); url != url_doc.end()) {
+      ASSERT_EQ(a.reason, FilterReason::kUrl) << i;
+      ASSERT_EQ(a.doc_id, url->second) << i;
+      ++by_url;
+    } else {
+      int best = 99;
+      size_t who = i;
+      for (size_t l : leaders) {
+        const int d = std::popcount(fps[l] ^ fps[i]);
+        if (d <= 3 && d < best) best = d, who = l;
+      }
+      ASSERT_EQ(a.duplicate, who != i) << i;
+      ASSERT_EQ(a.doc_id, answers[who].doc_id) << i;
+      if (who == i) {
+        leaders.push_back(i);
+        made_by[a.doc_id] = docs[i].id;
+      } else {
+        ASSERT_EQ(a.reason, FilterReason::kContent) << i;
+        ASSERT_EQ(a.distance, best) << i;
+        ++by_content;
+      }
+      url_doc[docs[i].url] = a.doc_id;
+    }
+    if (a.duplicate) ASSERT_EQ(a.matched_id_json, made_by.at(a.doc_id)) << i;
+  }
+  for (size_t i = 0; i < docs.size(); ++i) {
+    const DocIdAnswer& decided = answers[first.at(docs[i].id)];
+    EXPECT_EQ(answers[i].doc_id, decided.doc_id) << i;
+    EXPECT_EQ(answers[i].reason, decided.reason) << i;
+  }
+  EXPECT_EQ(by_url, 60);
+  EXPECT_GT(by_content, 60);
+}
+
+// A url or an id sent by many threads at once, with different contents:
+// one docId is made. The url's other articles are its duplicates; the
+// id's are retries, answered as the first.
+TEST_F(ServiceTest, AUrlOrIdSentByManyThreadsAtOnceIsDecidedOnce) {
+  Open();
+  constexpr int kThreads = 8, kRounds = 10;
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<Doc> docs;
+    for (int t = 0; t < kThreads; ++t) {
+      docs.push_back(MakeDoc("", "http://same/" + std::to_string(round), "",
+                             RandomText(static_cast<uint64_t>(5000 + round * kThreads + t), 200)));
+    }
+    std::vector<Article> articles;
+    for (const Doc& d : docs) articles.push_back(d.view());
+    servicetest::ExpectOneDocIdWhenSubmittedAtOnce(*service_, articles, round);
+
+    for (int t = 0; t < kThreads; ++t) {
+      Doc& d = docs[static_cast<size_t>(t)];
+      d.id = "\"id-" + std::to_string(round) + "\"";
+      d.url.clear();
+      d.content = RandomText(static_cast<uint64_t>(9000 + round * kThreads + t), 200);
+      articles[static_cast<size_t>(t)] = d.view();
+    }
+    const std::vector<DocIdAnswer> answers = servicetest::SubmitAtOnce(*service_, articles);
+    int first_answers = 0;
+    for (const DocIdAnswer& a : answers) {
+      first_answers += !a.replayed;
+      EXPECT_EQ(a.doc_id, answers[0].doc_id) << "round " << round;
+      EXPECT_FALSE(a.duplicate) << "round " << round;
+    }
+    EXPECT_EQ(first_answers, 1) << "round " << round;
+  }
+}
+
+// Copies of one text with different scores arrive sixteen at once, round
+// after round: the docId's representative is the copy of the highest score
+// so far. (A decision that read the docId's record before the lock reads
+// it again when a copy rewrote it since.)
+TEST_F(ServiceTest, TheMostPopularCopyIsKeptWhenCopiesArriveAtOnce) {
+  ServiceOptions o = Options();
+  o.keep_field = "views";
+  Open(o);
+  const std::string text = RandomText(11, 300);
+  const uint64_t doc = Submit(MakeDoc("", "http://p/first", "", text)).doc_id;
+  std::mt19937_64 rng(5);
+  int best = -1;
+  constexpr int kCopies = 16;
+  for (int round = 0; round < 50; ++round) {
+    std::vector<Doc> docs;
+    std::vector<int> scores;
+    for (int t = 0; t < kCopies; ++t) scores.push_back(round * kCopies + t);
+    std::shuffle(scores.begin(), scores.end(), rng);
+    for (int t = 0; t < kCopies; ++t) {
+      docs.push_back(MakeDoc("", "http://p/" + std::to_string(round) + "/" + std::to_string(t), "", text));
+      docs.back().score = scores[static_cast<size_t>(t)];
+      docs.back().json = "{\"views\":" + std::to_string(scores[static_cast<size_t>(t)]) + "}";
+      best = std::max(best, scores[static_cast<size_t>(t)]);
+    }
+    std::vector<Article> articles;
+    for (const Doc& d : docs) articles.push_back(d.view());
+    for (const DocIdAnswer& a : servicetest::SubmitAtOnce(*service_, articles)) EXPECT_EQ(a.doc_id, doc);
+    std::string rep;
+    ASSERT_TRUE(service_->GetRepresentative(doc, &rep).ok());
+    EXPECT_EQ(rep, "{\"views\":" + std::to_string(best) + "}") << "round " << round;
   }
 }
 

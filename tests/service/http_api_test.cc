@@ -331,7 +331,7 @@ TEST_F(HttpApiTest, EveryDocumentedFigureIsInStatsAndMetrics) {
                           "merges", "expired_files", "confirmations", "rejections", "delta_memory_bytes",
                           "file_bytes", "window_seconds", "retain_seconds", "retained_first_seq", "pruned_articles",
                           "store_write_errors", "store_reopens", "wal_syncs", "preloaded_bytes", "locked_bytes",
-                          "decision_lock_microseconds", "k", "k_title"}) {
+                          "decision_lock_microseconds", "decision_lock_reads", "k", "k_title"}) {
     EXPECT_FALSE(JsonField(stats, key).empty()) << key << " missing from " << stats;
   }
   const std::pair<const char*, const char*> both[] = {
@@ -346,7 +346,8 @@ TEST_F(HttpApiTest, EveryDocumentedFigureIsInStatsAndMetrics) {
       {"store_write_errors", "simdex_store_write_errors_total"}, {"store_reopens", "simdex_store_reopens_total"},
       {"wal_syncs", "simdex_wal_syncs_total"}, {"preloaded_bytes", "simdex_file_preloaded_bytes"},
       {"locked_bytes", "simdex_file_locked_bytes"},
-      {"decision_lock_microseconds", "simdex_decision_lock_microseconds_total"}};
+      {"decision_lock_microseconds", "simdex_decision_lock_microseconds_total"},
+      {"decision_lock_reads", "simdex_decision_lock_reads_total"}};
   for (const auto& [key, metric] : both) {
     const std::string line = std::string("\n") + metric + " " + JsonField(stats, key) + "\n";
     EXPECT_NE(metrics.find(line), std::string::npos) << metric << " is not " << key << " = " << JsonField(stats, key);

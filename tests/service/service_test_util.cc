@@ -102,7 +102,7 @@ std::string NearCopy(const DocIdService& service, const std::string& text, uint6
   return text;
 }
 
-void ExpectOneDocIdWhenSubmittedAtOnce(DocIdService& service, const std::vector<Article>& articles, int round) {
+std::vector<DocIdAnswer> SubmitAtOnce(DocIdService& service, const std::vector<Article>& articles) {
   std::vector<DocIdAnswer> answers(articles.size());
   std::barrier start(static_cast<std::ptrdiff_t>(articles.size()));
   std::vector<std::thread> threads;
@@ -113,6 +113,11 @@ void ExpectOneDocIdWhenSubmittedAtOnce(DocIdService& service, const std::vector<
     });
   }
   for (auto& th : threads) th.join();
+  return answers;
+}
+
+void ExpectOneDocIdWhenSubmittedAtOnce(DocIdService& service, const std::vector<Article>& articles, int round) {
+  const std::vector<DocIdAnswer> answers = SubmitAtOnce(service, articles);
   int made = 0;
   for (const DocIdAnswer& a : answers) {
     made += !a.duplicate;

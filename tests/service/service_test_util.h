@@ -30,6 +30,9 @@ std::string EditWords(const std::string& text, uint64_t seed, int edits);
 // edits are tried, from `seed` on (the test fails if none is).
 std::string NearCopy(const DocIdService& service, const std::string& text, uint64_t seed, int max_bits);
 
+// Submits articles[t] on thread t, all released at once; the answers.
+std::vector<DocIdAnswer> SubmitAtOnce(DocIdService& service, const std::vector<Article>& articles);
+
 // Submits articles[t] on thread t, all released at once: every answer has
 // the same docId, and exactly one article made it (the serialized
 // check-and-insert). `round` names the failure.
