@@ -277,10 +277,25 @@ Status DocIdService::Rep::ExpireAndMerge() {
   return Status::OK();
 }
 
+Status DocIdService::Rep::KeyNamesArticle(service::WriteMarks::Key kind, const std::string& key, uint64_t seq,
+                                          bool* names) const {
+  bool found = false;
+  if (kind == service::WriteMarks::Key::kUrl) {
+    service::UrlRecord rec;
+    SIMDEX_RETURN_IF_ERROR(store->GetUrl(key, &rec, &found));
+    *names = found && rec.article_seq == seq;
+  } else {
+    uint64_t current = 0;
+    SIMDEX_RETURN_IF_ERROR(store->GetArticleSeq(key, &current, &found));
+    *names = found && current == seq;
+  }
+  return Status::OK();
+}
+
 Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint64_t cutoff,
-                                        const std::function<std::string(const service::ArticleRecord&)>& key,
-                                        const ChunkPruner& prune, uint64_t* walked) {
+                                        service::WriteMarks::Key kind, const ChunkEnd& end_chunk, uint64_t* walked) {
   constexpr size_t kChunk = 4096;
+  const bool urls = kind == service::WriteMarks::Key::kUrl;
   for (;;) {
     uint64_t from;
     {
@@ -288,11 +303,12 @@ Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint6
       from = manifest.*done;
     }
     if (from >= cutoff) break;
+    const uint64_t written = writes.Seen();  // before the reads
     std::vector<std::pair<uint64_t, std::string>> keys;
     uint64_t end = cutoff;
     size_t seen = 0;
     SIMDEX_RETURN_IF_ERROR(store->ForEachArticle(from, cutoff, [&](uint64_t seq, const service::ArticleRecord& a) {
-      std::string k = key(a);
+      std::string k = urls ? a.url : a.id_json;
       if (!k.empty()) keys.emplace_back(seq, std::move(k));
       if (++seen == kChunk) {
         end = seq + 1;
@@ -300,16 +316,38 @@ Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint6
       }
       return true;
     }));
-    // Under the decision lock: no decision in flight reads what the chunk
-    // deletes, and a key that a newer article took since is kept.
+    // Before the lock: the keys that still name their article. One that a
+    // newer article took never names this one again.
+    std::vector<std::pair<uint64_t, std::string>> doomed;
+    for (auto& [seq, k] : keys) {
+      bool names = false;
+      SIMDEX_RETURN_IF_ERROR(KeyNamesArticle(kind, k, seq, &names));
+      if (names) doomed.emplace_back(seq, std::move(k));
+    }
+    // Under the decision lock: a key written since its read (a decision
+    // took it) is read again, and kept if a newer article names it.
     std::lock_guard<std::mutex> lock(decision_mu);
+    const uint64_t generation = writes.Begin();
     service::Store::Batch batch(*store);
-    SIMDEX_RETURN_IF_ERROR(prune(keys, from, end, &batch));  // marks what it deletes (WriteMarks)
+    for (const auto& [seq, k] : doomed) {
+      if (writes.WrittenSince(kind, k, written)) {
+        bool names = false;
+        SIMDEX_RETURN_IF_ERROR(KeyNamesArticle(kind, k, seq, &names));
+        if (!names) continue;
+      }
+      if (urls) {
+        batch.DeleteUrl(k);
+      } else {
+        batch.DeleteArticleId(k);
+      }
+      writes.Mark(kind, k, generation);
+    }
+    if (end_chunk) end_chunk(from, end, &batch);
     service::Manifest m = manifest;
     m.*done = end;
     batch.PutManifest(m);
     SIMDEX_RETURN_IF_ERROR(store->Write(&batch, /*sync=*/false));
-    writes.End(writes.Begin());
+    writes.End(generation);
     manifest = std::move(m);
     if (walked != nullptr) *walked += seen;
   }
@@ -317,22 +355,8 @@ Status DocIdService::Rep::PruneArticles(uint64_t service::Manifest::*done, uint6
 }
 
 Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
-  const Status pruned = PruneArticles(
-      &service::Manifest::url_pruned_seq, cutoff, [](const service::ArticleRecord& a) { return a.url; },
-      [&](const std::vector<std::pair<uint64_t, std::string>>& urls, uint64_t, uint64_t, service::Store::Batch* batch) {
-        for (const auto& [seq, url] : urls) {
-          service::UrlRecord rec;
-          bool found = false;
-          SIMDEX_RETURN_IF_ERROR(store->GetUrl(url, &rec, &found));
-          if (found && rec.article_seq == seq) {
-            batch->DeleteUrl(url);
-            writes.Mark(service::WriteMarks::Key::kUrl, url, writes.Begin());
-          }
-        }
-        return Status::OK();
-      },
-      nullptr);
-  SIMDEX_RETURN_IF_ERROR(pruned);
+  SIMDEX_RETURN_IF_ERROR(
+      PruneArticles(&service::Manifest::url_pruned_seq, cutoff, service::WriteMarks::Key::kUrl, nullptr, nullptr));
   if (options.window_seconds > 0) {
     // Timeline points that no cutoff (of the window or the retention) can
     // ask for again.
@@ -362,22 +386,11 @@ Status DocIdService::Rep::PruneRetained() {
                                                  published_seq.load(std::memory_order_acquire));
   uint64_t walked = 0;
   Status s = PruneArticles(
-      &service::Manifest::retained_seq, cutoff, [](const service::ArticleRecord& a) { return a.id_json; },
-      [&](const std::vector<std::pair<uint64_t, std::string>>& ids, uint64_t from, uint64_t end,
-          service::Store::Batch* batch) {
-        for (const auto& [seq, id] : ids) {
-          uint64_t current = 0;
-          bool found = false;
-          SIMDEX_RETURN_IF_ERROR(store->GetArticleSeq(id, &current, &found));
-          if (found && current == seq) {
-            batch->DeleteArticleId(id);
-            writes.Mark(service::WriteMarks::Key::kArticleId, id, writes.Begin());
-          }
-        }
+      &service::Manifest::retained_seq, cutoff, service::WriteMarks::Key::kArticleId,
+      [&](uint64_t from, uint64_t end, service::Store::Batch* batch) {
         batch->DeleteSeqs(from, end);
         writes.MarkDocsBelow(end, writes.Begin());
         retained_seq.store(end);
-        return Status::OK();
       },
       &walked);
   pruned_articles.fetch_add(walked, std::memory_order_relaxed);

@@ -225,15 +225,18 @@ struct DocIdService::Rep {
   // them. REQUIRES: compact_mu held, frozen_upto not empty.
   Status WriteFrozen();
   Status ExpireAndMerge();
-  // Walks the articles from manifest.*done up to `cutoff` in chunks: each
-  // article's key(a) ("" for none) is collected, then under the decision
-  // lock prune(keys with their seqs, chunk from, chunk end, batch) adds the
-  // chunk's deletions, and the batch records the chunk's end in *done.
-  using ChunkPruner = std::function<Status(const std::vector<std::pair<uint64_t, std::string>>& keys, uint64_t from,
-                                           uint64_t end, service::Store::Batch* batch)>;
-  Status PruneArticles(uint64_t service::Manifest::*done, uint64_t cutoff,
-                       const std::function<std::string(const service::ArticleRecord&)>& key, const ChunkPruner& prune,
-                       uint64_t* walked);
+  // Walks the articles from manifest.*done up to `cutoff` in chunks and
+  // deletes the keys of `kind` (url or id) that still name them, chunk by
+  // chunk, each chunk's end recorded in *done. The keys are read before
+  // the decision lock; under it only those written since are read again
+  // (WriteMarks), and end_chunk(chunk from, chunk end, batch), if given,
+  // adds the chunk's other deletions. *walked (if given) counts the
+  // articles walked.
+  using ChunkEnd = std::function<void(uint64_t from, uint64_t end, service::Store::Batch* batch)>;
+  Status PruneArticles(uint64_t service::Manifest::*done, uint64_t cutoff, service::WriteMarks::Key kind,
+                       const ChunkEnd& end_chunk, uint64_t* walked);
+  // Whether the url or id `key` still names article `seq`.
+  Status KeyNamesArticle(service::WriteMarks::Key kind, const std::string& key, uint64_t seq, bool* names) const;
   Status PruneUrls(uint64_t cutoff);
   // Deletes the articles, article ids, docs and representatives older than
   // options.retain_seconds (nothing when it is 0).

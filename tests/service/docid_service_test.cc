@@ -671,6 +671,50 @@ TEST_F(ServiceTest, TheMostPopularCopyIsKeptWhenCopiesArriveAtOnce) {
   }
 }
 
+// A compaction prunes the urls of articles that left the window, reading
+// them before the decision lock, while two threads send those urls again:
+// every url sent again keeps its new record (the prune reads a url written
+// since again, under the lock, and keeps it). Five rounds of 1,000 urls.
+TEST_F(ServiceTest, AUrlSentAgainWhileACompactionPrunesItKeepsItsNewRecord) {
+  ServiceOptions o = Options();
+  o.window_seconds = 100;
+  Open(o);
+  constexpr int kUrls = 1000;
+  for (int round = 0; round < 5; ++round) {
+    auto url = [round](int i) { return "http://r/" + std::to_string(round) + "/" + std::to_string(i); };
+    auto text = [round](int i, int copy) {
+      return RandomText(static_cast<uint64_t>((round * 3 + copy) * kUrls + i), 40);
+    };
+    for (int i = 0; i < kUrls; ++i) Submit(MakeDoc("", url(i), "", text(i, 0)));
+    now_ += 150;  // they leave the window
+    std::vector<DocIdAnswer> again(kUrls);
+    std::atomic<int> next{0};
+    std::barrier start(3);
+    std::vector<std::thread> threads;
+    threads.emplace_back([&] {
+      start.arrive_and_wait();
+      EXPECT_TRUE(service_->Compact().ok());
+    });
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&] {
+        start.arrive_and_wait();
+        for (int i; (i = next.fetch_add(1)) < kUrls;) {
+          const Doc d = MakeDoc("", url(i), "", text(i, 1));
+          EXPECT_TRUE(service_->Submit(d.view(), &again[static_cast<size_t>(i)]).ok());
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    for (int i = 0; i < kUrls; ++i) {
+      ASSERT_FALSE(again[static_cast<size_t>(i)].duplicate) << "round " << round << " url " << i;
+      DocIdAnswer checked;
+      ASSERT_TRUE(service_->Check(MakeDoc("", url(i), "", text(i, 2)).view(), &checked).ok());
+      ASSERT_EQ(checked.reason, FilterReason::kUrl) << "round " << round << " url " << i;
+      ASSERT_EQ(checked.doc_id, again[static_cast<size_t>(i)].doc_id) << "round " << round << " url " << i;
+    }
+  }
+}
+
 // While one thread submits 400 articles, another compacts after every 100
 // of them (the delta moves into files and files merge under the readers)
 // and two more search for the acknowledged articles: every search finds
