@@ -4,7 +4,9 @@
 # (~2 KB articles, 30% duplicates). Prints and appends JSON Lines records:
 # import time, startup time (files only, then with a delta to replay after
 # kill -9), requests/s and latency percentiles per connection count, the
-# share of duplicates the service answered, and the server's memory.
+# share of duplicates the service answered, the decision lock's mean hold
+# and database reads under it per article (null for a binary without
+# them), and the server's memory.
 # Figures: docs/benchmarks.md, "The docId service under load".
 #
 # Usage: bench/service/load.sh [--window-n 1e7] [--seconds 30] [--connections 8,16,32]
@@ -94,6 +96,12 @@ emit "{\"type\":\"startup\",\"delta_entries\":0,\"file_entries\":$n,\"seconds\":
 
 stats() { curl -s "http://127.0.0.1:$port/v1/stats"; }
 field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])['$2'])" "$1"; }
+# The decision lock's mean hold (us) and database reads under it per article
+# between two stats, null where the binary does not count them.
+per_article() {
+  python3 -c "import json,sys; b,a=json.loads(sys.argv[1]),json.loads(sys.argv[2]); n=max(1,a['articles']-b['articles']); \
+print(round((a['$3']-b['$3'])/n,3) if '$3' in a else 'null')" "$1" "$2"
+}
 
 # 3. A warm-up, then one run per connection count.
 wrk -t1 -c8 -d5s -s bench/service/docid.lua "http://127.0.0.1:$port" -- 99 30 >/dev/null
@@ -105,7 +113,7 @@ for c in ${connections//,/ }; do
   articles=$(($(field "$after" articles) - $(field "$before" articles)))
   new=$(($(field "$after" reason_new) - $(field "$before" reason_new)))
   compactions=$(($(field "$after" compactions) - $(field "$before" compactions)))
-  emit "{\"type\":\"load\",\"connections\":$c,\"compactions\":$compactions,\"wrk_threads\":1,\"server_threads\":$server_threads,\"wrk\":$result,\"articles\":$articles,\"duplicate_share\":$(python3 -c "print(round(1 - $new / max(1, $articles), 4))"),\"delta_entries\":$(field "$after" delta_entries),\"rss_kib\":$(rss_kib "$server" VmRSS),\"peak_rss_kib\":$(rss_kib "$server" VmHWM),\"load_average\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
+  emit "{\"type\":\"load\",\"connections\":$c,\"compactions\":$compactions,\"wrk_threads\":1,\"server_threads\":$server_threads,\"wrk\":$result,\"articles\":$articles,\"duplicate_share\":$(python3 -c "print(round(1 - $new / max(1, $articles), 4))"),\"decision_lock_us_per_article\":$(per_article "$before" "$after" decision_lock_microseconds),\"decision_lock_reads_per_article\":$(per_article "$before" "$after" decision_lock_reads),\"delta_entries\":$(field "$after" delta_entries),\"rss_kib\":$(rss_kib "$server" VmRSS),\"peak_rss_kib\":$(rss_kib "$server" VmHWM),\"load_average\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}"
   seed=$((seed + 1))
 done
 
