@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -13,10 +12,12 @@
 #include "engine/dedup/sparse_scores.h"
 #include "engine/io/input_stream.h"
 #include "engine/pipeline/kept_shingles.h"
+#include "engine/pipeline/minhash_assembly.h"
 #include "engine/util/spillable_array.h"
 #include "simdex/confirm.h"
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
+#include "simdex/minhash_dedup_parts.h"
 #include "simdex/minhash_join.h"
 
 namespace simdex::pipeline {
@@ -28,8 +29,6 @@ std::string FormatNumber(double v) {
   return text;
 }
 
-constexpr uint32_t kNoItem = std::numeric_limits<uint32_t>::max();
-
 // Documents whose band keys are read at once when the join is fed.
 constexpr size_t kKeyBatch = 4096;
 
@@ -40,7 +39,7 @@ struct Signed {
   std::unique_ptr<io::SpillableArray> keys;    // bands x 8 bytes per document
   std::unique_ptr<io::SpillableArray> packed;  // bytes per document
   std::vector<uint64_t> digests;               // of keys and signature; 0 for empty documents
-  std::vector<uint8_t> has_shingles;
+  std::vector<uint8_t> empty;                  // no shingles
   std::vector<LshBestMatch> index_matches;  // empty without --against
   std::vector<double> scores;  // empty while all are 0
   // Every document's shingle hashes for the exact check, while they fit
@@ -158,8 +157,8 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
       const bool has = b.has_shingles[i] != 0;
       out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
       const double score = has ? KeepScore(score_by, doc) : 0;
-      dedup::AppendScore(&out->scores, out->has_shingles.size(), score);
-      out->has_shingles.push_back(has);
+      dedup::AppendScore(&out->scores, out->empty.size(), score);
+      out->empty.push_back(!has);
       if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
       batch->ids.Add(doc.id, doc.id_string);
       batch->places.Add(doc.line);
@@ -176,69 +175,18 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
   return out->packed->Finish();
 }
 
-// The batch's distinct signatures (equal band keys and packed signature:
-// a 64-bit digest of both), each an item of the join; members lists each
-// item's documents, in input order, from member_start[item].
-struct Items {
-  std::vector<uint32_t> of_document;   // item per document, kNoItem for empty ones
-  std::vector<uint32_t> member_start;  // items + 1 entries
-  std::vector<uint32_t> members;
-  uint32_t First(uint32_t item) const { return members[member_start[item]]; }
-};
-
-// Frees s->digests, which nothing reads afterwards.
-void FindItems(Signed* s, Items* items) {
-  const size_t n = s->has_shingles.size();
-  std::vector<std::pair<uint64_t, uint32_t>> digests;
-  digests.reserve(n - static_cast<size_t>(std::count(s->has_shingles.begin(), s->has_shingles.end(), 0)));
-  for (size_t o = 0; o < n; ++o) {
-    if (s->has_shingles[o]) digests.emplace_back(s->digests[o], static_cast<uint32_t>(o));
-  }
+// The documents that follow an earlier one of the same signature (equal
+// band keys and packed signature: a 64-bit digest of both), as the parts
+// find them (one partition, one range). Frees s->digests, which nothing
+// reads afterwards.
+Status FindFollowers(Signed* s, Followers* out) {
+  std::vector<DigestPiece> pieces;
+  SIMDEX_RETURN_IF_ERROR(SplitDigests(0, s->digests, s->empty, 1, &pieces));
   std::vector<uint64_t>().swap(s->digests);
-  std::sort(digests.begin(), digests.end());
-  // Items numbered by their first document, so that item order is input order.
-  std::vector<std::pair<uint32_t, uint32_t>> firsts;  // (first document, start in digests)
-  for (size_t i = 0; i < digests.size(); ++i) {
-    if (i == 0 || digests[i].first != digests[i - 1].first) firsts.emplace_back(digests[i].second, i);
-  }
-  std::sort(firsts.begin(), firsts.end());
-  items->of_document.assign(n, kNoItem);
-  items->member_start.clear();
-  items->members.clear();
-  for (const auto& [first, start] : firsts) {
-    items->member_start.push_back(static_cast<uint32_t>(items->members.size()));
-    for (size_t i = start; i < digests.size() && digests[i].first == digests[start].first; ++i) {
-      items->of_document[digests[i].second] = static_cast<uint32_t>(items->member_start.size() - 1);
-      items->members.push_back(digests[i].second);
-    }
-  }
-  items->member_start.push_back(static_cast<uint32_t>(items->members.size()));
-}
-
-// Visits the document pairs of identical signatures and of the kept item
-// pairs, made as they are visited (a cluster of n documents has n^2 / 2 of
-// them), in no particular order.
-Status ForEachDocumentPair(const Items& items, const std::vector<std::pair<uint64_t, double>>& kept,
-                           const PairVisitor& fn) {
-  auto visit = [&fn](uint32_t a, uint32_t b, double estimate) {
-    return fn({std::min(a, b), std::max(a, b), 0, -1, estimate});
-  };
-  const size_t m = items.member_start.size() - 1;
-  for (size_t item = 0; item < m; ++item) {
-    for (uint32_t x = items.member_start[item]; x < items.member_start[item + 1]; ++x) {
-      for (uint32_t y = x + 1; y < items.member_start[item + 1]; ++y) {
-        SIMDEX_RETURN_IF_ERROR(visit(items.members[x], items.members[y], 1.0));
-      }
-    }
-  }
-  for (const auto& [pair, estimate] : kept) {
-    const uint32_t a = static_cast<uint32_t>(pair >> 32), b = static_cast<uint32_t>(pair);
-    for (uint32_t x = items.member_start[a]; x < items.member_start[a + 1]; ++x) {
-      for (uint32_t y = items.member_start[b]; y < items.member_start[b + 1]; ++y) {
-        SIMDEX_RETURN_IF_ERROR(visit(items.members[x], items.members[y], estimate));
-      }
-    }
-  }
+  std::vector<Followers> followers;
+  const DigestPieceView piece{pieces[0].digests, pieces[0].keys};
+  SIMDEX_RETURN_IF_ERROR(::simdex::FindFollowers({&piece, 1}, 1, &followers));
+  *out = std::move(followers[0]);
   return Status::OK();
 }
 
@@ -279,32 +227,34 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
   Signed s;
   const bool keep_shingles = UsesKeptShingles(confirm, SigningOptions(args).shingles);
   SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, documents, threads, score_by, keep_shingles, progress, batch, &s));
-  const size_t n = s.has_shingles.size();
-  stats->documents = n;
-  stats->empty = static_cast<uint64_t>(std::count(s.has_shingles.begin(), s.has_shingles.end(), 0));
+  const size_t n = s.empty.size();
 
   // The join over distinct signatures, and the estimate filter.
   progress->Update("joining " + std::to_string(n) + " documents");
   auto start = base::Clock::now();
-  Items items;
-  FindItems(&s, &items);
-  const size_t m = items.member_start.size() - 1;
-  stats->distinct_signatures = m;
-  // The join, fed the keys of each item's first document (items are
-  // numbered in the order of their first documents).
+  Followers followers;
+  SIMDEX_RETURN_IF_ERROR(FindFollowers(&s, &followers));
+  // The join, fed the keys of each item (a document with shingles that
+  // follows no earlier copy); items are numbered in document order.
   BandJoinOptions join_options;
   join_options.memory_bytes = args.memory_bytes / 2;
   join_options.tmpdir = args.tmpdir;
   join_options.threads = threads;
   std::unique_ptr<BandJoiner> join;
   SIMDEX_RETURN_IF_ERROR(BandJoiner::Create(bands.bands, join_options, &join));
+  std::vector<uint32_t> firsts;  // each item's document
   std::vector<uint64_t> keys(kKeyBatch * s.bands);
-  for (size_t first = 0; first < n; first += kKeyBatch) {
+  for (size_t first = 0, f = 0; first < n; first += kKeyBatch) {
     const size_t count = std::min(kKeyBatch, n - first);
     SIMDEX_RETURN_IF_ERROR(s.keys->Read(first, count, keys.data()));
     for (size_t k = 0; k < count; ++k) {
-      const uint32_t item = items.of_document[first + k];
-      if (item != kNoItem && items.First(item) == first + k) SIMDEX_RETURN_IF_ERROR(join->Add(&keys[k * s.bands]));
+      const uint32_t o = static_cast<uint32_t>(first + k);
+      if (f < followers.positions.size() && followers.positions[f] == o) {
+        ++f;
+      } else if (!s.empty[o]) {
+        firsts.push_back(o);
+        SIMDEX_RETURN_IF_ERROR(join->Add(&keys[k * s.bands]));
+      }
     }
   }
   stats->bytes_spilled += s.keys->bytes_spilled();
@@ -313,34 +263,53 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
   stats->seconds_join = base::Seconds(start);
   start = base::Clock::now();
   // The estimate filter, on the pairs as they come: sorted by their first
-  // item, whose signatures are then read in order.
-  std::vector<std::pair<uint64_t, double>> kept;
+  // item, whose signatures are then read in order. Kept as ordinals.
+  EstimatedPairs kept;
   std::vector<uint64_t> joined(kKeyBatch);
   for (size_t got = 1; got > 0;) {
     SIMDEX_RETURN_IF_ERROR(join->Read(joined.data(), joined.size(), &got));
     for (size_t i = 0; i < got; ++i) {
-      const uint64_t p = joined[i];
-      const double estimate = EstimateJaccardPacked(s.Packed(items.First(static_cast<uint32_t>(p >> 32)), 0),
-                                                    s.Packed(items.First(static_cast<uint32_t>(p)), 1), args.num_perm,
-                                                    args.signature_bits);
-      if (!args.estimate_filter || estimate >= args.estimate_threshold) kept.emplace_back(p, estimate);
+      const uint32_t a = firsts[joined[i] >> 32], b = firsts[joined[i] & 0xffffffffu];
+      const double estimate = EstimateJaccardPacked(s.Packed(a, 0), s.Packed(b, 1), args.num_perm, args.signature_bits);
+      if (args.estimate_filter && estimate < args.estimate_threshold) continue;
+      kept.a.push_back(a);
+      kept.b.push_back(b);
+      kept.estimates.push_back(estimate);
     }
   }
   SIMDEX_RETURN_IF_ERROR(s.status);
   stats->candidates = join->stats().pairs;
   stats->bytes_spilled += join->stats().bytes_spilled;
   join.reset();
-  stats->kept = kept.size();
+  std::vector<uint32_t>().swap(firsts);
   stats->seconds_filter = base::Seconds(start);
 
+  // The items as the parts' assembly makes them (one partition, whose keys
+  // are ordinals), with the summary's counts.
+  MinHashItems items;
+  {
+    const uint64_t sizes[] = {n};
+    const FollowersView f{0, followers.positions, followers.firsts};
+    const EstimatedPairsView k{kept.a, kept.b, kept.estimates};
+    SIMDEX_RETURN_IF_ERROR(AssembleItems(sizes, s.empty, {&f, 1}, {&k, 1}, &items));
+    followers = Followers();
+    kept = EstimatedPairs();
+  }
+  stats->documents = items.stats.documents;
+  stats->empty = items.stats.empty;
+  stats->distinct_signatures = items.stats.distinct_signatures;
+  stats->kept = items.stats.kept;
+  stats->document_pairs = items.stats.document_pairs;
+
   // Pairs of documents, confirmed; clusters.
-  auto members = [&items](uint64_t item) { return uint64_t{items.member_start[item + 1] - items.member_start[item]}; };
-  for (size_t i = 0; i < m; ++i) stats->document_pairs += members(i) * (members(i) - 1) / 2;
-  for (const auto& [pair, estimate] : kept) stats->document_pairs += members(pair >> 32) * members(pair & 0xffffffffu);
   PairClusters clusters(n, s.scores);
   pairs->reset();
   if (keep_pairs) *pairs = std::make_unique<SortedPairs>(args.memory_bytes / 2, args.tmpdir, threads);
-  const PairSource candidates = [&](const PairVisitor& fn) { return ForEachDocumentPair(items, kept, fn); };
+  const PairSource candidates = [&items](const PairVisitor& fn) {
+    return ForEachDocumentPair(items.View(), [&fn](uint64_t a, uint64_t b, double estimate) {
+      return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), 0, -1, estimate});
+    });
+  };
   if (!confirm.empty()) {
     progress->Update("confirming pairs");
     stats->confirm.candidates = stats->confirm.in_range = stats->document_pairs;
@@ -357,19 +326,11 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
     stats->bytes_spilled += stats->confirm.bytes_spilled;
   } else {
     if (keep_pairs) SIMDEX_RETURN_IF_ERROR(candidates([&](const AcceptedPair& p) { return (*pairs)->Add(p); }));
-    for (size_t i = 0; i < m; ++i) {
-      for (uint32_t x = items.member_start[i] + 1; x < items.member_start[i + 1]; ++x) {
-        clusters.Add(items.members[x], items.First(static_cast<uint32_t>(i)));
-      }
-    }
-    for (const auto& [pair, estimate] : kept) {
-      clusters.Add(items.First(static_cast<uint32_t>(pair >> 32)), items.First(static_cast<uint32_t>(pair)));
-    }
+    AddItemPairs(items.View(), &clusters);
   }
-  // The items and kept pairs are in the clusters now: their memory goes
-  // before the clusters choose representatives and the outcomes are made.
-  items = Items();
-  std::vector<std::pair<uint64_t, double>>().swap(kept);
+  // The items are in the clusters now: their memory goes before the
+  // clusters choose representatives and the outcomes are made.
+  items = MinHashItems();
   clusters.Finish();
   stats->clusters = clusters.clusters();
   stats->clustered_documents = clusters.clustered_documents();
@@ -381,7 +342,7 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
   compact.against.clear();
   outcomes->estimates.assign(n, 0);
   for (size_t o = 0; o < n; ++o) {
-    const bool empty = !s.has_shingles[o];
+    const bool empty = s.empty[o] != 0;
     const uint64_t representative = empty ? o : clusters.Representative(o);
     compact.representative[o] = static_cast<uint32_t>(representative);
     compact.empty[o] = empty;

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/pipeline/minhash_assembly.h"
 #include "simdex/confirm.h"
 #include "simdex/minhash.h"
 
@@ -381,7 +382,9 @@ Status AssembleItems(std::span<const uint64_t> sizes, std::span<const uint8_t> e
   return Status::OK();
 }
 
-void DocumentPairs(const MinHashItemsView& items, EstimatedPairs* out) {
+namespace pipeline {
+
+Status ForEachDocumentPair(const MinHashItemsView& items, const DocumentPairVisitor& fn) {
   const uint64_t n = items.first_of.size();
   // Each item's members in ordinal order: start[first] .. start[first + 1).
   std::vector<uint64_t> start(n + 1, 0), members;
@@ -394,25 +397,41 @@ void DocumentPairs(const MinHashItemsView& items, EstimatedPairs* out) {
       if (!items.empty[o]) members[at[items.first_of[o]]++] = o;
     }
   }
-  // Made as (a, b, estimate), sorted in place, then cut into the arrays:
-  // 48 bytes a pair at the peak.
-  std::vector<std::tuple<uint64_t, uint64_t, double>> pairs;
-  auto add = [&pairs](uint64_t x, uint64_t y, double estimate) {
-    pairs.emplace_back(std::min(x, y), std::max(x, y), estimate);
-  };
   for (uint64_t item = 0; item < n; ++item) {
     for (uint64_t x = start[item]; x < start[item + 1]; ++x) {
-      for (uint64_t y = x + 1; y < start[item + 1]; ++y) add(members[x], members[y], 1.0);
+      for (uint64_t y = x + 1; y < start[item + 1]; ++y) SIMDEX_RETURN_IF_ERROR(fn(members[x], members[y], 1.0));
     }
   }
   for (size_t i = 0; i < items.kept_a.size(); ++i) {
     const uint64_t a = items.kept_a[i], b = items.kept_b[i];
     for (uint64_t x = start[a]; x < start[a + 1]; ++x) {
-      for (uint64_t y = start[b]; y < start[b + 1]; ++y) add(members[x], members[y], items.kept_estimates[i]);
+      for (uint64_t y = start[b]; y < start[b + 1]; ++y) {
+        SIMDEX_RETURN_IF_ERROR(
+            fn(std::min(members[x], members[y]), std::max(members[x], members[y]), items.kept_estimates[i]));
+      }
     }
   }
-  std::vector<uint64_t>().swap(members);
-  std::vector<uint64_t>().swap(start);
+  return Status::OK();
+}
+
+void AddItemPairs(const MinHashItemsView& items, PairClusters* clusters) {
+  for (uint64_t o = 0; o < items.first_of.size(); ++o) {
+    if (items.first_of[o] != o) clusters->Add(o, items.first_of[o]);
+  }
+  for (size_t i = 0; i < items.kept_a.size(); ++i) clusters->Add(items.kept_a[i], items.kept_b[i]);
+}
+
+}  // namespace pipeline
+
+void DocumentPairs(const MinHashItemsView& items, EstimatedPairs* out) {
+  // Made as (a, b, estimate), sorted in place, then cut into the arrays:
+  // 48 bytes a pair at the peak.
+  std::vector<std::tuple<uint64_t, uint64_t, double>> pairs;
+  // The visitor returns no error, so neither does the visit.
+  (void)pipeline::ForEachDocumentPair(items, [&pairs](uint64_t a, uint64_t b, double estimate) {
+    pairs.emplace_back(a, b, estimate);
+    return Status::OK();
+  });
   std::sort(pairs.begin(), pairs.end());  // (a, b) are distinct
   *out = EstimatedPairs();
   out->a.reserve(pairs.size());
@@ -427,12 +446,7 @@ void DocumentPairs(const MinHashItemsView& items, EstimatedPairs* out) {
 
 Status ClusterItems(const MinHashItemsView& items, std::span<const double> scores, MinHashClusters* out) {
   SIMDEX_RETURN_IF_ERROR(CheckScores(items, scores));
-  Cluster(items, scores, [&items](PairClusters* clusters) {
-    for (uint64_t o = 0; o < items.first_of.size(); ++o) {
-      if (items.first_of[o] != o) clusters->Add(o, items.first_of[o]);
-    }
-    for (size_t i = 0; i < items.kept_a.size(); ++i) clusters->Add(items.kept_a[i], items.kept_b[i]);
-  }, out);
+  Cluster(items, scores, [&items](PairClusters* clusters) { pipeline::AddItemPairs(items, clusters); }, out);
   return Status::OK();
 }
 

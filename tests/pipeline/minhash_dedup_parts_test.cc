@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "simdex/batch.h"
+#include "simdex/document_reader.h"
 #include "simdex/minhash.h"
 #include "simdex/minhash_dedup_parts.h"
 
@@ -206,35 +207,25 @@ struct Case {
   double filter;  // the estimate filter; 0 keeps every candidate
 };
 
-class MinHashDedupParts : public testing::TestWithParam<std::tuple<Case, Run>> {};
-
-TEST_P(MinHashDedupParts, GiveExactlyTheOneMachineRun) {
-  const auto& [c, run] = GetParam();
-  const uint64_t seed = static_cast<uint64_t>(c.n) * 31 + static_cast<uint64_t>(run.partitions * 7 + run.ranges);
-  const std::vector<std::string> texts = Corpus(c.n, c.words, c.copies, seed);
-  std::vector<double> scores(texts.size());
-  std::mt19937_64 rng(seed + 1);
-  for (double& s : scores) s = static_cast<double>(rng() % 3);  // ties
-  MinHashDedupOptions o;
-  o.exact = false;
-  o.num_perm = c.num_perm;
-  o.bands = c.bands;
-  o.estimate_filter = c.filter;
-  o.keep = KeepRule::kField;
-  o.keep_pairs = true;
+// Runs the batch on one machine (DeduplicateByMinHash) and as parts, and
+// expects every record, document pair and count to be equal; returns the
+// one machine's counts and duplicates.
+void ExpectPartsGiveTheOneMachineRun(const std::vector<std::string>& texts, const std::vector<double>& scores,
+                                     const MinHashDedupOptions& o, Run run, uint64_t seed, MinHashDedupStats* stats,
+                                     uint64_t* duplicates) {
   const std::vector<std::string_view> views(texts.begin(), texts.end());
   std::unique_ptr<MinHashDedupResult> one;
   ASSERT_TRUE(DeduplicateByMinHash(views, scores, o, nullptr, &one).ok());
-  const PartsResult got = RunParts(texts, scores, o, c.filter, run, seed + 2);
+  const PartsResult got = RunParts(texts, scores, o, o.estimate_filter, run, seed);
 
   ASSERT_EQ(got.records.size(), one->size());
-  uint64_t duplicates = 0;
+  *duplicates = 0;
   for (uint64_t i = 0; i < one->size(); ++i) {
     const MinHashDedupRecord r = one->Record(i);
     ASSERT_EQ(std::get<0>(got.records[i]), r.representative) << i;
     ASSERT_EQ(std::get<1>(got.records[i]), r.empty) << i;
     ASSERT_EQ(std::get<2>(got.records[i]), r.estimate) << i;
-    duplicates += r.duplicate;
+    *duplicates += r.duplicate;
   }
   std::vector<std::tuple<uint64_t, uint64_t, float>> want;
   ASSERT_TRUE(one->ForEachPair([&](const MinHashDedupPair& p) {
@@ -255,6 +246,28 @@ TEST_P(MinHashDedupParts, GiveExactlyTheOneMachineRun) {
   EXPECT_EQ(got.stats.document_pairs, s.document_pairs);
   EXPECT_EQ(got.stats.clusters, s.clusters);
   EXPECT_EQ(got.stats.clustered_documents, s.clustered_documents);
+  *stats = s;
+}
+
+class MinHashDedupParts : public testing::TestWithParam<std::tuple<Case, Run>> {};
+
+TEST_P(MinHashDedupParts, GiveExactlyTheOneMachineRun) {
+  const auto& [c, run] = GetParam();
+  const uint64_t seed = static_cast<uint64_t>(c.n) * 31 + static_cast<uint64_t>(run.partitions * 7 + run.ranges);
+  const std::vector<std::string> texts = Corpus(c.n, c.words, c.copies, seed);
+  std::vector<double> scores(texts.size());
+  std::mt19937_64 rng(seed + 1);
+  for (double& s : scores) s = static_cast<double>(rng() % 3);  // ties
+  MinHashDedupOptions o;
+  o.exact = false;
+  o.num_perm = c.num_perm;
+  o.bands = c.bands;
+  o.estimate_filter = c.filter;
+  o.keep = KeepRule::kField;
+  o.keep_pairs = true;
+  MinHashDedupStats s;
+  uint64_t duplicates = 0;
+  ExpectPartsGiveTheOneMachineRun(texts, scores, o, run, seed + 2, &s, &duplicates);
   // The case is not trivial: copies, empties and pairs of distinct signatures.
   EXPECT_GT(s.empty, 0u);
   EXPECT_LT(s.distinct_signatures + s.empty, s.documents);
@@ -311,6 +324,39 @@ TEST(MinHashDedupPartsRanges, HashRangeIsFloorOfValueTimesRangesOver2To64) {
       const uint64_t want = static_cast<uint64_t>((Wide{v} * static_cast<unsigned>(ranges)) >> 64);
       EXPECT_EQ(static_cast<uint64_t>(HashRange(v, ranges)), want) << v << " " << ranges;
     }
+  }
+}
+
+// The bundled sample (tests/data/sample/docs.jsonl: licences, their
+// paragraphs and copies) at the command's defaults, scored by length as
+// --keep longest scores it.
+TEST(MinHashDedupPartsSample, GiveExactlyTheOneMachineRunOnTheSample) {
+  DocumentReaderOptions read;
+  std::unique_ptr<DocumentReader> reader;
+  ASSERT_TRUE(DocumentReader::Open(SIMDEX_SOURCE_DIR "/tests/data/sample/docs.jsonl", read, &reader).ok());
+  std::vector<std::string> texts;
+  std::vector<double> scores;
+  Document doc;
+  for (bool eof = false;;) {
+    ASSERT_TRUE(reader->Next(&doc, &eof).ok());
+    if (eof) break;
+    texts.push_back(doc.text);
+    scores.push_back(static_cast<double>(CodePointLength(doc.text)));
+  }
+  MinHashDedupOptions o;
+  o.exact = false;
+  o.bands = DefaultLshBands(o.threshold, o.num_perm);
+  o.estimate_filter = DefaultEstimateFilter(o.threshold, o.num_perm);
+  o.keep = KeepRule::kField;
+  o.keep_pairs = true;
+  for (const simdex::Run run : {simdex::Run{1, 1}, simdex::Run{4, 3}}) {  // not the Test::Run of TEST
+    SCOPED_TRACE(std::to_string(run.partitions) + " partitions, " + std::to_string(run.ranges) + " ranges");
+    MinHashDedupStats s;
+    uint64_t duplicates = 0;
+    ExpectPartsGiveTheOneMachineRun(texts, scores, o, run, 7, &s, &duplicates);
+    EXPECT_EQ(s.documents, 3183u);
+    EXPECT_GT(s.kept, 100u);
+    EXPECT_GT(duplicates, 300u);
   }
 }
 
