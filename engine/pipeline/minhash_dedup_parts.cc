@@ -14,6 +14,34 @@
 #include "simdex/minhash.h"
 
 namespace simdex {
+namespace pipeline {
+
+Status KeyError(const char* what, uint64_t key, const std::string& why) {
+  return Status::InvalidArgument(std::string(what) + " key " + std::to_string(key) + " (partition " +
+                                 std::to_string(PartitionOfKey(key)) + ", position " +
+                                 std::to_string(PositionOfKey(key)) + ") " + why);
+}
+
+Status OrdinalOf(std::span<const uint64_t> offsets, uint64_t key, const char* what, uint64_t* ordinal) {
+  const uint64_t p = PartitionOfKey(key);
+  if (p + 1 >= offsets.size() || offsets[p] + PositionOfKey(key) >= offsets[p + 1]) {
+    return KeyError(what, key, "is outside the " + std::to_string(offsets.size() - 1) + " partitions");
+  }
+  *ordinal = offsets[p] + PositionOfKey(key);
+  return Status::OK();
+}
+
+uint64_t KeyOf(std::span<const uint64_t> offsets, uint64_t ordinal) {
+  const size_t p = static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), ordinal) - offsets.begin()) - 1;
+  return PartKey(static_cast<uint32_t>(p), static_cast<uint32_t>(ordinal - offsets[p]));
+}
+
+}  // namespace pipeline
+
+using pipeline::KeyError;
+using pipeline::KeyOf;
+using pipeline::OrdinalOf;
+
 namespace {
 
 Status CheckRanges(int ranges) {
@@ -31,12 +59,6 @@ Status CheckFlags(std::span<const uint8_t> empty, size_t n) {
   return Status::OK();
 }
 
-Status KeyError(const char* what, uint64_t key, const std::string& why) {
-  return Status::InvalidArgument(std::string(what) + " key " + std::to_string(key) + " (partition " +
-                                 std::to_string(PartitionOfKey(key)) + ", position " +
-                                 std::to_string(PositionOfKey(key)) + ") " + why);
-}
-
 // Cuts pairs ordered by (a, b) into `partitions` KeyPairs by a's partition.
 void CutByFirst(const std::vector<std::pair<uint64_t, uint64_t>>& pairs, uint32_t partitions,
                 std::vector<KeyPairs>* out) {
@@ -46,21 +68,6 @@ void CutByFirst(const std::vector<std::pair<uint64_t, uint64_t>>& pairs, uint32_
     to.a.push_back(a);
     to.b.push_back(b);
   }
-}
-
-// Ordinal of a key, with the offsets of the partitions.
-Status OrdinalOf(std::span<const uint64_t> offsets, uint64_t key, const char* what, uint64_t* ordinal) {
-  const uint64_t p = PartitionOfKey(key);
-  if (p + 1 >= offsets.size() || offsets[p] + PositionOfKey(key) >= offsets[p + 1]) {
-    return KeyError(what, key, "is outside the " + std::to_string(offsets.size() - 1) + " partitions");
-  }
-  *ordinal = offsets[p] + PositionOfKey(key);
-  return Status::OK();
-}
-
-uint64_t KeyOf(std::span<const uint64_t> offsets, uint64_t ordinal) {
-  const size_t p = static_cast<size_t>(std::upper_bound(offsets.begin(), offsets.end(), ordinal) - offsets.begin()) - 1;
-  return PartKey(static_cast<uint32_t>(p), static_cast<uint32_t>(ordinal - offsets[p]));
 }
 
 // Clusters of the pairs add() adds, and the estimate requests.

@@ -33,6 +33,14 @@
 //      FinishEstimates() (each document's estimate with its
 //      representative).
 //
+//   5. With --confirm, before the clusters: CutConfirmCandidates() cuts the
+//      document pairs by the partition of their second document and names
+//      the documents each partition reads again for each piece;
+//      PickConfirmRows() there gives each piece its documents' shingle
+//      hashes (or texts), ConfirmPieces() at the partition of the pairs'
+//      second documents confirms each pair by the command's rule, and
+//      ClusterConfirmed() makes the clusters of the accepted pairs alone.
+//
 // The union of the pieces equals the one-machine run for every partitioning
 // and every number of ranges: the records, the document pairs with their
 // estimates, and the counts of MinHashDedupStats.
@@ -49,6 +57,7 @@
 #include <vector>
 
 #include "simdex/batch.h"
+#include "simdex/confirm.h"
 #include "simdex/minhash_join.h"
 #include "simdex/status.h"
 
@@ -238,6 +247,75 @@ Status ClusterDocuments(const MinHashItemsView& items, std::span<const double> s
 Status FinishEstimates(const MinHashItemsView& items, std::span<const uint64_t> other,
                        std::span<const uint64_t> slot, std::span<const EstimatedPairsView> estimated,
                        std::vector<float>* estimates);
+
+// ---- 5. The confirmation (--confirm), where the texts are.
+
+// The document pairs (DocumentPairs) as keys, cut by the partition of b:
+// pieces[q] the pairs whose b is of partition q, by (a, b); wanted[p][q]
+// the positions (increasing, distinct) of partition p's documents that
+// pieces[q] names, which partition p reads again for it.
+struct ConfirmCandidates {
+  std::vector<EstimatedPairs> pieces;
+  std::vector<std::vector<std::vector<uint32_t>>> wanted;
+  uint64_t pairs = 0;  // in all pieces
+};
+void CutConfirmCandidates(const MinHashItemsView& items, ConfirmCandidates* out);
+
+// Documents as the confirmation reads them: document i (key keys[i]) is
+// values [lims[i], lims[i + 1]) of `hashes` (a Jaccard spec: its sorted
+// distinct shingle hashes, Confirmer::Shingles) or of `bytes` (edit: its
+// UTF-8 text); lims has one entry more than keys, from 0.
+struct ConfirmRowsView {
+  std::span<const uint64_t> keys, lims, hashes;
+  std::span<const uint8_t> bytes;
+};
+struct ConfirmRows {
+  std::vector<uint64_t> keys, lims, hashes;
+  std::vector<uint8_t> bytes;
+  ConfirmRowsView View() const { return {keys, lims, hashes, bytes}; }
+};
+
+// At partition `partition`, whose documents at `positions` (increasing)
+// were read into `read` (its keys unused): *out = one ConfirmRows per entry
+// of `wanted` (positions, increasing, each among `positions`), with their
+// keys. InvalidArgument for a wanted position not read, or rows that
+// disagree with positions.
+Status PickConfirmRows(uint32_t partition, std::span<const uint32_t> positions, const ConfirmRowsView& read,
+                       std::span<const std::span<const uint32_t>> wanted, std::vector<ConfirmRows>* out);
+
+// Pairs with their estimates and the confirmer's similarities.
+struct ConfirmedPairs {
+  EstimatedPairs pairs;
+  std::vector<double> similarities;
+};
+struct ConfirmedPairsView {
+  EstimatedPairsView pairs;
+  std::span<const double> similarities;
+};
+
+// The rows (rows_a[i], rows_b[i]) of `rows` confirmed as `simdex dedup
+// --confirm` confirms a pair: the Jaccard of their shingle hashes, or for
+// edit the similarity of their texts where Confirms() holds (NaN where it
+// ruled the pair out early); accepted[i] = similarity >= the threshold.
+// InvalidArgument for a row out of range or lims that do not run from 0 to
+// the values, never decreasing.
+Status ConfirmRowPairs(Confirmer* confirmer, const ConfirmRowsView& rows, std::span<const uint64_t> rows_a,
+                       std::span<const uint64_t> rows_b, std::vector<uint8_t>* accepted,
+                       std::vector<double>* similarities);
+
+// At the partition of the pairs' b: each pair (keys) confirmed by
+// ConfirmRowPairs from its documents' rows, found by key among `rows` (the
+// pieces PickConfirmRows sent, any order); *out = the accepted pairs, in
+// the order of `pairs`. InvalidArgument for a document without rows.
+Status ConfirmPieces(Confirmer* confirmer, const EstimatedPairsView& pairs, std::span<const ConfirmRowsView> rows,
+                     ConfirmedPairs* out);
+
+// The clusters of the accepted pairs (keys, every ConfirmPieces' result)
+// alone (ClusterDocuments), and with keep_pairs *pairs = the accepted
+// pairs as ordinals, by (a, b).
+Status ClusterConfirmed(const MinHashItemsView& items, std::span<const double> scores,
+                        std::span<const ConfirmedPairsView> confirmed, bool keep_pairs, MinHashClusters* clusters,
+                        ConfirmedPairs* pairs);
 
 }  // namespace simdex
 

@@ -6,8 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cmath>
-#include <limits>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +19,7 @@
 #include "simdex/batch.h"
 #include "simdex/confirm.h"
 #include "simdex/document_reader.h"
+#include "simdex/minhash_dedup_parts.h"
 
 namespace py = pybind11;
 
@@ -105,59 +105,30 @@ py::tuple ConfirmFile(const std::string& path, const std::string& spec, py::hand
   return py::make_tuple(ToArray(lims), values);
 }
 
-// The pieces' documents rows_a[i] and rows_b[i] confirmed, by the rule of
-// `simdex dedup --confirm` (engine/pipeline/confirm_pairs.cc): Jaccard of the shingle
-// hashes, or for edit the similarity of the texts where Confirms() holds
-// (NaN where it stopped early). (accepted, similarity).
+// The pieces' documents rows_a[i] and rows_b[i] confirmed (ConfirmRowPairs,
+// include/simdex/minhash_dedup_parts.h): (accepted, similarity).
 py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle values, py::handle rows_a,
                        py::handle rows_b) {
   ConfirmOptions options;
   std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec, &options);
-  const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
   const ArrayView<uint64_t> l = ViewArray<uint64_t>(lims, "lims");
   const ArrayView<uint64_t> a = ViewArray<uint64_t>(rows_a, "rows_a"), b = ViewArray<uint64_t>(rows_b, "rows_b");
   ArrayView<uint64_t> hashes;
   ArrayView<uint8_t> bytes;
-  if (by_shingles) hashes = ViewArray<uint64_t>(values, "values");
+  if (options.measure == ConfirmMeasure::kJaccard) hashes = ViewArray<uint64_t>(values, "values");
   else bytes = ViewArray<uint8_t>(values, "values");
-  const size_t size = by_shingles ? hashes.span.size() : bytes.span.size();
-  const size_t documents = l.span.empty() ? 0 : l.span.size() - 1;
-  if (l.span.empty() || l.span[0] != 0 || l.span.back() != size) {
-    throw py::value_error("lims must run from 0 to the " + std::to_string(size) + " values");
-  }
-  for (size_t i = 1; i < l.span.size(); ++i) {
-    if (l.span[i] < l.span[i - 1]) throw py::value_error("lims must not decrease");
-  }
-  if (a.span.size() != b.span.size()) throw py::value_error("rows_a and rows_b differ in length");
-  for (size_t i = 0; i < a.span.size(); ++i) {
-    if (a.span[i] >= documents || b.span[i] >= documents) {
-      throw py::value_error("pair " + std::to_string(i) + " names a row past the " + std::to_string(documents) +
-                            " documents");
-    }
-  }
-  const size_t n = a.span.size();
-  py::array_t<bool> accepted(static_cast<py::ssize_t>(n));
-  py::array_t<double> similarity(static_cast<py::ssize_t>(n));
-  bool* ok = accepted.mutable_data();
-  double* sim = similarity.mutable_data();
+  std::vector<uint8_t> accepted;
+  std::vector<double> similarity;
+  Status s;
   {
     py::gil_scoped_release release;
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t x = a.span[i], y = b.span[i];
-      if (by_shingles) {
-        sim[i] = Confirmer::JaccardOfShingles(hashes.span.subspan(l.span[x], l.span[x + 1] - l.span[x]),
-                                              hashes.span.subspan(l.span[y], l.span[y + 1] - l.span[y]));
-      } else {
-        const auto text = [&](uint64_t r) {
-          return std::string_view(reinterpret_cast<const char*>(bytes.span.data()) + l.span[r], l.span[r + 1] - l.span[r]);
-        };
-        sim[i] = confirmer->Confirms(text(x), text(y)) ? confirmer->Similarity(text(x), text(y))
-                                                        : std::numeric_limits<double>::quiet_NaN();
-      }
-      ok[i] = sim[i] >= options.threshold;  // false for NaN
-    }
+    s = ConfirmRowPairs(confirmer.get(), {{}, l.span, hashes.span, bytes.span}, a.span, b.span, &accepted,
+                        &similarity);
   }
-  return py::make_tuple(accepted, similarity);
+  ThrowIfError(s);
+  py::array_t<bool> ok(static_cast<py::ssize_t>(accepted.size()));
+  std::copy(accepted.begin(), accepted.end(), ok.mutable_data());
+  return py::make_tuple(ok, ToArray(similarity));
 }
 
 }  // namespace

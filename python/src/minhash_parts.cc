@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "python/src/arrays.h"
 #include "python/src/errors.h"
 #include "python/src/module.h"
+#include "simdex/confirm.h"
 #include "simdex/minhash_dedup_parts.h"
 
 namespace py = pybind11;
@@ -166,6 +168,31 @@ py::dict ClustersDict(MinHashClusters* c) {
   d["clusters"] = c->clusters;
   d["clustered_documents"] = c->clustered_documents;
   return d;
+}
+
+// The confirmation's rows (keys, lims, values) in place: values are the
+// shingle hashes (uint64) or the texts' bytes (uint8), by their dtype.
+struct RowsViews {
+  ArrayView<uint64_t> keys, lims, hashes;
+  ArrayView<uint8_t> bytes;
+  ConfirmRowsView view;
+};
+bool HoldsBytes(py::handle values) {
+  return py::isinstance<py::array>(values) && py::reinterpret_borrow<py::array>(values).dtype().itemsize() == 1;
+}
+void ViewConfirmRows(py::handle keys, py::handle lims, py::handle values, RowsViews* v) {
+  if (!keys.is_none()) v->keys = ViewArray<uint64_t>(keys, "keys");
+  v->lims = ViewArray<uint64_t>(lims, "lims");
+  if (HoldsBytes(values)) v->bytes = ViewArray<uint8_t>(values, "values");
+  else v->hashes = ViewArray<uint64_t>(values, "values");
+  v->view = {v->keys.span, v->lims.span, v->hashes.span, v->bytes.span};
+}
+py::tuple RowsTuple(ConfirmRows* rows, bool bytes) {
+  py::object values = bytes ? py::object(Own(&rows->bytes)) : py::object(Own(&rows->hashes));
+  return py::make_tuple(Own(&rows->keys), Own(&rows->lims), values);
+}
+py::tuple ConfirmedTuple(ConfirmedPairs* c) {
+  return py::make_tuple(Own(&c->pairs.a), Own(&c->pairs.b), Own(&c->pairs.estimates), Own(&c->similarities));
 }
 
 }  // namespace
@@ -359,6 +386,89 @@ void DefineMinHashParts(py::module_& m) {
           return Own(&estimates);
         }, py::arg("items"), py::arg("other"), py::arg("slot"), py::arg("estimated"),
         "FinishEstimates: each document's estimate with its representative (float32).");
+  m.def("minhash_confirm_candidates", [](const py::dict& items) {
+          ItemsViews v;
+          ViewItems(items, &v);
+          ConfirmCandidates c;
+          {
+            py::gil_scoped_release release;
+            CutConfirmCandidates(v.view, &c);
+          }
+          py::list pieces, wanted;
+          for (EstimatedPairs& p : c.pieces) pieces.append(EstimatedTuple(&p));
+          for (std::vector<std::vector<uint32_t>>& w : c.wanted) {
+            py::list row;
+            for (std::vector<uint32_t>& positions : w) row.append(Own(&positions));
+            wanted.append(row);
+          }
+          return py::make_tuple(pieces, wanted, c.pairs);
+        }, py::arg("items"),
+        "CutConfirmCandidates: (pieces, wanted, pairs): the document pairs as keys (a, b, estimates) by the "
+        "partition of b, and wanted[p][q] the positions of partition p's documents in pieces[q].");
+  m.def("minhash_pick_confirm_rows", [](uint32_t partition, py::handle positions, py::handle lims, py::handle values,
+                                        const py::sequence& wanted) {
+          const ArrayView<uint32_t> read = ViewArray<uint32_t>(positions, "positions");
+          RowsViews rows;
+          ViewConfirmRows(py::none(), lims, values, &rows);
+          std::vector<ArrayView<uint32_t>> w;
+          for (size_t q = 0; q < wanted.size(); ++q) w.push_back(ViewArray<uint32_t>(wanted[q], "wanted"));
+          const std::vector<std::span<const uint32_t>> spans = Spans(w);
+          std::vector<ConfirmRows> picked;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(PickConfirmRows(partition, read.span, rows.view, spans, &picked));
+          }
+          py::list out;
+          for (ConfirmRows& r : picked) out.append(RowsTuple(&r, HoldsBytes(values)));
+          return out;
+        }, py::arg("partition"), py::arg("positions"), py::arg("lims"), py::arg("values"), py::arg("wanted"),
+        "PickConfirmRows: per entry of wanted, the (keys, lims, values) of those documents, from the rows "
+        "(lims, values) _confirm_file read for `positions`.");
+  m.def("minhash_confirm_pieces", [](const std::string& spec, const py::tuple& pairs, const py::sequence& rows) {
+          ConfirmOptions options;
+          ThrowIfError(ParseConfirmSpec(spec, &options));
+          std::unique_ptr<Confirmer> confirmer;
+          ThrowIfError(Confirmer::Create(options, &confirmer));
+          EstimatedViews p;
+          ViewEstimated(py::make_tuple(pairs), "pairs", &p);
+          std::vector<RowsViews> views(rows.size());
+          std::vector<ConfirmRowsView> spans;
+          for (size_t i = 0; i < rows.size(); ++i) {
+            const py::tuple r = rows[i].cast<py::tuple>();
+            if (r.size() != 3) throw py::value_error("rows[" + std::to_string(i) + "] is not (keys, lims, values)");
+            ViewConfirmRows(r[0], r[1], r[2], &views[i]);
+            spans.push_back(views[i].view);
+          }
+          ConfirmedPairs confirmed;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(ConfirmPieces(confirmer.get(), p.views[0], spans, &confirmed));
+          }
+          return ConfirmedTuple(&confirmed);
+        }, py::arg("spec"), py::arg("pairs"), py::arg("rows"),
+        "ConfirmPieces: (a, b, estimates, similarities) of the pairs (a, b, estimates) accepted by the --confirm "
+        "spec, from the documents' rows (keys, lims, values) of minhash_pick_confirm_rows.");
+  m.def("minhash_cluster_confirmed", [](const py::dict& items, py::handle scores, const py::sequence& confirmed,
+                                        bool keep_pairs) {
+          ItemsViews v;
+          ViewItems(items, &v);
+          ArrayView<double> keep;
+          const std::span<const double> s = ScoresOf(scores, &keep);
+          EstimatedViews e;
+          ViewEstimated(confirmed, "confirmed", &e);
+          const std::vector<ArrayView<double>> similarities = Fields<double>(confirmed, 3, "confirmed");
+          std::vector<ConfirmedPairsView> views;
+          for (size_t i = 0; i < e.views.size(); ++i) views.push_back({e.views[i], similarities[i].span});
+          MinHashClusters clusters;
+          ConfirmedPairs pairs;
+          {
+            py::gil_scoped_release release;
+            ThrowIfError(ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs));
+          }
+          return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(&pairs)) : py::none());
+        }, py::arg("items"), py::arg("scores"), py::arg("confirmed"), py::arg("keep_pairs"),
+        "ClusterConfirmed: (clusters as minhash_cluster_documents gives them, the accepted pairs as ordinals "
+        "(a, b, estimates, similarities) by (a, b), or None without keep_pairs).");
 }
 
 }  // namespace simdex::python

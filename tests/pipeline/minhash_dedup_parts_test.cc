@@ -81,8 +81,63 @@ struct Run {
 struct PartsResult {
   std::vector<std::tuple<uint64_t, bool, float>> records;
   EstimatedPairs pairs;
+  std::vector<double> similarities;  // with a confirm spec
   MinHashDedupStats stats;
 };
+
+// Step 5: the document pairs confirmed by o.confirm where the texts are
+// (each partition's documents are texts[cuts[p]...]); *clusters of the
+// accepted pairs, which go to result->pairs.
+void ConfirmAsParts(const std::vector<std::string>& texts, const std::vector<size_t>& cuts, const std::string& spec,
+                    const MinHashItems& items, std::span<const double> scores, MinHashClusters* clusters,
+                    PartsResult* result) {
+  ConfirmOptions options;
+  ASSERT_TRUE(ParseConfirmSpec(spec, &options).ok());
+  std::unique_ptr<Confirmer> confirmer;
+  ASSERT_TRUE(Confirmer::Create(options, &confirmer).ok());
+  ConfirmCandidates candidates;
+  CutConfirmCandidates(items.View(), &candidates);
+  const size_t parts = candidates.pieces.size();
+  std::vector<std::vector<ConfirmRows>> sent(parts);  // [p][q]
+  std::vector<uint64_t> hashes;
+  for (size_t p = 0; p < parts; ++p) {
+    std::vector<uint32_t> positions;  // what partition p reads again
+    std::vector<std::span<const uint32_t>> wanted;
+    for (const std::vector<uint32_t>& w : candidates.wanted[p]) {
+      positions.insert(positions.end(), w.begin(), w.end());
+      wanted.push_back(w);
+    }
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    ConfirmRows read;
+    read.lims.assign(1, 0);
+    for (uint32_t position : positions) {
+      const std::string& text = texts[cuts[p] + position];
+      if (options.measure == ConfirmMeasure::kJaccard) {
+        confirmer->Shingles(text, &hashes);
+        read.hashes.insert(read.hashes.end(), hashes.begin(), hashes.end());
+      } else {
+        read.bytes.insert(read.bytes.end(), text.begin(), text.end());
+      }
+      read.lims.push_back(read.hashes.size() + read.bytes.size());
+    }
+    ASSERT_TRUE(PickConfirmRows(static_cast<uint32_t>(p), positions, read.View(), wanted, &sent[p]).ok());
+  }
+  std::vector<ConfirmedPairs> checked(parts);
+  std::vector<ConfirmedPairsView> views;
+  for (size_t q = 0; q < parts; ++q) {
+    std::vector<ConfirmRowsView> rows;
+    for (size_t p = 0; p < parts; ++p) rows.push_back(sent[p][q].View());
+    const EstimatedPairs& piece = candidates.pieces[q];
+    ASSERT_TRUE(ConfirmPieces(confirmer.get(), {piece.a, piece.b, piece.estimates}, rows, &checked[q]).ok());
+    const EstimatedPairs& c = checked[q].pairs;
+    views.push_back({{c.a, c.b, c.estimates}, checked[q].similarities});
+  }
+  ConfirmedPairs accepted;
+  ASSERT_TRUE(ClusterConfirmed(items.View(), scores, views, true, clusters, &accepted).ok());
+  result->pairs = std::move(accepted.pairs);
+  result->similarities = std::move(accepted.similarities);
+}
 
 // Runs the pieces over `texts` cut into run.partitions consecutive
 // partitions (random sizes, some empty) and run.ranges ranges.
@@ -178,9 +233,13 @@ PartsResult RunParts(const std::vector<std::string>& texts, const std::vector<do
   MinHashItems items;
   EXPECT_TRUE(AssembleItems(sizes, all_empty, fviews, kviews, &items).ok());
   PartsResult result;
-  DocumentPairs(items.View(), &result.pairs);
   MinHashClusters clusters;
-  EXPECT_TRUE(ClusterItems(items.View(), all_scores, &clusters).ok());
+  if (o.confirm.empty()) {
+    DocumentPairs(items.View(), &result.pairs);
+    EXPECT_TRUE(ClusterItems(items.View(), all_scores, &clusters).ok());
+  } else {
+    ConfirmAsParts(texts, cuts, o.confirm, items, all_scores, &clusters, &result);
+  }
   std::vector<std::vector<KeyPairsView>> requests(parts);
   for (uint32_t p = 0; p < parts; ++p) requests[p].push_back({clusters.requests[p].a, clusters.requests[p].b});
   std::vector<EstimatedPairs> answers;
@@ -227,15 +286,18 @@ void ExpectPartsGiveTheOneMachineRun(const std::vector<std::string>& texts, cons
     ASSERT_EQ(std::get<2>(got.records[i]), r.estimate) << i;
     *duplicates += r.duplicate;
   }
-  std::vector<std::tuple<uint64_t, uint64_t, float>> want;
+  std::vector<std::tuple<uint64_t, uint64_t, float, float>> want;
   ASSERT_TRUE(one->ForEachPair([&](const MinHashDedupPair& p) {
-                 want.emplace_back(p.a, p.b, p.estimate);
+                 want.emplace_back(p.a, p.b, p.estimate, p.similarity);
                  return Status::OK();
                }).ok());
   ASSERT_EQ(got.pairs.a.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
-    // The one-machine pairs keep their estimates as printed (six digits).
-    ASSERT_EQ(std::make_tuple(got.pairs.a[i], got.pairs.b[i], AsPrinted(got.pairs.estimates[i])), want[i]) << i;
+    // The one-machine pairs keep their estimates and similarities as
+    // printed (six digits).
+    const float similarity = got.similarities.empty() ? -1 : AsPrinted(got.similarities[i]);
+    ASSERT_EQ(std::make_tuple(got.pairs.a[i], got.pairs.b[i], AsPrinted(got.pairs.estimates[i]), similarity), want[i])
+        << i;
   }
   const MinHashDedupStats& s = one->stats();
   EXPECT_EQ(got.stats.documents, s.documents);
@@ -317,6 +379,36 @@ TEST(MinHashDedupPartsErrors, KeysOfAnotherPartitionAreRefusedNamingThem) {
 
 __extension__ typedef unsigned __int128 Wide;
 
+TEST(MinHashDedupPartsErrors, ConfirmRowsNotReadOrMissingAreRefusedNamingThem) {
+  ConfirmRows read;  // partition 2's documents 3 and 5: two hashes, one
+  read.lims = {0, 2, 3};
+  read.hashes = {10, 20, 10};
+  const std::vector<uint32_t> positions = {3, 5}, wanted = {5}, unread = {4};
+  std::vector<ConfirmRows> picked;
+  const std::span<const uint32_t> good[] = {wanted};
+  ASSERT_TRUE(PickConfirmRows(2, positions, read.View(), good, &picked).ok());
+  ASSERT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0].keys, std::vector<uint64_t>{PartKey(2, 5)});
+  EXPECT_EQ(picked[0].lims, (std::vector<uint64_t>{0, 1}));
+  EXPECT_EQ(picked[0].hashes, std::vector<uint64_t>{10});
+  const std::span<const uint32_t> bad[] = {unread};
+  std::vector<ConfirmRows> none;
+  Status s = PickConfirmRows(2, positions, read.View(), bad, &none);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("position 4 of partition 2"), std::string::npos) << s.ToString();
+  ConfirmOptions options;
+  ASSERT_TRUE(ParseConfirmSpec("jaccard:0.5", &options).ok());
+  std::unique_ptr<Confirmer> confirmer;
+  ASSERT_TRUE(Confirmer::Create(options, &confirmer).ok());
+  const std::vector<uint64_t> a = {PartKey(2, 5)}, b = {PartKey(3, 0)};
+  const std::vector<double> estimates = {0.9};
+  const ConfirmRowsView rows[] = {picked[0].View()};
+  ConfirmedPairs confirmed;
+  s = ConfirmPieces(confirmer.get(), {a, b, estimates}, rows, &confirmed);
+  ASSERT_TRUE(s.IsInvalidArgument());
+  EXPECT_NE(s.ToString().find("partition 3, position 0) has no rows"), std::string::npos) << s.ToString();
+}
+
 TEST(MinHashDedupPartsRanges, HashRangeIsFloorOfValueTimesRangesOver2To64) {
   for (int ranges : {1, 3, 7, 1000, 1 << 16}) {
     for (uint64_t v : {uint64_t{0}, uint64_t{1}, (uint64_t{1} << 63) - 1, uint64_t{1} << 63, ~uint64_t{0},
@@ -326,6 +418,43 @@ TEST(MinHashDedupPartsRanges, HashRangeIsFloorOfValueTimesRangesOver2To64) {
     }
   }
 }
+
+// With a confirm spec (code point 3-grams, and edit, whose rows are the
+// texts), the pairs are confirmed where the texts are, at the partition of
+// their second document, and the accepted ones alone make the clusters.
+class MinHashDedupPartsConfirm : public testing::TestWithParam<std::tuple<const char*, Run>> {};
+
+TEST_P(MinHashDedupPartsConfirm, ConfirmedWhereTheTextsAreGiveExactlyTheOneMachineRun) {
+  const auto& [spec, run] = GetParam();
+  const uint64_t seed = 17 + static_cast<uint64_t>(run.partitions * 7 + run.ranges);
+  const std::vector<std::string> texts = Corpus(300, 300, 4, seed);
+  std::vector<double> scores(texts.size());
+  std::mt19937_64 rng(seed + 1);
+  for (double& s : scores) s = static_cast<double>(rng() % 3);
+  MinHashDedupOptions o;
+  o.exact = false;
+  o.num_perm = 64;
+  o.bands = {16, 4};
+  o.estimate_filter = 0.3;
+  o.confirm = spec;
+  o.keep = KeepRule::kField;
+  o.keep_pairs = true;
+  MinHashDedupStats s;
+  uint64_t duplicates = 0;
+  ExpectPartsGiveTheOneMachineRun(texts, scores, o, run, seed + 2, &s, &duplicates);
+  // The confirmation accepted some pairs and rejected others.
+  EXPECT_GT(s.confirm.confirmed, 0u);
+  EXPECT_LT(s.confirm.confirmed, s.document_pairs);
+}
+
+INSTANTIATE_TEST_SUITE_P(Specs, MinHashDedupPartsConfirm,
+                         testing::Combine(testing::Values("jaccard:0.85", "edit:0.97"), testing::ValuesIn(kRuns)),
+                         [](const testing::TestParamInfo<std::tuple<const char*, Run>>& param) {
+                           const std::string spec = std::get<0>(param.param);
+                           const Run& run = std::get<1>(param.param);
+                           return spec.substr(0, spec.find(':')) + "_" + std::to_string(run.partitions) + "parts_" +
+                                  std::to_string(run.ranges) + "ranges";
+                         });
 
 // The bundled sample (tests/data/sample/docs.jsonl: licences, their
 // paragraphs and copies) at the command's defaults, scored by length as
