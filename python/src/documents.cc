@@ -1,26 +1,24 @@
-// simdex.fingerprint_file: documents read by the engine's DocumentReader
-// (JSONL or one per line, plain or .gz/.zst/.bz2) and fingerprinted as
-// `simdex dedup` and `simdex fingerprint` do, on threads, without the GIL;
-// with a Fingerprinter(idf="auto"), the file is read twice, as `simdex
-// fingerprint --idf auto` reads it: once to learn the idf, then to
+// simdex.fingerprint_file: the documents of a file (JSONL or one per line,
+// plain or .gz/.zst/.bz2) read and fingerprinted by the library as `simdex
+// dedup` and `simdex fingerprint` do, on threads, without the GIL
+// (FingerprintDocuments, include/simdex/document_inputs.h); with a
+// Fingerprinter(idf="auto"), the file is read twice, as `simdex fingerprint
+// --idf auto` reads it: once to learn the idf (LearnIdf), then to
 // fingerprint. simdex._minhash_file has the library read a file and sign
-// its documents as `simdex dedup --method minhash` does (SignDocuments,
-// include/simdex/document_inputs.h), makes their band keys, b-bit
-// signatures and the digest that collapses identical signatures, and
-// queries each signature in the --against MinHash-LSH indexes while it is
-// at hand.
+// its documents as `simdex dedup --method minhash` does (SignDocuments),
+// makes their band keys, b-bit signatures and the digest that collapses
+// identical signatures, and queries each signature in the --against
+// MinHash-LSH indexes while it is at hand.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <limits>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "python/src/arrays.h"
@@ -41,8 +39,6 @@ namespace py = pybind11;
 namespace simdex::python {
 
 namespace {
-
-constexpr size_t kBatch = 4096;
 
 // What every read of a file keeps of its documents.
 struct FileRecords {
@@ -99,47 +95,6 @@ std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::
   return indexes;
 }
 
-void FingerprintBatch(const std::vector<Document>& docs, size_t n,
-                      const std::vector<std::unique_ptr<Fingerprinter>>& clones, FileFingerprints* out) {
-  const size_t base = out->fingerprints.size();
-  out->fingerprints.resize(base + n);
-  out->reasons.resize(base + n);
-  auto run = [&](Fingerprinter* f, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      const FingerprintResult r = f->Fingerprint(docs[i].text);
-      out->fingerprints[base + i] = r.empty() ? 0 : r.fingerprint;
-      out->reasons[base + i] = static_cast<int8_t>(r.reason);
-    }
-  };
-  const size_t threads = clones.size();
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; ++t) workers.emplace_back(run, clones[t].get(), n * t / threads, n * (t + 1) / threads);
-  run(clones[0].get(), 0, n / threads);
-  for (std::thread& w : workers) w.join();
-}
-
-// The first pass of idf="auto": the idf of every document of the file.
-Status LearnIdfOfFile(const std::string& path, const DocumentReaderOptions& options,
-                      const FingerprintOptions& text_options, int threads, double max_idf,
-                      std::shared_ptr<const IdfTable>* table) {
-  std::unique_ptr<DocumentReader> reader;
-  SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
-  std::unique_ptr<IdfLearner> learner;
-  SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(text_options, AutoIdfOptions(threads, max_idf), &learner));
-  std::vector<Document> docs(kBatch);
-  std::vector<std::string_view> texts;
-  for (bool eof = false; !eof;) {
-    texts.clear();
-    for (size_t n = 0; n < kBatch; ++n) {
-      SIMDEX_RETURN_IF_ERROR(reader->Next(&docs[n], &eof));
-      if (eof) break;
-      texts.push_back(docs[n].text);
-    }
-    SIMDEX_RETURN_IF_ERROR(learner->AddBatch(texts));
-  }
-  return learner->Finish(table);
-}
-
 // Keeps what every read keeps of a document: its id, where it was read, and
 // its score for the keep rule.
 void KeepRecord(const Document& d, KeepRule keep, FileRecords* out) {
@@ -154,24 +109,12 @@ void KeepRecord(const Document& d, KeepRule keep, FileRecords* out) {
   if (keep == KeepRule::kField) out->scores.push_back(d.score);
 }
 
-// Reads the file in batches of kBatch documents: their ids and scores go
-// to *out, and each batch to on_batch(docs, n), whose error ends the read.
-Status ReadFile(const std::string& path, const DocumentReaderOptions& options, KeepRule keep, FileRecords* out,
-                const std::function<Status(const std::vector<Document>&, size_t)>& on_batch) {
-  std::unique_ptr<DocumentReader> reader;
-  SIMDEX_RETURN_IF_ERROR(DocumentReader::Open(path, options, &reader));
-  std::vector<Document> docs(kBatch);
-  for (bool eof = false; !eof;) {
-    size_t n = 0;
-    while (n < kBatch) {
-      SIMDEX_RETURN_IF_ERROR(reader->Next(&docs[n], &eof));
-      if (eof) break;
-      KeepRecord(docs[n++], keep, out);
-    }
-    SIMDEX_RETURN_IF_ERROR(on_batch(docs, n));
-  }
-  out->stats = reader->stats();
-  return Status::OK();
+// The reader's counts of a job, as every read keeps them.
+void KeepStats(const DocumentFilesStats& read, FileRecords* out) {
+  out->stats.skipped = read.skipped;
+  out->stats.first_errors = read.first_errors;
+  out->stats.blank_lines = read.blank_lines;
+  out->stats.bytes = read.bytes;
 }
 
 // The file as the library's batch jobs read it (DocumentFiles), with the
@@ -288,27 +231,34 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
   const FingerprintOptions& text_options = OptionsOf(fingerprinter);
   const double max_idf = learns_idf ? IdfCapOf(fingerprinter) : std::numeric_limits<double>::infinity();
   const int t = ResolveThreads(threads, 1);
+  const DocumentFiles files = FilesOf(path, o);
   FileFingerprints got;
+  DocumentFilesStats read;
   Status s;
   {
     py::gil_scoped_release release;
+    // The library reads, learns the idf and fingerprints (LearnIdf and
+    // FingerprintDocuments, as `simdex fingerprint --idf auto` does).
     std::unique_ptr<Fingerprinter> learned;
     if (learns_idf) {
       std::shared_ptr<const IdfTable> table;
-      s = LearnIdfOfFile(path, o, text_options, t, max_idf, &table);
+      IdfLearnerStats learning;
+      s = LearnIdf(files, text_options, AutoIdfOptions(t, max_idf), nullptr, &table, &learning);
       if (s.ok()) s = WithIdf(text_options, std::move(table), &learned);
       proto = learned.get();
     }
     if (s.ok()) {
-      std::vector<std::unique_ptr<Fingerprinter>> clones;
-      for (int i = 0; i < t; ++i) clones.push_back(proto->Clone());
-      s = ReadFile(path, o, keep, &got,
-                   [&](const std::vector<Document>& docs, size_t n) {
-                     FingerprintBatch(docs, n, clones, &got);
-                     return Status::OK();
-                   });
+      s = FingerprintDocuments(files, *proto, t, nullptr, [&](const FingerprintedDocuments& b) {
+        for (size_t i = 0; i < b.documents.size(); ++i) {
+          KeepRecord(b.documents[i], keep, &got);
+          got.fingerprints.push_back(b.results[i].empty() ? 0 : b.results[i].fingerprint);
+          got.reasons.push_back(static_cast<int8_t>(b.results[i].reason));
+        }
+        return Status::OK();
+      }, &read);
     }
   }
+  KeepStats(read, &got);
   ThrowIfError(s);
   py::dict d;
   PutRecords(got, keep, &d);
@@ -384,10 +334,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       return Status::OK();
     }, &read);
   }
-  got.stats.skipped = read.skipped;
-  got.stats.first_errors = read.first_errors;
-  got.stats.blank_lines = read.blank_lines;
-  got.stats.bytes = read.bytes;
+  KeepStats(read, &got);
   ThrowIfError(s);
   py::dict d;
   PutRecords(got, keep, &d);
