@@ -1,5 +1,5 @@
-// IndexFile::Preload for every kind: the file's pages read in, and
-// optionally locked.
+// PreloadPages, which every kind's IndexFile::Preload calls: a mapped
+// file's pages read in, and optionally locked.
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "engine/index/mapping_advice.h"
-#include "engine/index/reader_rep.h"
 
 namespace simdex {
 
@@ -54,9 +53,5 @@ Status PreloadPages(const uint8_t* data, size_t size, bool lock, PreloadResult* 
 }
 
 }  // namespace index
-
-Status IndexReader::Preload(bool lock, PreloadResult* result) const {
-  return index::PreloadPages(rep_->file_begin, static_cast<size_t>(rep_->file_end - rep_->file_begin), lock, result);
-}
 
 }  // namespace simdex

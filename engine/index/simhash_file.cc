@@ -1,7 +1,9 @@
-// IndexReader as an IndexFile: its kind, `simdex verify`'s summary,
+// IndexReader as an IndexFile: its kind, Preload, `simdex verify`'s summary,
 // `simdex inspect`'s JSON (IndexInfo, plus bits per entry and the ratio to
 // the entropy bound, per table and in total; figures undefined for an empty
 // index are null), the layout a reload keeps.
+#include "engine/index/mapping_advice.h"
+#include "engine/index/reader_rep.h"
 #include "engine/util/inspect_json.h"
 #include "engine/util/json_text.h"
 #include "engine/util/plural.h"
@@ -10,6 +12,10 @@
 namespace simdex {
 
 IndexKind IndexReader::kind() const { return IndexKind::kSimHash; }
+
+Status IndexReader::Preload(bool lock, PreloadResult* result) const {
+  return index::PreloadPages(rep_->file_begin, static_cast<size_t>(rep_->file_end - rep_->file_begin), lock, result);
+}
 
 std::string IndexReader::VerifySummary() const {
   return io::Count(entries(), "entry", "entries") + ", " +
