@@ -57,7 +57,7 @@
 #include "bench/harness/measure.h"
 #include "bench/harness/run_info.h"
 #include "bench/harness/simdex_point.h"
-#include "engine/dedup/against.h"
+#include "engine/simhash/dedup/against.h"
 #include "simdex/dedup.h"
 #include "simdex/index.h"
 #include "simdex/merge.h"

@@ -113,7 +113,7 @@ CXX_HEAD = """// The scheme planner's figures (measured_figures.h). Written by
 // simdex-dedup-bench's) that docs/benchmarks.md, "Scheme planner: the
 // measured crossovers", lists: the median over the runs of each figure.
 // Uniform fingerprints, warm, one thread, restart points 6.
-#include "engine/plan/measured_figures.h"
+#include "engine/simhash/plan/measured_figures.h"
 
 namespace simdex::plan {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/result_merge.h"
+#include "engine/simhash/index/result_merge.h"
 #include "format/coding.h"
 #include "format/head_search.h"
 #include "simdex/fingerprint.h"

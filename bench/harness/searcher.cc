@@ -1,6 +1,6 @@
 #include "bench/harness/searcher.h"
 
-#include "engine/index/result_merge.h"
+#include "engine/simhash/index/result_merge.h"
 
 namespace simdex::bench {
 

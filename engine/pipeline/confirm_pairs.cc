@@ -6,7 +6,7 @@
 
 #include "base/timing.h"
 #include "engine/confirm/shingle_set.h"
-#include "engine/dedup/sparse_scores.h"
+#include "engine/util/sparse_scores.h"
 #include "engine/pipeline/shingle_store.h"
 #include "simdex/document_reader.h"
 

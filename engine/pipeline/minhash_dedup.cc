@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "base/timing.h"
-#include "engine/dedup/sparse_scores.h"
+#include "engine/util/sparse_scores.h"
 #include "engine/io/input_stream.h"
 #include "engine/pipeline/kept_shingles.h"
 #include "engine/pipeline/minhash_assembly.h"

@@ -4,8 +4,8 @@
 #include <limits>
 #include <memory>
 
-#include "engine/index/entry_ids.h"
-#include "engine/index/table_cursor.h"
+#include "engine/simhash/index/entry_ids.h"
+#include "engine/simhash/index/table_cursor.h"
 #include "simdex/merge.h"
 
 namespace simdex::service {

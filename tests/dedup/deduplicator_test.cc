@@ -15,7 +15,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/dedup/against.h"
+#include "engine/simhash/dedup/against.h"
 #include "tests/dedup/dedup_oracle.h"
 #include "tests/index/test_data.h"
 

@@ -2,7 +2,7 @@
 // fingerprints within k, each exactly once, for every scheme, every k up to
 // the scheme's, large groups split or compared whole, sorted in memory or
 // spilled through the external sorter, on one and two threads.
-#include "engine/dedup/self_join.h"
+#include "engine/simhash/dedup/self_join.h"
 
 #include <gtest/gtest.h>
 

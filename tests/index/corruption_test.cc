@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/dedup/against.h"
-#include "engine/index/table_cursor.h"
+#include "engine/simhash/dedup/against.h"
+#include "engine/simhash/index/table_cursor.h"
 #include "format/card/card_format.h"
 #include "format/card/block_reader.h"
 #include "format/coding.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/table_cursor.h"
+#include "engine/simhash/index/table_cursor.h"
 #include "simdex/index.h"
 #include "tests/index/mapping_flags.h"
 #include "tests/index/test_data.h"

@@ -1,5 +1,5 @@
 // MergeFound and SortMatches: the tail of a query (engine/index/result_merge.h).
-#include "engine/index/result_merge.h"
+#include "engine/simhash/index/result_merge.h"
 
 #include <gtest/gtest.h>
 

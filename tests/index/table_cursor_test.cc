@@ -2,7 +2,7 @@
 // tables read in order, and increasing seeks, over every standard data set,
 // scheme and a few block sizes (tiny blocks put runs of equal values across
 // block boundaries).
-#include "engine/index/table_cursor.h"
+#include "engine/simhash/index/table_cursor.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/minhash/band_join_core.h"
+#include "engine/minhash/dedup/band_join_core.h"
 #include "simdex/minhash_join.h"
 #include "tests/io/io_test_util.h"
 #include "tests/open_files.h"

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/minhash/sign_kernel.h"
+#include "engine/minhash/signature/sign_kernel.h"
 #include "simdex/minhash.h"
 
 namespace simdex {

@@ -1,0 +1,252 @@
+// Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
+// section placement (docs/format.md, "MinHash-LSH indexes") before anything
+// else is read; the once-per-reader checks of its sections; Info().
+#include "engine/index/mapping_advice.h"
+#include "engine/minhash/index/lsh_rep.h"
+#include "engine/util/printable.h"
+#include "format/codec.h"
+#include "format/coding.h"
+#include "format/lsh/sketch_section.h"
+
+namespace simdex {
+
+namespace {
+
+format::IndexKind ToFormat(IndexKind kind) { return static_cast<format::IndexKind>(kind); }
+
+}  // namespace
+
+const char* IndexKindName(IndexKind kind) { return format::IndexKindName(ToFormat(kind)); }
+
+Status ReadIndexKind(const std::string& path, IndexKind* kind) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(format::OpenEnvelope(file->data(), file->size(), &envelope).WithContext(path));
+  *kind = static_cast<IndexKind>(envelope.header.kind);
+  return Status::OK();
+}
+
+void LshQueryStats::Add(const LshQueryStats& o) {
+  queries += o.queries;
+  tables_probed += o.tables_probed;
+  blocks_decoded += o.blocks_decoded;
+  candidates += o.candidates;
+  sketched += o.sketched;
+  matches += o.matches;
+}
+
+LshIndexReader::LshIndexReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+LshIndexReader::~LshIndexReader() = default;
+
+Status LshIndexReader::Open(const std::string& path, const ReaderOptions& options,
+                            std::unique_ptr<LshIndexReader>* out) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
+  (*out)->rep_->AdviseOpened(path, options);
+  return Status::OK();
+}
+
+Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                            std::unique_ptr<LshIndexReader>* out) {
+  auto rep = std::make_unique<Rep>();
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(rep->MapEnvelope(std::move(file), format::IndexKind::kMinHashLsh, &envelope));
+  const uint8_t* base = rep->file_begin;
+  format::LshMetadata& m = rep->meta;
+  SIMDEX_RETURN_IF_ERROR(
+      m.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length, envelope.header.version));
+  Status s = ParseMinHashProfile(m.profile, &rep->minhash);
+  if (!s.ok()) return Status::NotSupported("metadata: " + s.message());
+  if (rep->minhash.num_perm != m.num_perm || rep->minhash.seed != m.seed) {
+    return Status::Corruption("metadata: the signature profile '" + m.profile + "' does not match its " +
+                              std::to_string(m.num_perm) + " values and seed " + std::to_string(m.seed));
+  }
+
+  // Section placement: everything between the header and the metadata.
+  const uint64_t area = envelope.metadata_offset;
+  std::vector<index::Section> sections;
+  SIMDEX_RETURN_IF_ERROR(
+      index::PlaceTables(m.tables, m.block_size, m.restarts, m.banded, area, &rep->decoders, &rep->tables, &sections));
+  if (m.documents > area / std::max<uint64_t>(m.SignatureBytes(), 1) ||
+      m.signatures_length != m.documents * m.SignatureBytes()) {
+    return Status::Corruption("metadata: signature section length " + std::to_string(m.signatures_length) +
+                              " does not match " + std::to_string(m.documents) + " signatures of " +
+                              std::to_string(m.SignatureBytes()) + " bytes");
+  }
+  sections.push_back({m.signatures_offset, m.signatures_length, "signature section"});
+  if (m.documents > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
+      m.ids_length != format::PackedIntsBytes(m.documents, m.id_width)) {
+    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
+                              std::to_string(m.documents) + " ids of " + std::to_string(m.id_width) + " bits");
+  }
+  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  if (m.sketch_k > 0) {
+    if (m.documents + 1 > m.sketches_length / m.sketch_offset_bytes) {
+      return Status::Corruption("metadata: sketch section length " + std::to_string(m.sketches_length) +
+                                " is below the offsets of " + std::to_string(m.documents) + " documents");
+    }
+    sections.push_back({m.sketches_offset, m.sketches_length, "sketch section"});
+  }
+  rep->has_id_map = m.id_map_length > 0;
+  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
+  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, format::FileHeader::kEncodedLength, area));
+
+  index::AttachTables(base, m.tables, &rep->tables);
+  rep->signatures = base + m.signatures_offset;
+  if (m.sketch_k > 0) rep->sketches = base + m.sketches_offset;
+  SIMDEX_RETURN_IF_ERROR(
+      rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.documents, m.id_width)
+          .WithContext("id section"));
+  if (rep->has_id_map) {
+    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
+    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.documents, m.id_base, m.id_width));
+  }
+  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  if (options.verify_heads_on_open || options.verify_block_checksums) {
+    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->id_map_checked.Run([&] { return rep->VerifyIdMap(); }));
+  }
+  index::SampleTables(&rep->tables);
+  if (options.verify_block_checksums) {
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
+    SIMDEX_RETURN_IF_ERROR(rep->CheckSignatures());
+    if (m.sketch_k > 0) SIMDEX_RETURN_IF_ERROR(rep->CheckSketches());
+    for (size_t t = 0; t < rep->tables.size(); ++t) {
+      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) {
+        SIMDEX_RETURN_IF_ERROR(index::CheckTableBlock(rep->tables[t], m.tables[t], m.block_size, t, b));
+      }
+    }
+  }
+  out->reset(new LshIndexReader(std::move(rep)));
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
+  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
+  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
+}
+
+Status LshIndexReader::Rep::VerifyIdSection() const {
+  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
+  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
+                                meta.id_base, meta.id_width, "document");
+}
+
+Status LshIndexReader::Rep::VerifyIdMap() const {
+  return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum) : Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifySignatures() const {
+  WillRead(signatures, static_cast<size_t>(meta.signatures_length));
+  if (format::SectionChecksum(signatures, meta.signatures_length) != meta.signatures_checksum) {
+    return Status::Corruption("signature section (byte offset " + std::to_string(meta.signatures_offset) +
+                              "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::VerifySketches() const {
+  WillRead(sketches, static_cast<size_t>(meta.sketches_length));
+  if (format::SectionChecksum(sketches, meta.sketches_length) != meta.sketches_checksum) {
+    return Status::Corruption("sketch section (byte offset " + std::to_string(meta.sketches_offset) +
+                              "): checksum mismatch");
+  }
+  const int w = meta.sketch_offset_bytes;
+  const uint64_t first = w == 4 ? format::DecodeFixed32(sketches) : format::DecodeFixed64(sketches);
+  const uint8_t* last_at = sketches + meta.documents * w;
+  const uint64_t last = w == 4 ? format::DecodeFixed32(last_at) : format::DecodeFixed64(last_at);
+  const uint64_t data = meta.sketches_length - (meta.documents + 1) * w;
+  if (first != 0 || last != data) {
+    return Status::Corruption("sketch section: offsets run from " + std::to_string(first) + " to " +
+                              std::to_string(last) + ", not 0 to its " + std::to_string(data) + " bytes of sketches");
+  }
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::CheckSketches() const {
+  return sketches_checked.Run([&] { return VerifySketches(); });
+}
+
+Status LshIndexReader::Rep::SketchAt(uint64_t ordinal, std::vector<uint32_t>* hashes, bool* cut) const {
+  const uint8_t *begin = nullptr, *end = nullptr;
+  SIMDEX_RETURN_IF_ERROR(format::SketchBytes(sketches, meta.sketches_length, meta.documents,
+                                             meta.sketch_offset_bytes, ordinal, &begin, &end));
+  const Status s = format::DecodeSketch(begin, end, meta.sketch_k, hashes, cut);
+  if (!s.ok()) return Status::Corruption("sketch section: document " + std::to_string(ordinal) + ": " + s.message());
+  return Status::OK();
+}
+
+Status LshIndexReader::Rep::CheckHeads(size_t t) const {
+  return heads_checked[t].Run([&] { return VerifyHeads(t); });
+}
+
+Status LshIndexReader::Rep::CheckIds() const {
+  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
+  return id_map_checked.Run([&] { return VerifyIdMap(); });
+}
+
+Status LshIndexReader::Rep::CheckSignatures() const {
+  return signatures_checked.Run([&] { return VerifySignatures(); });
+}
+
+uint64_t LshIndexReader::documents() const { return rep_->meta.documents; }
+const MinHashOptions& LshIndexReader::minhash_options() const { return rep_->minhash; }
+LshBands LshIndexReader::bands() const { return {rep_->meta.bands, rep_->meta.rows}; }
+int LshIndexReader::signature_bits() const { return rep_->meta.signature_bits; }
+double LshIndexReader::threshold() const {
+  return static_cast<double>(rep_->meta.threshold) / format::kLshThresholdScale;
+}
+const std::string& LshIndexReader::profile() const { return rep_->meta.profile; }
+int LshIndexReader::sketch_k() const { return static_cast<int>(rep_->meta.sketch_k); }
+bool LshIndexReader::has_string_ids() const { return rep_->has_id_map; }
+std::string_view LshIndexReader::IdString(uint64_t number) const { return rep_->id_map.Get(number); }
+uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+
+Status LshIndexReader::FindIdString(std::string_view id, uint64_t* number) const {
+  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->id_map_checked.Run([&] { return rep_->VerifyIdMap(); })));
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + io::Printable(id, 80) + "'");
+  return Status::OK();
+}
+
+LshIndexInfo LshIndexReader::Info() const {
+  const format::LshMetadata& m = rep_->meta;
+  LshIndexInfo info;
+  info.documents = m.documents;
+  info.banded = m.banded;
+  info.num_perm = m.num_perm;
+  info.seed = m.seed;
+  info.bands = m.bands;
+  info.rows = m.rows;
+  info.signature_bits = m.signature_bits;
+  info.threshold = threshold();
+  info.ordinal_bits = m.ordinal_bits;
+  info.block_size = m.block_size;
+  info.restarts = m.restarts;
+  for (const format::TableMetadata& tm : m.tables) {
+    LshIndexInfo::Table table;
+    table.blocks = tm.num_blocks;
+    table.bytes = tm.num_blocks * (m.block_size + 8);
+    table.payload_bits = tm.payload_bits;
+    const format::Codec* codec = format::FindCodec(tm.codec);  // Open() checked the tag
+    if (codec != nullptr) table.codec = codec->name();
+    info.tables.push_back(table);
+  }
+  info.signature_bytes = m.signatures_length;
+  info.sketch_k = static_cast<int>(m.sketch_k);
+  info.sketch_bytes = m.sketches_length;
+  info.id_bytes = m.ids_length;
+  info.id_width = m.id_width;
+  info.string_ids = rep_->has_id_map;
+  info.id_map_strings = IdStringCount();
+  info.id_map_bytes = m.id_map_length;
+  info.format_version = rep_->format_version;
+  info.profile = m.profile;
+  info.total_bytes = rep_->file->size();
+  info.band_key_bound_bits = 64 - m.ordinal_bits;
+  return info;
+}
+
+}  // namespace simdex

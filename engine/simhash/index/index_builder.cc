@@ -1,0 +1,423 @@
+// Builds an index file (docs/format.md) from (id, fingerprint) pairs.
+//
+// Add() feeds an external sorter of (fingerprint, id) pairs. Finish() then
+//   1. streams the sorted pairs once: ids go to the packed id section (in a
+//      scratch file), fingerprints to table 0's values (memory or scratch);
+//   2. for each table: permutes the fingerprints, sorts them (in memory when
+//      16 bytes per entry fit the budget, else externally) and hands them to
+//      the IndexWriter, which encodes them into blocks and a head index;
+//   3. the IndexWriter appends the rank index, the ids, the metadata and the
+//      footer, fsyncs and renames the temporary file into place.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "base/timing.h"
+#include "engine/simhash/index/build_budget.h"
+#include "engine/index/id_map_builder.h"
+#include "engine/index/index_writer.h"
+#include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
+#include "engine/util/printable.h"
+#include "engine/util/radix_sort.h"
+#include "engine/util/string_id.h"
+#include "format/block_frame.h"
+#include "format/coding.h"
+#include "format/index_layout.h"
+#include "format/packed_ints.h"
+#include "simdex/index.h"
+#include "simdex/profile.h"
+
+namespace simdex {
+
+using index::ExternalSorter;
+using index::ExternalSortOptions;
+using index::FingerprintIdPair;
+
+struct IndexBuilder::Rep {
+  std::string path;
+  BuildOptions options;
+  Status status;
+  BuildStats stats;
+  bool done = false;
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> sorter;
+  uint64_t min_id = ~0ULL;
+  uint64_t max_id = 0;
+  index::IdMapBuilder id_map;  // string_ids only
+  std::function<void(const char*, double)> progress;
+  std::function<Status(uint64_t, BuildOptions*)> choose_layout;
+
+  std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
+  // The sorter of (fingerprint, id) pairs gets the whole budget; with
+  // string ids, half (the id map has the other half).
+  ExternalSortOptions PairSortOptions() const {
+    ExternalSortOptions s = SortOptions();
+    if (options.string_ids) s.memory_bytes = std::max(s.memory_bytes / 2, index::kExternalSortMinMemoryBytes);
+    return s;
+  }
+  ExternalSortOptions SortOptions() const {
+    ExternalSortOptions s;
+    s.memory_bytes = options.memory_bytes;
+    s.tmpdir = ScratchDir();
+    s.threads = options.threads;
+    return s;
+  }
+  void Report(const char* stage, double fraction) const {
+    if (progress) progress(stage, fraction);
+  }
+};
+
+namespace {
+
+
+// The fingerprints of table 0 (sorted), in memory or in a mapped scratch file.
+struct SortedFingerprints {
+  std::vector<uint64_t> memory;
+  std::unique_ptr<index::OutputFile> file;
+  std::unique_ptr<index::MappedValues> map;
+  std::span<const uint64_t> values() const { return map ? map->values() : std::span<const uint64_t>(memory); }
+};
+
+// Sorts perm(values) with the external sorter into a mapped scratch file.
+Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermutation& perm,
+                              const ExternalSortOptions& sort_options, std::unique_ptr<index::OutputFile>* spill,
+                              std::unique_ptr<index::MappedValues>* map) {
+  ExternalSorter<uint64_t> sorter(sort_options);
+  std::vector<uint64_t> buf(8192);
+  for (size_t i = 0; i < values.size(); i += buf.size()) {
+    const size_t n = std::min(buf.size(), values.size() - i);
+    for (size_t j = 0; j < n; ++j) buf[j] = perm.Apply(values[i + j]);
+    SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
+  }
+  return index::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, spill, map);
+}
+
+// Sorts table t's permuted fingerprints (table 0: the fingerprints as they
+// are) in memory when 16 bytes per entry fit the budget, else externally,
+// and encodes them to `sink`. Adds the sorting time to *sort_seconds.
+// `buffers` holds the sorted values and the sort's scratch, reused from
+// table to table.
+struct SortBuffers {
+  std::vector<uint64_t> values;
+  std::vector<uint64_t> scratch;
+};
+
+// Sorts table t's permuted fingerprints (table 0: the fingerprints as they
+// are) in memory when 16 bytes per entry fit the budget, else externally,
+// and hands the sorted values to `use`. Adds the sorting time to
+// *sort_seconds. `buffers` holds the sorted values and the sort's scratch,
+// reused from table to table.
+Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, const ExternalSortOptions& sort_options,
+                 int sort_threads, SortBuffers* buffers,
+                 const std::function<Status(std::span<const uint64_t> sorted)>& use, double* sort_seconds) {
+  const BlockPermutation& perm = o.scheme.table(t);
+  std::span<const uint64_t> values = fps;
+  std::unique_ptr<index::OutputFile> spill;
+  std::unique_ptr<index::MappedValues> spill_map;
+  if (t > 0) {
+    const auto start = base::Clock::now();
+    if (index::TableSortFitsInMemory(fps.size(), o.memory_bytes)) {
+      std::vector<uint64_t>& permuted = buffers->values;
+      permuted.resize(fps.size());
+      buffers->scratch.resize(fps.size());
+      for (size_t i = 0; i < fps.size(); ++i) permuted[i] = perm.Apply(fps[i]);
+      index::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
+      values = permuted;
+    } else {
+      SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
+      values = spill_map->values();
+    }
+    *sort_seconds += base::Seconds(start);
+  }
+  return use(values);
+}
+
+// The options that shape the file: block size, restart points and codec.
+Status CheckLayout(const BuildOptions& options) {
+  if (!format::IsValidBlockSize(options.block_size)) {
+    return Status::InvalidArgument("block size " + std::to_string(options.block_size) +
+                                   " is not a power of two in 64..65536");
+  }
+  if (!format::IsValidRestarts(options.restarts)) {
+    return Status::InvalidArgument("restart points per block " + std::to_string(options.restarts) +
+                                   " is outside 0.." + std::to_string(format::kMaxRestarts));
+  }
+  return index::CheckCodecOption(options.codec);
+}
+
+}  // namespace
+
+IndexBuilder::IndexBuilder(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexBuilder::~IndexBuilder() = default;
+
+Status IndexBuilder::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexBuilder>* out) {
+  SIMDEX_RETURN_IF_ERROR(CheckLayout(options));
+  if (options.threads < 1) return Status::InvalidArgument("threads must be at least 1");
+  SIMDEX_RETURN_IF_ERROR(CheckProfileText(options.profile));
+  if (path.empty()) return Status::InvalidArgument("no output path");
+  auto rep = std::make_unique<Rep>();
+  rep->path = path;
+  rep->options = options;
+  rep->sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->PairSortOptions());
+  rep->id_map = index::IdMapBuilder(options.memory_bytes / 2, rep->ScratchDir());
+  // Bad sort options (a budget below the sorter's minimum, a missing
+  // directory) are the caller's to fix before anything is added.
+  Status s = rep->sorter->status();
+  if (!s.ok()) return s.IsIOError() && options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
+  out->reset(new IndexBuilder(std::move(rep)));
+  return Status::OK();
+}
+
+const BuildStats& IndexBuilder::stats() const { return rep_->stats; }
+
+void IndexBuilder::SetProgressCallback(std::function<void(const char*, double)> callback) {
+  rep_->progress = std::move(callback);
+}
+
+void IndexBuilder::SetLayoutChooser(std::function<Status(uint64_t entries, BuildOptions* options)> choose) {
+  rep_->choose_layout = std::move(choose);
+}
+
+Status IndexBuilder::Add(uint64_t id, uint64_t fingerprint) {
+  return Add(std::span<const uint64_t>(&id, 1), std::span<const uint64_t>(&fingerprint, 1));
+}
+
+// The first string id of a build that had numeric ids: the entries added
+// so far are read back from the sorter and added again with their ids'
+// decimal strings, as if the build had had string ids from the start.
+Status IndexBuilder::SwitchToStringIds() {
+  Rep& r = *rep_;
+  auto numeric = std::move(r.sorter);
+  r.options.string_ids = true;
+  r.sorter = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.PairSortOptions());
+  return index::ReaddAsDecimalStrings(numeric.get(), &r.id_map, r.sorter.get());
+}
+
+Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
+  if (!r.options.string_ids) {
+    r.status = SwitchToStringIds();
+    if (!r.status.ok()) return r.status;
+  }
+  const FingerprintIdPair record{fingerprint, r.id_map.Intern(id)};
+  r.status = r.sorter->Add(&record, 1);
+  if (r.status.ok()) ++r.stats.entries;
+  return r.status;
+}
+
+Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
+  if (r.options.string_ids) {
+    // Numeric ids of a string-id index are kept as their decimal strings.
+    for (size_t i = 0; i < ids.size(); ++i) SIMDEX_RETURN_IF_ERROR(Add(std::to_string(ids[i]), fingerprints[i]));
+    return Status::OK();
+  }
+  FingerprintIdPair buf[1024];
+  for (size_t i = 0; i < ids.size(); i += 1024) {
+    const size_t n = std::min<size_t>(1024, ids.size() - i);
+    for (size_t j = 0; j < n; ++j) {
+      buf[j] = {fingerprints[i + j], ids[i + j]};
+      r.min_id = std::min(r.min_id, ids[i + j]);
+      r.max_id = std::max(r.max_id, ids[i + j]);
+    }
+    r.status = r.sorter->Add(buf, n);
+    if (!r.status.ok()) return r.status;
+  }
+  r.stats.entries += ids.size();
+  return Status::OK();
+}
+
+static_assert(kMaxProfileLength == format::kMaxProfileLength, "the metadata holds every profile CheckProfileText allows");
+
+Status IndexBuilder::SetProfile(std::string_view profile) {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("SetProfile() after Finish()");
+  Status s = CheckProfileText(profile);
+  if (!s.ok()) return r.status = s;
+  r.options.profile.assign(profile);
+  return Status::OK();
+}
+
+void IndexBuilder::Abandon() {
+  rep_->done = true;
+  rep_->sorter.reset();
+  if (rep_->status.ok()) rep_->status = Status::InvalidArgument("the builder was abandoned");
+}
+
+Status IndexBuilder::Finish() {
+  Rep& r = *rep_;
+  if (!r.status.ok()) return r.status;
+  if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
+  r.done = true;
+  r.status = FinishImpl();
+  r.sorter.reset();
+  return r.status;
+}
+
+Status IndexBuilder::FinishImpl() {
+  Rep& r = *rep_;
+  if (r.choose_layout) {
+    BuildOptions chosen = r.options;
+    SIMDEX_RETURN_IF_ERROR(r.choose_layout(r.stats.entries, &chosen));
+    SIMDEX_RETURN_IF_ERROR(CheckLayout(chosen));
+    r.options.scheme = chosen.scheme;
+    r.options.block_size = chosen.block_size;
+    r.options.restarts = chosen.restarts;
+    r.options.codec = chosen.codec;
+  }
+  const BuildOptions& o = r.options;
+  const uint64_t n = r.stats.entries;
+  const std::string scratch_dir = r.ScratchDir();
+  auto t0 = base::Clock::now();
+
+  // 1. Sorted pairs -> ids (packed, scratch file) and table 0's values.
+  r.Report("sorting", 0);
+  SIMDEX_RETURN_IF_ERROR(r.sorter->Finish());
+  index::EntrySummary summary;
+  summary.entries = n;
+  if (o.string_ids) {
+    // Ids are the strings' ranks, 0 .. K-1.
+    SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
+    r.stats.id_map_runs = r.id_map.stats().runs_spilled;
+    summary.id_base = 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
+  } else {
+    summary.id_base = n ? r.min_id : 0;
+    summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
+  }
+
+  SortedFingerprints fps;
+  const bool fps_in_memory = index::FingerprintsFitInMemory(n, o.memory_bytes);
+  if (fps_in_memory) {
+    fps.memory.reserve(n);
+  } else {
+    SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "fingerprints", &fps.file));
+  }
+  std::unique_ptr<index::OutputFile> ids_file;
+  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
+  std::string ids_buf, fp_buf;
+  format::PackedIntsWriter ids(&ids_buf, summary.id_width);
+  std::vector<FingerprintIdPair> batch(4096);
+  uint64_t seen = 0, distinct = 0, last = 0;
+  // String ids: the entries of one fingerprint come sorted by provisional
+  // number; they are packed sorted by rank.
+  std::vector<uint64_t> run;
+  auto flush_run = [&] {
+    std::sort(run.begin(), run.end());
+    for (uint64_t rank : run) ids.Add(rank);
+    run.clear();
+  };
+  for (size_t got = 0;;) {
+    SIMDEX_RETURN_IF_ERROR(r.sorter->Read(batch.data(), batch.size(), &got));
+    if (got == 0) break;
+    for (size_t i = 0; i < got; ++i) {
+      const uint64_t fp = batch[i].fingerprint;
+      const bool new_fp = seen + i == 0 || fp != last;
+      distinct += new_fp;
+      last = fp;
+      if (o.string_ids) {
+        if (new_fp) flush_run();
+        run.push_back(r.id_map.Rank(batch[i].id));
+      } else {
+        ids.Add(batch[i].id - summary.id_base);
+      }
+      if (fps_in_memory) fps.memory.push_back(fp);
+      else format::PutFixed64(&fp_buf, fp);
+    }
+    seen += got;
+    if (ids_buf.size() >= (1u << 20)) {
+      SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+      ids_buf.clear();
+    }
+    if (fp_buf.size() >= (1u << 20)) {
+      SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
+      fp_buf.clear();
+    }
+  }
+  flush_run();
+  ids.Finish();
+  SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
+  SIMDEX_RETURN_IF_ERROR(ids_file->Close());
+  if (seen != n) return Status::Corruption("the sorter returned " + std::to_string(seen) + " of " + std::to_string(n) + " entries");
+  if (fps.file) {
+    SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
+    SIMDEX_RETURN_IF_ERROR(fps.file->Close());
+    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*fps.file, &fps.map));
+  }
+  summary.distinct_fingerprints = distinct;
+  r.stats.distinct_fingerprints = distinct;
+  r.stats.spilled_runs = r.sorter->stats().runs_spilled;
+  r.stats.spilled_bytes = r.sorter->stats().bytes_spilled;
+  r.sorter.reset();
+  r.stats.seconds_sorting = base::Seconds(t0);
+
+  // 2. The tables.
+  std::unique_ptr<index::IndexWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(index::IndexWriter::Create(r.path, o, &writer));
+  double sort_seconds = 0;
+  const int num_tables = o.scheme.num_tables();
+  // Tables are encoded `wave` at a time into memory when the budget holds
+  // the fingerprints plus, per table in flight, its sorted values, the sort's
+  // scratch and the encoded blocks (~22 bytes per entry); else one at a
+  // time, streamed to the output.
+  const uint64_t wave = o.threads > 1 && n <= o.memory_bytes / (8 + 22 * static_cast<uint64_t>(o.threads))
+                            ? static_cast<uint64_t>(o.threads) : 1;
+  std::vector<SortBuffers> buffers(wave);
+  for (int first = 0; first < num_tables; first += static_cast<int>(wave)) {
+    r.Report("encoding tables", static_cast<double>(first) / num_tables);
+    if (wave == 1) {
+      SIMDEX_RETURN_IF_ERROR(SortTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
+                                       [&](std::span<const uint64_t> sorted) { return writer->AddTable(first, sorted); },
+                                       &sort_seconds));
+      continue;
+    }
+    const int wave_end = std::min<int>(num_tables, first + static_cast<int>(wave));
+    std::vector<std::string> blocks(wave_end - first);
+    std::vector<index::EncodedTable> encs(wave_end - first);
+    std::vector<Status> status(wave_end - first);
+    std::vector<double> seconds(wave_end - first);
+    std::vector<std::thread> workers;
+    for (int t = first; t < wave_end; ++t) {
+      workers.emplace_back([&, t] {
+        const int i = t - first;
+        status[i] = SortTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
+          return index::EncodeTable(o, t, sorted,
+                                    [&blocks, i](std::string_view block) {
+                                      blocks[i].append(block);
+                                      return Status::OK();
+                                    },
+                                    &encs[i]);
+        }, &seconds[i]);
+      });
+    }
+    for (auto& w : workers) w.join();
+    for (int t = first; t < wave_end; ++t) {
+      const int i = t - first;
+      SIMDEX_RETURN_IF_ERROR(status[i]);
+      sort_seconds += seconds[i] / static_cast<double>(wave);
+      SIMDEX_RETURN_IF_ERROR(writer->AddEncodedTable(t, encs[i], blocks[i]));
+      blocks[i] = std::string();
+    }
+  }
+  fps = SortedFingerprints();
+  buffers.clear();
+
+  // 3. Rank index, ids, metadata, footer.
+  std::unique_ptr<index::MappedValues> idmap;
+  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*ids_file, &idmap));
+  r.Report("writing", 1);
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), o.string_ids ? r.id_map.Section() : std::string_view()));
+  r.stats.file_bytes = writer->file_bytes();
+  r.stats.seconds_sorting += sort_seconds;
+  r.stats.seconds_encoding = base::Seconds(t0) - r.stats.seconds_sorting;
+  return Status::OK();
+}
+
+}  // namespace simdex

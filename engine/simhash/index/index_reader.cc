@@ -1,0 +1,207 @@
+// Opens an index file: maps it, then validates header, footer, metadata and
+// section placement (docs/format.md) before anything else is read; and the
+// checks of the sections and blocks that run once per reader (reader_rep.h).
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numbers>
+
+#include "engine/index/file_sections.h"
+#include "engine/index/mapping_advice.h"
+#include "engine/simhash/index/reader_rep.h"
+#include "engine/util/printable.h"
+#include "format/codec.h"
+#include "format/coding.h"
+
+namespace simdex {
+
+IndexReader::IndexReader(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+IndexReader::~IndexReader() = default;
+
+Status IndexReader::Open(const std::string& path, const ReaderOptions& options,
+                         std::unique_ptr<IndexReader>* out) {
+  std::unique_ptr<RandomAccessFile> file;
+  SIMDEX_RETURN_IF_ERROR(MapFile(path, &file));
+  SIMDEX_RETURN_IF_ERROR(Open(std::move(file), options, out).WithContext(path));
+  (*out)->rep_->AdviseOpened(path, options);
+  return Status::OK();
+}
+
+Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOptions& options,
+                         std::unique_ptr<IndexReader>* out) {
+  auto rep = std::make_unique<Rep>();
+  rep->options = options;
+  format::Envelope envelope;
+  SIMDEX_RETURN_IF_ERROR(rep->MapEnvelope(std::move(file), format::IndexKind::kSimHash, &envelope));
+  const uint8_t* base = rep->file_begin;
+  const uint64_t data_begin = format::FileHeader::kEncodedLength;
+  SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length,
+                                               envelope.header.version));
+  const format::IndexMetadata& m = rep->meta;
+
+  std::vector<int> widths(m.widths.begin(), m.widths.end());
+  Status s = Scheme::Create(widths, m.k, &rep->scheme);
+  if (!s.ok()) return Status::Corruption("metadata: " + s.message());
+
+  // Section placement: everything between the header and the metadata.
+  const uint64_t area = envelope.metadata_offset;
+  std::vector<index::Section> sections;
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    const auto& lead = rep->scheme.table(static_cast<int>(t)).leading_blocks();
+    if (!std::equal(lead.begin(), lead.end(), m.tables[t].leading_blocks.begin(), m.tables[t].leading_blocks.end())) {
+      return Status::Corruption("metadata: table " + std::to_string(t) + ": leading blocks do not match the scheme");
+    }
+  }
+  SIMDEX_RETURN_IF_ERROR(
+      index::PlaceTables(m.tables, m.block_size, m.restarts, m.entries, area, &rep->decoders, &rep->tables, &sections));
+  for (size_t t = 0; t < m.tables.size(); ++t) rep->tables[t].permutation = &rep->scheme.table(static_cast<int>(t));
+  const uint64_t blocks0 = m.tables.empty() ? 0 : m.tables[0].num_blocks;
+  sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
+  if (m.entries > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
+      m.ids_length != format::PackedIntsBytes(m.entries, m.id_width)) {
+    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
+                              std::to_string(m.entries) + " ids of " + std::to_string(m.id_width) + " bits");
+  }
+  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  rep->has_id_map = m.id_map_length > 0;
+  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
+  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, data_begin, area));
+
+  index::AttachTables(base, m.tables, &rep->tables);
+  rep->ranks = base + m.rank_offset;
+  SIMDEX_RETURN_IF_ERROR(rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.entries, m.id_width)
+                             .WithContext("id section"));
+  if (rep->has_id_map) {
+    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
+    // The numbers are the ranks 0..K-1 of the strings, each used.
+    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.entries, m.id_base, m.id_width));
+  }
+  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  if (options.verify_heads_on_open || options.verify_block_checksums) {
+    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
+  }
+  index::SampleTables(&rep->tables);
+  if (options.verify_block_checksums) {
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
+    for (size_t t = 0; t < rep->tables.size(); ++t) {
+      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) SIMDEX_RETURN_IF_ERROR(rep->CheckBlock(t, b));
+    }
+  }
+  out->reset(new IndexReader(std::move(rep)));
+  return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyHeads(size_t t) const {
+  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
+  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
+}
+
+Status IndexReader::Rep::VerifyRanks() const {
+  const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
+  WillRead(ranks, static_cast<size_t>(blocks0) * 8);
+  if (format::SectionChecksum(ranks, blocks0 * 8) != meta.rank_checksum) {
+    return Status::Corruption("rank index (byte offset " + std::to_string(meta.rank_offset) + "): checksum mismatch");
+  }
+  return Status::OK();
+}
+
+Status IndexReader::Rep::VerifyIdSection() const {
+  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
+  // docs/format.md: the id base plus the largest packed value is at most 2^64 - 1.
+  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
+                                meta.id_base, meta.id_width, "entry");
+}
+
+Status IndexReader::Rep::VerifyIdMapChecksum() const {
+  return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum) : Status::OK();
+}
+
+Status IndexReader::Rep::CheckHeads(size_t t) const {
+  return heads_checked[t].Run([&] { return VerifyHeads(t); });
+}
+
+Status IndexReader::Rep::CheckRanks() const {
+  return ranks_checked.Run([&] { return VerifyRanks(); });
+}
+
+Status IndexReader::Rep::CheckIdMap() const {
+  return id_map_checked.Run([&] { return VerifyIdMapChecksum(); });
+}
+
+Status IndexReader::Rep::CheckIds() const {
+  SIMDEX_RETURN_IF_ERROR(CheckRanks());
+  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
+  return CheckIdMap();
+}
+
+Status IndexReader::Rep::CheckBlock(size_t t, uint64_t b) const {
+  return index::CheckTableBlock(tables[t], meta.tables[t], meta.block_size, t, b);
+}
+
+const Scheme& IndexReader::scheme() const { return rep_->scheme; }
+bool IndexReader::has_string_ids() const { return rep_->has_id_map; }
+
+std::string_view IndexReader::IdString(uint64_t number) const {
+  assert(rep_->has_id_map && number < rep_->id_map.size());
+  return rep_->id_map.Get(number);
+}
+
+uint64_t IndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+
+Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
+  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->CheckIdMap()));
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + io::Printable(id, 80) + "'");
+  return Status::OK();
+}
+uint64_t IndexReader::entries() const { return rep_->meta.entries; }
+const std::string& IndexReader::profile() const { return rep_->meta.profile; }
+
+double EntropyBoundBitsPerEntry(uint64_t n) {
+  if (n == 0) return 0;
+  // log2 C(2^64, N) = N*64 - log2(N!) + sum_i log2(1 - i/2^64); the last sum
+  // is -N(N-1)/2^65/ln 2 to within rounding for N << 2^64.
+  const long double nn = static_cast<long double>(n);
+  const long double ln2 = std::numbers::ln2_v<long double>;
+  const long double bits = nn * 64 - std::lgamma(nn + 1) / ln2 - nn * (nn - 1) / std::ldexp(1.0L, 65) / ln2;
+  return static_cast<double>(bits / nn);
+}
+
+IndexInfo IndexReader::Info() const {
+  const format::IndexMetadata& m = rep_->meta;
+  IndexInfo info;
+  info.entries = m.entries;
+  info.distinct_fingerprints = m.distinct_fingerprints;
+  info.scheme = rep_->scheme.Name();
+  info.widths = rep_->scheme.widths();
+  info.k = m.k;
+  info.block_size = m.block_size;
+  info.restarts = m.restarts;
+  for (size_t t = 0; t < m.tables.size(); ++t) {
+    IndexInfo::Table table;
+    const auto& lead = rep_->scheme.table(static_cast<int>(t));
+    table.leading_blocks = lead.leading_blocks();
+    table.key_bits = lead.key_bits();
+    table.blocks = m.tables[t].num_blocks;
+    table.bytes = m.tables[t].num_blocks * (m.block_size + 8);
+    table.payload_bits = m.tables[t].payload_bits;
+    const format::Codec* codec = format::FindCodec(m.tables[t].codec);  // Open() checked the tag
+    if (codec != nullptr) table.codec = codec->name();
+    info.tables.push_back(table);
+  }
+  info.rank_bytes = m.tables.empty() ? 0 : m.tables[0].num_blocks * 8;
+  info.id_bytes = m.ids_length;
+  info.id_width = m.id_width;
+  info.string_ids = rep_->has_id_map;
+  info.id_map_strings = IdStringCount();
+  info.id_map_bytes = m.id_map_length;
+  info.format_version = rep_->format_version;
+  info.profile = m.profile;
+  info.total_bytes = rep_->file->size();
+  info.entropy_bound_bits_per_entry = EntropyBoundBitsPerEntry(m.entries);
+  return info;
+}
+
+}  // namespace simdex
