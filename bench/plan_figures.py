@@ -6,7 +6,7 @@ taken; simdex-dedup-bench's "queries" records too, for the N that
 simdex-bench does not run: their near medians, warm, one thread) and prints
   - the Markdown tables of docs/benchmarks.md, "Scheme planner: the measured
     crossovers" (--markdown, the default), or
-  - engine/plan/measured_figures.cc (--cxx).
+  - engine/simhash/plan/measured_figures.cc (--cxx).
 
 Usage: bench/plan_figures.py [--cxx] RUN.jsonl...
 """

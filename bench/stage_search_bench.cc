@@ -72,7 +72,7 @@ void BM_HeadSearchDistBinary(benchmark::State& state) { HeadSearchDist(state, fa
 BENCHMARK(BM_HeadSearchDistInterpolation)->ArgsProduct({{10'000, 100'000, 1'000'000}, {0, 1, 2, 3}});
 BENCHMARK(BM_HeadSearchDistBinary)->ArgsProduct({{10'000, 100'000, 1'000'000}, {0, 1, 2, 3}});
 
-// The candidate loop of a query (engine/index/index_search.cc SearchOne):
+// The candidate loop of a query (engine/simhash/index/index_search.cc SearchOne):
 // the values of a key range (the query's 28-bit key and random low bits,
 // one in 64 a near-duplicate within 3), equal neighbours skipped, Hamming
 // distance to the permuted query, those within k counted.

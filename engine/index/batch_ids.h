@@ -5,8 +5,8 @@
 // each) and string ids as strings, unless the merger asks its own map of
 // them (IndexMerger's id map). Each id found is counted once, and the first
 // one is named in the refusal.
-#ifndef SIMDEX_ENGINE_MERGE_BATCH_IDS_H_
-#define SIMDEX_ENGINE_MERGE_BATCH_IDS_H_
+#ifndef SIMDEX_ENGINE_INDEX_BATCH_IDS_H_
+#define SIMDEX_ENGINE_INDEX_BATCH_IDS_H_
 
 #include <cstdint>
 #include <string>
@@ -65,4 +65,4 @@ class BatchIds {
 
 }  // namespace simdex::merge
 
-#endif  // SIMDEX_ENGINE_MERGE_BATCH_IDS_H_
+#endif  // SIMDEX_ENGINE_INDEX_BATCH_IDS_H_

@@ -1,8 +1,8 @@
 // The id ranges a merge deletes (IndexMerger::DeleteRange,
 // LshIndexMerger::DeleteRange): [first, last] pairs, 16 bytes each however
 // many ids they span, joined once all are given and then searched.
-#ifndef SIMDEX_ENGINE_MERGE_ID_RANGES_H_
-#define SIMDEX_ENGINE_MERGE_ID_RANGES_H_
+#ifndef SIMDEX_ENGINE_INDEX_ID_RANGES_H_
+#define SIMDEX_ENGINE_INDEX_ID_RANGES_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -47,4 +47,4 @@ class IdRanges {
 
 }  // namespace simdex::merge
 
-#endif  // SIMDEX_ENGINE_MERGE_ID_RANGES_H_
+#endif  // SIMDEX_ENGINE_INDEX_ID_RANGES_H_

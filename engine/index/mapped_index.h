@@ -2,7 +2,7 @@
 // Open() both kinds take alike: the file mapped and its envelope and kind
 // checked, the access advice once Open() has read what it reads, reads
 // asked for ahead, the id map's checksum, and errors named by the file.
-// IndexReader::Rep (reader_rep.h) and LshIndexReader::Rep (engine/lsh/
+// IndexReader::Rep (reader_rep.h) and LshIndexReader::Rep (engine/minhash/index/
 // lsh_rep.h) derive from it.
 #ifndef SIMDEX_ENGINE_INDEX_MAPPED_INDEX_H_
 #define SIMDEX_ENGINE_INDEX_MAPPED_INDEX_H_

@@ -1,6 +1,6 @@
 // A table of an open index file, of either kind: the permuted tables of a
-// SimHash index (engine/index/reader_rep.h) and the band tables of a
-// MinHash-LSH index (engine/lsh/lsh_rep.h) are tables of the same format:
+// SimHash index (engine/simhash/index/reader_rep.h) and the band tables of a
+// MinHash-LSH index (engine/minhash/index/lsh_rep.h) are tables of the same format:
 // blocks of a codec and a head index. What both readers do with them is
 // here: placing them in the file, checking head indexes and blocks,
 // scanning a key range, decoding a block with every check for Verify.

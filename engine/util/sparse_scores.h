@@ -2,8 +2,8 @@
 // stays empty while every score is 0 (as under --keep first), and from the
 // first non-zero score on holds one per document, the zeros before it filled
 // in.
-#ifndef SIMDEX_ENGINE_DEDUP_SPARSE_SCORES_H_
-#define SIMDEX_ENGINE_DEDUP_SPARSE_SCORES_H_
+#ifndef SIMDEX_ENGINE_UTIL_SPARSE_SCORES_H_
+#define SIMDEX_ENGINE_UTIL_SPARSE_SCORES_H_
 
 #include <cstddef>
 #include <vector>
@@ -20,4 +20,4 @@ inline void AppendScore(std::vector<double>* scores, size_t documents_before, do
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_SPARSE_SCORES_H_
+#endif  // SIMDEX_ENGINE_UTIL_SPARSE_SCORES_H_

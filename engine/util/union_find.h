@@ -1,6 +1,6 @@
 // The one union-find of the engine and the one rule that picks each set's
 // representative: Deduplicator's clusters of fingerprints
-// (engine/dedup/clusters.cc) and PairClusters' clusters of documents
+// (engine/simhash/dedup/clusters.cc) and PairClusters' clusters of documents
 // (engine/confirm/pair_clusters.cc) both use them, so that both give the
 // same clusters and representatives for the same pairs.
 //

@@ -302,7 +302,7 @@ class IndexReader final : public IndexFile {
   Status CheckSameLayout(const IndexFile& serving) const override;
   void Accept(IndexFileVisitor* visitor) const override { visitor->Visit(*this); }
 
-  // The opened file's state (engine/index/reader_rep.h); opaque to users.
+  // The opened file's state (engine/simhash/index/reader_rep.h); opaque to users.
   // The engine's streaming consumers read it only through
   // index::TableCursor and index::EntryIds.
   struct Rep;

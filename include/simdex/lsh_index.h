@@ -83,7 +83,7 @@ struct LshBuildOptions {
   // The documents stay in memory while they take at most half of it
   // (about 430 bytes each at the defaults, counting the arrays' growth);
   // past that they go to scratch files in tmpdir and are sorted externally
-  // (engine/lsh/lsh_spill.h), giving the same file byte for byte. The page
+  // (engine/minhash/index/lsh_spill.h), giving the same file byte for byte. The page
   // cache of the mapped scratch files is the kernel's and does not count.
   // String ids are held in memory within a quarter of the budget (about 64
   // bytes plus their length each), past it spilled to sorted runs, as in
@@ -342,7 +342,7 @@ class LshIndexReader final : public IndexFile {
   Status CheckSameLayout(const IndexFile& serving) const override;
   void Accept(IndexFileVisitor* visitor) const override { visitor->Visit(*this); }
 
-  // The opened file's state (engine/lsh/lsh_rep.h); opaque to users.
+  // The opened file's state (engine/minhash/index/lsh_rep.h); opaque to users.
   struct Rep;
 
  private:

@@ -1,4 +1,4 @@
-// MergeFound and SortMatches: the tail of a query (engine/index/result_merge.h).
+// MergeFound and SortMatches: the tail of a query (engine/simhash/index/result_merge.h).
 #include "engine/simhash/index/result_merge.h"
 
 #include <gtest/gtest.h>

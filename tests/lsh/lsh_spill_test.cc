@@ -1,5 +1,5 @@
 // MinHash-LSH builds and merges past their memory budget: the documents go
-// to scratch files and are sorted externally (engine/lsh/lsh_spill.h), and
+// to scratch files and are sorted externally (engine/minhash/index/lsh_spill.h), and
 // the file is byte for byte the one an in-memory build writes (numeric and
 // string ids, repeated ids, empty signatures, both codecs, several block
 // sizes); a full or read-only scratch directory is a clean IOError that

@@ -1,4 +1,4 @@
-// PlanIndex: the choices the measured figures make (engine/plan/
+// PlanIndex: the choices the measured figures make (engine/simhash/plan/
 // measured_figures.cc), the budgets and the refusals.
 #include <cstdint>
 #include <string>

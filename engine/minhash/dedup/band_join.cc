@@ -1,6 +1,6 @@
 // FindBandPairs (include/simdex/minhash_join.h): the self-join over band
 // keys in memory, and the join both it and BandJoiner run when the keys fit
-// (engine/minhash/band_join_core.h). Records are the key's leading
+// (engine/minhash/dedup/band_join_core.h). Records are the key's leading
 // 64 - item_bits bits, then the item, so a stable sort on the leading bits
 // groups equal keys with their items in increasing order; equal leading
 // bits with different keys are told apart by the whole key.

@@ -1,8 +1,8 @@
 // The pieces of the band self-join (include/simdex/minhash_join.h) that
 // FindBandPairs and BandJoiner share: the shape of the records, the filter
 // of repeated slots and the in-memory join.
-#ifndef SIMDEX_ENGINE_MINHASH_BAND_JOIN_CORE_H_
-#define SIMDEX_ENGINE_MINHASH_BAND_JOIN_CORE_H_
+#ifndef SIMDEX_ENGINE_MINHASH_DEDUP_BAND_JOIN_CORE_H_
+#define SIMDEX_ENGINE_MINHASH_DEDUP_BAND_JOIN_CORE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -94,4 +94,4 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
 
 }  // namespace simdex::minhash
 
-#endif  // SIMDEX_ENGINE_MINHASH_BAND_JOIN_CORE_H_
+#endif  // SIMDEX_ENGINE_MINHASH_DEDUP_BAND_JOIN_CORE_H_

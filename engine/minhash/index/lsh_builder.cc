@@ -1,5 +1,5 @@
 // LshIndexBuilder (include/simdex/lsh_index.h): checks the options and
-// collects the documents (engine/lsh/lsh_documents.h: in memory, or past
+// collects the documents (engine/minhash/index/lsh_documents.h: in memory, or past
 // half the budget in scratch files), which write the file at Finish().
 #include <memory>
 #include <optional>

@@ -13,11 +13,11 @@
 // and a flag: 201 bytes at the defaults without sketches, 1,229 with, up
 // to twice that as the arrays grow, plus 32 per document while
 // writing) while that takes at most half the budget; past it they move to
-// scratch files and Write() sorts them externally (engine/lsh/lsh_spill.h),
+// scratch files and Write() sorts them externally (engine/minhash/index/lsh_spill.h),
 // giving the same bytes. The id map of string ids is held in memory apart
 // (index::IdMapBuilder).
-#ifndef SIMDEX_ENGINE_LSH_LSH_DOCUMENTS_H_
-#define SIMDEX_ENGINE_LSH_LSH_DOCUMENTS_H_
+#ifndef SIMDEX_ENGINE_MINHASH_INDEX_LSH_DOCUMENTS_H_
+#define SIMDEX_ENGINE_MINHASH_INDEX_LSH_DOCUMENTS_H_
 
 #include <cstdint>
 #include <memory>
@@ -107,4 +107,4 @@ class LshDocuments {
 
 }  // namespace simdex::lsh
 
-#endif  // SIMDEX_ENGINE_LSH_LSH_DOCUMENTS_H_
+#endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_DOCUMENTS_H_

@@ -1,11 +1,11 @@
 // The pieces of a MinHash-LSH index file (docs/format.md, "MinHash-LSH
 // indexes") that both ways of writing it share: in memory
-// (engine/lsh/lsh_documents.h) and through scratch files within a memory
-// budget (engine/lsh/lsh_spill.h). Both order the documents by
+// (engine/minhash/index/lsh_documents.h) and through scratch files within a memory
+// budget (engine/minhash/index/lsh_spill.h). Both order the documents by
 // DocumentLess within an id and write the same sections through these
 // functions, so that the two give the same bytes.
-#ifndef SIMDEX_ENGINE_LSH_LSH_FILE_H_
-#define SIMDEX_ENGINE_LSH_LSH_FILE_H_
+#ifndef SIMDEX_ENGINE_MINHASH_INDEX_LSH_FILE_H_
+#define SIMDEX_ENGINE_MINHASH_INDEX_LSH_FILE_H_
 
 #include <cstdint>
 #include <cstring>
@@ -75,4 +75,4 @@ Status FinishLshFile(index::OutputFile* out, std::string_view documents, const i
 
 }  // namespace simdex::lsh
 
-#endif  // SIMDEX_ENGINE_LSH_LSH_FILE_H_
+#endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_FILE_H_

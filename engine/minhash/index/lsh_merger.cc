@@ -2,7 +2,7 @@
 // read back as the file holds them (ids, b-bit signatures, and the band
 // keys from its tables, and its sketches when it stores them), the batch's
 // from their signatures (and shingles, for an index of sketches), the deleted
-// ones left out; engine/lsh/lsh_documents.h writes the new file within half
+// ones left out; engine/minhash/index/lsh_documents.h writes the new file within half
 // the budget. The band keys of the old documents are gathered in one pass
 // over each table, sorted by document within the other half of the budget
 // (spilling past it), and read back document by document.

@@ -1,12 +1,12 @@
 // The state of an open MinHash-LSH index, shared by lsh_reader.cc (Open,
 // Info, the section checks), lsh_query.cc (Query) and lsh_verify.cc
 // (Verify). What is checked before it is read follows the SimHash reader
-// (engine/index/reader_rep.h): header, footer, metadata and placement at
+// (engine/simhash/index/reader_rep.h): header, footer, metadata and placement at
 // Open(); head indexes and the id map at Open() or first use; a block the
 // first time it is decoded; the id section and the signature section the
 // first time a query reads them.
-#ifndef SIMDEX_ENGINE_LSH_LSH_REP_H_
-#define SIMDEX_ENGINE_LSH_LSH_REP_H_
+#ifndef SIMDEX_ENGINE_MINHASH_INDEX_LSH_REP_H_
+#define SIMDEX_ENGINE_MINHASH_INDEX_LSH_REP_H_
 
 #include <memory>
 #include <string>
@@ -65,4 +65,4 @@ struct LshIndexReader::Rep : index::MappedIndex {
 
 }  // namespace simdex
 
-#endif  // SIMDEX_ENGINE_LSH_LSH_REP_H_
+#endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_REP_H_

@@ -1,7 +1,7 @@
 // The documents of a MinHash-LSH index being written when they do not fit
 // the memory budget (LshBuildOptions::memory_bytes): kept in scratch files
 // and sorted externally, the file written with the bytes the in-memory
-// path (engine/lsh/lsh_documents.h) writes for the same documents.
+// path (engine/minhash/index/lsh_documents.h) writes for the same documents.
 //
 // Add() appends each document's fixed-size record (banded flag, band keys,
 // b-bit signature; 8 + 8 x bands + the signature rounded up to 8 bytes) to
@@ -20,7 +20,7 @@
 //      file in ordinal order;
 //   5. writes each band table from its sorted values (a mapped scratch
 //      file), then the signatures, ids, id map and metadata
-//      (engine/lsh/lsh_file.h).
+//      (engine/minhash/index/lsh_file.h).
 //
 // Memory: the buffers of the sorts, buckets and writers stay within the
 // budget given to Create (each stage's share is in lsh_spill.cc); the page
@@ -35,8 +35,8 @@
 //
 // Scratch files ("simdex-*-XXXXXX" in tmpdir) are removed as soon as they
 // are used, and by the destructor after an error. Not thread-safe.
-#ifndef SIMDEX_ENGINE_LSH_LSH_SPILL_H_
-#define SIMDEX_ENGINE_LSH_LSH_SPILL_H_
+#ifndef SIMDEX_ENGINE_MINHASH_INDEX_LSH_SPILL_H_
+#define SIMDEX_ENGINE_MINHASH_INDEX_LSH_SPILL_H_
 
 #include <cstdint>
 #include <memory>
@@ -94,4 +94,4 @@ class SpilledDocuments {
 
 }  // namespace simdex::lsh
 
-#endif  // SIMDEX_ENGINE_LSH_LSH_SPILL_H_
+#endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_SPILL_H_

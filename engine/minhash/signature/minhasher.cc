@@ -5,7 +5,7 @@
 // already XXH3-64 outputs, so the family only has to decorrelate the
 // positions, not to randomise structured input. It costs one 64-bit
 // multiply, an add, a shift and a min per shingle and position, which the
-// compiler vectorises across positions (engine/minhash/sign_kernel.h: with
+// compiler vectorises across positions (engine/minhash/signature/sign_kernel.h: with
 // AVX-512 where the processor has it). docs/minhash.md gives the
 // speed against the baseline's mod-(2^61 - 1) family and why k independent
 // functions are kept rather than one-permutation hashing.

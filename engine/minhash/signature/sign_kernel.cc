@@ -1,4 +1,4 @@
-// The two builds of the signing loop (engine/minhash/sign_kernel.h).
+// The two builds of the signing loop (engine/minhash/signature/sign_kernel.h).
 #include "engine/minhash/signature/sign_kernel.h"
 
 #include <atomic>

@@ -5,8 +5,8 @@
 // the processor has them, AVX-512 F/DQ/VL (one vpmullq, eight lanes). The
 // arithmetic is exact in both, so the signatures are the same bits; a
 // switch forces the portable build so that tests compare the two.
-#ifndef SIMDEX_ENGINE_MINHASH_SIGN_KERNEL_H_
-#define SIMDEX_ENGINE_MINHASH_SIGN_KERNEL_H_
+#ifndef SIMDEX_ENGINE_MINHASH_SIGNATURE_SIGN_KERNEL_H_
+#define SIMDEX_ENGINE_MINHASH_SIGNATURE_SIGN_KERNEL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -27,4 +27,4 @@ void UseFastSignKernel(bool use);
 
 }  // namespace simdex::minhash
 
-#endif  // SIMDEX_ENGINE_MINHASH_SIGN_KERNEL_H_
+#endif  // SIMDEX_ENGINE_MINHASH_SIGNATURE_SIGN_KERNEL_H_

@@ -12,8 +12,8 @@
 // blocks that hold keys the batch has, each at most once. Candidates within
 // k are kept; the ids of their fingerprints are then looked up in one batch
 // of exact searches. Best when the batch holds many keys per index block.
-#ifndef SIMDEX_ENGINE_DEDUP_AGAINST_H_
-#define SIMDEX_ENGINE_DEDUP_AGAINST_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_AGAINST_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_AGAINST_H_
 
 #include <cstdint>
 #include <span>
@@ -64,4 +64,4 @@ AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int 
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_AGAINST_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_AGAINST_H_

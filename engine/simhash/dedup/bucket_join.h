@@ -18,8 +18,8 @@
 // turn.
 //
 // Thread safety: one thread calls Join(); it runs up to `threads` threads.
-#ifndef SIMDEX_ENGINE_DEDUP_BUCKET_JOIN_H_
-#define SIMDEX_ENGINE_DEDUP_BUCKET_JOIN_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_BUCKET_JOIN_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_BUCKET_JOIN_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -62,4 +62,4 @@ class BucketJoin {
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_BUCKET_JOIN_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_BUCKET_JOIN_H_

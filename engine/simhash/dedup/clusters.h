@@ -8,8 +8,8 @@
 // PairClusters follows too). Walking the distinct fingerprints in order
 // finds each one's set once and the first documents without touching the
 // documents; only with scores is every document's score looked at.
-#ifndef SIMDEX_ENGINE_DEDUP_CLUSTERS_H_
-#define SIMDEX_ENGINE_DEDUP_CLUSTERS_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_CLUSTERS_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_CLUSTERS_H_
 
 #include <cstdint>
 #include <span>
@@ -42,4 +42,4 @@ ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_CLUSTERS_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_CLUSTERS_H_

@@ -1,8 +1,8 @@
 // The pieces of a de-duplication found elsewhere (include/simdex/dedup_parts.h),
 // turned into the Deduplicator's own terms: indexes into its sorted distinct
 // fingerprints, checked against the batch.
-#ifndef SIMDEX_ENGINE_DEDUP_EXTERNAL_PARTS_H_
-#define SIMDEX_ENGINE_DEDUP_EXTERNAL_PARTS_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_EXTERNAL_PARTS_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_EXTERNAL_PARTS_H_
 
 #include <cstdint>
 #include <span>
@@ -28,4 +28,4 @@ Status ToAgainstHits(std::span<const uint64_t> distinct, std::span<const Nearest
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_EXTERNAL_PARTS_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_EXTERNAL_PARTS_H_

@@ -18,8 +18,8 @@
 // (the chunks before j become exclusion masks). Bits constant over the group
 // are left out of the chunks, so every sub-group is smaller than its group
 // and the recursion ends.
-#ifndef SIMDEX_ENGINE_DEDUP_GROUP_JOIN_H_
-#define SIMDEX_ENGINE_DEDUP_GROUP_JOIN_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_GROUP_JOIN_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_GROUP_JOIN_H_
 
 #include <cstdint>
 #include <vector>
@@ -68,4 +68,4 @@ class GroupJoin {
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_GROUP_JOIN_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_GROUP_JOIN_H_

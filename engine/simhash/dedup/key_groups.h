@@ -13,8 +13,8 @@
 // Records are radix-sorted in memory when 16 bytes per fingerprint fit the
 // memory budget, and otherwise sorted by the external sorter (spilling
 // sorted runs to tmpdir) and streamed.
-#ifndef SIMDEX_ENGINE_DEDUP_KEY_GROUPS_H_
-#define SIMDEX_ENGINE_DEDUP_KEY_GROUPS_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -129,4 +129,4 @@ class KeyGroups {
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_KEY_GROUPS_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_

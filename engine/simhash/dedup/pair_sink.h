@@ -1,7 +1,7 @@
 // The pairs the self-join and the joins against indexes produce, and the
 // per-thread buffer that hands them to one shared consumer in batches.
-#ifndef SIMDEX_ENGINE_DEDUP_PAIR_SINK_H_
-#define SIMDEX_ENGINE_DEDUP_PAIR_SINK_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_PAIR_SINK_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_PAIR_SINK_H_
 
 #include <cstdint>
 #include <functional>
@@ -55,4 +55,4 @@ class PairBuffer {
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_PAIR_SINK_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_PAIR_SINK_H_

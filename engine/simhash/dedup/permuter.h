@@ -2,8 +2,8 @@
 // block, inlined. The key groups and the shuffle permute every fingerprint
 // once per table, where the out-of-line loop over the permutation's moves
 // showed.
-#ifndef SIMDEX_ENGINE_DEDUP_PERMUTER_H_
-#define SIMDEX_ENGINE_DEDUP_PERMUTER_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_PERMUTER_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_PERMUTER_H_
 
 #include <bit>
 #include <cstdint>
@@ -66,4 +66,4 @@ class Permuter {
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_PERMUTER_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_PERMUTER_H_

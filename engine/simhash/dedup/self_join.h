@@ -8,8 +8,8 @@
 // key of at least one of those tables (pigeonhole); it is reported by the
 // first such table only, so every pair comes out exactly once. k = 0 needs
 // no table: distinct fingerprints are never within distance 0.
-#ifndef SIMDEX_ENGINE_DEDUP_SELF_JOIN_H_
-#define SIMDEX_ENGINE_DEDUP_SELF_JOIN_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_SELF_JOIN_H_
+#define SIMDEX_ENGINE_SIMHASH_DEDUP_SELF_JOIN_H_
 
 #include <cstdint>
 #include <span>
@@ -61,4 +61,4 @@ uint64_t KeyMask(const BlockPermutation& perm);
 
 }  // namespace simdex::dedup
 
-#endif  // SIMDEX_ENGINE_DEDUP_SELF_JOIN_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_SELF_JOIN_H_

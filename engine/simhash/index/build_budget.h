@@ -1,11 +1,11 @@
 // What the index builder keeps in memory under its budget
 // (BuildOptions::memory_bytes) and what it sorts on disk instead. The
-// builder decides by these rules, and the scheme planner (engine/plan)
+// builder decides by these rules, and the scheme planner (engine/simhash/plan)
 // predicts a build's peak memory and scratch disk from them. What an
 // ExternalSorter holds before it spills is the sorter's own rule
 // (ExternalSortCapacity, engine/util/external_sorter.h).
-#ifndef SIMDEX_ENGINE_INDEX_BUILD_BUDGET_H_
-#define SIMDEX_ENGINE_INDEX_BUILD_BUDGET_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_BUILD_BUDGET_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_BUILD_BUDGET_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -28,4 +28,4 @@ constexpr bool TableSortFitsInMemory(uint64_t entries, size_t memory_bytes) {
 
 }  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_INDEX_BUILD_BUDGET_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_BUILD_BUDGET_H_

@@ -2,11 +2,11 @@
 // fingerprints in sorted order), for the engine's streaming consumers: the
 // de-duplicator against an index, the merger and the service's compaction.
 // With index::TableCursor it is their whole view of an IndexReader's
-// representation (engine/index/reader_rep.h).
+// representation (engine/simhash/index/reader_rep.h).
 //
 // Thread safety: const, and safe to share as the reader is.
-#ifndef SIMDEX_ENGINE_INDEX_ENTRY_IDS_H_
-#define SIMDEX_ENGINE_INDEX_ENTRY_IDS_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_ENTRY_IDS_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_ENTRY_IDS_H_
 
 #include <cstdint>
 
@@ -40,4 +40,4 @@ class EntryIds {
 
 }  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_INDEX_ENTRY_IDS_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_ENTRY_IDS_H_

@@ -6,8 +6,8 @@
 // recomputed checksum) almost surely another. IndexReader::Verify compares
 // the tables with it, and IndexMerger compares each old table as it streams
 // it, so that a merge never copies such a table into a new file.
-#ifndef SIMDEX_ENGINE_INDEX_FINGERPRINT_MULTISET_H_
-#define SIMDEX_ENGINE_INDEX_FINGERPRINT_MULTISET_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_FINGERPRINT_MULTISET_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_FINGERPRINT_MULTISET_H_
 
 #include <cstdint>
 
@@ -33,4 +33,4 @@ class FingerprintMultiset {
 
 }  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_INDEX_FINGERPRINT_MULTISET_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_FINGERPRINT_MULTISET_H_

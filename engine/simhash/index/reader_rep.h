@@ -8,8 +8,8 @@
 // are needed; each block the first time it is decoded (Table::verified);
 // and the id section the first time an id is read (CheckIds()). Code that
 // reads a section calls its Check first; the checks run once per reader.
-#ifndef SIMDEX_ENGINE_INDEX_READER_REP_H_
-#define SIMDEX_ENGINE_INDEX_READER_REP_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_READER_REP_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_READER_REP_H_
 
 #include <atomic>
 #include <memory>
@@ -84,4 +84,4 @@ struct IndexReader::Rep : index::MappedIndex {
 
 }  // namespace simdex
 
-#endif  // SIMDEX_ENGINE_INDEX_READER_REP_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_READER_REP_H_

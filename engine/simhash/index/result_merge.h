@@ -10,8 +10,8 @@
 //
 // Thread safety: the functions touch only their argument; concurrent calls
 // on distinct vectors are safe.
-#ifndef SIMDEX_ENGINE_INDEX_RESULT_MERGE_H_
-#define SIMDEX_ENGINE_INDEX_RESULT_MERGE_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_RESULT_MERGE_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_RESULT_MERGE_H_
 
 #include <cstdint>
 #include <vector>
@@ -39,4 +39,4 @@ void SortMatches(std::vector<Match>* matches);
 
 }  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_INDEX_RESULT_MERGE_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_RESULT_MERGE_H_

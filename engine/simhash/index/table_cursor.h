@@ -14,8 +14,8 @@
 //
 // Thread safety: a cursor is used by one thread; any number of cursors may
 // read one IndexReader concurrently.
-#ifndef SIMDEX_ENGINE_INDEX_TABLE_CURSOR_H_
-#define SIMDEX_ENGINE_INDEX_TABLE_CURSOR_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_TABLE_CURSOR_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_TABLE_CURSOR_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -75,4 +75,4 @@ class TableCursor {
 
 }  // namespace simdex::index
 
-#endif  // SIMDEX_ENGINE_INDEX_TABLE_CURSOR_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_TABLE_CURSOR_H_

@@ -4,8 +4,8 @@
 // section, written as it goes (index::IdMapSectionWriter); each old id's
 // and each batch id's new number goes to a mapped scratch file, 8 bytes
 // each. Nothing is interned again: the merge reads each map once, in order.
-#ifndef SIMDEX_ENGINE_MERGE_MERGED_ID_MAP_H_
-#define SIMDEX_ENGINE_MERGE_MERGED_ID_MAP_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_MERGE_MERGED_ID_MAP_H_
+#define SIMDEX_ENGINE_SIMHASH_MERGE_MERGED_ID_MAP_H_
 
 #include <cstdint>
 #include <memory>
@@ -47,4 +47,4 @@ class MergedIdMap {
 
 }  // namespace simdex::merge
 
-#endif  // SIMDEX_ENGINE_MERGE_MERGED_ID_MAP_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_MERGE_MERGED_ID_MAP_H_

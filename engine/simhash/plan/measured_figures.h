@@ -2,8 +2,8 @@
 // (measured_figures.cc). docs/benchmarks.md, "Scheme planner: the measured
 // crossovers", gives the commands that measured them and the same figures
 // as tables; bench/plan_figures.py turns the runs' JSON Lines into both.
-#ifndef SIMDEX_ENGINE_PLAN_MEASURED_FIGURES_H_
-#define SIMDEX_ENGINE_PLAN_MEASURED_FIGURES_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_PLAN_MEASURED_FIGURES_H_
+#define SIMDEX_ENGINE_SIMHASH_PLAN_MEASURED_FIGURES_H_
 
 #include <cstdint>
 #include <span>
@@ -51,4 +51,4 @@ std::span<const SpeedFigure> SpeedFigures();
 
 }  // namespace simdex::plan
 
-#endif  // SIMDEX_ENGINE_PLAN_MEASURED_FIGURES_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_PLAN_MEASURED_FIGURES_H_

@@ -1,10 +1,10 @@
 // The scheme planner's predictions for one candidate (scheme, block size,
 // codec) at N entries: index bytes from the measured space figures, the
 // build's peak memory and scratch disk from the builder's own rules
-// (engine/index/build_budget.h), and the median query time from the
+// (engine/simhash/index/build_budget.h), and the median query time from the
 // measured speed figures (measured_figures.h).
-#ifndef SIMDEX_ENGINE_PLAN_PLAN_MODEL_H_
-#define SIMDEX_ENGINE_PLAN_PLAN_MODEL_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_PLAN_PLAN_MODEL_H_
+#define SIMDEX_ENGINE_SIMHASH_PLAN_PLAN_MODEL_H_
 
 #include <cstdint>
 #include <string>
@@ -31,4 +31,4 @@ void Predict(const PlanRequest& request, PlanChoice* choice);
 
 }  // namespace simdex::plan
 
-#endif  // SIMDEX_ENGINE_PLAN_PLAN_MODEL_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_PLAN_PLAN_MODEL_H_
