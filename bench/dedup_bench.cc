@@ -416,7 +416,7 @@ class Bench {
       if (matches[0] != matches[1]) return Status::Corruption("probe and merge join found different matches");
       std::unique_ptr<IndexReader> reader;
       SIMDEX_RETURN_IF_ERROR(IndexReader::Open(path, ReaderOptions(), &reader));
-      const char* chosen = AgainstStrategyName(dedup::ChooseStrategy(nb, *reader, c_.k));
+      const char* chosen = AgainstStrategyName(simhash::ChooseStrategy(nb, *reader, c_.k));
       std::printf("against: auto chooses %s for a batch of %.0e\n", chosen, static_cast<double>(nb));
       JsonObject o;
       o.AddString("type", "against-auto");

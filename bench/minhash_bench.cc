@@ -22,7 +22,7 @@
 // Scale/<n>, only with SIMDEX_MINHASH_SCALE=n: the join and the estimate
 // filter of n synthetic documents within SIMDEX_MINHASH_MEMORY bytes (default
 // 4 GiB), as `simdex dedup --method minhash` shares it out: half for
-// BandJoiner, a quarter for the 4-bit signatures (io::SpillableArray); the
+// BandJoiner, a quarter for the 4-bit signatures (util::SpillableArray); the
 // signatures are made and banded in chunks as they are added, so that the
 // process's peak RSS (/usr/bin/time -v) is the join's. Counters: seconds to
 // make the signatures (apart), to add them, to join, to read the pairs
@@ -241,7 +241,7 @@ void BM_Scale(benchmark::State& state) {
   for (auto _ : state) {
     std::unique_ptr<BandJoiner> join;
     Check(BandJoiner::Create(kBands.bands, {.memory_bytes = memory / 2, .tmpdir = TmpDir()}, &join));
-    io::SpillableArray signatures(sig_bytes, memory / 4, TmpDir());
+    util::SpillableArray signatures(sig_bytes, memory / 4, TmpDir());
     for (size_t begin = 0; begin < n; begin += kChunk) {
       const size_t count = std::min(kChunk, n - begin);
       auto start = std::chrono::steady_clock::now();

@@ -115,7 +115,7 @@ CXX_HEAD = """// The scheme planner's figures (measured_figures.h). Written by
 // Uniform fingerprints, warm, one thread, restart points 6.
 #include "engine/simhash/plan/measured_figures.h"
 
-namespace simdex::plan {
+namespace simdex::simhash {
 namespace {
 
 // codec, block size, N, the worst table's bits per entry over the bound
@@ -128,7 +128,7 @@ CXX_TAIL = """};
 std::span<const SpaceFigure> SpaceFigures() { return kSpace; }
 std::span<const SpeedFigure> SpeedFigures() { return kSpeed; }
 
-}  // namespace simdex::plan"""
+}  // namespace simdex::simhash"""
 
 
 def cxx(speed, space):

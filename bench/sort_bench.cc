@@ -28,7 +28,7 @@
 #include "engine/util/external_sorter.h"
 #include "engine/util/radix_sort.h"
 
-namespace simdex::index {
+namespace simdex::util {
 namespace {
 
 std::vector<uint64_t> RandomU64(size_t n) {
@@ -151,6 +151,6 @@ BENCHMARK(ExternalPairs)
     ->UseRealTime();
 
 }  // namespace
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 BENCHMARK_MAIN();

@@ -103,23 +103,23 @@ BENCHMARK(BM_HammingCheck)->RangeMultiplier(8)->Range(8, 4096);
 // What the tables of t10 report for a query with `unique` neighbours, each
 // at distance 0..3 (random bits flipped): every table whose key blocks the
 // flips miss reports it, table by table, each table in its value order.
-std::vector<index::Found> FoundFor(size_t unique, std::mt19937_64& rng) {
+std::vector<simhash::Found> FoundFor(size_t unique, std::mt19937_64& rng) {
   const uint64_t q = rng();
-  std::vector<index::Found> neighbours;
+  std::vector<simhash::Found> neighbours;
   for (size_t u = 0; u < unique; ++u) {
     const int d = static_cast<int>(rng() % (T10().k() + 1));
     uint64_t f = q;
     while (HammingDistance(f, q) < d) f ^= uint64_t{1} << (rng() % 64);
     neighbours.push_back({f, d});
   }
-  std::vector<index::Found> found;
+  std::vector<simhash::Found> found;
   for (int t = 0; t < T10().num_tables(); ++t) {
     const BlockPermutation& perm = T10().table(t);
-    std::vector<index::Found> in_table;
-    for (const index::Found& f : neighbours) {
+    std::vector<simhash::Found> in_table;
+    for (const simhash::Found& f : neighbours) {
       if ((perm.Apply(f.fingerprint ^ q) >> (64 - perm.key_bits())) == 0) in_table.push_back(f);
     }
-    std::sort(in_table.begin(), in_table.end(), [&](const index::Found& a, const index::Found& b) {
+    std::sort(in_table.begin(), in_table.end(), [&](const simhash::Found& a, const simhash::Found& b) {
       return perm.Apply(a.fingerprint) < perm.Apply(b.fingerprint);
     });
     found.insert(found.end(), in_table.begin(), in_table.end());
@@ -131,19 +131,19 @@ std::vector<index::Found> FoundFor(size_t unique, std::mt19937_64& rng) {
 // it (the copy is part of the figure).
 void BM_MergeFound(benchmark::State& state) {
   std::mt19937_64 rng(8);
-  std::vector<std::vector<index::Found>> inputs(1 << 10);
+  std::vector<std::vector<simhash::Found>> inputs(1 << 10);
   size_t total = 0;
   for (auto& in : inputs) {
     in = FoundFor(static_cast<size_t>(state.range(0)), rng);
     total += in.size();
   }
-  std::vector<index::Found> found;
+  std::vector<simhash::Found> found;
   int64_t entries = 0;
   size_t i = 0;
   for (auto _ : state) {
-    const std::vector<index::Found>& in = inputs[i++ & (inputs.size() - 1)];
+    const std::vector<simhash::Found>& in = inputs[i++ & (inputs.size() - 1)];
     found.assign(in.begin(), in.end());
-    index::MergeFound(&found);
+    simhash::MergeFound(&found);
     benchmark::DoNotOptimize(found.data());
     entries += static_cast<int64_t>(in.size());
   }
@@ -169,7 +169,7 @@ void BM_SortMatches(benchmark::State& state) {
   for (auto _ : state) {
     const std::vector<Match>& in = inputs[i++ & (inputs.size() - 1)];
     matches.assign(in.begin(), in.end());
-    index::SortMatches(&matches);
+    simhash::SortMatches(&matches);
     benchmark::DoNotOptimize(matches.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(count));

@@ -19,12 +19,12 @@ Status PermutedTablesSearcher::Build(std::span<const uint64_t> fps) {
   tables_.assign(static_cast<size_t>(scheme_.num_tables()), Table{});
   // The builder's radix sort, so that build times compare with simdex's
   // (which sorts each table the same way) rather than with std::sort.
-  std::vector<index::FingerprintIdPair> pairs(n);
-  std::vector<index::FingerprintIdPair> scratch(n);
+  std::vector<util::FingerprintIdPair> pairs(n);
+  std::vector<util::FingerprintIdPair> scratch(n);
   for (int t = 0; t < scheme_.num_tables(); ++t) {
     const BlockPermutation& perm = scheme_.table(t);
     for (size_t i = 0; i < n; ++i) pairs[i] = {perm.Apply(fps[i]), i};
-    index::RadixSort(pairs.data(), scratch.data(), n, 1);
+    util::RadixSort(pairs.data(), scratch.data(), n, 1);
     Table& table = tables_[static_cast<size_t>(t)];
     table.keys.resize(n);
     for (size_t i = 0; i < n; ++i) table.keys[i] = pairs[i].fingerprint;

@@ -5,6 +5,6 @@
 namespace simdex::bench {
 
 // The order IndexReader uses, from the engine's own merge step.
-void SortMatches(std::vector<Match>* matches) { index::SortMatches(matches); }
+void SortMatches(std::vector<Match>* matches) { simhash::SortMatches(matches); }
 
 }  // namespace simdex::bench

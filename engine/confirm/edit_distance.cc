@@ -96,7 +96,7 @@ size_t EditDistance(std::span<const char32_t> a, std::span<const char32_t> b, si
 }
 
 void EditText::Prepare(std::string_view utf8_text, std::vector<char32_t>* out) {
-  text::DecodeUtf8(utf8_text, &decoded_);
+  util::DecodeUtf8(utf8_text, &decoded_);
   normalizer_.Normalize(decoded_.data(), decoded_.size(), /*plain=*/false, &normalized_);
   out->clear();
   bool pending_space = false;

@@ -30,8 +30,8 @@ class EditText {
 
  private:
   text::CaseFoldNormalizer normalizer_;
-  text::U16Buffer decoded_;
-  text::U16Buffer normalized_;
+  util::U16Buffer decoded_;
+  util::U16Buffer normalized_;
 };
 
 }  // namespace simdex::confirm

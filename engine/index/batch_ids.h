@@ -16,7 +16,7 @@
 #include "simdex/merge.h"
 #include "simdex/status.h"
 
-namespace simdex::merge {
+namespace simdex::index {
 
 class BatchIds {
  public:
@@ -63,6 +63,6 @@ class BatchIds {
   std::string first_;
 };
 
-}  // namespace simdex::merge
+}  // namespace simdex::index
 
 #endif  // SIMDEX_ENGINE_INDEX_BATCH_IDS_H_

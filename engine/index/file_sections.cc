@@ -77,7 +77,7 @@ Status VerifyIdMapUse(const format::IdMapReader& id_map, const format::PackedInt
                       const char* what) {
   SIMDEX_RETURN_IF_ERROR(id_map.Verify());
   for (uint64_t i = 0; i < id_map.size(); ++i) {
-    Status s = io::CheckStringId(id_map.Get(i));
+    Status s = util::CheckStringId(id_map.Get(i));
     if (!s.ok()) return Status::Corruption("id map: string " + std::to_string(i) + ": " + s.message());
   }
   std::vector<bool> used(id_map.size(), false);
@@ -116,7 +116,7 @@ Status WrongIndexKind(format::IndexKind have, format::IndexKind want) {
                                  format::IndexKindName(want) + " index is needed");
 }
 
-Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
+Status AppendU64s(util::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
   XXH3_state_t* state = XXH3_createState();
   XXH3_64bits_reset(state);
   std::string buf;
@@ -132,7 +132,7 @@ Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* c
   return s;
 }
 
-Status AppendIdSections(OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* p) {
+Status AppendIdSections(util::OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* p) {
   SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
   p->ids_offset = out->size();
   p->ids_length = packed_ids.size();
@@ -149,11 +149,11 @@ Status AppendIdSections(OutputFile* out, std::string_view packed_ids, std::strin
   return Status::OK();
 }
 
-Status AppendMetadataAndCommit(OutputFile* out, std::string tail, uint64_t* file_bytes) {
+Status AppendMetadataAndCommit(util::OutputFile* out, std::string tail, uint64_t* file_bytes) {
   return AppendMetadataAndCommit(out, std::move(tail), format::kWrittenFormatVersion, file_bytes);
 }
 
-Status AppendMetadataAndCommit(OutputFile* out, std::string tail, uint32_t version, uint64_t* file_bytes) {
+Status AppendMetadataAndCommit(util::OutputFile* out, std::string tail, uint32_t version, uint64_t* file_bytes) {
   format::Footer footer;
   footer.version = version;
   footer.metadata_offset = out->size();

@@ -77,7 +77,7 @@ Status WrongIndexKind(format::IndexKind have, format::IndexKind want);
 inline uint64_t BlockAlignment(uint32_t block_size) { return std::min<uint64_t>(block_size, 4096); }
 
 // Appends values as little-endian u64 and returns their checksum.
-Status AppendU64s(OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum);
+Status AppendU64s(util::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum);
 
 // Where AppendIdSections put the id section and the id map.
 struct IdPlacement {
@@ -86,7 +86,7 @@ struct IdPlacement {
 };
 
 // Appends the packed ids and the id map (when not empty), each 8-aligned.
-Status AppendIdSections(OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* placed);
+Status AppendIdSections(util::OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* placed);
 
 // Copies the placement into metadata with those fields (IndexMetadata,
 // LshMetadata).
@@ -102,9 +102,9 @@ void SetIdPlacement(const IdPlacement& p, M* m) {
 
 // Appends the encoded metadata and the footer that points at it, then
 // commits the file (fsync and rename). *file_bytes = the file's size.
-Status AppendMetadataAndCommit(OutputFile* out, std::string metadata, uint64_t* file_bytes);
+Status AppendMetadataAndCommit(util::OutputFile* out, std::string metadata, uint64_t* file_bytes);
 // The same with the footer of format `version` (the header's).
-Status AppendMetadataAndCommit(OutputFile* out, std::string metadata, uint32_t version, uint64_t* file_bytes);
+Status AppendMetadataAndCommit(util::OutputFile* out, std::string metadata, uint32_t version, uint64_t* file_bytes);
 
 }  // namespace simdex::index
 

@@ -11,7 +11,7 @@
 namespace simdex::index {
 
 IdMapBuilder::IdMapBuilder(size_t memory_bytes, std::string tmpdir)
-    : memory_bytes_(memory_bytes == 0 ? 0 : std::max(memory_bytes, kExternalSortMinMemoryBytes)),
+    : memory_bytes_(memory_bytes == 0 ? 0 : std::max(memory_bytes, util::kExternalSortMinMemoryBytes)),
       tmpdir_(std::move(tmpdir)) {}
 IdMapBuilder::IdMapBuilder(IdMapBuilder&&) noexcept = default;
 IdMapBuilder& IdMapBuilder::operator=(IdMapBuilder&&) noexcept = default;
@@ -144,17 +144,17 @@ Status IdMapBuilder::FinishSpilled() {
   if (!held_->by_number.empty()) SIMDEX_RETURN_IF_ERROR(Spill());
   held_.reset();
   // Half the budget for the runs' read buffers, half for the sorter.
-  const size_t fan_in = std::clamp<size_t>(memory_bytes_ / 2 / kStringRunReaderBytes, 2, kExternalSortMaxOpenRuns);
+  const size_t fan_in = std::clamp<size_t>(memory_bytes_ / 2 / kStringRunReaderBytes, 2, util::kExternalSortMaxOpenRuns);
   SIMDEX_RETURN_IF_ERROR(MergeDown(fan_in));
 
   SIMDEX_RETURN_IF_ERROR(IdMapSectionWriter::Create(tmpdir_, &section_writer_));
-  ExternalSorter<FingerprintIdPair> by_number(
-      {.memory_bytes = std::max(memory_bytes_ / 2, kExternalSortMinMemoryBytes), .tmpdir = tmpdir_});
+  util::ExternalSorter<util::FingerprintIdPair> by_number(
+      {.memory_bytes = std::max(memory_bytes_ / 2, util::kExternalSortMinMemoryBytes), .tmpdir = tmpdir_});
   SIMDEX_RETURN_IF_ERROR(by_number.status());
   std::vector<const StringRun*> all;
   for (const StringRun& run : runs_) all.push_back(&run);
   std::string previous;
-  std::vector<FingerprintIdPair> pairs;
+  std::vector<util::FingerprintIdPair> pairs;
   pairs.reserve(4096);
   auto add = [&](std::string_view s, uint64_t number) -> Status {
     if (section_writer_->size() == 0 || s != previous) {
@@ -178,7 +178,7 @@ Status IdMapBuilder::FinishSpilled() {
   SIMDEX_RETURN_IF_ERROR(by_number.Finish());
   SIMDEX_RETURN_IF_ERROR(SortedValues::Create(next_number_, 0, tmpdir_, &rank_values_));  // a scratch file
   {
-    std::vector<FingerprintIdPair> batch(4096);
+    std::vector<util::FingerprintIdPair> batch(4096);
     uint64_t expected = 0;
     for (size_t got = 0;;) {
       SIMDEX_RETURN_IF_ERROR(by_number.Read(batch.data(), batch.size(), &got));
@@ -204,11 +204,11 @@ Status IdMapBuilder::FinishSpilled() {
   return FinishView();
 }
 
-Status ReaddAsDecimalStrings(ExternalSorter<FingerprintIdPair>* numeric, IdMapBuilder* map,
-                             ExternalSorter<FingerprintIdPair>* strings) {
+Status ReaddAsDecimalStrings(util::ExternalSorter<util::FingerprintIdPair>* numeric, IdMapBuilder* map,
+                             util::ExternalSorter<util::FingerprintIdPair>* strings) {
   SIMDEX_RETURN_IF_ERROR(strings->status());
   SIMDEX_RETURN_IF_ERROR(numeric->Finish());
-  std::vector<FingerprintIdPair> batch(4096);
+  std::vector<util::FingerprintIdPair> batch(4096);
   for (size_t got = 0;;) {
     SIMDEX_RETURN_IF_ERROR(numeric->Read(batch.data(), batch.size(), &got));
     if (got == 0) return Status::OK();

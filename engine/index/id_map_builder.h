@@ -106,7 +106,7 @@ class IdMapBuilder {
   std::unique_ptr<Held> held_ = std::make_unique<Held>();
   uint64_t first_number_ = 0;
   size_t held_bytes_ = 0;
-  std::unique_ptr<OutputFile> runs_file_;  // every run, one after another (at the first spill)
+  std::unique_ptr<util::OutputFile> runs_file_;  // every run, one after another (at the first spill)
   std::vector<StringRun> runs_;
   // After Finish(): in memory, or mapped scratch files.
   std::vector<uint64_t> rank_memory_;
@@ -122,8 +122,8 @@ class IdMapBuilder {
 // `numeric` and adds its (fingerprint, id) pairs to `strings` with each id
 // replaced by the provisional number of its decimal string in `map`, as if
 // the ids had been strings from the start.
-Status ReaddAsDecimalStrings(ExternalSorter<FingerprintIdPair>* numeric, IdMapBuilder* map,
-                             ExternalSorter<FingerprintIdPair>* strings);
+Status ReaddAsDecimalStrings(util::ExternalSorter<util::FingerprintIdPair>* numeric, IdMapBuilder* map,
+                             util::ExternalSorter<util::FingerprintIdPair>* strings);
 
 }  // namespace simdex::index
 

@@ -13,7 +13,7 @@ constexpr size_t kFlushBytes = size_t{1} << 20;
 Status IdMapSectionWriter::Create(const std::string& tmpdir, std::unique_ptr<IdMapSectionWriter>* out) {
   std::unique_ptr<IdMapSectionWriter> w(new IdMapSectionWriter());
   w->tmpdir_ = tmpdir;
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir, "idstrings", &w->strings_file_));
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(tmpdir, "idstrings", &w->strings_file_));
   SIMDEX_RETURN_IF_ERROR(SortedValues::Create(~uint64_t{0}, 0, tmpdir, &w->ends_));
   *out = std::move(w);
   return Status::OK();
@@ -38,9 +38,9 @@ Status IdMapSectionWriter::Finish() {
   SIMDEX_RETURN_IF_ERROR(Flush());
   SIMDEX_RETURN_IF_ERROR(strings_file_->Close());
   SIMDEX_RETURN_IF_ERROR(ends_->Finish());
-  std::unique_ptr<MappedValues> strings_map;
-  SIMDEX_RETURN_IF_ERROR(MappedValues::Open(*strings_file_, &strings_map));
-  SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
+  std::unique_ptr<util::MappedValues> strings_map;
+  SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*strings_file_, &strings_map));
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(tmpdir_, "idmap", &section_file_));
   // Header, the offsets (0, then every end) packed, padding, the strings.
   std::string out;
   const int w = format::BitWidth(total_);
@@ -76,7 +76,7 @@ Status IdMapSectionWriter::Finish() {
     return Status::Corruption("id map: wrote " + std::to_string(section_file_->size()) + " bytes, not " +
                               std::to_string(format::IdMapBytes(count_, total_)));
   }
-  return MappedValues::Open(*section_file_, &section_map_);
+  return util::MappedValues::Open(*section_file_, &section_map_);
 }
 
 std::string_view IdMapSectionWriter::section() const {

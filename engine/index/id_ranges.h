@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace simdex::merge {
+namespace simdex::index {
 
 class IdRanges {
  public:
@@ -45,6 +45,6 @@ class IdRanges {
   std::vector<std::pair<uint64_t, uint64_t>> ranges_;
 };
 
-}  // namespace simdex::merge
+}  // namespace simdex::index
 
 #endif  // SIMDEX_ENGINE_INDEX_ID_RANGES_H_

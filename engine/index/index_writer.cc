@@ -8,7 +8,7 @@
 
 namespace simdex::index {
 
-IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile> out)
+IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<util::OutputFile> out)
     : options_(options), out_(std::move(out)) {
   meta_.block_size = options.block_size;
   meta_.restarts = static_cast<uint8_t>(options.restarts);
@@ -18,8 +18,8 @@ IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile
 }
 
 Status IndexWriter::Create(const std::string& path, const BuildOptions& options, std::unique_ptr<IndexWriter>* out) {
-  std::unique_ptr<OutputFile> file;
-  SIMDEX_RETURN_IF_ERROR(OutputFile::Create(path, &file));
+  std::unique_ptr<util::OutputFile> file;
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::Create(path, &file));
   std::string header;
   format::FileHeader().EncodeTo(&header);
   SIMDEX_RETURN_IF_ERROR(file->Append(header));
@@ -64,7 +64,7 @@ Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t>
   return codec->EncodeTable(sorted, encoding, sink, out);
 }
 
-Status AppendHeads(OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm) {
+Status AppendHeads(util::OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm) {
   tm->blocks_offset = blocks_offset;
   tm->num_blocks = enc.heads.size();
   tm->payload_bits = enc.payload_bits;
@@ -75,7 +75,7 @@ Status AppendHeads(OutputFile* out, const EncodedTable& enc, uint64_t blocks_off
   return AppendU64s(out, enc.heads, &tm->heads_checksum);
 }
 
-Status AppendTable(OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+Status AppendTable(util::OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
                    format::TableMetadata* tm, EncodedTable* enc) {
   SIMDEX_RETURN_IF_ERROR(out->PadTo(BlockAlignment(options.block_size)));
   const uint64_t offset = out->size();

@@ -53,13 +53,13 @@ Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t>
 // Appends the head index of a table encoded as `enc` whose blocks start at
 // blocks_offset (8-aligned) and fills *tm with the table's fields, all but
 // its leading blocks.
-Status AppendHeads(OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm);
+Status AppendHeads(util::OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm);
 
 // Encodes table t from its sorted values (EncodeTable) and appends its
 // blocks (aligned as docs/format.md says) and head index; *tm and *enc as
 // AppendHeads' and EncodeTable's. Tables of either index kind are written
 // by it.
-Status AppendTable(OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
+Status AppendTable(util::OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
                    format::TableMetadata* tm, EncodedTable* enc);
 
 class IndexWriter {
@@ -83,14 +83,14 @@ class IndexWriter {
   uint64_t file_bytes() const { return file_bytes_; }
 
  private:
-  IndexWriter(const BuildOptions& options, std::unique_ptr<OutputFile> out);
+  IndexWriter(const BuildOptions& options, std::unique_ptr<util::OutputFile> out);
   // Appends table t's head index and records its metadata.
   Status AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset);
   // Keeps table t's fields (with its leading blocks) and table 0's ranks.
   void Record(int t, format::TableMetadata tm, const EncodedTable& enc);
 
   BuildOptions options_;
-  std::unique_ptr<OutputFile> out_;
+  std::unique_ptr<util::OutputFile> out_;
   format::IndexMetadata meta_;
   std::vector<uint64_t> ranks0_;  // table 0's rank index
   uint64_t file_bytes_ = 0;

@@ -10,7 +10,7 @@ Status SortedValues::Create(uint64_t expected, size_t memory_bytes, const std::s
   if (expected <= memory_bytes / 8) {
     v->memory_.reserve(expected);
   } else {
-    SIMDEX_RETURN_IF_ERROR(OutputFile::CreateScratch(dir, "values", &v->file_));
+    SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(dir, "values", &v->file_));
   }
   *out = std::move(v);
   return Status::OK();
@@ -29,7 +29,7 @@ Status SortedValues::Finish() {
   SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
   buffer_ = std::string();
   SIMDEX_RETURN_IF_ERROR(file_->Close());
-  return MappedValues::Open(*file_, &map_);
+  return util::MappedValues::Open(*file_, &map_);
 }
 
 std::span<const uint64_t> SortedValues::values() const {

@@ -36,9 +36,9 @@ class SortedValues {
   Status AppendToFile(uint64_t value);
 
   std::vector<uint64_t> memory_;
-  std::unique_ptr<OutputFile> file_;
+  std::unique_ptr<util::OutputFile> file_;
   std::string buffer_;
-  std::unique_ptr<MappedValues> map_;
+  std::unique_ptr<util::MappedValues> map_;
 };
 
 }  // namespace simdex::index

@@ -23,7 +23,7 @@ constexpr size_t kFrameHeaderBytes = 16;
 // own), a checked frame at a time.
 class StringRunReader {
  public:
-  static Status Open(const OutputFile& file, const StringRun& run, std::unique_ptr<StringRunReader>* out) {
+  static Status Open(const util::OutputFile& file, const StringRun& run, std::unique_ptr<StringRunReader>* out) {
     std::unique_ptr<StringRunReader> r(new StringRunReader(
         file.path() + ": run at byte " + std::to_string(run.offset), file.scratch_fd(), run.offset, run.bytes));
     char header[kHeaderBytes];
@@ -132,11 +132,11 @@ class StringRunReader {
 
 }  // namespace
 
-Status StringRunFile::Create(const std::string& dir, std::unique_ptr<OutputFile>* out) {
-  return OutputFile::CreateScratch(dir, "ids", kStringRunFramePayload * 4, out);
+Status StringRunFile::Create(const std::string& dir, std::unique_ptr<util::OutputFile>* out) {
+  return util::OutputFile::CreateScratch(dir, "ids", kStringRunFramePayload * 4, out);
 }
 
-Status StringRunWriter::Create(OutputFile* file, uint64_t records, std::unique_ptr<StringRunWriter>* out) {
+Status StringRunWriter::Create(util::OutputFile* file, uint64_t records, std::unique_ptr<StringRunWriter>* out) {
   std::unique_ptr<StringRunWriter> w(new StringRunWriter());
   w->file_ = file;
   w->offset_ = file->size();
@@ -188,7 +188,7 @@ Status StringRunWriter::Finish(StringRun* run) {
   return Status::OK();
 }
 
-Status MergeStringRuns(const OutputFile& file, const std::vector<const StringRun*>& runs,
+Status MergeStringRuns(const util::OutputFile& file, const std::vector<const StringRun*>& runs,
                        const std::function<Status(std::string_view s, uint64_t number)>& emit) {
   struct Head {
     std::string_view s;

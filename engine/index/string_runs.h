@@ -52,7 +52,7 @@ struct StringRun {
 
 // The scratch file that holds the runs.
 struct StringRunFile {
-  static Status Create(const std::string& dir, std::unique_ptr<OutputFile>* out);
+  static Status Create(const std::string& dir, std::unique_ptr<util::OutputFile>* out);
 };
 
 // Writes a run at the end of file, records in the order given (the caller
@@ -60,7 +60,7 @@ struct StringRunFile {
 class StringRunWriter {
  public:
   // REQUIRES: file (a StringRunFile) outlives the writer.
-  static Status Create(OutputFile* file, uint64_t records, std::unique_ptr<StringRunWriter>* out);
+  static Status Create(util::OutputFile* file, uint64_t records, std::unique_ptr<StringRunWriter>* out);
   // A string longer than kStringRunMaxString is InvalidArgument.
   Status Add(std::string_view s, uint64_t number);
   // Writes the last frame out; REQUIRES: exactly `records` records were
@@ -71,7 +71,7 @@ class StringRunWriter {
   StringRunWriter() = default;
   Status FlushFrame();
 
-  OutputFile* file_ = nullptr;
+  util::OutputFile* file_ = nullptr;
   uint64_t offset_ = 0;  // where the run starts
   uint64_t records_ = 0;
   uint64_t added_ = 0;
@@ -83,7 +83,7 @@ class StringRunWriter {
 // Merges runs of file: calls `emit` with every record of every run in
 // (string, number) order. Each run must be sorted that way. The strings
 // passed to `emit` are valid only during the call.
-Status MergeStringRuns(const OutputFile& file, const std::vector<const StringRun*>& runs,
+Status MergeStringRuns(const util::OutputFile& file, const std::vector<const StringRun*>& runs,
                        const std::function<Status(std::string_view s, uint64_t number)>& emit);
 
 }  // namespace simdex::index

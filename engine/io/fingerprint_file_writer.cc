@@ -25,7 +25,7 @@ class FingerprintFileWriter::Encoder {
   virtual ~Encoder() = default;
   virtual Status Add(uint64_t id, uint64_t fingerprint) = 0;
   virtual Status AddEmpty(uint64_t id, std::string_view reason) = 0;
-  // String ids; REQUIRES: io::CheckStringId(id) passed.
+  // String ids; REQUIRES: util::CheckStringId(id) passed.
   virtual Status Add(std::string_view id, uint64_t fingerprint) = 0;
   virtual Status AddEmpty(std::string_view id, std::string_view reason) = 0;
   virtual Status Finish(uint64_t records, uint64_t empty) = 0;
@@ -207,7 +207,7 @@ Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
 
 Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
   if (!status_.ok()) return status_;
-  status_ = io::CheckStringId(id).WithContext("id " + io::Quoted(id));
+  status_ = util::CheckStringId(id).WithContext("id " + util::Quoted(id));
   if (status_.ok()) status_ = encoder_->Add(id, fingerprint);
   ++records_;
   return status_;
@@ -216,7 +216,7 @@ Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
 Status FingerprintFileWriter::AddEmpty(std::string_view id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
   if (!status_.ok()) return status_;
-  status_ = io::CheckStringId(id).WithContext("id " + io::Quoted(id));
+  status_ = util::CheckStringId(id).WithContext("id " + util::Quoted(id));
   if (status_.ok()) status_ = encoder_->AddEmpty(id, reason);
   ++empty_;
   return status_;

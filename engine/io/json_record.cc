@@ -43,9 +43,9 @@ Status JsonRecordParser::ParseId(simdjson::dom::object object, Document* doc) co
     }
     case simdjson::dom::element_type::STRING: {
       const std::string_view s = value.get_string().value_unsafe();
-      if (ParseDecimalUint64(s, &doc->id)) return Status::OK();
+      if (util::ParseDecimalUint64(s, &doc->id)) return Status::OK();
       if (!options_.allow_string_ids) return NotAnId(field, value);
-      Status ok = CheckStringId(s);
+      Status ok = util::CheckStringId(s);
       if (!ok.ok()) return ok.WithContext("field '" + field + "'");
       doc->id_string.assign(s);
       return Status::OK();

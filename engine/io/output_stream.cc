@@ -49,7 +49,7 @@ Status WriteAll(int fd, const char* data, size_t n, const std::string& name) {
 // standard output (borrowed, never closed).
 class Target {
  public:
-  explicit Target(std::unique_ptr<PendingFile> file) : file_(std::move(file)), name_(file_->final_path()) {}
+  explicit Target(std::unique_ptr<util::PendingFile> file) : file_(std::move(file)), name_(file_->final_path()) {}
   Target() : name_("-") {}  // standard output
   int fd() const { return file_ ? file_->fd() : STDOUT_FILENO; }
   const std::string& name() const { return name_; }
@@ -57,7 +57,7 @@ class Target {
   Status Commit() { return file_ ? file_->Commit() : Status::OK(); }
 
  private:
-  std::unique_ptr<PendingFile> file_;
+  std::unique_ptr<util::PendingFile> file_;
   std::string name_;
 };
 
@@ -147,8 +147,8 @@ Status OutputStream::Open(const std::string& path, std::unique_ptr<OutputStream>
   if (path == "-") {
     target = std::make_unique<Target>();
   } else {
-    std::unique_ptr<PendingFile> file;
-    SIMDEX_RETURN_IF_ERROR(PendingFile::Create(path, &file));
+    std::unique_ptr<util::PendingFile> file;
+    SIMDEX_RETURN_IF_ERROR(util::PendingFile::Create(path, &file));
     target = std::make_unique<Target>(std::move(file));
   }
   Compression compression = path == "-" ? Compression::kNone : CompressionOf(path);

@@ -51,6 +51,6 @@ Status OutputWriter::Close() {
   return r.status;
 }
 
-void RemoveNamedTemporaries() noexcept { io::RemoveRegisteredTemporaries(); }
+void RemoveNamedTemporaries() noexcept { util::RemoveRegisteredTemporaries(); }
 
 }  // namespace simdex

@@ -38,7 +38,7 @@ Status SignatureFileWriter::AddLine(uint64_t id, const std::string_view* id_stri
   if (id_string == nullptr) {
     io::AppendIdField(id, &line_);
   } else {
-    status_ = io::CheckStringId(*id_string).WithContext("id " + io::Quoted(*id_string));
+    status_ = util::CheckStringId(*id_string).WithContext("id " + util::Quoted(*id_string));
     if (!status_.ok()) return status_;
     // The header is the first line: no id can be taken for one.
     status_ = io::AppendStringIdField(*id_string, /*first_line=*/false, &line_);

@@ -13,7 +13,7 @@
 namespace simdex::pipeline {
 
 void SecondStageDocuments::Add(const FingerprintResult& r, std::string_view text, double score) {
-  dedup::AppendScore(&scores, fingerprints.size(), score);
+  util::AppendScore(&scores, fingerprints.size(), score);
   fingerprints.push_back(r.empty() ? 0 : r.fingerprint);
   lengths.push_back(static_cast<uint32_t>(CodePointLength(text)));
 }

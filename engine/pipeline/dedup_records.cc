@@ -13,7 +13,7 @@
 namespace simdex::pipeline {
 namespace {
 
-using io::AppendJsonString;
+using util::AppendJsonString;
 
 // "<path>: <reason>" unless the reason names the file already.
 std::string FileError(const std::string& path, const Status& s) {
@@ -96,7 +96,7 @@ void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, const DedupResult& 
     AppendScore("estimate", dedup.estimates[o], out);
   } else {
     out->append(",\"distance\":");
-    io::AppendDecimal(out, r.distance);
+    util::AppendDecimal(out, r.distance);
   }
 }
 
@@ -171,7 +171,7 @@ Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const D
     out.append(",\"b\":");
     batch.ids.AppendJson(p.b, &out);
     if (p.estimate >= 0) AppendScore("estimate", p.estimate, &out);
-    else io::AppendDecimal(&out.append(",\"distance\":"), p.distance);
+    else util::AppendDecimal(&out.append(",\"distance\":"), p.distance);
     if (p.similarity >= 0) AppendScore("similarity", p.similarity, &out);
     if (with_titles) {
       append_title("a_title", p.a, &out);

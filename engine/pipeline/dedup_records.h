@@ -47,7 +47,7 @@ template <class Reader>
 AppendIndexId IndexIds(std::vector<const Reader*> indexes) {
   return [indexes = std::move(indexes)](int index, uint64_t id, std::string* out) {
     const Reader& reader = *indexes[static_cast<size_t>(index)];
-    if (reader.has_string_ids()) io::AppendJsonString(out, reader.IdString(id));
+    if (reader.has_string_ids()) util::AppendJsonString(out, reader.IdString(id));
     else out->append(std::to_string(id));
   };
 }

@@ -33,12 +33,12 @@ std::string_view DocumentIds::String(uint64_t ordinal) const {
 }
 
 void DocumentIds::AppendJson(uint64_t ordinal, std::string* out) const {
-  io::AppendJsonId(out, Number(ordinal), IsString(ordinal) ? String(ordinal) : std::string_view());
+  util::AppendJsonId(out, Number(ordinal), IsString(ordinal) ? String(ordinal) : std::string_view());
 }
 
 void DocumentIds::AppendText(uint64_t ordinal, std::string* out) const {
   if (IsString(ordinal)) out->append(String(ordinal));
-  else io::AppendDecimal(out, Number(ordinal));
+  else util::AppendDecimal(out, Number(ordinal));
 }
 
 }  // namespace simdex::pipeline

@@ -32,7 +32,7 @@ std::string DocumentPlaces::Describe(uint64_t ordinal) const {
 
 namespace {
 
-using Record = index::FingerprintIdPair;  // (key, ordinal)
+using Record = util::FingerprintIdPair;  // (key, ordinal)
 
 constexpr size_t kBatch = 4096;
 
@@ -68,8 +68,8 @@ Status FindDuplicateIds(const DocumentIds& ids, size_t memory_bytes, const std::
                         DuplicateIds* out) {
   *out = DuplicateIds();
   if (ids.consecutive_numbers()) return Status::OK();
-  index::ExternalSorter<Record> sorter(
-      {.memory_bytes = std::max(memory_bytes, index::kExternalSortMinMemoryBytes), .tmpdir = tmpdir, .threads = threads});
+  util::ExternalSorter<Record> sorter(
+      {.memory_bytes = std::max(memory_bytes, util::kExternalSortMinMemoryBytes), .tmpdir = tmpdir, .threads = threads});
   SIMDEX_RETURN_IF_ERROR(sorter.status());
   std::vector<Record> batch;
   batch.reserve(kBatch);
@@ -113,7 +113,7 @@ Status CheckIdsAreUnique(const DocumentIds& ids, const DocumentPlaces& places, s
   std::string id;
   ids.AppendText(dups.first, &id);
   std::string message =
-      places.Describe(dups.second) + ": duplicate id " + io::Quoted(id) + " (first at " + places.Describe(dups.first) + ")";
+      places.Describe(dups.second) + ": duplicate id " + util::Quoted(id) + " (first at " + places.Describe(dups.first) + ")";
   if (dups.ids == 2) message += "; 1 more id is given to several documents";
   if (dups.ids > 2) message += "; " + std::to_string(dups.ids - 1) + " more ids are given to several documents";
   return Status::InvalidArgument(message + "; ids must be unique (" + std::string(how_to_allow) + ")");

@@ -36,8 +36,8 @@ constexpr size_t kKeyBatch = 4096;
 // order; the keys and signatures within their shares of the memory bound.
 struct Signed {
   size_t bands = 0, bytes = 0;
-  std::unique_ptr<io::SpillableArray> keys;    // bands x 8 bytes per document
-  std::unique_ptr<io::SpillableArray> packed;  // bytes per document
+  std::unique_ptr<util::SpillableArray> keys;    // bands x 8 bytes per document
+  std::unique_ptr<util::SpillableArray> packed;  // bytes per document
   std::vector<uint64_t> digests;               // of keys and signature; 0 for empty documents
   std::vector<uint8_t> empty;                  // no shingles
   std::vector<LshBestMatch> index_matches;  // empty without --against
@@ -76,7 +76,7 @@ struct Signed {
 // within the bound. None once either spilled.
 size_t ShingleRoom(const MinHashDedupArgs& args, const Signed& s) {
   if (s.keys->spilled() || s.packed->spilled()) return 0;
-  auto held = [](const io::SpillableArray& a) { return std::max(size_t{64} << 10, 2 * a.size() * a.record_bytes()); };
+  auto held = [](const util::SpillableArray& a) { return std::max(size_t{64} << 10, 2 * a.size() * a.record_bytes()); };
   const size_t taken = held(*s.keys) + held(*s.packed);
   return args.memory_bytes / 2 > taken ? args.memory_bytes / 2 - taken : 0;
 }
@@ -99,8 +99,8 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
   out->bands = static_cast<size_t>(bands.bands);
   out->bytes = PackedSignatureBytes(args.num_perm, args.signature_bits);
-  out->keys = std::make_unique<io::SpillableArray>(out->bands * sizeof(uint64_t), args.memory_bytes / 4, args.tmpdir);
-  out->packed = std::make_unique<io::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
+  out->keys = std::make_unique<util::SpillableArray>(out->bands * sizeof(uint64_t), args.memory_bytes / 4, args.tmpdir);
+  out->packed = std::make_unique<util::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
   if (keep_shingles) out->shingles = std::make_unique<KeptShingles>(options.shingles);
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
@@ -157,7 +157,7 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
       const bool has = b.has_shingles[i] != 0;
       out->digests.push_back(has ? SignatureDigest(&b.band_keys[i * nb], nb, &b.packed_signatures[i * sb], sb) : 0);
       const double score = has ? KeepScore(score_by, doc) : 0;
-      dedup::AppendScore(&out->scores, out->empty.size(), score);
+      util::AppendScore(&out->scores, out->empty.size(), score);
       out->empty.push_back(!has);
       if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
       batch->ids.Add(doc.id, doc.id_string);

@@ -42,8 +42,8 @@ class ShingleStore {
   uint64_t bytes_spilled() const { return hashes_.bytes_spilled() + offsets_.bytes_spilled(); }
 
  private:
-  io::SpillableArray hashes_;   // every document's hashes, one after another
-  io::SpillableArray offsets_;  // the first hash of each document, and one past the last
+  util::SpillableArray hashes_;   // every document's hashes, one after another
+  util::SpillableArray offsets_;  // the first hash of each document, and one past the last
   uint64_t documents_ = 0;
   uint64_t total_ = 0;  // hashes added
   std::vector<uint64_t> buffers_[2];

@@ -27,8 +27,8 @@ float AsPrinted(double v) {
 }
 
 SortedPairs::SortedPairs(size_t memory_bytes, const std::string& tmpdir, int threads)
-    : sorter_(std::make_unique<index::ExternalSorter<index::FingerprintIdPair>>(index::ExternalSortOptions{
-          .memory_bytes = std::max(memory_bytes, index::kExternalSortMinMemoryBytes),
+    : sorter_(std::make_unique<util::ExternalSorter<util::FingerprintIdPair>>(util::ExternalSortOptions{
+          .memory_bytes = std::max(memory_bytes, util::kExternalSortMinMemoryBytes),
           .tmpdir = tmpdir,
           .threads = threads})),
       status_(sorter_->status()) {
@@ -54,11 +54,11 @@ Status SortedPairs::Add(const AcceptedPair& pair) {
 Status SortedPairs::ForEach(const PairVisitor& fn) {
   SIMDEX_RETURN_IF_ERROR(Flush());
   SIMDEX_RETURN_IF_ERROR(status_ = sorter_->Finish());
-  std::vector<index::FingerprintIdPair> batch(kBatch);
+  std::vector<util::FingerprintIdPair> batch(kBatch);
   for (size_t got = 1; got > 0;) {
     SIMDEX_RETURN_IF_ERROR(status_ = sorter_->Read(batch.data(), batch.size(), &got));
     for (size_t i = 0; i < got; ++i) {
-      const index::FingerprintIdPair& r = batch[i];
+      const util::FingerprintIdPair& r = batch[i];
       AcceptedPair p{static_cast<uint32_t>(r.fingerprint >> 32), static_cast<uint32_t>(r.fingerprint), 0};
       p.estimate = Unprinted(static_cast<uint32_t>(r.id >> 32));
       p.similarity = Unprinted(static_cast<uint32_t>(r.id));

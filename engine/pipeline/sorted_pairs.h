@@ -22,10 +22,10 @@
 #include "engine/util/radix_sort.h"
 #include "simdex/status.h"
 
-namespace simdex::index {
+namespace simdex::util {
 template <class Record>
 class ExternalSorter;
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 namespace simdex::pipeline {
 
@@ -57,8 +57,8 @@ class SortedPairs {
  private:
   Status Flush();
 
-  std::unique_ptr<index::ExternalSorter<index::FingerprintIdPair>> sorter_;
-  std::vector<index::FingerprintIdPair> pending_;
+  std::unique_ptr<util::ExternalSorter<util::FingerprintIdPair>> sorter_;
+  std::vector<util::FingerprintIdPair> pending_;
   uint64_t size_ = 0;
   uint64_t bytes_spilled_ = 0;
   Status status_;

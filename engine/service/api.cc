@@ -144,7 +144,7 @@ Api::Api(DocIdService* service, const Metrics* metrics) : service_(service), met
 
 HttpResponse Api::Error(int status, std::string_view message, Route route) {
   std::string body = "{\"status\":\"error\",\"error\":";
-  io::AppendJsonString(&body, message);
+  util::AppendJsonString(&body, message);
   body.push_back('}');
   HttpResponse r = Json(std::move(body), route);
   r.status = status;
@@ -248,7 +248,7 @@ class BatchAnswers : public BodyStream {
  private:
   void AppendLineError(std::string* out, std::string_view message) const {
     out->append("{\"status\":\"error\",\"line\":").append(std::to_string(line_number_)).append(",\"error\":");
-    io::AppendJsonString(out, message);
+    util::AppendJsonString(out, message);
     out->append("}\n");
   }
 
@@ -421,16 +421,16 @@ HttpResponse Api::Stats() const {
     field((std::string("total_reason_") + FilterReasonName(static_cast<FilterReason>(i))).c_str(), s.total_by_reason[i]);
   }
   out.append(",\"last_error\":");
-  io::AppendJsonString(&out, s.last_error);
+  util::AppendJsonString(&out, s.last_error);
   out.append(",\"profile\":");
-  io::AppendJsonString(&out, service_->profile());
+  util::AppendJsonString(&out, service_->profile());
   out.append(",\"content_method\":\"").append(ContentMethodName(o.content_method)).push_back('"');
   if (o.content_method == ContentMethod::kMinHash) {
     char threshold[32];
     std::snprintf(threshold, sizeof threshold, "%g", o.threshold);
     out.append(",\"threshold\":").append(threshold);
     out.append(",\"minhash_profile\":");
-    io::AppendJsonString(&out, MinHashProfile(o.minhash));
+    util::AppendJsonString(&out, MinHashProfile(o.minhash));
   }
   out.push_back('}');
   return Json(std::move(out), Route::kStats);

@@ -42,9 +42,9 @@ Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq
 }
 
 Status ForEachEntry(const IndexReader& reader, const std::function<Status(uint64_t id, uint64_t fp)>& fn) {
-  index::TableCursor cursor(reader, 0);
+  simhash::TableCursor cursor(reader, 0);
   SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
-  const index::EntryIds ids(reader);
+  const simhash::EntryIds ids(reader);
   const uint64_t n = reader.entries();
   while (cursor.Valid()) {
     if (cursor.Rank() >= n) return Status::Corruption("table 0 holds more values than entries");

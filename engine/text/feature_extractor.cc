@@ -141,7 +141,7 @@ void FeatureExtractor::Extract(std::string_view utf8_text, FeatureTable* table,
 }
 
 void FeatureExtractor::ProcessWindow(std::string_view window) {
-  stats_->invalid_utf8 += DecodeUtf8(window, &decoded_);
+  stats_->invalid_utf8 += util::DecodeUtf8(window, &decoded_);
   const char16_t* text = decoded_.data();
   size_t n = decoded_.size();
   if (!stats_->has_text) {
@@ -170,7 +170,7 @@ void FeatureExtractor::ProcessWindow(std::string_view window) {
 void FeatureExtractor::AddWords(const char16_t* text) {
   for (const WordSpan& w : words_) {
     scratch_.clear();
-    AppendUtf8(text + w.begin, w.end - w.begin, &scratch_);
+    util::AppendUtf8(text + w.begin, w.end - w.begin, &scratch_);
     if (config_.tokenizer == Tokenizer::kWords) {
       if (config_.cap_numbers && !HasLetter(text + w.begin, w.end - w.begin)) {
         EmitNumber(scratch_);
@@ -227,7 +227,7 @@ void FeatureExtractor::AddCodePoints(const char16_t* text, size_t n) {
     }
     size_t slot = units_seen_ % kRing;
     unit_start_[slot] = used;
-    used += EncodeUtf8(c, buf + used);
+    used += util::EncodeUtf8(c, buf + used);
     unit_end_[slot] = used;
     ++units_seen_;
     if (units_seen_ >= gram) {

@@ -88,8 +88,8 @@ class FeatureExtractor {
   // Per-call state and scratch, reused across calls.
   FeatureTable* table_ = nullptr;
   ExtractStats* stats_ = nullptr;
-  U16Buffer decoded_;
-  U16Buffer normalized_;
+  util::U16Buffer decoded_;
+  util::U16Buffer normalized_;
   std::vector<WordSpan> words_;
   std::string scratch_;
   // The last code points (kCharNgrams) or words (kWordNgrams) carried from

@@ -344,7 +344,7 @@ Status Fingerprinter::FromFeatures(std::span<const WeightedFeature> features, Fi
   for (const WeightedFeature& f : features) {
     // The feature is named only for a refusal: quoting every one would cost
     // more than the check.
-    if (!CheckWeight(f.weight, {}).ok()) return CheckWeight(f.weight, "weight of feature " + io::Quoted(f.text));
+    if (!CheckWeight(f.weight, {}).ok()) return CheckWeight(f.weight, "weight of feature " + util::Quoted(f.text));
   }
   *out = FromCheckedFeatures(features);
   return Status::OK();

@@ -42,7 +42,7 @@ struct IdfLearner::Rep {
   std::unique_ptr<Fingerprinter> fingerprinter;
   // AddBatch()'s other threads' (made on its first use).
   std::vector<std::unique_ptr<Fingerprinter>> clones;
-  index::ExternalSorter<uint64_t> sorter;
+  util::ExternalSorter<uint64_t> sorter;
   std::vector<uint64_t> hashes;
   IdfLearnerStats stats;
 
@@ -64,9 +64,9 @@ Status IdfLearner::Create(const FingerprintOptions& options, const IdfLearnerOpt
   }
   if (learn.threads < 1) return Status::InvalidArgument("idf: threads must be at least 1");
   if (!(learn.max_idf > 0)) return Status::InvalidArgument("idf: the cap on idf values must be above 0");
-  if (learn.memory_bytes < 2 * index::kExternalSortMinMemoryBytes) {
+  if (learn.memory_bytes < 2 * util::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("idf: the memory bound must be at least " +
-                                   std::to_string(2 * index::kExternalSortMinMemoryBytes / 1024) + " KiB");
+                                   std::to_string(2 * util::kExternalSortMinMemoryBytes / 1024) + " KiB");
   }
   FingerprintOptions counting = options;
   counting.weighting = Weighting::kTermFrequency;  // only the features matter

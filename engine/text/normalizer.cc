@@ -16,7 +16,7 @@ Status CaseFoldNormalizer::Init() {
   return Status::OK();
 }
 
-void CaseFoldNormalizer::AppendIcu(const char16_t* text, size_t n, U16Buffer* out) const {
+void CaseFoldNormalizer::AppendIcu(const char16_t* text, size_t n, util::U16Buffer* out) const {
   if (n == 0) return;
   const UChar* src = reinterpret_cast<const UChar*>(text);
   // The quick check finds the longest prefix that is already normalized and
@@ -54,7 +54,7 @@ void CaseFoldNormalizer::AppendIcu(const char16_t* text, size_t n, U16Buffer* ou
 }
 
 void CaseFoldNormalizer::Normalize(const char16_t* text, size_t n, bool plain,
-                                   U16Buffer* out) const {
+                                   util::U16Buffer* out) const {
   out->clear();
   if (plain) {
     AppendIcu(text, n, out);
@@ -87,11 +87,11 @@ void CaseFoldNormalizer::Normalize(const char16_t* text, size_t n, bool plain,
 }
 
 std::string CaseFoldNormalizer::NormalizeUtf8(std::string_view utf8) const {
-  U16Buffer decoded, normalized;
-  DecodeUtf8(utf8, &decoded);
+  util::U16Buffer decoded, normalized;
+  util::DecodeUtf8(utf8, &decoded);
   Normalize(decoded.data(), decoded.size(), /*plain=*/true, &normalized);
   std::string out;
-  AppendUtf8(normalized.data(), normalized.size(), &out);
+  util::AppendUtf8(normalized.data(), normalized.size(), &out);
   return out;
 }
 

@@ -29,14 +29,14 @@ class CaseFoldNormalizer {
   // "no"/"maybe" goes through ICU. plain == true sends the whole text through
   // ICU; both give identical output (tests compare them).
   // REQUIRES: Init() succeeded; text is not out->data().
-  void Normalize(const char16_t* text, size_t n, bool plain, U16Buffer* out) const;
+  void Normalize(const char16_t* text, size_t n, bool plain, util::U16Buffer* out) const;
 
   // Convenience for short strings (stop words, idf terms): UTF-8 in, UTF-8 out.
   std::string NormalizeUtf8(std::string_view utf8) const;
 
  private:
   // Appends NFKC_Casefold(text[0, n)) computed by ICU.
-  void AppendIcu(const char16_t* text, size_t n, U16Buffer* out) const;
+  void AppendIcu(const char16_t* text, size_t n, util::U16Buffer* out) const;
 
   const UNormalizer2* icu_ = nullptr;
 };

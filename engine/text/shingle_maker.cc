@@ -88,7 +88,7 @@ bool ParseShingleWords(std::string_view name, ShingleWords* out) {
 struct ShingleMaker::Rep {
   ShingleOptions options;
   text::CaseFoldNormalizer normalizer;
-  text::U16Buffer decoded, normalized;
+  util::U16Buffer decoded, normalized;
   std::string collapsed;         // UTF-8, white space collapsed (spaced) or removed (unspaced)
   std::vector<uint32_t> starts;  // byte offset of each unit (word or code point), then the end
 };
@@ -116,7 +116,7 @@ Status ShingleMaker::Create(const ShingleOptions& options, std::unique_ptr<Shing
 ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>* out) {
   Rep& r = *rep_;
   out->clear();
-  text::DecodeUtf8(utf8_text, &r.decoded);
+  util::DecodeUtf8(utf8_text, &r.decoded);
   r.normalizer.Normalize(r.decoded.data(), r.decoded.size(), /*plain=*/false, &r.normalized);
   const char16_t* s = r.normalized.data();
   const int32_t n = static_cast<int32_t>(r.normalized.size());
@@ -168,7 +168,7 @@ ShingleKind ShingleMaker::Make(std::string_view utf8_text, std::vector<uint64_t>
     if (c < 128) {
       r.collapsed.push_back(static_cast<char>(c));
     } else {
-      text::AppendUtf8(s + at, static_cast<size_t>(i - at), &r.collapsed);
+      util::AppendUtf8(s + at, static_cast<size_t>(i - at), &r.collapsed);
     }
   }
   const size_t count = r.starts.size();

@@ -160,7 +160,7 @@ bool DecodeCharacterReferencesPass(std::string_view in, std::string* out, Cleane
     if (value == 0 || (value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) {
       w.Replace(p, q + 1, " ");
     } else {
-      w.Replace(p, q + 1, std::string_view(utf8, EncodeUtf8(static_cast<uint32_t>(value), utf8)));
+      w.Replace(p, q + 1, std::string_view(utf8, util::EncodeUtf8(static_cast<uint32_t>(value), utf8)));
     }
     p = q;
   }
@@ -187,7 +187,7 @@ bool DecodePercentEscapesPass(std::string_view in, std::string* out, CleanerScra
     bool ok = true;
     for (size_t k = 0; ok && k < bytes.size();) {
       unsigned char c = static_cast<unsigned char>(bytes[k]);
-      size_t len = ValidUtf8SequenceLength(bytes, k);
+      size_t len = util::ValidUtf8SequenceLength(bytes, k);
       ok = len > 0 && c >= 0x20 && c != 0x7F;
       k += len;
     }

@@ -5,10 +5,10 @@
 
 #include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 using simdex::ParseDecimalUint64;
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_DECIMAL_H_

@@ -16,7 +16,7 @@
 #include "engine/util/run_file.h"
 #include "format/coding.h"
 
-namespace simdex::index {
+namespace simdex::util {
 
 namespace {
 
@@ -135,15 +135,15 @@ struct ExternalSorter<Record>::Rep {
   ExternalSortStats stats;
   size_t capacity = 0;   // records per run buffer, at most
   size_t allocated = 0;  // records the buffer holds now
-  io::LargeArray<Record> buffer;
+  util::LargeArray<Record> buffer;
   size_t buffered = 0;
   size_t read_pos = 0;  // in-memory path: next record of buffer to Read()
-  io::LargeArray<Record> scratch;
+  util::LargeArray<Record> scratch;
   size_t scratch_size = 0;
   std::vector<Run> runs;  // spilled, not yet merged
   // Every run, one after another (made at the first spill): one descriptor
   // however many runs, no name to leave behind.
-  std::unique_ptr<io::ScratchFile> store;
+  std::unique_ptr<util::ScratchFile> store;
   uint64_t store_end = 0;  // where the next run goes
   std::unique_ptr<Merger<Record>> merger;
 
@@ -182,7 +182,7 @@ struct ExternalSorter<Record>::Rep {
   Status Grow(size_t wanted) {
     constexpr size_t kFirstRecords = size_t{1} << 14;
     const size_t size = std::min(capacity, std::max({wanted, 2 * allocated, kFirstRecords}));
-    io::LargeArray<Record> grown = io::MakeLargeArray<Record>(size);
+    util::LargeArray<Record> grown = util::MakeLargeArray<Record>(size);
     if (grown == nullptr) return OutOfMemory("run buffer", size * sizeof(Record));
     if (buffered > 0) std::memcpy(grown.get(), buffer.get(), buffered * sizeof(Record));
     buffer = std::move(grown);
@@ -192,7 +192,7 @@ struct ExternalSorter<Record>::Rep {
 
   Status SortBuffer() {
     if (scratch_size < buffered) {
-      scratch = io::MakeLargeArray<Record>(buffered);
+      scratch = util::MakeLargeArray<Record>(buffered);
       if (scratch == nullptr) return OutOfMemory("radix sort scratch space", buffered * sizeof(Record));
       scratch_size = buffered;
     }
@@ -202,7 +202,7 @@ struct ExternalSorter<Record>::Rep {
 
   // Starts a run of `records` records at the end of the store.
   Status CreateRun(uint64_t records, std::unique_ptr<RunWriter>* writer) {
-    if (store == nullptr) SIMDEX_RETURN_IF_ERROR(io::ScratchFile::Create(options.tmpdir, "sort", &store));
+    if (store == nullptr) SIMDEX_RETURN_IF_ERROR(util::ScratchFile::Create(options.tmpdir, "sort", &store));
     return RunWriter::Create(store.get(), store_end, sizeof(Record), records, writer);
   }
 
@@ -405,7 +405,7 @@ void ExternalSorter<Record>::Abandon() {
 
 template <class Record>
 void ExternalSorter<Record>::SortInMemory(Record* begin, size_t n, int threads) {
-  io::LargeArray<Record> scratch = io::MakeLargeArray<Record>(n);
+  util::LargeArray<Record> scratch = util::MakeLargeArray<Record>(n);
   if (scratch == nullptr) {
     std::sort(begin, begin + n);
     return;
@@ -433,4 +433,4 @@ Status ReadSortedToScratch(ExternalSorter<uint64_t>* sorter, const std::string& 
   return MappedValues::Open(**spill, map);
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::util

@@ -35,7 +35,7 @@
 #include "engine/util/run_file.h"
 #include "simdex/status.h"
 
-namespace simdex::index {
+namespace simdex::util {
 
 // The runs a sorter's merge reads at once, by default.
 constexpr size_t kExternalSortMaxOpenRuns = 256;
@@ -161,6 +161,6 @@ class MappedValues;
 Status ReadSortedToScratch(ExternalSorter<uint64_t>* sorter, const std::string& dir, size_t buffer_bytes,
                            std::unique_ptr<OutputFile>* spill, std::unique_ptr<MappedValues>* map);
 
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_EXTERNAL_SORTER_H_

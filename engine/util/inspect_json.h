@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace simdex::index_file {
+namespace simdex::util {
 
 // Writes the members of one JSON object, one per line, at a fixed indent.
 class JsonObject {
@@ -61,6 +61,6 @@ void IdMembers(const Info& info, JsonObject* root) {
   root->Int("format_version", info.format_version);
 }
 
-}  // namespace simdex::index_file
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_INSPECT_JSON_H_

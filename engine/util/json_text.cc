@@ -1,5 +1,5 @@
 // AppendJsonString and AppendJsonId (include/simdex/front_end_text.h), and
-// the engine's io::AppendDecimal (engine/util/json_text.h).
+// the engine's util::AppendDecimal (engine/util/json_text.h).
 #include <charconv>
 #include <string>
 
@@ -36,7 +36,7 @@ void AppendJsonString(std::string* out, std::string_view text) {
       ++i;
       continue;
     }
-    const size_t n = text::ValidUtf8SequenceLength(text, i);
+    const size_t n = util::ValidUtf8SequenceLength(text, i);
     if (n == 0) {
       out->append("\xEF\xBF\xBD");  // U+FFFD
       ++i;
@@ -49,11 +49,11 @@ void AppendJsonString(std::string* out, std::string_view text) {
 }
 
 void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string) {
-  if (id_string.empty()) io::AppendDecimal(out, id);
+  if (id_string.empty()) util::AppendDecimal(out, id);
   else AppendJsonString(out, id_string);
 }
 
-namespace io {
+namespace util {
 namespace {
 template <class Int>
 void AppendInteger(std::string* out, Int value) {
@@ -66,5 +66,5 @@ void AppendInteger(std::string* out, Int value) {
 void AppendDecimal(std::string* out, uint64_t value) { AppendInteger(out, value); }
 void AppendDecimal(std::string* out, int value) { AppendInteger(out, value); }
 
-}  // namespace io
+}  // namespace util
 }  // namespace simdex

@@ -9,7 +9,7 @@
 
 #include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 using simdex::AppendJsonId;
 using simdex::AppendJsonString;
@@ -20,6 +20,6 @@ using simdex::AppendJsonString;
 void AppendDecimal(std::string* out, uint64_t value);
 void AppendDecimal(std::string* out, int value);
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_JSON_TEXT_H_

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-namespace simdex::dedup {
+namespace simdex::util {
 
 namespace {
 
@@ -113,4 +113,4 @@ void SortByLeadingBits(uint64_t* records, uint64_t* scratch, size_t n, int key_b
   MakeAndSortByLeadingBits([scratch](size_t i) { return scratch[i]; }, records, scratch, n, key_bits, threads);
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::util

@@ -19,7 +19,7 @@
 #include <vector>
 #include <algorithm>
 
-namespace simdex::dedup {
+namespace simdex::util {
 
 inline constexpr size_t kBucketRecords = size_t{1} << 14;
 
@@ -78,6 +78,6 @@ void MakeAndSortByLeadingBits(const Make& make, uint64_t* records, uint64_t* scr
   internal::ScatterAndFinish(scratch, records, n, key_bits, msd, &counts, parts);
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_KEY_SORT_H_

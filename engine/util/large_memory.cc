@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace simdex::io {
+namespace simdex::util {
 
 namespace {
 
@@ -55,4 +55,4 @@ void FreeLarge(void* p, size_t bytes) noexcept {
   ::munmap(p, RoundUp(bytes));
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -10,8 +10,8 @@
 // Under AddressSanitizer everything comes from operator new, so that the
 // sanitizer still sees every access out of bounds.
 //
-//   io::LargeVector<uint64_t> v(n);                  // std::vector with this memory
-//   io::LargeArray<uint32_t> a = io::MakeLargeArray<uint32_t>(n);  // uninitialized; null if out of memory
+//   util::LargeVector<uint64_t> v(n);                  // std::vector with this memory
+//   util::LargeArray<uint32_t> a = util::MakeLargeArray<uint32_t>(n);  // uninitialized; null if out of memory
 #ifndef SIMDEX_ENGINE_UTIL_LARGE_MEMORY_H_
 #define SIMDEX_ENGINE_UTIL_LARGE_MEMORY_H_
 
@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace simdex::io {
+namespace simdex::util {
 
 inline constexpr size_t kLargeBytes = size_t{1} << 20;
 
@@ -71,6 +71,6 @@ LargeArray<T> MakeLargeArray(size_t n) noexcept {
   return LargeArray<T>(static_cast<T*>(AllocateLarge(bytes)), LargeDeleter<T>{bytes});
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_LARGE_MEMORY_H_

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-namespace simdex::index {
+namespace simdex::util {
 
 namespace {
 
@@ -28,8 +28,8 @@ OutputFile::OutputFile(int fd, std::string tmp_path, size_t buffer_bytes)
 }
 
 Status OutputFile::Create(const std::string& final_path, std::unique_ptr<OutputFile>* out) {
-  std::unique_ptr<io::PendingFile> pending;
-  SIMDEX_RETURN_IF_ERROR(io::PendingFile::Create(final_path, &pending));
+  std::unique_ptr<util::PendingFile> pending;
+  SIMDEX_RETURN_IF_ERROR(util::PendingFile::Create(final_path, &pending));
   out->reset(new OutputFile(pending->fd(), pending->write_path(), kBufferBytes));
   (*out)->pending_ = std::move(pending);
   return Status::OK();
@@ -41,8 +41,8 @@ Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag,
 
 Status OutputFile::CreateScratch(const std::string& dir, const std::string& tag, size_t buffer_bytes,
                                  std::unique_ptr<OutputFile>* out) {
-  std::unique_ptr<io::ScratchFile> scratch;
-  SIMDEX_RETURN_IF_ERROR(io::ScratchFile::Create(dir, tag, &scratch));
+  std::unique_ptr<util::ScratchFile> scratch;
+  SIMDEX_RETURN_IF_ERROR(util::ScratchFile::Create(dir, tag, &scratch));
   out->reset(new OutputFile(scratch->fd(), scratch->name(), buffer_bytes));
   (*out)->scratch_ = std::move(scratch);
   return Status::OK();
@@ -172,4 +172,4 @@ void MappedValues::Release(uint64_t offset, uint64_t length) const {
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::util

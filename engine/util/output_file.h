@@ -16,16 +16,16 @@
 #include "engine/util/scratch_file.h"
 #include "simdex/status.h"
 
-namespace simdex::index {
+namespace simdex::util {
 
-// A buffered, append-only file: the output index (an io::PendingFile:
+// A buffered, append-only file: the output index (an util::PendingFile:
 // Commit() fsyncs it and renames it to its final name; if Commit() does not
 // succeed, the destructor removes the temporary) or a scratch file (an
-// io::ScratchFile, readable through MappedValues once Close()d, gone with
+// util::ScratchFile, readable through MappedValues once Close()d, gone with
 // the OutputFile and its maps). Not thread-safe.
 class OutputFile {
  public:
-  // The output for final_path (io::PendingFile), or a scratch file in dir
+  // The output for final_path (util::PendingFile), or a scratch file in dir
   // (named "<dir>/simdex-<tag>-XXXXXX" in messages).
   static Status Create(const std::string& final_path, std::unique_ptr<OutputFile>* out);
   static Status CreateScratch(const std::string& dir, const std::string& tag, std::unique_ptr<OutputFile>* out);
@@ -53,7 +53,7 @@ class OutputFile {
   // Writes what is buffered out, so that reads of the file (pread) see it.
   Status Flush();
   // Scratch files: gives the space of [offset, offset + length) back
-  // (io::ScratchFile::Discard).
+  // (util::ScratchFile::Discard).
   void Discard(uint64_t offset, uint64_t length) {
     if (scratch_) scratch_->Discard(offset, length);
   }
@@ -70,8 +70,8 @@ class OutputFile {
   size_t buffer_bytes_;
   uint64_t size_ = 0;
   bool keep_ = false;
-  std::unique_ptr<io::PendingFile> pending_;  // output files only; owns fd_
-  std::unique_ptr<io::ScratchFile> scratch_;  // scratch files only; owns fd_
+  std::unique_ptr<util::PendingFile> pending_;  // output files only; owns fd_
+  std::unique_ptr<util::ScratchFile> scratch_;  // scratch files only; owns fd_
   bool closed_ = false;                       // scratch: Close() was called
 };
 
@@ -105,6 +105,6 @@ class MappedValues {
   std::unique_ptr<Rep> rep_;
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_OUTPUT_FILE_H_

@@ -15,7 +15,7 @@
 
 #include "engine/util/temporary_names.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 namespace {
 
@@ -234,4 +234,4 @@ Status PendingFile::Commit() {
   return Status::OK();
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -40,7 +40,7 @@
 
 #include "simdex/status.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 // False when the environment sets SIMDEX_NO_TMPFILE (to anything but "" or
 // "0"): every temporary is then made as on a file system without O_TMPFILE
@@ -102,6 +102,6 @@ class PendingFile {
   bool committed_ = false;
 };
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_PENDING_FILE_H_

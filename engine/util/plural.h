@@ -5,10 +5,10 @@
 
 #include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 using simdex::Count;
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_PLURAL_H_

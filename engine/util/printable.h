@@ -5,11 +5,11 @@
 
 #include "simdex/front_end_text.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 using simdex::Printable;
 using simdex::Quoted;
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_PRINTABLE_H_

@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace simdex::index {
+namespace simdex::util {
 
 namespace {
 
@@ -337,4 +337,4 @@ void RadixSort(FingerprintIdPair* records, FingerprintIdPair* scratch, size_t n,
   ParallelSort(records, scratch, n, threads);
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::util

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace simdex::index {
+namespace simdex::util {
 
 // A fingerprint and the id of the document it belongs to, ordered by
 // fingerprint, then id. The layout (two host-order 64-bit words, 16 bytes)
@@ -46,6 +46,6 @@ static_assert(sizeof(FingerprintIdPair) == 16);
 void RadixSort(uint64_t* records, uint64_t* scratch, size_t n, int threads);
 void RadixSort(FingerprintIdPair* records, FingerprintIdPair* scratch, size_t n, int threads);
 
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_RADIX_SORT_H_

@@ -14,7 +14,7 @@
 #include <vector>
 
 
-namespace simdex::index {
+namespace simdex::util {
 
 namespace {
 
@@ -45,7 +45,7 @@ RunWriter::RunWriter(std::string path, int fd, uint64_t offset, size_t record_si
 
 RunWriter::~RunWriter() = default;
 
-Status RunWriter::Create(io::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
+Status RunWriter::Create(util::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
                          std::unique_ptr<RunWriter>* result) {
   assert(record_size > 0 && kRunFramePayloadBytes % record_size == 0);
   std::unique_ptr<RunWriter> writer(new RunWriter(file->name(), file->fd(), offset, record_size, record_count));
@@ -153,7 +153,7 @@ RunReader::RunReader(std::string path, int fd, uint64_t offset, size_t record_si
 
 RunReader::~RunReader() = default;
 
-Status RunReader::Open(const io::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
+Status RunReader::Open(const util::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
                        size_t buffer_bytes, std::unique_ptr<RunReader>* result) {
   static_assert(kRunFrameBytes % 8 == 0, "frames must keep records 8-byte aligned");
   const std::string path = file.name() + ": run at byte " + std::to_string(offset);
@@ -238,4 +238,4 @@ Status RunReader::Next(const void** records, size_t* n) {
   return Status::OK();
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::util

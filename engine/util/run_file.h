@@ -41,7 +41,7 @@
 
 struct iovec;
 
-namespace simdex::index {
+namespace simdex::util {
 
 constexpr size_t kRunHeaderBytes = 32;
 // Payload bytes per frame; a multiple of every record size used.
@@ -58,7 +58,7 @@ class RunWriter {
   // `offset` of file (which the caller owns and keeps while the writer
   // lives) and writes its header. On success stores the writer in *result.
   // REQUIRES: kRunFramePayloadBytes % record_size == 0.
-  static Status Create(io::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
+  static Status Create(util::ScratchFile* file, uint64_t offset, size_t record_size, uint64_t record_count,
                        std::unique_ptr<RunWriter>* result);
 
   RunWriter(const RunWriter&) = delete;
@@ -108,7 +108,7 @@ class RunReader {
   // buffer; it is rounded down to whole frames (at least one). On success
   // stores the reader in *result. Messages name the file and the offset.
   // REQUIRES: record_size is the record size the run was written with.
-  static Status Open(const io::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
+  static Status Open(const util::ScratchFile& file, uint64_t offset, uint64_t length, size_t record_size,
                      size_t buffer_bytes, std::unique_ptr<RunReader>* result);
 
   RunReader(const RunReader&) = delete;
@@ -142,6 +142,6 @@ class RunReader {
   size_t buffer_pos_ = 0;    // start of the next frame in buffer_
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_RUN_FILE_H_

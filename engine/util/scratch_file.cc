@@ -11,7 +11,7 @@
 #include "engine/util/pending_file.h"
 #include "engine/util/temporary_names.h"
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 std::atomic<bool> force_unlinked_name{false};
@@ -59,4 +59,4 @@ void ScratchFile::Discard(uint64_t offset, uint64_t length) {
                     static_cast<off_t>(length));
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -17,7 +17,7 @@
 
 #include "simdex/status.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 class ScratchFile {
  public:
@@ -49,6 +49,6 @@ class ScratchFile {
   std::string name_;
 };
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_SCRATCH_FILE_H_

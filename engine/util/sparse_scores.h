@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace simdex::dedup {
+namespace simdex::util {
 
 // Appends the score of document `documents_before` (the documents added
 // before it count from 0).
@@ -18,6 +18,6 @@ inline void AppendScore(std::vector<double>* scores, size_t documents_before, do
   scores->push_back(score);
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_SPARSE_SCORES_H_

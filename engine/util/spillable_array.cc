@@ -11,7 +11,7 @@
 
 #include "engine/util/scratch_file.h"
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 // The first buffer, before it doubles.
@@ -128,4 +128,4 @@ Status SpillableArray::Read(uint64_t first, size_t n, void* out) const {
   return Status::OK();
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -3,7 +3,7 @@
 // file. The MinHash self-join keeps its band keys and b-bit signatures here
 // (docs/minhash.md, "The self-join": memory and spilling).
 //
-// The file is an io::ScratchFile in tmpdir ("simdex-spill-XXXXXX" in
+// The file is an util::ScratchFile in tmpdir ("simdex-spill-XXXXXX" in
 // messages): it never has a name, so nothing is left behind after success,
 // an error or a kill.
 // Records are read back by Read(), a range copied out (pread: the kernel's
@@ -28,7 +28,7 @@
 #include "engine/util/scratch_file.h"
 #include "simdex/status.h"
 
-namespace simdex::io {
+namespace simdex::util {
 
 class SpillableArray {
  public:
@@ -80,6 +80,6 @@ class SpillableArray {
   bool finished_ = false;
 };
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_SPILLABLE_ARRAY_H_

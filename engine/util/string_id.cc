@@ -25,7 +25,7 @@ Status CheckStringId(std::string_view id) {
       return Status::InvalidArgument("id holds control character " + std::string(hex) + " at byte " +
                                      std::to_string(i));
     }
-    const size_t n = text::ValidUtf8SequenceLength(id, i);
+    const size_t n = util::ValidUtf8SequenceLength(id, i);
     if (n == 0) return Status::InvalidArgument("id is not valid UTF-8 at byte " + std::to_string(i));
     i += n;
   }

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <random>
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 // A slot is free (state 0), being filled (1) or holds a name (2). Its
@@ -89,4 +89,4 @@ void RemoveRegisteredTemporaries() noexcept {
   }
 }
 
-}  // namespace simdex::io
+}  // namespace simdex::util

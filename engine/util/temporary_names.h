@@ -2,7 +2,7 @@
 // moment, so that a signal handler can remove them before the process
 // dies (include/simdex/output_writer.h, RemoveNamedTemporaries). Only
 // outputs have a name for more than a moment before they are complete: the
-// named fallback of io::PendingFile, where the file system has no
+// named fallback of util::PendingFile, where the file system has no
 // O_TMPFILE, for the whole write; an unnamed output from its link to its
 // rename; a scratch file on such a file system from its creation to its
 // unlink (engine/util/scratch_file.h).
@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <string>
 
-namespace simdex::io {
+namespace simdex::util {
 
 inline constexpr size_t kMaxTemporaryNames = 128;
 
@@ -46,6 +46,6 @@ std::string TemporaryName(const std::string& prefix);
 // set. Every named temporary simdex makes is made here.
 int CreateTemporary(const std::string& prefix, mode_t mode, std::string* path, int* slot);
 
-}  // namespace simdex::io
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_TEMPORARY_NAMES_H_

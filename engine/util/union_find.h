@@ -51,11 +51,11 @@ inline bool RepresentsBefore(std::span<const double> scores, uint64_t a, uint64_
   return a < b;
 }
 
-// A forest of n singletons 0..n-1 in large memory (io::MakeLargeArray).
+// A forest of n singletons 0..n-1 in large memory (util::MakeLargeArray).
 template <class T>
 class UnionFind {
  public:
-  explicit UnionFind(T n) : parent_(io::MakeLargeArray<T>(n)) {
+  explicit UnionFind(T n) : parent_(util::MakeLargeArray<T>(n)) {
     if (parent_ == nullptr) throw std::bad_alloc();
     for (T i = 0; i < n; ++i) parent_[i] = i;
   }
@@ -64,7 +64,7 @@ class UnionFind {
   void Union(T a, T b) { UnionRoots(parent_.get(), a, b); }
 
  private:
-  io::LargeArray<T> parent_;
+  util::LargeArray<T> parent_;
 };
 
 }  // namespace simdex::util

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace simdex::text {
+namespace simdex::util {
 
 size_t ValidUtf8SequenceLength(std::string_view s, size_t i) {
   const auto byte = [&](size_t j) { return static_cast<unsigned char>(s[j]); };
@@ -132,4 +132,4 @@ void AppendUtf8(const char16_t* s, size_t n, std::string* out) {
   }
 }
 
-}  // namespace simdex::text
+}  // namespace simdex::util

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace simdex::text {
+namespace simdex::util {
 
 // A grow-only UTF-16 buffer: resizing never zero-fills and never shrinks the
 // allocation, so one buffer serves every document a Fingerprinter sees.
@@ -75,6 +75,6 @@ inline size_t EncodeUtf8(uint32_t c, char* dst) {
   return 4;
 }
 
-}  // namespace simdex::text
+}  // namespace simdex::util
 
 #endif  // SIMDEX_ENGINE_UTIL_UTF_H_

@@ -221,10 +221,10 @@ double EntropyBoundBitsPerEntry(uint64_t n);
 // Thread safety: all const methods may be called concurrently from any number
 // of threads. Processes that open the same file share its pages through the
 // page cache.
-namespace index {
+namespace simhash {
 class TableCursor;
 class EntryIds;
-}  // namespace index
+}  // namespace simhash
 
 class IndexReader final : public IndexFile {
  public:
@@ -304,12 +304,12 @@ class IndexReader final : public IndexFile {
 
   // The opened file's state (engine/simhash/index/reader_rep.h); opaque to users.
   // The engine's streaming consumers read it only through
-  // index::TableCursor and index::EntryIds.
+  // simhash::TableCursor and simhash::EntryIds.
   struct Rep;
 
  private:
-  friend class index::TableCursor;
-  friend class index::EntryIds;
+  friend class simhash::TableCursor;
+  friend class simhash::EntryIds;
   const Rep& rep() const { return *rep_; }
   explicit IndexReader(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;

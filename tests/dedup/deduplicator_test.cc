@@ -274,8 +274,8 @@ TEST(DeduplicatorTest, AutoCountsTheBlocksAProbesKeyRangeSpans) {
     const uint64_t keys = uint64_t{1} << info.tables[0].key_bits;
     ASSERT_GT(blocks, 1000u) << scheme;
     // A batch of one key per ten blocks, and one of a hundred keys per block.
-    const AgainstStrategy few = dedup::ChooseStrategy(blocks / 10, *reader, options.scheme.k());
-    const AgainstStrategy many = dedup::ChooseStrategy(blocks * 100, *reader, options.scheme.k());
+    const AgainstStrategy few = simhash::ChooseStrategy(blocks / 10, *reader, options.scheme.k());
+    const AgainstStrategy many = simhash::ChooseStrategy(blocks * 100, *reader, options.scheme.k());
     EXPECT_EQ(many, AgainstStrategy::kMergeJoin) << scheme;
     if (keys > blocks) {
       EXPECT_EQ(few, AgainstStrategy::kProbe) << scheme;
@@ -284,10 +284,10 @@ TEST(DeduplicatorTest, AutoCountsTheBlocksAProbesKeyRangeSpans) {
     }
     // A key per two blocks: probes from memory, but each probe waiting for
     // the disk costs more than reading every block in sequence.
-    EXPECT_EQ(dedup::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/false),
+    EXPECT_EQ(simhash::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/false),
               keys > blocks ? AgainstStrategy::kProbe : AgainstStrategy::kMergeJoin)
         << scheme;
-    EXPECT_EQ(dedup::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/true),
+    EXPECT_EQ(simhash::ChooseStrategy(blocks / 2, *reader, options.scheme.k(), /*from_disk=*/true),
               AgainstStrategy::kMergeJoin)
         << scheme;
   }

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-namespace simdex::dedup {
+namespace simdex::util {
 namespace {
 
 // The reference: std::stable_sort on the top key_bits bits.
@@ -44,4 +44,4 @@ TEST(KeySortTest, MakesEveryRecordOnceAndSortsThem) {
 }
 
 }  // namespace
-}  // namespace simdex::dedup
+}  // namespace simdex::util

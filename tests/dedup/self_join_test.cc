@@ -19,7 +19,7 @@
 namespace simdex::testing {
 namespace {
 
-using dedup::DistinctPair;
+using simhash::DistinctPair;
 
 std::vector<uint64_t> Distinct(const std::vector<Entry>& entries) {
   std::vector<uint64_t> v;
@@ -43,10 +43,10 @@ std::vector<PairKey> BruteForcePairs(const std::vector<uint64_t>& v, int k) {
 }
 
 // Runs the self-join; fails the test if a pair comes out twice.
-std::vector<PairKey> JoinPairs(const std::vector<uint64_t>& v, const dedup::SelfJoinOptions& o,
-                               dedup::SelfJoinStats* stats) {
+std::vector<PairKey> JoinPairs(const std::vector<uint64_t>& v, const simhash::SelfJoinOptions& o,
+                               simhash::SelfJoinStats* stats) {
   std::vector<PairKey> got;
-  Status s = dedup::SelfJoin(v, o, [&](std::span<const DistinctPair> pairs) {
+  Status s = simhash::SelfJoin(v, o, [&](std::span<const DistinctPair> pairs) {
     for (const DistinctPair& p : pairs) got.emplace_back(p.a, p.b, p.distance);
   }, stats);
   EXPECT_TRUE(s.ok()) << s.ToString();
@@ -65,7 +65,7 @@ const Mode kModes[] = {
     {"memory", size_t{64} << 20, 1, false},
     {"memory_plain", size_t{64} << 20, 1, true},
     {"memory_2threads", size_t{64} << 20, 2, false},
-    {"spilled", index::kExternalSortMinMemoryBytes, 1, false},
+    {"spilled", util::kExternalSortMinMemoryBytes, 1, false},
 };
 
 class SelfJoinOracleTest : public ::testing::TestWithParam<std::string> {};
@@ -78,14 +78,14 @@ TEST_P(SelfJoinOracleTest, FindsExactlyTheBruteForcePairsForEveryK) {
     for (int k = 0; k <= scheme.k(); ++k) {
       const std::vector<PairKey> want = BruteForcePairs(v, k);
       for (const Mode& mode : kModes) {
-        dedup::SelfJoinOptions o;
+        simhash::SelfJoinOptions o;
         o.scheme = scheme;
         o.k = k;
         o.sort.memory_bytes = mode.memory_bytes;
         o.sort.tmpdir = dir.path();
         o.sort.threads = mode.threads;
         o.force_plain_groups = mode.force_plain;
-        dedup::SelfJoinStats stats;
+        simhash::SelfJoinStats stats;
         EXPECT_EQ(JoinPairs(v, o, &stats), want) << data.name << " k=" << k << " " << mode.name;
         EXPECT_EQ(stats.pairs, want.size());
       }
@@ -114,11 +114,11 @@ TEST(SelfJoinTest, LargeGroupsAreSplitAndStillExact) {
   for (size_t i = 0; i < 600; ++i) v.push_back(FlipRandomBits(v[i], 1 + static_cast<int>(i % 3), rng) );
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
-  dedup::SelfJoinOptions o;
+  simhash::SelfJoinOptions o;
   o.scheme = Scheme::Default();
   o.k = 3;
   o.sort.memory_bytes = size_t{16} << 20;
-  dedup::SelfJoinStats stats;
+  simhash::SelfJoinStats stats;
   EXPECT_EQ(JoinPairs(v, o, &stats), BruteForcePairs(v, 3));
   EXPECT_GT(stats.groups.splits, 0u);
   // Far fewer comparisons than the whole group pairwise (~C(3600, 2) per table).
@@ -140,16 +140,16 @@ TEST(SelfJoinTest, LargerMixedBatchInEveryModeEqualsTheOracle) {
     const std::vector<PairKey> want = BruteForcePairs(v, 3);
     ASSERT_GT(want.size(), 10000u);
     for (const Mode& mode : kModes) {
-      dedup::SelfJoinOptions o;
+      simhash::SelfJoinOptions o;
       o.scheme = SchemeOrDie(spec);
       o.k = 3;
       o.sort.memory_bytes = mode.memory_bytes;
       o.sort.tmpdir = dir.path();
       o.sort.threads = mode.threads;
       o.force_plain_groups = mode.force_plain;
-      dedup::SelfJoinStats stats;
+      simhash::SelfJoinStats stats;
       EXPECT_EQ(JoinPairs(v, o, &stats), want) << spec << " " << mode.name;
-      if (mode.memory_bytes == index::kExternalSortMinMemoryBytes) {
+      if (mode.memory_bytes == util::kExternalSortMinMemoryBytes) {
         EXPECT_GT(stats.sort.spilled_runs, 0u) << spec;
       }
     }
@@ -166,17 +166,17 @@ TEST(SelfJoinTest, SpilledSortsGiveTheOraclePairsForEverySchemeAndK) {
   for (uint64_t x : UniformFingerprints(3000, 33)) v.push_back(x);
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
-  ASSERT_GT(v.size(), index::kExternalSortMinMemoryBytes / 16 * 2);
+  ASSERT_GT(v.size(), util::kExternalSortMinMemoryBytes / 16 * 2);
   ScopedTempDir dir;
   for (const char* spec : {"t4", "t10", "t20", "32,32:1", "16,16,16,16:1", "8,8,8,8,8,8,8,8:4", "64:0"}) {
     const Scheme scheme = SchemeOrDie(spec);
     for (int k = 1; k <= scheme.k(); ++k) {
-      dedup::SelfJoinOptions o;
+      simhash::SelfJoinOptions o;
       o.scheme = scheme;
       o.k = k;
-      o.sort.memory_bytes = index::kExternalSortMinMemoryBytes;
+      o.sort.memory_bytes = util::kExternalSortMinMemoryBytes;
       o.sort.tmpdir = dir.path();
-      dedup::SelfJoinStats stats;
+      simhash::SelfJoinStats stats;
       EXPECT_EQ(JoinPairs(v, o, &stats), BruteForcePairs(v, k)) << spec << " k=" << k;
       EXPECT_GT(stats.sort.spilled_runs, 0u) << spec << " k=" << k;
     }
@@ -185,10 +185,10 @@ TEST(SelfJoinTest, SpilledSortsGiveTheOraclePairsForEverySchemeAndK) {
 }
 
 TEST(SelfJoinTest, EmptyAndSingleBatchesHaveNoPairs) {
-  dedup::SelfJoinOptions o;
+  simhash::SelfJoinOptions o;
   o.scheme = Scheme::Default();
   o.k = 3;
-  dedup::SelfJoinStats stats;
+  simhash::SelfJoinStats stats;
   EXPECT_TRUE(JoinPairs({}, o, &stats).empty());
   EXPECT_TRUE(JoinPairs({42}, o, &stats).empty());
 }

@@ -198,7 +198,7 @@ class CorruptionTest : public ::testing::TestWithParam<const char*> {
     std::vector<Status> search_status;
     std::vector<std::vector<Match>> searches;
     Status join_status;
-    std::vector<dedup::AgainstHit> join;
+    std::vector<simhash::AgainstHit> join;
     std::vector<Status> table_status;
     std::vector<std::vector<uint64_t>> tables;
   };
@@ -215,10 +215,10 @@ class CorruptionTest : public ::testing::TestWithParam<const char*> {
     std::vector<uint64_t> distinct = queries;
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    dedup::AgainstStats stats;
-    a.join_status = dedup::MergeJoinIndex(distinct, reader, k, dedup::KeyGroupOptions(), &a.join, &stats);
+    simhash::AgainstStats stats;
+    a.join_status = simhash::MergeJoinIndex(distinct, reader, k, simhash::KeyGroupOptions(), &a.join, &stats);
     for (int t = 0; t < reader.scheme().num_tables(); ++t) {
-      index::TableCursor cursor(reader, t);
+      simhash::TableCursor cursor(reader, t);
       a.tables.emplace_back();
       Status s = cursor.Seek(0);
       for (; s.ok() && cursor.Valid(); s = cursor.Next()) a.tables.back().push_back(cursor.value());
@@ -284,8 +284,8 @@ class CorruptionTest : public ::testing::TestWithParam<const char*> {
     return problems;
   }
 
-  static bool SameHits(const std::vector<dedup::AgainstHit>& a, const std::vector<dedup::AgainstHit>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const dedup::AgainstHit& x, const dedup::AgainstHit& y) {
+  static bool SameHits(const std::vector<simhash::AgainstHit>& a, const std::vector<simhash::AgainstHit>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const simhash::AgainstHit& x, const simhash::AgainstHit& y) {
       return x.distinct == y.distinct && x.distance == y.distance && x.id == y.id;
     });
   }
@@ -422,9 +422,9 @@ TEST_P(CorruptionTest, AFlippedByteInTheIdSectionIsCorruptionForSearchesAndTheMe
     };
     std::vector<Match> out;
     check("search", reader->Search((*entries_)[at % entries_->size()].fingerprint, 0, &out));
-    std::vector<dedup::AgainstHit> hits;
-    dedup::AgainstStats stats;
-    check("merge join", dedup::MergeJoinIndex(distinct, *reader, 3, dedup::KeyGroupOptions(), &hits, &stats));
+    std::vector<simhash::AgainstHit> hits;
+    simhash::AgainstStats stats;
+    check("merge join", simhash::MergeJoinIndex(distinct, *reader, 3, simhash::KeyGroupOptions(), &hits, &stats));
   }
   EXPECT_EQ(failures, 0) << report;
 }
@@ -504,13 +504,13 @@ TEST_P(CorruptionTest, ErrorsOfSearchesCursorsAndTheMergeJoinNameTheFile) {
       EXPECT_EQ(s.message().rfind(path + ": ", 0), 0u) << call << ": " << s.ToString();
       EXPECT_NE(s.message().find(what), std::string::npos) << call << ": " << s.ToString();
     };
-    index::TableCursor cursor(*reader, bytes == &bad_block ? 1 : 0);
+    simhash::TableCursor cursor(*reader, bytes == &bad_block ? 1 : 0);
     Status s = cursor.Seek(0);
     while (s.ok() && cursor.Valid()) s = cursor.Next();
     check("cursor", s);
-    std::vector<dedup::AgainstHit> hits;
-    dedup::AgainstStats stats;
-    check("merge join", dedup::MergeJoinIndex(all, *reader, 3, dedup::KeyGroupOptions(), &hits, &stats,
+    std::vector<simhash::AgainstHit> hits;
+    simhash::AgainstStats stats;
+    check("merge join", simhash::MergeJoinIndex(all, *reader, 3, simhash::KeyGroupOptions(), &hits, &stats,
                                               bytes == &bad_block ? 1 : -1));
     if (bytes == &bad_ids) {
       std::vector<Match> out;

@@ -18,7 +18,7 @@
 #include "engine/util/scratch_file.h"
 #include "tests/open_files.h"
 
-namespace simdex::index {
+namespace simdex::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -238,7 +238,7 @@ TYPED_TEST(ExternalSorterTest, ZeroAndOneRecords) {
 TYPED_TEST(ExternalSorterTest, RunsShareOneFileThatHasNoNameAndGoesWithTheSorter) {
   for (const bool fallback : {false, true}) {
     SCOPED_TRACE(fallback ? "a name unlinked at once" : "O_TMPFILE");
-    const bool was = io::ScratchFile::ForceUnlinkedName(fallback);
+    const bool was = util::ScratchFile::ForceUnlinkedName(fallback);
     TempDir dir;
     const std::vector<TypeParam> input = Generate<TypeParam>(Shape::kRandom, 20000, 6);
     {
@@ -251,7 +251,7 @@ TYPED_TEST(ExternalSorterTest, RunsShareOneFileThatHasNoNameAndGoesWithTheSorter
     }
     EXPECT_TRUE(dir.OpenFiles().empty());
     EXPECT_TRUE(dir.Files().empty());
-    io::ScratchFile::ForceUnlinkedName(was);
+    util::ScratchFile::ForceUnlinkedName(was);
   }
 }
 
@@ -357,10 +357,10 @@ TYPED_TEST(ExternalSorterTest, BadOptionsAreInvalidArgument) {
 
 // Runs on their own, each at the start of a scratch file of its own.
 
-std::unique_ptr<io::ScratchFile> WriteRun(const std::string& dir, const std::vector<uint64_t>& records,
+std::unique_ptr<util::ScratchFile> WriteRun(const std::string& dir, const std::vector<uint64_t>& records,
                                           uint64_t* bytes) {
-  std::unique_ptr<io::ScratchFile> file;
-  EXPECT_TRUE(io::ScratchFile::Create(dir, "sort", &file).ok());
+  std::unique_ptr<util::ScratchFile> file;
+  EXPECT_TRUE(util::ScratchFile::Create(dir, "sort", &file).ok());
   std::unique_ptr<RunWriter> writer;
   EXPECT_TRUE(RunWriter::Create(file.get(), 0, 8, records.size(), &writer).ok());
   EXPECT_TRUE(writer->Append(records.data(), records.size()).ok());
@@ -370,7 +370,7 @@ std::unique_ptr<io::ScratchFile> WriteRun(const std::string& dir, const std::vec
   return file;
 }
 
-Status ReadRun(const io::ScratchFile& file, uint64_t bytes, size_t record_size, std::vector<uint64_t>* out) {
+Status ReadRun(const util::ScratchFile& file, uint64_t bytes, size_t record_size, std::vector<uint64_t>* out) {
   std::unique_ptr<RunReader> reader;
   SIMDEX_RETURN_IF_ERROR(RunReader::Open(file, 0, bytes, record_size, 3 * kRunFrameBytes, &reader));
   const void* records;
@@ -383,7 +383,7 @@ Status ReadRun(const io::ScratchFile& file, uint64_t bytes, size_t record_size, 
   return Status::OK();
 }
 
-void FlipByte(const io::ScratchFile& file, off_t offset) {
+void FlipByte(const util::ScratchFile& file, off_t offset) {
   char c;
   ASSERT_EQ(::pread(file.fd(), &c, 1, offset), 1);
   c ^= 0x20;
@@ -397,7 +397,7 @@ TEST(RunFile, RoundTripsAcrossFrameBoundaries) {
     for (size_t i = 0; i < n; ++i) records[i] = i * 0x9e3779b97f4a7c15ULL;
     std::vector<uint64_t> back;
     uint64_t bytes = 0;
-    const std::unique_ptr<io::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
+    const std::unique_ptr<util::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
     ASSERT_TRUE(ReadRun(*file, bytes, 8, &back).ok());
     EXPECT_TRUE(back == records);
   }
@@ -408,7 +408,7 @@ TEST(RunFile, DamageIsCorruption) {
   TempDir dir;
   const std::vector<uint64_t> records(3000, 7);
   uint64_t bytes = 0;
-  const std::unique_ptr<io::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
+  const std::unique_ptr<util::ScratchFile> file = WriteRun(dir.path(), records, &bytes);
   std::vector<uint64_t> back;
   EXPECT_TRUE(ReadRun(*file, bytes, 16, &back).IsCorruption());  // record size mismatch
 
@@ -426,4 +426,4 @@ TEST(RunFile, DamageIsCorruption) {
 }
 
 }  // namespace
-}  // namespace simdex::index
+}  // namespace simdex::util

@@ -127,7 +127,7 @@ TEST(StringOrderTest, OrdersAsAComparisonSortDoes) {
 }
 
 // A run of `n` sorted records, at the end of file.
-index::StringRun WriteRun(index::OutputFile* file, size_t n) {
+index::StringRun WriteRun(util::OutputFile* file, size_t n) {
   std::unique_ptr<index::StringRunWriter> w;
   EXPECT_TRUE(index::StringRunWriter::Create(file, n, &w).ok());
   std::vector<std::string> ids;
@@ -138,7 +138,7 @@ index::StringRun WriteRun(index::OutputFile* file, size_t n) {
   return run;
 }
 
-Status MergeAll(const index::OutputFile& file, const index::StringRun& run, uint64_t* records) {
+Status MergeAll(const util::OutputFile& file, const index::StringRun& run, uint64_t* records) {
   *records = 0;
   return index::MergeStringRuns(file, {&run}, [records](std::string_view, uint64_t) {
     ++*records;
@@ -148,7 +148,7 @@ Status MergeAll(const index::OutputFile& file, const index::StringRun& run, uint
 
 TEST(StringRunsTest, RunsMergeInOrderAndDamageIsCorruptionNamingTheFile) {
   ScopedTempDir dir;
-  std::unique_ptr<index::OutputFile> file;
+  std::unique_ptr<util::OutputFile> file;
   ASSERT_TRUE(index::StringRunFile::Create(dir.path(), &file).ok());
   const index::StringRun a = WriteRun(file.get(), 20000), b = WriteRun(file.get(), 3);
   EXPECT_EQ(b.offset, a.bytes) << "one run after another";

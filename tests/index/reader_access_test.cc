@@ -75,7 +75,7 @@ TEST_F(ReaderAccessTest, AnswersStreamsAndVerifyAreTheSameUnderRandomAccess) {
     EXPECT_EQ(got, want) << i;
   }
   for (int t = 0; t < random->scheme().num_tables(); ++t) {
-    index::TableCursor a(*around, t), b(*random, t);
+    simhash::TableCursor a(*around, t), b(*random, t);
     ASSERT_TRUE(a.Seek(0).ok());
     ASSERT_TRUE(b.Seek(0).ok());
     uint64_t values = 0;

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace simdex::index {
+namespace simdex::simhash {
 namespace {
 
 std::vector<uint64_t> Fingerprints(const std::vector<Found>& found) {
@@ -59,4 +59,4 @@ TEST(SortMatches, KeepsEveryIdOfAFingerprint) {
 }
 
 }  // namespace
-}  // namespace simdex::index
+}  // namespace simdex::simhash

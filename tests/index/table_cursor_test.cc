@@ -50,7 +50,7 @@ TEST_P(TableCursorTest, ReadsEveryTableInSortedOrder) {
   for (const DataSet& data : StandardDataSets(2)) {
     Built b = BuildAndOpen(dir, data, scheme, block_size);
     for (size_t t = 0; t < b.tables.size(); ++t) {
-      index::TableCursor cursor(*b.reader, static_cast<int>(t));
+      simhash::TableCursor cursor(*b.reader, static_cast<int>(t));
       std::vector<uint64_t> got;
       Status s = cursor.Seek(0);
       while (s.ok() && cursor.Valid()) {
@@ -86,7 +86,7 @@ TEST_P(TableCursorTest, IncreasingSeeksLandOnTheFirstValueNotBelowTheTarget) {
       }
       for (int i = 0; i < 50; ++i) targets.push_back(rng());
       std::sort(targets.begin(), targets.end());
-      index::TableCursor cursor(*b.reader, static_cast<int>(t));
+      simhash::TableCursor cursor(*b.reader, static_cast<int>(t));
       size_t passed = 0;  // values the cursor has moved past (it never moves back)
       for (uint64_t lo : targets) {
         ASSERT_TRUE(cursor.Seek(lo).ok());
@@ -129,7 +129,7 @@ TEST(TableCursorTest, DamagedBlockIsCorruptionNamingBlockAndTable) {
   bytes[offset + 5] = 0;
   std::unique_ptr<IndexReader> damaged;
   ASSERT_TRUE(IndexReader::Open(NewMemoryFile(bytes), ReaderOptions(), &damaged).ok());
-  index::TableCursor cursor(*damaged, 1);
+  simhash::TableCursor cursor(*damaged, 1);
   Status s = cursor.Seek(0);
   while (s.ok() && cursor.Valid()) s = cursor.Next();
   ASSERT_TRUE(s.IsCorruption()) << s.ToString();

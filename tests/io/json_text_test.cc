@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 std::string Json(std::string_view text) {
@@ -53,4 +53,4 @@ TEST(JsonTextTest, DecimalsAreWrittenAsToStringWritesThem) {
 }
 
 }  // namespace
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -1,4 +1,4 @@
-// io::AllocateLarge and its containers: small and large sizes give usable
+// util::AllocateLarge and its containers: small and large sizes give usable
 // memory of the asked size; large blocks start on a 2 MiB boundary (outside
 // AddressSanitizer, which gets everything from operator new); sizes that
 // overflow give no memory rather than a short block.
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <numeric>
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 constexpr bool kSanitized = SIMDEX_SANITIZED_BUILD;
@@ -51,4 +51,4 @@ TEST(LargeMemory, VectorsAndArraysWorkAcrossTheThreshold) {
 }
 
 }  // namespace
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -1,4 +1,4 @@
-// io::PendingFile: output appears under its final name only when complete,
+// util::PendingFile: output appears under its final name only when complete,
 // with plain-create permissions, and never touches other files; until then
 // it has no name (O_TMPFILE), or, where the file system has none, a name
 // that a signal handler can remove; devices, FIFOs and sockets are written
@@ -26,7 +26,7 @@
 #include "tests/io/io_test_util.h"
 #include "tests/open_files.h"
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 using testing::ReadFile;
@@ -369,4 +369,4 @@ TEST(PendingFile, DirectoryIsRefusedBeforeAnythingIsWritten) {
 }
 
 }  // namespace
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -1,9 +1,9 @@
-// io::Printable: input quoted in a message carries no raw control byte.
+// util::Printable: input quoted in a message carries no raw control byte.
 #include "engine/util/printable.h"
 
 #include <gtest/gtest.h>
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 TEST(Printable, ControlBytesBecomeEscapes) {
@@ -28,4 +28,4 @@ TEST(Printable, QuotedKeepsFortyBytes) {
 }
 
 }  // namespace
-}  // namespace simdex::io
+}  // namespace simdex::util

@@ -12,7 +12,7 @@
 
 #include "tests/io/io_test_util.h"
 
-namespace simdex::io {
+namespace simdex::util {
 namespace {
 
 class SpillableArrayTest : public ::testing::Test {
@@ -56,4 +56,4 @@ TEST_F(SpillableArrayTest, RecordsBeyondTheBudgetSpillToANamelessFile) {
 }
 
 }  // namespace
-}  // namespace simdex::io
+}  // namespace simdex::util

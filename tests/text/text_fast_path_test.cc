@@ -55,14 +55,14 @@ std::vector<std::string> RealTexts() {
 }
 
 std::u16string Normalize(const CaseFoldNormalizer& n, const std::u16string& s, bool plain) {
-  U16Buffer out;
+  util::U16Buffer out;
   n.Normalize(s.data(), s.size(), plain, &out);
   return std::u16string(out.data(), out.size());
 }
 
 std::u16string Decode(const std::string& s) {
-  U16Buffer out;
-  DecodeUtf8(s, &out);
+  util::U16Buffer out;
+  util::DecodeUtf8(s, &out);
   return std::u16string(out.data(), out.size());
 }
 
@@ -87,8 +87,8 @@ TEST(DecoderFastPath, MatchesIcuOnRandomBytes) {
     u_strFromUTF8WithSub(expect.data(), static_cast<int32_t>(expect.size()), &length, text.data(),
                          static_cast<int32_t>(text.size()), 0xFFFD, &substitutions, &status);
     ASSERT_TRUE(U_SUCCESS(status));
-    U16Buffer out;
-    EXPECT_EQ(DecodeUtf8(text, &out), static_cast<uint32_t>(substitutions)) << text;
+    util::U16Buffer out;
+    EXPECT_EQ(util::DecodeUtf8(text, &out), static_cast<uint32_t>(substitutions)) << text;
     ASSERT_EQ(std::u16string(out.data(), out.size()),
               std::u16string(reinterpret_cast<const char16_t*>(expect.data()), length))
         << text;

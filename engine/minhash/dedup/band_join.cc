@@ -84,7 +84,7 @@ void CutIntoParts(const Make& make, size_t n, int cut, const PartLayout& layout,
       return;
     }
   }
-  dedup::MakeAndSortByLeadingBits(make, records, scratch, n, cut, threads);
+  util::MakeAndSortByLeadingBits(make, records, scratch, n, cut, threads);
   for (size_t b = 0; b < n;) {
     size_t e = b + 1;
     while (e < n && records[e] >> shift == records[b] >> shift) ++e;
@@ -144,7 +144,7 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
         records[m] = (key & ~shape.item_mask) | i;
         m += filter.Repeated(key);
       }
-      dedup::SortByLeadingBits(records, scratch, m, shape.key_bits, threads);
+      util::SortByLeadingBits(records, scratch, m, shape.key_bits, threads);
     } else if (use_filter) {
       // Cut by the leading part_cut bits (stable: items stay in order),
       // then part by part, while its records are in the cache: the filter,
@@ -164,11 +164,11 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
           m += filter.Repeated(r);
         }
         if (part_cut < shape.key_bits) {
-          dedup::internal::LsdSort(records + first, scratch, m - first, 64 - shape.key_bits, 64 - part_cut);
+          util::internal::LsdSort(records + first, scratch, m - first, 64 - shape.key_bits, 64 - part_cut);
         }
       }
     } else {
-      dedup::MakeAndSortByLeadingBits(make, records, scratch, n, shape.key_bits, threads);
+      util::MakeAndSortByLeadingBits(make, records, scratch, n, shape.key_bits, threads);
     }
     stats->filtered += m;
     // The groups first, then their whole keys: a group's items are far
@@ -261,7 +261,7 @@ Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const 
                                                },
                                                stats));
   const auto scratch = std::make_unique_for_overwrite<uint64_t[]>(out->size());
-  dedup::SortByLeadingBits(out->data(), scratch.get(), out->size(), 2 * ib, threads);
+  util::SortByLeadingBits(out->data(), scratch.get(), out->size(), 2 * ib, threads);
   out->erase(std::unique(out->begin(), out->end()), out->end());
   const uint64_t b_mask = (uint64_t{1} << ib) - 1;
   for (uint64_t& p : *out) p = ((p >> (64 - ib)) << 32) | ((p >> (64 - 2 * ib)) & b_mask);

@@ -77,7 +77,7 @@ class RepeatFilter {
  private:
   int shift_;
   uint64_t mask_;
-  io::LargeVector<uint64_t> words_;
+  util::LargeVector<uint64_t> words_;
 };
 
 // Receives pairs in batches; an error stops the join.

@@ -1,5 +1,5 @@
 // BandJoiner (include/simdex/minhash_join.h): the band self-join within a
-// memory bound. The keys go to one io::SpillableArray per band; Finish()
+// memory bound. The keys go to one util::SpillableArray per band; Finish()
 // runs minhash::JoinInMemory when they and its sort fit, else each band is
 // read twice from its file (the filter, then the filtered records into an
 // ExternalSorter of (key, item)); every pair goes to an ExternalSorter of
@@ -19,8 +19,8 @@
 namespace simdex {
 namespace {
 
-using index::ExternalSorter;
-using index::FingerprintIdPair;
+using util::ExternalSorter;
+using util::FingerprintIdPair;
 using PairSorter = ExternalSorter<uint64_t>;
 using RecordSorter = ExternalSorter<FingerprintIdPair>;
 
@@ -35,7 +35,7 @@ struct BandJoiner::Rep {
   BandJoinOptions options;
   Status status;
   BandJoinStats stats;
-  std::vector<std::unique_ptr<io::SpillableArray>> columns;  // one per band
+  std::vector<std::unique_ptr<util::SpillableArray>> columns;  // one per band
   std::vector<uint64_t> banded;                              // bit i: item i is banded
   std::vector<uint64_t> rows;  // keys of the last items added, item after item, until MoveRows()
   std::unique_ptr<PairSorter> pairs;
@@ -85,7 +85,7 @@ struct BandJoiner::Rep {
     return Status::OK();
   }
 
-  index::ExternalSortOptions SortOptions(size_t memory) const {
+  util::ExternalSortOptions SortOptions(size_t memory) const {
     return {.memory_bytes = memory, .tmpdir = options.tmpdir, .threads = options.threads};
   }
 
@@ -106,7 +106,7 @@ struct BandJoiner::Rep {
   // Band `band` from its file: the filter, then the filtered (key, item)
   // records sorted within `memory` bytes, then the groups.
   Status JoinBandFromFile(int band, const minhash::JoinShape& shape, minhash::RepeatFilter* filter, size_t memory) {
-    io::SpillableArray& column = *columns[band];
+    util::SpillableArray& column = *columns[band];
     std::vector<uint64_t> keys(kReadKeys);
     filter->Clear();
     for (uint64_t first = 0; first < stats.items; first += kReadKeys) {
@@ -231,7 +231,7 @@ Status BandJoiner::Create(int bands, const BandJoinOptions& options, std::unique
   rep->options = options;
   const size_t per_band = options.memory_bytes / 2 / static_cast<size_t>(bands);
   for (int j = 0; j < bands; ++j) {
-    rep->columns.push_back(std::make_unique<io::SpillableArray>(sizeof(uint64_t), per_band, options.tmpdir));
+    rep->columns.push_back(std::make_unique<util::SpillableArray>(sizeof(uint64_t), per_band, options.tmpdir));
   }
   out->reset(new BandJoiner(std::move(rep)));
   return Status::OK();

@@ -18,7 +18,7 @@ namespace simdex {
 struct LshIndexBuilder::Rep {
   std::string path;
   LshBuildOptions options;
-  std::optional<lsh::LshDocuments> docs;
+  std::optional<minhash::LshDocuments> docs;
   LshBuildStats stats;
   Status status;
   bool done = false;
@@ -36,7 +36,7 @@ struct LshIndexBuilder::Rep {
   Status AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sketch);
 };
 
-namespace lsh {
+namespace minhash {
 
 Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
 
@@ -78,7 +78,7 @@ Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares) {
   return Status::OK();
 }
 
-}  // namespace lsh
+}  // namespace minhash
 
 LshIndexBuilder::LshIndexBuilder(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 LshIndexBuilder::~LshIndexBuilder() = default;
@@ -88,9 +88,9 @@ Status LshIndexBuilder::Create(const std::string& path, const LshBuildOptions& o
   auto rep = std::make_unique<Rep>();
   rep->path = path;
   rep->options = options;
-  SIMDEX_RETURN_IF_ERROR(lsh::CheckBuildOptions(&rep->options));
-  const std::string dir = index::ScratchDirFor(path, options.tmpdir);
-  Status s = index::CheckScratchDir(dir);
+  SIMDEX_RETURN_IF_ERROR(minhash::CheckBuildOptions(&rep->options));
+  const std::string dir = util::ScratchDirFor(path, options.tmpdir);
+  Status s = util::CheckScratchDir(dir);
   if (!s.ok()) return options.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   rep->docs.emplace(rep->options, rep->options.memory_bytes, dir);
   out->reset(new LshIndexBuilder(std::move(rep)));
@@ -127,7 +127,7 @@ Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature, std:
 
 Status LshIndexBuilder::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
   SIMDEX_RETURN_IF_ERROR(Check());
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   uint64_t number = 0;
   status = docs->IdNumber(id, &number);
   if (status.ok()) status = docs->Add(number, signature, sk);

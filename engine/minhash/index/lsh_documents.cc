@@ -9,7 +9,7 @@
 #include "format/lsh/lsh_layout.h"
 #include "format/packed_ints.h"
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
 LshDocuments::LshDocuments(const LshBuildOptions& options, size_t memory_bytes, std::string tmpdir)
     : options_(options),
@@ -189,7 +189,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
   ApplyOrder(order);
   std::vector<uint64_t>().swap(order);
 
-  std::unique_ptr<index::OutputFile> out;
+  std::unique_ptr<util::OutputFile> out;
   SIMDEX_RETURN_IF_ERROR(BeginLshFile(path, m, &out));
   std::vector<uint64_t> values;
   values.reserve(banded_count_);
@@ -198,7 +198,7 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
     for (uint64_t o = 0; o < n; ++o) {
       if (banded[o]) values.push_back((keys[o * nbands + t] & ~ordinal_mask) | o);
     }
-    index::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
+    util::ExternalSorter<uint64_t>::SortInMemory(values.data(), values.size(), 1);
     SIMDEX_RETURN_IF_ERROR(AppendBandTable(out.get(), options, t, values, &m));
   }
   std::vector<uint64_t>().swap(values);
@@ -218,4 +218,4 @@ Status LshDocuments::WriteInMemory(const std::string& path, int min_ordinal_bits
   return FinishLshFile(out.get(), signatures_, nullptr, packed, id_map_bytes, &m, file_bytes);
 }
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash

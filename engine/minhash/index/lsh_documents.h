@@ -29,7 +29,7 @@
 #include "engine/minhash/index/lsh_spill.h"
 #include "simdex/lsh_index.h"
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
 class LshDocuments {
  public:
@@ -105,6 +105,6 @@ class LshDocuments {
   index::IdMapBuilder id_map_;
 };
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash
 
 #endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_DOCUMENTS_H_

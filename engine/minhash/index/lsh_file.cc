@@ -10,7 +10,7 @@
 #include "format/packed_ints.h"
 #include <xxhash.h>
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
 format::LshMetadata LshMetadataFor(const LshBuildOptions& options, uint64_t n, uint64_t banded,
                                    int min_ordinal_bits) {
@@ -56,7 +56,7 @@ constexpr size_t kChunk = size_t{1} << 20;
 // Appends bytes to out in chunks of kChunk, streaming their checksum.
 class ChecksummedAppender {
  public:
-  explicit ChecksummedAppender(index::OutputFile* out) : out_(out), state_(XXH3_createState()) {
+  explicit ChecksummedAppender(util::OutputFile* out) : out_(out), state_(XXH3_createState()) {
     XXH3_64bits_reset(state_);
   }
   ~ChecksummedAppender() { XXH3_freeState(state_); }
@@ -74,14 +74,14 @@ class ChecksummedAppender {
   uint64_t Digest() const { return XXH3_64bits_digest(state_); }
 
  private:
-  index::OutputFile* out_;
+  util::OutputFile* out_;
   XXH3_state_t* state_;
 };
 
 // The sketch section of the documents (stride bytes each, the sketch slot
 // at slot_at), offsets then data; placed and recorded in *m.
-Status AppendSketchSection(index::OutputFile* out, std::string_view documents, size_t stride, size_t slot_at,
-                           const index::MappedValues* map, format::LshMetadata* m) {
+Status AppendSketchSection(util::OutputFile* out, std::string_view documents, size_t stride, size_t slot_at,
+                           const util::MappedValues* map, format::LshMetadata* m) {
   const uint64_t n = m->documents;
   const auto slot = [&](uint64_t d) { return reinterpret_cast<const uint8_t*>(documents.data() + d * stride + slot_at); };
   std::vector<uint32_t> scratch;
@@ -122,8 +122,8 @@ Status AppendSketchSection(index::OutputFile* out, std::string_view documents, s
 
 }  // namespace
 
-Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::unique_ptr<index::OutputFile>* out) {
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::Create(path, out));
+Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::unique_ptr<util::OutputFile>* out) {
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::Create(path, out));
   std::string header;
   format::FileHeader h;
   h.version = m.WriteVersion();
@@ -132,7 +132,7 @@ Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::
   return (*out)->Append(header);
 }
 
-Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, int t,
+Status AppendBandTable(util::OutputFile* out, const LshBuildOptions& options, int t,
                        std::span<const uint64_t> sorted, format::LshMetadata* m) {
   BuildOptions b;
   b.block_size = options.block_size;
@@ -145,7 +145,7 @@ Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, i
   return Status::OK();
 }
 
-Status FinishLshFile(index::OutputFile* out, std::string_view documents, const index::MappedValues* signatures_map,
+Status FinishLshFile(util::OutputFile* out, std::string_view documents, const util::MappedValues* signatures_map,
                      std::string_view packed_ids, std::string_view id_map, format::LshMetadata* m,
                      uint64_t* file_bytes) {
   const size_t sb = m->SignatureBytes();
@@ -182,4 +182,4 @@ Status FinishLshFile(index::OutputFile* out, std::string_view documents, const i
   return index::AppendMetadataAndCommit(out, std::move(tail), m->WriteVersion(), file_bytes);
 }
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash

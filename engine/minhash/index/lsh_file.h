@@ -18,7 +18,7 @@
 #include "format/lsh/lsh_layout.h"
 #include "simdex/lsh_index.h"
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
 // The metadata of a file of n documents (`banded` of them in the tables)
 // before its sections are placed; the ordinals take max(bits of n - 1,
@@ -57,10 +57,10 @@ void PutSketchSlot(std::span<const uint32_t> hashes, bool cut, int k, uint8_t* s
 
 // Creates the output (a temporary name) and writes the file header of the
 // version `m` is written as (LshMetadata::WriteVersion).
-Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::unique_ptr<index::OutputFile>* out);
+Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::unique_ptr<util::OutputFile>* out);
 
 // Encodes band table t from its sorted values and records it in *m.
-Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, int t,
+Status AppendBandTable(util::OutputFile* out, const LshBuildOptions& options, int t,
                        std::span<const uint64_t> sorted, format::LshMetadata* m);
 
 // Appends the signatures and (m->sketch_k > 0) the sketch section from the
@@ -69,10 +69,10 @@ Status AppendBandTable(index::OutputFile* out, const LshBuildOptions& options, i
 // *file_bytes = its size. Documents from a mapped scratch file
 // (signatures_map, else nullptr) are released from memory as they are
 // last read.
-Status FinishLshFile(index::OutputFile* out, std::string_view documents, const index::MappedValues* signatures_map,
+Status FinishLshFile(util::OutputFile* out, std::string_view documents, const util::MappedValues* signatures_map,
                      std::string_view packed_ids, std::string_view id_map, format::LshMetadata* m,
                      uint64_t* file_bytes);
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash
 
 #endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_FILE_H_

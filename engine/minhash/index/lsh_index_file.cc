@@ -20,11 +20,11 @@ Status LshIndexReader::Preload(bool lock, PreloadResult* result) const {
 }
 
 std::string LshIndexReader::VerifySummary() const {
-  return io::Count(documents(), "document") + ", " + io::Count(static_cast<uint64_t>(bands().bands), "band table");
+  return util::Count(documents(), "document") + ", " + util::Count(static_cast<uint64_t>(bands().bands), "band table");
 }
 
 std::string LshIndexReader::InspectJson() const {
-  using index_file::JsonObject;
+  using util::JsonObject;
   const LshIndexInfo info = Info();
   const double documents = static_cast<double>(info.documents);
   const double banded = static_cast<double>(info.banded);
@@ -63,8 +63,8 @@ std::string LshIndexReader::InspectJson() const {
   root.Int("signature_bytes", info.signature_bytes);
   root.Int("sketch_k", info.sketch_k);
   root.Int("sketch_bytes", info.sketch_bytes);
-  index_file::IdMembers(info, &root);
-  io::AppendJsonString(&root.Key("profile"), info.profile);
+  util::IdMembers(info, &root);
+  util::AppendJsonString(&root.Key("profile"), info.profile);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("band_table_bytes_per_document", static_cast<double>(table_bytes), documents);
   root.Ratio("signature_bytes_per_document", static_cast<double>(info.signature_bytes), documents);

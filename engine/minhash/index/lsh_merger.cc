@@ -30,11 +30,11 @@ namespace simdex {
 // The run files the band sorts of AddStoredOf() hold open in all.
 constexpr size_t kMergeOpenRuns = 512;
 
-namespace lsh {
+namespace minhash {
 // lsh_builder.cc
 Status CheckBuildOptions(LshBuildOptions* options);
 Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
-}  // namespace lsh
+}  // namespace minhash
 
 struct LshIndexMerger::Rep {
   const LshIndexReader* old = nullptr;
@@ -42,11 +42,11 @@ struct LshIndexMerger::Rep {
   std::string path;
   std::string tmpdir;  // scratch files
   size_t memory_bytes = 0;
-  std::optional<lsh::LshDocuments> docs;
+  std::optional<minhash::LshDocuments> docs;
   std::set<uint64_t> delete_numbers;      // old index of numeric ids
   std::set<std::string, std::less<>> delete_strings;  // old index of string ids
-  merge::IdRanges delete_ranges;                      // DeleteRange()'s, joined in Finish()
-  merge::BatchIds batch_ids{ExistingIds::kKeep, false};  // LshMergeOptions::existing_ids
+  index::IdRanges delete_ranges;                      // DeleteRange()'s, joined in Finish()
+  index::BatchIds batch_ids{ExistingIds::kKeep, false};  // LshMergeOptions::existing_ids
   LshMergeStats stats;
   Status status;
   bool done = false;
@@ -106,17 +106,17 @@ Status LshIndexMerger::Create(const LshIndexReader* old, const std::string& path
   rep->memory_bytes = merge.memory_bytes;
   LshBuildOptions options = OptionsOf(*old);
   options.memory_bytes = merge.memory_bytes / 2;
-  SIMDEX_RETURN_IF_ERROR(lsh::CheckLshMemory(merge.memory_bytes, options.bands.bands, 2));
-  SIMDEX_RETURN_IF_ERROR(lsh::CheckBuildOptions(&options));
-  const std::string dir = index::ScratchDirFor(path, merge.tmpdir);
-  Status s = index::CheckScratchDir(dir);
+  SIMDEX_RETURN_IF_ERROR(minhash::CheckLshMemory(merge.memory_bytes, options.bands.bands, 2));
+  SIMDEX_RETURN_IF_ERROR(minhash::CheckBuildOptions(&options));
+  const std::string dir = util::ScratchDirFor(path, merge.tmpdir);
+  Status s = util::CheckScratchDir(dir);
   if (!s.ok()) return merge.tmpdir.empty() ? s.WithContext("cannot write " + path) : s;
   rep->tmpdir = dir;
   rep->docs.emplace(options, options.memory_bytes, dir);
   // The old index decides: with sketches, every batch document must come
   // with its shingles (LshDocuments refuses one without).
   SIMDEX_RETURN_IF_ERROR(rep->docs->DecideSketches(old->sketch_k() > 0));
-  rep->batch_ids = merge::BatchIds(merge.existing_ids, old->has_string_ids());
+  rep->batch_ids = index::BatchIds(merge.existing_ids, old->has_string_ids());
   out->reset(new LshIndexMerger(std::move(rep)));
   return Status::OK();
 }
@@ -149,7 +149,7 @@ Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature, std::
 
 Status LshIndexMerger::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
   SIMDEX_RETURN_IF_ERROR(Check());
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   uint64_t number = 0;
   status = docs->IdNumber(id, &number);
   if (status.ok()) status = docs->Add(number, signature, sk);
@@ -180,7 +180,7 @@ Status LshIndexMerger::Delete(std::string_view id) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   uint64_t number = 0;
   if (rep_->old->has_string_ids()) rep_->delete_strings.insert(std::string(id));
-  else if (io::ParseDecimalUint64(id, &number)) rep_->delete_numbers.insert(number);
+  else if (util::ParseDecimalUint64(id, &number)) rep_->delete_numbers.insert(number);
   else ++rep_->stats.ids_not_found;
   return Status::OK();
 }
@@ -233,23 +233,23 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   // A document's bytes as the writers hold them (lsh_file.h): signature,
   // then the sketch slot.
   const size_t sb = m.SignatureBytes();
-  std::vector<uint8_t> document(sb + lsh::SketchSlotBytes(static_cast<int>(m.sketch_k)));
+  std::vector<uint8_t> document(sb + minhash::SketchSlotBytes(static_cast<int>(m.sketch_k)));
   std::vector<uint32_t> hashes;
   std::vector<uint32_t> empty(m.num_perm, kEmptyMinimum);
   std::vector<uint64_t> empty_keys(bands);
   BandKeys(empty.data(), index.bands(), empty_keys.data());
 
-  index::ExternalSortOptions sort;
-  sort.memory_bytes = std::max(index::kExternalSortMinMemoryBytes, memory_bytes / 2 / std::max<size_t>(bands, 1));
+  util::ExternalSortOptions sort;
+  sort.memory_bytes = std::max(util::kExternalSortMinMemoryBytes, memory_bytes / 2 / std::max<size_t>(bands, 1));
   sort.tmpdir = tmpdir;
   // Every band's runs are open together while the documents are read back:
   // kMergeOpenRuns in all, within a process's usual 1,024 descriptors.
   sort.max_open_runs = std::max<size_t>(2, kMergeOpenRuns / std::max<size_t>(bands, 1));
-  std::vector<std::unique_ptr<index::ExternalSorter<uint64_t>>> by_document(bands);
+  std::vector<std::unique_ptr<util::ExternalSorter<uint64_t>>> by_document(bands);
   std::vector<uint64_t> values;
   for (size_t t = 0; t < bands; ++t) {
-    by_document[t] = std::make_unique<index::ExternalSorter<uint64_t>>(sort);
-    index::ExternalSorter<uint64_t>& sorter = *by_document[t];
+    by_document[t] = std::make_unique<util::ExternalSorter<uint64_t>>(sort);
+    util::ExternalSorter<uint64_t>& sorter = *by_document[t];
     SIMDEX_RETURN_IF_ERROR(sorter.status());
     uint64_t prev = 0;
     index::BlockReadAhead ahead(r.random_access, r.tables[t].blocks, r.tables[t].num_blocks, m.block_size);
@@ -337,7 +337,7 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
     if (m.sketch_k > 0) {
       bool cut = false;
       SIMDEX_RETURN_IF_ERROR(r.InFile(r.SketchAt(d, &hashes, &cut)));
-      lsh::PutSketchSlot(hashes, cut, static_cast<int>(m.sketch_k), document.data() + sb);
+      minhash::PutSketchSlot(hashes, cut, static_cast<int>(m.sketch_k), document.data() + sb);
     }
     SIMDEX_RETURN_IF_ERROR(docs->AddStored(number, banded ? keys.data() : empty_keys.data(), document.data(), banded));
   }

@@ -207,7 +207,7 @@ uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_-
 Status LshIndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
   SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->id_map_checked.Run([&] { return rep_->VerifyIdMap(); })));
-  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + io::Printable(id, 80) + "'");
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + util::Printable(id, 80) + "'");
   return Status::OK();
 }
 

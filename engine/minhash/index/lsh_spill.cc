@@ -11,13 +11,13 @@
 #include "format/coding.h"
 #include "format/packed_ints.h"
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
-using index::ExternalSorter;
-using index::ExternalSortOptions;
-using index::FingerprintIdPair;
-using index::MappedValues;
-using index::OutputFile;
+using util::ExternalSorter;
+using util::ExternalSortOptions;
+using util::FingerprintIdPair;
+using util::MappedValues;
+using util::OutputFile;
 
 namespace {
 
@@ -43,8 +43,8 @@ size_t WriterBuffer(size_t budget) { return std::min<size_t>(size_t{1} << 20, bu
 }  // namespace
 
 size_t MinSpillMemoryBytes(int bands) {
-  return std::max<size_t>(4 * index::kExternalSortMinMemoryBytes,
-                          2 * static_cast<size_t>(bands) * index::kExternalSortMinMemoryBytes);
+  return std::max<size_t>(4 * util::kExternalSortMinMemoryBytes,
+                          2 * static_cast<size_t>(bands) * util::kExternalSortMinMemoryBytes);
 }
 
 struct SpilledDocuments::Rep {
@@ -347,7 +347,7 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   for (int t = 0; t < nbands; ++t) {
     std::unique_ptr<OutputFile> table;
     std::unique_ptr<MappedValues> values;
-    SIMDEX_RETURN_IF_ERROR(index::ReadSortedToScratch(bands[t].get(), dir, WriterBuffer(budget), &table, &values));
+    SIMDEX_RETURN_IF_ERROR(util::ReadSortedToScratch(bands[t].get(), dir, WriterBuffer(budget), &table, &values));
     stats_.bytes += table->size();
     Rep::Count(*bands[t], &stats_);
     bands[t].reset();
@@ -360,4 +360,4 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
   return FinishLshFile(out.get(), signatures->bytes(), signatures.get(), packed_ids->bytes(), id_map_bytes, &m, file_bytes);
 }
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash

@@ -45,7 +45,7 @@
 #include "engine/index/id_map_builder.h"
 #include "simdex/lsh_index.h"
 
-namespace simdex::lsh {
+namespace simdex::minhash {
 
 // The smallest budget the spilling path works in: an external sort's
 // minimum for each band's share.
@@ -92,6 +92,6 @@ class SpilledDocuments {
   SpillStats stats_;
 };
 
-}  // namespace simdex::lsh
+}  // namespace simdex::minhash
 
 #endif  // SIMDEX_ENGINE_MINHASH_INDEX_LSH_SPILL_H_

@@ -11,7 +11,7 @@
 #include "engine/simhash/index/table_cursor.h"
 #include "simdex/fingerprint.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 
@@ -98,7 +98,7 @@ class MergeVisitor : public GroupVisitor {
 
   std::span<const uint64_t> distinct_;
   const BlockPermutation& perm_;
-  index::TableCursor cursor_;
+  simhash::TableCursor cursor_;
   const uint64_t low_mask_;
   const int k_;
   Nearest* nearest_;
@@ -162,8 +162,8 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
   std::sort(fingerprints.begin(), fingerprints.end());
   fingerprints.erase(std::unique(fingerprints.begin(), fingerprints.end()), fingerprints.end());
   std::vector<uint64_t> ids(fingerprints.size());
-  index::TableCursor table0(index, 0);
-  const index::EntryIds entry_ids(index);
+  simhash::TableCursor table0(index, 0);
+  const simhash::EntryIds entry_ids(index);
   for (size_t i = 0; i < fingerprints.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(table0.Seek(fingerprints[i]));
     if (!table0.Valid() || table0.value() != fingerprints[i] || table0.Rank() >= index.entries()) {
@@ -225,4 +225,4 @@ AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int 
   return Choose(distinct, index, info, k, index::WantsRandomAccess(ReaderOptions::Access::kAuto, info.total_bytes));
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

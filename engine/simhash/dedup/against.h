@@ -24,7 +24,7 @@
 #include "simdex/index.h"
 #include "simdex/status.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // The nearest index entry of one distinct batch fingerprint.
 struct AgainstHit {
@@ -62,6 +62,6 @@ AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int 
 // from the disk at sequential speed.
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk);
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_AGAINST_H_

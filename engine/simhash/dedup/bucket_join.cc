@@ -10,7 +10,7 @@
 #include "engine/simhash/dedup/self_join.h"
 #include "engine/util/key_sort.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 BucketJoin::BucketJoin(const Scheme& scheme, int k, int threads, bool force_plain_groups)
     : scheme_(scheme), k_(k), threads_(threads), force_plain_groups_(force_plain_groups) {}
@@ -21,8 +21,8 @@ bool BucketJoin::Reserve(size_t n) {
   records_.reset();
   scratch_.reset();
   capacity_ = 0;
-  records_ = io::MakeLargeArray<uint64_t>(n);
-  scratch_ = io::MakeLargeArray<uint64_t>(n);
+  records_ = util::MakeLargeArray<uint64_t>(n);
+  scratch_ = util::MakeLargeArray<uint64_t>(n);
   if (records_ == nullptr || scratch_ == nullptr) return false;
   capacity_ = n;
   return true;
@@ -48,7 +48,7 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
   for (const std::span<const uint64_t>& p : pieces) {
     for (uint64_t f : p) scratch[filled++] = permuter.Apply(f);
   }
-  MakeAndSortByLeadingBits([scratch](size_t i) { return scratch[i]; }, records, scratch, n, key_bits, threads_);
+  util::MakeAndSortByLeadingBits([scratch](size_t i) { return scratch[i]; }, records, scratch, n, key_bits, threads_);
 
   std::vector<uint64_t> exclusions;  // the keys of the tables before this one
   for (int t : scheme_.TablesForDistance(k_)) {
@@ -77,7 +77,7 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
     while (b > 0 && b < n && key(b) == key(b - 1)) ++b;
     bounds[p] = b;
   }
-  internal::OnThreads(parts, [&](int part) {
+  util::internal::OnThreads(parts, [&](int part) {
     GroupJoin join(k_, force_plain_groups_);
     GroupJoinStats stats;
     PairBuffer buffer(sink, mu);
@@ -106,4 +106,4 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
   return Status::OK();
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

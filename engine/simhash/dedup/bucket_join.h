@@ -13,7 +13,7 @@
 // keys of the tables before it in TablesForDistance(k) excluded).
 //
 // The sort's two buffers (16 bytes per fingerprint of the largest bucket,
-// io::AllocateLarge: huge pages where the kernel gives them) are kept from
+// util::AllocateLarge: huge pages where the kernel gives them) are kept from
 // one Join() to the next: a reducer joins one key range of every table in
 // turn.
 //
@@ -32,7 +32,7 @@
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 class BucketJoin {
  public:
@@ -55,11 +55,11 @@ class BucketJoin {
   const int k_;
   const int threads_;
   const bool force_plain_groups_;
-  io::LargeArray<uint64_t> records_;  // the permuted fingerprints, sorted by key
-  io::LargeArray<uint64_t> scratch_;
+  util::LargeArray<uint64_t> records_;  // the permuted fingerprints, sorted by key
+  util::LargeArray<uint64_t> scratch_;
   size_t capacity_ = 0;
 };
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_BUCKET_JOIN_H_

@@ -5,7 +5,7 @@
 
 #include "engine/util/large_memory.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 // set_of's mark of a fingerprint whose cluster is one document.
@@ -18,13 +18,13 @@ ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint
   ClusterCounts counts;
   // Each fingerprint's set (roots are the sets' smallest members, so this
   // walk reads the union-find almost in order), and each set's size.
-  io::LargeVector<uint32_t> set_of(nd), size(nd, 0);
+  util::LargeVector<uint32_t> set_of(nd), size(nd, 0);
   for (uint32_t d = 0; d < nd; ++d) {
     set_of[d] = sets->Find(d);
     size[set_of[d]] += in.multiplicity[d];
   }
   // Representatives by set: the first document, or the best score.
-  io::LargeVector<uint32_t> best(nd, kNoFingerprint);
+  util::LargeVector<uint32_t> best(nd, kNoFingerprint);
   if (in.scores.empty()) {
     for (uint32_t d = 0; d < nd; ++d) {
       uint32_t& b = best[set_of[d]];
@@ -47,7 +47,7 @@ ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint
   for (uint32_t d = 0; d < nd; ++d) {
     if (size[set_of[d]] == 1) set_of[d] = kAlone;
   }
-  size = io::LargeVector<uint32_t>();
+  size = util::LargeVector<uint32_t>();
   for (uint64_t o = 0; o < in.of_document.size(); ++o) {
     const uint32_t d = in.of_document[o];
     if (d == kNoFingerprint) continue;
@@ -64,4 +64,4 @@ ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint
   return counts;
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

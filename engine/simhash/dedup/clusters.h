@@ -16,7 +16,7 @@
 
 #include "engine/util/union_find.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // of_document's mark of a document without a fingerprint.
 inline constexpr uint32_t kNoFingerprint = ~uint32_t{0};
@@ -40,6 +40,6 @@ struct ClusterCounts {
 ClusterCounts AssignRepresentatives(const ClusterInput& in, util::UnionFind<uint32_t>* sets, uint32_t* representative,
                                     uint8_t* distance);
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_CLUSTERS_H_

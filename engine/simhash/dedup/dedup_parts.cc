@@ -18,15 +18,15 @@ namespace simdex {
 namespace {
 
 // The pieces' fingerprints sorted without repeats.
-io::LargeVector<uint64_t> SortedDistinct(std::span<const std::span<const uint64_t>> pieces, int threads) {
-  io::LargeVector<uint64_t> v;
+util::LargeVector<uint64_t> SortedDistinct(std::span<const std::span<const uint64_t>> pieces, int threads) {
+  util::LargeVector<uint64_t> v;
   size_t n = 0;
   for (const std::span<const uint64_t>& p : pieces) n += p.size();
   v.reserve(n);
   for (const std::span<const uint64_t>& p : pieces) v.insert(v.end(), p.begin(), p.end());
   if (!std::is_sorted(v.begin(), v.end())) {
-    io::LargeVector<uint64_t> scratch(v.size());
-    index::RadixSort(v.data(), scratch.data(), v.size(), threads);
+    util::LargeVector<uint64_t> scratch(v.size());
+    util::RadixSort(v.data(), scratch.data(), v.size(), threads);
   }
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
@@ -79,7 +79,7 @@ class KeyRanger {
   int operator()(uint64_t fingerprint) const { return RangeOfKey(permuter_.Key(fingerprint), bits_, ranges_); }
 
  private:
-  const dedup::Permuter permuter_;
+  const simhash::Permuter permuter_;
   const int bits_;
   const uint64_t ranges_;
 };
@@ -90,7 +90,7 @@ std::vector<KeyRanger> KeyRangers(const Scheme& scheme, std::span<const int> tab
   return out;
 }
 
-dedup::KeyGroupOptions InMemorySort(size_t n, int threads) {
+simhash::KeyGroupOptions InMemorySort(size_t n, int threads) {
   // The records and their scratch: 16 bytes per fingerprint, in memory.
   return {.memory_bytes = std::max<size_t>(n * 16 + (size_t{1} << 20), size_t{1} << 20), .tmpdir = {}, .threads = threads};
 }
@@ -172,7 +172,7 @@ Status JoinTables(const Scheme& scheme, int k, std::span<const TableFingerprints
   }
   // The largest part first: the sort's buffers are made once, at its size.
   std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  dedup::BucketJoin join(scheme, k, threads);
+  simhash::BucketJoin join(scheme, k, threads);
   for (const auto& [n, part] : order) SIMDEX_RETURN_IF_ERROR(join.Join(part->table, part->pieces, out));
   return Status::OK();
 }
@@ -186,15 +186,15 @@ Status NearestInIndexTable(std::span<const std::span<const uint64_t>> pieces, co
                            int table, int threads, std::vector<NearestEntry>* out) {
   SIMDEX_RETURN_IF_ERROR(CheckTable(index.scheme(), k, table));
   if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
-  const io::LargeVector<uint64_t> distinct = SortedDistinct(pieces, threads);
+  const util::LargeVector<uint64_t> distinct = SortedDistinct(pieces, threads);
   if (distinct.size() > uint64_t{0xffffffff}) {
     return Status::InvalidArgument("a key range holds more than 2^32 - 1 distinct fingerprints");
   }
-  std::vector<dedup::AgainstHit> hits;
-  dedup::AgainstStats stats;
+  std::vector<simhash::AgainstHit> hits;
+  simhash::AgainstStats stats;
   SIMDEX_RETURN_IF_ERROR(
-      dedup::MergeJoinIndex(distinct, index, k, InMemorySort(distinct.size(), threads), &hits, &stats, table));
-  for (const dedup::AgainstHit& h : hits) {
+      simhash::MergeJoinIndex(distinct, index, k, InMemorySort(distinct.size(), threads), &hits, &stats, table));
+  for (const simhash::AgainstHit& h : hits) {
     out->push_back({distinct[h.distinct], h.id, static_cast<int>(h.distance)});
   }
   return Status::OK();

@@ -33,13 +33,13 @@
 
 namespace simdex {
 
-using index::ExternalSorter;
-using index::FingerprintIdPair;
+using util::ExternalSorter;
+using util::FingerprintIdPair;
 
 namespace {
 
 
-constexpr uint32_t kNone = dedup::kNoFingerprint;
+constexpr uint32_t kNone = simhash::kNoFingerprint;
 static_assert(kMaxBatchDocuments == uint64_t{kNone} - 1, "document numbers are below kNone");
 constexpr uint8_t kEmptyDistance = 0xff;
 constexpr size_t kPendingRecords = 4096;
@@ -85,16 +85,16 @@ struct Deduplicator::Rep {
   std::vector<double> scores;  // by ordinal, once any score is not 0
 
   // Finish(): the distinct fingerprints.
-  io::LargeVector<uint64_t> distinct;
-  io::LargeVector<uint32_t> multiplicity;     // documents per distinct fingerprint
-  io::LargeVector<uint32_t> first_document;   // smallest ordinal per distinct fingerprint
-  io::LargeArray<uint32_t> of_document;  // distinct number per ordinal, kNone when empty
-  std::vector<std::vector<dedup::AgainstHit>> hits;  // per index, sorted by distinct
+  util::LargeVector<uint64_t> distinct;
+  util::LargeVector<uint32_t> multiplicity;     // documents per distinct fingerprint
+  util::LargeVector<uint32_t> first_document;   // smallest ordinal per distinct fingerprint
+  util::LargeArray<uint32_t> of_document;  // distinct number per ordinal, kNone when empty
+  std::vector<std::vector<simhash::AgainstHit>> hits;  // per index, sorted by distinct
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> near_pairs;  // distinct pairs (keep_pairs)
 
   // Results.
-  io::LargeArray<uint32_t> representative;  // by ordinal
-  io::LargeArray<uint8_t> distance;         // by ordinal; kEmptyDistance when empty
+  util::LargeArray<uint32_t> representative;  // by ordinal
+  util::LargeArray<uint8_t> distance;         // by ordinal; kEmptyDistance when empty
   struct Against {
     uint32_t ordinal;
     uint32_t index;
@@ -113,12 +113,12 @@ struct Deduplicator::Rep {
   size_t SortBudget(size_t also) const {
     const size_t used = FixedBytes() + also;
     const size_t left = options.memory_bytes > used ? options.memory_bytes - used : 0;
-    return std::max(left, index::kExternalSortMinMemoryBytes);
+    return std::max(left, util::kExternalSortMinMemoryBytes);
   }
-  index::ExternalSortOptions SorterOptions(size_t bytes) const {
+  util::ExternalSortOptions SorterOptions(size_t bytes) const {
     return {.memory_bytes = bytes, .tmpdir = options.tmpdir, .threads = options.threads};
   }
-  void CountSpills(const index::ExternalSortStats& s) {
+  void CountSpills(const util::ExternalSortStats& s) {
     stats.spilled_runs += s.runs_spilled;
     stats.spilled_bytes += s.bytes_spilled;
   }
@@ -141,7 +141,7 @@ Status DedupOptions::Validate() const {
     return Status::InvalidArgument("max_documents " + std::to_string(max_documents) + " is above " +
                                    std::to_string(kMaxBatchDocuments));
   }
-  if (memory_bytes < index::kExternalSortMinMemoryBytes) {
+  if (memory_bytes < util::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("memory bound " + std::to_string(memory_bytes) + " is below the minimum of 64 KiB");
   }
   return Status::OK();
@@ -157,7 +157,7 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
   // The sorter of (fingerprint, ordinal) gets half: the distinct
   // fingerprints and the documents' numbers are made while it is read.
   rep->by_fingerprint = std::make_unique<ExternalSorter<FingerprintIdPair>>(
-      rep->SorterOptions(std::max(options.memory_bytes / 2, index::kExternalSortMinMemoryBytes)));
+      rep->SorterOptions(std::max(options.memory_bytes / 2, util::kExternalSortMinMemoryBytes)));
   SIMDEX_RETURN_IF_ERROR(rep->by_fingerprint->status());
   out->reset(new Deduplicator(std::move(rep)));
   return Status::OK();
@@ -173,7 +173,7 @@ Status Deduplicator::Add(uint64_t fingerprint, double score) {
   if (!r.status.ok()) return r.status;
   if (!r.adding) return r.status = Status::InvalidArgument("Add() after Finish()");
   if (Status room = CheckBatchRoom(r.documents, 1, r.options.max_documents); !room.ok()) return r.status = room;
-  dedup::AppendScore(&r.scores, r.documents, score);
+  util::AppendScore(&r.scores, r.documents, score);
   r.pending.push_back({fingerprint, r.documents});
   ++r.documents;
   if (r.pending.size() == kPendingRecords) {
@@ -232,9 +232,9 @@ Status Deduplicator::Finish() {
   r.status = FinishImpl();
   r.by_fingerprint.reset();
   r.near_pairs.reset();
-  r.distinct = io::LargeVector<uint64_t>();
-  r.multiplicity = io::LargeVector<uint32_t>();
-  r.first_document = io::LargeVector<uint32_t>();
+  r.distinct = util::LargeVector<uint64_t>();
+  r.multiplicity = util::LargeVector<uint32_t>();
+  r.first_document = util::LargeVector<uint32_t>();
   r.of_document.reset();
   r.hits.clear();
   r.scores = std::vector<double>();
@@ -246,8 +246,8 @@ namespace {
 
 // Step 1: the distinct fingerprints, their multiplicities and the
 // documents' distinct numbers, from the (fingerprint, ordinal) sorter.
-Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, io::LargeVector<uint64_t>* distinct,
-                    io::LargeVector<uint32_t>* multiplicity, io::LargeVector<uint32_t>* first_document,
+Status ReadDistinct(ExternalSorter<FingerprintIdPair>* sorter, uint64_t documents, util::LargeVector<uint64_t>* distinct,
+                    util::LargeVector<uint32_t>* multiplicity, util::LargeVector<uint32_t>* first_document,
                     uint32_t* of_document) {
   std::fill(of_document, of_document + documents, kNone);
   // At most one distinct fingerprint per document: reserving that much
@@ -289,7 +289,7 @@ Status Deduplicator::FinishImpl() {
   // 1. Distinct fingerprints.
   SIMDEX_RETURN_IF_ERROR(r.by_fingerprint->Add(r.pending.data(), r.pending.size()));
   r.pending = std::vector<FingerprintIdPair>();
-  r.of_document = io::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
+  r.of_document = util::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
   if (r.of_document == nullptr) {
     return Status::IOError("cannot allocate " + std::to_string(r.documents * 4) + " bytes for the documents' fingerprints");
   }
@@ -305,25 +305,25 @@ Status Deduplicator::FinishImpl() {
 
   // 2. Against each index.
   start = base::Clock::now();
-  dedup::KeyGroupOptions sort{.memory_bytes = r.SortBudget(0), .tmpdir = r.options.tmpdir, .threads = r.options.threads};
+  simhash::KeyGroupOptions sort{.memory_bytes = r.SortBudget(0), .tmpdir = r.options.tmpdir, .threads = r.options.threads};
   size_t external = 0;
   for (const IndexReader* index : r.indexes) {
     if (index == nullptr) {
       r.hits.emplace_back();
-      SIMDEX_RETURN_IF_ERROR(dedup::ToAgainstHits(r.distinct, r.external_matches[external++], r.against_k,
+      SIMDEX_RETURN_IF_ERROR(simhash::ToAgainstHits(r.distinct, r.external_matches[external++], r.against_k,
                                                      &r.hits.back()));
       continue;
     }
     AgainstStrategy strategy = r.options.against_strategy;
-    if (strategy == AgainstStrategy::kAuto) strategy = dedup::ChooseStrategy(r.distinct.size(), *index, r.against_k);
+    if (strategy == AgainstStrategy::kAuto) strategy = simhash::ChooseStrategy(r.distinct.size(), *index, r.against_k);
     // One name per index, in the order they were added: "probe, merge-join".
     st.against_strategy += (st.against_strategy.empty() ? "" : ", ") + std::string(AgainstStrategyName(strategy));
     r.hits.emplace_back();
     if (strategy == AgainstStrategy::kProbe) {
-      SIMDEX_RETURN_IF_ERROR(dedup::ProbeIndex(r.distinct, *index, r.against_k, r.options.threads, &r.hits.back()));
+      SIMDEX_RETURN_IF_ERROR(simhash::ProbeIndex(r.distinct, *index, r.against_k, r.options.threads, &r.hits.back()));
     } else {
-      dedup::AgainstStats against;
-      SIMDEX_RETURN_IF_ERROR(dedup::MergeJoinIndex(r.distinct, *index, r.against_k, sort, &r.hits.back(), &against));
+      simhash::AgainstStats against;
+      SIMDEX_RETURN_IF_ERROR(simhash::MergeJoinIndex(r.distinct, *index, r.against_k, sort, &r.hits.back(), &against));
       st.against_blocks_decoded += against.blocks_decoded;
       st.spilled_runs += against.sort.spilled_runs;
       st.spilled_bytes += against.sort.spilled_bytes;
@@ -340,19 +340,19 @@ Status Deduplicator::FinishImpl() {
   const size_t join_budget = r.SortBudget(size_t{nd} * 4);
   if (r.options.keep_pairs) {
     r.near_pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(
-        r.SorterOptions(std::max(join_budget / 4, index::kExternalSortMinMemoryBytes)));
+        r.SorterOptions(std::max(join_budget / 4, util::kExternalSortMinMemoryBytes)));
   }
-  dedup::SelfJoinOptions join;
+  simhash::SelfJoinOptions join;
   join.scheme = r.options.scheme;
   join.k = r.k;
   join.sort = sort;
   join.sort.memory_bytes =
-      r.options.keep_pairs ? std::max(join_budget / 4 * 3, index::kExternalSortMinMemoryBytes) : join_budget;
+      r.options.keep_pairs ? std::max(join_budget / 4 * 3, util::kExternalSortMinMemoryBytes) : join_budget;
   join.force_plain_groups = r.options.force_plain_groups;
-  dedup::SelfJoinStats join_stats;
+  simhash::SelfJoinStats join_stats;
   Status sink_status;
-  const dedup::PairSink sink = [&](std::span<const dedup::DistinctPair> pairs) {
-    for (const dedup::DistinctPair& p : pairs) {
+  const simhash::PairSink sink = [&](std::span<const simhash::DistinctPair> pairs) {
+    for (const simhash::DistinctPair& p : pairs) {
       sets.Union(p.a, p.b);
       st.pairs += uint64_t{r.multiplicity[p.a]} * r.multiplicity[p.b];
       if (r.near_pairs && sink_status.ok()) {
@@ -362,13 +362,13 @@ Status Deduplicator::FinishImpl() {
     }
   };
   if (r.options.external_pairs) {
-    std::vector<dedup::DistinctPair> pairs;
-    SIMDEX_RETURN_IF_ERROR(dedup::ToDistinctPairs(r.distinct, r.external_pairs, r.k, &pairs));
+    std::vector<simhash::DistinctPair> pairs;
+    SIMDEX_RETURN_IF_ERROR(simhash::ToDistinctPairs(r.distinct, r.external_pairs, r.k, &pairs));
     r.external_pairs = std::vector<NearPair>();
     sink(pairs);
     join_stats.pairs = pairs.size();
   } else {
-    SIMDEX_RETURN_IF_ERROR(dedup::SelfJoin(r.distinct, join, sink, &join_stats));
+    SIMDEX_RETURN_IF_ERROR(simhash::SelfJoin(r.distinct, join, sink, &join_stats));
   }
   SIMDEX_RETURN_IF_ERROR(sink_status);
   st.distinct_pairs = join_stats.pairs;
@@ -381,13 +381,13 @@ Status Deduplicator::FinishImpl() {
   // 4. Clusters: representatives (largest score, then smallest ordinal)
   // and sizes by root, then each document's result.
   start = base::Clock::now();
-  r.representative = io::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
-  r.distance = io::MakeLargeArray<uint8_t>(std::max<uint64_t>(1, r.documents));
+  r.representative = util::MakeLargeArray<uint32_t>(std::max<uint64_t>(1, r.documents));
+  r.distance = util::MakeLargeArray<uint8_t>(std::max<uint64_t>(1, r.documents));
   if (r.representative == nullptr || r.distance == nullptr) {
     return Status::IOError("cannot allocate " + std::to_string(r.documents * 5) + " bytes for the documents' results");
   }
   const std::span<const uint32_t> of_document(r.of_document.get(), r.documents);
-  const dedup::ClusterCounts counts = dedup::AssignRepresentatives(
+  const simhash::ClusterCounts counts = simhash::AssignRepresentatives(
       {r.distinct, r.multiplicity, r.first_document, of_document, r.scores}, &sets, r.representative.get(),
       r.distance.get());
   st.clusters = counts.clusters;
@@ -404,9 +404,9 @@ Status Deduplicator::FinishImpl() {
     // index (hits of one index are sorted by distinct number).
     Rep::Against a{static_cast<uint32_t>(o), kNone, 0, 0};
     for (size_t i = 0; i < r.hits.size(); ++i) {
-      const std::vector<dedup::AgainstHit>& h = r.hits[i];
+      const std::vector<simhash::AgainstHit>& h = r.hits[i];
       const auto it = std::lower_bound(h.begin(), h.end(), d,
-                                       [](const dedup::AgainstHit& x, uint32_t v) { return x.distinct < v; });
+                                       [](const simhash::AgainstHit& x, uint32_t v) { return x.distinct < v; });
       if (it == h.end() || it->distinct != d) continue;
       if (a.index == kNone || it->distance < a.distance) {
         a = {static_cast<uint32_t>(o), static_cast<uint32_t>(i), it->distance, it->id};
@@ -442,7 +442,7 @@ Status Deduplicator::FinishImpl() {
                           : std::span<const uint32_t>(documents_of.data() + first[d], r.multiplicity[d]);
     };
     r.pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SorterOptions(
-        std::max(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2, index::kExternalSortMinMemoryBytes)));
+        std::max(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2, util::kExternalSortMinMemoryBytes)));
     std::vector<FingerprintIdPair> buf;
     auto flush = [&]() -> Status {
       Status s = r.pairs->Add(buf.data(), buf.size());

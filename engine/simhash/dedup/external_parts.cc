@@ -8,7 +8,7 @@
 #include "engine/util/radix_sort.h"
 #include "simdex/fingerprint.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 
@@ -28,18 +28,18 @@ Status Find(std::span<const uint64_t> distinct, uint64_t f, const char* what, ui
 // sorted and answered by one forward walk of `distinct` that gallops over
 // the fingerprints no lookup asks for: a binary search per lookup missed the
 // cache at most of its ~24 steps at 10^7 distinct fingerprints.
-Status NumberAll(std::span<const uint64_t> distinct, io::LargeVector<index::FingerprintIdPair>* lookups,
+Status NumberAll(std::span<const uint64_t> distinct, util::LargeVector<util::FingerprintIdPair>* lookups,
                  const char* what, uint32_t* numbers) {
   {
-    io::LargeArray<index::FingerprintIdPair> scratch = io::MakeLargeArray<index::FingerprintIdPair>(lookups->size());
+    util::LargeArray<util::FingerprintIdPair> scratch = util::MakeLargeArray<util::FingerprintIdPair>(lookups->size());
     if (scratch == nullptr) {
       return Status::IOError("cannot allocate " + std::to_string(lookups->size() * 16) + " bytes to sort " + what +
                              " fingerprints");
     }
-    index::RadixSort(lookups->data(), scratch.get(), lookups->size(), 1);
+    util::RadixSort(lookups->data(), scratch.get(), lookups->size(), 1);
   }
   size_t at = 0;
-  for (const index::FingerprintIdPair& x : *lookups) {
+  for (const util::FingerprintIdPair& x : *lookups) {
     if (at < distinct.size() && distinct[at] < x.fingerprint) {
       size_t step = 1;
       while (at + step < distinct.size() && distinct[at + step] < x.fingerprint) {
@@ -62,7 +62,7 @@ Status NumberAll(std::span<const uint64_t> distinct, io::LargeVector<index::Fing
 
 Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearPair> pairs, int k,
                        std::vector<DistinctPair>* out) {
-  io::LargeVector<index::FingerprintIdPair> lookups;
+  util::LargeVector<util::FingerprintIdPair> lookups;
   lookups.reserve(2 * pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
     const NearPair& p = pairs[i];
@@ -76,7 +76,7 @@ Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearP
     lookups.push_back({p.a, 2 * i});
     lookups.push_back({p.b, 2 * i + 1});
   }
-  io::LargeVector<uint32_t> numbers(lookups.size());
+  util::LargeVector<uint32_t> numbers(lookups.size());
   SIMDEX_RETURN_IF_ERROR(NumberAll(distinct, &lookups, "near pair", numbers.data()));
   out->reserve(out->size() + pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -109,4 +109,4 @@ Status ToAgainstHits(std::span<const uint64_t> distinct, std::span<const Nearest
   return Status::OK();
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

@@ -13,7 +13,7 @@
 #include "simdex/dedup.h"
 #include "simdex/status.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // Each pair as distinct numbers (a < b). InvalidArgument when a fingerprint
 // is not in `distinct`, the two are equal, or the distance is not theirs or
@@ -26,6 +26,6 @@ Status ToDistinctPairs(std::span<const uint64_t> distinct, std::span<const NearP
 Status ToAgainstHits(std::span<const uint64_t> distinct, std::span<const NearestEntry> matches, int k,
                      std::vector<AgainstHit>* out);
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_EXTERNAL_PARTS_H_

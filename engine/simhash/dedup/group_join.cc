@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 
@@ -90,4 +90,4 @@ void GroupJoin::Join(std::vector<uint64_t>* values, std::vector<uint32_t>* ids, 
   Recurse(members_.data(), members_.data() + n, out, stats);
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

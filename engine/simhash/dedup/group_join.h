@@ -26,7 +26,7 @@
 
 #include "engine/simhash/dedup/pair_sink.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // Groups of at most this many fingerprints are compared pair by pair.
 inline constexpr size_t kPlainGroup = 48;
@@ -66,6 +66,6 @@ class GroupJoin {
   std::vector<Member> members_;
 };
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_GROUP_JOIN_H_

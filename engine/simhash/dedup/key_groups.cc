@@ -11,7 +11,7 @@
 #include "engine/util/external_sorter.h"
 #include "engine/util/key_sort.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 
@@ -121,8 +121,8 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   const size_t n = distinct.size();
   auto start = base::Clock::now();
   if (!records_) {
-    records_ = io::MakeLargeArray<uint64_t>(n);
-    scratch_ = io::MakeLargeArray<uint64_t>(n);
+    records_ = util::MakeLargeArray<uint64_t>(n);
+    scratch_ = util::MakeLargeArray<uint64_t>(n);
     if (records_ == nullptr || scratch_ == nullptr) {
       records_.reset();
       scratch_.reset();
@@ -132,7 +132,7 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   }
   uint64_t* const records = records_.get();
   const Permuter permuter(perm);
-  MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct[i]) & prefix_mask) | i; }, records,
+  util::MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct[i]) & prefix_mask) | i; }, records,
                            scratch_.get(), n, group_bits, o.threads);
   stats->seconds_sorting += base::Seconds(start);
   start = base::Clock::now();
@@ -171,7 +171,7 @@ Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
   KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
   auto start = base::Clock::now();
-  index::ExternalSorter<uint64_t> sorter({.memory_bytes = o.memory_bytes, .tmpdir = o.tmpdir, .threads = o.threads});
+  util::ExternalSorter<uint64_t> sorter({.memory_bytes = o.memory_bytes, .tmpdir = o.tmpdir, .threads = o.threads});
   const Permuter permuter(perm);
   std::vector<uint64_t> buf(size_t{1} << 13);
   for (size_t i = 0; i < distinct.size(); i += buf.size()) {
@@ -207,4 +207,4 @@ Status KeyGroups::ForEach(const BlockPermutation& perm,
   return SortedExternally(perm, group_bits, make_visitor);
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

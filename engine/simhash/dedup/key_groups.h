@@ -28,7 +28,7 @@
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // A run of consecutive groups of one part of a table, handed to a visitor
 // together so that it can start the memory loads of all of them first.
@@ -62,7 +62,7 @@ class GroupVisitor {
 
 struct KeyGroupOptions {
   // Bytes the sort may use (records and scratch, or the external sorter's
-  // buffers). At least index::kExternalSortMinMemoryBytes.
+  // buffers). At least util::kExternalSortMinMemoryBytes.
   size_t memory_bytes = size_t{1} << 30;
   std::string tmpdir;  // for spilled runs
   // Threads for the sort and, in memory, for visiting: the table is cut
@@ -122,11 +122,11 @@ class KeyGroups {
   std::span<const uint64_t> distinct_;
   KeyGroupOptions options_;
   KeyGroupStats stats_;
-  io::LargeArray<uint64_t> records_;  // in memory: capacity_ each
-  io::LargeArray<uint64_t> scratch_;
+  util::LargeArray<uint64_t> records_;  // in memory: capacity_ each
+  util::LargeArray<uint64_t> scratch_;
   size_t capacity_ = 0;
 };
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_

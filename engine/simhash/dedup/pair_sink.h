@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 // Two distinct fingerprints of a batch within distance k: indexes into the
 // batch's sorted distinct fingerprints, a < b.
@@ -53,6 +53,6 @@ class PairBuffer {
   std::vector<DistinctPair> pairs_;
 };
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_PAIR_SINK_H_

@@ -10,7 +10,7 @@
 
 #include "simdex/scheme.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 class Permuter {
  public:
@@ -64,6 +64,6 @@ class Permuter {
   int key_rotations_[64];
 };
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_PERMUTER_H_

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 namespace {
 
@@ -129,4 +129,4 @@ Status SelfJoinTable(KeyGroups* groups, std::span<const uint64_t> distinct, cons
                                  options.scheme.Name() + " joins for k " + std::to_string(options.k));
 }
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash

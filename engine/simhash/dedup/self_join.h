@@ -21,7 +21,7 @@
 #include "simdex/scheme.h"
 #include "simdex/status.h"
 
-namespace simdex::dedup {
+namespace simdex::simhash {
 
 struct SelfJoinOptions {
   Scheme scheme;
@@ -59,6 +59,6 @@ KeyGroupOptions SelfJoinSort(const SelfJoinOptions& options);
 // The bits of an unpermuted fingerprint that form table t's key.
 uint64_t KeyMask(const BlockPermutation& perm);
 
-}  // namespace simdex::dedup
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_DEDUP_SELF_JOIN_H_

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 // Table 0's sorted fingerprints stay in memory (else a mapped scratch file)
 // when they, a table's permuted values and the sort's scratch fit: 24 bytes
@@ -26,6 +26,6 @@ constexpr bool TableSortFitsInMemory(uint64_t entries, size_t memory_bytes) {
   return entries <= memory_bytes / 16;
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_INDEX_BUILD_BUDGET_H_

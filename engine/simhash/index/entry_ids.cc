@@ -2,7 +2,7 @@
 
 #include "engine/simhash/index/reader_rep.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 EntryIds::EntryIds(const IndexReader& reader) : rep_(reader.rep()) {}
 
@@ -12,4 +12,4 @@ uint64_t EntryIds::AtRank(uint64_t rank) const { return rep_.IdAtRank(rank); }
 
 Status EntryIds::InFile(Status s) const { return rep_.InFile(std::move(s)); }
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash

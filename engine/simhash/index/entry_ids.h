@@ -1,7 +1,7 @@
 // EntryIds: the ids of an open index's entries by their rank in table 0 (the
 // fingerprints in sorted order), for the engine's streaming consumers: the
 // de-duplicator against an index, the merger and the service's compaction.
-// With index::TableCursor it is their whole view of an IndexReader's
+// With simhash::TableCursor it is their whole view of an IndexReader's
 // representation (engine/simhash/index/reader_rep.h).
 //
 // Thread safety: const, and safe to share as the reader is.
@@ -13,7 +13,7 @@
 #include "simdex/index.h"
 #include "simdex/status.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 class EntryIds {
  public:
@@ -38,6 +38,6 @@ class EntryIds {
   const IndexReader::Rep& rep_;
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_INDEX_ENTRY_IDS_H_

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 class FingerprintMultiset {
  public:
@@ -31,6 +31,6 @@ class FingerprintMultiset {
   uint64_t sum_ = 0;
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_INDEX_FINGERPRINT_MULTISET_H_

@@ -30,9 +30,9 @@
 
 namespace simdex {
 
-using index::ExternalSorter;
-using index::ExternalSortOptions;
-using index::FingerprintIdPair;
+using util::ExternalSorter;
+using util::ExternalSortOptions;
+using util::FingerprintIdPair;
 
 struct IndexBuilder::Rep {
   std::string path;
@@ -47,12 +47,12 @@ struct IndexBuilder::Rep {
   std::function<void(const char*, double)> progress;
   std::function<Status(uint64_t, BuildOptions*)> choose_layout;
 
-  std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
+  std::string ScratchDir() const { return util::ScratchDirFor(path, options.tmpdir); }
   // The sorter of (fingerprint, id) pairs gets the whole budget; with
   // string ids, half (the id map has the other half).
   ExternalSortOptions PairSortOptions() const {
     ExternalSortOptions s = SortOptions();
-    if (options.string_ids) s.memory_bytes = std::max(s.memory_bytes / 2, index::kExternalSortMinMemoryBytes);
+    if (options.string_ids) s.memory_bytes = std::max(s.memory_bytes / 2, util::kExternalSortMinMemoryBytes);
     return s;
   }
   ExternalSortOptions SortOptions() const {
@@ -73,15 +73,15 @@ namespace {
 // The fingerprints of table 0 (sorted), in memory or in a mapped scratch file.
 struct SortedFingerprints {
   std::vector<uint64_t> memory;
-  std::unique_ptr<index::OutputFile> file;
-  std::unique_ptr<index::MappedValues> map;
+  std::unique_ptr<util::OutputFile> file;
+  std::unique_ptr<util::MappedValues> map;
   std::span<const uint64_t> values() const { return map ? map->values() : std::span<const uint64_t>(memory); }
 };
 
 // Sorts perm(values) with the external sorter into a mapped scratch file.
 Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermutation& perm,
-                              const ExternalSortOptions& sort_options, std::unique_ptr<index::OutputFile>* spill,
-                              std::unique_ptr<index::MappedValues>* map) {
+                              const ExternalSortOptions& sort_options, std::unique_ptr<util::OutputFile>* spill,
+                              std::unique_ptr<util::MappedValues>* map) {
   ExternalSorter<uint64_t> sorter(sort_options);
   std::vector<uint64_t> buf(8192);
   for (size_t i = 0; i < values.size(); i += buf.size()) {
@@ -89,7 +89,7 @@ Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermu
     for (size_t j = 0; j < n; ++j) buf[j] = perm.Apply(values[i + j]);
     SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
   }
-  return index::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, spill, map);
+  return util::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, spill, map);
 }
 
 // Sorts table t's permuted fingerprints (table 0: the fingerprints as they
@@ -112,16 +112,16 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
                  const std::function<Status(std::span<const uint64_t> sorted)>& use, double* sort_seconds) {
   const BlockPermutation& perm = o.scheme.table(t);
   std::span<const uint64_t> values = fps;
-  std::unique_ptr<index::OutputFile> spill;
-  std::unique_ptr<index::MappedValues> spill_map;
+  std::unique_ptr<util::OutputFile> spill;
+  std::unique_ptr<util::MappedValues> spill_map;
   if (t > 0) {
     const auto start = base::Clock::now();
-    if (index::TableSortFitsInMemory(fps.size(), o.memory_bytes)) {
+    if (simhash::TableSortFitsInMemory(fps.size(), o.memory_bytes)) {
       std::vector<uint64_t>& permuted = buffers->values;
       permuted.resize(fps.size());
       buffers->scratch.resize(fps.size());
       for (size_t i = 0; i < fps.size(); ++i) permuted[i] = perm.Apply(fps[i]);
-      index::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
+      util::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
       values = permuted;
     } else {
       SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
@@ -197,7 +197,7 @@ Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   if (!r.options.string_ids) {
     r.status = SwitchToStringIds();
     if (!r.status.ok()) return r.status;
@@ -294,14 +294,14 @@ Status IndexBuilder::FinishImpl() {
   }
 
   SortedFingerprints fps;
-  const bool fps_in_memory = index::FingerprintsFitInMemory(n, o.memory_bytes);
+  const bool fps_in_memory = simhash::FingerprintsFitInMemory(n, o.memory_bytes);
   if (fps_in_memory) {
     fps.memory.reserve(n);
   } else {
-    SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "fingerprints", &fps.file));
+    SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(scratch_dir, "fingerprints", &fps.file));
   }
-  std::unique_ptr<index::OutputFile> ids_file;
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
+  std::unique_ptr<util::OutputFile> ids_file;
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
   std::string ids_buf, fp_buf;
   format::PackedIntsWriter ids(&ids_buf, summary.id_width);
   std::vector<FingerprintIdPair> batch(4096);
@@ -349,7 +349,7 @@ Status IndexBuilder::FinishImpl() {
   if (fps.file) {
     SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
     SIMDEX_RETURN_IF_ERROR(fps.file->Close());
-    SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*fps.file, &fps.map));
+    SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*fps.file, &fps.map));
   }
   summary.distinct_fingerprints = distinct;
   r.stats.distinct_fingerprints = distinct;
@@ -410,8 +410,8 @@ Status IndexBuilder::FinishImpl() {
   buffers.clear();
 
   // 3. Rank index, ids, metadata, footer.
-  std::unique_ptr<index::MappedValues> idmap;
-  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*ids_file, &idmap));
+  std::unique_ptr<util::MappedValues> idmap;
+  SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*ids_file, &idmap));
   r.Report("writing", 1);
   SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), o.string_ids ? r.id_map.Section() : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();

@@ -153,7 +153,7 @@ uint64_t IndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id
 Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
   if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
   SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->CheckIdMap()));
-  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + io::Printable(id, 80) + "'");
+  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + util::Printable(id, 80) + "'");
   return Status::OK();
 }
 uint64_t IndexReader::entries() const { return rep_->meta.entries; }

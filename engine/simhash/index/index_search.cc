@@ -24,7 +24,7 @@ namespace {
 
 uint64_t LowMask(int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
 
-using index::Found;
+using simhash::Found;
 
 // Where the probes of one query fall, from the head indexes alone
 // (PlaceProbes).
@@ -370,7 +370,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, cons
     }
   }
   auto& found = scratch->found;
-  index::MergeFound(&found);
+  simhash::MergeFound(&found);
   if (!found.empty()) {
     // Ids come from table 0's blocks, the rank index and the id section.
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(0));
@@ -383,7 +383,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, cons
     }
     SIMDEX_RETURN_IF_ERROR(s);
   }
-  index::SortMatches(out);
+  simhash::SortMatches(out);
   if (stats) {
     stats->queries++;
     stats->id_lookups += found.size();

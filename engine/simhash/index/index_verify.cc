@@ -37,12 +37,12 @@ Status IndexReader::Verify() const {
 
   // Every block of every table.
   std::vector<uint64_t> values;
-  index::FingerprintMultiset multiset0;
+  simhash::FingerprintMultiset multiset0;
   uint64_t distinct = 0;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
     uint64_t count = 0, prev = 0;
-    index::FingerprintMultiset multiset;
+    simhash::FingerprintMultiset multiset;
     index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
     for (uint64_t b = 0; b < table.num_blocks; ++b) {
       ahead.Before(b);

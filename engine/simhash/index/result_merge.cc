@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 void MergeFound(std::vector<Found>* found) {
   std::sort(found->begin(), found->end(),
@@ -21,4 +21,4 @@ void SortMatches(std::vector<Match>* matches) {
   });
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash

@@ -18,7 +18,7 @@
 
 #include "simdex/index.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 // A fingerprint (in stored, unpermuted form) that a table found within k of
 // the query, and its Hamming distance to the query.
@@ -37,6 +37,6 @@ void MergeFound(std::vector<Found>* found);
 // Sorts *matches by distance, then id, then fingerprint, all ascending.
 void SortMatches(std::vector<Match>* matches);
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_INDEX_RESULT_MERGE_H_

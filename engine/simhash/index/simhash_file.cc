@@ -18,12 +18,12 @@ Status IndexReader::Preload(bool lock, PreloadResult* result) const {
 }
 
 std::string IndexReader::VerifySummary() const {
-  return io::Count(entries(), "entry", "entries") + ", " +
-         io::Count(static_cast<uint64_t>(scheme().num_tables()), "table");
+  return util::Count(entries(), "entry", "entries") + ", " +
+         util::Count(static_cast<uint64_t>(scheme().num_tables()), "table");
 }
 
 std::string IndexReader::InspectJson() const {
-  using index_file::JsonObject;
+  using util::JsonObject;
   const IndexInfo info = Info();
   const double entries = static_cast<double>(info.entries);
   const double bound = info.entropy_bound_bits_per_entry;
@@ -54,10 +54,10 @@ std::string IndexReader::InspectJson() const {
   }
   out.append(info.tables.empty() ? "]" : "\n  ]");
   root.Int("rank_bytes", info.rank_bytes);
-  index_file::IdMembers(info, &root);
+  util::IdMembers(info, &root);
   // null when the index records no fingerprint profile.
   if (info.profile.empty()) root.Key("profile").append("null");
-  else io::AppendJsonString(&root.Key("profile"), info.profile);
+  else util::AppendJsonString(&root.Key("profile"), info.profile);
   root.Int("total_bytes", info.total_bytes);
   root.Ratio("bits_per_entry_total", static_cast<double>(info.total_bytes) * 8, entries);
   root.Ratio("entropy_bound_bits_per_entry", bound, 1);

@@ -8,7 +8,7 @@
 #include "format/coding.h"
 #include "format/head_search.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 TableCursor::TableCursor(const IndexReader& reader, int table)
     : rep_(reader.rep()), table_(table), num_blocks_(rep_.tables[table].num_blocks) {}
@@ -39,7 +39,7 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
     values_.clear();
     pos_ = 0;
     num_blocks_ = b;  // nothing after a damaged block is read
-    return rep_.InFile(s.WithContext(BlockOfTable(b, static_cast<size_t>(table_))));
+    return rep_.InFile(s.WithContext(index::BlockOfTable(b, static_cast<size_t>(table_))));
   }
   pos_ = static_cast<size_t>(std::lower_bound(values_.begin(), values_.end(), lo) - values_.begin());
   return Status::OK();
@@ -98,4 +98,4 @@ Status TableCursor::Next() {
   return Load(block_ + 1, 0);
 }
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash

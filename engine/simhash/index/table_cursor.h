@@ -24,7 +24,7 @@
 #include "simdex/index.h"
 #include "simdex/status.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 class TableCursor {
  public:
@@ -73,6 +73,6 @@ class TableCursor {
   const uint8_t* read_ahead_until_ = nullptr;  // the end of the blocks asked for ahead (random access)
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_INDEX_TABLE_CURSOR_H_

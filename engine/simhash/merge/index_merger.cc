@@ -45,8 +45,8 @@
 
 namespace simdex {
 
-using index::ExternalSorter;
-using index::FingerprintIdPair;
+using util::ExternalSorter;
+using util::FingerprintIdPair;
 
 namespace {
 
@@ -106,7 +106,7 @@ struct IndexMerger::Rep {
   MergeStats stats;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> batch;
   std::vector<uint64_t> deleted;              // ids in the old index's id space
-  merge::IdRanges deleted_ranges;             // DeleteRange()'s, joined in Finish()
+  index::IdRanges deleted_ranges;             // DeleteRange()'s, joined in Finish()
   std::vector<std::string> deleted_strings;   // string ids to delete, resolved in Finish()
   uint64_t batch_min_id = std::numeric_limits<uint64_t>::max();
   uint64_t batch_max_id = 0;
@@ -117,12 +117,12 @@ struct IndexMerger::Rep {
   // MergeOptions::existing_ids: the batch's ids, for an old index of
   // numeric ids; for one of string ids the id map is asked (id_map.Find),
   // each old id number once: in_batch[i] 0 not yet asked, 1 no, 2 yes.
-  merge::BatchIds batch_ids{ExistingIds::kKeep, false};
+  index::BatchIds batch_ids{ExistingIds::kKeep, false};
   std::vector<uint8_t> in_batch;
 
-  std::string ScratchDir() const { return index::ScratchDirFor(path, options.tmpdir); }
-  index::ExternalSortOptions SortOptions(size_t bytes) const {
-    return {.memory_bytes = std::max(bytes, index::kExternalSortMinMemoryBytes), .tmpdir = ScratchDir(),
+  std::string ScratchDir() const { return util::ScratchDirFor(path, options.tmpdir); }
+  util::ExternalSortOptions SortOptions(size_t bytes) const {
+    return {.memory_bytes = std::max(bytes, util::kExternalSortMinMemoryBytes), .tmpdir = ScratchDir(),
             .threads = options.threads};
   }
   bool IsDeleted(uint64_t id) const {
@@ -158,7 +158,7 @@ uint64_t IndexMerger::Rep::ResolveDeletedStrings() {
       found = old->FindIdString(id, &number).ok();
     } else {
       // Only an id's own decimal string names it ("007" does not name 7).
-      found = io::ParseDecimalUint64(id, &number) && std::to_string(number) == id;
+      found = util::ParseDecimalUint64(id, &number) && std::to_string(number) == id;
     }
     if (found) {
       deleted.push_back(number);
@@ -215,7 +215,7 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   }
   rep->stats.old_entries = info.entries;
   rep->string_ids = old->has_string_ids();
-  rep->batch_ids = merge::BatchIds(options.existing_ids, old->has_string_ids());
+  rep->batch_ids = index::BatchIds(options.existing_ids, old->has_string_ids());
   // The batch's pairs may use half the budget; the merged tables the rest.
   rep->batch = std::make_unique<ExternalSorter<FingerprintIdPair>>(rep->SortOptions(options.memory_bytes / 2));
   // String ids in memory: a quarter, then spilled runs (engine/index/id_map_builder.h).
@@ -262,7 +262,7 @@ Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   if (!r.status.ok()) return r.status;
   if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
-  SIMDEX_RETURN_IF_ERROR(io::CheckStringId(id).WithContext("id " + io::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   if (!r.string_ids) {
     r.status = r.SwitchToStringIds();
     if (!r.status.ok()) return r.status;
@@ -328,7 +328,7 @@ Status IndexMerger::Finish() {
 Status IndexMerger::FinishImpl() {
   Rep& r = *rep_;
   const IndexReader& old = *r.old;
-  const index::EntryIds old_ids(old);
+  const simhash::EntryIds old_ids(old);
   SIMDEX_RETURN_IF_ERROR(old_ids.Check());
   const uint64_t old_n = old.entries();
   const uint64_t unknown_strings = r.ResolveDeletedStrings();
@@ -338,7 +338,7 @@ Status IndexMerger::FinishImpl() {
 
   // 1. The ids that remain: the packed section's base and width, or with
   // string ids the new id map: the old map's remaining strings joined with
-  // the batch's (merge::MergedIdMap), or, into an index of numeric ids,
+  // the batch's (simhash::MergedIdMap), or, into an index of numeric ids,
   // their decimal strings interned with the batch's.
   // Old ids the batch gives (MergeOptions::existing_ids) are found here
   // too: kRefuse stops after this pass, kReplace removes their entries.
@@ -389,13 +389,13 @@ Status IndexMerger::FinishImpl() {
   r.stats.entries = n;
   index::EntrySummary summary;
   summary.entries = n;
-  std::unique_ptr<merge::MergedIdMap> merged_ids;
+  std::unique_ptr<simhash::MergedIdMap> merged_ids;
   if (r.string_ids) {
     if (!id_map_finished) SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
     r.stats.id_map_runs = r.id_map.stats().runs_spilled;
     uint64_t strings = r.id_map.size();
     if (old.has_string_ids()) {
-      Status built = merge::MergedIdMap::Build(old, kept, r.id_map, r.ScratchDir(), &merged_ids);
+      Status built = simhash::MergedIdMap::Build(old, kept, r.id_map, r.ScratchDir(), &merged_ids);
       SIMDEX_RETURN_IF_ERROR(built.IsCorruption() ? old_ids.InFile(built) : built);
       std::vector<bool>().swap(kept);
       strings = merged_ids->size();
@@ -429,8 +429,8 @@ Status IndexMerger::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table0));
   SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(r.stats.added, eighth, dir, &batch_fps));
   SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(removed, eighth, dir, &deleted_fps));
-  std::unique_ptr<index::OutputFile> ids_file;
-  SIMDEX_RETURN_IF_ERROR(index::OutputFile::CreateScratch(dir, "ids", &ids_file));
+  std::unique_ptr<util::OutputFile> ids_file;
+  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(dir, "ids", &ids_file));
   std::string ids_buf;
   format::PackedIntsWriter packed(&ids_buf, summary.id_width);
   uint64_t distinct = 0, written = 0, last = 0;
@@ -464,9 +464,9 @@ Status IndexMerger::FinishImpl() {
   // with table 0's (index/fingerprint_multiset.h): a table whose values
   // were changed is never copied, with fresh checksums, into the new file.
   const Scheme& scheme = old.scheme();
-  index::FingerprintMultiset old_table0;
+  simhash::FingerprintMultiset old_table0;
   {
-    index::TableCursor cursor(old, 0);
+    simhash::TableCursor cursor(old, 0);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<FingerprintIdPair> batch(r.batch.get());
     FingerprintIdPair next{}, previous_old{};
@@ -524,14 +524,14 @@ Status IndexMerger::FinishImpl() {
     SIMDEX_RETURN_IF_ERROR(SortPermuted(deleted_fps->values(), perm, &deleted));
     std::unique_ptr<index::SortedValues> table;
     SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table));
-    index::TableCursor cursor(old, t);
+    simhash::TableCursor cursor(old, t);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
     SortedStream<uint64_t> batch(&added), gone(&deleted);
     uint64_t next = 0, next_gone = 0;
     bool have_batch = batch.Next(&next);
     bool have_gone = gone.Next(&next_gone);  // the next deleted value to drop
     uint64_t count = 0, previous_old = 0;
-    index::FingerprintMultiset old_table;
+    simhash::FingerprintMultiset old_table;
     while (cursor.Valid() || have_batch) {
       if (cursor.Valid() && (!have_batch || cursor.value() <= next)) {
         const uint64_t v = cursor.value();
@@ -564,8 +564,8 @@ Status IndexMerger::FinishImpl() {
   }
 
   // 4. Ids, metadata, footer.
-  std::unique_ptr<index::MappedValues> ids;
-  SIMDEX_RETURN_IF_ERROR(index::MappedValues::Open(*ids_file, &ids));
+  std::unique_ptr<util::MappedValues> ids;
+  SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*ids_file, &ids));
   SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), merged_ids ? merged_ids->section()
                                                                 : r.string_ids ? r.id_map.Section()
                                                                                : std::string_view()));

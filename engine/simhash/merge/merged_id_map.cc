@@ -1,6 +1,6 @@
 #include "engine/simhash/merge/merged_id_map.h"
 
-namespace simdex::merge {
+namespace simdex::simhash {
 
 Status MergedIdMap::Build(const IndexReader& old, const std::vector<bool>& kept, const index::IdMapBuilder& batch,
                           const std::string& tmpdir, std::unique_ptr<MergedIdMap>* out) {
@@ -53,4 +53,4 @@ Status MergedIdMap::Build(const IndexReader& old, const std::vector<bool>& kept,
   return Status::OK();
 }
 
-}  // namespace simdex::merge
+}  // namespace simdex::simhash

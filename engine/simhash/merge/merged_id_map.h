@@ -20,7 +20,7 @@
 #include "simdex/index.h"
 #include "simdex/status.h"
 
-namespace simdex::merge {
+namespace simdex::simhash {
 
 class MergedIdMap {
  public:
@@ -45,6 +45,6 @@ class MergedIdMap {
   std::span<const uint64_t> old_span_, batch_span_;           // their values
 };
 
-}  // namespace simdex::merge
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_MERGE_MERGED_ID_MAP_H_

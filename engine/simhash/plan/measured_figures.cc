@@ -5,7 +5,7 @@
 // Uniform fingerprints, warm, one thread, restart points 6.
 #include "engine/simhash/plan/measured_figures.h"
 
-namespace simdex::plan {
+namespace simdex::simhash {
 namespace {
 
 // codec, block size, N, the worst table's bits per entry over the bound
@@ -120,4 +120,4 @@ constexpr SpeedFigure kSpeed[] = {
 std::span<const SpaceFigure> SpaceFigures() { return kSpace; }
 std::span<const SpeedFigure> SpeedFigures() { return kSpeed; }
 
-}  // namespace simdex::plan
+}  // namespace simdex::simhash

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace simdex::plan {
+namespace simdex::simhash {
 
 // Space: the worst table's bits per entry over the entropy bound
 // (EntropyBoundBitsPerEntry) with every overhead of a table (block frames,
@@ -49,6 +49,6 @@ inline constexpr double kInMemoryBuildBytesPerEntry = 44;
 std::span<const SpaceFigure> SpaceFigures();
 std::span<const SpeedFigure> SpeedFigures();
 
-}  // namespace simdex::plan
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_PLAN_MEASURED_FIGURES_H_

@@ -14,7 +14,7 @@
 #include "format/packed_ints.h"
 #include "simdex/index.h"
 
-namespace simdex::plan {
+namespace simdex::simhash {
 namespace {
 
 struct Point {
@@ -117,9 +117,9 @@ void Predict(const PlanRequest& request, PlanChoice* choice) {
   // scratch file (8 + 8 bytes per entry while the runs are merged, 8 while
   // the table is encoded). The ids wait in a scratch file until the end.
   const size_t budget = static_cast<size_t>(std::min<uint64_t>(request.memory_bytes, SIZE_MAX));
-  const bool pairs_spill = n > index::ExternalSortCapacity<index::FingerprintIdPair>(budget);
-  const bool fps_spill = !index::FingerprintsFitInMemory(n, budget);
-  const bool table_spill = tables > 1 && !index::TableSortFitsInMemory(n, budget);
+  const bool pairs_spill = n > util::ExternalSortCapacity<util::FingerprintIdPair>(budget);
+  const bool fps_spill = !simhash::FingerprintsFitInMemory(n, budget);
+  const bool table_spill = tables > 1 && !simhash::TableSortFitsInMemory(n, budget);
   choice->spills = pairs_spill || fps_spill || table_spill;
   choice->memory_bytes = Bytes(static_cast<double>(kBuildBaseMemoryBytes) +
                                (choice->spills ? static_cast<double>(budget) : kInMemoryBuildBytesPerEntry * dn));
@@ -141,4 +141,4 @@ void Predict(const PlanRequest& request, PlanChoice* choice) {
   choice->extrapolated = outside;
 }
 
-}  // namespace simdex::plan
+}  // namespace simdex::simhash

@@ -12,7 +12,7 @@
 #include "simdex/plan.h"
 #include "simdex/scheme.h"
 
-namespace simdex::plan {
+namespace simdex::simhash {
 
 // The measured block size nearest to block_size (in log2): the one whose
 // figures stand for it.
@@ -29,6 +29,6 @@ bool SchemeMeasured(const Scheme& scheme, int k);
 // set) for `request`'s N, k and memory budget.
 void Predict(const PlanRequest& request, PlanChoice* choice);
 
-}  // namespace simdex::plan
+}  // namespace simdex::simhash
 
 #endif  // SIMDEX_ENGINE_SIMHASH_PLAN_PLAN_MODEL_H_

@@ -61,7 +61,7 @@ Status CandidateSchemes(int k, std::vector<Scheme>* schemes) {
   std::vector<Scheme> measured;
   int least_k = -1;
   std::set<std::string> seen;
-  for (const plan::SpeedFigure& f : plan::SpeedFigures()) {
+  for (const simhash::SpeedFigure& f : simhash::SpeedFigures()) {
     Scheme s;
     if (!seen.insert(f.scheme).second) continue;
     SIMDEX_RETURN_IF_ERROR(Scheme::Parse(f.scheme, &s));
@@ -86,10 +86,10 @@ Status CheckRequest(const PlanRequest& r) {
     return Status::InvalidArgument("N " + std::to_string(r.n) + " is beyond the 10^15 entries the planner models");
   }
   if (r.k < 0 || r.k > 15) return Status::InvalidArgument("k " + std::to_string(r.k) + " is outside 0..15");
-  if (r.memory_bytes < index::kExternalSortMinMemoryBytes) {
+  if (r.memory_bytes < util::kExternalSortMinMemoryBytes) {
     return Status::InvalidArgument("a memory budget of " + SizeText(r.memory_bytes) +
                                    " is below the build's minimum of " +
-                                   SizeText(index::kExternalSortMinMemoryBytes));
+                                   SizeText(util::kExternalSortMinMemoryBytes));
   }
   if (r.block_size != 0 && !format::IsValidBlockSize(r.block_size)) {
     return Status::InvalidArgument("block size " + std::to_string(r.block_size) +
@@ -124,7 +124,7 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
   std::vector<std::string> codecs = {"card", "ef"};
   if (!request.codec.empty()) codecs = {request.codec};
   std::set<uint32_t> block_sizes;
-  for (const plan::SpaceFigure& f : plan::SpaceFigures()) block_sizes.insert(f.block_size);
+  for (const simhash::SpaceFigure& f : simhash::SpaceFigures()) block_sizes.insert(f.block_size);
   if (request.block_size != 0) block_sizes = {request.block_size};
 
   std::vector<PlanChoice> all;
@@ -135,7 +135,7 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
         c.scheme = s;
         c.codec = codec;
         c.block_size = block;
-        plan::Predict(request, &c);
+        simhash::Predict(request, &c);
         all.push_back(c);
       }
     }
@@ -229,11 +229,11 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
     why.push_back("N = " + std::to_string(n) + " lies outside the N measured for " + Describe(*best) +
                   ": its figures are carried on from the nearest measured ones");
   }
-  if (request.block_size != 0 && plan::NearestMeasuredBlockSize(request.block_size) != request.block_size) {
+  if (request.block_size != 0 && simhash::NearestMeasuredBlockSize(request.block_size) != request.block_size) {
     why.push_back("block size " + SizeText(request.block_size) + " was not measured: the figures are those of " +
-                  SizeText(plan::NearestMeasuredBlockSize(request.block_size)) + " blocks");
+                  SizeText(simhash::NearestMeasuredBlockSize(request.block_size)) + " blocks");
   }
-  if (best->codec != plan::MeasuredCodec(best->codec)) {
+  if (best->codec != simhash::MeasuredCodec(best->codec)) {
     why.push_back("codec " + best->codec + " picks per table from the data; the figures are ef's, which it picks on uniform fingerprints");
   }
   why.push_back("bytes are for uniform fingerprints and dense ids (0..N-1); near-duplicate-rich data comes out smaller with card");
