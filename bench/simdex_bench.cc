@@ -95,7 +95,7 @@ int Run(int argc, char** argv) {
   auto* blocks = app.add_option("--block-sizes", block_texts, "block sizes in bytes, e.g. 512,1K,64K")->delimiter(',');
   app.add_option("--restarts", config.restarts, "restart points per block, 0..15 (default: the library's)")
       ->capture_default_str();
-  app.add_option("--codec", config.codecs, "block codecs, each measured at every block size: card, ef, auto")
+  app.add_option("--codec", config.codecs, "block codecs, each measured at every block size: card (the default here), ef, auto (simdex build's default)")
       ->delimiter(',')
       ->capture_default_str();
   auto* ks = app.add_option("--k", config.ks, "query distances, e.g. 0,1,2,3 (each scheme: those <= its k)")

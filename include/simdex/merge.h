@@ -7,9 +7,10 @@
 // The result is the file a fresh IndexBuilder run over the same entries
 // with the old index's scheme, block size and restart points would write,
 // byte for byte, with the old index's codec when all its tables share one
-// (else codec "auto") (docs/dedup.md, "Growing an index"). Like the builder, the
-// merger writes to a temporary name and renames only a complete file;
-// after an error or Abandon() nothing appears under the output name.
+// and it has entries (else codec "auto", the default) (docs/dedup.md,
+// "Growing an index"). Like the builder, the merger writes to a temporary
+// name and renames only a complete file; after an error or Abandon()
+// nothing appears under the output name.
 //
 //   IndexMerger::Create(old, "new.sdx", options, &merger);
 //   merger->Add(ids, fingerprints);   // the batch, in any order

@@ -207,9 +207,10 @@ Status IndexMerger::Create(const IndexReader* old, const std::string& path, cons
   SIMDEX_RETURN_IF_ERROR(CheckProfileText(profiles.profile()));
   rep->build.profile = profiles.profile();
   // The old index's codec when all its tables share one, else a choice per
-  // table again.
+  // table again (also for an empty old index, whose tables' codecs say
+  // nothing of the data: auto gives ef to a table of no blocks).
   rep->build.codec = index::kAutoCodec;
-  if (!info.tables.empty() && std::all_of(info.tables.begin(), info.tables.end(),
+  if (info.entries > 0 && !info.tables.empty() && std::all_of(info.tables.begin(), info.tables.end(),
                                           [&](const IndexInfo::Table& t) { return t.codec == info.tables[0].codec; })) {
     rep->build.codec = info.tables[0].codec;
   }
