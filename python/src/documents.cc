@@ -184,6 +184,16 @@ void PutRecords(const FileRecords& got, KeepRule keep, py::dict* d) {
   (*d)["bytes"] = got.stats.bytes;
 }
 
+// The end of a read: the reader's counts kept, the read's error raised, then
+// a dict of the records (PutRecords).
+py::dict RecordsOf(const DocumentFilesStats& read, const Status& s, KeepRule keep, FileRecords* got) {
+  KeepStats(read, got);
+  ThrowIfError(s);
+  py::dict d;
+  PutRecords(*got, keep, &d);
+  return d;
+}
+
 // The documents with an index match as _minhash_file returns them:
 // against_positions (uint32), against_index (int32, in the order given),
 // against_ids (uint64, or an object array when an index has string ids: the
@@ -258,10 +268,7 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
       }, &read);
     }
   }
-  KeepStats(read, &got);
-  ThrowIfError(s);
-  py::dict d;
-  PutRecords(got, keep, &d);
+  py::dict d = RecordsOf(read, s, keep, &got);
   const size_t n = got.fingerprints.size();
   d["fingerprints"] = Matrix(got.fingerprints, n, 0);
   d["reasons"] = Matrix(got.reasons, n, 0);
@@ -334,10 +341,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       return Status::OK();
     }, &read);
   }
-  KeepStats(read, &got);
-  ThrowIfError(s);
-  py::dict d;
-  PutRecords(got, keep, &d);
+  py::dict d = RecordsOf(read, s, keep, &got);
   const size_t n = got.digests.size();
   d["keys"] = Matrix(got.keys, n, nb);
   d["packed"] = Matrix(got.packed, n, sb);

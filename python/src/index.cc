@@ -142,33 +142,25 @@ A compressed fingerprint index opened read-only through a memory map
 (docs/format.md). Searches release the GIL and may run from any number of
 threads; processes that open the same file share its pages.
 )doc");
-  index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
-                             double check_period, const py::object& preload, const std::string& access,
-                             const std::string& cold_reads) {
-                    const ReaderOptions reader = OpenerOptions(verify_block_checksums, verify_heads_on_open, access,
-                                                               cold_reads);
-                    // The kind first, as simdex.open_index reads it: the same message for a missing or foreign
-                    // file whichever of the two opens it.
-                    IndexKind recorded;
-                    std::error_code error;
-                    if (!std::filesystem::is_directory(path, error)) ThrowIfError(ReadIndexKind(path, &recorded));
-                    return IndexHandle::Open(*FindIndexKind(IndexKind::kSimHash), path, reader, check_period,
-                                             preload);
-                  }, py::arg("path"), py::kw_only(),
-                  py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
-                  py::arg("check_period") = 0.0, py::arg("preload") = false,
-                  py::arg("access") = std::string(AccessName(ReaderOptions().access)),
-                  py::arg("cold_reads") = std::string(ColdReadsName(ReaderOptions().cold_reads)),
-                  "Maps and validates a SimHash index file (simdex.open_index opens any kind, and directories of "
-                  "shards; here a MinHash-LSH file or a directory is a ValueError naming it). A missing file raises "
-                  "OSError; a truncated, foreign or damaged one raises simdex.CorruptionError naming what is wrong. check_period > 0: a background thread "
-                  "calls reload() every check_period seconds. preload=True reads every page into memory, "
-                  "preload='lock' also mlock()s them (a RuntimeWarning says why when the system refuses). "
-                  "access: 'auto' (random for a file larger than half of memory), 'read-around' (a page fault "
-                  "also reads its neighbours) or 'random' (a fault reads its own page); cold_reads: whether a "
-                  "search asks for all its blocks at once, 'when-missing' (under random access, when the last "
-                  "search waited for the disk), 'always' or 'never' (ReaderOptions, docs/library.md). Speed "
-                  "only: answers are the same.")
+  DefOpen(index, [](const std::string& path, const ReaderOptions& reader, double check_period,
+                    const py::object& preload) {
+    // The kind first, as simdex.open_index reads it: the same message for a missing or foreign file
+    // whichever of the two opens it.
+    IndexKind recorded;
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) ThrowIfError(ReadIndexKind(path, &recorded));
+    return IndexHandle::Open(*FindIndexKind(IndexKind::kSimHash), path, reader, check_period, preload);
+  }, "Maps and validates a SimHash index file (simdex.open_index opens any kind, and directories of "
+     "shards; here a MinHash-LSH file or a directory is a ValueError naming it). A missing file raises "
+     "OSError; a truncated, foreign or damaged one raises simdex.CorruptionError naming what is wrong. "
+     "check_period > 0: a background thread calls reload() every check_period seconds. preload=True reads "
+     "every page into memory, preload='lock' also mlock()s them (a RuntimeWarning says why when the system "
+     "refuses). access: 'auto' (random for a file larger than half of memory), 'read-around' (a page fault "
+     "also reads its neighbours) or 'random' (a fault reads its own page); cold_reads: whether a "
+     "search asks for all its blocks at once, 'when-missing' (under random access, when the last "
+     "search waited for the disk), 'always' or 'never' (ReaderOptions, docs/library.md). Speed "
+     "only: answers are the same.");
+  index
       .def("search", [](const IndexHandle& h, py::handle queries, std::optional<int> k, int threads) {
              return SearchBatch(h.reader(), queries, k, threads);
            }, py::arg("queries"), py::arg("k") = py::none(), py::kw_only(), py::arg("threads") = 1,

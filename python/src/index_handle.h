@@ -30,6 +30,26 @@ Status WithOpenerHint(Status s, const std::string& path, const IndexFileKind& wa
 ReaderOptions OpenerOptions(bool verify_block_checksums, bool verify_heads_on_open, const std::string& access,
                             const std::string& cold_reads);
 
+// Defines cls.open(path, *, verify_block_checksums=False,
+// verify_heads_on_open=True, check_period=0.0, preload=False, access=...,
+// cold_reads=...) (the last two default to ReaderOptions') as
+// open(path, reader options, check_period, preload), documented by doc.
+template <class Class, class Open>
+void DefOpen(Class& cls, Open open, const char* doc) {
+  namespace py = pybind11;
+  cls.def_static(
+      "open",
+      [open](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open, double check_period,
+             const py::object& preload, const std::string& access, const std::string& cold_reads) {
+        return open(path, OpenerOptions(verify_block_checksums, verify_heads_on_open, access, cold_reads),
+                    check_period, preload);
+      },
+      py::arg("path"), py::kw_only(), py::arg("verify_block_checksums") = false,
+      py::arg("verify_heads_on_open") = true, py::arg("check_period") = 0.0, py::arg("preload") = false,
+      py::arg("access") = std::string(AccessName(ReaderOptions().access)),
+      py::arg("cold_reads") = std::string(ColdReadsName(ReaderOptions().cold_reads)), doc);
+}
+
 // Opens path as a file of `kind` held by path (ReloadingIndexFile) with
 // `reader`: check period in seconds (0: reload() alone) and preload False,
 // True (read every page) or "lock" (read and mlock; a refused lock is a

@@ -218,24 +218,16 @@ any number of threads. simdex.open_index returns one for a MinHash-LSH file.
 search() and search_texts() were query() and query_texts(), names kept for
 one release (with a DeprecationWarning).
 )doc");
-  index.def_static("open", [](const std::string& path, bool verify_block_checksums, bool verify_heads_on_open,
-                             double check_period, const py::object& preload, const std::string& access,
-                             const std::string& cold_reads) {
-                    const ReaderOptions reader = OpenerOptions(verify_block_checksums, verify_heads_on_open, access,
-                                                               cold_reads);
-                    return LshIndexHandle::Open(*FindIndexKind(IndexKind::kMinHashLsh), path, reader, check_period,
-                                                preload);
-                  }, py::arg("path"), py::kw_only(),
-                  py::arg("verify_block_checksums") = false, py::arg("verify_heads_on_open") = true,
-                  py::arg("check_period") = 0.0, py::arg("preload") = false,
-                  py::arg("access") = std::string(AccessName(ReaderOptions().access)),
-                  py::arg("cold_reads") = std::string(ColdReadsName(ReaderOptions().cold_reads)),
-                  "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
-                  "simdex.CorruptionError; a SimHash index ValueError naming both kinds. check_period > 0: a "
-                  "background thread calls reload() every check_period seconds. preload=True reads every page "
-                  "into memory, preload='lock' also mlock()s them (a RuntimeWarning says why when the system "
-                  "refuses). access and cold_reads: as Index.open's (a MinHash-LSH query does not use cold_reads; it is "
-                  "checked and taken so that simdex.open_index passes the same options to either kind).")
+  DefOpen(index, [](const std::string& path, const ReaderOptions& reader, double check_period,
+                    const py::object& preload) {
+    return LshIndexHandle::Open(*FindIndexKind(IndexKind::kMinHashLsh), path, reader, check_period, preload);
+  }, "Maps and validates a MinHash-LSH index file. A missing file raises OSError; a damaged one "
+     "simdex.CorruptionError; a SimHash index ValueError naming both kinds. check_period > 0: a "
+     "background thread calls reload() every check_period seconds. preload=True reads every page "
+     "into memory, preload='lock' also mlock()s them (a RuntimeWarning says why when the system "
+     "refuses). access and cold_reads: as Index.open's (a MinHash-LSH query does not use cold_reads; it is "
+     "checked and taken so that simdex.open_index passes the same options to either kind).");
+  index
       .def("search", [](const LshIndexHandle& h, py::handle signatures, std::optional<double> min_estimate,
                        py::handle thresholds, std::optional<int64_t> top_k, std::optional<int> threads) {
              const LshQueryOptions options = QueryOptions(min_estimate, thresholds, top_k);

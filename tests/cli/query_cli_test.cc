@@ -34,6 +34,13 @@ std::string Expected(const std::vector<Entry>& entries, const std::vector<uint64
   return out;
 }
 
+// The queries as stdin: one hex fingerprint a line.
+std::string InputLines(const std::vector<uint64_t>& queries) {
+  std::string input;
+  for (uint64_t q : queries) input += FormatHexFingerprint(q) + "\n";
+  return input;
+}
+
 using QueryCli = CliTest;
 
 TEST_F(QueryCli, ArgumentsGiveOneLinePerQueryMatchingBruteForce) {
@@ -67,8 +74,7 @@ TEST_F(QueryCli, StdinAcrossSeveralBatchesKeepsInputOrder) {
 
 TEST_F(QueryCli, SmallerKFindsOnlyCloserEntries) {
   const std::vector<uint64_t> queries = NearQueries(entries_, 200, 3);
-  std::string input;
-  for (uint64_t q : queries) input += FormatHexFingerprint(q) + "\n";
+  const std::string input = InputLines(queries);
   for (int k = 0; k <= 2; ++k) {
     const RunResult r = RunSimdex(dir_, {"query", "--k", std::to_string(k), index_}, input);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -78,8 +84,7 @@ TEST_F(QueryCli, SmallerKFindsOnlyCloserEntries) {
 
 TEST_F(QueryCli, VerifyChecksumsGivesTheSameAnswers) {
   const std::vector<uint64_t> queries = NearQueries(entries_, 100, 4);
-  std::string input;
-  for (uint64_t q : queries) input += FormatHexFingerprint(q) + "\n";
+  const std::string input = InputLines(queries);
   const RunResult r = RunSimdex(dir_, {"query", "--verify-checksums", index_}, input);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, Expected(entries_, queries, 3));
@@ -87,8 +92,7 @@ TEST_F(QueryCli, VerifyChecksumsGivesTheSameAnswers) {
 
 TEST_F(QueryCli, EveryAccessAndColdReadsChoiceGivesTheSameAnswers) {
   const std::vector<uint64_t> queries = NearQueries(entries_, 100, 5);
-  std::string input;
-  for (uint64_t q : queries) input += FormatHexFingerprint(q) + "\n";
+  const std::string input = InputLines(queries);
   for (const char* access : {"auto", "read-around", "random"}) {
     for (const char* cold_reads : {"when-missing", "always", "never"}) {
       const RunResult r = RunSimdex(dir_, {"query", "--access", access, "--cold-reads", cold_reads, index_}, input);
