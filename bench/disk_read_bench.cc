@@ -7,13 +7,19 @@
 // read from the disk all the same), for each --depth D: D threads each
 // issue one read after another, so that D reads are in flight. Prints, per
 // depth, the latency of one read (p50, p90, p99, mean, in microseconds) and
-// the reads per second of all threads together; --json appends one JSON
-// line per depth. Where O_DIRECT is refused (tmpfs) it says so and exits
-// non-zero rather than measure the page cache.
+// the reads per second of all threads together. Then, for each --burst B,
+// one thread asks for B random pieces at once (Linux native AIO, one
+// io_submit) and waits until the last is back, round after round: the
+// time a query that needs B pages at once cannot beat on this disk, however
+// it asks. --json appends one JSON line per depth and per burst. Where
+// O_DIRECT is refused (tmpfs) it says so and exits non-zero rather than
+// measure the page cache.
 //
 // Usage: simdex-disk-read-bench --file PATH [--reads 20000] [--size 4096]
-//          [--depth 1,10,32] [--seed 1] [--json FILE]
+//          [--depth 1,10,32] [--burst 1,10] [--seed 1] [--json FILE]
 #include <fcntl.h>
+#include <linux/aio_abi.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +45,7 @@ struct Config {
   uint64_t reads = 20000;
   uint32_t size = 4096;
   std::vector<int> depths = {1, 10, 32};
+  std::vector<int> bursts = {1, 10};
   uint64_t seed = 1;
   std::string json;
 };
@@ -74,6 +81,58 @@ int ReadRandom(int fd, const Config& c, uint64_t pieces, uint64_t n, uint64_t se
     micros->push_back(std::chrono::duration<double, std::micro>(stop - start).count());
   }
   std::free(buffer);
+  return err;
+}
+
+// Bursts of `burst` reads, each burst submitted at once through native AIO
+// (O_DIRECT reads of a regular file on a block device run asynchronously)
+// and waited for whole; `rounds` of them. Each burst's time from the submit
+// to the last completion is appended to *micros. Returns an errno.
+int ReadBursts(int fd, const Config& c, uint64_t pieces, int burst, uint64_t rounds, std::vector<double>* micros) {
+  aio_context_t ctx = 0;
+  if (syscall(SYS_io_setup, burst, &ctx) != 0) return errno;
+  void* buffers = nullptr;
+  if (posix_memalign(&buffers, 4096, static_cast<size_t>(c.size) * static_cast<size_t>(burst)) != 0) {
+    syscall(SYS_io_destroy, ctx);
+    return ENOMEM;
+  }
+  std::vector<iocb> cbs(static_cast<size_t>(burst));
+  std::vector<iocb*> list(static_cast<size_t>(burst));
+  std::vector<io_event> events(static_cast<size_t>(burst));
+  std::mt19937_64 rng(c.seed * 7919 + static_cast<uint64_t>(burst));
+  int err = 0;
+  for (uint64_t r = 0; r < rounds && err == 0; ++r) {
+    for (int i = 0; i < burst; ++i) {
+      iocb& cb = cbs[static_cast<size_t>(i)];
+      std::memset(&cb, 0, sizeof cb);
+      cb.aio_fildes = static_cast<uint32_t>(fd);
+      cb.aio_lio_opcode = IOCB_CMD_PREAD;
+      cb.aio_buf = reinterpret_cast<uint64_t>(static_cast<char*>(buffers) + static_cast<size_t>(i) * c.size);
+      cb.aio_nbytes = c.size;
+      cb.aio_offset = static_cast<int64_t>((rng() % pieces) * c.size);
+      list[static_cast<size_t>(i)] = &cb;
+    }
+    const auto start = Clock::now();
+    if (syscall(SYS_io_submit, ctx, static_cast<long>(burst), list.data()) != burst) {
+      err = errno != 0 ? errno : EIO;
+      break;
+    }
+    for (int done = 0; done < burst;) {
+      const long got = syscall(SYS_io_getevents, ctx, 1L, static_cast<long>(burst - done), events.data(), nullptr);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        err = errno;
+        break;
+      }
+      for (long e = 0; e < got; ++e) {
+        if (events[static_cast<size_t>(e)].res != static_cast<int64_t>(c.size)) err = EIO;
+      }
+      done += static_cast<int>(got);
+    }
+    micros->push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  std::free(buffers);
+  syscall(SYS_io_destroy, ctx);
   return err;
 }
 
@@ -146,6 +205,38 @@ int Run(const Config& c) {
                    r.p90, r.p99, r.mean, iops);
     }
   }
+  for (const int burst : c.bursts) {
+    if (status != 0) break;
+    std::vector<double> micros;
+    const uint64_t rounds = std::max<uint64_t>(1, c.reads / static_cast<uint64_t>(burst));
+    micros.reserve(rounds);
+    const auto start = Clock::now();
+    const int err = ReadBursts(fd, c, pieces, burst, rounds, &micros);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (err != 0) {
+      std::fprintf(stderr, "%s: AIO bursts of %d: %s\n", c.file.c_str(), burst, std::strerror(err));
+      status = 1;
+      break;
+    }
+    std::sort(micros.begin(), micros.end());
+    double sum = 0;
+    for (const double m : micros) sum += m;
+    const double mean = sum / static_cast<double>(micros.size());
+    const double iops = static_cast<double>(micros.size()) * burst / seconds;
+    std::printf("AIO %u B, O_DIRECT, bursts of %2d: %zu bursts, until the last read: p50 %.1f us, p90 %.1f, "
+                "p99 %.1f, mean %.1f; %.0f reads/s\n",
+                c.size, burst, micros.size(), Percentile(micros, 0.50), Percentile(micros, 0.90),
+                Percentile(micros, 0.99), mean, iops);
+    std::fflush(stdout);
+    if (json) {
+      std::fprintf(json,
+                   "{\"type\":\"disk-burst\",\"file_bytes\":%lld,\"size\":%u,\"burst\":%d,\"bursts\":%zu,"
+                   "\"p50_micros\":%.2f,\"p90_micros\":%.2f,\"p99_micros\":%.2f,\"mean_micros\":%.2f,"
+                   "\"reads_per_second\":%.1f}\n",
+                   static_cast<long long>(bytes), c.size, burst, micros.size(), Percentile(micros, 0.50),
+                   Percentile(micros, 0.90), Percentile(micros, 0.99), mean, iops);
+    }
+  }
   if (json) std::fclose(json);
   ::close(fd);
   return status;
@@ -162,6 +253,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(4096u, 1u << 24));
   app.add_option("--depth", c.depths, "reads in flight (threads), one run each")->delimiter(',')
       ->capture_default_str();
+  app.add_option("--burst", c.bursts, "reads asked for at once and waited for whole (AIO), one run each")
+      ->delimiter(',')->capture_default_str();
   app.add_option("--seed", c.seed, "random offsets' seed")->capture_default_str();
   app.add_option("--json", c.json, "append one JSON line per depth to this file");
   CLI11_PARSE(app, argc, argv);
@@ -172,6 +265,12 @@ int main(int argc, char** argv) {
   for (const int d : c.depths) {
     if (d < 1 || d > 1024) {
       std::fprintf(stderr, "--depth %d: outside 1..1024\n", d);
+      return 2;
+    }
+  }
+  for (const int b : c.bursts) {
+    if (b < 1 || b > 1024) {
+      std::fprintf(stderr, "--burst %d: outside 1..1024\n", b);
       return 2;
     }
   }
