@@ -19,14 +19,12 @@
 #include "format/index_layout.h"
 #include "format/prefetch.h"
 #include "format/verified_blocks.h"
-#include "simdex/scheme.h"
 
 namespace simdex::index {
 
 struct OpenTable {
-  const BlockPermutation* permutation = nullptr;  // SimHash tables; null for band tables
-  const uint8_t* blocks = nullptr;                // num_blocks * block_size bytes
-  const uint8_t* heads = nullptr;                 // num_blocks little-endian u64
+  const uint8_t* blocks = nullptr;  // num_blocks * block_size bytes
+  const uint8_t* heads = nullptr;   // num_blocks little-endian u64
   uint64_t num_blocks = 0;
   format::HeadSample head_sample;  // every 8th head, in memory
   // One of the reader's SharedDecoders: tables whose codec and parameters

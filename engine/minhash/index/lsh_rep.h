@@ -26,7 +26,7 @@
 namespace simdex {
 
 struct LshIndexReader::Rep : index::MappedIndex {
-  using Table = index::OpenTable;  // a band table (no permutation)
+  using Table = index::OpenTable;  // a band table
 
   format::LshMetadata meta;
   MinHashOptions minhash;

@@ -54,7 +54,6 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   }
   SIMDEX_RETURN_IF_ERROR(
       index::PlaceTables(m.tables, m.block_size, m.restarts, m.entries, area, &rep->decoders, &rep->tables, &sections));
-  for (size_t t = 0; t < m.tables.size(); ++t) rep->tables[t].permutation = &rep->scheme.table(static_cast<int>(t));
   const uint64_t blocks0 = m.tables.empty() ? 0 : m.tables[0].num_blocks;
   sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
   if (m.entries > area * 8 / std::max<uint64_t>(m.id_width, 1) ||

@@ -121,10 +121,10 @@ static Status PlaceProbes(const IndexReader::Rep& rep, const std::vector<int>& t
   probes->los.resize(tables.size());
   for (size_t i = 0; i < tables.size(); ++i) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(static_cast<size_t>(tables[i])));
-    const IndexReader::Rep::Table& table = rep.tables[tables[i]];
-    const uint64_t pq = table.permutation->Apply(query);
+    const BlockPermutation& permutation = rep.scheme.table(tables[i]);
+    const uint64_t pq = permutation.Apply(query);
     probes->permuted_query[i] = pq;
-    probes->los[i] = pq & ~LowMask(64 - table.permutation->key_bits());
+    probes->los[i] = pq & ~LowMask(64 - permutation.key_bits());
   }
   index::FindWindows(
       tables.size(), [&](size_t i) -> const index::OpenTable& { return rep.tables[tables[i]]; },
@@ -135,7 +135,7 @@ static Status PlaceProbes(const IndexReader::Rep& rep, const std::vector<int>& t
     const uint64_t lo = probes->los[i];
     const size_t b = table.FirstBlockInWindow(probes->windows[i], lo);
     const uint64_t head = format::DecodeFixed64(table.heads + 8 * b);
-    if (head > (lo | LowMask(64 - table.permutation->key_bits()))) continue;
+    if (head > (lo | LowMask(64 - rep.scheme.table(tables[i]).key_bits()))) continue;
     probes->scan_table.push_back(i);
     probes->scan_block.push_back(b);
     probes->scan_head.push_back(head);
@@ -259,8 +259,8 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const uint64_t lo = probes.los[i];
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);
     if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
-    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | LowMask(64 - table.permutation->key_bits()),
-                                       &scratch->table_values[i]);
+    const int key_bits = rep.scheme.table(static_cast<int>(t)).key_bits();
+    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | LowMask(64 - key_bits), &scratch->table_values[i]);
     s.restart_guess = guess;
     scans.push_back(s);
   }
@@ -355,7 +355,7 @@ static Status SearchOne(const IndexReader::Rep& rep, uint64_t query, int k, cons
   uint64_t blocks_asked = 0;
   SIMDEX_RETURN_IF_ERROR(ScanKeyRanges(rep, tables, query, placed, scratch, &scan, &blocks_asked));
   for (size_t i = 0; i < tables.size(); ++i) {
-    const BlockPermutation& perm = *rep.tables[tables[i]].permutation;
+    const BlockPermutation& perm = rep.scheme.table(tables[i]);
     const uint64_t pq = scratch->current->permuted_query[i];
     const std::vector<uint64_t>& values = scratch->table_values[i];
     for (size_t j = 0; j < values.size(); ++j) {

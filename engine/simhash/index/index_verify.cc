@@ -41,6 +41,7 @@ Status IndexReader::Verify() const {
   uint64_t distinct = 0;
   for (size_t t = 0; t < r.tables.size(); ++t) {
     const Rep::Table& table = r.tables[t];
+    const BlockPermutation& permutation = r.scheme.table(static_cast<int>(t));
     uint64_t count = 0, prev = 0;
     simhash::FingerprintMultiset multiset;
     index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
@@ -57,7 +58,7 @@ Status IndexReader::Verify() const {
                                     ": the ids of fingerprint " + std::to_string(v) + " decrease");
         }
         if (t == 0) distinct += (count == 0 || v != prev);
-        multiset.Add(table.permutation->Invert(v));
+        multiset.Add(permutation.Invert(v));
         prev = v;
         ++count;
       }

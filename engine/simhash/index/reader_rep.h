@@ -31,8 +31,8 @@
 namespace simdex {
 
 struct IndexReader::Rep : index::MappedIndex {
-  // A table of the scheme (its permutation set), as engine/index/open_table.h
-  // keeps tables of either index kind.
+  // A table of the scheme, as engine/index/open_table.h keeps tables of
+  // either index kind; its permutation is scheme.table(t).
   using Table = index::OpenTable;
 
   ReaderOptions options;
