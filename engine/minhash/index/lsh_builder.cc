@@ -4,7 +4,7 @@
 #include <memory>
 #include <optional>
 
-#include "engine/index/index_writer.h"
+#include "engine/index/table_writer.h"
 #include "engine/minhash/index/lsh_documents.h"
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "engine/index/file_sections.h"
-#include "engine/index/index_writer.h"
+#include "engine/index/table_writer.h"
 #include "format/coding.h"
 #include "format/lsh/sketch_section.h"
 #include "format/packed_ints.h"
@@ -134,13 +134,13 @@ Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::
 
 Status AppendBandTable(util::OutputFile* out, const LshBuildOptions& options, int t,
                        std::span<const uint64_t> sorted, format::LshMetadata* m) {
-  BuildOptions b;
-  b.block_size = options.block_size;
-  b.codec = options.codec;
-  b.restarts = options.restarts;
+  index::TableOptions tables;
+  tables.codec = options.codec;
+  tables.block_size = options.block_size;
+  tables.restarts = options.restarts;
   format::TableMetadata tm;
   index::EncodedTable enc;
-  SIMDEX_RETURN_IF_ERROR(index::AppendTable(out, b, t, sorted, &tm, &enc));
+  SIMDEX_RETURN_IF_ERROR(index::AppendTable(out, tables, t, sorted, &tm, &enc));
   m->tables.push_back(std::move(tm));
   return Status::OK();
 }

@@ -14,8 +14,9 @@
 
 #include "base/timing.h"
 #include "engine/simhash/index/build_budget.h"
+#include "engine/simhash/index/index_writer.h"
 #include "engine/index/id_map_builder.h"
-#include "engine/index/index_writer.h"
+#include "engine/index/table_writer.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"
@@ -280,7 +281,7 @@ Status IndexBuilder::FinishImpl() {
   // 1. Sorted pairs -> ids (packed, scratch file) and table 0's values.
   r.Report("sorting", 0);
   SIMDEX_RETURN_IF_ERROR(r.sorter->Finish());
-  index::EntrySummary summary;
+  simhash::EntrySummary summary;
   summary.entries = n;
   if (o.string_ids) {
     // Ids are the strings' ranks, 0 .. K-1.
@@ -359,8 +360,9 @@ Status IndexBuilder::FinishImpl() {
   r.stats.seconds_sorting = base::Seconds(t0);
 
   // 2. The tables.
-  std::unique_ptr<index::IndexWriter> writer;
-  SIMDEX_RETURN_IF_ERROR(index::IndexWriter::Create(r.path, o, &writer));
+  std::unique_ptr<simhash::IndexWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(simhash::IndexWriter::Create(r.path, o, &writer));
+  const index::TableOptions table_options = simhash::TableOptionsOf(o);
   double sort_seconds = 0;
   const int num_tables = o.scheme.num_tables();
   // Tables are encoded `wave` at a time into memory when the budget holds
@@ -388,7 +390,7 @@ Status IndexBuilder::FinishImpl() {
       workers.emplace_back([&, t] {
         const int i = t - first;
         status[i] = SortTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
-          return index::EncodeTable(o, t, sorted,
+          return index::EncodeTable(table_options, t, sorted,
                                     [&blocks, i](std::string_view block) {
                                       blocks[i].append(block);
                                       return Status::OK();

@@ -13,7 +13,8 @@
 //      checked against table 0's: index/fingerprint_multiset.h), less the deleted
 //      entries' permuted fingerprints, merged with the batch's permuted
 //      fingerprints sorted;
-//   4. writes everything through the IndexWriter the builder uses.
+//   4. writes everything through the IndexWriter the builder uses
+//      (engine/simhash/index/index_writer.h).
 // No old table is sorted again; each is decoded once. Everything read from
 // the old index is verified first (its blocks by their checksums as the
 // cursors decode them, its sections by theirs before the first id is read),
@@ -26,8 +27,9 @@
 #include "base/timing.h"
 #include "engine/simhash/index/entry_ids.h"
 #include "engine/simhash/index/fingerprint_multiset.h"
+#include "engine/simhash/index/index_writer.h"
 #include "engine/index/id_map_builder.h"
-#include "engine/index/index_writer.h"
+#include "engine/index/table_writer.h"
 #include "engine/index/sorted_values.h"
 #include "engine/simhash/index/table_cursor.h"
 #include "engine/index/batch_ids.h"
@@ -388,7 +390,7 @@ Status IndexMerger::FinishImpl() {
   r.stats.ids_not_found = unknown_strings + static_cast<uint64_t>(std::count(seen.begin(), seen.end(), false));
   const uint64_t n = old_n - removed + r.stats.added;
   r.stats.entries = n;
-  index::EntrySummary summary;
+  simhash::EntrySummary summary;
   summary.entries = n;
   std::unique_ptr<simhash::MergedIdMap> merged_ids;
   if (r.string_ids) {
@@ -511,8 +513,8 @@ Status IndexMerger::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(deleted_fps->Finish());
   summary.distinct_fingerprints = distinct;
 
-  std::unique_ptr<index::IndexWriter> writer;
-  SIMDEX_RETURN_IF_ERROR(index::IndexWriter::Create(r.path, r.build, &writer));
+  std::unique_ptr<simhash::IndexWriter> writer;
+  SIMDEX_RETURN_IF_ERROR(simhash::IndexWriter::Create(r.path, r.build, &writer));
   SIMDEX_RETURN_IF_ERROR(writer->AddTable(0, table0->values()));
   table0.reset();
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/index/index_writer.h"
+#include "engine/index/table_writer.h"
 #include "engine/simhash/plan/measured_figures.h"
 #include "engine/simhash/plan/plan_model.h"
 #include "engine/util/external_sorter.h"

@@ -4,27 +4,27 @@
 // it fsyncs the file and renames it into place (OutputFile).
 //
 // The index builder and the index merger both write through it, so the
-// same entries give the same bytes whichever of them made the file.
+// same entries give the same bytes whichever of them made the file. Its
+// tables are written by engine/index/table_writer.h, as MinHash-LSH's are.
 //
 // Not thread-safe. After an error the file is abandoned: the destructor
 // removes the temporary and nothing appears under the output name.
-#ifndef SIMDEX_ENGINE_INDEX_INDEX_WRITER_H_
-#define SIMDEX_ENGINE_INDEX_INDEX_WRITER_H_
+#ifndef SIMDEX_ENGINE_SIMHASH_INDEX_INDEX_WRITER_H_
+#define SIMDEX_ENGINE_SIMHASH_INDEX_INDEX_WRITER_H_
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/index/table_writer.h"
 #include "engine/util/output_file.h"
-#include "format/codec.h"
 #include "format/index_layout.h"
 #include "simdex/index.h"
 
-namespace simdex::index {
+namespace simdex::simhash {
 
 // What the metadata says of the entries as a whole.
 struct EntrySummary {
@@ -34,33 +34,9 @@ struct EntrySummary {
   uint8_t id_width = 0;  // bits per packed id
 };
 
-using format::EncodedTable;
-
-// The BuildOptions::codec that picks a codec per table.
-inline constexpr char kAutoCodec[] = "auto";
-
-// OK when BuildOptions::codec names a codec or is "auto"; else
-// InvalidArgument naming the choices.
-Status CheckCodecOption(const std::string& codec);
-
-// Encodes table t's sorted permuted values with the options' codec (for
-// "auto", the codec of the fewest blocks: BuildOptions::codec), block size
-// and restart points: what AddTable does, for callers that encode tables
-// side by side and add them with AddEncodedTable.
-Status EncodeTable(const BuildOptions& options, int t, std::span<const uint64_t> sorted,
-                   const std::function<Status(std::string_view block)>& sink, EncodedTable* out);
-
-// Appends the head index of a table encoded as `enc` whose blocks start at
-// blocks_offset (8-aligned) and fills *tm with the table's fields, all but
-// its leading blocks.
-Status AppendHeads(util::OutputFile* out, const EncodedTable& enc, uint64_t blocks_offset, format::TableMetadata* tm);
-
-// Encodes table t from its sorted values (EncodeTable) and appends its
-// blocks (aligned as docs/format.md says) and head index; *tm and *enc as
-// AppendHeads' and EncodeTable's. Tables of either index kind are written
-// by it.
-Status AppendTable(util::OutputFile* out, const BuildOptions& options, int t, std::span<const uint64_t> sorted,
-                   format::TableMetadata* tm, EncodedTable* enc);
+// The table options of a SimHash build: its codec, block size and restart
+// points.
+index::TableOptions TableOptionsOf(const BuildOptions& options);
 
 class IndexWriter {
  public:
@@ -72,7 +48,7 @@ class IndexWriter {
   // and head index. REQUIRES: tables are added in order 0, 1, ...
   Status AddTable(int t, std::span<const uint64_t> sorted);
   // Appends table t encoded elsewhere: `enc` and its blocks, in order.
-  Status AddEncodedTable(int t, const EncodedTable& enc, std::string_view blocks);
+  Status AddEncodedTable(int t, const index::EncodedTable& enc, std::string_view blocks);
 
   // Appends the rank index, the packed ids (packed with summary.id_base and
   // id_width, in table 0's order), the id map section (format/id_map.h;
@@ -85,17 +61,18 @@ class IndexWriter {
  private:
   IndexWriter(const BuildOptions& options, std::unique_ptr<util::OutputFile> out);
   // Appends table t's head index and records its metadata.
-  Status AddHeads(int t, const EncodedTable& enc, uint64_t blocks_offset);
+  Status AddHeads(int t, const index::EncodedTable& enc, uint64_t blocks_offset);
   // Keeps table t's fields (with its leading blocks) and table 0's ranks.
-  void Record(int t, format::TableMetadata tm, const EncodedTable& enc);
+  void Record(int t, format::TableMetadata tm, const index::EncodedTable& enc);
 
   BuildOptions options_;
+  index::TableOptions tables_;  // options_'s codec, block size and restart points
   std::unique_ptr<util::OutputFile> out_;
   format::IndexMetadata meta_;
   std::vector<uint64_t> ranks0_;  // table 0's rank index
   uint64_t file_bytes_ = 0;
 };
 
-}  // namespace simdex::index
+}  // namespace simdex::simhash
 
-#endif  // SIMDEX_ENGINE_INDEX_INDEX_WRITER_H_
+#endif  // SIMDEX_ENGINE_SIMHASH_INDEX_INDEX_WRITER_H_
