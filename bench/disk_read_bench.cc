@@ -50,16 +50,39 @@ struct Config {
   std::string json;
 };
 
-struct DepthResult {
-  int depth = 0;
-  uint64_t reads = 0;
-  double seconds = 0;
+// The latencies of one run, in microseconds.
+struct Latency {
   double p50 = 0, p90 = 0, p99 = 0, mean = 0;
 };
 
 double Percentile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
   return sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * static_cast<double>(sorted.size())))];
+}
+
+// Sorts *micros and summarizes them.
+Latency Summarize(std::vector<double>* micros) {
+  std::sort(micros->begin(), micros->end());
+  Latency l;
+  double sum = 0;
+  for (const double m : *micros) sum += m;
+  l.mean = micros->empty() ? 0 : sum / static_cast<double>(micros->size());
+  l.p50 = Percentile(*micros, 0.50);
+  l.p90 = Percentile(*micros, 0.90);
+  l.p99 = Percentile(*micros, 0.99);
+  return l;
+}
+
+// Appends one JSON line: {"type":TYPE, file bytes, read size, SHAPE_KEY:
+// shape, COUNT_KEY: count, the latencies, reads per second}.
+void WriteJson(FILE* json, const char* type, long long file_bytes, uint32_t size, const char* shape_key, int shape,
+               const char* count_key, uint64_t count, const Latency& l, double reads_per_second) {
+  if (json == nullptr) return;
+  std::fprintf(json,
+               "{\"type\":\"%s\",\"file_bytes\":%lld,\"size\":%u,\"%s\":%d,\"%s\":%llu,\"p50_micros\":%.2f,"
+               "\"p90_micros\":%.2f,\"p99_micros\":%.2f,\"mean_micros\":%.2f,\"reads_per_second\":%.1f}\n",
+               type, file_bytes, size, shape_key, shape, count_key, static_cast<unsigned long long>(count), l.p50,
+               l.p90, l.p99, l.mean, reads_per_second);
 }
 
 // One thread's share: `n` reads at random aligned offsets below `pieces`
@@ -170,9 +193,7 @@ int Run(const Config& c) {
       });
     }
     for (std::thread& th : threads) th.join();
-    DepthResult r;
-    r.depth = depth;
-    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     std::vector<double> all;
     for (const auto& m : micros) all.insert(all.end(), m.begin(), m.end());
     for (const int e : errs) {
@@ -182,28 +203,13 @@ int Run(const Config& c) {
       }
     }
     if (status != 0) break;
-    std::sort(all.begin(), all.end());
-    r.reads = all.size();
-    double sum = 0;
-    for (const double m : all) sum += m;
-    r.mean = sum / static_cast<double>(all.size());
-    r.p50 = Percentile(all, 0.50);
-    r.p90 = Percentile(all, 0.90);
-    r.p99 = Percentile(all, 0.99);
-    const double iops = static_cast<double>(r.reads) / r.seconds;
-    std::printf("pread %u B, O_DIRECT, depth %2d: %llu reads, p50 %.1f us, p90 %.1f, p99 %.1f, mean %.1f; "
+    const Latency l = Summarize(&all);
+    const double iops = static_cast<double>(all.size()) / seconds;
+    std::printf("pread %u B, O_DIRECT, depth %2d: %zu reads, p50 %.1f us, p90 %.1f, p99 %.1f, mean %.1f; "
                 "%.0f reads/s (%.1f MB/s)\n",
-                c.size, depth, static_cast<unsigned long long>(r.reads), r.p50, r.p90, r.p99, r.mean, iops,
-                iops * c.size / 1e6);
+                c.size, depth, all.size(), l.p50, l.p90, l.p99, l.mean, iops, iops * c.size / 1e6);
     std::fflush(stdout);
-    if (json) {
-      std::fprintf(json,
-                   "{\"type\":\"disk-read\",\"file_bytes\":%lld,\"size\":%u,\"depth\":%d,\"reads\":%llu,"
-                   "\"p50_micros\":%.2f,\"p90_micros\":%.2f,\"p99_micros\":%.2f,\"mean_micros\":%.2f,"
-                   "\"reads_per_second\":%.1f}\n",
-                   static_cast<long long>(bytes), c.size, depth, static_cast<unsigned long long>(r.reads), r.p50,
-                   r.p90, r.p99, r.mean, iops);
-    }
+    WriteJson(json, "disk-read", static_cast<long long>(bytes), c.size, "depth", depth, "reads", all.size(), l, iops);
   }
   for (const int burst : c.bursts) {
     if (status != 0) break;
@@ -218,24 +224,14 @@ int Run(const Config& c) {
       status = 1;
       break;
     }
-    std::sort(micros.begin(), micros.end());
-    double sum = 0;
-    for (const double m : micros) sum += m;
-    const double mean = sum / static_cast<double>(micros.size());
+    const Latency l = Summarize(&micros);
     const double iops = static_cast<double>(micros.size()) * burst / seconds;
     std::printf("AIO %u B, O_DIRECT, bursts of %2d: %zu bursts, until the last read: p50 %.1f us, p90 %.1f, "
                 "p99 %.1f, mean %.1f; %.0f reads/s\n",
-                c.size, burst, micros.size(), Percentile(micros, 0.50), Percentile(micros, 0.90),
-                Percentile(micros, 0.99), mean, iops);
+                c.size, burst, micros.size(), l.p50, l.p90, l.p99, l.mean, iops);
     std::fflush(stdout);
-    if (json) {
-      std::fprintf(json,
-                   "{\"type\":\"disk-burst\",\"file_bytes\":%lld,\"size\":%u,\"burst\":%d,\"bursts\":%zu,"
-                   "\"p50_micros\":%.2f,\"p90_micros\":%.2f,\"p99_micros\":%.2f,\"mean_micros\":%.2f,"
-                   "\"reads_per_second\":%.1f}\n",
-                   static_cast<long long>(bytes), c.size, burst, micros.size(), Percentile(micros, 0.50),
-                   Percentile(micros, 0.90), Percentile(micros, 0.99), mean, iops);
-    }
+    WriteJson(json, "disk-burst", static_cast<long long>(bytes), c.size, "burst", burst, "bursts", micros.size(), l,
+              iops);
   }
   if (json) std::fclose(json);
   ::close(fd);
