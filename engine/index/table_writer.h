@@ -25,10 +25,11 @@ using format::EncodedTable;
 inline constexpr char kAutoCodec[] = "auto";
 
 // How a build encodes its tables: what the table helpers read of a kind's
-// build options (BuildOptions, LshBuildOptions).
+// build options (BuildOptions, LshBuildOptions). No defaults here: each
+// kind fills every field from its options, where the defaults are written.
 struct TableOptions {
-  std::string codec = kAutoCodec;  // a codec's name or "auto"
-  uint32_t block_size = 4096;
+  std::string codec;  // a codec's name or "auto"
+  uint32_t block_size = 0;
   int restarts = 0;
 };
 
