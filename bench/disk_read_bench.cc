@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
   app.add_option("--burst", c.bursts, "reads asked for at once and waited for whole (AIO), one run each")
       ->delimiter(',')->capture_default_str();
   app.add_option("--seed", c.seed, "random offsets' seed")->capture_default_str();
-  app.add_option("--json", c.json, "append one JSON line per depth to this file");
+  app.add_option("--json", c.json, "append one JSON line per depth and per burst to this file");
   CLI11_PARSE(app, argc, argv);
   if (c.size % 4096 != 0) {
     std::fprintf(stderr, "--size %u: not a multiple of 4096 (O_DIRECT)\n", c.size);

@@ -14,7 +14,7 @@ index::TableOptions TableOptionsOf(const BuildOptions& options) {
 }
 
 IndexWriter::IndexWriter(const BuildOptions& options, std::unique_ptr<util::OutputFile> out)
-    : options_(options), tables_(TableOptionsOf(options)), out_(std::move(out)) {
+    : scheme_(options.scheme), tables_(TableOptionsOf(options)), out_(std::move(out)) {
   meta_.block_size = options.block_size;
   meta_.restarts = static_cast<uint8_t>(options.restarts);
   meta_.profile = options.profile;
@@ -33,7 +33,7 @@ Status IndexWriter::Create(const std::string& path, const BuildOptions& options,
 }
 
 void IndexWriter::Record(int t, format::TableMetadata tm, const index::EncodedTable& enc) {
-  for (int b : options_.scheme.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
+  for (int b : scheme_.table(t).leading_blocks()) tm.leading_blocks.push_back(static_cast<uint8_t>(b));
   if (t == 0) ranks0_ = enc.ranks;
   meta_.tables.push_back(std::move(tm));
 }
@@ -54,7 +54,7 @@ Status IndexWriter::AddTable(int t, std::span<const uint64_t> sorted) {
 }
 
 Status IndexWriter::AddEncodedTable(int t, const index::EncodedTable& enc, std::string_view blocks) {
-  SIMDEX_RETURN_IF_ERROR(out_->PadTo(index::BlockAlignment(options_.block_size)));
+  SIMDEX_RETURN_IF_ERROR(out_->PadTo(index::BlockAlignment(tables_.block_size)));
   const uint64_t offset = out_->size();
   SIMDEX_RETURN_IF_ERROR(out_->Append(blocks));
   return AddHeads(t, enc, offset);

@@ -65,8 +65,8 @@ class IndexWriter {
   // Keeps table t's fields (with its leading blocks) and table 0's ranks.
   void Record(int t, format::TableMetadata tm, const index::EncodedTable& enc);
 
-  BuildOptions options_;
-  index::TableOptions tables_;  // options_'s codec, block size and restart points
+  Scheme scheme_;               // its tables' leading blocks go to the metadata
+  index::TableOptions tables_;  // the build's codec, block size and restart points
   std::unique_ptr<util::OutputFile> out_;
   format::IndexMetadata meta_;
   std::vector<uint64_t> ranks0_;  // table 0's rank index
