@@ -8,6 +8,7 @@
 #ifndef SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_
 #define SIMDEX_ENGINE_CAPI_C_API_DEDUP_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -78,9 +79,35 @@ Status ToFiles(const simdex_document_files& c, DocumentFiles* f);
 // The KeepRule of a SIMDEX_KEEP_* value; InvalidArgument for another.
 Status ToKeepRule(int32_t keep, KeepRule* rule);
 
+// The fields both methods' options have (keep, confirm, keep_pairs,
+// allow_duplicate_ids, threads, memory_bytes, tmpdir), C to C++ (an
+// InvalidArgument for a bad keep) and C++ defaults to C.
+template <typename COptions, typename Options>
+Status ToSharedOptions(const COptions& c, Options* o) {
+  SIMDEX_RETURN_IF_ERROR(ToKeepRule(c.keep, &o->keep));
+  o->confirm = c.confirm == nullptr ? "" : c.confirm;
+  o->keep_pairs = c.keep_pairs != 0;
+  o->allow_duplicate_ids = c.allow_duplicate_ids != 0;
+  o->threads = c.threads;
+  o->memory_bytes = static_cast<size_t>(std::min<uint64_t>(c.memory_bytes, SIZE_MAX));
+  o->tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
+  return Status::OK();
+}
+template <typename Options, typename COptions>
+void InitSharedOptions(const Options& o, COptions* c) {
+  c->memory_bytes = o.memory_bytes;
+  c->confirm = nullptr;  // o.confirm is "": MinHash's exact mode's check, SimHash's none
+  c->tmpdir = nullptr;   // o.tmpdir is "": $TMPDIR, else /tmp
+  c->keep = SIMDEX_KEEP_FIRST;
+  c->keep_pairs = o.keep_pairs ? 1 : 0;
+  c->allow_duplicate_ids = o.allow_duplicate_ids ? 1 : 0;
+  c->threads = o.threads;
+}
+
 // simdex_*_dedup_texts and simdex_*_dedup_files: the arguments checked,
-// the texts copied into a new handle, then run(options, handle) (the
-// method's options converted and its de-duplication run); on success the
+// the texts copied into a new handle, then run(options, handle, documents)
+// (the method's options converted and its de-duplication run on the texts
+// and their scores, or on the DocumentFiles); on success the
 // handle goes to the caller in *out, which is NULL otherwise. `call` names
 // the entry point in messages.
 template <typename Handle, typename COptions, typename Run>
@@ -126,7 +153,7 @@ simdex_code DedupTexts(const char* call, const char* const* texts, const size_t*
     }
     if (scores != nullptr) handle->scores.assign(scores, scores + n);
     return FinishDedup(*options, std::move(handle), out, errmsg,
-                       [&run](const COptions& c, Handle* h) { return run(c, h->views, h->scores, h); });
+                       [&run](const COptions& c, Handle* h) { return run(c, h, h->views, h->scores); });
   });
 }
 
@@ -145,7 +172,7 @@ simdex_code DedupFiles(const char* call, const simdex_document_files* files, con
     DocumentFiles f;
     if (Status s = ToFiles(*files, &f); !s.ok()) return FromStatus(s, errmsg);
     return FinishDedup(*options, std::make_unique<Handle>(), out, errmsg,
-                       [&run, &f](const COptions& c, Handle* h) { return run(c, f, h); });
+                       [&run, &f](const COptions& c, Handle* h) { return run(c, h, f); });
   });
 }
 

@@ -4,13 +4,9 @@
 // library's defaults, and the records, pairs and figures of MinHash; the
 // texts and files in and the rest of the result are the shared parts of
 // engine/capi/c_api_dedup.h.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "engine/capi/c_api_dedup.h"
 #include "engine/capi/c_api_internal.h"
@@ -43,7 +39,7 @@ Status ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOpti
     o->shingle_words = c.shingles == SIMDEX_SHINGLES_WORD_CHARS ? simdex::ShingleWords::kWordChars
                                                                 : simdex::ShingleWords::kSpaceSplit;
   }
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToKeepRule(c.keep, &o->keep));
+  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToSharedOptions(c, o));
   o->threshold = c.threshold;
   o->exact = c.exact != 0;
   o->num_perm = c.num_perm;
@@ -51,30 +47,19 @@ Status ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOpti
   o->bands = simdex::LshBands{c.bands, c.rows};
   o->signature_bits = c.signature_bits;
   o->estimate_filter = c.estimate_filter;
-  o->confirm = c.confirm == nullptr ? "" : c.confirm;
-  o->keep_pairs = c.keep_pairs != 0;
-  o->allow_duplicate_ids = c.allow_duplicate_ids != 0;
-  o->threads = c.threads;
-  o->memory_bytes = static_cast<size_t>(std::min<uint64_t>(c.memory_bytes, SIZE_MAX));
-  o->tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
   return simdex::capi::AgainstReaders(c.against, c.against_count, &o->against,
                                       [](const simdex_lsh_index* idx) { return idx->reader.get(); });
 }
 
-// Runs DeduplicateByMinHash on texts or files (c_api_dedup.h's DedupTexts,
-// DedupFiles) with the C options converted.
+// Runs DeduplicateByMinHash on texts and scores, or files (c_api_dedup.h's
+// DedupTexts, DedupFiles), with the C options converted.
 struct Run {
-  simdex::Status operator()(const simdex_minhash_dedup_options& c, std::span<const std::string_view> texts,
-                            std::span<const double> scores, simdex_minhash_dedup_result* h) const {
+  template <typename... Documents>
+  Status operator()(const simdex_minhash_dedup_options& c, simdex_minhash_dedup_result* h,
+                    const Documents&... documents) const {
     simdex::MinHashDedupOptions o;
     SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o));
-    return simdex::DeduplicateByMinHash(texts, scores, o, nullptr, &h->result);
-  }
-  simdex::Status operator()(const simdex_minhash_dedup_options& c, const simdex::DocumentFiles& files,
-                            simdex_minhash_dedup_result* h) const {
-    simdex::MinHashDedupOptions o;
-    SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o));
-    return simdex::DeduplicateByMinHash(files, o, nullptr, &h->result);
+    return simdex::DeduplicateByMinHash(documents..., o, nullptr, &h->result);
   }
 };
 
@@ -89,18 +74,12 @@ void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* c) {
   c->threshold = o.threshold;
   c->estimate_filter = o.estimate_filter;
   c->seed = o.seed;
-  c->memory_bytes = o.memory_bytes;
-  c->confirm = nullptr;  // o.confirm is "": the exact mode's check
-  c->tmpdir = nullptr;   // o.tmpdir is "": $TMPDIR, else /tmp
   c->exact = o.exact ? 1 : 0;
   c->num_perm = o.num_perm;
   c->bands = o.bands.bands;
   c->rows = o.bands.rows;
   c->signature_bits = o.signature_bits;
-  c->keep = SIMDEX_KEEP_FIRST;
-  c->keep_pairs = o.keep_pairs ? 1 : 0;
-  c->allow_duplicate_ids = o.allow_duplicate_ids ? 1 : 0;
-  c->threads = o.threads;
+  simdex::capi::InitSharedOptions(o, c);
   c->shingles = SIMDEX_SHINGLES_AUTO;  // o.shingle_words is unset
 }
 

@@ -8,10 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "engine/capi/c_api_dedup.h"
 #include "engine/capi/c_api_internal.h"
@@ -70,7 +67,7 @@ Status ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOpti
   SIMDEX_RETURN_IF_ERROR(FromC(kWeightings, c.weighting, "weighting", "SIMDEX_WEIGHTING_", &f.weighting));
   SIMDEX_RETURN_IF_ERROR(
       FromC(kStrategies, c.against_strategy, "against_strategy", "SIMDEX_AGAINST_", &o->against_strategy));
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToKeepRule(c.keep, &o->keep));
+  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToSharedOptions(c, o));
   f.ngram = c.ngram;
   f.normalize = c.normalize != 0;
   f.clean_text = c.clean_text != 0;
@@ -83,12 +80,6 @@ Status ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOpti
   o->k_short = c.k_short;
   o->short_length = c.short_length;
   o->scheme = c.scheme == nullptr ? "" : c.scheme;
-  o->confirm = c.confirm == nullptr ? "" : c.confirm;
-  o->keep_pairs = c.keep_pairs != 0;
-  o->allow_duplicate_ids = c.allow_duplicate_ids != 0;
-  o->threads = c.threads;
-  o->memory_bytes = static_cast<size_t>(std::min<uint64_t>(c.memory_bytes, SIZE_MAX));
-  o->tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
   // The file each index serves now, held by the result (its records read
   // the indexes' string ids).
   return simdex::capi::AgainstReaders(c.against, c.against_count, &o->against, [h](const simdex_index* idx) {
@@ -98,20 +89,15 @@ Status ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOpti
   });
 }
 
-// Runs DeduplicateBySimHash on texts or files (c_api_dedup.h's DedupTexts,
-// DedupFiles) with the C options converted.
+// Runs DeduplicateBySimHash on texts and scores, or files (c_api_dedup.h's
+// DedupTexts, DedupFiles), with the C options converted.
 struct Run {
-  Status operator()(const simdex_simhash_dedup_options& c, std::span<const std::string_view> texts,
-                    std::span<const double> scores, simdex_simhash_dedup_result* h) const {
+  template <typename... Documents>
+  Status operator()(const simdex_simhash_dedup_options& c, simdex_simhash_dedup_result* h,
+                    const Documents&... documents) const {
     simdex::SimHashDedupOptions o;
     SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o, h));
-    return simdex::DeduplicateBySimHash(texts, scores, o, nullptr, &h->result);
-  }
-  Status operator()(const simdex_simhash_dedup_options& c, const simdex::DocumentFiles& files,
-                    simdex_simhash_dedup_result* h) const {
-    simdex::SimHashDedupOptions o;
-    SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o, h));
-    return simdex::DeduplicateBySimHash(files, o, nullptr, &h->result);
+    return simdex::DeduplicateBySimHash(documents..., o, nullptr, &h->result);
   }
 };
 
@@ -125,11 +111,8 @@ void simdex_simhash_dedup_options_init(simdex_simhash_dedup_options* c) {
   const simdex::FingerprintOptions& f = o.features;
   *c = simdex_simhash_dedup_options{};
   c->seed = f.seed;
-  c->memory_bytes = o.memory_bytes;
   c->max_idf = o.max_idf;
-  c->scheme = nullptr;   // o.scheme is "": t10, or one covering k
-  c->confirm = nullptr;  // o.confirm is "": none
-  c->tmpdir = nullptr;   // o.tmpdir is "": $TMPDIR, else /tmp
+  c->scheme = nullptr;  // o.scheme is "": t10, or one covering k
   c->k = o.k;
   c->k_short = o.k_short;
   c->short_length = o.short_length;
@@ -141,10 +124,7 @@ void simdex_simhash_dedup_options_init(simdex_simhash_dedup_options* c) {
   c->cap_numbers = f.cap_numbers ? 1 : 0;
   c->stop_words = f.stop_words.empty() ? 0 : 1;
   c->learn_idf = o.learn_idf ? 1 : 0;
-  c->keep = SIMDEX_KEEP_FIRST;
-  c->keep_pairs = o.keep_pairs ? 1 : 0;
-  c->allow_duplicate_ids = o.allow_duplicate_ids ? 1 : 0;
-  c->threads = o.threads;
+  simdex::capi::InitSharedOptions(o, c);
   c->against_strategy = CValue(kStrategies, o.against_strategy);
 }
 
