@@ -136,27 +136,23 @@ const char* simdex_code_name(int code) {
   }
 }
 
-static simdex_code OpenIndex(const char* call, const char* path, const simdex_open_options* c_options,
-                             simdex_index** out, char** errmsg) {
-  return simdex::capi::OpenHandle(
-      call, path, c_options, out, errmsg, [&](simdex_index* idx, const simdex::ReaderOptions& reader) {
-        simdex::ReloadOptions options;
-        options.reader = reader;
-        idx->path = path;
-        return simdex::capi::PointToOpener(simdex::ReloadingIndex::Open(path, options, &idx->index), path,
-                                           simdex::IndexKind::kSimHash);
-      });
-}
+static const auto kOpenIndex = [](simdex_index* idx, const char* path, const simdex::ReaderOptions& reader) {
+  simdex::ReloadOptions options;
+  options.reader = reader;
+  idx->path = path;
+  return simdex::capi::PointToOpener(simdex::ReloadingIndex::Open(path, options, &idx->index), path,
+                                     simdex::IndexKind::kSimHash);
+};
 
 simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
                               char** errmsg) {
   const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return OpenIndex("simdex_index_open", path, &options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_index_open", path, &options, out, errmsg, kOpenIndex);
 }
 
 simdex_code simdex_index_open_with_options(const char* path, const simdex_open_options* options,
                                            simdex_index** out, char** errmsg) {
-  return OpenIndex("simdex_index_open_with_options", path, options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_index_open_with_options", path, options, out, errmsg, kOpenIndex);
 }
 
 void simdex_open_options_init(simdex_open_options* options) {

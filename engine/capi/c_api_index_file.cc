@@ -46,23 +46,19 @@ simdex_code MergerCall(const char* call, const char* arrays, bool arrays_null,
 
 extern "C" {
 
-static simdex_code OpenFile(const char* call, const char* path, const simdex_open_options* c_options,
-                            simdex_index_file** out, char** errmsg) {
-  return simdex::capi::OpenHandle(call, path, c_options, out, errmsg,
-                                  [&](simdex_index_file* handle, const simdex::ReaderOptions& options) {
-                                    return simdex::OpenIndexFile(path, options, &handle->file);
-                                  });
-}
+static const auto kOpenFile = [](simdex_index_file* handle, const char* path, const simdex::ReaderOptions& options) {
+  return simdex::OpenIndexFile(path, options, &handle->file);
+};
 
 simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
                                    char** errmsg) {
   const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return OpenFile("simdex_index_file_open", path, &options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_index_file_open", path, &options, out, errmsg, kOpenFile);
 }
 
 simdex_code simdex_index_file_open_with_options(const char* path, const simdex_open_options* options,
                                                 simdex_index_file** out, char** errmsg) {
-  return OpenFile("simdex_index_file_open_with_options", path, options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_index_file_open_with_options", path, options, out, errmsg, kOpenFile);
 }
 
 void simdex_index_file_close(simdex_index_file* file) { delete file; }

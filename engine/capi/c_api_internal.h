@@ -92,7 +92,8 @@ inline simdex_open_options VerifyOptions(int verify_block_checksums) {
 // The frame of the C openers (simdex_index_open, simdex_lsh_index_open,
 // simdex_index_file_open and their _with_options): *out cleared, NULL
 // arguments and bad options refused naming the call, and a new Handle that
-// open(handle, options) fills handed to *out only when open returns OK.
+// open(handle, path, options) fills handed to *out only when open returns
+// OK.
 template <typename Handle, typename Open>
 simdex_code OpenHandle(const char* call, const char* path, const simdex_open_options* c_options, Handle** out,
                        char** errmsg, Open&& open) {
@@ -104,7 +105,7 @@ simdex_code OpenHandle(const char* call, const char* path, const simdex_open_opt
     ReaderOptions options;
     if (const Status s = ToReaderOptions(call, c_options, &options); !s.ok()) return FromStatus(s, errmsg);
     auto handle = std::make_unique<Handle>();
-    const Status s = open(handle.get(), options);
+    const Status s = open(handle.get(), path, options);
     if (s.ok()) *out = handle.release();
     return FromStatus(s, errmsg);
   });

@@ -110,25 +110,21 @@ simdex_code Results(const Status& s, const simdex::LshQueryOptions& options, sim
 
 extern "C" {
 
-static simdex_code OpenLshIndex(const char* call, const char* path, const simdex_open_options* c_options,
-                                simdex_lsh_index** out, char** errmsg) {
-  return simdex::capi::OpenHandle(
-      call, path, c_options, out, errmsg, [&](simdex_lsh_index* idx, const simdex::ReaderOptions& options) {
-        idx->path = path;
-        return simdex::capi::PointToOpener(simdex::LshIndexReader::Open(path, options, &idx->reader), path,
-                                           simdex::IndexKind::kMinHashLsh);
-      });
-}
+static const auto kOpenLshIndex = [](simdex_lsh_index* idx, const char* path, const simdex::ReaderOptions& options) {
+  idx->path = path;
+  return simdex::capi::PointToOpener(simdex::LshIndexReader::Open(path, options, &idx->reader), path,
+                                     simdex::IndexKind::kMinHashLsh);
+};
 
 simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
                                   char** errmsg) {
   const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return OpenLshIndex("simdex_lsh_index_open", path, &options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_lsh_index_open", path, &options, out, errmsg, kOpenLshIndex);
 }
 
 simdex_code simdex_lsh_index_open_with_options(const char* path, const simdex_open_options* options,
                                                simdex_lsh_index** out, char** errmsg) {
-  return OpenLshIndex("simdex_lsh_index_open_with_options", path, options, out, errmsg);
+  return simdex::capi::OpenHandle("simdex_lsh_index_open_with_options", path, options, out, errmsg, kOpenLshIndex);
 }
 
 void simdex_lsh_index_close(simdex_lsh_index* idx) { delete idx; }
