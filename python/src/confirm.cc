@@ -119,13 +119,10 @@ py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle valu
   else bytes = ViewArray<uint8_t>(values, "values");
   std::vector<uint8_t> accepted;
   std::vector<double> similarity;
-  Status s;
-  {
-    py::gil_scoped_release release;
-    s = ConfirmRowPairs(confirmer.get(), {{}, l.span, hashes.span, bytes.span}, a.span, b.span, &accepted,
-                        &similarity);
-  }
-  ThrowIfError(s);
+  WithoutGil([&] {
+    return ConfirmRowPairs(confirmer.get(), {{}, l.span, hashes.span, bytes.span}, a.span, b.span, &accepted,
+                           &similarity);
+  });
   py::array_t<bool> ok(static_cast<py::ssize_t>(accepted.size()));
   std::copy(accepted.begin(), accepted.end(), ok.mutable_data());
   return py::make_tuple(ok, ToArray(similarity));

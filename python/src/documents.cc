@@ -81,12 +81,7 @@ std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::
   const std::string batch = MinHashProfile(signing);
   for (const std::string& path : paths) {
     indexes.emplace_back();
-    Status s;
-    {
-      py::gil_scoped_release release;
-      s = LshIndexReader::Open(path, simdex::ReaderOptions(), &indexes.back());
-    }
-    ThrowIfError(s);
+    WithoutGil([&] { return LshIndexReader::Open(path, simdex::ReaderOptions(), &indexes.back()); });
     if (indexes.back()->profile() != batch) {
       throw py::value_error(path + " holds signatures of '" + indexes.back()->profile() +
                             "'; this batch is signed as '" + batch + "' (num_perm, seed, word_n, char_n, shingles)");

@@ -11,6 +11,7 @@
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
+#include <type_traits>
 
 #include "simdex/status.h"
 
@@ -27,6 +28,18 @@ class StatusError : public std::runtime_error {
 
 inline void ThrowIfError(const Status& s) {
   if (!s.ok()) throw StatusError(s);
+}
+
+// Runs call() with the GIL released, then raises the Status it returns
+// unless OK (a call returning void raises nothing).
+template <typename Call>
+void WithoutGil(Call&& call) {
+  pybind11::gil_scoped_release release;
+  if constexpr (std::is_void_v<std::invoke_result_t<Call&>>) {
+    call();
+  } else {
+    ThrowIfError(call());
+  }
 }
 
 // Creates simdex.Error and its subclasses in `m` and registers the

@@ -277,12 +277,7 @@ class PyFingerprinter {
     learn.memory_bytes = memory;
     if (tmpdir) learn.tmpdir = *tmpdir;
     PyIdfTable table;
-    Status s;
-    {
-      py::gil_scoped_release release;
-      s = LearnFromTexts(options_, learn, views, &table);
-    }
-    ThrowIfError(s);
+    WithoutGil([&] { return LearnFromTexts(options_, learn, views, &table); });
     return table;
   }
 

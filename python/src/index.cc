@@ -116,10 +116,7 @@ py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::hand
   const ArrayView<uint64_t> q = ViewArray<uint64_t>(queries, "queries");
   const int kk = k.value_or(reader->scheme().k());
   SearchResults results;
-  {
-    py::gil_scoped_release release;
-    ThrowIfError(reader->Search(q.span, kk, &results, ResolveThreads(threads, 1)));
-  }
+  WithoutGil([&] { return reader->Search(q.span, kk, &results, ResolveThreads(threads, 1)); });
   const size_t n = results.matches.size();
   py::array_t<uint64_t> lims(static_cast<py::ssize_t>(results.lims.size()));
   std::copy(results.lims.begin(), results.lims.end(), lims.mutable_data());
@@ -173,10 +170,7 @@ Releases the GIL; `threads` threads share the batch.)doc")
              const uint64_t q = ToFingerprint(query, "query");
              std::vector<Match> matches;
              std::shared_ptr<const IndexReader> reader = h.reader();
-             {
-               py::gil_scoped_release release;
-               ThrowIfError(reader->Search(q, k.value_or(reader->scheme().k()), &matches));
-             }
+             WithoutGil([&] { return reader->Search(q, k.value_or(reader->scheme().k()), &matches); });
              py::list out;
              for (const Match& x : matches) {
                py::object id = reader->has_string_ids() ? py::object(py::str(std::string(reader->IdString(x.id))))

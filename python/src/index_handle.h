@@ -79,10 +79,7 @@ class FileHandle {
   bool Reload() {
     std::shared_ptr<ReloadingIndexFile> index = this->index();
     bool switched = false;
-    {
-      pybind11::gil_scoped_release release;
-      ThrowIfError(index->Reload(&switched));
-    }
+    WithoutGil([&] { return index->Reload(&switched); });
     return switched;
   }
   uint64_t version() const { return index()->version(); }

@@ -103,10 +103,7 @@ py::dict Merge(const std::string& old_path, const std::string& out, py::handle i
   }
   AddBatch(merger.get(), *old, old_path, ids, fingerprints, signatures, texts, options.threads);
   DeleteIds(merger.get(), deleted);
-  {
-    py::gil_scoped_release release;
-    ThrowIfError(merger->Finish());
-  }
+  WithoutGil([&] { return merger->Finish(); });
   const MergeStats st = merger->stats();
   const std::string records(FindIndexKind(old->kind())->records_name());
   py::dict d;

@@ -211,10 +211,7 @@ void DefineMinHashParts(py::module_& m) {
           const ArrayView<uint64_t> d = ViewArray<uint64_t>(digests, "digests");
           const FlagsView e = ViewFlags(empty, "empty");
           std::vector<DigestPiece> pieces;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(SplitDigests(partition, d.span, e.span, ranges, &pieces));
-          }
+          WithoutGil([&] { return SplitDigests(partition, d.span, e.span, ranges, &pieces); });
           py::list out;
           for (DigestPiece& p : pieces) out.append(py::make_tuple(Own(&p.digests), Own(&p.keys)));
           return out;
@@ -225,10 +222,7 @@ void DefineMinHashParts(py::module_& m) {
           std::vector<DigestPieceView> views;
           for (size_t i = 0; i < digests.size(); ++i) views.push_back({digests[i].span, keys[i].span});
           std::vector<Followers> found;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(FindFollowers(views, partitions, &found));
-          }
+          WithoutGil([&] { return FindFollowers(views, partitions, &found); });
           py::list out;
           for (Followers& f : found) out.append(py::make_tuple(Own(&f.positions), Own(&f.firsts)));
           return out;
@@ -242,11 +236,9 @@ void DefineMinHashParts(py::module_& m) {
           const auto positions = Fields<uint32_t>(followers, 0, "followers");
           const std::vector<std::span<const uint32_t>> spans = Spans(positions);
           std::vector<BandPiece> pieces;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(SplitBandKeys(partition, k.Values(), static_cast<int>(k.width), e.span, spans, ranges,
-                                       &pieces));
-          }
+          WithoutGil([&] {
+            return SplitBandKeys(partition, k.Values(), static_cast<int>(k.width), e.span, spans, ranges, &pieces);
+          });
           py::list out;
           for (BandPiece& p : pieces) out.append(py::make_tuple(Own(&p.keys), Own(&p.items), Own(&p.lims)));
           return out;
@@ -260,10 +252,7 @@ void DefineMinHashParts(py::module_& m) {
           for (size_t i = 0; i < keys.size(); ++i) views.push_back({keys[i].span, items[i].span, lims[i].span});
           const int t = ResolveThreads(threads, 1);
           std::vector<KeyPairs> pairs;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(JoinBandRange(views, partitions, t, &pairs));
-          }
+          WithoutGil([&] { return JoinBandRange(views, partitions, t, &pairs); });
           return KeyPairsList(&pairs);
         }, py::arg("pieces"), py::arg("partitions"), py::kw_only(), py::arg("threads") = 1,
         "JoinBandRange: per partition of a, the (a, b) key pairs of items sharing a band's key in this range.");
@@ -273,10 +262,9 @@ void DefineMinHashParts(py::module_& m) {
           const auto a = Fields<uint64_t>(pieces, 0, "pieces"), b = Fields<uint64_t>(pieces, 1, "pieces");
           const std::vector<KeyPairsView> views = PairViews(a, b);
           std::vector<SignedPairs> signed_pairs;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(AttachFirstSignatures(partition, views, s.Values(), s.width, partitions, &signed_pairs));
-          }
+          WithoutGil([&] {
+            return AttachFirstSignatures(partition, views, s.Values(), s.width, partitions, &signed_pairs);
+          });
           py::list out;
           for (SignedPairs& p : signed_pairs) {
             const py::ssize_t rows = static_cast<py::ssize_t>(p.a.size());
@@ -297,11 +285,10 @@ void DefineMinHashParts(py::module_& m) {
           }
           EstimatedPairs kept;
           uint64_t candidates = 0;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(EstimateSecond(partition, views, s.Values(), num_perm, bits, min_estimate.value_or(-1), &kept,
-                                        &candidates));
-          }
+          WithoutGil([&] {
+            return EstimateSecond(partition, views, s.Values(), num_perm, bits, min_estimate.value_or(-1), &kept,
+                                  &candidates);
+          });
           return py::make_tuple(Own(&kept.a), Own(&kept.b), Own(&kept.estimates), candidates);
         }, py::arg("packed"), py::arg("partition"), py::arg("pieces"), py::arg("num_perm"), py::arg("bits"),
         py::arg("min_estimate"),
@@ -325,10 +312,7 @@ void DefineMinHashParts(py::module_& m) {
           EstimatedViews k;
           ViewEstimated(kept, "kept", &k);
           MinHashItems items;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(AssembleItems(n.span, e.span, views, k.views, &items));
-          }
+          WithoutGil([&] { return AssembleItems(n.span, e.span, views, k.views, &items); });
           return ItemsDict(&items);
         }, py::arg("sizes"), py::arg("empty"), py::arg("followers"), py::arg("kept"),
         "AssembleItems: a dict (offsets, empty, first_of, kept_a, kept_b, kept_estimates, stats) from the "
@@ -338,10 +322,7 @@ void DefineMinHashParts(py::module_& m) {
           ItemsViews v;
           ViewItems(items, &v);
           EstimatedPairs pairs;
-          {
-            py::gil_scoped_release release;
-            DocumentPairs(v.view, &pairs);
-          }
+          WithoutGil([&] { DocumentPairs(v.view, &pairs); });
           return EstimatedTuple(&pairs);
         }, py::arg("items"), "DocumentPairs: (a, b, estimates) ordinals of the document pairs, by (a, b).");
   m.def("minhash_cluster_items", [](const py::dict& items, py::handle scores) {
@@ -350,10 +331,7 @@ void DefineMinHashParts(py::module_& m) {
           ArrayView<double> keep;
           const std::span<const double> s = ScoresOf(scores, &keep);
           MinHashClusters clusters;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(ClusterItems(v.view, s, &clusters));
-          }
+          WithoutGil([&] { return ClusterItems(v.view, s, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"),
         "ClusterItems: (representative, other, slot, requests per partition, clusters, clustered_documents).");
@@ -364,10 +342,7 @@ void DefineMinHashParts(py::module_& m) {
           const std::span<const double> s = ScoresOf(scores, &keep);
           const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
           MinHashClusters clusters;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(ClusterDocuments(v.view, s, x.span, y.span, &clusters));
-          }
+          WithoutGil([&] { return ClusterDocuments(v.view, s, x.span, y.span, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"), py::arg("a"), py::arg("b"),
         "ClusterDocuments: as minhash_cluster_items, of the document pairs (a[i], b[i]) (ordinals) alone.");
@@ -379,10 +354,7 @@ void DefineMinHashParts(py::module_& m) {
           EstimatedViews e;
           ViewEstimated(estimated, "estimated", &e);
           std::vector<float> estimates;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(FinishEstimates(v.view, o.span, s.span, e.views, &estimates));
-          }
+          WithoutGil([&] { return FinishEstimates(v.view, o.span, s.span, e.views, &estimates); });
           return Own(&estimates);
         }, py::arg("items"), py::arg("other"), py::arg("slot"), py::arg("estimated"),
         "FinishEstimates: each document's estimate with its representative (float32).");
@@ -390,10 +362,7 @@ void DefineMinHashParts(py::module_& m) {
           ItemsViews v;
           ViewItems(items, &v);
           ConfirmCandidates c;
-          {
-            py::gil_scoped_release release;
-            CutConfirmCandidates(v.view, &c);
-          }
+          WithoutGil([&] { CutConfirmCandidates(v.view, &c); });
           py::list pieces, wanted;
           for (EstimatedPairs& p : c.pieces) pieces.append(EstimatedTuple(&p));
           for (std::vector<std::vector<uint32_t>>& w : c.wanted) {
@@ -414,10 +383,7 @@ void DefineMinHashParts(py::module_& m) {
           for (size_t q = 0; q < wanted.size(); ++q) w.push_back(ViewArray<uint32_t>(wanted[q], "wanted"));
           const std::vector<std::span<const uint32_t>> spans = Spans(w);
           std::vector<ConfirmRows> picked;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(PickConfirmRows(partition, read.span, rows.view, spans, &picked));
-          }
+          WithoutGil([&] { return PickConfirmRows(partition, read.span, rows.view, spans, &picked); });
           py::list out;
           for (ConfirmRows& r : picked) out.append(RowsTuple(&r, HoldsBytes(values)));
           return out;
@@ -440,10 +406,7 @@ void DefineMinHashParts(py::module_& m) {
             spans.push_back(views[i].view);
           }
           ConfirmedPairs confirmed;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(ConfirmPieces(confirmer.get(), p.views[0], spans, &confirmed));
-          }
+          WithoutGil([&] { return ConfirmPieces(confirmer.get(), p.views[0], spans, &confirmed); });
           return ConfirmedTuple(&confirmed);
         }, py::arg("spec"), py::arg("pairs"), py::arg("rows"),
         "ConfirmPieces: (a, b, estimates, similarities) of the pairs (a, b, estimates) accepted by the --confirm "
@@ -461,10 +424,7 @@ void DefineMinHashParts(py::module_& m) {
           for (size_t i = 0; i < e.views.size(); ++i) views.push_back({e.views[i], similarities[i].span});
           MinHashClusters clusters;
           ConfirmedPairs pairs;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs));
-          }
+          WithoutGil([&] { return ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs); });
           return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(&pairs)) : py::none());
         }, py::arg("items"), py::arg("scores"), py::arg("confirmed"), py::arg("keep_pairs"),
         "ClusterConfirmed: (clusters as minhash_cluster_documents gives them, the accepted pairs as ordinals "

@@ -92,10 +92,7 @@ void DefineParts(py::module_& m) {
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
           const FlagsView skip = ViewFlags(empty, "empty");
           std::vector<uint64_t> counts;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(CountKeyRanges(s, tables, ranges, fps.span, skip.span, &counts));
-          }
+          WithoutGil([&] { return CountKeyRanges(s, tables, ranges, fps.span, skip.span, &counts); });
           // One array per range, its tables' buckets one after another.
           const size_t nt = tables.size();
           py::list out;
@@ -109,10 +106,7 @@ void DefineParts(py::module_& m) {
             into.push_back(values.mutable_data());
             out.append(py::make_tuple(values, lims));
           }
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(SplitByKeyRanges(s, tables, ranges, fps.span, skip.span, counts, into));
-          }
+          WithoutGil([&] { return SplitByKeyRanges(s, tables, ranges, fps.span, skip.span, counts, into); });
           return out;
         }, py::arg("fingerprints"), py::arg("tables"), py::arg("ranges"), py::arg("scheme") = "t10", py::kw_only(),
         py::arg("empty") = py::none(),
@@ -131,10 +125,7 @@ void DefineParts(py::module_& m) {
             tables.push_back({part[0].cast<int>(), Spans(views.back())});
           }
           std::vector<NearPair> pairs;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(JoinTables(s, k, tables, ResolveThreads(threads, 1), &pairs));
-          }
+          WithoutGil([&] { return JoinTables(s, k, tables, ResolveThreads(threads, 1), &pairs); });
           py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
           py::array_t<uint8_t> d(static_cast<py::ssize_t>(pairs.size()));
           for (size_t i = 0; i < pairs.size(); ++i) {
@@ -153,10 +144,7 @@ void DefineParts(py::module_& m) {
           const std::vector<std::span<const uint64_t>> spans = Spans(pieces);
           std::shared_ptr<const IndexReader> reader = index.reader();
           std::vector<NearestEntry> found;
-          {
-            py::gil_scoped_release release;
-            ThrowIfError(NearestInIndexTable(spans, *reader, k, table, ResolveThreads(threads, 1), &found));
-          }
+          WithoutGil([&] { return NearestInIndexTable(spans, *reader, k, table, ResolveThreads(threads, 1), &found); });
           return NearestTuple(found);
         }, py::arg("index"), py::arg("fingerprints"), py::arg("k"), py::arg("table"), py::kw_only(),
         py::arg("threads") = 1,
@@ -172,10 +160,7 @@ void DefineParts(py::module_& m) {
           }
           std::vector<NearestEntry> all(f.span.size());
           for (size_t j = 0; j < all.size(); ++j) all[j] = {f.span[j], i.span[j], d.span[j]};
-          {
-            py::gil_scoped_release release;
-            ReduceNearest(&all);
-          }
+          WithoutGil([&] { ReduceNearest(&all); });
           return NearestTuple(all);
         }, py::arg("fingerprints"), py::arg("ids"), py::arg("distances"),
         "For each fingerprint, the entry with the smallest distance, then the smallest id; ordered by fingerprint.");
