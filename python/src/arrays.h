@@ -30,24 +30,34 @@ struct ArrayView {
 // The name numpy gives a dtype ("uint64").
 inline std::string DtypeName(const py::dtype& d) { return py::str(py::handle(d)).cast<std::string>(); }
 
+// TypeError unless a's dtype is T's.
+template <typename T>
+void CheckDtype(const py::array& a, const char* what) {
+  const py::dtype want = py::dtype::of<T>();
+  if (!a.dtype().is(want) && !a.dtype().equal(want)) {
+    throw py::type_error(std::string(what) + " must be a numpy array of dtype " + DtypeName(want) + ", got dtype " +
+                         DtypeName(a.dtype()) + " (convert with .astype(np." + DtypeName(want) + "))");
+  }
+}
+
+// ValueError unless a is C-contiguous.
+inline void CheckContiguous(const py::array& a, const char* what) {
+  if (!(a.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
+  }
+}
+
 template <typename T>
 ArrayView<T> ViewArray(py::handle obj, const char* what) {
   ArrayView<T> view;
   if (py::isinstance<py::array>(obj)) {
     py::array a = py::reinterpret_borrow<py::array>(obj);
-    const py::dtype want = py::dtype::of<T>();
-    if (!a.dtype().is(want) && !a.dtype().equal(want)) {
-      throw py::type_error(std::string(what) + " must be a numpy array of dtype " + DtypeName(want) +
-                           ", got dtype " + DtypeName(a.dtype()) + " (convert with .astype(np." +
-                           DtypeName(want) + "))");
-    }
+    CheckDtype<T>(a, what);
     if (a.ndim() != 1) {
       throw py::value_error(std::string(what) + " must be a 1-D array, got " + std::to_string(a.ndim()) +
                             " dimensions (shape " + py::str(py::object(a.attr("shape"))).cast<std::string>() + ")");
     }
-    if (!(a.flags() & py::array::c_style)) {
-      throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
-    }
+    CheckContiguous(a, what);
     view.holder = py::reinterpret_borrow<py::array_t<T>>(a);
   } else if (py::isinstance<py::sequence>(obj) && !py::isinstance<py::str>(obj) && !py::isinstance<py::bytes>(obj)) {
     const py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
@@ -88,20 +98,14 @@ RowsView<T> ViewRows(py::handle obj, size_t width, const char* what) {
   py::array a = py::isinstance<py::array>(obj) ? py::reinterpret_borrow<py::array>(obj)
                                                : py::array(py::array_t<T, py::array::c_style | py::array::forcecast>(
                                                      py::reinterpret_borrow<py::object>(obj)));
-  const py::dtype want = py::dtype::of<T>();
-  if (!a.dtype().is(want) && !a.dtype().equal(want)) {
-    throw py::type_error(std::string(what) + " must be a numpy array of dtype " + DtypeName(want) + ", got dtype " +
-                         DtypeName(a.dtype()) + " (convert with .astype(np." + DtypeName(want) + "))");
-  }
+  CheckDtype<T>(a, what);
   const bool one = a.ndim() == 1 && static_cast<size_t>(a.shape(0)) == width;
   if (!one && !(a.ndim() == 2 && static_cast<size_t>(a.shape(1)) == width)) {
     throw py::value_error(std::string(what) + " must be an n x " + std::to_string(width) + " array (or one row of " +
                           std::to_string(width) + " values), got shape " +
                           py::str(py::object(a.attr("shape"))).cast<std::string>());
   }
-  if (!(a.flags() & py::array::c_style)) {
-    throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
-  }
+  CheckContiguous(a, what);
   view.holder = py::reinterpret_borrow<py::array_t<T>>(a);
   view.rows = one ? 1 : static_cast<size_t>(a.shape(0));
   view.data = view.holder.data();
@@ -148,9 +152,7 @@ inline FlagsView ViewFlags(py::handle obj, const char* what) {
     const char kind = a.dtype().kind();
     if ((kind == 'b' || kind == 'i' || kind == 'u') && a.itemsize() == 1) {
       if (a.ndim() != 1) throw py::value_error(std::string(what) + " must be a 1-D array");
-      if (!(a.flags() & py::array::c_style)) {
-        throw py::value_error(std::string(what) + " must be C-contiguous (use np.ascontiguousarray)");
-      }
+      CheckContiguous(a, what);
       view.holder = a;
       view.span = std::span<const uint8_t>(static_cast<const uint8_t*>(a.data()), static_cast<size_t>(a.size()));
       return view;
@@ -170,6 +172,19 @@ py::array_t<T> ToArray(const std::vector<T>& values) {
   return a;
 }
 
+// A new 1-D object array of n elements: element i is item(i) (a py::object).
+template <typename Item>
+py::array ObjectArray(size_t n, Item&& item) {
+  py::array out(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
+  PyObject** slot = static_cast<PyObject**>(out.mutable_data());
+  for (size_t i = 0; i < n; ++i) {
+    py::object element = item(i);
+    Py_XDECREF(slot[i]);
+    slot[i] = element.release().ptr();
+  }
+  return out;
+}
+
 // A 64-bit fingerprint from a Python int (TypeError/ValueError otherwise).
 uint64_t ToFingerprint(py::handle obj, const char* what);
 
@@ -178,6 +193,27 @@ uint64_t ToFingerprint(py::handle obj, const char* what);
 // cast said "Unable to cast Python instance to C++ type".
 // REQUIRES: obj is a str.
 std::string StrId(py::handle obj, const std::string& what);
+
+// f(id) for an id given as a str (StrId) or an int (ToFingerprint); `what`
+// names it in errors ("ids[3]").
+template <typename F>
+auto WithId(py::handle id, const std::string& what, F&& f) {
+  if (py::isinstance<py::str>(id)) return f(StrId(id, what));
+  return f(ToFingerprint(id, what.c_str()));
+}
+
+// Whether ids is a numpy array of numbers (not of objects).
+inline bool NumericArray(py::handle ids) {
+  return py::isinstance<py::array>(ids) && py::reinterpret_borrow<py::array>(ids).dtype().kind() != 'O';
+}
+
+// ValueError unless there are as many ids as `what` (their rows).
+inline void CheckSameLength(size_t ids, size_t rows, const char* what) {
+  if (ids != rows) {
+    throw py::value_error("ids and " + std::string(what) + " differ in length: " + std::to_string(ids) + " and " +
+                          std::to_string(rows));
+  }
+}
 
 }  // namespace simdex::python
 

@@ -159,14 +159,9 @@ py::array_t<T> Matrix(const std::vector<T>& values, size_t n, size_t width) {
 void PutRecords(const FileRecords& got, KeepRule keep, py::dict* d) {
   const size_t n = got.ids.size();
   if (got.any_string) {
-    py::array ids(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
-    PyObject** slot = static_cast<PyObject**>(ids.mutable_data());
-    for (size_t i = 0; i < n; ++i) {
-      py::object id = got.id_strings[i].empty() ? py::object(py::int_(got.ids[i])) : py::object(py::str(got.id_strings[i]));
-      Py_XDECREF(slot[i]);
-      slot[i] = id.release().ptr();
-    }
-    (*d)["ids"] = ids;
+    (*d)["ids"] = ObjectArray(n, [&](size_t i) {
+      return got.id_strings[i].empty() ? py::object(py::int_(got.ids[i])) : py::object(py::str(got.id_strings[i]));
+    });
   } else {
     (*d)["ids"] = Matrix(got.ids, n, 0);
   }
@@ -208,16 +203,11 @@ void PutMatches(const FileSignatures& got, const std::vector<std::unique_ptr<Lsh
       std::any_of(indexes.begin(), indexes.end(), [](const auto& r) { return r->has_string_ids(); });
   py::object ids = ToArray(numbers);
   if (strings) {
-    py::array objects(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(m)});
-    PyObject** slot = static_cast<PyObject**>(objects.mutable_data());
-    for (size_t i = 0; i < m; ++i) {
+    ids = ObjectArray(m, [&](size_t i) {
       const LshIndexReader& r = *indexes[static_cast<size_t>(got.matches[i].index)];
-      py::object id = r.has_string_ids() ? py::object(py::str(std::string(r.IdString(numbers[i]))))
-                                         : py::object(py::int_(numbers[i]));
-      Py_XDECREF(slot[i]);
-      slot[i] = id.release().ptr();
-    }
-    ids = objects;
+      return r.has_string_ids() ? py::object(py::str(std::string(r.IdString(numbers[i]))))
+                                : py::object(py::int_(numbers[i]));
+    });
   }
   (*d)["against_positions"] = ToArray(got.matched);
   (*d)["against_index"] = index;

@@ -60,25 +60,22 @@ class PyIndexBuilder {
   void Add(py::handle ids, py::handle fingerprints) {
     Live();
     const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-    if (py::isinstance<py::array>(ids) && py::array(py::reinterpret_borrow<py::array>(ids)).dtype().kind() != 'O') {
+    if (NumericArray(ids)) {
       const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
-      CheckSameLength(numbers.span.size(), fps.span.size());
+      CheckSameLength(numbers.span.size(), fps.span.size(), "fingerprints");
       py::gil_scoped_release release;
       ThrowIfError(builder_->Add(numbers.span, fps.span));
       return;
     }
     const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
-    CheckSameLength(seq.size(), fps.span.size());
+    CheckSameLength(seq.size(), fps.span.size(), "fingerprints");
     for (size_t i = 0; i < seq.size(); ++i) AddOne(seq[i], fps.span[i], i);
   }
 
   void AddOne(py::handle id, uint64_t fingerprint, size_t i) {
     Live();
-    if (py::isinstance<py::str>(id)) {
-      ThrowIfError(builder_->Add(StrId(id, "ids[" + std::to_string(i) + "]"), fingerprint));
-    } else {
-      ThrowIfError(builder_->Add(ToFingerprint(id, ("ids[" + std::to_string(i) + "]").c_str()), fingerprint));
-    }
+    ThrowIfError(
+        WithId(id, "ids[" + std::to_string(i) + "]", [&](const auto& key) { return builder_->Add(key, fingerprint); }));
   }
 
   py::dict Finish() {
@@ -99,12 +96,6 @@ class PyIndexBuilder {
  private:
   void Live() const {
     if (!builder_) throw py::value_error("the IndexBuilder is finished or abandoned");
-  }
-  static void CheckSameLength(size_t ids, size_t fps) {
-    if (ids != fps) {
-      throw py::value_error("ids and fingerprints differ in length: " + std::to_string(ids) + " and " +
-                            std::to_string(fps));
-    }
   }
   std::unique_ptr<IndexBuilder> builder_;
 };

@@ -8,11 +8,11 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "python/src/arrays.h"
 #include "python/src/errors.h"
 #include "simdex/index.h"
 #include "simdex/index_file.h"
@@ -104,21 +104,13 @@ class IndexHandle : public FileHandle<IndexReader, IndexHandle> {};
 template <typename Reader>
 pybind11::object IdsObject(const Reader& reader, const std::vector<uint64_t>& numbers) {
   namespace py = pybind11;
-  if (!reader.has_string_ids()) {
-    py::array_t<uint64_t> out(static_cast<py::ssize_t>(numbers.size()));
-    std::copy(numbers.begin(), numbers.end(), out.mutable_data());
-    return out;
-  }
-  py::array out(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(numbers.size())});
-  PyObject** slot = static_cast<PyObject**>(out.mutable_data());
-  for (size_t i = 0; i < numbers.size(); ++i) {
+  if (!reader.has_string_ids()) return ToArray(numbers);
+  return ObjectArray(numbers.size(), [&](size_t i) {
     const std::string_view s = reader.IdString(numbers[i]);
     PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
     if (str == nullptr) throw py::error_already_set();
-    Py_XDECREF(slot[i]);
-    slot[i] = str;
-  }
-  return out;
+    return py::reinterpret_steal<py::object>(str);
+  });
 }
 
 // The methods Index and LshIndex share: verify(), id_string(), find_id(),

@@ -49,10 +49,7 @@ void AddBatch(IndexFileMerger* merger, const IndexFile& old, const std::string& 
   if (!fingerprints.is_none()) {
     const ArrayView<uint64_t> add_ids = ViewArray<uint64_t>(ids, "ids");
     const ArrayView<uint64_t> add_fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-    if (add_ids.span.size() != add_fps.span.size()) {
-      throw py::value_error("ids and fingerprints differ in length: " + std::to_string(add_ids.span.size()) +
-                            " and " + std::to_string(add_fps.span.size()));
-    }
+    CheckSameLength(add_ids.span.size(), add_fps.span.size(), "fingerprints");
     py::gil_scoped_release release;
     ThrowIfError(merger->Add(add_ids.span, add_fps.span));
   } else if (!texts.is_none()) {
@@ -79,9 +76,8 @@ void DeleteIds(IndexFileMerger* merger, py::handle deleted) {
   }
   const py::sequence seq = py::reinterpret_borrow<py::sequence>(deleted);
   for (size_t i = 0; i < seq.size(); ++i) {
-    const std::string where = "delete[" + std::to_string(i) + "]";
-    if (py::isinstance<py::str>(seq[i])) ThrowIfError(merger->Delete(StrId(seq[i], where)));
-    else ThrowIfError(merger->Delete(ToFingerprint(seq[i], where.c_str())));
+    ThrowIfError(
+        WithId(seq[i], "delete[" + std::to_string(i) + "]", [&](const auto& id) { return merger->Delete(id); }));
   }
 }
 

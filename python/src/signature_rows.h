@@ -24,48 +24,27 @@ namespace simdex::python {
 
 namespace py = pybind11;
 
-// An id of a builder or merger batch: a str, or an int.
-template <typename Sink>
-Status AddId(Sink* sink, py::handle id, const uint32_t* signature, size_t i,
-             const std::vector<std::vector<uint64_t>>* shingles) {
-  const std::string where = "ids[" + std::to_string(i) + "]";
-  if (py::isinstance<py::str>(id)) {
-    const std::string s = StrId(id, where);
-    return shingles != nullptr ? sink->Add(s, signature, (*shingles)[i]) : sink->Add(s, signature);
-  }
-  const uint64_t number = ToFingerprint(id, where.c_str());
-  return shingles != nullptr ? sink->Add(number, signature, (*shingles)[i]) : sink->Add(number, signature);
-}
-
-inline bool NumericArray(py::handle ids) {
-  return py::isinstance<py::array>(ids) && py::reinterpret_borrow<py::array>(ids).dtype().kind() != 'O';
-}
-
-inline void CheckSameLength(size_t ids, size_t rows, const char* what) {
-  if (ids != rows) {
-    throw py::value_error("ids and " + std::string(what) + " differ in length: " + std::to_string(ids) + " and " +
-                          std::to_string(rows));
-  }
-}
-
 // Adds (ids[i], rows[i]) to a builder or merger: a numeric array with the
-// GIL released, else one id at a time.
+// GIL released, else one id (a str or an int) at a time.
 template <typename Sink>
 void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t num_perm, const char* what,
              const std::vector<std::vector<uint64_t>>* shingles = nullptr) {
+  const auto add = [&](const auto& id, size_t i) {
+    const uint32_t* row = rows + i * num_perm;
+    return shingles != nullptr ? sink->Add(id, row, (*shingles)[i]) : sink->Add(id, row);
+  };
   if (NumericArray(ids)) {
     const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
     CheckSameLength(numbers.span.size(), n, what);
     py::gil_scoped_release release;
-    for (size_t i = 0; i < n; ++i) {
-      ThrowIfError(shingles != nullptr ? sink->Add(numbers.span[i], rows + i * num_perm, (*shingles)[i])
-                                       : sink->Add(numbers.span[i], rows + i * num_perm));
-    }
+    for (size_t i = 0; i < n; ++i) ThrowIfError(add(numbers.span[i], i));
     return;
   }
   const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
   CheckSameLength(seq.size(), n, what);
-  for (size_t i = 0; i < n; ++i) ThrowIfError(AddId(sink, seq[i], rows + i * num_perm, i, shingles));
+  for (size_t i = 0; i < n; ++i) {
+    ThrowIfError(WithId(seq[i], "ids[" + std::to_string(i) + "]", [&](const auto& id) { return add(id, i); }));
+  }
 }
 
 // The signatures of texts, signed with `options` on `threads` threads:
