@@ -41,15 +41,7 @@ class PyMinHasher {
 
   // (signatures, has_shingles): n x num_perm uint32, n bool.
   py::tuple Batch(const py::sequence& texts, std::optional<int> threads) {
-    std::vector<py::object> keep;
-    std::vector<std::string_view> views;
-    Utf8Views(texts, &keep, &views);
-    const size_t n = views.size(), k = static_cast<size_t>(hasher_->num_perm());
-    py::array_t<uint32_t> signatures({n, k});
-    py::array_t<bool> has(static_cast<py::ssize_t>(n));
-    uint32_t* sig = signatures.mutable_data();
-    bool* flags = has.mutable_data();
-    SignTexts(*hasher_, views, ResolveThreads(threads, threads_), sig, flags);
+    auto [signatures, has] = SignTexts(*hasher_, texts, ResolveThreads(threads, threads_));
     return py::make_tuple(signatures, has);
   }
 
@@ -62,8 +54,6 @@ class PyMinHasher {
   std::unique_ptr<MinHasher> hasher_;
   int threads_;
 };
-
-ArrayView<uint32_t> Signature(py::handle obj, const char* what) { return ViewArray<uint32_t>(obj, what); }
 
 void CheckThreshold(double threshold, int num_perm) {
   if (!(threshold > 0 && threshold <= 1) || num_perm < 1 || num_perm > kMaxNumPerm) {
@@ -102,7 +92,7 @@ SignatureRows ViewSignatures(py::handle obj, const char* what) {
     s.rows = v.rows;
     s.matrix = true;
   } else {
-    ArrayView<uint32_t> v = Signature(obj, what);
+    ArrayView<uint32_t> v = ViewArray<uint32_t>(obj, what);
     s.holder = v.holder;
     s.data = v.span.data();
     s.rows = 1;
@@ -131,21 +121,31 @@ MinHashOptions MinHashOptionsOf(int num_perm, uint64_t seed, int word_n, int cha
   return o;
 }
 
-void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
-               uint32_t* signatures, bool* has_shingles, std::vector<std::vector<uint64_t>>* shingles) {
+std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignTexts(const MinHasher& hasher, const py::sequence& texts,
+                                                              int threads,
+                                                              std::vector<std::vector<uint64_t>>* shingles) {
+  std::vector<py::object> keep;  // references, so the UTF-8 views stay valid
+  std::vector<std::string_view> views;
+  Utf8Views(texts, &keep, &views);
   const size_t n = views.size(), k = static_cast<size_t>(hasher.num_perm());
+  py::array_t<uint32_t> signatures({n, k});
+  py::array_t<bool> has(static_cast<py::ssize_t>(n));
+  uint32_t* sig = signatures.mutable_data();
+  bool* has_shingles = has.mutable_data();
   std::vector<std::unique_ptr<MinHasher>> clones;
   for (int i = 0; i < std::max(1, std::min<int>(threads, static_cast<int>(std::max<size_t>(n, 1)))); ++i) {
     clones.push_back(hasher.Clone());
   }
   if (shingles != nullptr) shingles->assign(n, {});
-  py::gil_scoped_release release;
-  ForRanges(n, static_cast<int>(clones.size()), [&](size_t begin, size_t end, size_t w) {
-    for (size_t i = begin; i < end; ++i) {
-      has_shingles[i] = (shingles != nullptr ? clones[w]->Sign(views[i], signatures + i * k, &(*shingles)[i])
-                                             : clones[w]->Sign(views[i], signatures + i * k)) != ShingleKind::kNone;
-    }
+  WithoutGil([&] {
+    ForRanges(n, static_cast<int>(clones.size()), [&](size_t begin, size_t end, size_t w) {
+      for (size_t i = begin; i < end; ++i) {
+        has_shingles[i] = (shingles != nullptr ? clones[w]->Sign(views[i], sig + i * k, &(*shingles)[i])
+                                               : clones[w]->Sign(views[i], sig + i * k)) != ShingleKind::kNone;
+      }
+    });
   });
+  return {signatures, has};
 }
 
 void DefineMinHash(py::module_& m) {
@@ -179,7 +179,7 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
   m.def(
       "minhash_estimate",
       [](py::handle a, py::handle b) {
-        const ArrayView<uint32_t> x = Signature(a, "a"), y = Signature(b, "b");
+        const ArrayView<uint32_t> x = ViewArray<uint32_t>(a, "a"), y = ViewArray<uint32_t>(b, "b");
         if (x.span.size() != y.span.size() || x.span.empty()) throw py::value_error("a and b must have one non-zero length");
         return EstimateJaccard(x.span.data(), y.span.data(), static_cast<int>(x.span.size()));
       },

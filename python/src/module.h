@@ -2,6 +2,7 @@
 #ifndef SIMDEX_PYTHON_MODULE_H_
 #define SIMDEX_PYTHON_MODULE_H_
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "python/src/errors.h"
@@ -88,12 +90,13 @@ ShingleWords ShingleWordsOf(const std::string& name);
 MinHashOptions MinHashOptionsOf(int num_perm, uint64_t seed, int word_n, int char_n, const std::string& shingles);
 inline const char* const kDefaultShingles = ShingleWordsName(ShingleOptions{}.words);
 
-// Signs views[i] into signatures[i * num_perm ...] on up to `threads`
-// threads (clones of hasher), has_shingles[i] = the text has shingles.
-// Releases the GIL.
-// shingles (when not null): each text's shingle set, for its sketch.
-void SignTexts(const MinHasher& hasher, const std::vector<std::string_view>& views, int threads,
-               uint32_t* signatures, bool* has_shingles, std::vector<std::vector<uint64_t>>* shingles = nullptr);
+// The signatures of texts (str or UTF-8 bytes) on up to `threads` threads
+// (clones of hasher), the GIL released: (n x num_perm uint32 array, n bool
+// array of which texts have shingles); shingles (when not null): each
+// text's shingle set, for its sketch.
+std::pair<pybind11::array_t<uint32_t>, pybind11::array_t<bool>> SignTexts(
+    const MinHasher& hasher, const pybind11::sequence& texts, int threads,
+    std::vector<std::vector<uint64_t>>* shingles = nullptr);
 
 // The DocumentReader options of fingerprint_file's and _minhash_file's
 // arguments (format None: by the path's extension); ValueError for a bad

@@ -47,21 +47,13 @@ void AddRows(Sink* sink, py::handle ids, const uint32_t* rows, size_t n, size_t 
   }
 }
 
-// The signatures of texts, signed with `options` on `threads` threads:
-// (n x num_perm uint32 array, n bool array of has-shingles); shingles (when
-// not null): each text's shingle set.
+// SignTexts by a hasher of `options`.
 inline std::pair<py::array_t<uint32_t>, py::array_t<bool>> SignWith(const MinHashOptions& options, const py::sequence& texts,
                                                              int threads,
                                                              std::vector<std::vector<uint64_t>>* shingles = nullptr) {
   std::unique_ptr<MinHasher> hasher;
   ThrowIfError(MinHasher::Create(options, &hasher));
-  std::vector<py::object> keep;
-  std::vector<std::string_view> views;
-  Utf8Views(texts, &keep, &views);
-  py::array_t<uint32_t> signatures({views.size(), static_cast<size_t>(options.num_perm)});
-  py::array_t<bool> has(static_cast<py::ssize_t>(views.size()));
-  SignTexts(*hasher, views, threads, signatures.mutable_data(), has.mutable_data(), shingles);
-  return {signatures, has};
+  return SignTexts(*hasher, texts, threads, shingles);
 }
 
 }  // namespace simdex::python
