@@ -13,8 +13,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "python/src/arrays.h"
 #include "python/src/errors.h"
 #include "python/src/index_handle.h"
 #include "python/src/module.h"
@@ -92,16 +94,34 @@ py::object Ids(const BatchDedupResult& r) {
     for (uint64_t o = 0; o < n; ++o) p[o] = r.IdNumber(o);
     return ids;
   }
-  py::list ids(static_cast<size_t>(n));
-  for (uint64_t o = 0; o < n; ++o) {
-    if (r.IdIsString(o)) {
-      const std::string_view s = r.IdString(o);
-      ids[o] = py::str(s.data(), s.size());
-    } else {
-      ids[o] = py::int_(r.IdNumber(o));
-    }
-  }
-  return py::module_::import("numpy").attr("array")(ids, "dtype"_a = "object");
+  return ObjectArray(n, [&](uint64_t o) {
+    if (!r.IdIsString(o)) return py::object(py::int_(r.IdNumber(o)));
+    const std::string_view s = r.IdString(o);
+    return py::object(py::str(s.data(), s.size()));
+  });
+}
+
+// A result's pairs (ForEachPair, the GIL released) as arrays (a, b,
+// measure(pair)), and their similarities when with_similarity; None unless
+// kept (the result's keep_pairs).
+template <typename Pair, typename Result, typename Measure>
+py::object PairArrays(Result* result, bool kept, bool with_similarity, Measure measure) {
+  if (!kept) return py::none();
+  std::vector<uint64_t> a, b;
+  std::vector<decltype(measure(std::declval<const Pair&>()))> m;
+  std::vector<float> sim;
+  WithoutGil([&] {
+    return result->ForEachPair([&](const Pair& p) {
+      a.push_back(p.a);
+      b.push_back(p.b);
+      m.push_back(measure(p));
+      sim.push_back(p.similarity);
+      return Status::OK();
+    });
+  });
+  auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
+  return with_similarity ? py::make_tuple(array(a), array(b), array(m), array(sim))
+                         : py::make_tuple(array(a), array(b), array(m));
 }
 
 // The options both methods take, as the keyword arguments give them;
@@ -222,25 +242,9 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
       else against_id.append(py::int_(r.against_id));
     }
   }
-  py::object pair_arrays = py::none();
-  if (pairs) {
-    std::vector<uint64_t> a, b;
-    std::vector<float> e, sim;
-    {
-      py::gil_scoped_release release;
-      ThrowIfError(result->ForEachPair([&](const MinHashDedupPair& p) {
-        a.push_back(p.a);
-        b.push_back(p.b);
-        e.push_back(p.estimate);
-        sim.push_back(p.similarity);
-        return Status::OK();
-      }));
-    }
-    auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
-    // With a similarity when the pairs were confirmed (the exact check, or a spec).
-    pair_arrays = approximate && confirm.empty() ? py::make_tuple(array(a), array(b), array(e))
-                                                 : py::make_tuple(array(a), array(b), array(e), array(sim));
-  }
+  // With a similarity when the pairs were confirmed (the exact check, or a spec).
+  const py::object pair_arrays = PairArrays<MinHashDedupPair>(result.get(), pairs, !(approximate && confirm.empty()),
+                                                               [](const MinHashDedupPair& p) { return p.estimate; });
   py::dict out("representative"_a = representative, "estimate"_a = estimate, "duplicate"_a = duplicate,
                "empty"_a = empty, "pairs"_a = pair_arrays, "stats"_a = StatsDict(result->stats()),
                "ids"_a = Ids(*result), "skipped"_a = result->skipped(), "first_errors"_a = result->first_errors());
@@ -316,26 +320,9 @@ py::dict DedupSimHash(py::object texts, py::object files, const std::string& for
     }
     reasons.mutable_data()[o2] = reason;
   }
-  py::object pair_arrays = py::none();
-  if (pairs) {
-    std::vector<uint64_t> a, b;
-    std::vector<uint8_t> d;
-    std::vector<float> sim;
-    {
-      py::gil_scoped_release release;
-      ThrowIfError(result->ForEachPair([&](const SimHashDedupPair& p) {
-        a.push_back(p.a);
-        b.push_back(p.b);
-        d.push_back(static_cast<uint8_t>(p.distance));
-        sim.push_back(p.similarity);
-        return Status::OK();
-      }));
-    }
-    auto array = [](const auto& v) { return py::array(static_cast<py::ssize_t>(v.size()), v.data()); };
-    // With the similarity when the pairs were confirmed.
-    pair_arrays = confirm.empty() ? py::make_tuple(array(a), array(b), array(d))
-                                  : py::make_tuple(array(a), array(b), array(d), array(sim));
-  }
+  // With the similarity when the pairs were confirmed.
+  const auto distance_of = [](const SimHashDedupPair& p) { return static_cast<uint8_t>(p.distance); };
+  const py::object pair_arrays = PairArrays<SimHashDedupPair>(result.get(), pairs, !confirm.empty(), distance_of);
   return py::dict("representative"_a = representative, "distance"_a = distance, "duplicate"_a = duplicate,
                   "empty"_a = empty, "against_index"_a = against_index, "against_id"_a = against_id,
                   "against_distance"_a = against_distance, "pairs"_a = pair_arrays,

@@ -238,27 +238,18 @@ class PyFingerprinter {
         if (status.ok()) status = WithIdf(options_, std::move(table.table), &learned);
         prototype = learned.get();
       }
-      auto run = [&](Fingerprinter* f, size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-          const FingerprintResult r = f->Fingerprint(views[i]);
-          fp[i] = r.empty() ? 0 : r.fingerprint;
-          reason[i] = static_cast<int8_t>(r.reason);
-        }
-      };
       // Clones even for one thread: single-text calls may use the
       // prototype meanwhile.
       std::vector<std::unique_ptr<Fingerprinter>> clones;
       for (int t = 0; status.ok() && t < threads; ++t) clones.push_back(prototype->Clone());
-      if (!status.ok()) {
-        // nothing fingerprinted: the error is raised below, with the GIL
-      } else if (threads == 1) {
-        run(clones[0].get(), 0, n);
-      } else {
-        std::vector<std::thread> workers;
-        for (int t = 0; t < threads; ++t) {
-          workers.emplace_back(run, clones[t].get(), n * t / threads, n * (t + 1) / threads);
-        }
-        for (std::thread& w : workers) w.join();
+      if (status.ok()) {  // else nothing fingerprinted: the error is raised below, with the GIL
+        ForRanges(n, threads, [&](size_t begin, size_t end, size_t w) {
+          for (size_t i = begin; i < end; ++i) {
+            const FingerprintResult r = clones[w]->Fingerprint(views[i]);
+            fp[i] = r.empty() ? 0 : r.fingerprint;
+            reason[i] = static_cast<int8_t>(r.reason);
+          }
+        });
       }
     }
     ThrowIfError(status);
