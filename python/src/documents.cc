@@ -38,6 +38,26 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
+DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
+                                        const std::string& id_field, const std::vector<std::string>& text_fields,
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
+                                        KeepRule* keep) {
+  DocumentReaderOptions o;
+  if (!format) o.format = DocumentFormatFromPath(path);
+  else if (*format == "jsonl") o.format = DocumentFormat::kJsonl;
+  else if (*format == "lines") o.format = DocumentFormat::kLines;
+  else throw py::value_error("format '" + *format + "' is not jsonl or lines");
+  if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
+  o.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  o.id_field = id_field;
+  o.text_fields = text_fields;
+  o.allow_string_ids = true;
+  o.skip_bad = skip_bad;
+  KeepRule rule;
+  ThrowIfError(ParseKeepRule(keep_spec, keep != nullptr ? keep : &rule, &o.score_field));
+  return o;
+}
+
 namespace {
 
 // What every read of a file keeps of its documents.
@@ -81,7 +101,7 @@ std::vector<std::unique_ptr<LshIndexReader>> OpenAgainst(const std::vector<std::
   const std::string batch = MinHashProfile(signing);
   for (const std::string& path : paths) {
     indexes.emplace_back();
-    WithoutGil([&] { return LshIndexReader::Open(path, simdex::ReaderOptions(), &indexes.back()); });
+    WithoutGil([&] { return LshIndexReader::Open(path, ReaderOptions(), &indexes.back()); });
     if (indexes.back()->profile() != batch) {
       throw py::value_error(path + " holds signatures of '" + indexes.back()->profile() +
                             "'; this batch is signed as '" + batch + "' (num_perm, seed, word_n, char_n, shingles)");
@@ -124,26 +144,6 @@ DocumentFiles FilesOf(const std::string& path, const DocumentReaderOptions& o) {
   files.skip_bad = o.skip_bad;
   files.score_field = o.score_field;
   return files;
-}
-
-// The reader's options of fingerprint_file's and _minhash_file's arguments.
-DocumentReaderOptions ReaderOptions(const std::string& path, const std::optional<std::string>& format,
-                                    const std::string& id_field, const std::vector<std::string>& text_fields,
-                                    const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
-                                    KeepRule* keep) {
-  DocumentReaderOptions o;
-  if (!format) o.format = DocumentFormatFromPath(path);
-  else if (*format == "jsonl") o.format = DocumentFormat::kJsonl;
-  else if (*format == "lines") o.format = DocumentFormat::kLines;
-  else throw py::value_error("format '" + *format + "' is not jsonl or lines");
-  if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
-  o.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
-  o.id_field = id_field;
-  o.text_fields = text_fields;
-  o.allow_string_ids = true;
-  o.skip_bad = skip_bad;
-  ThrowIfError(ParseKeepRule(keep_spec, keep, &o.score_field));
-  return o;
 }
 
 // A new n x width (or 1-D when width is 0) array holding values.
@@ -220,7 +220,8 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
                          const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
                          std::optional<int> threads) {
   KeepRule keep;
-  const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  const DocumentReaderOptions o =
+      FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   const bool learns_idf = LearnsIdf(fingerprinter);
   const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
   const FingerprintOptions& text_options = OptionsOf(fingerprinter);
@@ -268,7 +269,8 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
                      const std::vector<std::string>& against, double min_estimate, double min_sketch_estimate,
                      bool approximate) {
   KeepRule keep;
-  const DocumentReaderOptions o = ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  const DocumentReaderOptions o =
+      FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
   const MinHashOptions options = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
   std::unique_ptr<MinHasher> proto;
@@ -338,13 +340,6 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
 }
 
 }  // namespace
-
-DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
-                                        const std::string& id_field, const std::vector<std::string>& text_fields,
-                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad) {
-  KeepRule keep;
-  return ReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
-}
 
 void DefineDocuments(py::module_& m) {
   m.def("_fingerprint_file", &FingerprintFile, py::arg("path"), py::arg("fingerprinter"), py::kw_only(),

@@ -22,14 +22,16 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
+namespace {
+
+// existing_ids: "refuse" (the command's default), "replace" or "keep";
+// ValueError otherwise.
 ExistingIds ExistingIdsOf(const std::string& name) {
   if (name == "refuse") return ExistingIds::kRefuse;
   if (name == "replace") return ExistingIds::kReplace;
   if (name == "keep") return ExistingIds::kKeep;
   throw py::value_error("existing_ids '" + name + "' is not refuse, replace or keep");
 }
-
-namespace {
 
 // The signing of the signatures the old file holds (its profile), for
 // signatures= and texts=.

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "python/src/errors.h"
+#include "simdex/batch.h"
 #include "simdex/dedup.h"
 #include "simdex/document_reader.h"
 #include "simdex/fingerprint.h"
 #include "simdex/idf_learner.h"
-#include "simdex/merge.h"
 #include "simdex/minhash.h"
 #include "simdex/status.h"
 
@@ -75,10 +75,6 @@ auto FinishBuilder(std::unique_ptr<Builder>* builder) {
   return stats;
 }
 
-// simdex.merge's and merge_lsh's existing_ids: "refuse" (the command's
-// default), "replace" or "keep"; ValueError otherwise (merge.cc).
-ExistingIds ExistingIdsOf(const std::string& name);
-
 // The word definition a `shingles` argument names ("word-chars",
 // "space-split"; include/simdex/shingles.h); ValueError otherwise
 // (minhash.cc). kDefaultShingles is the library's default's name.
@@ -99,11 +95,12 @@ std::pair<pybind11::array_t<uint32_t>, pybind11::array_t<bool>> SignTexts(
     std::vector<std::vector<uint64_t>>* shingles = nullptr);
 
 // The DocumentReader options of fingerprint_file's and _minhash_file's
-// arguments (format None: by the path's extension); ValueError for a bad
-// format, id_mode or keep.
+// arguments (format None: by the path's extension), the keep rule in *keep
+// (when not null); ValueError for a bad format, id_mode or keep.
 DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
-                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad);
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
+                                        KeepRule* keep = nullptr);
 
 // The AgainstStrategy named "auto", "probe" or "merge-join"; ValueError
 // for another name (dedup.cc).
