@@ -80,11 +80,13 @@ struct EstimatedViews {
   std::vector<ArrayView<double>> e;
   std::vector<EstimatedPairsView> views;
 };
-void ViewEstimated(const py::sequence& pieces, const char* what, EstimatedViews* out) {
-  out->a = Fields<uint64_t>(pieces, 0, what);
-  out->b = Fields<uint64_t>(pieces, 1, what);
-  out->e = Fields<double>(pieces, 2, what);
-  for (size_t i = 0; i < pieces.size(); ++i) out->views.push_back({out->a[i].span, out->b[i].span, out->e[i].span});
+EstimatedViews ViewEstimated(const py::sequence& pieces, const char* what) {
+  EstimatedViews out;
+  out.a = Fields<uint64_t>(pieces, 0, what);
+  out.b = Fields<uint64_t>(pieces, 1, what);
+  out.e = Fields<double>(pieces, 2, what);
+  for (size_t i = 0; i < pieces.size(); ++i) out.views.push_back({out.a[i].span, out.b[i].span, out.e[i].span});
+  return out;
 }
 
 py::tuple EstimatedTuple(EstimatedPairs* p) {
@@ -125,38 +127,39 @@ struct ItemsViews {
   ArrayView<double> kept_estimates;
   MinHashItemsView view;
 };
-void ViewItems(const py::dict& d, ItemsViews* v) {
-  v->offsets = ViewArray<uint64_t>(d["offsets"], "offsets");
-  v->first_of = ViewArray<uint64_t>(d["first_of"], "first_of");
-  v->kept_a = ViewArray<uint64_t>(d["kept_a"], "kept_a");
-  v->kept_b = ViewArray<uint64_t>(d["kept_b"], "kept_b");
-  v->kept_estimates = ViewArray<double>(d["kept_estimates"], "kept_estimates");
-  v->empty = ViewFlags(d["empty"], "empty");
-  if (v->empty.span.size() != v->first_of.span.size() || v->offsets.span.empty() ||
-      v->offsets.span.back() != v->first_of.span.size()) {
+ItemsViews ViewItems(const py::dict& d) {
+  ItemsViews v;
+  v.offsets = ViewArray<uint64_t>(d["offsets"], "offsets");
+  v.first_of = ViewArray<uint64_t>(d["first_of"], "first_of");
+  v.kept_a = ViewArray<uint64_t>(d["kept_a"], "kept_a");
+  v.kept_b = ViewArray<uint64_t>(d["kept_b"], "kept_b");
+  v.kept_estimates = ViewArray<double>(d["kept_estimates"], "kept_estimates");
+  v.empty = ViewFlags(d["empty"], "empty");
+  if (v.empty.span.size() != v.first_of.span.size() || v.offsets.span.empty() ||
+      v.offsets.span.back() != v.first_of.span.size()) {
     throw py::value_error("items: offsets, empty and first_of disagree");
   }
   // The library trusts the items AssembleItems made; a dict from elsewhere is checked.
-  const size_t n = v->first_of.span.size();
+  const size_t n = v.first_of.span.size();
   for (size_t o = 0; o < n; ++o) {
-    if (v->first_of.span[o] > o) throw py::value_error("items: first_of[" + std::to_string(o) + "] comes after it");
+    if (v.first_of.span[o] > o) throw py::value_error("items: first_of[" + std::to_string(o) + "] comes after it");
   }
-  if (v->kept_b.span.size() != v->kept_a.span.size() || v->kept_estimates.span.size() != v->kept_a.span.size()) {
+  if (v.kept_b.span.size() != v.kept_a.span.size() || v.kept_estimates.span.size() != v.kept_a.span.size()) {
     throw py::value_error("items: kept_a, kept_b and kept_estimates differ in length");
   }
-  for (size_t i = 0; i < v->kept_a.span.size(); ++i) {
-    if (v->kept_a.span[i] >= n || v->kept_b.span[i] >= n) {
+  for (size_t i = 0; i < v.kept_a.span.size(); ++i) {
+    if (v.kept_a.span[i] >= n || v.kept_b.span[i] >= n) {
       throw py::value_error("items: kept pair " + std::to_string(i) + " is outside the " + std::to_string(n) +
                             " documents");
     }
   }
-  v->view = {v->offsets.span, v->empty.span, v->first_of.span, v->kept_a.span, v->kept_b.span, v->kept_estimates.span};
+  v.view = {v.offsets.span, v.empty.span, v.first_of.span, v.kept_a.span, v.kept_b.span, v.kept_estimates.span};
+  return v;
 }
 
-std::span<const double> ScoresOf(py::handle scores, ArrayView<double>* keep) {
-  if (scores.is_none()) return {};
-  *keep = ViewArray<double>(scores, "scores");
-  return keep->span;
+// The scores, or none for None.
+ArrayView<double> ScoresOf(py::handle scores) {
+  return scores.is_none() ? ArrayView<double>() : ViewArray<double>(scores, "scores");
 }
 
 py::dict ClustersDict(MinHashClusters* c) {
@@ -309,8 +312,7 @@ void DefineMinHashParts(py::module_& m) {
               views.push_back({static_cast<uint32_t>(p), positions.back()[p].span, firsts.back()[p].span});
             }
           }
-          EstimatedViews k;
-          ViewEstimated(kept, "kept", &k);
+          const EstimatedViews k = ViewEstimated(kept, "kept");
           MinHashItems items;
           WithoutGil([&] { return AssembleItems(n.span, e.span, views, k.views, &items); });
           return ItemsDict(&items);
@@ -319,48 +321,40 @@ void DefineMinHashParts(py::module_& m) {
         "partitions' sizes and empty flags, the followers of every digest range (per range a list per "
         "partition) and the kept pairs of every minhash_estimate_second.");
   m.def("minhash_document_pairs", [](const py::dict& items) {
-          ItemsViews v;
-          ViewItems(items, &v);
+          const ItemsViews v = ViewItems(items);
           EstimatedPairs pairs;
           WithoutGil([&] { DocumentPairs(v.view, &pairs); });
           return EstimatedTuple(&pairs);
         }, py::arg("items"), "DocumentPairs: (a, b, estimates) ordinals of the document pairs, by (a, b).");
   m.def("minhash_cluster_items", [](const py::dict& items, py::handle scores) {
-          ItemsViews v;
-          ViewItems(items, &v);
-          ArrayView<double> keep;
-          const std::span<const double> s = ScoresOf(scores, &keep);
+          const ItemsViews v = ViewItems(items);
+          const ArrayView<double> s = ScoresOf(scores);
           MinHashClusters clusters;
-          WithoutGil([&] { return ClusterItems(v.view, s, &clusters); });
+          WithoutGil([&] { return ClusterItems(v.view, s.span, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"),
         "ClusterItems: (representative, other, slot, requests per partition, clusters, clustered_documents).");
   m.def("minhash_cluster_documents", [](const py::dict& items, py::handle scores, py::handle a, py::handle b) {
-          ItemsViews v;
-          ViewItems(items, &v);
-          ArrayView<double> keep;
-          const std::span<const double> s = ScoresOf(scores, &keep);
+          const ItemsViews v = ViewItems(items);
+          const ArrayView<double> s = ScoresOf(scores);
           const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
           MinHashClusters clusters;
-          WithoutGil([&] { return ClusterDocuments(v.view, s, x.span, y.span, &clusters); });
+          WithoutGil([&] { return ClusterDocuments(v.view, s.span, x.span, y.span, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"), py::arg("a"), py::arg("b"),
         "ClusterDocuments: as minhash_cluster_items, of the document pairs (a[i], b[i]) (ordinals) alone.");
   m.def("minhash_finish_estimates", [](const py::dict& items, py::handle other, py::handle slot,
                                        const py::sequence& estimated) {
-          ItemsViews v;
-          ViewItems(items, &v);
+          const ItemsViews v = ViewItems(items);
           const ArrayView<uint64_t> o = ViewArray<uint64_t>(other, "other"), s = ViewArray<uint64_t>(slot, "slot");
-          EstimatedViews e;
-          ViewEstimated(estimated, "estimated", &e);
+          const EstimatedViews e = ViewEstimated(estimated, "estimated");
           std::vector<float> estimates;
           WithoutGil([&] { return FinishEstimates(v.view, o.span, s.span, e.views, &estimates); });
           return Own(&estimates);
         }, py::arg("items"), py::arg("other"), py::arg("slot"), py::arg("estimated"),
         "FinishEstimates: each document's estimate with its representative (float32).");
   m.def("minhash_confirm_candidates", [](const py::dict& items) {
-          ItemsViews v;
-          ViewItems(items, &v);
+          const ItemsViews v = ViewItems(items);
           ConfirmCandidates c;
           WithoutGil([&] { CutConfirmCandidates(v.view, &c); });
           py::list pieces, wanted;
@@ -395,8 +389,7 @@ void DefineMinHashParts(py::module_& m) {
           ThrowIfError(ParseConfirmSpec(spec, &options));
           std::unique_ptr<Confirmer> confirmer;
           ThrowIfError(Confirmer::Create(options, &confirmer));
-          EstimatedViews p;
-          ViewEstimated(py::make_tuple(pairs), "pairs", &p);
+          const EstimatedViews p = ViewEstimated(py::make_tuple(pairs), "pairs");
           std::vector<RowsViews> views(rows.size());
           std::vector<ConfirmRowsView> spans;
           for (size_t i = 0; i < rows.size(); ++i) {
@@ -413,18 +406,15 @@ void DefineMinHashParts(py::module_& m) {
         "spec, from the documents' rows (keys, lims, values) of minhash_pick_confirm_rows.");
   m.def("minhash_cluster_confirmed", [](const py::dict& items, py::handle scores, const py::sequence& confirmed,
                                         bool keep_pairs) {
-          ItemsViews v;
-          ViewItems(items, &v);
-          ArrayView<double> keep;
-          const std::span<const double> s = ScoresOf(scores, &keep);
-          EstimatedViews e;
-          ViewEstimated(confirmed, "confirmed", &e);
+          const ItemsViews v = ViewItems(items);
+          const ArrayView<double> s = ScoresOf(scores);
+          const EstimatedViews e = ViewEstimated(confirmed, "confirmed");
           const std::vector<ArrayView<double>> similarities = Fields<double>(confirmed, 3, "confirmed");
           std::vector<ConfirmedPairsView> views;
           for (size_t i = 0; i < e.views.size(); ++i) views.push_back({e.views[i], similarities[i].span});
           MinHashClusters clusters;
           ConfirmedPairs pairs;
-          WithoutGil([&] { return ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs); });
+          WithoutGil([&] { return ClusterConfirmed(v.view, s.span, views, keep_pairs, &clusters, &pairs); });
           return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(&pairs)) : py::none());
         }, py::arg("items"), py::arg("scores"), py::arg("confirmed"), py::arg("keep_pairs"),
         "ClusterConfirmed: (clusters as minhash_cluster_documents gives them, the accepted pairs as ordinals "
