@@ -59,7 +59,6 @@ class MergeVisitor : public GroupVisitor {
     std::lock_guard<std::mutex> lock(mu_);
     nearest_->ties.insert(nearest_->ties.end(), ties_.begin(), ties_.end());
     stats_->blocks_decoded += cursor_.blocks_decoded();
-    stats_->candidates += candidates_;
   }
 
   Status Visit(const GroupBatch& batch) override {
@@ -86,7 +85,6 @@ class MergeVisitor : public GroupVisitor {
 
  private:
   void Offer(uint32_t id, int d, uint64_t fingerprint) {
-    ++candidates_;
     uint8_t& best = nearest_->distance[id];
     if (d < best) {
       best = static_cast<uint8_t>(d);
@@ -106,7 +104,6 @@ class MergeVisitor : public GroupVisitor {
   AgainstStats* stats_;
   std::vector<uint64_t> stored_;
   std::vector<Candidate> ties_;
-  uint64_t candidates_ = 0;
 };
 
 }  // namespace
@@ -185,9 +182,7 @@ Status MergeJoinIndex(std::span<const uint64_t> distinct, const IndexReader& ind
   return Status::OK();
 }
 
-namespace {
-
-AgainstStrategy Choose(uint64_t distinct, const IndexReader& index, const IndexInfo& info, int k, bool from_disk) {
+AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk) {
   // Per table the index probes, as measured on the 2-core machine of
   // docs/benchmarks.md (10^7 t10 index, 4 KiB blocks, one thread): a probe
   // costs about kProbeMicros to read a restart segment of one block, plus
@@ -202,6 +197,7 @@ AgainstStrategy Choose(uint64_t distinct, const IndexReader& index, const IndexI
   // what it decodes at kStreamBytesPerMicro.
   constexpr double kProbeMicros = 0.55, kVisitMicros = 0.09, kBlockMicros = 5.0;
   constexpr double kFaultMicros = 54, kStreamBytesPerMicro = 416;
+  const IndexInfo info = index.Info();
   double probe = 0, merge = 0;
   for (int t : index.scheme().TablesForDistance(k)) {
     const double blocks = static_cast<double>(info.tables[t].blocks);
@@ -214,15 +210,9 @@ AgainstStrategy Choose(uint64_t distinct, const IndexReader& index, const IndexI
   return merge < probe ? AgainstStrategy::kMergeJoin : AgainstStrategy::kProbe;
 }
 
-}  // namespace
-
-AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k, bool from_disk) {
-  return Choose(distinct, index, index.Info(), k, from_disk);
-}
-
 AgainstStrategy ChooseStrategy(uint64_t distinct, const IndexReader& index, int k) {
-  const IndexInfo info = index.Info();
-  return Choose(distinct, index, info, k, index::WantsRandomAccess(ReaderOptions::Access::kAuto, info.total_bytes));
+  return ChooseStrategy(distinct, index, k,
+                        index::WantsRandomAccess(ReaderOptions::Access::kAuto, index.Info().total_bytes));
 }
 
 }  // namespace simdex::simhash

@@ -35,7 +35,6 @@ struct AgainstHit {
 
 struct AgainstStats {
   uint64_t blocks_decoded = 0;  // merge join
-  uint64_t candidates = 0;      // merge join: (batch, index) value pairs within k, before merging tables
   KeyGroupStats sort;
 };
 

@@ -82,7 +82,6 @@ void GroupJoin::Join(std::vector<uint64_t>* values, std::vector<uint32_t>* ids, 
                      const std::vector<uint64_t>& exclusions, PairBuffer* out, GroupJoinStats* stats) {
   const size_t n = values->size();
   if (n < 2) return;
-  ++stats->groups;
   required_ = required;
   exclusions_ = exclusions;
   members_.resize(n);

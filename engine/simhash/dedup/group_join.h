@@ -32,7 +32,6 @@ namespace simdex::simhash {
 inline constexpr size_t kPlainGroup = 48;
 
 struct GroupJoinStats {
-  uint64_t groups = 0;       // groups of two or more fingerprints joined
   uint64_t comparisons = 0;  // fingerprint pairs compared
   uint64_t splits = 0;       // groups split into chunks
 };

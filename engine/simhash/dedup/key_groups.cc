@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <thread>
 #include <vector>
 
-#include "base/timing.h"
 #include "engine/simhash/dedup/permuter.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/key_sort.h"
@@ -102,24 +100,11 @@ KeyGroups::KeyGroups(std::span<const uint64_t> distinct, const KeyGroupOptions& 
     : distinct_(distinct), options_(options) {}
 KeyGroups::~KeyGroups() = default;
 
-void KeyGroups::Reset(std::span<const uint64_t> distinct) {
-  if (distinct.size() > capacity_) {
-    records_.reset();
-    scratch_.reset();
-    capacity_ = 0;
-  }
-  distinct_ = distinct;
-}
-
 // The in-memory path: radix sort, then `threads` parts visited in parallel.
 Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
                                  const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor) {
-  const std::span<const uint64_t> distinct = distinct_;
-  const KeyGroupOptions& o = options_;
-  KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
-  const size_t n = distinct.size();
-  auto start = base::Clock::now();
+  const size_t n = distinct_.size();
   if (!records_) {
     records_ = util::MakeLargeArray<uint64_t>(n);
     scratch_ = util::MakeLargeArray<uint64_t>(n);
@@ -128,17 +113,14 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
       scratch_.reset();
       return Status::IOError("cannot allocate " + std::to_string(16 * n) + " bytes to sort a table's keys");
     }
-    capacity_ = n;
   }
   uint64_t* const records = records_.get();
   const Permuter permuter(perm);
-  util::MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct[i]) & prefix_mask) | i; }, records,
-                           scratch_.get(), n, group_bits, o.threads);
-  stats->seconds_sorting += base::Seconds(start);
-  start = base::Clock::now();
+  util::MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct_[i]) & prefix_mask) | i; }, records,
+                                 scratch_.get(), n, group_bits, options_.threads);
 
   // Part boundaries, moved forward to the start of a group.
-  const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(o.threads, n / 4096 + 1)));
+  const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(options_.threads, n / 4096 + 1)));
   std::vector<size_t> bounds(parts + 1, n);
   bounds[0] = 0;
   for (int p = 1; p < parts; ++p) {
@@ -150,7 +132,7 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   for (int p = 0; p < parts; ++p) visitors.push_back(make_visitor(p));
   std::vector<Status> status(parts);
   auto run = [&](int p) {
-    GroupScanner scanner(group_bits, o.min_group_size, visitors[p].get());
+    GroupScanner scanner(group_bits, options_.min_group_size, visitors[p].get());
     status[p] = scanner.Feed(records + bounds[p], bounds[p + 1] - bounds[p]);
     if (status[p].ok()) status[p] = scanner.Finish();
   };
@@ -158,7 +140,6 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   for (int p = 1; p < parts; ++p) workers.emplace_back(run, p);
   run(0);
   for (std::thread& w : workers) w.join();
-  stats->seconds_visiting += base::Seconds(start);
   for (const Status& s : status) SIMDEX_RETURN_IF_ERROR(s);
   return Status::OK();
 }
@@ -166,24 +147,19 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
 // The spilling path: the external sorter, streamed through one visitor.
 Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
                                    const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor) {
-  const std::span<const uint64_t> distinct = distinct_;
-  const KeyGroupOptions& o = options_;
-  KeyGroupStats* stats = &stats_;
   const uint64_t prefix_mask = ~uint64_t{0} << (64 - group_bits);
-  auto start = base::Clock::now();
-  util::ExternalSorter<uint64_t> sorter({.memory_bytes = o.memory_bytes, .tmpdir = o.tmpdir, .threads = o.threads});
+  util::ExternalSorter<uint64_t> sorter(
+      {.memory_bytes = options_.memory_bytes, .tmpdir = options_.tmpdir, .threads = options_.threads});
   const Permuter permuter(perm);
   std::vector<uint64_t> buf(size_t{1} << 13);
-  for (size_t i = 0; i < distinct.size(); i += buf.size()) {
-    const size_t n = std::min(buf.size(), distinct.size() - i);
-    for (size_t j = 0; j < n; ++j) buf[j] = (permuter.Apply(distinct[i + j]) & prefix_mask) | (i + j);
+  for (size_t i = 0; i < distinct_.size(); i += buf.size()) {
+    const size_t n = std::min(buf.size(), distinct_.size() - i);
+    for (size_t j = 0; j < n; ++j) buf[j] = (permuter.Apply(distinct_[i + j]) & prefix_mask) | (i + j);
     SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
   }
   SIMDEX_RETURN_IF_ERROR(sorter.Finish());
-  stats->seconds_sorting += base::Seconds(start);
-  start = base::Clock::now();
   std::unique_ptr<GroupVisitor> visitor = make_visitor(0);
-  GroupScanner scanner(group_bits, o.min_group_size, visitor.get());
+  GroupScanner scanner(group_bits, options_.min_group_size, visitor.get());
   buf.resize(size_t{1} << 16);
   for (size_t got = 0;;) {
     SIMDEX_RETURN_IF_ERROR(sorter.Read(buf.data(), buf.size(), &got));
@@ -191,16 +167,13 @@ Status KeyGroups::SortedExternally(const BlockPermutation& perm, int group_bits,
     SIMDEX_RETURN_IF_ERROR(scanner.Feed(buf.data(), got));
   }
   SIMDEX_RETURN_IF_ERROR(scanner.Finish());
-  stats->spilled_runs += sorter.stats().runs_spilled;
-  stats->spilled_bytes += sorter.stats().bytes_spilled;
-  stats->seconds_visiting += base::Seconds(start);
+  stats_.spilled_runs += sorter.stats().runs_spilled;
+  stats_.spilled_bytes += sorter.stats().bytes_spilled;
   return Status::OK();
 }
 
 Status KeyGroups::ForEach(const BlockPermutation& perm,
                           const std::function<std::unique_ptr<GroupVisitor>(int part)>& make_visitor) {
-  ++stats_.tables;
-  stats_.records += distinct_.size();
   if (distinct_.empty()) return Status::OK();
   const int group_bits = GroupBits(perm.key_bits(), distinct_.size());
   if (distinct_.size() <= options_.memory_bytes / 16) return SortedInMemory(perm, group_bits, make_visitor);

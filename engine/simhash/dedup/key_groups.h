@@ -73,12 +73,8 @@ struct KeyGroupOptions {
 };
 
 struct KeyGroupStats {
-  uint64_t tables = 0;
-  uint64_t records = 0;
   uint64_t spilled_runs = 0;
   uint64_t spilled_bytes = 0;
-  double seconds_sorting = 0;
-  double seconds_visiting = 0;
 };
 
 // The leading bits of a permuted value that form a group for a table with
@@ -106,13 +102,6 @@ class KeyGroups {
 
   const KeyGroupStats& stats() const { return stats_; }
 
-  // Points the object at another batch, keeping the in-memory sort's
-  // buffers when they are large enough (fresh pages cost more than the
-  // sort on some virtual machines). The options stay; their memory bound
-  // must fit the new batch to sort it in memory. REQUIRES: as the
-  // constructor.
-  void Reset(std::span<const uint64_t> distinct);
-
  private:
   Status SortedInMemory(const BlockPermutation& perm, int group_bits,
                         const std::function<std::unique_ptr<GroupVisitor>(int)>& make_visitor);
@@ -124,7 +113,6 @@ class KeyGroups {
   KeyGroupStats stats_;
   util::LargeArray<uint64_t> records_;  // in memory: capacity_ each
   util::LargeArray<uint64_t> scratch_;
-  size_t capacity_ = 0;
 };
 
 }  // namespace simdex::simhash

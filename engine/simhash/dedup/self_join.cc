@@ -1,7 +1,6 @@
 #include "engine/simhash/dedup/self_join.h"
 
 #include <mutex>
-#include <string>
 #include <vector>
 
 namespace simdex::simhash {
@@ -27,7 +26,6 @@ class JoinVisitor : public GroupVisitor {
   ~JoinVisitor() override {
     out_.Flush();
     std::lock_guard<std::mutex> lock(stats_mu_);
-    total_->groups += stats_.groups;
     total_->comparisons += stats_.comparisons;
     total_->splits += stats_.splits;
   }
@@ -65,68 +63,30 @@ uint64_t KeyMask(const BlockPermutation& perm) {
   return perm.Invert(bits >= 64 ? ~uint64_t{0} : ~(~uint64_t{0} >> bits));
 }
 
-namespace {
-
-// Joins the key groups of `table` with the keys of `earlier` tables as
-// exclusions.
-Status JoinOne(std::span<const uint64_t> distinct, const SelfJoinOptions& options, int table,
-               const std::vector<uint64_t>& earlier, KeyGroups* groups, const PairSink& sink, SelfJoinStats* stats) {
-  std::mutex sink_mu, stats_mu;
-  uint64_t pairs = 0;
-  const PairSink counting = [&](std::span<const DistinctPair> batch) {
-    pairs += batch.size();
-    sink(batch);
-  };
-  const BlockPermutation& perm = options.scheme.table(table);
-  SIMDEX_RETURN_IF_ERROR(groups->ForEach(perm, [&](int) {
-    return std::make_unique<JoinVisitor>(distinct, options.k, options.force_plain_groups, KeyMask(perm), earlier,
-                                         counting, sink_mu, &stats->groups, stats_mu);
-  }));
-  stats->pairs += pairs;
-  return Status::OK();
-}
-
-}  // namespace
-
-KeyGroupOptions SelfJoinSort(const SelfJoinOptions& options) {
-  KeyGroupOptions sort = options.sort;
-  sort.min_group_size = 2;
-  return sort;
-}
-
 Status SelfJoin(std::span<const uint64_t> distinct, const SelfJoinOptions& options, const PairSink& sink,
                 SelfJoinStats* stats) {
   if (options.k == 0 || distinct.size() < 2) return Status::OK();
-  std::vector<uint64_t> exclusions;  // the keys of the tables joined so far
-  KeyGroups groups(distinct, SelfJoinSort(options));
+  KeyGroupOptions sort = options.sort;
+  sort.min_group_size = 2;
+  KeyGroups groups(distinct, sort);
+  std::mutex sink_mu, stats_mu;
+  const PairSink counting = [&](std::span<const DistinctPair> batch) {  // called under sink_mu
+    stats->pairs += batch.size();
+    sink(batch);
+  };
+  // Each table's key groups, with the keys of the tables joined before it
+  // as exclusions.
+  std::vector<uint64_t> exclusions;
   for (int t : options.scheme.TablesForDistance(options.k)) {
-    SIMDEX_RETURN_IF_ERROR(JoinOne(distinct, options, t, exclusions, &groups, sink, stats));
-    exclusions.push_back(KeyMask(options.scheme.table(t)));
+    const BlockPermutation& perm = options.scheme.table(t);
+    SIMDEX_RETURN_IF_ERROR(groups.ForEach(perm, [&](int) {
+      return std::make_unique<JoinVisitor>(distinct, options.k, options.force_plain_groups, KeyMask(perm), exclusions,
+                                           counting, sink_mu, &stats->groups, stats_mu);
+    }));
+    exclusions.push_back(KeyMask(perm));
   }
   stats->sort = groups.stats();
   return Status::OK();
-}
-
-Status SelfJoinTable(std::span<const uint64_t> distinct, const SelfJoinOptions& options, int table,
-                     const PairSink& sink, SelfJoinStats* stats) {
-  KeyGroups groups(distinct, SelfJoinSort(options));
-  return SelfJoinTable(&groups, distinct, options, table, sink, stats);
-}
-
-Status SelfJoinTable(KeyGroups* groups, std::span<const uint64_t> distinct, const SelfJoinOptions& options,
-                     int table, const PairSink& sink, SelfJoinStats* stats) {
-  std::vector<uint64_t> exclusions;
-  for (int t : options.scheme.TablesForDistance(options.k)) {
-    if (t == table) {
-      if (options.k == 0 || distinct.size() < 2) return Status::OK();
-      SIMDEX_RETURN_IF_ERROR(JoinOne(distinct, options, t, exclusions, groups, sink, stats));
-      stats->sort = groups->stats();
-      return Status::OK();
-    }
-    exclusions.push_back(KeyMask(options.scheme.table(t)));
-  }
-  return Status::InvalidArgument("table " + std::to_string(table) + " is not one of the tables scheme " +
-                                 options.scheme.Name() + " joins for k " + std::to_string(options.k));
 }
 
 }  // namespace simdex::simhash

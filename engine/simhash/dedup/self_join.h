@@ -13,7 +13,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "engine/simhash/dedup/group_join.h"
 #include "engine/simhash/dedup/key_groups.h"
@@ -41,20 +40,6 @@ struct SelfJoinStats {
 // without repeats; distinct.size() <= 2^32 - 1.
 Status SelfJoin(std::span<const uint64_t> distinct, const SelfJoinOptions& options, const PairSink& sink,
                 SelfJoinStats* stats);
-
-// The part of SelfJoin that table `table` owns: the pairs within k that
-// agree on its key and on the key of no table before it in
-// TablesForDistance(k). A key group lies whole in any cut of `distinct` by
-// ranges of this table's key, so joining the ranges apart gives the same
-// pairs. REQUIRES: as SelfJoin; table is in TablesForDistance(k).
-Status SelfJoinTable(std::span<const uint64_t> distinct, const SelfJoinOptions& options, int table,
-                     const PairSink& sink, SelfJoinStats* stats);
-// The same through `groups`, made with SelfJoinSort(options) and Reset()
-// to `distinct`, so that a caller joining many batches reuses its buffers.
-Status SelfJoinTable(KeyGroups* groups, std::span<const uint64_t> distinct, const SelfJoinOptions& options,
-                     int table, const PairSink& sink, SelfJoinStats* stats);
-// The key-group options the self-join sorts with.
-KeyGroupOptions SelfJoinSort(const SelfJoinOptions& options);
 
 // The bits of an unpermuted fingerprint that form table t's key.
 uint64_t KeyMask(const BlockPermutation& perm);
