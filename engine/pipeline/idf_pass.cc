@@ -1,22 +1,10 @@
-// The idf pass (engine/pipeline/idf_pass.h), and SpillDirectory
-// (include/simdex/batch.h).
+// The idf pass (engine/pipeline/idf_pass.h).
 #include "engine/pipeline/idf_pass.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "engine/io/input_stream.h"
 #include "engine/pipeline/batch_pipeline.h"
-
-namespace simdex {
-
-std::string SpillDirectory(const std::string& tmpdir) {
-  if (!tmpdir.empty()) return tmpdir;
-  const char* env = std::getenv("TMPDIR");
-  return env != nullptr && *env != '\0' ? env : "/tmp";
-}
-
-}  // namespace simdex
 
 namespace simdex::pipeline {
 

@@ -3,7 +3,6 @@
 // SimHashDedupOptions::learn_idf): the documents read once to learn the idf
 // of their features (include/simdex/idf_learner.h), before they are read
 // again to be fingerprinted or to have the learned terms written.
-// SpillDirectory (include/simdex/batch.h) is defined in idf_pass.cc.
 #ifndef SIMDEX_ENGINE_PIPELINE_IDF_PASS_H_
 #define SIMDEX_ENGINE_PIPELINE_IDF_PASS_H_
 

@@ -12,12 +12,11 @@
 //      documents of one fingerprint, and every document of a near pair's
 //      fingerprints, sorted by (a, b).
 // Memory: the per-document arrays are counted against memory_bytes and the
-// sorts get what is left.
+// sorts get what is left. Also SpillDirectory (include/simdex/batch.h): the
+// batch jobs' temporary directory is the Deduplicator's default.
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cstdlib>
-#include <limits>
 #include <span>
 
 #include "base/timing.h"
@@ -29,6 +28,7 @@
 #include "engine/util/external_sorter.h"
 #include "engine/util/large_memory.h"
 #include "engine/util/union_find.h"
+#include "simdex/batch.h"
 #include "simdex/dedup.h"
 
 namespace simdex {
@@ -38,16 +38,10 @@ using util::FingerprintIdPair;
 
 namespace {
 
-
 constexpr uint32_t kNone = simhash::kNoFingerprint;
 static_assert(kMaxBatchDocuments == uint64_t{kNone} - 1, "document numbers are below kNone");
 constexpr uint8_t kEmptyDistance = 0xff;
 constexpr size_t kPendingRecords = 4096;
-
-std::string DefaultTmpdir() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir != nullptr && *dir != '\0' ? dir : "/tmp";
-}
 
 // A pair record for the sorters: (a << 32 | b, distance), ordered by a, b.
 FingerprintIdPair PairRecord(uint32_t a, uint32_t b, uint32_t distance) {
@@ -55,6 +49,12 @@ FingerprintIdPair PairRecord(uint32_t a, uint32_t b, uint32_t distance) {
 }
 
 }  // namespace
+
+std::string SpillDirectory(const std::string& tmpdir) {
+  if (!tmpdir.empty()) return tmpdir;
+  const char* env = std::getenv("TMPDIR");
+  return env != nullptr && *env != '\0' ? env : "/tmp";
+}
 
 const char* AgainstStrategyName(AgainstStrategy strategy) {
   switch (strategy) {
@@ -153,7 +153,7 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
   rep->options = options;
   rep->k = options.k < 0 ? options.scheme.k() : options.k;
   rep->against_k = options.against_k < 0 ? rep->k : options.against_k;
-  if (rep->options.tmpdir.empty()) rep->options.tmpdir = DefaultTmpdir();
+  rep->options.tmpdir = SpillDirectory(rep->options.tmpdir);
   // The sorter of (fingerprint, ordinal) gets half: the distinct
   // fingerprints and the documents' numbers are made while it is read.
   rep->by_fingerprint = std::make_unique<ExternalSorter<FingerprintIdPair>>(
