@@ -79,7 +79,7 @@ bool UsesKeptShingles(const std::string& spec, const ShingleOptions& shingles) {
 
 Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_t memory_bytes,
                     const std::string& tmpdir, int threads, const PairSource& candidates,
-                    const PairVisitor& accept, SecondStageStats* stats, const KeptShingles* kept) {
+                    const PairVisitor& accept, ConfirmationStats* stats, const KeptShingles* kept) {
   if (spec.empty()) return candidates(accept);
   ConfirmOptions options;
   std::unique_ptr<Confirmer> confirmer;
@@ -153,7 +153,7 @@ Status ConfirmPairs(const std::string& spec, const DocumentSource& source, size_
 
 Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
-                      std::vector<AcceptedPair>* accepted, SecondStageStats* stats) {
+                      std::vector<AcceptedPair>* accepted, ConfirmationStats* stats) {
   const int k_short = args.k_short < 0 ? k : args.k_short;
   auto is_short = [&](uint64_t o) { return documents.lengths[o] < args.short_length; };
   // 1. The candidates within their pair's k.

@@ -32,8 +32,6 @@ struct SecondStageArgs {
   bool active() const { return !confirm.empty() || k_short >= 0; }
 };
 
-using SecondStageStats = ::simdex::ConfirmationStats;
-
 // Each document's fingerprint and length, kept while the batch is read.
 struct SecondStageDocuments {
   std::vector<uint64_t> fingerprints;  // 0 for empty documents
@@ -117,15 +115,12 @@ PairSource PairsOf(const std::vector<AcceptedPair>& pairs);
 // REQUIRES: the inputs can be read again; both visits give the same pairs.
 Status ConfirmPairs(const std::string& spec, const DocumentSource& documents, size_t memory_bytes,
                     const std::string& tmpdir, int threads, const PairSource& candidates,
-                    const PairVisitor& accept, SecondStageStats* stats, const KeptShingles* kept = nullptr);
+                    const PairVisitor& accept, ConfirmationStats* stats, const KeptShingles* kept = nullptr);
 
 // Whether a confirmation by `spec` compares the shingle sets of `shingles`
 // (a jaccard-shingles spec of the same n and word definition), so that
 // hashes kept from the signing can stand in for the texts.
 bool UsesKeptShingles(const std::string& spec, const ShingleOptions& shingles);
-
-// The k the self-join must use: the larger of k and k_short.
-inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, args.k_short); }
 
 // Runs the second stage after dedup->Finish() (which kept its pairs):
 // REQUIRES: the inputs can be read again (no standard input); documents
@@ -134,7 +129,7 @@ inline int CandidateK(const SecondStageArgs& args, int k) { return std::max(k, a
 // to confirm them).
 Status RunSecondStage(const SecondStageArgs& args, const DocumentSource& source, int k,
                       const SecondStageDocuments& documents, Deduplicator* dedup, DedupOutcomes* outcomes,
-                      std::vector<AcceptedPair>* accepted, SecondStageStats* stats);
+                      std::vector<AcceptedPair>* accepted, ConfirmationStats* stats);
 
 }  // namespace simdex::pipeline
 

@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 
-#include "engine/io/input_stream.h"
 #include "engine/pipeline/snippets.h"
 #include "engine/util/json_text.h"
 #include "simdex/output_writer.h"

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,12 +49,6 @@ AppendIndexId IndexIds(std::vector<const Reader*> indexes) {
     if (reader.has_string_ids()) util::AppendJsonString(out, reader.IdString(id));
     else out->append(std::to_string(id));
   };
-}
-template <class Reader>
-AppendIndexId IndexIds(const std::vector<std::unique_ptr<Reader>>& indexes) {
-  std::vector<const Reader*> readers;
-  for (const std::unique_ptr<Reader>& index : indexes) readers.push_back(index.get());
-  return IndexIds(std::move(readers));
 }
 
 // The pairs, as `pairs` gives them: the de-duplicator's (PairsOf(dedup)),

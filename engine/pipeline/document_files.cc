@@ -1,7 +1,6 @@
 #include "engine/pipeline/document_files.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "engine/io/input_stream.h"
 #include "simdex/document_inputs.h"
@@ -122,12 +121,7 @@ bool DocumentInputs::CanReadAgain() const {
 
 Status DocumentInputs::ReadAgain(const std::vector<uint32_t>& ordinals,
                                  const std::function<void(size_t, const Document&)>& fn) const {
-  return ForEachDocumentOf(files_, ordinals, fn);
-}
-
-Status ForEachDocumentOf(const DocumentFiles& files, const std::vector<uint32_t>& ordinals,
-                         const std::function<void(size_t, const Document&)>& fn) {
-  DocumentInputs inputs(files, /*titles=*/true);
+  DocumentInputs inputs(files_, /*titles=*/true);
   DocumentBatch b;
   uint64_t ordinal = 0;
   size_t next = 0;

@@ -50,7 +50,10 @@ class DocumentInputs : public DocumentSource {
   bool CanReadAgain() const override;
   bool HasTitles() const override { return !files_.title_field.empty(); }
   std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<DocumentInputs>(files_); }
-  // Reads the inputs again from the start (ForEachDocumentOf), with titles.
+  // Reads the inputs again from the start, with titles: fn(i, document)
+  // for the document of ordinal ordinals[i] (input order, counting from 0,
+  // bad records skipped as in the first read). REQUIRES: ordinals sorted,
+  // no input is standard input.
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
                    const std::function<void(size_t, const Document&)>& fn) const override;
 
@@ -71,13 +74,6 @@ class DocumentInputs : public DocumentSource {
   std::vector<uint64_t> documents_per_input_;
   std::vector<std::string> first_errors_;
 };
-
-// Reads the inputs again and calls fn(i, document) for the document of
-// ordinal ordinals[i] (input order, counting from 0, bad records skipped as
-// in the first read), with its title when files name a title field.
-// REQUIRES: ordinals sorted, no input is standard input.
-Status ForEachDocumentOf(const DocumentFiles& files, const std::vector<uint32_t>& ordinals,
-                         const std::function<void(size_t, const Document&)>& fn);
 
 }  // namespace simdex::pipeline
 

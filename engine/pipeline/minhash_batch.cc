@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "engine/pipeline/batch_result.h"
-#include "engine/pipeline/idf_pass.h"
 #include "engine/pipeline/minhash_dedup.h"
 #include "engine/pipeline/sorted_pairs.h"
 #include "simdex/batch.h"

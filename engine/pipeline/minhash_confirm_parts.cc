@@ -3,7 +3,6 @@
 // ConfirmPairs' (engine/pipeline/confirm_pairs.cc), on rows sent where the
 // pairs are.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>

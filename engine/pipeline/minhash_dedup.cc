@@ -4,13 +4,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 
 #include "base/timing.h"
 #include "engine/util/sparse_scores.h"
-#include "engine/io/input_stream.h"
 #include "engine/pipeline/kept_shingles.h"
 #include "engine/pipeline/minhash_assembly.h"
 #include "engine/util/spillable_array.h"
@@ -93,7 +91,7 @@ MinHashOptions SigningOptions(const MinHashDedupArgs& args) {
 // keep_shingles: keep the documents' shingle hashes in out->shingles while
 // they fit ShingleRoom.
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource* inputs, int threads,
-                   ScoreBy score_by, bool keep_shingles, BatchProgress* progress, DedupBatch* batch, Signed* out) {
+                   KeepRule score_by, bool keep_shingles, BatchProgress* progress, DedupBatch* batch, Signed* out) {
   const MinHashOptions options = SigningOptions(args);
   std::unique_ptr<MinHasher> prototype;
   SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
@@ -218,7 +216,7 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
   return CheckLshBands(bands, args.num_perm);
 }
 
-Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, ScoreBy score_by,
+Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, KeepRule score_by,
                        const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));

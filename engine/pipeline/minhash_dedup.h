@@ -59,11 +59,6 @@ struct MinHashDedupArgs {
   bool against_approximate = false;
 };
 
-using ::simdex::kMinHashMinMemoryBytes;
-using ::simdex::MinHashDedupStats;
-// What chooses each cluster's representative (--keep).
-using ScoreBy = ::simdex::KeepRule;
-
 // InvalidArgument naming the first argument out of range (by its field
 // name; the command checks its flags first, naming them).
 Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
@@ -81,7 +76,7 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args);
 // (CheckMinHashDedupArgs); after that, an error is the input's or the
 // system's, never the command line's. The output does not depend on the
 // memory bound.
-Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, ScoreBy score_by,
+Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, KeepRule score_by,
                        const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats);
 

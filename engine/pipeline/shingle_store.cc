@@ -11,7 +11,6 @@ Status ShingleStore::Add(std::span<const uint64_t> hashes) {
   SIMDEX_RETURN_IF_ERROR(offsets_.Append(&total_, 1));
   SIMDEX_RETURN_IF_ERROR(hashes_.Append(hashes.data(), hashes.size()));
   total_ += hashes.size();
-  ++documents_;
   return Status::OK();
 }
 

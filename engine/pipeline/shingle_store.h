@@ -37,14 +37,12 @@ class ShingleStore {
   // A slot asked again for the place it holds is not read again.
   Status Get(uint64_t place, int slot, std::span<const uint64_t>* out);
 
-  uint64_t size() const { return documents_; }
   // Bytes written to the scratch file.
   uint64_t bytes_spilled() const { return hashes_.bytes_spilled() + offsets_.bytes_spilled(); }
 
  private:
   util::SpillableArray hashes_;   // every document's hashes, one after another
   util::SpillableArray offsets_;  // the first hash of each document, and one past the last
-  uint64_t documents_ = 0;
   uint64_t total_ = 0;  // hashes added
   std::vector<uint64_t> buffers_[2];
   uint64_t holds_[2] = {UINT64_MAX, UINT64_MAX};

@@ -47,7 +47,6 @@ Status SortedPairs::Add(const AcceptedPair& pair) {
   if (!status_.ok()) return status_;
   pending_.push_back({uint64_t{pair.a} << 32 | pair.b,
                       uint64_t{Printed(pair.estimate)} << 32 | Printed(pair.similarity)});
-  ++size_;
   return pending_.size() == kBatch ? Flush() : Status::OK();
 }
 

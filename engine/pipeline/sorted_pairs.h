@@ -50,7 +50,6 @@ class SortedPairs {
   // REQUIRES: called at most once.
   Status ForEach(const PairVisitor& fn);
 
-  uint64_t size() const { return size_; }
   // Bytes written to sorted runs, merge passes included (after ForEach).
   uint64_t bytes_spilled() const { return bytes_spilled_; }
 
@@ -59,7 +58,6 @@ class SortedPairs {
 
   std::unique_ptr<util::ExternalSorter<util::FingerprintIdPair>> sorter_;
   std::vector<util::FingerprintIdPair> pending_;
-  uint64_t size_ = 0;
   uint64_t bytes_spilled_ = 0;
   Status status_;
 };

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
 #include "engine/minhash/dedup/band_join_core.h"
 #include "engine/util/external_sorter.h"
