@@ -30,6 +30,21 @@ struct DedupBatch {
   std::vector<std::pair<uint64_t, std::string>> empty;  // (ordinal, reason), by ordinal
   uint64_t skipped = 0;                   // bad records skipped (skip_bad)
   std::vector<std::string> first_errors;  // the first of them, for the command to show
+
+  // Adds the next document: its id, where it was read and, when it has no
+  // fingerprint or shingles (is_empty), why.
+  void Add(uint64_t id, std::string_view id_string, uint64_t line, bool is_empty, std::string_view reason) {
+    if (is_empty) empty.emplace_back(ids.size(), reason);
+    ids.Add(id, id_string);
+    places.Add(line);
+  }
+  // After the last document of `documents`: the records it skipped, their
+  // first errors and the documents each input gave.
+  void SetInputs(const DocumentSource& documents) {
+    skipped = documents.skipped();
+    first_errors = documents.first_errors();
+    places.SetInputs(documents.input_names(), documents.documents_per_input());
+  }
 };
 
 // One line per document, in input order: its id, cluster, whether it is a

@@ -157,18 +157,14 @@ Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource*
       const double score = has ? KeepScore(score_by, doc) : 0;
       util::AppendScore(&out->scores, out->empty.size(), score);
       out->empty.push_back(!has);
-      if (!has) batch->empty.emplace_back(batch->ids.size(), "no-text");
-      batch->ids.Add(doc.id, doc.id_string);
-      batch->places.Add(doc.line);
+      batch->Add(doc.id, doc.id_string, doc.line, !has, "no-text");
     }
     return Status::OK();
   };
   auto tick = [&] { progress->Update(batch->ids.size(), inputs->bytes_read()); };
   SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(threads, source, make_worker, sink, tick));
   SIMDEX_RETURN_IF_ERROR(*query_error);  // of the last batches
-  batch->skipped = inputs->skipped();
-  batch->places.SetInputs(inputs->input_names(), inputs->documents_per_input());
-  batch->first_errors = inputs->first_errors();
+  batch->SetInputs(*inputs);
   SIMDEX_RETURN_IF_ERROR(out->keys->Finish());
   return out->packed->Finish();
 }

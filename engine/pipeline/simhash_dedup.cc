@@ -97,15 +97,9 @@ Status RunSimHashDedup(const SimHashDedupArgs& args, DocumentSource* documents, 
       const Document& doc = b.docs[i];
       const FingerprintResult& r = b.results[i];
       const double score = r.empty() ? 0 : KeepScore(args.keep, doc);
-      if (r.empty()) {
-        batch->empty.emplace_back(batch->ids.size(), EmptyReasonName(r.reason));
-        SIMDEX_RETURN_IF_ERROR(dedup.AddEmpty());
-      } else {
-        SIMDEX_RETURN_IF_ERROR(dedup.Add(r.fingerprint, score));
-      }
+      SIMDEX_RETURN_IF_ERROR(r.empty() ? dedup.AddEmpty() : dedup.Add(r.fingerprint, score));
       if (second) texts.Add(r, doc.text, score);
-      batch->ids.Add(doc.id, doc.id_string);
-      batch->places.Add(doc.line);
+      batch->Add(doc.id, doc.id_string, doc.line, r.empty(), EmptyReasonName(r.reason));
     }
     return Status::OK();
   };
@@ -113,9 +107,7 @@ Status RunSimHashDedup(const SimHashDedupArgs& args, DocumentSource* documents, 
   const base::Clock::time_point start = base::Clock::now();
   SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.dedup.threads, source, sink, tick));
   state->stats.seconds_read = base::Seconds(start);
-  batch->skipped = documents->skipped();
-  batch->first_errors = documents->first_errors();
-  batch->places.SetInputs(documents->input_names(), documents->documents_per_input());
+  batch->SetInputs(*documents);
   return Finish(args, documents, texts, progress, outcomes, state);
 }
 
@@ -141,14 +133,8 @@ Status RunSimHashDedupOfFingerprints(const SimHashDedupArgs& args, const std::ve
     for (bool eof = false;;) {
       SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
       if (eof) break;
-      if (entry.empty) {
-        batch->empty.emplace_back(batch->ids.size(), entry.empty_reason);
-        SIMDEX_RETURN_IF_ERROR(dedup.AddEmpty());
-      } else {
-        SIMDEX_RETURN_IF_ERROR(dedup.Add(entry.fingerprint));
-      }
-      batch->ids.Add(entry.id, entry.id_string);
-      batch->places.Add(entry.line);
+      SIMDEX_RETURN_IF_ERROR(entry.empty ? dedup.AddEmpty() : dedup.Add(entry.fingerprint));
+      batch->Add(entry.id, entry.id_string, entry.line, entry.empty, entry.empty_reason);
       ++documents.back();
       if (batch->ids.size() % kFingerprintsPerTick == 0) progress->Update(batch->ids.size(), reader->stats().bytes);
     }
