@@ -85,6 +85,14 @@ void PrintSummary(const Tally& tally, const DocumentFilesStats& inputs, double s
                seconds > 0 ? inputs.bytes / 1e6 / seconds : 0.0);
 }
 
+// Writes a document's record by its id (its string, else its number): its
+// value (a fingerprint or a signature), or when it is empty the reason.
+template <class Writer, class Value>
+Status AddRecord(Writer& writer, const Document& doc, bool empty, Value value, std::string_view reason) {
+  if (doc.id_string.empty()) return empty ? writer.AddEmpty(doc.id, reason) : writer.Add(doc.id, value);
+  return empty ? writer.AddEmpty(doc.id_string, reason) : writer.Add(doc.id_string, value);
+}
+
 // --method minhash: a signature file (include/simdex/signature_file.h) of
 // the documents, signed on args.threads workers.
 int RunSignatures(const FingerprintArgs& args) {
@@ -102,13 +110,8 @@ int RunSignatures(const FingerprintArgs& args) {
   const Stopwatch stopwatch;
   auto add = [&writer](const SignedDocuments& b) {
     for (size_t i = 0; i < b.documents.size(); ++i) {
-      const Document& doc = b.documents[i];
-      const uint32_t* signature = b.signature(i);
-      constexpr std::string_view kNoText = "no-text";  // as `simdex query` reports a text without shingles
-      SIMDEX_RETURN_IF_ERROR(!b.has_shingles[i] ? (doc.id_string.empty() ? writer->AddEmpty(doc.id, kNoText)
-                                                                          : writer->AddEmpty(doc.id_string, kNoText))
-                             : doc.id_string.empty() ? writer->Add(doc.id, signature)
-                                                     : writer->Add(doc.id_string, signature));
+      // "no-text", as `simdex query` reports a text without shingles.
+      SIMDEX_RETURN_IF_ERROR(AddRecord(*writer, b.documents[i], !b.has_shingles[i], b.signature(i), "no-text"));
     }
     return Status::OK();
   };
@@ -187,16 +190,9 @@ int RunFingerprint(FingerprintArgs args) {
     for (size_t i = 0; i < batch.documents.size(); ++i) {
       const FingerprintResult& r = batch.results[i];
       tally.invalid_utf8 += r.invalid_utf8;
-      if (r.empty()) {
-        ++tally.empty[static_cast<int>(r.reason)];
-        const Document& doc = batch.documents[i];
-        SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->AddEmpty(doc.id, EmptyReasonName(r.reason))
-                                                     : writer->AddEmpty(doc.id_string, EmptyReasonName(r.reason)));
-      } else {
-        const Document& doc = batch.documents[i];
-        SIMDEX_RETURN_IF_ERROR(doc.id_string.empty() ? writer->Add(doc.id, r.fingerprint)
-                                                     : writer->Add(doc.id_string, r.fingerprint));
-      }
+      if (r.empty()) ++tally.empty[static_cast<int>(r.reason)];
+      SIMDEX_RETURN_IF_ERROR(
+          AddRecord(*writer, batch.documents[i], r.empty(), r.fingerprint, EmptyReasonName(r.reason)));
     }
     tally.documents += batch.documents.size();
     return Status::OK();
