@@ -90,11 +90,10 @@ Confirmer::~Confirmer() = default;
 std::unique_ptr<Confirmer> Confirmer::Clone() const {
   auto rep = std::make_unique<Rep>();
   rep->options = rep_->options;
-  if (rep_->shingles) rep->shingles = rep_->shingles->Clone();
-  if (rep_->truth_shingles) (void)rep->Init();  // succeeded for the original
-  if (rep_->edit_text) {
-    rep->edit_text = std::make_unique<confirm::EditText>();
-    (void)rep->edit_text->Init();  // succeeded for the original
+  if (rep_->shingles) {
+    rep->shingles = rep_->shingles->Clone();
+  } else {
+    (void)rep->Init();  // succeeded for the original
   }
   return std::unique_ptr<Confirmer>(new Confirmer(std::move(rep)));
 }
