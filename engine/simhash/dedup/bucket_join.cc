@@ -68,16 +68,8 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
     }
   };
   auto key = [&](size_t i) { return shift == 0 ? records[i] : records[i] >> shift; };
-  // Part boundaries moved forward to the start of a key group.
-  const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(threads_, n / 4096 + 1)));
-  std::vector<size_t> bounds(parts + 1, n);
-  bounds[0] = 0;
-  for (int p = 1; p < parts; ++p) {
-    size_t b = std::max(bounds[p - 1], n * p / parts);
-    while (b > 0 && b < n && key(b) == key(b - 1)) ++b;
-    bounds[p] = b;
-  }
-  util::internal::OnThreads(parts, [&](int part) {
+  const std::vector<size_t> bounds = GroupParts(n, threads_, [&](size_t i) { return key(i) == key(i - 1); });
+  util::internal::OnThreads(static_cast<int>(bounds.size()) - 1, [&](int part) {
     GroupJoin join(k_, force_plain_groups_);
     GroupJoinStats stats;
     PairBuffer buffer(sink, mu);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <thread>
 #include <vector>
 
 #include "engine/simhash/dedup/permuter.h"
@@ -119,27 +118,17 @@ Status KeyGroups::SortedInMemory(const BlockPermutation& perm, int group_bits,
   util::MakeAndSortByLeadingBits([&](size_t i) { return (permuter.Apply(distinct_[i]) & prefix_mask) | i; }, records,
                                  scratch_.get(), n, group_bits, options_.threads);
 
-  // Part boundaries, moved forward to the start of a group.
-  const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(options_.threads, n / 4096 + 1)));
-  std::vector<size_t> bounds(parts + 1, n);
-  bounds[0] = 0;
-  for (int p = 1; p < parts; ++p) {
-    size_t b = std::max(bounds[p - 1], n * p / parts);
-    while (b > 0 && b < n && (records[b] & prefix_mask) == (records[b - 1] & prefix_mask)) ++b;
-    bounds[p] = b;
-  }
+  const std::vector<size_t> bounds = GroupParts(
+      n, options_.threads, [&](size_t i) { return (records[i] & prefix_mask) == (records[i - 1] & prefix_mask); });
+  const int parts = static_cast<int>(bounds.size()) - 1;
   std::vector<std::unique_ptr<GroupVisitor>> visitors;
   for (int p = 0; p < parts; ++p) visitors.push_back(make_visitor(p));
   std::vector<Status> status(parts);
-  auto run = [&](int p) {
+  util::internal::OnThreads(parts, [&](int p) {
     GroupScanner scanner(group_bits, options_.min_group_size, visitors[p].get());
     status[p] = scanner.Feed(records + bounds[p], bounds[p + 1] - bounds[p]);
     if (status[p].ok()) status[p] = scanner.Finish();
-  };
-  std::vector<std::thread> workers;
-  for (int p = 1; p < parts; ++p) workers.emplace_back(run, p);
-  run(0);
-  for (std::thread& w : workers) w.join();
+  });
   for (const Status& s : status) SIMDEX_RETURN_IF_ERROR(s);
   return Status::OK();
 }

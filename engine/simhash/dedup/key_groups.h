@@ -16,6 +16,7 @@
 #ifndef SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_
 #define SIMDEX_ENGINE_SIMHASH_DEDUP_KEY_GROUPS_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -80,6 +81,23 @@ struct KeyGroupStats {
 // The leading bits of a permuted value that form a group for a table with
 // a key_bits-wide key over `distinct_count` fingerprints.
 int GroupBits(int key_bits, uint64_t distinct_count);
+
+// Cuts n sorted records into at most `threads` parts (one per 4096 records
+// at most) for threads to visit apart: part p is [bounds[p], bounds[p + 1]),
+// each bound moved forward past the records that continue a group
+// (same_group(i): record i is in record i - 1's group).
+template <class SameGroup>
+std::vector<size_t> GroupParts(size_t n, int threads, const SameGroup& same_group) {
+  const int parts = static_cast<int>(std::max<size_t>(1, std::min<size_t>(threads, n / 4096 + 1)));
+  std::vector<size_t> bounds(parts + 1, n);
+  bounds[0] = 0;
+  for (int p = 1; p < parts; ++p) {
+    size_t b = std::max(bounds[p - 1], n * p / parts);
+    while (b > 0 && b < n && same_group(b)) ++b;
+    bounds[p] = b;
+  }
+  return bounds;
+}
 
 // The key groups of one batch, table after table. The in-memory sort's
 // buffers are kept from one table to the next.
