@@ -134,22 +134,17 @@ class Pipeline {
 
 }  // namespace
 
-Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
-                              const BatchSink& sink, const Tick& tick) {
-  const BatchWork fingerprint = [](Fingerprinter& fp, DocumentBatch* b) {
-    b->results.resize(b->size);
-    for (size_t i = 0; i < b->size; ++i) b->results[i] = fp.Fingerprint(b->docs[i].text);
-  };
-  return RunBatchPipeline(prototype, threads, source, fingerprint, sink, tick);
-}
-
-Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
-                        const BatchSink& sink, const Tick& tick) {
-  const WorkerFactory make_worker = [&prototype, &work]() -> WorkerWork {
+WorkerFactory FingerprintWorkers(const Fingerprinter& prototype, BatchWork work) {
+  if (!work) {
+    work = [](Fingerprinter& fp, DocumentBatch* b) {
+      b->results.resize(b->size);
+      for (size_t i = 0; i < b->size; ++i) b->results[i] = fp.Fingerprint(b->docs[i].text);
+    };
+  }
+  return [&prototype, work = std::move(work)]() -> WorkerWork {
     std::shared_ptr<Fingerprinter> fp = prototype.Clone();
-    return [fp, &work](DocumentBatch* batch) { work(*fp, batch); };
+    return [fp, work](DocumentBatch* batch) { work(*fp, batch); };
   };
-  return RunWorkerPipeline(threads, source, make_worker, sink, tick);
 }
 
 Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,

@@ -1,10 +1,10 @@
-// Fingerprints a stream of documents on several threads and hands the
-// results back in input order (RunBatchPipeline: any other work on the
-// documents' texts, such as their feature hashes for the idf pass).
+// Works on a stream of documents on several threads and hands the results
+// back in input order: fingerprints (FingerprintWorkers), or any other work
+// on the documents' texts (signatures, the feature hashes of the idf pass).
 //
 //   reader thread: source() fills batches of documents
-//   N workers:     each fingerprints whole batches with its own Clone() of
-//                  the prototype Fingerprinter
+//   N workers:     each works on whole batches with state of its own (such
+//                  as its own Clone() of the prototype Fingerprinter)
 //   calling thread: sink() receives the batches in the order source() made
 //                  them; tick() is called after each batch and every 100 ms
 //                  while waiting, for progress
@@ -64,15 +64,14 @@ using WorkerWork = std::function<void(DocumentBatch* batch)>;
 using WorkerFactory = std::function<WorkerWork()>;
 
 // Runs the pipeline to the end of the input or to the first error, which is
-// returned (a source error, else a sink error). REQUIRES: threads >= 1.
-Status RunFingerprintPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source,
-                              const BatchSink& sink, const Tick& tick);
-// The same with work() instead of fingerprinting each batch.
-Status RunBatchPipeline(const Fingerprinter& prototype, int threads, const BatchSource& source, const BatchWork& work,
-                        const BatchSink& sink, const Tick& tick);
-// The same with each worker's own work from make_worker().
+// returned (a source error, else a sink error), each worker doing its own
+// make_worker()'s work. REQUIRES: threads >= 1.
 Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,
                          const BatchSink& sink, const Tick& tick);
+// Workers that each do work() with their own Clone() of the prototype
+// (which must outlive them); without work, fingerprint each document into
+// the batch's results.
+WorkerFactory FingerprintWorkers(const Fingerprinter& prototype, BatchWork work = nullptr);
 
 }  // namespace simdex::pipeline
 

@@ -27,15 +27,11 @@ void SetStats(const DocumentInputs& inputs, uint64_t documents, DocumentFilesSta
 
 std::span<const Document> DocumentsOf(const DocumentBatch& b) { return {b.docs.data(), b.size}; }
 
-// A pipeline of batch_pipeline.h with its work chosen: RunWorkerPipeline's
-// or RunFingerprintPipeline's arguments but the work.
-using Pipeline =
-    std::function<Status(const pipeline::BatchSource&, const pipeline::BatchSink&, const pipeline::Tick&)>;
-
-// Runs the pipeline over the documents of files: sink gets each batch in
-// input order, progress the documents it took and the bytes read.
-Status RunJob(const DocumentFiles& files, BatchProgress* progress, const Pipeline& run,
-              const pipeline::BatchSink& sink, DocumentFilesStats* stats) {
+// Runs the pipeline (batch_pipeline.h) over the documents of files, on
+// `threads` of make_worker's workers: sink gets each batch in input order,
+// progress the documents it took and the bytes read.
+Status RunJob(const DocumentFiles& files, int threads, BatchProgress* progress,
+              const pipeline::WorkerFactory& make_worker, const pipeline::BatchSink& sink, DocumentFilesStats* stats) {
   DocumentInputs inputs(files);
   uint64_t documents = 0;  // taken by the sink: the calling thread's
   auto source = [&inputs](DocumentBatch* b, bool* eof) { return inputs.Fill(b, eof); };
@@ -47,7 +43,7 @@ Status RunJob(const DocumentFiles& files, BatchProgress* progress, const Pipelin
   auto tick = [&] {
     if (progress != nullptr) progress->Update(documents, inputs.bytes_read());
   };
-  SIMDEX_RETURN_IF_ERROR(run(source, counted, tick));
+  SIMDEX_RETURN_IF_ERROR(pipeline::RunWorkerPipeline(threads, source, make_worker, counted, tick));
   SetStats(inputs, documents, stats);
   return Status::OK();
 }
@@ -73,13 +69,10 @@ Status FingerprintDocuments(const DocumentFiles& files, const Fingerprinter& fin
                             BatchProgress* progress,
                             const std::function<Status(const FingerprintedDocuments&)>& sink,
                             DocumentFilesStats* stats) {
-  auto run = [&](const pipeline::BatchSource& source, const pipeline::BatchSink& out, const pipeline::Tick& tick) {
-    return pipeline::RunFingerprintPipeline(fingerprinter, threads, source, out, tick);
-  };
   auto fingerprinted = [&sink](const DocumentBatch& b) {
     return sink(FingerprintedDocuments{DocumentsOf(b), {b.results.data(), b.size}});
   };
-  return RunJob(files, progress, run, fingerprinted, stats);
+  return RunJob(files, threads, progress, pipeline::FingerprintWorkers(fingerprinter), fingerprinted, stats);
 }
 
 Status SignDocuments(const DocumentFiles& files, const MinHashOptions& options, int threads,
@@ -107,10 +100,7 @@ Status SignDocuments(const DocumentFiles& files, const MinHashOptions& options, 
                                 .has_shingles = {b.has_shingles.data(), b.size},
                                 .shingles = {b.feature_hashes.data(), b.size}});
   };
-  auto run = [&](const pipeline::BatchSource& source, const pipeline::BatchSink& out, const pipeline::Tick& tick) {
-    return pipeline::RunWorkerPipeline(threads, source, make_worker, out, tick);
-  };
-  return RunJob(files, progress, run, signed_documents, stats);
+  return RunJob(files, threads, progress, make_worker, signed_documents, stats);
 }
 
 Status LearnIdf(const DocumentFiles& files, const FingerprintOptions& options, const IdfLearnerOptions& learn,

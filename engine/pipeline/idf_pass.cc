@@ -34,7 +34,8 @@ Status LearnIdf(DocumentSource* documents, const FingerprintOptions& options, co
   };
   const Tick tick = [progress] { progress->Update("learning idf (first pass)"); };
   tick();
-  SIMDEX_RETURN_IF_ERROR(RunBatchPipeline(learner->features(), learn.threads, source, features, count, tick));
+  SIMDEX_RETURN_IF_ERROR(
+      RunWorkerPipeline(learn.threads, source, FingerprintWorkers(learner->features(), features), count, tick));
   SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
   *stats = learner->stats();
   return Status::OK();

@@ -105,7 +105,7 @@ Status RunSimHashDedup(const SimHashDedupArgs& args, DocumentSource* documents, 
   };
   const Tick tick = [&] { progress->Update(batch->ids.size(), documents->bytes_read()); };
   const base::Clock::time_point start = base::Clock::now();
-  SIMDEX_RETURN_IF_ERROR(RunFingerprintPipeline(*prototype, args.dedup.threads, source, sink, tick));
+  SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(args.dedup.threads, source, FingerprintWorkers(*prototype), sink, tick));
   state->stats.seconds_read = base::Seconds(start);
   batch->SetInputs(*documents);
   return Finish(args, documents, texts, progress, outcomes, state);
