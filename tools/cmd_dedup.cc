@@ -258,8 +258,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   std::unique_ptr<MinHashDedupResult> result;
   // The arguments are checked: what fails now is the input's or the system's (exit 1).
   Status s = DeduplicateByMinHash(DocumentFilesOf(args.input), o, &progress, &result);
-  if (!s.ok()) return ReportError(kDedupCommand, s);
-  s = WriteOutputs(args, /*documents=*/true, result.get(), &progress);
+  if (s.ok()) s = WriteOutputs(args, /*documents=*/true, result.get(), &progress);
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (!args.quiet) {
     PrintChosenMethod(args);
@@ -329,8 +328,7 @@ int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
   Status s = fingerprints ? DeduplicateBySimHash(FingerprintFiles{args.input.inputs, args.input.skip_bad}, o,
                                                  &progress, &result)
                           : DeduplicateBySimHash(DocumentFilesOf(args.input), o, &progress, &result);
-  if (!s.ok()) return ReportError(kDedupCommand, s);
-  s = WriteOutputs(args, !fingerprints, result.get(), &progress);
+  if (s.ok()) s = WriteOutputs(args, !fingerprints, result.get(), &progress);
   if (!s.ok()) return ReportError(kDedupCommand, s);
   if (args.quiet) return 0;
   const SimHashDedupStats& stats = result->stats();
