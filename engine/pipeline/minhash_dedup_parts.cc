@@ -51,10 +51,12 @@ Status CheckRanges(int ranges) {
   return Status::OK();
 }
 
-Status CheckFlags(std::span<const uint8_t> empty, size_t n) {
-  if (!empty.empty() && empty.size() != n) {
-    return Status::InvalidArgument("empty holds " + std::to_string(empty.size()) + " flags for " + std::to_string(n) +
-                                   " documents");
+// InvalidArgument "<what> holds <size> <unit> for <n> documents" unless
+// `what`, of `size` entries, is empty or holds one per document.
+Status CheckLength(const char* what, size_t size, size_t n, const char* unit) {
+  if (size != 0 && size != n) {
+    return Status::InvalidArgument(std::string(what) + " holds " + std::to_string(size) + " " + unit + " for " +
+                                   std::to_string(n) + " documents");
   }
   return Status::OK();
 }
@@ -100,14 +102,6 @@ void Cluster(const MinHashItemsView& items, std::span<const double> scores, AddP
   CutByFirst(requests, static_cast<uint32_t>(items.offsets.size() - 1), &out->requests);
 }
 
-Status CheckScores(const MinHashItemsView& items, std::span<const double> scores) {
-  if (!scores.empty() && scores.size() != items.first_of.size()) {
-    return Status::InvalidArgument("scores holds " + std::to_string(scores.size()) + " values for " +
-                                   std::to_string(items.first_of.size()) + " documents");
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 int HashRange(uint64_t value, int ranges) {
@@ -119,7 +113,7 @@ int HashRange(uint64_t value, int ranges) {
 Status SplitDigests(uint32_t partition, std::span<const uint64_t> digests, std::span<const uint8_t> empty,
                     int ranges, std::vector<DigestPiece>* out) {
   SIMDEX_RETURN_IF_ERROR(CheckRanges(ranges));
-  SIMDEX_RETURN_IF_ERROR(CheckFlags(empty, digests.size()));
+  SIMDEX_RETURN_IF_ERROR(CheckLength("empty", empty.size(), digests.size(), "flags"));
   out->assign(static_cast<size_t>(ranges), DigestPiece());
   for (size_t i = 0; i < digests.size(); ++i) {
     if (!empty.empty() && empty[i]) continue;
@@ -174,7 +168,7 @@ Status SplitBandKeys(uint32_t partition, std::span<const uint64_t> keys, int ban
                                    std::to_string(bands) + " bands");
   }
   const size_t n = keys.size() / nb;
-  SIMDEX_RETURN_IF_ERROR(CheckFlags(empty, n));
+  SIMDEX_RETURN_IF_ERROR(CheckLength("empty", empty.size(), n, "flags"));
   std::vector<uint8_t> item(n, 1);
   for (size_t i = 0; i < n; ++i) item[i] = empty.empty() || !empty[i];
   for (const std::span<const uint32_t>& positions : followers) {
@@ -452,14 +446,14 @@ void DocumentPairs(const MinHashItemsView& items, EstimatedPairs* out) {
 }
 
 Status ClusterItems(const MinHashItemsView& items, std::span<const double> scores, MinHashClusters* out) {
-  SIMDEX_RETURN_IF_ERROR(CheckScores(items, scores));
+  SIMDEX_RETURN_IF_ERROR(CheckLength("scores", scores.size(), items.first_of.size(), "values"));
   Cluster(items, scores, [&items](PairClusters* clusters) { pipeline::AddItemPairs(items, clusters); }, out);
   return Status::OK();
 }
 
 Status ClusterDocuments(const MinHashItemsView& items, std::span<const double> scores, std::span<const uint64_t> a,
                         std::span<const uint64_t> b, MinHashClusters* out) {
-  SIMDEX_RETURN_IF_ERROR(CheckScores(items, scores));
+  SIMDEX_RETURN_IF_ERROR(CheckLength("scores", scores.size(), items.first_of.size(), "values"));
   if (a.size() != b.size()) return Status::InvalidArgument("a and b differ in length");
   const uint64_t n = items.first_of.size();
   for (size_t i = 0; i < a.size(); ++i) {
