@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/pipeline/duplicate_ids.h"
 
 namespace simdex {
 
@@ -25,12 +24,6 @@ Status BatchDedupResult::Rep::OfTexts(std::span<const std::string_view> texts, s
   *out = std::make_unique<Rep>();
   (*out)->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
   return Status::OK();
-}
-
-Status BatchDedupResult::Rep::CheckIdsUnlessAllowed(bool allowed) const {
-  if (allowed) return Status::OK();
-  return pipeline::CheckIdsAreUnique(batch.ids, batch.places, memory_bytes, tmpdir, threads,
-                                     "allow_duplicate_ids keeps every document");
 }
 
 Status BatchDedupResult::Rep::ReadPairs(const pipeline::PairVisitor& fn) {
@@ -62,8 +55,7 @@ uint64_t BatchDedupResult::skipped() const { return rep_->batch.skipped; }
 const std::vector<std::string>& BatchDedupResult::first_errors() const { return rep_->batch.first_errors; }
 
 Status BatchDedupResult::CheckIdsAreUnique(std::string_view how_to_allow) const {
-  return pipeline::CheckIdsAreUnique(rep_->batch.ids, rep_->batch.places, rep_->memory_bytes, rep_->tmpdir,
-                                     rep_->threads, how_to_allow);
+  return rep_->CheckIds(how_to_allow);
 }
 
 Status BatchDedupResult::WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const {

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/pipeline/confirm_pairs.h"
@@ -51,15 +52,23 @@ struct BatchDedupResult::Rep {
   static Status OfTexts(std::span<const std::string_view> texts, std::span<const double> scores,
                         std::unique_ptr<Rep>* out);
 
-  // The indexes checked against, for WriteRecords; they must outlive this.
-  template <class Reader>
-  void SetAgainst(const std::vector<const Reader*>& indexes) {
-    against = indexes.size();
-    against_ids = pipeline::IndexIds(indexes);
+  // The end of a run of options o (either method's): the id check's
+  // memory bound, spill directory and threads, the indexes checked against
+  // (for WriteRecords; they must outlive this), then the id check unless
+  // o.allow_duplicate_ids.
+  template <class Options>
+  Status Finish(const Options& o, size_t memory, std::string dir) {
+    memory_bytes = memory;
+    tmpdir = std::move(dir);
+    threads = o.threads;
+    against = o.against.size();
+    against_ids = pipeline::IndexIds(o.against);
+    return o.allow_duplicate_ids ? Status::OK() : CheckIds("allow_duplicate_ids keeps every document");
   }
-
-  // The run's id check (CheckIdsAreUnique), unless they are allowed.
-  Status CheckIdsUnlessAllowed(bool allowed) const;
+  // CheckIdsAreUnique (pipeline/duplicate_ids.h) of the batch.
+  Status CheckIds(std::string_view how_to_allow) const {
+    return pipeline::CheckIdsAreUnique(batch.ids, batch.places, memory_bytes, tmpdir, threads, how_to_allow);
+  }
 
   // Calls fn with every pair kept, then pairs_read; InvalidArgument when
   // there are none to read.

@@ -134,9 +134,6 @@ class MinHashDedupRunner {
                                                      o.keep_pairs, progress != nullptr ? progress : &quiet,
                                                      &rep->batch, &rep->outcomes, &state->pairs, &state->stats));
     state->stats.estimate_filter = args.estimate_filter ? args.estimate_threshold : 0;
-    rep->memory_bytes = args.memory_bytes;
-    rep->tmpdir = args.tmpdir;
-    rep->threads = o.threads;
     MinHashDedupResult::State* s = state.get();
     if (s->pairs != nullptr) {
       rep->pairs = [s](const pipeline::PairVisitor& fn) { return s->pairs->ForEach(fn); };
@@ -145,8 +142,7 @@ class MinHashDedupRunner {
         s->pairs.reset();
       };
     }
-    rep->SetAgainst(o.against);
-    SIMDEX_RETURN_IF_ERROR(rep->CheckIdsUnlessAllowed(o.allow_duplicate_ids));
+    SIMDEX_RETURN_IF_ERROR(rep->Finish(o, args.memory_bytes, args.tmpdir));
     out->reset(new MinHashDedupResult(std::move(rep), std::move(state)));
     return Status::OK();
   }

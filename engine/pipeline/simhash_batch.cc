@@ -179,9 +179,6 @@ class SimHashDedupRunner {
                                                       &rep->batch, &rep->outcomes, state.get())
             : pipeline::RunSimHashDedup(args, rep->documents.get(), progress, &rep->batch, &rep->outcomes,
                                         state.get()));
-    rep->memory_bytes = state->memory_bytes;
-    rep->tmpdir = SpillDirectory(o.tmpdir);
-    rep->threads = o.threads;
     SimHashDedupResult::State* s = state.get();
     if (!o.keep_pairs) {
       std::vector<pipeline::AcceptedPair>().swap(s->accepted);
@@ -192,8 +189,7 @@ class SimHashDedupRunner {
       rep->pairs = pipeline::PairsOf(s->dedup.get());
       rep->pairs_read = [s] { s->stats.join = s->dedup->stats(); };
     }
-    rep->SetAgainst(o.against);
-    SIMDEX_RETURN_IF_ERROR(rep->CheckIdsUnlessAllowed(o.allow_duplicate_ids));
+    SIMDEX_RETURN_IF_ERROR(rep->Finish(o, state->memory_bytes, SpillDirectory(o.tmpdir)));
     out->reset(new SimHashDedupResult(std::move(rep), std::move(state)));
     return Status::OK();
   }
