@@ -23,9 +23,7 @@ namespace {
 pipeline::MinHashDedupArgs ArgsOf(const MinHashDedupOptions& o) {
   pipeline::MinHashDedupArgs a;
   a.threshold = o.threshold;
-  a.num_perm = o.num_perm;
-  a.seed = o.seed;
-  a.shingle_words = o.Signing().shingles.words;
+  a.signing = o.Signing();
   a.bands = o.bands;
   if (a.bands.bands == 0 && a.bands.rows == 0 && o.exact) a.bands = ExactCandidateBands(o.threshold, o.num_perm);
   a.signature_bits = o.signature_bits;

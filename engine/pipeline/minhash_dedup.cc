@@ -79,27 +79,17 @@ size_t ShingleRoom(const MinHashDedupArgs& args, const Signed& s) {
   return args.memory_bytes / 2 > taken ? args.memory_bytes / 2 - taken : 0;
 }
 
-// The documents are signed with these options.
-MinHashOptions SigningOptions(const MinHashDedupArgs& args) {
-  MinHashOptions options;
-  options.num_perm = args.num_perm;
-  options.seed = args.seed;
-  options.shingles.words = args.shingle_words;
-  return options;
-}
-
 // keep_shingles: keep the documents' shingle hashes in out->shingles while
 // they fit ShingleRoom.
 Status ReadAndSign(const MinHashDedupArgs& args, LshBands bands, DocumentSource* inputs, int threads,
                    KeepRule score_by, bool keep_shingles, BatchProgress* progress, DedupBatch* batch, Signed* out) {
-  const MinHashOptions options = SigningOptions(args);
   std::unique_ptr<MinHasher> prototype;
-  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(options, &prototype));
+  SIMDEX_RETURN_IF_ERROR(MinHasher::Create(args.signing, &prototype));
   out->bands = static_cast<size_t>(bands.bands);
-  out->bytes = PackedSignatureBytes(args.num_perm, args.signature_bits);
+  out->bytes = PackedSignatureBytes(args.signing.num_perm, args.signature_bits);
   out->keys = std::make_unique<util::SpillableArray>(out->bands * sizeof(uint64_t), args.memory_bytes / 4, args.tmpdir);
   out->packed = std::make_unique<util::SpillableArray>(out->bytes, args.memory_bytes / 4, args.tmpdir);
-  if (keep_shingles) out->shingles = std::make_unique<KeptShingles>(options.shingles);
+  if (keep_shingles) out->shingles = std::make_unique<KeptShingles>(args.signing.shingles);
   const size_t nb = out->bands, sb = out->bytes;
   const int bits = args.signature_bits;
   LshQueryOptions query;
@@ -198,8 +188,8 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
     return Status::InvalidArgument("memory_bytes " + std::to_string(args.memory_bytes) + " is below the minimum of " +
                                    std::to_string(kMinHashMinMemoryBytes));
   }
-  if (args.num_perm < 1 || args.num_perm > kMaxNumPerm) {
-    return Status::InvalidArgument("num_perm " + std::to_string(args.num_perm) + " is not 1.." +
+  if (args.signing.num_perm < 1 || args.signing.num_perm > kMaxNumPerm) {
+    return Status::InvalidArgument("num_perm " + std::to_string(args.signing.num_perm) + " is not 1.." +
                                    std::to_string(kMaxNumPerm));
   }
   if (args.bands.bands < 0 || args.bands.rows < 0 || (args.bands.bands > 0) != (args.bands.rows > 0)) {
@@ -208,18 +198,20 @@ Status CheckMinHashDedupArgs(const MinHashDedupArgs& args) {
   if (args.estimate_filter && !(args.estimate_threshold >= 0 && args.estimate_threshold <= 1)) {
     return Status::InvalidArgument("the estimate filter " + FormatNumber(args.estimate_threshold) + " is not in [0, 1]");
   }
-  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
-  return CheckLshBands(bands, args.num_perm);
+  const LshBands bands =
+      args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.signing.num_perm);
+  return CheckLshBands(bands, args.signing.num_perm);
 }
 
 Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, int threads, KeepRule score_by,
                        const std::string& confirm, bool keep_pairs, BatchProgress* progress, DedupBatch* batch,
                        DedupOutcomes* outcomes, std::unique_ptr<SortedPairs>* pairs, MinHashDedupStats* stats) {
   SIMDEX_RETURN_IF_ERROR(CheckMinHashDedupArgs(args));
-  const LshBands bands = args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.num_perm);
+  const LshBands bands =
+      args.bands.bands > 0 ? args.bands : DefaultLshBands(args.threshold, args.signing.num_perm);
   stats->bands = bands;
   Signed s;
-  const bool keep_shingles = UsesKeptShingles(confirm, SigningOptions(args).shingles);
+  const bool keep_shingles = UsesKeptShingles(confirm, args.signing.shingles);
   SIMDEX_RETURN_IF_ERROR(ReadAndSign(args, bands, documents, threads, score_by, keep_shingles, progress, batch, &s));
   const size_t n = s.empty.size();
 
@@ -264,7 +256,8 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
     SIMDEX_RETURN_IF_ERROR(join->Read(joined.data(), joined.size(), &got));
     for (size_t i = 0; i < got; ++i) {
       const uint32_t a = firsts[joined[i] >> 32], b = firsts[joined[i] & 0xffffffffu];
-      const double estimate = EstimateJaccardPacked(s.Packed(a, 0), s.Packed(b, 1), args.num_perm, args.signature_bits);
+      const double estimate =
+          EstimateJaccardPacked(s.Packed(a, 0), s.Packed(b, 1), args.signing.num_perm, args.signature_bits);
       if (args.estimate_filter && estimate < args.estimate_threshold) continue;
       kept.a.push_back(a);
       kept.b.push_back(b);
@@ -340,11 +333,11 @@ Status RunMinHashDedup(const MinHashDedupArgs& args, DocumentSource* documents, 
     const uint64_t representative = empty ? o : clusters.Representative(o);
     compact.representative[o] = static_cast<uint32_t>(representative);
     compact.empty[o] = empty;
-    outcomes->estimates[o] =
-        empty ? 0.0f
-              : static_cast<float>(representative == o ? 1.0
-                                                       : EstimateJaccardPacked(s.Packed(o, 0), s.Packed(representative, 1),
-                                                                               args.num_perm, args.signature_bits));
+    outcomes->estimates[o] = static_cast<float>(
+        empty                 ? 0.0
+        : representative == o ? 1.0
+                              : EstimateJaccardPacked(s.Packed(o, 0), s.Packed(representative, 1),
+                                                      args.signing.num_perm, args.signature_bits));
     if (!s.index_matches.empty() && s.index_matches[o].index >= 0) {
       const LshBestMatch& match = s.index_matches[o];
       if (outcomes->against_estimates.empty()) outcomes->against_estimates.assign(n, 0);

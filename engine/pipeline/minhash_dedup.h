@@ -29,9 +29,7 @@ namespace simdex::pipeline {
 // batch.h), whose defaults they start from.
 struct MinHashDedupArgs {
   double threshold = kDefaultMinHashThreshold;  // the J a pair must reach; REQUIRES: 0 < threshold <= 1
-  int num_perm = kDefaultNumPerm;
-  uint64_t seed = kDefaultMinHashSeed;
-  ShingleWords shingle_words = ShingleOptions{}.words;  // how spaced text is cut into words
+  MinHashOptions signing;  // the documents are signed with these
   LshBands bands;  // {0, 0}: DefaultLshBands(threshold, num_perm)
   int signature_bits = kDefaultSignatureBits;
   bool estimate_filter = true;  // keep candidates whose b-bit estimate >= estimate_threshold
