@@ -1,5 +1,6 @@
 // BatchDedupResult (include/simdex/batch.h): what both methods' results
-// share, over engine/pipeline/batch_result.h.
+// share, over engine/pipeline/batch_result.h (the files they write:
+// dedup_records.cc).
 #include "engine/pipeline/batch_result.h"
 
 #include <algorithm>
@@ -56,30 +57,6 @@ const std::vector<std::string>& BatchDedupResult::first_errors() const { return 
 
 Status BatchDedupResult::CheckIdsAreUnique(std::string_view how_to_allow) const {
   return rep_->CheckIds(how_to_allow);
-}
-
-Status BatchDedupResult::WriteRecords(const std::string& path, const std::vector<std::string>& against_names) const {
-  if (against_names.size() != rep_->against) {
-    return Status::InvalidArgument(std::to_string(against_names.size()) + " names for " +
-                                   std::to_string(rep_->against) + " indexes checked against");
-  }
-  return pipeline::WriteDedupResults(path, against_names, rep_->outcomes, rep_->batch, rep_->against_ids);
-}
-
-Status BatchDedupResult::WritePairs(const std::string& path) {
-  if (!rep_->pairs) return rep_->ReadPairs(nullptr);  // the error
-  Rep& r = *rep_;
-  return pipeline::WriteDedupPairs(
-      path, [&r](const pipeline::PairVisitor& fn) { return r.ReadPairs(fn); }, r.documents.get(), r.outcomes,
-      r.batch);
-}
-
-Status BatchDedupResult::WriteKeepList(const std::string& path) const {
-  return pipeline::WriteKeepList(path, rep_->outcomes, rep_->batch);
-}
-
-Status BatchDedupResult::WriteClusters(const std::string& path, int snippet_words) const {
-  return pipeline::WriteClusters(path, rep_->documents.get(), snippet_words, rep_->outcomes, rep_->batch);
 }
 
 }  // namespace simdex

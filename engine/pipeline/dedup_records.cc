@@ -1,14 +1,31 @@
-// The result files of `simdex dedup` (engine/pipeline/dedup_records.h).
+// The result files of `simdex dedup` (docs/dedup.md, "Output"),
+// BatchDedupResult's Write* (include/simdex/batch.h): one JSON line per
+// document, the pairs, the list of ids to keep and the clusters. Each is
+// written through simdex::OutputWriter (a temporary file renamed into
+// place, or standard output for "-"), and a failure names the file.
 #include "engine/pipeline/dedup_records.h"
 
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/pipeline/batch_result.h"
 #include "engine/pipeline/snippets.h"
 #include "engine/util/json_text.h"
 #include "simdex/output_writer.h"
 
 namespace simdex::pipeline {
+
+PairSource PairsOf(Deduplicator* dedup) {
+  return [dedup](const PairVisitor& fn) {
+    return dedup->ForEachPair([&fn](uint64_t a, uint64_t b, int distance) {
+      return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
+    });
+  };
+}
+
+}  // namespace simdex::pipeline
+
+namespace simdex {
 namespace {
 
 using util::AppendJsonString;
@@ -54,7 +71,7 @@ void AppendScore(const char* name, double value, std::string* out) {
 
 // The members of the clusters of two or more documents, as
 // (representative, ordinal), sorted, each once.
-std::vector<std::pair<uint32_t, uint32_t>> ClusterMembers(const DedupOutcomes& dedup) {
+std::vector<std::pair<uint32_t, uint32_t>> ClusterMembers(const pipeline::DedupOutcomes& dedup) {
   std::vector<std::pair<uint32_t, uint32_t>> members;
   for (uint64_t o = 0; o < dedup.size(); ++o) {
     const DedupResult r = dedup.Result(o);
@@ -82,14 +99,14 @@ size_t IndexOf(const std::vector<uint32_t>& ordinals, uint32_t o) {
   return static_cast<size_t>(std::lower_bound(ordinals.begin(), ordinals.end(), o) - ordinals.begin());
 }
 
-bool ReadsTitles(const DocumentSource* documents) {
+bool ReadsTitles(const pipeline::DocumentSource* documents) {
   return documents != nullptr && documents->HasTitles() && documents->CanReadAgain();
 }
 
 // How close a document is to its representative: the Hamming distance, or
 // under --method minhash the estimated J.
 // r: dedup.Result(o).
-void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, const DedupResult& r, std::string* out) {
+void AppendCloseness(const pipeline::DedupOutcomes& dedup, uint64_t o, const DedupResult& r, std::string* out) {
   if (!dedup.estimates.empty()) {
     AppendScore("estimate", dedup.estimates[o], out);
   } else {
@@ -100,8 +117,16 @@ void AppendCloseness(const DedupOutcomes& dedup, uint64_t o, const DedupResult& 
 
 }  // namespace
 
-Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
-                         const DedupBatch& batch, const AppendIndexId& append_id) {
+// One line per document, in input order: its id, cluster, whether it is a
+// duplicate, its distance, its match in the stored index against[i] and
+// why it has no fingerprint.
+Status BatchDedupResult::WriteRecords(const std::string& path, const std::vector<std::string>& against) const {
+  if (against.size() != rep_->against) {
+    return Status::InvalidArgument(std::to_string(against.size()) + " names for " + std::to_string(rep_->against) +
+                                   " indexes checked against");
+  }
+  const pipeline::DedupOutcomes& dedup = rep_->outcomes;
+  const pipeline::DedupBatch& batch = rep_->batch;
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
@@ -118,7 +143,7 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
       out.append(",\"against\":{\"index\":");
       AppendJsonString(&out, against[static_cast<size_t>(r.against_index)]);
       out.append(",\"id\":");
-      append_id(r.against_index, r.against_id, &out);
+      rep_->against_ids(r.against_index, r.against_id, &out);
       if (dedup.against_estimates.empty()) out.append(",\"distance\":").append(std::to_string(r.against_distance));
       else AppendScore("estimate", dedup.against_estimates[o], &out);
       out.push_back('}');
@@ -134,25 +159,24 @@ Status WriteDedupResults(const std::string& path, const std::vector<std::string>
   return file.Close(&out);
 }
 
-PairSource PairsOf(Deduplicator* dedup) {
-  return [dedup](const PairVisitor& fn) {
-    return dedup->ForEachPair([&fn](uint64_t a, uint64_t b, int distance) {
-      return fn({static_cast<uint32_t>(a), static_cast<uint32_t>(b), distance});
-    });
-  };
-}
-
-Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DocumentSource* documents,
-                       const DedupOutcomes& dedup, const DedupBatch& batch) {
+// The pairs kept, read once: the de-duplicator's, the second stage's
+// accepted ones with their similarity, or MinHash's. When the documents
+// have titles (HasTitles() and CanReadAgain()), each line ends in "a_title"
+// and "b_title" (Title()): the titles of the clustered documents (every
+// pair's two are among them) are read again first and held while the
+// pairs are written, at most kTitleBytes + 3 bytes of text each.
+Status BatchDedupResult::WritePairs(const std::string& path) {
+  if (!rep_->pairs) return rep_->ReadPairs(nullptr);  // the error
+  const pipeline::DocumentSource* documents = rep_->documents.get();
   const bool with_titles = ReadsTitles(documents);
   std::vector<uint32_t> titled;
   std::vector<std::string> titles;
   if (with_titles) {
-    titled = Ordinals(ClusterMembers(dedup));
+    titled = Ordinals(ClusterMembers(rep_->outcomes));
     titles.resize(titled.size());
     if (!titled.empty()) {
       SIMDEX_RETURN_IF_ERROR(
-          documents->ReadAgain(titled, [&](size_t i, const Document& doc) { titles[i] = Title(doc.title); }));
+          documents->ReadAgain(titled, [&](size_t i, const Document& doc) { titles[i] = pipeline::Title(doc.title); }));
     }
   }
   auto append_title = [&](const char* name, uint32_t o, std::string* out) {
@@ -163,11 +187,11 @@ Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const D
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
-  SIMDEX_RETURN_IF_ERROR(pairs([&](const AcceptedPair& p) {
+  SIMDEX_RETURN_IF_ERROR(rep_->ReadPairs([&](const pipeline::AcceptedPair& p) {
     out.append("{\"a\":");
-    batch.ids.AppendJson(p.a, &out);
+    rep_->batch.ids.AppendJson(p.a, &out);
     out.append(",\"b\":");
-    batch.ids.AppendJson(p.b, &out);
+    rep_->batch.ids.AppendJson(p.b, &out);
     if (p.estimate >= 0) AppendScore("estimate", p.estimate, &out);
     else util::AppendDecimal(&out.append(",\"distance\":"), p.distance);
     if (p.similarity >= 0) AppendScore("similarity", p.similarity, &out);
@@ -181,25 +205,38 @@ Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const D
   return file.Close(&out);
 }
 
-Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch) {
+// The ids of the documents that are not duplicates, one per line.
+Status BatchDedupResult::WriteKeepList(const std::string& path) const {
+  const pipeline::DedupOutcomes& dedup = rep_->outcomes;
   ResultFile file;
   SIMDEX_RETURN_IF_ERROR(file.Open(path));
   std::string out;
   for (uint64_t o = 0; o < dedup.size(); ++o) {
     if (dedup.Result(o).duplicate) continue;
-    batch.ids.AppendText(o, &out);
+    rep_->batch.ids.AppendText(o, &out);
     out.push_back('\n');
     SIMDEX_RETURN_IF_ERROR(file.Put(&out));
   }
   return file.Close(&out);
 }
 
-Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
-                     const DedupOutcomes& dedup, const DedupBatch& batch) {
+// The clusters of two or more documents, each with its members in input
+// order (the representative marked by distance 0 and "representative":
+// true) and, when the documents can be read again, a snippet of
+// snippet_words words of each text and, when they have titles, each
+// member's "title" (engine/pipeline/snippets.h: Title(), and
+// ClusterSnippets, whose snippets start where the members differ when
+// their first words are the same; the cluster's "skipped_chars" then
+// counts the characters left out). The texts are read again in one pass;
+// what is held is ClusterSnippets' and at most kTitleBytes + 3 bytes of
+// title per clustered document.
+Status BatchDedupResult::WriteClusters(const std::string& path, int snippet_words) const {
+  const pipeline::DocumentSource* documents = rep_->documents.get();
+  const pipeline::DedupOutcomes& dedup = rep_->outcomes;
   const std::vector<std::pair<uint32_t, uint32_t>> members = ClusterMembers(dedup);  // (representative, ordinal)
   // Snippets and titles, by ordinal, for the clustered documents.
   const std::vector<uint32_t> wanted = Ordinals(members);
-  ClusterSnippets snippets(members, wanted, snippet_words);
+  pipeline::ClusterSnippets snippets(members, wanted, snippet_words);
   std::vector<std::string> titles;
   const bool rereadable = documents != nullptr && documents->CanReadAgain();
   const bool with_titles = ReadsTitles(documents);
@@ -207,7 +244,7 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
   if (rereadable && !wanted.empty()) {
     SIMDEX_RETURN_IF_ERROR(documents->ReadAgain(wanted, [&](size_t i, const Document& doc) {
       snippets.Add(i, doc.text);
-      if (with_titles) titles[i] = Title(doc.title);
+      if (with_titles) titles[i] = pipeline::Title(doc.title);
     }));
   }
   snippets.Finish();
@@ -219,7 +256,7 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
     while (j < members.size() && members[j].first == members[i].first) ++j;
     const uint32_t rep = members[i].first;
     out.append("{\"cluster\":");
-    batch.ids.AppendJson(rep, &out);
+    rep_->batch.ids.AppendJson(rep, &out);
     out.append(",\"size\":").append(std::to_string(j - i));
     if (const uint64_t skipped = snippets.SkippedCharacters(cluster); skipped > 0) {
       out.append(",\"skipped_chars\":").append(std::to_string(skipped));
@@ -229,7 +266,7 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
       const uint32_t o = members[m].second;
       if (m > i) out.push_back(',');
       out.append("{\"id\":");
-      batch.ids.AppendJson(o, &out);
+      rep_->batch.ids.AppendJson(o, &out);
       AppendCloseness(dedup, o, dedup.Result(o), &out);
       if (o == rep) out.append(",\"representative\":true");
       const size_t w = IndexOf(wanted, o);
@@ -250,4 +287,4 @@ Status WriteClusters(const std::string& path, const DocumentSource* documents, i
   return file.Close(&out);
 }
 
-}  // namespace simdex::pipeline
+}  // namespace simdex

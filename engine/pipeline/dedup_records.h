@@ -1,7 +1,7 @@
-// The result files of `simdex dedup` (docs/dedup.md, "Output"): one JSON
-// line per document, the pairs, the list of ids to keep and the clusters.
-// Each is written through simdex::OutputWriter (a temporary file renamed
-// into place, or standard output for "-"), and a failure names the file.
+// What the result files of `simdex dedup` (docs/dedup.md, "Output") are
+// made from: the batch's ids, places and empty documents, the ids of the
+// indexes checked against, and the pairs. BatchDedupResult's Write*
+// (include/simdex/batch.h) write the files, in dedup_records.cc.
 #ifndef SIMDEX_ENGINE_PIPELINE_DEDUP_RECORDS_H_
 #define SIMDEX_ENGINE_PIPELINE_DEDUP_RECORDS_H_
 
@@ -47,14 +47,9 @@ struct DedupBatch {
   }
 };
 
-// One line per document, in input order: its id, cluster, whether it is a
-// duplicate, its distance, its match in the stored index `against[i]`
-// (indexes[i]) and why it has no fingerprint.
 // The id of entry or document `id` of index `index` (numbered as --against
 // gives them) as JSON: its number, or its string for string ids.
 using AppendIndexId = std::function<void(int index, uint64_t id, std::string* out)>;
-Status WriteDedupResults(const std::string& path, const std::vector<std::string>& against, const DedupOutcomes& dedup,
-                         const DedupBatch& batch, const AppendIndexId& append_id);
 // The AppendIndexId of SimHash or MinHash-LSH indexes (which must outlive
 // it; the vector is copied).
 template <class Reader>
@@ -66,33 +61,8 @@ AppendIndexId IndexIds(std::vector<const Reader*> indexes) {
   };
 }
 
-// The pairs, as `pairs` gives them: the de-duplicator's (PairsOf(dedup)),
-// the second stage's accepted ones with their similarity, or MinHash's.
-// When `documents` has titles (HasTitles() and CanReadAgain(); null for
-// fingerprint files), each line ends in "a_title" and "b_title" (Title()):
-// the titles of the clustered documents of `dedup` (every pair's two are
-// among them) are read again first and held while the pairs are written,
-// at most kTitleBytes + 3 bytes of text each.
-Status WriteDedupPairs(const std::string& path, const PairSource& pairs, const DocumentSource* documents,
-                       const DedupOutcomes& dedup, const DedupBatch& batch);
 // The de-duplicator's pairs (Deduplicator::ForEachPair: read once).
 PairSource PairsOf(Deduplicator* dedup);
-
-// The ids of the documents that are not duplicates, one per line.
-Status WriteKeepList(const std::string& path, const DedupOutcomes& dedup, const DedupBatch& batch);
-
-// The clusters of two or more documents, each with its members in input
-// order (the representative marked by distance 0 and "representative":
-// true) and, when `documents` names inputs that can be read again, a
-// snippet of `snippet_words` words of each text and, when it has titles,
-// each member's "title" (engine/pipeline/snippets.h: Title(), and
-// ClusterSnippets, whose snippets start where the members differ when
-// their first words are the same; the cluster's "skipped_chars" then
-// counts the characters left out). The texts are read again in one pass;
-// what is held is ClusterSnippets' and at most kTitleBytes + 3 bytes of
-// title per clustered document. documents is null for fingerprint files.
-Status WriteClusters(const std::string& path, const DocumentSource* documents, int snippet_words,
-                     const DedupOutcomes& dedup, const DedupBatch& batch);
 
 }  // namespace simdex::pipeline
 
