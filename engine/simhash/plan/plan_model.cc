@@ -95,8 +95,6 @@ uint32_t NearestMeasuredBlockSize(uint32_t block_size) {
 
 std::string MeasuredCodec(const std::string& codec) { return codec == "auto" ? "ef" : codec; }
 
-bool SchemeMeasured(const Scheme& scheme, int k) { return FigureK(scheme.Name(), k) >= 0; }
-
 void Predict(const PlanRequest& request, PlanChoice* choice) {
   const uint64_t n = request.n;
   const double dn = static_cast<double>(n);

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "simdex/plan.h"
-#include "simdex/scheme.h"
 
 namespace simdex::simhash {
 
@@ -21,9 +20,6 @@ uint32_t NearestMeasuredBlockSize(uint32_t block_size);
 // The codec whose figures stand for `codec`: "auto" picks ef on uniform
 // fingerprints (docs/benchmarks.md, "A second codec"), so ef's.
 std::string MeasuredCodec(const std::string& codec);
-
-// Whether the speed figures hold the scheme (by name) at distance k.
-bool SchemeMeasured(const Scheme& scheme, int k);
 
 // Fills the predictions of `choice` (whose scheme, block_size and codec are
 // set) for `request`'s N, k and memory budget.
