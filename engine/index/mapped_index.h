@@ -1,18 +1,29 @@
 // What a reader of either index kind keeps of its file, and the steps of
 // Open() both kinds take alike: the file mapped and its envelope and kind
 // checked, the access advice once Open() has read what it reads, reads
-// asked for ahead, the id map's checksum, and errors named by the file.
-// IndexReader::Rep (reader_rep.h) and LshIndexReader::Rep (engine/minhash/index/
-// lsh_rep.h) derive from it.
+// asked for ahead, the id map's checksum, and errors named by the file;
+// and, over the metadata of either kind, the tables, the ids and the id map
+// with their checks (MappedTables). IndexReader::Rep (reader_rep.h) and
+// LshIndexReader::Rep (engine/minhash/index/lsh_rep.h) derive from it.
 #ifndef SIMDEX_ENGINE_INDEX_MAPPED_INDEX_H_
 #define SIMDEX_ENGINE_INDEX_MAPPED_INDEX_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "engine/index/file_sections.h"
+#include "engine/index/once_check.h"
+#include "engine/index/open_table.h"
+#include "engine/util/printable.h"
+#include "format/codec.h"
+#include "format/id_map.h"
 #include "format/index_layout.h"
+#include "format/packed_ints.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 
@@ -45,6 +56,125 @@ struct MappedIndex {
   // has a path: every error of a search, stream or merge of the index goes
   // through it, so that a message names the file it is about.
   Status InFile(Status s) const { return s.ok() || path.empty() ? s : s.WithContext(path); }
+};
+
+// The tables, ids and id map of an open index whose metadata is a Meta
+// (format::IndexMetadata, format::LshMetadata: their id fields are named
+// alike), and what both readers do with them. `record` names a record of
+// the kind in messages ("entry", "document"). The checks run once each
+// (Check*, OnceCheck) or each time (Verify*, for Verify()).
+template <typename Meta>
+struct MappedTables : MappedIndex {
+  using Table = OpenTable;
+
+  explicit MappedTables(const char* record_name) : record(record_name) {}
+
+  const char* record;
+  Meta meta;
+  std::vector<Table> tables;
+  SharedDecoders decoders;  // one per distinct codec and parameters
+  format::PackedIntsReader ids;
+  bool has_id_map = false;  // string ids: a record's id is a number into id_map
+  format::IdMapReader id_map;
+  // heads_checked[t] for table t's head index, and the id section and the
+  // id map: each check run once (Open() runs those its options ask for).
+  std::unique_ptr<OnceCheck[]> heads_checked;
+  OnceCheck ids_checked, id_map_checked;
+
+  // The id of the record at `i`. REQUIRES: i < records; the id section checked.
+  uint64_t IdAt(uint64_t i) const { return meta.id_base + ids.Get(i); }
+
+  // Open(), placing the sections: Corruption unless the id section holds
+  // `records` ids of meta.id_width bits in the `area` before the metadata;
+  // then its placement is added to `sections`.
+  Status PlaceIds(uint64_t records, uint64_t area, std::vector<Section>* sections) const {
+    if (records > area * 8 / std::max<uint64_t>(meta.id_width, 1) ||
+        meta.ids_length != format::PackedIntsBytes(records, meta.id_width)) {
+      return Status::Corruption("metadata: id section length " + std::to_string(meta.ids_length) +
+                                " does not match " + std::to_string(records) + " ids of " +
+                                std::to_string(meta.id_width) + " bits");
+    }
+    sections->push_back({meta.ids_offset, meta.ids_length, "id section"});
+    return Status::OK();
+  }
+
+  // Open(), once the sections are placed: the ids and the id map (whose
+  // numbers are the ranks 0..K-1 of its strings, each used) ready to read,
+  // and a head check per table.
+  Status AttachIds(uint64_t records) {
+    const uint8_t* section = file_begin + meta.ids_offset;
+    SIMDEX_RETURN_IF_ERROR(
+        ids.Init(section, section + meta.ids_length, records, meta.id_width).WithContext("id section"));
+    if (has_id_map) {
+      SIMDEX_RETURN_IF_ERROR(id_map.Init(file_begin + meta.id_map_offset, meta.id_map_length));
+      SIMDEX_RETURN_IF_ERROR(CheckIdMapNumbering(id_map.size(), records, meta.id_base, meta.id_width));
+    }
+    heads_checked = std::make_unique<OnceCheck[]>(meta.tables.size());
+    return Status::OK();
+  }
+
+  // Table t's head index: OK or Corruption naming it.
+  Status VerifyHeads(size_t t) const {
+    WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
+    return VerifyTableHeads(tables[t], meta.tables[t], t);
+  }
+  // The id section's checksum and the id base rule (docs/format.md: the id
+  // base plus the largest packed value is at most 2^64 - 1).
+  Status VerifyIdSection() const {
+    WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
+    return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum,
+                                  meta.ids_offset, ids, meta.id_base, meta.id_width, record);
+  }
+  // The id map's checksum (OK for an index without one).
+  Status VerifyIdMap() const {
+    return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum)
+                      : Status::OK();
+  }
+  Status CheckHeads(size_t t) const {
+    return heads_checked[t].Run([&] { return VerifyHeads(t); });
+  }
+  Status CheckIdSection() const {
+    return ids_checked.Run([&] { return VerifyIdSection(); });
+  }
+  Status CheckIdMap() const {
+    return id_map_checked.Run([&] { return VerifyIdMap(); });
+  }
+
+  // The fields of the readers' Info() (IndexInfo, LshIndexInfo) that both
+  // kinds fill alike: the block layout, a Table per table with its blocks,
+  // bytes, payload bits and codec, the id sections, version, profile, size.
+  template <typename Info>
+  void DescribeFile(Info* info) const {
+    info->block_size = meta.block_size;
+    info->restarts = meta.restarts;
+    for (const format::TableMetadata& tm : meta.tables) {
+      auto& table = info->tables.emplace_back();
+      table.blocks = tm.num_blocks;
+      table.bytes = tm.num_blocks * (meta.block_size + 8);
+      table.payload_bits = tm.payload_bits;
+      const format::Codec* codec = format::FindCodec(tm.codec);  // Open() checked the tag
+      if (codec != nullptr) table.codec = codec->name();
+    }
+    info->id_bytes = meta.ids_length;
+    info->id_width = meta.id_width;
+    info->string_ids = has_id_map;
+    info->id_map_strings = IdStringCount();
+    info->id_map_bytes = meta.id_map_length;
+    info->format_version = format_version;
+    info->profile = meta.profile;
+    info->total_bytes = file->size();
+  }
+
+  // The readers' IdStringCount() and FindIdString().
+  uint64_t IdStringCount() const { return has_id_map ? id_map.size() : 0; }
+  Status FindIdString(std::string_view id, uint64_t* number) const {
+    if (!has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
+    SIMDEX_RETURN_IF_ERROR(InFile(CheckIdMap()));
+    if (!id_map.Find(id, number)) {
+      return Status::NotFound("no " + std::string(record) + " has the id '" + util::Printable(id, 80) + "'");
+    }
+    return Status::OK();
+  }
 };
 
 }  // namespace simdex::index

@@ -3,8 +3,6 @@
 // else is read; the once-per-reader checks of its sections; Info().
 #include "engine/index/mapping_advice.h"
 #include "engine/minhash/index/lsh_rep.h"
-#include "engine/util/printable.h"
-#include "format/codec.h"
 #include "format/coding.h"
 #include "format/lsh/sketch_section.h"
 
@@ -76,12 +74,7 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
                               std::to_string(m.SignatureBytes()) + " bytes");
   }
   sections.push_back({m.signatures_offset, m.signatures_length, "signature section"});
-  if (m.documents > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
-      m.ids_length != format::PackedIntsBytes(m.documents, m.id_width)) {
-    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
-                              std::to_string(m.documents) + " ids of " + std::to_string(m.id_width) + " bits");
-  }
-  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  SIMDEX_RETURN_IF_ERROR(rep->PlaceIds(m.documents, area, &sections));
   if (m.sketch_k > 0) {
     if (m.documents + 1 > m.sketches_length / m.sketch_offset_bytes) {
       return Status::Corruption("metadata: sketch section length " + std::to_string(m.sketches_length) +
@@ -96,17 +89,10 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   index::AttachTables(base, m.tables, &rep->tables);
   rep->signatures = base + m.signatures_offset;
   if (m.sketch_k > 0) rep->sketches = base + m.sketches_offset;
-  SIMDEX_RETURN_IF_ERROR(
-      rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.documents, m.id_width)
-          .WithContext("id section"));
-  if (rep->has_id_map) {
-    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
-    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.documents, m.id_base, m.id_width));
-  }
-  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  SIMDEX_RETURN_IF_ERROR(rep->AttachIds(m.documents));
   if (options.verify_heads_on_open || options.verify_block_checksums) {
     for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
-    SIMDEX_RETURN_IF_ERROR(rep->id_map_checked.Run([&] { return rep->VerifyIdMap(); }));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
   }
   index::SampleTables(&rep->tables);
   if (options.verify_block_checksums) {
@@ -121,21 +107,6 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   }
   out->reset(new LshIndexReader(std::move(rep)));
   return Status::OK();
-}
-
-Status LshIndexReader::Rep::VerifyHeads(size_t t) const {
-  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
-  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
-}
-
-Status LshIndexReader::Rep::VerifyIdSection() const {
-  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
-  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
-                                meta.id_base, meta.id_width, "document");
-}
-
-Status LshIndexReader::Rep::VerifyIdMap() const {
-  return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum) : Status::OK();
 }
 
 Status LshIndexReader::Rep::VerifySignatures() const {
@@ -178,13 +149,9 @@ Status LshIndexReader::Rep::SketchAt(uint64_t ordinal, std::vector<uint32_t>* ha
   return Status::OK();
 }
 
-Status LshIndexReader::Rep::CheckHeads(size_t t) const {
-  return heads_checked[t].Run([&] { return VerifyHeads(t); });
-}
-
 Status LshIndexReader::Rep::CheckIds() const {
-  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
-  return id_map_checked.Run([&] { return VerifyIdMap(); });
+  SIMDEX_RETURN_IF_ERROR(CheckIdSection());
+  return CheckIdMap();
 }
 
 Status LshIndexReader::Rep::CheckSignatures() const {
@@ -202,13 +169,10 @@ const std::string& LshIndexReader::profile() const { return rep_->meta.profile; 
 int LshIndexReader::sketch_k() const { return static_cast<int>(rep_->meta.sketch_k); }
 bool LshIndexReader::has_string_ids() const { return rep_->has_id_map; }
 std::string_view LshIndexReader::IdString(uint64_t number) const { return rep_->id_map.Get(number); }
-uint64_t LshIndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+uint64_t LshIndexReader::IdStringCount() const { return rep_->IdStringCount(); }
 
 Status LshIndexReader::FindIdString(std::string_view id, uint64_t* number) const {
-  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
-  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->id_map_checked.Run([&] { return rep_->VerifyIdMap(); })));
-  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no document has the id '" + util::Printable(id, 80) + "'");
-  return Status::OK();
+  return rep_->FindIdString(id, number);
 }
 
 LshIndexInfo LshIndexReader::Info() const {
@@ -223,28 +187,10 @@ LshIndexInfo LshIndexReader::Info() const {
   info.signature_bits = m.signature_bits;
   info.threshold = threshold();
   info.ordinal_bits = m.ordinal_bits;
-  info.block_size = m.block_size;
-  info.restarts = m.restarts;
-  for (const format::TableMetadata& tm : m.tables) {
-    LshIndexInfo::Table table;
-    table.blocks = tm.num_blocks;
-    table.bytes = tm.num_blocks * (m.block_size + 8);
-    table.payload_bits = tm.payload_bits;
-    const format::Codec* codec = format::FindCodec(tm.codec);  // Open() checked the tag
-    if (codec != nullptr) table.codec = codec->name();
-    info.tables.push_back(table);
-  }
+  rep_->DescribeFile(&info);
   info.signature_bytes = m.signatures_length;
   info.sketch_k = static_cast<int>(m.sketch_k);
   info.sketch_bytes = m.sketches_length;
-  info.id_bytes = m.ids_length;
-  info.id_width = m.id_width;
-  info.string_ids = rep_->has_id_map;
-  info.id_map_strings = IdStringCount();
-  info.id_map_bytes = m.id_map_length;
-  info.format_version = rep_->format_version;
-  info.profile = m.profile;
-  info.total_bytes = rep_->file->size();
   info.band_key_bound_bits = 64 - m.ordinal_bits;
   return info;
 }

@@ -28,7 +28,7 @@ Status LshIndexReader::Verify() const {
     bool cut = false;
     for (uint64_t d = 0; d < m.documents; ++d) SIMDEX_RETURN_IF_ERROR(r.InFile(r.SketchAt(d, &hashes, &cut)));
   }
-  if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(r.InFile(index::VerifyIdMapUse(r.id_map, r.ids, m.documents, "document")));
+  if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(r.InFile(index::VerifyIdMapUse(r.id_map, r.ids, m.documents, r.record)));
   for (uint64_t i = 1; i < m.documents; ++i) {
     if (r.ids.Get(i) < r.ids.Get(i - 1)) {
       return r.InFile(Status::Corruption("id section: the id of document " + std::to_string(i) +

@@ -9,8 +9,6 @@
 #include "engine/index/file_sections.h"
 #include "engine/index/mapping_advice.h"
 #include "engine/simhash/index/reader_rep.h"
-#include "engine/util/printable.h"
-#include "format/codec.h"
 #include "format/coding.h"
 
 namespace simdex {
@@ -56,26 +54,14 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
       index::PlaceTables(m.tables, m.block_size, m.restarts, m.entries, area, &rep->decoders, &rep->tables, &sections));
   const uint64_t blocks0 = m.tables.empty() ? 0 : m.tables[0].num_blocks;
   sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
-  if (m.entries > area * 8 / std::max<uint64_t>(m.id_width, 1) ||
-      m.ids_length != format::PackedIntsBytes(m.entries, m.id_width)) {
-    return Status::Corruption("metadata: id section length " + std::to_string(m.ids_length) + " does not match " +
-                              std::to_string(m.entries) + " ids of " + std::to_string(m.id_width) + " bits");
-  }
-  sections.push_back({m.ids_offset, m.ids_length, "id section"});
+  SIMDEX_RETURN_IF_ERROR(rep->PlaceIds(m.entries, area, &sections));
   rep->has_id_map = m.id_map_length > 0;
   if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
   SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, data_begin, area));
 
   index::AttachTables(base, m.tables, &rep->tables);
   rep->ranks = base + m.rank_offset;
-  SIMDEX_RETURN_IF_ERROR(rep->ids.Init(base + m.ids_offset, base + m.ids_offset + m.ids_length, m.entries, m.id_width)
-                             .WithContext("id section"));
-  if (rep->has_id_map) {
-    SIMDEX_RETURN_IF_ERROR(rep->id_map.Init(base + m.id_map_offset, m.id_map_length));
-    // The numbers are the ranks 0..K-1 of the strings, each used.
-    SIMDEX_RETURN_IF_ERROR(index::CheckIdMapNumbering(rep->id_map.size(), m.entries, m.id_base, m.id_width));
-  }
-  rep->heads_checked = std::make_unique<index::OnceCheck[]>(m.tables.size());
+  SIMDEX_RETURN_IF_ERROR(rep->AttachIds(m.entries));
   if (options.verify_heads_on_open || options.verify_block_checksums) {
     for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
     SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
@@ -92,11 +78,6 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   return Status::OK();
 }
 
-Status IndexReader::Rep::VerifyHeads(size_t t) const {
-  WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
-  return index::VerifyTableHeads(tables[t], meta.tables[t], t);
-}
-
 Status IndexReader::Rep::VerifyRanks() const {
   const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
   WillRead(ranks, static_cast<size_t>(blocks0) * 8);
@@ -106,32 +87,13 @@ Status IndexReader::Rep::VerifyRanks() const {
   return Status::OK();
 }
 
-Status IndexReader::Rep::VerifyIdSection() const {
-  WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
-  // docs/format.md: the id base plus the largest packed value is at most 2^64 - 1.
-  return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum, meta.ids_offset, ids,
-                                meta.id_base, meta.id_width, "entry");
-}
-
-Status IndexReader::Rep::VerifyIdMapChecksum() const {
-  return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum) : Status::OK();
-}
-
-Status IndexReader::Rep::CheckHeads(size_t t) const {
-  return heads_checked[t].Run([&] { return VerifyHeads(t); });
-}
-
 Status IndexReader::Rep::CheckRanks() const {
   return ranks_checked.Run([&] { return VerifyRanks(); });
 }
 
-Status IndexReader::Rep::CheckIdMap() const {
-  return id_map_checked.Run([&] { return VerifyIdMapChecksum(); });
-}
-
 Status IndexReader::Rep::CheckIds() const {
   SIMDEX_RETURN_IF_ERROR(CheckRanks());
-  SIMDEX_RETURN_IF_ERROR(ids_checked.Run([&] { return VerifyIdSection(); }));
+  SIMDEX_RETURN_IF_ERROR(CheckIdSection());
   return CheckIdMap();
 }
 
@@ -147,13 +109,10 @@ std::string_view IndexReader::IdString(uint64_t number) const {
   return rep_->id_map.Get(number);
 }
 
-uint64_t IndexReader::IdStringCount() const { return rep_->has_id_map ? rep_->id_map.size() : 0; }
+uint64_t IndexReader::IdStringCount() const { return rep_->IdStringCount(); }
 
 Status IndexReader::FindIdString(std::string_view id, uint64_t* number) const {
-  if (!rep_->has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
-  SIMDEX_RETURN_IF_ERROR(rep_->InFile(rep_->CheckIdMap()));
-  if (!rep_->id_map.Find(id, number)) return Status::NotFound("no entry has the id '" + util::Printable(id, 80) + "'");
-  return Status::OK();
+  return rep_->FindIdString(id, number);
 }
 uint64_t IndexReader::entries() const { return rep_->meta.entries; }
 const std::string& IndexReader::profile() const { return rep_->meta.profile; }
@@ -176,29 +135,13 @@ IndexInfo IndexReader::Info() const {
   info.scheme = rep_->scheme.Name();
   info.widths = rep_->scheme.widths();
   info.k = m.k;
-  info.block_size = m.block_size;
-  info.restarts = m.restarts;
-  for (size_t t = 0; t < m.tables.size(); ++t) {
-    IndexInfo::Table table;
+  rep_->DescribeFile(&info);
+  for (size_t t = 0; t < info.tables.size(); ++t) {
     const auto& lead = rep_->scheme.table(static_cast<int>(t));
-    table.leading_blocks = lead.leading_blocks();
-    table.key_bits = lead.key_bits();
-    table.blocks = m.tables[t].num_blocks;
-    table.bytes = m.tables[t].num_blocks * (m.block_size + 8);
-    table.payload_bits = m.tables[t].payload_bits;
-    const format::Codec* codec = format::FindCodec(m.tables[t].codec);  // Open() checked the tag
-    if (codec != nullptr) table.codec = codec->name();
-    info.tables.push_back(table);
+    info.tables[t].leading_blocks = lead.leading_blocks();
+    info.tables[t].key_bits = lead.key_bits();
   }
   info.rank_bytes = m.tables.empty() ? 0 : m.tables[0].num_blocks * 8;
-  info.id_bytes = m.ids_length;
-  info.id_width = m.id_width;
-  info.string_ids = rep_->has_id_map;
-  info.id_map_strings = IdStringCount();
-  info.id_map_bytes = m.id_map_length;
-  info.format_version = rep_->format_version;
-  info.profile = m.profile;
-  info.total_bytes = rep_->file->size();
   info.entropy_bound_bits_per_entry = EntropyBoundBitsPerEntry(m.entries);
   return info;
 }

@@ -20,10 +20,10 @@ Status IndexReader::Verify() const {
   const uint64_t blocks0 = r.tables.empty() ? 0 : r.tables[0].num_blocks;
   SIMDEX_RETURN_IF_ERROR(r.VerifyRanks());
   SIMDEX_RETURN_IF_ERROR(r.VerifyIdSection());
-  SIMDEX_RETURN_IF_ERROR(r.VerifyIdMapChecksum());
+  SIMDEX_RETURN_IF_ERROR(r.VerifyIdMap());
 
   // Every entry's number names a string, and every string is some entry's id.
-  if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(index::VerifyIdMapUse(r.id_map, r.ids, m.entries, "entry"));
+  if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(index::VerifyIdMapUse(r.id_map, r.ids, m.entries, r.record));
 
   // Gaps between sections are zero: collect every section and walk the file.
   std::vector<std::pair<uint64_t, uint64_t>> used;
@@ -53,7 +53,7 @@ Status IndexReader::Verify() const {
       SIMDEX_RETURN_IF_ERROR(
           index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.end(), &values));
       for (uint64_t v : values) {
-        if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAtRank(count) < r.IdAtRank(count - 1)) {
+        if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAt(count) < r.IdAt(count - 1)) {
           return Status::Corruption(index::TableBlockPlace(t, b, m.tables[t], m.block_size) +
                                     ": the ids of fingerprint " + std::to_string(v) + " decrease");
         }

@@ -12,44 +12,22 @@
 #define SIMDEX_ENGINE_SIMHASH_INDEX_READER_REP_H_
 
 #include <atomic>
-#include <memory>
-#include <string>
-#include <vector>
 
-#include "engine/index/file_sections.h"
 #include "engine/index/mapped_index.h"
-#include "engine/index/open_table.h"
 #include "engine/index/once_check.h"
-#include "format/codec.h"
-#include "format/head_search.h"
-#include "format/id_map.h"
 #include "format/index_layout.h"
-#include "format/packed_ints.h"
-#include "format/verified_blocks.h"
 #include "simdex/index.h"
 
 namespace simdex {
 
-struct IndexReader::Rep : index::MappedIndex {
-  // A table of the scheme, as engine/index/open_table.h keeps tables of
-  // either index kind; its permutation is scheme.table(t).
-  using Table = index::OpenTable;
+struct IndexReader::Rep : index::MappedTables<format::IndexMetadata> {
+  // tables[t] is a table of the scheme: its permutation is scheme.table(t).
+  Rep() : MappedTables("entry") {}
 
   ReaderOptions options;
-  format::IndexMetadata meta;
   Scheme scheme;
-  std::vector<Table> tables;
-  index::SharedDecoders decoders;  // one per distinct codec and parameters
   const uint8_t* ranks = nullptr;  // table 0's num_blocks little-endian u64
-  format::PackedIntsReader ids;
-  bool has_id_map = false;  // string ids: an entry's id is a number into id_map
-  format::IdMapReader id_map;
-
-  // The sections' checks, each run once (Open() runs those its options ask
-  // for): heads_checked[t] for table t's head index, and the rest for what
-  // reading ids needs.
-  std::unique_ptr<index::OnceCheck[]> heads_checked;
-  index::OnceCheck ranks_checked, ids_checked, id_map_checked;
+  index::OnceCheck ranks_checked;
   // Whether the last block scan of a search waited for the disk (under
   // random access and ReaderOptions::ColdReads::kWhenMissing): the next
   // query then asks for its blocks ahead (index_search.cc). A hint, shared
@@ -59,24 +37,14 @@ struct IndexReader::Rep : index::MappedIndex {
   const uint8_t* begin() const { return file_begin; }
   const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
-  // The id of the entry at `rank` in table 0.
-  // REQUIRES: rank < meta.entries; CheckIds() returned OK.
-  uint64_t IdAtRank(uint64_t rank) const { return meta.id_base + ids.Get(rank); }
 
-  // Verifies table t's head index, once: OK or Corruption naming it.
-  Status CheckHeads(size_t t) const;
   // Verifies the rank index, once.
   Status CheckRanks() const;
   // Verifies, once each, what reading ids needs: the rank index, the id
   // section (its checksum and the id base rule) and the id map.
   Status CheckIds() const;
-  // Verifies the id map, once (OK for an index without one).
-  Status CheckIdMap() const;
-  // The checks themselves, run each time (Verify() runs them all).
-  Status VerifyHeads(size_t t) const;
+  // The rank index's check itself, run each time (Verify() runs it).
   Status VerifyRanks() const;
-  Status VerifyIdSection() const;
-  Status VerifyIdMapChecksum() const;
   // Checks block b of table t now unless it was checked before (Open()
   // with verify_block_checksums checks every block this way).
   Status CheckBlock(size_t t, uint64_t b) const;
