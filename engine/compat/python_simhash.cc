@@ -1,12 +1,10 @@
-// Simhash(text).value and Simhash(features).value of the Python `simhash`
-// package: the tokens of python_text.h, a sliding window of 4 code points,
-// MD5 per feature and the +w/-w vote per bit.
+// The features and feature hash of the Python `simhash` package: the tokens
+// of python_text.h, a sliding window of 4 code points, MD5 per feature (the
+// Fingerprinter votes per bit).
 #include "engine/compat/python_simhash.h"
 
 #include <algorithm>
-#include <array>
 #include <cassert>
-#include <cmath>
 #include <limits>
 
 #include "engine/compat/md5.h"
@@ -15,7 +13,6 @@
 namespace simdex::compat {
 namespace {
 
-constexpr int kBits = 64;
 constexpr int kWindow = 4;
 
 // _slide(content, 4): calls fn on each window of 4 code points of the UTF-8
@@ -88,88 +85,6 @@ void ReleaseLargeScratch() {
   if (t_windows.capacity() * sizeof(WindowKey) > kKeptScratchBytes) t_windows = {};
 }
 
-// The fingerprint whose bit i is set iff positive(i): Python's `if v[i] > 0`.
-template <typename Fn>
-uint64_t BitsWhere(Fn&& positive) {
-  uint64_t value = 0;
-  for (int i = 0; i < kBits; ++i) {
-    if (positive(i)) value |= uint64_t{1} << i;
-  }
-  return value;
-}
-
-// For each bit position, how many of the added hashes have that bit set.
-// Eight positions share a word as byte counters (kSpread turns a byte of the
-// hash into one 0/1 byte per bit), flushed before a counter can overflow:
-// eight additions per hash instead of 64.
-class BitCounter {
- public:
-  void Add(uint64_t hash) {
-    for (int j = 0; j < 8; ++j) lanes_[j] += kSpread[(hash >> (8 * j)) & 0xFF];
-    ++total_;
-    if (++pending_ == 255) Flush();
-  }
-  uint64_t total() const { return total_; }
-  // Bit i is set iff more than half of the hashes have it set: Python's
-  // sum of +1/-1 per hash is 2 * ones - total.
-  uint64_t Majority() {
-    Flush();
-    return BitsWhere([&](int i) { return 2 * ones_[i] > total_; });
-  }
-
- private:
-  static constexpr std::array<uint64_t, 256> kSpread = [] {
-    std::array<uint64_t, 256> t{};
-    for (uint64_t x = 0; x < 256; ++x) {
-      for (int b = 0; b < 8; ++b) t[x] |= ((x >> b) & 1) << (8 * b);
-    }
-    return t;
-  }();
-
-  void Flush() {
-    for (int j = 0; j < 8; ++j) {
-      for (int b = 0; b < 8; ++b) ones_[8 * j + b] += (lanes_[j] >> (8 * b)) & 0xFF;
-      lanes_[j] = 0;
-    }
-    pending_ = 0;
-  }
-
-  uint64_t lanes_[8] = {};
-  uint64_t ones_[kBits] = {};
-  uint64_t total_ = 0;
-  int pending_ = 0;
-};
-
-// Python's vote with integer weights: sum_i = 2 * ones_i - total, where
-// ones_i adds the weights of the features whose hash has bit i set.
-struct IntegerVote {
-  int64_t ones[kBits] = {};
-  int64_t total = 0;
-
-  void Add(uint64_t hash, int64_t weight) {
-    for (int i = 0; i < kBits; ++i) ones[i] += weight * static_cast<int64_t>((hash >> i) & 1);
-    total += weight;
-  }
-  uint64_t Value() const {
-    return BitsWhere([&](int i) { return 2 * ones[i] > total; });
-  }
-};
-
-// True when Python computes the same exact sums for these weights whether
-// they are ints or floats: every weight is integral and their magnitudes add
-// up to less than 2^53, so no partial sum is inexact as a double (and twice
-// any sum fits an int64_t). Rounding in `magnitude` is monotone, so a true
-// total of 2^53 or more is never let through.
-bool WeightsAreSmallIntegers(const std::vector<WeightedCompatFeature>& features) {
-  double magnitude = 0;
-  for (const auto& f : features) {
-    if (!std::isfinite(f.weight) || std::trunc(f.weight) != f.weight) return false;
-    magnitude += std::fabs(f.weight);
-    if (magnitude >= 9007199254740992.0) return false;  // 2^53, exact as a double
-  }
-  return true;
-}
-
 }  // namespace
 
 uint64_t PythonSimhashFeatureHash(std::string_view utf8_feature) {
@@ -196,36 +111,6 @@ void PythonSimhashFeatures(std::string_view utf8_text, std::vector<CountedFeatur
     i = j;
   }
   ReleaseLargeScratch();
-}
-
-bool PythonSimhashOfText(std::string_view utf8_text, uint64_t* value, uint32_t* invalid_utf8) {
-  // Hashing every window, repeats included, gives the package's sums: it adds
-  // each distinct feature's count once, which is the same integer.
-  BitCounter counter;
-  ForEachWindow(KeptText(utf8_text, invalid_utf8),
-                [&](std::string_view w) { counter.Add(PythonSimhashFeatureHash(w)); });
-  ReleaseLargeScratch();
-  if (counter.total() == 0) return false;
-  *value = counter.Majority();
-  return true;
-}
-
-bool PythonSimhashOfFeatures(const std::vector<WeightedCompatFeature>& features, uint64_t* value) {
-  if (features.empty()) return false;
-  if (WeightsAreSmallIntegers(features)) {
-    IntegerVote vote;
-    for (const auto& f : features) vote.Add(PythonSimhashFeatureHash(f.text), static_cast<int64_t>(f.weight));
-    *value = vote.Value();
-    return true;
-  }
-  // Python's float arithmetic: v[i] += w or -w, feature by feature, in order.
-  double sums[kBits] = {};
-  for (const auto& f : features) {
-    const uint64_t h = PythonSimhashFeatureHash(f.text);
-    for (int i = 0; i < kBits; ++i) sums[i] += ((h >> i) & 1) != 0 ? f.weight : -f.weight;
-  }
-  *value = BitsWhere([&](int i) { return sums[i] > 0; });
-  return true;
 }
 
 }  // namespace simdex::compat

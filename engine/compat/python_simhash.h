@@ -41,26 +41,6 @@ void PythonSimhashFeatures(std::string_view utf8_text, std::vector<CountedFeatur
 // bytes of the MD5 digest of the UTF-8 bytes read big-endian.
 uint64_t PythonSimhashFeatureHash(std::string_view utf8_feature);
 
-// Simhash(text).value (f = 64). Returns false, leaving *value untouched,
-// when the text has no features (see PythonSimhashFeatures).
-// Substitutions are added to *invalid_utf8 (if not null) in either case.
-bool PythonSimhashOfText(std::string_view utf8_text, uint64_t* value, uint32_t* invalid_utf8);
-
-// Simhash([(feature, weight), ...]).value (f = 64): the weighted features
-// hashed as given. Returns false when the list is empty.
-// When every weight is an integer and their magnitudes add up to less than
-// 2^53 the sums are exact (as Python's, for int or float weights); otherwise
-// they are added as doubles in list order, as Python does with float weights
-// (so a NaN weight makes every bit 0, and integral weights beyond 2^53 act as
-// Python floats, not Python ints). That is the package's pure-Python vote;
-// its numpy versions compare sum(w * bit) with sum(w) / 2 instead, which is
-// the same for integral weights but may round differently for others.
-struct WeightedCompatFeature {
-  std::string_view text;  // UTF-8
-  double weight;
-};
-bool PythonSimhashOfFeatures(const std::vector<WeightedCompatFeature>& features, uint64_t* value);
-
 }  // namespace simdex::compat
 
 #endif  // SIMDEX_ENGINE_COMPAT_PYTHON_SIMHASH_H_

