@@ -344,30 +344,21 @@ bool RewriteLinksPass(std::string_view in, std::string* out, CleanerScratch* scr
   return w.Finish();
 }
 
+// The passes in the order Clean() runs them, as CleanerPass numbers them.
+constexpr bool (*kPasses[])(std::string_view, std::string*, CleanerScratch*) = {
+    &RemoveMarkupPass, &DecodeCharacterReferencesPass, &DecodePercentEscapesPass, &RewriteLinksPass};
+
 }  // namespace
 
-void RemoveMarkup(std::string_view in, std::string* out) {
+void ApplyPass(CleanerPass pass, std::string_view in, std::string* out) {
   CleanerScratch scratch;
-  if (!RemoveMarkupPass(in, out, &scratch)) *out = in;
-}
-void DecodeCharacterReferences(std::string_view in, std::string* out) {
-  CleanerScratch scratch;
-  if (!DecodeCharacterReferencesPass(in, out, &scratch)) *out = in;
-}
-void DecodePercentEscapes(std::string_view in, std::string* out) {
-  CleanerScratch scratch;
-  if (!DecodePercentEscapesPass(in, out, &scratch)) *out = in;
-}
-void RewriteLinks(std::string_view in, std::string* out) {
-  CleanerScratch scratch;
-  if (!RewriteLinksPass(in, out, &scratch)) *out = in;
+  if (!kPasses[static_cast<int>(pass)](in, out, &scratch)) *out = in;
 }
 
 std::string_view TextCleaner::Clean(std::string_view utf8) {
   std::string_view text = utf8;
   std::string* next = &first_;
-  for (auto pass : {&RemoveMarkupPass, &DecodeCharacterReferencesPass, &DecodePercentEscapesPass,
-                    &RewriteLinksPass}) {
+  for (auto pass : kPasses) {
     if (pass(text, next, &scratch_)) {
       text = *next;
       next = next == &first_ ? &second_ : &first_;

@@ -38,11 +38,10 @@ class TextCleaner {
   CleanerScratch scratch_;
 };
 
-// The passes, each replacing *out with its output for `in` (exposed for tests).
-void RemoveMarkup(std::string_view in, std::string* out);
-void DecodeCharacterReferences(std::string_view in, std::string* out);
-void DecodePercentEscapes(std::string_view in, std::string* out);
-void RewriteLinks(std::string_view in, std::string* out);
+// The passes, in the order Clean() runs them (exposed for tests): ApplyPass
+// replaces *out with the output of `pass` for `in`.
+enum class CleanerPass { kRemoveMarkup, kDecodeCharacterReferences, kDecodePercentEscapes, kRewriteLinks };
+void ApplyPass(CleanerPass pass, std::string_view in, std::string* out);
 
 }  // namespace simdex::text
 
