@@ -151,6 +151,36 @@ struct Fingerprinter::Rep {
 
   bool python_compat() const { return options.compat == Compat::kPythonSimhash; }
 
+  // *r holding the fingerprint of `sums` over `features` distinct features.
+  template <typename Sums>
+  static FingerprintResult Voted(Sums& sums, uint64_t features, FingerprintResult* r) {
+    r->features = Saturate32(features);
+    r->fingerprint = sums.Fingerprint(64);
+    r->reason = EmptyReason::kNotEmpty;
+    return *r;
+  }
+
+  // *r holding the real-weight vote of the (hash, weight) pairs that
+  // for_each(add) passes to add, zero weights left out: kZeroWeight when
+  // no weight is positive.
+  template <typename ForEach>
+  FingerprintResult VoteReal(ForEach&& for_each, FingerprintResult* r) {
+    real_sums.Clear();
+    uint64_t contributing = 0;
+    bool any_positive = false;
+    for_each([&](uint64_t hash, double w) {
+      if (w == 0) return;
+      any_positive |= w > 0;
+      ++contributing;
+      real_sums.Add(hash, w);
+    });
+    if (!any_positive) {
+      r->reason = EmptyReason::kZeroWeight;
+      return *r;
+    }
+    return Voted(real_sums, contributing, r);
+  }
+
   // Weights and combines the table filled by the extractor.
   FingerprintResult Finish(const text::ExtractStats& stats);
   // The python-simhash profile: its features, weight = count, its hash.
@@ -180,10 +210,7 @@ FingerprintResult Fingerprinter::Rep::FingerprintPythonCompat(std::string_view u
     occurrences += f.count;
   }
   r.occurrences = Saturate32(occurrences);
-  r.features = Saturate32(compat_features.size());
-  r.fingerprint = integer_sums.Fingerprint(64);
-  r.reason = EmptyReason::kNotEmpty;
-  return r;
+  return Voted(integer_sums, compat_features.size(), &r);
 }
 
 FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
@@ -209,30 +236,12 @@ FingerprintResult Fingerprinter::Rep::Finish(const text::ExtractStats& stats) {
     integer_sums.Clear();
     bool binary = options.weighting == Weighting::kBinary;
     for (const text::FeatureEntry& e : entries) integer_sums.Add(e.hash, binary ? 1 : TfOf(e));
-    r.features = Saturate32(entries.size());
-    r.fingerprint = integer_sums.Fingerprint(64);
-    r.reason = EmptyReason::kNotEmpty;
-    return r;
+    return Voted(integer_sums, entries.size(), &r);
   }
   Weigh(entries);
-  real_sums.Clear();
-  uint64_t contributing = 0;
-  bool any_positive = false;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const double w = weights[i];
-    if (w == 0) continue;
-    any_positive |= w > 0;
-    ++contributing;
-    real_sums.Add(entries[i].hash, w);
-  }
-  if (!any_positive) {
-    r.reason = EmptyReason::kZeroWeight;
-    return r;
-  }
-  r.features = Saturate32(contributing);
-  r.fingerprint = real_sums.Fingerprint(64);
-  r.reason = EmptyReason::kNotEmpty;
-  return r;
+  return VoteReal([&](auto add) {
+    for (size_t i = 0; i < entries.size(); ++i) add(entries[i].hash, weights[i]);
+  }, &r);
 }
 
 const char* EmptyReasonName(EmptyReason reason) {
@@ -366,23 +375,9 @@ FingerprintResult Fingerprinter::FromCheckedFeatures(std::span<const WeightedFea
     rep_->merged[it->second].weight += f.weight;
   }
   r.occurrences = Saturate32(occurrences);
-  rep_->real_sums.Clear();
-  uint64_t contributing = 0;
-  bool any_positive = false;
-  for (const WeightedHash& h : rep_->merged) {
-    if (h.weight == 0) continue;
-    any_positive |= h.weight > 0;
-    ++contributing;
-    rep_->real_sums.Add(h.hash, h.weight);
-  }
-  if (!any_positive) {
-    r.reason = EmptyReason::kZeroWeight;
-    return r;
-  }
-  r.features = Saturate32(contributing);
-  r.fingerprint = rep_->real_sums.Fingerprint(64);
-  r.reason = EmptyReason::kNotEmpty;
-  return r;
+  return rep_->VoteReal([&](auto add) {
+    for (const WeightedHash& h : rep_->merged) add(h.hash, h.weight);
+  }, &r);
 }
 
 }  // namespace simdex
