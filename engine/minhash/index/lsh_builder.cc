@@ -8,6 +8,7 @@
 #include "engine/minhash/index/lsh_documents.h"
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"
+#include "engine/util/sticky_status.h"
 #include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/lsh/sketch_section.h"
@@ -15,13 +16,11 @@
 
 namespace simdex {
 
-struct LshIndexBuilder::Rep {
+struct LshIndexBuilder::Rep : util::StickyStatus {
   std::string path;
   LshBuildOptions options;
   std::optional<minhash::LshDocuments> docs;
   LshBuildStats stats;
-  Status status;
-  bool done = false;
   BottomKSketch sketch;  // scratch
 
   // The sketch of `shingles` when the options keep sketches, else nullptr.
@@ -32,7 +31,7 @@ struct LshIndexBuilder::Rep {
   }
 
   // The builder's first error, or InvalidArgument after Finish() or Abandon().
-  Status Check();
+  Status Check() { return StickyStatus::Check("Add() after Finish() or Abandon()"); }
   Status AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sketch);
 };
 
@@ -100,12 +99,6 @@ Status LshIndexBuilder::Create(const std::string& path, const LshBuildOptions& o
 const LshBuildOptions& LshIndexBuilder::options() const { return rep_->options; }
 const LshBuildStats& LshIndexBuilder::stats() const { return rep_->stats; }
 
-Status LshIndexBuilder::Rep::Check() {
-  if (!status.ok()) return status;
-  if (done) return status = Status::InvalidArgument("Add() after Finish() or Abandon()");
-  return Status::OK();
-}
-
 Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, nullptr);
@@ -146,8 +139,7 @@ void LshIndexBuilder::Abandon() {
 
 Status LshIndexBuilder::Finish() {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Finish() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.StickyStatus::Check("Finish() after Finish() or Abandon()"));
   r.done = true;
   r.stats.documents = r.docs->size();
   r.stats.banded = r.docs->banded();

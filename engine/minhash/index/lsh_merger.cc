@@ -22,6 +22,7 @@
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"
+#include "engine/util/sticky_status.h"
 #include "engine/util/string_id.h"
 #include "format/codec.h"
 
@@ -36,7 +37,7 @@ Status CheckBuildOptions(LshBuildOptions* options);
 Status CheckLshMemory(size_t memory_bytes, int bands, size_t shares);
 }  // namespace minhash
 
-struct LshIndexMerger::Rep {
+struct LshIndexMerger::Rep : util::StickyStatus {
   const LshIndexReader* old = nullptr;
   std::vector<const LshIndexReader*> others;  // AddIndex()
   std::string path;
@@ -48,14 +49,8 @@ struct LshIndexMerger::Rep {
   index::IdRanges delete_ranges;                      // DeleteRange()'s, joined in Finish()
   index::BatchIds batch_ids{ExistingIds::kKeep, false};  // LshMergeOptions::existing_ids
   LshMergeStats stats;
-  Status status;
-  bool done = false;
 
-  Status Check() {
-    if (!status.ok()) return status;
-    if (done) return status = Status::InvalidArgument("Add() or Delete() after Finish() or Abandon()");
-    return Status::OK();
-  }
+  Status Check() { return StickyStatus::Check("Add() or Delete() after Finish() or Abandon()"); }
   Status AddStoredOf(const LshIndexReader& index, std::set<uint64_t>* deleted_numbers,
                      std::set<std::string_view>* deleted_strings);
   Status AddOld();

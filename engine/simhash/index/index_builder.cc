@@ -21,6 +21,7 @@
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"
 #include "engine/util/radix_sort.h"
+#include "engine/util/sticky_status.h"
 #include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/coding.h"
@@ -35,12 +36,10 @@ using util::ExternalSorter;
 using util::ExternalSortOptions;
 using util::FingerprintIdPair;
 
-struct IndexBuilder::Rep {
+struct IndexBuilder::Rep : util::StickyStatus {
   std::string path;
   BuildOptions options;
-  Status status;
   BuildStats stats;
-  bool done = false;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> sorter;
   uint64_t min_id = ~0ULL;
   uint64_t max_id = 0;
@@ -196,8 +195,7 @@ Status IndexBuilder::SwitchToStringIds() {
 
 Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   if (!r.options.string_ids) {
     r.status = SwitchToStringIds();
@@ -211,8 +209,7 @@ Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
 
 Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
   if (r.options.string_ids) {
     // Numeric ids of a string-id index are kept as their decimal strings.
@@ -238,8 +235,7 @@ static_assert(kMaxProfileLength == format::kMaxProfileLength, "the metadata hold
 
 Status IndexBuilder::SetProfile(std::string_view profile) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("SetProfile() after Finish()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("SetProfile() after Finish()"));
   Status s = CheckProfileText(profile);
   if (!s.ok()) return r.status = s;
   r.options.profile.assign(profile);
@@ -254,8 +250,7 @@ void IndexBuilder::Abandon() {
 
 Status IndexBuilder::Finish() {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Finish() called twice"));
   r.done = true;
   r.status = FinishImpl();
   r.sorter.reset();

@@ -40,6 +40,7 @@
 #include "engine/util/output_file.h"
 #include "engine/util/printable.h"
 #include "engine/util/radix_sort.h"
+#include "engine/util/sticky_status.h"
 #include "engine/util/string_id.h"
 #include "format/packed_ints.h"
 #include "simdex/merge.h"
@@ -98,13 +99,11 @@ Status SortPermuted(std::span<const uint64_t> values, const BlockPermutation& pe
 
 }  // namespace
 
-struct IndexMerger::Rep {
+struct IndexMerger::Rep : util::StickyStatus {
   const IndexReader* old = nullptr;
   std::string path;
   MergeOptions options;
   BuildOptions build;  // the old index's layout, for the writer
-  Status status;
-  bool done = false;
   MergeStats stats;
   std::unique_ptr<ExternalSorter<FingerprintIdPair>> batch;
   std::vector<uint64_t> deleted;              // ids in the old index's id space
@@ -237,8 +236,7 @@ Status IndexMerger::Add(uint64_t id, uint64_t fingerprint) {
 
 Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
   FingerprintIdPair buf[1024];
   for (size_t i = 0; i < ids.size(); i += 1024) {
@@ -263,8 +261,7 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
 
 Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Add() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
   if (!r.string_ids) {
     r.status = r.SwitchToStringIds();
@@ -279,8 +276,7 @@ Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
 
 Status IndexMerger::Delete(uint64_t id) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Delete() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Delete() after Finish() or Abandon()"));
   if (r.old->has_string_ids()) {
     r.deleted_strings.push_back(std::to_string(id));
   } else {
@@ -291,8 +287,7 @@ Status IndexMerger::Delete(uint64_t id) {
 
 Status IndexMerger::DeleteRange(uint64_t first, uint64_t last) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("DeleteRange() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("DeleteRange() after Finish() or Abandon()"));
   if (first > last) {
     return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
                                    "): the first id is past the last");
@@ -304,8 +299,7 @@ Status IndexMerger::DeleteRange(uint64_t first, uint64_t last) {
 
 Status IndexMerger::Delete(std::string_view id) {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Delete() after Finish() or Abandon()");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Delete() after Finish() or Abandon()"));
   r.deleted_strings.emplace_back(id);
   return Status::OK();
 }
@@ -318,8 +312,7 @@ void IndexMerger::Abandon() {
 
 Status IndexMerger::Finish() {
   Rep& r = *rep_;
-  if (!r.status.ok()) return r.status;
-  if (r.done) return r.status = Status::InvalidArgument("Finish() called twice");
+  SIMDEX_RETURN_IF_ERROR(r.Check("Finish() called twice"));
   r.done = true;
   const auto start = base::Clock::now();
   r.status = FinishImpl();
