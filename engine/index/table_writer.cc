@@ -9,6 +9,11 @@ Status CheckCodecOption(const std::string& codec) {
   return Status::InvalidArgument("codec '" + codec + "' is not one of " + format::CodecNames() + ", " + kAutoCodec);
 }
 
+Status CheckBlockSizeOption(uint64_t block_size) {
+  if (format::IsValidBlockSize(block_size)) return Status::OK();
+  return Status::InvalidArgument("block size " + std::to_string(block_size) + " is not a power of two in 64..65536");
+}
+
 // The codec "auto" picks for a table: the one whose encoding takes the
 // fewest blocks, ef on a tie (each codec cuts the table into blocks without
 // writing them, and the chosen one then encodes it).

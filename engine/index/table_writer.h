@@ -36,6 +36,8 @@ struct TableOptions {
 // OK when `codec` names a codec or is "auto"; else InvalidArgument naming
 // the choices.
 Status CheckCodecOption(const std::string& codec);
+// OK when a file may have blocks of `block_size` bytes; else InvalidArgument.
+Status CheckBlockSizeOption(uint64_t block_size);
 
 // Encodes table t's sorted values with the options' codec (for "auto", the
 // codec of the fewest blocks), block size and restart points: what

@@ -51,10 +51,7 @@ Status CheckBuildOptions(LshBuildOptions* o) {
     return Status::InvalidArgument("signature bits " + std::to_string(o->signature_bits) +
                                    " is not one of 1, 2, 4, 8, 16, 32");
   }
-  if (!format::IsValidBlockSize(o->block_size)) {
-    return Status::InvalidArgument("block size " + std::to_string(o->block_size) +
-                                   " is not a power of two in 64..65536");
-  }
+  SIMDEX_RETURN_IF_ERROR(index::CheckBlockSizeOption(o->block_size));
   if (!format::IsValidRestarts(o->restarts)) {
     return Status::InvalidArgument("restarts " + std::to_string(o->restarts) + " is not 0.." +
                                    std::to_string(format::kMaxRestarts));

@@ -134,10 +134,7 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
 
 // The options that shape the file: block size, restart points and codec.
 Status CheckLayout(const BuildOptions& options) {
-  if (!format::IsValidBlockSize(options.block_size)) {
-    return Status::InvalidArgument("block size " + std::to_string(options.block_size) +
-                                   " is not a power of two in 64..65536");
-  }
+  SIMDEX_RETURN_IF_ERROR(index::CheckBlockSizeOption(options.block_size));
   if (!format::IsValidRestarts(options.restarts)) {
     return Status::InvalidArgument("restart points per block " + std::to_string(options.restarts) +
                                    " is outside 0.." + std::to_string(format::kMaxRestarts));

@@ -12,7 +12,6 @@
 #include "engine/simhash/plan/measured_figures.h"
 #include "engine/simhash/plan/plan_model.h"
 #include "engine/util/external_sorter.h"
-#include "format/block_frame.h"
 #include "simdex/plan.h"
 
 namespace simdex {
@@ -91,10 +90,7 @@ Status CheckRequest(const PlanRequest& r) {
                                    " is below the build's minimum of " +
                                    SizeText(util::kExternalSortMinMemoryBytes));
   }
-  if (r.block_size != 0 && !format::IsValidBlockSize(r.block_size)) {
-    return Status::InvalidArgument("block size " + std::to_string(r.block_size) +
-                                   " is not a power of two in 64..65536");
-  }
+  if (r.block_size != 0) SIMDEX_RETURN_IF_ERROR(index::CheckBlockSizeOption(r.block_size));
   if (!r.codec.empty()) SIMDEX_RETURN_IF_ERROR(index::CheckCodecOption(r.codec));
   return Status::OK();
 }
