@@ -80,17 +80,28 @@ std::string ShortContentScheme(int k) {
   return spec + std::to_string(k);
 }
 
+// Whether a is closer than b, or as close and older.
+bool Closer(const OnlineMatch& a, const OnlineMatch& b) {
+  return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
+}
+
 // The closest match with seq >= cutoff, the oldest among equals; nullptr
 // when none.
 const OnlineMatch* Best(const std::vector<OnlineMatch>& found, uint64_t cutoff) {
   const OnlineMatch* best = nullptr;
   for (const OnlineMatch& m : found) {
-    if (m.seq < cutoff) continue;
-    if (best == nullptr || m.distance < best->distance || (m.distance == best->distance && m.seq < best->seq)) {
-      best = &m;
-    }
+    if (m.seq >= cutoff && (best == nullptr || Closer(m, *best))) best = &m;
   }
   return best;
+}
+
+// What an answer says of the article record `a` (not the matched id).
+void FillAnswer(const ArticleRecord& a, DocIdAnswer* answer) {
+  answer->doc_id = service::MixSeq(a.doc_seq);
+  answer->reason = static_cast<FilterReason>(a.reason);
+  answer->duplicate = answer->reason != FilterReason::kNew;
+  answer->distance = a.distance;
+  answer->similarity = a.similarity;
 }
 
 Status ValidateArticle(const Article& a) {
@@ -217,6 +228,12 @@ bool ParseDocId(std::string_view hex, uint64_t* doc_id) {
 
 int64_t DocIdService::Rep::Now() const { return options.clock ? options.clock() : SystemSeconds(); }
 
+int64_t DocIdService::Rep::Second() const { return std::max(Now(), timeline.last_second()); }
+
+uint64_t DocIdService::Rep::CurrentCutoff() const {
+  return Cutoff(Second(), published_seq.load(std::memory_order_acquire));
+}
+
 uint64_t DocIdService::Rep::Cutoff(int64_t second, uint64_t next) const {
   if (options.window_seconds <= 0) return 0;
   return timeline.FirstSeqAfter(second - options.window_seconds, next);
@@ -251,7 +268,7 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
     const bool featured = p.has[kContent];
     const uint64_t length = featured && !confirmers.empty() ? CodePointLength(content) : 0;
     p.has[kContent] = featured && length > 0 && length < static_cast<uint64_t>(options.short_length);
-    p.index_content_fp = featured && length > 0 && length < ShortIndexLength();
+    p.index_content_fp = featured && length > 0 && length < short_index_length;
     p.confirm = p.has[kContent];
     p.k[kContent] = k_short;
     p.bands.Make(band_settings, &*minhashers.Acquire(), content);
@@ -268,33 +285,46 @@ Prepared DocIdService::Rep::Prepare(std::string_view title, std::string_view con
 
 Status DocIdService::Rep::PickContent(const Prepared& p, std::string_view content, Found* all, uint64_t cutoff,
                                       bool* matched, ContentMatch* out) {
-  *matched = false;
-  if (minhash) {
-    if (p.confirm) {  // a short content: the two-stage check first
-      const OnlineMatch* best = nullptr;
-      SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, all, cutoff, &best));
-      if (best != nullptr) {
-        *out = ContentMatch{best->seq, best->distance, 0};
-        *matched = true;
-        return Status::OK();
-      }
-    }
-    if (!exact_confirmers.empty()) {
-      SIMDEX_RETURN_IF_ERROR(CheckBands(p, cutoff, all));
-      const service::BandMatch* m = service::BestBandMatch(all->checked, cutoff, options.threshold);
-      if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
-      *matched = m != nullptr;
-      return Status::OK();
-    }
-    const service::BandMatch* m = service::BestBandMatch(all->bands, cutoff, options.threshold);
-    if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
-    *matched = m != nullptr;
+  // SimHash; under MinHash a short content's two-stage check first.
+  if (!minhash || p.confirm) {
+    const OnlineMatch* best = nullptr;
+    SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, all, cutoff, &best));
+    if (best != nullptr) *out = ContentMatch{best->seq, best->distance, 0};
+    *matched = best != nullptr;
+    if (*matched || !minhash) return Status::OK();
+  }
+  // Exact: the candidates checked on their texts (CheckBands does nothing
+  // without exact_confirmers); else the estimates decide.
+  SIMDEX_RETURN_IF_ERROR(CheckBands(p, cutoff, candidate_min_estimate, all));
+  const service::BandMatch* m =
+      service::BestBandMatch(exact_confirmers.empty() ? all->bands : all->checked, cutoff, options.threshold);
+  if (m != nullptr) *out = ContentMatch{m->seq, 0, m->estimate};
+  *matched = m != nullptr;
+  return Status::OK();
+}
+
+Status DocIdService::Rep::Decide(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff,
+                                 const UrlRecord* live_url, ArticleRecord* rec) {
+  if (live_url != nullptr) {
+    rec->reason = static_cast<uint8_t>(FilterReason::kUrl);
+    rec->doc_seq = live_url->doc_seq;
     return Status::OK();
   }
-  const OnlineMatch* best = nullptr;
-  SIMDEX_RETURN_IF_ERROR(PickFingerprint(p, content, all, cutoff, &best));
-  if (best != nullptr) *out = ContentMatch{best->seq, best->distance, 0};
-  *matched = best != nullptr;
+  if (const OnlineMatch* title = Best(found->fields[kTitle], cutoff)) {
+    rec->reason = static_cast<uint8_t>(FilterReason::kTitle);
+    rec->doc_seq = title->seq;
+    rec->distance = static_cast<int8_t>(title->distance);
+    return Status::OK();
+  }
+  bool matched = false;
+  ContentMatch match;
+  SIMDEX_RETURN_IF_ERROR(PickContent(p, content, found, cutoff, &matched, &match));
+  if (matched) {
+    rec->reason = static_cast<uint8_t>(FilterReason::kContent);
+    rec->doc_seq = match.seq;
+    rec->distance = static_cast<int8_t>(match.distance);
+    rec->similarity = match.similarity;
+  }
   return Status::OK();
 }
 
@@ -305,9 +335,8 @@ Status DocIdService::Rep::CheckBands(const Prepared& p, uint64_t cutoff, double 
   for (const service::BandMatch& m : found->bands) {
     if (m.seq >= cutoff && m.estimate >= min_estimate) order.push_back(&m);
   }
-  std::sort(order.begin(), order.end(), [](const service::BandMatch* a, const service::BandMatch* b) {
-    return a->estimate != b->estimate ? a->estimate > b->estimate : a->seq < b->seq;
-  });
+  std::sort(order.begin(), order.end(),
+            [](const service::BandMatch* a, const service::BandMatch* b) { return service::Likelier(*a, *b); });
   if (order.size() > kMaxChecks) order.resize(kMaxChecks);
   auto checked = [found](uint64_t seq) {
     return std::any_of(found->checked.begin(), found->checked.end(), [seq](const service::BandMatch& c) {
@@ -343,9 +372,7 @@ Status DocIdService::Rep::PickFingerprint(const Prepared& p, std::string_view co
     *out = Best(*found, cutoff);
     return Status::OK();
   }
-  std::sort(found->begin(), found->end(), [](const OnlineMatch& a, const OnlineMatch& b) {
-    return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
-  });
+  std::sort(found->begin(), found->end(), Closer);
   constexpr int kMaxConfirmations = 32;  // the closest candidates; a short text has few
   int tried = 0;
   for (const OnlineMatch& m : *found) {
@@ -408,23 +435,24 @@ void DocIdService::Rep::CountBandWork(const service::BandWork& work) {
   content_estimates.fetch_add(work.estimates, std::memory_order_relaxed);
 }
 
-Status DocIdService::Rep::GetRepresentativeContent(uint64_t doc_seq, std::string* content) const {
+Status DocIdService::Rep::GetRepresentativeJson(uint64_t doc_seq, std::string* json) const {
   DocRecord doc;
   bool found = false;
   SIMDEX_RETURN_IF_ERROR(store->GetDoc(doc_seq, &doc, &found));
-  std::string json;
-  if (found && doc.has_rep) SIMDEX_RETURN_IF_ERROR(store->GetRep(doc_seq, &json, &found));
+  if (found && doc.has_rep) SIMDEX_RETURN_IF_ERROR(store->GetRep(doc_seq, json, &found));
   if (!found || !doc.has_rep) return Status::NotFound("doc " + std::to_string(doc_seq) + " has no representative");
+  return Status::OK();
+}
+
+Status DocIdService::Rep::GetRepresentativeContent(uint64_t doc_seq, std::string* content) const {
+  std::string json;
+  SIMDEX_RETURN_IF_ERROR(GetRepresentativeJson(doc_seq, &json));
   return service::ContentOf(json, content).WithContext("the representative of doc " + std::to_string(doc_seq));
 }
 
 Status DocIdService::Rep::AnswerOf(const ArticleRecord& a, DocIdAnswer* answer) const {
   *answer = DocIdAnswer();
-  answer->doc_id = service::MixSeq(a.doc_seq);
-  answer->reason = static_cast<FilterReason>(a.reason);
-  answer->duplicate = answer->reason != FilterReason::kNew;
-  answer->distance = a.distance;
-  answer->similarity = a.similarity;
+  FillAnswer(a, answer);
   if (answer->duplicate) {
     DocRecord doc;
     bool found = false;
@@ -724,7 +752,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   Found found;
   SIMDEX_RETURN_IF_ERROR(r.SearchFields(*snap, p, early_cutoff, &found));
   // The exact check of the candidates found so far, outside the lock too.
-  SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, early_cutoff, &found));
+  SIMDEX_RETURN_IF_ERROR(r.CheckBands(p, early_cutoff, r.candidate_min_estimate, &found));
   if (!article.id_json.empty()) {
     uint64_t earlier = 0;
     SIMDEX_RETURN_IF_ERROR(r.store->GetArticleSeq(article.id_json, &earlier, &early.id_known));
@@ -746,20 +774,11 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   if (!article.url.empty()) SIMDEX_RETURN_IF_ERROR(r.store->GetUrl(article.url, &early.url, &early.url_known));
   {
     // The decision as it stands, to read its docId's record now.
-    const OnlineMatch* title = Best(found.fields[kTitle], early_cutoff);
-    bool content_matched = false;
-    ContentMatch content;
-    if (early.url_known && early.url.doc_seq >= early_cutoff) {
-      early.doc_seq = early.url.doc_seq;
-      early.doc_read = true;
-    } else if (title != nullptr) {
-      early.doc_seq = title->seq;
-      early.doc_read = true;
-    } else {
-      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, early_cutoff, &content_matched, &content));
-      early.doc_seq = content.seq;
-      early.doc_read = content_matched;
-    }
+    ArticleRecord guess;
+    const bool url_live = early.url_known && early.url.doc_seq >= early_cutoff;
+    SIMDEX_RETURN_IF_ERROR(r.Decide(p, article.content, &found, early_cutoff, url_live ? &early.url : nullptr, &guess));
+    early.doc_seq = guess.doc_seq;
+    early.doc_read = guess.reason != static_cast<uint8_t>(FilterReason::kNew);
     if (early.doc_read) SIMDEX_RETURN_IF_ERROR(r.store->GetDoc(early.doc_seq, &early.doc, &early.doc_found));
   }
 
@@ -768,7 +787,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
   {
     std::lock_guard<std::mutex> lock(r.decision_mu);
     LockWatch watch(&r.decision_lock_nanos, &r.decision_lock_reads);
-    const int64_t second = std::max(r.Now(), r.timeline.last_second());
+    const int64_t second = r.Second();
     const uint64_t cutoff = r.Cutoff(second, r.next_seq);
     const bool id_to_read = !article.id_json.empty() &&
                             (early.id_known || r.writes.WrittenSince(Key::kArticleId, article.id_json, early.seen));
@@ -813,29 +832,10 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
     rec.second = second;
     rec.id_json = article.id_json;
     rec.url = article.url;
-    const OnlineMatch* title = Best(found.fields[kTitle], cutoff);
-    bool content_matched = false;
-    ContentMatch content;
-    if (!url_live && title == nullptr) {
-      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, cutoff, &content_matched, &content));
-    }
+    rec.doc_seq = seq;  // unless it matches
+    SIMDEX_RETURN_IF_ERROR(r.Decide(p, article.content, &found, cutoff, url_live ? &url : nullptr, &rec));
     watch.reads += found.reads - reads_before;
-    if (url_live) {
-      rec.reason = static_cast<uint8_t>(FilterReason::kUrl);
-      rec.doc_seq = url.doc_seq;
-    } else if (title != nullptr) {
-      rec.reason = static_cast<uint8_t>(FilterReason::kTitle);
-      rec.doc_seq = title->seq;
-      rec.distance = static_cast<int8_t>(title->distance);
-    } else if (content_matched) {
-      rec.reason = static_cast<uint8_t>(FilterReason::kContent);
-      rec.doc_seq = content.seq;
-      rec.distance = static_cast<int8_t>(content.distance);
-      rec.similarity = content.similarity;
-    } else {
-      rec.doc_seq = seq;
-      made = true;
-    }
+    made = rec.reason == static_cast<uint8_t>(FilterReason::kNew);
 
     if (made && r.LiveEntries(*now) >= r.options.max_live_entries) {
       return Status::IOError("the live delta holds " + std::to_string(r.LiveEntries(*now)) +
@@ -910,11 +910,7 @@ Status DocIdService::Submit(const Article& article, DocIdAnswer* answer) {
       if (p.bands.has) now->bands.live->Add(seq, p.bands.keys.data(), p.bands.packed.data());
     }
     r.published_seq.store(seq + 1, std::memory_order_release);
-    answer->doc_id = service::MixSeq(rec.doc_seq);
-    answer->reason = static_cast<FilterReason>(rec.reason);
-    answer->duplicate = !made;
-    answer->distance = rec.distance;
-    answer->similarity = rec.similarity;
+    FillAnswer(rec, answer);
     r.articles.fetch_add(1, std::memory_order_relaxed);
     r.by_reason[rec.reason].fetch_add(1, std::memory_order_relaxed);
     if (made) r.docs.fetch_add(1, std::memory_order_relaxed);
@@ -938,47 +934,21 @@ Status DocIdService::Check(const Article& article, DocIdAnswer* answer) const {
     }
     if (!s.IsNotFound()) return s;
   }
-  const uint64_t next = r.published_seq.load(std::memory_order_acquire);
-  const uint64_t cutoff = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), next);
-  uint64_t doc_seq = 0;
-  if (!article.url.empty()) {
-    UrlRecord url;
-    bool known = false;
-    SIMDEX_RETURN_IF_ERROR(r.store->GetUrl(article.url, &url, &known));
-    if (known && url.doc_seq >= cutoff) {
-      answer->reason = FilterReason::kUrl;
-      doc_seq = url.doc_seq;
-    }
-  }
-  if (answer->reason == FilterReason::kNew) {
-    const Prepared p = r.Prepare(article.title, article.content);
-    Found found;
+  const uint64_t cutoff = r.CurrentCutoff();
+  UrlRecord url;
+  bool url_known = false;
+  if (!article.url.empty()) SIMDEX_RETURN_IF_ERROR(r.store->GetUrl(article.url, &url, &url_known));
+  const bool url_live = url_known && url.doc_seq >= cutoff;
+  Prepared p;
+  Found found;
+  if (!url_live) {
+    p = r.Prepare(article.title, article.content);
     SIMDEX_RETURN_IF_ERROR(r.SearchFields(*r.Snapshot(), p, cutoff, &found));
-    const OnlineMatch* title = Best(found.fields[kTitle], cutoff);
-    bool content_matched = false;
-    ContentMatch content;
-    if (title == nullptr) {
-      SIMDEX_RETURN_IF_ERROR(r.PickContent(p, article.content, &found, cutoff, &content_matched, &content));
-    }
-    if (title != nullptr) {
-      answer->reason = FilterReason::kTitle;
-      answer->distance = title->distance;
-      doc_seq = title->seq;
-    } else if (content_matched) {
-      answer->reason = FilterReason::kContent;
-      answer->distance = content.distance;
-      answer->similarity = content.similarity;
-      doc_seq = content.seq;
-    }
   }
-  if (answer->reason == FilterReason::kNew) return Status::OK();
-  answer->duplicate = true;
-  answer->doc_id = service::MixSeq(doc_seq);
-  DocRecord doc;
-  bool found = false;
-  SIMDEX_RETURN_IF_ERROR(r.store->GetDoc(doc_seq, &doc, &found));
-  if (found) answer->matched_id_json = doc.id_json;
-  return Status::OK();
+  ArticleRecord rec;
+  SIMDEX_RETURN_IF_ERROR(r.Decide(p, article.content, &found, cutoff, url_live ? &url : nullptr, &rec));
+  if (rec.reason == static_cast<uint8_t>(FilterReason::kNew)) return Status::OK();
+  return r.AnswerOf(rec, answer);
 }
 
 Status DocIdService::LookupArticle(std::string_view id_json, DocIdAnswer* answer) const {
@@ -993,13 +963,9 @@ Status DocIdService::LookupArticle(std::string_view id_json, DocIdAnswer* answer
 }
 
 Status DocIdService::GetRepresentative(uint64_t doc_id, std::string* json) const {
-  const uint64_t seq = service::UnmixDocId(doc_id);
-  DocRecord doc;
-  bool found = false;
-  SIMDEX_RETURN_IF_ERROR(rep_->store->GetDoc(seq, &doc, &found));
-  if (found && doc.has_rep) SIMDEX_RETURN_IF_ERROR(rep_->store->GetRep(seq, json, &found));
-  if (!found || !doc.has_rep) return Status::NotFound("no representative for docId " + FormatDocId(doc_id));
-  return Status::OK();
+  // The store's errors are never NotFound: a missing record is *found false.
+  Status s = rep_->GetRepresentativeJson(service::UnmixDocId(doc_id), json);
+  return s.IsNotFound() ? Status::NotFound("no representative for docId " + FormatDocId(doc_id)) : s;
 }
 
 Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vector<ServiceMatch>* out) const {
@@ -1009,13 +975,10 @@ Status DocIdService::Search(Field field, uint64_t fingerprint, int k, std::vecto
     return Status::InvalidArgument("k " + std::to_string(k) + " is outside 0.." + std::to_string(r.schemes[f].k()) +
                                    " of the " + (f == kTitle ? "title" : "content") + " scheme");
   }
-  const uint64_t next = r.published_seq.load(std::memory_order_acquire);
-  const uint64_t cutoff = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), next);
+  const uint64_t cutoff = r.CurrentCutoff();
   std::vector<OnlineMatch> found;
   SIMDEX_RETURN_IF_ERROR(r.Snapshot()->fields[f].Search(fingerprint, k, cutoff, &found));
-  std::sort(found.begin(), found.end(), [](const OnlineMatch& a, const OnlineMatch& b) {
-    return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
-  });
+  std::sort(found.begin(), found.end(), Closer);
   out->clear();
   for (const OnlineMatch& m : found) out->push_back(ServiceMatch{service::MixSeq(m.seq), m.fingerprint, m.distance});
   return Status::OK();
@@ -1035,8 +998,7 @@ Status DocIdService::SearchContent(std::string_view content, const ContentSearch
                                ? r.options.threshold
                                : *std::min_element(options.thresholds.begin(), options.thresholds.end());
   const Prepared p = r.Prepare("", content);
-  const uint64_t next = r.published_seq.load(std::memory_order_acquire);
-  const uint64_t cutoff = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), next);
+  const uint64_t cutoff = r.CurrentCutoff();
   const auto snap = r.Snapshot();
   Found found;
   if (p.has[kContent]) {
@@ -1058,9 +1020,7 @@ Status DocIdService::SearchContent(std::string_view content, const ContentSearch
   // A short content's candidates its text confirms, closest first (the 32
   // closest at most, as the cascade tries).
   std::vector<OnlineMatch>& near = found.fields[kContent];
-  std::sort(near.begin(), near.end(), [](const OnlineMatch& a, const OnlineMatch& b) {
-    return a.distance != b.distance ? a.distance < b.distance : a.seq < b.seq;
-  });
+  std::sort(near.begin(), near.end(), Closer);
   if (near.size() > 32) near.resize(32);
   for (const OnlineMatch& m : near) {
     std::string text;
@@ -1073,9 +1033,7 @@ Status DocIdService::SearchContent(std::string_view content, const ContentSearch
   }
   // Then the band candidates at or above the threshold, best first.
   std::erase_if(found.bands, [&](const service::BandMatch& m) { return m.estimate < threshold; });
-  std::sort(found.bands.begin(), found.bands.end(), [](const service::BandMatch& a, const service::BandMatch& b) {
-    return a.estimate != b.estimate ? a.estimate > b.estimate : a.seq < b.seq;
-  });
+  std::sort(found.bands.begin(), found.bands.end(), service::Likelier);
   for (const service::BandMatch& m : found.bands) {
     if (!seen.insert(m.seq).second) continue;
     ServiceMatch match{service::MixSeq(m.seq), 0, 0};
@@ -1130,7 +1088,7 @@ ServiceStats DocIdService::stats() const {
   s.delta_memory_bytes += snap->bands.delta_memory_bytes();
   s.file_bytes += snap->bands.file_bytes();
   s.next_seq = r.published_seq.load();
-  s.window_first_seq = r.Cutoff(std::max(r.Now(), r.timeline.last_second()), s.next_seq);
+  s.window_first_seq = r.Cutoff(r.Second(), s.next_seq);
   const service::Store::Counters store = r.store->counters();
   s.store_write_errors = store.write_errors;
   s.store_reopens = store.reopens;

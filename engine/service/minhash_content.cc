@@ -98,10 +98,7 @@ uint64_t BandIndex::delta_memory_bytes() const {
 const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cutoff, double threshold) {
   const BandMatch* best = nullptr;
   for (const BandMatch& m : found) {
-    if (m.seq < cutoff || m.estimate < threshold) continue;
-    if (best == nullptr || m.estimate > best->estimate || (m.estimate == best->estimate && m.seq < best->seq)) {
-      best = &m;
-    }
+    if (m.seq >= cutoff && m.estimate >= threshold && (best == nullptr || Likelier(m, *best))) best = &m;
   }
   return best;
 }

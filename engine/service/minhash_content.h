@@ -89,6 +89,11 @@ struct BandIndex {
   uint64_t delta_memory_bytes() const;
 };
 
+// Whether a has a higher estimate than b, or as high and is older.
+inline bool Likelier(const BandMatch& a, const BandMatch& b) {
+  return a.estimate != b.estimate ? a.estimate > b.estimate : a.seq < b.seq;
+}
+
 // The match among `found`: the highest estimate >= threshold with seq >=
 // cutoff, the oldest among equals; nullptr when none.
 const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cutoff, double threshold);

@@ -189,7 +189,7 @@ Status DocIdService::Rep::WriteFrozen() {
       names[service::kBandField] = FileName(service::kBandField, manifest.next_file++);
     }
   }
-  const uint64_t cutoff = Cutoff(std::max(Now(), timeline.last_second()), upto);
+  const uint64_t cutoff = Cutoff(Second(), upto);
   service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
   std::vector<FileRecord> add;
   Status s;
@@ -225,8 +225,7 @@ Status DocIdService::Rep::WriteFrozen() {
 }
 
 Status DocIdService::Rep::ExpireAndMerge() {
-  const uint64_t cutoff =
-      Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
+  const uint64_t cutoff = CurrentCutoff();
   std::vector<std::string> expired;
   for (int field : kFileFields) {
     for (const FileRecord* f : RecordsOf(*Snapshot(), field)) {
@@ -360,8 +359,7 @@ Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
   if (options.window_seconds > 0) {
     // Timeline points that no cutoff (of the window or the retention) can
     // ask for again.
-    const int64_t through =
-        std::max(Now(), timeline.last_second()) - std::max(options.window_seconds, options.retain_seconds);
+    const int64_t through = Second() - std::max(options.window_seconds, options.retain_seconds);
     std::lock_guard<std::mutex> lock(decision_mu);
     service::Store::Batch batch(*store);
     batch.DeleteTimesBefore(through + 1);
@@ -374,16 +372,15 @@ Status DocIdService::Rep::PruneUrls(uint64_t cutoff) {
 Status DocIdService::Rep::CompactLocked(bool force) {
   SIMDEX_RETURN_IF_ERROR(FreezeAndWrite(force));
   SIMDEX_RETURN_IF_ERROR(ExpireAndMerge());
-  const uint64_t cutoff =
-      Cutoff(std::max(Now(), timeline.last_second()), published_seq.load(std::memory_order_acquire));
+  const uint64_t cutoff = CurrentCutoff();
   SIMDEX_RETURN_IF_ERROR(PruneUrls(cutoff));
   return PruneRetained();
 }
 
 Status DocIdService::Rep::PruneRetained() {
   if (options.retain_seconds <= 0) return Status::OK();
-  const uint64_t cutoff = timeline.FirstSeqAfter(std::max(Now(), timeline.last_second()) - options.retain_seconds,
-                                                 published_seq.load(std::memory_order_acquire));
+  const uint64_t cutoff =
+      timeline.FirstSeqAfter(Second() - options.retain_seconds, published_seq.load(std::memory_order_acquire));
   uint64_t walked = 0;
   Status s = PruneArticles(
       &service::Manifest::retained_seq, cutoff, service::WriteMarks::Key::kArticleId,
@@ -428,7 +425,7 @@ Status DocIdService::Import(std::span<const std::string> id_json, std::span<cons
       return Status::InvalidArgument("Import: articles arrived during the import; import into an idle service");
     }
     first = r.next_seq;
-    second = std::max(r.Now(), r.timeline.last_second());
+    second = r.Second();
     name = FileName(kContent, r.manifest.next_file++);
   }
   const uint64_t n = fingerprints.size();

@@ -114,7 +114,6 @@ struct DocIdService::Rep {
   // fingerprints indexed: the longest a short content can be confirmed
   // against (short_length / the confirm threshold).
   uint64_t short_index_length = 0;
-  uint64_t ShortIndexLength() const { return short_index_length; }
   // ContentMethod::kMinHash: the stage's settings (the state's bands) and
   // signers.
   bool minhash = false;
@@ -169,8 +168,12 @@ struct DocIdService::Rep {
   std::string last_error;              // guarded by stats_mu
 
   int64_t Now() const;
+  // Now(), but never before the timeline's last second.
+  int64_t Second() const;
   // The first seq still in the window at `second` (0 without a window).
   uint64_t Cutoff(int64_t second, uint64_t next) const;
+  // The cutoff now, of what is published.
+  uint64_t CurrentCutoff() const;
   std::shared_ptr<const service::IndexSnapshot> Snapshot() const;
   void Publish(std::shared_ptr<const service::IndexSnapshot> snapshot);
 
@@ -182,14 +185,17 @@ struct DocIdService::Rep {
   // *matched false if none.
   Status PickContent(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff, bool* matched,
                      ContentMatch* out);
+  // The cascade's decision: the url's docId when live_url is given (a url
+  // still in the window), else the title's match, else PickContent's. Sets
+  // rec's reason, doc_seq, distance and similarity on a match; leaves it
+  // as it is (reason kNew) otherwise.
+  Status Decide(const Prepared& p, std::string_view content, Found* found, uint64_t cutoff,
+                const service::UrlRecord* live_url, service::ArticleRecord* rec);
   // MinHash, exact: checks the best candidates of found->bands (by
   // estimate, at least candidate_min_estimate, seq >= cutoff; 32 at most)
   // not checked yet against their docIds' representative contents, into
   // found->checked. Called outside the decision lock after the searches,
   // and under it for what the re-search adds.
-  Status CheckBands(const Prepared& p, uint64_t cutoff, Found* found) {
-    return CheckBands(p, cutoff, candidate_min_estimate, found);
-  }
   Status CheckBands(const Prepared& p, uint64_t cutoff, double min_estimate, Found* found);
   // PickContent's SimHash half: the match among the content's fingerprint
   // matches (found->fields[kContent]); nullptr if none. The verdicts on
@@ -207,6 +213,9 @@ struct DocIdService::Rep {
   Status SearchFields(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found);
   // Searches only what the live delta of `snap` holds from min_seq on.
   void SearchLive(const service::IndexSnapshot& snap, const Prepared& p, uint64_t min_seq, Found* found);
+  // The JSON of docId doc_seq's representative article; NotFound when it
+  // has none (imported).
+  Status GetRepresentativeJson(uint64_t doc_seq, std::string* json) const;
   // The "content" of docId doc_seq's representative article; NotFound when
   // it has none (imported).
   Status GetRepresentativeContent(uint64_t doc_seq, std::string* content) const;
