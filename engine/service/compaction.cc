@@ -1,7 +1,6 @@
 #include "engine/service/compaction.h"
 
 #include <algorithm>
-#include <limits>
 #include <memory>
 
 #include "engine/simhash/index/entry_ids.h"
@@ -13,15 +12,7 @@ namespace simdex::service {
 Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq, const FileWork& work,
                       const std::string& name, FileRecord* record) {
   record->name = name;
-  record->entries = 0;
-  record->min_seq = std::numeric_limits<uint64_t>::max();
-  record->max_seq = 0;
-  delta.ForEach(count, [&](uint64_t seq, uint64_t) {
-    if (seq < min_seq) return;
-    ++record->entries;
-    record->min_seq = std::min(record->min_seq, seq);
-    record->max_seq = std::max(record->max_seq, seq);
-  });
+  CountEntries(delta, count, min_seq, record);
   if (record->entries == 0) return Status::OK();
   BuildOptions options;
   options.scheme = delta.scheme();

@@ -628,16 +628,7 @@ Status DocIdService::Open(const ServiceOptions& options, std::unique_ptr<DocIdSe
   auto snap = std::make_shared<IndexSnapshot>();
   std::set<std::string> named;
   for (const service::FileRecord& f : r.manifest.files) {
-    Status s;
-    if (f.field == service::kBandField) {
-      std::shared_ptr<service::BandFile> file;
-      s = service::OpenBandFile(r.index_dir, f, &file);
-      snap->bands.files.push_back(std::move(file));
-    } else {
-      std::shared_ptr<service::IndexFile> file;
-      s = service::OpenIndexFile(r.index_dir, f, options, &file);
-      snap->fields[f.field].files.push_back(std::move(file));
-    }
+    Status s = service::OpenFile(r.index_dir, f, options, snap.get());
     if (!s.ok()) return s.WithContext("index file " + f.name + " named by the manifest");
     named.insert(f.name);
   }
@@ -1074,19 +1065,18 @@ ServiceStats DocIdService::stats() const {
   s.pruned_articles = r.pruned_articles.load();
   s.retained_first_seq = r.retained_seq.load();
   const auto snap = r.Snapshot();
+  auto add = [&s](const auto& part) {
+    s.delta_entries += part.delta_entries();
+    s.file_entries += part.file_entries();
+    s.files += part.files.size();
+    s.delta_memory_bytes += part.delta_memory_bytes();
+    s.file_bytes += part.file_bytes();
+  };
   for (int field : {kTitle, kContent}) {
-    s.delta_entries += snap->fields[field].delta_entries();
-    s.file_entries += snap->fields[field].file_entries();
-    s.files += snap->fields[field].files.size();
-    s.delta_memory_bytes += snap->fields[field].delta_memory_bytes();
-    s.file_bytes += snap->fields[field].file_bytes();
+    add(snap->fields[field]);
     snap->fields[field].AddPreloadStats(&s);
   }
-  s.delta_entries += snap->bands.delta_entries();
-  s.file_entries += snap->bands.file_entries();
-  s.files += snap->bands.files.size();
-  s.delta_memory_bytes += snap->bands.delta_memory_bytes();
-  s.file_bytes += snap->bands.file_bytes();
+  add(snap->bands);
   s.next_seq = r.published_seq.load();
   s.window_first_seq = r.Cutoff(r.Second(), s.next_seq);
   const service::Store::Counters store = r.store->counters();

@@ -1,7 +1,5 @@
 #include "engine/service/field_index.h"
 
-#include <algorithm>
-
 namespace simdex::service {
 
 Status FieldIndex::Search(uint64_t fingerprint, int k, uint64_t min_seq, std::vector<OnlineMatch>* out) const {
@@ -20,26 +18,19 @@ Status FieldIndex::Search(uint64_t fingerprint, int k, uint64_t min_seq, std::ve
   return Status::OK();
 }
 
-uint64_t FieldIndex::file_entries() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f->record.entries;
-  return n;
-}
-
-Status OpenIndexFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options,
-                     std::shared_ptr<IndexFile>* out) {
+Status OpenFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options, IndexSnapshot* snap) {
+  if (record.field == kBandField) {
+    std::shared_ptr<BandFile> file;
+    SIMDEX_RETURN_IF_ERROR(OpenBandFile(dir, record, &file));
+    snap->bands.files.push_back(std::move(file));
+    return Status::OK();
+  }
   auto file = std::make_shared<IndexFile>();
   file->record = record;
   SIMDEX_RETURN_IF_ERROR(IndexReader::Open(dir + "/" + record.name, ReaderOptions(), &file->reader));
   if (options.preload) SIMDEX_RETURN_IF_ERROR(file->reader->Preload(options.preload_lock, &file->preload));
-  *out = std::move(file);
+  snap->fields[record.field].files.push_back(std::move(file));
   return Status::OK();
-}
-
-uint64_t FieldIndex::file_bytes() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f->reader->Info().total_bytes;
-  return n;
 }
 
 void FieldIndex::AddPreloadStats(ServiceStats* stats) const {
@@ -48,18 +39,6 @@ void FieldIndex::AddPreloadStats(ServiceStats* stats) const {
     if (f->preload.locked) stats->locked_bytes += f->preload.bytes;
     if (!f->preload.lock_error.empty()) stats->preload_lock_error = f->preload.lock_error;
   }
-}
-
-uint64_t FieldIndex::delta_entries() const {
-  uint64_t n = live->size();
-  for (const auto& d : frozen) n += d->size();
-  return n;
-}
-
-uint64_t FieldIndex::delta_memory_bytes() const {
-  uint64_t n = live->MemoryBytes();
-  for (const auto& d : frozen) n += d->MemoryBytes();
-  return n;
 }
 
 }  // namespace simdex::service

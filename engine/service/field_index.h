@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/service/index_parts.h"
 #include "engine/service/minhash_content.h"
 #include "engine/service/online_index.h"
 #include "engine/service/records.h"
@@ -33,25 +34,13 @@ struct IndexFile {
   PreloadResult preload;  // what ServiceOptions::preload did (zero when off)
 };
 
-// Opens the file `record` names in `dir`, and preloads it as `options` say.
-Status OpenIndexFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options,
-                     std::shared_ptr<IndexFile>* out);
-
-struct FieldIndex {
-  std::vector<std::shared_ptr<const IndexFile>> files;     // oldest first
-  std::vector<std::shared_ptr<const OnlineIndex>> frozen;  // being compacted
-  std::shared_ptr<OnlineIndex> live;
-
+struct FieldIndex : IndexParts<IndexFile, OnlineIndex> {
   // Appends every entry within k (inclusive) whose seq is >= min_seq, each
   // once. A damaged file block is Corruption naming the file.
   Status Search(uint64_t fingerprint, int k, uint64_t min_seq, std::vector<OnlineMatch>* out) const;
 
-  uint64_t file_entries() const;
-  uint64_t file_bytes() const;
   // Adds the files' preloaded and locked bytes, and a lock refusal, to *stats.
   void AddPreloadStats(ServiceStats* stats) const;
-  uint64_t delta_entries() const;
-  uint64_t delta_memory_bytes() const;
 };
 
 // The service's two fields, and the MinHash-LSH contents, published together.
@@ -60,6 +49,11 @@ struct IndexSnapshot {
   FieldIndex fields[2];     // Field::kTitle, Field::kContent (empty under MinHash)
   BandIndex bands;          // ContentMethod::kMinHash only (else no live delta)
 };
+
+// Opens the file `record` names in `dir` (preloaded as `options` say, an
+// index file) and adds it to its part of *snap (fields[record.field], or
+// bands for kBandField).
+Status OpenFile(const std::string& dir, const FileRecord& record, const ServiceOptions& options, IndexSnapshot* snap);
 
 }  // namespace simdex::service
 

@@ -1,7 +1,6 @@
 #include "engine/service/minhash_content.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "format/coding.h"
 
@@ -71,30 +70,6 @@ Status BandIndex::Search(const BandQuery& q, uint64_t min_seq, double min_estima
   return Status::OK();
 }
 
-uint64_t BandIndex::file_entries() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f->record.entries;
-  return n;
-}
-
-uint64_t BandIndex::file_bytes() const {
-  uint64_t n = 0;
-  for (const auto& f : files) n += f->reader->Info().total_bytes;
-  return n;
-}
-
-uint64_t BandIndex::delta_entries() const {
-  uint64_t n = live == nullptr ? 0 : live->size();
-  for (const auto& d : frozen) n += d->size();
-  return n;
-}
-
-uint64_t BandIndex::delta_memory_bytes() const {
-  uint64_t n = live == nullptr ? 0 : live->MemoryBytes();
-  for (const auto& d : frozen) n += d->MemoryBytes();
-  return n;
-}
-
 const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cutoff, double threshold) {
   const BandMatch* best = nullptr;
   for (const BandMatch& m : found) {
@@ -105,15 +80,7 @@ const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cut
 
 Status WriteBandFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq, const BandSettings& settings,
                      const std::string& path, FileRecord* record) {
-  record->entries = 0;
-  record->min_seq = std::numeric_limits<uint64_t>::max();
-  record->max_seq = 0;
-  delta.ForEach(count, [&](uint64_t seq, const uint64_t*, const uint8_t*) {
-    if (seq < min_seq) return;
-    ++record->entries;
-    record->min_seq = std::min(record->min_seq, seq);
-    record->max_seq = std::max(record->max_seq, seq);
-  });
+  CountEntries(delta, count, min_seq, record);
   if (record->entries == 0) return Status::OK();
   LshBuildOptions options;
   options.minhash = settings.minhash;

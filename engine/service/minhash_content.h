@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/service/index_parts.h"
 #include "engine/service/online_bands.h"
 #include "engine/service/records.h"
 #include "simdex/lsh_index.h"
@@ -72,21 +73,12 @@ struct BandWork {
 
 // Every MinHash-LSH content entry at one moment, published with the
 // service's snapshot as FieldIndex is (engine/service/field_index.h).
-struct BandIndex {
-  std::vector<std::shared_ptr<const BandFile>> files;       // oldest first
-  std::vector<std::shared_ptr<const OnlineBands>> frozen;   // being compacted
-  std::shared_ptr<OnlineBands> live;                        // null: SimHash contents
-
+struct BandIndex : IndexParts<BandFile, OnlineBands> {
   // Appends the candidates of q with seq >= min_seq from every part: all of
   // the deltas', and the files' whose estimate is at least min_estimate.
   // A damaged file is Corruption naming it.
   Status Search(const BandQuery& q, uint64_t min_seq, double min_estimate, std::vector<BandMatch>* out,
                 BandWork* work) const;
-
-  uint64_t file_entries() const;
-  uint64_t file_bytes() const;
-  uint64_t delta_entries() const;
-  uint64_t delta_memory_bytes() const;
 };
 
 // Whether a has a higher estimate than b, or as high and is older.

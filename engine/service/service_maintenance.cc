@@ -28,10 +28,6 @@ using service::OnlineIndex;
 
 namespace {
 
-bool Named(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // title-N.sdx, content-N.sdx, content-lsh-N.sdx (kBandField).
 std::string FileName(int field, uint64_t number) {
   const char* prefix = field == kTitle ? "title-" : field == kContent ? "content-" : "content-lsh-";
@@ -86,25 +82,13 @@ void DocIdService::Rep::BackgroundLoop() {
 Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, const std::vector<FileRecord>& add,
                                        uint64_t compacted_seq, size_t frozen_to_drop) {
   // REQUIRES: compact_mu held (the manifest's only writer).
-  std::vector<std::shared_ptr<const service::IndexFile>> opened;
-  std::vector<std::shared_ptr<const service::BandFile>> opened_bands;
-  for (const FileRecord& rec : add) {
-    if (rec.field == service::kBandField) {
-      std::shared_ptr<service::BandFile> file;
-      SIMDEX_RETURN_IF_ERROR(service::OpenBandFile(index_dir, rec, &file));
-      opened_bands.push_back(std::move(file));
-      continue;
-    }
-    std::shared_ptr<service::IndexFile> file;
-    SIMDEX_RETURN_IF_ERROR(service::OpenIndexFile(index_dir, rec, options, &file));
-    opened.push_back(std::move(file));
-  }
-  auto by_seq = [](const auto& a, const auto& b) { return a->record.min_seq < b->record.min_seq; };
+  IndexSnapshot opened;
+  for (const FileRecord& rec : add) SIMDEX_RETURN_IF_ERROR(service::OpenFile(index_dir, rec, options, &opened));
   // The synced manifest write before the decision lock: an fsync there
   // would stall every decision behind it. Only compact_mu's holder changes
   // the manifest, so `m` is still the next one when the lock is taken.
   service::Manifest m = manifest;
-  std::erase_if(m.files, [&](const FileRecord& f) { return Named(remove, f.name); });
+  std::erase_if(m.files, [&](const FileRecord& f) { return service::Named(remove, f.name); });
   m.files.insert(m.files.end(), add.begin(), add.end());
   std::sort(m.files.begin(), m.files.end(), [](const FileRecord& a, const FileRecord& b) {
     return a.field != b.field ? a.field < b.field : a.min_seq < b.min_seq;
@@ -119,22 +103,8 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
 
     auto next = std::make_shared<IndexSnapshot>(*Snapshot());
     ++next->generation;
-    for (int field : {kTitle, kContent}) {
-      service::FieldIndex& f = next->fields[field];
-      std::erase_if(f.files, [&](const auto& file) { return Named(remove, file->record.name); });
-      for (const auto& file : opened) {
-        if (file->record.field == field) f.files.push_back(file);
-      }
-      std::sort(f.files.begin(), f.files.end(), by_seq);
-      f.frozen.erase(f.frozen.begin(), f.frozen.begin() + static_cast<std::ptrdiff_t>(
-                                                              std::min(frozen_to_drop, f.frozen.size())));
-    }
-    service::BandIndex& b = next->bands;
-    std::erase_if(b.files, [&](const auto& file) { return Named(remove, file->record.name); });
-    b.files.insert(b.files.end(), opened_bands.begin(), opened_bands.end());
-    std::sort(b.files.begin(), b.files.end(), by_seq);
-    b.frozen.erase(b.frozen.begin(),
-                   b.frozen.begin() + static_cast<std::ptrdiff_t>(std::min(frozen_to_drop, b.frozen.size())));
+    for (int field : {kTitle, kContent}) next->fields[field].Install(remove, opened.fields[field], frozen_to_drop);
+    next->bands.Install(remove, opened.bands, frozen_to_drop);
     Publish(std::move(next));
   }
   // Searches that still hold the old snapshot keep their mappings.
@@ -157,14 +127,8 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
     if (biggest == 0 || (!force && biggest < options.compact_entries)) return Status::OK();
     auto next = std::make_shared<IndexSnapshot>(*cur);
     ++next->generation;
-    for (int field : {kTitle, kContent}) {
-      next->fields[field].frozen.push_back(cur->fields[field].live);
-      next->fields[field].live = std::move(fresh.fields[field].live);
-    }
-    if (minhash) {
-      next->bands.frozen.push_back(cur->bands.live);
-      next->bands.live = std::move(fresh.bands.live);
-    }
+    for (int field : {kTitle, kContent}) next->fields[field].Freeze(std::move(fresh.fields[field].live));
+    if (minhash) next->bands.Freeze(std::move(fresh.bands.live));
     Publish(std::move(next));
     frozen_upto.push_back(next_seq);
   }
