@@ -203,6 +203,17 @@ struct Store::Rep {
     return Status::OK();
   }
 
+  // Reads and decodes the record under key in family f; `context` (if
+  // any) prefixes a decoding error.
+  template <typename Record>
+  Status GetRecord(Family f, std::string_view key, Record* out, bool* found, std::string_view context = {}) const {
+    std::string v;
+    SIMDEX_RETURN_IF_ERROR(Get(f, key, &v, found));
+    if (!*found) return Status::OK();
+    Status s = out->DecodeFrom(v);
+    return context.empty() ? s : s.WithContext(context);
+  }
+
   // The last key of family f that decodes as a seq, plus one (0 when none).
   Status NextKey(Family f, uint64_t* next) const {
     std::shared_lock<std::shared_mutex> lock(db_mu);
@@ -235,6 +246,21 @@ struct Store::Rep {
     }
     return FromRocks(it->status(), "database scan of " + std::string(kFamilyNames[f]));
   }
+
+  // Calls fn(seq, record) for the records of family f keyed by seqs from
+  // `from` to `to` ("" = end); `what` and the seq prefix a decoding error.
+  template <typename Record>
+  Status ScanRecords(Family f, uint64_t from, const std::string& to, const char* what,
+                     const std::function<bool(uint64_t, const Record&)>& fn) const {
+    return Scan(f, SeqKey(from), to, [&](std::string_view key, std::string_view value, bool* more) {
+      uint64_t seq;
+      if (!DecodeSeqKey(key, &seq)) return Status::Corruption(std::string(kFamilyNames[f]) + ": a key is not 8 bytes");
+      Record r;
+      SIMDEX_RETURN_IF_ERROR(r.DecodeFrom(value).WithContext(what + std::to_string(seq)));
+      *more = fn(seq, r);
+      return Status::OK();
+    });
+  }
 };
 
 struct Store::Batch::Rep {
@@ -245,25 +271,23 @@ struct Store::Batch::Rep {
   void Put(Family f, std::string_view key, std::string_view value) {
     batch.Put(family(f), ToSlice(key), ToSlice(value));
   }
+  template <typename Record>
+  void PutRecord(Family f, std::string_view key, const Record& r) {
+    scratch.clear();
+    r.EncodeTo(&scratch);
+    Put(f, key, scratch);
+  }
   std::string scratch;  // encoded values, reused
 };
 
 Store::Batch::Batch(const Store& store) : rep_(std::make_unique<Rep>()) { rep_->families = &store.rep_->refs; }
 Store::Batch::~Batch() = default;
 
-void Store::Batch::PutArticle(uint64_t seq, const ArticleRecord& r) {
-  rep_->scratch.clear();
-  r.EncodeTo(&rep_->scratch);
-  rep_->Put(kArticles, SeqKey(seq), rep_->scratch);
-}
+void Store::Batch::PutArticle(uint64_t seq, const ArticleRecord& r) { rep_->PutRecord(kArticles, SeqKey(seq), r); }
 void Store::Batch::PutArticleId(std::string_view id_json, uint64_t seq) {
   rep_->Put(kArticleIds, id_json, SeqKey(seq));
 }
-void Store::Batch::PutUrl(std::string_view url, const UrlRecord& r) {
-  rep_->scratch.clear();
-  r.EncodeTo(&rep_->scratch);
-  rep_->Put(kUrls, url, rep_->scratch);
-}
+void Store::Batch::PutUrl(std::string_view url, const UrlRecord& r) { rep_->PutRecord(kUrls, url, r); }
 void Store::Batch::DeleteUrl(std::string_view url) { rep_->batch.Delete(rep_->family(kUrls), ToSlice(url)); }
 void Store::Batch::DeleteArticleId(std::string_view id_json) {
   rep_->batch.Delete(rep_->family(kArticleIds), ToSlice(id_json));
@@ -271,11 +295,7 @@ void Store::Batch::DeleteArticleId(std::string_view id_json) {
 void Store::Batch::DeleteSeqs(uint64_t from, uint64_t to) {
   for (Family f : {kArticles, kDocs, kReps}) rep_->batch.DeleteRange(rep_->family(f), SeqKey(from), SeqKey(to));
 }
-void Store::Batch::PutDoc(uint64_t doc_seq, const DocRecord& r) {
-  rep_->scratch.clear();
-  r.EncodeTo(&rep_->scratch);
-  rep_->Put(kDocs, SeqKey(doc_seq), rep_->scratch);
-}
+void Store::Batch::PutDoc(uint64_t doc_seq, const DocRecord& r) { rep_->PutRecord(kDocs, SeqKey(doc_seq), r); }
 void Store::Batch::PutRep(uint64_t doc_seq, std::string_view json) { rep_->Put(kReps, SeqKey(doc_seq), json); }
 void Store::Batch::PutTime(int64_t second, uint64_t first_seq) {
   rep_->Put(kTimes, SecondKey(second), SeqKey(first_seq));
@@ -283,16 +303,8 @@ void Store::Batch::PutTime(int64_t second, uint64_t first_seq) {
 void Store::Batch::DeleteTimesBefore(int64_t second) {
   rep_->batch.DeleteRange(rep_->family(kTimes), SecondKey(INT64_MIN), SecondKey(second));
 }
-void Store::Batch::PutManifest(const Manifest& m) {
-  rep_->scratch.clear();
-  m.EncodeTo(&rep_->scratch);
-  rep_->Put(kMeta, kManifestKey, rep_->scratch);
-}
-void Store::Batch::PutTotals(const Totals& t) {
-  rep_->scratch.clear();
-  t.EncodeTo(&rep_->scratch);
-  rep_->Put(kMeta, kTotalsKey, rep_->scratch);
-}
+void Store::Batch::PutManifest(const Manifest& m) { rep_->PutRecord(kMeta, kManifestKey, m); }
+void Store::Batch::PutTotals(const Totals& t) { rep_->PutRecord(kMeta, kTotalsKey, t); }
 void Store::Batch::DeleteTotals() { rep_->batch.Delete(rep_->family(kMeta), kTotalsKey); }
 size_t Store::Batch::bytes() const { return rep_->batch.GetDataSize(); }
 void Store::Batch::Clear() { rep_->batch.Clear(); }
@@ -348,21 +360,15 @@ Status Store::GetArticleSeq(std::string_view id_json, uint64_t* seq, bool* found
 }
 
 Status Store::GetArticle(uint64_t seq, ArticleRecord* out, bool* found) const {
-  std::string v;
-  SIMDEX_RETURN_IF_ERROR(rep_->Get(kArticles, SeqKey(seq), &v, found));
-  return *found ? out->DecodeFrom(v).WithContext("article " + std::to_string(seq)) : Status::OK();
+  return rep_->GetRecord(kArticles, SeqKey(seq), out, found, "article " + std::to_string(seq));
 }
 
 Status Store::GetUrl(std::string_view url, UrlRecord* out, bool* found) const {
-  std::string v;
-  SIMDEX_RETURN_IF_ERROR(rep_->Get(kUrls, url, &v, found));
-  return *found ? out->DecodeFrom(v) : Status::OK();
+  return rep_->GetRecord(kUrls, url, out, found);
 }
 
 Status Store::GetDoc(uint64_t doc_seq, DocRecord* out, bool* found) const {
-  std::string v;
-  SIMDEX_RETURN_IF_ERROR(rep_->Get(kDocs, SeqKey(doc_seq), &v, found));
-  return *found ? out->DecodeFrom(v).WithContext("doc " + std::to_string(doc_seq)) : Status::OK();
+  return rep_->GetRecord(kDocs, SeqKey(doc_seq), out, found, "doc " + std::to_string(doc_seq));
 }
 
 Status Store::GetRep(uint64_t doc_seq, std::string* json, bool* found) const {
@@ -370,16 +376,10 @@ Status Store::GetRep(uint64_t doc_seq, std::string* json, bool* found) const {
 }
 
 Status Store::GetManifest(Manifest* out, bool* found) const {
-  std::string v;
-  SIMDEX_RETURN_IF_ERROR(rep_->Get(kMeta, kManifestKey, &v, found));
-  return *found ? out->DecodeFrom(v) : Status::OK();
+  return rep_->GetRecord(kMeta, kManifestKey, out, found);
 }
 
-Status Store::GetTotals(Totals* out, bool* found) const {
-  std::string v;
-  SIMDEX_RETURN_IF_ERROR(rep_->Get(kMeta, kTotalsKey, &v, found));
-  return *found ? out->DecodeFrom(v) : Status::OK();
-}
+Status Store::GetTotals(Totals* out, bool* found) const { return rep_->GetRecord(kMeta, kTotalsKey, out, found); }
 
 Status Store::NextSeq(uint64_t* next_seq) const {
   uint64_t articles = 0, docs = 0;
@@ -390,27 +390,12 @@ Status Store::NextSeq(uint64_t* next_seq) const {
 }
 
 Status Store::ForEachDoc(uint64_t from_seq, const std::function<bool(uint64_t, const DocRecord&)>& fn) const {
-  return rep_->Scan(kDocs, SeqKey(from_seq), "", [&](std::string_view key, std::string_view value, bool* more) {
-    uint64_t seq;
-    if (!DecodeSeqKey(key, &seq)) return Status::Corruption("docs: a key is not 8 bytes");
-    DocRecord r;
-    SIMDEX_RETURN_IF_ERROR(r.DecodeFrom(value).WithContext("doc " + std::to_string(seq)));
-    *more = fn(seq, r);
-    return Status::OK();
-  });
+  return rep_->ScanRecords(kDocs, from_seq, "", "doc ", fn);
 }
 
 Status Store::ForEachArticle(uint64_t from_seq, uint64_t to_seq,
                              const std::function<bool(uint64_t, const ArticleRecord&)>& fn) const {
-  return rep_->Scan(kArticles, SeqKey(from_seq), SeqKey(to_seq),
-                    [&](std::string_view key, std::string_view value, bool* more) {
-                      uint64_t seq;
-                      if (!DecodeSeqKey(key, &seq)) return Status::Corruption("articles: a key is not 8 bytes");
-                      ArticleRecord r;
-                      SIMDEX_RETURN_IF_ERROR(r.DecodeFrom(value).WithContext("article " + std::to_string(seq)));
-                      *more = fn(seq, r);
-                      return Status::OK();
-                    });
+  return rep_->ScanRecords(kArticles, from_seq, SeqKey(to_seq), "article ", fn);
 }
 
 Status Store::ForEachTime(const std::function<bool(int64_t, uint64_t)>& fn) const {
@@ -485,18 +470,6 @@ Status Store::SyncWal() {
 Store::Counters Store::counters() const {
   return Counters{rep_->write_errors.load(std::memory_order_relaxed), rep_->reopens.load(std::memory_order_relaxed),
                   rep_->syncs.load(std::memory_order_relaxed)};
-}
-
-uint64_t Store::DiskBytes() const {
-  std::shared_lock<std::shared_mutex> db(rep_->db_mu);
-  if (rep_->db == nullptr) return 0;
-  uint64_t total = 0;
-  for (rocksdb::ColumnFamilyHandle* h : rep_->families) {
-    uint64_t v = 0;
-    if (rep_->db->GetIntProperty(h, rocksdb::DB::Properties::kTotalSstFilesSize, &v)) total += v;
-    if (rep_->db->GetIntProperty(h, rocksdb::DB::Properties::kCurSizeAllMemTables, &v)) total += v;
-  }
-  return total;
 }
 
 }  // namespace simdex::service

@@ -101,9 +101,6 @@ class Store {
   // to replay (a clean shutdown, the end of an import).
   Status Flush();
 
-  // Bytes of the database's files on disk (approximate, from RocksDB).
-  uint64_t DiskBytes() const;
-
   struct Counters {
     uint64_t write_errors = 0;  // failed writes and syncs
     uint64_t reopens = 0;       // reopens after one
