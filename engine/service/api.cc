@@ -23,6 +23,12 @@ HttpResponse Json(std::string body, Route route) {
   return r;
 }
 
+HttpResponse AnswerJson(const DocIdAnswer& answer, Route route) {
+  std::string body;
+  AppendAnswer(&body, answer);
+  return Json(std::move(body), route);
+}
+
 // 400 for what the caller got wrong, 404 for what is not there, 503 when
 // the database refused a write or cannot be read (a full disk, no
 // descriptors: nothing was acknowledged; a retry may succeed), 500 for the
@@ -103,8 +109,8 @@ int HexDigit(char c) {
   return -1;
 }
 
-}  // namespace
-
+// Decodes %XX escapes and '+' (a space) of a URL query value; false on a
+// bad escape.
 bool DecodeQueryValue(std::string_view in, std::string* out) {
   out->clear();
   for (size_t i = 0; i < in.size(); ++i) {
@@ -122,6 +128,8 @@ bool DecodeQueryValue(std::string_view in, std::string* out) {
   }
   return true;
 }
+
+}  // namespace
 
 bool QueryParameter(std::string_view target, std::string_view name, std::string* value) {
   const size_t q = target.find('?');
@@ -192,9 +200,7 @@ HttpResponse Api::DocId(std::string_view json, Route route) const {
   DocIdAnswer answer;
   s = service_->Submit(article.view(), &answer);
   if (!s.ok()) return Error(StatusFor(s), s.message(), route);
-  std::string body;
-  AppendAnswer(&body, answer);
-  return Json(std::move(body), route);
+  return AnswerJson(answer, route);
 }
 
 // The answers of a batch, a piece at a time: one answer line per article
@@ -298,9 +304,7 @@ HttpResponse Api::Query(std::string_view body) const {
     DocIdAnswer answer;
     s = service_->Check(article.view(), &answer);
     if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kQuery);
-    std::string out;
-    AppendAnswer(&out, answer);
-    return Json(std::move(out), Route::kQuery);
+    return AnswerJson(answer, Route::kQuery);
   }
   Field field = Field::kContent;
   simdjson::dom::element fv;
@@ -343,35 +347,29 @@ HttpResponse Api::Query(std::string_view body) const {
   for (simdjson::dom::element e : list) {
     std::string_view s;
     if (e.get_string().get(s)) return Error(400, "query " + std::to_string(i) + " must be a string", Route::kQuery);
-    uint64_t fp = 0;
-    bool empty = false;
-    if (minhash) {
-      matches.clear();
-      Status st = service_->SearchContent(s, content, &matches);
-      if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
-      if (i++ > 0) out.push_back(',');
-      out.append("{\"matches\":");
-      AppendMatches(&out, matches);
-      out.push_back('}');
-      continue;
-    }
-    if (by_fingerprint) {
-      if (!ParseHexFingerprint(s, &fp)) {
-        return Error(400, "query " + std::to_string(i) + " is not a fingerprint of 1 to 16 hex digits", Route::kQuery);
-      }
-    } else {
-      const FingerprintResult r = service_->FingerprintText(s);
-      empty = r.empty();
-      fp = r.fingerprint;
-    }
     matches.clear();
-    if (!empty) {
-      Status st = service_->Search(field, fp, static_cast<int>(k), &matches);
-      if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
+    Status st;
+    std::string fingerprint;  // the result's "fingerprint" field with its comma (none under MinHash)
+    if (minhash) {
+      st = service_->SearchContent(s, content, &matches);
+    } else {
+      uint64_t fp = 0;
+      bool empty = false;
+      if (by_fingerprint) {
+        if (!ParseHexFingerprint(s, &fp)) {
+          return Error(400, "query " + std::to_string(i) + " is not a fingerprint of 1 to 16 hex digits",
+                       Route::kQuery);
+        }
+      } else {
+        const FingerprintResult r = service_->FingerprintText(s);
+        empty = r.empty();
+        fp = r.fingerprint;
+      }
+      if (!empty) st = service_->Search(field, fp, static_cast<int>(k), &matches);
+      fingerprint = empty ? "\"fingerprint\":null," : "\"fingerprint\":\"" + FormatHexFingerprint(fp) + "\",";
     }
-    if (i++ > 0) out.push_back(',');
-    out.append(empty ? "{\"fingerprint\":null" : "{\"fingerprint\":\"" + FormatHexFingerprint(fp) + "\"");
-    out.append(",\"matches\":");
+    if (!st.ok()) return Error(StatusFor(st), st.message(), Route::kQuery);
+    out.append(i++ > 0 ? ",{" : "{").append(fingerprint).append("\"matches\":");
     AppendMatches(&out, matches);
     out.push_back('}');
   }
@@ -401,9 +399,7 @@ HttpResponse Api::Lookup(std::string_view target) const {
   DocIdAnswer answer;
   s = service_->LookupArticle(id_json, &answer);
   if (!s.ok()) return Error(StatusFor(s), s.message(), Route::kLookup);
-  std::string out;
-  AppendAnswer(&out, answer);
-  return Json(std::move(out), Route::kLookup);
+  return AnswerJson(answer, Route::kLookup);
 }
 
 HttpResponse Api::Stats() const {

@@ -99,9 +99,6 @@ class Api {
 // (tests and the fuzz target, which hold answers whole).
 std::string WholeBody(HttpResponse* response);
 
-// Decodes %XX escapes and '+' (a space) of a URL query value; false on a
-// bad escape.
-bool DecodeQueryValue(std::string_view in, std::string* out);
 // The decoded value of parameter `name` in the query part of `target`
 // (after '?'); false when absent or badly escaped.
 bool QueryParameter(std::string_view target, std::string_view name, std::string* value);

@@ -80,6 +80,24 @@ Status StringField(simdjson::dom::object object, const char* name, std::string* 
   return Status::OK();
 }
 
+// The canonical text of an article id (article_json.h) in *out;
+// InvalidArgument naming `what` when `id` is neither a string nor an
+// unsigned 64-bit integer.
+Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out) {
+  int64_t i = 0;
+  uint64_t u = 0;
+  if (id.is_string()) {
+    *out = simdjson::minify(id);
+  } else if (id.type() == simdjson::dom::element_type::INT64 && !id.get_int64().get(i) && i >= 0) {
+    *out = std::to_string(i);
+  } else if (id.type() == simdjson::dom::element_type::UINT64 && !id.get_uint64().get(u)) {
+    *out = std::to_string(u);
+  } else {
+    return Status::InvalidArgument(std::string(what) + std::string(kIdRule));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Article ParsedArticle::view() const {
@@ -121,21 +139,6 @@ Status ParseArticle(std::string_view json, const std::string& keep_field, Parsed
     }
   }
   out->json.assign(json);
-  return Status::OK();
-}
-
-Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out) {
-  int64_t i = 0;
-  uint64_t u = 0;
-  if (id.is_string()) {
-    *out = simdjson::minify(id);
-  } else if (id.type() == simdjson::dom::element_type::INT64 && !id.get_int64().get(i) && i >= 0) {
-    *out = std::to_string(i);
-  } else if (id.type() == simdjson::dom::element_type::UINT64 && !id.get_uint64().get(u)) {
-    *out = std::to_string(u);
-  } else {
-    return Status::InvalidArgument(std::string(what) + std::string(kIdRule));
-  }
   return Status::OK();
 }
 

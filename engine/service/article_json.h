@@ -17,8 +17,6 @@
 #include <string>
 #include <string_view>
 
-#include <simdjson.h>
-
 #include "simdex/service.h"
 #include "simdex/status.h"
 
@@ -41,13 +39,8 @@ struct ParsedArticle {
 // article.
 Status ParseArticle(std::string_view json, const std::string& keep_field, ParsedArticle* out);
 
-// The canonical text of an article id (see above) in *out; InvalidArgument
-// naming `what` when `id` is neither a string nor an unsigned 64-bit
-// integer.
-Status ArticleIdJson(simdjson::dom::element id, std::string_view what, std::string* out);
-
-// The canonical text of an id given as JSON text (`GET /v1/article?id=`):
-// ArticleIdJson, and -0 and integers past 2^64 - 1 refused by name (the
+// The canonical text of an id given as JSON text (`GET /v1/article?id=`),
+// as an article's "id" (see above), and -0 and integers past 2^64 - 1 refused by name (the
 // parser reads -0 as 0 and calls 2^64 "not valid JSON").
 Status ParseArticleId(std::string_view text, std::string_view what, std::string* out);
 

@@ -66,9 +66,14 @@ HttpResponse BudgetUsedUp() {
   return Api::Error(503, "the server holds as many request and response bytes as it may (--max-buffered): retry");
 }
 
+namespace {
+
+// 413 naming `what` and the limit.
 HttpResponse TooLarge(const char* what, size_t limit) {
   return Api::Error(413, std::string("the ") + what + " is over the limit of " + std::to_string(limit) + " bytes");
 }
+
+}  // namespace
 
 std::optional<HttpResponse> ParseErrorResponse(const RequestParser& parser, boost::beast::error_code ec,
                                                size_t max_body_bytes) {

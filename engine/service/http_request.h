@@ -86,9 +86,6 @@ HttpResponse Answer(const Api& api, const boost::beast::http::request<boost::bea
 // 503: the server's buffered-bytes budget is used up.
 HttpResponse BudgetUsedUp();
 
-// 413 naming `what` and the limit.
-HttpResponse TooLarge(const char* what, size_t limit);
-
 // The HTTP message of an answer: `version` and `keep_alive` as the
 // request's (1.1 and closing for a request that did not parse), the
 // content type, the answer's header fields, Retry-After: 1 for 503,
