@@ -57,9 +57,6 @@ bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && Lower(s.substr(0, prefix.size())) == Lower(prefix);
 }
 
-// The path of a request target, without its query.
-std::string_view Path(std::string_view target) { return target.substr(0, target.find('?')); }
-
 std::string Quoted(std::string_view value) { return "'" + std::string(value.substr(0, 200)) + "'"; }
 
 // Takes a time that depends on the length given, not on where the bytes

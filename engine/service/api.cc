@@ -40,8 +40,6 @@ int StatusFor(const Status& s) {
   return 500;
 }
 
-std::string_view Path(std::string_view target) { return target.substr(0, target.find('?')); }
-
 // Each match: its fingerprint and distance, or (a MinHash band match) its
 // estimated similarity.
 void AppendMatches(std::string* out, const std::vector<ServiceMatch>& matches) {

@@ -95,6 +95,9 @@ class Api {
   const Metrics* metrics_;
 };
 
+// The path of a request target, without its query.
+inline std::string_view Path(std::string_view target) { return target.substr(0, target.find('?')); }
+
 // The whole body of an answer: its first piece and every piece of `rest`
 // (tests and the fuzz target, which hold answers whole).
 std::string WholeBody(HttpResponse* response);

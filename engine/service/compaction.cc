@@ -25,11 +25,7 @@ Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq
   delta.ForEach(count, [&](uint64_t seq, uint64_t fp) {
     if (s.ok() && seq >= min_seq) s = builder->Add(seq, fp);
   });
-  if (!s.ok()) {
-    builder->Abandon();
-    return s;
-  }
-  return builder->Finish();
+  return FinishOrAbandon(*builder, s);
 }
 
 Status ForEachEntry(const IndexReader& reader, const std::function<Status(uint64_t id, uint64_t fp)>& fn) {
@@ -64,11 +60,7 @@ Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_s
       return id < min_seq ? Status::OK() : merger->Add(id, fp);
     });
   }
-  if (!s.ok()) {
-    merger->Abandon();
-    return s;
-  }
-  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
   record->field = older.record.field;
   record->name = name;
   record->entries = merger->stats().entries;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/service/records.h"
+#include "simdex/status.h"
 
 namespace simdex::service {
 
@@ -77,6 +78,17 @@ void CountEntries(const Delta& delta, uint64_t count, uint64_t min_seq, FileReco
     record->min_seq = std::min(record->min_seq, seq);
     record->max_seq = std::max(record->max_seq, seq);
   });
+}
+
+// Finishes the file `writer` (a builder or merger of index or LSH files)
+// writes, or abandons it after a failure `s`.
+template <typename Writer>
+Status FinishOrAbandon(Writer& writer, const Status& s) {
+  if (!s.ok()) {
+    writer.Abandon();
+    return s;
+  }
+  return writer.Finish();
 }
 
 }  // namespace simdex::service

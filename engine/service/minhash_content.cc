@@ -93,11 +93,7 @@ Status WriteBandFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq,
   delta.ForEach(count, [&](uint64_t seq, const uint64_t* keys, const uint8_t* packed) {
     if (s.ok() && seq >= min_seq) s = builder->AddBanded(seq, keys, packed);
   });
-  if (!s.ok()) {
-    builder->Abandon();
-    return s;
-  }
-  return builder->Finish();
+  return FinishOrAbandon(*builder, s);
 }
 
 Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq, const std::string& path,
@@ -112,11 +108,7 @@ Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min
       s = merger->DeleteRange(f->record.min_seq, std::min(min_seq - 1, f->record.max_seq));
     }
   }
-  if (!s.ok()) {
-    merger->Abandon();
-    return s;
-  }
-  SIMDEX_RETURN_IF_ERROR(merger->Finish());
+  SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
   record->field = older.record.field;
   record->entries = merger->stats().documents;
   record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
