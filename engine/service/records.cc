@@ -11,6 +11,7 @@ namespace simdex::service {
 namespace {
 
 constexpr uint64_t kMin64 = uint64_t{1} << 63;  // second + 2^63 orders signed seconds
+constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
 void PutString(std::string* out, std::string_view s) {
   format::PutFixed32(out, static_cast<uint32_t>(s.size()));
@@ -21,12 +22,6 @@ void PutDouble(std::string* out, double v) { format::PutFixed64(out, std::bit_ca
 
 void PutBigEndian(std::string* out, uint64_t v) {
   for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-uint64_t GetBigEndian(std::string_view key) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(key[static_cast<size_t>(i)]);
-  return v;
 }
 
 // Reads fields from one value and never past its end: the first shortfall
@@ -71,10 +66,6 @@ class Reader {
 
 }  // namespace
 
-namespace {
-constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
-}  // namespace
-
 uint64_t MixSeq(uint64_t x) {
   x += kGolden;  // splitmix64's step: seq 0 does not map to docId 0
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -102,7 +93,7 @@ std::string SeqKey(uint64_t seq) {
 
 bool DecodeSeqKey(std::string_view key, uint64_t* seq) {
   if (key.size() != 8) return false;
-  *seq = GetBigEndian(key);
+  *seq = format::LoadBigEndian64(key.data());
   return true;
 }
 
