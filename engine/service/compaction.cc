@@ -1,6 +1,7 @@
 #include "engine/service/compaction.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 #include "engine/simhash/index/entry_ids.h"
@@ -8,6 +9,36 @@
 #include "simdex/merge.h"
 
 namespace simdex::service {
+
+namespace {
+
+// Sets *record's entries and seq range to those of the first `count`
+// entries of `delta` whose seq is >= min_seq (entries 0 when none).
+template <typename Delta>
+void CountEntries(const Delta& delta, uint64_t count, uint64_t min_seq, FileRecord* record) {
+  record->entries = 0;
+  record->min_seq = std::numeric_limits<uint64_t>::max();
+  record->max_seq = 0;
+  delta.ForEach(count, [&](uint64_t seq, const auto&...) {
+    if (seq < min_seq) return;
+    ++record->entries;
+    record->min_seq = std::min(record->min_seq, seq);
+    record->max_seq = std::max(record->max_seq, seq);
+  });
+}
+
+// Finishes the file `writer` (a builder or merger of index or LSH files)
+// writes, or abandons it after a failure `s`.
+template <typename Writer>
+Status FinishOrAbandon(Writer& writer, const Status& s) {
+  if (!s.ok()) {
+    writer.Abandon();
+    return s;
+  }
+  return writer.Finish();
+}
+
+}  // namespace
 
 Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq, const FileWork& work,
                       const std::string& name, FileRecord* record) {
@@ -64,6 +95,46 @@ Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_s
   record->field = older.record.field;
   record->name = name;
   record->entries = merger->stats().entries;
+  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
+  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
+  return Status::OK();
+}
+
+Status WriteDeltaFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq, const FileWork& work,
+                      const std::string& name, FileRecord* record) {
+  record->name = name;
+  CountEntries(delta, count, min_seq, record);
+  if (record->entries == 0) return Status::OK();
+  LshBuildOptions options;
+  options.minhash = work.bands.minhash;
+  options.threshold = work.bands.threshold;
+  options.bands = work.bands.bands;
+  options.signature_bits = work.bands.signature_bits;
+  std::unique_ptr<LshIndexBuilder> builder;
+  SIMDEX_RETURN_IF_ERROR(LshIndexBuilder::Create(work.dir + "/" + name, options, &builder));
+  Status s;
+  delta.ForEach(count, [&](uint64_t seq, const uint64_t* keys, const uint8_t* packed) {
+    if (s.ok() && seq >= min_seq) s = builder->AddBanded(seq, keys, packed);
+  });
+  return FinishOrAbandon(*builder, s);
+}
+
+Status MergeFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq, const FileWork& work,
+                  const std::string& name, FileRecord* record) {
+  std::unique_ptr<LshIndexMerger> merger;
+  SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(older.reader.get(), work.dir + "/" + name, &merger));
+  Status s = merger->AddIndex(newer.reader.get());
+  // The expired entries of each file are a prefix of its seqs: a range
+  // each, however many.
+  for (const BandFile* f : {&older, &newer}) {
+    if (s.ok() && min_seq > f->record.min_seq) {
+      s = merger->DeleteRange(f->record.min_seq, std::min(min_seq - 1, f->record.max_seq));
+    }
+  }
+  SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
+  record->field = older.record.field;
+  record->name = name;
+  record->entries = merger->stats().documents;
   record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
   record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
   return Status::OK();

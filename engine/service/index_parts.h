@@ -8,13 +8,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "engine/service/records.h"
-#include "simdex/status.h"
 
 namespace simdex::service {
 
@@ -64,32 +61,6 @@ struct IndexParts {
     return n;
   }
 };
-
-// Sets *record's entries and seq range to those of the first `count`
-// entries of `delta` whose seq is >= min_seq (entries 0 when none).
-template <typename Delta>
-void CountEntries(const Delta& delta, uint64_t count, uint64_t min_seq, FileRecord* record) {
-  record->entries = 0;
-  record->min_seq = std::numeric_limits<uint64_t>::max();
-  record->max_seq = 0;
-  delta.ForEach(count, [&](uint64_t seq, const auto&...) {
-    if (seq < min_seq) return;
-    ++record->entries;
-    record->min_seq = std::min(record->min_seq, seq);
-    record->max_seq = std::max(record->max_seq, seq);
-  });
-}
-
-// Finishes the file `writer` (a builder or merger of index or LSH files)
-// writes, or abandons it after a failure `s`.
-template <typename Writer>
-Status FinishOrAbandon(Writer& writer, const Status& s) {
-  if (!s.ok()) {
-    writer.Abandon();
-    return s;
-  }
-  return writer.Finish();
-}
 
 }  // namespace simdex::service
 

@@ -78,42 +78,4 @@ const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cut
   return best;
 }
 
-Status WriteBandFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq, const BandSettings& settings,
-                     const std::string& path, FileRecord* record) {
-  CountEntries(delta, count, min_seq, record);
-  if (record->entries == 0) return Status::OK();
-  LshBuildOptions options;
-  options.minhash = settings.minhash;
-  options.threshold = settings.threshold;
-  options.bands = settings.bands;
-  options.signature_bits = settings.signature_bits;
-  std::unique_ptr<LshIndexBuilder> builder;
-  SIMDEX_RETURN_IF_ERROR(LshIndexBuilder::Create(path, options, &builder));
-  Status s;
-  delta.ForEach(count, [&](uint64_t seq, const uint64_t* keys, const uint8_t* packed) {
-    if (s.ok() && seq >= min_seq) s = builder->AddBanded(seq, keys, packed);
-  });
-  return FinishOrAbandon(*builder, s);
-}
-
-Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq, const std::string& path,
-                      FileRecord* record) {
-  std::unique_ptr<LshIndexMerger> merger;
-  SIMDEX_RETURN_IF_ERROR(LshIndexMerger::Create(older.reader.get(), path, &merger));
-  Status s = merger->AddIndex(newer.reader.get());
-  // The expired entries of each file are a prefix of its seqs: a range
-  // each, however many.
-  for (const BandFile* f : {&older, &newer}) {
-    if (s.ok() && min_seq > f->record.min_seq) {
-      s = merger->DeleteRange(f->record.min_seq, std::min(min_seq - 1, f->record.max_seq));
-    }
-  }
-  SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
-  record->field = older.record.field;
-  record->entries = merger->stats().documents;
-  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
-  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
-  return Status::OK();
-}
-
 }  // namespace simdex::service

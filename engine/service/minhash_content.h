@@ -3,7 +3,7 @@
 // content's signature, band keys and b-bit signature; the index of the
 // docIds' contents (LSH index files, deltas being compacted, the live
 // delta: OnlineBands); the pick of the match; the file work of its
-// compaction (LshIndexBuilder, LshIndexMerger).
+// compaction (LshIndexBuilder, LshIndexMerger: compaction.h).
 //
 // A content's candidates are the docIds that share the key of at least one
 // band with it; the match is the candidate with the highest b-bit estimate
@@ -89,17 +89,6 @@ inline bool Likelier(const BandMatch& a, const BandMatch& b) {
 // The match among `found`: the highest estimate >= threshold with seq >=
 // cutoff, the oldest among equals; nullptr when none.
 const BandMatch* BestBandMatch(const std::vector<BandMatch>& found, uint64_t cutoff, double threshold);
-
-// Writes the first `count` entries of `delta` with seq >= min_seq into an
-// LSH index at path (ids = seqs) and fills *record's name-independent
-// parts (seq range, entries); writes nothing when no entry qualifies.
-Status WriteBandFile(const OnlineBands& delta, uint64_t count, uint64_t min_seq, const BandSettings& settings,
-                     const std::string& path, FileRecord* record);
-
-// Merges `newer` into `older` at path, leaving out the entries of both
-// whose seq is below min_seq; *record as MergeFiles (compaction.h) fills it.
-Status MergeBandFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq, const std::string& path,
-                      FileRecord* record);
 
 }  // namespace simdex::service
 

@@ -154,24 +154,18 @@ Status DocIdService::Rep::WriteFrozen() {
     }
   }
   const uint64_t cutoff = Cutoff(Second(), upto);
-  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
+  const service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile, band_settings};
   std::vector<FileRecord> add;
-  Status s;
-  for (int field : {kTitle, kContent}) {
+  auto write = [&](const auto& delta, int field) {
     FileRecord rec;
-    s = WriteDeltaFile(*frozen[field], frozen[field]->size(), cutoff, work, names[field], &rec);
-    if (!s.ok()) break;
+    SIMDEX_RETURN_IF_ERROR(WriteDeltaFile(delta, delta.size(), cutoff, work, names[field], &rec));
     rec.field = static_cast<uint8_t>(field);
     if (rec.entries > 0) add.push_back(rec);
-  }
-  if (s.ok() && frozen_bands != nullptr) {
-    FileRecord rec;
-    rec.field = service::kBandField;
-    rec.name = names[service::kBandField];
-    s = service::WriteBandFile(*frozen_bands, frozen_bands->size(), cutoff, band_settings, index_dir + "/" + rec.name,
-                               &rec);
-    if (s.ok() && rec.entries > 0) add.push_back(rec);
-  }
+    return Status::OK();
+  };
+  Status s = write(*frozen[kTitle], kTitle);
+  if (s.ok()) s = write(*frozen[kContent], kContent);
+  if (s.ok() && frozen_bands != nullptr) s = write(*frozen_bands, service::kBandField);
   if (s.ok()) s = InstallFiles({}, add, upto, 1);
   if (!s.ok()) {
     // Not installed: the deltas stay frozen (searched) for the next attempt.
@@ -200,7 +194,7 @@ Status DocIdService::Rep::ExpireAndMerge() {
     SIMDEX_RETURN_IF_ERROR(InstallFiles(expired, {}, 0, 0));
     expired_files.fetch_add(expired.size(), std::memory_order_relaxed);
   }
-  service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile};
+  const service::FileWork work{index_dir, size_t{256} << 20, options.build_threads, manifest.profile, band_settings};
   for (int field : kFileFields) {
     for (;;) {
       const auto snap = Snapshot();
@@ -218,14 +212,10 @@ Status DocIdService::Rep::ExpireAndMerge() {
         name = FileName(field, manifest.next_file++);
       }
       FileRecord rec;
-      if (field == service::kBandField) {
-        SIMDEX_RETURN_IF_ERROR(service::MergeBandFiles(*snap->bands.files[n - 2], *snap->bands.files[n - 1], cutoff,
-                                                       index_dir + "/" + name, &rec));
-        rec.name = name;
-      } else {
-        SIMDEX_RETURN_IF_ERROR(
-            MergeFiles(*snap->fields[field].files[n - 2], *snap->fields[field].files[n - 1], cutoff, work, name, &rec));
-      }
+      auto merge = [&](const auto& part) {
+        return MergeFiles(*part.files[n - 2], *part.files[n - 1], cutoff, work, name, &rec);
+      };
+      SIMDEX_RETURN_IF_ERROR(field == service::kBandField ? merge(snap->bands) : merge(snap->fields[field]));
       std::vector<FileRecord> add;
       if (rec.entries > 0) add.push_back(rec);
       const Status installed = InstallFiles({a.name, b.name}, add, 0, 0);
