@@ -34,6 +34,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/dispatch.hpp>
@@ -71,20 +72,20 @@ constexpr size_t kLingerBytes = size_t{4} << 20;
 // At most one line per interval; counts the ones left out.
 class LogLimiter {
  public:
-  // True when a line may be written now; *suppressed is then the number of
-  // lines left out since the last one.
-  bool Allow(uint64_t* suppressed) {
+  // When a line may be written now: the end of that line, which counts the
+  // lines left out since the last one (empty when none were); nullopt when
+  // not.
+  std::optional<std::string> Allow() {
     std::lock_guard<std::mutex> lock(mu_);
     const auto now = Clock::now();
     if (logged_ && now - last_ < kLogInterval) {
       ++suppressed_;
-      return false;
+      return std::nullopt;
     }
     logged_ = true;
     last_ = now;
-    *suppressed = suppressed_;
-    suppressed_ = 0;
-    return true;
+    const uint64_t n = std::exchange(suppressed_, 0);
+    return n == 0 ? "" : " (" + std::to_string(n) + " more since the last line)";
   }
 
  private:
@@ -93,10 +94,6 @@ class LogLimiter {
   Clock::time_point last_;
   uint64_t suppressed_ = 0;
 };
-
-std::string Suppressed(uint64_t n) {
-  return n == 0 ? "" : " (" + std::to_string(n) + " more since the last line)";
-}
 
 class Session;
 
@@ -125,8 +122,7 @@ struct Context {
   }
   void LogException(const std::string& where, const char* what) {
     metrics.RecordException();
-    uint64_t suppressed = 0;
-    if (exception_log.Allow(&suppressed)) Log("exception " + where + ": " + what + Suppressed(suppressed));
+    if (auto more = exception_log.Allow()) Log("exception " + where + ": " + what + *more);
   }
 };
 
@@ -258,10 +254,9 @@ class Session : public std::enable_shared_from_this<Session> {
       r = service::Api::Error(500, "internal error");
     }
     context_->policy.AddCorsHeaders(request_->base(), &r);
-    uint64_t suppressed = 0;
-    if (r.status >= 500 && context_->error_log.Allow(&suppressed)) {
+    if (auto more = r.status >= 500 ? context_->error_log.Allow() : std::nullopt) {
       context_->Log(std::to_string(r.status) + " " + std::string(request_->target().substr(0, 200)) + ": " +
-                    r.body.substr(0, 500) + Suppressed(suppressed));
+                    r.body.substr(0, 500) + *more);
     }
     Respond(std::move(r), start, request_->version(), request_->keep_alive() && !draining_);
   }
@@ -459,10 +454,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
     context_->metrics.RecordAcceptError();
     ++errors_;
     pause_ = pause_ == std::chrono::milliseconds{} ? kFirstAcceptPause : std::min(2 * pause_, kLastAcceptPause);
-    uint64_t suppressed = 0;
-    if (log_.Allow(&suppressed)) {
+    if (auto more = log_.Allow()) {
       context_->Log("accept: " + ec.message() + "; pausing " + std::to_string(pause_.count()) +
-                    " ms between attempts, serving the open connections" + Suppressed(suppressed));
+                    " ms between attempts, serving the open connections" + *more);
     }
     pause_timer_.expires_after(pause_);
     pause_timer_.async_wait([self = shared_from_this()](beast::error_code e) {
