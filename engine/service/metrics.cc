@@ -82,13 +82,9 @@ std::string Metrics::Render(const ServiceStats& s, const ServiceOptions& o) cons
     cumulative = 0;
     for (size_t b = 0; b <= kBuckets.size(); ++b) {
       cumulative += buckets_[r][b].load(std::memory_order_relaxed);
-      if (b < kBuckets.size()) {
-        Line(&out, "simdex_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %" PRIu64, route, kBuckets[b],
-             cumulative);
-      } else {
-        Line(&out, "simdex_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %" PRIu64, route,
-             cumulative);
-      }
+      char le[32] = "+Inf";
+      if (b < kBuckets.size()) std::snprintf(le, sizeof le, "%g", kBuckets[b]);
+      Line(&out, "simdex_http_request_duration_seconds_bucket{route=\"%s\",le=\"%s\"} %" PRIu64, route, le, cumulative);
     }
     Line(&out, "simdex_http_request_duration_seconds_sum{route=\"%s\"} %.9f", route,
          static_cast<double>(nanos_[r].load(std::memory_order_relaxed)) / 1e9);
