@@ -2,7 +2,8 @@
 // concurrent use but clones cheaply (Fingerprinter, Confirmer), handed out
 // for the length of a call and reused.
 //
-//   ClonePool<Fingerprinter> pool(std::move(prototype));
+//   ClonePool<Fingerprinter> pool;
+//   pool.Reset(std::move(prototype));
 //   auto f = pool.Acquire();        // a clone, returned to the pool when f goes
 //   f->Fingerprint(text);
 //
@@ -36,8 +37,6 @@ class ClonePool {
     std::unique_ptr<T> object_;
   };
 
-  ClonePool() = default;
-  explicit ClonePool(std::unique_ptr<T> prototype) : prototype_(std::move(prototype)) {}
   void Reset(std::unique_ptr<T> prototype) { prototype_ = std::move(prototype); }
   bool empty() const { return prototype_ == nullptr; }
 

@@ -6,14 +6,13 @@
 
 namespace simdex::service {
 
-bool Timeline::Record(int64_t second, uint64_t seq) {
+void Timeline::Record(int64_t second, uint64_t seq) {
   std::lock_guard<std::mutex> lock(mu_);
   if (points_.size() > dropped_) {
     assert(second >= points_.back().second && seq >= points_.back().first_seq);
-    if (second == points_.back().second) return false;
+    if (second == points_.back().second) return;
   }
   points_.push_back(Point{second, seq});
-  return true;
 }
 
 uint64_t Timeline::FirstSeqAfter(int64_t second, uint64_t next_seq) const {
@@ -37,11 +36,6 @@ void Timeline::DropThrough(int64_t second) {
     points_.erase(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(dropped_));
     dropped_ = 0;
   }
-}
-
-size_t Timeline::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return points_.size() - dropped_;
 }
 
 }  // namespace simdex::service

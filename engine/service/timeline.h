@@ -25,10 +25,10 @@ class Timeline {
     uint64_t first_seq;
   };
 
-  // Records that `seq` was assigned at `second`; returns true when this
-  // starts a new point (the caller persists it). REQUIRES: second and seq
-  // not smaller than those recorded before.
-  bool Record(int64_t second, uint64_t seq);
+  // Records that `seq` was assigned at `second` (a new point when the
+  // second is). REQUIRES: second and seq not smaller than those recorded
+  // before.
+  void Record(int64_t second, uint64_t seq);
 
   // The first seq assigned at a second later than `second`, or `next_seq`
   // (the first seq not yet assigned) when none was.
@@ -40,8 +40,6 @@ class Timeline {
   // Forgets the points of seconds <= `second`, keeping what FirstSeqAfter
   // answers for every later second.
   void DropThrough(int64_t second);
-
-  size_t size() const;
 
  private:
   mutable std::mutex mu_;
