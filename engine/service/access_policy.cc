@@ -48,11 +48,6 @@ bool IsLocalhostName(std::string_view host) {
 // Beast 1.74 speaks boost::string_view.
 std::string_view Sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
 
-template <typename Name>
-std::string_view Field(const AccessPolicy::Header& h, Name name) {
-  return Sv(h[name]);
-}
-
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && Lower(s.substr(0, prefix.size())) == Lower(prefix);
 }
@@ -158,7 +153,7 @@ std::optional<HttpResponse> AccessPolicy::Check(const Header& h) const {
   if (host_fields > 1) return Api::Error(400, "the request has more than one Host field");
   if (host_fields == 0 && h.version() >= 11) return Api::Error(400, "an HTTP/1.1 request must have a Host field");
   if (host_fields == 1) {
-    const std::string_view value = Field(h, http::field::host);
+    const std::string_view value = Sv(h[http::field::host]);
     std::string host;
     if (!ParseHostField(value, &host)) return Api::Error(400, "the Host field " + Quoted(value) + " is not a host");
     if (!HostAllowed(host)) {
@@ -169,11 +164,11 @@ std::optional<HttpResponse> AccessPolicy::Check(const Header& h) const {
 
   // Origin: web pages only where the operator allowed them.
   const bool has_origin = h.find(http::field::origin) != h.end();
-  const std::string_view origin = Field(h, http::field::origin);
+  const std::string_view origin = Sv(h[http::field::origin]);
   if (has_origin && !OriginAllowed(origin)) {
     return Api::Error(403, "origin " + Quoted(origin) + " is not allowed (--allowed-origins)");
   }
-  const std::string site = Lower(Trim(Field(h, "Sec-Fetch-Site")));
+  const std::string site = Lower(Trim(Sv(h["Sec-Fetch-Site"])));
   if (!has_origin && (site == "cross-site" || site == "same-site")) {
     return Api::Error(403, "a request from another site's web page is not allowed (--allowed-origins)");
   }
@@ -191,7 +186,7 @@ std::optional<HttpResponse> AccessPolicy::Check(const Header& h) const {
   // Token.
   const bool health = h.method() == http::verb::get && Path(Sv(h.target())) == "/healthz";
   if (!options_.token.empty() && !health) {
-    const std::string_view authorization = Trim(Field(h, http::field::authorization));
+    const std::string_view authorization = Trim(Sv(h[http::field::authorization]));
     const bool bearer = authorization.size() > 7 && StartsWithNoCase(authorization, "Bearer ");
     if (!bearer || !ConstantTimeEquals(Trim(authorization.substr(7)), options_.token)) {
       HttpResponse r = Api::Error(401, bearer ? "the bearer token is not the server's"
@@ -204,7 +199,7 @@ std::optional<HttpResponse> AccessPolicy::Check(const Header& h) const {
   // A POST body is JSON.
   if (h.method() == http::verb::post) {
     const bool has_type = h.find(http::field::content_type) != h.end();
-    const std::string_view type = Field(h, http::field::content_type);
+    const std::string_view type = Sv(h[http::field::content_type]);
     if (!has_type || !JsonMediaType(type)) {
       return Api::Error(415, "a POST body must be application/json (or application/x-ndjson for /v1/docid:batch); " +
                                  (has_type ? "Content-Type was " + Quoted(type) : std::string("it had no Content-Type")));

@@ -62,11 +62,8 @@ class ByteCharge {
   bool TryTake(size_t n);
   // Takes n more bytes whatever the limit.
   void Force(size_t n);
-  // Gives back n bytes. REQUIRES: n <= held().
+  // Gives back n bytes. REQUIRES: n bytes held.
   void Give(size_t n);
-
-  size_t held() const { return held_; }
-  const ByteBudget& budget() const { return *budget_; }
 
  private:
   ByteBudget* budget_;
