@@ -45,7 +45,6 @@ struct FieldIndex : IndexParts<IndexFile, OnlineIndex> {
 
 // The service's two fields, and the MinHash-LSH contents, published together.
 struct IndexSnapshot {
-  uint64_t generation = 0;  // changes whenever entries move between parts
   FieldIndex fields[2];     // Field::kTitle, Field::kContent (empty under MinHash)
   BandIndex bands;          // ContentMethod::kMinHash only (else no live delta)
 };

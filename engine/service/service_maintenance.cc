@@ -102,7 +102,6 @@ Status DocIdService::Rep::InstallFiles(const std::vector<std::string>& remove, c
     manifest = std::move(m);
 
     auto next = std::make_shared<IndexSnapshot>(*Snapshot());
-    ++next->generation;
     for (int field : {kTitle, kContent}) next->fields[field].Install(remove, opened.fields[field], frozen_to_drop);
     next->bands.Install(remove, opened.bands, frozen_to_drop);
     Publish(std::move(next));
@@ -126,7 +125,6 @@ Status DocIdService::Rep::FreezeAndWrite(bool force) {
     const uint64_t biggest = LiveEntries(*cur);
     if (biggest == 0 || (!force && biggest < options.compact_entries)) return Status::OK();
     auto next = std::make_shared<IndexSnapshot>(*cur);
-    ++next->generation;
     for (int field : {kTitle, kContent}) next->fields[field].Freeze(std::move(fresh.fields[field].live));
     if (minhash) next->bands.Freeze(std::move(fresh.bands.live));
     Publish(std::move(next));
