@@ -54,7 +54,6 @@ struct ArticleRecord {
 struct UrlRecord {
   uint64_t article_seq = 0;
   uint64_t doc_seq = 0;
-  static constexpr size_t kEncodedLength = 16;
 
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);
@@ -128,7 +127,6 @@ struct Totals {
   uint64_t docs = 0;
 
   uint64_t articles() const { return by_reason[0] + by_reason[1] + by_reason[2] + by_reason[3]; }
-  static constexpr size_t kEncodedLength = 1 + 5 * 8;
   void EncodeTo(std::string* out) const;
   Status DecodeFrom(std::string_view in);
 };
