@@ -14,10 +14,6 @@
 namespace simdex::text {
 namespace {
 
-inline bool IsAsciiSpaceByte(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 // End of the window that starts at `start`.
 size_t WindowEnd(std::string_view text, size_t start, size_t window) {
   if (text.size() - start <= window) return text.size();
@@ -25,7 +21,7 @@ size_t WindowEnd(std::string_view text, size_t start, size_t window) {
   // ASCII white space is a word break and a normalization boundary, and ASCII
   // bytes never occur inside a multi-byte sequence: cutting before it is exact.
   for (size_t p = limit; p > start + window / 2; --p) {
-    if (IsAsciiSpaceByte(text[p])) return p;
+    if (util::IsAsciiSpace(text[p])) return p;
   }
   size_t p = limit;
   for (int k = 0; k < 3 && p > start + 1 && (static_cast<unsigned char>(text[p]) & 0xC0) == 0x80;

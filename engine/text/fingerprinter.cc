@@ -17,8 +17,9 @@
 #include "engine/text/normalizer.h"
 #include "engine/text/profile.h"
 #include "engine/text/share_cap.h"
-#include "engine/util/printable.h"
+#include "engine/util/utf.h"
 #include "simdex/fingerprint.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex {
 namespace {
@@ -189,10 +190,7 @@ struct Fingerprinter::Rep {
 
 // Text with no features is "no-text" when it is only ASCII white space.
 static bool HasText(std::string_view utf8_text) {
-  for (char c : utf8_text) {
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return true;
-  }
-  return false;
+  return !std::all_of(utf8_text.begin(), utf8_text.end(), util::IsAsciiSpace);
 }
 
 FingerprintResult Fingerprinter::Rep::FingerprintPythonCompat(std::string_view utf8_text) {
@@ -353,7 +351,7 @@ Status Fingerprinter::FromFeatures(std::span<const WeightedFeature> features, Fi
   for (const WeightedFeature& f : features) {
     // The feature is named only for a refusal: quoting every one would cost
     // more than the check.
-    if (!CheckWeight(f.weight, {}).ok()) return CheckWeight(f.weight, "weight of feature " + util::Quoted(f.text));
+    if (!CheckWeight(f.weight, {}).ok()) return CheckWeight(f.weight, "weight of feature " + Quoted(f.text));
   }
   *out = FromCheckedFeatures(features);
   return Status::OK();

@@ -12,9 +12,6 @@ namespace {
 
 constexpr size_t kNone = std::string_view::npos;
 
-inline bool IsSpace(unsigned char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
 inline bool IsAlpha(unsigned char c) { return static_cast<unsigned>((c | 32) - 'a') < 26u; }
 inline bool IsDigit(unsigned char c) { return static_cast<unsigned>(c - '0') < 10u; }
 inline bool IsAlnum(unsigned char c) { return IsAlpha(c) || IsDigit(c); }
@@ -78,7 +75,7 @@ size_t MarkupEnd(std::string_view in, size_t p, size_t last_gt) {
   }
   for (std::string_view name : {std::string_view("script"), std::string_view("style")}) {
     size_t q = p + 1 + name.size();
-    if (q < n && StartsNoCase(in, p + 1, name) && (IsSpace(in[q]) || in[q] == '/' || in[q] == '>')) {
+    if (q < n && StartsNoCase(in, p + 1, name) && (util::IsAsciiSpace(in[q]) || in[q] == '/' || in[q] == '>')) {
       std::string closing = "</" + std::string(name);
       size_t c = FindNoCase(in, q, closing);
       if (c == kNone) return n;
@@ -90,7 +87,7 @@ size_t MarkupEnd(std::string_view in, size_t p, size_t last_gt) {
   if (q < n && (in[q] == '/' || in[q] == '!' || in[q] == '?')) ++q;
   if (q >= n || !IsAlpha(in[q])) return 0;
   for (++q; q < n && (IsAlnum(in[q]) || in[q] == ':' || in[q] == '_' || in[q] == '-');) ++q;
-  if (q >= n || !(IsSpace(in[q]) || in[q] == '/' || in[q] == '>')) return 0;
+  if (q >= n || !(util::IsAsciiSpace(in[q]) || in[q] == '/' || in[q] == '>')) return 0;
   if (last_gt == kNone || last_gt < q) return 0;
   return in.find('>', q) + 1;
 }

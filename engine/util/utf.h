@@ -50,6 +50,11 @@ uint32_t DecodeUtf8(std::string_view utf8, U16Buffer* out);
 // pipeline never produces) is written as U+FFFD.
 void AppendUtf8(const char16_t* s, size_t n, std::string* out);
 
+// ASCII white space: space, tab, line feed, vertical tab, form feed, return.
+constexpr bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 // Writes the UTF-8 form of one code point (<= 0x10FFFF, not a surrogate) to
 // dst, which has room for 4 bytes; returns the number of bytes written.
 inline size_t EncodeUtf8(uint32_t c, char* dst) {
