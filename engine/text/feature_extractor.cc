@@ -191,10 +191,13 @@ void FeatureExtractor::AddToShingles(std::string_view word) {
   unit_end_[slot] = units_.size();
   ++units_seen_;
   size_t n = static_cast<size_t>(config_.ngram);
-  if (units_seen_ < n) return;
+  if (units_seen_ >= n) EmitWordsFrom(units_seen_ - n);
+}
+
+void FeatureExtractor::EmitWordsFrom(uint64_t first) {
   scratch_.clear();
-  for (uint64_t u = units_seen_ - n; u < units_seen_; ++u) {
-    if (u != units_seen_ - n) scratch_.push_back(' ');
+  for (uint64_t u = first; u < units_seen_; ++u) {
+    if (u != first) scratch_.push_back(' ');
     size_t s = u % kRing;
     scratch_.append(units_, unit_start_[s], unit_end_[s] - unit_start_[s]);
   }
@@ -311,12 +314,7 @@ void FeatureExtractor::EndText() {
     if (config_.tokenizer == Tokenizer::kCharNgrams) {
       Emit(units_);
     } else {
-      scratch_.clear();
-      for (uint64_t u = 0; u < units_seen_; ++u) {
-        if (u != 0) scratch_.push_back(' ');
-        scratch_.append(units_, unit_start_[u], unit_end_[u] - unit_start_[u]);
-      }
-      Emit(scratch_);
+      EmitWordsFrom(0);
     }
   }
   if (config_.stop_words != nullptr) {

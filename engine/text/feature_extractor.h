@@ -69,6 +69,8 @@ class FeatureExtractor {
   void AddCodePoints(const char16_t* text, size_t n);
   void AddAsciiCodePoints(const char16_t* text, size_t n);
   void AddToShingles(std::string_view word);
+  // Emits the carried words from unit `first` to the last, joined by spaces.
+  void EmitWordsFrom(uint64_t first);
   void EndWindow();
   void EndText();
   bool IsStopWord(uint64_t hash) const {
