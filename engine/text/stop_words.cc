@@ -53,8 +53,7 @@ std::vector<std::string> BuiltinStopWords(std::string_view lang) {
 
 std::vector<std::string> DefaultStopWords() {
   std::vector<std::string> out = BuiltinStopWords("en");
-  const std::vector<std::string> zh = BuiltinStopWords("zh");
-  out.insert(out.end(), zh.begin(), zh.end());
+  out.insert(out.end(), std::begin(kChinese), std::end(kChinese));
   return out;
 }
 

@@ -226,25 +226,18 @@ inline bool IsWordByte(char c) { return Is(c, kWord); }
 
 // Length of the run of bytes from p of class cls.
 size_t RunOf(std::string_view in, size_t p, LinkClass cls) {
-  size_t q = p;
-  while (q < in.size() && Is(in[q], cls)) ++q;
-  return q - p;
+  return RunLength(in, p, [cls](char c) { return Is(c, cls); });
 }
 
 // The URL starting at p, as [p, *end) with the host and path read from
 // [*rest, *end) and the stripped punctuation [*end, *extent); false if none.
 bool MatchUrl(std::string_view in, size_t p, size_t* rest, size_t* end, size_t* extent) {
-  const size_t n = in.size();
-  size_t q = p;
-  if (IsAlpha(in[p])) {
-    q = p + 1 + RunOf(in, p + 1, kScheme);
-    if (in.compare(q, 3, "://") == 0) {
-      *rest = q + 3;
-    } else if (p + 4 < n && StartsNoCase(in, p, "www.") && IsAlnum(in[p + 4])) {
-      *rest = p;
-    } else {
-      return false;
-    }
+  if (!IsAlpha(in[p])) return false;
+  const size_t q = p + 1 + RunOf(in, p + 1, kScheme);
+  if (in.compare(q, 3, "://") == 0) {
+    *rest = q + 3;
+  } else if (p + 4 < in.size() && StartsNoCase(in, p, "www.") && IsAlnum(in[p + 4])) {
+    *rest = p;
   } else {
     return false;
   }
