@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/util/decimal.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::index {
 
@@ -17,7 +16,7 @@ void BatchIds::AddString(std::string_view id) {
   if (!checking()) return;
   uint64_t number = 0;
   if (string_ids_) strings_.emplace_back(id);
-  else if (util::ParseDecimalUint64(id, &number) && std::to_string(number) == id) numbers_.push_back(number);
+  else if (ParseDecimalUint64(id, &number) && std::to_string(number) == id) numbers_.push_back(number);
 }
 
 void BatchIds::Seal() {
@@ -60,7 +59,7 @@ Status BatchIds::Refusal() const {
     more = " (and " + std::to_string(found_ - 1) + " more id" + (found_ > 2 ? "s" : "") + " of the batch " +
            (found_ > 2 ? "are" : "is") + ")";
   }
-  return Status::InvalidArgument("id " + util::Quoted(first_) + " is in the old index already" + more +
+  return Status::InvalidArgument("id " + simdex::Quoted(first_) + " is in the old index already" + more +
                                  ": each would be stored twice");
 }
 

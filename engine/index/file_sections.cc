@@ -4,8 +4,8 @@
 
 #include <xxhash.h>
 
-#include "engine/util/string_id.h"
 #include "format/coding.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::index {
 
@@ -77,7 +77,7 @@ Status VerifyIdMapUse(const format::IdMapReader& id_map, const format::PackedInt
                       const char* what) {
   SIMDEX_RETURN_IF_ERROR(id_map.Verify());
   for (uint64_t i = 0; i < id_map.size(); ++i) {
-    Status s = util::CheckStringId(id_map.Get(i));
+    Status s = simdex::CheckStringId(id_map.Get(i));
     if (!s.ok()) return Status::Corruption("id map: string " + std::to_string(i) + ": " + s.message());
   }
   std::vector<bool> used(id_map.size(), false);

@@ -19,11 +19,11 @@
 #include "engine/index/file_sections.h"
 #include "engine/index/once_check.h"
 #include "engine/index/open_table.h"
-#include "engine/util/printable.h"
 #include "format/codec.h"
 #include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/status.h"
 
@@ -171,7 +171,7 @@ struct MappedTables : MappedIndex {
     if (!has_id_map) return Status::InvalidArgument("the index holds numeric ids, not string ids");
     SIMDEX_RETURN_IF_ERROR(InFile(CheckIdMap()));
     if (!id_map.Find(id, number)) {
-      return Status::NotFound("no " + std::string(record) + " has the id '" + util::Printable(id, 80) + "'");
+      return Status::NotFound("no " + std::string(record) + " has the id '" + simdex::Printable(id, 80) + "'");
     }
     return Status::OK();
   }

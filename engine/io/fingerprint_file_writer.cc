@@ -12,9 +12,8 @@
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/output_stream.h"
 #include "engine/io/text_record.h"
-#include "engine/util/printable.h"
-#include "engine/util/string_id.h"
 #include "simdex/fingerprint_file.h"
+#include "simdex/front_end_text.h"
 #include "simdex/profile.h"
 
 namespace simdex {
@@ -25,7 +24,7 @@ class FingerprintFileWriter::Encoder {
   virtual ~Encoder() = default;
   virtual Status Add(uint64_t id, uint64_t fingerprint) = 0;
   virtual Status AddEmpty(uint64_t id, std::string_view reason) = 0;
-  // String ids; REQUIRES: util::CheckStringId(id) passed.
+  // String ids; REQUIRES: simdex::CheckStringId(id) passed.
   virtual Status Add(std::string_view id, uint64_t fingerprint) = 0;
   virtual Status AddEmpty(std::string_view id, std::string_view reason) = 0;
   virtual Status Finish(uint64_t records, uint64_t empty) = 0;
@@ -207,7 +206,7 @@ Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
 
 Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
   if (!status_.ok()) return status_;
-  status_ = util::CheckStringId(id).WithContext("id " + util::Quoted(id));
+  status_ = simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id));
   if (status_.ok()) status_ = encoder_->Add(id, fingerprint);
   ++records_;
   return status_;
@@ -216,7 +215,7 @@ Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
 Status FingerprintFileWriter::AddEmpty(std::string_view id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
   if (!status_.ok()) return status_;
-  status_ = util::CheckStringId(id).WithContext("id " + util::Quoted(id));
+  status_ = simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id));
   if (status_.ok()) status_ = encoder_->AddEmpty(id, reason);
   ++empty_;
   return status_;

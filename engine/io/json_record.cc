@@ -2,8 +2,7 @@
 
 #include <limits>
 
-#include "engine/util/decimal.h"
-#include "engine/util/string_id.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::io {
 
@@ -43,9 +42,9 @@ Status JsonRecordParser::ParseId(simdjson::dom::object object, Document* doc) co
     }
     case simdjson::dom::element_type::STRING: {
       const std::string_view s = value.get_string().value_unsafe();
-      if (util::ParseDecimalUint64(s, &doc->id)) return Status::OK();
+      if (ParseDecimalUint64(s, &doc->id)) return Status::OK();
       if (!options_.allow_string_ids) return NotAnId(field, value);
-      Status ok = util::CheckStringId(s);
+      Status ok = simdex::CheckStringId(s);
       if (!ok.ok()) return ok.WithContext("field '" + field + "'");
       doc->id_string.assign(s);
       return Status::OK();

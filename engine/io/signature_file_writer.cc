@@ -6,8 +6,7 @@
 #include <cassert>
 
 #include "engine/io/text_record.h"
-#include "engine/util/printable.h"
-#include "engine/util/string_id.h"
+#include "simdex/front_end_text.h"
 #include "simdex/output_writer.h"
 #include "simdex/signature_file.h"
 
@@ -38,7 +37,7 @@ Status SignatureFileWriter::AddLine(uint64_t id, const std::string_view* id_stri
   if (id_string == nullptr) {
     io::AppendIdField(id, &line_);
   } else {
-    status_ = util::CheckStringId(*id_string).WithContext("id " + util::Quoted(*id_string));
+    status_ = simdex::CheckStringId(*id_string).WithContext("id " + simdex::Quoted(*id_string));
     if (!status_.ok()) return status_;
     // The header is the first line: no id can be taken for one.
     status_ = io::AppendStringIdField(*id_string, /*first_line=*/false, &line_);

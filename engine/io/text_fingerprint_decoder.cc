@@ -4,7 +4,7 @@
 
 #include "engine/io/fingerprint_file_format.h"
 #include "engine/io/text_record.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 #include "simdex/profile.h"
 
 namespace simdex::io {
@@ -38,7 +38,7 @@ Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry) 
   entry->empty_reason.assign(r.reason);
   if (r.empty) return Status::OK();
   if (!ParseHex(r.value, &entry->fingerprint)) {
-    return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + util::Quoted(r.value));
+    return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + simdex::Quoted(r.value));
   }
   return Status::OK();
 }
@@ -113,7 +113,7 @@ Status TextFingerprintDecoder::Read(FingerprintRecord* out, size_t max, size_t* 
     SIMDEX_RETURN_IF_ERROR(NextLine(&entry, &eof));
     if (eof) break;
     if (!entry.id_string.empty()) {
-      SIMDEX_RETURN_IF_ERROR(Bad(Status::InvalidArgument("id " + util::Quoted(entry.id_string) +
+      SIMDEX_RETURN_IF_ERROR(Bad(Status::InvalidArgument("id " + simdex::Quoted(entry.id_string) +
                                                          " is not an unsigned 64-bit integer (this reader needs "
                                                          "numeric ids)")));
       continue;

@@ -1,9 +1,7 @@
 #include "engine/io/text_record.h"
 
 #include "engine/io/line_reader.h"
-#include "engine/util/decimal.h"
-#include "engine/util/printable.h"
-#include "engine/util/string_id.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::io {
 
@@ -11,21 +9,21 @@ Status SplitTextRecord(std::string_view line, std::string_view value_name, TextR
   const size_t tab = line.find('\t');
   if (tab == std::string_view::npos) {
     return Status::InvalidArgument("expected '<id><TAB><" + std::string(value_name) +
-                                   ">' or '<id><TAB>-<TAB><reason>', got " + util::Quoted(line));
+                                   ">' or '<id><TAB>-<TAB><reason>', got " + simdex::Quoted(line));
   }
   const std::string_view id = line.substr(0, tab);
-  if (util::ParseDecimalUint64(id, &out->id)) {
+  if (ParseDecimalUint64(id, &out->id)) {
     out->id_string = {};
   } else {
-    Status s = util::CheckStringId(id);
-    if (!s.ok()) return Status::InvalidArgument("bad id " + util::Quoted(id) + ": " + s.message());
+    Status s = simdex::CheckStringId(id);
+    if (!s.ok()) return Status::InvalidArgument("bad id " + simdex::Quoted(id) + ": " + s.message());
     out->id = 0;
     out->id_string = id;
   }
   const std::string_view rest = line.substr(tab + 1);
   if (rest.starts_with("-")) {
     if (rest.size() < 3 || rest[1] != '\t') {
-      return Status::InvalidArgument("empty-document line without '<TAB><reason>': " + util::Quoted(line));
+      return Status::InvalidArgument("empty-document line without '<TAB><reason>': " + simdex::Quoted(line));
     }
     out->empty = true;
     out->reason = rest.substr(2);

@@ -1,7 +1,7 @@
 // The line shape that the text fingerprint file and the MinHash signature
 // file share (docs/fingerprint-files.md): "<id>\t<value>" for a document,
 // "<id>\t-\t<reason>" for one without a value, the id an unsigned 64-bit
-// decimal or else a string id (engine/util/string_id.h); and the header lines
+// decimal or else a string id (include/simdex/front_end_text.h); and the header lines
 // that open them. Each format parses and writes its own value; the id, the
 // empty-document form and the header markers are parsed and written here,
 // once.

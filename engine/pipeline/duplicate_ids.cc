@@ -5,7 +5,7 @@
 #include <xxhash.h>
 
 #include "engine/util/external_sorter.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::pipeline {
 
@@ -113,7 +113,8 @@ Status CheckIdsAreUnique(const DocumentIds& ids, const DocumentPlaces& places, s
   std::string id;
   ids.AppendText(dups.first, &id);
   std::string message =
-      places.Describe(dups.second) + ": duplicate id " + util::Quoted(id) + " (first at " + places.Describe(dups.first) + ")";
+      places.Describe(dups.second) + ": duplicate id " + simdex::Quoted(id) + " (first at " +
+      places.Describe(dups.first) + ")";
   if (dups.ids == 2) message += "; 1 more id is given to several documents";
   if (dups.ids > 2) message += "; " + std::to_string(dups.ids - 1) + " more ids are given to several documents";
   return Status::InvalidArgument(message + "; ids must be unique (" + std::string(how_to_allow) + ")");

@@ -7,8 +7,7 @@
 
 #include <simdjson.h>
 
-#include "engine/util/decimal.h"
-#include "engine/util/printable.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex::service {
 
@@ -53,7 +52,7 @@ Status NumberIdRefusal(std::string_view raw, std::string_view what) {
   if (raw.starts_with('-')) return Status::InvalidArgument(std::string(what) + std::string(kIdRule));
   uint64_t fits = 0;
   if (!raw.empty() && std::all_of(raw.begin(), raw.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-      !util::ParseDecimalUint64(raw, &fits)) {
+      !ParseDecimalUint64(raw, &fits)) {
     const std::string number = raw.size() <= 40 ? std::string(raw) : "a number of " + std::to_string(raw.size()) + " digits";
     return Status::InvalidArgument(std::string(what) + " " + number +
                                    " is out of range for an unsigned 64-bit id (0 to 18446744073709551615)");
@@ -68,7 +67,7 @@ Status RefuseRepeatedKeys(simdjson::dom::object object) {
   std::sort(keys.begin(), keys.end());
   const auto twice = std::adjacent_find(keys.begin(), keys.end());
   if (twice == keys.end()) return Status::OK();
-  return Status::InvalidArgument("field " + util::Quoted(*twice) + " is given twice");
+  return Status::InvalidArgument("field " + simdex::Quoted(*twice) + " is given twice");
 }
 
 Status StringField(simdjson::dom::object object, const char* name, std::string* out) {

@@ -12,8 +12,8 @@
 
 #include "engine/text/list_file.h"
 #include "engine/text/normalizer.h"
-#include "engine/util/printable.h"
 #include "simdex/fingerprint.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex {
 namespace {
@@ -30,11 +30,11 @@ struct TermHash {
 Status ParseIdf(std::string_view value, const std::string& path, size_t number, const std::string_view* term,
                 double* idf) {
   auto what = [&] {
-    return path + ":" + std::to_string(number) + ": " + (term ? "idf of " + util::Quoted(*term) : "#default-idf");
+    return path + ":" + std::to_string(number) + ": " + (term ? "idf of " + Quoted(*term) : "#default-idf");
   };
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), *idf);
   if (ec != std::errc() || end != value.data() + value.size()) {
-    return Status::InvalidArgument(what() + " is " + util::Quoted(value) + ", not a number");
+    return Status::InvalidArgument(what() + " is " + Quoted(value) + ", not a number");
   }
   return CheckWeight(*idf, {}).ok() ? Status::OK() : CheckWeight(*idf, what());
 }
@@ -91,7 +91,7 @@ Status IdfTable::Check() const {
   // Each entry is named only when refused (a table may hold millions).
   SIMDEX_RETURN_IF_ERROR(CheckWeight(default_idf_, "default idf"));
   for (const auto& [term, idf] : rep_->idf) {
-    if (!CheckWeight(idf, {}).ok()) return CheckWeight(idf, "idf of " + util::Quoted(term));
+    if (!CheckWeight(idf, {}).ok()) return CheckWeight(idf, "idf of " + Quoted(term));
   }
   for (const auto& [hash, idf] : rep_->by_hash) {
     if (!CheckWeight(idf, {}).ok()) return CheckWeight(idf, "idf of feature hash " + FormatHexFingerprint(hash));
@@ -156,7 +156,7 @@ Status IdfTable::Load(const std::string& path, bool normalize, IdfTable* out) {
     if (!parsed.ok()) return parsed;
     auto [it, added] = table.rep_->idf.try_emplace(normalize ? normalizer.NormalizeUtf8(term) : std::string(term), idf);
     if (!added) {
-      return repeated("term " + util::Quoted(term) + (it->first == term ? "" : " (" + util::Quoted(it->first) + ")"),
+      return repeated("term " + Quoted(term) + (it->first == term ? "" : " (" + Quoted(it->first) + ")"),
                       first_line[it->first], number);
     }
     first_line.emplace(it->first, number);

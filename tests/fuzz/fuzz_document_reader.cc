@@ -19,8 +19,8 @@
 #include <string>
 
 #include "engine/io/output_stream.h"
-#include "engine/util/string_id.h"
 #include "simdex/document_reader.h"
+#include "simdex/front_end_text.h"
 #include "tests/fuzz/fuzz_input_file.h"
 
 namespace {
@@ -100,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(doc.id == doc.line && doc.id_string.empty());
     } else if (!doc.id_string.empty()) {
       FUZZ_CHECK(options.allow_string_ids && options.id_mode == simdex::IdMode::kField);
-      FUZZ_CHECK(simdex::util::CheckStringId(doc.id_string).ok());
+      FUZZ_CHECK(simdex::CheckStringId(doc.id_string).ok());
     }
     if (options.score_field.empty()) FUZZ_CHECK(std::isinf(doc.score) && doc.score < 0);
     FUZZ_CHECK(doc.text.size() <= options.max_record_bytes);

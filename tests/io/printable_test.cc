@@ -1,9 +1,9 @@
-// util::Printable: input quoted in a message carries no raw control byte.
-#include "engine/util/printable.h"
+// Printable (include/simdex/front_end_text.h): input quoted in a message carries no raw control byte.
+#include "simdex/front_end_text.h"
 
 #include <gtest/gtest.h>
 
-namespace simdex::util {
+namespace simdex {
 namespace {
 
 TEST(Printable, ControlBytesBecomeEscapes) {
@@ -28,4 +28,4 @@ TEST(Printable, QuotedKeepsFortyBytes) {
 }
 
 }  // namespace
-}  // namespace simdex::util
+}  // namespace simdex

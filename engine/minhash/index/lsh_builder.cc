@@ -7,11 +7,10 @@
 #include "engine/index/table_writer.h"
 #include "engine/minhash/index/lsh_documents.h"
 #include "engine/util/output_file.h"
-#include "engine/util/printable.h"
 #include "engine/util/sticky_status.h"
-#include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/lsh/sketch_section.h"
+#include "simdex/front_end_text.h"
 #include "simdex/lsh_index.h"
 
 namespace simdex {
@@ -117,7 +116,7 @@ Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature, std:
 
 Status LshIndexBuilder::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
   SIMDEX_RETURN_IF_ERROR(Check());
-  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id)));
   uint64_t number = 0;
   status = docs->IdNumber(id, &number);
   if (status.ok()) status = docs->Add(number, signature, sk);

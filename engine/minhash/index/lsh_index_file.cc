@@ -9,7 +9,7 @@
 #include "engine/minhash/index/lsh_rep.h"
 #include "engine/util/inspect_json.h"
 #include "engine/util/json_text.h"
-#include "engine/util/plural.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex {
 
@@ -20,7 +20,7 @@ Status LshIndexReader::Preload(bool lock, PreloadResult* result) const {
 }
 
 std::string LshIndexReader::VerifySummary() const {
-  return util::Count(documents(), "document") + ", " + util::Count(static_cast<uint64_t>(bands().bands), "band table");
+  return Count(documents(), "document") + ", " + Count(static_cast<uint64_t>(bands().bands), "band table");
 }
 
 std::string LshIndexReader::InspectJson() const {

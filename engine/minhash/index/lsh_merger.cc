@@ -18,13 +18,11 @@
 #include "engine/minhash/index/lsh_rep.h"
 #include "engine/index/batch_ids.h"
 #include "engine/index/id_ranges.h"
-#include "engine/util/decimal.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
-#include "engine/util/printable.h"
 #include "engine/util/sticky_status.h"
-#include "engine/util/string_id.h"
 #include "format/codec.h"
+#include "simdex/front_end_text.h"
 
 namespace simdex {
 
@@ -144,7 +142,7 @@ Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature, std::
 
 Status LshIndexMerger::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
   SIMDEX_RETURN_IF_ERROR(Check());
-  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id)));
   uint64_t number = 0;
   status = docs->IdNumber(id, &number);
   if (status.ok()) status = docs->Add(number, signature, sk);
@@ -175,7 +173,7 @@ Status LshIndexMerger::Delete(std::string_view id) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
   uint64_t number = 0;
   if (rep_->old->has_string_ids()) rep_->delete_strings.insert(std::string(id));
-  else if (util::ParseDecimalUint64(id, &number)) rep_->delete_numbers.insert(number);
+  else if (ParseDecimalUint64(id, &number)) rep_->delete_numbers.insert(number);
   else ++rep_->stats.ids_not_found;
   return Status::OK();
 }

@@ -19,14 +19,13 @@
 #include "engine/index/table_writer.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
-#include "engine/util/printable.h"
 #include "engine/util/radix_sort.h"
 #include "engine/util/sticky_status.h"
-#include "engine/util/string_id.h"
 #include "format/block_frame.h"
 #include "format/coding.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/profile.h"
 
@@ -193,7 +192,7 @@ Status IndexBuilder::SwitchToStringIds() {
 Status IndexBuilder::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
-  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id)));
   if (!r.options.string_ids) {
     r.status = SwitchToStringIds();
     if (!r.status.ok()) return r.status;

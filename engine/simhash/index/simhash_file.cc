@@ -6,7 +6,7 @@
 #include "engine/simhash/index/reader_rep.h"
 #include "engine/util/inspect_json.h"
 #include "engine/util/json_text.h"
-#include "engine/util/plural.h"
+#include "simdex/front_end_text.h"
 #include "simdex/index.h"
 
 namespace simdex {
@@ -18,8 +18,8 @@ Status IndexReader::Preload(bool lock, PreloadResult* result) const {
 }
 
 std::string IndexReader::VerifySummary() const {
-  return util::Count(entries(), "entry", "entries") + ", " +
-         util::Count(static_cast<uint64_t>(scheme().num_tables()), "table");
+  return Count(entries(), "entry", "entries") + ", " +
+         Count(static_cast<uint64_t>(scheme().num_tables()), "table");
 }
 
 std::string IndexReader::InspectJson() const {

@@ -35,14 +35,12 @@
 #include "engine/index/batch_ids.h"
 #include "engine/index/id_ranges.h"
 #include "engine/simhash/merge/merged_id_map.h"
-#include "engine/util/decimal.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
-#include "engine/util/printable.h"
 #include "engine/util/radix_sort.h"
 #include "engine/util/sticky_status.h"
-#include "engine/util/string_id.h"
 #include "format/packed_ints.h"
+#include "simdex/front_end_text.h"
 #include "simdex/merge.h"
 #include "simdex/profile.h"
 
@@ -159,7 +157,7 @@ uint64_t IndexMerger::Rep::ResolveDeletedStrings() {
       found = old->FindIdString(id, &number).ok();
     } else {
       // Only an id's own decimal string names it ("007" does not name 7).
-      found = util::ParseDecimalUint64(id, &number) && std::to_string(number) == id;
+      found = ParseDecimalUint64(id, &number) && std::to_string(number) == id;
     }
     if (found) {
       deleted.push_back(number);
@@ -262,7 +260,7 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
 Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
   Rep& r = *rep_;
   SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
-  SIMDEX_RETURN_IF_ERROR(util::CheckStringId(id).WithContext("id " + util::Quoted(id)));
+  SIMDEX_RETURN_IF_ERROR(simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id)));
   if (!r.string_ids) {
     r.status = r.SwitchToStringIds();
     if (!r.status.ok()) return r.status;
