@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cmath>
 #include <mutex>
 #include <thread>
@@ -11,19 +10,13 @@
 #include <vector>
 
 #include "engine/util/external_sorter.h"
+#include "engine/util/json_text.h"
 
 namespace simdex {
 namespace {
 
 constexpr size_t kEntryBytes = sizeof(std::pair<uint64_t, double>);
 constexpr size_t kReadChunk = size_t{1} << 14;
-
-// The shortest text that reads back as the same double.
-void AppendDouble(double v, std::string* out) {
-  char text[64];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, v);
-  out->append(text, ec == std::errc() ? end : text);
-}
 
 // Whether IdfTable::Load would read `term<TAB>idf` back as this term.
 bool Writable(std::string_view term) {
@@ -208,7 +201,7 @@ void IdfTermWriter::Head(uint64_t documents, std::string* out) const {
     out->append("# idf = ln((N + 1) / df) for the terms listed (df >= 2), #default-idf = ln(N + 1) for the others\n");
   }
   out->append("#default-idf\t");
-  AppendDouble(rep_->table->default_idf(), out);
+  out->append(util::ShortestDecimal(rep_->table->default_idf()));
   out->push_back('\n');
 }
 
@@ -229,7 +222,7 @@ void IdfTermWriter::Add(std::string_view utf8_text, std::string* out) {
     }
     ++r.written;
     out->append(r.texts[i]).push_back('\t');
-    AppendDouble(it->second, out);
+    out->append(util::ShortestDecimal(it->second));
     out->push_back('\n');
   }
 }

@@ -6,22 +6,15 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "engine/text/normalizer.h"
 #include "engine/text/profile.h"
+#include "engine/util/json_text.h"
 
 namespace simdex {
 namespace {
-
-std::string Hex16(uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // The stop words as the fingerprinter compares them (normalized by
 // `normalizer` unless it is null), sorted and distinct.
@@ -57,15 +50,8 @@ Status StopWord(const FingerprintOptions& o, std::string* out) {
   }
   std::string joined;
   for (const std::string& w : set) joined.append(w).push_back('\0');
-  *out = "stop:" + Hex16(XXH3_64bits(joined.data(), joined.size()));
+  *out = "stop:" + FormatHexFingerprint(XXH3_64bits(joined.data(), joined.size()));
   return Status::OK();
-}
-
-// The shortest text that reads back as v ("0.2", not "0.20000000000000001").
-std::string Shortest(double v) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, end);
 }
 
 const char* TokenizerWord(Tokenizer t) {
@@ -82,8 +68,8 @@ std::string WeightingWord(const FingerprintOptions& o) {
     case Weighting::kTermFrequency: return "tf";
     case Weighting::kBinary: return "binary";
     case Weighting::kLogTf: return "log-tf";
-    case Weighting::kTfIdf: return "tf-idf:" + Hex16(o.idf->ContentHash(o.seed));
-    case Weighting::kLogTfIdf: return "log-tf-idf:" + Hex16(o.idf->ContentHash(o.seed));
+    case Weighting::kTfIdf: return "tf-idf:" + FormatHexFingerprint(o.idf->ContentHash(o.seed));
+    case Weighting::kLogTfIdf: return "log-tf-idf:" + FormatHexFingerprint(o.idf->ContentHash(o.seed));
   }
   return "?";
 }
@@ -118,7 +104,7 @@ Status DescribeProfile(const FingerprintOptions& o, std::string* out) {
   // without them read as before.
   if (o.weighting != Weighting::kBinary) {
     if (o.tf_cap != 0) d += " tf-cap:" + std::to_string(o.tf_cap);
-    if (o.max_share != 0 && o.max_share < 1) d += " max-share:" + Shortest(o.max_share);
+    if (o.max_share != 0 && o.max_share < 1) d += " max-share:" + util::ShortestDecimal(o.max_share);
   }
   d += " seed:" + std::to_string(o.seed);
   *out = std::move(d);

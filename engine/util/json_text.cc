@@ -66,5 +66,11 @@ void AppendInteger(std::string* out, Int value) {
 void AppendDecimal(std::string* out, uint64_t value) { AppendInteger(out, value); }
 void AppendDecimal(std::string* out, int value) { AppendInteger(out, value); }
 
+std::string ShortestDecimal(double value) {
+  char digits[32];
+  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
+  return std::string(digits, end.ptr);
+}
+
 }  // namespace util
 }  // namespace simdex

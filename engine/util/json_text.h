@@ -1,6 +1,6 @@
 // AppendJsonString and AppendJsonId under the engine's names for them (the
 // public include/simdex/front_end_text.h holds them, for front ends too),
-// and AppendDecimal, the engine's own.
+// and AppendDecimal and ShortestDecimal, the engine's own.
 #ifndef SIMDEX_ENGINE_UTIL_JSON_TEXT_H_
 #define SIMDEX_ENGINE_UTIL_JSON_TEXT_H_
 
@@ -19,6 +19,10 @@ using simdex::AppendJsonString;
 // millions of numbers).
 void AppendDecimal(std::string* out, uint64_t value);
 void AppendDecimal(std::string* out, int value);
+
+// The shortest text that reads back as `value` ("0.2", not
+// "0.20000000000000001").
+std::string ShortestDecimal(double value);
 
 }  // namespace simdex::util
 

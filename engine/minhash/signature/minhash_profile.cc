@@ -2,10 +2,10 @@
 // shingle share is written in the shortest form that reads back to the
 // same double, so that a profile round-trips exactly.
 #include <charconv>
-#include <cstdio>
 #include <sstream>
 #include <vector>
 
+#include "engine/util/json_text.h"
 #include "simdex/minhash.h"
 
 namespace simdex {
@@ -14,12 +14,6 @@ namespace {
 
 constexpr char kVersion[] = "simdex-minhash/1";
 constexpr char kNormalization[] = "nfkc-casefold";
-
-std::string ShortestDouble(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  return std::string(buf, r.ptr);
-}
 
 // Reads "<key>:<value>" from `token` into *value; false if it is not that.
 template <class T>
@@ -41,7 +35,7 @@ std::string MinHashProfile(const MinHashOptions& o) {
   const std::string words =
       o.shingles.words == ShingleWords::kSpaceSplit ? "" : std::string(" ") + ShingleWordsName(o.shingles.words);
   return std::string(kVersion) + " words:" + std::to_string(o.shingles.word_n) +
-         " chars:" + std::to_string(o.shingles.char_n) + " unspaced:" + ShortestDouble(o.shingles.unspaced_share) +
+         " chars:" + std::to_string(o.shingles.char_n) + " unspaced:" + util::ShortestDecimal(o.shingles.unspaced_share) +
          " " + kNormalization + words + " perm:" + std::to_string(o.num_perm) + " seed:" + std::to_string(o.seed);
 }
 
