@@ -107,15 +107,13 @@ Status OutputFile::Commit() {
 }
 
 void OutputFile::Remove() {
-  if (pending_) {
-    fd_ = -1;
-    pending_.reset();  // closes and, unless committed, removes its temporary (never a device it writes to)
-    keep_ = true;
-    return;
-  }
   fd_ = -1;
-  scratch_.reset();  // closes it: a scratch file has no name to remove
-  keep_ = true;      // removed once
+  // Whichever of the two owns fd_ closes it: a PendingFile also removes its
+  // temporary unless committed (never a device it writes to); a scratch
+  // file has no name to remove.
+  pending_.reset();
+  scratch_.reset();
+  keep_ = true;  // removed once
 }
 
 std::string ScratchDirFor(const std::string& output_path, const std::string& tmpdir) {

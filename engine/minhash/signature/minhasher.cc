@@ -54,9 +54,7 @@ std::unique_ptr<MinHasher> MinHasher::Clone() const {
 const MinHashOptions& MinHasher::options() const { return rep_->options; }
 
 ShingleKind MinHasher::Sign(std::string_view utf8_text, uint32_t* signature) {
-  const ShingleKind kind = rep_->shingle_maker->Make(utf8_text, &rep_->shingles);
-  SignShingles(rep_->shingles, signature);
-  return kind;
+  return Sign(utf8_text, signature, &rep_->shingles);
 }
 
 ShingleKind MinHasher::Sign(std::string_view utf8_text, uint32_t* signature, std::vector<uint64_t>* shingles) {
