@@ -105,18 +105,16 @@ Status AddSignatureFiles(const std::vector<std::string>& paths, std::unique_ptr<
 
 }  // namespace
 
-const std::vector<std::string>& MinHashBuildOptionNames() {
-  static const std::vector<std::string> names = {"--threshold", "--num-perm", "--seed", "--shingles", "--bands", "--rows",
-                                                 "--signature-bits", "--sketch", "--text-field", "--id-field", "--id", "--format"};
-  return names;
-}
-
 std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char* const> names) {
   std::vector<std::string> given;
   for (const char* name : names) {
     if (sub->count(name) > 0) given.push_back(name);
   }
   return given;
+}
+
+int RefuseOptions(const char* command, const std::vector<std::string>& given, std::string_view what) {
+  return given.empty() ? 0 : ReportError(command, given.front() + std::string(what), kExitUsage);
 }
 
 void AddNumPermOption(CLI::App* sub, int* num_perm) {

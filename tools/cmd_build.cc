@@ -61,6 +61,8 @@ struct BuildArgs {
 };
 
 constexpr char kAutoScheme[] = "auto";
+// The options only --method simhash takes.
+constexpr const char* kBuildSimHashOnly[] = {"--scheme", "--blocks", "--k"};
 
 // "<stage>[ NN%], <n> entries, <rate> entries/s", rates as 950, 12.3K, 4.5M.
 std::string StageLine(const char* stage, double fraction, double entries, double seconds) {
@@ -188,14 +190,13 @@ const std::string kSigning[] = {"--num-perm", "--seed", "--shingles"};
 
 // `--method minhash`: build's own options carried over, the SimHash ones refused.
 int RunMinHash(const BuildArgs& args) {
-  if (!args.simhash_only.empty()) {
-    return ReportError(kBuildCommand, args.simhash_only.front() + " is a SimHash option; --method minhash builds band "
-                                 "tables of MinHash signatures (docs/minhash.md)", kExitUsage);
+  if (int refused = RefuseOptions(kBuildCommand, args.simhash_only,
+                                  " is a SimHash option; --method minhash builds band tables of MinHash signatures "
+                                  "(docs/minhash.md)")) {
+    return refused;
   }
   MinHashBuildArgs m = args.minhash;
-  if (Status bad = ParseMemoryOption(kBuildCommand, args.memory, &m.options.memory_bytes); !bad.ok()) {
-    return ReportError(kBuildCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kBuildCommand, args.memory, &m.options.memory_bytes)) return bad;
   m.options.tmpdir = args.tmpdir;
   m.out = args.out;
   m.options.block_size = args.block_size;
@@ -218,9 +219,7 @@ int RunBuild(const BuildArgs& args) {
   Status s = CheckOutputsAreNotInputs({{"--out", args.out}}, args.inputs);
   if (!s.ok()) return ReportError(kBuildCommand, s, /*usage=*/true);
   if (args.method == "minhash") return RunMinHash(args);
-  if (!args.minhash_only.empty()) {
-    return ReportError(kBuildCommand, args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
-  }
+  if (int refused = RefuseOptions(kBuildCommand, args.minhash_only, " is a MinHash option (--method minhash)")) return refused;
   BuildOptions options;
   s = MakeBuildOptions(args, &options);
   if (!s.ok()) return ReportError(kBuildCommand, s.message(), kExitUsage);
@@ -325,14 +324,8 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
   sub->callback([args, run, block_size, codec, sub] {
     args->block_size_given = block_size->count() > 0;
     args->codec_given = codec->count() > 0;
-    args->simhash_only.clear();
-    args->minhash_only.clear();
-    for (const char* name : {"--scheme", "--blocks", "--k"}) {
-      if (sub->get_option(name)->count() > 0) args->simhash_only.push_back(name);
-    }
-    for (const std::string& name : MinHashBuildOptionNames()) {
-      if (sub->get_option(name)->count() > 0) args->minhash_only.push_back(name);
-    }
+    args->simhash_only = OptionsGiven(sub, kBuildSimHashOnly);
+    args->minhash_only = OptionsGiven(sub, kMinHashBuildOptionNames);
     *run = [args] { return RunBuild(*args); };
   });
 }

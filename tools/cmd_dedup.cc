@@ -206,10 +206,11 @@ Status CheckTitleField(const DedupArgs& args, bool fingerprints, const std::vect
 
 // `--method minhash`: the arguments checked, then DeduplicateByMinHash.
 int RunMinHash(DedupArgs& args, KeepRule keep) {
-  if (!args.simhash_only.empty()) {
-    return ReportError(kDedupCommand, args.simhash_only.front() + " is a SimHash option; --method minhash takes --threshold, "
-                                 "--num-perm, --shingles, --bands/--rows, --signature-bits, --estimate-filter and --against (a "
-                                 "MinHash-LSH index)", kExitUsage);
+  if (int refused = RefuseOptions(kDedupCommand, args.simhash_only,
+                                  " is a SimHash option; --method minhash takes --threshold, --num-perm, --shingles, "
+                                  "--bands/--rows, --signature-bits, --estimate-filter and --against (a MinHash-LSH "
+                                  "index)")) {
+    return refused;
   }
   MinHashDedupOptions& o = args.minhash;
   if (args.seed_given) o.seed = args.text.seed;  // else the options' (SimHash's --seed defaults to 0)
@@ -223,9 +224,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
     return ReportError(kDedupCommand, "--estimate-filter '" + args.estimate_filter + "' is not a J in [0, 1] or off",
                        kExitUsage);
   }
-  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &o.memory_bytes); !bad.ok()) {
-    return ReportError(kDedupCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kDedupCommand, args.memory, &o.memory_bytes)) return bad;
   o.tmpdir = SpillDirectory(args.tmpdir);
   if (args.shingles_given) o.shingle_words = args.shingle_words;  // else the default, or the first index's
   // --against: MinHash-LSH indexes whose signatures the batch's are.
@@ -271,13 +270,9 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
 // DeduplicateBySimHash (include/simdex/batch.h) of the documents or of the
 // fingerprint files.
 int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
-  if (!args.minhash_only.empty()) {
-    return ReportError(kDedupCommand, args.minhash_only.front() + " needs --method minhash", kExitUsage);
-  }
+  if (int refused = RefuseOptions(kDedupCommand, args.minhash_only, " needs --method minhash")) return refused;
   SimHashDedupOptions o;
-  if (Status bad = ParseMemoryOption(kDedupCommand, args.memory, &o.memory_bytes); !bad.ok()) {
-    return ReportError(kDedupCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kDedupCommand, args.memory, &o.memory_bytes)) return bad;
   if (fingerprints && IdfAuto(args.text)) {
     return ReportError(kDedupCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
   }

@@ -96,9 +96,10 @@ Status AddRecord(Writer& writer, const Document& doc, bool empty, Value value, s
 // --method minhash: a signature file (include/simdex/signature_file.h) of
 // the documents, signed on args.threads workers.
 int RunSignatures(const FingerprintArgs& args) {
-  if (!args.simhash_only.empty()) {
-    return ReportError("fingerprint", args.simhash_only.front() + " is a SimHash option; --method minhash takes "
-                                      "--num-perm, --seed and --shingles (docs/minhash.md)", kExitUsage);
+  if (int refused = RefuseOptions("fingerprint", args.simhash_only,
+                                  " is a SimHash option; --method minhash takes --num-perm, --seed and --shingles "
+                                  "(docs/minhash.md)")) {
+    return refused;
   }
   MinHashOptions options;
   options.num_perm = args.num_perm;
@@ -152,16 +153,12 @@ int RunFingerprint(FingerprintArgs args) {
     for (const std::string& note : notes) std::fprintf(stderr, "simdex fingerprint: %s\n", Printable(note).c_str());
   }
   if (args.method == "minhash") return RunSignatures(args);
-  if (!args.minhash_only.empty()) {
-    return ReportError("fingerprint", args.minhash_only.front() + " is a MinHash option (--method minhash)", kExitUsage);
-  }
+  if (int refused = RefuseOptions("fingerprint", args.minhash_only, " is a MinHash option (--method minhash)")) return refused;
   FingerprintOptions options;
   s = MakeFingerprintOptions(args.text, &options, /*allow_auto=*/true);
   if (!s.ok()) return ReportError("fingerprint", s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
-  if (Status bad = ParseMemoryOption("fingerprint", args.memory, &memory); !bad.ok()) {
-    return ReportError("fingerprint", bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport("fingerprint", args.memory, &memory)) return bad;
   std::string learned;
   if (IdfAuto(args.text)) {
     IdfLearnerStats stats;

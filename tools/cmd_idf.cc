@@ -91,9 +91,7 @@ int RunIdf(IdfArgs args) {
   s = MakeFingerprintOptions(features, &options);
   if (!s.ok()) return ReportError(kIdfCommand, s, /*usage=*/s.IsInvalidArgument());
   size_t memory = size_t{1} << 30;
-  if (Status bad = ParseMemoryOption(kIdfCommand, args.memory, &memory); !bad.ok()) {
-    return ReportError(kIdfCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kIdfCommand, args.memory, &memory)) return bad;
   IdfLearnerStats stats;
   std::shared_ptr<const IdfTable> table;
   std::string learned;

@@ -193,9 +193,7 @@ int RunLshMerge(const MergeArgs& args, const LshIndexReader& old) {
     return ReportError(kMergeCommand, "--k is a SimHash option; " + args.old + " is a MinHash-LSH index", kExitUsage);
   }
   MinHashMergeArgs m;
-  if (Status bad = ParseMemoryOption(kMergeCommand, args.memory, &m.options.memory_bytes); !bad.ok()) {
-    return ReportError(kMergeCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kMergeCommand, args.memory, &m.options.memory_bytes)) return bad;
   m.options.tmpdir = args.tmpdir;
   m.options.existing_ids = ExistingIdsOf(args);
   m.old = args.old;
@@ -222,9 +220,7 @@ int RunSimHashMerge(const MergeArgs& args, const IndexReader& opened) {
                                      " is a SimHash index (its batch is fingerprint files)", kExitUsage);
   }
   MergeOptions options;
-  if (Status bad = ParseMemoryOption(kMergeCommand, args.memory, &options.memory_bytes); !bad.ok()) {
-    return ReportError(kMergeCommand, bad, /*usage=*/true);
-  }
+  if (int bad = ParseMemoryOrReport(kMergeCommand, args.memory, &options.memory_bytes)) return bad;
   options.tmpdir = ScratchDirFor(args.out, args.tmpdir);
   options.threads = args.threads;
   options.existing_ids = ExistingIdsOf(args);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "simdex/plan.h"
+#include "tools/commands.h"
 #include "tools/size_argument.h"
 
 namespace simdex::tools {
@@ -77,6 +78,11 @@ Status ParseMemoryOption(const char* command, const std::string& text, size_t* b
   }
   *bytes = parsed;
   return Status::OK();
+}
+
+int ParseMemoryOrReport(const char* command, const std::string& text, size_t* bytes) {
+  const Status s = ParseMemoryOption(command, text, bytes);
+  return s.ok() ? 0 : ReportError(command, s, /*usage=*/true);
 }
 
 }  // namespace simdex::tools

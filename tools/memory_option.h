@@ -25,6 +25,9 @@ uint64_t MachineMemoryBytes();
 // machine's 23.4 GiB; using 23.4 GiB"). InvalidArgument ("--memory 'x' is
 // not a size (e.g. 512M, 2G)") when the text is not a size.
 Status ParseMemoryOption(const char* command, const std::string& text, size_t* bytes);
+// ParseMemoryOption, a failure reported as a usage error ("simdex
+// <command>: --memory 'x' is not a size ..."): 0, else the exit code.
+int ParseMemoryOrReport(const char* command, const std::string& text, size_t* bytes);
 
 }  // namespace simdex::tools
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tools/cli_fwd.h"
@@ -43,13 +44,18 @@ void AddShinglesOption(CLI::App* sub, ShingleWords* words);
 // The options among `names` that sub's command line gives, in the order of
 // names: for the refusals of the other method's options.
 std::vector<std::string> OptionsGiven(const CLI::App* sub, std::span<const char* const> names);
+// The refusal of such options: "simdex <command>: <the first of
+// given><what>", a usage error; 0 when none was given.
+int RefuseOptions(const char* command, const std::vector<std::string>& given, std::string_view what);
 
 // Adds build's MinHash options (--threshold, --num-perm, --seed, --bands,
 // --rows, --signature-bits) and the document options (--text-field,
 // --id-field, --id, --format) to `sub`, into *args.
 void AddMinHashBuildOptions(CLI::App* sub, MinHashBuildArgs* args);
 // The names of those options, for "is a MinHash option" refusals.
-const std::vector<std::string>& MinHashBuildOptionNames();
+inline constexpr const char* kMinHashBuildOptionNames[] = {
+    "--threshold", "--num-perm", "--seed", "--shingles", "--bands", "--rows", "--signature-bits", "--sketch",
+    "--text-field", "--id-field", "--id", "--format"};
 
 int RunMinHashBuild(MinHashBuildArgs args);
 
