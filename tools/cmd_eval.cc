@@ -9,7 +9,6 @@
 // With --truth jaccard the pairs' truth is their exact shingle Jaccard
 // instead, scored strictly and leniently: EvaluateSetAgainstTruth makes each
 // set's lines and text summary (include/simdex/eval.h).
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,6 +23,7 @@
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
 #include "tools/output_checks.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 namespace {
@@ -128,7 +128,7 @@ int RunTruthEval(const EvalArgs& args) {
     s = OutputWriter::Open(args.truth_pairs_path, &positives_writer);
     if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
   }
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   for (const std::string& set : args.sets) {
     TruthEvalOutput out;
     s = EvaluateSetAgainstTruth(set, options, confirmer.get(), &out);
@@ -151,11 +151,10 @@ int RunTruthEval(const EvalArgs& args) {
     if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
   }
   if (!args.quiet) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",
                  Count(options.configs.size(), "configuration").c_str(), Count(args.sets.size(), "set").c_str(),
                  options.confirm.empty() ? "" : (", confirmed by " + options.confirm).c_str(),
-                 options.baseline ? ", with the MinHash-LSH baseline" : "", seconds);
+                 options.baseline ? ", with the MinHash-LSH baseline" : "", stopwatch.Seconds());
   }
   return 0;
 }
@@ -234,7 +233,7 @@ int RunEval(EvalArgs args) {
   std::unique_ptr<OutputWriter> writer;
   Status s = OutputWriter::Open(args.output, &writer);
   if (!s.ok()) return ReportError(kEvalCommand, FileError(args.output, s));
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   std::string out;
   std::vector<FingerprintResult> fingerprints;
   for (size_t c = 0; c < options.size(); ++c) {
@@ -257,10 +256,9 @@ int RunEval(EvalArgs args) {
   if (s.ok()) s = writer->Close();
   if (!s.ok()) return ReportError(kEvalCommand, FileError(args.output, s));
   if (!args.quiet) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "simdex eval: %s x %s (%s)%s in %.2f s\n", Count(options.size(), "configuration").c_str(),
                  Count(sets.size(), "set").c_str(), Count(all_documents, "document").c_str(), confirm_name.empty() ? "" : (", confirmed by " + confirm_name).c_str(),
-                 seconds);
+                 stopwatch.Seconds());
   }
   return 0;
 }

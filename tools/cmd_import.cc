@@ -3,7 +3,6 @@
 // service is not running.
 //
 //   simdex import --data /var/lib/simdex corpus.fp
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -17,6 +16,7 @@
 #include "simdex/service.h"
 #include "tools/commands.h"
 #include "tools/service_options.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 namespace {
@@ -37,7 +37,7 @@ int RunImport(const ImportArgs& args) {
   // matches contents by SimHash (a MinHash state refuses imports).
   if (options.content_method == ContentMethod::kAuto) options.content_method = ContentMethod::kSimHash;
   options.background_compaction = false;
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   std::vector<std::string> ids;
   std::vector<uint64_t> fps;
   uint64_t empty = 0;
@@ -70,7 +70,7 @@ int RunImport(const ImportArgs& args) {
   if (!args.quiet) {
     std::fprintf(stderr, "simdex import: %s imported into %s (%llu without a fingerprint skipped), %.1f s\n",
                  Count(fps.size(), "document").c_str(), args.service.data.c_str(), static_cast<unsigned long long>(empty),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                 stopwatch.Seconds());
   }
   return 0;
 }

@@ -11,20 +11,13 @@ namespace simdex::tools {
 Progress::Progress(std::string command, bool enabled)
     : command_(std::move(command)),
       enabled_(enabled),
-      terminal_(::isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
-
-double Progress::Seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
+      terminal_(::isatty(STDERR_FILENO) == 1) {}
 
 bool Progress::Due() {
   if (!enabled_) return false;
-  auto now = std::chrono::steady_clock::now();
-  double since_last = std::chrono::duration<double>(now - last_).count();
-  double elapsed = std::chrono::duration<double>(now - start_).count();
-  bool due = terminal_ ? since_last >= 0.5 : (shown_ ? since_last >= 5.0 : elapsed >= 2.0);
+  const double now = Seconds();
+  const double since_last = now - last_;
+  bool due = terminal_ ? since_last >= 0.5 : (shown_ ? since_last >= 5.0 : now >= 2.0);
   if (due) last_ = now;
   return due;
 }

@@ -4,12 +4,12 @@
 #ifndef SIMDEX_TOOLS_PROGRESS_H_
 #define SIMDEX_TOOLS_PROGRESS_H_
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "simdex/batch.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 
@@ -28,7 +28,7 @@ class Progress : public BatchProgress {
   void Done();
 
   // Seconds since construction.
-  double Seconds() const;
+  double Seconds() const { return stopwatch_.Seconds(); }
 
  private:
   // True when a line is due under the rules above; starts the next interval.
@@ -39,8 +39,8 @@ class Progress : public BatchProgress {
   bool enabled_;
   bool terminal_;
   bool shown_ = false;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_;
+  Stopwatch stopwatch_;
+  double last_ = 0;  // Seconds() when the last line was due
 };
 
 }  // namespace simdex::tools
