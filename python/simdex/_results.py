@@ -4,12 +4,21 @@ MinHashDedupResult: what ``simdex.dask.dedup(method="minhash")`` returns."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence
 
 import numpy as np
 
 #: Why a document has no fingerprint, by the codes in ``reasons`` arrays (0: it has one).
 EMPTY_REASONS = ("", "no-text", "no-features", "all-stop-words", "zero-weight")
+
+
+def _py(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def printed(value: float) -> float:
+    """A score as `simdex dedup` writes it ("%.6g"), read back."""
+    return float("%.6g" % value)
 
 
 class _Clustered:
@@ -35,6 +44,22 @@ class _Clustered:
         starts = np.flatnonzero(np.r_[True, sorted_reps[1:] != sorted_reps[:-1]]) if len(reps) else np.array([], int)
         bounds = np.r_[starts, len(reps)]
         return [order[b:e] for b, e in zip(bounds[:-1], bounds[1:]) if e - b >= 2]
+
+    def pair_records(self, ids=None) -> Iterator[dict]:
+        """{"a", "b", <score>, "similarity"?} per pair, as ``simdex dedup --pairs`` (with
+        ``--confirm``) writes them, the score "distance" (or "estimate" under ``--method
+        minhash``) (ids: default the result's own)."""
+        if ids is None:
+            ids = self.ids
+        if self.pairs is None:
+            raise ValueError("this result has no pairs: run dedup with pairs=True")
+        name, value = self._PAIR_SCORE
+        columns = [c.tolist() for c in self.pairs]
+        for row in zip(*columns):
+            rec = {"a": _py(ids[row[0]]), "b": _py(ids[row[1]]), name: value(row[2])}
+            if len(row) > 3:
+                rec["similarity"] = printed(row[3])
+            yield rec
 
 
 @dataclass
@@ -71,6 +96,7 @@ class DedupResult(_Clustered):
     ids: Optional[np.ndarray] = None
     reasons: Optional[np.ndarray] = None
     indexes: Optional[list] = None
+    _PAIR_SCORE = ("distance", int)  # pair_records' third column: its name, how it is written
 
     def records(self, ids=None, reasons=None, against: Optional[Sequence] = None,
                 against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
@@ -86,24 +112,6 @@ class DedupResult(_Clustered):
             raise ValueError("this result has no ids of its own: pass ids=")
         yield from dedup_records(self, ids, self.reasons if reasons is None else reasons,
                                  (self.indexes or ()) if against is None else against, against_names)
-
-    def pair_records(self, ids=None) -> Iterator[dict]:
-        """{"a", "b", "distance", "similarity"?} per pair, as ``simdex dedup --pairs`` (with
-        ``--confirm``) writes them (ids: default the result's own)."""
-        if ids is None:
-            ids = self.ids
-        if self.pairs is None:
-            raise ValueError("this result has no pairs: run dedup with pairs=True")
-        columns = [c.tolist() for c in self.pairs]
-        for row in zip(*columns):
-            rec = {"a": _py(ids[row[0]]), "b": _py(ids[row[1]]), "distance": row[2]}
-            if len(row) > 3:
-                rec["similarity"] = printed(row[3])
-            yield rec
-
-
-def _py(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def dedup_records(result: DedupResult, ids, reasons=None, against: Sequence = (),
@@ -164,6 +172,7 @@ class MinHashDedupResult(_Clustered):
     against_id: Optional[np.ndarray] = None
     against_estimate: Optional[np.ndarray] = None
     ids: Optional[np.ndarray] = None
+    _PAIR_SCORE = ("estimate", printed)
 
     def records(self, ids=None, reasons=None, against_names: Optional[Sequence[str]] = None) -> Iterator[dict]:
         """One dict per document with the fields and order of ``simdex dedup --method
@@ -188,22 +197,3 @@ class MinHashDedupResult(_Clustered):
             if empties[o]:
                 rec["empty"] = EMPTY_REASONS[int(reasons[o])] if reasons is not None else "no-text"
             yield rec
-
-    def pair_records(self, ids=None) -> Iterator[dict]:
-        """{"a", "b", "estimate", "similarity"?} per pair, as ``simdex dedup --method minhash
-        --pairs`` (with ``--confirm``) writes them (ids: default the result's own)."""
-        if ids is None:
-            ids = self.ids
-        if self.pairs is None:
-            raise ValueError("this result has no pairs: run dedup with pairs=True")
-        columns = [c.tolist() for c in self.pairs]
-        for row in zip(*columns):
-            rec = {"a": _py(ids[row[0]]), "b": _py(ids[row[1]]), "estimate": printed(row[2])}
-            if len(row) > 3:
-                rec["similarity"] = printed(row[3])
-            yield rec
-
-
-def printed(value: float) -> float:
-    """A score as `simdex dedup` writes it ("%.6g"), read back."""
-    return float("%.6g" % value)
