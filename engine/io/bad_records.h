@@ -6,9 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <vector>
-
 #include "simdex/status.h"
 
 namespace simdex::io {
@@ -17,23 +14,21 @@ class BadRecords {
  public:
   BadRecords(bool skip, size_t keep) : skip_(skip), keep_(keep) {}
 
-  // Returns OK when the record is to be skipped (after counting it), or
-  // `bad` itself when the read must stop. REQUIRES: !bad.ok().
-  Status Handle(Status bad) {
+  // Returns OK when the record is to be skipped (after counting it in
+  // stats->skipped and, among the first `keep`, keeping its message in
+  // stats->first_errors), or `bad` itself when the read must stop.
+  // REQUIRES: !bad.ok().
+  template <class Stats>
+  Status Handle(Status bad, Stats* stats) const {
     if (!skip_) return bad;
-    ++skipped_;
-    if (first_errors_.size() < keep_) first_errors_.push_back(bad.message());
+    ++stats->skipped;
+    if (stats->first_errors.size() < keep_) stats->first_errors.push_back(bad.message());
     return Status::OK();
   }
-
-  uint64_t skipped() const { return skipped_; }
-  const std::vector<std::string>& first_errors() const { return first_errors_; }
 
  private:
   bool skip_;
   size_t keep_;
-  uint64_t skipped_ = 0;
-  std::vector<std::string> first_errors_;
 };
 
 }  // namespace simdex::io

@@ -19,8 +19,6 @@ namespace {
 
 constexpr size_t kMaxPeek = size_t{1} << 16;
 
-bool IsBlank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
-
 // The first line of head that is not blank, without its '\r'; *complete
 // tells whether its '\n' (or the input's end, for eof) was seen.
 std::string_view FirstLine(std::string_view head, bool eof, bool* complete) {
@@ -29,9 +27,9 @@ std::string_view FirstLine(std::string_view head, bool eof, bool* complete) {
     const size_t end = head.find('\n');
     std::string_view line = head.substr(0, end);
     *complete = end != std::string_view::npos || eof;
-    if (end == std::string_view::npos || !IsBlank(line)) {
+    if (end == std::string_view::npos || !io::IsBlank(line)) {
       if (line.ends_with('\r')) line.remove_suffix(1);
-      return IsBlank(line) ? std::string_view() : line;
+      return io::IsBlank(line) ? std::string_view() : line;
     }
     head.remove_prefix(end + 1);
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "format/index_layout.h"
+
 namespace simdex::io {
 
 BufferedInput::BufferedInput(std::unique_ptr<InputStream> in, size_t chunk)
@@ -44,6 +46,32 @@ Status BufferedInput::Fill(size_t want) {
     end_ += got;
   }
   std::memset(buf_.get() + end_, 0, kPadding);
+  return Status::OK();
+}
+
+// The readers of batches (documents, fingerprint files, signature files)
+// recognise a simdex index by the magic number that opens every index file
+// (docs/format.md: "SIMDEXIX") and the format version after it, and say so
+// instead of reading its bytes as text. An index has a little-endian u32
+// version whose upper three bytes are zero. A text line that starts with
+// "SIMDEXIX" (a string id, or a document's text) has no NUL there, so a file
+// of ids or documents that happens to begin so is read as text, and whatever
+// FingerprintFileWriter writes reads back.
+static_assert(kBatchHeadBytes == format::kIndexMagic.size() + 4);
+
+Status OpenBatchInput(const std::string& path, std::string_view expected, std::unique_ptr<BufferedInput>* out,
+                      std::string* name) {
+  std::unique_ptr<InputStream> stream;
+  SIMDEX_RETURN_IF_ERROR(InputStream::Open(path, &stream));
+  auto input = std::make_unique<BufferedInput>(std::move(stream));
+  SIMDEX_RETURN_IF_ERROR(input->Fill(kBatchHeadBytes));
+  *name = DisplayName(path);
+  const std::string_view head(input->data(), input->size());
+  if (head.size() >= kBatchHeadBytes && head.starts_with(format::kIndexMagic) &&
+      head.substr(format::kIndexMagic.size() + 1, 3) == std::string_view("\0\0\0", 3)) {
+    return Status::InvalidArgument(*name + ": is a simdex index, not " + std::string(expected));
+  }
+  *out = std::move(input);
   return Status::OK();
 }
 

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "engine/io/input_stream.h"
 #include "simdex/status.h"
@@ -62,6 +64,17 @@ class BufferedInput {
   uint64_t consumed_base_ = 0;  // input offset of buf_[0]
   bool eof_ = false;
 };
+
+// The bytes OpenBatchInput looks at: an index's magic and u32 version.
+inline constexpr size_t kBatchHeadBytes = 12;
+
+// Every batch reader's first step: opens path behind a BufferedInput holding
+// its first kBatchHeadBytes bytes (or all of a shorter input), sets *name to
+// DisplayName(path), and refuses a simdex index given where `expected` ("a
+// fingerprint file") is wanted: InvalidArgument "<name>: is a simdex index,
+// not <expected>".
+Status OpenBatchInput(const std::string& path, std::string_view expected, std::unique_ptr<BufferedInput>* out,
+                      std::string* name);
 
 }  // namespace simdex::io
 

@@ -6,7 +6,6 @@
 
 #include "engine/io/bad_records.h"
 #include "engine/io/buffered_input.h"
-#include "engine/io/index_magic.h"
 #include "engine/io/input_stream.h"
 #include "engine/io/json_record.h"
 #include "engine/io/line_reader.h"
@@ -15,17 +14,6 @@ namespace simdex {
 
 static_assert(io::BufferedInput::kPadding >= simdjson::SIMDJSON_PADDING,
               "JSON lines are parsed in place and need simdjson's padding");
-
-namespace {
-
-bool IsBlank(std::string_view line) {
-  for (char c : line) {
-    if (c != ' ' && c != '\t' && c != '\r') return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 DocumentFormat DocumentFormatFromPath(std::string_view path) {
   std::string_view base = io::StripCompressionSuffix(path);
@@ -36,11 +24,11 @@ DocumentFormat DocumentFormatFromPath(std::string_view path) {
 }
 
 struct DocumentReader::Rep {
-  Rep(std::unique_ptr<io::InputStream> in, const DocumentReaderOptions& opts, std::string display)
+  Rep(std::unique_ptr<io::BufferedInput> in, const DocumentReaderOptions& opts, std::string display)
       : options(opts),
         name(std::move(display)),
         input(std::move(in)),
-        lines(&input, opts.max_record_bytes),
+        lines(input.get(), opts.max_record_bytes),
         json({.id_field = opts.id_mode == IdMode::kField ? opts.id_field : std::string(),
               .text_fields = opts.text_fields,
               .allow_string_ids = opts.allow_string_ids,
@@ -48,19 +36,9 @@ struct DocumentReader::Rep {
               .title_field = opts.title_field}),
         bad(opts.skip_bad, opts.max_errors_kept) {}
 
-  Status Located(const Status& s) const { return s.WithContext(name + ":" + std::to_string(lines.line_number())); }
-
-  // Skips the bad record the current line holds, or returns why not.
-  Status Skip(const Status& s) {
-    SIMDEX_RETURN_IF_ERROR(bad.Handle(Located(s)));
-    stats.skipped = bad.skipped();
-    stats.first_errors = bad.first_errors();
-    return Status::OK();
-  }
-
   DocumentReaderOptions options;
   std::string name;
-  io::BufferedInput input;
+  std::unique_ptr<io::BufferedInput> input;
   io::LineReader lines;
   io::JsonRecordParser json;
   io::BadRecords bad;
@@ -80,13 +58,10 @@ Status DocumentReader::Open(const std::string& path, const DocumentReaderOptions
     }
   }
   if (options.max_record_bytes == 0) return Status::InvalidArgument("max_record_bytes must be positive");
-  std::unique_ptr<io::InputStream> in;
-  SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &in));
-  auto rep = std::make_unique<Rep>(std::move(in), options, io::DisplayName(path));
-  SIMDEX_RETURN_IF_ERROR(rep->input.Fill(io::kIndexSniffBytes));
-  SIMDEX_RETURN_IF_ERROR(
-      io::RefuseIndex(std::string_view(rep->input.data(), rep->input.size()), rep->name, "a file of documents"));
-  out->reset(new DocumentReader(std::move(rep)));
+  std::unique_ptr<io::BufferedInput> input;
+  std::string name;
+  SIMDEX_RETURN_IF_ERROR(io::OpenBatchInput(path, "a file of documents", &input, &name));
+  out->reset(new DocumentReader(std::make_unique<Rep>(std::move(input), options, std::move(name))));
   return Status::OK();
 }
 
@@ -101,7 +76,7 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
       // already name the file and end the input.
       if (!s.IsInvalidArgument()) return s;
       ++r.ordinal;
-      SIMDEX_RETURN_IF_ERROR(r.Skip(s));
+      SIMDEX_RETURN_IF_ERROR(r.bad.Handle(r.lines.AtLine(s, r.name), &r.stats));
       continue;
     }
     if (*eof) return Status::OK();
@@ -112,7 +87,7 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
       doc->score = -std::numeric_limits<double>::infinity();
       doc->title.clear();
     } else {
-      if (IsBlank(line)) {
+      if (io::IsBlank(line)) {
         ++r.stats.blank_lines;
         continue;
       }
@@ -121,7 +96,7 @@ Status DocumentReader::Next(Document* doc, bool* eof) {
       doc->id_string.clear();
       s = r.json.Parse(line, doc);
       if (!s.ok()) {
-        SIMDEX_RETURN_IF_ERROR(r.Skip(s));
+        SIMDEX_RETURN_IF_ERROR(r.bad.Handle(r.lines.AtLine(s, r.name), &r.stats));
         continue;
       }
     }

@@ -1,15 +1,14 @@
 // FingerprintFileReader: detects the form from the first bytes and hands the
 // input to the matching decoder.
-#include <algorithm>
 #include <string_view>
 
 #include "engine/io/binary_fingerprint_decoder.h"
 #include "engine/io/fingerprint_file_format.h"
-#include "engine/io/index_magic.h"
-#include "engine/io/input_stream.h"
 #include "engine/io/text_fingerprint_decoder.h"
 
 namespace simdex {
+
+static_assert(io::kBinaryMagic.size() <= io::kBatchHeadBytes, "OpenBatchInput's window holds the binary magic");
 
 FingerprintFileReader::FingerprintFileReader(std::unique_ptr<Decoder> decoder, std::string name)
     : decoder_(std::move(decoder)), name_(std::move(name)) {}
@@ -18,12 +17,9 @@ FingerprintFileReader::~FingerprintFileReader() = default;
 
 Status FingerprintFileReader::Open(const std::string& path, const FingerprintFileReaderOptions& options,
                                    std::unique_ptr<FingerprintFileReader>* out) {
-  std::unique_ptr<io::InputStream> stream;
-  SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &stream));
-  auto input = std::make_unique<io::BufferedInput>(std::move(stream));
-  SIMDEX_RETURN_IF_ERROR(input->Fill(std::max(io::kBinaryMagic.size(), io::kIndexSniffBytes)));
-  std::string name = io::DisplayName(path);
-  SIMDEX_RETURN_IF_ERROR(io::RefuseIndex(std::string_view(input->data(), input->size()), name, "a fingerprint file"));
+  std::unique_ptr<io::BufferedInput> input;
+  std::string name;
+  SIMDEX_RETURN_IF_ERROR(io::OpenBatchInput(path, "a fingerprint file", &input, &name));
   std::unique_ptr<Decoder> decoder;
   if (std::string_view(input->data(), input->size()).starts_with(io::kBinaryMagic)) {
     auto binary = std::make_unique<io::BinaryFingerprintDecoder>(std::move(input), name);

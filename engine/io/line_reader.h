@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "engine/io/buffered_input.h"
@@ -18,6 +19,9 @@ namespace simdex::io {
 
 // The UTF-8 byte order mark (U+FEFF), which LineReader drops at the start.
 inline constexpr std::string_view kUtf8Bom{"\xEF\xBB\xBF"};
+
+// Whether line holds nothing but spaces, tabs and '\r'.
+inline bool IsBlank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 class LineReader {
  public:
@@ -34,6 +38,11 @@ class LineReader {
 
   // 1-based number of the line last returned (or reported too long).
   uint64_t line_number() const { return line_number_; }
+
+  // s with "<name>:<line_number()>: " in front.
+  Status AtLine(const Status& s, const std::string& name) const {
+    return s.WithContext(name + ":" + std::to_string(line_number_));
+  }
 
   // Input offset just past the line last returned (and its '\n').
   uint64_t end_offset() const { return in_->offset() + pending_; }

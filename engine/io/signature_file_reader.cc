@@ -3,13 +3,10 @@
 // the header on line 1, then per line the id and the empty-document form
 // (engine/io/text_record.h, shared with text fingerprint files) and exactly
 // num_perm x 8 hex digits.
-#include <algorithm>
 #include <cstdio>
 
 #include "engine/io/buffered_input.h"
 #include "engine/io/fingerprint_file_format.h"
-#include "engine/io/index_magic.h"
-#include "engine/io/input_stream.h"
 #include "engine/io/line_reader.h"
 #include "engine/io/text_fingerprint_decoder.h"
 #include "engine/io/text_record.h"
@@ -67,15 +64,12 @@ struct SignatureFileReader::Rep {
   Rep(std::unique_ptr<io::BufferedInput> in, std::string n)
       : input(std::move(in)), lines(input.get(), kMaxLine), name(std::move(n)) {}
 
-  // e with "<name>:<line>: " in front.
-  Status AtLine(const Status& e) const { return e.WithContext(name + ":" + std::to_string(lines.line_number())); }
-
   // Reads and checks line 1.
   Status ReadHeader() {
     std::string_view line;
     bool eof = false;
     Status s = lines.Next(&line, &eof);
-    if (!s.ok()) return s.IsInvalidArgument() ? AtLine(s) : s;
+    if (!s.ok()) return s.IsInvalidArgument() ? lines.AtLine(s, name) : s;
     if (eof) {
       return Status::InvalidArgument(name + ":1: empty, not a MinHash signature file (no '#simdex-signatures' "
                                             "line)");
@@ -103,14 +97,10 @@ SignatureFileReader::SignatureFileReader(std::unique_ptr<Rep> rep) : rep_(std::m
 SignatureFileReader::~SignatureFileReader() = default;
 
 Status SignatureFileReader::Open(const std::string& path, std::unique_ptr<SignatureFileReader>* out) {
-  std::unique_ptr<io::InputStream> stream;
-  SIMDEX_RETURN_IF_ERROR(io::InputStream::Open(path, &stream));
-  auto input = std::make_unique<io::BufferedInput>(std::move(stream));
-  SIMDEX_RETURN_IF_ERROR(input->Fill(std::max(io::kBinaryMagic.size(), io::kIndexSniffBytes)));
-  std::string name = io::DisplayName(path);
-  const std::string_view head(input->data(), input->size());
-  SIMDEX_RETURN_IF_ERROR(io::RefuseIndex(head, name, "a MinHash signature file"));
-  if (head.starts_with(io::kBinaryMagic)) {
+  std::unique_ptr<io::BufferedInput> input;
+  std::string name;
+  SIMDEX_RETURN_IF_ERROR(io::OpenBatchInput(path, "a MinHash signature file", &input, &name));
+  if (std::string_view(input->data(), input->size()).starts_with(io::kBinaryMagic)) {
     return Status::InvalidArgument(name + ": holds SimHash fingerprints (the binary form), not MinHash signatures");
   }
   auto rep = std::make_unique<Rep>(std::move(input), std::move(name));
@@ -125,13 +115,13 @@ Status SignatureFileReader::Next(SignatureEntry* out, bool* eof) {
     std::string_view line;
     Status s = r.lines.Next(&line, eof);
     r.stats.bytes = r.lines.end_offset();
-    if (!s.ok()) return s.IsInvalidArgument() ? r.AtLine(s) : s;  // else I/O: already names the file
+    if (!s.ok()) return s.IsInvalidArgument() ? r.lines.AtLine(s, r.name) : s;  // else I/O: already names the file
     if (*eof) return Status::OK();
     if (line.empty()) continue;
     io::TextRecord record;
     s = io::SplitTextRecord(line, "signature", &record);
     if (s.ok() && !record.empty) s = ParseSignature(record.value, r.options.num_perm, &out->signature);
-    if (!s.ok()) return r.AtLine(s);
+    if (!s.ok()) return r.lines.AtLine(s, r.name);
     out->id = record.id;
     out->id_string.assign(record.id_string);
     out->empty = record.empty;

@@ -70,13 +70,6 @@ Status TextFingerprintDecoder::Start() {
   return Status::OK();
 }
 
-Status TextFingerprintDecoder::Bad(const Status& s) {
-  SIMDEX_RETURN_IF_ERROR(bad_.Handle(s.WithContext(name_ + ":" + std::to_string(lines_.line_number()))));
-  stats_.skipped = bad_.skipped();
-  stats_.first_errors = bad_.first_errors();
-  return Status::OK();
-}
-
 Status TextFingerprintDecoder::NextLine(FingerprintEntry* entry, bool* eof) {
   for (;;) {
     std::string_view line;
@@ -93,7 +86,7 @@ Status TextFingerprintDecoder::NextLine(FingerprintEntry* entry, bool* eof) {
       entry->line = lines_.line_number();
       return Status::OK();
     }
-    SIMDEX_RETURN_IF_ERROR(Bad(s));
+    SIMDEX_RETURN_IF_ERROR(bad_.Handle(lines_.AtLine(s, name_), &stats_));
   }
 }
 
@@ -113,9 +106,9 @@ Status TextFingerprintDecoder::Read(FingerprintRecord* out, size_t max, size_t* 
     SIMDEX_RETURN_IF_ERROR(NextLine(&entry, &eof));
     if (eof) break;
     if (!entry.id_string.empty()) {
-      SIMDEX_RETURN_IF_ERROR(Bad(Status::InvalidArgument("id " + simdex::Quoted(entry.id_string) +
-                                                         " is not an unsigned 64-bit integer (this reader needs "
-                                                         "numeric ids)")));
+      const Status s = Status::InvalidArgument("id " + simdex::Quoted(entry.id_string) +
+                                               " is not an unsigned 64-bit integer (this reader needs numeric ids)");
+      SIMDEX_RETURN_IF_ERROR(bad_.Handle(lines_.AtLine(s, name_), &stats_));
       continue;
     }
     if (entry.empty) {

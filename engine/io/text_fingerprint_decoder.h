@@ -36,7 +36,6 @@ class TextFingerprintDecoder : public FingerprintFileReader::Decoder {
   // The next well-formed line into *entry (bad lines skipped or returned as
   // the error, as options say); *eof at the end.
   Status NextLine(FingerprintEntry* entry, bool* eof);
-  Status Bad(const Status& s);
 
   static constexpr size_t kMaxLine = 1 << 16;
   std::unique_ptr<BufferedInput> input_;
