@@ -163,6 +163,17 @@ class BinaryEncoder : public FingerprintFileWriter::Encoder {
   bool finishing_ = false;
 };
 
+// One Add or AddEmpty: nothing after a failure (*status keeps the first), a
+// string id (when id is not null) checked before encode() runs; counted either way.
+template <typename Encode>
+Status Record(Status* status, uint64_t* count, const std::string_view* id, Encode encode) {
+  if (!status->ok()) return *status;
+  if (id != nullptr) *status = simdex::CheckStringId(*id).WithContext("id " + simdex::Quoted(*id));
+  if (status->ok()) *status = encode();
+  ++*count;
+  return *status;
+}
+
 }  // namespace
 
 FingerprintFileWriter::FingerprintFileWriter(std::unique_ptr<Encoder> encoder) : encoder_(std::move(encoder)) {}
@@ -190,35 +201,21 @@ Status FingerprintFileWriter::Open(const std::string& path, FingerprintFileForm 
 }
 
 Status FingerprintFileWriter::Add(uint64_t id, uint64_t fingerprint) {
-  if (!status_.ok()) return status_;
-  status_ = encoder_->Add(id, fingerprint);
-  ++records_;
-  return status_;
+  return Record(&status_, &records_, nullptr, [&] { return encoder_->Add(id, fingerprint); });
 }
 
 Status FingerprintFileWriter::AddEmpty(uint64_t id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
-  if (!status_.ok()) return status_;
-  status_ = encoder_->AddEmpty(id, reason);
-  ++empty_;
-  return status_;
+  return Record(&status_, &empty_, nullptr, [&] { return encoder_->AddEmpty(id, reason); });
 }
 
 Status FingerprintFileWriter::Add(std::string_view id, uint64_t fingerprint) {
-  if (!status_.ok()) return status_;
-  status_ = simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id));
-  if (status_.ok()) status_ = encoder_->Add(id, fingerprint);
-  ++records_;
-  return status_;
+  return Record(&status_, &records_, &id, [&] { return encoder_->Add(id, fingerprint); });
 }
 
 Status FingerprintFileWriter::AddEmpty(std::string_view id, std::string_view reason) {
   assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
-  if (!status_.ok()) return status_;
-  status_ = simdex::CheckStringId(id).WithContext("id " + simdex::Quoted(id));
-  if (status_.ok()) status_ = encoder_->AddEmpty(id, reason);
-  ++empty_;
-  return status_;
+  return Record(&status_, &empty_, &id, [&] { return encoder_->AddEmpty(id, reason); });
 }
 
 Status FingerprintFileWriter::Finish() {
