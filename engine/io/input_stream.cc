@@ -156,10 +156,7 @@ Compression CompressionOf(std::string_view path) {
 }
 
 std::string_view StripCompressionSuffix(std::string_view path) {
-  for (std::string_view suffix : {".gz", ".zst", ".bz2"}) {
-    if (path.ends_with(suffix)) return path.substr(0, path.size() - suffix.size());
-  }
-  return path;
+  return CompressionOf(path) == Compression::kNone ? path : path.substr(0, path.rfind('.'));
 }
 
 Status InputStream::Open(const std::string& path, std::unique_ptr<InputStream>* out) {

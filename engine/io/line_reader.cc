@@ -5,9 +5,6 @@
 
 namespace simdex::io {
 
-namespace {
-}  // namespace
-
 LineReader::LineReader(BufferedInput* in, size_t max_line) : in_(in), max_line_(max_line) {}
 
 Status LineReader::Discard(bool* eof) {
