@@ -44,16 +44,20 @@ Status Evaluate(std::span<const LabelledDocument> documents, std::span<const Fin
     return Status::InvalidArgument("evaluate: bucket bounds must increase");
   }
   const size_t kn = static_cast<size_t>(options.max_k) + 1;
+  auto make = [kn](std::string name, uint32_t min_length, uint32_t max_length) {
+    EvalBucket bucket;
+    bucket.name = std::move(name);
+    bucket.min_length = min_length;
+    bucket.max_length = max_length;
+    for (auto* v : {&bucket.tp, &bucket.fp, &bucket.hard_fp}) v->assign(kn, 0);
+    return bucket;
+  };
   static const char* const kNames[] = {"short", "medium", "long"};
-  std::vector<EvalBucket> buckets(options.bounds.size() + 1);
-  for (size_t b = 0; b < buckets.size(); ++b) {
-    EvalBucket& bucket = buckets[b];
-    bucket.name = buckets.size() == 3 ? kNames[b] : "bucket" + std::to_string(b);
-    bucket.min_length = b == 0 ? 0 : options.bounds[b - 1];
-    bucket.max_length = b < options.bounds.size() ? options.bounds[b] : std::numeric_limits<uint32_t>::max();
-    bucket.tp.assign(kn, 0);
-    bucket.fp.assign(kn, 0);
-    bucket.hard_fp.assign(kn, 0);
+  std::vector<EvalBucket> buckets;
+  for (size_t b = 0; b <= options.bounds.size(); ++b) {
+    buckets.push_back(make(options.bounds.size() == 2 ? kNames[b] : "bucket" + std::to_string(b),
+                           b == 0 ? 0 : options.bounds[b - 1],
+                           b < options.bounds.size() ? options.bounds[b] : std::numeric_limits<uint32_t>::max()));
   }
   std::vector<uint32_t> length(documents.size());
   for (size_t i = 0; i < documents.size(); ++i) length[i] = static_cast<uint32_t>(CodePointLength(documents[i].text));
@@ -92,12 +96,7 @@ Status Evaluate(std::span<const LabelledDocument> documents, std::span<const Fin
       }
     }
   }
-  EvalBucket all;
-  all.name = "all";
-  all.max_length = std::numeric_limits<uint32_t>::max();
-  all.tp.assign(kn, 0);
-  all.fp.assign(kn, 0);
-  all.hard_fp.assign(kn, 0);
+  EvalBucket all = make("all", 0, std::numeric_limits<uint32_t>::max());
   for (const EvalBucket& bucket : buckets) AddCounts(bucket, &all);
   buckets.push_back(std::move(all));
   *out = std::move(buckets);
