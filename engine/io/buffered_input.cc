@@ -7,8 +7,7 @@
 
 namespace simdex::io {
 
-BufferedInput::BufferedInput(std::unique_ptr<InputStream> in, size_t chunk)
-    : in_(std::move(in)), chunk_(chunk) {}
+BufferedInput::BufferedInput(std::unique_ptr<InputStream> in) : in_(std::move(in)) {}
 
 BufferedInput::~BufferedInput() = default;
 
@@ -35,12 +34,12 @@ Status BufferedInput::FillMore() { return Fill(size() + 1); }
 
 Status BufferedInput::Fill(size_t want) {
   if (size() >= want || eof_) return Status::OK();
-  Reserve(std::max(want - size(), chunk_));
+  Reserve(std::max(want - size(), kChunk));
   while (size() < want && !eof_) {
     // No more than asked for (or a chunk): a buffer grown for a long line
     // would otherwise be filled whole, reading far past a line limit.
     size_t got = 0;
-    const size_t ask = std::min(capacity_ - end_, std::max(want - size(), chunk_));
+    const size_t ask = std::min(capacity_ - end_, std::max(want - size(), kChunk));
     SIMDEX_RETURN_IF_ERROR(in_->Read(buf_.get() + end_, ask, &got));
     if (got == 0) eof_ = true;
     end_ += got;

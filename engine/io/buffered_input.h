@@ -22,10 +22,10 @@ namespace simdex::io {
 class BufferedInput {
  public:
   static constexpr size_t kPadding = 64;
-  static constexpr size_t kDefaultChunk = size_t{1} << 20;
+  static constexpr size_t kChunk = size_t{1} << 20;  // the size of each read
 
-  // REQUIRES: in is not null; chunk > 0 (the size of each read).
-  explicit BufferedInput(std::unique_ptr<InputStream> in, size_t chunk = kDefaultChunk);
+  // REQUIRES: in is not null.
+  explicit BufferedInput(std::unique_ptr<InputStream> in);
   ~BufferedInput();
 
   BufferedInput(const BufferedInput&) = delete;
@@ -56,7 +56,6 @@ class BufferedInput {
   void Reserve(size_t room);
 
   std::unique_ptr<InputStream> in_;
-  size_t chunk_;
   std::unique_ptr<char[]> buf_;
   size_t capacity_ = 0;  // excluding the padding
   size_t begin_ = 0;
