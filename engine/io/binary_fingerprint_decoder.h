@@ -22,8 +22,8 @@ class BinaryFingerprintDecoder : public FingerprintFileReader::Decoder {
   BinaryFingerprintDecoder(std::unique_ptr<BufferedInput> input, std::string name);
   ~BinaryFingerprintDecoder() override;
 
-  // Checks the header. Called once, before Read().
-  Status Start();
+  // Checks the header.
+  Status Start() override;
   Status Read(FingerprintRecord* out, size_t max, size_t* n) override;
   Status Next(FingerprintEntry* out, bool* eof) override;
   FingerprintFileForm form() const override { return FingerprintFileForm::kBinary; }

@@ -12,6 +12,8 @@ namespace simdex {
 class FingerprintFileReader::Decoder {
  public:
   virtual ~Decoder() = default;
+  // Reads and checks what comes before the records. Called once, first.
+  virtual Status Start() = 0;
   // As FingerprintFileReader::Read.
   virtual Status Read(FingerprintRecord* out, size_t max, size_t* n) = 0;
   // As FingerprintFileReader::Next.

@@ -22,14 +22,11 @@ Status FingerprintFileReader::Open(const std::string& path, const FingerprintFil
   SIMDEX_RETURN_IF_ERROR(io::OpenBatchInput(path, "a fingerprint file", &input, &name));
   std::unique_ptr<Decoder> decoder;
   if (std::string_view(input->data(), input->size()).starts_with(io::kBinaryMagic)) {
-    auto binary = std::make_unique<io::BinaryFingerprintDecoder>(std::move(input), name);
-    SIMDEX_RETURN_IF_ERROR(binary->Start());
-    decoder = std::move(binary);
+    decoder = std::make_unique<io::BinaryFingerprintDecoder>(std::move(input), name);
   } else {
-    auto text = std::make_unique<io::TextFingerprintDecoder>(std::move(input), name, options);
-    SIMDEX_RETURN_IF_ERROR(text->Start());
-    decoder = std::move(text);
+    decoder = std::make_unique<io::TextFingerprintDecoder>(std::move(input), name, options);
   }
+  SIMDEX_RETURN_IF_ERROR(decoder->Start());
   out->reset(new FingerprintFileReader(std::move(decoder), std::move(name)));
   return Status::OK();
 }

@@ -27,7 +27,7 @@ class TextFingerprintDecoder : public FingerprintFileReader::Decoder {
                          const FingerprintFileReaderOptions& options);
   // Reads the profile line ("#simdex-profile\t<profile>") if the file
   // starts with one. A malformed one is an error naming line 1.
-  Status Start();
+  Status Start() override;
   Status Read(FingerprintRecord* out, size_t max, size_t* n) override;
   Status Next(FingerprintEntry* out, bool* eof) override;
   FingerprintFileForm form() const override { return FingerprintFileForm::kText; }
