@@ -38,6 +38,17 @@ Status FinishOrAbandon(Writer& writer, const Status& s) {
   return writer.Finish();
 }
 
+// The record of the file merged from `older` and `newer` (one field's or
+// the bands'): `entries` of it, its seqs from min_seq on.
+void MergedRecord(const FileRecord& older, const FileRecord& newer, uint64_t min_seq, const std::string& name,
+                  uint64_t entries, FileRecord* record) {
+  record->field = older.field;
+  record->name = name;
+  record->entries = entries;
+  record->min_seq = std::max(min_seq, std::min(older.min_seq, newer.min_seq));
+  record->max_seq = std::max(older.max_seq, newer.max_seq);
+}
+
 }  // namespace
 
 Status WriteDeltaFile(const OnlineIndex& delta, uint64_t count, uint64_t min_seq, const FileWork& work,
@@ -92,11 +103,7 @@ Status MergeFiles(const IndexFile& older, const IndexFile& newer, uint64_t min_s
     });
   }
   SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
-  record->field = older.record.field;
-  record->name = name;
-  record->entries = merger->stats().entries;
-  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
-  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
+  MergedRecord(older.record, newer.record, min_seq, name, merger->stats().entries, record);
   return Status::OK();
 }
 
@@ -132,11 +139,7 @@ Status MergeFiles(const BandFile& older, const BandFile& newer, uint64_t min_seq
     }
   }
   SIMDEX_RETURN_IF_ERROR(FinishOrAbandon(*merger, s));
-  record->field = older.record.field;
-  record->name = name;
-  record->entries = merger->stats().documents;
-  record->min_seq = std::max(min_seq, std::min(older.record.min_seq, newer.record.min_seq));
-  record->max_seq = std::max(older.record.max_seq, newer.record.max_seq);
+  MergedRecord(older.record, newer.record, min_seq, name, merger->stats().documents, record);
   return Status::OK();
 }
 

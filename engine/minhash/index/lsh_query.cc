@@ -11,13 +11,13 @@
 // it; the head indexes, ids and signatures before they are used
 // (lsh_rep.h).
 #include <algorithm>
-#include <charconv>
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "base/query_batch.h"
 #include "engine/minhash/index/lsh_rep.h"
+#include "engine/util/json_text.h"
 #include "format/codec.h"
 #include "format/coding.h"
 #include "format/prefetch.h"
@@ -41,13 +41,6 @@ struct Scratch {
   BottomKSketch sketch;              // the query's
   std::vector<uint32_t> stored;      // a candidate's sketch
 };
-
-// The shortest text that reads back as v.
-std::string Shortest(double v) {
-  char text[32];
-  const auto r = std::to_chars(text, text + sizeof text, v);
-  return std::string(text, r.ptr);
-}
 
 // The options' thresholds ascending, each with the filter it keeps
 // (LshQueryOptions: the rule of a threshold; on sketches, itself).
@@ -138,9 +131,9 @@ Status CheckQuery(const LshQueryOptions& options, double index_threshold) {
   SIMDEX_RETURN_IF_ERROR(options.Validate());
   for (double t : options.thresholds) {
     if (t < index_threshold) {
-      return Status::InvalidArgument("threshold " + Shortest(t) + " is below the index's " +
-                                     Shortest(index_threshold) + ": its bands were chosen for " +
-                                     Shortest(index_threshold) + " and answer thresholds at or above it");
+      return Status::InvalidArgument("threshold " + util::ShortestDecimal(t) + " is below the index's " +
+                                     util::ShortestDecimal(index_threshold) + ": its bands were chosen for " +
+                                     util::ShortestDecimal(index_threshold) + " and answer thresholds at or above it");
     }
   }
   return Status::OK();
@@ -264,14 +257,14 @@ Status QueryBatch(const LshIndexReader::Rep& r, size_t n, int nthreads,
 
 Status LshQueryOptions::Validate() const {
   if (!(min_estimate <= 1)) {
-    return Status::InvalidArgument("min_estimate " + Shortest(min_estimate) +
+    return Status::InvalidArgument("min_estimate " + util::ShortestDecimal(min_estimate) +
                                    " is above 1 (negative: the filter of the index's threshold)");
   }
   for (double t : thresholds) {
-    if (!(t > 0 && t <= 1)) return Status::InvalidArgument("threshold " + Shortest(t) + " is not in (0, 1]");
+    if (!(t > 0 && t <= 1)) return Status::InvalidArgument("threshold " + util::ShortestDecimal(t) + " is not in (0, 1]");
   }
   if (!(min_sketch_estimate <= 1)) {
-    return Status::InvalidArgument("min_sketch_estimate " + Shortest(min_sketch_estimate) +
+    return Status::InvalidArgument("min_sketch_estimate " + util::ShortestDecimal(min_sketch_estimate) +
                                    " is above 1 (negative: min_estimate's, else the index's threshold)");
   }
   if (min_sketch_estimate >= 0 && !thresholds.empty()) {
