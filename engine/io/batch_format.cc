@@ -53,7 +53,7 @@ bool IsSignatureLine(std::string_view line) {
   const size_t digits = record.value.size();
   if (digits % 8 != 0 || digits < 24 || digits > 8 * static_cast<size_t>(kMaxNumPerm)) return false;
   return std::all_of(record.value.begin(), record.value.end(),
-                     [](char c) { return io::kHexValue[static_cast<unsigned char>(c)] <= 0xf; });
+                     [](char c) { return util::kHexValue[static_cast<unsigned char>(c)] <= 0xf; });
 }
 
 }  // namespace

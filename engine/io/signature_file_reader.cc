@@ -31,7 +31,7 @@ Status ParseSignature(std::string_view hex, int num_perm, std::vector<uint32_t>*
     uint32_t v = 0;
     for (size_t j = i * 8; j < i * 8 + 8; ++j) {
       const unsigned char c = static_cast<unsigned char>(hex[j]);
-      const uint8_t d = io::kHexValue[c];
+      const uint8_t d = util::kHexValue[c];
       if (d > 0xf) {
         char what[16];
         if (c > ' ' && c < 0x7f) std::snprintf(what, sizeof(what), "'%c'", c);

@@ -34,21 +34,16 @@ Status SignatureFileWriter::AddLine(uint64_t id, const std::string_view* id_stri
                                     std::string_view reason) {
   if (!status_.ok()) return status_;
   line_.clear();
-  if (id_string == nullptr) {
-    io::AppendIdField(id, &line_);
-  } else {
-    status_ = simdex::CheckStringId(*id_string).WithContext("id " + simdex::Quoted(*id_string));
-    if (!status_.ok()) return status_;
-    // The header is the first line: no id can be taken for one.
-    status_ = io::AppendStringIdField(*id_string, /*first_line=*/false, &line_);
-    if (!status_.ok()) return status_;
-  }
+  if (id_string != nullptr) status_ = simdex::CheckStringId(*id_string).WithContext("id " + simdex::Quoted(*id_string));
+  // The header is the first line: no id can be taken for one.
+  if (status_.ok()) status_ = io::AppendIdField(id, id_string, /*first_line=*/false, &line_);
+  if (!status_.ok()) return status_;
   if (signature == nullptr) {
     assert(!reason.empty() && reason.find_first_of("\t\r\n") == std::string_view::npos);
     io::AppendEmptyFields(reason, &line_);
     ++empty_;
   } else {
-    for (int i = 0; i < num_perm_; ++i) io::AppendHex(signature[i], 8, &line_);
+    for (int i = 0; i < num_perm_; ++i) util::AppendHex(signature[i], 8, &line_);
     line_.push_back('\n');
     ++records_;
   }

@@ -9,26 +9,6 @@
 
 namespace simdex::io {
 
-namespace {
-
-// 1 to 16 hex digits, optionally after "0x" or "0X".
-bool ParseHex(std::string_view s, uint64_t* out) {
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  if (s.empty() || s.size() > 16) return false;
-  uint64_t v = 0;
-  uint8_t bad = 0;
-  for (char c : s) {
-    uint8_t d = kHexValue[static_cast<unsigned char>(c)];
-    bad |= d;  // any 0xff leaves the high bits set
-    v = (v << 4) | (d & 0xf);
-  }
-  if (bad & 0xf0) return false;
-  *out = v;
-  return true;
-}
-
-}  // namespace
-
 Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry) {
   TextRecord r;
   SIMDEX_RETURN_IF_ERROR(SplitTextRecord(line, "fingerprint", &r));
@@ -37,7 +17,9 @@ Status ParseTextFingerprintLine(std::string_view line, FingerprintEntry* entry) 
   entry->empty = r.empty;
   entry->empty_reason.assign(r.reason);
   if (r.empty) return Status::OK();
-  if (!ParseHex(r.value, &entry->fingerprint)) {
+  std::string_view hex = r.value;  // 1 to 16 hex digits, optionally after "0x" or "0X"
+  if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
+  if (!ParseHexFingerprint(hex, &entry->fingerprint)) {
     return Status::InvalidArgument("fingerprint is not 1 to 16 hex digits: " + simdex::Quoted(r.value));
   }
   return Status::OK();

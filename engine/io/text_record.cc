@@ -36,17 +36,6 @@ Status SplitTextRecord(std::string_view line, std::string_view value_name, TextR
   return Status::OK();
 }
 
-void AppendIdField(uint64_t id, std::string* out) {
-  char tmp[21];
-  char* p = tmp + sizeof(tmp);
-  do {
-    *--p = static_cast<char>('0' + id % 10);
-    id /= 10;
-  } while (id != 0);
-  out->append(p, static_cast<size_t>(tmp + sizeof(tmp) - p));
-  out->push_back('\t');
-}
-
 bool IsHeaderName(std::string_view id) {
   for (std::string_view header : {kTextProfilePrefix, kSignatureHeaderPrefix}) {
     if (id == header.substr(0, header.size() - 1)) return true;  // less its tab
@@ -54,27 +43,23 @@ bool IsHeaderName(std::string_view id) {
   return false;
 }
 
-Status AppendStringIdField(std::string_view id, bool first_line, std::string* out) {
-  if (first_line) {
-    if (IsHeaderName(id)) {
-      return Status::InvalidArgument("the id \"" + std::string(id) +
+Status AppendIdField(uint64_t id, const std::string_view* id_string, bool first_line, std::string* out) {
+  if (id_string == nullptr) {
+    util::AppendDecimal(out, id);
+  } else {
+    if (first_line && IsHeaderName(*id_string)) {
+      return Status::InvalidArgument("the id \"" + std::string(*id_string) +
                                      "\" cannot start a text file of ids (it marks a header line)");
     }
-    if (id.starts_with(kUtf8Bom)) out->append(kUtf8Bom);
+    if (first_line && id_string->starts_with(kUtf8Bom)) out->append(kUtf8Bom);
+    out->append(*id_string);
   }
-  out->append(id).push_back('\t');
+  out->push_back('\t');
   return Status::OK();
 }
 
 void AppendEmptyFields(std::string_view reason, std::string* out) {
   out->append("-\t").append(reason).push_back('\n');
-}
-
-void AppendHex(uint64_t value, int digits, std::string* out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  char hex[16];
-  for (int i = digits - 1; i >= 0; --i, value >>= 4) hex[i] = kDigits[value & 15];
-  out->append(hex, static_cast<size_t>(digits));
 }
 
 }  // namespace simdex::io

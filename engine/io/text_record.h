@@ -8,11 +8,11 @@
 #ifndef SIMDEX_ENGINE_IO_TEXT_RECORD_H_
 #define SIMDEX_ENGINE_IO_TEXT_RECORD_H_
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "engine/util/json_text.h"  // the values' hex digits: kHexValue, AppendHex
 #include "simdex/status.h"
 
 namespace simdex::io {
@@ -22,18 +22,6 @@ inline constexpr std::string_view kTextProfilePrefix{"#simdex-profile\t"};
 // The first line of every MinHash signature file: the prefix, then the
 // signature profile (MinHashProfile, include/simdex/minhash.h).
 inline constexpr std::string_view kSignatureHeaderPrefix{"#simdex-signatures\t"};
-
-// A hex digit's value (0-9, a-f, A-F); 0xff for every other byte.
-inline constexpr std::array<uint8_t, 256> kHexValue = [] {
-  std::array<uint8_t, 256> t{};
-  t.fill(0xff);
-  for (int c = 0; c < 10; ++c) t['0' + c] = static_cast<uint8_t>(c);
-  for (int c = 0; c < 6; ++c) {
-    t['a' + c] = static_cast<uint8_t>(10 + c);
-    t['A' + c] = static_cast<uint8_t>(10 + c);
-  }
-  return t;
-}();
 
 // One line split into its fields; the views point into the line.
 struct TextRecord {
@@ -50,28 +38,22 @@ struct TextRecord {
 // "<TAB><reason>".
 Status SplitTextRecord(std::string_view line, std::string_view value_name, TextRecord* out);
 
-// Appends "<id>\t" in decimal.
-void AppendIdField(uint64_t id, std::string* out);
-
 // Whether a string id is the name of a header line ("#simdex-profile",
 // "#simdex-signatures"): an id anywhere but on a text file's first line,
 // where a reader takes it for the header.
 bool IsHeaderName(std::string_view id);
 
-// Appends "<id>\t" for a string id (REQUIRES: CheckStringId(id) passed).
-// first_line: nothing precedes it in the file. Readers drop a byte order
-// mark (U+FEFF) at the very start of a file, so a first id that begins with
-// one gets one more in front; a first id that readers would take for a
-// header line ("#simdex-profile", "#simdex-signatures") is refused.
-Status AppendStringIdField(std::string_view id, bool first_line, std::string* out);
+// Appends "<id>\t": the decimal id when id_string is null, else the string
+// id (REQUIRES: CheckStringId(*id_string) passed). first_line: nothing
+// precedes it in the file. Readers drop a byte order mark (U+FEFF) at the
+// very start of a file, so a first string id that begins with one gets one
+// more in front; a first id that readers would take for a header line
+// ("#simdex-profile", "#simdex-signatures") is refused.
+Status AppendIdField(uint64_t id, const std::string_view* id_string, bool first_line, std::string* out);
 
 // Appends "-\t<reason>\n". REQUIRES: reason is not empty and holds no tab,
 // '\r' or '\n'.
 void AppendEmptyFields(std::string_view reason, std::string* out);
-
-// Appends the low 4 * digits bits of value as `digits` lowercase hex digits,
-// most significant first. REQUIRES: 1 <= digits <= 16.
-void AppendHex(uint64_t value, int digits, std::string* out);
 
 }  // namespace simdex::io
 

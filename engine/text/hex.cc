@@ -1,4 +1,5 @@
 // Hex text form of fingerprints.
+#include "engine/util/json_text.h"
 #include "simdex/fingerprint.h"
 
 namespace simdex {
@@ -6,25 +7,20 @@ namespace simdex {
 bool ParseHexFingerprint(std::string_view hex, uint64_t* out) {
   if (hex.empty() || hex.size() > 16) return false;
   uint64_t v = 0;
+  uint8_t bad = 0;
   for (char c : hex) {
-    int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return false;
-    v = (v << 4) | static_cast<uint64_t>(d);
+    const uint8_t d = util::kHexValue[static_cast<unsigned char>(c)];
+    bad |= d;  // any 0xff leaves the high bits set
+    v = (v << 4) | (d & 0xf);
   }
+  if (bad & 0xf0) return false;
   *out = v;
   return true;
 }
 
 std::string FormatHexFingerprint(uint64_t fingerprint) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i) {
-    s[i] = kDigits[fingerprint & 15];
-    fingerprint >>= 4;
-  }
+  std::string s;
+  util::AppendHex(fingerprint, 16, &s);
   return s;
 }
 

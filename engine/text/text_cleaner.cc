@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/util/json_text.h"
 #include "engine/util/utf.h"
 
 namespace simdex::text {
@@ -15,11 +16,7 @@ constexpr size_t kNone = std::string_view::npos;
 inline bool IsAlpha(unsigned char c) { return static_cast<unsigned>((c | 32) - 'a') < 26u; }
 inline bool IsDigit(unsigned char c) { return static_cast<unsigned>(c - '0') < 10u; }
 inline bool IsAlnum(unsigned char c) { return IsAlpha(c) || IsDigit(c); }
-inline int HexValue(unsigned char c) {
-  if (IsDigit(c)) return c - '0';
-  if (static_cast<unsigned>((c | 32) - 'a') < 6u) return (c | 32) - 'a' + 10;
-  return -1;
-}
+inline int HexValue(unsigned char c) { return util::kHexValue[c] <= 0xf ? util::kHexValue[c] : -1; }
 
 // True iff in[pos, pos + lower.size()) equals `lower` ignoring ASCII case.
 bool StartsNoCase(std::string_view in, size_t pos, std::string_view lower) {

@@ -1,5 +1,5 @@
 // AppendJsonString and AppendJsonId (include/simdex/front_end_text.h), and
-// the engine's util::AppendDecimal (engine/util/json_text.h).
+// the engine's numbers as text (engine/util/json_text.h).
 #include <charconv>
 #include <string>
 
@@ -10,7 +10,6 @@
 namespace simdex {
 
 void AppendJsonString(std::string* out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
   for (size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -31,8 +30,7 @@ void AppendJsonString(std::string* out, std::string_view text) {
     }
     if (c < 0x20) {
       out->append("\\u00");
-      out->push_back(kHex[c >> 4]);
-      out->push_back(kHex[c & 15]);
+      util::AppendHex(c, 2, out);
       ++i;
       continue;
     }
@@ -70,6 +68,13 @@ std::string ShortestDecimal(double value) {
   char digits[32];
   const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
   return std::string(digits, end.ptr);
+}
+
+void AppendHex(uint64_t value, int digits, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  char hex[16];
+  for (int i = digits - 1; i >= 0; --i, value >>= 4) hex[i] = kDigits[value & 15];
+  out->append(hex, static_cast<size_t>(digits));
 }
 
 }  // namespace util

@@ -168,7 +168,7 @@ class FingerprintFileWriter {
   uint64_t records() const { return records_; }
   uint64_t empty() const { return empty_; }
 
-  class Encoder;  // one per form; internal
+  class Encoder;  // internal
 
  private:
   explicit FingerprintFileWriter(std::unique_ptr<Encoder> encoder);
