@@ -2,10 +2,8 @@
 // Boost.Iostreams filtering_ostream writing to the same descriptor.
 #include "engine/io/output_stream.h"
 
-#include <errno.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <ostream>
 
 // g++ 12 reports a false -Wrestrict inside Boost's gzip_compressor once it is
@@ -33,16 +31,7 @@ namespace {
 constexpr std::streamsize kBoostBufferSize = 1 << 17;
 
 Status WriteAll(int fd, const char* data, size_t n, const std::string& name) {
-  while (n > 0) {
-    ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return Status::IOError(name + ": write failed: " + std::strerror(errno));
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return Status::OK();
+  return util::WriteFully(fd, data, n) ? Status::OK() : util::ErrnoError(name + ": write failed");
 }
 
 // Where the bytes go: a PendingFile renamed into place by Commit(), or

@@ -1,9 +1,9 @@
 #include "engine/text/list_file.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "engine/util/pending_file.h"  // ErrnoError
 
 namespace simdex::text {
 
@@ -17,7 +17,7 @@ std::string_view TrimBlanks(std::string_view line) {
 Status ForEachListLine(const std::string& path, const std::function<Status(std::string_view, size_t)>& fn,
                        const std::function<Status(std::string_view, size_t)>& comment) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError(path + ": cannot open: " + std::strerror(errno));
+  if (!in) return util::ErrnoError(path + ": cannot open");
   std::ostringstream contents;
   contents << in.rdbuf();
   if (in.bad()) return Status::IOError(path + ": read failed");

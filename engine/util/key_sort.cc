@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -71,9 +72,14 @@ int MsdBits(size_t n, int key_bits) {
 
 void OnThreads(int parts, const std::function<void(int)>& f) {
   std::vector<std::thread> threads;
-  for (int p = 1; p < parts; ++p) threads.emplace_back(f, p);
+  int started = 1;
+  try {
+    for (; started < parts; ++started) threads.emplace_back(f, started);
+  } catch (const std::system_error&) {
+  }
   f(0);
   for (std::thread& t : threads) t.join();
+  for (int p = started; p < parts; ++p) f(p);
 }
 
 void ScatterAndFinish(uint64_t* scratch, uint64_t* records, size_t n, int key_bits, int msd,

@@ -41,7 +41,8 @@ namespace internal {
 void LsdSort(uint64_t* a, uint64_t* b, size_t n, int low, int high);
 // The number of top bits the MSD pass scatters on.
 int MsdBits(size_t n, int key_bits);
-// Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's).
+// Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's);
+// a part whose thread cannot be started runs on the caller afterwards.
 void OnThreads(int parts, const std::function<void(int)>& f);
 // Scatters scratch[0, n) into records by the top msd bits (counts[p][v]:
 // the records of part p with top bits v; on return, where each part's

@@ -6,8 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
 namespace simdex::util {
@@ -15,10 +13,6 @@ namespace simdex::util {
 namespace {
 
 constexpr size_t kBufferBytes = size_t{1} << 20;
-
-Status ErrnoStatus(const std::string& what, const std::string& path) {
-  return Status::IOError(what + " " + path + ": " + std::strerror(errno));
-}
 
 }  // namespace
 
@@ -59,18 +53,7 @@ Status OutputFile::Flush() {
 }
 
 Status OutputFile::WriteAll(std::string_view data) {
-  const char* p = data.data();
-  size_t left = data.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd_, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus("cannot write", tmp_path_);
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-  return Status::OK();
+  return WriteFully(fd_, data.data(), data.size()) ? Status::OK() : ErrnoError("cannot write " + tmp_path_);
 }
 
 Status OutputFile::Append(std::string_view data) {
@@ -124,47 +107,40 @@ std::string ScratchDirFor(const std::string& output_path, const std::string& tmp
 
 Status CheckScratchDir(const std::string& dir) {
   struct stat st;
-  if (::stat(dir.c_str(), &st) != 0) return Status::IOError("temporary directory " + dir + ": " + std::strerror(errno));
+  if (::stat(dir.c_str(), &st) != 0) return ErrnoError("temporary directory " + dir);
   if (!S_ISDIR(st.st_mode)) return Status::IOError("temporary directory " + dir + ": not a directory");
   return Status::OK();
 }
 
-struct MappedValues::Rep {
-  const char* data = nullptr;  // null for an empty file (mapping zero bytes is an error)
-  size_t size = 0;
-  ~Rep() {
-    if (data != nullptr) ::munmap(const_cast<char*>(data), size);
-  }
-};
-
 Status MappedValues::Open(const OutputFile& file, std::unique_ptr<MappedValues>* out) {
   std::unique_ptr<MappedValues> m(new MappedValues());
-  m->rep_ = std::make_unique<Rep>();
   struct stat st;
-  if (::fstat(file.scratch_fd(), &st) != 0) return ErrnoStatus("cannot stat", file.path());
+  if (::fstat(file.scratch_fd(), &st) != 0) return ErrnoError("cannot stat " + file.path());
   if (st.st_size > 0) {
     void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, file.scratch_fd(), 0);
-    if (p == MAP_FAILED) return ErrnoStatus("cannot map", file.path());
-    m->rep_->data = static_cast<const char*>(p);
-    m->rep_->size = static_cast<size_t>(st.st_size);
+    if (p == MAP_FAILED) return ErrnoError("cannot map " + file.path());
+    m->data_ = static_cast<const char*>(p);
+    m->size_ = static_cast<size_t>(st.st_size);
   }
   *out = std::move(m);
   return Status::OK();
 }
 
-MappedValues::~MappedValues() = default;
-
-std::span<const uint64_t> MappedValues::values() const {
-  return {reinterpret_cast<const uint64_t*>(rep_->data), rep_->size / sizeof(uint64_t)};
+MappedValues::~MappedValues() {
+  if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
 }
 
-std::string_view MappedValues::bytes() const { return {rep_->data, rep_->size}; }
+std::span<const uint64_t> MappedValues::values() const {
+  return {reinterpret_cast<const uint64_t*>(data_), size_ / sizeof(uint64_t)};
+}
+
+std::string_view MappedValues::bytes() const { return {data_, size_}; }
 
 void MappedValues::Release(uint64_t offset, uint64_t length) const {
-  if (rep_->data == nullptr) return;
+  if (data_ == nullptr) return;
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t base = reinterpret_cast<uintptr_t>(rep_->data);
-  const uint64_t end = std::min<uint64_t>(offset + length, rep_->size);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(data_);
+  const uint64_t end = std::min<uint64_t>(offset + length, size_);
   const uintptr_t first = (base + offset + page - 1) / page * page;
   const uintptr_t last = (base + end) / page * page;
   if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);

@@ -90,6 +90,8 @@ class MappedValues {
   // REQUIRES: file is a scratch file, Close()d.
   static Status Open(const OutputFile& file, std::unique_ptr<MappedValues>* out);
   ~MappedValues();
+  MappedValues(const MappedValues&) = delete;
+  MappedValues& operator=(const MappedValues&) = delete;
   // The file as u64 values (its size rounded down to a multiple of 8).
   std::span<const uint64_t> values() const;
   // The file's bytes.
@@ -101,8 +103,8 @@ class MappedValues {
 
  private:
   MappedValues() = default;
-  struct Rep;
-  std::unique_ptr<Rep> rep_;
+  const char* data_ = nullptr;  // null for an empty file (mapping zero bytes is an error)
+  size_t size_ = 0;
 };
 
 }  // namespace simdex::util

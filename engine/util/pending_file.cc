@@ -28,11 +28,6 @@ std::atomic<bool> force_named{false};
 std::string ProcPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
 
 
-// "<path>: <what>: <the system's reason>", the project's error style.
-Status ErrnoStatus(const std::string& path, const std::string& what) {
-  return Status::IOError(path + ": " + what + ": " + std::strerror(errno));
-}
-
 std::string DirOf(const std::string& path) {
   const size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -48,7 +43,7 @@ Status ResolveLinks(const std::string& path, std::string* out) {
   for (int links = 0; links <= kMaxLinks; ++links) {
     struct stat st;
     if (::lstat(p.c_str(), &st) != 0) {
-      if (errno != ENOENT) return ErrnoStatus(p, "cannot stat");
+      if (errno != ENOENT) return ErrnoError(p + ": cannot stat");
       *out = p;  // does not exist (yet): created there
       return Status::OK();
     }
@@ -59,7 +54,7 @@ Status ResolveLinks(const std::string& path, std::string* out) {
     std::vector<char> target(4096);
     for (;;) {
       const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
-      if (n < 0) return ErrnoStatus(p, "cannot read the symbolic link");
+      if (n < 0) return ErrnoError(p + ": cannot read the symbolic link");
       if (static_cast<size_t>(n) < target.size()) {
         target.resize(static_cast<size_t>(n));
         break;
@@ -70,7 +65,7 @@ Status ResolveLinks(const std::string& path, std::string* out) {
     p = !t.empty() && t[0] == '/' ? t : DirOf(p) + "/" + t;
   }
   errno = ELOOP;
-  return ErrnoStatus(path, "cannot resolve its symbolic links");
+  return ErrnoError(path + ": cannot resolve its symbolic links");
 }
 
 // A stream connection to the AF_UNIX socket at path, or -1 with errno set.
@@ -95,6 +90,22 @@ int ConnectSocket(const std::string& path) {
 
 }  // namespace
 
+Status ErrnoError(const std::string& message) { return Status::IOError(message + ": " + std::strerror(errno)); }
+
+bool WriteFully(int fd, const void* data, size_t n) {
+  for (const char* p = static_cast<const char*>(data); n > 0;) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = ENOSPC;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
 bool TmpfileAllowed() {
   static const bool allowed = [] {
     const char* v = std::getenv("SIMDEX_NO_TMPFILE");
@@ -117,7 +128,7 @@ bool PendingFile::ForceNamedTemporary(bool force) { return force_named.exchange(
 Status PendingFile::Create(const std::string& final_path, std::unique_ptr<PendingFile>* out) {
   struct stat st;
   const bool exists = ::stat(final_path.c_str(), &st) == 0;
-  if (!exists && errno != ENOENT) return ErrnoStatus(final_path, "cannot stat");
+  if (!exists && errno != ENOENT) return ErrnoError(final_path + ": cannot stat");
   if (exists && S_ISDIR(st.st_mode)) return Status::IOError(final_path + ": is a directory");
   if (exists && !S_ISREG(st.st_mode)) {
     // A device, FIFO or socket: written in place (through its links, which
@@ -127,7 +138,7 @@ Status PendingFile::Create(const std::string& final_path, std::unique_ptr<Pendin
       fd = S_ISSOCK(st.st_mode) ? ConnectSocket(final_path)
                                 : ::open(final_path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
-    if (fd < 0) return ErrnoStatus(final_path, "cannot open for writing");
+    if (fd < 0) return ErrnoError(final_path + ": cannot open for writing");
     struct stat opened;
     if (::fstat(fd, &opened) != 0 || S_ISREG(opened.st_mode) || S_ISDIR(opened.st_mode)) {
       ::close(fd);
@@ -163,7 +174,7 @@ Status PendingFile::Create(const std::string& final_path, std::unique_ptr<Pendin
   std::string name;
   int slot = -1;
   const int fd = CreateTemporary(target + ".tmp-", 0666, &name, &slot);  // the umask applies
-  if (fd < 0) return ErrnoStatus(target + ".tmp-XXXXXX", "cannot create");
+  if (fd < 0) return ErrnoError(target + ".tmp-XXXXXX: cannot create");
   out->reset(new PendingFile(fd, Mode::kNamed, name, final_path, target, false));
   (*out)->slot_ = slot;
   return Status::OK();
@@ -177,54 +188,42 @@ PendingFile::~PendingFile() {
   }
 }
 
-Status PendingFile::CommitUnnamed() {
-  if (::fsync(fd_) != 0) return ErrnoStatus(final_path_, "cannot fsync");
-  // linkat(2) cannot replace a name: the file gets a unique one next to
-  // the target, which the rename then moves over it. The name is
-  // registered first, so that a signal in between removes it.
-  std::string name;
-  int slot = -1;
+Status PendingFile::LinkIn() {
   for (int attempt = 0;; ++attempt) {
-    name = TemporaryName(target_path_ + ".tmp-");
-    slot = RegisterTemporary(name);
-    if (::linkat(AT_FDCWD, ProcPath(fd_).c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) break;
+    std::string name = TemporaryName(target_path_ + ".tmp-");
+    const int slot = RegisterTemporary(name);
+    if (::linkat(AT_FDCWD, ProcPath(fd_).c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      temp_path_ = std::move(name);
+      slot_ = slot;
+      mode_ = Mode::kNamed;
+      return Status::OK();
+    }
     const int error = errno;
     UnregisterTemporary(slot);
     errno = error;
-    if (error != EEXIST || attempt == 100) return ErrnoStatus(name, "cannot link the output in");
+    if (error != EEXIST || attempt == 100) return ErrnoError(name + ": cannot link the output in");
   }
-  Status s;
-  if (::close(fd_) != 0) s = ErrnoStatus(final_path_, "cannot close");
-  fd_ = -1;
-  if (s.ok() && std::rename(name.c_str(), target_path_.c_str()) != 0) {
-    s = ErrnoStatus(target_path_, "cannot rename " + name + " to it");
-  }
-  if (!s.ok()) ::unlink(name.c_str());
-  UnregisterTemporary(slot);
-  return s;
 }
 
 Status PendingFile::Commit() {
   Status s;
   if (direct()) {
-    if (block_device_ && ::fsync(fd_) != 0) s = ErrnoStatus(final_path_, "cannot fsync");
-    if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus(final_path_, "cannot close");
+    if (block_device_ && ::fsync(fd_) != 0) s = ErrnoError(final_path_ + ": cannot fsync");
+    if (::close(fd_) != 0 && s.ok()) s = ErrnoError(final_path_ + ": cannot close");
     fd_ = -1;
     committed_ = true;  // nothing to remove either way
     return s;
   }
-  if (unnamed()) {
-    SIMDEX_RETURN_IF_ERROR(CommitUnnamed());  // on error the destructor closes what is left
-  } else {
-    if (::fsync(fd_) != 0) s = ErrnoStatus(temp_path_, "cannot fsync");
-    if (::close(fd_) != 0 && s.ok()) s = ErrnoStatus(temp_path_, "cannot close");
-    fd_ = -1;
-    if (s.ok() && std::rename(temp_path_.c_str(), target_path_.c_str()) != 0) {
-      s = ErrnoStatus(target_path_, "cannot rename " + temp_path_ + " to it");
-    }
-    if (!s.ok()) return s;  // the destructor removes the temporary
-    UnregisterTemporary(slot_);
+  const std::string where = write_path();  // an unnamed output's messages name the final path
+  if (::fsync(fd_) != 0) return ErrnoError(where + ": cannot fsync");  // the destructor closes it
+  if (unnamed()) SIMDEX_RETURN_IF_ERROR(LinkIn());
+  if (::close(fd_) != 0) s = ErrnoError(where + ": cannot close");
+  fd_ = -1;
+  if (s.ok() && std::rename(temp_path_.c_str(), target_path_.c_str()) != 0) {
+    s = ErrnoError(target_path_ + ": cannot rename " + temp_path_ + " to it");
   }
+  if (!s.ok()) return s;  // the destructor removes the temporary
+  UnregisterTemporary(slot_);
   committed_ = true;
   const int dfd = ::open(DirOf(target_path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

@@ -48,6 +48,13 @@ namespace simdex::util {
 // so that the fallback can be run end to end. Read once.
 bool TmpfileAllowed();
 
+// IOError "<message>: <the system's reason (errno)>", util's error style.
+Status ErrnoError(const std::string& message);
+
+// Writes data[0, n) to fd, again after EINTR and short writes. False with
+// errno set when it cannot (ENOSPC when a write takes nothing).
+bool WriteFully(int fd, const void* data, size_t n);
+
 class PendingFile {
  public:
   // Opens the destination for final_path as described above. Returns
@@ -90,7 +97,11 @@ class PendingFile {
   enum class Mode { kDirect, kUnnamed, kNamed };
   PendingFile(int fd, Mode mode, std::string temp_path, std::string final_path, std::string target_path,
               bool block_device);
-  Status CommitUnnamed();
+  // Unnamed: links the output in under a unique temporary name next to
+  // the target (linkat(2) cannot replace a name: the rename then moves it
+  // over the target), registered first so that a signal in between removes
+  // it; named from then on.
+  Status LinkIn();
 
   int fd_;
   Mode mode_;

@@ -18,10 +18,10 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <system_error>
-#include <thread>
 #include <type_traits>
 #include <vector>
+
+#include "engine/util/key_sort.h"  // internal::OnThreads
 
 namespace simdex::util {
 
@@ -191,21 +191,6 @@ void CopyTo(R* dst, const R* src, size_t n) {
   if (dst != src) std::memcpy(dst, src, n * sizeof(R));
 }
 
-// Runs f(0), ..., f(parts - 1) on parts threads (one of them the caller's);
-// a part whose thread cannot be started runs on the caller afterwards.
-template <class F>
-void ParallelFor(int parts, const F& f) {
-  std::vector<std::thread> threads;
-  int started = 1;
-  try {
-    for (; started < parts; ++started) threads.emplace_back(f, started);
-  } catch (const std::system_error&) {
-  }
-  f(0);
-  for (std::thread& t : threads) t.join();
-  for (int i = started; i < parts; ++i) f(i);
-}
-
 template <class R>
 void SortRange(R* a, R* b, size_t n, int top, bool into_b);
 template <class R>
@@ -273,7 +258,7 @@ void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts) {
   const int guess = top - 1;
   const uint64_t reference = CountedWord(a[0], top);
   std::vector<Probe> probes(parts);
-  ParallelFor(parts, [&](int p) { ProbeRange(a + begin(p), end(p) - begin(p), top, guess, reference, &probes[p]); });
+  internal::OnThreads(parts, [&](int p) { ProbeRange(a + begin(p), end(p) - begin(p), top, guess, reference, &probes[p]); });
   uint64_t varying = 0;
   bool sorted = true;
   for (int p = 0; p < parts; ++p) {
@@ -290,7 +275,7 @@ void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts) {
   }
   const int g = BaseDigit<R>(top) + (63 - std::countl_zero(varying)) / 8;
   if (g != guess) {
-    ParallelFor(parts, [&](int p) {
+    internal::OnThreads(parts, [&](int p) {
       probes[p].counts = {};
       CountDigit(a + begin(p), end(p) - begin(p), top, g, &probes[p].counts);
     });
@@ -308,8 +293,8 @@ void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts) {
       offset += probes[p].counts[k];
     }
   }
-  ParallelFor(parts, [&](int p) { Scatter(a + begin(p), b, end(p) - begin(p), g, next[p].data()); });
-  ParallelFor(parts, [&](int p) {
+  internal::OnThreads(parts, [&](int p) { Scatter(a + begin(p), b, end(p) - begin(p), g, next[p].data()); });
+  internal::OnThreads(parts, [&](int p) {
     for (int k = 0; k < 256; ++k) {
       if (counts[k] == 0 || starts[k] < begin(p) || starts[k] >= end(p)) continue;
       SortRange(b + starts[k], a + starts[k], counts[k], g, !into_b);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/util/pending_file.h"  // ErrnoError
 
 namespace simdex::util {
 
@@ -22,10 +23,6 @@ constexpr char kMagic[8] = {'S', 'X', 'S', 'R', 'U', 'N', '0', '1'};
 constexpr size_t kHeaderChecksummedBytes = 24;
 // Frames per writev(): two iovecs each, within the usual IOV_MAX of 1024.
 constexpr size_t kFramesPerWrite = 512;
-
-Status SystemError(const std::string& path, const char* what) {
-  return Status::IOError(path + ": " + what + ": " + std::strerror(errno));
-}
 
 }  // namespace
 
@@ -73,7 +70,7 @@ Status RunWriter::WriteAll(const ::iovec* iov, int count, size_t bytes) {
                                 static_cast<off_t>(offset_ + bytes_written_));
     if (r < 0) {
       if (errno == EINTR) continue;
-      return SystemError(path_, "write failed");
+      return ErrnoError(path_ + ": write failed");
     }
     if (r == 0) return Status::IOError(path_ + ": write failed: short write");
     size_t done = static_cast<size_t>(r);
@@ -165,7 +162,7 @@ Status RunReader::Open(const util::ScratchFile& file, uint64_t offset, uint64_t 
     do {
       got = ::pread(fd, header, kRunHeaderBytes, static_cast<off_t>(offset));
     } while (got < 0 && errno == EINTR);
-    if (got < 0) return SystemError(path, "read failed");
+    if (got < 0) return ErrnoError(path + ": read failed");
   }
   // Header checks, in the order that gives the most specific message.
   std::string problem;
@@ -208,7 +205,7 @@ Status RunReader::Fill() {
     const ssize_t r = ::pread(fd_, buffer + got, want - got, static_cast<off_t>(next_read_ + got));
     if (r < 0) {
       if (errno == EINTR) continue;
-      return SystemError(path_, "read failed");
+      return ErrnoError(path_ + ": read failed");
     }
     if (r == 0) return Status::Corruption(path_ + ": run ends early");
     got += static_cast<size_t>(r);

@@ -65,8 +65,6 @@ class RunWriter {
   RunWriter& operator=(const RunWriter&) = delete;
   ~RunWriter();
 
-  // The file's name, for messages.
-  const std::string& path() const { return path_; }
   // Bytes written so far, header included: the run's length once finished.
   uint64_t bytes_written() const { return bytes_written_; }
 
@@ -86,7 +84,7 @@ class RunWriter {
   Status WriteFrames(const unsigned char* data, size_t bytes);
   Status WriteAll(const ::iovec* iov, int count, size_t bytes);
 
-  std::string path_;
+  std::string path_;  // the file's name, for messages
   int fd_;           // the file's, not closed here
   uint64_t offset_;  // where the run starts
   size_t record_size_;
@@ -115,8 +113,6 @@ class RunReader {
   RunReader& operator=(const RunReader&) = delete;
   ~RunReader();
 
-  // "<file>: run at byte <offset>", for messages.
-  const std::string& path() const { return path_; }
   uint64_t record_count() const { return record_count_; }
 
   // Sets *records to the next frame's records and *n to their number; *n is
@@ -129,7 +125,7 @@ class RunReader {
             size_t buffer_frames);
   Status Fill();
 
-  std::string path_;
+  std::string path_;     // "<file>: run at byte <offset>", for messages
   int fd_;               // the file's, not closed here
   uint64_t next_read_;   // file offset of the next Fill()
   size_t record_size_;

@@ -36,7 +36,7 @@ Status ScratchFile::Create(const std::string& dir, const std::string& tag, std::
     std::string name;
     int slot = -1;
     fd = CreateTemporary(pattern.substr(0, pattern.size() - 6), 0600, &name, &slot);
-    if (fd < 0) return Status::IOError("cannot create a temporary file " + pattern + ": " + std::strerror(errno));
+    if (fd < 0) return ErrnoError("cannot create a temporary file " + pattern);
     const bool unlinked = ::unlink(name.c_str()) == 0;
     const int error = errno;
     UnregisterTemporary(slot);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "engine/util/pending_file.h"  // ErrnoError, WriteFully
 #include "engine/util/scratch_file.h"
 
 namespace simdex::util {
@@ -16,10 +17,6 @@ namespace {
 
 // The first buffer, before it doubles.
 constexpr size_t kFirstBytes = size_t{64} << 10;
-
-Status Errno(const std::string& what, const std::string& path) {
-  return Status::IOError(what + " " + path + ": " + std::strerror(errno));
-}
 
 }  // namespace
 
@@ -46,19 +43,8 @@ Status SpillableArray::Spill() {
 }
 
 Status SpillableArray::Flush() {
-  const uint8_t* p = memory_.data();
-  size_t left = memory_.size();
-  while (left > 0) {
-    const ssize_t w = ::write(fd_, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      if (w == 0) errno = ENOSPC;
-      return Fail(Errno("cannot write the temporary file", path_));
-    }
-    p += w;
-    left -= static_cast<size_t>(w);
-    bytes_spilled_ += static_cast<uint64_t>(w);
-  }
+  if (!WriteFully(fd_, memory_.data(), memory_.size())) return Fail(ErrnoError("cannot write the temporary file " + path_));
+  bytes_spilled_ += memory_.size();
   memory_.clear();
   return Status::OK();
 }
@@ -119,7 +105,7 @@ Status SpillableArray::Read(uint64_t first, size_t n, void* out) const {
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) {
       if (r == 0) return Status::IOError("temporary file " + path_ + " is shorter than what was written to it");
-      return Errno("cannot read the temporary file", path_);
+      return ErrnoError("cannot read the temporary file " + path_);
     }
     p += r;
     offset += static_cast<uint64_t>(r);
