@@ -271,15 +271,9 @@ void FeatureExtractor::AddAsciiCodePoints(const char16_t* text, size_t n) {
   units_.resize(used);
   size_t first_end = std::max(carried + 1, gram > seen_before ? gram - seen_before : 1);
   if (first_end <= used) {
-    auto* hash = &HashAsciiGrams<0>;
-    switch (gram) {
-      case 1: hash = &HashAsciiGrams<1>; break;
-      case 2: hash = &HashAsciiGrams<2>; break;
-      case 3: hash = &HashAsciiGrams<3>; break;
-      case 4: hash = &HashAsciiGrams<4>; break;
-      case 5: hash = &HashAsciiGrams<5>; break;
-      default: break;
-    }
+    constexpr decltype(&HashAsciiGrams<0>) kHash[] = {&HashAsciiGrams<0>, &HashAsciiGrams<1>, &HashAsciiGrams<2>,
+                                                     &HashAsciiGrams<3>, &HashAsciiGrams<4>, &HashAsciiGrams<5>};
+    const auto hash = kHash[gram < std::size(kHash) ? gram : 0];
     stats_->candidates += used - first_end + 1;
     stats_->occurrences += used - first_end + 1;
     hash(buf, gram, first_end, used, config_.seed, table_);

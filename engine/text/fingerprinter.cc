@@ -1,5 +1,5 @@
-// Fingerprinter: options, weighting, the combine and the empty reasons, over
-// the feature pipeline of feature_extractor.h.
+// Fingerprinter: options, their profile, weighting, the combine and the
+// empty reasons, over the feature pipeline of feature_extractor.h.
 #include <xxhash.h>
 
 #include <algorithm>
@@ -15,8 +15,8 @@
 #include "engine/text/feature_extractor.h"
 #include "engine/text/feature_table.h"
 #include "engine/text/normalizer.h"
-#include "engine/text/profile.h"
 #include "engine/text/share_cap.h"
+#include "engine/util/json_text.h"
 #include "engine/util/utf.h"
 #include "simdex/fingerprint.h"
 #include "simdex/front_end_text.h"
@@ -69,18 +69,74 @@ Status ValidateOptions(const FingerprintOptions& o) {
   return Status::OK();
 }
 
-// Stop words hashed as the extractor hashes features: normalized first.
-Status HashStopWords(const FingerprintOptions& o, std::shared_ptr<const text::HashSet64>* out) {
-  if (o.stop_words.empty()) return Status::OK();
-  text::CaseFoldNormalizer normalizer;
-  if (o.normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
-  auto set = std::make_shared<text::HashSet64>();
-  for (const std::string& word : o.stop_words) {
-    std::string key = o.normalize ? normalizer.NormalizeUtf8(word) : word;
-    if (!key.empty()) set->Insert(XXH3_64bits_withSeed(key.data(), key.size(), o.seed));
+// The stop words as the fingerprinter compares them (normalized by
+// `normalizer` unless it is null), sorted and distinct.
+std::vector<std::string> StopSet(const std::vector<std::string>& words, const text::CaseFoldNormalizer* normalizer) {
+  std::vector<std::string> out;
+  for (const std::string& word : words) {
+    std::string key = normalizer != nullptr ? normalizer->NormalizeUtf8(word) : word;
+    if (!key.empty()) out.push_back(std::move(key));
   }
-  *out = std::move(set);
-  return Status::OK();
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// The profile's words (include/simdex/profile.h; docs/fingerprint.md,
+// "Profiles", defines each; tests/text/profile_test.cc pins the default's).
+// "stop:none", "stop:en+zh", "stop:en", "stop:zh" for the built-in lists,
+// else "stop:" and 16 hex digits of XXH3-64 over the sorted set.
+std::string StopWordsWord(const std::vector<std::string>& set, const text::CaseFoldNormalizer* normalizer) {
+  if (set.empty()) return "stop:none";
+  const std::pair<const char*, std::vector<std::string>> builtins[] = {
+      {"en+zh", DefaultStopWords()}, {"en", BuiltinStopWords("en")}, {"zh", BuiltinStopWords("zh")}};
+  for (const auto& [name, words] : builtins) {
+    if (StopSet(words, normalizer) == set) return std::string("stop:") + name;
+  }
+  std::string joined;
+  for (const std::string& w : set) joined.append(w).push_back('\0');
+  return "stop:" + FormatHexFingerprint(XXH3_64bits(joined.data(), joined.size()));
+}
+
+const char* TokenizerWord(Tokenizer t) {
+  switch (t) {
+    case Tokenizer::kWords: return "words";
+    case Tokenizer::kCharNgrams: return "char-ngrams:";
+    case Tokenizer::kWordNgrams: return "word-ngrams:";
+  }
+  return "?";
+}
+
+std::string WeightingWord(const FingerprintOptions& o) {
+  switch (o.weighting) {
+    case Weighting::kTermFrequency: return "tf";
+    case Weighting::kBinary: return "binary";
+    case Weighting::kLogTf: return "log-tf";
+    case Weighting::kTfIdf: return "tf-idf:" + FormatHexFingerprint(o.idf->ContentHash(o.seed));
+    case Weighting::kLogTfIdf: return "log-tf-idf:" + FormatHexFingerprint(o.idf->ContentHash(o.seed));
+  }
+  return "?";
+}
+
+// The profile of validated options (compat kNone) whose stop words are `stop`.
+std::string DescribeProfile(const FingerprintOptions& o, const std::string& stop) {
+  std::string d = "simdex-fp/" + std::to_string(kDefaultFingerprintProfileVersion) + " ";
+  d += TokenizerWord(o.tokenizer);
+  if (o.tokenizer != Tokenizer::kWords) d += std::to_string(o.ngram);
+  d += o.normalize ? " nfkc-casefold" : " no-normalize";
+  d += o.clean_text ? " clean" : " no-clean";
+  // cap_numbers applies to the word tokenizer alone.
+  if (o.tokenizer == Tokenizer::kWords) d += o.cap_numbers ? " cap-numbers" : " no-cap-numbers";
+  d += " " + stop + " " + WeightingWord(o);
+  // Written only when set and where they can change a weight (binary's are
+  // equal, capped or not; a share of 1 caps nothing), so that the profiles
+  // without them read as before.
+  if (o.weighting != Weighting::kBinary) {
+    if (o.tf_cap != 0) d += " tf-cap:" + std::to_string(o.tf_cap);
+    if (o.max_share != 0 && o.max_share < 1) d += " max-share:" + util::ShortestDecimal(o.max_share);
+  }
+  d += " seed:" + std::to_string(o.seed);
+  return d;
 }
 
 uint32_t Saturate32(uint64_t v) {
@@ -182,6 +238,14 @@ struct Fingerprinter::Rep {
     return Voted(real_sums, contributing, r);
   }
 
+  // Fills the table with the features of utf8_text, and their texts if asked.
+  text::ExtractStats Extract(std::string_view utf8_text, bool keep_text) {
+    table.set_keep_text(keep_text);
+    text::ExtractStats stats;
+    extractor->Extract(utf8_text, &table, &stats);
+    return stats;
+  }
+
   // Weights and combines the table filled by the extractor.
   FingerprintResult Finish(const text::ExtractStats& stats);
   // The python-simhash profile: its features, weight = count, its hash.
@@ -267,6 +331,12 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
                                    std::to_string(static_cast<int>(options.compat)));
   }
   SIMDEX_RETURN_IF_ERROR(ValidateOptions(options));
+  // Stop words are compared, and hashed as the extractor hashes features,
+  // normalized.
+  text::CaseFoldNormalizer normalizer;
+  if (options.normalize) SIMDEX_RETURN_IF_ERROR(normalizer.Init());
+  const text::CaseFoldNormalizer* norm = options.normalize ? &normalizer : nullptr;
+  const std::vector<std::string> stop = StopSet(options.stop_words, norm);
   text::ExtractorConfig config;
   config.tokenizer = options.tokenizer;
   config.ngram = options.ngram;
@@ -274,13 +344,17 @@ Status Fingerprinter::Create(const FingerprintOptions& options,
   config.clean_text = options.clean_text;
   config.cap_numbers = options.cap_numbers;
   config.seed = options.seed;
-  SIMDEX_RETURN_IF_ERROR(HashStopWords(options, &config.stop_words));
+  if (!stop.empty()) {
+    auto set = std::make_shared<text::HashSet64>();
+    for (const std::string& word : stop) set->Insert(XXH3_64bits_withSeed(word.data(), word.size(), options.seed));
+    config.stop_words = std::move(set);
+  }
   auto rep = std::make_unique<Rep>();
   rep->options = options;
   rep->idf = options.idf == nullptr || options.idf->keyed_by_hash()
                  ? options.idf
                  : std::make_shared<const IdfTable>(options.idf->KeyedByHash(options.seed));
-  SIMDEX_RETURN_IF_ERROR(text::DescribeProfile(options, &rep->profile));
+  rep->profile = DescribeProfile(options, StopWordsWord(stop, norm));
   SIMDEX_RETURN_IF_ERROR(text::FeatureExtractor::Create(config, &rep->extractor));
   out->reset(new Fingerprinter(std::move(rep)));
   return Status::OK();
@@ -303,10 +377,7 @@ const std::string& Fingerprinter::profile() const { return rep_->profile; }
 
 FingerprintResult Fingerprinter::Fingerprint(std::string_view utf8_text) {
   if (rep_->python_compat()) return rep_->FingerprintPythonCompat(utf8_text);
-  rep_->table.set_keep_text(false);
-  text::ExtractStats stats;
-  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
-  return rep_->Finish(stats);
+  return rep_->Finish(rep_->Extract(utf8_text, /*keep_text=*/false));
 }
 
 void Fingerprinter::FeatureHashes(std::string_view utf8_text, std::vector<uint64_t>* hashes,
@@ -314,9 +385,7 @@ void Fingerprinter::FeatureHashes(std::string_view utf8_text, std::vector<uint64
   hashes->clear();
   if (texts != nullptr) texts->clear();
   if (rep_->python_compat()) return;
-  rep_->table.set_keep_text(texts != nullptr);
-  text::ExtractStats stats;
-  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
+  rep_->Extract(utf8_text, texts != nullptr);
   for (const text::FeatureEntry& e : rep_->table.entries()) {
     hashes->push_back(e.hash);
     if (texts != nullptr) texts->emplace_back(rep_->table.text(e));
@@ -331,10 +400,7 @@ void Fingerprinter::ExtractFeatures(std::string_view utf8_text, std::vector<Weig
     for (const auto& f : rep_->compat_features) out->push_back({f.text, static_cast<double>(f.count)});
     return;
   }
-  rep_->table.set_keep_text(true);
-  text::ExtractStats stats;
-  rep_->extractor->Extract(utf8_text, &rep_->table, &stats);
-  out->clear();
+  rep_->Extract(utf8_text, /*keep_text=*/true);
   const std::vector<text::FeatureEntry>& entries = rep_->table.entries();
   rep_->Weigh(entries);
   for (size_t i = 0; i < entries.size(); ++i) {
