@@ -49,58 +49,28 @@ uint32_t G(uint32_t x, uint32_t y, uint32_t z) { return (x & z) | (y & ~z); }
 uint32_t H(uint32_t x, uint32_t y, uint32_t z) { return x ^ y ^ z; }
 uint32_t I(uint32_t x, uint32_t y, uint32_t z) { return y ^ (x | ~z); }
 
-// The RFC's operation [abcd k s i]: a = b + ((a + fn(b,c,d) + X[k] + T[i]) <<< s).
-// Spelled out step by step below, as the RFC lists them, so that every k, s
-// and T[i] is a constant the compiler can fold in.
-template <uint32_t (*Fn)(uint32_t, uint32_t, uint32_t)>
-void Step(uint32_t& a, uint32_t b, uint32_t c, uint32_t d, uint32_t xk, int s, uint32_t ti) {
-  a = b + std::rotl(a + Fn(b, c, d) + xk + ti, s);
-}
+// s of the RFC's operations, by round and by step within a group of four.
+constexpr int kS[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
 
 void Transform(uint32_t state[4], const uint8_t* block) {
   uint32_t x[16];
   for (int k = 0; k < 16; ++k) x[k] = LoadLe32(block + 4 * k);
   uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
-
-  // Round 1.
-  Step<F>(a, b, c, d, x[0], 7, kT[0]);    Step<F>(d, a, b, c, x[1], 12, kT[1]);
-  Step<F>(c, d, a, b, x[2], 17, kT[2]);   Step<F>(b, c, d, a, x[3], 22, kT[3]);
-  Step<F>(a, b, c, d, x[4], 7, kT[4]);    Step<F>(d, a, b, c, x[5], 12, kT[5]);
-  Step<F>(c, d, a, b, x[6], 17, kT[6]);   Step<F>(b, c, d, a, x[7], 22, kT[7]);
-  Step<F>(a, b, c, d, x[8], 7, kT[8]);    Step<F>(d, a, b, c, x[9], 12, kT[9]);
-  Step<F>(c, d, a, b, x[10], 17, kT[10]); Step<F>(b, c, d, a, x[11], 22, kT[11]);
-  Step<F>(a, b, c, d, x[12], 7, kT[12]);  Step<F>(d, a, b, c, x[13], 12, kT[13]);
-  Step<F>(c, d, a, b, x[14], 17, kT[14]); Step<F>(b, c, d, a, x[15], 22, kT[15]);
-
-  // Round 2.
-  Step<G>(a, b, c, d, x[1], 5, kT[16]);   Step<G>(d, a, b, c, x[6], 9, kT[17]);
-  Step<G>(c, d, a, b, x[11], 14, kT[18]); Step<G>(b, c, d, a, x[0], 20, kT[19]);
-  Step<G>(a, b, c, d, x[5], 5, kT[20]);   Step<G>(d, a, b, c, x[10], 9, kT[21]);
-  Step<G>(c, d, a, b, x[15], 14, kT[22]); Step<G>(b, c, d, a, x[4], 20, kT[23]);
-  Step<G>(a, b, c, d, x[9], 5, kT[24]);   Step<G>(d, a, b, c, x[14], 9, kT[25]);
-  Step<G>(c, d, a, b, x[3], 14, kT[26]);  Step<G>(b, c, d, a, x[8], 20, kT[27]);
-  Step<G>(a, b, c, d, x[13], 5, kT[28]);  Step<G>(d, a, b, c, x[2], 9, kT[29]);
-  Step<G>(c, d, a, b, x[7], 14, kT[30]);  Step<G>(b, c, d, a, x[12], 20, kT[31]);
-
-  // Round 3.
-  Step<H>(a, b, c, d, x[5], 4, kT[32]);   Step<H>(d, a, b, c, x[8], 11, kT[33]);
-  Step<H>(c, d, a, b, x[11], 16, kT[34]); Step<H>(b, c, d, a, x[14], 23, kT[35]);
-  Step<H>(a, b, c, d, x[1], 4, kT[36]);   Step<H>(d, a, b, c, x[4], 11, kT[37]);
-  Step<H>(c, d, a, b, x[7], 16, kT[38]);  Step<H>(b, c, d, a, x[10], 23, kT[39]);
-  Step<H>(a, b, c, d, x[13], 4, kT[40]);  Step<H>(d, a, b, c, x[0], 11, kT[41]);
-  Step<H>(c, d, a, b, x[3], 16, kT[42]);  Step<H>(b, c, d, a, x[6], 23, kT[43]);
-  Step<H>(a, b, c, d, x[9], 4, kT[44]);   Step<H>(d, a, b, c, x[12], 11, kT[45]);
-  Step<H>(c, d, a, b, x[15], 16, kT[46]); Step<H>(b, c, d, a, x[2], 23, kT[47]);
-
-  // Round 4.
-  Step<I>(a, b, c, d, x[0], 6, kT[48]);   Step<I>(d, a, b, c, x[7], 10, kT[49]);
-  Step<I>(c, d, a, b, x[14], 15, kT[50]); Step<I>(b, c, d, a, x[5], 21, kT[51]);
-  Step<I>(a, b, c, d, x[12], 6, kT[52]);  Step<I>(d, a, b, c, x[3], 10, kT[53]);
-  Step<I>(c, d, a, b, x[10], 15, kT[54]); Step<I>(b, c, d, a, x[1], 21, kT[55]);
-  Step<I>(a, b, c, d, x[8], 6, kT[56]);   Step<I>(d, a, b, c, x[15], 10, kT[57]);
-  Step<I>(c, d, a, b, x[6], 15, kT[58]);  Step<I>(b, c, d, a, x[13], 21, kT[59]);
-  Step<I>(a, b, c, d, x[4], 6, kT[60]);   Step<I>(d, a, b, c, x[11], 10, kT[61]);
-  Step<I>(c, d, a, b, x[2], 15, kT[62]);  Step<I>(b, c, d, a, x[9], 21, kT[63]);
+  // The RFC's 64 operations [abcd k s i]: a = b + ((a + fn(b,c,d) + X[k] +
+  // T[i]) <<< s), the roles of a, b, c and d rotating by one each step; round
+  // r uses F, G, H, I and k = i, 5i + 1, 3i + 5, 7i (mod 16). Unrolled, so
+  // that every k, s and T[i] is a constant the compiler can fold in.
+#pragma GCC unroll 64
+  for (int i = 0; i < 64; ++i) {
+    const int round = i / 16;
+    const uint32_t f = round == 0 ? F(b, c, d) : round == 1 ? G(b, c, d) : round == 2 ? H(b, c, d) : I(b, c, d);
+    const int k = round == 0 ? i : round == 1 ? (5 * i + 1) % 16 : round == 2 ? (3 * i + 5) % 16 : (7 * i) % 16;
+    const uint32_t next = b + std::rotl(a + f + x[k] + kT[i], kS[round][i % 4]);
+    a = d;
+    d = c;
+    c = b;
+    b = next;
+  }
 
   state[0] += a;
   state[1] += b;

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/util/utf.h"
+
 namespace simdex::compat {
 namespace {
 
@@ -59,13 +61,6 @@ size_t PieceEnd(std::string_view s, size_t begin, PieceSizes sizes) {
   return stop;
 }
 
-void AppendUtf8(UChar32 c, std::string* out) {
-  char buf[U8_MAX_LENGTH];
-  int32_t n = 0;
-  U8_APPEND_UNSAFE(buf, n, c);
-  out->append(buf, static_cast<size_t>(n));
-}
-
 uint64_t KeepPiece(std::string_view piece, std::string* kept) {
   if (std::all_of(piece.begin(), piece.end(), [](char b) { return static_cast<uint8_t>(b) < 0x80; })) {
     // ASCII lowercases to ASCII and needs no decoding.
@@ -90,7 +85,8 @@ uint64_t KeepPiece(std::string_view piece, std::string* kept) {
   for (int32_t i = 0; i < n;) {
     UChar32 c;
     U16_NEXT(p, i, n, c);
-    if (IsPythonSimhashTokenChar(static_cast<char32_t>(c))) AppendUtf8(c, kept);
+    char bytes[4];
+    if (IsPythonSimhashTokenChar(static_cast<char32_t>(c))) kept->append(bytes, util::EncodeUtf8(c, bytes));
   }
   return static_cast<uint64_t>(substitutions);
 }
