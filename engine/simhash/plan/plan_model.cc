@@ -22,11 +22,13 @@ struct Point {
   double value;
 };
 
-// The value at log_n of the measured points (sorted by N): linear between
-// two, the nearest below the first, the last step carried on beyond the
-// last. *outside is set when log_n lies outside the points.
-double Interpolate(const std::vector<Point>& points, double log_n, bool* outside) {
+// The value at N of the measured points: linear in log N between two, the
+// nearest below the first, the last step carried on beyond the last.
+// *outside is set when N lies outside the points.
+double Interpolate(std::vector<Point> points, uint64_t n, bool* outside) {
   if (points.empty()) return 0;
+  std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.log_n < b.log_n; });
+  const double log_n = std::log10(static_cast<double>(n));
   if (log_n < points.front().log_n || log_n > points.back().log_n) *outside = true;
   if (points.size() == 1 || log_n <= points.front().log_n) return points.front().value;
   size_t i = 1;
@@ -36,25 +38,22 @@ double Interpolate(const std::vector<Point>& points, double log_n, bool* outside
   return a.value + (b.value - a.value) * (log_n - a.log_n) / (b.log_n - a.log_n);
 }
 
-bool Same(const char* a, const std::string& b) { return b == a; }
-
 // x bound of `codec` at `block_size` at N.
 double XBound(const std::string& codec, uint32_t block_size, uint64_t n, bool* outside) {
   std::vector<Point> points;
   for (const SpaceFigure& f : SpaceFigures()) {
-    if (Same(f.codec, codec) && f.block_size == block_size) {
+    if (codec == f.codec && f.block_size == block_size) {
       points.push_back({std::log10(static_cast<double>(f.n)), f.x_bound});
     }
   }
-  std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.log_n < b.log_n; });
-  return Interpolate(points, std::log10(static_cast<double>(n)), outside);
+  return Interpolate(std::move(points), n, outside);
 }
 
 // The smallest measured k >= k for the scheme, or -1.
 int FigureK(const std::string& scheme, int k) {
   int best = -1;
   for (const SpeedFigure& f : SpeedFigures()) {
-    if (Same(f.scheme, scheme) && f.k >= k && (best < 0 || f.k < best)) best = f.k;
+    if (scheme == f.scheme && f.k >= k && (best < 0 || f.k < best)) best = f.k;
   }
   return best;
 }
@@ -66,13 +65,11 @@ double MeasuredP50(const std::string& scheme, int k, const std::string& codec, u
   const int figure_k = FigureK(scheme, k);
   std::vector<Point> points;
   for (const SpeedFigure& f : SpeedFigures()) {
-    if (Same(f.scheme, scheme) && f.k == figure_k && Same(f.codec, codec) && f.block_size == block_size) {
+    if (scheme == f.scheme && f.k == figure_k && codec == f.codec && f.block_size == block_size) {
       points.push_back({std::log10(static_cast<double>(f.n)), std::log(f.p50_us)});
     }
   }
-  if (points.empty()) return -1;
-  std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.log_n < b.log_n; });
-  return std::exp(Interpolate(points, std::log10(static_cast<double>(n)), outside));
+  return points.empty() ? -1 : std::exp(Interpolate(std::move(points), n, outside));
 }
 
 // A byte count, at most 2^64 - 1 (N near 2^63 takes more than that).

@@ -28,23 +28,25 @@ std::string Describe(const PlanChoice& c) {
   return c.scheme.Name() + ", " + c.codec + ", " + SizeText(c.block_size) + " blocks";
 }
 
-std::string Us(double us) {
-  char text[32];
-  std::snprintf(text, sizeof(text), us < 10 ? "%.2f us" : us < 100 ? "%.1f us" : "%.0f us", us);
+// `value` printed by `format`, a printf format of one double (and a string).
+std::string Format(const char* format, double value, const char* unit = "") {
+  char text[48];
+  std::snprintf(text, sizeof(text), format, value, unit);
   return text;
 }
+
+// Three significant digits (whole numbers from 100).
+std::string Significant(double value, const char* unit) {
+  return Format(value < 10 ? "%.2f %s" : value < 100 ? "%.1f %s" : "%.0f %s", value, unit);
+}
+
+std::string Us(double us) { return Significant(us, "us"); }
 
 std::string PerEntry(uint64_t bytes, uint64_t n) {
-  char text[48];
-  std::snprintf(text, sizeof(text), "%.1f bytes/entry", static_cast<double>(bytes) / static_cast<double>(n));
-  return text;
+  return Format("%.1f bytes/entry", static_cast<double>(bytes) / static_cast<double>(n));
 }
 
-std::string Ratio(double a, double b) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2fx", b > 0 ? a / b : 0);
-  return text;
-}
+std::string Ratio(double a, double b) { return Format("%.2fx", b > 0 ? a / b : 0); }
 
 std::string Join(const std::vector<std::string>& items) {
   std::string out;
@@ -113,6 +115,19 @@ const PlanChoice* Best(const std::vector<const PlanChoice*>& candidates) {
 
 }  // namespace
 
+std::string SizeText(uint64_t bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 6) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0) return std::to_string(bytes) + " B";
+  if (value == static_cast<double>(static_cast<uint64_t>(value))) return Format("%.0f %s", value, kUnits[unit]);
+  return Significant(value, kUnits[unit]);
+}
+
 Status PlanIndex(const PlanRequest& request, Plan* plan) {
   SIMDEX_RETURN_IF_ERROR(CheckRequest(request));
   std::vector<Scheme> schemes;
@@ -167,13 +182,12 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
   if (runner_up) out.runner_up = *runner_up;
   std::vector<std::string>& why = out.reasons;
   const uint64_t n = request.n;
-  std::vector<std::string> names, codec_names, block_names;
+  std::vector<std::string> names, block_names;
   for (const Scheme& s : schemes) names.push_back(s.Name());
-  for (const std::string& c : codecs) codec_names.push_back(c);
   for (uint32_t b : block_sizes) block_names.push_back(SizeText(b));
   why.push_back("k = " + std::to_string(request.k) + ": " + Join(names) + (names.size() == 1 ? " guarantees" : " guarantee") +
                 " k = " + std::to_string(schemes.front().k()) + " (the least k measured at or above it); with codec " +
-                Join(codec_names) + " and block size " + Join(block_names) + ", " + std::to_string(all.size()) +
+                Join(codecs) + " and block size " + Join(block_names) + ", " + std::to_string(all.size()) +
                 " candidates");
   if (best->spills) {
     why.push_back("the build spills: " + SizeText(32 * n) + " (32 bytes per entry) exceed the memory budget of " +
@@ -195,20 +209,14 @@ Status PlanIndex(const PlanRequest& request, Plan* plan) {
                                        std::to_string(ruled_out) + " of " + std::to_string(all.size()) +
                                        " candidates");
   }
-  double fastest = best->p50_us;
-  const PlanChoice* fastest_choice = best;
-  for (const PlanChoice* c : fit) {
-    if (c->p50_us < fastest) {
-      fastest = c->p50_us;
-      fastest_choice = c;
-    }
-  }
-  if (fastest_choice == best) {
+  const PlanChoice* fastest = *std::min_element(
+      fit.begin(), fit.end(), [](const PlanChoice* a, const PlanChoice* b) { return a->p50_us < b->p50_us; });
+  if (fastest->p50_us == best->p50_us) {
     why.push_back("fastest: " + Describe(*best) + ", " + Us(best->p50_us) + " predicted median near query");
   } else {
-    why.push_back("fastest: " + Describe(*fastest_choice) + ", " + Us(fastest) + " predicted median near query; " +
+    why.push_back("fastest: " + Describe(*fastest) + ", " + Us(fastest->p50_us) + " predicted median near query; " +
                   Describe(*best) + " is within 10 % of it (" + Us(best->p50_us) + ") and smaller (" +
-                  PerEntry(best->index_bytes, n) + " against " + PerEntry(fastest_choice->index_bytes, n) + ")");
+                  PerEntry(best->index_bytes, n) + " against " + PerEntry(fastest->index_bytes, n) + ")");
   }
   if (runner_up) {
     why.push_back("it beats " + Describe(*runner_up) + ": " + Us(runner_up->p50_us) + " and " +
