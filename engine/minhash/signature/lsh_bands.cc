@@ -89,17 +89,16 @@ class FastErrors {
   size_t false_negatives_ = 0;
 };
 
-// Every (b, r) in turn; the first strict minimum wins.
-LshBands ExhaustiveSearch(double threshold, int num_perm, double fp_weight, double fn_weight) {
+// Of `candidates` (in the exhaustive search's order: b ascending, then r
+// ascending), the first strict minimum of WeightedError.
+LshBands FirstMinimum(const std::vector<LshBands>& candidates, double threshold, double fp_weight, double fn_weight) {
   LshBands best;
   double best_error = std::numeric_limits<double>::infinity();
-  for (int b = 1; b <= num_perm; ++b) {
-    for (int r = 1; r <= num_perm / b; ++r) {
-      const double error = WeightedError(b, r, threshold, fp_weight, fn_weight);
-      if (error < best_error) {
-        best_error = error;
-        best = {b, r};
-      }
+  for (const LshBands& c : candidates) {
+    const double error = WeightedError(c.bands, c.rows, threshold, fp_weight, fn_weight);
+    if (error < best_error) {
+      best_error = error;
+      best = c;
     }
   }
   return best;
@@ -107,15 +106,20 @@ LshBands ExhaustiveSearch(double threshold, int num_perm, double fp_weight, doub
 
 }  // namespace
 
-// The exhaustive search's answer, found faster: the (b, r) that the fast
-// errors put within 1e-9 (times the weights) of their minimum are the only
-// ones that can be its answer (their errors differ from WeightedError's by far
+// The exhaustive search's answer (every (b, r) in turn, the first strict
+// minimum of WeightedError), found faster: the (b, r) that the fast errors
+// put within 1e-9 (times the weights) of their minimum are the only ones
+// that can be its answer (their errors differ from WeightedError's by far
 // less), and WeightedError decides among them in its order. Outside [0, 1]
 // (powers of s > 1 may overflow) and for weights that are not finite, the
 // exhaustive search itself.
 LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, double fn_weight) {
+  std::vector<LshBands> candidates;
   if (!(threshold >= 0 && threshold <= 1 && std::isfinite(fp_weight) && std::isfinite(fn_weight))) {
-    return ExhaustiveSearch(threshold, num_perm, fp_weight, fn_weight);
+    for (int b = 1; b <= num_perm; ++b) {
+      for (int r = 1; r <= num_perm / b; ++r) candidates.push_back({b, r});
+    }
+    return FirstMinimum(candidates, threshold, fp_weight, fn_weight);
   }
   const double near_tie = 1e-9 * (1 + std::abs(fp_weight) + std::abs(fn_weight));
   std::vector<std::pair<LshBands, double>> fast;
@@ -125,21 +129,12 @@ LshBands OptimalLshBands(double threshold, int num_perm, double fp_weight, doubl
   }
   double fast_min = std::numeric_limits<double>::infinity();
   for (const auto& [bands, error] : fast) fast_min = std::min(fast_min, error);
-  // The exhaustive search's order: b ascending, then r ascending.
-  std::sort(fast.begin(), fast.end(), [](const auto& x, const auto& y) {
-    return std::pair(x.first.bands, x.first.rows) < std::pair(y.first.bands, y.first.rows);
-  });
-  LshBands best;
-  double best_error = std::numeric_limits<double>::infinity();
   for (const auto& [bands, error] : fast) {
-    if (!(error <= fast_min + near_tie)) continue;
-    const double exact = WeightedError(bands.bands, bands.rows, threshold, fp_weight, fn_weight);
-    if (exact < best_error) {
-      best_error = exact;
-      best = bands;
-    }
+    if (error <= fast_min + near_tie) candidates.push_back(bands);
   }
-  return best;
+  std::sort(candidates.begin(), candidates.end(),
+            [](const LshBands& x, const LshBands& y) { return std::pair(x.bands, x.rows) < std::pair(y.bands, y.rows); });
+  return FirstMinimum(candidates, threshold, fp_weight, fn_weight);
 }
 
 LshBands DefaultLshBands(double threshold, int num_perm) { return OptimalLshBands(threshold, num_perm, 0.05, 0.95); }
