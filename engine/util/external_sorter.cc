@@ -200,28 +200,27 @@ struct ExternalSorter<Record>::Rep {
     return Status::OK();
   }
 
-  // Starts a run of `records` records at the end of the store.
-  Status CreateRun(uint64_t records, std::unique_ptr<RunWriter>* writer) {
+  // Writes a run of `records` records, which fill(writer) appends, at the
+  // end of the store (made at the first spill) into *run.
+  template <class Fill>
+  Status WriteRun(uint64_t records, Fill fill, Run* run) {
     if (store == nullptr) SIMDEX_RETURN_IF_ERROR(util::ScratchFile::Create(options.tmpdir, "sort", &store));
-    return RunWriter::Create(store.get(), store_end, sizeof(Record), records, writer);
-  }
-
-  // The run a finished writer wrote, now at the store's end.
-  Run Written(const RunWriter& writer, uint64_t records) {
-    const Run run{store_end, writer.bytes_written(), records};
-    store_end += run.bytes;
-    return run;
+    std::unique_ptr<RunWriter> writer;
+    SIMDEX_RETURN_IF_ERROR(RunWriter::Create(store.get(), store_end, sizeof(Record), records, &writer));
+    SIMDEX_RETURN_IF_ERROR(fill(writer.get()));
+    SIMDEX_RETURN_IF_ERROR(writer->Finish());
+    *run = {store_end, writer->bytes_written(), records};
+    store_end += run->bytes;
+    stats.bytes_spilled += run->bytes;
+    return Status::OK();
   }
 
   Status Spill() {
     SIMDEX_RETURN_IF_ERROR(SortBuffer());
-    std::unique_ptr<RunWriter> writer;
-    SIMDEX_RETURN_IF_ERROR(CreateRun(buffered, &writer));
-    SIMDEX_RETURN_IF_ERROR(writer->Append(buffer.get(), buffered));
-    SIMDEX_RETURN_IF_ERROR(writer->Finish());
-    runs.push_back(Written(*writer, buffered));
+    Run run;
+    SIMDEX_RETURN_IF_ERROR(WriteRun(buffered, [&](RunWriter* w) { return w->Append(buffer.get(), buffered); }, &run));
+    runs.push_back(run);
     stats.runs_spilled++;
-    stats.bytes_spilled += writer->bytes_written();
     buffered = 0;
     return Status::OK();
   }
@@ -252,19 +251,18 @@ struct ExternalSorter<Record>::Rep {
     SIMDEX_RETURN_IF_ERROR(OpenMerger(group, slot, &m));
     uint64_t records = 0;
     for (const Run& run : group) records += run.records;
-    std::unique_ptr<RunWriter> writer;
-    SIMDEX_RETURN_IF_ERROR(CreateRun(records, &writer));
     const size_t out_capacity = slot / sizeof(Record);
     std::unique_ptr<Record[]> out(new (std::nothrow) Record[out_capacity]);
     if (out == nullptr) return OutOfMemory("merge output buffer", slot);
-    size_t n = 0;
-    do {
-      SIMDEX_RETURN_IF_ERROR(m->Read(out.get(), out_capacity, &n));
-      SIMDEX_RETURN_IF_ERROR(writer->Append(out.get(), n));
-    } while (n > 0);
-    SIMDEX_RETURN_IF_ERROR(writer->Finish());
-    stats.bytes_spilled += writer->bytes_written();
-    *merged = Written(*writer, records);
+    const auto merge_into = [&](RunWriter* w) {
+      size_t n = 0;
+      do {
+        SIMDEX_RETURN_IF_ERROR(m->Read(out.get(), out_capacity, &n));
+        SIMDEX_RETURN_IF_ERROR(w->Append(out.get(), n));
+      } while (n > 0);
+      return Status::OK();
+    };
+    SIMDEX_RETURN_IF_ERROR(WriteRun(records, merge_into, merged));
     m.reset();
     for (const Run& run : group) Remove(run);
     return Status::OK();
