@@ -155,11 +155,6 @@ struct ExternalSorter<Record>::Rep {
     return status;
   }
 
-  // A merged run's disk space goes back at once (a hole is punched), so
-  // that a merge pass needs about as much disk as before: the old runs'
-  // space, less what is merged, plus the new runs'.
-  void Remove(const Run& run) { store->Discard(run.offset, run.bytes); }
-
   void RemoveAll() {
     merger.reset();
     runs.clear();
@@ -264,7 +259,10 @@ struct ExternalSorter<Record>::Rep {
     };
     SIMDEX_RETURN_IF_ERROR(WriteRun(records, merge_into, merged));
     m.reset();
-    for (const Run& run : group) Remove(run);
+    // A merged run's disk space goes back at once (a hole is punched), so
+    // that a merge pass needs about as much disk as before: the old runs'
+    // space, less what is merged, plus the new runs'.
+    for (const Run& run : group) store->Discard(run.offset, run.bytes);
     return Status::OK();
   }
 

@@ -39,17 +39,6 @@ constexpr size_t kMinParallelPart = size_t{1} << 16;
 
 using Counts = std::array<size_t, 256>;
 
-template <class R>
-struct Digits;
-template <>
-struct Digits<uint64_t> {
-  static constexpr int kCount = 8;
-};
-template <>
-struct Digits<FingerprintIdPair> {
-  static constexpr int kCount = 16;
-};
-
 // Pairs are sorted by fingerprint first, then ties by id (see FixTies), so
 // one counting pass looks at one 64-bit word: the fingerprint while digits
 // >= 8 remain to sort, the id after that. BaseDigit is the counted word's
@@ -304,11 +293,12 @@ void SortByTopDigit(R* a, R* b, size_t n, int top, bool into_b, int parts) {
 
 template <class R>
 void ParallelSort(R* records, R* scratch, size_t n, int threads) {
+  constexpr int kDigits = sizeof(R);  // a record's bytes: 8 for a u64, 16 for a pair
   const int parts = static_cast<int>(std::min<size_t>(threads, n / kMinParallelPart));
   if (parts < 2 || n * sizeof(R) <= kCacheResidentBytes) {
-    SortRange(records, scratch, n, Digits<R>::kCount, false);
+    SortRange(records, scratch, n, kDigits, false);
   } else {
-    SortByTopDigit(records, scratch, n, Digits<R>::kCount, false, parts);
+    SortByTopDigit(records, scratch, n, kDigits, false, parts);
   }
 }
 
