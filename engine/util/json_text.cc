@@ -52,17 +52,6 @@ void AppendJsonId(std::string* out, uint64_t id, std::string_view id_string) {
 }
 
 namespace util {
-namespace {
-template <class Int>
-void AppendInteger(std::string* out, Int value) {
-  char digits[24];
-  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, value);
-  out->append(digits, end.ptr);
-}
-}  // namespace
-
-void AppendDecimal(std::string* out, uint64_t value) { AppendInteger(out, value); }
-void AppendDecimal(std::string* out, int value) { AppendInteger(out, value); }
 
 std::string ShortestDecimal(double value) {
   char digits[32];

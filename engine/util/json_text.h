@@ -6,6 +6,8 @@
 #define SIMDEX_ENGINE_UTIL_JSON_TEXT_H_
 
 #include <array>
+#include <charconv>
+#include <concepts>
 #include <cstdint>
 #include <string>
 
@@ -19,8 +21,11 @@ using simdex::AppendJsonString;
 // Appends `value` in decimal, as std::to_string would, without making a
 // string of it (the per-document and per-pair outputs write tens of
 // millions of numbers).
-void AppendDecimal(std::string* out, uint64_t value);
-void AppendDecimal(std::string* out, int value);
+template <std::integral Int>
+void AppendDecimal(std::string* out, Int value) {
+  char digits[24];
+  out->append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
 
 // The shortest text that reads back as `value` ("0.2", not
 // "0.20000000000000001").

@@ -1,6 +1,7 @@
 // Printable and Quoted (include/simdex/front_end_text.h).
 #include <string>
 
+#include "engine/util/json_text.h"
 #include "simdex/front_end_text.h"
 
 namespace simdex {
@@ -13,7 +14,6 @@ std::string Printable(std::string_view s, size_t max_bytes) {
     s = s.substr(0, end);
     cut = true;
   }
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size() + (cut ? 3 : 0));
   for (char c : s) {
@@ -21,7 +21,7 @@ std::string Printable(std::string_view s, size_t max_bytes) {
     if (c == '\t') out.append("\\t");
     else if (c == '\n') out.append("\\n");
     else if (c == '\r') out.append("\\r");
-    else if (b < 0x20 || b == 0x7F) out.append("\\x").append(1, kHex[b >> 4]).append(1, kHex[b & 0xF]);
+    else if (b < 0x20 || b == 0x7F) util::AppendHex(b, 2, &out.append("\\x"));
     else out.push_back(c);
   }
   if (cut) out.append("...");
