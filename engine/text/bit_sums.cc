@@ -65,12 +65,6 @@ uint64_t IntegerBitSums::Fingerprint(int bits) {
   return fp;
 }
 
-void IntegerBitSums::Sums(int bits, std::vector<double>* sums) {
-  Flush();
-  sums->resize(static_cast<size_t>(bits));
-  for (int i = 0; i < bits; ++i) (*sums)[i] = static_cast<double>(2 * set_[i] - total_);
-}
-
 void RealBitSums::Clear() {
   for (double& s : sums_) s = 0.0;
 }

@@ -24,8 +24,6 @@ class IntegerBitSums {
   void Add(uint64_t hash, uint64_t weight);
   // Bit i (i < bits) set iff sum_i > 0. REQUIRES: 1 <= bits <= 64.
   uint64_t Fingerprint(int bits);
-  // sum_i for i < bits, as doubles.
-  void Sums(int bits, std::vector<double>* sums);
 
  private:
   void Flush();
