@@ -29,11 +29,7 @@ struct DocumentReader::Rep {
         name(std::move(display)),
         input(std::move(in)),
         lines(input.get(), opts.max_record_bytes),
-        json({.id_field = opts.id_mode == IdMode::kField ? opts.id_field : std::string(),
-              .text_fields = opts.text_fields,
-              .allow_string_ids = opts.allow_string_ids,
-              .score_field = opts.score_field,
-              .title_field = opts.title_field}),
+        json(opts),
         bad(opts.skip_bad, opts.max_errors_kept) {}
 
   DocumentReaderOptions options;

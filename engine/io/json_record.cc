@@ -23,7 +23,7 @@ Status NotAnId(const std::string& field, simdjson::dom::element value) {
 
 }  // namespace
 
-JsonRecordParser::JsonRecordParser(JsonRecordOptions options) : options_(std::move(options)) {}
+JsonRecordParser::JsonRecordParser(const DocumentReaderOptions& options) : options_(options) {}
 
 Status JsonRecordParser::ParseId(simdjson::dom::object object, Document* doc) const {
   const std::string& field = options_.id_field;
@@ -60,7 +60,7 @@ Status JsonRecordParser::Parse(std::string_view line, Document* doc) {
   if (err) return Status::InvalidArgument(std::string("invalid JSON (") + simdjson::error_message(err) + ")");
   simdjson::dom::object object;
   if (root.get_object().get(object)) return Status::InvalidArgument("record is not a JSON object");
-  if (!options_.id_field.empty()) SIMDEX_RETURN_IF_ERROR(ParseId(object, doc));
+  if (options_.id_mode == IdMode::kField) SIMDEX_RETURN_IF_ERROR(ParseId(object, doc));
   doc->score = -std::numeric_limits<double>::infinity();
   if (!options_.score_field.empty()) {
     simdjson::dom::element value;

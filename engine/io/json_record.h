@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <simdjson.h>
 
@@ -14,31 +13,24 @@
 
 namespace simdex::io {
 
-struct JsonRecordOptions {
-  std::string id_field;  // empty: records carry no id (Parse leaves the id alone)
-  std::vector<std::string> text_fields;  // REQUIRES: not empty
-  bool allow_string_ids = false;
-  std::string score_field;  // empty: none
-  std::string title_field;  // empty: none
-};
-
 class JsonRecordParser {
  public:
-  explicit JsonRecordParser(JsonRecordOptions options);
+  // The JSONL fields of `options` (REQUIRES: DocumentReader::Open accepts them).
+  explicit JsonRecordParser(const DocumentReaderOptions& options);
 
   // Parses line as a JSON object into *doc (DocumentReader's rules, in
-  // document_reader.h): id or id_string from id_field, text from
-  // text_fields, score from score_field, title from title_field (which
-  // never makes a record bad). On a bad record returns
-  // InvalidArgument with the reason, without file or line ("field 'id' is
-  // missing"). REQUIRES: simdjson::SIMDJSON_PADDING readable bytes follow
-  // line (their values do not matter).
+  // document_reader.h): id or id_string from id_field (left alone under
+  // IdMode::kOrdinal), text from text_fields, score from score_field, title
+  // from title_field (which never makes a record bad). On a bad record
+  // returns InvalidArgument with the reason, without file or line ("field
+  // 'id' is missing"). REQUIRES: simdjson::SIMDJSON_PADDING readable bytes
+  // follow line (their values do not matter).
   Status Parse(std::string_view line, Document* doc);
 
  private:
   Status ParseId(simdjson::dom::object object, Document* doc) const;
 
-  JsonRecordOptions options_;
+  DocumentReaderOptions options_;
   simdjson::dom::parser parser_;
 };
 
