@@ -26,10 +26,9 @@ struct simdex_results : simdex::capi::OffsetResults<simdex_match> {};
 namespace {
 
 using simdex::Status;
-using simdex::capi::Fail;
-using simdex::capi::FromStatus;
+using simdex::capi::Check;
 using simdex::capi::Guard;
-using simdex::capi::Succeed;
+using simdex::capi::Require;
 
 static_assert(sizeof(simdex_match) == 24 && offsetof(simdex_match, distance) == 16,
               "simdex_match is documented as 24 bytes without implicit padding");
@@ -73,17 +72,14 @@ Status PointToOpener(Status s, const char* path, IndexKind wanted) {
   return s;
 }
 
-simdex_code TextViews(const char* const* texts, const size_t* lengths, size_t n, std::vector<std::string_view>* views,
-                      char** errmsg) {
-  views->resize(n);
+std::vector<std::string_view> TextViews(const char* const* texts, const size_t* lengths, size_t n) {
+  std::vector<std::string_view> views(n);
   for (size_t i = 0; i < n; ++i) {
     const size_t size = lengths == nullptr ? (texts[i] == nullptr ? 1 : std::strlen(texts[i])) : lengths[i];
-    if (texts[i] == nullptr && size > 0) {
-      return Fail(SIMDEX_INVALID_ARGUMENT, "texts[" + std::to_string(i) + "] is NULL", errmsg);
-    }
-    (*views)[i] = std::string_view(texts[i] == nullptr ? "" : texts[i], size);
+    if (texts[i] == nullptr && size > 0) Invalid("texts[" + std::to_string(i) + "] is NULL");
+    views[i] = std::string_view(texts[i] == nullptr ? "" : texts[i], size);
   }
-  return SIMDEX_OK;
+  return views;
 }
 
 // The C values of ReaderOptions' enums are their C++ values
@@ -144,16 +140,7 @@ static const auto kOpenIndex = [](simdex_index* idx, const char* path, const sim
                                      simdex::IndexKind::kSimHash);
 };
 
-simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
-                              char** errmsg) {
-  const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return simdex::capi::OpenHandle("simdex_index_open", path, &options, out, errmsg, kOpenIndex);
-}
-
-simdex_code simdex_index_open_with_options(const char* path, const simdex_open_options* options,
-                                           simdex_index** out, char** errmsg) {
-  return simdex::capi::OpenHandle("simdex_index_open_with_options", path, options, out, errmsg, kOpenIndex);
-}
+SIMDEX_CAPI_OPENERS(index, kOpenIndex)
 
 void simdex_open_options_init(simdex_open_options* options) {
   if (options == nullptr) return;
@@ -169,12 +156,12 @@ void simdex_index_close(simdex_index* idx) { delete idx; }
 
 simdex_code simdex_index_reload(simdex_index* idx, int* switched, char** errmsg) {
   if (switched != nullptr) *switched = 0;
-  if (idx == nullptr) return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_reload: idx must not be NULL", errmsg);
   return Guard(errmsg, [&] {
+    Require(idx != nullptr, "simdex_index_reload: idx must not be NULL");
     bool did = false;
     Status s = idx->index->Reload(&did);
     if (switched != nullptr) *switched = did ? 1 : 0;
-    return FromStatus(s, errmsg);
+    return s;
   });
 }
 
@@ -183,40 +170,26 @@ uint64_t simdex_index_version(const simdex_index* idx) { return idx == nullptr ?
 simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, simdex_match* out,
                                 size_t capacity, size_t* count, char** errmsg) {
   if (count != nullptr) *count = 0;
-  if (idx == nullptr || count == nullptr || (out == nullptr && capacity > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "simdex_index_search: idx and count must not be NULL, nor out when capacity > 0",
-                errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(idx != nullptr && count != nullptr && (out != nullptr || capacity == 0),
+            "simdex_index_search: idx and count must not be NULL, nor out when capacity > 0");
     std::vector<simdex::Match> matches;
-    Status s = idx->index->Current()->Search(query, k, &matches);
-    if (!s.ok()) return FromStatus(s, errmsg);
+    Check(idx->index->Current()->Search(query, k, &matches));
     std::transform(matches.begin(), matches.begin() + std::min(capacity, matches.size()), out, ToC);
     *count = matches.size();
-    return Succeed(errmsg);
   });
 }
 
 simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* queries, size_t nq,
                                       int k, int threads, simdex_results** out, char** errmsg) {
   if (out != nullptr) *out = nullptr;
-  if (idx == nullptr || out == nullptr || (queries == nullptr && nq > 0) || threads < 1) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "simdex_index_search_batch: idx and out must not be NULL, nor queries when nq > 0; "
-                "threads must be at least 1",
-                errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(idx != nullptr && out != nullptr && (queries != nullptr || nq == 0) && threads >= 1,
+            "simdex_index_search_batch: idx and out must not be NULL, nor queries when nq > 0; "
+            "threads must be at least 1");
     simdex::SearchResults found;
-    Status s = idx->index->Current()->Search(std::span<const uint64_t>(queries, nq), k, &found, threads);
-    if (!s.ok()) return FromStatus(s, errmsg);
-    auto results = std::make_unique<simdex_results>();
-    results->lims = std::move(found.lims);
-    results->matches.resize(found.matches.size());
-    std::transform(found.matches.begin(), found.matches.end(), results->matches.begin(), ToC);
-    *out = results.release();
-    return Succeed(errmsg);
+    Check(idx->index->Current()->Search(std::span<const uint64_t>(queries, nq), k, &found, threads));
+    *out = simdex::capi::NewResults<simdex_results>(&found, ToC).release();
   });
 }
 
@@ -236,7 +209,6 @@ simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) 
     out->k = info.k;
     out->tables = static_cast<int32_t>(info.tables.size());
     out->blocks = static_cast<int32_t>(info.widths.size());
-    return SIMDEX_OK;
   });
 }
 
@@ -269,15 +241,11 @@ simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size
 
 simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg) {
   if (kind != nullptr) *kind = -1;
-  if (path == nullptr || kind == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_kind: path and kind must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(path != nullptr && kind != nullptr, "simdex_index_kind: path and kind must not be NULL");
     simdex::IndexKind k;
-    Status s = simdex::ReadIndexKind(path, &k);
-    // The C values are the header's (static_asserts above).
-    if (s.ok()) *kind = static_cast<int>(k);
-    return FromStatus(s, errmsg);
+    Check(simdex::ReadIndexKind(path, &k));
+    *kind = static_cast<int>(k);  // the C values are the header's (static_asserts above)
   });
 }
 

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,20 +33,18 @@ class PairCache {
  public:
   bool read() const { return read_; }
 
-  // On the first call, fill(&pairs) reads them; then sets *pairs (NULL
-  // when there are none) and *count.
+  // On the first call, fill(&pairs) reads them (its error thrown by
+  // Check); then sets *pairs (NULL when there are none) and *count.
   template <typename Fill>
-  simdex_code Read(const Pair** pairs, size_t* count, char** errmsg, Fill&& fill) {
+  void Read(const Pair** pairs, size_t* count, Fill&& fill) {
     if (!read_) {
       std::vector<Pair> got;
-      const Status s = fill(&got);
-      if (!s.ok()) return FromStatus(s, errmsg);
+      Check(fill(&got));
       pairs_ = std::move(got);
       read_ = true;
     }
     *pairs = pairs_.empty() ? nullptr : pairs_.data();
     *count = pairs_.size();
-    return Succeed(errmsg);
   }
 
  private:
@@ -104,6 +103,15 @@ void InitSharedOptions(const Options& o, COptions* c) {
   c->threads = o.threads;
 }
 
+// Sets *out to the handle once run(c, handle) succeeded, with the names of
+// the options' indexes.
+template <typename Handle, typename COptions, typename Run>
+void FinishDedup(const COptions& c, std::unique_ptr<Handle> handle, Handle** out, Run&& run) {
+  Check(run(c, handle.get()));
+  for (size_t i = 0; i < c.against_count; ++i) handle->against_names.push_back(c.against[i]->path);
+  *out = handle.release();
+}
+
 // simdex_*_dedup_texts and simdex_*_dedup_files: the arguments checked,
 // the texts copied into a new handle, then run(options, handle, documents)
 // (the method's options converted and its de-duplication run on the texts
@@ -112,36 +120,14 @@ void InitSharedOptions(const Options& o, COptions* c) {
 // the entry point in messages.
 template <typename Handle, typename COptions, typename Run>
 simdex_code DedupTexts(const char* call, const char* const* texts, const size_t* lengths, const double* scores,
-                       size_t n, const COptions* options, Handle** out, char** errmsg, Run&& run);
-template <typename Handle, typename COptions, typename Run>
-simdex_code DedupFiles(const char* call, const simdex_document_files* files, const COptions* options, Handle** out,
-                       char** errmsg, Run&& run);
-
-// Sets *out to the handle once run(handle) succeeded, with the names of the
-// options' indexes.
-template <typename Handle, typename COptions, typename Run>
-simdex_code FinishDedup(const COptions& c, std::unique_ptr<Handle> handle, Handle** out, char** errmsg, Run&& run) {
-  if (Status s = run(c, handle.get()); !s.ok()) return FromStatus(s, errmsg);
-  for (size_t i = 0; i < c.against_count; ++i) handle->against_names.push_back(c.against[i]->path);
-  *out = handle.release();
-  return Succeed(errmsg);
-}
-
-template <typename Handle, typename COptions, typename Run>
-simdex_code DedupTexts(const char* call, const char* const* texts, const size_t* lengths, const double* scores,
                        size_t n, const COptions* options, Handle** out, char** errmsg, Run&& run) {
   if (out != nullptr) *out = nullptr;
-  if (options == nullptr || out == nullptr || (texts == nullptr && n > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string(call) + ": options and out must not be NULL, nor texts when n > 0", errmsg);
-  }
-  if (options->keep == SIMDEX_KEEP_MAX_SCORE && scores == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "keep SIMDEX_KEEP_MAX_SCORE ranks the texts by their scores: pass scores",
-                errmsg);
-  }
   return Guard(errmsg, [&] {
-    std::vector<std::string_view> given;
-    if (simdex_code bad = TextViews(texts, lengths, n, &given, errmsg); bad != SIMDEX_OK) return bad;
+    Require(options != nullptr && out != nullptr && (texts != nullptr || n == 0), call,
+            ": options and out must not be NULL, nor texts when n > 0");
+    Require(options->keep != SIMDEX_KEEP_MAX_SCORE || scores != nullptr,
+            "keep SIMDEX_KEEP_MAX_SCORE ranks the texts by their scores: pass scores");
+    const std::vector<std::string_view> given = TextViews(texts, lengths, n);
     auto handle = std::make_unique<Handle>();
     size_t bytes = 0;
     for (std::string_view t : given) bytes += t.size();
@@ -152,8 +138,8 @@ simdex_code DedupTexts(const char* call, const char* const* texts, const size_t*
       handle->views[i] = std::string_view(handle->texts).substr(at, given[i].size());
     }
     if (scores != nullptr) handle->scores.assign(scores, scores + n);
-    return FinishDedup(*options, std::move(handle), out, errmsg,
-                       [&run](const COptions& c, Handle* h) { return run(c, h, h->views, h->scores); });
+    FinishDedup(*options, std::move(handle), out,
+                [&run](const COptions& c, Handle* h) { return run(c, h, h->views, h->scores); });
   });
 }
 
@@ -161,18 +147,15 @@ template <typename Handle, typename COptions, typename Run>
 simdex_code DedupFiles(const char* call, const simdex_document_files* files, const COptions* options, Handle** out,
                        char** errmsg, Run&& run) {
   if (out != nullptr) *out = nullptr;
-  if (files == nullptr || options == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": files, options and out must not be NULL", errmsg);
-  }
-  if (options->keep == SIMDEX_KEEP_MAX_SCORE && (files->score_field == nullptr || *files->score_field == '\0')) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "keep SIMDEX_KEEP_MAX_SCORE ranks the documents by a field: set score_field",
-                errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(files != nullptr && options != nullptr && out != nullptr, call,
+            ": files, options and out must not be NULL");
+    Require(options->keep != SIMDEX_KEEP_MAX_SCORE || (files->score_field != nullptr && *files->score_field != '\0'),
+            "keep SIMDEX_KEEP_MAX_SCORE ranks the documents by a field: set score_field");
     DocumentFiles f;
-    if (Status s = ToFiles(*files, &f); !s.ok()) return FromStatus(s, errmsg);
-    return FinishDedup(*options, std::make_unique<Handle>(), out, errmsg,
-                       [&run, &f](const COptions& c, Handle* h) { return run(c, h, f); });
+    Check(ToFiles(*files, &f));
+    FinishDedup(*options, std::make_unique<Handle>(), out,
+                [&run, &f](const COptions& c, Handle* h) { return run(c, h, f); });
   });
 }
 
@@ -235,11 +218,9 @@ simdex_code DedupPairs(const char* call, Handle* h, const typename Handle::PairT
                        char** errmsg, ToC&& to_c) {
   if (pairs != nullptr) *pairs = nullptr;
   if (count != nullptr) *count = 0;
-  if (h == nullptr || pairs == nullptr || count == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": r, pairs and count must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
-    return h->pairs.Read(pairs, count, errmsg, [h, &to_c](std::vector<typename Handle::PairType>* into) {
+    Require(h != nullptr && pairs != nullptr && count != nullptr, call, ": r, pairs and count must not be NULL");
+    h->pairs.Read(pairs, count, [h, &to_c](std::vector<typename Handle::PairType>* into) {
       return h->result->ForEachPair([into, &to_c](const auto& p) {
         into->push_back(to_c(p));
         return Status::OK();
@@ -257,25 +238,19 @@ template <typename Handle>
 simdex_code DedupWrite(const char* prefix, Handle* h, DedupFile file, const char* path, int snippet_words,
                        char** errmsg) {
   static constexpr const char* kSuffix[] = {"_write_records", "_write_pairs", "_write_keep_list", "_write_clusters"};
-  if (h == nullptr || path == nullptr || snippet_words < 0) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string(prefix) + kSuffix[static_cast<int>(file)] + ": r and path must not be NULL" +
-                    (file == DedupFile::kClusters ? ", snippet_words not negative" : ""),
-                errmsg);
-  }
-  if (file == DedupFile::kPairs && h->pairs.read()) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string("the pairs were read into memory by ") + prefix + "_pairs; they are read once", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(h != nullptr && path != nullptr && snippet_words >= 0, prefix, kSuffix[static_cast<int>(file)],
+            ": r and path must not be NULL", file == DedupFile::kClusters ? ", snippet_words not negative" : "");
+    Require(file != DedupFile::kPairs || !h->pairs.read(), "the pairs were read into memory by ", prefix,
+            "_pairs; they are read once");
     BatchDedupResult& r = *h->result;
     switch (file) {
-      case DedupFile::kRecords: return FromStatus(r.WriteRecords(path, h->against_names), errmsg);
-      case DedupFile::kPairs: return FromStatus(r.WritePairs(path), errmsg);
-      case DedupFile::kKeepList: return FromStatus(r.WriteKeepList(path), errmsg);
-      case DedupFile::kClusters: return FromStatus(r.WriteClusters(path, snippet_words), errmsg);
+      case DedupFile::kRecords: return r.WriteRecords(path, h->against_names);
+      case DedupFile::kPairs: return r.WritePairs(path);
+      case DedupFile::kKeepList: return r.WriteKeepList(path);
+      case DedupFile::kClusters: return r.WriteClusters(path, snippet_words);
     }
-    return Fail(SIMDEX_INTERNAL, "unknown file", errmsg);
+    throw std::logic_error("unknown file");
   });
 }
 

@@ -13,10 +13,10 @@
 #include "simdex/minhash.h"
 #include "simdex/simdex_c.h"
 
+using simdex::capi::Check;
 using simdex::capi::CopyString;
-using simdex::capi::Fail;
-using simdex::capi::FromStatus;
 using simdex::capi::Guard;
+using simdex::capi::Require;
 
 struct simdex_index_file {
   std::unique_ptr<simdex::IndexFile> file;
@@ -28,38 +28,13 @@ struct simdex_index_file_merger {
   bool finished = false;
 };
 
-namespace {
-
-// The frame of a merger's calls over n records: the NULL checks, naming
-// the call and its arrays, then body()'s Status.
-template <typename Body>
-simdex_code MergerCall(const char* call, const char* arrays, bool arrays_null,
-                       const simdex_index_file_merger* merger, size_t n, char** errmsg, Body&& body) {
-  if (merger == nullptr || (n > 0 && arrays_null)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string(call) + ": merger must not be NULL, nor " + arrays + " when n > 0", errmsg);
-  }
-  return Guard(errmsg, [&] { return FromStatus(body(), errmsg); });
-}
-
-}  // namespace
-
 extern "C" {
 
 static const auto kOpenFile = [](simdex_index_file* handle, const char* path, const simdex::ReaderOptions& options) {
   return simdex::OpenIndexFile(path, options, &handle->file);
 };
 
-simdex_code simdex_index_file_open(const char* path, int verify_block_checksums, simdex_index_file** out,
-                                   char** errmsg) {
-  const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return simdex::capi::OpenHandle("simdex_index_file_open", path, &options, out, errmsg, kOpenFile);
-}
-
-simdex_code simdex_index_file_open_with_options(const char* path, const simdex_open_options* options,
-                                                simdex_index_file** out, char** errmsg) {
-  return simdex::capi::OpenHandle("simdex_index_file_open_with_options", path, options, out, errmsg, kOpenFile);
-}
+SIMDEX_CAPI_OPENERS(index_file, kOpenFile)
 
 void simdex_index_file_close(simdex_index_file* file) { delete file; }
 
@@ -69,35 +44,29 @@ uint64_t simdex_index_file_records(const simdex_index_file* file) { return file-
 
 simdex_code simdex_index_file_verify(const simdex_index_file* file, char** summary, char** errmsg) {
   if (summary != nullptr) *summary = nullptr;
-  if (file == nullptr) return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_verify: file must not be NULL", errmsg);
   return Guard(errmsg, [&] {
-    const simdex::Status s = file->file->Verify();
-    if (s.ok() && summary != nullptr && (*summary = CopyString(file->file->VerifySummary())) == nullptr) {
-      throw std::bad_alloc();
-    }
-    return FromStatus(s, errmsg);
+    Require(file != nullptr, "simdex_index_file_verify: file must not be NULL");
+    Check(file->file->Verify());
+    if (summary != nullptr && (*summary = CopyString(file->file->VerifySummary())) == nullptr) throw std::bad_alloc();
   });
 }
 
 simdex_code simdex_index_file_inspect(const simdex_index_file* file, char** json, char** errmsg) {
   if (json != nullptr) *json = nullptr;
-  if (file == nullptr || json == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_inspect: file and json must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(file != nullptr && json != nullptr, "simdex_index_file_inspect: file and json must not be NULL");
     if ((*json = CopyString(file->file->InspectJson())) == nullptr) throw std::bad_alloc();
-    return FromStatus(simdex::Status::OK(), errmsg);
   });
 }
 
 simdex_code simdex_index_file_preload(const simdex_index_file* file, int lock, int* locked, char** errmsg) {
   if (locked != nullptr) *locked = 0;
-  if (file == nullptr) return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_preload: file must not be NULL", errmsg);
   return Guard(errmsg, [&] {
+    Require(file != nullptr, "simdex_index_file_preload: file must not be NULL");
     simdex::PreloadResult result;
     const simdex::Status s = file->file->Preload(lock != 0, &result);
     if (locked != nullptr) *locked = result.locked ? 1 : 0;
-    return FromStatus(s, errmsg);
+    return s;
   });
 }
 
@@ -120,20 +89,17 @@ simdex_code simdex_index_file_merger_create(const simdex_index_file* old, const 
                                             const simdex_merge_options* options, simdex_index_file_merger** out,
                                             char** errmsg) {
   if (out != nullptr) *out = nullptr;
-  if (old == nullptr || path == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_merger_create: old, path and out must not be NULL",
-                errmsg);
-  }
-  simdex_merge_options c;
-  simdex_merge_options_init(&c);
-  if (options != nullptr) c = *options;
   return Guard(errmsg, [&] {
-    simdex::Status s = simdex::capi::CheckReserved(0, c.reserved, "simdex_merge_options");
-    if (s.ok() && (c.existing_ids < SIMDEX_EXISTING_IDS_KEEP || c.existing_ids > SIMDEX_EXISTING_IDS_REPLACE)) {
-      s = simdex::Status::InvalidArgument("simdex_merge_options: existing_ids " + std::to_string(c.existing_ids) +
-                                          " is not a SIMDEX_EXISTING_IDS_* value");
+    Require(old != nullptr && path != nullptr && out != nullptr,
+            "simdex_index_file_merger_create: old, path and out must not be NULL");
+    simdex_merge_options c;
+    simdex_merge_options_init(&c);
+    if (options != nullptr) c = *options;
+    Check(simdex::capi::CheckReserved(0, c.reserved, "simdex_merge_options"));
+    if (c.existing_ids < SIMDEX_EXISTING_IDS_KEEP || c.existing_ids > SIMDEX_EXISTING_IDS_REPLACE) {
+      simdex::capi::Invalid("simdex_merge_options: existing_ids " + std::to_string(c.existing_ids) +
+                            " is not a SIMDEX_EXISTING_IDS_* value");
     }
-    if (!s.ok()) return FromStatus(s, errmsg);
     simdex::MergeOptions o;
     o.memory_bytes = c.memory_bytes;
     o.tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
@@ -141,58 +107,53 @@ simdex_code simdex_index_file_merger_create(const simdex_index_file* old, const 
     o.existing_ids = static_cast<simdex::ExistingIds>(c.existing_ids);
     auto handle = std::make_unique<simdex_index_file_merger>();
     handle->old_profile = old->file->profile();
-    s = simdex::IndexFileMerger::Create(*old->file, path, o, &handle->merger);
-    if (s.ok()) *out = handle.release();
-    return FromStatus(s, errmsg);
+    Check(simdex::IndexFileMerger::Create(*old->file, path, o, &handle->merger));
+    *out = handle.release();
   });
 }
 
 simdex_code simdex_index_file_merger_add_fingerprints(simdex_index_file_merger* merger, const uint64_t* ids,
                                                       const uint64_t* fingerprints, size_t n, char** errmsg) {
-  return MergerCall("simdex_index_file_merger_add_fingerprints", "ids and fingerprints",
-                    ids == nullptr || fingerprints == nullptr, merger, n, errmsg, [&] {
-                      return merger->merger->Add(std::span<const uint64_t>(ids, n),
-                                                 std::span<const uint64_t>(fingerprints, n));
-                    });
+  return Guard(errmsg, [&] {
+    Require(merger != nullptr && (n == 0 || (ids != nullptr && fingerprints != nullptr)),
+            "simdex_index_file_merger_add_fingerprints: merger must not be NULL, nor ids and fingerprints when n > 0");
+    return merger->merger->Add(std::span(ids, n), std::span(fingerprints, n));
+  });
 }
 
 simdex_code simdex_index_file_merger_add_signatures(simdex_index_file_merger* merger, const uint64_t* ids,
                                                     const uint32_t* signatures, size_t n, char** errmsg) {
-  return MergerCall("simdex_index_file_merger_add_signatures", "ids and signatures",
-                    ids == nullptr || signatures == nullptr, merger, n, errmsg, [&] {
-                      // A row is the old file's num_perm values wide: its signing profile's.
-                      simdex::MinHashOptions signing;
-                      const size_t width = simdex::ParseMinHashProfile(merger->old_profile, &signing).ok()
-                                               ? static_cast<size_t>(signing.num_perm) : 0;
-                      simdex::Status s;
-                      for (size_t i = 0; i < n && s.ok(); ++i) s = merger->merger->Add(ids[i], signatures + i * width);
-                      return s;
-                    });
+  return Guard(errmsg, [&] {
+    Require(merger != nullptr && (n == 0 || (ids != nullptr && signatures != nullptr)),
+            "simdex_index_file_merger_add_signatures: merger must not be NULL, nor ids and signatures when n > 0");
+    // A row is the old file's num_perm values wide: its signing profile's.
+    simdex::MinHashOptions signing;
+    const size_t width =
+        simdex::ParseMinHashProfile(merger->old_profile, &signing).ok() ? static_cast<size_t>(signing.num_perm) : 0;
+    for (size_t i = 0; i < n; ++i) Check(merger->merger->Add(ids[i], signatures + i * width));
+  });
 }
 
 simdex_code simdex_index_file_merger_delete(simdex_index_file_merger* merger, const uint64_t* ids, size_t n,
                                             char** errmsg) {
-  return MergerCall("simdex_index_file_merger_delete", "ids", ids == nullptr, merger, n, errmsg, [&] {
-    simdex::Status s;
-    for (size_t i = 0; i < n && s.ok(); ++i) s = merger->merger->Delete(ids[i]);
-    return s;
+  return Guard(errmsg, [&] {
+    Require(merger != nullptr && (n == 0 || ids != nullptr),
+            "simdex_index_file_merger_delete: merger must not be NULL, nor ids when n > 0");
+    for (size_t i = 0; i < n; ++i) Check(merger->merger->Delete(ids[i]));
   });
 }
 
 simdex_code simdex_index_file_merger_finish(simdex_index_file_merger* merger, simdex_merge_stats* stats,
                                             char** errmsg) {
-  if (merger == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, "simdex_index_file_merger_finish: merger must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(merger != nullptr, "simdex_index_file_merger_finish: merger must not be NULL");
     merger->finished = true;
-    const simdex::Status s = merger->merger->Finish();
-    if (s.ok() && stats != nullptr) {
+    Check(merger->merger->Finish());
+    if (stats != nullptr) {
       const simdex::MergeStats st = merger->merger->stats();
       *stats = simdex_merge_stats{st.old_entries, st.added,   st.deleted,   st.ids_not_found,
                                   st.replaced,    st.entries, st.file_bytes};
     }
-    return FromStatus(s, errmsg);
   });
 }
 

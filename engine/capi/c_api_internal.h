@@ -6,6 +6,7 @@
 #ifndef SIMDEX_ENGINE_CAPI_C_API_INTERNAL_H_
 #define SIMDEX_ENGINE_CAPI_C_API_INTERNAL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,8 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "simdex/lsh_index.h"
@@ -53,21 +56,51 @@ inline simdex_code Fail(simdex_code code, std::string_view msg, char** errmsg) {
   return code;
 }
 
-inline simdex_code Succeed(char** errmsg) {
+inline simdex_code FromStatus(const Status& s, char** errmsg) {
+  if (!s.ok()) return Fail(static_cast<simdex_code>(s.code()), s.message(), errmsg);
   if (errmsg != nullptr) *errmsg = nullptr;
   return SIMDEX_OK;
 }
 
-inline simdex_code FromStatus(const Status& s, char** errmsg) {
-  if (s.ok()) return Succeed(errmsg);
-  return Fail(static_cast<simdex_code>(s.code()), s.message(), errmsg);
+// What the body of a Guard, and the helpers it calls, throw to return the
+// code and message of a failed Status (Check) or of a bad argument
+// (Require, Invalid).
+struct Failure {
+  Status status;
+};
+
+inline void Check(Status s) {
+  if (!s.ok()) throw Failure{std::move(s)};
 }
 
-// Runs body, turning any exception into an error code and message.
+[[noreturn]] inline void Invalid(std::string msg) { throw Failure{Status::InvalidArgument(std::move(msg))}; }
+
+// SIMDEX_INVALID_ARGUMENT with the message parts concatenated unless ok;
+// the parts are strings, concatenated only on failure.
+template <typename... Parts>
+void Require(bool ok, const Parts&... parts) {
+  if (ok) return;
+  std::string msg;
+  (msg.append(parts), ...);
+  Invalid(std::move(msg));
+}
+
+// The frame of every entry point that takes errmsg: runs body, whose
+// result is the call's (a Status through FromStatus; none: SIMDEX_OK), and
+// turns a Failure into its code and message and any other exception into
+// SIMDEX_OUT_OF_MEMORY or SIMDEX_INTERNAL. The entry points clear their
+// outputs before it and check their arguments in it (Require).
 template <typename Body>
 simdex_code Guard(char** errmsg, Body&& body) {
   try {
-    return body();
+    if constexpr (std::is_void_v<decltype(body())>) {
+      body();
+      return FromStatus(Status::OK(), errmsg);
+    } else {
+      return FromStatus(body(), errmsg);
+    }
+  } catch (const Failure& f) {
+    return FromStatus(f.status, errmsg);
   } catch (const std::bad_alloc&) {
     return Fail(SIMDEX_OUT_OF_MEMORY, "out of memory", errmsg);
   } catch (const std::exception& e) {
@@ -81,35 +114,39 @@ simdex_code Guard(char** errmsg, Body&& body) {
 // the call, the field, its value and the allowed values (c_api.cc).
 Status ToReaderOptions(const char* call, const simdex_open_options* c, ReaderOptions* out);
 
-// The options of the openers that take verify_block_checksums alone.
-inline simdex_open_options VerifyOptions(int verify_block_checksums) {
-  simdex_open_options o;
-  simdex_open_options_init(&o);
-  o.verify_block_checksums = verify_block_checksums;
-  return o;
-}
-
-// The frame of the C openers (simdex_index_open, simdex_lsh_index_open,
-// simdex_index_file_open and their _with_options): *out cleared, NULL
-// arguments and bad options refused naming the call, and a new Handle that
-// open(handle, path, options) fills handed to *out only when open returns
-// OK.
+// The frame of the C openers: *out cleared, NULL arguments and bad options
+// refused naming the call, and a new Handle that open(handle, path,
+// options) fills handed to *out only when open returns OK.
 template <typename Handle, typename Open>
 simdex_code OpenHandle(const char* call, const char* path, const simdex_open_options* c_options, Handle** out,
                        char** errmsg, Open&& open) {
   if (out != nullptr) *out = nullptr;
-  if (path == nullptr || out == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": path and out must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(path != nullptr && out != nullptr, call, ": path and out must not be NULL");
     ReaderOptions options;
-    if (const Status s = ToReaderOptions(call, c_options, &options); !s.ok()) return FromStatus(s, errmsg);
+    Check(ToReaderOptions(call, c_options, &options));
     auto handle = std::make_unique<Handle>();
-    const Status s = open(handle.get(), path, options);
-    if (s.ok()) *out = handle.release();
-    return FromStatus(s, errmsg);
+    Check(open(handle.get(), path, options));
+    *out = handle.release();
   });
 }
+
+// Defines simdex_<name>_open (verify_block_checksums alone) and
+// simdex_<name>_open_with_options, the openers of the handle
+// simdex_<name>, over OpenHandle and `open`. Used once per handle, inside
+// extern "C".
+#define SIMDEX_CAPI_OPENERS(name, open)                                                                              \
+  simdex_code simdex_##name##_open(const char* path, int verify_block_checksums, simdex_##name** out,               \
+                                   char** errmsg) {                                                                 \
+    simdex_open_options options;                                                                                    \
+    simdex_open_options_init(&options);                                                                             \
+    options.verify_block_checksums = verify_block_checksums;                                                        \
+    return simdex::capi::OpenHandle("simdex_" #name "_open", path, &options, out, errmsg, open);                    \
+  }                                                                                                                 \
+  simdex_code simdex_##name##_open_with_options(const char* path, const simdex_open_options* options,               \
+                                                simdex_##name** out, char** errmsg) {                               \
+    return simdex::capi::OpenHandle("simdex_" #name "_open_with_options", path, options, out, errmsg, open);        \
+  }
 
 // InvalidArgument unless every reserved field of a C options struct is 0
 // (what its init function sets), so that a later version may give them a
@@ -152,12 +189,22 @@ const Match* Matches(const OffsetResults<Match>* r) {
   return r == nullptr || r->matches.empty() ? nullptr : r->matches.data();
 }
 
+// A new Results (an OffsetResults) of a batch's `found`: its lims, and its
+// matches each to_c(match).
+template <typename Results, typename Found, typename ToC>
+std::unique_ptr<Results> NewResults(Found* found, ToC&& to_c) {
+  auto results = std::make_unique<Results>();
+  results->lims = std::move(found->lims);
+  results->matches.resize(found->matches.size());
+  std::transform(found->matches.begin(), found->matches.end(), results->matches.begin(), to_c);
+  return results;
+}
+
 // Views of n texts given as C strings: texts[i] of lengths[i] bytes, or
 // NUL-terminated when lengths is NULL. A NULL texts[i] is refused
 // (SIMDEX_INVALID_ARGUMENT naming i) unless lengths[i] is 0. REQUIRES: texts is
 // not NULL when n > 0.
-simdex_code TextViews(const char* const* texts, const size_t* lengths, size_t n, std::vector<std::string_view>* views,
-                      char** errmsg);
+std::vector<std::string_view> TextViews(const char* const* texts, const size_t* lengths, size_t n);
 
 // `s`, with a pointer to the opener of the file's kind when the file is of
 // the other kind than `wanted`.
@@ -172,23 +219,17 @@ simdex_code IdStringOf(const char* call, const Handle* handle, File&& file, uint
                        size_t* size, char** errmsg) {
   if (data != nullptr) *data = nullptr;
   if (size != nullptr) *size = 0;
-  if (handle == nullptr || data == nullptr || size == nullptr) {
-    return Fail(SIMDEX_INVALID_ARGUMENT, std::string(call) + ": idx, data and size must not be NULL", errmsg);
-  }
   return Guard(errmsg, [&] {
+    Require(handle != nullptr && data != nullptr && size != nullptr, call, ": idx, data and size must not be NULL");
     const auto reader = file(*handle);  // a shared_ptr keeps a reloaded file alive meanwhile
-    if (!reader->has_string_ids()) return Fail(SIMDEX_INVALID_ARGUMENT, "the index holds numeric ids, not string ids", errmsg);
+    Require(reader->has_string_ids(), "the index holds numeric ids, not string ids");
     const uint64_t strings = reader->IdStringCount();
     if (id >= strings) {
-      return Fail(SIMDEX_INVALID_ARGUMENT,
-                  "id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) +
-                      " strings)",
-                  errmsg);
+      Invalid("id " + std::to_string(id) + " is not a number of the id map (" + std::to_string(strings) + " strings)");
     }
     const std::string_view s = reader->IdString(id);
     *data = s.data();
     *size = s.size();
-    return Succeed(errmsg);
   });
 }
 
@@ -199,12 +240,10 @@ template <typename Handle, typename File>
 simdex_code FindIdOf(const char* call, const Handle* handle, File&& file, const char* data, size_t size,
                      uint64_t* id, char** errmsg) {
   if (id != nullptr) *id = 0;
-  if (handle == nullptr || id == nullptr || (data == nullptr && size > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string(call) + ": idx and id must not be NULL, nor data when size > 0", errmsg);
-  }
   return Guard(errmsg, [&] {
-    return FromStatus(file(*handle)->FindIdString(std::string_view(data == nullptr ? "" : data, size), id), errmsg);
+    Require(handle != nullptr && id != nullptr && (data != nullptr || size == 0), call,
+            ": idx and id must not be NULL, nor data when size > 0");
+    return file(*handle)->FindIdString(std::string_view(data == nullptr ? "" : data, size), id);
   });
 }
 

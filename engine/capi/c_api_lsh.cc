@@ -23,11 +23,10 @@ struct simdex_lsh_results : simdex::capi::OffsetResults<simdex_lsh_match> {
 namespace {
 
 using simdex::Status;
+using simdex::capi::Check;
 using simdex::capi::CopyString;
-using simdex::capi::Fail;
-using simdex::capi::FromStatus;
 using simdex::capi::Guard;
-using simdex::capi::Succeed;
+using simdex::capi::Require;
 
 static_assert(sizeof(simdex_lsh_match) == 16, "simdex_lsh_match is documented as 16 bytes without padding");
 static_assert(sizeof(void*) != 8 || sizeof(simdex_lsh_query_options) == 56,
@@ -35,48 +34,28 @@ static_assert(sizeof(void*) != 8 || sizeof(simdex_lsh_query_options) == 56,
 
 // The queries' check of the signature's length: the index's num_perm
 // values.
-simdex_code CheckNumPerm(const simdex_lsh_index& idx, size_t num_perm, char** errmsg) {
+void CheckNumPerm(const simdex_lsh_index& idx, size_t num_perm) {
   const int index_perm = idx.reader->minhash_options().num_perm;
   if (num_perm != static_cast<size_t>(index_perm)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "the signature has " + std::to_string(num_perm) + " values where the index's have " +
-                    std::to_string(index_perm),
-                errmsg);
+    simdex::capi::Invalid("the signature has " + std::to_string(num_perm) + " values where the index's have " +
+                          std::to_string(index_perm));
   }
-  return SIMDEX_OK;
-}
-
-// The batch queries' arguments: idx and out not NULL, the queries not NULL
-// when there are any, threads >= 1. Sets *out to NULL first.
-simdex_code CheckBatch(const char* call, const simdex_lsh_index* idx, const void* queries, const char* queries_name,
-                       size_t nq, int threads, simdex_lsh_results** out, char** errmsg) {
-  if (out != nullptr) *out = nullptr;
-  if (idx == nullptr || out == nullptr || (queries == nullptr && nq > 0) || threads < 1) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                std::string(call) + ": idx and out must not be NULL, nor " + queries_name +
-                    " when nq > 0; threads must be at least 1",
-                errmsg);
-  }
-  return SIMDEX_OK;
 }
 
 // The C++ options of the C ones (NULL: the defaults), checked against the
 // index (LshIndexReader::ValidateQuery) so that a bad option fails before
 // any query runs.
-simdex_code ToQueryOptions(const simdex_lsh_index& idx, const simdex_lsh_query_options* c,
-                           simdex::LshQueryOptions* o, char** errmsg) {
+simdex::LshQueryOptions ToQueryOptions(const simdex_lsh_index& idx, const simdex_lsh_query_options* c) {
+  simdex::LshQueryOptions o;
   if (c != nullptr) {
-    if (Status s = simdex::capi::CheckReserved(0, c->reserved, "simdex_lsh_query_options"); !s.ok()) {
-      return FromStatus(s, errmsg);
-    }
-    if (c->thresholds == nullptr && c->threshold_count > 0) {
-      return Fail(SIMDEX_INVALID_ARGUMENT, "thresholds is NULL with threshold_count > 0", errmsg);
-    }
-    o->min_estimate = c->min_estimate < 0 ? -1 : c->min_estimate;
-    o->thresholds.assign(c->thresholds, c->thresholds + c->threshold_count);
-    o->top_k = c->top_k;
+    Check(simdex::capi::CheckReserved(0, c->reserved, "simdex_lsh_query_options"));
+    Require(c->thresholds != nullptr || c->threshold_count == 0, "thresholds is NULL with threshold_count > 0");
+    o.min_estimate = c->min_estimate < 0 ? -1 : c->min_estimate;
+    o.thresholds.assign(c->thresholds, c->thresholds + c->threshold_count);
+    o.top_k = c->top_k;
   }
-  return FromStatus(idx.reader->ValidateQuery(*o), errmsg);
+  Check(idx.reader->ValidateQuery(o));
+  return o;
 }
 
 // The options of the calls that take a filter alone (min_estimate).
@@ -87,23 +66,30 @@ simdex_lsh_query_options FilterOnly(double min_estimate) {
   return c;
 }
 
-// Stores a batch's results in *out as a new simdex_lsh_results, with the
-// thresholds the matches pass when the query had some.
-simdex_code Results(const Status& s, const simdex::LshQueryOptions& options, simdex::LshQueryResults* found,
-                    simdex_lsh_results** out, char** errmsg) {
-  if (!s.ok()) return FromStatus(s, errmsg);
-  auto results = std::make_unique<simdex_lsh_results>();
-  results->lims = std::move(found->lims);
-  results->matches.resize(found->matches.size());
-  std::transform(found->matches.begin(), found->matches.end(), results->matches.begin(),
-                 [](const simdex::LshMatch& m) { return simdex_lsh_match{m.id, m.estimate}; });
-  if (!options.thresholds.empty()) {
-    results->thresholds.resize(found->matches.size());
-    std::transform(found->matches.begin(), found->matches.end(), results->thresholds.begin(),
-                   [](const simdex::LshMatch& m) { return m.threshold; });
-  }
-  *out = results.release();
-  return Succeed(errmsg);
+// The frame of the batch queries: *out cleared; idx and out not NULL, the
+// queries not NULL when there are any (queries_null; the message names the
+// call and queries_name), threads >= 1; then query(&found) runs the batch
+// and returns the options it ran with, and *out becomes a new
+// simdex_lsh_results of what it found, with the thresholds the matches
+// pass when the query had some.
+template <typename Query>
+simdex_code QueryBatch(const char* call, const simdex_lsh_index* idx, bool queries_null, const char* queries_name,
+                       size_t nq, int threads, simdex_lsh_results** out, char** errmsg, Query&& query) {
+  if (out != nullptr) *out = nullptr;
+  return Guard(errmsg, [&] {
+    Require(idx != nullptr && out != nullptr && (!queries_null || nq == 0) && threads >= 1, call,
+            ": idx and out must not be NULL, nor ", queries_name, " when nq > 0; threads must be at least 1");
+    simdex::LshQueryResults found;
+    const simdex::LshQueryOptions options = query(&found);
+    auto results = simdex::capi::NewResults<simdex_lsh_results>(
+        &found, [](const simdex::LshMatch& m) { return simdex_lsh_match{m.id, m.estimate}; });
+    if (!options.thresholds.empty()) {
+      results->thresholds.resize(found.matches.size());
+      std::transform(found.matches.begin(), found.matches.end(), results->thresholds.begin(),
+                     [](const simdex::LshMatch& m) { return m.threshold; });
+    }
+    *out = results.release();
+  });
 }
 
 }  // namespace
@@ -116,16 +102,7 @@ static const auto kOpenLshIndex = [](simdex_lsh_index* idx, const char* path, co
                                      simdex::IndexKind::kMinHashLsh);
 };
 
-simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
-                                  char** errmsg) {
-  const simdex_open_options options = simdex::capi::VerifyOptions(verify_block_checksums);
-  return simdex::capi::OpenHandle("simdex_lsh_index_open", path, &options, out, errmsg, kOpenLshIndex);
-}
-
-simdex_code simdex_lsh_index_open_with_options(const char* path, const simdex_open_options* options,
-                                               simdex_lsh_index** out, char** errmsg) {
-  return simdex::capi::OpenHandle("simdex_lsh_index_open_with_options", path, options, out, errmsg, kOpenLshIndex);
-}
+SIMDEX_CAPI_OPENERS(lsh_index, kOpenLshIndex)
 
 void simdex_lsh_index_close(simdex_lsh_index* idx) { delete idx; }
 
@@ -144,24 +121,17 @@ simdex_code simdex_lsh_index_query_with_options(const simdex_lsh_index* idx, con
                                                 simdex_lsh_match* out, double* thresholds_out, size_t capacity,
                                                 size_t* count, char** errmsg) {
   if (count != nullptr) *count = 0;
-  if (idx == nullptr || signature == nullptr || count == nullptr || (out == nullptr && capacity > 0)) {
-    return Fail(SIMDEX_INVALID_ARGUMENT,
-                "simdex_lsh_index_query: idx, signature and count must not be NULL, nor out when capacity > 0",
-                errmsg);
-  }
-  if (simdex_code bad = CheckNumPerm(*idx, num_perm, errmsg); bad != SIMDEX_OK) return bad;
   return Guard(errmsg, [&] {
-    simdex::LshQueryOptions o;
-    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
+    Require(idx != nullptr && signature != nullptr && count != nullptr && (out != nullptr || capacity == 0),
+            "simdex_lsh_index_query: idx, signature and count must not be NULL, nor out when capacity > 0");
+    CheckNumPerm(*idx, num_perm);
     std::vector<simdex::LshMatch> matches;
-    Status s = idx->reader->Query(signature, o, &matches);
-    if (!s.ok()) return FromStatus(s, errmsg);
+    Check(idx->reader->Query(signature, ToQueryOptions(*idx, options), &matches));
     for (size_t i = 0; i < std::min(capacity, matches.size()); ++i) {
       out[i] = {matches[i].id, matches[i].estimate};
       if (thresholds_out != nullptr) thresholds_out[i] = matches[i].threshold;
     }
     *count = matches.size();
-    return Succeed(errmsg);
   });
 }
 
@@ -177,19 +147,13 @@ simdex_code simdex_lsh_index_query_batch_with_options(const simdex_lsh_index* id
                                                       size_t nq, size_t num_perm,
                                                       const simdex_lsh_query_options* options, int threads,
                                                       simdex_lsh_results** out, char** errmsg) {
-  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_batch", idx, signatures, "signatures", nq, threads, out,
-                                    errmsg);
-      bad != SIMDEX_OK) {
-    return bad;
-  }
-  if (simdex_code bad = CheckNumPerm(*idx, num_perm, errmsg); bad != SIMDEX_OK) return bad;
-  return Guard(errmsg, [&] {
-    simdex::LshQueryOptions o;
-    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
-    simdex::LshQueryResults found;
-    const Status s = idx->reader->Query(std::span<const uint32_t>(signatures, nq * num_perm), o, &found, threads);
-    return Results(s, o, &found, out, errmsg);
-  });
+  return QueryBatch("simdex_lsh_index_query_batch", idx, signatures == nullptr, "signatures", nq, threads, out, errmsg,
+                    [&](simdex::LshQueryResults* found) {
+                      CheckNumPerm(*idx, num_perm);
+                      simdex::LshQueryOptions o = ToQueryOptions(*idx, options);
+                      Check(idx->reader->Query(std::span(signatures, nq * num_perm), o, found, threads));
+                      return o;
+                    });
 }
 
 simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint32_t* signatures, size_t nq,
@@ -203,19 +167,12 @@ simdex_code simdex_lsh_index_query_texts_with_options(const simdex_lsh_index* id
                                                       const size_t* lengths, size_t nq,
                                                       const simdex_lsh_query_options* options, int threads,
                                                       simdex_lsh_results** out, char** errmsg) {
-  if (simdex_code bad = CheckBatch("simdex_lsh_index_query_texts", idx, texts, "texts", nq, threads, out, errmsg);
-      bad != SIMDEX_OK) {
-    return bad;
-  }
-  return Guard(errmsg, [&] {
-    simdex::LshQueryOptions o;
-    if (simdex_code bad = ToQueryOptions(*idx, options, &o, errmsg); bad != SIMDEX_OK) return bad;
-    std::vector<std::string_view> views;
-    if (simdex_code bad = simdex::capi::TextViews(texts, lengths, nq, &views, errmsg); bad != SIMDEX_OK) return bad;
-    simdex::LshQueryResults found;
-    const Status s = idx->reader->QueryTexts(views, o, &found, threads);
-    return Results(s, o, &found, out, errmsg);
-  });
+  return QueryBatch("simdex_lsh_index_query_texts", idx, texts == nullptr, "texts", nq, threads, out, errmsg,
+                    [&](simdex::LshQueryResults* found) {
+                      simdex::LshQueryOptions o = ToQueryOptions(*idx, options);
+                      Check(idx->reader->QueryTexts(simdex::capi::TextViews(texts, lengths, nq), o, found, threads));
+                      return o;
+                    });
 }
 
 simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char* const* texts, const size_t* lengths,
@@ -251,7 +208,6 @@ simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index
     out->bands = r.bands().bands;
     out->rows = r.bands().rows;
     out->signature_bits = r.signature_bits();
-    return SIMDEX_OK;
   });
 }
 
