@@ -29,6 +29,18 @@
  * NULL and the code still tells what failed. No C++ exception ever leaves
  * this interface: running out of memory is SIMDEX_OUT_OF_MEMORY.
  *
+ * Objects and options. A call that makes an object (a handle, a results
+ * object, a de-duplication result) stores it in *out on success, to be
+ * released with that object's _close or _free function, and sets *out to
+ * NULL on failure. Every _close, _free and _init function accepts NULL and
+ * does nothing. An options struct starts from its init function (the
+ * library's defaults); its layout is fixed (sizes below are on 64-bit
+ * systems) and ends in reserved fields that init sets to 0 and the calls
+ * require to be 0 (else SIMDEX_INVALID_ARGUMENT), so that a later version
+ * can give them a meaning without changing the layout. The _stats
+ * functions fill *out and return SIMDEX_INVALID_ARGUMENT when an argument
+ * is NULL; *out is then untouched.
+ *
  * Thread safety. An open simdex_index may be shared by any number of threads
  * that call simdex_index_search, simdex_index_search_batch and
  * simdex_index_stats on it concurrently; an open simdex_lsh_index by threads
@@ -85,21 +97,19 @@ typedef struct simdex_match {
  * decode it and the id section's the first time they read an id. If
  * verify_block_checksums is nonzero, every block and the id section are
  * checked here instead (the whole file is read), so that any damage fails
- * the open.
- * On success stores a new handle in *out, to be released with
- * simdex_index_close. On failure *out is set to NULL: SIMDEX_IO_ERROR when
- * the file cannot be opened or mapped, SIMDEX_CORRUPTION when it is not a
- * sound index, SIMDEX_NOT_SUPPORTED for an unknown format version,
+ * the open. Errors: SIMDEX_IO_ERROR when the file cannot be opened or
+ * mapped, SIMDEX_CORRUPTION when it is not a sound index,
+ * SIMDEX_NOT_SUPPORTED for an unknown format version,
  * SIMDEX_INVALID_ARGUMENT when path or out is NULL. */
 simdex_code simdex_index_open(const char* path, int verify_block_checksums, simdex_index** out,
                               char** errmsg);
 
-/* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
+/* Unmaps the file and frees the handle. */
 void simdex_index_close(simdex_index* idx);
 
-/* How an opener reads its file (ReaderOptions in include/simdex/index_file.h),
- * for simdex_index_open_with_options, simdex_lsh_index_open_with_options and
- * simdex_index_file_open_with_options.
+/* How an opener reads its file (ReaderOptions in include/simdex/index_file.h;
+ * 32 bytes), for simdex_index_open_with_options,
+ * simdex_lsh_index_open_with_options and simdex_index_file_open_with_options.
  * access: how the mapping is advised. AUTO: RANDOM for a file larger than
  * half of the machine's memory, else READ_AROUND; READ_AROUND: the
  * kernel's default, a page fault also reads its neighbours; RANDOM
@@ -116,8 +126,6 @@ void simdex_index_close(simdex_index* idx);
 #define SIMDEX_COLD_READS_ALWAYS 1
 #define SIMDEX_COLD_READS_NEVER 2
 
-/* Start from simdex_open_options_init (the library's defaults); the
- * reserved fields must stay 0. 32 bytes. */
 typedef struct simdex_open_options {
   int32_t verify_block_checksums; /* nonzero: as simdex_index_open's argument */
   int32_t verify_heads_on_open;   /* nonzero: check the head indexes, rank index and id map in the open;
@@ -127,8 +135,8 @@ typedef struct simdex_open_options {
   uint64_t reserved[2];           /* 0 */
 } simdex_open_options;
 
-/* Fills *options with ReaderOptions()'s defaults (access AUTO, cold_reads
- * WHEN_MISSING, head checks on open, no block checks). NULL does nothing. */
+/* ReaderOptions()'s defaults: access AUTO, cold_reads WHEN_MISSING, head
+ * checks on open, no block checks. */
 void simdex_open_options_init(simdex_open_options* options);
 
 /* simdex_index_open with options (NULL: the defaults). An access or
@@ -175,27 +183,24 @@ simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, 
 
 /* Results of a batch search in offset-array form: the matches of query i
  * are matches[lims[i]], ..., matches[lims[i+1] - 1], ordered as for
- * simdex_index_search. Opaque; read it through the accessors below. */
+ * simdex_index_search. Opaque: simdex_results_nq is the number of queries
+ * (0 for NULL), _lims nq + 1 offsets into the matches (lims[0] is 0 and
+ * lims[nq] the total number of matches), _matches the lims[nq] matches
+ * grouped by query (NULL when there are none), valid until
+ * simdex_results_free. */
 typedef struct simdex_results simdex_results;
 
 /* Searches `nq` queries for distance k on up to `threads` threads (the
- * results do not depend on the thread count). On success stores a new
- * results object in *out, to be released with simdex_results_free; on
- * failure *out is NULL and the error is that of the first failing query in
- * query order. REQUIRES: 0 <= k <= the index's k; threads >= 1; queries may
- * be NULL only when nq is 0. */
+ * results do not depend on the thread count) into a new results object;
+ * the error is that of the first failing query in query order. REQUIRES:
+ * 0 <= k <= the index's k; threads >= 1; queries may be NULL only when nq
+ * is 0. */
 simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* queries, size_t nq,
                                       int k, int threads, simdex_results** out, char** errmsg);
 
-/* The number of queries the results are for. */
 size_t simdex_results_nq(const simdex_results* results);
-/* nq + 1 offsets into the matches array; lims[0] is 0 and lims[nq] is the
- * total number of matches. Valid until simdex_results_free. */
 const size_t* simdex_results_lims(const simdex_results* results);
-/* lims[nq] matches, grouped by query (NULL when there are none). Valid until
- * simdex_results_free. */
 const simdex_match* simdex_results_matches(const simdex_results* results);
-/* Frees the results. NULL is allowed and does nothing. */
 void simdex_results_free(simdex_results* results);
 
 /* Size and shape of an open index. */
@@ -209,8 +214,7 @@ typedef struct simdex_index_info {
   int32_t blocks;                 /* blocks the scheme cuts a fingerprint into */
 } simdex_index_info;
 
-/* Fills *out. Returns SIMDEX_INVALID_ARGUMENT when idx or out is NULL and
- * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
+/* SIMDEX_OUT_OF_MEMORY when memory runs out (*out untouched). */
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out);
 
 /* The fingerprint profile the index records (docs/fingerprint.md,
@@ -280,7 +284,6 @@ simdex_code simdex_index_file_open(const char* path, int verify_block_checksums,
  * takes them. */
 simdex_code simdex_index_file_open_with_options(const char* path, const simdex_open_options* options,
                                                 simdex_index_file** out, char** errmsg);
-/* NULL is allowed. */
 void simdex_index_file_close(simdex_index_file* file);
 /* SIMDEX_KIND_SIMHASH or SIMDEX_KIND_MINHASH_LSH. */
 int simdex_index_file_kind(const simdex_index_file* file);
@@ -319,8 +322,7 @@ typedef struct simdex_index_file_merger simdex_index_file_merger;
 #define SIMDEX_EXISTING_IDS_REFUSE 1
 #define SIMDEX_EXISTING_IDS_REPLACE 2
 
-/* MergeOptions. Start from simdex_merge_options_init (the library's
- * defaults); the reserved fields must stay 0. 48 bytes on 64-bit systems. */
+/* MergeOptions. 48 bytes. */
 typedef struct simdex_merge_options {
   uint64_t memory_bytes; /* bound on the merger's buffers, past which they spill */
   const char* tmpdir;    /* scratch directory; NULL: the output's directory */
@@ -329,7 +331,7 @@ typedef struct simdex_merge_options {
   uint64_t reserved[3];  /* 0 */
 } simdex_merge_options;
 
-/* Fills *options with MergeOptions()'s defaults. NULL does nothing. */
+/* MergeOptions()'s defaults. */
 void simdex_merge_options_init(simdex_merge_options* options);
 
 /* A merger writing `path` from `old` (NULL options: the defaults), which
@@ -367,7 +369,7 @@ typedef struct simdex_merge_stats {
 simdex_code simdex_index_file_merger_finish(simdex_index_file_merger* merger, simdex_merge_stats* stats,
                                             char** errmsg);
 /* Abandons an unfinished merge (removing its temporary files) and frees
- * the merger. NULL is allowed. */
+ * the merger. */
 void simdex_index_file_merger_close(simdex_index_file_merger* merger);
 
 /* An open, read-only MinHash-LSH index. Opaque. */
@@ -380,10 +382,8 @@ typedef struct simdex_lsh_match {
 } simdex_lsh_match;
 
 /* Opens a MinHash-LSH index file, checking it as simdex_index_open checks a
- * SimHash one (verify_block_checksums likewise). On success stores a new
- * handle in *out, to be released with simdex_lsh_index_close; on failure
- * *out is NULL and the code is that of simdex_index_open, with
- * SIMDEX_INVALID_ARGUMENT for a SimHash index. */
+ * SimHash one (verify_block_checksums likewise). Errors as
+ * simdex_index_open's, with SIMDEX_INVALID_ARGUMENT for a SimHash index. */
 simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, simdex_lsh_index** out,
                                   char** errmsg);
 /* simdex_lsh_index_open with options, as simdex_index_open_with_options
@@ -391,7 +391,7 @@ simdex_code simdex_lsh_index_open(const char* path, int verify_block_checksums, 
 simdex_code simdex_lsh_index_open_with_options(const char* path, const simdex_open_options* options,
                                                simdex_lsh_index** out, char** errmsg);
 
-/* Unmaps the file and frees the handle. NULL is allowed and does nothing. */
+/* Unmaps the file and frees the handle. */
 void simdex_lsh_index_close(simdex_lsh_index* idx);
 
 /* Finds the documents that share a band key with `signature` (num_perm
@@ -411,21 +411,20 @@ simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* 
                                    char** errmsg);
 
 /* Results of a batch query of a MinHash-LSH index, in the offset-array
- * form of simdex_results: the matches of query i are matches[lims[i]], ...,
- * matches[lims[i+1] - 1], in id order (as simdex_lsh_index_query's).
- * Opaque; read it through the accessors below. */
+ * form of simdex_results and read as it is (simdex_lsh_results_nq, _lims,
+ * _matches of {id, estimate}, and _thresholds; valid until
+ * simdex_lsh_results_free): the matches of query i are in id order (as
+ * simdex_lsh_index_query's). */
 typedef struct simdex_lsh_results simdex_lsh_results;
 
 /* Queries `nq` signatures at once on up to `threads` threads (the results
  * do not depend on the thread count): signature i is signatures[i *
  * num_perm], ..., signatures[i * num_perm + num_perm - 1]. Each query
- * answers as simdex_lsh_index_query does with the same min_estimate. On
- * success stores a new results object in *out, to be released with
- * simdex_lsh_results_free; on failure *out is NULL and the error is that of
- * the first failing query in query order ("x.sdx: query 7: ..."). REQUIRES:
- * num_perm equals the index's and min_estimate <= 1, not NaN (else
- * SIMDEX_INVALID_ARGUMENT); threads >= 1; signatures may be NULL only when
- * nq is 0. */
+ * answers as simdex_lsh_index_query does with the same min_estimate. The
+ * error is that of the first failing query in query order ("x.sdx: query
+ * 7: ..."). REQUIRES: num_perm equals the index's and min_estimate <= 1,
+ * not NaN (else SIMDEX_INVALID_ARGUMENT); threads >= 1; signatures may be
+ * NULL only when nq is 0. */
 simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint32_t* signatures, size_t nq,
                                          size_t num_perm, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg);
@@ -446,15 +445,9 @@ simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char
                                          size_t nq, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg);
 
-/* The number of queries the results are for (0 for NULL). */
 size_t simdex_lsh_results_nq(const simdex_lsh_results* results);
-/* nq + 1 offsets into the matches array; lims[0] is 0 and lims[nq] is the
- * total number of matches. Valid until simdex_lsh_results_free. */
 const size_t* simdex_lsh_results_lims(const simdex_lsh_results* results);
-/* lims[nq] matches ({id, estimate}), grouped by query (NULL when there are
- * none). Valid until simdex_lsh_results_free. */
 const simdex_lsh_match* simdex_lsh_results_matches(const simdex_lsh_results* results);
-/* Frees the results. NULL is allowed and does nothing. */
 void simdex_lsh_results_free(simdex_lsh_results* results);
 
 /* Query-time thresholds and top-k (docs/minhash.md, "Thresholds at query
@@ -463,10 +456,7 @@ void simdex_lsh_results_free(simdex_lsh_results* results);
  * threshold answers any threshold at or above it: a match passes T when its
  * estimate is at least T's filter, two standard errors below T (0.729 for
  * 0.8 at 128 values), and is labelled with the highest threshold it
- * passes. The options struct starts from simdex_lsh_query_options_init (the
- * library's defaults: the index's own filter, every match) and ends in
- * reserved fields that must stay 0, as the de-duplication options below
- * do. 56 bytes on 64-bit systems. */
+ * passes. 56 bytes. */
 typedef struct simdex_lsh_query_options {
   /* Without thresholds: matches whose estimate is below it are dropped;
    * negative: the index's default filter (default_min_estimate); 0 keeps
@@ -483,9 +473,8 @@ typedef struct simdex_lsh_query_options {
   uint64_t reserved[3]; /* 0 */
 } simdex_lsh_query_options;
 
-/* Fills *options with the library's defaults (LshQueryOptions()): the
- * index's filter, no thresholds, every match, 0 in the reserved fields.
- * NULL does nothing. */
+/* LshQueryOptions()'s defaults: the index's own filter, no thresholds,
+ * every match. */
 void simdex_lsh_query_options_init(simdex_lsh_query_options* options);
 
 /* simdex_lsh_index_query with query-time options (NULL: the defaults,
@@ -522,8 +511,7 @@ simdex_code simdex_lsh_index_query_texts_with_options(const simdex_lsh_index* id
 
 /* lims[nq] values beside simdex_lsh_results_matches: the highest of the
  * query's thresholds each match passes. NULL when the query had no
- * thresholds, when there are no matches, or for NULL. Valid until
- * simdex_lsh_results_free. */
+ * thresholds, when there are no matches, or for NULL. */
 const double* simdex_lsh_results_thresholds(const simdex_lsh_results* results);
 
 /* Size and shape of an open MinHash-LSH index. */
@@ -540,8 +528,7 @@ typedef struct simdex_lsh_index_info {
   int32_t signature_bits;      /* bits kept of each value for the estimate */
 } simdex_lsh_index_info;
 
-/* Fills *out. Returns SIMDEX_INVALID_ARGUMENT when idx or out is NULL and
- * SIMDEX_OUT_OF_MEMORY when memory runs out; *out is then untouched. */
+/* SIMDEX_OUT_OF_MEMORY when memory runs out (*out untouched). */
 simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index_info* out);
 
 /* The signature profile the index records (how its documents were signed:
@@ -568,9 +555,8 @@ simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* da
  * pair of a batch's documents that are near-duplicates, clusters (the
  * connected components of those pairs) with one representative each, and
  * optionally each document checked against stored indexes. Each method
- * has an options struct that its init function fills with the library's
- * defaults (change the fields you need after it), and a result handle read
- * through accessors:
+ * has an options struct (change the fields you need after its init), and a
+ * result handle read through accessors:
  *   - MinHash-LSH, of documents (texts in memory, or files as `simdex
  *     dedup` reads them): simdex_minhash_dedup_*, the command's default
  *     method, with the command's records, pairs and files, over
@@ -593,12 +579,8 @@ simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* da
  *     simdex_minhash_dedup_free(r);
  *   }
  *
- * Options structs. Their layout is fixed (sizes stated below on 64-bit
- * systems) and ends in reserved fields that the init functions set to 0
- * and the calls require to be 0 (else SIMDEX_INVALID_ARGUMENT), so that a
- * later version can give them a meaning without changing the layout; always
- * start from the init function. A NULL string field means the library's
- * default. The options are read during the call only.
+ * A NULL string field of the options means the library's default. The
+ * options are read during the call only.
  *
  * A result is read by any number of threads at once, except for the calls
  * that take it non-const (the pairs), which must not run concurrently with
@@ -649,8 +631,7 @@ typedef struct simdex_minhash_dedup_options {
 
 /* Fills *options with the defaults of `simdex dedup` (threshold 0.8, exact,
  * 128 values, 4-bit signatures, SIMDEX_SHINGLES_AUTO: MinHashDedupOptions'
- * defaults), one thread, no indexes, and 0 in the reserved fields. NULL
- * does nothing. */
+ * defaults), one thread, no indexes. */
 void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* options);
 
 /* How files are read (DocumentFiles in include/simdex/batch.h). */
@@ -676,9 +657,8 @@ typedef struct simdex_document_files {
   uint64_t reserved[4];     /* 0 */
 } simdex_document_files;
 
-/* Fills *files with the defaults: no paths, format by name, ids from the
- * field "id", the text from "text", 0 in the reserved fields. NULL does
- * nothing. */
+/* The defaults: no paths, format by name, ids from the field "id", the
+ * text from "text". */
 void simdex_document_files_init(simdex_document_files* files);
 
 /* A MinHash-LSH de-duplication's outcome. Opaque. */
@@ -689,13 +669,11 @@ typedef struct simdex_minhash_dedup_result simdex_minhash_dedup_result;
  * for simdex_lsh_index_query_texts), its id is i and its score (for
  * SIMDEX_KEEP_MAX_SCORE) scores[i]. scores may be NULL unless keep is
  * SIMDEX_KEEP_MAX_SCORE. The texts and scores are copied: the caller may
- * free them when the call returns.
- * On success stores a new result in *out, to be released with
- * simdex_minhash_dedup_free; on failure *out is NULL and the code says why:
- * SIMDEX_INVALID_ARGUMENT for options out of range (the message names the
- * field: "threshold 1.5 is not in (0, 1]"), an index of other signatures,
- * or (without allow_duplicate_ids) a repeated id; SIMDEX_IO_ERROR when
- * spilling to tmpdir fails. */
+ * free them when the call returns. Errors: SIMDEX_INVALID_ARGUMENT for
+ * options out of range (the message names the field: "threshold 1.5 is not
+ * in (0, 1]"), an index of other signatures, or (without
+ * allow_duplicate_ids) a repeated id; SIMDEX_IO_ERROR when spilling to
+ * tmpdir fails. */
 simdex_code simdex_minhash_dedup_texts(const char* const* texts, const size_t* lengths, const double* scores, size_t n,
                                        const simdex_minhash_dedup_options* options, simdex_minhash_dedup_result** out,
                                        char** errmsg);
@@ -765,7 +743,6 @@ typedef struct simdex_minhash_dedup_info {
   uint64_t reserved[5];
 } simdex_minhash_dedup_info;
 
-/* Fills *out. SIMDEX_INVALID_ARGUMENT when an argument is NULL. */
 simdex_code simdex_minhash_dedup_stats(const simdex_minhash_dedup_result* result, simdex_minhash_dedup_info* out);
 
 /* A pair of near-duplicates, ordinals a < b. 24 bytes. */
@@ -805,7 +782,6 @@ simdex_code simdex_minhash_dedup_write_keep_list(const simdex_minhash_dedup_resu
 simdex_code simdex_minhash_dedup_write_clusters(const simdex_minhash_dedup_result* result, const char* path,
                                                 int snippet_words, char** errmsg);
 
-/* Frees the result. NULL is allowed and does nothing. */
 void simdex_minhash_dedup_free(simdex_minhash_dedup_result* result);
 
 /* SimHash de-duplication of documents (`simdex dedup --method simhash`,
@@ -873,8 +849,7 @@ typedef struct simdex_simhash_dedup_options {
 
 /* Fills *options with the defaults of `simdex dedup --method simhash`
  * (SimHashDedupOptions' and FingerprintOptions': k 3 by t10, words, tf
- * weights, the stop-word lists, seed 0), one thread, no indexes, and 0 in
- * the reserved fields. NULL does nothing. */
+ * weights, the stop-word lists, seed 0), one thread, no indexes. */
 void simdex_simhash_dedup_options_init(simdex_simhash_dedup_options* options);
 
 /* A SimHash de-duplication's outcome. Opaque. */
@@ -934,7 +909,6 @@ typedef struct simdex_simhash_dedup_info {
   uint64_t reserved[3];
 } simdex_simhash_dedup_info;
 
-/* Fills *out. SIMDEX_INVALID_ARGUMENT when an argument is NULL. */
 simdex_code simdex_simhash_dedup_stats(const simdex_simhash_dedup_result* result, simdex_simhash_dedup_info* out);
 
 /* A pair of near-duplicates, ordinals a < b. 24 bytes. */
@@ -960,10 +934,9 @@ simdex_code simdex_simhash_dedup_write_keep_list(const simdex_simhash_dedup_resu
 simdex_code simdex_simhash_dedup_write_clusters(const simdex_simhash_dedup_result* result, const char* path,
                                                 int snippet_words, char** errmsg);
 
-/* Frees the result. NULL is allowed and does nothing. */
 void simdex_simhash_dedup_free(simdex_simhash_dedup_result* result);
 
-/* Frees a message returned through an errmsg argument. NULL is allowed. */
+/* Frees a message returned through an errmsg argument (NULL: nothing). */
 void simdex_free_string(char* str);
 
 #ifdef __cplusplus
