@@ -51,25 +51,13 @@ simdex_match ToC(const simdex::Match& m) {
 
 namespace simdex::capi {
 
-namespace {
-
-// The C opener of each kind's files, by IndexFileKind::name().
-constexpr std::pair<std::string_view, const char*> kOpeners[] = {
-    {"simhash", " (simdex_index_open opens it)"},
-    {"minhash-lsh", " (simdex_lsh_index_open opens it)"},
-};
-
-}  // namespace
-
 Status PointToOpener(Status s, const char* path, IndexKind wanted) {
   IndexKind kind;
-  if (!s.IsInvalidArgument() || !ReadIndexKind(path, &kind).ok()) return s;
-  const IndexFileKind* actual = FindIndexKind(kind);
-  if (actual == nullptr || actual == FindIndexKind(wanted)) return s;
-  for (const auto& [name, hint] : kOpeners) {
-    if (name == actual->name()) return Status::InvalidArgument(s.message() + hint);
-  }
-  return s;
+  if (!s.IsInvalidArgument() || !ReadIndexKind(path, &kind).ok() || kind == wanted) return s;
+  const char* opener = kind == IndexKind::kSimHash      ? "simdex_index_open"
+                       : kind == IndexKind::kMinHashLsh ? "simdex_lsh_index_open"
+                                                        : nullptr;
+  return opener == nullptr ? s : Status::InvalidArgument(s.message() + " (" + opener + " opens it)");
 }
 
 std::vector<std::string_view> TextViews(const char* const* texts, const size_t* lengths, size_t n) {
@@ -92,26 +80,25 @@ static_assert(SIMDEX_COLD_READS_WHEN_MISSING == static_cast<int>(ReaderOptions::
               SIMDEX_COLD_READS_ALWAYS == static_cast<int>(ReaderOptions::ColdReads::kAlways) &&
               SIMDEX_COLD_READS_NEVER == static_cast<int>(ReaderOptions::ColdReads::kNever));
 
-Status ToReaderOptions(const char* call, const simdex_open_options* c, ReaderOptions* out) {
-  *out = ReaderOptions();
-  if (c == nullptr) return Status::OK();
+ReaderOptions ToReaderOptions(const char* call, const simdex_open_options* c) {
+  ReaderOptions out;
+  if (c == nullptr) return out;
   const std::string what = std::string(call) + ": simdex_open_options";
-  SIMDEX_RETURN_IF_ERROR(CheckReserved(0, c->reserved, what));
+  CheckReserved(0, c->reserved, what);
   if (c->access < SIMDEX_ACCESS_AUTO || c->access > SIMDEX_ACCESS_RANDOM) {
-    return Status::InvalidArgument(what + ": access " + std::to_string(c->access) +
-                                   " is not one of SIMDEX_ACCESS_AUTO (0), SIMDEX_ACCESS_READ_AROUND (1), "
-                                   "SIMDEX_ACCESS_RANDOM (2)");
+    Invalid(what + ": access " + std::to_string(c->access) +
+            " is not one of SIMDEX_ACCESS_AUTO (0), SIMDEX_ACCESS_READ_AROUND (1), SIMDEX_ACCESS_RANDOM (2)");
   }
   if (c->cold_reads < SIMDEX_COLD_READS_WHEN_MISSING || c->cold_reads > SIMDEX_COLD_READS_NEVER) {
-    return Status::InvalidArgument(what + ": cold_reads " + std::to_string(c->cold_reads) +
-                                   " is not one of SIMDEX_COLD_READS_WHEN_MISSING (0), SIMDEX_COLD_READS_ALWAYS "
-                                   "(1), SIMDEX_COLD_READS_NEVER (2)");
+    Invalid(what + ": cold_reads " + std::to_string(c->cold_reads) +
+            " is not one of SIMDEX_COLD_READS_WHEN_MISSING (0), SIMDEX_COLD_READS_ALWAYS (1), "
+            "SIMDEX_COLD_READS_NEVER (2)");
   }
-  out->verify_block_checksums = c->verify_block_checksums != 0;
-  out->verify_heads_on_open = c->verify_heads_on_open != 0;
-  out->access = static_cast<ReaderOptions::Access>(c->access);
-  out->cold_reads = static_cast<ReaderOptions::ColdReads>(c->cold_reads);
-  return Status::OK();
+  out.verify_block_checksums = c->verify_block_checksums != 0;
+  out.verify_heads_on_open = c->verify_heads_on_open != 0;
+  out.access = static_cast<ReaderOptions::Access>(c->access);
+  out.cold_reads = static_cast<ReaderOptions::ColdReads>(c->cold_reads);
+  return out;
 }
 
 }  // namespace simdex::capi

@@ -13,18 +13,15 @@ namespace simdex::capi {
 static_assert(sizeof(void*) != 8 || sizeof(simdex_document_files) == 96,
               "simdex_document_files is documented as 96 bytes on 64-bit systems");
 
-Status ToFiles(const simdex_document_files& c, DocumentFiles* f) {
-  SIMDEX_RETURN_IF_ERROR(CheckReserved(c.reserved32, c.reserved, "simdex_document_files"));
-  if (c.paths == nullptr && c.path_count > 0) return Status::InvalidArgument("paths is NULL");
-  if (c.text_fields == nullptr && c.text_field_count > 0) return Status::InvalidArgument("text_fields is NULL");
-  if (c.format < SIMDEX_FORMAT_AUTO || c.format > SIMDEX_FORMAT_LINES) {
-    return Status::InvalidArgument("format " + std::to_string(c.format) + " is not a SIMDEX_FORMAT_* value");
-  }
-  if (c.id_mode != SIMDEX_IDS_FROM_FIELD && c.id_mode != SIMDEX_IDS_ORDINAL) {
-    return Status::InvalidArgument("id_mode " + std::to_string(c.id_mode) + " is not a SIMDEX_IDS_* value");
-  }
+void ToFiles(const simdex_document_files& c, DocumentFiles* f) {
+  CheckReserved(c.reserved32, c.reserved, "simdex_document_files");
+  Require(c.paths != nullptr || c.path_count == 0, "paths is NULL");
+  Require(c.text_fields != nullptr || c.text_field_count == 0, "text_fields is NULL");
+  RequireIn(c.format, SIMDEX_FORMAT_AUTO, SIMDEX_FORMAT_LINES, "format", "SIMDEX_FORMAT_");
+  constexpr IdMode kIdModes[] = {IdMode::kField, IdMode::kOrdinal};  // by SIMDEX_IDS_*
+  const IdMode id_mode = FromC(kIdModes, c.id_mode, "id_mode", "SIMDEX_IDS_");
   for (size_t i = 0; i < c.path_count; ++i) {
-    if (c.paths[i] == nullptr) return Status::InvalidArgument("paths[" + std::to_string(i) + "] is NULL");
+    if (c.paths[i] == nullptr) Invalid("paths[" + std::to_string(i) + "] is NULL");
     f->paths.push_back(c.paths[i]);
   }
   if (c.format != SIMDEX_FORMAT_AUTO) {
@@ -32,22 +29,12 @@ Status ToFiles(const simdex_document_files& c, DocumentFiles* f) {
   }
   if (c.id_field != nullptr) f->id_field = c.id_field;
   for (size_t i = 0; i < c.text_field_count; ++i) {
-    if (c.text_fields[i] == nullptr) return Status::InvalidArgument("text_fields[" + std::to_string(i) + "] is NULL");
+    if (c.text_fields[i] == nullptr) Invalid("text_fields[" + std::to_string(i) + "] is NULL");
     f->text_fields.push_back(c.text_fields[i]);
   }
-  f->id_mode = c.id_mode == SIMDEX_IDS_ORDINAL ? IdMode::kOrdinal : IdMode::kField;
+  f->id_mode = id_mode;
   f->skip_bad = c.skip_bad != 0;
   if (c.score_field != nullptr) f->score_field = c.score_field;
-  return Status::OK();
-}
-
-Status ToKeepRule(int32_t keep, KeepRule* rule) {
-  switch (keep) {
-    case SIMDEX_KEEP_FIRST: *rule = KeepRule::kFirst; return Status::OK();
-    case SIMDEX_KEEP_LONGEST: *rule = KeepRule::kLongest; return Status::OK();
-    case SIMDEX_KEEP_MAX_SCORE: *rule = KeepRule::kField; return Status::OK();
-  }
-  return Status::InvalidArgument("keep " + std::to_string(keep) + " is not a SIMDEX_KEEP_* value");
 }
 
 }  // namespace simdex::capi

@@ -73,24 +73,21 @@ struct DedupHandle {
 
 // The documents of a simdex_document_files; InvalidArgument naming the
 // first field out of range or NULL.
-Status ToFiles(const simdex_document_files& c, DocumentFiles* f);
-
-// The KeepRule of a SIMDEX_KEEP_* value; InvalidArgument for another.
-Status ToKeepRule(int32_t keep, KeepRule* rule);
+void ToFiles(const simdex_document_files& c, DocumentFiles* f);
 
 // The fields both methods' options have (keep, confirm, keep_pairs,
 // allow_duplicate_ids, threads, memory_bytes, tmpdir), C to C++ (an
 // InvalidArgument for a bad keep) and C++ defaults to C.
 template <typename COptions, typename Options>
-Status ToSharedOptions(const COptions& c, Options* o) {
-  SIMDEX_RETURN_IF_ERROR(ToKeepRule(c.keep, &o->keep));
+void ToSharedOptions(const COptions& c, Options* o) {
+  constexpr KeepRule kRules[] = {KeepRule::kFirst, KeepRule::kLongest, KeepRule::kField};  // by SIMDEX_KEEP_*
+  o->keep = FromC(kRules, c.keep, "keep", "SIMDEX_KEEP_");
   o->confirm = c.confirm == nullptr ? "" : c.confirm;
   o->keep_pairs = c.keep_pairs != 0;
   o->allow_duplicate_ids = c.allow_duplicate_ids != 0;
   o->threads = c.threads;
   o->memory_bytes = static_cast<size_t>(std::min<uint64_t>(c.memory_bytes, SIZE_MAX));
   o->tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;
-  return Status::OK();
 }
 template <typename Options, typename COptions>
 void InitSharedOptions(const Options& o, COptions* c) {
@@ -153,7 +150,7 @@ simdex_code DedupFiles(const char* call, const simdex_document_files* files, con
     Require(options->keep != SIMDEX_KEEP_MAX_SCORE || (files->score_field != nullptr && *files->score_field != '\0'),
             "keep SIMDEX_KEEP_MAX_SCORE ranks the documents by a field: set score_field");
     DocumentFiles f;
-    Check(ToFiles(*files, &f));
+    ToFiles(*files, &f);
     FinishDedup(*options, std::make_unique<Handle>(), out,
                 [&run, &f](const COptions& c, Handle* h) { return run(c, h, f); });
   });
@@ -162,13 +159,12 @@ simdex_code DedupFiles(const char* call, const simdex_document_files* files, con
 // The readers behind `count` index handles (reader_of(handle)), appended
 // to *out; InvalidArgument for a NULL array or handle.
 template <typename Handle, typename Reader, typename ReaderOf>
-Status AgainstReaders(const Handle* const* handles, size_t count, std::vector<Reader>* out, ReaderOf&& reader_of) {
-  if (handles == nullptr && count > 0) return Status::InvalidArgument("against is NULL with against_count > 0");
+void AgainstReaders(const Handle* const* handles, size_t count, std::vector<Reader>* out, ReaderOf&& reader_of) {
+  Require(handles != nullptr || count == 0, "against is NULL with against_count > 0");
   for (size_t i = 0; i < count; ++i) {
-    if (handles[i] == nullptr) return Status::InvalidArgument("against[" + std::to_string(i) + "] is NULL");
+    if (handles[i] == nullptr) Invalid("against[" + std::to_string(i) + "] is NULL");
     out->push_back(reader_of(handles[i]));
   }
-  return Status::OK();
 }
 
 // The accessors of a result handle that do not depend on the method, as

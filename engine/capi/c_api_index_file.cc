@@ -95,11 +95,9 @@ simdex_code simdex_index_file_merger_create(const simdex_index_file* old, const 
     simdex_merge_options c;
     simdex_merge_options_init(&c);
     if (options != nullptr) c = *options;
-    Check(simdex::capi::CheckReserved(0, c.reserved, "simdex_merge_options"));
-    if (c.existing_ids < SIMDEX_EXISTING_IDS_KEEP || c.existing_ids > SIMDEX_EXISTING_IDS_REPLACE) {
-      simdex::capi::Invalid("simdex_merge_options: existing_ids " + std::to_string(c.existing_ids) +
-                            " is not a SIMDEX_EXISTING_IDS_* value");
-    }
+    simdex::capi::CheckReserved(0, c.reserved, "simdex_merge_options");
+    simdex::capi::RequireIn(c.existing_ids, SIMDEX_EXISTING_IDS_KEEP, SIMDEX_EXISTING_IDS_REPLACE,
+                            "simdex_merge_options: existing_ids", "SIMDEX_EXISTING_IDS_");
     simdex::MergeOptions o;
     o.memory_bytes = c.memory_bytes;
     o.tmpdir = c.tmpdir == nullptr ? "" : c.tmpdir;

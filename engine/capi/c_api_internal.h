@@ -110,9 +110,9 @@ simdex_code Guard(char** errmsg, Body&& body) {
   }
 }
 
-// The ReaderOptions of c (NULL: the defaults), or InvalidArgument naming
+// The ReaderOptions of c (NULL: the defaults); InvalidArgument naming
 // the call, the field, its value and the allowed values (c_api.cc).
-Status ToReaderOptions(const char* call, const simdex_open_options* c, ReaderOptions* out);
+ReaderOptions ToReaderOptions(const char* call, const simdex_open_options* c);
 
 // The frame of the C openers: *out cleared, NULL arguments and bad options
 // refused naming the call, and a new Handle that open(handle, path,
@@ -123,8 +123,7 @@ simdex_code OpenHandle(const char* call, const char* path, const simdex_open_opt
   if (out != nullptr) *out = nullptr;
   return Guard(errmsg, [&] {
     Require(path != nullptr && out != nullptr, call, ": path and out must not be NULL");
-    ReaderOptions options;
-    Check(ToReaderOptions(call, c_options, &options));
+    const ReaderOptions options = ToReaderOptions(call, c_options);
     auto handle = std::make_unique<Handle>();
     Check(open(handle.get(), path, options));
     *out = handle.release();
@@ -152,18 +151,28 @@ simdex_code OpenHandle(const char* call, const char* path, const simdex_open_opt
 // (what its init function sets), so that a later version may give them a
 // meaning whose 0 is today's behaviour.
 template <size_t N>
-Status CheckReserved(int32_t reserved32, const uint64_t (&reserved)[N], std::string_view what) {
-  if (reserved32 != 0) {
-    return Status::InvalidArgument(std::string(what) +
-                                   ": reserved32 is not 0 (initialise the options with their init function)");
-  }
+void CheckReserved(int32_t reserved32, const uint64_t (&reserved)[N], std::string_view what) {
+  constexpr std::string_view kInit = " is not 0 (initialise the options with their init function)";
+  Require(reserved32 == 0, what, ": reserved32", kInit);
   for (size_t i = 0; i < N; ++i) {
-    if (reserved[i] != 0) {
-      return Status::InvalidArgument(std::string(what) + ": reserved[" + std::to_string(i) +
-                                     "] is not 0 (initialise the options with their init function)");
-    }
+    if (reserved[i] != 0) Invalid(std::string(what) + ": reserved[" + std::to_string(i) + "]" + std::string(kInit));
   }
-  return Status::OK();
+}
+
+// InvalidArgument naming the field, c and the values' SIMDEX_ prefix
+// unless lo <= c <= hi.
+inline void RequireIn(int32_t c, int32_t lo, int32_t hi, std::string_view field, std::string_view prefix) {
+  if (c < lo || c > hi) {
+    Invalid(std::string(field) + " " + std::to_string(c) + " is not a " + std::string(prefix) + "* value");
+  }
+}
+
+// The C++ value of C value c of an enum whose C++ values are `values`, in
+// order; InvalidArgument (RequireIn) for another.
+template <typename T, size_t N>
+T FromC(const T (&values)[N], int32_t c, std::string_view field, std::string_view prefix) {
+  RequireIn(c, 0, static_cast<int32_t>(N) - 1, field, prefix);
+  return values[c];
 }
 
 // Results of a batch query in offset-array form: the matches of query i

@@ -48,7 +48,7 @@ void CheckNumPerm(const simdex_lsh_index& idx, size_t num_perm) {
 simdex::LshQueryOptions ToQueryOptions(const simdex_lsh_index& idx, const simdex_lsh_query_options* c) {
   simdex::LshQueryOptions o;
   if (c != nullptr) {
-    Check(simdex::capi::CheckReserved(0, c->reserved, "simdex_lsh_query_options"));
+    simdex::capi::CheckReserved(0, c->reserved, "simdex_lsh_query_options");
     Require(c->thresholds != nullptr || c->threshold_count == 0, "thresholds is NULL with threshold_count > 0");
     o.min_estimate = c->min_estimate < 0 ? -1 : c->min_estimate;
     o.thresholds.assign(c->thresholds, c->thresholds + c->threshold_count);

@@ -30,16 +30,15 @@ static_assert(sizeof(simdex_minhash_dedup_info) == 160, "simdex_minhash_dedup_in
 
 // The C++ options of the C ones; InvalidArgument naming the first field
 // that has no C++ meaning (the C++ checks come in the run).
-Status ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOptions* o) {
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::CheckReserved(0, c.reserved, "simdex_minhash_dedup_options"));
-  if (c.shingles < SIMDEX_SHINGLES_AUTO || c.shingles > SIMDEX_SHINGLES_SPACE_SPLIT) {
-    return Status::InvalidArgument("shingles " + std::to_string(c.shingles) + " is not a SIMDEX_SHINGLES_* value");
-  }
+void ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOptions* o) {
+  simdex::capi::CheckReserved(0, c.reserved, "simdex_minhash_dedup_options");
+  simdex::capi::RequireIn(c.shingles, SIMDEX_SHINGLES_AUTO, SIMDEX_SHINGLES_SPACE_SPLIT, "shingles",
+                          "SIMDEX_SHINGLES_");
   if (c.shingles != SIMDEX_SHINGLES_AUTO) {
     o->shingle_words = c.shingles == SIMDEX_SHINGLES_WORD_CHARS ? simdex::ShingleWords::kWordChars
                                                                 : simdex::ShingleWords::kSpaceSplit;
   }
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToSharedOptions(c, o));
+  simdex::capi::ToSharedOptions(c, o);
   o->threshold = c.threshold;
   o->exact = c.exact != 0;
   o->num_perm = c.num_perm;
@@ -47,8 +46,8 @@ Status ToOptions(const simdex_minhash_dedup_options& c, simdex::MinHashDedupOpti
   o->bands = simdex::LshBands{c.bands, c.rows};
   o->signature_bits = c.signature_bits;
   o->estimate_filter = c.estimate_filter;
-  return simdex::capi::AgainstReaders(c.against, c.against_count, &o->against,
-                                      [](const simdex_lsh_index* idx) { return idx->reader.get(); });
+  simdex::capi::AgainstReaders(c.against, c.against_count, &o->against,
+                               [](const simdex_lsh_index* idx) { return idx->reader.get(); });
 }
 
 // Runs DeduplicateByMinHash on texts and scores, or files (c_api_dedup.h's
@@ -58,7 +57,7 @@ struct Run {
   Status operator()(const simdex_minhash_dedup_options& c, simdex_minhash_dedup_result* h,
                     const Documents&... documents) const {
     simdex::MinHashDedupOptions o;
-    SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o));
+    ToOptions(c, &o);
     return simdex::DeduplicateByMinHash(documents..., o, nullptr, &h->result);
   }
 };

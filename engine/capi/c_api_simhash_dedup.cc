@@ -46,28 +46,17 @@ int32_t CValue(const T (&values)[N], T value) {
   return static_cast<int32_t>(std::find(values, values + N, value) - values);
 }
 
-// values[c], or InvalidArgument naming the field and its SIMDEX_ prefix.
-template <typename T, size_t N>
-Status FromC(const T (&values)[N], int32_t c, const char* field, const char* prefix, T* out) {
-  if (c < 0 || static_cast<size_t>(c) >= N) {
-    return Status::InvalidArgument(std::string(field) + " " + std::to_string(c) + " is not a " + prefix + "* value");
-  }
-  *out = values[c];
-  return Status::OK();
-}
-
 // The C++ options of the C ones, the indexes held by h while its result
 // lives; InvalidArgument naming the first field that has no C++ meaning
 // (the C++ checks come in the run).
-Status ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOptions* o,
-                 simdex_simhash_dedup_result* h) {
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::CheckReserved(0, c.reserved, "simdex_simhash_dedup_options"));
+void ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOptions* o, simdex_simhash_dedup_result* h) {
+  using simdex::capi::FromC;
+  simdex::capi::CheckReserved(0, c.reserved, "simdex_simhash_dedup_options");
   simdex::FingerprintOptions& f = o->features;
-  SIMDEX_RETURN_IF_ERROR(FromC(kTokenizers, c.tokenizer, "tokenizer", "SIMDEX_TOKENIZER_", &f.tokenizer));
-  SIMDEX_RETURN_IF_ERROR(FromC(kWeightings, c.weighting, "weighting", "SIMDEX_WEIGHTING_", &f.weighting));
-  SIMDEX_RETURN_IF_ERROR(
-      FromC(kStrategies, c.against_strategy, "against_strategy", "SIMDEX_AGAINST_", &o->against_strategy));
-  SIMDEX_RETURN_IF_ERROR(simdex::capi::ToSharedOptions(c, o));
+  f.tokenizer = FromC(kTokenizers, c.tokenizer, "tokenizer", "SIMDEX_TOKENIZER_");
+  f.weighting = FromC(kWeightings, c.weighting, "weighting", "SIMDEX_WEIGHTING_");
+  o->against_strategy = FromC(kStrategies, c.against_strategy, "against_strategy", "SIMDEX_AGAINST_");
+  simdex::capi::ToSharedOptions(c, o);
   f.ngram = c.ngram;
   f.normalize = c.normalize != 0;
   f.clean_text = c.clean_text != 0;
@@ -82,7 +71,7 @@ Status ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOpti
   o->scheme = c.scheme == nullptr ? "" : c.scheme;
   // The file each index serves now, held by the result (its records read
   // the indexes' string ids).
-  return simdex::capi::AgainstReaders(c.against, c.against_count, &o->against, [h](const simdex_index* idx) {
+  simdex::capi::AgainstReaders(c.against, c.against_count, &o->against, [h](const simdex_index* idx) {
     std::shared_ptr<const simdex::IndexReader> current = idx->index->Current();
     h->against_held.push_back(current);
     return current.get();
@@ -96,7 +85,7 @@ struct Run {
   Status operator()(const simdex_simhash_dedup_options& c, simdex_simhash_dedup_result* h,
                     const Documents&... documents) const {
     simdex::SimHashDedupOptions o;
-    SIMDEX_RETURN_IF_ERROR(ToOptions(c, &o, h));
+    ToOptions(c, &o, h);
     return simdex::DeduplicateBySimHash(documents..., o, nullptr, &h->result);
   }
 };
