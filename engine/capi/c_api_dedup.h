@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,40 +26,15 @@
 
 namespace simdex::capi {
 
-// A result's pairs, which the C++ result streams once from its sorted
-// spill: read into memory at the first call and kept, so that the caller
-// may ask again.
-template <typename Pair>
-class PairCache {
- public:
-  bool read() const { return read_; }
-
-  // On the first call, fill(&pairs) reads them (its error thrown by
-  // Check); then sets *pairs (NULL when there are none) and *count.
-  template <typename Fill>
-  void Read(const Pair** pairs, size_t* count, Fill&& fill) {
-    if (!read_) {
-      std::vector<Pair> got;
-      Check(fill(&got));
-      pairs_ = std::move(got);
-      read_ = true;
-    }
-    *pairs = pairs_.empty() ? nullptr : pairs_.data();
-    *count = pairs_.size();
-  }
-
- private:
-  std::vector<Pair> pairs_;
-  bool read_ = false;
-};
-
 // The state behind a result handle: the caller's texts, copied (the result
 // reads them again to confirm pairs and write clusters, and an FFI
 // caller's memory need not outlive the call), their scores, the paths the
 // `against` indexes were opened with (the records name them) and what
 // keeps the indexes open (a SimHash handle's file may be reloaded), the C++
-// result and its pairs once read. Members in this order so that the
-// result, which reads the texts and the indexes, goes before them.
+// result, and its pairs once read: the result streams them once from its
+// sorted spill, so the first simdex_*_dedup_pairs reads them into memory
+// and keeps them for the caller to ask again. Members in this order so that
+// the result, which reads the texts and the indexes, goes before them.
 template <typename Result, typename CPair>
 struct DedupHandle {
   using PairType = CPair;
@@ -68,7 +44,7 @@ struct DedupHandle {
   std::vector<std::string> against_names;
   std::vector<std::shared_ptr<const void>> against_held;
   std::unique_ptr<Result> result;
-  PairCache<CPair> pairs;
+  std::optional<std::vector<CPair>> pairs;
 };
 
 // The documents of a simdex_document_files; InvalidArgument naming the
@@ -208,7 +184,7 @@ simdex_code DedupRecords(const Handle* h, uint64_t first, size_t count, CRecord*
   return SIMDEX_OK;
 }
 
-// The pairs, each to_c(pair), read once (PairCache).
+// The pairs, each to_c(pair), read once into h->pairs.
 template <typename Handle, typename ToC>
 simdex_code DedupPairs(const char* call, Handle* h, const typename Handle::PairType** pairs, size_t* count,
                        char** errmsg, ToC&& to_c) {
@@ -216,12 +192,16 @@ simdex_code DedupPairs(const char* call, Handle* h, const typename Handle::PairT
   if (count != nullptr) *count = 0;
   return Guard(errmsg, [&] {
     Require(h != nullptr && pairs != nullptr && count != nullptr, call, ": r, pairs and count must not be NULL");
-    h->pairs.Read(pairs, count, [h, &to_c](std::vector<typename Handle::PairType>* into) {
-      return h->result->ForEachPair([into, &to_c](const auto& p) {
-        into->push_back(to_c(p));
+    if (!h->pairs) {
+      std::vector<typename Handle::PairType> read;
+      Check(h->result->ForEachPair([&](const auto& p) {
+        read.push_back(to_c(p));
         return Status::OK();
-      });
-    });
+      }));
+      h->pairs = std::move(read);
+    }
+    *pairs = h->pairs->empty() ? nullptr : h->pairs->data();
+    *count = h->pairs->size();
   });
 }
 
@@ -237,7 +217,7 @@ simdex_code DedupWrite(const char* prefix, Handle* h, DedupFile file, const char
   return Guard(errmsg, [&] {
     Require(h != nullptr && path != nullptr && snippet_words >= 0, prefix, kSuffix[static_cast<int>(file)],
             ": r and path must not be NULL", file == DedupFile::kClusters ? ", snippet_words not negative" : "");
-    Require(file != DedupFile::kPairs || !h->pairs.read(), "the pairs were read into memory by ", prefix,
+    Require(file != DedupFile::kPairs || !h->pairs, "the pairs were read into memory by ", prefix,
             "_pairs; they are read once");
     BatchDedupResult& r = *h->result;
     switch (file) {

@@ -56,12 +56,6 @@ inline simdex_code Fail(simdex_code code, std::string_view msg, char** errmsg) {
   return code;
 }
 
-inline simdex_code FromStatus(const Status& s, char** errmsg) {
-  if (!s.ok()) return Fail(static_cast<simdex_code>(s.code()), s.message(), errmsg);
-  if (errmsg != nullptr) *errmsg = nullptr;
-  return SIMDEX_OK;
-}
-
 // What the body of a Guard, and the helpers it calls, throw to return the
 // code and message of a failed Status (Check) or of a bad argument
 // (Require, Invalid).
@@ -86,21 +80,21 @@ void Require(bool ok, const Parts&... parts) {
 }
 
 // The frame of every entry point that takes errmsg: runs body, whose
-// result is the call's (a Status through FromStatus; none: SIMDEX_OK), and
-// turns a Failure into its code and message and any other exception into
-// SIMDEX_OUT_OF_MEMORY or SIMDEX_INTERNAL. The entry points clear their
-// outputs before it and check their arguments in it (Require).
+// Status (none: OK) or thrown Failure gives the call's code and message,
+// and turns any other exception into SIMDEX_OUT_OF_MEMORY or
+// SIMDEX_INTERNAL. The entry points clear their outputs before it and
+// check their arguments in it (Require).
 template <typename Body>
 simdex_code Guard(char** errmsg, Body&& body) {
+  Status s;
   try {
     if constexpr (std::is_void_v<decltype(body())>) {
       body();
-      return FromStatus(Status::OK(), errmsg);
     } else {
-      return FromStatus(body(), errmsg);
+      s = body();
     }
-  } catch (const Failure& f) {
-    return FromStatus(f.status, errmsg);
+  } catch (Failure& f) {
+    s = std::move(f.status);
   } catch (const std::bad_alloc&) {
     return Fail(SIMDEX_OUT_OF_MEMORY, "out of memory", errmsg);
   } catch (const std::exception& e) {
@@ -108,6 +102,8 @@ simdex_code Guard(char** errmsg, Body&& body) {
   } catch (...) {
     return Fail(SIMDEX_INTERNAL, "unknown exception", errmsg);
   }
+  if (errmsg != nullptr) *errmsg = s.ok() ? nullptr : CopyString(s.message());
+  return static_cast<simdex_code>(s.code());  // the values of Status::Code (c_api.cc)
 }
 
 // The ReaderOptions of c (NULL: the defaults); InvalidArgument naming

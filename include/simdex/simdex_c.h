@@ -41,6 +41,16 @@
  * functions fill *out and return SIMDEX_INVALID_ARGUMENT when an argument
  * is NULL; *out is then untouched.
  *
+ * Searches and queries. One into a buffer out[] of `capacity` matches (out
+ * may be NULL only when capacity is 0) copies the first min(total,
+ * capacity) and sets *count (not NULL) to the total, which may exceed
+ * capacity: call again with a buffer of *count entries to get them all. On
+ * failure *count is 0; a damaged block met is SIMDEX_CORRUPTION naming
+ * table and block. A batch of `nq` queries runs on up to `threads` threads
+ * (threads >= 1; the results do not depend on the count), its queries'
+ * array may be NULL only when nq is 0, and its error is that of the first
+ * failing query in query order.
+ *
  * Thread safety. An open simdex_index may be shared by any number of threads
  * that call simdex_index_search, simdex_index_search_batch and
  * simdex_index_stats on it concurrently; an open simdex_lsh_index by threads
@@ -171,13 +181,8 @@ uint64_t simdex_index_version(const simdex_index* idx);
 
 /* Finds every entry whose fingerprint is within Hamming distance k
  * (inclusive) of `query`, ordered by distance, then id, then fingerprint; an
- * entry is reported once. Copies the first min(*count, capacity) matches to
- * out[] and sets *count to the total number of matches, which may exceed
- * capacity: call again with a buffer of *count entries to get them all.
- * REQUIRES: 0 <= k <= the index's k (simdex_index_stats), else
- * SIMDEX_INVALID_ARGUMENT; out may be NULL only when capacity is 0; count is
- * not NULL. A damaged block found by the search is SIMDEX_CORRUPTION naming
- * table and block. On failure *count is 0. */
+ * entry is reported once. REQUIRES: 0 <= k <= the index's k
+ * (simdex_index_stats), else SIMDEX_INVALID_ARGUMENT. */
 simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, simdex_match* out,
                                 size_t capacity, size_t* count, char** errmsg);
 
@@ -190,11 +195,8 @@ simdex_code simdex_index_search(const simdex_index* idx, uint64_t query, int k, 
  * simdex_results_free. */
 typedef struct simdex_results simdex_results;
 
-/* Searches `nq` queries for distance k on up to `threads` threads (the
- * results do not depend on the thread count) into a new results object;
- * the error is that of the first failing query in query order. REQUIRES:
- * 0 <= k <= the index's k; threads >= 1; queries may be NULL only when nq
- * is 0. */
+/* Searches `nq` queries for distance k into a new results object.
+ * REQUIRES: 0 <= k <= the index's k. */
 simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* queries, size_t nq,
                                       int k, int threads, simdex_results** out, char** errmsg);
 
@@ -400,12 +402,9 @@ void simdex_lsh_index_close(simdex_lsh_index* idx);
  * threshold: simdex_lsh_index_info.default_min_estimate; 0 keeps every
  * candidate), in id order (for string ids, the number order: bytewise). The
  * empty signature (0xffffffff everywhere: a text without shingles) finds
- * nothing. Copies the first min(*count, capacity) matches to out[] and sets
- * *count to the total number, which may exceed capacity. REQUIRES:
- * num_perm equals the index's (else SIMDEX_INVALID_ARGUMENT); min_estimate
- * <= 1 and not NaN; out may be NULL only when capacity is 0; signature and
- * count are not NULL. A damaged block found by the query is
- * SIMDEX_CORRUPTION naming table and block. On failure *count is 0. */
+ * nothing. REQUIRES: num_perm equals the index's (else
+ * SIMDEX_INVALID_ARGUMENT); min_estimate <= 1 and not NaN; signature is
+ * not NULL. */
 simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* signature, size_t num_perm,
                                    double min_estimate, simdex_lsh_match* out, size_t capacity, size_t* count,
                                    char** errmsg);
@@ -417,14 +416,12 @@ simdex_code simdex_lsh_index_query(const simdex_lsh_index* idx, const uint32_t* 
  * simdex_lsh_index_query's). */
 typedef struct simdex_lsh_results simdex_lsh_results;
 
-/* Queries `nq` signatures at once on up to `threads` threads (the results
- * do not depend on the thread count): signature i is signatures[i *
+/* Queries `nq` signatures at once: signature i is signatures[i *
  * num_perm], ..., signatures[i * num_perm + num_perm - 1]. Each query
- * answers as simdex_lsh_index_query does with the same min_estimate. The
- * error is that of the first failing query in query order ("x.sdx: query
- * 7: ..."). REQUIRES: num_perm equals the index's and min_estimate <= 1,
- * not NaN (else SIMDEX_INVALID_ARGUMENT); threads >= 1; signatures may be
- * NULL only when nq is 0. */
+ * answers as simdex_lsh_index_query does with the same min_estimate (an
+ * error names the query: "x.sdx: query 7: ..."). REQUIRES: num_perm equals
+ * the index's and min_estimate <= 1, not NaN (else
+ * SIMDEX_INVALID_ARGUMENT). */
 simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint32_t* signatures, size_t nq,
                                          size_t num_perm, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg);
@@ -434,13 +431,14 @@ simdex_code simdex_lsh_index_query_batch(const simdex_lsh_index* idx, const uint
  * queried as by simdex_lsh_index_query_batch. Text i is texts[i], of
  * lengths[i] bytes of UTF-8, or NUL-terminated when lengths is NULL. A
  * NULL texts[i] is the empty text when lengths[i] is 0, and
- * SIMDEX_INVALID_ARGUMENT otherwise (or when lengths is NULL). A text without shingles (empty, or only white space) finds
- * nothing. Where the index stores sketches (format version 6), the texts'
- * bottom-k sketches decide instead of the signatures: min_estimate then
- * filters the sketch estimate, and a negative one is the index's threshold
- * itself (docs/minhash.md, "Against a stored index"). The texts are read
- * during the call only. Results, errors and REQUIRES as
- * simdex_lsh_index_query_batch's; texts may be NULL only when nq is 0. */
+ * SIMDEX_INVALID_ARGUMENT otherwise (or when lengths is NULL). A text
+ * without shingles (empty, or only white space) finds nothing. Where the
+ * index stores sketches (format version 6), the texts' bottom-k sketches
+ * decide instead of the signatures: min_estimate then filters the sketch
+ * estimate, and a negative one is the index's threshold itself
+ * (docs/minhash.md, "Against a stored index"). The texts are read during
+ * the call only. Results, errors and REQUIRES as
+ * simdex_lsh_index_query_batch's. */
 simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char* const* texts, const size_t* lengths,
                                          size_t nq, double min_estimate, int threads, simdex_lsh_results** out,
                                          char** errmsg);
