@@ -180,10 +180,7 @@ simdex_code simdex_index_search_batch(const simdex_index* idx, const uint64_t* q
   });
 }
 
-size_t simdex_results_nq(const simdex_results* results) { return simdex::capi::NumQueries(results); }
-const size_t* simdex_results_lims(const simdex_results* results) { return simdex::capi::Lims(results); }
-const simdex_match* simdex_results_matches(const simdex_results* results) { return simdex::capi::Matches(results); }
-void simdex_results_free(simdex_results* results) { delete results; }
+SIMDEX_CAPI_RESULTS(results, simdex_match)
 
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) {
   if (idx == nullptr || out == nullptr) return SIMDEX_INVALID_ARGUMENT;
@@ -202,29 +199,14 @@ simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out) 
 char* simdex_index_profile(const simdex_index* idx) {
   if (idx == nullptr) return nullptr;
   try {
-    const std::string profile = idx->index->Current()->profile();
+    const std::string profile = idx->file()->profile();
     return profile.empty() ? nullptr : simdex::capi::CopyString(profile);
   } catch (...) {  // std::bad_alloc: no exception crosses the C boundary
     return nullptr;
   }
 }
 
-int simdex_index_has_string_ids(const simdex_index* idx) {
-  return idx != nullptr && idx->index->Current()->has_string_ids() ? 1 : 0;
-}
-
-// The index serving now: each call takes the current file once.
-static const auto kCurrent = [](const simdex_index& idx) { return idx.index->Current(); };
-
-simdex_code simdex_index_id_string(const simdex_index* idx, uint64_t id, const char** data, size_t* size,
-                                   char** errmsg) {
-  return simdex::capi::IdStringOf("simdex_index_id_string", idx, kCurrent, id, data, size, errmsg);
-}
-
-simdex_code simdex_index_find_id(const simdex_index* idx, const char* data, size_t size, uint64_t* id,
-                                 char** errmsg) {
-  return simdex::capi::FindIdOf("simdex_index_find_id", idx, kCurrent, data, size, id, errmsg);
-}
+SIMDEX_CAPI_STRING_IDS(index)
 
 simdex_code simdex_index_kind(const char* path, int* kind, char** errmsg) {
   if (kind != nullptr) *kind = -1;

@@ -27,14 +27,19 @@
 
 // Each handle keeps the path it was opened with: de-duplication records
 // name the indexes they were checked against by it, as `simdex dedup` does.
+// file() is the reader a call works on: for a SimHash handle the version
+// serving when the call takes it, which the shared_ptr keeps alive through
+// a reload meanwhile.
 struct simdex_index {
   std::unique_ptr<simdex::ReloadingIndex> index;
   std::string path;
+  std::shared_ptr<const simdex::IndexReader> file() const { return index->Current(); }
 };
 
 struct simdex_lsh_index {
   std::unique_ptr<simdex::LshIndexReader> reader;
   std::string path;
+  const simdex::LshIndexReader* file() const { return reader.get(); }
 };
 
 // In a lower-case namespace: libsimdex.so exports simdex_* and
@@ -179,21 +184,6 @@ struct OffsetResults {
   std::vector<Match> matches;
 };
 
-// Their accessors (simdex_results_*, simdex_lsh_results_*); NULL gives 0
-// and NULL.
-template <typename Match>
-size_t NumQueries(const OffsetResults<Match>* r) {
-  return r == nullptr || r->lims.empty() ? 0 : r->lims.size() - 1;
-}
-template <typename Match>
-const size_t* Lims(const OffsetResults<Match>* r) {
-  return r == nullptr ? nullptr : r->lims.data();
-}
-template <typename Match>
-const Match* Matches(const OffsetResults<Match>* r) {
-  return r == nullptr || r->matches.empty() ? nullptr : r->matches.data();
-}
-
 // A new Results (an OffsetResults) of a batch's `found`: its lims, and its
 // matches each to_c(match).
 template <typename Results, typename Found, typename ToC>
@@ -217,16 +207,16 @@ Status PointToOpener(Status s, const char* path, IndexKind wanted);
 
 // simdex_index_id_string and simdex_lsh_index_id_string: the arguments
 // checked (naming `call`), then the string of number `id` in the id map of
-// file(*handle), a reader of either kind (has_string_ids, IdStringCount,
+// handle->file(), a reader of either kind (has_string_ids, IdStringCount,
 // IdString).
-template <typename Handle, typename File>
-simdex_code IdStringOf(const char* call, const Handle* handle, File&& file, uint64_t id, const char** data,
-                       size_t* size, char** errmsg) {
+template <typename Handle>
+simdex_code IdStringOf(const char* call, const Handle* handle, uint64_t id, const char** data, size_t* size,
+                       char** errmsg) {
   if (data != nullptr) *data = nullptr;
   if (size != nullptr) *size = 0;
   return Guard(errmsg, [&] {
     Require(handle != nullptr && data != nullptr && size != nullptr, call, ": idx, data and size must not be NULL");
-    const auto reader = file(*handle);  // a shared_ptr keeps a reloaded file alive meanwhile
+    const auto reader = handle->file();
     Require(reader->has_string_ids(), "the index holds numeric ids, not string ids");
     const uint64_t strings = reader->IdStringCount();
     if (id >= strings) {
@@ -240,18 +230,49 @@ simdex_code IdStringOf(const char* call, const Handle* handle, File&& file, uint
 
 // simdex_index_find_id and simdex_lsh_index_find_id: the arguments checked
 // (naming `call`), then the number of the string id [data, data + size) in
-// file(*handle) (FindIdString).
-template <typename Handle, typename File>
-simdex_code FindIdOf(const char* call, const Handle* handle, File&& file, const char* data, size_t size,
-                     uint64_t* id, char** errmsg) {
+// handle->file() (FindIdString).
+template <typename Handle>
+simdex_code FindIdOf(const char* call, const Handle* handle, const char* data, size_t size, uint64_t* id,
+                     char** errmsg) {
   if (id != nullptr) *id = 0;
   return Guard(errmsg, [&] {
     Require(handle != nullptr && id != nullptr && (data != nullptr || size == 0), call,
             ": idx and id must not be NULL, nor data when size > 0");
-    return file(*handle)->FindIdString(std::string_view(data == nullptr ? "" : data, size), id);
+    return handle->file()->FindIdString(std::string_view(data == nullptr ? "" : data, size), id);
   });
 }
 
 }  // namespace simdex::capi
+
+// Defines the string-id calls of the index handle simdex_<name>
+// (simdex_<name>_has_string_ids, _id_string, _find_id) over its file().
+// Used once per handle, inside extern "C".
+#define SIMDEX_CAPI_STRING_IDS(name)                                                                           \
+  int simdex_##name##_has_string_ids(const simdex_##name* idx) {                                              \
+    return idx != nullptr && idx->file()->has_string_ids() ? 1 : 0;                                           \
+  }                                                                                                           \
+  simdex_code simdex_##name##_id_string(const simdex_##name* idx, uint64_t id, const char** data, size_t* size, \
+                                        char** errmsg) {                                                      \
+    return simdex::capi::IdStringOf("simdex_" #name "_id_string", idx, id, data, size, errmsg);               \
+  }                                                                                                           \
+  simdex_code simdex_##name##_find_id(const simdex_##name* idx, const char* data, size_t size, uint64_t* id,   \
+                                      char** errmsg) {                                                        \
+    return simdex::capi::FindIdOf("simdex_" #name "_find_id", idx, data, size, id, errmsg);                   \
+  }
+
+// Defines the accessors of the batch results simdex_<name>, an
+// OffsetResults of `match` (simdex_<name>_nq, _lims, _matches; NULL gives 0
+// and NULL) and simdex_<name>_free. Used once per kind, inside extern "C".
+#define SIMDEX_CAPI_RESULTS(name, match)                                                        \
+  size_t simdex_##name##_nq(const simdex_##name* r) {                                          \
+    return r == nullptr || r->lims.empty() ? 0 : r->lims.size() - 1;                           \
+  }                                                                                            \
+  const size_t* simdex_##name##_lims(const simdex_##name* r) {                                 \
+    return r == nullptr ? nullptr : r->lims.data();                                            \
+  }                                                                                            \
+  const match* simdex_##name##_matches(const simdex_##name* r) {                               \
+    return r == nullptr || r->matches.empty() ? nullptr : r->matches.data();                   \
+  }                                                                                            \
+  void simdex_##name##_free(simdex_##name* r) { delete r; }
 
 #endif  // SIMDEX_ENGINE_CAPI_C_API_INTERNAL_H_

@@ -182,15 +182,10 @@ simdex_code simdex_lsh_index_query_texts(const simdex_lsh_index* idx, const char
   return simdex_lsh_index_query_texts_with_options(idx, texts, lengths, nq, &options, threads, out, errmsg);
 }
 
-size_t simdex_lsh_results_nq(const simdex_lsh_results* results) { return simdex::capi::NumQueries(results); }
-const size_t* simdex_lsh_results_lims(const simdex_lsh_results* results) { return simdex::capi::Lims(results); }
-const simdex_lsh_match* simdex_lsh_results_matches(const simdex_lsh_results* results) {
-  return simdex::capi::Matches(results);
-}
+SIMDEX_CAPI_RESULTS(lsh_results, simdex_lsh_match)
 const double* simdex_lsh_results_thresholds(const simdex_lsh_results* results) {
   return results == nullptr || results->thresholds.empty() ? nullptr : results->thresholds.data();
 }
-void simdex_lsh_results_free(simdex_lsh_results* results) { delete results; }
 
 simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index_info* out) {
   if (idx == nullptr || out == nullptr) return SIMDEX_INVALID_ARGUMENT;
@@ -220,20 +215,6 @@ char* simdex_lsh_index_profile(const simdex_lsh_index* idx) {
   }
 }
 
-int simdex_lsh_index_has_string_ids(const simdex_lsh_index* idx) {
-  return idx != nullptr && idx->reader->has_string_ids() ? 1 : 0;
-}
-
-static const auto kReader = [](const simdex_lsh_index& idx) { return idx.reader.get(); };
-
-simdex_code simdex_lsh_index_id_string(const simdex_lsh_index* idx, uint64_t id, const char** data, size_t* size,
-                                       char** errmsg) {
-  return simdex::capi::IdStringOf("simdex_lsh_index_id_string", idx, kReader, id, data, size, errmsg);
-}
-
-simdex_code simdex_lsh_index_find_id(const simdex_lsh_index* idx, const char* data, size_t size, uint64_t* id,
-                                     char** errmsg) {
-  return simdex::capi::FindIdOf("simdex_lsh_index_find_id", idx, kReader, data, size, id, errmsg);
-}
+SIMDEX_CAPI_STRING_IDS(lsh_index)
 
 }  // extern "C"

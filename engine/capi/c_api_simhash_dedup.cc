@@ -72,7 +72,7 @@ void ToOptions(const simdex_simhash_dedup_options& c, simdex::SimHashDedupOption
   // The file each index serves now, held by the result (its records read
   // the indexes' string ids).
   simdex::capi::AgainstReaders(c.against, c.against_count, &o->against, [h](const simdex_index* idx) {
-    std::shared_ptr<const simdex::IndexReader> current = idx->index->Current();
+    std::shared_ptr<const simdex::IndexReader> current = idx->file();
     h->against_held.push_back(current);
     return current.get();
   });
