@@ -12,12 +12,11 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "engine/capi/c_api_internal.h"
 #include "simdex/index.h"
-#include "simdex/lsh_index.h"
+#include "simdex/index_file.h"
 #include "simdex/reloading_index.h"
 #include "simdex/status.h"
 

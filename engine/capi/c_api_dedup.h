@@ -146,11 +146,6 @@ void AgainstReaders(const Handle* const* handles, size_t count, std::vector<Read
 // The accessors of a result handle that do not depend on the method, as
 // its simdex_*_dedup_* functions; `call` names the entry point in messages.
 template <typename Handle>
-uint64_t DedupSize(const Handle* h) {
-  return h == nullptr ? 0 : h->result->size();
-}
-
-template <typename Handle>
 simdex_code DedupId(const Handle* h, uint64_t ordinal, int* is_string, uint64_t* number, const char** data,
                     size_t* size) {
   if (is_string != nullptr) *is_string = 0;
@@ -251,7 +246,7 @@ simdex_code DedupWrite(const char* prefix, Handle* h, DedupFile file, const char
     return simdex::capi::DedupFiles("simdex_" #method "_dedup_files", files, options, out, errmsg, Run());      \
   }                                                                                                              \
   uint64_t simdex_##method##_dedup_size(const simdex_##method##_dedup_result* r) {                                \
-    return simdex::capi::DedupSize(r);                                                                           \
+    return r == nullptr ? 0 : r->result->size();                                                                 \
   }                                                                                                              \
   simdex_code simdex_##method##_dedup_id(const simdex_##method##_dedup_result* r, uint64_t ordinal,              \
                                          int* is_string, uint64_t* number, const char** data, size_t* size) {    \

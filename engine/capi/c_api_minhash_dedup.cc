@@ -6,7 +6,6 @@
 // engine/capi/c_api_dedup.h.
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include "engine/capi/c_api_dedup.h"
 #include "engine/capi/c_api_internal.h"

@@ -789,7 +789,9 @@ void simdex_minhash_dedup_free(simdex_minhash_dedup_result* result);
  * texts; clusters with a representative each; each document's nearest
  * entry within reach in stored SimHash indexes. The texts and files in
  * (simdex_document_files), the keep rule, the result's ids, the reading of
- * its pairs once and the command's files work as MinHash's above. */
+ * its pairs once and the command's files work as MinHash's above: a
+ * simdex_simhash_dedup_X call without a comment of its own works as
+ * simdex_minhash_dedup_X. */
 
 /* How a text becomes features (FingerprintOptions in
  * include/simdex/fingerprint.h; `simdex dedup --tokenizer`, `--weighting`). */
@@ -865,7 +867,6 @@ simdex_code simdex_simhash_dedup_texts(const char* const* texts, const size_t* l
 simdex_code simdex_simhash_dedup_files(const simdex_document_files* files, const simdex_simhash_dedup_options* options,
                                        simdex_simhash_dedup_result** out, char** errmsg);
 
-/* The number of documents (0 for NULL). */
 uint64_t simdex_simhash_dedup_size(const simdex_simhash_dedup_result* result);
 
 /* One document's outcome. 32 bytes, no implicit padding. */
@@ -881,7 +882,6 @@ typedef struct simdex_simhash_dedup_record {
   uint16_t reserved;        /* 0 */
 } simdex_simhash_dedup_record;
 
-/* As simdex_minhash_dedup_records and simdex_minhash_dedup_id. */
 simdex_code simdex_simhash_dedup_records(const simdex_simhash_dedup_result* result, uint64_t first, size_t count,
                                          simdex_simhash_dedup_record* out);
 simdex_code simdex_simhash_dedup_id(const simdex_simhash_dedup_result* result, uint64_t ordinal, int* is_string,
@@ -917,13 +917,11 @@ typedef struct simdex_simhash_dedup_pair {
   float similarity; /* the similarity the check on the texts measured; -1 when they were not checked */
 } simdex_simhash_dedup_pair;
 
-/* As simdex_minhash_dedup_pairs: the pairs of a run with keep_pairs, by a
- * then b, read once. */
 simdex_code simdex_simhash_dedup_pairs(simdex_simhash_dedup_result* result, const simdex_simhash_dedup_pair** pairs,
                                        size_t* count, char** errmsg);
 
-/* The command's files, as simdex_minhash_dedup_write_*'s (records with
- * "distance" where MinHash's have "estimate"). */
+/* The command's files (records with "distance" where MinHash's have
+ * "estimate"). */
 simdex_code simdex_simhash_dedup_write_records(const simdex_simhash_dedup_result* result, const char* path,
                                                char** errmsg);
 simdex_code simdex_simhash_dedup_write_pairs(simdex_simhash_dedup_result* result, const char* path, char** errmsg);
