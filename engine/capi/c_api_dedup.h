@@ -167,15 +167,26 @@ simdex_code DedupId(const Handle* h, uint64_t ordinal, int* is_string, uint64_t*
   return SIMDEX_OK;
 }
 
-// Copies records first .. first + count - 1 (to_c(result.Record(ordinal))
-// gives each) to out; SIMDEX_INVALID_ARGUMENT without a result, for a range
-// past the size, or a NULL out with count > 0.
-template <typename Handle, typename CRecord, typename ToC>
-simdex_code DedupRecords(const Handle* h, uint64_t first, size_t count, CRecord* out, ToC&& to_c) {
+// Copies records first .. first + count - 1 to out: the fields both
+// methods' records have here, the method's by method(record, &c_record);
+// SIMDEX_INVALID_ARGUMENT without a result, for a range past the size, or
+// a NULL out with count > 0.
+template <typename Handle, typename CRecord, typename Method>
+simdex_code DedupRecords(const Handle* h, uint64_t first, size_t count, CRecord* out, Method&& method) {
   if (h == nullptr || (out == nullptr && count > 0)) return SIMDEX_INVALID_ARGUMENT;
   const uint64_t size = h->result->size();
   if (first > size || count > size - first) return SIMDEX_INVALID_ARGUMENT;
-  for (size_t i = 0; i < count; ++i) out[i] = to_c(h->result->Record(first + i));
+  for (size_t i = 0; i < count; ++i) {
+    const auto& m = h->result->Record(first + i);
+    out[i] = CRecord{};
+    CRecord& c = out[i];
+    c.representative = m.representative;
+    c.against_id = m.against_index >= 0 ? m.against_id : 0;
+    c.against_index = m.against_index;
+    c.duplicate = m.duplicate ? 1 : 0;
+    c.empty = m.empty ? 1 : 0;
+    method(m, &c);
+  }
   return SIMDEX_OK;
 }
 

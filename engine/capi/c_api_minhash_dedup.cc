@@ -83,17 +83,11 @@ void simdex_minhash_dedup_options_init(simdex_minhash_dedup_options* c) {
 
 simdex_code simdex_minhash_dedup_records(const simdex_minhash_dedup_result* r, uint64_t first, size_t count,
                                          simdex_minhash_dedup_record* out) {
-  return simdex::capi::DedupRecords(r, first, count, out, [](const simdex::MinHashDedupRecord& m) {
-    simdex_minhash_dedup_record c{};
-    c.representative = m.representative;
-    c.against_id = m.against_index >= 0 ? m.against_id : 0;
-    c.estimate = m.estimate;
-    c.against_estimate = m.against_index >= 0 ? m.against_estimate : 0;
-    c.against_index = m.against_index;
-    c.duplicate = m.duplicate ? 1 : 0;
-    c.empty = m.empty ? 1 : 0;
-    return c;
-  });
+  return simdex::capi::DedupRecords(r, first, count, out,
+                                    [](const simdex::MinHashDedupRecord& m, simdex_minhash_dedup_record* c) {
+                                      c->estimate = m.estimate;
+                                      c->against_estimate = m.against_index >= 0 ? m.against_estimate : 0;
+                                    });
 }
 
 simdex_code simdex_minhash_dedup_stats(const simdex_minhash_dedup_result* r, simdex_minhash_dedup_info* out) {

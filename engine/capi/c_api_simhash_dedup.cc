@@ -119,17 +119,11 @@ void simdex_simhash_dedup_options_init(simdex_simhash_dedup_options* c) {
 
 simdex_code simdex_simhash_dedup_records(const simdex_simhash_dedup_result* r, uint64_t first, size_t count,
                                          simdex_simhash_dedup_record* out) {
-  return simdex::capi::DedupRecords(r, first, count, out, [](const simdex::SimHashDedupRecord& m) {
-    simdex_simhash_dedup_record c{};
-    c.representative = m.representative;
-    c.against_id = m.against_index >= 0 ? m.against_id : 0;
-    c.distance = m.distance;
-    c.against_index = m.against_index;
-    c.against_distance = m.against_index >= 0 ? m.against_distance : 0;
-    c.duplicate = m.duplicate ? 1 : 0;
-    c.empty = m.empty ? 1 : 0;
-    return c;
-  });
+  return simdex::capi::DedupRecords(r, first, count, out,
+                                    [](const simdex::SimHashDedupRecord& m, simdex_simhash_dedup_record* c) {
+                                      c->distance = m.distance;
+                                      c->against_distance = m.against_index >= 0 ? m.against_distance : 0;
+                                    });
 }
 
 simdex_code simdex_simhash_dedup_stats(const simdex_simhash_dedup_result* r, simdex_simhash_dedup_info* out) {
