@@ -24,7 +24,9 @@
  * success, otherwise the code of the failure. Calls that take `char** errmsg`
  * set *errmsg (when errmsg is not NULL) to NULL on success and to a one-line,
  * NUL-terminated message on failure ("block 12 of table 3: checksum
- * mismatch"); the caller owns that string and releases it with
+ * mismatch"). The caller owns that string, as every char* the library
+ * returns (a malloc'ed, NUL-terminated copy: messages, profiles, the
+ * verify summary, the inspect JSON), and releases it with
  * simdex_free_string(). If even the message cannot be allocated, *errmsg is
  * NULL and the code still tells what failed. No C++ exception ever leaves
  * this interface: running out of memory is SIMDEX_OUT_OF_MEMORY.
@@ -220,10 +222,9 @@ typedef struct simdex_index_info {
 simdex_code simdex_index_stats(const simdex_index* idx, simdex_index_info* out);
 
 /* The fingerprint profile the index records (docs/fingerprint.md,
- * "Profiles"): a malloc'ed, NUL-terminated copy of printable ASCII, to free
- * with simdex_free_string; NULL when the index records none, idx is NULL or
- * memory runs out. Queries with fingerprints of another profile are not
- * meaningful. */
+ * "Profiles"), printable ASCII; NULL when the index records none, idx is
+ * NULL or memory runs out. Queries with fingerprints of another profile are
+ * not meaningful. */
 char* simdex_index_profile(const simdex_index* idx);
 
 /* String ids. An index built from string ids (URLs, article ids) keeps them
@@ -293,12 +294,10 @@ int simdex_index_file_kind(const simdex_index_file* file);
 uint64_t simdex_index_file_records(const simdex_index_file* file);
 /* Checks every rule of docs/format.md for the file's kind (reads the whole
  * file). On success *summary (if not NULL) is what `simdex verify` prints
- * after "ok: " ("1000 entries, 10 tables", "5 documents, 16 band tables"),
- * freed with simdex_free_string; on failure SIMDEX_CORRUPTION naming the
- * first problem. */
+ * after "ok: " ("1000 entries, 10 tables", "5 documents, 16 band tables");
+ * on failure SIMDEX_CORRUPTION naming the first problem. */
 simdex_code simdex_index_file_verify(const simdex_index_file* file, char** summary, char** errmsg);
-/* *json: the file's size and shape as `simdex inspect` prints it, freed
- * with simdex_free_string. */
+/* *json: the file's size and shape as `simdex inspect` prints it. */
 simdex_code simdex_index_file_inspect(const simdex_index_file* file, char** json, char** errmsg);
 /* Reads every page of the file into memory, and with lock nonzero also
  * mlock()s them; *locked (if not NULL) says whether they were locked (a
@@ -530,8 +529,7 @@ typedef struct simdex_lsh_index_info {
 simdex_code simdex_lsh_index_stats(const simdex_lsh_index* idx, simdex_lsh_index_info* out);
 
 /* The signature profile the index records (how its documents were signed:
- * docs/minhash.md): a malloc'ed, NUL-terminated copy to free with
- * simdex_free_string; NULL when idx is NULL or memory runs out. */
+ * docs/minhash.md); NULL when idx is NULL or memory runs out. */
 char* simdex_lsh_index_profile(const simdex_lsh_index* idx);
 
 /* String ids, as for SimHash indexes above: 1 when the index keeps string
@@ -932,7 +930,7 @@ simdex_code simdex_simhash_dedup_write_clusters(const simdex_simhash_dedup_resul
 
 void simdex_simhash_dedup_free(simdex_simhash_dedup_result* result);
 
-/* Frees a message returned through an errmsg argument (NULL: nothing). */
+/* Frees a string the library returned (NULL: nothing). */
 void simdex_free_string(char* str);
 
 #ifdef __cplusplus
