@@ -2,15 +2,12 @@
 // (minhash_dedup.cc) and the parts run apart (include/simdex/
 // minhash_dedup_parts.h, step 4) share: from the items (each document's
 // first copy) and the kept pairs of items, the document pairs and the
-// pairs the clusters are made of; and the helpers on document keys that
-// the parts' files share. Defined in minhash_dedup_parts.cc.
+// pairs the clusters are made of. Defined in minhash_dedup_parts.cc.
 #ifndef SIMDEX_ENGINE_PIPELINE_MINHASH_ASSEMBLY_H_
 #define SIMDEX_ENGINE_PIPELINE_MINHASH_ASSEMBLY_H_
 
 #include <cstdint>
 #include <functional>
-#include <span>
-#include <string>
 
 #include "simdex/confirm.h"
 #include "simdex/minhash_dedup_parts.h"
@@ -31,15 +28,6 @@ Status ForEachDocumentPair(const MinHashItemsView& items, const DocumentPairVisi
 // Adds to `clusters` the pairs of the items' own clusters: each document
 // with the first document of its signature, and each kept pair.
 void AddItemPairs(const MinHashItemsView& items, PairClusters* clusters);
-
-// InvalidArgument "<what> key K (partition P, position I) <why>".
-Status KeyError(const char* what, uint64_t key, const std::string& why);
-// *ordinal = the input ordinal of `key`, with `offsets` each partition's
-// first ordinal and then n (MinHashItems::offsets); KeyError naming `what`
-// for a key outside the partitions.
-Status OrdinalOf(std::span<const uint64_t> offsets, uint64_t key, const char* what, uint64_t* ordinal);
-// The key of an ordinal. REQUIRES: ordinal < offsets.back().
-uint64_t KeyOf(std::span<const uint64_t> offsets, uint64_t ordinal);
 
 }  // namespace simdex::pipeline
 

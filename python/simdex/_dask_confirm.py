@@ -17,7 +17,7 @@ include/simdex/minhash_dedup_parts.h, step 5 (python/src/minhash_parts.cc):
   4. the accepted pairs alone make the clusters (``cluster_confirmed``,
      ClusterConfirmed).
 
-Memory per task (counted from minhash_confirm_parts.cc): the assembly 48 bytes per
+Memory per task (counted from minhash_dedup_parts.cc): the assembly 48 bytes per
 document pair while they are expanded and cut (DocumentPairs' sort, then the pairs and
 the pieces), then 24 per pair in the pieces, held until the clusters are made, and 16 per
 pair of one piece while its documents are named; the accepted pairs 32 bytes each, 64
