@@ -36,6 +36,19 @@ py::array_t<T> Own(std::vector<T>* values, py::ssize_t rows = -1) {
                         held->data(), owner);
 }
 
+// A tuple of arrays owning the vectors (moved), and a list of f(piece) for
+// each piece: how the library's structs of vectors go out.
+template <typename... T>
+py::tuple Arrays(std::vector<T>&... values) {
+  return py::make_tuple(Own(&values)...);
+}
+template <typename Piece, typename F>
+py::list ListOf(std::vector<Piece>& pieces, F f) {
+  py::list out;
+  for (Piece& p : pieces) out.append(f(p));
+  return out;
+}
+
 // A C-contiguous 2-D array of T used in place: its values, row after row,
 // and its width.
 template <typename T>
@@ -56,47 +69,46 @@ Table<T> ViewTable(py::handle obj, const char* what) {
   return t;
 }
 
-// Tuples of arrays in a sequence: element `field` of each, in place.
+// The arrays a call uses in place, kept alive until it returns.
+using Holders = std::vector<py::object>;
+
+// One element of a piece: a 1-D array of T (ViewArray), or the packed
+// signatures, a 2-D uint8 array named "signatures" (ViewTable).
 template <typename T>
-std::vector<ArrayView<T>> Fields(const py::sequence& pieces, size_t field, const char* what) {
-  std::vector<ArrayView<T>> out;
+std::span<const T> Array(py::handle obj, const char* what, Holders* holders) {
+  ArrayView<T> v = ViewArray<T>(obj, what);
+  holders->push_back(v.holder);
+  return v.span;
+}
+std::span<const uint8_t> Signatures(py::handle obj, const char*, Holders* holders) {
+  const Table<uint8_t> t = ViewTable<uint8_t>(obj, "signatures");
+  holders->push_back(t.rows.holder);
+  return t.Values();
+}
+
+// Pieces, tuples of arrays in a sequence, in place: piece i is View{F(its
+// element j, "what[i]")...} (a FollowersView of partition i).
+template <typename View, auto... F>
+std::vector<View> ViewTuples(const py::sequence& pieces, const char* what, Holders* holders) {
+  std::vector<View> out;
   for (size_t i = 0; i < pieces.size(); ++i) {
     const py::tuple piece = pieces[i].cast<py::tuple>();
-    if (piece.size() <= field) throw py::value_error(std::string(what) + "[" + std::to_string(i) + "] is too short");
-    out.push_back(ViewArray<T>(piece[field], (std::string(what) + "[" + std::to_string(i) + "]").c_str()));
+    const std::string name = std::string(what) + "[" + std::to_string(i) + "]";
+    if (piece.size() < sizeof...(F)) throw py::value_error(name + " is too short");
+    [&]<size_t... J>(std::index_sequence<J...>) {
+      if constexpr (std::is_same_v<View, FollowersView>) {
+        out.push_back(View{static_cast<uint32_t>(i), F(piece[J], name.c_str(), holders)...});
+      } else {
+        out.push_back(View{F(piece[J], name.c_str(), holders)...});
+      }
+    }(std::index_sequence_for<decltype(F)...>());
   }
   return out;
 }
-
-std::vector<KeyPairsView> PairViews(const std::vector<ArrayView<uint64_t>>& a, const std::vector<ArrayView<uint64_t>>& b) {
-  std::vector<KeyPairsView> out;
-  for (size_t i = 0; i < a.size(); ++i) out.push_back({a[i].span, b[i].span});
-  return out;
-}
-
-// (a, b, estimates, ...) tuples in place.
-struct EstimatedViews {
-  std::vector<ArrayView<uint64_t>> a, b;
-  std::vector<ArrayView<double>> e;
-  std::vector<EstimatedPairsView> views;
-};
-EstimatedViews ViewEstimated(const py::sequence& pieces, const char* what) {
-  EstimatedViews out;
-  out.a = Fields<uint64_t>(pieces, 0, what);
-  out.b = Fields<uint64_t>(pieces, 1, what);
-  out.e = Fields<double>(pieces, 2, what);
-  for (size_t i = 0; i < pieces.size(); ++i) out.views.push_back({out.a[i].span, out.b[i].span, out.e[i].span});
-  return out;
-}
-
-py::tuple EstimatedTuple(EstimatedPairs* p) {
-  return py::make_tuple(Own(&p->a), Own(&p->b), Own(&p->estimates));
-}
-
-py::list KeyPairsList(std::vector<KeyPairs>* pieces) {
-  py::list out;
-  for (KeyPairs& p : *pieces) out.append(py::make_tuple(Own(&p.a), Own(&p.b)));
-  return out;
+constexpr auto kU64 = &Array<uint64_t>;
+// (a, b, estimates, ...) tuples.
+std::vector<EstimatedPairsView> ViewEstimated(const py::sequence& pieces, const char* what, Holders* holders) {
+  return ViewTuples<EstimatedPairsView, kU64, kU64, &Array<double>>(pieces, what, holders);
 }
 
 // The items of AssembleItems as a dict of arrays (it travels between tasks
@@ -122,44 +134,44 @@ py::dict ItemsDict(MinHashItems* items) {
   return d;
 }
 struct ItemsViews {
-  ArrayView<uint64_t> offsets, first_of, kept_a, kept_b;
-  FlagsView empty;
-  ArrayView<double> kept_estimates;
+  Holders holders;
   MinHashItemsView view;
 };
 ItemsViews ViewItems(const py::dict& d) {
   ItemsViews v;
-  v.offsets = ViewArray<uint64_t>(d["offsets"], "offsets");
-  v.first_of = ViewArray<uint64_t>(d["first_of"], "first_of");
-  v.kept_a = ViewArray<uint64_t>(d["kept_a"], "kept_a");
-  v.kept_b = ViewArray<uint64_t>(d["kept_b"], "kept_b");
-  v.kept_estimates = ViewArray<double>(d["kept_estimates"], "kept_estimates");
-  v.empty = ViewFlags(d["empty"], "empty");
-  if (v.empty.span.size() != v.first_of.span.size() || v.offsets.span.empty() ||
-      v.offsets.span.back() != v.first_of.span.size()) {
+  const auto u64 = [&](const char* name) { return Array<uint64_t>(d[name], name, &v.holders); };
+  v.view.offsets = u64("offsets");
+  v.view.first_of = u64("first_of");
+  v.view.kept_a = u64("kept_a");
+  v.view.kept_b = u64("kept_b");
+  v.view.kept_estimates = Array<double>(d["kept_estimates"], "kept_estimates", &v.holders);
+  const FlagsView empty = ViewFlags(d["empty"], "empty");
+  v.holders.push_back(empty.holder);
+  v.view.empty = empty.span;
+  const MinHashItemsView& i = v.view;
+  if (i.empty.size() != i.first_of.size() || i.offsets.empty() || i.offsets.back() != i.first_of.size()) {
     throw py::value_error("items: offsets, empty and first_of disagree");
   }
   // The library trusts the items AssembleItems made; a dict from elsewhere is checked.
-  const size_t n = v.first_of.span.size();
+  const size_t n = i.first_of.size();
   for (size_t o = 0; o < n; ++o) {
-    if (v.first_of.span[o] > o) throw py::value_error("items: first_of[" + std::to_string(o) + "] comes after it");
+    if (i.first_of[o] > o) throw py::value_error("items: first_of[" + std::to_string(o) + "] comes after it");
   }
-  if (v.kept_b.span.size() != v.kept_a.span.size() || v.kept_estimates.span.size() != v.kept_a.span.size()) {
+  if (i.kept_b.size() != i.kept_a.size() || i.kept_estimates.size() != i.kept_a.size()) {
     throw py::value_error("items: kept_a, kept_b and kept_estimates differ in length");
   }
-  for (size_t i = 0; i < v.kept_a.span.size(); ++i) {
-    if (v.kept_a.span[i] >= n || v.kept_b.span[i] >= n) {
-      throw py::value_error("items: kept pair " + std::to_string(i) + " is outside the " + std::to_string(n) +
+  for (size_t k = 0; k < i.kept_a.size(); ++k) {
+    if (i.kept_a[k] >= n || i.kept_b[k] >= n) {
+      throw py::value_error("items: kept pair " + std::to_string(k) + " is outside the " + std::to_string(n) +
                             " documents");
     }
   }
-  v.view = {v.offsets.span, v.empty.span, v.first_of.span, v.kept_a.span, v.kept_b.span, v.kept_estimates.span};
   return v;
 }
 
 // The scores, or none for None.
-ArrayView<double> ScoresOf(py::handle scores) {
-  return scores.is_none() ? ArrayView<double>() : ViewArray<double>(scores, "scores");
+std::span<const double> ScoresOf(py::handle scores, Holders* holders) {
+  return scores.is_none() ? std::span<const double>() : Array<double>(scores, "scores", holders);
 }
 
 py::dict ClustersDict(MinHashClusters* c) {
@@ -167,7 +179,7 @@ py::dict ClustersDict(MinHashClusters* c) {
   d["representative"] = Own(&c->representative);
   d["other"] = Own(&c->other);
   d["slot"] = Own(&c->slot);
-  d["requests"] = KeyPairsList(&c->requests);
+  d["requests"] = ListOf(c->requests, [](KeyPairs& p) { return Arrays(p.a, p.b); });
   d["clusters"] = c->clusters;
   d["clustered_documents"] = c->clustered_documents;
   return d;
@@ -175,27 +187,19 @@ py::dict ClustersDict(MinHashClusters* c) {
 
 // The confirmation's rows (keys, lims, values) in place: values are the
 // shingle hashes (uint64) or the texts' bytes (uint8), by their dtype.
-struct RowsViews {
-  ArrayView<uint64_t> keys, lims, hashes;
-  ArrayView<uint8_t> bytes;
-  ConfirmRowsView view;
-};
 bool HoldsBytes(py::handle values) {
   return py::isinstance<py::array>(values) && py::reinterpret_borrow<py::array>(values).dtype().itemsize() == 1;
 }
-void ViewConfirmRows(py::handle keys, py::handle lims, py::handle values, RowsViews* v) {
-  if (!keys.is_none()) v->keys = ViewArray<uint64_t>(keys, "keys");
-  v->lims = ViewArray<uint64_t>(lims, "lims");
-  if (HoldsBytes(values)) v->bytes = ViewArray<uint8_t>(values, "values");
-  else v->hashes = ViewArray<uint64_t>(values, "values");
-  v->view = {v->keys.span, v->lims.span, v->hashes.span, v->bytes.span};
+ConfirmRowsView ViewConfirmRows(py::handle keys, py::handle lims, py::handle values, Holders* holders) {
+  ConfirmRowsView v;
+  if (!keys.is_none()) v.keys = Array<uint64_t>(keys, "keys", holders);
+  v.lims = Array<uint64_t>(lims, "lims", holders);
+  if (HoldsBytes(values)) v.bytes = Array<uint8_t>(values, "values", holders);
+  else v.hashes = Array<uint64_t>(values, "values", holders);
+  return v;
 }
-py::tuple RowsTuple(ConfirmRows* rows, bool bytes) {
-  py::object values = bytes ? py::object(Own(&rows->bytes)) : py::object(Own(&rows->hashes));
-  return py::make_tuple(Own(&rows->keys), Own(&rows->lims), values);
-}
-py::tuple ConfirmedTuple(ConfirmedPairs* c) {
-  return py::make_tuple(Own(&c->pairs.a), Own(&c->pairs.b), Own(&c->pairs.estimates), Own(&c->similarities));
+py::tuple ConfirmedTuple(ConfirmedPairs& c) {
+  return Arrays(c.pairs.a, c.pairs.b, c.pairs.estimates, c.similarities);
 }
 
 }  // namespace
@@ -215,20 +219,15 @@ void DefineMinHashParts(py::module_& m) {
           const FlagsView e = ViewFlags(empty, "empty");
           std::vector<DigestPiece> pieces;
           WithoutGil([&] { return SplitDigests(partition, d.span, e.span, ranges, &pieces); });
-          py::list out;
-          for (DigestPiece& p : pieces) out.append(py::make_tuple(Own(&p.digests), Own(&p.keys)));
-          return out;
+          return ListOf(pieces, [](DigestPiece& p) { return Arrays(p.digests, p.keys); });
         }, py::arg("digests"), py::arg("empty"), py::arg("partition"), py::arg("ranges"),
         "SplitDigests: one (digests, keys) piece per digest range of the partition's non-empty documents.");
   m.def("minhash_find_followers", [](const py::sequence& pieces, uint32_t partitions) {
-          const auto digests = Fields<uint64_t>(pieces, 0, "pieces"), keys = Fields<uint64_t>(pieces, 1, "pieces");
-          std::vector<DigestPieceView> views;
-          for (size_t i = 0; i < digests.size(); ++i) views.push_back({digests[i].span, keys[i].span});
+          Holders h;
+          const auto views = ViewTuples<DigestPieceView, kU64, kU64>(pieces, "pieces", &h);
           std::vector<Followers> found;
           WithoutGil([&] { return FindFollowers(views, partitions, &found); });
-          py::list out;
-          for (Followers& f : found) out.append(py::make_tuple(Own(&f.positions), Own(&f.firsts)));
-          return out;
+          return ListOf(found, [](Followers& f) { return Arrays(f.positions, f.firsts); });
         }, py::arg("pieces"), py::arg("partitions"),
         "FindFollowers: per partition (positions uint32, first keys uint64) of its documents that follow an "
         "earlier one of the same signature, from one digest range's pieces.");
@@ -236,56 +235,45 @@ void DefineMinHashParts(py::module_& m) {
                                       const py::sequence& followers, int ranges) {
           const Table<uint64_t> k = ViewTable<uint64_t>(keys, "keys");
           const FlagsView e = ViewFlags(empty, "empty");
-          const auto positions = Fields<uint32_t>(followers, 0, "followers");
-          const std::vector<std::span<const uint32_t>> spans = Spans(positions);
+          Holders h;
+          const auto spans = ViewTuples<std::span<const uint32_t>, &Array<uint32_t>>(followers, "followers", &h);
           std::vector<BandPiece> pieces;
           WithoutGil([&] {
             return SplitBandKeys(partition, k.Values(), static_cast<int>(k.width), e.span, spans, ranges, &pieces);
           });
-          py::list out;
-          for (BandPiece& p : pieces) out.append(py::make_tuple(Own(&p.keys), Own(&p.items), Own(&p.lims)));
-          return out;
+          return ListOf(pieces, [](BandPiece& p) { return Arrays(p.keys, p.items, p.lims); });
         }, py::arg("keys"), py::arg("empty"), py::arg("partition"), py::arg("followers"), py::arg("ranges"),
         "SplitBandKeys: one (keys, items, lims) piece per key range of the partition's items; keys is n x bands, "
         "followers the (positions, firsts) minhash_find_followers gave this partition from every range.");
   m.def("minhash_join_band_range", [](const py::sequence& pieces, uint32_t partitions, std::optional<int> threads) {
-          const auto keys = Fields<uint64_t>(pieces, 0, "pieces"), items = Fields<uint64_t>(pieces, 1, "pieces"),
-                     lims = Fields<uint64_t>(pieces, 2, "pieces");
-          std::vector<BandPieceView> views;
-          for (size_t i = 0; i < keys.size(); ++i) views.push_back({keys[i].span, items[i].span, lims[i].span});
+          Holders h;
+          const auto views = ViewTuples<BandPieceView, kU64, kU64, kU64>(pieces, "pieces", &h);
           const int t = ResolveThreads(threads, 1);
           std::vector<KeyPairs> pairs;
           WithoutGil([&] { return JoinBandRange(views, partitions, t, &pairs); });
-          return KeyPairsList(&pairs);
+          return ListOf(pairs, [](KeyPairs& p) { return Arrays(p.a, p.b); });
         }, py::arg("pieces"), py::arg("partitions"), py::kw_only(), py::arg("threads") = 1,
         "JoinBandRange: per partition of a, the (a, b) key pairs of items sharing a band's key in this range.");
   m.def("minhash_attach_first", [](py::handle packed, uint32_t partition, const py::sequence& pieces,
                                    uint32_t partitions) {
           const Table<uint8_t> s = ViewTable<uint8_t>(packed, "packed");
-          const auto a = Fields<uint64_t>(pieces, 0, "pieces"), b = Fields<uint64_t>(pieces, 1, "pieces");
-          const std::vector<KeyPairsView> views = PairViews(a, b);
+          Holders h;
+          const auto views = ViewTuples<KeyPairsView, kU64, kU64>(pieces, "pieces", &h);
           std::vector<SignedPairs> signed_pairs;
           WithoutGil([&] {
             return AttachFirstSignatures(partition, views, s.Values(), s.width, partitions, &signed_pairs);
           });
-          py::list out;
-          for (SignedPairs& p : signed_pairs) {
+          return ListOf(signed_pairs, [](SignedPairs& p) {
             const py::ssize_t rows = static_cast<py::ssize_t>(p.a.size());
-            out.append(py::make_tuple(Own(&p.a), Own(&p.b), Own(&p.signatures, rows)));
-          }
-          return out;
+            return py::make_tuple(Own(&p.a), Own(&p.b), Own(&p.signatures, rows));
+          });
         }, py::arg("packed"), py::arg("partition"), py::arg("pieces"), py::arg("partitions"),
         "AttachFirstSignatures: per partition of b, the distinct (a, b, a's signatures) of the pieces.");
   m.def("minhash_estimate_second", [](py::handle packed, uint32_t partition, const py::sequence& pieces, int num_perm,
                                       int bits, std::optional<double> min_estimate) {
           const Table<uint8_t> s = ViewTable<uint8_t>(packed, "packed");
-          const auto a = Fields<uint64_t>(pieces, 0, "pieces"), b = Fields<uint64_t>(pieces, 1, "pieces");
-          std::vector<Table<uint8_t>> sigs;
-          std::vector<SignedPairsView> views;
-          for (size_t i = 0; i < pieces.size(); ++i) {
-            sigs.push_back(ViewTable<uint8_t>(pieces[i].cast<py::tuple>()[2], "signatures"));
-            views.push_back({a[i].span, b[i].span, sigs.back().Values()});
-          }
+          Holders h;
+          const auto views = ViewTuples<SignedPairsView, kU64, kU64, &Signatures>(pieces, "pieces", &h);
           EstimatedPairs kept;
           uint64_t candidates = 0;
           WithoutGil([&] {
@@ -301,20 +289,16 @@ void DefineMinHashParts(py::module_& m) {
           const ArrayView<uint64_t> n = ViewArray<uint64_t>(sizes, "sizes");
           const FlagsView e = ViewFlags(empty, "empty");
           // followers: per digest range, per partition, (positions, firsts).
-          std::vector<std::vector<ArrayView<uint32_t>>> positions;
-          std::vector<std::vector<ArrayView<uint64_t>>> firsts;
+          Holders h;
           std::vector<FollowersView> views;
           for (size_t r = 0; r < followers.size(); ++r) {
             const py::sequence range = followers[r].cast<py::sequence>();
-            positions.push_back(Fields<uint32_t>(range, 0, "followers"));
-            firsts.push_back(Fields<uint64_t>(range, 1, "followers"));
-            for (size_t p = 0; p < range.size(); ++p) {
-              views.push_back({static_cast<uint32_t>(p), positions.back()[p].span, firsts.back()[p].span});
-            }
+            const auto got = ViewTuples<FollowersView, &Array<uint32_t>, kU64>(range, "followers", &h);
+            views.insert(views.end(), got.begin(), got.end());
           }
-          const EstimatedViews k = ViewEstimated(kept, "kept");
+          const auto k = ViewEstimated(kept, "kept", &h);
           MinHashItems items;
-          WithoutGil([&] { return AssembleItems(n.span, e.span, views, k.views, &items); });
+          WithoutGil([&] { return AssembleItems(n.span, e.span, views, k, &items); });
           return ItemsDict(&items);
         }, py::arg("sizes"), py::arg("empty"), py::arg("followers"), py::arg("kept"),
         "AssembleItems: a dict (offsets, empty, first_of, kept_a, kept_b, kept_estimates, stats) from the "
@@ -324,32 +308,32 @@ void DefineMinHashParts(py::module_& m) {
           const ItemsViews v = ViewItems(items);
           EstimatedPairs pairs;
           WithoutGil([&] { DocumentPairs(v.view, &pairs); });
-          return EstimatedTuple(&pairs);
+          return Arrays(pairs.a, pairs.b, pairs.estimates);
         }, py::arg("items"), "DocumentPairs: (a, b, estimates) ordinals of the document pairs, by (a, b).");
   m.def("minhash_cluster_items", [](const py::dict& items, py::handle scores) {
-          const ItemsViews v = ViewItems(items);
-          const ArrayView<double> s = ScoresOf(scores);
+          ItemsViews v = ViewItems(items);
+          const auto s = ScoresOf(scores, &v.holders);
           MinHashClusters clusters;
-          WithoutGil([&] { return ClusterItems(v.view, s.span, &clusters); });
+          WithoutGil([&] { return ClusterItems(v.view, s, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"),
         "ClusterItems: (representative, other, slot, requests per partition, clusters, clustered_documents).");
   m.def("minhash_cluster_documents", [](const py::dict& items, py::handle scores, py::handle a, py::handle b) {
-          const ItemsViews v = ViewItems(items);
-          const ArrayView<double> s = ScoresOf(scores);
+          ItemsViews v = ViewItems(items);
+          const auto s = ScoresOf(scores, &v.holders);
           const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
           MinHashClusters clusters;
-          WithoutGil([&] { return ClusterDocuments(v.view, s.span, x.span, y.span, &clusters); });
+          WithoutGil([&] { return ClusterDocuments(v.view, s, x.span, y.span, &clusters); });
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"), py::arg("a"), py::arg("b"),
         "ClusterDocuments: as minhash_cluster_items, of the document pairs (a[i], b[i]) (ordinals) alone.");
   m.def("minhash_finish_estimates", [](const py::dict& items, py::handle other, py::handle slot,
                                        const py::sequence& estimated) {
-          const ItemsViews v = ViewItems(items);
+          ItemsViews v = ViewItems(items);
           const ArrayView<uint64_t> o = ViewArray<uint64_t>(other, "other"), s = ViewArray<uint64_t>(slot, "slot");
-          const EstimatedViews e = ViewEstimated(estimated, "estimated");
+          const auto e = ViewEstimated(estimated, "estimated", &v.holders);
           std::vector<float> estimates;
-          WithoutGil([&] { return FinishEstimates(v.view, o.span, s.span, e.views, &estimates); });
+          WithoutGil([&] { return FinishEstimates(v.view, o.span, s.span, e, &estimates); });
           return Own(&estimates);
         }, py::arg("items"), py::arg("other"), py::arg("slot"), py::arg("estimated"),
         "FinishEstimates: each document's estimate with its representative (float32).");
@@ -357,13 +341,10 @@ void DefineMinHashParts(py::module_& m) {
           const ItemsViews v = ViewItems(items);
           ConfirmCandidates c;
           WithoutGil([&] { CutConfirmCandidates(v.view, &c); });
-          py::list pieces, wanted;
-          for (EstimatedPairs& p : c.pieces) pieces.append(EstimatedTuple(&p));
-          for (std::vector<std::vector<uint32_t>>& w : c.wanted) {
-            py::list row;
-            for (std::vector<uint32_t>& positions : w) row.append(Own(&positions));
-            wanted.append(row);
-          }
+          const py::list pieces = ListOf(c.pieces, [](EstimatedPairs& p) { return Arrays(p.a, p.b, p.estimates); });
+          const py::list wanted = ListOf(c.wanted, [](std::vector<std::vector<uint32_t>>& w) {
+            return ListOf(w, [](std::vector<uint32_t>& positions) { return Own(&positions); });
+          });
           return py::make_tuple(pieces, wanted, c.pairs);
         }, py::arg("items"),
         "CutConfirmCandidates: (pieces, wanted, pairs): the document pairs as keys (a, b, estimates) by the "
@@ -371,16 +352,15 @@ void DefineMinHashParts(py::module_& m) {
   m.def("minhash_pick_confirm_rows", [](uint32_t partition, py::handle positions, py::handle lims, py::handle values,
                                         const py::sequence& wanted) {
           const ArrayView<uint32_t> read = ViewArray<uint32_t>(positions, "positions");
-          RowsViews rows;
-          ViewConfirmRows(py::none(), lims, values, &rows);
-          std::vector<ArrayView<uint32_t>> w;
-          for (size_t q = 0; q < wanted.size(); ++q) w.push_back(ViewArray<uint32_t>(wanted[q], "wanted"));
-          const std::vector<std::span<const uint32_t>> spans = Spans(w);
+          Holders h;
+          const ConfirmRowsView rows = ViewConfirmRows(py::none(), lims, values, &h);
+          std::vector<std::span<const uint32_t>> spans;
+          for (size_t q = 0; q < wanted.size(); ++q) spans.push_back(Array<uint32_t>(wanted[q], "wanted", &h));
           std::vector<ConfirmRows> picked;
-          WithoutGil([&] { return PickConfirmRows(partition, read.span, rows.view, spans, &picked); });
-          py::list out;
-          for (ConfirmRows& r : picked) out.append(RowsTuple(&r, HoldsBytes(values)));
-          return out;
+          WithoutGil([&] { return PickConfirmRows(partition, read.span, rows, spans, &picked); });
+          return ListOf(picked, [bytes = HoldsBytes(values)](ConfirmRows& r) {
+            return py::make_tuple(Own(&r.keys), Own(&r.lims), bytes ? py::object(Own(&r.bytes)) : Own(&r.hashes));
+          });
         }, py::arg("partition"), py::arg("positions"), py::arg("lims"), py::arg("values"), py::arg("wanted"),
         "PickConfirmRows: per entry of wanted, the (keys, lims, values) of those documents, from the rows "
         "(lims, values) _confirm_file read for `positions`.");
@@ -389,33 +369,30 @@ void DefineMinHashParts(py::module_& m) {
           ThrowIfError(ParseConfirmSpec(spec, &options));
           std::unique_ptr<Confirmer> confirmer;
           ThrowIfError(Confirmer::Create(options, &confirmer));
-          const EstimatedViews p = ViewEstimated(py::make_tuple(pairs), "pairs");
-          std::vector<RowsViews> views(rows.size());
-          std::vector<ConfirmRowsView> spans;
+          Holders h;
+          const auto p = ViewEstimated(py::make_tuple(pairs), "pairs", &h);
+          std::vector<ConfirmRowsView> views;
           for (size_t i = 0; i < rows.size(); ++i) {
             const py::tuple r = rows[i].cast<py::tuple>();
             if (r.size() != 3) throw py::value_error("rows[" + std::to_string(i) + "] is not (keys, lims, values)");
-            ViewConfirmRows(r[0], r[1], r[2], &views[i]);
-            spans.push_back(views[i].view);
+            views.push_back(ViewConfirmRows(r[0], r[1], r[2], &h));
           }
           ConfirmedPairs confirmed;
-          WithoutGil([&] { return ConfirmPieces(confirmer.get(), p.views[0], spans, &confirmed); });
-          return ConfirmedTuple(&confirmed);
+          WithoutGil([&] { return ConfirmPieces(confirmer.get(), p[0], views, &confirmed); });
+          return ConfirmedTuple(confirmed);
         }, py::arg("spec"), py::arg("pairs"), py::arg("rows"),
         "ConfirmPieces: (a, b, estimates, similarities) of the pairs (a, b, estimates) accepted by the --confirm "
         "spec, from the documents' rows (keys, lims, values) of minhash_pick_confirm_rows.");
   m.def("minhash_cluster_confirmed", [](const py::dict& items, py::handle scores, const py::sequence& confirmed,
                                         bool keep_pairs) {
-          const ItemsViews v = ViewItems(items);
-          const ArrayView<double> s = ScoresOf(scores);
-          const EstimatedViews e = ViewEstimated(confirmed, "confirmed");
-          const std::vector<ArrayView<double>> similarities = Fields<double>(confirmed, 3, "confirmed");
-          std::vector<ConfirmedPairsView> views;
-          for (size_t i = 0; i < e.views.size(); ++i) views.push_back({e.views[i], similarities[i].span});
+          ItemsViews v = ViewItems(items);
+          const auto s = ScoresOf(scores, &v.holders);
+          constexpr auto f64 = &Array<double>;
+          const auto views = ViewTuples<ConfirmedPairsView, kU64, kU64, f64, f64>(confirmed, "confirmed", &v.holders);
           MinHashClusters clusters;
           ConfirmedPairs pairs;
-          WithoutGil([&] { return ClusterConfirmed(v.view, s.span, views, keep_pairs, &clusters, &pairs); });
-          return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(&pairs)) : py::none());
+          WithoutGil([&] { return ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs); });
+          return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(pairs)) : py::none());
         }, py::arg("items"), py::arg("scores"), py::arg("confirmed"), py::arg("keep_pairs"),
         "ClusterConfirmed: (clusters as minhash_cluster_documents gives them, the accepted pairs as ordinals "
         "(a, b, estimates, similarities) by (a, b), or None without keep_pairs).");
