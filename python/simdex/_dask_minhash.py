@@ -245,7 +245,7 @@ def items(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Seque
 
 def clusters_of(base: dict, clustered: dict, pairs: Optional[tuple]) -> dict:
     """The state after clustering: the items, the clusters (minhash_cluster_items or
-    minhash_cluster_documents) and the document pairs to report."""
+    minhash_cluster_confirmed) and the document pairs to report."""
     state = dict(base, **clustered, pairs=pairs)
     state["stats"] = dict(base["stats"], clusters=clustered["clusters"],
                           clustered_documents=clustered["clustered_documents"])

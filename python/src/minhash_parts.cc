@@ -318,15 +318,6 @@ void DefineMinHashParts(py::module_& m) {
           return ClustersDict(&clusters);
         }, py::arg("items"), py::arg("scores"),
         "ClusterItems: (representative, other, slot, requests per partition, clusters, clustered_documents).");
-  m.def("minhash_cluster_documents", [](const py::dict& items, py::handle scores, py::handle a, py::handle b) {
-          ItemsViews v = ViewItems(items);
-          const auto s = ScoresOf(scores, &v.holders);
-          const ArrayView<uint64_t> x = ViewArray<uint64_t>(a, "a"), y = ViewArray<uint64_t>(b, "b");
-          MinHashClusters clusters;
-          WithoutGil([&] { return ClusterDocuments(v.view, s, x.span, y.span, &clusters); });
-          return ClustersDict(&clusters);
-        }, py::arg("items"), py::arg("scores"), py::arg("a"), py::arg("b"),
-        "ClusterDocuments: as minhash_cluster_items, of the document pairs (a[i], b[i]) (ordinals) alone.");
   m.def("minhash_finish_estimates", [](const py::dict& items, py::handle other, py::handle slot,
                                        const py::sequence& estimated) {
           ItemsViews v = ViewItems(items);
@@ -394,7 +385,7 @@ void DefineMinHashParts(py::module_& m) {
           WithoutGil([&] { return ClusterConfirmed(v.view, s, views, keep_pairs, &clusters, &pairs); });
           return py::make_tuple(ClustersDict(&clusters), keep_pairs ? py::object(ConfirmedTuple(pairs)) : py::none());
         }, py::arg("items"), py::arg("scores"), py::arg("confirmed"), py::arg("keep_pairs"),
-        "ClusterConfirmed: (clusters as minhash_cluster_documents gives them, the accepted pairs as ordinals "
+        "ClusterConfirmed: (clusters as minhash_cluster_items gives them, the accepted pairs as ordinals "
         "(a, b, estimates, similarities) by (a, b), or None without keep_pairs).");
 }
 
