@@ -177,11 +177,6 @@ def signed_as(part: dict) -> tuple:
     return part.get("layout"), part.get("against", queried((), None))
 
 
-def matches_of(part: dict) -> Optional[tuple]:
-    """A partition's index matches (positions, index, ids, estimates), for the client."""
-    return part.get("matches")
-
-
 def digest_split(part: dict, p: int, ranges: int) -> List[tuple]:
     """Step 2, map side: (digests, keys) of the documents with shingles, by digest range
     (SplitDigests)."""
@@ -260,10 +255,6 @@ def cluster(inputs: Sequence[tuple], followers: Sequence[List[tuple]], kept: Seq
     base = items(inputs, followers, kept)
     pairs = _simdex.minhash_document_pairs(base) if keep_pairs else None
     return clusters_of(base, _simdex.minhash_cluster_items(base, base["scores"]), pairs)
-
-
-def requests_of(state: dict) -> List[tuple]:
-    return state["requests"]
 
 
 def finish(state: dict, estimated: Sequence[tuple], candidates: int) -> dict:
@@ -351,7 +342,7 @@ def plan(client, partitions: list, run: dict, ranges: int, keep_pairs: bool, con
         from simdex import _dask_confirm  # which imports this module
         state = _dask_confirm.plan(client, partitions, inputs, dreduce, kept, keep_pairs, confirm)
         tasks.update(confirm_reads=parts, confirm_checks=parts)
-    requests = client.submit(requests_of, state)
+    requests = client.submit(getitem, state, "requests")
     estimated = _estimate_pairs(client, partitions, [[client.submit(getitem, requests, p)] for p in range(parts)],
                                 run, None)
     packed = client.submit(finish, state, estimated, candidates)

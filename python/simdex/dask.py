@@ -398,7 +398,8 @@ def _dedup_minhash(client, partitions: list, ranges: Optional[int], pairs: bool,
     _dask_minhash.check_partitions(client, partitions, run, against)
     summaries, ids = _gather_ids(client, partitions, allow_duplicate_ids)
     packed, tasks = _dask_minhash.plan(client, partitions, run, ranges, pairs, confirm)
-    matches = [client.submit(_dask_minhash.matches_of, p) for p in partitions] if against else []
+    # Each partition's index matches (positions, index, ids, estimates), for the client.
+    matches = [client.submit(operator.getitem, p, "matches") for p in partitions] if against else []
     packed, matches = client.gather([packed, matches])
     result = _dask_minhash.unpack(packed)
     result.stats["against_duplicates"] = 0
