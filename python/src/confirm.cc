@@ -24,38 +24,17 @@
 namespace py = pybind11;
 
 namespace simdex::python {
-namespace {
 
 // The Confirmer of a spec; ValueError naming the spec for a bad one.
-std::unique_ptr<Confirmer> MakeConfirmer(const std::string& spec, ConfirmOptions* options) {
-  ThrowIfError(ParseConfirmSpec(spec, options));
+std::unique_ptr<Confirmer> MakeConfirmer(const std::string& spec) {
+  ConfirmOptions options;
+  ThrowIfError(ParseConfirmSpec(spec, &options));
   std::unique_ptr<Confirmer> confirmer;
-  ThrowIfError(Confirmer::Create(*options, &confirmer));
+  ThrowIfError(Confirmer::Create(options, &confirmer));
   return confirmer;
 }
 
-class PyConfirmer {
- public:
-  explicit PyConfirmer(const std::string& spec) : confirmer_(MakeConfirmer(spec, &options_)) {}
-
-  // Calls hold the GIL: a Confirmer is for one thread at a time.
-  double Similarity(py::handle a, py::handle b) { return confirmer_->Similarity(Utf8(a, 0), Utf8(b, 1)); }
-  bool Confirms(py::handle a, py::handle b) { return confirmer_->Confirms(Utf8(a, 0), Utf8(b, 1)); }
-  py::array_t<uint64_t> Shingles(py::handle text) {
-    if (options_.measure != ConfirmMeasure::kJaccard) {
-      throw py::value_error("shingles() needs a Jaccard spec, not " + ConfirmSpecName(options_));
-    }
-    std::vector<uint64_t> out;
-    confirmer_->Shingles(Utf8(text, 0), &out);
-    return ToArray(out);
-  }
-  std::string spec() const { return ConfirmSpecName(options_); }
-  const ConfirmOptions& options() const { return options_; }
-
- private:
-  ConfirmOptions options_;
-  std::unique_ptr<Confirmer> confirmer_;
-};
+namespace {
 
 // The confirmer's view of the documents at `positions` (sorted, each once)
 // of a file read as _minhash_file reads it: (lims, values), document i's
@@ -67,13 +46,12 @@ py::tuple ConfirmFile(const std::string& path, const std::string& spec, py::hand
                       const std::vector<std::string>& text_fields, const std::string& id_mode,
                       const std::string& keep_spec, bool skip_bad) {
   const DocumentReaderOptions o = FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad);
-  ConfirmOptions options;
-  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec, &options);
+  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec);
   const ArrayView<uint32_t> wanted = ViewArray<uint32_t>(positions, "positions");
   for (size_t i = 1; i < wanted.span.size(); ++i) {
     if (wanted.span[i] <= wanted.span[i - 1]) throw py::value_error("positions must be increasing");
   }
-  const bool by_shingles = options.measure == ConfirmMeasure::kJaccard;
+  const bool by_shingles = confirmer->options().measure == ConfirmMeasure::kJaccard;
   std::vector<uint64_t> lims{0}, hashes, shingles;
   std::vector<uint8_t> bytes;
   Status s;
@@ -109,13 +87,12 @@ py::tuple ConfirmFile(const std::string& path, const std::string& spec, py::hand
 // include/simdex/minhash_dedup_parts.h): (accepted, similarity).
 py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle values, py::handle rows_a,
                        py::handle rows_b) {
-  ConfirmOptions options;
-  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec, &options);
+  std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec);
   const ArrayView<uint64_t> l = ViewArray<uint64_t>(lims, "lims");
   const ArrayView<uint64_t> a = ViewArray<uint64_t>(rows_a, "rows_a"), b = ViewArray<uint64_t>(rows_b, "rows_b");
   ArrayView<uint64_t> hashes;
   ArrayView<uint8_t> bytes;
-  if (options.measure == ConfirmMeasure::kJaccard) hashes = ViewArray<uint64_t>(values, "values");
+  if (confirmer->options().measure == ConfirmMeasure::kJaccard) hashes = ViewArray<uint64_t>(values, "values");
   else bytes = ViewArray<uint8_t>(values, "values");
   std::vector<uint8_t> accepted;
   std::vector<double> similarity;
@@ -131,7 +108,8 @@ py::tuple ConfirmPairs(const std::string& spec, py::handle lims, py::handle valu
 }  // namespace
 
 void DefineConfirm(py::module_& m) {
-  py::class_<PyConfirmer>(m, "Confirmer", R"doc(
+  // Calls hold the GIL: a Confirmer is for one thread at a time.
+  py::class_<Confirmer>(m, "Confirmer", R"doc(
 An exact similarity of two texts (include/simdex/confirm.h), as `simdex dedup --confirm
 SPEC` confirms a candidate pair: "jaccard-shingles:T" (the Jaccard truth's word 5-shingles),
 "jaccard:T" (code point 3-grams), "jaccard-words:T", "jaccard-chars:T" (with an optional
@@ -139,11 +117,19 @@ shingle length: "jaccard-words3:0.5") or "edit:T" (edit-distance similarity); a 
 confirmed iff its similarity is >= T. A bad spec is a ValueError naming it. One thread at
 a time (calls hold the GIL).
 )doc")
-      .def(py::init<const std::string&>(), py::arg("spec"))
-      .def("similarity", &PyConfirmer::Similarity, py::arg("a"), py::arg("b"),
-           "The similarity of two texts (str or UTF-8 bytes), in [0, 1].")
-      .def("confirms", &PyConfirmer::Confirms, py::arg("a"), py::arg("b"), "similarity(a, b) >= threshold.")
-      .def("shingles", &PyConfirmer::Shingles, py::arg("text"),
+      .def(py::init(&MakeConfirmer), py::arg("spec"))
+      .def("similarity", [](Confirmer& c, py::handle a, py::handle b) { return c.Similarity(Utf8(a, 0), Utf8(b, 1)); },
+           py::arg("a"), py::arg("b"), "The similarity of two texts (str or UTF-8 bytes), in [0, 1].")
+      .def("confirms", [](Confirmer& c, py::handle a, py::handle b) { return c.Confirms(Utf8(a, 0), Utf8(b, 1)); },
+           py::arg("a"), py::arg("b"), "similarity(a, b) >= threshold.")
+      .def("shingles", [](Confirmer& c, py::handle text) {
+             if (c.options().measure != ConfirmMeasure::kJaccard) {
+               throw py::value_error("shingles() needs a Jaccard spec, not " + ConfirmSpecName(c.options()));
+             }
+             std::vector<uint64_t> out;
+             c.Shingles(Utf8(text, 0), &out);
+             return ToArray(out);
+           }, py::arg("text"),
            "The text's sorted distinct shingle hashes (np.uint64) of a Jaccard spec: jaccard_of_shingles of two "
            "texts' equals their similarity. ValueError for edit.")
       .def_static("jaccard_of_shingles",
@@ -154,12 +140,13 @@ a time (calls hold the GIL).
                   py::arg("a"), py::arg("b"),
                   "|a & b| / |a | b| of two sorted lists of distinct hashes (uint64), by one merge; 0 when both "
                   "are empty.")
-      .def_property_readonly("spec", &PyConfirmer::spec, "The spec as the library names it (\"jaccard-chars3:0.5\").")
-      .def_property_readonly("measure", [](const PyConfirmer& c) {
+      .def_property_readonly("spec", [](const Confirmer& c) { return ConfirmSpecName(c.options()); },
+                             "The spec as the library names it (\"jaccard-chars3:0.5\").")
+      .def_property_readonly("measure", [](const Confirmer& c) {
         return c.options().measure == ConfirmMeasure::kJaccard ? "jaccard" : "edit";
       })
-      .def_property_readonly("threshold", [](const PyConfirmer& c) { return c.options().threshold; })
-      .def("__repr__", [](const PyConfirmer& c) { return "<simdex.Confirmer " + c.spec() + ">"; });
+      .def_property_readonly("threshold", [](const Confirmer& c) { return c.options().threshold; })
+      .def("__repr__", [](const Confirmer& c) { return "<simdex.Confirmer " + ConfirmSpecName(c.options()) + ">"; });
   m.def("_confirm_file", &ConfirmFile, py::arg("path"), py::arg("spec"), py::arg("positions"), py::kw_only(),
         py::arg("format") = py::none(), py::arg("id_field") = "id",
         py::arg("text_fields") = std::vector<std::string>{"text"}, py::arg("id_mode") = "field",

@@ -22,6 +22,9 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
+// The Confirmer of a spec; ValueError naming the spec for a bad one (confirm.cc).
+std::unique_ptr<Confirmer> MakeConfirmer(const std::string& spec);
+
 namespace {
 
 // A numpy array that owns *values (moved): 1-D, or rows x (size / rows).
@@ -356,10 +359,7 @@ void DefineMinHashParts(py::module_& m) {
         "PickConfirmRows: per entry of wanted, the (keys, lims, values) of those documents, from the rows "
         "(lims, values) _confirm_file read for `positions`.");
   m.def("minhash_confirm_pieces", [](const std::string& spec, const py::tuple& pairs, const py::sequence& rows) {
-          ConfirmOptions options;
-          ThrowIfError(ParseConfirmSpec(spec, &options));
-          std::unique_ptr<Confirmer> confirmer;
-          ThrowIfError(Confirmer::Create(options, &confirmer));
+          const std::unique_ptr<Confirmer> confirmer = MakeConfirmer(spec);
           Holders h;
           const auto p = ViewEstimated(py::make_tuple(pairs), "pairs", &h);
           std::vector<ConfirmRowsView> views;
