@@ -538,16 +538,15 @@ def dedup(client, paths: Sequence[str], *, method: Optional[str] = None, fingerp
     (`--confirm`'s spec; by default the exact check, every pair kept confirmed by its
     texts' shingle Jaccard at the threshold, as the command's default; approximate=True:
     none); dedup_partitions says what each task holds."""
+    read = {"format": format, "id_field": id_field, "text_fields": text_fields, "id_mode": id_mode, "keep": keep,
+            "skip_bad": skip_bad}
     if method is None or method == "minhash":
         if fingerprint_options is not None:
             raise _simhash_option_error("fingerprint_options", method)
         signing = {name: options[name] for name in _dask_minhash.OPTIONS if name in options}
-        parts = sign_files(client, paths, against=options.get("against", ()), format=format, id_field=id_field,
-                           text_fields=text_fields, id_mode=id_mode, keep=keep, skip_bad=skip_bad, **signing)
-        return dedup_partitions(client, parts, method=method, **options)
-    parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, format=format,
-                              id_field=id_field, text_fields=text_fields, id_mode=id_mode, keep=keep,
-                              skip_bad=skip_bad)
+        parts = sign_files(client, paths, against=options.get("against", ()), **read, **signing)
+    else:
+        parts = fingerprint_files(client, paths, fingerprint_options=fingerprint_options, **read)
     return dedup_partitions(client, parts, method=method, **options)
 
 
