@@ -52,28 +52,22 @@ py::list ListOf(std::vector<Piece>& pieces, F f) {
   return out;
 }
 
+// The arrays a call uses in place, kept alive until it returns.
+using Holders = std::vector<py::object>;
+
 // A C-contiguous 2-D array of T used in place: its values, row after row,
-// and its width.
+// and (when asked) its width.
 template <typename T>
-struct Table {
-  RowsView<T> rows;
-  size_t width = 0;
-  std::span<const T> Values() const { return {rows.data, rows.rows * width}; }
-};
-template <typename T>
-Table<T> ViewTable(py::handle obj, const char* what) {
+std::span<const T> ViewTable(py::handle obj, const char* what, Holders* holders, size_t* width = nullptr) {
   if (!py::isinstance<py::array>(obj) || py::reinterpret_borrow<py::array>(obj).ndim() != 2) {
     throw py::value_error(std::string(what) + " must be a 2-D numpy array");
   }
-  Table<T> t;
-  t.width = static_cast<size_t>(py::reinterpret_borrow<py::array>(obj).shape(1));
-  t.rows = ViewRows<T>(obj, t.width, what);
-  if (py::reinterpret_borrow<py::array>(obj).shape(0) == 0) t.rows.rows = 0;
-  return t;
+  const size_t w = static_cast<size_t>(py::reinterpret_borrow<py::array>(obj).shape(1));
+  const RowsView<T> rows = ViewRows<T>(obj, w, what);
+  holders->push_back(rows.holder);
+  if (width != nullptr) *width = w;
+  return {rows.data, rows.rows * w};
 }
-
-// The arrays a call uses in place, kept alive until it returns.
-using Holders = std::vector<py::object>;
 
 // One element of a piece: a 1-D array of T (ViewArray), or the packed
 // signatures, a 2-D uint8 array named "signatures" (ViewTable).
@@ -84,9 +78,7 @@ std::span<const T> Array(py::handle obj, const char* what, Holders* holders) {
   return v.span;
 }
 std::span<const uint8_t> Signatures(py::handle obj, const char*, Holders* holders) {
-  const Table<uint8_t> t = ViewTable<uint8_t>(obj, "signatures");
-  holders->push_back(t.rows.holder);
-  return t.Values();
+  return ViewTable<uint8_t>(obj, "signatures", holders);
 }
 
 // Pieces, tuples of arrays in a sequence, in place: piece i is View{F(its
@@ -236,13 +228,14 @@ void DefineMinHashParts(py::module_& m) {
         "earlier one of the same signature, from one digest range's pieces.");
   m.def("minhash_split_band_keys", [](py::handle keys, py::handle empty, uint32_t partition,
                                       const py::sequence& followers, int ranges) {
-          const Table<uint64_t> k = ViewTable<uint64_t>(keys, "keys");
-          const FlagsView e = ViewFlags(empty, "empty");
           Holders h;
+          size_t bands = 0;
+          const auto k = ViewTable<uint64_t>(keys, "keys", &h, &bands);
+          const FlagsView e = ViewFlags(empty, "empty");
           const auto spans = ViewTuples<std::span<const uint32_t>, &Array<uint32_t>>(followers, "followers", &h);
           std::vector<BandPiece> pieces;
           WithoutGil([&] {
-            return SplitBandKeys(partition, k.Values(), static_cast<int>(k.width), e.span, spans, ranges, &pieces);
+            return SplitBandKeys(partition, k, static_cast<int>(bands), e.span, spans, ranges, &pieces);
           });
           return ListOf(pieces, [](BandPiece& p) { return Arrays(p.keys, p.items, p.lims); });
         }, py::arg("keys"), py::arg("empty"), py::arg("partition"), py::arg("followers"), py::arg("ranges"),
@@ -259,12 +252,13 @@ void DefineMinHashParts(py::module_& m) {
         "JoinBandRange: per partition of a, the (a, b) key pairs of items sharing a band's key in this range.");
   m.def("minhash_attach_first", [](py::handle packed, uint32_t partition, const py::sequence& pieces,
                                    uint32_t partitions) {
-          const Table<uint8_t> s = ViewTable<uint8_t>(packed, "packed");
           Holders h;
+          size_t bytes = 0;
+          const auto s = ViewTable<uint8_t>(packed, "packed", &h, &bytes);
           const auto views = ViewTuples<KeyPairsView, kU64, kU64>(pieces, "pieces", &h);
           std::vector<SignedPairs> signed_pairs;
           WithoutGil([&] {
-            return AttachFirstSignatures(partition, views, s.Values(), s.width, partitions, &signed_pairs);
+            return AttachFirstSignatures(partition, views, s, bytes, partitions, &signed_pairs);
           });
           return ListOf(signed_pairs, [](SignedPairs& p) {
             const py::ssize_t rows = static_cast<py::ssize_t>(p.a.size());
@@ -274,13 +268,13 @@ void DefineMinHashParts(py::module_& m) {
         "AttachFirstSignatures: per partition of b, the distinct (a, b, a's signatures) of the pieces.");
   m.def("minhash_estimate_second", [](py::handle packed, uint32_t partition, const py::sequence& pieces, int num_perm,
                                       int bits, std::optional<double> min_estimate) {
-          const Table<uint8_t> s = ViewTable<uint8_t>(packed, "packed");
           Holders h;
+          const auto s = ViewTable<uint8_t>(packed, "packed", &h);
           const auto views = ViewTuples<SignedPairsView, kU64, kU64, &Signatures>(pieces, "pieces", &h);
           EstimatedPairs kept;
           uint64_t candidates = 0;
           WithoutGil([&] {
-            return EstimateSecond(partition, views, s.Values(), num_perm, bits, min_estimate.value_or(-1), &kept,
+            return EstimateSecond(partition, views, s, num_perm, bits, min_estimate.value_or(-1), &kept,
                                   &candidates);
           });
           return py::make_tuple(Own(&kept.a), Own(&kept.b), Own(&kept.estimates), candidates);
