@@ -212,9 +212,12 @@ Status JoinInMemory(const uint64_t* const* columns, int bands, std::span<const u
 
 }  // namespace minhash
 
-namespace {
+uint64_t SignatureDigest(const uint64_t* keys, size_t bands, const uint8_t* packed, size_t packed_bytes) {
+  return XXH3_64bits_withSeed(packed, packed_bytes, XXH3_64bits(keys, bands * sizeof(uint64_t)));
+}
 
-Status CheckJoinInput(std::span<const uint64_t> keys, int bands, std::span<const uint8_t> banded) {
+Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const uint8_t> banded, int threads,
+                     std::vector<uint64_t>* out, BandJoinStats* stats) {
   if (bands < 1) return Status::InvalidArgument("band join: bands must be at least 1");
   if (banded.size() >= std::numeric_limits<uint32_t>::max()) {
     return Status::InvalidArgument("band join: 2^32 items or more");
@@ -222,18 +225,6 @@ Status CheckJoinInput(std::span<const uint64_t> keys, int bands, std::span<const
   if (keys.size() != banded.size() * static_cast<size_t>(bands)) {
     return Status::InvalidArgument("band join: keys are not items x bands");
   }
-  return Status::OK();
-}
-
-}  // namespace
-
-uint64_t SignatureDigest(const uint64_t* keys, size_t bands, const uint8_t* packed, size_t packed_bytes) {
-  return XXH3_64bits_withSeed(packed, packed_bytes, XXH3_64bits(keys, bands * sizeof(uint64_t)));
-}
-
-Status FindBandPairs(std::span<const uint64_t> keys, int bands, std::span<const uint8_t> banded, int threads,
-                     std::vector<uint64_t>* out, BandJoinStats* stats) {
-  SIMDEX_RETURN_IF_ERROR(CheckJoinInput(keys, bands, banded));
   out->clear();
   *stats = BandJoinStats();
   const size_t n = banded.size();

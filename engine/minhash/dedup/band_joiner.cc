@@ -4,14 +4,11 @@
 // read twice from its file (the filter, then the filtered records into an
 // ExternalSorter of (key, item)); every pair goes to an ExternalSorter of
 // pairs, which Read() streams without repeats.
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
 #include "engine/minhash/dedup/band_join_core.h"
 #include "engine/util/external_sorter.h"
+#include "engine/util/output_file.h"
 #include "engine/util/spillable_array.h"
 #include "simdex/minhash_join.h"
 
@@ -61,8 +58,6 @@ struct BandJoiner::Rep {
     if (is_banded) {
       banded.back() |= uint64_t{1} << (i & 63);
       ++stats.banded;
-    }
-    if (is_banded) {
       rows.insert(rows.end(), keys, keys + bands);
     } else {
       rows.resize(rows.size() + static_cast<size_t>(bands), 0);
@@ -88,8 +83,6 @@ struct BandJoiner::Rep {
     return {.memory_bytes = memory, .tmpdir = options.tmpdir, .threads = options.threads};
   }
 
-  Status EmitPairs(const uint64_t* p, size_t n) { return pairs->Add(p, n); }
-
   Status JoinFromMemory(const minhash::JoinShape& shape) {
     std::vector<const uint64_t*> pointers(static_cast<size_t>(bands));
     for (int j = 0; j < bands; ++j) pointers[j] = reinterpret_cast<const uint64_t*>(columns[j]->data());
@@ -99,7 +92,7 @@ struct BandJoiner::Rep {
       if (Banded(i)) items.push_back(static_cast<uint32_t>(i));
     }
     return minhash::JoinInMemory(pointers.data(), bands, items, shape, options.threads,
-                                 [this](const uint64_t* p, size_t n) { return EmitPairs(p, n); }, &stats);
+                                 [this](const uint64_t* p, size_t n) { return pairs->Add(p, n); }, &stats);
   }
 
   // Band `band` from its file: the filter, then the filtered (key, item)
@@ -145,7 +138,7 @@ struct BandJoiner::Rep {
           for (size_t a = x; a < y; ++a) {
             for (size_t b = a + 1; b < y; ++b) out.push_back((group[a].id << 32) | group[b].id);
             if (out.size() >= kReadKeys) {
-              SIMDEX_RETURN_IF_ERROR(EmitPairs(out.data(), out.size()));
+              SIMDEX_RETURN_IF_ERROR(pairs->Add(out.data(), out.size()));
               out.clear();
             }
           }
@@ -170,7 +163,7 @@ struct BandJoiner::Rep {
     SIMDEX_RETURN_IF_ERROR(flush_group());
     stats.bytes_spilled += sorter.stats().bytes_spilled;
     stats.runs_spilled += sorter.stats().runs_spilled;
-    return out.empty() ? Status::OK() : EmitPairs(out.data(), out.size());
+    return out.empty() ? Status::OK() : pairs->Add(out.data(), out.size());
   }
 
   Status Join() {
@@ -220,11 +213,7 @@ Status BandJoiner::Create(int bands, const BandJoinOptions& options, std::unique
     return Status::InvalidArgument("band join: max_items " + std::to_string(options.max_items) + " is above " +
                                    std::to_string(kMaxBandJoinItems));
   }
-  struct stat st;
-  if (::stat(options.tmpdir.c_str(), &st) != 0) {
-    return Status::IOError("temporary directory " + options.tmpdir + ": " + std::strerror(errno));
-  }
-  if (!S_ISDIR(st.st_mode)) return Status::IOError("temporary directory " + options.tmpdir + ": not a directory");
+  SIMDEX_RETURN_IF_ERROR(util::CheckScratchDir(options.tmpdir));
   auto rep = std::make_unique<Rep>();
   rep->bands = bands;
   rep->options = options;
