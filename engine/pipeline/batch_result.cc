@@ -9,21 +9,20 @@
 
 namespace simdex {
 
-std::unique_ptr<BatchDedupResult::Rep> BatchDedupResult::Rep::OfFiles(const DocumentFiles& files) {
-  auto rep = std::make_unique<Rep>();
-  rep->input = files;
-  rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
-  return rep;
-}
-
-Status BatchDedupResult::Rep::OfTexts(std::span<const std::string_view> texts, std::span<const double> scores,
-                                      std::unique_ptr<Rep>* out) {
-  if (!scores.empty() && scores.size() != texts.size()) {
+Status BatchDedupResult::Rep::Of(const DocumentFiles* files, std::span<const std::string_view> texts,
+                                 std::span<const double> scores, std::unique_ptr<Rep>* out) {
+  if (files == nullptr && !scores.empty() && scores.size() != texts.size()) {
     return Status::InvalidArgument(std::to_string(scores.size()) + " scores for " + std::to_string(texts.size()) +
                                    " texts");
   }
-  *out = std::make_unique<Rep>();
-  (*out)->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
+  auto rep = std::make_unique<Rep>();
+  if (files != nullptr) {
+    rep->input = *files;
+    rep->documents = std::make_unique<pipeline::DocumentInputs>(rep->input);
+  } else {
+    rep->documents = std::make_unique<pipeline::TextDocuments>(texts, scores);
+  }
+  *out = std::move(rep);
   return Status::OK();
 }
 

@@ -46,11 +46,11 @@ struct BatchDedupResult::Rep {
   std::string tmpdir;
   int threads = 1;
 
-  // A Rep whose documents are those of the files, or the texts (which the
-  // caller keeps; InvalidArgument unless scores is empty or one per text).
-  static std::unique_ptr<Rep> OfFiles(const DocumentFiles& files);
-  static Status OfTexts(std::span<const std::string_view> texts, std::span<const double> scores,
-                        std::unique_ptr<Rep>* out);
+  // A Rep whose documents are those of the files or, files null, the texts
+  // (which the caller keeps; InvalidArgument unless scores is empty or one
+  // per text).
+  static Status Of(const DocumentFiles* files, std::span<const std::string_view> texts,
+                   std::span<const double> scores, std::unique_ptr<Rep>* out);
 
   // The end of a run of options o (either method's): the id check's
   // memory bound, spill directory and threads, the indexes checked against

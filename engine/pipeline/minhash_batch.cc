@@ -105,25 +105,14 @@ MinHashDedupResult::MinHashDedupResult(std::unique_ptr<Rep> rep, std::unique_ptr
     : BatchDedupResult(std::move(rep)), state_(std::move(state)) {}
 MinHashDedupResult::~MinHashDedupResult() = default;
 
-// Runs a batch to its end, the documents from files or from memory.
+// Runs a batch to its end, the documents from files or (files null) from
+// memory.
 class MinHashDedupRunner {
  public:
-  static Status RunFiles(const DocumentFiles& files, const MinHashDedupOptions& options, BatchProgress* progress,
-                         std::unique_ptr<MinHashDedupResult>* out) {
-    return Run(options, BatchDedupResult::Rep::OfFiles(files), progress, out);
-  }
-
-  static Status RunTexts(std::span<const std::string_view> texts, std::span<const double> scores,
-                         const MinHashDedupOptions& options, BatchProgress* progress,
-                         std::unique_ptr<MinHashDedupResult>* out) {
+  static Status Run(const MinHashDedupOptions& o, const DocumentFiles* files, std::span<const std::string_view> texts,
+                    std::span<const double> scores, BatchProgress* progress, std::unique_ptr<MinHashDedupResult>* out) {
     std::unique_ptr<BatchDedupResult::Rep> rep;
-    SIMDEX_RETURN_IF_ERROR(BatchDedupResult::Rep::OfTexts(texts, scores, &rep));
-    return Run(options, std::move(rep), progress, out);
-  }
-
- private:
-  static Status Run(const MinHashDedupOptions& o, std::unique_ptr<BatchDedupResult::Rep> rep,
-                    BatchProgress* progress, std::unique_ptr<MinHashDedupResult>* out) {
+    SIMDEX_RETURN_IF_ERROR(BatchDedupResult::Rep::Of(files, texts, scores, &rep));
     SIMDEX_RETURN_IF_ERROR(o.Validate());
     NoProgress quiet;
     const pipeline::MinHashDedupArgs args = ArgsOf(o);
@@ -148,13 +137,13 @@ class MinHashDedupRunner {
 
 Status DeduplicateByMinHash(const DocumentFiles& files, const MinHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<MinHashDedupResult>* out) {
-  return MinHashDedupRunner::RunFiles(files, options, progress, out);
+  return MinHashDedupRunner::Run(options, &files, {}, {}, progress, out);
 }
 
 Status DeduplicateByMinHash(std::span<const std::string_view> texts, std::span<const double> scores,
                             const MinHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<MinHashDedupResult>* out) {
-  return MinHashDedupRunner::RunTexts(texts, scores, options, progress, out);
+  return MinHashDedupRunner::Run(options, nullptr, texts, scores, progress, out);
 }
 
 MinHashDedupRecord MinHashDedupResult::Record(uint64_t o) const {

@@ -131,39 +131,26 @@ SimHashDedupResult::~SimHashDedupResult() = default;
 // fingerprint files.
 class SimHashDedupRunner {
  public:
-  static Status RunFiles(const DocumentFiles& files, const SimHashDedupOptions& options, BatchProgress* progress,
-                         std::unique_ptr<SimHashDedupResult>* out) {
-    std::unique_ptr<BatchDedupResult::Rep> rep = BatchDedupResult::Rep::OfFiles(files);
-    if (options.learn_idf) SIMDEX_RETURN_IF_ERROR(pipeline::CheckTwoPasses(rep->input, "learn_idf"));
-    return Run(options, std::move(rep), nullptr, progress, out);
-  }
-
-  static Status RunTexts(std::span<const std::string_view> texts, std::span<const double> scores,
-                         const SimHashDedupOptions& options, BatchProgress* progress,
-                         std::unique_ptr<SimHashDedupResult>* out) {
-    std::unique_ptr<BatchDedupResult::Rep> rep;
-    SIMDEX_RETURN_IF_ERROR(BatchDedupResult::Rep::OfTexts(texts, scores, &rep));
-    return Run(options, std::move(rep), nullptr, progress, out);
-  }
-
-  static Status RunFingerprints(const FingerprintFiles& files, const SimHashDedupOptions& options,
-                                BatchProgress* progress, std::unique_ptr<SimHashDedupResult>* out) {
-    const char* needs_texts = options.learn_idf                  ? "learn_idf"
-                              : !options.confirm.empty()         ? "confirm"
-                              : options.k_short >= 0             ? "k_short"
-                              : options.keep != KeepRule::kFirst ? "keep (but kFirst)"
-                                                                 : nullptr;
-    if (needs_texts != nullptr) {
-      return Status::InvalidArgument(std::string(needs_texts) + " needs documents, not fingerprint files");
-    }
-    return Run(options, std::make_unique<BatchDedupResult::Rep>(), &files, progress, out);
-  }
-
- private:
-  // fingerprints: the files to read, or null for rep->documents.
-  static Status Run(const SimHashDedupOptions& o, std::unique_ptr<BatchDedupResult::Rep> rep,
-                    const FingerprintFiles* fingerprints, BatchProgress* progress,
+  // The documents of files or, files null, the texts; or, fingerprints not
+  // null, the fingerprint files.
+  static Status Run(const SimHashDedupOptions& o, const DocumentFiles* files, std::span<const std::string_view> texts,
+                    std::span<const double> scores, const FingerprintFiles* fingerprints, BatchProgress* progress,
                     std::unique_ptr<SimHashDedupResult>* out) {
+    std::unique_ptr<BatchDedupResult::Rep> rep;
+    if (fingerprints != nullptr) {
+      const char* needs_texts = o.learn_idf                  ? "learn_idf"
+                                : !o.confirm.empty()         ? "confirm"
+                                : o.k_short >= 0             ? "k_short"
+                                : o.keep != KeepRule::kFirst ? "keep (but kFirst)"
+                                                             : nullptr;
+      if (needs_texts != nullptr) {
+        return Status::InvalidArgument(std::string(needs_texts) + " needs documents, not fingerprint files");
+      }
+      rep = std::make_unique<BatchDedupResult::Rep>();
+    } else {
+      SIMDEX_RETURN_IF_ERROR(BatchDedupResult::Rep::Of(files, texts, scores, &rep));
+      if (files != nullptr && o.learn_idf) SIMDEX_RETURN_IF_ERROR(pipeline::CheckTwoPasses(rep->input, "learn_idf"));
+    }
     SIMDEX_RETURN_IF_ERROR(o.Validate());
     pipeline::SimHashDedupArgs args;
     SIMDEX_RETURN_IF_ERROR(ArgsOf(o, &args));
@@ -197,18 +184,18 @@ class SimHashDedupRunner {
 
 Status DeduplicateBySimHash(const DocumentFiles& files, const SimHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<SimHashDedupResult>* out) {
-  return SimHashDedupRunner::RunFiles(files, options, progress, out);
+  return SimHashDedupRunner::Run(options, &files, {}, {}, nullptr, progress, out);
 }
 
 Status DeduplicateBySimHash(std::span<const std::string_view> texts, std::span<const double> scores,
                             const SimHashDedupOptions& options, BatchProgress* progress,
                             std::unique_ptr<SimHashDedupResult>* out) {
-  return SimHashDedupRunner::RunTexts(texts, scores, options, progress, out);
+  return SimHashDedupRunner::Run(options, nullptr, texts, scores, nullptr, progress, out);
 }
 
 Status DeduplicateBySimHash(const FingerprintFiles& files, const SimHashDedupOptions& options,
                             BatchProgress* progress, std::unique_ptr<SimHashDedupResult>* out) {
-  return SimHashDedupRunner::RunFingerprints(files, options, progress, out);
+  return SimHashDedupRunner::Run(options, nullptr, {}, {}, &files, progress, out);
 }
 
 SimHashDedupRecord SimHashDedupResult::Record(uint64_t o) const { return rep_->outcomes.Result(o); }
