@@ -36,12 +36,6 @@ class DocumentInputs : public DocumentSource {
 
   // Decompressed bytes read so far (any thread).
   uint64_t bytes_read() const override { return bytes_read_.load(std::memory_order_relaxed); }
-  // Valid once Fill() has reported the end.
-  uint64_t skipped() const override { return skipped_; }
-  // Documents each input gave (bad records skipped are not documents), in
-  // the inputs' order; valid once Fill() has reported the end.
-  const std::vector<uint64_t>& documents_per_input() const override { return documents_per_input_; }
-  const std::vector<std::string>& first_errors() const override { return first_errors_; }
   // JSONL lines holding only white space; valid once Fill() has reported the end.
   uint64_t blank_lines() const { return blank_lines_; }
   // The inputs as messages name them ("standard input" for "-").
@@ -69,10 +63,7 @@ class DocumentInputs : public DocumentSource {
   uint64_t id_offset_ = 0;
   uint64_t bytes_before_ = 0;
   std::atomic<uint64_t> bytes_read_{0};
-  uint64_t skipped_ = 0;
   uint64_t blank_lines_ = 0;
-  std::vector<uint64_t> documents_per_input_;
-  std::vector<std::string> first_errors_;
 };
 
 }  // namespace simdex::pipeline

@@ -4,7 +4,6 @@
 
 #include <functional>
 #include <memory>
-#include <utility>
 
 #include "engine/pipeline/batch_pipeline.h"
 #include "engine/pipeline/document_files.h"

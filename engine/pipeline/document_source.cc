@@ -36,7 +36,7 @@ Status TextDocuments::Fill(DocumentBatch* batch, bool* eof) {
     bytes_ += texts_[next_++].size();
   }
   *eof = next_ == texts_.size();
-  if (*eof) counts_.assign(1, texts_.size());
+  if (*eof) documents_per_input_.assign(1, texts_.size());
   return Status::OK();
 }
 

@@ -41,10 +41,10 @@ class DocumentSource {
   // Valid once Fill() has reported the end: records skipped (skip_bad) and
   // the first of their errors; the inputs' names and how many documents
   // each gave, in order (for messages that name a document's place).
-  virtual uint64_t skipped() const = 0;
-  virtual const std::vector<std::string>& first_errors() const = 0;
+  uint64_t skipped() const { return skipped_; }
+  const std::vector<std::string>& first_errors() const { return first_errors_; }
   virtual std::vector<std::string> input_names() const = 0;
-  virtual const std::vector<uint64_t>& documents_per_input() const = 0;
+  const std::vector<uint64_t>& documents_per_input() const { return documents_per_input_; }
 
   // Whether ReadAgain() and Reopen() can be called (not for standard input).
   virtual bool CanReadAgain() const = 0;
@@ -58,6 +58,13 @@ class DocumentSource {
   // REQUIRES: CanReadAgain(); ordinals sorted.
   virtual Status ReadAgain(const std::vector<uint32_t>& ordinals,
                            const std::function<void(size_t, const Document&)>& fn) const = 0;
+
+ protected:
+  // The figures above, which Fill() keeps (bad records skipped are not
+  // documents of their input).
+  uint64_t skipped_ = 0;
+  std::vector<std::string> first_errors_;
+  std::vector<uint64_t> documents_per_input_;
 };
 
 // Texts held by the caller, one document each: document i has id i (a
@@ -71,10 +78,7 @@ class TextDocuments : public DocumentSource {
 
   Status Fill(DocumentBatch* batch, bool* eof) override;
   uint64_t bytes_read() const override { return bytes_; }
-  uint64_t skipped() const override { return 0; }
-  const std::vector<std::string>& first_errors() const override { return no_errors_; }
   std::vector<std::string> input_names() const override { return {"texts"}; }
-  const std::vector<uint64_t>& documents_per_input() const override { return counts_; }
   bool CanReadAgain() const override { return true; }
   std::unique_ptr<DocumentSource> Reopen() const override { return std::make_unique<TextDocuments>(texts_, scores_); }
   Status ReadAgain(const std::vector<uint32_t>& ordinals,
@@ -85,8 +89,6 @@ class TextDocuments : public DocumentSource {
   std::span<const double> scores_;
   size_t next_ = 0;
   uint64_t bytes_ = 0;  // written by the reader thread; read for progress only
-  std::vector<std::string> no_errors_;
-  std::vector<uint64_t> counts_;
 };
 
 }  // namespace simdex::pipeline
