@@ -134,16 +134,13 @@ class Pipeline {
 
 }  // namespace
 
-WorkerFactory FingerprintWorkers(const Fingerprinter& prototype, BatchWork work) {
-  if (!work) {
-    work = [](Fingerprinter& fp, DocumentBatch* b) {
-      b->results.resize(b->size);
-      for (size_t i = 0; i < b->size; ++i) b->results[i] = fp.Fingerprint(b->docs[i].text);
-    };
-  }
-  return [&prototype, work = std::move(work)]() -> WorkerWork {
+WorkerFactory FingerprintWorkers(const Fingerprinter& prototype) {
+  return [&prototype]() -> WorkerWork {
     std::shared_ptr<Fingerprinter> fp = prototype.Clone();
-    return [fp, work](DocumentBatch* batch) { work(*fp, batch); };
+    return [fp](DocumentBatch* b) {
+      b->results.resize(b->size);
+      for (size_t i = 0; i < b->size; ++i) b->results[i] = fp->Fingerprint(b->docs[i].text);
+    };
   };
 }
 

@@ -54,9 +54,6 @@ using BatchSource = std::function<Status(DocumentBatch* batch, bool* eof)>;
 // Called on the calling thread, in input order.
 using BatchSink = std::function<Status(const DocumentBatch& batch)>;
 using Tick = std::function<void()>;
-// Called on a worker thread for one batch, with that worker's own clone of
-// the prototype.
-using BatchWork = std::function<void(Fingerprinter& fingerprinter, DocumentBatch* batch)>;
 
 // One worker's work on a batch, with state of its own; a factory makes one
 // per worker thread (called on the calling thread, before the workers start).
@@ -68,10 +65,9 @@ using WorkerFactory = std::function<WorkerWork()>;
 // make_worker()'s work. REQUIRES: threads >= 1.
 Status RunWorkerPipeline(int threads, const BatchSource& source, const WorkerFactory& make_worker,
                          const BatchSink& sink, const Tick& tick);
-// Workers that each do work() with their own Clone() of the prototype
-// (which must outlive them); without work, fingerprint each document into
-// the batch's results.
-WorkerFactory FingerprintWorkers(const Fingerprinter& prototype, BatchWork work = nullptr);
+// Workers that each fingerprint every document into the batch's results
+// with their own Clone() of the prototype (which must outlive them).
+WorkerFactory FingerprintWorkers(const Fingerprinter& prototype);
 
 }  // namespace simdex::pipeline
 

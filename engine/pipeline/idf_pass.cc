@@ -21,12 +21,16 @@ Status LearnIdf(DocumentSource* documents, const FingerprintOptions& options, co
                 BatchProgress* progress, std::shared_ptr<const IdfTable>* table, IdfLearnerStats* stats) {
   std::unique_ptr<IdfLearner> learner;
   SIMDEX_RETURN_IF_ERROR(IdfLearner::Create(options, learn, &learner));
-  // The fingerprint pipeline's reader and workers, the workers finding each
-  // document's features; the learner counts them in input order.
+  // The pipeline's reader and workers, each worker finding the documents'
+  // features with its own clone of the learner's fingerprinter; the
+  // learner counts them in input order.
   const BatchSource source = [documents](DocumentBatch* b, bool* eof) { return documents->Fill(b, eof); };
-  const BatchWork features = [](Fingerprinter& f, DocumentBatch* b) {
-    b->feature_hashes.resize(std::max(b->feature_hashes.size(), b->size));
-    for (size_t i = 0; i < b->size; ++i) f.FeatureHashes(b->docs[i].text, &b->feature_hashes[i]);
+  const WorkerFactory features = [&learner]() -> WorkerWork {
+    std::shared_ptr<Fingerprinter> f = learner->features().Clone();
+    return [f](DocumentBatch* b) {
+      b->feature_hashes.resize(std::max(b->feature_hashes.size(), b->size));
+      for (size_t i = 0; i < b->size; ++i) f->FeatureHashes(b->docs[i].text, &b->feature_hashes[i]);
+    };
   };
   const BatchSink count = [&](const DocumentBatch& b) {
     for (size_t i = 0; i < b.size; ++i) SIMDEX_RETURN_IF_ERROR(learner->AddFeatureHashes(b.feature_hashes[i]));
@@ -34,8 +38,7 @@ Status LearnIdf(DocumentSource* documents, const FingerprintOptions& options, co
   };
   const Tick tick = [progress] { progress->Update("learning idf (first pass)"); };
   tick();
-  SIMDEX_RETURN_IF_ERROR(
-      RunWorkerPipeline(learn.threads, source, FingerprintWorkers(learner->features(), features), count, tick));
+  SIMDEX_RETURN_IF_ERROR(RunWorkerPipeline(learn.threads, source, features, count, tick));
   SIMDEX_RETURN_IF_ERROR(learner->Finish(table));
   *stats = learner->stats();
   return Status::OK();
