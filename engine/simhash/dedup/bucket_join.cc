@@ -73,8 +73,6 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
     GroupJoin join(k_, force_plain_groups_);
     GroupJoinStats stats;
     PairBuffer buffer(sink, mu);
-    std::vector<uint64_t> values;
-    std::vector<uint32_t> ids;
     const size_t end = bounds[part + 1];
     for (size_t i = bounds[part]; i < end;) {
       const uint64_t group = key(i);
@@ -83,14 +81,11 @@ Status BucketJoin::Join(int table, std::span<const std::span<const uint64_t>> pi
       if (j - i >= 2) {
         // Whole values in order bring the bucket's repeats together.
         std::sort(records + i, records + j);
-        values.clear();
-        ids.clear();
         for (size_t x = i; x < j; ++x) {
           if (x > i && records[x] == records[x - 1]) continue;
-          values.push_back(permuter.Invert(records[x]));
-          ids.push_back(static_cast<uint32_t>(x));
+          join.members().push_back({permuter.Invert(records[x]), static_cast<uint32_t>(x)});
         }
-        if (values.size() >= 2) join.Join(&values, &ids, required, exclusions, &buffer, &stats);
+        join.Join(required, exclusions, &buffer, &stats);
       }
       i = j;
     }

@@ -84,10 +84,20 @@ class KeyRanger {
   const uint64_t ranges_;
 };
 
-std::vector<KeyRanger> KeyRangers(const Scheme& scheme, std::span<const int> tables, int ranges) {
-  std::vector<KeyRanger> out;
-  for (int t : tables) out.emplace_back(scheme, t, ranges);
-  return out;
+// fn(bucket, fingerprint) for each of `tables` of every fingerprint not
+// marked empty, bucket (r, i) numbered r * tables.size() + i. REQUIRES:
+// CheckSplit accepts the arguments.
+template <class Fn>
+Status ForEachBucket(const Scheme& scheme, std::span<const int> tables, int ranges,
+                     std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty, const Fn& fn) {
+  std::vector<KeyRanger> rangers;
+  for (int t : tables) rangers.emplace_back(scheme, t, ranges);
+  const size_t nt = tables.size();
+  for (size_t j = 0; j < fingerprints.size(); ++j) {
+    if (!empty.empty() && empty[j] != 0) continue;
+    for (size_t i = 0; i < nt; ++i) fn(static_cast<size_t>(rangers[i](fingerprints[j])) * nt + i, fingerprints[j]);
+  }
+  return Status::OK();
 }
 
 simhash::KeyGroupOptions InMemorySort(size_t n, int threads) {
@@ -112,15 +122,9 @@ Status CountKeyRanges(const Scheme& scheme, std::span<const int> tables, int ran
                       std::span<const uint64_t> fingerprints, std::span<const uint8_t> empty,
                       std::vector<uint64_t>* counts) {
   SIMDEX_RETURN_IF_ERROR(CheckSplit(scheme, tables, ranges, fingerprints.size(), empty.size()));
-  const size_t nt = tables.size();
-  counts->assign(nt * static_cast<size_t>(ranges), 0);
-  const std::vector<KeyRanger> rangers = KeyRangers(scheme, tables, ranges);
+  counts->assign(tables.size() * static_cast<size_t>(ranges), 0);
   uint64_t* const count = counts->data();
-  for (size_t j = 0; j < fingerprints.size(); ++j) {
-    if (!empty.empty() && empty[j] != 0) continue;
-    for (size_t i = 0; i < nt; ++i) ++count[static_cast<size_t>(rangers[i](fingerprints[j])) * nt + i];
-  }
-  return Status::OK();
+  return ForEachBucket(scheme, tables, ranges, fingerprints, empty, [count](size_t b, uint64_t) { ++count[b]; });
 }
 
 Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int ranges,
@@ -141,13 +145,7 @@ Status SplitByKeyRanges(const Scheme& scheme, std::span<const int> tables, int r
       at += counts[r * nt + i];
     }
   }
-  const std::vector<KeyRanger> rangers = KeyRangers(scheme, tables, ranges);
-  for (size_t j = 0; j < fingerprints.size(); ++j) {
-    if (!empty.empty() && empty[j] != 0) continue;
-    const uint64_t f = fingerprints[j];
-    for (size_t i = 0; i < nt; ++i) *next[static_cast<size_t>(rangers[i](f)) * nt + i]++ = f;
-  }
-  return Status::OK();
+  return ForEachBucket(scheme, tables, ranges, fingerprints, empty, [&next](size_t b, uint64_t f) { *next[b]++ = f; });
 }
 
 Status JoinTable(const Scheme& scheme, int k, int table, std::span<const uint64_t> fingerprints, int threads,

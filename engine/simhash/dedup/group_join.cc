@@ -78,15 +78,12 @@ void GroupJoin::Recurse(Member* begin, Member* end, PairBuffer* out, GroupJoinSt
   exclusions_.resize(saved);
 }
 
-void GroupJoin::Join(std::vector<uint64_t>* values, std::vector<uint32_t>* ids, uint64_t required,
-                     const std::vector<uint64_t>& exclusions, PairBuffer* out, GroupJoinStats* stats) {
-  const size_t n = values->size();
-  if (n < 2) return;
+void GroupJoin::Join(uint64_t required, const std::vector<uint64_t>& exclusions, PairBuffer* out,
+                     GroupJoinStats* stats) {
   required_ = required;
   exclusions_ = exclusions;
-  members_.resize(n);
-  for (size_t i = 0; i < n; ++i) members_[i] = {(*values)[i], (*ids)[i]};
-  Recurse(members_.data(), members_.data() + n, out, stats);
+  Recurse(members_.data(), members_.data() + members_.size(), out, stats);
+  members_.clear();
 }
 
 }  // namespace simdex::simhash

@@ -42,18 +42,19 @@ class GroupJoin {
   // (tests compare both paths).
   GroupJoin(int k, bool force_plain) : k_(k), force_plain_(force_plain) {}
 
-  // Joins one group. values[i] is the (unpermuted) fingerprint of the batch
-  // fingerprint ids[i]; pairs go to *out. required and exclusions are in
-  // unpermuted bit positions. The vectors are taken over as scratch.
-  // REQUIRES: values distinct; values.size() == ids.size().
-  void Join(std::vector<uint64_t>* values, std::vector<uint32_t>* ids, uint64_t required,
-            const std::vector<uint64_t>& exclusions, PairBuffer* out, GroupJoinStats* stats);
+  struct Member {
+    uint64_t value;  // the (unpermuted) fingerprint
+    uint32_t id;     // the batch fingerprint's number, as the pairs name it
+  };
+  // The group to join next, filled by the caller (cleared by Join).
+  std::vector<Member>& members() { return members_; }
+
+  // Joins the group of members(); pairs go to *out. required and
+  // exclusions are in unpermuted bit positions. REQUIRES: the members'
+  // values distinct.
+  void Join(uint64_t required, const std::vector<uint64_t>& exclusions, PairBuffer* out, GroupJoinStats* stats);
 
  private:
-  struct Member {
-    uint64_t value;
-    uint32_t id;
-  };
   void Recurse(Member* begin, Member* end, PairBuffer* out, GroupJoinStats* stats);
   void Plain(const Member* begin, const Member* end, PairBuffer* out, GroupJoinStats* stats);
   bool Owned(uint64_t diff) const;

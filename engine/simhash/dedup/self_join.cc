@@ -34,11 +34,8 @@ class JoinVisitor : public GroupVisitor {
     // Start loading every member's fingerprint before the first compare.
     for (uint32_t id : batch.ids) __builtin_prefetch(&distinct_[id]);
     for (size_t g = 0; g < batch.size(); ++g) {
-      const std::span<const uint32_t> ids = batch.group(g);
-      values_.resize(ids.size());
-      for (size_t i = 0; i < ids.size(); ++i) values_[i] = distinct_[ids[i]];
-      ids_.assign(ids.begin(), ids.end());
-      join_.Join(&values_, &ids_, required_, exclusions_, &out_, &stats_);
+      for (const uint32_t id : batch.group(g)) join_.members().push_back({distinct_[id], id});
+      join_.Join(required_, exclusions_, &out_, &stats_);
     }
     return Status::OK();
   }
@@ -52,8 +49,6 @@ class JoinVisitor : public GroupVisitor {
   GroupJoinStats stats_;
   GroupJoinStats* total_;
   std::mutex& stats_mu_;
-  std::vector<uint64_t> values_;
-  std::vector<uint32_t> ids_;
 };
 
 }  // namespace
