@@ -23,12 +23,12 @@
 //   --truth-pairs: {"set":..,"a":id,"b":id,"jaccard":J} for every pair at J >= positive, in (a, b) order
 //   The truth row names its shingles ("shingles_words": "word-chars"|"space-split", "shingle_n").
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string_view>
 
+#include "base/timing.h"
 #include "engine/eval/truth_summary.h"
 #include "simdex/batch.h"
 #include "simdex/confirm.h"
@@ -45,10 +45,6 @@ using eval::TruthSummaryLine;
 
 // The SimHash rows' k in the text summary: the default k of `simdex dedup --method simhash` and the t10 index.
 constexpr int kSummaryK = 3;
-
-using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 void AppendNumber(std::string* out, double v) {
   if (std::isnan(v)) {
@@ -147,22 +143,22 @@ Status RunBaseline(const TruthEvalOptions& o, const std::string& set, std::span<
   const LshBands bands =
       o.bands.bands > 0 ? o.bands : OptimalLshBands(o.baseline_threshold, o.num_perm);
   const size_t k = static_cast<size_t>(o.num_perm);
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   std::vector<uint64_t> signatures(sets.size() * k);
   for (size_t d = 0; d < sets.size(); ++d) minhash->Sign(sets[d], signatures.data() + d * k);
-  const double sign_seconds = Since(start);
-  start = Clock::now();
+  const double sign_seconds = base::Seconds(start);
+  start = base::Clock::now();
   std::vector<uint64_t> candidates;
   SIMDEX_RETURN_IF_ERROR(LshCandidatePairs(signatures, o.num_perm, bands, &candidates));
-  const double band_seconds = Since(start);
-  start = Clock::now();
+  const double band_seconds = base::Seconds(start);
+  start = base::Clock::now();
   std::vector<uint64_t> kept;
   for (uint64_t p : candidates) {
     const uint64_t* x = signatures.data() + (p >> 32) * k;
     const uint64_t* y = signatures.data() + (p & 0xffffffffu) * k;
     if (BaselineMinHash::Estimate(x, y, o.num_perm) >= o.baseline_threshold) kept.push_back(p);
   }
-  const double filter_seconds = Since(start);
+  const double filter_seconds = base::Seconds(start);
   for (const bool filtered : {false, true}) {
     std::vector<TruthBucket> buckets;
     SIMDEX_RETURN_IF_ERROR(EvaluatePairsAgainstTruth(texts, filtered ? kept : candidates, truth, o.truth, &buckets));
@@ -202,7 +198,7 @@ Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t>
   const size_t k = static_cast<size_t>(o.num_perm);
   const size_t sb = PackedSignatureBytes(o.num_perm, o.signature_bits);
   SIMDEX_RETURN_IF_ERROR(CheckLshBands(out->bands, o.num_perm));
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   std::vector<uint64_t> keys(n * nb), row(nb);  // keys band after band
   for (size_t d = 0; d < n; ++d) {
     BandKeys(&signatures[d * k], out->bands, row.data());
@@ -210,8 +206,8 @@ Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t>
   }
   BandJoinStats join;
   SIMDEX_RETURN_IF_ERROR(FindBandPairs(keys, out->bands.bands, banded, 1, &out->candidates, &join));
-  out->band_seconds = Since(start);
-  start = Clock::now();
+  out->band_seconds = base::Seconds(start);
+  start = base::Clock::now();
   for (uint64_t p : out->candidates) {
     const size_t a = p >> 32, b = p & 0xffffffffu;
     if (EstimateJaccardPacked(&packed[a * sb], &packed[b * sb], o.num_perm, o.signature_bits) >=
@@ -219,7 +215,7 @@ Status FindBanded(std::span<const uint32_t> signatures, std::span<const uint8_t>
       out->kept.push_back(p);
     }
   }
-  out->filter_seconds = Since(start);
+  out->filter_seconds = base::Seconds(start);
   return Status::OK();
 }
 
@@ -245,7 +241,7 @@ Status RunMinHash(const TruthEvalOptions& o, const std::string& set, std::span<c
   const double t = o.baseline_threshold;
   const size_t n = sets.size(), k = static_cast<size_t>(o.num_perm);
   const size_t sb = PackedSignatureBytes(o.num_perm, o.signature_bits);
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   std::vector<uint32_t> signatures(n * k);
   std::vector<uint8_t> packed(n * sb), banded(n);
   for (size_t d = 0; d < n; ++d) {
@@ -253,7 +249,7 @@ Status RunMinHash(const TruthEvalOptions& o, const std::string& set, std::span<c
     banded[d] = !sets[d].empty();
     PackSignature(&signatures[d * k], o.num_perm, o.signature_bits, &packed[d * sb]);
   }
-  const double sign_seconds = Since(start);
+  const double sign_seconds = base::Seconds(start);
   BandedPairs approximate, exact_mode;
   approximate.bands = o.bands.bands > 0 ? o.bands : DefaultLshBands(t, o.num_perm);
   approximate.estimate_filter = DefaultEstimateFilter(t, o.num_perm);
@@ -321,20 +317,20 @@ Status EvaluateSetAgainstTruth(const std::string& set, const TruthEvalOptions& o
   // The truth.
   std::unique_ptr<ShingleMaker> maker;
   SIMDEX_RETURN_IF_ERROR(ShingleMaker::Create(o.shingles, &maker));
-  auto start = Clock::now();
+  auto start = base::Clock::now();
   std::vector<std::vector<uint64_t>> sets(docs.size());
   uint64_t kinds[3] = {0, 0, 0}, shingles = 0;
   for (size_t i = 0; i < docs.size(); ++i) {
     ++kinds[static_cast<int>(maker->Make(texts[i], &sets[i]))];
     shingles += sets[i].size();
   }
-  const double shingle_seconds = Since(start);
-  start = Clock::now();
+  const double shingle_seconds = base::Seconds(start);
+  start = base::Clock::now();
   std::vector<JaccardPair> truth;
   // Every pair the scoring must class is listed: those with J >= unrelated
   // (a threshold of 0 would list every pair sharing a shingle).
   SIMDEX_RETURN_IF_ERROR(FindJaccardPairs(sets, std::max(o.truth.unrelated, 1e-12), &truth));
-  const double pairs_seconds = Since(start);
+  const double pairs_seconds = base::Seconds(start);
   if (o.truth_pairs) {
     for (const JaccardPair& p : truth) {
       if (p.jaccard() < o.truth.positive) continue;
@@ -368,15 +364,15 @@ Status EvaluateSetAgainstTruth(const std::string& set, const TruthEvalOptions& o
   TruthOptions truth_options = o.truth;
   truth_options.confirmer = confirmer;
   for (size_t c = 0; c < o.configs.size(); ++c) {
-    start = Clock::now();
+    start = base::Clock::now();
     SIMDEX_RETURN_IF_ERROR(FingerprintAll(o.configs[c], texts, &fingerprints));
-    const double fingerprint_seconds = Since(start);
-    start = Clock::now();
+    const double fingerprint_seconds = base::Seconds(start);
+    start = base::Clock::now();
     std::vector<TruthBucket> buckets;
     std::vector<ListedPair> listed;
     SIMDEX_RETURN_IF_ERROR(EvaluateAgainstTruth(texts, fingerprints, truth, truth_options, &buckets,
                                                 o.list ? &listed : nullptr));
-    const double evaluate_seconds = Since(start);
+    const double evaluate_seconds = base::Seconds(start);
     AppendHead(out, "simhash", set);
     out->append(",\"config\":");
     AppendJsonString(out, o.config_names[c]);
