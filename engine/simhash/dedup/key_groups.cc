@@ -27,7 +27,7 @@ class GroupScanner {
     size_t i = 0;
     // Records continuing the open group.
     for (; i < n && !open_.empty() && (records[i] & prefix_mask_) == open_prefix_; ++i) {
-      open_.push_back(Id(records[i]));
+      open_.push_back(records[i]);
     }
     if (i == n) return Status::OK();
     SIMDEX_RETURN_IF_ERROR(CloseOpen());
@@ -37,7 +37,7 @@ class GroupScanner {
       while (j < n && (records[j] & prefix_mask_) == prefix) ++j;
       if (j == n) {  // may continue in the next call
         open_prefix_ = prefix;
-        for (; i < n; ++i) open_.push_back(Id(records[i]));
+        for (; i < n; ++i) open_.push_back(records[i]);
         return Status::OK();
       }
       if (j - i >= min_size_) SIMDEX_RETURN_IF_ERROR(Add(prefix, records + i, j - i));
@@ -62,13 +62,7 @@ class GroupScanner {
   }
 
   Status CloseOpen() {
-    Status s;
-    if (open_.size() >= min_size_) {
-      batch_.prefixes.push_back(open_prefix_);
-      batch_.ids.insert(batch_.ids.end(), open_.begin(), open_.end());
-      batch_.starts.push_back(static_cast<uint32_t>(batch_.ids.size()));
-      if (batch_.ids.size() >= kBatchIds) s = Send();
-    }
+    const Status s = open_.size() >= min_size_ ? Add(open_prefix_, open_.data(), open_.size()) : Status::OK();
     open_.clear();
     return s;
   }
@@ -84,7 +78,7 @@ class GroupScanner {
   const size_t min_size_;
   GroupVisitor* visitor_;
   uint64_t open_prefix_ = 0;
-  std::vector<uint32_t> open_;
+  std::vector<uint64_t> open_;  // the records of the open group
   GroupBatch batch_;
 };
 
