@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 
 #include "base/timing.h"
 #include "engine/confirm/shingle_set.h"

@@ -19,7 +19,6 @@
 #include "engine/util/json_text.h"
 #include "simdex/dedup.h"
 #include "simdex/index.h"
-#include "simdex/status.h"
 
 namespace simdex::pipeline {
 

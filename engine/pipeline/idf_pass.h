@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 
-#include "engine/pipeline/document_files.h"
 #include "engine/pipeline/document_source.h"
 #include "simdex/batch.h"
 #include "simdex/fingerprint.h"

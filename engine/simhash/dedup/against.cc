@@ -4,7 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <mutex>
-#include <tuple>
 
 #include "engine/simhash/index/entry_ids.h"
 #include "engine/index/mapping_advice.h"

@@ -15,7 +15,6 @@
 // sorts get what is left. Also SpillDirectory (include/simdex/batch.h): the
 // batch jobs' temporary directory is the Deduplicator's default.
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <span>
 
