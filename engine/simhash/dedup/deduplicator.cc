@@ -114,8 +114,11 @@ struct Deduplicator::Rep {
     const size_t left = options.memory_bytes > used ? options.memory_bytes - used : 0;
     return std::max(left, util::kExternalSortMinMemoryBytes);
   }
-  util::ExternalSortOptions SorterOptions(size_t bytes) const {
-    return {.memory_bytes = bytes, .tmpdir = options.tmpdir, .threads = options.threads};
+  // A sorter of `bytes` (at least the sorter's minimum).
+  std::unique_ptr<ExternalSorter<FingerprintIdPair>> Sorter(size_t bytes) const {
+    return std::make_unique<ExternalSorter<FingerprintIdPair>>(util::ExternalSortOptions{
+        .memory_bytes = std::max(bytes, util::kExternalSortMinMemoryBytes), .tmpdir = options.tmpdir,
+        .threads = options.threads});
   }
   void CountSpills(const util::ExternalSortStats& s) {
     stats.spilled_runs += s.runs_spilled;
@@ -155,8 +158,7 @@ Status Deduplicator::Create(const DedupOptions& options, std::unique_ptr<Dedupli
   rep->options.tmpdir = SpillDirectory(rep->options.tmpdir);
   // The sorter of (fingerprint, ordinal) gets half: the distinct
   // fingerprints and the documents' numbers are made while it is read.
-  rep->by_fingerprint = std::make_unique<ExternalSorter<FingerprintIdPair>>(
-      rep->SorterOptions(std::max(options.memory_bytes / 2, util::kExternalSortMinMemoryBytes)));
+  rep->by_fingerprint = rep->Sorter(options.memory_bytes / 2);
   SIMDEX_RETURN_IF_ERROR(rep->by_fingerprint->status());
   out->reset(new Deduplicator(std::move(rep)));
   return Status::OK();
@@ -337,10 +339,7 @@ Status Deduplicator::FinishImpl() {
   // The join's sort gets what the union-find leaves; with keep_pairs, a
   // quarter of that goes to the sorter of the pairs found.
   const size_t join_budget = r.SortBudget(size_t{nd} * 4);
-  if (r.options.keep_pairs) {
-    r.near_pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(
-        r.SorterOptions(std::max(join_budget / 4, util::kExternalSortMinMemoryBytes)));
-  }
+  if (r.options.keep_pairs) r.near_pairs = r.Sorter(join_budget / 4);
   simhash::SelfJoinOptions join;
   join.scheme = r.options.scheme;
   join.k = r.k;
@@ -440,8 +439,7 @@ Status Deduplicator::FinishImpl() {
       return all_distinct ? std::span<const uint32_t>(&r.first_document[d], 1)
                           : std::span<const uint32_t>(documents_of.data() + first[d], r.multiplicity[d]);
     };
-    r.pairs = std::make_unique<ExternalSorter<FingerprintIdPair>>(r.SorterOptions(
-        std::max(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2, util::kExternalSortMinMemoryBytes)));
+    r.pairs = r.Sorter(r.SortBudget(first.capacity() * 4 + documents_of.capacity() * 4) / 2);
     std::vector<FingerprintIdPair> buf;
     auto flush = [&]() -> Status {
       Status s = r.pairs->Add(buf.data(), buf.size());
