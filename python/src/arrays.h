@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace simdex::python {
@@ -170,6 +172,22 @@ py::array_t<T> ToArray(const std::vector<T>& values) {
   py::array_t<T> a(static_cast<py::ssize_t>(values.size()));
   if (!values.empty()) std::copy(values.begin(), values.end(), a.mutable_data());
   return a;
+}
+
+// New 1-D arrays of n elements, one per T: element i of each is the value in
+// its place of row(i), a std::tuple<T...>. The rows are made with the GIL
+// released: row() must not touch Python objects.
+template <typename... T, typename Row>
+std::tuple<py::array_t<T>...> Columns(size_t n, Row&& row) {
+  std::tuple<py::array_t<T>...> columns{py::array_t<T>(static_cast<py::ssize_t>(n))...};
+  std::tuple<T*...> out = std::apply([](auto&... c) { return std::tuple<T*...>{c.mutable_data()...}; }, columns);
+  py::gil_scoped_release release;
+  for (size_t i = 0; i < n; ++i) {
+    const std::tuple<T...> values = row(i);
+    [&]<size_t... I>(std::index_sequence<I...>) { ((std::get<I>(out)[i] = std::get<I>(values)), ...); }(
+        std::index_sequence_for<T...>{});
+  }
+  return columns;
 }
 
 // A new 1-D object array of n elements: element i is item(i) (a py::object).

@@ -88,12 +88,7 @@ py::object Ids(const BatchDedupResult& r) {
   const uint64_t n = r.size();
   bool strings = false;
   for (uint64_t o = 0; o < n && !strings; ++o) strings = r.IdIsString(o);
-  if (!strings) {
-    py::array_t<uint64_t> ids(static_cast<py::ssize_t>(n));
-    uint64_t* p = ids.mutable_data();
-    for (uint64_t o = 0; o < n; ++o) p[o] = r.IdNumber(o);
-    return ids;
-  }
+  if (!strings) return std::get<0>(Columns<uint64_t>(n, [&](uint64_t o) { return std::tuple{r.IdNumber(o)}; }));
   return ObjectArray(n, [&](uint64_t o) {
     if (!r.IdIsString(o)) return py::object(py::int_(r.IdNumber(o)));
     const std::string_view s = r.IdString(o);
@@ -219,29 +214,10 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
                 [&](auto texts, auto scores) { return DeduplicateByMinHash(texts, scores, o, nullptr, &result); });
 
   const uint64_t n = result->size();
-  py::array_t<uint64_t> representative(static_cast<py::ssize_t>(n));
-  py::array_t<float> estimate(static_cast<py::ssize_t>(n));
-  py::array_t<bool> duplicate(static_cast<py::ssize_t>(n)), empty(static_cast<py::ssize_t>(n));
-  py::array_t<int32_t> against_index(static_cast<py::ssize_t>(against.empty() ? 0 : n));
-  py::array_t<float> against_estimate(static_cast<py::ssize_t>(against.empty() ? 0 : n));
-  py::list against_id;
-  for (uint64_t o2 = 0; o2 < n; ++o2) {
-    const MinHashDedupRecord r = result->Record(o2);
-    representative.mutable_data()[o2] = r.representative;
-    estimate.mutable_data()[o2] = r.estimate;
-    duplicate.mutable_data()[o2] = r.duplicate;
-    empty.mutable_data()[o2] = r.empty;
-    if (against.empty()) continue;
-    against_index.mutable_data()[o2] = r.against_index;
-    against_estimate.mutable_data()[o2] = r.against_estimate;
-    if (r.against_index < 0) {
-      against_id.append(0);
-    } else {
-      const LshIndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
-      if (index.has_string_ids()) against_id.append(py::str(std::string(index.IdString(r.against_id))));
-      else against_id.append(py::int_(r.against_id));
-    }
-  }
+  auto [representative, estimate, duplicate, empty] = Columns<uint64_t, float, bool, bool>(n, [&](uint64_t i) {
+    const MinHashDedupRecord r = result->Record(i);
+    return std::tuple{r.representative, r.estimate, r.duplicate, r.empty};
+  });
   // With a similarity when the pairs were confirmed (the exact check, or a spec).
   const py::object pair_arrays = PairArrays<MinHashDedupPair>(result.get(), pairs, !(approximate && confirm.empty()),
                                                                [](const MinHashDedupPair& p) { return p.estimate; });
@@ -249,8 +225,18 @@ py::dict Dedup(py::object texts, py::object files, const std::string& format, co
                "empty"_a = empty, "pairs"_a = pair_arrays, "stats"_a = StatsDict(result->stats()),
                "ids"_a = Ids(*result), "skipped"_a = result->skipped(), "first_errors"_a = result->first_errors());
   if (!against.empty()) {
+    auto [against_index, against_estimate] = Columns<int32_t, float>(n, [&](uint64_t i) {
+      const MinHashDedupRecord r = result->Record(i);
+      return std::tuple{r.against_index, r.against_estimate};
+    });
     out["against_index"] = against_index;
-    out["against_id"] = py::module_::import("numpy").attr("array")(against_id, "dtype"_a = "object");
+    out["against_id"] = ObjectArray(n, [&](uint64_t i) {
+      const MinHashDedupRecord r = result->Record(i);
+      if (r.against_index < 0) return py::object(py::int_(0));
+      const LshIndexReader& index = *indexes[static_cast<size_t>(r.against_index)];
+      if (index.has_string_ids()) return py::object(py::str(std::string(index.IdString(r.against_id))));
+      return py::object(py::int_(r.against_id));
+    });
     out["against_estimate"] = against_estimate;
   }
   return out;
@@ -300,33 +286,23 @@ py::dict DedupSimHash(py::object texts, py::object files, const std::string& for
   documents.Run([&](const DocumentFiles& f) { return DeduplicateBySimHash(f, o, nullptr, &result); },
                 [&](auto texts, auto scores) { return DeduplicateBySimHash(texts, scores, o, nullptr, &result); });
   const uint64_t n = result->size();
-  const auto size = static_cast<py::ssize_t>(n);
-  py::array_t<uint64_t> representative(size), against_id(size);
-  py::array_t<int8_t> distance(size), against_distance(size), reasons(size);
-  py::array_t<int32_t> against_index(size);
-  py::array_t<bool> duplicate(size), empty(size);
-  for (uint64_t o2 = 0; o2 < n; ++o2) {
-    const SimHashDedupRecord r = result->Record(o2);
-    representative.mutable_data()[o2] = r.representative;
-    distance.mutable_data()[o2] = r.empty ? -1 : static_cast<int8_t>(r.distance);
-    duplicate.mutable_data()[o2] = r.duplicate;
-    empty.mutable_data()[o2] = r.empty;
-    against_index.mutable_data()[o2] = r.against_index;
-    against_id.mutable_data()[o2] = r.against_index >= 0 ? r.against_id : 0;
-    against_distance.mutable_data()[o2] = r.against_index >= 0 ? static_cast<int8_t>(r.against_distance) : -1;
+  py::dict out = DedupColumns(n, [&](uint64_t i) { return result->Record(i); }, false, true);
+  auto [reasons] = Columns<int8_t>(n, [&](uint64_t i) {
     int8_t reason = 0;  // EMPTY_REASONS: "", then EmptyReason 1..4
-    for (int e = 1; e <= 4 && r.empty; ++e) {
-      if (result->EmptyReason(o2) == EmptyReasonName(static_cast<simdex::EmptyReason>(e))) reason = static_cast<int8_t>(e);
+    const bool empty = result->Record(i).empty;
+    for (int e = 1; e <= 4 && empty; ++e) {
+      if (result->EmptyReason(i) == EmptyReasonName(static_cast<simdex::EmptyReason>(e))) reason = static_cast<int8_t>(e);
     }
-    reasons.mutable_data()[o2] = reason;
-  }
+    return std::tuple{reason};
+  });
   // With the similarity when the pairs were confirmed.
   const auto distance_of = [](const SimHashDedupPair& p) { return static_cast<uint8_t>(p.distance); };
   const py::object pair_arrays = PairArrays<SimHashDedupPair>(result.get(), pairs, !confirm.empty(), distance_of);
-  return py::dict("representative"_a = representative, "distance"_a = distance, "duplicate"_a = duplicate,
-                  "empty"_a = empty, "against_index"_a = against_index, "against_id"_a = against_id,
-                  "against_distance"_a = against_distance, "pairs"_a = pair_arrays,
-                  "stats"_a = SimHashStatsDict(result->stats()), "ids"_a = Ids(*result), "reasons"_a = reasons);
+  out["pairs"] = pair_arrays;
+  out["stats"] = SimHashStatsDict(result->stats());
+  out["ids"] = Ids(*result);
+  out["reasons"] = reasons;
+  return out;
 }
 
 }  // namespace

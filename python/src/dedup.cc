@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +29,34 @@ AgainstStrategy StrategyNamed(const std::string& name) {
   if (name == "probe") return AgainstStrategy::kProbe;
   if (name == "merge-join") return AgainstStrategy::kMergeJoin;
   throw py::value_error("strategy '" + name + "' is not auto, probe or merge-join");
+}
+
+py::dict DedupColumns(uint64_t n, const std::function<DedupResult(uint64_t)>& record, bool narrow,
+                      bool with_against) {
+  using namespace pybind11::literals;
+  const auto representatives = [&](auto width) {
+    using R = decltype(width);
+    return py::object(std::get<0>(
+        Columns<R>(n, [&](uint64_t i) { return std::tuple{static_cast<R>(record(i).representative)}; })));
+  };
+  auto [distance, duplicate, empty] = Columns<int8_t, bool, bool>(n, [&](uint64_t i) {
+    const DedupResult r = record(i);
+    return std::tuple{r.empty ? int8_t{-1} : static_cast<int8_t>(r.distance), r.duplicate, r.empty};
+  });
+  py::object against[3] = {py::none(), py::none(), py::none()};  // index, id, distance
+  if (with_against) {
+    std::tie(against[0], against[1], against[2]) = Columns<int32_t, uint64_t, int8_t>(n, [&](uint64_t i) {
+      const DedupResult r = record(i);
+      const bool matched = r.against_index >= 0;
+      return std::tuple{r.against_index, matched ? r.against_id : 0,
+                        matched ? static_cast<int8_t>(r.against_distance) : int8_t{-1}};
+    });
+  }
+  return py::dict(
+      "representative"_a = narrow && n <= std::numeric_limits<uint32_t>::max() ? representatives(uint32_t{})
+                                                                              : representatives(uint64_t{}),
+      "distance"_a = distance, "duplicate"_a = duplicate, "empty"_a = empty, "against_index"_a = against[0],
+      "against_id"_a = against[1], "against_distance"_a = against[2]);
 }
 
 namespace {
@@ -203,50 +232,8 @@ py::dict Dedup(py::handle fingerprints, py::handle empty, py::handle scores, std
   }
   // narrow (simdex.dask, for the trip to the client): representatives as
   // uint32 below 2^32 documents, the against columns None when nothing matched.
-  const bool small = narrow && n <= std::numeric_limits<uint32_t>::max();
-  const bool with_against = !narrow || dedup->stats().against_matches > 0;
-  py::array representative = small ? py::array(py::array_t<uint32_t>(static_cast<py::ssize_t>(n)))
-                                   : py::array(py::array_t<uint64_t>(static_cast<py::ssize_t>(n)));
-  py::array_t<int8_t> distance(static_cast<py::ssize_t>(n));
-  py::array_t<bool> duplicate(static_cast<py::ssize_t>(n)), is_empty(static_cast<py::ssize_t>(n));
-  py::array_t<int32_t> against_index(with_against ? static_cast<py::ssize_t>(n) : 0);
-  py::array_t<uint64_t> against_id(with_against ? static_cast<py::ssize_t>(n) : 0);
-  py::array_t<int8_t> against_distance(with_against ? static_cast<py::ssize_t>(n) : 0);
-  {
-    uint32_t* rep32 = small ? static_cast<uint32_t*>(representative.mutable_data()) : nullptr;
-    uint64_t* rep64 = small ? nullptr : static_cast<uint64_t*>(representative.mutable_data());
-    int8_t* dist = distance.mutable_data();
-    bool* dup = duplicate.mutable_data();
-    bool* emp = is_empty.mutable_data();
-    int32_t* aidx = with_against ? against_index.mutable_data() : nullptr;
-    uint64_t* aid = with_against ? against_id.mutable_data() : nullptr;
-    int8_t* adist = with_against ? against_distance.mutable_data() : nullptr;
-    py::gil_scoped_release release;
-    for (size_t i = 0; i < n; ++i) {
-      const DedupResult r = dedup->Result(i);
-      if (small) {
-        rep32[i] = static_cast<uint32_t>(r.representative);
-      } else {
-        rep64[i] = r.representative;
-      }
-      dist[i] = r.empty ? -1 : static_cast<int8_t>(r.distance);
-      dup[i] = r.duplicate;
-      emp[i] = r.empty;
-      if (with_against) {
-        aidx[i] = r.against_index;
-        aid[i] = r.against_index >= 0 ? r.against_id : 0;
-        adist[i] = r.against_index >= 0 ? static_cast<int8_t>(r.against_distance) : -1;
-      }
-    }
-  }
-  py::dict out;
-  out["representative"] = representative;
-  out["distance"] = distance;
-  out["duplicate"] = duplicate;
-  out["empty"] = is_empty;
-  out["against_index"] = with_against ? py::object(against_index) : py::object(py::none());
-  out["against_id"] = with_against ? py::object(against_id) : py::object(py::none());
-  out["against_distance"] = with_against ? py::object(against_distance) : py::object(py::none());
+  py::dict out = DedupColumns(n, [&](uint64_t i) { return dedup->Result(i); }, narrow,
+                              !narrow || dedup->stats().against_matches > 0);
   out["pairs"] = keep_pairs ? py::object(py::make_tuple(ToArray(pa), ToArray(pb), ToArray(pd))) : py::object(py::none());
   out["stats"] = StatsDict(dedup->stats());
   return out;

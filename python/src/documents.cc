@@ -190,23 +190,15 @@ py::dict RecordsOf(const DocumentFilesStats& read, const Status& s, KeepRule kee
 // strings of those) and against_estimates (float32, as the command writes
 // them).
 void PutMatches(const FileSignatures& got, const std::vector<std::unique_ptr<LshIndexReader>>& indexes, py::dict* d) {
-  const size_t m = got.matches.size();
-  py::array_t<int32_t> index(static_cast<py::ssize_t>(m));
-  py::array_t<float> estimates(static_cast<py::ssize_t>(m));
-  std::vector<uint64_t> numbers(m);
-  for (size_t i = 0; i < m; ++i) {
-    index.mutable_data()[i] = got.matches[i].index;
-    numbers[i] = got.matches[i].id;
-    estimates.mutable_data()[i] = static_cast<float>(got.matches[i].estimate);
-  }
-  const bool strings =
-      std::any_of(indexes.begin(), indexes.end(), [](const auto& r) { return r->has_string_ids(); });
-  py::object ids = ToArray(numbers);
-  if (strings) {
-    ids = ObjectArray(m, [&](size_t i) {
-      const LshIndexReader& r = *indexes[static_cast<size_t>(got.matches[i].index)];
-      return r.has_string_ids() ? py::object(py::str(std::string(r.IdString(numbers[i]))))
-                                : py::object(py::int_(numbers[i]));
+  const std::vector<LshBestMatch>& m = got.matches;
+  auto [index, numbers, estimates] = Columns<int32_t, uint64_t, float>(m.size(), [&](size_t i) {
+    return std::tuple{m[i].index, m[i].id, static_cast<float>(m[i].estimate)};
+  });
+  py::object ids = numbers;
+  if (std::any_of(indexes.begin(), indexes.end(), [](const auto& r) { return r->has_string_ids(); })) {
+    ids = ObjectArray(m.size(), [&](size_t i) {
+      const LshIndexReader& r = *indexes[static_cast<size_t>(m[i].index)];
+      return r.has_string_ids() ? py::object(py::str(std::string(r.IdString(m[i].id)))) : py::object(py::int_(m[i].id));
     });
   }
   (*d)["against_positions"] = ToArray(got.matched);

@@ -108,19 +108,11 @@ py::tuple SearchBatch(const std::shared_ptr<const IndexReader>& reader, py::hand
   const int kk = k.value_or(reader->scheme().k());
   SearchResults results;
   WithoutGil([&] { return reader->Search(q.span, kk, &results, ResolveThreads(threads, 1)); });
-  const size_t n = results.matches.size();
-  py::array_t<uint64_t> lims(static_cast<py::ssize_t>(results.lims.size()));
-  std::copy(results.lims.begin(), results.lims.end(), lims.mutable_data());
-  std::vector<uint64_t> ids(n);
-  py::array_t<uint64_t> fps(static_cast<py::ssize_t>(n));
-  py::array_t<uint8_t> distances(static_cast<py::ssize_t>(n));
-  uint64_t* f = fps.mutable_data();
-  uint8_t* d = distances.mutable_data();
-  for (size_t i = 0; i < n; ++i) {
-    ids[i] = results.matches[i].id;
-    f[i] = results.matches[i].fingerprint;
-    d[i] = static_cast<uint8_t>(results.matches[i].distance);
-  }
+  const std::vector<Match>& m = results.matches;
+  auto [lims] = Columns<uint64_t>(results.lims.size(), [&](size_t i) { return std::tuple{results.lims[i]}; });
+  auto [ids, fps, distances] = Columns<uint64_t, uint64_t, uint8_t>(m.size(), [&](size_t i) {
+    return std::tuple{m[i].id, m[i].fingerprint, static_cast<uint8_t>(m[i].distance)};
+  });
   return py::make_tuple(lims, IdsObject(*reader, ids), fps, distances);
 }
 

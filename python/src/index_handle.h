@@ -102,11 +102,11 @@ class IndexHandle : public FileHandle<IndexReader, IndexHandle> {};
 // ids as a np.uint64 array, or as an object array of str when the index has
 // string ids (an IndexReader or an LshIndexReader).
 template <typename Reader>
-pybind11::object IdsObject(const Reader& reader, const std::vector<uint64_t>& numbers) {
+pybind11::object IdsObject(const Reader& reader, const pybind11::array_t<uint64_t>& numbers) {
   namespace py = pybind11;
-  if (!reader.has_string_ids()) return ToArray(numbers);
-  return ObjectArray(numbers.size(), [&](size_t i) {
-    const std::string_view s = reader.IdString(numbers[i]);
+  if (!reader.has_string_ids()) return numbers;
+  return ObjectArray(static_cast<size_t>(numbers.size()), [&](size_t i) {
+    const std::string_view s = reader.IdString(numbers.data()[i]);
     PyObject* str = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
     if (str == nullptr) throw py::error_already_set();
     return py::reinterpret_steal<py::object>(str);

@@ -109,23 +109,16 @@ class LshIndexHandle : public FileHandle<LshIndexReader, LshIndexHandle> {
       });
     }
     for (const Status& s : status) ThrowIfError(s);  // the first failing query's error
-    py::array_t<uint64_t> lims(static_cast<py::ssize_t>(n + 1));
-    uint64_t* l = lims.mutable_data();
-    l[0] = 0;
-    for (size_t i = 0; i < n; ++i) l[i + 1] = l[i] + found[i].size();
-    std::vector<uint64_t> ids(l[n]);
-    py::array_t<double> estimates(static_cast<py::ssize_t>(l[n]));
-    py::array_t<double> labels(static_cast<py::ssize_t>(l[n]));
-    double* e = estimates.mutable_data();
-    double* t = labels.mutable_data();
-    size_t j = 0;
-    for (const std::vector<LshMatch>& matches : found) {
-      for (const LshMatch& m : matches) {
-        ids[j] = m.id;
-        t[j] = m.threshold;
-        e[j++] = m.estimate;
-      }
+    std::vector<uint64_t> starts(n + 1);
+    std::vector<LshMatch> all;
+    for (size_t i = 0; i < n; ++i) {
+      all.insert(all.end(), found[i].begin(), found[i].end());
+      starts[i + 1] = all.size();
     }
+    const py::array_t<uint64_t> lims = ToArray(starts);
+    auto [ids, estimates, labels] = Columns<uint64_t, double, double>(all.size(), [&](size_t j) {
+      return std::tuple{all[j].id, all[j].estimate, all[j].threshold};
+    });
     if (options.thresholds.empty()) return py::make_tuple(lims, IdsObject(*r, ids), estimates);
     return py::make_tuple(lims, IdsObject(*r, ids), estimates, labels);
   }

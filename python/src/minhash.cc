@@ -228,13 +228,10 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
         if (IsRows(a) || IsRows(b)) {  // n x width each: n estimates
           const RowsView<uint8_t> x = ViewRows<uint8_t>(a, width, "a"), y = ViewRows<uint8_t>(b, width, "b");
           if (x.rows != y.rows) throw py::value_error("a and b differ in rows");
-          py::array_t<double> out(static_cast<py::ssize_t>(x.rows));
-          double* o = out.mutable_data();
-          py::gil_scoped_release release;
-          for (size_t i = 0; i < x.rows; ++i) {
-            o[i] = EstimateJaccardPacked(x.data + i * width, y.data + i * width, num_perm, bits);
-          }
-          return out;
+          auto [out] = Columns<double>(x.rows, [&](size_t i) {
+            return std::tuple{EstimateJaccardPacked(x.data + i * width, y.data + i * width, num_perm, bits)};
+          });
+          return py::object(out);
         }
         const ArrayView<uint8_t> x = ViewArray<uint8_t>(a, "a"), y = ViewArray<uint8_t>(b, "b");
         if (x.span.size() != width || y.span.size() != x.span.size()) {
@@ -278,11 +275,9 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
                                      &pairs, &stats));
         }
         // np.uint64, the ordinals' dtype throughout (pair_clusters takes these as they are).
-        py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
-        for (size_t i = 0; i < pairs.size(); ++i) {
-          a.mutable_data()[i] = pairs[i] >> 32;
-          b.mutable_data()[i] = pairs[i] & 0xffffffffu;
-        }
+        auto [a, b] = Columns<uint64_t, uint64_t>(pairs.size(), [&](size_t i) {
+          return std::tuple{pairs[i] >> 32, pairs[i] & 0xffffffffu};
+        });
         return py::make_tuple(a, b);
       },
       py::arg("keys"), py::arg("banded") = py::none(), py::kw_only(), py::arg("threads") = 1,
@@ -303,8 +298,6 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
           if (v.span.size() != documents) throw py::value_error("scores must hold one value per document");
           s.assign(v.span.begin(), v.span.end());
         }
-        py::array_t<uint64_t> out(static_cast<py::ssize_t>(documents));
-        uint64_t* o = out.mutable_data();
         for (size_t i = 0; i < x.span.size(); ++i) {
           if (x.span[i] >= documents || y.span[i] >= documents) {
             throw py::value_error("pair " + std::to_string(i) + " (" + std::to_string(x.span[i]) + ", " +
@@ -312,13 +305,12 @@ arrays, the same bit for bit as `simdex dedup --method minhash` makes.
                                   " documents");
           }
         }
-        {
-          py::gil_scoped_release release;
-          PairClusters clusters(documents, std::move(s));
+        PairClusters clusters(documents, std::move(s));
+        WithoutGil([&] {
           for (size_t i = 0; i < x.span.size(); ++i) clusters.Add(x.span[i], y.span[i]);
           clusters.Finish();
-          for (uint64_t d = 0; d < documents; ++d) o[d] = clusters.Representative(d);
-        }
+        });
+        auto [out] = Columns<uint64_t>(documents, [&](uint64_t d) { return std::tuple{clusters.Representative(d)}; });
         return out;
       },
       py::arg("documents"), py::arg("a"), py::arg("b"), py::arg("scores") = py::none(),

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -101,6 +102,14 @@ DocumentReaderOptions FileReaderOptions(const std::string& path, const std::opti
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
                                         const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
                                         KeepRule* keep = nullptr);
+
+// The DedupResult of each ordinal (Deduplicator's, SimHashDedupResult's) as
+// the columns of simdex.DedupResult: representative (np.uint32 when narrow
+// and n < 2^32, else np.uint64), distance (-1: empty), duplicate, empty, and
+// against_index, against_id, against_distance (-1, 0, -1: no match; None
+// unless with_against) (dedup.cc).
+pybind11::dict DedupColumns(uint64_t n, const std::function<DedupResult(uint64_t)>& record, bool narrow,
+                            bool with_against);
 
 // The AgainstStrategy named "auto", "probe" or "merge-join"; ValueError
 // for another name (dedup.cc).

@@ -33,13 +33,9 @@ void CheckTableNumber(const Scheme& scheme, int table) {
 }
 
 py::tuple NearestTuple(const std::vector<NearestEntry>& found) {
-  py::array_t<uint64_t> fps(static_cast<py::ssize_t>(found.size())), ids(static_cast<py::ssize_t>(found.size()));
-  py::array_t<uint8_t> distances(static_cast<py::ssize_t>(found.size()));
-  for (size_t i = 0; i < found.size(); ++i) {
-    fps.mutable_data()[i] = found[i].fingerprint;
-    ids.mutable_data()[i] = found[i].id;
-    distances.mutable_data()[i] = static_cast<uint8_t>(found[i].distance);
-  }
+  auto [fps, ids, distances] = Columns<uint64_t, uint64_t, uint8_t>(found.size(), [&](size_t i) {
+    return std::tuple{found[i].fingerprint, found[i].id, static_cast<uint8_t>(found[i].distance)};
+  });
   return py::make_tuple(fps, ids, distances);
 }
 
@@ -67,10 +63,7 @@ void DefineParts(py::module_& m) {
           const Scheme s = ParseScheme(scheme);
           CheckTableNumber(s, table);
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-          py::array_t<uint64_t> keys(static_cast<py::ssize_t>(fps.span.size()));
-          uint64_t* out = keys.mutable_data();
-          py::gil_scoped_release release;
-          for (size_t i = 0; i < fps.span.size(); ++i) out[i] = TableKey(s, table, fps.span[i]);
+          auto [keys] = Columns<uint64_t>(fps.span.size(), [&](size_t i) { return std::tuple{TableKey(s, table, fps.span[i])}; });
           return keys;
         }, py::arg("fingerprints"), py::arg("table"), py::arg("scheme") = "t10",
         "Each fingerprint's key in table `table`: the leading key_bits of its permuted value, right aligned.");
@@ -79,10 +72,9 @@ void DefineParts(py::module_& m) {
           CheckTableNumber(s, table);
           if (ranges < 1 || ranges > (1 << 16)) throw py::value_error("ranges must be in 1..65536");
           const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
-          py::array_t<int32_t> out(static_cast<py::ssize_t>(fps.span.size()));
-          int32_t* o = out.mutable_data();
-          py::gil_scoped_release release;
-          for (size_t i = 0; i < fps.span.size(); ++i) o[i] = KeyRange(s, table, fps.span[i], ranges);
+          auto [out] = Columns<int32_t>(fps.span.size(), [&](size_t i) {
+            return std::tuple{KeyRange(s, table, fps.span[i], ranges)};
+          });
           return out;
         }, py::arg("fingerprints"), py::arg("table"), py::arg("ranges"), py::arg("scheme") = "t10",
         "Each fingerprint's key range in table `table`, of `ranges` even ranges: floor(key * ranges / 2**key_bits).");
@@ -126,13 +118,9 @@ void DefineParts(py::module_& m) {
           }
           std::vector<NearPair> pairs;
           WithoutGil([&] { return JoinTables(s, k, tables, ResolveThreads(threads, 1), &pairs); });
-          py::array_t<uint64_t> a(static_cast<py::ssize_t>(pairs.size())), b(static_cast<py::ssize_t>(pairs.size()));
-          py::array_t<uint8_t> d(static_cast<py::ssize_t>(pairs.size()));
-          for (size_t i = 0; i < pairs.size(); ++i) {
-            a.mutable_data()[i] = pairs[i].a;
-            b.mutable_data()[i] = pairs[i].b;
-            d.mutable_data()[i] = static_cast<uint8_t>(pairs[i].distance);
-          }
+          auto [a, b, d] = Columns<uint64_t, uint64_t, uint8_t>(pairs.size(), [&](size_t i) {
+            return std::tuple{pairs[i].a, pairs[i].b, static_cast<uint8_t>(pairs[i].distance)};
+          });
           return py::make_tuple(a, b, d);
         }, py::arg("parts"), py::arg("k"), py::arg("scheme") = "t10", py::kw_only(), py::arg("threads") = 1,
         "The pairs (a, b, distances) of distinct fingerprints within k that each part's table owns among its "
