@@ -39,11 +39,12 @@ py::dict InfoDict(const IndexInfo& info) {
                   "entropy_bound_bits_per_entry"_a = info.entropy_bound_bits_per_entry);
 }
 
-class PyIndexBuilder {
+class PyIndexBuilder : public BuilderHandle<IndexBuilder> {
  public:
   PyIndexBuilder(const std::string& path, const std::string& scheme, uint32_t block_size, int restarts,
                  const std::string& codec, size_t memory, const std::string& tmpdir, int threads, bool string_ids,
-                 std::optional<std::string> profile) {
+                 std::optional<std::string> profile)
+      : BuilderHandle("IndexBuilder") {
     BuildOptions o;
     o.profile = profile.value_or("");
     ThrowIfError(Scheme::Parse(scheme, &o.scheme));
@@ -58,13 +59,12 @@ class PyIndexBuilder {
   }
 
   void Add(py::handle ids, py::handle fingerprints) {
-    Live();
+    builder();
     const ArrayView<uint64_t> fps = ViewArray<uint64_t>(fingerprints, "fingerprints");
     if (NumericArray(ids)) {
       const ArrayView<uint64_t> numbers = ViewArray<uint64_t>(ids, "ids");
       CheckSameLength(numbers.span.size(), fps.span.size(), "fingerprints");
-      py::gil_scoped_release release;
-      ThrowIfError(builder_->Add(numbers.span, fps.span));
+      WithoutGil([&] { return builder_->Add(numbers.span, fps.span); });
       return;
     }
     const py::sequence seq = py::reinterpret_borrow<py::sequence>(ids);
@@ -73,31 +73,9 @@ class PyIndexBuilder {
   }
 
   void AddOne(py::handle id, uint64_t fingerprint, size_t i) {
-    Live();
-    ThrowIfError(
-        WithId(id, "ids[" + std::to_string(i) + "]", [&](const auto& key) { return builder_->Add(key, fingerprint); }));
+    IndexBuilder& b = builder();
+    ThrowIfError(WithId(id, "ids[" + std::to_string(i) + "]", [&](const auto& key) { return b.Add(key, fingerprint); }));
   }
-
-  py::dict Finish() {
-    Live();
-    using namespace pybind11::literals;
-    const BuildStats st = FinishBuilder(&builder_);
-    return py::dict("entries"_a = st.entries, "distinct_fingerprints"_a = st.distinct_fingerprints,
-                    "spilled_runs"_a = st.spilled_runs, "file_bytes"_a = st.file_bytes,
-                    "seconds_sorting"_a = st.seconds_sorting, "seconds_encoding"_a = st.seconds_encoding);
-  }
-
-  void Abandon() {
-    if (builder_) builder_->Abandon();
-    builder_.reset();
-  }
-  bool live() const { return builder_ != nullptr; }
-
- private:
-  void Live() const {
-    if (!builder_) throw py::value_error("the IndexBuilder is finished or abandoned");
-  }
-  std::unique_ptr<IndexBuilder> builder_;
 };
 
 }  // namespace
@@ -197,14 +175,14 @@ Releases the GIL; `threads` threads share the batch.)doc")
   DefineReaderMethods(index);
 
   const BuildOptions build;  // the defaults of the builder's arguments
-  py::class_<PyIndexBuilder>(m, "IndexBuilder", R"doc(
+  py::class_<PyIndexBuilder> builder(m, "IndexBuilder", R"doc(
 Builds one index file: add (id, fingerprint) pairs in any order, then finish(),
 which sorts, encodes, fsyncs and renames the file into place. Nothing appears
 under `path` unless finish() succeeds. Use as a context manager to finish on
 success and abandon on an exception. Ids are ints, or str (the index then keeps
 an id map; numeric ids become decimal strings).
-)doc")
-      .def(py::init<const std::string&, const std::string&, uint32_t, int, const std::string&, size_t,
+)doc");
+  builder.def(py::init<const std::string&, const std::string&, uint32_t, int, const std::string&, size_t,
                     const std::string&, int, bool, std::optional<std::string>>(),
            py::arg("path"), py::kw_only(), py::arg("scheme") = build.scheme.Name(), py::arg("block_size") = build.block_size,
            py::arg("restarts") = build.restarts, py::arg("codec") = build.codec, py::arg("memory") = build.memory_bytes,
@@ -216,17 +194,13 @@ an id map; numeric ids become decimal strings).
       .def("add", &PyIndexBuilder::Add, py::arg("ids"), py::arg("fingerprints"),
            "Adds entries: ids (np.uint64 array, or a sequence of int/str) and fingerprints of the same length.")
       .def("add_one", [](PyIndexBuilder& b, py::handle id, py::handle fp) { b.AddOne(id, ToFingerprint(fp, "fingerprint"), 0); },
-           py::arg("id"), py::arg("fingerprint"), "Adds one entry (id: int or str).")
-      .def("finish", &PyIndexBuilder::Finish, "Writes the index; returns build statistics as a dict.")
-      .def("abandon", &PyIndexBuilder::Abandon, "Gives up; removes temporary files.")
-      .def("__enter__", [](py::object self) { return self; })
-      .def("__exit__", [](PyIndexBuilder& b, py::handle type, py::handle, py::handle) {
-        if (type.is_none()) {
-          if (b.live()) b.Finish();
-        } else {
-          b.Abandon();
-        }
-      });
+           py::arg("id"), py::arg("fingerprint"), "Adds one entry (id: int or str).");
+  DefineBuilderMethods(builder, [](const BuildStats& st) {
+    using namespace pybind11::literals;
+    return py::dict("entries"_a = st.entries, "distinct_fingerprints"_a = st.distinct_fingerprints,
+                    "spilled_runs"_a = st.spilled_runs, "file_bytes"_a = st.file_bytes,
+                    "seconds_sorting"_a = st.seconds_sorting, "seconds_encoding"_a = st.seconds_encoding);
+  }, "Gives up; removes temporary files.");
 }
 
 }  // namespace simdex::python

@@ -126,14 +126,14 @@ class LshIndexHandle : public FileHandle<LshIndexReader, LshIndexHandle> {
   size_t num_perm() const { return static_cast<size_t>(reader()->minhash_options().num_perm); }
 };
 
-class PyLshIndexBuilder {
+class PyLshIndexBuilder : public BuilderHandle<LshIndexBuilder> {
  public:
   PyLshIndexBuilder(const std::string& path, int num_perm, uint64_t seed, int word_n, int char_n,
                     const std::string& shingles, double threshold,
                     std::optional<int> bands, std::optional<int> rows, int signature_bits, uint32_t block_size,
                     int restarts, const std::string& codec, bool string_ids, size_t memory, const std::string& tmpdir,
                     int threads, int sketch)
-      : threads_(ResolveThreads(threads, 1)) {
+      : BuilderHandle("LshIndexBuilder"), threads_(ResolveThreads(threads, 1)) {
     if (bands.has_value() != rows.has_value()) throw py::value_error("bands and rows go together: give both or neither");
     LshBuildOptions o;
     o.minhash = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
@@ -151,14 +151,14 @@ class PyLshIndexBuilder {
   }
 
   void Add(py::handle ids, py::handle signatures) {
-    Live();
+    builder();
     const size_t k = NumPerm();
     const RowsView<uint32_t> rows = ViewRows<uint32_t>(signatures, k, "signatures");
     AddRows(builder_.get(), ids, rows.data, rows.rows, k, "signatures");
   }
 
   py::array_t<bool> AddTexts(py::handle ids, const py::sequence& texts, std::optional<int> threads) {
-    Live();
+    builder();
     std::vector<std::vector<uint64_t>> shingles;
     auto [signatures, has] =
         SignWith(builder_->options().minhash, texts, ResolveThreads(threads, threads_), &shingles);
@@ -166,29 +166,11 @@ class PyLshIndexBuilder {
     return has;
   }
 
-  py::dict Finish() {
-    Live();
-    const LshBuildStats st = FinishBuilder(&builder_);
-    return py::dict("documents"_a = st.documents, "banded_documents"_a = st.banded, "file_bytes"_a = st.file_bytes);
-  }
-
-  void Abandon() {
-    if (builder_) builder_->Abandon();
-    builder_.reset();
-  }
-  bool live() const { return builder_ != nullptr; }
-  const LshBuildOptions& options() const {
-    Live();
-    return builder_->options();
-  }
+  const LshBuildOptions& options() const { return builder().options(); }
 
  private:
-  void Live() const {
-    if (!builder_) throw py::value_error("the LshIndexBuilder is finished or abandoned");
-  }
   size_t NumPerm() const { return static_cast<size_t>(builder_->options().minhash.num_perm); }
 
-  std::unique_ptr<LshIndexBuilder> builder_;
   int threads_;
 };
 
@@ -304,7 +286,7 @@ batch.)doc")
   }
 
   const LshBuildOptions build;  // the defaults of the builder's arguments
-  py::class_<PyLshIndexBuilder>(m, "LshIndexBuilder", R"doc(
+  py::class_<PyLshIndexBuilder> builder(m, "LshIndexBuilder", R"doc(
 Builds one MinHash-LSH index file (`simdex build --method minhash`): add
 documents (an id and a signature each, or texts signed here) in any order, then
 finish(), which writes the file and renames it into place; the file depends
@@ -314,8 +296,8 @@ abandon on an exception. Ids are ints, or str (the index then keeps an id map;
 numeric ids become decimal strings). Documents are held in memory up to
 `memory` bytes (about 200 each at the defaults), then go to scratch files in
 `tmpdir`; the file is the same either way.
-)doc")
-      .def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
+)doc");
+  builder.def(py::init<const std::string&, int, uint64_t, int, int, const std::string&, double, std::optional<int>,
                     std::optional<int>, int, uint32_t, int, const std::string&, bool, size_t, const std::string&, int,
                     int>(),
            py::arg("path"), py::kw_only(), py::arg("num_perm") = build.minhash.num_perm,
@@ -340,20 +322,13 @@ numeric ids become decimal strings). Documents are held in memory up to
            "Adds documents from their texts, signed in C++ with the builder's options on `threads` threads "
            "without the GIL; returns the bool array of which texts have shingles (those without are kept, "
            "and match nothing).")
-      .def("finish", &PyLshIndexBuilder::Finish, "Writes the index; returns build statistics as a dict.")
-      .def("abandon", &PyLshIndexBuilder::Abandon, "Gives up; nothing appears under the path.")
       .def_property_readonly("bands", [](const PyLshIndexBuilder& b) { return b.options().bands.bands; })
       .def_property_readonly("rows", [](const PyLshIndexBuilder& b) { return b.options().bands.rows; })
       .def_property_readonly("num_perm", [](const PyLshIndexBuilder& b) { return b.options().minhash.num_perm; })
-      .def_property_readonly("seed", [](const PyLshIndexBuilder& b) { return b.options().minhash.seed; })
-      .def("__enter__", [](py::object self) { return self; })
-      .def("__exit__", [](PyLshIndexBuilder& b, py::handle type, py::handle, py::handle) {
-        if (type.is_none()) {
-          if (b.live()) b.Finish();
-        } else {
-          b.Abandon();
-        }
-      });
+      .def_property_readonly("seed", [](const PyLshIndexBuilder& b) { return b.options().minhash.seed; });
+  DefineBuilderMethods(builder, [](const LshBuildStats& st) {
+    return py::dict("documents"_a = st.documents, "banded_documents"_a = st.banded, "file_bytes"_a = st.file_bytes);
+  }, "Gives up; nothing appears under the path.");
 
 }
 

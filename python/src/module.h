@@ -59,21 +59,60 @@ void ForRanges(size_t n, int threads, Fn&& fn) {
   for (std::thread& w : workers) w.join();
 }
 
-// Finishes *builder (an IndexBuilder or LshIndexBuilder) without the GIL and
-// releases it, finished or failed; returns its statistics.
+// The object behind simdex.IndexBuilder and simdex.LshIndexBuilder: a
+// Builder (IndexBuilder, LshIndexBuilder) until finish() or abandon().
 template <typename Builder>
-auto FinishBuilder(std::unique_ptr<Builder>* builder) {
-  {
-    pybind11::gil_scoped_release release;
-    const Status s = (*builder)->Finish();
-    if (!s.ok()) {
-      builder->reset();
-      ThrowIfError(s);
-    }
+class BuilderHandle {
+ public:
+  // The builder; ValueError naming `name` once it is finished or abandoned.
+  Builder& builder() const {
+    if (!builder_) throw pybind11::value_error(std::string("the ") + name_ + " is finished or abandoned");
+    return *builder_;
   }
-  auto stats = (*builder)->stats();
-  builder->reset();
-  return stats;
+  // Finishes the builder without the GIL and releases it, finished or
+  // failed; returns its statistics.
+  auto Finish() {
+    builder();
+    WithoutGil([&] {
+      const Status s = builder_->Finish();
+      if (!s.ok()) builder_.reset();
+      return s;
+    });
+    auto stats = builder_->stats();
+    builder_.reset();
+    return stats;
+  }
+  void Abandon() {
+    if (builder_) builder_->Abandon();
+    builder_.reset();
+  }
+  bool live() const { return builder_ != nullptr; }
+
+ protected:
+  explicit BuilderHandle(const char* name) : name_(name) {}
+  std::unique_ptr<Builder> builder_;
+
+ private:
+  const char* name_;
+};
+
+// Defines cls.finish() (returning stats_dict(the builder's statistics)),
+// abandon() (documented by abandon_doc) and the context manager, which
+// finishes on success and abandons on an exception.
+template <class Class, class StatsDict>
+void DefineBuilderMethods(Class& cls, StatsDict stats_dict, const char* abandon_doc) {
+  using Handle = typename Class::type;
+  cls.def("finish", [stats_dict](Handle& b) { return stats_dict(b.Finish()); },
+          "Writes the index; returns build statistics as a dict.")
+      .def("abandon", [](Handle& b) { b.Abandon(); }, abandon_doc)
+      .def("__enter__", [](pybind11::object self) { return self; })
+      .def("__exit__", [](Handle& b, pybind11::handle type, pybind11::handle, pybind11::handle) {
+        if (type.is_none()) {
+          if (b.live()) b.Finish();
+        } else {
+          b.Abandon();
+        }
+      });
 }
 
 // The word definition a `shingles` argument names ("word-chars",
