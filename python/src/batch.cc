@@ -31,12 +31,6 @@ namespace {
 
 using namespace pybind11::literals;
 
-KeepRule KeepNamed(const std::string& keep, std::string* field) {
-  KeepRule rule;
-  ThrowIfError(ParseKeepRule(keep, &rule, field));
-  return rule;
-}
-
 // The library's defaults of each method's options, by the names of
 // simdex.dedup's keyword arguments, for the Python layer (simdex.dedup,
 // simdex.dask) to read rather than write again: simdex._simdex._defaults.
@@ -143,19 +137,8 @@ class Documents {
             KeepRule keep, const std::string& score_field) {
     if (!files.is_none()) {
       files_ = true;
-      f_.paths = files.cast<std::vector<std::string>>();
-      if (format == "jsonl" || format == "lines") {
-        f_.formats.assign(f_.paths.size(), format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
-      } else if (!format.empty()) {
-        throw py::value_error("format '" + format + "' is not jsonl or lines");
-      }
-      f_.id_field = id_field;
-      f_.text_fields = text_fields;
-      if (id_mode != "field" && id_mode != "ordinal") {
-        throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
-      }
-      f_.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
-      f_.skip_bad = skip_bad;
+      f_ = FilesOf(files.cast<std::vector<std::string>>(), format.empty() ? std::nullopt : std::optional(format),
+                   id_field, text_fields, id_mode, skip_bad);
       f_.score_field = score_field;
       return;
     }

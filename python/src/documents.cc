@@ -38,23 +38,39 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
+DocumentFiles FilesOf(std::vector<std::string> paths, const std::optional<std::string>& format,
+                      const std::string& id_field, const std::vector<std::string>& text_fields,
+                      const std::string& id_mode, bool skip_bad) {
+  DocumentFiles files;
+  if (format && *format != "jsonl" && *format != "lines") throw py::value_error("format '" + *format + "' is not jsonl or lines");
+  if (format) files.formats.assign(paths.size(), *format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
+  if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
+  files.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  files.paths = std::move(paths);
+  files.id_field = id_field;
+  files.text_fields = text_fields;
+  files.skip_bad = skip_bad;
+  return files;
+}
+
+KeepRule KeepNamed(const std::string& keep, std::string* field) {
+  KeepRule rule;
+  ThrowIfError(ParseKeepRule(keep, &rule, field));
+  return rule;
+}
+
 DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
-                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
-                                        KeepRule* keep) {
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad) {
+  const DocumentFiles files = FilesOf({path}, format, id_field, text_fields, id_mode, skip_bad);
   DocumentReaderOptions o;
-  if (!format) o.format = DocumentFormatFromPath(path);
-  else if (*format == "jsonl") o.format = DocumentFormat::kJsonl;
-  else if (*format == "lines") o.format = DocumentFormat::kLines;
-  else throw py::value_error("format '" + *format + "' is not jsonl or lines");
-  if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
-  o.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  o.format = format ? files.formats[0] : DocumentFormatFromPath(path);
+  o.id_mode = files.id_mode;
   o.id_field = id_field;
   o.text_fields = text_fields;
   o.allow_string_ids = true;
   o.skip_bad = skip_bad;
-  KeepRule rule;
-  ThrowIfError(ParseKeepRule(keep_spec, keep != nullptr ? keep : &rule, &o.score_field));
+  KeepNamed(keep_spec, &o.score_field);
   return o;
 }
 
@@ -132,20 +148,6 @@ void KeepStats(const DocumentFilesStats& read, FileRecords* out) {
   out->stats.bytes = read.bytes;
 }
 
-// The file as the library's batch jobs read it (DocumentFiles), with the
-// reader's options of fingerprint_file's and _minhash_file's arguments.
-DocumentFiles FilesOf(const std::string& path, const DocumentReaderOptions& o) {
-  DocumentFiles files;
-  files.paths = {path};
-  files.formats = {o.format};
-  files.id_field = o.id_field;
-  files.text_fields = o.text_fields;
-  files.id_mode = o.id_mode;
-  files.skip_bad = o.skip_bad;
-  files.score_field = o.score_field;
-  return files;
-}
-
 // A new n x width (or 1-D when width is 0) array holding values.
 template <typename T>
 py::array_t<T> Matrix(const std::vector<T>& values, size_t n, size_t width) {
@@ -211,15 +213,13 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
                          const std::string& id_field, const std::vector<std::string>& text_fields,
                          const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
                          std::optional<int> threads) {
-  KeepRule keep;
-  const DocumentReaderOptions o =
-      FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  DocumentFiles files = FilesOf({path}, format, id_field, text_fields, id_mode, skip_bad);
+  const KeepRule keep = KeepNamed(keep_spec, &files.score_field);
   const bool learns_idf = LearnsIdf(fingerprinter);
   const Fingerprinter* proto = learns_idf ? nullptr : &PrototypeOf(fingerprinter);
   const FingerprintOptions& text_options = OptionsOf(fingerprinter);
   const double max_idf = learns_idf ? IdfCapOf(fingerprinter) : std::numeric_limits<double>::infinity();
   const int t = ResolveThreads(threads, 1);
-  const DocumentFiles files = FilesOf(path, o);
   FileFingerprints got;
   DocumentFilesStats read;
   Status s;
@@ -260,9 +260,8 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
                      const std::string& keep_spec, bool skip_bad, std::optional<int> threads,
                      const std::vector<std::string>& against, double min_estimate, double min_sketch_estimate,
                      bool approximate) {
-  KeepRule keep;
-  const DocumentReaderOptions o =
-      FileReaderOptions(path, format, id_field, text_fields, id_mode, keep_spec, skip_bad, &keep);
+  DocumentFiles files = FilesOf({path}, format, id_field, text_fields, id_mode, skip_bad);
+  const KeepRule keep = KeepNamed(keep_spec, &files.score_field);
   if (!(min_estimate >= 0 && min_estimate <= 1)) throw py::value_error("min_estimate must be in [0, 1]");
   const MinHashOptions options = MinHashOptionsOf(num_perm, seed, word_n, char_n, shingles);
   std::unique_ptr<MinHasher> proto;
@@ -287,7 +286,7 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
     // The library signs (SignDocuments, as `simdex dedup --method minhash`
     // does); each batch's keys, b-bit signatures, digests and queries are
     // made here on the same threads.
-    s = SignDocuments(FilesOf(path, o), options, t, nullptr, [&](const SignedDocuments& b) {
+    s = SignDocuments(files, options, t, nullptr, [&](const SignedDocuments& b) {
       const size_t n = b.documents.size();
       const size_t base = got.digests.size();
       for (const Document& doc : b.documents) KeepRecord(doc, keep, &got);

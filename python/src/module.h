@@ -134,13 +134,20 @@ std::pair<pybind11::array_t<uint32_t>, pybind11::array_t<bool>> SignTexts(
     const MinHasher& hasher, const pybind11::sequence& texts, int threads,
     std::vector<std::vector<uint64_t>>* shingles = nullptr);
 
-// The DocumentReader options of fingerprint_file's and _minhash_file's
-// arguments (format None: by the path's extension), the keep rule in *keep
-// (when not null); ValueError for a bad format, id_mode or keep.
+// The files of paths as simdex.dedup, fingerprint_file and _minhash_file
+// read them: format "jsonl", "lines" or None (each by its name), id_mode
+// "field" or "ordinal"; ValueError for another (documents.cc).
+DocumentFiles FilesOf(std::vector<std::string> paths, const std::optional<std::string>& format,
+                      const std::string& id_field, const std::vector<std::string>& text_fields,
+                      const std::string& id_mode, bool skip_bad);
+// The KeepRule a keep argument names ("first", "longest", "max:FIELD"), the
+// field in *field; ValueError for another.
+KeepRule KeepNamed(const std::string& keep, std::string* field);
+// The DocumentReader options of path read as FilesOf reads it, with keep's
+// score field.
 DocumentReaderOptions FileReaderOptions(const std::string& path, const std::optional<std::string>& format,
                                         const std::string& id_field, const std::vector<std::string>& text_fields,
-                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad,
-                                        KeepRule* keep = nullptr);
+                                        const std::string& id_mode, const std::string& keep_spec, bool skip_bad);
 
 // The DedupResult of each ordinal (Deduplicator's, SimHashDedupResult's) as
 // the columns of simdex.DedupResult: representative (np.uint32 when narrow
