@@ -239,22 +239,35 @@ def dedup(
         raise ValueError("method='minhash' de-duplicates texts or files; fingerprints are SimHash's")
     if (documents is None) == (files is None):
         raise ValueError("give the documents (texts, or fingerprints) or files=, one of them")
-    if method == "minhash":
-        return _dedup_minhash(documents, files, scores=scores, threshold=threshold, num_perm=num_perm, seed=seed,
-                              shingles=shingles, bands=bands, rows=rows, signature_bits=signature_bits, estimate_filter=estimate_filter,
-                              confirm=confirm, keep=keep, pairs=pairs, allow_duplicate_ids=allow_duplicate_ids,
-                              approximate=approximate,
-                              threads=threads, memory=memory, tmpdir=tmpdir, against=against, format=format,
-                              id_field=id_field, text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
     indexes = []
-    for index in against:
+    for index in (against if method == "simhash" else ()):
         indexes.extend(index.shards if isinstance(index, ShardedIndex) else [index])
     if not by_fingerprints:
-        return _dedup_simhash(documents, files, scores=scores, fingerprinter=fingerprinter, k=k, scheme=scheme,
-                              confirm=confirm, k_short=k_short, short_length=short_length, keep=keep, pairs=pairs,
-                              allow_duplicate_ids=allow_duplicate_ids, threads=threads, memory=memory, tmpdir=tmpdir,
-                              against=indexes, strategy=strategy, format=format, id_field=id_field,
-                              text_fields=text_fields, id_mode=id_mode, skip_bad=skip_bad)
+        if method == "minhash":
+            if estimate_filter == "off":
+                estimate_filter = 0.0
+            elif isinstance(estimate_filter, str):
+                raise ValueError(f"estimate_filter '{estimate_filter}' is not a J in [0, 1], 'off' or None")
+            indexes = [os.fspath(p) for p in against]
+        if documents is not None and isinstance(documents, (str, bytes)):
+            raise ValueError("documents must be a sequence of texts, not one text")
+        texts = None if documents is None else list(documents)
+        given = {"files": None if files is None else [os.fspath(f) for f in files], "format": format or "",
+                 "text_fields": list(text_fields), "id_field": id_field, "id_mode": id_mode, "skip_bad": skip_bad,
+                 "scores": None if scores is None else list(np.asarray(scores, dtype=np.float64)),
+                 "confirm": confirm, "keep": keep, "pairs": pairs, "allow_duplicate_ids": allow_duplicate_ids,
+                 "threads": threads, "memory": memory, "tmpdir": tmpdir, "against": indexes}
+        if method == "minhash":
+            raw = _simdex._dedup_minhash(texts, **given, threshold=threshold, num_perm=num_perm, seed=seed,
+                                         shingles=shingles, bands=bands, rows=rows, signature_bits=signature_bits,
+                                         estimate_filter=estimate_filter, approximate=approximate)
+            raw.pop("skipped")
+            raw.pop("first_errors")
+            return MinHashDedupResult(**raw)
+        given.update(fingerprinter=fingerprinter, k=k, scheme=scheme, k_short=k_short, short_length=short_length,
+                     strategy=strategy)
+        given = {name: value for name, value in given.items() if value is not None}  # None: the library's default
+        return DedupResult(**_simdex._dedup_simhash(texts, **given), indexes=list(indexes))
     fingerprints = documents
     if empty is not None:
         empty = np.asarray(empty)
@@ -267,40 +280,6 @@ def dedup(
         strategy=strategy, threads=threads, memory=memory, tmpdir=tmpdir, pairs=pairs,
         near_pairs=near_pairs, index_matches=tuple(index_matches), profile=profile)
     return DedupResult(**raw)
-
-
-def _documents(texts, files, scores, format, text_fields) -> dict:
-    """The documents of dedup(texts or files=) as the library's calls take them."""
-    if texts is not None and isinstance(texts, (str, bytes)):
-        raise ValueError("documents must be a sequence of texts, not one text")
-    return {"texts": None if texts is None else list(texts),
-            "files": None if files is None else [os.fspath(f) for f in files], "format": format or "",
-            "text_fields": list(text_fields),
-            "scores": None if scores is None else list(np.asarray(scores, dtype=np.float64))}
-
-
-def _dedup_simhash(texts, files, *, scores, format, text_fields, against, **options) -> DedupResult:
-    """dedup(method="simhash") of texts or files, through the library (include/simdex/batch.h)."""
-    documents = _documents(texts, files, scores, format, text_fields)
-    options = {name: value for name, value in options.items() if value is not None}  # None: the library's default
-    raw = _simdex._dedup_simhash(documents.pop("texts"), **documents, against=against, **options)
-    return DedupResult(**raw, indexes=list(against))
-
-
-def _dedup_minhash(texts, files, *, scores, estimate_filter, against, format, text_fields, **options
-                   ) -> MinHashDedupResult:
-    """dedup(method="minhash") of texts or files, through the library (include/simdex/batch.h)."""
-    if estimate_filter == "off":
-        estimate_filter = 0.0
-    elif isinstance(estimate_filter, str):
-        raise ValueError(f"estimate_filter '{estimate_filter}' is not a J in [0, 1], 'off' or None")
-    paths = [os.fspath(p) for p in against]
-    documents = _documents(texts, files, scores, format, text_fields)
-    raw = _simdex._dedup_minhash(documents.pop("texts"), **documents, estimate_filter=estimate_filter, against=paths,
-                                 **options)
-    raw.pop("skipped")
-    raw.pop("first_errors")
-    return MinHashDedupResult(**raw)
 
 
 def fingerprint_file(
