@@ -157,7 +157,6 @@ Releases the GIL; `threads` threads share the batch.)doc")
       .def_property_readonly("entries", [](const IndexHandle& h) { return h.reader()->entries(); })
       .def_property_readonly("scheme", [](const IndexHandle& h) { return h.reader()->scheme().Name(); })
       .def_property_readonly("k", [](const IndexHandle& h) { return h.reader()->scheme().k(); })
-      .def_property_readonly("has_string_ids", [](const IndexHandle& h) { return h.reader()->has_string_ids(); })
       .def_property_readonly(
           "profile",
           [](const IndexHandle& h) -> py::object {

@@ -114,7 +114,7 @@ pybind11::object IdsObject(const Reader& reader, const pybind11::array_t<uint64_
 }
 
 // The methods Index and LshIndex share: verify(), id_string(), find_id(),
-// reload(), version, close() and the context manager. Handle is a
+// reload(), version, close(), path, has_string_ids and the context manager. Handle is a
 // FileHandle.
 template <typename Class>
 void DefineReaderMethods(Class& cls) {
@@ -130,7 +130,8 @@ void DefineReaderMethods(Class& cls) {
       .def("close", [](Handle& h) { h.Close(); }, "Unmaps the file (calls running on other threads finish first).")
       .def("__enter__", [](std::shared_ptr<Handle> h) { return h; })
       .def("__exit__", [](Handle& h, py::args) { h.Close(); })
-      .def_property_readonly("path", [](const Handle& h) { return h.path(); });
+      .def_property_readonly("path", [](const Handle& h) { return h.path(); })
+      .def_property_readonly("has_string_ids", [](const Handle& h) { return h.reader()->has_string_ids(); });
   cls.def("verify", [](const Handle& h) {
          auto reader = h.reader();
          py::gil_scoped_release release;

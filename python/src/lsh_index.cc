@@ -261,7 +261,6 @@ batch.)doc")
            }, "The estimate filter of search(min_estimate=None).")
       .def_property_readonly("profile", [](const LshIndexHandle& h) { return h.reader()->profile(); },
                              "The signature profile (docs/minhash.md): how the documents were signed.")
-      .def_property_readonly("has_string_ids", [](const LshIndexHandle& h) { return h.reader()->has_string_ids(); })
       .def_property_readonly("kind", [](const LshIndexHandle&) { return "minhash-lsh"; })
       .def("__len__", [](const LshIndexHandle& h) { return h.reader()->documents(); })
       .def("__repr__", [](const LshIndexHandle& h) {
