@@ -88,7 +88,6 @@ struct FileRecords {
   // after it until the next run.
   std::vector<uint64_t> run_starts;
   std::vector<uint64_t> run_lines;
-  DocumentReaderStats stats;
 };
 
 struct FileFingerprints : FileRecords {
@@ -140,49 +139,32 @@ void KeepRecord(const Document& d, KeepRule keep, FileRecords* out) {
   if (keep == KeepRule::kField) out->scores.push_back(d.score);
 }
 
-// The reader's counts of a job, as every read keeps them.
-void KeepStats(const DocumentFilesStats& read, FileRecords* out) {
-  out->stats.skipped = read.skipped;
-  out->stats.first_errors = read.first_errors;
-  out->stats.blank_lines = read.blank_lines;
-  out->stats.bytes = read.bytes;
-}
-
-// A new n x width (or 1-D when width is 0) array holding values.
+// A new n x width array holding values.
 template <typename T>
 py::array_t<T> Matrix(const std::vector<T>& values, size_t n, size_t width) {
-  py::array_t<T> a = width == 0 ? py::array_t<T>(static_cast<py::ssize_t>(n))
-                                : py::array_t<T>({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(width)});
+  py::array_t<T> a({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(width)});
   if (!values.empty()) std::copy(values.begin(), values.end(), a.mutable_data());
   return a;
 }
 
-// The ids, scores and reader's counts of a read, as fingerprint_file returns them.
-void PutRecords(const FileRecords& got, KeepRule keep, py::dict* d) {
-  const size_t n = got.ids.size();
+// The end of a read: the read's error raised, then a dict of the ids, scores
+// and reader's counts, as fingerprint_file returns them.
+py::dict RecordsOf(const DocumentFilesStats& read, const Status& s, KeepRule keep, const FileRecords& got) {
+  ThrowIfError(s);
+  py::dict d;
   if (got.any_string) {
-    (*d)["ids"] = ObjectArray(n, [&](size_t i) {
+    d["ids"] = ObjectArray(got.ids.size(), [&](size_t i) {
       return got.id_strings[i].empty() ? py::object(py::int_(got.ids[i])) : py::object(py::str(got.id_strings[i]));
     });
   } else {
-    (*d)["ids"] = Matrix(got.ids, n, 0);
+    d["ids"] = ToArray(got.ids);
   }
-  if (keep == KeepRule::kFirst) (*d)["scores"] = py::none();
-  else (*d)["scores"] = Matrix(got.scores, n, 0);
-  (*d)["line_runs"] = py::make_tuple(ToArray(got.run_starts), ToArray(got.run_lines));
-  (*d)["skipped"] = got.stats.skipped;
-  (*d)["first_errors"] = got.stats.first_errors;
-  (*d)["blank_lines"] = got.stats.blank_lines;
-  (*d)["bytes"] = got.stats.bytes;
-}
-
-// The end of a read: the reader's counts kept, the read's error raised, then
-// a dict of the records (PutRecords).
-py::dict RecordsOf(const DocumentFilesStats& read, const Status& s, KeepRule keep, FileRecords* got) {
-  KeepStats(read, got);
-  ThrowIfError(s);
-  py::dict d;
-  PutRecords(*got, keep, &d);
+  d["scores"] = keep == KeepRule::kFirst ? py::object(py::none()) : py::object(ToArray(got.scores));
+  d["line_runs"] = py::make_tuple(ToArray(got.run_starts), ToArray(got.run_lines));
+  d["skipped"] = read.skipped;
+  d["first_errors"] = read.first_errors;
+  d["blank_lines"] = read.blank_lines;
+  d["bytes"] = read.bytes;
   return d;
 }
 
@@ -246,10 +228,9 @@ py::dict FingerprintFile(const std::string& path, py::handle fingerprinter, std:
       }, &read);
     }
   }
-  py::dict d = RecordsOf(read, s, keep, &got);
-  const size_t n = got.fingerprints.size();
-  d["fingerprints"] = Matrix(got.fingerprints, n, 0);
-  d["reasons"] = Matrix(got.reasons, n, 0);
+  py::dict d = RecordsOf(read, s, keep, got);
+  d["fingerprints"] = ToArray(got.fingerprints);
+  d["reasons"] = ToArray(got.reasons);
   return d;
 }
 
@@ -319,12 +300,12 @@ py::dict MinHashFile(const std::string& path, int num_perm, uint64_t seed, int w
       return Status::OK();
     }, &read);
   }
-  py::dict d = RecordsOf(read, s, keep, &got);
+  py::dict d = RecordsOf(read, s, keep, got);
   const size_t n = got.digests.size();
   d["keys"] = Matrix(got.keys, n, nb);
   d["packed"] = Matrix(got.packed, n, sb);
-  d["digests"] = Matrix(got.digests, n, 0);
-  d["reasons"] = Matrix(got.reasons, n, 0);
+  d["digests"] = ToArray(got.digests);
+  d["reasons"] = ToArray(got.reasons);
   d["profile"] = MinHashProfile(options);
   if (!indexes.empty()) PutMatches(got, indexes, &d);
   return d;
