@@ -24,13 +24,6 @@ namespace py = pybind11;
 
 namespace simdex::python {
 
-AgainstStrategy StrategyNamed(const std::string& name) {
-  if (name == "auto") return AgainstStrategy::kAuto;
-  if (name == "probe") return AgainstStrategy::kProbe;
-  if (name == "merge-join") return AgainstStrategy::kMergeJoin;
-  throw py::value_error("strategy '" + name + "' is not auto, probe or merge-join");
-}
-
 py::dict DedupColumns(uint64_t n, const std::function<DedupResult(uint64_t)>& record, bool narrow,
                       bool with_against) {
   using namespace pybind11::literals;

@@ -42,10 +42,11 @@ DocumentFiles FilesOf(std::vector<std::string> paths, const std::optional<std::s
                       const std::string& id_field, const std::vector<std::string>& text_fields,
                       const std::string& id_mode, bool skip_bad) {
   DocumentFiles files;
-  if (format && *format != "jsonl" && *format != "lines") throw py::value_error("format '" + *format + "' is not jsonl or lines");
-  if (format) files.formats.assign(paths.size(), *format == "jsonl" ? DocumentFormat::kJsonl : DocumentFormat::kLines);
-  if (id_mode != "field" && id_mode != "ordinal") throw py::value_error("id_mode '" + id_mode + "' is not field or ordinal");
-  files.id_mode = id_mode == "ordinal" ? IdMode::kOrdinal : IdMode::kField;
+  if (format) {
+    files.formats.assign(paths.size(), Named<DocumentFormat>(*format, "format", {{"jsonl", DocumentFormat::kJsonl},
+                                                                                  {"lines", DocumentFormat::kLines}}));
+  }
+  files.id_mode = Named<IdMode>(id_mode, "id_mode", {{"field", IdMode::kField}, {"ordinal", IdMode::kOrdinal}});
   files.paths = std::move(paths);
   files.id_field = id_field;
   files.text_fields = text_fields;

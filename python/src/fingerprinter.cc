@@ -29,17 +29,6 @@ namespace simdex::python {
 
 namespace {
 
-template <typename E>
-E Choose(const std::string& name, const char* what, std::initializer_list<std::pair<const char*, E>> choices) {
-  std::string names;
-  for (const auto& [n, e] : choices) {
-    if (name == n) return e;
-    names += names.empty() ? "" : ", ";
-    names += n;
-  }
-  throw py::value_error(std::string(what) + " '" + name + "' is not one of " + names);
-}
-
 // simdex.parts.IdfTable: an idf table learned from a batch, keyed by feature hash.
 struct PyIdfTable {
   std::shared_ptr<const IdfTable> table;
@@ -117,10 +106,10 @@ class PyFingerprinter {
                   std::optional<double> idf_cap, std::optional<double> max_share, uint32_t tf_cap, uint64_t seed,
                   std::optional<std::string> compat, int threads) {
     FingerprintOptions o;
-    o.tokenizer = Choose<Tokenizer>(tokenizer, "tokenizer",
+    o.tokenizer = Named<Tokenizer>(tokenizer, "tokenizer",
                                     {{"words", Tokenizer::kWords},
                                      {"char-ngrams", Tokenizer::kCharNgrams},
-                                     {"word-ngrams", Tokenizer::kWordNgrams}});
+                                     {"word-ngrams", Tokenizer::kWordNgrams}}, true);
     o.ngram = ngram;
     o.normalize = normalize;
     o.clean_text = clean_text;
@@ -143,12 +132,12 @@ class PyFingerprinter {
     // log-tf-idf when asked); another weighting with an idf is refused
     // rather than the idf ignored, and an idf weighting without one too.
     if (weighting) {
-      o.weighting = Choose<Weighting>(*weighting, "weighting",
+      o.weighting = Named<Weighting>(*weighting, "weighting",
                                       {{"tf", Weighting::kTermFrequency},
                                        {"binary", Weighting::kBinary},
                                        {"log-tf", Weighting::kLogTf},
                                        {"tf-idf", Weighting::kTfIdf},
-                                       {"log-tf-idf", Weighting::kLogTfIdf}});
+                                       {"log-tf-idf", Weighting::kLogTfIdf}}, true);
     }
     const bool idf_weighting = o.weighting == Weighting::kTfIdf || o.weighting == Weighting::kLogTfIdf;
     if (!idf.is_none()) {
@@ -162,7 +151,7 @@ class PyFingerprinter {
     }
     o.seed = seed;
     if (compat) {
-      o.compat = Choose<Compat>(*compat, "compat", {{"none", Compat::kNone}, {"python-simhash", Compat::kPythonSimhash}});
+      o.compat = Named<Compat>(*compat, "compat", {{"none", Compat::kNone}, {"python-simhash", Compat::kPythonSimhash}}, true);
     }
     if (py::isinstance<PyIdfTable>(idf)) {
       if (idf_default) throw py::value_error("idf_default applies to an idf dict or file, not a learned table");

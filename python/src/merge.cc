@@ -24,15 +24,6 @@ namespace simdex::python {
 
 namespace {
 
-// existing_ids: "refuse" (the command's default), "replace" or "keep";
-// ValueError otherwise.
-ExistingIds ExistingIdsOf(const std::string& name) {
-  if (name == "refuse") return ExistingIds::kRefuse;
-  if (name == "replace") return ExistingIds::kReplace;
-  if (name == "keep") return ExistingIds::kKeep;
-  throw py::value_error("existing_ids '" + name + "' is not refuse, replace or keep");
-}
-
 // The signing of the signatures the old file holds (its profile), for
 // signatures= and texts=.
 MinHashOptions SigningOf(const IndexFile& old, const std::string& path) {
@@ -87,7 +78,9 @@ py::dict Merge(const std::string& old_path, const std::string& out, py::handle i
                py::handle signatures, py::handle texts, py::handle deleted, size_t memory, const std::string& tmpdir,
                int threads, std::optional<std::string> profile, const std::string& existing_ids) {
   MergeOptions options;
-  options.existing_ids = ExistingIdsOf(existing_ids);
+  options.existing_ids = Named<ExistingIds>(
+      existing_ids, "existing_ids",
+      {{"refuse", ExistingIds::kRefuse}, {"replace", ExistingIds::kReplace}, {"keep", ExistingIds::kKeep}});
   options.memory_bytes = memory;
   options.tmpdir = tmpdir;
   options.threads = ResolveThreads(threads, 1);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -157,9 +158,27 @@ DocumentReaderOptions FileReaderOptions(const std::string& path, const std::opti
 pybind11::dict DedupColumns(uint64_t n, const std::function<DedupResult(uint64_t)>& record, bool narrow,
                             bool with_against);
 
+// The E `name` names among choices; else ValueError "<what> '<name>' is not
+// a, b or c" ("is not one of a, b, c" when one_of).
+template <typename E>
+E Named(const std::string& name, const char* what, std::initializer_list<std::pair<const char*, E>> choices,
+        bool one_of = false) {
+  std::string names;
+  size_t i = 0;
+  for (const auto& [n, e] : choices) {
+    if (name == n) return e;
+    if (i++ > 0) names += !one_of && i == choices.size() ? " or " : ", ";
+    names += n;
+  }
+  throw pybind11::value_error(std::string(what) + " '" + name + "' is not " + (one_of ? "one of " : "") + names);
+}
+
 // The AgainstStrategy named "auto", "probe" or "merge-join"; ValueError
-// for another name (dedup.cc).
-AgainstStrategy StrategyNamed(const std::string& name);
+// for another name.
+inline AgainstStrategy StrategyNamed(const std::string& name) {
+  return Named<AgainstStrategy>(name, "strategy", {{"auto", AgainstStrategy::kAuto}, {"probe", AgainstStrategy::kProbe},
+                                                   {"merge-join", AgainstStrategy::kMergeJoin}});
+}
 
 // threads as given (0: one per core), or `fallback` when None; ValueError below 0.
 int ResolveThreads(std::optional<int> threads, int fallback);
