@@ -43,11 +43,7 @@ Status SharedDecoders::For(const format::TableMetadata& tm, int restarts, const 
   return Status::OK();
 }
 
-Status VerifyIdSection(const uint8_t* section, uint64_t length, uint64_t checksum, uint64_t section_offset,
-                       const format::PackedIntsReader& ids, uint64_t base, int width, const char* what) {
-  if (format::SectionChecksum(section, length) != checksum) {
-    return Status::Corruption("id section (byte offset " + std::to_string(section_offset) + "): checksum mismatch");
-  }
+Status CheckIdBase(const format::PackedIntsReader& ids, uint64_t base, int width, const char* what) {
   // Any w-bit value fits when base <= 2^64 - 2^w; only a base closer to
   // 2^64 needs the values read (a sound file may have one: its largest id
   // need not be base + 2^w - 1).

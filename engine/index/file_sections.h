@@ -47,11 +47,9 @@ class SharedDecoders {
   std::vector<std::unique_ptr<format::TableDecoder>> decoders_;
 };
 
-// The id section's checksum and the rule that the id base plus each packed
-// value stays within 2^64 - 1 (docs/format.md); `what` names an entry
-// ("entry", "document") in messages.
-Status VerifyIdSection(const uint8_t* section, uint64_t length, uint64_t checksum, uint64_t section_offset,
-                       const format::PackedIntsReader& ids, uint64_t base, int width, const char* what);
+// The rule that the id base plus each packed id stays within 2^64 - 1
+// (docs/format.md); `what` names an entry ("entry", "document") in messages.
+Status CheckIdBase(const format::PackedIntsReader& ids, uint64_t base, int width, const char* what);
 
 // With an id map of k strings and n entries: the id base is 0, the width
 // the bits of k - 1, k <= n (and k = 0 without entries). Corruption otherwise.

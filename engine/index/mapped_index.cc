@@ -28,10 +28,10 @@ void MappedIndex::WillRead(const uint8_t* data, size_t size) const {
   if (random_access) index::WillRead(data, size);
 }
 
-Status MappedIndex::VerifyIdMapSection(uint64_t offset, uint64_t length, uint64_t checksum) const {
+Status MappedIndex::VerifySection(const std::string& name, uint64_t offset, uint64_t length, uint64_t checksum) const {
   WillRead(file_begin + offset, static_cast<size_t>(length));
   if (format::SectionChecksum(file_begin + offset, length) != checksum) {
-    return Status::Corruption("id map (byte offset " + std::to_string(offset) + "): checksum mismatch");
+    return Status::Corruption(name + " (byte offset " + std::to_string(offset) + "): checksum mismatch");
   }
   return Status::OK();
 }

@@ -16,10 +16,13 @@
 #include <string_view>
 #include <vector>
 
+#include "base/query_batch.h"
 #include "engine/index/file_sections.h"
+#include "engine/index/mapping_advice.h"
 #include "engine/index/once_check.h"
 #include "engine/index/open_table.h"
 #include "format/codec.h"
+#include "format/coding.h"
 #include "format/id_map.h"
 #include "format/index_layout.h"
 #include "format/packed_ints.h"
@@ -49,9 +52,10 @@ struct MappedIndex {
   // Asks the kernel for [data, data + size) ahead of a sequential read when
   // page faults do not read ahead by themselves (random_access).
   void WillRead(const uint8_t* data, size_t size) const;
-  // OK, or Corruption naming the id map's byte offset when the section
-  // [offset, offset + length) does not have `checksum` (read ahead first).
-  Status VerifyIdMapSection(uint64_t offset, uint64_t length, uint64_t checksum) const;
+  // OK, or Corruption "<name> (byte offset <offset>): checksum mismatch"
+  // when the section [offset, offset + length) does not have `checksum`
+  // (read ahead first).
+  Status VerifySection(const std::string& name, uint64_t offset, uint64_t length, uint64_t checksum) const;
   // `s` with the file's path in front when it is an error and the reader
   // has a path: every error of a search, stream or merge of the index goes
   // through it, so that a message names the file it is about.
@@ -98,10 +102,16 @@ struct MappedTables : MappedIndex {
     return Status::OK();
   }
 
-  // Open(), once the sections are placed: the ids and the id map (whose
-  // numbers are the ranks 0..K-1 of its strings, each used) ready to read,
-  // and a head check per table.
-  Status AttachIds(uint64_t records) {
+  // Open(), once the kind's sections are in `sections`: the id map's
+  // added, their placement checked (CheckPlacement, in the data area before
+  // `area`), the tables attached, the ids and the id map (whose numbers are
+  // the ranks 0..K-1 of its strings, each used) ready to read, and a head
+  // check per table.
+  Status Attach(uint64_t records, uint64_t area, std::vector<Section> sections) {
+    has_id_map = meta.id_map_length > 0;
+    if (has_id_map) sections.push_back({meta.id_map_offset, meta.id_map_length, "id map"});
+    SIMDEX_RETURN_IF_ERROR(CheckPlacement(std::move(sections), format::FileHeader::kEncodedLength, area));
+    AttachTables(file_begin, meta.tables, &tables);
     const uint8_t* section = file_begin + meta.ids_offset;
     SIMDEX_RETURN_IF_ERROR(
         ids.Init(section, section + meta.ids_length, records, meta.id_width).WithContext("id section"));
@@ -115,23 +125,85 @@ struct MappedTables : MappedIndex {
 
   // Table t's head index: OK or Corruption naming it.
   Status VerifyHeads(size_t t) const {
-    WillRead(tables[t].heads, static_cast<size_t>(tables[t].num_blocks) * 8);
-    return VerifyTableHeads(tables[t], meta.tables[t], t);
+    const format::TableMetadata& tm = meta.tables[t];
+    return VerifySection("table " + std::to_string(t) + " head index", tm.heads_offset, tm.num_blocks * 8,
+                         tm.heads_checksum);
   }
   // The id section's checksum and the id base rule (docs/format.md: the id
   // base plus the largest packed value is at most 2^64 - 1).
   Status VerifyIdSection() const {
-    WillRead(file_begin + meta.ids_offset, static_cast<size_t>(meta.ids_length));
-    return index::VerifyIdSection(file_begin + meta.ids_offset, meta.ids_length, meta.ids_checksum,
-                                  meta.ids_offset, ids, meta.id_base, meta.id_width, record);
+    SIMDEX_RETURN_IF_ERROR(VerifySection("id section", meta.ids_offset, meta.ids_length, meta.ids_checksum));
+    return CheckIdBase(ids, meta.id_base, meta.id_width, record);
   }
   // The id map's checksum (OK for an index without one).
   Status VerifyIdMap() const {
-    return has_id_map ? VerifyIdMapSection(meta.id_map_offset, meta.id_map_length, meta.id_map_checksum)
+    return has_id_map ? VerifySection("id map", meta.id_map_offset, meta.id_map_length, meta.id_map_checksum)
                       : Status::OK();
   }
   Status CheckHeads(size_t t) const {
     return heads_checked[t].Run([&] { return VerifyHeads(t); });
+  }
+  // Every table's head index, once each.
+  Status CheckAllHeads() const {
+    for (size_t t = 0; t < tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(CheckHeads(t));
+    return Status::OK();
+  }
+  // Every block of every table against its checksum (Open() with
+  // verify_block_checksums).
+  Status CheckAllBlocks() const {
+    for (size_t t = 0; t < tables.size(); ++t) {
+      for (uint64_t b = 0; b < tables[t].num_blocks; ++b) {
+        SIMDEX_RETURN_IF_ERROR(CheckTableBlock(tables[t], meta.tables[t], meta.block_size, t, b));
+      }
+    }
+    return Status::OK();
+  }
+  // The scan of block b of table t (whose head is `head`) for the values
+  // in [lo, hi], appending them to *out (TableBlockScan).
+  format::BlockScan ScanOf(uint32_t t, uint64_t b, uint64_t head, uint64_t lo, uint64_t hi,
+                           std::vector<uint64_t>* out) const {
+    return TableBlockScan(tables[t], t, b, head, lo, hi, meta.block_size, meta.restarts, file_end, out);
+  }
+  // After the scan `s` of a block of table t (format::ScanBlocks): its
+  // error, named by block and table; or, while its key range runs on past
+  // the block, the blocks after it scanned one at a time into s.out.
+  Status FollowScan(format::BlockScan s, uint32_t t, format::BlockScanStats* stats) const {
+    const Table& table = tables[t];
+    for (uint64_t b = s.block + 1;; ++b) {
+      if (!s.status.ok()) return s.status.WithContext(BlockOfTable(s.block, t));
+      if (!s.reached_end || b >= table.num_blocks || table.Head(b) > s.hi) return Status::OK();
+      s = ScanOf(t, b, table.Head(b), s.lo, s.hi, s.out);
+      table.decoder->ScanBlocks(&s, 1, meta.block_size, format::BlockReadOptions(), stats);
+    }
+  }
+
+  // Verify()'s walk over table t: every block decoded strictly
+  // (DecodeBlockStrictly, asked for ahead under random access; its errors
+  // InFile), then f(b, values) with block b's values. Stops at the first
+  // error.
+  template <typename F>
+  Status ForEachBlockStrictly(size_t t, std::vector<uint64_t>* values, const F& f) const {
+    const Table& table = tables[t];
+    uint64_t prev = 0;
+    BlockReadAhead ahead(random_access, table.blocks, table.num_blocks, meta.block_size);
+    for (uint64_t b = 0; b < table.num_blocks; ++b) {
+      ahead.Before(b);
+      SIMDEX_RETURN_IF_ERROR(
+          InFile(DecodeBlockStrictly(table, meta.tables[t], meta.block_size, t, b, prev, file_end, values)));
+      if (!values->empty()) prev = values->back();
+      SIMDEX_RETURN_IF_ERROR(f(b, *values));
+    }
+    return Status::OK();
+  }
+  // Verify()'s rule that every byte outside the sections is zero: the
+  // tables, the ids and the id map, and the kind's own sections `used`.
+  Status VerifyZeroGaps(std::vector<std::pair<uint64_t, uint64_t>> used) const {
+    AppendTableSections(meta.tables, meta.block_size, &used);
+    used.push_back({meta.ids_offset, meta.ids_length});
+    if (has_id_map) used.push_back({meta.id_map_offset, meta.id_map_length});
+    const uint64_t size = file->size();
+    const uint64_t meta_offset = format::DecodeFixed64(file_begin + size - format::Footer::kEncodedLength);  // checked by Open()
+    return index::VerifyZeroGaps(file_begin, size, meta_offset, std::move(used));
   }
   Status CheckIdSection() const {
     return ids_checked.Run([&] { return VerifyIdSection(); });
@@ -176,6 +248,32 @@ struct MappedTables : MappedIndex {
     return Status::OK();
   }
 };
+
+// The batch forms of both kinds' queries: query(i, worker, found, stats)
+// answers query i into *found on a worker's thread (base::RunQueryBatch,
+// one worker per thread_stats entry); the answers go to *out (lims,
+// matches) in query order and the workers' stats are added to *stats. The
+// first error names its query and the index's file.
+template <class Results, class Stats, class Query>
+Status RunQueries(const MappedIndex& index, size_t n, std::vector<Stats> thread_stats, const Query& query,
+                  Results* out, Stats* stats) {
+  std::vector<decltype(out->matches)> per_query(n);
+  size_t failed = 0;
+  const Status s = base::RunQueryBatch(
+      n, static_cast<int>(thread_stats.size()),
+      [&](size_t i, int w) { return query(i, w, &per_query[i], &thread_stats[w]); }, &failed);
+  if (!s.ok()) return index.InFile(s.WithContext("query " + std::to_string(failed)));
+  out->lims.assign(1, 0);
+  out->matches.clear();
+  for (const auto& found : per_query) {
+    out->matches.insert(out->matches.end(), found.begin(), found.end());
+    out->lims.push_back(out->matches.size());
+  }
+  if (stats != nullptr) {
+    for (const Stats& ts : thread_stats) stats->Add(ts);
+  }
+  return Status::OK();
+}
 
 }  // namespace simdex::index
 

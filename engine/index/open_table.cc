@@ -46,14 +46,6 @@ void SampleTables(std::vector<OpenTable>* tables) {
   }
 }
 
-Status VerifyTableHeads(const OpenTable& table, const format::TableMetadata& tm, size_t t) {
-  if (format::SectionChecksum(table.heads, tm.num_blocks * 8) != tm.heads_checksum) {
-    return Status::Corruption("table " + std::to_string(t) + " head index (byte offset " +
-                              std::to_string(tm.heads_offset) + "): checksum mismatch");
-  }
-  return Status::OK();
-}
-
 Status CheckTableBlock(const OpenTable& table, const format::TableMetadata& tm, uint32_t block_size, size_t t,
                        uint64_t b) {
   Status s = table.verified.Check(table.blocks + b * block_size, block_size,
@@ -63,19 +55,6 @@ Status CheckTableBlock(const OpenTable& table, const format::TableMetadata& tm, 
 }
 
 std::string BlockOfTable(uint64_t b, size_t t) { return "block " + std::to_string(b) + " of table " + std::to_string(t); }
-
-Status ScanTableFrom(const OpenTable& table, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi, uint32_t block_size,
-                     int restarts, const uint8_t* file_end, std::vector<uint64_t>* out, format::BlockScanStats* stats) {
-  for (; b < table.num_blocks; ++b) {
-    const uint64_t head = table.Head(b);
-    if (head > hi) break;
-    format::BlockScan s = TableBlockScan(table, t, b, head, lo, hi, block_size, restarts, file_end, out);
-    table.decoder->ScanBlocks(&s, 1, block_size, format::BlockReadOptions(), stats);
-    if (!s.status.ok()) return s.status.WithContext(BlockOfTable(b, t));
-    if (!s.reached_end) break;
-  }
-  return Status::OK();
-}
 
 std::string TableBlockPlace(size_t t, uint64_t b, const format::TableMetadata& tm, uint32_t block_size) {
   return "table " + std::to_string(t) + " block " + std::to_string(b) + " (byte offset " +

@@ -93,9 +93,6 @@ void AttachTables(const uint8_t* base, const std::vector<format::TableMetadata>&
 // indexes were checked, when the reader checks them at open).
 void SampleTables(std::vector<OpenTable>* tables);
 
-// Table t's head index against its checksum: OK or Corruption naming it.
-Status VerifyTableHeads(const OpenTable& table, const format::TableMetadata& meta, size_t t);
-
 // Block b of table t against its checksum, unless this reader checked it
 // before; Corruption naming the block, table and byte offset.
 Status CheckTableBlock(const OpenTable& table, const format::TableMetadata& meta, uint32_t block_size, size_t t,
@@ -123,11 +120,6 @@ inline format::BlockScan TableBlockScan(const OpenTable& table, uint32_t t, uint
   s.out = out;
   return s;
 }
-
-// Appends to *out the values of table t in [lo, hi] that lie in blocks
-// b.. (in order), decoding block by block until a value passes hi.
-Status ScanTableFrom(const OpenTable& table, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi, uint32_t block_size,
-                     int restarts, const uint8_t* file_end, std::vector<uint64_t>* out, format::BlockScanStats* stats);
 
 // Verify's decode of block b of table t: its checksum and every rule of its
 // codec (strict), and its head not below `prev`, the last value of the

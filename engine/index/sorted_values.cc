@@ -17,17 +17,13 @@ Status SortedValues::Create(uint64_t expected, size_t memory_bytes, const std::s
 }
 
 Status SortedValues::AppendToFile(uint64_t value) {
-  format::PutFixed64(&buffer_, value);
-  if (buffer_.size() < (size_t{1} << 20)) return Status::OK();
-  Status s = file_->Append(buffer_);
-  buffer_.clear();
-  return s;
+  char bytes[8];
+  format::EncodeFixed64(bytes, value);
+  return file_->Append(std::string_view(bytes, 8));  // the file buffers
 }
 
 Status SortedValues::Finish() {
   if (!file_) return Status::OK();
-  SIMDEX_RETURN_IF_ERROR(file_->Append(buffer_));
-  buffer_ = std::string();
   SIMDEX_RETURN_IF_ERROR(file_->Close());
   return util::MappedValues::Open(*file_, &map_);
 }

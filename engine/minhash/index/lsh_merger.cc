@@ -12,7 +12,7 @@
 #include <optional>
 #include <set>
 
-#include "engine/index/mapping_advice.h"
+#include "engine/index/sorted_values.h"
 #include "engine/minhash/index/lsh_documents.h"
 #include "engine/minhash/index/lsh_file.h"
 #include "engine/minhash/index/lsh_rep.h"
@@ -219,7 +219,7 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
   const uint64_t mask = r.OrdinalMask();
   const int ob = m.ordinal_bits;
   const size_t bands = m.tables.size();
-  for (size_t t = 0; t < bands; ++t) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckHeads(t)));
+  SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckAllHeads()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckIds()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSignatures()));
   if (m.sketch_k > 0) SIMDEX_RETURN_IF_ERROR(r.InFile(r.CheckSketches()));
@@ -244,14 +244,8 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
     by_document[t] = std::make_unique<util::ExternalSorter<uint64_t>>(sort);
     util::ExternalSorter<uint64_t>& sorter = *by_document[t];
     SIMDEX_RETURN_IF_ERROR(sorter.status());
-    uint64_t prev = 0;
-    index::BlockReadAhead ahead(r.random_access, r.tables[t].blocks, r.tables[t].num_blocks, m.block_size);
-    for (uint64_t b = 0; b < r.tables[t].num_blocks; ++b) {
-      ahead.Before(b);
-      SIMDEX_RETURN_IF_ERROR(r.InFile(
-          index::DecodeBlockStrictly(r.tables[t], m.tables[t], m.block_size, t, b, prev, r.file_end, &values)));
+    SIMDEX_RETURN_IF_ERROR(r.ForEachBlockStrictly(t, &values, [&](uint64_t, const std::vector<uint64_t>&) {
       ++stats.blocks_read;
-      if (!values.empty()) prev = values.back();
       for (uint64_t& v : values) {
         if ((v & mask) >= n) {
           return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(v & mask) +
@@ -259,35 +253,27 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
         }
         v = std::rotr(v, ob);
       }
-      SIMDEX_RETURN_IF_ERROR(sorter.Add(values.data(), values.size()));
-    }
+      return sorter.Add(values.data(), values.size());
+    }));
     SIMDEX_RETURN_IF_ERROR(sorter.Finish());
   }
 
-  // The front of each band's stream, a batch at a time.
-  struct Stream {
-    std::vector<uint64_t> batch = std::vector<uint64_t>(4096);
-    size_t pos = 0, size = 0;
-  };
-  std::vector<Stream> streams(bands);
-  auto front = [&](size_t t, uint64_t* value, bool* has) -> Status {
-    Stream& st = streams[t];
-    if (st.pos == st.size) {
-      SIMDEX_RETURN_IF_ERROR(by_document[t]->Read(st.batch.data(), st.batch.size(), &st.size));
-      st.pos = 0;
-    }
-    *has = st.pos < st.size;
-    if (*has) *value = std::rotl(st.batch[st.pos], ob);
-    return Status::OK();
+  // Whether the front of band t's stream is a value of document d (*v: the
+  // value, rotated back); a read error is the stream's status().
+  std::vector<index::SortedStream<uint64_t>> streams;
+  for (const auto& sorter : by_document) streams.emplace_back(sorter.get());
+  auto holds = [&](size_t t, uint64_t d, uint64_t* v) {
+    if (!streams[t].Peek(v)) return false;
+    *v = std::rotl(*v, ob);
+    return (*v & mask) == d;
   };
   std::vector<uint64_t> keys(bands);
   for (uint64_t d = 0; d < n; ++d) {
     bool banded = false;
     for (size_t t = 0; t < bands; ++t) {
       uint64_t v = 0;
-      bool has = false;
-      SIMDEX_RETURN_IF_ERROR(front(t, &v, &has));
-      const bool here = has && (v & mask) == d;
+      const bool here = holds(t, d, &v);
+      SIMDEX_RETURN_IF_ERROR(streams[t].status());
       if (t > 0 && here != banded) {
         return r.InFile(Status::Corruption("table " + std::to_string(t) + (here ? " holds" : " does not hold") +
                                            " document " + std::to_string(d) + ", table 0 " +
@@ -296,9 +282,10 @@ Status LshIndexMerger::Rep::AddStoredOf(const LshIndexReader& index, std::set<ui
       banded = here;
       if (!here) continue;
       keys[t] = v & ~mask;
-      ++streams[t].pos;
-      SIMDEX_RETURN_IF_ERROR(front(t, &v, &has));
-      if (has && (v & mask) == d) {
+      streams[t].Pop();
+      const bool twice = holds(t, d, &v);
+      SIMDEX_RETURN_IF_ERROR(streams[t].status());
+      if (twice) {
         return r.InFile(Status::Corruption("table " + std::to_string(t) + ": document " + std::to_string(d) +
                                            " is in the table twice"));
       }

@@ -11,7 +11,6 @@
 // it; the head indexes, ids and signatures before they are used
 // (lsh_rep.h).
 #include <algorithm>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -34,7 +33,6 @@ struct Scratch {
   std::vector<size_t> windows;                      // per band: its head-sample window
   std::vector<format::BlockScan> scans;
   std::vector<uint32_t> scan_table;
-  std::vector<uint64_t> scan_block;
   std::vector<uint64_t> candidates;  // ordinals
   std::vector<uint8_t> packed;       // the query's b-bit signature
   std::vector<std::pair<double, double>> levels;  // (threshold, its filter), ascending
@@ -73,13 +71,6 @@ void KeepTopK(uint64_t k, std::vector<LshMatch>* matches) {
   matches->resize(keep);
 }
 
-// The scan of block b of band table t for the values in [lo, hi].
-format::BlockScan ScanOf(const LshIndexReader::Rep& rep, uint32_t t, uint64_t b, uint64_t lo, uint64_t hi,
-                         std::vector<uint64_t>* out) {
-  return index::TableBlockScan(rep.tables[t], t, b, rep.tables[t].Head(b), lo, hi, rep.meta.block_size,
-                               rep.meta.restarts, rep.file_end, out);
-}
-
 // Appends to scratch->table_values[t] the values of band table t that
 // carry the query's key of that band.
 Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::BlockScanStats* stats) {
@@ -89,7 +80,6 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
   scratch->windows.resize(bands);
   scratch->scans.clear();
   scratch->scan_table.clear();
-  scratch->scan_block.clear();
   scratch->los.resize(bands);
   for (size_t t = 0; t < bands; ++t) {
     SIMDEX_RETURN_IF_ERROR(rep.CheckHeads(t));
@@ -104,24 +94,16 @@ Status ScanBands(const LshIndexReader::Rep& rep, Scratch* scratch, format::Block
     if (table.num_blocks == 0) continue;
     const uint64_t lo = scratch->los[t];
     const uint64_t b = table.FirstBlockInWindow(scratch->windows[t], lo);
-    format::BlockScan s = ScanOf(rep, t, b, lo, lo | ordinal_mask, &scratch->table_values[t]);
+    format::BlockScan s = rep.ScanOf(t, b, table.Head(b), lo, lo | ordinal_mask, &scratch->table_values[t]);
     if (s.head > s.hi) continue;
     s.restart_guess = table.decoder->PrefetchScan(s.ptr, rep.meta.block_size, table.FractionInBlock(b, s.head, lo));
     scratch->scans.push_back(s);
     scratch->scan_table.push_back(t);
-    scratch->scan_block.push_back(b);
   }
   format::ScanBlocks(scratch->scans.data(), scratch->scans.size(), rep.meta.block_size, format::BlockReadOptions(),
                      stats);
   for (size_t j = 0; j < scratch->scans.size(); ++j) {
-    const format::BlockScan& s = scratch->scans[j];
-    const uint32_t t = scratch->scan_table[j];
-    if (!s.status.ok()) return s.status.WithContext(index::BlockOfTable(scratch->scan_block[j], t));
-    if (s.reached_end) {
-      SIMDEX_RETURN_IF_ERROR(index::ScanTableFrom(rep.tables[t], t, scratch->scan_block[j] + 1, s.lo, s.hi,
-                                                  rep.meta.block_size, rep.meta.restarts, rep.file_end,
-                                                  &scratch->table_values[t], stats));
-    }
+    SIMDEX_RETURN_IF_ERROR(rep.FollowScan(scratch->scans[j], scratch->scan_table[j], stats));
   }
   return Status::OK();
 }
@@ -229,31 +211,7 @@ Status QueryOne(const LshIndexReader& reader, const LshIndexReader::Rep& r, cons
   return s;
 }
 
-// The batch forms: query(i, worker, found) answers query i into found on
-// a worker's thread.
-Status QueryBatch(const LshIndexReader::Rep& r, size_t n, int nthreads,
-                  const std::function<Status(size_t, int, std::vector<LshMatch>*, LshQueryStats*)>& query,
-                  LshQueryResults* out, LshQueryStats* stats) {
-  std::vector<std::vector<LshMatch>> per_query(n);
-  std::vector<LshQueryStats> thread_stats(nthreads);
-  size_t failed = 0;
-  const Status s = base::RunQueryBatch(
-      n, nthreads, [&](size_t i, int w) { return query(i, w, &per_query[i], &thread_stats[w]); }, &failed);
-  if (!s.ok()) return r.InFile(s.WithContext("query " + std::to_string(failed)));
-  out->lims.assign(1, 0);
-  out->matches.clear();
-  for (const std::vector<LshMatch>& found : per_query) {
-    out->matches.insert(out->matches.end(), found.begin(), found.end());
-    out->lims.push_back(out->matches.size());
-  }
-  if (stats != nullptr) {
-    for (const LshQueryStats& ts : thread_stats) stats->Add(ts);
-  }
-  return Status::OK();
-}
-
 }  // namespace
-
 
 Status LshQueryOptions::Validate() const {
   if (!(min_estimate <= 1)) {
@@ -301,8 +259,8 @@ Status LshIndexReader::Query(std::span<const uint32_t> signatures, const LshQuer
                                    std::to_string(num_perm) + "-value signatures");
   }
   const size_t n = signatures.size() / num_perm;
-  return QueryBatch(
-      *rep_, n, base::QueryBatchThreads(n, threads),
+  return index::RunQueries(
+      *rep_, n, std::vector<LshQueryStats>(base::QueryBatchThreads(n, threads)),
       [&](size_t i, int, std::vector<LshMatch>* found, LshQueryStats* ts) {
         return QueryOne(*this, *rep_, signatures.data() + i * num_perm, nullptr, options, found, ts);
       },
@@ -320,8 +278,8 @@ Status LshIndexReader::QueryTexts(std::span<const std::string_view> texts, const
   const size_t num_perm = static_cast<size_t>(rep_->meta.num_perm);
   std::vector<std::vector<uint32_t>> signatures(nthreads, std::vector<uint32_t>(num_perm));
   std::vector<std::vector<uint64_t>> shingles(nthreads);
-  return QueryBatch(
-      *rep_, texts.size(), nthreads,
+  return index::RunQueries(
+      *rep_, texts.size(), std::vector<LshQueryStats>(nthreads),
       [&](size_t i, int w, std::vector<LshMatch>* found, LshQueryStats* ts) {
         hashers[w]->Sign(texts[i], signatures[w].data(), &shingles[w]);
         const std::span<const uint64_t> set(shingles[w]);

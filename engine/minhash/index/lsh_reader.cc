@@ -1,7 +1,6 @@
 // Opens a MinHash-LSH index: maps it, checks header, footer, metadata and
 // section placement (docs/format.md, "MinHash-LSH indexes") before anything
 // else is read; the once-per-reader checks of its sections; Info().
-#include "engine/index/mapping_advice.h"
 #include "engine/minhash/index/lsh_rep.h"
 #include "format/coding.h"
 #include "format/lsh/sketch_section.h"
@@ -51,7 +50,6 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
   auto rep = std::make_unique<Rep>();
   format::Envelope envelope;
   SIMDEX_RETURN_IF_ERROR(rep->MapEnvelope(std::move(file), format::IndexKind::kMinHashLsh, &envelope));
-  const uint8_t* base = rep->file_begin;
   format::LshMetadata& m = rep->meta;
   SIMDEX_RETURN_IF_ERROR(
       m.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length, envelope.header.version));
@@ -82,16 +80,11 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
     }
     sections.push_back({m.sketches_offset, m.sketches_length, "sketch section"});
   }
-  rep->has_id_map = m.id_map_length > 0;
-  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
-  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, format::FileHeader::kEncodedLength, area));
-
-  index::AttachTables(base, m.tables, &rep->tables);
-  rep->signatures = base + m.signatures_offset;
-  if (m.sketch_k > 0) rep->sketches = base + m.sketches_offset;
-  SIMDEX_RETURN_IF_ERROR(rep->AttachIds(m.documents));
+  SIMDEX_RETURN_IF_ERROR(rep->Attach(m.documents, area, std::move(sections)));
+  rep->signatures = rep->file_begin + m.signatures_offset;
+  if (m.sketch_k > 0) rep->sketches = rep->file_begin + m.sketches_offset;
   if (options.verify_heads_on_open || options.verify_block_checksums) {
-    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckAllHeads());
     SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
   }
   index::SampleTables(&rep->tables);
@@ -99,31 +92,19 @@ Status LshIndexReader::Open(std::unique_ptr<RandomAccessFile> file, const Reader
     SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
     SIMDEX_RETURN_IF_ERROR(rep->CheckSignatures());
     if (m.sketch_k > 0) SIMDEX_RETURN_IF_ERROR(rep->CheckSketches());
-    for (size_t t = 0; t < rep->tables.size(); ++t) {
-      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) {
-        SIMDEX_RETURN_IF_ERROR(index::CheckTableBlock(rep->tables[t], m.tables[t], m.block_size, t, b));
-      }
-    }
+    SIMDEX_RETURN_IF_ERROR(rep->CheckAllBlocks());
   }
   out->reset(new LshIndexReader(std::move(rep)));
   return Status::OK();
 }
 
 Status LshIndexReader::Rep::VerifySignatures() const {
-  WillRead(signatures, static_cast<size_t>(meta.signatures_length));
-  if (format::SectionChecksum(signatures, meta.signatures_length) != meta.signatures_checksum) {
-    return Status::Corruption("signature section (byte offset " + std::to_string(meta.signatures_offset) +
-                              "): checksum mismatch");
-  }
-  return Status::OK();
+  return VerifySection("signature section", meta.signatures_offset, meta.signatures_length, meta.signatures_checksum);
 }
 
 Status LshIndexReader::Rep::VerifySketches() const {
-  WillRead(sketches, static_cast<size_t>(meta.sketches_length));
-  if (format::SectionChecksum(sketches, meta.sketches_length) != meta.sketches_checksum) {
-    return Status::Corruption("sketch section (byte offset " + std::to_string(meta.sketches_offset) +
-                              "): checksum mismatch");
-  }
+  SIMDEX_RETURN_IF_ERROR(VerifySection("sketch section", meta.sketches_offset, meta.sketches_length,
+                                       meta.sketches_checksum));
   const int w = meta.sketch_offset_bytes;
   const uint64_t first = w == 4 ? format::DecodeFixed32(sketches) : format::DecodeFixed64(sketches);
   const uint8_t* last_at = sketches + meta.documents * w;

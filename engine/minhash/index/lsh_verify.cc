@@ -7,17 +7,13 @@
 // section.
 #include <algorithm>
 
-#include "engine/index/mapping_advice.h"
 #include "engine/minhash/index/lsh_rep.h"
-#include "format/codec.h"
-#include "format/coding.h"
 
 namespace simdex {
 
 Status LshIndexReader::Verify() const {
   const Rep& r = *rep_;
   const format::LshMetadata& m = r.meta;
-  Status s;
   for (size_t t = 0; t < r.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyHeads(t)));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyIdSection()));
   SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyIdMap()));
@@ -36,30 +32,19 @@ Status LshIndexReader::Verify() const {
     }
   }
 
-  std::vector<std::pair<uint64_t, uint64_t>> used;
-  index::AppendTableSections(m.tables, m.block_size, &used);
-  used.push_back({m.signatures_offset, m.signatures_length});
-  used.push_back({m.ids_offset, m.ids_length});
-  if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
+  std::vector<std::pair<uint64_t, uint64_t>> used = {{m.signatures_offset, m.signatures_length}};
   if (m.sketch_k > 0) used.push_back({m.sketches_offset, m.sketches_length});
-  const uint64_t size = r.file->size();
-  const uint64_t meta_offset = format::DecodeFixed64(r.file_begin + size - format::Footer::kEncodedLength);
-  SIMDEX_RETURN_IF_ERROR(r.InFile(index::VerifyZeroGaps(r.file_begin, size, meta_offset, std::move(used))));
+  SIMDEX_RETURN_IF_ERROR(r.InFile(r.VerifyZeroGaps(std::move(used))));
 
   // Every block; the documents of table 0, then each table's against them.
   const uint64_t mask = r.OrdinalMask();
   std::vector<bool> documents0, documents;
   std::vector<uint64_t> values;
   for (size_t t = 0; t < r.tables.size(); ++t) {
-    const Rep::Table& table = r.tables[t];
     documents.assign(m.documents, false);
-    uint64_t count = 0, prev = 0;
-    index::BlockReadAhead ahead(r.random_access, table.blocks, table.num_blocks, m.block_size);
-    for (uint64_t b = 0; b < table.num_blocks; ++b) {
-      ahead.Before(b);
-      s = index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.file_end, &values);
-      if (!s.ok()) return r.InFile(s);
-      for (uint64_t v : values) {
+    uint64_t count = 0;
+    SIMDEX_RETURN_IF_ERROR(r.ForEachBlockStrictly(t, &values, [&](uint64_t b, const std::vector<uint64_t>& vs) {
+      for (uint64_t v : vs) {
         const uint64_t ordinal = v & mask;
         if (ordinal >= m.documents || documents[ordinal]) {
           return r.InFile(Status::Corruption(index::TableBlockPlace(t, b, m.tables[t], m.block_size) + ": document " +
@@ -68,10 +53,10 @@ Status LshIndexReader::Verify() const {
                                                                      : " is in the table twice")));
         }
         documents[ordinal] = true;
-        prev = v;
         ++count;
       }
-    }
+      return Status::OK();
+    }));
     if (count != m.banded) {
       return r.InFile(Status::Corruption("table " + std::to_string(t) + " holds " + std::to_string(count) +
                                          " documents, not " + std::to_string(m.banded)));

@@ -6,10 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "engine/index/file_sections.h"
-#include "engine/index/mapping_advice.h"
 #include "engine/simhash/index/reader_rep.h"
-#include "format/coding.h"
 
 namespace simdex {
 
@@ -31,8 +28,6 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   rep->options = options;
   format::Envelope envelope;
   SIMDEX_RETURN_IF_ERROR(rep->MapEnvelope(std::move(file), format::IndexKind::kSimHash, &envelope));
-  const uint8_t* base = rep->file_begin;
-  const uint64_t data_begin = format::FileHeader::kEncodedLength;
   SIMDEX_RETURN_IF_ERROR(rep->meta.DecodeFrom(envelope.metadata, envelope.metadata + envelope.metadata_length,
                                                envelope.header.version));
   const format::IndexMetadata& m = rep->meta;
@@ -55,24 +50,17 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
   const uint64_t blocks0 = m.tables.empty() ? 0 : m.tables[0].num_blocks;
   sections.push_back({m.rank_offset, blocks0 * 8, "rank index"});
   SIMDEX_RETURN_IF_ERROR(rep->PlaceIds(m.entries, area, &sections));
-  rep->has_id_map = m.id_map_length > 0;
-  if (rep->has_id_map) sections.push_back({m.id_map_offset, m.id_map_length, "id map"});
-  SIMDEX_RETURN_IF_ERROR(index::CheckPlacement(sections, data_begin, area));
-
-  index::AttachTables(base, m.tables, &rep->tables);
-  rep->ranks = base + m.rank_offset;
-  SIMDEX_RETURN_IF_ERROR(rep->AttachIds(m.entries));
+  SIMDEX_RETURN_IF_ERROR(rep->Attach(m.entries, area, std::move(sections)));
+  rep->ranks = rep->file_begin + m.rank_offset;
   if (options.verify_heads_on_open || options.verify_block_checksums) {
-    for (size_t t = 0; t < m.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(rep->CheckHeads(t));
+    SIMDEX_RETURN_IF_ERROR(rep->CheckAllHeads());
     SIMDEX_RETURN_IF_ERROR(rep->CheckRanks());
     SIMDEX_RETURN_IF_ERROR(rep->CheckIdMap());
   }
   index::SampleTables(&rep->tables);
   if (options.verify_block_checksums) {
     SIMDEX_RETURN_IF_ERROR(rep->CheckIds());
-    for (size_t t = 0; t < rep->tables.size(); ++t) {
-      for (uint64_t b = 0; b < rep->tables[t].num_blocks; ++b) SIMDEX_RETURN_IF_ERROR(rep->CheckBlock(t, b));
-    }
+    SIMDEX_RETURN_IF_ERROR(rep->CheckAllBlocks());
   }
   out->reset(new IndexReader(std::move(rep)));
   return Status::OK();
@@ -80,11 +68,7 @@ Status IndexReader::Open(std::unique_ptr<RandomAccessFile> file, const ReaderOpt
 
 Status IndexReader::Rep::VerifyRanks() const {
   const uint64_t blocks0 = tables.empty() ? 0 : tables[0].num_blocks;
-  WillRead(ranks, static_cast<size_t>(blocks0) * 8);
-  if (format::SectionChecksum(ranks, blocks0 * 8) != meta.rank_checksum) {
-    return Status::Corruption("rank index (byte offset " + std::to_string(meta.rank_offset) + "): checksum mismatch");
-  }
-  return Status::OK();
+  return VerifySection("rank index", meta.rank_offset, blocks0 * 8, meta.rank_checksum);
 }
 
 Status IndexReader::Rep::CheckRanks() const {
@@ -95,10 +79,6 @@ Status IndexReader::Rep::CheckIds() const {
   SIMDEX_RETURN_IF_ERROR(CheckRanks());
   SIMDEX_RETURN_IF_ERROR(CheckIdSection());
   return CheckIdMap();
-}
-
-Status IndexReader::Rep::CheckBlock(size_t t, uint64_t b) const {
-  return index::CheckTableBlock(tables[t], meta.tables[t], meta.block_size, t, b);
 }
 
 const Scheme& IndexReader::scheme() const { return rep_->scheme; }

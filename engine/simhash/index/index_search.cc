@@ -81,22 +81,6 @@ static size_t FirstBlock(const IndexReader::Rep::Table& table, uint64_t lo) {
   return table.FirstBlockInWindow(table.head_sample.Window(lo, nullptr), lo);
 }
 
-// The scan of block b of table t (whose head is `head`) for the values in
-// [lo, hi], appending them to *out.
-static format::BlockScan BlockScanFor(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t head, uint64_t lo,
-                                      uint64_t hi, std::vector<uint64_t>* out) {
-  return index::TableBlockScan(rep.tables[t], t, b, head, lo, hi, rep.meta.block_size, rep.meta.restarts, rep.end(),
-                               out);
-}
-
-// Appends to *out the values of table t in [lo, hi] that lie in blocks
-// b.. (in order), decoding block by block until a value passes hi.
-static Status ScanRange(const IndexReader::Rep& rep, uint32_t t, size_t b, uint64_t lo, uint64_t hi,
-                        std::vector<uint64_t>* out, format::BlockScanStats* scan) {
-  return index::ScanTableFrom(rep.tables[t], t, b, lo, hi, rep.meta.block_size, rep.meta.restarts, rep.end(), out,
-                              scan);
-}
-
 // Asks the CPU to start loading what a scan of block b for values >= lo
 // will read (the codec knows which lines: TableDecoder::PrefetchScan), so
 // that the loads of all probed tables overlap instead of each scan waiting
@@ -260,7 +244,7 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
     const int guess = GuessAndPrefetch(rep, table, b, head, lo);
     if (t == 0) format::PrefetchLine(rep.ranks + 8 * b);  // for the ids of what it finds
     const int key_bits = rep.scheme.table(static_cast<int>(t)).key_bits();
-    format::BlockScan s = BlockScanFor(rep, t, b, head, lo, lo | LowMask(64 - key_bits), &scratch->table_values[i]);
+    format::BlockScan s = rep.ScanOf(t, b, head, lo, lo | LowMask(64 - key_bits), &scratch->table_values[i]);
     s.restart_guess = guess;
     scans.push_back(s);
   }
@@ -278,13 +262,8 @@ static Status ScanKeyRanges(const IndexReader::Rep& rep, const std::vector<int>&
   for (size_t j = 0; j < scans.size(); ++j) {
     const size_t i = probes.scan_table[j];
     const uint32_t t = static_cast<uint32_t>(tables[i]);
-    if (!scans[j].status.ok()) {
-      return scans[j].status.WithContext(index::BlockOfTable(probes.scan_block[j], t));
-    }
-    if (scans[j].reached_end) {
-      SIMDEX_RETURN_IF_ERROR(ScanRange(rep, t, probes.scan_block[j] + 1, scans[j].lo, scans[j].hi,
-                                       &scratch->table_values[i], scan));
-    } else if (t == 0) {
+    SIMDEX_RETURN_IF_ERROR(rep.FollowScan(scans[j], t, scan));
+    if (!scans[j].reached_end && t == 0) {
       scratch->table0_placed = true;
       scratch->table0 = i;
       scratch->table0_block = probes.scan_block[j];
@@ -335,7 +314,7 @@ static Status AppendIds(const IndexReader::Rep& rep, uint64_t fingerprint, int d
     opts.block = b;
     bool reached_end = false;
     uint64_t below = 0, equal = 0;
-    Status s = table.decoder->CountInBlock(rep.Block(table, b), rep.end(), rep.meta.block_size, head, fingerprint,
+    Status s = table.decoder->CountInBlock(rep.Block(table, b), rep.file_end, rep.meta.block_size, head, fingerprint,
                                            guess, opts, &below, &equal, &reached_end, scan);
     if (!s.ok()) return s.WithContext("block " + std::to_string(b) + " of table 0");
     const uint64_t rank = format::DecodeFixed64(rep.ranks + 8 * b) + below;
@@ -416,35 +395,21 @@ Status IndexReader::Search(std::span<const uint64_t> queries, int k, SearchResul
                            SearchStats* stats) const {
   SIMDEX_RETURN_IF_ERROR(CheckK(rep_->scheme, k));
   const size_t nq = queries.size();
-  std::vector<std::vector<Match>> per_query(nq);
   const int nthreads = base::QueryBatchThreads(nq, threads);
   std::vector<Scratch> scratch(nthreads);
   std::vector<SearchStats> thread_stats(nthreads);
   for (SearchStats& ts : thread_stats) ts.candidates_per_table.resize(rep_->tables.size());
-  size_t failed = 0;
-  const Status s = base::RunQueryBatch(
-      nq, nthreads,
-      [&](size_t i, int w) {
+  return index::RunQueries(
+      *rep_, nq, std::move(thread_stats),
+      [&](size_t i, int w, std::vector<Match>* found, SearchStats* ts) {
         if (i % base::kQueryChunk == 0) {
           const std::span<const uint64_t> chunk = queries.subspan(i, std::min(base::kQueryChunk, nq - i));
-          SIMDEX_RETURN_IF_ERROR(AskForChunk(*rep_, chunk, k, &scratch[w], &thread_stats[w].blocks_asked));
+          SIMDEX_RETURN_IF_ERROR(AskForChunk(*rep_, chunk, k, &scratch[w], &ts->blocks_asked));
         }
         const Probes* placed = scratch[w].chunk_asked ? &scratch[w].chunk_probes[i % base::kQueryChunk] : nullptr;
-        return SearchOne(*rep_, queries[i], k, placed, &scratch[w], &per_query[i], &thread_stats[w]);
+        return SearchOne(*rep_, queries[i], k, placed, &scratch[w], found, ts);
       },
-      &failed);
-  if (!s.ok()) return rep_->InFile(s.WithContext("query " + std::to_string(failed)));
-
-  out->lims.assign(1, 0);
-  out->matches.clear();
-  for (auto& m : per_query) {
-    out->matches.insert(out->matches.end(), m.begin(), m.end());
-    out->lims.push_back(out->matches.size());
-  }
-  if (stats) {
-    for (const SearchStats& ts : thread_stats) stats->Add(ts);
-  }
-  return Status::OK();
+      out, stats);
 }
 
 }  // namespace simdex

@@ -13,7 +13,6 @@ namespace simdex {
 Status IndexReader::Verify() const {
   const Rep& r = *rep_;
   const format::IndexMetadata& m = r.meta;
-  const uint8_t* base = r.begin();
 
   // Section checksums (Open() may have skipped some), and the id base rule.
   for (size_t t = 0; t < r.tables.size(); ++t) SIMDEX_RETURN_IF_ERROR(r.VerifyHeads(t));
@@ -25,15 +24,8 @@ Status IndexReader::Verify() const {
   // Every entry's number names a string, and every string is some entry's id.
   if (r.has_id_map) SIMDEX_RETURN_IF_ERROR(index::VerifyIdMapUse(r.id_map, r.ids, m.entries, r.record));
 
-  // Gaps between sections are zero: collect every section and walk the file.
-  std::vector<std::pair<uint64_t, uint64_t>> used;
-  index::AppendTableSections(m.tables, m.block_size, &used);
-  used.push_back({m.rank_offset, blocks0 * 8});
-  used.push_back({m.ids_offset, m.ids_length});
-  if (r.has_id_map) used.push_back({m.id_map_offset, m.id_map_length});
-  const uint64_t footer_offset = r.file->size() - format::Footer::kEncodedLength;
-  const uint64_t meta_offset = format::DecodeFixed64(base + footer_offset);  // checked by Open()
-  SIMDEX_RETURN_IF_ERROR(index::VerifyZeroGaps(base, r.file->size(), meta_offset, std::move(used)));
+  // Gaps between sections are zero.
+  SIMDEX_RETURN_IF_ERROR(r.VerifyZeroGaps({{m.rank_offset, blocks0 * 8}}));
 
   // Every block of every table.
   std::vector<uint64_t> values;
@@ -51,7 +43,7 @@ Status IndexReader::Verify() const {
         return Status::Corruption("rank index entry " + std::to_string(b) + " does not match table 0's block counts");
       }
       SIMDEX_RETURN_IF_ERROR(
-          index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.end(), &values));
+          index::DecodeBlockStrictly(table, m.tables[t], m.block_size, t, b, prev, r.file_end, &values));
       for (uint64_t v : values) {
         if (t == 0 && count > 0 && v == prev && count < m.entries && r.IdAt(count) < r.IdAt(count - 1)) {
           return Status::Corruption(index::TableBlockPlace(t, b, m.tables[t], m.block_size) +

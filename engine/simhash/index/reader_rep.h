@@ -34,8 +34,6 @@ struct IndexReader::Rep : index::MappedTables<format::IndexMetadata> {
   // by the threads: it changes speed, never answers.
   mutable std::atomic<bool> last_scan_cold{true};
 
-  const uint8_t* begin() const { return file_begin; }
-  const uint8_t* end() const { return file_end; }
   const uint8_t* Block(const Table& t, uint64_t b) const { return t.blocks + b * meta.block_size; }
 
   // Verifies the rank index, once.
@@ -45,9 +43,6 @@ struct IndexReader::Rep : index::MappedTables<format::IndexMetadata> {
   Status CheckIds() const;
   // The rank index's check itself, run each time (Verify() runs it).
   Status VerifyRanks() const;
-  // Checks block b of table t now unless it was checked before (Open()
-  // with verify_block_checksums checks every block this way).
-  Status CheckBlock(size_t t, uint64_t b) const;
 };
 
 }  // namespace simdex

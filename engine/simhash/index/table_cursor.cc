@@ -30,7 +30,7 @@ Status TableCursor::Load(uint64_t b, uint64_t lo) {
   options.verified = &table.verified;
   options.block = b;
   options.seed = format::BlockSeed(static_cast<uint32_t>(table_), b);
-  Status s = table.decoder->DecodeBlock(rep_.Block(table, b), rep_.end(), rep_.meta.block_size, Head(b), options,
+  Status s = table.decoder->DecodeBlock(rep_.Block(table, b), rep_.file_end, rep_.meta.block_size, Head(b), options,
                                        &values_);
   ++blocks_decoded_;
   block_ = b;
