@@ -47,7 +47,6 @@ class BatchIds {
   // Records an old id (named `name`) that the caller found in the batch
   // through its own map. REQUIRES: each id recorded once.
   void Found(std::string_view name);
-  uint64_t found() const { return found_; }
 
   // kRefuse with ids found: InvalidArgument "id '<first>' is in the old
   // index already (and N more ids of the batch are)"; else OK.

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <xxhash.h>
-
 #include "format/coding.h"
 #include "simdex/front_end_text.h"
 
@@ -113,40 +111,24 @@ Status WrongIndexKind(format::IndexKind have, format::IndexKind want) {
 }
 
 Status AppendU64s(util::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum) {
-  XXH3_state_t* state = XXH3_createState();
-  XXH3_64bits_reset(state);
+  ChecksummedAppender append(out);
   std::string buf;
-  Status s;
-  for (size_t i = 0; i < values.size() && s.ok(); i += 8192) {
-    buf.clear();
-    for (size_t j = i; j < std::min(values.size(), i + 8192); ++j) format::PutFixed64(&buf, values[j]);
-    XXH3_64bits_update(state, buf.data(), buf.size());
-    s = out->Append(buf);
+  for (size_t i = 0; i < values.size(); ++i) {
+    format::PutFixed64(&buf, values[i]);
+    SIMDEX_RETURN_IF_ERROR(append.Flush(&buf, i + 1 == values.size()));
   }
-  *checksum = XXH3_64bits_digest(state);
-  XXH3_freeState(state);
-  return s;
-}
-
-Status AppendIdSections(util::OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* p) {
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  p->ids_offset = out->size();
-  p->ids_length = packed_ids.size();
-  p->ids_checksum = format::SectionChecksum(packed_ids.data(), packed_ids.size());
-  SIMDEX_RETURN_IF_ERROR(out->Append(packed_ids));
-  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  if (!id_map.empty()) {
-    p->id_map_offset = out->size();
-    p->id_map_length = id_map.size();
-    p->id_map_checksum = format::SectionChecksum(id_map.data(), id_map.size());
-    SIMDEX_RETURN_IF_ERROR(out->Append(id_map));
-    SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
-  }
+  *checksum = append.Digest();
   return Status::OK();
 }
 
-Status AppendMetadataAndCommit(util::OutputFile* out, std::string tail, uint64_t* file_bytes) {
-  return AppendMetadataAndCommit(out, std::move(tail), format::kWrittenFormatVersion, file_bytes);
+Status AppendSection(util::OutputFile* out, std::string_view bytes, uint64_t* offset, uint64_t* length,
+                     uint64_t* checksum) {
+  SIMDEX_RETURN_IF_ERROR(out->PadTo(8));
+  *offset = out->size();
+  *length = bytes.size();
+  *checksum = format::SectionChecksum(bytes.data(), bytes.size());
+  SIMDEX_RETURN_IF_ERROR(out->Append(bytes));
+  return out->PadTo(8);
 }
 
 Status AppendMetadataAndCommit(util::OutputFile* out, std::string tail, uint32_t version, uint64_t* file_bytes) {

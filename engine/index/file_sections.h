@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <xxhash.h>
+
 #include "engine/util/output_file.h"
 #include "format/codec.h"
 #include "format/id_map.h"
@@ -74,35 +76,61 @@ Status WrongIndexKind(format::IndexKind have, format::IndexKind want);
 // lies within one page of a cold file.
 inline uint64_t BlockAlignment(uint32_t block_size) { return std::min<uint64_t>(block_size, 4096); }
 
+// Appends bytes to out, streaming their checksum (XXH3's streaming digest
+// is the one-shot SectionChecksum).
+class ChecksummedAppender {
+ public:
+  static constexpr size_t kChunk = size_t{1} << 20;
+
+  explicit ChecksummedAppender(util::OutputFile* out) : out_(out), state_(XXH3_createState()) {
+    XXH3_64bits_reset(state_);
+  }
+  ~ChecksummedAppender() { XXH3_freeState(state_); }
+  Status Append(std::string_view bytes) {
+    XXH3_64bits_update(state_, bytes.data(), bytes.size());
+    return out_->Append(bytes);
+  }
+  // Appends buffer when it holds kChunk bytes (or `all`), and clears it.
+  Status Flush(std::string* buffer, bool all) {
+    if (buffer->size() < kChunk && !all) return Status::OK();
+    const Status s = Append(*buffer);
+    buffer->clear();
+    return s;
+  }
+  uint64_t Digest() const { return XXH3_64bits_digest(state_); }
+
+ private:
+  util::OutputFile* out_;
+  XXH3_state_t* state_;
+};
+
 // Appends values as little-endian u64 and returns their checksum.
 Status AppendU64s(util::OutputFile* out, std::span<const uint64_t> values, uint64_t* checksum);
 
-// Where AppendIdSections put the id section and the id map.
-struct IdPlacement {
-  uint64_t ids_offset = 0, ids_length = 0, ids_checksum = 0;
-  uint64_t id_map_offset = 0, id_map_length = 0, id_map_checksum = 0;
-};
+// Appends `bytes` 8-aligned (and pads after them), and sets its *offset,
+// *length and *checksum.
+Status AppendSection(util::OutputFile* out, std::string_view bytes, uint64_t* offset, uint64_t* length,
+                     uint64_t* checksum);
 
-// Appends the packed ids and the id map (when not empty), each 8-aligned.
-Status AppendIdSections(util::OutputFile* out, std::string_view packed_ids, std::string_view id_map, IdPlacement* placed);
-
-// Copies the placement into metadata with those fields (IndexMetadata,
-// LshMetadata).
-template <class M>
-void SetIdPlacement(const IdPlacement& p, M* m) {
-  m->ids_offset = p.ids_offset;
-  m->ids_length = p.ids_length;
-  m->ids_checksum = p.ids_checksum;
-  m->id_map_offset = p.id_map_offset;
-  m->id_map_length = p.id_map_length;
-  m->id_map_checksum = p.id_map_checksum;
-}
-
-// Appends the encoded metadata and the footer that points at it, then
-// commits the file (fsync and rename). *file_bytes = the file's size.
-Status AppendMetadataAndCommit(util::OutputFile* out, std::string metadata, uint64_t* file_bytes);
-// The same with the footer of format `version` (the header's).
+// Appends the encoded metadata and the footer of format `version` (the
+// header's) that points at it, then commits the file (fsync and rename).
+// *file_bytes = the file's size.
 Status AppendMetadataAndCommit(util::OutputFile* out, std::string metadata, uint32_t version, uint64_t* file_bytes);
+
+// The end of a file of either kind: appends the packed ids and the id map
+// (when not empty), placed in *m (IndexMetadata, LshMetadata: their id
+// fields are named alike), then *m and the footer (AppendMetadataAndCommit).
+template <class M>
+Status AppendIdsAndCommit(util::OutputFile* out, std::string_view packed_ids, std::string_view id_map, M* m,
+                          uint64_t* file_bytes, uint32_t version = format::kWrittenFormatVersion) {
+  SIMDEX_RETURN_IF_ERROR(AppendSection(out, packed_ids, &m->ids_offset, &m->ids_length, &m->ids_checksum));
+  if (!id_map.empty()) {
+    SIMDEX_RETURN_IF_ERROR(AppendSection(out, id_map, &m->id_map_offset, &m->id_map_length, &m->id_map_checksum));
+  }
+  std::string tail;
+  m->EncodeTo(&tail);
+  return AppendMetadataAndCommit(out, std::move(tail), version, file_bytes);
+}
 
 }  // namespace simdex::index
 

@@ -178,18 +178,15 @@ Status IdMapBuilder::FinishSpilled() {
   SIMDEX_RETURN_IF_ERROR(by_number.Finish());
   SIMDEX_RETURN_IF_ERROR(SortedValues::Create(next_number_, 0, tmpdir_, &rank_values_));  // a scratch file
   {
-    std::vector<util::FingerprintIdPair> batch(4096);
+    SortedStream<util::FingerprintIdPair> ranks(&by_number);
     uint64_t expected = 0;
-    for (size_t got = 0;;) {
-      SIMDEX_RETURN_IF_ERROR(by_number.Read(batch.data(), batch.size(), &got));
-      if (got == 0) break;
-      for (size_t i = 0; i < got; ++i, ++expected) {
-        if (batch[i].fingerprint != expected) {
-          return Status::Corruption("id map runs: provisional number " + std::to_string(expected) + " is missing");
-        }
-        SIMDEX_RETURN_IF_ERROR(rank_values_->Append(batch[i].id));
+    for (util::FingerprintIdPair p; ranks.Next(&p); ++expected) {
+      if (p.fingerprint != expected) {
+        return Status::Corruption("id map runs: provisional number " + std::to_string(expected) + " is missing");
       }
+      SIMDEX_RETURN_IF_ERROR(rank_values_->Append(p.id));
     }
+    SIMDEX_RETURN_IF_ERROR(ranks.status());
     if (expected != next_number_) {
       return Status::Corruption("id map runs: " + std::to_string(expected) + " of " + std::to_string(next_number_) +
                                 " provisional numbers came back");
@@ -215,6 +212,24 @@ Status ReaddAsDecimalStrings(util::ExternalSorter<util::FingerprintIdPair>* nume
     for (size_t i = 0; i < got; ++i) batch[i].id = map->Intern(std::to_string(batch[i].id));
     SIMDEX_RETURN_IF_ERROR(strings->Add(batch.data(), got));
   }
+}
+
+Status AddPairs(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints, bool string_ids,
+                IdMapBuilder* map, uint64_t* min_id, uint64_t* max_id,
+                util::ExternalSorter<util::FingerprintIdPair>* sorter) {
+  util::FingerprintIdPair buf[1024];
+  for (size_t i = 0; i < ids.size(); i += 1024) {
+    const size_t n = std::min<size_t>(1024, ids.size() - i);
+    for (size_t j = 0; j < n; ++j) {
+      const uint64_t id = ids[i + j];
+      buf[j] = {fingerprints[i + j], string_ids ? map->Intern(std::to_string(id)) : id};
+      if (string_ids) continue;
+      *min_id = std::min(*min_id, id);
+      *max_id = std::max(*max_id, id);
+    }
+    SIMDEX_RETURN_IF_ERROR(sorter->Add(buf, n));
+  }
+  return Status::OK();
 }
 
 }  // namespace simdex::index

@@ -125,6 +125,14 @@ class IdMapBuilder {
 Status ReaddAsDecimalStrings(util::ExternalSorter<util::FingerprintIdPair>* numeric, IdMapBuilder* map,
                              util::ExternalSorter<util::FingerprintIdPair>* strings);
 
+// Adds the (fingerprint, id) pairs of a SimHash build's or merge's batch to
+// `sorter`: numeric ids as they are, widening [*min_id, *max_id], or with
+// string_ids the provisional numbers of their decimal strings in `map`.
+// REQUIRES: ids and fingerprints of one length.
+Status AddPairs(std::span<const uint64_t> ids, std::span<const uint64_t> fingerprints, bool string_ids,
+                IdMapBuilder* map, uint64_t* min_id, uint64_t* max_id,
+                util::ExternalSorter<util::FingerprintIdPair>* sorter);
+
 }  // namespace simdex::index
 
 #endif  // SIMDEX_ENGINE_INDEX_ID_MAP_BUILDER_H_

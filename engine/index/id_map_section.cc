@@ -22,20 +22,12 @@ Status IdMapSectionWriter::Create(const std::string& tmpdir, std::unique_ptr<IdM
 IdMapSectionWriter::~IdMapSectionWriter() = default;
 
 Status IdMapSectionWriter::Add(std::string_view id) {
-  strings_.append(id);
-  SIMDEX_RETURN_IF_ERROR(ends_->Append(total_ += id.size()));
+  SIMDEX_RETURN_IF_ERROR(strings_file_->Append(id));  // the file buffers
   ++count_;
-  return strings_.size() >= kFlushBytes ? Flush() : Status::OK();
-}
-
-Status IdMapSectionWriter::Flush() {
-  SIMDEX_RETURN_IF_ERROR(strings_file_->Append(strings_));
-  strings_.clear();
-  return Status::OK();
+  return ends_->Append(total_ += id.size());
 }
 
 Status IdMapSectionWriter::Finish() {
-  SIMDEX_RETURN_IF_ERROR(Flush());
   SIMDEX_RETURN_IF_ERROR(strings_file_->Close());
   SIMDEX_RETURN_IF_ERROR(ends_->Finish());
   std::unique_ptr<util::MappedValues> strings_map;

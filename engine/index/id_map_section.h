@@ -35,12 +35,10 @@ class IdMapSectionWriter {
 
  private:
   IdMapSectionWriter() = default;
-  Status Flush();
 
   std::string tmpdir_;
   std::unique_ptr<util::OutputFile> strings_file_, section_file_;
   std::unique_ptr<SortedValues> ends_;  // each string's end offset, a scratch file
-  std::string strings_;                 // buffered for strings_file_
   uint64_t count_ = 0;
   uint64_t total_ = 0;
   std::unique_ptr<util::MappedValues> section_map_;

@@ -7,15 +7,27 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "simdex/status.h"
 
 namespace simdex::index {
 
 class IdRanges {
  public:
-  // REQUIRES: first <= last; Join() not called yet.
-  void Add(uint64_t first, uint64_t last) { ranges_.emplace_back(first, last); }
+  // A merger's DeleteRange(first, last): InvalidArgument when first > last
+  // or the old index has string ids. REQUIRES: Join() not called yet.
+  Status Add(uint64_t first, uint64_t last, bool string_ids) {
+    if (first > last) {
+      return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
+                                     "): the first id is past the last");
+    }
+    if (string_ids) return Status::InvalidArgument("DeleteRange() of an index of string ids");
+    ranges_.emplace_back(first, last);
+    return Status::OK();
+  }
 
   // Sorts the ranges and joins those that overlap or touch, so that an id
   // lies in at most one.
@@ -38,8 +50,6 @@ class IdRanges {
     const auto it = std::upper_bound(ranges_.begin(), ranges_.end(), std::pair{id, ~uint64_t{0}});
     return it != ranges_.begin() && id <= std::prev(it)->second;
   }
-
-  bool empty() const { return ranges_.empty(); }
 
  private:
   std::vector<std::pair<uint64_t, uint64_t>> ranges_;

@@ -33,6 +33,12 @@ struct TableOptions {
   int restarts = 0;
 };
 
+// The table options of a kind's build options (BuildOptions, LshBuildOptions).
+template <class BuildOptions>
+TableOptions TableOptionsOf(const BuildOptions& options) {
+  return {options.codec, options.block_size, options.restarts};
+}
+
 // OK when `codec` names a codec or is "auto"; else InvalidArgument naming
 // the choices.
 Status CheckCodecOption(const std::string& codec);

@@ -37,8 +37,6 @@ class LshDocuments {
   // MinSpillMemoryBytes(bands); tmpdir: where scratch files go.
   LshDocuments(const LshBuildOptions& options, size_t memory_bytes, std::string tmpdir);
 
-  const LshBuildOptions& options() const { return options_; }
-  size_t signature_bytes() const { return signature_bytes_; }
   uint64_t size() const { return spilled_ ? spilled_->size() : ids_.size(); }
   uint64_t banded() const { return spilled_ ? spilled_->banded() : banded_count_; }
   bool string_ids() const { return options_.string_ids; }

@@ -8,7 +8,6 @@
 #include "format/coding.h"
 #include "format/lsh/sketch_section.h"
 #include "format/packed_ints.h"
-#include <xxhash.h>
 
 namespace simdex::minhash {
 
@@ -51,32 +50,8 @@ void EncodeSlot(const uint8_t* slot, std::vector<uint32_t>* scratch, std::string
   format::EncodeSketch(*scratch, (h & 1) != 0, dst);
 }
 
-constexpr size_t kChunk = size_t{1} << 20;
-
-// Appends bytes to out in chunks of kChunk, streaming their checksum.
-class ChecksummedAppender {
- public:
-  explicit ChecksummedAppender(util::OutputFile* out) : out_(out), state_(XXH3_createState()) {
-    XXH3_64bits_reset(state_);
-  }
-  ~ChecksummedAppender() { XXH3_freeState(state_); }
-  Status Append(std::string_view bytes) {
-    XXH3_64bits_update(state_, bytes.data(), bytes.size());
-    return out_->Append(bytes);
-  }
-  // Appends buffer when it holds a chunk (or `all`), and clears it.
-  Status Flush(std::string* buffer, bool all) {
-    if (buffer->size() < kChunk && !all) return Status::OK();
-    const Status s = Append(*buffer);
-    buffer->clear();
-    return s;
-  }
-  uint64_t Digest() const { return XXH3_64bits_digest(state_); }
-
- private:
-  util::OutputFile* out_;
-  XXH3_state_t* state_;
-};
+using index::ChecksummedAppender;
+constexpr size_t kChunk = ChecksummedAppender::kChunk;
 
 // The sketch section of the documents (stride bytes each, the sketch slot
 // at slot_at), offsets then data; placed and recorded in *m.
@@ -134,13 +109,9 @@ Status BeginLshFile(const std::string& path, const format::LshMetadata& m, std::
 
 Status AppendBandTable(util::OutputFile* out, const LshBuildOptions& options, int t,
                        std::span<const uint64_t> sorted, format::LshMetadata* m) {
-  index::TableOptions tables;
-  tables.codec = options.codec;
-  tables.block_size = options.block_size;
-  tables.restarts = options.restarts;
   format::TableMetadata tm;
   index::EncodedTable enc;
-  SIMDEX_RETURN_IF_ERROR(index::AppendTable(out, tables, t, sorted, &tm, &enc));
+  SIMDEX_RETURN_IF_ERROR(index::AppendTable(out, index::TableOptionsOf(options), t, sorted, &tm, &enc));
   m->tables.push_back(std::move(tm));
   return Status::OK();
 }
@@ -174,12 +145,7 @@ Status FinishLshFile(util::OutputFile* out, std::string_view documents, const ut
   if (m->sketch_k > 0) {
     SIMDEX_RETURN_IF_ERROR(AppendSketchSection(out, documents, stride, sb, signatures_map, m));
   }
-  index::IdPlacement placed;
-  SIMDEX_RETURN_IF_ERROR(index::AppendIdSections(out, packed_ids, id_map, &placed));
-  index::SetIdPlacement(placed, m);
-  std::string tail;
-  m->EncodeTo(&tail);
-  return index::AppendMetadataAndCommit(out, std::move(tail), m->WriteVersion(), file_bytes);
+  return index::AppendIdsAndCommit(out, packed_ids, id_map, m, file_bytes, m->WriteVersion());
 }
 
 }  // namespace simdex::minhash

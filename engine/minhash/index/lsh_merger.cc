@@ -160,13 +160,7 @@ Status LshIndexMerger::Delete(uint64_t id) {
 
 Status LshIndexMerger::DeleteRange(uint64_t first, uint64_t last) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  if (first > last) {
-    return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
-                                   "): the first id is past the last");
-  }
-  if (rep_->old->has_string_ids()) return Status::InvalidArgument("DeleteRange() of an index of string ids");
-  rep_->delete_ranges.Add(first, last);
-  return Status::OK();
+  return rep_->delete_ranges.Add(first, last, rep_->old->has_string_ids());
 }
 
 Status LshIndexMerger::Delete(std::string_view id) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "engine/index/sorted_values.h"
 #include "engine/minhash/index/lsh_file.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
@@ -64,12 +65,9 @@ struct SpilledDocuments::Rep {
     s.tmpdir = tmpdir;
     return s;
   }
-  Status NewSorter(size_t bytes, std::unique_ptr<ExternalSorter<FingerprintIdPair>>* out) const {
-    *out = std::make_unique<ExternalSorter<FingerprintIdPair>>(SortOptions(bytes));
-    return (*out)->status();
-  }
-  Status NewSorter(size_t bytes, std::unique_ptr<ExternalSorter<uint64_t>>* out) const {
-    *out = std::make_unique<ExternalSorter<uint64_t>>(SortOptions(bytes));
+  template <class R>
+  Status NewSorter(size_t bytes, std::unique_ptr<ExternalSorter<R>>* out) const {
+    *out = std::make_unique<ExternalSorter<R>>(SortOptions(bytes));
     return (*out)->status();
   }
   template <class R>
@@ -204,27 +202,23 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
       group.clear();
       return inverse->Add(out.data(), out.size());
     };
-    std::vector<FingerprintIdPair> batch(4096);
-    for (size_t got = 0;;) {
-      SIMDEX_RETURN_IF_ERROR(r.pairs->Read(batch.data(), batch.size(), &got));
-      if (got == 0) break;
-      for (size_t i = 0; i < got; ++i) {
-        if (!group.empty() && batch[i].fingerprint != group_id) SIMDEX_RETURN_IF_ERROR(flush_group());
-        if (group.size() == max_group) {
-          std::string id = map != nullptr ? std::string(map->String(group_id)) : std::to_string(group_id);
-          if (map != nullptr) id = std::string(1, '\'') + id + '\'';
-          return Status::InvalidArgument("more than " + std::to_string(max_group) + " documents share the id " + id +
-                                         ": more than a memory budget of " + std::to_string(budget) +
-                                         " bytes orders");
-        }
-        group_id = batch[i].fingerprint;
-        group.push_back(batch[i].id);
+    index::SortedStream<FingerprintIdPair> pairs(r.pairs.get());
+    for (FingerprintIdPair p; pairs.Next(&p);) {
+      if (!group.empty() && p.fingerprint != group_id) SIMDEX_RETURN_IF_ERROR(flush_group());
+      if (group.size() == max_group) {
+        std::string id = map != nullptr ? std::string(map->String(group_id)) : std::to_string(group_id);
+        if (map != nullptr) id = std::string(1, '\'') + id + '\'';
+        return Status::InvalidArgument("more than " + std::to_string(max_group) + " documents share the id " + id +
+                                       ": more than a memory budget of " + std::to_string(budget) + " bytes orders");
       }
+      group_id = p.fingerprint;
+      group.push_back(p.id);
       if (ids_buf.size() >= WriterBuffer(budget)) {
         SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
         ids_buf.clear();
       }
     }
+    SIMDEX_RETURN_IF_ERROR(pairs.status());
     SIMDEX_RETURN_IF_ERROR(flush_group());
     ids.Finish();
     SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
@@ -260,34 +254,31 @@ Status SpilledDocuments::Write(const std::string& path, int min_ordinal_bits, in
     std::vector<std::vector<uint64_t>> values(nbands);
     for (auto& v : values) v.reserve(kBandBatch);
     std::string entry(8 + sb, '\0');
-    std::vector<FingerprintIdPair> batch(4096);
-    uint64_t pos = 0, released = 0;
-    for (size_t got = 0;;) {
-      SIMDEX_RETURN_IF_ERROR(inverse->Read(batch.data(), batch.size(), &got));
-      if (got == 0) break;
-      for (size_t i = 0; i < got; ++i, ++pos) {
-        const uint64_t ordinal = batch[i].id;
-        if (batch[i].fingerprint != pos || ordinal >= n) {
-          return Status::Corruption("the position sort returned document " + std::to_string(batch[i].fingerprint) +
-                                    " where " + std::to_string(pos) + " was due");
-        }
-        if (banded_at(pos)) {
-          const uint64_t* keys = keys_at(pos);
-          for (int t = 0; t < nbands; ++t) {
-            values[t].push_back((keys[t] & ~mask) | ordinal);
-            if (values[t].size() == kBandBatch) {
-              SIMDEX_RETURN_IF_ERROR(bands[t]->Add(values[t].data(), values[t].size()));
-              values[t].clear();
-            }
+    index::SortedStream<FingerprintIdPair> placed(inverse.get());
+    uint64_t pos = 0;
+    for (FingerprintIdPair p; placed.Next(&p); ++pos) {
+      const uint64_t ordinal = p.id;
+      if (p.fingerprint != pos || ordinal >= n) {
+        return Status::Corruption("the position sort returned document " + std::to_string(p.fingerprint) + " where " +
+                                  std::to_string(pos) + " was due");
+      }
+      if (banded_at(pos)) {
+        const uint64_t* keys = keys_at(pos);
+        for (int t = 0; t < nbands; ++t) {
+          values[t].push_back((keys[t] & ~mask) | ordinal);
+          if (values[t].size() == kBandBatch) {
+            SIMDEX_RETURN_IF_ERROR(bands[t]->Add(values[t].data(), values[t].size()));
+            values[t].clear();
           }
         }
-        std::memcpy(entry.data(), &ordinal, 8);
-        std::memcpy(entry.data() + 8, sig_at(pos), sb);
-        SIMDEX_RETURN_IF_ERROR(buckets[ordinal / per_bucket]->Append(entry));
       }
-      records_map->Release(released, pos * rb - released);  // read once, front to back
-      released = pos * rb;
+      std::memcpy(entry.data(), &ordinal, 8);
+      std::memcpy(entry.data() + 8, sig_at(pos), sb);
+      SIMDEX_RETURN_IF_ERROR(buckets[ordinal / per_bucket]->Append(entry));
+      // Read once, front to back: 4,096 records at a time released.
+      if ((pos + 1) % 4096 == 0) records_map->Release((pos - 4095) * rb, 4096 * rb);
     }
+    SIMDEX_RETURN_IF_ERROR(placed.status());
     if (pos != n) {
       return Status::Corruption("the position sort returned " + std::to_string(pos) + " of " + std::to_string(n) +
                                 " documents");

@@ -9,7 +9,6 @@
 //   3. the IndexWriter appends the rank index, the ids, the metadata and the
 //      footer, fsyncs and renames the temporary file into place.
 #include <algorithm>
-#include <chrono>
 #include <thread>
 
 #include "base/timing.h"
@@ -22,9 +21,7 @@
 #include "engine/util/radix_sort.h"
 #include "engine/util/sticky_status.h"
 #include "format/block_frame.h"
-#include "format/coding.h"
 #include "format/index_layout.h"
-#include "format/packed_ints.h"
 #include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/profile.h"
@@ -68,34 +65,6 @@ struct IndexBuilder::Rep : util::StickyStatus {
 
 namespace {
 
-
-// The fingerprints of table 0 (sorted), in memory or in a mapped scratch file.
-struct SortedFingerprints {
-  std::vector<uint64_t> memory;
-  std::unique_ptr<util::OutputFile> file;
-  std::unique_ptr<util::MappedValues> map;
-  std::span<const uint64_t> values() const { return map ? map->values() : std::span<const uint64_t>(memory); }
-};
-
-// Sorts perm(values) with the external sorter into a mapped scratch file.
-Status SortPermutedExternally(std::span<const uint64_t> values, const BlockPermutation& perm,
-                              const ExternalSortOptions& sort_options, std::unique_ptr<util::OutputFile>* spill,
-                              std::unique_ptr<util::MappedValues>* map) {
-  ExternalSorter<uint64_t> sorter(sort_options);
-  std::vector<uint64_t> buf(8192);
-  for (size_t i = 0; i < values.size(); i += buf.size()) {
-    const size_t n = std::min(buf.size(), values.size() - i);
-    for (size_t j = 0; j < n; ++j) buf[j] = perm.Apply(values[i + j]);
-    SIMDEX_RETURN_IF_ERROR(sorter.Add(buf.data(), n));
-  }
-  return util::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, spill, map);
-}
-
-// Sorts table t's permuted fingerprints (table 0: the fingerprints as they
-// are) in memory when 16 bytes per entry fit the budget, else externally,
-// and encodes them to `sink`. Adds the sorting time to *sort_seconds.
-// `buffers` holds the sorted values and the sort's scratch, reused from
-// table to table.
 struct SortBuffers {
   std::vector<uint64_t> values;
   std::vector<uint64_t> scratch;
@@ -123,7 +92,10 @@ Status SortTable(int t, std::span<const uint64_t> fps, const BuildOptions& o, co
       util::RadixSort(permuted.data(), buffers->scratch.data(), permuted.size(), sort_threads);
       values = permuted;
     } else {
-      SIMDEX_RETURN_IF_ERROR(SortPermutedExternally(fps, perm, sort_options, &spill, &spill_map));
+      // Sorted externally into a mapped scratch file.
+      ExternalSorter<uint64_t> sorter(sort_options);
+      SIMDEX_RETURN_IF_ERROR(simhash::AddPermuted(fps, perm, &sorter));
+      SIMDEX_RETURN_IF_ERROR(util::ReadSortedToScratch(&sorter, sort_options.tmpdir, size_t{1} << 20, &spill, &spill_map));
       values = spill_map->values();
     }
     *sort_seconds += base::Seconds(start);
@@ -207,24 +179,10 @@ Status IndexBuilder::Add(std::span<const uint64_t> ids, std::span<const uint64_t
   Rep& r = *rep_;
   SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
-  if (r.options.string_ids) {
-    // Numeric ids of a string-id index are kept as their decimal strings.
-    for (size_t i = 0; i < ids.size(); ++i) SIMDEX_RETURN_IF_ERROR(Add(std::to_string(ids[i]), fingerprints[i]));
-    return Status::OK();
-  }
-  FingerprintIdPair buf[1024];
-  for (size_t i = 0; i < ids.size(); i += 1024) {
-    const size_t n = std::min<size_t>(1024, ids.size() - i);
-    for (size_t j = 0; j < n; ++j) {
-      buf[j] = {fingerprints[i + j], ids[i + j]};
-      r.min_id = std::min(r.min_id, ids[i + j]);
-      r.max_id = std::max(r.max_id, ids[i + j]);
-    }
-    r.status = r.sorter->Add(buf, n);
-    if (!r.status.ok()) return r.status;
-  }
-  r.stats.entries += ids.size();
-  return Status::OK();
+  // Numeric ids of a string-id index are kept as their decimal strings.
+  r.status = index::AddPairs(ids, fingerprints, r.options.string_ids, &r.id_map, &r.min_id, &r.max_id, r.sorter.get());
+  if (r.status.ok()) r.stats.entries += ids.size();
+  return r.status;
 }
 
 static_assert(kMaxProfileLength == format::kMaxProfileLength, "the metadata holds every profile CheckProfileText allows");
@@ -278,73 +236,26 @@ Status IndexBuilder::FinishImpl() {
     // Ids are the strings' ranks, 0 .. K-1.
     SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
     r.stats.id_map_runs = r.id_map.stats().runs_spilled;
-    summary.id_base = 0;
-    summary.id_width = static_cast<uint8_t>(format::BitWidth(r.id_map.size() > 0 ? r.id_map.size() - 1 : 0));
-  } else {
-    summary.id_base = n ? r.min_id : 0;
-    summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? r.max_id - r.min_id : 0));
   }
+  summary.SetIds(o.string_ids, r.id_map.size(), r.min_id, r.max_id);
 
-  SortedFingerprints fps;
-  const bool fps_in_memory = simhash::FingerprintsFitInMemory(n, o.memory_bytes);
-  if (fps_in_memory) {
-    fps.memory.reserve(n);
-  } else {
-    SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(scratch_dir, "fingerprints", &fps.file));
+  // Table 0's values stay in memory when FingerprintsFitInMemory.
+  std::unique_ptr<simhash::Table0Writer> table0;
+  SIMDEX_RETURN_IF_ERROR(simhash::Table0Writer::Create(
+      n, simhash::FingerprintsFitInMemory(n, o.memory_bytes) ? 8 * n : 0, scratch_dir, summary.id_width, o.string_ids,
+      &table0));
+  index::SortedStream<FingerprintIdPair> pairs(r.sorter.get());
+  for (FingerprintIdPair p; pairs.Next(&p);) {
+    // String ids are the strings' ranks.
+    SIMDEX_RETURN_IF_ERROR(table0->Add(p.fingerprint, o.string_ids ? r.id_map.Rank(p.id) : p.id - summary.id_base));
   }
-  std::unique_ptr<util::OutputFile> ids_file;
-  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(scratch_dir, "ids", &ids_file));
-  std::string ids_buf, fp_buf;
-  format::PackedIntsWriter ids(&ids_buf, summary.id_width);
-  std::vector<FingerprintIdPair> batch(4096);
-  uint64_t seen = 0, distinct = 0, last = 0;
-  // String ids: the entries of one fingerprint come sorted by provisional
-  // number; they are packed sorted by rank.
-  std::vector<uint64_t> run;
-  auto flush_run = [&] {
-    std::sort(run.begin(), run.end());
-    for (uint64_t rank : run) ids.Add(rank);
-    run.clear();
-  };
-  for (size_t got = 0;;) {
-    SIMDEX_RETURN_IF_ERROR(r.sorter->Read(batch.data(), batch.size(), &got));
-    if (got == 0) break;
-    for (size_t i = 0; i < got; ++i) {
-      const uint64_t fp = batch[i].fingerprint;
-      const bool new_fp = seen + i == 0 || fp != last;
-      distinct += new_fp;
-      last = fp;
-      if (o.string_ids) {
-        if (new_fp) flush_run();
-        run.push_back(r.id_map.Rank(batch[i].id));
-      } else {
-        ids.Add(batch[i].id - summary.id_base);
-      }
-      if (fps_in_memory) fps.memory.push_back(fp);
-      else format::PutFixed64(&fp_buf, fp);
-    }
-    seen += got;
-    if (ids_buf.size() >= (1u << 20)) {
-      SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
-      ids_buf.clear();
-    }
-    if (fp_buf.size() >= (1u << 20)) {
-      SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
-      fp_buf.clear();
-    }
+  SIMDEX_RETURN_IF_ERROR(pairs.status());
+  SIMDEX_RETURN_IF_ERROR(table0->Finish());
+  if (table0->entries() != n) {
+    return Status::Corruption("the sorter returned " + std::to_string(table0->entries()) + " of " + std::to_string(n) +
+                              " entries");
   }
-  flush_run();
-  ids.Finish();
-  SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
-  SIMDEX_RETURN_IF_ERROR(ids_file->Close());
-  if (seen != n) return Status::Corruption("the sorter returned " + std::to_string(seen) + " of " + std::to_string(n) + " entries");
-  if (fps.file) {
-    SIMDEX_RETURN_IF_ERROR(fps.file->Append(fp_buf));
-    SIMDEX_RETURN_IF_ERROR(fps.file->Close());
-    SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*fps.file, &fps.map));
-  }
-  summary.distinct_fingerprints = distinct;
-  r.stats.distinct_fingerprints = distinct;
+  summary.distinct_fingerprints = r.stats.distinct_fingerprints = table0->distinct();
   r.stats.spilled_runs = r.sorter->stats().runs_spilled;
   r.stats.spilled_bytes = r.sorter->stats().bytes_spilled;
   r.sorter.reset();
@@ -353,7 +264,7 @@ Status IndexBuilder::FinishImpl() {
   // 2. The tables.
   std::unique_ptr<simhash::IndexWriter> writer;
   SIMDEX_RETURN_IF_ERROR(simhash::IndexWriter::Create(r.path, o, &writer));
-  const index::TableOptions table_options = simhash::TableOptionsOf(o);
+  const index::TableOptions table_options = index::TableOptionsOf(o);
   double sort_seconds = 0;
   const int num_tables = o.scheme.num_tables();
   // Tables are encoded `wave` at a time into memory when the budget holds
@@ -366,7 +277,7 @@ Status IndexBuilder::FinishImpl() {
   for (int first = 0; first < num_tables; first += static_cast<int>(wave)) {
     r.Report("encoding tables", static_cast<double>(first) / num_tables);
     if (wave == 1) {
-      SIMDEX_RETURN_IF_ERROR(SortTable(first, fps.values(), o, r.SortOptions(), o.threads, &buffers[0],
+      SIMDEX_RETURN_IF_ERROR(SortTable(first, table0->values(), o, r.SortOptions(), o.threads, &buffers[0],
                                        [&](std::span<const uint64_t> sorted) { return writer->AddTable(first, sorted); },
                                        &sort_seconds));
       continue;
@@ -380,7 +291,7 @@ Status IndexBuilder::FinishImpl() {
     for (int t = first; t < wave_end; ++t) {
       workers.emplace_back([&, t] {
         const int i = t - first;
-        status[i] = SortTable(t, fps.values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
+        status[i] = SortTable(t, table0->values(), o, r.SortOptions(), 1, &buffers[i], [&](std::span<const uint64_t> sorted) {
           return index::EncodeTable(table_options, t, sorted,
                                     [&blocks, i](std::string_view block) {
                                       blocks[i].append(block);
@@ -399,14 +310,12 @@ Status IndexBuilder::FinishImpl() {
       blocks[i] = std::string();
     }
   }
-  fps = SortedFingerprints();
+  table0->ReleaseValues();
   buffers.clear();
 
   // 3. Rank index, ids, metadata, footer.
-  std::unique_ptr<util::MappedValues> idmap;
-  SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*ids_file, &idmap));
   r.Report("writing", 1);
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, idmap->bytes(), o.string_ids ? r.id_map.Section() : std::string_view()));
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, table0->ids(), o.string_ids ? r.id_map.Section() : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();
   r.stats.seconds_sorting += sort_seconds;
   r.stats.seconds_encoding = base::Seconds(t0) - r.stats.seconds_sorting;

@@ -21,7 +21,6 @@
 // so that damage is never copied into the new file; errors about the old
 // index name its file.
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include "base/timing.h"
@@ -37,9 +36,7 @@
 #include "engine/simhash/merge/merged_id_map.h"
 #include "engine/util/external_sorter.h"
 #include "engine/util/output_file.h"
-#include "engine/util/radix_sort.h"
 #include "engine/util/sticky_status.h"
-#include "format/packed_ints.h"
 #include "simdex/front_end_text.h"
 #include "simdex/merge.h"
 #include "simdex/profile.h"
@@ -48,54 +45,6 @@ namespace simdex {
 
 using util::ExternalSorter;
 using util::FingerprintIdPair;
-
-namespace {
-
-
-constexpr size_t kReadBatch = size_t{1} << 12;
-
-// Reads a sorter's records one at a time.
-template <class Record>
-class SortedStream {
- public:
-  explicit SortedStream(ExternalSorter<Record>* sorter) : sorter_(sorter), buffer_(kReadBatch) {}
-  // Fills the next record; false at the end (or on error: see status()).
-  bool Next(Record* out) {
-    if (pos_ == got_) {
-      if (!status_.ok()) return false;
-      status_ = sorter_->Read(buffer_.data(), buffer_.size(), &got_);
-      pos_ = 0;
-      if (!status_.ok() || got_ == 0) return false;
-    }
-    *out = buffer_[pos_++];
-    return true;
-  }
-  const Status& status() const { return status_; }
-
- private:
-  ExternalSorter<Record>* sorter_;
-  std::vector<Record> buffer_;
-  size_t got_ = 0;
-  size_t pos_ = 0;
-  Status status_;
-};
-
-// Adds perm(v) of every value to *sorter, and finishes it.
-Status SortPermuted(std::span<const uint64_t> values, const BlockPermutation& perm, ExternalSorter<uint64_t>* sorter) {
-  std::vector<uint64_t> buf;
-  buf.reserve(kReadBatch);
-  for (uint64_t v : values) {
-    buf.push_back(perm.Apply(v));
-    if (buf.size() == kReadBatch) {
-      SIMDEX_RETURN_IF_ERROR(sorter->Add(buf.data(), buf.size()));
-      buf.clear();
-    }
-  }
-  SIMDEX_RETURN_IF_ERROR(sorter->Add(buf.data(), buf.size()));
-  return sorter->Finish();
-}
-
-}  // namespace
 
 struct IndexMerger::Rep : util::StickyStatus {
   const IndexReader* old = nullptr;
@@ -236,25 +185,13 @@ Status IndexMerger::Add(std::span<const uint64_t> ids, std::span<const uint64_t>
   Rep& r = *rep_;
   SIMDEX_RETURN_IF_ERROR(r.Check("Add() after Finish() or Abandon()"));
   if (ids.size() != fingerprints.size()) return Status::InvalidArgument("ids and fingerprints differ in length");
-  FingerprintIdPair buf[1024];
-  for (size_t i = 0; i < ids.size(); i += 1024) {
-    const size_t n = std::min<size_t>(1024, ids.size() - i);
-    for (size_t j = 0; j < n; ++j) {
-      if (!r.old->has_string_ids()) r.batch_ids.AddNumber(ids[i + j]);  // else the id map is asked
-      if (r.string_ids) {
-        // Numeric ids of a string-id index are kept as their decimal strings.
-        buf[j] = {fingerprints[i + j], r.id_map.Intern(std::to_string(ids[i + j]))};
-        continue;
-      }
-      buf[j] = {fingerprints[i + j], ids[i + j]};
-      r.batch_min_id = std::min(r.batch_min_id, ids[i + j]);
-      r.batch_max_id = std::max(r.batch_max_id, ids[i + j]);
-    }
-    r.status = r.batch->Add(buf, n);
-    if (!r.status.ok()) return r.status;
+  if (!r.old->has_string_ids()) {
+    for (uint64_t id : ids) r.batch_ids.AddNumber(id);  // else the id map is asked
   }
-  r.stats.added += ids.size();
-  return Status::OK();
+  // Numeric ids of a string-id index are kept as their decimal strings.
+  r.status = index::AddPairs(ids, fingerprints, r.string_ids, &r.id_map, &r.batch_min_id, &r.batch_max_id, r.batch.get());
+  if (r.status.ok()) r.stats.added += ids.size();
+  return r.status;
 }
 
 Status IndexMerger::Add(std::string_view id, uint64_t fingerprint) {
@@ -286,13 +223,7 @@ Status IndexMerger::Delete(uint64_t id) {
 Status IndexMerger::DeleteRange(uint64_t first, uint64_t last) {
   Rep& r = *rep_;
   SIMDEX_RETURN_IF_ERROR(r.Check("DeleteRange() after Finish() or Abandon()"));
-  if (first > last) {
-    return Status::InvalidArgument("DeleteRange(" + std::to_string(first) + ", " + std::to_string(last) +
-                                   "): the first id is past the last");
-  }
-  if (r.old->has_string_ids()) return Status::InvalidArgument("DeleteRange() of an index of string ids");
-  r.deleted_ranges.Add(first, last);
-  return Status::OK();
+  return r.deleted_ranges.Add(first, last, r.old->has_string_ids());
 }
 
 Status IndexMerger::Delete(std::string_view id) {
@@ -384,22 +315,19 @@ Status IndexMerger::FinishImpl() {
   simhash::EntrySummary summary;
   summary.entries = n;
   std::unique_ptr<simhash::MergedIdMap> merged_ids;
+  uint64_t strings = 0;
   if (r.string_ids) {
     if (!id_map_finished) SIMDEX_RETURN_IF_ERROR(r.id_map.Finish());
     r.stats.id_map_runs = r.id_map.stats().runs_spilled;
-    uint64_t strings = r.id_map.size();
+    strings = r.id_map.size();
     if (old.has_string_ids()) {
       Status built = simhash::MergedIdMap::Build(old, kept, r.id_map, r.ScratchDir(), &merged_ids);
       SIMDEX_RETURN_IF_ERROR(built.IsCorruption() ? old_ids.InFile(built) : built);
       std::vector<bool>().swap(kept);
       strings = merged_ids->size();
     }
-    summary.id_base = 0;
-    summary.id_width = static_cast<uint8_t>(format::BitWidth(strings > 0 ? strings - 1 : 0));
-  } else {
-    summary.id_base = n ? min_id : 0;
-    summary.id_width = static_cast<uint8_t>(format::BitWidth(n ? max_id - min_id : 0));
   }
+  summary.SetIds(r.string_ids, strings, min_id, max_id);
   auto new_old_id = [&](uint64_t id) -> uint64_t {
     if (!r.string_ids) return id - summary.id_base;
     if (merged_ids) return merged_ids->OldId(id);
@@ -419,41 +347,11 @@ Status IndexMerger::FinishImpl() {
   SIMDEX_RETURN_IF_ERROR(r.batch->Finish());
   const std::string dir = r.ScratchDir();
   const size_t table_budget = r.options.memory_bytes / 2, eighth = r.options.memory_bytes / 8;
-  std::unique_ptr<index::SortedValues> table0, batch_fps, deleted_fps;
-  SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table0));
+  std::unique_ptr<simhash::Table0Writer> table0;
+  SIMDEX_RETURN_IF_ERROR(simhash::Table0Writer::Create(n, table_budget, dir, summary.id_width, r.string_ids, &table0));
+  std::unique_ptr<index::SortedValues> batch_fps, deleted_fps;
   SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(r.stats.added, eighth, dir, &batch_fps));
   SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(removed, eighth, dir, &deleted_fps));
-  std::unique_ptr<util::OutputFile> ids_file;
-  SIMDEX_RETURN_IF_ERROR(util::OutputFile::CreateScratch(dir, "ids", &ids_file));
-  std::string ids_buf;
-  format::PackedIntsWriter packed(&ids_buf, summary.id_width);
-  uint64_t distinct = 0, written = 0, last = 0;
-  // The ids of the current fingerprint (string ids: packed sorted by number
-  // when the fingerprint changes).
-  std::vector<uint64_t> run;
-  auto flush_run = [&] {
-    std::sort(run.begin(), run.end());
-    for (uint64_t number : run) packed.Add(number);
-    run.clear();
-  };
-  // Takes an entry's fingerprint and its id in the new id space.
-  auto emit = [&](uint64_t fp, uint64_t id) -> Status {
-    const bool new_fp = written == 0 || fp != last;
-    distinct += new_fp;
-    last = fp;
-    ++written;
-    if (r.string_ids) {
-      if (new_fp) flush_run();
-      run.push_back(id);
-    } else {
-      packed.Add(id);
-    }
-    if (ids_buf.size() >= (size_t{1} << 20)) {
-      SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
-      ids_buf.clear();
-    }
-    return table0->Append(fp);
-  };
   // The fingerprints of the old tables, each table's inverted, must agree
   // with table 0's (index/fingerprint_multiset.h): a table whose values
   // were changed is never copied, with fresh checksums, into the new file.
@@ -462,7 +360,7 @@ Status IndexMerger::FinishImpl() {
   {
     simhash::TableCursor cursor(old, 0);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
-    SortedStream<FingerprintIdPair> batch(r.batch.get());
+    index::SortedStream<FingerprintIdPair> batch(r.batch.get());
     FingerprintIdPair next{}, previous_old{};
     bool have_batch = batch.Next(&next);
     while (cursor.Valid() || have_batch) {
@@ -480,11 +378,11 @@ Status IndexMerger::FinishImpl() {
         if (r.IsDeleted(mine.id)) {
           SIMDEX_RETURN_IF_ERROR(deleted_fps->Append(mine.fingerprint));
         } else {
-          SIMDEX_RETURN_IF_ERROR(emit(mine.fingerprint, new_old_id(mine.id)));
+          SIMDEX_RETURN_IF_ERROR(table0->Add(mine.fingerprint, new_old_id(mine.id)));
         }
         SIMDEX_RETURN_IF_ERROR(cursor.Next());
       } else {
-        SIMDEX_RETURN_IF_ERROR(emit(next.fingerprint, new_batch_id(next.id)));
+        SIMDEX_RETURN_IF_ERROR(table0->Add(next.fingerprint, new_batch_id(next.id)));
         SIMDEX_RETURN_IF_ERROR(batch_fps->Append(next.fingerprint));
         have_batch = batch.Next(&next);
       }
@@ -493,34 +391,31 @@ Status IndexMerger::FinishImpl() {
     r.stats.blocks_decoded += cursor.blocks_decoded();
   }
   r.batch.reset();
-  if (written != n) return old_ids.InFile(Status::Corruption("table 0 does not hold the index's entries"));
-  flush_run();
-  packed.Finish();
-  SIMDEX_RETURN_IF_ERROR(ids_file->Append(ids_buf));
-  ids_buf = std::string();
-  SIMDEX_RETURN_IF_ERROR(ids_file->Close());
+  if (table0->entries() != n) return old_ids.InFile(Status::Corruption("table 0 does not hold the index's entries"));
   SIMDEX_RETURN_IF_ERROR(table0->Finish());
   SIMDEX_RETURN_IF_ERROR(batch_fps->Finish());
   SIMDEX_RETURN_IF_ERROR(deleted_fps->Finish());
-  summary.distinct_fingerprints = distinct;
+  summary.distinct_fingerprints = table0->distinct();
 
   std::unique_ptr<simhash::IndexWriter> writer;
   SIMDEX_RETURN_IF_ERROR(simhash::IndexWriter::Create(r.path, r.build, &writer));
   SIMDEX_RETURN_IF_ERROR(writer->AddTable(0, table0->values()));
-  table0.reset();
+  table0->ReleaseValues();
 
   // 3. The other tables.
   for (int t = 1; t < scheme.num_tables(); ++t) {
     const BlockPermutation& perm = scheme.table(t);
     // The batch's and the deleted entries' values in table t, sorted.
     ExternalSorter<uint64_t> added(r.SortOptions(eighth)), deleted(r.SortOptions(eighth));
-    SIMDEX_RETURN_IF_ERROR(SortPermuted(batch_fps->values(), perm, &added));
-    SIMDEX_RETURN_IF_ERROR(SortPermuted(deleted_fps->values(), perm, &deleted));
+    SIMDEX_RETURN_IF_ERROR(simhash::AddPermuted(batch_fps->values(), perm, &added));
+    SIMDEX_RETURN_IF_ERROR(added.Finish());
+    SIMDEX_RETURN_IF_ERROR(simhash::AddPermuted(deleted_fps->values(), perm, &deleted));
+    SIMDEX_RETURN_IF_ERROR(deleted.Finish());
     std::unique_ptr<index::SortedValues> table;
     SIMDEX_RETURN_IF_ERROR(index::SortedValues::Create(n, table_budget, dir, &table));
     simhash::TableCursor cursor(old, t);
     SIMDEX_RETURN_IF_ERROR(cursor.Seek(0));
-    SortedStream<uint64_t> batch(&added), gone(&deleted);
+    index::SortedStream<uint64_t> batch(&added), gone(&deleted);
     uint64_t next = 0, next_gone = 0;
     bool have_batch = batch.Next(&next);
     bool have_gone = gone.Next(&next_gone);  // the next deleted value to drop
@@ -558,9 +453,7 @@ Status IndexMerger::FinishImpl() {
   }
 
   // 4. Ids, metadata, footer.
-  std::unique_ptr<util::MappedValues> ids;
-  SIMDEX_RETURN_IF_ERROR(util::MappedValues::Open(*ids_file, &ids));
-  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, ids->bytes(), merged_ids ? merged_ids->section()
+  SIMDEX_RETURN_IF_ERROR(writer->Finish(summary, table0->ids(), merged_ids ? merged_ids->section()
                                                                 : r.string_ids ? r.id_map.Section()
                                                                                : std::string_view()));
   r.stats.file_bytes = writer->file_bytes();
