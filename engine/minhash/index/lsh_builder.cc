@@ -20,14 +20,6 @@ struct LshIndexBuilder::Rep : util::StickyStatus {
   LshBuildOptions options;
   std::optional<minhash::LshDocuments> docs;
   LshBuildStats stats;
-  BottomKSketch sketch;  // scratch
-
-  // The sketch of `shingles` when the options keep sketches, else nullptr.
-  const BottomKSketch* SketchOf(std::span<const uint64_t> shingles) {
-    if (options.sketch_k <= 0) return nullptr;
-    MakeBottomKSketch(shingles, options.sketch_k, &sketch);
-    return &sketch;
-  }
 
   // The builder's first error, or InvalidArgument after Finish() or Abandon().
   Status Check() { return StickyStatus::Check("Add() after Finish() or Abandon()"); }
@@ -102,7 +94,7 @@ Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature) {
 
 Status LshIndexBuilder::Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, rep_->SketchOf(shingles));
+  return rep_->status = rep_->docs->Add(rep_->docs->IdNumber(id), signature, rep_->docs->SketchOf(shingles));
 }
 
 Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
@@ -111,7 +103,7 @@ Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature) {
 
 Status LshIndexBuilder::Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles) {
   SIMDEX_RETURN_IF_ERROR(rep_->Check());
-  return rep_->AddString(id, signature, rep_->SketchOf(shingles));
+  return rep_->AddString(id, signature, rep_->docs->SketchOf(shingles));
 }
 
 Status LshIndexBuilder::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {

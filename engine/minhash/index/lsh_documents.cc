@@ -78,35 +78,24 @@ Status LshDocuments::Spill() {
   return Status::OK();
 }
 
+const BottomKSketch* LshDocuments::SketchOf(std::span<const uint64_t> shingles) {
+  if (requested_sketch_k_ <= 0) return nullptr;
+  MakeBottomKSketch(shingles, requested_sketch_k_, &sketch_);
+  return &sketch_;
+}
+
 Status LshDocuments::Add(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
   SIMDEX_RETURN_IF_ERROR(DecideSketches(sketch != nullptr && requested_sketch_k_ > 0));
-  const bool in_bands = !IsEmptySignature(signature, options_.minhash.num_perm);
   // The document's bytes: the b-bit signature, then the sketch slot.
-  const auto put = [&](uint8_t* document) {
-    PackSignature(signature, options_.minhash.num_perm, options_.signature_bits, document);
-    if (sketch_k() > 0) {
-      PutSketchSlot(sketch->hashes, !sketch->whole, sketch_k(),
-                    document + PackedSignatureBytes(options_.minhash.num_perm, options_.signature_bits));
-    }
-  };
-  if (spilled_ || ids_.size() >= max_in_memory_) {
-    if (!spilled_) SIMDEX_RETURN_IF_ERROR(Spill());
-    add_keys_.resize(options_.bands.bands);
-    add_signature_.resize(signature_bytes_);
-    BandKeys(signature, options_.bands, add_keys_.data());
-    put(add_signature_.data());
-    return spilled_->Add(id, add_keys_.data(), add_signature_.data(), in_bands);
+  add_keys_.resize(options_.bands.bands);
+  add_signature_.resize(signature_bytes_);
+  BandKeys(signature, options_.bands, add_keys_.data());
+  PackSignature(signature, options_.minhash.num_perm, options_.signature_bits, add_signature_.data());
+  if (sketch_k() > 0) {
+    PutSketchSlot(sketch->hashes, !sketch->whole, sketch_k(),
+                  add_signature_.data() + PackedSignatureBytes(options_.minhash.num_perm, options_.signature_bits));
   }
-  const size_t at = keys_.size();
-  keys_.resize(at + options_.bands.bands);
-  BandKeys(signature, options_.bands, keys_.data() + at);
-  const size_t s = signatures_.size();
-  signatures_.resize(s + signature_bytes_);
-  put(reinterpret_cast<uint8_t*>(signatures_.data() + s));
-  banded_.push_back(in_bands);
-  banded_count_ += in_bands;
-  ids_.push_back(id);
-  return Status::OK();
+  return AddStored(id, add_keys_.data(), add_signature_.data(), !IsEmptySignature(signature, options_.minhash.num_perm));
 }
 
 Status LshDocuments::AddStored(uint64_t id, const uint64_t* keys, const uint8_t* packed, bool banded) {

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,9 @@ class LshDocuments {
   // From numbers to strings: every id so far becomes its decimal string.
   Status SwitchToStringIds();
 
+  // The sketch of a document's shingles when the options keep sketches
+  // (sketch_k > 0), else nullptr; valid until the next call.
+  const BottomKSketch* SketchOf(std::span<const uint64_t> shingles);
   // A document from its signature (num_perm values) and, with sketches,
   // its text's bottom-k sketch (else nullptr). `id` from IdNumber. The
   // first document decides whether the file has sketches (options'
@@ -90,8 +94,9 @@ class LshDocuments {
   std::string tmpdir_;
   uint64_t max_in_memory_ = 0;  // documents held before they move to scratch files
   std::unique_ptr<SpilledDocuments> spilled_;
-  std::vector<uint64_t> add_keys_;  // a document's keys and signature while Add() spills
+  std::vector<uint64_t> add_keys_;  // a document's keys and bytes in Add()
   std::vector<uint8_t> add_signature_;
+  BottomKSketch sketch_;            // SketchOf()'s
   size_t signature_bytes_ = 0;  // DocumentBytes: the signature and the sketch slot
   bool decided_ = false;        // whether documents carry sketches
   int requested_sketch_k_ = 0;  // the options' sketch_k before the first document

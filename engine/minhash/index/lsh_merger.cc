@@ -53,12 +53,6 @@ struct LshIndexMerger::Rep : util::StickyStatus {
                      std::set<std::string_view>* deleted_strings);
   Status AddOld();
   Status AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sketch);
-  BottomKSketch sketch;  // scratch
-  const BottomKSketch* SketchOf(std::span<const uint64_t> shingles) {
-    if (old->sketch_k() <= 0) return nullptr;
-    MakeBottomKSketch(shingles, old->sketch_k(), &sketch);
-    return &sketch;
-  }
 };
 
 namespace {
@@ -121,7 +115,8 @@ Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature) {
 }
 
 Status LshIndexMerger::Add(uint64_t id, const uint32_t* signature, std::span<const uint64_t> shingles) {
-  return AddSketched(id, signature, rep_->SketchOf(shingles));
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());  // before docs is read
+  return AddSketched(id, signature, rep_->docs->SketchOf(shingles));
 }
 
 Status LshIndexMerger::AddSketched(uint64_t id, const uint32_t* signature, const BottomKSketch* sketch) {
@@ -137,7 +132,8 @@ Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature) {
 }
 
 Status LshIndexMerger::Add(std::string_view id, const uint32_t* signature, std::span<const uint64_t> shingles) {
-  return rep_->AddString(id, signature, rep_->SketchOf(shingles));
+  SIMDEX_RETURN_IF_ERROR(rep_->Check());
+  return rep_->AddString(id, signature, rep_->docs->SketchOf(shingles));
 }
 
 Status LshIndexMerger::Rep::AddString(std::string_view id, const uint32_t* signature, const BottomKSketch* sk) {
@@ -185,15 +181,12 @@ Status LshIndexMerger::AddIndex(const LshIndexReader* other) {
   else if (other->bands().bands != old.bands().bands || other->bands().rows != old.bands().rows) differs = "other bands";
   else if (other->signature_bits() != old.signature_bits()) differs = "other signature bits";
   else if (other->has_string_ids() != old.has_string_ids()) differs = "ids of the other kind";
-  else if (other->sketch_k() != old.sketch_k()) differs = "sketches of another k";
-  if (!differs.empty()) {
-    if (differs == "sketches of another k") {
-      const auto sketches = [](int k) { return k > 0 ? "sketches of " + std::to_string(k) : std::string("no sketches"); };
-      differs = sketches(other->sketch_k()) + " where the old one has " + sketches(old.sketch_k());
-      return Status::InvalidArgument("AddIndex: the index added has " + differs +
-                                     " (a merged file keeps every document's sketch of one k, or none)");
-    }
-    return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  if (!differs.empty()) return Status::InvalidArgument("AddIndex: the index added has " + differs + " than the old one");
+  if (other->sketch_k() != old.sketch_k()) {
+    const auto sketches = [](int k) { return k > 0 ? "sketches of " + std::to_string(k) : std::string("no sketches"); };
+    return Status::InvalidArgument("AddIndex: the index added has " + sketches(other->sketch_k()) +
+                                   " where the old one has " + sketches(old.sketch_k()) +
+                                   " (a merged file keeps every document's sketch of one k, or none)");
   }
   rep_->others.push_back(other);
   return Status::OK();
