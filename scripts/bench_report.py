@@ -672,6 +672,14 @@ def plain_log_axes(ax):
         axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
+def save(fig, plots, name):
+    """Writes the figure to plots/name (the same bytes for the same records), closes it and returns name."""
+    fig.tight_layout()
+    fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
+    plt.close(fig)
+    return name
+
+
 def plot_space_latency(points, plots, k):
     files = []
     schemes = sorted({p['scheme'] for p in points if is_simdex(p) or p['searcher'] == 'permuted'})
@@ -703,11 +711,7 @@ def plot_space_latency(points, plots, k):
             ax.grid(True, which='both', alpha=0.3)
             if rows:
                 ax.legend(fontsize=6)
-        fig.tight_layout()
-        name = 'space_latency_%s.png' % dataset
-        fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
-        plt.close(fig)
-        files.append(name)
+        files.append(save(fig, plots, 'space_latency_%s.png' % dataset))
     return files
 
 
@@ -737,10 +741,7 @@ def plot_vs_n(points, plots, k, field, ylabel, name, dataset='uniform'):
     ax.set_ylabel(ylabel)
     ax.grid(True, which='both', alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
-    plt.close(fig)
-    return name
+    return save(fig, plots, name)
 
 
 def plot_warm_cold(points, plots, k):
@@ -768,11 +769,7 @@ def plot_warm_cold(points, plots, k):
     ax.set_ylabel('us per query (batch, 1 thread, k = %d)' % k)
     ax.legend(fontsize=7)
     ax.grid(True, axis='y', which='both', alpha=0.3)
-    fig.tight_layout()
-    name = 'warm_vs_cold.png'
-    fig.savefig(os.path.join(plots, name), dpi=100, metadata={'Software': None})
-    plt.close(fig)
-    return name
+    return save(fig, plots, 'warm_vs_cold.png')
 
 
 def draw_plots(points, plots, k):

@@ -324,8 +324,7 @@ def write_defects(corpus_dir, out_dir, pairs_path, summary):
           'issue 20 item 4.', '']
 
     def table(rows, extra_head, extra):
-        md.append('| corpus | a | b | distance | J | ' + extra_head + ' |')
-        md.append('|---|---|---|---|---|---|')
+        head(md, '| corpus | a | b | distance | J | ' + extra_head + ' |')
         for c, p in rows:
             md.append(f'| {c} | `{p["a"]}` | `{p["b"]}` | {p["distance"]} | {p["jaccard"]:.3f} | {extra(p)} |')
         md.append('')
@@ -600,12 +599,11 @@ def report(corpus_dir, out_dir, text, reuse=False):
                 md.append(f'| {c} | {name} | {s["positives"]:,} | {prf(s["k"][3], scoring)} | '
                           f'{f(bs[scoring + "_f1"])} ({bs["k"]}) | {prf(cw, scoring)} | {prf(b0, scoring)} | '
                           f'{prf(b1, scoring)} |')
-    md.append('')
-    md.append(text['corpora_time'].format(load=load))
-    md.append('| corpus | documents | simdex: fingerprints (eval, 1 thread): tf / idf auto (learning included) | '
-              f'simdex dedup --method simhash --threads 1 (wall, median of {DEDUP_RUNS}): default / `{" ".join(DEDUP_CONFIRMED)}` | '
-              'baseline: shingles | signatures (128) | bands | estimate filter | baseline total |')
-    md.append('|---|---|---|---|---|---|---|---|---|')
+    table_after(md, text['corpora_time'].format(load=load),
+                '| corpus | documents | simdex: fingerprints (eval, 1 thread): tf / idf auto (learning included) | '
+                f'simdex dedup --method simhash --threads 1 (wall, median of {DEDUP_RUNS}): default / '
+                f'`{" ".join(DEDUP_CONFIRMED)}` | baseline: shingles | signatures (128) | bands | estimate filter | '
+                'baseline total |')
     for c in names:
         s, i, b = simhash[(c, DEFAULT)], simhash[(c, IDF)], baseline[(c, 'estimate')]
         total = b['shingle_seconds'] + b['sign_seconds'] + b['band_seconds'] + b['filter_seconds']
@@ -625,23 +623,18 @@ def report(corpus_dir, out_dir, text, reuse=False):
             f'{f(x["mean_unrelated_distance"], 1)} / {f(x["median_unrelated_distance"], 0)} | '
             f'{sum(x["distances"]["unrelated"][:4]):,}' for x in (d, i, p)) +
             f' | {b0["k"][0]["unrelated"]:,} / {b1["k"][0]["unrelated"]:,} |')
-    md.append('')
-    md.append(text['corpora_per_k'])
-    md.append('| corpus | bucket | fingerprints | scoring | ' + ' | '.join(f'k={k}' for k in range(MAX_K + 1)) + ' |')
-    md.append('|---|---|---|---|' + '---|' * (MAX_K + 1))
+    table_after(md, text['corpora_per_k'],
+                '| corpus | bucket | fingerprints | scoring | ' + ' | '.join(f'k={k}' for k in range(MAX_K + 1)) + ' |')
     for c, name, _ in with_positives(simhash):
         for scoring in SCORINGS:
             for config, label in ((DEFAULT, 'tf'), (IDF, 'idf auto')):
                 s = bucket(simhash[(c, config)], name)
                 md.append(f'| {c} | {name} | {label} | {scoring} | ' +
                           ' | '.join(f'{x[scoring + "_f1"]:.2f}' for x in s['k']) + ' |')
-    md.append('')
-    md.append(text['corpora_confirm'])
     confirm_ks = (3, 6, 8, 10)
-    md.append('| corpus | bucket | fingerprints | confirmation | ' +
-              ' | '.join(f'{scoring} F1, k={k}' for scoring in SCORINGS for k in confirm_ks) +
-              ' | unrelated pairs within k and confirmed |')
-    md.append('|---|---|---|---|' + '---|' * (2 * len(confirm_ks) + 1))
+    table_after(md, text['corpora_confirm'], '| corpus | bucket | fingerprints | confirmation | ' +
+                ' | '.join(f'{scoring} F1, k={k}' for scoring in SCORINGS for k in confirm_ks) +
+                ' | unrelated pairs within k and confirmed |')
 
     def f1s(b):
         return ' | '.join(f1_at(b, k, scoring) for scoring in SCORINGS for k in confirm_ks)

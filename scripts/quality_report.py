@@ -17,32 +17,17 @@ import math
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 
-import matplotlib
-matplotlib.use('Agg')
-import quality_corpora  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
+import quality_corpora
+from quality_corpora import DEFAULT, PY, ROOT, f, head, plt, rows_of, run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIMDEX = os.path.join(ROOT, 'build', 'bin', 'simdex')
 SETS = ['tests/data/eval/edits.jsonl', 'tests/data/eval/heavy.jsonl', 'tests/data/eval/natural.jsonl']
 SET_NAMES = {s: os.path.basename(s).split('.')[0] for s in SETS}
 CONFIRMS = ['jaccard:0.5', 'jaccard-words:0.3', 'jaccard-shingles:0.8', 'edit:0.6']
-DEFAULT = 'default'  # words, tf, stop words en + zh (the library's defaults)
-PY = 'python-simhash'
 K_DEFAULT, K_SHORT = 3, 10
 TIMING_RUNS = 5
-
-
-def run(args):
-    return subprocess.run([SIMDEX] + args, cwd=ROOT, check=True, capture_output=True, text=True)
-
-
-def eval_rows(path):
-    return [json.loads(line) for line in open(path, encoding='utf-8')]
 
 
 def bucket(rows, config, set_name, name):
@@ -55,10 +40,6 @@ def bucket(rows, config, set_name, name):
 def best(b, ks=None):
     cands = [x for x in b['k'] if ks is None or x['k'] in ks]
     return max(cands, key=lambda x: (round(x['f1'], 9), -x['k']))
-
-
-def f(x, digits=3):
-    return '-' if x is None else f'{x:.{digits}f}'
 
 
 def dedup_summary(stderr):
@@ -82,12 +63,8 @@ def timing(out_dir):
             for line in open(os.path.join(ROOT, path), encoding='utf-8'):
                 w.write(json.dumps({'text': json.loads(line)['text']}, ensure_ascii=False) + '\n')
     docs = sum(1 for _ in open(corpus, encoding='utf-8'))
-    variants = [('k 3 (default)', []), ('--k-short 10', ['--k-short', '10']),
-                ('--k-short 10 --confirm jaccard:0.5', ['--k-short', '10', '--confirm', 'jaccard:0.5']),
-                ('--k-short 10 --confirm jaccard-words:0.3', ['--k-short', '10', '--confirm', 'jaccard-words:0.3']),
-                ('--k-short 10 --confirm jaccard-shingles:0.8',
-                 ['--k-short', '10', '--confirm', 'jaccard-shingles:0.8']),
-                ('--k-short 10 --confirm edit:0.6', ['--k-short', '10', '--confirm', 'edit:0.6'])]
+    extras = [['--k-short', '10']] + [['--k-short', '10', '--confirm', spec] for spec in CONFIRMS]
+    variants = [('k 3 (default)', [])] + [(' '.join(extra), extra) for extra in extras]
     results = []
     for name, extra in variants:
         walls, per_pair, confirm_s, text_s, line = [], [], [], [], ''
@@ -174,15 +151,15 @@ def main():
         args += ['--config', c]
     if not reuse:
         run(args + SETS)
-    grid = eval_rows(grid_path)
+    grid = rows_of(grid_path)
     conf_rows = {}
     for spec in CONFIRMS:
         p = os.path.join(out_dir, f'confirm-{spec.replace(":", "-")}.jsonl')
         if not reuse:
             run(['eval', '-q', '--max-k', '16', '--config', DEFAULT, '--config', PY, '--confirm', spec, '-o', p] +
                 SETS)
-        conf_rows[spec] = eval_rows(p)
-    cost = eval_rows(os.path.join(out_dir, 'cost.jsonl')) if reuse else timing(out_dir)
+        conf_rows[spec] = rows_of(p)
+    cost = rows_of(os.path.join(out_dir, 'cost.jsonl')) if reuse else timing(out_dir)
 
     plots = os.path.join(ROOT, 'docs', 'generated', 'plots')
     os.makedirs(plots, exist_ok=True)
@@ -196,8 +173,7 @@ def main():
     add = md.append
     add(TEXT_HEAD)
     # The sets.
-    add('| set | bucket | positive pairs | negative pairs | hard negatives |')
-    add('|---|---|---|---|---|')
+    head(md, '| set | bucket | positive pairs | negative pairs | hard negatives |')
     for s in SETS:
         for name in ('short', 'medium', 'long'):
             b = bucket(grid, DEFAULT, s, name)
@@ -208,8 +184,7 @@ def main():
     e_short_c = bucket(conf_rows['jaccard:0.5'], DEFAULT, SETS[0], 'short')
     kl = best(e_long)
     first95 = next((x['k'] for x in e_long['k'] if x['f1'] >= 0.95), None)
-    add('| target | measured (edits.jsonl unless named) | verdict |')
-    add('|---|---|---|')
+    head(md, '| target | measured (edits.jsonl unless named) | verdict |')
     add(f'| long (> 500): F1 >= 0.95 at the defaults | F1 {f(e_long["k"][K_DEFAULT]["f1"])} at the default k = 3; '
         f'{f(kl["f1"])} at k = {kl["k"]}, >= 0.95 from k = {first95} (`--k {first95}`) | '
         f'{"met" if e_long["k"][K_DEFAULT]["f1"] >= 0.95 else "missed at k = 3; met with --k " + str(first95)} |')
@@ -231,10 +206,9 @@ def main():
         f'set and bucket | {"met" if min(dists) >= 28 and max(dists) <= 36 else "missed"} |')
     add('')
     add(TEXT_COMPARE)
-    add('| set | bucket | default: F1 at k = 3 | default: best F1 (k) | python-simhash: F1 at k = 3 | '
-        'python-simhash: best F1 (k) | default, no stop words: best F1 (k) | mean distance of unrelated pairs: '
-        'default / no stop words / python-simhash |')
-    add('|---|---|---|---|---|---|---|---|')
+    head(md, '| set | bucket | default: F1 at k = 3 | default: best F1 (k) | python-simhash: F1 at k = 3 | '
+             'python-simhash: best F1 (k) | default, no stop words: best F1 (k) | mean distance of unrelated pairs: '
+             'default / no stop words / python-simhash |')
     for s in SETS:
         for name in ('short', 'medium', 'long', 'all'):
             o, p, n = (bucket(grid, c, s, name) for c in (DEFAULT, PY, 'words,tf,no-stop'))
@@ -244,17 +218,15 @@ def main():
                 f'{f(n["mean_negative_distance"], 1)} / {f(p["mean_negative_distance"], 1)} |')
     add('')
     add(TEXT_GRID)
-    add('| configuration | edits: F1 at k = 3 | edits: best F1 (k) | natural: F1 at k = 3 | natural: best F1 (k) | '
-        'unrelated mean distance (edits, all) |')
-    add('|---|---|---|---|---|---|')
+    head(md, '| configuration | edits: F1 at k = 3 | edits: best F1 (k) | natural: F1 at k = 3 | natural: best F1 (k) | '
+             'unrelated mean distance (edits, all) |')
     for c in configs:
         e, n = bucket(grid, c, SETS[0], 'all'), bucket(grid, c, SETS[2], 'all')
         add(f'| `{c}` | {f(e["k"][3]["f1"])} | {f(best(e)["f1"])} ({best(e)["k"]}) | {f(n["k"][3]["f1"])} | '
             f'{f(best(n)["f1"])} ({best(n)["k"]}) | {f(e["mean_negative_distance"], 1)} |')
     add('')
     add(TEXT_PER_K)
-    add('| set | bucket | ' + ' | '.join(f'k={k}' for k in range(13)) + ' |')
-    add('|---|---|' + '---|' * 13)
+    head(md, '| set | bucket | ' + ' | '.join(f'k={k}' for k in range(13)) + ' |')
     for s in SETS:
         for name in ('short', 'medium', 'long'):
             b = bucket(grid, DEFAULT, s, name)
@@ -262,9 +234,8 @@ def main():
                 f'{x["precision"]:.2f}/{x["recall"]:.2f}' for x in b['k']) + ' |')
     add('')
     add(TEXT_CONFIRM)
-    add('| configuration | confirmation | ' + ' | '.join(f'k={k}' for k in (3, 6, 8, 10, 12, 14, 16)) + ' | '
-        'pairs confirmed / given (k <= 16) |')
-    add('|---|---|' + '---|' * 8)
+    head(md, '| configuration | confirmation | ' + ' | '.join(f'k={k}' for k in (3, 6, 8, 10, 12, 14, 16)) + ' | '
+             'pairs confirmed / given (k <= 16) |')
     b = bucket(grid, DEFAULT, SETS[0], 'short')
     add(f'| `{DEFAULT}` | none | ' + ' | '.join(f(b['k'][k]['f1']) for k in (3, 6, 8, 10, 12)) + ' | - | - | - |')
     for spec in CONFIRMS:
@@ -274,9 +245,8 @@ def main():
                 f' | {b["confirmed"]:,} / {b["confirm_calls"]:,} |')
     add('')
     add(TEXT_COST.format(docs=cost[0]['documents'], runs=TIMING_RUNS))
-    add('| `simdex dedup` | candidate pairs | within their k | accepted | wall time, median | texts read again | '
-        'confirmation | per pair |')
-    add('|---|---|---|---|---|---|---|---|')
+    head(md, '| `simdex dedup` | candidate pairs | within their k | accepted | wall time, median | texts read again | '
+             'confirmation | per pair |')
     base = cost[0]['wall_median_s']
     for r in cost:
         per_pair = '-' if r['us_per_pair_median'] is None else f'{r["us_per_pair_median"]:.1f} us'
@@ -286,9 +256,8 @@ def main():
             f'{per_pair} |')
     add('')
     add(TEXT_DEFAULTS)
-    add('| k | unrelated pairs within k, measured: edits / natural | uniform 64-bit hash | '
-        'expected false pairs, uniform hash: N = 10^6 / 10^8 / 10^9 |')
-    add('|---|---|---|---|')
+    head(md, '| k | unrelated pairs within k, measured: edits / natural | uniform 64-bit hash | '
+             'expected false pairs, uniform hash: N = 10^6 / 10^8 / 10^9 |')
     for k in (3, 4, 5, 6, 7, 8, 10, 12):
         measured = []
         for s in (SETS[0], SETS[2]):
