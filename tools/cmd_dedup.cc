@@ -231,8 +231,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
   std::vector<std::unique_ptr<LshIndexReader>> indexes;
   for (const std::string& path : args.against) {
     indexes.emplace_back();
-    int exit_code = 0;
-    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    if (int bad = OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back())) return bad;
     o.against.push_back(indexes.back().get());
     const MinHashOptions signing = o.Signing();
     if (indexes.back()->profile() != MinHashProfile(signing)) {
@@ -304,9 +303,8 @@ int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
   ProfileCheck profiles;
   std::vector<std::unique_ptr<IndexReader>> indexes;
   for (const std::string& path : args.against) {
-    int exit_code = 0;
     indexes.emplace_back();
-    if (!OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back(), &exit_code)) return exit_code;
+    if (int bad = OpenIndexOrReport(kDedupCommand, path, ReaderOptions(), &indexes.back())) return bad;
     o.against.push_back(indexes.back().get());
     Status s = profiles.Add(path, indexes.back()->profile());
     if (s.ok()) s = o.Validate();

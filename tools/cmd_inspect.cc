@@ -16,8 +16,7 @@ constexpr const char* kInspectCommand = "inspect";
 
 int RunInspect(const std::string& path) {
   std::unique_ptr<IndexFile> file;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kInspectCommand, path, ReaderOptions(), &file, &exit_code)) return exit_code;
+  if (int bad = OpenIndexOrReport(kInspectCommand, path, ReaderOptions(), &file)) return bad;
   const std::string json = file->InspectJson();
   if (std::fwrite(json.data(), 1, json.size(), stdout) != json.size() || std::fflush(stdout) != 0) {
     return ReportError(kInspectCommand, "error writing standard output");

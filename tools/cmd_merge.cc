@@ -271,8 +271,7 @@ int RunMerge(const MergeArgs& args) {
   Status checked = CheckOutputsAreNotInputs({{"--out", args.out}}, read);
   if (!checked.ok()) return ReportError(kMergeCommand, checked, /*usage=*/true);
   std::unique_ptr<IndexFile> old;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old, &exit_code)) return exit_code;
+  if (int bad = OpenIndexOrReport(kMergeCommand, args.old, ReaderOptions(), &old)) return bad;
   return VisitIndexFile<int>(*old, Overloads{[&](const IndexReader& index) { return RunSimHashMerge(args, index); },
                                              [&](const LshIndexReader& index) { return RunLshMerge(args, index); }});
 }

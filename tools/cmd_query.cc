@@ -269,8 +269,7 @@ int RunQuery(const QueryArgs& args) {
   options.access = args.access;
   options.cold_reads = args.cold_reads;
   std::unique_ptr<IndexFile> file;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kQueryCommand, args.index, options, &file, &exit_code)) return exit_code;
+  if (int bad = OpenIndexOrReport(kQueryCommand, args.index, options, &file)) return bad;
   return VisitIndexFile<int>(*file, Overloads{[&](const IndexReader& index) { return RunSimHashQuery(args, index); },
                                               [&](const LshIndexReader& index) { return RunLshQuery(args, index); }});
 }

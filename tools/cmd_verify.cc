@@ -23,8 +23,7 @@ int RunVerify(const std::string& path) {
   options.verify_block_checksums = true;
   options.verify_heads_on_open = true;
   std::unique_ptr<IndexFile> file;
-  int exit_code = 0;
-  if (!OpenIndexOrReport(kVerifyCommand, path, options, &file, &exit_code)) return exit_code;
+  if (int bad = OpenIndexOrReport(kVerifyCommand, path, options, &file)) return bad;
   Status s = file->Verify();
   if (!s.ok()) return ReportError(kVerifyCommand, FileError(path, s));
   std::printf("ok: %s\n", file->VerifySummary().c_str());

@@ -62,21 +62,16 @@ inline std::string FileError(const std::string& path, const Status& s) {
   return s.message().find(path) != std::string::npos ? s.message() : path + ": " + s.message();
 }
 
-// Opens the index at `path` with Reader (IndexReader, LshIndexReader); a
-// failure is reported as "simdex <command>: <path>: <reason>" ("<path>: is
-// a directory") and *exit_code is set to 1.
+// Opens the index at `path` with Reader (IndexFile, IndexReader,
+// LshIndexReader): 0, or 1 when it fails, reported as "simdex <command>:
+// <path>: <reason>" ("<path>: is a directory").
 template <class Reader>
-bool OpenIndexOrReport(const char* command, const std::string& path, const ReaderOptions& options,
-                       std::unique_ptr<Reader>* out, int* exit_code) {
+int OpenIndexOrReport(const char* command, const std::string& path, const ReaderOptions& options,
+                      std::unique_ptr<Reader>* out) {
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    *exit_code = ReportError(command, path + ": is a directory");
-    return false;
-  }
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return ReportError(command, path + ": is a directory");
   Status s = Reader::Open(path, options, out);
-  if (s.ok()) return true;
-  *exit_code = ReportError(command, FileError(path, s));
-  return false;
+  return s.ok() ? 0 : ReportError(command, FileError(path, s));
 }
 
 }  // namespace simdex::tools

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <string>
 
@@ -62,20 +63,13 @@ int main(int argc, char** argv) {
   CLI::App app{"simdex: near-duplicate detection with MinHash-LSH (documents, by default) and SimHash fingerprints"};
   app.require_subcommand(1);
   simdex::tools::CommandRunner run;
-  simdex::tools::AddDistanceCommand(app, &run);
-  simdex::tools::AddFingerprintCommand(app, &run);
-  simdex::tools::AddPairsCommand(app, &run);
-  simdex::tools::AddDedupCommand(app, &run);
-  simdex::tools::AddEvalCommand(app, &run);
-  simdex::tools::AddMergeCommand(app, &run);
-  simdex::tools::AddBuildCommand(app, &run);
-  simdex::tools::AddPlanCommand(app, &run);
-  simdex::tools::AddQueryCommand(app, &run);
-  simdex::tools::AddInspectCommand(app, &run);
-  simdex::tools::AddVerifyCommand(app, &run);
-  simdex::tools::AddServeCommand(app, &run);
-  simdex::tools::AddImportCommand(app, &run);
-  simdex::tools::AddIdfCommand(app, &run);
+  namespace t = simdex::tools;
+  for (auto* add : {t::AddDistanceCommand, t::AddFingerprintCommand, t::AddPairsCommand, t::AddDedupCommand,
+                    t::AddEvalCommand, t::AddMergeCommand, t::AddBuildCommand, t::AddPlanCommand, t::AddQueryCommand,
+                    t::AddInspectCommand, t::AddVerifyCommand, t::AddServeCommand, t::AddImportCommand,
+                    t::AddIdfCommand}) {
+    add(app, &run);
+  }
   // "simdex nosuch" and "simdex" name the problem and the commands (CLI11
   // would say only that a subcommand is required).
   std::string commands;
