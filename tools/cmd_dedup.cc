@@ -53,8 +53,6 @@ struct DedupArgs {
   DocumentInputArgs input;
   std::string format;  // jsonl, lines, fingerprints; empty: by extension
   TextOptionArgs text;
-  int k = SimHashDedupOptions().k;
-  std::string scheme;  // empty: t10, or one that covers --k-short
   std::string memory;
   std::string tmpdir;
   int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -66,10 +64,10 @@ struct DedupArgs {
   int snippet_words = 8;
   std::vector<std::string> against;
   std::string against_strategy = "auto";
-  // SimHash's second stage (SimHashDedupOptions: confirm also MinHash's).
-  std::string confirm;
-  int k_short = SimHashDedupOptions().k_short;
-  uint32_t short_length = SimHashDedupOptions().short_length;
+  // --method simhash: --k, --scheme, --confirm (also MinHash's), --k-short
+  // and --short-length fill these options; the rest is set from the other
+  // flags.
+  SimHashDedupOptions simhash;
   bool allow_duplicate_ids = false;
   bool quiet = false;
   std::string method = "auto";  // auto: ChooseMethod
@@ -166,15 +164,15 @@ void PrintSummary(const DedupArgs& args, const SimHashDedupStats& stats, uint64_
                s.seconds_clusters, Count(s.spilled_runs, "spilled run").c_str());
 }
 
-void PrintSecondStage(const DedupArgs& args, const SimHashDedupStats& stats) {
+void PrintSecondStage(const SimHashDedupOptions& o, const SimHashDedupStats& stats) {
   const ConfirmationStats& s = stats.confirm;
   std::fprintf(stderr,
                "simdex dedup: second stage: %s, %llu within k %d (k %d below %u code points), "
                "%llu accepted%s%s; %s; texts read again (and shingled, for jaccard) in %.3f s, confirmed in %.3f s (%.2f us per "
                "pair)\n",
                Count(s.candidates, "candidate pair").c_str(), static_cast<unsigned long long>(s.in_range), stats.k,
-               stats.k_short, args.short_length, static_cast<unsigned long long>(s.confirmed),
-               args.confirm.empty() ? "" : " by ", args.confirm.c_str(), Count(stats.duplicates, "duplicate").c_str(),
+               stats.k_short, o.short_length, static_cast<unsigned long long>(s.confirmed),
+               o.confirm.empty() ? "" : " by ", o.confirm.c_str(), Count(stats.duplicates, "duplicate").c_str(),
                s.seconds_texts, s.seconds_confirm,
                s.in_range == 0 ? 0.0 : s.seconds_confirm * 1e6 / static_cast<double>(s.in_range));
 }
@@ -247,7 +245,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
                        kExitUsage);
   }
   o.exact = !args.approximate;
-  o.confirm = args.confirm;
+  o.confirm = args.simhash.confirm;
   o.keep = keep;
   o.keep_pairs = !args.pairs.empty();
   o.allow_duplicate_ids = true;  // checked below, after the skipped records are shown
@@ -270,7 +268,7 @@ int RunMinHash(DedupArgs& args, KeepRule keep) {
 // fingerprint files.
 int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
   if (int refused = RefuseOptions(kDedupCommand, args.minhash_only, " needs --method minhash")) return refused;
-  SimHashDedupOptions o;
+  SimHashDedupOptions o = args.simhash;
   if (int bad = ParseMemoryOrReport(kDedupCommand, args.memory, &o.memory_bytes)) return bad;
   if (fingerprints && IdfAuto(args.text)) {
     return ReportError(kDedupCommand, "--idf auto needs documents, not fingerprint files", kExitUsage);
@@ -281,11 +279,6 @@ int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
   }
   o.learn_idf = IdfAuto(args.text);
   o.max_idf = IdfCap(args.text);
-  o.k = args.k;
-  o.scheme = args.scheme;
-  o.confirm = args.confirm;
-  o.k_short = args.k_short;
-  o.short_length = args.short_length;
   o.keep = keep;
   o.keep_pairs = !args.pairs.empty();
   o.allow_duplicate_ids = true;  // checked after the skipped records are shown
@@ -331,7 +324,7 @@ int RunSimHash(const DedupArgs& args, KeepRule keep, bool fingerprints) {
   }
   PrintChosenMethod(args);
   PrintSummary(args, stats, result->skipped(), progress.Seconds() - stats.seconds_idf);
-  if (!args.confirm.empty() || args.k_short >= 0) PrintSecondStage(args, stats);
+  if (!args.simhash.confirm.empty() || args.simhash.k_short >= 0) PrintSecondStage(args.simhash, stats);
   return 0;
 }
 
@@ -384,12 +377,12 @@ int RunDedup(DedupArgs args) {
   if (args.method == "minhash" && fingerprints) {
     return ReportError(kDedupCommand, "--method minhash needs documents, not fingerprint files", kExitUsage);
   }
-  if ((!args.confirm.empty() || args.k_short >= 0) && fingerprints) {
+  if ((!args.simhash.confirm.empty() || args.simhash.k_short >= 0) && fingerprints) {
     return ReportError(kDedupCommand, "--confirm and --k-short need documents, not fingerprint files", kExitUsage);
   }
-  if (!args.confirm.empty()) {
+  if (!args.simhash.confirm.empty()) {
     ConfirmOptions confirm;
-    Status s = ParseConfirmSpec(args.confirm, &confirm);
+    Status s = ParseConfirmSpec(args.simhash.confirm, &confirm);
     if (!s.ok()) return ReportError(kDedupCommand, s, /*usage=*/true);
     if (const std::string once = InputReadOnce(args.input.inputs); !once.empty()) {
       return ReportError(kDedupCommand, "--confirm reads the texts again: give files, not " + once, kExitUsage);
@@ -412,21 +405,21 @@ void AddDedupCommand(CLI::App& app, CommandRunner* run) {
       ->check(CLI::IsMember({"jsonl", "lines", "fingerprints"}));
   AddDocumentInputOptions(sub, &args->input);
   AddTextOptions(sub, &args->text);
-  sub->add_option("-k,--k", args->k,
+  sub->add_option("-k,--k", args->simhash.k,
                   "largest Hamming distance of a near-duplicate (default 3, or the --scheme's k, or 8 for the pairs of "
                   "the batch under --confirm jaccard-shingles; a k above 3 without --scheme chooses a scheme covering "
                   "it)")
       ->check(CLI::Range(0, 64));
-  sub->add_option("--scheme", args->scheme,
+  sub->add_option("--scheme", args->simhash.scheme,
                   "tables of the self-join: t4, t10, t20, or W,W,...:K (default t10, or one covering --k-short)");
-  sub->add_option("--confirm", args->confirm,
+  sub->add_option("--confirm", args->simhash.confirm,
                   "confirm each pair by its texts before it counts: jaccard-shingles:T (the Jaccard truth's word "
                   "5-shingles; candidates within 8 bits unless --k or --scheme is given), jaccard:T (code point 3-grams), jaccard-words:T, jaccard-chars:T, edit:T "
                   "(edit-distance similarity)");
-  sub->add_option("--k-short", args->k_short,
+  sub->add_option("--k-short", args->simhash.k_short,
                   "k for pairs with a short document (see --short-length); candidates from the larger k")
       ->check(CLI::Range(0, 15));
-  sub->add_option("--short-length", args->short_length, "code points below which a document is short")
+  sub->add_option("--short-length", args->simhash.short_length, "code points below which a document is short")
       ->capture_default_str();
   sub->add_option("--memory", args->memory, "memory bound, e.g. 512M, 4G (default 1G); sorts spill beyond it");
   sub->add_option("--tmpdir", args->tmpdir, "directory for spilled sorts (default: $TMPDIR or /tmp)");

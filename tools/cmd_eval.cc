@@ -49,12 +49,6 @@ struct EvalArgs {
   std::string truth_pairs_path;  // --truth-pairs
 };
 
-void AppendNumber(std::string* out, double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  out->append(buf);
-}
-
 void AppendResult(const std::string& config, const std::string& confirm, const std::string& set, size_t documents,
                   const std::vector<EvalBucket>& buckets, std::string* out) {
   out->append("{\"config\":");
@@ -64,41 +58,45 @@ void AppendResult(const std::string& config, const std::string& confirm, const s
   else AppendJsonString(out, confirm);
   out->append(",\"set\":");
   AppendJsonString(out, set);
-  out->append(",\"documents\":").append(std::to_string(documents)).append(",\"buckets\":[");
+  // ,"<name>": and then an integer, a number ("%.6g") or null.
+  auto key = [out](const char* name) -> std::string& { return out->append(",\"").append(name).append("\":"); };
+  auto integer = [&](const char* name, auto v) { key(name).append(std::to_string(v)); };
+  auto number = [&](const char* name, bool given, double v) {
+    char text[32] = "null";
+    if (given) std::snprintf(text, sizeof text, "%.6g", v);
+    key(name).append(text);
+  };
+  integer("documents", documents);
+  out->append(",\"buckets\":[");
   for (size_t b = 0; b < buckets.size(); ++b) {
     const EvalBucket& e = buckets[b];
     if (b > 0) out->push_back(',');
     out->append("{\"bucket\":");
     AppendJsonString(out, e.name);
-    out->append(",\"min_length\":").append(std::to_string(e.min_length));
-    out->append(",\"max_length\":");
-    if (e.max_length == UINT32_MAX) out->append("null");
-    else out->append(std::to_string(e.max_length));
-    out->append(",\"positives\":").append(std::to_string(e.positives));
-    out->append(",\"negatives\":").append(std::to_string(e.negatives));
-    out->append(",\"hard_negatives\":").append(std::to_string(e.hard_negatives));
-    out->append(",\"mean_positive_distance\":");
-    if (e.positive_distance_count == 0) out->append("null");
-    else AppendNumber(out, e.positive_distance_sum / static_cast<double>(e.positive_distance_count));
-    out->append(",\"mean_negative_distance\":");
-    if (e.negative_distance_count == 0) out->append("null");
-    else AppendNumber(out, e.negative_distance_sum / static_cast<double>(e.negative_distance_count));
-    out->append(",\"confirm_calls\":").append(std::to_string(e.confirm_calls));
-    out->append(",\"confirmed\":").append(std::to_string(e.confirmed)).append(",\"k\":[");
+    integer("min_length", e.min_length);
+    if (e.max_length == UINT32_MAX) key("max_length").append("null");
+    else integer("max_length", e.max_length);
+    integer("positives", e.positives);
+    integer("negatives", e.negatives);
+    integer("hard_negatives", e.hard_negatives);
+    number("mean_positive_distance", e.positive_distance_count > 0,
+           e.positive_distance_sum / static_cast<double>(e.positive_distance_count));
+    number("mean_negative_distance", e.negative_distance_count > 0,
+           e.negative_distance_sum / static_cast<double>(e.negative_distance_count));
+    integer("confirm_calls", e.confirm_calls);
+    integer("confirmed", e.confirmed);
+    out->append(",\"k\":[");
     for (size_t k = 0; k < e.tp.size(); ++k) {
       if (k > 0) out->push_back(',');
       const int ki = static_cast<int>(k);
       out->append("{\"k\":").append(std::to_string(k));
-      out->append(",\"tp\":").append(std::to_string(e.tp[k]));
-      out->append(",\"fp\":").append(std::to_string(e.fp[k]));
-      out->append(",\"fn\":").append(std::to_string(e.positives - e.tp[k]));
-      out->append(",\"hard_fp\":").append(std::to_string(e.hard_fp[k]));
-      out->append(",\"precision\":");
-      AppendNumber(out, e.Precision(ki));
-      out->append(",\"recall\":");
-      AppendNumber(out, e.Recall(ki));
-      out->append(",\"f1\":");
-      AppendNumber(out, e.F1(ki));
+      integer("tp", e.tp[k]);
+      integer("fp", e.fp[k]);
+      integer("fn", e.positives - e.tp[k]);
+      integer("hard_fp", e.hard_fp[k]);
+      number("precision", true, e.Precision(ki));
+      number("recall", true, e.Recall(ki));
+      number("f1", true, e.F1(ki));
       out->push_back('}');
     }
     out->append("]}");
@@ -106,49 +104,53 @@ void AppendResult(const std::string& config, const std::string& confirm, const s
   out->append("]}\n");
 }
 
+// The confirmer of a --confirm spec (none for ""); a usage error when the
+// spec is not one, *name its canonical name.
+int MakeConfirmer(const std::string& spec, std::unique_ptr<Confirmer>* confirmer, std::string* name = nullptr) {
+  if (spec.empty()) return 0;
+  ConfirmOptions confirm;
+  Status s = ParseConfirmSpec(spec, &confirm);
+  if (s.ok()) s = Confirmer::Create(confirm, confirmer);
+  if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
+  if (name != nullptr) *name = ConfirmSpecName(confirm);
+  return 0;
+}
+
 // --truth jaccard: each set's lines to their files, in the order of the
 // sets, and its summary to stderr.
 int RunTruthEval(const EvalArgs& args) {
   const TruthEvalOptions& options = args.jaccard;
   std::unique_ptr<Confirmer> confirmer;
-  if (!options.confirm.empty()) {
-    ConfirmOptions confirm;
-    Status s = ParseConfirmSpec(options.confirm, &confirm);
-    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
-    if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
-  }
-  std::unique_ptr<OutputWriter> writer, list_writer, positives_writer;
-  Status s = OutputWriter::Open(args.output, &writer);
-  if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
-  if (options.list) {
-    s = OutputWriter::Open(args.list_path, &list_writer);
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.list_path));
-  }
-  if (options.truth_pairs) {
-    s = OutputWriter::Open(args.truth_pairs_path, &positives_writer);
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+  if (int bad = MakeConfirmer(options.confirm, &confirmer)) return bad;
+  // -o, then --list and --truth-pairs when given: each file and the part of
+  // a set's output it gets.
+  struct Output {
+    const std::string& path;
+    bool wanted;
+    std::string TruthEvalOutput::*part;
+    std::unique_ptr<OutputWriter> writer;
+  } outputs[] = {{args.output, true, &TruthEvalOutput::rows, nullptr},
+                 {args.list_path, options.list, &TruthEvalOutput::listed, nullptr},
+                 {args.truth_pairs_path, options.truth_pairs, &TruthEvalOutput::truth_pairs, nullptr}};
+  for (Output& o : outputs) {
+    Status s = o.wanted ? OutputWriter::Open(o.path, &o.writer) : Status::OK();
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(o.path));
   }
   const Stopwatch stopwatch;
   for (const std::string& set : args.sets) {
     TruthEvalOutput out;
-    s = EvaluateSetAgainstTruth(set, options, confirmer.get(), &out);
+    Status s = EvaluateSetAgainstTruth(set, options, confirmer.get(), &out);
     if (!s.ok()) return ReportError(kEvalCommand, s);
     if (!args.quiet) std::fputs(out.summary.c_str(), stderr);
-    s = writer->Append(out.rows);
-    if (s.ok() && list_writer) s = list_writer->Append(out.listed);
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
-    if (positives_writer) s = positives_writer->Append(out.truth_pairs);
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+    for (Output& o : outputs) {
+      if (o.writer) s = o.writer->Append(out.*o.part);
+      // (a failure to append to --list has always named -o)
+      if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(&o == &outputs[1] ? args.output : o.path));
+    }
   }
-  s = writer->Close();
-  if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.output));
-  if (list_writer) {
-    s = list_writer->Close();
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.list_path));
-  }
-  if (positives_writer) {
-    s = positives_writer->Close();
-    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(args.truth_pairs_path));
+  for (Output& o : outputs) {
+    Status s = o.writer ? o.writer->Close() : Status::OK();
+    if (!s.ok()) return ReportError(kEvalCommand, s.WithContext(o.path));
   }
   if (!args.quiet) {
     std::fprintf(stderr, "simdex eval: %s x %s against the Jaccard truth%s%s in %.2f s\n",
@@ -213,14 +215,8 @@ int RunEval(EvalArgs args) {
   eval.bounds = args.bounds;
   std::unique_ptr<Confirmer> confirmer;
   std::string confirm_name;
-  if (!args.confirm.empty()) {
-    ConfirmOptions confirm;
-    Status s = ParseConfirmSpec(args.confirm, &confirm);
-    if (s.ok()) s = Confirmer::Create(confirm, &confirmer);
-    if (!s.ok()) return ReportError(kEvalCommand, s, /*usage=*/true);
-    confirm_name = ConfirmSpecName(confirm);
-    eval.confirmer = confirmer.get();
-  }
+  if (int bad = MakeConfirmer(args.confirm, &confirmer, &confirm_name)) return bad;
+  eval.confirmer = confirmer.get();
   const Status checked = CheckOutputsAreNotInputs({{"-o", args.output}}, args.sets);
   if (!checked.ok()) return ReportError(kEvalCommand, checked, /*usage=*/true);
   std::vector<std::vector<LabelledDocument>> sets(args.sets.size());

@@ -45,8 +45,7 @@ struct FingerprintArgs {
   bool quiet = false;
   // --method minhash: MinHash signatures instead (a signature file).
   std::string method = "simhash";
-  int num_perm = MinHashOptions().num_perm;
-  ShingleWords shingle_words = ShingleOptions{}.words;
+  MinHashOptions minhash;  // --num-perm and --shingles; --seed is the text options'
   bool seed_given = false;
   std::vector<std::string> simhash_only, minhash_only;  // the options of the other method given
 };
@@ -101,9 +100,7 @@ int RunSignatures(const FingerprintArgs& args) {
                                   "(docs/minhash.md)")) {
     return refused;
   }
-  MinHashOptions options;
-  options.num_perm = args.num_perm;
-  options.shingles.words = args.shingle_words;
+  MinHashOptions options = args.minhash;
   if (args.seed_given) options.seed = args.text.seed;
   std::unique_ptr<SignatureFileWriter> writer;
   Status s = SignatureFileWriter::Open(args.output, options, &writer);
@@ -232,8 +229,8 @@ void AddFingerprintCommand(CLI::App& app, CommandRunner* run) {
                       std::to_string(MinHashOptions().seed) + ")")
       ->check(CLI::IsMember({"simhash", "minhash"}))
       ->capture_default_str();
-  AddNumPermOption(sub, &args->num_perm);
-  AddShinglesOption(sub, &args->shingle_words);
+  AddNumPermOption(sub, &args->minhash.num_perm);
+  AddShinglesOption(sub, &args->minhash.shingles.words);
   sub->footer(
       "Output: '<id>\\t<16 hex digits>' per document in input order, '<id>\\t-\\t<reason>' for a document\n"
       "without features; ordinal ids continue across inputs; string ids are kept (text form only).\n"
