@@ -26,11 +26,13 @@
 #include "simdex/plan.h"
 #include "simdex/profile.h"
 #include "simdex/scheme.h"
+#include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/memory_option.h"
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/progress.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 namespace {
@@ -56,13 +58,17 @@ struct BuildArgs {
   bool codec_given = false;
   std::vector<std::string> inputs;
   std::string method = "simhash";
-  MinHashBuildArgs minhash;
+  LshBuildOptions lsh;  // --method minhash: block size, codec, restarts and string ids from the options above
+  DocumentInputArgs documents;  // its document options
   std::vector<std::string> simhash_only, minhash_only;  // the options of the other method given
 };
 
 constexpr char kAutoScheme[] = "auto";
-// The options only --method simhash takes.
+// The options only --method simhash takes, and the ones only minhash takes.
 constexpr const char* kBuildSimHashOnly[] = {"--scheme", "--blocks", "--k"};
+constexpr const char* kMinHashOnly[] = {"--threshold", "--num-perm", "--seed", "--shingles", "--bands", "--rows",
+                                        "--signature-bits", "--sketch", "--text-field", "--id-field", "--id",
+                                        "--format"};
 
 // "<stage>[ NN%], <n> entries, <rate> entries/s", rates as 950, 12.3K, 4.5M.
 std::string StageLine(const char* stage, double fraction, double entries, double seconds) {
@@ -188,29 +194,147 @@ void PlanLayout(const BuildArgs& args, IndexBuilder* builder, Plan* plan, uint64
 // The options that decide a signature.
 const std::string kSigning[] = {"--num-perm", "--seed", "--shingles"};
 
-// `--method minhash`: build's own options carried over, the SimHash ones refused.
+// Opens the first signature file (kept open: it may be standard input)
+// into *reader; its signing options, which the index records, into
+// *options. When --num-perm, --seed or --shingles were given they must be
+// the file's.
+Status OpenFirstSignatureFile(const std::string& path, bool signing_given, MinHashOptions* options,
+                              std::unique_ptr<SignatureFileReader>* reader) {
+  SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(path, reader));
+  const std::string given = MinHashProfile(*options);
+  if (signing_given && (*reader)->profile() != given) {
+    return Status::InvalidArgument((*reader)->name() + " holds signatures of '" + (*reader)->profile() +
+                                   "', --num-perm, --seed and --shingles ask for '" + given + "'");
+  }
+  *options = (*reader)->options();
+  return Status::OK();
+}
+
+// Adds the documents of signature files (the first one opened already) of
+// the builder's profile; a document without a signature is added with the
+// empty one, as a text without shingles is.
+Status AddSignatureFiles(const std::vector<std::string>& paths, std::unique_ptr<SignatureFileReader> first,
+                         const std::string& out, LshIndexBuilder* builder) {
+  const MinHashOptions& options = builder->options().minhash;
+  const std::string profile = MinHashProfile(options);
+  const std::vector<uint32_t> empty(static_cast<size_t>(options.num_perm), kEmptyMinimum);
+  SignatureEntry entry;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::unique_ptr<SignatureFileReader> reader = std::move(first);
+    if (i > 0) SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(paths[i], &reader));
+    if (reader->profile() != profile) {
+      return Status::InvalidArgument(reader->name() + " holds signatures of '" + reader->profile() + "', " + out +
+                                     " is built of '" + profile + "': signatures of different profiles are not "
+                                     "comparable");
+    }
+    for (bool eof = false;;) {
+      SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+      if (eof) break;
+      const uint32_t* signature = entry.empty ? empty.data() : entry.signature.data();
+      SIMDEX_RETURN_IF_ERROR(entry.id_string.empty() ? builder->Add(entry.id, signature)
+                                                     : builder->Add(entry.id_string, signature));
+    }
+  }
+  return Status::OK();
+}
+
+// Adds build's MinHash options (kMinHashOnly) to `sub`, into args->lsh and
+// args->documents.
+void AddMinHashBuildOptions(CLI::App* sub, BuildArgs* args) {
+  LshBuildOptions& o = args->lsh;
+  sub->add_option("--threshold", o.threshold,
+                  "minhash: the Jaccard similarity the bands are chosen for, and the queries' default filter")
+      ->capture_default_str();
+  AddNumPermOption(sub, &o.minhash.num_perm);
+  sub->add_option("--seed", o.minhash.seed, "minhash: the seed of the hash functions")->capture_default_str();
+  AddShinglesOption(sub, &o.minhash.shingles.words);
+  sub->add_option("--bands", o.bands.bands, "minhash: band tables (with --rows; default: chosen from the threshold, "
+                                            "16 x 8 for 0.8 and 128 values)")
+      ->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--rows", o.bands.rows, "minhash: rows per band (with --bands)")->check(CLI::Range(1, kMaxNumPerm));
+  sub->add_option("--signature-bits", o.signature_bits,
+                  "minhash: bits kept of each value for the estimate: 1, 2, 4, 8, 16 or 32")
+      ->capture_default_str();
+  sub->add_option("--sketch", o.sketch_k,
+                  "minhash: hashes in each document's bottom-k sketch, stored so that queries with texts decide on "
+                  "it (0: none; an index built from signature files has none)")
+      ->check(CLI::Range(0, 65536))
+      ->capture_default_str();
+  sub->add_option("--text-field", args->documents.text_fields,
+                  "minhash: JSONL field holding text; repeat to join several (default: text)")
+      ->allow_extra_args(false);
+  sub->add_option("--id-field", args->documents.id_field, "minhash: JSONL field holding the id (default: id)");
+  sub->add_option("--id", args->documents.id_mode, "minhash: ids from the id field, or the record number (ordinal)")
+      ->check(CLI::IsMember({"field", "ordinal"}));
+  sub->add_option("--format", args->documents.format,
+                  "minhash: input format (default: jsonl for .jsonl/.json/.ndjson, else lines)")
+      ->check(CLI::IsMember({"jsonl", "lines"}));
+}
+
+// `--method minhash`: build's own options carried over, the SimHash ones
+// refused; the inputs are documents, signed on worker threads, or MinHash
+// signature files, all added to an LSH index (include/simdex/lsh_index.h).
 int RunMinHash(const BuildArgs& args) {
   if (int refused = RefuseOptions(kBuildCommand, args.simhash_only,
                                   " is a SimHash option; --method minhash builds band tables of MinHash signatures "
                                   "(docs/minhash.md)")) {
     return refused;
   }
-  MinHashBuildArgs m = args.minhash;
-  if (int bad = ParseMemoryOrReport(kBuildCommand, args.memory, &m.options.memory_bytes)) return bad;
-  m.options.tmpdir = args.tmpdir;
-  m.out = args.out;
-  m.options.block_size = args.block_size;
-  m.options.restarts = args.restarts;
-  if (args.codec_given) m.options.codec = args.codec;
-  m.options.string_ids = args.string_ids;
-  m.input.inputs = args.inputs;
-  m.input.skip_bad = args.skip_bad;
-  m.threads = args.threads;
-  m.quiet = args.quiet;
-  m.signing_given = std::find_first_of(args.minhash_only.begin(), args.minhash_only.end(), std::begin(kSigning),
-                                       std::end(kSigning)) != args.minhash_only.end();
-  return RunMinHashBuild(std::move(m));
+  LshBuildOptions o = args.lsh;
+  if (int bad = ParseMemoryOrReport(kBuildCommand, args.memory, &o.memory_bytes)) return bad;
+  o.tmpdir = args.tmpdir;
+  o.block_size = args.block_size;
+  o.restarts = args.restarts;
+  if (args.codec_given) o.codec = args.codec;
+  o.string_ids = args.string_ids;
+  DocumentInputArgs input = args.documents;
+  input.inputs = args.inputs;
+  input.skip_bad = args.skip_bad;
+  // --num-perm, --seed or --shingles given: signature files must have been
+  // made with them; else their header's options are the index's.
+  const bool signing_given = std::find_first_of(args.minhash_only.begin(), args.minhash_only.end(),
+                                                std::begin(kSigning), std::end(kSigning)) != args.minhash_only.end();
+  if ((o.bands.bands > 0) != (o.bands.rows > 0)) return ReportError(kBuildCommand, "--bands and --rows go together", kExitUsage);
+  const Stopwatch stopwatch;
+  Status s = PrepareDocumentInputs(kBuildCommand, &input, args.quiet, /*allow_signatures=*/true);
+  bool signatures = false;
+  if (s.ok()) s = AllOrNoSignatureFiles(input, &signatures);
+  if (!s.ok()) return ReportError(kBuildCommand, s, /*usage=*/true);
+  std::unique_ptr<SignatureFileReader> first;
+  if (signatures) {
+    s = OpenFirstSignatureFile(input.inputs.front(), signing_given, &o.minhash, &first);
+    if (!s.ok()) return ReportError(kBuildCommand, s);
+  }
+  std::unique_ptr<LshIndexBuilder> builder;
+  s = LshIndexBuilder::Create(args.out, o, &builder);
+  if (!s.ok()) return ReportError(kBuildCommand, s.message(), s.IsInvalidArgument() ? kExitUsage : kExitFailure);
+  if (signatures) {
+    s = AddSignatureFiles(input.inputs, std::move(first), args.out, builder.get());
+  } else {
+    auto add = [&](const SignedDocuments& b) { return AddSignedBatch(b, builder.get()); };
+    s = SignDocuments(kBuildCommand, o.minhash, input, args.threads, args.quiet, add);
+  }
+  if (s.ok()) s = builder->Finish();
+  if (!s.ok()) {
+    builder->Abandon();
+    return ReportError(kBuildCommand, s);
+  }
+  if (!args.quiet) {
+    const LshBuildStats& stats = builder->stats();
+    const LshBuildOptions& used = builder->options();
+    const double per_doc = stats.documents == 0 ? 0 : static_cast<double>(stats.file_bytes) / static_cast<double>(stats.documents);
+    std::printf("%s: %s (%llu without shingles), MinHash-LSH %d x %d bands of %d values at %g, %s, %.1f bytes/document, "
+                "%.2f s%s\n",
+                args.out.c_str(), Count(stats.documents, "document").c_str(),
+                static_cast<unsigned long long>(stats.documents - stats.banded), used.bands.bands, used.bands.rows,
+                used.minhash.num_perm, used.threshold, Count(stats.file_bytes, "byte").c_str(), per_doc,
+                stopwatch.Seconds(),
+                stats.spilled_bytes == 0 ? ""
+                                         : (", " + Count(stats.spilled_bytes, "byte") + " through scratch files").c_str());
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kBuildCommand, "error writing standard output");
 }
+
 
 int RunBuild(const BuildArgs& args) {
   if (std::count(args.inputs.begin(), args.inputs.end(), "-") > 1) {
@@ -316,7 +440,7 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
                   "documents' signatures; docs/minhash.md)")
       ->check(CLI::IsMember({"simhash", "minhash"}))
       ->capture_default_str();
-  AddMinHashBuildOptions(sub, &args->minhash);
+  AddMinHashBuildOptions(sub, args.get());
   sub->add_option("inputs", args->inputs,
                   "fingerprint files, text or binary; documents (JSONL or lines) or MinHash signature files (simdex "
                   "fingerprint --method minhash) with --method minhash ('-' = stdin)")
@@ -325,7 +449,7 @@ void AddBuildCommand(CLI::App& app, CommandRunner* run) {
     args->block_size_given = block_size->count() > 0;
     args->codec_given = codec->count() > 0;
     args->simhash_only = OptionsGiven(sub, kBuildSimHashOnly);
-    args->minhash_only = OptionsGiven(sub, kMinHashBuildOptionNames);
+    args->minhash_only = OptionsGiven(sub, kMinHashOnly);
     *run = [args] { return RunBuild(*args); };
   });
 }

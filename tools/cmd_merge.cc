@@ -25,6 +25,7 @@
 #include "tools/minhash_index_cli.h"
 #include "tools/output_checks.h"
 #include "tools/progress.h"
+#include "tools/stopwatch.h"
 
 namespace simdex::tools {
 namespace {
@@ -170,8 +171,8 @@ ExistingIds ExistingIdsOf(const MergeArgs& args) {
   return args.replace ? ExistingIds::kReplace : ExistingIds::kRefuse;
 }
 
-}  // namespace
-
+// A merge's error message; the refusal of batch ids the old index holds
+// (ExistingIds::kRefuse) names the option that replaces them.
 std::string WithReplaceHint(const Status& s) {
   std::string message = s.message();
   if (s.IsInvalidArgument() && message.find(" is in the old index already") != std::string::npos) {
@@ -180,35 +181,55 @@ std::string WithReplaceHint(const Status& s) {
   return message;
 }
 
+// " - N replaced" when a merge replaced old entries (--replace), else "".
 std::string ReplacedPart(uint64_t replaced) {
   return replaced == 0 ? std::string() : " - " + std::to_string(replaced) + " replaced";
 }
 
-namespace {
-
-// A MinHash-LSH index: its batch is documents; --k is SimHash's (--only-new
-// decides at the index's threshold: LshNewDocumentFilter).
+// A MinHash-LSH index: its batch is documents, signed with the old
+// index's options; --k is SimHash's (--only-new decides at the index's
+// threshold: LshNewDocumentFilter).
 int RunLshMerge(const MergeArgs& args, const LshIndexReader& old) {
   if (args.k >= 0) {
     return ReportError(kMergeCommand, "--k is a SimHash option; " + args.old + " is a MinHash-LSH index", kExitUsage);
   }
-  MinHashMergeArgs m;
-  if (int bad = ParseMemoryOrReport(kMergeCommand, args.memory, &m.options.memory_bytes)) return bad;
-  m.options.tmpdir = args.tmpdir;
-  m.options.existing_ids = ExistingIdsOf(args);
-  m.old = args.old;
-  m.out = args.out;
-  m.input = args.documents;
-  m.input.inputs = args.inputs;
-  m.input.skip_bad = args.skip_bad;
-  m.threads = args.threads;
-  m.quiet = args.quiet;
-  m.only_new = args.only_new;
-  const bool has_deletes = !args.delete_file.empty();
-  const std::string deletes = args.delete_file;
-  return RunMinHashMerge(std::move(m), old, [has_deletes, deletes](LshIndexMerger* merger) {
-    return has_deletes ? ReadIds(deletes, /*string_ids=*/true, merger) : Status::OK();
-  });
+  LshMergeOptions options;
+  if (int bad = ParseMemoryOrReport(kMergeCommand, args.memory, &options.memory_bytes)) return bad;
+  options.tmpdir = args.tmpdir;
+  options.existing_ids = ExistingIdsOf(args);
+  const Stopwatch stopwatch;
+  DocumentInputArgs input = args.documents;
+  input.inputs = args.inputs;
+  input.skip_bad = args.skip_bad;
+  const bool batch = !input.inputs.empty();
+  if (batch) {
+    Status s = PrepareDocumentInputs(kMergeCommand, &input, args.quiet);
+    if (!s.ok()) return ReportError(kMergeCommand, s, /*usage=*/true);
+  }
+  std::unique_ptr<LshIndexMerger> merger;
+  Status s = LshIndexMerger::Create(&old, args.out, options, &merger);
+  std::unique_ptr<LshNewDocumentFilter> filter;
+  if (args.only_new) filter = std::make_unique<LshNewDocumentFilter>(&old);
+  auto add = [&](const SignedDocuments& b) { return AddSignedBatch(b, merger.get(), filter.get()); };
+  if (s.ok() && batch) s = SignDocuments(kMergeCommand, old.minhash_options(), input, args.threads, args.quiet, add);
+  if (s.ok() && !args.delete_file.empty()) s = ReadIds(args.delete_file, /*string_ids=*/true, merger.get());
+  if (s.ok()) s = merger->Finish();
+  if (!s.ok()) {
+    if (merger) merger->Abandon();
+    return ReportError(kMergeCommand, WithReplaceHint(s), s.IsInvalidArgument() && !merger ? kExitUsage : kExitFailure);
+  }
+  if (!args.quiet) {
+    const LshMergeStats& st = merger->stats();
+    auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    // With --only-new, the documents left out, as SimHash's summary counts them.
+    const std::string left_out =
+        filter ? Count(filter->left_out(), "batch document") + " left out as near-duplicates, " : std::string();
+    std::printf("%s: %s (%llu old - %llu deleted%s + %llu added; %s%s to delete not found), MinHash-LSH, %s, %.2f s\n",
+                args.out.c_str(), Count(st.documents, "document").c_str(), u(st.old_documents), u(st.deleted),
+                ReplacedPart(st.replaced).c_str(), u(st.added), left_out.c_str(), Count(st.ids_not_found, "id").c_str(),
+                Count(st.file_bytes, "byte").c_str(), stopwatch.Seconds());
+  }
+  return std::fflush(stdout) == 0 ? 0 : ReportError(kMergeCommand, "error writing standard output");
 }
 
 // A SimHash index: its batch is fingerprint files.

@@ -19,10 +19,14 @@
 // minhash), and each line of output is
 // {"id":..,"matches":[{"id":..,"estimate":..},...]}, with --threshold T,...
 // each match's "threshold" the highest it passes, with --top-k K the K
-// highest estimates first (tools/minhash_index_cli.h).
+// highest estimates first (LshQueryOptions); a text without shingles gets
+// {"id":..,"empty":"no-text","matches":[]} (a signature file's
+// "<id>\t-\t<reason>": "empty":"<reason>"). The inputs are all documents
+// or all signature files.
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -42,6 +46,7 @@
 #include "simdex/front_end_text.h"
 #include "simdex/index.h"
 #include "simdex/profile.h"
+#include "simdex/signature_file.h"
 #include "tools/commands.h"
 #include "tools/minhash_index_cli.h"
 
@@ -196,16 +201,121 @@ Status SearchAndPrint(const IndexReader& reader, const QueryArgs& args, int k, s
   return Status::OK();
 }
 
+// Appends {"id":..,"estimate":..} for each match, and "threshold":<the
+// highest passed> when the query has thresholds.
+void AppendMatches(const LshIndexReader& index, const std::vector<LshMatch>& matches, std::string* line) {
+  line->append("\"matches\":[");
+  for (size_t j = 0; j < matches.size(); ++j) {
+    if (j > 0) line->push_back(',');
+    line->append("{\"id\":");
+    if (index.has_string_ids()) AppendJsonString(line, index.IdString(matches[j].id));
+    else line->append(std::to_string(matches[j].id));
+    char estimate[32];
+    std::snprintf(estimate, sizeof(estimate), ",\"estimate\":%.4g", matches[j].estimate);
+    line->append(estimate);
+    if (matches[j].threshold > 0) {
+      char threshold[32];
+      const auto r = std::to_chars(threshold, threshold + sizeof threshold, matches[j].threshold);
+      line->append(",\"threshold\":").append(threshold, r.ptr);
+    }
+    line->push_back('}');
+  }
+  line->append("]}\n");
+}
+
+// Queries the index and prints one document's line: its signature's
+// matches (decided on the sketches with the document's shingles, when
+// given), or (signature null) {"empty":<reason>} without searching.
+class Printer {
+ public:
+  Printer(const LshIndexReader& index, const LshQueryOptions& options) : index_(index), options_(options) {}
+
+  Status Print(uint64_t id, const std::string& id_string, const uint32_t* signature, std::string_view empty_reason,
+               const std::vector<uint64_t>* shingles = nullptr) {
+    line_.assign("{\"id\":");
+    AppendJsonId(&line_, id, id_string);
+    line_.push_back(',');
+    if (signature == nullptr) {
+      line_.append("\"empty\":");
+      AppendJsonString(&line_, empty_reason);
+      line_.append(",\"matches\":[]}\n");
+    } else {
+      SIMDEX_RETURN_IF_ERROR(shingles != nullptr ? index_.Query(signature, *shingles, options_, &matches_)
+                                                 : index_.Query(signature, options_, &matches_));
+      AppendMatches(index_, matches_, &line_);
+    }
+    if (std::fwrite(line_.data(), 1, line_.size(), stdout) != line_.size()) {
+      return Status::IOError("error writing standard output");
+    }
+    return Status::OK();
+  }
+
+ private:
+  const LshIndexReader& index_;
+  const LshQueryOptions& options_;
+  std::vector<LshMatch> matches_;
+  std::string line_;
+};
+
+// The documents of a signature file, refused unless its profile is the
+// index's.
+Status QuerySignatureFile(const std::string& path, const std::string& index_path, const LshIndexReader& index,
+                          Printer* printer) {
+  std::unique_ptr<SignatureFileReader> reader;
+  SIMDEX_RETURN_IF_ERROR(SignatureFileReader::Open(path, &reader));
+  if (reader->profile() != index.profile()) {
+    return Status::InvalidArgument(reader->name() + " holds signatures of '" + reader->profile() + "', " +
+                                   index_path + " of '" + index.profile() +
+                                   "': signatures of different profiles are not comparable");
+  }
+  SignatureEntry entry;
+  for (bool eof = false;;) {
+    SIMDEX_RETURN_IF_ERROR(reader->Next(&entry, &eof));
+    if (eof) return Status::OK();
+    SIMDEX_RETURN_IF_ERROR(printer->Print(entry.id, entry.id_string, entry.empty ? nullptr : entry.signature.data(),
+                                          entry.empty_reason));
+  }
+}
+
 // A MinHash-LSH index: its queries are documents or signature files.
 int RunLshQuery(const QueryArgs& args, const LshIndexReader& index) {
   if (args.k >= 0) return ReportError(kQueryCommand, "--k is a SimHash option; " + args.index + " is a MinHash-LSH index", kExitUsage);
-  MinHashQueryArgs m;
-  m.index = args.index;
-  m.input = args.documents;
-  m.input.inputs = args.queries;
-  m.query = args.lsh;
-  m.threads = args.threads;
-  return RunMinHashQuery(std::move(m), index);
+  const LshQueryOptions& options = args.lsh;
+  if (!(options.min_estimate < 0 || options.min_estimate <= 1)) {
+    return ReportError(kQueryCommand, "--min-estimate must be a J in [0, 1]", kExitUsage);
+  }
+  if (options.min_estimate >= 0 && !options.thresholds.empty()) {
+    return ReportError(kQueryCommand, "--min-estimate and --threshold are two filters: give one", kExitUsage);
+  }
+  Status s = options.Validate();
+  if (!s.ok()) return ReportError(kQueryCommand, s, /*usage=*/true);
+  DocumentInputArgs input = args.documents;
+  input.inputs = args.queries;
+  s = PrepareDocumentInputs(kQueryCommand, &input, /*quiet=*/false, /*allow_signatures=*/true);
+  if (!s.ok()) return ReportError(kQueryCommand, s, /*usage=*/true);
+  bool signatures = false;
+  s = AllOrNoSignatureFiles(input, &signatures);
+  if (!s.ok()) return ReportError(kQueryCommand, s.message() + "; query them separately", kExitUsage);
+  s = index.ValidateQuery(options);  // a threshold below the index's
+  if (!s.ok()) return ReportError(kQueryCommand, s, /*usage=*/true);
+  Printer printer(index, options);
+  if (signatures) {
+    for (size_t i = 0; s.ok() && i < input.inputs.size(); ++i) {
+      s = QuerySignatureFile(input.inputs[i], args.index, index, &printer);
+    }
+  } else {
+    auto print = [&](const SignedDocuments& b) -> Status {
+      for (size_t i = 0; i < b.documents.size(); ++i) {
+        const Document& doc = b.documents[i];
+        SIMDEX_RETURN_IF_ERROR(printer.Print(doc.id, doc.id_string, b.has_shingles[i] ? b.signature(i) : nullptr,
+                                             "no-text", &b.shingles[i]));
+      }
+      return Status::OK();
+    };
+    s = SignDocuments(kQueryCommand, index.minhash_options(), input, args.threads, /*quiet=*/false, print);
+  }
+  if (s.ok() && std::fflush(stdout) != 0) s = Status::IOError("error writing standard output");
+  return s.ok() ? 0 : ReportError(kQueryCommand, s);
 }
 
 // A SimHash index: its queries are fingerprints, or files of them.
