@@ -18,7 +18,6 @@
 #include "simdex/idf_learner.h"
 #include "simdex/output_writer.h"
 #include "tools/commands.h"
-#include "tools/idf_pass.h"
 #include "tools/input_options.h"
 #include "tools/memory_option.h"
 #include "tools/output_checks.h"

@@ -48,7 +48,7 @@
 #include "simdex/profile.h"
 #include "simdex/signature_file.h"
 #include "tools/commands.h"
-#include "tools/minhash_index_cli.h"
+#include "tools/input_options.h"
 
 namespace simdex::tools {
 namespace {

@@ -52,8 +52,9 @@ uint64_t CgroupLimit() {
   return lowest;
 }
 
-}  // namespace
-
+// The bytes of memory this process can have: the physical memory
+// (sysconf(_SC_PHYS_PAGES) pages), or its cgroup's limit when that is lower
+// (cgroup v2 memory.max, v1 memory.limit_in_bytes). 0 when unknown.
 uint64_t MachineMemoryBytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
   uint64_t bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
@@ -61,6 +62,8 @@ uint64_t MachineMemoryBytes() {
   if (cgroup > 0 && (bytes == 0 || cgroup < bytes)) bytes = cgroup;
   return bytes;
 }
+
+}  // namespace
 
 Status ParseMemoryOption(const char* command, const std::string& text, size_t* bytes) {
   if (text.empty()) return Status::OK();

@@ -14,11 +14,6 @@
 
 namespace simdex::tools {
 
-// The bytes of memory this process can have: the physical memory
-// (sysconf(_SC_PHYS_PAGES) pages), or its cgroup's limit when that is lower
-// (cgroup v2 memory.max, v1 memory.limit_in_bytes). 0 when unknown.
-uint64_t MachineMemoryBytes();
-
 // The --memory of `command`: "" leaves *bytes (the command's default) as it
 // is; else a size (tools/size_argument.h), clamped to MachineMemoryBytes()
 // with one line on stderr ("simdex dedup: --memory 100G is more than this
