@@ -606,50 +606,44 @@ def warm_single_p50(points, r):
     return warm[0]['near']['p50_us'] if warm else None
 
 
+def section_against_warm(points, cache, title, prose, header, cells):
+    """A section of one row per record of `cache` (by data set, N, scheme, block size and k): its point, then
+    cells(r, p50, warm p50) under `header` (p50: r's near median; warm p50: warm_single_p50)."""
+    rows = sorted(select(points, cache=cache),
+                  key=lambda r: (r['dataset'], r['n'], r['scheme'], r['block_size'], r['k']))
+    if not rows:
+        return []
+    body = [[r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']), r['k']] +
+            cells(r, r['near']['p50_us'], warm_single_p50(points, r)) for r in rows]
+    return ['### ' + title, '', prose, ''] + table(['data set', 'N', 'scheme', 'block', 'k'] + header, body) + ['']
+
+
 def section_checksums(points):
     """Single-query medians with and without block checksum verification."""
-    verified = sorted(select(points, cache='warm-checksums'),
-                      key=lambda r: (r['dataset'], r['n'], r['scheme'], r['block_size'], r['k']))
-    if not verified:
-        return []
-    out = ['### Block checksum verification on every read (before issue 18)', '',
-           'The same near queries (warm, one thread) with `ReaderOptions::verify_block_checksums` off (then the '
-           'default) and on, as that option was before issue 18: verifying hashed every probed block whole on every '
-           'read, where a scan decodes from a restart point to its key. Since issue 18 every block is checked the '
-           'first time a reader decodes it and the option checks everything in Open() instead (next table; '
-           'docs/benchmarks.md, "Checked reads").',
-           '']
-    body = []
-    for r in verified:
-        off = warm_single_p50(points, r)
-        on = r['near']['p50_us']
-        body.append([r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']), r['k'], fmt_us(off),
-                     fmt_us(on), '%.2fx' % (on / off) if off else '-'])
-    return out + table(['data set', 'N', 'scheme', 'block', 'k', 'p50 us, off', 'p50 us, on', 'on / off'], body) + ['']
+    return section_against_warm(
+        points, 'warm-checksums', 'Block checksum verification on every read (before issue 18)',
+        'The same near queries (warm, one thread) with `ReaderOptions::verify_block_checksums` off (then the '
+        'default) and on, as that option was before issue 18: verifying hashed every probed block whole on every '
+        'read, where a scan decodes from a restart point to its key. Since issue 18 every block is checked the '
+        'first time a reader decodes it and the option checks everything in Open() instead (next table; '
+        'docs/benchmarks.md, "Checked reads").', ['p50 us, off', 'p50 us, on', 'on / off'],
+        lambda r, on, off: [fmt_us(off), fmt_us(on), '%.2fx' % (on / off) if off else '-'])
 
 
 def section_first_use(points):
     """The first queries of a freshly opened reader, against the warm ones."""
-    fresh = sorted(select(points, cache='first-use'),
-                   key=lambda r: (r['dataset'], r['n'], r['scheme'], r['block_size'], r['k']))
-    if not fresh:
-        return []
-    out = ['### First queries of a freshly opened reader', '',
-           'A reader checks each block against its checksum the first time it decodes it, and the id section the '
-           'first time it reads an id (docs/format.md, "What a reader checks, and when"). The first 1,000 near '
-           'queries (one thread) on a reader opened just before, the file in the page cache, beside the warm '
-           'queries of the same run; "open, all" is an Open() with `ReaderOptions::verify_block_checksums`, which '
-           'checks every block and section.', '']
-    body = []
-    for r in fresh:
-        warm_p50 = warm_single_p50(points, r)
-        p50 = r['near']['p50_us']
-        body.append([r['dataset'], fmt_n(r['n']), scheme_text(r), block_text(r['block_size']), r['k'],
-                     fmt_us(r['open_micros']), fmt_us(r['first_query_micros']), fmt_us(p50),
-                     fmt_us(r['near']['p99_us']), fmt_us(warm_p50), '%.2fx' % (p50 / warm_p50) if warm_p50 else '-',
-                     fmt_us(r['open_verify_all_micros'])])
-    return out + table(['data set', 'N', 'scheme', 'block', 'k', 'open us', 'first query us', 'p50 us, first 1,000',
-                        'p99 us, first 1,000', 'p50 us, warm', 'first / warm', 'open, all us'], body) + ['']
+    return section_against_warm(
+        points, 'first-use', 'First queries of a freshly opened reader',
+        'A reader checks each block against its checksum the first time it decodes it, and the id section the '
+        'first time it reads an id (docs/format.md, "What a reader checks, and when"). The first 1,000 near '
+        'queries (one thread) on a reader opened just before, the file in the page cache, beside the warm '
+        'queries of the same run; "open, all" is an Open() with `ReaderOptions::verify_block_checksums`, which '
+        'checks every block and section.',
+        ['open us', 'first query us', 'p50 us, first 1,000', 'p99 us, first 1,000', 'p50 us, warm', 'first / warm',
+         'open, all us'],
+        lambda r, p50, warm_p50: [fmt_us(r['open_micros']), fmt_us(r['first_query_micros']), fmt_us(p50),
+                                  fmt_us(r['near']['p99_us']), fmt_us(warm_p50),
+                                  '%.2fx' % (p50 / warm_p50) if warm_p50 else '-', fmt_us(r['open_verify_all_micros'])])
 
 
 def style_for(r, schemes):
