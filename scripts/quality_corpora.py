@@ -100,11 +100,6 @@ def at(b, k):
     return b['k'][k] if b is not None and k < len(b['k']) else None
 
 
-def f1_at(b, k, scoring=STRICT):
-    x = at(b, k)
-    return '-' if x is None else f'{x[scoring + "_f1"]:.3f}'
-
-
 def configs(names):
     return [a for name in names for a in ('--config', name)]
 
@@ -637,7 +632,7 @@ def report(corpus_dir, out_dir, text, reuse=False):
                 ' | unrelated pairs within k and confirmed |')
 
     def f1s(b):
-        return ' | '.join(f1_at(b, k, scoring) for scoring in SCORINGS for k in confirm_ks)
+        return ' | '.join(f((at(b, k) or {}).get(scoring + '_f1')) for scoring in SCORINGS for k in confirm_ks)
 
     for c, name, s in with_positives(simhash):
         md.append(f'| {c} | {name} | tf | none | {f1s(s)} | {s["k"][MAX_K]["unrelated"]:,} (k <= {MAX_K}) |')
