@@ -24,7 +24,7 @@ struct TextOptionArgs {
   std::vector<std::string> stop_words;  // empty: the library's default lists
   bool no_stop_words = false;
   std::string weighting;  // empty: tf, or tf-idf with --idf
-  std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/idf_pass.h) or empty
+  std::string idf;        // a term<TAB>idf file, "auto" (learned from the batch: tools/input_options.h) or empty
   double idf_cap = 0;     // --idf-cap: the cap on learned idf values; 0: none
   uint32_t tf_cap = FingerprintOptions().tf_cap;  // --tf-cap: FingerprintOptions::tf_cap
   double max_share = -1;  // --max-share: FingerprintOptions::max_share; -1: the library's default
@@ -41,7 +41,7 @@ void AddTextOptions(CLI::App* sub, TextOptionArgs* args);
 // weighs by tf-idf, or log-tf-idf when --weighting says so; another
 // --weighting with it is an error, and so is --idf-cap without --idf auto.
 // With allow_auto, "--idf auto" gives weighting tf-idf and no table yet (the
-// caller learns it: tools/idf_pass.h); without, it is an error saying so.
+// caller learns it: tools/input_options.h); without, it is an error saying so.
 Status MakeFingerprintOptions(const TextOptionArgs& args, FingerprintOptions* options, bool allow_auto = false);
 
 // True when --idf auto was given.
