@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <memory>
 #include <string>
 
+#include "engine/util/pending_file.h"
 #include "simdex/index.h"
 
 namespace simdex {
@@ -54,10 +54,6 @@ Status NotAnIndexFile(const std::string& path, mode_t mode) {
                          ", not an index file (an index is a regular file)");
 }
 
-Status ErrnoError(const std::string& path, const char* what) {
-  return Status::IOError(std::string(what) + path + ": " + std::strerror(errno));
-}
-
 }  // namespace
 
 std::unique_ptr<RandomAccessFile> NewMemoryFile(std::string bytes) {
@@ -70,15 +66,15 @@ Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) 
   // holds no index. O_NONBLOCK covers a file replaced by a FIFO between the
   // stat() and the open(); it changes nothing for a regular file.
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return ErrnoError(path, "cannot open ");
+  if (::stat(path.c_str(), &st) != 0) return util::ErrnoError("cannot open " + path);
   if (!S_ISREG(st.st_mode)) return NotAnIndexFile(path, st.st_mode);
   int fd;
   do {
     fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) return ErrnoError(path, "cannot open ");
+  if (fd < 0) return util::ErrnoError("cannot open " + path);
   Status checked;
-  if (::fstat(fd, &st) != 0) checked = ErrnoError(path, "cannot stat ");
+  if (::fstat(fd, &st) != 0) checked = util::ErrnoError("cannot stat " + path);
   else if (!S_ISREG(st.st_mode)) checked = NotAnIndexFile(path, st.st_mode);
   if (!checked.ok()) {
     ::close(fd);
@@ -96,7 +92,7 @@ Status MapFile(const std::string& path, std::unique_ptr<RandomAccessFile>* out) 
   }
   if (addr == MAP_FAILED) {
     errno = saved;
-    return ErrnoError(path, "cannot map ");
+    return util::ErrnoError("cannot map " + path);
   }
   *out = std::make_unique<MappedFile>(addr, size);
   return Status::OK();

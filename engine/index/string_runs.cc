@@ -9,6 +9,7 @@
 #include <cstring>
 #include <queue>
 
+#include "engine/util/pending_file.h"
 #include "format/coding.h"
 
 namespace simdex::index {
@@ -69,7 +70,7 @@ class StringRunReader {
       const ssize_t k = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset_ + done));
       if (k < 0) {
         if (errno == EINTR) continue;
-        return Status::IOError("cannot read " + path_ + ": " + std::strerror(errno));
+        return util::ErrnoError("cannot read " + path_);
       }
       if (k == 0) break;
       done += static_cast<size_t>(k);
